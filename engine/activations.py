@@ -1,0 +1,189 @@
+"""Tensors a PyTorch/transformers training step saves for backward, per decoder layer.
+
+Modelled per operation from what autograd keeps (checked against traced steps, see
+docs/accuracy.md). Autograd saves a tensor only when a gradient needs it, so three
+flags decide each term: the layer input requires grad (`xg`), the base weights train
+(`wt`), and which linears carry LoRA adapters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .architecture import Linear, ModelSpec
+
+
+@dataclass(frozen=True, slots=True)
+class ActContext:
+    b: int  # micro-batch
+    s: int  # full sequence length
+    t: float  # tokens per GPU for sequence-sharded tensors (b*s/cp)
+    t_norm: float  # tokens per GPU for norms/residual (t/tp with sequence parallelism)
+    tp: int
+    compute: int  # bytes of matmul outputs
+    residual: int  # bytes of the residual stream
+    amp: bool
+    fp8: bool
+    attention: str  # sdpa | flash | eager
+    selective: bool
+    adapter_bytes: int  # dtype of LoRA adapters
+    lora_rank: int
+    gather_weights: bool  # ZeRO-3/FSDP: gathered weights are freed, not saved
+
+
+Terms = list[tuple[str, float]]
+
+
+def _norm(ctx: ActContext, n: float, in_bytes: int, xg: bool, wt: bool, out: Terms, label: str) -> None:
+    # HF RMSNorm: x.float() (saved by pow and mul) ; y.to(in dtype) saved by the weight mul if the weight trains.
+    if xg:
+        out.append((f"{label}: fp32 input kept by RMSNorm", 4 * n))
+    if wt:
+        out.append((f"{label}: normalised input kept for the norm weight's gradient", in_bytes * n))
+
+
+def _linear_inputs(ctx: ActContext, n: float, in_bytes: int, consumers: tuple[Linear, ...], wt: bool,
+                   lora_names: frozenset[str], already_saved: bool, out: Terms, label: str) -> None:
+    """Inputs kept by the linears (and LoRA adapters) that read one tensor of n elements."""
+    shared_saved = already_saved
+    cast_saved = 0.0
+    for lin in consumers:
+        if wt:
+            if ctx.amp and in_bytes != 2:
+                cast_saved += 2 * n  # autocast makes a bf16 copy per consumer; it is not cached
+            elif not shared_saved:
+                out.append((f"{label}: input kept by {lin.name}", (1 if ctx.fp8 else in_bytes) * n))
+                shared_saved = True
+        if lin.name in lora_names:
+            if ctx.amp:
+                cast_saved += 2 * n
+            elif ctx.adapter_bytes != in_bytes:
+                cast_saved += ctx.adapter_bytes * n  # peft casts the input to the adapter dtype
+            elif not shared_saved:
+                out.append((f"{label}: input kept by LoRA on {lin.name}", in_bytes * n))
+                shared_saved = True
+            out.append((f"LoRA A output of {lin.name}", (2 if ctx.amp else ctx.adapter_bytes) * ctx.t * ctx.lora_rank))
+    if cast_saved:
+        out.append((f"{label}: {'bf16 casts' if ctx.amp else 'adapter-dtype casts'} kept by its linears", cast_saved))
+
+
+def _weight_copies(ctx: ActContext, linears: tuple[Linear, ...], experts: float, out: Terms) -> None:
+    if ctx.amp and not ctx.gather_weights:
+        params = sum(lin.params for lin in linears) / ctx.tp + experts
+        out.append(("bf16 weight copies made by autocast", 2 * params))
+
+
+def layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool,
+                lora_names: frozenset[str], ep: int = 1) -> Terms:
+    """Bytes kept for backward by one decoder layer for one micro-batch."""
+    out: Terms = []
+    attn_lora = any(lin.name in lora_names for lin in spec.attention_linears())
+    if not (xg or wt or lora_names):
+        return out
+    tp, c, r = ctx.tp, ctx.compute, ctx.residual
+    t, tn = ctx.t, ctx.t_norm
+    h = spec.hidden
+    q, kv = spec.q_dim / tp, spec.kv_dim / tp
+    heads = spec.heads / tp
+    attn = spec.attention_linears()
+    qkv, o_proj = attn[:-1], attn[-1:]
+    ag = xg or wt or attn_lora  # does anything after the QKV projections need gradients?
+
+    # --- attention block
+    _norm(ctx, tn * h, r, xg, wt, out, "attention norm")
+    _linear_inputs(ctx, tn * h, r, qkv, wt, lora_names, False, out, "attention norm output")
+    if xg:
+        _weight_copies(ctx, qkv, 0.0, out)
+    if spec.qk_norm != "none" and ag:
+        n = t * (q + kv)
+        out.append(("q/k norm: fp32 inputs", 4 * n))
+        if wt:
+            out.append(("q/k norm: normalised inputs", c * n))
+    if ag:
+        if ctx.attention == "eager":
+            kv_saved = 2 * q if spec.kv_heads != spec.heads else 2 * kv  # eager repeats K/V for GQA
+            out.append(("attention: Q, K, V kept by the score matmuls", c * t * (q + kv_saved)))
+            if not ctx.selective:
+                probs = heads * ctx.b * (ctx.t / ctx.b) * ctx.s
+                out.append(("attention: softmax probabilities (b·a·s²)", (4 + (c if c != 4 else 0)) * probs))
+                if spec.attention_dropout > 0:
+                    out.append(("attention: dropout mask and output", (1 + c) * probs))
+            if wt or "o_proj" in lora_names:
+                out.append(("attention output (contiguous copy for o_proj)", c * t * q))
+        else:
+            out.append(("attention: Q, K, V kept by SDPA/flash", c * t * (q + 2 * kv)))
+            out.append(("attention output (kept by SDPA and o_proj)", c * t * q))
+            out.append(("attention: softmax statistics", 4 * ctx.b * heads * ctx.t / ctx.b))
+        _linear_inputs(ctx, t * q, c, o_proj, False, lora_names, True, out, "attention output")
+        _weight_copies(ctx, o_proj, 0.0, out)
+
+    # --- MLP / MoE block
+    mlp = spec.layer_linears(moe)[len(attn):]
+    _norm(ctx, tn * h, r, ag, wt, out, "MLP norm")
+    if moe:
+        router = mlp[:1]
+        shared = mlp[1:]
+        first_shared = shared[:-1]
+        _linear_inputs(ctx, tn * h, r, router + first_shared, wt, lora_names, False, out, "MLP norm output")
+        out.append(("router: fp32 softmax probabilities", 4 * t * spec.n_experts))
+        routed = t * spec.top_k  # tokens x top-k, spread over the local experts
+        fm = spec.expert_ffn / tp
+        out.append(("experts: gate/up outputs and activation (top-k tokens)", 3 * c * routed * fm))
+        if wt:
+            out.append(("experts: routed inputs, products and outputs", c * routed * (2 * h + fm)))
+        _weight_copies(ctx, router + shared, spec.expert_params_per_layer() / (ep * tp), out)
+        if spec.shared_ffn:
+            _mlp_terms(ctx, spec.shared_ffn / tp, shared[-1:], wt, lora_names, out, "shared expert")
+        if spec.output_router_logits:
+            out.append(("router logits kept for the auxiliary loss", c * t * spec.n_experts))
+    else:
+        _linear_inputs(ctx, tn * h, r, mlp[:-1], wt, lora_names, False, out, "MLP norm output")
+        _weight_copies(ctx, mlp, 0.0, out)
+        _mlp_terms(ctx, spec.ffn / tp, mlp[-1:], wt, lora_names, out, "MLP")
+    return out
+
+
+def _mlp_terms(ctx: ActContext, f: float, down: tuple[Linear, ...], wt: bool, lora_names: frozenset[str],
+               out: Terms, label: str) -> None:
+    c, t = ctx.compute, ctx.t
+    out.append((f"{label}: gate output, activation output, up output (SwiGLU)", 3 * c * t * f))
+    _linear_inputs(ctx, t * f, c, down, wt, lora_names, False, out, f"{label} product")
+
+
+def layer_backward_scratch(ctx: ActContext, spec: ModelSpec, moe: bool) -> float:
+    """Gradient tensors alive at once while one layer runs backward."""
+    c, t = ctx.compute, ctx.t
+    f = (spec.top_k * spec.expert_ffn if moe else spec.ffn) / ctx.tp
+    mlp = 3 * c * t * f + 2 * ctx.residual * ctx.t_norm * spec.hidden
+    if ctx.attention == "eager" and not ctx.selective:
+        attn = (8 + c) * (spec.heads / ctx.tp) * t * ctx.s
+    else:
+        attn = (c + 4) * t * (spec.q_dim + 2 * spec.kv_dim) / ctx.tp
+    return max(mlp, attn)
+
+
+def head_terms(ctx: ActContext, spec: ModelSpec, wt_head: bool, xg: bool) -> Terms:
+    """Final norm and lm_head inputs (last pipeline stage)."""
+    out: Terms = []
+    if not (xg or wt_head):
+        return out
+    n = ctx.t_norm * spec.hidden
+    _norm(ctx, n, ctx.residual, xg, wt_head, out, "final norm")
+    head = (Linear("lm_head", spec.hidden, spec.vocab, "head"),)
+    _linear_inputs(ctx, n, ctx.residual, head, wt_head, frozenset(), False, out, "final norm output")
+    if xg:
+        _weight_copies(ctx, head, 0.0, out)
+    return out
+
+
+def logits_moments(ctx: ActContext, spec: ModelSpec) -> tuple[float, float]:
+    """(forward spike, backward-start spike) of logits and the fp32 cross-entropy.
+
+    Forward: logits (compute dtype) + the loss's fp32 upcast + log_softmax output.
+    Backward start: saved log_softmax output + nll grad + log_softmax grad (all fp32).
+    """
+    tv = ctx.t * spec.vocab / ctx.tp
+    upcast = 4 * tv if ctx.compute != 4 else 0.0
+    forward = ctx.compute * tv + upcast + 4 * tv
+    backward = 12 * tv
+    return forward, backward

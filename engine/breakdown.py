@@ -1,0 +1,156 @@
+"""The estimate's output: frozen dataclasses that explain every byte.
+
+A component records its bytes at each moment of a steady-state training step
+(end of forward, start of backward, end of backward, optimizer step). Phase peaks
+are sums over components, so the table, the pie and the verdict agree by construction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+MOMENTS = ("forward", "backward_start", "backward_end", "optimizer")
+PHASES = ("forward", "backward", "optimizer")
+CATEGORIES = ("model states", "activations", "transient", "overhead")
+VERDICTS = ("fits", "tight", "does not fit")
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    key: str
+    name: str
+    category: str
+    moments: tuple[float, float, float, float]  # bytes at each of MOMENTS
+    formula: str
+    inputs: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def peak_bytes(self) -> float:
+        return max(self.moments)
+
+    @property
+    def phase(self) -> str:
+        """Where the component lives, in words."""
+        alive = [m > 0 for m in self.moments]
+        if all(alive):
+            return "whole step"
+        if alive == [True, True, True, False]:
+            return "forward + backward"
+        if alive == [True, True, False, False]:
+            return "forward + backward"
+        if alive == [False, False, False, True]:
+            return "optimizer"
+        if alive == [True, False, False, False]:
+            return "forward"
+        if not alive[0] and not alive[3]:
+            return "backward"
+        if alive == [False, False, True, True] or alive == [False, True, True, True]:
+            return "backward + optimizer"
+        return "varies"
+
+
+def phase_totals(components: tuple[Component, ...]) -> dict[str, float]:
+    sums = [0.0, 0.0, 0.0, 0.0]
+    for c in components:
+        m = c.moments
+        sums[0] += m[0]
+        sums[1] += m[1]
+        sums[2] += m[2]
+        sums[3] += m[3]
+    return {"forward": sums[0], "backward_start": sums[1], "backward_end": sums[2], "optimizer": sums[3]}
+
+
+@dataclass(frozen=True)
+class StageEstimate:
+    """One pipeline stage; every GPU of a stage holds the same amount (TP/DP/EP are symmetric)."""
+
+    stage: int
+    layers: int
+    microbatches_in_flight: int
+    components: tuple[Component, ...]
+    overheads: tuple[Component, ...]
+    peak_moment: str
+    phases: dict[str, float]
+
+    @property
+    def peak_phase(self) -> str:
+        return "backward" if self.peak_moment.startswith("backward") else self.peak_moment
+
+    @property
+    def peak_allocated_bytes(self) -> float:
+        return self.phases[self.peak_phase]
+
+    @property
+    def overhead_bytes(self) -> float:
+        return sum(c.peak_bytes for c in self.overheads)
+
+    @property
+    def reserve_bytes(self) -> float:
+        return sum(c.peak_bytes for c in self.overheads if c.key == "reserve")
+
+    @property
+    def total_bytes(self) -> float:
+        return self.peak_allocated_bytes + self.overhead_bytes
+
+    def at_peak(self) -> list[tuple[Component, float]]:
+        """(component, bytes at the peak moment), largest first, zeros left out."""
+        i = MOMENTS.index(self.peak_moment)
+        rows = [(c, c.moments[i]) for c in self.components if c.moments[i] > 0]
+        return sorted(rows, key=lambda r: -r[1])
+
+
+@dataclass(frozen=True)
+class Estimate:
+    scenario_name: str
+    estimator: str
+    model_name: str
+    gpu_name: str
+    capacity_bytes: int
+    world_size: int
+    stages: tuple[StageEstimate, ...]
+    busiest_stage: int
+    trainable_params: int
+    total_params: int
+    warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def busiest(self) -> StageEstimate:
+        return self.stages[self.busiest_stage]
+
+    @property
+    def components(self) -> tuple[Component, ...]:
+        return self.busiest.components
+
+    @property
+    def peak_allocated_bytes(self) -> float:
+        return self.busiest.peak_allocated_bytes
+
+    @property
+    def peak_phase(self) -> str:
+        return self.busiest.peak_phase
+
+    @property
+    def phases(self) -> dict[str, float]:
+        return {p: self.busiest.phases[p] for p in PHASES}
+
+    @property
+    def total_bytes(self) -> float:
+        return self.busiest.total_bytes
+
+    @property
+    def headroom_bytes(self) -> float:
+        return self.capacity_bytes - self.total_bytes
+
+    @property
+    def fits(self) -> bool:
+        return self.total_bytes <= self.capacity_bytes
+
+    @property
+    def verdict(self) -> str:
+        if self.fits:
+            return "fits"
+        if self.total_bytes - self.busiest.reserve_bytes <= self.capacity_bytes:
+            return "tight"
+        return "does not fit"

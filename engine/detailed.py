@@ -1,0 +1,142 @@
+"""The default estimator: per-GPU memory of a steady-state step, per pipeline stage."""
+
+from __future__ import annotations
+
+from .activations import ActContext, head_terms, layer_backward_scratch, layer_terms, logits_moments
+from .architecture import ModelSpec
+from .breakdown import Component
+from .model_states import component as _c
+from .model_states import model_state_components
+from .scenario import Scenario
+from .states import Dtypes, embeddings_frozen, layer_is_frozen, lora_targets, stage_params
+
+ZERO_BUCKET_ELEMENTS = 5e8  # DeepSpeed reduce_bucket_size / allgather_bucket_size defaults
+
+
+def stage_layer_ranges(layers: int, pp: int) -> list[range]:
+    """Even split; the first stages take the remainder (Megatron's uniform split)."""
+    base, extra = divmod(layers, pp)
+    ranges, start = [], 0
+    for i in range(pp):
+        n = base + (1 if i < extra else 0)
+        ranges.append(range(start, start + n))
+        start += n
+    return ranges
+
+
+def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
+    t = s.micro_batch * s.seq_len / s.cp
+    return ActContext(
+        b=s.micro_batch, s=s.seq_len, t=t, t_norm=t / s.tp if s.sequence_parallel else t, tp=s.tp,
+        compute=dt.compute, residual=dt.residual, amp=dt.amp, fp8=dt.fp8,
+        attention=s.attention, selective=s.checkpointing == "selective",
+        adapter_bytes=4 if s.lora_adapter_dtype == "fp32" else dt.compute, lora_rank=s.lora_rank,
+        gather_weights=s.effective_zero == 3,
+    )
+
+
+def _first_trainable_layer(s: Scenario, spec: ModelSpec) -> int:
+    """Index of the lowest layer with trainable weights (spec.layers if none)."""
+    if not embeddings_frozen(s):
+        return -1
+    for i in range(spec.layers):
+        if s.method in ("lora", "qlora") or not layer_is_frozen(s, spec, i):
+            return i
+    return spec.layers
+
+
+def stage_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range,
+                     ctx: ActContext) -> tuple[list[Component], int]:
+    pp, ga = s.pp, s.grad_accum
+    first, last = stage == 0, stage == pp - 1
+    in_flight = min(pp - stage, ga) if pp > 1 else 1
+    p = stage_params(s, spec, layers, first, last)
+    zero = s.effective_zero
+    adapters = s.method in ("lora", "qlora")
+    comps, st = model_state_components(s, dt, p)
+    opt_trainable, opt_lora, adapter_bytes = st.opt_trainable, st.opt_lora, st.adapter_bytes
+    off_opt = s.offload != "none"
+
+    # --- activations
+    first_trainable = _first_trainable_layer(s, spec)
+    signatures: dict[tuple, int] = {}
+    for i in layers:
+        wt = not layer_is_frozen(s, spec, i)
+        names = frozenset(lin.name for lin in lora_targets(s, spec, spec.moe_layer_flags[i])) if adapters else frozenset()
+        sig = (spec.moe_layer_flags[i], i > first_trainable, wt, names)
+        signatures[sig] = signatures.get(sig, 0) + 1
+    per_layer = {sig: sum(b for _, b in layer_terms(ctx, spec, sig[0], sig[1], sig[2], sig[3], s.ep))
+                 for sig in signatures}
+    active = [sig for sig in signatures if per_layer[sig] > 0]
+    one_layer = max((per_layer[sig] for sig in active), default=0.0)
+    if s.checkpointing == "full":
+        boundary = ctx.residual * ctx.t_norm * spec.hidden
+        saved = sum(signatures[sig] for sig in active) * boundary * in_flight
+        formula = "checkpointed layers x micro-batches in flight x layer input (b·s·h x residual bytes)"
+        recompute = one_layer
+    else:
+        saved = sum(per_layer[sig] * signatures[sig] for sig in signatures) * in_flight
+        formula = "sum over layers of the tensors autograd saves, x micro-batches in flight"
+        recompute = 0.0
+    saved_end = saved * (in_flight - 1) / in_flight
+    comps.append(_c("activations", "Activations (decoder layers)", "activations", (saved, saved, saved_end, 0.0),
+                    formula, layers=len(layers), per_layer_bytes=round(one_layer), micro_batch=s.micro_batch,
+                    seq_len=s.seq_len, in_flight=in_flight, checkpointing=s.checkpointing, attention=s.attention))
+    scratch = max((layer_backward_scratch(ctx, spec, sig[0]) for sig in active), default=0.0)
+    logits_fwd = logits_bwd = head = 0.0
+    if last:
+        xg_head = first_trainable < spec.layers or p.lora > 0
+        wt_head = not adapters and (not spec.tied_embeddings or not embeddings_frozen(s))
+        head = sum(b for _, b in head_terms(ctx, spec, wt_head, xg_head)) * in_flight
+        logits_fwd, logits_bwd = logits_moments(ctx, spec)
+        comps.append(_c("head_activations", "Final norm and lm_head inputs", "activations", (head, head, 0.0, 0.0),
+                        "final RMSNorm and lm_head saved inputs", vocab=spec.vocab))
+    layer_moment = scratch + recompute
+    loss_wins = logits_bwd >= layer_moment
+    if last:
+        comps.append(_c("logits", "Logits and cross-entropy (fp32)", "transient",
+                        (logits_fwd, logits_bwd if loss_wins else 0.0, 0.0, 0.0),
+                        "b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors",
+                        vocab=spec.vocab, tokens=ctx.t))
+    comps.append(_c("backward_scratch", "Backward scratch (one layer's gradients)", "transient",
+                    (0.0, 0.0 if loss_wins else scratch, scratch, 0.0),
+                    "largest set of intermediate gradients alive in one layer's backward"))
+    if recompute:
+        comps.append(_c("recompute", "Recomputed layer (checkpointing)", "activations",
+                        (0.0, 0.0 if loss_wins else recompute, recompute, 0.0),
+                        "one layer's activations rebuilt during backward", per_layer_bytes=round(recompute)))
+    inputs = 16 * s.micro_batch * s.seq_len / s.cp + 2 * ctx.t * spec.head_dim * ctx.residual
+    comps.append(_c("inputs", "Input ids, labels and rotary tables", "activations", (inputs,) * 4,
+                    "b·s x 16 (int64 ids and labels) + cos/sin tables"))
+
+    # --- transients of sharding, experts and the optimizer step
+    if zero == 3:
+        gather_bytes = dt.compute if dt.amp else dt.weight
+        gather = 2 * p.largest_unit * gather_bytes
+        gather_bwd = gather + p.largest_unit * dt.grad
+        comps.append(_c("zero3_gather", "ZeRO-3/FSDP all-gather buffers", "transient",
+                        (gather, gather_bwd, gather_bwd, 0.0),
+                        "2 gathered units (current + prefetch) + one unsharded gradient unit",
+                        unit_params=round(p.largest_unit)))
+    elif zero in (1, 2) and s.dp > 1:
+        bucket = min(ZERO_BUCKET_ELEMENTS, p.trainable + p.lora)
+        comps.append(_c("zero_buckets", "ZeRO reduce/all-gather buckets", "transient",
+                        (0.0, bucket * dt.grad, bucket * dt.grad, bucket * dt.weight),
+                        "min(5e8, params) elements x bytes (DeepSpeed defaults)"))
+    if s.ep > 1 and spec.is_moe:
+        a2a = 2 * ctx.t * spec.top_k * spec.hidden * ctx.compute
+        comps.append(_c("ep_buffers", "Expert-parallel all-to-all buffers", "transient", (a2a, a2a, a2a, 0.0),
+                        "dispatch + combine: 2 x b·s·top_k·h x compute bytes", ep=s.ep, top_k=spec.top_k))
+    step_temp = 0.0
+    if not off_opt:
+        if s.optimizer == "adamw":
+            step_temp = opt_trainable * dt.state + opt_lora * max(adapter_bytes, dt.state)
+        elif s.optimizer == "adafactor":
+            step_temp = 2 * p.largest_param * dt.state
+        if dt.master:
+            step_temp += opt_trainable * 4  # fp32 gradient copy for the master update
+    if step_temp:
+        comps.append(_c("optimizer_temp", "Optimizer step temporaries", "transient", (0.0, 0.0, 0.0, step_temp),
+                        "foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy",
+                        optimizer=s.optimizer))
+    return comps, in_flight

@@ -1,0 +1,115 @@
+"""Preset catalogues (real models, real GPUs) read from the data files under presets/."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .architecture import ModelSpec, model_from_hf_config
+from .errors import PresetError
+
+PRESETS_DIR = Path(__file__).resolve().parent.parent / "presets"
+
+
+@dataclass(frozen=True)
+class ModelPreset:
+    id: str
+    name: str
+    family: str
+    source: str
+    hf_config: dict[str, Any] = field(repr=False, compare=False)
+    published_params: int | None = None
+    published_active_params: int | None = None
+    published_params_source: str = ""
+
+    @property
+    def spec(self) -> ModelSpec:
+        return model_spec_for(self.id)
+
+
+@dataclass(frozen=True)
+class GpuPreset:
+    id: str
+    name: str
+    vendor: str
+    gpu_class: str
+    memory_bytes: int
+    memory_label: str = ""
+    memory_basis: str = ""
+    bf16: bool = True
+    fp8: bool = False
+    usable_fraction: float = 1.0
+    source: str = ""
+    notes: str = ""
+
+    @property
+    def usable_bytes(self) -> int:
+        """What training can use: the whole card, or the GPU's share of unified memory."""
+        return int(self.memory_bytes * self.usable_fraction)
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise PresetError(f"Preset file {path.name} cannot be read: {exc}") from exc
+
+
+@cache
+def model_presets() -> dict[str, ModelPreset]:
+    presets: dict[str, ModelPreset] = {}
+    for path in sorted((PRESETS_DIR / "models").glob("*.json")):
+        raw = _read_json(path)
+        preset = ModelPreset(
+            id=raw["id"], name=raw.get("name", raw["id"]), family=raw.get("family", "Other"),
+            source=raw.get("source", ""), hf_config=raw["hf_config"],
+            published_params=raw.get("published_params"),
+            published_active_params=raw.get("published_active_params"),
+            published_params_source=raw.get("published_params_source", ""),
+        )
+        presets[preset.id] = preset
+    return presets
+
+
+@cache
+def gpu_presets() -> dict[str, GpuPreset]:
+    presets: dict[str, GpuPreset] = {}
+    for raw in _read_json(PRESETS_DIR / "gpus.json"):
+        presets[raw["id"]] = GpuPreset(
+            id=raw["id"], name=raw["name"], vendor=raw.get("vendor", ""),
+            gpu_class=raw.get("class", ""), memory_bytes=int(raw["memory_bytes"]),
+            memory_label=raw.get("memory_label", ""), memory_basis=raw.get("memory_basis", ""),
+            bf16=bool(raw.get("bf16", True)), fp8=bool(raw.get("fp8", False)),
+            usable_fraction=float(raw.get("usable_fraction", 1.0)),
+            source=raw.get("source", ""), notes=raw.get("notes", ""),
+        )
+    return presets
+
+
+def _unknown(kind: str, key: str, known: dict[str, Any]) -> PresetError:
+    close = [k for k in known if key.lower().replace("_", "-") in k][:5]
+    hint = f" Did you mean: {', '.join(close)}?" if close else f" Run 'python main.py presets {kind}s' for the list."
+    return PresetError(f"Unknown {kind} preset '{key}'.{hint}")
+
+
+def get_model_preset(model_id: str) -> ModelPreset:
+    presets = model_presets()
+    if model_id not in presets:
+        raise _unknown("model", model_id, presets)
+    return presets[model_id]
+
+
+@cache
+def model_spec_for(model_id: str) -> ModelSpec:
+    preset = get_model_preset(model_id)
+    return model_from_hf_config(preset.hf_config, preset.name)
+
+
+def get_gpu(gpu_id: str) -> GpuPreset:
+    presets = gpu_presets()
+    if gpu_id not in presets:
+        raise _unknown("gpu", gpu_id, presets)
+    return presets[gpu_id]

@@ -1,0 +1,353 @@
+"""The scenario file (schema_version 1): one flat JSON object, validated key by key.
+
+DEFAULTS below is the one place where defaults are documented; docs/scenario-format.md
+is generated from the same table by `python main.py schema`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .architecture import ModelSpec, model_from_hf_config
+from .errors import ModelConfigError, PresetError, ScenarioError
+from .presets import GpuPreset, get_gpu, model_spec_for
+
+SCHEMA_VERSION = 1
+MAX_SCENARIO_BYTES = 8 * 1024 * 1024
+
+METHODS = ("full", "freeze", "lora", "qlora")
+PRECISIONS = ("fp32", "amp-bf16", "amp-fp16", "bf16", "fp16", "mixed-bf16", "mixed-fp16", "fp8")
+OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "sgd", "sgd-momentum", "adafactor")
+ATTENTIONS = ("sdpa", "flash", "eager")
+CHECKPOINTINGS = ("none", "full", "selective")
+FREEZE_SIDES = ("bottom", "top")
+OFFLOADS = ("none", "optimizer", "optimizer+params")
+ESTIMATORS = ("detailed", "seed-per-op", "seed-k-factor", "seed-alpha")
+ADAPTER_DTYPES = ("fp32", "compute")
+
+# key: (default, meaning). Order is the order of the file format documentation.
+DEFAULTS: dict[str, tuple[Any, str]] = {
+    "schema_version": (SCHEMA_VERSION, "file format version"),
+    "name": ("Untitled scenario", "shown in the window title and the library"),
+    "notes": ("", "free text"),
+    "model": (None, "preset id (e.g. \"llama-3-8b\") or {\"name\": ..., \"hf_config\": {config.json}}; required"),
+    "gpu": ("h100-sxm-80gb", "preset id or {\"name\": ..., \"memory_bytes\": N}"),
+    "gpus_per_node": (1, "GPUs in each node"),
+    "nodes": (1, "nodes; world size = gpus_per_node x nodes"),
+    "method": ("full", " | ".join(METHODS)),
+    "precision": ("amp-bf16", " | ".join(PRECISIONS)),
+    "optimizer": ("adamw", " | ".join(OPTIMIZERS) + " (adamw = PyTorch's default foreach AdamW)"),
+    "micro_batch": (1, "sequences per GPU per forward pass"),
+    "seq_len": (2048, "tokens per sequence"),
+    "grad_accum": (1, "micro-batches accumulated per optimizer step"),
+    "attention": ("sdpa", " | ".join(ATTENTIONS)),
+    "checkpointing": ("none", " | ".join(CHECKPOINTINGS) + " (activation checkpointing)"),
+    "lora_rank": (16, "LoRA rank r (lora / qlora)"),
+    "lora_targets": (["q_proj", "v_proj"], "module names or \"all-linear\" (lora / qlora)"),
+    "lora_adapter_dtype": ("fp32", "fp32 (peft's default upcast) | compute (adapters in the compute dtype)"),
+    "frozen_layers": (0, "decoder layers frozen (method freeze)"),
+    "freeze_embeddings": (True, "freeze the token embeddings too (method freeze)"),
+    "freeze_from": ("bottom", "which end the frozen layers are taken from: bottom | top"),
+    "qlora_bits": (4, "4 (NF4) | 8 (LLM.int8) base weights (qlora)"),
+    "qlora_double_quant": (True, "quantise the quantisation constants too (qlora)"),
+    "tp": (1, "tensor parallel degree"),
+    "pp": (1, "pipeline parallel degree (1F1B schedule)"),
+    "ep": (1, "expert parallel degree (MoE)"),
+    "cp": (1, "context parallel degree"),
+    "sequence_parallel": (False, "shard norms/residual activations over tp"),
+    "zero_stage": (0, "0 | 1 (optimizer states) | 2 (+ gradients) | 3 (+ weights)"),
+    "fsdp": (False, "PyTorch FSDP FULL_SHARD, the same as ZeRO-3"),
+    "offload": ("none", " | ".join(OFFLOADS) + " (to CPU memory)"),
+    "estimator": ("detailed", " | ".join(ESTIMATORS)),
+    "k_factor": (3.0, "K of the seed-k-factor estimator"),
+    "reserve": ("auto", "\"auto\" (the seeds' table) or a fraction of the peak kept free"),
+}
+
+_POSITIVE_INTS = ("gpus_per_node", "nodes", "micro_batch", "seq_len", "grad_accum", "lora_rank", "tp", "pp", "ep", "cp")
+_CHOICES = {
+    "method": METHODS, "precision": PRECISIONS, "optimizer": OPTIMIZERS, "attention": ATTENTIONS,
+    "checkpointing": CHECKPOINTINGS, "freeze_from": FREEZE_SIDES, "offload": OFFLOADS,
+    "estimator": ESTIMATORS, "lora_adapter_dtype": ADAPTER_DTYPES,
+}
+_BOOLS = ("freeze_embeddings", "qlora_double_quant", "sequence_parallel", "fsdp")
+
+
+@dataclass(frozen=True, slots=True)
+class CustomModel:
+    name: str
+    hf_config_json: str  # canonical JSON text: hashable, and parsed once per distinct config
+
+    @property
+    def hf_config(self) -> dict[str, Any]:
+        return json.loads(self.hf_config_json)
+
+
+@dataclass(frozen=True, slots=True)
+class CustomGpu:
+    name: str
+    memory_bytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    model: str | CustomModel
+    name: str = "Untitled scenario"
+    notes: str = ""
+    gpu: str | CustomGpu = "h100-sxm-80gb"
+    gpus_per_node: int = 1
+    nodes: int = 1
+    method: str = "full"
+    precision: str = "amp-bf16"
+    optimizer: str = "adamw"
+    micro_batch: int = 1
+    seq_len: int = 2048
+    grad_accum: int = 1
+    attention: str = "sdpa"
+    checkpointing: str = "none"
+    lora_rank: int = 16
+    lora_targets: tuple[str, ...] | str = ("q_proj", "v_proj")
+    lora_adapter_dtype: str = "fp32"
+    frozen_layers: int = 0
+    freeze_embeddings: bool = True
+    freeze_from: str = "bottom"
+    qlora_bits: int = 4
+    qlora_double_quant: bool = True
+    tp: int = 1
+    pp: int = 1
+    ep: int = 1
+    cp: int = 1
+    sequence_parallel: bool = False
+    zero_stage: int = 0
+    fsdp: bool = False
+    offload: str = "none"
+    estimator: str = "detailed"
+    k_factor: float = 3.0
+    reserve: str | float = "auto"
+
+    @property
+    def world_size(self) -> int:
+        return self.gpus_per_node * self.nodes
+
+    @property
+    def dp(self) -> int:
+        return self.world_size // (self.tp * self.pp * self.cp)
+
+    @property
+    def effective_zero(self) -> int:
+        return 3 if self.fsdp else self.zero_stage
+
+    def replace(self, **changes: Any) -> Scenario:
+        """A validated copy with some keys changed (values in file form or engine form)."""
+        data = self.to_dict()
+        data.update({k: _file_form(v) for k, v in changes.items()})
+        return scenario_from_dict(data)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"schema_version": SCHEMA_VERSION}
+        for f in dataclasses.fields(self):
+            out[f.name] = _file_form(getattr(self, f.name))
+        return out
+
+
+def _file_form(value: Any) -> Any:
+    if isinstance(value, CustomModel):
+        return {"name": value.name, "hf_config": value.hf_config}
+    if isinstance(value, CustomGpu):
+        return {"name": value.name, "memory_bytes": value.memory_bytes}
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _parse_model(value: Any) -> str | CustomModel:
+    if isinstance(value, str):
+        try:
+            model_spec_for(value)
+        except (PresetError, ModelConfigError) as exc:
+            raise ScenarioError("model", str(exc)) from exc
+        return value
+    if isinstance(value, dict) and isinstance(value.get("hf_config"), dict):
+        config_json = json.dumps(value["hf_config"], sort_keys=True)
+        model = CustomModel(str(value.get("name") or value["hf_config"].get("model_type", "custom")), config_json)
+        try:
+            custom_model_spec(model)
+        except ModelConfigError as exc:
+            raise ScenarioError("model", str(exc)) from exc
+        return model
+    raise ScenarioError("model", "must be a preset id such as \"llama-3-8b\" or {\"name\": ..., \"hf_config\": {...}}.")
+
+
+def _parse_gpu(value: Any) -> str | CustomGpu:
+    if isinstance(value, str):
+        try:
+            get_gpu(value)
+        except PresetError as exc:
+            raise ScenarioError("gpu", str(exc)) from exc
+        return value
+    if isinstance(value, dict):
+        mem = value.get("memory_bytes")
+        if isinstance(mem, bool) or not isinstance(mem, int) or mem <= 0:
+            raise ScenarioError("gpu", "a custom GPU needs \"memory_bytes\" as a positive whole number of bytes.")
+        return CustomGpu(str(value.get("name") or "Custom GPU"), mem)
+    raise ScenarioError("gpu", "must be a preset id such as \"h100-sxm-80gb\" or {\"name\": ..., \"memory_bytes\": N}.")
+
+
+def _check_int(key: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        else:
+            raise ScenarioError(key, f"must be a whole number, not {value!r}.")
+    if value < minimum:
+        raise ScenarioError(key, f"must be at least {minimum}, not {value}.")
+    return value
+
+
+def scenario_from_dict(data: Any) -> Scenario:
+    """Validate a scenario object (as read from JSON) and build the engine's Scenario."""
+    if not isinstance(data, dict):
+        raise ScenarioError("scenario", "a scenario file must hold one JSON object.")
+    unknown = [k for k in data if k not in DEFAULTS]
+    if unknown:
+        raise ScenarioError(unknown[0], f"is not a scenario key. Known keys: {', '.join(DEFAULTS)}.")
+    version = data.get("schema_version", SCHEMA_VERSION)
+    if version != SCHEMA_VERSION:
+        raise ScenarioError("schema_version", f"this version reads schema_version {SCHEMA_VERSION}, not {version!r}.")
+    if "model" not in data:
+        raise ScenarioError("model", "is required: which model is being trained?")
+    kw: dict[str, Any] = {"model": _parse_model(data["model"])}
+    if "gpu" in data:
+        kw["gpu"] = _parse_gpu(data["gpu"])
+    for key in ("name", "notes"):
+        if key in data:
+            if not isinstance(data[key], str):
+                raise ScenarioError(key, "must be text.")
+            kw[key] = data[key]
+    for key in _POSITIVE_INTS:
+        if key in data:
+            kw[key] = _check_int(key, data[key], 1)
+    for key in ("frozen_layers",):
+        if key in data:
+            kw[key] = _check_int(key, data[key], 0)
+    if "zero_stage" in data:
+        kw["zero_stage"] = _check_int("zero_stage", data["zero_stage"], 0)
+        if kw["zero_stage"] > 3:
+            raise ScenarioError("zero_stage", f"must be 0, 1, 2 or 3, not {kw['zero_stage']}.")
+    if "qlora_bits" in data:
+        kw["qlora_bits"] = _check_int("qlora_bits", data["qlora_bits"], 1)
+        if kw["qlora_bits"] not in (4, 8):
+            raise ScenarioError("qlora_bits", f"must be 4 or 8, not {kw['qlora_bits']}.")
+    for key, choices in _CHOICES.items():
+        if key in data:
+            if data[key] not in choices:
+                raise ScenarioError(key, f"must be one of {', '.join(choices)}; got {data[key]!r}.")
+            kw[key] = data[key]
+    for key in _BOOLS:
+        if key in data:
+            if not isinstance(data[key], bool):
+                raise ScenarioError(key, f"must be true or false, not {data[key]!r}.")
+            kw[key] = data[key]
+    if "lora_targets" in data:
+        targets = data["lora_targets"]
+        if targets == "all-linear":
+            kw["lora_targets"] = "all-linear"
+        elif isinstance(targets, list) and targets and all(isinstance(t, str) and t for t in targets):
+            kw["lora_targets"] = tuple(dict.fromkeys(targets))
+        else:
+            raise ScenarioError("lora_targets", "must be \"all-linear\" or a non-empty list of module names.")
+    if "k_factor" in data:
+        k = data["k_factor"]
+        if isinstance(k, bool) or not isinstance(k, int | float) or not 0 < k <= 100:
+            raise ScenarioError("k_factor", f"must be a number between 0 and 100, not {k!r}.")
+        kw["k_factor"] = float(k)
+    if "reserve" in data:
+        r = data["reserve"]
+        if r != "auto" and (isinstance(r, bool) or not isinstance(r, int | float) or not 0 <= r < 1):
+            raise ScenarioError("reserve", f"must be \"auto\" or a fraction from 0 to 0.99, not {r!r}.")
+        kw["reserve"] = r if r == "auto" else float(r)
+    scenario = Scenario(**kw)
+    _check_consistency(scenario)
+    return scenario
+
+
+def _check_consistency(s: Scenario) -> None:
+    spec = resolve_model(s)
+    shards = s.tp * s.pp * s.cp
+    if s.world_size % shards:
+        raise ScenarioError(
+            "tp", f"world size {s.world_size} (gpus_per_node x nodes) is not divisible by tp x pp x cp = {shards}.")
+    if spec.heads % s.tp:
+        raise ScenarioError("tp", f"must divide the model's {spec.heads} attention heads; {s.tp} does not.")
+    if spec.kv_heads % s.tp and s.tp % spec.kv_heads:
+        raise ScenarioError("tp", f"{s.tp} and the model's {spec.kv_heads} KV heads must divide one another.")
+    if s.pp > spec.layers:
+        raise ScenarioError("pp", f"cannot exceed the model's {spec.layers} layers.")
+    if s.ep > 1:
+        if not spec.is_moe:
+            raise ScenarioError("ep", "expert parallelism needs a mixture-of-experts model.")
+        if spec.n_experts % s.ep:
+            raise ScenarioError("ep", f"must divide the model's {spec.n_experts} experts; {s.ep} does not.")
+        if (s.dp * s.cp) % s.ep:
+            raise ScenarioError("ep", f"must divide the data-parallel ranks ({s.dp * s.cp}); {s.ep} does not.")
+    if s.cp > 1 and s.seq_len % s.cp:
+        raise ScenarioError("cp", f"must divide seq_len ({s.seq_len}); {s.cp} does not.")
+    if s.fsdp and s.zero_stage not in (0, 3):
+        raise ScenarioError("fsdp", f"FSDP full sharding is ZeRO-3; it cannot be combined with zero_stage {s.zero_stage}.")
+    if s.offload != "none" and s.effective_zero == 0:
+        raise ScenarioError("offload", "offloading needs ZeRO (stage 1 or more) or FSDP to move states to the CPU.")
+    if s.offload == "optimizer+params" and s.effective_zero != 3:
+        raise ScenarioError("offload", "offloading parameters needs ZeRO-3 or FSDP.")
+    if s.frozen_layers > spec.layers:
+        raise ScenarioError("frozen_layers", f"cannot exceed the model's {spec.layers} layers.")
+    if s.method in ("lora", "qlora"):
+        known = lora_target_names(spec)
+        if s.lora_targets != "all-linear":
+            bad = [t for t in s.lora_targets if t not in known]
+            if bad:
+                raise ScenarioError("lora_targets", f"{bad[0]!r} is not a linear layer of this model; "
+                                    f"choose from {', '.join(known)} or \"all-linear\".")
+    if s.method == "qlora" and s.zero_stage == 3:
+        raise ScenarioError("zero_stage", "QLoRA's 4/8-bit base weights are not sharded by ZeRO-3 here; use 0-2.")
+
+
+def lora_target_names(spec: ModelSpec) -> tuple[str, ...]:
+    names = [lin.name for lin in spec.attention_linears()]
+    names += [lin.name for lin in spec.mlp_linears(spec.ffn or spec.shared_ffn or 1)]
+    return tuple(names)
+
+
+@lru_cache(maxsize=256)
+def custom_model_spec(model: CustomModel) -> ModelSpec:
+    return model_from_hf_config(json.loads(model.hf_config_json), model.name)
+
+
+def resolve_model(s: Scenario) -> ModelSpec:
+    if isinstance(s.model, CustomModel):
+        return custom_model_spec(s.model)
+    return model_spec_for(s.model)
+
+
+def resolve_gpu(s: Scenario) -> tuple[str, int]:
+    """(display name, usable capacity in bytes) of the scenario's card."""
+    if isinstance(s.gpu, CustomGpu):
+        return s.gpu.name, s.gpu.memory_bytes
+    preset: GpuPreset = get_gpu(s.gpu)
+    return preset.name, preset.usable_bytes
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    p = Path(path)
+    try:
+        if p.stat().st_size > MAX_SCENARIO_BYTES:
+            raise ScenarioError("scenario", f"{p.name} is larger than 8 MB; a scenario is a few kilobytes.")
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ScenarioError("scenario", f"cannot read {p}: {exc.strerror or exc}.") from exc
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ScenarioError("scenario", f"{p.name} is not valid JSON ({exc}).") from exc
+    return scenario_from_dict(data)

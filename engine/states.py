@@ -1,0 +1,155 @@
+"""Precision and parameter bookkeeping shared by the estimators.
+
+Bytes per parameter are derived from the tensors a framework keeps (weights,
+gradients, master copy, optimizer state tensors), never from a fixed table per combination.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .architecture import ModelSpec
+from .scenario import Scenario
+
+# precision -> (weight, grad, optimizer-state, compute, master) bytes
+_PRECISION_BYTES = {
+    "fp32": (4, 4, 4, 4, 0),
+    "amp-bf16": (4, 4, 4, 2, 0),
+    "amp-fp16": (4, 4, 4, 2, 0),
+    "bf16": (2, 2, 2, 2, 0),
+    "fp16": (2, 2, 2, 2, 0),
+    "mixed-bf16": (2, 2, 4, 2, 4),
+    "mixed-fp16": (2, 2, 4, 2, 4),
+    "fp8": (2, 2, 4, 2, 4),
+}
+# optimizer -> number of state tensors per parameter (adafactor is factored: handled apart)
+_STATE_TENSORS = {"adamw": 2, "adamw-fused": 2, "adamw-8bit": 2, "sgd": 0, "sgd-momentum": 1, "adafactor": 0}
+BNB_BLOCK = 2048  # bitsandbytes 8-bit optimizers keep one fp32 absmax per 2048 values
+NF4_BLOCK = 64  # QLoRA paper: first-level blocks of 64 weights
+DQ_BLOCK = 256  # QLoRA paper: second-level blocks of 256 constants
+
+
+@dataclass(frozen=True, slots=True)
+class Dtypes:
+    weight: int
+    grad: int
+    state: int
+    compute: int
+    master: int
+    amp: bool
+    fp8: bool
+
+    @property
+    def residual(self) -> int:
+        """dtype of the residual stream: the weights' dtype (fp32 under autocast)."""
+        return self.weight
+
+
+def dtypes_for(s: Scenario) -> Dtypes:
+    w, g, st, c, m = _PRECISION_BYTES[s.precision]
+    return Dtypes(w, g, st, c, m, s.precision.startswith("amp"), s.precision == "fp8")
+
+
+def quantized_bytes_per_param(bits: int, double_quant: bool) -> float:
+    """NF4/int8 storage per weight including quantisation constants (QLoRA paper, section 3)."""
+    if bits == 8:
+        return 1.0 + 4.0 / 4096  # LLM.int8: int8 weights + one fp32 scale per row (rows ~4k wide)
+    if double_quant:
+        return 0.5 + 1.0 / NF4_BLOCK + 4.0 / (NF4_BLOCK * DQ_BLOCK)
+    return 0.5 + 4.0 / NF4_BLOCK
+
+
+def optimizer_state_bytes_per_param(s: Scenario, state_bytes: int) -> float:
+    if s.optimizer == "adamw-8bit":
+        return 2 * (1 + 4 / BNB_BLOCK)
+    return _STATE_TENSORS[s.optimizer] * state_bytes
+
+
+@dataclass(frozen=True, slots=True)
+class StageParams:
+    """Parameters held by one GPU of a pipeline stage, before ZeRO sharding."""
+
+    trainable_dense: float
+    trainable_expert: float
+    frozen: float  # frozen 16/32-bit base weights
+    quantized: float  # QLoRA 4/8-bit base weights
+    lora: float  # adapter weights (trainable)
+    factored_state: float  # adafactor statistics for the trainable weights
+    largest_unit: float  # largest ZeRO-3/FSDP gather unit (one layer or the embedding)
+    largest_param: float
+
+    @property
+    def trainable(self) -> float:
+        return self.trainable_dense + self.trainable_expert
+
+
+def layer_is_frozen(s: Scenario, spec: ModelSpec, layer: int) -> bool:
+    if s.method in ("lora", "qlora"):
+        return True
+    if s.method != "freeze" or s.frozen_layers == 0:
+        return False
+    if s.freeze_from == "bottom":
+        return layer < s.frozen_layers
+    return layer >= spec.layers - s.frozen_layers
+
+
+def lora_targets(s: Scenario, spec: ModelSpec, moe: bool) -> tuple:
+    """The adapted nn.Linear modules of one layer."""
+    linears = spec.layer_linears(moe)
+    if s.lora_targets == "all-linear":
+        return linears
+    return tuple(lin for lin in linears if lin.name in s.lora_targets)
+
+
+def embeddings_frozen(s: Scenario) -> bool:
+    return s.method in ("lora", "qlora") or (s.method == "freeze" and s.freeze_embeddings)
+
+
+def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last: bool) -> StageParams:
+    tp, ep = s.tp, s.ep
+    trainable_dense = trainable_expert = frozen = quantized = lora = factored = 0.0
+    quantize = s.method == "qlora"
+    largest_unit = 0.0
+    for i in layers:
+        moe = spec.moe_layer_flags[i]
+        linear_params = sum(lin.params for lin in spec.layer_linears(moe)) / tp
+        expert = spec.expert_params_per_layer() / (ep * tp) if moe else 0.0
+        small = (spec.layer_params(moe) - sum(lin.params for lin in spec.layer_linears(moe))
+                 - (spec.expert_params_per_layer() if moe else 0))
+        largest_unit = max(largest_unit, linear_params + expert + small)
+        if layer_is_frozen(s, spec, i):
+            if quantize:
+                quantized += linear_params + expert
+                frozen += small
+            else:
+                frozen += linear_params + expert + small
+        else:
+            trainable_dense += linear_params + small
+            trainable_expert += expert
+            factored += sum(lin.d_in + lin.d_out for lin in spec.layer_linears(moe)) + small
+            if moe:
+                factored += spec.n_experts / ep * 3 * (spec.hidden + spec.expert_ffn)
+        if s.method in ("lora", "qlora"):
+            lora += sum(s.lora_rank * (lin.d_in + lin.d_out) for lin in lora_targets(s, spec, moe)) / tp
+    adapters_only = s.method in ("lora", "qlora")
+    units: list[tuple[float, bool]] = []  # (params, frozen)
+    embed = spec.embedding_params / tp
+    if first or (last and spec.tied_embeddings):  # Megatron keeps a tied copy on the last stage
+        units.append((embed, embeddings_frozen(s)))
+    if last and not spec.tied_embeddings:
+        units.append((spec.head_params / tp, adapters_only))
+    for params, is_frozen in units:
+        largest_unit = max(largest_unit, params)
+        if is_frozen:
+            frozen += params
+        else:
+            trainable_dense += params
+            factored += spec.vocab / tp + spec.hidden
+    if last:
+        if s.method in ("lora", "qlora"):
+            frozen += spec.hidden
+        else:
+            trainable_dense += spec.hidden
+    largest_param = max(embed, spec.ffn * spec.hidden / tp, spec.q_dim * spec.hidden / tp)
+    return StageParams(trainable_dense, trainable_expert, frozen, quantized, lora, factored,
+                       largest_unit, largest_param)

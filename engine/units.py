@@ -1,0 +1,28 @@
+"""Byte units. Capacities and results are always bytes; only display converts."""
+
+from __future__ import annotations
+
+GB = 10**9
+GIB = 2**30
+UNITS: dict[str, int] = {"GB": GB, "GiB": GIB}
+
+
+def to_unit(n_bytes: float, unit: str = "GiB") -> float:
+    return n_bytes / UNITS[unit]
+
+
+def format_bytes(n_bytes: float, unit: str = "GiB", digits: int = 2) -> str:
+    """Human string in the chosen unit; small values fall back to MB/MiB so they stay readable."""
+    base = UNITS[unit]
+    if abs(n_bytes) >= base / 10 or n_bytes == 0:
+        return f"{n_bytes / base:,.{digits}f} {unit}"
+    small_unit, small_base = ("MB", 10**6) if unit == "GB" else ("MiB", 2**20)
+    return f"{n_bytes / small_base:,.{max(digits - 1, 0)}f} {small_unit}"
+
+
+def format_count(n: float) -> str:
+    """Parameter counts as people say them: 6.74B, 8.4M."""
+    for div, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
+        if abs(n) >= div:
+            return f"{n / div:.3g}{suffix}"
+    return f"{n:.0f}"
