@@ -1,0 +1,172 @@
+"""Command line: estimate, fit, presets, kv-cache, schema. No Qt is imported here."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .breakdown import Estimate
+from .errors import PlannerError
+from .estimate import estimate, kv_cache_bytes
+from .presets import get_model_preset, gpu_presets, model_presets
+from .scenario import DEFAULTS, load_scenario, resolve_model
+from .units import format_bytes, format_count
+
+
+def estimate_to_json(est: Estimate) -> dict[str, Any]:
+    busiest = est.busiest
+    return {
+        "scenario": est.scenario_name,
+        "estimator": est.estimator,
+        "model": est.model_name,
+        "gpu": est.gpu_name,
+        "world_size": est.world_size,
+        "verdict": est.verdict,
+        "peak_allocated_bytes": round(est.peak_allocated_bytes),
+        "peak_phase": est.peak_phase,
+        "phases": {k: round(v) for k, v in est.phases.items()},
+        "total_bytes": round(est.total_bytes),
+        "capacity_bytes": est.capacity_bytes,
+        "fits": est.fits,
+        "headroom_bytes": round(est.headroom_bytes),
+        "trainable_params": est.trainable_params,
+        "total_params": est.total_params,
+        "components": [
+            {"key": c.key, "name": c.name, "bytes": round(b), "category": c.category, "phase": c.phase,
+             "formula": c.formula, "inputs": {k: v for k, v in c.inputs}}
+            for c, b in busiest.at_peak()
+        ],
+        "overheads": [
+            {"key": c.key, "name": c.name, "bytes": round(c.peak_bytes), "category": c.category,
+             "formula": c.formula, "inputs": {k: v for k, v in c.inputs}}
+            for c in busiest.overheads
+        ],
+        "per_stage": [
+            {"stage": st.stage, "layers": st.layers, "microbatches_in_flight": st.microbatches_in_flight,
+             "peak_allocated_bytes": round(st.peak_allocated_bytes), "peak_phase": st.peak_phase,
+             "total_bytes": round(st.total_bytes), "phases": {k: round(v) for k, v in st.phases.items()}}
+            for st in est.stages
+        ],
+        "warnings": list(est.warnings),
+    }
+
+
+def render_table(est: Estimate, unit: str) -> str:
+    rows = [(c.name, format_bytes(b, unit), f"{b / est.peak_allocated_bytes:6.1%}", c.phase)
+            for c, b in est.busiest.at_peak()]
+    rows += [(c.name, format_bytes(c.peak_bytes, unit), "", "overhead") for c in est.busiest.overheads if c.peak_bytes]
+    header = ("Component", f"Memory ({unit})", " Share", "Lives in")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
+    line = "  ".join("-" * w for w in widths)
+    out = [f"{est.scenario_name}: {est.model_name} on {est.world_size} x {est.gpu_name} ({est.estimator})", ""]
+    out.append("  ".join(h.ljust(w) if i != 1 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths))))
+    out.append(line)
+    for r in rows:
+        out.append("  ".join(v.ljust(w) if i != 1 else v.rjust(w) for i, (v, w) in enumerate(zip(r, widths))))
+    out.append(line)
+    phases = ", ".join(f"{p} {format_bytes(v, unit)}" + (" <- peak" if p == est.peak_phase else "")
+                       for p, v in est.phases.items())
+    out.append(f"Phase peaks: {phases}")
+    if len(est.stages) > 1:
+        out.append("Per pipeline stage: " + ", ".join(
+            f"stage {st.stage}: {format_bytes(st.total_bytes, unit)}" for st in est.stages))
+    out.append(f"Peak allocated {format_bytes(est.peak_allocated_bytes, unit)}; with overheads and reserve "
+               f"{format_bytes(est.total_bytes, unit)} of {format_bytes(est.capacity_bytes, unit)} per GPU.")
+    headroom = est.headroom_bytes
+    out.append(f"Verdict: {est.verdict.upper()} "
+               f"({'headroom' if headroom >= 0 else 'over by'} {format_bytes(abs(headroom), unit)} per GPU)")
+    out += [f"Warning: {w}" for w in est.warnings]
+    return "\n".join(out)
+
+
+def _cmd_estimate(args: argparse.Namespace) -> int:
+    est = estimate(load_scenario(args.scenario))
+    print(json.dumps(estimate_to_json(est), indent=2) if args.json else render_table(est, args.unit))
+    return 0
+
+
+def _cmd_fit(args: argparse.Namespace) -> int:
+    from .solver import fit_report, render_fit
+
+    scenario = load_scenario(args.scenario)
+    report = fit_report(scenario)
+    print(json.dumps(report, indent=2) if args.json else render_fit(report, args.unit))
+    return 0
+
+
+def _cmd_presets(args: argparse.Namespace) -> int:
+    if args.kind == "models":
+        items = []
+        for p in model_presets().values():
+            spec = p.spec
+            items.append({"id": p.id, "name": p.name, "family": p.family, "total_params": spec.total_params,
+                          "active_params": spec.active_params, "layers": spec.layers, "hidden": spec.hidden,
+                          "context": spec.max_position, "source": p.source})
+        text = [f"{i['id']:<20} {i['name']:<28} {format_count(i['total_params']):>7}  {i['layers']:>3} layers"
+                for i in items]
+    else:
+        items = [{"id": g.id, "name": g.name, "vendor": g.vendor, "class": g.gpu_class,
+                  "memory_bytes": g.memory_bytes, "usable_bytes": g.usable_bytes, "source": g.source}
+                 for g in gpu_presets().values()]
+        text = [f"{i['id']:<22} {i['name']:<34} {format_bytes(i['usable_bytes'], args.unit):>12}" for i in items]
+    print(json.dumps(items, indent=2) if args.json else "\n".join(text))
+    return 0
+
+
+def _cmd_kv(args: argparse.Namespace) -> int:
+    spec = get_model_preset(args.model).spec
+    n = kv_cache_bytes(spec, args.batch, args.seq_len, args.bytes)
+    print(json.dumps({"kv_cache_bytes": n}) if args.json else
+          f"KV cache of {spec.name}, batch {args.batch}, {args.seq_len} tokens: {format_bytes(n, args.unit)}")
+    return 0
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    for key, (default, meaning) in DEFAULTS.items():
+        print(f"{key:<20} default {json.dumps(default):<22} {meaning}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="main.py", description="LLM Memory Planner: will this run fit?")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("estimate", help="per-GPU memory breakdown of a scenario file")
+    p.add_argument("scenario")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
+    p.set_defaults(func=_cmd_estimate)
+    p = sub.add_parser("fit", help="limits and ranked plans that make a scenario fit")
+    p.add_argument("scenario")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
+    p.set_defaults(func=_cmd_fit)
+    p = sub.add_parser("presets", help="list model or GPU preset ids")
+    p.add_argument("kind", choices=("models", "gpus"))
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
+    p.set_defaults(func=_cmd_presets)
+    p = sub.add_parser("kv-cache", help="inference KV cache size (GQA-aware)")
+    p.add_argument("model")
+    p.add_argument("--batch", type=int, default=1)
+    p.add_argument("--seq-len", type=int, default=4096)
+    p.add_argument("--bytes", type=int, default=2, help="bytes per element (2 for bf16, 1 for fp8)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
+    p.set_defaults(func=_cmd_kv)
+    p = sub.add_parser("schema", help="scenario keys and their defaults")
+    p.set_defaults(func=_cmd_schema)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except PlannerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+__all__ = ["build_parser", "estimate_to_json", "main", "render_table", "resolve_model"]

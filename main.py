@@ -1,0 +1,50 @@
+"""LLM Memory Planner: `python main.py` opens the window; subcommands run the engine from a shell.
+
+    python main.py                          the window
+    python main.py SCENARIO.json            the window, with a scenario open
+    python main.py --screenshot OUT.png [SCENARIO.json]   render the window to a PNG and exit
+    python main.py estimate SCENARIO.json [--json]         per-GPU breakdown
+    python main.py fit SCENARIO.json [--json]              limits and plans that make it fit
+    python main.py presets models|gpus                     preset ids
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+CLI_COMMANDS = {"estimate", "fit", "presets", "kv-cache", "schema"}
+
+
+def _has_display() -> bool:
+    if os.environ.get("QT_QPA_PLATFORM"):
+        return True
+    if sys.platform in ("win32", "darwin"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def main(argv: list[str]) -> int:
+    if argv and (argv[0] in CLI_COMMANDS or argv[0] in ("-h", "--help")):
+        from engine.cli import main as cli_main
+
+        return cli_main(argv)
+    screenshot = None
+    if argv and argv[0] == "--screenshot":
+        if len(argv) < 2:
+            print("error: --screenshot needs an output file, e.g. --screenshot window.png", file=sys.stderr)
+            return 2
+        screenshot = argv[1]
+        argv = argv[2:]
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if not _has_display():
+        print("No display was found, so the window cannot open; to render it headless run: "
+              "QT_QPA_PLATFORM=offscreen .venv/bin/python main.py --screenshot window.png [SCENARIO.json]")
+        return 1
+    from gui.app import run_app
+
+    return run_app(argv[0] if argv else None, screenshot=screenshot)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

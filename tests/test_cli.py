@@ -1,0 +1,53 @@
+"""The command line: table, JSON contract keys, presets, and one clear line on bad input."""
+
+import json
+import subprocess
+import sys
+
+from conftest import REPO
+
+EXAMPLE = REPO / "examples" / "llama3-8b-lora-4090.json"
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "main.py", *args], cwd=REPO, capture_output=True, text=True, timeout=60)
+
+
+def test_estimate_json_contract():
+    result = run("estimate", str(EXAMPLE), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    for key in ("peak_allocated_bytes", "peak_phase", "phases", "total_bytes", "capacity_bytes", "fits",
+                "headroom_bytes", "components", "per_stage", "warnings"):
+        assert key in data
+    assert set(data["phases"]) == {"forward", "backward", "optimizer"}
+    assert data["phases"][data["peak_phase"]] == data["peak_allocated_bytes"]
+    assert sum(c["bytes"] for c in data["components"]) == data["peak_allocated_bytes"] or abs(
+        sum(c["bytes"] for c in data["components"]) - data["peak_allocated_bytes"]) <= len(data["components"])
+    for comp in data["components"]:
+        assert {"key", "name", "bytes", "category", "phase"} <= set(comp)
+    assert data["headroom_bytes"] == data["capacity_bytes"] - data["total_bytes"]
+
+
+def test_estimate_table_has_verdict():
+    result = run("estimate", str(EXAMPLE), "--unit", "GB")
+    assert result.returncode == 0
+    assert "Verdict:" in result.stdout and " GB" in result.stdout
+
+
+def test_presets_lists_ids():
+    models = run("presets", "models").stdout
+    gpus = run("presets", "gpus").stdout
+    assert "llama-3-8b" in models and "qwen3-30b-a3b" in models
+    assert "rtx-4090" in gpus and "h200" in gpus
+
+
+def test_bad_input_one_line_non_zero(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"model": "llama-3-8b", "micro_batch": -2}))
+    result = run("estimate", str(bad))
+    assert result.returncode != 0
+    assert result.stderr.strip().count("\n") == 0
+    assert "micro_batch" in result.stderr
+    missing = run("estimate", str(tmp_path / "nope.json"))
+    assert missing.returncode != 0 and missing.stderr.strip().count("\n") == 0

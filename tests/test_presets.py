@@ -1,0 +1,57 @@
+"""Preset catalogues: required ids, sources, and parameter counts against published totals."""
+
+import pytest
+
+from engine import get_gpu, gpu_presets, model_presets
+
+REQUIRED_MODELS = ["llama-2-7b", "llama-2-13b", "llama-3-8b", "llama-3.1-70b", "mistral-7b", "mixtral-8x7b",
+                   "qwen2.5-7b", "qwen3-8b", "qwen3-30b-a3b"]
+REQUIRED_GPUS = ["a100-40gb", "a100-80gb", "h100-sxm-80gb", "h200", "rtx-4090", "rtx-3060-12gb"]
+
+
+def test_required_ids_and_counts():
+    models, gpus = model_presets(), gpu_presets()
+    assert set(REQUIRED_MODELS) <= set(models)
+    assert set(REQUIRED_GPUS) <= set(gpus)
+    assert len(models) >= 35
+    assert len(gpus) >= 30
+
+
+def test_every_preset_carries_its_source():
+    for preset in model_presets().values():
+        assert preset.source, preset.id
+        assert preset.published_params_source, preset.id
+    for gpu in gpu_presets().values():
+        assert gpu.source, gpu.id
+        assert gpu.memory_bytes > 1e9 and isinstance(gpu.memory_bytes, int), gpu.id
+
+
+@pytest.mark.parametrize("model_id", sorted(model_presets()))
+def test_parameter_count_matches_published_total(model_id):
+    """Published totals come from model cards / safetensors metadata (see each preset's source)."""
+    preset = model_presets()[model_id]
+    spec = preset.spec
+    assert preset.published_params
+    assert spec.total_params == pytest.approx(preset.published_params, rel=0.01)
+    if preset.published_active_params:
+        # Model cards round active counts to two digits (e.g. "3.3B"), so 2% is the honest tolerance.
+        assert spec.active_params == pytest.approx(preset.published_active_params, rel=0.02)
+
+
+def test_known_exact_counts():
+    # Llama-2-7B: 6,738,415,616 parameters (safetensors total of meta-llama/Llama-2-7b-hf).
+    assert model_presets()["llama-2-7b"].spec.total_params == 6_738_415_616
+    # Qwen3-30B-A3B released config (spec errata): 48 layers, 128 experts, top-8, no shared expert.
+    spec = model_presets()["qwen3-30b-a3b"].spec
+    assert (spec.layers, spec.n_experts, spec.top_k, spec.shared_ffn, spec.kv_heads) == (48, 128, 8, 0, 4)
+
+
+def test_h100_capacity_is_bytes_not_marketing_gb():
+    # nvidia-smi reports 81559 MiB for H100 SXM 80GB.
+    assert get_gpu("h100-sxm-80gb").memory_bytes == 81559 * 2**20
+
+
+def test_apple_unified_memory_uses_the_gpu_share():
+    gpu = get_gpu("apple-m3-max-128gb")
+    assert 0.5 < gpu.usable_fraction < 1
+    assert gpu.usable_bytes < gpu.memory_bytes

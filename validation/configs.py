@@ -1,0 +1,129 @@
+"""Released Hugging Face config dicts, hard-coded (no hub access on this machine).
+
+Each dict is the model's released ``config.json`` (fields that only matter for
+generation/tokenisation kept as released). The source URL is in the comment.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+MODELS: dict[str, tuple[str, dict[str, Any]]] = {
+    # https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json
+    "llama-2-7b": ("Llama-2-7B", {
+        "architectures": ["LlamaForCausalLM"], "model_type": "llama",
+        "bos_token_id": 1, "eos_token_id": 2, "hidden_act": "silu", "hidden_size": 4096,
+        "initializer_range": 0.02, "intermediate_size": 11008, "max_position_embeddings": 4096,
+        "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 32,
+        "pretraining_tp": 1, "rms_norm_eps": 1e-05, "rope_scaling": None,
+        "tie_word_embeddings": False, "torch_dtype": "float16", "use_cache": True,
+        "vocab_size": 32000,
+    }),
+    # https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json
+    "llama-3-8b": ("Llama-3-8B", {
+        "architectures": ["LlamaForCausalLM"], "model_type": "llama",
+        "attention_bias": False, "attention_dropout": 0.0, "bos_token_id": 128000,
+        "eos_token_id": 128001, "hidden_act": "silu", "hidden_size": 4096,
+        "initializer_range": 0.02, "intermediate_size": 14336, "max_position_embeddings": 8192,
+        "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 8,
+        "pretraining_tp": 1, "rms_norm_eps": 1e-05, "rope_scaling": None,
+        "rope_theta": 500000.0, "tie_word_embeddings": False, "torch_dtype": "bfloat16",
+        "use_cache": True, "vocab_size": 128256,
+    }),
+    # https://huggingface.co/Qwen/Qwen2.5-7B/blob/main/config.json
+    "qwen2.5-7b": ("Qwen2.5-7B", {
+        "architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2",
+        "attention_dropout": 0.0, "bos_token_id": 151643, "eos_token_id": 151643,
+        "hidden_act": "silu", "hidden_size": 3584, "initializer_range": 0.02,
+        "intermediate_size": 18944, "max_position_embeddings": 131072, "max_window_layers": 28,
+        "num_attention_heads": 28, "num_hidden_layers": 28, "num_key_value_heads": 4,
+        "rms_norm_eps": 1e-06, "rope_theta": 1000000.0, "sliding_window": 131072,
+        "tie_word_embeddings": False, "torch_dtype": "bfloat16", "use_cache": True,
+        "use_sliding_window": False, "vocab_size": 152064,
+    }),
+    # https://huggingface.co/Qwen/Qwen3-8B/blob/main/config.json
+    "qwen3-8b": ("Qwen3-8B", {
+        "architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3",
+        "attention_bias": False, "attention_dropout": 0.0, "bos_token_id": 151643,
+        "eos_token_id": 151645, "head_dim": 128, "hidden_act": "silu", "hidden_size": 4096,
+        "initializer_range": 0.02, "intermediate_size": 12288, "max_position_embeddings": 40960,
+        "max_window_layers": 36, "num_attention_heads": 32, "num_hidden_layers": 36,
+        "num_key_value_heads": 8, "rms_norm_eps": 1e-06, "rope_scaling": None,
+        "rope_theta": 1000000, "sliding_window": None, "tie_word_embeddings": False,
+        "torch_dtype": "bfloat16", "use_cache": True, "use_sliding_window": False,
+        "vocab_size": 151936,
+    }),
+    # https://huggingface.co/Qwen/Qwen2.5-0.5B/blob/main/config.json
+    "qwen2.5-0.5b": ("Qwen2.5-0.5B", {
+        "architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2",
+        "attention_dropout": 0.0, "bos_token_id": 151643, "eos_token_id": 151643,
+        "hidden_act": "silu", "hidden_size": 896, "initializer_range": 0.02,
+        "intermediate_size": 4864, "max_position_embeddings": 32768, "max_window_layers": 24,
+        "num_attention_heads": 14, "num_hidden_layers": 24, "num_key_value_heads": 2,
+        "rms_norm_eps": 1e-06, "rope_theta": 1000000.0, "sliding_window": 32768,
+        "tie_word_embeddings": True, "torch_dtype": "bfloat16", "use_cache": True,
+        "use_sliding_window": False, "vocab_size": 151936,
+    }),
+    # https://huggingface.co/meta-llama/Llama-3.2-1B/blob/main/config.json
+    "llama-3.2-1b": ("Llama-3.2-1B", {
+        "architectures": ["LlamaForCausalLM"], "model_type": "llama",
+        "attention_bias": False, "attention_dropout": 0.0, "bos_token_id": 128000,
+        "eos_token_id": 128001, "head_dim": 64, "hidden_act": "silu", "hidden_size": 2048,
+        "initializer_range": 0.02, "intermediate_size": 8192, "max_position_embeddings": 131072,
+        "mlp_bias": False, "num_attention_heads": 32, "num_hidden_layers": 16,
+        "num_key_value_heads": 8, "pretraining_tp": 1, "rms_norm_eps": 1e-05,
+        "rope_scaling": {"factor": 32.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+                         "original_max_position_embeddings": 8192, "rope_type": "llama3"},
+        "rope_theta": 500000.0, "tie_word_embeddings": True, "torch_dtype": "bfloat16",
+        "use_cache": True, "vocab_size": 128256,
+    }),
+    # https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json
+    "mistral-7b": ("Mistral-7B-v0.1", {
+        "architectures": ["MistralForCausalLM"], "model_type": "mistral",
+        "bos_token_id": 1, "eos_token_id": 2, "hidden_act": "silu", "hidden_size": 4096,
+        "initializer_range": 0.02, "intermediate_size": 14336, "max_position_embeddings": 32768,
+        "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 8,
+        "rms_norm_eps": 1e-05, "rope_theta": 10000.0, "sliding_window": 4096,
+        "tie_word_embeddings": False, "torch_dtype": "bfloat16", "use_cache": True,
+        "vocab_size": 32000,
+    }),
+    # https://huggingface.co/mistralai/Mixtral-8x7B-v0.1/blob/main/config.json
+    "mixtral-8x7b": ("Mixtral-8x7B-v0.1", {
+        "architectures": ["MixtralForCausalLM"], "model_type": "mixtral",
+        "attention_dropout": 0.0, "bos_token_id": 1, "eos_token_id": 2, "hidden_act": "silu",
+        "hidden_size": 4096, "initializer_range": 0.02, "intermediate_size": 14336,
+        "max_position_embeddings": 32768, "num_attention_heads": 32, "num_experts_per_tok": 2,
+        "num_hidden_layers": 32, "num_key_value_heads": 8, "num_local_experts": 8,
+        "output_router_logits": False, "rms_norm_eps": 1e-05, "rope_theta": 1000000.0,
+        "router_aux_loss_coef": 0.02, "sliding_window": None, "tie_word_embeddings": False,
+        "torch_dtype": "bfloat16", "use_cache": True, "vocab_size": 32000,
+    }),
+    # https://huggingface.co/Qwen/Qwen3-30B-A3B/blob/main/config.json
+    "qwen3-30b-a3b": ("Qwen3-30B-A3B", {
+        "architectures": ["Qwen3MoeForCausalLM"], "model_type": "qwen3_moe",
+        "attention_bias": False, "attention_dropout": 0.0, "bos_token_id": 151643,
+        "decoder_sparse_step": 1, "eos_token_id": 151645, "head_dim": 128, "hidden_act": "silu",
+        "hidden_size": 2048, "initializer_range": 0.02, "intermediate_size": 6144,
+        "max_position_embeddings": 40960, "max_window_layers": 48, "mlp_only_layers": [],
+        "moe_intermediate_size": 768, "norm_topk_prob": True, "num_attention_heads": 32,
+        "num_experts": 128, "num_experts_per_tok": 8, "num_hidden_layers": 48,
+        "num_key_value_heads": 4, "output_router_logits": False, "rms_norm_eps": 1e-06,
+        "rope_scaling": None, "rope_theta": 1000000.0, "router_aux_loss_coef": 0.001,
+        "sliding_window": None, "tie_word_embeddings": False, "torch_dtype": "bfloat16",
+        "use_cache": True, "use_sliding_window": False, "vocab_size": 151936,
+    }),
+}
+
+
+def model_config(key: str, layers: int | None = None) -> tuple[str, dict[str, Any]]:
+    """Return (display name, config dict); ``layers`` gives a reduced-depth copy."""
+    name, cfg = MODELS[key]
+    cfg = copy.deepcopy(cfg)
+    if layers is not None and layers != cfg["num_hidden_layers"]:
+        cfg["num_hidden_layers"] = layers
+        for k in ("max_window_layers",):
+            if k in cfg:
+                cfg[k] = layers
+        name = f"{name} ({layers} layers)"
+    return name, cfg

@@ -1,0 +1,91 @@
+"""Measure ground-truth peak memory of HF training steps and write tests/data/ground_truth/*.json.
+
+Usage: validation/.venv/bin/python validation/run_ground_truth.py [--only PATTERN] [--list] [--force]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import fnmatch
+import json
+import sys
+import time
+import traceback
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from validation.measure import Run, measure, versions  # noqa: E402
+from validation.reference import reference_check  # noqa: E402
+from validation.scenarios import all_runs  # noqa: E402
+
+OUT_DIR = ROOT / "tests" / "data" / "ground_truth"
+METHOD = "fake-tensor MemTracker on CPU, 512-byte rounding, second step"
+
+
+def write_result(run: Run, measured: dict, out_dir: Path = OUT_DIR) -> Path:
+    """Write one ground-truth file (the contract read by the test suite)."""
+    doc = {
+        "id": run.id,
+        "description": run.description(),
+        "scenario": run.scenario(),
+        "measured": measured,
+        "method": METHOD,
+        "versions": versions(),
+        "measured_at": dt.date.today().isoformat(),
+    }
+    path = out_dir / f"{run.id}.json"
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(doc, indent=2) + "\n")
+    tmp.replace(path)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """CLI entry point."""
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--only", help="glob (or substring) of config ids to run")
+    ap.add_argument("--list", action="store_true", help="list config ids and exit")
+    ap.add_argument("--force", action="store_true", help="re-measure configs whose file exists")
+    ap.add_argument("--out", type=Path, default=OUT_DIR)
+    args = ap.parse_args(argv)
+
+    runs = all_runs()
+    if args.only:
+        pat = args.only if any(c in args.only for c in "*?[") else f"*{args.only}*"
+        runs = [r for r in runs if fnmatch.fnmatch(r.id, pat)]
+    if args.list:
+        for r in runs:
+            print(r.id)
+        return 0
+    args.out.mkdir(parents=True, exist_ok=True)
+    failed = []
+    for i, run in enumerate(runs, 1):
+        if (args.out / f"{run.id}.json").exists() and not args.force:
+            print(f"[{i}/{len(runs)}] {run.id}: exists, skipped", flush=True)
+            continue
+        t0 = time.time()
+        try:
+            measured = measure(run)
+        except Exception:  # keep going: one failing config must not stop the sweep
+            failed.append(run.id)
+            print(f"[{i}/{len(runs)}] {run.id}: FAILED\n{traceback.format_exc()}", flush=True)
+            continue
+        write_result(run, measured, args.out)
+        print(f"[{i}/{len(runs)}] {run.id}: peak {measured['peak_allocated_bytes']:,} "
+              f"({measured['peak_phase']}) in {time.time() - t0:.1f}s", flush=True)
+    check = reference_check(args.out)
+    (args.out / "_reference_check.json").write_text(json.dumps(check, indent=2) + "\n")
+    for row in check["checks"]:
+        print(f"reference: {row['check']}: expected {row['expected']}, got {row['got']} "
+              f"{'OK' if row['ok'] else 'MISMATCH'}")
+    if failed:
+        print(f"failed: {failed}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,130 @@
+"""The configurations measured for tests/data/ground_truth (ids are stable file names)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from validation.configs import MODELS, model_config
+from validation.measure import Run
+
+_LORA_TAG = {"attention": "attn", "all-linear": "all"}
+
+
+def make_run(model_key: str, precision: str = "bf16", attention: str = "sdpa", method: str = "full",
+             checkpointing: str = "none", optimizer: str = "adamw", b: int = 1, s: int = 2048,
+             layers: int | None = None, lora_rank: int = 8,
+             lora_targets: list[str] | str = ("q_proj", "v_proj"), note: str = "") -> Run:
+    """Build a Run and its id: <model>[-L<n>]_<precision>_<attn>_<method>[_ckpt][_fused]_b<b>_s<s>."""
+    name, cfg = model_config(model_key, layers)
+    targets: Any = list(lora_targets) if not isinstance(lora_targets, str) else lora_targets
+    mk = model_key if layers is None or layers == MODELS[model_key][1]["num_hidden_layers"] \
+        else f"{model_key}-L{layers}"
+    meth = method
+    if method == "lora":
+        tag = _LORA_TAG.get(targets, "") if isinstance(targets, str) else \
+            "".join(t[0] for t in targets)
+        meth = f"lora-r{lora_rank}-{tag}"
+    rid = f"{mk}_{precision}_{attention}_{meth}"
+    rid += "_ckpt" if checkpointing == "full" else ""
+    rid += "_fused" if optimizer == "adamw-fused" else ""
+    rid += f"_b{b}_s{s}"
+    return Run(id=rid, model_key=model_key, model_name=name, hf_config=cfg, precision=precision,
+               attention=attention, checkpointing=checkpointing, method=method, optimizer=optimizer,
+               micro_batch=b, seq_len=s, lora_rank=lora_rank, lora_targets=targets, note=note)
+
+
+ALL_LINEAR = "all-linear"
+ATTN = "attention"
+
+
+def reference_runs() -> list[Run]:
+    """Llama-2-7B runs behind the reference figures (and 4-layer twins for per-layer activations)."""
+    m = "llama-2-7b"
+    runs = [
+        make_run(m, "fp32"),
+        make_run(m, "bf16"),
+        make_run(m, "amp-bf16", optimizer="adamw-fused"),
+        make_run(m, "amp-bf16"),
+        make_run(m, "amp-bf16", attention="eager"),
+        make_run(m, "bf16", checkpointing="full"),
+    ]
+    for kw in ({"precision": "bf16"}, {"precision": "amp-bf16"},
+               {"precision": "amp-bf16", "attention": "eager"},
+               {"precision": "bf16", "checkpointing": "full"}):
+        runs.append(make_run(m, layers=4, note="reduced depth, for per-layer activations", **kw))
+    return runs
+
+
+def sweep_runs() -> list[Run]:
+    """Everything else: precisions, attention, checkpointing, methods, architectures, shapes."""
+    m = "llama-2-7b"
+    runs = [
+        make_run(m, "bf16", attention="eager"),
+        make_run(m, "fp32", attention="eager"),
+        make_run(m, "fp32", optimizer="adamw-fused"),
+        make_run(m, "bf16", optimizer="adamw-fused"),
+        make_run(m, "amp-bf16", checkpointing="full"),
+        make_run(m, "fp32", checkpointing="full"),
+        # freeze bottom half of decoder layers + embeddings
+        make_run(m, "bf16", method="freeze"),
+        make_run(m, "amp-bf16", method="freeze"),
+        # LoRA
+        make_run(m, "bf16", method="lora", lora_rank=8, lora_targets=("q_proj", "v_proj")),
+        make_run(m, "bf16", method="lora", lora_rank=16, lora_targets=ATTN),
+        make_run(m, "bf16", method="lora", lora_rank=64, lora_targets=ALL_LINEAR),
+        make_run(m, "amp-bf16", method="lora", lora_rank=16, lora_targets=ALL_LINEAR),
+        make_run(m, "fp32", method="lora", lora_rank=8, lora_targets=("q_proj", "v_proj")),
+        make_run(m, "bf16", method="lora", lora_rank=8, lora_targets=("q_proj", "v_proj"),
+                 checkpointing="full"),
+    ]
+    # batch x sequence sweep (b=1, s=2048 is a reference run)
+    for b, s in ((1, 512), (2, 512), (4, 512), (2, 2048), (4, 2048), (1, 4096)):
+        runs.append(make_run(m, "bf16", b=b, s=s))
+    for b, s in ((1, 512), (4, 2048)):
+        runs.append(make_run(m, "amp-bf16", b=b, s=s))
+    runs += [
+        # GQA, large vocab
+        make_run("llama-3-8b", "bf16"),
+        make_run("llama-3-8b", "amp-bf16"),
+        make_run("llama-3-8b", "bf16", checkpointing="full"),
+        make_run("llama-3-8b", "bf16", method="lora", lora_rank=16, lora_targets=ALL_LINEAR),
+        # qkv bias
+        make_run("qwen2.5-7b", "bf16"),
+        make_run("qwen2.5-7b", "amp-bf16", attention="eager"),
+        make_run("qwen2.5-7b", "bf16", method="freeze"),
+        # qk-norm
+        make_run("qwen3-8b", "bf16"),
+        make_run("qwen3-8b", "amp-bf16"),
+        make_run("qwen3-8b", "fp32"),
+        # tied embeddings
+        make_run("qwen2.5-0.5b", "bf16"),
+        make_run("qwen2.5-0.5b", "fp32"),
+        make_run("qwen2.5-0.5b", "amp-bf16", attention="eager"),
+        make_run("qwen2.5-0.5b", "bf16", method="freeze"),
+        make_run("qwen2.5-0.5b", "bf16", method="lora", lora_rank=16, lora_targets=ATTN),
+        make_run("llama-3.2-1b", "bf16"),
+        make_run("llama-3.2-1b", "amp-bf16"),
+        # Mistral (GQA, sliding window 4096 > s)
+        make_run("mistral-7b", "bf16"),
+        make_run("mistral-7b", "amp-bf16", checkpointing="full"),
+        # MoE (bf16 only: the fake kernel of torch._grouped_mm accepts bf16 only)
+        make_run("mixtral-8x7b", "bf16"),
+        make_run("mixtral-8x7b", "bf16", checkpointing="full"),
+        make_run("mixtral-8x7b", "bf16", method="lora", lora_rank=8, lora_targets=("q_proj", "v_proj")),
+        make_run("mixtral-8x7b", "bf16", layers=4, note="reduced depth"),
+        make_run("qwen3-30b-a3b", "bf16"),
+        make_run("qwen3-30b-a3b", "bf16", checkpointing="full"),
+        make_run("qwen3-30b-a3b", "bf16", method="lora", lora_rank=16, lora_targets=ATTN),
+        make_run("qwen3-30b-a3b", "bf16", layers=4, note="reduced depth"),
+    ]
+    return runs
+
+
+def all_runs() -> list[Run]:
+    """Reference runs first, then the sweep; ids are unique."""
+    runs = reference_runs() + sweep_runs()
+    ids = [r.id for r in runs]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        raise ValueError(f"duplicate ids: {sorted(dup)}")
+    return runs
