@@ -105,6 +105,17 @@ def stage_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layer
         comps.append(_c("recompute", "Recomputed layer (checkpointing)", "activations",
                         (0.0, 0.0 if loss_wins else recompute, recompute, 0.0),
                         "one layer's activations rebuilt during backward", per_layer_bytes=round(recompute)))
+    if dt.amp and s.checkpointing == "full" and zero != 3:
+        # autocast caches the bf16 copy of every trainable weight until the forward ends; without
+        # checkpointing those copies are the ones saved for backward (counted in the activations).
+        cache = 2 * sum(
+            sum(lin.params for lin in spec.layer_linears(spec.moe_layer_flags[i])) / s.tp
+            + (spec.expert_params_per_layer() / (s.ep * s.tp) if spec.moe_layer_flags[i] else 0)
+            for i in layers if not layer_is_frozen(s, spec, i))
+        if last and not adapters and not (spec.tied_embeddings and embeddings_frozen(s)):
+            cache += 2 * spec.vocab * spec.hidden / s.tp
+        comps.append(_c("autocast_cache", "Autocast bf16 weight cache", "transient", (cache, 0.0, 0.0, 0.0),
+                        "2 bytes x trainable linear weights, cached by autocast during the forward pass"))
     inputs = 16 * s.micro_batch * s.seq_len / s.cp + 2 * ctx.t * spec.head_dim * ctx.residual
     comps.append(_c("inputs", "Input ids, labels and rotary tables", "activations", (inputs,) * 4,
                     "b·s x 16 (int64 ids and labels) + cos/sin tables"))

@@ -48,7 +48,8 @@ DEFAULTS: dict[str, tuple[Any, str]] = {
     "attention": ("sdpa", " | ".join(ATTENTIONS)),
     "checkpointing": ("none", " | ".join(CHECKPOINTINGS) + " (activation checkpointing)"),
     "lora_rank": (16, "LoRA rank r (lora / qlora)"),
-    "lora_targets": (["q_proj", "v_proj"], "module names or \"all-linear\" (lora / qlora)"),
+    "lora_targets": (["q_proj", "v_proj"], "module names, \"attention\" (all attention projections) or \"all-linear\""),
+    "lora_alpha": (32, "LoRA scaling numerator (no effect on memory; kept so peft settings round-trip)"),
     "lora_adapter_dtype": ("fp32", "fp32 (peft's default upcast) | compute (adapters in the compute dtype)"),
     "frozen_layers": (0, "decoder layers frozen (method freeze)"),
     "freeze_embeddings": (True, "freeze the token embeddings too (method freeze)"),
@@ -111,6 +112,7 @@ class Scenario:
     checkpointing: str = "none"
     lora_rank: int = 16
     lora_targets: tuple[str, ...] | str = ("q_proj", "v_proj")
+    lora_alpha: float = 32
     lora_adapter_dtype: str = "fp32"
     frozen_layers: int = 0
     freeze_embeddings: bool = True
@@ -254,12 +256,17 @@ def scenario_from_dict(data: Any) -> Scenario:
             kw[key] = data[key]
     if "lora_targets" in data:
         targets = data["lora_targets"]
-        if targets == "all-linear":
-            kw["lora_targets"] = "all-linear"
+        if targets in ("all-linear", "attention"):
+            kw["lora_targets"] = targets
         elif isinstance(targets, list) and targets and all(isinstance(t, str) and t for t in targets):
             kw["lora_targets"] = tuple(dict.fromkeys(targets))
         else:
-            raise ScenarioError("lora_targets", "must be \"all-linear\" or a non-empty list of module names.")
+            raise ScenarioError("lora_targets", "must be \"all-linear\", \"attention\" or a non-empty list of module names.")
+    if "lora_alpha" in data:
+        alpha = data["lora_alpha"]
+        if isinstance(alpha, bool) or not isinstance(alpha, int | float) or alpha <= 0:
+            raise ScenarioError("lora_alpha", f"must be a positive number, not {alpha!r}.")
+        kw["lora_alpha"] = alpha
     if "k_factor" in data:
         k = data["k_factor"]
         if isinstance(k, bool) or not isinstance(k, int | float) or not 0 < k <= 100:
@@ -306,7 +313,7 @@ def _check_consistency(s: Scenario) -> None:
         raise ScenarioError("frozen_layers", f"cannot exceed the model's {spec.layers} layers.")
     if s.method in ("lora", "qlora"):
         known = lora_target_names(spec)
-        if s.lora_targets != "all-linear":
+        if isinstance(s.lora_targets, tuple):
             bad = [t for t in s.lora_targets if t not in known]
             if bad:
                 raise ScenarioError("lora_targets", f"{bad[0]!r} is not a linear layer of this model; "

@@ -98,6 +98,8 @@ def lora_targets(s: Scenario, spec: ModelSpec, moe: bool) -> tuple:
     linears = spec.layer_linears(moe)
     if s.lora_targets == "all-linear":
         return linears
+    if s.lora_targets == "attention":
+        return tuple(lin for lin in linears if lin.group == "attn")
     return tuple(lin for lin in linears if lin.name in s.lora_targets)
 
 
