@@ -9,6 +9,7 @@ flags decide each term: the layer input requires grad (`xg`), the base weights t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .architecture import Linear, ModelSpec
 
@@ -73,9 +74,21 @@ def _weight_copies(ctx: ActContext, linears: tuple[Linear, ...], experts: float,
         out.append(("bf16 weight copies made by autocast", 2 * params))
 
 
+@lru_cache(maxsize=4096)
 def layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool,
-                lora_names: frozenset[str], ep: int = 1) -> Terms:
-    """Bytes kept for backward by one decoder layer for one micro-batch."""
+                lora_names: frozenset[str], ep: int = 1) -> tuple[tuple[str, float], ...]:
+    """Bytes kept for backward by one decoder layer for one micro-batch (name, bytes) pairs."""
+    return tuple(_layer_terms(ctx, spec, moe, xg, wt, lora_names, ep))
+
+
+@lru_cache(maxsize=4096)
+def layer_bytes(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool,
+                lora_names: frozenset[str], ep: int = 1) -> float:
+    return sum(b for _, b in layer_terms(ctx, spec, moe, xg, wt, lora_names, ep))
+
+
+def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool,
+                 lora_names: frozenset[str], ep: int) -> Terms:
     out: Terms = []
     attn_lora = any(lin.name in lora_names for lin in spec.attention_linears())
     if not (xg or wt or lora_names):
@@ -150,6 +163,7 @@ def _mlp_terms(ctx: ActContext, f: float, down: tuple[Linear, ...], wt: bool, lo
     _linear_inputs(ctx, t * f, c, down, wt, lora_names, False, out, f"{label} product")
 
 
+@lru_cache(maxsize=1024)
 def layer_backward_scratch(ctx: ActContext, spec: ModelSpec, moe: bool) -> float:
     """Gradient tensors alive at once while one layer runs backward."""
     c, t = ctx.compute, ctx.t
@@ -160,6 +174,11 @@ def layer_backward_scratch(ctx: ActContext, spec: ModelSpec, moe: bool) -> float
     else:
         attn = (c + 4) * t * (spec.q_dim + 2 * spec.kv_dim) / ctx.tp
     return max(mlp, attn)
+
+
+@lru_cache(maxsize=1024)
+def head_bytes(ctx: ActContext, spec: ModelSpec, wt_head: bool, xg: bool) -> float:
+    return sum(b for _, b in head_terms(ctx, spec, wt_head, xg))
 
 
 def head_terms(ctx: ActContext, spec: ModelSpec, wt_head: bool, xg: bool) -> Terms:

@@ -49,7 +49,7 @@ class Linear:
         return self.d_in * self.d_out + (self.d_out if self.bias else 0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # identity hash: specs are cached per preset/config, and hashing is hot
 class ModelSpec:
     name: str
     model_type: str
@@ -99,6 +99,10 @@ class ModelSpec:
         return self.layers - self.moe_layers
 
     def attention_linears(self) -> tuple[Linear, ...]:
+        return self._attention_linears
+
+    @cached_property
+    def _attention_linears(self) -> tuple[Linear, ...]:
         h, q, kv = self.hidden, self.q_dim, self.kv_dim
         if self.fused_projections:
             return (
@@ -124,6 +128,32 @@ class ModelSpec:
 
     def layer_linears(self, moe: bool) -> tuple[Linear, ...]:
         """The nn.Linear modules of one decoder layer (expert weights are not nn.Linear)."""
+        return self._moe_linears if moe else self._dense_linears
+
+    @cached_property
+    def _dense_linears(self) -> tuple[Linear, ...]:
+        return self._build_linears(False)
+
+    @cached_property
+    def _moe_linears(self) -> tuple[Linear, ...]:
+        return self._build_linears(True)
+
+    @cached_property
+    def moe_prefix(self) -> tuple[int, ...]:
+        """moe_prefix[i] = number of MoE layers below layer i."""
+        out = [0]
+        for flag in self.moe_layer_flags:
+            out.append(out[-1] + flag)
+        return tuple(out)
+
+    def linear_params(self, moe: bool) -> int:
+        return self._linear_params[moe]
+
+    @cached_property
+    def _linear_params(self) -> tuple[int, int]:
+        return (sum(lin.params for lin in self._dense_linears), sum(lin.params for lin in self._moe_linears))
+
+    def _build_linears(self, moe: bool) -> tuple[Linear, ...]:
         linears = self.attention_linears()
         if not moe:
             return linears + self.mlp_linears(self.ffn)
@@ -144,13 +174,14 @@ class ModelSpec:
     def expert_params_per_layer(self) -> int:
         return self.n_experts * 3 * self.hidden * self.expert_ffn
 
+    def small_params(self, moe: bool) -> int:
+        """Norm weights and gates of one layer (not in nn.Linear, not experts)."""
+        return self.norms_per_layer * self.hidden + self.qk_norm_params + (self.hidden if moe and self.shared_gate else 0)
+
     def layer_params(self, moe: bool) -> int:
         """All parameters of one decoder layer, experts included."""
-        total = sum(lin.params for lin in self.layer_linears(moe))
-        total += self.norms_per_layer * self.hidden + self.qk_norm_params
-        if moe:
-            total += self.expert_params_per_layer() + (self.hidden if self.shared_gate else 0)
-        return total
+        total = self.linear_params(moe) + self.small_params(moe)
+        return total + (self.expert_params_per_layer() if moe else 0)
 
     def active_layer_params(self, moe: bool) -> int:
         if not moe:

@@ -61,10 +61,10 @@ def render_table(est: Estimate, unit: str) -> str:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
     line = "  ".join("-" * w for w in widths)
     out = [f"{est.scenario_name}: {est.model_name} on {est.world_size} x {est.gpu_name} ({est.estimator})", ""]
-    out.append("  ".join(h.ljust(w) if i != 1 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths))))
+    out.append("  ".join(h.ljust(w) if i != 1 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths, strict=False))))
     out.append(line)
     for r in rows:
-        out.append("  ".join(v.ljust(w) if i != 1 else v.rjust(w) for i, (v, w) in enumerate(zip(r, widths))))
+        out.append("  ".join(v.ljust(w) if i != 1 else v.rjust(w) for i, (v, w) in enumerate(zip(r, widths, strict=False))))
     out.append(line)
     phases = ", ".join(f"{p} {format_bytes(v, unit)}" + (" <- peak" if p == est.peak_phase else "")
                        for p, v in est.phases.items())

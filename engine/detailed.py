@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-from .activations import ActContext, head_terms, layer_backward_scratch, layer_terms, logits_moments
+from .activations import ActContext, head_bytes, layer_backward_scratch, layer_bytes, logits_moments
 from .architecture import ModelSpec
 from .breakdown import Component
 from .model_states import component as _c
 from .model_states import model_state_components
 from .scenario import Scenario
-from .states import Dtypes, embeddings_frozen, layer_is_frozen, lora_targets, stage_params
+from .states import (
+    Dtypes,
+    StageParams,
+    embeddings_frozen,
+    first_trainable_layer,
+    layer_groups,
+    lora_target_names,
+    stage_params,
+)
 
-ZERO_BUCKET_ELEMENTS = 5e8  # DeepSpeed reduce_bucket_size / allgather_bucket_size defaults
+ZERO_BUCKET_ELEMENTS = 5e8
+_NO_NAMES: frozenset[str] = frozenset()  # DeepSpeed reduce_bucket_size / allgather_bucket_size defaults
 
 
 def stage_layer_ranges(layers: int, pp: int) -> list[range]:
@@ -35,22 +44,13 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
     )
 
 
-def _first_trainable_layer(s: Scenario, spec: ModelSpec) -> int:
-    """Index of the lowest layer with trainable weights (spec.layers if none)."""
-    if not embeddings_frozen(s):
-        return -1
-    for i in range(spec.layers):
-        if s.method in ("lora", "qlora") or not layer_is_frozen(s, spec, i):
-            return i
-    return spec.layers
-
-
 def stage_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range,
-                     ctx: ActContext) -> tuple[list[Component], int]:
+                     ctx: ActContext) -> tuple[list[Component], int, StageParams]:
     pp, ga = s.pp, s.grad_accum
     first, last = stage == 0, stage == pp - 1
     in_flight = min(pp - stage, ga) if pp > 1 else 1
-    p = stage_params(s, spec, layers, first, last)
+    groups = layer_groups(s, spec, layers)
+    p = stage_params(s, spec, layers, first, last, groups)
     zero = s.effective_zero
     adapters = s.method in ("lora", "qlora")
     comps, st = model_state_components(s, dt, p)
@@ -58,15 +58,13 @@ def stage_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layer
     off_opt = s.offload != "none"
 
     # --- activations
-    first_trainable = _first_trainable_layer(s, spec)
+    first_trainable = first_trainable_layer(s, spec)
     signatures: dict[tuple, int] = {}
-    for i in layers:
-        wt = not layer_is_frozen(s, spec, i)
-        names = frozenset(lin.name for lin in lora_targets(s, spec, spec.moe_layer_flags[i])) if adapters else frozenset()
-        sig = (spec.moe_layer_flags[i], i > first_trainable, wt, names)
-        signatures[sig] = signatures.get(sig, 0) + 1
-    per_layer = {sig: sum(b for _, b in layer_terms(ctx, spec, sig[0], sig[1], sig[2], sig[3], s.ep))
-                 for sig in signatures}
+    for g in groups:
+        names = lora_target_names(spec, s.lora_targets, g.moe) if adapters else _NO_NAMES
+        sig = (g.moe, g.input_grad, not g.frozen, names)
+        signatures[sig] = signatures.get(sig, 0) + g.count
+    per_layer = {sig: layer_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3], s.ep) for sig in signatures}
     active = [sig for sig in signatures if per_layer[sig] > 0]
     one_layer = max((per_layer[sig] for sig in active), default=0.0)
     if s.checkpointing == "full":
@@ -87,7 +85,7 @@ def stage_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layer
     if last:
         xg_head = first_trainable < spec.layers or p.lora > 0
         wt_head = not adapters and (not spec.tied_embeddings or not embeddings_frozen(s))
-        head = sum(b for _, b in head_terms(ctx, spec, wt_head, xg_head)) * in_flight
+        head = head_bytes(ctx, spec, wt_head, xg_head) * in_flight
         logits_fwd, logits_bwd = logits_moments(ctx, spec)
         comps.append(_c("head_activations", "Final norm and lm_head inputs", "activations", (head, head, 0.0, 0.0),
                         "final RMSNorm and lm_head saved inputs", vocab=spec.vocab))
@@ -108,10 +106,9 @@ def stage_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layer
     if dt.amp and s.checkpointing == "full" and zero != 3:
         # autocast caches the bf16 copy of every trainable weight until the forward ends; without
         # checkpointing those copies are the ones saved for backward (counted in the activations).
-        cache = 2 * sum(
-            sum(lin.params for lin in spec.layer_linears(spec.moe_layer_flags[i])) / s.tp
-            + (spec.expert_params_per_layer() / (s.ep * s.tp) if spec.moe_layer_flags[i] else 0)
-            for i in layers if not layer_is_frozen(s, spec, i))
+        cache = 2 * sum(g.count * (spec.linear_params(g.moe) / s.tp
+                                   + (spec.expert_params_per_layer() / (s.ep * s.tp) if g.moe else 0))
+                        for g in groups if not g.frozen)
         if last and not adapters and not (spec.tied_embeddings and embeddings_frozen(s)):
             cache += 2 * spec.vocab * spec.hidden / s.tp
         comps.append(_c("autocast_cache", "Autocast bf16 weight cache", "transient", (cache, 0.0, 0.0, 0.0),
@@ -150,4 +147,4 @@ def stage_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layer
         comps.append(_c("optimizer_temp", "Optimizer step temporaries", "transient", (0.0, 0.0, 0.0, step_temp),
                         "foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy",
                         optimizer=s.optimizer))
-    return comps, in_flight
+    return comps, in_flight, p

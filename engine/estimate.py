@@ -106,24 +106,21 @@ def estimate(s: Scenario) -> Estimate:
     dt = dtypes_for(s)
     ranges = stage_layer_ranges(spec.layers, s.pp)
     stages = []
-    if s.estimator == "detailed":
-        ctx = act_context(s, spec, dt)
-        for i, layers in enumerate(ranges):
-            comps, in_flight = stage_components(s, spec, dt, i, layers, ctx)
-            stages.append(_stage(s, spec, i, layers, comps, in_flight))
-    else:
-        for i, layers in enumerate(ranges):
-            comps = seed_components(s, spec, dt, i, layers)
-            stages.append(_stage(s, spec, i, layers, comps, 1))
+    trainable = 0.0
+    ctx = act_context(s, spec, dt) if s.estimator == "detailed" else None
+    for i, layers in enumerate(ranges):
+        if ctx is not None:
+            comps, in_flight, p = stage_components(s, spec, dt, i, layers, ctx)
+        else:
+            comps, in_flight = seed_components(s, spec, dt, i, layers), 1
+            p = stage_params(s, spec, layers, i == 0, i == s.pp - 1)
+        trainable += (p.trainable_dense + p.lora) * s.tp + p.trainable_expert * s.tp * s.ep
+        stages.append(_stage(s, spec, i, layers, comps, in_flight))
     busiest = max(range(len(stages)), key=lambda i: stages[i].total_bytes)
-    trainable = sum(
-        stage_params(s, spec, layers, i == 0, i == s.pp - 1).trainable for i, layers in enumerate(ranges)
-    ) * s.tp
-    lora = sum(stage_params(s, spec, layers, i == 0, i == s.pp - 1).lora for i, layers in enumerate(ranges)) * s.tp
     return Estimate(
         scenario_name=s.name, estimator=s.estimator, model_name=spec.name, gpu_name=gpu_name,
         capacity_bytes=capacity, world_size=s.world_size, stages=tuple(stages), busiest_stage=busiest,
-        trainable_params=round(trainable + lora), total_params=spec.total_params,
+        trainable_params=round(trainable), total_params=spec.total_params,
         warnings=tuple(_warnings(s, spec)),
     )
 

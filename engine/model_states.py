@@ -11,7 +11,7 @@ from .states import Dtypes, StageParams, optimizer_state_bytes_per_param, quanti
 
 def component(key: str, name: str, category: str, moments: tuple[float, float, float, float], formula: str,
               **inputs: object) -> Component:
-    return Component(key, name, category, moments, formula, tuple(inputs.items()))
+    return Component(key, name, category, moments, formula, tuple(inputs.items()) if inputs else ())
 
 
 _c = component

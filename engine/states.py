@@ -7,8 +7,9 @@ gradients, master copy, optimizer state tensors), never from a fixed table per c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
-from .architecture import ModelSpec
+from .architecture import Linear, ModelSpec
 from .scenario import Scenario
 
 # precision -> (weight, grad, optimizer-state, compute, master) bytes
@@ -93,47 +94,107 @@ def layer_is_frozen(s: Scenario, spec: ModelSpec, layer: int) -> bool:
     return layer >= spec.layers - s.frozen_layers
 
 
-def lora_targets(s: Scenario, spec: ModelSpec, moe: bool) -> tuple:
-    """The adapted nn.Linear modules of one layer."""
-    linears = spec.layer_linears(moe)
-    if s.lora_targets == "all-linear":
-        return linears
-    if s.lora_targets == "attention":
-        return tuple(lin for lin in linears if lin.group == "attn")
-    return tuple(lin for lin in linears if lin.name in s.lora_targets)
-
-
 def embeddings_frozen(s: Scenario) -> bool:
     return s.method in ("lora", "qlora") or (s.method == "freeze" and s.freeze_embeddings)
 
 
-def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last: bool) -> StageParams:
+def first_trainable_layer(s: Scenario, spec: ModelSpec) -> int:
+    """Lowest layer with trainable weights or adapters (-1: the embeddings train; layers: nothing does)."""
+    if not embeddings_frozen(s):
+        return -1
+    if s.method in ("lora", "qlora"):
+        return 0
+    if s.method == "freeze" and s.freeze_from == "bottom":
+        return min(s.frozen_layers, spec.layers)
+    return 0 if s.frozen_layers < spec.layers else spec.layers
+
+
+@dataclass(frozen=True, slots=True)
+class LayerGroup:
+    """Consecutive layers that keep the same tensors: same MoE-ness, frozen-ness and input-grad."""
+
+    moe: bool
+    frozen: bool
+    input_grad: bool
+    count: int
+
+
+def layer_groups(s: Scenario, spec: ModelSpec, layers: range) -> list[LayerGroup]:
+    lo, hi = layers.start, layers.stop
+    first = first_trainable_layer(s, spec)
+    cuts = {lo, hi, first + 1}
+    if s.method == "freeze":
+        cuts |= {s.frozen_layers, spec.layers - s.frozen_layers}
+    points = sorted(c for c in cuts if lo <= c <= hi)
+    prefix = spec.moe_prefix
+    groups = []
+    for a, b in zip(points, points[1:], strict=False):
+        if b <= a:
+            continue
+        frozen, xg = layer_is_frozen(s, spec, a), a > first
+        moe = prefix[b] - prefix[a]
+        if moe:
+            groups.append(LayerGroup(True, frozen, xg, moe))
+        if b - a - moe:
+            groups.append(LayerGroup(False, frozen, xg, b - a - moe))
+    return groups
+
+
+@cache
+def _targets(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool) -> tuple[Linear, ...]:
+    linears = spec.layer_linears(moe)
+    if targets == "all-linear":
+        return linears
+    if targets == "attention":
+        return tuple(lin for lin in linears if lin.group == "attn")
+    return tuple(lin for lin in linears if lin.name in targets)
+
+
+def lora_targets(s: Scenario, spec: ModelSpec, moe: bool) -> tuple[Linear, ...]:
+    """The adapted nn.Linear modules of one layer."""
+    return _targets(spec, s.lora_targets, moe)
+
+
+@cache
+def lora_target_names(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool) -> frozenset[str]:
+    return frozenset(lin.name for lin in _targets(spec, targets, moe))
+
+
+@cache
+def _lora_params_per_layer(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool, rank: int) -> int:
+    return sum(rank * (lin.d_in + lin.d_out) for lin in _targets(spec, targets, moe))
+
+
+@cache
+def _factored_per_layer(spec: ModelSpec, moe: bool) -> float:
+    out = sum(lin.d_in + lin.d_out for lin in spec.layer_linears(moe)) + spec.small_params(moe)
+    return out + (spec.n_experts * 3 * (spec.hidden + spec.expert_ffn) if moe else 0)
+
+
+def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last: bool,
+                 groups: list[LayerGroup] | None = None) -> StageParams:
     tp, ep = s.tp, s.ep
     trainable_dense = trainable_expert = frozen = quantized = lora = factored = 0.0
-    quantize = s.method == "qlora"
-    largest_unit = 0.0
-    for i in layers:
-        moe = spec.moe_layer_flags[i]
-        linear_params = sum(lin.params for lin in spec.layer_linears(moe)) / tp
-        expert = spec.expert_params_per_layer() / (ep * tp) if moe else 0.0
-        small = (spec.layer_params(moe) - sum(lin.params for lin in spec.layer_linears(moe))
-                 - (spec.expert_params_per_layer() if moe else 0))
-        largest_unit = max(largest_unit, linear_params + expert + small)
-        if layer_is_frozen(s, spec, i):
-            if quantize:
-                quantized += linear_params + expert
-                frozen += small
-            else:
-                frozen += linear_params + expert + small
-        else:
-            trainable_dense += linear_params + small
-            trainable_expert += expert
-            factored += sum(lin.d_in + lin.d_out for lin in spec.layer_linears(moe)) + small
-            if moe:
-                factored += spec.n_experts / ep * 3 * (spec.hidden + spec.expert_ffn)
-        if s.method in ("lora", "qlora"):
-            lora += sum(s.lora_rank * (lin.d_in + lin.d_out) for lin in lora_targets(s, spec, moe)) / tp
     adapters_only = s.method in ("lora", "qlora")
+    largest_unit = 0.0
+    for g in groups if groups is not None else layer_groups(s, spec, layers):
+        linear_params = spec.linear_params(g.moe) / tp
+        expert = spec.expert_params_per_layer() / (ep * tp) if g.moe else 0.0
+        small = spec.small_params(g.moe)
+        largest_unit = max(largest_unit, linear_params + expert + small)
+        n = g.count
+        if g.frozen:
+            if s.method == "qlora":
+                quantized += n * (linear_params + expert)
+                frozen += n * small
+            else:
+                frozen += n * (linear_params + expert + small)
+        else:
+            trainable_dense += n * (linear_params + small)
+            trainable_expert += n * expert
+            factored += n * _factored_per_layer(spec, g.moe) / tp
+        if adapters_only:
+            lora += n * _lora_params_per_layer(spec, s.lora_targets, g.moe, s.lora_rank) / tp
     units: list[tuple[float, bool]] = []  # (params, frozen)
     embed = spec.embedding_params / tp
     if first or (last and spec.tied_embeddings):  # Megatron keeps a tied copy on the last stage
@@ -148,7 +209,7 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
             trainable_dense += params
             factored += spec.vocab / tp + spec.hidden
     if last:
-        if s.method in ("lora", "qlora"):
+        if adapters_only:
             frozen += spec.hidden
         else:
             trainable_dense += spec.hidden
