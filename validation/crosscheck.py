@@ -68,6 +68,9 @@ class StorageCounter(TorchDispatchMode):
     def current_total(self) -> int:
         return self.total
 
+    def current_by_category(self) -> dict[str, int]:
+        return {}
+
     def reset_phase(self, phase: str) -> None:
         self.phase = phase
         self.phase_peak[phase] = self.total

@@ -1,0 +1,189 @@
+"""The memory pie (a pg.GraphicsObject with a cached QPicture) and the per-GPU budget bars."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPicture
+from PySide6.QtWidgets import QGraphicsSceneHoverEvent, QHBoxLayout, QLabel, QToolTip, QVBoxLayout, QWidget
+
+from engine import Estimate
+from engine.units import format_bytes
+
+from .explain import explain_component
+from .widgets import colour_for
+
+SMALL_SLICE = 0.02  # slices under 2% of the peak are grouped as "other"
+
+
+@dataclass(frozen=True)
+class Slice:
+    key: str
+    name: str
+    bytes: float
+    share: float
+    tooltip: str
+
+
+def pie_slices(est: Estimate, unit: str) -> list[Slice]:
+    rows = est.busiest.at_peak()
+    total = sum(b for _, b in rows) or 1.0
+    slices, other, other_names = [], 0.0, []
+    for comp, b in rows:
+        if b / total < SMALL_SLICE:
+            other += b
+            other_names.append(f"{comp.name}: {format_bytes(b, unit)}")
+            continue
+        slices.append(Slice(comp.key, comp.name, b, b / total, explain_component(comp, b, total, unit)))
+    if other:
+        tip = "<b>Other</b><br>" + "<br>".join(other_names)
+        slices.append(Slice("other", "Other", other, other / total, tip))
+    return slices
+
+
+class PieItem(pg.GraphicsObject):
+    """A pie chart item: pyqtgraph has none. The drawing is cached in a QPicture."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._slices: list[Slice] = []
+        self._picture = QPicture()
+        self.setAcceptHoverEvents(True)
+
+    def set_slices(self, slices: list[Slice]) -> None:
+        self.prepareGeometryChange()
+        self._slices = slices
+        self._picture = QPicture()
+        painter = QPainter(self._picture)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        start = 90.0 * 16
+        pen = QPen(QColor("white"))
+        pen.setWidthF(0.01)
+        pen.setCosmetic(False)
+        for sl in slices:
+            span = -sl.share * 360 * 16
+            painter.setPen(pen)
+            painter.setBrush(QBrush(colour_for(sl.key)))
+            painter.drawPie(QRectF(-1, -1, 2, 2), int(start), int(span))
+            start += span
+        painter.end()
+        self.update()
+
+    def paint(self, painter: QPainter, *args: object) -> None:
+        painter.drawPicture(0, 0, self._picture)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        return QRectF(-1, -1, 2, 2)
+
+    def slice_at(self, pos: QPointF) -> Slice | None:
+        x, y = pos.x(), pos.y()
+        if x * x + y * y > 1:
+            return None
+        # Qt's y axis points down in item coordinates of a ViewBox with invertY; angles run counter-clockwise.
+        angle = (90 - math.degrees(math.atan2(-y, x))) % 360
+        acc = 0.0
+        for sl in self._slices:
+            acc += sl.share * 360
+            if angle <= acc:
+                return sl
+        return self._slices[-1] if self._slices else None
+
+    def hoverMoveEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802 - Qt's name
+        sl = self.slice_at(event.pos())
+        if sl is None:
+            QToolTip.hideText()
+            return
+        QToolTip.showText(event.screenPos(), sl.tooltip)
+
+    def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802 - Qt's name
+        QToolTip.hideText()
+
+
+class PieChart(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view = pg.GraphicsLayoutWidget()
+        self.view.setMinimumSize(240, 240)
+        self.box = self.view.addViewBox(lockAspect=True, enableMouse=False)
+        self.box.invertY(True)
+        self.pie = PieItem()
+        self.box.addItem(self.pie)
+        self.box.setRange(QRectF(-1.05, -1.05, 2.1, 2.1), padding=0)
+        self.legend = QLabel()
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.legend.setMinimumWidth(210)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.view, 3)
+        layout.addWidget(self.legend, 2)
+
+    def show_estimate(self, est: Estimate, unit: str) -> None:
+        slices = pie_slices(est, unit)
+        self.pie.set_slices(slices)
+        rows = [f"<tr><td><span style='color:{colour_for(s.key).name()}; font-size:14pt'>■</span></td>"
+                f"<td>{s.name}</td><td align='right'>&nbsp;{s.share:.0%}</td></tr>" for s in slices]
+        self.legend.setText("<table cellspacing='2'>" + "".join(rows) + "</table>")
+        self.slices = slices
+
+
+class BudgetBars(QWidget):
+    """One horizontal stacked bar per GPU (or per pipeline stage), against the card's capacity."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.plot = pg.PlotWidget()
+        self.plot.setMenuEnabled(False)
+        self.plot.setMouseEnabled(False, False)
+        self.plot.hideButtons()
+        self.plot.setMinimumHeight(140)
+        self.plot.showGrid(x=True, y=False, alpha=0.2)
+        self.plot.getAxis("left").setWidth(72)
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot)
+        layout.addWidget(self.caption)
+        self.bars: list[pg.BarGraphItem] = []
+        self.x_max = 0.0
+
+    def show_estimate(self, est: Estimate, unit: str, x_max: float | None = None) -> None:
+        from engine.units import UNITS
+
+        scale = UNITS[unit]
+        self.plot.clear()
+        self.bars = []
+        stages = est.stages
+        labels = []
+        capacity = est.capacity_bytes / scale
+        for row, stage in enumerate(stages):
+            left = 0.0
+            parts = [(c.key, b) for c, b in stage.at_peak()]
+            parts += [(c.key, c.peak_bytes) for c in stage.overheads if c.peak_bytes]
+            for key, b in parts:
+                width = b / scale
+                colour = colour_for(key)
+                brush = QBrush(colour, Qt.BrushStyle.BDiagPattern) if key == "reserve" else colour
+                bar = pg.BarGraphItem(x0=[left], y=[row], height=0.6, width=[width], brush=brush,
+                                      pen=pg.mkPen(colour.darker(130), width=0.5))
+                bar.setToolTip(f"{key}: {format_bytes(b, unit)}")
+                self.plot.addItem(bar)
+                self.bars.append(bar)
+                left += width
+            labels.append((row, self.tr("stage %d") % stage.stage if len(stages) > 1 else self.tr("each GPU")))
+        line = pg.InfiniteLine(pos=capacity, angle=90, pen=pg.mkPen("#c62828", width=2, style=Qt.PenStyle.DashLine),
+                               label=self.tr("capacity %s") % format_bytes(est.capacity_bytes, unit),
+                               labelOpts={"position": 0.92, "color": "#c62828", "anchors": [(1, 0), (1, 0)]})
+        self.plot.addItem(line)
+        self.plot.getAxis("left").setTicks([labels])
+        self.plot.getAxis("bottom").setLabel(unit)
+        total = max(st.total_bytes for st in stages) / scale
+        self.x_max = x_max if x_max is not None else max(capacity, total) * 1.08
+        self.plot.setXRange(0, self.x_max, padding=0)
+        self.plot.setYRange(-0.6, len(stages) - 0.4, padding=0)
+        self.caption.setText(self.tr("Used %(used)s of %(cap)s per GPU; hatched: safety reserve") % {
+            "used": format_bytes(est.total_bytes, unit), "cap": format_bytes(est.capacity_bytes, unit)})

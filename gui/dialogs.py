@@ -1,0 +1,88 @@
+"""Dialogs as value objects: `ask()` returns a result (or None) so tests can stub them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QLineEdit,
+    QMessageBox,
+    QWidget,
+)
+
+from engine import ModelConfigError, model_from_hf_config, read_config_file
+
+
+@dataclass(frozen=True)
+class CustomGpu:
+    name: str
+    memory_bytes: int
+
+    @classmethod
+    def ask(cls, parent: QWidget | None, unit: str = "GiB") -> CustomGpu | None:
+        dialog = QDialog(parent)
+        dialog.setWindowTitle(dialog.tr("Custom GPU"))
+        name = QLineEdit(dialog.tr("My GPU"))
+        memory = QDoubleSpinBox()
+        memory.setRange(1, 4096)
+        memory.setDecimals(1)
+        memory.setValue(24)
+        memory.setSuffix(f" {unit}")
+        form = QFormLayout(dialog)
+        form.addRow(dialog.tr("Name"), name)
+        form.addRow(dialog.tr("Memory"), memory)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(dialog.accept)
+        buttons.rejected.connect(dialog.reject)
+        form.addRow(buttons)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        scale = 2**30 if unit == "GiB" else 10**9
+        return cls(name.text().strip() or "Custom GPU", int(memory.value() * scale))
+
+
+@dataclass(frozen=True)
+class ImportedConfig:
+    name: str
+    hf_config: dict
+
+    @classmethod
+    def ask(cls, parent: QWidget | None) -> ImportedConfig | None:
+        path, _ = QFileDialog.getOpenFileName(parent, parent.tr("Import a Hugging Face config.json") if parent else "",
+                                              "", "config.json (*.json);;All files (*)")
+        if not path:
+            return None
+        try:
+            return cls.from_path(path)
+        except ModelConfigError as exc:
+            QMessageBox.warning(parent, parent.tr("Cannot import this file") if parent else "", str(exc))
+            return None
+
+    @classmethod
+    def from_path(cls, path: str | Path) -> ImportedConfig:
+        """Read and check a config.json; raises ModelConfigError with a readable sentence."""
+        config = read_config_file(path)
+        name = str(config.get("_name_or_path") or Path(path).parent.name or Path(path).stem)
+        model_from_hf_config(config, name)  # fail now, with the reason, rather than later
+        return cls(name, config)
+
+
+@dataclass(frozen=True)
+class FileChoice:
+    path: str
+
+    @classmethod
+    def ask_open(cls, parent: QWidget, title: str, filters: str) -> FileChoice | None:
+        path, _ = QFileDialog.getOpenFileName(parent, title, "", filters)
+        return cls(path) if path else None
+
+    @classmethod
+    def ask_save(cls, parent: QWidget, title: str, filters: str, suggested: str = "") -> FileChoice | None:
+        path, _ = QFileDialog.getSaveFileName(parent, title, suggested, filters)
+        return cls(path) if path else None

@@ -1,0 +1,31 @@
+"""Turn an engine component into words: name, bytes, share, the formula and its inputs."""
+
+from __future__ import annotations
+
+from html import escape
+
+from engine import Component
+from engine.units import format_bytes
+
+_BYTE_INPUTS = ("per_layer_bytes", "dynamic_bytes", "static_bytes")
+
+
+def format_input(key: str, value: object, unit: str) -> str:
+    if key in _BYTE_INPUTS and isinstance(value, int | float):
+        return format_bytes(value, unit)
+    if isinstance(value, float):
+        return f"{value:,.4g}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
+
+
+def explain_component(comp: Component, at_peak: float, peak: float, unit: str) -> str:
+    """Rich-text tooltip for a component."""
+    share = f" ({at_peak / peak:.1%} of the peak)" if peak else ""
+    lines = [f"<b>{escape(comp.name)}</b>: {format_bytes(at_peak, unit)}{share}",
+             f"<i>{escape(comp.formula)}</i>"]
+    if comp.inputs:
+        lines.append("<br>".join(f"&nbsp;&nbsp;{escape(k)} = {escape(format_input(k, v, unit))}" for k, v in comp.inputs))
+    lines.append(f"lives in: {escape(comp.phase)}; largest at any moment: {format_bytes(comp.peak_bytes, unit)}")
+    return "<br>".join(lines)

@@ -1,0 +1,191 @@
+"""File, export and help actions of the main window (kept apart so the window stays small)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from html import escape
+
+from PySide6.QtCore import QMarginsF, QSizeF, QUrl
+from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
+from PySide6.QtWidgets import QMessageBox
+
+from engine import PlannerError, load_scenario, scenario_from_dict
+from engine.report import ASSUMPTIONS, changed_inputs, to_csv, to_markdown
+from engine.units import format_bytes
+
+from .dialogs import CustomGpu, FileChoice, ImportedConfig
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+JSON_FILTER = "Scenario (*.json)"
+DEFAULT_SCENARIO = {"name": "Llama-3-8B LoRA on one RTX 4090", "model": "llama-3-8b", "gpu": "rtx-4090",
+                    "method": "lora", "precision": "bf16", "lora_targets": "all-linear", "checkpointing": "full",
+                    "attention": "flash", "micro_batch": 2, "seq_len": 2048}
+
+
+def confirm_discard(win: MainWindow) -> bool:
+    if not win.state.is_dirty():
+        return True
+    answer = QMessageBox.question(win, win.tr("Unsaved changes"),
+                                  win.tr("Save the changes to \"%s\" first?") % win.state.scenario.name,
+                                  QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                                  | QMessageBox.StandardButton.Cancel)
+    if answer == QMessageBox.StandardButton.Save:
+        return save(win)
+    return answer == QMessageBox.StandardButton.Discard
+
+
+def new_scenario(win: MainWindow) -> None:
+    if confirm_discard(win):
+        win.state.load(scenario_from_dict(DEFAULT_SCENARIO))
+
+
+def open_file(win: MainWindow, path: str | None = None) -> bool:
+    if path is None:
+        if not confirm_discard(win):
+            return False
+        choice = FileChoice.ask_open(win, win.tr("Open a scenario"), JSON_FILTER)
+        if choice is None:
+            return False
+        path = choice.path
+    try:
+        scenario = load_scenario(path)
+    except PlannerError as exc:
+        QMessageBox.warning(win, win.tr("Cannot open this scenario"), str(exc))
+        return False
+    win.state.load(scenario, file_path=path)
+    return True
+
+
+def write_json(path: str, data: dict) -> None:
+    """Atomic: a crash mid-write leaves the previous file intact."""
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(target)
+
+
+def save(win: MainWindow) -> bool:
+    if win.library_save is not None:
+        return win.library_save()
+    if not win.state.file_path:
+        return save_as(win)
+    write_json(win.state.file_path, win.state.scenario.to_dict())
+    win.state.mark_saved()
+    return True
+
+
+def save_as(win: MainWindow) -> bool:
+    name = win.state.scenario.name.replace("/", "-") + ".json"
+    choice = FileChoice.ask_save(win, win.tr("Save scenario as"), JSON_FILTER, name)
+    if choice is None:
+        return False
+    write_json(choice.path, win.state.scenario.to_dict())
+    win.state.file_path = choice.path
+    win.state.mark_saved()
+    return True
+
+
+def import_config(win: MainWindow) -> None:
+    imported = ImportedConfig.ask(win)
+    if imported is not None:
+        win.state.edit({"model": {"name": imported.name, "hf_config": imported.hf_config}},
+                       win.tr("Import %s") % imported.name)
+
+
+def custom_gpu(win: MainWindow) -> None:
+    gpu = CustomGpu.ask(win, win.state.unit)
+    if gpu is not None:
+        win.state.edit({"gpu": {"name": gpu.name, "memory_bytes": gpu.memory_bytes}}, win.tr("Custom GPU"))
+
+
+def export(win: MainWindow, kind: str) -> None:
+    filters = {"png": "PNG image (*.png)", "pdf": "PDF report (*.pdf)", "md": "Markdown (*.md)", "csv": "CSV (*.csv)"}
+    suggested = f"{win.state.scenario.name}.{kind}".replace("/", "-")
+    choice = FileChoice.ask_save(win, win.tr("Export"), filters[kind], suggested)
+    if choice is not None:
+        export_to(win, kind, choice.path)
+
+
+def export_to(win: MainWindow, kind: str, path: str) -> None:
+    s, est, unit = win.state.scenario, win.state.estimate, win.state.unit
+    if kind == "png":
+        win.centralWidget().grab().save(path)
+    elif kind == "md":
+        Path(path).write_text(to_markdown(s, est, unit), encoding="utf-8")
+    elif kind == "csv":
+        Path(path).write_text(to_csv(est), encoding="utf-8")
+    elif kind == "pdf":
+        write_pdf(win, path)
+    win.status.showMessage(win.tr("Exported %s") % path, 5000)
+
+
+def report_html(win: MainWindow) -> str:
+    s, est, unit = win.state.scenario, win.state.estimate, win.state.unit
+    peak = est.peak_allocated_bytes
+    inputs = "".join(f"<tr><td>{escape(str(k))}</td><td>{escape(str(v))}</td></tr>" for k, v in changed_inputs(s))
+    rows = "".join(f"<tr><td>{escape(c.name)}</td><td align='right'>{format_bytes(b, unit)}</td>"
+                   f"<td align='right'>{b / peak:.1%}</td><td>{escape(c.phase)}</td></tr>"
+                   for c, b in est.busiest.at_peak())
+    rows += "".join(f"<tr><td><i>{escape(c.name)}</i></td><td align='right'>{format_bytes(c.peak_bytes, unit)}</td>"
+                    "<td></td><td>overhead</td></tr>" for c in est.busiest.overheads if c.peak_bytes)
+    notes = "".join(f"<li>{escape(a)}</li>" for a in (*est.warnings, *ASSUMPTIONS))
+    return (f"<h2>{escape(s.name)}</h2><p><b>{est.verdict.upper()}</b>: {format_bytes(est.total_bytes, unit)} of "
+            f"{format_bytes(est.capacity_bytes, unit)} per GPU on {est.world_size} &times; {escape(est.gpu_name)} "
+            f"(estimator {est.estimator})</p><img src='chart.png' width='640'>"
+            f"<h3>Inputs</h3><table border='1' cellspacing='0' cellpadding='3'>{inputs}</table>"
+            f"<h3>Breakdown at the peak ({est.peak_phase})</h3>"
+            f"<table border='1' cellspacing='0' cellpadding='3'><tr><th>component</th><th>{unit}</th><th>share</th>"
+            f"<th>lives in</th></tr>{rows}</table><h3>Assumptions</h3><ul>{notes}</ul>")
+
+
+def write_pdf(win: MainWindow, path: str) -> None:
+    """One-page A4 report: inputs, verdict, chart, breakdown and assumptions."""
+    writer = QPdfWriter(path)
+    writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
+    writer.setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout.Unit.Millimeter)
+    writer.setResolution(150)
+    doc = QTextDocument()
+    doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl("chart.png"), win.charts_widget.grab().toImage())
+    doc.setHtml(report_html(win))
+    layout = writer.pageLayout().paintRectPixels(writer.resolution())
+    doc.setPageSize(QSizeF(layout.width(), layout.height()))
+    painter = QPainter(writer)
+    scale = min(1.0, layout.height() / max(doc.size().height(), 1))
+    painter.scale(scale, scale)  # keep the report on one page
+    doc.drawContents(painter)
+    painter.end()
+
+
+def show_formulas(win: MainWindow) -> None:
+    QMessageBox.information(win, win.tr("How the numbers are computed"), FORMULAS_HTML)
+
+
+def show_about(win: MainWindow) -> None:
+    QMessageBox.about(win, win.tr("About LLM Memory Planner"), win.tr(
+        "<b>LLM Memory Planner</b><br>Will this training run fit on my GPUs, and if not, what do I change?<br>"
+        "Numbers are checked against traced training steps; see docs/accuracy.md."))
+
+
+FORMULAS_HTML = """
+<h3>Per GPU, at each moment of a training step</h3>
+<p><b>Model states</b>: weights, gradients, fp32 master copy and optimizer states, each
+parameters &times; bytes of its dtype, divided by ZeRO/FSDP, TP, PP and EP shards.
+AdamW keeps 2 states; 8-bit AdamW 2 bytes; SGD with momentum 1 state.</p>
+<p><b>Activations</b>: for every decoder layer, the tensors autograd saves for backward
+(RMSNorm fp32 inputs, Q/K/V, attention output, SwiGLU intermediates, linear inputs
+when their weights train, bf16 weight copies under autocast), times micro-batches in flight.
+Eager attention adds the b&middot;a&middot;s&sup2; probabilities; checkpointing keeps only layer inputs and
+recomputes one layer in backward.</p>
+<p><b>Logits</b>: b&middot;s&middot;V in the compute dtype plus the loss's fp32 copies (the spike at the
+start of backward is three fp32 b&middot;s&middot;V tensors).</p>
+<p><b>Phases</b>: forward, backward and optimizer step are summed separately; the peak is the largest.
+Foreach AdamW needs one state-sized temporary in the step.</p>
+<p><b>On top</b>: CUDA context (0.5 GiB), allocator fragmentation (10% of memory that comes and goes)
+and the safety reserve (the seeds' table: 10%, 15% beyond 8K tokens).</p>
+<p>Hover any slice, bar or table row to see its formula and inputs.</p>
+"""

@@ -1,0 +1,205 @@
+"""The planner window: pickers and set-up on the left, verdict, charts and advice on the right."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine import Estimate
+from engine.scenario import ESTIMATORS
+
+from . import file_actions
+from .charts import BudgetBars, PieChart
+from .pickers import HardwarePicker, ModelPicker
+from .results import BreakdownTable, VerdictBanner
+from .setup_panel import SetupPanel
+from .state import AppState
+from .suggestions_panel import SuggestionsPanel
+from .theme import apply_theme, style_plot
+from .widgets import ValueCombo
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, state: AppState, theme: str = "light") -> None:
+        super().__init__()
+        self.state = state
+        self.theme = theme
+        self.setMinimumSize(1100, 700)
+        self.model_picker = ModelPicker(state)
+        self.hardware_picker = HardwarePicker(state)
+        self.setup_panel = SetupPanel(state)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.addWidget(self.model_picker)
+        left_layout.addWidget(self.hardware_picker)
+        left_layout.addWidget(self.setup_panel)
+        left_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(left)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(470)
+
+        self.verdict = VerdictBanner()
+        self.estimator = ValueCombo([(e, e) for e in ESTIMATORS])
+        self.estimator.setToolTip(self.tr("detailed: checked against measured training steps; "
+                                          "seed-*: the source articles' formulas"))
+        self.estimator.valueChosen.connect(lambda v: state.edit({"estimator": v}, self.tr("Estimator: %s") % v))
+        self.unit = ValueCombo([("GiB", "GiB"), ("GB", "GB")])
+        self.unit.setToolTip(self.tr("GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes"))
+        self.unit.valueChosen.connect(state.set_unit)
+        top = QHBoxLayout()
+        top.addWidget(self.verdict, 1)
+        controls = QVBoxLayout()
+        for label, widget in ((self.tr("Estimator"), self.estimator), (self.tr("Units"), self.unit)):
+            row = QHBoxLayout()
+            row.addWidget(QLabel(label))
+            row.addWidget(widget)
+            controls.addLayout(row)
+        top.addLayout(controls)
+        self.warnings = QLabel()
+        self.warnings.setWordWrap(True)
+        self.warnings.setStyleSheet("color: #ef6c00;")
+        self.pie = PieChart()
+        self.bars = BudgetBars()
+        charts = QSplitter(Qt.Orientation.Horizontal)
+        charts.addWidget(self.pie)
+        charts.addWidget(self.bars)
+        charts.setSizes([520, 480])
+        self.charts_widget = charts
+        self.library_save = None  # set when the scenario library is attached
+        self.table = BreakdownTable()
+        self.suggestions = SuggestionsPanel(state)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.table, self.tr("Breakdown"))
+        self.tabs.addTab(self.suggestions, self.tr("Suggestions"))
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.addLayout(top)
+        right_layout.addWidget(self.warnings)
+        right_split = QSplitter(Qt.Orientation.Vertical)
+        right_split.addWidget(charts)
+        right_split.addWidget(self.tabs)
+        right_split.setSizes([330, 400])
+        right_layout.addWidget(right_split, 1)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(scroll)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([480, 1000])
+        self.setCentralWidget(splitter)
+        self.status = self.statusBar()
+
+        self._build_menus()
+        state.estimateChanged.connect(self.show_estimate)
+        state.unitChanged.connect(lambda _u: self.show_estimate(state.estimate))
+        state.titleChanged.connect(self.setWindowTitle)
+        state.errorChanged.connect(lambda msg: self.status.showMessage(msg, 8000) if msg else None)
+        self.model_picker.importRequested.connect(lambda: file_actions.import_config(self))
+        self.hardware_picker.customRequested.connect(lambda: file_actions.custom_gpu(self))
+        self.set_theme(theme)
+        self.setWindowTitle(state.title())
+        self.show_estimate(state.estimate)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        tr = self.tr
+
+        def action(menu, text, slot, shortcut=None) -> QAction:
+            act = QAction(text, self)
+            if shortcut:
+                act.setShortcut(shortcut)
+            act.triggered.connect(slot)
+            menu.addAction(act)
+            return act
+
+        file_menu = bar.addMenu(tr("&File"))
+        action(file_menu, tr("&New scenario"), lambda: file_actions.new_scenario(self), QKeySequence.StandardKey.New)
+        action(file_menu, tr("&Open…"), lambda: file_actions.open_file(self), QKeySequence.StandardKey.Open)
+        action(file_menu, tr("&Save"), lambda: file_actions.save(self), QKeySequence.StandardKey.Save)
+        action(file_menu, tr("Save &As…"), lambda: file_actions.save_as(self), QKeySequence.StandardKey.SaveAs)
+        file_menu.addSeparator()
+        action(file_menu, tr("Import config.json…"), lambda: file_actions.import_config(self))
+        export = file_menu.addMenu(tr("&Export"))
+        for label, kind in ((tr("Image (PNG)…"), "png"), (tr("Report (PDF)…"), "pdf"),
+                            (tr("Markdown…"), "md"), (tr("Breakdown table (CSV)…"), "csv")):
+            action(export, label, lambda _=False, k=kind: file_actions.export(self, k))
+        file_menu.addSeparator()
+        action(file_menu, tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+
+        edit_menu = bar.addMenu(tr("&Edit"))
+        undo = self.state.undo_stack.createUndoAction(self, tr("&Undo"))
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        redo = self.state.undo_stack.createRedoAction(self, tr("&Redo"))
+        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        edit_menu.addAction(undo)
+        edit_menu.addAction(redo)
+        self.undo_action, self.redo_action = undo, redo
+        edit_menu.addSeparator()
+        action(edit_menu, tr("&Copy breakdown"), self.copy_breakdown, QKeySequence("Ctrl+Shift+C"))
+
+        view = bar.addMenu(tr("&View"))
+        units = view.addMenu(tr("&Units"))
+        group = QActionGroup(self)
+        self.unit_actions = {}
+        for unit in ("GiB", "GB"):
+            act = action(units, unit, lambda _=False, u=unit: self.state.set_unit(u))
+            act.setCheckable(True)
+            act.setChecked(unit == self.state.unit)
+            group.addAction(act)
+            self.unit_actions[unit] = act
+        themes = view.addMenu(tr("&Theme"))
+        theme_group = QActionGroup(self)
+        self.theme_actions = {}
+        for name, label in (("light", tr("Light")), ("dark", tr("Dark"))):
+            act = action(themes, label, lambda _=False, n=name: self.set_theme(n))
+            act.setCheckable(True)
+            theme_group.addAction(act)
+            self.theme_actions[name] = act
+        estimators = view.addMenu(tr("&Estimator"))
+        for name in ESTIMATORS:
+            action(estimators, name, lambda _=False, n=name: self.state.edit({"estimator": n}))
+        self.view_menu = view
+
+        help_menu = bar.addMenu(tr("&Help"))
+        action(help_menu, tr("How the numbers are computed"), lambda: file_actions.show_formulas(self),
+               QKeySequence.StandardKey.HelpContents)
+        action(help_menu, tr("About"), lambda: file_actions.show_about(self))
+
+    def set_theme(self, theme: str) -> None:
+        self.theme = theme
+        app = QApplication.instance()
+        if app is not None:
+            apply_theme(app, theme)
+        style_plot(self.pie.view, theme)
+        style_plot(self.bars.plot, theme)
+        if theme in self.theme_actions:
+            self.theme_actions[theme].setChecked(True)
+
+    def show_estimate(self, est: Estimate) -> None:
+        unit = self.state.unit
+        self.verdict.show_estimate(est, unit)
+        self.pie.show_estimate(est, unit)
+        self.bars.show_estimate(est, unit)
+        self.table.show_estimate(est, unit)
+        self.estimator.set_value(est.estimator)
+        self.unit.set_value(unit)
+        if unit in self.unit_actions:
+            self.unit_actions[unit].setChecked(True)
+        self.warnings.setText("\n".join(f"⚠ {w}" for w in est.warnings))
+        self.warnings.setVisible(bool(est.warnings))
+
+    def copy_breakdown(self) -> None:
+        QApplication.clipboard().setText(self.table.as_text())
+        self.status.showMessage(self.tr("Breakdown copied to the clipboard"), 4000)

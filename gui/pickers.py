@@ -1,0 +1,217 @@
+"""Model and hardware pickers: searchable, grouped, with the facts people choose by."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine import Scenario, gpu_presets, model_presets, resolve_model
+from engine.scenario import CustomGpu, CustomModel
+from engine.units import format_bytes, format_count
+
+from .state import AppState
+
+ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+class SearchableTree(QWidget):
+    """A filter box over a two-level tree (group -> item); emits chosen(item id)."""
+
+    chosen = Signal(str)
+
+    def __init__(self, headers: Sequence[str], placeholder: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(placeholder)
+        self.search.setClearButtonEnabled(True)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(list(headers))
+        self.tree.setRootIsDecorated(True)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        header = self.tree.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in range(1, len(headers)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.search)
+        layout.addWidget(self.tree)
+        self.search.textChanged.connect(self._filter)
+        self.tree.itemClicked.connect(self._clicked)
+        self.tree.itemActivated.connect(self._clicked)
+
+    def populate(self, groups: dict[str, list[tuple[str, list[str]]]]) -> None:
+        self.tree.clear()
+        for group, rows in groups.items():
+            parent = QTreeWidgetItem([group])
+            parent.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            font = parent.font(0)
+            font.setBold(True)
+            parent.setFont(0, font)
+            self.tree.addTopLevelItem(parent)
+            for item_id, columns in rows:
+                child = QTreeWidgetItem(columns)
+                child.setData(0, ID_ROLE, item_id)
+                for col in range(1, len(columns)):
+                    child.setTextAlignment(col, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                parent.addChild(child)
+        self._filter(self.search.text())
+
+    def _clicked(self, item: QTreeWidgetItem) -> None:
+        item_id = item.data(0, ID_ROLE)
+        if item_id:
+            self.chosen.emit(item_id)
+
+    def _filter(self, text: str) -> None:
+        needle = text.strip().lower()
+        for i in range(self.tree.topLevelItemCount()):
+            group = self.tree.topLevelItem(i)
+            group_hit = needle in group.text(0).lower()
+            visible = 0
+            for j in range(group.childCount()):
+                child = group.child(j)
+                hit = not needle or group_hit or needle in child.text(0).lower() or needle in str(
+                    child.data(0, ID_ROLE)).lower()
+                child.setHidden(not hit)
+                visible += hit
+            group.setHidden(visible == 0)
+            group.setExpanded(bool(needle) or group.isExpanded())
+
+    def select(self, item_id: str) -> None:
+        for i in range(self.tree.topLevelItemCount()):
+            group = self.tree.topLevelItem(i)
+            for j in range(group.childCount()):
+                child = group.child(j)
+                if child.data(0, ID_ROLE) == item_id:
+                    group.setExpanded(True)
+                    self.tree.blockSignals(True)
+                    self.tree.setCurrentItem(child)
+                    self.tree.blockSignals(False)
+                    self.tree.scrollToItem(child)
+                    return
+        self.tree.clearSelection()
+
+
+class ModelPicker(QGroupBox):
+    importRequested = Signal()
+
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(self.tr("Model"), parent)
+        self.state = state
+        self.tree = SearchableTree([self.tr("Model"), self.tr("Params"), self.tr("Layers")],
+                                   self.tr("Search models (e.g. llama 8b, qwen3, moe)"))
+        self.tree.tree.setMinimumHeight(150)
+        self.details = QLabel()
+        self.details.setWordWrap(True)
+        self.import_button = QPushButton(self.tr("Import config.json…"))
+        self.import_button.setToolTip(self.tr("Add a model from a local Hugging Face config.json"))
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tree)
+        layout.addWidget(self.details)
+        layout.addWidget(self.import_button)
+        self.tree.chosen.connect(lambda model_id: state.edit({"model": model_id}, self.tr("Model: %s") % model_id))
+        self.import_button.clicked.connect(self.importRequested)
+        state.scenarioChanged.connect(self.show_scenario)
+        self.refresh()
+        self.show_scenario(state.scenario)
+
+    def refresh(self) -> None:
+        groups: dict[str, list[tuple[str, list[str]]]] = {}
+        for preset in model_presets().values():
+            spec = preset.spec
+            params = format_count(spec.total_params)
+            if spec.is_moe:
+                params = f"{params} / {format_count(spec.active_params)}"
+            groups.setdefault(preset.family, []).append((preset.id, [preset.name, params, str(spec.layers)]))
+        self.tree.populate(groups)
+
+    def show_scenario(self, s: Scenario) -> None:
+        spec = resolve_model(s)
+        if isinstance(s.model, CustomModel):
+            self.tree.select("")
+        else:
+            self.tree.select(s.model)
+        active = (self.tr(", %s active per token") % format_count(spec.active_params)) if spec.is_moe else ""
+        moe = (self.tr("; %(e)d experts, top-%(k)d") % {"e": spec.n_experts, "k": spec.top_k}) if spec.is_moe else ""
+        self.details.setText(self.tr(
+            "<b>%(name)s</b>: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, "
+            "%(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens") % {
+            "name": spec.name, "params": format_count(spec.total_params), "active": active, "layers": spec.layers,
+            "hidden": spec.hidden, "heads": spec.heads, "kv": spec.kv_heads, "moe": moe,
+            "vocab": f"{spec.vocab:,}", "ctx": f"{spec.max_position:,}"})
+
+
+class HardwarePicker(QGroupBox):
+    customRequested = Signal()
+
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(self.tr("Hardware"), parent)
+        self.state = state
+        self.tree = SearchableTree([self.tr("GPU"), self.tr("Memory")], self.tr("Search GPUs (e.g. 4090, H100, MI300)"))
+        self.tree.tree.setMinimumHeight(130)
+        self.gpus_per_node = QSpinBox()
+        self.gpus_per_node.setRange(1, 64)
+        self.gpus_per_node.setKeyboardTracking(False)
+        self.nodes = QSpinBox()
+        self.nodes.setRange(1, 4096)
+        self.nodes.setKeyboardTracking(False)
+        self.custom_button = QPushButton(self.tr("Custom GPU…"))
+        row = QHBoxLayout()
+        row.addWidget(QLabel(self.tr("GPUs per node")))
+        row.addWidget(self.gpus_per_node)
+        row.addWidget(QLabel(self.tr("Nodes")))
+        row.addWidget(self.nodes)
+        row.addStretch(1)
+        row.addWidget(self.custom_button)
+        self.summary = QLabel()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tree)
+        layout.addLayout(row)
+        layout.addWidget(self.summary)
+        self.tree.chosen.connect(lambda gpu_id: state.edit({"gpu": gpu_id}, self.tr("GPU: %s") % gpu_id))
+        self.gpus_per_node.valueChanged.connect(lambda v: self._edit({"gpus_per_node": v}))
+        self.nodes.valueChanged.connect(lambda v: self._edit({"nodes": v}))
+        self.custom_button.clicked.connect(self.customRequested)
+        state.scenarioChanged.connect(self.show_scenario)
+        state.unitChanged.connect(lambda _u: self.refresh())
+        self.refresh()
+
+    def _edit(self, changes: dict) -> None:
+        if not self.state.edit(changes):
+            self.show_scenario(self.state.scenario)
+
+    def refresh(self) -> None:
+        groups: dict[str, list[tuple[str, list[str]]]] = {}
+        for gpu in gpu_presets().values():
+            label = f"{gpu.vendor} · {gpu.gpu_class}"
+            groups.setdefault(label, []).append((gpu.id, [gpu.name, format_bytes(gpu.usable_bytes, self.state.unit, 1)]))
+        self.tree.populate(groups)
+        self.show_scenario(self.state.scenario)
+
+    def show_scenario(self, s: Scenario) -> None:
+        self.tree.select(s.gpu if isinstance(s.gpu, str) else "")
+        for spin, value in ((self.gpus_per_node, s.gpus_per_node), (self.nodes, s.nodes)):
+            spin.blockSignals(True)
+            spin.setValue(value)
+            spin.blockSignals(False)
+        est = self.state.estimate
+        custom = self.tr(" (custom)") if isinstance(s.gpu, CustomGpu) else ""
+        self.summary.setText(self.tr("%(n)d × %(gpu)s%(custom)s, %(mem)s each") % {
+            "n": s.world_size, "gpu": est.gpu_name, "custom": custom,
+            "mem": format_bytes(est.capacity_bytes, self.state.unit)})

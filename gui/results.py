@@ -1,0 +1,110 @@
+"""Verdict banner and breakdown table: what the estimate says, in colour and in words."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine import Estimate
+from engine.units import format_bytes
+
+from .explain import explain_component
+from .widgets import VERDICT_COLOURS, colour_for
+
+VERDICT_WORDS = {"fits": "FITS", "tight": "TIGHT", "does not fit": "DOES NOT FIT"}
+VERDICT_SYMBOLS = {"fits": "✔", "tight": "⚠", "does not fit": "✖"}
+
+
+class VerdictBanner(QLabel):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setMinimumHeight(56)
+        self.verdict = ""
+
+    def show_estimate(self, est: Estimate, unit: str) -> None:
+        self.verdict = est.verdict
+        colour = VERDICT_COLOURS[est.verdict]
+        words = {"fits": self.tr("FITS"), "tight": self.tr("TIGHT: only fits by eating into the safety reserve"),
+                 "does not fit": self.tr("DOES NOT FIT")}[est.verdict]
+        headroom = est.headroom_bytes
+        if headroom >= 0:
+            room = self.tr("%s free per GPU") % format_bytes(headroom, unit)
+        else:
+            room = self.tr("over by %s per GPU") % format_bytes(-headroom, unit)
+        where = self.tr(" (pipeline stage %d is the fullest)") % est.busiest_stage if len(est.stages) > 1 else ""
+        self.setText(
+            f"<span style='font-size:15pt; font-weight:bold; color:{colour}'>{VERDICT_SYMBOLS[est.verdict]} "
+            f"{words}</span><br>"
+            + self.tr("%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s") % {
+                "used": format_bytes(est.total_bytes, unit), "cap": format_bytes(est.capacity_bytes, unit),
+                "n": est.world_size, "gpu": est.gpu_name, "room": room, "where": where})
+        self.setStyleSheet(f"QLabel {{ border-left: 6px solid {colour}; padding: 4px 10px; }}")
+        self.setAccessibleName(VERDICT_WORDS[est.verdict])
+
+
+class BreakdownTable(QWidget):
+    COLUMNS = ("Component", "Memory", "Share", "Lives in")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels([self.tr("Component"), self.tr("Memory"), self.tr("Share"),
+                                              self.tr("Lives in")])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in (1, 2, 3):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.phases = QLabel()
+        self.phases.setTextFormat(Qt.TextFormat.RichText)
+        self.phases.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.table)
+        layout.addWidget(self.phases)
+
+    def show_estimate(self, est: Estimate, unit: str) -> None:
+        rows = est.busiest.at_peak()
+        peak = est.peak_allocated_bytes
+        overheads = [(c, c.peak_bytes) for c in est.busiest.overheads if c.peak_bytes]
+        self.table.setRowCount(len(rows) + len(overheads))
+        for r, (comp, b) in enumerate(rows + overheads):
+            is_overhead = comp.category == "overhead"
+            cells = [comp.name, format_bytes(b, unit), "" if is_overhead else f"{b / peak:.1%}",
+                     self.tr("on top of the peak") if is_overhead else comp.phase]
+            tip = explain_component(comp, b, peak, unit)
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(tip)
+                if c in (1, 2):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if c == 0:
+                    item.setData(Qt.ItemDataRole.DecorationRole, colour_for(comp.key))
+                if is_overhead:
+                    item.setForeground(QBrush(QColor("#757575")))
+                self.table.setItem(r, c, item)
+        names = {"forward": self.tr("forward"), "backward": self.tr("backward"), "optimizer": self.tr("optimizer step")}
+        parts = []
+        for phase, value in est.phases.items():
+            text = f"{names[phase]} {format_bytes(value, unit)}"
+            parts.append(f"<b>{text} ◀ {self.tr('peak')}</b>" if phase == est.peak_phase else text)
+        self.phases.setText(self.tr("Phase peaks: ") + " · ".join(parts))
+
+    def as_text(self) -> str:
+        lines = ["\t".join(self.COLUMNS)]
+        for r in range(self.table.rowCount()):
+            lines.append("\t".join(self.table.item(r, c).text() for c in range(4)))
+        return "\n".join(lines) + "\n" + self.phases.text().replace("<b>", "").replace("</b>", "")

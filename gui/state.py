@@ -1,0 +1,132 @@
+"""The one app-state object: the current scenario, its estimate, and display choices.
+
+Views subscribe to its signals and call its methods; they never hold each other.
+Every scenario edit goes through the undo stack as a plain-data command.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from engine import Estimate, PlannerError, Scenario, estimate, scenario_from_dict
+
+# Commands with the same merge id and key fold into one undo step (slider drags).
+MERGE_ID = 4711
+
+
+class EditScenarioCommand(QUndoCommand):
+    """Plain data: the scenario before and after, as file-form dicts."""
+
+    def __init__(self, state: AppState, before: dict[str, Any], after: dict[str, Any], text: str,
+                 merge_key: str | None = None) -> None:
+        super().__init__(text)
+        self._state = state
+        self.before = before
+        self.after = after
+        self.merge_key = merge_key
+
+    def id(self) -> int:  # noqa: A003 - Qt's name
+        return MERGE_ID if self.merge_key else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt's name
+        if not isinstance(other, EditScenarioCommand) or other.merge_key != self.merge_key:
+            return False
+        self.after = other.after
+        return True
+
+    def redo(self) -> None:
+        self._state._apply(self.after)
+
+    def undo(self) -> None:
+        self._state._apply(self.before)
+
+
+class AppState(QObject):
+    scenarioChanged = Signal(object)  # Scenario
+    estimateChanged = Signal(object)  # Estimate
+    errorChanged = Signal(str)  # "" when the last edit was valid
+    unitChanged = Signal(str)
+    titleChanged = Signal(str)
+
+    def __init__(self, scenario: Scenario, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(lambda _clean: self.titleChanged.emit(self.title()))
+        self._scenario = scenario
+        self._estimate = estimate(scenario)
+        self._unit = "GiB"
+        self.library_id: str | None = None
+        self.file_path: str | None = None
+
+    # --- read
+    @property
+    def scenario(self) -> Scenario:
+        return self._scenario
+
+    @property
+    def estimate(self) -> Estimate:
+        return self._estimate
+
+    @property
+    def unit(self) -> str:
+        return self._unit
+
+    def is_dirty(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def title(self) -> str:
+        mark = "*" if self.is_dirty() else ""
+        return f"{self._scenario.name}{mark} — LLM Memory Planner"
+
+    # --- write
+    def set_unit(self, unit: str) -> None:
+        if unit != self._unit:
+            self._unit = unit
+            self.unitChanged.emit(unit)
+
+    def edit(self, changes: dict[str, Any], text: str = "", merge_key: str | None = None) -> bool:
+        """Apply scenario changes as one undoable step; invalid changes are reported, not applied."""
+        before = self._scenario.to_dict()
+        after = {**before, **changes}
+        if after == before:
+            return True
+        try:
+            scenario_from_dict(after)
+        except PlannerError as exc:
+            self.errorChanged.emit(str(exc))
+            return False
+        label = text or ", ".join(f"{k} = {v}" for k, v in changes.items())
+        self.undo_stack.push(EditScenarioCommand(self, before, after, label, merge_key))
+        return True
+
+    def load(self, scenario: Scenario, library_id: str | None = None, file_path: str | None = None) -> None:
+        """Replace the whole scenario (open / new): a fresh history."""
+        self.undo_stack.clear()
+        self.library_id, self.file_path = library_id, file_path
+        self._set(scenario)
+        self.undo_stack.setClean()
+        self.titleChanged.emit(self.title())
+
+    def mark_saved(self, library_id: str | None = None) -> None:
+        if library_id:
+            self.library_id = library_id
+        self.undo_stack.setClean()
+        self.titleChanged.emit(self.title())
+
+    def _apply(self, data: dict[str, Any]) -> None:
+        self._set(scenario_from_dict(data))
+
+    def _set(self, scenario: Scenario) -> None:
+        try:
+            result = estimate(scenario)
+        except PlannerError as exc:
+            self.errorChanged.emit(str(exc))
+            return
+        self._scenario, self._estimate = scenario, result
+        self.errorChanged.emit("")
+        self.scenarioChanged.emit(scenario)
+        self.estimateChanged.emit(result)
+        self.titleChanged.emit(self.title())

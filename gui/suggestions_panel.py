@@ -1,0 +1,73 @@
+"""Suggestions: the seeds' decision order, each with the memory it saves and a one-click apply."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+from engine.suggest import Suggestion, suggestions
+from engine.units import format_bytes
+
+from .state import AppState
+from .widgets import VERDICT_COLOURS
+
+
+class SuggestionsPanel(QWidget):
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.header = QLabel()
+        self.header.setWordWrap(True)
+        self.rows = QWidget()
+        self.rows_layout = QVBoxLayout(self.rows)
+        self.rows_layout.setAlignment(Qt.AlignmentFlag.AlignTop)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.rows)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.header)
+        layout.addWidget(scroll)
+        self.buttons: list[QPushButton] = []
+        self.items: list[Suggestion] = []
+        state.estimateChanged.connect(lambda _e: self.refresh())
+        state.unitChanged.connect(lambda _u: self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        while self.rows_layout.count():
+            item = self.rows_layout.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+        self.buttons, self.items = [], []
+        est = self.state.estimate
+        if est.verdict == "fits":
+            self.header.setText(self.tr("It fits. These changes would add headroom, in the order the guide "
+                                        "recommends trying them:"))
+        else:
+            self.header.setText(self.tr("Try these in order (the seeds' decision guide); each shows the memory it "
+                                        "saves per GPU and whether that alone makes the run fit:"))
+        unit = self.state.unit
+        for sug in suggestions(self.state.scenario):
+            row = QWidget()
+            line = QHBoxLayout(row)
+            line.setContentsMargins(0, 2, 0, 2)
+            verdict = sug.estimate.verdict
+            colour = VERDICT_COLOURS[verdict]
+            text = QLabel(f"<b>{self.tr(sug.title)}</b> — {self.tr('saves')} {format_bytes(sug.saved_bytes, unit)}"
+                          f" → <span style='color:{colour}'>{self.tr(verdict)}</span>"
+                          f"<br><span style='color:#757575'>{self.tr(sug.cost_note)}</span>")
+            text.setWordWrap(True)
+            button = QPushButton(self.tr("Apply"))
+            button.setToolTip(self.tr("Apply this change (Ctrl+Z undoes it)"))
+            button.clicked.connect(lambda _=False, s=sug: self.apply(s))
+            line.addWidget(text, 1)
+            line.addWidget(button)
+            self.rows_layout.addWidget(row)
+            self.buttons.append(button)
+            self.items.append(sug)
+        if not self.items:
+            self.rows_layout.addWidget(QLabel(self.tr("No single change from the guide saves memory here.")))
+
+    def apply(self, sug: Suggestion) -> None:
+        self.state.edit(sug.changes, sug.title)

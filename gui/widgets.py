@@ -1,0 +1,143 @@
+"""Small reusable widgets: value combos, power-of-two sliders, collapsible sections, colours."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QSlider,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+# Component colours: stable per key so the pie, the bars and the table agree.
+COMPONENT_COLOURS = {
+    "weights": "#4e79a7", "frozen_weights": "#a0cbe8", "quantized_weights": "#86bcb6", "lora_weights": "#59a14f",
+    "gradients": "#f28e2b", "master_weights": "#ffbe7d", "optimizer_states": "#e15759",
+    "activations": "#b07aa1", "head_activations": "#d4a6c8", "recompute": "#9d7660", "inputs": "#bab0ac",
+    "logits": "#edc948", "backward_scratch": "#ff9da7", "autocast_cache": "#d37295",
+    "zero3_gather": "#499894", "zero_buckets": "#79706e", "ddp_buckets": "#79706e", "ep_buffers": "#8cd17d",
+    "optimizer_temp": "#fabfd2", "cuda_context": "#7f7f7f", "fragmentation": "#c7c7c7", "reserve": "#dcdcdc",
+    "cuda_context_seed": "#7f7f7f", "other": "#9e9e9e",
+}
+VERDICT_COLOURS = {"fits": "#2e7d32", "tight": "#ef6c00", "does not fit": "#c62828"}
+
+
+def colour_for(key: str) -> QColor:
+    return QColor(COMPONENT_COLOURS.get(key, "#9e9e9e"))
+
+
+class ValueCombo(QComboBox):
+    """A combo whose items carry values; emits valueChosen(value) on user choice."""
+
+    valueChosen = Signal(object)
+
+    def __init__(self, items: Sequence[tuple[Any, str]] = (), parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # Long labels must not widen the whole panel; the popup still shows them in full.
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(12)
+        self.set_items(items)
+        self.activated.connect(lambda i: self.valueChosen.emit(self.itemData(i)))
+
+    def set_items(self, items: Sequence[tuple[Any, str]]) -> None:
+        self.blockSignals(True)
+        self.clear()
+        for value, label in items:
+            self.addItem(label, value)
+        self.blockSignals(False)
+
+    def set_value(self, value: Any) -> None:
+        index = self.findData(value)
+        if index >= 0 and index != self.currentIndex():
+            self.blockSignals(True)
+            self.setCurrentIndex(index)
+            self.blockSignals(False)
+
+    def value(self) -> Any:
+        return self.currentData()
+
+
+class PowerOfTwoInput(QWidget):
+    """A slider on powers of two plus an exact spin box; emits (value, dragging)."""
+
+    valueEdited = Signal(int, bool)
+
+    def __init__(self, minimum: int, maximum: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._powers = []
+        v = 1
+        while v <= maximum:
+            if v >= minimum:
+                self._powers.append(v)
+            v *= 2
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, len(self._powers) - 1)
+        self.slider.setPageStep(1)
+        self.spin = QSpinBox()
+        self.spin.setRange(minimum, maximum)
+        self.spin.setKeyboardTracking(False)
+        self.spin.setMinimumWidth(80)
+        self.spin.setAccelerated(True)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.slider, 1)
+        layout.addWidget(self.spin)
+        self.slider.valueChanged.connect(self._from_slider)
+        self.spin.valueChanged.connect(lambda v: self.valueEdited.emit(v, False))
+
+    def _from_slider(self, index: int) -> None:
+        value = self._powers[index]
+        self.spin.blockSignals(True)
+        self.spin.setValue(value)
+        self.spin.blockSignals(False)
+        self.valueEdited.emit(value, self.slider.isSliderDown())
+
+    def set_value(self, value: int) -> None:
+        self.spin.blockSignals(True)
+        self.slider.blockSignals(True)
+        self.spin.setValue(value)
+        nearest = min(range(len(self._powers)), key=lambda i: abs(self._powers[i] - value))
+        self.slider.setValue(nearest)
+        self.spin.blockSignals(False)
+        self.slider.blockSignals(False)
+
+    def value(self) -> int:
+        return self.spin.value()
+
+
+class CollapsibleSection(QWidget):
+    """A titled section that starts folded (for beginners) and opens on click."""
+
+    def __init__(self, title: str, content: QWidget, expanded: bool = False, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.toggle = QToolButton()
+        self.toggle.setText(title)
+        self.toggle.setCheckable(True)
+        self.toggle.setChecked(expanded)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
+        self.toggle.setStyleSheet("QToolButton { border: none; font-weight: bold; }")
+        self.content = content
+        content.setVisible(expanded)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.toggle)
+        layout.addWidget(content)
+        self.toggle.toggled.connect(self.set_expanded)
+
+    def set_expanded(self, expanded: bool) -> None:
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
+        self.content.setVisible(expanded)
+        if self.toggle.isChecked() != expanded:
+            self.toggle.setChecked(expanded)
+
+    def set_title(self, title: str) -> None:
+        self.toggle.setText(title)
