@@ -34,6 +34,7 @@ class MainWindow(QMainWindow):
     def __init__(self, state: AppState, theme: str = "light") -> None:
         super().__init__()
         self.state = state
+        state.setParent(self)  # the state lives exactly as long as its window
         self.theme = theme
         self.setMinimumSize(1100, 700)
         self.model_picker = ModelPicker(state)

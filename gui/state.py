@@ -54,12 +54,15 @@ class AppState(QObject):
     def __init__(self, scenario: Scenario, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda _clean: self.titleChanged.emit(self.title()))
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
         self._scenario = scenario
         self._estimate = estimate(scenario)
         self._unit = "GiB"
         self.library_id: str | None = None
         self.file_path: str | None = None
+
+    def _clean_changed(self, _clean: bool) -> None:
+        self.titleChanged.emit(self.title())
 
     # --- read
     @property

@@ -380,7 +380,10 @@ class ScenarioLibrary:
                 if path.read_bytes() != raw:
                     return False
                 dest = stamped_path(self.root / "quarantine", path.stem, path.suffix)
-                atomic_write(dest, raw) if copy else os.replace(path, dest)
+                if copy:
+                    atomic_write(dest, raw)
+                else:
+                    os.replace(path, dest)
                 with open(self.root / "quarantine" / "log.txt", "a", encoding="utf-8", errors="replace") as log:
                     log.write(f"{datetime.now().isoformat(timespec='seconds')}  {path.name} -> {dest.name}: {reason}\n")
             except OSError:
@@ -481,9 +484,8 @@ class ScenarioLibrary:
         out = []
         for path in folder.glob("*.json") if folder.is_dir() else []:
             original, _, stamp = path.stem.rpartition(".")
-            try:
-                deleted = datetime.strptime(stamp.split("-", 3)[0:3] and "-".join(stamp.split("-")[:3]),
-                                            _STAMP).timestamp()
+            try:  # the stamp may carry a "-2" collision counter after the microseconds
+                deleted = datetime.strptime("-".join(stamp.split("-")[:3]), _STAMP).timestamp()
             except ValueError:
                 deleted = path.stat().st_mtime
             name = original or path.stem
@@ -507,7 +509,9 @@ class ScenarioLibrary:
         """Validate a scenario file from anywhere and save a copy in the library; ScenarioError says what is wrong."""
         source = Path(path)
         try:
-            raw = source.read_bytes() if source.stat().st_size <= MAX_SCENARIO_BYTES else b"x" * (MAX_SCENARIO_BYTES + 1)
+            if source.stat().st_size > MAX_SCENARIO_BYTES:
+                raise ScenarioError(source.name, "is larger than 8 MB; a scenario is a few kilobytes.")
+            raw = source.read_bytes()
         except OSError as exc:
             raise ScenarioError(source.name, f"cannot be read: {exc.strerror or exc}.") from None
         return self.save(parse_scenario_bytes(raw, source.name)[0])

@@ -45,7 +45,9 @@ class ValueCombo(QComboBox):
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(12)
         self.set_items(items)
-        self.activated.connect(lambda i: self.valueChosen.emit(self.itemData(i)))
+        # currentIndexChanged (not activated) so programmatic setCurrentIndex drives it too;
+        # set_value/set_items block signals when the view is only being synchronised.
+        self.currentIndexChanged.connect(lambda i: self.valueChosen.emit(self.itemData(i)) if i >= 0 else None)
 
     def set_items(self, items: Sequence[tuple[Any, str]]) -> None:
         self.blockSignals(True)

@@ -1,0 +1,134 @@
+"""Widget tests: drive the window through its widgets' own methods and compare with the engine."""
+
+import pytest
+
+from engine import estimate, scenario_from_dict
+from gui.app import build_window
+from gui.charts import pie_slices
+
+LORA = {"name": "LoRA test", "model": "llama-3-8b", "gpu": "rtx-4090", "method": "lora", "precision": "bf16",
+        "checkpointing": "full", "micro_batch": 1, "seq_len": 2048}
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    path = tmp_path / "s.json"
+    import json
+
+    path.write_text(json.dumps(LORA))
+    win, error = build_window(str(path))
+    assert error is None
+    qtbot.addWidget(win)
+    return win
+
+
+def test_views_agree_with_the_engine(window):
+    est = estimate(scenario_from_dict(LORA))
+    assert window.state.estimate.peak_allocated_bytes == est.peak_allocated_bytes
+    assert window.verdict.verdict == est.verdict
+    slices = window.pie.slices
+    assert sum(s.bytes for s in slices) == pytest.approx(est.peak_allocated_bytes)
+    assert sum(s.share for s in slices) == pytest.approx(1.0)
+    rows = est.busiest.at_peak()
+    table = window.table.table
+    assert table.item(0, 0).text() == rows[0][0].name
+    assert table.rowCount() == len(rows) + sum(1 for c in est.busiest.overheads if c.peak_bytes)
+    drawn = sum(bar.opts["width"][0] for bar in window.bars.bars) * 2**30
+    assert drawn == pytest.approx(est.total_bytes, rel=1e-6)
+    assert "LoRA test" in window.windowTitle()
+
+
+def test_edit_recomputes_and_undo_restores(window, qtbot):
+    before = window.state.estimate.peak_allocated_bytes
+    panel = window.setup_panel
+    panel.method.setCurrentIndex(panel.method.findData("full"))
+    assert window.state.scenario.method == "full"
+    assert window.state.estimate.peak_allocated_bytes > before
+    assert window.verdict.verdict == "does not fit"
+    assert window.windowTitle().startswith("LoRA test*")
+    window.undo_action.trigger()
+    assert window.state.scenario.method == "lora"
+    assert window.state.estimate.peak_allocated_bytes == before
+    window.redo_action.trigger()
+    assert window.state.scenario.method == "full"
+
+
+def test_slider_drag_is_one_undo_step(window):
+    slider = window.setup_panel.micro_batch.slider
+    count = window.state.undo_stack.count()
+    slider.setSliderDown(True)
+    for index in (1, 2, 3):
+        slider.setValue(index)
+    slider.setSliderDown(False)
+    window.setup_panel._end_drag()
+    assert window.state.scenario.micro_batch == 8
+    assert window.state.undo_stack.count() == count + 1
+    window.undo_action.trigger()
+    assert window.state.scenario.micro_batch == 1
+
+
+def test_invalid_input_gets_an_inline_message(window):
+    window.setup_panel.advanced.set_expanded(True)
+    window.setup_panel.tp.setValue(3)
+    assert window.setup_panel.error.isVisibleTo(window)
+    assert "tp" in window.setup_panel.error.text()
+    assert window.state.scenario.tp == 1
+    assert window.setup_panel.tp.value() == 1
+
+
+def test_suggestion_applies_and_undoes(window):
+    window.setup_panel.method.setCurrentIndex(window.setup_panel.method.findData("full"))
+    panel = window.suggestions
+    assert panel.buttons, "a run that does not fit gets suggestions"
+    first = panel.items[0]
+    panel.buttons[0].click()
+    for key, value in first.changes.items():
+        assert window.state.scenario.to_dict()[key] == value
+    window.undo_action.trigger()
+    assert window.state.scenario.method == "full"
+
+
+def test_unit_switch_applies_everywhere(window):
+    window.unit.setCurrentIndex(window.unit.findData("GB"))
+    assert window.state.unit == "GB"
+    assert " GB" in window.table.table.item(0, 1).text()
+    assert " GB" in window.verdict.text()
+
+
+def test_model_and_gpu_pickers(window):
+    window.model_picker.tree.search.setText("qwen3 8b")
+    window.model_picker.tree.chosen.emit("qwen3-8b")
+    assert window.state.scenario.model == "qwen3-8b"
+    window.hardware_picker.tree.chosen.emit("h100-sxm-80gb")
+    assert window.state.estimate.capacity_bytes == 81559 * 2**20
+    window.hardware_picker.gpus_per_node.setValue(8)
+    assert window.state.scenario.world_size == 8
+
+
+def test_pie_groups_small_slices():
+    est = estimate(scenario_from_dict(LORA))
+    slices = pie_slices(est, "GiB")
+    assert any(s.key == "other" for s in slices)
+    assert all(s.share >= 0.02 for s in slices if s.key != "other")
+
+
+def test_custom_gpu_and_import_dialogs_are_stubbable(window, monkeypatch, tmp_path):
+    from gui import dialogs, file_actions
+
+    monkeypatch.setattr(dialogs.CustomGpu, "ask", classmethod(lambda cls, parent, unit="GiB": cls("Lab card", 30 * 2**30)))
+    file_actions.custom_gpu(window)
+    assert window.state.estimate.capacity_bytes == 30 * 2**30
+    bad = tmp_path / "config.json"
+    bad.write_text("not json")
+    with pytest.raises(Exception, match="not a JSON config"):
+        dialogs.ImportedConfig.from_path(bad)
+
+
+def test_exports(window, tmp_path):
+    from gui import file_actions
+
+    for kind in ("png", "pdf", "md", "csv"):
+        out = tmp_path / f"report.{kind}"
+        file_actions.export_to(window, kind, str(out))
+        assert out.stat().st_size > 200, kind
+    assert (tmp_path / "report.pdf").read_bytes().startswith(b"%PDF")
