@@ -60,3 +60,42 @@ def markdown_table(rows: list[AccuracyRow]) -> str:
         lines.append(f"| {r.id} | {r.measured_peak / 2**30:.2f} | {r.measured_phase} | {r.estimated_peak / 2**30:.2f} "
                      f"| {r.estimated_phase} | {r.error:+.1%} | {phases} |")
     return "\n".join(lines)
+
+
+PUBLISHED_FILE = GROUND_TRUTH_DIR.parent / "published" / "published.json"
+
+
+@dataclass(frozen=True)
+class PublishedRow:
+    id: str
+    source: str
+    basis: str
+    measured_bytes: int
+    estimated_reserved: float  # peak allocated + fragmentation (+ context when the figure is nvidia-smi-like)
+    peak_allocated: float
+
+    @property
+    def error(self) -> float:
+        return (self.estimated_reserved - self.measured_bytes) / self.measured_bytes
+
+
+def published_rows(path: Path = PUBLISHED_FILE) -> list[PublishedRow]:
+    if not path.is_file():
+        return []
+    rows = []
+    for entry in json.loads(path.read_text()):
+        est = estimate(scenario_from_dict(entry["scenario"]))
+        overhead = {c.key: c.peak_bytes for c in est.busiest.overheads}
+        reserved = est.peak_allocated_bytes + overhead.get("fragmentation", 0.0)
+        if "nvidia-smi" in entry["basis"] or "ms-swift" in entry["basis"]:
+            reserved += overhead.get("cuda_context", 0.0)
+        rows.append(PublishedRow(entry["id"], entry["source"], entry["basis"], entry["measured_bytes"], reserved,
+                                 est.peak_allocated_bytes))
+    return rows
+
+
+def published_table(rows: list[PublishedRow]) -> str:
+    lines = ["| figure | measured (GiB) | estimated (GiB) | error | basis | source |", "|---|---:|---:|---:|---|---|"]
+    lines += [f"| {r.id} | {r.measured_bytes / 2**30:.2f} | {r.estimated_reserved / 2**30:.2f} | {r.error:+.1%} "
+              f"| {r.basis} | {r.source} |" for r in rows]
+    return "\n".join(lines)

@@ -1,0 +1,514 @@
+"""Make it fit: exact limits, ranked plans of changes, and the largest model of a family that fits. No Qt.
+
+Searches lean on monotonicity (more micro-batch or sequence never needs less memory; more ZeRO-3
+GPUs never need more per GPU): an exponential probe brackets the limit, a binary search pins it.
+Plans walk the lattice of allowed changes cheapest-first (seed 004's decision guide sets the costs),
+keep only minimal plans (no subset of the changes already fits) and merge identical outcomes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import heapq
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .breakdown import Estimate
+from .errors import ScenarioError
+from .estimate import estimate
+from .presets import get_gpu, model_presets
+from .scenario import Scenario, _check_consistency, _file_form, resolve_model
+from .units import format_bytes, format_count
+
+MAX_MICRO_BATCH = 4096
+SEQ_STEP = 128  # max_seq_len is exact to a multiple of 128 tokens (of lcm(128, cp) under context parallelism)
+MAX_SEQ_LEN = 1 << 20
+MAX_GPUS = 1024
+STRATEGIES = ("dp", "zero3", "tp_pp")
+ASSUMPTIONS = ("global batch", "method", "sequence length", "hardware", "numerics")
+
+
+class _Evaluator:
+    """Memoised estimates: each distinct scenario is checked and estimated once per search."""
+
+    def __init__(self, target: float = 0.0) -> None:
+        self.target, self.memo, self.estimates, self.lookups = target, {}, 0, 0
+
+    def __call__(self, s: Scenario | None) -> Estimate | None:
+        if s is None:
+            return None
+        self.lookups += 1
+        if s in self.memo:
+            return self.memo[s]
+        try:  # cheap (cached model spec, arithmetic): candidates are built unvalidated with dataclasses.replace
+            _check_consistency(s)
+        except ScenarioError:
+            est = None
+        else:
+            est = estimate(s)
+            self.estimates += 1
+        self.memo[s] = est
+        return est
+
+    def ok(self, s: Scenario | None) -> bool:
+        est = self(s)
+        return est is not None and est.fits and est.headroom_bytes >= self.target * est.capacity_bytes
+
+
+def _largest_true(ok: Callable[[int], bool], hi: int) -> int | None:
+    """Largest v in 1..hi with ok(v), ok true on a prefix: probe 1, 2, 4, ... then bisect (never a scan)."""
+    if hi < 1 or not ok(1):
+        return None
+    good, probe = 1, 2
+    while probe <= hi and ok(probe):
+        good, probe = probe, probe * 2
+    if probe > hi:
+        if good == hi or ok(hi):
+            return hi
+        probe = hi
+    while probe - good > 1:  # ok(good) and not ok(probe)
+        mid = (good + probe) // 2
+        good, probe = (mid, probe) if ok(mid) else (good, mid)
+    return good
+
+
+def _smallest_true(ok: Callable[[int], bool], hi: int) -> int | None:
+    """Smallest v in 1..hi with ok(v), ok false on a prefix and true after it."""
+    last_bad = _largest_true(lambda v: not ok(v), hi)
+    if last_bad is None:
+        return 1
+    return None if last_bad >= hi else last_bad + 1
+
+
+# --- limits
+
+
+def node_size(s: Scenario) -> int:
+    # A one-GPU set-up has no node to grow within: more GPUs are assumed to come as 8-GPU servers.
+    return s.gpus_per_node if s.gpus_per_node > 1 else 8
+
+
+def gpu_counts(s: Scenario) -> list[int]:
+    """World sizes min_gpus considers: powers of two up to a node, then whole nodes, up to 1024."""
+    g = node_size(s)
+    small = sorted({2**k for k in range(g.bit_length()) if 2**k <= g} | {g})
+    return small + list(range(2 * g, MAX_GPUS + 1, g))
+
+
+def _tp_ok(spec: Any, t: int) -> bool:
+    return spec.heads % t == 0 and (spec.kv_heads % t == 0 or t % spec.kv_heads == 0)
+
+
+def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = False) -> Scenario | None:
+    """s laid out on n GPUs: dp (replicas, no ZeRO), zero3 (ZeRO-3 over all; ZeRO-2 for QLoRA, whose
+    4-bit weights the engine does not shard) or tp_pp (TP inside a node up to 8, then PP)."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    g = node_size(s)
+    gpn, nodes = (n, 1) if n <= g else (g, n // g)
+    spec = resolve_model(s)
+    tp = pp = 1
+    zero, offload = 0, "none"
+    if strategy == "zero3":
+        zero = 2 if s.method == "qlora" else 3
+        offload = "optimizer" if s.offload != "none" and zero < 3 else s.offload
+    elif strategy == "tp_pp":
+        tp = max(t for t in (8, 4, 2, 1) if t <= gpn and gpn % t == 0 and _tp_ok(spec, t))
+        pp = n // tp
+        if pp > spec.layers:
+            return None
+    ga = s.grad_accum
+    if keep_global_batch:  # micro x grad_accum x dp stays put when it divides evenly
+        new_dp = n // (tp * pp)
+        if (ga * s.dp) % new_dp == 0:
+            ga = ga * s.dp // new_dp
+    return dataclasses.replace(s, gpus_per_node=gpn, nodes=nodes, tp=tp, pp=pp, cp=1, ep=1, zero_stage=zero,
+                               fsdp=False, offload=offload, grad_accum=ga)
+
+
+def _min_gpus(s: Scenario, strategy: str, ev: _Evaluator, keep_global_batch: bool = False) -> Scenario | None:
+    counts = gpu_counts(s)
+    laid = [None] * len(counts)
+
+    def ok(i: int) -> bool:
+        laid[i - 1] = with_gpus(s, counts[i - 1], strategy, keep_global_batch)
+        return ev.ok(laid[i - 1])
+
+    i = _smallest_true(ok, len(counts))
+    return None if i is None else laid[i - 1]
+
+
+def seq_step(s: Scenario) -> int:
+    return math.lcm(SEQ_STEP, s.cp)
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_micro_batch: int | None
+    max_seq_len: int | None
+    seq_len_step: int
+    min_gpus: dict[str, int | None]
+
+
+def max_micro_batch(s: Scenario, ev: _Evaluator | None = None) -> int | None:
+    ev = ev or _Evaluator()
+    return _largest_true(lambda m: ev.ok(dataclasses.replace(s, micro_batch=m)), MAX_MICRO_BATCH)
+
+
+def max_seq_len(s: Scenario, ev: _Evaluator | None = None) -> int | None:
+    ev, step = ev or _Evaluator(), seq_step(s)
+    top = max(resolve_model(s).max_position, MAX_SEQ_LEN) // step
+    k = _largest_true(lambda k: ev.ok(dataclasses.replace(s, seq_len=k * step)), top)
+    return None if k is None else k * step
+
+
+def min_gpus(s: Scenario, strategy: str, ev: _Evaluator | None = None) -> int | None:
+    found = _min_gpus(s, strategy, ev or _Evaluator())
+    return None if found is None else found.world_size
+
+
+def limits(s: Scenario) -> Limits:
+    ev = _Evaluator()
+    return Limits(max_micro_batch(s, ev), max_seq_len(s, ev), seq_step(s),
+                  {k: min_gpus(s, k, ev) for k in STRATEGIES})
+
+
+# --- plans
+
+
+@dataclass(frozen=True)
+class _Option:
+    axis: str
+    cost: float  # disruption; for "seq" and "gpus" a lower bound, the outcome adds to it
+    changes: tuple[tuple[str, Any], ...]
+    phrase: str
+    note: str
+    kind: str = ""  # "seq": longest sequence that fits; "zero3"/"tp_pp": fewest GPUs with that layout
+
+
+@dataclass(frozen=True)
+class Plan:
+    changes: dict[str, Any]  # scenario key -> new value, in scenario-file form
+    scenario: Scenario
+    estimate: Estimate
+    peak_allocated_bytes: float
+    total_bytes: float
+    headroom_bytes: float
+    fits: bool
+    assumptions_changed: tuple[str, ...]
+    cost_note: str
+    disruption: float
+    summary: str
+    steps: tuple[str, ...]
+    alternatives: tuple[dict[str, Any], ...] = ()  # other change sets with the same outcome
+
+
+@dataclass
+class SearchStats:
+    lattice: int = 0  # change combinations in the space
+    visited: int = 0  # combinations taken from the queue
+    candidates: int = 0  # candidate scenarios looked up (memo hits included)
+    estimates: int = 0  # distinct scenarios the engine estimated
+    cancelled: bool = False
+    seconds: float = 0.0
+    plans: list[Plan] = field(default_factory=list)
+
+
+_CKPT = "recomputation costs ~30-40% more compute"
+_MB = "smaller micro-batches use the GPU less efficiently; same global batch, same maths"
+_OPT8 = "8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW"
+_LORA = "LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning"
+_QLORA = "QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality"
+_SEQ = "shorter sequences: less context per sample; long-context behaviour is not learned"
+_ZERO = "ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)"
+_TP = "TP needs fast NVLink inside the node (communication in every layer)"
+_PP = "PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)"
+_OFF = "offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM"
+
+
+def _axes(s: Scenario) -> list[list[_Option]]:
+    spec = resolve_model(s)
+    gpn, world = s.gpus_per_node, s.world_size
+    axes: list[list[_Option]] = []
+    if s.checkpointing != "full":
+        axes.append([_Option("ckpt", 1.0, (("checkpointing", "full"),), "turn on activation checkpointing", _CKPT)])
+    if s.attention != "flash":
+        axes.append([_Option("attn", 0.5, (("attention", "flash"),), "use FlashAttention", "")])
+    mb = [m for m in range(s.micro_batch - 1, 0, -1) if s.micro_batch % m == 0]
+    axes.append([_Option("mb", 1.5 + 0.25 * math.log2(s.micro_batch / m),
+                         (("micro_batch", m), ("grad_accum", s.grad_accum * s.micro_batch // m)),
+                         f"use micro-batch {m} with {s.micro_batch // m}x the gradient accumulation", _MB) for m in mb])
+    if s.optimizer in ("adamw", "adamw-fused"):
+        axes.append([_Option("opt", 2.5, (("optimizer", "adamw-8bit"),), "use the 8-bit AdamW optimizer", _OPT8)])
+    bf16 = not isinstance(s.gpu, str) or get_gpu(s.gpu).bf16
+    prec = () if s.precision in ("bf16", "fp16") else (("precision", "bf16" if bf16 else "fp16"),)
+    extra = 0.5 if prec else 0.0
+    lora = (("lora_rank", 16), ("lora_targets", "all-linear")) if s.method not in ("lora", "qlora") else ()
+    how = "r=16, all linear layers" if lora else f"r={s.lora_rank}"
+    methods = []
+    if s.method in ("full", "freeze"):
+        methods.append(_Option("method", 3.0 + extra, (("method", "lora"), *lora, *prec), f"use LoRA ({how})", _LORA))
+    if s.method != "qlora":
+        methods.append(_Option("method", (1.5 if s.method == "lora" else 4.5) + extra,
+                               (("method", "qlora"), *lora, *prec),
+                               f"use QLoRA ({s.qlora_bits}-bit base weights, {how})", _QLORA))
+    axes.append(methods)
+    if s.seq_len > seq_step(s):
+        axes.append([_Option("seq", 5.0, (), "", _SEQ, "seq")])
+    if s.dp > 1 and s.effective_zero < 3:
+        names = {1: "ZeRO-1 (optimizer states)", 2: "ZeRO-2 (optimizer states and gradients)",
+                 3: "ZeRO-3 / FSDP full sharding"}
+        axes.append([_Option("zero", 5.75 + 0.25 * z, (("zero_stage", z), ("fsdp", False)), f"shard with {names[z]}", _ZERO)
+                     for z in range(s.effective_zero + 1, 4)])
+    tps = [t for t in (2, 4, 8) if s.tp < t <= gpn and world % (t * s.pp * s.cp) == 0 and _tp_ok(spec, t)]
+    axes.append([_Option("tp", 7.0 + 0.25 * math.log2(t / s.tp), (("tp", t), ("sequence_parallel", True)),
+                         f"use tensor parallelism tp={t} with sequence parallelism", _TP) for t in tps])
+    pps = [p for p in (2, 4, 8, 16, 32, 64) if s.pp < p <= spec.layers and world % (s.tp * p * s.cp) == 0]
+    axes.append([_Option("pp", 7.5 + 0.25 * math.log2(p / s.pp), (("pp", p),), f"use pipeline parallelism pp={p}", _PP)
+                 for p in pps])
+    if world < MAX_GPUS:
+        axes.append([_Option("gpus", 9.0, (), "", "", "zero3"), _Option("gpus", 9.5, (), "", "", "tp_pp")])
+    offs = [("optimizer", 12.0, "the optimizer states")] if s.offload == "none" else []
+    if s.offload != "optimizer+params" and s.method != "qlora":
+        offs.append(("optimizer+params", 14.0, "optimizer states and weights"))
+    axes.append([_Option("offload", c, (("offload", o),), f"offload {what} to CPU memory", _OFF) for o, c, what in offs])
+    return [a for a in axes if a]
+
+
+def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str | None, str | None]:
+    """The scenario of a set of plain options (global batch kept across dp changes), and any search kinds."""
+    ch: dict[str, Any] = {}
+    axes = {o.axis: o for o in opts}
+    for o in opts:
+        ch.update(o.changes)
+    gpus = axes["gpus"].kind if "gpus" in axes else None
+    # More GPUs come with their own layout, and are there to keep the sequence: no nested searches.
+    if gpus and ("seq" in axes or {"zero", "tp", "pp"} & set(axes) or (gpus == "tp_pp" and "offload" in axes)):
+        return None, None, None
+    need = {"none": 0, "optimizer": 2, "optimizer+params": 3}[ch.get("offload", base.offload)]
+    if ch.get("zero_stage", base.effective_zero) < need:  # ZeRO-Offload as DeepSpeed runs it (stage 2 or 3)
+        ch.update(zero_stage=need, fsdp=False)
+    if ch.get("zero_stage", base.effective_zero) == 3 and ch.get("method", base.method) == "qlora":
+        return None, None, None
+    if ch.get("attention") == "flash" and ch.get("precision", base.precision) == "fp32":
+        return None, None, None  # FlashAttention needs 16-bit inputs
+    s = dataclasses.replace(base, **ch)
+    if s.world_size % (s.tp * s.pp * s.cp):
+        return None, None, None
+    if s.dp != base.dp and (s.grad_accum * base.dp) % s.dp == 0:
+        s = dataclasses.replace(s, grad_accum=s.grad_accum * base.dp // s.dp)
+    return s, "seq" if "seq" in axes else None, gpus
+
+
+def _describe(base: Scenario, s: Scenario, opts: list[_Option]) -> tuple[dict, tuple, str, tuple, tuple]:
+    changes = {f.name: _file_form(getattr(s, f.name)) for f in dataclasses.fields(s)
+               if getattr(s, f.name) != getattr(base, f.name)}
+    steps = [o.phrase for o in opts if o.phrase]
+    notes = [o.note for o in opts if o.note]
+    if s.seq_len != base.seq_len:
+        steps.append(f"shorten sequences to {s.seq_len} tokens (from {base.seq_len})")
+    if s.world_size != base.world_size:
+        layout = (f"tp={s.tp}, pp={s.pp}" if s.tp * s.pp > 1 else f"ZeRO-{s.effective_zero}")
+        steps.append(f"use {s.world_size} GPUs ({s.nodes} x {s.gpus_per_node}) with {layout}")
+        notes.append(f"more GPUs cost money: {s.world_size} instead of {base.world_size}"
+                     + (f"; {_TP}; {_PP}" if s.tp * s.pp > 1 else f"; {_ZERO}"))
+    if s.grad_accum != base.grad_accum * base.micro_batch // s.micro_batch:  # a dp change, compensated
+        steps.append(f"set gradient accumulation to {s.grad_accum}"
+                     + (" to keep the global batch" if s.micro_batch * s.grad_accum * s.dp
+                        == base.micro_batch * base.grad_accum * base.dp else ""))
+    gb = s.micro_batch * s.grad_accum * s.dp != base.micro_batch * base.grad_accum * base.dp
+    flags = {"global batch": gb, "method": s.method != base.method, "sequence length": s.seq_len != base.seq_len,
+             "hardware": s.world_size != base.world_size or s.gpu != base.gpu,
+             "numerics": (s.precision, s.optimizer) != (base.precision, base.optimizer)
+             or (s.method == "qlora") != (base.method == "qlora")}
+    summary = steps[0] if len(steps) == 1 else ", ".join(steps[:-1]) + " and " + steps[-1]
+    return changes, tuple(k for k in ASSUMPTIONS if flags[k]), summary[:1].upper() + summary[1:], tuple(notes), \
+        tuple(steps)
+
+
+def plan_search(s: Scenario, *, target_headroom_fraction: float = 0.0, max_plans: int = 8,
+                max_estimates: int = 20_000, exhaustive: bool = False,
+                progress: Callable[[int, int], None] | None = None,
+                cancel: Callable[[], bool] | None = None) -> SearchStats:
+    """Ranked plans (least disruptive first) with search statistics. exhaustive: no early stop (benchmarks)."""
+    import time
+
+    t0 = time.perf_counter()
+    ev, stats = _Evaluator(target_headroom_fraction), SearchStats()
+    axes = _axes(s)
+    base_est = ev(s)
+    # A change that moves no byte in any phase is no lever (SDPA and flash cost the same, for one). Phases,
+    # not the peak: checkpointing may leave an optimizer-step peak alone and still matter in combination.
+    axes = [[o for o in a if o.kind or _phases(ev(_combine(s, [o])[0])) != _phases(base_est)] for a in axes]
+    axes = [a for a in axes if a]
+    stats.lattice = math.prod(len(a) + 1 for a in axes)
+    start = (0,) * len(axes)
+    heap, seen, found = [(0.0, start)], {start}, []  # found: (combo, plan)
+    by_scenario: dict[Scenario, Plan] = {}
+    by_outcome: dict[tuple, Plan] = {}
+    if ev.ok(s):
+        heap = []
+    while heap:
+        lb, combo = heapq.heappop(heap)
+        if not exhaustive and len(by_outcome) >= max_plans and lb > sorted(
+                p.disruption for p in by_outcome.values())[max_plans - 1]:
+            break
+        if cancel is not None and cancel():
+            stats.cancelled = True
+            break
+        if ev.estimates >= max_estimates:  # budget: a search that finds nothing must still end quickly
+            break
+        stats.visited += 1
+        if progress is not None and stats.visited % 32 == 0:
+            progress(stats.visited, stats.lattice)
+        for i, a in enumerate(axes):
+            if combo[i] < len(a):
+                nxt = combo[:i] + (combo[i] + 1,) + combo[i + 1:]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    old = a[combo[i] - 1].cost if combo[i] else 0.0
+                    heapq.heappush(heap, (lb - old + a[combo[i]].cost, nxt))
+        if combo == start or any(all(p == 0 or (c >= p if ax[0].axis != "gpus" else c == p)
+                                     for c, p, ax in zip(combo, prev, axes, strict=True)) for prev, _ in found):
+            continue  # a subset of these changes already fits: only minimal plans are offered
+        opts = [a[c - 1] for a, c in zip(axes, combo, strict=True) if c]
+        cand, seq, gpus = _combine(s, opts)
+        cost = lb
+        if cand is not None and seq:
+            step, old_seq = seq_step(cand), cand.seq_len
+            k = _largest_true(lambda k, c=cand, st=step: ev.ok(dataclasses.replace(c, seq_len=k * st)),
+                              (old_seq - 1) // step)
+            cand = None if k is None else dataclasses.replace(cand, seq_len=k * step)
+            cost = lb + (0.0 if cand is None else 5.0 * (1 - cand.seq_len / old_seq))
+        elif cand is not None and gpus:
+            cand = _min_gpus(cand, gpus, ev, keep_global_batch=True)
+            if cand is not None and cand.world_size <= s.world_size:
+                cand = None  # no more GPUs needed: the within-node options cover it
+            cost = lb + (0.0 if cand is None else 0.5 * math.log2(cand.world_size / s.world_size))
+        if cand is None or not ev.ok(cand):
+            continue
+        est = ev(cand)
+        changes, assumptions, summary, notes, steps = _describe(s, cand, opts)
+        plan = Plan(changes, cand, est, est.peak_allocated_bytes, est.total_bytes, est.headroom_bytes, est.fits,
+                    assumptions, "; ".join(notes) or "no extra cost to speak of", round(cost, 3), summary, steps)
+        found.append((combo, plan))
+        key = (round(est.total_bytes), round(est.peak_allocated_bytes), est.world_size)
+        twin = by_scenario.get(cand) or by_outcome.get(key)
+        if twin is not None:  # identical outcome: keep the less disruptive wording, remember the other
+            keep, other = sorted((twin, plan), key=_rank)
+            merged = dataclasses.replace(keep, alternatives=(*keep.alternatives, other.changes))
+            by_outcome[key] = by_scenario[cand] = merged
+            continue
+        by_scenario[cand] = by_outcome[key] = plan
+    stats.plans = sorted(by_outcome.values(), key=_rank)[:None if exhaustive else max_plans]
+    stats.candidates, stats.estimates = ev.lookups, ev.estimates
+    stats.seconds = time.perf_counter() - t0
+    if progress is not None:
+        progress(stats.lattice, stats.lattice)
+    return stats
+
+
+def _phases(est: Estimate | None) -> tuple | None:
+    return None if est is None else tuple(tuple(st.phases.values()) for st in est.stages)
+
+
+def _rank(p: Plan) -> tuple:
+    return (p.disruption, len(p.steps), -p.headroom_bytes)
+
+
+def plans(s: Scenario, *, target_headroom_fraction: float = 0.0, max_plans: int = 8,
+          progress: Callable[[int, int], None] | None = None, cancel: Callable[[], bool] | None = None) -> list[Plan]:
+    """Plans that make s fit (with the headroom asked for), least disruptive first; [] when it already does."""
+    return plan_search(s, target_headroom_fraction=target_headroom_fraction, max_plans=max_plans,
+                       progress=progress, cancel=cancel).plans
+
+
+# --- the reverse question
+
+
+@dataclass(frozen=True)
+class ModelCandidate:
+    model: str
+    name: str
+    total_params: int
+    verdict: str  # fits | tight | does not fit | invalid
+    total_bytes: float | None
+    reason: str = ""
+
+    @property
+    def fits(self) -> bool:
+        return self.verdict == "fits"
+
+
+@dataclass(frozen=True)
+class FamilyFit:
+    family: str | None
+    model: str | None  # the largest preset of the family that fits
+    candidates: tuple[ModelCandidate, ...]  # smallest first
+
+
+def largest_model_that_fits(s: Scenario, family: str | None = None) -> FamilyFit:
+    presets = model_presets()
+    if family is None and isinstance(s.model, str) and s.model in presets:
+        family = presets[s.model].family
+    members = sorted((p for p in presets.values() if p.family == family), key=lambda p: p.spec.total_params)
+    out = []
+    for p in members:
+        try:  # validated: another model may not have this one's heads or LoRA target names
+            est = estimate(s.replace(model=p.id))
+        except ScenarioError as exc:
+            out.append(ModelCandidate(p.id, p.name, p.spec.total_params, "invalid", None, str(exc)))
+            continue
+        out.append(ModelCandidate(p.id, p.name, p.spec.total_params, est.verdict, est.total_bytes))
+    best = [c.model for c in out if c.fits]
+    return FamilyFit(family, best[-1] if best else None, tuple(out))
+
+
+# --- report for the command line
+
+
+def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
+    lim = limits(s)
+    fam = largest_model_that_fits(s)
+    return {
+        "limits": {"max_micro_batch": lim.max_micro_batch, "max_seq_len": lim.max_seq_len, "min_gpus": lim.min_gpus},
+        "plans": [{"changes": p.changes, "peak_allocated_bytes": round(p.peak_allocated_bytes),
+                   "total_bytes": round(p.total_bytes), "fits": p.fits, "headroom_bytes": round(p.headroom_bytes),
+                   "assumptions_changed": list(p.assumptions_changed), "cost_note": p.cost_note, "summary": p.summary}
+                  for p in plans(s, max_plans=max_plans)],
+        "verdict": estimate(s).verdict,
+        "largest_model_in_family": {
+            "family": fam.family, "model": fam.model,
+            "candidates": [{"model": c.model, "total_params": c.total_params, "verdict": c.verdict,
+                            "total_bytes": None if c.total_bytes is None else round(c.total_bytes)}
+                           for c in fam.candidates]},
+    }
+
+
+def _or(value: Any, none: str = "none") -> str:
+    return none if value is None else str(value)
+
+
+def render_fit(report: dict[str, Any], unit: str = "GiB") -> str:
+    lim = report["limits"]
+    out = [f"Verdict: {report['verdict'].upper()}", "", "Limits on this hardware (everything else unchanged):",
+           f"  largest micro-batch that fits: {_or(lim['max_micro_batch'], 'none (1 does not fit)')}",
+           f"  longest sequence that fits:    {_or(lim['max_seq_len'], 'none (128 does not fit)')}"
+           f" tokens (to a multiple of {SEQ_STEP})"]
+    words = {"dp": "data parallel only", "zero3": "ZeRO-3 / FSDP", "tp_pp": "TP in a node, then PP"}
+    for k, v in lim["min_gpus"].items():
+        out.append(f"  fewest GPUs, {words.get(k, k) + ':':<23}{_or(v, f'none up to {MAX_GPUS}')}")
+    out += ["", "Plans, least disruptive first:" if report["plans"] else "Plans: none needed (or none found)."]
+    for i, p in enumerate(report["plans"], 1):
+        changed = ", ".join(p["assumptions_changed"]) or "nothing"
+        out += [f"{i}. {p['summary']}",
+                f"   {format_bytes(p['total_bytes'], unit)} per GPU, headroom {format_bytes(p['headroom_bytes'], unit)};"
+                f" assumptions changed: {changed}",
+                f"   cost: {p['cost_note']}"]
+    fam = report["largest_model_in_family"]
+    if fam["family"]:
+        sizes = ", ".join(f"{c['model']} ({format_count(c['total_params'])}): {c['verdict']}" for c in fam["candidates"])
+        out += ["", f"Largest {fam['family']} model that fits this set-up: {_or(fam['model'])}", f"  {sizes}"]
+    return "\n".join(out)
