@@ -31,37 +31,29 @@ import contextlib
 import hashlib
 import json
 import os
-import sys
-import time
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-import platformdirs
-
 from engine import SCHEMA_VERSION, Scenario, ScenarioError, scenario_from_dict
-from engine.errors import PlannerError
 from engine.scenario import MAX_SCENARIO_BYTES
 
-if sys.platform == "win32":
-    import msvcrt
-else:
-    import fcntl
+from .settings_store import STAMP_FORMAT, StorageError, atomic_write, data_dir, file_lock, stamped_path
 
-APP_NAME = "llm-memory-planner"
+__all__ = [
+    "EXAMPLE_PREFIX", "ConflictError", "FutureVersionError", "LibraryEntry", "Problem", "ScenarioLibrary",
+    "StorageError", "TrashEntry", "atomic_write", "check_id", "data_dir", "file_lock", "id_from_name", "migrate",
+    "parse_scenario_bytes", "scenario_bytes", "scenario_version", "version_of",
+]
+
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 EXAMPLE_PREFIX = "example:"
 MAX_ID_BYTES = 80  # leaves room for ".<timestamp>.json" and temp suffixes under the usual 255-byte name limit
-_STAMP = "%Y%m%d-%H%M%S-%f"
 _RESERVED = {"con", "prn", "aux", "nul", "conin$", "conout$", *(f"com{i}" for i in range(10)),
              *(f"lpt{i}" for i in range(10))}
-
-
-class StorageError(PlannerError):
-    """A storage problem a user can act on; str() is a sentence."""
 
 
 class ConflictError(StorageError):
@@ -72,89 +64,7 @@ class ConflictError(StorageError):
 
 
 class FutureVersionError(ScenarioError):
-    """The file is from a newer app: valid data we must not touch."""
-
-
-def data_dir() -> Path:
-    """The one folder all user data lives in; tests redirect it with LLM_MEMORY_PLANNER_HOME."""
-    home = os.environ.get("LLM_MEMORY_PLANNER_HOME")
-    return Path(home) if home else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-
-
-# ---- atomic files and the lock ---------------------------------------------------------------------------------
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace `path` by `data` so that a crash at any moment leaves either the old file or the new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Same folder, so os.replace is a rename on one filesystem; the leading dot keeps scans from listing it.
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    try:
-        with open(tmp, "xb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    # Makes the rename itself durable on POSIX; Windows cannot open a folder, and NTFS journals renames.
-    if sys.platform == "win32":
-        return
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def _try_lock(fd: int) -> bool:
-    try:
-        if sys.platform == "win32":
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        else:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    return True
-
-
-@contextlib.contextmanager
-def file_lock(path: Path, timeout: float = 15.0) -> Iterator[None]:
-    """An exclusive lock between processes (and threads: each call opens its own descriptor). Not re-entrant."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        deadline = time.monotonic() + timeout
-        while not _try_lock(fd):  # polling, not a blocking call, so a stuck instance cannot hang the window
-            if time.monotonic() > deadline:
-                raise StorageError(f"another LLM Memory Planner window has been busy with {path.parent} for "
-                                   f"{timeout:.0f} s; try again.")
-            time.sleep(0.005)
-        try:
-            yield
-        finally:
-            if sys.platform == "win32":
-                msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-            else:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
-
-
-def stamped_path(folder: Path, stem: str, suffix: str = ".json") -> Path:
-    """A new `<stem>.<time><suffix>` in folder (call under the lock so two instances cannot pick the same one)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    base = f"{_truncate(stem, MAX_ID_BYTES)}.{datetime.now().strftime(_STAMP)}"
-    path, n = folder / f"{base}{suffix}", 2
-    while path.exists():
-        path, n = folder / f"{base}-{n}{suffix}", n + 1
-    return path
+    """The file is from a newer app: valid data this version must not touch."""
 
 
 # ---- names, versions, migrations ------------------------------------------------------------------------------
@@ -181,9 +91,8 @@ def id_from_name(name: str) -> str:
 
 def check_id(scenario_id: str) -> str:
     """Refuse ids that could name a file outside the folder (hand-made file names such as 'My Run' are fine)."""
-    bad = (not scenario_id or scenario_id.startswith(".") or scenario_id != scenario_id.strip()
-           or any(c in scenario_id for c in '/\\:\0') or not scenario_id.isprintable()
-           or len(scenario_id.encode("utf-8", "surrogatepass")) > 200)
+    bad = (not scenario_id or scenario_id.startswith(".") or not scenario_id.isprintable()
+           or any(c in scenario_id for c in '/\\:\0') or len(scenario_id.encode("utf-8", "surrogatepass")) > 200)
     if bad:
         raise ScenarioError("id", f"{scenario_id!r} is not a scenario id.")
     return scenario_id
@@ -256,9 +165,12 @@ def parse_scenario_bytes(raw: bytes, label: str) -> tuple[Scenario, int]:
         raise ScenarioError(label, "must hold one JSON object {...}.")
     try:
         version = file_version(data)
+        if version > SCHEMA_VERSION:
+            raise FutureVersionError(label, f"was saved by a newer LLM Memory Planner (schema_version {version}; "
+                                     f"this version reads up to {SCHEMA_VERSION}).")
         return scenario_from_dict(migrate(data)), version
-    except FutureVersionError as exc:
-        raise FutureVersionError(label, f"was saved by a newer LLM Memory Planner ({exc}).") from exc
+    except FutureVersionError:
+        raise
     except ScenarioError as exc:
         raise ScenarioError(label, str(exc)) from exc
     except Exception as exc:  # a malformed custom model config can fail in ways the parser does not name
@@ -384,10 +296,10 @@ class ScenarioLibrary:
                     atomic_write(dest, raw)
                 else:
                     os.replace(path, dest)
-                with open(self.root / "quarantine" / "log.txt", "a", encoding="utf-8", errors="replace") as log:
-                    log.write(f"{datetime.now().isoformat(timespec='seconds')}  {path.name} -> {dest.name}: {reason}\n")
             except OSError:
                 return False
+            with contextlib.suppress(OSError), open(dest.parent / "log.txt", "a", encoding="utf-8", errors="replace") as log:
+                log.write(f"{datetime.now().isoformat(timespec='seconds')}  {path.name} -> {dest.name}: {reason}\n")
         self._note(Problem(path.name, reason, dest))
         return True
 
@@ -485,7 +397,7 @@ class ScenarioLibrary:
         for path in folder.glob("*.json") if folder.is_dir() else []:
             original, _, stamp = path.stem.rpartition(".")
             try:  # the stamp may carry a "-2" collision counter after the microseconds
-                deleted = datetime.strptime("-".join(stamp.split("-")[:3]), _STAMP).timestamp()
+                deleted = datetime.strptime("-".join(stamp.split("-")[:3]), STAMP_FORMAT).timestamp()
             except ValueError:
                 deleted = path.stat().st_mtime
             name = original or path.stem

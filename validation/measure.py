@@ -63,7 +63,7 @@ class Run:
         if self.method == "lora":
             sc["lora_rank"] = self.lora_rank
             sc["lora_alpha"] = 2 * self.lora_rank
-            sc["lora_targets"] = self.lora_targets
+            sc["lora_targets"] = ATTN_TARGETS if self.lora_targets == "attention" else self.lora_targets
         if self.method == "freeze":
             sc["frozen_layers"] = self.hf_config["num_hidden_layers"] // 2
             sc["freeze_embeddings"] = True
