@@ -87,15 +87,17 @@ class BreakdownTable(QWidget):
                      self.tr("on top of the peak") if is_overhead else comp.phase]
             tip = explain_component(comp, b, peak, unit)
             for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
+                item = self.table.item(r, c)
+                if item is None:  # items are reused across edits: creating them is the slow part
+                    item = QTableWidgetItem()
+                    self.table.setItem(r, c, item)
+                item.setText(text)
                 item.setToolTip(tip)
                 if c in (1, 2):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if c == 0:
                     item.setData(Qt.ItemDataRole.DecorationRole, colour_for(comp.key))
-                if is_overhead:
-                    item.setForeground(QBrush(QColor("#757575")))
-                self.table.setItem(r, c, item)
+                item.setData(Qt.ItemDataRole.ForegroundRole, QBrush(QColor("#757575")) if is_overhead else None)
         names = {"forward": self.tr("forward"), "backward": self.tr("backward"), "optimizer": self.tr("optimizer step")}
         parts = []
         for phase, value in est.phases.items():

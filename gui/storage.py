@@ -16,8 +16,9 @@ How nothing is lost:
   quarantine/ untouched and reported by problems(); every other scenario still loads. A file from a newer
   schema_version is valid data for a newer app, so it stays where it is, listed read-only with an error, and is
   never overwritten (saving over it writes a copy).
-- Older formats are migrated in memory (migrate(): a chain of one-step functions keyed by schema_version); the
-  original bytes are copied to backups/ before the file is first overwritten.
+- Older formats are migrated in memory (migrate(): one-step functions keyed by schema_version; version 0 = no
+  schema_version, "batch_size"/"gpus" for micro_batch/gpus_per_node); the original bytes go to backups/ before
+  the file is first overwritten.
 - Two app instances: optimistic concurrency under a lock file. Each entry carries `version`, a hash of the bytes
   read. save(..., expected_version=v) takes the library lock (flock/msvcrt on <root>/.lock, held for milliseconds),
   re-reads the file and, if it changed since, does not overwrite it: it raises ConflictError, or with
@@ -31,7 +32,6 @@ import contextlib
 import hashlib
 import json
 import os
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -41,19 +41,21 @@ from typing import Any, Literal
 from engine import SCHEMA_VERSION, Scenario, ScenarioError, scenario_from_dict
 from engine.scenario import MAX_SCENARIO_BYTES
 
-from .settings_store import STAMP_FORMAT, StorageError, atomic_write, data_dir, file_lock, stamped_path
-
-__all__ = [
-    "EXAMPLE_PREFIX", "ConflictError", "FutureVersionError", "LibraryEntry", "Problem", "ScenarioLibrary",
-    "StorageError", "TrashEntry", "atomic_write", "check_id", "data_dir", "file_lock", "id_from_name", "migrate",
-    "parse_scenario_bytes", "scenario_bytes", "scenario_version", "version_of",
-]
+from .settings_store import (  # the safe-file primitives, shared with the settings (re-exported here)
+    MAX_ID_BYTES,
+    STAMP_FORMAT,
+    StorageError,
+    atomic_write,
+    check_id,
+    data_dir,
+    file_lock,
+    id_from_name,
+    stamped_path,
+    truncate_utf8,
+)
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 EXAMPLE_PREFIX = "example:"
-MAX_ID_BYTES = 80  # leaves room for ".<timestamp>.json" and temp suffixes under the usual 255-byte name limit
-_RESERVED = {"con", "prn", "aux", "nul", "conin$", "conout$", *(f"com{i}" for i in range(10)),
-             *(f"lpt{i}" for i in range(10))}
 
 
 class ConflictError(StorageError):
@@ -68,35 +70,6 @@ class FutureVersionError(ScenarioError):
 
 
 # ---- names, versions, migrations ------------------------------------------------------------------------------
-
-def _truncate(text: str, max_bytes: int) -> str:
-    return text.encode("utf-8", "surrogatepass")[:max_bytes].decode("utf-8", "ignore")
-
-
-def id_from_name(name: str) -> str:
-    """A safe file stem for a scenario name: letters and digits of any script, '-' and inner '.', lower case.
-
-    No separators, '..', leading dots, control characters or Windows device names (CON, NUL, COM1, ...);
-    at most MAX_ID_BYTES of UTF-8, so the file name fits every common filesystem.
-    """
-    text = unicodedata.normalize("NFKC", name).casefold()  # NFKC turns '¹' into '1', so 'COM¹' is caught too
-    chars = "".join(c if (c.isalnum() and c.isprintable()) or c == "." else "-" for c in text)
-    while "--" in chars or ".." in chars:
-        chars = chars.replace("--", "-").replace("..", ".")
-    stem = _truncate(chars.strip("-."), MAX_ID_BYTES).strip("-.")
-    if stem.split(".")[0] in _RESERVED:
-        stem = f"scenario-{stem}"
-    return stem or "scenario"
-
-
-def check_id(scenario_id: str) -> str:
-    """Refuse ids that could name a file outside the folder (hand-made file names such as 'My Run' are fine)."""
-    bad = (not scenario_id or scenario_id.startswith(".") or not scenario_id.isprintable()
-           or any(c in scenario_id for c in '/\\:\0') or len(scenario_id.encode("utf-8", "surrogatepass")) > 200)
-    if bad:
-        raise ScenarioError("id", f"{scenario_id!r} is not a scenario id.")
-    return scenario_id
-
 
 def scenario_bytes(scenario: Scenario) -> bytes:
     """The exact bytes save() writes. Every key is written, so a profile keeps its meaning if a default changes."""
@@ -323,7 +296,7 @@ class ScenarioLibrary:
         candidate, n = wanted, 2
         while candidate.casefold() in taken:
             suffix = f"-{n}"
-            candidate, n = _truncate(wanted, MAX_ID_BYTES - len(suffix)).rstrip("-.") + suffix, n + 1
+            candidate, n = truncate_utf8(wanted, MAX_ID_BYTES - len(suffix)).rstrip("-.") + suffix, n + 1
         return candidate
 
     def save(self, scenario: Scenario, scenario_id: str | None = None, *, expected_version: str | None = None,

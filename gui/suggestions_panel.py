@@ -30,11 +30,23 @@ class SuggestionsPanel(QWidget):
         layout.addWidget(scroll)
         self.buttons: list[QPushButton] = []
         self.items: list[Suggestion] = []
-        state.estimateChanged.connect(lambda _e: self.refresh())
-        state.unitChanged.connect(lambda _u: self.refresh())
-        self.refresh()
+        self._stale = True
+        state.estimateChanged.connect(lambda _e: self._changed())
+        state.unitChanged.connect(lambda _u: self._changed())
+
+    def _changed(self) -> None:
+        # Pricing every suggestion runs the engine ~10 times: only do it when the panel is on screen.
+        self._stale = True
+        if self.isVisible():
+            self.refresh()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self._stale:
+            self.refresh()
+        super().showEvent(event)
 
     def refresh(self) -> None:
+        self._stale = False
         while self.rows_layout.count():
             item = self.rows_layout.takeAt(0)
             if item.widget():

@@ -33,7 +33,7 @@ def test_views_agree_with_the_engine(window):
     table = window.table.table
     assert table.item(0, 0).text() == rows[0][0].name
     assert table.rowCount() == len(rows) + sum(1 for c in est.busiest.overheads if c.peak_bytes)
-    drawn = sum(bar.opts["width"][0] for bar in window.bars.bars) * 2**30
+    drawn = window.bars.drawn_bytes * 2**30
     assert drawn == pytest.approx(est.total_bytes, rel=1e-6)
     assert "LoRA test" in window.windowTitle()
 
@@ -79,6 +79,8 @@ def test_invalid_input_gets_an_inline_message(window):
 def test_suggestion_applies_and_undoes(window):
     window.setup_panel.method.setCurrentIndex(window.setup_panel.method.findData("full"))
     panel = window.suggestions
+    window.tabs.setCurrentWidget(panel)
+    panel.refresh()
     assert panel.buttons, "a run that does not fit gets suggestions"
     first = panel.items[0]
     panel.buttons[0].click()

@@ -1,0 +1,91 @@
+"""Edit -> recomputed and repainted latency (median, p95 over scripted edits) and cold start.
+
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/gui_latency.py
+Targets (issue 4): p95 <= 30 ms per edit; cold start <= 1.5 s.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+COLD = """
+import time, sys
+t0 = time.perf_counter()
+sys.path.insert(0, %r)
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from gui.app import build_window
+win, _ = build_window(None)
+win.show()
+app.processEvents()
+print(time.perf_counter() - t0)
+"""
+
+
+def edit_latency(n: int = 300) -> list[float]:
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    from gui.app import build_window
+
+    win, _ = build_window(None)
+    win.show()
+    app.processEvents()
+    panel = win.setup_panel
+    edits = [
+        lambda i: panel.micro_batch.spin.setValue(1 + i % 8),
+        lambda i: panel.seq_len.spin.setValue(1024 * (1 + i % 4)),
+        lambda i: panel.checkpointing.setCurrentIndex(i % 3),
+        lambda i: panel.method.setCurrentIndex(2 + i % 2),
+        lambda i: win.state.set_unit("GB" if i % 2 else "GiB"),
+    ]
+    painted = {"n": 0}
+    original = win.bars.plot.paintEvent
+
+    def counting_paint(event):  # proves that processEvents really repainted the charts
+        painted["n"] += 1
+        return original(event)
+
+    win.bars.plot.paintEvent = counting_paint
+    samples = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        edits[i % len(edits)](i)
+        app.processEvents()  # runs the posted paint events of every widget the edit touched
+        samples.append(time.perf_counter() - t0)
+    print(f"budget-bar view repainted {painted['n']} times during {n} edits")
+    return samples
+
+
+def cold_start(runs: int = 3) -> list[float]:
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        result = subprocess.run([sys.executable, "-c", COLD % str(REPO)], capture_output=True, text=True,
+                                env={**os.environ, "QT_QPA_PLATFORM": "offscreen"}, check=True)
+        wall = time.perf_counter() - t0
+        out.append((wall, float(result.stdout.strip().splitlines()[-1])))
+    return out
+
+
+def main() -> None:
+    samples = edit_latency()
+    ordered = sorted(samples)
+    print(f"edit -> recomputed + repainted: median {statistics.median(samples) * 1e3:.1f} ms, "
+          f"p95 {ordered[int(0.95 * len(ordered))] * 1e3:.1f} ms over {len(samples)} edits")
+    for wall, inside in cold_start():
+        print(f"cold start to first shown window: {wall:.2f} s wall (process start to exit), "
+              f"{inside:.2f} s from interpreter ready to window shown")
+
+
+if __name__ == "__main__":
+    main()
