@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ModelConfigError
+from .messages import QT_TRANSLATE_NOOP
 
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
 
@@ -22,8 +23,18 @@ _FULL_QK_NORM_TYPES = {"olmoe"}
 _FUSED_TYPES = {"phi3"}
 _GEMMA_TYPES = {"gemma", "gemma2"}
 SUPPORTED_MODEL_TYPES = (
-    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe",
-    "gemma", "gemma2", "phi3", "olmoe", "deepseek",
+    "llama",
+    "mistral",
+    "mixtral",
+    "qwen2",
+    "qwen2_moe",
+    "qwen3",
+    "qwen3_moe",
+    "gemma",
+    "gemma2",
+    "phi3",
+    "olmoe",
+    "deepseek",
 )
 _UNSUPPORTED_REASONS = {
     "deepseek_v2": "multi-head latent attention (MLA) is not modelled yet",
@@ -213,20 +224,36 @@ class ModelSpec:
 
     def summary(self) -> dict[str, Any]:
         return {
-            "model_type": self.model_type, "layers": self.layers, "hidden": self.hidden,
-            "heads": self.heads, "kv_heads": self.kv_heads, "head_dim": self.head_dim,
-            "ffn": self.ffn, "vocab": self.vocab, "context": self.max_position,
-            "total_params": self.total_params, "active_params": self.active_params,
-            "experts": self.n_experts, "top_k": self.top_k,
+            "model_type": self.model_type,
+            "layers": self.layers,
+            "hidden": self.hidden,
+            "heads": self.heads,
+            "kv_heads": self.kv_heads,
+            "head_dim": self.head_dim,
+            "ffn": self.ffn,
+            "vocab": self.vocab,
+            "context": self.max_position,
+            "total_params": self.total_params,
+            "active_params": self.active_params,
+            "experts": self.n_experts,
+            "top_k": self.top_k,
         }
 
 
 def _need(cfg: dict[str, Any], key: str, model_type: str) -> Any:
     if key not in cfg or cfg[key] is None:
-        raise ModelConfigError(f"config.json ({model_type}) has no '{key}', which the estimate needs.")
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP("engine", "config.json ({model_type}) has no '{key}', which the estimate needs."),
+            model_type=model_type,
+            key=key,
+        )
     value = cfg[key]
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ModelConfigError(f"config.json '{key}' must be a positive whole number, not {value!r}.")
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP("engine", "config.json '{key}' must be a positive whole number, not {value!r}."),
+            key=key,
+            value=value,
+        )
     return value
 
 
@@ -247,18 +274,23 @@ def _moe_flags(cfg: dict[str, Any], model_type: str, layers: int, n_experts: int
 def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
     """Describe a decoder-only model from the contents of its config.json."""
     if not isinstance(config, dict):
-        raise ModelConfigError("A config.json must hold one JSON object.")
+        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "A config.json must hold one JSON object."))
     cfg = config
     text = config.get("text_config")
     if isinstance(text, dict) and "hidden_size" in text:
         cfg = {**text, "model_type": text.get("model_type", config.get("model_type"))}
     model_type = cfg.get("model_type")
     if not isinstance(model_type, str):
-        raise ModelConfigError("config.json has no 'model_type', so the architecture is unknown.")
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP("engine", "config.json has no 'model_type', so the architecture is unknown.")
+        )
     if model_type not in SUPPORTED_MODEL_TYPES:
         why = _UNSUPPORTED_REASONS.get(model_type, "its layer layout is not described by the engine")
         raise ModelConfigError(
-            f"Model type '{model_type}' is not supported: {why}. Supported: {', '.join(SUPPORTED_MODEL_TYPES)}."
+            QT_TRANSLATE_NOOP("engine", "Model type '{model_type}' is not supported: {why}. Supported: {p}."),
+            model_type=model_type,
+            why=why,
+            p=", ".join(SUPPORTED_MODEL_TYPES),
         )
     hidden = _need(cfg, "hidden_size", model_type)
     layers = _need(cfg, "num_hidden_layers", model_type)
@@ -267,16 +299,25 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
     kv_heads = int(cfg.get("num_key_value_heads") or heads)
     head_dim = int(cfg.get("head_dim") or hidden // heads)
     if heads % kv_heads:
-        raise ModelConfigError(f"num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads}).")
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP(
+                "engine", "num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads})."
+            ),
+            heads=heads,
+            kv_heads=kv_heads,
+        )
 
     n_experts = int(cfg.get("num_local_experts") or cfg.get("num_experts") or cfg.get("n_routed_experts") or 0)
     top_k = int(cfg.get("num_experts_per_tok") or 0) if n_experts else 0
     if n_experts and not top_k:
-        raise ModelConfigError("A mixture-of-experts config needs 'num_experts_per_tok'.")
+        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "A mixture-of-experts config needs 'num_experts_per_tok'."))
     flags = _moe_flags(cfg, model_type, layers, n_experts)
     has_dense = not all(flags)
-    ffn = _need(cfg, "intermediate_size", model_type) if has_dense or model_type == "mixtral" else int(
-        cfg.get("intermediate_size") or 0)
+    ffn = (
+        _need(cfg, "intermediate_size", model_type)
+        if has_dense or model_type == "mixtral"
+        else int(cfg.get("intermediate_size") or 0)
+    )
     expert_ffn = int(cfg.get("moe_intermediate_size") or (ffn if n_experts else 0))
     shared_ffn = int(cfg.get("shared_expert_intermediate_size") or 0)
     if model_type == "deepseek":
@@ -286,20 +327,27 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
     return ModelSpec(
         name=name or str(cfg.get("_name_or_path") or model_type),
         model_type=model_type,
-        hidden=hidden, layers=layers, heads=heads, kv_heads=kv_heads, head_dim=head_dim,
-        ffn=ffn, vocab=vocab,
+        hidden=hidden,
+        layers=layers,
+        heads=heads,
+        kv_heads=kv_heads,
+        head_dim=head_dim,
+        ffn=ffn,
+        vocab=vocab,
         tied_embeddings=bool(cfg.get("tie_word_embeddings", tied_default)),
         max_position=int(cfg.get("max_position_embeddings") or 0),
         qkv_bias=model_type in _QKV_BIAS_TYPES or bool(cfg.get("attention_bias", False)),
         o_bias=bool(cfg.get("attention_bias", False)) and model_type not in _QKV_BIAS_TYPES,
         mlp_bias=bool(cfg.get("mlp_bias", False)),
-        qk_norm="head" if model_type in _HEAD_QK_NORM_TYPES else "full" if model_type in _FULL_QK_NORM_TYPES
-        else "none",
+        qk_norm="head" if model_type in _HEAD_QK_NORM_TYPES else "full" if model_type in _FULL_QK_NORM_TYPES else "none",
         norms_per_layer=4 if model_type == "gemma2" else 2,
         fused_projections=model_type in _FUSED_TYPES,
         attention_dropout=float(cfg.get("attention_dropout") or 0.0),
-        n_experts=n_experts, top_k=top_k, expert_ffn=expert_ffn,
-        shared_ffn=shared_ffn, shared_gate=model_type == "qwen2_moe" and shared_ffn > 0,
+        n_experts=n_experts,
+        top_k=top_k,
+        expert_ffn=expert_ffn,
+        shared_ffn=shared_ffn,
+        shared_gate=model_type == "qwen2_moe" and shared_ffn > 0,
         moe_layer_flags=flags,
         output_router_logits=bool(cfg.get("output_router_logits", False)),
     )
@@ -309,13 +357,23 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
     """Read a local config.json safely: size-limited, JSON only, clear messages."""
     p = Path(path)
     if not p.is_file():
-        raise ModelConfigError(f"{p} is not a file.")
+        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "{p} is not a file."), p=p)
     if p.stat().st_size > MAX_CONFIG_BYTES:
-        raise ModelConfigError(f"{p.name} is larger than 4 MB; a config.json is a few kilobytes. Is it a weights file?")
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP(
+                "engine", "{name} is larger than 4 MB; a config.json is a few kilobytes. Is it a weights file?"
+            ),
+            name=p.name,
+        )
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelConfigError(f"{p.name} is not a JSON config file ({exc}).") from exc
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP("engine", "{name} is not a JSON config file ({exc})."), name=p.name, exc=exc
+        ) from exc
     if not isinstance(data, dict) or "model_type" not in data and "text_config" not in data:
-        raise ModelConfigError(f"{p.name} does not look like a Hugging Face config.json (no 'model_type').")
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP("engine", "{name} does not look like a Hugging Face config.json (no 'model_type')."),
+            name=p.name,
+        )
     return data

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .messages import QT_TRANSLATE_NOOP, Message
+
 MOMENTS = ("forward", "backward_start", "backward_end", "optimizer")
 PHASES = ("forward", "backward", "optimizer")
 CATEGORIES = ("model states", "activations", "transient", "overhead")
@@ -34,20 +36,20 @@ class Component:
         """Where the component lives, in words."""
         alive = [m > 0 for m in self.moments]
         if all(alive):
-            return "whole step"
+            return QT_TRANSLATE_NOOP("engine", "whole step")
         if alive == [True, True, True, False]:
-            return "forward + backward"
+            return QT_TRANSLATE_NOOP("engine", "forward + backward")
         if alive == [True, True, False, False]:
-            return "forward + backward"
+            return QT_TRANSLATE_NOOP("engine", "forward + backward")
         if alive == [False, False, False, True]:
-            return "optimizer"
+            return QT_TRANSLATE_NOOP("engine", "optimizer")
         if alive == [True, False, False, False]:
-            return "forward"
+            return QT_TRANSLATE_NOOP("engine", "forward")
         if not alive[0] and not alive[3]:
-            return "backward"
+            return QT_TRANSLATE_NOOP("engine", "backward")
         if alive == [False, False, True, True] or alive == [False, True, True, True]:
-            return "backward + optimizer"
-        return "varies"
+            return QT_TRANSLATE_NOOP("engine", "backward + optimizer")
+        return QT_TRANSLATE_NOOP("engine", "varies")
 
 
 def phase_totals(components: tuple[Component, ...]) -> dict[str, float]:
@@ -75,7 +77,7 @@ class StageEstimate:
 
     @property
     def peak_phase(self) -> str:
-        return "backward" if self.peak_moment.startswith("backward") else self.peak_moment
+        return QT_TRANSLATE_NOOP("engine", "backward") if self.peak_moment.startswith("backward") else self.peak_moment
 
     @property
     def peak_allocated_bytes(self) -> float:
@@ -112,7 +114,7 @@ class Estimate:
     busiest_stage: int
     trainable_params: int
     total_params: int
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[Message, ...] = ()  # str(w) is the English sentence
     notes: tuple[str, ...] = field(default=())
 
     @property

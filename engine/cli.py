@@ -49,7 +49,7 @@ def estimate_to_json(est: Estimate) -> dict[str, Any]:
              "total_bytes": round(st.total_bytes), "phases": {k: round(v) for k, v in st.phases.items()}}
             for st in est.stages
         ],
-        "warnings": list(est.warnings),
+        "warnings": [str(w) for w in est.warnings],
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .activations import ActContext, head_bytes, layer_backward_scratch, layer_bytes, logits_moments
 from .architecture import ModelSpec
 from .breakdown import Component
+from .messages import QT_TRANSLATE_NOOP
 from .model_states import component as _c
 from .model_states import model_state_components
 from .scenario import Scenario
@@ -36,16 +37,26 @@ def stage_layer_ranges(layers: int, pp: int) -> list[range]:
 def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
     t = s.micro_batch * s.seq_len / s.cp
     return ActContext(
-        b=s.micro_batch, s=s.seq_len, t=t, t_norm=t / s.tp if s.sequence_parallel else t, tp=s.tp,
-        compute=dt.compute, residual=dt.residual, amp=dt.amp, fp8=dt.fp8,
-        attention=s.attention, selective=s.checkpointing == "selective",
-        adapter_bytes=4 if s.lora_adapter_dtype == "fp32" else dt.compute, lora_rank=s.lora_rank,
+        b=s.micro_batch,
+        s=s.seq_len,
+        t=t,
+        t_norm=t / s.tp if s.sequence_parallel else t,
+        tp=s.tp,
+        compute=dt.compute,
+        residual=dt.residual,
+        amp=dt.amp,
+        fp8=dt.fp8,
+        attention=s.attention,
+        selective=s.checkpointing == "selective",
+        adapter_bytes=4 if s.lora_adapter_dtype == "fp32" else dt.compute,
+        lora_rank=s.lora_rank,
         gather_weights=s.effective_zero == 3,
     )
 
 
-def stage_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range,
-                     ctx: ActContext) -> tuple[list[Component], int, StageParams]:
+def stage_components(
+    s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range, ctx: ActContext
+) -> tuple[list[Component], int, StageParams]:
     pp, ga = s.pp, s.grad_accum
     first, last = stage == 0, stage == pp - 1
     in_flight = min(pp - stage, ga) if pp > 1 else 1
@@ -77,9 +88,22 @@ def stage_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layer
         formula = "sum over layers of the tensors autograd saves, x micro-batches in flight"
         recompute = 0.0
     saved_end = saved * (in_flight - 1) / in_flight
-    comps.append(_c("activations", "Activations (decoder layers)", "activations", (saved, saved, saved_end, 0.0),
-                    formula, layers=len(layers), per_layer_bytes=round(one_layer), micro_batch=s.micro_batch,
-                    seq_len=s.seq_len, in_flight=in_flight, checkpointing=s.checkpointing, attention=s.attention))
+    comps.append(
+        _c(
+            "activations",
+            QT_TRANSLATE_NOOP("engine", "Activations (decoder layers)"),
+            "activations",
+            (saved, saved, saved_end, 0.0),
+            formula,
+            layers=len(layers),
+            per_layer_bytes=round(one_layer),
+            micro_batch=s.micro_batch,
+            seq_len=s.seq_len,
+            in_flight=in_flight,
+            checkpointing=s.checkpointing,
+            attention=s.attention,
+        )
+    )
     scratch = max((layer_backward_scratch(ctx, spec, sig[0]) for sig in active), default=0.0)
     logits_fwd = logits_bwd = head = 0.0
     if last:
@@ -87,54 +111,123 @@ def stage_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layer
         wt_head = not adapters and (not spec.tied_embeddings or not embeddings_frozen(s))
         head = head_bytes(ctx, spec, wt_head, xg_head) * in_flight
         logits_fwd, logits_bwd = logits_moments(ctx, spec)
-        comps.append(_c("head_activations", "Final norm and lm_head inputs", "activations", (head, head, 0.0, 0.0),
-                        "final RMSNorm and lm_head saved inputs", vocab=spec.vocab))
+        comps.append(
+            _c(
+                "head_activations",
+                QT_TRANSLATE_NOOP("engine", "Final norm and lm_head inputs"),
+                "activations",
+                (head, head, 0.0, 0.0),
+                QT_TRANSLATE_NOOP("engine", "final RMSNorm and lm_head saved inputs"),
+                vocab=spec.vocab,
+            )
+        )
     layer_moment = scratch + recompute
     loss_wins = logits_bwd >= layer_moment
     if last:
-        comps.append(_c("logits", "Logits and cross-entropy (fp32)", "transient",
-                        (logits_fwd, logits_bwd if loss_wins else 0.0, 0.0, 0.0),
-                        "b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors",
-                        vocab=spec.vocab, tokens=ctx.t))
-    comps.append(_c("backward_scratch", "Backward scratch (one layer's gradients)", "transient",
-                    (0.0, 0.0 if loss_wins else scratch, scratch, 0.0),
-                    "largest set of intermediate gradients alive in one layer's backward"))
+        comps.append(
+            _c(
+                "logits",
+                QT_TRANSLATE_NOOP("engine", "Logits and cross-entropy (fp32)"),
+                "transient",
+                (logits_fwd, logits_bwd if loss_wins else 0.0, 0.0, 0.0),
+                QT_TRANSLATE_NOOP(
+                    "engine", "b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors"
+                ),
+                vocab=spec.vocab,
+                tokens=ctx.t,
+            )
+        )
+    comps.append(
+        _c(
+            "backward_scratch",
+            QT_TRANSLATE_NOOP("engine", "Backward scratch (one layer's gradients)"),
+            "transient",
+            (0.0, 0.0 if loss_wins else scratch, scratch, 0.0),
+            QT_TRANSLATE_NOOP("engine", "largest set of intermediate gradients alive in one layer's backward"),
+        )
+    )
     if recompute:
-        comps.append(_c("recompute", "Recomputed layer (checkpointing)", "activations",
-                        (0.0, 0.0 if loss_wins else recompute, recompute, 0.0),
-                        "one layer's activations rebuilt during backward", per_layer_bytes=round(recompute)))
+        comps.append(
+            _c(
+                "recompute",
+                QT_TRANSLATE_NOOP("engine", "Recomputed layer (checkpointing)"),
+                "activations",
+                (0.0, 0.0 if loss_wins else recompute, recompute, 0.0),
+                QT_TRANSLATE_NOOP("engine", "one layer's activations rebuilt during backward"),
+                per_layer_bytes=round(recompute),
+            )
+        )
     if dt.amp and s.checkpointing == "full" and zero != 3:
         # autocast caches the bf16 copy of every trainable weight until the forward ends; without
         # checkpointing those copies are the ones saved for backward (counted in the activations).
-        cache = 2 * sum(g.count * (spec.linear_params(g.moe) / s.tp
-                                   + (spec.expert_params_per_layer() / (s.ep * s.tp) if g.moe else 0))
-                        for g in groups if not g.frozen)
+        cache = 2 * sum(
+            g.count * (spec.linear_params(g.moe) / s.tp + (spec.expert_params_per_layer() / (s.ep * s.tp) if g.moe else 0))
+            for g in groups
+            if not g.frozen
+        )
         if last and not adapters and not (spec.tied_embeddings and embeddings_frozen(s)):
             cache += 2 * spec.vocab * spec.hidden / s.tp
-        comps.append(_c("autocast_cache", "Autocast bf16 weight cache", "transient", (cache, 0.0, 0.0, 0.0),
-                        "2 bytes x trainable linear weights, cached by autocast during the forward pass"))
+        comps.append(
+            _c(
+                "autocast_cache",
+                QT_TRANSLATE_NOOP("engine", "Autocast bf16 weight cache"),
+                "transient",
+                (cache, 0.0, 0.0, 0.0),
+                QT_TRANSLATE_NOOP(
+                    "engine", "2 bytes x trainable linear weights, cached by autocast during the forward pass"
+                ),
+            )
+        )
     inputs = 16 * s.micro_batch * s.seq_len / s.cp + 2 * ctx.t * spec.head_dim * ctx.residual
-    comps.append(_c("inputs", "Input ids, labels and rotary tables", "activations", (inputs,) * 4,
-                    "b·s x 16 (int64 ids and labels) + cos/sin tables"))
+    comps.append(
+        _c(
+            "inputs",
+            QT_TRANSLATE_NOOP("engine", "Input ids, labels and rotary tables"),
+            "activations",
+            (inputs,) * 4,
+            QT_TRANSLATE_NOOP("engine", "b·s x 16 (int64 ids and labels) + cos/sin tables"),
+        )
+    )
 
     # --- transients of sharding, experts and the optimizer step
     if zero == 3:
         gather_bytes = dt.compute if dt.amp else dt.weight
         gather = 2 * p.largest_unit * gather_bytes
         gather_bwd = gather + p.largest_unit * dt.grad
-        comps.append(_c("zero3_gather", "ZeRO-3/FSDP all-gather buffers", "transient",
-                        (gather, gather_bwd, gather_bwd, 0.0),
-                        "2 gathered units (current + prefetch) + one unsharded gradient unit",
-                        unit_params=round(p.largest_unit)))
+        comps.append(
+            _c(
+                "zero3_gather",
+                QT_TRANSLATE_NOOP("engine", "ZeRO-3/FSDP all-gather buffers"),
+                "transient",
+                (gather, gather_bwd, gather_bwd, 0.0),
+                QT_TRANSLATE_NOOP("engine", "2 gathered units (current + prefetch) + one unsharded gradient unit"),
+                unit_params=round(p.largest_unit),
+            )
+        )
     elif zero in (1, 2) and s.dp > 1:
         bucket = min(ZERO_BUCKET_ELEMENTS, p.trainable + p.lora)
-        comps.append(_c("zero_buckets", "ZeRO reduce/all-gather buckets", "transient",
-                        (0.0, bucket * dt.grad, bucket * dt.grad, bucket * dt.weight),
-                        "min(5e8, params) elements x bytes (DeepSpeed defaults)"))
+        comps.append(
+            _c(
+                "zero_buckets",
+                QT_TRANSLATE_NOOP("engine", "ZeRO reduce/all-gather buckets"),
+                "transient",
+                (0.0, bucket * dt.grad, bucket * dt.grad, bucket * dt.weight),
+                QT_TRANSLATE_NOOP("engine", "min(5e8, params) elements x bytes (DeepSpeed defaults)"),
+            )
+        )
     if s.ep > 1 and spec.is_moe:
         a2a = 2 * ctx.t * spec.top_k * spec.hidden * ctx.compute
-        comps.append(_c("ep_buffers", "Expert-parallel all-to-all buffers", "transient", (a2a, a2a, a2a, 0.0),
-                        "dispatch + combine: 2 x b·s·top_k·h x compute bytes", ep=s.ep, top_k=spec.top_k))
+        comps.append(
+            _c(
+                "ep_buffers",
+                QT_TRANSLATE_NOOP("engine", "Expert-parallel all-to-all buffers"),
+                "transient",
+                (a2a, a2a, a2a, 0.0),
+                QT_TRANSLATE_NOOP("engine", "dispatch + combine: 2 x b·s·top_k·h x compute bytes"),
+                ep=s.ep,
+                top_k=spec.top_k,
+            )
+        )
     step_temp = 0.0
     if not off_opt:
         if s.optimizer == "adamw":
@@ -144,7 +237,16 @@ def stage_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layer
         if dt.master:
             step_temp += opt_trainable * 4  # fp32 gradient copy for the master update
     if step_temp:
-        comps.append(_c("optimizer_temp", "Optimizer step temporaries", "transient", (0.0, 0.0, 0.0, step_temp),
-                        "foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy",
-                        optimizer=s.optimizer))
+        comps.append(
+            _c(
+                "optimizer_temp",
+                QT_TRANSLATE_NOOP("engine", "Optimizer step temporaries"),
+                "transient",
+                (0.0, 0.0, 0.0, step_temp),
+                QT_TRANSLATE_NOOP(
+                    "engine", "foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy"
+                ),
+                optimizer=s.optimizer,
+            )
+        )
     return comps, in_flight, p

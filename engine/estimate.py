@@ -5,6 +5,8 @@ from __future__ import annotations
 from .architecture import ModelSpec
 from .breakdown import MOMENTS, Component, Estimate, StageEstimate, phase_totals
 from .detailed import act_context, stage_components, stage_layer_ranges
+from .messages import QT_TRANSLATE_NOOP, Message, message
+from .presets import get_gpu
 from .scenario import Scenario, resolve_gpu, resolve_model
 from .seeds import seed_components
 from .states import dtypes_for, stage_params
@@ -48,22 +50,34 @@ def _overheads(s: Scenario, spec: ModelSpec, comps: list[Component], peak_index:
         fraction, why = float(s.reserve), "set by the scenario"
     zero4 = (0.0, 0.0, 0.0, 0.0)
     return (
-        Component("cuda_context", "CUDA context and library workspaces", "overhead",
-                  (context,) * 4 if context else zero4,
-                  "0.5 GiB per process (+0.25 GiB NCCL buffers when world size > 1)",
-                  (("world_size", s.world_size),)),
-        Component("fragmentation", "Allocator rounding and fragmentation", "overhead",
-                  tuple(frag if i == peak_index else 0.0 for i in range(4)) if frag else zero4,
-                  "10% of memory that comes and goes + 1% of model states",
-                  (("dynamic_bytes", round(dynamic)), ("static_bytes", round(static)))),
-        Component("reserve", "Safety reserve", "overhead",
-                  tuple(fraction * peak if i == peak_index else 0.0 for i in range(4)),
-                  "reserve fraction x peak allocated", (("fraction", fraction), ("why", why))),
+        Component(
+            "cuda_context",
+            QT_TRANSLATE_NOOP("engine", "CUDA context and library workspaces"),
+            "overhead",
+            (context,) * 4 if context else zero4,
+            QT_TRANSLATE_NOOP("engine", "0.5 GiB per process (+0.25 GiB NCCL buffers when world size > 1)"),
+            (("world_size", s.world_size),),
+        ),
+        Component(
+            "fragmentation",
+            QT_TRANSLATE_NOOP("engine", "Allocator rounding and fragmentation"),
+            "overhead",
+            tuple(frag if i == peak_index else 0.0 for i in range(4)) if frag else zero4,
+            QT_TRANSLATE_NOOP("engine", "10% of memory that comes and goes + 1% of model states"),
+            (("dynamic_bytes", round(dynamic)), ("static_bytes", round(static))),
+        ),
+        Component(
+            "reserve",
+            QT_TRANSLATE_NOOP("engine", "Safety reserve"),
+            "overhead",
+            tuple(fraction * peak if i == peak_index else 0.0 for i in range(4)),
+            QT_TRANSLATE_NOOP("engine", "reserve fraction x peak allocated"),
+            (("fraction", fraction), ("why", why)),
+        ),
     )
 
 
-def _stage(s: Scenario, spec: ModelSpec, index: int, layers: range, comps: list[Component],
-           in_flight: int) -> StageEstimate:
+def _stage(s: Scenario, spec: ModelSpec, index: int, layers: range, comps: list[Component], in_flight: int) -> StageEstimate:
     totals = phase_totals(tuple(comps))
     backward_moment = "backward_start" if totals["backward_start"] >= totals["backward_end"] else "backward_end"
     phases = {"forward": totals["forward"], "backward": totals[backward_moment], "optimizer": totals["optimizer"]}
@@ -73,29 +87,36 @@ def _stage(s: Scenario, spec: ModelSpec, index: int, layers: range, comps: list[
     return StageEstimate(index, len(layers), in_flight, tuple(comps), overheads, peak_moment, phases)
 
 
-def _warnings(s: Scenario, spec: ModelSpec) -> list[str]:
+def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
     out = []
     if s.offload != "none":
-        out.append("Offloading to CPU memory trades GPU memory for speed: steps are typically several times "
-                   "(up to 10x) slower, bound by PCIe bandwidth.")
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "Offloading to CPU memory trades GPU memory for speed: steps are typically several times "
+            "(up to 10x) slower, bound by PCIe bandwidth.")))
     if s.seq_len > spec.max_position > 0:
-        out.append(f"seq_len {s.seq_len} is longer than the model's context ({spec.max_position}).")
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "seq_len {seq_len} is longer than the model's context ({context})."),
+            seq_len=s.seq_len, context=spec.max_position))
     if s.attention == "flash" and s.precision == "fp32":
-        out.append("FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA's memory-efficient kernel.")
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA's memory-efficient kernel.")))
     if s.method == "freeze" and s.frozen_layers == 0:
-        out.append("method 'freeze' with frozen_layers 0 trains everything, like 'full'.")
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "method 'freeze' with frozen_layers 0 trains everything, like 'full'.")))
     if not isinstance(s.gpu, str):
         return out
-    from .presets import get_gpu
-
     gpu = get_gpu(s.gpu)
     if "bf16" in s.precision and not gpu.bf16:
-        out.append(f"{gpu.name} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.")
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card."), gpu=gpu.name))
     if s.precision == "fp8" and not gpu.fp8:
-        out.append(f"{gpu.name} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.")
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300."),
+            gpu=gpu.name))
     if gpu.usable_fraction < 1:
-        out.append(f"{gpu.name}: only about {gpu.usable_fraction:.0%} of unified memory is usable by the GPU "
-                   "by default; the capacity shown is that share.")
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity "
+            "shown is that share."), gpu=gpu.name, share=round(gpu.usable_fraction * 100)))
     return out
 
 
@@ -118,9 +139,16 @@ def estimate(s: Scenario) -> Estimate:
         stages.append(_stage(s, spec, i, layers, comps, in_flight))
     busiest = max(range(len(stages)), key=lambda i: stages[i].total_bytes)
     return Estimate(
-        scenario_name=s.name, estimator=s.estimator, model_name=spec.name, gpu_name=gpu_name,
-        capacity_bytes=capacity, world_size=s.world_size, stages=tuple(stages), busiest_stage=busiest,
-        trainable_params=round(trainable), total_params=spec.total_params,
+        scenario_name=s.name,
+        estimator=s.estimator,
+        model_name=spec.name,
+        gpu_name=gpu_name,
+        capacity_bytes=capacity,
+        world_size=s.world_size,
+        stages=tuple(stages),
+        busiest_stage=busiest,
+        trainable_params=round(trainable),
+        total_params=spec.total_params,
         warnings=tuple(_warnings(s, spec)),
     )
 

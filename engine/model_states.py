@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .breakdown import Component
+from .messages import QT_TRANSLATE_NOOP
 from .scenario import Scenario
 from .states import Dtypes, StageParams, optimizer_state_bytes_per_param, quantized_bytes_per_param
 
 
-def component(key: str, name: str, category: str, moments: tuple[float, float, float, float], formula: str,
-              **inputs: object) -> Component:
+def component(
+    key: str, name: str, category: str, moments: tuple[float, float, float, float], formula: str, **inputs: object
+) -> Component:
     return Component(key, name, category, moments, formula, tuple(inputs.items()) if inputs else ())
 
 
@@ -39,47 +41,122 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams) -> tuple[lis
     off_params = s.offload == "optimizer+params"
     off_opt = s.offload != "none"
     w_train = 0.0 if off_params else shard(p.trainable_dense, p.trainable_expert, zero == 3) * dt.weight
-    comps.append(_c("weights", "Trainable weights", "model states", (w_train,) * 4,
-                    "trainable params / shards x weight bytes", params=p.trainable, bytes_per_param=dt.weight,
-                    zero3_shards=dp_shards if zero == 3 else 1))
+    comps.append(
+        _c(
+            "weights",
+            QT_TRANSLATE_NOOP("engine", "Trainable weights"),
+            "model states",
+            (w_train,) * 4,
+            QT_TRANSLATE_NOOP("engine", "trainable params / shards x weight bytes"),
+            params=p.trainable,
+            bytes_per_param=dt.weight,
+            zero3_shards=dp_shards if zero == 3 else 1,
+        )
+    )
     if p.frozen:
         w_frozen = 0.0 if off_params else (p.frozen / dp_shards if zero == 3 else p.frozen) * dt.weight
-        comps.append(_c("frozen_weights", "Frozen weights", "model states", (w_frozen,) * 4,
-                        "frozen params x weight bytes (no gradient, no optimizer state)",
-                        params=p.frozen, bytes_per_param=dt.weight))
+        comps.append(
+            _c(
+                "frozen_weights",
+                QT_TRANSLATE_NOOP("engine", "Frozen weights"),
+                "model states",
+                (w_frozen,) * 4,
+                QT_TRANSLATE_NOOP("engine", "frozen params x weight bytes (no gradient, no optimizer state)"),
+                params=p.frozen,
+                bytes_per_param=dt.weight,
+            )
+        )
     if p.quantized:
         q_bpp = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)
-        comps.append(_c("quantized_weights", f"{s.qlora_bits}-bit base weights", "model states",
-                        (p.quantized * q_bpp,) * 4, "quantised params x (bits/8 + quantisation constants)",
-                        params=p.quantized, bytes_per_param=round(q_bpp, 5), double_quant=s.qlora_double_quant))
+        comps.append(
+            _c(
+                "quantized_weights",
+                QT_TRANSLATE_NOOP("engine", "Quantised base weights"),
+                "model states",
+                (p.quantized * q_bpp,) * 4,
+                QT_TRANSLATE_NOOP("engine", "quantised params x (bits/8 + quantisation constants)"),
+                params=p.quantized,
+                bits=s.qlora_bits,
+                bytes_per_param=round(q_bpp, 5),
+                double_quant=s.qlora_double_quant,
+            )
+        )
     if p.lora:
-        comps.append(_c("lora_weights", "LoRA adapters", "model states", (p.lora * adapter_bytes,) * 4,
-                        "sum over targets of r x (d_in + d_out) x adapter bytes", params=p.lora,
-                        rank=s.lora_rank, bytes_per_param=adapter_bytes))
+        comps.append(
+            _c(
+                "lora_weights",
+                QT_TRANSLATE_NOOP("engine", "LoRA adapters"),
+                "model states",
+                (p.lora * adapter_bytes,) * 4,
+                QT_TRANSLATE_NOOP("engine", "sum over targets of r x (d_in + d_out) x adapter bytes"),
+                params=p.lora,
+                rank=s.lora_rank,
+                bytes_per_param=adapter_bytes,
+            )
+        )
     grads = shard(p.trainable_dense, p.trainable_expert, zero >= 2) * dt.grad
     grads += (p.lora / dp_shards if zero >= 2 else p.lora) * adapter_bytes
     g_fwd = grads if ga > 1 else 0.0
-    comps.append(_c("gradients", "Gradients", "model states", (g_fwd, g_fwd, grads, grads),
-                    "trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across "
-                    "accumulation steps", params=p.trainable + p.lora, bytes_per_param=dt.grad,
-                    grad_accum=ga, zero2_shards=dp_shards if zero >= 2 else 1))
+    comps.append(
+        _c(
+            "gradients",
+            QT_TRANSLATE_NOOP("engine", "Gradients"),
+            "model states",
+            (g_fwd, g_fwd, grads, grads),
+            QT_TRANSLATE_NOOP(
+                "engine",
+                "trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps",
+            ),
+            params=p.trainable + p.lora,
+            bytes_per_param=dt.grad,
+            grad_accum=ga,
+            zero2_shards=dp_shards if zero >= 2 else 1,
+        )
+    )
     opt_trainable = shard(p.trainable_dense, p.trainable_expert, zero >= 1)
     opt_lora = p.lora / dp_shards if zero >= 1 else p.lora
     if dt.master and not off_opt:
         master = opt_trainable * dt.master
-        comps.append(_c("master_weights", "fp32 master weights", "model states", (master,) * 4,
-                        "trainable params / shards x 4", params=p.trainable, zero1_shards=dp_shards if zero else 1))
+        comps.append(
+            _c(
+                "master_weights",
+                QT_TRANSLATE_NOOP("engine", "fp32 master weights"),
+                "model states",
+                (master,) * 4,
+                QT_TRANSLATE_NOOP("engine", "trainable params / shards x 4"),
+                params=p.trainable,
+                zero1_shards=dp_shards if zero else 1,
+            )
+        )
     if s.optimizer == "adafactor":
         state = p.factored * dt.state / (dp_shards if zero >= 1 else 1) + opt_lora * 4
     else:
-        state = (opt_trainable * optimizer_state_bytes_per_param(s, dt.state)
-                 + opt_lora * optimizer_state_bytes_per_param(s, max(adapter_bytes, dt.state)))
+        state = opt_trainable * optimizer_state_bytes_per_param(s, dt.state) + opt_lora * optimizer_state_bytes_per_param(
+            s, max(adapter_bytes, dt.state)
+        )
     if state and not off_opt:
-        comps.append(_c("optimizer_states", f"Optimizer states ({s.optimizer})", "model states", (state,) * 4,
-                        "trainable params / shards x state tensors x state bytes", optimizer=s.optimizer,
-                        params=p.trainable + p.lora, state_bytes=dt.state))
+        comps.append(
+            _c(
+                "optimizer_states",
+                QT_TRANSLATE_NOOP("engine", "Optimizer states"),
+                "model states",
+                (state,) * 4,
+                QT_TRANSLATE_NOOP("engine", "trainable params / shards x state tensors x state bytes"),
+                optimizer=s.optimizer,
+                params=p.trainable + p.lora,
+                state_bytes=dt.state,
+            )
+        )
     if zero == 0 and s.dp > 1:
-        comps.append(_c("ddp_buckets", "DDP gradient buckets", "transient", (grads,) * 4,
-                        "one flat copy of all gradients (gradient_as_bucket_view=False)", dp=s.dp))
+        comps.append(
+            _c(
+                "ddp_buckets",
+                QT_TRANSLATE_NOOP("engine", "DDP gradient buckets"),
+                "transient",
+                (grads,) * 4,
+                QT_TRANSLATE_NOOP("engine", "one flat copy of all gradients (gradient_as_bucket_view=False)"),
+                dp=s.dp,
+            )
+        )
 
     return comps, ShardedStates(grads, opt_trainable, opt_lora, adapter_bytes)

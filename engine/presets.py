@@ -10,6 +10,7 @@ from typing import Any
 
 from .architecture import ModelSpec, model_from_hf_config
 from .errors import PresetError
+from .messages import QT_TRANSLATE_NOOP
 
 PRESETS_DIR = Path(__file__).resolve().parent.parent / "presets"
 
@@ -55,7 +56,9 @@ def _read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
-        raise PresetError(f"Preset file {path.name} cannot be read: {exc}") from exc
+        raise PresetError(
+            QT_TRANSLATE_NOOP("engine", "Preset file {name} cannot be read: {exc}"), name=path.name, exc=exc
+        ) from exc
 
 
 @cache
@@ -64,8 +67,11 @@ def model_presets() -> dict[str, ModelPreset]:
     for path in sorted((PRESETS_DIR / "models").glob("*.json")):
         raw = _read_json(path)
         preset = ModelPreset(
-            id=raw["id"], name=raw.get("name", raw["id"]), family=raw.get("family", "Other"),
-            source=raw.get("source", ""), hf_config=raw["hf_config"],
+            id=raw["id"],
+            name=raw.get("name", raw["id"]),
+            family=raw.get("family", "Other"),
+            source=raw.get("source", ""),
+            hf_config=raw["hf_config"],
             published_params=raw.get("published_params"),
             published_active_params=raw.get("published_active_params"),
             published_params_source=raw.get("published_params_source", ""),
@@ -79,12 +85,18 @@ def gpu_presets() -> dict[str, GpuPreset]:
     presets: dict[str, GpuPreset] = {}
     for raw in _read_json(PRESETS_DIR / "gpus.json"):
         presets[raw["id"]] = GpuPreset(
-            id=raw["id"], name=raw["name"], vendor=raw.get("vendor", ""),
-            gpu_class=raw.get("class", ""), memory_bytes=int(raw["memory_bytes"]),
-            memory_label=raw.get("memory_label", ""), memory_basis=raw.get("memory_basis", ""),
-            bf16=bool(raw.get("bf16", True)), fp8=bool(raw.get("fp8", False)),
+            id=raw["id"],
+            name=raw["name"],
+            vendor=raw.get("vendor", ""),
+            gpu_class=raw.get("class", ""),
+            memory_bytes=int(raw["memory_bytes"]),
+            memory_label=raw.get("memory_label", ""),
+            memory_basis=raw.get("memory_basis", ""),
+            bf16=bool(raw.get("bf16", True)),
+            fp8=bool(raw.get("fp8", False)),
             usable_fraction=float(raw.get("usable_fraction", 1.0)),
-            source=raw.get("source", ""), notes=raw.get("notes", ""),
+            source=raw.get("source", ""),
+            notes=raw.get("notes", ""),
         )
     return presets
 
@@ -92,7 +104,7 @@ def gpu_presets() -> dict[str, GpuPreset]:
 def _unknown(kind: str, key: str, known: dict[str, Any]) -> PresetError:
     close = [k for k in known if key.lower().replace("_", "-") in k][:5]
     hint = f" Did you mean: {', '.join(close)}?" if close else f" Run 'python main.py presets {kind}s' for the list."
-    return PresetError(f"Unknown {kind} preset '{key}'.{hint}")
+    return PresetError(QT_TRANSLATE_NOOP("engine", "Unknown {kind} preset '{key}'.{hint}"), kind=kind, key=key, hint=hint)
 
 
 def get_model_preset(model_id: str) -> ModelPreset:

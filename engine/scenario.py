@@ -15,6 +15,7 @@ from typing import Any
 
 from .architecture import ModelSpec, model_from_hf_config
 from .errors import ModelConfigError, PresetError, ScenarioError
+from .messages import QT_TRANSLATE_NOOP
 from .presets import GpuPreset, get_gpu, model_spec_for
 
 SCHEMA_VERSION = 1
@@ -35,8 +36,8 @@ DEFAULTS: dict[str, tuple[Any, str]] = {
     "schema_version": (SCHEMA_VERSION, "file format version"),
     "name": ("Untitled scenario", "shown in the window title and the library"),
     "notes": ("", "free text"),
-    "model": (None, "preset id (e.g. \"llama-3-8b\") or {\"name\": ..., \"hf_config\": {config.json}}; required"),
-    "gpu": ("h100-sxm-80gb", "preset id or {\"name\": ..., \"memory_bytes\": N}"),
+    "model": (None, 'preset id (e.g. "llama-3-8b") or {"name": ..., "hf_config": {config.json}}; required'),
+    "gpu": ("h100-sxm-80gb", 'preset id or {"name": ..., "memory_bytes": N}'),
     "gpus_per_node": (1, "GPUs in each node"),
     "nodes": (1, "nodes; world size = gpus_per_node x nodes"),
     "method": ("full", " | ".join(METHODS)),
@@ -48,7 +49,7 @@ DEFAULTS: dict[str, tuple[Any, str]] = {
     "attention": ("sdpa", " | ".join(ATTENTIONS)),
     "checkpointing": ("none", " | ".join(CHECKPOINTINGS) + " (activation checkpointing)"),
     "lora_rank": (16, "LoRA rank r (lora / qlora)"),
-    "lora_targets": (["q_proj", "v_proj"], "module names, \"attention\" (all attention projections) or \"all-linear\""),
+    "lora_targets": (["q_proj", "v_proj"], 'module names, "attention" (all attention projections) or "all-linear"'),
     "lora_alpha": (32, "LoRA scaling numerator (no effect on memory; kept so peft settings round-trip)"),
     "lora_adapter_dtype": ("fp32", "fp32 (peft's default upcast) | compute (adapters in the compute dtype)"),
     "frozen_layers": (0, "decoder layers frozen (method freeze)"),
@@ -66,14 +67,20 @@ DEFAULTS: dict[str, tuple[Any, str]] = {
     "offload": ("none", " | ".join(OFFLOADS) + " (to CPU memory)"),
     "estimator": ("detailed", " | ".join(ESTIMATORS)),
     "k_factor": (3.0, "K of the seed-k-factor estimator"),
-    "reserve": ("auto", "\"auto\" (the seeds' table) or a fraction of the peak kept free"),
+    "reserve": ("auto", '"auto" (the seeds\' table) or a fraction of the peak kept free'),
 }
 
 _POSITIVE_INTS = ("gpus_per_node", "nodes", "micro_batch", "seq_len", "grad_accum", "lora_rank", "tp", "pp", "ep", "cp")
 _CHOICES = {
-    "method": METHODS, "precision": PRECISIONS, "optimizer": OPTIMIZERS, "attention": ATTENTIONS,
-    "checkpointing": CHECKPOINTINGS, "freeze_from": FREEZE_SIDES, "offload": OFFLOADS,
-    "estimator": ESTIMATORS, "lora_adapter_dtype": ADAPTER_DTYPES,
+    "method": METHODS,
+    "precision": PRECISIONS,
+    "optimizer": OPTIMIZERS,
+    "attention": ATTENTIONS,
+    "checkpointing": CHECKPOINTINGS,
+    "freeze_from": FREEZE_SIDES,
+    "offload": OFFLOADS,
+    "estimator": ESTIMATORS,
+    "lora_adapter_dtype": ADAPTER_DTYPES,
 }
 _BOOLS = ("freeze_embeddings", "qlora_double_quant", "sequence_parallel", "fsdp")
 
@@ -181,7 +188,10 @@ def _parse_model(value: Any) -> str | CustomModel:
         except ModelConfigError as exc:
             raise ScenarioError("model", str(exc)) from exc
         return model
-    raise ScenarioError("model", "must be a preset id such as \"llama-3-8b\" or {\"name\": ..., \"hf_config\": {...}}.")
+    raise ScenarioError(
+        "model",
+        QT_TRANSLATE_NOOP("engine", 'must be a preset id such as "llama-3-8b" or {{"name": ..., "hf_config": {{...}}}}.'),
+    )
 
 
 def _parse_gpu(value: Any) -> str | CustomGpu:
@@ -194,9 +204,14 @@ def _parse_gpu(value: Any) -> str | CustomGpu:
     if isinstance(value, dict):
         mem = value.get("memory_bytes")
         if isinstance(mem, bool) or not isinstance(mem, int) or mem <= 0:
-            raise ScenarioError("gpu", "a custom GPU needs \"memory_bytes\" as a positive whole number of bytes.")
+            raise ScenarioError(
+                "gpu", QT_TRANSLATE_NOOP("engine", 'a custom GPU needs "memory_bytes" as a positive whole number of bytes.')
+            )
         return CustomGpu(str(value.get("name") or "Custom GPU"), mem)
-    raise ScenarioError("gpu", "must be a preset id such as \"h100-sxm-80gb\" or {\"name\": ..., \"memory_bytes\": N}.")
+    raise ScenarioError(
+        "gpu",
+        QT_TRANSLATE_NOOP("engine", 'must be a preset id such as "h100-sxm-80gb" or {{"name": ..., "memory_bytes": N}}.'),
+    )
 
 
 def _check_int(key: str, value: Any, minimum: int) -> int:
@@ -204,31 +219,40 @@ def _check_int(key: str, value: Any, minimum: int) -> int:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         else:
-            raise ScenarioError(key, f"must be a whole number, not {value!r}.")
+            raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be a whole number, not {value!r}."), value=value)
     if value < minimum:
-        raise ScenarioError(key, f"must be at least {minimum}, not {value}.")
+        raise ScenarioError(
+            key, QT_TRANSLATE_NOOP("engine", "must be at least {minimum}, not {value}."), minimum=minimum, value=value
+        )
     return value
 
 
 def scenario_from_dict(data: Any) -> Scenario:
     """Validate a scenario object (as read from JSON) and build the engine's Scenario."""
     if not isinstance(data, dict):
-        raise ScenarioError("scenario", "a scenario file must hold one JSON object.")
+        raise ScenarioError("scenario", QT_TRANSLATE_NOOP("engine", "a scenario file must hold one JSON object."))
     unknown = [k for k in data if k not in DEFAULTS]
     if unknown:
-        raise ScenarioError(unknown[0], f"is not a scenario key. Known keys: {', '.join(DEFAULTS)}.")
+        raise ScenarioError(
+            unknown[0], QT_TRANSLATE_NOOP("engine", "is not a scenario key. Known keys: {p}."), p=", ".join(DEFAULTS)
+        )
     version = data.get("schema_version", SCHEMA_VERSION)
     if version != SCHEMA_VERSION:
-        raise ScenarioError("schema_version", f"this version reads schema_version {SCHEMA_VERSION}, not {version!r}.")
+        raise ScenarioError(
+            "schema_version",
+            QT_TRANSLATE_NOOP("engine", "this version reads schema_version {SCHEMA_VERSION}, not {version!r}."),
+            SCHEMA_VERSION=SCHEMA_VERSION,
+            version=version,
+        )
     if "model" not in data:
-        raise ScenarioError("model", "is required: which model is being trained?")
+        raise ScenarioError("model", QT_TRANSLATE_NOOP("engine", "is required: which model is being trained?"))
     kw: dict[str, Any] = {"model": _parse_model(data["model"])}
     if "gpu" in data:
         kw["gpu"] = _parse_gpu(data["gpu"])
     for key in ("name", "notes"):
         if key in data:
             if not isinstance(data[key], str):
-                raise ScenarioError(key, "must be text.")
+                raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be text."))
             kw[key] = data[key]
     for key in _POSITIVE_INTS:
         if key in data:
@@ -239,20 +263,24 @@ def scenario_from_dict(data: Any) -> Scenario:
     if "zero_stage" in data:
         kw["zero_stage"] = _check_int("zero_stage", data["zero_stage"], 0)
         if kw["zero_stage"] > 3:
-            raise ScenarioError("zero_stage", f"must be 0, 1, 2 or 3, not {kw['zero_stage']}.")
+            raise ScenarioError(
+                "zero_stage", QT_TRANSLATE_NOOP("engine", "must be 0, 1, 2 or 3, not {p}."), p=kw["zero_stage"]
+            )
     if "qlora_bits" in data:
         kw["qlora_bits"] = _check_int("qlora_bits", data["qlora_bits"], 1)
         if kw["qlora_bits"] not in (4, 8):
-            raise ScenarioError("qlora_bits", f"must be 4 or 8, not {kw['qlora_bits']}.")
+            raise ScenarioError("qlora_bits", QT_TRANSLATE_NOOP("engine", "must be 4 or 8, not {p}."), p=kw["qlora_bits"])
     for key, choices in _CHOICES.items():
         if key in data:
             if data[key] not in choices:
-                raise ScenarioError(key, f"must be one of {', '.join(choices)}; got {data[key]!r}.")
+                raise ScenarioError(
+                    key, QT_TRANSLATE_NOOP("engine", "must be one of {p}; got {p2!r}."), p=", ".join(choices), p2=data[key]
+                )
             kw[key] = data[key]
     for key in _BOOLS:
         if key in data:
             if not isinstance(data[key], bool):
-                raise ScenarioError(key, f"must be true or false, not {data[key]!r}.")
+                raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be true or false, not {p!r}."), p=data[key])
             kw[key] = data[key]
     if "lora_targets" in data:
         targets = data["lora_targets"]
@@ -261,21 +289,30 @@ def scenario_from_dict(data: Any) -> Scenario:
         elif isinstance(targets, list) and targets and all(isinstance(t, str) and t for t in targets):
             kw["lora_targets"] = tuple(dict.fromkeys(targets))
         else:
-            raise ScenarioError("lora_targets", "must be \"all-linear\", \"attention\" or a non-empty list of module names.")
+            raise ScenarioError(
+                "lora_targets",
+                QT_TRANSLATE_NOOP("engine", 'must be "all-linear", "attention" or a non-empty list of module names.'),
+            )
     if "lora_alpha" in data:
         alpha = data["lora_alpha"]
         if isinstance(alpha, bool) or not isinstance(alpha, int | float) or alpha <= 0:
-            raise ScenarioError("lora_alpha", f"must be a positive number, not {alpha!r}.")
+            raise ScenarioError(
+                "lora_alpha", QT_TRANSLATE_NOOP("engine", "must be a positive number, not {alpha!r}."), alpha=alpha
+            )
         kw["lora_alpha"] = alpha
     if "k_factor" in data:
         k = data["k_factor"]
         if isinstance(k, bool) or not isinstance(k, int | float) or not 0 < k <= 100:
-            raise ScenarioError("k_factor", f"must be a number between 0 and 100, not {k!r}.")
+            raise ScenarioError(
+                "k_factor", QT_TRANSLATE_NOOP("engine", "must be a number between 0 and 100, not {k!r}."), k=k
+            )
         kw["k_factor"] = float(k)
     if "reserve" in data:
         r = data["reserve"]
         if r != "auto" and (isinstance(r, bool) or not isinstance(r, int | float) or not 0 <= r < 1):
-            raise ScenarioError("reserve", f"must be \"auto\" or a fraction from 0 to 0.99, not {r!r}.")
+            raise ScenarioError(
+                "reserve", QT_TRANSLATE_NOOP("engine", 'must be "auto" or a fraction from 0 to 0.99, not {r!r}.'), r=r
+            )
         kw["reserve"] = r if r == "auto" else float(r)
     scenario = Scenario(**kw)
     _check_consistency(scenario)
@@ -287,39 +324,87 @@ def _check_consistency(s: Scenario) -> None:
     shards = s.tp * s.pp * s.cp
     if s.world_size % shards:
         raise ScenarioError(
-            "tp", f"world size {s.world_size} (gpus_per_node x nodes) is not divisible by tp x pp x cp = {shards}.")
+            "tp",
+            QT_TRANSLATE_NOOP(
+                "engine", "world size {world_size} (gpus_per_node x nodes) is not divisible by tp x pp x cp = {shards}."
+            ),
+            world_size=s.world_size,
+            shards=shards,
+        )
     if spec.heads % s.tp:
-        raise ScenarioError("tp", f"must divide the model's {spec.heads} attention heads; {s.tp} does not.")
+        raise ScenarioError(
+            "tp",
+            QT_TRANSLATE_NOOP("engine", "must divide the model's {heads} attention heads; {tp} does not."),
+            heads=spec.heads,
+            tp=s.tp,
+        )
     if spec.kv_heads % s.tp and s.tp % spec.kv_heads:
-        raise ScenarioError("tp", f"{s.tp} and the model's {spec.kv_heads} KV heads must divide one another.")
+        raise ScenarioError(
+            "tp",
+            QT_TRANSLATE_NOOP("engine", "{tp} and the model's {kv_heads} KV heads must divide one another."),
+            tp=s.tp,
+            kv_heads=spec.kv_heads,
+        )
     if s.pp > spec.layers:
-        raise ScenarioError("pp", f"cannot exceed the model's {spec.layers} layers.")
+        raise ScenarioError(
+            "pp", QT_TRANSLATE_NOOP("engine", "cannot exceed the model's {layers} layers."), layers=spec.layers
+        )
     if s.ep > 1:
         if not spec.is_moe:
-            raise ScenarioError("ep", "expert parallelism needs a mixture-of-experts model.")
+            raise ScenarioError("ep", QT_TRANSLATE_NOOP("engine", "expert parallelism needs a mixture-of-experts model."))
         if spec.n_experts % s.ep:
-            raise ScenarioError("ep", f"must divide the model's {spec.n_experts} experts; {s.ep} does not.")
+            raise ScenarioError(
+                "ep",
+                QT_TRANSLATE_NOOP("engine", "must divide the model's {n_experts} experts; {ep} does not."),
+                n_experts=spec.n_experts,
+                ep=s.ep,
+            )
         if (s.dp * s.cp) % s.ep:
-            raise ScenarioError("ep", f"must divide the data-parallel ranks ({s.dp * s.cp}); {s.ep} does not.")
+            raise ScenarioError(
+                "ep",
+                QT_TRANSLATE_NOOP("engine", "must divide the data-parallel ranks ({p}); {ep} does not."),
+                p=s.dp * s.cp,
+                ep=s.ep,
+            )
     if s.cp > 1 and s.seq_len % s.cp:
-        raise ScenarioError("cp", f"must divide seq_len ({s.seq_len}); {s.cp} does not.")
+        raise ScenarioError(
+            "cp", QT_TRANSLATE_NOOP("engine", "must divide seq_len ({seq_len}); {cp} does not."), seq_len=s.seq_len, cp=s.cp
+        )
     if s.fsdp and s.zero_stage not in (0, 3):
-        raise ScenarioError("fsdp", f"FSDP full sharding is ZeRO-3; it cannot be combined with zero_stage {s.zero_stage}.")
+        raise ScenarioError(
+            "fsdp",
+            QT_TRANSLATE_NOOP("engine", "FSDP full sharding is ZeRO-3; it cannot be combined with zero_stage {zero_stage}."),
+            zero_stage=s.zero_stage,
+        )
     if s.offload != "none" and s.effective_zero == 0:
-        raise ScenarioError("offload", "offloading needs ZeRO (stage 1 or more) or FSDP to move states to the CPU.")
+        raise ScenarioError(
+            "offload",
+            QT_TRANSLATE_NOOP("engine", "offloading needs ZeRO (stage 1 or more) or FSDP to move states to the CPU."),
+        )
     if s.offload == "optimizer+params" and s.effective_zero != 3:
-        raise ScenarioError("offload", "offloading parameters needs ZeRO-3 or FSDP.")
+        raise ScenarioError("offload", QT_TRANSLATE_NOOP("engine", "offloading parameters needs ZeRO-3 or FSDP."))
     if s.frozen_layers > spec.layers:
-        raise ScenarioError("frozen_layers", f"cannot exceed the model's {spec.layers} layers.")
+        raise ScenarioError(
+            "frozen_layers", QT_TRANSLATE_NOOP("engine", "cannot exceed the model's {layers} layers."), layers=spec.layers
+        )
     if s.method in ("lora", "qlora"):
         known = lora_target_names(spec)
         if isinstance(s.lora_targets, tuple):
             bad = [t for t in s.lora_targets if t not in known]
             if bad:
-                raise ScenarioError("lora_targets", f"{bad[0]!r} is not a linear layer of this model; "
-                                    f"choose from {', '.join(known)} or \"all-linear\".")
+                raise ScenarioError(
+                    "lora_targets",
+                    QT_TRANSLATE_NOOP(
+                        "engine", '{bad!r} is not a linear layer of this model; choose from {p} or "all-linear".'
+                    ),
+                    bad=bad[0],
+                    p=", ".join(known),
+                )
     if s.method == "qlora" and s.zero_stage == 3:
-        raise ScenarioError("zero_stage", "QLoRA's 4/8-bit base weights are not sharded by ZeRO-3 here; use 0-2.")
+        raise ScenarioError(
+            "zero_stage",
+            QT_TRANSLATE_NOOP("engine", "QLoRA's 4/8-bit base weights are not sharded by ZeRO-3 here; use 0-2."),
+        )
 
 
 def lora_target_names(spec: ModelSpec) -> tuple[str, ...]:
@@ -351,10 +436,18 @@ def load_scenario(path: str | Path) -> Scenario:
     p = Path(path)
     try:
         if p.stat().st_size > MAX_SCENARIO_BYTES:
-            raise ScenarioError("scenario", f"{p.name} is larger than 8 MB; a scenario is a few kilobytes.")
+            raise ScenarioError(
+                "scenario",
+                QT_TRANSLATE_NOOP("engine", "{name} is larger than 8 MB; a scenario is a few kilobytes."),
+                name=p.name,
+            )
         data = json.loads(p.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ScenarioError("scenario", f"cannot read {p}: {exc.strerror or exc}.") from exc
+        raise ScenarioError(
+            "scenario", QT_TRANSLATE_NOOP("engine", "cannot read {p}: {p2}."), p=p, p2=exc.strerror or exc
+        ) from exc
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ScenarioError("scenario", f"{p.name} is not valid JSON ({exc}).") from exc
+        raise ScenarioError(
+            "scenario", QT_TRANSLATE_NOOP("engine", "{name} is not valid JSON ({exc})."), name=p.name, exc=exc
+        ) from exc
     return scenario_from_dict(data)

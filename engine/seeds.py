@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .architecture import ModelSpec
 from .breakdown import Component
+from .messages import QT_TRANSLATE_NOOP
 from .model_states import model_state_components
 from .scenario import Scenario
 from .states import Dtypes, stage_params
@@ -43,8 +44,13 @@ def _per_op_layer_bytes(s: Scenario, spec: ModelSpec, moe: bool) -> float:
     if not moe:
         return attention
     # Seed 000 section 9: router logits, gate scores, top-k expert and shared-expert intermediates.
-    return (attention + b * sl * spec.n_experts * 2 + b * sl * spec.top_k * 4
-            + b * sl * spec.top_k * spec.expert_ffn * 4 + b * sl * spec.shared_ffn * 4)
+    return (
+        attention
+        + b * sl * spec.n_experts * 2
+        + b * sl * spec.top_k * 4
+        + b * sl * spec.top_k * spec.expert_ffn * 4
+        + b * sl * spec.shared_ffn * 4
+    )
 
 
 def _seed_004_adapter_states(s: Scenario, spec: ModelSpec, stage_layers: int) -> tuple[float, float]:
@@ -62,11 +68,27 @@ def seed_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers
     if s.estimator == "seed-k-factor" and s.method in ("lora", "qlora"):
         base_params = spec.total_params * shards / (s.dp if s.effective_zero == 3 else 1)
         base_bpp = 0.6 if s.method == "qlora" else 2.0
-        comps.append(_whole("frozen_weights", "Base model (seed 004)", "model states", base_params * base_bpp,
-                            "N x 2 (LoRA) or N x 0.6 (QLoRA, 'typical setting')", params=round(base_params)))
+        comps.append(
+            _whole(
+                "frozen_weights",
+                QT_TRANSLATE_NOOP("engine", "Base model (seed 004)"),
+                "model states",
+                base_params * base_bpp,
+                QT_TRANSLATE_NOOP("engine", "N x 2 (LoRA) or N x 0.6 (QLoRA, 'typical setting')"),
+                params=round(base_params),
+            )
+        )
         n_lora, states = _seed_004_adapter_states(s, spec, len(layers))
-        comps.append(_whole("lora_weights", "LoRA training states (seed 004)", "model states", states,
-                            "N_lora x c_opt, N_lora = L x 18 x r x H", lora_params=round(n_lora)))
+        comps.append(
+            _whole(
+                "lora_weights",
+                QT_TRANSLATE_NOOP("engine", "LoRA training states (seed 004)"),
+                "model states",
+                states,
+                QT_TRANSLATE_NOOP("engine", "N_lora x c_opt, N_lora = L x 18 x r x H"),
+                lora_params=round(n_lora),
+            )
+        )
     else:
         for c in model_state_components(s, dt, p)[0]:
             comps.append(Component(c.key, c.name, c.category, (c.peak_bytes,) * 4, c.formula, c.inputs))
@@ -74,26 +96,84 @@ def seed_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers
     b, sl, h = s.micro_batch, s.seq_len, spec.hidden
     if s.estimator == "seed-k-factor":
         act = b * sl * h * len(layers) * s.k_factor * 2 / s.tp
-        comps.append(_whole("activations", "Activations (K-factor)", "activations", act,
-                            "B x T x H x L x K x 2 bytes", K=s.k_factor, B=b, T=sl, H=h, L=len(layers)))
+        comps.append(
+            _whole(
+                "activations",
+                QT_TRANSLATE_NOOP("engine", "Activations (K-factor)"),
+                "activations",
+                act,
+                QT_TRANSLATE_NOOP("engine", "B x T x H x L x K x 2 bytes"),
+                K=s.k_factor,
+                B=b,
+                T=sl,
+                H=h,
+                L=len(layers),
+            )
+        )
         return comps
     if s.estimator == "seed-alpha":
         active = spec.active_params * shards
         alpha = seed_alpha(s, spec)
-        comps.append(_whole("activations", "Activations (alpha x active params)", "activations", alpha * active,
-                            "alpha x N_active, alpha = (bs/h)(5 + 5as/6h)", alpha=round(alpha, 3),
-                            active_params=round(active)))
+        comps.append(
+            _whole(
+                "activations",
+                QT_TRANSLATE_NOOP("engine", "Activations (alpha x active params)"),
+                "activations",
+                alpha * active,
+                QT_TRANSLATE_NOOP("engine", "alpha x N_active, alpha = (bs/h)(5 + 5as/6h)"),
+                alpha=round(alpha, 3),
+                active_params=round(active),
+            )
+        )
     else:
         act = sum(_per_op_layer_bytes(s, spec, spec.moe_layer_flags[i]) for i in layers) / s.tp
-        comps.append(_whole("activations", "Activations (per operation)", "activations", act,
-                            "per layer 60bsh + 10bas^2 (flash removes the s^2 term; checkpointing keeps 2bsh)",
-                            layers=len(layers), b=b, s=sl, h=h, a=spec.heads))
+        comps.append(
+            _whole(
+                "activations",
+                QT_TRANSLATE_NOOP("engine", "Activations (per operation)"),
+                "activations",
+                act,
+                QT_TRANSLATE_NOOP(
+                    "engine", "per layer 60bsh + 10bas^2 (flash removes the s^2 term; checkpointing keeps 2bsh)"
+                ),
+                layers=len(layers),
+                b=b,
+                s=sl,
+                h=h,
+                a=spec.heads,
+            )
+        )
     if last:
-        comps.append(_whole("logits", "Logits spike (fp32)", "transient", b * sl * spec.vocab * 4 / s.tp,
-                            "b x s x V x 4", vocab=spec.vocab))
+        comps.append(
+            _whole(
+                "logits",
+                QT_TRANSLATE_NOOP("engine", "Logits spike (fp32)"),
+                "transient",
+                b * sl * spec.vocab * 4 / s.tp,
+                QT_TRANSLATE_NOOP("engine", "b x s x V x 4"),
+                vocab=spec.vocab,
+            )
+        )
     if s.ep > 1 and spec.is_moe:
         capacity = b * sl * spec.top_k / s.ep
-        comps.append(_whole("ep_buffers", "EP all-to-all buffers", "transient", s.ep * capacity * h * 2 * 2,
-                            "ep x capacity x h x 2 bytes x 2 directions", ep=s.ep, capacity=capacity))
-    comps.append(_whole("cuda_context_seed", "CUDA context (seed 000)", "transient", SEED_CONTEXT_BYTES, "1 GB"))
+        comps.append(
+            _whole(
+                "ep_buffers",
+                QT_TRANSLATE_NOOP("engine", "EP all-to-all buffers"),
+                "transient",
+                s.ep * capacity * h * 2 * 2,
+                QT_TRANSLATE_NOOP("engine", "ep x capacity x h x 2 bytes x 2 directions"),
+                ep=s.ep,
+                capacity=capacity,
+            )
+        )
+    comps.append(
+        _whole(
+            "cuda_context_seed",
+            QT_TRANSLATE_NOOP("engine", "CUDA context (seed 000)"),
+            "transient",
+            SEED_CONTEXT_BYTES,
+            QT_TRANSLATE_NOOP("engine", "1 GB"),
+        )
+    )
     return comps

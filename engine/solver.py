@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import heapq
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,16 +41,15 @@ class _Evaluator:
         if s is None:
             return None
         self.lookups += 1
-        if s in self.memo:
-            return self.memo[s]
-        try:  # cheap (cached model spec, arithmetic): candidates are built unvalidated with dataclasses.replace
-            _check_consistency(s)
-        except ScenarioError:
-            est = None
-        else:
-            est = estimate(s)
-            self.estimates += 1
-        self.memo[s] = est
+        est = self.memo.get(s, self)  # self: not seen yet (None is a memoised "invalid")
+        if est is self:
+            try:  # cheap (cached model spec, arithmetic): candidates are built unvalidated with dataclasses.replace
+                _check_consistency(s)
+                est = estimate(s)
+                self.estimates += 1
+            except ScenarioError:
+                est = None
+            self.memo[s] = est
         return est
 
     def ok(self, s: Scenario | None) -> bool:
@@ -72,14 +72,6 @@ def _largest_true(ok: Callable[[int], bool], hi: int) -> int | None:
         mid = (good + probe) // 2
         good, probe = (mid, probe) if ok(mid) else (good, mid)
     return good
-
-
-def _smallest_true(ok: Callable[[int], bool], hi: int) -> int | None:
-    """Smallest v in 1..hi with ok(v), ok false on a prefix and true after it."""
-    last_bad = _largest_true(lambda v: not ok(v), hi)
-    if last_bad is None:
-        return 1
-    return None if last_bad >= hi else last_bad + 1
 
 
 # --- limits
@@ -111,7 +103,7 @@ def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = Fals
     spec = resolve_model(s)
     tp = pp = 1
     zero, offload = 0, "none"
-    if strategy == "zero3":
+    if strategy == "zero3" and (n > 1 or s.offload != "none"):  # one GPU has nothing to shard with (bar offload)
         zero = 2 if s.method == "qlora" else 3
         offload = "optimizer" if s.offload != "none" and zero < 3 else s.offload
     elif strategy == "tp_pp":
@@ -136,8 +128,10 @@ def _min_gpus(s: Scenario, strategy: str, ev: _Evaluator, keep_global_batch: boo
         laid[i - 1] = with_gpus(s, counts[i - 1], strategy, keep_global_batch)
         return ev.ok(laid[i - 1])
 
-    i = _smallest_true(ok, len(counts))
-    return None if i is None else laid[i - 1]
+    last_bad = _largest_true(lambda i: not ok(i), len(counts))  # fits is false on a prefix, then true
+    if last_bad is None:
+        return laid[0]
+    return None if last_bad >= len(counts) else laid[last_bad]
 
 
 def seq_step(s: Scenario) -> int:
@@ -269,7 +263,8 @@ def _axes(s: Scenario) -> list[list[_Option]]:
     axes.append([_Option("pp", 7.5 + 0.25 * math.log2(p / s.pp), (("pp", p),), f"use pipeline parallelism pp={p}", _PP)
                  for p in pps])
     if world < MAX_GPUS:
-        axes.append([_Option("gpus", 9.0, (), "", "", "zero3"), _Option("gpus", 9.5, (), "", "", "tp_pp")])
+        # Two axes, not one: each is then ordered, which keeps "superset of a fitting plan" upward-closed.
+        axes += [[_Option("gpus", 9.0, (), "", "", "zero3")], [_Option("gpus2", 9.5, (), "", "", "tp_pp")]]
     offs = [("optimizer", 12.0, "the optimizer states")] if s.offload == "none" else []
     if s.offload != "optimizer+params" and s.method != "qlora":
         offs.append(("optimizer+params", 14.0, "optimizer states and weights"))
@@ -283,9 +278,10 @@ def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str 
     axes = {o.axis: o for o in opts}
     for o in opts:
         ch.update(o.changes)
-    gpus = axes["gpus"].kind if "gpus" in axes else None
+    gpus = "zero3" if "gpus" in axes else "tp_pp" if "gpus2" in axes else None
     # More GPUs come with their own layout, and are there to keep the sequence: no nested searches.
-    if gpus and ("seq" in axes or {"zero", "tp", "pp"} & set(axes) or (gpus == "tp_pp" and "offload" in axes)):
+    if gpus and ({"seq", "zero", "tp", "pp"} & set(axes) or {"gpus", "gpus2"} <= set(axes)
+                 or (gpus == "tp_pp" and "offload" in axes)):
         return None, None, None
     need = {"none": 0, "optimizer": 2, "optimizer+params": 3}[ch.get("offload", base.offload)]
     if ch.get("zero_stage", base.effective_zero) < need:  # ZeRO-Offload as DeepSpeed runs it (stage 2 or 3)
@@ -328,83 +324,74 @@ def _describe(base: Scenario, s: Scenario, opts: list[_Option]) -> tuple[dict, t
         tuple(steps)
 
 
+def _resolve(ev: _Evaluator, base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, float]:
+    """The scenario a set of options leads to (searches for seq / GPU count done) and the extra disruption."""
+    cand, seq, gpus = _combine(base, opts)
+    if cand is not None and seq:  # the least shortening that fits: exact to a step, by bisection
+        step, old = seq_step(cand), cand.seq_len
+        k = _largest_true(lambda k: ev.ok(dataclasses.replace(cand, seq_len=k * step)), (old - 1) // step)
+        return (None, 0.0) if k is None else (dataclasses.replace(cand, seq_len=k * step), 5.0 * (1 - k * step / old))
+    if cand is not None and gpus:
+        cand = _min_gpus(cand, gpus, ev, keep_global_batch=True)
+        if cand is None or cand.world_size <= base.world_size:
+            return None, 0.0  # none, or no more than today: the within-node options cover that
+        return cand, 0.5 * math.log2(cand.world_size / base.world_size)
+    return cand, 0.0
+
+
 def plan_search(s: Scenario, *, target_headroom_fraction: float = 0.0, max_plans: int = 8,
                 max_estimates: int = 20_000, exhaustive: bool = False,
                 progress: Callable[[int, int], None] | None = None,
                 cancel: Callable[[], bool] | None = None) -> SearchStats:
-    """Ranked plans (least disruptive first) with search statistics. exhaustive: no early stop (benchmarks)."""
-    import time
-
+    """Ranked plans with search statistics. exhaustive (benchmarks): every combination, no pruning, no early stop."""
     t0 = time.perf_counter()
     ev, stats = _Evaluator(target_headroom_fraction), SearchStats()
-    axes = _axes(s)
     base_est = ev(s)
     # A change that moves no byte in any phase is no lever (SDPA and flash cost the same, for one). Phases,
     # not the peak: checkpointing may leave an optimizer-step peak alone and still matter in combination.
-    axes = [[o for o in a if o.kind or _phases(ev(_combine(s, [o])[0])) != _phases(base_est)] for a in axes]
+    axes = [[o for o in a if o.kind or _phases(ev(_combine(s, [o])[0])) != _phases(base_est)] for a in _axes(s)]
     axes = [a for a in axes if a]
     stats.lattice = math.prod(len(a) + 1 for a in axes)
     start = (0,) * len(axes)
-    heap, seen, found = [(0.0, start)], {start}, []  # found: (combo, plan)
-    by_scenario: dict[Scenario, Plan] = {}
-    by_outcome: dict[tuple, Plan] = {}
-    if ev.ok(s):
-        heap = []
+    heap = [] if ev.ok(s) else [(0.0, start)]
+    seen, fitting, outcomes = {start}, [], {}  # fitting: combos that fit; outcomes: merged plans by estimate
     while heap:
         lb, combo = heapq.heappop(heap)
-        if not exhaustive and len(by_outcome) >= max_plans and lb > sorted(
-                p.disruption for p in by_outcome.values())[max_plans - 1]:
-            break
+        if not exhaustive and len(outcomes) >= max_plans and lb > sorted(
+                p.disruption for p in outcomes.values())[max_plans - 1]:
+            break  # popped in order of (a lower bound of) disruption: nothing later can rank higher
         if cancel is not None and cancel():
             stats.cancelled = True
             break
-        if ev.estimates >= max_estimates:  # budget: a search that finds nothing must still end quickly
+        if ev.estimates >= max_estimates:  # budget: a space where nothing fits must still end quickly
             break
+        # Every axis is ordered (a later option is a stronger dose), so "some fitting plan <= combo" marks
+        # a superset of a plan that fits: not minimal, and neither is anything above it, so no expansion.
+        if not exhaustive and any(all(c >= p for c, p in zip(combo, f, strict=True)) for f in fitting):
+            continue
         stats.visited += 1
         if progress is not None and stats.visited % 32 == 0:
             progress(stats.visited, stats.lattice)
         for i, a in enumerate(axes):
-            if combo[i] < len(a):
-                nxt = combo[:i] + (combo[i] + 1,) + combo[i + 1:]
-                if nxt not in seen:
-                    seen.add(nxt)
-                    old = a[combo[i] - 1].cost if combo[i] else 0.0
-                    heapq.heappush(heap, (lb - old + a[combo[i]].cost, nxt))
-        if combo == start or any(all(p == 0 or (c >= p if ax[0].axis != "gpus" else c == p)
-                                     for c, p, ax in zip(combo, prev, axes, strict=True)) for prev, _ in found):
-            continue  # a subset of these changes already fits: only minimal plans are offered
+            if combo[i] < len(a) and (nxt := combo[:i] + (combo[i] + 1,) + combo[i + 1:]) not in seen:
+                seen.add(nxt)
+                heapq.heappush(heap, (lb - (a[combo[i] - 1].cost if combo[i] else 0.0) + a[combo[i]].cost, nxt))
         opts = [a[c - 1] for a, c in zip(axes, combo, strict=True) if c]
-        cand, seq, gpus = _combine(s, opts)
-        cost = lb
-        if cand is not None and seq:
-            step, old_seq = seq_step(cand), cand.seq_len
-            k = _largest_true(lambda k, c=cand, st=step: ev.ok(dataclasses.replace(c, seq_len=k * st)),
-                              (old_seq - 1) // step)
-            cand = None if k is None else dataclasses.replace(cand, seq_len=k * step)
-            cost = lb + (0.0 if cand is None else 5.0 * (1 - cand.seq_len / old_seq))
-        elif cand is not None and gpus:
-            cand = _min_gpus(cand, gpus, ev, keep_global_batch=True)
-            if cand is not None and cand.world_size <= s.world_size:
-                cand = None  # no more GPUs needed: the within-node options cover it
-            cost = lb + (0.0 if cand is None else 0.5 * math.log2(cand.world_size / s.world_size))
+        cand, extra = _resolve(ev, s, opts) if opts else (None, 0.0)
         if cand is None or not ev.ok(cand):
             continue
+        fitting.append(combo)
         est = ev(cand)
         changes, assumptions, summary, notes, steps = _describe(s, cand, opts)
         plan = Plan(changes, cand, est, est.peak_allocated_bytes, est.total_bytes, est.headroom_bytes, est.fits,
-                    assumptions, "; ".join(notes) or "no extra cost to speak of", round(cost, 3), summary, steps)
-        found.append((combo, plan))
-        key = (round(est.total_bytes), round(est.peak_allocated_bytes), est.world_size)
-        twin = by_scenario.get(cand) or by_outcome.get(key)
-        if twin is not None:  # identical outcome: keep the less disruptive wording, remember the other
-            keep, other = sorted((twin, plan), key=_rank)
-            merged = dataclasses.replace(keep, alternatives=(*keep.alternatives, other.changes))
-            by_outcome[key] = by_scenario[cand] = merged
-            continue
-        by_scenario[cand] = by_outcome[key] = plan
-    stats.plans = sorted(by_outcome.values(), key=_rank)[:None if exhaustive else max_plans]
-    stats.candidates, stats.estimates = ev.lookups, ev.estimates
-    stats.seconds = time.perf_counter() - t0
+                    assumptions, "; ".join(notes) or "no extra cost to speak of", round(lb + extra, 3), summary, steps)
+        key = (round(est.total_bytes), round(est.peak_allocated_bytes), est.world_size)  # same scenario => same key
+        if key in outcomes:  # identical outcome: keep the less disruptive wording, remember the other
+            keep, other = sorted((outcomes[key], plan), key=_rank)
+            plan = dataclasses.replace(keep, alternatives=(*keep.alternatives, other.changes))
+        outcomes[key] = plan
+    stats.plans = sorted(outcomes.values(), key=_rank)[:None if exhaustive else max_plans]
+    stats.candidates, stats.estimates, stats.seconds = ev.lookups, ev.estimates, time.perf_counter() - t0
     if progress is not None:
         progress(stats.lattice, stats.lattice)
     return stats
@@ -487,20 +474,17 @@ def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
     }
 
 
-def _or(value: Any, none: str = "none") -> str:
-    return none if value is None else str(value)
-
-
 def render_fit(report: dict[str, Any], unit: str = "GiB") -> str:
     lim = report["limits"]
     out = [f"Verdict: {report['verdict'].upper()}", "", "Limits on this hardware (everything else unchanged):",
-           f"  largest micro-batch that fits: {_or(lim['max_micro_batch'], 'none (1 does not fit)')}",
-           f"  longest sequence that fits:    {_or(lim['max_seq_len'], 'none (128 does not fit)')}"
-           f" tokens (to a multiple of {SEQ_STEP})"]
+           f"  largest micro-batch that fits: {lim['max_micro_batch'] or 'none (1 does not fit)'}",
+           "  longest sequence that fits:    " + ("none (128 does not fit)" if lim["max_seq_len"] is None else
+                                                 f"{lim['max_seq_len']} tokens (exact to a multiple of {SEQ_STEP})")]
     words = {"dp": "data parallel only", "zero3": "ZeRO-3 / FSDP", "tp_pp": "TP in a node, then PP"}
     for k, v in lim["min_gpus"].items():
-        out.append(f"  fewest GPUs, {words.get(k, k) + ':':<23}{_or(v, f'none up to {MAX_GPUS}')}")
-    out += ["", "Plans, least disruptive first:" if report["plans"] else "Plans: none needed (or none found)."]
+        out.append(f"  fewest GPUs, {words.get(k, k) + ':':<23}{v or f'none up to {MAX_GPUS}'}")
+    out += ["", "Plans, least disruptive first:" if report["plans"] else "Plans: none needed, it fits."
+            if report["verdict"] == "fits" else "Plans: none found."]
     for i, p in enumerate(report["plans"], 1):
         changed = ", ".join(p["assumptions_changed"]) or "nothing"
         out += [f"{i}. {p['summary']}",
@@ -510,5 +494,5 @@ def render_fit(report: dict[str, Any], unit: str = "GiB") -> str:
     fam = report["largest_model_in_family"]
     if fam["family"]:
         sizes = ", ".join(f"{c['model']} ({format_count(c['total_params'])}): {c['verdict']}" for c in fam["candidates"])
-        out += ["", f"Largest {fam['family']} model that fits this set-up: {_or(fam['model'])}", f"  {sizes}"]
+        out += ["", f"Largest {fam['family']} model that fits this set-up: {fam['model'] or 'none'}", f"  {sizes}"]
     return "\n".join(out)

@@ -222,7 +222,7 @@ class Settings:
             data = {"schema_version": version if newer else SETTINGS_SCHEMA_VERSION, **data}
             try:
                 raw = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-            except UnicodeEncodeError:  # a path with undecodable bytes (surrogateescape): \\u escapes keep it exact
+            except UnicodeEncodeError:  # a path with undecodable bytes (surrogateescape): \u escapes keep it exact
                 raw = (json.dumps(data, indent=2) + "\n").encode("ascii")
             atomic_write(self.path, raw)
         self._values = self._parse(data)

@@ -76,7 +76,7 @@ def scenario_bytes(scenario: Scenario) -> bytes:
     data = scenario.to_dict()
     try:
         return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate cannot be UTF-8; JSON's \\u escapes carry it safely
+    except UnicodeEncodeError:  # a lone surrogate cannot be UTF-8; JSON's \u escapes carry it safely
         return (json.dumps(data, indent=2) + "\n").encode("ascii")
 
 

@@ -1,0 +1,195 @@
+"""Make it fit: exact limits, monotonicity, plans that fit and rank sensibly, the fit command."""
+
+import dataclasses
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import estimate, model_presets, scenario_from_dict
+from engine.solver import (
+    MAX_MICRO_BATCH,
+    fit_report,
+    gpu_counts,
+    largest_model_that_fits,
+    limits,
+    plan_search,
+    plans,
+    render_fit,
+    with_gpus,
+)
+
+SMALL = {"model": "llama-3.2-1b", "gpu": "rtx-4090", "method": "lora", "precision": "bf16", "checkpointing": "full"}
+TIGHT = {"model": "qwen2.5-0.5b", "gpu": "a100-40gb", "micro_batch": 2}
+BIG_MOE = {"model": "qwen3-30b-a3b", "gpu": "h100-sxm-80gb"}
+NODE = {"model": "llama-3-8b", "gpu": "a100-80gb", "gpus_per_node": 8, "micro_batch": 8, "seq_len": 4096}
+
+
+def fits(s) -> bool:
+    return estimate(s).fits
+
+
+@pytest.mark.parametrize("data", [SMALL, TIGHT, {"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "method": "qlora"}])
+def test_limits_are_exact(data):
+    s = scenario_from_dict(data)
+    lim = limits(s)
+    assert lim.max_micro_batch is not None and lim.max_seq_len is not None
+    assert fits(dataclasses.replace(s, micro_batch=lim.max_micro_batch))
+    if lim.max_micro_batch < MAX_MICRO_BATCH:
+        assert not fits(dataclasses.replace(s, micro_batch=lim.max_micro_batch + 1))
+    assert lim.max_seq_len % lim.seq_len_step == 0
+    assert fits(dataclasses.replace(s, seq_len=lim.max_seq_len))
+    assert not fits(dataclasses.replace(s, seq_len=lim.max_seq_len + lim.seq_len_step))
+
+
+@pytest.mark.parametrize("strategy", ["dp", "zero3", "tp_pp"])
+def test_min_gpus_is_exact(strategy):
+    s = scenario_from_dict({"model": "llama-3-8b", "gpu": "a100-80gb", "checkpointing": "full"})
+    n = limits(s).min_gpus[strategy]
+    counts = gpu_counts(s)
+    if strategy == "dp":  # replicas never lower per-GPU memory: 8B full fine-tuning needs ~130 GB
+        assert n is None
+        return
+    assert n is not None and n > 1
+    assert fits(with_gpus(s, n, strategy))
+    before = with_gpus(s, counts[counts.index(n) - 1], strategy)
+    assert before is None or not fits(before)
+
+
+def test_limits_none_when_nothing_fits():
+    lim = limits(scenario_from_dict({"model": "llama-3.1-405b", "gpu": "rtx-3060-12gb"}))
+    assert lim.max_micro_batch is None and lim.max_seq_len is None and lim.min_gpus["dp"] is None
+
+
+MODELS = ("qwen2.5-0.5b", "llama-3.2-1b", "qwen3-0.6b", "olmoe-1b-7b")
+base_scenarios = st.builds(
+    lambda m, method, ckpt, prec: scenario_from_dict({"model": m, "method": method, "checkpointing": ckpt,
+                                                      "precision": prec, "gpu": "h100-sxm-80gb"}),
+    st.sampled_from(MODELS), st.sampled_from(("full", "lora", "qlora")), st.sampled_from(("none", "full")),
+    st.sampled_from(("amp-bf16", "bf16")))
+
+
+@settings(max_examples=25, deadline=None)
+@given(base_scenarios, st.integers(1, 64), st.integers(1, 64))
+def test_more_micro_batch_never_needs_less(s, a, b):
+    lo, hi = sorted((a, b))
+    assert estimate(dataclasses.replace(s, micro_batch=lo)).total_bytes <= \
+        estimate(dataclasses.replace(s, micro_batch=hi)).total_bytes
+
+
+@settings(max_examples=25, deadline=None)
+@given(base_scenarios, st.integers(1, 256), st.integers(1, 256))
+def test_longer_sequence_never_needs_less(s, a, b):
+    lo, hi = sorted((a, b))
+    assert estimate(dataclasses.replace(s, seq_len=128 * lo)).total_bytes <= \
+        estimate(dataclasses.replace(s, seq_len=128 * hi)).total_bytes
+
+
+@settings(max_examples=25, deadline=None)
+@given(base_scenarios.filter(lambda s: s.method != "qlora"), st.integers(1, 40), st.integers(1, 40))
+def test_more_zero3_gpus_never_need_more_per_gpu(s, a, b):
+    # From 2 GPUs up: going from 1 to 2 adds the NCCL buffers, which a tiny sharded model may not repay.
+    counts = gpu_counts(s)[1:]
+    lo, hi = sorted((counts[a], counts[b]))
+    assert estimate(with_gpus(s, hi, "zero3")).total_bytes <= estimate(with_gpus(s, lo, "zero3")).total_bytes
+
+
+@pytest.mark.parametrize("data", [BIG_MOE, NODE, {"model": "llama-3-8b", "gpu": "rtx-4090"}])
+def test_every_plan_fits_through_the_engine(data):
+    s = scenario_from_dict(data)
+    assert not fits(s)
+    found = plans(s)
+    assert 0 < len(found) <= 8
+    for p in found:
+        again = estimate(s.replace(**p.changes))  # validated, file-form values
+        assert again.fits and p.fits
+        assert round(again.total_bytes) == round(p.total_bytes)
+        assert set(p.assumptions_changed) <= {"global batch", "method", "sequence length", "hardware", "numerics"}
+        assert p.summary and p.cost_note
+    ranks = [(p.disruption, len(p.steps)) for p in found]
+    assert ranks == sorted(ranks)
+
+
+def test_target_headroom_is_met_and_fitting_scenario_needs_no_plan():
+    s = scenario_from_dict({"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "method": "lora",
+                            "lora_targets": "all-linear"})
+    assert fits(s) and plans(s) == []
+    for p in plans(s, target_headroom_fraction=0.3):
+        est = estimate(s.replace(**p.changes))
+        assert est.headroom_bytes >= 0.3 * est.capacity_bytes
+
+
+def test_ranking_prefers_checkpointing_over_offload():
+    found = plans(scenario_from_dict(BIG_MOE))
+    ckpt = [i for i, p in enumerate(found) if p.changes.get("checkpointing") == "full" and "offload" not in p.changes]
+    off = [i for i, p in enumerate(found) if "offload" in p.changes]
+    assert ckpt and off and max(ckpt) < min(off)
+    assert found[0].changes["checkpointing"] == "full"
+    assert "LoRA (r=16, all linear layers)" in found[0].summary and found[0].changes["precision"] == "bf16"
+
+
+def test_plans_are_minimal_and_outcomes_unique():
+    s = scenario_from_dict(NODE)
+    found = plans(s)
+    keys = [(round(p.total_bytes), round(p.peak_allocated_bytes), p.scenario.world_size) for p in found]
+    assert len(keys) == len(set(keys))
+    for p in found:  # no plan is another plan plus more changes
+        for q in found:
+            assert p is q or not set(q.changes.items()) < set(p.changes.items())
+
+
+def test_identical_outcomes_are_merged():
+    # Without pruning, "ZeRO-3 + offload of weights" and "offload of weights" (which needs ZeRO-3) are one scenario.
+    st_ = plan_search(scenario_from_dict(NODE), exhaustive=True, max_estimates=3000)
+    keys = [(round(p.total_bytes), round(p.peak_allocated_bytes), p.scenario.world_size) for p in st_.plans]
+    assert len(keys) == len(set(keys))
+    assert any(p.alternatives for p in st_.plans)
+    scenarios = [p.scenario for p in st_.plans]
+    assert len(scenarios) == len(set(scenarios))
+
+
+def test_cancel_stops_early_and_progress_is_reported():
+    s = scenario_from_dict(NODE)
+    full = plan_search(s)
+    calls = []
+    stopped = plan_search(s, cancel=lambda: len(calls) >= 0 and (calls.append(1) or len(calls) > 3))
+    assert stopped.cancelled and stopped.visited <= 3 and stopped.estimates < full.estimates
+    seen = []
+    plan_search(s, progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1][0] == seen[-1][1] and all(d <= t for d, t in seen)
+
+
+def test_largest_model_in_family_is_a_member_and_fits():
+    s = scenario_from_dict(BIG_MOE)
+    answer = largest_model_that_fits(s)
+    family = model_presets()["qwen3-30b-a3b"].family
+    assert answer.family == family and answer.model is not None
+    assert model_presets()[answer.model].family == family
+    assert fits(s.replace(model=answer.model))
+    sizes = [c.total_params for c in answer.candidates]
+    assert sizes == sorted(sizes) and len(sizes) == sum(p.family == family for p in model_presets().values())
+    best = next(c for c in answer.candidates if c.model == answer.model)
+    assert not any(c.fits for c in answer.candidates if c.total_params > best.total_params)
+
+
+def test_fit_command_json_contract(tmp_path):
+    path = tmp_path / "moe.json"
+    path.write_text(json.dumps({"schema_version": 1, **BIG_MOE}))
+    result = subprocess.run([sys.executable, "main.py", "fit", str(path), "--json"], cwd=REPO,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert set(data) == {"limits", "plans", "verdict", "largest_model_in_family"}
+    assert set(data["limits"]) == {"max_micro_batch", "max_seq_len", "min_gpus"}
+    assert set(data["limits"]["min_gpus"]) == {"dp", "zero3", "tp_pp"}
+    assert data["plans"]
+    for p in data["plans"]:
+        assert set(p) == {"changes", "peak_allocated_bytes", "total_bytes", "fits", "headroom_bytes",
+                          "assumptions_changed", "cost_note", "summary"}
+        assert p["fits"] and p["headroom_bytes"] >= 0
+    text = render_fit(fit_report(scenario_from_dict(BIG_MOE)), "GB")
+    assert "Plans, least disruptive first" in text and " GB" in text
