@@ -88,7 +88,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
 
 
 def _cmd_fit(args: argparse.Namespace) -> int:
-    from .solver import fit_report, render_fit
+    from .fit_report import fit_report, render_fit
 
     scenario = load_scenario(args.scenario)
     report = fit_report(scenario)

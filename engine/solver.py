@@ -19,9 +19,9 @@ from typing import Any
 from .breakdown import Estimate
 from .errors import ScenarioError
 from .estimate import estimate
+from .messages import QT_TRANSLATE_NOOP
 from .presets import get_gpu, model_presets
 from .scenario import Scenario, _check_consistency, _file_form, resolve_model
-from .units import format_bytes, format_count
 
 MAX_MICRO_BATCH = 4096
 SEQ_STEP = 128  # max_seq_len is exact to a multiple of 128 tokens (of lcm(128, cp) under context parallelism)
@@ -210,16 +210,18 @@ class SearchStats:
     plans: list[Plan] = field(default_factory=list)
 
 
-_CKPT = "recomputation costs ~30-40% more compute"
-_MB = "smaller micro-batches use the GPU less efficiently; same global batch, same maths"
-_OPT8 = "8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW"
-_LORA = "LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning"
-_QLORA = "QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality"
-_SEQ = "shorter sequences: less context per sample; long-context behaviour is not learned"
-_ZERO = "ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)"
-_TP = "TP needs fast NVLink inside the node (communication in every layer)"
-_PP = "PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)"
-_OFF = "offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM"
+_CKPT = QT_TRANSLATE_NOOP("engine", "recomputation costs ~30-40% more compute")
+_MB = QT_TRANSLATE_NOOP("engine", "smaller micro-batches use the GPU less efficiently; same global batch, same maths")
+_OPT8 = QT_TRANSLATE_NOOP("engine", "8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW")
+_LORA = QT_TRANSLATE_NOOP(
+    "engine", "LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full "
+    "fine-tuning")
+_QLORA = QT_TRANSLATE_NOOP("engine", "QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality")
+_SEQ = QT_TRANSLATE_NOOP("engine", "shorter sequences: less context per sample; long-context behaviour is not learned")
+_ZERO = QT_TRANSLATE_NOOP("engine", "ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)")
+_TP = QT_TRANSLATE_NOOP("engine", "TP needs fast NVLink inside the node (communication in every layer)")
+_PP = QT_TRANSLATE_NOOP("engine", "PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)")
+_OFF = QT_TRANSLATE_NOOP("engine", "offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM")
 
 
 def _axes(s: Scenario) -> list[list[_Option]]:
@@ -407,7 +409,10 @@ def _rank(p: Plan) -> tuple:
 
 def plans(s: Scenario, *, target_headroom_fraction: float = 0.0, max_plans: int = 8,
           progress: Callable[[int, int], None] | None = None, cancel: Callable[[], bool] | None = None) -> list[Plan]:
-    """Plans that make s fit (with the headroom asked for), least disruptive first; [] when it already does."""
+    """Plans that make s fit (with the headroom asked for), least disruptive first; [] when it already does.
+
+    For a worker thread: progress(done, total) is called every 32 combinations and once at the end;
+    when cancel() turns true the search stops and the plans found so far are returned."""
     return plan_search(s, target_headroom_fraction=target_headroom_fraction, max_plans=max_plans,
                        progress=progress, cancel=cancel).plans
 
@@ -454,45 +459,3 @@ def largest_model_that_fits(s: Scenario, family: str | None = None) -> FamilyFit
 
 
 # --- report for the command line
-
-
-def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
-    lim = limits(s)
-    fam = largest_model_that_fits(s)
-    return {
-        "limits": {"max_micro_batch": lim.max_micro_batch, "max_seq_len": lim.max_seq_len, "min_gpus": lim.min_gpus},
-        "plans": [{"changes": p.changes, "peak_allocated_bytes": round(p.peak_allocated_bytes),
-                   "total_bytes": round(p.total_bytes), "fits": p.fits, "headroom_bytes": round(p.headroom_bytes),
-                   "assumptions_changed": list(p.assumptions_changed), "cost_note": p.cost_note, "summary": p.summary}
-                  for p in plans(s, max_plans=max_plans)],
-        "verdict": estimate(s).verdict,
-        "largest_model_in_family": {
-            "family": fam.family, "model": fam.model,
-            "candidates": [{"model": c.model, "total_params": c.total_params, "verdict": c.verdict,
-                            "total_bytes": None if c.total_bytes is None else round(c.total_bytes)}
-                           for c in fam.candidates]},
-    }
-
-
-def render_fit(report: dict[str, Any], unit: str = "GiB") -> str:
-    lim = report["limits"]
-    out = [f"Verdict: {report['verdict'].upper()}", "", "Limits on this hardware (everything else unchanged):",
-           f"  largest micro-batch that fits: {lim['max_micro_batch'] or 'none (1 does not fit)'}",
-           "  longest sequence that fits:    " + ("none (128 does not fit)" if lim["max_seq_len"] is None else
-                                                 f"{lim['max_seq_len']} tokens (exact to a multiple of {SEQ_STEP})")]
-    words = {"dp": "data parallel only", "zero3": "ZeRO-3 / FSDP", "tp_pp": "TP in a node, then PP"}
-    for k, v in lim["min_gpus"].items():
-        out.append(f"  fewest GPUs, {words.get(k, k) + ':':<23}{v or f'none up to {MAX_GPUS}'}")
-    out += ["", "Plans, least disruptive first:" if report["plans"] else "Plans: none needed, it fits."
-            if report["verdict"] == "fits" else "Plans: none found."]
-    for i, p in enumerate(report["plans"], 1):
-        changed = ", ".join(p["assumptions_changed"]) or "nothing"
-        out += [f"{i}. {p['summary']}",
-                f"   {format_bytes(p['total_bytes'], unit)} per GPU, headroom {format_bytes(p['headroom_bytes'], unit)};"
-                f" assumptions changed: {changed}",
-                f"   cost: {p['cost_note']}"]
-    fam = report["largest_model_in_family"]
-    if fam["family"]:
-        sizes = ", ".join(f"{c['model']} ({format_count(c['total_params'])}): {c['verdict']}" for c in fam["candidates"])
-        out += ["", f"Largest {fam['family']} model that fits this set-up: {fam['model'] or 'none'}", f"  {sizes}"]
-    return "\n".join(out)

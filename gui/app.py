@@ -4,32 +4,59 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QByteArray, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engine import PlannerError, load_scenario, scenario_from_dict
 
 from .file_actions import DEFAULT_SCENARIO
 from .main_window import MainWindow
+from .settings_store import Settings
 from .state import AppState
+from .storage import ScenarioLibrary
 
 WINDOW_SIZE = (1480, 920)
 
 
-def build_window(scenario_path: str | None = None, theme: str = "light") -> tuple[MainWindow, str | None]:
-    """The window with a scenario loaded; returns (window, error message or None)."""
+def build_window(scenario_path: str | None = None, theme: str | None = None,
+                 restore: bool = False) -> tuple[MainWindow, str | None]:
+    """The window with a scenario loaded; returns (window, error message or None).
+
+    restore=True reopens the last scenario and the window layout from the settings (normal start-up);
+    tests and screenshots start clean.
+    """
     error = None
+    settings = Settings()
+    library = ScenarioLibrary()
+    values = settings.values
     scenario = scenario_from_dict(DEFAULT_SCENARIO)
+    library_id = version = None
     if scenario_path:
         try:
             scenario = load_scenario(scenario_path)
         except PlannerError as exc:
             error = str(exc)
+    elif restore and values.last_scenario:
+        try:
+            entry = library.entry(values.last_scenario)
+            if entry.scenario is not None:
+                scenario, version = entry.scenario, entry.version
+                library_id = None if entry.read_only else entry.id
+        except PlannerError:
+            pass  # the last scenario was deleted or renamed elsewhere: start with the default
     state = AppState(scenario)
+    state.library_id = library_id
     if scenario_path and error is None:
         state.file_path = scenario_path
-    window = MainWindow(state, theme)
+    chosen_theme = theme or (values.theme if restore and values.theme in ("light", "dark") else "light")
+    window = MainWindow(state, chosen_theme, library, settings)
+    window.library_version = version
     window.resize(*WINDOW_SIZE)
+    if restore:
+        if values.unit in ("GB", "GiB"):
+            state.set_unit(values.unit)
+        if values.window_geometry:
+            window.restoreGeometry(QByteArray.fromBase64(values.window_geometry.encode()))
     return window, error
 
 
@@ -37,7 +64,7 @@ def run_app(scenario_path: str | None = None, screenshot: str | None = None) -> 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("LLM Memory Planner")
     app.setOrganizationName("llm-memory-planner")
-    window, error = build_window(scenario_path)
+    window, error = build_window(scenario_path, restore=not screenshot)
     if screenshot:
         if error:
             print(f"error: {error}", file=sys.stderr)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPicture
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPicture
 from PySide6.QtWidgets import QGraphicsSceneHoverEvent, QHBoxLayout, QLabel, QToolTip, QVBoxLayout, QWidget
 
 from engine import Estimate

@@ -74,6 +74,21 @@ class ImportedConfig:
 
 
 @dataclass(frozen=True)
+class SaveChanges:
+    """What to do with unsaved changes: "save", "discard" or "cancel"."""
+
+    choice: str
+
+    @classmethod
+    def ask(cls, parent: QWidget, name: str) -> SaveChanges:
+        answer = QMessageBox.question(
+            parent, parent.tr("Unsaved changes"), parent.tr("Save the changes to \"%s\" first?") % name,
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel)
+        return cls({QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(
+            answer, "cancel"))
+
+
+@dataclass(frozen=True)
 class FileChoice:
     path: str
 

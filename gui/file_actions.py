@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
+from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from html import escape
 
 from PySide6.QtCore import QMarginsF, QSizeF, QUrl
 from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
@@ -16,7 +15,7 @@ from engine import PlannerError, load_scenario, scenario_from_dict
 from engine.report import ASSUMPTIONS, changed_inputs, to_csv, to_markdown
 from engine.units import format_bytes
 
-from .dialogs import CustomGpu, FileChoice, ImportedConfig
+from .dialogs import CustomGpu, FileChoice, ImportedConfig, SaveChanges
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -30,13 +29,10 @@ DEFAULT_SCENARIO = {"name": "Llama-3-8B LoRA on one RTX 4090", "model": "llama-3
 def confirm_discard(win: MainWindow) -> bool:
     if not win.state.is_dirty():
         return True
-    answer = QMessageBox.question(win, win.tr("Unsaved changes"),
-                                  win.tr("Save the changes to \"%s\" first?") % win.state.scenario.name,
-                                  QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-                                  | QMessageBox.StandardButton.Cancel)
-    if answer == QMessageBox.StandardButton.Save:
+    answer = SaveChanges.ask(win, win.state.scenario.name).choice
+    if answer == "save":
         return save(win)
-    return answer == QMessageBox.StandardButton.Discard
+    return answer == "discard"
 
 
 def new_scenario(win: MainWindow) -> None:

@@ -19,20 +19,28 @@ from PySide6.QtWidgets import (
 from engine import Estimate
 from engine.scenario import ESTIMATORS
 
-from . import file_actions
+from . import file_actions, library_actions
 from .charts import BudgetBars, PieChart
+from .compare_view import CompareView
+from .library_panel import LibraryPanel
 from .pickers import HardwarePicker, ModelPicker
 from .results import BreakdownTable, VerdictBanner
+from .settings_store import Settings
 from .setup_panel import SetupPanel
 from .state import AppState
+from .storage import ScenarioLibrary
 from .suggestions_panel import SuggestionsPanel
 from .theme import apply_theme, style_plot
 from .widgets import ValueCombo
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, state: AppState, theme: str = "light") -> None:
+    def __init__(self, state: AppState, theme: str = "light", library: ScenarioLibrary | None = None,
+                 settings: Settings | None = None) -> None:
         super().__init__()
+        self.library = library or ScenarioLibrary()
+        self.settings = settings or Settings()
+        self.library_version: str | None = None
         self.state = state
         state.setParent(self)  # the state lives exactly as long as its window
         self.theme = theme
@@ -79,12 +87,16 @@ class MainWindow(QMainWindow):
         charts.addWidget(self.bars)
         charts.setSizes([520, 480])
         self.charts_widget = charts
-        self.library_save = None  # set when the scenario library is attached
+        self.library_save = None  # set by library_actions.attach
         self.table = BreakdownTable()
         self.suggestions = SuggestionsPanel(state)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.table, self.tr("Breakdown"))
         self.tabs.addTab(self.suggestions, self.tr("Suggestions"))
+        self.library_panel = LibraryPanel(state, self.library)
+        self.tabs.addTab(self.library_panel, self.tr("Library"))
+        self.compare = CompareView(state)
+        self.tabs.addTab(self.compare, self.tr("Compare"))
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.addLayout(top)
@@ -109,6 +121,7 @@ class MainWindow(QMainWindow):
         state.errorChanged.connect(lambda msg: self.status.showMessage(msg, 8000) if msg else None)
         self.model_picker.importRequested.connect(lambda: file_actions.import_config(self))
         self.hardware_picker.customRequested.connect(lambda: file_actions.custom_gpu(self))
+        library_actions.attach(self)
         self.set_theme(theme)
         self.setWindowTitle(state.title())
         self.show_estimate(state.estimate)
@@ -129,7 +142,9 @@ class MainWindow(QMainWindow):
         action(file_menu, tr("&New scenario"), lambda: file_actions.new_scenario(self), QKeySequence.StandardKey.New)
         action(file_menu, tr("&Open…"), lambda: file_actions.open_file(self), QKeySequence.StandardKey.Open)
         action(file_menu, tr("&Save"), lambda: file_actions.save(self), QKeySequence.StandardKey.Save)
-        action(file_menu, tr("Save &As…"), lambda: file_actions.save_as(self), QKeySequence.StandardKey.SaveAs)
+        action(file_menu, tr("Save &As…"), lambda: library_actions.save_to_library(self, as_new=True),
+               QKeySequence.StandardKey.SaveAs)
+        action(file_menu, tr("Save to a &file…"), lambda: file_actions.save_as(self))
         file_menu.addSeparator()
         action(file_menu, tr("Import config.json…"), lambda: file_actions.import_config(self))
         export = file_menu.addMenu(tr("&Export"))
@@ -185,6 +200,8 @@ class MainWindow(QMainWindow):
             apply_theme(app, theme)
         style_plot(self.pie.view, theme)
         style_plot(self.bars.plot, theme)
+        self.compare.set_theme(theme)
+        self.settings.update(theme=theme)
         if theme in self.theme_actions:
             self.theme_actions[theme].setChecked(True)
 
@@ -200,6 +217,13 @@ class MainWindow(QMainWindow):
             self.unit_actions[unit].setChecked(True)
         self.warnings.setText("\n".join(f"⚠ {w}" for w in est.warnings))
         self.warnings.setVisible(bool(est.warnings))
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if not file_actions.confirm_discard(self):
+            event.ignore()
+            return
+        self.settings.update(window_geometry=bytes(self.saveGeometry().toBase64()).decode(), unit=self.state.unit)
+        super().closeEvent(event)
 
     def copy_breakdown(self) -> None:
         QApplication.clipboard().setText(self.table.as_text())

@@ -16,3 +16,18 @@ def planner_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "planner-home"
     monkeypatch.setenv("LLM_MEMORY_PLANNER_HOME", str(home))
     return home
+
+
+@pytest.fixture(autouse=True)
+def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A modal dialog would hang a headless run: answer them the way a cautious user would."""
+    try:
+        from PySide6.QtWidgets import QMessageBox
+    except ImportError:  # engine-only environments
+        return
+    from gui import dialogs
+
+    monkeypatch.setattr(dialogs.SaveChanges, "ask", classmethod(lambda cls, parent, name: cls("discard")))
+    for name in ("warning", "information", "critical"):
+        monkeypatch.setattr(QMessageBox, name, staticmethod(lambda *a, **k: QMessageBox.StandardButton.Ok))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Cancel))

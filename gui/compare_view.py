@@ -1,0 +1,178 @@
+"""Side-by-side comparison of 2 to 4 scenarios on one memory scale, with the differences tabulated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine import Estimate, PlannerError, Scenario, estimate
+from engine.units import UNITS, format_bytes
+
+from .charts import BudgetBars, PieChart
+from .results import VerdictBanner
+from .state import AppState
+from .theme import style_plot
+
+MAX_PANES = 4
+
+
+@dataclass(frozen=True)
+class Compared:
+    label: str
+    scenario: Scenario
+    live: bool = False  # follows the editor: edits there update this pane at once
+
+
+class ComparePane(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = QLabel()
+        self.title.setStyleSheet("font-weight: bold;")
+        self.title.setWordWrap(True)
+        self.verdict = VerdictBanner()
+        self.pie = PieChart()
+        self.pie.view.setMinimumSize(160, 160)
+        self.bars = BudgetBars()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(self.verdict)
+        layout.addWidget(self.pie, 2)
+        layout.addWidget(self.bars, 1)
+
+    def show(self, item: Compared, est: Estimate, unit: str, x_max: float) -> None:  # noqa: A003
+        live = self.tr(" (live: follows the editor)") if item.live else ""
+        self.title.setText(item.label + live)
+        self.verdict.show_estimate(est, unit)
+        self.pie.show_estimate(est, unit)
+        self.bars.show_estimate(est, unit, x_max)
+        super().show()
+
+
+class CompareView(QWidget):
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.items: list[Compared] = []
+        self.estimates: list[Estimate] = []
+        self.hint = QLabel(self.tr("Select 2 to 4 scenarios in the Library and press “Compare selected”, or "
+                                   "“Compare with current” to set the editor's scenario beside them."))
+        self.hint.setWordWrap(True)
+        self.panes_row = QWidget()
+        self.panes_layout = QHBoxLayout(self.panes_row)
+        self.panes_layout.setContentsMargins(0, 0, 0, 0)
+        self.panes = [ComparePane() for _ in range(MAX_PANES)]
+        for pane in self.panes:
+            self.panes_layout.addWidget(pane)
+            pane.hide()
+        self.table = QTableWidget(0, 1)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.panes_row)
+        split.addWidget(self.table)
+        split.setSizes([420, 260])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.hint)
+        layout.addWidget(split, 1)
+        state.estimateChanged.connect(lambda _e: self._live_changed())
+        state.unitChanged.connect(lambda _u: self.refresh())
+
+    @property
+    def x_max(self) -> float:
+        return self.panes[0].bars.x_max if self.items else 0.0
+
+    def set_items(self, items: list[Compared]) -> None:
+        self.items = items[:MAX_PANES]
+        self.refresh()
+
+    def _live_changed(self) -> None:
+        if any(item.live for item in self.items):
+            self.items = [Compared(i.label, self.state.scenario, True) if i.live else i for i in self.items]
+            self.refresh()
+
+    def set_theme(self, theme: str) -> None:
+        for pane in self.panes:
+            style_plot(pane.pie.view, theme)
+            style_plot(pane.bars.plot, theme)
+
+    def refresh(self) -> None:
+        unit = self.state.unit
+        self.estimates = []
+        for item in self.items:
+            try:
+                self.estimates.append(estimate(item.scenario))
+            except PlannerError:
+                self.estimates.append(None)  # type: ignore[arg-type]
+        shown = [(i, e) for i, e in zip(self.items, self.estimates, strict=True) if e is not None]
+        scale = UNITS[unit]
+        # One axis for every pane: the largest of all capacities and totals.
+        x_max = max((max(e.capacity_bytes, e.total_bytes) for _, e in shown), default=1.0) / scale * 1.08
+        for k, pane in enumerate(self.panes):
+            if k < len(shown):
+                pane.show(shown[k][0], shown[k][1], unit, x_max)
+            else:
+                pane.hide()
+        self.hint.setVisible(len(shown) < 2)
+        self._fill_table(shown, unit)
+
+    def _fill_table(self, shown: list[tuple[Compared, Estimate]], unit: str) -> None:
+        rows: list[tuple[str, list[str]]] = []
+        dicts = [item.scenario.to_dict() for item, _ in shown]
+        for key in dicts[0] if dicts else []:
+            values = [d.get(key) for d in dicts]
+            if key in ("schema_version", "notes") or all(v == values[0] for v in values):
+                continue
+            rows.append((key, [_short(v) for v in values]))
+        keys: dict[str, str] = {}
+        for _, est in shown:
+            for comp, _b in est.busiest.at_peak():
+                keys.setdefault(comp.key, comp.name)
+        for key, name in keys.items():
+            values = [sum(b for c, b in est.busiest.at_peak() if c.key == key) for _, est in shown]
+            rows.append((name, _with_delta(values, unit)))
+        rows.append((self.tr("Peak allocated"), _with_delta([e.peak_allocated_bytes for _, e in shown], unit)))
+        rows.append((self.tr("Total with overheads"), _with_delta([e.total_bytes for _, e in shown], unit)))
+        rows.append((self.tr("Verdict"), [self.tr(e.verdict) for _, e in shown]))
+        self.table.setColumnCount(1 + len(shown))
+        self.table.setHorizontalHeaderLabels([self.tr("What differs")] + [item.label for item, _ in shown])
+        self.table.setRowCount(len(rows))
+        for r, (label, values) in enumerate(rows):
+            self.table.setItem(r, 0, QTableWidgetItem(label))
+            for c, value in enumerate(values):
+                item = QTableWidgetItem(value)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(r, c + 1, item)
+
+
+def _short(value: object) -> str:
+    if isinstance(value, dict):
+        return str(value.get("name", "custom"))
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
+def _with_delta(values: list[float], unit: str) -> list[str]:
+    """The first scenario as reference; the others show their difference to it."""
+    out = []
+    for k, v in enumerate(values):
+        text = format_bytes(v, unit)
+        if k and values[0] != v:
+            sign = "+" if v > values[0] else "−"
+            text += f" ({sign}{format_bytes(abs(v - values[0]), unit)})"
+        out.append(text)
+    return out

@@ -1,0 +1,96 @@
+"""Glue between the window, the scenario library and the comparison view (kept out of main_window.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+from engine import PlannerError
+
+from .compare_view import Compared
+from .storage import ConflictError, scenario_version
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+
+def open_entry(win: MainWindow, scenario_id: str) -> bool:
+    from .file_actions import confirm_discard
+
+    if not confirm_discard(win):
+        return False
+    try:
+        entry = win.library.entry(scenario_id)
+    except PlannerError as exc:
+        QMessageBox.warning(win, win.tr("Cannot open this scenario"), str(exc))
+        return False
+    if entry.scenario is None:
+        QMessageBox.warning(win, win.tr("Cannot open this scenario"), entry.error or "")
+        return False
+    win.state.load(entry.scenario, library_id=None if entry.read_only else entry.id)
+    win.library_version = entry.version
+    win.settings.update(last_scenario=entry.id)
+    return True
+
+
+def save_to_library(win: MainWindow, as_new: bool = False) -> bool:
+    """Save into the library; a scenario changed on disk by another window is never overwritten silently."""
+    scenario = win.state.scenario
+    scenario_id = None if as_new else win.state.library_id
+    if as_new:
+        name, ok = QInputDialog.getText(win, win.tr("Save as a new scenario"), win.tr("Name"), text=scenario.name)
+        if not ok or not name.strip():
+            return False
+        scenario = scenario.replace(name=name.strip())
+    try:
+        new_id = win.library.save(scenario, scenario_id, expected_version=win.library_version)
+    except ConflictError:
+        answer = QMessageBox.question(
+            win, win.tr("Changed in another window"),
+            win.tr("\"%s\" was changed on disk since you opened it (another window?). Save your version as a "
+                   "copy, or overwrite the other version?") % scenario.name,
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel)
+        if answer == QMessageBox.StandardButton.Cancel:
+            return False
+        if answer == QMessageBox.StandardButton.Save:
+            new_id = win.library.save(scenario, scenario_id, expected_version=win.library_version, on_conflict="copy")
+        else:
+            new_id = win.library.save(scenario, scenario_id)
+    except PlannerError as exc:
+        QMessageBox.warning(win, win.tr("Cannot save"), str(exc))
+        return False
+    if scenario.name != win.state.scenario.name:
+        win.state.load(scenario, library_id=new_id)
+    win.library_version = scenario_version(win.library.load(new_id))
+    win.state.mark_saved(new_id)
+    win.settings.update(last_scenario=new_id)
+    win.library_panel.refresh()
+    win.status.showMessage(win.tr("Saved to the library as %s") % new_id, 5000)
+    return True
+
+
+def compare_ids(win: MainWindow, ids: list[str], with_current: bool = False) -> None:
+    items = []
+    if with_current:
+        items.append(Compared(win.tr("Current: %s") % win.state.scenario.name, win.state.scenario, live=True))
+    for scenario_id in ids[: 4 - len(items)]:
+        entry = win.library.entry(scenario_id)
+        if entry.scenario is not None:
+            items.append(Compared(entry.name, entry.scenario))
+    win.compare.set_items(items)
+    win.tabs.setCurrentWidget(win.compare)
+
+
+def compare_before_after(win: MainWindow, before, after, label: str) -> None:
+    """Show a plan's effect: the scenario before, and the live one after applying it."""
+    win.compare.set_items([Compared(win.tr("Before"), before), Compared(label, after, live=True)])
+    win.tabs.setCurrentWidget(win.compare)
+
+
+def attach(win: MainWindow) -> None:
+    panel = win.library_panel
+    panel.openRequested.connect(lambda scenario_id: open_entry(win, scenario_id))
+    panel.compareRequested.connect(lambda ids: compare_ids(win, ids))
+    panel.compareWithCurrentRequested.connect(lambda ids: compare_ids(win, ids, with_current=True))
+    win.library_save = lambda: save_to_library(win)

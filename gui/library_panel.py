@@ -1,0 +1,232 @@
+"""The scenario library: saved profiles and shipped examples, with search, verdicts and file actions."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine import PlannerError, estimate
+from engine.units import format_bytes
+
+from .dialogs import FileChoice
+from .state import AppState
+from .storage import LibraryEntry, ScenarioLibrary
+from .widgets import VERDICT_COLOURS
+
+ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+class LibraryPanel(QWidget):
+    openRequested = Signal(str)  # library id
+    compareRequested = Signal(list)  # library ids
+    compareWithCurrentRequested = Signal(list)
+
+    def __init__(self, state: AppState, library: ScenarioLibrary, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.library = library
+        self.setAcceptDrops(True)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(self.tr("Filter by name, model or GPU"))
+        self.search.setClearButtonEnabled(True)
+        self.table = QTableWidget(0, 5)
+        self.table.setHorizontalHeaderLabels([self.tr("Name"), self.tr("Model"), self.tr("GPU"), self.tr("Verdict"),
+                                              self.tr("Peak")])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in range(1, 5):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.problems = QLabel()
+        self.problems.setWordWrap(True)
+        self.problems.setStyleSheet("color: #c62828;")
+        self.problems.setVisible(False)
+        buttons = QHBoxLayout()
+        self.buttons: dict[str, QPushButton] = {}
+        for key, label in (("open", self.tr("Open")), ("duplicate", self.tr("Duplicate")),
+                           ("rename", self.tr("Rename…")), ("delete", self.tr("Delete")),
+                           ("restore", self.tr("Restore deleted…")), ("import", self.tr("Import…")),
+                           ("export", self.tr("Export…")), ("compare", self.tr("Compare selected")),
+                           ("compare_current", self.tr("Compare with current"))):
+            button = QPushButton(label)
+            buttons.addWidget(button)
+            self.buttons[key] = button
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.search)
+        layout.addWidget(self.problems)
+        layout.addWidget(self.table)
+        layout.addLayout(buttons)
+        self.buttons["open"].clicked.connect(self.open_selected)
+        self.buttons["duplicate"].clicked.connect(lambda: self._each(self.library.duplicate))
+        self.buttons["rename"].clicked.connect(self.rename_selected)
+        self.buttons["delete"].clicked.connect(lambda: self._each(self.library.delete))
+        self.buttons["restore"].clicked.connect(self.restore)
+        self.buttons["import"].clicked.connect(self.import_file)
+        self.buttons["export"].clicked.connect(self.export_selected)
+        self.buttons["compare"].clicked.connect(lambda: self.compareRequested.emit(self.selected_ids()[:4]))
+        self.buttons["compare_current"].clicked.connect(
+            lambda: self.compareWithCurrentRequested.emit(self.selected_ids()[:3]))
+        self.table.itemDoubleClicked.connect(lambda item: self.openRequested.emit(item.data(ID_ROLE)))
+        self.table.itemSelectionChanged.connect(self._selection_changed)
+        self.search.textChanged.connect(self._filter)
+        self.entries: list[LibraryEntry] = []
+        self.refresh()
+
+    # --- listing
+    def refresh(self) -> None:
+        self.entries = self.library.entries()
+        unit = self.state.unit
+        self.table.setRowCount(len(self.entries))
+        for row, entry in enumerate(self.entries):
+            if entry.scenario is not None:
+                try:
+                    est = estimate(entry.scenario)
+                    verdict, peak, model, gpu = est.verdict, format_bytes(est.total_bytes, unit), est.model_name, \
+                        est.gpu_name
+                except PlannerError as exc:
+                    verdict, peak, model, gpu = str(exc), "", "", ""
+            else:
+                verdict, peak, model, gpu = entry.error or "", "", "", ""
+            name = entry.name + (self.tr(" (example, read-only)") if entry.read_only else "")
+            cells = [name, model, gpu, self.tr(verdict) if verdict in VERDICT_COLOURS else verdict, peak]
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setData(ID_ROLE, entry.id)
+                item.setToolTip(str(entry.path))
+                if col == 3 and verdict in VERDICT_COLOURS:
+                    item.setText(f"● {text}")
+                    item.setForeground(QColor(VERDICT_COLOURS[verdict]))
+                self.table.setItem(row, col, item)
+        problems = self.library.problems()
+        self.problems.setText("\n".join(str(p) for p in problems))
+        self.problems.setVisible(bool(problems))
+        self._filter(self.search.text())
+        self._selection_changed()
+
+    def _filter(self, text: str) -> None:
+        needle = text.strip().lower()
+        for row in range(self.table.rowCount()):
+            hay = " ".join(self.table.item(row, c).text().lower() for c in range(3))
+            self.table.setRowHidden(row, bool(needle) and needle not in hay)
+
+    def selected_ids(self) -> list[str]:
+        rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
+        return [self.table.item(r, 0).data(ID_ROLE) for r in rows]
+
+    def select_ids(self, ids: list[str]) -> None:
+        self.table.clearSelection()
+        for row in range(self.table.rowCount()):
+            if self.table.item(row, 0).data(ID_ROLE) in ids:
+                self.table.selectRow(row) if len(ids) == 1 else self.table.selectionModel().select(
+                    self.table.model().index(row, 0),
+                    self.table.selectionModel().SelectionFlag.Select | self.table.selectionModel().SelectionFlag.Rows)
+
+    def _selection_changed(self) -> None:
+        ids = self.selected_ids()
+        writable = [i for i in ids if not i.startswith("example:")]
+        self.buttons["open"].setEnabled(len(ids) == 1)
+        self.buttons["duplicate"].setEnabled(bool(ids))
+        self.buttons["rename"].setEnabled(len(writable) == 1 and len(ids) == 1)
+        self.buttons["delete"].setEnabled(bool(writable) and len(writable) == len(ids))
+        self.buttons["export"].setEnabled(len(ids) == 1)
+        self.buttons["compare"].setEnabled(2 <= len(ids) <= 4)
+        self.buttons["compare"].setToolTip(self.tr("Select 2 to 4 scenarios"))
+        self.buttons["compare_current"].setEnabled(1 <= len(ids) <= 3)
+        self.buttons["compare_current"].setToolTip(self.tr("The editor's scenario beside 1 to 3 selected ones"))
+
+    # --- actions
+    def _each(self, action) -> None:
+        for scenario_id in self.selected_ids():
+            try:
+                action(scenario_id)
+            except PlannerError as exc:
+                QMessageBox.warning(self, self.tr("Library"), str(exc))
+        self.refresh()
+
+    def open_selected(self) -> None:
+        ids = self.selected_ids()
+        if len(ids) == 1:
+            self.openRequested.emit(ids[0])
+
+    def rename_selected(self) -> None:
+        ids = self.selected_ids()
+        if len(ids) != 1:
+            return
+        entry = self.library.entry(ids[0])
+        name, ok = QInputDialog.getText(self, self.tr("Rename scenario"), self.tr("New name"), text=entry.name)
+        if ok and name.strip():
+            try:
+                new_id = self.library.rename(ids[0], name.strip())
+            except PlannerError as exc:
+                QMessageBox.warning(self, self.tr("Library"), str(exc))
+                return
+            if self.state.library_id == ids[0]:
+                self.state.library_id = new_id
+            self.refresh()
+
+    def restore(self) -> None:
+        trash = self.library.trash_entries()
+        if not trash:
+            QMessageBox.information(self, self.tr("Restore"), self.tr("Nothing has been deleted."))
+            return
+        labels = [f"{t.name} — {datetime.fromtimestamp(t.deleted):%Y-%m-%d %H:%M}" for t in trash]
+        label, ok = QInputDialog.getItem(self, self.tr("Restore a deleted scenario"), self.tr("Scenario"), labels,
+                                         0, False)
+        if ok:
+            self.library.restore(trash[labels.index(label)].trash_id)
+            self.refresh()
+
+    def import_file(self, path: str | None = None) -> str | None:
+        if path is None:
+            choice = FileChoice.ask_open(self, self.tr("Import a scenario"), "Scenario (*.json)")
+            if choice is None:
+                return None
+            path = choice.path
+        try:
+            new_id = self.library.import_file(path)
+        except PlannerError as exc:
+            QMessageBox.warning(self, self.tr("Cannot import %s") % Path(path).name, str(exc))
+            return None
+        self.refresh()
+        return new_id
+
+    def export_selected(self) -> None:
+        ids = self.selected_ids()
+        if len(ids) != 1:
+            return
+        entry = self.library.entry(ids[0])
+        choice = FileChoice.ask_save(self, self.tr("Export scenario"), "Scenario (*.json)", f"{entry.id}.json")
+        if choice is not None:
+            self.library.export_file(ids[0], choice.path)
+
+    # --- drag and drop of .json files
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt's name
+        if event.mimeData().hasUrls() and all(u.toLocalFile().endswith(".json") for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt's name
+        for url in event.mimeData().urls():
+            self.import_file(url.toLocalFile())
+        event.acceptProposedAction()
