@@ -22,6 +22,7 @@ from engine.scenario import ESTIMATORS
 from . import file_actions, library_actions
 from .charts import BudgetBars, PieChart
 from .compare_view import CompareView
+from .fit_panel import FitPanel, LimitsLabel
 from .library_panel import LibraryPanel
 from .pickers import HardwarePicker, ModelPicker
 from .results import BreakdownTable, VerdictBanner
@@ -93,6 +94,10 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.addTab(self.table, self.tr("Breakdown"))
         self.tabs.addTab(self.suggestions, self.tr("Suggestions"))
+        self.fit_panel = FitPanel(state)
+        self.tabs.addTab(self.fit_panel, self.tr("Make it fit"))
+        self.fit_panel.planApplied.connect(
+            lambda before, after, label: library_actions.compare_before_after(self, before, after, label))
         self.library_panel = LibraryPanel(state, self.library)
         self.tabs.addTab(self.library_panel, self.tr("Library"))
         self.compare = CompareView(state)
@@ -100,6 +105,8 @@ class MainWindow(QMainWindow):
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.addLayout(top)
+        self.limits = LimitsLabel(state)
+        right_layout.addWidget(self.limits)
         right_layout.addWidget(self.warnings)
         right_split = QSplitter(Qt.Orientation.Vertical)
         right_split.addWidget(charts)

@@ -1,0 +1,216 @@
+"""'Make it fit': limits beside the verdict, and ranked plans searched off the GUI thread."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine import PlannerError, Scenario
+from engine.solver import Limits, Plan, limits, plans
+from engine.units import format_bytes
+
+from .state import AppState
+from .widgets import VERDICT_COLOURS
+
+DEBOUNCE_MS = 150  # recompute limits/plans once edits pause, so typing and dragging stay instant
+
+
+def tr_engine(text: str) -> str:
+    return QCoreApplication.translate("engine", text)
+
+
+class PlanSearch(QThread):
+    """Runs the solver on a worker thread; cancel() stops it at the next progress check."""
+
+    progressed = Signal(int, int)
+    found = Signal(object, list)  # scenario, plans
+
+    def __init__(self, scenario: Scenario, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.scenario = scenario
+        self._cancelled = False
+
+    def cancel(self) -> None:
+        self._cancelled = True
+
+    def run(self) -> None:
+        try:
+            result = plans(self.scenario, target_headroom_fraction=0.0, progress=self.progressed.emit,
+                           cancel=lambda: self._cancelled)
+        except PlannerError:
+            result = []
+        self.found.emit(self.scenario, result)
+
+
+class LimitsLabel(QLabel):
+    """Largest micro-batch, longest sequence and fewest GPUs, shown beside the verdict."""
+
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.setWordWrap(True)
+        self.limits: Limits | None = None
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(DEBOUNCE_MS)
+        self.timer.timeout.connect(self.refresh)
+        state.estimateChanged.connect(lambda _e: self.timer.start())
+        self.refresh()
+
+    def refresh(self) -> None:
+        try:
+            self.limits = limits(self.state.scenario)
+        except PlannerError:
+            self.limits = None
+            self.setText("")
+            return
+        lim = self.limits
+        none = self.tr("none")
+        gpus = lim.min_gpus
+        self.setText(self.tr("Limits on this hardware: micro-batch ≤ %(mb)s · sequence ≤ %(seq)s tokens · fewest GPUs "
+                             "with ZeRO-3: %(z3)s, with TP/PP: %(tp)s") % {
+            "mb": lim.max_micro_batch or none, "seq": f"{lim.max_seq_len:,}" if lim.max_seq_len else none,
+            "z3": gpus.get("zero3") or none, "tp": gpus.get("tp_pp") or none})
+
+
+class FitPanel(QWidget):
+    planApplied = Signal(object, object, str)  # before scenario, after scenario, summary
+
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.header = QLabel()
+        self.header.setWordWrap(True)
+        self.progress = QProgressBar()
+        self.progress.setTextVisible(False)
+        self.progress.setMaximumHeight(10)
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.search_button = QPushButton(self.tr("Search again"))
+        top = QHBoxLayout()
+        top.addWidget(self.header, 1)
+        top.addWidget(self.progress)
+        top.addWidget(self.cancel_button)
+        top.addWidget(self.search_button)
+        self.rows = QWidget()
+        self.rows_layout = QVBoxLayout(self.rows)
+        self.rows_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.rows)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(scroll, 1)
+        self.plans: list[Plan] = []
+        self.apply_buttons: list[QPushButton] = []
+        self.worker: PlanSearch | None = None
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(DEBOUNCE_MS)
+        self.timer.timeout.connect(self.search)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.search_button.clicked.connect(self.search)
+        state.estimateChanged.connect(lambda _e: self._changed())
+        self._stale = True
+        self._set_busy(False)
+
+    def _changed(self) -> None:
+        self._stale = True
+        if self.isVisible():
+            self.timer.start()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self._stale:
+            self.timer.start()
+        super().showEvent(event)
+
+    def _set_busy(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+        self.search_button.setVisible(not busy)
+
+    def search(self) -> None:
+        self.cancel()
+        self._stale = False
+        est = self.state.estimate
+        self.header.setText(self.tr("Searching the guide's changes for the least disruptive plans…"))
+        self.worker = PlanSearch(self.state.scenario, self)
+        self.worker.progressed.connect(self._progress)
+        self.worker.found.connect(self._found)
+        self._set_busy(True)
+        self._verdict_when_started = est.verdict
+        self.worker.start()
+
+    def cancel(self) -> None:
+        if self.worker is not None and self.worker.isRunning():
+            self.worker.cancel()
+            self.worker.wait(5000)
+        self._set_busy(False)
+
+    def wait(self, ms: int = 20000) -> bool:
+        """For tests and scripts: block until the current search ends."""
+        if self.worker is None:
+            return True
+        done = self.worker.wait(ms)
+        QCoreApplication.processEvents()
+        return done
+
+    def _progress(self, done: int, total: int) -> None:
+        self.progress.setMaximum(max(total, 1))
+        self.progress.setValue(done)
+
+    def _found(self, scenario: Scenario, found: list[Plan]) -> None:
+        if scenario != self.state.scenario:
+            return  # an edit arrived meanwhile; its own search follows
+        self._set_busy(False)
+        self.plans = found
+        self._show()
+
+    def _clear(self) -> None:
+        while self.rows_layout.count() > 1:
+            item = self.rows_layout.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+        self.apply_buttons = []
+
+    def _show(self) -> None:
+        self._clear()
+        unit = self.state.unit
+        verdict = self.state.estimate.verdict
+        if verdict == "fits":
+            self.header.setText(self.tr("It fits as it is. The limits above show how far you can push it."))
+        elif not self.plans:
+            self.header.setText(self.tr("No combination of the guide's changes makes this fit on these GPUs."))
+        else:
+            self.header.setText(self.tr("Plans that make it fit, least disruptive first (not least memory):"))
+        for index, plan in enumerate(self.plans):
+            row = QWidget()
+            line = QHBoxLayout(row)
+            changed = ", ".join(tr_engine(a) for a in plan.assumptions_changed) or self.tr("nothing")
+            colour = VERDICT_COLOURS[plan.estimate.verdict]
+            text = QLabel(
+                f"<b>{index + 1}. {tr_engine(plan.summary)}</b> → <span style='color:{colour}'>"
+                f"{format_bytes(plan.total_bytes, unit)}</span> " + self.tr("per GPU, %s headroom") %
+                format_bytes(plan.headroom_bytes, unit) + "<br>" + self.tr("Changes: ") + ", ".join(
+                    f"{k} = {v}" for k, v in plan.changes.items()) + "<br><span style='color:#757575'>" +
+                self.tr("Assumptions changed: ") + changed + " · " + tr_engine(plan.cost_note) + "</span>")
+            text.setWordWrap(True)
+            button = QPushButton(self.tr("Apply"))
+            button.clicked.connect(lambda _=False, p=plan: self.apply(p))
+            line.addWidget(text, 1)
+            line.addWidget(button)
+            self.rows_layout.insertWidget(self.rows_layout.count() - 1, row)
+            self.apply_buttons.append(button)
+
+    def apply(self, plan: Plan) -> None:
+        before = self.state.scenario
+        if self.state.edit(plan.changes, plan.summary):
+            self.planApplied.emit(before, self.state.scenario, plan.summary)

@@ -1,0 +1,122 @@
+"""Library panel, comparison view and the Make-it-fit panel, driven through their widgets."""
+
+import json
+
+import pytest
+
+from engine import estimate, scenario_from_dict
+from gui.app import build_window
+from gui.compare_view import Compared
+
+FULL_4090 = {"name": "8B full on a 4090", "model": "llama-3-8b", "gpu": "rtx-4090", "precision": "bf16"}
+
+
+@pytest.fixture
+def window(qtbot):
+    win, _ = build_window(None)
+    qtbot.addWidget(win)
+    return win
+
+
+def test_library_lists_examples_and_saves(window):
+    panel = window.library_panel
+    names = [panel.table.item(r, 0).text() for r in range(panel.table.rowCount())]
+    assert any("read-only" in n for n in names), "the seeds' examples ship with the app"
+    before = panel.table.rowCount()
+    assert window.library_save()  # File > Save goes to the library
+    assert panel.table.rowCount() == before + 1
+    assert not window.state.is_dirty()
+    saved = window.state.library_id
+    assert saved and window.library.load(saved) == window.state.scenario
+
+
+def test_library_open_duplicate_delete_restore(window):
+    window.library_save()
+    panel = window.library_panel
+    saved = window.state.library_id
+    panel.select_ids([saved])
+    panel.buttons["duplicate"].click()
+    assert any("(copy)" in e.name for e in window.library.entries())
+    panel.refresh()
+    panel.select_ids([saved])
+    panel.buttons["delete"].click()
+    assert saved not in [e.id for e in window.library.entries()]
+    trash = window.library.trash_entries()
+    assert trash
+    window.library.restore(trash[0].trash_id)
+    panel.refresh()
+    assert saved in [e.id for e in window.library.entries()]
+
+
+def test_filter_and_corrupt_file_is_reported(window, planner_home):
+    bad = planner_home / "scenarios" / "broken.json"
+    bad.parent.mkdir(parents=True, exist_ok=True)
+    bad.write_text("{ not json")
+    panel = window.library_panel
+    panel.refresh()
+    assert not panel.problems.isHidden()
+    assert "broken.json" in panel.problems.text()
+    panel.search.setText("qlora")
+    visible = [r for r in range(panel.table.rowCount()) if not panel.table.isRowHidden(r)]
+    assert visible and all("qlora" in " ".join(panel.table.item(r, c).text().lower() for c in range(3))
+                           for r in visible)
+
+
+def test_four_panes_share_one_scale(window):
+    scenarios = [scenario_from_dict({**FULL_4090, "gpu": gpu, "name": gpu})
+                 for gpu in ("rtx-4090", "a100-80gb", "h200", "rtx-3060-12gb")]
+    window.compare.set_items([Compared(s.name, s) for s in scenarios])
+    panes = [p for p in window.compare.panes if not p.isHidden()]
+    assert len(panes) == 4
+    ranges = {round(p.bars.plot.getViewBox().viewRange()[0][1], 6) for p in panes}
+    assert len(ranges) == 1, "one axis for all panes"
+    biggest = max(max(estimate(s).capacity_bytes, estimate(s).total_bytes) for s in scenarios) / 2**30
+    assert ranges.pop() >= biggest
+    labels = [window.compare.table.item(r, 0).text() for r in range(window.compare.table.rowCount())]
+    assert "gpu" in labels and "Peak allocated" in labels
+
+
+def test_live_pane_follows_the_editor(window):
+    window.compare.set_items([Compared("ref", window.state.scenario), Compared("live", window.state.scenario, True)])
+    window.setup_panel.micro_batch.spin.setValue(4)
+    assert window.compare.items[1].scenario.micro_batch == 4
+    assert window.compare.items[0].scenario.micro_batch != 4
+
+
+def test_make_it_fit_plans_apply_as_one_undo_step(window, qtbot):
+    window.state.load(scenario_from_dict(FULL_4090))
+    assert window.state.estimate.verdict == "does not fit"
+    panel = window.fit_panel
+    panel.search()
+    assert panel.wait()
+    qtbot.waitUntil(lambda: bool(panel.plans), timeout=20000)
+    for plan in panel.plans:
+        assert estimate(window.state.scenario.replace(**plan.changes)).fits
+    count = window.state.undo_stack.count()
+    panel.apply_buttons[0].click()
+    assert window.state.estimate.fits
+    assert window.state.undo_stack.count() == count + 1
+    assert window.tabs.currentWidget() is window.compare
+    window.undo_action.trigger()
+    assert window.state.scenario.method == "full"
+
+
+def test_search_can_be_cancelled(window):
+    window.state.load(scenario_from_dict({**FULL_4090, "model": "llama-3.1-70b", "gpus_per_node": 8}))
+    panel = window.fit_panel
+    panel.search()
+    panel.cancel()
+    assert not panel.worker.isRunning()
+
+
+def test_limits_shown_beside_the_verdict(window, qtbot):
+    window.limits.refresh()
+    assert "micro-batch" in window.limits.text()
+    assert window.limits.limits.max_micro_batch >= 1
+
+
+def test_import_json_into_library(window, tmp_path):
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps({**FULL_4090, "name": "Imported one"}))
+    new_id = window.library_panel.import_file(str(path))
+    assert new_id and window.library.load(new_id).name == "Imported one"
