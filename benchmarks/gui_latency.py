@@ -57,12 +57,19 @@ def edit_latency(n: int = 300) -> list[float]:
 
     win.bars.plot.paintEvent = counting_paint
     samples = []
+    by_kind: dict[int, list[float]] = {}
     for i in range(n):
         t0 = time.perf_counter()
         edits[i % len(edits)](i)
         app.processEvents()  # runs the posted paint events of every widget the edit touched
         samples.append(time.perf_counter() - t0)
+        by_kind.setdefault(i % len(edits), []).append(samples[-1])
     print(f"budget-bar view repainted {painted['n']} times during {n} edits")
+    names = ("micro-batch spin box", "sequence spin box", "checkpointing combo", "method combo", "unit switch")
+    for k, values in sorted(by_kind.items()):
+        values.sort()
+        print(f"  {names[k]:<22} median {statistics.median(values) * 1e3:5.1f} ms, "
+              f"p95 {values[int(0.95 * len(values))] * 1e3:5.1f} ms")
     return samples
 
 

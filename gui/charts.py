@@ -8,7 +8,15 @@ from dataclasses import dataclass
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPicture
-from PySide6.QtWidgets import QGraphicsSceneHoverEvent, QHBoxLayout, QLabel, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsSceneHoverEvent,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
 
 from engine import Estimate
 from engine.units import UNITS, format_bytes
@@ -117,6 +125,7 @@ class PieChart(QWidget):
         self.legend.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.legend.setMinimumWidth(230)
         self.legend.setWordWrap(True)
+        self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)  # no relayout per edit
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view, 3)
@@ -127,7 +136,9 @@ class PieChart(QWidget):
         self.pie.set_slices(slices)
         rows = [f"<tr><td><span style='color:{colour_for(s.key).name()}; font-size:14pt'>■</span></td>"
                 f"<td align='right'><b>{s.share * 100:.0f}%</b>&nbsp;</td><td>{s.name}</td></tr>" for s in slices]
-        self.legend.setText("<table cellspacing='2'>" + "".join(rows) + "</table>")
+        legend = "<table cellspacing='2'>" + "".join(rows) + "</table>"
+        if legend != self.legend.text():
+            self.legend.setText(legend)
         self.slices = slices
 
 
@@ -145,6 +156,7 @@ class BudgetBars(QWidget):
         self.plot.getAxis("left").setWidth(72)
         self.caption = QLabel()
         self.caption.setWordWrap(True)
+        self.caption.setFixedHeight(self.caption.fontMetrics().height() * 2 + 4)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot)

@@ -57,6 +57,7 @@ class LimitsLabel(QLabel):
         super().__init__(parent)
         self.state = state
         self.setWordWrap(True)
+        self.setFixedHeight(self.fontMetrics().height() * 2 + 6)
         self.limits: Limits | None = None
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)

@@ -142,6 +142,9 @@ class ModelPicker(QGroupBox):
         self.tree.populate(groups)
 
     def show_scenario(self, s: Scenario) -> None:
+        if getattr(self, "_shown_model", None) == s.model:
+            return  # most edits do not touch the model: skip the tree and text work
+        self._shown_model = s.model
         spec = resolve_model(s)
         if isinstance(s.model, CustomModel):
             self.tree.select("")
@@ -180,6 +183,7 @@ class HardwarePicker(QGroupBox):
         row.addStretch(1)
         row.addWidget(self.custom_button)
         self.summary = QLabel()
+        self.summary.setFixedHeight(self.summary.fontMetrics().height() + 6)
         layout = QVBoxLayout(self)
         layout.addWidget(self.tree)
         layout.addLayout(row)
@@ -202,10 +206,13 @@ class HardwarePicker(QGroupBox):
             label = f"{gpu.vendor} · {gpu.gpu_class}"
             groups.setdefault(label, []).append((gpu.id, [gpu.name, format_bytes(gpu.usable_bytes, self.state.unit, 1)]))
         self.tree.populate(groups)
+        self._shown_gpu = None
         self.show_scenario(self.state.scenario)
 
     def show_scenario(self, s: Scenario) -> None:
-        self.tree.select(s.gpu if isinstance(s.gpu, str) else "")
+        if getattr(self, "_shown_gpu", None) != s.gpu:
+            self._shown_gpu = s.gpu
+            self.tree.select(s.gpu if isinstance(s.gpu, str) else "")
         for spin, value in ((self.gpus_per_node, s.gpus_per_node), (self.nodes, s.nodes)):
             spin.blockSignals(True)
             spin.setValue(value)

@@ -29,7 +29,8 @@ class VerdictBanner(QLabel):
         super().__init__(parent)
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.RichText)
-        self.setMinimumHeight(56)
+        # A fixed height: a label that resizes with its text relayouts (and repaints) the whole window.
+        self.setFixedHeight(62)
         self.verdict = ""
 
     def show_estimate(self, est: Estimate, unit: str) -> None:
@@ -49,8 +50,18 @@ class VerdictBanner(QLabel):
             + self.tr("%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s") % {
                 "used": format_bytes(est.total_bytes, unit), "cap": format_bytes(est.capacity_bytes, unit),
                 "n": est.world_size, "gpu": est.gpu_name, "room": room, "where": where})
-        self.setStyleSheet(f"QLabel {{ border-left: 6px solid {colour}; padding: 4px 10px; }}")
+        if self.property("verdictColour") != colour:  # restyling re-polishes the widget: only on a change
+            self.setProperty("verdictColour", colour)
+            self.setStyleSheet(f"QLabel {{ border-left: 6px solid {colour}; padding: 4px 10px; }}")
         self.setAccessibleName(VERDICT_WORDS[est.verdict])
+
+
+GREY = QBrush(QColor("#757575"))
+
+
+def _set_if_changed(item: QTableWidgetItem, role: Qt.ItemDataRole, value: object) -> None:
+    if item.data(role) != value:
+        item.setData(role, value)
 
 
 class BreakdownTable(QWidget):
@@ -71,6 +82,7 @@ class BreakdownTable(QWidget):
         self.phases = QLabel()
         self.phases.setTextFormat(Qt.TextFormat.RichText)
         self.phases.setWordWrap(True)
+        self.phases.setFixedHeight(self.phases.fontMetrics().height() * 2 + 6)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.table)
@@ -91,13 +103,15 @@ class BreakdownTable(QWidget):
                 if item is None:  # items are reused across edits: creating them is the slow part
                     item = QTableWidgetItem()
                     self.table.setItem(r, c, item)
-                item.setText(text)
-                item.setToolTip(tip)
+                # Setting an unchanged value still repaints the cell: compare first.
+                _set_if_changed(item, Qt.ItemDataRole.DisplayRole, text)
+                _set_if_changed(item, Qt.ItemDataRole.ToolTipRole, tip)
                 if c in (1, 2):
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    _set_if_changed(item, Qt.ItemDataRole.TextAlignmentRole,
+                                    int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
                 if c == 0:
-                    item.setData(Qt.ItemDataRole.DecorationRole, colour_for(comp.key))
-                item.setData(Qt.ItemDataRole.ForegroundRole, QBrush(QColor("#757575")) if is_overhead else None)
+                    _set_if_changed(item, Qt.ItemDataRole.DecorationRole, colour_for(comp.key))
+                _set_if_changed(item, Qt.ItemDataRole.ForegroundRole, GREY if is_overhead else None)
         names = {"forward": self.tr("forward"), "backward": self.tr("backward"), "optimizer": self.tr("optimizer step")}
         parts = []
         for phase, value in est.phases.items():

@@ -183,7 +183,9 @@ class SetupPanel(QWidget):
         current = ",".join(s.lora_targets) if isinstance(s.lora_targets, tuple) else s.lora_targets
         if current not in [value for value, _ in targets]:
             targets.insert(0, (current, current.replace(",", " + ")))
-        self.lora_targets.set_items(targets)
+        if targets != getattr(self, "_targets_shown", None):  # rebuilding a combo is slow: only on a change
+            self._targets_shown = targets
+            self.lora_targets.set_items(targets)
         self.lora_targets.set_value(current)
         widgets: list[tuple[Any, Any]] = [
             (self.method, s.method), (self.freeze_from, s.freeze_from), (self.qlora_bits, s.qlora_bits),
