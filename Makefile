@@ -3,7 +3,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench screenshot clean
+.PHONY: run test lint bench screenshot clean translations
+
+QM := gui/i18n/planner_zh_CN.qm
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -11,11 +13,19 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test]"
 	@touch $(STAMP)
 
-run: $(STAMP)
+# Compiled translations (the app also compiles them at start-up when missing or stale).
+$(QM): gui/i18n/planner_zh_CN.ts $(STAMP)
+	$(VENV)/bin/pyside6-lrelease -silent $< -qm $@
+
+run: $(STAMP) $(QM)
 	@$(PY) main.py
 
-test: $(STAMP)
+test: $(STAMP) $(QM)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+
+# Refresh the translation sources after changing user-visible strings, then translate the new entries.
+translations: $(STAMP)
+	$(VENV)/bin/pyside6-lupdate -silent gui/*.py engine/*.py -ts gui/i18n/planner_zh_CN.ts
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -3,6 +3,7 @@
     python main.py                          the window
     python main.py SCENARIO.json            the window, with a scenario open
     python main.py --screenshot OUT.png [SCENARIO.json]   render the window to a PNG and exit
+    python main.py --lang zh_CN [--screenshot ...]         choose the language (en, zh_CN)
     python main.py estimate SCENARIO.json [--json]         per-GPU breakdown
     python main.py fit SCENARIO.json [--json]              limits and plans that make it fit
     python main.py presets models|gpus                     preset ids
@@ -29,7 +30,12 @@ def main(argv: list[str]) -> int:
         from engine.cli import main as cli_main
 
         return cli_main(argv)
-    screenshot = None
+    screenshot = language = None
+    if argv and argv[0] == "--lang":
+        if len(argv) < 2:
+            print("error: --lang needs a language: en or zh_CN", file=sys.stderr)
+            return 2
+        language, argv = argv[1], argv[2:]
     if argv and argv[0] == "--screenshot":
         if len(argv) < 2:
             print("error: --screenshot needs an output file, e.g. --screenshot window.png", file=sys.stderr)
@@ -43,7 +49,7 @@ def main(argv: list[str]) -> int:
         return 1
     from gui.app import run_app
 
-    return run_app(argv[0] if argv else None, screenshot=screenshot)
+    return run_app(argv[0] if argv else None, screenshot=screenshot, language=language)
 
 
 if __name__ == "__main__":

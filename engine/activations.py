@@ -8,13 +8,13 @@ flags decide each term: the layer input requires grad (`xg`), the base weights t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .architecture import Linear, ModelSpec
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class ActContext:
     b: int  # micro-batch
     s: int  # full sequence length
@@ -30,6 +30,21 @@ class ActContext:
     adapter_bytes: int  # dtype of LoRA adapters
     lora_rank: int
     gather_weights: bool  # ZeRO-3/FSDP: gathered weights are freed, not saved
+    _key: tuple = field(init=False, repr=False)
+    _hash: int = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # The per-layer caches look contexts up several times per estimate: hash and compare one tuple.
+        key = (self.b, self.s, self.t, self.t_norm, self.tp, self.compute, self.residual, self.amp, self.fp8,
+               self.attention, self.selective, self.adapter_bytes, self.lora_rank, self.gather_weights)
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ActContext) and self._key == other._key
 
 
 Terms = list[tuple[str, float]]

@@ -15,7 +15,8 @@ from .messages import QT_TRANSLATE_NOOP, Message
 MOMENTS = ("forward", "backward_start", "backward_end", "optimizer")
 PHASES = ("forward", "backward", "optimizer")
 CATEGORIES = ("model states", "activations", "transient", "overhead")
-VERDICTS = ("fits", "tight", "does not fit")
+VERDICTS = (QT_TRANSLATE_NOOP("engine", "fits"), QT_TRANSLATE_NOOP("engine", "tight"),
+            QT_TRANSLATE_NOOP("engine", "does not fit"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,13 @@ def auto_reserve_fraction(s: Scenario, spec: ModelSpec) -> tuple[float, str]:
     return 0.10, "text LLM: 10%"
 
 
+def _only_at(index: int, value: float) -> tuple[float, float, float, float]:
+    """Moments with `value` at one of them (overheads are charged at the peak only)."""
+    moments = [0.0, 0.0, 0.0, 0.0]
+    moments[index] = value
+    return tuple(moments)  # type: ignore[return-value]
+
+
 def _overheads(s: Scenario, spec: ModelSpec, comps: list[Component], peak_index: int, peak: float) -> tuple:
     static = sum(c.moments[peak_index] for c in comps if c.category == "model states")
     dynamic = peak - static
@@ -62,7 +69,7 @@ def _overheads(s: Scenario, spec: ModelSpec, comps: list[Component], peak_index:
             "fragmentation",
             QT_TRANSLATE_NOOP("engine", "Allocator rounding and fragmentation"),
             "overhead",
-            tuple(frag if i == peak_index else 0.0 for i in range(4)) if frag else zero4,
+            _only_at(peak_index, frag),
             QT_TRANSLATE_NOOP("engine", "10% of memory that comes and goes + 1% of model states"),
             (("dynamic_bytes", round(dynamic)), ("static_bytes", round(static))),
         ),
@@ -70,7 +77,7 @@ def _overheads(s: Scenario, spec: ModelSpec, comps: list[Component], peak_index:
             "reserve",
             QT_TRANSLATE_NOOP("engine", "Safety reserve"),
             "overhead",
-            tuple(fraction * peak if i == peak_index else 0.0 for i in range(4)),
+            _only_at(peak_index, fraction * peak),
             QT_TRANSLATE_NOOP("engine", "reserve fraction x peak allocated"),
             (("fraction", fraction), ("why", why)),
         ),
@@ -137,7 +144,7 @@ def estimate(s: Scenario) -> Estimate:
             p = stage_params(s, spec, layers, i == 0, i == s.pp - 1)
         trainable += (p.trainable_dense + p.lora) * s.tp + p.trainable_expert * s.tp * s.ep
         stages.append(_stage(s, spec, i, layers, comps, in_flight))
-    busiest = max(range(len(stages)), key=lambda i: stages[i].total_bytes)
+    busiest = 0 if len(stages) == 1 else max(range(len(stages)), key=lambda i: stages[i].total_bytes)
     return Estimate(
         scenario_name=s.name,
         estimator=s.estimator,

@@ -28,7 +28,9 @@ SEQ_STEP = 128  # max_seq_len is exact to a multiple of 128 tokens (of lcm(128, 
 MAX_SEQ_LEN = 1 << 20
 MAX_GPUS = 1024
 STRATEGIES = ("dp", "zero3", "tp_pp")
-ASSUMPTIONS = ("global batch", "method", "sequence length", "hardware", "numerics")
+ASSUMPTIONS = (QT_TRANSLATE_NOOP("engine", "global batch"), QT_TRANSLATE_NOOP("engine", "method"),
+               QT_TRANSLATE_NOOP("engine", "sequence length"), QT_TRANSLATE_NOOP("engine", "hardware"),
+               QT_TRANSLATE_NOOP("engine", "numerics"))
 
 
 class _Evaluator:

@@ -13,12 +13,13 @@ from typing import Any
 from .breakdown import Estimate
 from .errors import PlannerError
 from .estimate import estimate
+from .messages import QT_TRANSLATE_NOOP, Message, message
 from .scenario import Scenario, resolve_model
 
 
 @dataclass(frozen=True)
 class Suggestion:
-    title: str
+    title: Message  # str(title) is the English sentence
     changes: dict[str, Any]
     saved_bytes: float  # reduction of total_bytes per GPU (negative: costs memory)
     estimate: Estimate
@@ -29,49 +30,62 @@ class Suggestion:
         return self.estimate.fits
 
 
-def _candidates(s: Scenario) -> list[tuple[str, dict[str, Any], str]]:
+def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
     spec = resolve_model(s)
-    out: list[tuple[str, dict[str, Any], str]] = []
+    out: list[tuple[Message, dict[str, Any], str]] = []
     if s.checkpointing != "full" or s.attention == "eager":
         changes: dict[str, Any] = {"checkpointing": "full"}
+        title = QT_TRANSLATE_NOOP("engine", "Turn on activation checkpointing")
         if s.attention == "eager":
             changes["attention"] = "flash"
-        out.append(("Turn on activation checkpointing" + (" and FlashAttention" if "attention" in changes else ""),
-                    changes, "recomputes each layer in backward: about 30-40% more compute"))
+            title = QT_TRANSLATE_NOOP("engine", "Turn on activation checkpointing and FlashAttention")
+        out.append((message(title), changes,
+                    QT_TRANSLATE_NOOP("engine", "recomputes each layer in backward: about 30-40% more compute")))
     if s.micro_batch > 1:
-        out.append((f"Halve the micro-batch to {s.micro_batch // 2}, accumulate {s.grad_accum * 2} steps",
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Halve the micro-batch to {micro_batch}, accumulate {steps} "
+                                                        "steps"), micro_batch=s.micro_batch // 2, steps=s.grad_accum * 2),
                     {"micro_batch": s.micro_batch // 2, "grad_accum": s.grad_accum * 2},
-                    "same global batch; more, smaller steps are somewhat slower"))
+                    QT_TRANSLATE_NOOP("engine", "same global batch; more, smaller steps are somewhat slower")))
     if s.method in ("full", "freeze"):
         precision = "bf16" if s.precision.startswith(("amp", "mixed", "fp32", "fp8")) else s.precision
-        out.append(("Train LoRA adapters (r=16, all linear layers) instead of all weights",
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Train LoRA adapters (r=16, all linear layers) instead of all "
+                                                        "weights")),
                     {"method": "lora", "lora_rank": 16, "lora_targets": "all-linear", "precision": precision,
                      "zero_stage": min(s.zero_stage, 2)},
-                    "trains far fewer parameters; quality can differ from a full fine-tune"))
+                    QT_TRANSLATE_NOOP("engine", "trains far fewer parameters; quality can differ from a full fine-tune")))
     if s.method == "lora":
-        out.append(("Quantise the base model to 4-bit (QLoRA)", {"method": "qlora", "zero_stage": min(s.zero_stage, 2)},
-                    "dequantisation makes steps ~30-40% slower than LoRA; small quality cost"))
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Quantise the base model to 4-bit (QLoRA)")),
+                    {"method": "qlora", "zero_stage": min(s.zero_stage, 2)},
+                    QT_TRANSLATE_NOOP("engine", "dequantisation makes steps ~30-40% slower than LoRA; small quality "
+                                                "cost")))
     if s.optimizer in ("adamw", "adamw-fused") and s.method in ("full", "freeze"):
-        out.append(("Use an 8-bit optimizer (AdamW 8-bit)", {"optimizer": "adamw-8bit"},
-                    "bitsandbytes 8-bit states; usually the same quality"))
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Use an 8-bit optimizer (AdamW 8-bit)")),
+                    {"optimizer": "adamw-8bit"},
+                    QT_TRANSLATE_NOOP("engine", "bitsandbytes 8-bit states; usually the same quality")))
     if s.seq_len > 256:
-        out.append((f"Shorten sequences to {s.seq_len // 2} tokens", {"seq_len": s.seq_len // 2},
-                    "the model sees shorter contexts: changes what it learns"))
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Shorten sequences to {tokens} tokens"), tokens=s.seq_len // 2),
+                    {"seq_len": s.seq_len // 2},
+                    QT_TRANSLATE_NOOP("engine", "the model sees shorter contexts: changes what it learns")))
     if s.world_size > 1 and s.effective_zero < 3 and s.method != "qlora":
-        out.append(("Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)", {"zero_stage": 3, "fsdp": False},
-                    "more communication: needs a fast interconnect"))
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Shard weights, gradients and optimizer states (ZeRO-3 / "
+                                                        "FSDP)")), {"zero_stage": 3, "fsdp": False},
+                    QT_TRANSLATE_NOOP("engine", "more communication: needs a fast interconnect")))
     if s.world_size > 1 and s.effective_zero < 2 and s.method == "qlora":
-        out.append(("Shard gradients and optimizer states (ZeRO-2)", {"zero_stage": 2}, "more communication"))
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Shard gradients and optimizer states (ZeRO-2)")),
+                    {"zero_stage": 2}, QT_TRANSLATE_NOOP("engine", "more communication")))
     max_tp = min(s.gpus_per_node, 8)
     if s.tp * 2 <= max_tp and spec.heads % (s.tp * 2) == 0 and s.world_size % (s.tp * 2 * s.pp * s.cp) == 0:
-        out.append((f"Tensor parallelism TP={s.tp * 2}", {"tp": s.tp * 2},
-                    "splits every layer across GPUs: needs NVLink-class bandwidth"))
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Tensor parallelism TP={tp}"), tp=s.tp * 2), {"tp": s.tp * 2},
+                    QT_TRANSLATE_NOOP("engine", "splits every layer across GPUs: needs NVLink-class bandwidth")))
     if s.pp * 2 <= spec.layers and s.world_size % (s.tp * s.pp * 2 * s.cp) == 0:
-        out.append((f"Pipeline parallelism PP={s.pp * 2}", {"pp": s.pp * 2, "grad_accum": max(s.grad_accum, s.pp * 2)},
-                    "pipeline bubbles cost throughput unless many micro-batches are in flight"))
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Pipeline parallelism PP={pp}"), pp=s.pp * 2),
+                    {"pp": s.pp * 2, "grad_accum": max(s.grad_accum, s.pp * 2)},
+                    QT_TRANSLATE_NOOP("engine", "pipeline bubbles cost throughput unless many micro-batches are in "
+                                                "flight")))
     if s.effective_zero >= 1 and s.offload == "none":
-        out.append(("Offload optimizer states to CPU memory", {"offload": "optimizer"},
-                    "several times (up to 10x) slower: PCIe-bound"))
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Offload optimizer states to CPU memory")),
+                    {"offload": "optimizer"},
+                    QT_TRANSLATE_NOOP("engine", "several times (up to 10x) slower: PCIe-bound")))
     return out
 
 

@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 GB = 10**9
 GIB = 2**30
 UNITS: dict[str, int] = {"GB": GB, "GiB": GIB}
+
+
+def _plain_number(value: float, digits: int) -> str:
+    return f"{value:,.{digits}f}"
+
+
+_number = _plain_number
+
+
+def set_number_formatter(formatter: Callable[[float, int], str] | None) -> None:
+    """Let a front end format numbers for its locale (the window uses QLocale); None restores the default."""
+    global _number
+    _number = formatter or _plain_number
 
 
 def to_unit(n_bytes: float, unit: str = "GiB") -> float:
@@ -15,9 +30,9 @@ def format_bytes(n_bytes: float, unit: str = "GiB", digits: int = 2) -> str:
     """Human string in the chosen unit; small values fall back to MB/MiB so they stay readable."""
     base = UNITS[unit]
     if abs(n_bytes) >= base / 10 or n_bytes == 0:
-        return f"{n_bytes / base:,.{digits}f} {unit}"
+        return f"{_number(n_bytes / base, digits)} {unit}"
     small_unit, small_base = ("MB", 10**6) if unit == "GB" else ("MiB", 2**20)
-    return f"{n_bytes / small_base:,.{max(digits - 1, 0)}f} {small_unit}"
+    return f"{_number(n_bytes / small_base, max(digits - 1, 0))} {small_unit}"
 
 
 def format_count(n: float) -> str:

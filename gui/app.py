@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QByteArray, QTimer
+from PySide6.QtCore import QByteArray, QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engine import PlannerError, load_scenario, scenario_from_dict
 
 from .file_actions import DEFAULT_SCENARIO
+from .i18n import install_language, system_language
 from .main_window import MainWindow
 from .settings_store import Settings
 from .state import AppState
@@ -18,8 +19,9 @@ from .storage import ScenarioLibrary
 WINDOW_SIZE = (1480, 920)
 
 
-def build_window(scenario_path: str | None = None, theme: str | None = None,
-                 restore: bool = False) -> tuple[MainWindow, str | None]:
+def build_window(
+    scenario_path: str | None = None, theme: str | None = None, restore: bool = False
+) -> tuple[MainWindow, str | None]:
     """The window with a scenario loaded; returns (window, error message or None).
 
     restore=True reopens the last scenario and the window layout from the settings (normal start-up);
@@ -60,11 +62,41 @@ def build_window(scenario_path: str | None = None, theme: str | None = None,
     return window, error
 
 
-def run_app(scenario_path: str | None = None, screenshot: str | None = None) -> int:
+def switch_language(window: MainWindow, language: str) -> MainWindow:
+    """Switch language without a restart: a new window takes over the same state (and undo history)."""
+    app = QApplication.instance()
+    used = install_language(app, language)
+    window.settings.update(language=language)
+    window.state.detach_views()
+    new = MainWindow(window.state, window.theme, window.library, window.settings)
+    new.library_version = window.library_version
+    new.languageRequested.connect(lambda code: switch_language(new, code))
+    new.setGeometry(window.geometry())
+    new.tabs.setCurrentIndex(window.tabs.currentIndex())
+    window.replaced = True
+    if window.isVisible():
+        new.show()
+    window.close()
+    window.deleteLater()
+    if used != language:
+        new.status.showMessage(new.tr("No font with Chinese characters was found, so the window stays in English. "
+                                      "Install e.g. Noto Sans CJK and switch again."), 15000)
+    return new
+
+
+def start_language(app: QApplication, requested: str | None = None) -> str:
+    """The saved choice, or the system's language on first start."""
+    language = requested or Settings().values.language or system_language()
+    return install_language(app, language)
+
+
+def run_app(scenario_path: str | None = None, screenshot: str | None = None, language: str | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("LLM Memory Planner")
     app.setOrganizationName("llm-memory-planner")
+    start_language(app, language)
     window, error = build_window(scenario_path, restore=not screenshot)
+    window.languageRequested.connect(lambda code: switch_language(window, code))
     if screenshot:
         if error:
             print(f"error: {error}", file=sys.stderr)
@@ -76,5 +108,7 @@ def run_app(scenario_path: str | None = None, screenshot: str | None = None) -> 
         return 0
     window.show()
     if error:
-        QTimer.singleShot(0, lambda: QMessageBox.warning(window, window.tr("Cannot open this scenario"), error))
+        QTimer.singleShot(
+            0, lambda: QMessageBox.warning(window, QCoreApplication.translate("Actions", "Cannot open this scenario"), error)
+        )
     return app.exec()

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPicture
 from PySide6.QtWidgets import (
     QGraphicsSceneHoverEvent,
@@ -22,6 +22,7 @@ from engine import Estimate
 from engine.units import UNITS, format_bytes
 
 from .explain import explain_component
+from .i18n import tr_engine
 from .widgets import colour_for
 
 SMALL_SLICE = 0.02  # slices under 2% of the peak are grouped as "other"
@@ -43,12 +44,13 @@ def pie_slices(est: Estimate, unit: str) -> list[Slice]:
     for comp, b in rows:
         if b / total < SMALL_SLICE:
             other += b
-            other_names.append(f"{comp.name}: {format_bytes(b, unit)}")
+            other_names.append(f"{tr_engine(comp.name)}: {format_bytes(b, unit)}")
             continue
-        slices.append(Slice(comp.key, comp.name, b, b / total, explain_component(comp, b, total, unit)))
+        slices.append(Slice(comp.key, tr_engine(comp.name), b, b / total, explain_component(comp, b, total, unit)))
     if other:
-        tip = "<b>Other</b><br>" + "<br>".join(other_names)
-        slices.append(Slice("other", "Other", other, other / total, tip))
+        label = QCoreApplication.translate("Charts", "Other")
+        tip = f"<b>{label}</b><br>" + "<br>".join(other_names)
+        slices.append(Slice("other", label, other, other / total, tip))
     return slices
 
 
@@ -178,8 +180,8 @@ class BudgetBars(QWidget):
         x0, y, widths, brushes, pens, tips = [], [], [], [], [], []
         for row, stage in enumerate(stages):
             left = 0.0
-            parts = [(c.key, c.name, b) for c, b in stage.at_peak()]
-            parts += [(c.key, c.name, c.peak_bytes) for c in stage.overheads if c.peak_bytes]
+            parts = [(c.key, tr_engine(c.name), b) for c, b in stage.at_peak()]
+            parts += [(c.key, tr_engine(c.name), c.peak_bytes) for c in stage.overheads if c.peak_bytes]
             for key, name, b in parts:
                 colour = colour_for(key)
                 x0.append(left)

@@ -21,6 +21,7 @@ from engine import Estimate, PlannerError, Scenario, estimate
 from engine.units import UNITS, format_bytes
 
 from .charts import BudgetBars, PieChart
+from .i18n import tr_engine
 from .results import VerdictBanner
 from .state import AppState
 from .theme import style_plot
@@ -140,13 +141,13 @@ class CompareView(QWidget):
         keys: dict[str, str] = {}
         for _, est in shown:
             for comp, _b in est.busiest.at_peak():
-                keys.setdefault(comp.key, comp.name)
+                keys.setdefault(comp.key, tr_engine(comp.name))
         for key, name in keys.items():
             values = [sum(b for c, b in est.busiest.at_peak() if c.key == key) for _, est in shown]
             rows.append((name, _with_delta(values, unit)))
         rows.append((self.tr("Peak allocated"), _with_delta([e.peak_allocated_bytes for _, e in shown], unit)))
         rows.append((self.tr("Total with overheads"), _with_delta([e.total_bytes for _, e in shown], unit)))
-        rows.append((self.tr("Verdict"), [self.tr(e.verdict) for _, e in shown]))
+        rows.append((self.tr("Verdict"), [tr_engine(e.verdict) for _, e in shown]))
         self.table.setColumnCount(1 + len(shown))
         self.table.setHorizontalHeaderLabels([self.tr("What differs")] + [item.label for item, _ in shown])
         self.table.setRowCount(len(rows))

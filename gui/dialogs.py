@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -26,25 +27,31 @@ class CustomGpu:
 
     @classmethod
     def ask(cls, parent: QWidget | None, unit: str = "GiB") -> CustomGpu | None:
+        dialog, name, memory = cls.build(parent, unit)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        scale = 2**30 if unit == "GiB" else 10**9
+        return cls(name.text().strip() or "Custom GPU", int(memory.value() * scale))
+
+    @classmethod
+    def build(cls, parent: QWidget | None, unit: str = "GiB") -> tuple[QDialog, QLineEdit, QDoubleSpinBox]:
+        """The dialog without running it (tests walk its texts)."""
         dialog = QDialog(parent)
-        dialog.setWindowTitle(dialog.tr("Custom GPU"))
-        name = QLineEdit(dialog.tr("My GPU"))
+        dialog.setWindowTitle(QCoreApplication.translate("Actions", "Custom GPU"))
+        name = QLineEdit(QCoreApplication.translate("Actions", "My GPU"))
         memory = QDoubleSpinBox()
         memory.setRange(1, 4096)
         memory.setDecimals(1)
         memory.setValue(24)
         memory.setSuffix(f" {unit}")
         form = QFormLayout(dialog)
-        form.addRow(dialog.tr("Name"), name)
-        form.addRow(dialog.tr("Memory"), memory)
+        form.addRow(QCoreApplication.translate("Actions", "Name"), name)
+        form.addRow(QCoreApplication.translate("Actions", "Memory"), memory)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(dialog.accept)
         buttons.rejected.connect(dialog.reject)
         form.addRow(buttons)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return None
-        scale = 2**30 if unit == "GiB" else 10**9
-        return cls(name.text().strip() or "Custom GPU", int(memory.value() * scale))
+        return dialog, name, memory
 
 
 @dataclass(frozen=True)
@@ -54,14 +61,20 @@ class ImportedConfig:
 
     @classmethod
     def ask(cls, parent: QWidget | None) -> ImportedConfig | None:
-        path, _ = QFileDialog.getOpenFileName(parent, parent.tr("Import a Hugging Face config.json") if parent else "",
-                                              "", "config.json (*.json);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            parent,
+            QCoreApplication.translate("Actions", "Import a Hugging Face config.json") if parent else "",
+            "",
+            "config.json (*.json);;All files (*)",
+        )
         if not path:
             return None
         try:
             return cls.from_path(path)
         except ModelConfigError as exc:
-            QMessageBox.warning(parent, parent.tr("Cannot import this file") if parent else "", str(exc))
+            QMessageBox.warning(
+                parent, QCoreApplication.translate("Actions", "Cannot import this file") if parent else "", str(exc)
+            )
             return None
 
     @classmethod
@@ -82,10 +95,14 @@ class SaveChanges:
     @classmethod
     def ask(cls, parent: QWidget, name: str) -> SaveChanges:
         answer = QMessageBox.question(
-            parent, parent.tr("Unsaved changes"), parent.tr("Save the changes to \"%s\" first?") % name,
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel)
-        return cls({QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(
-            answer, "cancel"))
+            parent,
+            QCoreApplication.translate("Actions", "Unsaved changes"),
+            QCoreApplication.translate("Actions", 'Save the changes to "%s" first?') % name,
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+        )
+        return cls(
+            {QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(answer, "cancel")
+        )
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from html import escape
 
+from PySide6.QtCore import QCoreApplication
+
 from engine import Component
 from engine.units import format_bytes
+
+from .i18n import tr_engine
 
 _BYTE_INPUTS = ("per_layer_bytes", "dynamic_bytes", "static_bytes")
 
@@ -22,10 +26,11 @@ def format_input(key: str, value: object, unit: str) -> str:
 
 def explain_component(comp: Component, at_peak: float, peak: float, unit: str) -> str:
     """Rich-text tooltip for a component."""
-    share = f" ({at_peak / peak:.1%} of the peak)" if peak else ""
-    lines = [f"<b>{escape(comp.name)}</b>: {format_bytes(at_peak, unit)}{share}",
-             f"<i>{escape(comp.formula)}</i>"]
+    share = (" (" + QCoreApplication.translate("Explain", "%s of the peak") % f"{at_peak / peak:.1%}" + ")") if peak else ""
+    lines = [f"<b>{escape(tr_engine(comp.name))}</b>: {format_bytes(at_peak, unit)}{share}",
+             f"<i>{escape(tr_engine(comp.formula))}</i>"]
     if comp.inputs:
         lines.append("<br>".join(f"&nbsp;&nbsp;{escape(k)} = {escape(format_input(k, v, unit))}" for k, v in comp.inputs))
-    lines.append(f"lives in: {escape(comp.phase)}; largest at any moment: {format_bytes(comp.peak_bytes, unit)}")
+    lines.append(QCoreApplication.translate("Explain", "lives in: %(phase)s; largest at any moment: %(peak)s") % {
+        "phase": escape(tr_engine(comp.phase)), "peak": format_bytes(comp.peak_bytes, unit)})
     return "<br>".join(lines)

@@ -7,7 +7,7 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QMarginsF, QSizeF, QUrl
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QMarginsF, QSizeF, QUrl
 from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import QMessageBox
 
@@ -21,9 +21,18 @@ if TYPE_CHECKING:
     from .main_window import MainWindow
 
 JSON_FILTER = "Scenario (*.json)"
-DEFAULT_SCENARIO = {"name": "Llama-3-8B LoRA on one RTX 4090", "model": "llama-3-8b", "gpu": "rtx-4090",
-                    "method": "lora", "precision": "bf16", "lora_targets": "all-linear", "checkpointing": "full",
-                    "attention": "flash", "micro_batch": 2, "seq_len": 2048}
+DEFAULT_SCENARIO = {
+    "name": "Llama-3-8B LoRA on one RTX 4090",
+    "model": "llama-3-8b",
+    "gpu": "rtx-4090",
+    "method": "lora",
+    "precision": "bf16",
+    "lora_targets": "all-linear",
+    "checkpointing": "full",
+    "attention": "flash",
+    "micro_batch": 2,
+    "seq_len": 2048,
+}
 
 
 def confirm_discard(win: MainWindow) -> bool:
@@ -44,14 +53,14 @@ def open_file(win: MainWindow, path: str | None = None) -> bool:
     if path is None:
         if not confirm_discard(win):
             return False
-        choice = FileChoice.ask_open(win, win.tr("Open a scenario"), JSON_FILTER)
+        choice = FileChoice.ask_open(win, QCoreApplication.translate("Actions", "Open a scenario"), JSON_FILTER)
         if choice is None:
             return False
         path = choice.path
     try:
         scenario = load_scenario(path)
     except PlannerError as exc:
-        QMessageBox.warning(win, win.tr("Cannot open this scenario"), str(exc))
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot open this scenario"), str(exc))
         return False
     win.state.load(scenario, file_path=path)
     return True
@@ -77,7 +86,7 @@ def save(win: MainWindow) -> bool:
 
 def save_as(win: MainWindow) -> bool:
     name = win.state.scenario.name.replace("/", "-") + ".json"
-    choice = FileChoice.ask_save(win, win.tr("Save scenario as"), JSON_FILTER, name)
+    choice = FileChoice.ask_save(win, QCoreApplication.translate("Actions", "Save scenario as"), JSON_FILTER, name)
     if choice is None:
         return False
     write_json(choice.path, win.state.scenario.to_dict())
@@ -89,20 +98,25 @@ def save_as(win: MainWindow) -> bool:
 def import_config(win: MainWindow) -> None:
     imported = ImportedConfig.ask(win)
     if imported is not None:
-        win.state.edit({"model": {"name": imported.name, "hf_config": imported.hf_config}},
-                       win.tr("Import %s") % imported.name)
+        win.state.edit(
+            {"model": {"name": imported.name, "hf_config": imported.hf_config}},
+            QCoreApplication.translate("Actions", "Import %s") % imported.name,
+        )
 
 
 def custom_gpu(win: MainWindow) -> None:
     gpu = CustomGpu.ask(win, win.state.unit)
     if gpu is not None:
-        win.state.edit({"gpu": {"name": gpu.name, "memory_bytes": gpu.memory_bytes}}, win.tr("Custom GPU"))
+        win.state.edit(
+            {"gpu": {"name": gpu.name, "memory_bytes": gpu.memory_bytes}},
+            QCoreApplication.translate("Actions", "Custom GPU"),
+        )
 
 
 def export(win: MainWindow, kind: str) -> None:
     filters = {"png": "PNG image (*.png)", "pdf": "PDF report (*.pdf)", "md": "Markdown (*.md)", "csv": "CSV (*.csv)"}
     suggested = f"{win.state.scenario.name}.{kind}".replace("/", "-")
-    choice = FileChoice.ask_save(win, win.tr("Export"), filters[kind], suggested)
+    choice = FileChoice.ask_save(win, QCoreApplication.translate("Actions", "Export"), filters[kind], suggested)
     if choice is not None:
         export_to(win, kind, choice.path)
 
@@ -117,26 +131,34 @@ def export_to(win: MainWindow, kind: str, path: str) -> None:
         Path(path).write_text(to_csv(est), encoding="utf-8")
     elif kind == "pdf":
         write_pdf(win, path)
-    win.status.showMessage(win.tr("Exported %s") % path, 5000)
+    win.status.showMessage(QCoreApplication.translate("Actions", "Exported %s") % path, 5000)
 
 
 def report_html(win: MainWindow) -> str:
     s, est, unit = win.state.scenario, win.state.estimate, win.state.unit
     peak = est.peak_allocated_bytes
     inputs = "".join(f"<tr><td>{escape(str(k))}</td><td>{escape(str(v))}</td></tr>" for k, v in changed_inputs(s))
-    rows = "".join(f"<tr><td>{escape(c.name)}</td><td align='right'>{format_bytes(b, unit)}</td>"
-                   f"<td align='right'>{b / peak:.1%}</td><td>{escape(c.phase)}</td></tr>"
-                   for c, b in est.busiest.at_peak())
-    rows += "".join(f"<tr><td><i>{escape(c.name)}</i></td><td align='right'>{format_bytes(c.peak_bytes, unit)}</td>"
-                    "<td></td><td>overhead</td></tr>" for c in est.busiest.overheads if c.peak_bytes)
+    rows = "".join(
+        f"<tr><td>{escape(c.name)}</td><td align='right'>{format_bytes(b, unit)}</td>"
+        f"<td align='right'>{b / peak:.1%}</td><td>{escape(c.phase)}</td></tr>"
+        for c, b in est.busiest.at_peak()
+    )
+    rows += "".join(
+        f"<tr><td><i>{escape(c.name)}</i></td><td align='right'>{format_bytes(c.peak_bytes, unit)}</td>"
+        "<td></td><td>overhead</td></tr>"
+        for c in est.busiest.overheads
+        if c.peak_bytes
+    )
     notes = "".join(f"<li>{escape(a)}</li>" for a in (*est.warnings, *ASSUMPTIONS))
-    return (f"<h2>{escape(s.name)}</h2><p><b>{est.verdict.upper()}</b>: {format_bytes(est.total_bytes, unit)} of "
-            f"{format_bytes(est.capacity_bytes, unit)} per GPU on {est.world_size} &times; {escape(est.gpu_name)} "
-            f"(estimator {est.estimator})</p><img src='chart.png' width='640'>"
-            f"<h3>Inputs</h3><table border='1' cellspacing='0' cellpadding='3'>{inputs}</table>"
-            f"<h3>Breakdown at the peak ({est.peak_phase})</h3>"
-            f"<table border='1' cellspacing='0' cellpadding='3'><tr><th>component</th><th>{unit}</th><th>share</th>"
-            f"<th>lives in</th></tr>{rows}</table><h3>Assumptions</h3><ul>{notes}</ul>")
+    return (
+        f"<h2>{escape(s.name)}</h2><p><b>{est.verdict.upper()}</b>: {format_bytes(est.total_bytes, unit)} of "
+        f"{format_bytes(est.capacity_bytes, unit)} per GPU on {est.world_size} &times; {escape(est.gpu_name)} "
+        f"(estimator {est.estimator})</p><img src='chart.png' width='640'>"
+        f"<h3>Inputs</h3><table border='1' cellspacing='0' cellpadding='3'>{inputs}</table>"
+        f"<h3>Breakdown at the peak ({est.peak_phase})</h3>"
+        f"<table border='1' cellspacing='0' cellpadding='3'><tr><th>component</th><th>{unit}</th><th>share</th>"
+        f"<th>lives in</th></tr>{rows}</table><h3>Assumptions</h3><ul>{notes}</ul>"
+    )
 
 
 def write_pdf(win: MainWindow, path: str) -> None:
@@ -158,16 +180,23 @@ def write_pdf(win: MainWindow, path: str) -> None:
 
 
 def show_formulas(win: MainWindow) -> None:
-    QMessageBox.information(win, win.tr("How the numbers are computed"), FORMULAS_HTML)
+    QMessageBox.information(win, QCoreApplication.translate("Actions", "How the numbers are computed"),
+                            QCoreApplication.translate("Actions", FORMULAS_HTML))
 
 
 def show_about(win: MainWindow) -> None:
-    QMessageBox.about(win, win.tr("About LLM Memory Planner"), win.tr(
-        "<b>LLM Memory Planner</b><br>Will this training run fit on my GPUs, and if not, what do I change?<br>"
-        "Numbers are checked against traced training steps; see docs/accuracy.md."))
+    QMessageBox.about(
+        win,
+        QCoreApplication.translate("Actions", "About LLM Memory Planner"),
+        QCoreApplication.translate(
+            "Actions",
+            "<b>LLM Memory Planner</b><br>Will this training run fit on my GPUs, and if not, what do I change?<br>"
+            "Numbers are checked against traced training steps; see docs/accuracy.md.",
+        ),
+    )
 
 
-FORMULAS_HTML = """
+FORMULAS_HTML = QT_TRANSLATE_NOOP("Actions", """
 <h3>Per GPU, at each moment of a training step</h3>
 <p><b>Model states</b>: weights, gradients, fp32 master copy and optimizer states, each
 parameters &times; bytes of its dtype, divided by ZeRO/FSDP, TP, PP and EP shards.
@@ -184,4 +213,4 @@ Foreach AdamW needs one state-sized temporary in the step.</p>
 <p><b>On top</b>: CUDA context (0.5 GiB), allocator fragmentation (10% of memory that comes and goes)
 and the safety reserve (the seeds' table: 10%, 15% beyond 8K tokens).</p>
 <p>Hover any slice, bar or table row to see its formula and inputs.</p>
-"""
+""")

@@ -17,14 +17,11 @@ from engine import PlannerError, Scenario
 from engine.solver import Limits, Plan, limits, plans
 from engine.units import format_bytes
 
+from .i18n import tr_engine
 from .state import AppState
 from .widgets import VERDICT_COLOURS
 
 DEBOUNCE_MS = 150  # recompute limits/plans once edits pause, so typing and dragging stay instant
-
-
-def tr_engine(text: str) -> str:
-    return QCoreApplication.translate("engine", text)
 
 
 class PlanSearch(QThread):

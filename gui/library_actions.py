@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from engine import PlannerError
@@ -23,10 +24,10 @@ def open_entry(win: MainWindow, scenario_id: str) -> bool:
     try:
         entry = win.library.entry(scenario_id)
     except PlannerError as exc:
-        QMessageBox.warning(win, win.tr("Cannot open this scenario"), str(exc))
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot open this scenario"), str(exc))
         return False
     if entry.scenario is None:
-        QMessageBox.warning(win, win.tr("Cannot open this scenario"), entry.error or "")
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot open this scenario"), entry.error or "")
         return False
     win.state.load(entry.scenario, library_id=None if entry.read_only else entry.id)
     win.library_version = entry.version
@@ -39,7 +40,12 @@ def save_to_library(win: MainWindow, as_new: bool = False) -> bool:
     scenario = win.state.scenario
     scenario_id = None if as_new else win.state.library_id
     if as_new:
-        name, ok = QInputDialog.getText(win, win.tr("Save as a new scenario"), win.tr("Name"), text=scenario.name)
+        name, ok = QInputDialog.getText(
+            win,
+            QCoreApplication.translate("Actions", "Save as a new scenario"),
+            QCoreApplication.translate("Actions", "Name"),
+            text=scenario.name,
+        )
         if not ok or not name.strip():
             return False
         scenario = scenario.replace(name=name.strip())
@@ -47,10 +53,16 @@ def save_to_library(win: MainWindow, as_new: bool = False) -> bool:
         new_id = win.library.save(scenario, scenario_id, expected_version=win.library_version)
     except ConflictError:
         answer = QMessageBox.question(
-            win, win.tr("Changed in another window"),
-            win.tr("\"%s\" was changed on disk since you opened it (another window?). Save your version as a "
-                   "copy, or overwrite the other version?") % scenario.name,
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel)
+            win,
+            QCoreApplication.translate("Actions", "Changed in another window"),
+            QCoreApplication.translate(
+                "Actions",
+                '"%s" was changed on disk since you opened it (another window?). Save your version as a '
+                "copy, or overwrite the other version?",
+            )
+            % scenario.name,
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+        )
         if answer == QMessageBox.StandardButton.Cancel:
             return False
         if answer == QMessageBox.StandardButton.Save:
@@ -58,7 +70,7 @@ def save_to_library(win: MainWindow, as_new: bool = False) -> bool:
         else:
             new_id = win.library.save(scenario, scenario_id)
     except PlannerError as exc:
-        QMessageBox.warning(win, win.tr("Cannot save"), str(exc))
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot save"), str(exc))
         return False
     if scenario.name != win.state.scenario.name:
         win.state.load(scenario, library_id=new_id)
@@ -66,14 +78,18 @@ def save_to_library(win: MainWindow, as_new: bool = False) -> bool:
     win.state.mark_saved(new_id)
     win.settings.update(last_scenario=new_id)
     win.library_panel.refresh()
-    win.status.showMessage(win.tr("Saved to the library as %s") % new_id, 5000)
+    win.status.showMessage(QCoreApplication.translate("Actions", "Saved to the library as %s") % new_id, 5000)
     return True
 
 
 def compare_ids(win: MainWindow, ids: list[str], with_current: bool = False) -> None:
     items = []
     if with_current:
-        items.append(Compared(win.tr("Current: %s") % win.state.scenario.name, win.state.scenario, live=True))
+        items.append(
+            Compared(
+                QCoreApplication.translate("Actions", "Current: %s") % win.state.scenario.name, win.state.scenario, live=True
+            )
+        )
     for scenario_id in ids[: 4 - len(items)]:
         entry = win.library.entry(scenario_id)
         if entry.scenario is not None:
@@ -84,7 +100,9 @@ def compare_ids(win: MainWindow, ids: list[str], with_current: bool = False) -> 
 
 def compare_before_after(win: MainWindow, before, after, label: str) -> None:
     """Show a plan's effect: the scenario before, and the live one after applying it."""
-    win.compare.set_items([Compared(win.tr("Before"), before), Compared(label, after, live=True)])
+    win.compare.set_items(
+        [Compared(QCoreApplication.translate("Actions", "Before"), before), Compared(label, after, live=True)]
+    )
     win.tabs.setCurrentWidget(win.compare)
 
 

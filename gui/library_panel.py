@@ -26,6 +26,7 @@ from engine import PlannerError, estimate
 from engine.units import format_bytes
 
 from .dialogs import FileChoice
+from .i18n import tr_engine
 from .state import AppState
 from .storage import LibraryEntry, ScenarioLibrary
 from .widgets import VERDICT_COLOURS
@@ -110,7 +111,7 @@ class LibraryPanel(QWidget):
             else:
                 verdict, peak, model, gpu = entry.error or "", "", "", ""
             name = entry.name + (self.tr(" (example, read-only)") if entry.read_only else "")
-            cells = [name, model, gpu, self.tr(verdict) if verdict in VERDICT_COLOURS else verdict, peak]
+            cells = [name, model, gpu, tr_engine(verdict) if verdict in VERDICT_COLOURS else verdict, peak]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(ID_ROLE, entry.id)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -23,6 +23,7 @@ from . import file_actions, library_actions
 from .charts import BudgetBars, PieChart
 from .compare_view import CompareView
 from .fit_panel import FitPanel, LimitsLabel
+from .i18n import LANGUAGES, tr_message
 from .library_panel import LibraryPanel
 from .pickers import HardwarePicker, ModelPicker
 from .results import BreakdownTable, VerdictBanner
@@ -36,12 +37,15 @@ from .widgets import ValueCombo
 
 
 class MainWindow(QMainWindow):
+    languageRequested = Signal(str)
+
     def __init__(self, state: AppState, theme: str = "light", library: ScenarioLibrary | None = None,
                  settings: Settings | None = None) -> None:
         super().__init__()
         self.library = library or ScenarioLibrary()
         self.settings = settings or Settings()
         self.library_version: str | None = None
+        self.replaced = False
         self.state = state
         state.setParent(self)  # the state lives exactly as long as its window
         self.theme = theme
@@ -135,7 +139,6 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        tr = self.tr
 
         def action(menu, text, slot, shortcut=None) -> QAction:
             act = QAction(text, self)
@@ -145,35 +148,35 @@ class MainWindow(QMainWindow):
             menu.addAction(act)
             return act
 
-        file_menu = bar.addMenu(tr("&File"))
-        action(file_menu, tr("&New scenario"), lambda: file_actions.new_scenario(self), QKeySequence.StandardKey.New)
-        action(file_menu, tr("&Open…"), lambda: file_actions.open_file(self), QKeySequence.StandardKey.Open)
-        action(file_menu, tr("&Save"), lambda: file_actions.save(self), QKeySequence.StandardKey.Save)
-        action(file_menu, tr("Save &As…"), lambda: library_actions.save_to_library(self, as_new=True),
+        file_menu = bar.addMenu(self.tr("&File"))
+        action(file_menu, self.tr("&New scenario"), lambda: file_actions.new_scenario(self), QKeySequence.StandardKey.New)
+        action(file_menu, self.tr("&Open…"), lambda: file_actions.open_file(self), QKeySequence.StandardKey.Open)
+        action(file_menu, self.tr("&Save"), lambda: file_actions.save(self), QKeySequence.StandardKey.Save)
+        action(file_menu, self.tr("Save &As…"), lambda: library_actions.save_to_library(self, as_new=True),
                QKeySequence.StandardKey.SaveAs)
-        action(file_menu, tr("Save to a &file…"), lambda: file_actions.save_as(self))
+        action(file_menu, self.tr("Save to a &file…"), lambda: file_actions.save_as(self))
         file_menu.addSeparator()
-        action(file_menu, tr("Import config.json…"), lambda: file_actions.import_config(self))
-        export = file_menu.addMenu(tr("&Export"))
-        for label, kind in ((tr("Image (PNG)…"), "png"), (tr("Report (PDF)…"), "pdf"),
-                            (tr("Markdown…"), "md"), (tr("Breakdown table (CSV)…"), "csv")):
+        action(file_menu, self.tr("Import config.json…"), lambda: file_actions.import_config(self))
+        export = file_menu.addMenu(self.tr("&Export"))
+        for label, kind in ((self.tr("Image (PNG)…"), "png"), (self.tr("Report (PDF)…"), "pdf"),
+                            (self.tr("Markdown…"), "md"), (self.tr("Breakdown table (CSV)…"), "csv")):
             action(export, label, lambda _=False, k=kind: file_actions.export(self, k))
         file_menu.addSeparator()
-        action(file_menu, tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        action(file_menu, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
 
-        edit_menu = bar.addMenu(tr("&Edit"))
-        undo = self.state.undo_stack.createUndoAction(self, tr("&Undo"))
+        edit_menu = bar.addMenu(self.tr("&Edit"))
+        undo = self.state.undo_stack.createUndoAction(self, self.tr("&Undo"))
         undo.setShortcut(QKeySequence.StandardKey.Undo)
-        redo = self.state.undo_stack.createRedoAction(self, tr("&Redo"))
+        redo = self.state.undo_stack.createRedoAction(self, self.tr("&Redo"))
         redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         edit_menu.addAction(undo)
         edit_menu.addAction(redo)
         self.undo_action, self.redo_action = undo, redo
         edit_menu.addSeparator()
-        action(edit_menu, tr("&Copy breakdown"), self.copy_breakdown, QKeySequence("Ctrl+Shift+C"))
+        action(edit_menu, self.tr("&Copy breakdown"), self.copy_breakdown, QKeySequence("Ctrl+Shift+C"))
 
-        view = bar.addMenu(tr("&View"))
-        units = view.addMenu(tr("&Units"))
+        view = bar.addMenu(self.tr("&View"))
+        units = view.addMenu(self.tr("&Units"))
         group = QActionGroup(self)
         self.unit_actions = {}
         for unit in ("GiB", "GB"):
@@ -182,23 +185,31 @@ class MainWindow(QMainWindow):
             act.setChecked(unit == self.state.unit)
             group.addAction(act)
             self.unit_actions[unit] = act
-        themes = view.addMenu(tr("&Theme"))
+        themes = view.addMenu(self.tr("&Theme"))
         theme_group = QActionGroup(self)
         self.theme_actions = {}
-        for name, label in (("light", tr("Light")), ("dark", tr("Dark"))):
+        for name, label in (("light", self.tr("Light")), ("dark", self.tr("Dark"))):
             act = action(themes, label, lambda _=False, n=name: self.set_theme(n))
             act.setCheckable(True)
             theme_group.addAction(act)
             self.theme_actions[name] = act
-        estimators = view.addMenu(tr("&Estimator"))
+        languages = view.addMenu(self.tr("&Language"))
+        language_group = QActionGroup(self)
+        current = QCoreApplication.translate("engine", "fits") != "fits"
+        for code, label in LANGUAGES.items():
+            act = action(languages, label, lambda _=False, c=code: self.languageRequested.emit(c))
+            act.setCheckable(True)
+            act.setChecked((code == "zh_CN") == current)
+            language_group.addAction(act)
+        estimators = view.addMenu(self.tr("&Estimator"))
         for name in ESTIMATORS:
             action(estimators, name, lambda _=False, n=name: self.state.edit({"estimator": n}))
         self.view_menu = view
 
-        help_menu = bar.addMenu(tr("&Help"))
-        action(help_menu, tr("How the numbers are computed"), lambda: file_actions.show_formulas(self),
+        help_menu = bar.addMenu(self.tr("&Help"))
+        action(help_menu, self.tr("How the numbers are computed"), lambda: file_actions.show_formulas(self),
                QKeySequence.StandardKey.HelpContents)
-        action(help_menu, tr("About"), lambda: file_actions.show_about(self))
+        action(help_menu, self.tr("About"), lambda: file_actions.show_about(self))
 
     def set_theme(self, theme: str) -> None:
         self.theme = theme
@@ -222,10 +233,13 @@ class MainWindow(QMainWindow):
         self.unit.set_value(unit)
         if unit in self.unit_actions:
             self.unit_actions[unit].setChecked(True)
-        self.warnings.setText("\n".join(f"⚠ {w}" for w in est.warnings))
+        self.warnings.setText("\n".join(f"⚠ {tr_message(w)}" for w in est.warnings))
         self.warnings.setVisible(bool(est.warnings))
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self.replaced:  # a new window (another language) took over the same state: nothing is lost
+            super().closeEvent(event)
+            return
         if not file_actions.confirm_discard(self):
             event.ignore()
             return

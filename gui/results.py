@@ -18,6 +18,7 @@ from engine import Estimate
 from engine.units import format_bytes
 
 from .explain import explain_component
+from .i18n import tr_engine
 from .widgets import VERDICT_COLOURS, colour_for
 
 VERDICT_WORDS = {"fits": "FITS", "tight": "TIGHT", "does not fit": "DOES NOT FIT"}
@@ -95,8 +96,8 @@ class BreakdownTable(QWidget):
         self.table.setRowCount(len(rows) + len(overheads))
         for r, (comp, b) in enumerate(rows + overheads):
             is_overhead = comp.category == "overhead"
-            cells = [comp.name, format_bytes(b, unit), "" if is_overhead else f"{b / peak:.1%}",
-                     self.tr("on top of the peak") if is_overhead else comp.phase]
+            cells = [tr_engine(comp.name), format_bytes(b, unit), "" if is_overhead else f"{b / peak:.1%}",
+                     self.tr("on top of the peak") if is_overhead else tr_engine(comp.phase)]
             tip = explain_component(comp, b, peak, unit)
             for c, text in enumerate(cells):
                 item = self.table.item(r, c)

@@ -34,86 +34,116 @@ class SetupPanel(QWidget):
         super().__init__(parent)
         self.state = state
         self._drag = 0
-        tr = self.tr
-        box = QGroupBox(tr("Training set-up"))
+        box = QGroupBox(self.tr("Training set-up"))
         form = QFormLayout(box)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        self.method = ValueCombo([
-            ("full", tr("Train every weight (full fine-tune)")),
-            ("freeze", tr("Freeze some layers (frozen layers)")),
-            ("lora", tr("Small adapters (LoRA)")),
-            ("qlora", tr("Adapters on a 4-bit model (QLoRA)")),
-        ])
-        form.addRow(tr("Method"), self.method)
+        self.method = ValueCombo(
+            [
+                ("full", self.tr("Train every weight (full fine-tune)")),
+                ("freeze", self.tr("Freeze some layers (frozen layers)")),
+                ("lora", self.tr("Small adapters (LoRA)")),
+                ("qlora", self.tr("Adapters on a 4-bit model (QLoRA)")),
+            ]
+        )
+        form.addRow(self.tr("Method"), self.method)
         self.lora_rank = _spin(1, 1024)
         self.lora_targets = ValueCombo()
-        self.lora_targets.setToolTip(tr("Which linear layers get adapters"))
+        self.lora_targets.setToolTip(self.tr("Which linear layers get adapters"))
         self.frozen_layers = _spin(0, 1000)
-        self.freeze_from = ValueCombo([("bottom", tr("bottom layers (near the input)")),
-                                       ("top", tr("top layers (near the output)"))])
-        self.freeze_embeddings = QCheckBox(tr("also freeze the token embeddings"))
-        self.qlora_bits = ValueCombo([(4, tr("4-bit (NF4)")), (8, tr("8-bit (LLM.int8)"))])
-        self.double_quant = QCheckBox(tr("double quantisation"))
+        self.freeze_from = ValueCombo(
+            [("bottom", self.tr("bottom layers (near the input)")), ("top", self.tr("top layers (near the output)"))]
+        )
+        self.freeze_embeddings = QCheckBox(self.tr("also freeze the token embeddings"))
+        self.qlora_bits = ValueCombo([(4, self.tr("4-bit (NF4)")), (8, self.tr("8-bit (LLM.int8)"))])
+        self.double_quant = QCheckBox(self.tr("double quantisation"))
         self._method_rows: dict[str, list[QWidget]] = {
             "lora": [self.lora_rank, self.lora_targets],
             "qlora": [self.lora_rank, self.lora_targets, self.qlora_bits, self.double_quant],
             "freeze": [self.frozen_layers, self.freeze_from, self.freeze_embeddings],
         }
-        form.addRow(tr("Adapter rank (LoRA r)"), self.lora_rank)
-        form.addRow(tr("Adapted layers (targets)"), self.lora_targets)
-        form.addRow(tr("Frozen layers"), self.frozen_layers)
-        form.addRow(tr("Frozen side"), self.freeze_from)
+        form.addRow(self.tr("Adapter rank (LoRA r)"), self.lora_rank)
+        form.addRow(self.tr("Adapted layers (targets)"), self.lora_targets)
+        form.addRow(self.tr("Frozen layers"), self.frozen_layers)
+        form.addRow(self.tr("Frozen side"), self.freeze_from)
         form.addRow("", self.freeze_embeddings)
-        form.addRow(tr("Base weights (QLoRA bits)"), self.qlora_bits)
+        form.addRow(self.tr("Base weights (QLoRA bits)"), self.qlora_bits)
         form.addRow("", self.double_quant)
-        self.precision = ValueCombo([
-            ("amp-bf16", tr("bf16 autocast, fp32 weights (AMP)")), ("amp-fp16", tr("fp16 autocast, fp32 weights (AMP)")),
-            ("bf16", tr("pure bf16 (weights, grads, states)")), ("fp16", tr("pure fp16")),
-            ("mixed-bf16", tr("bf16 + fp32 master weights (DeepSpeed)")),
-            ("mixed-fp16", tr("fp16 + fp32 master weights (DeepSpeed)")),
-            ("fp8", tr("fp8 compute (Transformer Engine)")), ("fp32", tr("full fp32")),
-        ])
-        form.addRow(tr("Number format (precision)"), self.precision)
-        self.optimizer = ValueCombo([
-            ("adamw", tr("AdamW (PyTorch default, foreach)")), ("adamw-fused", tr("AdamW fused")),
-            ("adamw-8bit", tr("AdamW 8-bit (bitsandbytes)")), ("sgd", tr("SGD")),
-            ("sgd-momentum", tr("SGD with momentum")), ("adafactor", tr("Adafactor")),
-        ])
-        form.addRow(tr("Optimizer"), self.optimizer)
+        self.precision = ValueCombo(
+            [
+                ("amp-bf16", self.tr("bf16 autocast, fp32 weights (AMP)")),
+                ("amp-fp16", self.tr("fp16 autocast, fp32 weights (AMP)")),
+                ("bf16", self.tr("pure bf16 (weights, grads, states)")),
+                ("fp16", self.tr("pure fp16")),
+                ("mixed-bf16", self.tr("bf16 + fp32 master weights (DeepSpeed)")),
+                ("mixed-fp16", self.tr("fp16 + fp32 master weights (DeepSpeed)")),
+                ("fp8", self.tr("fp8 compute (Transformer Engine)")),
+                ("fp32", self.tr("full fp32")),
+            ]
+        )
+        form.addRow(self.tr("Number format (precision)"), self.precision)
+        self.optimizer = ValueCombo(
+            [
+                ("adamw", self.tr("AdamW (PyTorch default, foreach)")),
+                ("adamw-fused", self.tr("AdamW fused")),
+                ("adamw-8bit", self.tr("AdamW 8-bit (bitsandbytes)")),
+                ("sgd", self.tr("SGD")),
+                ("sgd-momentum", self.tr("SGD with momentum")),
+                ("adafactor", self.tr("Adafactor")),
+            ]
+        )
+        form.addRow(self.tr("Optimizer"), self.optimizer)
         self.micro_batch = PowerOfTwoInput(1, 1024)
-        form.addRow(tr("Sequences per GPU step (micro-batch)"), self.micro_batch)
+        form.addRow(self.tr("Sequences per GPU step (micro-batch)"), self.micro_batch)
         self.seq_len = PowerOfTwoInput(16, 1_048_576)
-        form.addRow(tr("Tokens per sequence (sequence length)"), self.seq_len)
+        form.addRow(self.tr("Tokens per sequence (sequence length)"), self.seq_len)
         self.grad_accum = _spin(1, 4096)
-        form.addRow(tr("Steps per update (gradient accumulation)"), self.grad_accum)
-        self.checkpointing = ValueCombo([
-            ("none", tr("keep all activations (no checkpointing)")),
-            ("selective", tr("recompute attention only (selective)")),
-            ("full", tr("recompute each layer (full checkpointing)")),
-        ])
-        form.addRow(tr("Activation checkpointing"), self.checkpointing)
-        self.attention = ValueCombo([("sdpa", tr("PyTorch SDPA")), ("flash", tr("FlashAttention")),
-                                     ("eager", tr("eager (stores b·a·s² scores)"))])
-        form.addRow(tr("Attention kernel"), self.attention)
+        form.addRow(self.tr("Steps per update (gradient accumulation)"), self.grad_accum)
+        self.checkpointing = ValueCombo(
+            [
+                ("none", self.tr("keep all activations (no checkpointing)")),
+                ("selective", self.tr("recompute attention only (selective)")),
+                ("full", self.tr("recompute each layer (full checkpointing)")),
+            ]
+        )
+        form.addRow(self.tr("Activation checkpointing"), self.checkpointing)
+        self.attention = ValueCombo(
+            [
+                ("sdpa", self.tr("PyTorch SDPA")),
+                ("flash", self.tr("FlashAttention")),
+                ("eager", self.tr("eager (stores b·a·s² scores)")),
+            ]
+        )
+        form.addRow(self.tr("Attention kernel"), self.attention)
 
         parallel = QWidget()
         pform = QFormLayout(parallel)
         self.tp, self.pp, self.ep, self.cp = (_spin(1, 512) for _ in range(4))
-        pform.addRow(tr("Tensor parallel (TP)"), self.tp)
-        pform.addRow(tr("Pipeline parallel (PP)"), self.pp)
-        pform.addRow(tr("Expert parallel (EP)"), self.ep)
-        pform.addRow(tr("Context parallel (CP)"), self.cp)
-        self.sequence_parallel = QCheckBox(tr("sequence parallelism"))
+        pform.addRow(self.tr("Tensor parallel (TP)"), self.tp)
+        pform.addRow(self.tr("Pipeline parallel (PP)"), self.pp)
+        pform.addRow(self.tr("Expert parallel (EP)"), self.ep)
+        pform.addRow(self.tr("Context parallel (CP)"), self.cp)
+        self.sequence_parallel = QCheckBox(self.tr("sequence parallelism"))
         pform.addRow("", self.sequence_parallel)
-        self.zero = ValueCombo([(0, tr("off (plain data parallel)")), (1, tr("ZeRO-1: shard optimizer states")),
-                                (2, tr("ZeRO-2: + gradients")), (3, tr("ZeRO-3: + weights")),
-                                ("fsdp", tr("FSDP full shard (= ZeRO-3)"))])
-        pform.addRow(tr("Sharding (ZeRO / FSDP)"), self.zero)
-        self.offload = ValueCombo([("none", tr("none")), ("optimizer", tr("optimizer states to CPU")),
-                                   ("optimizer+params", tr("optimizer states and weights to CPU"))])
-        pform.addRow(tr("Offload (slow)"), self.offload)
-        self.advanced = CollapsibleSection(tr("Advanced: parallelism"), parallel)
+        self.zero = ValueCombo(
+            [
+                (0, self.tr("off (plain data parallel)")),
+                (1, self.tr("ZeRO-1: shard optimizer states")),
+                (2, self.tr("ZeRO-2: + gradients")),
+                (3, self.tr("ZeRO-3: + weights")),
+                ("fsdp", self.tr("FSDP full shard (= ZeRO-3)")),
+            ]
+        )
+        pform.addRow(self.tr("Sharding (ZeRO / FSDP)"), self.zero)
+        self.offload = ValueCombo(
+            [
+                ("none", self.tr("none")),
+                ("optimizer", self.tr("optimizer states to CPU")),
+                ("optimizer+params", self.tr("optimizer states and weights to CPU")),
+            ]
+        )
+        pform.addRow(self.tr("Offload (slow)"), self.offload)
+        self.advanced = CollapsibleSection(self.tr("Advanced: parallelism"), parallel)
 
         self.error = QLabel()
         self.error.setWordWrap(True)
@@ -136,7 +166,8 @@ class SetupPanel(QWidget):
         self.method.valueChosen.connect(self._method_chosen)
         self.lora_rank.valueChanged.connect(lambda v: edit({"lora_rank": v}))
         self.lora_targets.valueChosen.connect(
-            lambda v: edit({"lora_targets": v if v in ("attention", "all-linear") else v.split(",")}))
+            lambda v: edit({"lora_targets": v if v in ("attention", "all-linear") else v.split(",")})
+        )
         self.frozen_layers.valueChanged.connect(lambda v: edit({"frozen_layers": v}))
         self.freeze_from.valueChosen.connect(lambda v: edit({"freeze_from": v}))
         self.freeze_embeddings.toggled.connect(lambda v: edit({"freeze_embeddings": v}))
@@ -153,7 +184,8 @@ class SetupPanel(QWidget):
             getattr(self, key).valueChanged.connect(lambda v, k=key: edit({k: v}))
         self.sequence_parallel.toggled.connect(lambda v: edit({"sequence_parallel": v}))
         self.zero.valueChosen.connect(
-            lambda v: edit({"fsdp": True, "zero_stage": 0} if v == "fsdp" else {"fsdp": False, "zero_stage": v}))
+            lambda v: edit({"fsdp": True, "zero_stage": 0} if v == "fsdp" else {"fsdp": False, "zero_stage": v})
+        )
 
     def _edit(self, changes: dict[str, Any], merge_key: str | None = None) -> None:
         if not self.state.edit(changes, merge_key=merge_key):
@@ -188,22 +220,36 @@ class SetupPanel(QWidget):
             self.lora_targets.set_items(targets)
         self.lora_targets.set_value(current)
         widgets: list[tuple[Any, Any]] = [
-            (self.method, s.method), (self.freeze_from, s.freeze_from), (self.qlora_bits, s.qlora_bits),
-            (self.precision, s.precision), (self.optimizer, s.optimizer), (self.checkpointing, s.checkpointing),
-            (self.attention, s.attention), (self.offload, s.offload),
+            (self.method, s.method),
+            (self.freeze_from, s.freeze_from),
+            (self.qlora_bits, s.qlora_bits),
+            (self.precision, s.precision),
+            (self.optimizer, s.optimizer),
+            (self.checkpointing, s.checkpointing),
+            (self.attention, s.attention),
+            (self.offload, s.offload),
             (self.zero, "fsdp" if s.fsdp else s.zero_stage),
         ]
         for combo, value in widgets:
             combo.set_value(value)
-        for spin, value in ((self.lora_rank, s.lora_rank), (self.frozen_layers, s.frozen_layers),
-                            (self.grad_accum, s.grad_accum), (self.tp, s.tp), (self.pp, s.pp),
-                            (self.ep, s.ep), (self.cp, s.cp)):
+        for spin, value in (
+            (self.lora_rank, s.lora_rank),
+            (self.frozen_layers, s.frozen_layers),
+            (self.grad_accum, s.grad_accum),
+            (self.tp, s.tp),
+            (self.pp, s.pp),
+            (self.ep, s.ep),
+            (self.cp, s.cp),
+        ):
             spin.blockSignals(True)
             spin.setValue(value)
             spin.blockSignals(False)
         self.frozen_layers.setMaximum(spec.layers)
-        for box, value in ((self.freeze_embeddings, s.freeze_embeddings), (self.double_quant, s.qlora_double_quant),
-                           (self.sequence_parallel, s.sequence_parallel)):
+        for box, value in (
+            (self.freeze_embeddings, s.freeze_embeddings),
+            (self.double_quant, s.qlora_double_quant),
+            (self.sequence_parallel, s.sequence_parallel),
+        ):
             box.blockSignals(True)
             box.setChecked(value)
             box.blockSignals(False)

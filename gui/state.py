@@ -13,6 +13,8 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from engine import Estimate, PlannerError, Scenario, estimate, scenario_from_dict
 
+from .i18n import tr_error
+
 # Commands with the same merge id and key fold into one undo step (slider drags).
 MERGE_ID = 4711
 
@@ -61,6 +63,15 @@ class AppState(QObject):
         self.library_id: str | None = None
         self.file_path: str | None = None
 
+    def detach_views(self) -> None:
+        """Disconnect every view (a window being replaced, e.g. on a language switch)."""
+        for signal in (self.scenarioChanged, self.estimateChanged, self.errorChanged, self.unitChanged,
+                       self.titleChanged):
+            try:
+                signal.disconnect()
+            except (RuntimeError, TypeError):  # nothing connected
+                pass
+
     def _clean_changed(self, _clean: bool) -> None:
         self.titleChanged.emit(self.title())
 
@@ -99,7 +110,7 @@ class AppState(QObject):
         try:
             scenario_from_dict(after)
         except PlannerError as exc:
-            self.errorChanged.emit(str(exc))
+            self.errorChanged.emit(tr_error(exc))
             return False
         label = text or ", ".join(f"{k} = {v}" for k, v in changes.items())
         self.undo_stack.push(EditScenarioCommand(self, before, after, label, merge_key))
@@ -126,7 +137,7 @@ class AppState(QObject):
         try:
             result = estimate(scenario)
         except PlannerError as exc:
-            self.errorChanged.emit(str(exc))
+            self.errorChanged.emit(tr_error(exc))
             return
         self._scenario, self._estimate = scenario, result
         self.errorChanged.emit("")

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVB
 from engine.suggest import Suggestion, suggestions
 from engine.units import format_bytes
 
+from .i18n import tr_engine, tr_message
 from .state import AppState
 from .widgets import VERDICT_COLOURS
 
@@ -66,9 +67,9 @@ class SuggestionsPanel(QWidget):
             line.setContentsMargins(0, 2, 0, 2)
             verdict = sug.estimate.verdict
             colour = VERDICT_COLOURS[verdict]
-            text = QLabel(f"<b>{self.tr(sug.title)}</b> — {self.tr('saves')} {format_bytes(sug.saved_bytes, unit)}"
-                          f" → <span style='color:{colour}'>{self.tr(verdict)}</span>"
-                          f"<br><span style='color:#757575'>{self.tr(sug.cost_note)}</span>")
+            text = QLabel(f"<b>{tr_message(sug.title)}</b> — " + self.tr("saves %s") % format_bytes(sug.saved_bytes, unit)
+                          + f" → <span style='color:{colour}'>{tr_engine(verdict)}</span>"
+                          f"<br><span style='color:#757575'>{tr_engine(sug.cost_note)}</span>")
             text.setWordWrap(True)
             button = QPushButton(self.tr("Apply"))
             button.setToolTip(self.tr("Apply this change (Ctrl+Z undoes it)"))
@@ -82,4 +83,4 @@ class SuggestionsPanel(QWidget):
             self.rows_layout.addWidget(QLabel(self.tr("No single change from the guide saves memory here.")))
 
     def apply(self, sug: Suggestion) -> None:
-        self.state.edit(sug.changes, sug.title)
+        self.state.edit(sug.changes, tr_message(sug.title))
