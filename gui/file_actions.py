@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QMarginsF, QSizeF, QUrl
-from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
+from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import QMessageBox
 
 from engine import PlannerError, load_scenario, scenario_from_dict
@@ -122,6 +122,11 @@ def export(win: MainWindow, kind: str) -> None:
 
 
 def export_to(win: MainWindow, kind: str, path: str) -> None:
+    """Export the current scenario, or the comparison when the Compare tab is showing one."""
+    if win.tabs.currentWidget() is win.compare and len(win.compare.items) >= 2:
+        export_comparison(win, kind, path)
+        win.status.showMessage(QCoreApplication.translate("Actions", "Exported %s") % path, 5000)
+        return
     s, est, unit = win.state.scenario, win.state.estimate, win.state.unit
     if kind == "png":
         win.centralWidget().grab().save(path)
@@ -132,6 +137,38 @@ def export_to(win: MainWindow, kind: str, path: str) -> None:
     elif kind == "pdf":
         write_pdf(win, path)
     win.status.showMessage(QCoreApplication.translate("Actions", "Exported %s") % path, 5000)
+
+
+def comparison_rows(win: MainWindow) -> list[list[str]]:
+    table = win.compare.table
+    header = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    rows = [[table.item(r, c).text() if table.item(r, c) else "" for c in range(table.columnCount())]
+            for r in range(table.rowCount())]
+    return [header, *rows]
+
+
+def export_comparison(win: MainWindow, kind: str, path: str) -> None:
+    """The panes as shown (PNG, PDF) or the table of differences (Markdown, CSV)."""
+    rows = comparison_rows(win)
+    if kind == "png":
+        win.compare.grab().save(path)
+    elif kind == "csv":
+        import csv
+        import io
+
+        buffer = io.StringIO()
+        csv.writer(buffer).writerows(rows)
+        Path(path).write_text(buffer.getvalue(), encoding="utf-8")
+    elif kind == "md":
+        lines = ["# " + QCoreApplication.translate("Actions", "Comparison"), "",
+                 "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+        lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+        Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    elif kind == "pdf":
+        table = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+        html = (f"<h2>{QCoreApplication.translate('Actions', 'Comparison')}</h2><img src='chart.png' width='680'>"
+                f"<table border='1' cellspacing='0' cellpadding='3'>{table}</table>")
+        _print_pdf(path, html, win.compare.panes_row.grab().toImage())
 
 
 def report_html(win: MainWindow) -> str:
@@ -163,13 +200,17 @@ def report_html(win: MainWindow) -> str:
 
 def write_pdf(win: MainWindow, path: str) -> None:
     """One-page A4 report: inputs, verdict, chart, breakdown and assumptions."""
+    _print_pdf(path, report_html(win), win.charts_widget.grab().toImage())
+
+
+def _print_pdf(path: str, html: str, chart: QImage) -> None:
     writer = QPdfWriter(path)
     writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
     writer.setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout.Unit.Millimeter)
     writer.setResolution(150)
     doc = QTextDocument()
-    doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl("chart.png"), win.charts_widget.grab().toImage())
-    doc.setHtml(report_html(win))
+    doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl("chart.png"), chart)
+    doc.setHtml(html)
     layout = writer.pageLayout().paintRectPixels(writer.resolution())
     doc.setPageSize(QSizeF(layout.width(), layout.height()))
     painter = QPainter(writer)

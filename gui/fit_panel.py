@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import PlannerError, Scenario
-from engine.solver import Limits, Plan, limits, plans
+from engine.solver import FamilyFit, Limits, Plan, largest_model_that_fits, limits, plans
 from engine.units import format_bytes
 
 from .i18n import tr_engine
@@ -28,7 +28,7 @@ class PlanSearch(QThread):
     """Runs the solver on a worker thread; cancel() stops it at the next progress check."""
 
     progressed = Signal(int, int)
-    found = Signal(object, list)  # scenario, plans
+    found = Signal(object, list, object)  # scenario, plans, FamilyFit (largest model of the family that fits)
 
     def __init__(self, scenario: Scenario, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -39,12 +39,15 @@ class PlanSearch(QThread):
         self._cancelled = True
 
     def run(self) -> None:
+        family = None
         try:
             result = plans(self.scenario, target_headroom_fraction=0.0, progress=self.progressed.emit,
                            cancel=lambda: self._cancelled)
+            if not self._cancelled:
+                family = largest_model_that_fits(self.scenario)
         except PlannerError:
             result = []
-        self.found.emit(self.scenario, result)
+        self.found.emit(self.scenario, result, family)
 
 
 class LimitsLabel(QLabel):
@@ -105,9 +108,13 @@ class FitPanel(QWidget):
         scroll.setWidget(self.rows)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        self.family_label = QLabel()
+        self.family_label.setVisible(False)
         layout.addLayout(top)
+        layout.addWidget(self.family_label)
         layout.addWidget(scroll, 1)
         self.plans: list[Plan] = []
+        self.family: FamilyFit | None = None
         self.apply_buttons: list[QPushButton] = []
         self.worker: PlanSearch | None = None
         self.timer = QTimer(self)
@@ -165,11 +172,12 @@ class FitPanel(QWidget):
         self.progress.setMaximum(max(total, 1))
         self.progress.setValue(done)
 
-    def _found(self, scenario: Scenario, found: list[Plan]) -> None:
+    def _found(self, scenario: Scenario, found: list[Plan], family: FamilyFit | None) -> None:
         if scenario != self.state.scenario:
             return  # an edit arrived meanwhile; its own search follows
         self._set_busy(False)
         self.plans = found
+        self.family = family
         self._show()
 
     def _clear(self) -> None:
@@ -189,6 +197,11 @@ class FitPanel(QWidget):
             self.header.setText(self.tr("No combination of the guide's changes makes this fit on these GPUs."))
         else:
             self.header.setText(self.tr("Plans that make it fit, least disruptive first (not least memory):"))
+        if self.family is not None and self.family.family:
+            largest = self.family.model or self.tr("none")
+            self.family_label.setText(self.tr("Largest %(family)s model that fits this set-up: %(model)s") % {
+                "family": self.family.family, "model": largest})
+        self.family_label.setVisible(self.family is not None and bool(self.family.family))
         for index, plan in enumerate(self.plans):
             row = QWidget()
             line = QHBoxLayout(row)

@@ -92,6 +92,7 @@ def test_make_it_fit_plans_apply_as_one_undo_step(window, qtbot):
     qtbot.waitUntil(lambda: bool(panel.plans), timeout=20000)
     for plan in panel.plans:
         assert estimate(window.state.scenario.replace(**plan.changes)).fits
+    assert not panel.family_label.isHidden() and "Llama 3" in panel.family_label.text()
     count = window.state.undo_stack.count()
     panel.apply_buttons[0].click()
     assert window.state.estimate.fits
@@ -120,3 +121,17 @@ def test_import_json_into_library(window, tmp_path):
     path.write_text(json.dumps({**FULL_4090, "name": "Imported one"}))
     new_id = window.library_panel.import_file(str(path))
     assert new_id and window.library.load(new_id).name == "Imported one"
+
+
+def test_comparison_exports(window, tmp_path):
+    from gui import file_actions
+
+    scenarios = [scenario_from_dict({**FULL_4090, "gpu": gpu, "name": gpu}) for gpu in ("rtx-4090", "h200")]
+    window.compare.set_items([Compared(s.name, s) for s in scenarios])
+    window.tabs.setCurrentWidget(window.compare)
+    for kind in ("png", "pdf", "md", "csv"):
+        out = tmp_path / f"compare.{kind}"
+        file_actions.export_to(window, kind, str(out))
+        assert out.stat().st_size > 100, kind
+    text = (tmp_path / "compare.md").read_text()
+    assert "rtx-4090" in text and "h200" in text and "Peak allocated" in text
