@@ -7,6 +7,7 @@
     python main.py estimate SCENARIO.json [--json]         per-GPU breakdown
     python main.py fit SCENARIO.json [--json]              limits and plans that make it fit
     python main.py presets models|gpus                     preset ids
+    python main.py --lang zh_CN estimate SCENARIO.json     the table in Chinese
 """
 
 from __future__ import annotations
@@ -25,10 +26,31 @@ def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def cli_translators(language: str) -> tuple:
+    """Qt's translation mechanism for the command line too (QtCore only: no window, no display)."""
+    from PySide6.QtCore import QCoreApplication, QTranslator
+
+    from gui.i18n import qm_path
+
+    app = QCoreApplication.instance() or QCoreApplication([])
+    catalogue = qm_path(language)
+    translator = QTranslator(app)
+    if catalogue is not None and translator.load(str(catalogue)):
+        app.installTranslator(translator)
+    app._planner_translator = translator  # keep it alive
+    return (lambda text: QCoreApplication.translate("cli", text),
+            lambda text: QCoreApplication.translate("engine", text))
+
+
 def main(argv: list[str]) -> int:
+    cli_language = None
+    if len(argv) >= 3 and argv[0] == "--lang" and argv[2] in CLI_COMMANDS:
+        cli_language, argv = argv[1], argv[2:]
     if argv and (argv[0] in CLI_COMMANDS or argv[0] in ("-h", "--help")):
         from engine.cli import main as cli_main
 
+        if cli_language and cli_language != "en":
+            return cli_main(argv, *cli_translators(cli_language))
         return cli_main(argv)
     screenshot = language = None
     if argv and argv[0] == "--lang":

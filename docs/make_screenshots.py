@@ -10,13 +10,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 SHOTS = [
     ("docs/screenshot.png", "examples/llama3-8b-lora-4090.json", []),
+    ("docs/screenshot-zh.png", "examples/qlora-12gb-card.json", ["--lang", "zh_CN"]),
 ]
 
 
 def main() -> int:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     for out, scenario, extra in SHOTS:
-        cmd = [sys.executable, "main.py", *extra, "--screenshot", out, scenario]
+        cmd = [sys.executable, "main.py", *extra, "--screenshot", out, scenario]  # --lang must come first
         subprocess.run(cmd, cwd=REPO, env=env, check=True)
     return 0
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from .breakdown import Estimate
 from .errors import PlannerError
 from .estimate import estimate, kv_cache_bytes
+from .messages import QT_TRANSLATE_NOOP
 from .presets import get_model_preset, gpu_presets, model_presets
 from .scenario import DEFAULTS, load_scenario, resolve_model
 from .units import format_bytes, format_count
@@ -53,37 +56,64 @@ def estimate_to_json(est: Estimate) -> dict[str, Any]:
     }
 
 
-def render_table(est: Estimate, unit: str) -> str:
-    rows = [(c.name, format_bytes(b, unit), f"{b / est.peak_allocated_bytes:6.1%}", c.phase)
+def _identity(text: str) -> str:
+    return text
+
+
+def display_width(text: str) -> int:
+    """Terminal columns: Chinese characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    fill = " " * (width - display_width(text))
+    return fill + text if right else text + fill
+
+
+def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = _identity,
+                 tr_engine: Callable[[str], str] = _identity) -> str:
+    """The readable table; `tr` translates the table's own words, `tr_engine` the engine's."""
+    rows = [(tr_engine(c.name), format_bytes(b, unit), f"{b / est.peak_allocated_bytes:6.1%}", tr_engine(c.phase))
             for c, b in est.busiest.at_peak()]
-    rows += [(c.name, format_bytes(c.peak_bytes, unit), "", "overhead") for c in est.busiest.overheads if c.peak_bytes]
-    header = ("Component", f"Memory ({unit})", " Share", "Lives in")
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
+    rows += [(tr_engine(c.name), format_bytes(c.peak_bytes, unit), "", tr(QT_TRANSLATE_NOOP("cli", "overhead")))
+             for c in est.busiest.overheads if c.peak_bytes]
+    header = (tr(QT_TRANSLATE_NOOP("cli", "Component")), tr(QT_TRANSLATE_NOOP("cli", "Memory ({unit})")).format(unit=unit),
+              tr(QT_TRANSLATE_NOOP("cli", " Share")), tr(QT_TRANSLATE_NOOP("cli", "Lives in")))
+    widths = [max(display_width(r[i]) for r in [header, *rows]) for i in range(4)]
     line = "  ".join("-" * w for w in widths)
-    out = [f"{est.scenario_name}: {est.model_name} on {est.world_size} x {est.gpu_name} ({est.estimator})", ""]
-    out.append("  ".join(h.ljust(w) if i != 1 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths, strict=False))))
-    out.append(line)
-    for r in rows:
-        out.append("  ".join(v.ljust(w) if i != 1 else v.rjust(w) for i, (v, w) in enumerate(zip(r, widths, strict=False))))
-    out.append(line)
-    phases = ", ".join(f"{p} {format_bytes(v, unit)}" + (" <- peak" if p == est.peak_phase else "")
+    out = [tr(QT_TRANSLATE_NOOP("cli", "{name}: {model} on {n} x {gpu} ({estimator})")).format(
+        name=est.scenario_name, model=est.model_name, n=est.world_size, gpu=est.gpu_name, estimator=est.estimator), ""]
+    for r in (header, None, *rows, None):
+        out.append(line if r is None else "  ".join(_pad(v, w, i in (1, 2)) for i, (v, w) in enumerate(zip(r, widths,
+                                                                                                             strict=True))))
+    peak_mark = tr(QT_TRANSLATE_NOOP("cli", " <- peak"))
+    names = {"forward": tr(QT_TRANSLATE_NOOP("cli", "forward")), "backward": tr(QT_TRANSLATE_NOOP("cli", "backward")),
+             "optimizer": tr(QT_TRANSLATE_NOOP("cli", "optimizer"))}
+    phases = ", ".join(f"{names[p]} {format_bytes(v, unit)}" + (peak_mark if p == est.peak_phase else "")
                        for p, v in est.phases.items())
-    out.append(f"Phase peaks: {phases}")
+    out.append(tr(QT_TRANSLATE_NOOP("cli", "Phase peaks: {phases}")).format(phases=phases))
     if len(est.stages) > 1:
-        out.append("Per pipeline stage: " + ", ".join(
-            f"stage {st.stage}: {format_bytes(st.total_bytes, unit)}" for st in est.stages))
-    out.append(f"Peak allocated {format_bytes(est.peak_allocated_bytes, unit)}; with overheads and reserve "
-               f"{format_bytes(est.total_bytes, unit)} of {format_bytes(est.capacity_bytes, unit)} per GPU.")
+        stages = ", ".join(tr(QT_TRANSLATE_NOOP("cli", "stage {n}: {total}")).format(
+            n=st.stage, total=format_bytes(st.total_bytes, unit)) for st in est.stages)
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "Per pipeline stage: {stages}")).format(stages=stages))
+    out.append(tr(QT_TRANSLATE_NOOP("cli", "Peak allocated {peak}; with overheads and reserve {total} of {capacity} "
+                                           "per GPU.")).format(peak=format_bytes(est.peak_allocated_bytes, unit),
+                                                               total=format_bytes(est.total_bytes, unit),
+                                                               capacity=format_bytes(est.capacity_bytes, unit)))
     headroom = est.headroom_bytes
-    out.append(f"Verdict: {est.verdict.upper()} "
-               f"({'headroom' if headroom >= 0 else 'over by'} {format_bytes(abs(headroom), unit)} per GPU)")
-    out += [f"Warning: {w}" for w in est.warnings]
+    room = (QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} (headroom {bytes} per GPU)") if headroom >= 0 else
+            QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} (over by {bytes} per GPU)"))
+    verdict = tr_engine(est.verdict)
+    out.append(tr(room).format(verdict=verdict.upper() if verdict.isascii() else verdict,
+                               bytes=format_bytes(abs(headroom), unit)))
+    out += [tr(QT_TRANSLATE_NOOP("cli", "Warning: {text}")).format(text=w.format_with(tr_engine)) for w in est.warnings]
     return "\n".join(out)
 
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
     est = estimate(load_scenario(args.scenario))
-    print(json.dumps(estimate_to_json(est), indent=2) if args.json else render_table(est, args.unit))
+    print(json.dumps(estimate_to_json(est), indent=2) if args.json else render_table(est, args.unit, args.tr,
+                                                                                     args.tr_engine))
     return 0
 
 
@@ -160,12 +190,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, tr: Callable[[str], str] = _identity,
+         tr_engine: Callable[[str], str] = _identity) -> int:
+    """Run a command; a front end may pass translators (main.py does for --lang)."""
     args = build_parser().parse_args(argv)
+    args.tr, args.tr_engine = tr, tr_engine
     try:
         return args.func(args)
     except PlannerError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(tr(QT_TRANSLATE_NOOP("cli", "error: {message}")).format(message=exc.message.format_with(tr_engine)),
+              file=sys.stderr)
         return 2
 
 

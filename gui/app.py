@@ -79,8 +79,9 @@ def switch_language(window: MainWindow, language: str) -> MainWindow:
     window.close()
     window.deleteLater()
     if used != language:
-        new.status.showMessage(new.tr("No font with Chinese characters was found, so the window stays in English. "
-                                      "Install e.g. Noto Sans CJK and switch again."), 15000)
+        new.status.showMessage(QCoreApplication.translate(
+            "Actions", "No font with Chinese characters was found, so the window stays in English. "
+            "Install e.g. Noto Sans CJK and switch again."), 15000)
     return new
 
 

@@ -113,7 +113,7 @@ class PieItem(pg.GraphicsObject):
 
 
 class PieChart(QWidget):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, legend_below: bool = False) -> None:
         super().__init__(parent)
         self.view = pg.GraphicsLayoutWidget()
         self.view.setMinimumSize(240, 240)
@@ -128,10 +128,12 @@ class PieChart(QWidget):
         self.legend.setMinimumWidth(230)
         self.legend.setWordWrap(True)
         self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)  # no relayout per edit
-        layout = QHBoxLayout(self)
+        layout = QVBoxLayout(self) if legend_below else QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view, 3)
         layout.addWidget(self.legend, 2)
+        if legend_below:
+            self.legend.setMinimumWidth(0)
 
     def show_estimate(self, est: Estimate, unit: str) -> None:
         slices = pie_slices(est, unit)
@@ -203,6 +205,10 @@ class BudgetBars(QWidget):
         total = max(st.total_bytes for st in stages) / scale
         self.x_max = x_max if x_max is not None else max(capacity, total) * 1.08
         self.plot.setXRange(0, self.x_max, padding=0)
+        # Keep the capacity label inside the plot: right of the line when the line is in the left half.
+        label = self.capacity_line.label
+        label.anchors = [(0, 0), (0, 0)] if capacity < self.x_max / 2 else [(1, 0), (1, 0)]
+        label.updatePosition()
         self.plot.setYRange(-0.6, len(stages) - 0.4, padding=0)
         self.caption.setText(self.tr("Used %(used)s of %(cap)s per GPU; hatched: safety reserve") % {
             "used": format_bytes(est.total_bytes, unit), "cap": format_bytes(est.capacity_bytes, unit)})

@@ -116,6 +116,9 @@ class MainWindow(QMainWindow):
         right_split.addWidget(charts)
         right_split.addWidget(self.tabs)
         right_split.setSizes([330, 400])
+        self.right_split = right_split
+        self._chart_sizes = right_split.sizes()
+        self.tabs.currentChanged.connect(self._tab_changed)
         right_layout.addWidget(right_split, 1)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(scroll)
@@ -210,6 +213,14 @@ class MainWindow(QMainWindow):
         action(help_menu, self.tr("How the numbers are computed"), lambda: file_actions.show_formulas(self),
                QKeySequence.StandardKey.HelpContents)
         action(help_menu, self.tr("About"), lambda: file_actions.show_about(self))
+
+    def _tab_changed(self, _index: int) -> None:
+        # The comparison has its own charts: give it the room the current scenario's charts take.
+        if self.tabs.currentWidget() is self.compare:
+            self._chart_sizes = self.right_split.sizes()
+            self.right_split.setSizes([0, sum(self._chart_sizes)])
+        elif self.right_split.sizes()[0] == 0:
+            self.right_split.setSizes(self._chart_sizes)
 
     def set_theme(self, theme: str) -> None:
         self.theme = theme

@@ -202,8 +202,10 @@ class HardwarePicker(QGroupBox):
 
     def refresh(self) -> None:
         groups: dict[str, list[tuple[str, list[str]]]] = {}
+        classes = {"data centre": self.tr("data centre"), "workstation": self.tr("workstation"),
+                   "consumer": self.tr("consumer"), "unified memory": self.tr("unified memory")}
         for gpu in gpu_presets().values():
-            label = f"{gpu.vendor} · {gpu.gpu_class}"
+            label = f"{gpu.vendor} · {classes.get(gpu.gpu_class, gpu.gpu_class)}"
             groups.setdefault(label, []).append((gpu.id, [gpu.name, format_bytes(gpu.usable_bytes, self.state.unit, 1)]))
         self.tree.populate(groups)
         self._shown_gpu = None

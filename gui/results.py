@@ -117,7 +117,8 @@ class BreakdownTable(QWidget):
         parts = []
         for phase, value in est.phases.items():
             text = f"{names[phase]} {format_bytes(value, unit)}"
-            parts.append(f"<b>{text} ◀ {self.tr('peak')}</b>" if phase == est.peak_phase else text)
+            peak_word = self.tr("peak")
+            parts.append(f"<b>{text} ◀ {peak_word}</b>" if phase == est.peak_phase else text)
         self.phases.setText(self.tr("Phase peaks: ") + " · ".join(parts))
 
     def as_text(self) -> str:

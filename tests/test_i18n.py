@@ -17,14 +17,13 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QLabel,
     QLineEdit,
-    QMenu,
     QTableWidget,
     QTabWidget,
     QTreeWidget,
     QWidget,
 )
 
-from engine import gpu_presets, model_presets, scenario_from_dict
+from engine import DEFAULTS, gpu_presets, model_presets, scenario_from_dict
 from gui.app import build_window
 from gui.compare_view import Compared
 from gui.dialogs import CustomGpu
@@ -39,8 +38,10 @@ TECHNICAL = {
     "ids", "png", "pdf", "csv", "md", "markdown", "llama", "qwen", "mistral", "mixtral", "gemma", "phi", "olmoe",
     "deepseek", "tinyllama", "h100", "h200", "a100", "mi300x", "sxm",
 }
-DATA_NAMES = {p.name for p in model_presets().values()} | {g.name for g in gpu_presets().values()}
-WORD = re.compile(r"[A-Za-z][A-Za-z']+")
+# Proper names from the preset data, scenario-file keys, module names and language endonyms stay as they are.
+DATA_NAMES = {p.name for p in model_presets().values()} | {g.name for g in gpu_presets().values()} | {"English"}
+TECHNICAL |= set(DEFAULTS)
+WORD = re.compile(r"[A-Za-z][A-Za-z_']+")
 
 
 def needs_translation(text: str) -> bool:
@@ -48,7 +49,7 @@ def needs_translation(text: str) -> bool:
     for name in DATA_NAMES:
         plain = plain.replace(name, " ")
     words = [w.lower().strip("'-") for w in WORD.findall(plain)]
-    return any(w not in TECHNICAL and not w.startswith(("q_", "k_", "v_")) for w in words if len(w) > 1)
+    return any(w not in TECHNICAL and not w.endswith("_proj") for w in words if len(w) > 1)
 
 
 def visible_texts(root: QWidget) -> list[tuple[str, str]]:
@@ -75,12 +76,15 @@ def visible_texts(root: QWidget) -> list[tuple[str, str]]:
             out += [(where + " cell", w.item(r, 0).text()) for r in range(w.rowCount()) if w.item(r, 0)]
         if isinstance(w, QTreeWidget):
             out += [(where, w.headerItem().text(i)) for i in range(w.columnCount())]
-        if isinstance(w, QMenu):
-            out += [("menu", a.text()) for a in w.actions() if a.text()]
         if w.toolTip():
             out.append((where + " tooltip", w.toolTip()))
-    if hasattr(root, "menuBar"):
-        out += [("menubar", a.text()) for a in root.menuBar().actions()]
+    if hasattr(root, "menuBar"):  # walk the menus from the bar (an overflow menu depends on text widths)
+        stack = list(root.menuBar().actions())
+        while stack:
+            action = stack.pop(0)
+            out.append(("menu", action.text()))
+            if action.menu():
+                stack[:0] = action.menu().actions()
     return out
 
 
