@@ -157,8 +157,11 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
         routed = t * spec.top_k  # tokens x top-k, spread over the local experts
         fm = spec.expert_ffn / tp
         out.append(("experts: gate/up outputs and activation (top-k tokens)", 3 * c * routed * fm))
+        # Expert outputs are scaled by the routing weights: that multiply keeps them whenever the router's
+        # input needs a gradient, frozen experts (LoRA) included.
+        out.append(("experts: outputs kept for the routing-weight gradient", c * routed * h))
         if wt:
-            out.append(("experts: routed inputs, products and outputs", c * routed * (2 * h + fm)))
+            out.append(("experts: routed inputs and products (expert weight gradients)", c * routed * (h + fm)))
         _weight_copies(ctx, router + shared, spec.expert_params_per_layer() / (ep * tp), out)
         if spec.shared_ffn:
             _mlp_terms(ctx, spec.shared_ffn / tp, shared[-1:], wt, lora_names, out, "shared expert")
