@@ -30,9 +30,11 @@ translations: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check .
 
-bench: $(STAMP)
+bench: $(STAMP) $(QM)
 	$(PY) benchmarks/engine_speed.py
+	$(PY) benchmarks/solver_speed.py
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/gui_latency.py
+	$(PY) benchmarks/accuracy_report.py
 
 clean:
 	rm -rf $(VENV)
