@@ -139,8 +139,11 @@ def test_engine_text_is_translated(english_after):
     assert re.search(r"[\u4e00-\u9fff]", tr_message(title)) and "2" in tr_message(title)
 
 
-def test_language_switch_keeps_the_scenario_and_history(qtbot, english_after):
+def test_language_switch_keeps_the_scenario_and_history(qtbot, english_after, monkeypatch):
+    from gui import i18n
     from gui.app import switch_language
+
+    monkeypatch.setattr(i18n, "cjk_font_available", lambda: True)  # CI machines may have no Chinese font
 
     win, _ = build_window(None)
     qtbot.addWidget(win)
@@ -157,3 +160,16 @@ def test_language_switch_keeps_the_scenario_and_history(qtbot, english_after):
     back = switch_language(new, "en")
     qtbot.addWidget(back)
     assert back.menuBar().actions()[0].text() == "&File"
+
+
+def test_without_a_chinese_font_the_window_stays_legible(qtbot, english_after, monkeypatch):
+    from gui import i18n
+    from gui.app import switch_language
+
+    monkeypatch.setattr(i18n, "cjk_font_available", lambda: False)
+    win, _ = build_window(None)
+    qtbot.addWidget(win)
+    new = switch_language(win, "zh_CN")
+    qtbot.addWidget(new)
+    assert new.menuBar().actions()[0].text() == "&File"
+    assert "font" in new.status.currentMessage()
