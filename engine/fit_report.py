@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from .estimate import estimate
+from .family import largest_model_that_fits
 from .scenario import Scenario
-from .solver import MAX_GPUS, SEQ_STEP, largest_model_that_fits, limits, plans
+from .solver import MAX_GPUS, SEQ_STEP, limits, plans
 from .units import format_bytes, format_count
 
 

@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .breakdown import Estimate
+from .consistency import check_consistency
 from .errors import ScenarioError
 from .estimate import estimate
 from .messages import QT_TRANSLATE_NOOP
-from .presets import get_gpu, model_presets
-from .scenario import Scenario, _check_consistency, _file_form, resolve_model
+from .presets import get_gpu
+from .scenario import Scenario, _file_form, resolve_model
 
 MAX_MICRO_BATCH = 4096
 SEQ_STEP = 128  # max_seq_len is exact to a multiple of 128 tokens (of lcm(128, cp) under context parallelism)
@@ -46,7 +47,7 @@ class _Evaluator:
         est = self.memo.get(s, self)  # self: not seen yet (None is a memoised "invalid")
         if est is self:
             try:  # cheap (cached model spec, arithmetic): candidates are built unvalidated with dataclasses.replace
-                _check_consistency(s)
+                check_consistency(s, resolve_model(s))
                 est = estimate(s)
                 self.estimates += 1
             except ScenarioError:
@@ -417,47 +418,6 @@ def plans(s: Scenario, *, target_headroom_fraction: float = 0.0, max_plans: int 
     when cancel() turns true the search stops and the plans found so far are returned."""
     return plan_search(s, target_headroom_fraction=target_headroom_fraction, max_plans=max_plans,
                        progress=progress, cancel=cancel).plans
-
-
-# --- the reverse question
-
-
-@dataclass(frozen=True)
-class ModelCandidate:
-    model: str
-    name: str
-    total_params: int
-    verdict: str  # fits | tight | does not fit | invalid
-    total_bytes: float | None
-    reason: str = ""
-
-    @property
-    def fits(self) -> bool:
-        return self.verdict == "fits"
-
-
-@dataclass(frozen=True)
-class FamilyFit:
-    family: str | None
-    model: str | None  # the largest preset of the family that fits
-    candidates: tuple[ModelCandidate, ...]  # smallest first
-
-
-def largest_model_that_fits(s: Scenario, family: str | None = None) -> FamilyFit:
-    presets = model_presets()
-    if family is None and isinstance(s.model, str) and s.model in presets:
-        family = presets[s.model].family
-    members = sorted((p for p in presets.values() if p.family == family), key=lambda p: p.spec.total_params)
-    out = []
-    for p in members:
-        try:  # validated: another model may not have this one's heads or LoRA target names
-            est = estimate(s.replace(model=p.id))
-        except ScenarioError as exc:
-            out.append(ModelCandidate(p.id, p.name, p.spec.total_params, "invalid", None, str(exc)))
-            continue
-        out.append(ModelCandidate(p.id, p.name, p.spec.total_params, est.verdict, est.total_bytes))
-    best = [c.model for c in out if c.fits]
-    return FamilyFit(family, best[-1] if best else None, tuple(out))
 
 
 # --- report for the command line

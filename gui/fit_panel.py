@@ -14,12 +14,13 @@ from PySide6.QtWidgets import (
 )
 
 from engine import PlannerError, Scenario
-from engine.solver import FamilyFit, Limits, Plan, largest_model_that_fits, limits, plans
+from engine.family import FamilyFit, largest_model_that_fits
+from engine.solver import Limits, Plan, limits, plans
 from engine.units import format_bytes
 
 from .i18n import tr_engine
 from .state import AppState
-from .widgets import VERDICT_COLOURS
+from .widgets import VERDICT_COLOURS, RefreshWhenShown
 
 DEBOUNCE_MS = 150  # recompute limits/plans once edits pause, so typing and dragging stay instant
 
@@ -82,7 +83,7 @@ class LimitsLabel(QLabel):
             "z3": gpus.get("zero3") or none, "tp": gpus.get("tp_pp") or none})
 
 
-class FitPanel(QWidget):
+class FitPanel(RefreshWhenShown):
     planApplied = Signal(object, object, str)  # before scenario, after scenario, summary
 
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
@@ -123,19 +124,11 @@ class FitPanel(QWidget):
         self.timer.timeout.connect(self.search)
         self.cancel_button.clicked.connect(self.cancel)
         self.search_button.clicked.connect(self.search)
-        state.estimateChanged.connect(lambda _e: self._changed())
-        self._stale = True
+        state.estimateChanged.connect(lambda _e: self.mark_stale())
         self._set_busy(False)
 
-    def _changed(self) -> None:
-        self._stale = True
-        if self.isVisible():
-            self.timer.start()
-
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        if self._stale:
-            self.timer.start()
-        super().showEvent(event)
+    def refresh_shown(self) -> None:
+        self.timer.start()  # debounced: a search starts once edits pause
 
     def _set_busy(self, busy: bool) -> None:
         self.progress.setVisible(busy)

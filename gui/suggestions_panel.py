@@ -10,10 +10,10 @@ from engine.units import format_bytes
 
 from .i18n import tr_engine, tr_message
 from .state import AppState
-from .widgets import VERDICT_COLOURS
+from .widgets import VERDICT_COLOURS, RefreshWhenShown
 
 
-class SuggestionsPanel(QWidget):
+class SuggestionsPanel(RefreshWhenShown):
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = state
@@ -31,20 +31,12 @@ class SuggestionsPanel(QWidget):
         layout.addWidget(scroll)
         self.buttons: list[QPushButton] = []
         self.items: list[Suggestion] = []
-        self._stale = True
-        state.estimateChanged.connect(lambda _e: self._changed())
-        state.unitChanged.connect(lambda _u: self._changed())
+        # Pricing every suggestion runs the engine ~10 times: only while the panel is on screen.
+        state.estimateChanged.connect(lambda _e: self.mark_stale())
+        state.unitChanged.connect(lambda _u: self.mark_stale())
 
-    def _changed(self) -> None:
-        # Pricing every suggestion runs the engine ~10 times: only do it when the panel is on screen.
-        self._stale = True
-        if self.isVisible():
-            self.refresh()
-
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
-        if self._stale:
-            self.refresh()
-        super().showEvent(event)
+    def refresh_shown(self) -> None:
+        self.refresh()
 
     def refresh(self) -> None:
         self._stale = False

@@ -143,3 +143,25 @@ class CollapsibleSection(QWidget):
 
     def set_title(self, title: str) -> None:
         self.toggle.setText(title)
+
+
+class RefreshWhenShown(QWidget):
+    """A panel whose refresh is costly: refresh on change only while on screen, else when next shown."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._stale = True
+
+    def mark_stale(self) -> None:
+        self._stale = True
+        if self.isVisible():
+            self.refresh_shown()
+
+    def refresh_shown(self) -> None:
+        """Subclasses: bring the panel up to date (and clear the stale mark)."""
+        raise NotImplementedError
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if self._stale:
+            self.refresh_shown()
+        super().showEvent(event)

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import estimate, model_presets, scenario_from_dict
+from engine.family import largest_model_that_fits
 from engine.fit_report import fit_report, render_fit
 from engine.solver import (
     MAX_MICRO_BATCH,
     gpu_counts,
-    largest_model_that_fits,
     limits,
     plan_search,
     plans,

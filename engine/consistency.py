@@ -1,0 +1,106 @@
+"""Scenario checks that need the model's architecture (split from scenario.py to keep both readable)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .architecture import ModelSpec
+from .errors import ScenarioError
+from .messages import QT_TRANSLATE_NOOP
+
+if TYPE_CHECKING:
+    from .scenario import Scenario
+
+
+def check_consistency(s: Scenario, spec: ModelSpec) -> None:
+    """Checks that need the model: parallel layout, layer counts, LoRA target names."""
+    shards = s.tp * s.pp * s.cp
+    if s.world_size % shards:
+        raise ScenarioError(
+            "tp",
+            QT_TRANSLATE_NOOP(
+                "engine", "world size {world_size} (gpus_per_node x nodes) is not divisible by tp x pp x cp = {shards}."
+            ),
+            world_size=s.world_size,
+            shards=shards,
+        )
+    if spec.heads % s.tp:
+        raise ScenarioError(
+            "tp",
+            QT_TRANSLATE_NOOP("engine", "must divide the model's {heads} attention heads; {tp} does not."),
+            heads=spec.heads,
+            tp=s.tp,
+        )
+    if spec.kv_heads % s.tp and s.tp % spec.kv_heads:
+        raise ScenarioError(
+            "tp",
+            QT_TRANSLATE_NOOP("engine", "{tp} and the model's {kv_heads} KV heads must divide one another."),
+            tp=s.tp,
+            kv_heads=spec.kv_heads,
+        )
+    if s.pp > spec.layers:
+        raise ScenarioError(
+            "pp", QT_TRANSLATE_NOOP("engine", "cannot exceed the model's {layers} layers."), layers=spec.layers
+        )
+    if s.ep > 1:
+        if not spec.is_moe:
+            raise ScenarioError("ep", QT_TRANSLATE_NOOP("engine", "expert parallelism needs a mixture-of-experts model."))
+        if spec.n_experts % s.ep:
+            raise ScenarioError(
+                "ep",
+                QT_TRANSLATE_NOOP("engine", "must divide the model's {n_experts} experts; {ep} does not."),
+                n_experts=spec.n_experts,
+                ep=s.ep,
+            )
+        if (s.dp * s.cp) % s.ep:
+            raise ScenarioError(
+                "ep",
+                QT_TRANSLATE_NOOP("engine", "must divide the data-parallel ranks ({p}); {ep} does not."),
+                p=s.dp * s.cp,
+                ep=s.ep,
+            )
+    if s.cp > 1 and s.seq_len % s.cp:
+        raise ScenarioError(
+            "cp", QT_TRANSLATE_NOOP("engine", "must divide seq_len ({seq_len}); {cp} does not."), seq_len=s.seq_len, cp=s.cp
+        )
+    if s.fsdp and s.zero_stage not in (0, 3):
+        raise ScenarioError(
+            "fsdp",
+            QT_TRANSLATE_NOOP("engine", "FSDP full sharding is ZeRO-3; it cannot be combined with zero_stage {zero_stage}."),
+            zero_stage=s.zero_stage,
+        )
+    if s.offload != "none" and s.effective_zero == 0:
+        raise ScenarioError(
+            "offload",
+            QT_TRANSLATE_NOOP("engine", "offloading needs ZeRO (stage 1 or more) or FSDP to move states to the CPU."),
+        )
+    if s.offload == "optimizer+params" and s.effective_zero != 3:
+        raise ScenarioError("offload", QT_TRANSLATE_NOOP("engine", "offloading parameters needs ZeRO-3 or FSDP."))
+    if s.frozen_layers > spec.layers:
+        raise ScenarioError(
+            "frozen_layers", QT_TRANSLATE_NOOP("engine", "cannot exceed the model's {layers} layers."), layers=spec.layers
+        )
+    if s.method in ("lora", "qlora"):
+        known = lora_target_names(spec)
+        if isinstance(s.lora_targets, tuple):
+            bad = [t for t in s.lora_targets if t not in known]
+            if bad:
+                raise ScenarioError(
+                    "lora_targets",
+                    QT_TRANSLATE_NOOP(
+                        "engine", '{bad!r} is not a linear layer of this model; choose from {p} or "all-linear".'
+                    ),
+                    bad=bad[0],
+                    p=", ".join(known),
+                )
+    if s.method == "qlora" and s.zero_stage == 3:
+        raise ScenarioError(
+            "zero_stage",
+            QT_TRANSLATE_NOOP("engine", "QLoRA's 4/8-bit base weights are not sharded by ZeRO-3 here; use 0-2."),
+        )
+
+
+def lora_target_names(spec: ModelSpec) -> tuple[str, ...]:
+    names = [lin.name for lin in spec.attention_linears()]
+    names += [lin.name for lin in spec.mlp_linears(spec.ffn or spec.shared_ffn or 1)]
+    return tuple(names)
