@@ -169,7 +169,7 @@ class BudgetBars(QWidget):
         self.plot.addItem(self.bar)
         self.capacity_line = pg.InfiniteLine(
             pos=0, angle=90, pen=pg.mkPen("#c62828", width=2, style=Qt.PenStyle.DashLine), label="capacity",
-            labelOpts={"position": 0.92, "color": "#c62828", "anchors": [(1, 0), (1, 0)]})
+            labelOpts={"position": 0.98, "color": "#c62828", "anchors": [(1, 0), (1, 0)]})
         self.plot.addItem(self.capacity_line)
         self.segments: list[tuple[int, float, float, str]] = []
         self.x_max = 0.0
@@ -209,7 +209,7 @@ class BudgetBars(QWidget):
         label = self.capacity_line.label
         label.anchors = [(0, 0), (0, 0)] if capacity < self.x_max / 2 else [(1, 0), (1, 0)]
         label.updatePosition()
-        self.plot.setYRange(-0.6, len(stages) - 0.4, padding=0)
+        self.plot.setYRange(-0.6, len(stages) + 0.1, padding=0)  # room above the bars for the capacity label
         self.caption.setText(self.tr("Used %(used)s of %(cap)s per GPU; hatched: safety reserve") % {
             "used": format_bytes(est.total_bytes, unit), "cap": format_bytes(est.capacity_bytes, unit)})
 

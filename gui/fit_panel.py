@@ -75,12 +75,16 @@ class LimitsLabel(QLabel):
             self.setText("")
             return
         lim = self.limits
-        none = self.tr("none")
         gpus = lim.min_gpus
-        self.setText(self.tr("Limits on this hardware: micro-batch ≤ %(mb)s · sequence ≤ %(seq)s tokens · fewest GPUs "
-                             "with ZeRO-3: %(z3)s, with TP/PP: %(tp)s") % {
-            "mb": lim.max_micro_batch or none, "seq": f"{lim.max_seq_len:,}" if lim.max_seq_len else none,
-            "z3": gpus.get("zero3") or none, "tp": gpus.get("tp_pp") or none})
+        none = self.tr("none up to 1024")
+        if lim.max_micro_batch:
+            batch = self.tr("micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens") % {
+                "mb": lim.max_micro_batch, "seq": f"{lim.max_seq_len:,}" if lim.max_seq_len else "?"}
+        else:
+            batch = self.tr("not even micro-batch 1 fits on these GPUs")
+        self.setText(self.tr("Limits on this hardware: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: "
+                             "%(tp)s") % {"batch": batch, "z3": gpus.get("zero3") or none,
+                                         "tp": gpus.get("tp_pp") or none})
 
 
 class FitPanel(RefreshWhenShown):
