@@ -18,7 +18,7 @@ $(QM): gui/i18n/planner_zh_CN.ts $(STAMP)
 	$(VENV)/bin/pyside6-lrelease -silent $< -qm $@
 
 run: $(STAMP) $(QM)
-	@$(PY) main.py
+	@$(PY) main.py; status=$$?; [ $$status -eq 3 ] || exit $$status  # 3: no display, already explained
 
 test: $(STAMP) $(QM)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest

@@ -16,6 +16,7 @@ import os
 import sys
 
 CLI_COMMANDS = {"estimate", "fit", "presets", "kv-cache", "schema"}
+NO_DISPLAY = 3  # exit status when no window can open (make run treats it as a message, not a failure)
 
 
 def _has_display() -> bool:
@@ -68,7 +69,7 @@ def main(argv: list[str]) -> int:
     if not _has_display():
         print("No display was found, so the window cannot open; to render it headless run: "
               "QT_QPA_PLATFORM=offscreen .venv/bin/python main.py --screenshot window.png [SCENARIO.json]")
-        return 1
+        return NO_DISPLAY
     from gui.app import run_app
 
     return run_app(argv[0] if argv else None, screenshot=screenshot, language=language)
