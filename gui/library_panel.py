@@ -93,6 +93,7 @@ class LibraryPanel(QWidget):
         self.table.itemSelectionChanged.connect(self._selection_changed)
         self.search.textChanged.connect(self._filter)
         self.entries: list[LibraryEntry] = []
+        state.unitChanged.connect(lambda _u: self.refresh())
         self.refresh()
 
     # --- listing

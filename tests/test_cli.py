@@ -51,3 +51,9 @@ def test_bad_input_one_line_non_zero(tmp_path):
     assert "micro_batch" in result.stderr
     missing = run("estimate", str(tmp_path / "nope.json"))
     assert missing.returncode != 0 and missing.stderr.strip().count("\n") == 0
+
+
+def test_scenario_format_doc_is_generated_from_the_defaults():
+    from engine.cli import schema_markdown
+
+    assert (REPO / "docs" / "scenario-format.md").read_text() == schema_markdown() + "\n"

@@ -1,0 +1,106 @@
+"""Sharding, parallelism and set-up effects: each follows from what the frameworks keep per GPU."""
+
+import pytest
+
+from engine import estimate, kv_cache_bytes, resolve_model, scenario_from_dict
+
+BASE = {"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "precision": "mixed-bf16", "micro_batch": 1, "seq_len": 2048}
+
+
+def part(est, key):
+    return sum(c.peak_bytes for c in est.components if c.key == key)
+
+
+def run(**kw):
+    return estimate(scenario_from_dict({**BASE, **kw}))
+
+
+def test_zero_stages_shard_what_the_zero_paper_says():
+    # ZeRO paper: stage 1 shards optimizer states (+ fp32 master), stage 2 adds gradients, stage 3 adds weights.
+    d = 8
+    plain = run(gpus_per_node=d, zero_stage=0)
+    z1, z2, z3 = (run(gpus_per_node=d, zero_stage=z) for z in (1, 2, 3))
+    assert part(z1, "optimizer_states") == pytest.approx(part(plain, "optimizer_states") / d)
+    assert part(z1, "master_weights") == pytest.approx(part(plain, "master_weights") / d)
+    assert part(z1, "gradients") == part(plain, "gradients")
+    assert part(z2, "gradients") == pytest.approx(part(plain, "gradients") / d)
+    assert part(z2, "weights") == part(plain, "weights")
+    assert part(z3, "weights") == pytest.approx(part(plain, "weights") / d)
+    assert part(z3, "zero3_gather") > 0  # gathered layers are transient, not free
+    assert part(plain, "ddp_buckets") == part(plain, "gradients")  # DDP keeps a flat copy of the gradients
+
+
+def test_fsdp_equals_zero3():
+    a, b = run(gpus_per_node=8, fsdp=True), run(gpus_per_node=8, zero_stage=3)
+    assert a.peak_allocated_bytes == b.peak_allocated_bytes
+
+
+def test_tensor_parallel_splits_layers_and_sequence_parallel_splits_norms():
+    one, tp2 = run(), run(gpus_per_node=2, tp=2)
+    assert part(tp2, "weights") == pytest.approx(part(one, "weights") / 2, rel=0.01)  # norms are replicated
+    act = part(tp2, "activations")
+    assert part(one, "activations") / 2 < act < part(one, "activations")  # norms/residual stay full without SP
+    sp = run(gpus_per_node=2, tp=2, sequence_parallel=True)
+    assert part(sp, "activations") == pytest.approx(part(one, "activations") / 2, rel=0.01)
+
+
+def test_pipeline_stages_and_in_flight_microbatches():
+    est = run(gpus_per_node=4, pp=4, grad_accum=8)
+    assert [st.layers for st in est.stages] == [8, 8, 8, 8]
+    assert [st.microbatches_in_flight for st in est.stages] == [4, 3, 2, 1]  # 1F1B
+    first, last = est.stages[0], est.stages[-1]
+    keys_last = {c.key for c in last.components}
+    assert "logits" in keys_last and "logits" not in {c.key for c in first.components}
+    assert est.busiest_stage == max(range(4), key=lambda i: est.stages[i].total_bytes)
+
+
+def test_gradient_accumulation_keeps_gradients_alive_in_forward():
+    # zero_grad(set_to_none=True) frees gradients only after the optimizer step: later micro-steps carry them.
+    one, four = run(), run(grad_accum=4)
+    assert four.phases["forward"] - one.phases["forward"] == pytest.approx(part(one, "gradients"))
+
+
+def test_offload_moves_states_to_cpu_and_warns():
+    est = run(gpus_per_node=8, zero_stage=2, offload="optimizer")
+    assert part(est, "optimizer_states") == 0 and part(est, "master_weights") == 0
+    assert any("slower" in str(w) for w in est.warnings)
+
+
+def test_expert_parallel_buffers_and_moe_states_use_total_params():
+    est = estimate(scenario_from_dict({"model": "qwen3-30b-a3b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "ep": 8,
+                                       "zero_stage": 3, "precision": "mixed-bf16"}))
+    assert part(est, "ep_buffers") > 0
+    spec = resolve_model(scenario_from_dict({"model": "qwen3-30b-a3b"}))
+    assert spec.total_params > 9 * spec.active_params  # 30.5B total vs 3.3B active (model card)
+
+
+def test_context_parallel_splits_the_sequence():
+    one, cp2 = run(seq_len=8192), run(seq_len=8192, gpus_per_node=2, cp=2)
+    assert part(cp2, "activations") == pytest.approx(part(one, "activations") / 2, rel=0.01)
+
+
+def test_checkpointing_and_eager_attention():
+    none, full = run(precision="bf16"), run(precision="bf16", checkpointing="full")
+    assert part(full, "activations") < part(none, "activations") / 10
+    assert part(full, "recompute") > 0
+    eager = run(precision="bf16", attention="eager")
+    assert part(eager, "activations") > part(none, "activations")  # b·a·s² probabilities
+
+
+def test_kv_cache_uses_kv_heads_not_hidden():
+    # Llama-3-8B: 32 layers x 2 (K, V) x 8192 tokens x 8 KV heads x 128 x 2 bytes = exactly 1 GiB per sequence.
+    spec = resolve_model(scenario_from_dict({"model": "llama-3-8b"}))
+    assert kv_cache_bytes(spec, 1, 8192) == 2**30
+    seed_004 = 1 * spec.layers * 2 * 8192 * spec.hidden * 2  # the seed's B x L x 2 x T x H x bytes
+    assert seed_004 == 4 * kv_cache_bytes(spec, 1, 8192)  # 4x too much under GQA (32 query / 8 KV heads)
+
+
+def test_qlora_storage_from_the_qlora_paper():
+    from engine.states import quantized_bytes_per_param
+
+    # QLoRA paper section 3: NF4 = 4 bits + 32/64 bits of constants; double quantisation: 8/64 + 32/(64*256).
+    assert quantized_bytes_per_param(4, False) == pytest.approx(0.5 + 0.5 / 8)
+    assert quantized_bytes_per_param(4, True) == pytest.approx(0.5 + (8 / 64 + 32 / (64 * 256)) / 8)
+    est = estimate(scenario_from_dict({**BASE, "model": "llama-2-7b", "method": "qlora", "precision": "bf16"}))
+    assert part(est, "quantized_weights") == pytest.approx(6_476_005_376 * quantized_bytes_per_param(4, True),
+                                                           rel=0.01)
