@@ -50,12 +50,15 @@ class ActContext:
 Terms = list[tuple[str, float]]
 
 
-def _norm(ctx: ActContext, n: float, in_bytes: int, xg: bool, wt: bool, out: Terms, label: str) -> None:
-    # HF RMSNorm: x.float() (saved by pow and mul) ; y.to(in dtype) saved by the weight mul if the weight trains.
+def _norm(ctx: ActContext, n: float, in_bytes: int, xg: bool, wt: bool, out: Terms, label: str,
+          style: str = "llama") -> None:
+    # HF RMSNorm keeps x.float() (for pow and mul); the weight's gradient needs the normalised input:
+    # Llama-style norms cast it back to the input dtype first, Gemma-style norms keep it in fp32.
     if xg:
         out.append((f"{label}: fp32 input kept by RMSNorm", 4 * n))
     if wt:
-        out.append((f"{label}: normalised input kept for the norm weight's gradient", in_bytes * n))
+        out.append((f"{label}: normalised input kept for the norm weight's gradient",
+                    (4 if style == "gemma" else in_bytes) * n))
 
 
 def _linear_inputs(ctx: ActContext, n: float, in_bytes: int, consumers: tuple[Linear, ...], wt: bool,
@@ -118,7 +121,8 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
     ag = xg or wt or attn_lora  # does anything after the QKV projections need gradients?
 
     # --- attention block
-    _norm(ctx, tn * h, r, xg, wt, out, "attention norm")
+    style = spec.norm_style
+    _norm(ctx, tn * h, r, xg, wt, out, "attention norm", style)
     _linear_inputs(ctx, tn * h, r, qkv, wt, lora_names, False, out, "attention norm output")
     if xg:
         _weight_copies(ctx, qkv, 0.0, out)
@@ -128,26 +132,36 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
         if wt:
             out.append(("q/k norm: normalised inputs", c * n))
     if ag:
+        if spec.fused_projections:  # V is a view of the fused QKV output: the whole output stays alive
+            out.append(("attention: fused QKV output kept alive by its V view", c * t * (q + 2 * kv)))
         if ctx.attention == "eager":
             kv_saved = 2 * q if spec.kv_heads != spec.heads else 2 * kv  # eager repeats K/V for GQA
             out.append(("attention: Q, K, V kept by the score matmuls", c * t * (q + kv_saved)))
             if not ctx.selective:
                 probs = heads * ctx.b * (ctx.t / ctx.b) * ctx.s
                 out.append(("attention: softmax probabilities (b·a·s²)", (4 + (c if c != 4 else 0)) * probs))
+                if spec.attn_softcap:
+                    out.append(("attention: soft-capped scores (tanh output)", c * probs))
                 if spec.attention_dropout > 0:
                     out.append(("attention: dropout mask and output", (1 + c) * probs))
+            if spec.per_layer_mask:
+                out.append(("attention: this layer's b·s·s mask", c * ctx.t * ctx.s))
             if wt or "o_proj" in lora_names:
                 out.append(("attention output (contiguous copy for o_proj)", c * t * q))
         else:
             out.append(("attention: Q, K, V kept by SDPA/flash", c * t * (q + 2 * kv)))
             out.append(("attention output (kept by SDPA and o_proj)", c * t * q))
             out.append(("attention: softmax statistics", 4 * ctx.b * heads * ctx.t / ctx.b))
+            if 0 < spec.sliding_window < ctx.s and ctx.attention == "sdpa":
+                out.append(("attention: sliding-window mask (b·s·s) passed to SDPA", c * ctx.t * ctx.s))
         _linear_inputs(ctx, t * q, c, o_proj, False, lora_names, True, out, "attention output")
         _weight_copies(ctx, o_proj, 0.0, out)
 
     # --- MLP / MoE block
+    if spec.norms_per_layer == 4:  # Gemma-2 also normalises the attention output before the residual add
+        _norm(ctx, tn * h, c, ag, wt, out, "post-attention norm", style)
     mlp = spec.layer_linears(moe)[len(attn):]
-    _norm(ctx, tn * h, r, ag, wt, out, "MLP norm")
+    _norm(ctx, tn * h, r, ag, wt, out, "MLP norm", style)
     if moe:
         router = mlp[:1]
         shared = mlp[1:]
@@ -171,6 +185,8 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
         _linear_inputs(ctx, tn * h, r, mlp[:-1], wt, lora_names, False, out, "MLP norm output")
         _weight_copies(ctx, mlp, 0.0, out)
         _mlp_terms(ctx, spec.ffn / tp, mlp[-1:], wt, lora_names, out, "MLP")
+    if spec.norms_per_layer == 4:
+        _norm(ctx, tn * h, c, ag, wt, out, "post-MLP norm", style)
     return out
 
 
@@ -205,11 +221,13 @@ def head_terms(ctx: ActContext, spec: ModelSpec, wt_head: bool, xg: bool) -> Ter
     if not (xg or wt_head):
         return out
     n = ctx.t_norm * spec.hidden
-    _norm(ctx, n, ctx.residual, xg, wt_head, out, "final norm")
+    _norm(ctx, n, ctx.residual, xg, wt_head, out, "final norm", spec.norm_style)
     head = (Linear("lm_head", spec.hidden, spec.vocab, "head"),)
     _linear_inputs(ctx, n, ctx.residual, head, wt_head, frozenset(), False, out, "final norm output")
     if xg:
         _weight_copies(ctx, head, 0.0, out)
+    if spec.final_softcap and (xg or wt_head):
+        out.append(("logits soft-capping (tanh output)", ctx.compute * ctx.t * spec.vocab / ctx.tp))
     return out
 
 

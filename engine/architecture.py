@@ -87,6 +87,11 @@ class ModelSpec:
     shared_gate: bool = False
     moe_layer_flags: tuple[bool, ...] = ()
     output_router_logits: bool = False
+    norm_style: str = "llama"  # llama: weight x y.to(dtype) | gemma: (1 + weight) x y in fp32
+    attn_softcap: bool = False  # Gemma-2: tanh soft-capping of attention scores (eager only)
+    final_softcap: bool = False  # Gemma-2: tanh soft-capping of the logits
+    sliding_window: int = 0  # a window shorter than the sequence makes transformers build an s x s mask
+    per_layer_mask: bool = False  # Gemma-2 eager: each layer materialises its own b x s x s mask
 
     # ---- shapes -------------------------------------------------------------
     @property
@@ -350,6 +355,12 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
         shared_gate=model_type == "qwen2_moe" and shared_ffn > 0,
         moe_layer_flags=flags,
         output_router_logits=bool(cfg.get("output_router_logits", False)),
+        norm_style="gemma" if model_type in _GEMMA_TYPES else "llama",
+        attn_softcap=bool(cfg.get("attn_logit_softcapping")),
+        final_softcap=bool(cfg.get("final_logit_softcapping")),
+        sliding_window=int(cfg.get("sliding_window") or 0)
+        if model_type != "qwen2" or cfg.get("use_sliding_window") else 0,
+        per_layer_mask=model_type == "gemma2",
     )
 
 

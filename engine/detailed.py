@@ -46,7 +46,8 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
         residual=dt.residual,
         amp=dt.amp,
         fp8=dt.fp8,
-        attention=s.attention,
+        # transformers has no SDPA path for logit soft-capping (Gemma-2): it runs those models eagerly.
+        attention="eager" if spec.attn_softcap and s.attention == "sdpa" else s.attention,
         selective=s.checkpointing == "selective",
         adapter_bytes=4 if s.lora_adapter_dtype == "fp32" else dt.compute,
         lora_rank=s.lora_rank,

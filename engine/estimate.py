@@ -107,6 +107,11 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
     if s.attention == "flash" and s.precision == "fp32":
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA's memory-efficient kernel.")))
+    if spec.attn_softcap and s.attention == "sdpa":
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with "
+            "eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping."),
+            model=spec.name))
     if s.method == "freeze" and s.frozen_layers == 0:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "method 'freeze' with frozen_layers 0 trains everything, like 'full'.")))

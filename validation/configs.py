@@ -116,6 +116,20 @@ MODELS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
+def _from_presets(keys: tuple[str, ...]) -> None:
+    """More architectures, from the app's own preset files (each carries the source of its config.json)."""
+    import json
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "presets" / "models"
+    for key in keys:
+        raw = json.loads((folder / f"{key}.json").read_text())
+        MODELS.setdefault(key, (raw["name"], raw["hf_config"]))
+
+
+_from_presets(("gemma-2-2b", "gemma-2-9b", "phi-3-mini", "olmoe-1b-7b"))
+
+
 def model_config(key: str, layers: int | None = None) -> tuple[str, dict[str, Any]]:
     """Return (display name, config dict); ``layers`` gives a reduced-depth copy."""
     name, cfg = MODELS[key]

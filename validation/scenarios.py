@@ -116,6 +116,16 @@ def sweep_runs() -> list[Run]:
         make_run("qwen3-30b-a3b", "bf16", checkpointing="full"),
         make_run("qwen3-30b-a3b", "bf16", method="lora", lora_rank=16, lora_targets=ATTN),
         make_run("qwen3-30b-a3b", "bf16", layers=4, note="reduced depth"),
+        # Gemma-2 (tied, GeGLU, four norms per layer, head_dim 256, soft-capping), Phi-3 (fused projections),
+        # OLMoE (MoE with full-width q/k norms)
+        # (transformers runs Gemma-2 only with eager attention: SDPA has no logit soft-capping)
+        make_run("gemma-2-2b", "bf16", attention="eager"),
+        make_run("gemma-2-2b", "amp-bf16", attention="eager"),
+        make_run("gemma-2-9b", "bf16", attention="eager", method="lora", lora_rank=16, lora_targets=ALL_LINEAR),
+        make_run("phi-3-mini", "bf16"),
+        make_run("phi-3-mini", "bf16", method="lora", lora_rank=16, lora_targets=ALL_LINEAR),
+        make_run("olmoe-1b-7b", "bf16"),
+        make_run("olmoe-1b-7b", "bf16", method="lora", lora_rank=8, lora_targets=ATTN),
     ]
     return runs
 

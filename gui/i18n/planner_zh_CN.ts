@@ -531,68 +531,68 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>与当前对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="113" />
+        <location filename="../library_panel.py" line="114" />
         <source> (example, read-only)</source>
         <translation>（示例，只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="156" />
+        <location filename="../library_panel.py" line="157" />
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="158" />
+        <location filename="../library_panel.py" line="159" />
         <source>The editor's scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="166" />
-        <location filename="../library_panel.py" line="184" />
+        <location filename="../library_panel.py" line="167" />
+        <location filename="../library_panel.py" line="185" />
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="179" />
+        <location filename="../library_panel.py" line="180" />
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="179" />
+        <location filename="../library_panel.py" line="180" />
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="193" />
+        <location filename="../library_panel.py" line="194" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="193" />
+        <location filename="../library_panel.py" line="194" />
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="196" />
+        <location filename="../library_panel.py" line="197" />
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="196" />
+        <location filename="../library_panel.py" line="197" />
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="204" />
+        <location filename="../library_panel.py" line="205" />
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="211" />
+        <location filename="../library_panel.py" line="212" />
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="221" />
+        <location filename="../library_panel.py" line="222" />
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -1349,7 +1349,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="201" />
+        <location filename="../../engine/cli.py" line="218" />
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
@@ -1363,57 +1363,57 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="246" />
+        <location filename="../../engine/architecture.py" line="251" />
         <source>config.json ({model_type}) has no '{key}', which the estimate needs.</source>
         <translation>config.json（{model_type}）中缺少估算所需的 '{key}'。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="253" />
+        <location filename="../../engine/architecture.py" line="258" />
         <source>config.json '{key}' must be a positive whole number, not {value!r}.</source>
         <translation>config.json 中的 '{key}' 必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="277" />
+        <location filename="../../engine/architecture.py" line="282" />
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="285" />
+        <location filename="../../engine/architecture.py" line="290" />
         <source>config.json has no 'model_type', so the architecture is unknown.</source>
         <translation>config.json 中没有 'model_type'，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="290" />
+        <location filename="../../engine/architecture.py" line="295" />
         <source>Model type '{model_type}' is not supported: {why}. Supported: {p}.</source>
         <translation>不支持模型类型 '{model_type}'：{why}。支持的类型：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="303" />
+        <location filename="../../engine/architecture.py" line="308" />
         <source>num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads}).</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="313" />
+        <location filename="../../engine/architecture.py" line="318" />
         <source>A mixture-of-experts config needs 'num_experts_per_tok'.</source>
         <translation>混合专家（MoE）配置需要 'num_experts_per_tok'。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="360" />
+        <location filename="../../engine/architecture.py" line="371" />
         <source>{p} is not a file.</source>
         <translation>{p} 不是文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="363" />
+        <location filename="../../engine/architecture.py" line="374" />
         <source>{name} is larger than 4 MB; a config.json is a few kilobytes. Is it a weights file?</source>
         <translation>{name} 大于 4 MB，而 config.json 通常只有几 KB。它是不是权重文件？</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="372" />
+        <location filename="../../engine/architecture.py" line="383" />
         <source>{name} is not a JSON config file ({exc}).</source>
         <translation>{name} 不是 JSON 配置文件（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="376" />
+        <location filename="../../engine/architecture.py" line="387" />
         <source>{name} does not look like a Hugging Face config.json (no 'model_type').</source>
         <translation>{name} 看起来不像 Hugging Face config.json（没有 'model_type'）。</translation>
     </message>
@@ -1616,21 +1616,26 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/estimate.py" line="111" />
+        <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
+        <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate.py" line="116" />
         <source>method 'freeze' with frozen_layers 0 trains everything, like 'full'.</source>
         <translation>method 为 'freeze' 且 frozen_layers 为 0 时会训练全部权重，等同于 'full'。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="117" />
+        <location filename="../../engine/estimate.py" line="122" />
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="120" />
+        <location filename="../../engine/estimate.py" line="125" />
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="124" />
+        <location filename="../../engine/estimate.py" line="129" />
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
