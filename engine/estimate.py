@@ -112,6 +112,10 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
             "engine", "{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with "
             "eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping."),
             model=spec.name))
+    if s.method in ("lora", "qlora") and s.precision in ("fp32", "amp-bf16", "amp-fp16"):
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes "
+            "load the model in bf16: choose precision 'bf16' for that."), precision=s.precision))
     if s.method == "freeze" and s.frozen_layers == 0:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "method 'freeze' with frozen_layers 0 trains everything, like 'full'.")))
