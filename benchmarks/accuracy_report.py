@@ -48,11 +48,11 @@ PUBLISHED_NOTES = """What we learn from them (the estimator is not tuned to them
   held while the model is quantised at load time. We report it and do not calibrate to it.
 - ms-swift Qwen-7B-Chat (-15% to -32%): Qwen v1 is a remote-code model (`model_type` "qwen") that we describe
   with a Llama-layout config; its own attention and loss code keep more than transformers' Llama does.
-- torchtitan Llama-3.1-8B FSDP (+109%): torchtitan's "selective" checkpointing is per-operation (it saves matmul
-  outputs and recomputes everything else) and FSDP2 runs the model in bf16 without autocast. Our `selective`
-  is Megatron's (recompute the attention core only) and `amp-bf16` means autocast with an fp32 residual stream,
-  so this scenario describes a heavier set-up than torchtitan runs. Modelling op-level selective
-  checkpointing is future work.
+- torchtitan Llama-3.1-8B FSDP (+82%): torchtitan's "selective" checkpointing is per-operation (it saves
+  every other matmul output and recomputes everything else). Our `selective` is Megatron's (recompute the
+  attention core only), which keeps far more; with SDPA it is close to no checkpointing. Modelling op-level
+  selective checkpointing is future work. (FSDP's mixed precision, bf16 parameters and inputs without autocast,
+  is modelled: `amp-bf16` with ZeRO-3/FSDP runs the layers in plain bf16.)
 """
 
 

@@ -36,6 +36,9 @@ def stage_layer_ranges(layers: int, pp: int) -> list[range]:
 
 def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
     t = s.micro_batch * s.seq_len / s.cp
+    # FSDP/ZeRO-3 mixed precision gathers the fp32 shards as bf16 parameters and casts the forward inputs:
+    # the layers then run in plain bf16 (bf16 residual stream, no per-use autocast casts to keep).
+    sharded_amp = dt.amp and s.effective_zero == 3
     return ActContext(
         b=s.micro_batch,
         s=s.seq_len,
@@ -43,8 +46,8 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
         t_norm=t / s.tp if s.sequence_parallel else t,
         tp=s.tp,
         compute=dt.compute,
-        residual=dt.residual,
-        amp=dt.amp,
+        residual=dt.compute if sharded_amp else dt.residual,
+        amp=dt.amp and not sharded_amp,
         fp8=dt.fp8,
         # transformers has no SDPA path for logit soft-capping (Gemma-2): it runs those models eagerly.
         attention="eager" if spec.attn_softcap and s.attention == "sdpa" else s.attention,
