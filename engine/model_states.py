@@ -129,7 +129,7 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams) -> tuple[lis
             )
         )
     if s.optimizer == "adafactor":
-        state = p.factored * dt.state / (dp_shards if zero >= 1 else 1) + opt_lora * 4
+        state = p.factored_state * dt.state / (dp_shards if zero >= 1 else 1) + opt_lora * 4
     else:
         state = opt_trainable * optimizer_state_bytes_per_param(s, dt.state) + opt_lora * optimizer_state_bytes_per_param(
             s, max(adapter_bytes, dt.state)
