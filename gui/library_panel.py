@@ -29,12 +29,12 @@ from .dialogs import FileChoice
 from .i18n import tr_engine
 from .state import AppState
 from .storage import LibraryEntry, ScenarioLibrary
-from .widgets import VERDICT_COLOURS
+from .widgets import VERDICT_COLOURS, RefreshWhenShown
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 
 
-class LibraryPanel(QWidget):
+class LibraryPanel(RefreshWhenShown):
     openRequested = Signal(str)  # library id
     compareRequested = Signal(list)  # library ids
     compareWithCurrentRequested = Signal(list)
@@ -93,11 +93,15 @@ class LibraryPanel(QWidget):
         self.table.itemSelectionChanged.connect(self._selection_changed)
         self.search.textChanged.connect(self._filter)
         self.entries: list[LibraryEntry] = []
-        state.unitChanged.connect(lambda _u: self.refresh())
+        state.unitChanged.connect(lambda _u: self.mark_stale())  # re-estimating every entry: only when on screen
+        self.refresh()
+
+    def refresh_shown(self) -> None:
         self.refresh()
 
     # --- listing
     def refresh(self) -> None:
+        self._stale = False
         self.entries = self.library.entries()
         unit = self.state.unit
         self.table.setRowCount(len(self.entries))
