@@ -59,12 +59,13 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
 
 
 def stage_components(
-    s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range, ctx: ActContext
+    s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range, ctx: ActContext,
+    groups: tuple | None = None,
 ) -> tuple[list[Component], int, StageParams]:
     pp, ga = s.pp, s.grad_accum
     first, last = stage == 0, stage == pp - 1
     in_flight = min(pp - stage, ga) if pp > 1 else 1
-    groups = layer_groups(s, spec, layers)
+    groups = groups if groups is not None else layer_groups(s, spec, layers)
     p = stage_params(s, spec, layers, first, last, groups)
     zero = s.effective_zero
     adapters = s.method in ("lora", "qlora")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from .architecture import ModelSpec
 from .breakdown import MOMENTS, Component, Estimate, StageEstimate, phase_totals
 from .detailed import act_context, stage_components, stage_layer_ranges
@@ -9,7 +11,7 @@ from .messages import QT_TRANSLATE_NOOP, Message, message
 from .presets import get_gpu
 from .scenario import Scenario, resolve_gpu, resolve_model
 from .seeds import seed_components
-from .states import dtypes_for, stage_params
+from .states import StageParams, dtypes_for, layer_groups, stage_params
 
 GIB = 2**30
 # CUDA context + cuBLAS/cuDNN handles outside PyTorch's allocator (CUDA 12, lazy module loading):
@@ -145,14 +147,26 @@ def estimate(s: Scenario) -> Estimate:
     stages = []
     trainable = 0.0
     ctx = act_context(s, spec, dt) if s.estimator == "detailed" else None
+    # Deep pipelines repeat the same stage (same layer mix, same micro-batches in flight): compute it once.
+    seen: dict[tuple, tuple[StageEstimate, StageParams]] = {}
     for i, layers in enumerate(ranges):
-        if ctx is not None:
-            comps, in_flight, p = stage_components(s, spec, dt, i, layers, ctx)
+        first, last = i == 0, i == s.pp - 1
+        groups = layer_groups(s, spec, layers)
+        in_flight = min(s.pp - i, s.grad_accum) if s.pp > 1 else 1
+        key = (groups, first, last, in_flight)
+        if key in seen:
+            prev, p = seen[key]
+            stage = dataclasses.replace(prev, stage=i)
         else:
-            comps, in_flight = seed_components(s, spec, dt, i, layers), 1
-            p = stage_params(s, spec, layers, i == 0, i == s.pp - 1)
+            if ctx is not None:
+                comps, in_flight, p = stage_components(s, spec, dt, i, layers, ctx, groups)
+            else:
+                comps, in_flight = seed_components(s, spec, dt, i, layers), 1
+                p = stage_params(s, spec, layers, first, last, groups)
+            stage = _stage(s, spec, i, layers, comps, in_flight)
+            seen[key] = (stage, p)
         trainable += (p.trainable_dense + p.lora) * s.tp + p.trainable_expert * s.tp * s.ep
-        stages.append(_stage(s, spec, i, layers, comps, in_flight))
+        stages.append(stage)
     busiest = 0 if len(stages) == 1 else max(range(len(stages)), key=lambda i: stages[i].total_bytes)
     return Estimate(
         scenario_name=s.name,

@@ -7,7 +7,7 @@ gradients, master copy, optimizer state tensors), never from a fixed table per c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from .architecture import Linear, ModelSpec
 from .scenario import Scenario
@@ -119,25 +119,47 @@ class LayerGroup:
     count: int
 
 
-def layer_groups(s: Scenario, spec: ModelSpec, layers: range) -> list[LayerGroup]:
-    lo, hi = layers.start, layers.stop
-    first = first_trainable_layer(s, spec)
+def layer_groups(s: Scenario, spec: ModelSpec, layers: range) -> tuple[LayerGroup, ...]:
+    """The stage's layers in runs that keep the same tensors (cached: the solver asks for the same few often)."""
+    frozen = s.frozen_layers if s.method == "freeze" else 0
+    return _layer_groups(spec, s.method, frozen, s.freeze_from, embeddings_frozen(s), layers.start, layers.stop)
+
+
+@lru_cache(maxsize=4096)
+def _layer_groups(spec: ModelSpec, method: str, frozen_layers: int, freeze_from: str, embed_frozen: bool,
+                  lo: int, hi: int) -> tuple[LayerGroup, ...]:
+    probe = _FreezeSettings(method, frozen_layers, freeze_from, embed_frozen)
+    first = first_trainable_layer(probe, spec)  # type: ignore[arg-type]
     cuts = {lo, hi, first + 1}
-    if s.method == "freeze":
-        cuts |= {s.frozen_layers, spec.layers - s.frozen_layers}
+    if method == "freeze":
+        cuts |= {frozen_layers, spec.layers - frozen_layers}
     points = sorted(c for c in cuts if lo <= c <= hi)
     prefix = spec.moe_prefix
     groups = []
     for a, b in zip(points, points[1:], strict=False):
         if b <= a:
             continue
-        frozen, xg = layer_is_frozen(s, spec, a), a > first
+        frozen, xg = layer_is_frozen(probe, spec, a), a > first  # type: ignore[arg-type]
         moe = prefix[b] - prefix[a]
         if moe:
             groups.append(LayerGroup(True, frozen, xg, moe))
         if b - a - moe:
             groups.append(LayerGroup(False, frozen, xg, b - a - moe))
-    return groups
+    return tuple(groups)
+
+
+@dataclass(frozen=True, slots=True)
+class _FreezeSettings:
+    """The scenario keys that decide which layers train (what layer_is_frozen and friends read)."""
+
+    method: str
+    frozen_layers: int
+    freeze_from: str
+    embed_frozen: bool
+
+    @property
+    def freeze_embeddings(self) -> bool:
+        return self.embed_frozen
 
 
 @cache
