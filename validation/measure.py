@@ -35,6 +35,7 @@ class Run:
     lora_rank: int = 8
     lora_targets: list[str] | str = field(default_factory=lambda: ["q_proj", "v_proj"])
     note: str = ""
+    grad_accum: int = 1  # micro-steps (forward + backward) per optimizer step
 
     def description(self) -> str:
         prec = {"fp32": "fp32", "amp-bf16": "fp32 weights + bf16 autocast", "bf16": "pure bf16"}
@@ -56,7 +57,7 @@ class Run:
             "optimizer": self.optimizer,
             "micro_batch": self.micro_batch,
             "seq_len": self.seq_len,
-            "grad_accum": 1,
+            "grad_accum": self.grad_accum,
             "attention": self.attention,
             "checkpointing": self.checkpointing,
         }
@@ -128,20 +129,32 @@ def make_optimizer(run: Run, model: torch.nn.Module) -> torch.optim.Optimizer:
     return torch.optim.AdamW(params, lr=1e-5, foreach=True)
 
 
+def _enter(mt: Any, phase: str, fresh: bool) -> None:
+    """Start a phase; later micro-steps of the same step continue its peak instead of resetting it."""
+    if fresh:
+        mt.reset_phase(phase)
+    else:
+        mt.phase = phase
+
+
 def _step(run: Run, model: torch.nn.Module, opt: torch.optim.Optimizer, input_ids: torch.Tensor,
           mt: Any) -> dict[str, int]:
     """One training step; returns phase peaks and the activation bytes at end of forward."""
     start = mt.current_total()
     start_cat = mt.current_by_category()
-    mt.reset_phase("forward")
-    amp = (torch.autocast(device_type=input_ids.device.type, dtype=torch.bfloat16)
-           if run.precision == "amp-bf16" else contextlib.nullcontext())
-    with amp:
-        loss = model(input_ids=input_ids, labels=input_ids, use_cache=False).loss
-    fw_end = mt.current_total()
-    mt.reset_phase("backward")
-    loss.backward()
-    del loss
+    fw_end = start
+    for micro in range(run.grad_accum):  # a phase's peak is the largest over all micro-steps
+        if micro:
+            mt.reset_mod_stats()  # MemTracker's per-module stats allow one forward per reset
+        _enter(mt, "forward", micro == 0)
+        amp = (torch.autocast(device_type=input_ids.device.type, dtype=torch.bfloat16)
+               if run.precision == "amp-bf16" else contextlib.nullcontext())
+        with amp:
+            loss = model(input_ids=input_ids, labels=input_ids, use_cache=False).loss
+        fw_end = max(fw_end, mt.current_total())
+        _enter(mt, "backward", micro == 0)
+        loss.backward()
+        del loss
     mt.reset_phase("optimizer")
     opt.step()
     opt.zero_grad(set_to_none=True)

@@ -13,7 +13,7 @@ _LORA_TAG = {"attention": "attn", "all-linear": "all"}
 def make_run(model_key: str, precision: str = "bf16", attention: str = "sdpa", method: str = "full",
              checkpointing: str = "none", optimizer: str = "adamw", b: int = 1, s: int = 2048,
              layers: int | None = None, lora_rank: int = 8,
-             lora_targets: list[str] | str = ("q_proj", "v_proj"), note: str = "") -> Run:
+             lora_targets: list[str] | str = ("q_proj", "v_proj"), note: str = "", grad_accum: int = 1) -> Run:
     """Build a Run and its id: <model>[-L<n>]_<precision>_<attn>_<method>[_ckpt][_fused]_b<b>_s<s>."""
     name, cfg = model_config(model_key, layers)
     targets: Any = list(lora_targets) if not isinstance(lora_targets, str) else lora_targets
@@ -27,10 +27,11 @@ def make_run(model_key: str, precision: str = "bf16", attention: str = "sdpa", m
     rid = f"{mk}_{precision}_{attention}_{meth}"
     rid += "_ckpt" if checkpointing == "full" else ""
     rid += "_fused" if optimizer == "adamw-fused" else ""
-    rid += f"_b{b}_s{s}"
+    rid += f"_b{b}_s{s}" + (f"_ga{grad_accum}" if grad_accum > 1 else "")
     return Run(id=rid, model_key=model_key, model_name=name, hf_config=cfg, precision=precision,
                attention=attention, checkpointing=checkpointing, method=method, optimizer=optimizer,
-               micro_batch=b, seq_len=s, lora_rank=lora_rank, lora_targets=targets, note=note)
+               micro_batch=b, seq_len=s, lora_rank=lora_rank, lora_targets=targets, note=note,
+               grad_accum=grad_accum)
 
 
 ALL_LINEAR = "all-linear"
@@ -126,6 +127,11 @@ def sweep_runs() -> list[Run]:
         make_run("phi-3-mini", "bf16", method="lora", lora_rank=16, lora_targets=ALL_LINEAR),
         make_run("olmoe-1b-7b", "bf16"),
         make_run("olmoe-1b-7b", "bf16", method="lora", lora_rank=8, lora_targets=ATTN),
+        # gradient accumulation: gradients of earlier micro-steps stay alive through later forwards
+        make_run(m, "bf16", b=2, grad_accum=2),
+        make_run(m, "amp-bf16", optimizer="adamw-fused", grad_accum=4),
+        make_run(m, "bf16", method="lora", lora_rank=16, lora_targets=ALL_LINEAR, grad_accum=2),
+        make_run("qwen2.5-0.5b", "bf16", grad_accum=3),
     ]
     return runs
 
