@@ -36,6 +36,7 @@ class Run:
     lora_targets: list[str] | str = field(default_factory=lambda: ["q_proj", "v_proj"])
     note: str = ""
     grad_accum: int = 1  # micro-steps (forward + backward) per optimizer step
+    freeze_from: str = "bottom"  # freeze: bottom half + embeddings, or top half (embeddings train)
 
     def description(self) -> str:
         prec = {"fp32": "fp32", "amp-bf16": "fp32 weights + bf16 autocast", "bf16": "pure bf16"}
@@ -67,8 +68,8 @@ class Run:
             sc["lora_targets"] = ATTN_TARGETS if self.lora_targets == "attention" else self.lora_targets
         if self.method == "freeze":
             sc["frozen_layers"] = self.hf_config["num_hidden_layers"] // 2
-            sc["freeze_embeddings"] = True
-            sc["freeze_from"] = "bottom"
+            sc["freeze_embeddings"] = self.freeze_from == "bottom"
+            sc["freeze_from"] = self.freeze_from
         return sc
 
 
@@ -105,7 +106,11 @@ def build_model(run: Run, fake_mode: FakeTensorMode | None) -> torch.nn.Module:
         if run.checkpointing == "full":
             model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
             model.config.use_cache = False
-        if run.method == "freeze":
+        if run.method == "freeze" and run.freeze_from == "top":
+            n = run.hf_config["num_hidden_layers"] // 2
+            for layer in model.model.layers[-n:]:  # gradients still flow through them to the bottom half
+                layer.requires_grad_(False)
+        elif run.method == "freeze":
             n = run.hf_config["num_hidden_layers"] // 2
             model.model.embed_tokens.requires_grad_(False)  # tied lm_head freezes with it
             for layer in model.model.layers[:n]:

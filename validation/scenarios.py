@@ -13,13 +13,14 @@ _LORA_TAG = {"attention": "attn", "all-linear": "all"}
 def make_run(model_key: str, precision: str = "bf16", attention: str = "sdpa", method: str = "full",
              checkpointing: str = "none", optimizer: str = "adamw", b: int = 1, s: int = 2048,
              layers: int | None = None, lora_rank: int = 8,
-             lora_targets: list[str] | str = ("q_proj", "v_proj"), note: str = "", grad_accum: int = 1) -> Run:
+             lora_targets: list[str] | str = ("q_proj", "v_proj"), note: str = "", grad_accum: int = 1,
+             freeze_from: str = "bottom") -> Run:
     """Build a Run and its id: <model>[-L<n>]_<precision>_<attn>_<method>[_ckpt][_fused]_b<b>_s<s>."""
     name, cfg = model_config(model_key, layers)
     targets: Any = list(lora_targets) if not isinstance(lora_targets, str) else lora_targets
     mk = model_key if layers is None or layers == MODELS[model_key][1]["num_hidden_layers"] \
         else f"{model_key}-L{layers}"
-    meth = method
+    meth = "freeze-top" if method == "freeze" and freeze_from == "top" else method
     if method == "lora":
         tag = _LORA_TAG.get(targets, "") if isinstance(targets, str) else \
             "".join(t[0] for t in targets)
@@ -31,7 +32,7 @@ def make_run(model_key: str, precision: str = "bf16", attention: str = "sdpa", m
     return Run(id=rid, model_key=model_key, model_name=name, hf_config=cfg, precision=precision,
                attention=attention, checkpointing=checkpointing, method=method, optimizer=optimizer,
                micro_batch=b, seq_len=s, lora_rank=lora_rank, lora_targets=targets, note=note,
-               grad_accum=grad_accum)
+               grad_accum=grad_accum, freeze_from=freeze_from)
 
 
 ALL_LINEAR = "all-linear"
@@ -132,6 +133,10 @@ def sweep_runs() -> list[Run]:
         make_run(m, "amp-bf16", optimizer="adamw-fused", grad_accum=4),
         make_run(m, "bf16", method="lora", lora_rank=16, lora_targets=ALL_LINEAR, grad_accum=2),
         make_run("qwen2.5-0.5b", "bf16", grad_accum=3),
+        # freezing the top half: backward still crosses it, only weight-gradient inputs are dropped
+        make_run(m, "bf16", method="freeze", freeze_from="top"),
+        make_run(m, "amp-bf16", method="freeze", freeze_from="top"),
+        make_run("llama-3-8b", "bf16", method="freeze", freeze_from="top", checkpointing="full"),
     ]
     return runs
 
