@@ -131,6 +131,12 @@ def make_optimizer(run: Run, model: torch.nn.Module) -> torch.optim.Optimizer:
     params = [p for p in model.parameters() if p.requires_grad]
     if run.optimizer == "adamw-fused":
         return torch.optim.AdamW(params, lr=1e-5, fused=True)
+    if run.optimizer == "sgd":
+        return torch.optim.SGD(params, lr=1e-5, foreach=True)
+    if run.optimizer == "sgd-momentum":
+        return torch.optim.SGD(params, lr=1e-5, momentum=0.9, foreach=True)
+    if run.optimizer == "adafactor":
+        return torch.optim.Adafactor(params, lr=1e-5, foreach=True)
     return torch.optim.AdamW(params, lr=1e-5, foreach=True)
 
 

@@ -27,7 +27,7 @@ def make_run(model_key: str, precision: str = "bf16", attention: str = "sdpa", m
         meth = f"lora-r{lora_rank}-{tag}"
     rid = f"{mk}_{precision}_{attention}_{meth}"
     rid += "_ckpt" if checkpointing == "full" else ""
-    rid += "_fused" if optimizer == "adamw-fused" else ""
+    rid += "_fused" if optimizer == "adamw-fused" else f"_{optimizer}" if optimizer != "adamw" else ""
     rid += f"_b{b}_s{s}" + (f"_ga{grad_accum}" if grad_accum > 1 else "")
     return Run(id=rid, model_key=model_key, model_name=name, hf_config=cfg, precision=precision,
                attention=attention, checkpointing=checkpointing, method=method, optimizer=optimizer,
@@ -133,6 +133,10 @@ def sweep_runs() -> list[Run]:
         make_run(m, "amp-bf16", optimizer="adamw-fused", grad_accum=4),
         make_run(m, "bf16", method="lora", lora_rank=16, lora_targets=ALL_LINEAR, grad_accum=2),
         make_run("qwen2.5-0.5b", "bf16", grad_accum=3),
+        # other optimizers (PyTorch's own, foreach)
+        make_run(m, "bf16", optimizer="sgd"),
+        make_run(m, "bf16", optimizer="sgd-momentum"),
+        # (Adafactor cannot be traced: its step reads tensor values with .item(), which fake tensors do not have)
         # freezing the top half: backward still crosses it, only weight-gradient inputs are dropped
         make_run(m, "bf16", method="freeze", freeze_from="top"),
         make_run(m, "amp-bf16", method="freeze", freeze_from="top"),
