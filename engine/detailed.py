@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from .activations import ActContext, head_bytes, layer_backward_scratch, layer_bytes, logits_moments
 from .architecture import ModelSpec
 from .breakdown import Component
@@ -56,6 +58,21 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
         lora_rank=s.lora_rank,
         gather_weights=s.effective_zero == 3,
     )
+
+
+def with_in_flight(comps: list[Component], old: int, new: int) -> list[Component]:
+    """The same stage with another number of micro-batches in flight (1F1B): only saved activations scale."""
+    out = []
+    for c in comps:
+        if c.key == "activations":
+            one = c.moments[0] / old
+            inputs = tuple((k, new if k == "in_flight" else v) for k, v in c.inputs)
+            out.append(dataclasses.replace(c, moments=(one * new, one * new, one * (new - 1), 0.0), inputs=inputs))
+        elif c.key == "head_activations":
+            out.append(dataclasses.replace(c, moments=tuple(m * new / old for m in c.moments)))
+        else:
+            out.append(c)
+    return out
 
 
 def stage_components(

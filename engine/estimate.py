@@ -6,7 +6,7 @@ import dataclasses
 
 from .architecture import ModelSpec
 from .breakdown import MOMENTS, Component, Estimate, StageEstimate, phase_totals
-from .detailed import act_context, stage_components, stage_layer_ranges
+from .detailed import act_context, stage_components, stage_layer_ranges, with_in_flight
 from .messages import QT_TRANSLATE_NOOP, Message, message
 from .presets import get_gpu
 from .scenario import Scenario, resolve_gpu, resolve_model
@@ -147,8 +147,9 @@ def estimate(s: Scenario) -> Estimate:
     stages = []
     trainable = 0.0
     ctx = act_context(s, spec, dt) if s.estimator == "detailed" else None
-    # Deep pipelines repeat the same stage (same layer mix, same micro-batches in flight): compute it once.
+    # Deep pipelines repeat the same stage (same layer mix): compute it once, rescale micro-batches in flight.
     seen: dict[tuple, tuple[StageEstimate, StageParams]] = {}
+    templates: dict[tuple, tuple[list[Component], int]] = {}
     for i, layers in enumerate(ranges):
         first, last = i == 0, i == s.pp - 1
         groups = layer_groups(s, spec, layers)
@@ -158,8 +159,13 @@ def estimate(s: Scenario) -> Estimate:
             prev, p = seen[key]
             stage = dataclasses.replace(prev, stage=i)
         else:
-            if ctx is not None:
+            template = templates.get(key[:3]) if ctx is not None else None
+            if template is not None:
+                comps = with_in_flight(template[0], template[1], in_flight)
+                p = seen[next(k for k in seen if k[:3] == key[:3])][1]
+            elif ctx is not None:
                 comps, in_flight, p = stage_components(s, spec, dt, i, layers, ctx, groups)
+                templates[key[:3]] = (comps, in_flight)
             else:
                 comps, in_flight = seed_components(s, spec, dt, i, layers), 1
                 p = stage_params(s, spec, layers, first, last, groups)

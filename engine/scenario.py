@@ -151,6 +151,14 @@ class Scenario:
     def effective_zero(self) -> int:
         return 3 if self.fsdp else self.zero_stage
 
+    def with_unchecked(self, **changes: Any) -> Scenario:
+        """A copy with some keys changed, in engine form and NOT validated: for search loops whose values are
+        valid by construction (about 4x faster than dataclasses.replace, which runs __init__)."""
+        new = object.__new__(Scenario)
+        for name in _FIELD_NAMES:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
+
     def replace(self, **changes: Any) -> Scenario:
         """A validated copy with some keys changed (values in file form or engine form)."""
         data = self.to_dict()
@@ -162,6 +170,9 @@ class Scenario:
         for f in dataclasses.fields(self):
             out[f.name] = _file_form(getattr(self, f.name))
         return out
+
+
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Scenario))
 
 
 def _file_form(value: Any) -> Any:

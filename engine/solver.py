@@ -8,11 +8,13 @@ keep only minimal plans (no subset of the changes already fits) and merge identi
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 import heapq
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,7 +121,7 @@ def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = Fals
         new_dp = n // (tp * pp)
         if (ga * s.dp) % new_dp == 0:
             ga = ga * s.dp // new_dp
-    return dataclasses.replace(s, gpus_per_node=gpn, nodes=nodes, tp=tp, pp=pp, cp=1, ep=1, zero_stage=zero,
+    return s.with_unchecked(gpus_per_node=gpn, nodes=nodes, tp=tp, pp=pp, cp=1, ep=1, zero_stage=zero,
                                fsdp=False, offload=offload, grad_accum=ga)
 
 
@@ -151,13 +153,13 @@ class Limits:
 
 def max_micro_batch(s: Scenario, ev: _Evaluator | None = None) -> int | None:
     ev = ev or _Evaluator()
-    return _largest_true(lambda m: ev.ok(dataclasses.replace(s, micro_batch=m)), MAX_MICRO_BATCH)
+    return _largest_true(lambda m: ev.ok(s.with_unchecked(micro_batch=m)), MAX_MICRO_BATCH)
 
 
 def max_seq_len(s: Scenario, ev: _Evaluator | None = None) -> int | None:
     ev, step = ev or _Evaluator(), seq_step(s)
     top = max(resolve_model(s).max_position, MAX_SEQ_LEN) // step
-    k = _largest_true(lambda k: ev.ok(dataclasses.replace(s, seq_len=k * step)), top)
+    k = _largest_true(lambda k: ev.ok(s.with_unchecked(seq_len=k * step)), top)
     return None if k is None else k * step
 
 
@@ -296,11 +298,11 @@ def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str 
         return None, None, None
     if ch.get("attention") == "flash" and ch.get("precision", base.precision) == "fp32":
         return None, None, None  # FlashAttention needs 16-bit inputs
-    s = dataclasses.replace(base, **ch)
+    s = base.with_unchecked(**ch)
     if s.world_size % (s.tp * s.pp * s.cp):
         return None, None, None
     if s.dp != base.dp and (s.grad_accum * base.dp) % s.dp == 0:
-        s = dataclasses.replace(s, grad_accum=s.grad_accum * base.dp // s.dp)
+        s = s.with_unchecked(grad_accum=s.grad_accum * base.dp // s.dp)
     return s, "seq" if "seq" in axes else None, gpus
 
 
@@ -335,8 +337,8 @@ def _resolve(ev: _Evaluator, base: Scenario, opts: list[_Option]) -> tuple[Scena
     cand, seq, gpus = _combine(base, opts)
     if cand is not None and seq:  # the least shortening that fits: exact to a step, by bisection
         step, old = seq_step(cand), cand.seq_len
-        k = _largest_true(lambda k: ev.ok(dataclasses.replace(cand, seq_len=k * step)), (old - 1) // step)
-        return (None, 0.0) if k is None else (dataclasses.replace(cand, seq_len=k * step), 5.0 * (1 - k * step / old))
+        k = _largest_true(lambda k: ev.ok(cand.with_unchecked(seq_len=k * step)), (old - 1) // step)
+        return (None, 0.0) if k is None else (cand.with_unchecked(seq_len=k * step), 5.0 * (1 - k * step / old))
     if cand is not None and gpus:
         cand = _min_gpus(cand, gpus, ev, keep_global_batch=True)
         if cand is None or cand.world_size <= base.world_size:
@@ -345,11 +347,31 @@ def _resolve(ev: _Evaluator, base: Scenario, opts: list[_Option]) -> tuple[Scena
     return cand, 0.0
 
 
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """Pause the cycle collector: a search keeps thousands of estimates alive (none in a reference cycle, so
+    reference counting frees them all), and repeated full collections over them cost a third of the search."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def plan_search(s: Scenario, *, target_headroom_fraction: float = 0.0, max_plans: int = 8,
                 max_estimates: int = 20_000, exhaustive: bool = False,
                 progress: Callable[[int, int], None] | None = None,
                 cancel: Callable[[], bool] | None = None) -> SearchStats:
     """Ranked plans with search statistics. exhaustive (benchmarks): every combination, no pruning, no early stop."""
+    with _no_cyclic_gc():
+        return _plan_search(s, target_headroom_fraction, max_plans, max_estimates, exhaustive, progress, cancel)
+
+
+def _plan_search(s: Scenario, target_headroom_fraction: float, max_plans: int, max_estimates: int,
+                 exhaustive: bool, progress: Callable[[int, int], None] | None,
+                 cancel: Callable[[], bool] | None) -> SearchStats:
     t0 = time.perf_counter()
     ev, stats = _Evaluator(target_headroom_fraction), SearchStats()
     base_est = ev(s)

@@ -104,3 +104,24 @@ def test_qlora_storage_from_the_qlora_paper():
     est = estimate(scenario_from_dict({**BASE, "model": "llama-2-7b", "method": "qlora", "precision": "bf16"}))
     assert part(est, "quantized_weights") == pytest.approx(6_476_005_376 * quantized_bytes_per_param(4, True),
                                                            rel=0.01)
+
+
+@pytest.mark.parametrize("kw", [
+    {"model": "llama-3.1-70b", "gpus_per_node": 8, "nodes": 4, "pp": 16, "tp": 2, "grad_accum": 32},
+    {"model": "mixtral-8x7b", "gpus_per_node": 8, "pp": 4, "grad_accum": 8, "checkpointing": "full", "method": "lora"},
+    {"model": "llama-3-8b", "gpus_per_node": 8, "pp": 8, "grad_accum": 3, "method": "freeze", "frozen_layers": 6},
+])
+def test_reused_pipeline_stages_equal_a_direct_computation(kw):
+    """estimate() computes repeated stages once and rescales micro-batches in flight: it must change nothing."""
+    from engine.detailed import act_context, stage_components, stage_layer_ranges
+    from engine.estimate import _stage
+    from engine.states import dtypes_for
+
+    s = scenario_from_dict({**BASE, **kw})
+    est, spec, dt = estimate(s), resolve_model(s), dtypes_for(s)
+    ctx = act_context(s, spec, dt)
+    for i, layers in enumerate(stage_layer_ranges(spec.layers, s.pp)):
+        comps, in_flight, _ = stage_components(s, spec, dt, i, layers, ctx)
+        direct = _stage(s, spec, i, layers, comps, in_flight)
+        assert direct.phases == est.stages[i].phases
+        assert direct.total_bytes == est.stages[i].total_bytes
