@@ -44,9 +44,12 @@ def confirm_discard(win: MainWindow) -> bool:
     return answer == "discard"
 
 
-def new_scenario(win: MainWindow) -> None:
-    if confirm_discard(win):
-        win.state.load(scenario_from_dict(DEFAULT_SCENARIO))
+def new_scenario(win: MainWindow) -> bool:
+    if not confirm_discard(win):
+        return False
+    win.state.load(scenario_from_dict(DEFAULT_SCENARIO))
+    win.library_version = None
+    return True
 
 
 def open_file(win: MainWindow, path: str | None = None) -> bool:

@@ -82,6 +82,14 @@ def save_to_library(win: MainWindow, as_new: bool = False) -> bool:
     return True
 
 
+def new_in_library(win: MainWindow) -> None:
+    """A fresh scenario, saved into the library at once so it appears in the list."""
+    from .file_actions import new_scenario
+
+    if new_scenario(win):
+        save_to_library(win)
+
+
 def compare_ids(win: MainWindow, ids: list[str], with_current: bool = False) -> None:
     items = []
     if with_current:
@@ -109,6 +117,7 @@ def compare_before_after(win: MainWindow, before, after, label: str) -> None:
 def attach(win: MainWindow) -> None:
     panel = win.library_panel
     panel.openRequested.connect(lambda scenario_id: open_entry(win, scenario_id))
+    panel.newRequested.connect(lambda: new_in_library(win))
     panel.compareRequested.connect(lambda ids: compare_ids(win, ids))
     panel.compareWithCurrentRequested.connect(lambda ids: compare_ids(win, ids, with_current=True))
     win.library_save = lambda: save_to_library(win)

@@ -36,6 +36,7 @@ ID_ROLE = Qt.ItemDataRole.UserRole
 
 class LibraryPanel(RefreshWhenShown):
     openRequested = Signal(str)  # library id
+    newRequested = Signal()
     compareRequested = Signal(list)  # library ids
     compareWithCurrentRequested = Signal(list)
 
@@ -64,7 +65,7 @@ class LibraryPanel(RefreshWhenShown):
         self.problems.setVisible(False)
         buttons = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
-        for key, label in (("open", self.tr("Open")), ("duplicate", self.tr("Duplicate")),
+        for key, label in (("new", self.tr("New")), ("open", self.tr("Open")), ("duplicate", self.tr("Duplicate")),
                            ("rename", self.tr("Rename…")), ("delete", self.tr("Delete")),
                            ("restore", self.tr("Restore deleted…")), ("import", self.tr("Import…")),
                            ("export", self.tr("Export…")), ("compare", self.tr("Compare selected")),
@@ -79,6 +80,7 @@ class LibraryPanel(RefreshWhenShown):
         layout.addWidget(self.problems)
         layout.addWidget(self.table)
         layout.addLayout(buttons)
+        self.buttons["new"].clicked.connect(self.newRequested)
         self.buttons["open"].clicked.connect(self.open_selected)
         self.buttons["duplicate"].clicked.connect(lambda: self._each(self.library.duplicate))
         self.buttons["rename"].clicked.connect(self.rename_selected)

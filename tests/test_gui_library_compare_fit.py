@@ -135,3 +135,10 @@ def test_comparison_exports(window, tmp_path):
         assert out.stat().st_size > 100, kind
     text = (tmp_path / "compare.md").read_text()
     assert "rtx-4090" in text and "h200" in text and "Peak allocated" in text
+
+
+def test_new_button_adds_a_scenario_to_the_library(window):
+    before = len(window.library.entries())
+    window.library_panel.buttons["new"].click()
+    assert len(window.library.entries()) == before + 1
+    assert window.state.library_id and not window.state.is_dirty()

@@ -10,7 +10,7 @@
     </message>
     <message>
         <location filename="../app.py" line="113" />
-        <location filename="../file_actions.py" line="63" />
+        <location filename="../file_actions.py" line="66" />
         <location filename="../library_actions.py" line="27" />
         <location filename="../library_actions.py" line="30" />
         <source>Cannot open this scenario</source>
@@ -18,7 +18,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="40" />
-        <location filename="../file_actions.py" line="112" />
+        <location filename="../file_actions.py" line="115" />
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
@@ -59,53 +59,53 @@
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="56" />
+        <location filename="../file_actions.py" line="59" />
         <source>Open a scenario</source>
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="89" />
+        <location filename="../file_actions.py" line="92" />
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="103" />
+        <location filename="../file_actions.py" line="106" />
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="119" />
+        <location filename="../file_actions.py" line="122" />
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="128" />
-        <location filename="../file_actions.py" line="139" />
+        <location filename="../file_actions.py" line="131" />
+        <location filename="../file_actions.py" line="142" />
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="163" />
+        <location filename="../file_actions.py" line="166" />
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="224" />
+        <location filename="../file_actions.py" line="227" />
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="231" />
+        <location filename="../file_actions.py" line="234" />
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="232" />
+        <location filename="../file_actions.py" line="235" />
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;这次训练在我的 GPU 上放得下吗？放不下的话，该改什么？&lt;br&gt;数值已与实际跟踪的训练步骤核对；参见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="240" />
+        <location filename="../file_actions.py" line="243" />
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -169,12 +169,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>已保存到场景库，名为 %s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="90" />
+        <location filename="../library_actions.py" line="98" />
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="104" />
+        <location filename="../library_actions.py" line="112" />
         <source>Before</source>
         <translation>修改前</translation>
     </message>
@@ -235,22 +235,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="200" />
+        <location filename="../charts.py" line="212" />
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="201" />
+        <location filename="../charts.py" line="205" />
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="201" />
+        <location filename="../charts.py" line="205" />
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="213" />
+        <location filename="../charts.py" line="221" />
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -456,143 +456,148 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LibraryPanel</name>
     <message>
-        <location filename="../library_panel.py" line="48" />
+        <location filename="../library_panel.py" line="49" />
         <source>Filter by name, model or GPU</source>
         <translation>按名称、模型或 GPU 筛选</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="51" />
+        <location filename="../library_panel.py" line="52" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="51" />
+        <location filename="../library_panel.py" line="52" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="51" />
+        <location filename="../library_panel.py" line="52" />
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="51" />
+        <location filename="../library_panel.py" line="52" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="52" />
+        <location filename="../library_panel.py" line="53" />
         <source>Peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="67" />
+        <location filename="../library_panel.py" line="68" />
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="67" />
+        <location filename="../library_panel.py" line="68" />
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
         <location filename="../library_panel.py" line="68" />
+        <source>New</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <location filename="../library_panel.py" line="69" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="68" />
+        <location filename="../library_panel.py" line="69" />
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="69" />
+        <location filename="../library_panel.py" line="70" />
         <source>Restore deleted…</source>
         <translation>恢复已删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="69" />
+        <location filename="../library_panel.py" line="70" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="70" />
+        <location filename="../library_panel.py" line="71" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="70" />
+        <location filename="../library_panel.py" line="71" />
         <source>Compare selected</source>
         <translation>对比所选</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="71" />
+        <location filename="../library_panel.py" line="72" />
         <source>Compare with current</source>
         <translation>与当前对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="114" />
+        <location filename="../library_panel.py" line="120" />
         <source> (example, read-only)</source>
         <translation>（示例，只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="157" />
+        <location filename="../library_panel.py" line="163" />
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="159" />
+        <location filename="../library_panel.py" line="165" />
         <source>The editor's scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="167" />
-        <location filename="../library_panel.py" line="185" />
+        <location filename="../library_panel.py" line="173" />
+        <location filename="../library_panel.py" line="191" />
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="180" />
+        <location filename="../library_panel.py" line="186" />
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="180" />
+        <location filename="../library_panel.py" line="186" />
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="194" />
+        <location filename="../library_panel.py" line="200" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="194" />
+        <location filename="../library_panel.py" line="200" />
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="197" />
+        <location filename="../library_panel.py" line="203" />
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="197" />
+        <location filename="../library_panel.py" line="203" />
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="205" />
+        <location filename="../library_panel.py" line="211" />
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="212" />
+        <location filename="../library_panel.py" line="218" />
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="222" />
+        <location filename="../library_panel.py" line="228" />
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -1465,182 +1470,182 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="95" />
+        <location filename="../../engine/detailed.py" line="116" />
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="118" />
+        <location filename="../../engine/detailed.py" line="139" />
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="121" />
+        <location filename="../../engine/detailed.py" line="142" />
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="131" />
+        <location filename="../../engine/detailed.py" line="152" />
         <source>Logits and cross-entropy (fp32)</source>
         <translation>Logits 与交叉熵（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="134" />
+        <location filename="../../engine/detailed.py" line="155" />
         <source>b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors</source>
         <translation>b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="144" />
+        <location filename="../../engine/detailed.py" line="165" />
         <source>Backward scratch (one layer's gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="147" />
+        <location filename="../../engine/detailed.py" line="168" />
         <source>largest set of intermediate gradients alive in one layer's backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="154" />
+        <location filename="../../engine/detailed.py" line="175" />
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="157" />
+        <location filename="../../engine/detailed.py" line="178" />
         <source>one layer's activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="174" />
+        <location filename="../../engine/detailed.py" line="195" />
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="177" />
+        <location filename="../../engine/detailed.py" line="198" />
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="186" />
+        <location filename="../../engine/detailed.py" line="207" />
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="189" />
+        <location filename="../../engine/detailed.py" line="210" />
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="201" />
+        <location filename="../../engine/detailed.py" line="222" />
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="204" />
+        <location filename="../../engine/detailed.py" line="225" />
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="213" />
+        <location filename="../../engine/detailed.py" line="234" />
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="216" />
+        <location filename="../../engine/detailed.py" line="237" />
         <source>min(5e8, params) elements x bytes (DeepSpeed defaults)</source>
         <translation>min(5e8, params) 个元素 x 字节数（DeepSpeed 默认值）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="224" />
+        <location filename="../../engine/detailed.py" line="245" />
         <source>Expert-parallel all-to-all buffers</source>
         <translation>专家并行 all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="227" />
+        <location filename="../../engine/detailed.py" line="248" />
         <source>dispatch + combine: 2 x b·s·top_k·h x compute bytes</source>
         <translation>分发 + 合并：2 x b·s·top_k·h x 计算精度字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="244" />
+        <location filename="../../engine/detailed.py" line="265" />
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="247" />
+        <location filename="../../engine/detailed.py" line="268" />
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="62" />
+        <location filename="../../engine/estimate.py" line="64" />
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="65" />
+        <location filename="../../engine/estimate.py" line="67" />
         <source>0.5 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.5 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="70" />
+        <location filename="../../engine/estimate.py" line="72" />
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="73" />
+        <location filename="../../engine/estimate.py" line="75" />
         <source>10% of memory that comes and goes + 1% of model states</source>
         <translation>反复分配和释放的显存的 10% + 模型状态的 1%</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="78" />
+        <location filename="../../engine/estimate.py" line="80" />
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="81" />
+        <location filename="../../engine/estimate.py" line="83" />
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="100" />
+        <location filename="../../engine/estimate.py" line="102" />
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="104" />
+        <location filename="../../engine/estimate.py" line="106" />
         <source>seq_len {seq_len} is longer than the model's context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="108" />
+        <location filename="../../engine/estimate.py" line="110" />
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA's memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="111" />
+        <location filename="../../engine/estimate.py" line="113" />
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="116" />
+        <location filename="../../engine/estimate.py" line="118" />
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision 'bf16' for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 'bf16'。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="120" />
+        <location filename="../../engine/estimate.py" line="122" />
         <source>method 'freeze' with frozen_layers 0 trains everything, like 'full'.</source>
         <translation>method 为 'freeze' 且 frozen_layers 为 0 时会训练全部权重，等同于 'full'。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="126" />
+        <location filename="../../engine/estimate.py" line="128" />
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="129" />
+        <location filename="../../engine/estimate.py" line="131" />
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="133" />
+        <location filename="../../engine/estimate.py" line="135" />
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
@@ -1735,92 +1740,92 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未知的 {kind} 预设 '{key}'。{hint}</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="194" />
+        <location filename="../../engine/scenario.py" line="205" />
         <source>must be a preset id such as "llama-3-8b" or {{"name": ..., "hf_config": {{...}}}}.</source>
         <translation>必须是预设 id（如 "llama-3-8b"）或 {{"name": ..., "hf_config": {{...}}}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="209" />
+        <location filename="../../engine/scenario.py" line="220" />
         <source>a custom GPU needs "memory_bytes" as a positive whole number of bytes.</source>
         <translation>自定义 GPU 需要 "memory_bytes"，其值为以字节计的正整数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="214" />
+        <location filename="../../engine/scenario.py" line="225" />
         <source>must be a preset id such as "h100-sxm-80gb" or {{"name": ..., "memory_bytes": N}}.</source>
         <translation>必须是预设 id（如 "h100-sxm-80gb"）或 {{"name": ..., "memory_bytes": N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="223" />
+        <location filename="../../engine/scenario.py" line="234" />
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="226" />
+        <location filename="../../engine/scenario.py" line="237" />
         <source>must be at least {minimum}, not {value}.</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="234" />
+        <location filename="../../engine/scenario.py" line="245" />
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="238" />
+        <location filename="../../engine/scenario.py" line="249" />
         <source>is not a scenario key. Known keys: {p}.</source>
         <translation>不是有效的场景键。已知的键：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="244" />
+        <location filename="../../engine/scenario.py" line="255" />
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="249" />
+        <location filename="../../engine/scenario.py" line="260" />
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="256" />
+        <location filename="../../engine/scenario.py" line="267" />
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="268" />
+        <location filename="../../engine/scenario.py" line="279" />
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="273" />
+        <location filename="../../engine/scenario.py" line="284" />
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="278" />
+        <location filename="../../engine/scenario.py" line="289" />
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="284" />
+        <location filename="../../engine/scenario.py" line="295" />
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="295" />
+        <location filename="../../engine/scenario.py" line="306" />
         <source>must be "all-linear", "attention" or a non-empty list of module names.</source>
         <translation>必须是 "all-linear"、"attention" 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="301" />
+        <location filename="../../engine/scenario.py" line="312" />
         <source>must be a positive number, not {alpha!r}.</source>
         <translation>必须是正数，而不是 {alpha!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="308" />
+        <location filename="../../engine/scenario.py" line="319" />
         <source>must be a number between 0 and 100, not {k!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {k!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="315" />
+        <location filename="../../engine/scenario.py" line="326" />
         <source>must be "auto" or a fraction from 0 to 0.99, not {r!r}.</source>
         <translation>必须是 "auto" 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
     </message>
@@ -1891,17 +1896,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>这里 QLoRA 的 4/8-bit 基础权重不会被 ZeRO-3 分片；请使用 0-2。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="348" />
+        <location filename="../../engine/scenario.py" line="359" />
         <source>{name} is larger than 8 MB; a scenario is a few kilobytes.</source>
         <translation>{name} 大于 8 MB，而场景文件通常只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="354" />
+        <location filename="../../engine/scenario.py" line="365" />
         <source>cannot read {p}: {p2}.</source>
         <translation>无法读取 {p}：{p2}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="358" />
+        <location filename="../../engine/scenario.py" line="369" />
         <source>{name} is not valid JSON ({exc}).</source>
         <translation>{name} 不是有效的 JSON（{exc}）。</translation>
     </message>
@@ -1986,77 +1991,77 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>1 GB</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="32" />
+        <location filename="../../engine/solver.py" line="34" />
         <source>global batch</source>
         <translation>全局批次大小</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="32" />
+        <location filename="../../engine/solver.py" line="34" />
         <source>method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="33" />
+        <location filename="../../engine/solver.py" line="35" />
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="33" />
+        <location filename="../../engine/solver.py" line="35" />
         <source>hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="34" />
+        <location filename="../../engine/solver.py" line="36" />
         <source>numerics</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="216" />
+        <location filename="../../engine/solver.py" line="218" />
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="217" />
+        <location filename="../../engine/solver.py" line="219" />
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="218" />
+        <location filename="../../engine/solver.py" line="220" />
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="219" />
+        <location filename="../../engine/solver.py" line="221" />
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="222" />
+        <location filename="../../engine/solver.py" line="224" />
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="223" />
+        <location filename="../../engine/solver.py" line="225" />
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="224" />
+        <location filename="../../engine/solver.py" line="226" />
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="225" />
+        <location filename="../../engine/solver.py" line="227" />
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="226" />
+        <location filename="../../engine/solver.py" line="228" />
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="227" />
+        <location filename="../../engine/solver.py" line="229" />
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
