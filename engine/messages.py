@@ -7,11 +7,13 @@ so the window can translate the same template with QCoreApplication.translate("e
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name lupdate looks for
-    return text
+# QT_TRANSLATE_NOOP(context, text) -> text. lupdate finds calls by this name; the engine makes ~30 of them per
+# estimate, so it is a C-level call: an empty dict's .get returns its default, the text.
+QT_TRANSLATE_NOOP: Callable[[str, str], str] = {}.get  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, slots=True)
