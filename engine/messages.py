@@ -6,10 +6,9 @@ so the window can translate the same template with QCoreApplication.translate("e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
-
 
 # QT_TRANSLATE_NOOP(context, text) -> text. lupdate finds calls by this name; the engine makes ~30 of them per
 # estimate, so it is a C-level call: an empty dict's .get returns its default, the text.
