@@ -39,7 +39,7 @@ from .limits import (  # noqa: F401 - the limits are part of the solver's public
     seq_step,
     with_gpus,
 )
-from .messages import QT_TRANSLATE_NOOP
+from .messages import QT_TRANSLATE_NOOP, Message, message
 from .presets import get_gpu
 from .scenario import Scenario, _file_form, resolve_model
 
@@ -56,7 +56,7 @@ class _Option:
     axis: str
     cost: float  # disruption; for "seq" and "gpus" a lower bound, the outcome adds to it
     changes: tuple[tuple[str, Any], ...]
-    phrase: str
+    phrase: Message | None  # None: the phrase comes from the outcome (sequence length, GPU count)
     note: str
     kind: str = ""  # "seq": longest sequence that fits; "zero3"/"tp_pp": fewest GPUs with that layout
 
@@ -73,9 +73,10 @@ class Plan:
     assumptions_changed: tuple[str, ...]
     cost_note: str
     disruption: float
-    summary: str
-    steps: tuple[str, ...]
+    summary: str  # English sentence; the window joins the translated steps itself
+    steps: tuple[Message, ...]
     alternatives: tuple[dict[str, Any], ...] = ()  # other change sets with the same outcome
+    notes: tuple[Message, ...] = ()  # the cost notes, one per change, translatable
 
 
 @dataclass
@@ -108,49 +109,63 @@ def _axes(s: Scenario) -> list[list[_Option]]:
     gpn, world = s.gpus_per_node, s.world_size
     axes: list[list[_Option]] = []
     if s.checkpointing != "full":
-        axes.append([_Option("ckpt", 1.0, (("checkpointing", "full"),), "turn on activation checkpointing", _CKPT)])
+        axes.append([_Option("ckpt", 1.0, (("checkpointing", "full"),),
+                               message(QT_TRANSLATE_NOOP("engine", "turn on activation checkpointing")), _CKPT)])
     if s.attention != "flash":
-        axes.append([_Option("attn", 0.5, (("attention", "flash"),), "use FlashAttention", "")])
+        axes.append([_Option("attn", 0.5, (("attention", "flash"),),
+                               message(QT_TRANSLATE_NOOP("engine", "use FlashAttention")), "")])
     mb = [m for m in range(s.micro_batch - 1, 0, -1) if s.micro_batch % m == 0]
     # Same maths, only less efficient kernels: cheaper than changing the method (seed 004 ranks it second).
     axes.append([_Option("mb", 0.75 + 0.25 * math.log2(s.micro_batch / m),
                          (("micro_batch", m), ("grad_accum", s.grad_accum * s.micro_batch // m)),
-                         f"use micro-batch {m} with {s.micro_batch // m}x the gradient accumulation", _MB) for m in mb])
+                         message(QT_TRANSLATE_NOOP("engine", "use micro-batch {m} with {k}x the gradient accumulation"),
+                                 m=m, k=s.micro_batch // m), _MB) for m in mb])
     if s.optimizer in ("adamw", "adamw-fused"):
-        axes.append([_Option("opt", 2.5, (("optimizer", "adamw-8bit"),), "use the 8-bit AdamW optimizer", _OPT8)])
+        axes.append([_Option("opt", 2.5, (("optimizer", "adamw-8bit"),),
+                               message(QT_TRANSLATE_NOOP("engine", "use the 8-bit AdamW optimizer")), _OPT8)])
     bf16 = not isinstance(s.gpu, str) or get_gpu(s.gpu).bf16
     prec = () if s.precision in ("bf16", "fp16") else (("precision", "bf16" if bf16 else "fp16"),)
     extra = 0.5 if prec else 0.0
     lora = (("lora_rank", 16), ("lora_targets", "all-linear")) if s.method not in ("lora", "qlora") else ()
-    how = "r=16, all linear layers" if lora else f"r={s.lora_rank}"
+    rank = 16 if lora else s.lora_rank
+    use_lora = (QT_TRANSLATE_NOOP("engine", "use LoRA (r={rank}, all linear layers)") if lora
+                else QT_TRANSLATE_NOOP("engine", "use LoRA (r={rank})"))
+    use_qlora = (QT_TRANSLATE_NOOP("engine", "use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)") if lora
+                 else QT_TRANSLATE_NOOP("engine", "use QLoRA ({bits}-bit base weights, r={rank})"))
     methods = []
     if s.method in ("full", "freeze"):
-        methods.append(_Option("method", 3.0 + extra, (("method", "lora"), *lora, *prec), f"use LoRA ({how})", _LORA))
+        methods.append(_Option("method", 3.0 + extra, (("method", "lora"), *lora, *prec),
+                               message(use_lora, rank=rank), _LORA))
     if s.method != "qlora":
         methods.append(_Option("method", (1.5 if s.method == "lora" else 4.5) + extra,
                                (("method", "qlora"), *lora, *prec),
-                               f"use QLoRA ({s.qlora_bits}-bit base weights, {how})", _QLORA))
+                               message(use_qlora, bits=s.qlora_bits, rank=rank), _QLORA))
     axes.append(methods)
     if s.seq_len > seq_step(s):
-        axes.append([_Option("seq", 5.0, (), "", _SEQ, "seq")])
+        axes.append([_Option("seq", 5.0, (), None, _SEQ, "seq")])
     if s.dp > 1 and s.effective_zero < 3:
-        names = {1: "ZeRO-1 (optimizer states)", 2: "ZeRO-2 (optimizer states and gradients)",
-                 3: "ZeRO-3 / FSDP full sharding"}
-        axes.append([_Option("zero", 5.75 + 0.25 * z, (("zero_stage", z), ("fsdp", False)), f"shard with {names[z]}", _ZERO)
+        names = {1: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-1 (optimizer states)"),
+                 2: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-2 (optimizer states and gradients)"),
+                 3: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-3 / FSDP full sharding")}
+        axes.append([_Option("zero", 5.75 + 0.25 * z, (("zero_stage", z), ("fsdp", False)), message(names[z]), _ZERO)
                      for z in range(s.effective_zero + 1, 4)])
     tps = [t for t in (2, 4, 8) if s.tp < t <= gpn and world % (t * s.pp * s.cp) == 0 and _tp_ok(spec, t)]
     axes.append([_Option("tp", 7.0 + 0.25 * math.log2(t / s.tp), (("tp", t), ("sequence_parallel", True)),
-                         f"use tensor parallelism tp={t} with sequence parallelism", _TP) for t in tps])
+                         message(QT_TRANSLATE_NOOP("engine", "use tensor parallelism tp={tp} with sequence "
+                                                             "parallelism"), tp=t), _TP) for t in tps])
     pps = [p for p in (2, 4, 8, 16, 32, 64) if s.pp < p <= spec.layers and world % (s.tp * p * s.cp) == 0]
-    axes.append([_Option("pp", 7.5 + 0.25 * math.log2(p / s.pp), (("pp", p),), f"use pipeline parallelism pp={p}", _PP)
+    axes.append([_Option("pp", 7.5 + 0.25 * math.log2(p / s.pp), (("pp", p),),
+                         message(QT_TRANSLATE_NOOP("engine", "use pipeline parallelism pp={pp}"), pp=p), _PP)
                  for p in pps])
     if world < MAX_GPUS:
         # Two axes, not one: each is then ordered, which keeps "superset of a fitting plan" upward-closed.
-        axes += [[_Option("gpus", 9.0, (), "", "", "zero3")], [_Option("gpus2", 9.5, (), "", "", "tp_pp")]]
-    offs = [("optimizer", 12.0, "the optimizer states")] if s.offload == "none" else []
+        axes += [[_Option("gpus", 9.0, (), None, "", "zero3")], [_Option("gpus2", 9.5, (), None, "", "tp_pp")]]
+    offs = [("optimizer", 12.0, QT_TRANSLATE_NOOP("engine", "offload the optimizer states to CPU memory"))] \
+        if s.offload == "none" else []
     if s.offload != "optimizer+params" and s.method != "qlora":
-        offs.append(("optimizer+params", 14.0, "optimizer states and weights"))
-    axes.append([_Option("offload", c, (("offload", o),), f"offload {what} to CPU memory", _OFF) for o, c, what in offs])
+        offs.append(("optimizer+params", 14.0,
+                     QT_TRANSLATE_NOOP("engine", "offload optimizer states and weights to CPU memory")))
+    axes.append([_Option("offload", c, (("offload", o),), message(what), _OFF) for o, c, what in offs])
     return [a for a in axes if a]
 
 
@@ -184,26 +199,38 @@ def _describe(base: Scenario, s: Scenario, opts: list[_Option]) -> tuple[dict, t
     changes = {f.name: _file_form(getattr(s, f.name)) for f in dataclasses.fields(s)
                if getattr(s, f.name) != getattr(base, f.name)}
     steps = [o.phrase for o in opts if o.phrase]
-    notes = [o.note for o in opts if o.note]
+    notes = [message(o.note) for o in opts if o.note]
     if s.seq_len != base.seq_len:
-        steps.append(f"shorten sequences to {s.seq_len} tokens (from {base.seq_len})")
+        steps.append(message(QT_TRANSLATE_NOOP("engine", "shorten sequences to {new} tokens (from {old})"),
+                             new=s.seq_len, old=base.seq_len))
     if s.world_size != base.world_size:
-        layout = (f"tp={s.tp}, pp={s.pp}" if s.tp * s.pp > 1 else f"ZeRO-{s.effective_zero}")
-        steps.append(f"use {s.world_size} GPUs ({s.nodes} x {s.gpus_per_node}) with {layout}")
-        notes.append(f"more GPUs cost money: {s.world_size} instead of {base.world_size}"
-                     + (f"; {_TP}; {_PP}" if s.tp * s.pp > 1 else f"; {_ZERO}"))
+        if s.tp * s.pp > 1:
+            steps.append(message(QT_TRANSLATE_NOOP("engine", "use {n} GPUs ({nodes} x {per_node}) with tp={tp}, pp={pp}"),
+                                 n=s.world_size, nodes=s.nodes, per_node=s.gpus_per_node, tp=s.tp, pp=s.pp))
+        else:
+            steps.append(message(QT_TRANSLATE_NOOP("engine", "use {n} GPUs ({nodes} x {per_node}) with ZeRO-{zero}"),
+                                 n=s.world_size, nodes=s.nodes, per_node=s.gpus_per_node, zero=s.effective_zero))
+        notes.append(message(QT_TRANSLATE_NOOP("engine", "more GPUs cost money: {n} instead of {old}"),
+                             n=s.world_size, old=base.world_size))
+        notes += [message(_TP), message(_PP)] if s.tp * s.pp > 1 else [message(_ZERO)]
     if s.grad_accum != base.grad_accum * base.micro_batch // s.micro_batch:  # a dp change, compensated
-        steps.append(f"set gradient accumulation to {s.grad_accum}"
-                     + (" to keep the global batch" if s.micro_batch * s.grad_accum * s.dp
-                        == base.micro_batch * base.grad_accum * base.dp else ""))
+        kept = s.micro_batch * s.grad_accum * s.dp == base.micro_batch * base.grad_accum * base.dp
+        steps.append(message(QT_TRANSLATE_NOOP("engine", "set gradient accumulation to {n} to keep the global batch")
+                             if kept else QT_TRANSLATE_NOOP("engine", "set gradient accumulation to {n}"),
+                             n=s.grad_accum))
     gb = s.micro_batch * s.grad_accum * s.dp != base.micro_batch * base.grad_accum * base.dp
     flags = {"global batch": gb, "method": s.method != base.method, "sequence length": s.seq_len != base.seq_len,
              "hardware": s.world_size != base.world_size or s.gpu != base.gpu,
              "numerics": (s.precision, s.optimizer) != (base.precision, base.optimizer)
              or (s.method == "qlora") != (base.method == "qlora")}
-    summary = steps[0] if len(steps) == 1 else ", ".join(steps[:-1]) + " and " + steps[-1]
-    return changes, tuple(k for k in ASSUMPTIONS if flags[k]), summary[:1].upper() + summary[1:], tuple(notes), \
+    return changes, tuple(k for k in ASSUMPTIONS if flags[k]), join_steps([str(m) for m in steps]), tuple(notes), \
         tuple(steps)
+
+
+def join_steps(steps: list[str], and_word: str = " and ") -> str:
+    """"Turn on X, use Y and use Z": one sentence from the plan's steps."""
+    text = steps[0] if len(steps) == 1 else ", ".join(steps[:-1]) + and_word + steps[-1]
+    return text[:1].upper() + text[1:]
 
 
 def _resolve(ev: _Evaluator, base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, float]:
@@ -286,7 +313,8 @@ def _plan_search(s: Scenario, target_headroom_fraction: float, max_plans: int, m
         est = ev(cand)
         changes, assumptions, summary, notes, steps = _describe(s, cand, opts)
         plan = Plan(changes, cand, est, est.peak_allocated_bytes, est.total_bytes, est.headroom_bytes, est.fits,
-                    assumptions, "; ".join(notes) or "no extra cost to speak of", round(lb + extra, 3), summary, steps)
+                    assumptions, "; ".join(str(n) for n in notes) or "no extra cost to speak of",
+                    round(lb + extra, 3), summary, steps, notes=notes)
         key = (round(est.total_bytes), round(est.peak_allocated_bytes), est.world_size)  # same scenario => same key
         if key in outcomes:  # identical outcome: keep the less disruptive wording, remember the other
             keep, other = sorted((outcomes[key], plan), key=_rank)

@@ -15,10 +15,10 @@ from PySide6.QtWidgets import (
 
 from engine import PlannerError, Scenario
 from engine.family import FamilyFit, largest_model_that_fits
-from engine.solver import Limits, Plan, limits, plans
+from engine.solver import Limits, Plan, join_steps, limits, plans
 from engine.units import format_bytes
 
-from .i18n import tr_engine
+from .i18n import tr_engine, tr_message
 from .state import AppState
 from .widgets import VERDICT_COLOURS, RefreshWhenShown
 
@@ -204,12 +204,14 @@ class FitPanel(RefreshWhenShown):
             line = QHBoxLayout(row)
             changed = ", ".join(tr_engine(a) for a in plan.assumptions_changed) or self.tr("nothing")
             colour = VERDICT_COLOURS[plan.estimate.verdict]
+            summary = join_steps([tr_message(step) for step in plan.steps], self.tr(" and "))
+            notes = "; ".join(tr_message(n) for n in plan.notes) or tr_engine(plan.cost_note)
             text = QLabel(
-                f"<b>{index + 1}. {tr_engine(plan.summary)}</b> → <span style='color:{colour}'>"
+                f"<b>{index + 1}. {summary}</b> → <span style='color:{colour}'>"
                 f"{format_bytes(plan.total_bytes, unit)}</span> " + self.tr("per GPU, %s headroom") %
                 format_bytes(plan.headroom_bytes, unit) + "<br>" + self.tr("Changes: ") + ", ".join(
                     f"{k} = {v}" for k, v in plan.changes.items()) + "<br><span style='color:#757575'>" +
-                self.tr("Assumptions changed: ") + changed + " · " + tr_engine(plan.cost_note) + "</span>")
+                self.tr("Assumptions changed: ") + changed + " · " + notes + "</span>")
             text.setWordWrap(True)
             button = QPushButton(self.tr("Apply"))
             button.clicked.connect(lambda _=False, p=plan: self.apply(p))
@@ -220,5 +222,5 @@ class FitPanel(RefreshWhenShown):
 
     def apply(self, plan: Plan) -> None:
         before = self.state.scenario
-        if self.state.edit(plan.changes, plan.summary):
+        if self.state.edit(plan.changes, join_steps([tr_message(step) for step in plan.steps], self.tr(" and "))):
             self.planApplied.emit(before, self.state.scenario, plan.summary)

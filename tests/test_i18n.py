@@ -137,6 +137,11 @@ def test_engine_text_is_translated(english_after):
 
     title = suggestions(scenario_from_dict({"model": "llama-3-8b", "gpu": "rtx-4090", "micro_batch": 4}))[1].title
     assert re.search(r"[\u4e00-\u9fff]", tr_message(title)) and "2" in tr_message(title)
+    from engine.solver import plans
+
+    for plan in plans(scenario_from_dict({"model": "llama-3-8b", "gpu": "rtx-4090", "gpus_per_node": 4})):
+        for text in [*(tr_message(m) for m in plan.steps), *(tr_message(m) for m in plan.notes)]:
+            assert re.search(r"[\u4e00-\u9fff]", text), text
 
 
 def test_language_switch_keeps_the_scenario_and_history(qtbot, english_after, monkeypatch):
