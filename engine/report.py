@@ -4,18 +4,29 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
 
 from .breakdown import Estimate
+from .messages import QT_TRANSLATE_NOOP
 from .scenario import DEFAULTS, Scenario
 from .units import format_bytes
 
 ASSUMPTIONS = (
-    "Steady state: the second training step, optimizer states alive; gradients freed by zero_grad(set_to_none=True).",
-    "Peak allocated memory is what torch.cuda.max_memory_allocated reports; context, fragmentation and the "
-    "reserve are added on top.",
-    "Sequences are packed or unpadded (no b x s x s attention mask is materialised).",
-    "The detailed estimator is checked against traced Hugging Face training steps (docs/accuracy.md).",
+    QT_TRANSLATE_NOOP("report", "Steady state: the second training step, optimizer states alive; gradients freed by "
+                                "zero_grad(set_to_none=True)."),
+    QT_TRANSLATE_NOOP("report", "Peak allocated memory is what torch.cuda.max_memory_allocated reports; context, "
+                                "fragmentation and the reserve are added on top."),
+    QT_TRANSLATE_NOOP("report", "Sequences are packed or unpadded (no b x s x s attention mask is materialised)."),
+    QT_TRANSLATE_NOOP("report", "The detailed estimator is checked against traced Hugging Face training steps "
+                                "(docs/accuracy.md)."),
 )
+Translate = Callable[[str], str]
+
+
+def _same(text: str) -> str:
+    return text
 
 
 def changed_inputs(s: Scenario) -> list[tuple[str, object]]:
@@ -35,26 +46,84 @@ def _default(key: str) -> object:
     return list(default) if isinstance(default, tuple) else default
 
 
-def to_markdown(s: Scenario, est: Estimate, unit: str = "GiB") -> str:
-    lines = [f"# {s.name}", "", f"**Verdict: {est.verdict.upper()}** — {format_bytes(est.total_bytes, unit)} of "
-             f"{format_bytes(est.capacity_bytes, unit)} per GPU on {est.world_size} x {est.gpu_name} "
-             f"(headroom {format_bytes(est.headroom_bytes, unit)}); estimator `{est.estimator}`.", "",
-             "## Inputs", "", "| key | value |", "|---|---|"]
-    lines += [f"| {k} | {v} |" for k, v in changed_inputs(s)]
-    lines += ["", "## Breakdown (busiest GPU, at the peak)", "", f"| component | {unit} | share | lives in |",
-              "|---|---:|---:|---|"]
+@dataclass(frozen=True)
+class Report:
+    """One scenario's report, already in the reader's language; rendered as Markdown or HTML."""
+
+    title: str
+    verdict: str
+    inputs: list[tuple[str, str]]
+    header: tuple[str, str, str, str]
+    rows: list[tuple[str, str, str, str, bool]]  # name, bytes, share, lives in, is an overhead
+    phases: str
+    warnings: list[str]
+    assumptions: list[str]
+    headings: dict[str, str]
+
+
+def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = _same,
+                 tr_engine: Translate = _same) -> Report:
+    """tr translates the report's own words ("report" context), tr_engine the engine's."""
+    verdict = tr_engine(est.verdict)
+    line = tr(QT_TRANSLATE_NOOP("report", "{verdict}: {total} of {capacity} per GPU on {n} x {gpu} (headroom "
+                                          "{headroom}); estimator {estimator}.")).format(
+        verdict=verdict.upper() if verdict.isascii() else verdict, total=format_bytes(est.total_bytes, unit),
+        capacity=format_bytes(est.capacity_bytes, unit), n=est.world_size, gpu=est.gpu_name,
+        headroom=format_bytes(est.headroom_bytes, unit), estimator=est.estimator)
     peak = est.peak_allocated_bytes
-    for comp, b in est.busiest.at_peak():
-        lines.append(f"| {comp.name} | {format_bytes(b, unit)} | {b / peak:.1%} | {comp.phase} |")
-    for comp in est.busiest.overheads:
-        if comp.peak_bytes:
-            lines.append(f"| {comp.name} | {format_bytes(comp.peak_bytes, unit)} | | overhead |")
-    lines += ["", "Phase peaks: " + ", ".join(f"{p} {format_bytes(v, unit)}" for p, v in est.phases.items())
-              + f" (peak: {est.peak_phase}).", ""]
-    if est.warnings:
-        lines += ["## Warnings", ""] + [f"- {w}" for w in est.warnings] + [""]
-    lines += ["## Assumptions", ""] + [f"- {a}" for a in ASSUMPTIONS]
+    rows = [(tr_engine(c.name), format_bytes(b, unit), f"{b / peak:.1%}", tr_engine(c.phase), False)
+            for c, b in est.busiest.at_peak()]
+    rows += [(tr_engine(c.name), format_bytes(c.peak_bytes, unit), "", tr(QT_TRANSLATE_NOOP("report", "overhead")),
+              True) for c in est.busiest.overheads if c.peak_bytes]
+    names = {"forward": tr(QT_TRANSLATE_NOOP("report", "forward")),
+             "backward": tr(QT_TRANSLATE_NOOP("report", "backward")),
+             "optimizer": tr(QT_TRANSLATE_NOOP("report", "optimizer step"))}
+    phases = tr(QT_TRANSLATE_NOOP("report", "Phase peaks: {phases} (peak: {peak}).")).format(
+        phases=", ".join(f"{names[p]} {format_bytes(v, unit)}" for p, v in est.phases.items()),
+        peak=names[est.peak_phase])
+    return Report(
+        title=s.name, verdict=line, inputs=[(k, str(v)) for k, v in changed_inputs(s)],
+        header=(tr(QT_TRANSLATE_NOOP("report", "component")), unit, tr(QT_TRANSLATE_NOOP("report", "share")),
+                tr(QT_TRANSLATE_NOOP("report", "lives in"))),
+        rows=rows, phases=phases, warnings=[w.format_with(tr_engine) for w in est.warnings],
+        assumptions=[tr(a) for a in ASSUMPTIONS],
+        headings={"inputs": tr(QT_TRANSLATE_NOOP("report", "Inputs")),
+                  "breakdown": tr(QT_TRANSLATE_NOOP("report", "Breakdown (busiest GPU, at the peak)")),
+                  "warnings": tr(QT_TRANSLATE_NOOP("report", "Warnings")),
+                  "assumptions": tr(QT_TRANSLATE_NOOP("report", "Assumptions")),
+                  "key": tr(QT_TRANSLATE_NOOP("report", "key")), "value": tr(QT_TRANSLATE_NOOP("report", "value"))},
+    )
+
+
+def to_markdown(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = _same,
+                tr_engine: Translate = _same) -> str:
+    r = build_report(s, est, unit, tr, tr_engine)
+    h = r.headings
+    lines = [f"# {r.title}", "", f"**{r.verdict}**", "", f"## {h['inputs']}", "", f"| {h['key']} | {h['value']} |",
+             "|---|---|", *(f"| {k} | {v} |" for k, v in r.inputs), "", f"## {h['breakdown']}", "",
+             "| " + " | ".join(r.header) + " |", "|---|---:|---:|---|",
+             *(f"| {name} | {size} | {share} | {where} |" for name, size, share, where, _ in r.rows), "", r.phases, ""]
+    if r.warnings:
+        lines += [f"## {h['warnings']}", "", *(f"- {w}" for w in r.warnings), ""]
+    lines += [f"## {h['assumptions']}", "", *(f"- {a}" for a in r.assumptions)]
     return "\n".join(lines) + "\n"
+
+
+def to_html(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = _same, tr_engine: Translate = _same,
+            chart: str | None = None) -> str:
+    """The PDF report's body (Qt renders it); `chart` names an image resource to show under the verdict."""
+    r = build_report(s, est, unit, tr, tr_engine)
+    h = r.headings
+    table = "<table border='1' cellspacing='0' cellpadding='3'>"
+    inputs = "".join(f"<tr><td>{escape(k)}</td><td>{escape(v)}</td></tr>" for k, v in r.inputs)
+    rows = "".join(f"<tr><td>{'<i>' if over else ''}{escape(name)}{'</i>' if over else ''}</td>"
+                   f"<td align='right'>{size}</td><td align='right'>{share}</td><td>{escape(where)}</td></tr>"
+                   for name, size, share, where, over in r.rows)
+    notes = "".join(f"<li>{escape(a)}</li>" for a in (*r.warnings, *r.assumptions))
+    image = f"<img src='{chart}' width='640'>" if chart else ""
+    return (f"<h2>{escape(r.title)}</h2><p><b>{escape(r.verdict)}</b></p>{image}<h3>{h['inputs']}</h3>{table}{inputs}"
+            f"</table><h3>{h['breakdown']}</h3>{table}<tr>{''.join(f'<th>{x}</th>' for x in r.header)}</tr>{rows}"
+            f"</table><p>{escape(r.phases)}</p><h3>{h['assumptions']}</h3><ul>{notes}</ul>")
 
 
 def to_csv(est: Estimate) -> str:

@@ -12,10 +12,10 @@ from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, 
 from PySide6.QtWidgets import QMessageBox
 
 from engine import PlannerError, load_scenario, scenario_from_dict
-from engine.report import ASSUMPTIONS, changed_inputs, to_csv, to_markdown
-from engine.units import format_bytes
+from engine.report import to_csv, to_html, to_markdown
 
 from .dialogs import CustomGpu, FileChoice, ImportedConfig, SaveChanges
+from .i18n import tr_engine
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -134,7 +134,7 @@ def export_to(win: MainWindow, kind: str, path: str) -> None:
     if kind == "png":
         win.centralWidget().grab().save(path)
     elif kind == "md":
-        Path(path).write_text(to_markdown(s, est, unit), encoding="utf-8")
+        Path(path).write_text(to_markdown(s, est, unit, _tr_report, tr_engine), encoding="utf-8")
     elif kind == "csv":
         Path(path).write_text(to_csv(est), encoding="utf-8")
     elif kind == "pdf":
@@ -174,31 +174,12 @@ def export_comparison(win: MainWindow, kind: str, path: str) -> None:
         _print_pdf(path, html, win.compare.panes_row.grab().toImage())
 
 
+def _tr_report(text: str) -> str:
+    return QCoreApplication.translate("report", text)
+
+
 def report_html(win: MainWindow) -> str:
-    s, est, unit = win.state.scenario, win.state.estimate, win.state.unit
-    peak = est.peak_allocated_bytes
-    inputs = "".join(f"<tr><td>{escape(str(k))}</td><td>{escape(str(v))}</td></tr>" for k, v in changed_inputs(s))
-    rows = "".join(
-        f"<tr><td>{escape(c.name)}</td><td align='right'>{format_bytes(b, unit)}</td>"
-        f"<td align='right'>{b / peak:.1%}</td><td>{escape(c.phase)}</td></tr>"
-        for c, b in est.busiest.at_peak()
-    )
-    rows += "".join(
-        f"<tr><td><i>{escape(c.name)}</i></td><td align='right'>{format_bytes(c.peak_bytes, unit)}</td>"
-        "<td></td><td>overhead</td></tr>"
-        for c in est.busiest.overheads
-        if c.peak_bytes
-    )
-    notes = "".join(f"<li>{escape(a)}</li>" for a in (*est.warnings, *ASSUMPTIONS))
-    return (
-        f"<h2>{escape(s.name)}</h2><p><b>{est.verdict.upper()}</b>: {format_bytes(est.total_bytes, unit)} of "
-        f"{format_bytes(est.capacity_bytes, unit)} per GPU on {est.world_size} &times; {escape(est.gpu_name)} "
-        f"(estimator {est.estimator})</p><img src='chart.png' width='640'>"
-        f"<h3>Inputs</h3><table border='1' cellspacing='0' cellpadding='3'>{inputs}</table>"
-        f"<h3>Breakdown at the peak ({est.peak_phase})</h3>"
-        f"<table border='1' cellspacing='0' cellpadding='3'><tr><th>component</th><th>{unit}</th><th>share</th>"
-        f"<th>lives in</th></tr>{rows}</table><h3>Assumptions</h3><ul>{notes}</ul>"
-    )
+    return to_html(win.state.scenario, win.state.estimate, win.state.unit, _tr_report, tr_engine, chart="chart.png")
 
 
 def write_pdf(win: MainWindow, path: str) -> None:

@@ -178,3 +178,17 @@ def test_without_a_chinese_font_the_window_stays_legible(qtbot, english_after, m
     qtbot.addWidget(new)
     assert new.menuBar().actions()[0].text() == "&File"
     assert "font" in new.status.currentMessage()
+
+
+def test_exported_report_is_translated(english_after):
+    from engine.report import to_markdown
+    from gui.file_actions import _tr_report
+
+    install_language(QApplication.instance(), "zh_CN", require_font=False)
+    s = scenario_from_dict({"model": "llama-3-8b", "gpu": "rtx-4090", "method": "lora", "precision": "bf16"})
+    from engine import estimate
+
+    text = to_markdown(s, estimate(s), "GiB", _tr_report, tr_engine)
+    assert "## 输入" in text and "## 假设" in text and "冻结权重" in text
+    english = to_markdown(s, estimate(s))
+    assert "## Inputs" in english and "Frozen weights" in english

@@ -90,22 +90,22 @@
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="227" />
+        <location filename="../file_actions.py" line="208" />
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="234" />
+        <location filename="../file_actions.py" line="215" />
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="235" />
+        <location filename="../file_actions.py" line="216" />
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;这次训练在我的 GPU 上放得下吗？放不下的话，该改什么？&lt;br&gt;数值已与实际跟踪的训练步骤核对；参见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="243" />
+        <location filename="../file_actions.py" line="224" />
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -2290,6 +2290,104 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/suggest.py" line="88" />
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
+    </message>
+</context>
+<context>
+    <name>report</name>
+    <message>
+        <location filename="../../engine/report.py" line="17" />
+        <source>Steady state: the second training step, optimizer states alive; gradients freed by zero_grad(set_to_none=True).</source>
+        <translation>稳态：第二个训练步骤，优化器状态已存在；梯度由 zero_grad(set_to_none=True) 释放。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="19" />
+        <source>Peak allocated memory is what torch.cuda.max_memory_allocated reports; context, fragmentation and the reserve are added on top.</source>
+        <translation>峰值分配显存即 torch.cuda.max_memory_allocated 报告的数值；CUDA 上下文、碎片和安全余量另外叠加。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="21" />
+        <source>Sequences are packed or unpadded (no b x s x s attention mask is materialised).</source>
+        <translation>序列经过打包或不含填充（不会生成 b x s x s 的注意力掩码）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="22" />
+        <source>The detailed estimator is checked against traced Hugging Face training steps (docs/accuracy.md).</source>
+        <translation>detailed 估算器已与追踪得到的 Hugging Face 训练步骤核对（见 docs/accuracy.md）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="68" />
+        <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} (headroom {headroom}); estimator {estimator}.</source>
+        <translation>{verdict}：每张 GPU 使用 {total}，容量 {capacity}，共 {n} × {gpu}（余量 {headroom}）；估算器 {estimator}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="76" />
+        <source>overhead</source>
+        <translation>额外开销</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="78" />
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="79" />
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="80" />
+        <source>optimizer step</source>
+        <translation>优化器步骤</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="81" />
+        <source>Phase peaks: {phases} (peak: {peak}).</source>
+        <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="86" />
+        <source>component</source>
+        <translation>组成部分</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="86" />
+        <source>share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="87" />
+        <source>lives in</source>
+        <translation>所在阶段</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="90" />
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="91" />
+        <source>Breakdown (busiest GPU, at the peak)</source>
+        <translation>明细（最满的 GPU，峰值时刻）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="92" />
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="93" />
+        <source>Assumptions</source>
+        <translation>假设</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="94" />
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="94" />
+        <source>value</source>
+        <translation>值</translation>
     </message>
 </context>
 </TS>
