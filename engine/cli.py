@@ -122,7 +122,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
 
     scenario = load_scenario(args.scenario)
     report = fit_report(scenario)
-    print(json.dumps(report, indent=2) if args.json else render_fit(report, args.unit))
+    print(json.dumps(report, indent=2) if args.json else render_fit(report, args.unit, args.tr, args.tr_engine))
     return 0
 
 

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .estimate import estimate
 from .family import largest_model_that_fits
+from .messages import QT_TRANSLATE_NOOP, Message
 from .scenario import Scenario
-from .solver import MAX_GPUS, SEQ_STEP, limits, plans
+from .solver import MAX_GPUS, SEQ_STEP, join_steps, limits, plans
 from .units import format_bytes, format_count
+
+
+def _message_json(m: Message) -> dict[str, Any]:
+    return {"text": str(m), "template": m.template, "params": dict(m.params)}
 
 
 def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
@@ -18,7 +24,8 @@ def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
         "limits": {"max_micro_batch": lim.max_micro_batch, "max_seq_len": lim.max_seq_len, "min_gpus": lim.min_gpus},
         "plans": [{"changes": p.changes, "peak_allocated_bytes": round(p.peak_allocated_bytes),
                    "total_bytes": round(p.total_bytes), "fits": p.fits, "headroom_bytes": round(p.headroom_bytes),
-                   "assumptions_changed": list(p.assumptions_changed), "cost_note": p.cost_note, "summary": p.summary}
+                   "assumptions_changed": list(p.assumptions_changed), "cost_note": p.cost_note, "summary": p.summary,
+                   "steps": [_message_json(m) for m in p.steps], "notes": [_message_json(m) for m in p.notes]}
                   for p in plans(s, max_plans=max_plans)],
         "verdict": estimate(s).verdict,
         "largest_model_in_family": {
@@ -29,25 +36,56 @@ def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
     }
 
 
-def render_fit(report: dict[str, Any], unit: str = "GiB") -> str:
+def _same(text: str) -> str:
+    return text
+
+
+def render_fit(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], str] = _same,
+               tr_engine: Callable[[str], str] = _same) -> str:
+    """The readable version; `tr` translates its own words ("cli" context), `tr_engine` the engine's."""
+    def words(m: dict[str, Any]) -> str:
+        return Message(m["template"], tuple(m["params"].items())).format_with(tr_engine)
+
     lim = report["limits"]
-    out = [f"Verdict: {report['verdict'].upper()}", "", "Limits on this hardware (everything else unchanged):",
-           f"  largest micro-batch that fits: {lim['max_micro_batch'] or 'none (1 does not fit)'}",
-           "  longest sequence that fits:    " + ("none (128 does not fit)" if lim["max_seq_len"] is None else
-                                                 f"{lim['max_seq_len']} tokens (exact to a multiple of {SEQ_STEP})")]
-    words = {"dp": "data parallel only", "zero3": "ZeRO-3 / FSDP", "tp_pp": "TP in a node, then PP"}
+    none = tr(QT_TRANSLATE_NOOP("cli", "none"))
+    verdict = tr_engine(report["verdict"])
+    out = [tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict}")).format(
+               verdict=verdict.upper() if verdict.isascii() else verdict), "",
+           tr(QT_TRANSLATE_NOOP("cli", "Limits on this hardware (everything else unchanged):")),
+           tr(QT_TRANSLATE_NOOP("cli", "  largest micro-batch that fits: {value}")).format(
+               value=lim["max_micro_batch"] or tr(QT_TRANSLATE_NOOP("cli", "none (1 does not fit)"))),
+           tr(QT_TRANSLATE_NOOP("cli", "  longest sequence that fits: {value}")).format(
+               value=tr(QT_TRANSLATE_NOOP("cli", "none (128 does not fit)")) if lim["max_seq_len"] is None else
+               tr(QT_TRANSLATE_NOOP("cli", "{n} tokens (exact to a multiple of {step})")).format(
+                   n=lim["max_seq_len"], step=SEQ_STEP))]
+    strategies = {"dp": tr(QT_TRANSLATE_NOOP("cli", "data parallel only")),
+                  "zero3": tr(QT_TRANSLATE_NOOP("cli", "ZeRO-3 / FSDP")),
+                  "tp_pp": tr(QT_TRANSLATE_NOOP("cli", "TP in a node, then PP"))}
     for k, v in lim["min_gpus"].items():
-        out.append(f"  fewest GPUs, {words.get(k, k) + ':':<23}{v or f'none up to {MAX_GPUS}'}")
-    out += ["", "Plans, least disruptive first:" if report["plans"] else "Plans: none needed, it fits."
-            if report["verdict"] == "fits" else "Plans: none found."]
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "  fewest GPUs, {strategy}: {value}")).format(
+            strategy=strategies.get(k, k),
+            value=v or tr(QT_TRANSLATE_NOOP("cli", "none up to {n}")).format(n=MAX_GPUS)))
+    if report["plans"]:
+        heading = tr(QT_TRANSLATE_NOOP("cli", "Plans, least disruptive first:"))
+    elif report["verdict"] == "fits":
+        heading = tr(QT_TRANSLATE_NOOP("cli", "Plans: none needed, it fits."))
+    else:
+        heading = tr(QT_TRANSLATE_NOOP("cli", "Plans: none found."))
+    out += ["", heading]
     for i, p in enumerate(report["plans"], 1):
-        changed = ", ".join(p["assumptions_changed"]) or "nothing"
-        out += [f"{i}. {p['summary']}",
-                f"   {format_bytes(p['total_bytes'], unit)} per GPU, headroom {format_bytes(p['headroom_bytes'], unit)};"
-                f" assumptions changed: {changed}",
-                f"   cost: {p['cost_note']}"]
+        changed = ", ".join(tr_engine(a) for a in p["assumptions_changed"]) or tr(QT_TRANSLATE_NOOP("cli", "nothing"))
+        summary = join_steps([words(m) for m in p["steps"]], tr(QT_TRANSLATE_NOOP("cli", " and ")))
+        cost = "; ".join(words(m) for m in p["notes"]) or tr(QT_TRANSLATE_NOOP("cli", "no extra cost to speak of"))
+        out += [f"{i}. {summary}",
+                "   " + tr(QT_TRANSLATE_NOOP("cli", "{total} per GPU, headroom {headroom}; assumptions changed: "
+                                                    "{changed}")).format(
+                    total=format_bytes(p["total_bytes"], unit), headroom=format_bytes(p["headroom_bytes"], unit),
+                    changed=changed),
+                "   " + tr(QT_TRANSLATE_NOOP("cli", "cost: {cost}")).format(cost=cost)]
     fam = report["largest_model_in_family"]
     if fam["family"]:
-        sizes = ", ".join(f"{c['model']} ({format_count(c['total_params'])}): {c['verdict']}" for c in fam["candidates"])
-        out += ["", f"Largest {fam['family']} model that fits this set-up: {fam['model'] or 'none'}", f"  {sizes}"]
+        sizes = ", ".join(f"{c['model']} ({format_count(c['total_params'])}): {tr_engine(c['verdict'])}"
+                          for c in fam["candidates"])
+        out += ["", tr(QT_TRANSLATE_NOOP("cli", "Largest {family} model that fits this set-up: {model}")).format(
+            family=fam["family"], model=fam["model"] or none), f"  {sizes}"]
     return "\n".join(out)

@@ -57,3 +57,11 @@ def test_scenario_format_doc_is_generated_from_the_defaults():
     from engine.cli import schema_markdown
 
     assert (REPO / "docs" / "scenario-format.md").read_text() == schema_markdown() + "\n"
+
+
+def test_cli_tables_in_chinese():
+    estimate_zh = run("--lang", "zh_CN", "estimate", str(EXAMPLE))
+    fit_zh = run("--lang", "zh_CN", "fit", str(EXAMPLE))
+    assert estimate_zh.returncode == 0 and fit_zh.returncode == 0, estimate_zh.stderr + fit_zh.stderr
+    assert "组成部分" in estimate_zh.stdout and "结论" in estimate_zh.stdout
+    assert "结论" in fit_zh.stdout and "此硬件上的上限" in fit_zh.stdout

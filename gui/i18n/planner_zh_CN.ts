@@ -1364,6 +1364,116 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="50" />
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="52" />
+        <source>Verdict: {verdict}</source>
+        <translation>结论：{verdict}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="54" />
+        <source>Limits on this hardware (everything else unchanged):</source>
+        <translation>此硬件上的上限（其他设置不变）：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="55" />
+        <source>  largest micro-batch that fits: {value}</source>
+        <translation>  能放下的最大微批次：{value}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="56" />
+        <source>none (1 does not fit)</source>
+        <translation>无（1 都放不下）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="57" />
+        <source>  longest sequence that fits: {value}</source>
+        <translation>  能放下的最长序列：{value}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="58" />
+        <source>none (128 does not fit)</source>
+        <translation>无（128 都放不下）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="59" />
+        <source>{n} tokens (exact to a multiple of {step})</source>
+        <translation>{n} 个 token（精确到 {step} 的倍数）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="61" />
+        <source>data parallel only</source>
+        <translation>仅数据并行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="62" />
+        <source>ZeRO-3 / FSDP</source>
+        <translation>ZeRO-3 / FSDP</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="63" />
+        <source>TP in a node, then PP</source>
+        <translation>节点内 TP，再加 PP</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="65" />
+        <source>  fewest GPUs, {strategy}: {value}</source>
+        <translation>  最少 GPU 数（{strategy}）：{value}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="67" />
+        <source>none up to {n}</source>
+        <translation>{n} 张以内都不够</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="69" />
+        <source>Plans, least disruptive first:</source>
+        <translation>方案（按影响从小到大排列）：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="71" />
+        <source>Plans: none needed, it fits.</source>
+        <translation>方案：不需要，已经放得下。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="73" />
+        <source>Plans: none found.</source>
+        <translation>方案：没有找到。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="76" />
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="77" />
+        <source> and </source>
+        <translation>，并</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="78" />
+        <source>no extra cost to speak of</source>
+        <translation>几乎没有额外代价</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="80" />
+        <source>{total} per GPU, headroom {headroom}; assumptions changed: {changed}</source>
+        <translation>每张 GPU {total}，余量 {headroom}；改变的假设：{changed}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="84" />
+        <source>cost: {cost}</source>
+        <translation>代价：{cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/fit_report.py" line="89" />
+        <source>Largest {family} model that fits this set-up: {model}</source>
+        <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
+    </message>
 </context>
 <context>
     <name>engine</name>
