@@ -93,9 +93,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--checkpointing", default="none")
     ap.add_argument("-b", type=int, default=1)
     ap.add_argument("-s", type=int, default=2048)
+    ap.add_argument("--method", default="full", help="full | freeze | lora")
+    ap.add_argument("--lora-rank", type=int, default=16)
+    ap.add_argument("--lora-targets", default="all-linear", help="all-linear | attention | q_proj,v_proj")
     a = ap.parse_args(argv)
+    targets = a.lora_targets if a.lora_targets in ("all-linear", "attention") else tuple(a.lora_targets.split(","))
     rows = breakdown(a.model, a.layers, precision=a.precision, attention=a.attention,
-                     checkpointing=a.checkpointing, b=a.b, s=a.s)
+                     checkpointing=a.checkpointing, b=a.b, s=a.s, method=a.method, lora_rank=a.lora_rank,
+                     lora_targets=targets)
     from validation.configs import MODELS
 
     sbh = a.s * a.b * MODELS[a.model][1]["hidden_size"]
