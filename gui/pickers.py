@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine import Scenario, gpu_presets, model_presets, resolve_model
+from engine import Scenario, gpu_presets, kv_cache_bytes, model_presets, resolve_model
 from engine.scenario import CustomGpu, CustomModel
 from engine.units import format_bytes, format_count
 
@@ -158,6 +158,9 @@ class ModelPicker(QGroupBox):
             "name": spec.name, "params": format_count(spec.total_params), "active": active, "layers": spec.layers,
             "hidden": spec.hidden, "heads": spec.heads, "kv": spec.kv_heads, "moe": moe,
             "vocab": f"{spec.vocab:,}", "ctx": f"{spec.max_position:,}"})
+        kv = kv_cache_bytes(spec, 1, 1000)
+        self.details.setToolTip(self.tr("Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence")
+                                % format_bytes(kv, self.state.unit))
 
 
 class HardwarePicker(QGroupBox):

@@ -389,72 +389,72 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>HardwarePicker</name>
     <message>
-        <location filename="../pickers.py" line="167" />
+        <location filename="../pickers.py" line="170" />
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="169" />
+        <location filename="../pickers.py" line="172" />
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="169" />
+        <location filename="../pickers.py" line="172" />
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="169" />
+        <location filename="../pickers.py" line="172" />
         <source>Search GPUs (e.g. 4090, H100, MI300)</source>
         <translation>搜索 GPU（如 4090、H100、MI300）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="177" />
+        <location filename="../pickers.py" line="180" />
         <source>Custom GPU…</source>
         <translation>自定义 GPU…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="179" />
+        <location filename="../pickers.py" line="182" />
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="181" />
+        <location filename="../pickers.py" line="184" />
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="191" />
+        <location filename="../pickers.py" line="194" />
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="205" />
+        <location filename="../pickers.py" line="208" />
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="205" />
+        <location filename="../pickers.py" line="208" />
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="206" />
+        <location filename="../pickers.py" line="209" />
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="206" />
+        <location filename="../pickers.py" line="209" />
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="223" />
+        <location filename="../pickers.py" line="226" />
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="224" />
+        <location filename="../pickers.py" line="227" />
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
@@ -876,6 +876,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../pickers.py" line="156" />
         <source>&lt;b&gt;%(name)s&lt;/b&gt;: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, %(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens</source>
         <translation>&lt;b&gt;%(name)s&lt;/b&gt;：%(params)s 参数%(active)s；%(layers)d 层，隐藏维度 %(hidden)d，%(heads)d 个注意力头（%(kv)d 个 KV 头）%(moe)s；词表 %(vocab)s；上下文 %(ctx)s 个 token</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="162" />
+        <source>Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence</source>
+        <translation>推理 KV 缓存（bf16，已考虑 GQA）：每条序列每 1,000 个 token 占 %s</translation>
     </message>
 </context>
 <context>
