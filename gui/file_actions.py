@@ -16,6 +16,7 @@ from engine.report import to_csv, to_html, to_markdown
 
 from .dialogs import CustomGpu, FileChoice, ImportedConfig, SaveChanges
 from .i18n import tr_engine
+from .settings_store import atomic_write
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -70,11 +71,8 @@ def open_file(win: MainWindow, path: str | None = None) -> bool:
 
 
 def write_json(path: str, data: dict) -> None:
-    """Atomic: a crash mid-write leaves the previous file intact."""
-    target = Path(path)
-    tmp = target.with_name(f".{target.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(target)
+    """Atomic (the library's own writer): a crash mid-write leaves the previous file intact."""
+    atomic_write(Path(path), (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
 def save(win: MainWindow) -> bool:
