@@ -149,7 +149,7 @@ def estimate(s: Scenario) -> Estimate:
     ctx = act_context(s, spec, dt) if s.estimator == "detailed" else None
     # Deep pipelines repeat the same stage (same layer mix): compute it once, rescale micro-batches in flight.
     seen: dict[tuple, tuple[StageEstimate, StageParams]] = {}
-    templates: dict[tuple, tuple[list[Component], int]] = {}
+    templates: dict[tuple, tuple[list[Component], int, StageParams]] = {}
     for i, layers in enumerate(ranges):
         first, last = i == 0, i == s.pp - 1
         groups = layer_groups(s, spec, layers)
@@ -161,11 +161,11 @@ def estimate(s: Scenario) -> Estimate:
         else:
             template = templates.get(key[:3]) if ctx is not None else None
             if template is not None:
-                comps = with_in_flight(template[0], template[1], in_flight)
-                p = seen[next(k for k in seen if k[:3] == key[:3])][1]
+                template_comps, template_in_flight, p = template
+                comps = with_in_flight(template_comps, template_in_flight, in_flight)
             elif ctx is not None:
                 comps, in_flight, p = stage_components(s, spec, dt, i, layers, ctx, groups)
-                templates[key[:3]] = (comps, in_flight)
+                templates[key[:3]] = (comps, in_flight, p)
             else:
                 comps, in_flight = seed_components(s, spec, dt, i, layers), 1
                 p = stage_params(s, spec, layers, first, last, groups)
