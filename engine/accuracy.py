@@ -71,7 +71,7 @@ class PublishedRow:
     source: str
     basis: str
     measured_bytes: int
-    estimated_reserved: float  # peak allocated + fragmentation (+ context when the figure is nvidia-smi-like)
+    estimated_reserved: float  # peak allocated + fragmentation (+ CUDA context when the figure includes it)
     peak_allocated: float
 
     @property
@@ -87,7 +87,7 @@ def published_rows(path: Path = PUBLISHED_FILE) -> list[PublishedRow]:
         est = estimate(scenario_from_dict(entry["scenario"]))
         overhead = {c.key: c.peak_bytes for c in est.busiest.overheads}
         reserved = est.peak_allocated_bytes + overhead.get("fragmentation", 0.0)
-        if "nvidia-smi" in entry["basis"] or "ms-swift" in entry["basis"]:
+        if entry["includes_cuda_context"]:  # device-level figures (nvidia-smi-like) include the CUDA context
             reserved += overhead.get("cuda_context", 0.0)
         rows.append(PublishedRow(entry["id"], entry["source"], entry["basis"], entry["measured_bytes"], reserved,
                                  est.peak_allocated_bytes))
