@@ -62,6 +62,7 @@ class AppState(QObject):
         self._unit = "GiB"
         self.library_id: str | None = None
         self.file_path: str | None = None
+        self._validated: tuple[dict[str, Any], Scenario] | None = None
 
     def detach_views(self) -> None:
         """Disconnect every view (a window being replaced, e.g. on a language switch)."""
@@ -108,12 +109,16 @@ class AppState(QObject):
         if after == before:
             return True
         try:
-            scenario_from_dict(after)
+            validated = scenario_from_dict(after)
         except PlannerError as exc:
             self.errorChanged.emit(tr_error(exc))
             return False
         label = text or ", ".join(f"{k} = {v}" for k, v in changes.items())
-        self.undo_stack.push(EditScenarioCommand(self, before, after, label, merge_key))
+        self._validated = (after, validated)  # push() runs redo() at once: it reuses this instead of parsing again
+        try:
+            self.undo_stack.push(EditScenarioCommand(self, before, after, label, merge_key))
+        finally:
+            self._validated = None
         return True
 
     def load(self, scenario: Scenario, library_id: str | None = None, file_path: str | None = None) -> None:
@@ -131,7 +136,8 @@ class AppState(QObject):
         self.titleChanged.emit(self.title())
 
     def _apply(self, data: dict[str, Any]) -> None:
-        self._set(scenario_from_dict(data))
+        validated = self._validated
+        self._set(validated[1] if validated is not None and validated[0] is data else scenario_from_dict(data))
 
     def _set(self, scenario: Scenario) -> None:
         try:
