@@ -20,7 +20,8 @@ WINDOW_SIZE = (1480, 920)
 
 
 def build_window(
-    scenario_path: str | None = None, theme: str | None = None, restore: bool = False
+    scenario_path: str | None = None, theme: str | None = None, restore: bool = False,
+    settings: Settings | None = None,
 ) -> tuple[MainWindow, str | None]:
     """The window with a scenario loaded; returns (window, error message or None).
 
@@ -28,7 +29,7 @@ def build_window(
     tests and screenshots start clean.
     """
     error = None
-    settings = Settings()
+    settings = settings or Settings()
     library = ScenarioLibrary()
     values = settings.values
     scenario = scenario_from_dict(DEFAULT_SCENARIO)
@@ -85,9 +86,9 @@ def switch_language(window: MainWindow, language: str) -> MainWindow:
     return new
 
 
-def start_language(app: QApplication, requested: str | None = None) -> str:
+def start_language(app: QApplication, requested: str | None, settings: Settings) -> str:
     """The saved choice, or the system's language on first start."""
-    language = requested or Settings().values.language or system_language()
+    language = requested or settings.values.language or system_language()
     return install_language(app, language)
 
 
@@ -95,8 +96,9 @@ def run_app(scenario_path: str | None = None, screenshot: str | None = None, lan
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("LLM Memory Planner")
     app.setOrganizationName("llm-memory-planner")
-    start_language(app, language)
-    window, error = build_window(scenario_path, restore=not screenshot)
+    settings = Settings()  # read once: the language and the window both come from it
+    start_language(app, language, settings)
+    window, error = build_window(scenario_path, restore=not screenshot, settings=settings)
     window.languageRequested.connect(lambda code: switch_language(window, code))
     if screenshot:
         if error:
