@@ -21,6 +21,7 @@ class ActContext:
     t: float  # tokens per GPU for sequence-sharded tensors (b*s/cp)
     t_norm: float  # tokens per GPU for norms/residual (t/tp with sequence parallelism)
     tp: int
+    vocab_shards: int  # ranks the logits are split over (tp with a vocabulary-parallel loss, else 1)
     compute: int  # bytes of matmul outputs
     residual: int  # bytes of the residual stream
     amp: bool
@@ -35,8 +36,8 @@ class ActContext:
 
     def __post_init__(self) -> None:
         # The per-layer caches look contexts up several times per estimate: hash and compare one tuple.
-        key = (self.b, self.s, self.t, self.t_norm, self.tp, self.compute, self.residual, self.amp, self.fp8,
-               self.attention, self.selective, self.adapter_bytes, self.lora_rank, self.gather_weights)
+        key = (self.b, self.s, self.t, self.t_norm, self.tp, self.vocab_shards, self.compute, self.residual, self.amp,
+               self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank, self.gather_weights)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -227,7 +228,7 @@ def head_terms(ctx: ActContext, spec: ModelSpec, wt_head: bool, xg: bool) -> Ter
     if xg:
         _weight_copies(ctx, head, 0.0, out)
     if spec.final_softcap and (xg or wt_head):
-        out.append(("logits soft-capping (tanh output)", ctx.compute * ctx.t * spec.vocab / ctx.tp))
+        out.append(("logits soft-capping (tanh output)", ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards))
     return out
 
 
@@ -237,7 +238,7 @@ def logits_moments(ctx: ActContext, spec: ModelSpec) -> tuple[float, float]:
     Forward: logits (compute dtype) + the loss's fp32 upcast + log_softmax output.
     Backward start: saved log_softmax output + nll grad + log_softmax grad (all fp32).
     """
-    tv = ctx.t * spec.vocab / ctx.tp
+    tv = ctx.t * spec.vocab / ctx.vocab_shards
     upcast = 4 * tv if ctx.compute != 4 else 0.0
     forward = ctx.compute * tv + upcast + 4 * tv
     backward = 12 * tv

@@ -70,7 +70,7 @@ class StageEstimate:
 
     stage: int
     layers: int
-    microbatches_in_flight: int
+    microbatches_in_flight: float  # fractional with interleaved chunks (a chunk is 1/vpp of the stage)
     components: tuple[Component, ...]
     overheads: tuple[Component, ...]
     peak_moment: str

@@ -42,6 +42,17 @@ def check_consistency(s: Scenario, spec: ModelSpec) -> None:
         raise ScenarioError(
             "pp", QT_TRANSLATE_NOOP("engine", "cannot exceed the model's {layers} layers."), layers=spec.layers
         )
+    if s.vpp > 1 and s.pp_schedule != "interleaved-1f1b":
+        raise ScenarioError(
+            "vpp", QT_TRANSLATE_NOOP("engine", "more than one virtual stage per rank needs pp_schedule interleaved-1f1b.")
+        )
+    if s.pp * s.vpp > spec.layers:
+        raise ScenarioError(
+            "vpp",
+            QT_TRANSLATE_NOOP("engine", "pp x vpp = {chunks} model chunks cannot exceed the model's {layers} layers."),
+            chunks=s.pp * s.vpp,
+            layers=spec.layers,
+        )
     if s.ep > 1:
         if not spec.is_moe:
             raise ScenarioError("ep", QT_TRANSLATE_NOOP("engine", "expert parallelism needs a mixture-of-experts model."))

@@ -10,6 +10,8 @@ from .breakdown import Component
 from .messages import QT_TRANSLATE_NOOP
 from .model_states import component as _c
 from .model_states import model_state_components
+from .parallelism.pipeline import micro_batches_in_flight
+from .parallelism.tensor_parallel import logits_shards
 from .scenario import Scenario
 from .states import (
     Dtypes,
@@ -47,6 +49,7 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
         t=t,
         t_norm=t / s.tp if s.sequence_parallel else t,
         tp=s.tp,
+        vocab_shards=logits_shards(s),
         compute=dt.compute,
         residual=dt.compute if sharded_amp else dt.residual,
         amp=dt.amp and not sharded_amp,
@@ -60,7 +63,7 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
     )
 
 
-def with_in_flight(comps: list[Component], old: int, new: int) -> list[Component]:
+def with_in_flight(comps: list[Component], old: float, new: float) -> list[Component]:
     """The same stage with another number of micro-batches in flight (1F1B): only saved activations scale."""
     out = []
     for c in comps:
@@ -78,10 +81,10 @@ def with_in_flight(comps: list[Component], old: int, new: int) -> list[Component
 def stage_components(
     s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range, ctx: ActContext,
     groups: tuple | None = None,
-) -> tuple[list[Component], int, StageParams]:
-    pp, ga = s.pp, s.grad_accum
+) -> tuple[list[Component], float, StageParams]:
+    pp = s.pp
     first, last = stage == 0, stage == pp - 1
-    in_flight = min(pp - stage, ga) if pp > 1 else 1
+    in_flight = micro_batches_in_flight(s, stage)
     groups = groups if groups is not None else layer_groups(s, spec, layers)
     p = stage_params(s, spec, layers, first, last, groups)
     zero = s.effective_zero
@@ -216,6 +219,11 @@ def stage_components(
         gather_bytes = dt.compute if dt.amp else dt.weight
         gather = 2 * p.largest_unit * gather_bytes
         gather_bwd = gather + p.largest_unit * dt.grad
+        if not s.reshard_after_forward:
+            # every layer stays gathered from its forward until its backward has run
+            kept = (p.trainable + p.frozen - p.largest_unit) * gather_bytes
+            gather += kept
+            gather_bwd += kept
         comps.append(
             _c(
                 "zero3_gather",

@@ -8,6 +8,7 @@ from .architecture import ModelSpec
 from .breakdown import MOMENTS, Component, Estimate, StageEstimate, phase_totals
 from .detailed import act_context, stage_components, stage_layer_ranges, with_in_flight
 from .messages import QT_TRANSLATE_NOOP, Message, message
+from .parallelism.pipeline import micro_batches_in_flight
 from .presets import get_gpu
 from .scenario import Scenario, resolve_gpu, resolve_model
 from .seeds import seed_components
@@ -86,7 +87,8 @@ def _overheads(s: Scenario, spec: ModelSpec, comps: list[Component], peak_index:
     )
 
 
-def _stage(s: Scenario, spec: ModelSpec, index: int, layers: range, comps: list[Component], in_flight: int) -> StageEstimate:
+def _stage(s: Scenario, spec: ModelSpec, index: int, layers: range, comps: list[Component],
+           in_flight: float) -> StageEstimate:
     totals = phase_totals(tuple(comps))
     backward_moment = "backward_start" if totals["backward_start"] >= totals["backward_end"] else "backward_end"
     phases = {"forward": totals["forward"], "backward": totals[backward_moment], "optimizer": totals["optimizer"]}
@@ -153,7 +155,7 @@ def estimate(s: Scenario) -> Estimate:
     for i, layers in enumerate(ranges):
         first, last = i == 0, i == s.pp - 1
         groups = layer_groups(s, spec, layers)
-        in_flight = min(s.pp - i, s.grad_accum) if s.pp > 1 else 1
+        in_flight = micro_batches_in_flight(s, i)
         key = (groups, first, last, in_flight)
         if key in seen:
             prev, p = seen[key]

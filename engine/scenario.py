@@ -29,6 +29,7 @@ ATTENTIONS = ("sdpa", "flash", "eager")
 CHECKPOINTINGS = ("none", "full", "selective")
 FREEZE_SIDES = ("bottom", "top")
 OFFLOADS = ("none", "optimizer", "optimizer+params")
+PP_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b")
 ESTIMATORS = ("detailed", "seed-per-op", "seed-k-factor", "seed-alpha")
 ADAPTER_DTYPES = ("fp32", "compute")
 
@@ -59,19 +60,25 @@ DEFAULTS: dict[str, tuple[Any, str]] = {
     "qlora_bits": (4, "4 (NF4) | 8 (LLM.int8) base weights (qlora)"),
     "qlora_double_quant": (True, "quantise the quantisation constants too (qlora)"),
     "tp": (1, "tensor parallel degree"),
-    "pp": (1, "pipeline parallel degree (1F1B schedule)"),
+    "pp": (1, "pipeline parallel degree"),
+    "pp_schedule": ("1f1b", " | ".join(PP_SCHEDULES) + " (pipeline schedule: micro-batches kept in flight per stage)"),
+    "vpp": (1, "virtual pipeline stages (model chunks) per rank; more than 1 needs pp_schedule interleaved-1f1b"),
     "ep": (1, "expert parallel degree (MoE)"),
     "cp": (1, "context parallel degree"),
     "sequence_parallel": (False, "shard norms/residual activations over tp"),
+    "loss_parallel": (False, "keep the logits and cross-entropy sharded over tp (vocabulary-parallel loss)"),
     "zero_stage": (0, "0 | 1 (optimizer states) | 2 (+ gradients) | 3 (+ weights)"),
     "fsdp": (False, "PyTorch FSDP FULL_SHARD, the same as ZeRO-3"),
+    "reshard_after_forward": (True, "FSDP/ZeRO-3 frees each layer's gathered weights after its forward "
+                              "(false keeps them from forward to backward)"),
     "offload": ("none", " | ".join(OFFLOADS) + " (to CPU memory)"),
     "estimator": ("detailed", " | ".join(ESTIMATORS)),
     "k_factor": (3.0, "K of the seed-k-factor estimator"),
     "reserve": ("auto", '"auto" (the seeds\' table) or a fraction of the peak kept free'),
 }
 
-_POSITIVE_INTS = ("gpus_per_node", "nodes", "micro_batch", "seq_len", "grad_accum", "lora_rank", "tp", "pp", "ep", "cp")
+_POSITIVE_INTS = ("gpus_per_node", "nodes", "micro_batch", "seq_len", "grad_accum", "lora_rank", "tp", "pp", "ep", "cp",
+                  "vpp")
 _CHOICES = {
     "method": METHODS,
     "precision": PRECISIONS,
@@ -82,8 +89,10 @@ _CHOICES = {
     "offload": OFFLOADS,
     "estimator": ESTIMATORS,
     "lora_adapter_dtype": ADAPTER_DTYPES,
+    "pp_schedule": PP_SCHEDULES,
 }
-_BOOLS = ("freeze_embeddings", "qlora_double_quant", "sequence_parallel", "fsdp")
+_BOOLS = ("freeze_embeddings", "qlora_double_quant", "sequence_parallel", "fsdp", "loss_parallel",
+          "reshard_after_forward")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,11 +138,15 @@ class Scenario:
     qlora_double_quant: bool = True
     tp: int = 1
     pp: int = 1
+    pp_schedule: str = "1f1b"
+    vpp: int = 1
     ep: int = 1
     cp: int = 1
     sequence_parallel: bool = False
+    loss_parallel: bool = False
     zero_stage: int = 0
     fsdp: bool = False
+    reshard_after_forward: bool = True
     offload: str = "none"
     estimator: str = "detailed"
     k_factor: float = 3.0
