@@ -125,3 +125,34 @@ def test_reused_pipeline_stages_equal_a_direct_computation(kw):
         direct = _stage(s, spec, i, layers, comps, in_flight)
         assert direct.phases == est.stages[i].phases
         assert direct.total_bytes == est.stages[i].total_bytes
+
+
+def _in_flight(est, stage=0):
+    return est.stages[stage].microbatches_in_flight
+
+
+def test_pipeline_schedules_keep_their_micro_batches_in_flight():
+    # torch.distributed.pipelining: GPipe runs all forwards first; Schedule1F1B warms up with pp - stage forwards;
+    # ScheduleInterleaved1F1B warms up (vpp-1)*per_round + 2*(pp-1-rank) chunk forwards, +1 before the first backward.
+    kw = {"gpus_per_node": 4, "pp": 4, "grad_accum": 8}
+    assert _in_flight(run(**kw, pp_schedule="gpipe")) == 8
+    assert _in_flight(run(**kw)) == 4 and _in_flight(run(**kw), 3) == 1
+    inter = run(**kw, pp_schedule="interleaved-1f1b", vpp=2)
+    per_round = 8 // (8 // 4)
+    assert _in_flight(inter) == ((2 - 1) * per_round + 2 * 3 + 1) / 2
+    assert _in_flight(inter, 3) == ((2 - 1) * per_round + 1) / 2
+
+    def first_stage_acts(est):
+        return sum(c.peak_bytes for c in est.stages[0].components if c.key == "activations")
+    assert first_stage_acts(run(**kw, pp_schedule="gpipe")) == pytest.approx(2 * first_stage_acts(run(**kw)))
+
+
+def test_loss_parallel_splits_the_logits_over_tp():
+    # Without loss_parallel PyTorch gathers the lm_head output: every rank holds full (b, s, V) logits.
+    rep, split = run(gpus_per_node=4, tp=4), run(gpus_per_node=4, tp=4, loss_parallel=True)
+    assert part(rep, "logits") == pytest.approx(4 * part(split, "logits"))
+
+
+def test_no_reshard_after_forward_keeps_layers_gathered():
+    kw = {"gpus_per_node": 8, "fsdp": True}
+    assert part(run(**kw, reshard_after_forward=False), "zero3_gather") > 3 * part(run(**kw), "zero3_gather")

@@ -29,6 +29,12 @@ from engine import DEFAULTS, ScenarioError, load_scenario, scenario_from_dict
     ({"model": "llama-3-8b", "schema_version": 7}, "schema_version"),
     ({"model": "llama-3-8b", "fsdp": "yes"}, "fsdp"),
     ({}, "model"),
+    ({"model": "llama-3-8b", "pp_schedule": "zb-v"}, "pp_schedule"),
+    ({"model": "llama-3-8b", "vpp": 0}, "vpp"),
+    ({"model": "llama-3-8b", "vpp": 2, "pp": 2, "gpus_per_node": 2}, "vpp"),  # 1F1B has no virtual stages
+    ({"model": "llama-3-8b", "vpp": 9, "pp": 4, "gpus_per_node": 4, "pp_schedule": "interleaved-1f1b"}, "vpp"),
+    ({"model": "llama-3-8b", "loss_parallel": 1}, "loss_parallel"),
+    ({"model": "llama-3-8b", "reshard_after_forward": "no"}, "reshard_after_forward"),
 ])
 def test_rejected_with_the_key_named(data, key):
     with pytest.raises(ScenarioError) as info:
