@@ -25,7 +25,7 @@ test: $(STAMP) $(QM)
 
 # Refresh the translation sources after changing user-visible strings, then translate the new entries.
 translations: $(STAMP)
-	$(VENV)/bin/pyside6-lupdate -silent gui/*.py engine/*.py -ts gui/i18n/planner_zh_CN.ts
+	$(VENV)/bin/pyside6-lupdate -silent gui/*.py engine/*.py engine/*/*.py -ts gui/i18n/planner_zh_CN.ts
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -31,13 +31,15 @@ class ActContext:
     adapter_bytes: int  # dtype of LoRA adapters
     lora_rank: int
     gather_weights: bool  # ZeRO-3/FSDP: gathered weights are freed, not saved
+    compiled: bool = False  # torch.compile: Inductor fuses elementwise chains and saves their inputs only
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         # The per-layer caches look contexts up several times per estimate: hash and compare one tuple.
         key = (self.b, self.s, self.t, self.t_norm, self.tp, self.vocab_shards, self.compute, self.residual, self.amp,
-               self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank, self.gather_weights)
+               self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank, self.gather_weights,
+               self.compiled)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -55,7 +57,10 @@ def _norm(ctx: ActContext, n: float, in_bytes: int, xg: bool, wt: bool, out: Ter
           style: str = "llama") -> None:
     # HF RMSNorm keeps x.float() (for pow and mul); the weight's gradient needs the normalised input:
     # Llama-style norms cast it back to the input dtype first, Gemma-style norms keep it in fp32.
-    if xg:
+    if xg and ctx.compiled:
+        # Inductor fuses the norm into one kernel that saves its input in the input dtype (and a per-token rstd).
+        out.append((f"{label}: input kept by the compiled RMSNorm", in_bytes * n))
+    elif xg:
         out.append((f"{label}: fp32 input kept by RMSNorm", 4 * n))
     if wt:
         out.append((f"{label}: normalised input kept for the norm weight's gradient",
@@ -194,7 +199,10 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
 def _mlp_terms(ctx: ActContext, f: float, down: tuple[Linear, ...], wt: bool, lora_names: frozenset[str],
                out: Terms, label: str) -> None:
     c, t = ctx.compute, ctx.t
-    out.append((f"{label}: gate output, activation output, up output (SwiGLU)", 3 * c * t * f))
+    if ctx.compiled:  # the fused SwiGLU kernel keeps gate and up and recomputes silu(gate) in backward
+        out.append((f"{label}: gate output and up output (compiled SwiGLU)", 2 * c * t * f))
+    else:
+        out.append((f"{label}: gate output, activation output, up output (SwiGLU)", 3 * c * t * f))
     _linear_inputs(ctx, t * f, c, down, wt, lora_names, False, out, f"{label} product")
 
 
@@ -230,16 +238,3 @@ def head_terms(ctx: ActContext, spec: ModelSpec, wt_head: bool, xg: bool) -> Ter
     if spec.final_softcap and (xg or wt_head):
         out.append(("logits soft-capping (tanh output)", ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards))
     return out
-
-
-def logits_moments(ctx: ActContext, spec: ModelSpec) -> tuple[float, float]:
-    """(forward spike, backward-start spike) of logits and the fp32 cross-entropy.
-
-    Forward: logits (compute dtype) + the loss's fp32 upcast + log_softmax output.
-    Backward start: saved log_softmax output + nll grad + log_softmax grad (all fp32).
-    """
-    tv = ctx.t * spec.vocab / ctx.vocab_shards
-    upcast = 4 * tv if ctx.compute != 4 else 0.0
-    forward = ctx.compute * tv + upcast + 4 * tv
-    backward = 12 * tv
-    return forward, backward

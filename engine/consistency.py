@@ -104,10 +104,22 @@ def check_consistency(s: Scenario, spec: ModelSpec) -> None:
                     bad=bad[0],
                     p=", ".join(known),
                 )
-    if s.method == "qlora" and s.zero_stage == 3:
+    if s.optimizer_in_backward and s.grad_accum > 1:
         raise ScenarioError(
-            "zero_stage",
-            QT_TRANSLATE_NOOP("engine", "QLoRA's 4/8-bit base weights are not sharded by ZeRO-3 here; use 0-2."),
+            "optimizer_in_backward",
+            QT_TRANSLATE_NOOP("engine", "steps the optimizer during backward, so it cannot accumulate gradients over "
+                              "{ga} micro-batches: set grad_accum to 1."),
+            ga=s.grad_accum,
+        )
+    if s.optimizer_in_backward and s.offload != "none":
+        raise ScenarioError(
+            "optimizer_in_backward",
+            QT_TRANSLATE_NOOP("engine", "cannot be combined with optimizer offloading to the CPU."),
+        )
+    if s.modules_to_save and s.method not in ("lora", "qlora"):
+        raise ScenarioError(
+            "modules_to_save",
+            QT_TRANSLATE_NOOP("engine", "applies to LoRA and QLoRA only; the other methods already train these modules."),
         )
 
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from .activations import ActContext, head_bytes, layer_backward_scratch, layer_bytes, logits_moments
+from .activations import ActContext, head_bytes, layer_backward_scratch, layer_bytes
 from .architecture import ModelSpec
 from .breakdown import Component
+from .frameworks.checkpointing import op_selective_bytes
+from .frameworks.loss import loss_memory
+from .frameworks.settings import behaviour
 from .messages import QT_TRANSLATE_NOOP
 from .model_states import component as _c
 from .model_states import model_state_components
@@ -20,11 +23,11 @@ from .states import (
     first_trainable_layer,
     layer_groups,
     lora_target_names,
+    quantized_bytes_per_param,
     stage_params,
 )
 
-ZERO_BUCKET_ELEMENTS = 5e8
-_NO_NAMES: frozenset[str] = frozenset()  # DeepSpeed reduce_bucket_size / allgather_bucket_size defaults
+_NO_NAMES: frozenset[str] = frozenset()
 
 
 def stage_layer_ranges(layers: int, pp: int) -> list[range]:
@@ -56,10 +59,11 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
         fp8=dt.fp8,
         # transformers has no SDPA path for logit soft-capping (Gemma-2): it runs those models eagerly.
         attention="eager" if spec.attn_softcap and s.attention == "sdpa" else s.attention,
-        selective=s.checkpointing == "selective",
+        selective=s.checkpointing == "selective" and not behaviour(s).op_selective,
         adapter_bytes=4 if s.lora_adapter_dtype == "fp32" else dt.compute,
         lora_rank=s.lora_rank,
         gather_weights=s.effective_zero == 3,
+        compiled=s.compile,
     )
 
 
@@ -89,7 +93,8 @@ def stage_components(
     p = stage_params(s, spec, layers, first, last, groups)
     zero = s.effective_zero
     adapters = s.method in ("lora", "qlora")
-    comps, st = model_state_components(s, dt, p)
+    fw = behaviour(s)
+    comps, st = model_state_components(s, dt, p, fw)
     opt_trainable, opt_lora, adapter_bytes = st.opt_trainable, st.opt_lora, st.adapter_bytes
     off_opt = s.offload != "none"
 
@@ -103,15 +108,31 @@ def stage_components(
     per_layer = {sig: layer_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3], s.ep) for sig in signatures}
     active = [sig for sig in signatures if per_layer[sig] > 0]
     one_layer = max((per_layer[sig] for sig in active), default=0.0)
+    boundary = ctx.residual * ctx.t_norm * spec.hidden
+    unit = one_layer  # what one layer keeps: the unit activation offloading keeps on the GPU
     if s.checkpointing == "full":
-        boundary = ctx.residual * ctx.t_norm * spec.hidden
         saved = sum(signatures[sig] for sig in active) * boundary * in_flight
         formula = "checkpointed layers x micro-batches in flight x layer input (b·s·h x residual bytes)"
         recompute = one_layer
+        unit = boundary
+    elif fw.op_selective:
+        per_op = {sig: op_selective_bytes(ctx, spec, sig[0]) for sig in active}
+        saved = sum(per_op[sig] * signatures[sig] for sig in active) * in_flight
+        formula = ("layers x micro-batches in flight x (layer input + outputs of wq, wv, attention, w1, w2): "
+                   "per-op selective checkpointing saves every other matmul")
+        recompute = one_layer
+        unit = max(per_op.values(), default=0.0)
     else:
         saved = sum(per_layer[sig] * signatures[sig] for sig in signatures) * in_flight
         formula = "sum over layers of the tensors autograd saves, x micro-batches in flight"
         recompute = 0.0
+    offloaded = 0.0
+    if (s.activation_offload or fw.offload_checkpoints) and saved > 2 * unit:
+        # torchtune OffloadActivations / Unsloth's offloaded checkpointing: saved tensors go to CPU memory as the
+        # forward moves on; the layer being computed and the one in transfer stay on the GPU.
+        offloaded = saved - 2 * unit
+        saved = 2 * unit
+        formula += "; offloaded to CPU except two layers' worth"
     saved_end = saved * (in_flight - 1) / in_flight
     comps.append(
         _c(
@@ -127,15 +148,18 @@ def stage_components(
             in_flight=in_flight,
             checkpointing=s.checkpointing,
             attention=s.attention,
+            offloaded_bytes=round(offloaded),
         )
     )
     scratch = max((layer_backward_scratch(ctx, spec, sig[0]) for sig in active), default=0.0)
     logits_fwd = logits_bwd = head = 0.0
     if last:
         xg_head = first_trainable < spec.layers or p.lora > 0
-        wt_head = not adapters and (not spec.tied_embeddings or not embeddings_frozen(s))
+        wt_head = (not adapters and (not spec.tied_embeddings or not embeddings_frozen(s))) or (
+            adapters and "lm_head" in s.modules_to_save)
         head = head_bytes(ctx, spec, wt_head, xg_head) * in_flight
-        logits_fwd, logits_bwd = logits_moments(ctx, spec)
+        loss = loss_memory(fw, ctx.t, spec.vocab, spec.hidden, ctx.compute, ctx.vocab_shards, wt_head, dt.weight, s.compile)
+        logits_fwd, logits_bwd = loss.forward, loss.backward
         comps.append(
             _c(
                 "head_activations",
@@ -152,14 +176,14 @@ def stage_components(
         comps.append(
             _c(
                 "logits",
-                QT_TRANSLATE_NOOP("engine", "Logits and cross-entropy (fp32)"),
+                QT_TRANSLATE_NOOP("engine", "Logits and cross-entropy"),
                 "transient",
                 (logits_fwd, logits_bwd if loss_wins else 0.0, 0.0, 0.0),
-                QT_TRANSLATE_NOOP(
-                    "engine", "b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors"
-                ),
+                loss.formula,
                 vocab=spec.vocab,
                 tokens=ctx.t,
+                cross_entropy=fw.cross_entropy,
+                chunks=loss.chunks,
             )
         )
     comps.append(
@@ -217,7 +241,13 @@ def stage_components(
     # --- transients of sharding, experts and the optimizer step
     if zero == 3:
         gather_bytes = dt.compute if dt.amp else dt.weight
-        gather = 2 * p.largest_unit * gather_bytes
+        if s.method == "qlora":  # fsdp_qlora / ZeRO-3: the packed 4-bit storage is what gets gathered
+            gather_bytes = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)
+        units = 2 * p.largest_unit
+        if fw.deepspeed_buckets:  # DeepSpeed: the module in use + what the prefetch bucket fetched ahead
+            units = min(p.largest_unit + min(s.stage3_prefetch_bucket_size, p.largest_unit),
+                        max(s.stage3_max_live_parameters, p.largest_unit))
+        gather = units * gather_bytes
         gather_bwd = gather + p.largest_unit * dt.grad
         if not s.reshard_after_forward:
             # every layer stays gathered from its forward until its backward has run
@@ -235,14 +265,17 @@ def stage_components(
             )
         )
     elif zero in (1, 2) and s.dp > 1:
-        bucket = min(ZERO_BUCKET_ELEMENTS, p.trainable + p.lora)
+        bucket = min(s.reduce_bucket_size, p.trainable + p.lora)
+        gather_bucket = min(s.allgather_bucket_size, p.trainable + p.lora)
         comps.append(
             _c(
                 "zero_buckets",
                 QT_TRANSLATE_NOOP("engine", "ZeRO reduce/all-gather buckets"),
                 "transient",
-                (0.0, bucket * dt.grad, bucket * dt.grad, bucket * dt.weight),
-                QT_TRANSLATE_NOOP("engine", "min(5e8, params) elements x bytes (DeepSpeed defaults)"),
+                (0.0, bucket * dt.grad, bucket * dt.grad, gather_bucket * dt.weight),
+                QT_TRANSLATE_NOOP("engine", "min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)"),
+                reduce_bucket_size=s.reduce_bucket_size,
+                allgather_bucket_size=s.allgather_bucket_size,
             )
         )
     if s.ep > 1 and spec.is_moe:
@@ -259,7 +292,7 @@ def stage_components(
             )
         )
     step_temp = 0.0
-    if not off_opt:
+    if not off_opt and not s.optimizer_in_backward:
         if s.optimizer == "adamw":
             step_temp = opt_trainable * dt.state + opt_lora * max(adapter_bytes, dt.state)
         elif s.optimizer == "adafactor":

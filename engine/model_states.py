@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .breakdown import Component
+from .frameworks.settings import Behaviour
 from .messages import QT_TRANSLATE_NOOP
 from .scenario import Scenario
 from .states import Dtypes, StageParams, optimizer_state_bytes_per_param, quantized_bytes_per_param
@@ -27,9 +28,13 @@ class ShardedStates:
     adapter_bytes: int
 
 
-def model_state_components(s: Scenario, dt: Dtypes, p: StageParams) -> tuple[list[Component], ShardedStates]:
+def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
+                           fw: Behaviour) -> tuple[list[Component], ShardedStates]:
     ga = s.grad_accum
     zero = s.effective_zero
+    # Megatron's distributed optimizer shards master weights and optimizer states like ZeRO-1.
+    opt_zero = max(zero, 1) if s.distributed_optimizer else zero
+    grad_bytes = 4 if fw.main_grads_fp32 else dt.grad
     dp_shards = s.dp * s.cp
     expert_shards = max(dp_shards / s.ep, 1)
     adapter_bytes = (4 if s.lora_adapter_dtype == "fp32" else dt.compute) if s.method in ("lora", "qlora") else 0
@@ -68,13 +73,15 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams) -> tuple[lis
         )
     if p.quantized:
         q_bpp = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)
+        # fsdp_qlora / ZeRO-3 shard the packed 4-bit storage like any parameter; CPU offload moves it off the GPU.
+        q_bytes = 0.0 if off_params else p.quantized * q_bpp / (dp_shards if zero == 3 else 1)
         comps.append(
             _c(
                 "quantized_weights",
                 QT_TRANSLATE_NOOP("engine", "Quantised base weights"),
                 "model states",
-                (p.quantized * q_bpp,) * 4,
-                QT_TRANSLATE_NOOP("engine", "quantised params x (bits/8 + quantisation constants)"),
+                (q_bytes,) * 4,
+                QT_TRANSLATE_NOOP("engine", "quantised params / shards x (bits/8 + quantisation constants)"),
                 params=p.quantized,
                 bits=s.qlora_bits,
                 bytes_per_param=round(q_bpp, 5),
@@ -94,27 +101,34 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams) -> tuple[lis
                 bytes_per_param=adapter_bytes,
             )
         )
-    grads = shard(p.trainable_dense, p.trainable_expert, zero >= 2) * dt.grad
+    grads = shard(p.trainable_dense, p.trainable_expert, zero >= 2) * grad_bytes
     grads += (p.lora / dp_shards if zero >= 2 else p.lora) * adapter_bytes
     g_fwd = grads if ga > 1 else 0.0
+    moments = (g_fwd, g_fwd, grads, grads)
+    formula = QT_TRANSLATE_NOOP(
+        "engine", "trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps"
+    )
+    if s.optimizer_in_backward:
+        # torchtune register_optim_in_bwd_hooks: each parameter is stepped and its gradient freed as soon as the
+        # gradient is accumulated, so at most about one parameter's gradient (and its step temporaries) is alive.
+        one = min(grads, p.largest_param / (dp_shards if zero >= 2 else 1) * max(grad_bytes, adapter_bytes))
+        moments = (0.0, one, one, 0.0)
+        formula = QT_TRANSLATE_NOOP("engine", "optimizer step in backward: one parameter's gradient at a time")
     comps.append(
         _c(
             "gradients",
             QT_TRANSLATE_NOOP("engine", "Gradients"),
             "model states",
-            (g_fwd, g_fwd, grads, grads),
-            QT_TRANSLATE_NOOP(
-                "engine",
-                "trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps",
-            ),
+            moments,
+            formula,
             params=p.trainable + p.lora,
-            bytes_per_param=dt.grad,
+            bytes_per_param=grad_bytes,
             grad_accum=ga,
             zero2_shards=dp_shards if zero >= 2 else 1,
         )
     )
-    opt_trainable = shard(p.trainable_dense, p.trainable_expert, zero >= 1)
-    opt_lora = p.lora / dp_shards if zero >= 1 else p.lora
+    opt_trainable = shard(p.trainable_dense, p.trainable_expert, opt_zero >= 1)
+    opt_lora = p.lora / dp_shards if opt_zero >= 1 else p.lora
     if dt.master and not off_opt:
         master = opt_trainable * dt.master
         comps.append(
@@ -125,11 +139,11 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams) -> tuple[lis
                 (master,) * 4,
                 QT_TRANSLATE_NOOP("engine", "trainable params / shards x 4"),
                 params=p.trainable,
-                zero1_shards=dp_shards if zero else 1,
+                zero1_shards=dp_shards if opt_zero else 1,
             )
         )
     if s.optimizer == "adafactor":
-        state = p.factored_state * dt.state / (dp_shards if zero >= 1 else 1) + opt_lora * 4
+        state = p.factored_state * dt.state / (dp_shards if opt_zero >= 1 else 1) + opt_lora * 4
     else:
         state = opt_trainable * optimizer_state_bytes_per_param(s, dt.state) + opt_lora * optimizer_state_bytes_per_param(
             s, max(adapter_bytes, dt.state)
@@ -147,7 +161,7 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams) -> tuple[lis
                 state_bytes=dt.state,
             )
         )
-    if zero == 0 and s.dp > 1:
+    if zero == 0 and s.dp > 1 and not fw.main_grads_fp32:  # Megatron reduces its main_grad buffer in place
         comps.append(
             _c(
                 "ddp_buckets",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .architecture import ModelSpec
 from .breakdown import Component
+from .frameworks.settings import behaviour
 from .messages import QT_TRANSLATE_NOOP
 from .model_states import model_state_components
 from .scenario import Scenario
@@ -90,7 +91,7 @@ def seed_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers
             )
         )
     else:
-        for c in model_state_components(s, dt, p)[0]:
+        for c in model_state_components(s, dt, p, behaviour(s))[0]:
             comps.append(Component(c.key, c.name, c.category, (c.peak_bytes,) * 4, c.formula, c.inputs))
 
     b, sl, h = s.micro_batch, s.seq_len, spec.hidden

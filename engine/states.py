@@ -230,6 +230,13 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
         else:
             trainable_dense += params
             factored += spec.vocab / tp + spec.hidden
+    # peft modules_to_save: a trainable copy of the module sits next to the frozen original.
+    if adapters_only and first and "embed_tokens" in s.modules_to_save:
+        trainable_dense += embed
+        factored += spec.vocab / tp + spec.hidden
+    if adapters_only and last and "lm_head" in s.modules_to_save:
+        trainable_dense += (embed if spec.tied_embeddings else spec.head_params / tp)
+        factored += spec.vocab / tp + spec.hidden
     if last:
         if adapters_only:
             frozen += spec.hidden

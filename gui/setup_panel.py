@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from engine import Scenario, resolve_model
 from engine.scenario import lora_target_names
 
+from .framework_options import FrameworkOptions
 from .state import AppState
 from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo
 
@@ -102,7 +103,8 @@ class SetupPanel(QWidget):
         self.checkpointing = ValueCombo(
             [
                 ("none", self.tr("keep all activations (no checkpointing)")),
-                ("selective", self.tr("recompute attention only (selective)")),
+                ("selective", self.tr("recompute part of each layer, as the framework does (selective)")),
+                ("op-selective", self.tr("keep every other matrix product (per-op selective)")),
                 ("full", self.tr("recompute each layer (full checkpointing)")),
             ]
         )
@@ -152,6 +154,8 @@ class SetupPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(box)
+        self.framework_options = FrameworkOptions(state)
+        layout.addWidget(self.framework_options)
         layout.addWidget(self.advanced)
         layout.addWidget(self.error)
         self._form = form

@@ -37,6 +37,9 @@ TECHNICAL = {
     "h", "a", "v", "x", "r", "q", "o", "proj", "lm", "head", "rtx", "ffn", "swiglu", "rmsnorm", "mlp", "rope", "id",
     "ids", "png", "pdf", "csv", "md", "markdown", "llama", "qwen", "mistral", "mixtral", "gemma", "phi", "olmoe",
     "deepseek", "tinyllama", "h100", "h200", "a100", "mi300x", "sxm",
+    # training frameworks and libraries (proper names)
+    "torchtune", "torchtitan", "megatron", "nemo", "unsloth", "litgpt", "liger", "trl", "axolotl",
+    "llama-factory", "torch.compile", "torch", "compile",
 }
 # Proper names from the preset data, scenario-file keys, module names and language endonyms stay as they are.
 DATA_NAMES = {p.name for p in model_presets().values()} | {g.name for g in gpu_presets().values()} | {"English"}

@@ -387,6 +387,120 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
 </context>
 <context>
+    <name>FrameworkOptions</name>
+    <message>
+        <location filename="../framework_options.py" line="22"/>
+        <source>Training framework</source>
+        <translation>训练框架</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="27"/>
+        <source>Hugging Face Trainer / TRL / axolotl / LLaMA-Factory</source>
+        <translation>Hugging Face Trainer / TRL / axolotl / LLaMA-Factory 系</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="28"/>
+        <source>DeepSpeed</source>
+        <translation>DeepSpeed 框架</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="29"/>
+        <source>torchtune</source>
+        <translation>torchtune 框架</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="30"/>
+        <source>torchtitan</source>
+        <translation>torchtitan 框架</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="31"/>
+        <source>Megatron-LM / NeMo</source>
+        <translation>Megatron-LM / NeMo 框架</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="32"/>
+        <source>Unsloth</source>
+        <translation>Unsloth 框架</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="33"/>
+        <source>LitGPT</source>
+        <translation>LitGPT 框架</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="34"/>
+        <source>plain PyTorch loop</source>
+        <translation>纯 PyTorch 训练循环</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="36"/>
+        <location filename="../framework_options.py" line="95"/>
+        <source>Sets the loss, checkpointing and loading the framework uses by default</source>
+        <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="37"/>
+        <source>Framework</source>
+        <translation>框架</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="39"/>
+        <source>as the framework does it</source>
+        <translation>按框架默认</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="40"/>
+        <source>whole-batch logits in fp32 (standard)</source>
+        <translation>整批 logits 转 fp32（标准）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="41"/>
+        <source>logits in chunks (chunked)</source>
+        <translation>分块计算 logits（分块）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="42"/>
+        <source>fused with the output layer, no logits (Liger / fused)</source>
+        <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="44"/>
+        <source>Loss computation</source>
+        <translation>损失计算</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="45"/>
+        <source>compile the model (torch.compile)</source>
+        <translation>编译模型（torch.compile）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="46"/>
+        <source>move saved activations to CPU memory (activation offloading)</source>
+        <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="47"/>
+        <source>update weights during the backward pass (optimizer in backward)</source>
+        <translation>在反向传播中更新权重（反向中优化）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="48"/>
+        <source>shard optimizer states over GPUs (distributed optimizer)</source>
+        <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="49"/>
+        <source>also fully train the token embeddings (modules_to_save)</source>
+        <translation>同时完整训练词嵌入（modules_to_save）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="50"/>
+        <source>also fully train the output layer (modules_to_save)</source>
+        <translation>同时完整训练输出层（modules_to_save）</translation>
+    </message>
+</context>
+<context>
     <name>HardwarePicker</name>
     <message>
         <location filename="../pickers.py" line="170"/>
@@ -886,322 +1000,331 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="37"/>
+        <location filename="../setup_panel.py" line="38"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="43"/>
+        <location filename="../setup_panel.py" line="44"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="44"/>
+        <location filename="../setup_panel.py" line="45"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="45"/>
+        <location filename="../setup_panel.py" line="46"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="46"/>
+        <location filename="../setup_panel.py" line="47"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="49"/>
+        <location filename="../setup_panel.py" line="50"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="52"/>
+        <location filename="../setup_panel.py" line="53"/>
         <source>Which linear layers get adapters</source>
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="55"/>
+        <location filename="../setup_panel.py" line="56"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="55"/>
+        <location filename="../setup_panel.py" line="56"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="57"/>
+        <location filename="../setup_panel.py" line="58"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="58"/>
+        <location filename="../setup_panel.py" line="59"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="58"/>
+        <location filename="../setup_panel.py" line="59"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59"/>
+        <location filename="../setup_panel.py" line="60"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="65"/>
+        <location filename="../setup_panel.py" line="66"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="66"/>
+        <location filename="../setup_panel.py" line="67"/>
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="67"/>
+        <location filename="../setup_panel.py" line="68"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="68"/>
+        <location filename="../setup_panel.py" line="69"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="70"/>
+        <location filename="../setup_panel.py" line="71"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="74"/>
+        <location filename="../setup_panel.py" line="75"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="75"/>
+        <location filename="../setup_panel.py" line="76"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="76"/>
+        <location filename="../setup_panel.py" line="77"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="77"/>
+        <location filename="../setup_panel.py" line="78"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="78"/>
+        <location filename="../setup_panel.py" line="79"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="79"/>
+        <location filename="../setup_panel.py" line="80"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="80"/>
+        <location filename="../setup_panel.py" line="81"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="81"/>
+        <location filename="../setup_panel.py" line="82"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="84"/>
+        <location filename="../setup_panel.py" line="85"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="87"/>
+        <location filename="../setup_panel.py" line="88"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="88"/>
+        <location filename="../setup_panel.py" line="89"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="89"/>
+        <location filename="../setup_panel.py" line="90"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="90"/>
+        <location filename="../setup_panel.py" line="91"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="91"/>
+        <location filename="../setup_panel.py" line="92"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="92"/>
+        <location filename="../setup_panel.py" line="93"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="95"/>
+        <location filename="../setup_panel.py" line="96"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="97"/>
+        <location filename="../setup_panel.py" line="98"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="99"/>
+        <location filename="../setup_panel.py" line="100"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="101"/>
+        <location filename="../setup_panel.py" line="102"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="104"/>
+        <location filename="../setup_panel.py" line="105"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="105"/>
-        <source>recompute attention only (selective)</source>
-        <translation>仅重算注意力（选择性）</translation>
+        <location filename="../setup_panel.py" line="106"/>
+        <source>recompute part of each layer, as the framework does (selective)</source>
+        <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="106"/>
+        <location filename="../setup_panel.py" line="107"/>
+        <source>keep every other matrix product (per-op selective)</source>
+        <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
+    </message>
+    <message>
+        <source>recompute attention only (selective)</source>
+        <translation type="vanished">仅重算注意力（选择性）</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="108"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109"/>
+        <location filename="../setup_panel.py" line="111"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="112"/>
+        <location filename="../setup_panel.py" line="114"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="113"/>
+        <location filename="../setup_panel.py" line="115"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="114"/>
+        <location filename="../setup_panel.py" line="116"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="117"/>
+        <location filename="../setup_panel.py" line="119"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="122"/>
+        <location filename="../setup_panel.py" line="124"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="123"/>
+        <location filename="../setup_panel.py" line="125"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="124"/>
+        <location filename="../setup_panel.py" line="126"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="125"/>
+        <location filename="../setup_panel.py" line="127"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="126"/>
+        <location filename="../setup_panel.py" line="128"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="130"/>
+        <location filename="../setup_panel.py" line="132"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="131"/>
+        <location filename="../setup_panel.py" line="133"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="132"/>
+        <location filename="../setup_panel.py" line="134"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="133"/>
+        <location filename="../setup_panel.py" line="135"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="134"/>
+        <location filename="../setup_panel.py" line="136"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="137"/>
+        <location filename="../setup_panel.py" line="139"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="140"/>
+        <location filename="../setup_panel.py" line="142"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="141"/>
+        <location filename="../setup_panel.py" line="143"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142"/>
+        <location filename="../setup_panel.py" line="144"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="145"/>
+        <location filename="../setup_panel.py" line="147"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="146"/>
+        <location filename="../setup_panel.py" line="148"/>
         <source>Advanced: parallelism</source>
         <translation>高级：并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="213"/>
+        <location filename="../setup_panel.py" line="217"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="213"/>
+        <location filename="../setup_panel.py" line="217"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="259"/>
+        <location filename="../setup_panel.py" line="263"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
@@ -1591,107 +1714,114 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="119"/>
+        <location filename="../../engine/detailed.py" line="140"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="142"/>
+        <location filename="../../engine/detailed.py" line="166"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="145"/>
+        <location filename="../../engine/detailed.py" line="169"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="155"/>
         <source>Logits and cross-entropy (fp32)</source>
-        <translation>Logits 与交叉熵（fp32）</translation>
+        <translation type="vanished">Logits 与交叉熵（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="158"/>
         <source>b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors</source>
-        <translation>b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
+        <translation type="vanished">b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="168"/>
+        <location filename="../../engine/detailed.py" line="179"/>
+        <source>Logits and cross-entropy</source>
+        <translation>Logits 与交叉熵</translation>
+    </message>
+    <message>
+        <location filename="../../engine/detailed.py" line="192"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="171"/>
+        <location filename="../../engine/detailed.py" line="195"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="178"/>
+        <location filename="../../engine/detailed.py" line="202"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="181"/>
+        <location filename="../../engine/detailed.py" line="205"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="198"/>
+        <location filename="../../engine/detailed.py" line="222"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="201"/>
+        <location filename="../../engine/detailed.py" line="225"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="210"/>
+        <location filename="../../engine/detailed.py" line="234"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="213"/>
+        <location filename="../../engine/detailed.py" line="237"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="230"/>
+        <location filename="../../engine/detailed.py" line="260"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="233"/>
+        <location filename="../../engine/detailed.py" line="263"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="242"/>
+        <location filename="../../engine/detailed.py" line="273"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="245"/>
-        <source>min(5e8, params) elements x bytes (DeepSpeed defaults)</source>
-        <translation>min(5e8, params) 个元素 x 字节数（DeepSpeed 默认值）</translation>
+        <location filename="../../engine/detailed.py" line="276"/>
+        <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
+        <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="253"/>
+        <source>min(5e8, params) elements x bytes (DeepSpeed defaults)</source>
+        <translation type="vanished">min(5e8, params) 个元素 x 字节数（DeepSpeed 默认值）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/detailed.py" line="286"/>
         <source>Expert-parallel all-to-all buffers</source>
         <translation>专家并行 all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="256"/>
+        <location filename="../../engine/detailed.py" line="289"/>
         <source>dispatch + combine: 2 x b·s·top_k·h x compute bytes</source>
         <translation>分发 + 合并：2 x b·s·top_k·h x 计算精度字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="273"/>
+        <location filename="../../engine/detailed.py" line="306"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="276"/>
+        <location filename="../../engine/detailed.py" line="309"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -1771,82 +1901,91 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="47"/>
+        <location filename="../../engine/model_states.py" line="52"/>
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="50"/>
+        <location filename="../../engine/model_states.py" line="55"/>
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="61"/>
+        <location filename="../../engine/model_states.py" line="66"/>
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="64"/>
+        <location filename="../../engine/model_states.py" line="69"/>
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="74"/>
+        <location filename="../../engine/model_states.py" line="81"/>
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="77"/>
         <source>quantised params x (bits/8 + quantisation constants)</source>
-        <translation>量化参数量 x（bits/8 + 量化常数）</translation>
+        <translation type="vanished">量化参数量 x（bits/8 + 量化常数）</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="88"/>
+        <location filename="../../engine/model_states.py" line="95"/>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="91"/>
+        <location filename="../../engine/model_states.py" line="98"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="103"/>
+        <location filename="../../engine/model_states.py" line="120"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="106"/>
+        <location filename="../../engine/model_states.py" line="108"/>
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="123"/>
+        <location filename="../../engine/model_states.py" line="84"/>
+        <source>quantised params / shards x (bits/8 + quantisation constants)</source>
+        <translation>量化参数 / 分片数 × (位数/8 + 量化常数)</translation>
+    </message>
+    <message>
+        <location filename="../../engine/model_states.py" line="116"/>
+        <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
+        <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/model_states.py" line="137"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="126"/>
+        <location filename="../../engine/model_states.py" line="140"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="141"/>
+        <location filename="../../engine/model_states.py" line="155"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="144"/>
+        <location filename="../../engine/model_states.py" line="158"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="154"/>
+        <location filename="../../engine/model_states.py" line="168"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="157"/>
+        <location filename="../../engine/model_states.py" line="171"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
@@ -1861,92 +2000,102 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="218"/>
+        <location filename="../../engine/scenario.py" line="263"/>
         <source>must be a preset id such as &quot;llama-3-8b&quot; or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}.</source>
         <translation>必须是预设 id（如 &quot;llama-3-8b&quot;）或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="233"/>
+        <location filename="../../engine/scenario.py" line="278"/>
         <source>a custom GPU needs &quot;memory_bytes&quot; as a positive whole number of bytes.</source>
         <translation>自定义 GPU 需要 &quot;memory_bytes&quot;，其值为以字节计的正整数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="238"/>
+        <location filename="../../engine/scenario.py" line="283"/>
         <source>must be a preset id such as &quot;h100-sxm-80gb&quot; or {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}.</source>
         <translation>必须是预设 id（如 &quot;h100-sxm-80gb&quot;）或 {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="247"/>
+        <location filename="../../engine/scenario.py" line="292"/>
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="250"/>
+        <location filename="../../engine/scenario.py" line="295"/>
         <source>must be at least {minimum}, not {value}.</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="258"/>
+        <location filename="../../engine/scenario.py" line="303"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="262"/>
+        <location filename="../../engine/scenario.py" line="307"/>
         <source>is not a scenario key. Known keys: {p}.</source>
         <translation>不是有效的场景键。已知的键：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="268"/>
+        <location filename="../../engine/scenario.py" line="313"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="273"/>
+        <location filename="../../engine/scenario.py" line="318"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="280"/>
+        <location filename="../../engine/scenario.py" line="325"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="292"/>
+        <location filename="../../engine/scenario.py" line="337"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="297"/>
+        <location filename="../../engine/scenario.py" line="342"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="302"/>
+        <location filename="../../engine/scenario.py" line="347"/>
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="308"/>
+        <location filename="../../engine/scenario.py" line="353"/>
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="319"/>
+        <location filename="../../engine/scenario.py" line="358"/>
+        <source>must be true, false or &quot;auto&quot;, not {p!r}.</source>
+        <translation>必须为 true、false 或 &quot;auto&quot;，而不是 {p!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario.py" line="371"/>
+        <source>must be a list naming {p}; got {p2!r}.</source>
+        <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario.py" line="385"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="325"/>
+        <location filename="../../engine/scenario.py" line="391"/>
         <source>must be a positive number, not {alpha!r}.</source>
         <translation>必须是正数，而不是 {alpha!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="332"/>
+        <location filename="../../engine/scenario.py" line="398"/>
         <source>must be a number between 0 and 100, not {k!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {k!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="339"/>
+        <location filename="../../engine/scenario.py" line="405"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {r!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
     </message>
@@ -2023,101 +2172,115 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/consistency.py" line="110"/>
-        <source>QLoRA&apos;s 4/8-bit base weights are not sharded by ZeRO-3 here; use 0-2.</source>
-        <translation>这里 QLoRA 的 4/8-bit 基础权重不会被 ZeRO-3 分片；请使用 0-2。</translation>
+        <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
+        <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="372"/>
+        <location filename="../../engine/consistency.py" line="117"/>
+        <source>cannot be combined with optimizer offloading to the CPU.</source>
+        <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/consistency.py" line="122"/>
+        <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
+        <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
+    </message>
+    <message>
+        <source>QLoRA&apos;s 4/8-bit base weights are not sharded by ZeRO-3 here; use 0-2.</source>
+        <translation type="vanished">这里 QLoRA 的 4/8-bit 基础权重不会被 ZeRO-3 分片；请使用 0-2。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario.py" line="438"/>
         <source>{name} is larger than 8 MB; a scenario is a few kilobytes.</source>
         <translation>{name} 大于 8 MB，而场景文件通常只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="378"/>
+        <location filename="../../engine/scenario.py" line="444"/>
         <source>cannot read {p}: {p2}.</source>
         <translation>无法读取 {p}：{p2}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="382"/>
+        <location filename="../../engine/scenario.py" line="448"/>
         <source>{name} is not valid JSON ({exc}).</source>
         <translation>{name} 不是有效的 JSON（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="74"/>
+        <location filename="../../engine/seeds.py" line="75"/>
         <source>Base model (seed 004)</source>
         <translation>基础模型（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="77"/>
+        <location filename="../../engine/seeds.py" line="78"/>
         <source>N x 2 (LoRA) or N x 0.6 (QLoRA, &apos;typical setting&apos;)</source>
         <translation>N x 2（LoRA）或 N x 0.6（QLoRA，“典型设置”）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="85"/>
+        <location filename="../../engine/seeds.py" line="86"/>
         <source>LoRA training states (seed 004)</source>
         <translation>LoRA 训练状态（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="88"/>
+        <location filename="../../engine/seeds.py" line="89"/>
         <source>N_lora x c_opt, N_lora = L x 18 x r x H</source>
         <translation>N_lora x c_opt, N_lora = L x 18 x r x H</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="102"/>
+        <location filename="../../engine/seeds.py" line="103"/>
         <source>Activations (K-factor)</source>
         <translation>激活值（K 系数）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="105"/>
+        <location filename="../../engine/seeds.py" line="106"/>
         <source>B x T x H x L x K x 2 bytes</source>
         <translation>B x T x H x L x K x 2 字节</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="120"/>
+        <location filename="../../engine/seeds.py" line="121"/>
         <source>Activations (alpha x active params)</source>
         <translation>激活值（alpha x 激活参数量）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="123"/>
+        <location filename="../../engine/seeds.py" line="124"/>
         <source>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</source>
         <translation>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="133"/>
+        <location filename="../../engine/seeds.py" line="134"/>
         <source>Activations (per operation)</source>
         <translation>激活值（逐算子）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="136"/>
+        <location filename="../../engine/seeds.py" line="137"/>
         <source>per layer 60bsh + 10bas^2 (flash removes the s^2 term; checkpointing keeps 2bsh)</source>
         <translation>每层 60bsh + 10bas^2（flash 去掉 s^2 项；激活检查点保留 2bsh）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="150"/>
+        <location filename="../../engine/seeds.py" line="151"/>
         <source>Logits spike (fp32)</source>
         <translation>Logits 尖峰（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="153"/>
+        <location filename="../../engine/seeds.py" line="154"/>
         <source>b x s x V x 4</source>
         <translation>b x s x V x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="162"/>
+        <location filename="../../engine/seeds.py" line="163"/>
         <source>EP all-to-all buffers</source>
         <translation>EP all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="165"/>
+        <location filename="../../engine/seeds.py" line="166"/>
         <source>ep x capacity x h x 2 bytes x 2 directions</source>
         <translation>ep x capacity x h x 2 字节 x 2 个方向</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="173"/>
+        <location filename="../../engine/seeds.py" line="174"/>
         <source>CUDA context (seed 000)</source>
         <translation>CUDA 上下文（seed 000）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="176"/>
+        <location filename="../../engine/seeds.py" line="177"/>
         <source>1 GB</source>
         <translation>1 GB</translation>
     </message>

@@ -1,0 +1,103 @@
+"""What each training framework does by default, with where that is written.
+
+A scenario's `framework` key picks one row; explicit keys (`cross_entropy`, `checkpointing`, ...) override it.
+Only behaviour that changes memory is recorded. Each entry cites the file of the framework's current release
+that sets it, so a reader can check (and update) it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+FRAMEWORKS = ("huggingface", "deepspeed", "torchtune", "torchtitan", "megatron", "unsloth", "litgpt", "pytorch")
+CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused-linear")
+
+
+@dataclass(frozen=True, slots=True)
+class FrameworkDefaults:
+    id: str
+    label: str  # the framework's own name (proper noun, not translated)
+    cross_entropy: str  # standard | chunked | fused-linear
+    loss_upcast: bool  # the loss upcasts (chunks of) logits to fp32 before log-softmax
+    loss_chunks: int  # chunks of the chunked loss (0: by tokens, see chunk_tokens)
+    loss_chunk_tokens: int  # tokens per chunk when chunked by a fixed token count
+    selective: str  # what checkpointing "selective" means: "attention" (Megatron) or "op" (per-op SAC)
+    expandable_segments: bool  # PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True set by the launcher
+    loader: str  # how weights reach the GPU: "direct" | "full-then-shard" | "sharded"
+    peak_includes_load: bool  # the reported peak statistics are never reset after loading
+    main_grads_fp32: bool  # gradients accumulated in an fp32 buffer (Megatron DDP main_grad)
+    offload_checkpoints: bool  # "full" checkpointing moves each layer's saved input to CPU memory
+    sources: tuple[tuple[str, str], ...]  # (what, where it is set)
+
+
+_HF = FrameworkDefaults(
+    "huggingface", "Hugging Face (Trainer / TRL / accelerate)", "standard", True, 1, 0, "attention", False,
+    "direct", False, False, False,
+    (("loss", "transformers src/transformers/loss/loss_utils.py ForCausalLMLoss: logits.float() then "
+      "F.cross_entropy over the whole b·s·V tensor"),
+     ("loading", "transformers modeling_utils.from_pretrained: weights are loaded shard by shard straight "
+      "into the model's device and dtype (low_cpu_mem_usage)"),
+     ("tools", "axolotl, LLaMA-Factory and ms-swift train through transformers.Trainer / TRL")),
+)
+
+TABLE: dict[str, FrameworkDefaults] = {
+    "huggingface": _HF,
+    "deepspeed": FrameworkDefaults(
+        "deepspeed", "DeepSpeed", "standard", True, 1, 0, "attention", False, "sharded", False, False, False,
+        (("loss", "the model's own loss (transformers ForCausalLMLoss with fp32 upcast)"),
+         ("buckets", "deepspeed/runtime/zero/config.py: reduce_bucket_size 5e8, allgather_bucket_size 5e8, "
+          "stage3_max_live_parameters 1e9, stage3_prefetch_bucket_size 5e7"),
+         ("loading", "deepspeed.zero.Init partitions each parameter as it is created (ZeRO-3)")),
+    ),
+    "torchtune": FrameworkDefaults(
+        "torchtune", "torchtune", "chunked", True, 8, 0, "op", False, "direct", False, False, False,
+        (("loss", "torchtune/modules/loss/ce_chunked_output_loss.py CEWithChunkedOutputLoss(num_output_chunks=8): "
+          "the output projection runs per chunk and each chunk is upcast to fp32 on its own"),
+         ("checkpointing", "torchtune/training/_activation_checkpointing.py: ac_mode 'selective' with "
+          "ac_option 'op' uses torch's per-op selective checkpointing"),
+         ("optimizer in backward", "recipes/full_finetune_single_device.py optimizer_in_bwd: "
+          "training.register_optim_in_bwd_hooks steps each parameter as its gradient is ready"),
+         ("memory statistics", "torchtune/training/memory.py get_memory_stats: peak_memory_reserved = "
+          "torch.cuda.max_memory_reserved()")),
+    ),
+    "torchtitan": FrameworkDefaults(
+        "torchtitan", "torchtitan", "standard", True, 1, 0, "op", True, "sharded", False, False, False,
+        (("loss", "torchtitan/components/loss.py cross_entropy_loss: F.cross_entropy(pred.float(), labels)"),
+         ("checkpointing", "torchtitan/distributed/activation_checkpoint.py SelectiveAC: saves matmul, attention "
+          "and collective outputs except every second matmul, recomputes the rest"),
+         ("allocator", "run_train.sh: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"),
+         ("loading", "the model is built on the meta device, sharded by FSDP2, then loaded by DCP per shard")),
+    ),
+    "megatron": FrameworkDefaults(
+        "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,
+        (("loss", "megatron/core/tensor_parallel/cross_entropy.py: vocab-parallel logits upcast to fp32"),
+         ("checkpointing", "--recompute-granularity selective recomputes the attention core only"),
+         ("gradients", "megatron/core/distributed/distributed_data_parallel_config.py grad_reduce_in_fp32 / "
+          "--accumulate-allreduce-grads-in-fp32: gradients accumulate in an fp32 main_grad buffer"),
+         ("optimizer", "--use-distributed-optimizer shards fp32 master weights and Adam states over data "
+          "parallel ranks (off by default)")),
+    ),
+    "unsloth": FrameworkDefaults(
+        "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True,
+        (("loss", "unsloth_zoo fused_linear_cross_entropy / unsloth_fused_ce_loss: the lm_head and the loss run "
+          "in chunks, logits are never materialised for the whole batch"),
+         ("checkpointing", "use_gradient_checkpointing='unsloth' offloads each layer's saved input to CPU memory"),
+         ("loading", "pre-quantised bnb-4bit checkpoints are loaded straight into 4-bit storage")),
+    ),
+    "litgpt": FrameworkDefaults(
+        "litgpt", "LitGPT", "chunked", False, 0, 128, "attention", False, "full-then-shard", True, False, False,
+        (("loss", "litgpt/utils.py chunked_cross_entropy with lm_head_chunk_size=128: logits per 128 tokens, "
+          "cross-entropy in the logits' dtype (no fp32 upcast)"),
+         ("memory statistics", "litgpt/finetune/*.py print torch.cuda.max_memory_allocated() at the end without "
+          "resetting the statistics, so the figure includes loading"),
+         ("loading", "fabric.load_raw loads the full 16-bit checkpoint next to the FSDP shards")),
+    ),
+    "pytorch": FrameworkDefaults(
+        "pytorch", "plain PyTorch", "standard", True, 1, 0, "attention", False, "direct", False, False, False,
+        (("loss", "a plain training loop: F.cross_entropy(logits.float(), labels) over the whole batch"),),
+    ),
+}
+
+
+def defaults_for(framework: str) -> FrameworkDefaults:
+    return TABLE[framework]

@@ -1,0 +1,49 @@
+"""The behaviour a scenario gets: the framework's defaults, overridden by explicit scenario keys."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .defaults import defaults_for
+
+if TYPE_CHECKING:
+    from ..scenario import Scenario
+
+
+@dataclass(frozen=True, slots=True)
+class Behaviour:
+    framework: str
+    cross_entropy: str  # standard | chunked | fused-linear
+    loss_upcast: bool
+    loss_chunks: int
+    loss_chunk_tokens: int
+    op_selective: bool  # per-op selective checkpointing (torchtitan/torchtune), not Megatron's attention core
+    expandable_segments: bool
+    loader: str
+    peak_includes_load: bool
+    main_grads_fp32: bool
+    offload_checkpoints: bool
+    deepspeed_buckets: bool  # ZeRO-3 gathers follow DeepSpeed's live-parameter and prefetch limits
+
+
+def behaviour(s: Scenario) -> Behaviour:
+    d = defaults_for(s.framework)
+    ce = d.cross_entropy if s.cross_entropy == "auto" else s.cross_entropy
+    op = s.checkpointing == "op-selective" or (s.checkpointing == "selective" and d.selective == "op")
+    expandable = d.expandable_segments if s.expandable_segments == "auto" else bool(s.expandable_segments)
+    main_fp32 = d.main_grads_fp32 if s.main_grads_fp32 == "auto" else bool(s.main_grads_fp32)
+    return Behaviour(
+        framework=s.framework,
+        cross_entropy=ce,
+        loss_upcast=d.loss_upcast if ce == d.cross_entropy else ce != "fused-linear",
+        loss_chunks=d.loss_chunks if ce == d.cross_entropy and d.loss_chunks else 8,
+        loss_chunk_tokens=d.loss_chunk_tokens if ce == d.cross_entropy else 0,
+        op_selective=op,
+        expandable_segments=expandable,
+        loader=d.loader,
+        peak_includes_load=d.peak_includes_load,
+        main_grads_fp32=main_fp32,
+        offload_checkpoints=d.offload_checkpoints and s.checkpointing == "full",
+        deepspeed_buckets=s.framework == "deepspeed" and s.zero_stage == 3 and not s.fsdp,
+    )

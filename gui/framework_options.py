@@ -1,0 +1,96 @@
+"""The training framework picker and the options that matter for the chosen framework, in plain words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QVBoxLayout, QWidget
+
+from engine import Scenario
+from engine.frameworks import TABLE
+
+from .state import AppState
+from .widgets import ValueCombo
+
+
+class FrameworkOptions(QWidget):
+    """Framework picker, loss path, compile, offloading and framework-specific switches."""
+
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        box = QGroupBox(self.tr("Training framework"))
+        form = QFormLayout(box)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.framework = ValueCombo([
+            ("huggingface", self.tr("Hugging Face Trainer / TRL / axolotl / LLaMA-Factory")),
+            ("deepspeed", self.tr("DeepSpeed")),
+            ("torchtune", self.tr("torchtune")),
+            ("torchtitan", self.tr("torchtitan")),
+            ("megatron", self.tr("Megatron-LM / NeMo")),
+            ("unsloth", self.tr("Unsloth")),
+            ("litgpt", self.tr("LitGPT")),
+            ("pytorch", self.tr("plain PyTorch loop")),
+        ])
+        self.framework.setToolTip(self.tr("Sets the loss, checkpointing and loading the framework uses by default"))
+        form.addRow(self.tr("Framework"), self.framework)
+        self.cross_entropy = ValueCombo([
+            ("auto", self.tr("as the framework does it")),
+            ("standard", self.tr("whole-batch logits in fp32 (standard)")),
+            ("chunked", self.tr("logits in chunks (chunked)")),
+            ("fused-linear", self.tr("fused with the output layer, no logits (Liger / fused)")),
+        ])
+        form.addRow(self.tr("Loss computation"), self.cross_entropy)
+        self.compile = QCheckBox(self.tr("compile the model (torch.compile)"))
+        self.activation_offload = QCheckBox(self.tr("move saved activations to CPU memory (activation offloading)"))
+        self.optimizer_in_backward = QCheckBox(self.tr("update weights during the backward pass (optimizer in backward)"))
+        self.distributed_optimizer = QCheckBox(self.tr("shard optimizer states over GPUs (distributed optimizer)"))
+        self.save_embed = QCheckBox(self.tr("also fully train the token embeddings (modules_to_save)"))
+        self.save_head = QCheckBox(self.tr("also fully train the output layer (modules_to_save)"))
+        for widget in (self.compile, self.activation_offload, self.optimizer_in_backward, self.distributed_optimizer,
+                       self.save_embed, self.save_head):
+            form.addRow("", widget)
+        self._form = form
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(box)
+        self._connect()
+        state.scenarioChanged.connect(self.show_scenario)
+        self.show_scenario(state.scenario)
+
+    def _connect(self) -> None:
+        self.framework.valueChosen.connect(lambda v: self._edit({"framework": v}))
+        self.cross_entropy.valueChosen.connect(lambda v: self._edit({"cross_entropy": v}))
+        for key in ("compile", "activation_offload", "optimizer_in_backward", "distributed_optimizer"):
+            getattr(self, key).toggled.connect(lambda v, k=key: self._edit({k: v}))
+        self.save_embed.toggled.connect(lambda _v: self._modules_changed())
+        self.save_head.toggled.connect(lambda _v: self._modules_changed())
+
+    def _modules_changed(self) -> None:
+        modules = [name for name, box in (("embed_tokens", self.save_embed), ("lm_head", self.save_head))
+                   if box.isChecked()]
+        self._edit({"modules_to_save": modules})
+
+    def _edit(self, changes: dict[str, Any]) -> None:
+        if not self.state.edit(changes):
+            self.show_scenario(self.state.scenario)
+
+    def show_scenario(self, s: Scenario) -> None:
+        self.framework.set_value(s.framework)
+        self.cross_entropy.set_value(s.cross_entropy)
+        for box, value in ((self.compile, s.compile), (self.activation_offload, s.activation_offload),
+                           (self.optimizer_in_backward, s.optimizer_in_backward),
+                           (self.distributed_optimizer, s.distributed_optimizer),
+                           (self.save_embed, "embed_tokens" in s.modules_to_save),
+                           (self.save_head, "lm_head" in s.modules_to_save)):
+            box.blockSignals(True)
+            box.setChecked(value)
+            box.blockSignals(False)
+        adapters = s.method in ("lora", "qlora")
+        self._form.setRowVisible(self.save_embed, adapters)
+        self._form.setRowVisible(self.save_head, adapters)
+        self._form.setRowVisible(self.distributed_optimizer, s.framework == "megatron" or s.distributed_optimizer)
+        self._form.setRowVisible(self.optimizer_in_backward, s.grad_accum == 1 or s.optimizer_in_backward)
+        self.framework.setToolTip(self.tr("Sets the loss, checkpointing and loading the framework uses by default")
+                                  + f" ({TABLE[s.framework].label})")

@@ -1,0 +1,138 @@
+"""The `framework` key and its explicit overrides (issue 11), engine layer.
+
+Expected values are derived by hand from the frameworks' source code named in engine/frameworks/ (torchtune's
+CEWithChunkedOutputLoss, Liger's fused linear cross-entropy chunk rule, torchtitan's SelectiveAC policy,
+torchtune's optimizer-in-backward hooks, Megatron's distributed optimizer) and from the model's config.json
+dimensions (Llama-3-8B: hidden 4096, vocab 128256, q 4096, kv 1024, ffn 14336, 32 heads).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine import ScenarioError, estimate, scenario_from_dict
+from engine.frameworks import FRAMEWORKS, TABLE
+
+H, V, Q, KV, F, HEADS = 4096, 128256, 4096, 1024, 14336, 32
+
+
+def _s(**kw):
+    base = {"model": "llama-3-8b", "precision": "bf16", "micro_batch": 1, "seq_len": 2048}
+    base.update(kw)
+    return scenario_from_dict(base)
+
+
+def _comp(est, key, moment=0):
+    return next(c for c in est.components if c.key == key).moments[moment]
+
+
+def test_every_framework_is_accepted_and_states_its_sources():
+    for fw in FRAMEWORKS:
+        assert estimate(_s(framework=fw)).peak_allocated_bytes > 0
+        assert TABLE[fw].sources and all(what and where for what, where in TABLE[fw].sources)
+
+
+@pytest.mark.parametrize("key,value", [("framework", "keras"), ("cross_entropy", "fast"),
+                                       ("compile", "yes"), ("modules_to_save", ["q_proj"]),
+                                       ("expandable_segments", 1), ("reduce_bucket_size", 0),
+                                       ("host_memory_bytes", -5)])
+def test_bad_values_get_one_sentence(key, value):
+    with pytest.raises(ScenarioError) as exc:
+        _s(**{key: value})
+    assert str(exc.value).startswith(key)
+
+
+def test_default_framework_is_the_traced_transformers_step():
+    assert estimate(_s()).peak_allocated_bytes == estimate(_s(cross_entropy="standard")).peak_allocated_bytes
+
+
+def test_chunked_loss_as_torchtune_computes_it():
+    # CEWithChunkedOutputLoss: all 8 bf16 logit chunks + the fp32 log-softmax of every chunk + one chunk's upcast.
+    tv = 2048 * V
+    logits = _comp(estimate(_s(framework="torchtune")), "logits")
+    assert logits == pytest.approx(2 * tv + 4 * tv + 4 * tv / 8)
+    standard = _comp(estimate(_s()), "logits")
+    assert standard == pytest.approx(2 * tv + 4 * tv + 4 * tv)
+
+
+def test_fused_linear_loss_never_materialises_the_logits():
+    # Liger: chunk = next_power_of_2(ceil(BT / ceil(V / H))) = next_pow2(ceil(2048 / 32)) = 64 tokens.
+    est = estimate(_s(method="lora", cross_entropy="fused-linear"))
+    chunk = 64
+    expected = 2 * chunk * V + 2 * 2048 * H + 4 * 2048  # logits chunk + grad_input + fp32 per-token loss
+    assert _comp(est, "logits") == pytest.approx(expected)
+    # the head trains in a full fine-tune: its bf16 grad_weight is filled during the forward pass
+    full = estimate(_s(cross_entropy="fused-linear"))
+    assert _comp(full, "logits") == pytest.approx(expected + 2 * V * H)
+
+
+def test_op_selective_keeps_what_torchtitans_policy_saves():
+    est = estimate(_s(checkpointing="op-selective", optimizer="sgd"))
+    t = 2048
+    per_layer = 2 * t * H + 2 * t * Q + 2 * t * KV + 2 * t * Q + 4 * t * HEADS + 2 * t * F + 2 * t * H
+    assert _comp(est, "activations") == pytest.approx(32 * per_layer)
+    # torchtitan and torchtune mean the per-op policy by "selective"; Hugging Face/Megatron the attention core
+    assert _comp(estimate(_s(framework="torchtitan", checkpointing="selective")), "activations") == pytest.approx(
+        32 * per_layer)
+    assert _comp(estimate(_s(checkpointing="selective")), "activations") > 32 * per_layer
+
+
+def test_optimizer_in_backward_drops_the_full_gradient_set():
+    plain, oib = estimate(_s()), estimate(_s(optimizer_in_backward=True))
+    assert _comp(oib, "gradients", 3) == 0  # nothing left at the optimizer moment
+    assert _comp(oib, "gradients", 2) <= 2 * V * H  # one parameter's bf16 gradient (the largest: the embedding)
+    assert oib.peak_allocated_bytes < plain.peak_allocated_bytes - 10 * 2**30
+    with pytest.raises(ScenarioError):
+        _s(optimizer_in_backward=True, grad_accum=4)
+
+
+def test_qlora_base_weights_shard_and_offload():
+    one = _comp(estimate(_s(method="qlora")), "quantized_weights")
+    eight = _comp(estimate(_s(method="qlora", fsdp=True, gpus_per_node=8)), "quantized_weights")
+    assert eight == pytest.approx(one / 8)
+    zero3 = _s(method="qlora", zero_stage=3, gpus_per_node=8, offload="optimizer+params")
+    assert _comp(estimate(zero3), "quantized_weights") == 0
+
+
+def test_modules_to_save_trains_a_copy_of_the_head():
+    plain, saved = estimate(_s(method="lora")), estimate(_s(method="lora", modules_to_save=["lm_head"]))
+    assert saved.trainable_params - plain.trainable_params == V * H
+    # copy (2 bytes) + gradient (2) + two AdamW states (2 + 2) in bf16
+    assert saved.phases["optimizer"] - plain.phases["optimizer"] >= 8 * V * H
+    with pytest.raises(ScenarioError):
+        _s(modules_to_save=["lm_head"])  # method full already trains the head
+
+
+def test_megatron_distributed_optimizer_and_fp32_main_grads():
+    # Megatron mixed precision: 2 (bf16 weight) + 4 (fp32 main_grad) + 12/d (master + Adam states, sharded).
+    s = dict(precision="mixed-bf16", framework="megatron", gpus_per_node=8, distributed_optimizer=True)
+    est = estimate(_s(**s))
+    n = sum(v for k, v in next(c for c in est.components if c.key == "gradients").inputs if k == "params")
+    assert _comp(est, "gradients", 3) == pytest.approx(4 * n)
+    assert _comp(est, "master_weights") == pytest.approx(4 * n / 8)
+    assert _comp(est, "optimizer_states") == pytest.approx(8 * n / 8)
+
+
+def test_deepspeed_bucket_sizes_are_used():
+    small = estimate(_s(zero_stage=2, gpus_per_node=4, reduce_bucket_size=50_000_000))
+    assert _comp(small, "zero_buckets", 2) == pytest.approx(2 * 50_000_000)
+
+
+def test_compile_and_activation_offload_reduce_saved_activations():
+    plain = _comp(estimate(_s(method="lora")), "activations")
+    assert _comp(estimate(_s(method="lora", compile=True)), "activations") < plain
+    offload = estimate(_s(method="lora", activation_offload=True))
+    act = next(c for c in offload.components if c.key == "activations")
+    per_layer = dict(act.inputs)["per_layer_bytes"]
+    assert act.moments[0] == pytest.approx(2 * per_layer, rel=1e-6)
+    assert dict(act.inputs)["offloaded_bytes"] == pytest.approx(plain - 2 * per_layer, rel=1e-6)
+
+
+def test_litgpt_chunks_by_128_tokens_without_upcast():
+    tv = 2048 * V
+    logits = _comp(estimate(_s(framework="litgpt")), "logits")
+    assert logits == pytest.approx(2 * tv + 2 * tv)
+    assert math.ceil(2048 / 128) == dict(next(c for c in estimate(_s(framework="litgpt")).components
+                                              if c.key == "logits").inputs)["chunks"]
