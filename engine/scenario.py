@@ -16,7 +16,7 @@ from typing import Any
 from .architecture import ModelSpec, model_from_hf_config
 from .consistency import check_consistency, lora_target_names  # noqa: F401 - lora_target_names re-exported
 from .errors import ModelConfigError, PresetError, ScenarioError
-from .frameworks.defaults import CROSS_ENTROPIES, FRAMEWORKS
+from .frameworks.keys import FRAMEWORK_KEYS, parse_framework_keys
 from .messages import QT_TRANSLATE_NOOP
 from .presets import GpuPreset, get_gpu, model_spec_for
 
@@ -33,7 +33,6 @@ OFFLOADS = ("none", "optimizer", "optimizer+params")
 PP_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b")
 ESTIMATORS = ("detailed", "seed-per-op", "seed-k-factor", "seed-alpha")
 ADAPTER_DTYPES = ("fp32", "compute")
-MODULES_TO_SAVE = ("embed_tokens", "lm_head")
 
 # key: (default, meaning). Order is the order of the file format documentation.
 DEFAULTS: dict[str, tuple[Any, str]] = {
@@ -76,28 +75,7 @@ DEFAULTS: dict[str, tuple[Any, str]] = {
     "reshard_after_forward": (True, "FSDP/ZeRO-3 frees each layer's gathered weights after its forward "
                               "(false keeps them from forward to backward)"),
     "offload": ("none", " | ".join(OFFLOADS) + " (to CPU memory)"),
-    "framework": ("huggingface", " | ".join(FRAMEWORKS) + " (sets the defaults below as that framework's current "
-                  "release does; huggingface covers Trainer, TRL, accelerate, axolotl, LLaMA-Factory, ms-swift)"),
-    "cross_entropy": ("auto", " | ".join(CROSS_ENTROPIES) + " (auto: the framework's loss; standard: fp32 logits of "
-                      "the whole batch; chunked: logits per chunk; fused-linear: lm_head fused with the loss, "
-                      "logits never materialised, as Liger/Unsloth/Cut-Cross-Entropy)"),
-    "compile": (False, "torch.compile the model (fused elementwise ops save fewer intermediates)"),
-    "activation_offload": (False, "move saved activations to CPU memory during the forward pass (torchtune)"),
-    "optimizer_in_backward": (False, "step each parameter as soon as its gradient is ready (torchtune "
-                              "optimizer_in_bwd): no full set of gradients; needs grad_accum 1"),
-    "modules_to_save": ([], 'peft modules_to_save: fully trained copies of "embed_tokens" and/or "lm_head" '
-                        "(lora / qlora)"),
-    "expandable_segments": ("auto", 'true | false | "auto" (the framework\'s launcher setting): '
-                            "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"),
-    "reduce_bucket_size": (500_000_000, "DeepSpeed ZeRO-1/2 gradient reduce bucket, elements"),
-    "allgather_bucket_size": (500_000_000, "DeepSpeed ZeRO-1/2 parameter all-gather bucket, elements"),
-    "stage3_max_live_parameters": (1_000_000_000, "DeepSpeed ZeRO-3: most gathered parameters alive at once"),
-    "stage3_prefetch_bucket_size": (50_000_000, "DeepSpeed ZeRO-3: parameters gathered ahead of use, elements"),
-    "distributed_optimizer": (False, "Megatron --use-distributed-optimizer: fp32 master weights and optimizer "
-                              "states sharded over data-parallel ranks"),
-    "main_grads_fp32": ("auto", 'true | false | "auto" (Megatron: true): gradients accumulated in an fp32 buffer'),
-    "host_memory_bytes": (None, "CPU memory of one node in bytes, checked against what offloading and loading "
-                          "need (null: not checked)"),
+    **FRAMEWORK_KEYS,
     "estimator": ("detailed", " | ".join(ESTIMATORS)),
     "k_factor": (3.0, "K of the seed-k-factor estimator"),
     "reserve": ("auto", '"auto" (the seeds\' table) or a fraction of the peak kept free'),
@@ -116,14 +94,9 @@ _CHOICES = {
     "estimator": ESTIMATORS,
     "lora_adapter_dtype": ADAPTER_DTYPES,
     "pp_schedule": PP_SCHEDULES,
-    "framework": FRAMEWORKS,
-    "cross_entropy": CROSS_ENTROPIES,
 }
 _BOOLS = ("freeze_embeddings", "qlora_double_quant", "sequence_parallel", "fsdp", "loss_parallel",
-          "reshard_after_forward", "compile", "activation_offload", "optimizer_in_backward", "distributed_optimizer")
-_AUTO_BOOLS = ("expandable_segments", "main_grads_fp32")
-_ELEMENT_COUNTS = ("reduce_bucket_size", "allgather_bucket_size", "stage3_max_live_parameters",
-                   "stage3_prefetch_bucket_size")
+          "reshard_after_forward")
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,27 +325,7 @@ def scenario_from_dict(data: Any) -> Scenario:
             if not isinstance(data[key], bool):
                 raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be true or false, not {p!r}."), p=data[key])
             kw[key] = data[key]
-    for key in _AUTO_BOOLS:
-        if key in data:
-            if data[key] != "auto" and not isinstance(data[key], bool):
-                raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", 'must be true, false or "auto", not {p!r}.'),
-                                    p=data[key])
-            kw[key] = data[key]
-    for key in _ELEMENT_COUNTS:
-        if key in data:
-            kw[key] = _check_int(key, data[key], 1)
-    if "host_memory_bytes" in data and data["host_memory_bytes"] is not None:
-        kw["host_memory_bytes"] = _check_int("host_memory_bytes", data["host_memory_bytes"], 1)
-    if "modules_to_save" in data:
-        modules = data["modules_to_save"]
-        if not isinstance(modules, list) or not all(m in MODULES_TO_SAVE for m in modules):
-            raise ScenarioError(
-                "modules_to_save",
-                QT_TRANSLATE_NOOP("engine", "must be a list naming {p}; got {p2!r}."),
-                p=" and/or ".join(MODULES_TO_SAVE),
-                p2=modules,
-            )
-        kw["modules_to_save"] = tuple(dict.fromkeys(modules))
+    parse_framework_keys(data, kw)
     if "lora_targets" in data:
         targets = data["lora_targets"]
         if targets in ("all-linear", "attention"):

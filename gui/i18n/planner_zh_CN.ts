@@ -2000,102 +2000,109 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="263"/>
+        <location filename="../../engine/scenario.py" line="236"/>
         <source>must be a preset id such as &quot;llama-3-8b&quot; or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}.</source>
         <translation>必须是预设 id（如 &quot;llama-3-8b&quot;）或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="278"/>
+        <location filename="../../engine/scenario.py" line="251"/>
         <source>a custom GPU needs &quot;memory_bytes&quot; as a positive whole number of bytes.</source>
         <translation>自定义 GPU 需要 &quot;memory_bytes&quot;，其值为以字节计的正整数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="283"/>
+        <location filename="../../engine/scenario.py" line="256"/>
         <source>must be a preset id such as &quot;h100-sxm-80gb&quot; or {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}.</source>
         <translation>必须是预设 id（如 &quot;h100-sxm-80gb&quot;）或 {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="292"/>
+        <location filename="../../engine/scenario.py" line="265"/>
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="295"/>
+        <location filename="../../engine/scenario.py" line="268"/>
         <source>must be at least {minimum}, not {value}.</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="303"/>
+        <location filename="../../engine/scenario.py" line="276"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="307"/>
+        <location filename="../../engine/scenario.py" line="280"/>
         <source>is not a scenario key. Known keys: {p}.</source>
         <translation>不是有效的场景键。已知的键：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="313"/>
+        <location filename="../../engine/scenario.py" line="286"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="318"/>
+        <location filename="../../engine/scenario.py" line="291"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="325"/>
+        <location filename="../../engine/scenario.py" line="298"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="337"/>
+        <location filename="../../engine/scenario.py" line="310"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="342"/>
+        <location filename="../../engine/scenario.py" line="315"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="347"/>
+        <location filename="../../engine/scenario.py" line="320"/>
+        <location filename="../../engine/frameworks/keys.py" line="64"/>
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="353"/>
+        <location filename="../../engine/scenario.py" line="326"/>
+        <location filename="../../engine/frameworks/keys.py" line="70"/>
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="358"/>
+        <location filename="../../engine/frameworks/keys.py" line="53"/>
+        <source>must be a whole number of at least 1, not {p!r}.</source>
+        <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/frameworks/keys.py" line="75"/>
         <source>must be true, false or &quot;auto&quot;, not {p!r}.</source>
         <translation>必须为 true、false 或 &quot;auto&quot;，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="371"/>
+        <location filename="../../engine/frameworks/keys.py" line="88"/>
         <source>must be a list naming {p}; got {p2!r}.</source>
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="385"/>
+        <location filename="../../engine/scenario.py" line="338"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="391"/>
+        <location filename="../../engine/scenario.py" line="344"/>
         <source>must be a positive number, not {alpha!r}.</source>
         <translation>必须是正数，而不是 {alpha!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="398"/>
+        <location filename="../../engine/scenario.py" line="351"/>
         <source>must be a number between 0 and 100, not {k!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {k!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="405"/>
+        <location filename="../../engine/scenario.py" line="358"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {r!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
     </message>
@@ -2190,17 +2197,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">这里 QLoRA 的 4/8-bit 基础权重不会被 ZeRO-3 分片；请使用 0-2。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="438"/>
+        <location filename="../../engine/scenario.py" line="391"/>
         <source>{name} is larger than 8 MB; a scenario is a few kilobytes.</source>
         <translation>{name} 大于 8 MB，而场景文件通常只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="444"/>
+        <location filename="../../engine/scenario.py" line="397"/>
         <source>cannot read {p}: {p2}.</source>
         <translation>无法读取 {p}：{p2}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="448"/>
+        <location filename="../../engine/scenario.py" line="401"/>
         <source>{name} is not valid JSON ({exc}).</source>
         <translation>{name} 不是有效的 JSON（{exc}）。</translation>
     </message>

@@ -1,0 +1,92 @@
+"""Scenario keys of the frameworks (issue 11): their defaults and meanings, and how they are validated.
+
+scenario.py splices FRAMEWORK_KEYS into its DEFAULTS table (the one documented list of keys) and calls
+parse_framework_keys() while it builds a Scenario.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import ScenarioError
+from ..messages import QT_TRANSLATE_NOOP
+from .defaults import CROSS_ENTROPIES, FRAMEWORKS
+
+MODULES_TO_SAVE = ("embed_tokens", "lm_head")
+
+FRAMEWORK_KEYS: dict[str, tuple[Any, str]] = {
+    "framework": ("huggingface", " | ".join(FRAMEWORKS) + " (sets the defaults below as that framework's current "
+                  "release does; huggingface covers Trainer, TRL, accelerate, axolotl, LLaMA-Factory, ms-swift)"),
+    "cross_entropy": ("auto", " | ".join(CROSS_ENTROPIES) + " (auto: the framework's loss; standard: fp32 logits of "
+                      "the whole batch; chunked: logits per chunk; fused-linear: lm_head fused with the loss, "
+                      "logits never materialised, as Liger/Unsloth/Cut-Cross-Entropy)"),
+    "compile": (False, "torch.compile the model (fused elementwise ops save fewer intermediates)"),
+    "activation_offload": (False, "move saved activations to CPU memory during the forward pass (torchtune)"),
+    "optimizer_in_backward": (False, "step each parameter as soon as its gradient is ready (torchtune "
+                              "optimizer_in_bwd): no full set of gradients; needs grad_accum 1"),
+    "modules_to_save": ([], 'peft modules_to_save: fully trained copies of "embed_tokens" and/or "lm_head" '
+                        "(lora / qlora)"),
+    "expandable_segments": ("auto", 'true | false | "auto" (the framework\'s launcher setting): '
+                            "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"),
+    "reduce_bucket_size": (500_000_000, "DeepSpeed ZeRO-1/2 gradient reduce bucket, elements"),
+    "allgather_bucket_size": (500_000_000, "DeepSpeed ZeRO-1/2 parameter all-gather bucket, elements"),
+    "stage3_max_live_parameters": (1_000_000_000, "DeepSpeed ZeRO-3: most gathered parameters alive at once"),
+    "stage3_prefetch_bucket_size": (50_000_000, "DeepSpeed ZeRO-3: parameters gathered ahead of use, elements"),
+    "distributed_optimizer": (False, "Megatron --use-distributed-optimizer: fp32 master weights and optimizer "
+                              "states sharded over data-parallel ranks"),
+    "main_grads_fp32": ("auto", 'true | false | "auto" (Megatron: true): gradients accumulated in an fp32 buffer'),
+    "host_memory_bytes": (None, "CPU memory of one node in bytes, checked against what offloading and loading "
+                          "need (null: not checked)"),
+}
+
+_CHOICES = {"framework": FRAMEWORKS, "cross_entropy": CROSS_ENTROPIES}
+_BOOLS = ("compile", "activation_offload", "optimizer_in_backward", "distributed_optimizer")
+_AUTO_BOOLS = ("expandable_segments", "main_grads_fp32")
+_ELEMENT_COUNTS = ("reduce_bucket_size", "allgather_bucket_size", "stage3_max_live_parameters",
+                   "stage3_prefetch_bucket_size", "host_memory_bytes")
+
+
+def _count(key: str, value: Any) -> int:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be a whole number of at least 1, not {p!r}."),
+                            p=value)
+    return value
+
+
+def parse_framework_keys(data: dict[str, Any], kw: dict[str, Any]) -> None:
+    """Validate the framework keys present in `data` and put their engine form in `kw`."""
+    for key, choices in _CHOICES.items():
+        if key in data:
+            if data[key] not in choices:
+                raise ScenarioError(
+                    key, QT_TRANSLATE_NOOP("engine", "must be one of {p}; got {p2!r}."), p=", ".join(choices), p2=data[key]
+                )
+            kw[key] = data[key]
+    for key in _BOOLS:
+        if key in data:
+            if not isinstance(data[key], bool):
+                raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be true or false, not {p!r}."), p=data[key])
+            kw[key] = data[key]
+    for key in _AUTO_BOOLS:
+        if key in data:
+            if data[key] != "auto" and not isinstance(data[key], bool):
+                raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", 'must be true, false or "auto", not {p!r}.'),
+                                    p=data[key])
+            kw[key] = data[key]
+    for key in _ELEMENT_COUNTS:
+        if key in data:
+            if key == "host_memory_bytes" and data[key] is None:
+                continue
+            kw[key] = _count(key, data[key])
+    if "modules_to_save" in data:
+        modules = data["modules_to_save"]
+        if not isinstance(modules, list) or not all(m in MODULES_TO_SAVE for m in modules):
+            raise ScenarioError(
+                "modules_to_save",
+                QT_TRANSLATE_NOOP("engine", "must be a list naming {p}; got {p2!r}."),
+                p=" and/or ".join(MODULES_TO_SAVE),
+                p2=modules,
+            )
+        kw["modules_to_save"] = tuple(dict.fromkeys(modules))
