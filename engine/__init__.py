@@ -10,7 +10,8 @@ from .breakdown import Component, Estimate, StageEstimate
 from .errors import ModelConfigError, PlannerError, PresetError, ScenarioError
 from .estimate import estimate, kv_cache_bytes
 from .presets import get_gpu, get_model_preset, gpu_presets, model_presets
-from .scenario import DEFAULTS, SCHEMA_VERSION, Scenario, load_scenario, resolve_model, scenario_from_dict
+from .scenario import DEFAULTS, SCHEMA_VERSION, Scenario, resolve_model, scenario_from_dict
+from .scenario_file import load_scenario
 
 __all__ = [
     "DEFAULTS", "SCHEMA_VERSION", "Component", "Estimate", "ModelConfigError", "ModelSpec", "PlannerError",

@@ -10,7 +10,6 @@ import dataclasses
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from .architecture import ModelSpec, model_from_hf_config
@@ -380,24 +379,3 @@ def resolve_gpu(s: Scenario) -> tuple[str, int]:
         return s.gpu.name, s.gpu.memory_bytes
     preset: GpuPreset = get_gpu(s.gpu)
     return preset.name, preset.usable_bytes
-
-
-def load_scenario(path: str | Path) -> Scenario:
-    p = Path(path)
-    try:
-        if p.stat().st_size > MAX_SCENARIO_BYTES:
-            raise ScenarioError(
-                "scenario",
-                QT_TRANSLATE_NOOP("engine", "{name} is larger than 8 MB; a scenario is a few kilobytes."),
-                name=p.name,
-            )
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ScenarioError(
-            "scenario", QT_TRANSLATE_NOOP("engine", "cannot read {p}: {p2}."), p=p, p2=exc.strerror or exc
-        ) from exc
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ScenarioError(
-            "scenario", QT_TRANSLATE_NOOP("engine", "{name} is not valid JSON ({exc})."), name=p.name, exc=exc
-        ) from exc
-    return scenario_from_dict(data)

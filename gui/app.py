@@ -31,8 +31,10 @@ def build_window(
     error = None
     settings = settings or Settings()
     library = ScenarioLibrary()
+    save_problem = library.start_up() if restore else None  # temp-file cleanup, retention, can we write?
     values = settings.values
-    scenario = scenario_from_dict(DEFAULT_SCENARIO)
+    default = scenario_from_dict(DEFAULT_SCENARIO)
+    scenario = default
     library_id = version = None
     if scenario_path:
         try:
@@ -47,14 +49,23 @@ def build_window(
                 library_id = None if entry.read_only else entry.id
         except PlannerError:
             pass  # the last scenario was deleted or renamed elsewhere: start with the default
-    state = AppState(scenario)
+    try:
+        state = AppState(scenario)
+    except Exception as exc:  # noqa: BLE001 - a file that validates but breaks the estimator must not stop the start
+        error = QCoreApplication.translate("Actions", "%1 could not be estimated (%2); the default scenario is shown.") \
+            .replace("%1", scenario.name).replace("%2", type(exc).__name__)
+        state, library_id, version = AppState(default), None, None
     state.library_id = library_id
     if scenario_path and error is None:
         state.file_path = scenario_path
     chosen_theme = theme or (values.theme if restore and values.theme in ("light", "dark") else "light")
     window = MainWindow(state, chosen_theme, library, settings)
     window.library_version = version
+    window.save_problem = save_problem
     window.resize(*WINDOW_SIZE)
+    notes = [n for n in (save_problem, settings.write_problem, *settings.problems) if n]
+    if notes:
+        window.status.showMessage(" ".join(notes), 30000)
     if restore:
         if values.unit in ("GB", "GiB"):
             state.set_unit(values.unit)
@@ -106,8 +117,11 @@ def run_app(scenario_path: str | None = None, screenshot: str | None = None, lan
             return 2
         window.show()
         app.processEvents()
-        window.grab().save(screenshot)
-        print(f"saved {screenshot}")
+        if not window.grab().save(screenshot):
+            print(f"error: the screenshot could not be written to {ascii(screenshot)[1:-1]} (does the folder exist, "
+                  "and does the name end in .png?)", file=sys.stderr)
+            return 2
+        print(f"saved {ascii(screenshot)[1:-1]}")
         return 0
     window.show()
     if error:

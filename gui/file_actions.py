@@ -80,8 +80,22 @@ def save(win: MainWindow) -> bool:
         return win.library_save()
     if not win.state.file_path:
         return save_as(win)
-    write_json(win.state.file_path, win.state.scenario.to_dict())
+    if not write_or_explain(win, win.state.file_path):
+        return False
     win.state.mark_saved()
+    return True
+
+
+def write_or_explain(win: MainWindow, path: str) -> bool:
+    """Write the scenario to `path`; on failure a dialog says why and the edits stay unsaved (the * stays)."""
+    try:
+        write_json(path, win.state.scenario.to_dict())
+    except OSError as exc:
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot save"),
+                            QCoreApplication.translate("Actions", "%1 could not be written (%2); nothing was changed "
+                                                       "on disk.").replace("%1", str(path))
+                            .replace("%2", exc.strerror or str(exc)))
+        return False
     return True
 
 
@@ -90,7 +104,8 @@ def save_as(win: MainWindow) -> bool:
     choice = FileChoice.ask_save(win, QCoreApplication.translate("Actions", "Save scenario as"), JSON_FILTER, name)
     if choice is None:
         return False
-    write_json(choice.path, win.state.scenario.to_dict())
+    if not write_or_explain(win, choice.path):
+        return False
     win.state.file_path = choice.path
     win.state.mark_saved()
     return True

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QInputDialog, QMessageBox
 from engine import PlannerError
 
 from .compare_view import Compared
-from .storage import ConflictError, scenario_version
+from .storage import ConflictError
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -50,7 +50,7 @@ def save_to_library(win: MainWindow, as_new: bool = False) -> bool:
             return False
         scenario = scenario.replace(name=name.strip())
     try:
-        new_id = win.library.save(scenario, scenario_id, expected_version=win.library_version)
+        new_id, version = win.library.save_versioned(scenario, scenario_id, expected_version=win.library_version)
     except ConflictError:
         answer = QMessageBox.question(
             win,
@@ -65,19 +65,24 @@ def save_to_library(win: MainWindow, as_new: bool = False) -> bool:
         )
         if answer == QMessageBox.StandardButton.Cancel:
             return False
-        if answer == QMessageBox.StandardButton.Save:
-            new_id = win.library.save(scenario, scenario_id, expected_version=win.library_version, on_conflict="copy")
-        else:
-            new_id = win.library.save(scenario, scenario_id)
+        try:
+            if answer == QMessageBox.StandardButton.Save:
+                new_id, version = win.library.save_versioned(scenario, scenario_id, expected_version=win.library_version,
+                                                             on_conflict="copy")
+            else:
+                new_id, version = win.library.save_versioned(scenario, scenario_id)
+        except PlannerError as exc:
+            QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot save"), str(exc))
+            return False
     except PlannerError as exc:
         QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot save"), str(exc))
         return False
     if scenario.name != win.state.scenario.name:
         win.state.load(scenario, library_id=new_id)
-    win.library_version = scenario_version(win.library.load(new_id))
+    win.library_version = version  # of the bytes this save wrote, taken under the lock: no race with another window
     win.state.mark_saved(new_id)
     win.settings.update(last_scenario=new_id)
-    win.library_panel.refresh()
+    win.library_panel.mark_stale()  # re-listed now if on screen, else when next shown
     win.status.showMessage(QCoreApplication.translate("Actions", "Saved to the library as %s") % new_id, 5000)
     return True
 

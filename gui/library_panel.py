@@ -28,7 +28,7 @@ from engine.units import format_bytes
 from .dialogs import FileChoice
 from .i18n import tr_engine
 from .state import AppState
-from .storage import LibraryEntry, ScenarioLibrary
+from .storage import BACKUP_KEEP_DAYS, EXAMPLE_PREFIX, KEEP_AT_MOST, TRASH_KEEP_DAYS, LibraryEntry, ScenarioLibrary
 from .widgets import VERDICT_COLOURS, RefreshWhenShown
 
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -95,8 +95,12 @@ class LibraryPanel(RefreshWhenShown):
         self.table.itemSelectionChanged.connect(self._selection_changed)
         self.search.textChanged.connect(self._filter)
         self.entries: list[LibraryEntry] = []
-        state.unitChanged.connect(lambda _u: self.mark_stale())  # re-estimating every entry: only when on screen
-        self.refresh()
+        # file version (a hash of its bytes, which hold every input) -> (verdict, peak bytes, model, gpu):
+        # a listing estimates only files that changed. Pruned to the versions listed at every refresh.
+        self._row_cache: dict[str, tuple[str, float | None, str, str]] = {}
+        state.unitChanged.connect(lambda _u: self.mark_stale())
+        # Listing (reading every file, estimating every row) waits until the tab is first shown: the window's
+        # start does not depend on how many scenarios, or which broken ones, the folder holds.
 
     def refresh_shown(self) -> None:
         self.refresh()
@@ -106,18 +110,16 @@ class LibraryPanel(RefreshWhenShown):
         self._stale = False
         self.entries = self.library.entries()
         unit = self.state.unit
+        self.table.setUpdatesEnabled(False)
         self.table.setRowCount(len(self.entries))
+        rows = {}
         for row, entry in enumerate(self.entries):
-            if entry.scenario is not None:
-                try:
-                    est = estimate(entry.scenario)
-                    verdict, peak, model, gpu = est.verdict, format_bytes(est.total_bytes, unit), est.model_name, \
-                        est.gpu_name
-                except PlannerError as exc:
-                    verdict, peak, model, gpu = str(exc), "", "", ""
-            else:
-                verdict, peak, model, gpu = entry.error or "", "", "", ""
-            name = entry.name + (self.tr(" (example, read-only)") if entry.read_only else "")
+            summary = self._summary(entry)
+            rows[entry.version or ""] = summary
+            verdict, peak_bytes, model, gpu = summary
+            peak = format_bytes(peak_bytes, unit) if peak_bytes is not None else ""
+            name = entry.name + (self.tr(" (example, read-only)") if entry.id.startswith(EXAMPLE_PREFIX) else
+                                 self.tr(" (read-only)") if entry.read_only else "")
             cells = [name, model, gpu, tr_engine(verdict) if verdict in VERDICT_COLOURS else verdict, peak]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -127,11 +129,29 @@ class LibraryPanel(RefreshWhenShown):
                     item.setText(f"● {text}")
                     item.setForeground(QColor(VERDICT_COLOURS[verdict]))
                 self.table.setItem(row, col, item)
+        self._row_cache = rows
+        self.table.setUpdatesEnabled(True)
         problems = self.library.problems()
         self.problems.setText("\n".join(str(p) for p in problems))
         self.problems.setVisible(bool(problems))
         self._filter(self.search.text())
         self._selection_changed()
+
+    def _summary(self, entry: LibraryEntry) -> tuple[str, float | None, str, str]:
+        """(verdict or error sentence, peak bytes, model, gpu) of one row; never raises: a file that validates but
+        breaks the estimator gets its row with the reason instead of stopping the listing."""
+        if entry.scenario is None:
+            return entry.error or "", None, "", ""
+        cached = self._row_cache.get(entry.version or "")
+        if cached is not None:
+            return cached
+        try:
+            est = estimate(entry.scenario)
+            return est.verdict, est.total_bytes, est.model_name, est.gpu_name
+        except PlannerError as exc:
+            return str(exc), None, "", ""
+        except Exception as exc:  # noqa: BLE001 - one bad file must not stop the library from listing
+            return self.tr("cannot be estimated (%s)") % type(exc).__name__, None, "", ""
 
     def _filter(self, text: str) -> None:
         needle = text.strip().lower()
@@ -197,14 +217,23 @@ class LibraryPanel(RefreshWhenShown):
     def restore(self) -> None:
         trash = self.library.trash_entries()
         if not trash:
-            QMessageBox.information(self, self.tr("Restore"), self.tr("Nothing has been deleted."))
+            QMessageBox.information(self, self.tr("Restore"), self.tr("Nothing has been deleted.") + "\n\n"
+                                    + self.retention_text())
             return
         labels = [f"{t.name} — {datetime.fromtimestamp(t.deleted):%Y-%m-%d %H:%M}" for t in trash]
-        label, ok = QInputDialog.getItem(self, self.tr("Restore a deleted scenario"), self.tr("Scenario"), labels,
-                                         0, False)
+        label, ok = QInputDialog.getItem(self, self.tr("Restore a deleted scenario"),
+                                         self.tr("Scenario") + "\n" + self.retention_text(), labels, 0, False)
         if ok:
-            self.library.restore(trash[labels.index(label)].trash_id)
+            try:
+                self.library.restore(trash[labels.index(label)].trash_id)
+            except PlannerError as exc:
+                QMessageBox.warning(self, self.tr("Library"), str(exc))
             self.refresh()
+
+    def retention_text(self) -> str:
+        return self.tr("Deleted scenarios stay in the trash for %1 days and backups of older-format files for %2 days "
+                       "(at most %3 of each, newest kept); quarantined files are never removed.").replace(
+            "%1", str(TRASH_KEEP_DAYS)).replace("%2", str(BACKUP_KEEP_DAYS)).replace("%3", str(KEEP_AT_MOST))
 
     def import_file(self, path: str | None = None) -> str | None:
         if path is None:

@@ -45,6 +45,7 @@ class MainWindow(QMainWindow):
         self.library = library or ScenarioLibrary()
         self.settings = settings or Settings()
         self.library_version: str | None = None
+        self.save_problem: str | None = None  # why the data folder cannot be written, found at start-up
         self.replaced = False
         self.state = state
         state.setParent(self)  # the state lives exactly as long as its window

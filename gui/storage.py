@@ -29,160 +29,65 @@ How nothing is lost:
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
+import stat
+import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from engine import SCHEMA_VERSION, Scenario, ScenarioError, scenario_from_dict
+from engine.safe_read import read_capped
 from engine.scenario import MAX_SCENARIO_BYTES
+from engine.scenario_file import (  # the file format's owner; re-exported for the library's callers
+    MIGRATIONS,
+    FutureVersionError,
+    file_version,
+    migrate,
+    parse_json,
+    parse_scenario_bytes,
+)
 
-from .settings_store import (  # the safe-file primitives, shared with the settings (re-exported here)
+from .data_folder import (  # the safe-file primitives, shared with the settings (re-exported here)
     MAX_ID_BYTES,
     STAMP_FORMAT,
     StorageError,
+    append_log,
     atomic_write,
     check_id,
+    clean_temp_files,
     data_dir,
     file_lock,
     id_from_name,
+    json_files,
+    mtime_ns,
+    reason_of,
+    safe_subdir,
     stamped_path,
     truncate_utf8,
+    writable_problem,
 )
+from .library_types import (
+    ConflictError,
+    LibraryEntry,
+    Problem,
+    TrashEntry,
+    scenario_bytes,
+    scenario_version,
+    version_of,
+)
+
+__all__ = ["EXAMPLE_PREFIX", "MAX_ID_BYTES", "MIGRATIONS", "ConflictError", "FutureVersionError", "LibraryEntry",
+           "Problem", "ScenarioLibrary", "StorageError", "TrashEntry", "check_id", "data_dir", "file_version",
+           "id_from_name", "migrate", "parse_scenario_bytes", "scenario_bytes", "scenario_version", "version_of"]
+
+TRASH_KEEP_DAYS = 30  # deleted scenarios can be restored for this long, then the trash forgets them
+BACKUP_KEEP_DAYS = 90  # originals of older-format files, kept in case the migration misread one
+KEEP_AT_MOST = 500  # per folder, newest kept: a script deleting in a loop cannot fill the disk
+
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
 EXAMPLE_PREFIX = "example:"
-
-
-class ConflictError(StorageError):
-    def __init__(self, scenario_id: str, name: str) -> None:
-        self.id = scenario_id
-        super().__init__(f"\u201c{name}\u201d was changed by another window after you opened it, so it was not "
-                         "overwritten; save under a new name or reopen it.")
-
-
-class FutureVersionError(ScenarioError):
-    """The file is from a newer app: valid data this version must not touch."""
-
-
-# ---- names, versions, migrations ------------------------------------------------------------------------------
-
-def scenario_bytes(scenario: Scenario) -> bytes:
-    """The exact bytes save() writes. Every key is written, so a profile keeps its meaning if a default changes."""
-    data = scenario.to_dict()
-    try:
-        return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate cannot be UTF-8; JSON's \u escapes carry it safely
-        return (json.dumps(data, indent=2) + "\n").encode("ascii")
-
-
-def version_of(raw: bytes) -> str:
-    """The optimistic-concurrency token: a hash of the file's bytes (mtimes are too coarse on some filesystems)."""
-    return hashlib.sha256(raw).hexdigest()[:20]
-
-
-def scenario_version(scenario: Scenario) -> str:
-    """The version save() leaves on disk for this scenario: pass it as expected_version on the next save."""
-    return version_of(scenario_bytes(scenario))
-
-
-def _v0_to_v1(data: dict[str, Any]) -> dict[str, Any]:
-    # Version 0 = files from before schema_version existed; they called micro_batch "batch_size" and
-    # gpus_per_node "gpus". A file with no schema_version but today's keys passes through unchanged.
-    out = {k: v for k, v in data.items() if k != "schema_version"}
-    for old, new in (("batch_size", "micro_batch"), ("gpus", "gpus_per_node")):
-        if old in out:
-            if new in out:
-                raise ScenarioError(old, f"is the old name of {new}, and the file sets both.")
-            out[new] = out.pop(old)
-    return {"schema_version": 1, **out}
-
-
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {0: _v0_to_v1}
-
-
-def file_version(data: dict[str, Any]) -> int:
-    version = data.get("schema_version", 0)
-    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-        raise ScenarioError("schema_version", f"must be a whole number, not {version!r}.")
-    return version
-
-
-def migrate(data: dict[str, Any]) -> dict[str, Any]:
-    """Bring a scenario object of any older schema_version up to SCHEMA_VERSION, one version at a time."""
-    version = file_version(data)
-    if version > SCHEMA_VERSION:
-        raise FutureVersionError("schema_version", f"{version} is from a newer LLM Memory Planner "
-                                 f"(this one reads up to {SCHEMA_VERSION}).")
-    while version < SCHEMA_VERSION:
-        data = MIGRATIONS[version](data)
-        version = file_version(data)
-    return data
-
-
-def parse_scenario_bytes(raw: bytes, label: str) -> tuple[Scenario, int]:
-    """(scenario, the file's schema_version) or a ScenarioError whose sentence starts with `label` (a file name)."""
-    if len(raw) > MAX_SCENARIO_BYTES:
-        raise ScenarioError(label, "is larger than 8 MB; a scenario is a few kilobytes.")
-    try:
-        data = json.loads(raw.decode("utf-8-sig"))  # -sig: Windows Notepad may add a byte-order mark
-    except UnicodeDecodeError:
-        raise ScenarioError(label, "is not UTF-8 text; it may be damaged or not a scenario.") from None
-    except (ValueError, RecursionError) as exc:
-        raise ScenarioError(label, f"is not valid JSON ({exc}); it may be truncated or damaged.") from None
-    if not isinstance(data, dict):
-        raise ScenarioError(label, "must hold one JSON object {...}.")
-    try:
-        version = file_version(data)
-        if version > SCHEMA_VERSION:
-            raise FutureVersionError(label, f"was saved by a newer LLM Memory Planner (schema_version {version}; "
-                                     f"this version reads up to {SCHEMA_VERSION}).")
-        return scenario_from_dict(migrate(data)), version
-    except FutureVersionError:
-        raise
-    except ScenarioError as exc:
-        raise ScenarioError(label, str(exc)) from exc
-    except Exception as exc:  # a malformed custom model config can fail in ways the parser does not name
-        raise ScenarioError(label, f"could not be read ({type(exc).__name__}: {exc}).") from exc
-
-
-# ---- the library ----------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class LibraryEntry:
-    id: str  # file stem, or "example:<stem>" for a built-in example
-    name: str
-    path: Path
-    scenario: Scenario | None  # None when the file cannot be used; then error says why
-    error: str | None
-    read_only: bool
-    modified: float  # the file's mtime (seconds since the epoch)
-    version: str | None  # hash of the bytes read; pass to save(expected_version=...)
-    migrated_from: int | None = None  # the file's older schema_version; it is upgraded on the next save
-
-
-@dataclass(frozen=True)
-class Problem:
-    file: str  # the file's name where it was found
-    reason: str  # a sentence for the user
-    moved_to: Path | None  # quarantine/... ; None when the file was left in place
-
-    def __str__(self) -> str:
-        where = f" It was moved to {self.moved_to}." if self.moved_to else ""
-        return f"{self.reason}{where}"
-
-
-@dataclass(frozen=True)
-class TrashEntry:
-    trash_id: str
-    id: str  # the id it had, which restore() reuses when free
-    name: str
-    deleted: float
-    path: Path
 
 
 class ScenarioLibrary:
@@ -191,6 +96,10 @@ class ScenarioLibrary:
         self.scenarios_dir = self.root / "scenarios"
         self.examples_dir = examples_dir
         self._problems: list[Problem] = []
+        # path -> (what os.stat said, the entry read then): a listing re-reads only files that changed, so 10,000
+        # scenarios list in milliseconds after the first time. Pruned to the files that exist at every listing.
+        self._cache: dict[Path, tuple[tuple[int, int, int, int], LibraryEntry]] = {}
+        self._folded: tuple[int, set[str]] = (-2, set())  # (folder mtime, casefolded stems) for _free_id
 
     def _lock(self) -> contextlib.AbstractContextManager[None]:
         return file_lock(self.root / ".lock")
@@ -200,19 +109,68 @@ class ScenarioLibrary:
             return self.examples_dir / f"{check_id(scenario_id[len(EXAMPLE_PREFIX):])}.json"
         return self.scenarios_dir / f"{check_id(scenario_id)}.json"
 
+    # ---- start-up housekeeping ----------------------------------------------------------------------------------
+    def start_up(self) -> str | None:
+        """Once per window start: remove temporary files of killed saves, apply the trash/backups retention, and
+        check that the folder can be written. Returns None, or a sentence saying why saving is unavailable."""
+        problem = writable_problem(self.root)
+        if problem is None:
+            with contextlib.suppress(OSError, StorageError), self._lock():
+                clean_temp_files(self.root)
+                self._prune("trash", TRASH_KEEP_DAYS)
+                self._prune("backups", BACKUP_KEEP_DAYS)
+        return problem
+
+    def _prune(self, name: str, keep_days: int) -> int:
+        """The retention policy (shown in the Restore dialog): older than keep_days or beyond the newest KEEP_AT_MOST."""
+        folder = self.root / name
+        try:
+            if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                return 0  # a link or a file: nothing in it is ours to remove
+            files = [(e.stat(follow_symlinks=False).st_mtime, e.path) for e in os.scandir(folder)
+                     if e.name.endswith(".json") and e.is_file(follow_symlinks=False)]
+        except OSError:
+            return 0
+        files.sort(reverse=True)
+        cutoff = time.time() - keep_days * 86400
+        removed = 0
+        for n, (mtime, path) in enumerate(files):
+            if n >= KEEP_AT_MOST or mtime < cutoff:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+                    removed += 1
+        return removed
+
+    # ---- reading ------------------------------------------------------------------------------------------------
     def entries(self) -> list[LibraryEntry]:
         """Built-in examples, then saved scenarios, each sorted by name. Unreadable files go to quarantine/."""
-        examples = sorted(self.examples_dir.glob("*.json")) if self.examples_dir and self.examples_dir.is_dir() else []
-        mine = sorted(self.scenarios_dir.glob("*.json")) if self.scenarios_dir.is_dir() else []
-        listed = [self._read(p, example=True) for p in examples]
-        listed += [self._read(p) for p in mine if not p.name.startswith(".")]
+        listed = [self._cached(p, example=True) for p in json_files(self.examples_dir)]
+        mine = json_files(self.scenarios_dir)
+        listed += [self._cached(p) for p in mine]
+        alive = set(mine) | set(json_files(self.examples_dir))
+        for path in [p for p in self._cache if p not in alive]:
+            del self._cache[path]
         found = [e for e in listed if e is not None]
         return sorted(found, key=lambda e: (not e.id.startswith(EXAMPLE_PREFIX), e.name.casefold(), e.id))
+
+    def _cached(self, path: Path, *, example: bool = False) -> LibraryEntry | None:
+        try:
+            info = os.stat(path)
+            key = (info.st_mtime_ns, info.st_size, info.st_ino, info.st_ctime_ns)
+        except OSError:
+            key = None
+        hit = self._cache.get(path)
+        if key is not None and hit is not None and hit[0] == key and stat.S_ISREG(info.st_mode):
+            return hit[1]
+        entry = self._read(path, example=example)
+        if entry is not None and key is not None and entry.version is not None:
+            self._cache[path] = (key, entry)
+        return entry
 
     def entry(self, scenario_id: str) -> LibraryEntry:
         """One entry, read once (so scenario and version agree). ScenarioError if missing or quarantined."""
         path = self._path(scenario_id)
-        entry = self._read(path, example=scenario_id.startswith(EXAMPLE_PREFIX)) if path.is_file() else None
+        entry = self._read(path, example=scenario_id.startswith(EXAMPLE_PREFIX)) if os.path.lexists(path) else None
         if entry is None:
             moved = [p for p in self._problems if p.file == path.name]
             raise ScenarioError(scenario_id, str(moved[-1]) if moved else "there is no saved scenario with this id.")
@@ -234,11 +192,13 @@ class ScenarioLibrary:
     def _read(self, path: Path, *, example: bool = False, retry: bool = True) -> LibraryEntry | None:
         sid = EXAMPLE_PREFIX + path.stem if example else path.stem
         try:
-            raw = path.read_bytes()
-            modified = path.stat().st_mtime
-        except OSError as exc:  # held by a sync client, permissions...: list it and leave it alone
-            return LibraryEntry(sid, path.stem, path, None, f"{path.name} cannot be read: {exc.strerror or exc}.",
-                                True, 0.0, None)
+            raw = read_capped(path, MAX_SCENARIO_BYTES)
+            modified = os.stat(path).st_mtime
+        except OSError as exc:  # a pipe, a device, too large, held by a sync client...: listed and left alone
+            error = f"{path.name} cannot be read: {reason_of(exc)}"
+            if not example:
+                self._note(Problem(path.name, error, None))
+            return LibraryEntry(sid, path.stem, path, None, error, True, 0.0, None)
         try:
             scenario, old = parse_scenario_bytes(raw, path.name)
         except ScenarioError as exc:
@@ -246,7 +206,7 @@ class ScenarioLibrary:
                 if isinstance(exc, FutureVersionError) and not example:
                     self._note(Problem(path.name, str(exc), None))
                 return LibraryEntry(sid, path.stem, path, None, str(exc), True, modified, version_of(raw))
-            if self._quarantine(path, raw, str(exc)) or not path.exists():
+            if self._quarantine(path, raw, str(exc)) or not os.path.lexists(path):
                 return None
             return self._read(path, retry=False)  # another instance rewrote it meanwhile: judge the new bytes
         return LibraryEntry(sid, scenario.name, path, scenario, None, example, modified, version_of(raw),
@@ -258,21 +218,22 @@ class ScenarioLibrary:
 
     def _quarantine(self, path: Path, raw: bytes, reason: str, *, copy: bool = False) -> bool:
         """Move (or copy, before an overwrite) an unreadable file aside, untouched; only if it still holds `raw`."""
-        with contextlib.ExitStack() as stack:
-            if not copy:  # the save path already holds the lock
-                stack.enter_context(self._lock())
-            try:
-                if path.read_bytes() != raw:
+        try:
+            with contextlib.ExitStack() as stack:
+                if not copy:  # the save path already holds the lock
+                    stack.enter_context(self._lock())
+                if read_capped(path, MAX_SCENARIO_BYTES) != raw:
                     return False
-                dest = stamped_path(self.root / "quarantine", path.stem, path.suffix)
+                dest = stamped_path(safe_subdir(self.root, "quarantine"), path.stem, path.suffix)
                 if copy:
                     atomic_write(dest, raw)
                 else:
                     os.replace(path, dest)
-            except OSError:
-                return False
-            with contextlib.suppress(OSError), open(dest.parent / "log.txt", "a", encoding="utf-8", errors="replace") as log:
-                log.write(f"{datetime.now().isoformat(timespec='seconds')}  {path.name} -> {dest.name}: {reason}\n")
+                append_log(dest.parent / "log.txt", f"{datetime.now().isoformat(timespec='seconds')}  "
+                           f"{ascii(path.name)[1:-1]} -> {ascii(dest.name)[1:-1]}: {reason}\n")
+        except (OSError, StorageError) as exc:  # read-only folder, a linked quarantine/...: left where it is
+            self._note(Problem(path.name, f"{reason} It could not be moved aside ({reason_of(exc)}).", None))
+            return False
         self._note(Problem(path.name, reason, dest))
         return True
 
@@ -286,46 +247,80 @@ class ScenarioLibrary:
             if not self._quarantine(path, raw, str(exc), copy=True):
                 raise StorageError(f"{path.name} could not be set aside before saving, so it was left as it is.") from exc
             return
-        old = file_version(json.loads(raw.decode("utf-8-sig")))
+        old = file_version(parse_json(raw.decode("utf-8-sig")))
         if old < SCHEMA_VERSION:
-            atomic_write(stamped_path(self.root / "backups", f"{path.stem}.v{old}"), raw)
+            atomic_write(stamped_path(safe_subdir(self.root, "backups"), f"{path.stem}.v{old}"), raw)
 
     def _free_id(self, wanted: str) -> str:
-        # Case-insensitive, because Windows and macOS file names are.
-        taken = {p.stem.casefold() for p in self.scenarios_dir.glob("*.json")} if self.scenarios_dir.is_dir() else set()
+        # Case-insensitive, because Windows and macOS file names are. Probing names beats listing 10,000 files.
         candidate, n = wanted, 2
-        while candidate.casefold() in taken:
+        while self._taken(candidate):
             suffix = f"-{n}"
             candidate, n = truncate_utf8(wanted, MAX_ID_BYTES - len(suffix)).rstrip("-.") + suffix, n + 1
         return candidate
 
+    def _taken(self, candidate: str) -> bool:
+        if os.path.lexists(self.scenarios_dir / f"{candidate}.json"):
+            return True
+        if candidate == candidate.casefold() and not any(c.isalpha() for c in candidate):
+            return False  # no letters: no other spelling of it can exist
+        if self._folded[0] != mtime_ns(self.scenarios_dir):
+            names = json_files(self.scenarios_dir)
+            self._folded = (mtime_ns(self.scenarios_dir), {p.stem.casefold() for p in names})
+        return candidate.casefold() in self._folded[1]
+
+    # ---- writing ------------------------------------------------------------------------------------------------
     def save(self, scenario: Scenario, scenario_id: str | None = None, *, expected_version: str | None = None,
              on_conflict: Literal["raise", "copy"] = "raise") -> str:
         """Write `scenario`; returns its id (a new one from the name when scenario_id is None, an example, or a
         file from a newer app). With expected_version, a file changed on disk since is never overwritten."""
+        return self.save_versioned(scenario, scenario_id, expected_version=expected_version,
+                                   on_conflict=on_conflict)[0]
+
+    def save_versioned(self, scenario: Scenario, scenario_id: str | None = None, *,
+                       expected_version: str | None = None,
+                       on_conflict: Literal["raise", "copy"] = "raise") -> tuple[str, str]:
+        """save(), returning (id, version of the bytes written): the version comes from this write, under the lock,
+        so a save by another window right after cannot be mistaken for ours (pass it to the next save)."""
         scenario = scenario_from_dict(scenario.to_dict())  # never write what could not be read back
-        with self._lock():
-            if scenario_id is not None and not scenario_id.startswith(EXAMPLE_PREFIX):
-                path = self._path(scenario_id)
-                try:
-                    current: bytes | None = path.read_bytes()
-                except FileNotFoundError:  # deleted by another window: writing it again loses nothing
+        try:
+            with self._lock():
+                return self._save_locked(scenario, scenario_id, expected_version, on_conflict)
+        except OSError as exc:
+            raise StorageError(f"\u201c{scenario.name}\u201d could not be saved in {self.scenarios_dir} "
+                               f"({reason_of(exc)}); nothing was changed on disk.") from None
+
+    def _save_locked(self, scenario: Scenario, scenario_id: str | None, expected_version: str | None,
+                     on_conflict: str) -> tuple[str, str]:
+        if scenario_id is not None and not scenario_id.startswith(EXAMPLE_PREFIX):
+            path = self._path(scenario_id)
+            try:
+                current: bytes | None = read_capped(path, MAX_SCENARIO_BYTES)
+            except FileNotFoundError:  # deleted by another window: writing it again loses nothing
+                current = None
+            except OSError as exc:
+                if os.path.islink(path) or not os.path.lexists(path):
                     current = None
-                if current is not None and expected_version is not None and version_of(current) != expected_version:
-                    if on_conflict == "raise":
-                        raise ConflictError(scenario_id, scenario.name)
-                    scenario, scenario_id = scenario.replace(name=f"{scenario.name} (conflict copy)"), None
-                elif current is not None:
-                    try:
-                        self._preserve(path, current)
-                    except FutureVersionError:
-                        scenario_id = None
-                if scenario_id is not None:
-                    atomic_write(path, scenario_bytes(scenario))
-                    return scenario_id
-            new_id = self._free_id(id_from_name(scenario.name))
-            atomic_write(self.scenarios_dir / f"{new_id}.json", scenario_bytes(scenario))
-            return new_id
+                else:
+                    raise StorageError(f"{path.name} cannot be read ({reason_of(exc)}), so it was not overwritten; "
+                                       "save under a new name.") from None
+            if current is not None and expected_version is not None and version_of(current) != expected_version:
+                if on_conflict == "raise":
+                    raise ConflictError(scenario_id, scenario.name)
+                scenario, scenario_id = scenario.replace(name=f"{scenario.name} (conflict copy)"), None
+            elif current is not None:
+                try:
+                    self._preserve(path, current)
+                except FutureVersionError:
+                    scenario_id = None
+            if scenario_id is not None:
+                raw = scenario_bytes(scenario)
+                atomic_write(path, raw)
+                return scenario_id, version_of(raw)
+        new_id = self._free_id(id_from_name(scenario.name))
+        raw = scenario_bytes(scenario)
+        atomic_write(self.scenarios_dir / f"{new_id}.json", raw)
+        return new_id, version_of(raw)
 
     def duplicate(self, scenario_id: str) -> str:
         scenario = self.load(scenario_id)
@@ -339,68 +334,80 @@ class ScenarioLibrary:
     def rename(self, scenario_id: str, new_name: str) -> str:
         """Change the name inside the file and the file's id to match; returns the new id."""
         path = self._own_path(scenario_id, "renamed")
-        with self._lock():
-            try:
-                raw = path.read_bytes()
-            except FileNotFoundError:
-                raise ScenarioError(scenario_id, "there is no saved scenario with this id.") from None
-            renamed = parse_scenario_bytes(raw, path.name)[0].replace(name=new_name)
-            wanted = id_from_name(new_name)
-            new_id = scenario_id if wanted.casefold() == scenario_id.casefold() else self._free_id(wanted)
-            self._preserve(path, raw)
-            atomic_write(self.scenarios_dir / f"{new_id}.json", scenario_bytes(renamed))
-            if new_id != scenario_id:
-                path.unlink()  # the renamed copy is already durable: a crash here leaves two copies, not none
+        try:
+            with self._lock():
+                try:
+                    raw = read_capped(path, MAX_SCENARIO_BYTES)
+                except FileNotFoundError:
+                    raise ScenarioError(scenario_id, "there is no saved scenario with this id.") from None
+                renamed = parse_scenario_bytes(raw, path.name)[0].replace(name=new_name)
+                wanted = id_from_name(new_name)
+                new_id = scenario_id if wanted.casefold() == scenario_id.casefold() else self._free_id(wanted)
+                self._preserve(path, raw)
+                atomic_write(self.scenarios_dir / f"{new_id}.json", scenario_bytes(renamed))
+                if new_id != scenario_id:
+                    path.unlink()  # the renamed copy is already durable: a crash here leaves two copies, not none
+        except OSError as exc:
+            raise StorageError(f"{path.name} could not be renamed ({reason_of(exc)}).") from None
         return new_id
 
     def delete(self, scenario_id: str) -> str:
         """Move the file to trash/ (recoverable with restore()); returns its trash id."""
         path = self._own_path(scenario_id, "deleted")
-        with self._lock():
-            if not path.is_file():
-                raise ScenarioError(scenario_id, "there is no saved scenario with this id.")
-            dest = stamped_path(self.root / "trash", path.stem)
-            os.replace(path, dest)
+        try:
+            with self._lock():
+                if not os.path.lexists(path):
+                    raise ScenarioError(scenario_id, "there is no saved scenario with this id.")
+                dest = stamped_path(safe_subdir(self.root, "trash"), path.stem)
+                os.replace(path, dest)
+        except OSError as exc:
+            raise StorageError(f"{path.name} could not be moved to the trash ({reason_of(exc)}).") from None
         return dest.stem
 
     def trash_entries(self) -> list[TrashEntry]:
         """Deleted scenarios, most recently deleted first."""
         folder = self.root / "trash"
         out = []
-        for path in folder.glob("*.json") if folder.is_dir() else []:
+        for path in json_files(folder) if not folder.is_symlink() else []:
             original, _, stamp = path.stem.rpartition(".")
             try:  # the stamp may carry a "-2" collision counter after the microseconds
                 deleted = datetime.strptime("-".join(stamp.split("-")[:3]), STAMP_FORMAT).timestamp()
             except ValueError:
-                deleted = path.stat().st_mtime
+                deleted = 0.0
+                with contextlib.suppress(OSError):
+                    deleted = os.lstat(path).st_mtime
             name = original or path.stem
             with contextlib.suppress(Exception):  # a damaged file in the trash is still listed, by its id
-                name = str(json.loads(path.read_bytes().decode("utf-8-sig"))["name"])
+                name = str(parse_json(read_capped(path, MAX_SCENARIO_BYTES).decode("utf-8-sig"))["name"])
             out.append(TrashEntry(path.stem, original or path.stem, name, deleted, path))
         return sorted(out, key=lambda t: -t.deleted)
 
     def restore(self, trash_id: str) -> str:
         """Move a deleted scenario back; it gets its old id, or "<id>-2"... if that is taken now."""
         path = self.root / "trash" / f"{check_id(trash_id)}.json"
-        with self._lock():
-            if not path.is_file():
-                raise ScenarioError(trash_id, "is not in the trash.")
-            new_id = self._free_id(trash_id.rpartition(".")[0] or trash_id)
-            self.scenarios_dir.mkdir(parents=True, exist_ok=True)
-            os.replace(path, self.scenarios_dir / f"{new_id}.json")
+        try:
+            with self._lock():
+                if not os.path.lexists(path) or (self.root / "trash").is_symlink():
+                    raise ScenarioError(trash_id, "is not in the trash.")
+                new_id = self._free_id(trash_id.rpartition(".")[0] or trash_id)
+                self.scenarios_dir.mkdir(parents=True, exist_ok=True)
+                os.replace(path, self.scenarios_dir / f"{new_id}.json")
+        except OSError as exc:
+            raise StorageError(f"{trash_id} could not be restored ({reason_of(exc)}).") from None
         return new_id
 
     def import_file(self, path: str | Path) -> str:
         """Validate a scenario file from anywhere and save a copy in the library; ScenarioError says what is wrong."""
         source = Path(path)
         try:
-            if source.stat().st_size > MAX_SCENARIO_BYTES:
-                raise ScenarioError(source.name, "is larger than 8 MB; a scenario is a few kilobytes.")
-            raw = source.read_bytes()
+            raw = read_capped(source, MAX_SCENARIO_BYTES)
         except OSError as exc:
-            raise ScenarioError(source.name, f"cannot be read: {exc.strerror or exc}.") from None
+            raise ScenarioError(source.name, f"cannot be read: {reason_of(exc)}.") from None
         return self.save(parse_scenario_bytes(raw, source.name)[0])
 
     def export_file(self, scenario_id: str, path: str | Path) -> None:
         """Write the scenario, in today's format, to `path` (atomically: an existing file there is never half-written)."""
-        atomic_write(Path(path), scenario_bytes(self.load(scenario_id)))
+        try:
+            atomic_write(Path(path), scenario_bytes(self.load(scenario_id)))
+        except OSError as exc:
+            raise StorageError(f"{Path(path).name} could not be written ({reason_of(exc)}).") from None

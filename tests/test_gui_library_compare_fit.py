@@ -20,6 +20,9 @@ def window(qtbot):
 
 def test_library_lists_examples_and_saves(window):
     panel = window.library_panel
+    assert panel.table.rowCount() == 0, "the library is listed when its tab is first shown, not at start-up"
+    window.tabs.setCurrentWidget(panel)
+    window.show()
     names = [panel.table.item(r, 0).text() for r in range(panel.table.rowCount())]
     assert any("read-only" in n for n in names), "the seeds' examples ship with the app"
     before = panel.table.rowCount()
@@ -33,6 +36,7 @@ def test_library_lists_examples_and_saves(window):
 def test_library_open_duplicate_delete_restore(window):
     window.library_save()
     panel = window.library_panel
+    panel.refresh()  # the tab is not on screen in this test: list it explicitly
     saved = window.state.library_id
     panel.select_ids([saved])
     panel.buttons["duplicate"].click()

@@ -22,6 +22,7 @@ from gui.storage import (
     MAX_ID_BYTES,
     ConflictError,
     ScenarioLibrary,
+    StorageError,
     check_id,
     data_dir,
     id_from_name,
@@ -217,7 +218,8 @@ def test_failure_between_write_and_rename_keeps_the_old_file(lib, planner_home, 
     def boom(src, dst):
         raise OSError(28, "No space left on device")
 
-    with monkeypatch.context() as m, pytest.raises(OSError):  # not monkeypatch.undo(): that drops planner_home too
+    # not monkeypatch.undo(): that drops planner_home too; the OS's reason reaches the user in a sentence
+    with monkeypatch.context() as m, pytest.raises(StorageError, match="No space left on device"):
         m.setattr(os, "replace", boom)
         lib.save(make(name="keep", micro_batch=2), sid)
     assert lib.load(sid).micro_batch == 1
@@ -435,7 +437,9 @@ def test_settings_write_failure_keeps_the_old_file(planner_home, monkeypatch):
     def boom(src, dst):
         raise OSError(28, "No space left on device")
 
-    with monkeypatch.context() as m, pytest.raises(OSError):
+    with monkeypatch.context() as m:
         m.setattr(settings_store.os, "replace", boom)
-        Settings().update(theme="light")
+        failed = Settings()
+        assert failed.update(theme="light").theme == "light"  # applies for this session...
+        assert "No space left on device" in failed.write_problem  # ...and says why it is not kept
     assert Settings().values.theme == "dark"

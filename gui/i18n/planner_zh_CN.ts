@@ -4,12 +4,17 @@
 <context>
     <name>Actions</name>
     <message>
-        <location filename="../app.py" line="83"/>
+        <location filename="../app.py" line="55"/>
+        <source>%1 could not be estimated (%2); the default scenario is shown.</source>
+        <translation>无法估算 %1（%2）；现显示默认场景。</translation>
+    </message>
+    <message>
+        <location filename="../app.py" line="94"/>
         <source>No font with Chinese characters was found, so the window stays in English. Install e.g. Noto Sans CJK and switch again.</source>
         <translation>未找到包含中文字符的字体，因此界面仍保持英文。请安装 Noto Sans CJK 等字体后再切换。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="115"/>
+        <location filename="../app.py" line="129"/>
         <location filename="../file_actions.py" line="67"/>
         <location filename="../library_actions.py" line="27"/>
         <location filename="../library_actions.py" line="30"/>
@@ -18,7 +23,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="40"/>
-        <location filename="../file_actions.py" line="113"/>
+        <location filename="../file_actions.py" line="128"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
@@ -64,48 +69,53 @@
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="90"/>
+        <location filename="../file_actions.py" line="95"/>
+        <source>%1 could not be written (%2); nothing was changed on disk.</source>
+        <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
+    </message>
+    <message>
+        <location filename="../file_actions.py" line="104"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="104"/>
+        <location filename="../file_actions.py" line="119"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="120"/>
+        <location filename="../file_actions.py" line="135"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="129"/>
-        <location filename="../file_actions.py" line="140"/>
+        <location filename="../file_actions.py" line="144"/>
+        <location filename="../file_actions.py" line="155"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="164"/>
+        <location filename="../file_actions.py" line="179"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="206"/>
+        <location filename="../file_actions.py" line="221"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="213"/>
+        <location filename="../file_actions.py" line="228"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="214"/>
+        <location filename="../file_actions.py" line="229"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;这次训练在我的 GPU 上放得下吗？放不下的话，该改什么？&lt;br&gt;数值已与实际跟踪的训练步骤核对；参见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="222"/>
+        <location filename="../file_actions.py" line="237"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -159,22 +169,24 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="73"/>
+        <location filename="../file_actions.py" line="94"/>
+        <location filename="../library_actions.py" line="75"/>
+        <location filename="../library_actions.py" line="78"/>
         <source>Cannot save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="81"/>
+        <location filename="../library_actions.py" line="86"/>
         <source>Saved to the library as %s</source>
         <translation>已保存到场景库，名为 %s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="98"/>
+        <location filename="../library_actions.py" line="103"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="112"/>
+        <location filename="../library_actions.py" line="117"/>
         <source>Before</source>
         <translation>修改前</translation>
     </message>
@@ -228,41 +240,6 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../results.py" line="122"/>
-        <source>fits in host memory</source>
-        <translation>主机内存够用</translation>
-    </message>
-    <message>
-        <location filename="../results.py" line="122"/>
-        <source>more than the host memory set</source>
-        <translation>超出设定的主机内存</translation>
-    </message>
-    <message>
-        <location filename="../results.py" line="123"/>
-        <source>host memory not set</source>
-        <translation>未设定主机内存</translation>
-    </message>
-    <message>
-        <location filename="../results.py" line="124"/>
-        <source>loading the model %s</source>
-        <translation>加载模型 %s</translation>
-    </message>
-    <message>
-        <location filename="../results.py" line="128"/>
-        <source>reserved by PyTorch %s</source>
-        <translation>PyTorch 预留 %s</translation>
-    </message>
-    <message>
-        <location filename="../results.py" line="129"/>
-        <source>process (as nvidia-smi shows it) %s</source>
-        <translation>进程占用（nvidia-smi 所示）%s</translation>
-    </message>
-    <message>
-        <location filename="../results.py" line="131"/>
-        <source>CPU memory per node %s (%s)</source>
-        <translation>每节点 CPU 内存 %s（%s）</translation>
-    </message>
-    <message>
-        <location filename="../results.py" line="132"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -470,7 +447,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="36"/>
-        <location filename="../framework_options.py" line="107"/>
+        <location filename="../framework_options.py" line="95"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
@@ -533,21 +510,6 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../framework_options.py" line="50"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
-    </message>
-    <message>
-        <location filename="../framework_options.py" line="57"/>
-        <source>not set</source>
-        <translation>未设定</translation>
-    </message>
-    <message>
-        <location filename="../framework_options.py" line="59"/>
-        <source>CPU memory of one node: checked against what loading and offloading need</source>
-        <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
-    </message>
-    <message>
-        <location filename="../framework_options.py" line="60"/>
-        <source>CPU memory per node</source>
-        <translation>每节点 CPU 内存</translation>
     </message>
 </context>
 <context>
@@ -706,68 +668,84 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>与当前对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="120"/>
+        <location filename="../library_panel.py" line="121"/>
         <source> (example, read-only)</source>
         <translation>（示例，只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="163"/>
+        <location filename="../library_panel.py" line="122"/>
+        <source> (read-only)</source>
+        <translation>（只读）</translation>
+    </message>
+    <message>
+        <location filename="../library_panel.py" line="154"/>
+        <source>cannot be estimated (%s)</source>
+        <translation>无法估算（%s）</translation>
+    </message>
+    <message>
+        <location filename="../library_panel.py" line="183"/>
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="165"/>
+        <location filename="../library_panel.py" line="185"/>
         <source>The editor&apos;s scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="173"/>
-        <location filename="../library_panel.py" line="191"/>
+        <location filename="../library_panel.py" line="193"/>
+        <location filename="../library_panel.py" line="211"/>
+        <location filename="../library_panel.py" line="230"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="186"/>
+        <location filename="../library_panel.py" line="206"/>
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="186"/>
+        <location filename="../library_panel.py" line="206"/>
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="200"/>
+        <location filename="../library_panel.py" line="220"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="200"/>
+        <location filename="../library_panel.py" line="220"/>
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="203"/>
+        <location filename="../library_panel.py" line="224"/>
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="203"/>
+        <location filename="../library_panel.py" line="225"/>
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="211"/>
+        <location filename="../library_panel.py" line="234"/>
+        <source>Deleted scenarios stay in the trash for %1 days and backups of older-format files for %2 days (at most %3 of each, newest kept); quarantined files are never removed.</source>
+        <translation>已删除的场景在回收站中保留 %1 天，旧格式文件的备份保留 %2 天（每类最多 %3 个，保留最新的）；隔离的文件永不删除。</translation>
+    </message>
+    <message>
+        <location filename="../library_panel.py" line="240"/>
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="218"/>
+        <location filename="../library_panel.py" line="247"/>
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="228"/>
+        <location filename="../library_panel.py" line="257"/>
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -798,192 +776,192 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="70"/>
+        <location filename="../main_window.py" line="71"/>
         <source>detailed: checked against measured training steps; seed-*: the source articles&apos; formulas</source>
         <translation>detailed：已与实测的训练步骤核对；seed-*：参考文章中的公式</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="72"/>
+        <location filename="../main_window.py" line="73"/>
         <source>Estimator: %s</source>
         <translation>估算器：%s</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="74"/>
+        <location filename="../main_window.py" line="75"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="79"/>
+        <location filename="../main_window.py" line="80"/>
         <source>Estimator</source>
         <translation>估算器</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="79"/>
+        <location filename="../main_window.py" line="80"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="99"/>
+        <location filename="../main_window.py" line="100"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="100"/>
+        <location filename="../main_window.py" line="101"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="102"/>
+        <location filename="../main_window.py" line="103"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="106"/>
+        <location filename="../main_window.py" line="107"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="108"/>
+        <location filename="../main_window.py" line="109"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="154"/>
+        <location filename="../main_window.py" line="155"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="155"/>
+        <location filename="../main_window.py" line="156"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="156"/>
+        <location filename="../main_window.py" line="157"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="157"/>
+        <location filename="../main_window.py" line="158"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="158"/>
+        <location filename="../main_window.py" line="159"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="160"/>
+        <location filename="../main_window.py" line="161"/>
         <source>Save to a &amp;file…</source>
         <translation>保存到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="162"/>
+        <location filename="../main_window.py" line="163"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="163"/>
+        <location filename="../main_window.py" line="164"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="164"/>
+        <location filename="../main_window.py" line="165"/>
         <source>Image (PNG)…</source>
         <translation>图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="164"/>
+        <location filename="../main_window.py" line="165"/>
         <source>Report (PDF)…</source>
         <translation>报告（PDF）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="165"/>
+        <location filename="../main_window.py" line="166"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="165"/>
+        <location filename="../main_window.py" line="166"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="168"/>
+        <location filename="../main_window.py" line="169"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="170"/>
+        <location filename="../main_window.py" line="171"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="171"/>
+        <location filename="../main_window.py" line="172"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="173"/>
+        <location filename="../main_window.py" line="174"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="179"/>
+        <location filename="../main_window.py" line="180"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="181"/>
+        <location filename="../main_window.py" line="182"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="182"/>
+        <location filename="../main_window.py" line="183"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="191"/>
+        <location filename="../main_window.py" line="192"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="200"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="207"/>
+        <location filename="../main_window.py" line="208"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="212"/>
+        <location filename="../main_window.py" line="213"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="213"/>
+        <location filename="../main_window.py" line="214"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="215"/>
+        <location filename="../main_window.py" line="216"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="262"/>
+        <location filename="../main_window.py" line="263"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
@@ -1453,97 +1431,92 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="85"/>
+        <location filename="../../engine/cli.py" line="79"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="87"/>
+        <location filename="../../engine/cli.py" line="81"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="87"/>
+        <location filename="../../engine/cli.py" line="81"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="88"/>
+        <location filename="../../engine/cli.py" line="82"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="88"/>
+        <location filename="../../engine/cli.py" line="82"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="91"/>
+        <location filename="../../engine/cli.py" line="85"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="96"/>
+        <location filename="../../engine/cli.py" line="90"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="97"/>
+        <location filename="../../engine/cli.py" line="91"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="97"/>
+        <location filename="../../engine/cli.py" line="91"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="98"/>
+        <location filename="../../engine/cli.py" line="92"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="101"/>
+        <location filename="../../engine/cli.py" line="95"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="103"/>
+        <location filename="../../engine/cli.py" line="97"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="105"/>
+        <location filename="../../engine/cli.py" line="99"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="106"/>
-        <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
-        <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/cli.py" line="110"/>
+        <location filename="../../engine/cli.py" line="100"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="115"/>
+        <location filename="../../engine/cli.py" line="105"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="116"/>
+        <location filename="../../engine/cli.py" line="106"/>
         <source>Verdict: {verdict} (over by {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 超出 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="120"/>
+        <location filename="../../engine/cli.py" line="110"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="229"/>
+        <location filename="../../engine/cli.py" line="219"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
@@ -1661,9 +1634,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>engine</name>
     <message>
-        <location filename="../main_window.py" line="201"/>
-        <location filename="../../engine/breakdown.py" line="19"/>
-        <location filename="../../engine/breakdown.py" line="21"/>
+        <location filename="../main_window.py" line="202"/>
+        <location filename="../../engine/breakdown.py" line="18"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
@@ -1723,55 +1695,49 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{name} 看起来不像 Hugging Face config.json（没有 &apos;model_type&apos;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="19"/>
+        <location filename="../../engine/breakdown.py" line="18"/>
         <source>tight</source>
         <translation>偏紧</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="20"/>
-        <location filename="../../engine/breakdown.py" line="21"/>
+        <location filename="../../engine/breakdown.py" line="19"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="22"/>
-        <source>not checked</source>
-        <translation>未检查</translation>
-    </message>
-    <message>
-        <location filename="../../engine/breakdown.py" line="43"/>
+        <location filename="../../engine/breakdown.py" line="40"/>
         <source>whole step</source>
         <translation>整个步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="45"/>
-        <location filename="../../engine/breakdown.py" line="47"/>
+        <location filename="../../engine/breakdown.py" line="42"/>
+        <location filename="../../engine/breakdown.py" line="44"/>
         <source>forward + backward</source>
         <translation>前向 + 反向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="49"/>
+        <location filename="../../engine/breakdown.py" line="46"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="51"/>
+        <location filename="../../engine/breakdown.py" line="48"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="53"/>
-        <location filename="../../engine/breakdown.py" line="84"/>
+        <location filename="../../engine/breakdown.py" line="50"/>
+        <location filename="../../engine/breakdown.py" line="81"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="55"/>
+        <location filename="../../engine/breakdown.py" line="52"/>
         <source>backward + optimizer</source>
         <translation>反向 + 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="56"/>
+        <location filename="../../engine/breakdown.py" line="53"/>
         <source>varies</source>
         <translation>不固定</translation>
     </message>
@@ -1903,66 +1869,62 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <source>10% of memory that comes and goes + 1% of model states</source>
-        <translation type="vanished">反复分配和释放的显存的 10% + 模型状态的 1%</translation>
-    </message>
-    <message>
         <location filename="../../engine/estimate.py" line="76"/>
-        <source>caching allocator: gaps left by memory that comes and goes (10%, 2% with expandable segments) + segment rounding of model states (1%)</source>
-        <translation>缓存分配器：反复分配释放的内存留下的空隙（10%，可扩展段时 2%）+ 模型状态的段取整（1%）</translation>
+        <source>10% of memory that comes and goes + 1% of model states</source>
+        <translation>反复分配和释放的显存的 10% + 模型状态的 1%</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="83"/>
+        <location filename="../../engine/estimate.py" line="81"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="86"/>
+        <location filename="../../engine/estimate.py" line="84"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="106"/>
+        <location filename="../../engine/estimate.py" line="104"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="110"/>
+        <location filename="../../engine/estimate.py" line="108"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="114"/>
+        <location filename="../../engine/estimate.py" line="112"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="117"/>
+        <location filename="../../engine/estimate.py" line="115"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="122"/>
+        <location filename="../../engine/estimate.py" line="120"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="126"/>
+        <location filename="../../engine/estimate.py" line="124"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="132"/>
+        <location filename="../../engine/estimate.py" line="130"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="135"/>
+        <location filename="../../engine/estimate.py" line="133"/>
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="139"/>
+        <location filename="../../engine/estimate.py" line="137"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
@@ -2066,73 +2028,73 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="236"/>
+        <location filename="../../engine/scenario.py" line="235"/>
         <source>must be a preset id such as &quot;llama-3-8b&quot; or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}.</source>
         <translation>必须是预设 id（如 &quot;llama-3-8b&quot;）或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="251"/>
+        <location filename="../../engine/scenario.py" line="250"/>
         <source>a custom GPU needs &quot;memory_bytes&quot; as a positive whole number of bytes.</source>
         <translation>自定义 GPU 需要 &quot;memory_bytes&quot;，其值为以字节计的正整数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="256"/>
+        <location filename="../../engine/scenario.py" line="255"/>
         <source>must be a preset id such as &quot;h100-sxm-80gb&quot; or {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}.</source>
         <translation>必须是预设 id（如 &quot;h100-sxm-80gb&quot;）或 {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="265"/>
+        <location filename="../../engine/scenario.py" line="264"/>
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="268"/>
+        <location filename="../../engine/scenario.py" line="267"/>
         <source>must be at least {minimum}, not {value}.</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="276"/>
+        <location filename="../../engine/scenario.py" line="275"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="280"/>
+        <location filename="../../engine/scenario.py" line="279"/>
         <source>is not a scenario key. Known keys: {p}.</source>
         <translation>不是有效的场景键。已知的键：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="286"/>
+        <location filename="../../engine/scenario.py" line="285"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="291"/>
+        <location filename="../../engine/scenario.py" line="290"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="298"/>
+        <location filename="../../engine/scenario.py" line="297"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="310"/>
+        <location filename="../../engine/scenario.py" line="309"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="315"/>
+        <location filename="../../engine/scenario.py" line="314"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="320"/>
+        <location filename="../../engine/scenario.py" line="319"/>
         <location filename="../../engine/frameworks/keys.py" line="64"/>
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="326"/>
+        <location filename="../../engine/scenario.py" line="325"/>
         <location filename="../../engine/frameworks/keys.py" line="70"/>
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
@@ -2153,22 +2115,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="338"/>
+        <location filename="../../engine/scenario.py" line="337"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="344"/>
+        <location filename="../../engine/scenario.py" line="343"/>
         <source>must be a positive number, not {alpha!r}.</source>
         <translation>必须是正数，而不是 {alpha!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="351"/>
+        <location filename="../../engine/scenario.py" line="350"/>
         <source>must be a number between 0 and 100, not {k!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {k!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="358"/>
+        <location filename="../../engine/scenario.py" line="357"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {r!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
     </message>
@@ -2263,19 +2225,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">这里 QLoRA 的 4/8-bit 基础权重不会被 ZeRO-3 分片；请使用 0-2。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="391"/>
         <source>{name} is larger than 8 MB; a scenario is a few kilobytes.</source>
-        <translation>{name} 大于 8 MB，而场景文件通常只有几 KB。</translation>
+        <translation type="vanished">{name} 大于 8 MB，而场景文件通常只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="397"/>
         <source>cannot read {p}: {p2}.</source>
-        <translation>无法读取 {p}：{p2}。</translation>
+        <translation type="vanished">无法读取 {p}：{p2}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="401"/>
         <source>{name} is not valid JSON ({exc}).</source>
-        <translation>{name} 不是有效的 JSON（{exc}）。</translation>
+        <translation type="vanished">{name} 不是有效的 JSON（{exc}）。</translation>
     </message>
     <message>
         <location filename="../../engine/seeds.py" line="75"/>
@@ -2651,6 +2610,77 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/suggest.py" line="88"/>
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_read.py" line="45"/>
+        <source>{name} is a folder, not a file.</source>
+        <translation>{name} 是文件夹，不是文件。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_read.py" line="47"/>
+        <source>{name} is a pipe (FIFO), not a regular file; it is not read.</source>
+        <translation>{name} 是管道（FIFO），不是普通文件；不会读取它。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_read.py" line="49"/>
+        <source>{name} is a device or socket, not a regular file; it is not read.</source>
+        <translation>{name} 是设备或套接字，不是普通文件；不会读取它。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_read.py" line="53"/>
+        <location filename="../../engine/safe_read.py" line="67"/>
+        <source>{name} is larger than {limit}, which is more than such a file can be.</source>
+        <translation>{name} 大于 {limit}，超出了此类文件可能的大小。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario_file.py" line="80"/>
+        <source>is the old name of {new}, and the file sets both.</source>
+        <translation>是 {new} 的旧名称，而文件同时设置了两者。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario_file.py" line="93"/>
+        <source>must be a whole number, not {version!r}.</source>
+        <translation>必须是整数，而不是 {version!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario_file.py" line="104"/>
+        <source>{version} is from a newer LLM Memory Planner (this one reads up to {current}).</source>
+        <translation>{version} 来自更新版本的 LLM Memory Planner（本版本最多读取 {current}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario_file.py" line="117"/>
+        <source>is larger than 8 MB; a scenario is a few kilobytes.</source>
+        <translation>大于 8 MB；一个场景只有几 KB。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario_file.py" line="121"/>
+        <source>is not UTF-8 text; it may be damaged or not a scenario.</source>
+        <translation>不是 UTF-8 文本；它可能已损坏或不是场景文件。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario_file.py" line="124"/>
+        <source>is not valid JSON ({exc}); it may be truncated or damaged.</source>
+        <translation>不是有效的 JSON（{exc}）；它可能被截断或已损坏。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario_file.py" line="127"/>
+        <source>must hold one JSON object {{...}}.</source>
+        <translation>必须包含一个 JSON 对象 {{...}}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario_file.py" line="131"/>
+        <source>was saved by a newer LLM Memory Planner (schema_version {version}; this version reads up to {current}).</source>
+        <translation>由更新版本的 LLM Memory Planner 保存（schema_version {version}；本版本最多读取 {current}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario_file.py" line="141"/>
+        <source>could not be read ({p}: {exc}).</source>
+        <translation>无法读取（{p}：{exc}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario_file.py" line="153"/>
+        <source>cannot be read: {p}.</source>
+        <translation>无法读取：{p}。</translation>
     </message>
 </context>
 <context>

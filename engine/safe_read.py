@@ -1,0 +1,69 @@
+"""Reading a file the user (or anything else) put somewhere, without trusting it. Pure Python, no Qt.
+
+A path can name a FIFO (reading it waits forever for a writer), a device such as /dev/zero (endless), a folder,
+or a regular file of gigabytes. read_capped() opens without blocking, checks on the open descriptor (so a file
+swapped in between a check and the read is still caught) that it is a regular file of at most `max_bytes`, and
+never reads more than that. Its errors are OSErrors whose str() is a sentence, so callers that already report
+OSError (a missing file, no permission) report these the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from .messages import QT_TRANSLATE_NOOP, Message
+
+# Opening a FIFO for reading blocks until a writer appears, unless O_NONBLOCK; a terminal device would become
+# the controlling terminal without O_NOCTTY. Both flags are harmless for regular files (and absent on Windows).
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+
+
+class RefusedFileError(OSError):
+    """Not a regular file, or larger than allowed: str() and `message` say which, in words."""
+
+    def __init__(self, message: Message) -> None:
+        self.message = message
+        super().__init__(str(message))
+        self.strerror = str(message)
+
+
+def size_text(n_bytes: int) -> str:
+    """'8 MB' for the limits in messages (decimal megabytes, rounded; the limits are round numbers)."""
+    return f"{n_bytes / 1e6:.0f} MB" if n_bytes >= 1e6 else f"{n_bytes / 1e3:.0f} kB"
+
+
+def read_capped(path: str | os.PathLike[str], max_bytes: int) -> bytes:
+    """The bytes of a regular file of at most max_bytes; RefusedFileError (an OSError) otherwise."""
+    p = Path(path)
+    fd = os.open(p, _OPEN_FLAGS)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            if stat.S_ISDIR(info.st_mode):
+                template = QT_TRANSLATE_NOOP("engine", "{name} is a folder, not a file.")
+            elif stat.S_ISFIFO(info.st_mode):
+                template = QT_TRANSLATE_NOOP("engine", "{name} is a pipe (FIFO), not a regular file; it is not read.")
+            else:
+                template = QT_TRANSLATE_NOOP("engine", "{name} is a device or socket, not a regular file; it is not read.")
+            raise RefusedFileError(Message(template, (("name", p.name),)))
+        if info.st_size > max_bytes:
+            raise RefusedFileError(Message(
+                QT_TRANSLATE_NOOP("engine", "{name} is larger than {limit}, which is more than such a file can be."),
+                (("name", p.name), ("limit", size_text(max_bytes)))))
+        chunks, left = [], max_bytes + 1  # one byte more than allowed tells a file that grew since fstat
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > max_bytes:
+        raise RefusedFileError(Message(
+            QT_TRANSLATE_NOOP("engine", "{name} is larger than {limit}, which is more than such a file can be."),
+            (("name", p.name), ("limit", size_text(max_bytes)))))
+    return data
