@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .frameworks.allocator import GAP_STATIC
 from .messages import QT_TRANSLATE_NOOP, Message
 
 MOMENTS = ("forward", "backward_start", "backward_end", "optimizer")
@@ -17,6 +18,8 @@ PHASES = ("forward", "backward", "optimizer")
 CATEGORIES = ("model states", "activations", "transient", "overhead")
 VERDICTS = (QT_TRANSLATE_NOOP("engine", "fits"), QT_TRANSLATE_NOOP("engine", "tight"),
             QT_TRANSLATE_NOOP("engine", "does not fit"))
+HOST_VERDICTS = (QT_TRANSLATE_NOOP("engine", "fits"), QT_TRANSLATE_NOOP("engine", "does not fit"),
+                 QT_TRANSLATE_NOOP("engine", "not checked"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +120,59 @@ class Estimate:
     total_params: int
     warnings: tuple[Message, ...] = ()  # str(w) is the English sentence
     notes: tuple[str, ...] = field(default=())
+    load_gpu_bytes: float = 0.0  # allocated on one GPU at the peak of loading/sharding the model
+    load_formula: str = ""
+    host_bytes: float = 0.0  # CPU memory of one node at its peak
+    host_formula: str = ""
+    host_capacity_bytes: int | None = None
+    peak_includes_load: bool = False  # the framework never resets the peak statistics after loading
+
+    def _overhead(self, key: str) -> float:
+        return sum(c.peak_bytes for c in self.busiest.overheads if c.key == key)
+
+    @property
+    def context_bytes(self) -> float:
+        """CUDA context, library workspaces and communicator buffers: outside PyTorch's allocator."""
+        return self._overhead("cuda_context")
+
+    @property
+    def step_reserved_bytes(self) -> float:
+        return self.busiest.peak_allocated_bytes + self._overhead("fragmentation")
+
+    @property
+    def peak_reserved_bytes(self) -> float:
+        """What torch.cuda.max_memory_reserved() reports: segments cached while loading stay reserved."""
+        return max(self.step_reserved_bytes, self.load_gpu_bytes * (1 + GAP_STATIC))
+
+    @property
+    def reported_allocated_bytes(self) -> float:
+        """What torch.cuda.max_memory_allocated() reports at the end of training with this framework's habits."""
+        return max(self.peak_allocated_bytes, self.load_gpu_bytes) if self.peak_includes_load else (
+            self.peak_allocated_bytes)
+
+    @property
+    def process_bytes(self) -> float:
+        """What nvidia-smi shows for the process: reserved + CUDA context + workspaces + communicator buffers."""
+        return self.peak_reserved_bytes + self.context_bytes
+
+    @property
+    def reserve_fraction(self) -> float:
+        peak = self.busiest.peak_allocated_bytes
+        return self.busiest.reserve_bytes / peak if peak else 0.0
+
+    @property
+    def load_total_bytes(self) -> float:
+        return self.load_gpu_bytes * (1 + GAP_STATIC + self.reserve_fraction) + self.context_bytes
+
+    @property
+    def load_is_peak(self) -> bool:
+        return self.load_total_bytes > self.busiest.total_bytes
+
+    @property
+    def host_verdict(self) -> str:
+        if self.host_capacity_bytes is None:
+            return "not checked"
+        return "fits" if self.host_bytes <= self.host_capacity_bytes else "does not fit"
 
     @property
     def busiest(self) -> StageEstimate:
@@ -140,7 +196,8 @@ class Estimate:
 
     @property
     def total_bytes(self) -> float:
-        return self.busiest.total_bytes
+        """Process memory + safety reserve at the larger of the training step and loading: drives the verdict."""
+        return max(self.busiest.total_bytes, self.load_total_bytes)
 
     @property
     def headroom_bytes(self) -> float:
@@ -154,6 +211,7 @@ class Estimate:
     def verdict(self) -> str:
         if self.fits:
             return "fits"
-        if self.total_bytes - self.busiest.reserve_bytes <= self.capacity_bytes:
+        reserve = self.load_gpu_bytes * self.reserve_fraction if self.load_is_peak else self.busiest.reserve_bytes
+        if self.total_bytes - reserve <= self.capacity_bytes:
             return "tight"
         return "does not fit"

@@ -31,8 +31,15 @@ def estimate_to_json(est: Estimate) -> dict[str, Any]:
         "peak_allocated_bytes": round(est.peak_allocated_bytes),
         "peak_phase": est.peak_phase,
         "phases": {k: round(v) for k, v in est.phases.items()},
+        "peak_reserved_bytes": round(est.peak_reserved_bytes),
+        "process_bytes": round(est.process_bytes),
         "total_bytes": round(est.total_bytes),
         "capacity_bytes": est.capacity_bytes,
+        "load": {"gpu_bytes": round(est.load_gpu_bytes), "formula": est.load_formula, "is_peak": est.load_is_peak,
+                 "peak_statistics_include_load": est.peak_includes_load},
+        "host_bytes": round(est.host_bytes),
+        "host_capacity_bytes": est.host_capacity_bytes,
+        "host_verdict": est.host_verdict,
         "fits": est.fits,
         "headroom_bytes": round(est.headroom_bytes),
         "trainable_params": est.trainable_params,
@@ -97,6 +104,10 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = _identity,
         stages = ", ".join(tr(QT_TRANSLATE_NOOP("cli", "stage {n}: {total}")).format(
             n=st.stage, total=format_bytes(st.total_bytes, unit)) for st in est.stages)
         out.append(tr(QT_TRANSLATE_NOOP("cli", "Per pipeline stage: {stages}")).format(stages=stages))
+    out.append(tr(QT_TRANSLATE_NOOP("cli", "Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; "
+                                           "loading the model {load}; host memory per node {host}.")).format(
+        reserved=format_bytes(est.peak_reserved_bytes, unit), process=format_bytes(est.process_bytes, unit),
+        load=format_bytes(est.load_gpu_bytes, unit), host=format_bytes(est.host_bytes, unit)))
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Peak allocated {peak}; with overheads and reserve {total} of {capacity} "
                                            "per GPU.")).format(peak=format_bytes(est.peak_allocated_bytes, unit),
                                                                total=format_bytes(est.total_bytes, unit),

@@ -7,6 +7,9 @@ import dataclasses
 from .architecture import ModelSpec
 from .breakdown import MOMENTS, Component, Estimate, StageEstimate, phase_totals
 from .detailed import act_context, stage_components, stage_layer_ranges, with_in_flight
+from .frameworks.allocator import reserved_gap_bytes
+from .frameworks.loading import load_and_host
+from .frameworks.settings import behaviour
 from .messages import QT_TRANSLATE_NOOP, Message, message
 from .parallelism.pipeline import micro_batches_in_flight
 from .presets import get_gpu
@@ -19,10 +22,6 @@ GIB = 2**30
 # typically 0.4-0.6 GiB per process on A100/H100; the seeds allow 1-2 GB. We take 0.5 GiB.
 CUDA_CONTEXT_BYTES = 0.5 * GIB
 NCCL_BYTES = 0.25 * GIB  # NCCL communicator buffers when more than one GPU talks
-# Caching-allocator overhead: blocks are rounded to 2 MiB segments and freed blocks are kept.
-# The seeds measured 5-10% extra "book" usage; we charge it on memory that comes and goes.
-FRAGMENTATION_DYNAMIC = 0.10
-FRAGMENTATION_STATIC = 0.01
 
 
 def auto_reserve_fraction(s: Scenario, spec: ModelSpec) -> tuple[float, str]:
@@ -50,7 +49,8 @@ def _overheads(s: Scenario, spec: ModelSpec, comps: list[Component], peak_index:
     static = sum(c.moments[peak_index] for c in comps if c.category == "model states")
     dynamic = peak - static
     if s.estimator == "detailed":
-        frag = FRAGMENTATION_DYNAMIC * dynamic + FRAGMENTATION_STATIC * static
+        expandable = behaviour(s).expandable_segments
+        frag = reserved_gap_bytes(static, dynamic, expandable)
         context = CUDA_CONTEXT_BYTES + (NCCL_BYTES if s.world_size > 1 else 0.0)
     else:  # the seeds fold these into their own margin and context terms
         frag = context = 0.0
@@ -73,8 +73,10 @@ def _overheads(s: Scenario, spec: ModelSpec, comps: list[Component], peak_index:
             QT_TRANSLATE_NOOP("engine", "Allocator rounding and fragmentation"),
             "overhead",
             _only_at(peak_index, frag),
-            QT_TRANSLATE_NOOP("engine", "10% of memory that comes and goes + 1% of model states"),
-            (("dynamic_bytes", round(dynamic)), ("static_bytes", round(static))),
+            QT_TRANSLATE_NOOP("engine", "caching allocator: gaps left by memory that comes and goes (10%, 2% with "
+                              "expandable segments) + segment rounding of model states (1%)"),
+            (("dynamic_bytes", round(dynamic)), ("static_bytes", round(static)),
+             ("expandable_segments", s.estimator == "detailed" and behaviour(s).expandable_segments)),
         ),
         Component(
             "reserve",
@@ -147,6 +149,7 @@ def estimate(s: Scenario) -> Estimate:
     dt = dtypes_for(s)
     ranges = stage_layer_ranges(spec.layers, s.pp)
     stages = []
+    stage_params_seen: list[StageParams] = []
     trainable = 0.0
     ctx = act_context(s, spec, dt) if s.estimator == "detailed" else None
     # Deep pipelines repeat the same stage (same layer mix): compute it once, rescale micro-batches in flight.
@@ -175,7 +178,15 @@ def estimate(s: Scenario) -> Estimate:
             seen[key] = (stage, p)
         trainable += (p.trainable_dense + p.lora) * s.tp + p.trainable_expert * s.tp * s.ep
         stages.append(stage)
+        stage_params_seen.append(p)
     busiest = 0 if len(stages) == 1 else max(range(len(stages)), key=lambda i: stages[i].total_bytes)
+    fw = behaviour(s)
+    load = None
+    if s.estimator == "detailed":
+        p = stage_params_seen[busiest]
+        offloaded = sum(dict(c.inputs).get("offloaded_bytes", 0) for c in stages[busiest].components)
+        adapter_bytes = (4 if s.lora_adapter_dtype == "fp32" else dt.compute) if s.method in ("lora", "qlora") else 0
+        load = load_and_host(s, dt, p, fw, offloaded, adapter_bytes)
     return Estimate(
         scenario_name=s.name,
         estimator=s.estimator,
@@ -188,6 +199,12 @@ def estimate(s: Scenario) -> Estimate:
         trainable_params=round(trainable),
         total_params=spec.total_params,
         warnings=tuple(_warnings(s, spec)),
+        load_gpu_bytes=load.load_gpu_bytes if load else 0.0,
+        load_formula=load.load_formula if load else "",
+        host_bytes=load.host_bytes if load else 0.0,
+        host_formula=load.host_formula if load else "",
+        host_capacity_bytes=s.host_memory_bytes,
+        peak_includes_load=fw.peak_includes_load,
     )
 
 

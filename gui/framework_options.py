@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QSpinBox, QVBoxLayout, QWidget
 
 from engine import Scenario
 from engine.frameworks import TABLE
@@ -51,6 +51,13 @@ class FrameworkOptions(QWidget):
         for widget in (self.compile, self.activation_offload, self.optimizer_in_backward, self.distributed_optimizer,
                        self.save_embed, self.save_head):
             form.addRow("", widget)
+        self.host_memory = QSpinBox()
+        self.host_memory.setRange(0, 65536)
+        self.host_memory.setSuffix(" GiB")
+        self.host_memory.setSpecialValueText(self.tr("not set"))
+        self.host_memory.setKeyboardTracking(False)
+        self.host_memory.setToolTip(self.tr("CPU memory of one node: checked against what loading and offloading need"))
+        form.addRow(self.tr("CPU memory per node"), self.host_memory)
         self._form = form
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -66,6 +73,8 @@ class FrameworkOptions(QWidget):
             getattr(self, key).toggled.connect(lambda v, k=key: self._edit({k: v}))
         self.save_embed.toggled.connect(lambda _v: self._modules_changed())
         self.save_head.toggled.connect(lambda _v: self._modules_changed())
+        self.host_memory.valueChanged.connect(
+            lambda v: self._edit({"host_memory_bytes": v * 2**30 if v else None}))
 
     def _modules_changed(self) -> None:
         modules = [name for name, box in (("embed_tokens", self.save_embed), ("lm_head", self.save_head))
@@ -87,6 +96,9 @@ class FrameworkOptions(QWidget):
             box.blockSignals(True)
             box.setChecked(value)
             box.blockSignals(False)
+        self.host_memory.blockSignals(True)
+        self.host_memory.setValue(round((s.host_memory_bytes or 0) / 2**30))
+        self.host_memory.blockSignals(False)
         adapters = s.method in ("lora", "qlora")
         self._form.setRowVisible(self.save_embed, adapters)
         self._form.setRowVisible(self.save_head, adapters)

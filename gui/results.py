@@ -83,7 +83,7 @@ class BreakdownTable(QWidget):
         self.phases = QLabel()
         self.phases.setTextFormat(Qt.TextFormat.RichText)
         self.phases.setWordWrap(True)
-        self.phases.setFixedHeight(self.phases.fontMetrics().height() * 2 + 6)
+        self.phases.setFixedHeight(self.phases.fontMetrics().height() * 3 + 6)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.table)
@@ -119,10 +119,20 @@ class BreakdownTable(QWidget):
             text = f"{names[phase]} {format_bytes(value, unit)}"
             peak_word = self.tr("peak")
             parts.append(f"<b>{text} ◀ {peak_word}</b>" if phase == est.peak_phase else text)
-        self.phases.setText(self.tr("Phase peaks: ") + " · ".join(parts))
+        host = {"fits": self.tr("fits in host memory"), "does not fit": self.tr("more than the host memory set"),
+                "not checked": self.tr("host memory not set")}[est.host_verdict]
+        load = self.tr("loading the model %s") % format_bytes(est.load_gpu_bytes, unit)
+        if est.load_is_peak:
+            load = f"<b>{load} ◀ {self.tr('peak')}</b>"
+        memory = " · ".join([
+            self.tr("reserved by PyTorch %s") % format_bytes(est.peak_reserved_bytes, unit),
+            self.tr("process (as nvidia-smi shows it) %s") % format_bytes(est.process_bytes, unit),
+            load,
+            self.tr("CPU memory per node %s (%s)") % (format_bytes(est.host_bytes, unit), host)])
+        self.phases.setText(self.tr("Phase peaks: ") + " · ".join(parts) + "<br>" + memory)
 
     def as_text(self) -> str:
         lines = ["\t".join(self.COLUMNS)]
         for r in range(self.table.rowCount()):
             lines.append("\t".join(self.table.item(r, c).text() for c in range(4)))
-        return "\n".join(lines) + "\n" + self.phases.text().replace("<b>", "").replace("</b>", "")
+        return "\n".join(lines) + "\n" + self.phases.text().replace("<b>", "").replace("</b>", "").replace("<br>", "\n")

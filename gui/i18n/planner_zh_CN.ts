@@ -240,6 +240,41 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../results.py" line="122"/>
+        <source>fits in host memory</source>
+        <translation>主机内存够用</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="122"/>
+        <source>more than the host memory set</source>
+        <translation>超出设定的主机内存</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="123"/>
+        <source>host memory not set</source>
+        <translation>未设定主机内存</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="124"/>
+        <source>loading the model %s</source>
+        <translation>加载模型 %s</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="128"/>
+        <source>reserved by PyTorch %s</source>
+        <translation>PyTorch 预留 %s</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="129"/>
+        <source>process (as nvidia-smi shows it) %s</source>
+        <translation>进程占用（nvidia-smi 所示）%s</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="131"/>
+        <source>CPU memory per node %s (%s)</source>
+        <translation>每节点 CPU 内存 %s（%s）</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="132"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -447,7 +482,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="36"/>
-        <location filename="../framework_options.py" line="95"/>
+        <location filename="../framework_options.py" line="107"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
@@ -510,6 +545,21 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../framework_options.py" line="50"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="57"/>
+        <source>not set</source>
+        <translation>未设定</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="59"/>
+        <source>CPU memory of one node: checked against what loading and offloading need</source>
+        <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="60"/>
+        <source>CPU memory per node</source>
+        <translation>每节点 CPU 内存</translation>
     </message>
 </context>
 <context>
@@ -1431,92 +1481,97 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="79"/>
+        <location filename="../../engine/cli.py" line="86"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="81"/>
+        <location filename="../../engine/cli.py" line="88"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="81"/>
+        <location filename="../../engine/cli.py" line="88"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="82"/>
+        <location filename="../../engine/cli.py" line="89"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="82"/>
+        <location filename="../../engine/cli.py" line="89"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="85"/>
+        <location filename="../../engine/cli.py" line="92"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="90"/>
+        <location filename="../../engine/cli.py" line="97"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="91"/>
+        <location filename="../../engine/cli.py" line="98"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="91"/>
+        <location filename="../../engine/cli.py" line="98"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="92"/>
+        <location filename="../../engine/cli.py" line="99"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="95"/>
+        <location filename="../../engine/cli.py" line="102"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="97"/>
+        <location filename="../../engine/cli.py" line="104"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="99"/>
+        <location filename="../../engine/cli.py" line="106"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="100"/>
+        <location filename="../../engine/cli.py" line="107"/>
+        <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
+        <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="111"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="105"/>
+        <location filename="../../engine/cli.py" line="116"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="106"/>
+        <location filename="../../engine/cli.py" line="117"/>
         <source>Verdict: {verdict} (over by {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 超出 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="110"/>
+        <location filename="../../engine/cli.py" line="121"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="219"/>
+        <location filename="../../engine/cli.py" line="230"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
@@ -1635,7 +1690,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <name>engine</name>
     <message>
         <location filename="../main_window.py" line="202"/>
-        <location filename="../../engine/breakdown.py" line="18"/>
+        <location filename="../../engine/breakdown.py" line="19"/>
+        <location filename="../../engine/breakdown.py" line="21"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
@@ -1695,49 +1751,55 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{name} 看起来不像 Hugging Face config.json（没有 &apos;model_type&apos;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="18"/>
+        <location filename="../../engine/breakdown.py" line="19"/>
         <source>tight</source>
         <translation>偏紧</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="19"/>
+        <location filename="../../engine/breakdown.py" line="20"/>
+        <location filename="../../engine/breakdown.py" line="21"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="40"/>
+        <location filename="../../engine/breakdown.py" line="22"/>
+        <source>not checked</source>
+        <translation>未检查</translation>
+    </message>
+    <message>
+        <location filename="../../engine/breakdown.py" line="43"/>
         <source>whole step</source>
         <translation>整个步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="42"/>
-        <location filename="../../engine/breakdown.py" line="44"/>
+        <location filename="../../engine/breakdown.py" line="45"/>
+        <location filename="../../engine/breakdown.py" line="47"/>
         <source>forward + backward</source>
         <translation>前向 + 反向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="46"/>
+        <location filename="../../engine/breakdown.py" line="49"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="48"/>
+        <location filename="../../engine/breakdown.py" line="51"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="50"/>
-        <location filename="../../engine/breakdown.py" line="81"/>
+        <location filename="../../engine/breakdown.py" line="53"/>
+        <location filename="../../engine/breakdown.py" line="84"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="52"/>
+        <location filename="../../engine/breakdown.py" line="55"/>
         <source>backward + optimizer</source>
         <translation>反向 + 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="53"/>
+        <location filename="../../engine/breakdown.py" line="56"/>
         <source>varies</source>
         <translation>不固定</translation>
     </message>
@@ -1869,62 +1931,66 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="76"/>
         <source>10% of memory that comes and goes + 1% of model states</source>
-        <translation>反复分配和释放的显存的 10% + 模型状态的 1%</translation>
+        <translation type="vanished">反复分配和释放的显存的 10% + 模型状态的 1%</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="81"/>
+        <location filename="../../engine/estimate.py" line="76"/>
+        <source>caching allocator: gaps left by memory that comes and goes (10%, 2% with expandable segments) + segment rounding of model states (1%)</source>
+        <translation>缓存分配器：反复分配释放的内存留下的空隙（10%，可扩展段时 2%）+ 模型状态的段取整（1%）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate.py" line="83"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="84"/>
+        <location filename="../../engine/estimate.py" line="86"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="104"/>
+        <location filename="../../engine/estimate.py" line="106"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="108"/>
+        <location filename="../../engine/estimate.py" line="110"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="112"/>
+        <location filename="../../engine/estimate.py" line="114"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="115"/>
+        <location filename="../../engine/estimate.py" line="117"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="120"/>
+        <location filename="../../engine/estimate.py" line="122"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="124"/>
+        <location filename="../../engine/estimate.py" line="126"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="130"/>
+        <location filename="../../engine/estimate.py" line="132"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="133"/>
+        <location filename="../../engine/estimate.py" line="135"/>
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="137"/>
+        <location filename="../../engine/estimate.py" line="139"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
