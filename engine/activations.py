@@ -100,19 +100,19 @@ def _weight_copies(ctx: ActContext, linears: tuple[Linear, ...], experts: float,
 
 @lru_cache(maxsize=4096)
 def layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool,
-                lora_names: frozenset[str], ep: int = 1) -> tuple[tuple[str, float], ...]:
+                lora_names: frozenset[str], ep: int = 1, linear_attn: bool = False) -> tuple[tuple[str, float], ...]:
     """Bytes kept for backward by one decoder layer for one micro-batch (name, bytes) pairs."""
-    return tuple(_layer_terms(ctx, spec, moe, xg, wt, lora_names, ep))
+    return tuple(_layer_terms(ctx, spec, moe, xg, wt, lora_names, ep, linear_attn))
 
 
 @lru_cache(maxsize=4096)
 def layer_bytes(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool,
-                lora_names: frozenset[str], ep: int = 1) -> float:
-    return sum(b for _, b in layer_terms(ctx, spec, moe, xg, wt, lora_names, ep))
+                lora_names: frozenset[str], ep: int = 1, linear_attn: bool = False) -> float:
+    return sum(b for _, b in layer_terms(ctx, spec, moe, xg, wt, lora_names, ep, linear_attn))
 
 
 def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool,
-                 lora_names: frozenset[str], ep: int) -> Terms:
+                 lora_names: frozenset[str], ep: int, linear_attn: bool = False) -> Terms:
     out: Terms = []
     attn_lora = any(lin.name in lora_names for lin in spec.attention_linears())
     if not (xg or wt or lora_names):
@@ -207,7 +207,7 @@ def _mlp_terms(ctx: ActContext, f: float, down: tuple[Linear, ...], wt: bool, lo
 
 
 @lru_cache(maxsize=1024)
-def layer_backward_scratch(ctx: ActContext, spec: ModelSpec, moe: bool) -> float:
+def layer_backward_scratch(ctx: ActContext, spec: ModelSpec, moe: bool, linear_attn: bool = False) -> float:
     """Gradient tensors alive at once while one layer runs backward."""
     c, t = ctx.compute, ctx.t
     f = (spec.top_k * spec.expert_ffn if moe else spec.ffn) / ctx.tp

@@ -5,6 +5,7 @@ Only JSON is read; nothing from the model repository is executed.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from functools import cached_property
@@ -12,7 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ModelConfigError
+from .hf_families import ALIASES, FAMILY_TYPES, family_fields
+from .layer_shapes import FamilyShapes, Linear, with_mtp
 from .messages import QT_TRANSLATE_NOOP
+from .vision import VisionSpec, vision_from_config
 
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
 
@@ -35,33 +39,17 @@ SUPPORTED_MODEL_TYPES = (
     "phi3",
     "olmoe",
     "deepseek",
+    *FAMILY_TYPES,
 )
 _UNSUPPORTED_REASONS = {
-    "deepseek_v2": "multi-head latent attention (MLA) is not modelled yet",
-    "deepseek_v3": "multi-head latent attention (MLA) is not modelled yet",
     "gpt2": "learned position embeddings and LayerNorm-GELU blocks are not modelled",
     "bert": "encoder-only models are not modelled",
     "t5": "encoder-decoder models are not modelled",
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Linear:
-    """One weight matrix of a decoder layer (d_in -> d_out), named as in transformers."""
-
-    name: str
-    d_in: int
-    d_out: int
-    group: str  # "attn" | "mlp" | "shared" | "router"
-    bias: bool = False
-
-    @property
-    def params(self) -> int:
-        return self.d_in * self.d_out + (self.d_out if self.bias else 0)
-
-
 @dataclass(frozen=True, eq=False)  # identity hash: specs are cached per preset/config, and hashing is hot
-class ModelSpec:
+class ModelSpec(FamilyShapes):
     name: str
     model_type: str
     hidden: int
@@ -92,6 +80,28 @@ class ModelSpec:
     final_softcap: bool = False  # Gemma-2: tanh soft-capping of the logits
     sliding_window: int = 0  # a window shorter than the sequence makes transformers build an s x s mask
     per_layer_mask: bool = False  # Gemma-2 eager: each layer materialises its own b x s x s mask
+    # ---- 2025-2026 families (engine/hf_families.py reads them) ----
+    attention: str = "gqa"  # gqa | mla (multi-head latent attention: DeepSeek-V2/V3, Kimi-K2)
+    q_lora_rank: int = 0  # MLA: low-rank query (0: a plain q_proj)
+    kv_lora_rank: int = 0  # MLA: width of the latent K/V (what the inference cache keeps)
+    qk_rope_dim: int = 0  # MLA: decoupled RoPE part of each query/key head (head_dim = nope + rope)
+    v_head_dim: int = 0  # MLA: value head width
+    attn_output_gate: bool = False  # Qwen3-Next full attention: q_proj also yields a sigmoid gate per head
+    sinks: bool = False  # gpt-oss: one learned attention-sink logit per head
+    layer_types: tuple[str, ...] = ()  # per layer: full | sliding | chunked | linear (empty: all one kind)
+    attention_chunk: int = 0  # Llama 4 chunked attention span
+    linear_k_heads: int = 0  # Qwen3-Next gated DeltaNet layers
+    linear_v_heads: int = 0
+    linear_k_dim: int = 0
+    linear_v_dim: int = 0
+    linear_conv: int = 0
+    norm_position: str = "pre"  # pre | post (OLMo-2 normalises the sub-layer outputs instead of the inputs)
+    expert_bias: bool = False  # gpt-oss experts carry biases
+    router_bias: bool = False
+    vision: VisionSpec | None = None
+    mtp_params: int = 0  # multi-token-prediction module in the checkpoint (transformers does not build it)
+    released_quant: str = ""  # how the released checkpoint stores its weights (fp8, mxfp4 experts)
+    qk_norm_l2: bool = False  # Llama 4: weightless L2 norm of q and k
 
     # ---- shapes -------------------------------------------------------------
     @property
@@ -100,6 +110,8 @@ class ModelSpec:
 
     @property
     def kv_dim(self) -> int:
+        if self.attention == "mla":  # per-head K after kv_b_proj (what attention reads)
+            return self.heads * self.head_dim
         return self.kv_heads * self.head_dim
 
     @property
@@ -114,19 +126,22 @@ class ModelSpec:
     def dense_layers(self) -> int:
         return self.layers - self.moe_layers
 
-    def attention_linears(self) -> tuple[Linear, ...]:
-        return self._attention_linears
+    def attention_linears(self, linear_attn: bool = False) -> tuple[Linear, ...]:
+        return self._linear_attention_linears if linear_attn else self._attention_linears
 
     @cached_property
     def _attention_linears(self) -> tuple[Linear, ...]:
         h, q, kv = self.hidden, self.q_dim, self.kv_dim
+        if self.attention == "mla":
+            return self.mla_linears
+        q_out = 2 * q if self.attn_output_gate else q  # the gate rides along in q_proj
         if self.fused_projections:
             return (
                 Linear("qkv_proj", h, q + 2 * kv, "attn", self.qkv_bias),
                 Linear("o_proj", q, h, "attn", self.o_bias),
             )
         return (
-            Linear("q_proj", h, q, "attn", self.qkv_bias),
+            Linear("q_proj", h, q_out, "attn", self.qkv_bias),
             Linear("k_proj", h, kv, "attn", self.qkv_bias),
             Linear("v_proj", h, kv, "attn", self.qkv_bias),
             Linear("o_proj", q, h, "attn", self.o_bias),
@@ -142,38 +157,26 @@ class ModelSpec:
             Linear("down_proj", width, h, group, b),
         )
 
-    def layer_linears(self, moe: bool) -> tuple[Linear, ...]:
+    def layer_linears(self, moe: bool, linear_attn: bool = False) -> tuple[Linear, ...]:
         """The nn.Linear modules of one decoder layer (expert weights are not nn.Linear)."""
-        return self._moe_linears if moe else self._dense_linears
+        return self._layer_linears[(moe, linear_attn)]
 
     @cached_property
-    def _dense_linears(self) -> tuple[Linear, ...]:
-        return self._build_linears(False)
+    def _layer_linears(self) -> dict[tuple[bool, bool], tuple[Linear, ...]]:
+        return {(m, la): self._build_linears(m, la) for m in (False, True) for la in (False, True)}
+
+    def linear_params(self, moe: bool, linear_attn: bool = False) -> int:
+        return self._linear_params[(moe, linear_attn)]
 
     @cached_property
-    def _moe_linears(self) -> tuple[Linear, ...]:
-        return self._build_linears(True)
+    def _linear_params(self) -> dict[tuple[bool, bool], int]:
+        return {key: sum(lin.params for lin in linears) for key, linears in self._layer_linears.items()}
 
-    @cached_property
-    def moe_prefix(self) -> tuple[int, ...]:
-        """moe_prefix[i] = number of MoE layers below layer i."""
-        out = [0]
-        for flag in self.moe_layer_flags:
-            out.append(out[-1] + flag)
-        return tuple(out)
-
-    def linear_params(self, moe: bool) -> int:
-        return self._linear_params[moe]
-
-    @cached_property
-    def _linear_params(self) -> tuple[int, int]:
-        return (sum(lin.params for lin in self._dense_linears), sum(lin.params for lin in self._moe_linears))
-
-    def _build_linears(self, moe: bool) -> tuple[Linear, ...]:
-        linears = self.attention_linears()
+    def _build_linears(self, moe: bool, linear_attn: bool = False) -> tuple[Linear, ...]:
+        linears = self.attention_linears(linear_attn)
         if not moe:
             return linears + self.mlp_linears(self.ffn)
-        linears += (Linear("gate", self.hidden, self.n_experts, "router"),)
+        linears += (Linear("gate", self.hidden, self.n_experts, "router", self.router_bias),)
         if self.shared_ffn:
             linears += self.mlp_linears(self.shared_ffn, "shared")
         return linears
@@ -181,6 +184,8 @@ class ModelSpec:
     # ---- parameter counts ----------------------------------------------------
     @cached_property
     def qk_norm_params(self) -> int:
+        if self.attention == "mla":  # q_a_layernorm and kv_a_layernorm on the low-rank latents
+            return self.q_lora_rank + self.kv_lora_rank
         if self.qk_norm == "head":
             return 2 * self.head_dim
         if self.qk_norm == "full":
@@ -188,21 +193,25 @@ class ModelSpec:
         return 0
 
     def expert_params_per_layer(self) -> int:
-        return self.n_experts * 3 * self.hidden * self.expert_ffn
+        return self.n_experts * self.one_expert_params()
 
-    def small_params(self, moe: bool) -> int:
-        """Norm weights and gates of one layer (not in nn.Linear, not experts)."""
-        return self.norms_per_layer * self.hidden + self.qk_norm_params + (self.hidden if moe and self.shared_gate else 0)
+    def small_params(self, moe: bool, linear_attn: bool = False) -> int:
+        """Norm weights, gates, sinks and convolutions of one layer (not in nn.Linear, not experts)."""
+        out = self.norms_per_layer * self.hidden + (self.hidden if moe and self.shared_gate else 0)
+        if linear_attn:
+            return out + self.linear_attention_small_params
+        return out + self.qk_norm_params + (self.heads if self.sinks else 0)
 
-    def layer_params(self, moe: bool) -> int:
+    def layer_params(self, moe: bool, linear_attn: bool = False) -> int:
         """All parameters of one decoder layer, experts included."""
-        total = self.linear_params(moe) + self.small_params(moe)
+        total = self.linear_params(moe, linear_attn) + self.small_params(moe, linear_attn)
         return total + (self.expert_params_per_layer() if moe else 0)
 
-    def active_layer_params(self, moe: bool) -> int:
+    def active_layer_params(self, moe: bool, linear_attn: bool = False) -> int:
         if not moe:
-            return self.layer_params(False)
-        return self.layer_params(True) - self.expert_params_per_layer() + self.top_k * 3 * self.hidden * self.expert_ffn
+            return self.layer_params(False, linear_attn)
+        unused = (self.n_experts - self.top_k) * self.one_expert_params()
+        return self.layer_params(True, linear_attn) - unused
 
     @cached_property
     def embedding_params(self) -> int:
@@ -214,35 +223,25 @@ class ModelSpec:
         return 0 if self.tied_embeddings else self.vocab * self.hidden
 
     @cached_property
-    def total_params(self) -> int:
-        layers = self.moe_layers * self.layer_params(True) + self.dense_layers * self.layer_params(False)
+    def text_params(self) -> int:
+        """The language model: decoder layers, embeddings, head and final norm."""
+        layers = sum(n * self.layer_params(*key) for key, n in self.layer_kind_counts.items())
         return layers + self.embedding_params + self.head_params + self.hidden
+
+    @cached_property
+    def total_params(self) -> int:
+        """What transformers builds: language model + vision tower (the MTP module is reported apart)."""
+        return self.text_params + self.vision_params
 
     @cached_property
     def active_params(self) -> int:
-        layers = self.moe_layers * self.active_layer_params(True) + self.dense_layers * self.layer_params(False)
-        return layers + self.embedding_params + self.head_params + self.hidden
+        """Parameters used per token: total minus the routed experts a token does not use."""
+        layers = sum(n * self.active_layer_params(*key) for key, n in self.layer_kind_counts.items())
+        return layers + self.embedding_params + self.head_params + self.hidden + self.vision_params
 
     @cached_property
     def largest_layer_params(self) -> int:
-        return max(self.layer_params(flag) for flag in set(self.moe_layer_flags) or {False})
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "model_type": self.model_type,
-            "layers": self.layers,
-            "hidden": self.hidden,
-            "heads": self.heads,
-            "kv_heads": self.kv_heads,
-            "head_dim": self.head_dim,
-            "ffn": self.ffn,
-            "vocab": self.vocab,
-            "context": self.max_position,
-            "total_params": self.total_params,
-            "active_params": self.active_params,
-            "experts": self.n_experts,
-            "top_k": self.top_k,
-        }
+        return max(self.layer_params(*key) for key in self.layer_kind_counts or {(False, False): 0})
 
 
 def _need(cfg: dict[str, Any], key: str, model_type: str) -> Any:
@@ -282,13 +281,25 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
         raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "A config.json must hold one JSON object."))
     cfg = config
     text = config.get("text_config")
-    if isinstance(text, dict) and "hidden_size" in text:
+    if isinstance(text, dict) and ("hidden_size" in text or "model_type" in text):
         cfg = {**text, "model_type": text.get("model_type", config.get("model_type"))}
     model_type = cfg.get("model_type")
     if not isinstance(model_type, str):
         raise ModelConfigError(
             QT_TRANSLATE_NOOP("engine", "config.json has no 'model_type', so the architecture is unknown.")
         )
+    layout = ALIASES.get(model_type, model_type)
+    fields = family_fields(cfg, layout) if model_type in SUPPORTED_MODEL_TYPES else None
+    if fields is not None:
+        mtp_layers = fields.pop("_mtp_layers", 0)
+        spec = ModelSpec(name=name or str(cfg.get("_name_or_path") or model_type),
+                         vision=vision_from_config(config, fields["hidden"]), **fields)
+        return with_mtp(spec, mtp_layers) if mtp_layers else spec
+    if layout != model_type and model_type in SUPPORTED_MODEL_TYPES:
+        # The same layers as `layout` (+ a vision tower read from the outer config).
+        text_only = {k: v for k, v in cfg.items() if k not in ("vision_config", "text_config")}
+        spec = model_from_hf_config({**text_only, "model_type": layout}, name)
+        return dataclasses.replace(spec, model_type=model_type, vision=vision_from_config(config, spec.hidden))
     if model_type not in SUPPORTED_MODEL_TYPES:
         why = _UNSUPPORTED_REASONS.get(model_type, "its layer layout is not described by the engine")
         raise ModelConfigError(
@@ -361,6 +372,7 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
         sliding_window=int(cfg.get("sliding_window") or 0)
         if model_type != "qwen2" or cfg.get("use_sliding_window") else 0,
         per_layer_mask=model_type == "gemma2",
+        vision=vision_from_config(config, hidden),
     )
 
 

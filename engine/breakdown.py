@@ -119,6 +119,7 @@ class Estimate:
     trainable_params: int
     total_params: int
     warnings: tuple[Message, ...] = ()  # str(w) is the English sentence
+    active_params: int = 0  # parameters one token uses (total minus the routed experts it skips)
     notes: tuple[str, ...] = field(default=())
     load_gpu_bytes: float = 0.0  # allocated on one GPU at the peak of loading/sharding the model
     load_formula: str = ""

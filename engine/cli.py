@@ -44,6 +44,7 @@ def estimate_to_json(est: Estimate) -> dict[str, Any]:
         "headroom_bytes": round(est.headroom_bytes),
         "trainable_params": est.trainable_params,
         "total_params": est.total_params,
+        "active_params": est.active_params,
         "components": [
             {"key": c.key, "name": c.name, "bytes": round(b), "category": c.category, "phase": c.phase,
              "formula": c.formula, "inputs": {k: v for k, v in c.inputs}}

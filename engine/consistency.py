@@ -125,5 +125,7 @@ def check_consistency(s: Scenario, spec: ModelSpec) -> None:
 
 def lora_target_names(spec: ModelSpec) -> tuple[str, ...]:
     names = [lin.name for lin in spec.attention_linears()]
+    if spec.linear_layers:  # hybrid models: the gated DeltaNet projections can be adapted too
+        names += [lin.name for lin in spec.attention_linears(True)]
     names += [lin.name for lin in spec.mlp_linears(spec.ffn or spec.shared_ffn or 1)]
     return tuple(names)

@@ -25,7 +25,9 @@ from .states import (
     lora_target_names,
     quantized_bytes_per_param,
     stage_params,
+    vision_tower_trains,
 )
+from .vision import tower_activation_bytes
 
 _NO_NAMES: frozenset[str] = frozenset()
 
@@ -102,10 +104,10 @@ def stage_components(
     first_trainable = first_trainable_layer(s, spec)
     signatures: dict[tuple, int] = {}
     for g in groups:
-        names = lora_target_names(spec, s.lora_targets, g.moe) if adapters else _NO_NAMES
-        sig = (g.moe, g.input_grad, not g.frozen, names)
+        names = lora_target_names(spec, s.lora_targets, g.moe, g.linear_attn) if adapters else _NO_NAMES
+        sig = (g.moe, g.input_grad, not g.frozen, names, g.linear_attn)
         signatures[sig] = signatures.get(sig, 0) + g.count
-    per_layer = {sig: layer_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3], s.ep) for sig in signatures}
+    per_layer = {sig: layer_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3], s.ep, sig[4]) for sig in signatures}
     active = [sig for sig in signatures if per_layer[sig] > 0]
     one_layer = max((per_layer[sig] for sig in active), default=0.0)
     boundary = ctx.residual * ctx.t_norm * spec.hidden
@@ -151,7 +153,7 @@ def stage_components(
             offloaded_bytes=round(offloaded),
         )
     )
-    scratch = max((layer_backward_scratch(ctx, spec, sig[0]) for sig in active), default=0.0)
+    scratch = max((layer_backward_scratch(ctx, spec, sig[0], sig[4]) for sig in active), default=0.0)
     logits_fwd = logits_bwd = head = 0.0
     if last:
         xg_head = first_trainable < spec.layers or p.lora > 0
@@ -210,7 +212,8 @@ def stage_components(
         # autocast caches the bf16 copy of every trainable weight until the forward ends; without
         # checkpointing those copies are the ones saved for backward (counted in the activations).
         cache = 2 * sum(
-            g.count * (spec.linear_params(g.moe) / s.tp + (spec.expert_params_per_layer() / (s.ep * s.tp) if g.moe else 0))
+            g.count * (spec.linear_params(g.moe, g.linear_attn) / s.tp
+                       + (spec.expert_params_per_layer() / (s.ep * s.tp) if g.moe else 0))
             for g in groups
             if not g.frozen
         )
@@ -225,6 +228,24 @@ def stage_components(
                 QT_TRANSLATE_NOOP(
                     "engine", "2 bytes x trainable linear weights, cached by autocast during the forward pass"
                 ),
+            )
+        )
+    if first and spec.vision is not None and s.images_per_sample and vision_tower_trains(s):
+        v = spec.vision
+        patches = s.micro_batch * s.images_per_sample * v.patches_per_image(s.image_resolution or v.image_size)
+        tower = tower_activation_bytes(v, patches, dt.compute) * in_flight
+        comps.append(
+            _c(
+                "vision_activations",
+                QT_TRANSLATE_NOOP("engine", "Activations (vision tower)"),
+                "activations",
+                (tower, tower, tower * (in_flight - 1) / in_flight, 0.0),
+                QT_TRANSLATE_NOOP(
+                    "engine", "tower blocks x tensors kept per patch (derived per operation, not traced)"
+                ),
+                patches=round(patches),
+                tokens_per_image=v.tokens_per_image(s.image_resolution or v.image_size),
+                vision_layers=v.layers,
             )
         )
     inputs = 16 * s.micro_batch * s.seq_len / s.cp + 2 * ctx.t * spec.head_dim * ctx.residual

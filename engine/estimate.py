@@ -205,9 +205,39 @@ def estimate(s: Scenario) -> Estimate:
         host_formula=load.host_formula if load else "",
         host_capacity_bytes=s.host_memory_bytes,
         peak_includes_load=fw.peak_includes_load,
+        active_params=spec.active_params,
     )
 
 
 def kv_cache_bytes(spec: ModelSpec, batch: int, seq_len: int, dtype_bytes: int = 2) -> int:
-    """Inference KV cache: batch x layers x 2 (K and V) x seq x kv_heads x head_dim x bytes (GQA-correct)."""
-    return batch * spec.layers * 2 * seq_len * spec.kv_heads * spec.head_dim * dtype_bytes
+    """Inference cache, per layer by its attention kind (see kv_cache_per_layer)."""
+    return round(sum(kv_cache_per_layer(spec, batch, seq_len, dtype_bytes)))
+
+
+def kv_cache_per_layer(spec: ModelSpec, batch: int, seq_len: int, dtype_bytes: int = 2) -> list[float]:
+    """Bytes each decoder layer keeps for decoding `seq_len` tokens.
+
+    GQA: 2 (K and V) x kv_heads x head_dim per token. MLA: the latent (kv_lora_rank) + the shared RoPE key
+    (qk_rope_head_dim) per token, what DeepSeek's and vLLM's MLA caches keep. Sliding-window (Gemma 3,
+    gpt-oss, Mistral) and chunked (Llama 4) layers keep at most window/chunk tokens. Gated DeltaNet layers
+    (Qwen3-Next) keep a fixed recurrent state (k_dim x v_dim per value head, fp32 in transformers) and the
+    causal-conv tail (kernel-1 inputs), whatever the length. Attention sinks are per-head parameters, not cache.
+    """
+    out = []
+    for kind in spec.kinds:
+        if kind == "linear":
+            conv_dim = 2 * spec.linear_key_dim + spec.linear_value_dim
+            state = spec.linear_v_heads * spec.linear_k_dim * spec.linear_v_dim * 4
+            out.append(batch * (state + conv_dim * (spec.linear_conv - 1) * dtype_bytes))
+            continue
+        tokens = seq_len
+        if kind == "sliding" and spec.sliding_window:
+            tokens = min(seq_len, spec.sliding_window)
+        elif kind == "chunked" and spec.attention_chunk:
+            tokens = min(seq_len, spec.attention_chunk)
+        if spec.attention == "mla":
+            per_token = spec.kv_lora_rank + spec.qk_rope_dim
+        else:
+            per_token = 2 * spec.kv_heads * spec.head_dim
+        out.append(batch * tokens * per_token * dtype_bytes)
+    return out

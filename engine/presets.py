@@ -25,10 +25,22 @@ class ModelPreset:
     published_params: int | None = None
     published_active_params: int | None = None
     published_params_source: str = ""
+    published_active_basis: str = "all"  # all | without-embedding | text-model (what the publisher counted)
+    transformers_params: int | None = None  # what transformers builds from hf_config (validation/count_params.py)
 
     @property
     def spec(self) -> ModelSpec:
         return model_spec_for(self.id)
+
+    @property
+    def active_params_on_published_basis(self) -> int:
+        """The engine's active count, counted the way the publisher counted it."""
+        spec = self.spec
+        if self.published_active_basis == "without-embedding":
+            return spec.active_params - spec.embedding_params
+        if self.published_active_basis == "text-model":
+            return spec.active_params - spec.vision_params
+        return spec.active_params
 
 
 @dataclass(frozen=True)
@@ -75,6 +87,8 @@ def model_presets() -> dict[str, ModelPreset]:
             published_params=raw.get("published_params"),
             published_active_params=raw.get("published_active_params"),
             published_params_source=raw.get("published_params_source", ""),
+            published_active_basis=raw.get("published_active_basis", "all"),
+            transformers_params=raw.get("transformers_params"),
         )
         presets[preset.id] = preset
     return presets

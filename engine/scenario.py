@@ -32,6 +32,7 @@ OFFLOADS = ("none", "optimizer", "optimizer+params")
 PP_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b")
 ESTIMATORS = ("detailed", "seed-per-op", "seed-k-factor", "seed-alpha")
 ADAPTER_DTYPES = ("fp32", "compute")
+VISION_TOWER_MODES = ("frozen", "trained")
 
 # key: (default, meaning). Order is the order of the file format documentation.
 DEFAULTS: dict[str, tuple[Any, str]] = {
@@ -78,6 +79,9 @@ DEFAULTS: dict[str, tuple[Any, str]] = {
     "estimator": ("detailed", " | ".join(ESTIMATORS)),
     "k_factor": (3.0, "K of the seed-k-factor estimator"),
     "reserve": ("auto", '"auto" (the seeds\' table) or a fraction of the peak kept free'),
+    "images_per_sample": (0, "images in each sequence (vision-language models); seq_len counts their tokens too"),
+    "image_resolution": (0, "image side in pixels (0: the vision tower's native size)"),
+    "vision_tower": ("frozen", " | ".join(VISION_TOWER_MODES) + " (vision-language models: train the tower and projector?)"),
 }
 
 _POSITIVE_INTS = ("gpus_per_node", "nodes", "micro_batch", "seq_len", "grad_accum", "lora_rank", "tp", "pp", "ep", "cp",
@@ -93,6 +97,7 @@ _CHOICES = {
     "estimator": ESTIMATORS,
     "lora_adapter_dtype": ADAPTER_DTYPES,
     "pp_schedule": PP_SCHEDULES,
+    "vision_tower": VISION_TOWER_MODES,
 }
 _BOOLS = ("freeze_embeddings", "qlora_double_quant", "sequence_parallel", "fsdp", "loss_parallel",
           "reshard_after_forward")
@@ -168,6 +173,9 @@ class Scenario:
     estimator: str = "detailed"
     k_factor: float = 3.0
     reserve: str | float = "auto"
+    images_per_sample: int = 0
+    image_resolution: int = 0
+    vision_tower: str = "frozen"
 
     @property
     def world_size(self) -> int:
@@ -299,7 +307,7 @@ def scenario_from_dict(data: Any) -> Scenario:
     for key in _POSITIVE_INTS:
         if key in data:
             kw[key] = _check_int(key, data[key], 1)
-    for key in ("frozen_layers",):
+    for key in ("frozen_layers", "images_per_sample", "image_resolution"):
         if key in data:
             kw[key] = _check_int(key, data[key], 0)
     if "zero_stage" in data:

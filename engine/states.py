@@ -94,6 +94,11 @@ def layer_is_frozen(s: Scenario, spec: ModelSpec, layer: int) -> bool:
     return layer >= spec.layers - s.frozen_layers
 
 
+def vision_tower_trains(s: Scenario) -> bool:
+    """Vision-language models: the tower and projector train only when asked and the method trains weights."""
+    return s.vision_tower == "trained" and s.method in ("full", "freeze")
+
+
 def embeddings_frozen(s: Scenario) -> bool:
     return s.method in ("lora", "qlora") or (s.method == "freeze" and s.freeze_embeddings)
 
@@ -117,6 +122,7 @@ class LayerGroup:
     frozen: bool
     input_grad: bool
     count: int
+    linear_attn: bool = False  # gated DeltaNet layer (Qwen3-Next) instead of softmax attention
 
 
 def layer_groups(s: Scenario, spec: ModelSpec, layers: range) -> tuple[LayerGroup, ...]:
@@ -134,17 +140,15 @@ def _layer_groups(spec: ModelSpec, method: str, frozen_layers: int, freeze_from:
     if method == "freeze":
         cuts |= {frozen_layers, spec.layers - frozen_layers}
     points = sorted(c for c in cuts if lo <= c <= hi)
-    prefix = spec.moe_prefix
+    prefixes = sorted(spec.kind_prefix.items(), key=lambda item: (not item[0][0], item[0][1]))
     groups = []
     for a, b in zip(points, points[1:], strict=False):
         if b <= a:
             continue
         frozen, xg = layer_is_frozen(probe, spec, a), a > first  # type: ignore[arg-type]
-        moe = prefix[b] - prefix[a]
-        if moe:
-            groups.append(LayerGroup(True, frozen, xg, moe))
-        if b - a - moe:
-            groups.append(LayerGroup(False, frozen, xg, b - a - moe))
+        for (moe, linear_attn), prefix in prefixes:
+            if prefix[b] - prefix[a]:
+                groups.append(LayerGroup(moe, frozen, xg, prefix[b] - prefix[a], linear_attn))
     return tuple(groups)
 
 
@@ -163,8 +167,8 @@ class _FreezeSettings:
 
 
 @cache
-def _targets(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool) -> tuple[Linear, ...]:
-    linears = spec.layer_linears(moe)
+def _targets(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool, linear_attn: bool = False) -> tuple[Linear, ...]:
+    linears = spec.layer_linears(moe, linear_attn)
     if targets == "all-linear":
         return linears
     if targets == "attention":
@@ -172,24 +176,26 @@ def _targets(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool) -> tupl
     return tuple(lin for lin in linears if lin.name in targets)
 
 
-def lora_targets(s: Scenario, spec: ModelSpec, moe: bool) -> tuple[Linear, ...]:
+def lora_targets(s: Scenario, spec: ModelSpec, moe: bool, linear_attn: bool = False) -> tuple[Linear, ...]:
     """The adapted nn.Linear modules of one layer."""
-    return _targets(spec, s.lora_targets, moe)
+    return _targets(spec, s.lora_targets, moe, linear_attn)
 
 
 @cache
-def lora_target_names(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool) -> frozenset[str]:
-    return frozenset(lin.name for lin in _targets(spec, targets, moe))
+def lora_target_names(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool,
+                      linear_attn: bool = False) -> frozenset[str]:
+    return frozenset(lin.name for lin in _targets(spec, targets, moe, linear_attn))
 
 
 @cache
-def _lora_params_per_layer(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool, rank: int) -> int:
-    return sum(rank * (lin.d_in + lin.d_out) for lin in _targets(spec, targets, moe))
+def _lora_params_per_layer(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool, rank: int,
+                           linear_attn: bool = False) -> int:
+    return sum(rank * (lin.d_in + lin.d_out) for lin in _targets(spec, targets, moe, linear_attn))
 
 
 @cache
-def _factored_per_layer(spec: ModelSpec, moe: bool) -> float:
-    out = sum(lin.d_in + lin.d_out for lin in spec.layer_linears(moe)) + spec.small_params(moe)
+def _factored_per_layer(spec: ModelSpec, moe: bool, linear_attn: bool = False) -> float:
+    out = sum(lin.d_in + lin.d_out for lin in spec.layer_linears(moe, linear_attn)) + spec.small_params(moe, linear_attn)
     return out + (spec.n_experts * 3 * (spec.hidden + spec.expert_ffn) if moe else 0)
 
 
@@ -200,9 +206,9 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
     adapters_only = s.method in ("lora", "qlora")
     largest_unit = 0.0
     for g in groups if groups is not None else layer_groups(s, spec, layers):
-        linear_params = spec.linear_params(g.moe) / tp
+        linear_params = spec.linear_params(g.moe, g.linear_attn) / tp
         expert = spec.expert_params_per_layer() / (ep * tp) if g.moe else 0.0
-        small = spec.small_params(g.moe)
+        small = spec.small_params(g.moe, g.linear_attn)
         largest_unit = max(largest_unit, linear_params + expert + small)
         n = g.count
         if g.frozen:
@@ -214,13 +220,15 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
         else:
             trainable_dense += n * (linear_params + small)
             trainable_expert += n * expert
-            factored += n * _factored_per_layer(spec, g.moe) / tp
+            factored += n * _factored_per_layer(spec, g.moe, g.linear_attn) / tp
         if adapters_only:
-            lora += n * _lora_params_per_layer(spec, s.lora_targets, g.moe, s.lora_rank) / tp
+            lora += n * _lora_params_per_layer(spec, s.lora_targets, g.moe, s.lora_rank, g.linear_attn) / tp
     units: list[tuple[float, bool]] = []  # (params, frozen)
     embed = spec.embedding_params / tp
     if first or (last and spec.tied_embeddings):  # Megatron keeps a tied copy on the last stage
         units.append((embed, embeddings_frozen(s)))
+    if first and spec.vision is not None:  # the vision tower and projector run before the first decoder layer
+        units.append((spec.vision_params / tp, not vision_tower_trains(s)))
     if last and not spec.tied_embeddings:
         units.append((spec.head_params / tp, adapters_only))
     for params, is_frozen in units:

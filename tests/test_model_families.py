@@ -1,0 +1,109 @@
+"""2025-2026 architectures (issue 12): layouts, inference caches, vision towers, clear refusals. Engine only."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import estimate, model_from_hf_config, model_presets
+from engine.errors import ModelConfigError
+from engine.estimate import kv_cache_bytes, kv_cache_per_layer
+from engine.scenario import scenario_from_dict
+
+REPO = Path(__file__).resolve().parent.parent
+ISSUE_12_MODELS = ["deepseek-v3", "deepseek-r1", "deepseek-v2-lite", "kimi-k2", "gemma-3-1b", "gemma-3-4b",
+                   "gemma-3-12b", "gemma-3-27b", "llama-4-scout", "llama-4-maverick", "gpt-oss-20b", "gpt-oss-120b",
+                   "phi-4", "mistral-small-3.1-24b", "llama-3.3-70b", "smollm3-3b", "olmo-2-7b", "olmo-2-13b",
+                   "glm-4.5-air", "qwen3-next-80b-a3b", "qwen2.5-vl-7b", "qwen2.5-coder-7b",
+                   "deepseek-r1-distill-qwen-7b"]
+
+
+def spec(model_id):
+    return model_presets()[model_id].spec
+
+
+def test_every_issue_12_preset_loads_and_estimates():
+    for model_id in ISSUE_12_MODELS:
+        preset = model_presets()[model_id]
+        assert preset.source.startswith("https://") and preset.published_params_source, model_id
+        est = estimate(scenario_from_dict({"model": model_id, "precision": "bf16", "lora_targets": "all-linear",
+                                           "method": "lora"}))
+        assert est.peak_allocated_bytes > preset.spec.total_params, model_id  # bf16 weights at least
+        assert est.active_params <= est.total_params == preset.spec.total_params
+
+
+def test_mla_layout_and_latent_cache():
+    s = spec("deepseek-v3")  # config.json: q_lora_rank 1536, kv_lora_rank 512, nope 128 + rope 64, v 128
+    names = [lin.name for lin in s.attention_linears()]
+    assert names == ["q_a_proj", "q_b_proj", "kv_a_proj_with_mqa", "kv_b_proj", "o_proj"]
+    assert s.moe_layer_flags[:4] == (False, False, False, True)  # first_k_dense_replace = 3
+    # MLA caches the 512-wide latent + the 64-wide shared RoPE key per token and layer (DeepSeek-V2 paper, Sec. 2.1).
+    assert kv_cache_bytes(s, 1, 1000, 2) == 61 * 1000 * (512 + 64) * 2
+    lite = spec("deepseek-v2-lite")  # "q_lora_rank": null -> a plain q_proj
+    assert lite.attention_linears()[0].name == "q_proj"
+    assert spec("deepseek-v3").mtp_params > 10e9  # the 14B MTP module is reported apart, not built by transformers
+
+
+def test_sliding_chunked_and_hybrid_caches():
+    g = spec("gemma-3-27b")  # 5 local (window 1024) : 1 global
+    kinds = g.kinds
+    assert kinds[:6] == ("sliding",) * 5 + ("full",) and kinds.count("full") == 62 // 6
+    per_layer = kv_cache_per_layer(g, 1, 32768, 2)
+    assert per_layer[0] == 1024 * 2 * 16 * 128 * 2 and per_layer[5] == 32768 * 2 * 16 * 128 * 2
+    oss = spec("gpt-oss-20b")  # alternating 128-token window / full; sinks are parameters, not cache
+    assert kv_cache_per_layer(oss, 1, 4096, 2)[:2] == [128 * 2 * 8 * 64 * 2, 4096 * 2 * 8 * 64 * 2]
+    assert oss.small_params(True) - spec("gpt-oss-20b").norms_per_layer * oss.hidden == oss.heads  # one sink per head
+    nxt = spec("qwen3-next-80b-a3b")  # 3 gated-DeltaNet layers : 1 full-attention layer
+    assert nxt.kinds[:4] == ("linear", "linear", "linear", "full")
+    short, long = kv_cache_per_layer(nxt, 1, 1024, 2), kv_cache_per_layer(nxt, 1, 65536, 2)
+    assert short[0] == long[0]  # a recurrent state does not grow with the context
+    assert long[3] == 64 * short[3]
+    scout = spec("llama-4-scout")  # chunked attention (8192) on 3 of every 4 layers
+    assert scout.kinds[:4] == ("chunked", "chunked", "chunked", "full")
+    assert kv_cache_per_layer(scout, 1, 65536, 2)[0] == 8192 * 2 * 8 * 128 * 2
+
+
+def test_vision_tower_counts_and_training():
+    qvl = spec("qwen2.5-vl-7b")
+    assert qvl.vision is not None and qvl.vision_params > 0.6e9
+    # 448 x 448 px -> 32 x 32 patches of 14 px -> 2 x 2 merge -> 256 tokens (Qwen2.5-VL processor arithmetic)
+    assert qvl.vision.tokens_per_image(448) == 256
+    assert spec("gemma-3-4b").vision.tokens_per_image(2000) == 256  # mm_tokens_per_image, any input size
+    base = {"model": "qwen2.5-vl-7b", "precision": "bf16", "images_per_sample": 4, "image_resolution": 448}
+    frozen = estimate(scenario_from_dict(base))
+    trained = estimate(scenario_from_dict({**base, "vision_tower": "trained"}))
+    assert "vision_activations" in {c.key for c in trained.busiest.components}
+    assert "vision_activations" not in {c.key for c in frozen.busiest.components}
+    assert trained.peak_allocated_bytes > frozen.peak_allocated_bytes
+    assert trained.trainable_params - frozen.trainable_params == qvl.vision_params
+
+
+def test_hybrid_layers_keep_their_own_parameters():
+    nxt = spec("qwen3-next-80b-a3b")
+    full = estimate(scenario_from_dict({"model": "qwen3-next-80b-a3b", "precision": "bf16", "ep": 1}))
+    assert full.trainable_params == nxt.total_params  # every layer counted with its own (DeltaNet or attention) shape
+    assert nxt.layer_params(True, True) != nxt.layer_params(True, False)
+
+
+def test_unsupported_model_type_names_what_is_missing():
+    with pytest.raises(ModelConfigError, match="encoder-only"):
+        model_from_hf_config({"model_type": "bert", "hidden_size": 8})
+    with pytest.raises(ModelConfigError, match="not supported"):
+        model_from_hf_config({"model_type": "mamba9", "hidden_size": 8})
+    with pytest.raises(ModelConfigError, match="vision tower"):
+        model_from_hf_config({"model_type": "mistral3", "text_config": json.loads(json.dumps(
+            model_presets()["mistral-7b"].hf_config)), "vision_config": {"model_type": "clip_vision_model"}})
+
+
+def test_estimate_json_reports_total_and_active_params(tmp_path):
+    scenario = tmp_path / "oss.json"
+    scenario.write_text(json.dumps({"model": "gpt-oss-20b", "method": "lora", "lora_targets": "all-linear"}))
+    out = subprocess.run([sys.executable, str(REPO / "main.py"), "estimate", str(scenario), "--json"],
+                         capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert out.returncode in (0, 1), out.stderr
+    data = json.loads(out.stdout)
+    s = spec("gpt-oss-20b")
+    assert data["total_params"] == s.total_params and data["active_params"] == s.active_params
+    assert data["active_params"] < data["total_params"] / 4  # top-4 of 32 experts
