@@ -1481,97 +1481,97 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="86"/>
+        <location filename="../../engine/cli.py" line="87"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="88"/>
+        <location filename="../../engine/cli.py" line="89"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="88"/>
+        <location filename="../../engine/cli.py" line="89"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="89"/>
+        <location filename="../../engine/cli.py" line="90"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="89"/>
+        <location filename="../../engine/cli.py" line="90"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="92"/>
+        <location filename="../../engine/cli.py" line="93"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="97"/>
+        <location filename="../../engine/cli.py" line="98"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="98"/>
+        <location filename="../../engine/cli.py" line="99"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="98"/>
+        <location filename="../../engine/cli.py" line="99"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="99"/>
+        <location filename="../../engine/cli.py" line="100"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="102"/>
+        <location filename="../../engine/cli.py" line="103"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="104"/>
+        <location filename="../../engine/cli.py" line="105"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="106"/>
+        <location filename="../../engine/cli.py" line="107"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="107"/>
+        <location filename="../../engine/cli.py" line="108"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="111"/>
+        <location filename="../../engine/cli.py" line="112"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="116"/>
+        <location filename="../../engine/cli.py" line="117"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="117"/>
+        <location filename="../../engine/cli.py" line="118"/>
         <source>Verdict: {verdict} (over by {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 超出 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/cli.py" line="122"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="230"/>
+        <location filename="../../engine/cli.py" line="231"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
@@ -1696,57 +1696,60 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="251"/>
+        <location filename="../../engine/architecture.py" line="250"/>
+        <location filename="../../engine/hf_families.py" line="48"/>
         <source>config.json ({model_type}) has no &apos;{key}&apos;, which the estimate needs.</source>
         <translation>config.json（{model_type}）中缺少估算所需的 &apos;{key}&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="258"/>
+        <location filename="../../engine/architecture.py" line="257"/>
+        <location filename="../../engine/hf_families.py" line="54"/>
         <source>config.json &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="282"/>
+        <location filename="../../engine/architecture.py" line="281"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="290"/>
+        <location filename="../../engine/architecture.py" line="289"/>
         <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
         <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="295"/>
+        <location filename="../../engine/architecture.py" line="306"/>
         <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
         <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="308"/>
+        <location filename="../../engine/architecture.py" line="319"/>
+        <location filename="../../engine/hf_families.py" line="79"/>
         <source>num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads}).</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="318"/>
+        <location filename="../../engine/architecture.py" line="329"/>
         <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
         <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="371"/>
+        <location filename="../../engine/architecture.py" line="383"/>
         <source>{p} is not a file.</source>
         <translation>{p} 不是文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="374"/>
+        <location filename="../../engine/architecture.py" line="386"/>
         <source>{name} is larger than 4 MB; a config.json is a few kilobytes. Is it a weights file?</source>
         <translation>{name} 大于 4 MB，而 config.json 通常只有几 KB。它是不是权重文件？</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="383"/>
+        <location filename="../../engine/architecture.py" line="395"/>
         <source>{name} is not a JSON config file ({exc}).</source>
         <translation>{name} 不是 JSON 配置文件（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="387"/>
+        <location filename="../../engine/architecture.py" line="399"/>
         <source>{name} does not look like a Hugging Face config.json (no &apos;model_type&apos;).</source>
         <translation>{name} 看起来不像 Hugging Face config.json（没有 &apos;model_type&apos;）。</translation>
     </message>
@@ -1804,17 +1807,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="140"/>
+        <location filename="../../engine/detailed.py" line="142"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="166"/>
+        <location filename="../../engine/detailed.py" line="168"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="169"/>
+        <location filename="../../engine/detailed.py" line="171"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
@@ -1827,67 +1830,77 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="179"/>
+        <location filename="../../engine/detailed.py" line="181"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="192"/>
+        <location filename="../../engine/detailed.py" line="194"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="195"/>
+        <location filename="../../engine/detailed.py" line="197"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="202"/>
+        <location filename="../../engine/detailed.py" line="204"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="205"/>
+        <location filename="../../engine/detailed.py" line="207"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="222"/>
+        <location filename="../../engine/detailed.py" line="225"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="225"/>
+        <location filename="../../engine/detailed.py" line="228"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="234"/>
+        <location filename="../../engine/detailed.py" line="240"/>
+        <source>Activations (vision tower)</source>
+        <translation>激活值（视觉塔）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/detailed.py" line="243"/>
+        <source>tower blocks x tensors kept per patch (derived per operation, not traced)</source>
+        <translation>视觉塔层数 × 每个图块保留的张量（按算子推导，未经追踪验证）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/detailed.py" line="255"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="237"/>
+        <location filename="../../engine/detailed.py" line="258"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="260"/>
+        <location filename="../../engine/detailed.py" line="281"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="263"/>
+        <location filename="../../engine/detailed.py" line="284"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="273"/>
+        <location filename="../../engine/detailed.py" line="294"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="276"/>
+        <location filename="../../engine/detailed.py" line="297"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
@@ -1896,22 +1909,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">min(5e8, params) 个元素 x 字节数（DeepSpeed 默认值）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="286"/>
+        <location filename="../../engine/detailed.py" line="307"/>
         <source>Expert-parallel all-to-all buffers</source>
         <translation>专家并行 all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="289"/>
+        <location filename="../../engine/detailed.py" line="310"/>
         <source>dispatch + combine: 2 x b·s·top_k·h x compute bytes</source>
         <translation>分发 + 合并：2 x b·s·top_k·h x 计算精度字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="306"/>
+        <location filename="../../engine/detailed.py" line="327"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="309"/>
+        <location filename="../../engine/detailed.py" line="330"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -2084,83 +2097,83 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/presets.py" line="60"/>
+        <location filename="../../engine/presets.py" line="72"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/presets.py" line="107"/>
+        <location filename="../../engine/presets.py" line="121"/>
         <source>Unknown {kind} preset &apos;{key}&apos;.{hint}</source>
         <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="235"/>
+        <location filename="../../engine/scenario.py" line="243"/>
         <source>must be a preset id such as &quot;llama-3-8b&quot; or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}.</source>
         <translation>必须是预设 id（如 &quot;llama-3-8b&quot;）或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="250"/>
+        <location filename="../../engine/scenario.py" line="258"/>
         <source>a custom GPU needs &quot;memory_bytes&quot; as a positive whole number of bytes.</source>
         <translation>自定义 GPU 需要 &quot;memory_bytes&quot;，其值为以字节计的正整数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="255"/>
+        <location filename="../../engine/scenario.py" line="263"/>
         <source>must be a preset id such as &quot;h100-sxm-80gb&quot; or {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}.</source>
         <translation>必须是预设 id（如 &quot;h100-sxm-80gb&quot;）或 {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="264"/>
+        <location filename="../../engine/scenario.py" line="272"/>
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="267"/>
+        <location filename="../../engine/scenario.py" line="275"/>
         <source>must be at least {minimum}, not {value}.</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="275"/>
+        <location filename="../../engine/scenario.py" line="283"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="279"/>
+        <location filename="../../engine/scenario.py" line="287"/>
         <source>is not a scenario key. Known keys: {p}.</source>
         <translation>不是有效的场景键。已知的键：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="285"/>
+        <location filename="../../engine/scenario.py" line="293"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="290"/>
+        <location filename="../../engine/scenario.py" line="298"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="297"/>
+        <location filename="../../engine/scenario.py" line="305"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="309"/>
+        <location filename="../../engine/scenario.py" line="317"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="314"/>
+        <location filename="../../engine/scenario.py" line="322"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="319"/>
+        <location filename="../../engine/scenario.py" line="327"/>
         <location filename="../../engine/frameworks/keys.py" line="64"/>
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="325"/>
+        <location filename="../../engine/scenario.py" line="333"/>
         <location filename="../../engine/frameworks/keys.py" line="70"/>
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
@@ -2181,22 +2194,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="337"/>
+        <location filename="../../engine/scenario.py" line="345"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="343"/>
+        <location filename="../../engine/scenario.py" line="351"/>
         <source>must be a positive number, not {alpha!r}.</source>
         <translation>必须是正数，而不是 {alpha!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="350"/>
+        <location filename="../../engine/scenario.py" line="358"/>
         <source>must be a number between 0 and 100, not {k!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {k!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="357"/>
+        <location filename="../../engine/scenario.py" line="365"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {r!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
     </message>
@@ -2747,6 +2760,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/scenario_file.py" line="153"/>
         <source>cannot be read: {p}.</source>
         <translation>无法读取：{p}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/vision.py" line="109"/>
+        <source>vision_config &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
+        <translation>vision_config 的“{key}”必须是正整数，而不是 {value!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/vision.py" line="127"/>
+        <source>The vision tower &apos;{kind}&apos; of this model is not modelled yet.</source>
+        <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
 </context>
 <context>
