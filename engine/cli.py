@@ -16,12 +16,13 @@ from .messages import QT_TRANSLATE_NOOP
 from .presets import get_model_preset, gpu_presets, model_presets
 from .scenario import DEFAULTS, resolve_model
 from .scenario_file import load_scenario
-from .units import format_bytes, format_count
+from .timing import StepTime, step_time, time_to_json
+from .units import format_bytes, format_count, format_seconds
 
 
-def estimate_to_json(est: Estimate) -> dict[str, Any]:
+def estimate_to_json(est: Estimate, time: StepTime | None = None) -> dict[str, Any]:
     busiest = est.busiest
-    return {
+    out = {
         "scenario": est.scenario_name,
         "estimator": est.estimator,
         "model": est.model_name,
@@ -63,6 +64,9 @@ def estimate_to_json(est: Estimate) -> dict[str, Any]:
         ],
         "warnings": [str(w) for w in est.warnings],
     }
+    if time is not None:
+        out["time"] = time_to_json(time)
+    return out
 
 
 def _identity(text: str) -> str:
@@ -124,10 +128,29 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = _identity,
 
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
-    est = estimate(load_scenario(args.scenario))
-    print(json.dumps(estimate_to_json(est), indent=2) if args.json else render_table(est, args.unit, args.tr,
-                                                                                     args.tr_engine))
+    scenario = load_scenario(args.scenario)
+    est = estimate(scenario)
+    time = step_time(scenario)
+    print(json.dumps(estimate_to_json(est, time), indent=2) if args.json else
+          render_table(est, args.unit, args.tr, args.tr_engine) + "\n" + render_time(time, args.tr, args.tr_engine))
     return 0
+
+
+def render_time(t: StepTime, tr: Callable[[str], str] = _identity, tr_engine: Callable[[str], str] = _identity) -> str:
+    """The time lines under the memory table."""
+    out = [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")).format(
+        step=format_seconds(t.step_seconds), tps=format_count(t.tokens_per_second),
+        per_gpu=format_count(t.tokens_per_second_per_gpu), mfu=t.mfu)]
+    parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms if term.seconds > 0)
+    out.append(tr(QT_TRANSLATE_NOOP("cli", "Where the time goes: {parts}")).format(parts=parts))
+    if t.time_to_train_seconds is not None:
+        line = tr(QT_TRANSLATE_NOOP("cli", "Time to train: {time}, {hours} GPU-hours")).format(
+            time=format_seconds(t.time_to_train_seconds), hours=format_count(t.gpu_hours or 0))
+        if t.cost is not None:
+            line += tr(QT_TRANSLATE_NOOP("cli", ", cost {cost}")).format(cost=format_count(t.cost))
+        out.append(line)
+    out += [tr(QT_TRANSLATE_NOOP("cli", "Note: {text}")).format(text=n.format_with(tr_engine)) for n in t.notes]
+    return "\n".join(out)
 
 
 def _cmd_fit(args: argparse.Namespace) -> int:

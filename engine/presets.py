@@ -57,6 +57,23 @@ class GpuPreset:
     usable_fraction: float = 1.0
     source: str = ""
     notes: str = ""
+    # Speed figures (issue 13); None where the preset does not carry them yet (the time model then says so).
+    dense_peak_tflops: tuple[tuple[str, float], ...] = ()  # number format -> dense tensor TFLOP/s
+    memory_bandwidth_bytes_per_s: float | None = None
+    interconnect: str = ""
+    interconnect_bandwidth_bytes_per_s: float | None = None  # one direction, per GPU; None: PCIe only
+    pcie_generation: int | None = None
+    host_link_bandwidth_bytes_per_s: float | None = None  # CPU<->GPU when it is not PCIe (NVLink-C2C, unified)
+    network_bandwidth_bytes_per_s: float | None = None  # usual cluster network per GPU, one direction
+    speed_source: str = ""
+
+    @property
+    def missing_speed_fields(self) -> tuple[str, ...]:
+        """Speed fields the time model needs that this preset lacks."""
+        need = {"dense_peak_tflops": self.dense_peak_tflops, "memory_bandwidth_bytes_per_s":
+                self.memory_bandwidth_bytes_per_s, "network_bandwidth_bytes_per_s": self.network_bandwidth_bytes_per_s,
+                "speed_source": self.speed_source}
+        return tuple(k for k, v in need.items() if not v)
 
     @property
     def usable_bytes(self) -> int:
@@ -111,8 +128,21 @@ def gpu_presets() -> dict[str, GpuPreset]:
             usable_fraction=float(raw.get("usable_fraction", 1.0)),
             source=raw.get("source", ""),
             notes=raw.get("notes", ""),
+            dense_peak_tflops=tuple((k, float(v)) for k, v in (raw.get("dense_peak_tflops") or {}).items()
+                                    if v is not None),
+            memory_bandwidth_bytes_per_s=_opt_float(raw.get("memory_bandwidth_bytes_per_s")),
+            interconnect=raw.get("interconnect", ""),
+            interconnect_bandwidth_bytes_per_s=_opt_float(raw.get("interconnect_bandwidth_bytes_per_s")),
+            pcie_generation=raw.get("pcie_generation"),
+            host_link_bandwidth_bytes_per_s=_opt_float(raw.get("host_link_bandwidth_bytes_per_s")),
+            network_bandwidth_bytes_per_s=_opt_float(raw.get("network_bandwidth_bytes_per_s")),
+            speed_source=raw.get("speed_source", ""),
         )
     return presets
+
+
+def _opt_float(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def _unknown(kind: str, key: str, known: dict[str, Any]) -> PresetError:

@@ -18,6 +18,7 @@ from .errors import ModelConfigError, PresetError, ScenarioError
 from .frameworks.keys import FRAMEWORK_KEYS, parse_framework_keys
 from .messages import QT_TRANSLATE_NOOP
 from .presets import GpuPreset, get_gpu, model_spec_for
+from .time_keys import CUSTOM_GPU_SPEED_KEYS, TIME_DEFAULTS, parse_gpu_speed, parse_time_keys  # noqa: F401
 
 SCHEMA_VERSION = 1
 MAX_SCENARIO_BYTES = 8 * 1024 * 1024
@@ -82,6 +83,7 @@ DEFAULTS: dict[str, tuple[Any, str]] = {
     "images_per_sample": (0, "images in each sequence (vision-language models); seq_len counts their tokens too"),
     "image_resolution": (0, "image side in pixels (0: the vision tower's native size)"),
     "vision_tower": ("frozen", " | ".join(VISION_TOWER_MODES) + " (vision-language models: train the tower and projector?)"),
+    **TIME_DEFAULTS,
 }
 
 _POSITIVE_INTS = ("gpus_per_node", "nodes", "micro_batch", "seq_len", "grad_accum", "lora_rank", "tp", "pp", "ep", "cp",
@@ -117,6 +119,10 @@ class CustomModel:
 class CustomGpu:
     name: str
     memory_bytes: int
+    speed: tuple[tuple[str, float], ...] = ()  # (key of CUSTOM_GPU_SPEED_KEYS, value): the figures the user gave
+
+    def speed_value(self, key: str) -> float | None:
+        return dict(self.speed).get(key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +182,12 @@ class Scenario:
     images_per_sample: int = 0
     image_resolution: int = 0
     vision_tower: str = "frozen"
+    attention_kernel: str = "auto"
+    intra_node_bandwidth_bytes_per_s: float | None = None
+    inter_node_bandwidth_bytes_per_s: float | None = None
+    tokens_to_train: int | None = None
+    gpu_hour_price: float | None = None
+    time_calibration: tuple[float, float] | None = None  # (measured, predicted) step seconds
 
     @property
     def world_size(self) -> int:
@@ -217,7 +229,9 @@ def _file_form(value: Any) -> Any:
     if isinstance(value, CustomModel):
         return {"name": value.name, "hf_config": value.hf_config}
     if isinstance(value, CustomGpu):
-        return {"name": value.name, "memory_bytes": value.memory_bytes}
+        return {"name": value.name, "memory_bytes": value.memory_bytes, **dict(value.speed)}
+    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, float) for v in value):
+        return {"measured_step_seconds": value[0], "predicted_step_seconds": value[1]}  # time_calibration
     if isinstance(value, tuple):
         return list(value)
     return value
@@ -257,7 +271,7 @@ def _parse_gpu(value: Any) -> str | CustomGpu:
             raise ScenarioError(
                 "gpu", QT_TRANSLATE_NOOP("engine", 'a custom GPU needs "memory_bytes" as a positive whole number of bytes.')
             )
-        return CustomGpu(str(value.get("name") or "Custom GPU"), mem)
+        return CustomGpu(str(value.get("name") or "Custom GPU"), mem, parse_gpu_speed(value))
     raise ScenarioError(
         "gpu",
         QT_TRANSLATE_NOOP("engine", 'must be a preset id such as "h100-sxm-80gb" or {{"name": ..., "memory_bytes": N}}.'),
@@ -365,6 +379,7 @@ def scenario_from_dict(data: Any) -> Scenario:
                 "reserve", QT_TRANSLATE_NOOP("engine", 'must be "auto" or a fraction from 0 to 0.99, not {r!r}.'), r=r
             )
         kw["reserve"] = r if r == "auto" else float(r)
+    parse_time_keys(data, kw)
     scenario = Scenario(**kw)
     check_consistency(scenario, resolve_model(scenario))
     return scenario

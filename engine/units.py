@@ -41,3 +41,11 @@ def format_count(n: float) -> str:
         if abs(n) >= div:
             return f"{n / div:.3g}{suffix}"
     return f"{n:.0f}"
+
+
+def format_seconds(seconds: float) -> str:
+    """Durations in the unit that reads best: 850 ms, 2.4 s, 3.5 min, 7.2 h, 12.3 d."""
+    for div, suffix in ((86400.0, "d"), (3600.0, "h"), (60.0, "min"), (1.0, "s")):
+        if abs(seconds) >= div:
+            return f"{_number(seconds / div, 1 if seconds / div < 100 else 0)} {suffix}"
+    return f"{_number(seconds * 1000, 1 if seconds * 1000 < 100 else 0)} ms"

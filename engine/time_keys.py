@@ -1,0 +1,80 @@
+"""Scenario keys of the time model (issue 13): link bandwidths, run length, price, calibration, GPU speed.
+
+Kept apart from scenario.py so that each module stays about one thing; scenario.py merges them in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import ScenarioError
+from .messages import QT_TRANSLATE_NOOP
+
+ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn")
+TIME_DEFAULTS: dict[str, tuple[Any, str]] = {
+    "attention_kernel": ("auto", " | ".join(ATTENTION_KERNELS) + " (fused attention kernel for the time model; auto: "
+                                 "the framework's default)"),
+    "intra_node_bandwidth_bytes_per_s": (None, "GPU-to-GPU bandwidth inside a node, one direction (null: the GPU's "
+                                               "own NVLink/PCIe figure)"),
+    "inter_node_bandwidth_bytes_per_s": (None, "network bandwidth per GPU between nodes, one direction (null: the "
+                                               "GPU's usual cluster network)"),
+    "tokens_to_train": (None, "tokens of the whole run, for time to train, GPU-hours and cost (null: not asked)"),
+    "gpu_hour_price": (None, "price of one GPU for one hour, any currency (null: no cost shown)"),
+    "time_calibration": (None, '{"measured_step_seconds": M, "predicted_step_seconds": P} from one measured step: '
+                               "times are scaled by M / P"),
+}
+_OPTIONAL_POSITIVE_NUMBERS = ("intra_node_bandwidth_bytes_per_s", "inter_node_bandwidth_bytes_per_s", "gpu_hour_price")
+# The speed figures a custom GPU may carry (all optional).
+CUSTOM_GPU_SPEED_KEYS = ("bf16_tflops", "fp16_tflops", "fp32_tflops", "fp8_tflops", "memory_bandwidth_bytes_per_s",
+                         "interconnect_bandwidth_bytes_per_s", "pcie_generation")
+
+
+def _positive(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float) and value > 0
+
+
+def parse_gpu_speed(value: dict[str, Any]) -> tuple[tuple[str, float], ...]:
+    """The speed figures of a custom GPU object, validated."""
+    speed = []
+    for key in CUSTOM_GPU_SPEED_KEYS:
+        v = value.get(key)
+        if v is None:
+            continue
+        if not _positive(v):
+            raise ScenarioError("gpu", QT_TRANSLATE_NOOP("engine", "{field} of a custom GPU must be a positive number, "
+                                                                   "not {v!r}."), field=key, v=v)
+        speed.append((key, v))
+    return tuple(speed)
+
+
+def parse_time_keys(data: dict[str, Any], kw: dict[str, Any]) -> None:
+    """Validate the time keys of a scenario object into kw (engine form)."""
+    if "attention_kernel" in data:
+        if data["attention_kernel"] not in ATTENTION_KERNELS:
+            raise ScenarioError("attention_kernel", QT_TRANSLATE_NOOP("engine", "must be one of {p}; got {p2!r}."),
+                                p=", ".join(ATTENTION_KERNELS), p2=data["attention_kernel"])
+        kw["attention_kernel"] = data["attention_kernel"]
+    for key in _OPTIONAL_POSITIVE_NUMBERS:
+        if data.get(key) is not None:
+            if not _positive(data[key]):
+                raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be a positive number or null, not {v!r}."),
+                                    v=data[key])
+            kw[key] = data[key]
+    tokens = data.get("tokens_to_train")
+    if tokens is not None:
+        if isinstance(tokens, float) and tokens.is_integer():
+            tokens = int(tokens)
+        if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
+            raise ScenarioError("tokens_to_train", QT_TRANSLATE_NOOP("engine", "must be a whole number of tokens (at "
+                                                                               "least 1) or null, not {v!r}."), v=tokens)
+        kw["tokens_to_train"] = tokens
+    if data.get("time_calibration") is not None:
+        kw["time_calibration"] = _parse_calibration(data["time_calibration"])
+
+
+def _parse_calibration(value: Any) -> tuple[float, float]:
+    pair = (value.get("measured_step_seconds"), value.get("predicted_step_seconds")) if isinstance(value, dict) else ()
+    if len(pair) != 2 or not all(_positive(v) for v in pair):
+        raise ScenarioError("time_calibration", QT_TRANSLATE_NOOP(
+            "engine", 'must be {{"measured_step_seconds": M, "predicted_step_seconds": P}} with two positive numbers.'))
+    return float(pair[0]), float(pair[1])

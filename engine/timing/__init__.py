@@ -1,0 +1,16 @@
+"""Step time, throughput and cost of a training scenario (issue 13). No Qt."""
+
+from .hardware import Hardware, hardware_for
+from .model import (
+    BREAKDOWN_KEYS,
+    MFU_DEFINITION,
+    TERM_NAMES,
+    StepTime,
+    TimeTerm,
+    model_flops_per_token,
+    step_time,
+    time_to_json,
+)
+
+__all__ = ["BREAKDOWN_KEYS", "MFU_DEFINITION", "TERM_NAMES", "Hardware", "StepTime", "TimeTerm", "hardware_for",
+           "model_flops_per_token", "step_time", "time_to_json"]

@@ -1,0 +1,112 @@
+"""Seconds of the work of one decoder layer (and of the embedding/head) for one micro-batch on one rank.
+
+Matmuls run at the GPU's achievable rate unless their shape makes them memory-bound (a roofline per GEMM);
+attention at its kernel's achieved fraction of peak; element-wise work streams bytes at the achieved memory
+bandwidth. Cached: a search asks for the same few layers again and again.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from ..architecture import ModelSpec
+from .data import efficiency
+
+# Eager attention (scores materialised): bytes per score element in the forward: mask add (2+2), softmax in
+# fp32 (2+4), cast back (4+2) = 16; the backward reads and writes about twice that.
+EAGER_SCORE_BYTES_FWD = 16
+FLASH_BACKWARD_FACTOR = 2.5  # 5 GEMMs in the backward (QK^T recomputed) against 2 in the forward
+EAGER_BACKWARD_FACTOR = 2.0
+
+
+class Rates(NamedTuple):
+    """Achievable rates for one scenario (hashable: part of the cache keys)."""
+
+    gemm: float  # FLOP/s of 16/32-bit matmuls
+    linear: float  # FLOP/s of the decoder layers' nn.Linear matmuls (fp8 when the scenario trains in fp8)
+    attention: float  # FLOP/s of the fused attention kernel
+    memory: float  # bytes/s of element-wise kernels
+    elem_bytes: int  # bytes of one activation element (compute dtype)
+
+
+class LayerCost(NamedTuple):
+    """Seconds per micro-batch for one layer on one rank."""
+
+    gemm_fwd: float  # the layer's linear layers (and experts), forward
+    attn_fwd: float
+    attn_bwd: float
+    elem_fwd: float  # memory-bound element-wise work, forward
+    lora_fwd: float  # adapters' small matmuls, forward
+    dequant: float  # QLoRA: dequantising the base weights once
+    gemm_flops_fwd: float  # FLOPs, for the record
+    attn_flops_fwd: float
+
+
+def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int) -> float:
+    """Roofline of one (m x k) @ (k x n) matmul: compute-bound or bound by reading/writing its operands."""
+    return max(2.0 * m * k * n / rate, (m * k + k * n + m * n) * elem_bytes / memory)
+
+
+@lru_cache(maxsize=8192)
+def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep: int, cp: int, sp: bool,
+               rates: Rates, attention: str, elementwise: str, fp8: bool,
+               lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int) -> LayerCost:
+    eff = efficiency()
+    mem, eb = rates.memory, rates.elem_bytes
+    h = spec.hidden
+    gemm = gemm_flops = 0.0
+    for lin in spec.layer_linears(moe):
+        split = 1 if lin.group == "router" else tp
+        gemm += gemm_seconds(tokens, lin.d_in, lin.d_out / split, rates.linear, mem, eb)
+        gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / split
+    mlp_width = spec.ffn
+    if moe:
+        local = max(spec.n_experts // ep, 1)
+        per_expert = tokens * spec.top_k * ep / spec.n_experts  # tokens each local expert receives
+        width = spec.expert_ffn / tp
+        gemm += local * (2 * gemm_seconds(per_expert, h, width, rates.linear, mem, eb)
+                         + gemm_seconds(per_expert, width, h, rates.linear, mem, eb))
+        gemm_flops += 6.0 * tokens * spec.top_k * h * width
+        mlp_width = spec.top_k * spec.expert_ffn + spec.shared_ffn
+    # attention core: each rank holds tokens/cp queries of the sequence against all keys (ring), heads / tp
+    window = min(seq, spec.sliding_window) if spec.sliding_window else seq
+    heads_dim = spec.q_dim / tp
+    if attention == "eager":
+        kv = window if spec.sliding_window else seq  # the mask is applied after the full product
+        flops = 4.0 * tokens * kv * heads_dim
+        scores = tokens * kv * spec.heads / tp
+        attn_fwd = flops / rates.gemm + scores * EAGER_SCORE_BYTES_FWD / mem
+        attn_bwd = EAGER_BACKWARD_FACTOR * attn_fwd
+    else:  # fused kernels skip the masked half of a causal product
+        flops = 4.0 * tokens * (window / 2 if window == seq else window) * heads_dim
+        attn_fwd = flops / rates.attention
+        attn_bwd = FLASH_BACKWARD_FACTOR * attn_fwd
+    per = eff["elementwise_bytes_per_token"][elementwise]
+    hidden_units = h / tp if sp else h
+    qkv = (spec.q_dim + 2 * spec.kv_dim) / tp
+    elem_bytes = per["hidden"] * hidden_units + per["qkv"] * qkv + per["mlp"] * mlp_width / tp
+    if moe:  # token permutation for the experts: gather and scatter, each read + write
+        elem_bytes += 4 * spec.top_k * h * eb
+    if fp8:  # dynamic scaling: cast each GEMM input (read 2 bytes, write 1) a few times
+        passes = eff["fp8_linear_share"]["cast_passes"]
+        elem_bytes += passes * 3 * sum(lin.d_in for lin in spec.layer_linears(moe)) / tp
+    elem_fwd = tokens * elem_bytes / mem
+    lora_fwd = 0.0
+    for d_in, d_out in lora:  # x @ A (d_in -> r), then @ B (r -> d_out), added to the output
+        lora_fwd += gemm_seconds(tokens, d_in, lora_rank, rates.gemm, mem, eb)
+        lora_fwd += gemm_seconds(tokens, lora_rank, d_out / tp, rates.gemm, mem, eb)
+        lora_fwd += 3 * tokens * d_out / tp * eb / mem  # the add into the base output
+    dequant = 0.0
+    if qlora_bits:  # read the packed weights, write them out in the compute dtype
+        params = spec.linear_params(moe) / tp + (spec.expert_params_per_layer() / (ep * tp) if moe else 0)
+        dequant = params * (qlora_bits / 8 + eb) / mem
+    return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops)
+
+
+@lru_cache(maxsize=4096)
+def head_cost(spec: ModelSpec, tokens: float, tp: int, rates: Rates, loss: str) -> tuple[float, float]:
+    """(lm_head matmul forward, cross-entropy forward+backward) seconds per micro-batch on the last stage."""
+    matmul = gemm_seconds(tokens, spec.hidden, spec.vocab / tp, rates.gemm, rates.memory, rates.elem_bytes)
+    per_vocab = efficiency()["loss_bytes_per_token_per_vocab"][loss]
+    return matmul, tokens * spec.vocab / tp * per_vocab / rates.memory

@@ -1,0 +1,107 @@
+"""The speed of the scenario's hardware: peak FLOP/s per number format, memory, link and network bandwidths.
+
+Preset figures come from vendor datasheets (presets/gpus.json, `speed_source`); what is achieved of them from
+presets/efficiency.json. A custom GPU gives its own figures; scenario keys override the link bandwidths.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..presets import get_gpu
+from ..scenario import CustomGpu, Scenario
+from .data import efficiency, per_gpu
+
+TERA = 1e12
+
+
+@dataclass(frozen=True, slots=True)
+class Hardware:
+    """Achievable rates of one GPU and its links (FLOP/s and bytes/s; links one direction, per GPU)."""
+
+    name: str
+    gpu_id: str | None  # preset id; None for a custom GPU
+    peak_flops: tuple[tuple[str, float], ...]  # number format -> dense peak FLOP/s
+    matmul_fraction: float
+    fp8_matmul_fraction: float
+    arch: str
+    memory_bytes_per_s: float  # achieved
+    intra_bytes_per_s: float  # achieved bus bandwidth inside a node
+    inter_bytes_per_s: float  # achieved bus bandwidth between nodes
+    host_bytes_per_s: float  # achieved CPU<->GPU
+    latency_intra_s: float
+    latency_inter_s: float
+    complete: bool  # False: some figure was missing and a stated fallback is used
+
+    def peak(self, fmt: str) -> float:
+        """Dense peak FLOP/s of a number format; formats a GPU lacks run at the next one it has."""
+        table = dict(self.peak_flops)
+        for f in _FALLBACK[fmt]:
+            if f in table:
+                return table[f]
+        return max(table.values()) if table else 0.0
+
+
+_FALLBACK = {"fp8": ("fp8", "bf16", "fp16", "fp32"), "bf16": ("bf16", "fp16", "fp32"), "fp16": ("fp16", "bf16", "fp32"),
+             "tf32": ("tf32", "fp32"), "fp32": ("fp32", "tf32", "fp16")}
+
+
+def _pcie_bytes_per_s(generation: int | None) -> float | None:
+    table = efficiency()["pcie"]
+    raw = table["x16_bytes_per_s"].get(str(generation)) if generation else None
+    return None if raw is None else float(raw)
+
+
+def hardware_for(s: Scenario) -> Hardware:
+    return _hardware(s.gpu, s.intra_node_bandwidth_bytes_per_s, s.inter_node_bandwidth_bytes_per_s)
+
+
+@lru_cache(maxsize=256)
+def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None) -> Hardware:
+    eff = efficiency()
+    coll, pcie_fraction = eff["collective_bandwidth_fraction"], eff["pcie"]["achieved_fraction"]
+    mem_fraction = eff["memory_bandwidth_fraction"]["value"]
+    if isinstance(gpu, CustomGpu):
+        v = gpu.speed_value
+        peaks = tuple((fmt, v(f"{fmt}_tflops") * TERA) for fmt in ("fp32", "bf16", "fp16", "fp8")
+                      if v(f"{fmt}_tflops"))
+        name, gpu_id, arch = gpu.name, None, "default"
+        memory = v("memory_bandwidth_bytes_per_s")
+        link = v("interconnect_bandwidth_bytes_per_s")
+        pcie = _pcie_bytes_per_s(int(v("pcie_generation") or 0)) or _pcie_bytes_per_s(4)
+        host, network = None, None
+        complete = bool(peaks) and memory is not None
+        if not peaks:  # stated fallback: an H100 SXM's figures (the default GPU)
+            peaks = get_gpu("h100-sxm-80gb").dense_peak_tflops
+            peaks = tuple((k, x * TERA) for k, x in peaks)
+        memory = memory or get_gpu("h100-sxm-80gb").memory_bandwidth_bytes_per_s
+    else:
+        preset = get_gpu(gpu)
+        name, gpu_id = preset.name, preset.id
+        arch = eff["gpu_arch"].get(preset.id, "default")
+        peaks = tuple((k, x * TERA) for k, x in preset.dense_peak_tflops)
+        complete = not preset.missing_speed_fields
+        if not peaks:
+            peaks = tuple((k, x * TERA) for k, x in get_gpu("h100-sxm-80gb").dense_peak_tflops)
+        memory = preset.memory_bandwidth_bytes_per_s or get_gpu("h100-sxm-80gb").memory_bandwidth_bytes_per_s
+        link = preset.interconnect_bandwidth_bytes_per_s
+        pcie = _pcie_bytes_per_s(preset.pcie_generation) or _pcie_bytes_per_s(4)
+        host = preset.host_link_bandwidth_bytes_per_s
+        network = preset.network_bandwidth_bytes_per_s
+    assert pcie is not None
+    intra_raw = intra or link or pcie  # no NVLink: GPUs talk over PCIe
+    inter_raw = inter or network or 12.5e9  # stated fallback: 100 Gb/s
+    host_raw = host or pcie
+    return Hardware(
+        name=name, gpu_id=gpu_id, peak_flops=peaks,
+        matmul_fraction=per_gpu("matmul_fraction_of_peak", gpu_id),
+        fp8_matmul_fraction=per_gpu("fp8_matmul_fraction_of_peak", gpu_id),
+        arch=arch,
+        memory_bytes_per_s=float(memory) * mem_fraction,
+        intra_bytes_per_s=float(intra_raw) * coll["intra_node"],
+        inter_bytes_per_s=float(inter_raw) * coll["inter_node"],
+        host_bytes_per_s=float(host_raw) * (pcie_fraction if host is None else 1.0),
+        latency_intra_s=coll["latency_intra_s"], latency_inter_s=coll["latency_inter_s"],
+        complete=complete,
+    )

@@ -1,0 +1,347 @@
+"""scenario -> StepTime: seconds of one optimizer step on the slowest rank, term by term.
+
+A step is grad_accum micro-batches through the busiest pipeline stage (forward, backward, recompute,
+exposed per-micro-batch communication), the pipeline bubble, the data-parallel gradient exchange that
+backward did not hide, offload transfers and the optimizer step. Computed whether or not the run fits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..architecture import ModelSpec
+from ..detailed import stage_layer_ranges
+from ..frameworks.settings import behaviour
+from ..messages import QT_TRANSLATE_NOOP, Message, message
+from ..scenario import Scenario, resolve_model
+from ..states import dtypes_for, layer_groups, lora_targets, stage_params
+from .costs import Rates, head_cost, layer_cost
+from .data import efficiency, framework_profile
+from .hardware import Hardware, hardware_for
+
+BREAKDOWN_KEYS = ("compute", "memory_bound", "recompute", "communication_tp", "communication_cp", "communication_ep",
+                  "communication_pp", "communication_dp", "bubble", "offload", "optimizer")
+TERM_NAMES = {
+    "compute": QT_TRANSLATE_NOOP("engine", "Matmuls and attention"),
+    "memory_bound": QT_TRANSLATE_NOOP("engine", "Memory-bound operations"),
+    "recompute": QT_TRANSLATE_NOOP("engine", "Recomputation (checkpointing)"),
+    "communication_tp": QT_TRANSLATE_NOOP("engine", "Tensor-parallel communication"),
+    "communication_cp": QT_TRANSLATE_NOOP("engine", "Context-parallel communication"),
+    "communication_ep": QT_TRANSLATE_NOOP("engine", "Expert-parallel all-to-all"),
+    "communication_pp": QT_TRANSLATE_NOOP("engine", "Pipeline sends"),
+    "communication_dp": QT_TRANSLATE_NOOP("engine", "Data-parallel / ZeRO communication"),
+    "bubble": QT_TRANSLATE_NOOP("engine", "Pipeline bubble"),
+    "offload": QT_TRANSLATE_NOOP("engine", "Offload transfers and CPU optimizer"),
+    "optimizer": QT_TRANSLATE_NOOP("engine", "Optimizer step"),
+}
+MFU_DEFINITION = QT_TRANSLATE_NOOP(
+    "engine", "MFU = model FLOPs per second / (GPUs x dense peak of the compute format; bf16 for fp8). Model FLOPs "
+    "per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence "
+    "length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry "
+    "count them.")
+
+
+@dataclass(frozen=True, slots=True)
+class TimeTerm:
+    key: str
+    name: str
+    seconds: float  # per optimizer step, on the slowest rank; the terms add up to the step
+    formula: str
+
+
+@dataclass(frozen=True)
+class StepTime:
+    step_seconds: float
+    tokens_per_step: int
+    tokens_per_second: float
+    tokens_per_second_per_gpu: float
+    mfu: float
+    model_flops_per_token: float
+    world_size: int
+    terms: tuple[TimeTerm, ...]
+    calibration_factor: float = 1.0
+    time_to_train_seconds: float | None = None
+    gpu_hours: float | None = None
+    cost: float | None = None
+    notes: tuple[Message, ...] = ()
+
+    @property
+    def breakdown_seconds(self) -> dict[str, float]:
+        return {t.key: t.seconds for t in self.terms}
+
+
+def model_flops_per_token(spec: ModelSpec, seq_len: int) -> float:
+    """6 N (active, without the input embedding) + 12 L d_attn s: the MFU numerator per token."""
+    n = spec.active_params - spec.embedding_params
+    if spec.tied_embeddings:
+        n += spec.embedding_params  # the tied table is also the lm_head matmul
+    return 6.0 * n + 12.0 * spec.layers * spec.q_dim * seq_len
+
+
+def _compute_format(s: Scenario) -> str:
+    if s.precision == "fp32":
+        return "fp32"
+    return "fp16" if "fp16" in s.precision else "bf16"
+
+
+def _rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
+    fmt = _compute_format(s)
+    gemm = hw.peak(fmt) * hw.matmul_fraction
+    linear = hw.peak("fp8") * hw.fp8_matmul_fraction if s.precision == "fp8" else gemm
+    kernel = s.attention_kernel
+    if kernel == "auto":
+        kernel = prof["attention_hopper"] if hw.arch in ("hopper", "blackwell") else "flash2"
+    elif kernel == "flash3" and hw.arch != "hopper":
+        kernel = "flash2"  # FlashAttention-3 runs on Hopper only
+    table = efficiency()["attention_fraction_of_bf16_peak"][kernel]
+    attention = hw.peak(fmt) * table.get(hw.arch, table["default"])
+    return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2)
+
+
+def _link(hw: Hardware, span: int, gpus_per_node: int, stride: int = 1) -> tuple[float, float]:
+    """(bus bytes/s, latency) of a group whose ranks are `stride` apart and span `span` consecutive GPUs.
+
+    Across nodes NCCL runs one ring per NIC rail: the group's members in a node each drive their own NIC, so
+    the bus bandwidth is (members per node) x (network per GPU), and never more than the links inside a node."""
+    if span <= gpus_per_node:
+        return hw.intra_bytes_per_s, hw.latency_intra_s
+    members = max(1, gpus_per_node // stride)
+    return min(hw.intra_bytes_per_s, members * hw.inter_bytes_per_s), hw.latency_inter_s
+
+
+def _all_to_all(bytes_per_rank: float, s: Scenario, hw: Hardware) -> float:
+    """An all-to-all over the EP group: what stays in the node goes over its links, the rest through this GPU's
+    own NIC (no ring spreads it over the node's other NICs)."""
+    local = max(1, min(s.ep, s.gpus_per_node // (s.tp * s.cp)))
+    inside = bytes_per_rank * (local - 1) / s.ep / hw.intra_bytes_per_s
+    outside = bytes_per_rank * (s.ep - local) / s.ep / hw.inter_bytes_per_s
+    return inside + outside
+
+
+def _exposed(comm: float, window: float, overlap: float) -> float:
+    """Communication left after hiding up to `overlap` of the compute window behind it."""
+    return comm - min(comm, overlap * window)
+
+
+@dataclass(frozen=True, slots=True)
+class _Stage:
+    compute: float  # per micro-batch: matmuls + attention (forward + backward)
+    memory: float  # per micro-batch: element-wise, loss, adapters, dequantisation
+    recompute: float
+    tp: float  # exposed, per micro-batch
+    cp: float
+    ep: float
+    fwd: float  # forward seconds per micro-batch (for overlap windows)
+    bwd: float
+    trainable: float  # parameters per rank
+    params: float
+
+    @property
+    def total(self) -> float:
+        return self.compute + self.memory + self.recompute + self.tp + self.cp + self.ep
+
+
+def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
+           layers: range) -> _Stage:
+    tokens = s.micro_batch * s.seq_len / s.cp
+    elementwise = "fused" if s.compile or prof["elementwise"] == "fused" else "eager"
+    attention = "eager" if s.attention == "eager" else "fused"
+    adapters = s.method in ("lora", "qlora")
+    qbits = s.qlora_bits if s.method == "qlora" else 0
+    tp_link, tp_lat = _link(hw, s.tp, s.gpus_per_node)
+    cp_link, cp_lat = _link(hw, s.tp * s.cp, s.gpus_per_node, s.tp)
+    ep_lat = _link(hw, s.tp * s.cp * s.ep, s.gpus_per_node, s.tp * s.cp)[1]
+    act_bytes = tokens * spec.hidden * rates.elem_bytes
+    compute = memory = recompute = tp_comm = cp_comm = ep_comm = fwd_total = bwd_total = 0.0
+    groups = layer_groups(s, spec, layers)
+    for g in groups:
+        lora = tuple((lin.d_in, lin.d_out) for lin in lora_targets(s, spec, g.moe)) if adapters else ()
+        c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
+                       elementwise, s.precision == "fp8", lora, s.lora_rank, qbits)
+        backward = not g.frozen or adapters or g.input_grad
+        wgrad = 0.0 if g.frozen else c.gemm_fwd
+        dgrad = c.gemm_fwd if (g.input_grad or adapters or not g.frozen) else 0.0
+        fwd_c, fwd_m = c.gemm_fwd + c.attn_fwd, c.elem_fwd + c.lora_fwd + c.dequant
+        bwd_c = (dgrad + wgrad + c.attn_bwd) if backward else 0.0
+        bwd_m = (2 * c.elem_fwd + 2 * c.lora_fwd + c.dequant) if backward else 0.0
+        rec = 0.0
+        if backward and s.checkpointing == "full":
+            rec = fwd_c + fwd_m
+        elif backward and s.checkpointing == "selective":
+            rec = c.attn_fwd
+        elif backward and s.checkpointing == "op-selective":  # torchtitan: every other matmul output is recomputed
+            rec = 0.5 * c.gemm_fwd + c.elem_fwd
+        n = g.count
+        compute += n * (fwd_c + bwd_c)
+        memory += n * (fwd_m + bwd_m)
+        recompute += n * rec
+        fwd_total += n * (fwd_c + fwd_m)
+        bwd_total += n * (bwd_c + bwd_m + rec)
+        if s.tp > 1:  # 2 collectives forward, 2 backward (+2 when recomputed): all-reduce, or AG + RS with SP
+            count = (4 if backward else 2) + (2 if rec and s.checkpointing == "full" else 0)
+            comm = count * (2 * (s.tp - 1) / s.tp * act_bytes / tp_link + tp_lat)
+            tp_comm += n * comm * (1 - prof["tp_overlap"])
+        if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward; hidden behind attention
+            kv = 2 * tokens * spec.kv_dim / s.tp * rates.elem_bytes * (s.cp - 1) / s.cp * s.cp
+            cp_comm += n * (_exposed(kv / cp_link + (s.cp - 1) * cp_lat, c.attn_fwd, 1.0)
+                            + (_exposed(2 * kv / cp_link, c.attn_bwd, 1.0) if backward else 0.0))
+        if g.moe and s.ep > 1:  # dispatch + combine, forward and backward
+            a2a = _all_to_all(tokens * spec.top_k * spec.hidden * rates.elem_bytes, s, hw) + ep_lat
+            ep_comm += n * (4 if backward else 2) * a2a * (1 - prof["ep_overlap"])
+    first, last = index == 0, index == s.pp - 1
+    if last:
+        matmul, loss = head_cost(spec, tokens, s.tp, rates, _loss_path(s, prof))
+        head_trains = not (adapters or (s.method == "freeze" and spec.tied_embeddings and s.freeze_embeddings))
+        compute += matmul * (3 if head_trains else 2)
+        memory += loss
+        fwd_total += matmul + loss / 3
+        bwd_total += matmul * (2 if head_trains else 1) + 2 * loss / 3
+    if first:
+        memory += 2 * act_bytes / rates.memory  # embedding gather (and its scatter-add gradient)
+    p = stage_params(s, spec, layers, first, last, list(groups))
+    params = p.trainable + p.frozen + p.quantized + p.lora
+    return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, fwd_total, bwd_total,
+                  p.trainable + p.lora, params)
+
+
+def _loss_path(s: Scenario, prof: dict[str, Any]) -> str:
+    """The framework's loss path (engine/frameworks), or the time model's own default for it."""
+    ce = behaviour(s).cross_entropy
+    return {"standard": "standard", "chunked": "chunked", "fused-linear": "fused"}.get(ce, prof["cross_entropy"])
+
+
+def step_time(s: Scenario) -> StepTime:
+    """Seconds per optimizer step, throughput and MFU for the scenario (fits or not)."""
+    spec = resolve_model(s)
+    hw = hardware_for(s)
+    prof = framework_profile(s.framework)
+    rates = _rates(s, hw, prof)
+    dt = dtypes_for(s)
+    seen: dict[tuple, _Stage] = {}
+    stages = []
+    for i, layers in enumerate(stage_layer_ranges(spec.layers, s.pp)):
+        key = (len(layers), layers.start if s.method == "freeze" else 0, i == 0, i == s.pp - 1)
+        st = seen.get(key)
+        if st is None:
+            st = seen[key] = _stage(s, spec, hw, prof, rates, i, layers)
+        stages.append(st)
+    busiest = max(stages, key=lambda st: st.total)
+    ga, dp = s.grad_accum, s.dp
+    per_mb = busiest.total
+    # pipeline: point-to-point sends per micro-batch, and the bubble of the schedule
+    pp_comm = bubble = 0.0
+    if s.pp > 1:
+        pp_link, pp_lat = _link(hw, s.tp * s.cp * dp * 2, s.gpus_per_node, s.tp * s.cp * dp)
+        act = s.micro_batch * s.seq_len / s.cp * spec.hidden * rates.elem_bytes / (s.tp if s.sequence_parallel else 1)
+        pp_comm = ga * 2 * (act / pp_link + pp_lat)
+        virtual = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
+        bubble = (s.pp - 1) / virtual * (per_mb + 2 * (act / pp_link + pp_lat))
+    # data parallel / ZeRO: gradients (and ZeRO-3's weights) between the dp replicas
+    dp_comm = 0.0
+    zero = s.effective_zero
+    if dp > 1:
+        dp_link, dp_lat = _link(hw, s.tp * s.cp * dp, s.gpus_per_node, s.tp * s.cp)
+        frac = (dp - 1) / dp
+        grads = busiest.trainable * dt.grad
+        if zero == 3:  # per micro-batch: gather weights for forward and backward, reduce-scatter gradients
+            gathers = 2 * frac * busiest.params * rates.elem_bytes / dp_link
+            scatter = frac * grads / dp_link
+            dp_comm = ga * _exposed(gathers + scatter + 3 * dp_lat, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
+        else:  # once per step, hidden behind the last micro-batch's backward (and next forward for ZeRO's gather)
+            reduce = 2 * frac * grads / dp_link + dp_lat
+            dp_comm = _exposed(reduce, busiest.bwd, prof["dp_overlap"]) if zero == 0 else (
+                _exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"])
+                + _exposed(frac * busiest.trainable * rates.elem_bytes / dp_link, busiest.fwd, prof["dp_overlap"]))
+    # optimizer step (on the GPU, or on the CPU with offload)
+    owned = busiest.trainable / (dp if zero >= 1 else 1)
+    offload = optimizer = 0.0
+    if s.offload == "none":
+        optimizer = owned * _optimizer_bytes(s, prof, dt.state) / rates.memory
+        optimizer += owned * efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dt.grad / rates.memory
+    else:
+        cpu = efficiency()["cpu_adam"]
+        offload = owned * cpu["bytes_per_param"] / (cpu["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)
+        offload += owned * (dt.grad + rates.elem_bytes) / hw.host_bytes_per_s
+        if s.offload == "optimizer+params":  # weights streamed in for forward and backward, partly hidden
+            stream = 2 * busiest.params / max(dp, 1) * rates.elem_bytes / hw.host_bytes_per_s
+            offload += ga * _exposed(stream, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
+    raw = {
+        "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory, "recompute": ga * busiest.recompute,
+        "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp, "communication_ep": ga * busiest.ep,
+        "communication_pp": pp_comm, "communication_dp": dp_comm, "bubble": bubble, "offload": offload,
+        "optimizer": optimizer,
+    }
+    factor = s.time_calibration[0] / s.time_calibration[1] if s.time_calibration else 1.0
+    terms = tuple(TimeTerm(k, TERM_NAMES[k], v * factor, _FORMULAS[k]) for k, v in raw.items())
+    step = sum(t.seconds for t in terms)
+    tokens = s.micro_batch * s.seq_len * ga * dp
+    tps = tokens / step
+    world = s.world_size
+    mflops = model_flops_per_token(spec, s.seq_len)
+    peak = hw.peak(_compute_format(s) if s.precision != "fp8" else "bf16")
+    notes: list[Message] = []
+    if not hw.complete:
+        notes.append(message(QT_TRANSLATE_NOOP(
+            "engine", "{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM's are used "
+            "for those; enter them for a custom GPU."), gpu=hw.name))
+    if factor != 1.0:
+        notes.append(message(QT_TRANSLATE_NOOP(
+            "engine", "Times are scaled by {factor:.2f} from your measured step ({measured:.3g} s against "
+            "{predicted:.3g} s predicted)."), factor=factor, measured=s.time_calibration[0],
+            predicted=s.time_calibration[1]))
+    ttt = hours = cost = None
+    if s.tokens_to_train:
+        ttt = s.tokens_to_train / tps
+        hours = ttt * world / 3600.0
+        cost = hours * s.gpu_hour_price if s.gpu_hour_price is not None else None
+    return StepTime(step, tokens, tps, tps / world, mflops * tps / world / peak if peak else 0.0, mflops, world,
+                    terms, factor, ttt, hours, cost, tuple(notes))
+
+
+def _optimizer_bytes(s: Scenario, prof: dict[str, Any], state_bytes: int) -> float:
+    table = efficiency()["optimizer_bytes_per_param"]
+    if s.optimizer == "adamw-8bit":
+        return table["adamw-8bit-bytes"]
+    name = "adamw-fused" if s.optimizer == "adamw" and prof["fused_optimizer"] else s.optimizer
+    return table[name] * max(state_bytes, 4 if s.precision.startswith("amp") else state_bytes)
+
+
+_FORMULAS = {
+    "compute": "grad_accum x (GEMMs at min(achievable FLOP/s, memory roofline) + attention at its kernel's rate), "
+               "forward + backward (weights' gradients only where they train)",
+    "memory_bound": "grad_accum x bytes of element-wise ops, loss, adapters, dequantisation / achieved memory bandwidth",
+    "recompute": "grad_accum x the forward again (full), the attention core again (selective) or every other "
+                 "matmul and the element-wise work (op-selective)",
+    "communication_tp": "4 collectives of b x s x h per layer per micro-batch over the TP link, minus overlap",
+    "communication_cp": "ring exchange of K/V blocks not hidden behind attention",
+    "communication_ep": "dispatch + combine all-to-all per MoE layer, forward and backward",
+    "communication_pp": "activations sent to the next stage and gradients back, per micro-batch",
+    "communication_dp": "gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch) not hidden "
+                        "behind backward",
+    "bubble": "(pp - 1) / vpp x one micro-batch through the busiest stage",
+    "offload": "CPU AdamW at host memory bandwidth + gradients and weights over PCIe",
+    "optimizer": "bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth",
+}
+
+
+def time_to_json(t: StepTime) -> dict[str, Any]:
+    """The `time` object of `estimate --json` and of each `fit --json` plan."""
+    out: dict[str, Any] = {
+        "step_seconds": t.step_seconds,
+        "tokens_per_step": t.tokens_per_step,
+        "tokens_per_second": t.tokens_per_second,
+        "tokens_per_second_per_gpu": t.tokens_per_second_per_gpu,
+        "mfu": t.mfu,
+        "mfu_definition": MFU_DEFINITION,
+        "model_flops_per_token": t.model_flops_per_token,
+        "breakdown_seconds": t.breakdown_seconds,
+        "calibration_factor": t.calibration_factor,
+        "notes": [str(n) for n in t.notes],
+    }
+    if t.time_to_train_seconds is not None:
+        out["time_to_train_seconds"] = t.time_to_train_seconds
+        out["gpu_hours"] = t.gpu_hours
+        if t.cost is not None:
+            out["cost"] = t.cost
+    return out

@@ -1,0 +1,35 @@
+"""The time model against published measured throughput (tests/data/published/throughput.json).
+
+Expected values are the measurements in that file, each with its source; the targets (median |error| <= 15%,
+p90 <= 35% on tokens/s per GPU) are issue 13's.
+"""
+
+import sys
+from pathlib import Path
+
+from engine.timing.published import compare, load_rows, summary
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_published_set_is_broad_and_sourced():
+    rows = load_rows()
+    assert len(rows) >= 60
+    assert len({r["framework"] for r in rows}) >= 4
+    assert len({r["scenario"]["gpu"] for r in rows}) >= 3
+    for r in rows:
+        assert r["source"] and r["measured"] > 0 and r["metric"] == "tokens_per_second_per_gpu", r["id"]
+    assert len({r["id"] for r in rows}) == len(rows)
+
+
+def test_throughput_error_targets():
+    table = summary(compare(load_rows()))["all"]
+    assert table["median"] <= 0.15, table
+    assert table["p90"] <= 0.35, table
+
+
+def test_speed_accuracy_doc_is_current():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from speed_accuracy_report import render
+
+    assert (ROOT / "docs" / "speed-accuracy.md").read_text(encoding="utf-8") == render()
