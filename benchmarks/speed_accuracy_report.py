@@ -29,7 +29,8 @@ def render() -> str:
              "against `engine/timing` (`estimate --json` -> `time.tokens_per_second_per_gpu`). Error = predicted / "
              "measured - 1. Nothing in the time model is fitted to these rows; its efficiency figures and their "
              "sources are in `presets/efficiency.json` and `presets/gpus.json`.", "",
-             "| framework | rows | median abs error | p90 abs error | mean signed error | source |", "|---|---|---|---|---|---|"]
+             "| framework | rows | median abs error | p90 abs error | mean signed error | source |",
+             "|---|---|---|---|---|---|"]
     for name, s in table.items():
         lines.append(f"| {name} | {s['rows']} | {s['median']:.1%} | {s['p90']:.1%} | {s['mean_signed']:+.1%} | "
                      f"{sources.get(name, 'all rows')} |")
