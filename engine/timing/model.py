@@ -8,6 +8,7 @@ backward did not hide, offload transfers and the optimizer step. Computed whethe
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..architecture import ModelSpec
@@ -205,6 +206,20 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
                   p.trainable + p.lora, params)
 
 
+# Keys a stage's per-micro-batch time does not read: reset so that layouts differing only in them share it.
+_STAGE_NEUTRAL = {"name": "", "notes": "", "nodes": 1, "grad_accum": 1, "zero_stage": 0, "fsdp": False, "offload": "none",
+                  "pp_schedule": "1f1b", "vpp": 1, "tokens_to_train": None, "gpu_hour_price": None,
+                  "time_calibration": None, "reserve": "auto"}
+
+
+@lru_cache(maxsize=4096)
+def _stage_cached(key: Scenario, index: int, start: int, stop: int) -> _Stage:
+    spec = resolve_model(key)
+    hw = hardware_for(key)
+    prof = framework_profile(key.framework)
+    return _stage(key, spec, hw, prof, _rates(key, hw, prof), index, range(start, stop))
+
+
 def _loss_path(s: Scenario, prof: dict[str, Any]) -> str:
     """The framework's loss path (engine/frameworks), or the time model's own default for it."""
     ce = behaviour(s).cross_entropy
@@ -220,11 +235,16 @@ def step_time(s: Scenario) -> StepTime:
     dt = dtypes_for(s)
     seen: dict[tuple, _Stage] = {}
     stages = []
+    neutral = s.with_unchecked(**_STAGE_NEUTRAL)
+    where_matters = s.method == "freeze" or len(set(spec.moe_layer_flags)) > 1  # frozen or dense/MoE mix by depth
     for i, layers in enumerate(stage_layer_ranges(spec.layers, s.pp)):
-        key = (len(layers), layers.start if s.method == "freeze" else 0, i == 0, i == s.pp - 1)
+        first, last = i == 0, i == s.pp - 1
+        start = layers.start if where_matters else 0
+        key = (len(layers), start, first, last)
         st = seen.get(key)
-        if st is None:
-            st = seen[key] = _stage(s, spec, hw, prof, rates, i, layers)
+        if st is None:  # the same stage (layer count, ends) costs the same wherever it sits
+            index = 0 if first else s.pp - 1 if last else 1
+            st = seen[key] = _stage_cached(neutral, index, start, start + len(layers))
         stages.append(st)
     busiest = max(stages, key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
