@@ -7,6 +7,7 @@
     python main.py estimate SCENARIO.json [--json]         per-GPU breakdown
     python main.py fit SCENARIO.json [--json]              limits and plans that make it fit
     python main.py presets models|gpus                     preset ids
+    python main.py import FILE [FILE...] [--json]          a scenario from training config files of one job
     python main.py --lang zh_CN estimate SCENARIO.json     the table in Chinese
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 import os
 import sys
 
-CLI_COMMANDS = {"estimate", "fit", "presets", "kv-cache", "schema"}
+CLI_COMMANDS = {"estimate", "fit", "presets", "kv-cache", "schema", "import", "export-config"}
 NO_DISPLAY = 3  # exit status when no window can open (make run treats it as a message, not a failure)
 
 

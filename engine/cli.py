@@ -1,4 +1,4 @@
-"""Command line: estimate, fit, presets, kv-cache, schema. No Qt is imported here."""
+"""Command line: estimate, fit, presets, kv-cache, schema, import, export-config. No Qt is imported here."""
 
 from __future__ import annotations
 
@@ -198,6 +198,15 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_import(args: argparse.Namespace) -> int:
+    from .configs import import_files
+    from .configs.review import render_import
+
+    result = import_files(args.files)
+    print(json.dumps(result.to_json(), indent=2) if args.json else render_import(result, args.tr))
+    return 0
+
+
 def schema_markdown() -> str:
     """docs/scenario-format.md, generated from DEFAULTS (the one place defaults are written)."""
     lines = ["# The scenario file (schema_version 1)", "",
@@ -237,6 +246,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
     p.set_defaults(func=_cmd_kv)
+    p = sub.add_parser("import", help="a scenario from training config files of one job (DeepSpeed, accelerate, "
+                                      "TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, "
+                                      "Megatron-LM script)")
+    p.add_argument("files", nargs="+")
+    p.add_argument("--json", action="store_true", help="print one JSON object: scenario, mapped, unmapped, assumed")
+    p.set_defaults(func=_cmd_import)
     p = sub.add_parser("schema", help="scenario keys and their defaults")
     p.add_argument("--markdown", action="store_true", help="print docs/scenario-format.md")
     p.set_defaults(func=_cmd_schema)

@@ -1571,7 +1571,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="231"/>
+        <location filename="../../engine/cli.py" line="246"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
@@ -1684,6 +1684,31 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/fit_report.py" line="89"/>
         <source>Largest {family} model that fits this set-up: {model}</source>
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/review.py" line="17"/>
+        <source>Read {n} file(s): {formats}</source>
+        <translation>已读取 {n} 个文件：{formats}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/review.py" line="19"/>
+        <source>Scenario:</source>
+        <translation>方案：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/review.py" line="20"/>
+        <source>Mapped:</source>
+        <translation>已映射：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/review.py" line="22"/>
+        <source>Assumed:</source>
+        <translation>已假定：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/review.py" line="24"/>
+        <source>Not used:</source>
+        <translation>未使用：</translation>
     </message>
 </context>
 <context>
@@ -2770,6 +2795,72 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/vision.py" line="127"/>
         <source>The vision tower &apos;{kind}&apos; of this model is not modelled yet.</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="47"/>
+        <source>{name} does not hold a set of named settings, so it is not a training config.</source>
+        <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="64"/>
+        <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan or a Megatron-LM script).</source>
+        <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="90"/>
+        <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
+        <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="100"/>
+        <source>No file to import.</source>
+        <translation>没有要导入的文件。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="102"/>
+        <source>At most {n} files make one job; {m} were given.</source>
+        <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/reading.py" line="35"/>
+        <location filename="../../engine/configs/reading.py" line="49"/>
+        <source>{name} is larger than 1 MB; a training config is a few kilobytes.</source>
+        <translation>{name} 大于 1 MB；训练配置通常只有几 KB。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/reading.py" line="41"/>
+        <source>Cannot read {name}: {why}.</source>
+        <translation>无法读取 {name}：{why}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/reading.py" line="53"/>
+        <source>{name} is a binary file, not a text configuration.</source>
+        <translation>{name} 是二进制文件，不是文本配置。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/reading.py" line="59"/>
+        <source>{name} is not UTF-8 text, so it is not a configuration file.</source>
+        <translation>{name} 不是 UTF-8 文本，因此不是配置文件。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/reading.py" line="66"/>
+        <source>{name} is not valid {kind} ({detail}).</source>
+        <translation>{name} 不是有效的 {kind}（{detail}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/reading.py" line="120"/>
+        <source>{name} is nested more than {depth} levels deep; a training config is not.</source>
+        <translation>{name} 嵌套超过 {depth} 层；训练配置不会这样。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/reading.py" line="135"/>
+        <source>{name} expands to more than {n} values (YAML aliases?); refused.</source>
+        <translation>{name} 展开后超过 {n} 个值（YAML 别名？），已拒绝。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/reading.py" line="145"/>
+        <source>{name} uses a key that is not text ({key!r}).</source>
+        <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,134 @@
+"""accelerate config YAML (`accelerate config` output): processes, mixed precision, DeepSpeed and FSDP sections.
+
+FSDP1 keys (fsdp_sharding_strategy, fsdp_offload_params) and FSDP2 keys (fsdp_version: 2,
+fsdp_reshard_after_forward as a bool) are both read; accelerate's FSDP2 maps reshard_after_forward=True to
+FULL_SHARD and False to SHARD_GRAD_OP (accelerate/utils/dataclasses.py, FullyShardedDataParallelPlugin).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .common import as_bool, as_int, set_int
+from .result import Collector
+
+_PRECISION = {"bf16": "amp-bf16", "fp16": "amp-fp16", "no": "fp32", "fp8": "fp8"}
+
+
+def is_accelerate(d: Any) -> bool:
+    return isinstance(d, dict) and ("distributed_type" in d or "compute_environment" in d)
+
+
+def read(c: Collector, d: dict[str, Any]) -> None:
+    dist = str(d.get("distributed_type", "NO")).upper()
+    c.use("distributed_type")
+    procs, machines = as_int(d.get("num_processes")), as_int(d.get("num_machines", 1)) or 1
+    if procs is not None and procs >= 1:
+        c.set("gpus_per_node", max(1, procs // machines), "num_processes")
+        if machines > 1:
+            c.set("nodes", machines, "num_machines")
+        else:
+            c.use("num_machines")
+    mp = d.get("mixed_precision")
+    if mp is not None:
+        if str(mp).lower() in _PRECISION:
+            c.set("precision", _PRECISION[str(mp).lower()], "mixed_precision")
+        else:
+            c.skip("mixed_precision", f"unknown mixed precision {mp!r}")
+    if dist == "DEEPSPEED":
+        c.set("framework", "deepspeed", "distributed_type")
+        c.settings.append(("_deepspeed", True, "", True))
+        ds = d.get("deepspeed_config") or {}
+        if isinstance(ds, dict):
+            _read_deepspeed(c, ds)
+    elif dist == "FSDP":
+        fs = d.get("fsdp_config") or {}
+        if isinstance(fs, dict):
+            read_fsdp(c, fs, "fsdp_config.")
+    elif dist in ("MULTI_GPU", "NO"):
+        c.assume("zero_stage", 0, f"distributed_type {dist}: plain data parallel (DDP), nothing sharded")
+    pc = d.get("parallelism_config")
+    if isinstance(pc, dict):
+        for key, target in (("parallelism_config_tp_size", "tp"), ("parallelism_config_cp_size", "cp")):
+            if pc.get(key) is not None:
+                set_int(c, target, pc[key], f"parallelism_config.{key}")
+
+
+def _read_deepspeed(c: Collector, ds: dict[str, Any]) -> None:
+    p = "deepspeed_config."
+    if isinstance(ds.get("deepspeed_config_file"), str):
+        c.references.append((p + "deepspeed_config_file", ds["deepspeed_config_file"]))
+        c.use(p + "deepspeed_config_file")
+    if ds.get("zero_stage") is not None:
+        stage = as_int(ds["zero_stage"])
+        if stage is not None and 0 <= stage <= 3:
+            c.set("zero_stage", stage, p + "zero_stage")
+    opt = str(ds.get("offload_optimizer_device", "none")).lower()
+    par = str(ds.get("offload_param_device", "none")).lower()
+    if par in ("cpu", "nvme"):
+        c.set("offload", "optimizer+params", p + "offload_param_device")
+        c.use(p + "offload_optimizer_device")
+    elif opt in ("cpu", "nvme"):
+        c.set("offload", "optimizer", p + "offload_optimizer_device")
+        c.use(p + "offload_param_device")
+    elif "offload_optimizer_device" in ds or "offload_param_device" in ds:
+        c.set("offload", "none", p + "offload_optimizer_device")
+        c.use(p + "offload_param_device")
+    if ds.get("gradient_accumulation_steps") not in (None, "auto"):
+        set_int(c, "grad_accum", ds["gradient_accumulation_steps"], p + "gradient_accumulation_steps")
+    if "zero3_init_flag" in ds:
+        c.skip(p + "zero3_init_flag", "affects model loading, not the training step (load phase not modelled yet)")
+
+
+def read_fsdp(c: Collector, fs: dict[str, Any], p: str) -> None:
+    """An FSDP section (accelerate's fsdp_config, axolotl's fsdp_config, TrainingArguments.fsdp_config)."""
+    def get(name: str) -> tuple[str, Any]:
+        for key in (f"fsdp_{name}", name):
+            if key in fs:
+                return p + key, fs[key]
+        return "", None
+
+    c.settings.append(("_fsdp", True, "", True))
+    src, version = get("version")
+    v = as_int(version) if version is not None else 1
+    if src:
+        c.use(src)
+    src, strategy = get("sharding_strategy")
+    rsrc, reshard = get("reshard_after_forward")
+    if isinstance(reshard, str) and not src:  # FSDP1 files may spell the strategy in this key
+        src, strategy, rsrc, reshard = rsrc, reshard, "", None
+    if strategy is not None:
+        s = str(strategy).upper().replace(" ", "_")
+        s = {"1": "FULL_SHARD", "2": "SHARD_GRAD_OP", "3": "NO_SHARD", "4": "HYBRID_SHARD"}.get(s, s)
+        if s in ("FULL_SHARD", "HYBRID_SHARD"):
+            c.set("fsdp", True, src)
+        elif s == "SHARD_GRAD_OP":
+            c.set("fsdp", False, src)
+            c.set("zero_stage", 2, src)
+        elif s == "NO_SHARD":
+            c.set("fsdp", False, src)
+        else:
+            c.skip(src, f"unknown sharding strategy {strategy!r}")
+    elif v == 2:
+        on = as_bool(reshard)
+        c.set("fsdp", True, rsrc or p + "fsdp_version")
+        if reshard is not None and on is not None:
+            c.set("reshard_after_forward", on, rsrc)
+    else:
+        c.assume("fsdp", True, "no sharding strategy given: FSDP's default FULL_SHARD")
+    if reshard is not None and rsrc and rsrc not in c.consumed:
+        on = as_bool(reshard)
+        if on is not None:
+            c.set("reshard_after_forward", on, rsrc)
+    osrc, off = get("offload_params")
+    if off is not None:
+        on = as_bool(off)
+        if on is not None:
+            c.set("offload", "optimizer+params" if on else "none", osrc)
+    asrc, ac = get("activation_checkpointing")
+    if ac is not None:
+        on = as_bool(ac)
+        if on:
+            c.set("checkpointing", "full", asrc)
+        else:
+            c.use(asrc)

@@ -1,0 +1,117 @@
+"""axolotl YAML (axolotl/utils/schemas/config.py: AxolotlInputConfig).
+
+axolotl loads the model in the compute dtype (bf16: auto -> bf16 where the GPU has it), so `bf16` means 16-bit
+weights, not autocast over fp32 weights; peft keeps LoRA adapters in fp32.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .accelerate import read_fsdp
+from .common import HF_ATTENTION, HF_OPTIMIZERS, as_bool, set_int, set_model
+from .result import Collector
+
+
+def is_axolotl(d: Any) -> bool:
+    return isinstance(d, dict) and "base_model" in d and any(
+        k in d for k in ("micro_batch_size", "sequence_len", "adapter", "datasets", "sample_packing", "lora_r")
+    )
+
+
+def read(c: Collector, d: dict[str, Any]) -> None:
+    c.set("framework", "huggingface", "(axolotl)")
+    set_model(c, d.get("base_model"), "base_model")
+    if "micro_batch_size" in d:
+        set_int(c, "micro_batch", d["micro_batch_size"], "micro_batch_size")
+    else:
+        c.assume("micro_batch", 1, "axolotl's default micro_batch_size 1")
+    if "gradient_accumulation_steps" in d:
+        set_int(c, "grad_accum", d["gradient_accumulation_steps"], "gradient_accumulation_steps")
+    if "sequence_len" in d:
+        set_int(c, "seq_len", d["sequence_len"], "sequence_len")
+    else:
+        c.assume("seq_len", 2048, "axolotl's default sequence_len 2048")
+    adapter = d.get("adapter")
+    four, eight = as_bool(d.get("load_in_4bit")), as_bool(d.get("load_in_8bit"))
+    c.use("load_in_4bit", "load_in_8bit")
+    if adapter in ("lora", "qlora"):
+        if adapter == "qlora" or four or eight:
+            c.set("method", "qlora", "adapter")
+            c.set("qlora_bits", 8 if eight and not four else 4, "load_in_8bit" if eight and not four else "load_in_4bit")
+        else:
+            c.set("method", "lora", "adapter")
+    elif adapter:
+        c.skip("adapter", f"adapter '{adapter}' is not modelled yet")
+    else:
+        c.set("method", "full", "adapter" if "adapter" in d else "base_model")
+    if d.get("lora_r") is not None:
+        set_int(c, "lora_rank", d["lora_r"], "lora_r")
+    alpha = d.get("lora_alpha")
+    if isinstance(alpha, int | float) and not isinstance(alpha, bool) and alpha > 0:
+        c.set("lora_alpha", alpha, "lora_alpha")
+    if as_bool(d.get("lora_target_linear")):
+        c.set("lora_targets", "all-linear", "lora_target_linear")
+    elif isinstance(d.get("lora_target_modules"), list) and d["lora_target_modules"]:
+        c.set("lora_targets", [str(m) for m in d["lora_target_modules"]], "lora_target_modules")
+    if d.get("lora_modules_to_save"):
+        c.set("modules_to_save", list(d["lora_modules_to_save"]), "lora_modules_to_save")
+    bf16, fp16 = d.get("bf16"), d.get("fp16")
+    if bf16 in (True, "auto", "true"):
+        c.set("precision", "bf16", "bf16")
+        if bf16 == "auto":
+            c.assume("precision", "bf16", 'bf16: auto is bf16 on a GPU that supports it', "bf16")
+    elif as_bool(fp16):
+        c.set("precision", "fp16", "fp16")
+    elif bf16 is False or fp16 is False:
+        c.set("precision", "fp32", "bf16")
+    c.use("fp16", "bf16")
+    if "gradient_checkpointing" in d:
+        gc = d["gradient_checkpointing"]
+        on = as_bool(gc)
+        if gc == "offload":
+            c.set("checkpointing", "full", "gradient_checkpointing")
+            c.set("activation_offload", True, "gradient_checkpointing")
+        elif on is not None:
+            c.set("checkpointing", "full" if on else "none", "gradient_checkpointing")
+    opt = d.get("optimizer")
+    if opt is not None:
+        name = HF_OPTIMIZERS.get(str(opt).lower())
+        if name:
+            c.set("optimizer", name, "optimizer")
+        else:
+            c.skip("optimizer", f"optimizer '{opt}' is not modelled yet")
+    else:
+        c.assume("optimizer", "adamw", "axolotl leaves the optimizer to TrainingArguments (AdamW)")
+    attn = d.get("attn_implementation")
+    if attn is not None:
+        if attn in HF_ATTENTION:
+            c.set("attention", HF_ATTENTION[attn], "attn_implementation")
+        else:
+            c.skip("attn_implementation", f"attention kernel '{attn}' is not modelled yet")
+    elif as_bool(d.get("flash_attention")):
+        c.set("attention", "flash", "flash_attention")
+    elif as_bool(d.get("sdp_attention")):
+        c.set("attention", "sdpa", "sdp_attention")
+    if "torch_compile" in d:
+        on = as_bool(d["torch_compile"])
+        if on is not None:
+            c.set("compile", on, "torch_compile")
+    if as_bool(d.get("liger_fused_linear_cross_entropy")) or as_bool(d.get("cut_cross_entropy")):
+        c.set("cross_entropy", "fused-linear", "liger_fused_linear_cross_entropy"
+              if "liger_fused_linear_cross_entropy" in d else "cut_cross_entropy")
+    if isinstance(d.get("deepspeed"), str) and d["deepspeed"]:
+        c.references.append(("deepspeed", d["deepspeed"]))
+        c.use("deepspeed")
+    fs = d.get("fsdp_config")
+    if isinstance(fs, dict) and fs:
+        if "fsdp_version" in d:
+            fs = {**fs, "fsdp_version": d["fsdp_version"]}
+            c.use("fsdp_version")
+        read_fsdp(c, fs, "fsdp_config.")
+    for key in ("tensor_parallel_size", "context_parallel_size"):
+        if d.get(key) is not None:
+            set_int(c, "tp" if key.startswith("tensor") else "cp", d[key], key)
+    if "sample_packing" in d:
+        c.skip("sample_packing", "packing fills each sequence to sequence_len: the planner already counts full "
+               "sequences")

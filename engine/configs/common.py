@@ -1,0 +1,218 @@
+"""Vocabulary shared by the importers: Hugging Face TrainingArguments / TRL / peft names and their planner values."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .models import preset_for
+from .result import Collector
+
+# TrainingArguments.optim (transformers OptimizerNames) -> planner optimizer; paged variants page states to host
+# memory only under pressure, so on the GPU they are the same tensors.
+HF_OPTIMIZERS = {
+    "adamw_torch": "adamw", "adamw_hf": "adamw", "adamw_torch_xla": "adamw", "adamw_apex_fused": "adamw-fused",
+    "adamw_torch_fused": "adamw-fused", "adamw_bnb_8bit": "adamw-8bit", "adamw_8bit": "adamw-8bit",
+    "paged_adamw_8bit": "adamw-8bit", "paged_adamw_32bit": "adamw", "paged_adamw": "adamw",
+    "adafactor": "adafactor", "sgd": "sgd", "adam": "adamw", "adamw": "adamw",
+}
+HF_ATTENTION = {"flash_attention_2": "flash", "flash_attention_3": "flash", "sdpa": "sdpa", "eager": "eager"}
+TORCH_DTYPES = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "half": "fp16",
+                "float32": "fp32", "fp32": "fp32", "float": "fp32"}
+
+# Names of settings that change nothing in GPU memory (training schedule, logging, data, paths, hub, evaluation).
+_NO_MEMORY = re.compile(
+    r"(^|[._])(lr|learning_rate|.*_lr|warmup.*|.*scheduler.*|.*decay.*|weight_decay|adam_beta\d|adam_epsilon|eps|"
+    r"betas?|momentum|clip.*|max_grad_norm|.*norm_clip|log.*|.*logging.*|.*_steps?|steps|epochs?|num_train_epochs|"
+    r"max_steps.*|.*save.*|.*eval.*|.*output.*|.*_dir|.*dir|.*path|.*folder|.*dataset.*|datasets?|split|seed|"
+    r"shuffle|wandb.*|report_to|.*hub.*|push_to_hub|tokenizer.*|template|chat_template|system|prompt.*|"
+    r"special_tokens.*|.*tokens?|description|run_name|resume.*|overwrite.*|do_train|do_eval|do_predict|"
+    r"dataloader.*|.*num_proc|.*workers?|preprocessing.*|max_samples|val_set_size|ddp_timeout|"
+    r"model_revision|revision|trust_remote_code|plot_loss|profil.*|metric.*|.*interval|.*freq|timeout|"
+    r"checkpoint.*|ckpt.*|stage|strict|remove_unused_columns|group_by_length|train_on_inputs|.*author|"
+    r"model_name|tf32|.*dropout|lora_dropout|.*_init.*|init.*|dump_folder|job.*|comm.*|seed_.*|device|"
+    r"compute_environment|debug|machine_rank|main_training_function|rdzv_backend|same_network|tpu.*|"
+    r"main_process.*|enable_cpu_affinity|downcast_bf16|mixed_precision_policy|.*multinode_launcher|"
+    r"steps_per_print|wall_clock_breakdown|.*bucket.*|overlap.*|contiguous_gradients|reduce_scatter|"
+    r"allgather_partitions|round_robin_gradients|.*persistence.*|.*max_live.*|.*reuse_distance|sub_group_size|"
+    r"gather_16bit.*|.*16bit.*save.*|.*state_dict.*|sync_module_states|.*prefetch.*|use_orig_params|"
+    r"auto_wrap_policy|.*layer_cls_to_wrap|cpu_ram_efficient_loading|limit_all_gathers|hysteresis|.*loss_scale.*|"
+    r"initial_scale_power|auto_cast|zero_allow_untested_optimizer|zero_force_ds_cpu_optimizer|pin_memory|"
+    r"gradient_clipping|train_batch_size|global_batch_size|per_device_eval_batch_size|batch_size_val|"
+    r"master_.*|node_rank|nproc_per_node|nnodes|max_norm)$"
+)
+
+
+def why_not_read(key: str) -> str:
+    leaf = key.rsplit(".", 1)[-1].split("[", 1)[0]
+    if _NO_MEMORY.search(leaf) or _NO_MEMORY.search(key):
+        return "does not affect GPU memory"
+    return "not read by the planner (not a memory setting it models)"
+
+
+def as_bool(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "on"):
+        return True
+    if isinstance(value, str) and value.strip().lower() in ("false", "no", "0", "off", "none", ""):
+        return False
+    if isinstance(value, int):
+        return bool(value)
+    return None
+
+
+def as_int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        try:
+            f = float(value.strip())
+        except ValueError:
+            return None
+        return int(f) if f.is_integer() else None
+    return None
+
+
+def set_int(c: Collector, key: str, value: Any, src: str, minimum: int = 1) -> bool:
+    n = as_int(value)
+    if n is None or n < minimum:
+        c.skip(src, f"expected a whole number ≥ {minimum}, found {value!r}")
+        return False
+    c.set(key, n, src)
+    return True
+
+
+def set_model(c: Collector, name: Any, src: str) -> None:
+    """A Hub id / local path -> preset id, or unmapped with the id so that the user picks one."""
+    if not isinstance(name, str) or not name.strip():
+        c.skip(src, f"no model named ({name!r})")
+        return
+    preset, exact = preset_for(name)
+    if preset is None:
+        c.skip(src, f"model '{name}' is not a preset; pick the model in the planner")
+        return
+    c.set("model", preset, src)
+    if not exact:
+        c.assume("model", preset, f"'{name}' taken as preset {preset} (a variant with the same architecture)")
+
+
+def lora_targets(value: Any) -> str | list[str] | None:
+    if isinstance(value, str):
+        v = value.strip()
+        if v in ("all-linear", "all_linear", "all"):
+            return "all-linear"
+        parts = [p.strip() for p in v.split(",") if p.strip()]
+        return parts or None
+    if isinstance(value, list) and value and all(isinstance(t, str) and t for t in value):
+        return list(value)
+    return None
+
+
+def read_hf_args(c: Collector, d: dict[str, Any], weights_follow_dtype: bool = True) -> None:
+    """TrainingArguments / TRL SFTConfig / TRL ModelConfig keys (also the HF part of axolotl, LLaMA-Factory, swift)."""
+    if "per_device_train_batch_size" in d:
+        set_int(c, "micro_batch", d["per_device_train_batch_size"], "per_device_train_batch_size")
+    if "gradient_accumulation_steps" in d:
+        set_int(c, "grad_accum", d["gradient_accumulation_steps"], "gradient_accumulation_steps")
+    if "gradient_checkpointing" in d:
+        on = as_bool(d["gradient_checkpointing"])
+        if on is not None:
+            c.set("checkpointing", "full" if on else "none", "gradient_checkpointing")
+    for key in ("max_seq_length", "max_length", "model_max_length"):
+        if key in d and d[key] is not None:
+            set_int(c, "seq_len", d[key], key)
+    if "optim" in d:
+        opt = HF_OPTIMIZERS.get(str(d["optim"]).lower())
+        if opt:
+            c.set("optimizer", opt, "optim")
+        else:
+            c.skip("optim", f"optimizer '{d['optim']}' is not modelled yet")
+    attn = d.get("attn_implementation")
+    if attn is not None:
+        if attn in HF_ATTENTION:
+            c.set("attention", HF_ATTENTION[attn], "attn_implementation")
+        else:
+            c.skip("attn_implementation", f"attention kernel '{attn}' is not modelled yet")
+    model = d.get("model_name_or_path")
+    if model is not None:
+        set_model(c, model, "model_name_or_path")
+    # precision: TrainingArguments bf16/fp16 is autocast over fp32 weights unless the model is loaded in 16 bits
+    dtype = d.get("torch_dtype", d.get("dtype"))
+    dtype_key = "torch_dtype" if "torch_dtype" in d else "dtype"
+    loaded = TORCH_DTYPES.get(str(dtype).lower()) if dtype is not None else None
+    bf16, fp16 = as_bool(d.get("bf16")), as_bool(d.get("fp16"))
+    if loaded in ("bf16", "fp16") and weights_follow_dtype:
+        c.set("precision", loaded, dtype_key)
+        c.use("bf16", "fp16")
+    elif bf16:
+        c.set("precision", "amp-bf16", "bf16")
+        c.use("fp16")
+    elif fp16:
+        c.set("precision", "amp-fp16", "fp16")
+        c.use("bf16")
+    elif loaded == "fp32" or bf16 is False:
+        c.set("precision", "fp32", dtype_key if loaded else "bf16")
+        c.use("fp16")
+    if dtype is not None:
+        c.use(dtype_key)
+    # peft through TRL's ModelConfig
+    use_peft = as_bool(d.get("use_peft"))
+    four, eight = as_bool(d.get("load_in_4bit")), as_bool(d.get("load_in_8bit"))
+    if use_peft is not None:
+        c.use("use_peft")
+    if use_peft or four or eight:
+        if four or eight:
+            c.set("method", "qlora", "load_in_4bit" if four else "load_in_8bit")
+            c.set("qlora_bits", 4 if four else 8, "load_in_4bit" if four else "load_in_8bit")
+            c.use("load_in_4bit", "load_in_8bit")
+        else:
+            c.set("method", "lora", "use_peft")
+    elif use_peft is False or four is False or eight is False:
+        c.use("load_in_4bit", "load_in_8bit")
+    if "bnb_4bit_use_double_quant" in d:
+        b = as_bool(d["bnb_4bit_use_double_quant"])
+        if b is not None:
+            c.set("qlora_double_quant", b, "bnb_4bit_use_double_quant")
+    for key in ("lora_r", "lora_rank"):
+        if key in d and d[key] is not None:
+            set_int(c, "lora_rank", d[key], key)
+    if d.get("lora_alpha") is not None:
+        alpha = d["lora_alpha"]
+        if isinstance(alpha, int | float) and not isinstance(alpha, bool) and alpha > 0:
+            c.set("lora_alpha", alpha, "lora_alpha")
+    for key in ("lora_target_modules", "target_modules"):
+        if d.get(key) is not None:
+            t = lora_targets(d[key])
+            if t:
+                c.set("lora_targets", t, key)
+    # framework options (scenario keys of issue 11)
+    if "torch_compile" in d:
+        b = as_bool(d["torch_compile"])
+        if b is not None:
+            c.set("compile", b, "torch_compile")
+    if as_bool(d.get("use_liger_kernel")):
+        c.set("cross_entropy", "fused-linear", "use_liger_kernel")
+    if "fsdp" in d and d["fsdp"]:
+        read_hf_fsdp(c, d["fsdp"], "fsdp")
+    if isinstance(d.get("deepspeed"), str) and d["deepspeed"]:
+        c.references.append(("deepspeed", d["deepspeed"]))
+        c.use("deepspeed")
+
+
+def read_hf_fsdp(c: Collector, value: Any, src: str) -> None:
+    """TrainingArguments.fsdp: "full_shard auto_wrap offload" or a list of those words."""
+    words = value.split() if isinstance(value, str) else [str(v) for v in value] if isinstance(value, list) else []
+    words = [w.lower() for w in words]
+    if "full_shard" in words or "hybrid_shard" in words:
+        c.set("fsdp", True, src)
+    elif "shard_grad_op" in words:
+        c.set("zero_stage", 2, src)
+    if "offload" in words:
+        c.set("offload", "optimizer+params", src)
+    if not words:
+        c.skip(src, f"unrecognised FSDP setting {value!r}")

@@ -1,0 +1,113 @@
+"""DeepSpeed config JSON; "auto" values are filled as transformers' HfTrainerDeepSpeedConfig fills them.
+
+transformers/integrations/deepspeed.py (trainer_config_process): train_micro_batch_size_per_gpu <-
+per_device_train_batch_size, gradient_accumulation_steps <- gradient_accumulation_steps, fp16/bf16.enabled <-
+TrainingArguments fp16/bf16, the bucket sizes <- the model's hidden size. When the TrainingArguments are not among
+the imported files, their defaults (micro-batch 8, accumulation 1, fp32) are what "auto" becomes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .common import as_bool, as_int, set_int
+from .result import Collector
+
+HF_DEFAULT_MICRO_BATCH = 8  # TrainingArguments.per_device_train_batch_size default
+_OPTIMIZERS = {"adam": "adamw", "adamw": "adamw", "fusedadam": "adamw-fused", "cpuadam": "adamw",
+               "onebitadam": "adamw", "lamb": "adamw", "sgd": "sgd"}
+
+
+def is_deepspeed(d: Any) -> bool:
+    return isinstance(d, dict) and any(
+        k in d for k in ("zero_optimization", "train_micro_batch_size_per_gpu", "train_batch_size",
+                         "zero_allow_untested_optimizer", "steps_per_print")
+    )
+
+
+def _offload_device(section: Any) -> str | None:
+    if isinstance(section, dict):
+        dev = section.get("device")
+        return str(dev).lower() if dev is not None else None
+    return None
+
+
+def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
+    p = prefix
+    c.set("framework", "deepspeed", f"{p}zero_optimization" if "zero_optimization" in d else f"{p}(file)")
+    c.settings.append(("_deepspeed", True, "", True))
+    mbs = d.get("train_micro_batch_size_per_gpu")
+    if mbs == "auto":
+        c.assume("micro_batch", HF_DEFAULT_MICRO_BATCH, '"auto": the HF Trainer fills it from '
+                 "per_device_train_batch_size (default 8)", f"{p}train_micro_batch_size_per_gpu")
+    elif mbs is not None:
+        set_int(c, "micro_batch", mbs, f"{p}train_micro_batch_size_per_gpu")
+    gas = d.get("gradient_accumulation_steps")
+    if gas == "auto":
+        c.assume("grad_accum", 1, '"auto": the HF Trainer fills it from gradient_accumulation_steps (default 1)',
+                 f"{p}gradient_accumulation_steps")
+    elif gas is not None:
+        set_int(c, "grad_accum", gas, f"{p}gradient_accumulation_steps")
+    zero = d.get("zero_optimization")
+    if isinstance(zero, dict):
+        stage = as_int(zero.get("stage", 0))
+        if stage is not None and 0 <= stage <= 3:
+            c.set("zero_stage", stage, f"{p}zero_optimization.stage")
+        elif "stage" in zero:
+            c.skip(f"{p}zero_optimization.stage", f"ZeRO stage must be 0-3, found {zero['stage']!r}")
+        opt_dev = _offload_device(zero.get("offload_optimizer"))
+        par_dev = _offload_device(zero.get("offload_param"))
+        if "cpu_offload" in zero and as_bool(zero["cpu_offload"]):  # the pre-0.3.16 spelling
+            opt_dev = "cpu"
+            c.use(f"{p}zero_optimization.cpu_offload")
+        used = [f"{p}zero_optimization.offload_optimizer.device", f"{p}zero_optimization.offload_param.device"]
+        if par_dev in ("cpu", "nvme"):
+            c.set("offload", "optimizer+params", used[1])
+            if opt_dev not in ("cpu", "nvme"):
+                c.skip(used[1], "parameters offloaded without the optimizer state: the planner offloads both")
+        elif opt_dev in ("cpu", "nvme"):
+            c.set("offload", "optimizer", used[0])
+        elif opt_dev is not None or par_dev is not None:
+            c.set("offload", "none", used[0] if opt_dev is not None else used[1])
+        c.use(*used)
+        if "nvme" in (opt_dev, par_dev):
+            c.assume("offload", "optimizer+params" if par_dev == "nvme" else "optimizer",
+                     "NVMe offload is counted as CPU offload (both leave the GPU)")
+    elif zero is None:
+        c.assume("zero_stage", 0, "no zero_optimization section: DeepSpeed's default stage 0")
+    bf16, fp16 = d.get("bf16", d.get("bfloat16")), d.get("fp16")
+    bkey = f"{p}bf16.enabled" if "bf16" in d else f"{p}bfloat16.enabled"
+    b_on = bf16.get("enabled") if isinstance(bf16, dict) else None
+    f_on = fp16.get("enabled") if isinstance(fp16, dict) else None
+    if as_bool(b_on) is True and b_on != "auto":
+        c.set("precision", "mixed-bf16", bkey)
+        c.use(f"{p}fp16.enabled")
+    elif as_bool(f_on) is True and f_on != "auto":
+        c.set("precision", "mixed-fp16", f"{p}fp16.enabled")
+        c.use(bkey)
+    elif "auto" in (b_on, f_on):
+        c.assume("precision", "fp32", '"auto": the HF Trainer enables bf16/fp16 from its bf16/fp16 arguments '
+                 "(default off)", bkey if b_on == "auto" else f"{p}fp16.enabled")
+        c.use(bkey, f"{p}fp16.enabled")
+    elif b_on is not None or f_on is not None:
+        c.set("precision", "fp32", bkey if b_on is not None else f"{p}fp16.enabled")
+        c.use(bkey, f"{p}fp16.enabled")
+    opt = d.get("optimizer")
+    if isinstance(opt, dict) and isinstance(opt.get("type"), str):
+        name = _OPTIMIZERS.get(opt["type"].lower())
+        if name:
+            c.set("optimizer", name, f"{p}optimizer.type")
+        else:
+            c.skip(f"{p}optimizer.type", f"optimizer '{opt['type']}' is not modelled yet")
+    act = d.get("activation_checkpointing")
+    if isinstance(act, dict):
+        if as_bool(act.get("cpu_checkpointing")):
+            c.set("activation_offload", True, f"{p}activation_checkpointing.cpu_checkpointing")
+        if as_bool(act.get("partition_activations")):
+            c.skip(f"{p}activation_checkpointing.partition_activations", "not modelled yet")
+    tp = d.get("tensor_parallel")
+    if isinstance(tp, dict) and tp.get("autotp_size") is not None:
+        set_int(c, "tp", tp["autotp_size"], f"{p}tensor_parallel.autotp_size")
+    sp = d.get("sequence_parallel_size")
+    if sp is not None:
+        set_int(c, "cp", sp, f"{p}sequence_parallel_size")

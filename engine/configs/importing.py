@@ -1,0 +1,262 @@
+"""One or more config files of one job -> one scenario, with every setting accounted for."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import PlannerError, ScenarioError
+from ..messages import QT_TRANSLATE_NOOP
+from ..scenario import DEFAULTS, scenario_from_dict
+from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, swift, torchtitan, torchtune
+from .common import why_not_read
+from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, parse_yaml, read_text
+from .result import Assumed, Collector, ImportResult, Mapped, Unmapped
+
+FORMATS = ("huggingface", "deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory", "ms-swift",
+           "torchtitan", "megatron")
+MAX_FILES = 16
+# which framework wins when files of one job name different ones (a DeepSpeed JSON under an HF Trainer job)
+_FRAMEWORK_RANK = {"huggingface": 0, "unsloth": 1, "deepspeed": 2}
+_DS_FILE_KEY = "deepspeed_config.deepspeed_config_file"
+_CORE_KEYS = ("gpus_per_node", "method", "precision", "optimizer", "micro_batch", "seq_len", "grad_accum",
+              "checkpointing", "attention")
+_PLACEHOLDER_MODEL = "llama-3-8b"  # validates the other keys when no model matched (never returned)
+
+
+def detect(name: str, text: str) -> tuple[str, Any]:
+    """(format, parsed data) of one file; a launch script's data is its text."""
+    suffix = Path(name).suffix.lower()
+    if suffix == ".toml":
+        data = parse_toml(name, text)
+        if torchtitan.is_torchtitan(data):
+            return "torchtitan", data
+        raise _unknown(name)
+    if suffix in (".sh", ".bash", ".slurm", ".sbatch", "") or text.lstrip().startswith("#!"):
+        if megatron.is_megatron_script(text):
+            return "megatron", text
+        if swift.is_swift_script(text):
+            return "ms-swift", text
+        if suffix in (".sh", ".bash", ".slurm", ".sbatch"):
+            raise _unknown(name)
+    data = parse_json(name, text) if suffix == ".json" else parse_yaml(name, text)
+    if not isinstance(data, dict):
+        raise ConfigFileError(
+            QT_TRANSLATE_NOOP("engine", "{name} does not hold a set of named settings, so it is not a training "
+                                        "config."), name=name)
+    for fmt, test in (("deepspeed", deepspeed.is_deepspeed), ("accelerate", accelerate.is_accelerate),
+                      ("torchtune", torchtune.is_torchtune), ("torchtitan", torchtitan.is_torchtitan),
+                      ("axolotl", axolotl.is_axolotl), ("llama-factory", llamafactory.is_llamafactory),
+                      ("ms-swift", _is_swift_args), ("huggingface", hf.is_hf)):
+        if test(data):
+            return fmt, data
+    raise _unknown(name)
+
+
+def _is_swift_args(d: Any) -> bool:
+    return isinstance(d, dict) and ("tuner_type" in d or "train_type" in d) and "model" in d
+
+
+def _unknown(name: str) -> ConfigFileError:
+    return ConfigFileError(
+        QT_TRANSLATE_NOOP("engine", "{name} is not a training config the planner knows (DeepSpeed, accelerate, "
+                                    "TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan "
+                                    "or a Megatron-LM script)."), name=name)
+
+
+def _read_one(name: str, text: str) -> Collector:
+    fmt, data = detect(name, text)
+    c = Collector(name, fmt)
+    try:
+        if fmt == "megatron":
+            megatron.read(c, data)
+        elif fmt == "ms-swift":
+            if isinstance(data, str):
+                args = swift.args_from_script(c, data)
+                c.flat = {k: v for k, v in args.items()}
+            else:
+                args = data
+            swift.read(c, args)
+        else:
+            {"deepspeed": deepspeed.read, "accelerate": accelerate.read, "torchtune": torchtune.read,
+             "torchtitan": torchtitan.read, "axolotl": axolotl.read, "llama-factory": llamafactory.read,
+             "huggingface": hf.read}[fmt](c, data)
+    except (TypeError, AttributeError, ValueError) as exc:  # a value of the wrong shape deep in the file
+        if isinstance(exc, PlannerError):
+            raise
+        raise ConfigFileError(
+            QT_TRANSLATE_NOOP("engine", "{name} has a setting of an unexpected type ({detail}); it cannot be "
+                                        "imported."), name=name, detail=str(exc)) from exc
+    if not c.flat and isinstance(data, dict):
+        c.flat = flatten(data)
+    return c
+
+
+def import_texts(files: Sequence[tuple[str, str | bytes]], base_dir: Path | None = None) -> ImportResult:
+    """Import (file name, contents) pairs describing one job."""
+    if not files:
+        raise ConfigFileError(QT_TRANSLATE_NOOP("engine", "No file to import."))
+    if len(files) > MAX_FILES:
+        raise ConfigFileError(QT_TRANSLATE_NOOP("engine", "At most {n} files make one job; {m} were given."),
+                              n=MAX_FILES, m=len(files))
+    collectors = []
+    for name, content in files:
+        text = decode(name, content) if isinstance(content, bytes) else content
+        collectors.append(_read_one(name, text))
+    _follow_references(collectors, base_dir)
+    return _merge(collectors)
+
+
+def import_files(paths: Sequence[str | Path]) -> ImportResult:
+    files = [read_text(p) for p in paths]
+    base = Path(paths[0]).resolve().parent if paths else None
+    return import_texts(files, base)
+
+
+def _follow_references(collectors: list[Collector], base_dir: Path | None) -> None:
+    """A DeepSpeed JSON named inside another file: merged if given or found next to it, else guessed from its name."""
+    given = {c.file for c in collectors}
+    has_deepspeed = any(c.fmt == "deepspeed" for c in collectors)
+    for c in list(collectors):
+        for key, ref in c.references:
+            ref_name = Path(ref).name
+            if ref_name in given or (has_deepspeed and key in ("deepspeed", _DS_FILE_KEY)):
+                continue
+            found = None
+            if base_dir is not None:
+                for cand in (base_dir / ref, base_dir / ref_name):
+                    if cand.is_file():
+                        found = cand
+                        break
+            if found is not None:
+                try:
+                    name, text = read_text(found)
+                    extra = _read_one(name, text)
+                except PlannerError as exc:
+                    c.skip(key, f"{ref} cannot be read: {exc}")
+                    continue
+                collectors.append(extra)
+                given.add(name)
+                continue
+            m = re.search(r"z(?:ero)?_?(?:stage_?)?([0-3])", ref_name.lower())
+            if m and key in ("deepspeed", _DS_FILE_KEY):
+                stage = int(m.group(1))
+                why = f"{ref} was not imported: ZeRO stage {stage} taken from its name"
+                c.assume("zero_stage", stage, why)
+                c.assume("framework", "deepspeed", why)
+                c.settings.append(("_deepspeed", True, "", True))
+                if "offload" in ref_name.lower():
+                    c.assume("offload", "optimizer+params" if stage == 3 else "optimizer", why + " (offload too)")
+            else:
+                c.skip(key, f"{ref} was not imported; import it together with this file")
+
+
+def _merge(collectors: list[Collector]) -> ImportResult:
+    chosen: dict[str, tuple[Any, str, bool]] = {}  # key -> (value, "file: src", assumed?)
+    mapped: list[Mapped] = []
+    unmapped: list[Unmapped] = []
+    assumed: list[tuple[str, Any, str]] = []
+    markers: dict[str, Any] = {}
+    for c in collectors:
+        for i, (key, value, src, is_assumed) in enumerate(c.settings):
+            where = f"{c.file}: {src}" if src else c.file
+            if key.startswith("_"):
+                markers.setdefault(key, value)
+                continue
+            if is_assumed:
+                assumed.append((key, value, c.assumed_why.get(i, "")))
+                chosen.setdefault(key, (value, where, True))
+                continue
+            mapped.append(Mapped(key, value, where))
+            prev = chosen.get(key)
+            if key == "framework" and prev is not None and not prev[2]:
+                if _FRAMEWORK_RANK.get(value, 3) > _FRAMEWORK_RANK.get(prev[0], 3):
+                    chosen[key] = (value, where, False)
+                continue
+            if prev is None or prev[2]:
+                chosen[key] = (value, where, False)
+            elif prev[0] != value:
+                unmapped.append(Unmapped(where, f"says {key} = {value!r} but {prev[1]} says {prev[0]!r}; kept "
+                                               f"{prev[0]!r}"))
+        for k in c.flat:
+            if k not in c.consumed:
+                unmapped.append(Unmapped(f"{c.file}: {k}", why_not_read(k)))
+        unmapped.extend(c.unmapped)
+    values = {k: v[0] for k, v in chosen.items()}
+    extra_assumed: list[tuple[str, Any, str]] = []
+    if markers.get("_deepspeed") and values.get("precision") in ("amp-bf16", "bf16", "amp-fp16", "fp16"):
+        half = "bf16" if "bf16" in values["precision"] else "fp16"
+        values["precision"] = f"mixed-{half}"
+        extra_assumed.append(("precision", values["precision"], "DeepSpeed trains 16-bit weights with fp32 master "
+                                                                 "weights in its optimizer"))
+        if values.get("method") in ("lora", "qlora") and values.get("lora_adapter_dtype") == "fp32":
+            values["lora_adapter_dtype"] = "compute"
+            extra_assumed.append(("lora_adapter_dtype", "compute", "DeepSpeed casts the whole model, adapters "
+                                                                   "included, to the 16-bit dtype"))
+    # framework keys the scenario does not have yet (issue 11 / issue 10): listed, not dropped silently
+    for key in list(values):
+        if key not in DEFAULTS:
+            value = values.pop(key)
+            unmapped.append(Unmapped(chosen[key][1], f"{key} = {value!r}: not modelled yet (the planner has no "
+                                                     f"'{key}' setting)"))
+    scenario, dropped = _validated(values)
+    for key, why in dropped:
+        unmapped.append(Unmapped(chosen[key][1] if key in chosen else key, why))
+    if "_freeze_trainable" in markers and scenario.get("method") == "freeze":
+        _apply_freeze(scenario, markers["_freeze_trainable"], extra_assumed, unmapped)
+    if "model" not in scenario:
+        unmapped.append(Unmapped("model", "no model preset matched; pick the model in the planner"))
+    extra_assumed.append(("gpu", DEFAULTS["gpu"][0], "training configs do not name the GPU; choose it in the planner"))
+    for key in _CORE_KEYS:
+        if key not in scenario:
+            extra_assumed.append((key, DEFAULTS[key][0], "not in the files: the planner's default"))
+    kept = [a for a in assumed if a[0] in scenario and (not _is_set(chosen, a[0]) or scenario[a[0]] == a[1])]
+    seen: set[tuple[str, str]] = set()
+    out_assumed = []
+    for key, value, why in kept + extra_assumed:
+        if (key, why) not in seen:
+            seen.add((key, why))
+            out_assumed.append(Assumed(key, scenario.get(key, value), why))
+    mapped = [m for m in mapped if m.key in scenario]
+    return ImportResult(scenario, tuple(mapped), tuple(unmapped), tuple(out_assumed), tuple(c.fmt for c in collectors))
+
+
+def _is_set(chosen: dict[str, tuple[Any, str, bool]], key: str) -> bool:
+    return key in chosen and not chosen[key][2]
+
+
+def _validated(values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """Drop the keys the scenario rejects, one at a time, with the planner's own sentence."""
+    data = dict(values)
+    dropped: list[tuple[str, str]] = []
+    for _ in range(len(DEFAULTS) + 1):
+        probe = data if "model" in data else {**data, "model": _PLACEHOLDER_MODEL}
+        try:
+            scenario_from_dict(probe)
+            return data, dropped
+        except ScenarioError as exc:
+            key = exc.key if exc.key in data else next(iter(k for k in data if k != "model"), None)
+            if key is None or key == "scenario":
+                key = "model" if "model" in data else None
+            if key is None:
+                return data, dropped
+            dropped.append((key, f"{key} = {data.pop(key)!r} rejected: {exc.detail}"))
+    return data, dropped
+
+
+def _apply_freeze(scenario: dict[str, Any], trainable: int, assumed: list, unmapped: list[Unmapped]) -> None:
+    from ..scenario import resolve_model
+
+    try:
+        layers = resolve_model(scenario_from_dict(scenario)).layers
+    except PlannerError:
+        return
+    n = abs(trainable)
+    if n >= layers:
+        unmapped.append(Unmapped("freeze_trainable_layers", f"{n} trainable layers of {layers}: nothing frozen"))
+        return
+    scenario["frozen_layers"] = layers - n
+    scenario["freeze_from"] = "bottom" if trainable > 0 else "top"
+    assumed.append(("frozen_layers", layers - n, f"{n} trainable layers of the model's {layers}"))

@@ -1,0 +1,145 @@
+"""Megatron-LM command-line arguments, read from a launch script (megatron/training/arguments.py names).
+
+The model is described by its shape (--num-layers, --hidden-size, ...), so a Llama-style one (--swiglu, RMSNorm,
+rotary positions) becomes a custom model with that shape. Megatron keeps fp32 main parameters and gradients next
+to bf16/fp16 weights, which is the planner's "mixed-bf16"/"mixed-fp16"; the distributed optimizer shards the
+optimizer state and main parameters over data-parallel ranks, ZeRO-1 in the planner's terms.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .common import as_int, set_int
+from .result import Collector
+from .shell import scan
+
+# tokenizer -> vocabulary size when --vocab-size is not given (the tokenizers' published sizes)
+_TOKENIZER_VOCAB = {"GPT2BPETokenizer": 50257, "Llama2Tokenizer": 32000}
+
+
+def is_megatron_script(text: str) -> bool:
+    return bool(re.search(r"pretrain_(gpt|mamba|bert|t5)\.py|--tensor-model-parallel-size|--num-layers\b", text))
+
+
+def read(c: Collector, text: str) -> None:
+    c.set("framework", "megatron", "(script)")
+    env, flags = scan(text)
+    a: dict[str, Any] = {}
+    for flag, value in flags:
+        a[flag] = True if value is None else value
+
+    def intarg(flag: str) -> int | None:
+        return as_int(a.get(flag)) if flag in a else None
+
+    for flag, key in (("--nproc_per_node", "gpus_per_node"), ("--nnodes", "nodes"),
+                      ("--tensor-model-parallel-size", "tp"), ("--pipeline-model-parallel-size", "pp"),
+                      ("--context-parallel-size", "cp"), ("--expert-model-parallel-size", "ep"),
+                      ("--micro-batch-size", "micro_batch"), ("--seq-length", "seq_len")):
+        if flag in a:
+            set_int(c, key, a[flag], flag)
+    if "--virtual-pipeline-model-parallel-size" in a:
+        set_int(c, "vpp", a["--virtual-pipeline-model-parallel-size"], "--virtual-pipeline-model-parallel-size")
+    if "--sequence-parallel" in a:
+        c.set("sequence_parallel", True, "--sequence-parallel")
+    world = (intarg("--nproc_per_node") or 1) * (intarg("--nnodes") or 1)
+    model_par = (intarg("--tensor-model-parallel-size") or 1) * (intarg("--pipeline-model-parallel-size") or 1) * (
+        intarg("--context-parallel-size") or 1)
+    if world % model_par:  # the script asks for more model-parallel ranks than its GPUs: more nodes are meant
+        per_node = intarg("--nproc_per_node") or 1
+        nodes = -(-model_par // per_node)
+        c.assume("nodes", nodes, f"TP x PP x CP = {model_par} GPUs, more than the script's {world}: {nodes} nodes "
+                 f"of {per_node}", "--nnodes")
+        c.settings = [s for s in c.settings if s[0] != "nodes" or s[3]]
+        world = nodes * per_node
+    gbs, mbs = intarg("--global-batch-size"), intarg("--micro-batch-size") or 1
+    if gbs and world % model_par == 0:
+        dp = world // model_par
+        if gbs % (mbs * dp) == 0:
+            c.set("grad_accum", gbs // (mbs * dp), "--global-batch-size")
+        else:
+            c.skip("--global-batch-size", f"{gbs} is not a multiple of micro-batch x data-parallel size {mbs * dp}")
+    if "--fp8-format" in a:
+        c.set("precision", "fp8", "--fp8-format")
+        c.use("--bf16", "--fp16")
+    elif "--bf16" in a:
+        c.set("precision", "mixed-bf16", "--bf16")
+    elif "--fp16" in a:
+        c.set("precision", "mixed-fp16", "--fp16")
+    else:
+        c.assume("precision", "fp32", "neither --bf16 nor --fp16: Megatron trains in fp32")
+    if "--use-distributed-optimizer" in a:
+        c.set("zero_stage", 1, "--use-distributed-optimizer")
+    gran = a.get("--recompute-granularity")
+    if gran in ("full", "selective"):
+        c.set("checkpointing", gran, "--recompute-granularity")
+    elif "--recompute-activations" in a:
+        c.set("checkpointing", "selective", "--recompute-activations")
+    else:
+        c.assume("checkpointing", "none", "no --recompute-granularity: Megatron keeps all activations")
+    if "--use-flash-attn" in a or a.get("--attention-backend") in ("flash", "fused"):
+        c.set("attention", "flash", "--attention-backend" if "--attention-backend" in a else "--use-flash-attn")
+    if "--cross-entropy-loss-fusion" in a:
+        c.skip("--cross-entropy-loss-fusion", "Megatron's fused vocab-parallel cross-entropy is not modelled yet")
+    c.assume("optimizer", "adamw", "Megatron's default --optimizer adam (AdamW with --weight-decay)")
+    if a.get("--optimizer") == "sgd":
+        c.set("optimizer", "sgd", "--optimizer")
+    _read_model(c, a)
+    c.flat = {k: v for k, v in a.items()}
+
+
+def _read_model(c: Collector, a: dict[str, Any]) -> None:
+    def n(flag: str) -> int | None:
+        return as_int(a.get(flag)) if flag in a else None
+
+    layers, hidden, heads = n("--num-layers"), n("--hidden-size"), n("--num-attention-heads")
+    shape_flags = ["--num-layers", "--hidden-size", "--num-attention-heads", "--ffn-hidden-size", "--num-query-groups",
+                   "--group-query-attention", "--kv-channels", "--max-position-embeddings", "--vocab-size",
+                   "--swiglu", "--normalization", "--untie-embeddings-and-output-weights", "--disable-bias-linear",
+                   "--position-embedding-type", "--num-experts", "--moe-router-topk", "--moe-ffn-hidden-size",
+                   "--rotary-base", "--tokenizer-type"]
+    if not (layers and hidden and heads):
+        c.skip("--num-layers", "the model's shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete")
+        return
+    llama_like = "--swiglu" in a and a.get("--normalization") == "RMSNorm"
+    if not llama_like:
+        c.skip("--num-layers", "a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner")
+        c.use(*[f for f in shape_flags if f in a])
+        return
+    vocab = n("--vocab-size")
+    if vocab is None:
+        tok = a.get("--tokenizer-type")
+        vocab = _TOKENIZER_VOCAB.get(str(tok))
+        if vocab is None:
+            c.skip("--tokenizer-type", "the vocabulary size is unknown (no --vocab-size); pick the model in the "
+                   "planner")
+            return
+        c.use("--tokenizer-type")
+        vocab_note = f"vocabulary size {vocab} of {tok} (no --vocab-size)"
+    else:
+        vocab_note = ""
+    experts = n("--num-experts")
+    cfg: dict[str, Any] = {
+        "model_type": "mixtral" if experts else "llama",
+        "hidden_size": hidden,
+        "num_hidden_layers": layers,
+        "num_attention_heads": heads,
+        "num_key_value_heads": n("--num-query-groups") if "--group-query-attention" in a else heads,
+        "intermediate_size": n("--ffn-hidden-size") or 4 * hidden,
+        "vocab_size": vocab,
+        "max_position_embeddings": n("--max-position-embeddings") or n("--seq-length") or 4096,
+        "tie_word_embeddings": "--untie-embeddings-and-output-weights" not in a,
+    }
+    if n("--kv-channels"):
+        cfg["head_dim"] = n("--kv-channels")
+    if experts:
+        cfg["num_local_experts"] = experts
+        cfg["num_experts_per_tok"] = n("--moe-router-topk") or 2
+        if n("--moe-ffn-hidden-size"):
+            cfg["intermediate_size"] = n("--moe-ffn-hidden-size")
+    name = f"Megatron {'MoE ' if experts else ''}model ({layers} layers, hidden {hidden})"
+    c.set("model", {"name": name, "hf_config": cfg}, "--num-layers")
+    if vocab_note:
+        c.assume("model", {"name": name, "hf_config": cfg}, vocab_note)
+    c.use(*[f for f in shape_flags if f in a])

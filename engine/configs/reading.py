@@ -1,0 +1,168 @@
+"""Reading a configuration file safely: size limits, text only, YAML with the safe loader, bounded structure.
+
+Nothing in a config is executed or imported: a torchtune `_component_` path is a string to recognise, and a
+launch script is scanned for its arguments, never run.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..errors import PlannerError
+from ..messages import QT_TRANSLATE_NOOP
+
+MAX_CONFIG_BYTES = 1024 * 1024  # real training configs are a few kilobytes
+MAX_DEPTH = 32  # nesting levels
+MAX_NODES = 100_000  # values after YAML aliases are expanded (a "billion laughs" file is far beyond this)
+
+
+class ConfigFileError(PlannerError):
+    """A file that cannot be imported as a training configuration; str() is one sentence."""
+
+
+def read_text(path: str | Path) -> tuple[str, str]:
+    """(file name, text) of a config file, refusing what cannot be a config."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            raise ConfigFileError(
+                QT_TRANSLATE_NOOP("engine", "{name} is larger than 1 MB; a training config is a few kilobytes."),
+                name=p.name,
+            )
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise ConfigFileError(
+            QT_TRANSLATE_NOOP("engine", "Cannot read {name}: {why}."), name=p.name, why=exc.strerror or exc
+        ) from exc
+    return p.name, decode(p.name, raw)
+
+
+def decode(name: str, raw: bytes) -> str:
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigFileError(
+            QT_TRANSLATE_NOOP("engine", "{name} is larger than 1 MB; a training config is a few kilobytes."), name=name
+        )
+    if b"\x00" in raw:
+        raise ConfigFileError(
+            QT_TRANSLATE_NOOP("engine", "{name} is a binary file, not a text configuration."), name=name
+        )
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigFileError(
+            QT_TRANSLATE_NOOP("engine", "{name} is not UTF-8 text, so it is not a configuration file."), name=name
+        ) from exc
+
+
+def _malformed(name: str, kind: str, exc: Exception) -> ConfigFileError:
+    detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return ConfigFileError(
+        QT_TRANSLATE_NOOP("engine", "{name} is not valid {kind} ({detail})."), name=name, kind=kind, detail=detail
+    )
+
+
+def parse_json(name: str, text: str) -> Any:
+    try:
+        _check_brackets(name, text)
+        data = json.loads(text)
+    except RecursionError as exc:
+        raise _too_deep(name) from exc
+    except json.JSONDecodeError as exc:
+        raise _malformed(name, "JSON", exc) from exc
+    check_structure(name, data)
+    return data
+
+
+def parse_yaml(name: str, text: str) -> Any:
+    try:
+        _check_brackets(name, text)
+        data = yaml.load(text, Loader=yaml.SafeLoader)  # the safe loader: no Python tags, nothing constructed
+    except RecursionError as exc:
+        raise _too_deep(name) from exc
+    except yaml.YAMLError as exc:
+        raise _malformed(name, "YAML", exc) from exc
+    check_structure(name, data)
+    return data
+
+
+def parse_toml(name: str, text: str) -> Any:
+    try:
+        data = tomllib.loads(text)
+    except RecursionError as exc:
+        raise _too_deep(name) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise _malformed(name, "TOML", exc) from exc
+    check_structure(name, data)
+    return data
+
+
+def _check_brackets(name: str, text: str) -> None:
+    """Refuse flow-style nesting far deeper than any config before a recursive parser sees it."""
+    depth = deepest = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    if deepest > MAX_DEPTH:
+        raise _too_deep(name)
+
+
+def _too_deep(name: str) -> ConfigFileError:
+    return ConfigFileError(
+        QT_TRANSLATE_NOOP("engine", "{name} is nested more than {depth} levels deep; a training config is not."),
+        name=name,
+        depth=MAX_DEPTH,
+    )
+
+
+def check_structure(name: str, data: Any) -> None:
+    """Refuse deep nesting and alias bombs: walk the loaded value with a budget (shared objects count each time)."""
+    budget = MAX_NODES
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        budget -= 1
+        if budget < 0:
+            raise ConfigFileError(
+                QT_TRANSLATE_NOOP("engine", "{name} expands to more than {n} values (YAML aliases?); refused."),
+                name=name,
+                n=MAX_NODES,
+            )
+        if depth > MAX_DEPTH:
+            raise _too_deep(name)
+        if isinstance(value, dict):
+            for k in value:
+                if not isinstance(k, str | int | float | bool) and k is not None:
+                    raise ConfigFileError(
+                        QT_TRANSLATE_NOOP("engine", "{name} uses a key that is not text ({key!r})."), name=name, key=k
+                    )
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list | tuple):
+            stack.extend((v, depth + 1) for v in value)
+
+
+def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
+    """Leaf settings as {"a.b.c": value}; lists of plain values are one leaf, lists of objects are indexed."""
+    out: dict[str, Any] = {}
+    if isinstance(data, dict):
+        for k, v in data.items():
+            key = f"{prefix}.{k}" if prefix else str(k)
+            if isinstance(v, dict) and v:
+                out.update(flatten(v, key))
+            elif isinstance(v, list) and any(isinstance(x, dict | list) for x in v):
+                for i, x in enumerate(v):
+                    out.update(flatten(x, f"{key}[{i}]") if isinstance(x, dict | list) else {f"{key}[{i}]": x})
+            else:
+                out[key] = v
+    elif isinstance(data, list):
+        for i, x in enumerate(data):
+            out.update(flatten(x, f"{prefix}[{i}]"))
+    return out

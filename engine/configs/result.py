@@ -1,0 +1,78 @@
+"""What an import read: the scenario it built and, for every setting, where it came from or why it was left out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Mapped:
+    key: str  # scenario key
+    value: Any
+    source: str  # "file name: key in the file"
+
+
+@dataclass(frozen=True, slots=True)
+class Unmapped:
+    key: str  # "file name: key in the file"
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Assumed:
+    key: str  # scenario key
+    value: Any
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    scenario: dict[str, Any]  # scenario file form; "model" is missing when no preset matched
+    mapped: tuple[Mapped, ...] = ()
+    unmapped: tuple[Unmapped, ...] = ()
+    assumed: tuple[Assumed, ...] = ()
+    formats: tuple[str, ...] = ()  # detected format of each file, in order
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scenario": self.scenario,
+            "mapped": [{"key": m.key, "value": m.value, "source": m.source} for m in self.mapped],
+            "unmapped": [{"key": u.key, "why": u.why} for u in self.unmapped],
+            "assumed": [{"key": a.key, "value": a.value, "why": a.why} for a in self.assumed],
+            "formats": list(self.formats),
+        }
+
+
+@dataclass
+class Collector:
+    """Mutable notes of one file's importer; merged into an ImportResult at the end."""
+
+    file: str
+    fmt: str
+    settings: list[tuple[str, Any, str, bool]] = field(default_factory=list)  # key, value, source key, assumed?
+    assumed_why: dict[int, str] = field(default_factory=dict)
+    unmapped: list[Unmapped] = field(default_factory=list)
+    consumed: set[str] = field(default_factory=set)  # file keys already accounted for
+    references: list[tuple[str, str]] = field(default_factory=list)  # (file key, referenced path) e.g. a DeepSpeed JSON
+    flat: dict[str, Any] = field(default_factory=dict)  # every setting in the file, for the "not read" list
+
+    def set(self, key: str, value: Any, src: str) -> None:
+        """A scenario value read from the file key `src`."""
+        self.settings.append((key, value, src, False))
+        self.consumed.add(src)
+
+    def assume(self, key: str, value: Any, why: str, src: str = "") -> None:
+        """A value the file leaves to a default or to "auto"."""
+        self.assumed_why[len(self.settings)] = why
+        self.settings.append((key, value, src, True))
+        if src:
+            self.consumed.add(src)
+
+    def skip(self, src: str, why: str) -> None:
+        self.unmapped.append(Unmapped(f"{self.file}: {src}", why))
+        self.consumed.add(src)
+
+    def use(self, *srcs: str) -> None:
+        """Keys read to decide something already recorded (e.g. the file's format markers)."""
+        self.consumed.update(srcs)

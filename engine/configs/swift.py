@@ -1,0 +1,102 @@
+"""ms-swift arguments: a `swift sft ...` launch script (or a YAML/JSON of the same arguments).
+
+swift/llm/argument: `--tuner_type` (older `--train_type`) lora | full | ..., `--quant_bits` 4/8 with
+`--quant_method bnb` (QLoRA), `--deepspeed zero0..zero3[_offload]`, `--fsdp`, `--max_length`, and the HF
+TrainingArguments flags.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .common import as_bool, as_int, read_hf_args, set_int
+from .result import Collector
+from .shell import scan
+
+
+def is_swift_script(text: str) -> bool:
+    return bool(re.search(r"\bswift\s+(sft|pt|rlhf)\b|swift/cli/(sft|pt|rlhf)\.py|--tuner_type|--train_type", text))
+
+
+def args_from_script(c: Collector, text: str) -> dict[str, Any]:
+    env, flags = scan(text)
+    args: dict[str, Any] = {}
+    for flag, value in flags:
+        args[flag[2:].replace("-", "_")] = True if value is None else value
+    n_dev = env.get("NPROC_PER_NODE") or env.get("nproc_per_node")
+    if n_dev is None and env.get("CUDA_VISIBLE_DEVICES"):
+        n_dev = str(len(env["CUDA_VISIBLE_DEVICES"].split(",")))
+    if n_dev is not None and as_int(n_dev):
+        c.set("gpus_per_node", as_int(n_dev), "NPROC_PER_NODE" if "NPROC_PER_NODE" in env else "CUDA_VISIBLE_DEVICES")
+    if env.get("NNODES") and as_int(env["NNODES"]):
+        c.set("nodes", as_int(env["NNODES"]), "NNODES")
+    return args
+
+
+def read(c: Collector, args: dict[str, Any]) -> None:
+    c.set("framework", "huggingface", "(ms-swift)")
+    if isinstance(args.get("model"), str):
+        args = {**args, "model_name_or_path": args["model"]}
+        c.use("model")
+    tuner = args.get("tuner_type", args.get("train_type"))
+    tkey = "tuner_type" if "tuner_type" in args else "train_type"
+    quant = as_int(args.get("quant_bits"))
+    hf = {k: v for k, v in args.items() if k not in ("model", "lora_rank")}
+    for key in ("per_device_train_batch_size", "gradient_accumulation_steps", "max_length", "lora_rank",
+                "lora_alpha"):
+        if key in hf and isinstance(hf[key], str):
+            hf[key] = as_int(hf[key]) if as_int(hf[key]) is not None else hf[key]
+    for key in ("gradient_checkpointing", "bf16", "fp16", "use_liger_kernel", "torch_compile"):
+        if key in hf and isinstance(hf[key], str):
+            hf[key] = as_bool(hf[key])
+    # swift's own keys override TrainingArguments' defaults
+    if "target_modules" in hf and isinstance(hf["target_modules"], str):
+        hf["target_modules"] = hf["target_modules"].split()
+        if hf["target_modules"] == ["all-linear"]:
+            hf["target_modules"] = "all-linear"
+    read_hf_args(c, hf, weights_follow_dtype=True)
+    if "gradient_checkpointing" not in args:
+        c.assume("checkpointing", "full", "ms-swift turns gradient_checkpointing on by default")
+    if tuner is None:
+        c.assume("method", "lora", "ms-swift's default tuner_type lora")
+        tuner = "lora"
+    if tuner == "full":
+        c.set("method", "full", tkey)
+    elif tuner in ("lora", "longlora"):
+        if quant in (4, 8):
+            c.set("method", "qlora", "quant_bits")
+            c.set("qlora_bits", quant, "quant_bits")
+        else:
+            c.set("method", "lora", tkey)
+    else:
+        c.skip(tkey, f"tuner '{tuner}' is not modelled yet")
+    if args.get("lora_rank") is not None:
+        set_int(c, "lora_rank", args["lora_rank"], "lora_rank")
+    elif tuner == "lora":
+        c.assume("lora_rank", 8, "ms-swift's default lora_rank 8")
+    if tuner == "lora" and "target_modules" not in args:
+        c.assume("lora_targets", "all-linear", "ms-swift's default target_modules all-linear")
+    ds = args.get("deepspeed")
+    if isinstance(ds, str):
+        m = re.fullmatch(r"zero(\d)(_offload)?", ds.strip())
+        if m:
+            c.set("framework", "deepspeed", "deepspeed")
+            c.settings.append(("_deepspeed", True, "", True))
+            c.set("zero_stage", int(m.group(1)), "deepspeed")
+            c.set("offload", ("optimizer+params" if m.group(1) == "3" else "optimizer") if m.group(2) else "none",
+                  "deepspeed")
+        else:
+            c.references.append(("deepspeed", ds))
+            c.use("deepspeed")
+    if isinstance(args.get("config_file"), str):
+        c.references.append(("config_file", args["config_file"].split()[0]))
+        c.use("config_file")
+    fsdp = args.get("fsdp")
+    if isinstance(fsdp, str) and fsdp.strip():
+        c.set("fsdp", True, "fsdp")
+    if "bnb_4bit_use_double_quant" in args:
+        b = as_bool(args["bnb_4bit_use_double_quant"])
+        if b is not None:
+            c.set("qlora_double_quant", b, "bnb_4bit_use_double_quant")
+    c.use("quant_method", "quant_bits", "bnb_4bit_compute_dtype", "bnb_4bit_quant_type", tkey)

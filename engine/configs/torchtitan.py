@@ -1,0 +1,114 @@
+"""torchtitan TOML (torchtitan/config/job_config.py: [model], [training], [parallelism], [activation_checkpoint],
+[compile], [optimizer]).
+
+torchtitan trains with FSDP2 over the data_parallel_shard_degree ranks (-1: all that remain), bf16 parameters for
+compute and fp32 sharded master parameters and reductions ([training] mixed_precision_param = "bfloat16",
+mixed_precision_reduce = "float32"), which is what "amp-bf16" is in the planner.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .common import as_bool, as_int, set_int
+from .models import TORCHTITAN_FLAVORS
+from .result import Collector
+
+_AC = {"none": "none", "full": "full", "selective": "op-selective"}
+
+
+def is_torchtitan(d: Any) -> bool:
+    return isinstance(d, dict) and isinstance(d.get("model"), dict) and "flavor" in d["model"]
+
+
+def read(c: Collector, d: dict[str, Any]) -> None:
+    c.set("framework", "torchtitan", "(job)")
+    model = d.get("model", {})
+    name, flavor = model.get("name"), model.get("flavor")
+    preset = TORCHTITAN_FLAVORS.get((str(name), str(flavor)))
+    if preset:
+        c.set("model", preset, "model.flavor")
+        c.use("model.name")
+    else:
+        c.skip("model.flavor", f"torchtitan model {name} {flavor} is not a preset; pick the model in the planner")
+        c.use("model.name")
+    training = d.get("training", {}) if isinstance(d.get("training"), dict) else {}
+    for key in ("local_batch_size", "batch_size"):
+        if key in training:
+            set_int(c, "micro_batch", training[key], f"training.{key}")
+            break
+    if "seq_len" in training:
+        set_int(c, "seq_len", training["seq_len"], "training.seq_len")
+    gb = as_int(training.get("global_batch_size"))
+    if gb is not None and gb > 0:
+        c.settings.append(("_global_batch", gb, "training.global_batch_size", False))
+        c.use("training.global_batch_size")
+    mp = training.get("mixed_precision_param", "bfloat16")
+    c.use("training.mixed_precision_param", "training.mixed_precision_reduce")
+    if mp in ("bfloat16", "float16"):
+        c.assume("precision", "amp-bf16" if mp == "bfloat16" else "amp-fp16",
+                 f"torchtitan keeps fp32 sharded parameters and computes in {mp} (mixed_precision_param)")
+    else:
+        c.set("precision", "fp32", "training.mixed_precision_param")
+    par = d.get("parallelism", {}) if isinstance(d.get("parallelism"), dict) else {}
+    degrees = {}
+    for key, target in (("tensor_parallel_degree", "tp"), ("pipeline_parallel_degree", "pp"),
+                        ("context_parallel_degree", "cp"), ("expert_parallel_degree", "ep")):
+        if key in par:
+            if set_int(c, target, par[key], f"parallelism.{key}"):
+                degrees[target] = as_int(par[key])
+    shard = as_int(par.get("data_parallel_shard_degree", -1))
+    rep = as_int(par.get("data_parallel_replicate_degree", 1)) or 1
+    c.use("parallelism.data_parallel_shard_degree", "parallelism.data_parallel_replicate_degree")
+    if shard == 1 and rep >= 1:
+        c.set("fsdp", False, "parallelism.data_parallel_shard_degree")
+    else:
+        c.set("fsdp", True, "parallelism.data_parallel_shard_degree")
+    other = (degrees.get("tp", 1) or 1) * (degrees.get("pp", 1) or 1) * (degrees.get("cp", 1) or 1)
+    if shard is not None and shard > 0:
+        c.set("gpus_per_node", shard * rep * other, "parallelism.data_parallel_shard_degree")
+    else:
+        c.assume("gpus_per_node", max(1, rep) * other, "data_parallel_shard_degree -1 takes the GPUs torchrun "
+                 "starts (not in the file): shard over as many as the planner is given", )
+    if "pipeline_parallel_schedule" in par:
+        sched = str(par["pipeline_parallel_schedule"]).lower()
+        value = {"1f1b": "1f1b", "gpipe": "gpipe", "interleaved1f1b": "interleaved-1f1b"}.get(sched)
+        if value:
+            c.set("pp_schedule", value, "parallelism.pipeline_parallel_schedule")
+        else:
+            c.skip("parallelism.pipeline_parallel_schedule", f"schedule {sched} is not modelled yet")
+    if "fsdp_reshard_after_forward" in par:
+        v = str(par["fsdp_reshard_after_forward"]).lower()
+        if v in ("always", "never"):
+            c.set("reshard_after_forward", v == "always", "parallelism.fsdp_reshard_after_forward")
+        else:
+            c.skip("parallelism.fsdp_reshard_after_forward", "\"default\": reshards except on the last stage")
+    if "enable_async_tensor_parallel" in par:
+        c.use("parallelism.enable_async_tensor_parallel")
+    ac = d.get("activation_checkpoint", {})
+    if isinstance(ac, dict) and "mode" in ac:
+        mode = str(ac["mode"])
+        if mode == "selective" and str(ac.get("selective_ac_option", "op")).isdigit():
+            c.skip("activation_checkpoint.selective_ac_option", "checkpointing every N-th layer is not modelled yet")
+        elif mode in _AC:
+            c.set("checkpointing", _AC[mode], "activation_checkpoint.mode")
+            c.use("activation_checkpoint.selective_ac_option")
+        else:
+            c.skip("activation_checkpoint.mode", f"unknown mode {mode!r}")
+    comp = d.get("compile", {})
+    if isinstance(comp, dict) and "enable" in comp:
+        on = as_bool(comp["enable"])
+        if on is not None:
+            c.set("compile", on, "compile.enable")
+        c.use("compile.components")
+    opt = d.get("optimizer", {})
+    if isinstance(opt, dict) and "name" in opt:
+        name = {"adamw": "adamw", "adam": "adamw"}.get(str(opt["name"]).lower())
+        if name and str(opt.get("implementation", "fused")) == "fused":  # torchtitan's default implementation
+            name = "adamw-fused"
+            c.use("optimizer.implementation")
+        if name:
+            c.set("optimizer", name, "optimizer.name")
+        else:
+            c.skip("optimizer.name", f"optimizer {opt['name']} is not modelled yet")
+    c.assume("attention", "sdpa", "torchtitan's attention uses scaled_dot_product_attention")

@@ -1,0 +1,153 @@
+"""torchtune recipe YAML. `_component_` paths are strings to recognise, never imported.
+
+Recipe keys read (recipes/full_finetune_*.py, lora_finetune_*.py): batch_size, gradient_accumulation_steps, dtype,
+enable_activation_checkpointing, enable_activation_offloading, optimizer_in_bwd, compile, tokenizer.max_seq_len,
+model (builder: lora_/qlora_ prefix, lora_rank, lora_alpha, lora_attn_modules, apply_lora_to_mlp/output),
+optimizer and loss components, tensor_parallel_dim, fsdp_cpu_offload.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .common import as_bool, as_int, set_int
+from .models import TORCHTUNE_BUILDERS
+from .result import Collector
+
+_OPTIMIZERS = {
+    "torch.optim.AdamW": "adamw", "torch.optim.Adam": "adamw", "torch.optim.SGD": "sgd",
+    "bitsandbytes.optim.PagedAdamW8bit": "adamw-8bit", "bitsandbytes.optim.AdamW8bit": "adamw-8bit",
+    "bitsandbytes.optim.PagedAdamW": "adamw", "bitsandbytes.optim.PagedAdamW32bit": "adamw",
+    "torchao.prototype.low_bit_optim.AdamW8bit": "adamw-8bit", "torchao.optim.AdamW8bit": "adamw-8bit",
+}
+# loss component -> cross_entropy (issue 11): torchtune chunks the output projection + CE, or fuses them
+_LOSSES = {
+    "torchtune.modules.loss.CEWithChunkedOutputLoss": "chunked",
+    "torchtune.modules.loss.LinearCrossEntropyLoss": "chunked",
+    "torch.nn.CrossEntropyLoss": "standard",
+}
+# torchtune's lora_attn_modules names -> HF module names the planner uses
+_LORA_NAMES = {"q_proj": "q_proj", "k_proj": "k_proj", "v_proj": "v_proj", "output_proj": "o_proj"}
+_MLP = ["gate_proj", "up_proj", "down_proj"]
+
+
+def is_torchtune(d: Any) -> bool:
+    return isinstance(d, dict) and any(isinstance(v, dict) and "_component_" in v for v in d.values())
+
+
+def read(c: Collector, d: dict[str, Any]) -> None:
+    c.set("framework", "torchtune", "(recipe)")
+    model = d.get("model")
+    if isinstance(model, dict) and isinstance(model.get("_component_"), str):
+        _read_model(c, model)
+    if "batch_size" in d:
+        set_int(c, "micro_batch", d["batch_size"], "batch_size")
+    if "gradient_accumulation_steps" in d:
+        set_int(c, "grad_accum", d["gradient_accumulation_steps"], "gradient_accumulation_steps")
+    dtype = d.get("dtype")
+    if dtype is not None:
+        prec = {"bf16": "bf16", "fp32": "fp32", "fp16": "fp16"}.get(str(dtype))
+        if prec:
+            c.set("precision", prec, "dtype")
+        else:
+            c.skip("dtype", f"unknown dtype {dtype!r}")
+    else:
+        c.assume("precision", "bf16", "torchtune recipes default to dtype bf16")
+    if "enable_activation_checkpointing" in d:
+        on = as_bool(d["enable_activation_checkpointing"])
+        if on is not None:
+            c.set("checkpointing", "full" if on else "none", "enable_activation_checkpointing")
+    if "enable_activation_offloading" in d:
+        on = as_bool(d["enable_activation_offloading"])
+        if on is not None:
+            c.set("activation_offload", on, "enable_activation_offloading")
+    if "optimizer_in_bwd" in d:
+        on = as_bool(d["optimizer_in_bwd"])
+        if on is not None:
+            c.set("optimizer_in_backward", on, "optimizer_in_bwd")
+    if "compile" in d:
+        on = as_bool(d["compile"])
+        if on is not None:
+            c.set("compile", on, "compile")
+    tok = d.get("tokenizer")
+    if isinstance(tok, dict) and "max_seq_len" in tok:
+        if tok["max_seq_len"] is None:
+            c.skip("tokenizer.max_seq_len", "null: the length of the longest sample; set seq_len in the planner")
+        else:
+            set_int(c, "seq_len", tok["max_seq_len"], "tokenizer.max_seq_len")
+    opt = d.get("optimizer")
+    if isinstance(opt, dict) and isinstance(opt.get("_component_"), str):
+        comp = opt["_component_"]
+        name = _OPTIMIZERS.get(comp)
+        if name == "adamw" and as_bool(opt.get("fused")):
+            name = "adamw-fused"
+            c.use("optimizer.fused")
+        if name:
+            c.set("optimizer", name, "optimizer._component_")
+        else:
+            c.skip("optimizer._component_", f"optimizer {comp} is not modelled yet")
+    loss = d.get("loss")
+    if isinstance(loss, dict) and isinstance(loss.get("_component_"), str):
+        ce = _LOSSES.get(loss["_component_"])
+        if ce:
+            c.set("cross_entropy", ce, "loss._component_")
+        else:
+            c.skip("loss._component_", f"loss {loss['_component_']} is not modelled yet")
+    if d.get("tensor_parallel_dim") is not None:
+        set_int(c, "tp", d["tensor_parallel_dim"], "tensor_parallel_dim")
+    if "fsdp_cpu_offload" in d:
+        on = as_bool(d["fsdp_cpu_offload"])
+        if on is not None:
+            c.set("offload", "optimizer+params" if on else "none", "fsdp_cpu_offload")
+    if "fsdp_reshard_after_forward" in d:
+        on = as_bool(d["fsdp_reshard_after_forward"])
+        if on is not None:
+            c.set("reshard_after_forward", on, "fsdp_reshard_after_forward")
+    if "custom_sharded_layers" in d:
+        c.skip("custom_sharded_layers", "sharding of embeddings and output apart is not modelled yet")
+
+
+def _read_model(c: Collector, model: dict[str, Any]) -> None:
+    comp = model["_component_"]
+    builder = comp.rsplit(".", 1)[-1]
+    method = "full"
+    if builder.startswith("qlora_"):
+        method, builder = "qlora", builder[len("qlora_"):]
+    elif builder.startswith("lora_"):
+        method, builder = "lora", builder[len("lora_"):]
+    elif builder.startswith(("dora_", "qdora_")):
+        c.skip("model._component_", f"DoRA ({comp}) is not modelled yet")
+        return
+    preset = TORCHTUNE_BUILDERS.get(builder)
+    if preset:
+        c.set("model", preset, "model._component_")
+    else:
+        c.skip("model._component_", f"model builder {comp} is not a preset; pick the model in the planner")
+    c.set("method", method, "model._component_")
+    if method == "qlora":
+        c.assume("qlora_bits", 4, "torchtune QLoRA quantises base weights to NF4")
+        c.assume("qlora_double_quant", False, "torchtune's NF4Tensor (torchao) keeps per-block scales quantised "
+                 "once, with no second-level quantisation of the constants")
+    if method == "full":
+        return
+    if model.get("lora_rank") is not None:
+        set_int(c, "lora_rank", model["lora_rank"], "model.lora_rank")
+    alpha = model.get("lora_alpha")
+    if isinstance(alpha, int | float) and not isinstance(alpha, bool) and alpha > 0:
+        c.set("lora_alpha", alpha, "model.lora_alpha")
+    mods = model.get("lora_attn_modules")
+    if isinstance(mods, list):
+        targets = [_LORA_NAMES.get(str(m), str(m)) for m in mods]
+        mlp = as_bool(model.get("apply_lora_to_mlp"))
+        if mlp:
+            targets += _MLP
+        c.use("model.apply_lora_to_mlp")
+        if as_bool(model.get("apply_lora_to_output")):
+            targets.append("lm_head")
+        c.use("model.apply_lora_to_output")
+        if set(targets) >= {"q_proj", "k_proj", "v_proj", "o_proj", *_MLP}:
+            c.set("lora_targets", "all-linear" if "lm_head" not in targets else targets, "model.lora_attn_modules")
+        else:
+            c.set("lora_targets", targets, "model.lora_attn_modules")
+    if as_int(model.get("lora_dropout")) is not None or "lora_dropout" in model:
+        c.skip("model.lora_dropout", "does not affect GPU memory")

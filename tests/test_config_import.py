@@ -1,0 +1,241 @@
+"""Importing real training configs (tests/data/configs/, copied from the frameworks' repositories: see each
+folder's SOURCES). Every expected value below is read off the file it tests (the comment says which line)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.configs import ConfigFileError, detect, import_files, import_texts
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "configs"
+
+# (file, format, expected scenario values: each is what the file says, translated to planner words)
+CASES = [
+    # DeepSpeed: zero_optimization.stage / offload_*.device / fp16|bf16.enabled; "auto" batch = HF default 8
+    ("deepspeed/accelerate_zero_stage1_config.json", "deepspeed",
+     {"zero_stage": 1, "precision": "mixed-fp16", "optimizer": "adamw", "grad_accum": 1}),
+    ("deepspeed/accelerate_zero_stage2_offload_config.json", "deepspeed",
+     {"zero_stage": 2, "offload": "optimizer", "precision": "mixed-fp16"}),
+    ("deepspeed/accelerate_zero_stage3_offload_config.json", "deepspeed",
+     {"zero_stage": 3, "offload": "optimizer+params"}),
+    ("deepspeed/axolotl_zero3_bf16_cpuoffload_params.json", "deepspeed",
+     {"zero_stage": 3, "offload": "optimizer+params", "precision": "mixed-bf16"}),
+    ("deepspeed/llamafactory_ds_z0_config.json", "deepspeed", {"zero_stage": 0}),
+    ("deepspeed/llamafactory_ds_z2_offload_config.json", "deepspeed", {"zero_stage": 2, "offload": "optimizer"}),
+    # accelerate: num_processes, mixed_precision, deepspeed_config.zero_stage, fsdp_config
+    ("accelerate/trl_deepspeed_zero3.yaml", "accelerate",
+     {"gpus_per_node": 8, "zero_stage": 3, "offload": "none", "precision": "mixed-bf16"}),
+    ("accelerate/trl_deepspeed_zero2.yaml", "accelerate", {"gpus_per_node": 8, "zero_stage": 2}),
+    ("accelerate/trl_fsdp1.yaml", "accelerate", {"gpus_per_node": 8, "fsdp": True, "precision": "amp-bf16"}),
+    ("accelerate/trl_fsdp2.yaml", "accelerate", {"gpus_per_node": 8, "fsdp": True, "offload": "none"}),
+    ("accelerate/llamafactory_fsdp_config_offload.yaml", "accelerate",
+     {"gpus_per_node": 2, "fsdp": True, "offload": "optimizer+params"}),
+    ("accelerate/accelerate_multi_gpu.yaml", "accelerate", {"gpus_per_node": 2, "precision": "amp-bf16"}),
+    # torchtune: model._component_, batch_size, gradient_accumulation_steps, dtype, enable_activation_checkpointing
+    ("torchtune/llama3_8B_lora_single_device.yaml", "torchtune",
+     {"model": "llama-3-8b", "method": "lora", "lora_rank": 8, "lora_alpha": 16, "micro_batch": 2, "grad_accum": 8,
+      "precision": "bf16", "checkpointing": "full", "optimizer": "adamw-fused",
+      "lora_targets": ["q_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]}),
+    ("torchtune/llama3_8B_qlora_single_device.yaml", "torchtune",
+     {"model": "llama-3-8b", "method": "qlora", "qlora_bits": 4, "lora_rank": 8}),
+    ("torchtune/llama3_8B_full.yaml", "torchtune",
+     {"model": "llama-3-8b", "method": "full", "micro_batch": 2, "grad_accum": 1, "optimizer": "adamw-fused"}),
+    ("torchtune/llama3_1_8B_full_single_device.yaml", "torchtune",
+     {"model": "llama-3.1-8b", "optimizer": "adamw-8bit", "checkpointing": "full"}),
+    ("torchtune/llama3_2_1B_lora.yaml", "torchtune",
+     {"model": "llama-3.2-1b", "lora_rank": 64, "lora_alpha": 128, "micro_batch": 4, "checkpointing": "none"}),
+    ("torchtune/qwen2_5_1.5B_full_single_device.yaml", "torchtune", {"model": "qwen2.5-1.5b", "micro_batch": 4}),
+    # axolotl: base_model, micro_batch_size, sequence_len, adapter, load_in_4bit, lora_r, optimizer
+    ("axolotl/llama-3_qlora.yml", "axolotl",
+     {"model": "llama-3-8b", "method": "qlora", "qlora_bits": 4, "lora_rank": 32, "micro_batch": 2, "grad_accum": 4,
+      "seq_len": 4096, "lora_targets": "all-linear", "attention": "flash", "checkpointing": "full"}),
+    ("axolotl/llama-3_lora-8b.yml", "axolotl",
+     {"model": "llama-3-8b", "method": "qlora", "qlora_bits": 8, "optimizer": "adamw-8bit"}),
+    ("axolotl/llama-3_fft-8b.yaml", "axolotl",
+     {"model": "llama-3.1-8b", "method": "full", "seq_len": 8192, "grad_accum": 8, "optimizer": "adamw-8bit"}),
+    ("axolotl/llama-3_qlora-fsdp-70b.yaml", "axolotl",
+     {"model": "llama-3-70b", "method": "qlora", "fsdp": True, "offload": "optimizer+params", "seq_len": 512}),
+    ("axolotl/mistral_qlora.yml", "axolotl", {"model": "mistral-7b", "seq_len": 8192, "method": "qlora"}),
+    ("axolotl/qwen2_adamw-pretrain-fsdp2.yaml", "axolotl",
+     {"model": "qwen2.5-0.5b", "micro_batch": 4, "fsdp": True, "checkpointing": "none", "optimizer": "adamw-fused"}),
+    # LLaMA-Factory: model_name_or_path, finetuning_type, lora_rank, lora_target, cutoff_len, quantization_bit
+    ("llama-factory/qwen3_lora_sft.yaml", "llama-factory",
+     {"model": "qwen3-4b", "method": "lora", "lora_rank": 8, "lora_targets": "all-linear", "seq_len": 2048,
+      "micro_batch": 1, "grad_accum": 8, "precision": "bf16"}),
+    ("llama-factory/qwen3_full_sft.yaml", "llama-factory",
+     {"model": "qwen3-4b", "method": "full", "grad_accum": 2, "zero_stage": 3, "precision": "mixed-bf16"}),
+    ("llama-factory/qwen3_lora_sft_otfq.yaml", "llama-factory", {"method": "qlora", "qlora_bits": 4}),
+    ("llama-factory/fsdp_qlora_llama3_lora_sft.yaml", "llama-factory",
+     {"model": "llama-3-8b", "method": "qlora", "qlora_bits": 4}),
+    ("llama-factory/galore_llama3_full_sft.yaml", "llama-factory", {"method": "full", "precision": "bf16"}),
+    # HF TrainingArguments / TRL (alignment-handbook recipes)
+    ("hf-trainer/zephyr-7b-beta_sft_config_full.yaml", "huggingface",
+     {"model": "mistral-7b", "micro_batch": 16, "seq_len": 2048, "checkpointing": "full", "precision": "bf16",
+      "attention": "flash"}),
+    ("hf-trainer/zephyr-7b-beta_sft_config_qlora.yaml", "huggingface",
+     {"method": "qlora", "lora_rank": 16, "micro_batch": 4, "grad_accum": 2}),
+    # ms-swift scripts
+    ("ms-swift/lora_sft.sh", "ms-swift",
+     {"model": "qwen2.5-7b", "method": "lora", "lora_rank": 8, "grad_accum": 16, "seq_len": 2048, "precision": "bf16"}),
+    ("ms-swift/full_train.sh", "ms-swift", {"method": "full", "gpus_per_node": 1}),
+    ("ms-swift/qlora_bnb_train.sh", "ms-swift", {"method": "qlora", "qlora_bits": 4, "qlora_double_quant": True}),
+    ("ms-swift/deepspeed_train_zero3.sh", "ms-swift",
+     {"gpus_per_node": 2, "zero_stage": 3, "grad_accum": 8, "precision": "mixed-bf16"}),
+    # torchtitan TOML
+    ("torchtitan/llama3_8b.toml", "torchtitan",
+     {"model": "llama-3.1-8b", "micro_batch": 1, "seq_len": 8192, "fsdp": True, "optimizer": "adamw-fused"}),
+    ("torchtitan/llama3_70b.toml", "torchtitan", {"model": "llama-3.1-70b", "tp": 8, "checkpointing": "full"}),
+    ("torchtitan/qwen3_32b.toml", "torchtitan", {"model": "qwen3-32b", "seq_len": 4096, "micro_batch": 2}),
+    # Megatron-LM scripts: GPUS_PER_NODE, --micro-batch-size, --global-batch-size / (mbs x dp)
+    ("megatron/train_llama3_8b_h100_fp8.sh", "megatron",
+     {"gpus_per_node": 8, "micro_batch": 1, "seq_len": 8192, "grad_accum": 16, "precision": "fp8", "zero_stage": 1,
+      "sequence_parallel": True}),
+    ("megatron/train_mixtral_8x7b_distributed.sh", "megatron",
+     {"pp": 4, "grad_accum": 128, "precision": "mixed-bf16", "tp": 1}),
+    ("megatron/train_gpt3_175b_distributed.sh", "megatron", {"tp": 8, "pp": 16, "nodes": 16, "precision": "mixed-fp16"}),
+]
+
+
+@pytest.mark.parametrize(("path", "fmt", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_real_config_maps_its_fields(path: str, fmt: str, expected: dict) -> None:
+    result = import_files([DATA / path])
+    assert result.formats == (fmt,)
+    for key, value in expected.items():
+        assert result.scenario.get(key) == value, (key, result.scenario.get(key), value)
+        if key in {m.key for m in result.mapped}:
+            assert any(m.source.startswith(Path(path).name) for m in result.mapped if m.key == key)
+
+
+def test_collection_has_enough_real_files() -> None:
+    files = [p for p in DATA.rglob("*") if p.is_file() and p.name != "SOURCES"]
+    assert len(files) >= 30
+    for fmt in ("deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory"):
+        assert len([p for p in files if p.parent.name == fmt]) >= 5, fmt
+    for folder in {p.parent for p in files}:
+        sources = (folder / "SOURCES").read_text(encoding="utf-8")
+        for p in folder.iterdir():
+            if p.name != "SOURCES":
+                line = next(ln for ln in sources.splitlines() if ln.startswith(p.name + " |"))
+                repo, path, commit, licence = (x.strip() for x in line.split("|")[1:])
+                assert repo.startswith("https://github.com/") and len(commit) == 40 and licence
+
+
+def test_every_real_file_imports_and_accounts_for_each_setting() -> None:
+    for path in DATA.rglob("*"):
+        if not path.is_file() or path.name == "SOURCES":
+            continue
+        result = import_files([path])
+        listed = {m.source for m in result.mapped} | {u.key for u in result.unmapped}
+        assert listed, path
+        for u in result.unmapped:
+            assert u.why, (path, u.key)
+        json.dumps(result.to_json())  # the CLI's --json answer is plain JSON
+
+
+def test_several_files_merge_into_one_job() -> None:
+    # LLaMA-Factory YAML names examples/deepspeed/ds_z3_config.json; given together, the DeepSpeed file supplies
+    # the stage and the YAML the batch (its "auto" values are filled from the YAML, as HF's integration does)
+    result = import_files([DATA / "llama-factory/qwen3_lora_sft_ds3.yaml",
+                           DATA / "deepspeed/llamafactory_ds_z3_config.json"])
+    s = result.scenario
+    assert (s["zero_stage"], s["micro_batch"], s["grad_accum"], s["method"]) == (3, 1, 2, "lora")
+    assert s["precision"] == "mixed-bf16"  # bf16: true in the YAML, "auto" in the JSON -> DeepSpeed bf16
+    sources = {m.key: m.source for m in result.mapped}
+    assert sources["zero_stage"].startswith("llamafactory_ds_z3_config.json")
+    assert sources["micro_batch"].startswith("qwen3_lora_sft_ds3.yaml")
+
+
+def test_impossible_value_is_rejected_with_the_planners_sentence() -> None:
+    # the Mixtral script: 8 GPUs (GPUS_PER_NODE=8, SLURM_NNODES unset), PP 4 -> 2 data-parallel ranks, EP 8
+    result = import_files([DATA / "megatron/train_mixtral_8x7b_distributed.sh"])
+    assert "ep" not in result.scenario
+    assert any(u.key.endswith("--expert-model-parallel-size") and "rejected" in u.why for u in result.unmapped)
+
+
+def test_auto_values_without_trainer_args_are_assumed() -> None:
+    result = import_files([DATA / "deepspeed/llamafactory_ds_z3_config.json"])
+    assumed = {a.key: a for a in result.assumed}
+    assert assumed["micro_batch"].value == 8 and "auto" in assumed["micro_batch"].why  # TrainingArguments default
+    assert "micro_batch" not in {m.key for m in result.mapped}
+
+
+def test_unknown_hub_id_is_unmapped_with_the_id() -> None:
+    result = import_files([DATA / "hf-trainer/smollm2_sft_config.yaml"])
+    assert "model" not in result.scenario
+    assert any("HuggingFaceTB/SmolLM2-1.7B" in u.why for u in result.unmapped)
+
+
+def test_framework_options_are_listed_not_dropped() -> None:
+    from engine.scenario import DEFAULTS
+
+    result = import_files([DATA / "torchtune/mistral_7B_full_low_memory.yaml"])
+    keys = ("optimizer_in_backward", "activation_offload")
+    for key in keys:
+        if key in DEFAULTS:
+            assert result.scenario[key] is True
+        else:
+            assert any(key in u.why and "not modelled yet" in u.why for u in result.unmapped)
+
+
+@pytest.mark.parametrize(("name", "content", "words"), [
+    ("big.yaml", b"a: 1\n" + b"#" * (1024 * 1024 + 10), "larger than 1 MB"),
+    ("bin.json", b"\x00\x01\x02PK\x03\x04", "binary"),
+    ("latin.yaml", "é: 1".encode("latin-1"), "not UTF-8"),
+    ("deep.json", b"[" * 5000 + b"]" * 5000, "nested"),
+    ("deep.yaml", b"a: " + b"[" * 5000 + b"]" * 5000, "nested"),
+    ("bomb.yaml", (b"a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+                   b"c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+                   b"e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n"
+                   b"g: [*f, *f, *f, *f, *f, *f, *f, *f, *f]\n"), "expands"),
+    ("python.yaml", b"x: !!python/object/apply:os.system ['echo hacked']\n", "not valid YAML"),
+    ("broken.json", b'{"zero_optimization": {"stage": 3,}', "not valid JSON"),
+    ("list.yaml", b"- 1\n- 2\n", "named settings"),
+    ("other.yaml", b"foo: 1\nbar: 2\n", "not a training config"),
+    ("types.json", b'{"zero_optimization": "three", "train_micro_batch_size_per_gpu": [1]}', None),
+    ("tt.yaml", b"model:\n  _component_: 5\nbatch_size: {a: 1}\n", None),
+    ("titan.toml", b"[model]\nflavor = [1]\n[training]\nlocal_batch_size = 'x'\n", None),
+])
+def test_hostile_files_get_one_sentence(name: str, content: bytes, words: str | None) -> None:
+    try:
+        result = import_texts([(name, content)])
+    except ConfigFileError as exc:
+        text = str(exc)
+        assert name in text and "\n" not in text and text.endswith(".")
+        if words:
+            assert words in text
+        return
+    assert words is None, "should have been refused"
+    for u in result.unmapped:  # a wrong type is reported against its key, not crashed on
+        assert u.why
+
+
+def test_file_too_big_on_disk_is_refused_before_reading(tmp_path: Path) -> None:
+    big = tmp_path / "huge.yaml"
+    big.write_bytes(b"a: 1\n" * 300_000)
+    with pytest.raises(ConfigFileError, match="larger than 1 MB"):
+        import_files([big])
+
+
+def test_detect_names_each_format() -> None:
+    assert detect("x.toml", (DATA / "torchtitan/llama3_8b.toml").read_text())[0] == "torchtitan"
+    assert detect("x.sh", (DATA / "megatron/train_llama3_8b_h100_fp8.sh").read_text())[0] == "megatron"
+
+
+def test_cli_import_json(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, str(ROOT / "main.py"), "import", str(DATA / "axolotl/llama-3_qlora.yml"),
+                          "--json"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert set(data) >= {"scenario", "mapped", "unmapped", "assumed"}
+    assert data["scenario"]["model"] == "llama-3-8b"
+    bad = tmp_path / "x.yaml"
+    bad.write_bytes(b"\x00\x00")
+    out = subprocess.run([sys.executable, str(ROOT / "main.py"), "import", str(bad)], capture_output=True, text=True,
+                         cwd=ROOT, timeout=60)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "binary" in out.stderr
