@@ -12,8 +12,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from .bounded_json import parse_json
 from .errors import ModelConfigError
 from .hf_families import ALIASES, FAMILY_TYPES, family_fields
+from .input_bounds import check_hf_config
 from .layer_shapes import FamilyShapes, Linear, with_mtp
 from .messages import QT_TRANSLATE_NOOP
 from .vision import VisionSpec, vision_from_config
@@ -288,6 +290,7 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
         raise ModelConfigError(
             QT_TRANSLATE_NOOP("engine", "config.json has no 'model_type', so the architecture is unknown.")
         )
+    check_hf_config(cfg)  # every value's type and range, before any is used
     layout = ALIASES.get(model_type, model_type)
     fields = family_fields(cfg, layout) if model_type in SUPPORTED_MODEL_TYPES else None
     if fields is not None:
@@ -389,8 +392,8 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
             name=p.name,
         )
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = parse_json(p.read_bytes().decode("utf-8-sig"))  # bounded: depth, digits, no NaN
+    except (OSError, ValueError) as exc:
         raise ModelConfigError(
             QT_TRANSLATE_NOOP("engine", "{name} is not a JSON config file ({exc})."), name=p.name, exc=exc
         ) from exc

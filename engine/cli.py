@@ -4,17 +4,30 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from .bounded_json import MAX_INT_DIGITS, MAX_NESTING
 from .breakdown import Estimate
 from .errors import PlannerError
 from .estimate import estimate, kv_cache_bytes
+from .input_bounds import (
+    ANY_COUNT_MAX,
+    CONFIG_ANY_NUMBER_MAX,
+    CONFIG_COUNTS,
+    CONFIG_FLAGS,
+    CONFIG_FRACTIONS,
+    GPU_MEMORY_MAX_BYTES,
+    NAME_MAX_CHARS,
+    NOTES_MAX_CHARS,
+    SCENARIO_MAXIMA,
+)
 from .messages import QT_TRANSLATE_NOOP
 from .presets import get_model_preset, gpu_presets, model_presets
-from .scenario import DEFAULTS, resolve_model
+from .scenario import DEFAULTS, MAX_SCENARIO_BYTES, CustomGpu, CustomModel, Scenario, resolve_model
 from .scenario_file import load_scenario
 from .timing import StepTime, step_time, time_to_json
 from .units import format_bytes, format_count, format_seconds
@@ -127,12 +140,35 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = _identity,
     return "\n".join(out)
 
 
+def one_line(text: str) -> str:
+    """User text (a name, a key) as it may appear in a terminal: control characters (escape codes, newlines, tabs),
+    invisible format characters (bidi overrides) and lone surrogates are shown as \\x.. / \\u.... escapes, so a
+    name can neither clear the screen nor print a line of its own such as a fake "Verdict: FITS"."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+def terminal_text(text: str) -> str:
+    """Whole output: every line made terminal-safe (our own line breaks kept)."""
+    return "\n".join(one_line(line) for line in text.split("\n"))
+
+
+def displayable(scenario: Scenario) -> Scenario:
+    """The scenario with its user-given names made terminal-safe (the estimate shows them)."""
+    changes: dict[str, Any] = {"name": one_line(scenario.name)}
+    if isinstance(scenario.gpu, CustomGpu):
+        changes["gpu"] = CustomGpu(one_line(scenario.gpu.name), scenario.gpu.memory_bytes)
+    if isinstance(scenario.model, CustomModel) and not scenario.model.name.isprintable():
+        changes["model"] = CustomModel(one_line(scenario.model.name), scenario.model.hf_config_json)
+    return scenario.with_unchecked(**changes)
+
+
 def _cmd_estimate(args: argparse.Namespace) -> int:
-    scenario = load_scenario(args.scenario)
+    scenario = displayable(load_scenario(args.scenario))
     est = estimate(scenario)
     time = step_time(scenario)
     print(json.dumps(estimate_to_json(est, time), indent=2) if args.json else
-          render_table(est, args.unit, args.tr, args.tr_engine) + "\n" + render_time(time, args.tr, args.tr_engine))
+          terminal_text(render_table(est, args.unit, args.tr, args.tr_engine) + "\n"
+                        + render_time(time, args.tr, args.tr_engine)))
     return 0
 
 
@@ -156,9 +192,10 @@ def render_time(t: StepTime, tr: Callable[[str], str] = _identity, tr_engine: Ca
 def _cmd_fit(args: argparse.Namespace) -> int:
     from .fit_report import fit_report, render_fit
 
-    scenario = load_scenario(args.scenario)
+    scenario = displayable(load_scenario(args.scenario))
     report = fit_report(scenario)
-    print(json.dumps(report, indent=2) if args.json else render_fit(report, args.unit, args.tr, args.tr_engine))
+    print(json.dumps(report, indent=2) if args.json else
+          terminal_text(render_fit(report, args.unit, args.tr, args.tr_engine)))
     return 0
 
 
@@ -217,7 +254,41 @@ def schema_markdown() -> str:
               for key, (default, meaning) in DEFAULTS.items()]
     lines += ["", "Unknown keys, wrong types and impossible values are rejected with one sentence naming the key, "
               "for example `micro_batch: must be at least 1, not -2.`", ""]
+    lines += bounds_markdown()
     return "\n".join(lines)
+
+
+def _whole_number(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text) if len(text) <= 30 else None
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low:,} to {high:,}, not {one_line(text)[:40]}")
+        return value
+
+    return parse
+
+
+def bounds_markdown() -> list[str]:
+    """The upper bounds of engine/input_bounds.py, for docs/scenario-format.md."""
+    lines = ["## Limits", "",
+             "Values beyond these are refused (far above any real run; beyond them a value is a typo or damage):", "",
+             "| key | largest value |", "|---|---|"]
+    lines += [f"| `{key}` | {value:,} |" for key, value in SCENARIO_MAXIMA.items()]
+    lines += [f"| any other whole number | {ANY_COUNT_MAX:,} (2^60) |",
+              f"| `gpu.memory_bytes` | {GPU_MEMORY_MAX_BYTES:,} (1 PiB) |",
+              f"| `name`, `gpu.name` | {NAME_MAX_CHARS:,} characters |", f"| `notes` | {NOTES_MAX_CHARS:,} characters |",
+              "", f"A scenario file is at most {MAX_SCENARIO_BYTES // 2**20} MB, nests at most {MAX_NESTING} levels and "
+              f"holds no whole number longer than {MAX_INT_DIGITS} digits; NaN and Infinity are not numbers here.", "",
+              "### config.json values (`model.hf_config`)", "", "| key | smallest | largest |", "|---|---|---|"]
+    lines += [f"| `{key}` | {low:,} | {high:,} |" for key, (low, high) in CONFIG_COUNTS.items()]
+    lines += ["", "0 (or null) means \"not set, use the default\" where the model code reads the key that way. "
+              f"{', '.join(f'`{k}`' for k in CONFIG_FRACTIONS)} is a number from 0 to 1; "
+              f"{', '.join(f'`{k}`' for k in CONFIG_FLAGS)} are true, false or null; any other number must be finite "
+              f"and at most {CONFIG_ANY_NUMBER_MAX:,} (2^53) in size.", ""]
+    return lines
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -240,9 +311,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_presets)
     p = sub.add_parser("kv-cache", help="inference KV cache size (GQA-aware)")
     p.add_argument("model")
-    p.add_argument("--batch", type=int, default=1)
-    p.add_argument("--seq-len", type=int, default=4096)
-    p.add_argument("--bytes", type=int, default=2, help="bytes per element (2 for bf16, 1 for fp8)")
+    p.add_argument("--batch", type=_whole_number(1, SCENARIO_MAXIMA["micro_batch"]), default=1)
+    p.add_argument("--seq-len", type=_whole_number(1, SCENARIO_MAXIMA["seq_len"]), default=4096)
+    p.add_argument("--bytes", type=_whole_number(1, 8), default=2, help="bytes per element (2 for bf16, 1 for fp8)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
     p.set_defaults(func=_cmd_kv)
@@ -265,10 +336,17 @@ def main(argv: list[str] | None = None, tr: Callable[[str], str] = _identity,
     args.tr, args.tr_engine = tr, tr_engine
     try:
         return args.func(args)
+    except BrokenPipeError:  # the reader (head, less) stopped reading: not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes at exit
+        return 0
     except PlannerError as exc:
-        print(tr(QT_TRANSLATE_NOOP("cli", "error: {message}")).format(message=exc.message.format_with(tr_engine)),
-              file=sys.stderr)
+        message = one_line(exc.message.format_with(tr_engine))
+        print(tr(QT_TRANSLATE_NOOP("cli", "error: {message}")).format(message=message), file=sys.stderr)
         return 2
+    except (ArithmeticError, RecursionError, MemoryError) as exc:  # a value the checks missed: a sentence, not a trace
+        print(tr(QT_TRANSLATE_NOOP("cli", "error: this scenario cannot be estimated ({message}); please report it."))
+              .format(message=one_line(f"{type(exc).__name__}: {exc}")[:200]), file=sys.stderr)
+        return 70
 
 
 __all__ = ["build_parser", "estimate_to_json", "main", "render_table", "resolve_model"]

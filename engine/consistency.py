@@ -129,3 +129,12 @@ def lora_target_names(spec: ModelSpec) -> tuple[str, ...]:
         names += [lin.name for lin in spec.attention_linears(True)]
     names += [lin.name for lin in spec.mlp_linears(spec.ffn or spec.shared_ffn or 1)]
     return tuple(names)
+
+
+def default_lora_targets(spec: ModelSpec) -> tuple[str, ...]:
+    """The LoRA targets when a scenario names none: peft's per-architecture default
+    (TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING: q_proj + v_proj; phi3: the fused qkv_proj)."""
+    names = lora_target_names(spec)
+    if "q_proj" in names and "v_proj" in names:
+        return ("q_proj", "v_proj")
+    return tuple(n for n in names if n in ("qkv_proj", "query_key_value", "c_attn", "Wqkv")) or names[:1]

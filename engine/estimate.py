@@ -142,6 +142,18 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
     return out
 
 
+def model_param_counts(s: Scenario, spec: ModelSpec) -> tuple[int, int]:
+    """(trainable, total) parameters of the whole model, as peft's print_trainable_parameters counts them: from one
+    unsharded copy, so TP-replicated tensors and a tied embedding held by two pipeline stages are counted once.
+    LoRA adapters and modules_to_save copies are extra tensors, so they count in the total too."""
+    whole = s.with_unchecked(tp=1, pp=1, ep=1)
+    layers = range(spec.layers)
+    p = stage_params(whole, spec, layers, True, True, layer_groups(whole, spec, layers))
+    trainable = round(p.trainable_dense + p.lora + p.trainable_expert)
+    extra = trainable if s.method in ("lora", "qlora") else 0
+    return trainable, spec.total_params + extra
+
+
 def estimate(s: Scenario) -> Estimate:
     """Per-GPU memory of one steady-state training step for the scenario."""
     spec = resolve_model(s)
@@ -150,7 +162,6 @@ def estimate(s: Scenario) -> Estimate:
     ranges = stage_layer_ranges(spec.layers, s.pp)
     stages = []
     stage_params_seen: list[StageParams] = []
-    trainable = 0.0
     ctx = act_context(s, spec, dt) if s.estimator == "detailed" else None
     # Deep pipelines repeat the same stage (same layer mix): compute it once, rescale micro-batches in flight.
     seen: dict[tuple, tuple[StageEstimate, StageParams]] = {}
@@ -176,10 +187,10 @@ def estimate(s: Scenario) -> Estimate:
                 p = stage_params(s, spec, layers, first, last, groups)
             stage = _stage(s, spec, i, layers, comps, in_flight)
             seen[key] = (stage, p)
-        trainable += (p.trainable_dense + p.lora) * s.tp + p.trainable_expert * s.tp * s.ep
         stages.append(stage)
         stage_params_seen.append(p)
     busiest = 0 if len(stages) == 1 else max(range(len(stages)), key=lambda i: stages[i].total_bytes)
+    trainable, total = model_param_counts(s, spec)
     fw = behaviour(s)
     load = None
     if s.estimator == "detailed":
@@ -196,8 +207,8 @@ def estimate(s: Scenario) -> Estimate:
         world_size=s.world_size,
         stages=tuple(stages),
         busiest_stage=busiest,
-        trainable_params=round(trainable),
-        total_params=spec.total_params,
+        trainable_params=trainable,
+        total_params=total,
         warnings=tuple(_warnings(s, spec)),
         load_gpu_bytes=load.load_gpu_bytes if load else 0.0,
         load_formula=load.load_formula if load else "",

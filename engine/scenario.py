@@ -13,9 +13,14 @@ from functools import lru_cache
 from typing import Any
 
 from .architecture import ModelSpec, model_from_hf_config
-from .consistency import check_consistency, lora_target_names  # noqa: F401 - lora_target_names re-exported
+from .consistency import (  # noqa: F401 - lora_target_names re-exported
+    check_consistency,
+    default_lora_targets,
+    lora_target_names,
+)
 from .errors import ModelConfigError, PresetError, ScenarioError
 from .frameworks.keys import FRAMEWORK_KEYS, parse_framework_keys
+from .input_bounds import check_int_range, check_scenario_numbers
 from .messages import QT_TRANSLATE_NOOP
 from .presets import GpuPreset, get_gpu, model_spec_for
 from .time_keys import CUSTOM_GPU_SPEED_KEYS, TIME_DEFAULTS, parse_gpu_speed, parse_time_keys  # noqa: F401
@@ -284,10 +289,7 @@ def _check_int(key: str, value: Any, minimum: int) -> int:
             value = int(value)
         else:
             raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be a whole number, not {value!r}."), value=value)
-    if value < minimum:
-        raise ScenarioError(
-            key, QT_TRANSLATE_NOOP("engine", "must be at least {minimum}, not {value}."), minimum=minimum, value=value
-        )
+    check_int_range(key, value, minimum)  # and at most the key's bound (engine/input_bounds.py)
     return value
 
 
@@ -300,8 +302,9 @@ def scenario_from_dict(data: Any) -> Scenario:
         raise ScenarioError(
             unknown[0], QT_TRANSLATE_NOOP("engine", "is not a scenario key. Known keys: {p}."), p=", ".join(DEFAULTS)
         )
+    check_scenario_numbers(data)
     version = data.get("schema_version", SCHEMA_VERSION)
-    if version != SCHEMA_VERSION:
+    if type(version) is not int or version != SCHEMA_VERSION:  # true and 1.0 equal 1 in Python, not in the format
         raise ScenarioError(
             "schema_version",
             QT_TRANSLATE_NOOP("engine", "this version reads schema_version {SCHEMA_VERSION}, not {version!r}."),
@@ -381,7 +384,10 @@ def scenario_from_dict(data: Any) -> Scenario:
         kw["reserve"] = r if r == "auto" else float(r)
     parse_time_keys(data, kw)
     scenario = Scenario(**kw)
-    check_consistency(scenario, resolve_model(scenario))
+    spec = resolve_model(scenario)
+    if "lora_targets" not in data:  # peft's default for this architecture (q_proj+v_proj, or phi-3's fused qkv_proj)
+        scenario = scenario.with_unchecked(lora_targets=default_lora_targets(spec))
+    check_consistency(scenario, spec)
     return scenario
 
 

@@ -7,65 +7,19 @@ Pure Python, no Qt.
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .bounded_json import parse_json
 from .errors import ScenarioError
 from .messages import QT_TRANSLATE_NOOP
 from .safe_read import RefusedFileError, read_capped
 from .scenario import MAX_SCENARIO_BYTES, SCHEMA_VERSION, Scenario, scenario_from_dict
 
-MAX_NESTING = 32  # a scenario is 3 levels deep (scenario > model > hf_config > rope_scaling); configs stay well below
-MAX_INT_DIGITS = 30  # 10^30 is far beyond any count or byte size; longer integers are damage (or an attack)
-
 
 class FutureVersionError(ScenarioError):
     """The file is from a newer app: valid data this version must not touch."""
-
-
-# ---- bounded JSON ----------------------------------------------------------------------------------------------
-
-def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise ValueError(f"a whole number with {len(text)} digits is longer than the {MAX_INT_DIGITS} allowed")
-    return int(text)
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{text[:40]} is too large for a number")
-    return value
-
-
-def _no_constants(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-def nesting_depth(value: Any) -> int:
-    """How deeply lists/objects nest (0 for a plain value); iterative, so no depth can overflow the stack."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, depth)
-            if depth <= MAX_NESTING:  # deeper is refused anyway: no need to walk on
-                stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return deepest
-
-
-def parse_json(text: str) -> Any:
-    """json.loads with bounds; ValueError (a phrase) when the text is not JSON or exceeds them."""
-    try:
-        data = json.loads(text, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_no_constants)
-    except RecursionError:
-        raise ValueError(f"it nests lists or objects more than {MAX_NESTING} levels deep") from None
-    if nesting_depth(data) > MAX_NESTING:
-        raise ValueError(f"it nests lists or objects more than {MAX_NESTING} levels deep")
-    return data
 
 
 # ---- migrations of older formats -------------------------------------------------------------------------------

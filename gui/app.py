@@ -10,11 +10,12 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from engine import PlannerError, load_scenario, scenario_from_dict
 
 from .file_actions import DEFAULT_SCENARIO
-from .i18n import install_language, system_language
+from .i18n import install_language, system_language, tr_error
 from .main_window import MainWindow
 from .settings_store import Settings
 from .state import AppState
 from .storage import ScenarioLibrary
+from .widgets import message_text
 
 WINDOW_SIZE = (1480, 920)
 
@@ -40,7 +41,7 @@ def build_window(
         try:
             scenario = load_scenario(scenario_path)
         except PlannerError as exc:
-            error = str(exc)
+            error = tr_error(exc)
     elif restore and values.last_scenario:
         try:
             entry = library.entry(values.last_scenario)
@@ -126,6 +127,6 @@ def run_app(scenario_path: str | None = None, screenshot: str | None = None, lan
     window.show()
     if error:
         QTimer.singleShot(
-            0, lambda: QMessageBox.warning(window, QCoreApplication.translate("Actions", "Cannot open this scenario"), error)
-        )
+            0, lambda: QMessageBox.warning(window, QCoreApplication.translate("Actions", "Cannot open this scenario"),
+                                           message_text(error)))
     return app.exec()

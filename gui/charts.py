@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from html import escape
 
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QPointF, QRectF, Qt
@@ -49,7 +50,7 @@ def pie_slices(est: Estimate, unit: str) -> list[Slice]:
         slices.append(Slice(comp.key, tr_engine(comp.name), b, b / total, explain_component(comp, b, total, unit)))
     if other:
         label = QCoreApplication.translate("Charts", "Other")
-        tip = f"<b>{label}</b><br>" + "<br>".join(other_names)
+        tip = f"<b>{escape(label)}</b><br>" + "<br>".join(escape(n) for n in other_names)
         slices.append(Slice("other", label, other, other / total, tip))
     return slices
 
@@ -139,7 +140,7 @@ class PieChart(QWidget):
         slices = pie_slices(est, unit)
         self.pie.set_slices(slices)
         rows = [f"<tr><td><span style='color:{colour_for(s.key).name()}; font-size:14pt'>■</span></td>"
-                f"<td align='right'><b>{s.share * 100:.0f}%</b>&nbsp;</td><td>{s.name}</td></tr>" for s in slices]
+                f"<td align='right'><b>{s.share * 100:.0f}%</b>&nbsp;</td><td>{escape(s.name)}</td></tr>" for s in slices]
         legend = "<table cellspacing='2'>" + "".join(rows) + "</table>"
         if legend != self.legend.text():
             self.legend.setText(legend)

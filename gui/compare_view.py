@@ -40,6 +40,7 @@ class ComparePane(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # a scenario name: never rich text
         self.title.setStyleSheet("font-weight: bold;")
         self.title.setWordWrap(True)
         self.verdict = VerdictBanner()

@@ -19,6 +19,9 @@ from PySide6.QtWidgets import (
 
 from engine import ModelConfigError, model_from_hf_config, read_config_file
 
+from .i18n import tr_error
+from .widgets import message_text
+
 
 @dataclass(frozen=True)
 class CustomGpu:
@@ -73,8 +76,8 @@ class ImportedConfig:
             return cls.from_path(path)
         except ModelConfigError as exc:
             QMessageBox.warning(
-                parent, QCoreApplication.translate("Actions", "Cannot import this file") if parent else "", str(exc)
-            )
+                parent, QCoreApplication.translate("Actions", "Cannot import this file") if parent else "",
+                message_text(tr_error(exc)))
             return None
 
     @classmethod

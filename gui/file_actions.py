@@ -15,8 +15,9 @@ from engine import PlannerError, load_scenario, scenario_from_dict
 from engine.report import to_csv, to_html, to_markdown
 
 from .dialogs import CustomGpu, FileChoice, ImportedConfig, SaveChanges
-from .i18n import tr_engine
+from .i18n import tr_engine, tr_error
 from .settings_store import atomic_write
+from .widgets import message_text
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -64,7 +65,8 @@ def open_file(win: MainWindow, path: str | None = None) -> bool:
     try:
         scenario = load_scenario(path)
     except PlannerError as exc:
-        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot open this scenario"), str(exc))
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot open this scenario"),
+                            message_text(tr_error(exc)))
         return False
     win.state.load(scenario, file_path=path)
     return True
@@ -91,10 +93,9 @@ def write_or_explain(win: MainWindow, path: str) -> bool:
     try:
         write_json(path, win.state.scenario.to_dict())
     except OSError as exc:
-        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot save"),
-                            QCoreApplication.translate("Actions", "%1 could not be written (%2); nothing was changed "
-                                                       "on disk.").replace("%1", str(path))
-                            .replace("%2", exc.strerror or str(exc)))
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot save"), message_text(
+            QCoreApplication.translate("Actions", "%1 could not be written (%2); nothing was changed on disk.")
+            .replace("%1", str(path)).replace("%2", exc.strerror or str(exc))))
         return False
     return True
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
+from html import escape
+
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -58,6 +60,7 @@ class LimitsLabel(QLabel):
         super().__init__(parent)
         self.state = state
         self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
         self.setFixedHeight(self.fontMetrics().height() * 2 + 6)
         self.limits: Limits | None = None
         self.timer = QTimer(self)
@@ -94,6 +97,7 @@ class FitPanel(RefreshWhenShown):
         super().__init__(parent)
         self.state = state
         self.header = QLabel()
+        self.header.setTextFormat(Qt.TextFormat.PlainText)
         self.header.setWordWrap(True)
         self.progress = QProgressBar()
         self.progress.setTextVisible(False)
@@ -114,6 +118,7 @@ class FitPanel(RefreshWhenShown):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.family_label = QLabel()
+        self.family_label.setTextFormat(Qt.TextFormat.PlainText)  # holds a model name
         self.family_label.setVisible(False)
         layout.addLayout(top)
         layout.addWidget(self.family_label)
@@ -207,11 +212,12 @@ class FitPanel(RefreshWhenShown):
             summary = join_steps([tr_message(step) for step in plan.steps], self.tr(" and "))
             notes = "; ".join(tr_message(n) for n in plan.notes) or tr_engine(plan.cost_note)
             text = QLabel(
-                f"<b>{index + 1}. {summary}</b> → <span style='color:{colour}'>"
+                f"<b>{index + 1}. {escape(summary)}</b> → <span style='color:{colour}'>"
                 f"{format_bytes(plan.total_bytes, unit)}</span> " + self.tr("per GPU, %s headroom") %
                 format_bytes(plan.headroom_bytes, unit) + "<br>" + self.tr("Changes: ") + ", ".join(
-                    f"{k} = {v}" for k, v in plan.changes.items()) + "<br><span style='color:#757575'>" +
-                self.tr("Assumptions changed: ") + changed + " · " + notes + "</span>")
+                    escape(f"{k} = {v}") for k, v in plan.changes.items()) + "<br><span style='color:#757575'>" +
+                self.tr("Assumptions changed: ") + escape(changed) + " · " + escape(notes) + "</span>")
+            text.setTextFormat(Qt.TextFormat.RichText)  # every piece of text in it is escaped
             text.setWordWrap(True)
             button = QPushButton(self.tr("Apply"))
             button.clicked.connect(lambda _=False, p=plan: self.apply(p))

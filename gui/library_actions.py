@@ -10,7 +10,9 @@ from PySide6.QtWidgets import QInputDialog, QMessageBox
 from engine import PlannerError
 
 from .compare_view import Compared
+from .i18n import tr_error
 from .storage import ConflictError
+from .widgets import message_text
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -24,10 +26,12 @@ def open_entry(win: MainWindow, scenario_id: str) -> bool:
     try:
         entry = win.library.entry(scenario_id)
     except PlannerError as exc:
-        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot open this scenario"), str(exc))
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot open this scenario"),
+                            message_text(tr_error(exc)))
         return False
     if entry.scenario is None:
-        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot open this scenario"), entry.error or "")
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot open this scenario"),
+                            message_text(entry.error or ""))
         return False
     win.state.load(entry.scenario, library_id=None if entry.read_only else entry.id)
     win.library_version = entry.version
@@ -72,10 +76,10 @@ def save_to_library(win: MainWindow, as_new: bool = False) -> bool:
             else:
                 new_id, version = win.library.save_versioned(scenario, scenario_id)
         except PlannerError as exc:
-            QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot save"), str(exc))
+            QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot save"), message_text(tr_error(exc)))
             return False
     except PlannerError as exc:
-        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot save"), str(exc))
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot save"), message_text(tr_error(exc)))
         return False
     if scenario.name != win.state.scenario.name:
         win.state.load(scenario, library_id=new_id)

@@ -26,10 +26,10 @@ from engine import PlannerError, estimate
 from engine.units import format_bytes
 
 from .dialogs import FileChoice
-from .i18n import tr_engine
+from .i18n import tr_engine, tr_error
 from .state import AppState
 from .storage import BACKUP_KEEP_DAYS, EXAMPLE_PREFIX, KEEP_AT_MOST, TRASH_KEEP_DAYS, LibraryEntry, ScenarioLibrary
-from .widgets import VERDICT_COLOURS, RefreshWhenShown
+from .widgets import VERDICT_COLOURS, RefreshWhenShown, message_text
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 
@@ -60,6 +60,7 @@ class LibraryPanel(RefreshWhenShown):
         for col in range(1, 5):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.problems = QLabel()
+        self.problems.setTextFormat(Qt.TextFormat.PlainText)  # file names and reasons: never rich text
         self.problems.setWordWrap(True)
         self.problems.setStyleSheet("color: #c62828;")
         self.problems.setVisible(False)
@@ -190,7 +191,7 @@ class LibraryPanel(RefreshWhenShown):
             try:
                 action(scenario_id)
             except PlannerError as exc:
-                QMessageBox.warning(self, self.tr("Library"), str(exc))
+                QMessageBox.warning(self, self.tr("Library"), message_text(tr_error(exc)))
         self.refresh()
 
     def open_selected(self) -> None:
@@ -208,7 +209,7 @@ class LibraryPanel(RefreshWhenShown):
             try:
                 new_id = self.library.rename(ids[0], name.strip())
             except PlannerError as exc:
-                QMessageBox.warning(self, self.tr("Library"), str(exc))
+                QMessageBox.warning(self, self.tr("Library"), message_text(tr_error(exc)))
                 return
             if self.state.library_id == ids[0]:
                 self.state.library_id = new_id
@@ -227,7 +228,7 @@ class LibraryPanel(RefreshWhenShown):
             try:
                 self.library.restore(trash[labels.index(label)].trash_id)
             except PlannerError as exc:
-                QMessageBox.warning(self, self.tr("Library"), str(exc))
+                QMessageBox.warning(self, self.tr("Library"), message_text(tr_error(exc)))
             self.refresh()
 
     def retention_text(self) -> str:
@@ -244,7 +245,7 @@ class LibraryPanel(RefreshWhenShown):
         try:
             new_id = self.library.import_file(path)
         except PlannerError as exc:
-            QMessageBox.warning(self, self.tr("Cannot import %s") % Path(path).name, str(exc))
+            QMessageBox.warning(self, self.tr("Cannot import %s") % Path(path).name, message_text(tr_error(exc)))
             return None
         self.refresh()
         return new_id

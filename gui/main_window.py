@@ -84,6 +84,7 @@ class MainWindow(QMainWindow):
             controls.addLayout(row)
         top.addLayout(controls)
         self.warnings = QLabel()
+        self.warnings.setTextFormat(Qt.TextFormat.PlainText)  # warnings quote names (e.g. a custom GPU)
         self.warnings.setWordWrap(True)
         self.warnings.setStyleSheet("color: #ef6c00;")
         self.pie = PieChart()

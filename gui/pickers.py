@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -118,6 +119,7 @@ class ModelPicker(QGroupBox):
                                    self.tr("Search models (e.g. llama 8b, qwen3, moe)"))
         self.tree.tree.setMinimumHeight(150)
         self.details = QLabel()
+        self.details.setTextFormat(Qt.TextFormat.RichText)  # the model name in it is escaped
         self.details.setWordWrap(True)
         self.import_button = QPushButton(self.tr("Import config.json…"))
         self.import_button.setToolTip(self.tr("Add a model from a local Hugging Face config.json"))
@@ -155,7 +157,7 @@ class ModelPicker(QGroupBox):
         self.details.setText(self.tr(
             "<b>%(name)s</b>: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, "
             "%(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens") % {
-            "name": spec.name, "params": format_count(spec.total_params), "active": active, "layers": spec.layers,
+            "name": escape(spec.name), "params": format_count(spec.total_params), "active": active, "layers": spec.layers,
             "hidden": spec.hidden, "heads": spec.heads, "kv": spec.kv_heads, "moe": moe,
             "vocab": f"{spec.vocab:,}", "ctx": f"{spec.max_position:,}"})
         kv = kv_cache_bytes(spec, 1, 1000)
@@ -186,6 +188,7 @@ class HardwarePicker(QGroupBox):
         row.addStretch(1)
         row.addWidget(self.custom_button)
         self.summary = QLabel()
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)  # holds a custom GPU name: never rich text
         self.summary.setFixedHeight(self.summary.fontMetrics().height() + 6)
         layout = QVBoxLayout(self)
         layout.addWidget(self.tree)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
@@ -50,7 +52,7 @@ class VerdictBanner(QLabel):
             f"{words}</span><br>"
             + self.tr("%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s") % {
                 "used": format_bytes(est.total_bytes, unit), "cap": format_bytes(est.capacity_bytes, unit),
-                "n": est.world_size, "gpu": est.gpu_name, "room": room, "where": where})
+                "n": est.world_size, "gpu": escape(est.gpu_name), "room": room, "where": where})
         if self.property("verdictColour") != colour:  # restyling re-polishes the widget: only on a change
             self.setProperty("verdictColour", colour)
             self.setStyleSheet(f"QLabel {{ border-left: 6px solid {colour}; padding: 4px 10px; }}")

@@ -19,8 +19,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from engine.bounded_json import parse_json
 from engine.safe_read import read_capped
-from engine.scenario_file import parse_json
 
 from .data_folder import (  # noqa: F401 - the primitives' old home: re-exported for existing callers
     MAX_ID_BYTES,

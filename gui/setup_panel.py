@@ -148,6 +148,7 @@ class SetupPanel(QWidget):
         self.advanced = CollapsibleSection(self.tr("Advanced: parallelism"), parallel)
 
         self.error = QLabel()
+        self.error.setTextFormat(Qt.TextFormat.PlainText)  # error sentences quote user values
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c62828;")
         self.error.setVisible(False)

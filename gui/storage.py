@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Literal
 
 from engine import SCHEMA_VERSION, Scenario, ScenarioError, scenario_from_dict
+from engine.bounded_json import parse_json
 from engine.safe_read import read_capped
 from engine.scenario import MAX_SCENARIO_BYTES
 from engine.scenario_file import (  # the file format's owner; re-exported for the library's callers
@@ -44,7 +45,6 @@ from engine.scenario_file import (  # the file format's owner; re-exported for t
     FutureVersionError,
     file_version,
     migrate,
-    parse_json,
     parse_scenario_bytes,
 )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -165,3 +166,9 @@ class RefreshWhenShown(QWidget):
         if self._stale:
             self.refresh_shown()
         super().showEvent(event)
+
+
+def message_text(text: str) -> str:
+    """Text for a QMessageBox, which guesses rich text from a leading tag: marked up explicitly with the user's
+    words escaped, so a file or scenario name such as "<b>x</b>" or "<img src=...>" shows as typed."""
+    return "<p>" + escape(text, quote=False).replace("\n", "<br>") + "</p>"
