@@ -6,7 +6,6 @@ Only JSON is read; nothing from the model repository is executed.
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path

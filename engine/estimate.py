@@ -143,15 +143,13 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
 
 
 def model_param_counts(s: Scenario, spec: ModelSpec) -> tuple[int, int]:
-    """(trainable, total) parameters of the whole model, as peft's print_trainable_parameters counts them: from one
-    unsharded copy, so TP-replicated tensors and a tied embedding held by two pipeline stages are counted once.
-    LoRA adapters and modules_to_save copies are extra tensors, so they count in the total too."""
+    """(trainable, total) parameters of the whole model: from one unsharded copy, so TP-replicated tensors and a
+    tied embedding held by two pipeline stages are counted once. The total is the base model's (spec.total_params);
+    LoRA adapters are trainable tensors beside it."""
     whole = s.with_unchecked(tp=1, pp=1, ep=1)
     layers = range(spec.layers)
     p = stage_params(whole, spec, layers, True, True, layer_groups(whole, spec, layers))
-    trainable = round(p.trainable_dense + p.lora + p.trainable_expert)
-    extra = trainable if s.method in ("lora", "qlora") else 0
-    return trainable, spec.total_params + extra
+    return round(p.trainable_dense + p.lora + p.trainable_expert), spec.total_params
 
 
 def estimate(s: Scenario) -> Estimate:
