@@ -244,6 +244,19 @@ def _cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_export_config(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .configs import export_config
+
+    text = export_config(load_scenario(args.scenario), args.to)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        print(text, end="")
+    return 0
+
+
 def schema_markdown() -> str:
     """docs/scenario-format.md, generated from DEFAULTS (the one place defaults are written)."""
     lines = ["# The scenario file (schema_version 1)", "",
@@ -323,6 +336,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+")
     p.add_argument("--json", action="store_true", help="print one JSON object: scenario, mapped, unmapped, assumed")
     p.set_defaults(func=_cmd_import)
+    p = sub.add_parser("export-config", help="the launch settings of a scenario for a framework")
+    p.add_argument("scenario")
+    p.add_argument("--to", required=True, choices=("deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory",
+                                                   "torchtitan", "megatron"))
+    p.add_argument("-o", "--output", help="write to this file instead of printing")
+    p.set_defaults(func=_cmd_export_config)
     p = sub.add_parser("schema", help="scenario keys and their defaults")
     p.add_argument("--markdown", action="store_true", help="print docs/scenario-format.md")
     p.set_defaults(func=_cmd_schema)

@@ -94,8 +94,8 @@ CASES = [
     ("torchtitan/qwen3_32b.toml", "torchtitan", {"model": "qwen3-32b", "seq_len": 4096, "micro_batch": 2}),
     # Megatron-LM scripts: GPUS_PER_NODE, --micro-batch-size, --global-batch-size / (mbs x dp)
     ("megatron/train_llama3_8b_h100_fp8.sh", "megatron",
-     {"gpus_per_node": 8, "micro_batch": 1, "seq_len": 8192, "grad_accum": 16, "precision": "fp8", "zero_stage": 1,
-      "sequence_parallel": True}),
+     {"gpus_per_node": 8, "micro_batch": 1, "seq_len": 8192, "grad_accum": 16, "precision": "fp8",
+      "distributed_optimizer": True, "sequence_parallel": True, "framework": "megatron"}),
     ("megatron/train_mixtral_8x7b_distributed.sh", "megatron",
      {"pp": 4, "grad_accum": 128, "precision": "mixed-bf16", "tp": 1}),
     ("megatron/train_gpt3_175b_distributed.sh", "megatron", {"tp": 8, "pp": 16, "nodes": 16, "precision": "mixed-fp16"}),

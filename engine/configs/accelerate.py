@@ -25,10 +25,10 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     procs, machines = as_int(d.get("num_processes")), as_int(d.get("num_machines", 1)) or 1
     if procs is not None and procs >= 1:
         c.set("gpus_per_node", max(1, procs // machines), "num_processes")
-        if machines > 1:
+        if "num_machines" in d:
             c.set("nodes", machines, "num_machines")
         else:
-            c.use("num_machines")
+            c.assume("nodes", 1, "no num_machines: one machine")
     mp = d.get("mixed_precision")
     if mp is not None:
         if str(mp).lower() in _PRECISION:

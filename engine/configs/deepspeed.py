@@ -69,6 +69,8 @@ def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
             c.set("offload", "optimizer", used[0])
         elif opt_dev is not None or par_dev is not None:
             c.set("offload", "none", used[0] if opt_dev is not None else used[1])
+        else:
+            c.assume("offload", "none", "no offload_optimizer / offload_param section: nothing offloaded")
         c.use(*used)
         if "nvme" in (opt_dev, par_dev):
             c.assume("offload", "optimizer+params" if par_dev == "nvme" else "optimizer",
@@ -105,9 +107,34 @@ def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
             c.set("activation_offload", True, f"{p}activation_checkpointing.cpu_checkpointing")
         if as_bool(act.get("partition_activations")):
             c.skip(f"{p}activation_checkpointing.partition_activations", "not modelled yet")
+    if isinstance(zero, dict):
+        _read_buckets(c, zero, p)
+    if "_comment" in d:
+        c.skip(f"{p}_comment", "a comment")
     tp = d.get("tensor_parallel")
     if isinstance(tp, dict) and tp.get("autotp_size") is not None:
         set_int(c, "tp", tp["autotp_size"], f"{p}tensor_parallel.autotp_size")
     sp = d.get("sequence_parallel_size")
     if sp is not None:
         set_int(c, "cp", sp, f"{p}sequence_parallel_size")
+
+
+# zero_optimization key (and its DeepSpeed alias) -> scenario key; "auto" as transformers fills it from the
+# model's hidden size (integrations/deepspeed.py: hidden_size**2, 0.9 * hidden_size**2)
+_BUCKETS = (("reduce_bucket_size", "reduce_bucket_size", 1.0), ("allgather_bucket_size", "allgather_bucket_size", None),
+            ("stage3_prefetch_bucket_size", "stage3_prefetch_bucket_size", 0.9),
+            ("prefetch_bucket_size", "stage3_prefetch_bucket_size", 0.9),
+            ("stage3_max_live_parameters", "stage3_max_live_parameters", None),
+            ("max_live_parameters", "stage3_max_live_parameters", None))
+
+
+def _read_buckets(c: Collector, zero: dict[str, Any], p: str) -> None:
+    for key, target, auto_factor in _BUCKETS:
+        if key not in zero:
+            continue
+        value, src = zero[key], f"{p}zero_optimization.{key}"
+        if value == "auto" and auto_factor is not None:
+            c.settings.append((f"_auto_hidden2:{target}", auto_factor, src, True))
+            c.use(src)
+        else:
+            set_int(c, target, value, src)

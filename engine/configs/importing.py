@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import PlannerError, ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
-from ..scenario import DEFAULTS, scenario_from_dict
+from ..scenario import DEFAULTS, resolve_model, scenario_from_dict
 from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, swift, torchtitan, torchtune
 from .common import why_not_read
 from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, parse_yaml, read_text
@@ -204,6 +204,7 @@ def _merge(collectors: list[Collector]) -> ImportResult:
     scenario, dropped = _validated(values)
     for key, why in dropped:
         unmapped.append(Unmapped(chosen[key][1] if key in chosen else key, why))
+    _resolve_auto_buckets(scenario, markers, extra_assumed)
     if "_freeze_trainable" in markers and scenario.get("method") == "freeze":
         _apply_freeze(scenario, markers["_freeze_trainable"], extra_assumed, unmapped)
     if "model" not in scenario:
@@ -247,8 +248,6 @@ def _validated(values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, 
 
 
 def _apply_freeze(scenario: dict[str, Any], trainable: int, assumed: list, unmapped: list[Unmapped]) -> None:
-    from ..scenario import resolve_model
-
     try:
         layers = resolve_model(scenario_from_dict(scenario)).layers
     except PlannerError:
@@ -260,3 +259,19 @@ def _apply_freeze(scenario: dict[str, Any], trainable: int, assumed: list, unmap
     scenario["frozen_layers"] = layers - n
     scenario["freeze_from"] = "bottom" if trainable > 0 else "top"
     assumed.append(("frozen_layers", layers - n, f"{n} trainable layers of the model's {layers}"))
+
+
+def _resolve_auto_buckets(scenario: dict[str, Any], markers: dict[str, Any], assumed: list) -> None:
+    """DeepSpeed "auto" bucket sizes: transformers sets them from the model's hidden size."""
+    autos = {k.split(":", 1)[1]: v for k, v in markers.items() if k.startswith("_auto_hidden2:")}
+    if not autos or "model" not in scenario:
+        return
+    try:
+        hidden = resolve_model(scenario_from_dict(scenario)).hidden
+    except PlannerError:
+        return
+    for key, factor in autos.items():
+        if key not in scenario:
+            scenario[key] = int(factor * hidden * hidden)
+            assumed.append((key, scenario[key], f'"auto": {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer '
+                                                f"fills it"))

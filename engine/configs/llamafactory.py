@@ -70,6 +70,13 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     if ft in ("lora",) and (bf16 or fp16 or pure):
         c.assume("lora_adapter_dtype", "fp32" if not pure else "compute",
                  "LLaMA-Factory keeps LoRA adapters in fp32 unless pure_bf16")
+    if "disable_gradient_checkpointing" in d:
+        off = as_bool(d["disable_gradient_checkpointing"])
+        if off is not None:
+            c.set("checkpointing", "none" if off else "full", "disable_gradient_checkpointing")
+    else:
+        c.assume("checkpointing", "full", "LLaMA-Factory enables gradient checkpointing unless "
+                 "disable_gradient_checkpointing is set")
     attn = d.get("flash_attn")
     if attn is not None:
         if attn in _ATTN:

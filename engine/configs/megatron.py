@@ -3,7 +3,7 @@
 The model is described by its shape (--num-layers, --hidden-size, ...), so a Llama-style one (--swiglu, RMSNorm,
 rotary positions) becomes a custom model with that shape. Megatron keeps fp32 main parameters and gradients next
 to bf16/fp16 weights, which is the planner's "mixed-bf16"/"mixed-fp16"; the distributed optimizer shards the
-optimizer state and main parameters over data-parallel ranks, ZeRO-1 in the planner's terms.
+optimizer state and main parameters over data-parallel ranks (the planner's distributed_optimizer).
 """
 
 from __future__ import annotations
@@ -40,7 +40,11 @@ def read(c: Collector, text: str) -> None:
         if flag in a:
             set_int(c, key, a[flag], flag)
     if "--virtual-pipeline-model-parallel-size" in a:
-        set_int(c, "vpp", a["--virtual-pipeline-model-parallel-size"], "--virtual-pipeline-model-parallel-size")
+        if set_int(c, "vpp", a["--virtual-pipeline-model-parallel-size"], "--virtual-pipeline-model-parallel-size"):
+            c.set("pp_schedule", "interleaved-1f1b" if (intarg("--virtual-pipeline-model-parallel-size") or 1) > 1
+                  else "1f1b", "--virtual-pipeline-model-parallel-size")
+    elif (intarg("--pipeline-model-parallel-size") or 1) > 1:
+        c.assume("pp_schedule", "1f1b", "Megatron runs 1F1B without virtual pipeline stages")
     if "--sequence-parallel" in a:
         c.set("sequence_parallel", True, "--sequence-parallel")
     world = (intarg("--nproc_per_node") or 1) * (intarg("--nnodes") or 1)
@@ -70,10 +74,11 @@ def read(c: Collector, text: str) -> None:
     else:
         c.assume("precision", "fp32", "neither --bf16 nor --fp16: Megatron trains in fp32")
     if "--use-distributed-optimizer" in a:
-        c.set("zero_stage", 1, "--use-distributed-optimizer")
+        c.set("distributed_optimizer", True, "--use-distributed-optimizer")
     gran = a.get("--recompute-granularity")
     if gran in ("full", "selective"):
         c.set("checkpointing", gran, "--recompute-granularity")
+        c.use("--recompute-method", "--recompute-num-layers")
     elif "--recompute-activations" in a:
         c.set("checkpointing", "selective", "--recompute-activations")
     else:

@@ -34,6 +34,24 @@ def _repos() -> dict[str, str]:
     return out
 
 
+def hub_repo(preset_id: str) -> str | None:
+    """The Hub repository a preset was taken from (for exported configs)."""
+    return next((repo_id for repo_id, pid in _repo_names().items() if pid == preset_id), None)
+
+
+@cache
+def _repo_names() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for path in (PRESETS_DIR / "models").glob("*.json"):
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(raw, dict) and isinstance(raw.get("hf_repo"), str) and isinstance(raw.get("id"), str):
+            out[raw["hf_repo"]] = raw["id"]
+    return out
+
+
 def preset_for(name: str) -> tuple[str | None, bool]:
     """(preset id or None, exact?) for a Hub id or path; not exact = a variant (instruct, dtype copy) of the preset."""
     if not isinstance(name, str) or not name.strip():

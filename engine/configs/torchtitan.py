@@ -40,9 +40,6 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     if "seq_len" in training:
         set_int(c, "seq_len", training["seq_len"], "training.seq_len")
     gb = as_int(training.get("global_batch_size"))
-    if gb is not None and gb > 0:
-        c.settings.append(("_global_batch", gb, "training.global_batch_size", False))
-        c.use("training.global_batch_size")
     mp = training.get("mixed_precision_param", "bfloat16")
     c.use("training.mixed_precision_param", "training.mixed_precision_reduce")
     if mp in ("bfloat16", "float16"):
@@ -70,6 +67,14 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     else:
         c.assume("gpus_per_node", max(1, rep) * other, "data_parallel_shard_degree -1 takes the GPUs torchrun "
                  "starts (not in the file): shard over as many as the planner is given", )
+    dp = (shard if shard is not None and shard > 0 else 0) * rep
+    if gb is not None and gb > 0:
+        mbs = as_int(training.get("local_batch_size", training.get("batch_size", 8))) or 1
+        if dp and gb % (mbs * dp) == 0:
+            c.set("grad_accum", gb // (mbs * dp), "training.global_batch_size")
+        else:
+            c.skip("training.global_batch_size", "the data-parallel size is not in the file, so the accumulation "
+                   "steps are unknown")
     if "pipeline_parallel_schedule" in par:
         sched = str(par["pipeline_parallel_schedule"]).lower()
         value = {"1f1b": "1f1b", "gpipe": "gpipe", "interleaved1f1b": "interleaved-1f1b"}.get(sched)

@@ -93,8 +93,11 @@ def read(c: Collector, d: dict[str, Any]) -> None:
             c.set("cross_entropy", ce, "loss._component_")
         else:
             c.skip("loss._component_", f"loss {loss['_component_']} is not modelled yet")
-    if d.get("tensor_parallel_dim") is not None:
-        set_int(c, "tp", d["tensor_parallel_dim"], "tensor_parallel_dim")
+    if d.get("tensor_parallel_dim") is not None and set_int(c, "tp", d["tensor_parallel_dim"], "tensor_parallel_dim"):
+        tp = as_int(d["tensor_parallel_dim"]) or 1
+        if tp > 1:
+            c.assume("gpus_per_node", tp, "the GPU count is given to `tune run --nproc_per_node`, not in the recipe: "
+                     "at least the tensor-parallel degree")
     if "fsdp_cpu_offload" in d:
         on = as_bool(d["fsdp_cpu_offload"])
         if on is not None:

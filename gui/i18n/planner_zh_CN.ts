@@ -1481,97 +1481,122 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="87"/>
+        <location filename="../../engine/cli.py" line="91"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="89"/>
+        <location filename="../../engine/cli.py" line="93"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="89"/>
+        <location filename="../../engine/cli.py" line="93"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="90"/>
+        <location filename="../../engine/cli.py" line="94"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="90"/>
+        <location filename="../../engine/cli.py" line="94"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="93"/>
+        <location filename="../../engine/cli.py" line="97"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="98"/>
+        <location filename="../../engine/cli.py" line="102"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="99"/>
+        <location filename="../../engine/cli.py" line="103"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="99"/>
+        <location filename="../../engine/cli.py" line="103"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="100"/>
+        <location filename="../../engine/cli.py" line="104"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="103"/>
+        <location filename="../../engine/cli.py" line="107"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="105"/>
+        <location filename="../../engine/cli.py" line="109"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="107"/>
+        <location filename="../../engine/cli.py" line="111"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="108"/>
+        <location filename="../../engine/cli.py" line="112"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="112"/>
+        <location filename="../../engine/cli.py" line="116"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="117"/>
+        <location filename="../../engine/cli.py" line="121"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="118"/>
+        <location filename="../../engine/cli.py" line="122"/>
         <source>Verdict: {verdict} (over by {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 超出 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="122"/>
+        <location filename="../../engine/cli.py" line="126"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="246"/>
+        <location filename="../../engine/cli.py" line="141"/>
+        <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="145"/>
+        <source>Where the time goes: {parts}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="147"/>
+        <source>Time to train: {time}, {hours} GPU-hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="150"/>
+        <source>, cost {cost}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="152"/>
+        <source>Note: {text}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="288"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
@@ -2122,83 +2147,85 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/presets.py" line="72"/>
+        <location filename="../../engine/presets.py" line="89"/>
+        <location filename="../../engine/timing/data.py" line="21"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/presets.py" line="121"/>
+        <location filename="../../engine/presets.py" line="151"/>
         <source>Unknown {kind} preset &apos;{key}&apos;.{hint}</source>
         <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="243"/>
+        <location filename="../../engine/scenario.py" line="257"/>
         <source>must be a preset id such as &quot;llama-3-8b&quot; or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}.</source>
         <translation>必须是预设 id（如 &quot;llama-3-8b&quot;）或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="258"/>
+        <location filename="../../engine/scenario.py" line="272"/>
         <source>a custom GPU needs &quot;memory_bytes&quot; as a positive whole number of bytes.</source>
         <translation>自定义 GPU 需要 &quot;memory_bytes&quot;，其值为以字节计的正整数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="263"/>
+        <location filename="../../engine/scenario.py" line="277"/>
         <source>must be a preset id such as &quot;h100-sxm-80gb&quot; or {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}.</source>
         <translation>必须是预设 id（如 &quot;h100-sxm-80gb&quot;）或 {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="272"/>
+        <location filename="../../engine/scenario.py" line="286"/>
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="275"/>
+        <location filename="../../engine/scenario.py" line="289"/>
         <source>must be at least {minimum}, not {value}.</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="283"/>
+        <location filename="../../engine/scenario.py" line="297"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="287"/>
+        <location filename="../../engine/scenario.py" line="301"/>
         <source>is not a scenario key. Known keys: {p}.</source>
         <translation>不是有效的场景键。已知的键：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="293"/>
+        <location filename="../../engine/scenario.py" line="307"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="298"/>
+        <location filename="../../engine/scenario.py" line="312"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="305"/>
+        <location filename="../../engine/scenario.py" line="319"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="317"/>
+        <location filename="../../engine/scenario.py" line="331"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="322"/>
+        <location filename="../../engine/scenario.py" line="336"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="327"/>
+        <location filename="../../engine/scenario.py" line="341"/>
+        <location filename="../../engine/time_keys.py" line="54"/>
         <location filename="../../engine/frameworks/keys.py" line="64"/>
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="333"/>
+        <location filename="../../engine/scenario.py" line="347"/>
         <location filename="../../engine/frameworks/keys.py" line="70"/>
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
@@ -2219,22 +2246,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="345"/>
+        <location filename="../../engine/scenario.py" line="359"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="351"/>
+        <location filename="../../engine/scenario.py" line="365"/>
         <source>must be a positive number, not {alpha!r}.</source>
         <translation>必须是正数，而不是 {alpha!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="358"/>
+        <location filename="../../engine/scenario.py" line="372"/>
         <source>must be a number between 0 and 100, not {k!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {k!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="365"/>
+        <location filename="../../engine/scenario.py" line="379"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {r!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
     </message>
@@ -2861,6 +2888,116 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/configs/reading.py" line="145"/>
         <source>{name} uses a key that is not text ({key!r}).</source>
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/time_keys.py" line="44"/>
+        <source>{field} of a custom GPU must be a positive number, not {v!r}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/time_keys.py" line="60"/>
+        <source>must be a positive number or null, not {v!r}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/time_keys.py" line="68"/>
+        <source>must be a whole number of tokens (at least 1) or null, not {v!r}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/time_keys.py" line="78"/>
+        <source>must be {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}} with two positive numbers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/exporting.py" line="69"/>
+        <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
+        <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/exporting.py" line="128"/>
+        <source>torchtune has no builder for the custom model &apos;{name}&apos;; pick a preset model.</source>
+        <translation>torchtune 没有自定义模型“{name}”的构建函数；请选择一个预设模型。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/exporting.py" line="135"/>
+        <source>torchtune has no builder for the model &apos;{name}&apos;.</source>
+        <translation>torchtune 没有模型“{name}”的构建函数。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/exporting.py" line="238"/>
+        <source>torchtitan has no model flavour for &apos;{name}&apos;; pick Llama 3.1 or Qwen3.</source>
+        <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="27"/>
+        <source>Matmuls and attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="28"/>
+        <source>Memory-bound operations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="29"/>
+        <source>Recomputation (checkpointing)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="30"/>
+        <source>Tensor-parallel communication</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="31"/>
+        <source>Context-parallel communication</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="32"/>
+        <source>Expert-parallel all-to-all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="33"/>
+        <source>Pipeline sends</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="34"/>
+        <source>Data-parallel / ZeRO communication</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="35"/>
+        <source>Pipeline bubble</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="36"/>
+        <source>Offload transfers and CPU optimizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="37"/>
+        <source>Optimizer step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="39"/>
+        <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format; bf16 for fp8). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="305"/>
+        <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/model.py" line="309"/>
+        <source>Times are scaled by {factor:.2f} from your measured step ({measured:.3g} s against {predicted:.3g} s predicted).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,113 @@
+"""Export a scenario as each framework's launch settings, and read it back: import(export(s)) == s on the keys
+the format carries (engine/configs/exporting.py CARRIED). The scenarios are ones each framework can run."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.configs import CARRIED, EXPORT_FORMATS, FILE_NAMES, ExportError, export_config, import_texts
+from engine.scenario import scenario_from_dict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BASE = {"model": "llama-3.1-8b", "micro_batch": 2, "grad_accum": 4, "seq_len": 4096, "gpus_per_node": 8}
+SCENARIOS = {
+    "deepspeed": [
+        {**BASE, "zero_stage": 3, "offload": "optimizer+params", "precision": "mixed-bf16"},
+        {**BASE, "zero_stage": 2, "offload": "optimizer", "precision": "mixed-fp16", "micro_batch": 1},
+        {**BASE, "zero_stage": 1, "precision": "fp32"},
+    ],
+    "accelerate": [
+        {**BASE, "fsdp": True, "precision": "amp-bf16", "checkpointing": "full", "reshard_after_forward": False},
+        {**BASE, "fsdp": True, "offload": "optimizer+params", "precision": "amp-fp16", "nodes": 2},
+        {**BASE, "zero_stage": 3, "offload": "optimizer", "precision": "mixed-bf16"},
+        {**BASE, "precision": "amp-bf16"},
+    ],
+    "torchtune": [
+        {**BASE, "method": "lora", "lora_rank": 16, "lora_alpha": 32, "precision": "bf16", "checkpointing": "full",
+         "optimizer": "adamw-fused", "compile": True},
+        {**BASE, "method": "qlora", "lora_rank": 8, "lora_targets": "all-linear", "precision": "bf16"},
+        {**BASE, "method": "full", "precision": "bf16", "optimizer": "adamw-8bit", "optimizer_in_backward": True,
+         "grad_accum": 1, "activation_offload": True, "checkpointing": "full"},
+        {**BASE, "model": "qwen2.5-7b", "method": "full", "precision": "bf16", "tp": 2},
+    ],
+    "axolotl": [
+        {**BASE, "method": "qlora", "lora_rank": 32, "lora_alpha": 16, "lora_targets": "all-linear",
+         "precision": "bf16", "checkpointing": "full", "optimizer": "adamw-8bit", "attention": "flash"},
+        {**BASE, "method": "qlora", "qlora_bits": 8, "lora_targets": ["q_proj", "v_proj"], "precision": "bf16"},
+        {**BASE, "method": "full", "precision": "bf16", "fsdp": True, "offload": "optimizer+params",
+         "optimizer": "adamw-fused", "compile": True},
+    ],
+    "llama-factory": [
+        {**BASE, "model": "qwen3-4b", "method": "lora", "lora_rank": 8, "lora_targets": "all-linear",
+         "precision": "bf16", "checkpointing": "full", "attention": "flash"},
+        {**BASE, "method": "qlora", "qlora_bits": 4, "lora_targets": ["q_proj", "k_proj"], "precision": "bf16"},
+        {**BASE, "method": "full", "precision": "amp-bf16", "attention": "sdpa"},
+        {**BASE, "method": "full", "precision": "bf16"},
+    ],
+    "torchtitan": [
+        {**BASE, "fsdp": True, "tp": 2, "checkpointing": "op-selective", "compile": True, "precision": "amp-bf16"},
+        {**BASE, "model": "qwen3-32b", "fsdp": True, "pp": 2, "checkpointing": "full", "gpus_per_node": 8},
+    ],
+    "megatron": [
+        {**BASE, "tp": 2, "pp": 2, "sequence_parallel": True, "precision": "mixed-bf16",
+         "distributed_optimizer": True, "checkpointing": "selective", "framework": "megatron"},
+        {**BASE, "tp": 4, "precision": "mixed-fp16", "checkpointing": "full", "nodes": 2, "framework": "megatron"},
+        {**BASE, "model": "mixtral-8x7b", "pp": 4, "vpp": 2, "pp_schedule": "interleaved-1f1b", "ep": 2,
+         "precision": "mixed-bf16", "framework": "megatron"},
+    ],
+}
+
+
+@pytest.mark.parametrize("fmt", EXPORT_FORMATS)
+def test_export_then_import_gives_the_scenario_back(fmt: str) -> None:
+    for data in SCENARIOS[fmt]:
+        original = scenario_from_dict(data)
+        text = export_config(original, fmt)
+        assert "LLM Memory Planner" in text.splitlines()[0] + text.splitlines()[1]
+        result = import_texts([(FILE_NAMES[fmt], text)])
+        assert result.formats == (fmt,)
+        back = dict(result.scenario)
+        back.setdefault("model", data["model"])  # formats that do not name the model (DeepSpeed, accelerate)
+        if isinstance(back["model"], dict):  # Megatron describes the model by its shape
+            back["model"] = data["model"]
+        rebuilt = scenario_from_dict(back).to_dict()
+        want = original.to_dict()
+        diffs = {k: (want[k], rebuilt[k]) for k in CARRIED[fmt] if want[k] != rebuilt[k]}
+        assert not diffs, (fmt, data, diffs)
+
+
+def test_megatron_export_describes_the_model_shape() -> None:
+    s = scenario_from_dict({**BASE, "precision": "mixed-bf16"})
+    result = import_texts([("args.sh", export_config(s, "megatron"))])
+    cfg = result.scenario["model"]["hf_config"]
+    # Llama-3.1-8B config.json: 32 layers, hidden 4096, 8 KV heads, vocabulary 128256
+    assert (cfg["num_hidden_layers"], cfg["hidden_size"], cfg["num_key_value_heads"], cfg["vocab_size"]) == (
+        32, 4096, 8, 128256)
+
+
+def test_formats_without_the_model_say_so() -> None:
+    custom = scenario_from_dict({"model": {"name": "mine", "hf_config": {
+        "model_type": "llama", "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8,
+        "vocab_size": 1000, "intermediate_size": 1024}}})
+    for fmt in ("torchtune", "torchtitan"):
+        with pytest.raises(ExportError) as info:
+            export_config(custom, fmt)
+        assert str(info.value).endswith(".") and "\n" not in str(info.value)
+
+
+def test_cli_export_config(tmp_path: Path) -> None:
+    out = tmp_path / "ds.json"
+    example = ROOT / "examples" / "llama3-8b-lora-4090.json"
+    run = subprocess.run([sys.executable, str(ROOT / "main.py"), "export-config", str(example), "--to", "deepspeed",
+                          "-o", str(out)], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert run.returncode == 0, run.stderr
+    back = import_texts([("ds.json", out.read_bytes())])
+    assert back.formats == ("deepspeed",)
+    run = subprocess.run([sys.executable, str(ROOT / "main.py"), "export-config", str(example), "--to", "axolotl"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert run.returncode == 0 and run.stdout.startswith("# Written by LLM Memory Planner")
