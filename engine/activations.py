@@ -32,6 +32,10 @@ class ActContext:
     lora_rank: int
     gather_weights: bool  # ZeRO-3/FSDP: gathered weights are freed, not saved
     compiled: bool = False  # torch.compile: Inductor fuses elementwise chains and saves their inputs only
+    # bitsandbytes MatMul4Bit keeps its input A for backward whenever the input needs a gradient
+    # (bitsandbytes/autograd/_functions.py: ctx.tensors = (A, B)), although the 4-bit weight is frozen.
+    quantized_saves_inputs: bool = False
+    lora_dropout: bool = False  # peft: lora_B(lora_A(dropout(x))) keeps the dropout output and its mask
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
@@ -39,7 +43,7 @@ class ActContext:
         # The per-layer caches look contexts up several times per estimate: hash and compare one tuple.
         key = (self.b, self.s, self.t, self.t_norm, self.tp, self.vocab_shards, self.compute, self.residual, self.amp,
                self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank, self.gather_weights,
-               self.compiled)
+               self.compiled, self.quantized_saves_inputs, self.lora_dropout)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -79,7 +83,11 @@ def _linear_inputs(ctx: ActContext, n: float, in_bytes: int, consumers: tuple[Li
             elif not shared_saved:
                 out.append((f"{label}: input kept by {lin.name}", (1 if ctx.fp8 else in_bytes) * n))
                 shared_saved = True
-        if lin.name in lora_names:
+        if lin.name in lora_names and ctx.lora_dropout:
+            ad = 2 if ctx.amp else ctx.adapter_bytes
+            out.append((f"LoRA dropout output and mask on {lin.name}", (ad + 1) * n))
+            out.append((f"LoRA A output of {lin.name}", (2 if ctx.amp else ctx.adapter_bytes) * ctx.t * ctx.lora_rank))
+        elif lin.name in lora_names:
             if ctx.amp:
                 cast_saved += 2 * n
             elif ctx.adapter_bytes != in_bytes:
@@ -129,7 +137,8 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
     # --- attention block
     style = spec.norm_style
     _norm(ctx, tn * h, r, xg, wt, out, "attention norm", style)
-    _linear_inputs(ctx, tn * h, r, qkv, wt, lora_names, False, out, "attention norm output")
+    bnb = ctx.quantized_saves_inputs
+    _linear_inputs(ctx, tn * h, r, qkv, wt or (bnb and xg), lora_names, False, out, "attention norm output")
     if xg:
         _weight_copies(ctx, qkv, 0.0, out)
     if spec.qk_norm != "none" and ag:
@@ -160,7 +169,7 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
             out.append(("attention: softmax statistics", 4 * ctx.b * heads * ctx.t / ctx.b))
             if 0 < spec.sliding_window < ctx.s and ctx.attention == "sdpa":
                 out.append(("attention: sliding-window mask (b·s·s) passed to SDPA", c * ctx.t * ctx.s))
-        _linear_inputs(ctx, t * q, c, o_proj, False, lora_names, True, out, "attention output")
+        _linear_inputs(ctx, t * q, c, o_proj, False, lora_names, True, out, "attention output")  # SDPA keeps it
         _weight_copies(ctx, o_proj, 0.0, out)
 
     # --- MLP / MoE block
@@ -188,9 +197,9 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
         if spec.output_router_logits:
             out.append(("router logits kept for the auxiliary loss", c * t * spec.n_experts))
     else:
-        _linear_inputs(ctx, tn * h, r, mlp[:-1], wt, lora_names, False, out, "MLP norm output")
+        _linear_inputs(ctx, tn * h, r, mlp[:-1], wt or (bnb and ag), lora_names, False, out, "MLP norm output")
         _weight_copies(ctx, mlp, 0.0, out)
-        _mlp_terms(ctx, spec.ffn / tp, mlp[-1:], wt, lora_names, out, "MLP")
+        _mlp_terms(ctx, spec.ffn / tp, mlp[-1:], wt or (bnb and ag), lora_names, out, "MLP")
     if spec.norms_per_layer == 4:
         _norm(ctx, tn * h, c, ag, wt, out, "post-MLP norm", style)
     return out

@@ -66,6 +66,8 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
         lora_rank=s.lora_rank,
         gather_weights=s.effective_zero == 3,
         compiled=s.compile,
+        quantized_saves_inputs=s.method == "qlora" and behaviour(s).quantized_saves_inputs,
+        lora_dropout=s.method in ("lora", "qlora") and s.lora_dropout > 0,
     )
 
 

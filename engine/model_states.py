@@ -108,6 +108,11 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
     formula = QT_TRANSLATE_NOOP(
         "engine", "trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps"
     )
+    if off_opt:
+        # DeepSpeed ZeRO-Offload and FSDP CPUOffload move each gradient shard to CPU memory once it is reduced (the
+        # CPU optimizer steps there); what stays on the GPU is the reduce bucket, counted with the buckets.
+        moments = (0.0, 0.0, 0.0, 0.0)
+        formula = QT_TRANSLATE_NOOP("engine", "offloaded: gradients are moved to CPU memory after reduction")
     if s.optimizer_in_backward:
         # torchtune register_optim_in_bwd_hooks: each parameter is stepped and its gradient freed as soon as the
         # gradient is accumulated, so at most about one parameter's gradient (and its step temporaries) is alive.
@@ -148,6 +153,11 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
         state = opt_trainable * optimizer_state_bytes_per_param(s, dt.state) + opt_lora * optimizer_state_bytes_per_param(
             s, max(adapter_bytes, dt.state)
         )
+    paged = s.optimizer == "adamw-8bit-paged"
+    if paged:
+        # bitsandbytes paged optimizers allocate their state with cudaMallocManaged (unified memory): outside
+        # PyTorch's allocator, and paged out to CPU memory when the GPU runs short, so it never causes an OOM.
+        state = 0.0
     if state and not off_opt:
         comps.append(
             _c(

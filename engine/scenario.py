@@ -30,7 +30,7 @@ MAX_SCENARIO_BYTES = 8 * 1024 * 1024
 
 METHODS = ("full", "freeze", "lora", "qlora")
 PRECISIONS = ("fp32", "amp-bf16", "amp-fp16", "bf16", "fp16", "mixed-bf16", "mixed-fp16", "fp8")
-OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "sgd", "sgd-momentum", "adafactor")
+OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "adamw-8bit-paged", "sgd", "sgd-momentum", "adafactor")
 ATTENTIONS = ("sdpa", "flash", "eager")
 CHECKPOINTINGS = ("none", "full", "selective", "op-selective")
 FREEZE_SIDES = ("bottom", "top")
@@ -167,6 +167,7 @@ class Scenario:
     fsdp: bool = False
     reshard_after_forward: bool = True
     offload: str = "none"
+    lora_dropout: float = 0.0
     framework: str = "huggingface"
     cross_entropy: str = "auto"
     compile: bool = False

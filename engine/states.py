@@ -24,7 +24,8 @@ _PRECISION_BYTES = {
     "fp8": (2, 2, 4, 2, 4),
 }
 # optimizer -> number of state tensors per parameter (adafactor is factored: handled apart)
-_STATE_TENSORS = {"adamw": 2, "adamw-fused": 2, "adamw-8bit": 2, "sgd": 0, "sgd-momentum": 1, "adafactor": 0}
+_STATE_TENSORS = {"adamw": 2, "adamw-fused": 2, "adamw-8bit": 2, "adamw-8bit-paged": 2, "sgd": 0, "sgd-momentum": 1,
+                  "adafactor": 0}
 BNB_BLOCK = 2048  # bitsandbytes 8-bit optimizers keep one fp32 absmax per 2048 values
 NF4_BLOCK = 64  # QLoRA paper: first-level blocks of 64 weights
 DQ_BLOCK = 256  # QLoRA paper: second-level blocks of 256 constants
@@ -61,7 +62,7 @@ def quantized_bytes_per_param(bits: int, double_quant: bool) -> float:
 
 
 def optimizer_state_bytes_per_param(s: Scenario, state_bytes: int) -> float:
-    if s.optimizer == "adamw-8bit":
+    if s.optimizer in ("adamw-8bit", "adamw-8bit-paged"):
         return 2 * (1 + 4 / BNB_BLOCK)
     return _STATE_TENSORS[s.optimizer] * state_bytes
 

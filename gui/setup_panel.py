@@ -88,6 +88,7 @@ class SetupPanel(QWidget):
                 ("adamw", self.tr("AdamW (PyTorch default, foreach)")),
                 ("adamw-fused", self.tr("AdamW fused")),
                 ("adamw-8bit", self.tr("AdamW 8-bit (bitsandbytes)")),
+                ("adamw-8bit-paged", self.tr("AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)")),
                 ("sgd", self.tr("SGD")),
                 ("sgd-momentum", self.tr("SGD with momentum")),
                 ("adafactor", self.tr("Adafactor")),

@@ -46,12 +46,3 @@ def test_harness_reproduced_the_reference_figures():
             assert item["got"] == item["expected"], item["check"]
         else:
             assert abs(item["got"] - item["expected"]) <= 0.05, item["check"]
-
-
-def test_published_figures_are_reported():
-    from engine.accuracy import published_rows
-
-    rows = published_rows()
-    assert len(rows) == 6 and all(r.source for r in rows)
-    print("\n" + "\n".join(f"{r.id}: measured {r.measured_bytes / 2**30:.2f} GiB, estimated "
-                           f"{r.estimated_reserved / 2**30:.2f} GiB ({r.error:+.1%})" for r in rows))

@@ -136,3 +136,40 @@ def test_litgpt_chunks_by_128_tokens_without_upcast():
     assert logits == pytest.approx(2 * tv + 2 * tv)
     assert math.ceil(2048 / 128) == dict(next(c for c in estimate(_s(framework="litgpt")).components
                                               if c.key == "logits").inputs)["chunks"]
+
+
+def test_bitsandbytes_qlora_keeps_each_quantised_layer_input():
+    # bitsandbytes MatMul4Bit: ctx.tensors = (A, B). With fp32 LoRA adapters on q and v (peft keeps an fp32 cast,
+    # not the bf16 input), the quantised layers keep in bf16: the MLP norm output (t x h) and the SwiGLU product
+    # (t x ffn) in all 32 layers (the LoRA outputs need gradients), and the attention norm output (t x h) in layers
+    # 1..31 (layer 0's input comes from the frozen embedding and needs none).
+    t = 2048
+    bnb = _comp(estimate(_s(method="qlora")), "activations")
+    torchao = _comp(estimate(_s(method="qlora", framework="torchtune", cross_entropy="standard",
+                                checkpointing="none")), "activations")
+    assert bnb - torchao == pytest.approx(32 * 2 * t * (H + F) + 31 * 2 * t * H, rel=0.01)
+
+
+def test_lora_dropout_keeps_the_dropped_input_and_mask():
+    t = 2048
+    plain = _comp(estimate(_s(method="lora")), "activations")
+    dropout = _comp(estimate(_s(method="lora", lora_dropout=0.05)), "activations")
+    # peft casts the input to the fp32 adapter dtype per adapter; with dropout, lora_A keeps the fp32 dropout output
+    # instead of the fp32 cast, plus dropout's one-byte mask: q and v add one t x h byte mask each, in 32 layers.
+    assert dropout - plain == pytest.approx(32 * 2 * 1 * t * H)
+    bf16 = _comp(estimate(_s(method="lora", lora_adapter_dtype="compute")), "activations")
+    bf16_dropout = _comp(estimate(_s(method="lora", lora_adapter_dtype="compute", lora_dropout=0.1)), "activations")
+    # bf16 adapters on q and v shared one saved bf16 input (2 bytes); with dropout each keeps its own bf16 dropout
+    # output and mask (2 + 1 bytes each): 6 - 2 = 4 bytes per element of the t x h input, in 32 layers
+    assert bf16_dropout - bf16 == pytest.approx(32 * 4 * t * H)
+
+
+def test_paged_optimizer_states_live_outside_the_allocator():
+    est = estimate(_s(optimizer="adamw-8bit-paged"))
+    assert not any(c.key == "optimizer_states" for c in est.components)
+    assert estimate(_s(optimizer="adamw-8bit")).peak_allocated_bytes > est.peak_allocated_bytes + 10 * 2**30
+
+
+def test_offloading_moves_gradients_to_cpu():
+    est = estimate(_s(zero_stage=2, gpus_per_node=8, offload="optimizer"))
+    assert _comp(est, "gradients", 2) == 0

@@ -27,16 +27,18 @@ class FrameworkDefaults:
     peak_includes_load: bool  # the reported peak statistics are never reset after loading
     main_grads_fp32: bool  # gradients accumulated in an fp32 buffer (Megatron DDP main_grad)
     offload_checkpoints: bool  # "full" checkpointing moves each layer's saved input to CPU memory
+    qlora_kernel: str  # "bitsandbytes" (Linear4bit, keeps its inputs) | "torchao" (NF4Tensor, keeps the weight only)
     sources: tuple[tuple[str, str], ...]  # (what, where it is set)
 
 
 _HF = FrameworkDefaults(
     "huggingface", "Hugging Face (Trainer / TRL / accelerate)", "standard", True, 1, 0, "attention", False,
-    "direct", False, False, False,
+    "direct", False, False, False, "bitsandbytes",
     (("loss", "transformers src/transformers/loss/loss_utils.py ForCausalLMLoss: logits.float() then "
       "F.cross_entropy over the whole b·s·V tensor"),
      ("loading", "transformers modeling_utils.from_pretrained: weights are loaded shard by shard straight "
       "into the model's device and dtype (low_cpu_mem_usage)"),
+     ("QLoRA", "bitsandbytes/autograd/_functions.py MatMul4Bit keeps its input A for backward (ctx.tensors = (A, B))"),
      ("tools", "axolotl, LLaMA-Factory and ms-swift train through transformers.Trainer / TRL")),
 )
 
@@ -44,24 +46,26 @@ TABLE: dict[str, FrameworkDefaults] = {
     "huggingface": _HF,
     "deepspeed": FrameworkDefaults(
         "deepspeed", "DeepSpeed", "standard", True, 1, 0, "attention", False, "sharded", False, False, False,
+        "bitsandbytes",
         (("loss", "the model's own loss (transformers ForCausalLMLoss with fp32 upcast)"),
          ("buckets", "deepspeed/runtime/zero/config.py: reduce_bucket_size 5e8, allgather_bucket_size 5e8, "
           "stage3_max_live_parameters 1e9, stage3_prefetch_bucket_size 5e7"),
          ("loading", "deepspeed.zero.Init partitions each parameter as it is created (ZeRO-3)")),
     ),
     "torchtune": FrameworkDefaults(
-        "torchtune", "torchtune", "chunked", True, 8, 0, "op", False, "direct", False, False, False,
+        "torchtune", "torchtune", "chunked", True, 8, 0, "op", False, "direct", False, False, False, "torchao",
         (("loss", "torchtune/modules/loss/ce_chunked_output_loss.py CEWithChunkedOutputLoss(num_output_chunks=8): "
           "the output projection runs per chunk and each chunk is upcast to fp32 on its own"),
          ("checkpointing", "torchtune/training/_activation_checkpointing.py: ac_mode 'selective' with "
           "ac_option 'op' uses torch's per-op selective checkpointing"),
          ("optimizer in backward", "recipes/full_finetune_single_device.py optimizer_in_bwd: "
           "training.register_optim_in_bwd_hooks steps each parameter as its gradient is ready"),
+         ("QLoRA", "torchao NF4Tensor (torchtune/modules/low_precision): linear_nf4 keeps only the 4-bit weight"),
          ("memory statistics", "torchtune/training/memory.py get_memory_stats: peak_memory_reserved = "
           "torch.cuda.max_memory_reserved()")),
     ),
     "torchtitan": FrameworkDefaults(
-        "torchtitan", "torchtitan", "standard", True, 1, 0, "op", True, "sharded", False, False, False,
+        "torchtitan", "torchtitan", "standard", True, 1, 0, "op", True, "sharded", False, False, False, "torchao",
         (("loss", "torchtitan/components/loss.py cross_entropy_loss: F.cross_entropy(pred.float(), labels)"),
          ("checkpointing", "torchtitan/distributed/activation_checkpoint.py SelectiveAC: saves matmul, attention "
           "and collective outputs except every second matmul, recomputes the rest"),
@@ -70,6 +74,7 @@ TABLE: dict[str, FrameworkDefaults] = {
     ),
     "megatron": FrameworkDefaults(
         "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,
+        "bitsandbytes",
         (("loss", "megatron/core/tensor_parallel/cross_entropy.py: vocab-parallel logits upcast to fp32"),
          ("checkpointing", "--recompute-granularity selective recomputes the attention core only"),
          ("gradients", "megatron/core/distributed/distributed_data_parallel_config.py grad_reduce_in_fp32 / "
@@ -79,6 +84,7 @@ TABLE: dict[str, FrameworkDefaults] = {
     ),
     "unsloth": FrameworkDefaults(
         "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True,
+        "bitsandbytes",
         (("loss", "unsloth_zoo fused_linear_cross_entropy / unsloth_fused_ce_loss: the lm_head and the loss run "
           "in chunks, logits are never materialised for the whole batch"),
          ("checkpointing", "use_gradient_checkpointing='unsloth' offloads each layer's saved input to CPU memory"),
@@ -86,6 +92,7 @@ TABLE: dict[str, FrameworkDefaults] = {
     ),
     "litgpt": FrameworkDefaults(
         "litgpt", "LitGPT", "chunked", False, 0, 128, "attention", False, "full-then-shard", True, False, False,
+        "bitsandbytes",
         (("loss", "litgpt/utils.py chunked_cross_entropy with lm_head_chunk_size=128: logits per 128 tokens, "
           "cross-entropy in the logits' dtype (no fp32 upcast)"),
          ("memory statistics", "litgpt/finetune/*.py print torch.cuda.max_memory_allocated() at the end without "
@@ -94,6 +101,7 @@ TABLE: dict[str, FrameworkDefaults] = {
     ),
     "pytorch": FrameworkDefaults(
         "pytorch", "plain PyTorch", "standard", True, 1, 0, "attention", False, "direct", False, False, False,
+        "bitsandbytes",
         (("loss", "a plain training loop: F.cross_entropy(logits.float(), labels) over the whole batch"),),
     ),
 }

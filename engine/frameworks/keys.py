@@ -15,6 +15,8 @@ from .defaults import CROSS_ENTROPIES, FRAMEWORKS
 MODULES_TO_SAVE = ("embed_tokens", "lm_head")
 
 FRAMEWORK_KEYS: dict[str, tuple[Any, str]] = {
+    "lora_dropout": (0.0, "LoRA dropout probability (peft lora_dropout): above 0 each adapter keeps its dropped input "
+                     "and mask"),
     "framework": ("huggingface", " | ".join(FRAMEWORKS) + " (sets the defaults below as that framework's current "
                   "release does; huggingface covers Trainer, TRL, accelerate, axolotl, LLaMA-Factory, ms-swift)"),
     "cross_entropy": ("auto", " | ".join(CROSS_ENTROPIES) + " (auto: the framework's loss; standard: fp32 logits of "
@@ -57,6 +59,12 @@ def _count(key: str, value: Any) -> int:
 
 def parse_framework_keys(data: dict[str, Any], kw: dict[str, Any]) -> None:
     """Validate the framework keys present in `data` and put their engine form in `kw`."""
+    if "lora_dropout" in data:
+        p = data["lora_dropout"]
+        if isinstance(p, bool) or not isinstance(p, int | float) or not 0 <= p < 1:
+            raise ScenarioError("lora_dropout", QT_TRANSLATE_NOOP("engine", "must be a probability from 0 to 0.99, "
+                                                                           "not {p!r}."), p=p)
+        kw["lora_dropout"] = float(p)
     for key, choices in _CHOICES.items():
         if key in data:
             if data[key] not in choices:

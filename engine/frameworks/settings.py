@@ -25,6 +25,7 @@ class Behaviour:
     main_grads_fp32: bool
     offload_checkpoints: bool
     deepspeed_buckets: bool  # ZeRO-3 gathers follow DeepSpeed's live-parameter and prefetch limits
+    quantized_saves_inputs: bool  # QLoRA through bitsandbytes MatMul4Bit, which keeps each layer input
 
 
 def behaviour(s: Scenario) -> Behaviour:
@@ -46,4 +47,5 @@ def behaviour(s: Scenario) -> Behaviour:
         main_grads_fp32=main_fp32,
         offload_checkpoints=d.offload_checkpoints and s.checkpointing == "full",
         deepspeed_buckets=s.framework == "deepspeed" and s.zero_stage == 3 and not s.fsdp,
+        quantized_saves_inputs=d.qlora_kernel == "bitsandbytes",
     )

@@ -4,118 +4,118 @@
 <context>
     <name>Actions</name>
     <message>
-        <location filename="../app.py" line="55"/>
+        <location filename="../app.py" line="56"/>
         <source>%1 could not be estimated (%2); the default scenario is shown.</source>
         <translation>无法估算 %1（%2）；现显示默认场景。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="94"/>
+        <location filename="../app.py" line="95"/>
         <source>No font with Chinese characters was found, so the window stays in English. Install e.g. Noto Sans CJK and switch again.</source>
         <translation>未找到包含中文字符的字体，因此界面仍保持英文。请安装 Noto Sans CJK 等字体后再切换。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="129"/>
-        <location filename="../file_actions.py" line="67"/>
-        <location filename="../library_actions.py" line="27"/>
-        <location filename="../library_actions.py" line="30"/>
+        <location filename="../app.py" line="130"/>
+        <location filename="../file_actions.py" line="68"/>
+        <location filename="../library_actions.py" line="29"/>
+        <location filename="../library_actions.py" line="33"/>
         <source>Cannot open this scenario</source>
         <translation>无法打开此场景</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="40"/>
-        <location filename="../file_actions.py" line="128"/>
+        <location filename="../dialogs.py" line="43"/>
+        <location filename="../file_actions.py" line="129"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="41"/>
+        <location filename="../dialogs.py" line="44"/>
         <source>My GPU</source>
         <translation>我的 GPU</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="48"/>
-        <location filename="../library_actions.py" line="46"/>
+        <location filename="../dialogs.py" line="51"/>
+        <location filename="../library_actions.py" line="50"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="49"/>
+        <location filename="../dialogs.py" line="52"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="66"/>
+        <location filename="../dialogs.py" line="69"/>
         <source>Import a Hugging Face config.json</source>
         <translation>导入 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="76"/>
+        <location filename="../dialogs.py" line="79"/>
         <source>Cannot import this file</source>
         <translation>无法导入此文件</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="99"/>
+        <location filename="../dialogs.py" line="102"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="100"/>
+        <location filename="../dialogs.py" line="103"/>
         <source>Save the changes to &quot;%s&quot; first?</source>
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="60"/>
+        <location filename="../file_actions.py" line="61"/>
         <source>Open a scenario</source>
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="95"/>
+        <location filename="../file_actions.py" line="97"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="104"/>
+        <location filename="../file_actions.py" line="105"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="119"/>
+        <location filename="../file_actions.py" line="120"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="135"/>
+        <location filename="../file_actions.py" line="136"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="144"/>
-        <location filename="../file_actions.py" line="155"/>
+        <location filename="../file_actions.py" line="145"/>
+        <location filename="../file_actions.py" line="156"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="179"/>
+        <location filename="../file_actions.py" line="180"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="221"/>
+        <location filename="../file_actions.py" line="222"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="228"/>
+        <location filename="../file_actions.py" line="229"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="229"/>
+        <location filename="../file_actions.py" line="230"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;这次训练在我的 GPU 上放得下吗？放不下的话，该改什么？&lt;br&gt;数值已与实际跟踪的训练步骤核对；参见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="237"/>
+        <location filename="../file_actions.py" line="238"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -154,39 +154,39 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 </translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="45"/>
+        <location filename="../library_actions.py" line="49"/>
         <source>Save as a new scenario</source>
         <translation>另存为新场景</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="57"/>
+        <location filename="../library_actions.py" line="61"/>
         <source>Changed in another window</source>
         <translation>已在其他窗口中更改</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="58"/>
+        <location filename="../library_actions.py" line="62"/>
         <source>&quot;%s&quot; was changed on disk since you opened it (another window?). Save your version as a copy, or overwrite the other version?</source>
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="94"/>
-        <location filename="../library_actions.py" line="75"/>
-        <location filename="../library_actions.py" line="78"/>
+        <location filename="../file_actions.py" line="96"/>
+        <location filename="../library_actions.py" line="79"/>
+        <location filename="../library_actions.py" line="82"/>
         <source>Cannot save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="86"/>
+        <location filename="../library_actions.py" line="90"/>
         <source>Saved to the library as %s</source>
         <translation>已保存到场景库，名为 %s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="103"/>
+        <location filename="../library_actions.py" line="107"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="117"/>
+        <location filename="../library_actions.py" line="121"/>
         <source>Before</source>
         <translation>修改前</translation>
     </message>
@@ -194,87 +194,87 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="74"/>
+        <location filename="../results.py" line="76"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="74"/>
+        <location filename="../results.py" line="76"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="74"/>
+        <location filename="../results.py" line="76"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="75"/>
+        <location filename="../results.py" line="77"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="100"/>
+        <location filename="../results.py" line="102"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="116"/>
+        <location filename="../results.py" line="118"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="116"/>
+        <location filename="../results.py" line="118"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="116"/>
+        <location filename="../results.py" line="118"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="120"/>
+        <location filename="../results.py" line="122"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="122"/>
+        <location filename="../results.py" line="124"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="122"/>
+        <location filename="../results.py" line="124"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="123"/>
+        <location filename="../results.py" line="125"/>
         <source>host memory not set</source>
         <translation>未设定主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="124"/>
+        <location filename="../results.py" line="126"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="128"/>
+        <location filename="../results.py" line="130"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="129"/>
+        <location filename="../results.py" line="131"/>
         <source>process (as nvidia-smi shows it) %s</source>
         <translation>进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="131"/>
+        <location filename="../results.py" line="133"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="132"/>
+        <location filename="../results.py" line="134"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -282,22 +282,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="212"/>
+        <location filename="../charts.py" line="213"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="205"/>
+        <location filename="../charts.py" line="206"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="205"/>
+        <location filename="../charts.py" line="206"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="221"/>
+        <location filename="../charts.py" line="222"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -305,7 +305,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Charts</name>
     <message>
-        <location filename="../charts.py" line="51"/>
+        <location filename="../charts.py" line="52"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
@@ -313,7 +313,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="59"/>
+        <location filename="../compare_view.py" line="60"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -321,27 +321,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="73"/>
+        <location filename="../compare_view.py" line="74"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="150"/>
+        <location filename="../compare_view.py" line="151"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="151"/>
+        <location filename="../compare_view.py" line="152"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="152"/>
+        <location filename="../compare_view.py" line="153"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="154"/>
+        <location filename="../compare_view.py" line="155"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -362,73 +362,73 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="101"/>
+        <location filename="../fit_panel.py" line="105"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="102"/>
+        <location filename="../fit_panel.py" line="106"/>
         <source>Search again</source>
         <translation>重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="146"/>
+        <location filename="../fit_panel.py" line="151"/>
         <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="192"/>
+        <location filename="../fit_panel.py" line="197"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="194"/>
+        <location filename="../fit_panel.py" line="199"/>
         <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="196"/>
+        <location filename="../fit_panel.py" line="201"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="198"/>
+        <location filename="../fit_panel.py" line="203"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="199"/>
+        <location filename="../fit_panel.py" line="204"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="205"/>
+        <location filename="../fit_panel.py" line="210"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="207"/>
-        <location filename="../fit_panel.py" line="225"/>
+        <location filename="../fit_panel.py" line="212"/>
+        <location filename="../fit_panel.py" line="231"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="211"/>
+        <location filename="../fit_panel.py" line="216"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="212"/>
+        <location filename="../fit_panel.py" line="217"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="214"/>
+        <location filename="../fit_panel.py" line="219"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="216"/>
+        <location filename="../fit_panel.py" line="222"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
@@ -565,72 +565,72 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>HardwarePicker</name>
     <message>
-        <location filename="../pickers.py" line="170"/>
+        <location filename="../pickers.py" line="172"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="172"/>
+        <location filename="../pickers.py" line="174"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="172"/>
+        <location filename="../pickers.py" line="174"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="172"/>
+        <location filename="../pickers.py" line="174"/>
         <source>Search GPUs (e.g. 4090, H100, MI300)</source>
         <translation>搜索 GPU（如 4090、H100、MI300）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="180"/>
+        <location filename="../pickers.py" line="182"/>
         <source>Custom GPU…</source>
         <translation>自定义 GPU…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="182"/>
+        <location filename="../pickers.py" line="184"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="184"/>
+        <location filename="../pickers.py" line="186"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="194"/>
+        <location filename="../pickers.py" line="197"/>
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="208"/>
+        <location filename="../pickers.py" line="211"/>
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="208"/>
+        <location filename="../pickers.py" line="211"/>
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="209"/>
+        <location filename="../pickers.py" line="212"/>
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="209"/>
+        <location filename="../pickers.py" line="212"/>
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="226"/>
+        <location filename="../pickers.py" line="229"/>
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="227"/>
+        <location filename="../pickers.py" line="230"/>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
@@ -668,134 +668,134 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="68"/>
+        <location filename="../library_panel.py" line="69"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="68"/>
+        <location filename="../library_panel.py" line="69"/>
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="68"/>
+        <location filename="../library_panel.py" line="69"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="69"/>
+        <location filename="../library_panel.py" line="70"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="69"/>
+        <location filename="../library_panel.py" line="70"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="70"/>
+        <location filename="../library_panel.py" line="71"/>
         <source>Restore deleted…</source>
         <translation>恢复已删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="70"/>
+        <location filename="../library_panel.py" line="71"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="71"/>
+        <location filename="../library_panel.py" line="72"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="71"/>
+        <location filename="../library_panel.py" line="72"/>
         <source>Compare selected</source>
         <translation>对比所选</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="72"/>
+        <location filename="../library_panel.py" line="73"/>
         <source>Compare with current</source>
         <translation>与当前对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="121"/>
+        <location filename="../library_panel.py" line="122"/>
         <source> (example, read-only)</source>
         <translation>（示例，只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="122"/>
+        <location filename="../library_panel.py" line="123"/>
         <source> (read-only)</source>
         <translation>（只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="154"/>
+        <location filename="../library_panel.py" line="155"/>
         <source>cannot be estimated (%s)</source>
         <translation>无法估算（%s）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="183"/>
+        <location filename="../library_panel.py" line="184"/>
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="185"/>
+        <location filename="../library_panel.py" line="186"/>
         <source>The editor&apos;s scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="193"/>
-        <location filename="../library_panel.py" line="211"/>
-        <location filename="../library_panel.py" line="230"/>
+        <location filename="../library_panel.py" line="194"/>
+        <location filename="../library_panel.py" line="212"/>
+        <location filename="../library_panel.py" line="231"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="206"/>
+        <location filename="../library_panel.py" line="207"/>
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="206"/>
+        <location filename="../library_panel.py" line="207"/>
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="220"/>
+        <location filename="../library_panel.py" line="221"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="220"/>
+        <location filename="../library_panel.py" line="221"/>
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="224"/>
+        <location filename="../library_panel.py" line="225"/>
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="225"/>
+        <location filename="../library_panel.py" line="226"/>
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="234"/>
+        <location filename="../library_panel.py" line="235"/>
         <source>Deleted scenarios stay in the trash for %1 days and backups of older-format files for %2 days (at most %3 of each, newest kept); quarantined files are never removed.</source>
         <translation>已删除的场景在回收站中保留 %1 天，旧格式文件的备份保留 %2 天（每类最多 %3 个，保留最新的）；隔离的文件永不删除。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="240"/>
+        <location filename="../library_panel.py" line="241"/>
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="247"/>
+        <location filename="../library_panel.py" line="248"/>
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="257"/>
+        <location filename="../library_panel.py" line="258"/>
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -803,22 +803,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LimitsLabel</name>
     <message>
-        <location filename="../fit_panel.py" line="79"/>
+        <location filename="../fit_panel.py" line="82"/>
         <source>none up to 1024</source>
         <translation>1024 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="81"/>
+        <location filename="../fit_panel.py" line="84"/>
         <source>micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens</source>
         <translation>微批次 ≤ %(mb)d · 序列长度 ≤ %(seq)s 个 token</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="84"/>
+        <location filename="../fit_panel.py" line="87"/>
         <source>not even micro-batch 1 fits on these GPUs</source>
         <translation>这些 GPU 上连微批次 1 都放不下</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="85"/>
+        <location filename="../fit_panel.py" line="88"/>
         <source>Limits on this hardware: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
         <translation>此硬件上的上限：%(batch)s · 最少 GPU 数：ZeRO-3 为 %(z3)s，TP/PP 为 %(tp)s</translation>
     </message>
@@ -851,167 +851,167 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="100"/>
+        <location filename="../main_window.py" line="101"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="101"/>
+        <location filename="../main_window.py" line="102"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="103"/>
+        <location filename="../main_window.py" line="104"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="107"/>
+        <location filename="../main_window.py" line="108"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="109"/>
+        <location filename="../main_window.py" line="110"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="155"/>
+        <location filename="../main_window.py" line="156"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="156"/>
+        <location filename="../main_window.py" line="157"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="157"/>
+        <location filename="../main_window.py" line="158"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="158"/>
+        <location filename="../main_window.py" line="159"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="159"/>
+        <location filename="../main_window.py" line="160"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="161"/>
+        <location filename="../main_window.py" line="162"/>
         <source>Save to a &amp;file…</source>
         <translation>保存到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="163"/>
+        <location filename="../main_window.py" line="164"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="164"/>
+        <location filename="../main_window.py" line="165"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="165"/>
+        <location filename="../main_window.py" line="166"/>
         <source>Image (PNG)…</source>
         <translation>图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="165"/>
+        <location filename="../main_window.py" line="166"/>
         <source>Report (PDF)…</source>
         <translation>报告（PDF）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="166"/>
+        <location filename="../main_window.py" line="167"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="166"/>
+        <location filename="../main_window.py" line="167"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="169"/>
+        <location filename="../main_window.py" line="170"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="171"/>
+        <location filename="../main_window.py" line="172"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="172"/>
+        <location filename="../main_window.py" line="173"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="174"/>
+        <location filename="../main_window.py" line="175"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180"/>
+        <location filename="../main_window.py" line="181"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="182"/>
+        <location filename="../main_window.py" line="183"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="183"/>
+        <location filename="../main_window.py" line="184"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="193"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="195"/>
+        <location filename="../main_window.py" line="196"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="195"/>
+        <location filename="../main_window.py" line="196"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="201"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="209"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="213"/>
+        <location filename="../main_window.py" line="214"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="214"/>
+        <location filename="../main_window.py" line="215"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="216"/>
+        <location filename="../main_window.py" line="217"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="263"/>
+        <location filename="../main_window.py" line="264"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
@@ -1019,58 +1019,58 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../pickers.py" line="115"/>
-        <location filename="../pickers.py" line="117"/>
+        <location filename="../pickers.py" line="116"/>
+        <location filename="../pickers.py" line="118"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="117"/>
+        <location filename="../pickers.py" line="118"/>
         <source>Params</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="117"/>
+        <location filename="../pickers.py" line="118"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="118"/>
+        <location filename="../pickers.py" line="119"/>
         <source>Search models (e.g. llama 8b, qwen3, moe)</source>
         <translation>搜索模型（如 llama 8b、qwen3、moe）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="122"/>
+        <location filename="../pickers.py" line="124"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="123"/>
+        <location filename="../pickers.py" line="125"/>
         <source>Add a model from a local Hugging Face config.json</source>
         <translation>从本地 Hugging Face config.json 添加模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="128"/>
+        <location filename="../pickers.py" line="130"/>
         <source>Model: %s</source>
         <translation>模型：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="153"/>
+        <location filename="../pickers.py" line="155"/>
         <source>, %s active per token</source>
         <translation>，每个 token 激活 %s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="154"/>
+        <location filename="../pickers.py" line="156"/>
         <source>; %(e)d experts, top-%(k)d</source>
         <translation>；%(e)d 个专家，top-%(k)d</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="156"/>
+        <location filename="../pickers.py" line="158"/>
         <source>&lt;b&gt;%(name)s&lt;/b&gt;: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, %(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens</source>
         <translation>&lt;b&gt;%(name)s&lt;/b&gt;：%(params)s 参数%(active)s；%(layers)d 层，隐藏维度 %(hidden)d，%(heads)d 个注意力头（%(kv)d 个 KV 头）%(moe)s；词表 %(vocab)s；上下文 %(ctx)s 个 token</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="162"/>
+        <location filename="../pickers.py" line="164"/>
         <source>Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence</source>
         <translation>推理 KV 缓存（bf16，已考虑 GQA）：每条序列每 1,000 个 token 占 %s</translation>
     </message>
@@ -1229,51 +1229,56 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../setup_panel.py" line="91"/>
+        <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
+        <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="92"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="92"/>
+        <location filename="../setup_panel.py" line="93"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="93"/>
+        <location filename="../setup_panel.py" line="94"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="96"/>
+        <location filename="../setup_panel.py" line="97"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="98"/>
+        <location filename="../setup_panel.py" line="99"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="100"/>
+        <location filename="../setup_panel.py" line="101"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="102"/>
+        <location filename="../setup_panel.py" line="103"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="105"/>
+        <location filename="../setup_panel.py" line="106"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="106"/>
+        <location filename="../setup_panel.py" line="107"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="107"/>
+        <location filename="../setup_panel.py" line="108"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
@@ -1282,127 +1287,127 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">仅重算注意力（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="108"/>
+        <location filename="../setup_panel.py" line="109"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="111"/>
+        <location filename="../setup_panel.py" line="112"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="114"/>
+        <location filename="../setup_panel.py" line="115"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115"/>
+        <location filename="../setup_panel.py" line="116"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="116"/>
+        <location filename="../setup_panel.py" line="117"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="119"/>
+        <location filename="../setup_panel.py" line="120"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="124"/>
+        <location filename="../setup_panel.py" line="125"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="125"/>
+        <location filename="../setup_panel.py" line="126"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="126"/>
+        <location filename="../setup_panel.py" line="127"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="127"/>
+        <location filename="../setup_panel.py" line="128"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="128"/>
+        <location filename="../setup_panel.py" line="129"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="132"/>
+        <location filename="../setup_panel.py" line="133"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="133"/>
+        <location filename="../setup_panel.py" line="134"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="134"/>
+        <location filename="../setup_panel.py" line="135"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="135"/>
+        <location filename="../setup_panel.py" line="136"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="136"/>
+        <location filename="../setup_panel.py" line="137"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="139"/>
+        <location filename="../setup_panel.py" line="140"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142"/>
+        <location filename="../setup_panel.py" line="143"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="143"/>
+        <location filename="../setup_panel.py" line="144"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="144"/>
+        <location filename="../setup_panel.py" line="145"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="147"/>
+        <location filename="../setup_panel.py" line="148"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="148"/>
+        <location filename="../setup_panel.py" line="149"/>
         <source>Advanced: parallelism</source>
         <translation>高级：并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="217"/>
+        <location filename="../setup_panel.py" line="219"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="217"/>
+        <location filename="../setup_panel.py" line="219"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="263"/>
+        <location filename="../setup_panel.py" line="265"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
@@ -1443,37 +1448,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../results.py" line="40"/>
+        <location filename="../results.py" line="42"/>
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="40"/>
+        <location filename="../results.py" line="42"/>
         <source>TIGHT: only fits by eating into the safety reserve</source>
         <translation>偏紧：要占用安全余量才放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="41"/>
+        <location filename="../results.py" line="43"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="44"/>
+        <location filename="../results.py" line="46"/>
         <source>%s free per GPU</source>
         <translation>每块 GPU 剩余 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="46"/>
+        <location filename="../results.py" line="48"/>
         <source>over by %s per GPU</source>
         <translation>每块 GPU 超出 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="47"/>
+        <location filename="../results.py" line="49"/>
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="51"/>
+        <location filename="../results.py" line="53"/>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -1481,124 +1486,129 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="91"/>
+        <location filename="../../engine/cli.py" line="104"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="93"/>
+        <location filename="../../engine/cli.py" line="106"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="93"/>
+        <location filename="../../engine/cli.py" line="106"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="94"/>
+        <location filename="../../engine/cli.py" line="107"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="94"/>
+        <location filename="../../engine/cli.py" line="107"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="97"/>
+        <location filename="../../engine/cli.py" line="110"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="102"/>
+        <location filename="../../engine/cli.py" line="115"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="103"/>
+        <location filename="../../engine/cli.py" line="116"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="103"/>
+        <location filename="../../engine/cli.py" line="116"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="104"/>
+        <location filename="../../engine/cli.py" line="117"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="107"/>
+        <location filename="../../engine/cli.py" line="120"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="109"/>
+        <location filename="../../engine/cli.py" line="122"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="111"/>
+        <location filename="../../engine/cli.py" line="124"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="112"/>
+        <location filename="../../engine/cli.py" line="125"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="116"/>
+        <location filename="../../engine/cli.py" line="129"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/cli.py" line="134"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="122"/>
+        <location filename="../../engine/cli.py" line="135"/>
         <source>Verdict: {verdict} (over by {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 超出 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="126"/>
+        <location filename="../../engine/cli.py" line="139"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="141"/>
+        <location filename="../../engine/cli.py" line="177"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="145"/>
+        <location filename="../../engine/cli.py" line="181"/>
         <source>Where the time goes: {parts}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="147"/>
+        <location filename="../../engine/cli.py" line="183"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="150"/>
+        <location filename="../../engine/cli.py" line="186"/>
         <source>, cost {cost}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="152"/>
+        <location filename="../../engine/cli.py" line="188"/>
         <source>Note: {text}</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="288"/>
+        <location filename="../../engine/cli.py" line="363"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="366"/>
+        <source>error: this scenario cannot be estimated ({message}); please report it.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../../engine/fit_report.py" line="50"/>
@@ -1739,67 +1749,67 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>engine</name>
     <message>
-        <location filename="../main_window.py" line="202"/>
+        <location filename="../main_window.py" line="203"/>
         <location filename="../../engine/breakdown.py" line="19"/>
         <location filename="../../engine/breakdown.py" line="21"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="250"/>
+        <location filename="../../engine/architecture.py" line="251"/>
         <location filename="../../engine/hf_families.py" line="48"/>
         <source>config.json ({model_type}) has no &apos;{key}&apos;, which the estimate needs.</source>
         <translation>config.json（{model_type}）中缺少估算所需的 &apos;{key}&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="257"/>
+        <location filename="../../engine/architecture.py" line="258"/>
         <location filename="../../engine/hf_families.py" line="54"/>
         <source>config.json &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="281"/>
+        <location filename="../../engine/architecture.py" line="282"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="289"/>
+        <location filename="../../engine/architecture.py" line="290"/>
         <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
         <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="306"/>
+        <location filename="../../engine/architecture.py" line="308"/>
         <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
         <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="319"/>
+        <location filename="../../engine/architecture.py" line="321"/>
         <location filename="../../engine/hf_families.py" line="79"/>
         <source>num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads}).</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="329"/>
+        <location filename="../../engine/architecture.py" line="331"/>
         <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
         <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="383"/>
+        <location filename="../../engine/architecture.py" line="385"/>
         <source>{p} is not a file.</source>
         <translation>{p} 不是文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="386"/>
+        <location filename="../../engine/architecture.py" line="388"/>
         <source>{name} is larger than 4 MB; a config.json is a few kilobytes. Is it a weights file?</source>
         <translation>{name} 大于 4 MB，而 config.json 通常只有几 KB。它是不是权重文件？</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="395"/>
+        <location filename="../../engine/architecture.py" line="397"/>
         <source>{name} is not a JSON config file ({exc}).</source>
         <translation>{name} 不是 JSON 配置文件（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="399"/>
+        <location filename="../../engine/architecture.py" line="401"/>
         <source>{name} does not look like a Hugging Face config.json (no &apos;model_type&apos;).</source>
         <translation>{name} 看起来不像 Hugging Face config.json（没有 &apos;model_type&apos;）。</translation>
     </message>
@@ -1857,17 +1867,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="142"/>
+        <location filename="../../engine/detailed.py" line="144"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="168"/>
+        <location filename="../../engine/detailed.py" line="170"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="171"/>
+        <location filename="../../engine/detailed.py" line="173"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
@@ -1880,77 +1890,77 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="181"/>
+        <location filename="../../engine/detailed.py" line="183"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="194"/>
+        <location filename="../../engine/detailed.py" line="196"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="197"/>
+        <location filename="../../engine/detailed.py" line="199"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="204"/>
+        <location filename="../../engine/detailed.py" line="206"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="207"/>
+        <location filename="../../engine/detailed.py" line="209"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="225"/>
+        <location filename="../../engine/detailed.py" line="227"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="228"/>
+        <location filename="../../engine/detailed.py" line="230"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="240"/>
+        <location filename="../../engine/detailed.py" line="242"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="243"/>
+        <location filename="../../engine/detailed.py" line="245"/>
         <source>tower blocks x tensors kept per patch (derived per operation, not traced)</source>
         <translation>视觉塔层数 × 每个图块保留的张量（按算子推导，未经追踪验证）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="255"/>
+        <location filename="../../engine/detailed.py" line="257"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="258"/>
+        <location filename="../../engine/detailed.py" line="260"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="281"/>
+        <location filename="../../engine/detailed.py" line="283"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="284"/>
+        <location filename="../../engine/detailed.py" line="286"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="294"/>
+        <location filename="../../engine/detailed.py" line="296"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="297"/>
+        <location filename="../../engine/detailed.py" line="299"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
@@ -1959,22 +1969,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">min(5e8, params) 个元素 x 字节数（DeepSpeed 默认值）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="307"/>
+        <location filename="../../engine/detailed.py" line="309"/>
         <source>Expert-parallel all-to-all buffers</source>
         <translation>专家并行 all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="310"/>
+        <location filename="../../engine/detailed.py" line="312"/>
         <source>dispatch + combine: 2 x b·s·top_k·h x compute bytes</source>
         <translation>分发 + 合并：2 x b·s·top_k·h x 计算精度字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="327"/>
+        <location filename="../../engine/detailed.py" line="329"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="330"/>
+        <location filename="../../engine/detailed.py" line="332"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -2097,7 +2107,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="120"/>
+        <location filename="../../engine/model_states.py" line="125"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
@@ -2112,37 +2122,42 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="116"/>
+        <location filename="../../engine/model_states.py" line="115"/>
+        <source>offloaded: gradients are moved to CPU memory after reduction</source>
+        <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/model_states.py" line="121"/>
         <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="137"/>
+        <location filename="../../engine/model_states.py" line="142"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="140"/>
+        <location filename="../../engine/model_states.py" line="145"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="155"/>
+        <location filename="../../engine/model_states.py" line="165"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="158"/>
+        <location filename="../../engine/model_states.py" line="168"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="168"/>
+        <location filename="../../engine/model_states.py" line="178"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="171"/>
+        <location filename="../../engine/model_states.py" line="181"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
@@ -2158,110 +2173,185 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="257"/>
+        <location filename="../../engine/scenario.py" line="263"/>
         <source>must be a preset id such as &quot;llama-3-8b&quot; or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}.</source>
         <translation>必须是预设 id（如 &quot;llama-3-8b&quot;）或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="272"/>
+        <location filename="../../engine/scenario.py" line="278"/>
         <source>a custom GPU needs &quot;memory_bytes&quot; as a positive whole number of bytes.</source>
         <translation>自定义 GPU 需要 &quot;memory_bytes&quot;，其值为以字节计的正整数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="277"/>
+        <location filename="../../engine/scenario.py" line="283"/>
         <source>must be a preset id such as &quot;h100-sxm-80gb&quot; or {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}.</source>
         <translation>必须是预设 id（如 &quot;h100-sxm-80gb&quot;）或 {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="286"/>
+        <location filename="../../engine/scenario.py" line="292"/>
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="289"/>
+        <location filename="../../engine/input_bounds.py" line="53"/>
+        <source>must be a finite number, not {p}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="55"/>
+        <source>must be at most {maximum}, not {p}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="65"/>
+        <source>is longer than {limit} characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="71"/>
+        <source>the name is longer than {limit} characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="120"/>
+        <source>config.json &apos;{key}&apos; must be a finite number, not {p}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="124"/>
+        <source>config.json &apos;{key}&apos; is {p}, far beyond any real model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="132"/>
+        <source>config.json &apos;{key}&apos; must be a whole number, not {p}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="136"/>
+        <source>config.json &apos;{key}&apos; must be between {low} and {high}, not {p}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="141"/>
+        <source>config.json &apos;{key}&apos; must be a number from 0 to 1, not {p}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="146"/>
+        <source>config.json &apos;{key}&apos; must be a number of at least 0 or null, not {p}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="151"/>
+        <source>config.json &apos;{key}&apos; must be true or false, not {p}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="156"/>
+        <source>config.json &apos;{key}&apos; must be a list of layer numbers from 0 to 9,999.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="161"/>
+        <source>config.json &apos;{key}&apos; ({p}) cannot exceed the number of experts ({n}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="165"/>
+        <source>config.json &apos;{key}&apos; ({p}) exceeds hidden_size ({h}), so each head would have no width; set head_dim.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/input_bounds.py" line="173"/>
         <source>must be at least {minimum}, not {value}.</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="297"/>
+        <location filename="../../engine/scenario.py" line="300"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="301"/>
+        <location filename="../../engine/scenario.py" line="304"/>
         <source>is not a scenario key. Known keys: {p}.</source>
         <translation>不是有效的场景键。已知的键：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="307"/>
+        <location filename="../../engine/scenario.py" line="311"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="312"/>
+        <location filename="../../engine/scenario.py" line="316"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="319"/>
+        <location filename="../../engine/scenario.py" line="323"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="331"/>
+        <location filename="../../engine/scenario.py" line="335"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="336"/>
+        <location filename="../../engine/scenario.py" line="340"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="341"/>
+        <location filename="../../engine/scenario.py" line="345"/>
         <location filename="../../engine/time_keys.py" line="54"/>
-        <location filename="../../engine/frameworks/keys.py" line="64"/>
+        <location filename="../../engine/frameworks/keys.py" line="72"/>
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="347"/>
-        <location filename="../../engine/frameworks/keys.py" line="70"/>
+        <location filename="../../engine/scenario.py" line="351"/>
+        <location filename="../../engine/frameworks/keys.py" line="78"/>
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="53"/>
+        <location filename="../../engine/frameworks/keys.py" line="55"/>
         <source>must be a whole number of at least 1, not {p!r}.</source>
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="75"/>
+        <location filename="../../engine/frameworks/keys.py" line="65"/>
+        <source>must be a probability from 0 to 0.99, not {p!r}.</source>
+        <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/frameworks/keys.py" line="83"/>
         <source>must be true, false or &quot;auto&quot;, not {p!r}.</source>
         <translation>必须为 true、false 或 &quot;auto&quot;，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="88"/>
+        <location filename="../../engine/frameworks/keys.py" line="96"/>
         <source>must be a list naming {p}; got {p2!r}.</source>
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="359"/>
+        <location filename="../../engine/scenario.py" line="363"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="365"/>
+        <location filename="../../engine/scenario.py" line="369"/>
         <source>must be a positive number, not {alpha!r}.</source>
         <translation>必须是正数，而不是 {alpha!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="372"/>
+        <location filename="../../engine/scenario.py" line="376"/>
         <source>must be a number between 0 and 100, not {k!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {k!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="379"/>
+        <location filename="../../engine/scenario.py" line="383"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {r!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
     </message>
@@ -2764,52 +2854,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{name} 大于 {limit}，超出了此类文件可能的大小。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="80"/>
+        <location filename="../../engine/scenario_file.py" line="34"/>
         <source>is the old name of {new}, and the file sets both.</source>
         <translation>是 {new} 的旧名称，而文件同时设置了两者。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="93"/>
+        <location filename="../../engine/scenario_file.py" line="47"/>
         <source>must be a whole number, not {version!r}.</source>
         <translation>必须是整数，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="104"/>
+        <location filename="../../engine/scenario_file.py" line="58"/>
         <source>{version} is from a newer LLM Memory Planner (this one reads up to {current}).</source>
         <translation>{version} 来自更新版本的 LLM Memory Planner（本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="117"/>
+        <location filename="../../engine/scenario_file.py" line="71"/>
         <source>is larger than 8 MB; a scenario is a few kilobytes.</source>
         <translation>大于 8 MB；一个场景只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="121"/>
+        <location filename="../../engine/scenario_file.py" line="75"/>
         <source>is not UTF-8 text; it may be damaged or not a scenario.</source>
         <translation>不是 UTF-8 文本；它可能已损坏或不是场景文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="124"/>
+        <location filename="../../engine/scenario_file.py" line="78"/>
         <source>is not valid JSON ({exc}); it may be truncated or damaged.</source>
         <translation>不是有效的 JSON（{exc}）；它可能被截断或已损坏。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="127"/>
+        <location filename="../../engine/scenario_file.py" line="81"/>
         <source>must hold one JSON object {{...}}.</source>
         <translation>必须包含一个 JSON 对象 {{...}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="131"/>
+        <location filename="../../engine/scenario_file.py" line="85"/>
         <source>was saved by a newer LLM Memory Planner (schema_version {version}; this version reads up to {current}).</source>
         <translation>由更新版本的 LLM Memory Planner 保存（schema_version {version}；本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="141"/>
+        <location filename="../../engine/scenario_file.py" line="95"/>
         <source>could not be read ({p}: {exc}).</source>
         <translation>无法读取（{p}：{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="153"/>
+        <location filename="../../engine/scenario_file.py" line="107"/>
         <source>cannot be read: {p}.</source>
         <translation>无法读取：{p}。</translation>
     </message>
