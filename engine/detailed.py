@@ -162,7 +162,8 @@ def stage_components(
         wt_head = (not adapters and (not spec.tied_embeddings or not embeddings_frozen(s))) or (
             adapters and "lm_head" in s.modules_to_save)
         head = head_bytes(ctx, spec, wt_head, xg_head) * in_flight
-        loss = loss_memory(fw, ctx.t, spec.vocab, spec.hidden, ctx.compute, ctx.vocab_shards, wt_head, dt.weight, s.compile)
+        loss = loss_memory(fw, ctx.t, spec.vocab, spec.hidden, ctx.compute, ctx.vocab_shards, wt_head, dt.weight,
+                           s.compile and fw.compile_loss)
         logits_fwd, logits_bwd = loss.forward, loss.backward
         comps.append(
             _c(
@@ -271,7 +272,10 @@ def stage_components(
             units = min(p.largest_unit + min(s.stage3_prefetch_bucket_size, p.largest_unit),
                         max(s.stage3_max_live_parameters, p.largest_unit))
         gather = units * gather_bytes
-        gather_bwd = gather + p.largest_unit * dt.grad
+        # backward reduce-scatters the unit's gradients: the whole unit when its weights train, only its adapters
+        # (or nothing) when the base weights are frozen.
+        grad_unit = p.largest_unit if not adapters else p.lora / max(len(layers), 1)
+        gather_bwd = gather + grad_unit * dt.grad
         if not s.reshard_after_forward:
             # every layer stays gathered from its forward until its backward has run
             kept = (p.trainable + p.frozen - p.largest_unit) * gather_bytes

@@ -33,6 +33,11 @@ def loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute:
     """
     tv = tokens * vocab / tp
     if b.cross_entropy == "standard":
+        if compiled:
+            # Inductor fuses upcast, log-softmax and nll into one kernel that keeps the logits and one log-sum-exp per
+            # token; backward computes the gradient in fp32 (the upcast's dtype) and casts it back for the lm_head.
+            return LossMemory(compute * tv, (2 * compute + 4) * tv,
+                              "compiled: logits kept (compute bytes); backward: + fp32 gradient and its cast", 1)
         upcast = 4 * tv if compute != 4 else 0.0
         return LossMemory(compute * tv + upcast + 4 * tv, 12 * tv,
                           "b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors", 1)
@@ -43,12 +48,10 @@ def loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute:
             chunks = max(1, b.loss_chunks)
         chunk = tv / chunks
         if compiled:
-            # torchtune compiles compute_cross_entropy: the fused kernel keeps the chunk's logits and one
-            # log-sum-exp per token, and rebuilds the softmax in backward.
-            return LossMemory(compute * tv + (4 if b.loss_upcast else compute) * chunk,
-                              compute * tv + (8 + compute) * chunk,
-                              "logits chunks kept (compiled loss) + one chunk's upcast; backward: one chunk's "
-                              "gradients", chunks)
+            # torchtune compiles compute_cross_entropy: the fused kernel keeps each chunk's logits and one
+            # log-sum-exp per token, and in backward writes one chunk's gradient in the logits' dtype.
+            return LossMemory(compute * tv, compute * tv + (4 + compute) * chunk,
+                              "logits chunks kept by the compiled loss; backward: + one chunk's gradient", chunks)
         saved = 4 * tv if b.loss_upcast else compute * tv  # log-softmax output of every chunk, kept for backward
         # torchtune CEWithChunkedOutputLoss: the model returns the logits as a list of chunks (all alive), each
         # chunk is upcast and log-softmaxed on its own (ce_chunked_output_loss.py); litgpt chunked_cross_entropy

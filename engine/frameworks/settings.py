@@ -26,6 +26,7 @@ class Behaviour:
     offload_checkpoints: bool
     deepspeed_buckets: bool  # ZeRO-3 gathers follow DeepSpeed's live-parameter and prefetch limits
     quantized_saves_inputs: bool  # QLoRA through bitsandbytes MatMul4Bit, which keeps each layer input
+    compile_loss: bool  # `compile` covers the loss too (not only the transformer blocks)
 
 
 def behaviour(s: Scenario) -> Behaviour:
@@ -48,4 +49,5 @@ def behaviour(s: Scenario) -> Behaviour:
         offload_checkpoints=d.offload_checkpoints and s.checkpointing == "full",
         deepspeed_buckets=s.framework == "deepspeed" and s.zero_stage == 3 and not s.fsdp,
         quantized_saves_inputs=d.qlora_kernel == "bitsandbytes",
+        compile_loss=d.id != "torchtitan",  # torchtitan's apply_compile wraps each TransformerBlock only
     )
