@@ -50,9 +50,18 @@ def test_cpu_traces_reproduce_cuda_allocations():
     assert max(abs(c.difference) for c in checks) <= 0.02, [(c.id, f"{c.difference:+.2%}") for c in checks]
 
 
-def test_report_is_current():
+def _report_module():
     spec = importlib.util.spec_from_file_location("gpu_accuracy_report", ROOT / "benchmarks" / "gpu_accuracy_report.py")
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     spec.loader.exec_module(module)
-    assert (ROOT / "docs" / "gpu-accuracy.md").read_text(encoding="utf-8") == module.render()
+    return module
+
+
+def test_report_is_current():
+    assert (ROOT / "docs" / "gpu-accuracy.md").read_text(encoding="utf-8") == _report_module().render()
+
+
+def test_readme_quotes_the_measured_figures():
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert _report_module().headline() in readme
