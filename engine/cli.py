@@ -193,6 +193,13 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     from .fit_report import fit_report, render_fit
 
     scenario = displayable(load_scenario(args.scenario))
+    if args.objective == "throughput":
+        from .timing.speed_report import render_speed, speed_report
+
+        report = speed_report(scenario)
+        print(json.dumps(report, indent=2) if args.json else terminal_text(
+            render_speed(report, args.unit, args.tr, args.tr_engine)))
+        return 0
     report = fit_report(scenario)
     print(json.dumps(report, indent=2) if args.json else
           terminal_text(render_fit(report, args.unit, args.tr, args.tr_engine)))
@@ -315,6 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("fit", help="limits and ranked plans that make a scenario fit")
     p.add_argument("scenario")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--objective", choices=("fit", "throughput"), default="fit",
+                   help="fit: least disruptive plans (default); throughput: fastest layouts of the same GPUs")
     p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
     p.set_defaults(func=_cmd_fit)
     p = sub.add_parser("presets", help="list model or GPU preset ids")

@@ -10,6 +10,7 @@ from .family import largest_model_that_fits
 from .messages import QT_TRANSLATE_NOOP, Message
 from .scenario import Scenario
 from .solver import MAX_GPUS, SEQ_STEP, join_steps, limits, plans
+from .timing import step_time, time_to_json
 from .units import format_bytes, format_count
 
 
@@ -25,7 +26,8 @@ def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
         "plans": [{"changes": p.changes, "peak_allocated_bytes": round(p.peak_allocated_bytes),
                    "total_bytes": round(p.total_bytes), "fits": p.fits, "headroom_bytes": round(p.headroom_bytes),
                    "assumptions_changed": list(p.assumptions_changed), "cost_note": p.cost_note, "summary": p.summary,
-                   "steps": [_message_json(m) for m in p.steps], "notes": [_message_json(m) for m in p.notes]}
+                   "steps": [_message_json(m) for m in p.steps], "notes": [_message_json(m) for m in p.notes],
+                   "time": time_to_json(step_time(p.scenario))}
                   for p in plans(s, max_plans=max_plans)],
         "verdict": estimate(s).verdict,
         "largest_model_in_family": {

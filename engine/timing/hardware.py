@@ -36,11 +36,16 @@ class Hardware:
 
     def peak(self, fmt: str) -> float:
         """Dense peak FLOP/s of a number format; formats a GPU lacks run at the next one it has."""
-        table = dict(self.peak_flops)
-        for f in _FALLBACK[fmt]:
-            if f in table:
-                return table[f]
-        return max(table.values()) if table else 0.0
+        return _peak(self.peak_flops, fmt)
+
+
+@lru_cache(maxsize=512)
+def _peak(peak_flops: tuple[tuple[str, float], ...], fmt: str) -> float:
+    table = dict(peak_flops)
+    for f in _FALLBACK[fmt]:
+        if f in table:
+            return table[f]
+    return max(table.values()) if table else 0.0
 
 
 _FALLBACK = {"fp8": ("fp8", "bf16", "fp16", "fp32"), "bf16": ("bf16", "fp16", "fp32"), "fp16": ("fp16", "bf16", "fp32"),

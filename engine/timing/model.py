@@ -7,8 +7,9 @@ backward did not hide, offload transfers and the optimizer step. Computed whethe
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from ..architecture import ModelSpec
@@ -60,7 +61,7 @@ class StepTime:
     mfu: float
     model_flops_per_token: float
     world_size: int
-    terms: tuple[TimeTerm, ...]
+    seconds: tuple[float, ...]  # per BREAKDOWN_KEYS, calibration applied
     calibration_factor: float = 1.0
     time_to_train_seconds: float | None = None
     gpu_hours: float | None = None
@@ -68,8 +69,14 @@ class StepTime:
     notes: tuple[Message, ...] = ()
 
     @property
+    def terms(self) -> tuple[TimeTerm, ...]:
+        """Where the step's time goes, term by term (they add up to step_seconds)."""
+        return tuple(TimeTerm(k, TERM_NAMES[k], v, _FORMULAS[k]) for k, v in zip(BREAKDOWN_KEYS, self.seconds,
+                                                                                  strict=True))
+
+    @property
     def breakdown_seconds(self) -> dict[str, float]:
-        return {t.key: t.seconds for t in self.terms}
+        return dict(zip(BREAKDOWN_KEYS, self.seconds, strict=True))
 
 
 def model_flops_per_token(spec: ModelSpec, seq_len: int) -> float:
@@ -87,6 +94,17 @@ def _compute_format(s: Scenario) -> str:
 
 
 def _rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
+    key = (hw, s.precision, s.attention_kernel, s.framework)
+    rates = _RATES.get(key)
+    if rates is None:
+        rates = _RATES[key] = _compute_rates(s, hw, prof)
+    return rates
+
+
+_RATES: dict[tuple, Rates] = {}
+
+
+def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     fmt = _compute_format(s)
     gemm = hw.peak(fmt) * hw.matmul_fraction
     linear = hw.peak("fp8") * hw.fp8_matmul_fraction if s.precision == "fp8" else gemm
@@ -206,18 +224,43 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
                   p.trainable + p.lora, params)
 
 
-# Keys a stage's per-micro-batch time does not read: reset so that layouts differing only in them share it.
-_STAGE_NEUTRAL = {"name": "", "notes": "", "nodes": 1, "grad_accum": 1, "zero_stage": 0, "fsdp": False, "offload": "none",
-                  "pp_schedule": "1f1b", "vpp": 1, "tokens_to_train": None, "gpu_hour_price": None,
-                  "time_calibration": None, "reserve": "auto"}
+# Keys a stage's per-micro-batch time does not read: layouts differing only in them share the stage's time.
+_STAGE_IGNORES = frozenset({"name", "notes", "nodes", "grad_accum", "zero_stage", "fsdp", "offload", "pp_schedule",
+                            "vpp", "tokens_to_train", "gpu_hour_price", "time_calibration", "reserve", "estimator",
+                            "k_factor"})
+_stage_key = attrgetter(*(f.name for f in dataclasses.fields(Scenario) if f.name not in _STAGE_IGNORES))
+_STAGE_CACHE: dict[tuple, _Stage] = {}
+_STAGE_CACHE_LIMIT = 8192
 
 
-@lru_cache(maxsize=4096)
-def _stage_cached(key: Scenario, index: int, start: int, stop: int) -> _Stage:
-    spec = resolve_model(key)
-    hw = hardware_for(key)
-    prof = framework_profile(key.framework)
-    return _stage(key, spec, hw, prof, _rates(key, hw, prof), index, range(start, stop))
+def _cached_stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
+                  layers: range) -> _Stage:
+    key = (_stage_key(s), index, layers.start, layers.stop)
+    st = _STAGE_CACHE.get(key)
+    if st is None:
+        if len(_STAGE_CACHE) >= _STAGE_CACHE_LIMIT:
+            _STAGE_CACHE.clear()
+        st = _STAGE_CACHE[key] = _stage(s, spec, hw, prof, rates, index, layers)
+    return st
+
+
+def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
+    """(index, layers) of the stages that can differ: the first, the last, and one middle stage per layer count
+    (every stage where freezing or a dense/MoE mix makes the depth matter)."""
+    ranges = stage_layer_ranges(spec.layers, s.pp)
+    if s.method == "freeze" or len(set(spec.moe_layer_flags)) > 1:
+        return list(enumerate(ranges))
+    out, sizes = [(0, ranges[0])], set()
+    for i in range(1, s.pp - 1):
+        n = len(ranges[i])
+        if n not in sizes:
+            sizes.add(n)
+            out.append((1, range(0, n)))  # a middle stage: its place does not matter
+        if len(sizes) == 2:
+            break
+    if s.pp > 1:
+        out.append((s.pp - 1, ranges[-1]))
+    return out
 
 
 def _loss_path(s: Scenario, prof: dict[str, Any]) -> str:
@@ -233,20 +276,8 @@ def step_time(s: Scenario) -> StepTime:
     prof = framework_profile(s.framework)
     rates = _rates(s, hw, prof)
     dt = dtypes_for(s)
-    seen: dict[tuple, _Stage] = {}
-    stages = []
-    neutral = s.with_unchecked(**_STAGE_NEUTRAL)
-    where_matters = s.method == "freeze" or len(set(spec.moe_layer_flags)) > 1  # frozen or dense/MoE mix by depth
-    for i, layers in enumerate(stage_layer_ranges(spec.layers, s.pp)):
-        first, last = i == 0, i == s.pp - 1
-        start = layers.start if where_matters else 0
-        key = (len(layers), start, first, last)
-        st = seen.get(key)
-        if st is None:  # the same stage (layer count, ends) costs the same wherever it sits
-            index = 0 if first else s.pp - 1 if last else 1
-            st = seen[key] = _stage_cached(neutral, index, start, start + len(layers))
-        stages.append(st)
-    busiest = max(stages, key=lambda st: st.total)
+    busiest = max((_cached_stage(s, spec, hw, prof, rates, i, layers) for i, layers in _distinct_stages(s, spec)),
+                   key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
     per_mb = busiest.total
     # pipeline: point-to-point sends per micro-batch, and the bubble of the schedule
@@ -293,8 +324,8 @@ def step_time(s: Scenario) -> StepTime:
         "optimizer": optimizer,
     }
     factor = s.time_calibration[0] / s.time_calibration[1] if s.time_calibration else 1.0
-    terms = tuple(TimeTerm(k, TERM_NAMES[k], v * factor, _FORMULAS[k]) for k, v in raw.items())
-    step = sum(t.seconds for t in terms)
+    seconds = tuple(raw[k] * factor for k in BREAKDOWN_KEYS)
+    step = sum(seconds)
     tokens = s.micro_batch * s.seq_len * ga * dp
     tps = tokens / step
     world = s.world_size
@@ -316,7 +347,7 @@ def step_time(s: Scenario) -> StepTime:
         hours = ttt * world / 3600.0
         cost = hours * s.gpu_hour_price if s.gpu_hour_price is not None else None
     return StepTime(step, tokens, tps, tps / world, mflops * tps / world / peak if peak else 0.0, mflops, world,
-                    terms, factor, ttt, hours, cost, tuple(notes))
+                    seconds, factor, ttt, hours, cost, tuple(notes))
 
 
 def _optimizer_bytes(s: Scenario, prof: dict[str, Any], state_bytes: int) -> float:

@@ -1,0 +1,61 @@
+"""fit --objective throughput: fitting layouts of the same GPUs, fastest first, training kept as it is.
+
+Expected orderings come from the definition of the search (tokens/s descending); the scenarios are chosen so
+that the user's own layout is inside the searched space.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from engine import estimate, scenario_from_dict
+from engine.timing import step_time
+from engine.timing.search import speed_search
+
+ROOT = Path(__file__).resolve().parent.parent
+KEPT = ("method", "precision", "optimizer", "seq_len", "model", "gpu", "gpus_per_node", "nodes")
+
+
+def test_plans_fit_keep_the_training_and_run_fastest_first():
+    s = scenario_from_dict({"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 2,
+                            "micro_batch": 1, "grad_accum": 8, "seq_len": 4096, "attention": "flash",
+                            "precision": "mixed-bf16", "fsdp": True, "checkpointing": "full"})
+    result = speed_search(s)
+    assert result.plans
+    speeds = [p.time.tokens_per_second for p in result.plans]
+    assert speeds == sorted(speeds, reverse=True)
+    for p in result.plans:
+        assert p.estimate.fits and estimate(p.scenario).fits
+        assert all(getattr(p.scenario, k) == getattr(s, k) for k in KEPT)
+        global_batch = p.scenario.micro_batch * p.scenario.grad_accum * p.scenario.dp
+        assert global_batch == s.micro_batch * s.grad_accum * s.dp
+    # the user's own layout fits and lies in the space: the best plan is at least as fast
+    assert estimate(s).fits
+    assert speeds[0] >= step_time(s).tokens_per_second * (1 - 1e-9)
+    for p in result.changes_what_you_train:
+        assert (p.scenario.method, p.scenario.optimizer) != (s.method, s.optimizer)
+
+
+def test_a_run_that_does_not_fit_gets_fitting_layouts():
+    s = scenario_from_dict({"model": "llama-3-8b", "gpu": "a100-40gb", "gpus_per_node": 8, "micro_batch": 4,
+                            "seq_len": 4096, "attention": "flash"})
+    assert not estimate(s).fits
+    result = speed_search(s)
+    assert result.plans and all(p.estimate.fits for p in result.plans)
+    assert result.candidates and any(not fits for _, _, fits in result.candidates)
+
+
+def test_cli_fit_objective_throughput_and_plans_carry_time(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"model": "llama-3-8b", "gpu": "rtx-4090", "gpus_per_node": 4}))
+    run = [sys.executable, str(ROOT / "main.py"), "fit", "--json", str(path)]
+    plans = json.loads(subprocess.run(run, capture_output=True, text=True, check=True).stdout)["plans"]
+    assert plans and all("step_seconds" in p["time"] for p in plans)
+    out = json.loads(subprocess.run(run + ["--objective", "throughput"], capture_output=True, text=True,
+                                    check=True).stdout)
+    assert out["objective"] == "throughput"
+    assert all(p["fits"] and "tokens_per_second" in p["time"] for p in out["plans"])
+    text = subprocess.run(run[:3] + [str(path), "--objective", "throughput"], capture_output=True, text=True,
+                          check=True).stdout
+    assert "tokens/s" in text
