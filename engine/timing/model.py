@@ -352,10 +352,10 @@ def step_time(s: Scenario) -> StepTime:
 
 def _optimizer_bytes(s: Scenario, prof: dict[str, Any], state_bytes: int) -> float:
     table = efficiency()["optimizer_bytes_per_param"]
-    if s.optimizer == "adamw-8bit":
+    if s.optimizer.startswith("adamw-8bit"):  # bitsandbytes 8-bit AdamW, paged or not: one fused kernel
         return table["adamw-8bit-bytes"]
     name = "adamw-fused" if s.optimizer == "adamw" and prof["fused_optimizer"] else s.optimizer
-    return table[name] * max(state_bytes, 4 if s.precision.startswith("amp") else state_bytes)
+    return table.get(name, table["adamw"]) * max(state_bytes, 4 if s.precision.startswith("amp") else state_bytes)
 
 
 _FORMULAS = {
