@@ -7,15 +7,15 @@
 
 from .architecture import ModelSpec, model_from_hf_config, read_config_file
 from .breakdown import Component, Estimate, StageEstimate
-from .errors import ModelConfigError, PlannerError, PresetError, ScenarioError
+from .errors import ConsistencyError, ModelConfigError, PlannerError, PresetError, ScenarioError
 from .estimate import estimate, kv_cache_bytes
 from .presets import get_gpu, get_model_preset, gpu_presets, model_presets
 from .scenario import DEFAULTS, SCHEMA_VERSION, Scenario, resolve_model, scenario_from_dict
 from .scenario_file import load_scenario
 
 __all__ = [
-    "DEFAULTS", "SCHEMA_VERSION", "Component", "Estimate", "ModelConfigError", "ModelSpec", "PlannerError",
-    "PresetError", "Scenario", "ScenarioError", "StageEstimate", "estimate", "get_gpu", "get_model_preset",
+    "DEFAULTS", "SCHEMA_VERSION", "Component", "ConsistencyError", "Estimate", "ModelConfigError", "ModelSpec",
+    "PlannerError", "PresetError", "Scenario", "ScenarioError", "StageEstimate", "estimate", "get_gpu", "get_model_preset",
     "gpu_presets", "kv_cache_bytes", "load_scenario", "model_from_hf_config", "model_presets", "read_config_file",
     "resolve_model", "scenario_from_dict",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .architecture import ModelSpec
-from .errors import ScenarioError
+from .errors import ConsistencyError, ScenarioError
 from .messages import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
@@ -13,34 +13,48 @@ if TYPE_CHECKING:
 
 
 def check_consistency(s: Scenario, spec: ModelSpec) -> None:
-    """Checks that need the model: parallel layout, layer counts, LoRA target names."""
+    """Checks that need the model: parallel layout, layer counts, LoRA target names.
+
+    Each message is one sentence in the words on screen (not the file's keys): the window shows it as it is.
+    """
     shards = s.tp * s.pp * s.cp
     if s.world_size % shards:
-        raise ScenarioError(
+        if s.pp == 1 and s.cp == 1:
+            raise ConsistencyError(
+                "tp",
+                QT_TRANSLATE_NOOP("engine", "Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; "
+                                            "there are {world_size} (GPUs per node × nodes)."),
+                tp=s.tp, world_size=s.world_size,
+            )
+        raise ConsistencyError(
             "tp",
             QT_TRANSLATE_NOOP(
-                "engine", "world size {world_size} (gpus_per_node x nodes) is not divisible by tp x pp x cp = {shards}."
+                "engine", "Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) "
+                          "need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes)."
             ),
-            world_size=s.world_size,
-            shards=shards,
+            tp=s.tp, pp=s.pp, cp=s.cp, world_size=s.world_size, shards=shards,
         )
     if spec.heads % s.tp:
-        raise ScenarioError(
+        raise ConsistencyError(
             "tp",
-            QT_TRANSLATE_NOOP("engine", "must divide the model's {heads} attention heads; {tp} does not."),
+            QT_TRANSLATE_NOOP("engine", "Tensor-parallel size {tp} must divide the model's {heads} attention heads."),
             heads=spec.heads,
             tp=s.tp,
         )
     if spec.kv_heads % s.tp and s.tp % spec.kv_heads:
-        raise ScenarioError(
+        raise ConsistencyError(
             "tp",
-            QT_TRANSLATE_NOOP("engine", "{tp} and the model's {kv_heads} KV heads must divide one another."),
+            QT_TRANSLATE_NOOP(
+                "engine", "Tensor-parallel size {tp} and the model's {kv_heads} key/value heads must divide one another."
+            ),
             tp=s.tp,
             kv_heads=spec.kv_heads,
         )
     if s.pp > spec.layers:
-        raise ScenarioError(
-            "pp", QT_TRANSLATE_NOOP("engine", "cannot exceed the model's {layers} layers."), layers=spec.layers
+        raise ConsistencyError(
+            "pp",
+            QT_TRANSLATE_NOOP("engine", "Pipeline-parallel size {pp} cannot exceed the model's {layers} layers."),
+            pp=s.pp, layers=spec.layers,
         )
     if s.vpp > 1 and s.pp_schedule != "interleaved-1f1b":
         raise ScenarioError(
@@ -55,51 +69,61 @@ def check_consistency(s: Scenario, spec: ModelSpec) -> None:
         )
     if s.ep > 1:
         if not spec.is_moe:
-            raise ScenarioError("ep", QT_TRANSLATE_NOOP("engine", "expert parallelism needs a mixture-of-experts model."))
+            raise ConsistencyError(
+                "ep", QT_TRANSLATE_NOOP("engine", "Expert parallelism needs a mixture-of-experts model; "
+                                                  "{model} has no experts."), model=spec.name)
         if spec.n_experts % s.ep:
-            raise ScenarioError(
+            raise ConsistencyError(
                 "ep",
-                QT_TRANSLATE_NOOP("engine", "must divide the model's {n_experts} experts; {ep} does not."),
+                QT_TRANSLATE_NOOP("engine", "Expert-parallel size {ep} must divide the model's {n_experts} experts."),
                 n_experts=spec.n_experts,
                 ep=s.ep,
             )
         if (s.dp * s.cp) % s.ep:
-            raise ScenarioError(
+            raise ConsistencyError(
                 "ep",
-                QT_TRANSLATE_NOOP("engine", "must divide the data-parallel ranks ({p}); {ep} does not."),
+                QT_TRANSLATE_NOOP("engine", "Expert-parallel size {ep} must divide the {p} data-parallel copies "
+                                            "(GPUs ÷ tensor-parallel ÷ pipeline-parallel size)."),
                 p=s.dp * s.cp,
                 ep=s.ep,
             )
     if s.cp > 1 and s.seq_len % s.cp:
-        raise ScenarioError(
-            "cp", QT_TRANSLATE_NOOP("engine", "must divide seq_len ({seq_len}); {cp} does not."), seq_len=s.seq_len, cp=s.cp
+        raise ConsistencyError(
+            "cp",
+            QT_TRANSLATE_NOOP("engine", "Context-parallel size {cp} must divide the sequence length ({seq_len} tokens)."),
+            seq_len=s.seq_len, cp=s.cp,
         )
     if s.fsdp and s.zero_stage not in (0, 3):
-        raise ScenarioError(
+        raise ConsistencyError(
             "fsdp",
-            QT_TRANSLATE_NOOP("engine", "FSDP full sharding is ZeRO-3; it cannot be combined with zero_stage {zero_stage}."),
+            QT_TRANSLATE_NOOP("engine", "FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}."),
             zero_stage=s.zero_stage,
         )
     if s.offload != "none" and s.effective_zero == 0:
-        raise ScenarioError(
+        raise ConsistencyError(
             "offload",
-            QT_TRANSLATE_NOOP("engine", "offloading needs ZeRO (stage 1 or more) or FSDP to move states to the CPU."),
+            QT_TRANSLATE_NOOP("engine", "Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP."),
         )
     if s.offload == "optimizer+params" and s.effective_zero != 3:
-        raise ScenarioError("offload", QT_TRANSLATE_NOOP("engine", "offloading parameters needs ZeRO-3 or FSDP."))
+        raise ConsistencyError(
+            "offload", QT_TRANSLATE_NOOP("engine", "Offloading the weights to the CPU needs ZeRO-3 or FSDP.")
+        )
     if s.frozen_layers > spec.layers:
-        raise ScenarioError(
-            "frozen_layers", QT_TRANSLATE_NOOP("engine", "cannot exceed the model's {layers} layers."), layers=spec.layers
+        raise ConsistencyError(
+            "frozen_layers",
+            QT_TRANSLATE_NOOP("engine", "Frozen layers ({frozen}) cannot exceed the model's {layers} layers."),
+            frozen=s.frozen_layers, layers=spec.layers,
         )
     if s.method in ("lora", "qlora"):
         known = lora_target_names(spec)
         if isinstance(s.lora_targets, tuple):
             bad = [t for t in s.lora_targets if t not in known]
             if bad:
-                raise ScenarioError(
+                raise ConsistencyError(
                     "lora_targets",
                     QT_TRANSLATE_NOOP(
-                        "engine", '{bad!r} is not a linear layer of this model; choose from {p} or "all-linear".'
+                        "engine", 'Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, '
+                                  'or all linear layers ("all-linear").'
                     ),
                     bad=bad[0],
                     p=", ".join(known),

@@ -25,6 +25,11 @@ class ScenarioError(PlannerError):
         super().__init__("{key}: {detail}", key=key, detail=str(self.detail))
 
 
+class ConsistencyError(ScenarioError):
+    """Options that do not go together; the detail is a whole sentence naming the controls as a person sees them
+    ("Tensor-parallel size 3 needs a number of GPUs divisible by 3"), so the window shows it without the key."""
+
+
 class ModelConfigError(PlannerError):
     """A config.json the engine cannot describe (unsupported or missing fields)."""
 

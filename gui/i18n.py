@@ -16,7 +16,10 @@ from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
 from PySide6.QtWidgets import QApplication
 
 from engine import units
+from engine.errors import ConsistencyError
 from engine.messages import Message
+
+from .words import field_label
 
 I18N_DIR = Path(__file__).resolve().parent / "i18n"
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
@@ -109,9 +112,11 @@ def _set_number_format() -> None:
 
 
 def tr_error(exc: Exception) -> str:
-    """A PlannerError in the current language (the key name stays as written in the file)."""
+    """A PlannerError in the current language, naming the control as it is labelled on screen."""
     detail = getattr(exc, "detail", None)
     if isinstance(detail, Message):
-        return f"{exc.key}: {detail.format_with(tr_engine)}"  # type: ignore[attr-defined]
+        if isinstance(exc, ConsistencyError):  # already a whole sentence in on-screen words
+            return detail.format_with(tr_engine)
+        return f"{field_label(exc.key)}: {detail.format_with(tr_engine)}"  # type: ignore[attr-defined]
     message = getattr(exc, "message", None)
     return message.format_with(tr_engine) if isinstance(message, Message) else str(exc)

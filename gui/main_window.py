@@ -33,7 +33,7 @@ from .state import AppState
 from .storage import ScenarioLibrary
 from .suggestions_panel import SuggestionsPanel
 from .theme import apply_theme, style_plot
-from .widgets import ValueCombo
+from .widgets import NoticeBar, ValueCombo, WheelGuard
 
 
 class MainWindow(QMainWindow):
@@ -65,6 +65,8 @@ class MainWindow(QMainWindow):
         scroll.setWidget(left)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setMinimumWidth(470)
+        self.setup_scroll = scroll
+        self.wheel_guard = WheelGuard(scroll)
 
         self.verdict = VerdictBanner()
         self.estimator = ValueCombo([(e, e) for e in ESTIMATORS])
@@ -113,6 +115,8 @@ class MainWindow(QMainWindow):
         right_layout.addLayout(top)
         self.limits = LimitsLabel(state)
         right_layout.addWidget(self.limits)
+        self.notice = NoticeBar()
+        right_layout.addWidget(self.notice)
         right_layout.addWidget(self.warnings)
         right_split = QSplitter(Qt.Orientation.Vertical)
         right_split.addWidget(charts)
@@ -134,7 +138,10 @@ class MainWindow(QMainWindow):
         state.estimateChanged.connect(self.show_estimate)
         state.unitChanged.connect(lambda _u: self.show_estimate(state.estimate))
         state.titleChanged.connect(self.setWindowTitle)
-        state.errorChanged.connect(lambda msg: self.status.showMessage(msg, 8000) if msg else None)
+        state.errorChanged.connect(lambda msg: self.notice.show_message(msg, "error") if msg else None)
+        state.scenarioChanged.connect(lambda _s: self.notice.clear())
+        state.noticeChanged.connect(lambda msg: self.notice.show_message(msg, "notice"))
+        self.notice.undoRequested.connect(state.undo_stack.undo)
         self.model_picker.importRequested.connect(lambda: file_actions.import_config(self))
         self.hardware_picker.customRequested.connect(lambda: file_actions.custom_gpu(self))
         library_actions.attach(self)

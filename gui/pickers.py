@@ -29,6 +29,12 @@ from .state import AppState
 ID_ROLE = Qt.ItemDataRole.UserRole
 
 
+def _preset_name(presets: dict, preset_id: str) -> str:
+    """The name shown in the tree (undo entries use it), the id for anything not a preset."""
+    preset = presets.get(preset_id)
+    return preset.name if preset is not None else preset_id
+
+
 class SearchableTree(QWidget):
     """A filter box over a two-level tree (group -> item); emits chosen(item id)."""
 
@@ -127,7 +133,8 @@ class ModelPicker(QGroupBox):
         layout.addWidget(self.tree)
         layout.addWidget(self.details)
         layout.addWidget(self.import_button)
-        self.tree.chosen.connect(lambda model_id: state.edit({"model": model_id}, self.tr("Model: %s") % model_id))
+        self.tree.chosen.connect(lambda model_id: state.edit(
+            {"model": model_id}, self.tr("Model: %s") % _preset_name(model_presets(), model_id)))
         self.import_button.clicked.connect(self.importRequested)
         state.scenarioChanged.connect(self.show_scenario)
         self.refresh()
@@ -194,7 +201,8 @@ class HardwarePicker(QGroupBox):
         layout.addWidget(self.tree)
         layout.addLayout(row)
         layout.addWidget(self.summary)
-        self.tree.chosen.connect(lambda gpu_id: state.edit({"gpu": gpu_id}, self.tr("GPU: %s") % gpu_id))
+        self.tree.chosen.connect(
+            lambda gpu_id: state.edit({"gpu": gpu_id}, self.tr("GPU: %s") % _preset_name(gpu_presets(), gpu_id)))
         self.gpus_per_node.valueChanged.connect(lambda v: self._edit({"gpus_per_node": v}))
         self.nodes.valueChanged.connect(lambda v: self._edit({"nodes": v}))
         self.custom_button.clicked.connect(self.customRequested)

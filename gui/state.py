@@ -13,7 +13,9 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from engine import Estimate, PlannerError, Scenario, estimate, scenario_from_dict
 
-from .i18n import tr_error
+from .conflicts import Reset, settle
+from .i18n import tr_error, tr_message
+from .words import describe_changes, field_label, value_words
 
 # Commands with the same merge id and key fold into one undo step (slider drags).
 MERGE_ID = 4711
@@ -52,6 +54,7 @@ class AppState(QObject):
     errorChanged = Signal(str)  # "" when the last edit was valid
     unitChanged = Signal(str)
     titleChanged = Signal(str)
+    noticeChanged = Signal(str)  # a sentence about options the last edit had to change (e.g. EP back to 1)
 
     def __init__(self, scenario: Scenario, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -67,7 +70,7 @@ class AppState(QObject):
     def detach_views(self) -> None:
         """Disconnect every view (a window being replaced, e.g. on a language switch)."""
         for signal in (self.scenarioChanged, self.estimateChanged, self.errorChanged, self.unitChanged,
-                       self.titleChanged):
+                       self.titleChanged, self.noticeChanged):
             try:
                 signal.disconnect()
             except (RuntimeError, TypeError):  # nothing connected
@@ -103,22 +106,36 @@ class AppState(QObject):
             self.unitChanged.emit(unit)
 
     def edit(self, changes: dict[str, Any], text: str = "", merge_key: str | None = None) -> bool:
-        """Apply scenario changes as one undoable step; invalid changes are reported, not applied."""
+        """Apply scenario changes as one undoable step; invalid changes are reported, not applied.
+
+        An option left over from before that blocks the edit (EP after picking a dense model, TP larger than the
+        new GPU count) is lowered in the same step, and noticeChanged says which and why.
+        """
         before = self._scenario.to_dict()
         after = {**before, **changes}
         if after == before:
             return True
         try:
             validated = scenario_from_dict(after)
+            resets: list[Reset] = []
         except PlannerError as exc:
-            self.errorChanged.emit(tr_error(exc))
-            return False
-        label = text or ", ".join(f"{k} = {v}" for k, v in changes.items())
+            settled = settle(before, changes)
+            if settled is None:
+                self.errorChanged.emit(tr_error(exc))
+                return False
+            after, resets, validated = settled
+        label = text or describe_changes(changes)
+        if resets:
+            label += "; " + describe_changes({r.key: r.new for r in resets})
         self._validated = (after, validated)  # push() runs redo() at once: it reuses this instead of parsing again
         try:
             self.undo_stack.push(EditScenarioCommand(self, before, after, label, merge_key))
         finally:
             self._validated = None
+        if resets:
+            self.noticeChanged.emit(" ".join(self.tr("%(control)s was set from %(old)s to %(new)s: %(why)s") % {
+                "control": field_label(r.key), "old": value_words(r.key, r.old), "new": value_words(r.key, r.new),
+                "why": tr_message(r.reason)} for r in _merged(resets)))
         return True
 
     def load(self, scenario: Scenario, library_id: str | None = None, file_path: str | None = None) -> None:
@@ -150,3 +167,11 @@ class AppState(QObject):
         self.scenarioChanged.emit(scenario)
         self.estimateChanged.emit(result)
         self.titleChanged.emit(self.title())
+
+
+def _merged(resets: list[Reset]) -> list[Reset]:
+    """One entry per option (TP 8 -> 4 -> 2 reads as TP 8 -> 2, with the first reason)."""
+    out: dict[str, Reset] = {}
+    for r in resets:
+        out[r.key] = Reset(r.key, out[r.key].old, r.new, out[r.key].reason) if r.key in out else r
+    return list(out.values())

@@ -6,11 +6,17 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
     QComboBox,
+    QFrame,
     QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
     QSlider,
     QSpinBox,
     QToolButton,
@@ -172,3 +178,83 @@ def message_text(text: str) -> str:
     """Text for a QMessageBox, which guesses rich text from a leading tag: marked up explicitly with the user's
     words escaped, so a file or scenario name such as "<b>x</b>" or "<img src=...>" shows as typed."""
     return "<p>" + escape(text, quote=False).replace("\n", "<br>") + "</p>"
+
+
+class NoticeBar(QFrame):
+    """A sentence that stays until the next edit: what an edit changed on its own, or why it was refused.
+
+    (A status-bar line vanishes before it is read; this one waits, with Undo one click away.)
+    """
+
+    undoRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("NoticeBar")
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)  # model and scenario names show as typed
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.undo_button = QPushButton(self.tr("Undo"))
+        self.close_button = QToolButton()
+        self.close_button.setText("✕")
+        self.close_button.setToolTip(self.tr("Hide this message"))
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 4, 4)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.undo_button)
+        layout.addWidget(self.close_button)
+        self.undo_button.clicked.connect(self.undoRequested)
+        self.undo_button.clicked.connect(self.hide)
+        self.close_button.clicked.connect(self.hide)
+        self.kind = ""
+        self.hide()
+
+    def show_message(self, text: str, kind: str) -> None:
+        """kind: "notice" (an option was changed for you; Undo offered) or "error" (the edit was refused)."""
+        self.kind = kind
+        colour = VERDICT_COLOURS["tight"] if kind == "notice" else VERDICT_COLOURS["does not fit"]
+        self.setStyleSheet(f"#NoticeBar {{ border: 1px solid {colour}; border-left: 6px solid {colour}; }}")
+        self.label.setText(("⚠ " if kind == "notice" else "✖ ") + text)
+        self.undo_button.setVisible(kind == "notice")
+        self.show()
+
+    def clear(self) -> None:
+        self.kind = ""
+        self.hide()
+
+
+VALUE_WIDGETS = (QComboBox, QAbstractSpinBox, QSlider)
+
+
+class WheelGuard(QObject):
+    """The mouse wheel over a scrolled panel scrolls the panel; it changes a combo, spin box or slider only when that
+    control has the keyboard focus (clicked or tabbed into), so scrolling past the optimizer never changes it.
+
+    One application-wide filter, so controls added to the panel later are covered too; it lives as long as `area`.
+    """
+
+    def __init__(self, area: QScrollArea) -> None:
+        super().__init__(area)
+        self.area = area
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+        for widget in area.findChildren(QWidget):
+            self.guard(widget)
+
+    @staticmethod
+    def guard(widget: QWidget) -> None:
+        if isinstance(widget, VALUE_WIDGETS):
+            widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # not WheelFocus: the wheel must not take focus
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() != QEvent.Type.Wheel or not isinstance(watched, QWidget):
+            return False
+        control: QWidget | None = watched
+        while control is not None and not isinstance(control, VALUE_WIDGETS):
+            control = control.parentWidget()
+        if control is None or control.hasFocus() or not self.area.isAncestorOf(control):
+            return False
+        QCoreApplication.sendEvent(self.area.verticalScrollBar(), event)
+        return True

@@ -71,7 +71,7 @@ def test_invalid_input_gets_an_inline_message(window):
     window.setup_panel.advanced.set_expanded(True)
     window.setup_panel.tp.setValue(3)
     assert window.setup_panel.error.isVisibleTo(window)
-    assert "tp" in window.setup_panel.error.text()
+    assert "Tensor-parallel size 3" in window.setup_panel.error.text()  # the control's words, not the key
     assert window.state.scenario.tp == 1
     assert window.setup_panel.tp.value() == 1
 

@@ -1,0 +1,85 @@
+"""Settling an edit that a left-over option would block (EP after switching to a dense model, TP that does not
+divide the new model's heads, TP/PP/CP larger than the new GPU count).
+
+The edit the person made wins: the option that blocks it is lowered to the nearest value that works, and the
+reason is kept so the window can say what changed and why (and Undo takes both back in one step).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Scenario, ScenarioError, scenario_from_dict
+from engine.messages import Message
+
+# Which options may be lowered when a check names a key; the world-size check names "tp" for tp × pp × cp.
+LOWERABLE: dict[str, tuple[str, ...]] = {
+    "tp": ("cp", "pp", "tp"),
+    "pp": ("pp",),
+    "vpp": ("vpp",),
+    "cp": ("cp",),
+    "ep": ("ep",),
+    "frozen_layers": ("frozen_layers",),
+    "lora_targets": ("lora_targets",),
+    "offload": ("offload",),
+    "zero_stage": ("zero_stage",),
+    "fsdp": ("fsdp",),
+}
+MAX_ROUNDS = 8
+
+
+@dataclass(frozen=True)
+class Reset:
+    key: str
+    old: Any
+    new: Any
+    reason: Message
+
+
+def _candidates(key: str, value: Any, exc: ScenarioError) -> list[Any]:
+    """Values to try for a blocking option, nearest first."""
+    if key in ("tp", "pp", "cp", "ep", "vpp") and isinstance(value, int):
+        return [v for v in range(value - 1, 0, -1) if value % v == 0]
+    if key == "frozen_layers":
+        layers = dict(exc.detail.params).get("layers")
+        return [layers] if isinstance(layers, int) else [0]
+    if key == "lora_targets":
+        return ["all-linear"]
+    if key == "offload":
+        return ["optimizer", "none"] if value == "optimizer+params" else ["none"]
+    if key == "zero_stage":
+        return [2]
+    if key == "fsdp":
+        return [False]
+    return []
+
+
+def settle(before: dict[str, Any], changes: dict[str, Any]) -> tuple[dict[str, Any], list[Reset], Scenario] | None:
+    """The edit plus the resets it needs, or None when it cannot be settled (the edit itself is wrong)."""
+    after = {**before, **changes}
+    resets: list[Reset] = []
+    for _ in range(MAX_ROUNDS):
+        try:
+            return after, resets, scenario_from_dict(after)
+        except ScenarioError as exc:
+            fix = _lower_one(after, changes, exc)
+            if fix is None:
+                return None
+            resets.append(fix)
+            after = {**after, fix.key: fix.new}
+    return None
+
+
+def _lower_one(after: dict[str, Any], changes: dict[str, Any], exc: ScenarioError) -> Reset | None:
+    for key in LOWERABLE.get(exc.key, ()):
+        if key in changes or key not in after:
+            continue
+        for value in _candidates(key, after[key], exc):
+            try:
+                scenario_from_dict({**after, key: value})
+            except ScenarioError as again:
+                if again.key == exc.key and again.detail.template == exc.detail.template:
+                    continue  # this value does not remove the problem
+            return Reset(key, after[key], value, exc.detail)
+    return None

@@ -1,0 +1,119 @@
+"""The words on screen for each scenario key: errors, notices and undo entries name controls as a person sees them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+from engine.messages import QT_TRANSLATE_NOOP
+from engine.units import format_bytes
+
+# key -> the label of its control in the window (the set-up panel uses the same texts).
+FIELD_LABELS: dict[str, str] = {
+    "name": QT_TRANSLATE_NOOP("Fields", "Name"),
+    "model": QT_TRANSLATE_NOOP("Fields", "Model"),
+    "gpu": QT_TRANSLATE_NOOP("Fields", "GPU"),
+    "gpus_per_node": QT_TRANSLATE_NOOP("Fields", "GPUs per node"),
+    "nodes": QT_TRANSLATE_NOOP("Fields", "Nodes"),
+    "method": QT_TRANSLATE_NOOP("Fields", "Method"),
+    "lora_rank": QT_TRANSLATE_NOOP("Fields", "Adapter rank (LoRA r)"),
+    "lora_targets": QT_TRANSLATE_NOOP("Fields", "Adapted layers (targets)"),
+    "frozen_layers": QT_TRANSLATE_NOOP("Fields", "Frozen layers"),
+    "freeze_from": QT_TRANSLATE_NOOP("Fields", "Frozen side"),
+    "freeze_embeddings": QT_TRANSLATE_NOOP("Fields", "Freeze the token embeddings"),
+    "qlora_bits": QT_TRANSLATE_NOOP("Fields", "Base weights (QLoRA bits)"),
+    "qlora_double_quant": QT_TRANSLATE_NOOP("Fields", "Double quantisation"),
+    "precision": QT_TRANSLATE_NOOP("Fields", "Number format (precision)"),
+    "optimizer": QT_TRANSLATE_NOOP("Fields", "Optimizer"),
+    "micro_batch": QT_TRANSLATE_NOOP("Fields", "Sequences per GPU step (micro-batch)"),
+    "seq_len": QT_TRANSLATE_NOOP("Fields", "Tokens per sequence (sequence length)"),
+    "grad_accum": QT_TRANSLATE_NOOP("Fields", "Steps per update (gradient accumulation)"),
+    "checkpointing": QT_TRANSLATE_NOOP("Fields", "Activation checkpointing"),
+    "attention": QT_TRANSLATE_NOOP("Fields", "Attention kernel"),
+    "tp": QT_TRANSLATE_NOOP("Fields", "Tensor parallel (TP)"),
+    "pp": QT_TRANSLATE_NOOP("Fields", "Pipeline parallel (PP)"),
+    "ep": QT_TRANSLATE_NOOP("Fields", "Expert parallel (EP)"),
+    "cp": QT_TRANSLATE_NOOP("Fields", "Context parallel (CP)"),
+    "sequence_parallel": QT_TRANSLATE_NOOP("Fields", "Sequence parallelism"),
+    "zero_stage": QT_TRANSLATE_NOOP("Fields", "Sharding (ZeRO / FSDP)"),
+    "fsdp": QT_TRANSLATE_NOOP("Fields", "Sharding (ZeRO / FSDP)"),
+    "offload": QT_TRANSLATE_NOOP("Fields", "Offload (slow)"),
+    "estimator": QT_TRANSLATE_NOOP("Fields", "Estimator"),
+    "reserve": QT_TRANSLATE_NOOP("Fields", "Safety reserve"),
+    "k_factor": QT_TRANSLATE_NOOP("Fields", "K factor"),
+    "lora_alpha": QT_TRANSLATE_NOOP("Fields", "LoRA alpha"),
+    "lora_adapter_dtype": QT_TRANSLATE_NOOP("Fields", "Adapter number format"),
+    "notes": QT_TRANSLATE_NOOP("Fields", "Notes"),
+    "framework": QT_TRANSLATE_NOOP("Fields", "Framework"),
+    "cross_entropy": QT_TRANSLATE_NOOP("Fields", "Loss computation"),
+    "compile": QT_TRANSLATE_NOOP("Fields", "Compile the model"),
+    "activation_offload": QT_TRANSLATE_NOOP("Fields", "Activation offloading"),
+    "optimizer_in_backward": QT_TRANSLATE_NOOP("Fields", "Optimizer in backward"),
+    "modules_to_save": QT_TRANSLATE_NOOP("Fields", "Also fully train (modules_to_save)"),
+    "distributed_optimizer": QT_TRANSLATE_NOOP("Fields", "Distributed optimizer"),
+    "pp_schedule": QT_TRANSLATE_NOOP("Fields", "Pipeline schedule"),
+    "vpp": QT_TRANSLATE_NOOP("Fields", "Virtual pipeline stages"),
+    "reshard_after_forward": QT_TRANSLATE_NOOP("Fields", "Re-shard after forward"),
+    "loss_parallel": QT_TRANSLATE_NOOP("Fields", "Loss parallel"),
+}
+
+# Values shown in words where the control shows words (combo items); numbers stay numbers.
+VALUE_WORDS: dict[str, dict[Any, str]] = {
+    "method": {"full": QT_TRANSLATE_NOOP("Fields", "full fine-tune"), "freeze": QT_TRANSLATE_NOOP("Fields", "frozen layers"),
+               "lora": "LoRA", "qlora": "QLoRA"},
+    "checkpointing": {"none": QT_TRANSLATE_NOOP("Fields", "off"), "selective": QT_TRANSLATE_NOOP("Fields", "selective"),
+                      "full": QT_TRANSLATE_NOOP("Fields", "full")},
+    "offload": {"none": QT_TRANSLATE_NOOP("Fields", "none"), "optimizer": QT_TRANSLATE_NOOP("Fields", "optimizer states"),
+                "optimizer+params": QT_TRANSLATE_NOOP("Fields", "optimizer states and weights")},
+    "zero_stage": {0: QT_TRANSLATE_NOOP("Fields", "off"), 1: "ZeRO-1", 2: "ZeRO-2", 3: "ZeRO-3"},
+    "fsdp": {True: "FSDP", False: QT_TRANSLATE_NOOP("Fields", "off")},
+    "lora_targets": {"all-linear": QT_TRANSLATE_NOOP("Fields", "all linear layers"),
+                     "attention": QT_TRANSLATE_NOOP("Fields", "all attention projections")},
+}
+BOOL_WORDS = {True: QT_TRANSLATE_NOOP("Fields", "on"), False: QT_TRANSLATE_NOOP("Fields", "off")}
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Fields", text)
+
+
+def field_label(key: str) -> str:
+    """The control's label for a scenario key (the key itself for keys the window has no control for)."""
+    return _tr(FIELD_LABELS[key]) if key in FIELD_LABELS else key
+
+
+def value_words(key: str, value: Any) -> str:
+    if key in VALUE_WORDS and _hashable(value) and value in VALUE_WORDS[key]:
+        return _tr(VALUE_WORDS[key][value])
+    if isinstance(value, bool):
+        return _tr(BOOL_WORDS[value])
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, (list, tuple)):
+        return " + ".join(str(v) for v in value)
+    if isinstance(value, dict):  # a custom model or GPU
+        name = value.get("name", "")
+        memory = value.get("memory_bytes")
+        return f"{name} ({format_bytes(memory)})" if memory else str(name)
+    return str(value)
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def describe_changes(changes: dict[str, Any]) -> str:
+    """An undo entry in on-screen words: "Optimizer: AdamW 8-bit", not "optimizer = adamw-8bit"."""
+    parts = []
+    for key, value in changes.items():
+        if key == "fsdp" and "zero_stage" in changes:
+            continue  # the sharding combo writes both keys: name it once
+        if key == "zero_stage" and changes.get("fsdp"):
+            value = "FSDP"
+        parts.append(f"{field_label(key)}: {value_words(key, value)}")
+    return ", ".join(parts)

@@ -1,0 +1,118 @@
+"""Issue 16: what a person meets in the window (no hidden state, the wheel, the verdict, plain words)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QApplication
+
+from gui.app import build_window
+
+REPO = Path(__file__).resolve().parent.parent
+MOE_EXAMPLE = REPO / "examples" / "qwen3-30b-a3b-8x-h100.json"  # ep = 8 on 8 GPUs
+
+
+@pytest.fixture
+def moe_window(qtbot):
+    win, error = build_window(str(MOE_EXAMPLE))
+    assert error is None and win.state.scenario.ep == 8
+    qtbot.addWidget(win)
+    win.show()
+    return win
+
+
+# --- 1. no hidden state blocks an edit
+
+
+def test_dense_model_after_moe_example_resets_ep_and_says_why(moe_window):
+    win = moe_window
+    win.model_picker.tree.chosen.emit("llama-3-8b")  # what a click on the row emits
+    assert win.state.scenario.model == "llama-3-8b"  # the click was not refused
+    assert win.state.scenario.ep == 1
+    assert win.notice.isVisible()
+    text = win.notice.label.text()
+    assert "Expert parallel (EP)" in text and "mixture-of-experts" in text
+    assert "Llama 3 8B" in win.state.undo_stack.undoText() and "Expert parallel (EP): 1" in win.state.undo_stack.undoText()
+    win.notice.undo_button.click()  # one click takes both back
+    assert win.state.scenario.model == "qwen3-30b-a3b" and win.state.scenario.ep == 8
+    assert not win.notice.isVisible()
+
+
+def test_fewer_gpus_lowers_ep_tp_pp_to_what_divides(moe_window):
+    win = moe_window
+    win.hardware_picker.gpus_per_node.setValue(2)
+    assert win.state.scenario.gpus_per_node == 2 and win.state.scenario.ep == 2
+    assert win.notice.isVisible() and "Expert parallel (EP)" in win.notice.label.text()
+    assert win.state.edit({"gpus_per_node": 8, "ep": 1, "tp": 4})
+    win.hardware_picker.gpus_per_node.setValue(2)
+    assert (win.state.scenario.gpus_per_node, win.state.scenario.tp) == (2, 2)
+    assert "Tensor-parallel size 4 needs a number of GPUs divisible by 4" in win.notice.label.text()
+    assert win.state.edit({"gpus_per_node": 8, "tp": 1, "pp": 8})
+    win.hardware_picker.gpus_per_node.setValue(1)
+    assert (win.state.scenario.gpus_per_node, win.state.scenario.pp) == (1, 1)
+
+
+def test_model_whose_heads_tp_does_not_divide_lowers_tp(qtbot):
+    win, _ = build_window()
+    qtbot.addWidget(win)
+    win.show()
+    assert win.state.edit({"model": "llama-3-8b", "gpus_per_node": 8, "tp": 8})
+    win.model_picker.tree.chosen.emit("qwen2.5-7b")  # 28 heads (preset config): 8 does not divide them, 4 does
+    assert (win.state.scenario.model, win.state.scenario.tp) == ("qwen2.5-7b", 4)
+    assert "Tensor-parallel size 8 must divide the model's 28 attention heads" in win.notice.label.text()
+    win.model_picker.tree.chosen.emit("phi-3-medium")  # 40 heads but 10 KV heads: 4 and 10 do not divide each other
+    assert (win.state.scenario.model, win.state.scenario.tp) == ("phi-3-medium", 2)
+    assert win.state.edit({"model": "phi-3-mini", "tp": 1, "gpus_per_node": 6})
+    assert not win.state.edit({"tp": 6})  # 6 does not divide 32 heads: the person's own edit is refused, not bent
+    assert win.state.scenario.tp == 1
+    assert win.notice.isVisible() and "Tensor-parallel size 6" in win.notice.label.text()
+
+
+def test_an_edit_that_is_itself_wrong_is_refused_in_plain_words(qtbot):
+    win, _ = build_window()
+    qtbot.addWidget(win)
+    win.show()
+    assert not win.state.edit({"tp": 3})
+    assert win.state.scenario.tp == 1
+    assert win.notice.isVisible() and not win.notice.undo_button.isVisible()
+    assert win.notice.label.text().endswith(
+        "Tensor-parallel size 3 needs a number of GPUs divisible by 3; there are 1 (GPUs per node × nodes).")
+    assert "tp:" not in win.notice.label.text()
+    assert win.state.edit({"micro_batch": win.state.scenario.micro_batch * 2})  # the next edit that works clears it
+    assert not win.notice.isVisible()
+
+
+# --- 2. the mouse wheel scrolls the set-up panel
+
+
+def _wheel(widget, delta_y: int = -120) -> None:
+    centre = QPointF(widget.width() / 2, widget.height() / 2)
+    event = QWheelEvent(centre, QPointF(widget.mapToGlobal(centre.toPoint())), QPoint(0, 0), QPoint(0, delta_y),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(widget, event)
+
+
+def test_wheel_over_setup_controls_scrolls_the_panel_not_the_value(qtbot):
+    win, _ = build_window()
+    qtbot.addWidget(win)
+    win.resize(1366, 700)
+    win.show()
+    qtbot.waitExposed(win)
+    bar = win.setup_scroll.verticalScrollBar()
+    assert bar.maximum() > 0  # the panel is taller than the window: there is something to scroll
+    panel = win.setup_panel
+    before = win.state.scenario.to_dict()
+    for control in (panel.optimizer, panel.precision, panel.grad_accum, panel.micro_batch.slider, panel.micro_batch.spin,
+                    panel.tp, win.hardware_picker.gpus_per_node):
+        bar.setValue(0)
+        _wheel(control)
+        assert bar.value() > 0, type(control).__name__
+    assert win.state.scenario.to_dict() == before  # no value changed
+    panel.optimizer.setFocus()  # a control with the keyboard focus does take the wheel
+    QApplication.processEvents()
+    assert panel.optimizer.hasFocus()
+    _wheel(panel.optimizer)
+    assert win.state.scenario.optimizer != before["optimizer"]
