@@ -276,11 +276,17 @@ def stage_components(
         # (or nothing) when the base weights are frozen.
         grad_unit = p.largest_unit if not adapters else p.lora / max(len(layers), 1)
         gather_bwd = gather + grad_unit * dt.grad
-        if not s.reshard_after_forward:
+        # torch.distributed.pipelining with FSDP2 (torchtitan, plain PyTorch): a stage keeps its weights unsharded
+        # across micro-batches (torchtitan parallelize: reshard_after_forward = not pp_enabled) and accumulates
+        # unsharded gradients until the last micro-batch (set_requires_gradient_sync / set_reshard_after_backward).
+        pp_keeps = s.pp > 1 and fw.framework in ("torchtitan", "pytorch")
+        if not s.reshard_after_forward or pp_keeps:
             # every layer stays gathered from its forward until its backward has run
             kept = (p.trainable + p.frozen - p.largest_unit) * gather_bytes
             gather += kept
             gather_bwd += kept
+        if pp_keeps and s.grad_accum > 1:
+            gather_bwd += (p.trainable + p.lora - grad_unit) * gather_bytes  # unsharded grads in the param dtype
         comps.append(
             _c(
                 "zero3_gather",

@@ -173,3 +173,15 @@ def test_paged_optimizer_states_live_outside_the_allocator():
 def test_offloading_moves_gradients_to_cpu():
     est = estimate(_s(zero_stage=2, gpus_per_node=8, offload="optimizer"))
     assert _comp(est, "gradients", 2) == 0
+
+
+def test_fsdp_with_pipeline_keeps_stage_weights_and_gradients_unsharded():
+    # torchtitan: FSDP2 + torch.distributed.pipelining keeps a stage's weights gathered and its gradients unsharded
+    # across micro-batches; each GPU of a 2-stage pipeline holds half the layers.
+    base = {"model": "llama-3-8b", "fsdp": True, "gpus_per_node": 8, "pp": 2, "grad_accum": 8, "precision": "bf16",
+            "checkpointing": "full"}
+    hf = estimate(scenario_from_dict(dict(base, framework="huggingface")))
+    titan = estimate(scenario_from_dict(dict(base, framework="torchtitan")))
+    stage_params = titan.total_params / 2
+    extra = _comp(titan, "zero3_gather", 2) - _comp(hf, "zero3_gather", 2)
+    assert extra == pytest.approx(2 * 2 * stage_params, rel=0.15)  # bf16 weights + bf16 gradients of the stage
