@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .architecture import ModelSpec
 from .errors import ConsistencyError, ScenarioError
 from .messages import QT_TRANSLATE_NOOP
 
-if TYPE_CHECKING:
-    from .scenario import Scenario
 
-
-def check_consistency(s: Scenario, spec: ModelSpec) -> None:
+def check_consistency(s: Any, spec: ModelSpec) -> None:  # s: an engine.scenario.Scenario (which imports this)
     """Checks that need the model: parallel layout, layer counts, LoRA target names.
 
     Each message is one sentence in the words on screen (not the file's keys): the window shows it as it is.

@@ -23,7 +23,7 @@ MAX_GPUS = 1024
 STRATEGIES = ("dp", "zero3", "tp_pp")
 
 
-class _Evaluator:
+class Evaluator:
     """Memoised estimates: each distinct scenario is checked and estimated once per search."""
 
     def __init__(self, target: float = 0.0) -> None:
@@ -49,7 +49,7 @@ class _Evaluator:
         return est is not None and est.fits and est.headroom_bytes >= self.target * est.capacity_bytes
 
 
-def _largest_true(ok: Callable[[int], bool], hi: int) -> int | None:
+def largest_true(ok: Callable[[int], bool], hi: int) -> int | None:
     """Largest v in 1..hi with ok(v), ok true on a prefix: probe 1, 2, 4, ... then bisect (never a scan)."""
     if hi < 1 or not ok(1):
         return None
@@ -81,7 +81,7 @@ def gpu_counts(s: Scenario) -> list[int]:
     return small + list(range(2 * g, MAX_GPUS + 1, g))
 
 
-def _tp_ok(spec: Any, t: int) -> bool:
+def tp_ok(spec: Any, t: int) -> bool:
     return spec.heads % t == 0 and (spec.kv_heads % t == 0 or t % spec.kv_heads == 0)
 
 
@@ -99,7 +99,7 @@ def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = Fals
         zero = 2 if s.method == "qlora" else 3
         offload = "optimizer" if s.offload != "none" and zero < 3 else s.offload
     elif strategy == "tp_pp":
-        tp = max(t for t in (8, 4, 2, 1) if t <= gpn and gpn % t == 0 and _tp_ok(spec, t))
+        tp = max(t for t in (8, 4, 2, 1) if t <= gpn and gpn % t == 0 and tp_ok(spec, t))
         pp = n // tp
         if pp > spec.layers:
             return None
@@ -112,7 +112,7 @@ def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = Fals
                                fsdp=False, offload=offload, grad_accum=ga)
 
 
-def _min_gpus(s: Scenario, strategy: str, ev: _Evaluator, keep_global_batch: bool = False) -> Scenario | None:
+def smallest_layout(s: Scenario, strategy: str, ev: Evaluator, keep_global_batch: bool = False) -> Scenario | None:
     counts = gpu_counts(s)
     laid = [None] * len(counts)
 
@@ -120,7 +120,7 @@ def _min_gpus(s: Scenario, strategy: str, ev: _Evaluator, keep_global_batch: boo
         laid[i - 1] = with_gpus(s, counts[i - 1], strategy, keep_global_batch)
         return ev.ok(laid[i - 1])
 
-    last_bad = _largest_true(lambda i: not ok(i), len(counts))  # fits is false on a prefix, then true
+    last_bad = largest_true(lambda i: not ok(i), len(counts))  # fits is false on a prefix, then true
     if last_bad is None:
         return laid[0]
     return None if last_bad >= len(counts) else laid[last_bad]
@@ -138,24 +138,24 @@ class Limits:
     min_gpus: dict[str, int | None]
 
 
-def max_micro_batch(s: Scenario, ev: _Evaluator | None = None) -> int | None:
-    ev = ev or _Evaluator()
-    return _largest_true(lambda m: ev.ok(s.with_unchecked(micro_batch=m)), MAX_MICRO_BATCH)
+def max_micro_batch(s: Scenario, ev: Evaluator | None = None) -> int | None:
+    ev = ev or Evaluator()
+    return largest_true(lambda m: ev.ok(s.with_unchecked(micro_batch=m)), MAX_MICRO_BATCH)
 
 
-def max_seq_len(s: Scenario, ev: _Evaluator | None = None) -> int | None:
-    ev, step = ev or _Evaluator(), seq_step(s)
+def max_seq_len(s: Scenario, ev: Evaluator | None = None) -> int | None:
+    ev, step = ev or Evaluator(), seq_step(s)
     top = max(resolve_model(s).max_position, MAX_SEQ_LEN) // step
-    k = _largest_true(lambda k: ev.ok(s.with_unchecked(seq_len=k * step)), top)
+    k = largest_true(lambda k: ev.ok(s.with_unchecked(seq_len=k * step)), top)
     return None if k is None else k * step
 
 
-def min_gpus(s: Scenario, strategy: str, ev: _Evaluator | None = None) -> int | None:
-    found = _min_gpus(s, strategy, ev or _Evaluator())
+def min_gpus(s: Scenario, strategy: str, ev: Evaluator | None = None) -> int | None:
+    found = smallest_layout(s, strategy, ev or Evaluator())
     return None if found is None else found.world_size
 
 
 def limits(s: Scenario) -> Limits:
-    ev = _Evaluator()
+    ev = Evaluator()
     return Limits(max_micro_batch(s, ev), max_seq_len(s, ev), seq_step(s),
                   {k: min_gpus(s, k, ev) for k in STRATEGIES})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -114,10 +114,13 @@ _BOOLS = ("freeze_embeddings", "qlora_double_quant", "sequence_parallel", "fsdp"
 class CustomModel:
     name: str
     hf_config_json: str  # canonical JSON text: hashable, and parsed once per distinct config
+    # The parsed config, shared (not compared, not hashed): every to_dict() of every edit and every undo entry
+    # points at this one object instead of parsing or copying the config again. Read it; never mutate it.
+    parsed: dict[str, Any] | None = field(default=None, compare=False, hash=False, repr=False)
 
     @property
     def hf_config(self) -> dict[str, Any]:
-        return json.loads(self.hf_config_json)
+        return self.parsed if self.parsed is not None else json.loads(self.hf_config_json)
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,20 +221,20 @@ class Scenario:
     def replace(self, **changes: Any) -> Scenario:
         """A validated copy with some keys changed (values in file form or engine form)."""
         data = self.to_dict()
-        data.update({k: _file_form(v) for k, v in changes.items()})
+        data.update({k: file_form(v) for k, v in changes.items()})
         return scenario_from_dict(data)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"schema_version": SCHEMA_VERSION}
         for f in dataclasses.fields(self):
-            out[f.name] = _file_form(getattr(self, f.name))
+            out[f.name] = file_form(getattr(self, f.name))
         return out
 
 
 _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Scenario))
 
 
-def _file_form(value: Any) -> Any:
+def file_form(value: Any) -> Any:
     if isinstance(value, CustomModel):
         return {"name": value.name, "hf_config": value.hf_config}
     if isinstance(value, CustomGpu):
@@ -243,6 +246,15 @@ def _file_form(value: Any) -> Any:
     return value
 
 
+MAX_SHARED_MODELS = 16  # imported configs kept for reuse by identity (an edit session rarely has more than one)
+_SHARED_MODELS: dict[int, CustomModel] = {}  # id(parsed hf_config) -> its CustomModel
+
+
+def forget_shared_models() -> None:
+    """Drop the imported configs kept for reuse (engine.caches.clear_caches calls this)."""
+    _SHARED_MODELS.clear()
+
+
 def _parse_model(value: Any) -> str | CustomModel:
     if isinstance(value, str):
         try:
@@ -251,12 +263,19 @@ def _parse_model(value: Any) -> str | CustomModel:
             raise ScenarioError("model", str(exc)) from exc
         return value
     if isinstance(value, dict) and isinstance(value.get("hf_config"), dict):
-        config_json = json.dumps(value["hf_config"], sort_keys=True)
-        model = CustomModel(str(value.get("name") or value["hf_config"].get("model_type", "custom")), config_json)
+        config = value["hf_config"]
+        name = str(value.get("name") or config.get("model_type", "custom"))
+        known = _SHARED_MODELS.get(id(config))
+        if known is not None and known.parsed is config and known.name == name:
+            return known  # the same parsed config handed back (an edit, an undo): no re-serialising, no copy
+        model = CustomModel(name, json.dumps(config, sort_keys=True), config)
         try:
             custom_model_spec(model)
         except ModelConfigError as exc:
             raise ScenarioError("model", str(exc)) from exc
+        _SHARED_MODELS[id(config)] = model  # the model holds `config`, so its id cannot be reused while listed here
+        while len(_SHARED_MODELS) > MAX_SHARED_MODELS:
+            del _SHARED_MODELS[next(iter(_SHARED_MODELS))]
         return model
     raise ScenarioError(
         "model",

@@ -8,13 +8,11 @@ keep only minimal plans (no subset of the changes already fits) and merge identi
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
 import heapq
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,23 +23,23 @@ from .limits import (  # noqa: F401 - the limits are part of the solver's public
     MAX_SEQ_LEN,
     SEQ_STEP,
     STRATEGIES,
+    Evaluator,
     Limits,
-    _Evaluator,
-    _largest_true,
-    _min_gpus,
-    _tp_ok,
     gpu_counts,
+    largest_true,
     limits,
     max_micro_batch,
     max_seq_len,
     min_gpus,
     node_size,
     seq_step,
+    smallest_layout,
+    tp_ok,
     with_gpus,
 )
 from .messages import QT_TRANSLATE_NOOP, Message, message
 from .presets import get_gpu
-from .scenario import Scenario, _file_form, resolve_model
+from .scenario import Scenario, file_form, resolve_model
 
 ASSUMPTIONS = (QT_TRANSLATE_NOOP("engine", "global batch"), QT_TRANSLATE_NOOP("engine", "method"),
                QT_TRANSLATE_NOOP("engine", "sequence length"), QT_TRANSLATE_NOOP("engine", "hardware"),
@@ -149,7 +147,7 @@ def _axes(s: Scenario) -> list[list[_Option]]:
                  3: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-3 / FSDP full sharding")}
         axes.append([_Option("zero", 5.75 + 0.25 * z, (("zero_stage", z), ("fsdp", False)), message(names[z]), _ZERO)
                      for z in range(s.effective_zero + 1, 4)])
-    tps = [t for t in (2, 4, 8) if s.tp < t <= gpn and world % (t * s.pp * s.cp) == 0 and _tp_ok(spec, t)]
+    tps = [t for t in (2, 4, 8) if s.tp < t <= gpn and world % (t * s.pp * s.cp) == 0 and tp_ok(spec, t)]
     axes.append([_Option("tp", 7.0 + 0.25 * math.log2(t / s.tp), (("tp", t), ("sequence_parallel", True)),
                          message(QT_TRANSLATE_NOOP("engine", "use tensor parallelism tp={tp} with sequence "
                                                              "parallelism"), tp=t), _TP) for t in tps])
@@ -196,7 +194,7 @@ def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str 
 
 
 def _describe(base: Scenario, s: Scenario, opts: list[_Option]) -> tuple[dict, tuple, str, tuple, tuple]:
-    changes = {f.name: _file_form(getattr(s, f.name)) for f in dataclasses.fields(s)
+    changes = {f.name: file_form(getattr(s, f.name)) for f in dataclasses.fields(s)
                if getattr(s, f.name) != getattr(base, f.name)}
     steps = [o.phrase for o in opts if o.phrase]
     notes = [message(o.note) for o in opts if o.note]
@@ -233,32 +231,19 @@ def join_steps(steps: list[str], and_word: str = " and ") -> str:
     return text[:1].upper() + text[1:]
 
 
-def _resolve(ev: _Evaluator, base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, float]:
+def _resolve(ev: Evaluator, base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, float]:
     """The scenario a set of options leads to (searches for seq / GPU count done) and the extra disruption."""
     cand, seq, gpus = _combine(base, opts)
     if cand is not None and seq:  # the least shortening that fits: exact to a step, by bisection
         step, old = seq_step(cand), cand.seq_len
-        k = _largest_true(lambda k: ev.ok(cand.with_unchecked(seq_len=k * step)), (old - 1) // step)
+        k = largest_true(lambda k: ev.ok(cand.with_unchecked(seq_len=k * step)), (old - 1) // step)
         return (None, 0.0) if k is None else (cand.with_unchecked(seq_len=k * step), 5.0 * (1 - k * step / old))
     if cand is not None and gpus:
-        cand = _min_gpus(cand, gpus, ev, keep_global_batch=True)
+        cand = smallest_layout(cand, gpus, ev, keep_global_batch=True)
         if cand is None or cand.world_size <= base.world_size:
             return None, 0.0  # none, or no more than today: the within-node options cover that
         return cand, 0.5 * math.log2(cand.world_size / base.world_size)
     return cand, 0.0
-
-
-@contextlib.contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Pause the cycle collector: a search keeps thousands of estimates alive (none in a reference cycle, so
-    reference counting frees them all), and repeated full collections over them cost a third of the search."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def plan_search(s: Scenario, *, target_headroom_fraction: float = 0.0, max_plans: int = 8,
@@ -266,15 +251,16 @@ def plan_search(s: Scenario, *, target_headroom_fraction: float = 0.0, max_plans
                 progress: Callable[[int, int], None] | None = None,
                 cancel: Callable[[], bool] | None = None) -> SearchStats:
     """Ranked plans with search statistics. exhaustive (benchmarks): every combination, no pruning, no early stop."""
-    with _no_cyclic_gc():
-        return _plan_search(s, target_headroom_fraction, max_plans, max_estimates, exhaustive, progress, cancel)
+    # The cycle collector stays on: pausing it is process-wide, and the window runs this on a worker thread while
+    # the GUI thread allocates too. (It cost a third of the search time once; see benchmarks/solver_speed.py.)
+    return _plan_search(s, target_headroom_fraction, max_plans, max_estimates, exhaustive, progress, cancel)
 
 
 def _plan_search(s: Scenario, target_headroom_fraction: float, max_plans: int, max_estimates: int,
                  exhaustive: bool, progress: Callable[[int, int], None] | None,
                  cancel: Callable[[], bool] | None) -> SearchStats:
     t0 = time.perf_counter()
-    ev, stats = _Evaluator(target_headroom_fraction), SearchStats()
+    ev, stats = Evaluator(target_headroom_fraction), SearchStats()
     base_est = ev(s)
     # A change that moves no byte in any phase is no lever (SDPA and flash cost the same, for one). Phases,
     # not the peak: checkpointing may leave an optimizer-step peak alone and still matter in combination.

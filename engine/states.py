@@ -7,7 +7,7 @@ gradients, master copy, optimizer state tensors), never from a fixed table per c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from .architecture import Linear, ModelSpec
 from .scenario import Scenario
@@ -167,7 +167,7 @@ class _FreezeSettings:
         return self.embed_frozen
 
 
-@cache
+@lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
 def _targets(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool, linear_attn: bool = False) -> tuple[Linear, ...]:
     linears = spec.layer_linears(moe, linear_attn)
     if targets == "all-linear":
@@ -182,19 +182,19 @@ def lora_targets(s: Scenario, spec: ModelSpec, moe: bool, linear_attn: bool = Fa
     return _targets(spec, s.lora_targets, moe, linear_attn)
 
 
-@cache
+@lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
 def lora_target_names(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool,
                       linear_attn: bool = False) -> frozenset[str]:
     return frozenset(lin.name for lin in _targets(spec, targets, moe, linear_attn))
 
 
-@cache
+@lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
 def _lora_params_per_layer(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool, rank: int,
                            linear_attn: bool = False) -> int:
     return sum(rank * (lin.d_in + lin.d_out) for lin in _targets(spec, targets, moe, linear_attn))
 
 
-@cache
+@lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
 def _factored_per_layer(spec: ModelSpec, moe: bool, linear_attn: bool = False) -> float:
     out = sum(lin.d_in + lin.d_out for lin in spec.layer_linears(moe, linear_attn)) + spec.small_params(moe, linear_attn)
     return out + (spec.n_experts * 3 * (spec.hidden + spec.expert_ffn) if moe else 0)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QMarginsF, QSizeF, QUrl
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
@@ -18,9 +17,7 @@ from .dialogs import CustomGpu, FileChoice, ImportedConfig, SaveChanges
 from .i18n import tr_engine, tr_error
 from .settings_store import atomic_write
 from .widgets import message_text
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+from .window_api import PlannerWindow
 
 JSON_FILTER = "Scenario (*.json)"
 DEFAULT_SCENARIO = {
@@ -37,7 +34,7 @@ DEFAULT_SCENARIO = {
 }
 
 
-def confirm_discard(win: MainWindow) -> bool:
+def confirm_discard(win: PlannerWindow) -> bool:
     if not win.state.is_dirty():
         return True
     answer = SaveChanges.ask(win, win.state.scenario.name).choice
@@ -46,7 +43,7 @@ def confirm_discard(win: MainWindow) -> bool:
     return answer == "discard"
 
 
-def new_scenario(win: MainWindow) -> bool:
+def new_scenario(win: PlannerWindow) -> bool:
     if not confirm_discard(win):
         return False
     win.state.load(scenario_from_dict(DEFAULT_SCENARIO))
@@ -54,7 +51,7 @@ def new_scenario(win: MainWindow) -> bool:
     return True
 
 
-def open_file(win: MainWindow, path: str | None = None) -> bool:
+def open_file(win: PlannerWindow, path: str | None = None) -> bool:
     if path is None:
         if not confirm_discard(win):
             return False
@@ -77,7 +74,7 @@ def write_json(path: str, data: dict) -> None:
     atomic_write(Path(path), (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
-def save(win: MainWindow) -> bool:
+def save(win: PlannerWindow) -> bool:
     if win.library_save is not None:
         return win.library_save()
     if not win.state.file_path:
@@ -88,7 +85,7 @@ def save(win: MainWindow) -> bool:
     return True
 
 
-def write_or_explain(win: MainWindow, path: str) -> bool:
+def write_or_explain(win: PlannerWindow, path: str) -> bool:
     """Write the scenario to `path`; on failure a dialog says why and the edits stay unsaved (the * stays)."""
     try:
         write_json(path, win.state.scenario.to_dict())
@@ -100,7 +97,7 @@ def write_or_explain(win: MainWindow, path: str) -> bool:
     return True
 
 
-def save_as(win: MainWindow) -> bool:
+def save_as(win: PlannerWindow) -> bool:
     name = win.state.scenario.name.replace("/", "-") + ".json"
     choice = FileChoice.ask_save(win, QCoreApplication.translate("Actions", "Save scenario as"), JSON_FILTER, name)
     if choice is None:
@@ -112,7 +109,7 @@ def save_as(win: MainWindow) -> bool:
     return True
 
 
-def import_config(win: MainWindow) -> None:
+def import_config(win: PlannerWindow) -> None:
     imported = ImportedConfig.ask(win)
     if imported is not None:
         win.state.edit(
@@ -121,7 +118,7 @@ def import_config(win: MainWindow) -> None:
         )
 
 
-def custom_gpu(win: MainWindow) -> None:
+def custom_gpu(win: PlannerWindow) -> None:
     gpu = CustomGpu.ask(win, win.state.unit)
     if gpu is not None:
         win.state.edit(
@@ -130,7 +127,7 @@ def custom_gpu(win: MainWindow) -> None:
         )
 
 
-def export(win: MainWindow, kind: str) -> None:
+def export(win: PlannerWindow, kind: str) -> None:
     filters = {"png": "PNG image (*.png)", "pdf": "PDF report (*.pdf)", "md": "Markdown (*.md)", "csv": "CSV (*.csv)"}
     suggested = f"{win.state.scenario.name}.{kind}".replace("/", "-")
     choice = FileChoice.ask_save(win, QCoreApplication.translate("Actions", "Export"), filters[kind], suggested)
@@ -138,7 +135,7 @@ def export(win: MainWindow, kind: str) -> None:
         export_to(win, kind, choice.path)
 
 
-def export_to(win: MainWindow, kind: str, path: str) -> None:
+def export_to(win: PlannerWindow, kind: str, path: str) -> None:
     """Export the current scenario, or the comparison when the Compare tab is showing one."""
     if win.tabs.currentWidget() is win.compare and len(win.compare.items) >= 2:
         export_comparison(win, kind, path)
@@ -156,7 +153,7 @@ def export_to(win: MainWindow, kind: str, path: str) -> None:
     win.status.showMessage(QCoreApplication.translate("Actions", "Exported %s") % path, 5000)
 
 
-def comparison_rows(win: MainWindow) -> list[list[str]]:
+def comparison_rows(win: PlannerWindow) -> list[list[str]]:
     table = win.compare.table
     header = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
     rows = [[table.item(r, c).text() if table.item(r, c) else "" for c in range(table.columnCount())]
@@ -164,7 +161,7 @@ def comparison_rows(win: MainWindow) -> list[list[str]]:
     return [header, *rows]
 
 
-def export_comparison(win: MainWindow, kind: str, path: str) -> None:
+def export_comparison(win: PlannerWindow, kind: str, path: str) -> None:
     """The panes as shown (PNG, PDF) or the table of differences (Markdown, CSV)."""
     rows = comparison_rows(win)
     if kind == "png":
@@ -192,11 +189,11 @@ def _tr_report(text: str) -> str:
     return QCoreApplication.translate("report", text)
 
 
-def report_html(win: MainWindow) -> str:
+def report_html(win: PlannerWindow) -> str:
     return to_html(win.state.scenario, win.state.estimate, win.state.unit, _tr_report, tr_engine, chart="chart.png")
 
 
-def write_pdf(win: MainWindow, path: str) -> None:
+def write_pdf(win: PlannerWindow, path: str) -> None:
     """One-page A4 report: inputs, verdict, chart, breakdown and assumptions."""
     _print_pdf(path, report_html(win), win.charts_widget.grab().toImage())
 
@@ -218,12 +215,12 @@ def _print_pdf(path: str, html: str, chart: QImage) -> None:
     painter.end()
 
 
-def show_formulas(win: MainWindow) -> None:
+def show_formulas(win: PlannerWindow) -> None:
     QMessageBox.information(win, QCoreApplication.translate("Actions", "How the numbers are computed"),
                             QCoreApplication.translate("Actions", FORMULAS_HTML))
 
 
-def show_about(win: MainWindow) -> None:
+def show_about(win: PlannerWindow) -> None:
     QMessageBox.about(
         win,
         QCoreApplication.translate("Actions", "About LLM Memory Planner"),

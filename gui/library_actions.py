@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
@@ -13,12 +11,10 @@ from .compare_view import Compared
 from .i18n import tr_error
 from .storage import ConflictError
 from .widgets import message_text
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+from .window_api import PlannerWindow
 
 
-def open_entry(win: MainWindow, scenario_id: str) -> bool:
+def open_entry(win: PlannerWindow, scenario_id: str) -> bool:
     from .file_actions import confirm_discard
 
     if not confirm_discard(win):
@@ -39,7 +35,7 @@ def open_entry(win: MainWindow, scenario_id: str) -> bool:
     return True
 
 
-def save_to_library(win: MainWindow, as_new: bool = False) -> bool:
+def save_to_library(win: PlannerWindow, as_new: bool = False) -> bool:
     """Save into the library; a scenario changed on disk by another window is never overwritten silently."""
     scenario = win.state.scenario
     scenario_id = None if as_new else win.state.library_id
@@ -85,13 +81,14 @@ def save_to_library(win: MainWindow, as_new: bool = False) -> bool:
         win.state.load(scenario, library_id=new_id)
     win.library_version = version  # of the bytes this save wrote, taken under the lock: no race with another window
     win.state.mark_saved(new_id)
-    win.settings.update(last_scenario=new_id)
+    if win.settings.values.last_scenario != new_id:  # a settings write costs two fsyncs: only when it changes
+        win.settings.update(last_scenario=new_id)
     win.library_panel.mark_stale()  # re-listed now if on screen, else when next shown
     win.status.showMessage(QCoreApplication.translate("Actions", "Saved to the library as %s") % new_id, 5000)
     return True
 
 
-def new_in_library(win: MainWindow) -> None:
+def new_in_library(win: PlannerWindow) -> None:
     """A fresh scenario, saved into the library at once so it appears in the list."""
     from .file_actions import new_scenario
 
@@ -99,7 +96,7 @@ def new_in_library(win: MainWindow) -> None:
         save_to_library(win)
 
 
-def compare_ids(win: MainWindow, ids: list[str], with_current: bool = False) -> None:
+def compare_ids(win: PlannerWindow, ids: list[str], with_current: bool = False) -> None:
     items = []
     if with_current:
         items.append(
@@ -115,7 +112,7 @@ def compare_ids(win: MainWindow, ids: list[str], with_current: bool = False) -> 
     win.tabs.setCurrentWidget(win.compare)
 
 
-def compare_before_after(win: MainWindow, before, after, label: str) -> None:
+def compare_before_after(win: PlannerWindow, before, after, label: str) -> None:
     """Show a plan's effect: the scenario before, and the live one after applying it."""
     win.compare.set_items(
         [Compared(QCoreApplication.translate("Actions", "Before"), before), Compared(label, after, live=True)]
@@ -123,7 +120,7 @@ def compare_before_after(win: MainWindow, before, after, label: str) -> None:
     win.tabs.setCurrentWidget(win.compare)
 
 
-def attach(win: MainWindow) -> None:
+def attach(win: PlannerWindow) -> None:
     panel = win.library_panel
     panel.openRequested.connect(lambda scenario_id: open_entry(win, scenario_id))
     panel.newRequested.connect(lambda: new_in_library(win))

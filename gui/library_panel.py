@@ -112,6 +112,9 @@ class LibraryPanel(RefreshWhenShown):
         self.entries = self.library.entries()
         unit = self.state.unit
         self.table.setUpdatesEnabled(False)
+        header = self.table.horizontalHeader()
+        for col in range(1, 5):  # ResizeToContents re-measures every row on every setItem: O(rows^2) on a refill
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         self.table.setRowCount(len(self.entries))
         rows = {}
         for row, entry in enumerate(self.entries):
@@ -131,6 +134,8 @@ class LibraryPanel(RefreshWhenShown):
                     item.setForeground(QColor(VERDICT_COLOURS[verdict]))
                 self.table.setItem(row, col, item)
         self._row_cache = rows
+        for col in range(1, 5):  # measured once, now that every row is in
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setUpdatesEnabled(True)
         problems = self.library.problems()
         self.problems.setText("\n".join(str(p) for p in problems))

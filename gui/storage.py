@@ -100,6 +100,9 @@ class ScenarioLibrary:
         # scenarios list in milliseconds after the first time. Pruned to the files that exist at every listing.
         self._cache: dict[Path, tuple[tuple[int, int, int, int], LibraryEntry]] = {}
         self._folded: tuple[int, set[str]] = (-2, set())  # (folder mtime, casefolded stems) for _free_id
+        # versions (hashes) of bytes known to be a valid scenario in today's format: overwriting such a file needs
+        # no quarantine copy or backup, so a save need not parse the old bytes again
+        self._current_format: set[str] = set()
 
     def _lock(self) -> contextlib.AbstractContextManager[None]:
         return file_lock(self.root / ".lock")
@@ -209,8 +212,16 @@ class ScenarioLibrary:
             if self._quarantine(path, raw, str(exc)) or not os.path.lexists(path):
                 return None
             return self._read(path, retry=False)  # another instance rewrote it meanwhile: judge the new bytes
-        return LibraryEntry(sid, scenario.name, path, scenario, None, example, modified, version_of(raw),
+        version = version_of(raw)
+        if old == SCHEMA_VERSION:
+            self._known_current(version)
+        return LibraryEntry(sid, scenario.name, path, scenario, None, example, modified, version,
                             old if old < SCHEMA_VERSION else None)
+
+    def _known_current(self, version: str) -> None:
+        if len(self._current_format) > 100_000:  # bounded: a long session with a huge library
+            self._current_format.clear()
+        self._current_format.add(version)
 
     def _note(self, problem: Problem) -> None:
         if problem not in self._problems:
@@ -308,7 +319,7 @@ class ScenarioLibrary:
                 if on_conflict == "raise":
                     raise ConflictError(scenario_id, scenario.name)
                 scenario, scenario_id = scenario.replace(name=f"{scenario.name} (conflict copy)"), None
-            elif current is not None:
+            elif current is not None and version_of(current) not in self._current_format:
                 try:
                     self._preserve(path, current)
                 except FutureVersionError:
@@ -316,10 +327,12 @@ class ScenarioLibrary:
             if scenario_id is not None:
                 raw = scenario_bytes(scenario)
                 atomic_write(path, raw)
+                self._known_current(version_of(raw))
                 return scenario_id, version_of(raw)
         new_id = self._free_id(id_from_name(scenario.name))
         raw = scenario_bytes(scenario)
         atomic_write(self.scenarios_dir / f"{new_id}.json", raw)
+        self._known_current(version_of(raw))
         return new_id, version_of(raw)
 
     def duplicate(self, scenario_id: str) -> str:

@@ -1,0 +1,134 @@
+"""The scenario library at scale: 10,000 saved scenarios in the data folder.
+
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/library_scale.py [N]
+Targets (issue 15): start to first paint <= 1 s; one Save (File > Save into the library) <= 50 ms.
+Also printed: listing the Library tab the first time (every file read and estimated) and again (cached).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+START = """
+import time, sys
+t0 = time.perf_counter()
+sys.path.insert(0, %r)
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from gui.app import build_window
+from gui.settings_store import Settings
+t1 = time.perf_counter()
+win, _ = build_window(None, restore=True, settings=Settings())
+win.show()
+app.processEvents()
+t2 = time.perf_counter()
+print(t2 - t0, t2 - t1)
+"""
+
+
+def fill(home: Path, n: int) -> None:
+    """n scenarios made from the shipped examples (names and micro-batches varied), as save() writes them."""
+    from engine import scenario_from_dict
+    from gui.storage import scenario_bytes
+
+    examples = [json.loads(p.read_text()) for p in sorted((REPO / "examples").glob("*.json"))]
+    folder = home / "scenarios"
+    folder.mkdir(parents=True)
+    for i in range(n):
+        data = {**examples[i % len(examples)], "name": f"run {i:05d}", "micro_batch": 1 + i % 4}
+        (folder / f"run-{i:05d}.json").write_bytes(scenario_bytes(scenario_from_dict(data)))
+    (home / "settings.json").write_text(json.dumps({"schema_version": 1, "last_scenario": "run-00042"}))
+
+
+def start_times(runs: int = 3) -> list[tuple[float, float]]:
+    """(process start -> first paint, window build -> first paint) of fresh processes, in seconds."""
+    out = []
+    for _ in range(runs):
+        done = subprocess.run([sys.executable, "-c", START % str(REPO)], capture_output=True, text=True,
+                              env=os.environ, timeout=300, check=True)
+        total, build = done.stdout.strip().splitlines()[-1].split()
+        out.append((float(total), float(build)))
+    return out
+
+
+def main() -> None:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        os.environ["LLM_MEMORY_PLANNER_HOME"] = str(home)
+        fill(home, n)
+        starts = start_times()
+        empty = Path(tmp) / "empty"
+        empty.mkdir()
+        os.environ["LLM_MEMORY_PLANNER_HOME"] = str(empty)
+        starts_empty = start_times()
+        os.environ["LLM_MEMORY_PLANNER_HOME"] = str(home)
+
+        from PySide6.QtWidgets import QApplication, QMessageBox
+
+        app = QApplication.instance() or QApplication([])
+        for name in ("warning", "information", "critical", "question"):  # a dialog would wait forever offscreen
+            setattr(QMessageBox, name, staticmethod(lambda *a, **k: sys.exit(f"unexpected dialog: {a[1:3]}")))
+        from gui.app import build_window
+        from gui.settings_store import Settings
+
+        win, _ = build_window(None, restore=True, settings=Settings())
+        win.show()
+        app.processEvents()
+        assert win.state.library_id == "run-00042", "the last scenario reopens"
+        saves = []
+        for i in range(30):
+            win.state.edit({"micro_batch": 1 + (i % 7)})
+            app.processEvents()  # the edit's own repaint is not the save's
+            began = time.perf_counter()
+            assert win.library_save()
+            app.processEvents()
+            saves.append(time.perf_counter() - began)
+        began = time.perf_counter()
+        win.tabs.setCurrentWidget(win.library_panel)
+        app.processEvents()
+        first_listing = time.perf_counter() - began
+        assert win.library_panel.table.rowCount() >= n
+        began = time.perf_counter()
+        win.library_panel.refresh()
+        again = time.perf_counter() - began
+        shown_saves = []
+        for i in range(10):
+            win.state.edit({"micro_batch": 1 + (i % 5)})
+            app.processEvents()
+            began = time.perf_counter()
+            assert win.library_save()
+            app.processEvents()
+            shown_saves.append(time.perf_counter() - began)
+        win.state.undo_stack.setClean()
+        win.close()
+
+    print(f"scenarios in the library: {n:,}")
+    def med(values: list[tuple[float, float]], i: int) -> float:
+        return statistics.median(v[i] for v in values)
+
+    print(f"start to first paint (build the window, restore the last scenario, paint): median "
+          f"{med(starts, 1):.2f} s with {n:,} scenarios, {med(starts_empty, 1):.2f} s with none   target <= 1 s")
+    print(f"  whole process (Python, Qt and the app's imports too): {med(starts, 0):.2f} s with {n:,}, "
+          f"{med(starts_empty, 0):.2f} s with none")
+    print(f"save (Library tab hidden): median {statistics.median(saves) * 1e3:.1f} ms, "
+          f"max {max(saves) * 1e3:.1f} ms   target <= 50 ms")
+    print(f"Library tab shown the first time (read + estimate every file): {first_listing:.2f} s; "
+          f"listed again (cached): {again * 1e3:.0f} ms")
+    print(f"save with the Library tab on screen (row list refreshed): median "
+          f"{statistics.median(shown_saves) * 1e3:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+"""The engine's memo caches in one place: every one is bounded (an lru_cache with a maxsize, or keyed by the
+shipped presets only), and clear_caches() empties them all, e.g. for a long-running process or a test. No Qt."""
+
+from __future__ import annotations
+
+from . import activations, scenario, states
+from .timing import costs, hardware, model
+
+BOUNDED = (
+    activations, scenario, states, costs, hardware, model,
+)
+
+
+def cached_functions() -> list:
+    """Every lru_cache-wrapped function of the modules above (found, so a new cache is never forgotten)."""
+    return [f for module in BOUNDED for f in vars(module).values() if hasattr(f, "cache_clear") and hasattr(f, "cache_info")]
+
+
+def clear_caches() -> int:
+    """Empty every engine memo cache (presets stay: they are read once from the shipped files); returns how many."""
+    functions = cached_functions()
+    for f in functions:
+        f.cache_clear()
+    scenario.forget_shared_models()
+    return len(functions)

@@ -1,0 +1,175 @@
+"""Import contracts, checked statically over the source (no module is imported, so a violation cannot hide):
+
+1. engine/ never imports Qt or gui/ (not even inside a function or under TYPE_CHECKING);
+2. the storage and settings modules never import Qt;
+3. no import cycles between the project's modules (every import counts: top-level, TYPE_CHECKING and inside
+   functions, because a cycle hidden in a function still ties the modules together);
+4. no module uses another module's private names (`from x import _y`, or `x._y` on an imported module).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+PACKAGES = ("engine", "gui")
+QT_FREE_GUI_MODULES = ("gui.storage", "gui.settings_store", "gui.data_folder", "gui.library_types")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def project_modules() -> dict[str, Path]:
+    found = {module_name(p): p for pkg in PACKAGES for p in (REPO / pkg).rglob("*.py")}
+    found["main"] = REPO / "main.py"
+    return found
+
+
+def resolve(module: str, node: ast.ImportFrom, is_package: bool) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+def imports_of(module: str, path: Path) -> list[tuple[str, list[str], int]]:
+    """(imported module, names taken from it, line) for every import statement anywhere in the file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(alias.name, [], node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            out.append((resolve(module, node, path.name == "__init__.py"), [a.name for a in node.names], node.lineno))
+    return out
+
+
+MODULES = project_modules()
+IMPORTS = {name: imports_of(name, path) for name, path in MODULES.items()}
+
+
+def project_target(imported: str, names: list[str]) -> list[str]:
+    """The project modules an import statement depends on (`from pkg import mod` depends on pkg.mod)."""
+    targets = []
+    for name in names:
+        if f"{imported}.{name}" in MODULES:
+            targets.append(f"{imported}.{name}")
+    if imported in MODULES and (not names or len(targets) < len(names)):
+        targets.append(imported)
+    return targets
+
+
+def test_engine_never_imports_qt_or_the_gui():
+    bad = [(m, imp, line) for m, imps in IMPORTS.items() if m.startswith("engine")
+           for imp, _names, line in imps if imp.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph", "gui")]
+    assert bad == []
+
+
+def test_storage_and_settings_never_import_qt():
+    def qt_free_closure(module: str, seen: set[str]) -> list[tuple[str, str]]:
+        bad = []
+        for imp, names, _line in IMPORTS[module]:
+            if imp.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph"):
+                bad.append((module, imp))
+            for target in project_target(imp, names):
+                if target not in seen:
+                    seen.add(target)
+                    bad += qt_free_closure(target, seen)
+        return bad
+
+    for module in QT_FREE_GUI_MODULES:
+        assert qt_free_closure(module, {module}) == [], module
+
+
+def graph() -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {m: set() for m in MODULES}
+    for module, imps in IMPORTS.items():
+        for imp, names, _line in imps:
+            for target in project_target(imp, names):
+                # a package's __init__ re-exporting its own submodules is how a package presents itself, not a cycle
+                if target != module and not (module in PACKAGES and target.startswith(module + ".")) \
+                        and not target.startswith(module + "."):
+                    edges[module].add(target)
+    return edges
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycles():
+    # The engine package's __init__ imports its submodules, and they import siblings, never the package itself.
+    edges = graph()
+    for module in edges:
+        edges[module] = {t for t in edges[module] if t not in PACKAGES}
+    assert cycles(edges) == []
+
+
+def test_no_module_uses_another_modules_private_names():
+    bad = []
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported_modules: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                source = resolve(module, node, path.name == "__init__.py")
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__") and source != module:
+                        bad.append(f"{module}:{node.lineno} imports {source}.{alias.name}")
+                    if f"{source}.{alias.name}" in MODULES:
+                        imported_modules[alias.asname or alias.name] = f"{source}.{alias.name}"
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in MODULES:
+                        imported_modules[alias.asname or alias.name] = alias.name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id in imported_modules and node.attr.startswith("_") \
+                    and not node.attr.startswith("__"):
+                bad.append(f"{module}:{node.lineno} uses {imported_modules[node.value.id]}.{node.attr}")
+    assert bad == []
+
+
+@pytest.mark.parametrize("module", ["engine.scenario", "gui.main_window", "gui.storage"])
+def test_the_checker_sees_imports(module):
+    """The contracts above would pass vacuously if the parser found nothing: it finds these modules' imports."""
+    assert graph()[module], module
