@@ -84,6 +84,7 @@ class SearchStats:
     candidates: int = 0  # candidate scenarios looked up (memo hits included)
     estimates: int = 0  # distinct scenarios the engine estimated
     cancelled: bool = False
+    out_of_time: bool = False  # the search stopped at its time budget (plans found so far are kept)
     seconds: float = 0.0
     plans: list[Plan] = field(default_factory=list)
 
@@ -246,6 +247,9 @@ def _resolve(ev: Evaluator, base: Scenario, opts: list[_Option]) -> tuple[Scenar
     return cand, 0.0
 
 
+MAX_SEARCH_SECONDS = 5.0  # a search answers within this (plus one estimate), whatever the scenario
+
+
 def plan_search(s: Scenario, *, target_headroom_fraction: float = 0.0, max_plans: int = 8,
                 max_estimates: int = 20_000, exhaustive: bool = False,
                 progress: Callable[[int, int], None] | None = None,
@@ -279,6 +283,10 @@ def _plan_search(s: Scenario, target_headroom_fraction: float, max_plans: int, m
             stats.cancelled = True
             break
         if ev.estimates >= max_estimates:  # budget: a space where nothing fits must still end quickly
+            break
+        if not exhaustive and time.perf_counter() - t0 > MAX_SEARCH_SECONDS:
+            # and a time budget too: one estimate of a huge layout (thousands of pipeline stages) takes milliseconds
+            stats.out_of_time = True
             break
         # Every axis is ordered (a later option is a stronger dose), so "some fitting plan <= combo" marks
         # a superset of a plan that fits: not minimal, and neither is anything above it, so no expansion.

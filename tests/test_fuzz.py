@@ -1,0 +1,45 @@
+"""A share of the fuzzing suite in every test run (tests/fuzz_hostile.py; `make fuzz` runs all of it):
+hostile command lines in-process and as real processes, poisoned data folders, kill -9 during saves, two processes.
+Each must end with zero tracebacks, hangs, absurd verdicts, failed start-ups, writes outside or lost files."""
+
+from __future__ import annotations
+
+import sys
+
+import fuzz_hostile as fuzz
+import pytest
+
+posix_only = pytest.mark.skipif(sys.platform == "win32", reason="signals, FIFOs and kill -9 as on POSIX")
+
+
+@posix_only
+def test_hostile_command_lines_in_process():
+    results = fuzz.run(cases=400, in_subprocess=0, folders=0, kills=0, seed=1501)
+    counts = results["command line, in-process"]
+    assert counts["ok"] + counts["refused"] == 400, dict(counts)
+    assert counts["ok"] > 20 and counts["refused"] > 100  # both kinds are generated, so neither check is vacuous
+
+
+@posix_only
+def test_hostile_command_lines_as_processes():
+    results = fuzz.run(cases=0, in_subprocess=6, folders=0, kills=0, seed=1502)
+    counts = results["command line, subprocess"]
+    assert counts["ok"] + counts["refused"] == 6, dict(counts)
+
+
+@posix_only
+def test_poisoned_data_folders_start_and_keep_everything(qtbot):
+    counts = fuzz.fuzz_folders(4, seed=1503)
+    assert counts["started"] == 4 and fuzz.failures({"folders": counts}) == 0, dict(counts)
+
+
+@posix_only
+def test_kill_minus_9_during_saves_never_tears_a_file():
+    counts = fuzz.fuzz_kills(6, seed=1504)
+    assert counts["whole"] == 6 and counts["torn"] == 0 and counts["temp files after start-up"] == 0, dict(counts)
+
+
+@posix_only
+def test_two_processes_adding_recent_files_lose_none():
+    counts = fuzz.two_processes_recent_files(60)
+    assert counts["lost updates"] == 0 and counts["recent files kept"] == 120, dict(counts)
