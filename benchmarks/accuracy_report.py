@@ -12,6 +12,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from engine.accuracy import load_rows, markdown_table, summary  # noqa: E402
+from engine.accuracy_headline import readme_with_headline  # noqa: E402
 from engine.frameworks.published import framework_table, published_rows, rows_table  # noqa: E402
 
 HEADER = """# Accuracy of the `detailed` estimator
@@ -77,6 +78,8 @@ def main() -> int:
                  rows_table(pub), ""]
     out = REPO / "docs" / "accuracy.md"
     out.write_text("\n".join(text), encoding="utf-8")
+    readme = REPO / "README.md"
+    readme.write_text(readme_with_headline(readme.read_text(encoding="utf-8")), encoding="utf-8")
     print(f"wrote {out.relative_to(REPO)}: {stats['configurations']} configurations, median "
           f"{stats['median_abs_error']:.2%}, worst {stats['worst_abs_error']:.2%}")
     return 0

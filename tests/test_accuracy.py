@@ -30,3 +30,14 @@ def test_each_configuration(row):
     measured = sorted(row.measured_phases.values())
     if measured[-1] > 1.03 * measured[-2]:  # a clear winner: the estimate must name the same phase
         assert row.estimated_phase == row.measured_phase
+
+
+def test_readme_headline_is_generated_from_the_same_data():
+    """The README states the traced and the real-GPU figures; they are regenerated, never typed (run
+    benchmarks/accuracy_report.py after the data changes)."""
+    from conftest import REPO
+
+    from engine.accuracy_headline import readme_with_headline
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert readme_with_headline(readme) == readme
