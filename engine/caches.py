@@ -3,7 +3,7 @@ shipped presets only), and clear_caches() empties them all, e.g. for a long-runn
 
 from __future__ import annotations
 
-from . import activations, scenario, states
+from . import activations, scenario, shared_models, states
 from .timing import costs, hardware, model
 
 BOUNDED = (
@@ -21,5 +21,5 @@ def clear_caches() -> int:
     functions = cached_functions()
     for f in functions:
         f.cache_clear()
-    scenario.forget_shared_models()
+    shared_models.forget_shared_models()
     return len(functions)

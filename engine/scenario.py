@@ -23,6 +23,7 @@ from .frameworks.keys import FRAMEWORK_KEYS, parse_framework_keys
 from .input_bounds import check_int_range, check_scenario_numbers
 from .messages import QT_TRANSLATE_NOOP
 from .presets import GpuPreset, get_gpu, model_spec_for
+from .shared_models import remember, shared_model
 from .time_keys import CUSTOM_GPU_SPEED_KEYS, TIME_DEFAULTS, parse_gpu_speed, parse_time_keys  # noqa: F401
 
 SCHEMA_VERSION = 1
@@ -246,15 +247,6 @@ def file_form(value: Any) -> Any:
     return value
 
 
-MAX_SHARED_MODELS = 16  # imported configs kept for reuse by identity (an edit session rarely has more than one)
-_SHARED_MODELS: dict[int, CustomModel] = {}  # id(parsed hf_config) -> its CustomModel
-
-
-def forget_shared_models() -> None:
-    """Drop the imported configs kept for reuse (engine.caches.clear_caches calls this)."""
-    _SHARED_MODELS.clear()
-
-
 def _parse_model(value: Any) -> str | CustomModel:
     if isinstance(value, str):
         try:
@@ -265,17 +257,15 @@ def _parse_model(value: Any) -> str | CustomModel:
     if isinstance(value, dict) and isinstance(value.get("hf_config"), dict):
         config = value["hf_config"]
         name = str(value.get("name") or config.get("model_type", "custom"))
-        known = _SHARED_MODELS.get(id(config))
-        if known is not None and known.parsed is config and known.name == name:
+        known = shared_model(config, name)
+        if known is not None:
             return known  # the same parsed config handed back (an edit, an undo): no re-serialising, no copy
         model = CustomModel(name, json.dumps(config, sort_keys=True), config)
         try:
             custom_model_spec(model)
         except ModelConfigError as exc:
             raise ScenarioError("model", str(exc)) from exc
-        _SHARED_MODELS[id(config)] = model  # the model holds `config`, so its id cannot be reused while listed here
-        while len(_SHARED_MODELS) > MAX_SHARED_MODELS:
-            del _SHARED_MODELS[next(iter(_SHARED_MODELS))]
+        remember(config, model)
         return model
     raise ScenarioError(
         "model",

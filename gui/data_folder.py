@@ -277,3 +277,24 @@ def json_files(folder: Path | None) -> list[Path]:
     except OSError:
         return []
     return sorted(folder / n for n in names if n.endswith(".json") and not n.startswith("."))
+
+
+def prune_folder(folder: Path, keep_days: int, keep_at_most: int) -> int:
+    """A retention policy (trash/, backups/; shown in the Restore dialog): remove *.json files older than
+    keep_days or beyond the newest keep_at_most; returns how many. A linked or missing folder is left alone."""
+    try:
+        if not stat.S_ISDIR(os.lstat(folder).st_mode):
+            return 0  # a link or a file: nothing in it is ours to remove
+        files = [(e.stat(follow_symlinks=False).st_mtime, e.path) for e in os.scandir(folder)
+                 if e.name.endswith(".json") and e.is_file(follow_symlinks=False)]
+    except OSError:
+        return 0
+    files.sort(reverse=True)
+    cutoff = time.time() - keep_days * 86400
+    removed = 0
+    for n, (mtime, path) in enumerate(files):
+        if n >= keep_at_most or mtime < cutoff:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+                removed += 1
+    return removed

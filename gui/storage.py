@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import time
 from datetime import datetime
 from pathlib import Path
 from typing import Literal
@@ -61,6 +60,7 @@ from .data_folder import (  # the safe-file primitives, shared with the settings
     id_from_name,
     json_files,
     mtime_ns,
+    prune_folder,
     reason_of,
     safe_subdir,
     stamped_path,
@@ -120,29 +120,9 @@ class ScenarioLibrary:
         if problem is None:
             with contextlib.suppress(OSError, StorageError), self._lock():
                 clean_temp_files(self.root)
-                self._prune("trash", TRASH_KEEP_DAYS)
-                self._prune("backups", BACKUP_KEEP_DAYS)
+                prune_folder(self.root / "trash", TRASH_KEEP_DAYS, KEEP_AT_MOST)
+                prune_folder(self.root / "backups", BACKUP_KEEP_DAYS, KEEP_AT_MOST)
         return problem
-
-    def _prune(self, name: str, keep_days: int) -> int:
-        """The retention policy (shown in the Restore dialog): older than keep_days or beyond the newest KEEP_AT_MOST."""
-        folder = self.root / name
-        try:
-            if not stat.S_ISDIR(os.lstat(folder).st_mode):
-                return 0  # a link or a file: nothing in it is ours to remove
-            files = [(e.stat(follow_symlinks=False).st_mtime, e.path) for e in os.scandir(folder)
-                     if e.name.endswith(".json") and e.is_file(follow_symlinks=False)]
-        except OSError:
-            return 0
-        files.sort(reverse=True)
-        cutoff = time.time() - keep_days * 86400
-        removed = 0
-        for n, (mtime, path) in enumerate(files):
-            if n >= KEEP_AT_MOST or mtime < cutoff:
-                with contextlib.suppress(OSError):
-                    os.unlink(path)
-                    removed += 1
-        return removed
 
     # ---- reading ------------------------------------------------------------------------------------------------
     def entries(self) -> list[LibraryEntry]:
