@@ -83,7 +83,7 @@ def save_to_library(win: PlannerWindow, as_new: bool = False) -> bool:
     win.state.mark_saved(new_id)
     if win.settings.values.last_scenario != new_id:  # a settings write costs two fsyncs: only when it changes
         win.settings.update(last_scenario=new_id)
-    win.library_panel.mark_stale()  # re-listed now if on screen, else when next shown
+    win.library_panel.refresh_one(new_id)  # its row alone if on screen, else re-listed when next shown
     win.status.showMessage(QCoreApplication.translate("Actions", "Saved to the library as %s") % new_id, 5000)
     return True
 

@@ -118,21 +118,7 @@ class LibraryPanel(RefreshWhenShown):
         self.table.setRowCount(len(self.entries))
         rows = {}
         for row, entry in enumerate(self.entries):
-            summary = self._summary(entry)
-            rows[entry.version or ""] = summary
-            verdict, peak_bytes, model, gpu = summary
-            peak = format_bytes(peak_bytes, unit) if peak_bytes is not None else ""
-            name = entry.name + (self.tr(" (example, read-only)") if entry.id.startswith(EXAMPLE_PREFIX) else
-                                 self.tr(" (read-only)") if entry.read_only else "")
-            cells = [name, model, gpu, tr_engine(verdict) if verdict in VERDICT_COLOURS else verdict, peak]
-            for col, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setData(ID_ROLE, entry.id)
-                item.setToolTip(str(entry.path))
-                if col == 3 and verdict in VERDICT_COLOURS:
-                    item.setText(f"● {text}")
-                    item.setForeground(QColor(VERDICT_COLOURS[verdict]))
-                self.table.setItem(row, col, item)
+            rows[entry.version or ""] = self._fill_row(row, entry, unit)
         self._row_cache = rows
         for col in range(1, 5):  # measured once, now that every row is in
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
@@ -142,6 +128,41 @@ class LibraryPanel(RefreshWhenShown):
         self.problems.setVisible(bool(problems))
         self._filter(self.search.text())
         self._selection_changed()
+
+    def _fill_row(self, row: int, entry: LibraryEntry, unit: str) -> tuple[str, float | None, str, str]:
+        summary = self._summary(entry)
+        verdict, peak_bytes, model, gpu = summary
+        peak = format_bytes(peak_bytes, unit) if peak_bytes is not None else ""
+        name = entry.name + (self.tr(" (example, read-only)") if entry.id.startswith(EXAMPLE_PREFIX) else
+                             self.tr(" (read-only)") if entry.read_only else "")
+        cells = [name, model, gpu, tr_engine(verdict) if verdict in VERDICT_COLOURS else verdict, peak]
+        for col, text in enumerate(cells):
+            item = QTableWidgetItem(text)
+            item.setData(ID_ROLE, entry.id)
+            item.setToolTip(str(entry.path))
+            if col == 3 and verdict in VERDICT_COLOURS:
+                item.setText(f"● {text}")
+                item.setForeground(QColor(VERDICT_COLOURS[verdict]))
+            self.table.setItem(row, col, item)
+        return summary
+
+    def refresh_one(self, scenario_id: str) -> None:
+        """After one scenario was saved: update its row alone when it is listed under the same name (its place in
+        the sorted list is unchanged), else list everything again; off screen, just mark the list stale."""
+        if self._stale or not self.isVisible():
+            self.mark_stale()
+            return
+        rows = [i for i, e in enumerate(self.entries) if e.id == scenario_id]
+        try:
+            entry = self.library.entry(scenario_id)
+        except PlannerError:
+            entry = None
+        if entry is None or len(rows) != 1 or self.entries[rows[0]].name != entry.name:
+            self.refresh()
+            return
+        self.entries[rows[0]] = entry
+        self._row_cache[entry.version or ""] = self._fill_row(rows[0], entry, self.state.unit)
+        self._filter(self.search.text(), range(rows[0], rows[0] + 1))
 
     def _summary(self, entry: LibraryEntry) -> tuple[str, float | None, str, str]:
         """(verdict or error sentence, peak bytes, model, gpu) of one row; never raises: a file that validates but
@@ -159,9 +180,9 @@ class LibraryPanel(RefreshWhenShown):
         except Exception as exc:  # noqa: BLE001 - one bad file must not stop the library from listing
             return self.tr("cannot be estimated (%s)") % type(exc).__name__, None, "", ""
 
-    def _filter(self, text: str) -> None:
+    def _filter(self, text: str, rows: range | None = None) -> None:
         needle = text.strip().lower()
-        for row in range(self.table.rowCount()):
+        for row in rows if rows is not None else range(self.table.rowCount()):
             hay = " ".join(self.table.item(row, c).text().lower() for c in range(3))
             self.table.setRowHidden(row, bool(needle) and needle not in hay)
 

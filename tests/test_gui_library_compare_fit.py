@@ -146,3 +146,20 @@ def test_new_button_adds_a_scenario_to_the_library(window):
     window.library_panel.buttons["new"].click()
     assert len(window.library.entries()) == before + 1
     assert window.state.library_id and not window.state.is_dirty()
+
+
+def test_saving_with_the_library_on_screen_updates_that_row(window):
+    """A save while the Library tab shows updates the saved row (not all rows): same verdict/peak as a full listing."""
+    window.tabs.setCurrentWidget(window.library_panel)
+    window.show()
+    assert window.library_save()
+    panel = window.library_panel
+    saved = window.state.library_id
+    window.state.edit({"micro_batch": 7})
+    assert window.library_save()
+    row = [r for r in range(panel.table.rowCount()) if panel.table.item(r, 0).data(0x0100) == saved]
+    shown = [panel.table.item(row[0], c).text() for c in range(5)]
+    panel.refresh()
+    row = [r for r in range(panel.table.rowCount()) if panel.table.item(r, 0).data(0x0100) == saved]
+    assert shown == [panel.table.item(row[0], c).text() for c in range(5)]
+    assert panel.entries[row[0]].scenario.micro_batch == 7
