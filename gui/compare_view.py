@@ -25,6 +25,7 @@ from .i18n import tr_engine
 from .results import VerdictBanner
 from .state import AppState
 from .theme import style_plot
+from .time_panel import time_rows
 
 MAX_PANES = 4
 
@@ -151,6 +152,7 @@ class CompareView(QWidget):
         rows.append((self.tr("Peak allocated"), _with_delta([e.peak_allocated_bytes for _, e in shown], unit)))
         rows.append((self.tr("Total with overheads"), _with_delta([e.total_bytes for _, e in shown], unit)))
         rows.append((self.tr("Verdict"), [tr_engine(e.verdict) for _, e in shown]))
+        rows += time_rows([item.scenario for item, _ in shown])
         self.table.setColumnCount(1 + len(shown))
         self.table.setHorizontalHeaderLabels([self.tr("What differs")] + [item.label for item, _ in shown])
         self.table.setRowCount(len(rows))

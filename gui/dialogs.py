@@ -18,15 +18,26 @@ from PySide6.QtWidgets import (
 )
 
 from engine import ModelConfigError, model_from_hf_config, read_config_file
+from engine.messages import QT_TRANSLATE_NOOP
 
 from .i18n import tr_error
 from .widgets import message_text
+
+# Speed figures of a custom GPU (scenario keys of engine/time_keys.py): key, label, unit shown, scale to the key's unit
+SPEED_FIELDS = (
+    ("bf16_tflops", QT_TRANSLATE_NOOP("Actions", "Dense bf16 peak (optional)"), " TFLOP/s", 1.0),
+    ("fp8_tflops", QT_TRANSLATE_NOOP("Actions", "Dense fp8 peak (optional)"), " TFLOP/s", 1.0),
+    ("memory_bandwidth_bytes_per_s", QT_TRANSLATE_NOOP("Actions", "Memory bandwidth (optional)"), " GB/s", 1e9),
+    ("interconnect_bandwidth_bytes_per_s", QT_TRANSLATE_NOOP("Actions", "GPU-to-GPU link, one direction (optional)"),
+     " GB/s", 1e9),
+)
 
 
 @dataclass(frozen=True)
 class CustomGpu:
     name: str
     memory_bytes: int
+    speed: tuple[tuple[str, float], ...] = ()  # the optional speed figures the user gave, in scenario-key units
 
     @classmethod
     def ask(cls, parent: QWidget | None, unit: str = "GiB") -> CustomGpu | None:
@@ -34,7 +45,9 @@ class CustomGpu:
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
         scale = 2**30 if unit == "GiB" else 10**9
-        return cls(name.text().strip() or "Custom GPU", int(memory.value() * scale))
+        speed = tuple((key, box.value() * factor) for (key, _, _, factor), box in
+                      zip(SPEED_FIELDS, dialog.speed_boxes, strict=True) if box.value() > 0)
+        return cls(name.text().strip() or "Custom GPU", int(memory.value() * scale), speed)
 
     @classmethod
     def build(cls, parent: QWidget | None, unit: str = "GiB") -> tuple[QDialog, QLineEdit, QDoubleSpinBox]:
@@ -50,6 +63,15 @@ class CustomGpu:
         form = QFormLayout(dialog)
         form.addRow(QCoreApplication.translate("Actions", "Name"), name)
         form.addRow(QCoreApplication.translate("Actions", "Memory"), memory)
+        dialog.speed_boxes = []
+        for _key, label, suffix, _factor in SPEED_FIELDS:
+            box = QDoubleSpinBox()
+            box.setRange(0, 1e6)
+            box.setDecimals(1)
+            box.setSuffix(suffix)
+            box.setSpecialValueText(QCoreApplication.translate("Actions", "not given"))
+            form.addRow(QCoreApplication.translate("Actions", label), box)
+            dialog.speed_boxes.append(box)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(dialog.accept)
         buttons.rejected.connect(dialog.reject)

@@ -122,7 +122,7 @@ def custom_gpu(win: PlannerWindow) -> None:
     gpu = CustomGpu.ask(win, win.state.unit)
     if gpu is not None:
         win.state.edit(
-            {"gpu": {"name": gpu.name, "memory_bytes": gpu.memory_bytes}},
+            {"gpu": {"name": gpu.name, "memory_bytes": gpu.memory_bytes, **dict(gpu.speed)}},
             QCoreApplication.translate("Actions", "Custom GPU"),
         )
 

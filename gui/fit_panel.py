@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
 from engine import PlannerError, Scenario
 from engine.family import FamilyFit, largest_model_that_fits
 from engine.solver import Limits, Plan, join_steps, limits, plans
-from engine.units import format_bytes
+from engine.timing import step_time
+from engine.units import format_bytes, format_count, format_seconds
 
 from .i18n import tr_engine, tr_message
 from .state import AppState
@@ -211,10 +212,13 @@ class FitPanel(RefreshWhenShown):
             colour = VERDICT_COLOURS[plan.estimate.verdict]
             summary = join_steps([tr_message(step) for step in plan.steps], self.tr(" and "))
             notes = "; ".join(tr_message(n) for n in plan.notes) or tr_engine(plan.cost_note)
+            speed = step_time(plan.scenario)
             text = QLabel(
                 f"<b>{index + 1}. {escape(summary)}</b> → <span style='color:{colour}'>"
                 f"{format_bytes(plan.total_bytes, unit)}</span> " + self.tr("per GPU, %s headroom") %
-                format_bytes(plan.headroom_bytes, unit) + "<br>" + self.tr("Changes: ") + ", ".join(
+                format_bytes(plan.headroom_bytes, unit) + " · " + self.tr("%(tps)s tokens/s, %(step)s per step") % {
+                    "tps": format_count(speed.tokens_per_second), "step": format_seconds(speed.step_seconds)}
+                + "<br>" + self.tr("Changes: ") + ", ".join(
                     escape(f"{k} = {v}") for k, v in plan.changes.items()) + "<br><span style='color:#757575'>" +
                 self.tr("Assumptions changed: ") + escape(changed) + " · " + escape(notes) + "</span>")
             text.setTextFormat(Qt.TextFormat.RichText)  # every piece of text in it is escaped

@@ -29,10 +29,12 @@ from .pickers import HardwarePicker, ModelPicker
 from .results import BreakdownTable, VerdictBanner
 from .settings_store import Settings
 from .setup_panel import SetupPanel
+from .speed_panel import SpeedPanel
 from .state import AppState
 from .storage import ScenarioLibrary
 from .suggestions_panel import SuggestionsPanel
 from .theme import apply_theme, style_plot
+from .time_panel import TimePanel
 from .widgets import NoticeBar, ValueCombo, WheelGuard
 
 
@@ -101,10 +103,16 @@ class MainWindow(QMainWindow):
         self.suggestions = SuggestionsPanel(state)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.table, self.tr("Breakdown"))
+        self.time_panel = TimePanel(state)
+        self.tabs.addTab(self.time_panel, self.tr("Time and cost"))
         self.tabs.addTab(self.suggestions, self.tr("Suggestions"))
         self.fit_panel = FitPanel(state)
         self.tabs.addTab(self.fit_panel, self.tr("Make it fit"))
         self.fit_panel.planApplied.connect(
+            lambda before, after, label: library_actions.compare_before_after(self, before, after, label))
+        self.speed_panel = SpeedPanel(state)
+        self.tabs.addTab(self.speed_panel, self.tr("Fastest layouts"))
+        self.speed_panel.planApplied.connect(
             lambda before, after, label: library_actions.compare_before_after(self, before, after, label))
         self.library_panel = LibraryPanel(state, self.library)
         self.tabs.addTab(self.library_panel, self.tr("Library"))
@@ -238,6 +246,8 @@ class MainWindow(QMainWindow):
             apply_theme(app, theme)
         style_plot(self.pie.view, theme)
         style_plot(self.bars.plot, theme)
+        style_plot(self.time_panel.bar.plot, theme)
+        style_plot(self.speed_panel.chart.plot, theme)
         self.compare.set_theme(theme)
         self.settings.update(theme=theme)
         if theme in self.theme_actions:

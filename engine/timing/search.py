@@ -94,7 +94,8 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
                 schedules = [("1f1b", 1)] + [("interleaved-1f1b", v) for v in VPPS
                                              if pp > 1 and spec.layers % (pp * v) == 0]
                 eps = [e for e in _divisors(dp, spec.n_experts) if spec.n_experts % e == 0] if spec.is_moe else [1]
-                zeros = [(0, False)] if dp == 1 else [(0, False), (2, False), (3, False)]
+                full_shard = (s.zero_stage, True) if s.fsdp else (3, False)  # FSDP and ZeRO-3 shard alike: keep its name
+                zeros = [(0, False)] if dp == 1 else [(0, False), (2, False), full_shard]
                 for sched, vpp in schedules:
                     for ep in eps:
                         for zero, fsdp in zeros:

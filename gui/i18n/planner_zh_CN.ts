@@ -1,121 +1,146 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>Actions</name>
     <message>
-        <location filename="../app.py" line="56" />
+        <location filename="../app.py" line="56"/>
         <source>%1 could not be estimated (%2); the default scenario is shown.</source>
         <translation>无法估算 %1（%2）；现显示默认场景。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="95" />
+        <location filename="../app.py" line="95"/>
         <source>No font with Chinese characters was found, so the window stays in English. Install e.g. Noto Sans CJK and switch again.</source>
         <translation>未找到包含中文字符的字体，因此界面仍保持英文。请安装 Noto Sans CJK 等字体后再切换。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="130" />
-        <location filename="../file_actions.py" line="68" />
-        <location filename="../library_actions.py" line="29" />
-        <location filename="../library_actions.py" line="33" />
+        <location filename="../app.py" line="130"/>
+        <location filename="../file_actions.py" line="68"/>
+        <location filename="../library_actions.py" line="29"/>
+        <location filename="../library_actions.py" line="33"/>
         <source>Cannot open this scenario</source>
         <translation>无法打开此场景</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="43" />
-        <location filename="../file_actions.py" line="129" />
+        <location filename="../dialogs.py" line="28"/>
+        <source>Dense bf16 peak (optional)</source>
+        <translation>稠密 bf16 峰值（可选）</translation>
+    </message>
+    <message>
+        <location filename="../dialogs.py" line="29"/>
+        <source>Dense fp8 peak (optional)</source>
+        <translation>稠密 fp8 峰值（可选）</translation>
+    </message>
+    <message>
+        <location filename="../dialogs.py" line="30"/>
+        <source>Memory bandwidth (optional)</source>
+        <translation>显存带宽（可选）</translation>
+    </message>
+    <message>
+        <location filename="../dialogs.py" line="31"/>
+        <source>GPU-to-GPU link, one direction (optional)</source>
+        <translation>GPU 间互联单向带宽（可选）</translation>
+    </message>
+    <message>
+        <location filename="../dialogs.py" line="56"/>
+        <location filename="../file_actions.py" line="129"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="44" />
+        <location filename="../dialogs.py" line="57"/>
         <source>My GPU</source>
         <translation>我的 GPU</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="51" />
-        <location filename="../library_actions.py" line="50" />
+        <location filename="../dialogs.py" line="64"/>
+        <location filename="../library_actions.py" line="50"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="52" />
+        <location filename="../dialogs.py" line="65"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="69" />
+        <location filename="../dialogs.py" line="72"/>
+        <source>not given</source>
+        <translation>未填写</translation>
+    </message>
+    <message>
+        <location filename="../dialogs.py" line="91"/>
         <source>Import a Hugging Face config.json</source>
         <translation>导入 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="79" />
+        <location filename="../dialogs.py" line="101"/>
         <source>Cannot import this file</source>
         <translation>无法导入此文件</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="102" />
+        <location filename="../dialogs.py" line="124"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="103" />
-        <source>Save the changes to "%s" first?</source>
+        <location filename="../dialogs.py" line="125"/>
+        <source>Save the changes to &quot;%s&quot; first?</source>
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="61" />
+        <location filename="../file_actions.py" line="61"/>
         <source>Open a scenario</source>
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="97" />
+        <location filename="../file_actions.py" line="97"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="105" />
+        <location filename="../file_actions.py" line="105"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="120" />
+        <location filename="../file_actions.py" line="120"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="136" />
+        <location filename="../file_actions.py" line="136"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="145" />
-        <location filename="../file_actions.py" line="156" />
+        <location filename="../file_actions.py" line="145"/>
+        <location filename="../file_actions.py" line="156"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="180" />
+        <location filename="../file_actions.py" line="180"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="222" />
+        <location filename="../file_actions.py" line="222"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="229" />
+        <location filename="../file_actions.py" line="229"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="230" />
+        <location filename="../file_actions.py" line="230"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;这次训练在我的 GPU 上放得下吗？放不下的话，该改什么？&lt;br&gt;数值已与实际跟踪的训练步骤核对；参见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="238" />
+        <location filename="../file_actions.py" line="238"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -126,12 +151,12 @@ AdamW keeps 2 states; 8-bit AdamW 2 bytes; SGD with momentum 1 state.&lt;/p&gt;
 when their weights train, bf16 weight copies under autocast), times micro-batches in flight.
 Eager attention adds the b&amp;middot;a&amp;middot;s&amp;sup2; probabilities; checkpointing keeps only layer inputs and
 recomputes one layer in backward.&lt;/p&gt;
-&lt;p&gt;&lt;b&gt;Logits&lt;/b&gt;: b&amp;middot;s&amp;middot;V in the compute dtype plus the loss's fp32 copies (the spike at the
+&lt;p&gt;&lt;b&gt;Logits&lt;/b&gt;: b&amp;middot;s&amp;middot;V in the compute dtype plus the loss&apos;s fp32 copies (the spike at the
 start of backward is three fp32 b&amp;middot;s&amp;middot;V tensors).&lt;/p&gt;
 &lt;p&gt;&lt;b&gt;Phases&lt;/b&gt;: forward, backward and optimizer step are summed separately; the peak is the largest.
 Foreach AdamW needs one state-sized temporary in the step.&lt;/p&gt;
 &lt;p&gt;&lt;b&gt;On top&lt;/b&gt;: CUDA context (0.5 GiB), allocator fragmentation (10% of memory that comes and goes)
-and the safety reserve (the seeds' table: 10%, 15% beyond 8K tokens).&lt;/p&gt;
+and the safety reserve (the seeds&apos; table: 10%, 15% beyond 8K tokens).&lt;/p&gt;
 &lt;p&gt;Hover any slice, bar or table row to see its formula and inputs.&lt;/p&gt;
 </source>
         <translation>
@@ -154,39 +179,39 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 </translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="49" />
+        <location filename="../library_actions.py" line="49"/>
         <source>Save as a new scenario</source>
         <translation>另存为新场景</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="61" />
+        <location filename="../library_actions.py" line="61"/>
         <source>Changed in another window</source>
         <translation>已在其他窗口中更改</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="62" />
-        <source>"%s" was changed on disk since you opened it (another window?). Save your version as a copy, or overwrite the other version?</source>
+        <location filename="../library_actions.py" line="62"/>
+        <source>&quot;%s&quot; was changed on disk since you opened it (another window?). Save your version as a copy, or overwrite the other version?</source>
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="96" />
-        <location filename="../library_actions.py" line="79" />
-        <location filename="../library_actions.py" line="82" />
+        <location filename="../file_actions.py" line="96"/>
+        <location filename="../library_actions.py" line="79"/>
+        <location filename="../library_actions.py" line="82"/>
         <source>Cannot save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="90" />
+        <location filename="../library_actions.py" line="90"/>
         <source>Saved to the library as %s</source>
         <translation>已保存到场景库，名为 %s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="107" />
+        <location filename="../library_actions.py" line="107"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="121" />
+        <location filename="../library_actions.py" line="121"/>
         <source>Before</source>
         <translation>修改前</translation>
     </message>
@@ -194,7 +219,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>AppState</name>
     <message>
-        <location filename="../state.py" line="136" />
+        <location filename="../state.py" line="136"/>
         <source>%(control)s was set from %(old)s to %(new)s: %(why)s</source>
         <translation>%(control)s 已从 %(old)s 改为 %(new)s：%(why)s</translation>
     </message>
@@ -202,87 +227,87 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="76" />
+        <location filename="../results.py" line="76"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="76" />
+        <location filename="../results.py" line="76"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="76" />
+        <location filename="../results.py" line="76"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="77" />
+        <location filename="../results.py" line="77"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="102" />
+        <location filename="../results.py" line="102"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="118" />
+        <location filename="../results.py" line="118"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="118" />
+        <location filename="../results.py" line="118"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="118" />
+        <location filename="../results.py" line="118"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="122" />
+        <location filename="../results.py" line="122"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="124" />
+        <location filename="../results.py" line="124"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="124" />
+        <location filename="../results.py" line="124"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="125" />
+        <location filename="../results.py" line="125"/>
         <source>host memory not set</source>
         <translation>未设定主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="126" />
+        <location filename="../results.py" line="126"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="130" />
+        <location filename="../results.py" line="130"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="131" />
+        <location filename="../results.py" line="131"/>
         <source>process (as nvidia-smi shows it) %s</source>
         <translation>进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="133" />
+        <location filename="../results.py" line="133"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="134" />
+        <location filename="../results.py" line="134"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -290,22 +315,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="213" />
+        <location filename="../charts.py" line="213"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="206" />
+        <location filename="../charts.py" line="206"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="206" />
+        <location filename="../charts.py" line="206"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="222" />
+        <location filename="../charts.py" line="222"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -313,7 +338,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Charts</name>
     <message>
-        <location filename="../charts.py" line="52" />
+        <location filename="../charts.py" line="52"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
@@ -321,7 +346,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="60" />
+        <location filename="../compare_view.py" line="61"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -329,27 +354,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="74" />
-        <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor's scenario beside them.</source>
+        <location filename="../compare_view.py" line="75"/>
+        <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="151" />
+        <location filename="../compare_view.py" line="152"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="152" />
+        <location filename="../compare_view.py" line="153"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="153" />
+        <location filename="../compare_view.py" line="154"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="155" />
+        <location filename="../compare_view.py" line="157"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -357,12 +382,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Explain</name>
     <message>
-        <location filename="../explain.py" line="29" />
+        <location filename="../explain.py" line="29"/>
         <source>%s of the peak</source>
         <translation>占峰值的 %s</translation>
     </message>
     <message>
-        <location filename="../explain.py" line="34" />
+        <location filename="../explain.py" line="34"/>
         <source>lives in: %(phase)s; largest at any moment: %(peak)s</source>
         <translation>所在阶段：%(phase)s；任一时刻的最大值：%(peak)s</translation>
     </message>
@@ -370,281 +395,281 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Fields</name>
     <message>
-        <location filename="../words.py" line="14" />
+        <location filename="../words.py" line="14"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../words.py" line="15" />
+        <location filename="../words.py" line="15"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="16" />
+        <location filename="../words.py" line="16"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../words.py" line="17" />
+        <location filename="../words.py" line="17"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="18" />
+        <location filename="../words.py" line="18"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="19" />
+        <location filename="../words.py" line="19"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="20" />
+        <location filename="../words.py" line="20"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="21" />
+        <location filename="../words.py" line="21"/>
         <source>Adapted layers (targets)</source>
         <translation>加适配器的层（targets）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="22" />
+        <location filename="../words.py" line="22"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="23" />
+        <location filename="../words.py" line="23"/>
         <source>Frozen side</source>
         <translation>冻结位置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="24" />
+        <location filename="../words.py" line="24"/>
         <source>Freeze the token embeddings</source>
         <translation>冻结词嵌入</translation>
     </message>
     <message>
-        <location filename="../words.py" line="25" />
+        <location filename="../words.py" line="25"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="26" />
+        <location filename="../words.py" line="26"/>
         <source>Double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../words.py" line="27" />
+        <location filename="../words.py" line="27"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="28" />
+        <location filename="../words.py" line="28"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="29" />
+        <location filename="../words.py" line="29"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每 GPU 每步序列数（micro-batch）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="30" />
+        <location filename="../words.py" line="30"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每序列 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="31" />
+        <location filename="../words.py" line="31"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="32" />
+        <location filename="../words.py" line="32"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../words.py" line="33" />
+        <location filename="../words.py" line="33"/>
         <source>Attention kernel</source>
         <translation>注意力实现</translation>
     </message>
     <message>
-        <location filename="../words.py" line="34" />
+        <location filename="../words.py" line="34"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="35" />
+        <location filename="../words.py" line="35"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="36" />
+        <location filename="../words.py" line="36"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="37" />
+        <location filename="../words.py" line="37"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="38" />
+        <location filename="../words.py" line="38"/>
         <source>Sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="39" />
-        <location filename="../words.py" line="40" />
+        <location filename="../words.py" line="39"/>
+        <location filename="../words.py" line="40"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="41" />
+        <location filename="../words.py" line="41"/>
         <source>Offload (slow)</source>
         <translation>卸载（较慢）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="42" />
+        <location filename="../words.py" line="42"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../words.py" line="43" />
+        <location filename="../words.py" line="43"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../words.py" line="44" />
+        <location filename="../words.py" line="44"/>
         <source>K factor</source>
         <translation>K 系数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="45" />
+        <location filename="../words.py" line="45"/>
         <source>LoRA alpha</source>
         <translation>LoRA alpha</translation>
     </message>
     <message>
-        <location filename="../words.py" line="46" />
+        <location filename="../words.py" line="46"/>
         <source>Adapter number format</source>
         <translation>适配器数值格式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="47" />
+        <location filename="../words.py" line="47"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../words.py" line="48" />
+        <location filename="../words.py" line="48"/>
         <source>Framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../words.py" line="49" />
+        <location filename="../words.py" line="49"/>
         <source>Loss computation</source>
         <translation>损失计算方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="50" />
+        <location filename="../words.py" line="50"/>
         <source>Compile the model</source>
         <translation>编译模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="51" />
+        <location filename="../words.py" line="51"/>
         <source>Activation offloading</source>
         <translation>激活卸载</translation>
     </message>
     <message>
-        <location filename="../words.py" line="52" />
+        <location filename="../words.py" line="52"/>
         <source>Optimizer in backward</source>
         <translation>反向传播中更新优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="53" />
+        <location filename="../words.py" line="53"/>
         <source>Also fully train (modules_to_save)</source>
         <translation>同时完整训练（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="54" />
+        <location filename="../words.py" line="54"/>
         <source>Distributed optimizer</source>
         <translation>分布式优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="55" />
+        <location filename="../words.py" line="55"/>
         <source>Pipeline schedule</source>
         <translation>流水线调度</translation>
     </message>
     <message>
-        <location filename="../words.py" line="56" />
+        <location filename="../words.py" line="56"/>
         <source>Virtual pipeline stages</source>
         <translation>虚拟流水线阶段</translation>
     </message>
     <message>
-        <location filename="../words.py" line="57" />
+        <location filename="../words.py" line="57"/>
         <source>Re-shard after forward</source>
         <translation>前向后重新分片</translation>
     </message>
     <message>
-        <location filename="../words.py" line="58" />
+        <location filename="../words.py" line="58"/>
         <source>Loss parallel</source>
         <translation>损失并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="63" />
+        <location filename="../words.py" line="63"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="63" />
+        <location filename="../words.py" line="63"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="65" />
-        <location filename="../words.py" line="69" />
-        <location filename="../words.py" line="70" />
-        <location filename="../words.py" line="74" />
+        <location filename="../words.py" line="65"/>
+        <location filename="../words.py" line="69"/>
+        <location filename="../words.py" line="70"/>
+        <location filename="../words.py" line="74"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="65" />
+        <location filename="../words.py" line="65"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="66" />
+        <location filename="../words.py" line="66"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="67" />
+        <location filename="../words.py" line="67"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="67" />
+        <location filename="../words.py" line="67"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="68" />
+        <location filename="../words.py" line="68"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="71" />
+        <location filename="../words.py" line="71"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="72" />
+        <location filename="../words.py" line="72"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="74" />
+        <location filename="../words.py" line="74"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -652,73 +677,78 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="105" />
+        <location filename="../fit_panel.py" line="106"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="106" />
+        <location filename="../fit_panel.py" line="107"/>
         <source>Search again</source>
         <translation>重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="151" />
-        <source>Searching the guide's changes for the least disruptive plans…</source>
+        <location filename="../fit_panel.py" line="152"/>
+        <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="197" />
+        <location filename="../fit_panel.py" line="198"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="199" />
-        <source>No combination of the guide's changes makes this fit on these GPUs.</source>
+        <location filename="../fit_panel.py" line="200"/>
+        <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="201" />
+        <location filename="../fit_panel.py" line="202"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="203" />
+        <location filename="../fit_panel.py" line="204"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="204" />
+        <location filename="../fit_panel.py" line="205"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="210" />
+        <location filename="../fit_panel.py" line="211"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="212" />
-        <location filename="../fit_panel.py" line="231" />
+        <location filename="../fit_panel.py" line="213"/>
+        <location filename="../fit_panel.py" line="235"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="216" />
+        <location filename="../fit_panel.py" line="218"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="217" />
+        <location filename="../fit_panel.py" line="219"/>
+        <source>%(tps)s tokens/s, %(step)s per step</source>
+        <translation>%(tps)s tokens/s，每步 %(step)s</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="221"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="219" />
+        <location filename="../fit_panel.py" line="223"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="222" />
+        <location filename="../fit_panel.py" line="226"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
@@ -726,128 +756,128 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FrameworkOptions</name>
     <message>
-        <location filename="../framework_options.py" line="22" />
+        <location filename="../framework_options.py" line="22"/>
         <source>Training framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="27" />
+        <location filename="../framework_options.py" line="27"/>
         <source>Hugging Face Trainer / TRL / axolotl / LLaMA-Factory</source>
         <translation>Hugging Face Trainer / TRL / axolotl / LLaMA-Factory 系</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="28" />
+        <location filename="../framework_options.py" line="28"/>
         <source>DeepSpeed</source>
         <translation>DeepSpeed 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="29" />
+        <location filename="../framework_options.py" line="29"/>
         <source>torchtune</source>
         <translation>torchtune 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="30" />
+        <location filename="../framework_options.py" line="30"/>
         <source>torchtitan</source>
         <translation>torchtitan 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="31" />
+        <location filename="../framework_options.py" line="31"/>
         <source>Megatron-LM / NeMo</source>
         <translation>Megatron-LM / NeMo 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="32" />
+        <location filename="../framework_options.py" line="32"/>
         <source>Unsloth</source>
         <translation>Unsloth 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="33" />
+        <location filename="../framework_options.py" line="33"/>
         <source>LitGPT</source>
         <translation>LitGPT 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="34" />
+        <location filename="../framework_options.py" line="34"/>
         <source>plain PyTorch loop</source>
         <translation>纯 PyTorch 训练循环</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="36" />
-        <location filename="../framework_options.py" line="107" />
+        <location filename="../framework_options.py" line="36"/>
+        <location filename="../framework_options.py" line="107"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="37" />
+        <location filename="../framework_options.py" line="37"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="39" />
+        <location filename="../framework_options.py" line="39"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="40" />
+        <location filename="../framework_options.py" line="40"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="41" />
+        <location filename="../framework_options.py" line="41"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="42" />
+        <location filename="../framework_options.py" line="42"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="44" />
+        <location filename="../framework_options.py" line="44"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="45" />
+        <location filename="../framework_options.py" line="45"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="46" />
+        <location filename="../framework_options.py" line="46"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="47" />
+        <location filename="../framework_options.py" line="47"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="48" />
+        <location filename="../framework_options.py" line="48"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="49" />
+        <location filename="../framework_options.py" line="49"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="50" />
+        <location filename="../framework_options.py" line="50"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="57" />
+        <location filename="../framework_options.py" line="57"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="59" />
+        <location filename="../framework_options.py" line="59"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60" />
+        <location filename="../framework_options.py" line="60"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
@@ -855,72 +885,72 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>HardwarePicker</name>
     <message>
-        <location filename="../pickers.py" line="179" />
+        <location filename="../pickers.py" line="179"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="181" />
+        <location filename="../pickers.py" line="181"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="181" />
+        <location filename="../pickers.py" line="181"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="181" />
+        <location filename="../pickers.py" line="181"/>
         <source>Search GPUs (e.g. 4090, H100, MI300)</source>
         <translation>搜索 GPU（如 4090、H100、MI300）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="189" />
+        <location filename="../pickers.py" line="189"/>
         <source>Custom GPU…</source>
         <translation>自定义 GPU…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="191" />
+        <location filename="../pickers.py" line="191"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="193" />
+        <location filename="../pickers.py" line="193"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="205" />
+        <location filename="../pickers.py" line="205"/>
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="219" />
+        <location filename="../pickers.py" line="219"/>
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="219" />
+        <location filename="../pickers.py" line="219"/>
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="220" />
+        <location filename="../pickers.py" line="220"/>
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="220" />
+        <location filename="../pickers.py" line="220"/>
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="237" />
+        <location filename="../pickers.py" line="237"/>
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="238" />
+        <location filename="../pickers.py" line="238"/>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
@@ -928,164 +958,164 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LibraryPanel</name>
     <message>
-        <location filename="../library_panel.py" line="49" />
+        <location filename="../library_panel.py" line="49"/>
         <source>Filter by name, model or GPU</source>
         <translation>按名称、模型或 GPU 筛选</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="52" />
+        <location filename="../library_panel.py" line="52"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="52" />
+        <location filename="../library_panel.py" line="52"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="52" />
+        <location filename="../library_panel.py" line="52"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="52" />
+        <location filename="../library_panel.py" line="52"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="53" />
+        <location filename="../library_panel.py" line="53"/>
         <source>Peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="69" />
+        <location filename="../library_panel.py" line="69"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="69" />
+        <location filename="../library_panel.py" line="69"/>
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="69" />
+        <location filename="../library_panel.py" line="69"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="70" />
+        <location filename="../library_panel.py" line="70"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="70" />
+        <location filename="../library_panel.py" line="70"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="71" />
+        <location filename="../library_panel.py" line="71"/>
         <source>Restore deleted…</source>
         <translation>恢复已删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="71" />
+        <location filename="../library_panel.py" line="71"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="72" />
+        <location filename="../library_panel.py" line="72"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="72" />
+        <location filename="../library_panel.py" line="72"/>
         <source>Compare selected</source>
         <translation>对比所选</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="73" />
+        <location filename="../library_panel.py" line="73"/>
         <source>Compare with current</source>
         <translation>与当前对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="122" />
+        <location filename="../library_panel.py" line="122"/>
         <source> (example, read-only)</source>
         <translation>（示例，只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="123" />
+        <location filename="../library_panel.py" line="123"/>
         <source> (read-only)</source>
         <translation>（只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="155" />
+        <location filename="../library_panel.py" line="155"/>
         <source>cannot be estimated (%s)</source>
         <translation>无法估算（%s）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="184" />
+        <location filename="../library_panel.py" line="184"/>
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="186" />
-        <source>The editor's scenario beside 1 to 3 selected ones</source>
+        <location filename="../library_panel.py" line="186"/>
+        <source>The editor&apos;s scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="194" />
-        <location filename="../library_panel.py" line="212" />
-        <location filename="../library_panel.py" line="231" />
+        <location filename="../library_panel.py" line="194"/>
+        <location filename="../library_panel.py" line="212"/>
+        <location filename="../library_panel.py" line="231"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="207" />
+        <location filename="../library_panel.py" line="207"/>
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="207" />
+        <location filename="../library_panel.py" line="207"/>
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="221" />
+        <location filename="../library_panel.py" line="221"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="221" />
+        <location filename="../library_panel.py" line="221"/>
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="225" />
+        <location filename="../library_panel.py" line="225"/>
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="226" />
+        <location filename="../library_panel.py" line="226"/>
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="235" />
+        <location filename="../library_panel.py" line="235"/>
         <source>Deleted scenarios stay in the trash for %1 days and backups of older-format files for %2 days (at most %3 of each, newest kept); quarantined files are never removed.</source>
         <translation>已删除的场景在回收站中保留 %1 天，旧格式文件的备份保留 %2 天（每类最多 %3 个，保留最新的）；隔离的文件永不删除。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="241" />
+        <location filename="../library_panel.py" line="241"/>
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="248" />
+        <location filename="../library_panel.py" line="248"/>
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="258" />
+        <location filename="../library_panel.py" line="258"/>
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -1093,22 +1123,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LimitsLabel</name>
     <message>
-        <location filename="../fit_panel.py" line="82" />
+        <location filename="../fit_panel.py" line="83"/>
         <source>none up to 1024</source>
         <translation>1024 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="84" />
+        <location filename="../fit_panel.py" line="85"/>
         <source>micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens</source>
         <translation>微批次 ≤ %(mb)d · 序列长度 ≤ %(seq)s 个 token</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="87" />
+        <location filename="../fit_panel.py" line="88"/>
         <source>not even micro-batch 1 fits on these GPUs</source>
         <translation>这些 GPU 上连微批次 1 都放不下</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="88" />
+        <location filename="../fit_panel.py" line="89"/>
         <source>Limits on this hardware: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
         <translation>此硬件上的上限：%(batch)s · 最少 GPU 数：ZeRO-3 为 %(z3)s，TP/PP 为 %(tp)s</translation>
     </message>
@@ -1116,192 +1146,202 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="73" />
-        <source>detailed: checked against measured training steps; seed-*: the source articles' formulas</source>
+        <location filename="../main_window.py" line="75"/>
+        <source>detailed: checked against measured training steps; seed-*: the source articles&apos; formulas</source>
         <translation>detailed：已与实测的训练步骤核对；seed-*：参考文章中的公式</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="75" />
+        <location filename="../main_window.py" line="77"/>
         <source>Estimator: %s</source>
         <translation>估算器：%s</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="77" />
+        <location filename="../main_window.py" line="79"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="82" />
+        <location filename="../main_window.py" line="84"/>
         <source>Estimator</source>
         <translation>估算器</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="82" />
+        <location filename="../main_window.py" line="84"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="103" />
+        <location filename="../main_window.py" line="105"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="104" />
+        <location filename="../main_window.py" line="107"/>
+        <source>Time and cost</source>
+        <translation>时间与费用</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="108"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="106" />
+        <location filename="../main_window.py" line="110"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="110" />
+        <location filename="../main_window.py" line="114"/>
+        <source>Fastest layouts</source>
+        <translation>最快的并行布局</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="118"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="112" />
+        <location filename="../main_window.py" line="120"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="163" />
+        <location filename="../main_window.py" line="171"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="164" />
+        <location filename="../main_window.py" line="172"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="165" />
+        <location filename="../main_window.py" line="173"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="166" />
+        <location filename="../main_window.py" line="174"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="167" />
+        <location filename="../main_window.py" line="175"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="169" />
+        <location filename="../main_window.py" line="177"/>
         <source>Save to a &amp;file…</source>
         <translation>保存到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="171" />
+        <location filename="../main_window.py" line="179"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="172" />
+        <location filename="../main_window.py" line="180"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="173" />
+        <location filename="../main_window.py" line="181"/>
         <source>Image (PNG)…</source>
         <translation>图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="173" />
+        <location filename="../main_window.py" line="181"/>
         <source>Report (PDF)…</source>
         <translation>报告（PDF）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="174" />
+        <location filename="../main_window.py" line="182"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="174" />
+        <location filename="../main_window.py" line="182"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="177" />
+        <location filename="../main_window.py" line="185"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="179" />
+        <location filename="../main_window.py" line="187"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180" />
+        <location filename="../main_window.py" line="188"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="182" />
+        <location filename="../main_window.py" line="190"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188" />
+        <location filename="../main_window.py" line="196"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190" />
+        <location filename="../main_window.py" line="198"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="191" />
+        <location filename="../main_window.py" line="199"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200" />
+        <location filename="../main_window.py" line="208"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="203" />
+        <location filename="../main_window.py" line="211"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="203" />
+        <location filename="../main_window.py" line="211"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208" />
+        <location filename="../main_window.py" line="216"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="216" />
+        <location filename="../main_window.py" line="224"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="221" />
+        <location filename="../main_window.py" line="229"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="222" />
+        <location filename="../main_window.py" line="230"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224" />
+        <location filename="../main_window.py" line="232"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="271" />
+        <location filename="../main_window.py" line="281"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
@@ -1309,58 +1349,58 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../pickers.py" line="122" />
-        <location filename="../pickers.py" line="124" />
+        <location filename="../pickers.py" line="122"/>
+        <location filename="../pickers.py" line="124"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="124" />
+        <location filename="../pickers.py" line="124"/>
         <source>Params</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="124" />
+        <location filename="../pickers.py" line="124"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="125" />
+        <location filename="../pickers.py" line="125"/>
         <source>Search models (e.g. llama 8b, qwen3, moe)</source>
         <translation>搜索模型（如 llama 8b、qwen3、moe）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="130" />
+        <location filename="../pickers.py" line="130"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="131" />
+        <location filename="../pickers.py" line="131"/>
         <source>Add a model from a local Hugging Face config.json</source>
         <translation>从本地 Hugging Face config.json 添加模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="137" />
+        <location filename="../pickers.py" line="137"/>
         <source>Model: %s</source>
         <translation>模型：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="162" />
+        <location filename="../pickers.py" line="162"/>
         <source>, %s active per token</source>
         <translation>，每个 token 激活 %s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="163" />
+        <location filename="../pickers.py" line="163"/>
         <source>; %(e)d experts, top-%(k)d</source>
         <translation>；%(e)d 个专家，top-%(k)d</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="165" />
+        <location filename="../pickers.py" line="165"/>
         <source>&lt;b&gt;%(name)s&lt;/b&gt;: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, %(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens</source>
         <translation>&lt;b&gt;%(name)s&lt;/b&gt;：%(params)s 参数%(active)s；%(layers)d 层，隐藏维度 %(hidden)d，%(heads)d 个注意力头（%(kv)d 个 KV 头）%(moe)s；词表 %(vocab)s；上下文 %(ctx)s 个 token</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="171" />
+        <location filename="../pickers.py" line="171"/>
         <source>Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence</source>
         <translation>推理 KV 缓存（bf16，已考虑 GQA）：每条序列每 1,000 个 token 占 %s</translation>
     </message>
@@ -1368,12 +1408,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="198" />
+        <location filename="../widgets.py" line="198"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="201" />
+        <location filename="../widgets.py" line="201"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
     </message>
@@ -1381,207 +1421,207 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="38" />
+        <location filename="../setup_panel.py" line="38"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="44" />
+        <location filename="../setup_panel.py" line="44"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="45" />
+        <location filename="../setup_panel.py" line="45"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="46" />
+        <location filename="../setup_panel.py" line="46"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="47" />
+        <location filename="../setup_panel.py" line="47"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="50" />
+        <location filename="../setup_panel.py" line="50"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="53" />
+        <location filename="../setup_panel.py" line="53"/>
         <source>Which linear layers get adapters</source>
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="56" />
+        <location filename="../setup_panel.py" line="56"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="56" />
+        <location filename="../setup_panel.py" line="56"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="58" />
+        <location filename="../setup_panel.py" line="58"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59" />
+        <location filename="../setup_panel.py" line="59"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59" />
+        <location filename="../setup_panel.py" line="59"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="60" />
+        <location filename="../setup_panel.py" line="60"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="66" />
+        <location filename="../setup_panel.py" line="66"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="67" />
+        <location filename="../setup_panel.py" line="67"/>
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="68" />
+        <location filename="../setup_panel.py" line="68"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="69" />
+        <location filename="../setup_panel.py" line="69"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="71" />
+        <location filename="../setup_panel.py" line="71"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="75" />
+        <location filename="../setup_panel.py" line="75"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="76" />
+        <location filename="../setup_panel.py" line="76"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="77" />
+        <location filename="../setup_panel.py" line="77"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="78" />
+        <location filename="../setup_panel.py" line="78"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="79" />
+        <location filename="../setup_panel.py" line="79"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="80" />
+        <location filename="../setup_panel.py" line="80"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="81" />
+        <location filename="../setup_panel.py" line="81"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="82" />
+        <location filename="../setup_panel.py" line="82"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="85" />
+        <location filename="../setup_panel.py" line="85"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="88" />
+        <location filename="../setup_panel.py" line="88"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="89" />
+        <location filename="../setup_panel.py" line="89"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="90" />
+        <location filename="../setup_panel.py" line="90"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="91" />
+        <location filename="../setup_panel.py" line="91"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="92" />
+        <location filename="../setup_panel.py" line="92"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="93" />
+        <location filename="../setup_panel.py" line="93"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="94" />
+        <location filename="../setup_panel.py" line="94"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="97" />
+        <location filename="../setup_panel.py" line="97"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="99" />
+        <location filename="../setup_panel.py" line="99"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="101" />
+        <location filename="../setup_panel.py" line="101"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="103" />
+        <location filename="../setup_panel.py" line="103"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="106" />
+        <location filename="../setup_panel.py" line="106"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="107" />
+        <location filename="../setup_panel.py" line="107"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="108" />
+        <location filename="../setup_panel.py" line="108"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
@@ -1590,198 +1630,412 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">仅重算注意力（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109" />
+        <location filename="../setup_panel.py" line="109"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="112" />
+        <location filename="../setup_panel.py" line="112"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115" />
+        <location filename="../setup_panel.py" line="115"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="116" />
+        <location filename="../setup_panel.py" line="116"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="117" />
+        <location filename="../setup_panel.py" line="117"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="120" />
+        <location filename="../setup_panel.py" line="120"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="125" />
+        <location filename="../setup_panel.py" line="125"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="126" />
+        <location filename="../setup_panel.py" line="126"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="127" />
+        <location filename="../setup_panel.py" line="127"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="128" />
+        <location filename="../setup_panel.py" line="128"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="129" />
+        <location filename="../setup_panel.py" line="129"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="133" />
+        <location filename="../setup_panel.py" line="133"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="134" />
+        <location filename="../setup_panel.py" line="134"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="135" />
+        <location filename="../setup_panel.py" line="135"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="136" />
+        <location filename="../setup_panel.py" line="136"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="137" />
+        <location filename="../setup_panel.py" line="137"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="140" />
+        <location filename="../setup_panel.py" line="140"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="143" />
+        <location filename="../setup_panel.py" line="143"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="144" />
+        <location filename="../setup_panel.py" line="144"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="145" />
+        <location filename="../setup_panel.py" line="145"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="148" />
+        <location filename="../setup_panel.py" line="148"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="149" />
+        <location filename="../setup_panel.py" line="149"/>
         <source>Advanced: parallelism</source>
         <translation>高级：并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="219" />
+        <location filename="../setup_panel.py" line="219"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="219" />
+        <location filename="../setup_panel.py" line="219"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="265" />
+        <location filename="../setup_panel.py" line="265"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
 </context>
 <context>
-    <name>SuggestionsPanel</name>
+    <name>SpeedChart</name>
     <message>
-        <location filename="../suggestions_panel.py" line="50" />
-        <source>It fits. These changes would add headroom, in the order the guide recommends trying them:</source>
-        <translation>已经放得下。以下调整可以增加余量，按指南推荐的尝试顺序排列：</translation>
+        <location filename="../speed_panel.py" line="77"/>
+        <source>memory per GPU (%s)</source>
+        <translation>每 GPU 显存（%s）</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="53" />
-        <source>Try these in order (the seeds' decision guide); each shows the memory it saves per GPU and whether that alone makes the run fit:</source>
-        <translation>请按顺序尝试（参考资料中的决策指南）；每项都列出它在每块 GPU 上节省的显存，以及仅靠这一项能否放得下：</translation>
+        <location filename="../speed_panel.py" line="78"/>
+        <source>tokens/s</source>
+        <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="62" />
-        <source>saves %s</source>
-        <translation>节省 %s</translation>
+        <location filename="../speed_panel.py" line="79"/>
+        <source>Blue: layouts that fit · red ×: the smallest micro-batch of a layout that does not · star: fastest plan · diamond: your set-up · dashed: capacity</source>
+        <translation>蓝点：放得下的布局 · 红色 ×：放不下的布局（其最小 micro-batch）· 星号：最快方案 · 菱形：当前设置 · 虚线：显存容量</translation>
+    </message>
+</context>
+<context>
+    <name>SpeedPanel</name>
+    <message>
+        <location filename="../speed_panel.py" line="92"/>
+        <source>Search again</source>
+        <translation>重新搜索</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="66" />
+        <location filename="../speed_panel.py" line="122"/>
+        <source>Searching every layout of these GPUs for the fastest that fit…</source>
+        <translation>正在搜索这些 GPU 上的所有并行布局，寻找放得下且最快的……</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="153"/>
+        <source>%(n)d layouts searched in %(time)s; the fastest that fit, same training:</source>
+        <translation>用 %(time)s 搜索了 %(n)d 种布局；训练内容不变、放得下的最快方案：</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="155"/>
+        <source>No layout of these GPUs fits without changing what you train.</source>
+        <translation>不改变训练内容，这些 GPU 上没有放得下的布局。</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="159"/>
+        <source>Changes what you train:</source>
+        <translation>会改变训练内容的方案：</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="167"/>
+        <source>as it is</source>
+        <translation>保持不变</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="168"/>
+        <source>%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s</source>
+        <translation>%(tps)s tokens/s（每 GPU %(per_gpu)s），MFU %(mfu)s</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="170"/>
+        <source>%s per GPU</source>
+        <translation>每 GPU %s</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="174"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="67" />
+        <location filename="../speed_panel.py" line="185"/>
+        <source>Use the faster layout</source>
+        <translation>使用更快的布局</translation>
+    </message>
+</context>
+<context>
+    <name>SuggestionsPanel</name>
+    <message>
+        <location filename="../suggestions_panel.py" line="50"/>
+        <source>It fits. These changes would add headroom, in the order the guide recommends trying them:</source>
+        <translation>已经放得下。以下调整可以增加余量，按指南推荐的尝试顺序排列：</translation>
+    </message>
+    <message>
+        <location filename="../suggestions_panel.py" line="53"/>
+        <source>Try these in order (the seeds&apos; decision guide); each shows the memory it saves per GPU and whether that alone makes the run fit:</source>
+        <translation>请按顺序尝试（参考资料中的决策指南）；每项都列出它在每块 GPU 上节省的显存，以及仅靠这一项能否放得下：</translation>
+    </message>
+    <message>
+        <location filename="../suggestions_panel.py" line="62"/>
+        <source>saves %s</source>
+        <translation>节省 %s</translation>
+    </message>
+    <message>
+        <location filename="../suggestions_panel.py" line="66"/>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location filename="../suggestions_panel.py" line="67"/>
         <source>Apply this change (Ctrl+Z undoes it)</source>
         <translation>应用此调整（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="75" />
+        <location filename="../suggestions_panel.py" line="75"/>
         <source>No single change from the guide saves memory here.</source>
         <translation>指南中没有哪一项调整能单独在这里节省显存。</translation>
     </message>
 </context>
 <context>
+    <name>TimeBar</name>
+    <message>
+        <location filename="../time_panel.py" line="91"/>
+        <source>seconds per step</source>
+        <translation>每步秒数</translation>
+    </message>
+</context>
+<context>
+    <name>TimePanel</name>
+    <message>
+        <location filename="../time_panel.py" line="106"/>
+        <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
+        <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="111"/>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="112"/>
+        <source>Price of one GPU for one hour, in any currency</source>
+        <translation>一块 GPU 一小时的价格，任意货币</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="118"/>
+        <source>not measured</source>
+        <translation>未测量</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="119"/>
+        <source>Use my measurement</source>
+        <translation>使用我的实测值</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="120"/>
+        <source>Scale every time by measured / predicted step time; kept with the scenario</source>
+        <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="123"/>
+        <source>Forget it</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="125"/>
+        <source>Forget the measured step time</source>
+        <translation>清除实测的每步时间</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="131"/>
+        <location filename="../time_panel.py" line="191"/>
+        <source>Tokens to train</source>
+        <translation>训练 token 总数</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="132"/>
+        <location filename="../time_panel.py" line="196"/>
+        <source>Price per GPU-hour</source>
+        <translation>每 GPU 小时价格</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="133"/>
+        <source>Measured step time</source>
+        <translation>实测每步时间</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="157"/>
+        <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
+        <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="161"/>
+        <source>%(tokens)s tokens per step on %(n)d GPUs</source>
+        <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="164"/>
+        <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
+        <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="167"/>
+        <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
+        <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="170"/>
+        <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
+        <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="187"/>
+        <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
+        <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="201"/>
+        <source>Enter the step time you measured, in seconds, first.</source>
+        <translation>请先填写实测的每步时间（秒）。</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="206"/>
+        <source>Calibrate the time from a measured step</source>
+        <translation>用实测的一步校准时间</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="221"/>
+        <source>Step time</source>
+        <translation>每步时间</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="222"/>
+        <source>Tokens/s</source>
+        <translation>tokens/s（吞吐）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="223"/>
+        <source>Tokens/s per GPU</source>
+        <translation>每 GPU tokens/s</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="225"/>
+        <source>MFU</source>
+        <translation>MFU（模型算力利用率）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="227"/>
+        <source>Time to train</source>
+        <translation>训练总时长</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="229"/>
+        <source>GPU-hours</source>
+        <translation>GPU 小时</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="232"/>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+</context>
+<context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../results.py" line="42" />
+        <location filename="../results.py" line="42"/>
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="42" />
+        <location filename="../results.py" line="42"/>
         <source>TIGHT: only fits by eating into the safety reserve</source>
         <translation>偏紧：要占用安全余量才放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="43" />
+        <location filename="../results.py" line="43"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="46" />
+        <location filename="../results.py" line="46"/>
         <source>%s free per GPU</source>
         <translation>每块 GPU 剩余 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="48" />
+        <location filename="../results.py" line="48"/>
         <source>over by %s per GPU</source>
         <translation>每块 GPU 超出 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="49" />
+        <location filename="../results.py" line="49"/>
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="53" />
+        <location filename="../results.py" line="53"/>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -1789,398 +2043,428 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="104" />
+        <location filename="../../engine/cli.py" line="104"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="106" />
+        <location filename="../../engine/cli.py" line="106"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="106" />
+        <location filename="../../engine/cli.py" line="106"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="107" />
+        <location filename="../../engine/cli.py" line="107"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="107" />
+        <location filename="../../engine/cli.py" line="107"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="110" />
+        <location filename="../../engine/cli.py" line="110"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="115" />
+        <location filename="../../engine/cli.py" line="115"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="116" />
+        <location filename="../../engine/cli.py" line="116"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="116" />
+        <location filename="../../engine/cli.py" line="116"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="117" />
+        <location filename="../../engine/cli.py" line="117"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="120" />
+        <location filename="../../engine/cli.py" line="120"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="122" />
+        <location filename="../../engine/cli.py" line="122"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="124" />
+        <location filename="../../engine/cli.py" line="124"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="125" />
+        <location filename="../../engine/cli.py" line="125"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="129" />
+        <location filename="../../engine/cli.py" line="129"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="134" />
+        <location filename="../../engine/cli.py" line="134"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="135" />
+        <location filename="../../engine/cli.py" line="135"/>
         <source>Verdict: {verdict} (over by {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 超出 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="139" />
+        <location filename="../../engine/cli.py" line="139"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="177" />
+        <location filename="../../engine/cli.py" line="177"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
-        <translation type="unfinished" />
+        <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="181" />
+        <location filename="../../engine/cli.py" line="181"/>
         <source>Where the time goes: {parts}</source>
-        <translation type="unfinished" />
+        <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="183" />
+        <location filename="../../engine/cli.py" line="183"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
-        <translation type="unfinished" />
+        <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="186" />
+        <location filename="../../engine/cli.py" line="186"/>
         <source>, cost {cost}</source>
-        <translation type="unfinished" />
+        <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="188" />
+        <location filename="../../engine/cli.py" line="188"/>
         <source>Note: {text}</source>
-        <translation type="unfinished" />
+        <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="363" />
+        <location filename="../../engine/cli.py" line="372"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="366" />
+        <location filename="../../engine/cli.py" line="375"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="50" />
+        <location filename="../../engine/fit_report.py" line="52"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="52" />
+        <location filename="../../engine/fit_report.py" line="54"/>
         <source>Verdict: {verdict}</source>
         <translation>结论：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="54" />
+        <location filename="../../engine/fit_report.py" line="56"/>
         <source>Limits on this hardware (everything else unchanged):</source>
         <translation>此硬件上的上限（其他设置不变）：</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="55" />
+        <location filename="../../engine/fit_report.py" line="57"/>
         <source>  largest micro-batch that fits: {value}</source>
         <translation>  能放下的最大微批次：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="56" />
+        <location filename="../../engine/fit_report.py" line="58"/>
         <source>none (1 does not fit)</source>
         <translation>无（1 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="57" />
+        <location filename="../../engine/fit_report.py" line="59"/>
         <source>  longest sequence that fits: {value}</source>
         <translation>  能放下的最长序列：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="58" />
+        <location filename="../../engine/fit_report.py" line="60"/>
         <source>none (128 does not fit)</source>
         <translation>无（128 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="59" />
+        <location filename="../../engine/fit_report.py" line="61"/>
         <source>{n} tokens (exact to a multiple of {step})</source>
         <translation>{n} 个 token（精确到 {step} 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="61" />
+        <location filename="../../engine/fit_report.py" line="63"/>
         <source>data parallel only</source>
         <translation>仅数据并行</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="62" />
+        <location filename="../../engine/fit_report.py" line="64"/>
         <source>ZeRO-3 / FSDP</source>
         <translation>ZeRO-3 / FSDP</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="63" />
+        <location filename="../../engine/fit_report.py" line="65"/>
         <source>TP in a node, then PP</source>
         <translation>节点内 TP，再加 PP</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="65" />
+        <location filename="../../engine/fit_report.py" line="67"/>
         <source>  fewest GPUs, {strategy}: {value}</source>
         <translation>  最少 GPU 数（{strategy}）：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="67" />
+        <location filename="../../engine/fit_report.py" line="69"/>
         <source>none up to {n}</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="69" />
+        <location filename="../../engine/fit_report.py" line="71"/>
         <source>Plans, least disruptive first:</source>
         <translation>方案（按影响从小到大排列）：</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="71" />
+        <location filename="../../engine/fit_report.py" line="73"/>
         <source>Plans: none needed, it fits.</source>
         <translation>方案：不需要，已经放得下。</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="73" />
+        <location filename="../../engine/fit_report.py" line="75"/>
         <source>Plans: none found.</source>
         <translation>方案：没有找到。</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="76" />
+        <location filename="../../engine/fit_report.py" line="78"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="77" />
+        <location filename="../../engine/fit_report.py" line="79"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="78" />
+        <location filename="../../engine/fit_report.py" line="80"/>
         <source>no extra cost to speak of</source>
         <translation>几乎没有额外代价</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="80" />
+        <location filename="../../engine/fit_report.py" line="82"/>
         <source>{total} per GPU, headroom {headroom}; assumptions changed: {changed}</source>
         <translation>每张 GPU {total}，余量 {headroom}；改变的假设：{changed}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="84" />
+        <location filename="../../engine/fit_report.py" line="86"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="89" />
+        <location filename="../../engine/fit_report.py" line="91"/>
         <source>Largest {family} model that fits this set-up: {model}</source>
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="17" />
+        <location filename="../../engine/configs/review.py" line="17"/>
         <source>Read {n} file(s): {formats}</source>
         <translation>已读取 {n} 个文件：{formats}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="19" />
+        <location filename="../../engine/configs/review.py" line="19"/>
         <source>Scenario:</source>
         <translation>方案：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="20" />
+        <location filename="../../engine/configs/review.py" line="20"/>
         <source>Mapped:</source>
         <translation>已映射：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="22" />
+        <location filename="../../engine/configs/review.py" line="22"/>
         <source>Assumed:</source>
         <translation>已假定：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="24" />
+        <location filename="../../engine/configs/review.py" line="24"/>
         <source>Not used:</source>
         <translation>未使用：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/speed_report.py" line="47"/>
+        <source>As it is: {verdict}, {tps} tokens/s ({step} per step)</source>
+        <translation>当前：{verdict}，{tps} tokens/s（每步 {step}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/speed_report.py" line="50"/>
+        <source>Fastest layouts that fit, same training (same GPUs, global batch, method and numerics):</source>
+        <translation>放得下的最快布局，训练内容不变（同样的 GPU、全局 batch、方法和数值格式）：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/speed_report.py" line="53"/>
+        <source>none found</source>
+        <translation>没有找到</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/speed_report.py" line="57"/>
+        <source>{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}, {total} per GPU: {changes}</source>
+        <translation>{i}. {tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}，每 GPU {total}：{changes}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/speed_report.py" line="64"/>
+        <source>Faster or fitting only if you change what you train:</source>
+        <translation>只有改变训练内容才更快或放得下：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/speed_report.py" line="67"/>
+        <source>Searched {layouts} layouts ({estimates} memory estimates) in {seconds}.</source>
+        <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
 </context>
 <context>
     <name>engine</name>
     <message>
-        <location filename="../main_window.py" line="210" />
-        <location filename="../../engine/breakdown.py" line="19" />
-        <location filename="../../engine/breakdown.py" line="21" />
+        <location filename="../main_window.py" line="218"/>
+        <location filename="../../engine/breakdown.py" line="19"/>
+        <location filename="../../engine/breakdown.py" line="21"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="251" />
-        <location filename="../../engine/hf_families.py" line="48" />
-        <source>config.json ({model_type}) has no '{key}', which the estimate needs.</source>
-        <translation>config.json（{model_type}）中缺少估算所需的 '{key}'。</translation>
+        <location filename="../../engine/architecture.py" line="251"/>
+        <location filename="../../engine/hf_families.py" line="48"/>
+        <source>config.json ({model_type}) has no &apos;{key}&apos;, which the estimate needs.</source>
+        <translation>config.json（{model_type}）中缺少估算所需的 &apos;{key}&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="258" />
-        <location filename="../../engine/hf_families.py" line="54" />
-        <source>config.json '{key}' must be a positive whole number, not {value!r}.</source>
-        <translation>config.json 中的 '{key}' 必须是正整数，而不是 {value!r}。</translation>
+        <location filename="../../engine/architecture.py" line="258"/>
+        <location filename="../../engine/hf_families.py" line="54"/>
+        <source>config.json &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="282" />
+        <location filename="../../engine/architecture.py" line="282"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="290" />
-        <source>config.json has no 'model_type', so the architecture is unknown.</source>
-        <translation>config.json 中没有 'model_type'，因此无法确定模型架构。</translation>
+        <location filename="../../engine/architecture.py" line="290"/>
+        <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
+        <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="308" />
-        <source>Model type '{model_type}' is not supported: {why}. Supported: {p}.</source>
-        <translation>不支持模型类型 '{model_type}'：{why}。支持的类型：{p}。</translation>
+        <location filename="../../engine/architecture.py" line="308"/>
+        <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
+        <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="321" />
-        <location filename="../../engine/hf_families.py" line="79" />
+        <location filename="../../engine/architecture.py" line="321"/>
+        <location filename="../../engine/hf_families.py" line="79"/>
         <source>num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads}).</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="331" />
-        <source>A mixture-of-experts config needs 'num_experts_per_tok'.</source>
-        <translation>混合专家（MoE）配置需要 'num_experts_per_tok'。</translation>
+        <location filename="../../engine/architecture.py" line="331"/>
+        <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
+        <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="385" />
+        <location filename="../../engine/architecture.py" line="385"/>
         <source>{p} is not a file.</source>
         <translation>{p} 不是文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="388" />
+        <location filename="../../engine/architecture.py" line="388"/>
         <source>{name} is larger than 4 MB; a config.json is a few kilobytes. Is it a weights file?</source>
         <translation>{name} 大于 4 MB，而 config.json 通常只有几 KB。它是不是权重文件？</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="397" />
+        <location filename="../../engine/architecture.py" line="397"/>
         <source>{name} is not a JSON config file ({exc}).</source>
         <translation>{name} 不是 JSON 配置文件（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="401" />
-        <source>{name} does not look like a Hugging Face config.json (no 'model_type').</source>
-        <translation>{name} 看起来不像 Hugging Face config.json（没有 'model_type'）。</translation>
+        <location filename="../../engine/architecture.py" line="401"/>
+        <source>{name} does not look like a Hugging Face config.json (no &apos;model_type&apos;).</source>
+        <translation>{name} 看起来不像 Hugging Face config.json（没有 &apos;model_type&apos;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="19" />
+        <location filename="../../engine/breakdown.py" line="19"/>
         <source>tight</source>
         <translation>偏紧</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="20" />
-        <location filename="../../engine/breakdown.py" line="21" />
+        <location filename="../../engine/breakdown.py" line="20"/>
+        <location filename="../../engine/breakdown.py" line="21"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="22" />
+        <location filename="../../engine/breakdown.py" line="22"/>
         <source>not checked</source>
         <translation>未检查</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="43" />
+        <location filename="../../engine/breakdown.py" line="43"/>
         <source>whole step</source>
         <translation>整个步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="45" />
-        <location filename="../../engine/breakdown.py" line="47" />
+        <location filename="../../engine/breakdown.py" line="45"/>
+        <location filename="../../engine/breakdown.py" line="47"/>
         <source>forward + backward</source>
         <translation>前向 + 反向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="49" />
+        <location filename="../../engine/breakdown.py" line="49"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="51" />
+        <location filename="../../engine/breakdown.py" line="51"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="53" />
-        <location filename="../../engine/breakdown.py" line="84" />
+        <location filename="../../engine/breakdown.py" line="53"/>
+        <location filename="../../engine/breakdown.py" line="84"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="55" />
+        <location filename="../../engine/breakdown.py" line="55"/>
         <source>backward + optimizer</source>
         <translation>反向 + 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="56" />
+        <location filename="../../engine/breakdown.py" line="56"/>
         <source>varies</source>
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="144" />
+        <location filename="../../engine/detailed.py" line="144"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="171" />
+        <location filename="../../engine/detailed.py" line="171"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="174" />
+        <location filename="../../engine/detailed.py" line="174"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
@@ -2193,77 +2477,77 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="184" />
+        <location filename="../../engine/detailed.py" line="184"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="197" />
-        <source>Backward scratch (one layer's gradients)</source>
+        <location filename="../../engine/detailed.py" line="197"/>
+        <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="200" />
-        <source>largest set of intermediate gradients alive in one layer's backward</source>
+        <location filename="../../engine/detailed.py" line="200"/>
+        <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="207" />
+        <location filename="../../engine/detailed.py" line="207"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="210" />
-        <source>one layer's activations rebuilt during backward</source>
+        <location filename="../../engine/detailed.py" line="210"/>
+        <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="228" />
+        <location filename="../../engine/detailed.py" line="228"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="231" />
+        <location filename="../../engine/detailed.py" line="231"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="243" />
+        <location filename="../../engine/detailed.py" line="243"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="246" />
+        <location filename="../../engine/detailed.py" line="246"/>
         <source>tower blocks x tensors kept per patch (derived per operation, not traced)</source>
         <translation>视觉塔层数 × 每个图块保留的张量（按算子推导，未经追踪验证）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="258" />
+        <location filename="../../engine/detailed.py" line="258"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="261" />
+        <location filename="../../engine/detailed.py" line="261"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="287" />
+        <location filename="../../engine/detailed.py" line="287"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="290" />
+        <location filename="../../engine/detailed.py" line="290"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="300" />
+        <location filename="../../engine/detailed.py" line="300"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="303" />
+        <location filename="../../engine/detailed.py" line="303"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
@@ -2272,37 +2556,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">min(5e8, params) 个元素 x 字节数（DeepSpeed 默认值）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="313" />
+        <location filename="../../engine/detailed.py" line="313"/>
         <source>Expert-parallel all-to-all buffers</source>
         <translation>专家并行 all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="316" />
+        <location filename="../../engine/detailed.py" line="316"/>
         <source>dispatch + combine: 2 x b·s·top_k·h x compute bytes</source>
         <translation>分发 + 合并：2 x b·s·top_k·h x 计算精度字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="333" />
+        <location filename="../../engine/detailed.py" line="333"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="336" />
+        <location filename="../../engine/detailed.py" line="336"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="65" />
+        <location filename="../../engine/estimate.py" line="65"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="68" />
+        <location filename="../../engine/estimate.py" line="68"/>
         <source>0.5 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.5 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="73" />
+        <location filename="../../engine/estimate.py" line="73"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
@@ -2311,87 +2595,87 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">反复分配和释放的显存的 10% + 模型状态的 1%</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="76" />
+        <location filename="../../engine/estimate.py" line="76"/>
         <source>caching allocator: gaps left by memory that comes and goes (10%, 2% with expandable segments) + segment rounding of model states (1%)</source>
         <translation>缓存分配器：反复分配释放的内存留下的空隙（10%，可扩展段时 2%）+ 模型状态的段取整（1%）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="83" />
+        <location filename="../../engine/estimate.py" line="83"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="86" />
+        <location filename="../../engine/estimate.py" line="86"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="106" />
+        <location filename="../../engine/estimate.py" line="106"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="110" />
-        <source>seq_len {seq_len} is longer than the model's context ({context}).</source>
+        <location filename="../../engine/estimate.py" line="110"/>
+        <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="114" />
-        <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA's memory-efficient kernel.</source>
+        <location filename="../../engine/estimate.py" line="114"/>
+        <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="117" />
+        <location filename="../../engine/estimate.py" line="117"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="122" />
-        <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision 'bf16' for that.</source>
-        <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 'bf16'。</translation>
+        <location filename="../../engine/estimate.py" line="122"/>
+        <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
+        <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="126" />
-        <source>method 'freeze' with frozen_layers 0 trains everything, like 'full'.</source>
-        <translation>method 为 'freeze' 且 frozen_layers 为 0 时会训练全部权重，等同于 'full'。</translation>
+        <location filename="../../engine/estimate.py" line="126"/>
+        <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
+        <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="132" />
+        <location filename="../../engine/estimate.py" line="132"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="135" />
+        <location filename="../../engine/estimate.py" line="135"/>
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="139" />
+        <location filename="../../engine/estimate.py" line="139"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="52" />
+        <location filename="../../engine/model_states.py" line="52"/>
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="55" />
+        <location filename="../../engine/model_states.py" line="55"/>
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="66" />
+        <location filename="../../engine/model_states.py" line="66"/>
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="69" />
+        <location filename="../../engine/model_states.py" line="69"/>
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="81" />
+        <location filename="../../engine/model_states.py" line="81"/>
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
@@ -2400,288 +2684,288 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">量化参数量 x（bits/8 + 量化常数）</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="95" />
+        <location filename="../../engine/model_states.py" line="95"/>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="98" />
+        <location filename="../../engine/model_states.py" line="98"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="125" />
+        <location filename="../../engine/model_states.py" line="125"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="108" />
+        <location filename="../../engine/model_states.py" line="108"/>
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="84" />
+        <location filename="../../engine/model_states.py" line="84"/>
         <source>quantised params / shards x (bits/8 + quantisation constants)</source>
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="115" />
+        <location filename="../../engine/model_states.py" line="115"/>
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="121" />
-        <source>optimizer step in backward: one parameter's gradient at a time</source>
+        <location filename="../../engine/model_states.py" line="121"/>
+        <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="142" />
+        <location filename="../../engine/model_states.py" line="142"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="145" />
+        <location filename="../../engine/model_states.py" line="145"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="165" />
+        <location filename="../../engine/model_states.py" line="165"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="168" />
+        <location filename="../../engine/model_states.py" line="168"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="178" />
+        <location filename="../../engine/model_states.py" line="178"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="181" />
+        <location filename="../../engine/model_states.py" line="181"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/presets.py" line="89" />
-        <location filename="../../engine/timing/data.py" line="21" />
+        <location filename="../../engine/presets.py" line="89"/>
+        <location filename="../../engine/timing/data.py" line="21"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/presets.py" line="151" />
-        <source>Unknown {kind} preset '{key}'.{hint}</source>
-        <translation>未知的 {kind} 预设 '{key}'。{hint}</translation>
+        <location filename="../../engine/presets.py" line="151"/>
+        <source>Unknown {kind} preset &apos;{key}&apos;.{hint}</source>
+        <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="263" />
-        <source>must be a preset id such as "llama-3-8b" or {{"name": ..., "hf_config": {{...}}}}.</source>
-        <translation>必须是预设 id（如 "llama-3-8b"）或 {{"name": ..., "hf_config": {{...}}}}。</translation>
+        <location filename="../../engine/scenario.py" line="263"/>
+        <source>must be a preset id such as &quot;llama-3-8b&quot; or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}.</source>
+        <translation>必须是预设 id（如 &quot;llama-3-8b&quot;）或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="278" />
-        <source>a custom GPU needs "memory_bytes" as a positive whole number of bytes.</source>
-        <translation>自定义 GPU 需要 "memory_bytes"，其值为以字节计的正整数。</translation>
+        <location filename="../../engine/scenario.py" line="278"/>
+        <source>a custom GPU needs &quot;memory_bytes&quot; as a positive whole number of bytes.</source>
+        <translation>自定义 GPU 需要 &quot;memory_bytes&quot;，其值为以字节计的正整数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="283" />
-        <source>must be a preset id such as "h100-sxm-80gb" or {{"name": ..., "memory_bytes": N}}.</source>
-        <translation>必须是预设 id（如 "h100-sxm-80gb"）或 {{"name": ..., "memory_bytes": N}}。</translation>
+        <location filename="../../engine/scenario.py" line="283"/>
+        <source>must be a preset id such as &quot;h100-sxm-80gb&quot; or {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}.</source>
+        <translation>必须是预设 id（如 &quot;h100-sxm-80gb&quot;）或 {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="292" />
+        <location filename="../../engine/scenario.py" line="292"/>
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="53" />
+        <location filename="../../engine/input_bounds.py" line="53"/>
         <source>must be a finite number, not {p}.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="55" />
+        <location filename="../../engine/input_bounds.py" line="55"/>
         <source>must be at most {maximum}, not {p}.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="65" />
+        <location filename="../../engine/input_bounds.py" line="65"/>
         <source>is longer than {limit} characters.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="71" />
+        <location filename="../../engine/input_bounds.py" line="71"/>
         <source>the name is longer than {limit} characters.</source>
-        <translation type="unfinished" />
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="120" />
-        <source>config.json '{key}' must be a finite number, not {p}.</source>
-        <translation type="unfinished" />
+        <location filename="../../engine/input_bounds.py" line="120"/>
+        <source>config.json &apos;{key}&apos; must be a finite number, not {p}.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="124" />
-        <source>config.json '{key}' is {p}, far beyond any real model.</source>
-        <translation type="unfinished" />
+        <location filename="../../engine/input_bounds.py" line="124"/>
+        <source>config.json &apos;{key}&apos; is {p}, far beyond any real model.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="132" />
-        <source>config.json '{key}' must be a whole number, not {p}.</source>
-        <translation type="unfinished" />
+        <location filename="../../engine/input_bounds.py" line="132"/>
+        <source>config.json &apos;{key}&apos; must be a whole number, not {p}.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="136" />
-        <source>config.json '{key}' must be between {low} and {high}, not {p}.</source>
-        <translation type="unfinished" />
+        <location filename="../../engine/input_bounds.py" line="136"/>
+        <source>config.json &apos;{key}&apos; must be between {low} and {high}, not {p}.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="141" />
-        <source>config.json '{key}' must be a number from 0 to 1, not {p}.</source>
-        <translation type="unfinished" />
+        <location filename="../../engine/input_bounds.py" line="141"/>
+        <source>config.json &apos;{key}&apos; must be a number from 0 to 1, not {p}.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="146" />
-        <source>config.json '{key}' must be a number of at least 0 or null, not {p}.</source>
-        <translation type="unfinished" />
+        <location filename="../../engine/input_bounds.py" line="146"/>
+        <source>config.json &apos;{key}&apos; must be a number of at least 0 or null, not {p}.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="151" />
-        <source>config.json '{key}' must be true or false, not {p}.</source>
-        <translation type="unfinished" />
+        <location filename="../../engine/input_bounds.py" line="151"/>
+        <source>config.json &apos;{key}&apos; must be true or false, not {p}.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="156" />
-        <source>config.json '{key}' must be a list of layer numbers from 0 to 9,999.</source>
-        <translation type="unfinished" />
+        <location filename="../../engine/input_bounds.py" line="156"/>
+        <source>config.json &apos;{key}&apos; must be a list of layer numbers from 0 to 9,999.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="161" />
-        <source>config.json '{key}' ({p}) cannot exceed the number of experts ({n}).</source>
-        <translation type="unfinished" />
+        <location filename="../../engine/input_bounds.py" line="161"/>
+        <source>config.json &apos;{key}&apos; ({p}) cannot exceed the number of experts ({n}).</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="165" />
-        <source>config.json '{key}' ({p}) exceeds hidden_size ({h}), so each head would have no width; set head_dim.</source>
-        <translation type="unfinished" />
+        <location filename="../../engine/input_bounds.py" line="165"/>
+        <source>config.json &apos;{key}&apos; ({p}) exceeds hidden_size ({h}), so each head would have no width; set head_dim.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="173" />
+        <location filename="../../engine/input_bounds.py" line="173"/>
         <source>must be at least {minimum}, not {value}.</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="300" />
+        <location filename="../../engine/scenario.py" line="300"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="304" />
+        <location filename="../../engine/scenario.py" line="304"/>
         <source>is not a scenario key. Known keys: {p}.</source>
         <translation>不是有效的场景键。已知的键：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="311" />
+        <location filename="../../engine/scenario.py" line="311"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="316" />
+        <location filename="../../engine/scenario.py" line="316"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="323" />
+        <location filename="../../engine/scenario.py" line="323"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="335" />
+        <location filename="../../engine/scenario.py" line="335"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="340" />
+        <location filename="../../engine/scenario.py" line="340"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="345" />
-        <location filename="../../engine/time_keys.py" line="54" />
-        <location filename="../../engine/frameworks/keys.py" line="72" />
+        <location filename="../../engine/scenario.py" line="345"/>
+        <location filename="../../engine/time_keys.py" line="54"/>
+        <location filename="../../engine/frameworks/keys.py" line="72"/>
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="351" />
-        <location filename="../../engine/frameworks/keys.py" line="78" />
+        <location filename="../../engine/scenario.py" line="351"/>
+        <location filename="../../engine/frameworks/keys.py" line="78"/>
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="55" />
+        <location filename="../../engine/frameworks/keys.py" line="55"/>
         <source>must be a whole number of at least 1, not {p!r}.</source>
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="65" />
+        <location filename="../../engine/frameworks/keys.py" line="65"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="83" />
-        <source>must be true, false or "auto", not {p!r}.</source>
-        <translation>必须为 true、false 或 "auto"，而不是 {p!r}。</translation>
+        <location filename="../../engine/frameworks/keys.py" line="83"/>
+        <source>must be true, false or &quot;auto&quot;, not {p!r}.</source>
+        <translation>必须为 true、false 或 &quot;auto&quot;，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="96" />
+        <location filename="../../engine/frameworks/keys.py" line="96"/>
         <source>must be a list naming {p}; got {p2!r}.</source>
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="363" />
-        <source>must be "all-linear", "attention" or a non-empty list of module names.</source>
-        <translation>必须是 "all-linear"、"attention" 或非空的模块名列表。</translation>
+        <location filename="../../engine/scenario.py" line="363"/>
+        <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
+        <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="369" />
+        <location filename="../../engine/scenario.py" line="369"/>
         <source>must be a positive number, not {alpha!r}.</source>
         <translation>必须是正数，而不是 {alpha!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="376" />
+        <location filename="../../engine/scenario.py" line="376"/>
         <source>must be a number between 0 and 100, not {k!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {k!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="383" />
-        <source>must be "auto" or a fraction from 0 to 0.99, not {r!r}.</source>
-        <translation>必须是 "auto" 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
+        <location filename="../../engine/scenario.py" line="383"/>
+        <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {r!r}.</source>
+        <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
     </message>
     <message>
         <source>world size {world_size} (gpus_per_node x nodes) is not divisible by tp x pp x cp = {shards}.</source>
         <translation type="vanished">world size {world_size}（gpus_per_node x nodes）不能被 tp x pp x cp = {shards} 整除。</translation>
     </message>
     <message>
-        <source>must divide the model's {heads} attention heads; {tp} does not.</source>
+        <source>must divide the model&apos;s {heads} attention heads; {tp} does not.</source>
         <translation type="vanished">必须能整除模型的 {heads} 个注意力头；{tp} 不能。</translation>
     </message>
     <message>
-        <source>{tp} and the model's {kv_heads} KV heads must divide one another.</source>
+        <source>{tp} and the model&apos;s {kv_heads} KV heads must divide one another.</source>
         <translation type="vanished">{tp} 与模型的 {kv_heads} 个 KV 头之间必须有一方能整除另一方。</translation>
     </message>
     <message>
-        <source>cannot exceed the model's {layers} layers.</source>
+        <source>cannot exceed the model&apos;s {layers} layers.</source>
         <translation type="vanished">不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="61" />
+        <location filename="../../engine/consistency.py" line="61"/>
         <source>more than one virtual stage per rank needs pp_schedule interleaved-1f1b.</source>
         <translation>每个 rank 多于一个虚拟阶段需要 pp_schedule 为 interleaved-1f1b。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="66" />
-        <source>pp x vpp = {chunks} model chunks cannot exceed the model's {layers} layers.</source>
+        <location filename="../../engine/consistency.py" line="66"/>
+        <source>pp x vpp = {chunks} model chunks cannot exceed the model&apos;s {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
@@ -2689,7 +2973,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">专家并行需要混合专家（MoE）模型。</translation>
     </message>
     <message>
-        <source>must divide the model's {n_experts} experts; {ep} does not.</source>
+        <source>must divide the model&apos;s {n_experts} experts; {ep} does not.</source>
         <translation type="vanished">必须能整除模型的 {n_experts} 个专家；{ep} 不能。</translation>
     </message>
     <message>
@@ -2713,96 +2997,96 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">卸载参数需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <source>{bad!r} is not a linear layer of this model; choose from {p} or "all-linear".</source>
-        <translation type="vanished">{bad!r} 不是此模型的线性层；请从 {p} 或 "all-linear" 中选择。</translation>
+        <source>{bad!r} is not a linear layer of this model; choose from {p} or &quot;all-linear&quot;.</source>
+        <translation type="vanished">{bad!r} 不是此模型的线性层；请从 {p} 或 &quot;all-linear&quot; 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="25" />
+        <location filename="../../engine/consistency.py" line="25"/>
         <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="31" />
+        <location filename="../../engine/consistency.py" line="31"/>
         <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="40" />
-        <source>Tensor-parallel size {tp} must divide the model's {heads} attention heads.</source>
+        <location filename="../../engine/consistency.py" line="40"/>
+        <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="47" />
-        <source>Tensor-parallel size {tp} and the model's {kv_heads} key/value heads must divide one another.</source>
+        <location filename="../../engine/consistency.py" line="47"/>
+        <source>Tensor-parallel size {tp} and the model&apos;s {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="56" />
-        <source>Pipeline-parallel size {pp} cannot exceed the model's {layers} layers.</source>
+        <location filename="../../engine/consistency.py" line="56"/>
+        <source>Pipeline-parallel size {pp} cannot exceed the model&apos;s {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="73" />
+        <location filename="../../engine/consistency.py" line="73"/>
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="78" />
-        <source>Expert-parallel size {ep} must divide the model's {n_experts} experts.</source>
+        <location filename="../../engine/consistency.py" line="78"/>
+        <source>Expert-parallel size {ep} must divide the model&apos;s {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="85" />
+        <location filename="../../engine/consistency.py" line="85"/>
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="93" />
+        <location filename="../../engine/consistency.py" line="93"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="99" />
+        <location filename="../../engine/consistency.py" line="99"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="105" />
+        <location filename="../../engine/consistency.py" line="105"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="109" />
+        <location filename="../../engine/consistency.py" line="109"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="114" />
-        <source>Frozen layers ({frozen}) cannot exceed the model's {layers} layers.</source>
+        <location filename="../../engine/consistency.py" line="114"/>
+        <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="124" />
-        <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers ("all-linear").</source>
-        <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（"all-linear"）。</translation>
+        <location filename="../../engine/consistency.py" line="124"/>
+        <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
+        <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="134" />
+        <location filename="../../engine/consistency.py" line="134"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="141" />
+        <location filename="../../engine/consistency.py" line="141"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="146" />
+        <location filename="../../engine/consistency.py" line="146"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
     <message>
-        <source>QLoRA's 4/8-bit base weights are not sharded by ZeRO-3 here; use 0-2.</source>
+        <source>QLoRA&apos;s 4/8-bit base weights are not sharded by ZeRO-3 here; use 0-2.</source>
         <translation type="vanished">这里 QLoRA 的 4/8-bit 基础权重不会被 ZeRO-3 分片；请使用 0-2。</translation>
     </message>
     <message>
@@ -2818,732 +3102,737 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">{name} 不是有效的 JSON（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="75" />
+        <location filename="../../engine/seeds.py" line="75"/>
         <source>Base model (seed 004)</source>
         <translation>基础模型（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="78" />
-        <source>N x 2 (LoRA) or N x 0.6 (QLoRA, 'typical setting')</source>
+        <location filename="../../engine/seeds.py" line="78"/>
+        <source>N x 2 (LoRA) or N x 0.6 (QLoRA, &apos;typical setting&apos;)</source>
         <translation>N x 2（LoRA）或 N x 0.6（QLoRA，“典型设置”）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="86" />
+        <location filename="../../engine/seeds.py" line="86"/>
         <source>LoRA training states (seed 004)</source>
         <translation>LoRA 训练状态（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="89" />
+        <location filename="../../engine/seeds.py" line="89"/>
         <source>N_lora x c_opt, N_lora = L x 18 x r x H</source>
         <translation>N_lora x c_opt, N_lora = L x 18 x r x H</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="103" />
+        <location filename="../../engine/seeds.py" line="103"/>
         <source>Activations (K-factor)</source>
         <translation>激活值（K 系数）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="106" />
+        <location filename="../../engine/seeds.py" line="106"/>
         <source>B x T x H x L x K x 2 bytes</source>
         <translation>B x T x H x L x K x 2 字节</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="121" />
+        <location filename="../../engine/seeds.py" line="121"/>
         <source>Activations (alpha x active params)</source>
         <translation>激活值（alpha x 激活参数量）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="124" />
+        <location filename="../../engine/seeds.py" line="124"/>
         <source>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</source>
         <translation>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="134" />
+        <location filename="../../engine/seeds.py" line="134"/>
         <source>Activations (per operation)</source>
         <translation>激活值（逐算子）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="137" />
+        <location filename="../../engine/seeds.py" line="137"/>
         <source>per layer 60bsh + 10bas^2 (flash removes the s^2 term; checkpointing keeps 2bsh)</source>
         <translation>每层 60bsh + 10bas^2（flash 去掉 s^2 项；激活检查点保留 2bsh）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="151" />
+        <location filename="../../engine/seeds.py" line="151"/>
         <source>Logits spike (fp32)</source>
         <translation>Logits 尖峰（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="154" />
+        <location filename="../../engine/seeds.py" line="154"/>
         <source>b x s x V x 4</source>
         <translation>b x s x V x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="163" />
+        <location filename="../../engine/seeds.py" line="163"/>
         <source>EP all-to-all buffers</source>
         <translation>EP all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="166" />
+        <location filename="../../engine/seeds.py" line="166"/>
         <source>ep x capacity x h x 2 bytes x 2 directions</source>
         <translation>ep x capacity x h x 2 字节 x 2 个方向</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="174" />
+        <location filename="../../engine/seeds.py" line="174"/>
         <source>CUDA context (seed 000)</source>
         <translation>CUDA 上下文（seed 000）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="177" />
+        <location filename="../../engine/seeds.py" line="177"/>
         <source>1 GB</source>
         <translation>1 GB</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="46" />
+        <location filename="../../engine/solver.py" line="46"/>
         <source>global batch</source>
         <translation>全局批次大小</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="46" />
+        <location filename="../../engine/solver.py" line="46"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="47" />
+        <location filename="../../engine/solver.py" line="47"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="47" />
+        <location filename="../../engine/solver.py" line="47"/>
         <source>hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="48" />
+        <location filename="../../engine/solver.py" line="48"/>
         <source>numerics</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="93" />
+        <location filename="../../engine/solver.py" line="93"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="94" />
+        <location filename="../../engine/solver.py" line="94"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="95" />
+        <location filename="../../engine/solver.py" line="95"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="96" />
+        <location filename="../../engine/solver.py" line="96"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="99" />
+        <location filename="../../engine/solver.py" line="99"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="100" />
+        <location filename="../../engine/solver.py" line="100"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="101" />
+        <location filename="../../engine/solver.py" line="101"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="102" />
+        <location filename="../../engine/solver.py" line="102"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="103" />
+        <location filename="../../engine/solver.py" line="103"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="104" />
+        <location filename="../../engine/solver.py" line="104"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="113" />
+        <location filename="../../engine/solver.py" line="113"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="116" />
+        <location filename="../../engine/solver.py" line="116"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="121" />
+        <location filename="../../engine/solver.py" line="121"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="125" />
+        <location filename="../../engine/solver.py" line="125"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="131" />
+        <location filename="../../engine/solver.py" line="131"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="132" />
+        <location filename="../../engine/solver.py" line="132"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="133" />
+        <location filename="../../engine/solver.py" line="133"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="134" />
+        <location filename="../../engine/solver.py" line="134"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="147" />
+        <location filename="../../engine/solver.py" line="147"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="148" />
+        <location filename="../../engine/solver.py" line="148"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="149" />
+        <location filename="../../engine/solver.py" line="149"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="154" />
+        <location filename="../../engine/solver.py" line="154"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="158" />
+        <location filename="../../engine/solver.py" line="158"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="163" />
+        <location filename="../../engine/solver.py" line="163"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="167" />
+        <location filename="../../engine/solver.py" line="167"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="204" />
+        <location filename="../../engine/solver.py" line="204"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="208" />
+        <location filename="../../engine/solver.py" line="208"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with tp={tp}, pp={pp}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），tp={tp}，pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="211" />
+        <location filename="../../engine/solver.py" line="211"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with ZeRO-{zero}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），ZeRO-{zero}</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="213" />
+        <location filename="../../engine/solver.py" line="213"/>
         <source>more GPUs cost money: {n} instead of {old}</source>
         <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="218" />
+        <location filename="../../engine/solver.py" line="218"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="219" />
+        <location filename="../../engine/solver.py" line="219"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="38" />
+        <location filename="../../engine/suggest.py" line="38"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="41" />
+        <location filename="../../engine/suggest.py" line="41"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="43" />
+        <location filename="../../engine/suggest.py" line="43"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="45" />
+        <location filename="../../engine/suggest.py" line="45"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="48" />
+        <location filename="../../engine/suggest.py" line="48"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="51" />
+        <location filename="../../engine/suggest.py" line="51"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="55" />
+        <location filename="../../engine/suggest.py" line="55"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="57" />
+        <location filename="../../engine/suggest.py" line="57"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="59" />
+        <location filename="../../engine/suggest.py" line="59"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="62" />
+        <location filename="../../engine/suggest.py" line="62"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="64" />
+        <location filename="../../engine/suggest.py" line="64"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="66" />
+        <location filename="../../engine/suggest.py" line="66"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="68" />
+        <location filename="../../engine/suggest.py" line="68"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="70" />
+        <location filename="../../engine/suggest.py" line="70"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="72" />
+        <location filename="../../engine/suggest.py" line="72"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="74" />
+        <location filename="../../engine/suggest.py" line="74"/>
         <source>Shard gradients and optimizer states (ZeRO-2)</source>
         <translation>对梯度和优化器状态分片（ZeRO-2）</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="75" />
+        <location filename="../../engine/suggest.py" line="75"/>
         <source>more communication</source>
         <translation>通信更多</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="78" />
+        <location filename="../../engine/suggest.py" line="78"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="79" />
+        <location filename="../../engine/suggest.py" line="79"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="81" />
+        <location filename="../../engine/suggest.py" line="81"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="83" />
+        <location filename="../../engine/suggest.py" line="83"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="86" />
+        <location filename="../../engine/suggest.py" line="86"/>
         <source>Offload optimizer states to CPU memory</source>
         <translation>将优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="88" />
+        <location filename="../../engine/suggest.py" line="88"/>
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="45" />
+        <location filename="../../engine/safe_read.py" line="45"/>
         <source>{name} is a folder, not a file.</source>
         <translation>{name} 是文件夹，不是文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="47" />
+        <location filename="../../engine/safe_read.py" line="47"/>
         <source>{name} is a pipe (FIFO), not a regular file; it is not read.</source>
         <translation>{name} 是管道（FIFO），不是普通文件；不会读取它。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="49" />
+        <location filename="../../engine/safe_read.py" line="49"/>
         <source>{name} is a device or socket, not a regular file; it is not read.</source>
         <translation>{name} 是设备或套接字，不是普通文件；不会读取它。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="53" />
-        <location filename="../../engine/safe_read.py" line="67" />
+        <location filename="../../engine/safe_read.py" line="53"/>
+        <location filename="../../engine/safe_read.py" line="67"/>
         <source>{name} is larger than {limit}, which is more than such a file can be.</source>
         <translation>{name} 大于 {limit}，超出了此类文件可能的大小。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="34" />
+        <location filename="../../engine/scenario_file.py" line="34"/>
         <source>is the old name of {new}, and the file sets both.</source>
         <translation>是 {new} 的旧名称，而文件同时设置了两者。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="47" />
+        <location filename="../../engine/scenario_file.py" line="47"/>
         <source>must be a whole number, not {version!r}.</source>
         <translation>必须是整数，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="58" />
+        <location filename="../../engine/scenario_file.py" line="58"/>
         <source>{version} is from a newer LLM Memory Planner (this one reads up to {current}).</source>
         <translation>{version} 来自更新版本的 LLM Memory Planner（本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="71" />
+        <location filename="../../engine/scenario_file.py" line="71"/>
         <source>is larger than 8 MB; a scenario is a few kilobytes.</source>
         <translation>大于 8 MB；一个场景只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="75" />
+        <location filename="../../engine/scenario_file.py" line="75"/>
         <source>is not UTF-8 text; it may be damaged or not a scenario.</source>
         <translation>不是 UTF-8 文本；它可能已损坏或不是场景文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="78" />
+        <location filename="../../engine/scenario_file.py" line="78"/>
         <source>is not valid JSON ({exc}); it may be truncated or damaged.</source>
         <translation>不是有效的 JSON（{exc}）；它可能被截断或已损坏。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="81" />
+        <location filename="../../engine/scenario_file.py" line="81"/>
         <source>must hold one JSON object {{...}}.</source>
         <translation>必须包含一个 JSON 对象 {{...}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="85" />
+        <location filename="../../engine/scenario_file.py" line="85"/>
         <source>was saved by a newer LLM Memory Planner (schema_version {version}; this version reads up to {current}).</source>
         <translation>由更新版本的 LLM Memory Planner 保存（schema_version {version}；本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="95" />
+        <location filename="../../engine/scenario_file.py" line="95"/>
         <source>could not be read ({p}: {exc}).</source>
         <translation>无法读取（{p}：{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="107" />
+        <location filename="../../engine/scenario_file.py" line="107"/>
         <source>cannot be read: {p}.</source>
         <translation>无法读取：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/vision.py" line="109" />
-        <source>vision_config '{key}' must be a positive whole number, not {value!r}.</source>
+        <location filename="../../engine/vision.py" line="109"/>
+        <source>vision_config &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/vision.py" line="127" />
-        <source>The vision tower '{kind}' of this model is not modelled yet.</source>
+        <location filename="../../engine/vision.py" line="127"/>
+        <source>The vision tower &apos;{kind}&apos; of this model is not modelled yet.</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="47" />
+        <location filename="../../engine/configs/importing.py" line="47"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="64" />
+        <location filename="../../engine/configs/importing.py" line="64"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="90" />
+        <location filename="../../engine/configs/importing.py" line="90"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="100" />
+        <location filename="../../engine/configs/importing.py" line="100"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="102" />
+        <location filename="../../engine/configs/importing.py" line="102"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="35" />
-        <location filename="../../engine/configs/reading.py" line="49" />
+        <location filename="../../engine/configs/reading.py" line="35"/>
+        <location filename="../../engine/configs/reading.py" line="49"/>
         <source>{name} is larger than 1 MB; a training config is a few kilobytes.</source>
         <translation>{name} 大于 1 MB；训练配置通常只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="41" />
+        <location filename="../../engine/configs/reading.py" line="41"/>
         <source>Cannot read {name}: {why}.</source>
         <translation>无法读取 {name}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="53" />
+        <location filename="../../engine/configs/reading.py" line="53"/>
         <source>{name} is a binary file, not a text configuration.</source>
         <translation>{name} 是二进制文件，不是文本配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="59" />
+        <location filename="../../engine/configs/reading.py" line="59"/>
         <source>{name} is not UTF-8 text, so it is not a configuration file.</source>
         <translation>{name} 不是 UTF-8 文本，因此不是配置文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="66" />
+        <location filename="../../engine/configs/reading.py" line="66"/>
         <source>{name} is not valid {kind} ({detail}).</source>
         <translation>{name} 不是有效的 {kind}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="120" />
+        <location filename="../../engine/configs/reading.py" line="120"/>
         <source>{name} is nested more than {depth} levels deep; a training config is not.</source>
         <translation>{name} 嵌套超过 {depth} 层；训练配置不会这样。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="135" />
+        <location filename="../../engine/configs/reading.py" line="135"/>
         <source>{name} expands to more than {n} values (YAML aliases?); refused.</source>
         <translation>{name} 展开后超过 {n} 个值（YAML 别名？），已拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="145" />
+        <location filename="../../engine/configs/reading.py" line="145"/>
         <source>{name} uses a key that is not text ({key!r}).</source>
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="44" />
+        <location filename="../../engine/time_keys.py" line="44"/>
         <source>{field} of a custom GPU must be a positive number, not {v!r}.</source>
-        <translation type="unfinished" />
+        <translation>自定义 GPU 的 {field} 必须是正数，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="60" />
+        <location filename="../../engine/time_keys.py" line="60"/>
         <source>must be a positive number or null, not {v!r}.</source>
-        <translation type="unfinished" />
+        <translation>必须是正数或 null，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="68" />
+        <location filename="../../engine/time_keys.py" line="68"/>
         <source>must be a whole number of tokens (at least 1) or null, not {v!r}.</source>
-        <translation type="unfinished" />
+        <translation>必须是整数个 token（至少 1）或 null，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="78" />
-        <source>must be {{"measured_step_seconds": M, "predicted_step_seconds": P}} with two positive numbers.</source>
-        <translation type="unfinished" />
+        <location filename="../../engine/time_keys.py" line="78"/>
+        <source>must be {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}} with two positive numbers.</source>
+        <translation>必须是 {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}}，两个都是正数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="69" />
-        <source>Unknown export format '{fmt}'. Choose one of {p}.</source>
+        <location filename="../../engine/configs/exporting.py" line="69"/>
+        <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="128" />
-        <source>torchtune has no builder for the custom model '{name}'; pick a preset model.</source>
+        <location filename="../../engine/configs/exporting.py" line="128"/>
+        <source>torchtune has no builder for the custom model &apos;{name}&apos;; pick a preset model.</source>
         <translation>torchtune 没有自定义模型“{name}”的构建函数；请选择一个预设模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="135" />
-        <source>torchtune has no builder for the model '{name}'.</source>
+        <location filename="../../engine/configs/exporting.py" line="135"/>
+        <source>torchtune has no builder for the model &apos;{name}&apos;.</source>
         <translation>torchtune 没有模型“{name}”的构建函数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="238" />
-        <source>torchtitan has no model flavour for '{name}'; pick Llama 3.1 or Qwen3.</source>
+        <location filename="../../engine/configs/exporting.py" line="238"/>
+        <source>torchtitan has no model flavour for &apos;{name}&apos;; pick Llama 3.1 or Qwen3.</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="27" />
+        <location filename="../../engine/timing/model.py" line="28"/>
         <source>Matmuls and attention</source>
-        <translation type="unfinished" />
+        <translation>矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="28" />
+        <location filename="../../engine/timing/model.py" line="29"/>
         <source>Memory-bound operations</source>
-        <translation type="unfinished" />
+        <translation>受显存带宽限制的运算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="29" />
+        <location filename="../../engine/timing/model.py" line="30"/>
         <source>Recomputation (checkpointing)</source>
-        <translation type="unfinished" />
+        <translation>重计算（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="30" />
+        <location filename="../../engine/timing/model.py" line="31"/>
         <source>Tensor-parallel communication</source>
-        <translation type="unfinished" />
+        <translation>张量并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="31" />
+        <location filename="../../engine/timing/model.py" line="32"/>
         <source>Context-parallel communication</source>
-        <translation type="unfinished" />
+        <translation>上下文并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="32" />
+        <location filename="../../engine/timing/model.py" line="33"/>
         <source>Expert-parallel all-to-all</source>
-        <translation type="unfinished" />
+        <translation>专家并行 all-to-all</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="33" />
+        <location filename="../../engine/timing/model.py" line="34"/>
         <source>Pipeline sends</source>
-        <translation type="unfinished" />
+        <translation>流水线发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="34" />
+        <location filename="../../engine/timing/model.py" line="35"/>
         <source>Data-parallel / ZeRO communication</source>
-        <translation type="unfinished" />
+        <translation>数据并行 / ZeRO 通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="35" />
+        <location filename="../../engine/timing/model.py" line="36"/>
         <source>Pipeline bubble</source>
-        <translation type="unfinished" />
+        <translation>流水线气泡</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="36" />
+        <location filename="../../engine/timing/model.py" line="37"/>
         <source>Offload transfers and CPU optimizer</source>
-        <translation type="unfinished" />
+        <translation>卸载传输与 CPU 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="37" />
+        <location filename="../../engine/timing/model.py" line="38"/>
         <source>Optimizer step</source>
-        <translation type="unfinished" />
+        <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="39" />
+        <location filename="../../engine/timing/model.py" line="40"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format; bf16 for fp8). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them.</source>
-        <translation type="unfinished" />
+        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="305" />
-        <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM's are used for those; enter them for a custom GPU.</source>
-        <translation type="unfinished" />
+        <location filename="../../engine/timing/model.py" line="336"/>
+        <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
+        <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="309" />
+        <location filename="../../engine/timing/model.py" line="340"/>
         <source>Times are scaled by {factor:.2f} from your measured step ({measured:.3g} s against {predicted:.3g} s predicted).</source>
-        <translation type="unfinished" />
+        <translation>时间已按你的实测一步缩放 {factor:.2f} 倍（实测 {measured:.3g} 秒，预测 {predicted:.3g} 秒）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/search.py" line="33"/>
+        <source>changes what you train</source>
+        <translation>会改变训练内容</translation>
     </message>
 </context>
 <context>
     <name>report</name>
     <message>
-        <location filename="../../engine/report.py" line="17" />
+        <location filename="../../engine/report.py" line="17"/>
         <source>Steady state: the second training step, optimizer states alive; gradients freed by zero_grad(set_to_none=True).</source>
         <translation>稳态：第二个训练步骤，优化器状态已存在；梯度由 zero_grad(set_to_none=True) 释放。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="19" />
+        <location filename="../../engine/report.py" line="19"/>
         <source>Peak allocated memory is what torch.cuda.max_memory_allocated reports; context, fragmentation and the reserve are added on top.</source>
         <translation>峰值分配显存即 torch.cuda.max_memory_allocated 报告的数值；CUDA 上下文、碎片和安全余量另外叠加。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="21" />
+        <location filename="../../engine/report.py" line="21"/>
         <source>Sequences are packed or unpadded (no b x s x s attention mask is materialised).</source>
         <translation>序列经过打包或不含填充（不会生成 b x s x s 的注意力掩码）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="22" />
+        <location filename="../../engine/report.py" line="22"/>
         <source>The detailed estimator is checked against traced Hugging Face training steps (docs/accuracy.md).</source>
         <translation>detailed 估算器已与追踪得到的 Hugging Face 训练步骤核对（见 docs/accuracy.md）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="68" />
+        <location filename="../../engine/report.py" line="68"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} (headroom {headroom}); estimator {estimator}.</source>
         <translation>{verdict}：每张 GPU 使用 {total}，容量 {capacity}，共 {n} × {gpu}（余量 {headroom}）；估算器 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="76" />
+        <location filename="../../engine/report.py" line="76"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="78" />
+        <location filename="../../engine/report.py" line="78"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="79" />
+        <location filename="../../engine/report.py" line="79"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="80" />
+        <location filename="../../engine/report.py" line="80"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="81" />
+        <location filename="../../engine/report.py" line="81"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="86" />
+        <location filename="../../engine/report.py" line="86"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="86" />
+        <location filename="../../engine/report.py" line="86"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="87" />
+        <location filename="../../engine/report.py" line="87"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="90" />
+        <location filename="../../engine/report.py" line="90"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="91" />
+        <location filename="../../engine/report.py" line="91"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="92" />
+        <location filename="../../engine/report.py" line="92"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="93" />
+        <location filename="../../engine/report.py" line="93"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="94" />
+        <location filename="../../engine/report.py" line="94"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="94" />
+        <location filename="../../engine/report.py" line="94"/>
         <source>value</source>
         <translation>值</translation>
     </message>

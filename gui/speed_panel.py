@@ -1,0 +1,187 @@
+"""'Fastest layouts': every layout of the same GPUs that keeps the training, ranked by tokens/s, searched off the
+GUI thread; a chart of every candidate (memory per GPU against throughput) with the capacity line and the chosen
+plan marked; plans that change what is trained listed apart."""
+
+from __future__ import annotations
+
+from html import escape
+
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+from engine import PlannerError, Scenario
+from engine.timing import step_time
+from engine.timing.search import SpeedPlan, SpeedSearch, speed_search
+from engine.units import UNITS, format_bytes, format_count, format_seconds
+
+from .state import AppState
+from .widgets import RefreshWhenShown
+
+
+class SpeedWorker(QThread):
+    found = Signal(object, object)  # scenario, SpeedSearch (None when the scenario cannot be searched)
+
+    def __init__(self, scenario: Scenario, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.scenario = scenario
+        self._cancelled = False
+
+    def cancel(self) -> None:
+        self._cancelled = True
+
+    def run(self) -> None:
+        try:
+            result = speed_search(self.scenario, cancel=lambda: self._cancelled)
+        except PlannerError:
+            result = None
+        self.found.emit(self.scenario, result)
+
+
+class SpeedChart(QWidget):
+    """Candidates as points: memory per GPU (x) against tokens/s (y); capacity line; chosen and current marked."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.plot = pg.PlotWidget()
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        self.plot.setMinimumHeight(200)
+        self.plot.getAxis("left").enableAutoSIPrefix(False)
+        self.fitting = pg.ScatterPlotItem(size=7, brush=pg.mkBrush("#4e79a7"), pen=None)
+        self.over = pg.ScatterPlotItem(size=7, brush=pg.mkBrush("#e15759"), pen=None, symbol="x")
+        self.chosen = pg.ScatterPlotItem(size=18, brush=pg.mkBrush("#2e7d32"), pen=pg.mkPen("k"), symbol="star")
+        self.current = pg.ScatterPlotItem(size=13, brush=pg.mkBrush("#ef6c00"), pen=pg.mkPen("k"), symbol="d")
+        for item in (self.fitting, self.over, self.chosen, self.current):
+            self.plot.addItem(item)
+        self.capacity = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen("#c62828", width=2, style=Qt.PenStyle.DashLine))
+        self.plot.addItem(self.capacity)
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot)
+        layout.addWidget(self.caption)
+
+    def show_search(self, result: SpeedSearch, current: tuple[float, float], capacity: float, unit: str) -> None:
+        scale = UNITS[unit]
+        fit = [(b / scale, tps) for b, tps, ok in result.candidates if ok]
+        over = [(b / scale, tps) for b, tps, ok in result.candidates if not ok]
+        self.fitting.setData([x for x, _ in fit], [y for _, y in fit])
+        self.over.setData([x for x, _ in over], [y for _, y in over])
+        best = result.plans[0] if result.plans else None
+        self.chosen.setData([best.estimate.total_bytes / scale] if best else [],
+                            [best.time.tokens_per_second] if best else [])
+        self.current.setData([current[0] / scale], [current[1]])
+        self.capacity.setPos(capacity / scale)
+        self.plot.getAxis("bottom").setLabel(self.tr("memory per GPU (%s)") % unit)
+        self.plot.getAxis("left").setLabel(self.tr("tokens/s"))
+        self.caption.setText(self.tr("Blue: layouts that fit · red ×: the smallest micro-batch of a layout that does "
+                                     "not · star: fastest plan · diamond: your set-up · dashed: capacity"))
+
+
+class SpeedPanel(RefreshWhenShown):
+    planApplied = Signal(object, object, str)
+
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.header = QLabel()
+        self.header.setWordWrap(True)
+        self.header.setTextFormat(Qt.TextFormat.PlainText)
+        self.search_button = QPushButton(self.tr("Search again"))
+        self.search_button.clicked.connect(self.search)
+        top = QHBoxLayout()
+        top.addWidget(self.header, 1)
+        top.addWidget(self.search_button)
+        self.chart = SpeedChart()
+        self.rows = QWidget()
+        self.rows_layout = QVBoxLayout(self.rows)
+        self.rows_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.rows)
+        body = QHBoxLayout()
+        body.addWidget(self.chart, 1)
+        body.addWidget(scroll, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addLayout(body, 1)
+        self.result: SpeedSearch | None = None
+        self.worker: SpeedWorker | None = None
+        self.apply_buttons: list[QPushButton] = []
+        state.estimateChanged.connect(lambda _e: self.mark_stale())
+
+    def refresh_shown(self) -> None:
+        self.search()
+
+    def search(self) -> None:
+        self.cancel()
+        self._stale = False
+        self.header.setText(self.tr("Searching every layout of these GPUs for the fastest that fit…"))
+        self.worker = SpeedWorker(self.state.scenario, self)
+        self.worker.found.connect(self._found)
+        self.worker.start()
+
+    def cancel(self) -> None:
+        if self.worker is not None and self.worker.isRunning():
+            self.worker.cancel()
+            self.worker.wait(10000)
+
+    def wait(self, ms: int = 60000) -> bool:
+        """For tests and scripts: block until the current search ends."""
+        if self.worker is None:
+            return True
+        done = self.worker.wait(ms)
+        QCoreApplication.processEvents()
+        return done
+
+    def _found(self, scenario: Scenario, result: SpeedSearch | None) -> None:
+        if scenario != self.state.scenario or result is None:
+            return
+        self.result = result
+        unit = self.state.unit
+        est = self.state.estimate
+        self.chart.show_search(result, (est.total_bytes, step_time(scenario).tokens_per_second),
+                               est.capacity_bytes, unit)
+        while self.rows_layout.count() > 1:
+            item = self.rows_layout.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+        self.apply_buttons = []
+        self.header.setText(self.tr("%(n)d layouts searched in %(time)s; the fastest that fit, same training:") % {
+            "n": result.layouts, "time": format_seconds(result.seconds)} if result.plans else
+            self.tr("No layout of these GPUs fits without changing what you train."))
+        for i, plan in enumerate(result.plans):
+            self._add_row(i + 1, plan)
+        if result.changes_what_you_train:
+            label = QLabel("<b>" + escape(self.tr("Changes what you train:")) + "</b>")
+            self.rows_layout.insertWidget(self.rows_layout.count() - 1, label)
+            for i, plan in enumerate(result.changes_what_you_train):
+                self._add_row(i + 1, plan)
+
+    def _add_row(self, index: int, plan: SpeedPlan) -> None:
+        unit = self.state.unit
+        t = plan.time
+        changes = ", ".join(f"{k} = {v}" for k, v in plan.changes.items()) or self.tr("as it is")
+        text = QLabel(f"<b>{index}. " + self.tr("%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s") % {
+            "tps": format_count(t.tokens_per_second), "per_gpu": format_count(t.tokens_per_second_per_gpu),
+            "mfu": f"{t.mfu:.0%}"} + "</b> · " + self.tr("%s per GPU") % format_bytes(plan.estimate.total_bytes, unit)
+            + "<br><span style='color:#757575'>" + escape(changes) + "</span>")
+        text.setTextFormat(Qt.TextFormat.RichText)
+        text.setWordWrap(True)
+        button = QPushButton(self.tr("Apply"))
+        button.clicked.connect(lambda _=False, p=plan: self.apply(p))
+        row = QWidget()
+        line = QHBoxLayout(row)
+        line.addWidget(text, 1)
+        line.addWidget(button)
+        self.rows_layout.insertWidget(self.rows_layout.count() - 1, row)
+        self.apply_buttons.append(button)
+
+    def apply(self, plan: SpeedPlan) -> None:
+        before = self.state.scenario
+        label = self.tr("Use the faster layout")
+        if self.state.edit(plan.changes, label):
+            self.planApplied.emit(before, self.state.scenario, label)

@@ -1,0 +1,234 @@
+"""Time and cost beside memory: step time, tokens/s, MFU, time to train, GPU-hours and cost, with a stacked bar
+of where the step's time goes, and the inputs they need (run length, price, one measured step)."""
+
+from __future__ import annotations
+
+from html import escape
+
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, QLocale, Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine import PlannerError, Scenario
+from engine.timing import MFU_DEFINITION, StepTime, step_time
+from engine.units import format_count, format_seconds
+
+from .i18n import tr_engine, tr_message
+from .state import AppState
+
+TERM_COLOURS = {
+    "compute": "#4e79a7", "memory_bound": "#a0cbe8", "recompute": "#9d7660", "communication_tp": "#f28e2b",
+    "communication_cp": "#ffbe7d", "communication_ep": "#8cd17d", "communication_pp": "#b6992d",
+    "communication_dp": "#e15759", "bubble": "#bab0ac", "offload": "#b07aa1", "optimizer": "#59a14f",
+}
+SUFFIXES = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
+
+
+def parse_tokens(text: str) -> int | None:
+    """'15T', '2.5e12', '300B' or '1,000,000' -> tokens; '' -> None; anything else raises ValueError."""
+    plain = text.strip().replace(",", "").replace("_", "").lower()
+    if not plain:
+        return None
+    scale = SUFFIXES.get(plain[-1], 1.0)
+    number = float(plain[:-1] if plain[-1] in SUFFIXES else plain)
+    if number <= 0:
+        raise ValueError(text)
+    return int(round(number * scale))
+
+
+class TimeBar(QWidget):
+    """One horizontal stacked bar: the step's seconds, term by term."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.plot = pg.PlotWidget()
+        self.plot.setMenuEnabled(False)
+        self.plot.setMouseEnabled(False, False)
+        self.plot.hideButtons()
+        self.plot.setFixedHeight(90)
+        self.plot.getAxis("left").setTicks([[]])
+        self.plot.getAxis("bottom").enableAutoSIPrefix(False)
+        self.bar = pg.BarGraphItem(x0=[], y=[], height=0.6, width=[])
+        self.plot.addItem(self.bar)
+        self.legend = QLabel()
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot)
+        layout.addWidget(self.legend)
+        self.segments: list[tuple[str, float]] = []
+
+    def show_time(self, t: StepTime) -> None:
+        x0, widths, brushes, legend = [], [], [], []
+        left = 0.0
+        self.segments = []
+        for term in t.terms:
+            if term.seconds <= 0:
+                continue
+            colour = QColor(TERM_COLOURS.get(term.key, "#9e9e9e"))
+            x0.append(left)
+            widths.append(term.seconds)
+            brushes.append(QBrush(colour))
+            left += term.seconds
+            name = tr_engine(term.name)
+            self.segments.append((name, term.seconds))
+            legend.append(f"<span style='color:{colour.name()}'>■</span> {escape(name)} "
+                          f"{format_seconds(term.seconds)} ({term.seconds / t.step_seconds:.0%})")
+        self.bar.setOpts(x0=x0, y=[0] * len(x0), width=widths, height=0.6, brushes=brushes)
+        self.plot.setXRange(0, max(left, 1e-9) * 1.02, padding=0)
+        self.plot.setYRange(-0.5, 0.5, padding=0)
+        self.plot.getAxis("bottom").setLabel(self.tr("seconds per step"))
+        self.legend.setText(" · ".join(legend))
+
+
+class TimePanel(QWidget):
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.time: StepTime | None = None
+        self.summary = QLabel()
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setWordWrap(True)
+        self.summary.setToolTip(tr_engine(MFU_DEFINITION))
+        self.bar = TimeBar()
+        self.tokens = QLineEdit()
+        self.tokens.setPlaceholderText(self.tr("e.g. 15T, 300B or 2e12 (empty: not asked)"))
+        self.tokens.editingFinished.connect(self._tokens_entered)
+        self.price = QDoubleSpinBox()
+        self.price.setRange(0, 1e6)
+        self.price.setDecimals(3)
+        self.price.setSpecialValueText(self.tr("not set"))
+        self.price.setToolTip(self.tr("Price of one GPU for one hour, in any currency"))
+        self.price.editingFinished.connect(self._price_entered)
+        self.measured = QDoubleSpinBox()
+        self.measured.setRange(0, 1e6)
+        self.measured.setDecimals(3)
+        self.measured.setSuffix(" s")
+        self.measured.setSpecialValueText(self.tr("not measured"))
+        self.calibrate = QPushButton(self.tr("Use my measurement"))
+        self.calibrate.setToolTip(self.tr("Scale every time by measured / predicted step time; kept with the "
+                                          "scenario"))
+        self.calibrate.clicked.connect(self._calibrate)
+        self.uncalibrate = QPushButton(self.tr("Forget it"))
+        self.uncalibrate.clicked.connect(lambda: self.state.edit({"time_calibration": None},
+                                                                 self.tr("Forget the measured step time")))
+        measured_row = QHBoxLayout()
+        measured_row.addWidget(self.measured, 1)
+        measured_row.addWidget(self.calibrate)
+        measured_row.addWidget(self.uncalibrate)
+        form = QFormLayout()
+        form.addRow(self.tr("Tokens to train"), self.tokens)
+        form.addRow(self.tr("Price per GPU-hour"), self.price)
+        form.addRow(self.tr("Measured step time"), measured_row)
+        self.notes = QLabel()
+        self.notes.setWordWrap(True)
+        self.notes.setTextFormat(Qt.TextFormat.PlainText)
+        self.notes.setStyleSheet("color: #757575;")
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.bar)
+        layout.addLayout(form)
+        layout.addWidget(self.notes)
+        layout.addStretch(1)
+        state.estimateChanged.connect(lambda _e: self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        s = self.state.scenario
+        try:
+            t = step_time(s)
+        except PlannerError as exc:
+            self.summary.setText(escape(str(exc)))
+            return
+        self.time = t
+        locale = QLocale()
+        lines = [
+            self.tr("<b>%(step)s</b> per optimizer step · <b>%(tps)s</b> tokens/s (%(per_gpu)s per GPU) · MFU "
+                    "<b>%(mfu)s</b>") % {"step": format_seconds(t.step_seconds), "tps": format_count(t.tokens_per_second),
+                                          "per_gpu": format_count(t.tokens_per_second_per_gpu),
+                                          "mfu": f"{t.mfu:.0%}"},
+            self.tr("%(tokens)s tokens per step on %(n)d GPUs") % {"tokens": locale.toString(t.tokens_per_step),
+                                                                   "n": t.world_size}]
+        if t.time_to_train_seconds is not None:
+            line = self.tr("Time to train: <b>%(time)s</b> · %(hours)s GPU-hours") % {
+                "time": format_seconds(t.time_to_train_seconds), "hours": format_count(t.gpu_hours or 0)}
+            if t.cost is not None:
+                line += self.tr(" · cost <b>%s</b>") % locale.toString(float(t.cost), "f", 0)
+            lines.append(line)
+        else:
+            lines.append(self.tr("Enter the tokens to train for the time to train, GPU-hours and cost."))
+        self.summary.setText("<br>".join(lines))
+        self.bar.show_time(t)
+        self.notes.setText("\n".join(tr_message(n) for n in t.notes))
+        self.notes.setVisible(bool(t.notes))
+        if not self.tokens.hasFocus():
+            self.tokens.setText("" if s.tokens_to_train is None else format_count(s.tokens_to_train))
+        if not self.price.hasFocus():
+            self.price.setValue(s.gpu_hour_price or 0.0)
+        self.uncalibrate.setEnabled(s.time_calibration is not None)
+        if s.time_calibration is not None and not self.measured.hasFocus():
+            self.measured.setValue(s.time_calibration[0])
+
+    def _tokens_entered(self) -> None:
+        try:
+            tokens = parse_tokens(self.tokens.text())
+        except ValueError:
+            self.state.errorChanged.emit(self.tr("Tokens to train: write a positive number such as 15T, 300B or "
+                                                 "2e12."))
+            return
+        if tokens != self.state.scenario.tokens_to_train:
+            self.state.edit({"tokens_to_train": tokens}, self.tr("Tokens to train"))
+
+    def _price_entered(self) -> None:
+        price = self.price.value() or None
+        if price != self.state.scenario.gpu_hour_price:
+            self.state.edit({"gpu_hour_price": price}, self.tr("Price per GPU-hour"))
+
+    def _calibrate(self) -> None:
+        measured = self.measured.value()
+        if measured <= 0:
+            self.state.errorChanged.emit(self.tr("Enter the step time you measured, in seconds, first."))
+            return
+        s = self.state.scenario
+        predicted = step_time(s.replace(time_calibration=None)).step_seconds
+        self.state.edit({"time_calibration": {"measured_step_seconds": measured, "predicted_step_seconds": predicted}},
+                        self.tr("Calibrate the time from a measured step"))
+
+
+def time_rows(scenarios: list[Scenario]) -> list[tuple[str, list[str]]]:
+    """Rows of the comparison table: step time, throughput, MFU, and time to train, GPU-hours and cost when set."""
+    times: list[StepTime | None] = []
+    for s in scenarios:
+        try:
+            times.append(step_time(s))
+        except PlannerError:
+            times.append(None)
+
+    def row(label: str, show) -> tuple[str, list[str]]:  # noqa: ANN001 - a small formatter
+        return label, [show(t) if t is not None else "" for t in times]
+
+    rows = [row(QCoreApplication.translate("TimePanel", "Step time"), lambda t: format_seconds(t.step_seconds)),
+            row(QCoreApplication.translate("TimePanel", "Tokens/s"), lambda t: format_count(t.tokens_per_second)),
+            row(QCoreApplication.translate("TimePanel", "Tokens/s per GPU"),
+                lambda t: format_count(t.tokens_per_second_per_gpu)),
+            row(QCoreApplication.translate("TimePanel", "MFU"), lambda t: f"{t.mfu:.0%}")]
+    if any(t is not None and t.time_to_train_seconds is not None for t in times):
+        rows.append(row(QCoreApplication.translate("TimePanel", "Time to train"),
+                        lambda t: format_seconds(t.time_to_train_seconds) if t.time_to_train_seconds else ""))
+        rows.append(row(QCoreApplication.translate("TimePanel", "GPU-hours"),
+                        lambda t: format_count(t.gpu_hours) if t.gpu_hours else ""))
+    if any(t is not None and t.cost is not None for t in times):
+        rows.append(row(QCoreApplication.translate("TimePanel", "Cost"),
+                        lambda t: format_count(t.cost) if t.cost is not None else ""))
+    return rows

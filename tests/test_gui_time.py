@@ -1,0 +1,91 @@
+"""Widget tests of time and cost: the panel agrees with engine/timing, its inputs edit the scenario (undoably),
+the fastest-layout search applies, Compare tabulates time, a custom GPU carries its speed figures."""
+
+import json
+
+import pytest
+
+from engine import scenario_from_dict
+from engine.timing import step_time
+from gui.app import build_window
+from gui.compare_view import Compared
+from gui.time_panel import parse_tokens
+
+SCENARIO = {"name": "time test", "model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "fsdp": True,
+            "micro_batch": 1, "seq_len": 2048, "attention": "flash", "checkpointing": "full"}
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(SCENARIO))
+    win, error = build_window(str(path))
+    assert error is None
+    qtbot.addWidget(win)
+    return win
+
+
+def test_panel_shows_the_engine_time_and_its_bar(window):
+    t = step_time(scenario_from_dict(SCENARIO))
+    panel = window.time_panel
+    assert panel.time.step_seconds == pytest.approx(t.step_seconds)
+    assert sum(seconds for _, seconds in panel.bar.segments) == pytest.approx(t.step_seconds)
+    assert "MFU" in panel.summary.text()
+
+
+def test_tokens_price_and_calibration_edit_the_scenario(window):
+    panel = window.time_panel
+    panel.tokens.setText("2T")
+    panel._tokens_entered()
+    panel.price.setValue(3.0)
+    panel._price_entered()
+    s = window.state.scenario
+    assert (s.tokens_to_train, s.gpu_hour_price) == (2 * 10**12, 3.0)
+    t = step_time(s)
+    assert panel.time.cost == pytest.approx(t.gpu_hours * 3.0)
+    predicted = t.step_seconds
+    panel.measured.setValue(2 * predicted)
+    measured = panel.measured.value()  # as the spin box keeps it (rounded to its decimals)
+    panel._calibrate()
+    assert window.state.scenario.time_calibration == pytest.approx((measured, predicted))
+    assert panel.time.step_seconds == pytest.approx(measured)
+    window.state.undo_stack.undo()
+    assert window.state.scenario.time_calibration is None
+
+
+def test_parse_tokens():
+    assert parse_tokens("15T") == 15 * 10**12
+    assert parse_tokens("300b") == 300 * 10**9
+    assert parse_tokens("2e12") == 2 * 10**12
+    assert parse_tokens("") is None
+    with pytest.raises(ValueError):
+        parse_tokens("lots")
+
+
+def test_fastest_layouts_search_and_apply(window):
+    panel = window.speed_panel
+    panel.search()
+    assert panel.wait(120000)
+    result = panel.result
+    assert result is not None and result.plans
+    assert len(panel.chart.fitting.data) > 0
+    best = result.plans[0]
+    panel.apply(best)
+    assert step_time(window.state.scenario).tokens_per_second == pytest.approx(best.time.tokens_per_second)
+
+
+def test_compare_shows_time_rows(window):
+    s = window.state.scenario.replace(tokens_to_train=10**12, gpu_hour_price=2.0)
+    window.compare.set_items([Compared("a", s), Compared("b", s.replace(checkpointing="none"))])
+    labels = [window.compare.table.item(r, 0).text() for r in range(window.compare.table.rowCount())]
+    assert {"Step time", "Tokens/s", "MFU", "Time to train", "GPU-hours", "Cost"} <= set(labels)
+
+
+def test_custom_gpu_carries_speed_figures(window, monkeypatch):
+    from gui import dialogs, file_actions
+
+    monkeypatch.setattr(dialogs.CustomGpu, "ask", classmethod(
+        lambda cls, parent, unit="GiB": cls("Lab card", 48 * 2**30, (("bf16_tflops", 200.0),))))
+    file_actions.custom_gpu(window)
+    gpu = window.state.scenario.gpu
+    assert gpu.speed_value("bf16_tflops") == 200.0
