@@ -58,7 +58,9 @@ class LibraryPanel(RefreshWhenShown):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for col in range(1, 5):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+            # Interactive, sized to the contents once per listing (below): ResizeToContents would re-measure every
+            # row on every setItem, O(rows) per cell, which made one saved row cost 0.25 s with 10,000 rows
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         self.problems = QLabel()
         self.problems.setTextFormat(Qt.TextFormat.PlainText)  # file names and reasons: never rich text
         self.problems.setWordWrap(True)
@@ -112,16 +114,13 @@ class LibraryPanel(RefreshWhenShown):
         self.entries = self.library.entries()
         unit = self.state.unit
         self.table.setUpdatesEnabled(False)
-        header = self.table.horizontalHeader()
-        for col in range(1, 5):  # ResizeToContents re-measures every row on every setItem: O(rows^2) on a refill
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         self.table.setRowCount(len(self.entries))
         rows = {}
         for row, entry in enumerate(self.entries):
             rows[entry.version or ""] = self._fill_row(row, entry, unit)
         self._row_cache = rows
         for col in range(1, 5):  # measured once, now that every row is in
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+            self.table.resizeColumnToContents(col)
         self.table.setUpdatesEnabled(True)
         problems = self.library.problems()
         self.problems.setText("\n".join(str(p) for p in problems))
