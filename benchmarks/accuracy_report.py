@@ -11,7 +11,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from engine.accuracy import load_rows, markdown_table, summary  # noqa: E402
+from engine.accuracy import (  # noqa: E402
+    distributed_summary,
+    distributed_table,
+    load_distributed_rows,
+    load_rows,
+    markdown_table,
+    summary,
+)
 from engine.accuracy_headline import readme_with_headline  # noqa: E402
 from engine.frameworks.published import framework_table, published_rows, rows_table  # noqa: E402
 
@@ -65,6 +72,28 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
 """
 
 
+DISTRIBUTED_HEADER = """## Distributed training (one rank of N)
+
+`tests/data/ground_truth/distributed/*.json`, enforced by `tests/test_accuracy_distributed.py` (median |error|
+<= 2%, none worse than 8%, every phase of every rank within 10%). Each configuration is a transformers model
+trained by PyTorch's own parallelism (FSDP2 `fully_shard` per decoder layer and the root with an optional
+`MixedPrecisionPolicy`; DDP; `parallelize_module` tensor parallelism with optional sequence parallelism and
+`loss_parallel`; 2-D meshes; `torch.distributed.pipelining` 1F1B, GPipe and interleaved 1F1B), traced as one
+rank of N on PyTorch's fake process group (`validation/distributed.py`): every collective is a no-op, but
+every buffer a real rank allocates (shards, all-gather outputs, reduce-scatter inputs, receive buffers) is
+allocated on fake tensors and counted as above. Rank 0 of every pipeline stage is traced (tensor- and
+data-parallel ranks of one stage hold the same). Models have reduced depth (every per-layer shape kept); the
+estimate gets the same config. `validation/crosscheck_distributed.py` runs tiny configurations as 2 and 4 real
+gloo processes on real CPU tensors and compares every rank with its fake-group trace
+(`validation/crosscheck_distributed.json`).
+
+Not traced yet: context parallelism and expert parallelism (their estimates remain formulas). One recorded
+configuration is a known miss, listed with its reason in `tests/test_accuracy_distributed.py` and held to 15%
+instead of 10% on its optimizer phase only: LoRA + checkpointing under FSDP2 (peft leaves four b·s·h tensors
+alive after backward, which only the small optimizer phase shows; the single-GPU trace has the same 63 MiB).
+"""
+
+
 def main() -> int:
     rows = load_rows()
     stats = summary(rows)
@@ -72,6 +101,16 @@ def main() -> int:
             f"{stats['configurations']} configurations: median |error| {stats['median_abs_error']:.2%}, "
             f"worst {stats['worst_abs_error']:.2%} on peak allocated memory.", "",
             "## Every configuration", "", markdown_table(rows), ""]
+    dist_rows = load_distributed_rows()
+    if dist_rows:
+        dstats = distributed_summary(dist_rows)
+        text += [DISTRIBUTED_HEADER, "| parallelism | configurations | median abs error | worst abs error |",
+                 "|---|---:|---:|---:|"]
+        for kind, st in dstats.items():
+            text.append(f"| {kind} | {st['configurations']} | {st['median_abs_error']:.2%} | "
+                        f"{st['worst_abs_error']:.2%} |")
+        text += ["", "Every traced rank (its pipeline stage in brackets; the error of a configuration above is its "
+                 "busiest rank's peak against the estimate's busiest stage):", "", distributed_table(dist_rows), ""]
     pub = published_rows()
     if pub:
         text += [PUBLISHED_HEAD, framework_table(pub), "", PUBLISHED_NOTES, "### Every published row", "",

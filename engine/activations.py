@@ -22,6 +22,7 @@ class ActContext:
     t_norm: float  # tokens per GPU for norms/residual (t/tp with sequence parallelism)
     tp: int
     vocab_shards: int  # ranks the logits are split over (tp with a vocabulary-parallel loss, else 1)
+    sp_saves_gathered: bool  # PyTorch SP: each column-parallel linear keeps its all-gathered input
     compute: int  # bytes of matmul outputs
     residual: int  # bytes of the residual stream
     amp: bool
@@ -41,7 +42,7 @@ class ActContext:
 
     def __post_init__(self) -> None:
         # The per-layer caches look contexts up several times per estimate: hash and compare one tuple.
-        key = (self.b, self.s, self.t, self.t_norm, self.tp, self.vocab_shards, self.compute, self.residual, self.amp,
+        key = (self.b, self.s, self.t, self.t_norm, self.tp, self.vocab_shards, self.sp_saves_gathered, self.compute, self.residual, self.amp,
                self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank, self.gather_weights,
                self.compiled, self.quantized_saves_inputs, self.lora_dropout)
         object.__setattr__(self, "_key", key)
@@ -72,10 +73,23 @@ def _norm(ctx: ActContext, n: float, in_bytes: int, xg: bool, wt: bool, out: Ter
 
 
 def _linear_inputs(ctx: ActContext, n: float, in_bytes: int, consumers: tuple[Linear, ...], wt: bool,
-                   lora_names: frozenset[str], already_saved: bool, out: Terms, label: str) -> None:
-    """Inputs kept by the linears (and LoRA adapters) that read one tensor of n elements."""
+                   lora_names: frozenset[str], already_saved: bool, out: Terms, label: str,
+                   sequence_sharded: bool = False) -> None:
+    """Inputs kept by the linears (and LoRA adapters) that read one tensor of n elements.
+
+    sequence_sharded: the tensor is split over the sequence (sequence parallelism). PyTorch's column-parallel
+    linears all-gather it each on their own and keep their own full-sequence copy (under autocast, their own
+    bf16 cast of it); Megatron keeps the shard and gathers again in backward.
+    """
     shared_saved = already_saved
     cast_saved = 0.0
+    if sequence_sharded and ctx.sp_saves_gathered and wt:
+        full = n * ctx.tp
+        for lin in consumers:
+            out.append((f"{label}: all-gathered full-sequence input kept by {lin.name}",
+                        (2 if ctx.amp else in_bytes) * full))
+        wt = False  # the weight-gradient inputs are counted; LoRA below as usual
+        shared_saved = True
     for lin in consumers:
         if wt:
             if ctx.amp and in_bytes != 2:
@@ -138,7 +152,8 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
     style = spec.norm_style
     _norm(ctx, tn * h, r, xg, wt, out, "attention norm", style)
     bnb = ctx.quantized_saves_inputs
-    _linear_inputs(ctx, tn * h, r, qkv, wt or (bnb and xg), lora_names, False, out, "attention norm output")
+    _linear_inputs(ctx, tn * h, r, qkv, wt or (bnb and xg), lora_names, False, out, "attention norm output",
+                   tn != t)
     if xg:
         _weight_copies(ctx, qkv, 0.0, out)
     if spec.qk_norm != "none" and ag:
@@ -181,7 +196,8 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
         router = mlp[:1]
         shared = mlp[1:]
         first_shared = shared[:-1]
-        _linear_inputs(ctx, tn * h, r, router + first_shared, wt, lora_names, False, out, "MLP norm output")
+        _linear_inputs(ctx, tn * h, r, router + first_shared, wt, lora_names, False, out, "MLP norm output",
+                       tn != t)
         out.append(("router: fp32 softmax probabilities", 4 * t * spec.n_experts))
         routed = t * spec.top_k  # tokens x top-k, spread over the local experts
         fm = spec.expert_ffn / tp
@@ -197,7 +213,8 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
         if spec.output_router_logits:
             out.append(("router logits kept for the auxiliary loss", c * t * spec.n_experts))
     else:
-        _linear_inputs(ctx, tn * h, r, mlp[:-1], wt or (bnb and ag), lora_names, False, out, "MLP norm output")
+        _linear_inputs(ctx, tn * h, r, mlp[:-1], wt or (bnb and ag), lora_names, False, out, "MLP norm output",
+                       tn != t)
         _weight_copies(ctx, mlp, 0.0, out)
         _mlp_terms(ctx, spec.ffn / tp, mlp[-1:], wt or (bnb and ag), lora_names, out, "MLP")
     if spec.norms_per_layer == 4:
@@ -215,17 +232,48 @@ def _mlp_terms(ctx: ActContext, f: float, down: tuple[Linear, ...], wt: bool, lo
     _linear_inputs(ctx, t * f, c, down, wt, lora_names, False, out, f"{label} product")
 
 
-@lru_cache(maxsize=1024)
+_MLP_LABELS = ("MLP", "post-MLP", "router", "experts", "shared expert", "LoRA A output of gate", "LoRA A output of up",
+               "LoRA A output of down")
+
+
+@lru_cache(maxsize=4096)
+def layer_mlp_bytes(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool,
+                    lora_names: frozenset[str], ep: int = 1, linear_attn: bool = False) -> float:
+    """The part of a layer's saved tensors that its MLP (or MoE) block keeps: the backward runs it first and
+    frees it before the attention's backward starts."""
+    terms = layer_terms(ctx, spec, moe, xg, wt, lora_names, ep, linear_attn)
+    return sum(b for name, b in terms if name.startswith(_MLP_LABELS))
+
+
+def layer_backward_peak(ctx: ActContext, spec: ModelSpec, moe: bool, mlp_saved: float,
+                        linear_attn: bool = False) -> float:
+    """Bytes one layer's backward adds on top of everything saved (its own saved tensors included).
+
+    The MLP's gradients come first; by the attention's backward the MLP's saved tensors (mlp_saved) are gone.
+    """
+    mlp, attn = _scratch_parts(ctx, spec, moe, linear_attn)
+    return max(mlp, attn - mlp_saved)
+
+
 def layer_backward_scratch(ctx: ActContext, spec: ModelSpec, moe: bool, linear_attn: bool = False) -> float:
-    """Gradient tensors alive at once while one layer runs backward."""
+    """Gradient tensors alive at once while one layer runs backward (the larger of its two blocks)."""
+    return max(_scratch_parts(ctx, spec, moe, linear_attn))
+
+
+@lru_cache(maxsize=1024)
+def _scratch_parts(ctx: ActContext, spec: ModelSpec, moe: bool, linear_attn: bool = False) -> tuple[float, float]:
+    """(MLP backward, attention backward) gradient tensors alive at once."""
     c, t = ctx.compute, ctx.t
     f = (spec.top_k * spec.expert_ffn if moe else spec.ffn) / ctx.tp
     mlp = 3 * c * t * f + 2 * ctx.residual * ctx.t_norm * spec.hidden
     if ctx.attention == "eager" and not ctx.selective:
-        attn = (8 + c) * (spec.heads / ctx.tp) * t * ctx.s
+        # At the peak of the attention backward the fp32 softmax output (kept) meets two fp32 gradients (of the
+        # probabilities and of the scores); the compute-dtype probabilities the value matmul kept are freed by
+        # then (traced: 12 bytes per score element in all; the kept ones are counted with the activations).
+        attn = (8 if c == 4 else 8 - c) * (spec.heads / ctx.tp) * t * ctx.s
     else:
         attn = (c + 4) * t * (spec.q_dim + 2 * spec.kv_dim) / ctx.tp
-    return max(mlp, attn)
+    return mlp, attn
 
 
 @lru_cache(maxsize=1024)
@@ -241,7 +289,8 @@ def head_terms(ctx: ActContext, spec: ModelSpec, wt_head: bool, xg: bool) -> Ter
     n = ctx.t_norm * spec.hidden
     _norm(ctx, n, ctx.residual, xg, wt_head, out, "final norm", spec.norm_style)
     head = (Linear("lm_head", spec.hidden, spec.vocab, "head"),)
-    _linear_inputs(ctx, n, ctx.residual, head, wt_head, frozenset(), False, out, "final norm output")
+    _linear_inputs(ctx, n, ctx.residual, head, wt_head, frozenset(), False, out, "final norm output",
+                   ctx.t_norm != ctx.t)
     if xg:
         _weight_copies(ctx, head, 0.0, out)
     if spec.final_softcap and (xg or wt_head):

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
-from .activations import ActContext, head_bytes, layer_backward_scratch, layer_bytes
+from .activations import ActContext, head_bytes, layer_backward_peak, layer_bytes, layer_mlp_bytes
 from .architecture import ModelSpec
 from .breakdown import Component
 from .frameworks.checkpointing import op_selective_bytes
@@ -13,8 +14,14 @@ from .frameworks.settings import behaviour
 from .messages import QT_TRANSLATE_NOOP
 from .model_states import component as _c
 from .model_states import model_state_components
-from .parallelism.pipeline import micro_batches_in_flight
-from .parallelism.tensor_parallel import logits_shards
+from .parallelism.fsdp import fsdp2_moments
+from .parallelism.pipeline import losses_in_flight, micro_batches_in_flight, pipeline_buffers
+from .parallelism.tensor_parallel import (
+    logits_shards,
+    loss_inside_model,
+    replicated_embedding_grad_params,
+    sp_saves_gathered_inputs,
+)
 from .scenario import Scenario
 from .states import (
     Dtypes,
@@ -55,6 +62,7 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
         t_norm=t / s.tp if s.sequence_parallel else t,
         tp=s.tp,
         vocab_shards=logits_shards(s),
+        sp_saves_gathered=sp_saves_gathered_inputs(s),
         compute=dt.compute,
         residual=dt.compute if sharded_amp else dt.residual,
         amp=dt.amp and not sharded_amp,
@@ -71,10 +79,15 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
     )
 
 
-def with_in_flight(comps: list[Component], old: float, new: float) -> list[Component]:
-    """The same stage with another number of micro-batches in flight (1F1B): only saved activations scale."""
+def with_in_flight(comps: list[Component], old: float, new: float, grad_accum: int = 1) -> list[Component]:
+    """The same stage with another number of micro-batches in flight (1F1B): saved activations scale, and
+    gradients exist at the forward peak only if more micro-batches than those in flight run per step."""
     out = []
     for c in comps:
+        if c.key == "gradients" and c.moments[0] == c.moments[1] and c.moments[2]:
+            g = c.moments[2] if grad_accum > math.ceil(new) else 0.0
+            out.append(dataclasses.replace(c, moments=(g, g, c.moments[2], c.moments[3])))
+            continue
         if c.key == "activations":
             one = c.moments[0] / old
             inputs = tuple((k, new if k == "in_flight" else v) for k, v in c.inputs)
@@ -98,7 +111,26 @@ def stage_components(
     zero = s.effective_zero
     adapters = s.method in ("lora", "qlora")
     fw = behaviour(s)
-    comps, st = model_state_components(s, dt, p, fw)
+    comps, st = model_state_components(s, dt, p, fw, in_flight)
+    if s.tp > 1 and not (zero == 3 and s.dp * s.cp > 1):
+        extra = replicated_embedding_grad_params(s.tp, spec.embedding_params, not embeddings_frozen(s), first,
+                                                spec.tied_embeddings and last)
+        if extra:
+            g = extra * dt.grad
+            g_fwd = g if s.grad_accum > 1 else 0.0
+            comps.append(
+                _c(
+                    "tp_embedding_grad",
+                    QT_TRANSLATE_NOOP("engine", "Replicated embedding gradient (tensor parallel)"),
+                    "model states",
+                    (g_fwd, g_fwd, g, g),
+                    QT_TRANSLATE_NOOP(
+                        "engine", "PyTorch's Rowwise embedding: a full vocab x hidden gradient on every tp rank"
+                    ),
+                    extra_params=round(extra),
+                    tp=s.tp,
+                )
+            )
     opt_trainable, opt_lora, adapter_bytes = st.opt_trainable, st.opt_lora, st.adapter_bytes
     off_opt = s.offload != "none"
 
@@ -155,7 +187,10 @@ def stage_components(
             offloaded_bytes=round(offloaded),
         )
     )
-    scratch = max((layer_backward_scratch(ctx, spec, sig[0], sig[4]) for sig in active), default=0.0)
+    # One layer's backward on top of all saved tensors: its MLP part is freed before its attention's backward.
+    scratch = max((layer_backward_peak(ctx, spec, sig[0], layer_mlp_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3],
+                                                                           s.ep, sig[4]), sig[4])
+                   for sig in active), default=0.0)
     logits_fwd = logits_bwd = head = 0.0
     if last:
         xg_head = first_trainable < spec.layers or p.lora > 0
@@ -262,8 +297,69 @@ def stage_components(
         )
     )
 
+    if last and losses_in_flight(s) > 1:
+        # each micro-batch in flight on the last stage keeps its loss's fp32 log-softmax until its backward
+        losses = (losses_in_flight(s) - 1) * 4 * ctx.t * spec.vocab / ctx.vocab_shards
+        comps.append(
+            _c(
+                "pp_loss_saved",
+                QT_TRANSLATE_NOOP("engine", "Losses of micro-batches in flight (last stage)"),
+                "activations",
+                (losses, losses, 0.0, 0.0),
+                QT_TRANSLATE_NOOP("engine", "(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)"),
+                in_flight=losses_in_flight(s),
+            )
+        )
+    recv, outputs = pipeline_buffers(s, stage, ctx.t * spec.hidden, ctx.t * spec.vocab / ctx.vocab_shards,
+                                     ctx.residual, ctx.compute)
+    if recv or outputs:
+        comps.append(
+            _c(
+                "pp_buffers",
+                QT_TRANSLATE_NOOP("engine", "Pipeline receive buffers and kept outputs"),
+                "activations",
+                (recv + outputs,) * 4,
+                QT_TRANSLATE_NOOP(
+                    "engine",
+                    "one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps "
+                    "every micro-batch's logits returned by the schedule",
+                ),
+                receive_bytes=round(recv),
+                outputs_bytes=round(outputs),
+                schedule=s.pp_schedule,
+            )
+        )
+
     # --- transients of sharding, experts and the optimizer step
-    if zero == 3:
+    if zero == 3 and s.fsdp and s.dp * s.cp > 1 and not fw.deepspeed_buckets and s.method != "qlora":
+        loss_saved = 4 * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0  # fp32 log-softmax output
+        m = fsdp2_moments(spec, dt, groups, first, last, s.tp, s.ep, s.reshard_after_forward, loss_saved,
+                          logits_bwd if last and loss_wins else 0.0,
+                          logits_fwd + head + (one_layer if s.checkpointing != "full" else boundary) * in_flight,
+                          s.dp * s.cp, scratch + recompute, loss_inside_model(s),
+                          ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0,
+                          replicated_embedding_grad_params(s.tp, spec.embedding_params, not embeddings_frozen(s),
+                                                           first, spec.tied_embeddings and last),
+                          p.lora / max(len(layers), 1) if adapters else None)
+        comps.append(
+            _c(
+                "zero3_gather",
+                QT_TRANSLATE_NOOP("engine", "FSDP2 gathered parameters and gradient buffers"),
+                "transient",
+                (m.forward, m.backward_start, m.backward_end, 0.0),
+                QT_TRANSLATE_NOOP(
+                    "engine",
+                    "root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, "
+                    "all without reshard after forward) + a layer's gradients and reduce-scatter buffer",
+                ),
+                root_params=round(m.root_params),
+                layer_params=round(m.layer_params),
+                gather_bytes=m.gather_bytes,
+                reduce_bytes=m.reduce_bytes,
+                reshard_after_forward=s.reshard_after_forward,
+            )
+        )
+    elif zero == 3:
         gather_bytes = dt.compute if dt.amp else dt.weight
         if s.method == "qlora":  # fsdp_qlora / ZeRO-3: the packed 4-bit storage is what gets gathered
             gather_bytes = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)

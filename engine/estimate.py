@@ -176,7 +176,7 @@ def estimate(s: Scenario) -> Estimate:
             template = templates.get(key[:3]) if ctx is not None else None
             if template is not None:
                 template_comps, template_in_flight, p = template
-                comps = with_in_flight(template_comps, template_in_flight, in_flight)
+                comps = with_in_flight(template_comps, template_in_flight, in_flight, s.grad_accum)
             elif ctx is not None:
                 comps, in_flight, p = stage_components(s, spec, dt, i, layers, ctx, groups)
                 templates[key[:3]] = (comps, in_flight, p)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .breakdown import Component
@@ -29,7 +30,7 @@ class ShardedStates:
 
 
 def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
-                           fw: Behaviour) -> tuple[list[Component], ShardedStates]:
+                           fw: Behaviour, in_flight: float = 1) -> tuple[list[Component], ShardedStates]:
     ga = s.grad_accum
     zero = s.effective_zero
     # Megatron's distributed optimizer shards master weights and optimizer states like ZeRO-1.
@@ -103,8 +104,13 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
         )
     grads = shard(p.trainable_dense, p.trainable_expert, zero >= 2) * grad_bytes
     grads += (p.lora / dp_shards if zero >= 2 else p.lora) * adapter_bytes
-    g_fwd = grads if ga > 1 else 0.0
-    moments = (g_fwd, g_fwd, grads, grads)
+    # Gradients exist at the forward peak only when a backward ran before it: a later accumulation
+    # micro-step, or a pipeline whose schedule starts backwards before all its micro-batches went forward.
+    g_fwd = grads if ga > math.ceil(in_flight) else 0.0
+    g_bwd_start = g_fwd
+    if s.pp > 1 and s.pp_schedule == "gpipe":
+        g_fwd = g_bwd_start = 0.0  # every forward runs before the first backward: no gradient exists yet
+    moments = (g_fwd, g_bwd_start, grads, grads)
     formula = QT_TRANSLATE_NOOP(
         "engine", "trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps"
     )

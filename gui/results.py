@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QHeaderView,
     QLabel,
     QTableWidget,
@@ -86,15 +87,49 @@ class BreakdownTable(QWidget):
         self.phases.setTextFormat(Qt.TextFormat.RichText)
         self.phases.setWordWrap(True)
         self.phases.setFixedHeight(self.phases.fontMetrics().height() * 3 + 6)
+        # Pipeline stages hold different amounts: the fullest is shown first, the others on request.
+        self.stage_picker = QComboBox()
+        self.stage_picker.setAccessibleName(self.tr("GPU shown"))
+        self.stage_picker.setVisible(False)
+        self.stage_picker.activated.connect(self._pick_stage)
+        self._est: Estimate | None = None
+        self._unit = "GiB"
+        self._chosen: int | None = None  # a stage the user picked; None follows the fullest
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stage_picker)
         layout.addWidget(self.table)
         layout.addWidget(self.phases)
 
+    def _pick_stage(self, index: int) -> None:
+        self._chosen = None if self._est is None or index == self._est.busiest_stage else index
+        if self._est is not None:
+            self.show_estimate(self._est, self._unit)
+
+    def _fill_picker(self, est: Estimate, unit: str) -> int:
+        """The stage to show; the picker lists every stage with its total, the fullest marked."""
+        many = len(est.stages) > 1
+        self.stage_picker.setVisible(many)
+        if not many:
+            self._chosen = None
+            return 0
+        shown = self._chosen if self._chosen is not None and self._chosen < len(est.stages) else est.busiest_stage
+        items = []
+        for st in est.stages:
+            text = self.tr("GPUs of pipeline stage %d: %s") % (st.stage, format_bytes(st.total_bytes, unit))
+            items.append(text + (self.tr(" (fullest)") if st.stage == est.busiest_stage else ""))
+        if [self.stage_picker.itemText(i) for i in range(self.stage_picker.count())] != items:
+            self.stage_picker.clear()
+            self.stage_picker.addItems(items)
+        self.stage_picker.setCurrentIndex(shown)
+        return shown
+
     def show_estimate(self, est: Estimate, unit: str) -> None:
-        rows = est.busiest.at_peak()
-        peak = est.peak_allocated_bytes
-        overheads = [(c, c.peak_bytes) for c in est.busiest.overheads if c.peak_bytes]
+        self._est, self._unit = est, unit
+        stage = est.stages[self._fill_picker(est, unit)]
+        rows = stage.at_peak()
+        peak = stage.peak_allocated_bytes
+        overheads = [(c, c.peak_bytes) for c in stage.overheads if c.peak_bytes]
         self.table.setRowCount(len(rows) + len(overheads))
         for r, (comp, b) in enumerate(rows + overheads):
             is_overhead = comp.category == "overhead"
@@ -117,10 +152,10 @@ class BreakdownTable(QWidget):
                 _set_if_changed(item, Qt.ItemDataRole.ForegroundRole, GREY if is_overhead else None)
         names = {"forward": self.tr("forward"), "backward": self.tr("backward"), "optimizer": self.tr("optimizer step")}
         parts = []
-        for phase, value in est.phases.items():
-            text = f"{names[phase]} {format_bytes(value, unit)}"
+        for phase in ("forward", "backward", "optimizer"):
+            text = f"{names[phase]} {format_bytes(stage.phases[phase], unit)}"
             peak_word = self.tr("peak")
-            parts.append(f"<b>{text} ◀ {peak_word}</b>" if phase == est.peak_phase else text)
+            parts.append(f"<b>{text} ◀ {peak_word}</b>" if phase == stage.peak_phase else text)
         host = {"fits": self.tr("fits in host memory"), "does not fit": self.tr("more than the host memory set"),
                 "not checked": self.tr("host memory not set")}[est.host_verdict]
         load = self.tr("loading the model %s") % format_bytes(est.load_gpu_bytes, unit)

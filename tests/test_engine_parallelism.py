@@ -30,9 +30,15 @@ def test_zero_stages_shard_what_the_zero_paper_says():
     assert part(plain, "ddp_buckets") == part(plain, "gradients")  # DDP keeps a flat copy of the gradients
 
 
-def test_fsdp_equals_zero3():
+def test_fsdp_shards_states_like_zero3_but_keeps_its_own_buffers():
     a, b = run(gpus_per_node=8, fsdp=True), run(gpus_per_node=8, zero_stage=3)
-    assert a.peak_allocated_bytes == b.peak_allocated_bytes
+    for key in ("weights", "gradients", "optimizer_states", "master_weights"):
+        assert part(a, key) == part(b, key), key
+    # FSDP2 keeps its root unit (embeddings, norm, lm_head) gathered all step (traced, see docs/accuracy.md)
+    spec = resolve_model(scenario_from_dict({**BASE}))
+    root = 2 * (spec.embedding_params + spec.head_params + spec.hidden)  # bf16 gathered under mixed precision
+    gathered = next(c for c in a.components if c.key == "zero3_gather")
+    assert gathered.moments[0] >= root
 
 
 def test_tensor_parallel_splits_layers_and_sequence_parallel_splits_norms():
@@ -41,7 +47,12 @@ def test_tensor_parallel_splits_layers_and_sequence_parallel_splits_norms():
     act = part(tp2, "activations")
     assert part(one, "activations") / 2 < act < part(one, "activations")  # norms/residual stay full without SP
     sp = run(gpus_per_node=2, tp=2, sequence_parallel=True)
-    assert part(sp, "activations") == pytest.approx(part(one, "activations") / 2, rel=0.01)
+    # PyTorch SP halves everything per token, except that each column-parallel linear (q, k, v, gate, up) keeps
+    # its own all-gathered full-sequence input where one shared norm output was kept before (traced).
+    t, h, layers = 2048, 4096, 32
+    gathered = layers * (5 * t * h * 2 - 2 * (t // 2) * h * 2)
+    assert part(sp, "activations") == pytest.approx(part(one, "activations") / 2 + gathered, rel=0.01)
+    assert part(sp, "activations") <= act  # on Llama-3-8B the gathered copies cancel what SP splits
 
 
 def test_pipeline_stages_and_in_flight_microbatches():
@@ -150,7 +161,13 @@ def test_pipeline_schedules_keep_their_micro_batches_in_flight():
 def test_loss_parallel_splits_the_logits_over_tp():
     # Without loss_parallel PyTorch gathers the lm_head output: every rank holds full (b, s, V) logits.
     rep, split = run(gpus_per_node=4, tp=4), run(gpus_per_node=4, tp=4, loss_parallel=True)
-    assert part(rep, "logits") == pytest.approx(4 * part(split, "logits"))
+
+    def logits_at(est, moment):
+        return next(c.moments[moment] for c in est.components if c.key == "logits")
+    assert logits_at(rep, 1) == pytest.approx(4 * logits_at(split, 1))  # loss backward: 3 fp32 b·s·V tensors
+    # forward: the decomposed loss-parallel log-softmax keeps one more fp32 b·s·V/tp tensor (traced)
+    tv = 2048 * 128256
+    assert logits_at(rep, 0) - 4 * logits_at(split, 0) == pytest.approx(-4 * tv)
 
 
 def test_no_reshard_after_forward_keeps_layers_gathered():

@@ -134,3 +134,18 @@ def test_exports(window, tmp_path):
         file_actions.export_to(window, kind, str(out))
         assert out.stat().st_size > 200, kind
     assert (tmp_path / "report.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_every_pipeline_stage_can_be_shown(window):
+    """The breakdown starts on the fullest stage; the picker shows any other, with its own rows and phases."""
+    assert window.state.edit({"gpus_per_node": 4, "pp": 4, "grad_accum": 8, "method": "full", "precision": "bf16"})
+    est = window.state.estimate
+    picker = window.table.stage_picker
+    assert not picker.isHidden() and picker.count() == 4
+    assert picker.currentIndex() == est.busiest_stage
+    other = (est.busiest_stage + 1) % 4
+    picker.setCurrentIndex(other)
+    picker.activated.emit(other)
+    rows = est.stages[other].at_peak()
+    assert window.table.table.item(0, 0).text() == rows[0][0].name
+    assert window.table.table.rowCount() == len(rows) + sum(1 for c in est.stages[other].overheads if c.peak_bytes)

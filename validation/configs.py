@@ -127,7 +127,7 @@ def _from_presets(keys: tuple[str, ...]) -> None:
         MODELS.setdefault(key, (raw["name"], raw["hf_config"]))
 
 
-_from_presets(("gemma-2-2b", "gemma-2-9b", "phi-3-mini", "olmoe-1b-7b"))
+_from_presets(("gemma-2-2b", "gemma-2-9b", "phi-3-mini", "olmoe-1b-7b", "tinyllama-1.1b"))
 
 
 def model_config(key: str, layers: int | None = None) -> tuple[str, dict[str, Any]]:

@@ -141,6 +141,10 @@ def sweep_runs() -> list[Run]:
         make_run(m, "bf16", method="freeze", freeze_from="top"),
         make_run(m, "amp-bf16", method="freeze", freeze_from="top"),
         make_run("llama-3-8b", "bf16", method="freeze", freeze_from="top", checkpointing="full"),
+        # eager attention under autocast with large score tensors (issue 10's single-GPU miss): the attention
+        # backward's fp32 gradients meet the kept fp32 softmax output after the MLP's tensors are freed
+        make_run("tinyllama-1.1b", "amp-bf16", attention="eager", checkpointing="full", b=16, s=1024),
+        make_run("llama-3.2-1b", "amp-bf16", attention="eager", s=8192),
     ]
     return runs
 

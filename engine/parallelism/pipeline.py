@@ -34,3 +34,33 @@ def micro_batches_in_flight(s: _PipelineSettings, stage: int) -> float:
         chunks = (s.vpp - 1) * per_round + 2 * (s.pp - 1 - stage) + 1
         return min(chunks, ga * s.vpp) / s.vpp
     return min(s.pp - stage, ga)
+
+
+def pipeline_buffers(s: _PipelineSettings, stage: int, hidden_elems: float, logits_elems: float, residual: int,
+                     compute: int, keep_outputs: bool = True) -> tuple[float, float]:
+    """(receive buffers, kept outputs) in bytes, alive the whole step (torch.distributed.pipelining).
+
+    Each stage chunk allocates, once, one receive buffer per micro-batch for the activations it gets from
+    the previous chunk and one for the gradients it gets from the next (hidden_elems = b·s·h per
+    micro-batch). The last chunk keeps every micro-batch's output (the logits) when the schedule returns
+    them, PyTorch's default, until the next step replaces them (torchtitan passes return_outputs=False).
+    """
+    if s.pp == 1:
+        return 0.0, 0.0
+    chunks = [stage + k * s.pp for k in range(s.vpp)]
+    last_chunk = s.pp * s.vpp - 1
+    recv = 0.0
+    for c in chunks:
+        recv += (c > 0) + (c < last_chunk)
+    recv *= s.grad_accum * hidden_elems * residual
+    outputs = s.grad_accum * logits_elems * compute if keep_outputs and last_chunk in chunks else 0.0
+    return recv, outputs
+
+
+def losses_in_flight(s: _PipelineSettings) -> int:
+    """Micro-batches whose loss graph (fp32 log-softmax) the last stage holds at once.
+
+    GPipe computes every micro-batch's loss in its forward phase; 1F1B (and the last chunk of interleaved
+    1F1B) runs each loss backward right after its forward.
+    """
+    return s.grad_accum if s.pp > 1 and s.pp_schedule == "gpipe" else 1

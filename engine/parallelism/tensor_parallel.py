@@ -12,8 +12,36 @@ from typing import Protocol
 class _TpSettings(Protocol):
     tp: int
     loss_parallel: bool
+    framework: str
 
 
 def logits_shards(s: _TpSettings) -> int:
     """Ranks the (b, s, V) logits and their cross-entropy are split over."""
     return s.tp if s.loss_parallel else 1
+
+
+def replicated_embedding_grad_params(tp: int, embedding_params: float, trains: bool, first_stage: bool,
+                                     tied: bool) -> float:
+    """Extra gradient elements of a Rowwise-sharded embedding under PyTorch TP (beyond its 1/tp shard).
+
+    RowwiseParallel on nn.Embedding (input Replicate) shards the table by rows, but the embedding
+    backward produces the weight gradient from the replicated input ids: a full V x h gradient on every rank,
+    kept as the parameter's .grad until zero_grad. Megatron's vocab-parallel embedding keeps only the shard.
+    A tied table first gets the lm_head's row-sharded gradient, and the embedding's is accumulated into that
+    shard (traced).
+    """
+    if tp == 1 or not trains or not first_stage or tied:
+        return 0.0
+    return embedding_params * (1 - 1 / tp)
+
+
+def sp_saves_gathered_inputs(s: _TpSettings) -> bool:
+    """PyTorch sequence parallelism: each column-parallel linear saves its own all-gathered input for backward."""
+    return s.tp > 1
+
+
+def loss_inside_model(s: _TpSettings) -> bool:
+    """transformers computes the loss inside the model's forward when given labels; a vocabulary-parallel loss
+    cannot run there (its reshapes gather the logits), so it is computed on the logits outside, as torchtitan
+    and torchtune recipes always do."""
+    return s.framework not in ("torchtitan", "torchtune") and not (s.loss_parallel and s.tp > 1)

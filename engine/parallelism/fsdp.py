@@ -1,0 +1,115 @@
+"""PyTorch FSDP2 (`fully_shard` per decoder layer, then the root): what is unsharded when, per tensor.
+
+Traced (validation/distributed.py, tests/data/ground_truth/distributed):
+
+* The root unit (embeddings, final norm, lm_head; a tied head counts once) is gathered at the root's
+  pre-forward, in the parameter dtype (bf16 under a bf16 MixedPrecisionPolicy), resharded in its
+  post-forward and gathered again at its pre-backward; with a transformers model given labels the loss
+  runs inside the root's forward, so the root is gathered at the forward's peak and again (twice, briefly)
+  before the loss backward.
+* A decoder layer is gathered in its pre-forward and freed in its post-forward (reshard_after_forward=True):
+  one layer's all-gather output is alive in forward.
+* Backward prefetches the next layer to run: at the start of the loss backward the last layer is already
+  gathered; inside a layer's backward that layer and the one below are gathered.
+* A layer's post-backward reshards it, then copies its unsharded gradients (compute dtype) into a
+  layer-sized reduce-scatter input in the reduce dtype (fp32 with reduce_dtype=float32).
+* reshard_after_forward=False keeps every layer gathered from its forward until its backward has run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..architecture import ModelSpec
+from ..states import Dtypes, LayerGroup
+
+
+@dataclass(frozen=True, slots=True)
+class Fsdp2Moments:
+    forward: float
+    backward_start: float
+    backward_end: float
+    root_params: float
+    layer_params: float
+    gather_bytes: int
+    reduce_bytes: int
+
+
+def _layer_params(spec: ModelSpec, moe: bool, tp: int, ep: int) -> float:
+    expert = spec.expert_params_per_layer() / (ep * tp) if moe else 0.0
+    return spec.linear_params(moe) / tp + expert + spec.small_params(moe)
+
+
+def root_params(spec: ModelSpec, first: bool, last: bool, tp: int) -> float:
+    """Parameters outside every decoder layer on this stage (the root FSDP unit), per tp rank."""
+    params = 0.0
+    if first:
+        params += spec.embedding_params / tp
+    if last:
+        params += spec.hidden + (spec.head_params if not spec.tied_embeddings else
+                                 (0 if first else spec.embedding_params)) / tp
+    return params
+
+
+def fsdp2_moments(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], first: bool, last: bool,
+                  tp: int, ep: int, reshard_after_forward: bool, loss_saved: float = 0.0,
+                  loss_backward: float = 0.0, logits_forward: float = 0.0, shards: int = 1,
+                  layer_scratch: float = 0.0, loss_in_root: bool = True, logits_grad: float = 0.0,
+                  replicated_embedding_grad: float = 0.0, adapter_grads: float | None = None) -> Fsdp2Moments:
+    """Bytes of gathered parameters and gradient buffers at the step's four moments (one GPU).
+
+    loss_saved: bytes the loss keeps for its backward (last stage); loss_backward: the loss backward's spike,
+    counted by the logits component at the same moment; logits_forward: what the end of forward holds that the
+    last layer's all-gather does not see yet (the loss's spike, the head's and the last layer's saved tensors).
+    shards: data-parallel ranks; layer_scratch: a layer's backward scratch and recomputation, counted by other
+    components at the end of backward. loss_in_root: the loss is computed inside the model's forward (false
+    when a loss-parallel loss runs on the logits outside it); logits_grad: the logits' gradient then;
+    replicated_embedding_grad: extra gradient elements of a tensor-parallel embedding (see tensor_parallel);
+    adapter_grads: with frozen base weights (LoRA), the trainable parameters of one layer (only their gradients
+    are reduced).
+    """
+    gather = 2 if dt.amp else dt.weight  # MixedPrecisionPolicy(param_dtype=bf16) gathers bf16
+    reduce = 4 if dt.amp else dt.grad  # reduce_dtype=float32 under mixed precision
+    grad_unsharded = 2 if dt.amp else dt.grad
+    layer = max((_layer_params(spec, g.moe, tp, ep) for g in groups), default=0.0)
+    all_layers = sum(g.count * _layer_params(spec, g.moe, tp, ep) for g in groups)
+    root = root_params(spec, first, last, tp)
+    kept = 0.0 if reshard_after_forward else all_layers * gather
+    # Forward: the last all-gather's flat output (one layer) is held by FSDP2's communication state until the
+    # next all-gather. While a layer is gathered, its flat output and its copied-out parameters coexist with the
+    # previous flat output (and the gathered root): the last layer's gather competes with the loss for the peak.
+    # The root is resharded in its post-forward like every unit, so it is still gathered at the loss only when
+    # the loss runs inside the root's forward (a transformers model given labels).
+    extra_at_gather = (2 if reshard_after_forward else 1) * layer * gather
+    at_loss = (root * gather if loss_in_root else 0.0) + kept + layer * gather
+    at_last_gather = root * gather + kept + layer * gather + extra_at_gather - logits_forward
+    forward = max(at_loss, at_last_gather)
+    # The root's pre-backward hook sits on the root's output. With the loss inside, that is the loss: before
+    # the loss backward runs, the root is all-gathered again (flat output + copied-out parameters) while the
+    # loss still holds its saved fp32 log-softmax; the loss backward's spike then coincides with the
+    # prefetched last layer. With the loss outside, the hook fires when the logits' gradient arrives.
+    prefetch = kept if kept else layer * gather
+    if loss_in_root:
+        regather = 2 * root * gather + loss_saved - loss_backward
+        backward_start = max(root * gather + prefetch, regather)
+    else:
+        regather = 2 * root * gather + kept + logits_grad - loss_backward
+        backward_start = max(kept + layer * gather, regather)
+    # a layer's post-backward reshards it before reducing: the layer below (prefetched) stays gathered
+    # while this layer's unsharded gradients are copied into the reduce-scatter input
+    grad_layer = layer if adapter_grads is None else adapter_grads
+    backward_end = root * gather + max(kept, layer * gather) + grad_layer * (grad_unsharded + reduce)
+    # The root's own post-backward ends the backward: the root is resharded, its unsharded gradients and their
+    # reduce-scatter input are alive, and the layers' scratch is gone and the root's sharded gradients do not
+    # exist yet (both counted by other components at this moment).
+    if adapter_grads is None:
+        root_post = root * (grad_unsharded + reduce) - root / shards * dt.grad - layer_scratch
+        backward_end = max(backward_end, root_post)
+    if replicated_embedding_grad:
+        # With PyTorch TP the embedding's gradient arrives full-size (replicated) while the root is still
+        # gathered, and is redistributed to its row shard before the root's post-backward (traced, 2-D).
+        embed_shard = spec.embedding_params / tp
+        at_embedding = (root * gather + (root + replicated_embedding_grad + embed_shard) * grad_unsharded
+                        - root / shards * dt.grad - layer_scratch)
+        backward_end = max(backward_end, at_embedding)
+    return Fsdp2Moments(forward, backward_start, backward_end, root, layer, gather, reduce)

@@ -1,0 +1,118 @@
+"""The distributed configurations measured for tests/data/ground_truth/distributed (ids are stable file names).
+
+Reduced-depth models keep every per-layer shape (hidden size, heads, FFN, vocabulary); only the layer count
+is smaller, so each rank's trace stays small on this machine. The engine gets the same reduced config.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from validation.configs import MODELS, model_config
+from validation.distributed import DistRun
+from validation.scenarios import make_run
+
+
+def dist_run(model_key: str, layers: int | None, world: int, precision: str = "bf16", *, tp: int = 1, pp: int = 1,
+             dp_mode: str = "fsdp", sp: bool = False, loss_parallel: bool = False, reshard: bool = True,
+             schedule: str = "1f1b", vpp: int = 1, **kw: Any) -> DistRun:
+    """Build a DistRun; id = <single-GPU id>__<parallel layout>."""
+    base = make_run(model_key, precision, layers=layers, **kw)
+    dp = world // (tp * pp)
+    tags = []
+    if dp > 1:
+        tags.append(f"{dp_mode}{dp}" + ("" if reshard or dp_mode != "fsdp" else "-noreshard"))
+    if tp > 1:
+        tags.append(f"tp{tp}" + ("-sp" if sp else "") + ("-lp" if loss_parallel else ""))
+    if pp > 1:
+        tags.append(f"pp{pp}-{schedule}" + (f"-v{vpp}" if vpp > 1 else ""))
+    fields = {k: getattr(base, k) for k in base.__dataclass_fields__}
+    fields["id"] = f"{base.id}__{'_'.join(tags)}"
+    if layers is not None and layers != MODELS[model_key][1]["num_hidden_layers"]:
+        fields["note"] = "reduced depth: every per-layer shape kept"
+    fields["model_name"], fields["hf_config"] = model_config(model_key, layers)
+    return DistRun(**fields, world=world, dp_mode=dp_mode, tp=tp, pp=pp, sp=sp, loss_parallel=loss_parallel,
+                   reshard_after_forward=reshard, pp_schedule=schedule, vpp=vpp)
+
+
+L3 = "llama-3-8b"
+L1 = "llama-3.2-1b"
+
+
+def fsdp_runs() -> list[DistRun]:
+    return [
+        dist_run(L3, 4, 8, "fp32"),
+        dist_run(L3, 4, 8, "bf16"),
+        dist_run(L3, 4, 8, "amp-bf16"),
+        dist_run(L3, 4, 8, "amp-bf16", reshard=False),
+        dist_run(L3, 4, 8, "bf16", reshard=False),
+        dist_run(L3, 4, 8, "bf16", checkpointing="full"),
+        dist_run(L3, 4, 8, "amp-bf16", checkpointing="full"),
+        dist_run(L3, 4, 8, "amp-bf16", checkpointing="full", reshard=False),
+        dist_run(L3, 4, 2, "bf16"),
+        dist_run(L3, 4, 64, "bf16"),
+        dist_run(L3, 4, 16, "amp-bf16", b=2),
+        dist_run(L3, 4, 8, "bf16", method="lora", lora_rank=16, lora_targets="all-linear"),
+        dist_run(L3, 4, 8, "bf16", method="lora", lora_rank=8, checkpointing="full"),
+        dist_run(L3, 4, 8, "bf16", grad_accum=2),
+        dist_run(L1, 4, 4, "bf16"),
+        dist_run(L1, 4, 32, "amp-bf16"),
+        dist_run("qwen2.5-7b", 4, 4, "bf16"),
+        dist_run("mixtral-8x7b", 2, 8, "bf16"),
+        dist_run("qwen3-30b-a3b", 2, 8, "bf16"),
+    ]
+
+
+def ddp_runs() -> list[DistRun]:
+    return [
+        dist_run(L1, 4, 2, "fp32", dp_mode="ddp"),
+        dist_run(L1, 4, 4, "bf16", dp_mode="ddp"),
+        dist_run(L1, 4, 8, "amp-bf16", dp_mode="ddp"),
+        dist_run(L3, 2, 4, "bf16", dp_mode="ddp", checkpointing="full"),
+    ]
+
+
+def tp_runs() -> list[DistRun]:
+    return [
+        dist_run(L3, 4, 2, "bf16", tp=2, dp_mode="none"),
+        dist_run(L3, 4, 4, "bf16", tp=4, dp_mode="none"),
+        dist_run(L3, 4, 8, "bf16", tp=8, dp_mode="none"),
+        dist_run(L3, 4, 4, "bf16", tp=4, dp_mode="none", sp=True),
+        dist_run(L3, 4, 4, "bf16", tp=4, dp_mode="none", loss_parallel=True),
+        dist_run(L3, 4, 4, "bf16", tp=4, dp_mode="none", sp=True, loss_parallel=True),
+        dist_run(L3, 4, 4, "amp-bf16", tp=4, dp_mode="none"),
+        dist_run(L3, 4, 4, "amp-bf16", tp=4, dp_mode="none", sp=True),
+        dist_run(L3, 4, 4, "bf16", tp=4, dp_mode="none", sp=True, checkpointing="full"),
+        dist_run(L1, 4, 2, "bf16", tp=2, dp_mode="none", sp=True),
+    ]
+
+
+def two_d_runs() -> list[DistRun]:
+    return [
+        dist_run(L3, 4, 8, "bf16", tp=2),
+        dist_run(L3, 4, 8, "bf16", tp=2, sp=True),
+        dist_run(L3, 4, 32, "amp-bf16", tp=4, sp=True),
+        dist_run(L3, 4, 64, "bf16", tp=4, sp=True, loss_parallel=True),
+        dist_run(L3, 4, 4, "bf16", tp=2, sp=True, checkpointing="full"),
+    ]
+
+
+def pp_runs() -> list[DistRun]:
+    return [
+        dist_run(L3, 4, 2, "bf16", pp=2, dp_mode="none", grad_accum=4),
+        dist_run(L3, 8, 4, "bf16", pp=4, dp_mode="none", grad_accum=8),
+        dist_run(L3, 8, 4, "bf16", pp=4, dp_mode="none", grad_accum=4, schedule="gpipe"),
+        dist_run(L3, 8, 2, "bf16", pp=2, dp_mode="none", grad_accum=4, schedule="interleaved-1f1b", vpp=2),
+        dist_run(L3, 8, 4, "bf16", pp=4, dp_mode="none", grad_accum=8, schedule="interleaved-1f1b", vpp=2),
+        dist_run(L1, 4, 2, "fp32", pp=2, dp_mode="none", grad_accum=2),
+        dist_run(L3, 4, 2, "bf16", pp=2, dp_mode="none", grad_accum=4, checkpointing="full"),
+    ]
+
+
+def all_dist_runs() -> list[DistRun]:
+    runs = fsdp_runs() + ddp_runs() + tp_runs() + two_d_runs() + pp_runs()
+    ids = [r.id for r in runs]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        raise ValueError(f"duplicate ids: {sorted(dup)}")
+    return runs
