@@ -42,9 +42,9 @@ class ActContext:
 
     def __post_init__(self) -> None:
         # The per-layer caches look contexts up several times per estimate: hash and compare one tuple.
-        key = (self.b, self.s, self.t, self.t_norm, self.tp, self.vocab_shards, self.sp_saves_gathered, self.compute, self.residual, self.amp,
-               self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank, self.gather_weights,
-               self.compiled, self.quantized_saves_inputs, self.lora_dropout)
+        key = (self.b, self.s, self.t, self.t_norm, self.tp, self.vocab_shards, self.sp_saves_gathered, self.compute,
+               self.residual, self.amp, self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank,
+               self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 

@@ -39,7 +39,10 @@ def loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute:
             return LossMemory(compute * tv, (2 * compute + 4) * tv,
                               "compiled: logits kept (compute bytes); backward: + fp32 gradient and its cast", 1)
         upcast = 4 * tv if compute != 4 else 0.0
-        return LossMemory(compute * tv + upcast + 4 * tv, 12 * tv,
+        # PyTorch's loss_parallel log-softmax (vocabulary split over tp) is decomposed (max, shift, exp, sum): the
+        # shifted logits and their exponential are both fp32 b·s·V/tp tensors alive next to the upcast (traced).
+        decomposed = 4 * tv if tp > 1 else 0.0
+        return LossMemory(compute * tv + upcast + 4 * tv + decomposed, 12 * tv,
                           "b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors", 1)
     if b.cross_entropy == "chunked":
         if b.loss_chunk_tokens:
