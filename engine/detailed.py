@@ -114,7 +114,7 @@ def stage_components(
     comps, st = model_state_components(s, dt, p, fw, in_flight)
     if s.tp > 1 and not (zero == 3 and s.dp * s.cp > 1):
         extra = replicated_embedding_grad_params(s.tp, spec.embedding_params, not embeddings_frozen(s), first,
-                                                spec.tied_embeddings and last)
+                                                spec.tied_embeddings and last, s.framework)
         if extra:
             g = extra * dt.grad
             g_fwd = g if s.grad_accum > 1 else 0.0
@@ -339,7 +339,7 @@ def stage_components(
                           s.dp * s.cp, scratch + recompute, loss_inside_model(s),
                           ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0,
                           replicated_embedding_grad_params(s.tp, spec.embedding_params, not embeddings_frozen(s),
-                                                           first, spec.tied_embeddings and last),
+                                                           first, spec.tied_embeddings and last, s.framework),
                           p.lora / max(len(layers), 1) if adapters else None)
         comps.append(
             _c(

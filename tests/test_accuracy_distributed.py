@@ -6,6 +6,9 @@ multi-process gloo runs. Targets (issue 10): median |error| <= 2% and none worse
 rank's peak, every rank within 8%, every phase of every rank within 10%.
 """
 
+import json
+from pathlib import Path
+
 import pytest
 
 from engine.accuracy import distributed_summary, distributed_table, load_distributed_rows
@@ -48,3 +51,38 @@ def test_each_rank(row):
         assert abs(rank.error) <= limit, rank.rank
         for phase in ("forward", "backward", "optimizer"):
             assert abs(rank.phase_error(phase)) <= phase_limit, (rank.rank, phase)
+
+
+CROSSCHECK = Path(__file__).resolve().parent.parent / "validation" / "crosscheck_distributed.json"
+GLOO_SCALARS = 1024  # two 512-byte blocks some gloo reductions allocate and the fake group does not
+# validation/crosscheck_distributed.py cases: tiny Llama (h=256, 64 tokens, micro-batch 1), fp32 activations
+PIPELINE_MESSAGE = 1 * 64 * 256 * 4  # gloo's send/recv copies one micro-batch's b·s·h activation per message
+# Not explained yet: FSDP2 with a bf16 MixedPrecisionPolicy, fp32 reduce and no reshard after forward allocates
+# 1.7 MB more in the gloo run's backward (about 8% of this toy model's peak).
+UNEXPLAINED = {"fsdp2-mp-noreshard": 0.10}
+
+
+def test_fake_group_traces_match_real_multi_process_runs():
+    """One rank on the fake group vs 2 and 4 gloo processes with real CPU tensors (every rank compared)."""
+    data = json.loads(CROSSCHECK.read_text())
+    assert {2, 4} <= {case["world"] for case in data["cases"]} and len(data["cases"]) >= 10
+    exact = 0
+    for case in data["cases"]:
+        case_exact = True
+        for rank in case["ranks"]:
+            fake, real = rank["fake_group"], rank["real_gloo"]
+            # everything alive at the start of the step and at the end of its forward agrees to the byte
+            assert fake["baseline_bytes"] == real["baseline_bytes"], (case["id"], rank["rank"])
+            assert fake["forward_end_bytes"] == real["forward_end_bytes"], (case["id"], rank["rank"])
+            for phase, value in real["phases"].items():
+                extra = value - fake["phases"][phase]
+                case_exact &= extra == 0
+                assert extra >= 0, (case["id"], rank["rank"], phase)  # gloo only ever adds its own buffers
+                if case["id"] in UNEXPLAINED:
+                    assert extra <= UNEXPLAINED[case["id"]] * value
+                elif case["id"].startswith("pp"):
+                    assert extra % PIPELINE_MESSAGE == 0 and extra <= 5 * PIPELINE_MESSAGE, (case["id"], phase)
+                else:
+                    assert extra <= GLOO_SCALARS, (case["id"], rank["rank"], phase)
+        exact += case_exact
+    assert exact >= 5  # FSDP2 bf16 (with checkpointing, tied), DDP, TP and PP 1F1B agree to the byte on every rank

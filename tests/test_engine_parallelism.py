@@ -173,3 +173,12 @@ def test_loss_parallel_splits_the_logits_over_tp():
 def test_no_reshard_after_forward_keeps_layers_gathered():
     kw = {"gpus_per_node": 8, "fsdp": True}
     assert part(run(**kw, reshard_after_forward=False), "zero3_gather") > 3 * part(run(**kw), "zero3_gather")
+
+
+def test_megatron_style_tensor_parallelism_is_kept_apart():
+    # Megatron-LM: vocabulary-parallel embedding and cross-entropy, SP inputs re-gathered in backward.
+    kw = {"gpus_per_node": 4, "tp": 4, "sequence_parallel": True, "precision": "bf16"}
+    torch_style, megatron = run(**kw), run(**kw, framework="megatron")
+    assert part(torch_style, "tp_embedding_grad") > 0 and part(megatron, "tp_embedding_grad") == 0
+    assert part(megatron, "logits") < part(torch_style, "logits") / 3
+    assert part(megatron, "activations") < part(torch_style, "activations")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+MEGATRON = "megatron"  # vocabulary-parallel embedding and loss, SP re-gathered in backward
+
 
 class _TpSettings(Protocol):
     tp: int
@@ -17,11 +19,11 @@ class _TpSettings(Protocol):
 
 def logits_shards(s: _TpSettings) -> int:
     """Ranks the (b, s, V) logits and their cross-entropy are split over."""
-    return s.tp if s.loss_parallel else 1
+    return s.tp if s.loss_parallel or s.framework == MEGATRON else 1
 
 
 def replicated_embedding_grad_params(tp: int, embedding_params: float, trains: bool, first_stage: bool,
-                                     tied: bool) -> float:
+                                     tied: bool, framework: str = "huggingface") -> float:
     """Extra gradient elements of a Rowwise-sharded embedding under PyTorch TP (beyond its 1/tp shard).
 
     RowwiseParallel on nn.Embedding (input Replicate) shards the table by rows, but the embedding
@@ -30,14 +32,15 @@ def replicated_embedding_grad_params(tp: int, embedding_params: float, trains: b
     A tied table first gets the lm_head's row-sharded gradient, and the embedding's is accumulated into that
     shard (traced).
     """
-    if tp == 1 or not trains or not first_stage or tied:
+    if tp == 1 or not trains or not first_stage or tied or framework == MEGATRON:
         return 0.0
     return embedding_params * (1 - 1 / tp)
 
 
 def sp_saves_gathered_inputs(s: _TpSettings) -> bool:
-    """PyTorch sequence parallelism: each column-parallel linear saves its own all-gathered input for backward."""
-    return s.tp > 1
+    """PyTorch sequence parallelism: each column-parallel linear saves its own all-gathered input for backward
+    (Megatron keeps the shard and gathers it again in backward)."""
+    return s.tp > 1 and s.framework != MEGATRON
 
 
 def loss_inside_model(s: _TpSettings) -> bool:
