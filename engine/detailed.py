@@ -14,14 +14,9 @@ from .frameworks.settings import behaviour
 from .messages import QT_TRANSLATE_NOOP
 from .model_states import component as _c
 from .model_states import model_state_components
-from .parallelism.fsdp import fsdp2_moments
-from .parallelism.pipeline import losses_in_flight, micro_batches_in_flight, pipeline_buffers
-from .parallelism.tensor_parallel import (
-    logits_shards,
-    loss_inside_model,
-    replicated_embedding_grad_params,
-    sp_saves_gathered_inputs,
-)
+from .parallelism.components import fsdp2_component, pipeline_components, tp_embedding_grad_components
+from .parallelism.pipeline import micro_batches_in_flight
+from .parallelism.tensor_parallel import logits_shards, sp_saves_gathered_inputs
 from .scenario import Scenario
 from .states import (
     Dtypes,
@@ -112,25 +107,7 @@ def stage_components(
     adapters = s.method in ("lora", "qlora")
     fw = behaviour(s)
     comps, st = model_state_components(s, dt, p, fw, in_flight)
-    if s.tp > 1 and not (zero == 3 and s.dp * s.cp > 1):
-        extra = replicated_embedding_grad_params(s.tp, spec.embedding_params, not embeddings_frozen(s), first,
-                                                spec.tied_embeddings and last, s.framework)
-        if extra:
-            g = extra * dt.grad
-            g_fwd = g if s.grad_accum > 1 else 0.0
-            comps.append(
-                _c(
-                    "tp_embedding_grad",
-                    QT_TRANSLATE_NOOP("engine", "Replicated embedding gradient (tensor parallel)"),
-                    "model states",
-                    (g_fwd, g_fwd, g, g),
-                    QT_TRANSLATE_NOOP(
-                        "engine", "PyTorch's Rowwise embedding: a full vocab x hidden gradient on every tp rank"
-                    ),
-                    extra_params=round(extra),
-                    tp=s.tp,
-                )
-            )
+    comps += tp_embedding_grad_components(s, spec, dt, first, last)
     opt_trainable, opt_lora, adapter_bytes = st.opt_trainable, st.opt_lora, st.adapter_bytes
     off_opt = s.offload != "none"
 
@@ -297,68 +274,14 @@ def stage_components(
         )
     )
 
-    if last and losses_in_flight(s) > 1:
-        # each micro-batch in flight on the last stage keeps its loss's fp32 log-softmax until its backward
-        losses = (losses_in_flight(s) - 1) * 4 * ctx.t * spec.vocab / ctx.vocab_shards
-        comps.append(
-            _c(
-                "pp_loss_saved",
-                QT_TRANSLATE_NOOP("engine", "Losses of micro-batches in flight (last stage)"),
-                "activations",
-                (losses, losses, 0.0, 0.0),
-                QT_TRANSLATE_NOOP("engine", "(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)"),
-                in_flight=losses_in_flight(s),
-            )
-        )
-    recv, outputs = pipeline_buffers(s, stage, ctx.t * spec.hidden, ctx.t * spec.vocab / ctx.vocab_shards,
-                                     ctx.residual, ctx.compute)
-    if recv or outputs:
-        comps.append(
-            _c(
-                "pp_buffers",
-                QT_TRANSLATE_NOOP("engine", "Pipeline receive buffers and kept outputs"),
-                "activations",
-                (recv + outputs,) * 4,
-                QT_TRANSLATE_NOOP(
-                    "engine",
-                    "one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps "
-                    "every micro-batch's logits returned by the schedule",
-                ),
-                receive_bytes=round(recv),
-                outputs_bytes=round(outputs),
-                schedule=s.pp_schedule,
-            )
-        )
+    comps += pipeline_components(s, spec, stage, last, ctx)
 
     # --- transients of sharding, experts and the optimizer step
     if zero == 3 and s.fsdp and s.dp * s.cp > 1 and not fw.deepspeed_buckets and s.method != "qlora":
-        loss_saved = 4 * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0  # fp32 log-softmax output
-        m = fsdp2_moments(spec, dt, groups, first, last, s.tp, s.ep, s.reshard_after_forward, loss_saved,
-                          logits_bwd if last and loss_wins else 0.0,
-                          logits_fwd + head + (one_layer if s.checkpointing != "full" else boundary) * in_flight,
-                          s.dp * s.cp, scratch + recompute, loss_inside_model(s),
-                          ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0,
-                          replicated_embedding_grad_params(s.tp, spec.embedding_params, not embeddings_frozen(s),
-                                                           first, spec.tied_embeddings and last, s.framework),
-                          p.lora / max(len(layers), 1) if adapters else None)
-        comps.append(
-            _c(
-                "zero3_gather",
-                QT_TRANSLATE_NOOP("engine", "FSDP2 gathered parameters and gradient buffers"),
-                "transient",
-                (m.forward, m.backward_start, m.backward_end, 0.0),
-                QT_TRANSLATE_NOOP(
-                    "engine",
-                    "root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, "
-                    "all without reshard after forward) + a layer's gradients and reduce-scatter buffer",
-                ),
-                root_params=round(m.root_params),
-                layer_params=round(m.layer_params),
-                gather_bytes=m.gather_bytes,
-                reduce_bytes=m.reduce_bytes,
-                reshard_after_forward=s.reshard_after_forward,
-            )
-        )
+        tail = logits_fwd + head + (one_layer if s.checkpointing != "full" else boundary) * in_flight
+        comps.append(fsdp2_component(s, spec, dt, groups, p, first, last, ctx, fw.framework, len(layers),
+                                     logits_fwd=tail, logits_bwd=logits_bwd if last and loss_wins else 0.0,
+                                     layer_scratch=scratch + recompute))
     elif zero == 3:
         gather_bytes = dt.compute if dt.amp else dt.weight
         if s.method == "qlora":  # fsdp_qlora / ZeRO-3: the packed 4-bit storage is what gets gathered

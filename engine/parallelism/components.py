@@ -1,0 +1,114 @@
+"""The breakdown components of each parallelism (FSDP2, PyTorch TP, pipelining) for one stage's GPU."""
+
+from __future__ import annotations
+
+from ..activations import ActContext
+from ..architecture import ModelSpec
+from ..breakdown import Component
+from ..messages import QT_TRANSLATE_NOOP
+from ..model_states import component as _c
+from ..scenario import Scenario
+from ..states import Dtypes, LayerGroup, StageParams, embeddings_frozen
+from .fsdp import fsdp2_moments
+from .pipeline import losses_in_flight, pipeline_buffers
+from .tensor_parallel import loss_inside_model, replicated_embedding_grad_params
+
+# torch.distributed.pipelining with FSDP2 (torchtitan, plain PyTorch): a stage keeps its weights unsharded across
+# micro-batches (torchtitan parallelize: reshard_after_forward = not pp_enabled) and accumulates unsharded
+# gradients until the last micro-batch (set_requires_gradient_sync / set_reshard_after_backward).
+_PP_KEEPS_FRAMEWORKS = ("torchtitan", "pytorch")
+
+
+def _replicated_embedding(s: Scenario, spec: ModelSpec, first: bool, last: bool) -> float:
+    return replicated_embedding_grad_params(s.tp, spec.embedding_params, not embeddings_frozen(s), first,
+                                            spec.tied_embeddings and last, s.framework)
+
+
+def tp_embedding_grad_components(s: Scenario, spec: ModelSpec, dt: Dtypes, first: bool, last: bool) -> list[Component]:
+    """PyTorch TP's full-size embedding gradient (without FSDP, which reduces it to its shard)."""
+    if s.tp == 1 or (s.effective_zero == 3 and s.dp * s.cp > 1):
+        return []
+    extra = _replicated_embedding(s, spec, first, last)
+    if not extra:
+        return []
+    g = extra * dt.grad
+    g_fwd = g if s.grad_accum > 1 else 0.0
+    return [_c(
+        "tp_embedding_grad",
+        QT_TRANSLATE_NOOP("engine", "Replicated embedding gradient (tensor parallel)"),
+        "model states",
+        (g_fwd, g_fwd, g, g),
+        QT_TRANSLATE_NOOP("engine", "PyTorch's Rowwise embedding: a full vocab x hidden gradient on every tp rank"),
+        extra_params=round(extra),
+        tp=s.tp,
+    )]
+
+
+def pipeline_components(s: Scenario, spec: ModelSpec, stage: int, last: bool, ctx: ActContext) -> list[Component]:
+    """Losses held by the last stage (GPipe), receive buffers and kept outputs (torch.distributed.pipelining)."""
+    out = []
+    if last and losses_in_flight(s) > 1:
+        # each micro-batch in flight on the last stage keeps its loss's fp32 log-softmax until its backward
+        losses = (losses_in_flight(s) - 1) * 4 * ctx.t * spec.vocab / ctx.vocab_shards
+        out.append(_c(
+            "pp_loss_saved",
+            QT_TRANSLATE_NOOP("engine", "Losses of micro-batches in flight (last stage)"),
+            "activations",
+            (losses, losses, 0.0, 0.0),
+            QT_TRANSLATE_NOOP("engine", "(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)"),
+            in_flight=losses_in_flight(s),
+        ))
+    keep_outputs = s.framework != "torchtitan"  # torchtitan steps its schedule with return_outputs=False
+    recv, outputs = pipeline_buffers(s, stage, ctx.t * spec.hidden, ctx.t * spec.vocab / ctx.vocab_shards,
+                                     ctx.residual, ctx.compute, keep_outputs)
+    if recv or outputs:
+        out.append(_c(
+            "pp_buffers",
+            QT_TRANSLATE_NOOP("engine", "Pipeline receive buffers and kept outputs"),
+            "activations",
+            (recv + outputs,) * 4,
+            QT_TRANSLATE_NOOP(
+                "engine",
+                "one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps "
+                "every micro-batch's logits returned by the schedule",
+            ),
+            receive_bytes=round(recv),
+            outputs_bytes=round(outputs),
+            schedule=s.pp_schedule,
+        ))
+    return out
+
+
+def fsdp2_component(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], p: StageParams,
+                    first: bool, last: bool, ctx: ActContext, framework: str, layer_count: int, *,
+                    logits_fwd: float, logits_bwd: float, layer_scratch: float) -> Component:
+    """FSDP2's gathered parameters and gradient buffers (see fsdp.py for what is alive when)."""
+    adapters = s.method in ("lora", "qlora")
+    pp_keeps = s.pp > 1 and framework in _PP_KEEPS_FRAMEWORKS
+    loss_saved = 4 * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0  # fp32 log-softmax output
+    adapter_grads = p.lora / max(layer_count, 1) if adapters else None
+    m = fsdp2_moments(spec, dt, groups, first, last, s.tp, s.ep, s.reshard_after_forward and not pp_keeps,
+                      loss_saved, logits_bwd, logits_fwd, s.dp * s.cp, layer_scratch, loss_inside_model(s),
+                      ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0,
+                      _replicated_embedding(s, spec, first, last), adapter_grads)
+    backward_start, backward_end = m.backward_start, m.backward_end
+    if pp_keeps and s.grad_accum > 1:  # unsharded gradients accumulate across micro-batches, in the param dtype
+        grads = (p.trainable + p.lora - (adapter_grads if adapters else m.layer_params)) * m.gather_bytes
+        backward_start += grads
+        backward_end += grads
+    return _c(
+        "zero3_gather",
+        QT_TRANSLATE_NOOP("engine", "FSDP2 gathered parameters and gradient buffers"),
+        "transient",
+        (m.forward, backward_start, backward_end, 0.0),
+        QT_TRANSLATE_NOOP(
+            "engine",
+            "root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, "
+            "all without reshard after forward) + a layer's gradients and reduce-scatter buffer",
+        ),
+        root_params=round(m.root_params),
+        layer_params=round(m.layer_params),
+        gather_bytes=m.gather_bytes,
+        reduce_bytes=m.reduce_bytes,
+        reshard_after_forward=s.reshard_after_forward and not pp_keeps,
+    )
