@@ -15,9 +15,9 @@
     </message>
     <message>
         <location filename="../app.py" line="130"/>
-        <location filename="../file_actions.py" line="68"/>
+        <location filename="../file_actions.py" line="65"/>
+        <location filename="../library_actions.py" line="25"/>
         <location filename="../library_actions.py" line="29"/>
-        <location filename="../library_actions.py" line="33"/>
         <source>Cannot open this scenario</source>
         <translation>无法打开此场景</translation>
     </message>
@@ -43,7 +43,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="56"/>
-        <location filename="../file_actions.py" line="129"/>
+        <location filename="../file_actions.py" line="126"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
@@ -54,7 +54,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="64"/>
-        <location filename="../library_actions.py" line="50"/>
+        <location filename="../library_actions.py" line="46"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -89,58 +89,58 @@
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="61"/>
+        <location filename="../file_actions.py" line="58"/>
         <source>Open a scenario</source>
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="97"/>
+        <location filename="../file_actions.py" line="94"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="105"/>
+        <location filename="../file_actions.py" line="102"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="120"/>
+        <location filename="../file_actions.py" line="117"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="136"/>
+        <location filename="../file_actions.py" line="133"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="145"/>
-        <location filename="../file_actions.py" line="156"/>
+        <location filename="../file_actions.py" line="142"/>
+        <location filename="../file_actions.py" line="153"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="180"/>
+        <location filename="../file_actions.py" line="177"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="222"/>
+        <location filename="../file_actions.py" line="219"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="229"/>
+        <location filename="../file_actions.py" line="226"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="230"/>
+        <location filename="../file_actions.py" line="227"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;这次训练在我的 GPU 上放得下吗？放不下的话，该改什么？&lt;br&gt;数值已与实际跟踪的训练步骤核对；参见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="238"/>
+        <location filename="../file_actions.py" line="235"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -179,39 +179,39 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 </translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="49"/>
+        <location filename="../library_actions.py" line="45"/>
         <source>Save as a new scenario</source>
         <translation>另存为新场景</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="61"/>
+        <location filename="../library_actions.py" line="57"/>
         <source>Changed in another window</source>
         <translation>已在其他窗口中更改</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="62"/>
+        <location filename="../library_actions.py" line="58"/>
         <source>&quot;%s&quot; was changed on disk since you opened it (another window?). Save your version as a copy, or overwrite the other version?</source>
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="96"/>
-        <location filename="../library_actions.py" line="79"/>
-        <location filename="../library_actions.py" line="82"/>
+        <location filename="../file_actions.py" line="93"/>
+        <location filename="../library_actions.py" line="75"/>
+        <location filename="../library_actions.py" line="78"/>
         <source>Cannot save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="90"/>
+        <location filename="../library_actions.py" line="87"/>
         <source>Saved to the library as %s</source>
         <translation>已保存到场景库，名为 %s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="107"/>
+        <location filename="../library_actions.py" line="104"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="121"/>
+        <location filename="../library_actions.py" line="118"/>
         <source>Before</source>
         <translation>修改前</translation>
     </message>
@@ -227,87 +227,102 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="76"/>
+        <location filename="../results.py" line="77"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="76"/>
+        <location filename="../results.py" line="77"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="76"/>
+        <location filename="../results.py" line="77"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="77"/>
+        <location filename="../results.py" line="78"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="102"/>
+        <location filename="../results.py" line="92"/>
+        <source>GPU shown</source>
+        <translation>显示的 GPU</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="119"/>
+        <source>GPUs of pipeline stage %d: %s</source>
+        <translation>流水线阶段 %d 的 GPU：%s</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="120"/>
+        <source> (fullest)</source>
+        <translation>（最满）</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="137"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="118"/>
+        <location filename="../results.py" line="153"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="118"/>
+        <location filename="../results.py" line="153"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="118"/>
+        <location filename="../results.py" line="153"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="122"/>
+        <location filename="../results.py" line="157"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="124"/>
+        <location filename="../results.py" line="159"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="124"/>
+        <location filename="../results.py" line="159"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="125"/>
+        <location filename="../results.py" line="160"/>
         <source>host memory not set</source>
         <translation>未设定主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="126"/>
+        <location filename="../results.py" line="161"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="130"/>
+        <location filename="../results.py" line="165"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="131"/>
+        <location filename="../results.py" line="166"/>
         <source>process (as nvidia-smi shows it) %s</source>
         <translation>进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="133"/>
+        <location filename="../results.py" line="168"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="134"/>
+        <location filename="../results.py" line="169"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -1038,84 +1053,84 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>与当前对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="122"/>
+        <location filename="../library_panel.py" line="136"/>
         <source> (example, read-only)</source>
         <translation>（示例，只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="123"/>
+        <location filename="../library_panel.py" line="137"/>
         <source> (read-only)</source>
         <translation>（只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="155"/>
+        <location filename="../library_panel.py" line="181"/>
         <source>cannot be estimated (%s)</source>
         <translation>无法估算（%s）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="184"/>
+        <location filename="../library_panel.py" line="210"/>
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="186"/>
+        <location filename="../library_panel.py" line="212"/>
         <source>The editor&apos;s scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="194"/>
-        <location filename="../library_panel.py" line="212"/>
-        <location filename="../library_panel.py" line="231"/>
+        <location filename="../library_panel.py" line="220"/>
+        <location filename="../library_panel.py" line="238"/>
+        <location filename="../library_panel.py" line="257"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="207"/>
+        <location filename="../library_panel.py" line="233"/>
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="207"/>
+        <location filename="../library_panel.py" line="233"/>
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="221"/>
+        <location filename="../library_panel.py" line="247"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="221"/>
+        <location filename="../library_panel.py" line="247"/>
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="225"/>
+        <location filename="../library_panel.py" line="251"/>
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="226"/>
+        <location filename="../library_panel.py" line="252"/>
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="235"/>
+        <location filename="../library_panel.py" line="261"/>
         <source>Deleted scenarios stay in the trash for %1 days and backups of older-format files for %2 days (at most %3 of each, newest kept); quarantined files are never removed.</source>
         <translation>已删除的场景在回收站中保留 %1 天，旧格式文件的备份保留 %2 天（每类最多 %3 个，保留最新的）；隔离的文件永不删除。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="241"/>
+        <location filename="../library_panel.py" line="267"/>
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="248"/>
+        <location filename="../library_panel.py" line="274"/>
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="258"/>
+        <location filename="../library_panel.py" line="284"/>
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -2005,37 +2020,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../results.py" line="42"/>
+        <location filename="../results.py" line="43"/>
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="42"/>
+        <location filename="../results.py" line="43"/>
         <source>TIGHT: only fits by eating into the safety reserve</source>
         <translation>偏紧：要占用安全余量才放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="43"/>
+        <location filename="../results.py" line="44"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="46"/>
+        <location filename="../results.py" line="47"/>
         <source>%s free per GPU</source>
         <translation>每块 GPU 剩余 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="48"/>
+        <location filename="../results.py" line="49"/>
         <source>over by %s per GPU</source>
         <translation>每块 GPU 超出 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="49"/>
+        <location filename="../results.py" line="50"/>
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="53"/>
+        <location filename="../results.py" line="54"/>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -2454,17 +2469,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="144"/>
+        <location filename="../../engine/detailed.py" line="153"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="171"/>
+        <location filename="../../engine/detailed.py" line="183"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="174"/>
+        <location filename="../../engine/detailed.py" line="186"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
@@ -2477,77 +2492,77 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="184"/>
+        <location filename="../../engine/detailed.py" line="196"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="197"/>
+        <location filename="../../engine/detailed.py" line="209"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="200"/>
+        <location filename="../../engine/detailed.py" line="212"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="207"/>
+        <location filename="../../engine/detailed.py" line="219"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="210"/>
+        <location filename="../../engine/detailed.py" line="222"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="228"/>
+        <location filename="../../engine/detailed.py" line="240"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="231"/>
+        <location filename="../../engine/detailed.py" line="243"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="243"/>
+        <location filename="../../engine/detailed.py" line="255"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="246"/>
+        <location filename="../../engine/detailed.py" line="258"/>
         <source>tower blocks x tensors kept per patch (derived per operation, not traced)</source>
         <translation>视觉塔层数 × 每个图块保留的张量（按算子推导，未经追踪验证）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="258"/>
+        <location filename="../../engine/detailed.py" line="270"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="261"/>
+        <location filename="../../engine/detailed.py" line="273"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="287"/>
+        <location filename="../../engine/detailed.py" line="312"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="290"/>
+        <location filename="../../engine/detailed.py" line="315"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="300"/>
+        <location filename="../../engine/detailed.py" line="325"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="303"/>
+        <location filename="../../engine/detailed.py" line="328"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
@@ -2556,22 +2571,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">min(5e8, params) 个元素 x 字节数（DeepSpeed 默认值）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="313"/>
+        <location filename="../../engine/detailed.py" line="338"/>
         <source>Expert-parallel all-to-all buffers</source>
         <translation>专家并行 all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="316"/>
+        <location filename="../../engine/detailed.py" line="341"/>
         <source>dispatch + combine: 2 x b·s·top_k·h x compute bytes</source>
         <translation>分发 + 合并：2 x b·s·top_k·h x 计算精度字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="333"/>
+        <location filename="../../engine/detailed.py" line="358"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="336"/>
+        <location filename="../../engine/detailed.py" line="361"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -2655,27 +2670,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="52"/>
+        <location filename="../../engine/model_states.py" line="53"/>
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="55"/>
+        <location filename="../../engine/model_states.py" line="56"/>
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="66"/>
+        <location filename="../../engine/model_states.py" line="67"/>
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="69"/>
+        <location filename="../../engine/model_states.py" line="70"/>
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="81"/>
+        <location filename="../../engine/model_states.py" line="82"/>
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
@@ -2684,67 +2699,67 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">量化参数量 x（bits/8 + 量化常数）</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="95"/>
+        <location filename="../../engine/model_states.py" line="96"/>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="98"/>
+        <location filename="../../engine/model_states.py" line="99"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="125"/>
+        <location filename="../../engine/model_states.py" line="131"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="108"/>
+        <location filename="../../engine/model_states.py" line="114"/>
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="84"/>
+        <location filename="../../engine/model_states.py" line="85"/>
         <source>quantised params / shards x (bits/8 + quantisation constants)</source>
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="115"/>
+        <location filename="../../engine/model_states.py" line="121"/>
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="121"/>
+        <location filename="../../engine/model_states.py" line="127"/>
         <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="142"/>
+        <location filename="../../engine/model_states.py" line="148"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="145"/>
+        <location filename="../../engine/model_states.py" line="151"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="165"/>
+        <location filename="../../engine/model_states.py" line="171"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="168"/>
+        <location filename="../../engine/model_states.py" line="174"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="178"/>
+        <location filename="../../engine/model_states.py" line="184"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="181"/>
+        <location filename="../../engine/model_states.py" line="187"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
@@ -2760,22 +2775,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="263"/>
+        <location filename="../../engine/scenario.py" line="272"/>
         <source>must be a preset id such as &quot;llama-3-8b&quot; or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}.</source>
         <translation>必须是预设 id（如 &quot;llama-3-8b&quot;）或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="278"/>
+        <location filename="../../engine/scenario.py" line="287"/>
         <source>a custom GPU needs &quot;memory_bytes&quot; as a positive whole number of bytes.</source>
         <translation>自定义 GPU 需要 &quot;memory_bytes&quot;，其值为以字节计的正整数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="283"/>
+        <location filename="../../engine/scenario.py" line="292"/>
         <source>must be a preset id such as &quot;h100-sxm-80gb&quot; or {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}.</source>
         <translation>必须是预设 id（如 &quot;h100-sxm-80gb&quot;）或 {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="292"/>
+        <location filename="../../engine/scenario.py" line="301"/>
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
@@ -2855,49 +2870,49 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="300"/>
+        <location filename="../../engine/scenario.py" line="309"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="304"/>
+        <location filename="../../engine/scenario.py" line="313"/>
         <source>is not a scenario key. Known keys: {p}.</source>
         <translation>不是有效的场景键。已知的键：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="311"/>
+        <location filename="../../engine/scenario.py" line="320"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="316"/>
+        <location filename="../../engine/scenario.py" line="325"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="323"/>
+        <location filename="../../engine/scenario.py" line="332"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="335"/>
+        <location filename="../../engine/scenario.py" line="344"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="340"/>
+        <location filename="../../engine/scenario.py" line="349"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="345"/>
+        <location filename="../../engine/scenario.py" line="354"/>
         <location filename="../../engine/time_keys.py" line="54"/>
         <location filename="../../engine/frameworks/keys.py" line="72"/>
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="351"/>
+        <location filename="../../engine/scenario.py" line="360"/>
         <location filename="../../engine/frameworks/keys.py" line="78"/>
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
@@ -2923,22 +2938,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="363"/>
+        <location filename="../../engine/scenario.py" line="372"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="369"/>
+        <location filename="../../engine/scenario.py" line="378"/>
         <source>must be a positive number, not {alpha!r}.</source>
         <translation>必须是正数，而不是 {alpha!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="376"/>
+        <location filename="../../engine/scenario.py" line="385"/>
         <source>must be a number between 0 and 100, not {k!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {k!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="383"/>
+        <location filename="../../engine/scenario.py" line="392"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {r!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
     </message>
@@ -2959,12 +2974,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="61"/>
+        <location filename="../../engine/consistency.py" line="58"/>
         <source>more than one virtual stage per rank needs pp_schedule interleaved-1f1b.</source>
         <translation>每个 rank 多于一个虚拟阶段需要 pp_schedule 为 interleaved-1f1b。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="66"/>
+        <location filename="../../engine/consistency.py" line="63"/>
         <source>pp x vpp = {chunks} model chunks cannot exceed the model&apos;s {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
@@ -3001,87 +3016,87 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">{bad!r} 不是此模型的线性层；请从 {p} 或 &quot;all-linear&quot; 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="25"/>
+        <location filename="../../engine/consistency.py" line="22"/>
         <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="31"/>
+        <location filename="../../engine/consistency.py" line="28"/>
         <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="40"/>
+        <location filename="../../engine/consistency.py" line="37"/>
         <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="47"/>
+        <location filename="../../engine/consistency.py" line="44"/>
         <source>Tensor-parallel size {tp} and the model&apos;s {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="56"/>
+        <location filename="../../engine/consistency.py" line="53"/>
         <source>Pipeline-parallel size {pp} cannot exceed the model&apos;s {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="73"/>
+        <location filename="../../engine/consistency.py" line="70"/>
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="78"/>
+        <location filename="../../engine/consistency.py" line="75"/>
         <source>Expert-parallel size {ep} must divide the model&apos;s {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="85"/>
+        <location filename="../../engine/consistency.py" line="82"/>
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="93"/>
+        <location filename="../../engine/consistency.py" line="90"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="99"/>
+        <location filename="../../engine/consistency.py" line="96"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="105"/>
+        <location filename="../../engine/consistency.py" line="102"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="109"/>
+        <location filename="../../engine/consistency.py" line="106"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="114"/>
+        <location filename="../../engine/consistency.py" line="111"/>
         <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="124"/>
+        <location filename="../../engine/consistency.py" line="121"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="134"/>
+        <location filename="../../engine/consistency.py" line="131"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="141"/>
+        <location filename="../../engine/consistency.py" line="138"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="146"/>
+        <location filename="../../engine/consistency.py" line="143"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
@@ -3182,182 +3197,182 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>1 GB</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="46"/>
+        <location filename="../../engine/solver.py" line="44"/>
         <source>global batch</source>
         <translation>全局批次大小</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="46"/>
+        <location filename="../../engine/solver.py" line="44"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="47"/>
+        <location filename="../../engine/solver.py" line="45"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="47"/>
+        <location filename="../../engine/solver.py" line="45"/>
         <source>hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="48"/>
+        <location filename="../../engine/solver.py" line="46"/>
         <source>numerics</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="93"/>
+        <location filename="../../engine/solver.py" line="92"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="94"/>
+        <location filename="../../engine/solver.py" line="93"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="95"/>
+        <location filename="../../engine/solver.py" line="94"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="96"/>
+        <location filename="../../engine/solver.py" line="95"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="99"/>
+        <location filename="../../engine/solver.py" line="98"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="100"/>
+        <location filename="../../engine/solver.py" line="99"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="101"/>
+        <location filename="../../engine/solver.py" line="100"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="102"/>
+        <location filename="../../engine/solver.py" line="101"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="103"/>
+        <location filename="../../engine/solver.py" line="102"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="104"/>
+        <location filename="../../engine/solver.py" line="103"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="113"/>
+        <location filename="../../engine/solver.py" line="112"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="116"/>
+        <location filename="../../engine/solver.py" line="115"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="121"/>
+        <location filename="../../engine/solver.py" line="120"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="125"/>
+        <location filename="../../engine/solver.py" line="124"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="131"/>
+        <location filename="../../engine/solver.py" line="130"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="132"/>
+        <location filename="../../engine/solver.py" line="131"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="133"/>
+        <location filename="../../engine/solver.py" line="132"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="134"/>
+        <location filename="../../engine/solver.py" line="133"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="147"/>
+        <location filename="../../engine/solver.py" line="146"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="148"/>
+        <location filename="../../engine/solver.py" line="147"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="149"/>
+        <location filename="../../engine/solver.py" line="148"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="154"/>
+        <location filename="../../engine/solver.py" line="153"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="158"/>
+        <location filename="../../engine/solver.py" line="157"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="163"/>
+        <location filename="../../engine/solver.py" line="162"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="167"/>
+        <location filename="../../engine/solver.py" line="166"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="204"/>
+        <location filename="../../engine/solver.py" line="203"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="208"/>
+        <location filename="../../engine/solver.py" line="207"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with tp={tp}, pp={pp}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），tp={tp}，pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="211"/>
+        <location filename="../../engine/solver.py" line="210"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with ZeRO-{zero}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），ZeRO-{zero}</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="213"/>
+        <location filename="../../engine/solver.py" line="212"/>
         <source>more GPUs cost money: {n} instead of {old}</source>
         <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="218"/>
+        <location filename="../../engine/solver.py" line="217"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="219"/>
+        <location filename="../../engine/solver.py" line="218"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
@@ -3737,6 +3752,46 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/timing/search.py" line="33"/>
         <source>changes what you train</source>
         <translation>会改变训练内容</translation>
+    </message>
+    <message>
+        <location filename="../../engine/parallelism/components.py" line="38"/>
+        <source>Replicated embedding gradient (tensor parallel)</source>
+        <translation>复制的嵌入梯度（张量并行）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/parallelism/components.py" line="41"/>
+        <source>PyTorch&apos;s Rowwise embedding: a full vocab x hidden gradient on every tp rank</source>
+        <translation>PyTorch 的 Rowwise 嵌入：每个 tp rank 上都有完整的 词表 x 隐藏维 梯度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/parallelism/components.py" line="55"/>
+        <source>Losses of micro-batches in flight (last stage)</source>
+        <translation>在途微批次的损失（最后阶段）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/parallelism/components.py" line="58"/>
+        <source>(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)</source>
+        <translation>（在途微批次数 - 1）x b·s·V x 4（fp32 log-softmax）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/parallelism/components.py" line="67"/>
+        <source>Pipeline receive buffers and kept outputs</source>
+        <translation>流水线接收缓冲区和保留的输出</translation>
+    </message>
+    <message>
+        <location filename="../../engine/parallelism/components.py" line="70"/>
+        <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch&apos;s logits returned by the schedule</source>
+        <translation>每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits</translation>
+    </message>
+    <message>
+        <location filename="../../engine/parallelism/components.py" line="101"/>
+        <source>FSDP2 gathered parameters and gradient buffers</source>
+        <translation>FSDP2 聚合的参数和梯度缓冲区</translation>
+    </message>
+    <message>
+        <location filename="../../engine/parallelism/components.py" line="104"/>
+        <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer&apos;s gradients and reduce-scatter buffer</source>
+        <translation>根单元（嵌入、归一化、lm_head）整步不分片 + 一层聚合（反向时两层；前向后不重新分片时为全部层）+ 一层的梯度和 reduce-scatter 缓冲区</translation>
     </message>
 </context>
 <context>
