@@ -14,6 +14,7 @@ sys.path.insert(0, str(REPO))
 from engine.accuracy import (  # noqa: E402
     distributed_summary,
     distributed_table,
+    family_table,
     load_distributed_rows,
     load_rows,
     markdown_table,
@@ -44,6 +45,14 @@ allocator's rounding to 2 MiB segments and fragmentation (10% of memory that com
 states), and the safety reserve. QLoRA cannot be traced here (bitsandbytes needs CUDA); its 4-bit storage is
 derived from the QLoRA paper (0.5 byte + 1/64 + 4/16384 bytes per weight with double quantisation).
 """
+
+
+FAMILY_NOTES = """Families added by issue 12 are traced with reduced depth (`-L4`, `-L8`: every per-layer shape and the
+layer-type pattern kept). Two kernels differ from a GPU run and are stated in the estimator's terms: DeepSeek's MLA
+(query/key head 192, value head 128) runs SDPA's math kernel on the CPU, as modelled; flash-attention 2 pads V
+(derived, not traced). Qwen3-Next's gated DeltaNet layers run transformers' torch reference kernels (no
+flash-linear-attention on the CPU), as modelled; the fused GPU kernels keep less (not traced). Vision towers
+(Gemma 3, Llama 4, Mistral 3, Qwen2.5-VL) are derived per operation and not traced: the traces feed text only."""
 
 
 PUBLISHED_HEAD = """## Published measurements on real GPUs, per framework
@@ -100,6 +109,7 @@ def main() -> int:
     text = [HEADER, "## Headline", "",
             f"{stats['configurations']} configurations: median |error| {stats['median_abs_error']:.2%}, "
             f"worst {stats['worst_abs_error']:.2%} on peak allocated memory.", "",
+            "## Per architecture family", "", FAMILY_NOTES, "", family_table(rows), "",
             "## Every configuration", "", markdown_table(rows), ""]
     dist_rows = load_distributed_rows()
     if dist_rows:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .estimate import estimate
-from .scenario import scenario_from_dict
+from .scenario import resolve_model, scenario_from_dict
 
 GROUND_TRUTH_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "ground_truth"
 
@@ -23,6 +23,7 @@ class AccuracyRow:
     estimated_phase: str
     measured_phases: dict[str, int]
     estimated_phases: dict[str, float]
+    model_type: str = ""  # the architecture family (config.json model_type)
 
     @property
     def error(self) -> float:
@@ -39,10 +40,12 @@ def load_rows(directory: Path = GROUND_TRUTH_DIR) -> list[AccuracyRow]:
         if path.name.startswith("_"):
             continue
         data = json.loads(path.read_text())
-        est = estimate(scenario_from_dict(data["scenario"]))
+        scenario = scenario_from_dict(data["scenario"])
+        est = estimate(scenario)
         m = data["measured"]
         rows.append(AccuracyRow(data["id"], data.get("description", ""), m["peak_allocated_bytes"], m["peak_phase"],
-                                est.peak_allocated_bytes, est.peak_phase, m["phases"], est.phases))
+                                est.peak_allocated_bytes, est.peak_phase, m["phases"], est.phases,
+                                resolve_model(scenario).model_type))
     return rows
 
 
@@ -50,6 +53,21 @@ def summary(rows: list[AccuracyRow]) -> dict[str, float]:
     errors = [abs(r.error) for r in rows]
     return {"configurations": len(rows), "median_abs_error": statistics.median(errors) if errors else 0.0,
             "worst_abs_error": max(errors, default=0.0)}
+
+
+def family_summaries(rows: list[AccuracyRow]) -> dict[str, dict[str, float]]:
+    """summary() per architecture family (model_type)."""
+    families: dict[str, list[AccuracyRow]] = {}
+    for r in rows:
+        families.setdefault(r.model_type, []).append(r)
+    return {family: summary(group) for family, group in sorted(families.items())}
+
+
+def family_table(rows: list[AccuracyRow]) -> str:
+    lines = ["| family (model_type) | configurations | median abs error | worst abs error |", "|---|---:|---:|---:|"]
+    for family, st in family_summaries(rows).items():
+        lines.append(f"| {family} | {st['configurations']} | {st['median_abs_error']:.2%} | {st['worst_abs_error']:.2%} |")
+    return "\n".join(lines)
 
 
 def markdown_table(rows: list[AccuracyRow]) -> str:

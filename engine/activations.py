@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .architecture import Linear, ModelSpec
+from .family_activations import clamped_glu_terms, deltanet_terms, dense_expert_terms, mla_attention_terms
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -67,9 +68,9 @@ def _norm(ctx: ActContext, n: float, in_bytes: int, xg: bool, wt: bool, out: Ter
         out.append((f"{label}: input kept by the compiled RMSNorm", in_bytes * n))
     elif xg:
         out.append((f"{label}: fp32 input kept by RMSNorm", 4 * n))
-    if wt:
+    if wt:  # "fp32": OLMo-2 and gpt-oss multiply the weight before casting back, like Gemma
         out.append((f"{label}: normalised input kept for the norm weight's gradient",
-                    (4 if style == "gemma" else in_bytes) * n))
+                    (4 if style in ("gemma", "fp32") else in_bytes) * n))
 
 
 def _linear_inputs(ctx: ActContext, n: float, in_bytes: int, consumers: tuple[Linear, ...], wt: bool,
@@ -136,7 +137,7 @@ def layer_bytes(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool,
 def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool,
                  lora_names: frozenset[str], ep: int, linear_attn: bool = False) -> Terms:
     out: Terms = []
-    attn_lora = any(lin.name in lora_names for lin in spec.attention_linears())
+    attn_lora = any(lin.name in lora_names for lin in spec.attention_linears(linear_attn))
     if not (xg or wt or lora_names):
         return out
     tp, c, r = ctx.tp, ctx.compute, ctx.residual
@@ -144,7 +145,7 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
     h = spec.hidden
     q, kv = spec.q_dim / tp, spec.kv_dim / tp
     heads = spec.heads / tp
-    attn = spec.attention_linears()
+    attn = spec.attention_linears(linear_attn)
     qkv, o_proj = attn[:-1], attn[-1:]
     ag = xg or wt or attn_lora  # does anything after the QKV projections need gradients?
 
@@ -152,22 +153,36 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
     style = spec.norm_style
     _norm(ctx, tn * h, r, xg, wt, out, "attention norm", style)
     bnb = ctx.quantized_saves_inputs
-    _linear_inputs(ctx, tn * h, r, qkv, wt or (bnb and xg), lora_names, False, out, "attention norm output",
+    first = tuple(lin for lin in qkv if lin.d_in == h)  # the projections that read the normalised input
+    _linear_inputs(ctx, tn * h, r, first, wt or (bnb and xg), lora_names, False, out, "attention norm output",
                    tn != t)
     if xg:
         _weight_copies(ctx, qkv, 0.0, out)
-    if spec.qk_norm != "none" and ag:
+    if linear_attn:
+        if ag:
+            deltanet_terms(ctx, spec, wt, lora_names, _linear_inputs, out)
+            _weight_copies(ctx, o_proj, 0.0, out)
+    elif spec.attention == "mla":
+        if ag:
+            mla_attention_terms(ctx, spec, xg, wt, lora_names, _norm, _linear_inputs, out)
+            _weight_copies(ctx, o_proj, 0.0, out)
+    elif spec.qk_norm != "none" and ag:
         n = t * (q + kv)
         out.append(("q/k norm: fp32 inputs", 4 * n))
         if wt:
-            out.append(("q/k norm: normalised inputs", c * n))
-    if ag:
+            out.append(("q/k norm: normalised inputs", (4 if style in ("gemma", "fp32") else c) * n))
+    if ag and spec.attention != "mla" and not linear_attn:
         if spec.fused_projections:  # V is a view of the fused QKV output: the whole output stays alive
             out.append(("attention: fused QKV output kept alive by its V view", c * t * (q + 2 * kv)))
         if ctx.attention == "eager":
             kv_saved = 2 * q if spec.kv_heads != spec.heads else 2 * kv  # eager repeats K/V for GQA
             out.append(("attention: Q, K, V kept by the score matmuls", c * t * (q + kv_saved)))
-            if not ctx.selective:
+            if not ctx.selective and spec.sinks:
+                # gpt-oss: softmax over [scores, sink] in the compute dtype; the max-subtraction keeps its indices
+                probs = heads * ctx.b * (ctx.t / ctx.b) * (ctx.s + 1)
+                out.append(("attention: softmax probabilities with the sink column (b·a·s·(s+1))", c * probs))
+                out.append(("attention: row-max indices (int64)", 8 * heads * ctx.t))
+            elif not ctx.selective:
                 probs = heads * ctx.b * (ctx.t / ctx.b) * ctx.s
                 out.append(("attention: softmax probabilities (b·a·s²)", (4 + (c if c != 4 else 0)) * probs))
                 if spec.attn_softcap:
@@ -182,6 +197,8 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
             out.append(("attention: Q, K, V kept by SDPA/flash", c * t * (q + 2 * kv)))
             out.append(("attention output (kept by SDPA and o_proj)", c * t * q))
             out.append(("attention: softmax statistics", 4 * ctx.b * heads * ctx.t / ctx.b))
+            if spec.attn_output_gate:  # Qwen3-Next: output x sigmoid(gate); the product is o_proj's input
+                out.append(("attention gate: sigmoid output and gated output", 2 * c * t * q))
             if 0 < spec.sliding_window < ctx.s and ctx.attention == "sdpa":
                 out.append(("attention: sliding-window mask (b·s·s) passed to SDPA", c * ctx.t * ctx.s))
         _linear_inputs(ctx, t * q, c, o_proj, False, lora_names, True, out, "attention output")  # SDPA keeps it
@@ -190,7 +207,7 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
     # --- MLP / MoE block
     if spec.norms_per_layer == 4:  # Gemma-2 also normalises the attention output before the residual add
         _norm(ctx, tn * h, c, ag, wt, out, "post-attention norm", style)
-    mlp = spec.layer_linears(moe)[len(attn):]
+    mlp = spec.layer_linears(moe, linear_attn)[len(attn):]
     _norm(ctx, tn * h, r, ag, wt, out, "MLP norm", style)
     if moe:
         router = mlp[:1]
@@ -199,14 +216,21 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
         _linear_inputs(ctx, tn * h, r, router + first_shared, wt, lora_names, False, out, "MLP norm output",
                        tn != t)
         out.append(("router: fp32 softmax probabilities", 4 * t * spec.n_experts))
+        if spec.router_fp32:  # DeepSeek/GLM routers compute their logits from an fp32 copy of the input
+            out.append(("router: fp32 copy of its input", 4 * t * h))
         routed = t * spec.top_k  # tokens x top-k, spread over the local experts
         fm = spec.expert_ffn / tp
-        out.append(("experts: gate/up outputs and activation (top-k tokens)", 3 * c * routed * fm))
-        # Expert outputs are scaled by the routing weights: that multiply keeps them whenever the router's
-        # input needs a gradient, frozen experts (LoRA) included.
-        out.append(("experts: outputs kept for the routing-weight gradient", c * routed * h))
-        if wt:
+        if spec.dense_experts:
+            out += dense_expert_terms(c, t * spec.n_experts / ep, h, fm, wt)
+        else:
+            out.append(("experts: gate/up outputs and activation (top-k tokens)", 3 * c * routed * fm))
+            # Expert outputs are scaled by the routing weights: that multiply keeps them whenever the router's
+            # input needs a gradient, frozen experts (LoRA) included.
+            out.append(("experts: outputs kept for the routing-weight gradient", c * routed * h))
+        if wt and not spec.dense_experts:
             out.append(("experts: routed inputs and products (expert weight gradients)", c * routed * (h + fm)))
+        if spec.expert_bias:
+            out += clamped_glu_terms(c, routed, fm)
         _weight_copies(ctx, router + shared, spec.expert_params_per_layer() / (ep * tp), out)
         if spec.shared_ffn:
             _mlp_terms(ctx, spec.shared_ffn / tp, shared[-1:], wt, lora_names, out, "shared expert")
@@ -264,9 +288,12 @@ def layer_backward_scratch(ctx: ActContext, spec: ModelSpec, moe: bool, linear_a
 def _scratch_parts(ctx: ActContext, spec: ModelSpec, moe: bool, linear_attn: bool = False) -> tuple[float, float]:
     """(MLP backward, attention backward) gradient tensors alive at once."""
     c, t = ctx.compute, ctx.t
-    f = (spec.top_k * spec.expert_ffn if moe else spec.ffn) / ctx.tp
+    f = ((spec.n_experts if spec.dense_experts else spec.top_k) * spec.expert_ffn if moe else spec.ffn) / ctx.tp
     mlp = 3 * c * t * f + 2 * ctx.residual * ctx.t_norm * spec.hidden
-    if ctx.attention == "eager" and not ctx.selective:
+    if ctx.attention == "eager" and not ctx.selective and spec.sinks:
+        # gpt-oss: the softmax runs in the compute dtype; its backward holds the incoming and outgoing gradients
+        attn = 2 * c * (spec.heads / ctx.tp) * t * (ctx.s + 1)
+    elif ctx.attention == "eager" and not ctx.selective:
         # At the peak of the attention backward the fp32 softmax output (kept) meets two fp32 gradients (of the
         # probabilities and of the scores); the compute-dtype probabilities the value matmul kept are freed by
         # then (traced: 12 bytes per score element in all; the kept ones are counted with the activations).

@@ -76,7 +76,7 @@ class ModelSpec(FamilyShapes):
     shared_gate: bool = False
     moe_layer_flags: tuple[bool, ...] = ()
     output_router_logits: bool = False
-    norm_style: str = "llama"  # llama: weight x y.to(dtype) | gemma: (1 + weight) x y in fp32
+    norm_style: str = "llama"  # llama: weight x y.to(dtype) | gemma: (1 + weight) x y in fp32 | fp32: weight x y in fp32
     attn_softcap: bool = False  # Gemma-2: tanh soft-capping of attention scores (eager only)
     final_softcap: bool = False  # Gemma-2: tanh soft-capping of the logits
     sliding_window: int = 0  # a window shorter than the sequence makes transformers build an s x s mask
@@ -103,6 +103,8 @@ class ModelSpec(FamilyShapes):
     mtp_params: int = 0  # multi-token-prediction module in the checkpoint (transformers does not build it)
     released_quant: str = ""  # how the released checkpoint stores its weights (fp8, mxfp4 experts)
     qk_norm_l2: bool = False  # Llama 4: weightless L2 norm of q and k
+    router_fp32: bool = False  # DeepSeek/GLM routers: logits from an fp32 copy of the input
+    dense_experts: bool = False  # Llama 4 in transformers: every expert runs on every token (bmm over all)
 
     # ---- shapes -------------------------------------------------------------
     @property

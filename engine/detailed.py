@@ -63,7 +63,8 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
         amp=dt.amp and not sharded_amp,
         fp8=dt.fp8,
         # transformers has no SDPA path for logit soft-capping (Gemma-2): it runs those models eagerly.
-        attention="eager" if spec.attn_softcap and s.attention == "sdpa" else s.attention,
+        # gpt-oss's attention sinks have no SDPA path either: transformers runs them eagerly.
+        attention="eager" if (spec.attn_softcap or spec.sinks) and s.attention == "sdpa" else s.attention,
         selective=s.checkpointing == "selective" and not behaviour(s).op_selective,
         adapter_bytes=4 if s.lora_adapter_dtype == "fp32" else dt.compute,
         lora_rank=s.lora_rank,

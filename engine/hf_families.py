@@ -129,6 +129,7 @@ def _mla(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
         shared_ffn=_int(cfg, "n_shared_experts", model_type, 0) * expert_ffn,
         moe_layer_flags=flags,
         released_quant=_quant(cfg),
+        router_fp32=True,
     )
     f["_mtp_layers"] = mtp
     return f
@@ -188,6 +189,7 @@ def _llama4(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
         layer_types=_layer_types(cfg, layers, derived),
         attention_chunk=_int(cfg, "attention_chunk_size", model_type),
         qk_norm_l2=bool(_get(cfg, "use_qk_norm", model_type)),
+        dense_experts=True,  # Llama4TextExperts: bmm of every expert over every token, scaled by router scores
     )
     return f
 
@@ -203,6 +205,7 @@ def _gpt_oss(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
         qkv_bias=bias,
         o_bias=bias,
         sinks=True,
+        norm_style="fp32",  # GptOssRMSNorm multiplies the weight in fp32, then casts
         n_experts=experts,
         top_k=_int(cfg, "num_experts_per_tok", model_type, cfg.get("experts_per_token")),
         expert_ffn=_int(cfg, "intermediate_size", model_type),
@@ -252,6 +255,7 @@ def _olmo2(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
         ffn=_int(cfg, "intermediate_size", model_type),
         qk_norm="full",
         norm_position="post",
+        norm_style="fp32",  # Olmo2RMSNorm multiplies the weight in fp32, then casts
         qkv_bias=bias,
         o_bias=bias,
         moe_layer_flags=(False,) * f["layers"],
@@ -275,6 +279,7 @@ def _glm4_moe(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
         shared_ffn=_int(cfg, "n_shared_experts", model_type, 0) * expert_ffn,
         moe_layer_flags=tuple(bool(experts) and i >= first_dense for i in range(layers)),
         released_quant=_quant(cfg),
+        router_fp32=True,
     )
     f["_mtp_layers"] = _int(cfg, "num_nextn_predict_layers", model_type, 0)
     return f

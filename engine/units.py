@@ -38,7 +38,7 @@ def format_bytes(n_bytes: float, unit: str = "GiB", digits: int = 2) -> str:
 def format_count(n: float) -> str:
     """Parameter counts as people say them: 6.74B, 8.4M."""
     for div, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
-        if abs(n) >= div:
+        if abs(n) >= 0.9995 * div:  # 999,885,952 would print as "1e+03M" at 3 digits: it is 1B
             return f"{n / div:.3g}{suffix}"
     return f"{n:.0f}"
 

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
+    QInputDialog,
     QLineEdit,
     QMessageBox,
     QWidget,
@@ -95,12 +96,19 @@ class ImportedConfig:
         if not path:
             return None
         try:
-            return cls.from_path(path)
+            imported = cls.from_path(path)
         except ModelConfigError as exc:
             QMessageBox.warning(
                 parent, QCoreApplication.translate("Actions", "Cannot import this file") if parent else "",
                 message_text(tr_error(exc)))
             return None
+        # The model keeps the name the user gives it (a cache folder is called "snapshots/3f2a…").
+        name, ok = QInputDialog.getText(
+            parent, QCoreApplication.translate("Actions", "Name this model"),
+            QCoreApplication.translate("Actions", "Name in the model list:"), text=imported.name)
+        if not ok:
+            return None
+        return cls(name.strip() or imported.name, imported.hf_config)
 
     @classmethod
     def from_path(cls, path: str | Path) -> ImportedConfig:
@@ -109,6 +117,19 @@ class ImportedConfig:
         name = str(config.get("_name_or_path") or Path(path).parent.name or Path(path).stem)
         model_from_hf_config(config, name)  # fail now, with the reason, rather than later
         return cls(name, config)
+
+
+@dataclass(frozen=True)
+class ModelFolder:
+    """A folder of models (or one model folder) to list under "On this computer"."""
+
+    path: str
+
+    @classmethod
+    def ask(cls, parent: QWidget | None) -> ModelFolder | None:
+        path = QFileDialog.getExistingDirectory(
+            parent, QCoreApplication.translate("Actions", "Add a folder with models") if parent else "")
+        return cls(path) if path else None
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMessageBox
 from engine import PlannerError, load_scenario, scenario_from_dict
 from engine.report import to_csv, to_html, to_markdown
 
-from .dialogs import CustomGpu, FileChoice, ImportedConfig, SaveChanges
+from .dialogs import CustomGpu, FileChoice, ImportedConfig, ModelFolder, SaveChanges
 from .i18n import tr_engine, tr_error
 from .settings_store import atomic_write
 from .widgets import message_text
@@ -112,6 +112,8 @@ def save_as(win: PlannerWindow) -> bool:
 def import_config(win: PlannerWindow) -> None:
     imported = ImportedConfig.ask(win)
     if imported is not None:
+        win.catalog.add_model(imported.name, imported.hf_config)  # stays in the picker under "Your models"
+        win.model_picker.refresh()
         win.state.edit(
             {"model": {"name": imported.name, "hf_config": imported.hf_config}},
             QCoreApplication.translate("Actions", "Import %s") % imported.name,
@@ -121,10 +123,19 @@ def import_config(win: PlannerWindow) -> None:
 def custom_gpu(win: PlannerWindow) -> None:
     gpu = CustomGpu.ask(win, win.state.unit)
     if gpu is not None:
+        win.catalog.add_gpu(gpu.name, gpu.memory_bytes)  # stays in the picker under "Your GPUs"
+        win.hardware_picker.refresh()
         win.state.edit(
             {"gpu": {"name": gpu.name, "memory_bytes": gpu.memory_bytes, **dict(gpu.speed)}},
             QCoreApplication.translate("Actions", "Custom GPU"),
         )
+
+
+def add_model_folder(win: PlannerWindow) -> None:
+    folder = ModelFolder.ask(win)
+    if folder is not None:
+        win.catalog.add_model_folder(folder.path)
+        win.model_picker.rescan()
 
 
 def export(win: PlannerWindow, kind: str) -> None:

@@ -35,6 +35,7 @@ from .storage import ScenarioLibrary
 from .suggestions_panel import SuggestionsPanel
 from .theme import apply_theme, style_plot
 from .time_panel import TimePanel
+from .user_catalog import UserCatalog
 from .widgets import NoticeBar, ValueCombo, WheelGuard
 
 
@@ -53,8 +54,9 @@ class MainWindow(QMainWindow):
         state.setParent(self)  # the state lives exactly as long as its window
         self.theme = theme
         self.setMinimumSize(1100, 700)
-        self.model_picker = ModelPicker(state)
-        self.hardware_picker = HardwarePicker(state)
+        self.catalog = UserCatalog(self.library.root)  # your models, GPUs and model folders, kept with the library
+        self.model_picker = ModelPicker(state, self.catalog)
+        self.hardware_picker = HardwarePicker(state, self.catalog)
         self.setup_panel = SetupPanel(state)
         left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -151,6 +153,7 @@ class MainWindow(QMainWindow):
         state.noticeChanged.connect(lambda msg: self.notice.show_message(msg, "notice"))
         self.notice.undoRequested.connect(state.undo_stack.undo)
         self.model_picker.importRequested.connect(lambda: file_actions.import_config(self))
+        self.model_picker.addFolderRequested.connect(lambda: file_actions.add_model_folder(self))
         self.hardware_picker.customRequested.connect(lambda: file_actions.custom_gpu(self))
         library_actions.attach(self)
         self.set_theme(theme)

@@ -24,7 +24,9 @@ from engine import Scenario, gpu_presets, kv_cache_bytes, model_presets, resolve
 from engine.scenario import CustomGpu, CustomModel
 from engine.units import format_bytes, format_count
 
+from .local_models import SAVED_GPU_PREFIX, LocalModels
 from .state import AppState
+from .user_catalog import UserCatalog
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 
@@ -117,10 +119,13 @@ class SearchableTree(QWidget):
 
 class ModelPicker(QGroupBox):
     importRequested = Signal()
+    addFolderRequested = Signal()
 
-    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+    def __init__(self, state: AppState, catalog: UserCatalog | None = None, parent: QWidget | None = None) -> None:
         super().__init__(self.tr("Model"), parent)
         self.state = state
+        self.local = LocalModels(catalog or UserCatalog())
+        self.local_note = ""
         self.tree = SearchableTree([self.tr("Model"), self.tr("Params"), self.tr("Layers")],
                                    self.tr("Search models (e.g. llama 8b, qwen3, moe)"))
         self.tree.tree.setMinimumHeight(150)
@@ -129,19 +134,49 @@ class ModelPicker(QGroupBox):
         self.details.setWordWrap(True)
         self.import_button = QPushButton(self.tr("Import config.json…"))
         self.import_button.setToolTip(self.tr("Add a model from a local Hugging Face config.json"))
+        self.rescan_button = QPushButton(self.tr("Rescan"))
+        self.rescan_button.setToolTip(self.tr("Look again for models in the Hugging Face cache and your folders"))
+        self.folder_button = QPushButton(self.tr("Add folder…"))
+        self.folder_button.setToolTip(self.tr("A folder with models (each with a config.json) to list under "
+                                              "\"On this computer\""))
+        buttons = QHBoxLayout()
+        for button in (self.import_button, self.folder_button, self.rescan_button):
+            buttons.addWidget(button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.tree)
         layout.addWidget(self.details)
-        layout.addWidget(self.import_button)
-        self.tree.chosen.connect(lambda model_id: state.edit(
-            {"model": model_id}, self.tr("Model: %s") % _preset_name(model_presets(), model_id)))
+        layout.addLayout(buttons)
+        self.tree.chosen.connect(self._chosen)
         self.import_button.clicked.connect(self.importRequested)
+        self.folder_button.clicked.connect(self.addFolderRequested)
+        self.rescan_button.clicked.connect(self.rescan)
         state.scenarioChanged.connect(self.show_scenario)
+        self.local.rescan()
         self.refresh()
         self.show_scenario(state.scenario)
 
+    def rescan(self) -> None:
+        self.local.catalog.reload()
+        self.local.rescan()
+        self.refresh()
+
+    def _chosen(self, model_id: str) -> None:
+        if model_id in model_presets():
+            self.local_note = ""
+            self.state.edit({"model": model_id}, self.tr("Model: %s") % _preset_name(model_presets(), model_id))
+            return
+        choice = self.local.choose_model(model_id)
+        if choice is None:
+            return
+        self.local_note = choice.note
+        if choice.changes:
+            name = choice.changes["model"]["name"]
+            self.state.edit(choice.changes, self.tr("Model: %s") % name)
+        self._shown_model = None
+        self.show_scenario(self.state.scenario)
+
     def refresh(self) -> None:
-        groups: dict[str, list[tuple[str, list[str]]]] = {}
+        groups: dict[str, list[tuple[str, list[str]]]] = dict(self.local.model_groups())
         for preset in model_presets().values():
             spec = preset.spec
             params = format_count(spec.total_params)
@@ -161,12 +196,13 @@ class ModelPicker(QGroupBox):
             self.tree.select(s.model)
         active = (self.tr(", %s active per token") % format_count(spec.active_params)) if spec.is_moe else ""
         moe = (self.tr("; %(e)d experts, top-%(k)d") % {"e": spec.n_experts, "k": spec.top_k}) if spec.is_moe else ""
+        note = f"<br>{self.local_note}" if self.local_note and isinstance(s.model, CustomModel) else ""
         self.details.setText(self.tr(
             "<b>%(name)s</b>: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, "
             "%(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens") % {
             "name": escape(spec.name), "params": format_count(spec.total_params), "active": active, "layers": spec.layers,
             "hidden": spec.hidden, "heads": spec.heads, "kv": spec.kv_heads, "moe": moe,
-            "vocab": f"{spec.vocab:,}", "ctx": f"{spec.max_position:,}"})
+            "vocab": f"{spec.vocab:,}", "ctx": f"{spec.max_position:,}"} + note)
         kv = kv_cache_bytes(spec, 1, 1000)
         self.details.setToolTip(self.tr("Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence")
                                 % format_bytes(kv, self.state.unit))
@@ -175,9 +211,10 @@ class ModelPicker(QGroupBox):
 class HardwarePicker(QGroupBox):
     customRequested = Signal()
 
-    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+    def __init__(self, state: AppState, catalog: UserCatalog | None = None, parent: QWidget | None = None) -> None:
         super().__init__(self.tr("Hardware"), parent)
         self.state = state
+        self.local = LocalModels(catalog or UserCatalog())
         self.tree = SearchableTree([self.tr("GPU"), self.tr("Memory")], self.tr("Search GPUs (e.g. 4090, H100, MI300)"))
         self.tree.tree.setMinimumHeight(130)
         self.gpus_per_node = QSpinBox()
@@ -201,8 +238,7 @@ class HardwarePicker(QGroupBox):
         layout.addWidget(self.tree)
         layout.addLayout(row)
         layout.addWidget(self.summary)
-        self.tree.chosen.connect(
-            lambda gpu_id: state.edit({"gpu": gpu_id}, self.tr("GPU: %s") % _preset_name(gpu_presets(), gpu_id)))
+        self.tree.chosen.connect(self._chosen)
         self.gpus_per_node.valueChanged.connect(lambda v: self._edit({"gpus_per_node": v}))
         self.nodes.valueChanged.connect(lambda v: self._edit({"nodes": v}))
         self.custom_button.clicked.connect(self.customRequested)
@@ -214,6 +250,14 @@ class HardwarePicker(QGroupBox):
         if not self.state.edit(changes):
             self.show_scenario(self.state.scenario)
 
+    def _chosen(self, gpu_id: str) -> None:
+        if gpu_id.startswith(SAVED_GPU_PREFIX):
+            changes = self.local.choose_gpu(gpu_id)
+            if changes:
+                self.state.edit(changes, self.tr("GPU: %s") % changes["gpu"]["name"])
+            return
+        self.state.edit({"gpu": gpu_id}, self.tr("GPU: %s") % _preset_name(gpu_presets(), gpu_id))
+
     def refresh(self) -> None:
         groups: dict[str, list[tuple[str, list[str]]]] = {}
         classes = {"data centre": self.tr("data centre"), "workstation": self.tr("workstation"),
@@ -221,6 +265,9 @@ class HardwarePicker(QGroupBox):
         for gpu in gpu_presets().values():
             label = f"{gpu.vendor} · {classes.get(gpu.gpu_class, gpu.gpu_class)}"
             groups.setdefault(label, []).append((gpu.id, [gpu.name, format_bytes(gpu.usable_bytes, self.state.unit, 1)]))
+        for gpu_id, (name, memory) in self.local.gpu_rows():
+            groups.setdefault(self.tr("Your GPUs"), []).append(
+                (gpu_id, [name, format_bytes(int(memory), self.state.unit, 1)]))
         self.tree.populate(groups)
         self._shown_gpu = None
         self.show_scenario(self.state.scenario)

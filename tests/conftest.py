@@ -19,6 +19,15 @@ def planner_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(autouse=True)
+def empty_model_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The picker scans the Hugging Face cache: point it at an empty folder, never at the machine's own cache."""
+    cache = tmp_path / "hf-cache"
+    for name in ("HF_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.setenv(name, str(cache / name.lower()))
+    return cache
+
+
+@pytest.fixture(autouse=True)
 def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A modal dialog would hang a headless run: answer them the way a cautious user would."""
     try:

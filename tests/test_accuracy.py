@@ -41,3 +41,18 @@ def test_readme_headline_is_generated_from_the_same_data():
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert readme_with_headline(readme) == readme
+
+
+ISSUE_12_FAMILIES = ("deepseek_v2", "gemma3_text", "glm4_moe", "gpt_oss", "llama4_text", "olmo2", "phi3", "qwen3_next",
+                     "smollm3")
+
+
+def test_each_new_family_is_traced_and_within_targets():
+    """Issue 12: every new architecture family has traced configurations, median <= 3% and worst <= 10% each."""
+    from engine.accuracy import family_summaries
+
+    families = family_summaries(ROWS)
+    for family in ISSUE_12_FAMILIES:
+        assert family in families, family
+        assert families[family]["median_abs_error"] <= 0.03, family
+        assert families[family]["worst_abs_error"] <= 0.10, family

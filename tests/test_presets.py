@@ -50,6 +50,20 @@ def test_known_exact_counts():
     assert (spec.layers, spec.n_experts, spec.top_k, spec.shared_ffn, spec.kv_heads) == (48, 128, 8, 0, 4)
 
 
+ISSUE_12_GPUS = ["b200", "gb200", "b300", "gb300", "rtx-pro-6000-blackwell", "rtx-5080", "rtx-5070-ti", "rtx-5060-ti-16gb",
+                  "rtx-4070-ti-super", "rtx-4070", "rtx-4060-8gb", "rtx-3080-10gb", "rtx-3080-12gb", "rtx-3090-ti", "a40",
+                  "l40", "h20", "mi355x", "mi300a", "apple-m4-max-128gb", "apple-m3-ultra-512gb"]
+
+
+def test_issue_12_gpus_are_there_with_sources():
+    gpus = gpu_presets()
+    assert set(ISSUE_12_GPUS) <= set(gpus)
+    # nvidia-smi totals quoted in the sources (aiconfigurator system files, public nvidia-smi logs)
+    assert gpus["gb200"].memory_bytes == 189471 * 2**20
+    assert gpus["rtx-pro-6000-blackwell"].memory_bytes == 97887 * 2**20
+    assert gpus["rtx-5070-ti"].memory_bytes == 16303 * 2**20
+
+
 def test_h100_capacity_is_bytes_not_marketing_gb():
     # nvidia-smi reports 81559 MiB for H100 SXM 80GB.
     assert get_gpu("h100-sxm-80gb").memory_bytes == 81559 * 2**20

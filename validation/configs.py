@@ -130,6 +130,27 @@ def _from_presets(keys: tuple[str, ...]) -> None:
 _from_presets(("gemma-2-2b", "gemma-2-9b", "phi-3-mini", "olmoe-1b-7b", "tinyllama-1.1b"))
 
 
+def _text_from_presets(keys: tuple[str, ...]) -> None:
+    """Issue 12 families: the language model of each preset (a multimodal config's text_config)."""
+    import json
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "presets" / "models"
+    for key in keys:
+        raw = json.loads((folder / f"{key}.json").read_text())
+        cfg = raw["hf_config"]
+        if isinstance(cfg.get("text_config"), dict):
+            cfg = {**cfg["text_config"], "architectures": [cfg["architectures"][0].replace(
+                "ForConditionalGeneration", "ForCausalLM")]}
+        cfg = {k: v for k, v in cfg.items() if k not in ("quantization_config", "auto_map")}
+        MODELS.setdefault(key, (raw["name"], cfg))
+
+
+_text_from_presets(("gemma-3-1b", "olmo-2-7b", "smollm3-3b", "deepseek-v2-lite", "gpt-oss-20b",
+                    "qwen3-next-80b-a3b", "llama-4-scout", "glm-4.5-air", "phi-4"))
+_PER_LAYER_LISTS = ("layer_types", "no_rope_layers", "moe_layers")
+
+
 def model_config(key: str, layers: int | None = None) -> tuple[str, dict[str, Any]]:
     """Return (display name, config dict); ``layers`` gives a reduced-depth copy."""
     name, cfg = MODELS[key]
@@ -139,5 +160,8 @@ def model_config(key: str, layers: int | None = None) -> tuple[str, dict[str, An
         for k in ("max_window_layers",):
             if k in cfg:
                 cfg[k] = layers
+        for k in _PER_LAYER_LISTS:  # per-layer patterns keep their first `layers` entries
+            if isinstance(cfg.get(k), list) and k != "moe_layers":
+                cfg[k] = cfg[k][:layers]
         name = f"{name} ({layers} layers)"
     return name, cfg

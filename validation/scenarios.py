@@ -146,7 +146,40 @@ def sweep_runs() -> list[Run]:
         make_run("tinyllama-1.1b", "amp-bf16", attention="eager", checkpointing="full", b=16, s=1024),
         make_run("llama-3.2-1b", "amp-bf16", attention="eager", s=8192),
     ]
-    return runs
+    return runs + issue12_runs()
+
+
+def issue12_runs() -> list[Run]:
+    """2025-2026 families (issue 12); reduced depth keeps every per-layer shape and the layer-type pattern."""
+    return [
+        make_run("gemma-3-1b", "bf16"),  # 5 sliding (512) : 1 full, qk-norm, 262K vocabulary
+        make_run("gemma-3-1b", "amp-bf16"),
+        make_run("olmo-2-7b", "bf16", layers=4, note="reduced depth"),  # post-norms, full-width q/k norms
+        make_run("olmo-2-7b", "bf16", layers=4, method="lora", lora_rank=16, lora_targets=ALL_LINEAR,
+                 note="reduced depth"),
+        make_run("smollm3-3b", "bf16", layers=8, note="reduced depth"),  # NoPE every 4th layer
+        make_run("deepseek-v2-lite", "bf16", layers=4, note="reduced depth"),  # MLA, dense first layer, shared experts
+        make_run("deepseek-v2-lite", "bf16", layers=4, checkpointing="full", note="reduced depth"),
+        make_run("gpt-oss-20b", "bf16", attention="eager", layers=4, note="reduced depth"),  # sinks, alternating window
+        make_run("qwen3-next-80b-a3b", "bf16", layers=4, note="reduced depth"),  # 3 gated DeltaNet : 1 attention
+        make_run("llama-4-scout", "bf16", layers=4, note="reduced depth"),  # chunked attention, MoE + shared expert
+        make_run("glm-4.5-air", "bf16", layers=4, note="reduced depth"),  # dense first layer, 128 experts + shared
+        make_run("phi-4", "bf16", layers=4, note="reduced depth"),
+        # adapters on a frozen base: the activations decide the peak
+        make_run("gemma-3-1b", "bf16", method="lora", lora_rank=16, lora_targets=ALL_LINEAR),
+        make_run("smollm3-3b", "bf16", layers=8, checkpointing="full", note="reduced depth"),
+        # (peft's "all-linear" also adapts the fused expert weights of transformers 5 MoE models: not modelled,
+        # so the MoE runs name their attention projections)
+        make_run("deepseek-v2-lite", "bf16", layers=4, method="lora", lora_rank=16,
+                 lora_targets=("q_proj", "kv_a_proj_with_mqa", "kv_b_proj", "o_proj"), note="reduced depth"),
+        make_run("gpt-oss-20b", "bf16", attention="eager", layers=4, method="lora", lora_rank=16, lora_targets=ATTN,
+                 note="reduced depth"),
+        make_run("qwen3-next-80b-a3b", "bf16", layers=4, method="lora", lora_rank=16,
+                 lora_targets=("q_proj", "k_proj", "v_proj", "o_proj", "in_proj_qkvz", "in_proj_ba", "out_proj"),
+                 note="reduced depth"),
+        make_run("llama-4-scout", "bf16", layers=4, method="lora", lora_rank=16, lora_targets=ATTN, note="reduced depth"),
+        make_run("glm-4.5-air", "bf16", layers=4, method="lora", lora_rank=16, lora_targets=ATTN, note="reduced depth"),
+    ]
 
 
 def all_runs() -> list[Run]:

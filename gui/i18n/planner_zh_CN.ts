@@ -2,6 +2,54 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name></name>
+    <message>
+        <location filename="../local_models.py" line="48"/>
+        <source>On this computer</source>
+        <translation>本机上的模型</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="55"/>
+        <source>Your models</source>
+        <translation>你的模型</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="72"/>
+        <source>%(model)s cannot be used: %(why)s</source>
+        <translation>无法使用 %(model)s：%(why)s</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="102"/>
+        <source>The weights were not read: %s</source>
+        <translation>未读取权重：%s</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="104"/>
+        <source>No .safetensors weights in this folder (only config.json was read).</source>
+        <translation>此文件夹中没有 .safetensors 权重（只读取了 config.json）。</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="105"/>
+        <source>, stored %s</source>
+        <translation>，存储格式 %s</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="107"/>
+        <source>matches the config</source>
+        <translation>与配置一致</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="109"/>
+        <source>the config says %s</source>
+        <translation>配置给出的是 %s</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="110"/>
+        <source>Checkpoint: %(n)s parameters in %(files)d file(s), mostly %(dtype)s%(quant)s; %(agree)s.</source>
+        <translation>检查点：%(files)d 个文件中共 %(n)s 个参数，主要为 %(dtype)s%(quant)s；%(agree)s。</translation>
+    </message>
+</context>
+<context>
     <name>Actions</name>
     <message>
         <location filename="../app.py" line="56"/>
@@ -22,69 +70,84 @@
         <translation>无法打开此场景</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="28"/>
+        <location filename="../dialogs.py" line="29"/>
         <source>Dense bf16 peak (optional)</source>
         <translation>稠密 bf16 峰值（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="29"/>
+        <location filename="../dialogs.py" line="30"/>
         <source>Dense fp8 peak (optional)</source>
         <translation>稠密 fp8 峰值（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="30"/>
+        <location filename="../dialogs.py" line="31"/>
         <source>Memory bandwidth (optional)</source>
         <translation>显存带宽（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="31"/>
+        <location filename="../dialogs.py" line="32"/>
         <source>GPU-to-GPU link, one direction (optional)</source>
         <translation>GPU 间互联单向带宽（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="56"/>
-        <location filename="../file_actions.py" line="126"/>
+        <location filename="../dialogs.py" line="57"/>
+        <location filename="../file_actions.py" line="130"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="57"/>
+        <location filename="../dialogs.py" line="58"/>
         <source>My GPU</source>
         <translation>我的 GPU</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="64"/>
+        <location filename="../dialogs.py" line="65"/>
         <location filename="../library_actions.py" line="46"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="65"/>
+        <location filename="../dialogs.py" line="66"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="72"/>
+        <location filename="../dialogs.py" line="73"/>
         <source>not given</source>
         <translation>未填写</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="91"/>
+        <location filename="../dialogs.py" line="92"/>
         <source>Import a Hugging Face config.json</source>
         <translation>导入 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="101"/>
+        <location filename="../dialogs.py" line="102"/>
         <source>Cannot import this file</source>
         <translation>无法导入此文件</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="124"/>
+        <location filename="../dialogs.py" line="107"/>
+        <source>Name this model</source>
+        <translation>为此模型命名</translation>
+    </message>
+    <message>
+        <location filename="../dialogs.py" line="108"/>
+        <source>Name in the model list:</source>
+        <translation>在模型列表中的名称：</translation>
+    </message>
+    <message>
+        <location filename="../dialogs.py" line="131"/>
+        <source>Add a folder with models</source>
+        <translation>添加包含模型的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../dialogs.py" line="145"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="125"/>
+        <location filename="../dialogs.py" line="146"/>
         <source>Save the changes to &quot;%s&quot; first?</source>
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
@@ -104,43 +167,43 @@
         <translation>场景另存为</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="117"/>
+        <location filename="../file_actions.py" line="119"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="133"/>
+        <location filename="../file_actions.py" line="144"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="142"/>
         <location filename="../file_actions.py" line="153"/>
+        <location filename="../file_actions.py" line="164"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="177"/>
+        <location filename="../file_actions.py" line="188"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="219"/>
+        <location filename="../file_actions.py" line="230"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="226"/>
+        <location filename="../file_actions.py" line="237"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="227"/>
+        <location filename="../file_actions.py" line="238"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;这次训练在我的 GPU 上放得下吗？放不下的话，该改什么？&lt;br&gt;数值已与实际跟踪的训练步骤核对；参见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="235"/>
+        <location filename="../file_actions.py" line="246"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -900,72 +963,78 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>HardwarePicker</name>
     <message>
-        <location filename="../pickers.py" line="179"/>
+        <location filename="../pickers.py" line="215"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="181"/>
+        <location filename="../pickers.py" line="218"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="181"/>
+        <location filename="../pickers.py" line="218"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="181"/>
+        <location filename="../pickers.py" line="218"/>
         <source>Search GPUs (e.g. 4090, H100, MI300)</source>
         <translation>搜索 GPU（如 4090、H100、MI300）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="189"/>
+        <location filename="../pickers.py" line="226"/>
         <source>Custom GPU…</source>
         <translation>自定义 GPU…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="191"/>
+        <location filename="../pickers.py" line="228"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="193"/>
+        <location filename="../pickers.py" line="230"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="205"/>
+        <location filename="../pickers.py" line="257"/>
+        <location filename="../pickers.py" line="259"/>
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="219"/>
+        <location filename="../pickers.py" line="263"/>
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="219"/>
+        <location filename="../pickers.py" line="263"/>
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="220"/>
+        <location filename="../pickers.py" line="264"/>
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="220"/>
+        <location filename="../pickers.py" line="264"/>
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="237"/>
+        <location filename="../pickers.py" line="269"/>
+        <source>Your GPUs</source>
+        <translation>你的 GPU</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="284"/>
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="238"/>
+        <location filename="../pickers.py" line="285"/>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
@@ -1003,134 +1072,134 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="69"/>
+        <location filename="../library_panel.py" line="71"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="69"/>
+        <location filename="../library_panel.py" line="71"/>
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="69"/>
+        <location filename="../library_panel.py" line="71"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="70"/>
+        <location filename="../library_panel.py" line="72"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="70"/>
+        <location filename="../library_panel.py" line="72"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="71"/>
+        <location filename="../library_panel.py" line="73"/>
         <source>Restore deleted…</source>
         <translation>恢复已删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="71"/>
+        <location filename="../library_panel.py" line="73"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="72"/>
+        <location filename="../library_panel.py" line="74"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="72"/>
+        <location filename="../library_panel.py" line="74"/>
         <source>Compare selected</source>
         <translation>对比所选</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="73"/>
+        <location filename="../library_panel.py" line="75"/>
         <source>Compare with current</source>
         <translation>与当前对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="136"/>
+        <location filename="../library_panel.py" line="135"/>
         <source> (example, read-only)</source>
         <translation>（示例，只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="137"/>
+        <location filename="../library_panel.py" line="136"/>
         <source> (read-only)</source>
         <translation>（只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="181"/>
+        <location filename="../library_panel.py" line="180"/>
         <source>cannot be estimated (%s)</source>
         <translation>无法估算（%s）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="210"/>
+        <location filename="../library_panel.py" line="209"/>
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="212"/>
+        <location filename="../library_panel.py" line="211"/>
         <source>The editor&apos;s scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="220"/>
-        <location filename="../library_panel.py" line="238"/>
-        <location filename="../library_panel.py" line="257"/>
+        <location filename="../library_panel.py" line="219"/>
+        <location filename="../library_panel.py" line="237"/>
+        <location filename="../library_panel.py" line="256"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="233"/>
+        <location filename="../library_panel.py" line="232"/>
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="233"/>
+        <location filename="../library_panel.py" line="232"/>
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="247"/>
+        <location filename="../library_panel.py" line="246"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="247"/>
+        <location filename="../library_panel.py" line="246"/>
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="251"/>
+        <location filename="../library_panel.py" line="250"/>
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="252"/>
+        <location filename="../library_panel.py" line="251"/>
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="261"/>
+        <location filename="../library_panel.py" line="260"/>
         <source>Deleted scenarios stay in the trash for %1 days and backups of older-format files for %2 days (at most %3 of each, newest kept); quarantined files are never removed.</source>
         <translation>已删除的场景在回收站中保留 %1 天，旧格式文件的备份保留 %2 天（每类最多 %3 个，保留最新的）；隔离的文件永不删除。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="267"/>
+        <location filename="../library_panel.py" line="266"/>
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="274"/>
+        <location filename="../library_panel.py" line="273"/>
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="284"/>
+        <location filename="../library_panel.py" line="283"/>
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -1161,202 +1230,202 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="75"/>
+        <location filename="../main_window.py" line="77"/>
         <source>detailed: checked against measured training steps; seed-*: the source articles&apos; formulas</source>
         <translation>detailed：已与实测的训练步骤核对；seed-*：参考文章中的公式</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="77"/>
+        <location filename="../main_window.py" line="79"/>
         <source>Estimator: %s</source>
         <translation>估算器：%s</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="79"/>
+        <location filename="../main_window.py" line="81"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="84"/>
+        <location filename="../main_window.py" line="86"/>
         <source>Estimator</source>
         <translation>估算器</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="84"/>
+        <location filename="../main_window.py" line="86"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="105"/>
+        <location filename="../main_window.py" line="107"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="107"/>
+        <location filename="../main_window.py" line="109"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="108"/>
+        <location filename="../main_window.py" line="110"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="110"/>
+        <location filename="../main_window.py" line="112"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="114"/>
+        <location filename="../main_window.py" line="116"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="118"/>
+        <location filename="../main_window.py" line="120"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="120"/>
+        <location filename="../main_window.py" line="122"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="171"/>
+        <location filename="../main_window.py" line="174"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="172"/>
+        <location filename="../main_window.py" line="175"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="173"/>
+        <location filename="../main_window.py" line="176"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="174"/>
+        <location filename="../main_window.py" line="177"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="175"/>
+        <location filename="../main_window.py" line="178"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="177"/>
+        <location filename="../main_window.py" line="180"/>
         <source>Save to a &amp;file…</source>
         <translation>保存到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="179"/>
+        <location filename="../main_window.py" line="182"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180"/>
+        <location filename="../main_window.py" line="183"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="181"/>
+        <location filename="../main_window.py" line="184"/>
         <source>Image (PNG)…</source>
         <translation>图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="181"/>
+        <location filename="../main_window.py" line="184"/>
         <source>Report (PDF)…</source>
         <translation>报告（PDF）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="182"/>
+        <location filename="../main_window.py" line="185"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="182"/>
+        <location filename="../main_window.py" line="185"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="185"/>
+        <location filename="../main_window.py" line="188"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="187"/>
+        <location filename="../main_window.py" line="190"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188"/>
+        <location filename="../main_window.py" line="191"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190"/>
+        <location filename="../main_window.py" line="193"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="196"/>
+        <location filename="../main_window.py" line="199"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="198"/>
+        <location filename="../main_window.py" line="201"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="202"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="211"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211"/>
+        <location filename="../main_window.py" line="214"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211"/>
+        <location filename="../main_window.py" line="214"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="216"/>
+        <location filename="../main_window.py" line="219"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="227"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="232"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="230"/>
+        <location filename="../main_window.py" line="233"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232"/>
+        <location filename="../main_window.py" line="235"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="281"/>
+        <location filename="../main_window.py" line="284"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
@@ -1364,58 +1433,79 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../pickers.py" line="122"/>
-        <location filename="../pickers.py" line="124"/>
+        <location filename="../pickers.py" line="125"/>
+        <location filename="../pickers.py" line="129"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="124"/>
+        <location filename="../pickers.py" line="129"/>
         <source>Params</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="124"/>
+        <location filename="../pickers.py" line="129"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="125"/>
+        <location filename="../pickers.py" line="130"/>
         <source>Search models (e.g. llama 8b, qwen3, moe)</source>
         <translation>搜索模型（如 llama 8b、qwen3、moe）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="130"/>
+        <location filename="../pickers.py" line="135"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="131"/>
+        <location filename="../pickers.py" line="136"/>
         <source>Add a model from a local Hugging Face config.json</source>
         <translation>从本地 Hugging Face config.json 添加模型</translation>
     </message>
     <message>
         <location filename="../pickers.py" line="137"/>
+        <source>Rescan</source>
+        <translation>重新扫描</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="138"/>
+        <source>Look again for models in the Hugging Face cache and your folders</source>
+        <translation>重新在 Hugging Face 缓存和你的文件夹中查找模型</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="139"/>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="140"/>
+        <source>A folder with models (each with a config.json) to list under &quot;On this computer&quot;</source>
+        <translation>一个包含模型（每个都有 config.json）的文件夹，列在“本机上的模型”下</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="166"/>
+        <location filename="../pickers.py" line="174"/>
         <source>Model: %s</source>
         <translation>模型：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="162"/>
+        <location filename="../pickers.py" line="197"/>
         <source>, %s active per token</source>
         <translation>，每个 token 激活 %s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="163"/>
+        <location filename="../pickers.py" line="198"/>
         <source>; %(e)d experts, top-%(k)d</source>
         <translation>；%(e)d 个专家，top-%(k)d</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="165"/>
+        <location filename="../pickers.py" line="201"/>
         <source>&lt;b&gt;%(name)s&lt;/b&gt;: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, %(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens</source>
         <translation>&lt;b&gt;%(name)s&lt;/b&gt;：%(params)s 参数%(active)s；%(layers)d 层，隐藏维度 %(hidden)d，%(heads)d 个注意力头（%(kv)d 个 KV 头）%(moe)s；词表 %(vocab)s；上下文 %(ctx)s 个 token</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="171"/>
+        <location filename="../pickers.py" line="207"/>
         <source>Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence</source>
         <translation>推理 KV 缓存（bf16，已考虑 GQA）：每条序列每 1,000 个 token 占 %s</translation>
     </message>
@@ -2351,67 +2441,67 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>engine</name>
     <message>
-        <location filename="../main_window.py" line="218"/>
+        <location filename="../main_window.py" line="221"/>
         <location filename="../../engine/breakdown.py" line="19"/>
         <location filename="../../engine/breakdown.py" line="21"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="251"/>
+        <location filename="../../engine/architecture.py" line="253"/>
         <location filename="../../engine/hf_families.py" line="48"/>
         <source>config.json ({model_type}) has no &apos;{key}&apos;, which the estimate needs.</source>
         <translation>config.json（{model_type}）中缺少估算所需的 &apos;{key}&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="258"/>
+        <location filename="../../engine/architecture.py" line="260"/>
         <location filename="../../engine/hf_families.py" line="54"/>
         <source>config.json &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="282"/>
+        <location filename="../../engine/architecture.py" line="284"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="290"/>
+        <location filename="../../engine/architecture.py" line="292"/>
         <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
         <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="308"/>
+        <location filename="../../engine/architecture.py" line="310"/>
         <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
         <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="321"/>
+        <location filename="../../engine/architecture.py" line="323"/>
         <location filename="../../engine/hf_families.py" line="79"/>
         <source>num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads}).</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="331"/>
+        <location filename="../../engine/architecture.py" line="333"/>
         <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
         <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="385"/>
+        <location filename="../../engine/architecture.py" line="387"/>
         <source>{p} is not a file.</source>
         <translation>{p} 不是文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="388"/>
+        <location filename="../../engine/architecture.py" line="390"/>
         <source>{name} is larger than 4 MB; a config.json is a few kilobytes. Is it a weights file?</source>
         <translation>{name} 大于 4 MB，而 config.json 通常只有几 KB。它是不是权重文件？</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="397"/>
+        <location filename="../../engine/architecture.py" line="399"/>
         <source>{name} is not a JSON config file ({exc}).</source>
         <translation>{name} 不是 JSON 配置文件（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="401"/>
+        <location filename="../../engine/architecture.py" line="403"/>
         <source>{name} does not look like a Hugging Face config.json (no &apos;model_type&apos;).</source>
         <translation>{name} 看起来不像 Hugging Face config.json（没有 &apos;model_type&apos;）。</translation>
     </message>
@@ -2469,17 +2559,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="153"/>
+        <location filename="../../engine/detailed.py" line="154"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="183"/>
+        <location filename="../../engine/detailed.py" line="184"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="186"/>
+        <location filename="../../engine/detailed.py" line="187"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
@@ -2492,77 +2582,77 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="196"/>
+        <location filename="../../engine/detailed.py" line="197"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="209"/>
+        <location filename="../../engine/detailed.py" line="210"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="212"/>
+        <location filename="../../engine/detailed.py" line="213"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="219"/>
+        <location filename="../../engine/detailed.py" line="220"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="222"/>
+        <location filename="../../engine/detailed.py" line="223"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="240"/>
+        <location filename="../../engine/detailed.py" line="241"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="243"/>
+        <location filename="../../engine/detailed.py" line="244"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="255"/>
+        <location filename="../../engine/detailed.py" line="256"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="258"/>
+        <location filename="../../engine/detailed.py" line="259"/>
         <source>tower blocks x tensors kept per patch (derived per operation, not traced)</source>
         <translation>视觉塔层数 × 每个图块保留的张量（按算子推导，未经追踪验证）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="270"/>
+        <location filename="../../engine/detailed.py" line="271"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="273"/>
+        <location filename="../../engine/detailed.py" line="274"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="312"/>
+        <location filename="../../engine/detailed.py" line="313"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="315"/>
+        <location filename="../../engine/detailed.py" line="316"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="325"/>
+        <location filename="../../engine/detailed.py" line="326"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="328"/>
+        <location filename="../../engine/detailed.py" line="329"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
@@ -2571,22 +2661,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">min(5e8, params) 个元素 x 字节数（DeepSpeed 默认值）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="338"/>
+        <location filename="../../engine/detailed.py" line="339"/>
         <source>Expert-parallel all-to-all buffers</source>
         <translation>专家并行 all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="341"/>
+        <location filename="../../engine/detailed.py" line="342"/>
         <source>dispatch + combine: 2 x b·s·top_k·h x compute bytes</source>
         <translation>分发 + 合并：2 x b·s·top_k·h x 计算精度字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="358"/>
+        <location filename="../../engine/detailed.py" line="359"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="361"/>
+        <location filename="../../engine/detailed.py" line="362"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -3792,6 +3882,66 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/parallelism/components.py" line="104"/>
         <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer&apos;s gradients and reduce-scatter buffer</source>
         <translation>根单元（嵌入、归一化、lm_head）整步不分片 + 一层聚合（反向时两层；前向后不重新分片时为全部层）+ 一层的梯度和 reduce-scatter 缓冲区</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/safetensors_header.py" line="69"/>
+        <source>{name} cannot be opened: {why}.</source>
+        <translation>无法打开 {name}：{why}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/safetensors_header.py" line="74"/>
+        <source>{name} is not a regular file.</source>
+        <translation>{name} 不是普通文件。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/safetensors_header.py" line="79"/>
+        <source>{name} is too short to be a safetensors file.</source>
+        <translation>{name} 太短，不可能是 safetensors 文件。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/safetensors_header.py" line="82"/>
+        <source>{name} declares a {n}-byte header, more than the {limit} bytes safetensors allows.</source>
+        <translation>{name} 声明的文件头为 {n} 字节，超过 safetensors 允许的 {limit} 字节。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/safetensors_header.py" line="86"/>
+        <source>{name} declares a header longer than the file: it is truncated or not safetensors.</source>
+        <translation>{name} 声明的文件头比文件本身还长：文件被截断或不是 safetensors。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/safetensors_header.py" line="93"/>
+        <source>{name} has a header that is not JSON text.</source>
+        <translation>{name} 的文件头不是 JSON 文本。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/safetensors_header.py" line="99"/>
+        <source>{name} has a header that is not a JSON object.</source>
+        <translation>{name} 的文件头不是 JSON 对象。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/safetensors_header.py" line="101"/>
+        <source>{name} lists more tensors than any model has.</source>
+        <translation>{name} 列出的张量数量超过任何模型。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/safetensors_header.py" line="104"/>
+        <source>{name} has __metadata__ that is not text keys and values.</source>
+        <translation>{name} 的 __metadata__ 不是文本键值。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/safetensors_header.py" line="111"/>
+        <source>{name}: the entry of tensor &apos;{tensor}&apos; is malformed.</source>
+        <translation>{name}：张量“{tensor}”的条目格式错误。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/safetensors_header.py" line="125"/>
+        <source>{name}: tensor &apos;{tensor}&apos; points outside the file or does not match its dtype and shape.</source>
+        <translation>{name}：张量“{tensor}”指向文件之外，或与其数据类型和形状不符。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/safetensors_header.py" line="133"/>
+        <source>{name} has tensors that overlap: it is not a valid file.</source>
+        <translation>{name} 中的张量相互重叠：不是有效文件。</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,112 @@
+"""Picker rows for models on this computer and the user's saved models/GPUs, and what choosing one changes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication
+
+from engine import ModelConfigError, model_from_hf_config, read_config_file
+from engine.local import LocalModel, SafetensorsError, find_local_models, summarize_folder
+from engine.units import format_count
+
+from .user_catalog import UserCatalog
+
+LOCAL_PREFIX = "local:"
+SAVED_MODEL_PREFIX = "saved-model:"
+SAVED_GPU_PREFIX = "saved-gpu:"
+# checkpoint quantisation -> the scenario keys that describe training on it (QLoRA keeps the stored 4/8-bit base)
+_QLORA = {"bnb-4bit": 4, "gptq/awq-4bit": 4, "bnb-8bit": 8}
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("LocalModels", text)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What picking a row does: scenario changes, and a sentence about the checkpoint (or why nothing changed)."""
+
+    changes: dict
+    note: str = ""
+
+
+class LocalModels:
+    """The scan results (kept until rescan) and the catalog's entries, as picker rows."""
+
+    def __init__(self, catalog: UserCatalog) -> None:
+        self.catalog = catalog
+        self.found: dict[str, LocalModel] = {}
+
+    def rescan(self) -> None:
+        self.found = {m.key: m for m in find_local_models(self.catalog.model_folders)}
+
+    def model_groups(self) -> dict[str, list[tuple[str, list[str]]]]:
+        groups: dict[str, list[tuple[str, list[str]]]] = {}
+        for key, m in sorted(self.found.items(), key=lambda kv: kv[1].repo_id.lower()):
+            groups.setdefault(tr("On this computer"), []).append((key, [m.repo_id, "", ""]))
+        for saved in self.catalog.models:
+            try:
+                spec = model_from_hf_config(saved.hf_config, saved.name)
+                cols = [saved.name, format_count(spec.total_params), str(spec.layers)]
+            except ModelConfigError:
+                cols = [saved.name, "?", "?"]
+            groups.setdefault(tr("Your models"), []).append((SAVED_MODEL_PREFIX + saved.name, cols))
+        return groups
+
+    def choose_model(self, key: str) -> Choice | None:
+        if key.startswith(SAVED_MODEL_PREFIX):
+            name = key[len(SAVED_MODEL_PREFIX):]
+            for saved in self.catalog.models:
+                if saved.name == name:
+                    return Choice({"model": {"name": saved.name, "hf_config": saved.hf_config}})
+            return None
+        local = self.found.get(key)
+        if local is None:
+            return None
+        try:
+            config = read_config_file(local.config_path)
+            spec = model_from_hf_config(config, local.repo_id)
+        except ModelConfigError as exc:
+            return Choice({}, tr("%(model)s cannot be used: %(why)s") % {"model": local.repo_id, "why": str(exc)})
+        changes: dict = {"model": {"name": local.repo_id, "hf_config": config}}
+        return Choice(changes | _checkpoint_changes(local.folder), checkpoint_note(local.folder, spec.total_params))
+
+    def gpu_rows(self) -> list[tuple[str, list[str]]]:
+        return [(SAVED_GPU_PREFIX + g.name, [g.name, str(g.memory_bytes)]) for g in self.catalog.gpus]
+
+    def choose_gpu(self, key: str) -> dict | None:
+        name = key[len(SAVED_GPU_PREFIX):]
+        for g in self.catalog.gpus:
+            if g.name == name:
+                return {"gpu": {"name": g.name, "memory_bytes": g.memory_bytes}}
+        return None
+
+
+def _checkpoint_changes(folder: Path) -> dict:
+    try:
+        summary = summarize_folder(folder)
+    except SafetensorsError:
+        return {}
+    if summary is None or summary.quantization not in _QLORA:
+        return {}
+    return {"method": "qlora", "qlora_bits": _QLORA[summary.quantization]}
+
+
+def checkpoint_note(folder: Path, config_params: int) -> str:
+    """One sentence on what the safetensors headers say, checked against the config's count."""
+    try:
+        summary = summarize_folder(folder)
+    except SafetensorsError as exc:
+        return tr("The weights were not read: %s") % str(exc)
+    if summary is None:
+        return tr("No .safetensors weights in this folder (only config.json was read).")
+    quant = tr(", stored %s") % summary.quantization if summary.quantization else ""
+    if config_params and abs(summary.params - config_params) <= 0.01 * config_params:
+        agree = tr("matches the config")
+    else:
+        agree = tr("the config says %s") % format_count(config_params)
+    return tr("Checkpoint: %(n)s parameters in %(files)d file(s), mostly %(dtype)s%(quant)s; %(agree)s.") % {
+        "n": format_count(summary.params), "files": summary.files, "dtype": summary.main_dtype, "quant": quant,
+        "agree": agree}
