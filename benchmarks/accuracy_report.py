@@ -44,6 +44,12 @@ CUDA context and library workspaces (0.5 GiB, +0.25 GiB NCCL buffers with more t
 allocator's rounding to 2 MiB segments and fragmentation (10% of memory that comes and goes + 1% of model
 states), and the safety reserve. QLoRA cannot be traced here (bitsandbytes needs CUDA); its 4-bit storage is
 derived from the QLoRA paper (0.5 byte + 1/64 + 4/16384 bytes per weight with double quantisation).
+
+Framework code paths are traced the same way (`validation/framework_traces.py`, ids ending in `_tt-...` and
+`_titan-...`): torchtune's chunked cross-entropy (8 chunks, fp32 per chunk, logits dropped before backward),
+torchtune's optimizer step in backward (one AdamW per parameter, stepped from a post-accumulate-grad hook) and
+torchtitan's per-op selective checkpointing policy (matmul and attention outputs saved except every second matmul),
+each re-written from the framework's source and applied to the transformers model.
 """
 
 

@@ -61,9 +61,12 @@ def loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute:
         # does the same per 128 tokens without the upcast. The recipe drops the logits before backward.
         upcast = 4 * chunk if b.loss_upcast and compute != 4 else 0.0
         per_chunk_grads = (8 if b.loss_upcast else 2 * compute) * chunk + compute * chunk
-        return LossMemory(compute * tv + saved + upcast, saved + per_chunk_grads,
+        # the first chunk's backward already creates the head's weight gradient, alive through the other chunks
+        head_grad = weight_bytes * vocab * hidden / tp if head_trains else 0.0
+        return LossMemory(compute * tv + saved + upcast, saved + per_chunk_grads + head_grad,
                           "logits chunks (compute bytes) + saved log-softmax of every chunk + one chunk's upcast; "
-                          "backward: saved log-softmax + one chunk's gradients", chunks)
+                          "backward: saved log-softmax + one chunk's gradients (+ the head's weight gradient)",
+                          chunks)
     # fused-linear: Liger-Kernel src/liger_kernel/ops/fused_linear_cross_entropy.py computes the loss and its
     # gradients in the forward pass, chunk by chunk: chunk_size = next_power_of_2(ceil(BT / ceil(V / H))) tokens, so
     # the transient logits stay about BT x H; grad_input (BT x H) is kept for backward and grad_weight (V x H, the
