@@ -40,8 +40,8 @@ cross-checked against real CPU tensors on small configs (`validation/crosscheck.
 
 The figure compared is `peak_allocated_bytes`, what `torch.cuda.max_memory_allocated()` reports.
 What a trace cannot contain is added on top in `total_bytes`, stated in the app:
-CUDA context and library workspaces (0.5 GiB, +0.25 GiB NCCL buffers with more than one GPU), the caching
-allocator's rounding to 2 MiB segments and fragmentation (10% of memory that comes and goes + 1% of model
+CUDA context and library workspaces (0.75 GiB, measured on an H200; +0.25 GiB NCCL buffers with more than one
+GPU), the caching allocator's rounding to 2 MiB segments and fragmentation (10% of memory that comes and goes + 1% of model
 states), and the safety reserve. QLoRA cannot be traced here (bitsandbytes needs CUDA); its 4-bit storage is
 derived from the QLoRA paper (0.5 byte + 1/64 + 4/16384 bytes per weight with double quantisation).
 
@@ -75,15 +75,22 @@ excluded, with the reason in the data file. `tests/test_published.py` holds the 
 
 PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
 
-- ms-swift with Qwen v1 (remote-code `qwen` models, 2023): with gradient checkpointing the figures are 8-16 GiB above
-  the estimate and grow with tokens, while the no-checkpointing eager row matches within 1%. The remote code's
-  checkpointing (reentrant, with its own rotary/flash-attention paths) keeps more than one boundary tensor per layer;
-  the engine models transformers' Llama, not that code.
-- QLoRA through bitsandbytes (litgpt, ms-swift) stays 10-35% low although every layer input that MatMul4Bit keeps is
-  counted; dequantisation buffers and bitsandbytes' own workspaces are not modelled per kernel.
-- torchtune's Llama-2-7B QLoRA documentation figure (reserved 9.29 GiB) is twice the steady-state estimate; the
-  reserved peak of that release includes memory cached while the model was built and quantised.
-- litgpt full fine-tuning on 4 x A10G ran out of memory where the estimate fits (2 of 8 OOM rows missed).
+- ms-swift with Qwen v1 (remote-code `qwen` models, 2023), 35 rows, 31% median: with gradient checkpointing the
+  figures are 2-16 GiB above the estimate and grow with tokens and batch, while the row without checkpointing and
+  with eager attention matches within 1%. The remote code's checkpointing, rotary and flash-attention paths keep more
+  than one boundary tensor per layer; the engine models transformers' Llama, not that code, and no source was found
+  that explains the difference, so nothing is fitted to it.
+- QLoRA in litgpt (bitsandbytes through Lightning's precision plugin) stays 17-37% low although every layer input that
+  MatMul4Bit keeps is counted (the same mechanism brings the H200 QLoRA runs of `tests/data/gpu_measured` within
+  2%); the 2-4 GiB difference is almost constant across model sizes and is not explained by a tensor we know of.
+- litgpt FSDP rows (2023 resource tables) are 8-14% low: they fit "the full 16-bit checkpoint stays allocated during
+  training" better than "only while loading", which is what litgpt's source shows; the same would explain the two
+  full fine-tuning OOMs on 4 x A10G that are judged to fit. Not modelled without a source.
+- Three litgpt config-hub "full" rows are listed but excluded: a single A10G cannot hold their weights, gradients and
+  AdamW states, so the row cannot be the run its settings describe (reason in the data file).
+- torchtune's Llama-2-7B QLoRA documentation figure (reserved 9.29 GiB) is twice the steady-state estimate; that
+  release's reserved peak includes memory cached while the model was built and quantised.
+- torchtitan rows are 2-13% low on reserved memory at 60-85 GiB per GPU (expandable segments on).
 """
 
 

@@ -69,7 +69,9 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
         adapter_bytes=4 if s.lora_adapter_dtype == "fp32" else dt.compute,
         lora_rank=s.lora_rank,
         gather_weights=s.effective_zero == 3,
-        compiled=s.compile,
+        # Unsloth's hand-written kernels save what a compiled layer saves: fast_rms_layernorm keeps X and the
+        # inverse RMS (unsloth/kernels/rms_layernorm.py), LoRA_MLP keeps X, gate and up (unsloth/kernels/fast_lora.py).
+        compiled=s.compile or behaviour(s).framework == "unsloth",
         quantized_saves_inputs=s.method == "qlora" and behaviour(s).quantized_saves_inputs,
         lora_dropout=s.method in ("lora", "qlora") and s.lora_dropout > 0,
     )

@@ -32,7 +32,8 @@ def test_caching_allocator_segment_rules():
 def test_reserved_process_and_total_are_nested():
     est = estimate(_s(method="lora"))
     assert est.peak_allocated_bytes < est.peak_reserved_bytes < est.process_bytes < est.total_bytes
-    assert est.process_bytes == pytest.approx(est.peak_reserved_bytes + 0.5 * GIB)
+    # the CUDA context measured on the H200 runs of tests/data/gpu_measured (device used - reserved = 0.75 GiB)
+    assert est.process_bytes == pytest.approx(est.peak_reserved_bytes + 0.75 * GIB)
 
 
 def test_expandable_segments_leave_fewer_gaps():

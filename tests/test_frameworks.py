@@ -185,3 +185,12 @@ def test_fsdp_with_pipeline_keeps_stage_weights_and_gradients_unsharded():
     stage_params = titan.total_params / 2
     extra = _comp(titan, "zero3_gather", 2) - _comp(hf, "zero3_gather", 2)
     assert extra == pytest.approx(2 * 2 * stage_params, rel=0.15)  # bf16 weights + bf16 gradients of the stage
+
+
+def test_unsloth_layers_save_what_its_kernels_save():
+    # unsloth/kernels/rms_layernorm.py keeps X and the inverse RMS (not an fp32 copy); fast_lora.py LoRA_MLP keeps
+    # X, gate and up (not silu(gate)): the same tensors as a compiled layer.
+    unsloth = _comp(estimate(_s(method="lora", framework="unsloth")), "activations")
+    compiled = _comp(estimate(_s(method="lora", compile=True, cross_entropy="fused-linear")), "activations")
+    plain = _comp(estimate(_s(method="lora")), "activations")
+    assert unsloth == pytest.approx(compiled) and unsloth < plain
