@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -19,11 +19,12 @@ from PySide6.QtWidgets import (
 from engine import Estimate
 from engine.scenario import ESTIMATORS
 
-from . import file_actions, library_actions
+from . import config_actions, file_actions, library_actions
 from .charts import BudgetBars, PieChart
 from .compare_view import CompareView
 from .fit_panel import FitPanel, LimitsLabel
 from .i18n import LANGUAGES, tr_message
+from .import_review import CONFIG_SUFFIXES
 from .library_panel import LibraryPanel
 from .pickers import HardwarePicker, ModelPicker
 from .results import BreakdownTable, VerdictBanner
@@ -54,6 +55,7 @@ class MainWindow(QMainWindow):
         state.setParent(self)  # the state lives exactly as long as its window
         self.theme = theme
         self.setMinimumSize(1100, 700)
+        self.setAcceptDrops(True)
         self.catalog = UserCatalog(self.library.root)  # your models, GPUs and model folders, kept with the library
         self.model_picker = ModelPicker(state, self.catalog)
         self.hardware_picker = HardwarePicker(state, self.catalog)
@@ -180,6 +182,9 @@ class MainWindow(QMainWindow):
         action(file_menu, self.tr("Save to a &file…"), lambda: file_actions.save_as(self))
         file_menu.addSeparator()
         action(file_menu, self.tr("Import config.json…"), lambda: file_actions.import_config(self))
+        action(file_menu, self.tr("Import training config…"), lambda: config_actions.import_training_config(self),
+               QKeySequence("Ctrl+I"))
+        action(file_menu, self.tr("Export launch config…"), lambda: config_actions.export_launch_config(self))
         export = file_menu.addMenu(self.tr("&Export"))
         for label, kind in ((self.tr("Image (PNG)…"), "png"), (self.tr("Report (PDF)…"), "pdf"),
                             (self.tr("Markdown…"), "md"), (self.tr("Breakdown table (CSV)…"), "csv")):
@@ -233,6 +238,18 @@ class MainWindow(QMainWindow):
         action(help_menu, self.tr("How the numbers are computed"), lambda: file_actions.show_formulas(self),
                QKeySequence.StandardKey.HelpContents)
         action(help_menu, self.tr("About"), lambda: file_actions.show_about(self))
+
+    # --- drag and drop of training config files (the library panel takes its own .json scenario drops)
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt's name
+        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+        if urls and all(u.isLocalFile() and u.toLocalFile().lower().endswith(CONFIG_SUFFIXES) for u in urls):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt's name
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        event.acceptProposedAction()
+        if paths:
+            config_actions.import_training_config(self, paths)
 
     def _tab_changed(self, _index: int) -> None:
         # The comparison has its own charts: give it the room the current scenario's charts take.

@@ -43,10 +43,13 @@ _NO_MEMORY = re.compile(
 )
 
 
+NO_MEMORY_WHY = "does not affect GPU memory"
+
+
 def why_not_read(key: str) -> str:
     leaf = key.rsplit(".", 1)[-1].split("[", 1)[0]
     if _NO_MEMORY.search(leaf) or _NO_MEMORY.search(key):
-        return "does not affect GPU memory"
+        return NO_MEMORY_WHY
     return "not read by the planner (not a memory setting it models)"
 
 

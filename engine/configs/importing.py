@@ -11,6 +11,7 @@ from ..errors import PlannerError, ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import DEFAULTS, resolve_model, scenario_from_dict
 from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, swift, torchtitan, torchtune
+from .common import NO_MEMORY_WHY as _NO_MEMORY_WHY
 from .common import why_not_read
 from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, parse_yaml, read_text
 from .result import Assumed, Collector, ImportResult, Mapped, Unmapped
@@ -213,14 +214,18 @@ def _merge(collectors: list[Collector]) -> ImportResult:
     for key in _CORE_KEYS:
         if key not in scenario:
             extra_assumed.append((key, DEFAULTS[key][0], "not in the files: the planner's default"))
-    kept = [a for a in assumed if a[0] in scenario and (not _is_set(chosen, a[0]) or scenario[a[0]] == a[1])]
+    # an assumption shows only where it is what the scenario holds (a later rule may have replaced it)
+    kept = [a for a in assumed + extra_assumed if a[0] not in scenario or scenario[a[0]] == a[1]]
     seen: set[tuple[str, str]] = set()
     out_assumed = []
-    for key, value, why in kept + extra_assumed:
+    for key, value, why in kept:
         if (key, why) not in seen:
             seen.add((key, why))
-            out_assumed.append(Assumed(key, scenario.get(key, value), why))
-    mapped = [m for m in mapped if m.key in scenario]
+            out_assumed.append(Assumed(key, value, why))
+    # a value read but superseded (a conflict, a lower-ranked framework) is listed once, under "not used"
+    final_sources = {k for k in scenario for m in mapped if m.key == k and m.value == scenario[k]}
+    mapped = [m for m in mapped if m.key in scenario and (m.key not in final_sources or m.value == scenario[m.key])]
+    unmapped.sort(key=lambda u: u.why == _NO_MEMORY_WHY)  # what matters for memory first
     return ImportResult(scenario, tuple(mapped), tuple(unmapped), tuple(out_assumed), tuple(c.fmt for c in collectors))
 
 

@@ -1,0 +1,70 @@
+"""Training configs in the window: import (with a review, one undo step) and export of launch configs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QMessageBox
+
+from engine import PlannerError, scenario_from_dict
+from engine.configs import FILE_NAMES, export_config, import_files
+
+from .dialogs import FileChoice
+from .i18n import tr_error
+from .import_review import ConfigFiles, ImportReview, LaunchFormat
+from .settings_store import atomic_write
+from .widgets import message_text
+from .window_api import PlannerWindow
+
+
+def import_training_config(win: PlannerWindow, paths: list[str] | None = None) -> bool:
+    """Training config files of one job -> review -> the scenario replaced as one undo step.
+
+    Configs never name the GPU, so the current one is kept; so is the model when no preset matched."""
+    if paths is None:
+        chosen = ConfigFiles.ask(win)
+        paths = list(chosen.paths) if chosen else []
+    if not paths:
+        return False
+    try:
+        result = import_files(paths)
+    except PlannerError as exc:
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot import this file"),
+                            message_text(tr_error(exc)))
+        return False
+    current = win.state.scenario.to_dict()
+    if not ImportReview.ask(win, result, _model_label(current)).accepted:
+        return False
+    data = {"model": current["model"], "gpu": current["gpu"], **result.scenario,
+            "name": QCoreApplication.translate("Actions", "Imported from %s") % Path(paths[0]).name}
+    try:
+        full = scenario_from_dict(data).to_dict()
+    except PlannerError as exc:
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot import this file"),
+                            message_text(tr_error(exc)))
+        return False
+    return win.state.edit(full, QCoreApplication.translate("Actions", "Import %s") % Path(paths[0]).name)
+
+
+def _model_label(data: dict) -> str:
+    model = data.get("model")
+    return str(model.get("name")) if isinstance(model, dict) else str(model)
+
+
+def export_launch_config(win: PlannerWindow) -> bool:
+    choice = LaunchFormat.ask(win)
+    if choice is None:
+        return False
+    try:
+        text = export_config(win.state.scenario, choice.fmt)
+    except PlannerError as exc:
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot export"), message_text(tr_error(exc)))
+        return False
+    target = FileChoice.ask_save(win, QCoreApplication.translate("Actions", "Export launch config"),
+                                 "All files (*)", FILE_NAMES[choice.fmt])
+    if target is None:
+        return False
+    atomic_write(Path(target.path), text.encode("utf-8"))
+    win.status.showMessage(QCoreApplication.translate("Actions", "Exported %s") % Path(target.path).name, 4000)
+    return True

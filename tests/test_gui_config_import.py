@@ -1,0 +1,147 @@
+"""The window imports training configs (menu and drag-and-drop) through a review, and exports launch configs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QLabel, QTableWidget, QTabWidget
+
+from engine.configs import import_files, import_texts
+from gui import import_review
+from gui.app import build_window
+
+DATA = Path(__file__).resolve().parent / "data" / "configs"
+START = {"name": "Start", "model": "llama-3-8b", "gpu": "rtx-4090", "method": "lora", "precision": "bf16",
+         "micro_batch": 1, "seq_len": 1024}
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(START))
+    win, error = build_window(str(path))
+    assert error is None
+    qtbot.addWidget(win)
+    return win
+
+
+@pytest.fixture
+def review(monkeypatch):
+    seen = []
+
+    def ask(cls, parent, result, kept_model):
+        seen.append((result, kept_model))
+        return cls(accepted=True)
+
+    monkeypatch.setattr(import_review.ImportReview, "ask", classmethod(ask))
+    return seen
+
+
+def _menu_action(win, text):
+    for menu_action in win.menuBar().actions():
+        for act in menu_action.menu().actions():
+            if act.text() == text:
+                return act
+    raise AssertionError(text)
+
+
+def test_menu_import_replaces_the_scenario_as_one_undo_step(window, review, monkeypatch):
+    files = (str(DATA / "llama-factory/qwen3_lora_sft_ds3.yaml"), str(DATA / "deepspeed/llamafactory_ds_z3_config.json"))
+    monkeypatch.setattr(import_review.ConfigFiles, "ask", classmethod(lambda cls, parent: cls(files)))
+    count = window.state.undo_stack.count()
+    _menu_action(window, "Import training config…").trigger()
+    s = window.state.scenario
+    # the YAML: Qwen3-4B, LoRA r 8, batch 1 x 2, cutoff_len 2048; the JSON: ZeRO stage 3; the GPU is kept
+    assert (s.model, s.method, s.lora_rank, s.micro_batch, s.grad_accum, s.seq_len, s.zero_stage, s.gpu) == (
+        "qwen3-4b", "lora", 8, 1, 2, 2048, 3, "rtx-4090")
+    assert len(review) == 1 and review[0][0].formats == ("llama-factory", "deepspeed")
+    assert window.state.undo_stack.count() == count + 1
+    window.undo_action.trigger()
+    assert window.state.scenario.model == "llama-3-8b"
+    assert window.state.scenario.name == "Start" and window.state.scenario.seq_len == 1024
+
+
+def test_cancelled_review_changes_nothing(window, monkeypatch):
+    monkeypatch.setattr(import_review.ImportReview, "ask", classmethod(lambda cls, p, r, k: cls(False)))
+    before = window.state.scenario.to_dict()
+    from gui import config_actions
+
+    assert not config_actions.import_training_config(window, [str(DATA / "axolotl/llama-3_qlora.yml")])
+    assert window.state.scenario.to_dict() == before
+
+
+def test_unknown_model_keeps_the_current_one(window, review):
+    from gui import config_actions
+
+    assert config_actions.import_training_config(window, [str(DATA / "hf-trainer/smollm2_sft_config.yaml")])
+    assert window.state.scenario.model == "llama-3-8b"  # SmolLM2 is not a preset
+    assert review[0][1] == "llama-3-8b"
+    assert window.state.scenario.micro_batch == 4  # per_device_train_batch_size: 4 in the file
+
+
+def test_hostile_file_is_refused_with_one_sentence(window, monkeypatch, tmp_path):
+    warnings = []
+    from PySide6.QtWidgets import QMessageBox
+
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda parent, title, text: warnings.append(text)))
+    bad = tmp_path / "bomb.yaml"
+    bad.write_bytes(b"a: &a [x, x]\n" + b"".join(b"b%d: &b%d [*%s, *%s, *%s, *%s]\n" % (
+        i, i, b"a" if i == 0 else b"b%d" % (i - 1), b"a" if i == 0 else b"b%d" % (i - 1),
+        b"a" if i == 0 else b"b%d" % (i - 1), b"a" if i == 0 else b"b%d" % (i - 1)) for i in range(12)))
+    before = window.state.scenario.to_dict()
+    from gui import config_actions
+
+    assert not config_actions.import_training_config(window, [str(bad)])
+    assert len(warnings) == 1 and "bomb.yaml" in warnings[0]
+    assert window.state.scenario.to_dict() == before
+
+
+def test_drop_of_config_files_imports_them(window, review, qtbot):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(DATA / "torchtune/llama3_8B_qlora_single_device.yaml"))])
+    enter = QDragEnterEvent(QPoint(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    window.dragEnterEvent(enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(drop)
+    s = window.state.scenario
+    assert (s.method, s.lora_rank, s.micro_batch, s.grad_accum) == ("qlora", 8, 2, 8)  # the recipe's values
+    other = QMimeData()
+    other.setUrls([QUrl.fromLocalFile("/tmp/picture.png")])
+    refused = QDragEnterEvent(QPoint(10, 10), Qt.DropAction.CopyAction, other, Qt.MouseButton.LeftButton,
+                              Qt.KeyboardModifier.NoModifier)
+    refused.ignore()
+    window.dragEnterEvent(refused)
+    assert not refused.isAccepted()
+
+
+def test_review_dialog_lists_read_assumed_and_unused(qtbot):
+    result = import_files([DATA / "llama-factory/qwen3_lora_sft_ds3.yaml"])
+    dialog = import_review.ImportReview.build(None, result, "llama-3-8b")
+    qtbot.addWidget(dialog)
+    tabs = dialog.findChild(QTabWidget)
+    counts = [tabs.widget(i).findChild(QTableWidget) or tabs.widget(i) for i in range(tabs.count())]
+    assert [t.rowCount() for t in counts] == [len(result.mapped), len(result.assumed), len(result.unmapped)]
+    first = counts[0]
+    assert first.item(0, 2).text().startswith("qwen3_lora_sft_ds3.yaml")
+    nomodel = import_texts([("x.yaml", (DATA / "hf-trainer/smollm2_sft_config.yaml").read_bytes())])
+    dialog2 = import_review.ImportReview.build(None, nomodel, "llama-3-8b")
+    qtbot.addWidget(dialog2)
+    assert any("llama-3-8b" in lbl.text() for lbl in dialog2.findChildren(QLabel))
+
+
+def test_export_launch_config_writes_the_file(window, monkeypatch, tmp_path):
+    from gui import config_actions, dialogs
+
+    target = tmp_path / "ds.json"
+    monkeypatch.setattr(import_review.LaunchFormat, "ask", classmethod(lambda cls, parent: cls("deepspeed")))
+    monkeypatch.setattr(dialogs.FileChoice, "ask_save", classmethod(lambda cls, *a, **k: cls(str(target))))
+    assert config_actions.export_launch_config(window)
+    back = import_texts([("ds.json", target.read_bytes())])
+    assert back.scenario["micro_batch"] == window.state.scenario.micro_batch
