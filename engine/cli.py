@@ -247,7 +247,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
     from .configs.review import render_import
 
     result = import_files(args.files)
-    print(json.dumps(result.to_json(), indent=2) if args.json else render_import(result, args.tr))
+    print(json.dumps(result.to_json(), indent=2) if args.json else render_import(result, args.tr, args.tr_engine))
     return 0
 
 

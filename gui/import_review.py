@@ -116,8 +116,8 @@ class ImportReview:
             layout.addWidget(note)
         tabs = QTabWidget()
         mapped = [(m.key, _value(m.value), m.source) for m in result.mapped]
-        assumed = [(a.key, _value(a.value), tr_engine(a.why)) for a in result.assumed]
-        unused = [(u.key, tr_engine(u.why)) for u in result.unmapped]
+        assumed = [(a.key, _value(a.value), a.why.format_with(tr_engine)) for a in result.assumed]
+        unused = [(u.key, u.why.format_with(tr_engine)) for u in result.unmapped]
         tabs.addTab(_table([_tr(SETTING), _tr(VALUE), _tr(READ_FROM)], mapped),
                     _tr(READ_TAB).replace("%1", str(len(mapped))))
         tabs.addTab(_table([_tr(SETTING), _tr(VALUE), _tr(WHY)], assumed),

@@ -7,6 +7,20 @@ from .importing import FORMATS, detect, import_files, import_texts
 from .reading import MAX_CONFIG_BYTES, ConfigFileError
 from .result import Assumed, ImportResult, Mapped, Unmapped
 
-__all__ = ["CARRIED", "EXPORT_FORMATS", "FILE_NAMES", "FORMATS", "MAX_CONFIG_BYTES", "Assumed", "ConfigFileError",
-           "ExportError", "ImportResult", "Mapped", "Unmapped", "detect", "export_config", "import_files",
-           "import_texts"]
+__all__ = [
+    "CARRIED",
+    "EXPORT_FORMATS",
+    "FILE_NAMES",
+    "FORMATS",
+    "MAX_CONFIG_BYTES",
+    "Assumed",
+    "ConfigFileError",
+    "ExportError",
+    "ImportResult",
+    "Mapped",
+    "Unmapped",
+    "detect",
+    "export_config",
+    "import_files",
+    "import_texts",
+]

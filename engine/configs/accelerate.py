@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_bool, as_int, set_int
 from .result import Collector
 
@@ -28,13 +29,13 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         if "num_machines" in d:
             c.set("nodes", machines, "num_machines")
         else:
-            c.assume("nodes", 1, "no num_machines: one machine")
+            c.assume("nodes", 1, message(QT_TRANSLATE_NOOP("engine", "no num_machines: one machine")))
     mp = d.get("mixed_precision")
     if mp is not None:
         if str(mp).lower() in _PRECISION:
             c.set("precision", _PRECISION[str(mp).lower()], "mixed_precision")
         else:
-            c.skip("mixed_precision", f"unknown mixed precision {mp!r}")
+            c.skip("mixed_precision", message(QT_TRANSLATE_NOOP("engine", "unknown mixed precision {mp!r}"), mp=mp))
     if dist == "DEEPSPEED":
         c.set("framework", "deepspeed", "distributed_type")
         c.settings.append(("_deepspeed", True, "", True))
@@ -46,7 +47,13 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         if isinstance(fs, dict):
             read_fsdp(c, fs, "fsdp_config.")
     elif dist in ("MULTI_GPU", "NO"):
-        c.assume("zero_stage", 0, f"distributed_type {dist}: plain data parallel (DDP), nothing sharded")
+        c.assume(
+            "zero_stage",
+            0,
+            message(
+                QT_TRANSLATE_NOOP("engine", "distributed_type {dist}: plain data parallel (DDP), nothing sharded"), dist=dist
+            ),
+        )
     pc = d.get("parallelism_config")
     if isinstance(pc, dict):
         for key, target in (("parallelism_config_tp_size", "tp"), ("parallelism_config_cp_size", "cp")):
@@ -77,11 +84,17 @@ def _read_deepspeed(c: Collector, ds: dict[str, Any]) -> None:
     if ds.get("gradient_accumulation_steps") not in (None, "auto"):
         set_int(c, "grad_accum", ds["gradient_accumulation_steps"], p + "gradient_accumulation_steps")
     if "zero3_init_flag" in ds:
-        c.skip(p + "zero3_init_flag", "affects model loading, not the training step (load phase not modelled yet)")
+        c.skip(
+            p + "zero3_init_flag",
+            message(
+                QT_TRANSLATE_NOOP("engine", "affects model loading, not the training step (load phase not modelled yet)")
+            ),
+        )
 
 
 def read_fsdp(c: Collector, fs: dict[str, Any], p: str) -> None:
     """An FSDP section (accelerate's fsdp_config, axolotl's fsdp_config, TrainingArguments.fsdp_config)."""
+
     def get(name: str) -> tuple[str, Any]:
         for key in (f"fsdp_{name}", name):
             if key in fs:
@@ -108,14 +121,14 @@ def read_fsdp(c: Collector, fs: dict[str, Any], p: str) -> None:
         elif s == "NO_SHARD":
             c.set("fsdp", False, src)
         else:
-            c.skip(src, f"unknown sharding strategy {strategy!r}")
+            c.skip(src, message(QT_TRANSLATE_NOOP("engine", "unknown sharding strategy {strategy!r}"), strategy=strategy))
     elif v == 2:
         on = as_bool(reshard)
         c.set("fsdp", True, rsrc or p + "fsdp_version")
         if reshard is not None and on is not None:
             c.set("reshard_after_forward", on, rsrc)
     else:
-        c.assume("fsdp", True, "no sharding strategy given: FSDP's default FULL_SHARD")
+        c.assume("fsdp", True, message(QT_TRANSLATE_NOOP("engine", "no sharding strategy given: FSDP's default FULL_SHARD")))
     if reshard is not None and rsrc and rsrc not in c.consumed:
         on = as_bool(reshard)
         if on is not None:

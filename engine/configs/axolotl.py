@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..messages import QT_TRANSLATE_NOOP, message
 from .accelerate import read_fsdp
 from .common import HF_ATTENTION, HF_OPTIMIZERS, as_bool, set_int, set_model
 from .result import Collector
 
 
 def is_axolotl(d: Any) -> bool:
-    return isinstance(d, dict) and "base_model" in d and any(
-        k in d for k in ("micro_batch_size", "sequence_len", "adapter", "datasets", "sample_packing", "lora_r")
+    return (
+        isinstance(d, dict)
+        and "base_model" in d
+        and any(k in d for k in ("micro_batch_size", "sequence_len", "adapter", "datasets", "sample_packing", "lora_r"))
     )
 
 
@@ -25,13 +28,13 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     if "micro_batch_size" in d:
         set_int(c, "micro_batch", d["micro_batch_size"], "micro_batch_size")
     else:
-        c.assume("micro_batch", 1, "axolotl's default micro_batch_size 1")
+        c.assume("micro_batch", 1, message(QT_TRANSLATE_NOOP("engine", "axolotl's default micro_batch_size 1")))
     if "gradient_accumulation_steps" in d:
         set_int(c, "grad_accum", d["gradient_accumulation_steps"], "gradient_accumulation_steps")
     if "sequence_len" in d:
         set_int(c, "seq_len", d["sequence_len"], "sequence_len")
     else:
-        c.assume("seq_len", 2048, "axolotl's default sequence_len 2048")
+        c.assume("seq_len", 2048, message(QT_TRANSLATE_NOOP("engine", "axolotl's default sequence_len 2048")))
     adapter = d.get("adapter")
     four, eight = as_bool(d.get("load_in_4bit")), as_bool(d.get("load_in_8bit"))
     c.use("load_in_4bit", "load_in_8bit")
@@ -42,7 +45,7 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         else:
             c.set("method", "lora", "adapter")
     elif adapter:
-        c.skip("adapter", f"adapter '{adapter}' is not modelled yet")
+        c.skip("adapter", message(QT_TRANSLATE_NOOP("engine", "adapter '{adapter}' is not modelled yet"), adapter=adapter))
     else:
         c.set("method", "full", "adapter" if "adapter" in d else "base_model")
     if d.get("lora_r") is not None:
@@ -60,7 +63,12 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     if bf16 in (True, "auto", "true"):
         c.set("precision", "bf16", "bf16")
         if bf16 == "auto":
-            c.assume("precision", "bf16", 'bf16: auto is bf16 on a GPU that supports it', "bf16")
+            c.assume(
+                "precision",
+                "bf16",
+                message(QT_TRANSLATE_NOOP("engine", "bf16: auto is bf16 on a GPU that supports it")),
+                "bf16",
+            )
     elif as_bool(fp16):
         c.set("precision", "fp16", "fp16")
     elif bf16 is False or fp16 is False:
@@ -80,15 +88,22 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         if name:
             c.set("optimizer", name, "optimizer")
         else:
-            c.skip("optimizer", f"optimizer '{opt}' is not modelled yet")
+            c.skip("optimizer", message(QT_TRANSLATE_NOOP("engine", "optimizer '{opt}' is not modelled yet"), opt=opt))
     else:
-        c.assume("optimizer", "adamw", "axolotl leaves the optimizer to TrainingArguments (AdamW)")
+        c.assume(
+            "optimizer",
+            "adamw",
+            message(QT_TRANSLATE_NOOP("engine", "axolotl leaves the optimizer to TrainingArguments (AdamW)")),
+        )
     attn = d.get("attn_implementation")
     if attn is not None:
         if attn in HF_ATTENTION:
             c.set("attention", HF_ATTENTION[attn], "attn_implementation")
         else:
-            c.skip("attn_implementation", f"attention kernel '{attn}' is not modelled yet")
+            c.skip(
+                "attn_implementation",
+                message(QT_TRANSLATE_NOOP("engine", "attention kernel '{attn}' is not modelled yet"), attn=attn),
+            )
     elif as_bool(d.get("flash_attention")):
         c.set("attention", "flash", "flash_attention")
     elif as_bool(d.get("sdp_attention")):
@@ -98,8 +113,11 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         if on is not None:
             c.set("compile", on, "torch_compile")
     if as_bool(d.get("liger_fused_linear_cross_entropy")) or as_bool(d.get("cut_cross_entropy")):
-        c.set("cross_entropy", "fused-linear", "liger_fused_linear_cross_entropy"
-              if "liger_fused_linear_cross_entropy" in d else "cut_cross_entropy")
+        c.set(
+            "cross_entropy",
+            "fused-linear",
+            "liger_fused_linear_cross_entropy" if "liger_fused_linear_cross_entropy" in d else "cut_cross_entropy",
+        )
     if isinstance(d.get("deepspeed"), str) and d["deepspeed"]:
         c.references.append(("deepspeed", d["deepspeed"]))
         c.use("deepspeed")
@@ -113,5 +131,11 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         if d.get(key) is not None:
             set_int(c, "tp" if key.startswith("tensor") else "cp", d[key], key)
     if "sample_packing" in d:
-        c.skip("sample_packing", "packing fills each sequence to sequence_len: the planner already counts full "
-               "sequences")
+        c.skip(
+            "sample_packing",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine", "packing fills each sequence to sequence_len: the planner already counts full sequences"
+                )
+            ),
+        )

@@ -5,20 +5,39 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..messages import QT_TRANSLATE_NOOP, Message, message
 from .models import preset_for
 from .result import Collector
 
 # TrainingArguments.optim (transformers OptimizerNames) -> planner optimizer; paged variants page states to host
 # memory only under pressure, so on the GPU they are the same tensors.
 HF_OPTIMIZERS = {
-    "adamw_torch": "adamw", "adamw_hf": "adamw", "adamw_torch_xla": "adamw", "adamw_apex_fused": "adamw-fused",
-    "adamw_torch_fused": "adamw-fused", "adamw_bnb_8bit": "adamw-8bit", "adamw_8bit": "adamw-8bit",
-    "paged_adamw_8bit": "adamw-8bit", "paged_adamw_32bit": "adamw", "paged_adamw": "adamw",
-    "adafactor": "adafactor", "sgd": "sgd", "adam": "adamw", "adamw": "adamw",
+    "adamw_torch": "adamw",
+    "adamw_hf": "adamw",
+    "adamw_torch_xla": "adamw",
+    "adamw_apex_fused": "adamw-fused",
+    "adamw_torch_fused": "adamw-fused",
+    "adamw_bnb_8bit": "adamw-8bit",
+    "adamw_8bit": "adamw-8bit",
+    "paged_adamw_8bit": "adamw-8bit",
+    "paged_adamw_32bit": "adamw",
+    "paged_adamw": "adamw",
+    "adafactor": "adafactor",
+    "sgd": "sgd",
+    "adam": "adamw",
+    "adamw": "adamw",
 }
 HF_ATTENTION = {"flash_attention_2": "flash", "flash_attention_3": "flash", "sdpa": "sdpa", "eager": "eager"}
-TORCH_DTYPES = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "half": "fp16",
-                "float32": "fp32", "fp32": "fp32", "float": "fp32"}
+TORCH_DTYPES = {
+    "bfloat16": "bf16",
+    "bf16": "bf16",
+    "float16": "fp16",
+    "fp16": "fp16",
+    "half": "fp16",
+    "float32": "fp32",
+    "fp32": "fp32",
+    "float": "fp32",
+}
 
 # Names of settings that change nothing in GPU memory (training schedule, logging, data, paths, hub, evaluation).
 _NO_MEMORY = re.compile(
@@ -43,14 +62,14 @@ _NO_MEMORY = re.compile(
 )
 
 
-NO_MEMORY_WHY = "does not affect GPU memory"
+NO_MEMORY_WHY = message(QT_TRANSLATE_NOOP("engine", "does not affect GPU memory"))
 
 
-def why_not_read(key: str) -> str:
+def why_not_read(key: str) -> Message:
     leaf = key.rsplit(".", 1)[-1].split("[", 1)[0]
     if _NO_MEMORY.search(leaf) or _NO_MEMORY.search(key):
         return NO_MEMORY_WHY
-    return "not read by the planner (not a memory setting it models)"
+    return message(QT_TRANSLATE_NOOP("engine", "not read by the planner (not a memory setting it models)"))
 
 
 def as_bool(value: Any) -> bool | None:
@@ -84,7 +103,14 @@ def as_int(value: Any) -> int | None:
 def set_int(c: Collector, key: str, value: Any, src: str, minimum: int = 1) -> bool:
     n = as_int(value)
     if n is None or n < minimum:
-        c.skip(src, f"expected a whole number ≥ {minimum}, found {value!r}")
+        c.skip(
+            src,
+            message(
+                QT_TRANSLATE_NOOP("engine", "expected a whole number ≥ {minimum}, found {value!r}"),
+                minimum=minimum,
+                value=value,
+            ),
+        )
         return False
     c.set(key, n, src)
     return True
@@ -93,15 +119,26 @@ def set_int(c: Collector, key: str, value: Any, src: str, minimum: int = 1) -> b
 def set_model(c: Collector, name: Any, src: str) -> None:
     """A Hub id / local path -> preset id, or unmapped with the id so that the user picks one."""
     if not isinstance(name, str) or not name.strip():
-        c.skip(src, f"no model named ({name!r})")
+        c.skip(src, message(QT_TRANSLATE_NOOP("engine", "no model named ({name!r})"), name=name))
         return
     preset, exact = preset_for(name)
     if preset is None:
-        c.skip(src, f"model '{name}' is not a preset; pick the model in the planner")
+        c.skip(
+            src,
+            message(QT_TRANSLATE_NOOP("engine", "model '{name}' is not a preset; pick the model in the planner"), name=name),
+        )
         return
     c.set("model", preset, src)
     if not exact:
-        c.assume("model", preset, f"'{name}' taken as preset {preset} (a variant with the same architecture)")
+        c.assume(
+            "model",
+            preset,
+            message(
+                QT_TRANSLATE_NOOP("engine", "'{name}' taken as preset {preset} (a variant with the same architecture)"),
+                name=name,
+                preset=preset,
+            ),
+        )
 
 
 def lora_targets(value: Any) -> str | list[str] | None:
@@ -134,13 +171,18 @@ def read_hf_args(c: Collector, d: dict[str, Any], weights_follow_dtype: bool = T
         if opt:
             c.set("optimizer", opt, "optim")
         else:
-            c.skip("optim", f"optimizer '{d['optim']}' is not modelled yet")
+            c.skip(
+                "optim", message(QT_TRANSLATE_NOOP("engine", "optimizer '{optim}' is not modelled yet"), optim=d["optim"])
+            )
     attn = d.get("attn_implementation")
     if attn is not None:
         if attn in HF_ATTENTION:
             c.set("attention", HF_ATTENTION[attn], "attn_implementation")
         else:
-            c.skip("attn_implementation", f"attention kernel '{attn}' is not modelled yet")
+            c.skip(
+                "attn_implementation",
+                message(QT_TRANSLATE_NOOP("engine", "attention kernel '{attn}' is not modelled yet"), attn=attn),
+            )
     model = d.get("model_name_or_path")
     if model is not None:
         set_model(c, model, "model_name_or_path")
@@ -218,4 +260,4 @@ def read_hf_fsdp(c: Collector, value: Any, src: str) -> None:
     if "offload" in words:
         c.set("offload", "optimizer+params", src)
     if not words:
-        c.skip(src, f"unrecognised FSDP setting {value!r}")
+        c.skip(src, message(QT_TRANSLATE_NOOP("engine", "unrecognised FSDP setting {value!r}"), value=value))

@@ -10,18 +10,32 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_bool, as_int, set_int
 from .result import Collector
 
 HF_DEFAULT_MICRO_BATCH = 8  # TrainingArguments.per_device_train_batch_size default
-_OPTIMIZERS = {"adam": "adamw", "adamw": "adamw", "fusedadam": "adamw-fused", "cpuadam": "adamw",
-               "onebitadam": "adamw", "lamb": "adamw", "sgd": "sgd"}
+_OPTIMIZERS = {
+    "adam": "adamw",
+    "adamw": "adamw",
+    "fusedadam": "adamw-fused",
+    "cpuadam": "adamw",
+    "onebitadam": "adamw",
+    "lamb": "adamw",
+    "sgd": "sgd",
+}
 
 
 def is_deepspeed(d: Any) -> bool:
     return isinstance(d, dict) and any(
-        k in d for k in ("zero_optimization", "train_micro_batch_size_per_gpu", "train_batch_size",
-                         "zero_allow_untested_optimizer", "steps_per_print")
+        k in d
+        for k in (
+            "zero_optimization",
+            "train_micro_batch_size_per_gpu",
+            "train_batch_size",
+            "zero_allow_untested_optimizer",
+            "steps_per_print",
+        )
     )
 
 
@@ -38,14 +52,26 @@ def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
     c.settings.append(("_deepspeed", True, "", True))
     mbs = d.get("train_micro_batch_size_per_gpu")
     if mbs == "auto":
-        c.assume("micro_batch", HF_DEFAULT_MICRO_BATCH, '"auto": the HF Trainer fills it from '
-                 "per_device_train_batch_size (default 8)", f"{p}train_micro_batch_size_per_gpu")
+        c.assume(
+            "micro_batch",
+            HF_DEFAULT_MICRO_BATCH,
+            message(
+                QT_TRANSLATE_NOOP("engine", '"auto": the HF Trainer fills it from per_device_train_batch_size (default 8)')
+            ),
+            f"{p}train_micro_batch_size_per_gpu",
+        )
     elif mbs is not None:
         set_int(c, "micro_batch", mbs, f"{p}train_micro_batch_size_per_gpu")
     gas = d.get("gradient_accumulation_steps")
     if gas == "auto":
-        c.assume("grad_accum", 1, '"auto": the HF Trainer fills it from gradient_accumulation_steps (default 1)',
-                 f"{p}gradient_accumulation_steps")
+        c.assume(
+            "grad_accum",
+            1,
+            message(
+                QT_TRANSLATE_NOOP("engine", '"auto": the HF Trainer fills it from gradient_accumulation_steps (default 1)')
+            ),
+            f"{p}gradient_accumulation_steps",
+        )
     elif gas is not None:
         set_int(c, "grad_accum", gas, f"{p}gradient_accumulation_steps")
     zero = d.get("zero_optimization")
@@ -54,7 +80,10 @@ def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
         if stage is not None and 0 <= stage <= 3:
             c.set("zero_stage", stage, f"{p}zero_optimization.stage")
         elif "stage" in zero:
-            c.skip(f"{p}zero_optimization.stage", f"ZeRO stage must be 0-3, found {zero['stage']!r}")
+            c.skip(
+                f"{p}zero_optimization.stage",
+                message(QT_TRANSLATE_NOOP("engine", "ZeRO stage must be 0-3, found {stage!r}"), stage=zero["stage"]),
+            )
         opt_dev = _offload_device(zero.get("offload_optimizer"))
         par_dev = _offload_device(zero.get("offload_param"))
         if "cpu_offload" in zero and as_bool(zero["cpu_offload"]):  # the pre-0.3.16 spelling
@@ -64,19 +93,37 @@ def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
         if par_dev in ("cpu", "nvme"):
             c.set("offload", "optimizer+params", used[1])
             if opt_dev not in ("cpu", "nvme"):
-                c.skip(used[1], "parameters offloaded without the optimizer state: the planner offloads both")
+                c.skip(
+                    used[1],
+                    message(
+                        QT_TRANSLATE_NOOP(
+                            "engine", "parameters offloaded without the optimizer state: the planner offloads both"
+                        )
+                    ),
+                )
         elif opt_dev in ("cpu", "nvme"):
             c.set("offload", "optimizer", used[0])
         elif opt_dev is not None or par_dev is not None:
             c.set("offload", "none", used[0] if opt_dev is not None else used[1])
         else:
-            c.assume("offload", "none", "no offload_optimizer / offload_param section: nothing offloaded")
+            c.assume(
+                "offload",
+                "none",
+                message(QT_TRANSLATE_NOOP("engine", "no offload_optimizer / offload_param section: nothing offloaded")),
+            )
         c.use(*used)
         if "nvme" in (opt_dev, par_dev):
-            c.assume("offload", "optimizer+params" if par_dev == "nvme" else "optimizer",
-                     "NVMe offload is counted as CPU offload (both leave the GPU)")
+            c.assume(
+                "offload",
+                "optimizer+params" if par_dev == "nvme" else "optimizer",
+                message(QT_TRANSLATE_NOOP("engine", "NVMe offload is counted as CPU offload (both leave the GPU)")),
+            )
     elif zero is None:
-        c.assume("zero_stage", 0, "no zero_optimization section: DeepSpeed's default stage 0")
+        c.assume(
+            "zero_stage",
+            0,
+            message(QT_TRANSLATE_NOOP("engine", "no zero_optimization section: DeepSpeed's default stage 0")),
+        )
     bf16, fp16 = d.get("bf16", d.get("bfloat16")), d.get("fp16")
     bkey = f"{p}bf16.enabled" if "bf16" in d else f"{p}bfloat16.enabled"
     b_on = bf16.get("enabled") if isinstance(bf16, dict) else None
@@ -88,8 +135,16 @@ def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
         c.set("precision", "mixed-fp16", f"{p}fp16.enabled")
         c.use(bkey)
     elif "auto" in (b_on, f_on):
-        c.assume("precision", "fp32", '"auto": the HF Trainer enables bf16/fp16 from its bf16/fp16 arguments '
-                 "(default off)", bkey if b_on == "auto" else f"{p}fp16.enabled")
+        c.assume(
+            "precision",
+            "fp32",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine", '"auto": the HF Trainer enables bf16/fp16 from its bf16/fp16 arguments (default off)'
+                )
+            ),
+            bkey if b_on == "auto" else f"{p}fp16.enabled",
+        )
         c.use(bkey, f"{p}fp16.enabled")
     elif b_on is not None or f_on is not None:
         c.set("precision", "fp32", bkey if b_on is not None else f"{p}fp16.enabled")
@@ -100,17 +155,23 @@ def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
         if name:
             c.set("optimizer", name, f"{p}optimizer.type")
         else:
-            c.skip(f"{p}optimizer.type", f"optimizer '{opt['type']}' is not modelled yet")
+            c.skip(
+                f"{p}optimizer.type",
+                message(QT_TRANSLATE_NOOP("engine", "optimizer '{type}' is not modelled yet"), type=opt["type"]),
+            )
     act = d.get("activation_checkpointing")
     if isinstance(act, dict):
         if as_bool(act.get("cpu_checkpointing")):
             c.set("activation_offload", True, f"{p}activation_checkpointing.cpu_checkpointing")
         if as_bool(act.get("partition_activations")):
-            c.skip(f"{p}activation_checkpointing.partition_activations", "not modelled yet")
+            c.skip(
+                f"{p}activation_checkpointing.partition_activations",
+                message(QT_TRANSLATE_NOOP("engine", "not modelled yet")),
+            )
     if isinstance(zero, dict):
         _read_buckets(c, zero, p)
     if "_comment" in d:
-        c.skip(f"{p}_comment", "a comment")
+        c.skip(f"{p}_comment", message(QT_TRANSLATE_NOOP("engine", "a comment")))
     tp = d.get("tensor_parallel")
     if isinstance(tp, dict) and tp.get("autotp_size") is not None:
         set_int(c, "tp", tp["autotp_size"], f"{p}tensor_parallel.autotp_size")
@@ -121,11 +182,14 @@ def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
 
 # zero_optimization key (and its DeepSpeed alias) -> scenario key; "auto" as transformers fills it from the
 # model's hidden size (integrations/deepspeed.py: hidden_size**2, 0.9 * hidden_size**2)
-_BUCKETS = (("reduce_bucket_size", "reduce_bucket_size", 1.0), ("allgather_bucket_size", "allgather_bucket_size", None),
-            ("stage3_prefetch_bucket_size", "stage3_prefetch_bucket_size", 0.9),
-            ("prefetch_bucket_size", "stage3_prefetch_bucket_size", 0.9),
-            ("stage3_max_live_parameters", "stage3_max_live_parameters", None),
-            ("max_live_parameters", "stage3_max_live_parameters", None))
+_BUCKETS = (
+    ("reduce_bucket_size", "reduce_bucket_size", 1.0),
+    ("allgather_bucket_size", "allgather_bucket_size", None),
+    ("stage3_prefetch_bucket_size", "stage3_prefetch_bucket_size", 0.9),
+    ("prefetch_bucket_size", "stage3_prefetch_bucket_size", 0.9),
+    ("stage3_max_live_parameters", "stage3_max_live_parameters", None),
+    ("max_live_parameters", "stage3_max_live_parameters", None),
+)
 
 
 def _read_buckets(c: Collector, zero: dict[str, Any], p: str) -> None:

@@ -8,22 +8,40 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PlannerError, ScenarioError
-from ..messages import QT_TRANSLATE_NOOP
+from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import DEFAULTS, resolve_model, scenario_from_dict
 from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, swift, torchtitan, torchtune
 from .common import NO_MEMORY_WHY as _NO_MEMORY_WHY
 from .common import why_not_read
 from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, parse_yaml, read_text
-from .result import Assumed, Collector, ImportResult, Mapped, Unmapped
+from .result import Assumed, Collector, ImportResult, Mapped, Unmapped, as_message
 
-FORMATS = ("huggingface", "deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory", "ms-swift",
-           "torchtitan", "megatron")
+FORMATS = (
+    "huggingface",
+    "deepspeed",
+    "accelerate",
+    "torchtune",
+    "axolotl",
+    "llama-factory",
+    "ms-swift",
+    "torchtitan",
+    "megatron",
+)
 MAX_FILES = 16
 # which framework wins when files of one job name different ones (a DeepSpeed JSON under an HF Trainer job)
 _FRAMEWORK_RANK = {"huggingface": 0, "unsloth": 1, "deepspeed": 2}
 _DS_FILE_KEY = "deepspeed_config.deepspeed_config_file"
-_CORE_KEYS = ("gpus_per_node", "method", "precision", "optimizer", "micro_batch", "seq_len", "grad_accum",
-              "checkpointing", "attention")
+_CORE_KEYS = (
+    "gpus_per_node",
+    "method",
+    "precision",
+    "optimizer",
+    "micro_batch",
+    "seq_len",
+    "grad_accum",
+    "checkpointing",
+    "attention",
+)
 _PLACEHOLDER_MODEL = "llama-3-8b"  # validates the other keys when no model matched (never returned)
 
 
@@ -45,12 +63,19 @@ def detect(name: str, text: str) -> tuple[str, Any]:
     data = parse_json(name, text) if suffix == ".json" else parse_yaml(name, text)
     if not isinstance(data, dict):
         raise ConfigFileError(
-            QT_TRANSLATE_NOOP("engine", "{name} does not hold a set of named settings, so it is not a training "
-                                        "config."), name=name)
-    for fmt, test in (("deepspeed", deepspeed.is_deepspeed), ("accelerate", accelerate.is_accelerate),
-                      ("torchtune", torchtune.is_torchtune), ("torchtitan", torchtitan.is_torchtitan),
-                      ("axolotl", axolotl.is_axolotl), ("llama-factory", llamafactory.is_llamafactory),
-                      ("ms-swift", _is_swift_args), ("huggingface", hf.is_hf)):
+            QT_TRANSLATE_NOOP("engine", "{name} does not hold a set of named settings, so it is not a training config."),
+            name=name,
+        )
+    for fmt, test in (
+        ("deepspeed", deepspeed.is_deepspeed),
+        ("accelerate", accelerate.is_accelerate),
+        ("torchtune", torchtune.is_torchtune),
+        ("torchtitan", torchtitan.is_torchtitan),
+        ("axolotl", axolotl.is_axolotl),
+        ("llama-factory", llamafactory.is_llamafactory),
+        ("ms-swift", _is_swift_args),
+        ("huggingface", hf.is_hf),
+    ):
         if test(data):
             return fmt, data
     raise _unknown(name)
@@ -62,9 +87,14 @@ def _is_swift_args(d: Any) -> bool:
 
 def _unknown(name: str) -> ConfigFileError:
     return ConfigFileError(
-        QT_TRANSLATE_NOOP("engine", "{name} is not a training config the planner knows (DeepSpeed, accelerate, "
-                                    "TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan "
-                                    "or a Megatron-LM script)."), name=name)
+        QT_TRANSLATE_NOOP(
+            "engine",
+            "{name} is not a training config the planner knows (DeepSpeed, accelerate, "
+            "TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan "
+            "or a Megatron-LM script).",
+        ),
+        name=name,
+    )
 
 
 def _read_one(name: str, text: str) -> Collector:
@@ -81,15 +111,23 @@ def _read_one(name: str, text: str) -> Collector:
                 args = data
             swift.read(c, args)
         else:
-            {"deepspeed": deepspeed.read, "accelerate": accelerate.read, "torchtune": torchtune.read,
-             "torchtitan": torchtitan.read, "axolotl": axolotl.read, "llama-factory": llamafactory.read,
-             "huggingface": hf.read}[fmt](c, data)
+            {
+                "deepspeed": deepspeed.read,
+                "accelerate": accelerate.read,
+                "torchtune": torchtune.read,
+                "torchtitan": torchtitan.read,
+                "axolotl": axolotl.read,
+                "llama-factory": llamafactory.read,
+                "huggingface": hf.read,
+            }[fmt](c, data)
     except (TypeError, AttributeError, ValueError) as exc:  # a value of the wrong shape deep in the file
         if isinstance(exc, PlannerError):
             raise
         raise ConfigFileError(
-            QT_TRANSLATE_NOOP("engine", "{name} has a setting of an unexpected type ({detail}); it cannot be "
-                                        "imported."), name=name, detail=str(exc)) from exc
+            QT_TRANSLATE_NOOP("engine", "{name} has a setting of an unexpected type ({detail}); it cannot be imported."),
+            name=name,
+            detail=str(exc),
+        ) from exc
     if not c.flat and isinstance(data, dict):
         c.flat = flatten(data)
     return c
@@ -100,8 +138,9 @@ def import_texts(files: Sequence[tuple[str, str | bytes]], base_dir: Path | None
     if not files:
         raise ConfigFileError(QT_TRANSLATE_NOOP("engine", "No file to import."))
     if len(files) > MAX_FILES:
-        raise ConfigFileError(QT_TRANSLATE_NOOP("engine", "At most {n} files make one job; {m} were given."),
-                              n=MAX_FILES, m=len(files))
+        raise ConfigFileError(
+            QT_TRANSLATE_NOOP("engine", "At most {n} files make one job; {m} were given."), n=MAX_FILES, m=len(files)
+        )
     collectors = []
     for name, content in files:
         text = decode(name, content) if isinstance(content, bytes) else content
@@ -136,7 +175,7 @@ def _follow_references(collectors: list[Collector], base_dir: Path | None) -> No
                     name, text = read_text(found)
                     extra = _read_one(name, text)
                 except PlannerError as exc:
-                    c.skip(key, f"{ref} cannot be read: {exc}")
+                    c.skip(key, message(QT_TRANSLATE_NOOP("engine", "{ref} cannot be read: {exc}"), ref=ref, exc=exc))
                     continue
                 collectors.append(extra)
                 given.add(name)
@@ -144,14 +183,27 @@ def _follow_references(collectors: list[Collector], base_dir: Path | None) -> No
             m = re.search(r"z(?:ero)?_?(?:stage_?)?([0-3])", ref_name.lower())
             if m and key in ("deepspeed", _DS_FILE_KEY):
                 stage = int(m.group(1))
-                why = f"{ref} was not imported: ZeRO stage {stage} taken from its name"
+                why = message(
+                    QT_TRANSLATE_NOOP("engine", "{ref} was not imported: ZeRO stage {stage} taken from its name"),
+                    ref=ref,
+                    stage=stage,
+                )
                 c.assume("zero_stage", stage, why)
                 c.assume("framework", "deepspeed", why)
                 c.settings.append(("_deepspeed", True, "", True))
                 if "offload" in ref_name.lower():
-                    c.assume("offload", "optimizer+params" if stage == 3 else "optimizer", why + " (offload too)")
+                    c.assume(
+                        "offload",
+                        "optimizer+params" if stage == 3 else "optimizer",
+                        message(QT_TRANSLATE_NOOP("engine", "{ref} was not imported: offload taken from its name"), ref=ref),
+                    )
             else:
-                c.skip(key, f"{ref} was not imported; import it together with this file")
+                c.skip(
+                    key,
+                    message(
+                        QT_TRANSLATE_NOOP("engine", "{ref} was not imported; import it together with this file"), ref=ref
+                    ),
+                )
 
 
 def _merge(collectors: list[Collector]) -> ImportResult:
@@ -167,7 +219,7 @@ def _merge(collectors: list[Collector]) -> ImportResult:
                 markers.setdefault(key, value)
                 continue
             if is_assumed:
-                assumed.append((key, value, c.assumed_why.get(i, "")))
+                assumed.append((key, value, c.assumed_why.get(i, as_message(""))))
                 chosen.setdefault(key, (value, where, True))
                 continue
             mapped.append(Mapped(key, value, where))
@@ -179,8 +231,18 @@ def _merge(collectors: list[Collector]) -> ImportResult:
             if prev is None or prev[2]:
                 chosen[key] = (value, where, False)
             elif prev[0] != value:
-                unmapped.append(Unmapped(where, f"says {key} = {value!r} but {prev[1]} says {prev[0]!r}; kept "
-                                               f"{prev[0]!r}"))
+                unmapped.append(
+                    Unmapped(
+                        where,
+                        message(
+                            QT_TRANSLATE_NOOP("engine", "says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}"),
+                            key=key,
+                            value=value,
+                            other=prev[1],
+                            kept=prev[0],
+                        ),
+                    )
+                )
         for k in c.flat:
             if k not in c.consumed:
                 unmapped.append(Unmapped(f"{c.file}: {k}", why_not_read(k)))
@@ -190,18 +252,44 @@ def _merge(collectors: list[Collector]) -> ImportResult:
     if markers.get("_deepspeed") and values.get("precision") in ("amp-bf16", "bf16", "amp-fp16", "fp16"):
         half = "bf16" if "bf16" in values["precision"] else "fp16"
         values["precision"] = f"mixed-{half}"
-        extra_assumed.append(("precision", values["precision"], "DeepSpeed trains 16-bit weights with fp32 master "
-                                                                 "weights in its optimizer"))
+        extra_assumed.append(
+            (
+                "precision",
+                values["precision"],
+                message(
+                    QT_TRANSLATE_NOOP("engine", "DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer")
+                ),
+            )
+        )
         if values.get("method") in ("lora", "qlora") and values.get("lora_adapter_dtype") == "fp32":
             values["lora_adapter_dtype"] = "compute"
-            extra_assumed.append(("lora_adapter_dtype", "compute", "DeepSpeed casts the whole model, adapters "
-                                                                   "included, to the 16-bit dtype"))
+            extra_assumed.append(
+                (
+                    "lora_adapter_dtype",
+                    "compute",
+                    message(
+                        QT_TRANSLATE_NOOP(
+                            "engine", "DeepSpeed casts the whole model, adapters included, to the 16-bit dtype"
+                        )
+                    ),
+                )
+            )
     # framework keys the scenario does not have yet (issue 11 / issue 10): listed, not dropped silently
     for key in list(values):
         if key not in DEFAULTS:
             value = values.pop(key)
-            unmapped.append(Unmapped(chosen[key][1], f"{key} = {value!r}: not modelled yet (the planner has no "
-                                                     f"'{key}' setting)"))
+            unmapped.append(
+                Unmapped(
+                    chosen[key][1],
+                    message(
+                        QT_TRANSLATE_NOOP(
+                            "engine", "{key} = {value!r}: not modelled yet (the planner has no '{key}' setting)"
+                        ),
+                        key=key,
+                        value=value,
+                    ),
+                )
+            )
     scenario, dropped = _validated(values)
     for key, why in dropped:
         unmapped.append(Unmapped(chosen[key][1] if key in chosen else key, why))
@@ -209,11 +297,21 @@ def _merge(collectors: list[Collector]) -> ImportResult:
     if "_freeze_trainable" in markers and scenario.get("method") == "freeze":
         _apply_freeze(scenario, markers["_freeze_trainable"], extra_assumed, unmapped)
     if "model" not in scenario:
-        unmapped.append(Unmapped("model", "no model preset matched; pick the model in the planner"))
-    extra_assumed.append(("gpu", DEFAULTS["gpu"][0], "training configs do not name the GPU; choose it in the planner"))
+        unmapped.append(
+            Unmapped("model", message(QT_TRANSLATE_NOOP("engine", "no model preset matched; pick the model in the planner")))
+        )
+    extra_assumed.append(
+        (
+            "gpu",
+            DEFAULTS["gpu"][0],
+            message(QT_TRANSLATE_NOOP("engine", "training configs do not name the GPU; choose it in the planner")),
+        )
+    )
     for key in _CORE_KEYS:
         if key not in scenario:
-            extra_assumed.append((key, DEFAULTS[key][0], "not in the files: the planner's default"))
+            extra_assumed.append(
+                (key, DEFAULTS[key][0], message(QT_TRANSLATE_NOOP("engine", "not in the files: the planner's default")))
+            )
     # an assumption shows only where it is what the scenario holds (a later rule may have replaced it)
     kept = [a for a in assumed + extra_assumed if a[0] not in scenario or scenario[a[0]] == a[1]]
     seen: set[tuple[str, str]] = set()
@@ -233,10 +331,10 @@ def _is_set(chosen: dict[str, tuple[Any, str, bool]], key: str) -> bool:
     return key in chosen and not chosen[key][2]
 
 
-def _validated(values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+def _validated(values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, Message]]]:
     """Drop the keys the scenario rejects, one at a time, with the planner's own sentence."""
     data = dict(values)
-    dropped: list[tuple[str, str]] = []
+    dropped: list[tuple[str, Message]] = []
     for _ in range(len(DEFAULTS) + 1):
         probe = data if "model" in data else {**data, "model": _PLACEHOLDER_MODEL}
         try:
@@ -248,7 +346,17 @@ def _validated(values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, 
                 key = "model" if "model" in data else None
             if key is None:
                 return data, dropped
-            dropped.append((key, f"{key} = {data.pop(key)!r} rejected: {exc.detail}"))
+            dropped.append(
+                (
+                    key,
+                    message(
+                        QT_TRANSLATE_NOOP("engine", "{key} = {value!r} rejected: {why}"),
+                        key=key,
+                        value=data.pop(key),
+                        why=exc.detail,
+                    ),
+                )
+            )
     return data, dropped
 
 
@@ -259,11 +367,22 @@ def _apply_freeze(scenario: dict[str, Any], trainable: int, assumed: list, unmap
         return
     n = abs(trainable)
     if n >= layers:
-        unmapped.append(Unmapped("freeze_trainable_layers", f"{n} trainable layers of {layers}: nothing frozen"))
+        unmapped.append(
+            Unmapped(
+                "freeze_trainable_layers",
+                message(QT_TRANSLATE_NOOP("engine", "{n} trainable layers of {layers}: nothing frozen"), n=n, layers=layers),
+            )
+        )
         return
     scenario["frozen_layers"] = layers - n
     scenario["freeze_from"] = "bottom" if trainable > 0 else "top"
-    assumed.append(("frozen_layers", layers - n, f"{n} trainable layers of the model's {layers}"))
+    assumed.append(
+        (
+            "frozen_layers",
+            layers - n,
+            message(QT_TRANSLATE_NOOP("engine", "{n} trainable layers of the model's {layers}"), n=n, layers=layers),
+        )
+    )
 
 
 def _resolve_auto_buckets(scenario: dict[str, Any], markers: dict[str, Any], assumed: list) -> None:
@@ -278,5 +397,16 @@ def _resolve_auto_buckets(scenario: dict[str, Any], markers: dict[str, Any], ass
     for key, factor in autos.items():
         if key not in scenario:
             scenario[key] = int(factor * hidden * hidden)
-            assumed.append((key, scenario[key], f'"auto": {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer '
-                                                f"fills it"))
+            assumed.append(
+                (
+                    key,
+                    scenario[key],
+                    message(
+                        QT_TRANSLATE_NOOP(
+                            "engine", '"auto": {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it'
+                        ),
+                        factor=factor,
+                        hidden=hidden,
+                    ),
+                )
+            )

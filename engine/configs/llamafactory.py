@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_bool, lora_targets, read_hf_args, set_int
 from .result import Collector
 
@@ -17,19 +18,22 @@ _ATTN = {"fa2": "flash", "fa3": "flash", "sdpa": "sdpa", "disabled": "eager"}
 
 
 def is_llamafactory(d: Any) -> bool:
-    return isinstance(d, dict) and "model_name_or_path" in d and any(
-        k in d for k in ("finetuning_type", "template", "cutoff_len", "stage", "quantization_bit")
+    return (
+        isinstance(d, dict)
+        and "model_name_or_path" in d
+        and any(k in d for k in ("finetuning_type", "template", "cutoff_len", "stage", "quantization_bit"))
     )
 
 
 def read(c: Collector, d: dict[str, Any]) -> None:
     c.set("framework", "huggingface", "(LLaMA-Factory)")
-    read_hf_args(c, {k: v for k, v in d.items() if k not in ("lora_target", "lora_rank", "bf16", "fp16")},
-                 weights_follow_dtype=False)
+    read_hf_args(
+        c, {k: v for k, v in d.items() if k not in ("lora_target", "lora_rank", "bf16", "fp16")}, weights_follow_dtype=False
+    )
     ft = d.get("finetuning_type", "lora")
     quant = d.get("quantization_bit")
     if "finetuning_type" not in d:
-        c.assume("method", "lora", "LLaMA-Factory's default finetuning_type is lora")
+        c.assume("method", "lora", message(QT_TRANSLATE_NOOP("engine", "LLaMA-Factory's default finetuning_type is lora")))
     if ft == "lora":
         if quant is not None:
             bits = set_int(c, "qlora_bits", quant, "quantization_bit")
@@ -40,24 +44,26 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     elif ft in ("full", "freeze"):
         c.set("method", ft, "finetuning_type")
     else:
-        c.skip("finetuning_type", f"finetuning type '{ft}' is not modelled yet")
+        c.skip("finetuning_type", message(QT_TRANSLATE_NOOP("engine", "finetuning type '{ft}' is not modelled yet"), ft=ft))
     c.use("finetuning_type")
     if d.get("lora_rank") is not None:
         set_int(c, "lora_rank", d["lora_rank"], "lora_rank")
     elif ft == "lora":
-        c.assume("lora_rank", 8, "LLaMA-Factory's default lora_rank 8")
+        c.assume("lora_rank", 8, message(QT_TRANSLATE_NOOP("engine", "LLaMA-Factory's default lora_rank 8")))
     if d.get("lora_target") is not None:
         t = lora_targets(d["lora_target"])
         if t:
             c.set("lora_targets", t, "lora_target")
     elif ft == "lora":
-        c.assume("lora_targets", "all-linear", "LLaMA-Factory's default lora_target all")
+        c.assume(
+            "lora_targets", "all-linear", message(QT_TRANSLATE_NOOP("engine", "LLaMA-Factory's default lora_target all"))
+        )
     if ft == "freeze" and d.get("freeze_trainable_layers") is not None:
         _read_freeze(c, d)
     if "cutoff_len" in d:
         set_int(c, "seq_len", d["cutoff_len"], "cutoff_len")
     else:
-        c.assume("seq_len", 2048, "LLaMA-Factory's default cutoff_len 2048")
+        c.assume("seq_len", 2048, message(QT_TRANSLATE_NOOP("engine", "LLaMA-Factory's default cutoff_len 2048")))
     pure = as_bool(d.get("pure_bf16"))
     bf16, fp16 = as_bool(d.get("bf16")), as_bool(d.get("fp16"))
     if pure:
@@ -68,15 +74,25 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         c.set("precision", prec, "bf16" if bf16 else "fp16")
     c.use("bf16", "fp16", "pure_bf16")
     if ft in ("lora",) and (bf16 or fp16 or pure):
-        c.assume("lora_adapter_dtype", "fp32" if not pure else "compute",
-                 "LLaMA-Factory keeps LoRA adapters in fp32 unless pure_bf16")
+        c.assume(
+            "lora_adapter_dtype",
+            "fp32" if not pure else "compute",
+            message(QT_TRANSLATE_NOOP("engine", "LLaMA-Factory keeps LoRA adapters in fp32 unless pure_bf16")),
+        )
     if "disable_gradient_checkpointing" in d:
         off = as_bool(d["disable_gradient_checkpointing"])
         if off is not None:
             c.set("checkpointing", "none" if off else "full", "disable_gradient_checkpointing")
     else:
-        c.assume("checkpointing", "full", "LLaMA-Factory enables gradient checkpointing unless "
-                 "disable_gradient_checkpointing is set")
+        c.assume(
+            "checkpointing",
+            "full",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine", "LLaMA-Factory enables gradient checkpointing unless disable_gradient_checkpointing is set"
+                )
+            ),
+        )
     attn = d.get("flash_attn")
     if attn is not None:
         if attn in _ATTN:
@@ -89,7 +105,7 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         c.set("framework", "unsloth", "use_unsloth")
     for key in ("use_galore", "use_badam", "use_apollo", "use_llama_pro", "use_dora", "pissa_init"):
         if as_bool(d.get(key)):
-            c.skip(key, "not modelled yet")
+            c.skip(key, message(QT_TRANSLATE_NOOP("engine", "not modelled yet")))
     c.use("stage")
 
 
@@ -97,7 +113,10 @@ def _read_freeze(c: Collector, d: dict[str, Any]) -> None:
     """freeze_trainable_layers: N > 0 trains the last N layers, N < 0 the first |N| (LLaMA-Factory)."""
     n = d.get("freeze_trainable_layers")
     if isinstance(n, bool) or not isinstance(n, int) or n == 0:
-        c.skip("freeze_trainable_layers", f"expected a non-zero whole number, found {n!r}")
+        c.skip(
+            "freeze_trainable_layers",
+            message(QT_TRANSLATE_NOOP("engine", "expected a non-zero whole number, found {n!r}"), n=n),
+        )
         return
     c.settings.append(("_freeze_trainable", n, "freeze_trainable_layers", False))
     c.use("freeze_trainable_layers")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_int, set_int
 from .result import Collector
 from .shell import scan
@@ -33,28 +34,54 @@ def read(c: Collector, text: str) -> None:
     def intarg(flag: str) -> int | None:
         return as_int(a.get(flag)) if flag in a else None
 
-    for flag, key in (("--nproc_per_node", "gpus_per_node"), ("--nnodes", "nodes"),
-                      ("--tensor-model-parallel-size", "tp"), ("--pipeline-model-parallel-size", "pp"),
-                      ("--context-parallel-size", "cp"), ("--expert-model-parallel-size", "ep"),
-                      ("--micro-batch-size", "micro_batch"), ("--seq-length", "seq_len")):
+    for flag, key in (
+        ("--nproc_per_node", "gpus_per_node"),
+        ("--nnodes", "nodes"),
+        ("--tensor-model-parallel-size", "tp"),
+        ("--pipeline-model-parallel-size", "pp"),
+        ("--context-parallel-size", "cp"),
+        ("--expert-model-parallel-size", "ep"),
+        ("--micro-batch-size", "micro_batch"),
+        ("--seq-length", "seq_len"),
+    ):
         if flag in a:
             set_int(c, key, a[flag], flag)
     if "--virtual-pipeline-model-parallel-size" in a:
         if set_int(c, "vpp", a["--virtual-pipeline-model-parallel-size"], "--virtual-pipeline-model-parallel-size"):
-            c.set("pp_schedule", "interleaved-1f1b" if (intarg("--virtual-pipeline-model-parallel-size") or 1) > 1
-                  else "1f1b", "--virtual-pipeline-model-parallel-size")
+            c.set(
+                "pp_schedule",
+                "interleaved-1f1b" if (intarg("--virtual-pipeline-model-parallel-size") or 1) > 1 else "1f1b",
+                "--virtual-pipeline-model-parallel-size",
+            )
     elif (intarg("--pipeline-model-parallel-size") or 1) > 1:
-        c.assume("pp_schedule", "1f1b", "Megatron runs 1F1B without virtual pipeline stages")
+        c.assume(
+            "pp_schedule", "1f1b", message(QT_TRANSLATE_NOOP("engine", "Megatron runs 1F1B without virtual pipeline stages"))
+        )
     if "--sequence-parallel" in a:
         c.set("sequence_parallel", True, "--sequence-parallel")
     world = (intarg("--nproc_per_node") or 1) * (intarg("--nnodes") or 1)
-    model_par = (intarg("--tensor-model-parallel-size") or 1) * (intarg("--pipeline-model-parallel-size") or 1) * (
-        intarg("--context-parallel-size") or 1)
+    model_par = (
+        (intarg("--tensor-model-parallel-size") or 1)
+        * (intarg("--pipeline-model-parallel-size") or 1)
+        * (intarg("--context-parallel-size") or 1)
+    )
     if world % model_par:  # the script asks for more model-parallel ranks than its GPUs: more nodes are meant
         per_node = intarg("--nproc_per_node") or 1
         nodes = -(-model_par // per_node)
-        c.assume("nodes", nodes, f"TP x PP x CP = {model_par} GPUs, more than the script's {world}: {nodes} nodes "
-                 f"of {per_node}", "--nnodes")
+        c.assume(
+            "nodes",
+            nodes,
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine", "TP x PP x CP = {par} GPUs, more than the script's {world}: {nodes} nodes of {per_node}"
+                ),
+                par=model_par,
+                world=world,
+                nodes=nodes,
+                per_node=per_node,
+            ),
+            "--nnodes",
+        )
         c.settings = [s for s in c.settings if s[0] != "nodes" or s[3]]
         world = nodes * per_node
     gbs, mbs = intarg("--global-batch-size"), intarg("--micro-batch-size") or 1
@@ -63,7 +90,14 @@ def read(c: Collector, text: str) -> None:
         if gbs % (mbs * dp) == 0:
             c.set("grad_accum", gbs // (mbs * dp), "--global-batch-size")
         else:
-            c.skip("--global-batch-size", f"{gbs} is not a multiple of micro-batch x data-parallel size {mbs * dp}")
+            c.skip(
+                "--global-batch-size",
+                message(
+                    QT_TRANSLATE_NOOP("engine", "{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}"),
+                    gbs=gbs,
+                    mbs_dp=mbs * dp,
+                ),
+            )
     if "--fp8-format" in a:
         c.set("precision", "fp8", "--fp8-format")
         c.use("--bf16", "--fp16")
@@ -72,7 +106,9 @@ def read(c: Collector, text: str) -> None:
     elif "--fp16" in a:
         c.set("precision", "mixed-fp16", "--fp16")
     else:
-        c.assume("precision", "fp32", "neither --bf16 nor --fp16: Megatron trains in fp32")
+        c.assume(
+            "precision", "fp32", message(QT_TRANSLATE_NOOP("engine", "neither --bf16 nor --fp16: Megatron trains in fp32"))
+        )
     if "--use-distributed-optimizer" in a:
         c.set("distributed_optimizer", True, "--use-distributed-optimizer")
     gran = a.get("--recompute-granularity")
@@ -82,12 +118,23 @@ def read(c: Collector, text: str) -> None:
     elif "--recompute-activations" in a:
         c.set("checkpointing", "selective", "--recompute-activations")
     else:
-        c.assume("checkpointing", "none", "no --recompute-granularity: Megatron keeps all activations")
+        c.assume(
+            "checkpointing",
+            "none",
+            message(QT_TRANSLATE_NOOP("engine", "no --recompute-granularity: Megatron keeps all activations")),
+        )
     if "--use-flash-attn" in a or a.get("--attention-backend") in ("flash", "fused"):
         c.set("attention", "flash", "--attention-backend" if "--attention-backend" in a else "--use-flash-attn")
     if "--cross-entropy-loss-fusion" in a:
-        c.skip("--cross-entropy-loss-fusion", "Megatron's fused vocab-parallel cross-entropy is not modelled yet")
-    c.assume("optimizer", "adamw", "Megatron's default --optimizer adam (AdamW with --weight-decay)")
+        c.skip(
+            "--cross-entropy-loss-fusion",
+            message(QT_TRANSLATE_NOOP("engine", "Megatron's fused vocab-parallel cross-entropy is not modelled yet")),
+        )
+    c.assume(
+        "optimizer",
+        "adamw",
+        message(QT_TRANSLATE_NOOP("engine", "Megatron's default --optimizer adam (AdamW with --weight-decay)")),
+    )
     if a.get("--optimizer") == "sgd":
         c.set("optimizer", "sgd", "--optimizer")
     _read_model(c, a)
@@ -99,17 +146,47 @@ def _read_model(c: Collector, a: dict[str, Any]) -> None:
         return as_int(a.get(flag)) if flag in a else None
 
     layers, hidden, heads = n("--num-layers"), n("--hidden-size"), n("--num-attention-heads")
-    shape_flags = ["--num-layers", "--hidden-size", "--num-attention-heads", "--ffn-hidden-size", "--num-query-groups",
-                   "--group-query-attention", "--kv-channels", "--max-position-embeddings", "--vocab-size",
-                   "--swiglu", "--normalization", "--untie-embeddings-and-output-weights", "--disable-bias-linear",
-                   "--position-embedding-type", "--num-experts", "--moe-router-topk", "--moe-ffn-hidden-size",
-                   "--rotary-base", "--tokenizer-type"]
+    shape_flags = [
+        "--num-layers",
+        "--hidden-size",
+        "--num-attention-heads",
+        "--ffn-hidden-size",
+        "--num-query-groups",
+        "--group-query-attention",
+        "--kv-channels",
+        "--max-position-embeddings",
+        "--vocab-size",
+        "--swiglu",
+        "--normalization",
+        "--untie-embeddings-and-output-weights",
+        "--disable-bias-linear",
+        "--position-embedding-type",
+        "--num-experts",
+        "--moe-router-topk",
+        "--moe-ffn-hidden-size",
+        "--rotary-base",
+        "--tokenizer-type",
+    ]
     if not (layers and hidden and heads):
-        c.skip("--num-layers", "the model's shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete")
+        c.skip(
+            "--num-layers",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine", "the model's shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete"
+                )
+            ),
+        )
         return
     llama_like = "--swiglu" in a and a.get("--normalization") == "RMSNorm"
     if not llama_like:
-        c.skip("--num-layers", "a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner")
+        c.skip(
+            "--num-layers",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine", "a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner"
+                )
+            ),
+        )
         c.use(*[f for f in shape_flags if f in a])
         return
     vocab = n("--vocab-size")
@@ -117,8 +194,14 @@ def _read_model(c: Collector, a: dict[str, Any]) -> None:
         tok = a.get("--tokenizer-type")
         vocab = _TOKENIZER_VOCAB.get(str(tok))
         if vocab is None:
-            c.skip("--tokenizer-type", "the vocabulary size is unknown (no --vocab-size); pick the model in the "
-                   "planner")
+            c.skip(
+                "--tokenizer-type",
+                message(
+                    QT_TRANSLATE_NOOP(
+                        "engine", "the vocabulary size is unknown (no --vocab-size); pick the model in the planner"
+                    )
+                ),
+            )
             return
         c.use("--tokenizer-type")
         vocab_note = f"vocabulary size {vocab} of {tok} (no --vocab-size)"

@@ -9,9 +9,7 @@ from functools import cache
 from ..presets import PRESETS_DIR, model_presets
 
 # Suffixes that name a variant with the base model's architecture (chat/instruct tunes, dtype copies, dates).
-_VARIANT = re.compile(
-    r"(-(instruct|chat|hf|it|base|fp16|bf16|sft|dpo|\d{4}|v0\.\d|v\d(\.\d)?))+$"
-)
+_VARIANT = re.compile(r"(-(instruct|chat|hf|it|base|fp16|bf16|sft|dpo|\d{4}|v0\.\d|v\d(\.\d)?))+$")
 
 
 def _norm(name: str) -> str:
@@ -74,33 +72,69 @@ def preset_for(name: str) -> tuple[str | None, bool]:
 
 # torchtune model builders (torchtune/models/<family>/_model_builders.py) -> preset
 TORCHTUNE_BUILDERS = {
-    "llama2_7b": "llama-2-7b", "llama2_13b": "llama-2-13b", "llama2_70b": "llama-2-70b",
-    "llama3_8b": "llama-3-8b", "llama3_70b": "llama-3-70b",
-    "llama3_1_8b": "llama-3.1-8b", "llama3_1_70b": "llama-3.1-70b", "llama3_1_405b": "llama-3.1-405b",
-    "llama3_2_1b": "llama-3.2-1b", "llama3_2_3b": "llama-3.2-3b",
+    "llama2_7b": "llama-2-7b",
+    "llama2_13b": "llama-2-13b",
+    "llama2_70b": "llama-2-70b",
+    "llama3_8b": "llama-3-8b",
+    "llama3_70b": "llama-3-70b",
+    "llama3_1_8b": "llama-3.1-8b",
+    "llama3_1_70b": "llama-3.1-70b",
+    "llama3_1_405b": "llama-3.1-405b",
+    "llama3_2_1b": "llama-3.2-1b",
+    "llama3_2_3b": "llama-3.2-3b",
     "mistral_7b": "mistral-7b",
-    "qwen2_5_0_5b": "qwen2.5-0.5b", "qwen2_5_1_5b_base": "qwen2.5-1.5b", "qwen2_5_1_5b_instruct": "qwen2.5-1.5b",
-    "qwen2_5_3b": "qwen2.5-3b", "qwen2_5_7b_base": "qwen2.5-7b", "qwen2_5_7b_instruct": "qwen2.5-7b",
-    "qwen2_5_14b_base": "qwen2.5-14b", "qwen2_5_14b_instruct": "qwen2.5-14b",
-    "qwen2_5_32b_base": "qwen2.5-32b", "qwen2_5_32b_instruct": "qwen2.5-32b",
-    "qwen2_5_72b_base": "qwen2.5-72b", "qwen2_5_72b_instruct": "qwen2.5-72b",
-    "qwen3_0_6b_base": "qwen3-0.6b", "qwen3_0_6b_instruct": "qwen3-0.6b", "qwen3_1_7b_base": "qwen3-1.7b",
-    "qwen3_1_7b_instruct": "qwen3-1.7b", "qwen3_4b_base": "qwen3-4b", "qwen3_4b_instruct": "qwen3-4b",
-    "qwen3_8b_base": "qwen3-8b", "qwen3_8b_instruct": "qwen3-8b", "qwen3_14b_base": "qwen3-14b",
-    "qwen3_14b_instruct": "qwen3-14b", "qwen3_32b": "qwen3-32b",
-    "gemma2_2b": "gemma-2-2b", "gemma2_9b": "gemma-2-9b", "gemma2_27b": "gemma-2-27b",
+    "qwen2_5_0_5b": "qwen2.5-0.5b",
+    "qwen2_5_1_5b_base": "qwen2.5-1.5b",
+    "qwen2_5_1_5b_instruct": "qwen2.5-1.5b",
+    "qwen2_5_3b": "qwen2.5-3b",
+    "qwen2_5_7b_base": "qwen2.5-7b",
+    "qwen2_5_7b_instruct": "qwen2.5-7b",
+    "qwen2_5_14b_base": "qwen2.5-14b",
+    "qwen2_5_14b_instruct": "qwen2.5-14b",
+    "qwen2_5_32b_base": "qwen2.5-32b",
+    "qwen2_5_32b_instruct": "qwen2.5-32b",
+    "qwen2_5_72b_base": "qwen2.5-72b",
+    "qwen2_5_72b_instruct": "qwen2.5-72b",
+    "qwen3_0_6b_base": "qwen3-0.6b",
+    "qwen3_0_6b_instruct": "qwen3-0.6b",
+    "qwen3_1_7b_base": "qwen3-1.7b",
+    "qwen3_1_7b_instruct": "qwen3-1.7b",
+    "qwen3_4b_base": "qwen3-4b",
+    "qwen3_4b_instruct": "qwen3-4b",
+    "qwen3_8b_base": "qwen3-8b",
+    "qwen3_8b_instruct": "qwen3-8b",
+    "qwen3_14b_base": "qwen3-14b",
+    "qwen3_14b_instruct": "qwen3-14b",
+    "qwen3_32b": "qwen3-32b",
+    "gemma2_2b": "gemma-2-2b",
+    "gemma2_9b": "gemma-2-9b",
+    "gemma2_27b": "gemma-2-27b",
     "phi3_mini": "phi-3-mini",
 }
 # preset -> torchtune builder, for export (the first builder listed for a preset)
 TORCHTUNE_MODULES = {
-    "llama2": "llama2", "llama3": "llama3", "llama3_1": "llama3_1", "llama3_2": "llama3_2", "mistral": "mistral",
-    "qwen2_5": "qwen2_5", "qwen3": "qwen3", "gemma2": "gemma2", "phi3": "phi3",
+    "llama2": "llama2",
+    "llama3": "llama3",
+    "llama3_1": "llama3_1",
+    "llama3_2": "llama3_2",
+    "mistral": "mistral",
+    "qwen2_5": "qwen2_5",
+    "qwen3": "qwen3",
+    "gemma2": "gemma2",
+    "phi3": "phi3",
 }
 
 # torchtitan [model] name + flavor -> preset (torchtitan/models/<name>/__init__.py flavours; llama3 is Llama 3.1)
 TORCHTITAN_FLAVORS = {
-    ("llama3", "8B"): "llama-3.1-8b", ("llama3", "70B"): "llama-3.1-70b", ("llama3", "405B"): "llama-3.1-405b",
-    ("qwen3", "0.6B"): "qwen3-0.6b", ("qwen3", "1.7B"): "qwen3-1.7b", ("qwen3", "4B"): "qwen3-4b",
-    ("qwen3", "8B"): "qwen3-8b", ("qwen3", "14B"): "qwen3-14b", ("qwen3", "32B"): "qwen3-32b",
-    ("qwen3", "30B-A3B"): "qwen3-30b-a3b", ("qwen3", "235B-A22B"): "qwen3-235b-a22b",
+    ("llama3", "8B"): "llama-3.1-8b",
+    ("llama3", "70B"): "llama-3.1-70b",
+    ("llama3", "405B"): "llama-3.1-405b",
+    ("qwen3", "0.6B"): "qwen3-0.6b",
+    ("qwen3", "1.7B"): "qwen3-1.7b",
+    ("qwen3", "4B"): "qwen3-4b",
+    ("qwen3", "8B"): "qwen3-8b",
+    ("qwen3", "14B"): "qwen3-14b",
+    ("qwen3", "32B"): "qwen3-32b",
+    ("qwen3", "30B-A3B"): "qwen3-30b-a3b",
+    ("qwen3", "235B-A22B"): "qwen3-235b-a22b",
 }

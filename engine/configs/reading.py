@@ -49,9 +49,7 @@ def decode(name: str, raw: bytes) -> str:
             QT_TRANSLATE_NOOP("engine", "{name} is larger than 1 MB; a training config is a few kilobytes."), name=name
         )
     if b"\x00" in raw:
-        raise ConfigFileError(
-            QT_TRANSLATE_NOOP("engine", "{name} is a binary file, not a text configuration."), name=name
-        )
+        raise ConfigFileError(QT_TRANSLATE_NOOP("engine", "{name} is a binary file, not a text configuration."), name=name)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

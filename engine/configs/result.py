@@ -5,6 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..messages import Message
+
+
+def as_message(why: str | Message) -> Message:
+    """Reasons are translatable templates; plain text (a number, a name from the file) stays as it is."""
+    return why if isinstance(why, Message) else Message(str(why).replace("{", "{{").replace("}", "}}"))
+
 
 @dataclass(frozen=True, slots=True)
 class Mapped:
@@ -16,14 +23,14 @@ class Mapped:
 @dataclass(frozen=True, slots=True)
 class Unmapped:
     key: str  # "file name: key in the file"
-    why: str
+    why: Message  # str() is the English sentence; the window translates the template
 
 
 @dataclass(frozen=True, slots=True)
 class Assumed:
     key: str  # scenario key
     value: Any
-    why: str
+    why: Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +45,8 @@ class ImportResult:
         return {
             "scenario": self.scenario,
             "mapped": [{"key": m.key, "value": m.value, "source": m.source} for m in self.mapped],
-            "unmapped": [{"key": u.key, "why": u.why} for u in self.unmapped],
-            "assumed": [{"key": a.key, "value": a.value, "why": a.why} for a in self.assumed],
+            "unmapped": [{"key": u.key, "why": str(u.why)} for u in self.unmapped],
+            "assumed": [{"key": a.key, "value": a.value, "why": str(a.why)} for a in self.assumed],
             "formats": list(self.formats),
         }
 
@@ -51,7 +58,7 @@ class Collector:
     file: str
     fmt: str
     settings: list[tuple[str, Any, str, bool]] = field(default_factory=list)  # key, value, source key, assumed?
-    assumed_why: dict[int, str] = field(default_factory=dict)
+    assumed_why: dict[int, Message] = field(default_factory=dict)
     unmapped: list[Unmapped] = field(default_factory=list)
     consumed: set[str] = field(default_factory=set)  # file keys already accounted for
     references: list[tuple[str, str]] = field(default_factory=list)  # (file key, referenced path) e.g. a DeepSpeed JSON
@@ -62,15 +69,15 @@ class Collector:
         self.settings.append((key, value, src, False))
         self.consumed.add(src)
 
-    def assume(self, key: str, value: Any, why: str, src: str = "") -> None:
+    def assume(self, key: str, value: Any, why: str | Message, src: str = "") -> None:
         """A value the file leaves to a default or to "auto"."""
-        self.assumed_why[len(self.settings)] = why
+        self.assumed_why[len(self.settings)] = as_message(why)
         self.settings.append((key, value, src, True))
         if src:
             self.consumed.add(src)
 
-    def skip(self, src: str, why: str) -> None:
-        self.unmapped.append(Unmapped(f"{self.file}: {src}", why))
+    def skip(self, src: str, why: str | Message) -> None:
+        self.unmapped.append(Unmapped(f"{self.file}: {src}", as_message(why)))
         self.consumed.add(src)
 
     def use(self, *srcs: str) -> None:

@@ -13,14 +13,22 @@ def _identity(text: str) -> str:
     return text
 
 
-def render_import(result: ImportResult, tr: Callable[[str], str] = _identity) -> str:
-    out = [tr(QT_TRANSLATE_NOOP("cli", "Read {n} file(s): {formats}")).format(
-        n=len(result.formats), formats=", ".join(result.formats)), "",
-        tr(QT_TRANSLATE_NOOP("cli", "Scenario:")), json.dumps(result.scenario, indent=2, ensure_ascii=False), "",
-        tr(QT_TRANSLATE_NOOP("cli", "Mapped:"))]
+def render_import(result: ImportResult, tr: Callable[[str], str] = _identity,
+                  tr_engine: Callable[[str], str] = _identity) -> str:
+    out = [
+        tr(QT_TRANSLATE_NOOP("cli", "Read {n} file(s): {formats}")).format(
+            n=len(result.formats), formats=", ".join(result.formats)
+        ),
+        "",
+        tr(QT_TRANSLATE_NOOP("cli", "Scenario:")),
+        json.dumps(result.scenario, indent=2, ensure_ascii=False),
+        "",
+        tr(QT_TRANSLATE_NOOP("cli", "Mapped:")),
+    ]
     out += [f"  {m.key} = {json.dumps(m.value, ensure_ascii=False)}   <- {m.source}" for m in result.mapped]
     out += ["", tr(QT_TRANSLATE_NOOP("cli", "Assumed:"))]
-    out += [f"  {a.key} = {json.dumps(a.value, ensure_ascii=False)}   ({a.why})" for a in result.assumed]
+    out += [f"  {a.key} = {json.dumps(a.value, ensure_ascii=False)}   ({a.why.format_with(tr_engine)})"
+            for a in result.assumed]
     out += ["", tr(QT_TRANSLATE_NOOP("cli", "Not used:"))]
-    out += [f"  {u.key}: {u.why}" for u in result.unmapped]
+    out += [f"  {u.key}: {u.why.format_with(tr_engine)}" for u in result.unmapped]
     return "\n".join(out)

@@ -136,8 +136,12 @@ def scan(text: str) -> tuple[dict[str, str], list[tuple[str, str | None]]]:
                 elif i + 1 < len(words) and not words[i + 1].startswith("--") and words[i + 1] not in (")", "("):
                     values = [words[i + 1]]
                     j = i + 2  # several values (ms-swift --dataset a b c): keep the first, skip the rest
-                    while (j < len(words) and not words[j].startswith("--") and words[j] not in (")", "(")
-                           and not words[j].endswith((".py", ".sh"))):  # the script torchrun starts ends a value
+                    while (
+                        j < len(words)
+                        and not words[j].startswith("--")
+                        and words[j] not in (")", "(")
+                        and not words[j].endswith((".py", ".sh"))
+                    ):  # the script torchrun starts ends a value
                         values.append(words[j])
                         j += 1
                     flags.append((word, values[0] if len(values) == 1 else " ".join(values)))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_bool, as_int, read_hf_args, set_int
 from .result import Collector
 from .shell import scan
@@ -43,8 +44,7 @@ def read(c: Collector, args: dict[str, Any]) -> None:
     tkey = "tuner_type" if "tuner_type" in args else "train_type"
     quant = as_int(args.get("quant_bits"))
     hf = {k: v for k, v in args.items() if k not in ("model", "lora_rank")}
-    for key in ("per_device_train_batch_size", "gradient_accumulation_steps", "max_length", "lora_rank",
-                "lora_alpha"):
+    for key in ("per_device_train_batch_size", "gradient_accumulation_steps", "max_length", "lora_rank", "lora_alpha"):
         if key in hf and isinstance(hf[key], str):
             hf[key] = as_int(hf[key]) if as_int(hf[key]) is not None else hf[key]
     for key in ("gradient_checkpointing", "bf16", "fp16", "use_liger_kernel", "torch_compile"):
@@ -57,9 +57,13 @@ def read(c: Collector, args: dict[str, Any]) -> None:
             hf["target_modules"] = "all-linear"
     read_hf_args(c, hf, weights_follow_dtype=True)
     if "gradient_checkpointing" not in args:
-        c.assume("checkpointing", "full", "ms-swift turns gradient_checkpointing on by default")
+        c.assume(
+            "checkpointing",
+            "full",
+            message(QT_TRANSLATE_NOOP("engine", "ms-swift turns gradient_checkpointing on by default")),
+        )
     if tuner is None:
-        c.assume("method", "lora", "ms-swift's default tuner_type lora")
+        c.assume("method", "lora", message(QT_TRANSLATE_NOOP("engine", "ms-swift's default tuner_type lora")))
         tuner = "lora"
     if tuner == "full":
         c.set("method", "full", tkey)
@@ -70,13 +74,17 @@ def read(c: Collector, args: dict[str, Any]) -> None:
         else:
             c.set("method", "lora", tkey)
     else:
-        c.skip(tkey, f"tuner '{tuner}' is not modelled yet")
+        c.skip(tkey, message(QT_TRANSLATE_NOOP("engine", "tuner '{tuner}' is not modelled yet"), tuner=tuner))
     if args.get("lora_rank") is not None:
         set_int(c, "lora_rank", args["lora_rank"], "lora_rank")
     elif tuner == "lora":
-        c.assume("lora_rank", 8, "ms-swift's default lora_rank 8")
+        c.assume("lora_rank", 8, message(QT_TRANSLATE_NOOP("engine", "ms-swift's default lora_rank 8")))
     if tuner == "lora" and "target_modules" not in args:
-        c.assume("lora_targets", "all-linear", "ms-swift's default target_modules all-linear")
+        c.assume(
+            "lora_targets",
+            "all-linear",
+            message(QT_TRANSLATE_NOOP("engine", "ms-swift's default target_modules all-linear")),
+        )
     ds = args.get("deepspeed")
     if isinstance(ds, str):
         m = re.fullmatch(r"zero(\d)(_offload)?", ds.strip())
@@ -84,8 +92,9 @@ def read(c: Collector, args: dict[str, Any]) -> None:
             c.set("framework", "deepspeed", "deepspeed")
             c.settings.append(("_deepspeed", True, "", True))
             c.set("zero_stage", int(m.group(1)), "deepspeed")
-            c.set("offload", ("optimizer+params" if m.group(1) == "3" else "optimizer") if m.group(2) else "none",
-                  "deepspeed")
+            c.set(
+                "offload", ("optimizer+params" if m.group(1) == "3" else "optimizer") if m.group(2) else "none", "deepspeed"
+            )
         else:
             c.references.append(("deepspeed", ds))
             c.use("deepspeed")

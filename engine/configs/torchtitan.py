@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_bool, as_int, set_int
 from .models import TORCHTITAN_FLAVORS
 from .result import Collector
@@ -30,7 +31,16 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         c.set("model", preset, "model.flavor")
         c.use("model.name")
     else:
-        c.skip("model.flavor", f"torchtitan model {name} {flavor} is not a preset; pick the model in the planner")
+        c.skip(
+            "model.flavor",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine", "torchtitan model {name} {flavor} is not a preset; pick the model in the planner"
+                ),
+                name=name,
+                flavor=flavor,
+            ),
+        )
         c.use("model.name")
     training = d.get("training", {}) if isinstance(d.get("training"), dict) else {}
     for key in ("local_batch_size", "batch_size"):
@@ -43,14 +53,26 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     mp = training.get("mixed_precision_param", "bfloat16")
     c.use("training.mixed_precision_param", "training.mixed_precision_reduce")
     if mp in ("bfloat16", "float16"):
-        c.assume("precision", "amp-bf16" if mp == "bfloat16" else "amp-fp16",
-                 f"torchtitan keeps fp32 sharded parameters and computes in {mp} (mixed_precision_param)")
+        c.assume(
+            "precision",
+            "amp-bf16" if mp == "bfloat16" else "amp-fp16",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine", "torchtitan keeps fp32 sharded parameters and computes in {mp} (mixed_precision_param)"
+                ),
+                mp=mp,
+            ),
+        )
     else:
         c.set("precision", "fp32", "training.mixed_precision_param")
     par = d.get("parallelism", {}) if isinstance(d.get("parallelism"), dict) else {}
     degrees = {}
-    for key, target in (("tensor_parallel_degree", "tp"), ("pipeline_parallel_degree", "pp"),
-                        ("context_parallel_degree", "cp"), ("expert_parallel_degree", "ep")):
+    for key, target in (
+        ("tensor_parallel_degree", "tp"),
+        ("pipeline_parallel_degree", "pp"),
+        ("context_parallel_degree", "cp"),
+        ("expert_parallel_degree", "ep"),
+    ):
         if key in par:
             if set_int(c, target, par[key], f"parallelism.{key}"):
                 degrees[target] = as_int(par[key])
@@ -65,41 +87,65 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     if shard is not None and shard > 0:
         c.set("gpus_per_node", shard * rep * other, "parallelism.data_parallel_shard_degree")
     else:
-        c.assume("gpus_per_node", max(1, rep) * other, "data_parallel_shard_degree -1 takes the GPUs torchrun "
-                 "starts (not in the file): shard over as many as the planner is given", )
+        c.assume(
+            "gpus_per_node",
+            max(1, rep) * other,
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine",
+                    "data_parallel_shard_degree -1 takes the GPUs torchrun starts (not in the file): shard over as "
+                    "many as the planner is given",
+                )
+            ),
+        )
     dp = (shard if shard is not None and shard > 0 else 0) * rep
     if gb is not None and gb > 0:
         mbs = as_int(training.get("local_batch_size", training.get("batch_size", 8))) or 1
         if dp and gb % (mbs * dp) == 0:
             c.set("grad_accum", gb // (mbs * dp), "training.global_batch_size")
         else:
-            c.skip("training.global_batch_size", "the data-parallel size is not in the file, so the accumulation "
-                   "steps are unknown")
+            c.skip(
+                "training.global_batch_size",
+                message(
+                    QT_TRANSLATE_NOOP(
+                        "engine", "the data-parallel size is not in the file, so the accumulation steps are unknown"
+                    )
+                ),
+            )
     if "pipeline_parallel_schedule" in par:
         sched = str(par["pipeline_parallel_schedule"]).lower()
         value = {"1f1b": "1f1b", "gpipe": "gpipe", "interleaved1f1b": "interleaved-1f1b"}.get(sched)
         if value:
             c.set("pp_schedule", value, "parallelism.pipeline_parallel_schedule")
         else:
-            c.skip("parallelism.pipeline_parallel_schedule", f"schedule {sched} is not modelled yet")
+            c.skip(
+                "parallelism.pipeline_parallel_schedule",
+                message(QT_TRANSLATE_NOOP("engine", "schedule {sched} is not modelled yet"), sched=sched),
+            )
     if "fsdp_reshard_after_forward" in par:
         v = str(par["fsdp_reshard_after_forward"]).lower()
         if v in ("always", "never"):
             c.set("reshard_after_forward", v == "always", "parallelism.fsdp_reshard_after_forward")
         else:
-            c.skip("parallelism.fsdp_reshard_after_forward", "\"default\": reshards except on the last stage")
+            c.skip(
+                "parallelism.fsdp_reshard_after_forward",
+                message(QT_TRANSLATE_NOOP("engine", '"default": reshards except on the last stage')),
+            )
     if "enable_async_tensor_parallel" in par:
         c.use("parallelism.enable_async_tensor_parallel")
     ac = d.get("activation_checkpoint", {})
     if isinstance(ac, dict) and "mode" in ac:
         mode = str(ac["mode"])
         if mode == "selective" and str(ac.get("selective_ac_option", "op")).isdigit():
-            c.skip("activation_checkpoint.selective_ac_option", "checkpointing every N-th layer is not modelled yet")
+            c.skip(
+                "activation_checkpoint.selective_ac_option",
+                message(QT_TRANSLATE_NOOP("engine", "checkpointing every N-th layer is not modelled yet")),
+            )
         elif mode in _AC:
             c.set("checkpointing", _AC[mode], "activation_checkpoint.mode")
             c.use("activation_checkpoint.selective_ac_option")
         else:
-            c.skip("activation_checkpoint.mode", f"unknown mode {mode!r}")
+            c.skip("activation_checkpoint.mode", message(QT_TRANSLATE_NOOP("engine", "unknown mode {mode!r}"), mode=mode))
     comp = d.get("compile", {})
     if isinstance(comp, dict) and "enable" in comp:
         on = as_bool(comp["enable"])
@@ -115,5 +161,10 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         if name:
             c.set("optimizer", name, "optimizer.name")
         else:
-            c.skip("optimizer.name", f"optimizer {opt['name']} is not modelled yet")
-    c.assume("attention", "sdpa", "torchtitan's attention uses scaled_dot_product_attention")
+            c.skip(
+                "optimizer.name",
+                message(QT_TRANSLATE_NOOP("engine", "optimizer {name} is not modelled yet"), name=opt["name"]),
+            )
+    c.assume(
+        "attention", "sdpa", message(QT_TRANSLATE_NOOP("engine", "torchtitan's attention uses scaled_dot_product_attention"))
+    )

@@ -10,15 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_bool, as_int, set_int
 from .models import TORCHTUNE_BUILDERS
 from .result import Collector
 
 _OPTIMIZERS = {
-    "torch.optim.AdamW": "adamw", "torch.optim.Adam": "adamw", "torch.optim.SGD": "sgd",
-    "bitsandbytes.optim.PagedAdamW8bit": "adamw-8bit", "bitsandbytes.optim.AdamW8bit": "adamw-8bit",
-    "bitsandbytes.optim.PagedAdamW": "adamw", "bitsandbytes.optim.PagedAdamW32bit": "adamw",
-    "torchao.prototype.low_bit_optim.AdamW8bit": "adamw-8bit", "torchao.optim.AdamW8bit": "adamw-8bit",
+    "torch.optim.AdamW": "adamw",
+    "torch.optim.Adam": "adamw",
+    "torch.optim.SGD": "sgd",
+    "bitsandbytes.optim.PagedAdamW8bit": "adamw-8bit",
+    "bitsandbytes.optim.AdamW8bit": "adamw-8bit",
+    "bitsandbytes.optim.PagedAdamW": "adamw",
+    "bitsandbytes.optim.PagedAdamW32bit": "adamw",
+    "torchao.prototype.low_bit_optim.AdamW8bit": "adamw-8bit",
+    "torchao.optim.AdamW8bit": "adamw-8bit",
 }
 # loss component -> cross_entropy (issue 11): torchtune chunks the output projection + CE, or fuses them
 _LOSSES = {
@@ -50,9 +56,9 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         if prec:
             c.set("precision", prec, "dtype")
         else:
-            c.skip("dtype", f"unknown dtype {dtype!r}")
+            c.skip("dtype", message(QT_TRANSLATE_NOOP("engine", "unknown dtype {dtype!r}"), dtype=dtype))
     else:
-        c.assume("precision", "bf16", "torchtune recipes default to dtype bf16")
+        c.assume("precision", "bf16", message(QT_TRANSLATE_NOOP("engine", "torchtune recipes default to dtype bf16")))
     if "enable_activation_checkpointing" in d:
         on = as_bool(d["enable_activation_checkpointing"])
         if on is not None:
@@ -72,7 +78,10 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     tok = d.get("tokenizer")
     if isinstance(tok, dict) and "max_seq_len" in tok:
         if tok["max_seq_len"] is None:
-            c.skip("tokenizer.max_seq_len", "null: the length of the longest sample; set seq_len in the planner")
+            c.skip(
+                "tokenizer.max_seq_len",
+                message(QT_TRANSLATE_NOOP("engine", "null: the length of the longest sample; set seq_len in the planner")),
+            )
         else:
             set_int(c, "seq_len", tok["max_seq_len"], "tokenizer.max_seq_len")
     opt = d.get("optimizer")
@@ -85,19 +94,36 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         if name:
             c.set("optimizer", name, "optimizer._component_")
         else:
-            c.skip("optimizer._component_", f"optimizer {comp} is not modelled yet")
+            c.skip(
+                "optimizer._component_",
+                message(QT_TRANSLATE_NOOP("engine", "optimizer {comp} is not modelled yet"), comp=comp),
+            )
     loss = d.get("loss")
     if isinstance(loss, dict) and isinstance(loss.get("_component_"), str):
         ce = _LOSSES.get(loss["_component_"])
         if ce:
             c.set("cross_entropy", ce, "loss._component_")
         else:
-            c.skip("loss._component_", f"loss {loss['_component_']} is not modelled yet")
+            c.skip(
+                "loss._component_",
+                message(
+                    QT_TRANSLATE_NOOP("engine", "loss {_component} is not modelled yet"), _component=loss["_component_"]
+                ),
+            )
     if d.get("tensor_parallel_dim") is not None and set_int(c, "tp", d["tensor_parallel_dim"], "tensor_parallel_dim"):
         tp = as_int(d["tensor_parallel_dim"]) or 1
         if tp > 1:
-            c.assume("gpus_per_node", tp, "the GPU count is given to `tune run --nproc_per_node`, not in the recipe: "
-                     "at least the tensor-parallel degree")
+            c.assume(
+                "gpus_per_node",
+                tp,
+                message(
+                    QT_TRANSLATE_NOOP(
+                        "engine",
+                        "the GPU count is given to `tune run --nproc_per_node`, not in the recipe: at least the "
+                        "tensor-parallel degree",
+                    )
+                ),
+            )
     if "fsdp_cpu_offload" in d:
         on = as_bool(d["fsdp_cpu_offload"])
         if on is not None:
@@ -107,7 +133,10 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         if on is not None:
             c.set("reshard_after_forward", on, "fsdp_reshard_after_forward")
     if "custom_sharded_layers" in d:
-        c.skip("custom_sharded_layers", "sharding of embeddings and output apart is not modelled yet")
+        c.skip(
+            "custom_sharded_layers",
+            message(QT_TRANSLATE_NOOP("engine", "sharding of embeddings and output apart is not modelled yet")),
+        )
 
 
 def _read_model(c: Collector, model: dict[str, Any]) -> None:
@@ -115,22 +144,36 @@ def _read_model(c: Collector, model: dict[str, Any]) -> None:
     builder = comp.rsplit(".", 1)[-1]
     method = "full"
     if builder.startswith("qlora_"):
-        method, builder = "qlora", builder[len("qlora_"):]
+        method, builder = "qlora", builder[len("qlora_") :]
     elif builder.startswith("lora_"):
-        method, builder = "lora", builder[len("lora_"):]
+        method, builder = "lora", builder[len("lora_") :]
     elif builder.startswith(("dora_", "qdora_")):
-        c.skip("model._component_", f"DoRA ({comp}) is not modelled yet")
+        c.skip("model._component_", message(QT_TRANSLATE_NOOP("engine", "DoRA ({comp}) is not modelled yet"), comp=comp))
         return
     preset = TORCHTUNE_BUILDERS.get(builder)
     if preset:
         c.set("model", preset, "model._component_")
     else:
-        c.skip("model._component_", f"model builder {comp} is not a preset; pick the model in the planner")
+        c.skip(
+            "model._component_",
+            message(
+                QT_TRANSLATE_NOOP("engine", "model builder {comp} is not a preset; pick the model in the planner"), comp=comp
+            ),
+        )
     c.set("method", method, "model._component_")
     if method == "qlora":
-        c.assume("qlora_bits", 4, "torchtune QLoRA quantises base weights to NF4")
-        c.assume("qlora_double_quant", False, "torchtune's NF4Tensor (torchao) keeps per-block scales quantised "
-                 "once, with no second-level quantisation of the constants")
+        c.assume("qlora_bits", 4, message(QT_TRANSLATE_NOOP("engine", "torchtune QLoRA quantises base weights to NF4")))
+        c.assume(
+            "qlora_double_quant",
+            False,
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine",
+                    "torchtune's NF4Tensor (torchao) keeps per-block scales quantised once, with no second-level "
+                    "quantisation of the constants",
+                )
+            ),
+        )
     if method == "full":
         return
     if model.get("lora_rank") is not None:
@@ -153,4 +196,4 @@ def _read_model(c: Collector, model: dict[str, Any]) -> None:
         else:
             c.set("lora_targets", targets, "model.lora_attn_modules")
     if as_int(model.get("lora_dropout")) is not None or "lora_dropout" in model:
-        c.skip("model.lora_dropout", "does not affect GPU memory")
+        c.skip("model.lora_dropout", message(QT_TRANSLATE_NOOP("engine", "does not affect GPU memory")))
