@@ -200,6 +200,7 @@ def test_framework_options_are_listed_not_dropped() -> None:
     ("types.json", b'{"zero_optimization": "three", "train_micro_batch_size_per_gpu": [1]}', None),
     ("tt.yaml", b"model:\n  _component_: 5\nbatch_size: {a: 1}\n", None),
     ("titan.toml", b"[model]\nflavor = [1]\n[training]\nlocal_batch_size = 'x'\n", None),
+    ("zero.sh", b"torchrun --nproc_per_node 0 pretrain_gpt.py --tensor-model-parallel-size 0 --global-batch-size 8\n", None),
 ])
 def test_hostile_files_get_one_sentence(name: str, content: bytes, words: str | None) -> None:
     try:

@@ -120,7 +120,7 @@ def _read_one(name: str, text: str) -> Collector:
                 "llama-factory": llamafactory.read,
                 "huggingface": hf.read,
             }[fmt](c, data)
-    except (TypeError, AttributeError, ValueError) as exc:  # a value of the wrong shape deep in the file
+    except (TypeError, AttributeError, ValueError, ArithmeticError, LookupError) as exc:  # a value of the wrong shape
         if isinstance(exc, PlannerError):
             raise
         raise ConfigFileError(

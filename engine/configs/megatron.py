@@ -31,8 +31,9 @@ def read(c: Collector, text: str) -> None:
     for flag, value in flags:
         a[flag] = True if value is None else value
 
-    def intarg(flag: str) -> int | None:
-        return as_int(a.get(flag)) if flag in a else None
+    def intarg(flag: str) -> int | None:  # sizes and counts: a zero or negative one is left to the checks below
+        n = as_int(a.get(flag)) if flag in a else None
+        return n if n is not None and n >= 1 else None
 
     for flag, key in (
         ("--nproc_per_node", "gpus_per_node"),
