@@ -122,9 +122,26 @@
         <translation>导入 Hugging Face config.json</translation>
     </message>
     <message>
+        <location filename="../config_actions.py" line="33"/>
+        <location filename="../config_actions.py" line="44"/>
         <location filename="../dialogs.py" line="102"/>
         <source>Cannot import this file</source>
         <translation>无法导入此文件</translation>
+    </message>
+    <message>
+        <location filename="../config_actions.py" line="40"/>
+        <source>Imported from %s</source>
+        <translation>导入自 %s</translation>
+    </message>
+    <message>
+        <location filename="../config_actions.py" line="62"/>
+        <source>Cannot export</source>
+        <translation>无法导出</translation>
+    </message>
+    <message>
+        <location filename="../config_actions.py" line="64"/>
+        <source>Export launch config</source>
+        <translation>导出启动配置</translation>
     </message>
     <message>
         <location filename="../dialogs.py" line="107"/>
@@ -167,6 +184,7 @@
         <translation>场景另存为</translation>
     </message>
     <message>
+        <location filename="../config_actions.py" line="47"/>
         <location filename="../file_actions.py" line="119"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
@@ -177,6 +195,7 @@
         <translation>导出</translation>
     </message>
     <message>
+        <location filename="../config_actions.py" line="69"/>
         <location filename="../file_actions.py" line="153"/>
         <location filename="../file_actions.py" line="164"/>
         <source>Exported %s</source>
@@ -1040,6 +1059,99 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
 </context>
 <context>
+    <name>ImportReview</name>
+    <message>
+        <location filename="../import_review.py" line="34"/>
+        <source>Review the imported training config</source>
+        <translation>检查导入的训练配置</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="35"/>
+        <source>Read %1 file(s) (%2): %3 settings used, %4 assumed, %5 not used.</source>
+        <translation>已读取 %1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="36"/>
+        <source>No model preset matched the file; the current model (%1) is kept. Pick another one after the import.</source>
+        <translation>文件中的模型没有匹配的预设；保留当前模型（%1）。导入后可另选模型。</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="38"/>
+        <source>Setting</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="39"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="40"/>
+        <source>Read from</source>
+        <translation>读取自</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="41"/>
+        <source>Read (%1)</source>
+        <translation>已读取（%1）</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="42"/>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="43"/>
+        <source>Assumed (%1)</source>
+        <translation>已假定（%1）</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="44"/>
+        <source>In the file</source>
+        <translation>文件中的项</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="45"/>
+        <source>Why it is not used</source>
+        <translation>未使用的原因</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="46"/>
+        <source>Not used (%1)</source>
+        <translation>未使用（%1）</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="47"/>
+        <source>Replace the scenario</source>
+        <translation>替换当前方案</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="48"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="49"/>
+        <source>Import the training config files of one job</source>
+        <translation>导入同一训练任务的配置文件</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="50"/>
+        <source>Export launch config</source>
+        <translation>导出启动配置</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="51"/>
+        <source>The settings the plan decides (parallelism, ZeRO stage, offload, batch and accumulation, checkpointing, precision, LoRA/QLoRA), to merge into your own config.</source>
+        <translation>方案所决定的设置（并行方式、ZeRO 阶段、卸载、批次与梯度累积、激活检查点、精度、LoRA/QLoRA），请合并到你自己的配置中。</translation>
+    </message>
+    <message>
+        <location filename="../import_review.py" line="54"/>
+        <source>Framework</source>
+        <translation>框架</translation>
+    </message>
+</context>
+<context>
     <name>LibraryPanel</name>
     <message>
         <location filename="../library_panel.py" line="49"/>
@@ -1230,202 +1342,212 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="77"/>
+        <location filename="../main_window.py" line="79"/>
         <source>detailed: checked against measured training steps; seed-*: the source articles&apos; formulas</source>
         <translation>detailed：已与实测的训练步骤核对；seed-*：参考文章中的公式</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="79"/>
+        <location filename="../main_window.py" line="81"/>
         <source>Estimator: %s</source>
         <translation>估算器：%s</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="81"/>
+        <location filename="../main_window.py" line="83"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="86"/>
+        <location filename="../main_window.py" line="88"/>
         <source>Estimator</source>
         <translation>估算器</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="86"/>
+        <location filename="../main_window.py" line="88"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="107"/>
+        <location filename="../main_window.py" line="109"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="109"/>
+        <location filename="../main_window.py" line="111"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="110"/>
+        <location filename="../main_window.py" line="112"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="112"/>
+        <location filename="../main_window.py" line="114"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="116"/>
+        <location filename="../main_window.py" line="118"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="120"/>
+        <location filename="../main_window.py" line="122"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="122"/>
+        <location filename="../main_window.py" line="124"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="174"/>
+        <location filename="../main_window.py" line="176"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="175"/>
+        <location filename="../main_window.py" line="177"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="176"/>
+        <location filename="../main_window.py" line="178"/>
         <source>&amp;Open…</source>
         <translation>打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="177"/>
+        <location filename="../main_window.py" line="179"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="178"/>
+        <location filename="../main_window.py" line="180"/>
         <source>Save &amp;As…</source>
         <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180"/>
+        <location filename="../main_window.py" line="182"/>
         <source>Save to a &amp;file…</source>
         <translation>保存到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="182"/>
+        <location filename="../main_window.py" line="184"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="183"/>
+        <location filename="../main_window.py" line="185"/>
+        <source>Import training config…</source>
+        <translation>导入训练配置…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="187"/>
+        <source>Export launch config…</source>
+        <translation>导出启动配置…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="188"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="184"/>
+        <location filename="../main_window.py" line="189"/>
         <source>Image (PNG)…</source>
         <translation>图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="184"/>
+        <location filename="../main_window.py" line="189"/>
         <source>Report (PDF)…</source>
         <translation>报告（PDF）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="185"/>
+        <location filename="../main_window.py" line="190"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="185"/>
+        <location filename="../main_window.py" line="190"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188"/>
+        <location filename="../main_window.py" line="193"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190"/>
+        <location filename="../main_window.py" line="195"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="191"/>
+        <location filename="../main_window.py" line="196"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="198"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="204"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="201"/>
+        <location filename="../main_window.py" line="206"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="202"/>
+        <location filename="../main_window.py" line="207"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211"/>
+        <location filename="../main_window.py" line="216"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="214"/>
+        <location filename="../main_window.py" line="219"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="214"/>
+        <location filename="../main_window.py" line="219"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="219"/>
+        <location filename="../main_window.py" line="224"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="227"/>
+        <location filename="../main_window.py" line="232"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232"/>
+        <location filename="../main_window.py" line="237"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="233"/>
+        <location filename="../main_window.py" line="238"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="235"/>
+        <location filename="../main_window.py" line="240"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="284"/>
+        <location filename="../main_window.py" line="301"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
@@ -2383,27 +2505,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="17"/>
+        <location filename="../../engine/configs/review.py" line="19"/>
         <source>Read {n} file(s): {formats}</source>
         <translation>已读取 {n} 个文件：{formats}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="19"/>
+        <location filename="../../engine/configs/review.py" line="23"/>
         <source>Scenario:</source>
         <translation>方案：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="20"/>
+        <location filename="../../engine/configs/review.py" line="26"/>
         <source>Mapped:</source>
         <translation>已映射：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="22"/>
+        <location filename="../../engine/configs/review.py" line="29"/>
         <source>Assumed:</source>
         <translation>已假定：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="24"/>
+        <location filename="../../engine/configs/review.py" line="32"/>
         <source>Not used:</source>
         <translation>未使用：</translation>
     </message>
@@ -2441,7 +2563,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>engine</name>
     <message>
-        <location filename="../main_window.py" line="221"/>
+        <location filename="../main_window.py" line="226"/>
         <location filename="../../engine/breakdown.py" line="19"/>
         <location filename="../../engine/breakdown.py" line="21"/>
         <source>fits</source>
@@ -3667,29 +3789,104 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="47"/>
+        <location filename="../../engine/configs/importing.py" line="66"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="64"/>
+        <location filename="../../engine/configs/importing.py" line="90"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="90"/>
+        <location filename="../../engine/configs/importing.py" line="127"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="100"/>
+        <location filename="../../engine/configs/importing.py" line="139"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="102"/>
+        <location filename="../../engine/configs/importing.py" line="142"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="178"/>
+        <source>{ref} cannot be read: {exc}</source>
+        <translation>无法读取 {ref}：{exc}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="187"/>
+        <source>{ref} was not imported: ZeRO stage {stage} taken from its name</source>
+        <translation>未导入 {ref}：根据文件名取 ZeRO 阶段 {stage}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="198"/>
+        <source>{ref} was not imported: offload taken from its name</source>
+        <translation>未导入 {ref}：根据文件名取卸载设置</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="204"/>
+        <source>{ref} was not imported; import it together with this file</source>
+        <translation>未导入 {ref}；请与此文件一起导入</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="238"/>
+        <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
+        <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="260"/>
+        <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
+        <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="271"/>
+        <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
+        <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="285"/>
+        <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
+        <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="301"/>
+        <source>no model preset matched; pick the model in the planner</source>
+        <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="307"/>
+        <source>training configs do not name the GPU; choose it in the planner</source>
+        <translation>训练配置不指明 GPU；请在规划器中选择</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="313"/>
+        <source>not in the files: the planner&apos;s default</source>
+        <translation>文件中未给出：使用规划器的默认值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="353"/>
+        <source>{key} = {value!r} rejected: {why}</source>
+        <translation>{key} = {value!r} 被拒绝：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="373"/>
+        <source>{n} trainable layers of {layers}: nothing frozen</source>
+        <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="383"/>
+        <source>{n} trainable layers of the model&apos;s {layers}</source>
+        <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="405"/>
+        <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
+        <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
     <message>
         <location filename="../../engine/configs/reading.py" line="35"/>
@@ -3703,32 +3900,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法读取 {name}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="53"/>
+        <location filename="../../engine/configs/reading.py" line="52"/>
         <source>{name} is a binary file, not a text configuration.</source>
         <translation>{name} 是二进制文件，不是文本配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="59"/>
+        <location filename="../../engine/configs/reading.py" line="57"/>
         <source>{name} is not UTF-8 text, so it is not a configuration file.</source>
         <translation>{name} 不是 UTF-8 文本，因此不是配置文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="66"/>
+        <location filename="../../engine/configs/reading.py" line="64"/>
         <source>{name} is not valid {kind} ({detail}).</source>
         <translation>{name} 不是有效的 {kind}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="120"/>
+        <location filename="../../engine/configs/reading.py" line="118"/>
         <source>{name} is nested more than {depth} levels deep; a training config is not.</source>
         <translation>{name} 嵌套超过 {depth} 层；训练配置不会这样。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="135"/>
+        <location filename="../../engine/configs/reading.py" line="133"/>
         <source>{name} expands to more than {n} values (YAML aliases?); refused.</source>
         <translation>{name} 展开后超过 {n} 个值（YAML 别名？），已拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="145"/>
+        <location filename="../../engine/configs/reading.py" line="143"/>
         <source>{name} uses a key that is not text ({key!r}).</source>
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
@@ -3753,22 +3950,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是 {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}}，两个都是正数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="69"/>
+        <location filename="../../engine/configs/exporting.py" line="149"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="128"/>
+        <location filename="../../engine/configs/exporting.py" line="226"/>
         <source>torchtune has no builder for the custom model &apos;{name}&apos;; pick a preset model.</source>
         <translation>torchtune 没有自定义模型“{name}”的构建函数；请选择一个预设模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="135"/>
+        <location filename="../../engine/configs/exporting.py" line="237"/>
         <source>torchtune has no builder for the model &apos;{name}&apos;.</source>
         <translation>torchtune 没有模型“{name}”的构建函数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="238"/>
+        <location filename="../../engine/configs/exporting.py" line="352"/>
         <source>torchtitan has no model flavour for &apos;{name}&apos;; pick Llama 3.1 or Qwen3.</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
@@ -3946,6 +4143,419 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/local/safetensors_header.py" line="133"/>
         <source>{name} has tensors that overlap: it is not a valid file.</source>
         <translation>{name} 中的张量相互重叠：不是有效文件。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/accelerate.py" line="32"/>
+        <source>no num_machines: one machine</source>
+        <translation>未给出 num_machines：一台机器</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/accelerate.py" line="38"/>
+        <source>unknown mixed precision {mp!r}</source>
+        <translation>未知的混合精度 {mp!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/accelerate.py" line="54"/>
+        <source>distributed_type {dist}: plain data parallel (DDP), nothing sharded</source>
+        <translation>distributed_type {dist}：普通数据并行（DDP），不分片</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/accelerate.py" line="90"/>
+        <source>affects model loading, not the training step (load phase not modelled yet)</source>
+        <translation>影响模型加载，而不是训练步骤（加载阶段尚未建模）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/accelerate.py" line="124"/>
+        <source>unknown sharding strategy {strategy!r}</source>
+        <translation>未知的分片策略 {strategy!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/accelerate.py" line="131"/>
+        <source>no sharding strategy given: FSDP&apos;s default FULL_SHARD</source>
+        <translation>未给出分片策略：FSDP 默认 FULL_SHARD</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/axolotl.py" line="31"/>
+        <source>axolotl&apos;s default micro_batch_size 1</source>
+        <translation>axolotl 默认 micro_batch_size 为 1</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/axolotl.py" line="37"/>
+        <source>axolotl&apos;s default sequence_len 2048</source>
+        <translation>axolotl 默认 sequence_len 为 2048</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/axolotl.py" line="48"/>
+        <source>adapter &apos;{adapter}&apos; is not modelled yet</source>
+        <translation>适配器“{adapter}”尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/axolotl.py" line="69"/>
+        <source>bf16: auto is bf16 on a GPU that supports it</source>
+        <translation>bf16: auto 在支持的 GPU 上即为 bf16</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/axolotl.py" line="91"/>
+        <source>optimizer &apos;{opt}&apos; is not modelled yet</source>
+        <translation>优化器“{opt}”尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/axolotl.py" line="96"/>
+        <source>axolotl leaves the optimizer to TrainingArguments (AdamW)</source>
+        <translation>axolotl 将优化器交给 TrainingArguments（AdamW）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/axolotl.py" line="105"/>
+        <location filename="../../engine/configs/common.py" line="184"/>
+        <source>attention kernel &apos;{attn}&apos; is not modelled yet</source>
+        <translation>注意力内核“{attn}”尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/axolotl.py" line="137"/>
+        <source>packing fills each sequence to sequence_len: the planner already counts full sequences</source>
+        <translation>打包会把每条序列填满到 sequence_len：规划器本就按满长序列计算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="65"/>
+        <location filename="../../engine/configs/torchtune.py" line="199"/>
+        <source>does not affect GPU memory</source>
+        <translation>不影响 GPU 显存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="72"/>
+        <source>not read by the planner (not a memory setting it models)</source>
+        <translation>规划器不读取（不是它建模的显存设置）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="109"/>
+        <source>expected a whole number ≥ {minimum}, found {value!r}</source>
+        <translation>应为 ≥ {minimum} 的整数，实际为 {value!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="122"/>
+        <source>no model named ({name!r})</source>
+        <translation>未指明模型（{name!r}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="128"/>
+        <source>model &apos;{name}&apos; is not a preset; pick the model in the planner</source>
+        <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="137"/>
+        <source>&apos;{name}&apos; taken as preset {preset} (a variant with the same architecture)</source>
+        <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="175"/>
+        <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
+        <translation>优化器“{optim}”尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="263"/>
+        <source>unrecognised FSDP setting {value!r}</source>
+        <translation>无法识别的 FSDP 设置 {value!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/deepspeed.py" line="59"/>
+        <source>&quot;auto&quot;: the HF Trainer fills it from per_device_train_batch_size (default 8)</source>
+        <translation>&quot;auto&quot;：HF Trainer 用 per_device_train_batch_size 填充（默认 8）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/deepspeed.py" line="71"/>
+        <source>&quot;auto&quot;: the HF Trainer fills it from gradient_accumulation_steps (default 1)</source>
+        <translation>&quot;auto&quot;：HF Trainer 用 gradient_accumulation_steps 填充（默认 1）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/deepspeed.py" line="85"/>
+        <source>ZeRO stage must be 0-3, found {stage!r}</source>
+        <translation>ZeRO 阶段必须为 0-3，实际为 {stage!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/deepspeed.py" line="99"/>
+        <source>parameters offloaded without the optimizer state: the planner offloads both</source>
+        <translation>只卸载参数而不卸载优化器状态：规划器会同时卸载两者</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/deepspeed.py" line="112"/>
+        <source>no offload_optimizer / offload_param section: nothing offloaded</source>
+        <translation>没有 offload_optimizer / offload_param 部分：不卸载</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/deepspeed.py" line="119"/>
+        <source>NVMe offload is counted as CPU offload (both leave the GPU)</source>
+        <translation>NVMe 卸载按 CPU 卸载计算（两者都离开 GPU）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/deepspeed.py" line="125"/>
+        <source>no zero_optimization section: DeepSpeed&apos;s default stage 0</source>
+        <translation>没有 zero_optimization 部分：DeepSpeed 默认阶段 0</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/deepspeed.py" line="142"/>
+        <source>&quot;auto&quot;: the HF Trainer enables bf16/fp16 from its bf16/fp16 arguments (default off)</source>
+        <translation>&quot;auto&quot;：HF Trainer 根据其 bf16/fp16 参数启用（默认关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/deepspeed.py" line="160"/>
+        <source>optimizer &apos;{type}&apos; is not modelled yet</source>
+        <translation>优化器“{type}”尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/deepspeed.py" line="169"/>
+        <location filename="../../engine/configs/llamafactory.py" line="108"/>
+        <source>not modelled yet</source>
+        <translation>尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/deepspeed.py" line="174"/>
+        <source>a comment</source>
+        <translation>注释</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/hf.py" line="35"/>
+        <source>TrainingArguments&apos; default per_device_train_batch_size 8</source>
+        <translation>TrainingArguments 默认 per_device_train_batch_size 为 8</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/hf.py" line="41"/>
+        <source>TrainingArguments&apos; default gradient_checkpointing false</source>
+        <translation>TrainingArguments 默认 gradient_checkpointing 为 false</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/hf.py" line="47"/>
+        <source>TRL SFTConfig&apos;s default max_length 1024 (not set in the file)</source>
+        <translation>TRL SFTConfig 默认 max_length 为 1024（文件中未设置）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/hf.py" line="53"/>
+        <source>TrainingArguments&apos; default: no bf16/fp16, fp32 weights</source>
+        <translation>TrainingArguments 默认：不启用 bf16/fp16，权重为 fp32</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/hf.py" line="57"/>
+        <source>TrainingArguments&apos; default optim (PyTorch AdamW)</source>
+        <translation>TrainingArguments 默认 optim（PyTorch AdamW）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/llamafactory.py" line="36"/>
+        <source>LLaMA-Factory&apos;s default finetuning_type is lora</source>
+        <translation>LLaMA-Factory 默认 finetuning_type 为 lora</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/llamafactory.py" line="47"/>
+        <source>finetuning type &apos;{ft}&apos; is not modelled yet</source>
+        <translation>微调类型“{ft}”尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/llamafactory.py" line="52"/>
+        <source>LLaMA-Factory&apos;s default lora_rank 8</source>
+        <translation>LLaMA-Factory 默认 lora_rank 为 8</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/llamafactory.py" line="59"/>
+        <source>LLaMA-Factory&apos;s default lora_target all</source>
+        <translation>LLaMA-Factory 默认 lora_target 为 all</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/llamafactory.py" line="66"/>
+        <source>LLaMA-Factory&apos;s default cutoff_len 2048</source>
+        <translation>LLaMA-Factory 默认 cutoff_len 为 2048</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/llamafactory.py" line="80"/>
+        <source>LLaMA-Factory keeps LoRA adapters in fp32 unless pure_bf16</source>
+        <translation>除非设置 pure_bf16，LLaMA-Factory 将 LoRA 适配器保持为 fp32</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/llamafactory.py" line="91"/>
+        <source>LLaMA-Factory enables gradient checkpointing unless disable_gradient_checkpointing is set</source>
+        <translation>除非设置 disable_gradient_checkpointing，LLaMA-Factory 会启用梯度检查点</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/llamafactory.py" line="118"/>
+        <source>expected a non-zero whole number, found {n!r}</source>
+        <translation>应为非零整数，实际为 {n!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="59"/>
+        <source>Megatron runs 1F1B without virtual pipeline stages</source>
+        <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="76"/>
+        <source>TP x PP x CP = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
+        <translation>TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="97"/>
+        <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
+        <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="111"/>
+        <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
+        <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="125"/>
+        <source>no --recompute-granularity: Megatron keeps all activations</source>
+        <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="132"/>
+        <source>Megatron&apos;s fused vocab-parallel cross-entropy is not modelled yet</source>
+        <translation>Megatron 的融合词表并行交叉熵尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="137"/>
+        <source>Megatron&apos;s default --optimizer adam (AdamW with --weight-decay)</source>
+        <translation>Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="175"/>
+        <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
+        <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="186"/>
+        <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
+        <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="201"/>
+        <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
+        <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/swift.py" line="63"/>
+        <source>ms-swift turns gradient_checkpointing on by default</source>
+        <translation>ms-swift 默认开启 gradient_checkpointing</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/swift.py" line="66"/>
+        <source>ms-swift&apos;s default tuner_type lora</source>
+        <translation>ms-swift 默认 tuner_type 为 lora</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/swift.py" line="77"/>
+        <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
+        <translation>微调方式“{tuner}”尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/swift.py" line="81"/>
+        <source>ms-swift&apos;s default lora_rank 8</source>
+        <translation>ms-swift 默认 lora_rank 为 8</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/swift.py" line="86"/>
+        <source>ms-swift&apos;s default target_modules all-linear</source>
+        <translation>ms-swift 默认 target_modules 为 all-linear</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan.py" line="37"/>
+        <source>torchtitan model {name} {flavor} is not a preset; pick the model in the planner</source>
+        <translation>torchtitan 模型 {name} {flavor} 不是预设；请在规划器中选择模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan.py" line="60"/>
+        <source>torchtitan keeps fp32 sharded parameters and computes in {mp} (mixed_precision_param)</source>
+        <translation>torchtitan 保留 fp32 分片参数，并以 {mp} 计算（mixed_precision_param）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan.py" line="94"/>
+        <source>data_parallel_shard_degree -1 takes the GPUs torchrun starts (not in the file): shard over as many as the planner is given</source>
+        <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan.py" line="110"/>
+        <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
+        <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan.py" line="123"/>
+        <source>schedule {sched} is not modelled yet</source>
+        <translation>调度方式 {sched} 尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan.py" line="132"/>
+        <source>&quot;default&quot;: reshards except on the last stage</source>
+        <translation>&quot;default&quot;：除最后一个阶段外都重新分片</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan.py" line="142"/>
+        <source>checkpointing every N-th layer is not modelled yet</source>
+        <translation>每隔 N 层做检查点尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan.py" line="148"/>
+        <source>unknown mode {mode!r}</source>
+        <translation>未知模式 {mode!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan.py" line="166"/>
+        <source>optimizer {name} is not modelled yet</source>
+        <translation>优化器 {name} 尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan.py" line="169"/>
+        <source>torchtitan&apos;s attention uses scaled_dot_product_attention</source>
+        <translation>torchtitan 的注意力使用 scaled_dot_product_attention</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtune.py" line="59"/>
+        <source>unknown dtype {dtype!r}</source>
+        <translation>未知的数据类型 {dtype!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtune.py" line="61"/>
+        <source>torchtune recipes default to dtype bf16</source>
+        <translation>torchtune 配方默认 dtype 为 bf16</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtune.py" line="83"/>
+        <source>null: the length of the longest sample; set seq_len in the planner</source>
+        <translation>null：取最长样本的长度；请在规划器中设置序列长度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtune.py" line="99"/>
+        <source>optimizer {comp} is not modelled yet</source>
+        <translation>优化器 {comp} 尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtune.py" line="110"/>
+        <source>loss {_component} is not modelled yet</source>
+        <translation>损失函数 {_component} 尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtune.py" line="120"/>
+        <source>the GPU count is given to `tune run --nproc_per_node`, not in the recipe: at least the tensor-parallel degree</source>
+        <translation>GPU 数量由 `tune run --nproc_per_node` 给出，不在配方中：至少为张量并行度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtune.py" line="138"/>
+        <source>sharding of embeddings and output apart is not modelled yet</source>
+        <translation>嵌入层和输出层单独分片尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtune.py" line="151"/>
+        <source>DoRA ({comp}) is not modelled yet</source>
+        <translation>DoRA（{comp}）尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtune.py" line="160"/>
+        <source>model builder {comp} is not a preset; pick the model in the planner</source>
+        <translation>模型构建函数 {comp} 不是预设；请在规划器中选择模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtune.py" line="165"/>
+        <source>torchtune QLoRA quantises base weights to NF4</source>
+        <translation>torchtune QLoRA 将基础权重量化为 NF4</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtune.py" line="170"/>
+        <source>torchtune&apos;s NF4Tensor (torchao) keeps per-block scales quantised once, with no second-level quantisation of the constants</source>
+        <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
 </context>
 <context>
