@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .frameworks.allocator import GAP_STATIC
-from .messages import QT_TRANSLATE_NOOP, Message
+from .messages import QT_TRANSLATE_NOOP, Message, message
+from .units import format_bytes
 
 MOMENTS = ("forward", "backward_start", "backward_end", "optimizer")
 PHASES = ("forward", "backward", "optimizer")
@@ -209,10 +210,31 @@ class Estimate:
         return self.total_bytes <= self.capacity_bytes
 
     @property
+    def verdict_reserve_bytes(self) -> float:
+        """The safety reserve inside total_bytes (the load's when loading is the peak)."""
+        return self.load_gpu_bytes * self.reserve_fraction if self.load_is_peak else self.busiest.reserve_bytes
+
+    @property
     def verdict(self) -> str:
         if self.fits:
             return "fits"
-        reserve = self.load_gpu_bytes * self.reserve_fraction if self.load_is_peak else self.busiest.reserve_bytes
-        if self.total_bytes - reserve <= self.capacity_bytes:
+        if self.total_bytes - self.verdict_reserve_bytes <= self.capacity_bytes:
             return "tight"
         return "does not fit"
+
+    def room(self, unit: str = "GiB") -> Message:
+        """How much room is left, in words that agree with the verdict: "over by" only when it does not fit;
+        "tight" says what is left before the safety reserve and how much of the reserve is used."""
+        def _b(n_bytes: float) -> str:
+            return format_bytes(n_bytes, unit)
+
+        if self.fits:
+            return message(QT_TRANSLATE_NOOP("engine", "{free} free per GPU"), free=_b(self.headroom_bytes))
+        needed = self.total_bytes - self.verdict_reserve_bytes
+        if needed <= self.capacity_bytes:
+            return message(QT_TRANSLATE_NOOP("engine", "fits with {spare} to spare, but only by using {eaten} of the "
+                                                       "{reserve} safety reserve"),
+                           spare=_b(self.capacity_bytes - needed), eaten=_b(self.total_bytes - self.capacity_bytes),
+                           reserve=_b(self.verdict_reserve_bytes))
+        return message(QT_TRANSLATE_NOOP("engine", "over by {over} per GPU, safety reserve included"),
+                       over=_b(self.total_bytes - self.capacity_bytes))

@@ -130,12 +130,14 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = _identity,
                                            "per GPU.")).format(peak=format_bytes(est.peak_allocated_bytes, unit),
                                                                total=format_bytes(est.total_bytes, unit),
                                                                capacity=format_bytes(est.capacity_bytes, unit)))
-    headroom = est.headroom_bytes
-    room = (QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} (headroom {bytes} per GPU)") if headroom >= 0 else
-            QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} (over by {bytes} per GPU)"))
     verdict = tr_engine(est.verdict)
-    out.append(tr(room).format(verdict=verdict.upper() if verdict.isascii() else verdict,
-                               bytes=format_bytes(abs(headroom), unit)))
+    verdict = verdict.upper() if verdict.isascii() else verdict
+    if est.fits:
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} (headroom {bytes} per GPU)")).format(
+            verdict=verdict, bytes=format_bytes(est.headroom_bytes, unit)))
+    else:  # the same words as the window: "tight" is never "over by"
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} ({room})")).format(
+            verdict=verdict, room=est.room(unit).format_with(tr_engine)))
     out += [tr(QT_TRANSLATE_NOOP("cli", "Warning: {text}")).format(text=w.format_with(tr_engine)) for w in est.warnings]
     return "\n".join(out)
 

@@ -65,11 +65,11 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
                  tr_engine: Translate = _same) -> Report:
     """tr translates the report's own words ("report" context), tr_engine the engine's."""
     verdict = tr_engine(est.verdict)
-    line = tr(QT_TRANSLATE_NOOP("report", "{verdict}: {total} of {capacity} per GPU on {n} x {gpu} (headroom "
-                                          "{headroom}); estimator {estimator}.")).format(
+    line = tr(QT_TRANSLATE_NOOP("report", "{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); "
+                                          "estimator {estimator}.")).format(
         verdict=verdict.upper() if verdict.isascii() else verdict, total=format_bytes(est.total_bytes, unit),
         capacity=format_bytes(est.capacity_bytes, unit), n=est.world_size, gpu=est.gpu_name,
-        headroom=format_bytes(est.headroom_bytes, unit), estimator=est.estimator)
+        room=est.room(unit).format_with(tr_engine), estimator=est.estimator)
     peak = est.peak_allocated_bytes
     rows = [(tr_engine(c.name), format_bytes(b, unit), f"{b / peak:.1%}", tr_engine(c.phase), False)
             for c, b in est.busiest.at_peak()]

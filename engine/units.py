@@ -27,8 +27,12 @@ def to_unit(n_bytes: float, unit: str = "GiB") -> float:
 
 
 def format_bytes(n_bytes: float, unit: str = "GiB", digits: int = 2) -> str:
-    """Human string in the chosen unit; small values fall back to MB/MiB so they stay readable."""
+    """Human string in the chosen unit; small values fall back to MB/MiB and large ones (1,000 GiB or GB and up) rise to
+    TB/TiB, so a number never needs more than three digits before the point."""
     base = UNITS[unit]
+    if abs(n_bytes) >= base * 1000:
+        large_unit, large_base = ("TB", 10**12) if unit == "GB" else ("TiB", 2**40)
+        return f"{_number(n_bytes / large_base, digits)} {large_unit}"
     if abs(n_bytes) >= base / 10 or n_bytes == 0:
         return f"{_number(n_bytes / base, digits)} {unit}"
     small_unit, small_base = ("MB", 10**6) if unit == "GB" else ("MiB", 2**20)

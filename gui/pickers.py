@@ -29,6 +29,12 @@ from .state import AppState
 from .user_catalog import UserCatalog
 
 ID_ROLE = Qt.ItemDataRole.UserRole
+KEYWORDS_ROLE = Qt.ItemDataRole.UserRole + 1  # extra words a row is found by ("moe" for a mixture of experts)
+
+
+def _words(text: str) -> str:
+    """Lower case with separators as spaces, so "qwen3-30b-a3b", "Qwen3 30B-A3B" and "qwen3 30b" meet."""
+    return " ".join(text.lower().replace("-", " ").replace("_", " ").replace("·", " ").split())
 
 
 def _preset_name(presets: dict, preset_id: str) -> str:
@@ -65,7 +71,8 @@ class SearchableTree(QWidget):
         self.tree.itemClicked.connect(self._clicked)
         self.tree.itemActivated.connect(self._clicked)
 
-    def populate(self, groups: dict[str, list[tuple[str, list[str]]]]) -> None:
+    def populate(self, groups: dict[str, list[tuple]]) -> None:
+        """groups: {group: [(item id, [column texts]) or (item id, [column texts], keywords)]}."""
         self.tree.clear()
         for group, rows in groups.items():
             parent = QTreeWidgetItem([group])
@@ -74,9 +81,10 @@ class SearchableTree(QWidget):
             font.setBold(True)
             parent.setFont(0, font)
             self.tree.addTopLevelItem(parent)
-            for item_id, columns in rows:
+            for item_id, columns, *keywords in rows:
                 child = QTreeWidgetItem(columns)
                 child.setData(0, ID_ROLE, item_id)
+                child.setData(0, KEYWORDS_ROLE, _words(" ".join([group, columns[0], str(item_id), *keywords])))
                 for col in range(1, len(columns)):
                     child.setTextAlignment(col, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 parent.addChild(child)
@@ -88,19 +96,20 @@ class SearchableTree(QWidget):
             self.chosen.emit(item_id)
 
     def _filter(self, text: str) -> None:
-        needle = text.strip().lower()
+        # Every word typed must appear somewhere in the row's words (name, id, family, keywords), in any order:
+        # "llama 8b" finds Llama 3 8B and Llama 3.1 8B; "moe" finds every mixture-of-experts model.
+        needles = _words(text).split()
         for i in range(self.tree.topLevelItemCount()):
             group = self.tree.topLevelItem(i)
-            group_hit = needle in group.text(0).lower()
             visible = 0
             for j in range(group.childCount()):
                 child = group.child(j)
-                hit = not needle or group_hit or needle in child.text(0).lower() or needle in str(
-                    child.data(0, ID_ROLE)).lower()
+                haystack = child.data(0, KEYWORDS_ROLE) or _words(child.text(0))
+                hit = all(n in haystack for n in needles)
                 child.setHidden(not hit)
                 visible += hit
             group.setHidden(visible == 0)
-            group.setExpanded(bool(needle) or group.isExpanded())
+            group.setExpanded(bool(needles) or group.isExpanded())
 
     def select(self, item_id: str) -> None:
         for i in range(self.tree.topLevelItemCount()):
@@ -182,7 +191,8 @@ class ModelPicker(QGroupBox):
             params = format_count(spec.total_params)
             if spec.is_moe:
                 params = f"{params} / {format_count(spec.active_params)}"
-            groups.setdefault(preset.family, []).append((preset.id, [preset.name, params, str(spec.layers)]))
+            keywords = "moe mixture of experts" if spec.is_moe else "dense"
+            groups.setdefault(preset.family, []).append((preset.id, [preset.name, params, str(spec.layers)], keywords))
         self.tree.populate(groups)
 
     def show_scenario(self, s: Scenario) -> None:

@@ -21,7 +21,7 @@ from engine import Estimate
 from engine.units import format_bytes
 
 from .explain import explain_component
-from .i18n import tr_engine
+from .i18n import tr_engine, tr_message
 from .widgets import VERDICT_COLOURS, colour_for
 
 VERDICT_WORDS = {"fits": "FITS", "tight": "TIGHT", "does not fit": "DOES NOT FIT"}
@@ -40,13 +40,9 @@ class VerdictBanner(QLabel):
     def show_estimate(self, est: Estimate, unit: str) -> None:
         self.verdict = est.verdict
         colour = VERDICT_COLOURS[est.verdict]
-        words = {"fits": self.tr("FITS"), "tight": self.tr("TIGHT: only fits by eating into the safety reserve"),
+        words = {"fits": self.tr("FITS"), "tight": self.tr("TIGHT: fits, but eats into the safety reserve"),
                  "does not fit": self.tr("DOES NOT FIT")}[est.verdict]
-        headroom = est.headroom_bytes
-        if headroom >= 0:
-            room = self.tr("%s free per GPU") % format_bytes(headroom, unit)
-        else:
-            room = self.tr("over by %s per GPU") % format_bytes(-headroom, unit)
+        room = escape(tr_message(est.room(unit)))  # the engine's words, so the window, CLI and report agree
         where = self.tr(" (pipeline stage %d is the fullest)") % est.busiest_stage if len(est.stages) > 1 else ""
         self.setText(
             f"<span style='font-size:15pt; font-weight:bold; color:{colour}'>{VERDICT_SYMBOLS[est.verdict]} "

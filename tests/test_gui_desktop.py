@@ -116,3 +116,85 @@ def test_wheel_over_setup_controls_scrolls_the_panel_not_the_value(qtbot):
     assert panel.optimizer.hasFocus()
     _wheel(panel.optimizer)
     assert win.state.scenario.optimizer != before["optimizer"]
+
+
+# --- 3. the verdict never contradicts itself
+
+
+def _tight_scenario() -> dict:
+    """The first LoRA sequence length on an RTX 4090 at which the engine says "tight" (searched, not assumed)."""
+    from engine import estimate, scenario_from_dict
+
+    for seq_len in range(1024, 16384, 256):
+        data = {"model": "llama-3-8b", "gpu": "rtx-4090", "method": "lora", "precision": "bf16",
+                "checkpointing": "full", "seq_len": seq_len}
+        if estimate(scenario_from_dict(data)).verdict == "tight":
+            return data
+    raise AssertionError("no tight scenario found")
+
+
+def test_tight_verdict_never_says_over_by_and_the_limits_line_agrees(qtbot):
+    from engine import scenario_from_dict
+
+    win, _ = build_window()
+    qtbot.addWidget(win)
+    win.state.load(scenario_from_dict(_tight_scenario()))
+    win.limits.refresh()
+    assert win.verdict.verdict == "tight"
+    banner = win.verdict.text()
+    assert "TIGHT" in banner and "over by" not in banner
+    assert "to spare" in banner and "safety reserve" in banner
+    assert "not even micro-batch 1 fits on these GPUs" not in win.limits.text()
+    assert "safety reserve" in win.limits.text()
+    est = win.state.estimate
+    assert est.total_bytes > est.capacity_bytes >= est.total_bytes - est.verdict_reserve_bytes  # the definition
+
+
+def test_over_by_only_with_does_not_fit(qtbot):
+    from engine import estimate, scenario_from_dict
+
+    for data in ({"model": "llama-3-70b", "gpu": "rtx-4090"}, {"model": "llama-3-8b", "gpu": "h100-sxm-80gb",
+                                                               "method": "lora"}, _tight_scenario()):
+        est = estimate(scenario_from_dict(data))
+        room = str(est.room())
+        assert ("over by" in room) == (est.verdict == "does not fit"), (est.verdict, room)
+        assert ("free per GPU" in room) == (est.verdict == "fits")
+
+
+# --- 4. plain words
+
+
+def _visible_models(win) -> set[str]:
+    tree = win.model_picker.tree.tree
+    out = set()
+    for i in range(tree.topLevelItemCount()):
+        group = tree.topLevelItem(i)
+        for j in range(group.childCount()):
+            if not group.child(j).isHidden():
+                out.add(group.child(j).text(0))
+    return out
+
+
+def test_model_search_finds_what_its_placeholder_promises(qtbot):
+    from engine import model_presets
+
+    win, _ = build_window()
+    qtbot.addWidget(win)
+    search = win.model_picker.tree.search
+    assert "llama 8b" in search.placeholderText() and "moe" in search.placeholderText()
+    search.setText("llama 8b")
+    assert "Llama 3 8B" in _visible_models(win) and "Llama 3 70B" not in _visible_models(win)
+    search.setText("qwen3")
+    assert {p.name for p in model_presets().values() if p.id.startswith("qwen3")} <= _visible_models(win)
+    search.setText("moe")
+    moe = {p.name for p in model_presets().values() if p.spec.is_moe}
+    assert _visible_models(win) == moe
+    assert any("Mixtral" in n for n in moe) and any("Qwen3" in n and "A3B" in n for n in moe)
+
+
+def test_large_numbers_switch_to_tib():
+    from engine.units import format_bytes
+
+    assert format_bytes(6 * 2**40) == "6.00 TiB"  # 6 TiB, e.g. a 405B model's full fine-tune state on one GPU
+    assert format_bytes(6 * 10**12, "GB") == "6.00 TB"
+    assert format_bytes(80 * 2**30) == "80.00 GiB"  # a card's capacity stays in GiB
