@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QTimer
+from PySide6.QtCore import QByteArray, QCoreApplication, QRect, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engine import PlannerError, load_scenario, scenario_from_dict
 
 from .file_actions import DEFAULT_SCENARIO
 from .i18n import install_language, system_language, tr_error
+from .icon import app_icon
+from .launch import version
 from .main_window import MainWindow
 from .settings_store import Settings
 from .state import AppState
@@ -104,19 +106,52 @@ def start_language(app: QApplication, requested: str | None, settings: Settings)
     return install_language(app, language)
 
 
-def run_app(scenario_path: str | None = None, screenshot: str | None = None, language: str | None = None) -> int:
+def fit_to_screen(window: MainWindow, available: QRect) -> None:
+    """Never larger than the screen's free area (a 1366x768 laptop gets the whole of it, not a window that overhangs);
+    the minimum size shrinks with it so the window manager can honour that."""
+    width = min(window.width(), available.width())
+    height = min(window.height(), available.height())
+    window.setMinimumSize(min(window.minimumWidth(), width), min(window.minimumHeight(), height))
+    window.resize(width, height)
+    frame = window.frameGeometry()
+    if not available.contains(frame):
+        window.move(available.topLeft())
+
+
+TAB_INDEX = {"breakdown": 0, "suggestions": 1, "fit": 2, "library": 3, "compare": 4}
+
+
+def show_tab(window: MainWindow, tab: str) -> None:
+    widgets = {"breakdown": window.table, "suggestions": window.suggestions, "fit": window.fit_panel,
+               "library": window.library_panel, "compare": window.compare}
+    window.tabs.setCurrentWidget(widgets[tab])
+
+
+def run_app(scenario_path: str | None = None, screenshot: str | None = None, language: str | None = None,
+            theme: str | None = None, size: tuple[int, int] | None = None, tab: str | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("LLM Memory Planner")
     app.setOrganizationName("llm-memory-planner")
+    app.setApplicationVersion(version())
+    app.setWindowIcon(app_icon())
     settings = Settings()  # read once: the language and the window both come from it
     start_language(app, language, settings)
-    window, error = build_window(scenario_path, restore=not screenshot, settings=settings)
+    window, error = build_window(scenario_path, theme=theme, restore=not screenshot, settings=settings)
     window.languageRequested.connect(lambda code: switch_language(window, code))
+    if size:
+        window.setMinimumSize(min(window.minimumWidth(), size[0]), min(window.minimumHeight(), size[1]))
+        window.resize(*size)
+    elif not screenshot and app.primaryScreen() is not None:
+        fit_to_screen(window, app.primaryScreen().availableGeometry())
+    if tab:
+        show_tab(window, tab)
     if screenshot:
         if error:
             print(f"error: {error}", file=sys.stderr)
             return 2
         window.show()
+        app.processEvents()
+        window.resize(*(size or (window.width(), window.height())))  # a window shown offscreen keeps its size
         app.processEvents()
         if not window.grab().save(screenshot):
             print(f"error: the screenshot could not be written to {ascii(screenshot)[1:-1]} (does the folder exist, "

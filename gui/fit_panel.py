@@ -85,12 +85,12 @@ class LimitsLabel(QLabel):
             batch = self.tr("micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens") % {
                 "mb": lim.max_micro_batch, "seq": f"{lim.max_seq_len:,}" if lim.max_seq_len else "?"}
         else:
-            batch = (self.tr("micro-batch 1 only fits by eating into the safety reserve")
+            batch = (self.tr("not even micro-batch 1 fits (it runs only by eating into the reserve)")
                      if self.state.estimate.verdict == "tight" and self.state.scenario.micro_batch == 1
-                     else self.tr("not even micro-batch 1 fits with the safety reserve kept"))
-        self.setText(self.tr("Largest that fits with the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: "
+                     else self.tr("not even micro-batch 1 fits"))
+        self.setText(self.tr("With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: "
                              "%(z3)s, with TP/PP: %(tp)s") % {"batch": batch, "z3": gpus.get("zero3") or none,
-                                         "tp": gpus.get("tp_pp") or none})
+                                                             "tp": gpus.get("tp_pp") or none})
 
 
 class FitPanel(RefreshWhenShown):

@@ -38,6 +38,7 @@ from .theme import apply_theme, style_plot
 from .time_panel import TimePanel
 from .user_catalog import UserCatalog
 from .widgets import NoticeBar, ValueCombo, WheelGuard
+from .words import field_label
 
 
 class MainWindow(QMainWindow):
@@ -54,7 +55,7 @@ class MainWindow(QMainWindow):
         self.state = state
         state.setParent(self)  # the state lives exactly as long as its window
         self.theme = theme
-        self.setMinimumSize(1100, 700)
+        self.setMinimumSize(900, 560)  # small laptops (1366x768 and less) must be able to hold the whole window
         self.setAcceptDrops(True)
         self.catalog = UserCatalog(self.library.root)  # your models, GPUs and model folders, kept with the library
         self.model_picker = ModelPicker(state, self.catalog)
@@ -70,22 +71,21 @@ class MainWindow(QMainWindow):
         scroll.setWidgetResizable(True)
         scroll.setWidget(left)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setMinimumWidth(470)
+        # As wide as the panel's widest row needs (it never scrolls sideways), and at least 470 pixels.
+        scroll.setMinimumWidth(max(470, left.minimumSizeHint().width() + scroll.verticalScrollBar().sizeHint().width()
+                                   + 2 * scroll.frameWidth()))
         self.setup_scroll = scroll
         self.wheel_guard = WheelGuard(scroll)
 
         self.verdict = VerdictBanner()
-        self.estimator = ValueCombo([(e, e) for e in ESTIMATORS])
-        self.estimator.setToolTip(self.tr("detailed: checked against measured training steps; "
-                                          "seed-*: the source articles' formulas"))
-        self.estimator.valueChosen.connect(lambda v: state.edit({"estimator": v}, self.tr("Estimator: %s") % v))
+        self.estimator = self.setup_panel.estimator  # under Advanced: the seeds' formulas are for comparison
         self.unit = ValueCombo([("GiB", "GiB"), ("GB", "GB")])
         self.unit.setToolTip(self.tr("GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes"))
         self.unit.valueChosen.connect(state.set_unit)
         top = QHBoxLayout()
         top.addWidget(self.verdict, 1)
         controls = QVBoxLayout()
-        for label, widget in ((self.tr("Estimator"), self.estimator), (self.tr("Units"), self.unit)):
+        for label, widget in ((self.tr("Units"), self.unit),):
             row = QHBoxLayout()
             row.addWidget(QLabel(label))
             row.addWidget(widget)
@@ -230,8 +230,10 @@ class MainWindow(QMainWindow):
             act.setChecked((code == "zh_CN") == current)
             language_group.addAction(act)
         estimators = view.addMenu(self.tr("&Estimator"))
-        for name in ESTIMATORS:
-            action(estimators, name, lambda _=False, n=name: self.state.edit({"estimator": n}))
+        for name in ESTIMATORS:  # the same words as the combo under Advanced
+            label = self.setup_panel.estimator.itemText(self.setup_panel.estimator.findData(name)) or name
+            action(estimators, label, lambda _=False, n=name, t=label: self.state.edit(
+                {"estimator": n}, f"{field_label('estimator')}: {t}"))
         self.view_menu = view
 
         help_menu = bar.addMenu(self.tr("&Help"))

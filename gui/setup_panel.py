@@ -21,6 +21,7 @@ from engine.scenario import lora_target_names
 from .framework_options import FrameworkOptions
 from .state import AppState
 from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo
+from .words import field_label
 
 
 def _spin(minimum: int, maximum: int) -> QSpinBox:
@@ -95,9 +96,9 @@ class SetupPanel(QWidget):
             ]
         )
         form.addRow(self.tr("Optimizer"), self.optimizer)
-        self.micro_batch = PowerOfTwoInput(1, 1024)
+        self.micro_batch = PowerOfTwoInput(1, 1024, slider_max=64)
         form.addRow(self.tr("Sequences per GPU step (micro-batch)"), self.micro_batch)
-        self.seq_len = PowerOfTwoInput(16, 1_048_576)
+        self.seq_len = PowerOfTwoInput(16, 1_048_576, slider_min=256, slider_max=131_072)
         form.addRow(self.tr("Tokens per sequence (sequence length)"), self.seq_len)
         self.grad_accum = _spin(1, 4096)
         form.addRow(self.tr("Steps per update (gradient accumulation)"), self.grad_accum)
@@ -121,6 +122,8 @@ class SetupPanel(QWidget):
 
         parallel = QWidget()
         pform = QFormLayout(parallel)
+        pform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        pform.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.tp, self.pp, self.ep, self.cp = (_spin(1, 512) for _ in range(4))
         pform.addRow(self.tr("Tensor parallel (TP)"), self.tp)
         pform.addRow(self.tr("Pipeline parallel (PP)"), self.pp)
@@ -146,7 +149,16 @@ class SetupPanel(QWidget):
             ]
         )
         pform.addRow(self.tr("Offload (slow)"), self.offload)
-        self.advanced = CollapsibleSection(self.tr("Advanced: parallelism"), parallel)
+        self.estimator = ValueCombo(
+            [
+                ("detailed", self.tr("per-operation model, checked against traced steps (detailed)")),
+                ("seed-per-op", self.tr("textbook per-layer formula from the guide (seed-per-op)")),
+                ("seed-k-factor", self.tr("rule of thumb: K bytes per parameter (seed-k-factor)")),
+                ("seed-alpha", self.tr("activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)")),
+            ]
+        )
+        pform.addRow(self.tr("Estimator"), self.estimator)
+        self.advanced = CollapsibleSection(self.tr("Advanced: parallelism and estimator"), parallel)
 
         self.error = QLabel()
         self.error.setTextFormat(Qt.TextFormat.PlainText)  # error sentences quote user values
@@ -161,10 +173,78 @@ class SetupPanel(QWidget):
         layout.addWidget(self.advanced)
         layout.addWidget(self.error)
         self._form = form
+        self._set_tooltips()
         self._connect()
         state.scenarioChanged.connect(self.show_scenario)
         state.errorChanged.connect(self.show_error)
         self.show_scenario(state.scenario)
+
+    def _set_tooltips(self) -> None:
+        """Every control says what it means and what it costs (memory, speed or accuracy)."""
+        tips = {
+            self.method: self.tr("What is trained. Full fine-tuning keeps gradients and optimizer states for every "
+                                 "weight (the most memory); frozen layers skip them for part of the model; LoRA trains "
+                                 "small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 "
+                                 "bits (least memory, slightly slower)."),
+            self.lora_rank: self.tr("Width of each adapter. Memory for adapters, their gradients and optimizer states "
+                                    "grows in proportion; 8–64 is usual."),
+            self.lora_targets: self.tr("Which linear layers get adapters. More layers: more trainable weights and "
+                                       "a little more activation memory, usually better quality."),
+            self.frozen_layers: self.tr("How many decoder layers are not trained. Each frozen layer saves its "
+                                        "gradients and optimizer states."),
+            self.freeze_from: self.tr("Freezing the bottom layers also saves the activations kept for their backward "
+                                      "pass; freezing the top ones does not."),
+            self.freeze_embeddings: self.tr("Do not train the token embedding table (a large matrix for big "
+                                            "vocabularies): saves its gradient and optimizer states."),
+            self.qlora_bits: self.tr("How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, "
+                                     "8-bit about half."),
+            self.double_quant: self.tr("Also quantise the quantisation constants: about 0.4 bits per weight less."),
+            self.precision: self.tr("Number format of weights, gradients and computation. AMP keeps fp32 weights "
+                                    "(4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can "
+                                    "lose accuracy; fp32 everywhere is the largest and slowest."),
+            self.optimizer: self.tr("AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 "
+                                    "bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW."),
+            self.micro_batch: self.tr("Sequences each GPU processes at once. Activation memory grows in proportion; "
+                                      "use gradient accumulation for a larger effective batch without the memory."),
+            self.seq_len: self.tr("Tokens in each sequence. Activation memory grows in proportion (eager attention: "
+                                  "with its square)."),
+            self.grad_accum: self.tr("Micro-batches added up before each optimizer step: a larger effective batch "
+                                     "for no extra memory, at the cost of more steps per update."),
+            self.checkpointing: self.tr("Throw away activations in the forward pass and recompute them in the "
+                                        "backward: much less activation memory for about a third more compute "
+                                        "(full) or less (selective)."),
+            self.attention: self.tr("FlashAttention and SDPA never store the attention score matrix; eager stores "
+                                    "batch × heads × sequence² scores per layer."),
+            self.tp: self.tr("Split every layer's matrices over this many GPUs: weights, gradients, states and most "
+                             "activations divide by it; costs fast communication (NVLink) every layer."),
+            self.pp: self.tr("Split the layers into this many consecutive stages on different GPUs: each holds a "
+                             "part of the model; costs idle time (the pipeline bubble) unless many micro-batches."),
+            self.ep: self.tr("Spread a mixture-of-experts model's experts over this many GPUs (MoE models only)."),
+            self.cp: self.tr("Split each sequence over this many GPUs: activations divide by it, for long contexts; "
+                             "costs communication in attention."),
+            self.sequence_parallel: self.tr("With tensor parallelism, also split the norm and residual activations "
+                                            "over the tensor-parallel GPUs: less activation memory, same compute."),
+            self.zero: self.tr("Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the "
+                               "optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more "
+                               "communication)."),
+            self.offload: self.tr("Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every "
+                                  "step waits for PCIe transfers and a CPU optimizer (much slower)."),
+            self.estimator: self.tr("How memory is computed. 'detailed' counts each tensor of a real PyTorch step and "
+                                    "is checked against measurements; the others reproduce the guide's formulas "
+                                    "for comparison."),
+        }
+        for widget, tip in tips.items():
+            widget.setToolTip(tip)
+            label = self._label_for(widget)
+            if label is not None:
+                label.setToolTip(tip)
+
+    def _label_for(self, widget: QWidget) -> QWidget | None:
+        for layout in (self._form, self.advanced.content.layout()):
+            label = layout.labelForField(widget) if isinstance(layout, QFormLayout) else None
+            if label is not None:
+                return label
+        return None
 
     # --- wiring
     def _connect(self) -> None:
@@ -179,7 +259,7 @@ class SetupPanel(QWidget):
         self.freeze_embeddings.toggled.connect(lambda v: edit({"freeze_embeddings": v}))
         self.qlora_bits.valueChosen.connect(lambda v: edit({"qlora_bits": v}))
         self.double_quant.toggled.connect(lambda v: edit({"qlora_double_quant": v}))
-        for key in ("precision", "optimizer", "checkpointing", "attention", "offload"):
+        for key in ("precision", "optimizer", "checkpointing", "attention", "offload", "estimator"):
             getattr(self, key).valueChosen.connect(lambda v, k=key: edit({k: v}))
         self.micro_batch.valueEdited.connect(lambda v, drag: self._slider_edit("micro_batch", v, drag))
         self.seq_len.valueEdited.connect(lambda v, drag: self._slider_edit("seq_len", v, drag))
@@ -194,7 +274,14 @@ class SetupPanel(QWidget):
         )
 
     def _edit(self, changes: dict[str, Any], merge_key: str | None = None) -> None:
-        if not self.state.edit(changes, merge_key=merge_key):
+        # The undo entry names the control and the choice as shown: "Optimizer: AdamW 8-bit (bitsandbytes)".
+        combos = {"method": self.method, "precision": self.precision, "optimizer": self.optimizer,
+                  "checkpointing": self.checkpointing, "attention": self.attention, "offload": self.offload,
+                  "estimator": self.estimator, "freeze_from": self.freeze_from, "qlora_bits": self.qlora_bits,
+                  "lora_targets": self.lora_targets, "zero_stage": self.zero}
+        key = next(iter(changes))
+        text = f"{field_label(key)}: {combos[key].currentText()}" if key in combos else ""
+        if not self.state.edit(changes, text, merge_key=merge_key):
             self.show_scenario(self.state.scenario)  # put the control back; the message stays visible
 
     def _slider_edit(self, key: str, value: int, dragging: bool) -> None:
@@ -234,6 +321,7 @@ class SetupPanel(QWidget):
             (self.checkpointing, s.checkpointing),
             (self.attention, s.attention),
             (self.offload, s.offload),
+            (self.estimator, s.estimator),
             (self.zero, "fsdp" if s.fsdp else s.zero_stage),
         ]
         for combo, value in widgets:
@@ -266,6 +354,7 @@ class SetupPanel(QWidget):
         shown = set(self._method_rows.get(s.method, []))
         for widget in {w for ws in self._method_rows.values() for w in ws}:
             self._form.setRowVisible(widget, widget in shown)
-        if s.tp > 1 or s.pp > 1 or s.ep > 1 or s.cp > 1 or s.zero_stage or s.fsdp or s.offload != "none":
+        if (s.tp > 1 or s.pp > 1 or s.ep > 1 or s.cp > 1 or s.zero_stage or s.fsdp or s.offload != "none"
+                or s.estimator != "detailed"):
             self.advanced.set_expanded(True)
         self.method.setFocusPolicy(Qt.FocusPolicy.StrongFocus)

@@ -41,6 +41,9 @@ def colour_for(key: str) -> QColor:
     return QColor(COMPONENT_COLOURS.get(key, "#9e9e9e"))
 
 
+MAX_COMBO_WIDTH_PX = 400  # a set-up panel row on a 1366-pixel-wide screen; the popup shows longer texts in full
+
+
 class ValueCombo(QComboBox):
     """A combo whose items carry values; emits valueChosen(value) on user choice."""
 
@@ -57,6 +60,10 @@ class ValueCombo(QComboBox):
         self.currentIndexChanged.connect(lambda i: self.valueChosen.emit(self.itemData(i)) if i >= 0 else None)
 
     def set_items(self, items: Sequence[tuple[Any, str]]) -> None:
+        # Wide enough for the longest choice (a form with WrapLongRows then puts the combo under its label instead of
+        # cutting "AdamW (PyTorch default, foreach)" to "AdamW (PyTorch defa").
+        longest = max((self.fontMetrics().horizontalAdvance(label) for _, label in items), default=0)
+        self.setMinimumWidth(min(longest + 44, MAX_COMBO_WIDTH_PX))  # + the arrow and frame
         self.blockSignals(True)
         self.clear()
         for value, label in items:
@@ -79,12 +86,16 @@ class PowerOfTwoInput(QWidget):
 
     valueEdited = Signal(int, bool)
 
-    def __init__(self, minimum: int, maximum: int, parent: QWidget | None = None) -> None:
+    def __init__(self, minimum: int, maximum: int, parent: QWidget | None = None, slider_min: int | None = None,
+                 slider_max: int | None = None) -> None:
+        """The spin box takes any value from minimum to maximum; the slider steps through powers of two over the
+        sensible range only (slider_min..slider_max), so a small drag never jumps from 2 to 1,024."""
         super().__init__(parent)
         self._powers = []
+        low, high = slider_min or minimum, slider_max or maximum
         v = 1
-        while v <= maximum:
-            if v >= minimum:
+        while v <= high:
+            if v >= low:
                 self._powers.append(v)
             v *= 2
         self.slider = QSlider(Qt.Orientation.Horizontal)

@@ -198,3 +198,126 @@ def test_large_numbers_switch_to_tib():
     assert format_bytes(6 * 2**40) == "6.00 TiB"  # 6 TiB, e.g. a 405B model's full fine-tune state on one GPU
     assert format_bytes(6 * 10**12, "GB") == "6.00 TB"
     assert format_bytes(80 * 2**30) == "80.00 GiB"  # a card's capacity stays in GiB
+
+
+# --- 5. first start fits the screen
+
+
+def _clipped(win) -> list[str]:
+    """Visible widgets cut off on a 1366x768 screen: a text control narrower than its text, or a widget sticking out
+    of its parent sideways (a scroll area's contents may be taller than the view, never wider)."""
+    from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QWidget
+
+    out = []
+    for w in win.findChildren(QWidget):
+        if not w.isVisibleTo(win) or w.width() == 0:
+            continue
+        parent = w.parentWidget()
+        if parent is not None and parent.isVisibleTo(win) and (w.x() < 0 or w.x() + w.width() > parent.width() + 1):
+            if type(parent).__name__ not in ("QStackedWidget",):
+                out.append(f"{type(w).__name__} {w.objectName()} sticks out of {type(parent).__name__}")
+        text = ""
+        if isinstance(w, QComboBox):
+            text, room = w.currentText(), w.width() - 30
+        elif isinstance(w, QAbstractButton) and not isinstance(w, QComboBox):
+            text, room = w.text().replace("&", ""), w.width() - (24 if type(w).__name__ in ("QCheckBox",
+                                                                                            "QRadioButton") else 8)
+        elif isinstance(w, QLabel) and not w.wordWrap() and w.textFormat() != Qt.TextFormat.RichText:
+            text, room = w.text(), w.width() + 1
+        if text and "\n" not in text and "<" not in text and w.fontMetrics().horizontalAdvance(text) > room:
+            out.append(f"{type(w).__name__} {text!r} cut to {w.width()} px")
+    return out
+
+
+@pytest.mark.parametrize("scenario", [None, MOE_EXAMPLE])
+def test_1366x768_shows_every_control_whole(qtbot, scenario):
+    win, _ = build_window(str(scenario) if scenario else None)
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.setup_panel.advanced.set_expanded(True)
+    win.show()
+    qtbot.waitExposed(win)
+    assert (win.width(), win.height()) == (1366, 768)  # the minimum size allows it
+    left = win.setup_scroll.widget()
+    assert left.width() <= win.setup_scroll.viewport().width()  # no sideways scrolling in the set-up panel
+    assert win.verdict.isVisible() and win.charts_widget.isVisible()
+    clipped = _clipped(win)
+    assert not clipped, clipped
+
+
+def test_first_start_never_opens_larger_than_the_screen(qtbot):
+    from PySide6.QtCore import QRect
+
+    from gui.app import fit_to_screen
+
+    win, _ = build_window()
+    qtbot.addWidget(win)
+    available = QRect(0, 0, 1366, 738)  # 1366x768 less a 30-pixel panel
+    fit_to_screen(win, available)
+    assert win.width() <= 1366 and win.height() <= 738
+    assert win.minimumWidth() <= 1366 and win.minimumHeight() <= 738
+
+
+# --- 8. what is shared
+
+
+def test_suggestions_that_save_under_1_percent_of_the_shortfall_are_not_offered():
+    import json
+
+    from engine import estimate, scenario_from_dict
+    from engine.suggest import suggestions
+
+    s = scenario_from_dict(json.loads(MOE_EXAMPLE.read_text()))
+    est = estimate(s)
+    shortfall = est.total_bytes - est.capacity_bytes
+    assert shortfall > 0
+    # Halving the sequence is one of the guide's steps; here it saves next to nothing (ZeRO-3 states dominate):
+    halved = estimate(s.replace(seq_len=s.seq_len // 2))
+    assert 0 < est.total_bytes - halved.total_bytes < 0.01 * shortfall
+    offered = suggestions(s)
+    assert offered and all(sug.saved_bytes >= 0.01 * shortfall for sug in offered)
+    assert not any(sug.changes.get("seq_len") for sug in offered)
+
+
+def test_every_setup_control_has_a_tooltip_and_the_estimators_live_under_advanced(qtbot):
+    from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QSlider, QWidget
+
+    win, _ = build_window()
+    qtbot.addWidget(win)
+    panel = win.setup_panel
+    missing = []
+    for w in panel.findChildren(QWidget):
+        if not isinstance(w, (QComboBox, QAbstractSpinBox, QCheckBox, QSlider)) or panel.framework_options.isAncestorOf(w):
+            continue  # issue 11's section carries its own
+        control = w
+        while control is not None and not control.toolTip():
+            control = control.parentWidget() if control.parentWidget() is not panel else None
+        if control is None:
+            missing.append(type(w).__name__)
+    assert not missing
+    assert panel.advanced.isAncestorOf(panel.estimator)
+    labels = [panel.estimator.itemText(i) for i in range(panel.estimator.count())]
+    assert all("(seed-" in t or "(detailed)" in t for t in labels) and "rule of thumb" in " ".join(labels)
+
+
+def test_undo_entries_use_the_words_on_screen(qtbot):
+    win, _ = build_window()
+    qtbot.addWidget(win)
+    panel = win.setup_panel
+    panel.optimizer.setCurrentIndex(panel.optimizer.findData("adamw-8bit"))
+    assert win.state.undo_stack.undoText() == "Optimizer: AdamW 8-bit (bitsandbytes)"
+    panel.grad_accum.setValue(4)
+    assert win.state.undo_stack.undoText() == "Steps per update (gradient accumulation): 4"
+
+
+def test_sliders_step_through_a_sensible_range(qtbot):
+    win, _ = build_window()
+    qtbot.addWidget(win)
+    batch, seq = win.setup_panel.micro_batch, win.setup_panel.seq_len
+    assert batch.slider.maximum() - batch.slider.minimum() + 1 == 7  # 1, 2, 4, ... 64: one notch doubles
+    batch.slider.setValue(1)
+    assert win.state.scenario.micro_batch == 2  # one notch: 1 -> 2, never 2 -> 1,024
+    batch.spin.setValue(512)  # larger values are typed
+    assert win.state.scenario.micro_batch == 512
+    seq.slider.setValue(seq.slider.maximum())
+    assert win.state.scenario.seq_len == 131_072

@@ -1,0 +1,160 @@
+"""The command line of the app: the window's options, or an engine subcommand (entry point of the installed scripts).
+
+    llm-memory-planner [SCENARIO.json] [--lang en|zh_CN] [--theme light|dark]
+    llm-memory-planner --screenshot OUT.png [SCENARIO.json] [--size WxH] [--lang ...] [--theme ...]
+                       [--tab breakdown|suggestions|fit|library|compare]
+    llm-memory-planner --version
+    llm-memory-planner estimate|fit|presets|kv-cache|schema|import|export-config ...   (see --help)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+
+CLI_COMMANDS = {"estimate", "fit", "presets", "kv-cache", "schema", "import", "export-config"}
+NO_DISPLAY = 3  # exit status when no window can open (make run treats it as a message, not a failure)
+TABS = ("breakdown", "suggestions", "fit", "library", "compare")
+THEMES = ("light", "dark")
+LANGS = ("en", "zh_CN")
+
+
+def version() -> str:
+    """The installed distribution's version, or pyproject's in a source checkout."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("llm-memory-planner")
+    except metadata.PackageNotFoundError:
+        from pathlib import Path
+
+        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        try:
+            for line in pyproject.read_text(encoding="utf-8").splitlines():
+                if line.startswith("version"):
+                    return line.split("=", 1)[1].strip().strip('"')
+        except OSError:
+            pass
+        return "unknown"
+
+
+def _has_display() -> bool:
+    if os.environ.get("QT_QPA_PLATFORM"):
+        return True
+    if sys.platform in ("win32", "darwin"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def cli_translators(language: str) -> tuple:
+    """Qt's translation mechanism for the command line too (QtCore only: no window, no display)."""
+    from PySide6.QtCore import QCoreApplication, QTranslator
+
+    from gui.i18n import qm_path
+
+    app = QCoreApplication.instance() or QCoreApplication([])
+    catalogue = qm_path(language)
+    translator = QTranslator(app)
+    if catalogue is not None and translator.load(str(catalogue)):
+        app.installTranslator(translator)
+    app._planner_translator = translator  # keep it alive
+    return (lambda text: QCoreApplication.translate("cli", text),
+            lambda text: QCoreApplication.translate("engine", text))
+
+
+@dataclass
+class WindowOptions:
+    scenario: str | None = None
+    screenshot: str | None = None
+    size: tuple[int, int] | None = None
+    language: str | None = None
+    theme: str | None = None
+    tab: str | None = None
+
+
+class UsageError(ValueError):
+    """A command-line mistake: one sentence, exit status 2."""
+
+
+def _value(argv: list[str], i: int, flag: str, example: str) -> str:
+    if i + 1 >= len(argv) or argv[i + 1].startswith("--"):
+        raise UsageError(f"{flag} needs a value, e.g. {flag} {example}")
+    return argv[i + 1]
+
+
+def parse_window_args(argv: list[str]) -> WindowOptions:
+    """The window's options in any order; one scenario file at most."""
+    opts = WindowOptions()
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--screenshot":
+            opts.screenshot = _value(argv, i, arg, "window.png")
+        elif arg == "--size":
+            text = _value(argv, i, arg, "1366x768")
+            try:
+                width, height = (int(v) for v in text.lower().split("x"))
+            except ValueError:
+                raise UsageError(f"--size must be WIDTHxHEIGHT in pixels, e.g. 1366x768, not {text!r}") from None
+            if not (320 <= width <= 8192 and 240 <= height <= 8192):
+                raise UsageError(f"--size must be between 320x240 and 8192x8192, not {text!r}")
+            opts.size = (width, height)
+        elif arg == "--lang":
+            opts.language = _value(argv, i, arg, "zh_CN")
+            if opts.language not in LANGS:
+                raise UsageError(f"--lang must be one of {', '.join(LANGS)}, not {opts.language!r}")
+        elif arg == "--theme":
+            opts.theme = _value(argv, i, arg, "dark")
+            if opts.theme not in THEMES:
+                raise UsageError(f"--theme must be light or dark, not {opts.theme!r}")
+        elif arg == "--tab":
+            opts.tab = _value(argv, i, arg, "suggestions")
+            if opts.tab not in TABS:
+                raise UsageError(f"--tab must be one of {', '.join(TABS)}, not {opts.tab!r}")
+        elif arg.startswith("--"):
+            raise UsageError(f"unknown option {arg}; try --help")
+        else:
+            if opts.scenario is not None:
+                raise UsageError("open one scenario file at a time")
+            opts.scenario = arg
+            i += 1
+            continue
+        i += 2
+    return opts
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] in (["--version"], ["-V"]):
+        print(f"LLM Memory Planner {version()}")
+        return 0
+    cli_language = None
+    if len(argv) >= 3 and argv[0] == "--lang" and argv[2] in CLI_COMMANDS:
+        cli_language, argv = argv[1], argv[2:]
+    if argv and (argv[0] in CLI_COMMANDS or argv[0] in ("-h", "--help")):
+        from engine.cli import main as cli_main
+
+        if cli_language and cli_language != "en":
+            return cli_main(argv, *cli_translators(cli_language))
+        return cli_main(argv)
+    try:
+        opts = parse_window_args(argv)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if opts.screenshot:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if not _has_display():
+        print("No display was found, so the window cannot open; to render it headless run: "
+              "QT_QPA_PLATFORM=offscreen .venv/bin/python main.py --screenshot window.png [SCENARIO.json]")
+        return NO_DISPLAY
+    from gui.app import run_app
+
+    return run_app(opts.scenario, screenshot=opts.screenshot, language=opts.language, theme=opts.theme,
+                   size=opts.size, tab=opts.tab)
+
+
+def run() -> None:
+    """Entry point of the installed `llm-memory-planner` scripts."""
+    sys.exit(main())
