@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench screenshot clean translations fuzz
+.PHONY: run test lint bench screenshot clean translations fuzz bundle bundle-test desktop-entry
 
 QM := gui/i18n/planner_zh_CN.qm
 
@@ -18,7 +18,7 @@ $(QM): gui/i18n/planner_zh_CN.ts $(STAMP)
 	$(VENV)/bin/pyside6-lrelease -silent $< -qm $@
 
 run: $(STAMP) $(QM)
-	@$(PY) main.py; status=$$?; [ $$status -eq 3 ] || exit $$status  # 3: no display, already explained
+	@$(PY) main.py; status=$$?; [ $$status -eq 3 ] || [ $$status -eq 4 ] || exit $$status  # 3: no display, 4: missing system libraries (the install command was printed)
 
 test: $(STAMP) $(QM)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
@@ -42,5 +42,33 @@ bench: $(STAMP) $(QM)
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/library_scale.py
 	$(PY) benchmarks/accuracy_report.py
 
+# Desktop bundle (PyInstaller, one folder; packaging/llm-memory-planner.spec says why): dist/llm-memory-planner/.
+# Starts on a machine without Python: zip the folder, unzip elsewhere, run llm-memory-planner inside it.
+BUNDLE := dist/llm-memory-planner/llm-memory-planner
+BUNDLE_STAMP := $(VENV)/.bundle-tools
+
+$(BUNDLE_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet "pyinstaller>=6.0"
+	@touch $@
+
+bundle: $(BUNDLE_STAMP) $(QM)
+	$(PY) -m PyInstaller --noconfirm --clean --log-level WARN --distpath dist --workpath build/pyinstaller \
+		packaging/llm-memory-planner.spec
+	@echo "bundle: $(BUNDLE)"
+
+# Start the bundle headless with no Python on PATH and no virtual environment: it must render the window.
+bundle-test:
+	@test -x $(BUNDLE) || $(MAKE) bundle
+	rm -f build/bundle-test.png
+	env -i HOME="$$HOME" PATH=/usr/bin:/bin QT_QPA_PLATFORM=offscreen LLM_MEMORY_PLANNER_HOME="$$(mktemp -d)" \
+		$(BUNDLE) --screenshot build/bundle-test.png examples/qwen3-30b-a3b-8x-h100.json --size 1366x768
+	@test -s build/bundle-test.png && echo "bundle-test: the bundle started and rendered build/bundle-test.png"
+	env -i PATH=/usr/bin:/bin $(BUNDLE) --version
+
+# Linux: a menu entry and icon for the installed `llm-memory-planner` command (pipx/pip install), for this user.
+desktop-entry:
+	install -Dm644 packaging/llm-memory-planner.desktop ~/.local/share/applications/llm-memory-planner.desktop
+	install -Dm644 gui/assets/llm-memory-planner.svg ~/.local/share/icons/hicolor/scalable/apps/llm-memory-planner.svg
+
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) build dist

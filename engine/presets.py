@@ -11,8 +11,9 @@ from typing import Any
 from .architecture import ModelSpec, model_from_hf_config
 from .errors import PresetError
 from .messages import QT_TRANSLATE_NOOP
+from .paths import data_dir
 
-PRESETS_DIR = Path(__file__).resolve().parent.parent / "presets"
+PRESETS_DIR = data_dir("presets")
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from engine.units import UNITS, format_bytes
 
 from .explain import explain_component
 from .i18n import tr_engine
+from .theme import text_colour
 from .widgets import colour_for
 
 SMALL_SLICE = 0.02  # slices under 2% of the peak are grouped as "other"
@@ -134,7 +135,10 @@ class PieChart(QWidget):
         layout.addWidget(self.view, 3)
         layout.addWidget(self.legend, 2)
         if legend_below:
+            # Below a narrow pie (comparison panes) the legend takes the height its rows need: never drawn over the
+            # pie, never a row cut off (the panes scroll instead).
             self.legend.setMinimumWidth(0)
+            self.legend.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
 
     def show_estimate(self, est: Estimate, unit: str) -> None:
         slices = pie_slices(est, unit)
@@ -178,6 +182,10 @@ class BudgetBars(QWidget):
         self.plot.scene().sigMouseMoved.connect(self._hover)
 
     def show_estimate(self, est: Estimate, unit: str, x_max: float | None = None) -> None:
+        capacity_text = text_colour("does not fit")  # readable on the plot's background in either theme
+        if getattr(self, "_capacity_colour", None) != capacity_text:
+            self._capacity_colour = capacity_text
+            self.capacity_line.label.setColor(capacity_text)
         """Redraw by updating the existing items: clearing and re-adding them costs ~8 ms per edit."""
         scale = UNITS[unit]
         stages = est.stages

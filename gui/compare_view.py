@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QScrollArea,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -48,6 +49,7 @@ class ComparePane(QWidget):
         self.verdict.setFixedHeight(84)  # narrow panes wrap the sentence onto more lines
         self.pie = PieChart(legend_below=True)
         self.pie.view.setMinimumSize(160, 160)
+        self.pie.view.setMaximumHeight(190)  # room below for the whole legend and the bars
         self.bars = BudgetBars()
         self.bars.plot.setMinimumHeight(130)
         layout = QVBoxLayout(self)
@@ -85,8 +87,14 @@ class CompareView(QWidget):
         self.table = QTableWidget(0, 1)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        panes_scroll = QScrollArea()  # small screens: the panes scroll rather than squeeze legends over pies
+        panes_scroll.setWidgetResizable(True)
+        panes_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        panes_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        panes_scroll.setWidget(self.panes_row)
+        self.panes_scroll = panes_scroll
         split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.panes_row)
+        split.addWidget(panes_scroll)
         split.addWidget(self.table)
         split.setSizes([560, 220])
         layout = QVBoxLayout(self)

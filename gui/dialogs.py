@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QStandardPaths
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -151,16 +151,54 @@ class SaveChanges:
         )
 
 
+def documents_folder() -> str:
+    """Where file dialogs start: the user's documents (never the program's own folder)."""
+    return QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation) or str(Path.home())
+
+
+def _in_documents(suggested: str) -> str:
+    if suggested and Path(suggested).is_absolute():
+        return suggested
+    return str(Path(documents_folder()) / suggested) if suggested else documents_folder()
+
+
 @dataclass(frozen=True)
 class FileChoice:
     path: str
 
     @classmethod
     def ask_open(cls, parent: QWidget, title: str, filters: str) -> FileChoice | None:
-        path, _ = QFileDialog.getOpenFileName(parent, title, "", filters)
+        path, _ = QFileDialog.getOpenFileName(parent, title, documents_folder(), filters)
         return cls(path) if path else None
 
     @classmethod
     def ask_save(cls, parent: QWidget, title: str, filters: str, suggested: str = "") -> FileChoice | None:
-        path, _ = QFileDialog.getSaveFileName(parent, title, suggested, filters)
+        path, _ = QFileDialog.getSaveFileName(parent, title, _in_documents(suggested), filters)
         return cls(path) if path else None
+
+
+@dataclass(frozen=True)
+class ScenarioName:
+    """The name a scenario is saved under (asked the first time it goes into the library)."""
+
+    name: str
+
+    @classmethod
+    def ask(cls, parent: QWidget, title: str, default: str) -> ScenarioName | None:
+        name, ok = QInputDialog.getText(parent, title, QCoreApplication.translate("Actions", "Name"), text=default)
+        return cls(name.strip()) if ok and name.strip() else None
+
+
+@dataclass(frozen=True)
+class ConfirmDelete:
+    """Yes to moving these scenarios to the trash (Undo and "Restore deleted…" bring them back)."""
+
+    @classmethod
+    def ask(cls, parent: QWidget, names: list[str]) -> bool:
+        shown = "\n".join(f"• {n}" for n in names[:10]) + ("\n…" if len(names) > 10 else "")
+        answer = QMessageBox.question(
+            parent, QCoreApplication.translate("Actions", "Delete scenarios"),
+            message_text(QCoreApplication.translate("Actions", "Move %n scenario(s) to the trash?", "", len(names))
+                         + "\n\n" + shown),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Yes

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import json
-from html import escape
+import platform
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QMarginsF, QSizeF, QUrl
-from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, qVersion
 from PySide6.QtWidgets import QMessageBox
 
 from engine import PlannerError, load_scenario, scenario_from_dict
-from engine.report import to_csv, to_html, to_markdown
+from engine.report import to_csv, to_markdown
 
 from .dialogs import CustomGpu, FileChoice, ImportedConfig, ModelFolder, SaveChanges
 from .i18n import tr_engine, tr_error
+from .report_export import render_png, write_comparison_pdf, write_report_pdf
 from .settings_store import atomic_write
 from .widgets import message_text
 from .window_api import PlannerWindow
@@ -154,7 +154,7 @@ def export_to(win: PlannerWindow, kind: str, path: str) -> None:
         return
     s, est, unit = win.state.scenario, win.state.estimate, win.state.unit
     if kind == "png":
-        win.centralWidget().grab().save(path)
+        render_png(win, path)
     elif kind == "md":
         Path(path).write_text(to_markdown(s, est, unit, _tr_report, tr_engine), encoding="utf-8")
     elif kind == "csv":
@@ -190,40 +190,16 @@ def export_comparison(win: PlannerWindow, kind: str, path: str) -> None:
         lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
         Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
     elif kind == "pdf":
-        table = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in rows)
-        html = (f"<h2>{QCoreApplication.translate('Actions', 'Comparison')}</h2><img src='chart.png' width='680'>"
-                f"<table border='1' cellspacing='0' cellpadding='3'>{table}</table>")
-        _print_pdf(path, html, win.compare.panes_row.grab().toImage())
+        write_comparison_pdf(win, path, rows)
 
 
 def _tr_report(text: str) -> str:
     return QCoreApplication.translate("report", text)
 
 
-def report_html(win: PlannerWindow) -> str:
-    return to_html(win.state.scenario, win.state.estimate, win.state.unit, _tr_report, tr_engine, chart="chart.png")
-
-
 def write_pdf(win: PlannerWindow, path: str) -> None:
-    """One-page A4 report: inputs, verdict, chart, breakdown and assumptions."""
-    _print_pdf(path, report_html(win), win.charts_widget.grab().toImage())
-
-
-def _print_pdf(path: str, html: str, chart: QImage) -> None:
-    writer = QPdfWriter(path)
-    writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
-    writer.setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout.Unit.Millimeter)
-    writer.setResolution(150)
-    doc = QTextDocument()
-    doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl("chart.png"), chart)
-    doc.setHtml(html)
-    layout = writer.pageLayout().paintRectPixels(writer.resolution())
-    doc.setPageSize(QSizeF(layout.width(), layout.height()))
-    painter = QPainter(writer)
-    scale = min(1.0, layout.height() / max(doc.size().height(), 1))
-    painter.scale(scale, scale)  # keep the report on one page
-    doc.drawContents(painter)
-    painter.end()
+    """The report as a document: date and version, verdict, vector charts, every input, breakdown, assumptions."""
+    write_report_pdf(win, path)
 
 
 def show_formulas(win: PlannerWindow) -> None:
@@ -231,16 +207,19 @@ def show_formulas(win: PlannerWindow) -> None:
                             QCoreApplication.translate("Actions", FORMULAS_HTML))
 
 
+def about_text() -> str:
+    from .launch import version
+
+    return QCoreApplication.translate(
+        "Actions",
+        "<b>LLM Memory Planner</b> %(version)s<br>Will this training run fit on my GPUs, and if not, what do I "
+        "change?<br>Numbers are checked against traced training steps; see docs/accuracy.md.<br>"
+        "Python %(python)s · Qt %(qt)s") % {"version": version(), "python": platform.python_version(),
+                                          "qt": qVersion()}
+
+
 def show_about(win: PlannerWindow) -> None:
-    QMessageBox.about(
-        win,
-        QCoreApplication.translate("Actions", "About LLM Memory Planner"),
-        QCoreApplication.translate(
-            "Actions",
-            "<b>LLM Memory Planner</b><br>Will this training run fit on my GPUs, and if not, what do I change?<br>"
-            "Numbers are checked against traced training steps; see docs/accuracy.md.",
-        ),
-    )
+    QMessageBox.about(win, QCoreApplication.translate("Actions", "About LLM Memory Planner"), about_text())
 
 
 FORMULAS_HTML = QT_TRANSLATE_NOOP("Actions", """

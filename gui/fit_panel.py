@@ -23,7 +23,8 @@ from engine.units import format_bytes, format_count, format_seconds
 
 from .i18n import tr_engine, tr_message
 from .state import AppState
-from .widgets import VERDICT_COLOURS, RefreshWhenShown
+from .theme import text_colour
+from .widgets import RefreshWhenShown
 
 DEBOUNCE_MS = 150  # recompute limits/plans once edits pause, so typing and dragging stay instant
 
@@ -192,6 +193,11 @@ class FitPanel(RefreshWhenShown):
                 item.widget().deleteLater()
         self.apply_buttons = []
 
+    def restyle(self) -> None:
+        """Draw the plans again in the theme's colours (no new search)."""
+        if self.plans or self.family is not None:
+            self._show()
+
     def _show(self) -> None:
         self._clear()
         unit = self.state.unit
@@ -211,7 +217,7 @@ class FitPanel(RefreshWhenShown):
             row = QWidget()
             line = QHBoxLayout(row)
             changed = ", ".join(tr_engine(a) for a in plan.assumptions_changed) or self.tr("nothing")
-            colour = VERDICT_COLOURS[plan.estimate.verdict]
+            colour, muted = text_colour(plan.estimate.verdict), text_colour("muted")
             summary = join_steps([tr_message(step) for step in plan.steps], self.tr(" and "))
             notes = "; ".join(tr_message(n) for n in plan.notes) or tr_engine(plan.cost_note)
             speed = step_time(plan.scenario)
@@ -221,7 +227,7 @@ class FitPanel(RefreshWhenShown):
                 format_bytes(plan.headroom_bytes, unit) + " · " + self.tr("%(tps)s tokens/s, %(step)s per step") % {
                     "tps": format_count(speed.tokens_per_second), "step": format_seconds(speed.step_seconds)}
                 + "<br>" + self.tr("Changes: ") + ", ".join(
-                    escape(f"{k} = {v}") for k, v in plan.changes.items()) + "<br><span style='color:#757575'>" +
+                    escape(f"{k} = {v}") for k, v in plan.changes.items()) + f"<br><span style='color:{muted}'>" +
                 self.tr("Assumptions changed: ") + escape(changed) + " · " + escape(notes) + "</span>")
             text.setTextFormat(Qt.TextFormat.RichText)  # every piece of text in it is escaped
             text.setWordWrap(True)

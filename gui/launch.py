@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 CLI_COMMANDS = {"estimate", "fit", "presets", "kv-cache", "schema", "import", "export-config"}
 NO_DISPLAY = 3  # exit status when no window can open (make run treats it as a message, not a failure)
+MISSING_LIBRARIES = 4  # the system lacks libraries Qt's X11 plugin needs: the install command was printed
 TABS = ("breakdown", "suggestions", "fit", "library", "compare")
 THEMES = ("light", "dark")
 LANGS = ("en", "zh_CN")
@@ -149,6 +150,13 @@ def main(argv: list[str] | None = None) -> int:
         print("No display was found, so the window cannot open; to render it headless run: "
               "QT_QPA_PLATFORM=offscreen .venv/bin/python main.py --screenshot window.png [SCENARIO.json]")
         return NO_DISPLAY
+    if not opts.screenshot:
+        from gui.system_libs import install_hint, missing_libraries, needs_xcb_check
+
+        missing = missing_libraries() if needs_xcb_check() else []
+        if missing:  # Qt would abort with a core dump; say what to install instead
+            print(install_hint(missing), file=sys.stderr)
+            return MISSING_LIBRARIES
     from gui.app import run_app
 
     return run_app(opts.scenario, screenshot=opts.screenshot, language=opts.language, theme=opts.theme,

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QInputDialog, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
-from engine import PlannerError
+from engine import DEFAULTS, PlannerError
 
 from .compare_view import Compared
+from .dialogs import ScenarioName
 from .i18n import tr_error
 from .storage import ConflictError
 from .widgets import message_text
@@ -35,20 +36,26 @@ def open_entry(win: PlannerWindow, scenario_id: str) -> bool:
     return True
 
 
+def suggested_name(win: PlannerWindow) -> str:
+    """The scenario's own name, unless it is still the blank default: then "<model> on <n> × <GPU>"."""
+    scenario, est = win.state.scenario, win.state.estimate
+    if scenario.name and scenario.name != DEFAULTS["name"][0]:
+        return scenario.name
+    gpus = f"{est.world_size} × {est.gpu_name}" if est.world_size > 1 else est.gpu_name
+    return QCoreApplication.translate("Actions", "%(model)s on %(gpus)s") % {"model": est.model_name, "gpus": gpus}
+
+
 def save_to_library(win: PlannerWindow, as_new: bool = False) -> bool:
     """Save into the library; a scenario changed on disk by another window is never overwritten silently."""
     scenario = win.state.scenario
     scenario_id = None if as_new else win.state.library_id
-    if as_new:
-        name, ok = QInputDialog.getText(
-            win,
-            QCoreApplication.translate("Actions", "Save as a new scenario"),
-            QCoreApplication.translate("Actions", "Name"),
-            text=scenario.name,
-        )
-        if not ok or not name.strip():
+    if as_new or scenario_id is None:  # the first save asks for a name, offering one from the model and GPU
+        title = (QCoreApplication.translate("Actions", "Save as a new scenario") if as_new else
+                 QCoreApplication.translate("Actions", "Save to the library"))
+        answer = ScenarioName.ask(win, title, suggested_name(win))
+        if answer is None:
             return False
-        scenario = scenario.replace(name=name.strip())
+        scenario = scenario.replace(name=answer.name)
     try:
         new_id, version = win.library.save_versioned(scenario, scenario_id, expected_version=win.library_version)
     except ConflictError:

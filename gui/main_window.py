@@ -34,7 +34,7 @@ from .speed_panel import SpeedPanel
 from .state import AppState
 from .storage import ScenarioLibrary
 from .suggestions_panel import SuggestionsPanel
-from .theme import apply_theme, style_plot
+from .theme import apply_theme, style_plot, text_colour
 from .time_panel import TimePanel
 from .user_catalog import UserCatalog
 from .widgets import NoticeBar, ValueCombo, WheelGuard
@@ -94,7 +94,6 @@ class MainWindow(QMainWindow):
         self.warnings = QLabel()
         self.warnings.setTextFormat(Qt.TextFormat.PlainText)  # warnings quote names (e.g. a custom GPU)
         self.warnings.setWordWrap(True)
-        self.warnings.setStyleSheet("color: #ef6c00;")
         self.pie = PieChart()
         self.bars = BudgetBars()
         charts = QSplitter(Qt.Orientation.Horizontal)
@@ -175,17 +174,18 @@ class MainWindow(QMainWindow):
 
         file_menu = bar.addMenu(self.tr("&File"))
         action(file_menu, self.tr("&New scenario"), lambda: file_actions.new_scenario(self), QKeySequence.StandardKey.New)
-        action(file_menu, self.tr("&Open…"), lambda: file_actions.open_file(self), QKeySequence.StandardKey.Open)
-        action(file_menu, self.tr("&Save"), lambda: file_actions.save(self), QKeySequence.StandardKey.Save)
-        action(file_menu, self.tr("Save &As…"), lambda: library_actions.save_to_library(self, as_new=True),
+        action(file_menu, self.tr("&Open a scenario file…"), lambda: file_actions.open_file(self),
+               QKeySequence.StandardKey.Open)
+        action(file_menu, self.tr("&Save to the library"), lambda: file_actions.save(self), QKeySequence.StandardKey.Save)
+        action(file_menu, self.tr("Save to the library &as…"), lambda: library_actions.save_to_library(self, as_new=True),
                QKeySequence.StandardKey.SaveAs)
-        action(file_menu, self.tr("Save to a &file…"), lambda: file_actions.save_as(self))
+        action(file_menu, self.tr("Save a copy to a &file…"), lambda: file_actions.save_as(self))
         file_menu.addSeparator()
-        action(file_menu, self.tr("Import config.json…"), lambda: file_actions.import_config(self))
+        action(file_menu, self.tr("Add a model from a config.json file…"), lambda: file_actions.import_config(self))
         action(file_menu, self.tr("Import training config…"), lambda: config_actions.import_training_config(self),
                QKeySequence("Ctrl+I"))
         action(file_menu, self.tr("Export launch config…"), lambda: config_actions.export_launch_config(self))
-        export = file_menu.addMenu(self.tr("&Export"))
+        export = file_menu.addMenu(self.tr("&Export to a file"))
         for label, kind in ((self.tr("Image (PNG)…"), "png"), (self.tr("Report (PDF)…"), "pdf"),
                             (self.tr("Markdown…"), "md"), (self.tr("Breakdown table (CSV)…"), "csv")):
             action(export, label, lambda _=False, k=kind: file_actions.export(self, k))
@@ -271,6 +271,12 @@ class MainWindow(QMainWindow):
         style_plot(self.time_panel.bar.plot, theme)
         style_plot(self.speed_panel.chart.plot, theme)
         self.compare.set_theme(theme)
+        # Text in signal colours is drawn for the theme in use: draw it again (lists re-list when next shown).
+        self.show_estimate(self.state.estimate)
+        self.suggestions.mark_stale()
+        self.library_panel.mark_stale()
+        self.fit_panel.restyle()
+        self.setup_panel.show_error(self.setup_panel.error.text())
         self.settings.update(theme=theme)
         if theme in self.theme_actions:
             self.theme_actions[theme].setChecked(True)
@@ -287,6 +293,7 @@ class MainWindow(QMainWindow):
             self.unit_actions[unit].setChecked(True)
         self.warnings.setText("\n".join(f"⚠ {tr_message(w)}" for w in est.warnings))
         self.warnings.setVisible(bool(est.warnings))
+        self.warnings.setStyleSheet(f"color: {text_colour('tight')};")
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if self.replaced:  # a new window (another language) took over the same state: nothing is lost

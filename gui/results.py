@@ -22,6 +22,7 @@ from engine.units import format_bytes
 
 from .explain import explain_component
 from .i18n import tr_engine, tr_message
+from .theme import text_colour
 from .widgets import VERDICT_COLOURS, colour_for
 
 VERDICT_WORDS = {"fits": "FITS", "tight": "TIGHT", "does not fit": "DOES NOT FIT"}
@@ -39,13 +40,14 @@ class VerdictBanner(QLabel):
 
     def show_estimate(self, est: Estimate, unit: str) -> None:
         self.verdict = est.verdict
-        colour = VERDICT_COLOURS[est.verdict]
+        colour = VERDICT_COLOURS[est.verdict]  # the border; the words use the theme's readable shade
+        words_colour = text_colour(est.verdict)
         words = {"fits": self.tr("FITS"), "tight": self.tr("TIGHT: fits, but eats into the safety reserve"),
                  "does not fit": self.tr("DOES NOT FIT")}[est.verdict]
         room = escape(tr_message(est.room(unit)))  # the engine's words, so the window, CLI and report agree
         where = self.tr(" (pipeline stage %d is the fullest)") % est.busiest_stage if len(est.stages) > 1 else ""
         self.setText(
-            f"<span style='font-size:15pt; font-weight:bold; color:{colour}'>{VERDICT_SYMBOLS[est.verdict]} "
+            f"<span style='font-size:15pt; font-weight:bold; color:{words_colour}'>{VERDICT_SYMBOLS[est.verdict]} "
             f"{words}</span><br>"
             + self.tr("%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s") % {
                 "used": format_bytes(est.total_bytes, unit), "cap": format_bytes(est.capacity_bytes, unit),
@@ -56,7 +58,6 @@ class VerdictBanner(QLabel):
         self.setAccessibleName(VERDICT_WORDS[est.verdict])
 
 
-GREY = QBrush(QColor("#757575"))
 
 
 def _set_if_changed(item: QTableWidgetItem, role: Qt.ItemDataRole, value: object) -> None:
@@ -126,6 +127,7 @@ class BreakdownTable(QWidget):
         rows = stage.at_peak()
         peak = stage.peak_allocated_bytes
         overheads = [(c, c.peak_bytes) for c in stage.overheads if c.peak_bytes]
+        grey = QBrush(QColor(text_colour("muted")))  # overheads: set apart, still readable in either theme
         self.table.setRowCount(len(rows) + len(overheads))
         for r, (comp, b) in enumerate(rows + overheads):
             is_overhead = comp.category == "overhead"
@@ -145,7 +147,7 @@ class BreakdownTable(QWidget):
                                     int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
                 if c == 0:
                     _set_if_changed(item, Qt.ItemDataRole.DecorationRole, colour_for(comp.key))
-                _set_if_changed(item, Qt.ItemDataRole.ForegroundRole, GREY if is_overhead else None)
+                _set_if_changed(item, Qt.ItemDataRole.ForegroundRole, grey if is_overhead else None)
         names = {"forward": self.tr("forward"), "backward": self.tr("backward"), "optimizer": self.tr("optimizer step")}
         parts = []
         for phase in ("forward", "backward", "optimizer"):

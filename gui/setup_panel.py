@@ -20,6 +20,7 @@ from engine.scenario import lora_target_names
 
 from .framework_options import FrameworkOptions
 from .state import AppState
+from .theme import text_colour
 from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo
 from .words import field_label
 
@@ -163,7 +164,6 @@ class SetupPanel(QWidget):
         self.error = QLabel()
         self.error.setTextFormat(Qt.TextFormat.PlainText)  # error sentences quote user values
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #c62828;")
         self.error.setVisible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -298,6 +298,7 @@ class SetupPanel(QWidget):
 
     # --- showing
     def show_error(self, message: str) -> None:
+        self.error.setStyleSheet(f"color: {text_colour('does not fit')};")
         self.error.setText(message)
         self.error.setVisible(bool(message))
 

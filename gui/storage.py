@@ -37,6 +37,7 @@ from typing import Literal
 
 from engine import SCHEMA_VERSION, Scenario, ScenarioError, scenario_from_dict
 from engine.bounded_json import parse_json
+from engine.paths import data_dir as source_data_dir
 from engine.safe_read import read_capped
 from engine.scenario import MAX_SCENARIO_BYTES
 from engine.scenario_file import (  # the file format's owner; re-exported for the library's callers
@@ -86,7 +87,7 @@ BACKUP_KEEP_DAYS = 90  # originals of older-format files, kept in case the migra
 KEEP_AT_MOST = 500  # per folder, newest kept: a script deleting in a loop cannot fill the disk
 
 
-EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES_DIR = source_data_dir("examples")
 EXAMPLE_PREFIX = "example:"
 
 

@@ -10,7 +10,8 @@ from engine.units import format_bytes
 
 from .i18n import tr_engine, tr_message
 from .state import AppState
-from .widgets import VERDICT_COLOURS, RefreshWhenShown
+from .theme import text_colour
+from .widgets import RefreshWhenShown
 
 
 class SuggestionsPanel(RefreshWhenShown):
@@ -58,10 +59,10 @@ class SuggestionsPanel(RefreshWhenShown):
             line = QHBoxLayout(row)
             line.setContentsMargins(0, 2, 0, 2)
             verdict = sug.estimate.verdict
-            colour = VERDICT_COLOURS[verdict]
+            colour = text_colour(verdict)
             text = QLabel(f"<b>{tr_message(sug.title)}</b> — " + self.tr("saves %s") % format_bytes(sug.saved_bytes, unit)
                           + f" → <span style='color:{colour}'>{tr_engine(verdict)}</span>"
-                          f"<br><span style='color:#757575'>{tr_engine(sug.cost_note)}</span>")
+                          f"<br><span style='color:{text_colour('muted')}'>{tr_engine(sug.cost_note)}</span>")
             text.setWordWrap(True)
             button = QPushButton(self.tr("Apply"))
             button.setToolTip(self.tr("Apply this change (Ctrl+Z undoes it)"))

@@ -56,6 +56,23 @@ FIELD_LABELS: dict[str, str] = {
     "vpp": QT_TRANSLATE_NOOP("Fields", "Virtual pipeline stages"),
     "reshard_after_forward": QT_TRANSLATE_NOOP("Fields", "Re-shard after forward"),
     "loss_parallel": QT_TRANSLATE_NOOP("Fields", "Loss parallel"),
+    "lora_dropout": QT_TRANSLATE_NOOP("Fields", "LoRA dropout"),
+    "expandable_segments": QT_TRANSLATE_NOOP("Fields", "Expandable allocator segments"),
+    "reduce_bucket_size": QT_TRANSLATE_NOOP("Fields", "DeepSpeed reduce bucket size"),
+    "allgather_bucket_size": QT_TRANSLATE_NOOP("Fields", "DeepSpeed all-gather bucket size"),
+    "stage3_max_live_parameters": QT_TRANSLATE_NOOP("Fields", "ZeRO-3 live parameters"),
+    "stage3_prefetch_bucket_size": QT_TRANSLATE_NOOP("Fields", "ZeRO-3 prefetch bucket size"),
+    "main_grads_fp32": QT_TRANSLATE_NOOP("Fields", "fp32 main gradients (Megatron)"),
+    "host_memory_bytes": QT_TRANSLATE_NOOP("Fields", "CPU memory per node"),
+    "images_per_sample": QT_TRANSLATE_NOOP("Fields", "Images per sample"),
+    "image_resolution": QT_TRANSLATE_NOOP("Fields", "Image resolution"),
+    "vision_tower": QT_TRANSLATE_NOOP("Fields", "Vision tower"),
+    "attention_kernel": QT_TRANSLATE_NOOP("Fields", "Attention kernel variant"),
+    "intra_node_bandwidth_bytes_per_s": QT_TRANSLATE_NOOP("Fields", "Bandwidth within a node"),
+    "inter_node_bandwidth_bytes_per_s": QT_TRANSLATE_NOOP("Fields", "Bandwidth between nodes"),
+    "tokens_to_train": QT_TRANSLATE_NOOP("Fields", "Tokens to train"),
+    "gpu_hour_price": QT_TRANSLATE_NOOP("Fields", "Price per GPU-hour"),
+    "time_calibration": QT_TRANSLATE_NOOP("Fields", "Measured step time"),
 }
 
 # Values shown in words where the control shows words (combo items); numbers stay numbers.
@@ -71,6 +88,7 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     "lora_targets": {"all-linear": QT_TRANSLATE_NOOP("Fields", "all linear layers"),
                      "attention": QT_TRANSLATE_NOOP("Fields", "all attention projections")},
 }
+NOT_SET = QT_TRANSLATE_NOOP("Fields", "not set")
 BOOL_WORDS = {True: QT_TRANSLATE_NOOP("Fields", "on"), False: QT_TRANSLATE_NOOP("Fields", "off")}
 
 
@@ -86,6 +104,8 @@ def field_label(key: str) -> str:
 def value_words(key: str, value: Any) -> str:
     if key in VALUE_WORDS and _hashable(value) and value in VALUE_WORDS[key]:
         return _tr(VALUE_WORDS[key][value])
+    if value is None:
+        return _tr(NOT_SET)
     if isinstance(value, bool):
         return _tr(BOOL_WORDS[value])
     if isinstance(value, int):

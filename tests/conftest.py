@@ -37,6 +37,9 @@ def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
     from gui import dialogs
 
     monkeypatch.setattr(dialogs.SaveChanges, "ask", classmethod(lambda cls, parent, name: cls("discard")))
+    # Saving: the offered name is taken; deleting: the person meant it (Undo is tested on its own).
+    monkeypatch.setattr(dialogs.ScenarioName, "ask", classmethod(lambda cls, parent, title, default: cls(default)))
+    monkeypatch.setattr(dialogs.ConfirmDelete, "ask", classmethod(lambda cls, parent, names: True))
     for name in ("warning", "information", "critical"):
         monkeypatch.setattr(QMessageBox, name, staticmethod(lambda *a, **k: QMessageBox.StandardButton.Ok))
     monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Cancel))

@@ -321,3 +321,291 @@ def test_sliders_step_through_a_sensible_range(qtbot):
     assert win.state.scenario.micro_batch == 512
     seq.slider.setValue(seq.slider.maximum())
     assert win.state.scenario.seq_len == 131_072
+
+
+# --- 6. library, saving, themes
+
+
+def _luminance(colour) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(colour.redF()) + 0.7152 * channel(colour.greenF()) + 0.0722 * channel(colour.blueF())
+
+
+def contrast(a, b) -> float:
+    """WCAG 2 contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_contrast_formula_matches_wcag():
+    from PySide6.QtGui import QColor
+
+    assert contrast(QColor("#000000"), QColor("#ffffff")) == pytest.approx(21.0)  # WCAG 2.1's definition
+    assert contrast(QColor("#777777"), QColor("#ffffff")) == pytest.approx(4.48, abs=0.01)  # WebAIM's example
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_text_contrast_is_at_least_4_5_in_both_themes(qtbot, theme):
+    from PySide6.QtGui import QColor, QPalette
+
+    from gui.theme import TEXT_COLOURS, current_theme, plot_colours
+
+    win, _ = build_window(theme=theme)
+    qtbot.addWidget(win)
+    palette = QApplication.instance().palette()
+    role = QPalette.ColorRole
+    assert current_theme() == theme
+    pairs = [(role.WindowText, role.Window), (role.Text, role.Base), (role.ButtonText, role.Button),
+             (role.HighlightedText, role.Highlight), (role.ToolTipText, role.ToolTipBase), (role.Text, role.AlternateBase)]
+    for fg, bg in pairs:
+        assert contrast(palette.color(fg), palette.color(bg)) >= 4.5, (theme, fg, bg)
+    backgrounds = [palette.color(role.Window), palette.color(role.Base), QColor(plot_colours(theme)[0])]
+    for kind, colour in TEXT_COLOURS[theme].items():
+        for bg in backgrounds:
+            assert contrast(QColor(colour), bg) >= 4.5, (theme, kind, colour, bg.name())
+    assert contrast(QColor(plot_colours(theme)[1]), QColor(plot_colours(theme)[0])) >= 4.5
+
+
+def test_dark_then_light_restores_every_colour(qtbot):
+    from PySide6.QtGui import QPalette
+
+    win, _ = build_window(theme="light")
+    qtbot.addWidget(win)
+
+    def snapshot():
+        palette = QApplication.instance().palette()
+        colours = {(g, r): palette.color(g, r).name() for g in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Disabled,
+                                                                  QPalette.ColorGroup.Inactive)
+                   for r in QPalette.ColorRole if r not in (QPalette.ColorRole.NColorRoles,)}
+        return colours, win.verdict.text(), win.warnings.styleSheet(), win.pie.view.backgroundBrush().color().name()
+
+    light = snapshot()
+    win.set_theme("dark")
+    dark = snapshot()
+    assert dark != light
+    win.set_theme("light")
+    assert snapshot() == light
+
+
+def test_first_save_asks_a_name_offering_model_and_gpu(qtbot, monkeypatch):
+    from gui import dialogs
+
+    asked = []
+    monkeypatch.setattr(dialogs.ScenarioName, "ask", classmethod(
+        lambda cls, parent, title, default: asked.append(default) or cls("My first run")))
+    win, _ = build_window()
+    qtbot.addWidget(win)
+    win.state.edit({"name": "Untitled scenario"})
+    assert win.library_save()
+    assert asked == ["Llama 3 8B on NVIDIA GeForce RTX 4090"]
+    assert win.state.scenario.name == "My first run" and win.state.library_id
+    assert win.library_save() and len(asked) == 1  # later saves go to the same entry without asking
+
+
+def test_library_delete_key_confirms_and_undo_brings_it_back(qtbot, monkeypatch):
+    from gui import dialogs
+
+    confirmations = []
+    monkeypatch.setattr(dialogs.ConfirmDelete, "ask", classmethod(lambda cls, parent, names: confirmations.append(names)
+                                                                   or True))
+    win, _ = build_window()
+    qtbot.addWidget(win)
+    win.show()
+    assert win.library_save()
+    saved = win.state.library_id
+    panel = win.library_panel
+    win.tabs.setCurrentWidget(panel)
+    panel.select_ids([saved])
+    panel.table.setFocus()
+    qtbot.keyClick(panel.table, Qt.Key.Key_Delete)
+    assert confirmations == [[win.state.scenario.name]]
+    assert saved not in [e.id for e in win.library.entries()]
+    assert panel.notice.isVisible() and panel.notice.undo_button.isVisible()
+    panel.notice.undo_button.click()
+    assert saved in [e.id for e in win.library.entries()]
+    menu = panel.context_menu()
+    assert [a.text() for a in menu.actions() if a.text()][:4] == ["Open", "Duplicate", "Rename…", "Delete…"]
+
+
+def test_library_sorts_by_peak_and_shows_modified(qtbot):
+    from engine import scenario_from_dict
+
+    win, _ = build_window()
+    qtbot.addWidget(win)
+    for name, batch in (("small", 1), ("large", 16)):
+        win.library.save(scenario_from_dict({"name": name, "model": "llama-3-8b", "micro_batch": batch}))
+    panel = win.library_panel
+    panel.refresh()
+    headers = [panel.table.horizontalHeaderItem(c).text() for c in range(panel.table.columnCount())]
+    assert "Modified" in headers
+    peak = headers.index("Peak")
+    panel.table.sortByColumn(peak, Qt.SortOrder.AscendingOrder)
+    values = [panel.table.item(r, peak).data(Qt.ItemDataRole.UserRole + 1) for r in range(panel.table.rowCount())]
+    values = [v for v in values if v is not None]
+    assert values == sorted(values) and len(values) >= 2
+    modified = panel.table.item(0, headers.index("Modified")).text()
+    assert len(modified) == len("2026-01-01 12:00")
+
+
+def test_file_dialogs_start_in_documents(monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    from gui.dialogs import FileChoice, documents_folder
+
+    seen = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a: seen.append(a[2]) or ("", "")))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a: seen.append(a[2]) or ("", "")))
+    FileChoice.ask_save(None, "t", "*.json", "run.json")
+    FileChoice.ask_open(None, "t", "*.json")
+    assert seen[0] == str(Path(documents_folder()) / "run.json") and seen[1] == documents_folder()
+    assert str(REPO) not in documents_folder()
+
+
+# --- 7. install and start
+
+
+def test_screenshot_renders_the_asked_size_theme_tab_and_language(tmp_path):
+    import subprocess
+    import sys
+
+    from PySide6.QtGui import QImage
+
+    out = tmp_path / "shot.png"
+    env = {**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, str(REPO / "main.py"), "--screenshot", str(out), str(MOE_EXAMPLE),
+                           "--size", "1366x768", "--theme", "dark", "--tab", "suggestions", "--lang", "en"],
+                          capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1366, 768)
+    assert image.pixelColor(5, 300).lightness() < 128  # the dark theme's window
+    bad = subprocess.run([sys.executable, str(REPO / "main.py"), "--screenshot", str(out), "--tab", "nowhere"],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert bad.returncode == 2 and "--tab must be one of" in bad.stderr
+
+
+def test_version_flag_and_about_show_the_packaged_version(qtbot):
+    import subprocess
+    import sys
+    import tomllib
+
+    version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    done = subprocess.run([sys.executable, str(REPO / "main.py"), "--version"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == f"LLM Memory Planner {version}"
+    from gui.file_actions import about_text
+
+    assert version in about_text()
+
+
+def test_install_metadata_names_the_entry_points_and_ships_the_data():
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    assert project["gui-scripts"]["llm-memory-planner"] == "gui.launch:run"
+    assert project["scripts"]["llm-memory-planner-cli"] == "gui.launch:run"
+    desktop = (REPO / "packaging" / "llm-memory-planner.desktop").read_text()
+    assert "Exec=llm-memory-planner" in desktop and "Icon=llm-memory-planner" in desktop
+    assert (REPO / "gui" / "assets" / "llm-memory-planner.svg").is_file()
+    from engine.paths import data_dir
+
+    assert (data_dir("presets") / "gpus.json").is_file() and any(data_dir("examples").glob("*.json"))
+
+
+def test_missing_x11_libraries_print_the_install_command(monkeypatch, capsys):
+    from gui import launch, system_libs
+
+    monkeypatch.setattr(system_libs, "needs_xcb_check", lambda: True)
+    monkeypatch.setattr(system_libs, "missing_libraries", lambda: ["libxcb-cursor.so.0", "libxcb-icccm.so.4"])
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    monkeypatch.setattr(launch, "_has_display", lambda: True)
+    assert launch.main([]) == launch.MISSING_LIBRARIES
+    err = capsys.readouterr().err
+    assert "sudo apt install libxcb-cursor0 libxcb-icccm4" in err
+
+
+def test_missing_libraries_are_read_from_ldd(monkeypatch, tmp_path):
+    import subprocess
+
+    from gui import system_libs
+
+    plugin = tmp_path / "libqxcb.so"
+    plugin.write_bytes(b"")
+    monkeypatch.setattr(system_libs, "_qt_files", lambda: [plugin])
+    monkeypatch.setattr(system_libs.shutil, "which", lambda name: "/usr/bin/ldd")
+    monkeypatch.setattr(system_libs.ctypes.util, "find_library", lambda name: "libxcb-cursor.so.0")
+    ldd = "\tlibxcb.so.1 => /lib/libxcb.so.1\n\tlibxcb-keysyms.so.1 => not found\n"
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0, ldd, ""))
+    assert system_libs.missing_libraries() == ["libxcb-keysyms.so.1"]
+
+
+def test_pdf_report_is_a_document_with_vector_charts_every_input_date_and_version(qtbot, tmp_path):
+    import re
+    import zlib
+
+    from gui import file_actions
+    from gui.launch import version
+    from gui.report_export import body_html, header_html, input_rows
+
+    win, _ = build_window(str(MOE_EXAMPLE))
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    rows = input_rows(win)
+    labels = [label for label, _, _ in rows]
+    assert "Optimizer" in labels and "Tokens per sequence (sequence length)" in labels and "Method" in labels
+    assert any(is_default for _, _, is_default in rows) and any(not d for _, _, d in rows)
+    assert dict((label, value) for label, value, _ in rows)["Optimizer"] == "AdamW (PyTorch default, foreach)"
+    assert version() in header_html(win) and re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", header_html(win))
+    assert "(default)" in body_html(win)
+    out = tmp_path / "report.pdf"
+    file_actions.export_to(win, "pdf", str(out))
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF") and b"/Subtype /Image" not in data  # charts drawn as paths and text, no pictures
+    streams = b"".join(zlib.decompress(m.group(1)) for m in re.finditer(rb"stream\r?\n(.*?)endstream", data, re.S)
+                       if m.group(1)[:1] == b"x")
+    assert streams.count(b" re") + streams.count(b" l\n") > 20  # rectangles and lines: the bars and the pie's edges
+
+
+def test_png_export_is_the_verdict_and_charts_under_the_scenario_name(qtbot, tmp_path):
+    from PySide6.QtGui import QImage
+
+    from gui import file_actions
+
+    win, _ = build_window(str(MOE_EXAMPLE))
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    win.tabs.setCurrentWidget(win.library_panel)  # whatever tab is open, the image is the scenario's summary
+    out = tmp_path / "summary.png"
+    file_actions.export_to(win, "png", str(out))
+    image = QImage(str(out))
+    assert image.width() == 2 * max(win.charts_widget.width(), 800)
+    assert image.height() < 2 * win.height()  # not the window: no set-up panel, no tabs
+    from gui.report_export import header_html
+
+    assert win.state.scenario.name in header_html(win)
+
+
+def test_comparison_legends_never_overlap_pies_nor_drop_a_slice(qtbot):
+    import json
+
+    from engine import scenario_from_dict
+    from gui.compare_view import Compared
+
+    win, _ = build_window()
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    items = [Compared(p.stem, scenario_from_dict(json.loads(p.read_text())))
+             for p in sorted((REPO / "examples").glob("*.json"))[:3]]
+    win.compare.set_items(items)
+    win.tabs.setCurrentWidget(win.compare)
+    QApplication.processEvents()
+    for pane in win.compare.panes[:3]:
+        pie, legend = pane.pie.view, pane.pie.legend
+        assert not pie.geometry().intersects(legend.geometry())
+        assert legend.height() >= legend.heightForWidth(legend.width())  # every row of the legend is shown
+        assert legend.text().count("<tr>") == len(pane.pie.slices)

@@ -64,8 +64,8 @@
     <message>
         <location filename="../app.py" line="165" />
         <location filename="../file_actions.py" line="65" />
-        <location filename="../library_actions.py" line="25" />
-        <location filename="../library_actions.py" line="29" />
+        <location filename="../library_actions.py" line="26" />
+        <location filename="../library_actions.py" line="30" />
         <source>Cannot open this scenario</source>
         <translation>无法打开此场景</translation>
     </message>
@@ -102,7 +102,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="65" />
-        <location filename="../library_actions.py" line="46" />
+        <location filename="../dialogs.py" line="188" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -120,6 +120,11 @@
         <location filename="../dialogs.py" line="92" />
         <source>Import a Hugging Face config.json</source>
         <translation>导入 Hugging Face config.json</translation>
+    </message>
+    <message>
+        <location filename="../dialogs.py" line="200" />
+        <source>Delete scenarios</source>
+        <translation>删除场景</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="33" />
@@ -207,22 +212,26 @@
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="230" />
+        <location filename="../file_actions.py" line="206" />
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="237" />
+        <location filename="../file_actions.py" line="213" />
+        <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
+        <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
+    </message>
+    <message>
+        <location filename="../file_actions.py" line="222" />
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="238" />
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.</source>
-        <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;这次训练在我的 GPU 上放得下吗？放不下的话，该改什么？&lt;br&gt;数值已与实际跟踪的训练步骤核对；参见 docs/accuracy.md。</translation>
+        <translation type="vanished">&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;这次训练在我的 GPU 上放得下吗？放不下的话，该改什么？&lt;br&gt;数值已与实际跟踪的训练步骤核对；参见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="246" />
+        <location filename="../file_actions.py" line="225" />
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -262,38 +271,48 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../library_actions.py" line="45" />
+        <source>%(model)s on %(gpus)s</source>
+        <translation>%(model)s，%(gpus)s</translation>
+    </message>
+    <message>
+        <location filename="../library_actions.py" line="53" />
         <source>Save as a new scenario</source>
         <translation>另存为新场景</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="57" />
+        <location filename="../library_actions.py" line="54" />
+        <source>Save to the library</source>
+        <translation>保存到场景库</translation>
+    </message>
+    <message>
+        <location filename="../library_actions.py" line="64" />
         <source>Changed in another window</source>
         <translation>已在其他窗口中更改</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="58" />
+        <location filename="../library_actions.py" line="65" />
         <source>"%s" was changed on disk since you opened it (another window?). Save your version as a copy, or overwrite the other version?</source>
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
         <location filename="../file_actions.py" line="93" />
-        <location filename="../library_actions.py" line="75" />
-        <location filename="../library_actions.py" line="78" />
+        <location filename="../library_actions.py" line="82" />
+        <location filename="../library_actions.py" line="85" />
         <source>Cannot save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="87" />
+        <location filename="../library_actions.py" line="94" />
         <source>Saved to the library as %s</source>
         <translation>已保存到场景库，名为 %s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="104" />
+        <location filename="../library_actions.py" line="111" />
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="118" />
+        <location filename="../library_actions.py" line="125" />
         <source>Before</source>
         <translation>修改前</translation>
     </message>
@@ -309,102 +328,102 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="73" />
+        <location filename="../results.py" line="74" />
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="73" />
+        <location filename="../results.py" line="74" />
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="73" />
+        <location filename="../results.py" line="74" />
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="74" />
+        <location filename="../results.py" line="75" />
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="88" />
+        <location filename="../results.py" line="89" />
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="115" />
+        <location filename="../results.py" line="116" />
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="116" />
+        <location filename="../results.py" line="117" />
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="133" />
+        <location filename="../results.py" line="135" />
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="149" />
+        <location filename="../results.py" line="151" />
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="149" />
+        <location filename="../results.py" line="151" />
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="149" />
+        <location filename="../results.py" line="151" />
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="153" />
+        <location filename="../results.py" line="155" />
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="155" />
+        <location filename="../results.py" line="157" />
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="155" />
+        <location filename="../results.py" line="157" />
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="156" />
+        <location filename="../results.py" line="158" />
         <source>host memory not set</source>
         <translation>未设定主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="157" />
+        <location filename="../results.py" line="159" />
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="161" />
+        <location filename="../results.py" line="163" />
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="162" />
+        <location filename="../results.py" line="164" />
         <source>process (as nvidia-smi shows it) %s</source>
         <translation>进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="164" />
+        <location filename="../results.py" line="166" />
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="165" />
+        <location filename="../results.py" line="167" />
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -412,22 +431,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="213" />
+        <location filename="../charts.py" line="221" />
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="206" />
+        <location filename="../charts.py" line="214" />
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="206" />
+        <location filename="../charts.py" line="214" />
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="222" />
+        <location filename="../charts.py" line="230" />
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -435,7 +454,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Charts</name>
     <message>
-        <location filename="../charts.py" line="52" />
+        <location filename="../charts.py" line="53" />
         <source>Other</source>
         <translation>其他</translation>
     </message>
@@ -443,7 +462,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="61" />
+        <location filename="../compare_view.py" line="63" />
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -451,27 +470,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="75" />
+        <location filename="../compare_view.py" line="77" />
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor's scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="152" />
+        <location filename="../compare_view.py" line="160" />
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="153" />
+        <location filename="../compare_view.py" line="161" />
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="154" />
+        <location filename="../compare_view.py" line="162" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="157" />
+        <location filename="../compare_view.py" line="165" />
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -713,60 +732,150 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>损失并行</translation>
     </message>
     <message>
+        <location filename="../words.py" line="59" />
+        <source>LoRA dropout</source>
+        <translation>LoRA dropout</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="60" />
+        <source>Expandable allocator segments</source>
+        <translation>可扩展的分配器段</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="61" />
+        <source>DeepSpeed reduce bucket size</source>
+        <translation>DeepSpeed 归约桶大小</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="62" />
+        <source>DeepSpeed all-gather bucket size</source>
+        <translation>DeepSpeed all-gather 桶大小</translation>
+    </message>
+    <message>
         <location filename="../words.py" line="63" />
+        <source>ZeRO-3 live parameters</source>
+        <translation>ZeRO-3 常驻参数数</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="64" />
+        <source>ZeRO-3 prefetch bucket size</source>
+        <translation>ZeRO-3 预取桶大小</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="65" />
+        <source>fp32 main gradients (Megatron)</source>
+        <translation>fp32 主梯度（Megatron）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="66" />
+        <source>CPU memory per node</source>
+        <translation>每节点 CPU 内存</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="67" />
+        <source>Images per sample</source>
+        <translation>每个样本的图像数</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="68" />
+        <source>Image resolution</source>
+        <translation>图像分辨率</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="69" />
+        <source>Vision tower</source>
+        <translation>视觉编码器</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="70" />
+        <source>Attention kernel variant</source>
+        <translation>注意力内核变体</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="71" />
+        <source>Bandwidth within a node</source>
+        <translation>节点内带宽</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="72" />
+        <source>Bandwidth between nodes</source>
+        <translation>节点间带宽</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="73" />
+        <source>Tokens to train</source>
+        <translation>要训练的 token 数</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="74" />
+        <source>Price per GPU-hour</source>
+        <translation>每 GPU 小时价格</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="75" />
+        <source>Measured step time</source>
+        <translation>实测每步时间</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="80" />
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="63" />
+        <location filename="../words.py" line="80" />
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="65" />
-        <location filename="../words.py" line="69" />
-        <location filename="../words.py" line="70" />
-        <location filename="../words.py" line="74" />
+        <location filename="../words.py" line="82" />
+        <location filename="../words.py" line="86" />
+        <location filename="../words.py" line="87" />
+        <location filename="../words.py" line="92" />
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="65" />
+        <location filename="../words.py" line="82" />
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="66" />
+        <location filename="../words.py" line="83" />
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="67" />
+        <location filename="../words.py" line="84" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="67" />
+        <location filename="../words.py" line="84" />
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="68" />
+        <location filename="../words.py" line="85" />
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="71" />
+        <location filename="../words.py" line="88" />
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="72" />
+        <location filename="../words.py" line="89" />
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="74" />
+        <location filename="../words.py" line="91" />
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="92" />
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -774,78 +883,78 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="108" />
+        <location filename="../fit_panel.py" line="109" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="109" />
+        <location filename="../fit_panel.py" line="110" />
         <source>Search again</source>
         <translation>重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="154" />
+        <location filename="../fit_panel.py" line="155" />
         <source>Searching the guide's changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="200" />
+        <location filename="../fit_panel.py" line="206" />
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="202" />
+        <location filename="../fit_panel.py" line="208" />
         <source>No combination of the guide's changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="204" />
+        <location filename="../fit_panel.py" line="210" />
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="206" />
+        <location filename="../fit_panel.py" line="212" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="207" />
+        <location filename="../fit_panel.py" line="213" />
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="213" />
+        <location filename="../fit_panel.py" line="219" />
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="215" />
-        <location filename="../fit_panel.py" line="237" />
+        <location filename="../fit_panel.py" line="221" />
+        <location filename="../fit_panel.py" line="243" />
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="220" />
+        <location filename="../fit_panel.py" line="226" />
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="221" />
+        <location filename="../fit_panel.py" line="227" />
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="223" />
+        <location filename="../fit_panel.py" line="229" />
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="225" />
+        <location filename="../fit_panel.py" line="231" />
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="228" />
+        <location filename="../fit_panel.py" line="234" />
         <source>Apply</source>
         <translation>应用</translation>
     </message>
@@ -1154,164 +1263,192 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LibraryPanel</name>
     <message>
-        <location filename="../library_panel.py" line="49" />
+        <location filename="../library_panel.py" line="63" />
         <source>Filter by name, model or GPU</source>
         <translation>按名称、模型或 GPU 筛选</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="52" />
+        <location filename="../library_panel.py" line="66" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="52" />
+        <location filename="../library_panel.py" line="66" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="52" />
+        <location filename="../library_panel.py" line="66" />
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="52" />
+        <location filename="../library_panel.py" line="66" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="53" />
+        <location filename="../library_panel.py" line="67" />
         <source>Peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="71" />
+        <location filename="../library_panel.py" line="89" />
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="71" />
+        <location filename="../library_panel.py" line="89" />
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="71" />
+        <location filename="../library_panel.py" line="89" />
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="72" />
+        <location filename="../library_panel.py" line="90" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="72" />
         <source>Delete</source>
-        <translation>删除</translation>
+        <translation type="vanished">删除</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="73" />
+        <location filename="../library_panel.py" line="93" />
         <source>Restore deleted…</source>
         <translation>恢复已删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="73" />
+        <location filename="../library_panel.py" line="92" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="74" />
+        <location filename="../library_panel.py" line="92" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="74" />
+        <location filename="../library_panel.py" line="91" />
         <source>Compare selected</source>
         <translation>对比所选</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="75" />
+        <location filename="../library_panel.py" line="67" />
+        <source>Modified</source>
+        <translation>修改时间</translation>
+    </message>
+    <message>
+        <location filename="../library_panel.py" line="90" />
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <location filename="../library_panel.py" line="91" />
         <source>Compare with current</source>
         <translation>与当前对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="135" />
+        <location filename="../library_panel.py" line="99" />
+        <source>Move the selected scenarios to the trash (Delete key); Undo or Restore deleted… brings them back</source>
+        <translation>把选中的场景移到回收站（Delete 键）；撤销或“恢复已删除…”可以找回</translation>
+    </message>
+    <message>
+        <location filename="../library_panel.py" line="101" />
+        <source>Rename the selected scenario (F2)</source>
+        <translation>重命名选中的场景（F2）</translation>
+    </message>
+    <message>
+        <location filename="../library_panel.py" line="168" />
         <source> (example, read-only)</source>
         <translation>（示例，只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="136" />
+        <location filename="../library_panel.py" line="169" />
         <source> (read-only)</source>
         <translation>（只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="180" />
+        <location filename="../library_panel.py" line="217" />
         <source>cannot be estimated (%s)</source>
         <translation>无法估算（%s）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="209" />
+        <location filename="../library_panel.py" line="246" />
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="211" />
+        <location filename="../library_panel.py" line="248" />
         <source>The editor's scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="219" />
-        <location filename="../library_panel.py" line="237" />
         <location filename="../library_panel.py" line="256" />
+        <location filename="../library_panel.py" line="295" />
+        <location filename="../library_panel.py" line="306" />
+        <location filename="../library_panel.py" line="326" />
+        <location filename="../library_panel.py" line="345" />
         <source>Library</source>
         <translation>场景库</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../library_panel.py" line="299" />
+        <source>Moved %n scenario(s) to the trash.</source>
+        <translation>
+            <numerusform>已把 %n 个场景移到回收站。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../library_panel.py" line="232" />
+        <location filename="../library_panel.py" line="321" />
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="232" />
+        <location filename="../library_panel.py" line="321" />
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="246" />
+        <location filename="../library_panel.py" line="335" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="246" />
+        <location filename="../library_panel.py" line="335" />
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="250" />
+        <location filename="../library_panel.py" line="339" />
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="251" />
+        <location filename="../library_panel.py" line="340" />
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="260" />
+        <location filename="../library_panel.py" line="349" />
         <source>Deleted scenarios stay in the trash for %1 days and backups of older-format files for %2 days (at most %3 of each, newest kept); quarantined files are never removed.</source>
         <translation>已删除的场景在回收站中保留 %1 天，旧格式文件的备份保留 %2 天（每类最多 %3 个，保留最新的）；隔离的文件永不删除。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="266" />
+        <location filename="../library_panel.py" line="355" />
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="273" />
+        <location filename="../library_panel.py" line="362" />
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="283" />
+        <location filename="../library_panel.py" line="372" />
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -1319,27 +1456,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LimitsLabel</name>
     <message>
-        <location filename="../fit_panel.py" line="83" />
+        <location filename="../fit_panel.py" line="84" />
         <source>none up to 1024</source>
         <translation>1024 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="85" />
+        <location filename="../fit_panel.py" line="86" />
         <source>micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens</source>
         <translation>微批次 ≤ %(mb)d · 序列长度 ≤ %(seq)s 个 token</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="88" />
+        <location filename="../fit_panel.py" line="89" />
         <source>not even micro-batch 1 fits (it runs only by eating into the reserve)</source>
         <translation>连 micro-batch 1 也放不下（只能占用安全余量运行）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="90" />
+        <location filename="../fit_panel.py" line="91" />
         <source>not even micro-batch 1 fits</source>
         <translation>连 micro-batch 1 也放不下</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="91" />
+        <location filename="../fit_panel.py" line="92" />
         <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
         <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
     </message>
@@ -1377,74 +1514,69 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="109" />
+        <location filename="../main_window.py" line="108" />
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="111" />
+        <location filename="../main_window.py" line="110" />
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="112" />
+        <location filename="../main_window.py" line="111" />
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="114" />
+        <location filename="../main_window.py" line="113" />
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="118" />
+        <location filename="../main_window.py" line="117" />
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="122" />
+        <location filename="../main_window.py" line="121" />
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="124" />
+        <location filename="../main_window.py" line="123" />
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="176" />
+        <location filename="../main_window.py" line="175" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="177" />
+        <location filename="../main_window.py" line="176" />
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="178" />
         <source>&amp;Open…</source>
-        <translation>打开(&amp;O)…</translation>
+        <translation type="vanished">打开(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="179" />
         <source>&amp;Save</source>
-        <translation>保存(&amp;S)</translation>
+        <translation type="vanished">保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180" />
         <source>Save &amp;As…</source>
-        <translation>另存为(&amp;A)…</translation>
+        <translation type="vanished">另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="182" />
         <source>Save to a &amp;file…</source>
-        <translation>保存到文件(&amp;F)…</translation>
+        <translation type="vanished">保存到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="184" />
         <source>Import config.json…</source>
-        <translation>导入 config.json…</translation>
+        <translation type="vanished">导入 config.json…</translation>
     </message>
     <message>
         <location filename="../main_window.py" line="185" />
@@ -1457,9 +1589,38 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188" />
         <source>&amp;Export</source>
-        <translation>导出(&amp;E)</translation>
+        <translation type="vanished">导出(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="177" />
+        <source>&amp;Open a scenario file…</source>
+        <translation>打开场景文件(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="179" />
+        <source>&amp;Save to the library</source>
+        <translation>保存到场景库(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="180" />
+        <source>Save to the library &amp;as…</source>
+        <translation>另存到场景库(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="182" />
+        <source>Save a copy to a &amp;file…</source>
+        <translation>保存副本到文件(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="184" />
+        <source>Add a model from a config.json file…</source>
+        <translation>从 config.json 文件添加模型…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="188" />
+        <source>&amp;Export to a file</source>
+        <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
         <location filename="../main_window.py" line="189" />
@@ -1557,7 +1718,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="303" />
+        <location filename="../main_window.py" line="310" />
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
@@ -1656,239 +1817,297 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
 </context>
 <context>
+    <name>Report</name>
+    <message>
+        <location filename="../report_export.py" line="37" />
+        <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s: %(room)s</source>
+        <translation>%(n)d × %(gpu)s 每块用 %(used)s，共 %(cap)s：%(room)s</translation>
+    </message>
+    <message>
+        <location filename="../report_export.py" line="38" />
+        <source>(default)</source>
+        <translation>（默认）</translation>
+    </message>
+    <message>
+        <location filename="../report_export.py" line="39" />
+        <source>Comparison</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <location filename="../report_export.py" line="40" />
+        <source>Component</source>
+        <translation>组成部分</translation>
+    </message>
+    <message>
+        <location filename="../report_export.py" line="41" />
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location filename="../report_export.py" line="42" />
+        <source>LLM Memory Planner %(version)s · %(date)s</source>
+        <translation>LLM Memory Planner %(version)s · %(date)s</translation>
+    </message>
+    <message>
+        <location filename="../report_export.py" line="43" />
+        <source>Lives in</source>
+        <translation>存在于</translation>
+    </message>
+    <message>
+        <location filename="../report_export.py" line="44" />
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <location filename="../report_export.py" line="45" />
+        <source>Warnings and assumptions</source>
+        <translation>警告与假设</translation>
+    </message>
+    <message>
+        <location filename="../report_export.py" line="46" />
+        <source>What differs</source>
+        <translation>不同之处</translation>
+    </message>
+    <message>
+        <location filename="../report_export.py" line="47" />
+        <source>Where the memory goes (fullest GPU, at the peak)</source>
+        <translation>显存去向（最满的 GPU，峰值时）</translation>
+    </message>
+</context>
+<context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="39" />
+        <location filename="../setup_panel.py" line="40" />
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="45" />
+        <location filename="../setup_panel.py" line="46" />
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="46" />
+        <location filename="../setup_panel.py" line="47" />
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="47" />
+        <location filename="../setup_panel.py" line="48" />
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="48" />
+        <location filename="../setup_panel.py" line="49" />
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="51" />
+        <location filename="../setup_panel.py" line="52" />
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="54" />
+        <location filename="../setup_panel.py" line="55" />
         <source>Which linear layers get adapters</source>
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="57" />
+        <location filename="../setup_panel.py" line="58" />
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="57" />
+        <location filename="../setup_panel.py" line="58" />
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59" />
+        <location filename="../setup_panel.py" line="60" />
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="60" />
+        <location filename="../setup_panel.py" line="61" />
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="60" />
+        <location filename="../setup_panel.py" line="61" />
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="61" />
+        <location filename="../setup_panel.py" line="62" />
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="67" />
+        <location filename="../setup_panel.py" line="68" />
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="68" />
+        <location filename="../setup_panel.py" line="69" />
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="69" />
+        <location filename="../setup_panel.py" line="70" />
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="70" />
+        <location filename="../setup_panel.py" line="71" />
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="72" />
+        <location filename="../setup_panel.py" line="73" />
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="76" />
+        <location filename="../setup_panel.py" line="77" />
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="77" />
+        <location filename="../setup_panel.py" line="78" />
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="78" />
+        <location filename="../setup_panel.py" line="79" />
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="79" />
+        <location filename="../setup_panel.py" line="80" />
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="80" />
+        <location filename="../setup_panel.py" line="81" />
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="81" />
+        <location filename="../setup_panel.py" line="82" />
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="82" />
+        <location filename="../setup_panel.py" line="83" />
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="83" />
+        <location filename="../setup_panel.py" line="84" />
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="86" />
+        <location filename="../setup_panel.py" line="87" />
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="89" />
+        <location filename="../setup_panel.py" line="90" />
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="90" />
+        <location filename="../setup_panel.py" line="91" />
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="91" />
+        <location filename="../setup_panel.py" line="92" />
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="92" />
+        <location filename="../setup_panel.py" line="93" />
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="93" />
+        <location filename="../setup_panel.py" line="94" />
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="94" />
+        <location filename="../setup_panel.py" line="95" />
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="95" />
+        <location filename="../setup_panel.py" line="96" />
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="98" />
+        <location filename="../setup_panel.py" line="99" />
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="100" />
+        <location filename="../setup_panel.py" line="101" />
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="102" />
+        <location filename="../setup_panel.py" line="103" />
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="104" />
+        <location filename="../setup_panel.py" line="105" />
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="107" />
+        <location filename="../setup_panel.py" line="108" />
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="108" />
+        <location filename="../setup_panel.py" line="109" />
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109" />
+        <location filename="../setup_panel.py" line="110" />
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="154" />
+        <location filename="../setup_panel.py" line="155" />
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="155" />
+        <location filename="../setup_panel.py" line="156" />
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="156" />
+        <location filename="../setup_panel.py" line="157" />
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="157" />
+        <location filename="../setup_panel.py" line="158" />
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="160" />
+        <location filename="../setup_panel.py" line="161" />
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="161" />
+        <location filename="../setup_panel.py" line="162" />
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
@@ -2012,107 +2231,107 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">仅重算注意力（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="110" />
+        <location filename="../setup_panel.py" line="111" />
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="113" />
+        <location filename="../setup_panel.py" line="114" />
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="116" />
+        <location filename="../setup_panel.py" line="117" />
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="117" />
+        <location filename="../setup_panel.py" line="118" />
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="118" />
+        <location filename="../setup_panel.py" line="119" />
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="121" />
+        <location filename="../setup_panel.py" line="122" />
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="128" />
+        <location filename="../setup_panel.py" line="129" />
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="129" />
+        <location filename="../setup_panel.py" line="130" />
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="130" />
+        <location filename="../setup_panel.py" line="131" />
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="131" />
+        <location filename="../setup_panel.py" line="132" />
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="132" />
+        <location filename="../setup_panel.py" line="133" />
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="136" />
+        <location filename="../setup_panel.py" line="137" />
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="137" />
+        <location filename="../setup_panel.py" line="138" />
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="138" />
+        <location filename="../setup_panel.py" line="139" />
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="139" />
+        <location filename="../setup_panel.py" line="140" />
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="140" />
+        <location filename="../setup_panel.py" line="141" />
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="143" />
+        <location filename="../setup_panel.py" line="144" />
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="146" />
+        <location filename="../setup_panel.py" line="147" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="147" />
+        <location filename="../setup_panel.py" line="148" />
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="148" />
+        <location filename="../setup_panel.py" line="149" />
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="151" />
+        <location filename="../setup_panel.py" line="152" />
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
@@ -2121,17 +2340,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">高级：并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="306" />
+        <location filename="../setup_panel.py" line="307" />
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="306" />
+        <location filename="../setup_panel.py" line="307" />
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="353" />
+        <location filename="../setup_panel.py" line="354" />
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
@@ -2210,32 +2429,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SuggestionsPanel</name>
     <message>
-        <location filename="../suggestions_panel.py" line="50" />
+        <location filename="../suggestions_panel.py" line="51" />
         <source>It fits. These changes would add headroom, in the order the guide recommends trying them:</source>
         <translation>已经放得下。以下调整可以增加余量，按指南推荐的尝试顺序排列：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="53" />
+        <location filename="../suggestions_panel.py" line="54" />
         <source>Try these in order (the seeds' decision guide); each shows the memory it saves per GPU and whether that alone makes the run fit:</source>
         <translation>请按顺序尝试（参考资料中的决策指南）；每项都列出它在每块 GPU 上节省的显存，以及仅靠这一项能否放得下：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="62" />
+        <location filename="../suggestions_panel.py" line="63" />
         <source>saves %s</source>
         <translation>节省 %s</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="66" />
+        <location filename="../suggestions_panel.py" line="67" />
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="67" />
+        <location filename="../suggestions_panel.py" line="68" />
         <source>Apply this change (Ctrl+Z undoes it)</source>
         <translation>应用此调整（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="75" />
+        <location filename="../suggestions_panel.py" line="76" />
         <source>No single change from the guide saves memory here.</source>
         <translation>指南中没有哪一项调整能单独在这里节省显存。</translation>
     </message>
@@ -2386,7 +2605,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../results.py" line="43" />
+        <location filename="../results.py" line="45" />
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
@@ -2395,7 +2614,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">偏紧：要占用安全余量才放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="44" />
+        <location filename="../results.py" line="46" />
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
@@ -2408,17 +2627,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">每块 GPU 超出 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="43" />
+        <location filename="../results.py" line="45" />
         <source>TIGHT: fits, but eats into the safety reserve</source>
         <translation>紧张：放得下，但占用了安全余量</translation>
     </message>
     <message>
-        <location filename="../results.py" line="46" />
+        <location filename="../results.py" line="48" />
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="50" />
+        <location filename="../results.py" line="52" />
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -3155,13 +3374,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/presets.py" line="89" />
+        <location filename="../../engine/presets.py" line="90" />
         <location filename="../../engine/timing/data.py" line="21" />
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/presets.py" line="151" />
+        <location filename="../../engine/presets.py" line="152" />
         <source>Unknown {kind} preset '{key}'.{hint}</source>
         <translation>未知的 {kind} 预设 '{key}'。{hint}</translation>
     </message>
