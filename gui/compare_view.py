@@ -36,6 +36,8 @@ class Compared:
     label: str
     scenario: Scenario
     live: bool = False  # follows the editor: edits there update this pane at once
+    labelled: Scenario | None = None  # the state `original` describes (a live pane); another state is titled "Current"
+    original: str = ""  # the title given when the pane was made
 
 
 class ComparePane(QWidget):
@@ -114,8 +116,17 @@ class CompareView(QWidget):
 
     def _live_changed(self) -> None:
         if any(item.live for item in self.items):
-            self.items = [Compared(i.label, self.state.scenario, True) if i.live else i for i in self.items]
+            self.items = [self._follow(i) if i.live else i for i in self.items]
             self.refresh()
+
+    def _follow(self, item: Compared) -> Compared:
+        """A live pane after an edit, undo or redo: the editor's scenario, and a title that describes it (a plan's
+        title only while the editor holds that plan's result; otherwise "Current: <name>")."""
+        labelled = item.labelled or item.scenario
+        original = item.original or item.label
+        current = self.state.scenario
+        label = original if current == labelled else self.tr("Current: %s") % current.name
+        return Compared(label, current, True, labelled, original)
 
     def set_theme(self, theme: str) -> None:
         for pane in self.panes:

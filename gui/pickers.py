@@ -234,6 +234,12 @@ class HardwarePicker(QGroupBox):
         self.nodes.setRange(1, 4096)
         self.nodes.setKeyboardTracking(False)
         self.custom_button = QPushButton(self.tr("Custom GPU…"))
+        self.gpus_per_node.setToolTip(self.tr("GPUs in each machine. More GPUs only lower the memory per GPU when "
+                                              "something is split over them (ZeRO/FSDP, tensor, pipeline, context or "
+                                              "expert parallelism); plain data parallelism copies everything."))
+        self.nodes.setToolTip(self.tr("Machines. Total GPUs = GPUs per node × nodes; communication between nodes "
+                                      "is slower than within one."))
+        self.custom_button.setToolTip(self.tr("A GPU that is not in the list: give its name and memory"))
         row = QHBoxLayout()
         row.addWidget(QLabel(self.tr("GPUs per node")))
         row.addWidget(self.gpus_per_node)

@@ -609,3 +609,20 @@ def test_comparison_legends_never_overlap_pies_nor_drop_a_slice(qtbot):
         assert not pie.geometry().intersects(legend.geometry())
         assert legend.height() >= legend.heightForWidth(legend.width())  # every row of the legend is shown
         assert legend.text().count("<tr>") == len(pane.pie.slices)
+
+
+def test_after_undo_a_live_pane_shows_the_numbers_and_title_of_the_same_state(qtbot):
+    from gui import library_actions
+
+    win, _ = build_window()
+    qtbot.addWidget(win)
+    before = win.state.scenario
+    assert win.state.edit({"optimizer": "adamw-8bit"})
+    library_actions.compare_before_after(win, before, win.state.scenario, "Use an 8-bit optimizer")
+    pane = win.compare.panes[1]
+    assert pane.title.text().startswith("Use an 8-bit optimizer")
+    win.state.undo_stack.undo()
+    assert "Use an 8-bit optimizer" not in pane.title.text() and pane.title.text().startswith("Current: ")
+    assert pane.verdict.text() == win.verdict.text()  # the same numbers as the editor's state
+    win.state.undo_stack.redo()
+    assert pane.title.text().startswith("Use an 8-bit optimizer")

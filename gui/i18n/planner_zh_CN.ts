@@ -462,7 +462,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="63" />
+        <location filename="../compare_view.py" line="65" />
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -470,27 +470,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="77" />
+        <location filename="../compare_view.py" line="79" />
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor's scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="160" />
+        <location filename="../compare_view.py" line="128" />
+        <source>Current: %s</source>
+        <translation>当前：%s</translation>
+    </message>
+    <message>
+        <location filename="../compare_view.py" line="171" />
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="161" />
+        <location filename="../compare_view.py" line="172" />
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="162" />
+        <location filename="../compare_view.py" line="173" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="165" />
+        <location filename="../compare_view.py" line="176" />
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -1116,53 +1121,68 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>自定义 GPU…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="238" />
+        <location filename="../pickers.py" line="237" />
+        <source>GPUs in each machine. More GPUs only lower the memory per GPU when something is split over them (ZeRO/FSDP, tensor, pipeline, context or expert parallelism); plain data parallelism copies everything.</source>
+        <translation>每台机器的 GPU 数。只有把某些东西切分到多块 GPU 上（ZeRO/FSDP、张量、流水线、上下文或专家并行）时，GPU 越多每块的显存才越少；单纯的数据并行会复制全部内容。</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="240" />
+        <source>Machines. Total GPUs = GPUs per node × nodes; communication between nodes is slower than within one.</source>
+        <translation>机器数。GPU 总数 = 每节点 GPU 数 × 节点数；节点之间的通信比节点内部慢。</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="242" />
+        <source>A GPU that is not in the list: give its name and memory</source>
+        <translation>列表中没有的 GPU：填写名称和显存</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="244" />
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="240" />
+        <location filename="../pickers.py" line="246" />
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="267" />
-        <location filename="../pickers.py" line="269" />
+        <location filename="../pickers.py" line="273" />
+        <location filename="../pickers.py" line="275" />
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="273" />
+        <location filename="../pickers.py" line="279" />
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="273" />
+        <location filename="../pickers.py" line="279" />
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="274" />
+        <location filename="../pickers.py" line="280" />
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="274" />
+        <location filename="../pickers.py" line="280" />
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="279" />
+        <location filename="../pickers.py" line="285" />
         <source>Your GPUs</source>
         <translation>你的 GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="294" />
+        <location filename="../pickers.py" line="300" />
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="295" />
+        <location filename="../pickers.py" line="301" />
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
