@@ -25,6 +25,7 @@ from .i18n import tr_engine, tr_message
 from .state import AppState
 from .theme import text_colour
 from .widgets import RefreshWhenShown
+from .words import describe_changes
 
 DEBOUNCE_MS = 150  # recompute limits/plans once edits pause, so typing and dragging stay instant
 
@@ -226,8 +227,8 @@ class FitPanel(RefreshWhenShown):
                 f"{format_bytes(plan.total_bytes, unit)}</span> " + self.tr("per GPU, %s headroom") %
                 format_bytes(plan.headroom_bytes, unit) + " · " + self.tr("%(tps)s tokens/s, %(step)s per step") % {
                     "tps": format_count(speed.tokens_per_second), "step": format_seconds(speed.step_seconds)}
-                + "<br>" + self.tr("Changes: ") + ", ".join(
-                    escape(f"{k} = {v}") for k, v in plan.changes.items()) + f"<br><span style='color:{muted}'>" +
+                + "<br>" + self.tr("Changes: ") + escape(describe_changes(plan.changes))
+                + f"<br><span style='color:{muted}'>" +
                 self.tr("Assumptions changed: ") + escape(changed) + " · " + escape(notes) + "</span>")
             text.setTextFormat(Qt.TextFormat.RichText)  # every piece of text in it is escaped
             text.setWordWrap(True)

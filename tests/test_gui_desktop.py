@@ -626,3 +626,11 @@ def test_after_undo_a_live_pane_shows_the_numbers_and_title_of_the_same_state(qt
     assert pane.verdict.text() == win.verdict.text()  # the same numbers as the editor's state
     win.state.undo_stack.redo()
     assert pane.title.text().startswith("Use an 8-bit optimizer")
+
+
+def test_plan_changes_are_listed_in_on_screen_words():
+    from gui.words import describe_changes
+
+    text = describe_changes({"tp": 2, "zero_stage": 3, "fsdp": False, "method": "lora", "optimizer": "adamw-8bit"})
+    assert text.startswith("Tensor parallel (TP): 2, Sharding (ZeRO / FSDP): ZeRO-3, Method: LoRA")
+    assert "tp =" not in text and "zero_stage" not in text
