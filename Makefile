@@ -60,7 +60,7 @@ bundle: $(BUNDLE_STAMP) $(QM)
 bundle-test:
 	@test -x $(BUNDLE) || $(MAKE) bundle
 	rm -f build/bundle-test.png
-	env -i HOME="$$HOME" PATH=/usr/bin:/bin QT_QPA_PLATFORM=offscreen LLM_MEMORY_PLANNER_HOME="$$(mktemp -d)" \
+	env -i HOME="$$HOME" PATH=/usr/bin:/bin LC_ALL=C.UTF-8 QT_QPA_PLATFORM=offscreen LLM_MEMORY_PLANNER_HOME="$$(mktemp -d)" \
 		$(BUNDLE) --screenshot build/bundle-test.png examples/qwen3-30b-a3b-8x-h100.json --size 1366x768
 	@test -s build/bundle-test.png && echo "bundle-test: the bundle started and rendered build/bundle-test.png"
 	env -i PATH=/usr/bin:/bin $(BUNDLE) --version
