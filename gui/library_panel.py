@@ -197,8 +197,15 @@ class LibraryPanel(RefreshWhenShown):
             self.refresh()
             return
         self.entries[rows[0]] = entry
-        self._row_cache[entry.version or ""] = self._fill_row(rows[0], entry, self.state.unit)
-        self._filter(self.search.text(), range(rows[0], rows[0] + 1))
+        # The list may be sorted by any column: find the entry's row on screen, and fill it with sorting off.
+        shown = [r for r in range(self.table.rowCount()) if self.table.item(r, 0).data(ID_ROLE) == scenario_id]
+        if len(shown) != 1:
+            self.refresh()
+            return
+        self.table.setSortingEnabled(False)
+        self._row_cache[entry.version or ""] = self._fill_row(shown[0], entry, self.state.unit)
+        self.table.setSortingEnabled(True)
+        self._filter(self.search.text())
 
     def _summary(self, entry: LibraryEntry) -> tuple[str, float | None, str, str]:
         """(verdict or error sentence, peak bytes, model, gpu) of one row; never raises: a file that validates but

@@ -888,78 +888,78 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="109" />
+        <location filename="../fit_panel.py" line="110" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="110" />
+        <location filename="../fit_panel.py" line="111" />
         <source>Search again</source>
         <translation>重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="155" />
+        <location filename="../fit_panel.py" line="156" />
         <source>Searching the guide's changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="206" />
+        <location filename="../fit_panel.py" line="207" />
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="208" />
+        <location filename="../fit_panel.py" line="209" />
         <source>No combination of the guide's changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="210" />
+        <location filename="../fit_panel.py" line="211" />
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="212" />
+        <location filename="../fit_panel.py" line="213" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="213" />
+        <location filename="../fit_panel.py" line="214" />
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="219" />
+        <location filename="../fit_panel.py" line="220" />
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="221" />
-        <location filename="../fit_panel.py" line="243" />
+        <location filename="../fit_panel.py" line="222" />
+        <location filename="../fit_panel.py" line="244" />
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="226" />
+        <location filename="../fit_panel.py" line="227" />
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="227" />
+        <location filename="../fit_panel.py" line="228" />
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="229" />
+        <location filename="../fit_panel.py" line="230" />
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="231" />
+        <location filename="../fit_panel.py" line="232" />
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="234" />
+        <location filename="../fit_panel.py" line="235" />
         <source>Apply</source>
         <translation>应用</translation>
     </message>
@@ -1392,83 +1392,83 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>（只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="217" />
+        <location filename="../library_panel.py" line="224" />
         <source>cannot be estimated (%s)</source>
         <translation>无法估算（%s）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="246" />
+        <location filename="../library_panel.py" line="253" />
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="248" />
+        <location filename="../library_panel.py" line="255" />
         <source>The editor's scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="256" />
-        <location filename="../library_panel.py" line="295" />
-        <location filename="../library_panel.py" line="306" />
-        <location filename="../library_panel.py" line="326" />
-        <location filename="../library_panel.py" line="345" />
+        <location filename="../library_panel.py" line="263" />
+        <location filename="../library_panel.py" line="302" />
+        <location filename="../library_panel.py" line="313" />
+        <location filename="../library_panel.py" line="333" />
+        <location filename="../library_panel.py" line="352" />
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message numerus="yes">
-        <location filename="../library_panel.py" line="299" />
+        <location filename="../library_panel.py" line="306" />
         <source>Moved %n scenario(s) to the trash.</source>
         <translation>
             <numerusform>已把 %n 个场景移到回收站。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="321" />
+        <location filename="../library_panel.py" line="328" />
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="321" />
+        <location filename="../library_panel.py" line="328" />
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="335" />
+        <location filename="../library_panel.py" line="342" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="335" />
+        <location filename="../library_panel.py" line="342" />
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="339" />
+        <location filename="../library_panel.py" line="346" />
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="340" />
+        <location filename="../library_panel.py" line="347" />
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="349" />
+        <location filename="../library_panel.py" line="356" />
         <source>Deleted scenarios stay in the trash for %1 days and backups of older-format files for %2 days (at most %3 of each, newest kept); quarantined files are never removed.</source>
         <translation>已删除的场景在回收站中保留 %1 天，旧格式文件的备份保留 %2 天（每类最多 %3 个，保留最新的）；隔离的文件永不删除。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="355" />
+        <location filename="../library_panel.py" line="362" />
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="362" />
+        <location filename="../library_panel.py" line="369" />
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="372" />
+        <location filename="../library_panel.py" line="379" />
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -1476,27 +1476,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LimitsLabel</name>
     <message>
-        <location filename="../fit_panel.py" line="84" />
+        <location filename="../fit_panel.py" line="85" />
         <source>none up to 1024</source>
         <translation>1024 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="86" />
+        <location filename="../fit_panel.py" line="87" />
         <source>micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens</source>
         <translation>微批次 ≤ %(mb)d · 序列长度 ≤ %(seq)s 个 token</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="89" />
+        <location filename="../fit_panel.py" line="90" />
         <source>not even micro-batch 1 fits (it runs only by eating into the reserve)</source>
         <translation>连 micro-batch 1 也放不下（只能占用安全余量运行）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="91" />
+        <location filename="../fit_panel.py" line="92" />
         <source>not even micro-batch 1 fits</source>
         <translation>连 micro-batch 1 也放不下</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="92" />
+        <location filename="../fit_panel.py" line="93" />
         <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
         <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
     </message>
