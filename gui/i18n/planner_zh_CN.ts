@@ -2791,7 +2791,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/cli.py" line="377" />
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
-        <translation type="unfinished" />
+        <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
     <message>
         <location filename="../../engine/fit_report.py" line="52" />
@@ -3427,72 +3427,72 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/input_bounds.py" line="53" />
         <source>must be a finite number, not {p}.</source>
-        <translation type="unfinished" />
+        <translation>必须是有限的数字，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="55" />
         <source>must be at most {maximum}, not {p}.</source>
-        <translation type="unfinished" />
+        <translation>最大为 {maximum}，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="65" />
         <source>is longer than {limit} characters.</source>
-        <translation type="unfinished" />
+        <translation>超过了 {limit} 个字符。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="71" />
         <source>the name is longer than {limit} characters.</source>
-        <translation type="unfinished" />
+        <translation>名称超过了 {limit} 个字符。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="120" />
         <source>config.json '{key}' must be a finite number, not {p}.</source>
-        <translation type="unfinished" />
+        <translation>config.json 中的 '{key}' 必须是有限的数字，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="124" />
         <source>config.json '{key}' is {p}, far beyond any real model.</source>
-        <translation type="unfinished" />
+        <translation>config.json 中的 '{key}' 为 {p}，远超任何真实模型。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="132" />
         <source>config.json '{key}' must be a whole number, not {p}.</source>
-        <translation type="unfinished" />
+        <translation>config.json 中的 '{key}' 必须是整数，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="136" />
         <source>config.json '{key}' must be between {low} and {high}, not {p}.</source>
-        <translation type="unfinished" />
+        <translation>config.json 中的 '{key}' 必须在 {low} 到 {high} 之间，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="141" />
         <source>config.json '{key}' must be a number from 0 to 1, not {p}.</source>
-        <translation type="unfinished" />
+        <translation>config.json 中的 '{key}' 必须是 0 到 1 之间的数字，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="146" />
         <source>config.json '{key}' must be a number of at least 0 or null, not {p}.</source>
-        <translation type="unfinished" />
+        <translation>config.json 中的 '{key}' 必须是不小于 0 的数字或 null，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="151" />
         <source>config.json '{key}' must be true or false, not {p}.</source>
-        <translation type="unfinished" />
+        <translation>config.json 中的 '{key}' 必须是 true 或 false，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="156" />
         <source>config.json '{key}' must be a list of layer numbers from 0 to 9,999.</source>
-        <translation type="unfinished" />
+        <translation>config.json 中的 '{key}' 必须是 0 到 9,999 之间的层编号列表。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="161" />
         <source>config.json '{key}' ({p}) cannot exceed the number of experts ({n}).</source>
-        <translation type="unfinished" />
+        <translation>config.json 中的 '{key}'（{p}）不能超过专家数量（{n}）。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="165" />
         <source>config.json '{key}' ({p}) exceeds hidden_size ({h}), so each head would have no width; set head_dim.</source>
-        <translation type="unfinished" />
+        <translation>config.json 中的 '{key}'（{p}）超过了 hidden_size（{h}），每个注意力头将没有宽度；请设置 head_dim。</translation>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="173" />
