@@ -27,6 +27,7 @@ from .results import VerdictBanner
 from .state import AppState
 from .theme import style_plot
 from .time_panel import time_rows
+from .words import field_label, value_words
 
 MAX_PANES = 4
 
@@ -160,7 +161,7 @@ class CompareView(QWidget):
             values = [d.get(key) for d in dicts]
             if key in ("schema_version", "notes") or all(v == values[0] for v in values):
                 continue
-            rows.append((key, [_short(v) for v in values]))
+            rows.append((field_label(key), [value_words(key, v) for v in values]))
         keys: dict[str, str] = {}
         for _, est in shown:
             for comp, _b in est.busiest.at_peak():
@@ -181,14 +182,6 @@ class CompareView(QWidget):
                 item = QTableWidgetItem(value)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c + 1, item)
-
-
-def _short(value: object) -> str:
-    if isinstance(value, dict):
-        return str(value.get("name", "custom"))
-    if isinstance(value, list):
-        return ", ".join(map(str, value))
-    return str(value)
 
 
 def _with_delta(values: list[float], unit: str) -> list[str]:

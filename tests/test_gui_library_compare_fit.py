@@ -77,7 +77,9 @@ def test_four_panes_share_one_scale(window):
     biggest = max(max(estimate(s).capacity_bytes, estimate(s).total_bytes) for s in scenarios) / 2**30
     assert ranges.pop() >= biggest
     labels = [window.compare.table.item(r, 0).text() for r in range(window.compare.table.rowCount())]
-    assert "gpu" in labels and "Peak allocated" in labels
+    assert "GPU" in labels and "Peak allocated" in labels  # the control's words, not the file key
+    gpu_row = labels.index("GPU")
+    assert window.compare.table.item(gpu_row, 1).text() == "rtx-4090"  # preset ids stay as chosen
 
 
 def test_live_pane_follows_the_editor(window):
