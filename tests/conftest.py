@@ -43,3 +43,24 @@ def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("warning", "information", "critical"):
         monkeypatch.setattr(QMessageBox, name, staticmethod(lambda *a, **k: QMessageBox.StandardButton.Ok))
     monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Cancel))
+
+
+@pytest.fixture(autouse=True)
+def windows_do_not_outlive_their_test():
+    """qtbot closes a test's windows but does not delete them; hidden windows kept alive by their signal connections
+    still take part in event processing, so each later GUI test got slower than the one before."""
+    yield
+    import sys
+
+    if "PySide6.QtWidgets" not in sys.modules:
+        return
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        return
+    for widget in app.topLevelWidgets():
+        widget.close()
+        widget.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
