@@ -12,11 +12,11 @@ from engine import PlannerError, load_scenario, scenario_from_dict
 from .file_actions import DEFAULT_SCENARIO
 from .i18n import install_language, system_language, tr_error
 from .icon import app_icon
-from .launch import version
 from .main_window import MainWindow
 from .settings_store import Settings
 from .state import AppState
 from .storage import ScenarioLibrary
+from .version import version
 from .widgets import message_text
 
 WINDOW_SIZE = (1480, 920)

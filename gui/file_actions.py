@@ -208,7 +208,7 @@ def show_formulas(win: PlannerWindow) -> None:
 
 
 def about_text() -> str:
-    from .launch import version
+    from .version import version
 
     return QCoreApplication.translate(
         "Actions",

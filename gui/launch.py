@@ -13,31 +13,14 @@ import os
 import sys
 from dataclasses import dataclass
 
+from .version import version  # noqa: F401 - gui.launch.version stays importable
+
 CLI_COMMANDS = {"estimate", "fit", "presets", "kv-cache", "schema", "import", "export-config"}
 NO_DISPLAY = 3  # exit status when no window can open (make run treats it as a message, not a failure)
 MISSING_LIBRARIES = 4  # the system lacks libraries Qt's X11 plugin needs: the install command was printed
 TABS = ("breakdown", "suggestions", "fit", "library", "compare")
 THEMES = ("light", "dark")
 LANGS = ("en", "zh_CN")
-
-
-def version() -> str:
-    """The installed distribution's version, or pyproject's in a source checkout."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("llm-memory-planner")
-    except metadata.PackageNotFoundError:
-        from pathlib import Path
-
-        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
-        try:
-            for line in pyproject.read_text(encoding="utf-8").splitlines():
-                if line.startswith("version"):
-                    return line.split("=", 1)[1].strip().strip('"')
-        except OSError:
-            pass
-        return "unknown"
 
 
 def _has_display() -> bool:

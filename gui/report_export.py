@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QMarginsF, QPoint, QPointF, QRectF, QSizeF
 from PySide6.QtGui import QColor, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
@@ -18,13 +18,11 @@ from engine.messages import QT_TRANSLATE_NOOP
 from engine.report import ASSUMPTIONS
 
 from .i18n import tr_engine, tr_message
-from .launch import version
 from .theme import text_colour
+from .version import version
 from .widgets import ValueCombo
+from .window_api import PlannerWindow
 from .words import field_label, value_words
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
 
 PDF_DPI = 96  # the PDF's coordinate grid (CSS pixels); text and charts are vectors, sharp at any print resolution
 CSS_DPI = 96  # the documents are laid out in CSS pixels
@@ -52,7 +50,7 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("Report", text)
 
 
-def input_rows(win: MainWindow) -> list[tuple[str, str, bool]]:
+def input_rows(win: PlannerWindow) -> list[tuple[str, str, bool]]:
     """(control label, value as shown, is the default) for every input of the scenario, defaults included."""
     s, est = win.state.scenario, win.state.estimate
     data = s.to_dict()
@@ -82,7 +80,7 @@ def input_rows(win: MainWindow) -> list[tuple[str, str, bool]]:
     return rows
 
 
-def header_html(win: MainWindow) -> str:
+def header_html(win: PlannerWindow) -> str:
     est, unit = win.state.estimate, win.state.unit
     when = datetime.now().strftime("%Y-%m-%d %H:%M")
     verdict = tr_engine(est.verdict)
@@ -95,7 +93,7 @@ def header_html(win: MainWindow) -> str:
                 "gpu": est.gpu_name, "room": tr_message(est.room(unit))}) + "</p>")
 
 
-def body_html(win: MainWindow) -> str:
+def body_html(win: PlannerWindow) -> str:
     est, unit = win.state.estimate, win.state.unit
     table = "<table border='1' cellspacing='0' cellpadding='4' width='100%'>"
     default = " <span style='color:#666666'>" + escape(_tr("(default)")) + "</span>"
@@ -219,7 +217,7 @@ class _Pages:
         self.painter.end()
 
 
-def write_report_pdf(win: MainWindow, path: str) -> None:
+def write_report_pdf(win: PlannerWindow, path: str) -> None:
     """The scenario's report: title, date and version, verdict, the charts (vector), every input, the breakdown."""
     pages = _Pages(path, win.state.scenario.name)
     pages.document(header_html(win))
@@ -228,7 +226,7 @@ def write_report_pdf(win: MainWindow, path: str) -> None:
     pages.close()
 
 
-def write_comparison_pdf(win: MainWindow, path: str, rows: list[list[str]]) -> None:
+def write_comparison_pdf(win: PlannerWindow, path: str, rows: list[list[str]]) -> None:
     """Each compared scenario under its own heading with its charts, then the table of what differs."""
     view = win.compare
     shown = [p for p in view.panes if not p.isHidden()]
@@ -247,7 +245,7 @@ def write_comparison_pdf(win: MainWindow, path: str, rows: list[list[str]]) -> N
     pages.close()
 
 
-def render_png(win: MainWindow, path: str) -> bool:
+def render_png(win: PlannerWindow, path: str) -> bool:
     """The verdict and the charts under the scenario's name, drawn at twice the screen's pixel density."""
     width = max(win.charts_widget.width(), 800)
     header = _document(header_html(win), width)

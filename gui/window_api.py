@@ -26,5 +26,7 @@ class PlannerWindow(Protocol):
     compare: Any  # CompareView
     library_panel: Any  # LibraryPanel
     charts_widget: Any  # the QSplitter of pie and bars
+    setup_panel: Any  # SetupPanel
+    table: Any  # BreakdownTable
 
     def centralWidget(self) -> Any: ...  # noqa: N802 - Qt's name
