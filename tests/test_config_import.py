@@ -240,3 +240,16 @@ def test_cli_import_json(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, str(ROOT / "main.py"), "import", str(bad)], capture_output=True, text=True,
                          cwd=ROOT, timeout=60)
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "binary" in out.stderr
+
+
+def test_hub_id_found_in_the_local_cache_becomes_that_model(empty_model_cache: Path) -> None:
+    """A Hub id that is no preset but sits in the Hugging Face cache takes its config.json from there (issue 14)."""
+    config = json.loads((ROOT / "presets" / "models" / "llama-3.2-1b.json").read_text(encoding="utf-8"))["hf_config"]
+    snapshot = empty_model_cache / "hf_hub_cache" / "models--acme--tiny-llama" / "snapshots" / "abc123"
+    snapshot.mkdir(parents=True)
+    (snapshot / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    result = import_texts([("train.yaml", "base_model: acme/tiny-llama\nmicro_batch_size: 2\nsequence_len: 1024\n")])
+    assert result.scenario["model"] == {"name": "acme/tiny-llama", "hf_config": config}
+    assert result.scenario["micro_batch"] == 2
+    unknown = import_texts([("train.yaml", "base_model: acme/not-here\nmicro_batch_size: 2\n")])
+    assert "model" not in unknown.scenario or unknown.scenario["model"] != {"name": "acme/not-here"}

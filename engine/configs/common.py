@@ -122,6 +122,8 @@ def set_model(c: Collector, name: Any, src: str) -> None:
         c.skip(src, message(QT_TRANSLATE_NOOP("engine", "no model named ({name!r})"), name=name))
         return
     preset, exact = preset_for(name)
+    if preset is None and _set_local_model(c, name, src):
+        return
     if preset is None:
         c.skip(
             src,
@@ -139,6 +141,30 @@ def set_model(c: Collector, name: Any, src: str) -> None:
                 preset=preset,
             ),
         )
+
+
+def _set_local_model(c: Collector, name: str, src: str) -> bool:
+    """A Hub id found in the local Hugging Face cache (or a user's folder): its config.json becomes the model."""
+    import json
+
+    from ..local.hf_cache import find_local_models
+    from ..safe_read import read_capped
+
+    wanted = name.strip().rstrip("/").lower()
+    for local in find_local_models():
+        if local.repo_id.lower() != wanted and str(local.folder).lower() != wanted:
+            continue
+        try:
+            config = json.loads(read_capped(local.config_path, 1024 * 1024))
+        except (OSError, ValueError):
+            return False
+        if not isinstance(config, dict):
+            return False
+        c.set("model", {"name": local.repo_id, "hf_config": config}, src)
+        c.assume("model", local.repo_id, message(
+            QT_TRANSLATE_NOOP("engine", "'{name}' read from its config.json in the local model cache"), name=name))
+        return True
+    return False
 
 
 def lora_targets(value: Any) -> str | list[str] | None:

@@ -4656,6 +4656,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
+        <location filename="../../engine/configs/common.py" line="157" />
+        <source>&apos;{name}&apos; read from its config.json in the local model cache</source>
+        <translation>“{name}”取自本地模型缓存中的 config.json</translation>
+    </message>
+    <message>
         <location filename="../../engine/configs/common.py" line="137" />
         <source>'{name}' taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
