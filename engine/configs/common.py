@@ -145,20 +145,17 @@ def set_model(c: Collector, name: Any, src: str) -> None:
 
 def _set_local_model(c: Collector, name: str, src: str) -> bool:
     """A Hub id found in the local Hugging Face cache (or a user's folder): its config.json becomes the model."""
-    import json
-
+    from ..architecture import read_config_file
+    from ..errors import ModelConfigError
     from ..local.hf_cache import find_local_models
-    from ..safe_read import read_capped
 
     wanted = name.strip().rstrip("/").lower()
     for local in find_local_models():
         if local.repo_id.lower() != wanted and str(local.folder).lower() != wanted:
             continue
         try:
-            config = json.loads(read_capped(local.config_path, 1024 * 1024))
-        except (OSError, ValueError):
-            return False
-        if not isinstance(config, dict):
+            config = read_config_file(local.config_path)  # size cap, bounded parse, one JSON object
+        except ModelConfigError:
             return False
         c.set("model", {"name": local.repo_id, "hf_config": config}, src)
         c.assume("model", local.repo_id, message(
