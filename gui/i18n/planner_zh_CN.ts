@@ -462,7 +462,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="65" />
+        <location filename="../compare_view.py" line="66" />
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -470,32 +470,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="79" />
+        <location filename="../compare_view.py" line="80" />
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor's scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="128" />
+        <location filename="../compare_view.py" line="129" />
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="171" />
+        <location filename="../compare_view.py" line="172" />
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="172" />
+        <location filename="../compare_view.py" line="173" />
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="173" />
+        <location filename="../compare_view.py" line="174" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="176" />
+        <location filename="../compare_view.py" line="177" />
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -778,18 +778,30 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="67" />
-        <source>Images per sample</source>
-        <translation>每个样本的图像数</translation>
+        <source>Images per sequence (images per sample)</source>
+        <translation>每个序列的图像数（images per sample）</translation>
     </message>
     <message>
         <location filename="../words.py" line="68" />
-        <source>Image resolution</source>
-        <translation>图像分辨率</translation>
+        <source>Image side in pixels (image resolution)</source>
+        <translation>图像边长像素（image resolution）</translation>
     </message>
     <message>
         <location filename="../words.py" line="69" />
+        <source>Image encoder (vision tower)</source>
+        <translation>图像编码器（vision tower）</translation>
+    </message>
+    <message>
+        <source>Images per sample</source>
+        <translation type="vanished">每个样本的图像数</translation>
+    </message>
+    <message>
+        <source>Image resolution</source>
+        <translation type="vanished">图像分辨率</translation>
+    </message>
+    <message>
         <source>Vision tower</source>
-        <translation>视觉编码器</translation>
+        <translation type="vanished">视觉编码器</translation>
     </message>
     <message>
         <location filename="../words.py" line="70" />
@@ -835,7 +847,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../words.py" line="82" />
         <location filename="../words.py" line="86" />
         <location filename="../words.py" line="87" />
-        <location filename="../words.py" line="92" />
+        <location filename="../words.py" line="93" />
         <source>off</source>
         <translation>关闭</translation>
     </message>
@@ -866,21 +878,31 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="88" />
+        <source>frozen</source>
+        <translation>冻结</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="88" />
+        <source>trained</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="89" />
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89" />
+        <location filename="../words.py" line="90" />
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91" />
+        <location filename="../words.py" line="92" />
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="92" />
+        <location filename="../words.py" line="93" />
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -1839,57 +1861,57 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Report</name>
     <message>
-        <location filename="../report_export.py" line="37" />
+        <location filename="../report_export.py" line="35" />
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s: %(room)s</source>
         <translation>%(n)d × %(gpu)s 每块用 %(used)s，共 %(cap)s：%(room)s</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="38" />
+        <location filename="../report_export.py" line="36" />
         <source>(default)</source>
         <translation>（默认）</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="39" />
+        <location filename="../report_export.py" line="37" />
         <source>Comparison</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="40" />
+        <location filename="../report_export.py" line="38" />
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="41" />
+        <location filename="../report_export.py" line="39" />
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="42" />
+        <location filename="../report_export.py" line="40" />
         <source>LLM Memory Planner %(version)s · %(date)s</source>
         <translation>LLM Memory Planner %(version)s · %(date)s</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="43" />
+        <location filename="../report_export.py" line="41" />
         <source>Lives in</source>
         <translation>存在于</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="44" />
+        <location filename="../report_export.py" line="42" />
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="45" />
+        <location filename="../report_export.py" line="43" />
         <source>Warnings and assumptions</source>
         <translation>警告与假设</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="46" />
+        <location filename="../report_export.py" line="44" />
         <source>What differs</source>
         <translation>不同之处</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="47" />
+        <location filename="../report_export.py" line="45" />
         <source>Where the memory goes (fullest GPU, at the peak)</source>
         <translation>显存去向（最满的 GPU，峰值时）</translation>
     </message>
@@ -2102,149 +2124,204 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="155" />
+        <location filename="../setup_panel.py" line="125" />
+        <source>Images per sequence (images per sample)</source>
+        <translation>每个序列的图像数（images per sample）</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="128" />
+        <source>the tower's native size</source>
+        <translation>编码器的原生尺寸</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="129" />
+        <source>Image side in pixels (image resolution)</source>
+        <translation>图像边长像素（image resolution）</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="132" />
+        <source>not trained (frozen tower)</source>
+        <translation>不训练（冻结编码器）</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="133" />
+        <source>trained with the model (trained tower)</source>
+        <translation>与模型一起训练（训练编码器）</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="136" />
+        <source>Image encoder (vision tower)</source>
+        <translation>图像编码器（vision tower）</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="174" />
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="156" />
+        <location filename="../setup_panel.py" line="175" />
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="157" />
+        <location filename="../setup_panel.py" line="176" />
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="158" />
+        <location filename="../setup_panel.py" line="177" />
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="161" />
+        <location filename="../setup_panel.py" line="180" />
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="162" />
+        <location filename="../setup_panel.py" line="181" />
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="185" />
+        <location filename="../setup_panel.py" line="204" />
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="189" />
+        <location filename="../setup_panel.py" line="208" />
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="191" />
+        <location filename="../setup_panel.py" line="210" />
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="193" />
+        <location filename="../setup_panel.py" line="212" />
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="195" />
+        <location filename="../setup_panel.py" line="214" />
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="197" />
+        <location filename="../setup_panel.py" line="216" />
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="199" />
+        <location filename="../setup_panel.py" line="218" />
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="201" />
+        <location filename="../setup_panel.py" line="220" />
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="202" />
+        <location filename="../setup_panel.py" line="221" />
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="205" />
+        <location filename="../setup_panel.py" line="224" />
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="207" />
+        <location filename="../setup_panel.py" line="226" />
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="209" />
+        <location filename="../setup_panel.py" line="228" />
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="211" />
+        <location filename="../setup_panel.py" line="230" />
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="213" />
+        <location filename="../setup_panel.py" line="232" />
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="216" />
+        <location filename="../setup_panel.py" line="235" />
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="218" />
+        <location filename="../setup_panel.py" line="237" />
+        <source>Images in each training sequence. Their tokens are part of the sequence length; a trained image encoder keeps activations for every image patch.</source>
+        <translation>每个训练序列中的图像数。图像的词元计入序列长度；训练图像编码器时，每个图像块的激活值都要保留。</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="240" />
+        <source>Side of each (square) image in pixels. Towers that read any size make more patches and tokens from larger images (Qwen2.5-VL, Pixtral); fixed-size towers resize every image (Gemma 3, Llama 4 tiles).</source>
+        <translation>每张（正方形）图像的边长（像素）。可读任意尺寸的编码器会从更大的图像生成更多图像块和词元（Qwen2.5-VL、Pixtral）；固定尺寸的编码器会缩放每张图像（Gemma 3，Llama 4 分块）。</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="243" />
+        <source>Whether the image encoder and its projector are trained. Trained: their gradients, optimizer states and activations for every patch; frozen: only their weights. LoRA and QLoRA keep it frozen.</source>
+        <translation>是否训练图像编码器及其投影层。训练：需要它们的梯度、优化器状态和每个图像块的激活值；冻结：只需要它们的权重。LoRA 和 QLoRA 保持其冻结。</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="246" />
         <source>Split every layer's matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="220" />
+        <location filename="../setup_panel.py" line="248" />
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="222" />
+        <location filename="../setup_panel.py" line="250" />
         <source>Spread a mixture-of-experts model's experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223" />
+        <location filename="../setup_panel.py" line="251" />
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="225" />
+        <location filename="../setup_panel.py" line="253" />
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="227" />
+        <location filename="../setup_panel.py" line="255" />
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="230" />
+        <location filename="../setup_panel.py" line="258" />
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="232" />
+        <location filename="../setup_panel.py" line="260" />
         <source>How memory is computed. 'detailed' counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide's formulas for comparison.</source>
         <translation>显存的计算方式。'detailed' 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="342" />
+        <source>Each image: %1 patches in the tower, %2 tokens of the sequence.</source>
+        <translation>每张图像：编码器中 %1 个图像块，序列中 %2 个词元。</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="345" />
+        <source>The images need %1 tokens, more than the sequence length.</source>
+        <translation>这些图像需要 %1 个词元，超过了序列长度。</translation>
     </message>
     <message>
         <source>recompute attention only (selective)</source>
@@ -2281,77 +2358,77 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="129" />
+        <location filename="../setup_panel.py" line="148" />
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="130" />
+        <location filename="../setup_panel.py" line="149" />
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="131" />
+        <location filename="../setup_panel.py" line="150" />
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="132" />
+        <location filename="../setup_panel.py" line="151" />
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="133" />
+        <location filename="../setup_panel.py" line="152" />
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="137" />
+        <location filename="../setup_panel.py" line="156" />
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="138" />
+        <location filename="../setup_panel.py" line="157" />
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="139" />
+        <location filename="../setup_panel.py" line="158" />
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="140" />
+        <location filename="../setup_panel.py" line="159" />
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="141" />
+        <location filename="../setup_panel.py" line="160" />
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="144" />
+        <location filename="../setup_panel.py" line="163" />
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="147" />
+        <location filename="../setup_panel.py" line="166" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="148" />
+        <location filename="../setup_panel.py" line="167" />
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="149" />
+        <location filename="../setup_panel.py" line="168" />
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="152" />
+        <location filename="../setup_panel.py" line="171" />
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
@@ -2360,17 +2437,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">高级：并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="307" />
+        <location filename="../setup_panel.py" line="356" />
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="307" />
+        <location filename="../setup_panel.py" line="356" />
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="354" />
+        <location filename="../setup_panel.py" line="406" />
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
@@ -4620,7 +4697,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/axolotl.py" line="105" />
-        <location filename="../../engine/configs/common.py" line="184" />
+        <location filename="../../engine/configs/common.py" line="207" />
         <source>attention kernel '{attn}' is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
@@ -4651,27 +4728,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未指明模型（{name!r}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="128" />
+        <location filename="../../engine/configs/common.py" line="130" />
         <source>model '{name}' is not a preset; pick the model in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="157" />
-        <source>&apos;{name}&apos; read from its config.json in the local model cache</source>
+        <location filename="../../engine/configs/common.py" line="162" />
+        <source>'{name}' read from its config.json in the local model cache</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="137" />
+        <location filename="../../engine/configs/common.py" line="139" />
         <source>'{name}' taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="175" />
+        <location filename="../../engine/configs/common.py" line="198" />
         <source>optimizer '{optim}' is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="263" />
+        <location filename="../../engine/configs/common.py" line="286" />
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
