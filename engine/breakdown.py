@@ -8,13 +8,53 @@ are sums over components, so the table, the pie and the verdict agree by constru
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .frameworks.allocator import GAP_STATIC
 from .messages import QT_TRANSLATE_NOOP, Message, message
 from .units import format_bytes
 
-MOMENTS = ("forward", "backward_start", "backward_end", "optimizer")
+
+class Moments(NamedTuple):
+    """Bytes alive at the four moments of a steady-state step: end of forward, start of backward (the loss's
+    backward), end of backward, optimizer step. Phase peaks are sums of these over components."""
+
+    forward: float
+    backward_start: float
+    backward_end: float
+    optimizer: float
+
+    @classmethod
+    def whole_step(cls, value: float) -> Moments:
+        """Alive from the first forward to the optimizer step (weights, optimizer states)."""
+        return cls(value, value, value, value)
+
+    @classmethod
+    def only_at(cls, moment: str, value: float) -> Moments:
+        """Alive at one moment only (overheads charged at the peak)."""
+        if moment == "forward":
+            return cls(value, 0.0, 0.0, 0.0)
+        if moment == "backward_start":
+            return cls(0.0, value, 0.0, 0.0)
+        if moment == "backward_end":
+            return cls(0.0, 0.0, value, 0.0)
+        if moment == "optimizer":
+            return cls(0.0, 0.0, 0.0, value)
+        raise ValueError(f"not a moment of a step: {moment!r}")
+
+    def scaled(self, factor: float) -> Moments:
+        return Moments(self[0] * factor, self[1] * factor, self[2] * factor, self[3] * factor)
+
+    def plus(self, other: Moments) -> Moments:
+        return Moments(self[0] + other[0], self[1] + other[1], self[2] + other[2], self[3] + other[3])
+
+    @property
+    def peak_bytes(self) -> float:
+        return max(self)
+
+
+NO_BYTES = Moments(0.0, 0.0, 0.0, 0.0)
+MOMENTS: tuple[str, ...] = Moments._fields
 PHASES = ("forward", "backward", "optimizer")
 CATEGORIES = ("model states", "activations", "transient", "overhead")
 VERDICTS = (QT_TRANSLATE_NOOP("engine", "fits"), QT_TRANSLATE_NOOP("engine", "tight"),
@@ -28,7 +68,7 @@ class Component:
     key: str
     name: str
     category: str
-    moments: tuple[float, float, float, float]  # bytes at each of MOMENTS
+    moments: Moments
     formula: str
     inputs: tuple[tuple[str, Any], ...] = ()
 
@@ -57,15 +97,16 @@ class Component:
         return QT_TRANSLATE_NOOP("engine", "varies")
 
 
-def phase_totals(components: tuple[Component, ...]) -> dict[str, float]:
-    sums = [0.0, 0.0, 0.0, 0.0]
+def phase_totals(components: tuple[Component, ...]) -> Moments:
+    """Bytes allocated at each moment: the sum over components."""
+    f = bs = be = o = 0.0
     for c in components:
         m = c.moments
-        sums[0] += m[0]
-        sums[1] += m[1]
-        sums[2] += m[2]
-        sums[3] += m[3]
-    return {"forward": sums[0], "backward_start": sums[1], "backward_end": sums[2], "optimizer": sums[3]}
+        f += m[0]
+        bs += m[1]
+        be += m[2]
+        o += m[3]
+    return Moments(f, bs, be, o)
 
 
 @dataclass(frozen=True)

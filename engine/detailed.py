@@ -7,10 +7,10 @@ import math
 
 from .activations import ActContext, head_bytes, layer_backward_peak, layer_bytes, layer_mlp_bytes
 from .architecture import ModelSpec
-from .breakdown import Component
+from .breakdown import Component, Moments
 from .frameworks.checkpointing import op_selective_bytes
 from .frameworks.loss import loss_memory
-from .frameworks.settings import behaviour
+from .frameworks.settings import Behaviour, behaviour
 from .messages import QT_TRANSLATE_NOOP
 from .model_states import component as _c
 from .model_states import model_state_components
@@ -45,7 +45,8 @@ def stage_layer_ranges(layers: int, pp: int) -> list[range]:
     return ranges
 
 
-def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
+def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour | None = None) -> ActContext:
+    fw = fw or behaviour(s)
     t = s.micro_batch * s.seq_len / s.cp
     # FSDP/ZeRO-3 mixed precision gathers the fp32 shards as bf16 parameters and casts the forward inputs:
     # the layers then run in plain bf16 (bf16 residual stream, no per-use autocast casts to keep).
@@ -65,14 +66,14 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes) -> ActContext:
         # transformers has no SDPA path for logit soft-capping (Gemma-2): it runs those models eagerly.
         # gpt-oss's attention sinks have no SDPA path either: transformers runs them eagerly.
         attention="eager" if (spec.attn_softcap or spec.sinks) and s.attention == "sdpa" else s.attention,
-        selective=s.checkpointing == "selective" and not behaviour(s).op_selective,
+        selective=s.checkpointing == "selective" and not fw.op_selective,
         adapter_bytes=4 if s.lora_adapter_dtype == "fp32" else dt.compute,
         lora_rank=s.lora_rank,
         gather_weights=s.effective_zero == 3,
         # Unsloth's hand-written kernels save what a compiled layer saves: fast_rms_layernorm keeps X and the
         # inverse RMS (unsloth/kernels/rms_layernorm.py), LoRA_MLP keeps X, gate and up (unsloth/kernels/fast_lora.py).
-        compiled=s.compile or behaviour(s).framework == "unsloth",
-        quantized_saves_inputs=s.method == "qlora" and behaviour(s).quantized_saves_inputs,
+        compiled=s.compile or fw.framework == "unsloth",
+        quantized_saves_inputs=s.method == "qlora" and fw.quantized_saves_inputs,
         lora_dropout=s.method in ("lora", "qlora") and s.lora_dropout > 0,
     )
 
@@ -84,14 +85,15 @@ def with_in_flight(comps: list[Component], old: float, new: float, grad_accum: i
     for c in comps:
         if c.key == "gradients" and c.moments[0] == c.moments[1] and c.moments[2]:
             g = c.moments[2] if grad_accum > math.ceil(new) else 0.0
-            out.append(dataclasses.replace(c, moments=(g, g, c.moments[2], c.moments[3])))
+            out.append(dataclasses.replace(c, moments=Moments(g, g, c.moments[2], c.moments[3])))
             continue
         if c.key == "activations":
             one = c.moments[0] / old
             inputs = tuple((k, new if k == "in_flight" else v) for k, v in c.inputs)
-            out.append(dataclasses.replace(c, moments=(one * new, one * new, one * (new - 1), 0.0), inputs=inputs))
+            out.append(dataclasses.replace(c, moments=Moments(one * new, one * new, one * (new - 1), 0.0),
+                                           inputs=inputs))
         elif c.key == "head_activations":
-            out.append(dataclasses.replace(c, moments=tuple(m * new / old for m in c.moments)))
+            out.append(dataclasses.replace(c, moments=c.moments.scaled(new / old)))
         else:
             out.append(c)
     return out
@@ -99,7 +101,7 @@ def with_in_flight(comps: list[Component], old: float, new: float, grad_accum: i
 
 def stage_components(
     s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range, ctx: ActContext,
-    groups: tuple | None = None,
+    groups: tuple | None = None, fw: Behaviour | None = None,
 ) -> tuple[list[Component], float, StageParams]:
     pp = s.pp
     first, last = stage == 0, stage == pp - 1
@@ -108,7 +110,7 @@ def stage_components(
     p = stage_params(s, spec, layers, first, last, groups)
     zero = s.effective_zero
     adapters = s.method in ("lora", "qlora")
-    fw = behaviour(s)
+    fw = fw or behaviour(s)
     comps, st = model_state_components(s, dt, p, fw, in_flight)
     comps += tp_embedding_grad_components(s, spec, dt, first, last)
     opt_trainable, opt_lora, adapter_bytes = st.opt_trainable, st.opt_lora, st.adapter_bytes
@@ -155,7 +157,7 @@ def stage_components(
             "activations",
             QT_TRANSLATE_NOOP("engine", "Activations (decoder layers)"),
             "activations",
-            (saved, saved, saved_end, 0.0),
+            Moments(saved, saved, saved_end, 0.0),
             formula,
             layers=len(layers),
             per_layer_bytes=round(one_layer),
@@ -185,7 +187,7 @@ def stage_components(
                 "head_activations",
                 QT_TRANSLATE_NOOP("engine", "Final norm and lm_head inputs"),
                 "activations",
-                (head, head, 0.0, 0.0),
+                Moments(head, head, 0.0, 0.0),
                 QT_TRANSLATE_NOOP("engine", "final RMSNorm and lm_head saved inputs"),
                 vocab=spec.vocab,
             )
@@ -198,7 +200,7 @@ def stage_components(
                 "logits",
                 QT_TRANSLATE_NOOP("engine", "Logits and cross-entropy"),
                 "transient",
-                (logits_fwd, logits_bwd if loss_wins else 0.0, 0.0, 0.0),
+                Moments(logits_fwd, logits_bwd if loss_wins else 0.0, 0.0, 0.0),
                 loss.formula,
                 vocab=spec.vocab,
                 tokens=ctx.t,
@@ -211,7 +213,7 @@ def stage_components(
             "backward_scratch",
             QT_TRANSLATE_NOOP("engine", "Backward scratch (one layer's gradients)"),
             "transient",
-            (0.0, 0.0 if loss_wins else scratch, scratch, 0.0),
+            Moments(0.0, 0.0 if loss_wins else scratch, scratch, 0.0),
             QT_TRANSLATE_NOOP("engine", "largest set of intermediate gradients alive in one layer's backward"),
         )
     )
@@ -221,7 +223,7 @@ def stage_components(
                 "recompute",
                 QT_TRANSLATE_NOOP("engine", "Recomputed layer (checkpointing)"),
                 "activations",
-                (0.0, 0.0 if loss_wins else recompute, recompute, 0.0),
+                Moments(0.0, 0.0 if loss_wins else recompute, recompute, 0.0),
                 QT_TRANSLATE_NOOP("engine", "one layer's activations rebuilt during backward"),
                 per_layer_bytes=round(recompute),
             )
@@ -242,7 +244,7 @@ def stage_components(
                 "autocast_cache",
                 QT_TRANSLATE_NOOP("engine", "Autocast bf16 weight cache"),
                 "transient",
-                (cache, 0.0, 0.0, 0.0),
+                Moments(cache, 0.0, 0.0, 0.0),
                 QT_TRANSLATE_NOOP(
                     "engine", "2 bytes x trainable linear weights, cached by autocast during the forward pass"
                 ),
@@ -257,7 +259,7 @@ def stage_components(
                 "vision_activations",
                 QT_TRANSLATE_NOOP("engine", "Activations (vision tower)"),
                 "activations",
-                (tower, tower, tower * (in_flight - 1) / in_flight, 0.0),
+                Moments(tower, tower, tower * (in_flight - 1) / in_flight, 0.0),
                 QT_TRANSLATE_NOOP(
                     "engine", "tower blocks x tensors kept per patch (derived per operation, not traced)"
                 ),
@@ -272,7 +274,7 @@ def stage_components(
             "inputs",
             QT_TRANSLATE_NOOP("engine", "Input ids, labels and rotary tables"),
             "activations",
-            (inputs,) * 4,
+            Moments.whole_step(inputs),
             QT_TRANSLATE_NOOP("engine", "b·s x 16 (int64 ids and labels) + cos/sin tables"),
         )
     )
@@ -314,7 +316,7 @@ def stage_components(
                 "zero3_gather",
                 QT_TRANSLATE_NOOP("engine", "ZeRO-3/FSDP all-gather buffers"),
                 "transient",
-                (gather, gather_bwd, gather_bwd, 0.0),
+                Moments(gather, gather_bwd, gather_bwd, 0.0),
                 QT_TRANSLATE_NOOP("engine", "2 gathered units (current + prefetch) + one unsharded gradient unit"),
                 unit_params=round(p.largest_unit),
             )
@@ -327,7 +329,7 @@ def stage_components(
                 "zero_buckets",
                 QT_TRANSLATE_NOOP("engine", "ZeRO reduce/all-gather buckets"),
                 "transient",
-                (0.0, bucket * dt.grad, bucket * dt.grad, gather_bucket * dt.weight),
+                Moments(0.0, bucket * dt.grad, bucket * dt.grad, gather_bucket * dt.weight),
                 QT_TRANSLATE_NOOP("engine", "min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)"),
                 reduce_bucket_size=s.reduce_bucket_size,
                 allgather_bucket_size=s.allgather_bucket_size,
@@ -340,7 +342,7 @@ def stage_components(
                 "ep_buffers",
                 QT_TRANSLATE_NOOP("engine", "Expert-parallel all-to-all buffers"),
                 "transient",
-                (a2a, a2a, a2a, 0.0),
+                Moments(a2a, a2a, a2a, 0.0),
                 QT_TRANSLATE_NOOP("engine", "dispatch + combine: 2 x b·s·top_k·h x compute bytes"),
                 ep=s.ep,
                 top_k=spec.top_k,
@@ -360,7 +362,7 @@ def stage_components(
                 "optimizer_temp",
                 QT_TRANSLATE_NOOP("engine", "Optimizer step temporaries"),
                 "transient",
-                (0.0, 0.0, 0.0, step_temp),
+                Moments(0.0, 0.0, 0.0, step_temp),
                 QT_TRANSLATE_NOOP(
                     "engine", "foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy"
                 ),

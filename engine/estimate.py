@@ -5,16 +5,15 @@ from __future__ import annotations
 import dataclasses
 
 from .architecture import ModelSpec
-from .breakdown import MOMENTS, Component, Estimate, StageEstimate, phase_totals
-from .detailed import act_context, stage_components, stage_layer_ranges, with_in_flight
+from .breakdown import Component, Estimate, Moments, StageEstimate, phase_totals
+from .detailed import stage_layer_ranges
+from .estimators import StageEstimator, StageParts, estimator_for
 from .frameworks.allocator import reserved_gap_bytes
-from .frameworks.loading import load_and_host
-from .frameworks.settings import behaviour
+from .frameworks.settings import Behaviour, behaviour
 from .messages import QT_TRANSLATE_NOOP, Message, message
 from .parallelism.pipeline import micro_batches_in_flight
 from .presets import get_gpu
 from .scenario import Scenario, resolve_gpu, resolve_model
-from .seeds import seed_components
 from .states import StageParams, dtypes_for, layer_groups, stage_params
 
 GIB = 2**30
@@ -39,19 +38,12 @@ def auto_reserve_fraction(s: Scenario, spec: ModelSpec) -> tuple[float, str]:
     return 0.10, "text LLM: 10%"
 
 
-def _only_at(index: int, value: float) -> tuple[float, float, float, float]:
-    """Moments with `value` at one of them (overheads are charged at the peak only)."""
-    moments = [0.0, 0.0, 0.0, 0.0]
-    moments[index] = value
-    return tuple(moments)  # type: ignore[return-value]
-
-
-def _overheads(s: Scenario, spec: ModelSpec, comps: list[Component], peak_index: int, peak: float) -> tuple:
-    static = sum(c.moments[peak_index] for c in comps if c.category == "model states")
+def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: bool, comps: list[Component],
+               peak_moment: str, peak: float) -> tuple[Component, ...]:
+    static = sum(getattr(c.moments, peak_moment) for c in comps if c.category == "model states")
     dynamic = peak - static
-    if s.estimator == "detailed":
-        expandable = behaviour(s).expandable_segments
-        frag = reserved_gap_bytes(static, dynamic, expandable)
+    if charges_allocator:
+        frag = reserved_gap_bytes(static, dynamic, fw.expandable_segments)
         context = CUDA_CONTEXT_BYTES + (NCCL_BYTES if s.world_size > 1 else 0.0)
     else:  # the seeds fold these into their own margin and context terms
         frag = context = 0.0
@@ -59,13 +51,12 @@ def _overheads(s: Scenario, spec: ModelSpec, comps: list[Component], peak_index:
         fraction, why = auto_reserve_fraction(s, spec)
     else:
         fraction, why = float(s.reserve), "set by the scenario"
-    zero4 = (0.0, 0.0, 0.0, 0.0)
     return (
         Component(
             "cuda_context",
             QT_TRANSLATE_NOOP("engine", "CUDA context and library workspaces"),
             "overhead",
-            (context,) * 4 if context else zero4,
+            Moments.whole_step(context),
             QT_TRANSLATE_NOOP("engine", "0.75 GiB per process (+0.25 GiB NCCL buffers when world size > 1)"),
             (("world_size", s.world_size),),
         ),
@@ -73,32 +64,33 @@ def _overheads(s: Scenario, spec: ModelSpec, comps: list[Component], peak_index:
             "fragmentation",
             QT_TRANSLATE_NOOP("engine", "Allocator rounding and fragmentation"),
             "overhead",
-            _only_at(peak_index, frag),
+            Moments.only_at(peak_moment, frag),
             QT_TRANSLATE_NOOP("engine", "caching allocator: gaps left by memory that comes and goes (10%, 2% with "
                               "expandable segments) + segment rounding of model states (1%)"),
             (("dynamic_bytes", round(dynamic)), ("static_bytes", round(static)),
-             ("expandable_segments", s.estimator == "detailed" and behaviour(s).expandable_segments)),
+             ("expandable_segments", charges_allocator and fw.expandable_segments)),
         ),
         Component(
             "reserve",
             QT_TRANSLATE_NOOP("engine", "Safety reserve"),
             "overhead",
-            _only_at(peak_index, fraction * peak),
+            Moments.only_at(peak_moment, fraction * peak),
             QT_TRANSLATE_NOOP("engine", "reserve fraction x peak allocated"),
             (("fraction", fraction), ("why", why)),
         ),
     )
 
 
-def _stage(s: Scenario, spec: ModelSpec, index: int, layers: range, comps: list[Component],
-           in_flight: float) -> StageEstimate:
-    totals = phase_totals(tuple(comps))
-    backward_moment = "backward_start" if totals["backward_start"] >= totals["backward_end"] else "backward_end"
-    phases = {"forward": totals["forward"], "backward": totals[backward_moment], "optimizer": totals["optimizer"]}
+def _stage(s: Scenario, spec: ModelSpec, fw: Behaviour, estimator: StageEstimator, index: int, layers: range,
+           parts: StageParts) -> StageEstimate:
+    totals = phase_totals(parts.components)
+    backward_moment = "backward_start" if totals.backward_start >= totals.backward_end else "backward_end"
+    phases = {"forward": totals.forward, "backward": getattr(totals, backward_moment), "optimizer": totals.optimizer}
     peak_phase = max(phases, key=lambda k: phases[k])
     peak_moment = backward_moment if peak_phase == "backward" else peak_phase
-    overheads = _overheads(s, spec, comps, MOMENTS.index(peak_moment), phases[peak_phase])
-    return StageEstimate(index, len(layers), in_flight, tuple(comps), overheads, peak_moment, phases)
+    overheads = _overheads(s, spec, fw, estimator.charges_allocator_overheads, parts.components, peak_moment,
+                           phases[peak_phase])
+    return StageEstimate(index, len(layers), parts.in_flight, tuple(parts.components), overheads, peak_moment, phases)
 
 
 def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
@@ -143,13 +135,17 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
     return out
 
 
-def model_param_counts(s: Scenario, spec: ModelSpec) -> tuple[int, int]:
+def model_param_counts(s: Scenario, spec: ModelSpec, one_stage: StageParams | None = None) -> tuple[int, int]:
     """(trainable, total) parameters of the whole model: from one unsharded copy, so TP-replicated tensors and a
     tied embedding held by two pipeline stages are counted once. The total is the base model's (spec.total_params);
-    LoRA adapters are trainable tensors beside it."""
-    whole = s.with_unchecked(tp=1, pp=1, ep=1)
-    layers = range(spec.layers)
-    p = stage_params(whole, spec, layers, True, True, layer_groups(whole, spec, layers))
+    LoRA adapters are trainable tensors beside it. `one_stage`: the parameters of the only stage of a scenario
+    without TP, PP or EP, which are those of the unsharded copy already."""
+    if one_stage is not None and s.tp == s.pp == s.ep == 1:
+        p = one_stage
+    else:
+        whole = s.with_unchecked(tp=1, pp=1, ep=1)
+        layers = range(spec.layers)
+        p = stage_params(whole, spec, layers, True, True, layer_groups(whole, spec, layers))
     return round(p.trainable_dense + p.lora + p.trainable_expert), spec.total_params
 
 
@@ -158,45 +154,33 @@ def estimate(s: Scenario) -> Estimate:
     spec = resolve_model(s)
     gpu_name, capacity = resolve_gpu(s)
     dt = dtypes_for(s)
-    ranges = stage_layer_ranges(spec.layers, s.pp)
-    stages = []
-    stage_params_seen: list[StageParams] = []
-    ctx = act_context(s, spec, dt) if s.estimator == "detailed" else None
+    fw = behaviour(s)
+    estimator = estimator_for(s, spec, dt, fw)
+    stages: list[StageEstimate] = []
+    parts_of_stage: list[StageParts] = []
     # Deep pipelines repeat the same stage (same layer mix): compute it once, rescale micro-batches in flight.
-    seen: dict[tuple, tuple[StageEstimate, StageParams]] = {}
-    templates: dict[tuple, tuple[list[Component], int, StageParams]] = {}
-    for i, layers in enumerate(ranges):
-        first, last = i == 0, i == s.pp - 1
+    seen: dict[tuple, tuple[StageEstimate, StageParts]] = {}
+    templates: dict[tuple, StageParts] = {}
+    for i, layers in enumerate(stage_layer_ranges(spec.layers, s.pp)):
         groups = layer_groups(s, spec, layers)
         in_flight = micro_batches_in_flight(s, i)
-        key = (groups, first, last, in_flight)
+        key = (groups, i == 0, i == s.pp - 1, in_flight)
         if key in seen:
-            prev, p = seen[key]
+            prev, parts = seen[key]
             stage = dataclasses.replace(prev, stage=i)
         else:
-            template = templates.get(key[:3]) if ctx is not None else None
-            if template is not None:
-                template_comps, template_in_flight, p = template
-                comps = with_in_flight(template_comps, template_in_flight, in_flight, s.grad_accum)
-            elif ctx is not None:
-                comps, in_flight, p = stage_components(s, spec, dt, i, layers, ctx, groups)
-                templates[key[:3]] = (comps, in_flight, p)
-            else:
-                comps, in_flight = seed_components(s, spec, dt, i, layers), 1
-                p = stage_params(s, spec, layers, first, last, groups)
-            stage = _stage(s, spec, i, layers, comps, in_flight)
-            seen[key] = (stage, p)
+            template = templates.get(key[:3])
+            parts = estimator.moved(template, in_flight) if template is not None else None
+            if parts is None:
+                parts = estimator.stage(i, layers, groups, in_flight)
+                templates[key[:3]] = parts
+            stage = _stage(s, spec, fw, estimator, i, layers, parts)
+            seen[key] = (stage, parts)
         stages.append(stage)
-        stage_params_seen.append(p)
+        parts_of_stage.append(parts)
     busiest = 0 if len(stages) == 1 else max(range(len(stages)), key=lambda i: stages[i].total_bytes)
-    trainable, total = model_param_counts(s, spec)
-    fw = behaviour(s)
-    load = None
-    if s.estimator == "detailed":
-        p = stage_params_seen[busiest]
-        offloaded = sum(dict(c.inputs).get("offloaded_bytes", 0) for c in stages[busiest].components)
-        adapter_bytes = (4 if s.lora_adapter_dtype == "fp32" else dt.compute) if s.method in ("lora", "qlora") else 0
-        load = load_and_host(s, dt, p, fw, offloaded, adapter_bytes)
+    trainable, total = model_param_counts(s, spec, parts_of_stage[0].params)
+    load = estimator.load(parts_of_stage[busiest], stages[busiest].components)
     return Estimate(
         scenario_name=s.name,
         estimator=s.estimator,

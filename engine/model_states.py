@@ -5,16 +5,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .breakdown import Component
+from .breakdown import NO_BYTES, Component, Moments
 from .frameworks.settings import Behaviour
 from .messages import QT_TRANSLATE_NOOP
 from .scenario import Scenario
 from .states import Dtypes, StageParams, optimizer_state_bytes_per_param, quantized_bytes_per_param
 
 
-def component(
-    key: str, name: str, category: str, moments: tuple[float, float, float, float], formula: str, **inputs: object
-) -> Component:
+def component(key: str, name: str, category: str, moments: Moments, formula: str, **inputs: object) -> Component:
+    if type(moments) is not Moments:  # a plain 4-tuple from older code: give it its names
+        moments = Moments._make(moments)
     return Component(key, name, category, moments, formula, tuple(inputs.items()) if inputs else ())
 
 
@@ -52,7 +52,7 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
             "weights",
             QT_TRANSLATE_NOOP("engine", "Trainable weights"),
             "model states",
-            (w_train,) * 4,
+            Moments.whole_step(w_train),
             QT_TRANSLATE_NOOP("engine", "trainable params / shards x weight bytes"),
             params=p.trainable,
             bytes_per_param=dt.weight,
@@ -66,7 +66,7 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
                 "frozen_weights",
                 QT_TRANSLATE_NOOP("engine", "Frozen weights"),
                 "model states",
-                (w_frozen,) * 4,
+                Moments.whole_step(w_frozen),
                 QT_TRANSLATE_NOOP("engine", "frozen params x weight bytes (no gradient, no optimizer state)"),
                 params=p.frozen,
                 bytes_per_param=dt.weight,
@@ -81,7 +81,7 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
                 "quantized_weights",
                 QT_TRANSLATE_NOOP("engine", "Quantised base weights"),
                 "model states",
-                (q_bytes,) * 4,
+                Moments.whole_step(q_bytes),
                 QT_TRANSLATE_NOOP("engine", "quantised params / shards x (bits/8 + quantisation constants)"),
                 params=p.quantized,
                 bits=s.qlora_bits,
@@ -95,7 +95,7 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
                 "lora_weights",
                 QT_TRANSLATE_NOOP("engine", "LoRA adapters"),
                 "model states",
-                (p.lora * adapter_bytes,) * 4,
+                Moments.whole_step(p.lora * adapter_bytes),
                 QT_TRANSLATE_NOOP("engine", "sum over targets of r x (d_in + d_out) x adapter bytes"),
                 params=p.lora,
                 rank=s.lora_rank,
@@ -110,20 +110,20 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
     g_bwd_start = g_fwd
     if s.pp > 1 and s.pp_schedule == "gpipe":
         g_fwd = g_bwd_start = 0.0  # every forward runs before the first backward: no gradient exists yet
-    moments = (g_fwd, g_bwd_start, grads, grads)
+    moments = Moments(g_fwd, g_bwd_start, grads, grads)
     formula = QT_TRANSLATE_NOOP(
         "engine", "trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps"
     )
     if off_opt:
         # DeepSpeed ZeRO-Offload and FSDP CPUOffload move each gradient shard to CPU memory once it is reduced (the
         # CPU optimizer steps there); what stays on the GPU is the reduce bucket, counted with the buckets.
-        moments = (0.0, 0.0, 0.0, 0.0)
+        moments = NO_BYTES
         formula = QT_TRANSLATE_NOOP("engine", "offloaded: gradients are moved to CPU memory after reduction")
     if s.optimizer_in_backward:
         # torchtune register_optim_in_bwd_hooks: each parameter is stepped and its gradient freed as soon as the
         # gradient is accumulated, so at most about one parameter's gradient (and its step temporaries) is alive.
         one = min(grads, p.largest_param / (dp_shards if zero >= 2 else 1) * max(grad_bytes, adapter_bytes))
-        moments = (0.0, one, one, 0.0)
+        moments = Moments(0.0, one, one, 0.0)
         formula = QT_TRANSLATE_NOOP("engine", "optimizer step in backward: one parameter's gradient at a time")
     comps.append(
         _c(
@@ -147,7 +147,7 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
                 "master_weights",
                 QT_TRANSLATE_NOOP("engine", "fp32 master weights"),
                 "model states",
-                (master,) * 4,
+                Moments.whole_step(master),
                 QT_TRANSLATE_NOOP("engine", "trainable params / shards x 4"),
                 params=p.trainable,
                 zero1_shards=dp_shards if opt_zero else 1,
@@ -170,7 +170,7 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
                 "optimizer_states",
                 QT_TRANSLATE_NOOP("engine", "Optimizer states"),
                 "model states",
-                (state,) * 4,
+                Moments.whole_step(state),
                 QT_TRANSLATE_NOOP("engine", "trainable params / shards x state tensors x state bytes"),
                 optimizer=s.optimizer,
                 params=p.trainable + p.lora,
@@ -183,7 +183,7 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
                 "ddp_buckets",
                 QT_TRANSLATE_NOOP("engine", "DDP gradient buckets"),
                 "transient",
-                (grads,) * 4,
+                Moments.whole_step(grads),
                 QT_TRANSLATE_NOOP("engine", "one flat copy of all gradients (gradient_as_bucket_view=False)"),
                 dp=s.dp,
             )

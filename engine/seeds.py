@@ -8,8 +8,8 @@ the `detailed` estimator is the one checked against measurements.
 from __future__ import annotations
 
 from .architecture import ModelSpec
-from .breakdown import Component
-from .frameworks.settings import behaviour
+from .breakdown import Component, Moments
+from .frameworks.settings import Behaviour
 from .messages import QT_TRANSLATE_NOOP
 from .model_states import model_state_components
 from .scenario import Scenario
@@ -19,7 +19,7 @@ SEED_CONTEXT_BYTES = 1e9  # seed 000 section 10: "+ 1 GB CUDA context"
 
 
 def _whole(key: str, name: str, category: str, value: float, formula: str, **inputs: object) -> Component:
-    return Component(key, name, category, (value,) * 4, formula, tuple(inputs.items()))
+    return Component(key, name, category, Moments.whole_step(value), formula, tuple(inputs.items()))
 
 
 def seed_alpha(s: Scenario, spec: ModelSpec) -> float:
@@ -61,7 +61,8 @@ def _seed_004_adapter_states(s: Scenario, spec: ModelSpec, stage_layers: int) ->
     return n_lora, n_lora * c_opt
 
 
-def seed_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range) -> list[Component]:
+def seed_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range,
+                    fw: Behaviour) -> list[Component]:
     first, last = stage == 0, stage == s.pp - 1
     p = stage_params(s, spec, layers, first, last)
     shards = 1 / (s.tp * s.pp)
@@ -91,8 +92,8 @@ def seed_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers
             )
         )
     else:
-        for c in model_state_components(s, dt, p, behaviour(s))[0]:
-            comps.append(Component(c.key, c.name, c.category, (c.peak_bytes,) * 4, c.formula, c.inputs))
+        for c in model_state_components(s, dt, p, fw)[0]:
+            comps.append(Component(c.key, c.name, c.category, Moments.whole_step(c.peak_bytes), c.formula, c.inputs))
 
     b, sl, h = s.micro_batch, s.seq_len, spec.hidden
     if s.estimator == "seed-k-factor":

@@ -124,18 +124,20 @@ def test_qlora_storage_from_the_qlora_paper():
 ])
 def test_reused_pipeline_stages_equal_a_direct_computation(kw):
     """estimate() computes repeated stages once and rescales micro-batches in flight: it must change nothing."""
-    from engine.detailed import act_context, stage_components, stage_layer_ranges
-    from engine.estimate import _stage
-    from engine.states import dtypes_for
+    from engine.breakdown import phase_totals
+    from engine.detailed import stage_layer_ranges
+    from engine.estimators import estimator_for
+    from engine.frameworks.settings import behaviour
+    from engine.parallelism.pipeline import micro_batches_in_flight
+    from engine.states import dtypes_for, layer_groups
 
     s = scenario_from_dict({**BASE, **kw})
     est, spec, dt = estimate(s), resolve_model(s), dtypes_for(s)
-    ctx = act_context(s, spec, dt)
+    estimator = estimator_for(s, spec, dt, behaviour(s))
     for i, layers in enumerate(stage_layer_ranges(spec.layers, s.pp)):
-        comps, in_flight, _ = stage_components(s, spec, dt, i, layers, ctx)
-        direct = _stage(s, spec, i, layers, comps, in_flight)
-        assert direct.phases == est.stages[i].phases
-        assert direct.total_bytes == est.stages[i].total_bytes
+        direct = estimator.stage(i, layers, layer_groups(s, spec, layers), micro_batches_in_flight(s, i))
+        assert direct.in_flight == est.stages[i].microbatches_in_flight
+        assert phase_totals(direct.components) == pytest.approx(phase_totals(est.stages[i].components), rel=1e-12)
 
 
 def _in_flight(est, stage=0):

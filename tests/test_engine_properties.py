@@ -4,7 +4,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import ScenarioError, estimate, model_presets, scenario_from_dict
-from engine.scenario import ATTENTIONS, CHECKPOINTINGS, ESTIMATORS, METHODS, OPTIMIZERS, PRECISIONS
+from engine.breakdown import Moments
+from engine.estimate import model_param_counts
+from engine.scenario import ATTENTIONS, CHECKPOINTINGS, ESTIMATORS, METHODS, OPTIMIZERS, PRECISIONS, resolve_model
 
 MODELS = sorted(model_presets())
 scenarios = st.fixed_dictionaries({
@@ -48,10 +50,13 @@ def test_rejected_with_a_key_or_estimated_consistently(data):
         at_peak = sum(b for _, b in stage.at_peak())
         assert abs(at_peak - stage.peak_allocated_bytes) <= 1e-6 * max(at_peak, 1)
         assert all(v >= 0 for c in stage.components for v in c.moments), "no negative bytes"
+        assert all(type(c.moments) is Moments for c in stage.components + stage.overheads), "moments are named"
         assert stage.total_bytes >= stage.peak_allocated_bytes > 0
     assert est.peak_allocated_bytes == max(est.phases.values())
     assert est.verdict in ("fits", "tight", "does not fit")
     assert est.fits == (est.total_bytes <= est.capacity_bytes)
+    # the one-stage shortcut for parameter counts agrees with counting an unsharded copy of the whole model
+    assert (est.trainable_params, est.total_params) == model_param_counts(s, resolve_model(s))
 
 
 @settings(max_examples=60, deadline=None)

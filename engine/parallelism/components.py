@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..activations import ActContext
 from ..architecture import ModelSpec
-from ..breakdown import Component
+from ..breakdown import Component, Moments
 from ..messages import QT_TRANSLATE_NOOP
 from ..model_states import component as _c
 from ..scenario import Scenario
@@ -37,7 +37,7 @@ def tp_embedding_grad_components(s: Scenario, spec: ModelSpec, dt: Dtypes, first
         "tp_embedding_grad",
         QT_TRANSLATE_NOOP("engine", "Replicated embedding gradient (tensor parallel)"),
         "model states",
-        (g_fwd, g_fwd, g, g),
+        Moments(g_fwd, g_fwd, g, g),
         QT_TRANSLATE_NOOP("engine", "PyTorch's Rowwise embedding: a full vocab x hidden gradient on every tp rank"),
         extra_params=round(extra),
         tp=s.tp,
@@ -54,7 +54,7 @@ def pipeline_components(s: Scenario, spec: ModelSpec, stage: int, last: bool, ct
             "pp_loss_saved",
             QT_TRANSLATE_NOOP("engine", "Losses of micro-batches in flight (last stage)"),
             "activations",
-            (losses, losses, 0.0, 0.0),
+            Moments(losses, losses, 0.0, 0.0),
             QT_TRANSLATE_NOOP("engine", "(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)"),
             in_flight=losses_in_flight(s),
         ))
@@ -66,7 +66,7 @@ def pipeline_components(s: Scenario, spec: ModelSpec, stage: int, last: bool, ct
             "pp_buffers",
             QT_TRANSLATE_NOOP("engine", "Pipeline receive buffers and kept outputs"),
             "activations",
-            (recv + outputs,) * 4,
+            Moments.whole_step(recv + outputs),
             QT_TRANSLATE_NOOP(
                 "engine",
                 "one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps "
@@ -100,7 +100,7 @@ def fsdp2_component(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[Laye
         "zero3_gather",
         QT_TRANSLATE_NOOP("engine", "FSDP2 gathered parameters and gradient buffers"),
         "transient",
-        (m.forward, backward_start, backward_end, 0.0),
+        Moments(m.forward, backward_start, backward_end, 0.0),
         QT_TRANSLATE_NOOP(
             "engine",
             "root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, "

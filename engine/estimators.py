@@ -1,0 +1,110 @@
+"""Which estimator runs: one interface, one implementation per `estimator` name of the scenario.
+
+`estimate()` asks the chosen estimator for each pipeline stage's components and for the load phase; it never
+branches on the estimator's name. The `detailed` estimator counts every tensor of a real PyTorch step (checked
+against traces and real GPUs); the seed estimators reproduce the seed articles' formulas for comparison.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from .breakdown import Component
+from .detailed import act_context, stage_components, with_in_flight
+from .frameworks.loading import LoadAndHost, load_and_host
+from .frameworks.settings import Behaviour
+from .seeds import seed_components
+from .states import Dtypes, LayerGroup, StageParams, stage_params
+
+if TYPE_CHECKING:
+    from .architecture import ModelSpec
+    from .scenario import Scenario
+
+
+@dataclass(frozen=True, slots=True)
+class StageParts:
+    """What an estimator computes for one pipeline stage."""
+
+    components: list[Component]
+    in_flight: float  # micro-batches of the stage's layers alive at its peak
+    params: StageParams
+
+
+class StageEstimator(Protocol):
+    """The interface `estimate()` calls. Built once per scenario (shared per-scenario context goes in __init__)."""
+
+    # Whether the caching allocator's gaps and the CUDA context are charged on top of the components: the per-tensor
+    # model needs them; the seeds fold their own margins and a 1 GB context into their components.
+    charges_allocator_overheads: bool
+
+    def stage(self, index: int, layers: range, groups: tuple[LayerGroup, ...], in_flight: float) -> StageParts:
+        """Components of one pipeline stage holding `layers`."""
+        ...
+
+    def moved(self, parts: StageParts, in_flight: float) -> StageParts | None:
+        """The same stage with another number of micro-batches in flight, or None when it must be recomputed."""
+        ...
+
+    def load(self, parts: StageParts, components: tuple[Component, ...]) -> LoadAndHost | None:
+        """The load phase and host memory of the busiest stage, or None when the estimator does not model them."""
+        ...
+
+
+class DetailedEstimator:
+    """Per-tensor model of one steady-state step (engine/detailed.py)."""
+
+    charges_allocator_overheads = True
+
+    def __init__(self, s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> None:
+        self._s, self._spec, self._dt, self._fw = s, spec, dt, fw
+        self._ctx = act_context(s, spec, dt, fw)
+
+    def stage(self, index: int, layers: range, groups: tuple[LayerGroup, ...], in_flight: float) -> StageParts:
+        comps, in_flight, params = stage_components(self._s, self._spec, self._dt, index, layers, self._ctx, groups,
+                                                    self._fw)
+        return StageParts(comps, in_flight, params)
+
+    def moved(self, parts: StageParts, in_flight: float) -> StageParts:
+        comps = with_in_flight(parts.components, parts.in_flight, in_flight, self._s.grad_accum)
+        return StageParts(comps, in_flight, parts.params)
+
+    def load(self, parts: StageParts, components: tuple[Component, ...]) -> LoadAndHost:
+        s, dt = self._s, self._dt
+        # only the decoder activations are offloaded (torchtune OffloadActivations / Unsloth)
+        offloaded = sum(dict(c.inputs).get("offloaded_bytes", 0) for c in components if c.key == "activations")
+        adapter_bytes = (4 if s.lora_adapter_dtype == "fp32" else dt.compute) if s.method in ("lora", "qlora") else 0
+        return load_and_host(s, dt, parts.params, self._fw, offloaded, adapter_bytes)
+
+
+class SeedEstimator:
+    """The seed articles' arithmetic (engine/seeds.py): seed-per-op, seed-k-factor or seed-alpha."""
+
+    charges_allocator_overheads = False
+
+    def __init__(self, s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> None:
+        self._s, self._spec, self._dt, self._fw = s, spec, dt, fw
+
+    def stage(self, index: int, layers: range, groups: tuple[LayerGroup, ...], in_flight: float) -> StageParts:
+        s, spec = self._s, self._spec
+        comps = seed_components(s, spec, self._dt, index, layers, self._fw)
+        params = stage_params(s, spec, layers, index == 0, index == s.pp - 1, groups)
+        return StageParts(comps, 1, params)  # the seeds have no pipeline schedule: one micro-batch
+
+    def moved(self, parts: StageParts, in_flight: float) -> None:
+        return None
+
+    def load(self, parts: StageParts, components: tuple[Component, ...]) -> None:
+        return None
+
+
+ESTIMATOR_CLASSES: dict[str, type[DetailedEstimator] | type[SeedEstimator]] = {
+    "detailed": DetailedEstimator,
+    "seed-per-op": SeedEstimator,
+    "seed-k-factor": SeedEstimator,
+    "seed-alpha": SeedEstimator,
+}
+
+
+def estimator_for(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> StageEstimator:
+    return ESTIMATOR_CLASSES[s.estimator](s, spec, dt, fw)
