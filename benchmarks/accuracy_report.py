@@ -100,16 +100,22 @@ DISTRIBUTED_HEADER = """## Distributed training (one rank of N)
 <= 2%, none worse than 8%, every phase of every rank within 10%). Each configuration is a transformers model
 trained by PyTorch's own parallelism (FSDP2 `fully_shard` per decoder layer and the root with an optional
 `MixedPrecisionPolicy`; DDP; `parallelize_module` tensor parallelism with optional sequence parallelism and
-`loss_parallel`; 2-D meshes; `torch.distributed.pipelining` 1F1B, GPipe and interleaved 1F1B), traced as one
+`loss_parallel`; 2-D meshes; `torch.distributed.pipelining` 1F1B, GPipe and interleaved 1F1B; context parallelism
+with `torch.distributed.tensor.experimental.context_parallel`, load-balanced ring attention over SDPA, alone and
+with FSDP2 over the data x context ranks), traced as one
 rank of N on PyTorch's fake process group (`validation/distributed.py`): every collective is a no-op, but
 every buffer a real rank allocates (shards, all-gather outputs, reduce-scatter inputs, receive buffers) is
 allocated on fake tensors and counted as above. Rank 0 of every pipeline stage is traced (tensor- and
-data-parallel ranks of one stage hold the same). Models have reduced depth (every per-layer shape kept); the
+data-parallel ranks of one stage hold the same), and under context parallelism also the last context rank (the
+load-balanced ring treats it differently: it keeps no separate copy of the attention output). On this
+CPU-only machine SDPA runs PyTorch's CPU flash kernel, which PyTorch's ring has no handler for:
+`validation/context_parallel.py` hands it to PyTorch's own ring (`_templated_ring_attention` and its
+backward) in place of the CUDA flash kernel. Models have reduced depth (every per-layer shape kept); the
 estimate gets the same config. `validation/crosscheck_distributed.py` runs tiny configurations as 2 and 4 real
 gloo processes on real CPU tensors and compares every rank with its fake-group trace
 (`validation/crosscheck_distributed.json`).
 
-Not traced yet: context parallelism and expert parallelism (their estimates remain formulas). One recorded
+Not traced yet: expert parallelism (its estimate remains a formula). One recorded
 configuration is a known miss, listed with its reason in `tests/test_accuracy_distributed.py` and held to 15%
 instead of 10% on its optimizer phase only: LoRA + checkpointing under FSDP2 (peft leaves four b·s·h tensors
 alive after backward, which only the small optimizer phase shows; the single-GPU trace has the same 63 MiB).

@@ -130,9 +130,11 @@ class DistributedRow:
 
 def parallelism_kind(s: dict) -> str:
     """The parallelism a configuration exercises, in the words of the accuracy report."""
-    tp, pp = s.get("tp", 1), s.get("pp", 1)
+    tp, pp, cp = s.get("tp", 1), s.get("pp", 1), s.get("cp", 1)
     if pp > 1:
         return "PP"
+    if cp > 1:
+        return "2-D FSDP x CP" if s.get("fsdp") else "CP"
     if tp > 1 and s.get("fsdp"):
         return "2-D FSDP x TP"
     if tp > 1:

@@ -38,6 +38,10 @@ class ActContext:
     # (bitsandbytes/autograd/_functions.py: ctx.tensors = (A, B)), although the 4-bit weight is frozen.
     quantized_saves_inputs: bool = False
     lora_dropout: bool = False  # peft: lora_B(lora_A(dropout(x))) keeps the dropout output and its mask
+    # PyTorch context parallelism (load-balanced ring attention): on every cp rank but the last, the ring merges
+    # partial results with torch.cat, so its output leaves SDPA's (b, s, heads, d) memory layout and o_proj
+    # keeps its own contiguous copy of it (traced: validation/context_parallel.py, ground_truth/distributed/*cp*).
+    ring_output_copied: bool = False
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
@@ -45,7 +49,8 @@ class ActContext:
         # The per-layer caches look contexts up several times per estimate: hash and compare one tuple.
         key = (self.b, self.s, self.t, self.t_norm, self.tp, self.vocab_shards, self.sp_saves_gathered, self.compute,
                self.residual, self.amp, self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank,
-               self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout)
+               self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
+               self.ring_output_copied)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -201,7 +206,11 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
                 out.append(("attention gate: sigmoid output and gated output", 2 * c * t * q))
             if 0 < spec.sliding_window < ctx.s and ctx.attention == "sdpa":
                 out.append(("attention: sliding-window mask (b·s·s) passed to SDPA", c * ctx.t * ctx.s))
-        _linear_inputs(ctx, t * q, c, o_proj, False, lora_names, True, out, "attention output")  # SDPA keeps it
+        # SDPA keeps the output, and o_proj reads it as a view, unless the context-parallel ring copied it
+        copied = ctx.ring_output_copied and ctx.attention != "eager"
+        _linear_inputs(ctx, t * q, c, o_proj, wt and copied, lora_names, not copied, out,
+                       "attention output" + (" (copied out of the context-parallel ring's merged output)" if copied
+                                             else ""))
         _weight_copies(ctx, o_proj, 0.0, out)
 
     # --- MLP / MoE block

@@ -15,6 +15,7 @@ from .messages import QT_TRANSLATE_NOOP
 from .model_states import component as _c
 from .model_states import model_state_components
 from .parallelism.components import fsdp2_component, pipeline_components, tp_embedding_grad_components
+from .parallelism.context_parallel import ring_output_copied
 from .parallelism.pipeline import micro_batches_in_flight
 from .parallelism.tensor_parallel import logits_shards, sp_saves_gathered_inputs
 from .scenario import Scenario
@@ -75,6 +76,7 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour | None =
         compiled=s.compile or fw.framework == "unsloth",
         quantized_saves_inputs=s.method == "qlora" and fw.quantized_saves_inputs,
         lora_dropout=s.method in ("lora", "qlora") and s.lora_dropout > 0,
+        ring_output_copied=ring_output_copied(s),
     )
 
 

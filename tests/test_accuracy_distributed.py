@@ -25,7 +25,7 @@ KNOWN_MISSES = {
 def test_enough_distributed_configurations_recorded():
     assert len(ROWS) >= 40
     kinds = {r.kind for r in ROWS}
-    assert {"FSDP2", "DDP", "TP", "TP + SP", "2-D FSDP x TP", "PP"} <= kinds
+    assert {"FSDP2", "DDP", "TP", "TP + SP", "2-D FSDP x TP", "PP", "CP", "2-D FSDP x CP"} <= kinds
     assert max(r.world_size for r in ROWS) >= 64 and min(r.world_size for r in ROWS) == 2
 
 

@@ -59,6 +59,8 @@ def cases() -> list[DistRun]:
                  pp_schedule="gpipe"),
         tiny_run("pp2-interleaved", layers=4, world=2, precision="fp32", dp_mode="none", pp=2, vpp=2, grad_accum=2,
                  pp_schedule="interleaved-1f1b"),
+        tiny_run("cp2", world=2, precision="bf16", dp_mode="none", cp=2),
+        tiny_run("fsdp2xcp2-fp32", world=4, precision="fp32", cp=2),
     ]
 
 
@@ -109,9 +111,15 @@ def main() -> int:
                    "all_ranks_equal": all(x["equal"] for x in ranks), "ranks": ranks}
             rows.append(row)
             print(run.id, "fake == real on every rank:", row["all_ranks_equal"], flush=True)
+    path = Path(__file__).parent / "crosscheck_distributed.json"
+    if only and path.exists():  # a partial rerun replaces its own cases and keeps the others
+        done = {r["id"] for r in rows}
+        order = [c.id for c in cases()]
+        kept = [r for r in json.loads(path.read_text())["cases"] if r["id"] not in done]
+        rows = sorted(kept + rows, key=lambda r: order.index(r["id"]) if r["id"] in order else len(order))
     out = {"method": "one rank with the fake process group and fake tensors vs N gloo processes with real CPU "
                      "tensors; PhaseMemTracker in both; second step", "versions": versions(), "cases": rows}
-    (Path(__file__).parent / "crosscheck_distributed.json").write_text(json.dumps(out, indent=2) + "\n")
+    path.write_text(json.dumps(out, indent=2) + "\n")
     return 0 if all(r["all_ranks_equal"] for r in rows) else 1
 
 

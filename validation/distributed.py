@@ -1,4 +1,4 @@
-"""Trace one rank of a distributed training step (FSDP2, DDP, TP/SP, 2-D, pipelining) on this machine.
+"""Trace one rank of a distributed training step (FSDP2, DDP, TP/SP, CP, 2-D, pipelining) on this machine.
 
 PyTorch's fake process group lets one process act as rank r of N: collectives are no-ops but every
 tensor a real rank allocates (shards, all-gather outputs, reduce-scatter inputs, receive buffers) is
@@ -12,7 +12,9 @@ Obstacles met and their way round (each is a line below):
 * ``parallelize_module`` unties tied embeddings: tied again after;
 * pipelining's warm-up shape vote reads values: every stage gets static input/output shapes;
 * MemTracker refuses a second forward of a module within one step: per-module stats are reset per
-  micro-batch.
+  micro-batch;
+* context parallelism's ring has no handler for the CPU SDPA kernel: validation/context_parallel.py gives it
+  PyTorch's own ring.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class DistRun(Run):
     dp_mode: str = "fsdp"  # fsdp | ddp | none (pure tp/pp)
     tp: int = 1
     pp: int = 1
+    cp: int = 1  # context parallel: the sequence is split over cp ranks (ring attention)
     sp: bool = False
     loss_parallel: bool = False
     reshard_after_forward: bool = True
@@ -52,16 +55,19 @@ class DistRun(Run):
 
     @property
     def dp(self) -> int:
-        return self.world // (self.tp * self.pp)
+        return self.world // (self.tp * self.pp * self.cp)
 
     def traced_ranks(self) -> list[int]:
-        """Rank 0 of every pipeline stage (all ranks of one stage hold the same: TP and DP are symmetric)."""
+        """Rank 0 of every pipeline stage (all ranks of one stage hold the same: TP and DP are symmetric);
+        under context parallelism also the last cp rank (load-balanced ring attention treats cp ranks unevenly)."""
         if self.ranks:
             return list(self.ranks)
-        return [stage * self.dp * self.tp for stage in range(self.pp)]
+        if self.cp > 1:
+            return [0, (self.cp - 1) * self.tp]
+        return [stage * self.dp * self.cp * self.tp for stage in range(self.pp)]
 
     def stage_of(self, rank: int) -> int:
-        return rank // (self.dp * self.tp)
+        return rank // (self.dp * self.cp * self.tp)
 
     def description(self) -> str:
         parts = [f"{self.world} ranks"]
@@ -69,6 +75,8 @@ class DistRun(Run):
             parts.append(f"{self.dp_mode.upper()} x{self.dp}" + ("" if self.reshard_after_forward or
                                                                    self.dp_mode != "fsdp" else
                                                                    " (no reshard after forward)"))
+        if self.cp > 1:
+            parts.append(f"CP x{self.cp} (ring attention, load-balanced)")
         if self.tp > 1:
             parts.append(f"TP x{self.tp}" + (" + SP" if self.sp else "") + (" + loss parallel" if self.loss_parallel
                                                                             else ""))
@@ -81,7 +89,9 @@ class DistRun(Run):
     def scenario(self) -> dict[str, Any]:
         sc = super().scenario()
         sc.update(gpus_per_node=self.world, tp=self.tp, pp=self.pp)
-        if self.dp_mode == "fsdp" and self.dp > 1:
+        if self.cp > 1:
+            sc["cp"] = self.cp
+        if self.dp_mode == "fsdp" and self.dp * self.cp > 1:
             sc["fsdp"] = True
             if not self.reshard_after_forward:
                 sc["reshard_after_forward"] = False
@@ -124,12 +134,27 @@ def _meshes_outside_fake_mode() -> None:
     DeviceMesh._concatenate = staticmethod(_concatenate)  # type: ignore[method-assign]
 
 
+_MESHES: dict[tuple[int, ...], Any] = {}
+_FLAT: dict[tuple[int, ...], Any] = {}  # the flattened (dp x cp) mesh FSDP shards over
+
+
 def make_meshes(run: DistRun) -> Any:
-    """The (pp, dp, tp) device mesh; built outside any fake mode (its bookkeeping runs real ops)."""
+    """The (pp, dp, cp, tp) device mesh; built outside any fake mode (its bookkeeping runs real ops)."""
     from torch.distributed.device_mesh import init_device_mesh
 
+    key = (run.pp, run.dp, run.cp, run.tp)
+    if key in _MESHES:  # one mesh per process: the step's context-parallel region needs the same one
+        return _MESHES[key]
     _meshes_outside_fake_mode()
-    return init_device_mesh("cpu", (run.pp, run.dp, run.tp), mesh_dim_names=("pp", "dp", "tp"))
+    mesh = init_device_mesh("cpu", (run.pp, run.dp, run.cp, run.tp), mesh_dim_names=("pp", "dp", "cp", "tp"))
+    if run.cp > 1:  # FSDP shards over data and context ranks together (torchtitan's dp_shard_cp)
+        _FLAT[key] = mesh["dp", "cp"]._flatten("dp_cp")
+    _MESHES[key] = mesh
+    return mesh
+
+
+def _fsdp_mesh(run: DistRun, meshes: Any) -> Any:
+    return _FLAT[(run.pp, run.dp, run.cp, run.tp)] if run.cp > 1 else meshes["dp"]
 
 
 # ---- tensor parallel plan (PyTorch / torchtitan style) ------------------------------------------------------
@@ -287,7 +312,8 @@ def _vocab_parallel_loss(logits: Any, ids: torch.Tensor) -> torch.Tensor:
 
 
 def _amp(run: Run) -> Any:
-    if run.precision == "amp-bf16" and not (isinstance(run, DistRun) and run.dp_mode == "fsdp" and run.dp > 1):
+    if run.precision == "amp-bf16" and not (isinstance(run, DistRun) and run.dp_mode == "fsdp"
+                                                 and run.dp * run.cp > 1):
         return torch.autocast("cpu", dtype=torch.bfloat16)
     return contextlib.nullcontext()
 
@@ -305,8 +331,8 @@ def build_rank(run: DistRun, rank: int, fake_mode: FakeTensorMode | None) -> tup
     module: nn.Module = model
     if run.pp > 1:
         module, schedule = _build_pipeline(run, rank, model, meshes, ctx)
-    if run.dp > 1 and run.dp_mode == "fsdp":
-        _apply_fsdp(run, module, meshes["dp"], ctx)
+    if run.dp * run.cp > 1 and run.dp_mode == "fsdp":
+        _apply_fsdp(run, module, _fsdp_mesh(run, meshes), ctx)
     elif run.dp > 1 and run.dp_mode == "ddp":
         from torch.nn.parallel import DistributedDataParallel as DDP
 
@@ -414,8 +440,26 @@ def _pp_loss(model: nn.Module) -> Any:
     return loss_fn
 
 
+@contextlib.contextmanager
+def _cp_context(run: DistRun, cp_mesh: Any, ids: torch.Tensor, pos: torch.Tensor) -> Any:
+    """Forward and backward under context_parallel (as torchtitan's train context): ids, labels and positions
+    are split over the cp ranks (load-balanced head/tail chunks), SDPA runs as ring attention."""
+    if run.cp == 1:
+        yield ids, ids, pos
+        return
+    from torch.distributed.tensor.experimental import context_parallel
+
+    from validation.context_parallel import enable_cpu_ring_attention
+
+    enable_cpu_ring_attention()
+    inputs, labels, pos = ids.clone(), ids.clone(), pos.clone()
+    bufs = [inputs, labels, pos]
+    with context_parallel(cp_mesh, buffers=bufs, buffer_seq_dims=[1, 1, 1], no_restore_buffers=set(bufs)):
+        yield inputs, labels, pos
+
+
 def _run_step(run: DistRun, rank: int, module: nn.Module, opt: Any, schedule: Any, ids: torch.Tensor,
-              mt: Any) -> dict[str, Any]:
+              mt: Any, cp_mesh: Any = None) -> dict[str, Any]:
     start, start_cat = mt.current_total(), mt.current_by_category()
     fw_end = start
     if schedule is not None:  # the schedule interleaves forwards and backwards: one phase for both
@@ -441,18 +485,20 @@ def _run_step(run: DistRun, rank: int, module: nn.Module, opt: Any, schedule: An
             if micro:
                 mt.reset_mod_stats()
             _enter(mt, "forward", micro == 0)
-            with _amp(run), _loss_context(run):
-                # full-length positions: with SP the embedding output is a sequence shard
-                pos = torch.arange(run.seq_len).unsqueeze(0)
-                if run.loss_parallel and run.tp > 1:
-                    loss = _vocab_parallel_loss(module(input_ids=ids, position_ids=pos, use_cache=False).logits, ids)
-                else:
-                    loss = module(input_ids=ids, labels=ids, position_ids=pos, use_cache=False).loss
-            fw_end = max(fw_end, mt.current_total())
-            _enter(mt, "backward", micro == 0)
-            with _loss_context(run):
-                loss.backward()
-            del loss
+            # full-length positions: with SP the embedding output is a sequence shard
+            pos = torch.arange(run.seq_len).unsqueeze(0)
+            with _cp_context(run, cp_mesh, ids, pos) as (inputs, labels, pos):
+                with _amp(run), _loss_context(run):
+                    if run.loss_parallel and run.tp > 1:
+                        loss = _vocab_parallel_loss(module(input_ids=inputs, position_ids=pos,
+                                                           use_cache=False).logits, labels)
+                    else:
+                        loss = module(input_ids=inputs, labels=labels, position_ids=pos, use_cache=False).loss
+                fw_end = max(fw_end, mt.current_total())
+                _enter(mt, "backward", micro == 0)
+                with _loss_context(run):
+                    loss.backward()
+                del loss, inputs, labels, pos
     mt.reset_phase("optimizer")
     opt.step()
     opt.zero_grad(set_to_none=True)
@@ -468,16 +514,17 @@ def measure_rank(run: DistRun, rank: int, fake: bool = True, init_group: bool = 
         init_fake_group(rank, run.world)
     fake_mode = FakeTensorMode(allow_non_fake_inputs=True) if fake else None
     module, opt, schedule = build_rank(run, rank, fake_mode)
+    cp_mesh = make_meshes(run)["cp"] if run.cp > 1 else None
     with fake_mode or contextlib.nullcontext():
         torch.manual_seed(1)
         ids = torch.randint(0, run.hf_config["vocab_size"], (run.micro_batch, run.seq_len))
         mt = MicroBatchMemTracker()
         mt.track_external(module, opt, ids)
         with mt:
-            _run_step(run, rank, module, opt, schedule, ids, mt)
+            _run_step(run, rank, module, opt, schedule, ids, mt, cp_mesh)
             mt.reset_mod_stats()
             gc.collect()
-            info = _run_step(run, rank, module, opt, schedule, ids, mt)
+            info = _run_step(run, rank, module, opt, schedule, ids, mt, cp_mesh)
     phases = {p: mt.phase_peak[p] for p in ("forward", "backward", "optimizer")}
     peak_phase = max(phases, key=lambda p: phases[p])
     base = info["baseline_cat"]

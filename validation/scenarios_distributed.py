@@ -14,14 +14,16 @@ from validation.scenarios import make_run
 
 
 def dist_run(model_key: str, layers: int | None, world: int, precision: str = "bf16", *, tp: int = 1, pp: int = 1,
-             dp_mode: str = "fsdp", sp: bool = False, loss_parallel: bool = False, reshard: bool = True,
+             cp: int = 1, dp_mode: str = "fsdp", sp: bool = False, loss_parallel: bool = False, reshard: bool = True,
              schedule: str = "1f1b", vpp: int = 1, **kw: Any) -> DistRun:
     """Build a DistRun; id = <single-GPU id>__<parallel layout>."""
     base = make_run(model_key, precision, layers=layers, **kw)
-    dp = world // (tp * pp)
+    dp = world // (tp * pp * cp)
     tags = []
     if dp > 1:
         tags.append(f"{dp_mode}{dp}" + ("" if reshard or dp_mode != "fsdp" else "-noreshard"))
+    if cp > 1:
+        tags.append(f"cp{cp}")
     if tp > 1:
         tags.append(f"tp{tp}" + ("-sp" if sp else "") + ("-lp" if loss_parallel else ""))
     if pp > 1:
@@ -31,7 +33,7 @@ def dist_run(model_key: str, layers: int | None, world: int, precision: str = "b
     if layers is not None and layers != MODELS[model_key][1]["num_hidden_layers"]:
         fields["note"] = "reduced depth: every per-layer shape kept"
     fields["model_name"], fields["hf_config"] = model_config(model_key, layers)
-    return DistRun(**fields, world=world, dp_mode=dp_mode, tp=tp, pp=pp, sp=sp, loss_parallel=loss_parallel,
+    return DistRun(**fields, world=world, dp_mode=dp_mode, tp=tp, pp=pp, cp=cp, sp=sp, loss_parallel=loss_parallel,
                    reshard_after_forward=reshard, pp_schedule=schedule, vpp=vpp)
 
 
@@ -109,8 +111,23 @@ def pp_runs() -> list[DistRun]:
     ]
 
 
+def cp_runs() -> list[DistRun]:
+    """Context parallelism (ring attention over SDPA), alone and with FSDP2 over the dp x cp ranks (torchtitan's
+    dp_shard_cp); long sequences, where context parallelism is used."""
+    return [
+        dist_run(L3, 4, 2, "bf16", cp=2, dp_mode="none", s=8192),
+        dist_run(L3, 4, 4, "bf16", cp=4, dp_mode="none", s=8192),
+        dist_run(L3, 4, 4, "bf16", cp=4, dp_mode="none", s=16384, checkpointing="full"),
+        dist_run(L3, 4, 4, "bf16", cp=2, s=8192),
+        dist_run(L3, 4, 8, "amp-bf16", cp=4, s=16384, checkpointing="full"),
+        dist_run(L3, 4, 8, "bf16", cp=4, s=16384),
+        dist_run(L1, 4, 2, "bf16", cp=2, dp_mode="none", s=8192),
+        dist_run(L1, 4, 16, "bf16", cp=4, s=32768, checkpointing="full"),
+    ]
+
+
 def all_dist_runs() -> list[DistRun]:
-    runs = fsdp_runs() + ddp_runs() + tp_runs() + two_d_runs() + pp_runs()
+    runs = fsdp_runs() + ddp_runs() + tp_runs() + two_d_runs() + pp_runs() + cp_runs()
     ids = [r.id for r in runs]
     dup = {i for i in ids if ids.count(i) > 1}
     if dup:
