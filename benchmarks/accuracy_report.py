@@ -75,22 +75,26 @@ excluded, with the reason in the data file. `tests/test_published.py` holds the 
 
 PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
 
-- ms-swift with Qwen v1 (remote-code `qwen` models, 2023), 35 rows, 31% median: with gradient checkpointing the
-  figures are 2-16 GiB above the estimate and grow with tokens and batch, while the row without checkpointing and
-  with eager attention matches within 1%. The remote code's checkpointing, rotary and flash-attention paths keep more
-  than one boundary tensor per layer; the engine models transformers' Llama, not that code, and no source was found
-  that explains the difference, so nothing is fitted to it.
-- QLoRA in litgpt (bitsandbytes through Lightning's precision plugin) stays 17-37% low although every layer input that
-  MatMul4Bit keeps is counted (the same mechanism brings the H200 QLoRA runs of `tests/data/gpu_measured` within
-  2%); the 2-4 GiB difference is almost constant across model sizes and is not explained by a tensor we know of.
+- ms-swift's Qwen v1 benchmark (35 rows) and torchtune's Llama-2-7B LoRA/QLoRA documentation figures (2 rows) are
+  listed but left out of the statistics: their setting "sequence length of each step" is uncertain. Both train on
+  data whose length changes every step and report `max_memory_reserved()`, which keeps segments cached for earlier,
+  differently sized tensors, so the figure depends on the order of lengths the run met. ms-swift's own figures show
+  it: Qwen-1.8B full fine-tuning reserves 18.62 GiB at max_length 1024, 35.11 GiB at 2048 and 31.62 GiB at 4096, and
+  its LoRA rows grow by ~50 bytes per logit element whatever the model size (the estimate, 1-6% off on the rows near
+  the card's capacity, where the allocator frees its cache, is 13-58% low on the others). A fixed-shape scenario
+  cannot state that history. These rows are why the Hugging Face framework has no row in the statistics; its
+  strongest evidence is the H200 runs of `tests/data/gpu_measured` (docs/gpu-accuracy.md).
+- QLoRA in litgpt (bitsandbytes through Lightning's precision plugin) stays 6-18% low after its head, its fp32 logits
+  and the head's dequantised copy are counted; every layer input that MatMul4Bit keeps is counted too (the same
+  mechanism brings the H200 QLoRA runs within 2%). The remaining 1-2 GiB grows with tokens and is not explained by a
+  tensor we know of.
 - litgpt FSDP rows (2023 resource tables) are 8-14% low: they fit "the full 16-bit checkpoint stays allocated during
-  training" better than "only while loading", which is what litgpt's source shows; the same would explain the two
-  full fine-tuning OOMs on 4 x A10G that are judged to fit. Not modelled without a source.
+  training" better than "only while loading", which is what litgpt's source shows; the same would explain the
+  Llama-2-7B full fine-tuning OOM on 4 x A10G that is judged to fit. Not modelled without a source.
 - Three litgpt config-hub "full" rows are listed but excluded: a single A10G cannot hold their weights, gradients and
   AdamW states, so the row cannot be the run its settings describe (reason in the data file).
-- torchtune's Llama-2-7B QLoRA documentation figure (reserved 9.29 GiB) is twice the steady-state estimate; that
-  release's reserved peak includes memory cached while the model was built and quantised.
-- torchtitan rows are 2-13% low on reserved memory at 60-85 GiB per GPU (expandable segments on).
+- torchtitan rows are 8-18% low on reserved memory at 60-85 GiB per GPU (expandable segments on); torchtune's
+  multi-GPU rows are 15-18% high.
 """
 
 

@@ -19,7 +19,9 @@ def headline() -> str:
     traced = summary(rows)
     phases = max((abs(r.phase_error(p)) for r in rows for p in ("forward", "backward", "optimizer")), default=0.0)
     gpu = gpu_summary(load_gpu_rows())
-    published = summarise(published_rows())
+    pub_rows = published_rows()
+    published = summarise(pub_rows)
+    left_out = sum(1 for r in pub_rows if r.excluded and r.measured_bytes is not None)
     return (
         f"**{traced['configurations']} traced training steps: median error {traced['median_abs_error']:.2%}, worst "
         f"{traced['worst_abs_error']:.1%} on peak allocated memory, every phase within {phases:.1%}.** "
@@ -28,7 +30,8 @@ def headline() -> str:
         f"allocated memory; reserved memory median {gpu['reserved']['median_abs_error']:.1%}, worst "
         f"{gpu['reserved']['worst_abs_error']:.1%} ({gpu['reserved']['runs']} comparable runs); "
         f"{gpu['oom_judged_not_fitting']} of {gpu['out_of_memory']} out-of-memory runs judged \"does not fit\".** "
-        f"Published figures from other frameworks ({published.measured} with a number): median error "
+        f"Published figures from other frameworks ({published.measured} with a number and known settings; "
+        f"{left_out} more listed but left out, each with its reason in docs/accuracy.md): median error "
         f"{published.median_abs_error:.1%}, p90 {published.p90_abs_error:.1%}; {published.oom_caught} of "
         f"{published.oom} published out-of-memory runs judged \"does not fit\" or \"tight\"."
     )

@@ -210,6 +210,19 @@ def stage_components(
                 chunks=loss.chunks,
             )
         )
+    if last and loss.kept:
+        comps.append(
+            _c(
+                "logits_kept",
+                QT_TRANSLATE_NOOP("engine", "Logits kept by the training loop"),
+                "transient",
+                (0.0, loss.kept, loss.kept, loss.kept),
+                QT_TRANSLATE_NOOP("engine", "the loop's logits variable holds b·s·V (fp32 after Fabric's output cast) "
+                                  "through backward and the optimizer step, until the next forward returns"),
+                vocab=spec.vocab,
+                tokens=ctx.t,
+            )
+        )
     comps.append(
         _c(
             "backward_scratch",

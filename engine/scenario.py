@@ -20,6 +20,7 @@ from .consistency import (  # noqa: F401 - lora_target_names re-exported
 )
 from .errors import ModelConfigError, PresetError, ScenarioError
 from .frameworks.keys import FRAMEWORK_KEYS, parse_framework_keys
+from .frameworks.model import as_built
 from .input_bounds import check_int_range, check_scenario_numbers
 from .messages import QT_TRANSLATE_NOOP
 from .presets import GpuPreset, get_gpu, model_spec_for
@@ -407,9 +408,10 @@ def custom_model_spec(model: CustomModel) -> ModelSpec:
 
 
 def resolve_model(s: Scenario) -> ModelSpec:
+    """The model the scenario's framework builds (litgpt unties a tied lm_head)."""
     if isinstance(s.model, CustomModel):
-        return custom_model_spec(s.model)
-    return model_spec_for(s.model)
+        return as_built(custom_model_spec(s.model), s.framework)
+    return as_built(model_spec_for(s.model), s.framework)
 
 
 def resolve_gpu(s: Scenario) -> tuple[str, int]:

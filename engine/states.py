@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .architecture import Linear, ModelSpec
+from .frameworks.settings import behaviour
 from .scenario import Scenario
 
 # precision -> (weight, grad, optimizer-state, compute, master) bytes
@@ -231,7 +232,11 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
     if first and spec.vision is not None:  # the vision tower and projector run before the first decoder layer
         units.append((spec.vision_params / tp, not vision_tower_trains(s)))
     if last and not spec.tied_embeddings:
-        units.append((spec.head_params / tp, adapters_only))
+        if s.method == "qlora" and behaviour(s).quantizes_head:  # Fabric's bitsandbytes plugin: every nn.Linear
+            quantized += spec.head_params / tp
+            largest_unit = max(largest_unit, spec.head_params / tp)
+        else:
+            units.append((spec.head_params / tp, adapters_only))
     for params, is_frozen in units:
         largest_unit = max(largest_unit, params)
         if is_frozen:

@@ -130,12 +130,34 @@ def test_compile_and_activation_offload_reduce_saved_activations():
     assert dict(act.inputs)["offloaded_bytes"] == pytest.approx(plain - 2 * per_layer, rel=1e-6)
 
 
-def test_litgpt_chunks_by_128_tokens_without_upcast():
+def test_litgpt_chunks_by_128_tokens_in_fp32_and_keeps_its_logits():
+    # lightning/fabric wrappers.py: the precision plugin's convert_output casts the logit chunks to fp32 (the
+    # default dtype); litgpt/utils.py chunked_cross_entropy log-softmaxes each 128-token chunk in that dtype and
+    # keeps it for backward; finetune/lora.py keeps `logits` bound until the next forward returns.
     tv = 2048 * V
-    logits = _comp(estimate(_s(framework="litgpt")), "logits")
-    assert logits == pytest.approx(2 * tv + 2 * tv)
-    assert math.ceil(2048 / 128) == dict(next(c for c in estimate(_s(framework="litgpt")).components
-                                              if c.key == "logits").inputs)["chunks"]
+    est = estimate(_s(framework="litgpt"))
+    assert _comp(est, "logits") == pytest.approx(4 * tv + 4 * tv)
+    kept = next(c for c in est.components if c.key == "logits_kept")
+    assert kept.moments == pytest.approx((0.0, 4 * tv, 4 * tv, 4 * tv))
+    assert math.ceil(2048 / 128) == dict(next(c for c in est.components if c.key == "logits").inputs)["chunks"]
+
+
+def test_litgpt_unties_the_head_and_quantises_it_under_qlora():
+    # litgpt/model.py GPT has its own lm_head; convert_hf_checkpoint copies a tied embedding into it. Llama-3.2-1B
+    # (config.json: tie_word_embeddings true, vocab 128256, hidden 2048) gains one 128256 x 2048 weight.
+    head = 128256 * 2048
+    hf = estimate(scenario_from_dict({"model": "llama-3.2-1b", "precision": "bf16", "method": "lora"}))
+    lit = estimate(scenario_from_dict({"model": "llama-3.2-1b", "precision": "bf16", "method": "lora",
+                                       "framework": "litgpt"}))
+    assert _comp(lit, "frozen_weights") - _comp(hf, "frozen_weights") == pytest.approx(2 * head)
+    # Fabric's BitsandbytesPrecision converts every nn.Linear, the head included: it is stored in NF4 (0.5 byte +
+    # one fp32 absmax per 64 weights), not in bf16 next to the embedding.
+    q = {"model": "llama-3.2-1b", "precision": "bf16", "method": "qlora", "qlora_double_quant": False}
+    hf_q = estimate(scenario_from_dict(q))
+    lit_q = estimate(scenario_from_dict({**q, "framework": "litgpt"}))
+    assert _comp(lit_q, "frozen_weights") == pytest.approx(_comp(hf_q, "frozen_weights"))
+    assert _comp(lit_q, "quantized_weights") - _comp(hf_q, "quantized_weights") == pytest.approx(
+        head * (0.5 + 4 / 64))
 
 
 def test_bitsandbytes_qlora_keeps_each_quantised_layer_input():

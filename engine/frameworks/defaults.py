@@ -29,6 +29,10 @@ class FrameworkDefaults:
     offload_checkpoints: bool  # "full" checkpointing moves each layer's saved input to CPU memory
     qlora_kernel: str  # "bitsandbytes" (Linear4bit, keeps its inputs) | "torchao" (NF4Tensor, keeps the weight only)
     sources: tuple[tuple[str, str], ...]  # (what, where it is set)
+    outputs_fp32: bool = False  # the model's outputs (the logits) are cast to fp32 before the loss (Fabric)
+    logits_kept: bool = False  # the training loop's `logits` variable keeps them until the next forward returns
+    unties_embeddings: bool = False  # the model always has its own lm_head weight (a copy of a tied embedding)
+    quantizes_head: bool = False  # QLoRA quantises the lm_head too (every nn.Linear), weights quantised from fp16
 
 
 _HF = FrameworkDefaults(
@@ -94,10 +98,21 @@ TABLE: dict[str, FrameworkDefaults] = {
         "litgpt", "LitGPT", "chunked", False, 0, 128, "attention", False, "full-then-shard", True, False, False,
         "bitsandbytes",
         (("loss", "litgpt/utils.py chunked_cross_entropy with lm_head_chunk_size=128: logits per 128 tokens, "
-          "cross-entropy in the logits' dtype (no fp32 upcast)"),
+          "cross-entropy in the logits' dtype (no upcast of its own)"),
+         ("outputs", "lightning/fabric/wrappers.py _FabricModule.forward ends with precision.convert_output, which "
+          "for bf16-true (plugins/precision/half.py) and bitsandbytes casts floating outputs to the default dtype: "
+          "the logit chunks reach the loss as fp32"),
+         ("logits kept", "litgpt/finetune/lora.py and full.py: `logits = model(...)` stays bound through backward and "
+          "the optimizer step and is rebound only when the next forward returns"),
+         ("weights", "litgpt/model.py GPT has its own lm_head next to transformer.wte (no tying); "
+          "scripts/convert_hf_checkpoint.py copies a tied embedding into lm_head.weight"),
+         ("QLoRA", "lightning/fabric/plugins/precision/bitsandbytes.py _convert_layers replaces every nn.Linear, "
+          "lm_head included (litgpt passes no ignore_modules); _quantize_weight quantises an fp16 copy, so "
+          "dequantize_4bit returns fp16 that MatMul4Bit casts to bf16"),
          ("memory statistics", "litgpt/finetune/*.py print torch.cuda.max_memory_allocated() at the end without "
           "resetting the statistics, so the figure includes loading"),
          ("loading", "fabric.load_raw loads the full 16-bit checkpoint next to the FSDP shards")),
+        outputs_fp32=True, logits_kept=True, unties_embeddings=True, quantizes_head=True,
     ),
     "pytorch": FrameworkDefaults(
         "pytorch", "plain PyTorch", "standard", True, 1, 0, "attention", False, "direct", False, False, False,

@@ -17,6 +17,7 @@ class LossMemory:
     backward: float  # bytes alive when backward starts
     formula: str
     chunks: int
+    kept: float = 0.0  # logits the training loop keeps through backward and the optimizer step
 
 
 def _next_power_of_2(n: int) -> int:
@@ -25,7 +26,34 @@ def _next_power_of_2(n: int) -> int:
 
 def loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute: int, tp: int,
                 head_trains: bool, weight_bytes: int, compiled: bool) -> LossMemory:
-    """Forward and backward spikes of the loss path for one micro-batch.
+    """Forward and backward spikes of the loss path for one micro-batch, with what the training loop keeps.
+
+    litgpt (Fabric): `logits = model(...)` stays bound through backward and the optimizer step, so the previous
+    step's logits are still alive while the next forward builds its own (they are released only when the name is
+    rebound). A QLoRA lm_head quantised by Fabric's bitsandbytes plugin dequantises its whole weight for every
+    chunk's matmul: dequantize_4bit returns the fp16 it was quantised from and MatMul4Bit casts it to the compute
+    dtype (bitsandbytes autograd/_functions.py MatMul4Bit.forward), both alive for a moment.
+    """
+    m = _loss_memory(b, tokens, vocab, hidden, compute, tp, head_trains, weight_bytes, compiled)
+    if b.cross_entropy == "fused-linear":
+        return m
+    tv = tokens * vocab / tp
+    logits = (4 if b.outputs_fp32 else compute) * tv  # the model's output as the loop holds it
+    kept = logits if b.logits_kept else 0.0
+    forward, formula = m.forward, m.formula
+    if kept:
+        forward = max(forward, kept + logits)
+        formula += "; the previous step's logits stay alive until the next forward returns"
+    if b.quantizes_head:
+        dequant = (2 + compute) * vocab * hidden / tp
+        forward = max(forward, kept + logits + dequant)
+        formula += "; the 4-bit lm_head dequantised (fp16 + compute copy) while the last chunk runs"
+    return LossMemory(forward, m.backward, formula, m.chunks, kept)
+
+
+def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute: int, tp: int,
+                 head_trains: bool, weight_bytes: int, compiled: bool) -> LossMemory:
+    """The loss implementation's own forward and backward spikes.
 
     standard (transformers ForCausalLMLoss, torchtitan, plain PyTorch): the logits in the compute dtype, their
     fp32 upcast and the fp32 log-softmax output (saved for backward) are alive together; backward holds the saved
@@ -55,15 +83,19 @@ def loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute:
             # log-sum-exp per token, and in backward writes one chunk's gradient in the logits' dtype.
             return LossMemory(compute * tv, compute * tv + (4 + compute) * chunk,
                               "logits chunks kept by the compiled loss; backward: + one chunk's gradient", chunks)
-        saved = 4 * tv if b.loss_upcast else compute * tv  # log-softmax output of every chunk, kept for backward
+        # Fabric casts the model's outputs to fp32 (convert_output): the chunks then arrive, and are log-softmaxed,
+        # in fp32 without any upcast of the loss's own.
+        out_bytes = 4 if b.outputs_fp32 else compute
+        fp32_math = b.loss_upcast or out_bytes == 4
+        saved = 4 * tv if fp32_math else compute * tv  # log-softmax output of every chunk, kept for backward
         # torchtune CEWithChunkedOutputLoss: the model returns the logits as a list of chunks (all alive), each
         # chunk is upcast and log-softmaxed on its own (ce_chunked_output_loss.py); litgpt chunked_cross_entropy
-        # does the same per 128 tokens without the upcast. The recipe drops the logits before backward.
-        upcast = 4 * chunk if b.loss_upcast and compute != 4 else 0.0
-        per_chunk_grads = (8 if b.loss_upcast else 2 * compute) * chunk + compute * chunk
+        # does the same per 128 tokens without an upcast of its own. torchtune drops the logits before backward.
+        upcast = 4 * chunk if b.loss_upcast and out_bytes != 4 else 0.0
+        per_chunk_grads = (8 if fp32_math else 2 * compute) * chunk + compute * chunk
         # the first chunk's backward already creates the head's weight gradient, alive through the other chunks
         head_grad = weight_bytes * vocab * hidden / tp if head_trains else 0.0
-        return LossMemory(compute * tv + saved + upcast, saved + per_chunk_grads + head_grad,
+        return LossMemory(out_bytes * tv + saved + upcast, saved + per_chunk_grads + head_grad,
                           "logits chunks (compute bytes) + saved log-softmax of every chunk + one chunk's upcast; "
                           "backward: saved log-softmax + one chunk's gradients (+ the head's weight gradient)",
                           chunks)

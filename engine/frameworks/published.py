@@ -98,11 +98,12 @@ def _gib(value: float | None) -> str:
 
 
 def framework_table(rows: list[PublishedRow]) -> str:
-    lines = ["| framework | rows | with a figure | median abs error | p90 abs error | ran but judged 'does not fit' | "
-             "OOM runs caught |", "|---|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| framework | rows | with a figure | left out (reason in the data) | median abs error | p90 abs error | "
+             "ran but judged 'does not fit' | OOM runs caught |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for fw, s in [*by_framework(rows).items(), ("all", summarise(rows))]:
-        lines.append(f"| {fw} | {s.rows} | {s.measured} | {s.median_abs_error:.1%} | {s.p90_abs_error:.1%} | "
-                     f"{s.ran_judged_not_fitting} | {s.oom_caught} of {s.oom} |")
+        left_out = sum(1 for r in rows if r.excluded and fw in ("all", r.framework))
+        lines.append(f"| {fw} | {s.rows} | {s.measured} | {left_out} | {s.median_abs_error:.1%} | "
+                     f"{s.p90_abs_error:.1%} | {s.ran_judged_not_fitting} | {s.oom_caught} of {s.oom} |")
     return "\n".join(lines)
 
 

@@ -27,6 +27,9 @@ class Behaviour:
     deepspeed_buckets: bool  # ZeRO-3 gathers follow DeepSpeed's live-parameter and prefetch limits
     quantized_saves_inputs: bool  # QLoRA through bitsandbytes MatMul4Bit, which keeps each layer input
     compile_loss: bool  # `compile` covers the loss too (not only the transformer blocks)
+    outputs_fp32: bool = False  # logits reach the loss as fp32 (Fabric's convert_output)
+    logits_kept: bool = False  # the loop keeps the logits through backward and the optimizer step
+    quantizes_head: bool = False  # QLoRA quantises the lm_head (from an fp16 copy)
 
 
 def behaviour(s: Scenario) -> Behaviour:
@@ -50,4 +53,7 @@ def behaviour(s: Scenario) -> Behaviour:
         deepspeed_buckets=s.framework == "deepspeed" and s.zero_stage == 3 and not s.fsdp,
         quantized_saves_inputs=d.qlora_kernel == "bitsandbytes",
         compile_loss=d.id != "torchtitan",  # torchtitan's apply_compile wraps each TransformerBlock only
+        outputs_fp32=d.outputs_fp32,
+        logits_kept=d.logits_kept,
+        quantizes_head=d.quantizes_head and s.method == "qlora",
     )
