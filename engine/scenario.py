@@ -13,11 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from .architecture import ModelSpec, model_from_hf_config
-from .consistency import (  # noqa: F401 - lora_target_names re-exported
-    check_consistency,
-    default_lora_targets,
-    lora_target_names,
-)
+from .consistency import check_consistency, default_lora_targets, lora_target_names  # noqa: F401 - re-exported
 from .errors import ModelConfigError, PresetError, ScenarioError
 from .frameworks.keys import FRAMEWORK_KEYS, parse_framework_keys
 from .frameworks.model import as_built
@@ -409,9 +405,8 @@ def custom_model_spec(model: CustomModel) -> ModelSpec:
 
 def resolve_model(s: Scenario) -> ModelSpec:
     """The model the scenario's framework builds (litgpt unties a tied lm_head)."""
-    if isinstance(s.model, CustomModel):
-        return as_built(custom_model_spec(s.model), s.framework)
-    return as_built(model_spec_for(s.model), s.framework)
+    spec = custom_model_spec(s.model) if isinstance(s.model, CustomModel) else model_spec_for(s.model)
+    return as_built(spec, s.framework)
 
 
 def resolve_gpu(s: Scenario) -> tuple[str, int]:
