@@ -57,8 +57,11 @@ FAMILY_NOTES = """Families added by issue 12 are traced with reduced depth (`-L4
 layer-type pattern kept). Two kernels differ from a GPU run and are stated in the estimator's terms: DeepSeek's MLA
 (query/key head 192, value head 128) runs SDPA's math kernel on the CPU, as modelled; flash-attention 2 pads V
 (derived, not traced). Qwen3-Next's gated DeltaNet layers run transformers' torch reference kernels (no
-flash-linear-attention on the CPU), as modelled; the fused GPU kernels keep less (not traced). Vision towers
-(Gemma 3, Llama 4, Mistral 3, Qwen2.5-VL) are derived per operation and not traced: the traces feed text only."""
+flash-linear-attention on the CPU), as modelled; the fused GPU kernels keep less (not traced). Vision towers and
+image tokens are traced for Gemma 3 (SigLIP, `gemma-3-4b-L6-V3`: 6 language-model and 3 tower layers; its rows count
+under gemma3_text) and Qwen2.5-VL (window-attention ViT and 2 x 2 patch merger, `-L4-V8`: the tower keeps one
+full-attention block in eight), frozen and trained, ids ending `_img<images>x<pixels>-<tower>`; the Llama 4 and
+Mistral 3 (Pixtral) towers follow the same per-operation terms and are not traced."""
 
 
 PUBLISHED_HEAD = """## Published measurements on real GPUs, per framework

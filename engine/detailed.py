@@ -30,7 +30,7 @@ from .states import (
     stage_params,
     vision_tower_trains,
 )
-from .vision import tower_activation_bytes
+from .vision import tower_activation_bytes, tower_block_bytes
 
 _NO_NAMES: frozenset[str] = frozenset()
 
@@ -268,19 +268,27 @@ def stage_components(
     if first and spec.vision is not None and s.images_per_sample and vision_tower_trains(s):
         v = spec.vision
         patches = s.micro_batch * s.images_per_sample * v.patches_per_image(s.image_resolution or v.image_size)
-        tower = tower_activation_bytes(v, patches, dt.compute) * in_flight
+        checkpointed = s.checkpointing == "full"
+        kept = tower_activation_bytes(v, patches, dt.compute, checkpointed)
+        # The tower's backward runs last, with every decoder gradient already made: its saved tensors (and, when
+        # checkpointed, one rebuilt block) then stand where the decoder's one-layer scratch stood.
+        at_backward = kept + (tower_block_bytes(v, patches, dt.compute) if checkpointed else 0.0)
+        late = max(0.0, at_backward - layer_moment)
+        tower = kept * in_flight
         comps.append(
             _c(
                 "vision_activations",
                 QT_TRANSLATE_NOOP("engine", "Activations (vision tower)"),
                 "activations",
-                Moments(tower, tower, tower * (in_flight - 1) / in_flight, 0.0),
+                Moments(tower, tower, tower * (in_flight - 1) / in_flight + late, 0.0),
                 QT_TRANSLATE_NOOP(
-                    "engine", "tower blocks x tensors kept per patch (derived per operation, not traced)"
+                    "engine", "tower blocks x tensors kept per patch (per operation, traced for SigLIP and "
+                    "Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block"
                 ),
                 patches=round(patches),
                 tokens_per_image=v.tokens_per_image(s.image_resolution or v.image_size),
                 vision_layers=v.layers,
+                checkpointed=checkpointed,
             )
         )
     inputs = 16 * s.micro_batch * s.seq_len / s.cp + 2 * ctx.t * spec.head_dim * ctx.residual

@@ -152,7 +152,8 @@ def vision_from_config(config: dict[str, Any], text_hidden: int) -> VisionSpec |
 def tower_block_terms(v: VisionSpec, patches: float, compute_bytes: int) -> list[tuple[str, float]]:
     """Tensors one trained ViT block keeps for backward over `patches` tokens (SDPA, pre-norm).
 
-    Derived per operation like the decoder layers (engine/activations.py); not traced.
+    Per operation of the transformers modules, like the decoder layers (engine/activations.py). Traced for SigLIP
+    (Gemma 3) and Qwen2.5-VL (tests/data/ground_truth/*_img*); Pixtral and Llama 4 follow the same operations.
     """
     n, d, f, c = patches, v.hidden, v.ffn, compute_bytes
     out: list[tuple[str, float]] = []
@@ -162,18 +163,46 @@ def tower_block_terms(v: VisionSpec, patches: float, compute_bytes: int) -> list
         else:  # LayerNorm keeps its input and fp32 mean/rstd per token
             out.append((f"vision {label}: input and statistics", c * n * d + 8 * n))
     out.append(("vision attention: norm output kept by the q/k/v projections", c * n * d))
-    out.append(("vision attention: Q, K, V kept by SDPA", 3 * c * n * d))
-    out.append(("vision attention: output (kept by SDPA and the output projection) + logsumexp",
-                c * n * d + 4 * n * v.heads))
+    if v.kind == "qwen2_5_vl":
+        # One fused qkv projection: V is a view of its output, so SDPA keeps the whole 3·d output alive, plus
+        # the rotated Q and K (new tensors). Window attention runs SDPA per window (cu_seqlens) and concatenates:
+        # the per-window outputs (kept by SDPA) and their concatenation (kept by the output projection) both live.
+        out.append(("vision attention: fused qkv output (V is a view of it) + rotated Q and K", 5 * c * n * d))
+        out.append(("vision attention: per-window outputs (SDPA) + their concatenation (output projection) "
+                    "+ logsumexp", 2 * c * n * d + 4 * n * v.heads))
+    else:
+        out.append(("vision attention: Q, K, V kept by SDPA", 3 * c * n * d))
+        out.append(("vision attention: output (kept by SDPA and the output projection) + logsumexp",
+                    c * n * d + 4 * n * v.heads))
     out.append(("vision MLP: norm output kept by the first projection", c * n * d))
-    if v.gated_mlp:
-        out.append(("vision MLP: gate output, activation output, up output (SwiGLU)", 3 * c * n * f))
+    if v.gated_mlp:  # down(act(gate(x)) * up(x)): the product is a fourth tensor, kept by the down projection
+        out.append(("vision MLP: gate output, activation output, up output, their product (SwiGLU)", 4 * c * n * f))
     else:
         out.append(("vision MLP: fc1 output and GELU output", 2 * c * n * f))
     return out
 
 
-def tower_activation_bytes(v: VisionSpec, patches: float, compute_bytes: int) -> float:
-    """All blocks of a trained tower plus the merger/projector input (one micro-batch)."""
-    per_block = sum(b for _, b in tower_block_terms(v, patches, compute_bytes))
-    return v.layers * per_block + 2 * compute_bytes * patches * v.hidden
+def tower_outside_bytes(v: VisionSpec, patches: float, compute_bytes: int) -> float:
+    """What a trained tower keeps outside its blocks: the merger/projector inputs (and Qwen's rotary tables)."""
+    n, d, c = patches, v.hidden, compute_bytes
+    if v.kind == "qwen2_5_vl":
+        # PatchMerger: RMSNorm (fp32 input, normalised input, output kept by the first Linear), the first Linear's
+        # output and the GELU output (kept by the second Linear); the 2-D rotary cos/sin tables (fp32, per patch).
+        return (4 + 4 * c) * n * d + 2 * 4 * n * (d // v.heads)
+    return 2 * c * n * d
+
+
+def tower_activation_bytes(v: VisionSpec, patches: float, compute_bytes: int, checkpointed: bool = False) -> float:
+    """All blocks of a trained tower plus what it keeps outside them (one micro-batch).
+
+    Checkpointed (transformers' gradient checkpointing wraps every tower block too): each block keeps its input.
+    """
+    outside = tower_outside_bytes(v, patches, compute_bytes)
+    if checkpointed:
+        return v.layers * compute_bytes * patches * v.hidden + outside
+    return v.layers * tower_block_bytes(v, patches, compute_bytes) + outside
+
+
+def tower_block_bytes(v: VisionSpec, patches: float, compute_bytes: int) -> float:
+    """One block's saved tensors (what checkpointing rebuilds during the tower's backward)."""
+    return sum(b for _, b in tower_block_terms(v, patches, compute_bytes))

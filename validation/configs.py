@@ -165,3 +165,25 @@ def model_config(key: str, layers: int | None = None) -> tuple[str, dict[str, An
                 cfg[k] = cfg[k][:layers]
         name = f"{name} ({layers} layers)"
     return name, cfg
+
+
+def vision_model_config(key: str, text_layers: int, vision_layers: int) -> tuple[str, dict[str, Any]]:
+    """A vision-language preset's released config with fewer language-model and tower layers (same shapes).
+
+    The tower keeps its pattern: Qwen2.5-VL's full-attention blocks (every 8th) are re-indexed for the new depth.
+    """
+    import json
+    from pathlib import Path
+
+    raw = json.loads((Path(__file__).resolve().parent.parent / "presets" / "models" / f"{key}.json").read_text())
+    cfg = copy.deepcopy(raw["hf_config"])
+    text = cfg["text_config"] if isinstance(cfg.get("text_config"), dict) else cfg
+    text["num_hidden_layers"] = text_layers
+    if "max_window_layers" in text:
+        text["max_window_layers"] = text_layers
+    vision = cfg["vision_config"]
+    depth_key = "depth" if "depth" in vision else "num_hidden_layers"
+    if "fullatt_block_indexes" in vision:
+        vision["fullatt_block_indexes"] = [i for i in vision["fullatt_block_indexes"] if i < vision_layers]
+    vision[depth_key] = vision_layers
+    return f"{raw['name']} ({text_layers} layers, {vision_layers} tower layers)", cfg

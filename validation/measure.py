@@ -13,6 +13,7 @@ import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
 
 from validation.tracker import PhaseMemTracker, patch_transformers_tracing, swappable_fake_params
+from validation.vision_inputs import is_vision_config, tower_modules, vision_inputs, vision_tracing
 
 ATTN_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj"]
 
@@ -37,6 +38,9 @@ class Run:
     note: str = ""
     grad_accum: int = 1  # micro-steps (forward + backward) per optimizer step
     freeze_from: str = "bottom"  # freeze: bottom half + embeddings, or top half (embeddings train)
+    images_per_sample: int = 0  # vision-language models: images in each sequence (their tokens count in seq_len)
+    image_resolution: int = 0  # image side in pixels (0: the tower's native size)
+    vision_tower: str = "frozen"  # frozen | trained (the tower and its projector/merger)
 
     def description(self) -> str:
         prec = {"fp32": "fp32", "amp-bf16": "fp32 weights + bf16 autocast", "bf16": "pure bf16"}
@@ -44,8 +48,11 @@ class Run:
                 "lora": f"LoRA r={self.lora_rank} targets={self.lora_targets}"}[self.method]
         opt = "AdamW fused" if self.optimizer == "adamw-fused" else "AdamW foreach"
         ck = ", full activation checkpointing" if self.checkpointing == "full" else ""
+        images = (f", {self.images_per_sample} image(s) of {self.image_resolution or 'native'} px per sequence, "
+                  f"{self.vision_tower} tower") if self.images_per_sample else ""
         return (f"{self.model_name}, {prec[self.precision]}, {self.attention.upper()}, {meth}, "
-                f"{opt}{ck}, b={self.micro_batch} s={self.seq_len}" + (f" ({self.note})" if self.note else ""))
+                f"{opt}{ck}, b={self.micro_batch} s={self.seq_len}{images}"
+                + (f" ({self.note})" if self.note else ""))
 
     def scenario(self) -> dict[str, Any]:
         sc: dict[str, Any] = {
@@ -66,6 +73,10 @@ class Run:
             sc["lora_rank"] = self.lora_rank
             sc["lora_alpha"] = 2 * self.lora_rank
             sc["lora_targets"] = ATTN_TARGETS if self.lora_targets == "attention" else self.lora_targets
+        if self.images_per_sample:
+            sc["images_per_sample"] = self.images_per_sample
+            sc["image_resolution"] = self.image_resolution
+            sc["vision_tower"] = self.vision_tower
         if self.method == "freeze":
             sc["frozen_layers"] = self.hf_config["num_hidden_layers"] // 2
             sc["freeze_embeddings"] = self.freeze_from == "bottom"
@@ -93,16 +104,19 @@ def _ctx(fake_mode: FakeTensorMode | None) -> Iterator[None]:
 
 def build_model(run: Run, fake_mode: FakeTensorMode | None) -> torch.nn.Module:
     """Build the model (random init; fake tensors unless fake_mode is None), apply settings."""
-    from transformers import AutoConfig, AutoModelForCausalLM
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForImageTextToText
 
     cfg_dict = dict(run.hf_config)
     model_type = cfg_dict.pop("model_type")
     cfg = AutoConfig.for_model(model_type, **cfg_dict)
+    auto = AutoModelForImageTextToText if is_vision_config(run.hf_config) else AutoModelForCausalLM
     with _ctx(fake_mode):
-        model = AutoModelForCausalLM.from_config(
-            cfg, attn_implementation=run.attention, dtype=torch.float32)
+        model = auto.from_config(cfg, attn_implementation=run.attention, dtype=torch.float32)
         if run.precision == "bf16":
             model.to(torch.bfloat16)
+        if is_vision_config(run.hf_config) and (run.vision_tower == "frozen" or run.method != "full"):
+            for tower in tower_modules(model):
+                tower.requires_grad_(False)
         if run.checkpointing == "full":
             model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
             model.config.use_cache = False
@@ -148,7 +162,7 @@ def _enter(mt: Any, phase: str, fresh: bool) -> None:
         mt.phase = phase
 
 
-def _step(run: Run, model: torch.nn.Module, opt: torch.optim.Optimizer, input_ids: torch.Tensor,
+def _step(run: Run, model: torch.nn.Module, opt: torch.optim.Optimizer, inputs: dict[str, torch.Tensor],
           mt: Any) -> dict[str, int]:
     """One training step; returns phase peaks and the activation bytes at end of forward."""
     start = mt.current_total()
@@ -158,10 +172,10 @@ def _step(run: Run, model: torch.nn.Module, opt: torch.optim.Optimizer, input_id
         if micro:
             mt.reset_mod_stats()  # MemTracker's per-module stats allow one forward per reset
         _enter(mt, "forward", micro == 0)
-        amp = (torch.autocast(device_type=input_ids.device.type, dtype=torch.bfloat16)
+        amp = (torch.autocast(device_type=inputs["input_ids"].device.type, dtype=torch.bfloat16)
                if run.precision == "amp-bf16" else contextlib.nullcontext())
         with amp:
-            loss = model(input_ids=input_ids, labels=input_ids, use_cache=False).loss
+            loss = model(**inputs, use_cache=False).loss
         fw_end = max(fw_end, mt.current_total())
         _enter(mt, "backward", micro == 0)
         loss.backward()
@@ -180,18 +194,27 @@ def measure(run: Run, fake: bool = True) -> dict[str, Any]:
     """
     patch_transformers_tracing()
     fake_mode = FakeTensorMode(allow_non_fake_inputs=True) if fake else None
-    model = build_model(run, fake_mode)
-    with fake_mode or contextlib.nullcontext():
-        opt = make_optimizer(run, model)
-        vocab = run.hf_config["vocab_size"]
-        input_ids = torch.randint(0, vocab, (run.micro_batch, run.seq_len))
-        mt = PhaseMemTracker()
-        mt.track_external(model, opt, input_ids)
-        with mt:
-            _step(run, model, opt, input_ids, mt)
-            mt.reset_mod_stats()
-            gc.collect()
-            info = _step(run, model, opt, input_ids, mt)
+    vision = is_vision_config(run.hf_config)
+    if vision and fake_mode is None:
+        raise ValueError("vision-language steps are traced on fake tensors only")
+    with vision_tracing(fake_mode) if vision else contextlib.nullcontext():  # type: ignore[arg-type]
+        model = build_model(run, fake_mode)
+        with fake_mode or contextlib.nullcontext():
+            opt = make_optimizer(run, model)
+            if vision:
+                dtype = torch.bfloat16 if run.precision == "bf16" else torch.float32
+                inputs = vision_inputs(run.hf_config, run.micro_batch, run.seq_len, run.images_per_sample,
+                                       run.image_resolution, fake_mode, dtype)  # type: ignore[arg-type]
+            else:
+                input_ids = torch.randint(0, run.hf_config["vocab_size"], (run.micro_batch, run.seq_len))
+                inputs = {"input_ids": input_ids, "labels": input_ids}
+            mt = PhaseMemTracker()
+            mt.track_external(model, opt, *inputs.values())
+            with mt:
+                _step(run, model, opt, inputs, mt)
+                mt.reset_mod_stats()
+                gc.collect()
+                info = _step(run, model, opt, inputs, mt)
     phases = {p: mt.phase_peak[p] for p in ("forward", "backward", "optimizer")}
     peak_phase = max(phases, key=lambda p: phases[p])
     base_cat = info["baseline_cat"]
@@ -213,6 +236,6 @@ def measure(run: Run, fake: bool = True) -> dict[str, Any]:
         "num_params": total_params,
         "trainable_params": trainable,
     }
-    del model, opt, input_ids, mt
+    del model, opt, inputs, mt
     gc.collect()
     return out

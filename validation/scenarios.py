@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from validation.configs import MODELS, model_config
+from validation.configs import MODELS, model_config, vision_model_config
 from validation.measure import Run
 
 _LORA_TAG = {"attention": "attn", "all-linear": "all"}
@@ -182,9 +182,42 @@ def issue12_runs() -> list[Run]:
     ]
 
 
+def vision_run(model_key: str, text_layers: int, vision_layers: int, images: int, resolution: int = 0,
+               tower: str = "frozen", method: str = "full", checkpointing: str = "none", s: int = 2048,
+               lora_targets: list[str] | str = ATTN, optimizer: str = "adamw") -> Run:
+    """A vision-language step: <model>-L<n>-V<m>_bf16_sdpa_<method>[_ckpt]_b1_s<s>_img<k>x<px>-<tower>."""
+    name, cfg = vision_model_config(model_key, text_layers, vision_layers)
+    base = make_run("llama-2-7b", "bf16", method=method, checkpointing=checkpointing, s=s, lora_rank=16,
+                    lora_targets=lora_targets, optimizer=optimizer)
+    rid = base.id.replace("llama-2-7b", f"{model_key}-L{text_layers}-V{vision_layers}")
+    rid += f"_img{images}x{resolution or 'native'}-{tower}"
+    return Run(id=rid, model_key=model_key, model_name=name, hf_config=cfg, precision="bf16", attention="sdpa",
+               checkpointing=checkpointing, method=method, optimizer=optimizer, seq_len=s, lora_rank=16,
+               lora_targets=base.lora_targets,
+               note="reduced depth of the language model and the tower", images_per_sample=images,
+               image_resolution=resolution, vision_tower=tower)
+
+
+def vision_runs() -> list[Run]:
+    """Vision towers and image tokens (issue 12): Gemma 3 (SigLIP, pooled to 256 tokens) and Qwen2.5-VL (window
+    attention ViT, 2 x 2 patch merger); frozen and trained towers."""
+    return [
+        vision_run("gemma-3-4b", 6, 3, images=1),
+        vision_run("gemma-3-4b", 6, 3, images=1, tower="trained"),
+        vision_run("gemma-3-4b", 6, 3, images=2, tower="trained", checkpointing="full"),
+        vision_run("qwen2.5-vl-7b", 4, 8, images=1, resolution=448),
+        vision_run("qwen2.5-vl-7b", 4, 8, images=1, resolution=896, tower="trained"),
+        vision_run("qwen2.5-vl-7b", 4, 8, images=2, resolution=672, tower="trained", checkpointing="full"),
+        vision_run("qwen2.5-vl-7b", 4, 8, images=1, resolution=896, method="lora"),
+        # SGD keeps no optimizer states: the peak is in the step's activations, where the tower's count
+        vision_run("gemma-3-4b", 6, 3, images=4, tower="trained", optimizer="sgd"),
+        vision_run("qwen2.5-vl-7b", 4, 8, images=2, resolution=896, tower="trained", s=4096, optimizer="sgd"),
+    ]
+
+
 def all_runs() -> list[Run]:
     """Reference runs first, then the sweep; ids are unique."""
-    runs = reference_runs() + sweep_runs()
+    runs = reference_runs() + sweep_runs() + vision_runs()
     ids = [r.id for r in runs]
     dup = {i for i in ids if ids.count(i) > 1}
     if dup:
