@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFormLayout, QGroupBox, QSpinBox, QVBoxLayout, QWidget
 
 from engine import Scenario
 from engine.frameworks import TABLE
 
 from .state import AppState
 from .widgets import ValueCombo
+
+# DeepSpeed's bucket keys count elements; the window shows them in millions (DeepSpeed's defaults: 500, 500, 1000, 50).
+_BUCKET_KEYS = ("reduce_bucket_size", "allgather_bucket_size", "stage3_max_live_parameters",
+                "stage3_prefetch_bucket_size")
+MILLION = 1_000_000
 
 
 class FrameworkOptions(QWidget):
@@ -51,6 +56,34 @@ class FrameworkOptions(QWidget):
         for widget in (self.compile, self.activation_offload, self.optimizer_in_backward, self.distributed_optimizer,
                        self.save_embed, self.save_head):
             form.addRow("", widget)
+        self.expandable_segments = ValueCombo([
+            ("auto", self.tr("as the framework's launcher sets it")),
+            (True, self.tr("one growing block per stream (expandable_segments on)")),
+            (False, self.tr("a block per request (expandable_segments off)")),
+        ])
+        self.expandable_segments.setToolTip(self.tr(
+            "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps"))
+        form.addRow(self.tr("GPU memory allocator"), self.expandable_segments)
+        self.main_grads_fp32 = ValueCombo([
+            ("auto", self.tr("as Megatron does it (fp32)")),
+            (True, self.tr("accumulate gradients in fp32 (main_grads_fp32)")),
+            (False, self.tr("gradients in the training precision (main_grads_fp32 off)")),
+        ])
+        form.addRow(self.tr("Gradient buffer"), self.main_grads_fp32)
+        labels = (self.tr("Gradient reduce bucket (reduce_bucket_size)"),
+                  self.tr("Weight gather bucket (allgather_bucket_size)"),
+                  self.tr("Most gathered weights at once (stage3_max_live_parameters)"),
+                  self.tr("Weights fetched ahead (stage3_prefetch_bucket_size)"))
+        self.buckets: dict[str, QDoubleSpinBox] = {}
+        for key, label in zip(_BUCKET_KEYS, labels, strict=True):
+            spin = QDoubleSpinBox()
+            spin.setDecimals(1)
+            spin.setRange(0.1, 1_000_000)
+            spin.setSuffix(self.tr(" million values"))
+            spin.setKeyboardTracking(False)
+            spin.setToolTip(self.tr("DeepSpeed ZeRO setting, in millions of values (elements)"))
+            form.addRow(label, spin)
+            self.buckets[key] = spin
         self.host_memory = QSpinBox()
         self.host_memory.setRange(0, 65536)
         self.host_memory.setSuffix(" GiB")
@@ -73,6 +106,10 @@ class FrameworkOptions(QWidget):
             getattr(self, key).toggled.connect(lambda v, k=key: self._edit({k: v}))
         self.save_embed.toggled.connect(lambda _v: self._modules_changed())
         self.save_head.toggled.connect(lambda _v: self._modules_changed())
+        self.expandable_segments.valueChosen.connect(lambda v: self._edit({"expandable_segments": v}))
+        self.main_grads_fp32.valueChosen.connect(lambda v: self._edit({"main_grads_fp32": v}))
+        for key, box in self.buckets.items():
+            box.valueChanged.connect(lambda v, k=key: self._edit({k: max(1, round(v * MILLION))}))
         self.host_memory.valueChanged.connect(
             lambda v: self._edit({"host_memory_bytes": v * 2**30 if v else None}))
 
@@ -99,6 +136,19 @@ class FrameworkOptions(QWidget):
         self.host_memory.blockSignals(True)
         self.host_memory.setValue(round((s.host_memory_bytes or 0) / 2**30))
         self.host_memory.blockSignals(False)
+        self.expandable_segments.set_value(s.expandable_segments)
+        self.main_grads_fp32.set_value(s.main_grads_fp32)
+        for key, box in self.buckets.items():
+            box.blockSignals(True)
+            box.setValue(getattr(s, key) / MILLION)
+            box.blockSignals(False)
+        # each framework-specific control shows where its framework (or an explicit setting) makes it count
+        self._form.setRowVisible(self.main_grads_fp32, s.framework == "megatron" or s.main_grads_fp32 != "auto")
+        deepspeed = s.framework == "deepspeed"
+        zero12 = deepspeed and s.zero_stage in (1, 2)
+        zero3 = deepspeed and s.zero_stage == 3 and not s.fsdp
+        for key in _BUCKET_KEYS:
+            self._form.setRowVisible(self.buckets[key], zero3 if key.startswith("stage3") else zero12)
         adapters = s.method in ("lora", "qlora")
         self._form.setRowVisible(self.save_embed, adapters)
         self._form.setRowVisible(self.save_head, adapters)

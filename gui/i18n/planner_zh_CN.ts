@@ -742,36 +742,6 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>LoRA dropout</translation>
     </message>
     <message>
-        <location filename="../words.py" line="60" />
-        <source>Expandable allocator segments</source>
-        <translation>可扩展的分配器段</translation>
-    </message>
-    <message>
-        <location filename="../words.py" line="61" />
-        <source>DeepSpeed reduce bucket size</source>
-        <translation>DeepSpeed 归约桶大小</translation>
-    </message>
-    <message>
-        <location filename="../words.py" line="62" />
-        <source>DeepSpeed all-gather bucket size</source>
-        <translation>DeepSpeed all-gather 桶大小</translation>
-    </message>
-    <message>
-        <location filename="../words.py" line="63" />
-        <source>ZeRO-3 live parameters</source>
-        <translation>ZeRO-3 常驻参数数</translation>
-    </message>
-    <message>
-        <location filename="../words.py" line="64" />
-        <source>ZeRO-3 prefetch bucket size</source>
-        <translation>ZeRO-3 预取桶大小</translation>
-    </message>
-    <message>
-        <location filename="../words.py" line="65" />
-        <source>fp32 main gradients (Megatron)</source>
-        <translation>fp32 主梯度（Megatron）</translation>
-    </message>
-    <message>
         <location filename="../words.py" line="66" />
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
@@ -905,6 +875,38 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../words.py" line="93" />
         <source>on</source>
         <translation>开启</translation>
+    </message>
+    <message>
+        <source>GPU memory allocator</source>
+        <translation>GPU 显存分配器</translation>
+    </message>
+    <message>
+        <source>Gradient reduce bucket (reduce_bucket_size)</source>
+        <translation>梯度归约桶（reduce_bucket_size）</translation>
+    </message>
+    <message>
+        <source>Weight gather bucket (allgather_bucket_size)</source>
+        <translation>权重收集桶（allgather_bucket_size）</translation>
+    </message>
+    <message>
+        <source>Most gathered weights at once (stage3_max_live_parameters)</source>
+        <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
+    </message>
+    <message>
+        <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
+        <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
+    </message>
+    <message>
+        <source>Gradient buffer</source>
+        <translation>梯度缓冲区</translation>
+    </message>
+    <message>
+        <source>as the framework's launcher sets it</source>
+        <translation>按框架启动脚本的设置</translation>
+    </message>
+    <message>
+        <source>as Megatron does it (fp32)</source>
+        <translation>按 Megatron 的做法（fp32）</translation>
     </message>
 </context>
 <context>
@@ -1113,6 +1115,66 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../framework_options.py" line="60" />
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
+    </message>
+    <message>
+        <source>as the framework's launcher sets it</source>
+        <translation>按框架启动脚本的设置</translation>
+    </message>
+    <message>
+        <source>one growing block per stream (expandable_segments on)</source>
+        <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
+    </message>
+    <message>
+        <source>a block per request (expandable_segments off)</source>
+        <translation>每次请求一个内存段（expandable_segments 关）</translation>
+    </message>
+    <message>
+        <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
+        <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
+    </message>
+    <message>
+        <source>GPU memory allocator</source>
+        <translation>GPU 显存分配器</translation>
+    </message>
+    <message>
+        <source>as Megatron does it (fp32)</source>
+        <translation>按 Megatron 的做法（fp32）</translation>
+    </message>
+    <message>
+        <source>accumulate gradients in fp32 (main_grads_fp32)</source>
+        <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
+    </message>
+    <message>
+        <source>gradients in the training precision (main_grads_fp32 off)</source>
+        <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
+    </message>
+    <message>
+        <source>Gradient buffer</source>
+        <translation>梯度缓冲区</translation>
+    </message>
+    <message>
+        <source>Gradient reduce bucket (reduce_bucket_size)</source>
+        <translation>梯度归约桶（reduce_bucket_size）</translation>
+    </message>
+    <message>
+        <source>Weight gather bucket (allgather_bucket_size)</source>
+        <translation>权重收集桶（allgather_bucket_size）</translation>
+    </message>
+    <message>
+        <source>Most gathered weights at once (stage3_max_live_parameters)</source>
+        <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
+    </message>
+    <message>
+        <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
+        <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
+    </message>
+    <message>
+        <source> million values</source>
+        <translation> 百万个值</translation>
+    </message>
+    <message>
+        <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
+        <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
 </context>
 <context>
@@ -5052,6 +5114,14 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/configs/torchtune.py" line="170" />
         <source>torchtune's NF4Tensor (torchao) keeps per-block scales quantised once, with no second-level quantisation of the constants</source>
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
+    </message>
+    <message>
+        <source>Logits kept by the training loop</source>
+        <translation>训练循环保留的 logits</translation>
+    </message>
+    <message>
+        <source>the loop's logits variable holds b·s·V (fp32 after Fabric's output cast) through backward and the optimizer step, until the next forward returns</source>
+        <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,81 @@
+"""Widget tests of the framework-specific rows of the set-up editor: DeepSpeed buckets, Megatron's fp32 gradient
+buffer and the allocator's expandable segments (issue 11). Expected values come from the engine for the same
+scenario and from DeepSpeed's defaults (deepspeed/runtime/zero/config.py: reduce_bucket_size 5e8,
+stage3_prefetch_bucket_size 5e7)."""
+
+import json
+
+from engine import estimate, scenario_from_dict
+from gui.app import build_window
+
+BASE = {"name": "framework rows", "model": "llama-3-8b", "gpu": "h100-sxm-80gb", "method": "full",
+        "precision": "mixed-bf16", "micro_batch": 1, "seq_len": 2048, "gpus_per_node": 8}
+
+
+def _window(qtbot, tmp_path, data):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    win, error = build_window(str(path))
+    assert error is None
+    qtbot.addWidget(win)
+    win.show()
+    return win
+
+
+def test_rows_show_only_for_their_framework(qtbot, tmp_path):
+    win = _window(qtbot, tmp_path, BASE)
+    opts, state = win.setup_panel.framework_options, win.state
+    buckets = opts.buckets
+    assert not opts.main_grads_fp32.isVisibleTo(win)
+    assert not any(box.isVisibleTo(win) for box in buckets.values())
+    assert opts.expandable_segments.isVisibleTo(win)  # every PyTorch framework runs on the caching allocator
+    state.edit({"framework": "deepspeed", "zero_stage": 2})
+    assert buckets["reduce_bucket_size"].isVisibleTo(win) and buckets["allgather_bucket_size"].isVisibleTo(win)
+    assert not buckets["stage3_max_live_parameters"].isVisibleTo(win)
+    assert buckets["reduce_bucket_size"].value() == 500.0  # DeepSpeed's default, 5e8 values
+    state.edit({"zero_stage": 3})
+    assert buckets["stage3_prefetch_bucket_size"].isVisibleTo(win)
+    assert buckets["stage3_prefetch_bucket_size"].value() == 50.0
+    assert not buckets["reduce_bucket_size"].isVisibleTo(win)
+    state.edit({"framework": "megatron", "zero_stage": 0})
+    assert opts.main_grads_fp32.isVisibleTo(win)
+    assert not any(box.isVisibleTo(win) for box in buckets.values())
+
+
+def test_controls_change_the_estimate_and_undo(qtbot, tmp_path):
+    win = _window(qtbot, tmp_path, {**BASE, "framework": "deepspeed", "zero_stage": 2})
+    opts, state = win.setup_panel.framework_options, win.state
+    start = state.estimate.peak_allocated_bytes
+    opts.buckets["reduce_bucket_size"].setValue(50.0)
+    assert state.scenario.reduce_bucket_size == 50_000_000
+    smaller = state.estimate.peak_allocated_bytes
+    assert smaller < start  # the fp32 reduce bucket is a tenth of the default
+    assert smaller == estimate(scenario_from_dict({**BASE, "framework": "deepspeed", "zero_stage": 2,
+                                                   "reduce_bucket_size": 50_000_000})).peak_allocated_bytes
+    combo = opts.expandable_segments
+    combo.setCurrentIndex(combo.findData(True))
+    assert state.scenario.expandable_segments is True
+    assert state.estimate.peak_reserved_bytes < estimate(scenario_from_dict(
+        {**BASE, "framework": "deepspeed", "zero_stage": 2, "reduce_bucket_size": 50_000_000})).peak_reserved_bytes
+    win.undo_action.trigger()
+    assert state.scenario.expandable_segments == "auto" and combo.currentData() == "auto"
+    win.undo_action.trigger()
+    assert state.scenario.reduce_bucket_size == 500_000_000
+    assert opts.buckets["reduce_bucket_size"].value() == 500.0
+    assert state.estimate.peak_allocated_bytes == start
+
+
+def test_megatron_fp32_gradient_buffer_can_be_turned_off(qtbot, tmp_path):
+    win = _window(qtbot, tmp_path, {**BASE, "framework": "megatron", "precision": "bf16", "gpus_per_node": 1})
+    opts, state = win.setup_panel.framework_options, win.state
+    fp32 = state.estimate.peak_allocated_bytes
+    grads_fp32 = [c for c in state.estimate.components if c.key == "gradients"][0].moments[2]
+    combo = opts.main_grads_fp32
+    combo.setCurrentIndex(combo.findData(False))
+    assert state.scenario.main_grads_fp32 is False
+    # Megatron's main_grad buffer holds 4 bytes per parameter; without it the gradients take the 2 of bf16
+    grads = [c for c in state.estimate.components if c.key == "gradients"][0].moments[2]
+    assert grads_fp32 == 2 * grads
+    assert state.estimate.peak_allocated_bytes < fp32
+    win.undo_action.trigger()
+    assert state.scenario.main_grads_fp32 == "auto" and state.estimate.peak_allocated_bytes == fp32
