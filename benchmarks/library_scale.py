@@ -99,9 +99,14 @@ def main() -> None:
         win.tabs.setCurrentWidget(win.library_panel)
         app.processEvents()
         first_listing = time.perf_counter() - began
-        assert win.library_panel.table.rowCount() >= n
+        assert win.library_panel.row_count() >= n
+        began = time.perf_counter()
+        win.library_panel.finish_estimates()  # what the window does a slice at a time between events
+        app.processEvents()
+        all_verdicts = first_listing + time.perf_counter() - began
         began = time.perf_counter()
         win.library_panel.refresh()
+        app.processEvents()
         again = time.perf_counter() - began
         shown_saves = []
         for i in range(10):
@@ -124,7 +129,8 @@ def main() -> None:
           f"{med(starts_empty, 0):.2f} s with none")
     print(f"save (Library tab hidden): median {statistics.median(saves) * 1e3:.1f} ms, "
           f"max {max(saves) * 1e3:.1f} ms   target <= 50 ms")
-    print(f"Library tab shown the first time (read + estimate every file): {first_listing:.2f} s; "
+    print(f"Library tab shown the first time: rows listed in {first_listing:.2f} s (every file read); every "
+          f"verdict in {all_verdicts:.2f} s (filled in a slice at a time while the window stays responsive); "
           f"listed again (cached): {again * 1e3:.0f} ms")
     print(f"save with the Library tab on screen (row list refreshed): median "
           f"{statistics.median(shown_saves) * 1e3:.0f} ms")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QColor, QDragEnterEvent, QDropEvent
+from PySide6.QtCore import QEvent, QItemSelection, QItemSelectionModel, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -17,35 +17,25 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
-from engine import PlannerError, estimate
-from engine.units import format_bytes
+from engine import PlannerError
 
 from .dialogs import ConfirmDelete, FileChoice
 from .i18n import tr_engine, tr_error
+from .library_model import COLUMNS, ID_ROLE, MODIFIED, PEAK, VERDICT, LibraryFilter, LibraryModel, RowWords
 from .state import AppState
 from .storage import BACKUP_KEEP_DAYS, EXAMPLE_PREFIX, KEEP_AT_MOST, TRASH_KEEP_DAYS, LibraryEntry, ScenarioLibrary
 from .theme import text_colour
 from .widgets import VERDICT_COLOURS, NoticeBar, RefreshWhenShown, message_text
 
-ID_ROLE = Qt.ItemDataRole.UserRole
-SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # what a column sorts by when its text does not (bytes, time)
-COLUMNS = 6  # name, model, GPU, verdict, peak, modified
-
-
-class SortableItem(QTableWidgetItem):
-    """Sorts by SORT_ROLE when set (9.5 GiB before 10 GiB), else by text."""
-
-    def __lt__(self, other: QTableWidgetItem) -> bool:
-        mine, theirs = self.data(SORT_ROLE), other.data(SORT_ROLE)
-        if mine is not None and theirs is not None:
-            return mine < theirs
-        return super().__lt__(other)
+# Libraries up to this many rows are estimated before the listing shows (about 40 ms); larger ones list at once
+# and fill in verdicts a slice at a time between events.
+ESTIMATE_AT_ONCE_ROWS = 500
+SLICE_SECONDS = 0.03
 
 
 class LibraryPanel(RefreshWhenShown):
@@ -62,11 +52,17 @@ class LibraryPanel(RefreshWhenShown):
         self.search = QLineEdit()
         self.search.setPlaceholderText(self.tr("Filter by name, model or GPU"))
         self.search.setClearButtonEnabled(True)
-        self.table = QTableWidget(0, COLUMNS)
-        self.table.setHorizontalHeaderLabels([self.tr("Name"), self.tr("Model"), self.tr("GPU"), self.tr("Verdict"),
-                                              self.tr("Peak"), self.tr("Modified")])
+        self.model = LibraryModel(RowWords(
+            example=self.tr(" (example, read-only)"), read_only=self.tr(" (read-only)"),
+            estimating=self.tr("estimating…"), cannot=self.tr("cannot be estimated (%s)"), verdict=tr_engine),
+            text_colour, self)
+        self.model.headers = [self.tr("Name"), self.tr("Model"), self.tr("GPU"), self.tr("Verdict"), self.tr("Peak"),
+                              self.tr("Modified")]
+        self.rows = LibraryFilter(self.model, self)
+        self.table = QTableView()
+        self.table.setModel(self.rows)
         self.table.setSortingEnabled(True)
-        self.table.sortByColumn(5, Qt.SortOrder.DescendingOrder)  # the latest work first
+        self.table.sortByColumn(MODIFIED, Qt.SortOrder.DescendingOrder)  # the latest work first
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
         self.table.verticalHeader().setVisible(False)
@@ -76,9 +72,17 @@ class LibraryPanel(RefreshWhenShown):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for col in range(1, COLUMNS):
-            # Interactive, sized to the contents once per listing (below): ResizeToContents would re-measure every
-            # row on every setItem, O(rows) per cell, which made one saved row cost 0.25 s with 10,000 rows
+            # Interactive, sized to the contents once per listing (below), from the rows on screen
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+        header.setResizeContentsPrecision(200)
+        self.table.setWordWrap(False)
+        rows_header = self.table.verticalHeader()
+        rows_header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # one height for all: no per-row measuring
+        rows_header.setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self._estimating = QTimer(self)
+        self._estimating.setSingleShot(True)
+        self._estimating.setInterval(0)
+        self._estimating.timeout.connect(self._estimate_slice)
         self.problems = QLabel()
         self.problems.setTextFormat(Qt.TextFormat.PlainText)  # file names and reasons: never rich text
         self.problems.setWordWrap(True)
@@ -124,14 +128,10 @@ class LibraryPanel(RefreshWhenShown):
         self.buttons["compare"].clicked.connect(lambda: self.compareRequested.emit(self.selected_ids()[:4]))
         self.buttons["compare_current"].clicked.connect(
             lambda: self.compareWithCurrentRequested.emit(self.selected_ids()[:3]))
-        self.table.itemDoubleClicked.connect(lambda item: self.openRequested.emit(item.data(ID_ROLE)))
-        self.table.itemSelectionChanged.connect(self._selection_changed)
-        self.search.textChanged.connect(self._filter)
-        self.entries: list[LibraryEntry] = []
-        # file version (a hash of its bytes, which hold every input) -> (verdict, peak bytes, model, gpu):
-        # a listing estimates only files that changed. Pruned to the versions listed at every refresh.
-        self._row_cache: dict[str, tuple[str, float | None, str, str]] = {}
-        state.unitChanged.connect(lambda _u: self.mark_stale())
+        self.table.doubleClicked.connect(lambda index: self.openRequested.emit(index.data(ID_ROLE)))
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._selection_changed())
+        self.search.textChanged.connect(self.rows.set_needle)
+        state.unitChanged.connect(self.model.restyle)
         # Listing (reading every file, estimating every row) waits until the tab is first shown: the window's
         # start does not depend on how many scenarios, or which broken ones, the folder holds.
 
@@ -139,107 +139,96 @@ class LibraryPanel(RefreshWhenShown):
         self.refresh()
 
     # --- listing
+    @property
+    def entries(self) -> list[LibraryEntry]:
+        return self.model.entries
+
     def refresh(self) -> None:
+        """Read the library again (files that did not change keep their estimate) and list it."""
         self._stale = False
-        self.entries = self.library.entries()
-        unit = self.state.unit
-        self.table.setUpdatesEnabled(False)
-        self.table.setSortingEnabled(False)  # rows would move while being filled
-        self.table.setRowCount(len(self.entries))
-        rows = {}
-        for row, entry in enumerate(self.entries):
-            rows[entry.version or ""] = self._fill_row(row, entry, unit)
-        self._row_cache = rows
-        self.table.setSortingEnabled(True)
-        for col in range(1, COLUMNS):  # measured once, now that every row is in
-            self.table.resizeColumnToContents(col)
-        self.table.setUpdatesEnabled(True)
+        selected = self.selected_ids()
+        self.model.set_entries(self.library.entries())
+        if self.model.pending <= ESTIMATE_AT_ONCE_ROWS:
+            self.model.estimate_pending()
+        else:
+            self._estimating.start()
+        self._size_columns()
         problems = self.library.problems()
         self.problems.setText("\n".join(str(p) for p in problems))
         self.problems.setStyleSheet(f"color: {text_colour('does not fit')};")
         self.problems.setVisible(bool(problems))
-        self._filter(self.search.text())
+        self.select_ids(selected)
         self._selection_changed()
 
-    def _fill_row(self, row: int, entry: LibraryEntry, unit: str) -> tuple[str, float | None, str, str]:
-        summary = self._summary(entry)
-        verdict, peak_bytes, model, gpu = summary
-        peak = format_bytes(peak_bytes, unit) if peak_bytes is not None else ""
-        name = entry.name + (self.tr(" (example, read-only)") if entry.id.startswith(EXAMPLE_PREFIX) else
-                             self.tr(" (read-only)") if entry.read_only else "")
-        modified = datetime.fromtimestamp(entry.modified).strftime("%Y-%m-%d %H:%M") if entry.modified else ""
-        cells = [name, model, gpu, tr_engine(verdict) if verdict in VERDICT_COLOURS else verdict, peak, modified]
-        sort_keys = {4: peak_bytes, 5: entry.modified or 0.0}
-        for col, text in enumerate(cells):
-            item = SortableItem(text)
-            item.setData(ID_ROLE, entry.id)
-            if sort_keys.get(col) is not None:
-                item.setData(SORT_ROLE, float(sort_keys[col]))
-            item.setToolTip(str(entry.path))
-            if col == 3 and verdict in VERDICT_COLOURS:
-                item.setText(f"● {text}")
-                item.setForeground(QColor(text_colour(verdict)))
-            self.table.setItem(row, col, item)
-        return summary
+    def _size_columns(self) -> None:
+        """Once per listing, from the rows in view; verdict and peak get room for their longest words even while
+        their rows are still being estimated."""
+        metrics = self.table.fontMetrics()
+        widest = {VERDICT: max(metrics.horizontalAdvance(f"● {tr_engine(v)}") for v in VERDICT_COLOURS),
+                  PEAK: metrics.horizontalAdvance("9,999.99 GiB")}
+        for col in range(1, COLUMNS):
+            self.table.resizeColumnToContents(col)
+            if col in widest:
+                self.table.setColumnWidth(col, max(self.table.columnWidth(col), widest[col] + 16))
+
+    def _estimate_slice(self) -> None:
+        if self.model.estimate_pending(SLICE_SECONDS):
+            self._estimating.start()
+
+    def finish_estimates(self) -> None:
+        """Estimate every row still waiting (a test, a benchmark, or a caller that needs every verdict now)."""
+        self._estimating.stop()
+        self.model.estimate_pending()
 
     def refresh_one(self, scenario_id: str) -> None:
-        """After one scenario was saved: update its row alone when it is listed under the same name (its place in
-        the sorted list is unchanged), else list everything again; off screen, just mark the list stale."""
+        """After one scenario was saved: its row alone is updated (or added); off screen, just mark the list
+        stale."""
         if self._stale or not self.isVisible():
             self.mark_stale()
             return
-        rows = [i for i, e in enumerate(self.entries) if e.id == scenario_id]
         try:
             entry = self.library.entry(scenario_id)
         except PlannerError:
             entry = None
-        if entry is None or len(rows) != 1 or self.entries[rows[0]].name != entry.name:
+        if entry is None:
             self.refresh()
             return
-        self.entries[rows[0]] = entry
-        # The list may be sorted by any column: find the entry's row on screen, and fill it with sorting off.
-        shown = [r for r in range(self.table.rowCount()) if self.table.item(r, 0).data(ID_ROLE) == scenario_id]
-        if len(shown) != 1:
-            self.refresh()
-            return
-        self.table.setSortingEnabled(False)
-        self._row_cache[entry.version or ""] = self._fill_row(shown[0], entry, self.state.unit)
-        self.table.setSortingEnabled(True)
-        self._filter(self.search.text())
+        self.model.put(entry)
 
-    def _summary(self, entry: LibraryEntry) -> tuple[str, float | None, str, str]:
-        """(verdict or error sentence, peak bytes, model, gpu) of one row; never raises: a file that validates but
-        breaks the estimator gets its row with the reason instead of stopping the listing."""
-        if entry.scenario is None:
-            return entry.error or "", None, "", ""
-        cached = self._row_cache.get(entry.version or "")
-        if cached is not None:
-            return cached
-        try:
-            est = estimate(entry.scenario)
-            return est.verdict, est.total_bytes, est.model_name, est.gpu_name
-        except PlannerError as exc:
-            return str(exc), None, "", ""
-        except Exception as exc:  # noqa: BLE001 - one bad file must not stop the library from listing
-            return self.tr("cannot be estimated (%s)") % type(exc).__name__, None, "", ""
+    # --- rows as shown (sorted and filtered), for actions and tests
+    def row_count(self) -> int:
+        """Rows shown (the search box hides the others)."""
+        return self.rows.rowCount()
 
-    def _filter(self, text: str, rows: range | None = None) -> None:
-        needle = text.strip().lower()
-        for row in rows if rows is not None else range(self.table.rowCount()):
-            hay = " ".join(self.table.item(row, c).text().lower() for c in range(3))
-            self.table.setRowHidden(row, bool(needle) and needle not in hay)
+    def cell_text(self, row: int, column: int) -> str:
+        return self.rows.index(row, column).data() or ""
+
+    def row_id(self, row: int) -> str:
+        return self.rows.index(row, 0).data(ID_ROLE)
+
+    def sort_value(self, row: int, column: int) -> object:
+        return self.rows.index(row, column).data(self.rows.sortRole())
+
+    def headers(self) -> list[str]:
+        return list(self.model.headers)
 
     def selected_ids(self) -> list[str]:
         rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
-        return [self.table.item(r, 0).data(ID_ROLE) for r in rows]
+        return [self.row_id(r) for r in rows]
 
     def select_ids(self, ids: list[str]) -> None:
-        self.table.clearSelection()
-        for row in range(self.table.rowCount()):
-            if self.table.item(row, 0).data(ID_ROLE) in ids:
-                self.table.selectRow(row) if len(ids) == 1 else self.table.selectionModel().select(
-                    self.table.model().index(row, 0),
-                    self.table.selectionModel().SelectionFlag.Select | self.table.selectionModel().SelectionFlag.Rows)
+        selection = QItemSelection()
+        for scenario_id in ids:
+            source_row = self.model.row_of(scenario_id)
+            if source_row is None:
+                continue
+            index = self.rows.mapFromSource(self.model.index(source_row, 0))
+            if index.isValid():
+                selection.select(index, index)
+        flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.selectionModel().select(selection, flags)
+        if ids and not selection.isEmpty():
+            self.table.scrollTo(selection.indexes()[0])
 
     def _selection_changed(self) -> None:
         ids = self.selected_ids()

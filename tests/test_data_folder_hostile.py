@@ -92,7 +92,7 @@ def test_a_scenario_that_breaks_the_estimator_does_not_stop_the_start(qtbot, pla
     opened: the window starts with the default scenario and says why; its library row shows the reason."""
     write_good(planner_home / "scenarios", "poison", micro_batch=7)
     Settings().update(last_scenario="poison")
-    from gui import library_panel, state
+    from gui import library_model, state
 
     real = state.estimate
 
@@ -102,11 +102,11 @@ def test_a_scenario_that_breaks_the_estimator_does_not_stop_the_start(qtbot, pla
         return real(scenario)
 
     monkeypatch.setattr(state, "estimate", breaks_on_7)
-    monkeypatch.setattr(library_panel, "estimate", breaks_on_7)
+    monkeypatch.setattr(library_model, "estimate", breaks_on_7)
     window, error = start(qtbot, planner_home)
     assert error and "OverflowError" in error and window.state.scenario.micro_batch != 7
-    rows = {window.library_panel.table.item(r, 0).data(0x0100): window.library_panel.table.item(r, 3).text()
-            for r in range(window.library_panel.table.rowCount())}
+    panel = window.library_panel
+    rows = {panel.row_id(r): panel.cell_text(r, 3) for r in range(panel.row_count())}
     assert "OverflowError" in rows["poison"]
 
 

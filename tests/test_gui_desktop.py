@@ -438,14 +438,17 @@ def test_library_sorts_by_peak_and_shows_modified(qtbot):
         win.library.save(scenario_from_dict({"name": name, "model": "llama-3-8b", "micro_batch": batch}))
     panel = win.library_panel
     panel.refresh()
-    headers = [panel.table.horizontalHeaderItem(c).text() for c in range(panel.table.columnCount())]
+    headers = panel.headers()
     assert "Modified" in headers
+    assert [panel.table.model().headerData(c, Qt.Orientation.Horizontal) for c in range(len(headers))] == headers
     peak = headers.index("Peak")
     panel.table.sortByColumn(peak, Qt.SortOrder.AscendingOrder)
-    values = [panel.table.item(r, peak).data(Qt.ItemDataRole.UserRole + 1) for r in range(panel.table.rowCount())]
-    values = [v for v in values if v is not None]
-    assert values == sorted(values) and len(values) >= 2
-    modified = panel.table.item(0, headers.index("Modified")).text()
+    values = [panel.sort_value(r, peak) for r in range(panel.row_count())]
+    shown = [v for v in values if v != float("inf")]  # rows without a peak (errors) sort last
+    assert values == sorted(values) and len(shown) >= 2
+    texts = [panel.cell_text(r, peak) for r in range(len(shown))]
+    assert all(texts), "each estimated row shows its peak"
+    modified = panel.cell_text(0, headers.index("Modified"))
     assert len(modified) == len("2026-01-01 12:00")
 
 

@@ -1481,6 +1481,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法估算（%s）</translation>
     </message>
     <message>
+        <location filename="../library_panel.py" line="56" />
+        <source>estimating…</source>
+        <translation>估算中…</translation>
+    </message>
+    <message>
         <location filename="../library_panel.py" line="253" />
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
