@@ -7,6 +7,7 @@ from engine import ScenarioError, estimate, model_presets, scenario_from_dict
 from engine.breakdown import Moments
 from engine.estimate import model_param_counts
 from engine.scenario import ATTENTIONS, CHECKPOINTINGS, ESTIMATORS, METHODS, OPTIMIZERS, PRECISIONS, resolve_model
+from tests.scenario_strategies import valid_scenarios
 
 MODELS = sorted(model_presets())
 scenarios = st.fixed_dictionaries({
@@ -44,6 +45,17 @@ def test_rejected_with_a_key_or_estimated_consistently(data):
     except ScenarioError as exc:
         assert exc.key in data or exc.key in ("model", "tp")
         return
+    _check_consistent(s)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(valid_scenarios())
+def test_valid_scenarios_are_estimated_consistently(data):
+    """Scenarios valid by construction (tests/scenario_strategies.py): every one must validate."""
+    _check_consistent(scenario_from_dict(data))
+
+
+def _check_consistent(s) -> None:
     est = estimate(s)
     assert len(est.stages) == s.pp
     for stage in est.stages:
@@ -60,11 +72,8 @@ def test_rejected_with_a_key_or_estimated_consistently(data):
 
 
 @settings(max_examples=60, deadline=None)
-@given(scenarios, st.integers(1, 3))
+@given(valid_scenarios(), st.integers(1, 3))
 def test_more_tokens_never_need_less_memory(data, factor):
-    try:
-        s = scenario_from_dict(data)
-        bigger = s.replace(micro_batch=s.micro_batch * (factor + 1))
-    except ScenarioError:
-        return
+    s = scenario_from_dict(data)
+    bigger = s.replace(micro_batch=s.micro_batch * (factor + 1))
     assert estimate(bigger).peak_allocated_bytes >= estimate(s).peak_allocated_bytes
