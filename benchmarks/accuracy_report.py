@@ -85,8 +85,14 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
   it: Qwen-1.8B full fine-tuning reserves 18.62 GiB at max_length 1024, 35.11 GiB at 2048 and 31.62 GiB at 4096, and
   its LoRA rows grow by ~50 bytes per logit element whatever the model size (the estimate, 1-6% off on the rows near
   the card's capacity, where the allocator frees its cache, is 13-58% low on the others). A fixed-shape scenario
-  cannot state that history. These rows are why the Hugging Face framework has no row in the statistics; its
-  strongest evidence is the H200 runs of `tests/data/gpu_measured` (docs/gpu-accuracy.md).
+  cannot state that history. Without them the Hugging Face framework keeps only PEFT's two FSDP QLoRA rows in the
+  statistics; its strongest evidence is the H200 runs of `tests/data/gpu_measured` (docs/gpu-accuracy.md).
+- DeepSpeed and FSDP rows from PEFT's documentation (Llama-2-70B, LoRA/QLoRA on all linear layers, packed
+  2048-token steps) are all low: ZeRO-3 LoRA on 8 x H100 -8%, ZeRO-3 QLoRA on 2 GPUs -14%, FSDP QLoRA -11%, and
+  FSDP QLoRA with CPU offload -35% (PEFT's page itself notes that offloading with QLoRA uses more GPU memory than
+  expected). Their figures are "memory consumed per GPU" read from GPU-usage screenshots (device memory used,
+  rounded), and what DeepSpeed/NCCL hold outside PyTorch's allocator on 2-8 GPUs is only the fixed 0.25 GiB here.
+  ZeRO-3's whole-size gradient bucket (contiguous_gradients) is counted.
 - QLoRA in litgpt (bitsandbytes through Lightning's precision plugin) stays 6-18% low after its head, its fp32 logits
   and the head's dequantised copy are counted; every layer input that MatMul4Bit keeps is counted too (the same
   mechanism brings the H200 QLoRA runs within 2%). The remaining 1-2 GiB grows with tokens and is not explained by a

@@ -344,6 +344,15 @@ def stage_components(
                 unit_params=round(p.largest_unit),
             )
         )
+        if fw.deepspeed_buckets:
+            # deepspeed/runtime/zero/stage3.py: with contiguous_gradients (default true) the optimizer allocates an
+            # IPG bucket of reduce_bucket_size elements per gradient dtype at init, whatever few parameters train.
+            ipg = s.reduce_bucket_size * dt.grad
+            comps.append(_c("zero3_ipg_bucket", QT_TRANSLATE_NOOP("engine", "ZeRO-3 gradient bucket"), "transient",
+                            Moments(ipg, ipg, ipg, ipg),
+                            QT_TRANSLATE_NOOP("engine", "reduce_bucket_size elements x gradient bytes, allocated once "
+                                              "(DeepSpeed contiguous_gradients)"),
+                            reduce_bucket_size=s.reduce_bucket_size))
     elif zero in (1, 2) and s.dp > 1:
         bucket = min(s.reduce_bucket_size, p.trainable + p.lora)
         gather_bucket = min(s.allgather_bucket_size, p.trainable + p.lora)

@@ -120,6 +120,18 @@ def test_deepspeed_bucket_sizes_are_used():
     assert _comp(small, "zero_buckets", 2) == pytest.approx(2 * 50_000_000)
 
 
+def test_deepspeed_zero3_keeps_a_whole_gradient_bucket():
+    # deepspeed/runtime/zero/stage3.py: contiguous_gradients (default) allocates reduce_bucket_size elements in the
+    # gradient dtype when the optimizer is built, even for LoRA whose trainable weights are far fewer (bf16: 2 bytes).
+    est = estimate(_s(framework="deepspeed", zero_stage=3, gpus_per_node=8, method="lora"))
+    assert next(c for c in est.components if c.key == "zero3_ipg_bucket").moments == pytest.approx(
+        (2 * 500_000_000,) * 4)
+    small = estimate(_s(framework="deepspeed", zero_stage=3, gpus_per_node=8, method="lora",
+                        reduce_bucket_size=100_000_000))
+    assert _comp(small, "zero3_ipg_bucket") == pytest.approx(2 * 100_000_000)
+    assert not any(c.key == "zero3_ipg_bucket" for c in estimate(_s(fsdp=True, gpus_per_node=8)).components)
+
+
 def test_compile_and_activation_offload_reduce_saved_activations():
     plain = _comp(estimate(_s(method="lora")), "activations")
     assert _comp(estimate(_s(method="lora", compile=True)), "activations") < plain

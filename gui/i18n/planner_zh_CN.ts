@@ -5128,6 +5128,14 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>the loop's logits variable holds b·s·V (fp32 after Fabric's output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
+    <message>
+        <source>ZeRO-3 gradient bucket</source>
+        <translation>ZeRO-3 梯度桶</translation>
+    </message>
+    <message>
+        <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
+        <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
