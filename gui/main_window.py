@@ -297,13 +297,21 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if self.replaced:  # a new window (another language) took over the same state: nothing is lost
+            self.stop_searches()
             super().closeEvent(event)
             return
         if not file_actions.confirm_discard(self):
             event.ignore()
             return
+        self.stop_searches()
         self.settings.update(window_geometry=bytes(self.saveGeometry().toBase64()).decode(), unit=self.state.unit)
         super().closeEvent(event)
+
+    def stop_searches(self) -> None:
+        """Background searches (Make it fit, Fastest layouts) stop with their window: a closed window's thread would
+        keep a CPU busy and outlive its widgets."""
+        self.fit_panel.cancel()
+        self.speed_panel.cancel()
 
     def copy_breakdown(self) -> None:
         QApplication.clipboard().setText(self.table.as_text())

@@ -89,3 +89,28 @@ def test_custom_gpu_carries_speed_figures(window, monkeypatch):
     file_actions.custom_gpu(window)
     gpu = window.state.scenario.gpu
     assert gpu.speed_value("bf16_tflops") == 200.0
+
+
+def test_closing_the_window_stops_its_layout_search(window, monkeypatch):
+    """A search still running when its window closes is cancelled and waited for, not left to outlive it."""
+    import time
+
+    from gui import speed_panel
+
+    seen = {}
+
+    def slow_search(scenario, cancel):
+        began = time.monotonic()
+        while not cancel() and time.monotonic() - began < 30:
+            time.sleep(0.005)
+        seen["cancelled"] = cancel()
+        raise speed_panel.PlannerError("stopped")
+
+    monkeypatch.setattr(speed_panel, "speed_search", slow_search)
+    window.show()
+    window.speed_panel.search()
+    assert window.speed_panel.worker.isRunning()
+    window.state.undo_stack.setClean()
+    window.close()
+    assert seen == {"cancelled": True}
+    assert not window.speed_panel.worker.isRunning()
