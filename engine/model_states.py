@@ -89,6 +89,21 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
                 double_quant=s.qlora_double_quant,
             )
         )
+    if p.released:
+        r_bytes = 0.0 if off_params else p.released * p.released_bytes_per_param / (dp_shards if zero == 3 else 1)
+        comps.append(
+            _c(
+                "released_weights",
+                QT_TRANSLATE_NOOP("engine", "Frozen weights in the released storage"),
+                "model states",
+                Moments.whole_step(r_bytes),
+                QT_TRANSLATE_NOOP("engine", "stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit "
+                                  "scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)"),
+                params=p.released,
+                storage=p.released_format,
+                bytes_per_param=p.released_bytes_per_param,
+            )
+        )
     if p.lora:
         comps.append(
             _c(

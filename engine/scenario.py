@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from .architecture import ModelSpec, model_from_hf_config
+from .base_storage import BASE_STORAGE_MEANING, BASE_STORAGES
 from .consistency import check_consistency, default_lora_targets, lora_target_names  # noqa: F401 - re-exported
 from .errors import ModelConfigError, PresetError, ScenarioError
 from .frameworks.keys import FRAMEWORK_KEYS, parse_framework_keys
@@ -66,6 +67,7 @@ DEFAULTS: dict[str, tuple[Any, str]] = {
     "freeze_from": ("bottom", "which end the frozen layers are taken from: bottom | top"),
     "qlora_bits": (4, "4 (NF4) | 8 (LLM.int8) base weights (qlora)"),
     "qlora_double_quant": (True, "quantise the quantisation constants too (qlora)"),
+    "base_storage": ("compute", BASE_STORAGE_MEANING),
     "tp": (1, "tensor parallel degree"),
     "pp": (1, "pipeline parallel degree"),
     "pp_schedule": ("1f1b", " | ".join(PP_SCHEDULES) + " (pipeline schedule: micro-batches kept in flight per stage)"),
@@ -102,7 +104,7 @@ _CHOICES = {
     "estimator": ESTIMATORS,
     "lora_adapter_dtype": ADAPTER_DTYPES,
     "pp_schedule": PP_SCHEDULES,
-    "vision_tower": VISION_TOWER_MODES,
+    "vision_tower": VISION_TOWER_MODES, "base_storage": BASE_STORAGES,
 }
 _BOOLS = ("freeze_embeddings", "qlora_double_quant", "sequence_parallel", "fsdp", "loss_parallel",
           "reshard_after_forward")
@@ -156,6 +158,7 @@ class Scenario:
     freeze_from: str = "bottom"
     qlora_bits: int = 4
     qlora_double_quant: bool = True
+    base_storage: str = "compute"
     tp: int = 1
     pp: int = 1
     pp_schedule: str = "1f1b"

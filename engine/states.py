@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .architecture import Linear, ModelSpec
+from .base_storage import bytes_per_value, storage_format, stored_values
 from .frameworks.settings import behaviour
 from .scenario import Scenario
 
@@ -80,6 +81,9 @@ class StageParams:
     factored_state: float  # adafactor statistics for the trainable weights
     largest_unit: float  # largest ZeRO-3/FSDP gather unit (one layer or the embedding)
     largest_param: float
+    released: float = 0.0  # LoRA's frozen base weights kept in the checkpoint's MXFP4/FP8 storage (base_storage)
+    released_bytes_per_param: float = 0.0
+    released_format: str = ""
 
     @property
     def trainable(self) -> float:
@@ -204,8 +208,9 @@ def _factored_per_layer(spec: ModelSpec, moe: bool, linear_attn: bool = False) -
 def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last: bool,
                  groups: list[LayerGroup] | None = None) -> StageParams:
     tp, ep = s.tp, s.ep
-    trainable_dense = trainable_expert = frozen = quantized = lora = factored = 0.0
+    trainable_dense = trainable_expert = frozen = quantized = lora = factored = released = 0.0
     adapters_only = s.method in ("lora", "qlora")
+    fmt = storage_format(s, spec)
     largest_unit = 0.0
     for g in groups if groups is not None else layer_groups(s, spec, layers):
         linear_params = spec.linear_params(g.moe, g.linear_attn) / tp
@@ -217,6 +222,11 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
             if s.method == "qlora":
                 quantized += n * (linear_params + expert)
                 frozen += n * small
+            elif fmt:
+                q_dense, q_expert = stored_values(spec, g.moe, g.linear_attn, fmt)
+                q = q_dense / tp + (q_expert / (ep * tp) if g.moe else 0.0)
+                released += n * q
+                frozen += n * (linear_params + expert + small - q)
             else:
                 frozen += n * (linear_params + expert + small)
         else:
@@ -258,4 +268,4 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
             trainable_dense += spec.hidden
     largest_param = max(embed, spec.ffn * spec.hidden / tp, spec.q_dim * spec.hidden / tp)
     return StageParams(trainable_dense, trainable_expert, frozen, quantized, lora, factored,
-                       largest_unit, largest_param)
+                       largest_unit, largest_param, released, bytes_per_value(fmt) if fmt else 0.0, fmt)

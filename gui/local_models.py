@@ -89,7 +89,11 @@ def _checkpoint_changes(folder: Path) -> dict:
         summary = summarize_folder(folder)
     except SafetensorsError:
         return {}
-    if summary is None or summary.quantization not in _QLORA:
+    if summary is None:
+        return {}
+    if summary.quantization in ("mxfp4", "fp8"):  # LoRA keeps the frozen base as released (other methods ignore it)
+        return {"base_storage": summary.quantization}
+    if summary.quantization not in _QLORA:
         return {}
     return {"method": "qlora", "qlora_bits": _QLORA[summary.quantization]}
 

@@ -21,6 +21,7 @@ from engine.scenario import lora_target_names
 from .framework_options import FrameworkOptions
 from .state import AppState
 from .theme import text_colour
+from .vision_rows import VisionRows
 from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo
 from .words import field_label
 
@@ -60,8 +61,16 @@ class SetupPanel(QWidget):
         self.freeze_embeddings = QCheckBox(self.tr("also freeze the token embeddings"))
         self.qlora_bits = ValueCombo([(4, self.tr("4-bit (NF4)")), (8, self.tr("8-bit (LLM.int8)"))])
         self.double_quant = QCheckBox(self.tr("double quantisation"))
+        self.base_storage = ValueCombo(
+            [
+                ("compute", self.tr("in the number format below (16/32-bit)")),
+                ("released", self.tr("as the checkpoint was released (MXFP4 / FP8 where it is)")),
+                ("mxfp4", self.tr("MXFP4: 4.25 bits per weight")),
+                ("fp8", self.tr("FP8: 8 bits per weight")),
+            ]
+        )
         self._method_rows: dict[str, list[QWidget]] = {
-            "lora": [self.lora_rank, self.lora_targets],
+            "lora": [self.lora_rank, self.lora_targets, self.base_storage],
             "qlora": [self.lora_rank, self.lora_targets, self.qlora_bits, self.double_quant],
             "freeze": [self.frozen_layers, self.freeze_from, self.freeze_embeddings],
         }
@@ -70,6 +79,7 @@ class SetupPanel(QWidget):
         form.addRow(self.tr("Frozen layers"), self.frozen_layers)
         form.addRow(self.tr("Frozen side"), self.freeze_from)
         form.addRow("", self.freeze_embeddings)
+        form.addRow(self.tr("Frozen base weights (storage)"), self.base_storage)
         form.addRow(self.tr("Base weights (QLoRA bits)"), self.qlora_bits)
         form.addRow("", self.double_quant)
         self.precision = ValueCombo(
@@ -120,25 +130,9 @@ class SetupPanel(QWidget):
             ]
         )
         form.addRow(self.tr("Attention kernel"), self.attention)
-        # Vision-language models only (rows hidden for text-only models): the image part of each sequence.
-        self.images_per_sample = _spin(0, 4096)
-        form.addRow(self.tr("Images per sequence (images per sample)"), self.images_per_sample)
-        self.image_resolution = _spin(0, 16384)
-        self.image_resolution.setSingleStep(14 * 16)
-        self.image_resolution.setSpecialValueText(self.tr("the tower's native size"))
-        form.addRow(self.tr("Image side in pixels (image resolution)"), self.image_resolution)
-        self.vision_tower = ValueCombo(
-            [
-                ("frozen", self.tr("not trained (frozen tower)")),
-                ("trained", self.tr("trained with the model (trained tower)")),
-            ]
-        )
-        form.addRow(self.tr("Image encoder (vision tower)"), self.vision_tower)
-        self.image_tokens = QLabel()
-        self.image_tokens.setWordWrap(True)
-        form.addRow(self.image_tokens)
-        self._vision_rows: list[QWidget] = [self.images_per_sample, self.image_resolution, self.vision_tower,
-                                            self.image_tokens]
+        self.vision = VisionRows(form, lambda changes: self._edit(changes), self)  # vision-language models only
+        self.images_per_sample, self.image_resolution = self.vision.images_per_sample, self.vision.image_resolution
+        self.vision_tower, self.image_tokens = self.vision.vision_tower, self.vision.image_tokens
 
         parallel = QWidget()
         pform = QFormLayout(parallel)
@@ -217,6 +211,9 @@ class SetupPanel(QWidget):
                                             "vocabularies): saves its gradient and optimizer states."),
             self.qlora_bits: self.tr("How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, "
                                      "8-bit about half."),
+            self.base_storage: self.tr("How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 "
+                                       "(about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): "
+                                       "kept that way, the frozen weights take that much less memory."),
             self.double_quant: self.tr("Also quantise the quantisation constants: about 0.4 bits per weight less."),
             self.precision: self.tr("Number format of weights, gradients and computation. AMP keeps fp32 weights "
                                     "(4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can "
@@ -234,15 +231,6 @@ class SetupPanel(QWidget):
                                         "(full) or less (selective)."),
             self.attention: self.tr("FlashAttention and SDPA never store the attention score matrix; eager stores "
                                     "batch × heads × sequence² scores per layer."),
-            self.images_per_sample: self.tr("Images in each training sequence. Their tokens are part of the "
-                                            "sequence length; a trained image encoder keeps activations for every "
-                                            "image patch."),
-            self.image_resolution: self.tr("Side of each (square) image in pixels. Towers that read any size make "
-                                           "more patches and tokens from larger images (Qwen2.5-VL, Pixtral); "
-                                           "fixed-size towers resize every image (Gemma 3, Llama 4 tiles)."),
-            self.vision_tower: self.tr("Whether the image encoder and its projector are trained. Trained: their "
-                                       "gradients, optimizer states and activations for every patch; frozen: "
-                                       "only their weights. LoRA and QLoRA keep it frozen."),
             self.tp: self.tr("Split every layer's matrices over this many GPUs: weights, gradients, states and most "
                              "activations divide by it; costs fast communication (NVLink) every layer."),
             self.pp: self.tr("Split the layers into this many consecutive stages on different GPUs: each holds a "
@@ -287,6 +275,7 @@ class SetupPanel(QWidget):
         self.freeze_embeddings.toggled.connect(lambda v: edit({"freeze_embeddings": v}))
         self.qlora_bits.valueChosen.connect(lambda v: edit({"qlora_bits": v}))
         self.double_quant.toggled.connect(lambda v: edit({"qlora_double_quant": v}))
+        self.base_storage.valueChosen.connect(lambda v: edit({"base_storage": v}))
         for key in ("precision", "optimizer", "checkpointing", "attention", "offload", "estimator"):
             getattr(self, key).valueChosen.connect(lambda v, k=key: edit({k: v}))
         self.micro_batch.valueEdited.connect(lambda v, drag: self._slider_edit("micro_batch", v, drag))
@@ -294,9 +283,6 @@ class SetupPanel(QWidget):
         self.micro_batch.slider.sliderReleased.connect(self._end_drag)
         self.seq_len.slider.sliderReleased.connect(self._end_drag)
         self.grad_accum.valueChanged.connect(lambda v: edit({"grad_accum": v}))
-        self.images_per_sample.valueChanged.connect(lambda v: edit({"images_per_sample": v}))
-        self.image_resolution.valueChanged.connect(lambda v: edit({"image_resolution": v}))
-        self.vision_tower.valueChosen.connect(lambda v: edit({"vision_tower": v}))
         for key in ("tp", "pp", "ep", "cp"):
             getattr(self, key).valueChanged.connect(lambda v, k=key: edit({k: v}))
         self.sequence_parallel.toggled.connect(lambda v: edit({"sequence_parallel": v}))
@@ -310,7 +296,7 @@ class SetupPanel(QWidget):
                   "checkpointing": self.checkpointing, "attention": self.attention, "offload": self.offload,
                   "estimator": self.estimator, "freeze_from": self.freeze_from, "qlora_bits": self.qlora_bits,
                   "lora_targets": self.lora_targets, "zero_stage": self.zero,
-                  "vision_tower": self.vision_tower}
+                  "vision_tower": self.vision_tower, "base_storage": self.base_storage}
         key = next(iter(changes))
         text = f"{field_label(key)}: {combos[key].currentText()}" if key in combos else ""
         if not self.state.edit(changes, text, merge_key=merge_key):
@@ -329,23 +315,6 @@ class SetupPanel(QWidget):
         self._edit(changes)
 
     # --- showing
-    def _show_vision(self, s: Scenario, vision: Any) -> None:
-        """The image rows exist only for models with a vision tower; they say what one image costs in tokens."""
-        for widget in self._vision_rows:
-            self._form.setRowVisible(widget, vision is not None)
-        if vision is None:
-            return
-        adapters = s.method in ("lora", "qlora")
-        self.vision_tower.setEnabled(not adapters)
-        resolution = s.image_resolution or vision.image_size
-        tokens = vision.tokens_per_image(resolution)
-        text = (self.tr("Each image: %1 patches in the tower, %2 tokens of the sequence.")
-                .replace("%1", f"{vision.patches_per_image(resolution):,}").replace("%2", f"{tokens:,}"))
-        if s.images_per_sample * tokens > s.seq_len:  # the model would refuse such a batch
-            text += " " + self.tr("The images need %1 tokens, more than the sequence length.").replace(
-                "%1", f"{s.images_per_sample * tokens:,}")
-        self.image_tokens.setText(text)
-
     def show_error(self, message: str) -> None:
         self.error.setStyleSheet(f"color: {text_colour('does not fit')};")
         self.error.setText(message)
@@ -373,7 +342,7 @@ class SetupPanel(QWidget):
             (self.offload, s.offload),
             (self.estimator, s.estimator),
             (self.zero, "fsdp" if s.fsdp else s.zero_stage),
-            (self.vision_tower, s.vision_tower),
+            (self.base_storage, s.base_storage),
         ]
         for combo, value in widgets:
             combo.set_value(value)
@@ -385,8 +354,6 @@ class SetupPanel(QWidget):
             (self.pp, s.pp),
             (self.ep, s.ep),
             (self.cp, s.cp),
-            (self.images_per_sample, s.images_per_sample),
-            (self.image_resolution, s.image_resolution),
         ):
             spin.blockSignals(True)
             spin.setValue(value)
@@ -404,7 +371,7 @@ class SetupPanel(QWidget):
         self.seq_len.set_value(s.seq_len)
         self.ep.setEnabled(spec.is_moe)
         self.ep.setToolTip("" if spec.is_moe else self.tr("Expert parallelism needs a mixture-of-experts model."))
-        self._show_vision(s, spec.vision)
+        self.vision.show(s, spec.vision)
         shown = set(self._method_rows.get(s.method, []))
         for widget in {w for ws in self._method_rows.values() for w in ws}:
             self._form.setRowVisible(widget, widget in shown)

@@ -24,6 +24,7 @@ FIELD_LABELS: dict[str, str] = {
     "freeze_embeddings": QT_TRANSLATE_NOOP("Fields", "Freeze the token embeddings"),
     "qlora_bits": QT_TRANSLATE_NOOP("Fields", "Base weights (QLoRA bits)"),
     "qlora_double_quant": QT_TRANSLATE_NOOP("Fields", "Double quantisation"),
+    "base_storage": QT_TRANSLATE_NOOP("Fields", "Frozen base weights (storage)"),
     "precision": QT_TRANSLATE_NOOP("Fields", "Number format (precision)"),
     "optimizer": QT_TRANSLATE_NOOP("Fields", "Optimizer"),
     "micro_batch": QT_TRANSLATE_NOOP("Fields", "Sequences per GPU step (micro-batch)"),

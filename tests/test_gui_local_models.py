@@ -56,6 +56,27 @@ def test_cache_models_appear_and_choosing_one_uses_its_config(qtbot, empty_model
     assert "bnb-4bit" in picker.details.text()
 
 
+def test_an_mxfp4_checkpoint_keeps_its_storage_under_lora(qtbot, empty_model_cache):
+    cache = empty_model_cache / "hf_hub_cache"
+    cfg = model_presets()["gpt-oss-20b"].hf_config
+    win, _ = build_window(None, restore=False)
+    qtbot.addWidget(win)
+    win.state.edit({"method": "lora", "precision": "bf16"})
+    # gpt-oss's layout: uint8 blocks of 16 bytes (32 values) and one E8M0 scale per block
+    _hub_model(cache, "openai/gpt-oss-20b", cfg, {
+        "model.layers.0.mlp.experts.down_proj_blocks": ("U8", [2, 4, 2, 16], 1),
+        "model.layers.0.mlp.experts.down_proj_scales": ("U8", [2, 4, 2], 1),
+    })
+    picker = win.model_picker
+    picker.rescan_button.click()
+    names, group = _rows(picker.tree.tree, "On this computer")
+    picker.tree.chosen.emit(group.child(0).data(0, 0x0100))
+    s = win.state.scenario
+    assert (s.method, s.base_storage) == ("lora", "mxfp4")
+    assert win.setup_panel.base_storage.value() == "mxfp4"
+    assert any(c.key == "released_weights" for c in win.state.estimate.stages[0].components)
+
+
 def test_imported_config_and_custom_gpu_stay_in_the_pickers(qtbot, tmp_path, planner_home, monkeypatch):
     cfg = model_presets()["llama-3.2-1b"].hf_config
     monkeypatch.setattr(dialogs.ImportedConfig, "ask", classmethod(lambda cls, parent: cls("My fine-tune", cfg)))

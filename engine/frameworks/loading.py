@@ -42,8 +42,9 @@ def load_and_host(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, offloa
     shards = s.dp * s.cp if zero3 else 1
     q_bpp = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)
     dense = (p.trainable + p.frozen) * dt.weight
-    weights = dense + p.quantized * q_bpp + p.lora * adapter_bytes
-    full16 = (p.trainable + p.frozen + p.quantized) * 2 + p.lora * adapter_bytes  # the checkpoint as stored
+    released = p.released * p.released_bytes_per_param  # loaded as stored: no 16-bit copy is made
+    weights = dense + p.quantized * q_bpp + released + p.lora * adapter_bytes
+    full16 = (p.trainable + p.frozen + p.quantized) * 2 + released + p.lora * adapter_bytes  # the checkpoint as stored
     shard = 0.0 if s.offload == "optimizer+params" else weights / shards
     unit = p.largest_unit * (q_bpp if s.method == "qlora" else dt.weight)
     if not zero3:

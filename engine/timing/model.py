@@ -219,7 +219,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     if first:
         memory += 2 * act_bytes / rates.memory  # embedding gather (and its scatter-add gradient)
     p = stage_params(s, spec, layers, first, last, list(groups))
-    params = p.trainable + p.frozen + p.quantized + p.lora
+    params = p.trainable + p.frozen + p.quantized + p.released + p.lora
     return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, fwd_total, bwd_total,
                   p.trainable + p.lora, params)
 

@@ -19,32 +19,32 @@
         <translation>无法使用 %(model)s：%(why)s</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="102" />
+        <location filename="../local_models.py" line="106" />
         <source>The weights were not read: %s</source>
         <translation>未读取权重：%s</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="104" />
+        <location filename="../local_models.py" line="108" />
         <source>No .safetensors weights in this folder (only config.json was read).</source>
         <translation>此文件夹中没有 .safetensors 权重（只读取了 config.json）。</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="105" />
+        <location filename="../local_models.py" line="109" />
         <source>, stored %s</source>
         <translation>，存储格式 %s</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="107" />
+        <location filename="../local_models.py" line="111" />
         <source>matches the config</source>
         <translation>与配置一致</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="109" />
+        <location filename="../local_models.py" line="113" />
         <source>the config says %s</source>
         <translation>配置给出的是 %s</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="110" />
+        <location filename="../local_models.py" line="114" />
         <source>Checkpoint: %(n)s parameters in %(files)d file(s), mostly %(dtype)s%(quant)s; %(agree)s.</source>
         <translation>检查点：%(files)d 个文件中共 %(n)s 个参数，主要为 %(dtype)s%(quant)s；%(agree)s。</translation>
     </message>
@@ -582,182 +582,187 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="27" />
+        <source>Frozen base weights (storage)</source>
+        <translation>冻结的基础权重（存储格式）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="28" />
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="28" />
+        <location filename="../words.py" line="29" />
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="29" />
+        <location filename="../words.py" line="30" />
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每 GPU 每步序列数（micro-batch）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="30" />
+        <location filename="../words.py" line="31" />
         <source>Tokens per sequence (sequence length)</source>
         <translation>每序列 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="31" />
+        <location filename="../words.py" line="32" />
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="32" />
+        <location filename="../words.py" line="33" />
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../words.py" line="33" />
+        <location filename="../words.py" line="34" />
         <source>Attention kernel</source>
         <translation>注意力实现</translation>
     </message>
     <message>
-        <location filename="../words.py" line="34" />
+        <location filename="../words.py" line="35" />
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="35" />
+        <location filename="../words.py" line="36" />
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="36" />
+        <location filename="../words.py" line="37" />
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="37" />
+        <location filename="../words.py" line="38" />
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="38" />
+        <location filename="../words.py" line="39" />
         <source>Sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="39" />
         <location filename="../words.py" line="40" />
+        <location filename="../words.py" line="41" />
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="41" />
+        <location filename="../words.py" line="42" />
         <source>Offload (slow)</source>
         <translation>卸载（较慢）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="42" />
+        <location filename="../words.py" line="43" />
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../words.py" line="43" />
+        <location filename="../words.py" line="44" />
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../words.py" line="44" />
+        <location filename="../words.py" line="45" />
         <source>K factor</source>
         <translation>K 系数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="45" />
+        <location filename="../words.py" line="46" />
         <source>LoRA alpha</source>
         <translation>LoRA alpha</translation>
     </message>
     <message>
-        <location filename="../words.py" line="46" />
+        <location filename="../words.py" line="47" />
         <source>Adapter number format</source>
         <translation>适配器数值格式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="47" />
+        <location filename="../words.py" line="48" />
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../words.py" line="48" />
+        <location filename="../words.py" line="49" />
         <source>Framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../words.py" line="49" />
+        <location filename="../words.py" line="50" />
         <source>Loss computation</source>
         <translation>损失计算方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="50" />
+        <location filename="../words.py" line="51" />
         <source>Compile the model</source>
         <translation>编译模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="51" />
+        <location filename="../words.py" line="52" />
         <source>Activation offloading</source>
         <translation>激活卸载</translation>
     </message>
     <message>
-        <location filename="../words.py" line="52" />
+        <location filename="../words.py" line="53" />
         <source>Optimizer in backward</source>
         <translation>反向传播中更新优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="53" />
+        <location filename="../words.py" line="54" />
         <source>Also fully train (modules_to_save)</source>
         <translation>同时完整训练（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="54" />
+        <location filename="../words.py" line="55" />
         <source>Distributed optimizer</source>
         <translation>分布式优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="55" />
+        <location filename="../words.py" line="56" />
         <source>Pipeline schedule</source>
         <translation>流水线调度</translation>
     </message>
     <message>
-        <location filename="../words.py" line="56" />
+        <location filename="../words.py" line="57" />
         <source>Virtual pipeline stages</source>
         <translation>虚拟流水线阶段</translation>
     </message>
     <message>
-        <location filename="../words.py" line="57" />
+        <location filename="../words.py" line="58" />
         <source>Re-shard after forward</source>
         <translation>前向后重新分片</translation>
     </message>
     <message>
-        <location filename="../words.py" line="58" />
+        <location filename="../words.py" line="59" />
         <source>Loss parallel</source>
         <translation>损失并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="59" />
+        <location filename="../words.py" line="60" />
         <source>LoRA dropout</source>
         <translation>LoRA dropout</translation>
     </message>
     <message>
-        <location filename="../words.py" line="66" />
+        <location filename="../words.py" line="69" />
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../words.py" line="67" />
+        <location filename="../words.py" line="70" />
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（images per sample）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="68" />
+        <location filename="../words.py" line="71" />
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（image resolution）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="69" />
+        <location filename="../words.py" line="72" />
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（vision tower）</translation>
     </message>
@@ -774,137 +779,145 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">视觉编码器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="70" />
+        <location filename="../words.py" line="73" />
         <source>Attention kernel variant</source>
         <translation>注意力内核变体</translation>
     </message>
     <message>
-        <location filename="../words.py" line="71" />
+        <location filename="../words.py" line="74" />
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="72" />
+        <location filename="../words.py" line="75" />
         <source>Bandwidth between nodes</source>
         <translation>节点间带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="73" />
+        <location filename="../words.py" line="76" />
         <source>Tokens to train</source>
         <translation>要训练的 token 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="74" />
+        <location filename="../words.py" line="77" />
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../words.py" line="75" />
+        <location filename="../words.py" line="78" />
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../words.py" line="80" />
+        <location filename="../words.py" line="83" />
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="80" />
+        <location filename="../words.py" line="83" />
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="82" />
-        <location filename="../words.py" line="86" />
-        <location filename="../words.py" line="87" />
-        <location filename="../words.py" line="93" />
+        <location filename="../words.py" line="85" />
+        <location filename="../words.py" line="89" />
+        <location filename="../words.py" line="90" />
+        <location filename="../words.py" line="98" />
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="82" />
+        <location filename="../words.py" line="85" />
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="83" />
+        <location filename="../words.py" line="86" />
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="84" />
+        <location filename="../words.py" line="87" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="84" />
+        <location filename="../words.py" line="87" />
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="85" />
+        <location filename="../words.py" line="88" />
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="88" />
+        <location filename="../words.py" line="91" />
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../words.py" line="88" />
+        <location filename="../words.py" line="91" />
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89" />
+        <location filename="../words.py" line="94" />
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="90" />
+        <location filename="../words.py" line="95" />
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="92" />
+        <location filename="../words.py" line="97" />
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="93" />
+        <location filename="../words.py" line="98" />
         <source>on</source>
         <translation>开启</translation>
     </message>
     <message>
+        <location filename="../words.py" line="61" />
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
+        <location filename="../words.py" line="62" />
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
+        <location filename="../words.py" line="63" />
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
+        <location filename="../words.py" line="64" />
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
+        <location filename="../words.py" line="66" />
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
+        <location filename="../words.py" line="68" />
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
+        <location filename="../words.py" line="92" />
         <source>as the framework's launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
+        <location filename="../words.py" line="93" />
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
@@ -991,188 +1004,203 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FrameworkOptions</name>
     <message>
-        <location filename="../framework_options.py" line="22" />
+        <location filename="../framework_options.py" line="27" />
         <source>Training framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="27" />
+        <location filename="../framework_options.py" line="32" />
         <source>Hugging Face Trainer / TRL / axolotl / LLaMA-Factory</source>
         <translation>Hugging Face Trainer / TRL / axolotl / LLaMA-Factory 系</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="28" />
+        <location filename="../framework_options.py" line="33" />
         <source>DeepSpeed</source>
         <translation>DeepSpeed 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="29" />
+        <location filename="../framework_options.py" line="34" />
         <source>torchtune</source>
         <translation>torchtune 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="30" />
+        <location filename="../framework_options.py" line="35" />
         <source>torchtitan</source>
         <translation>torchtitan 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="31" />
+        <location filename="../framework_options.py" line="36" />
         <source>Megatron-LM / NeMo</source>
         <translation>Megatron-LM / NeMo 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="32" />
+        <location filename="../framework_options.py" line="37" />
         <source>Unsloth</source>
         <translation>Unsloth 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="33" />
+        <location filename="../framework_options.py" line="38" />
         <source>LitGPT</source>
         <translation>LitGPT 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="34" />
+        <location filename="../framework_options.py" line="39" />
         <source>plain PyTorch loop</source>
         <translation>纯 PyTorch 训练循环</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="36" />
-        <location filename="../framework_options.py" line="107" />
+        <location filename="../framework_options.py" line="41" />
+        <location filename="../framework_options.py" line="157" />
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="37" />
+        <location filename="../framework_options.py" line="42" />
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="39" />
+        <location filename="../framework_options.py" line="44" />
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="40" />
+        <location filename="../framework_options.py" line="45" />
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="41" />
+        <location filename="../framework_options.py" line="46" />
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="42" />
+        <location filename="../framework_options.py" line="47" />
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="44" />
+        <location filename="../framework_options.py" line="49" />
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="45" />
+        <location filename="../framework_options.py" line="50" />
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="46" />
+        <location filename="../framework_options.py" line="51" />
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="47" />
+        <location filename="../framework_options.py" line="52" />
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="48" />
+        <location filename="../framework_options.py" line="53" />
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="49" />
+        <location filename="../framework_options.py" line="54" />
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="50" />
+        <location filename="../framework_options.py" line="55" />
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="57" />
+        <location filename="../framework_options.py" line="90" />
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="59" />
+        <location filename="../framework_options.py" line="92" />
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60" />
+        <location filename="../framework_options.py" line="93" />
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="60" />
         <source>as the framework's launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="61" />
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="62" />
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="65" />
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="66" />
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="68" />
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="69" />
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="70" />
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="72" />
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="73" />
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="74" />
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="75" />
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="76" />
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="82" />
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="84" />
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -1915,12 +1943,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="209" />
+        <location filename="../widgets.py" line="210" />
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="212" />
+        <location filename="../widgets.py" line="213" />
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
     </message>
@@ -1986,516 +2014,535 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="40" />
+        <location filename="../setup_panel.py" line="41" />
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="46" />
+        <location filename="../setup_panel.py" line="47" />
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="47" />
+        <location filename="../setup_panel.py" line="48" />
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="48" />
+        <location filename="../setup_panel.py" line="49" />
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="49" />
+        <location filename="../setup_panel.py" line="50" />
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="52" />
+        <location filename="../setup_panel.py" line="53" />
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="55" />
+        <location filename="../setup_panel.py" line="56" />
         <source>Which linear layers get adapters</source>
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="58" />
+        <location filename="../setup_panel.py" line="59" />
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="58" />
+        <location filename="../setup_panel.py" line="59" />
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="60" />
+        <location filename="../setup_panel.py" line="61" />
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="61" />
+        <location filename="../setup_panel.py" line="62" />
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="61" />
+        <location filename="../setup_panel.py" line="62" />
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="62" />
+        <location filename="../setup_panel.py" line="63" />
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
+        <location filename="../setup_panel.py" line="66" />
+        <source>in the number format below (16/32-bit)</source>
+        <translation>使用下方的数值格式（16/32 位）</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="67" />
+        <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
+        <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
+    </message>
+    <message>
         <location filename="../setup_panel.py" line="68" />
+        <source>MXFP4: 4.25 bits per weight</source>
+        <translation>MXFP4：每个权重 4.25 位</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="69" />
+        <source>FP8: 8 bits per weight</source>
+        <translation>FP8：每个权重 8 位</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="77" />
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="69" />
+        <location filename="../setup_panel.py" line="78" />
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="70" />
+        <location filename="../setup_panel.py" line="79" />
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="71" />
+        <location filename="../setup_panel.py" line="80" />
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="73" />
+        <location filename="../setup_panel.py" line="82" />
+        <source>Frozen base weights (storage)</source>
+        <translation>冻结的基础权重（存储格式）</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="83" />
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="77" />
+        <location filename="../setup_panel.py" line="87" />
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="78" />
+        <location filename="../setup_panel.py" line="88" />
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="79" />
+        <location filename="../setup_panel.py" line="89" />
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="80" />
+        <location filename="../setup_panel.py" line="90" />
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="81" />
+        <location filename="../setup_panel.py" line="91" />
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="82" />
+        <location filename="../setup_panel.py" line="92" />
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="83" />
+        <location filename="../setup_panel.py" line="93" />
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="84" />
+        <location filename="../setup_panel.py" line="94" />
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="87" />
+        <location filename="../setup_panel.py" line="97" />
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="90" />
+        <location filename="../setup_panel.py" line="100" />
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="91" />
+        <location filename="../setup_panel.py" line="101" />
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="92" />
+        <location filename="../setup_panel.py" line="102" />
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="93" />
+        <location filename="../setup_panel.py" line="103" />
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="94" />
+        <location filename="../setup_panel.py" line="104" />
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="95" />
+        <location filename="../setup_panel.py" line="105" />
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="96" />
+        <location filename="../setup_panel.py" line="106" />
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="99" />
+        <location filename="../setup_panel.py" line="109" />
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="101" />
+        <location filename="../setup_panel.py" line="111" />
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="103" />
+        <location filename="../setup_panel.py" line="113" />
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="105" />
+        <location filename="../setup_panel.py" line="115" />
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="108" />
+        <location filename="../setup_panel.py" line="118" />
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109" />
+        <location filename="../setup_panel.py" line="119" />
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="110" />
+        <location filename="../setup_panel.py" line="120" />
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="125" />
         <source>Images per sequence (images per sample)</source>
-        <translation>每个序列的图像数（images per sample）</translation>
+        <translation type="vanished">每个序列的图像数（images per sample）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="128" />
         <source>the tower's native size</source>
-        <translation>编码器的原生尺寸</translation>
+        <translation type="vanished">编码器的原生尺寸</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="129" />
         <source>Image side in pixels (image resolution)</source>
-        <translation>图像边长像素（image resolution）</translation>
+        <translation type="vanished">图像边长像素（image resolution）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="132" />
         <source>not trained (frozen tower)</source>
-        <translation>不训练（冻结编码器）</translation>
+        <translation type="vanished">不训练（冻结编码器）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="133" />
         <source>trained with the model (trained tower)</source>
-        <translation>与模型一起训练（训练编码器）</translation>
+        <translation type="vanished">与模型一起训练（训练编码器）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="136" />
         <source>Image encoder (vision tower)</source>
-        <translation>图像编码器（vision tower）</translation>
+        <translation type="vanished">图像编码器（vision tower）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="174" />
+        <location filename="../setup_panel.py" line="168" />
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="175" />
+        <location filename="../setup_panel.py" line="169" />
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="176" />
+        <location filename="../setup_panel.py" line="170" />
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="177" />
+        <location filename="../setup_panel.py" line="171" />
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="180" />
+        <location filename="../setup_panel.py" line="174" />
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="181" />
+        <location filename="../setup_panel.py" line="175" />
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="204" />
+        <location filename="../setup_panel.py" line="198" />
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="208" />
+        <location filename="../setup_panel.py" line="202" />
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="210" />
+        <location filename="../setup_panel.py" line="204" />
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="212" />
+        <location filename="../setup_panel.py" line="206" />
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="214" />
+        <location filename="../setup_panel.py" line="208" />
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="216" />
+        <location filename="../setup_panel.py" line="210" />
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="218" />
+        <location filename="../setup_panel.py" line="212" />
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="220" />
+        <location filename="../setup_panel.py" line="214" />
+        <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
+        <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="217" />
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221" />
+        <location filename="../setup_panel.py" line="218" />
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="224" />
+        <location filename="../setup_panel.py" line="221" />
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="226" />
+        <location filename="../setup_panel.py" line="223" />
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="228" />
+        <location filename="../setup_panel.py" line="225" />
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="230" />
+        <location filename="../setup_panel.py" line="227" />
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="232" />
+        <location filename="../setup_panel.py" line="229" />
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="235" />
+        <location filename="../setup_panel.py" line="232" />
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="237" />
         <source>Images in each training sequence. Their tokens are part of the sequence length; a trained image encoder keeps activations for every image patch.</source>
-        <translation>每个训练序列中的图像数。图像的词元计入序列长度；训练图像编码器时，每个图像块的激活值都要保留。</translation>
+        <translation type="vanished">每个训练序列中的图像数。图像的词元计入序列长度；训练图像编码器时，每个图像块的激活值都要保留。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="240" />
         <source>Side of each (square) image in pixels. Towers that read any size make more patches and tokens from larger images (Qwen2.5-VL, Pixtral); fixed-size towers resize every image (Gemma 3, Llama 4 tiles).</source>
-        <translation>每张（正方形）图像的边长（像素）。可读任意尺寸的编码器会从更大的图像生成更多图像块和词元（Qwen2.5-VL、Pixtral）；固定尺寸的编码器会缩放每张图像（Gemma 3，Llama 4 分块）。</translation>
+        <translation type="vanished">每张（正方形）图像的边长（像素）。可读任意尺寸的编码器会从更大的图像生成更多图像块和词元（Qwen2.5-VL、Pixtral）；固定尺寸的编码器会缩放每张图像（Gemma 3，Llama 4 分块）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="243" />
         <source>Whether the image encoder and its projector are trained. Trained: their gradients, optimizer states and activations for every patch; frozen: only their weights. LoRA and QLoRA keep it frozen.</source>
-        <translation>是否训练图像编码器及其投影层。训练：需要它们的梯度、优化器状态和每个图像块的激活值；冻结：只需要它们的权重。LoRA 和 QLoRA 保持其冻结。</translation>
+        <translation type="vanished">是否训练图像编码器及其投影层。训练：需要它们的梯度、优化器状态和每个图像块的激活值；冻结：只需要它们的权重。LoRA 和 QLoRA 保持其冻结。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="246" />
+        <location filename="../setup_panel.py" line="234" />
         <source>Split every layer's matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="248" />
+        <location filename="../setup_panel.py" line="236" />
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="250" />
+        <location filename="../setup_panel.py" line="238" />
         <source>Spread a mixture-of-experts model's experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="251" />
+        <location filename="../setup_panel.py" line="239" />
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="253" />
+        <location filename="../setup_panel.py" line="241" />
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="255" />
+        <location filename="../setup_panel.py" line="243" />
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="258" />
+        <location filename="../setup_panel.py" line="246" />
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="260" />
+        <location filename="../setup_panel.py" line="248" />
         <source>How memory is computed. 'detailed' counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide's formulas for comparison.</source>
         <translation>显存的计算方式。'detailed' 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="342" />
         <source>Each image: %1 patches in the tower, %2 tokens of the sequence.</source>
-        <translation>每张图像：编码器中 %1 个图像块，序列中 %2 个词元。</translation>
+        <translation type="vanished">每张图像：编码器中 %1 个图像块，序列中 %2 个词元。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="345" />
         <source>The images need %1 tokens, more than the sequence length.</source>
-        <translation>这些图像需要 %1 个词元，超过了序列长度。</translation>
+        <translation type="vanished">这些图像需要 %1 个词元，超过了序列长度。</translation>
     </message>
     <message>
         <source>recompute attention only (selective)</source>
         <translation type="vanished">仅重算注意力（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="111" />
+        <location filename="../setup_panel.py" line="121" />
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="114" />
+        <location filename="../setup_panel.py" line="124" />
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="117" />
+        <location filename="../setup_panel.py" line="127" />
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="118" />
+        <location filename="../setup_panel.py" line="128" />
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="119" />
+        <location filename="../setup_panel.py" line="129" />
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="122" />
+        <location filename="../setup_panel.py" line="132" />
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="148" />
+        <location filename="../setup_panel.py" line="142" />
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="149" />
+        <location filename="../setup_panel.py" line="143" />
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="150" />
+        <location filename="../setup_panel.py" line="144" />
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="151" />
+        <location filename="../setup_panel.py" line="145" />
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="152" />
+        <location filename="../setup_panel.py" line="146" />
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="156" />
+        <location filename="../setup_panel.py" line="150" />
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="157" />
+        <location filename="../setup_panel.py" line="151" />
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="158" />
+        <location filename="../setup_panel.py" line="152" />
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="159" />
+        <location filename="../setup_panel.py" line="153" />
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="160" />
+        <location filename="../setup_panel.py" line="154" />
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="163" />
+        <location filename="../setup_panel.py" line="157" />
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="166" />
+        <location filename="../setup_panel.py" line="160" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="167" />
+        <location filename="../setup_panel.py" line="161" />
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="168" />
+        <location filename="../setup_panel.py" line="162" />
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="171" />
+        <location filename="../setup_panel.py" line="165" />
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
@@ -2504,17 +2551,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">高级：并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="356" />
+        <location filename="../setup_panel.py" line="325" />
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="356" />
+        <location filename="../setup_panel.py" line="325" />
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="406" />
+        <location filename="../setup_panel.py" line="373" />
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
@@ -2804,6 +2851,64 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../results.py" line="52" />
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
+    </message>
+</context>
+<context>
+    <name>VisionRows</name>
+    <message>
+        <location filename="../vision_rows.py" line="30" />
+        <source>Images per sequence (images per sample)</source>
+        <translation>每个序列的图像数（images per sample）</translation>
+    </message>
+    <message>
+        <location filename="../vision_rows.py" line="33" />
+        <source>the tower's native size</source>
+        <translation>编码器的原生尺寸</translation>
+    </message>
+    <message>
+        <location filename="../vision_rows.py" line="34" />
+        <source>Image side in pixels (image resolution)</source>
+        <translation>图像边长像素（image resolution）</translation>
+    </message>
+    <message>
+        <location filename="../vision_rows.py" line="37" />
+        <source>not trained (frozen tower)</source>
+        <translation>不训练（冻结编码器）</translation>
+    </message>
+    <message>
+        <location filename="../vision_rows.py" line="38" />
+        <source>trained with the model (trained tower)</source>
+        <translation>与模型一起训练（训练编码器）</translation>
+    </message>
+    <message>
+        <location filename="../vision_rows.py" line="41" />
+        <source>Image encoder (vision tower)</source>
+        <translation>图像编码器（vision tower）</translation>
+    </message>
+    <message>
+        <location filename="../vision_rows.py" line="47" />
+        <source>Images in each training sequence. Their tokens are part of the sequence length; a trained image encoder keeps activations for every image patch.</source>
+        <translation>每个训练序列中的图像数。图像的词元计入序列长度；训练图像编码器时，每个图像块的激活值都要保留。</translation>
+    </message>
+    <message>
+        <location filename="../vision_rows.py" line="50" />
+        <source>Side of each (square) image in pixels. Towers that read any size make more patches and tokens from larger images (Qwen2.5-VL, Pixtral); fixed-size towers resize every image (Gemma 3, Llama 4 tiles).</source>
+        <translation>每张（正方形）图像的边长（像素）。可读任意尺寸的编码器会从更大的图像生成更多图像块和词元（Qwen2.5-VL、Pixtral）；固定尺寸的编码器会缩放每张图像（Gemma 3，Llama 4 分块）。</translation>
+    </message>
+    <message>
+        <location filename="../vision_rows.py" line="53" />
+        <source>Whether the image encoder and its projector are trained. Trained: their gradients, optimizer states and activations for every patch; frozen: only their weights. LoRA and QLoRA keep it frozen.</source>
+        <translation>是否训练图像编码器及其投影层。训练：需要它们的梯度、优化器状态和每个图像块的激活值；冻结：只需要它们的权重。LoRA 和 QLoRA 保持其冻结。</translation>
+    </message>
+    <message>
+        <location filename="../vision_rows.py" line="78" />
+        <source>Each image: %1 patches in the tower, %2 tokens of the sequence.</source>
+        <translation>每张图像：编码器中 %1 个图像块，序列中 %2 个词元。</translation>
+    </message>
+    <message>
+        <location filename="../vision_rows.py" line="81" />
+        <source>The images need %1 tokens, more than the sequence length.</source>
+        <translation>这些图像需要 %1 个词元，超过了序列长度。</translation>
     </message>
 </context>
 <context>
@@ -3107,8 +3212,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <name>engine</name>
     <message>
         <location filename="../main_window.py" line="226" />
-        <location filename="../../engine/breakdown.py" line="20" />
-        <location filename="../../engine/breakdown.py" line="22" />
+        <location filename="../../engine/breakdown.py" line="60" />
+        <location filename="../../engine/breakdown.py" line="62" />
         <source>fits</source>
         <translation>放得下</translation>
     </message>
@@ -3171,85 +3276,85 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{name} 看起来不像 Hugging Face config.json（没有 'model_type'）。</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="20" />
+        <location filename="../../engine/breakdown.py" line="60" />
         <source>tight</source>
         <translation>偏紧</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="21" />
-        <location filename="../../engine/breakdown.py" line="22" />
+        <location filename="../../engine/breakdown.py" line="61" />
+        <location filename="../../engine/breakdown.py" line="62" />
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="23" />
+        <location filename="../../engine/breakdown.py" line="63" />
         <source>not checked</source>
         <translation>未检查</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="44" />
+        <location filename="../../engine/breakdown.py" line="84" />
         <source>whole step</source>
         <translation>整个步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="46" />
-        <location filename="../../engine/breakdown.py" line="48" />
+        <location filename="../../engine/breakdown.py" line="86" />
+        <location filename="../../engine/breakdown.py" line="88" />
         <source>forward + backward</source>
         <translation>前向 + 反向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="50" />
+        <location filename="../../engine/breakdown.py" line="90" />
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="52" />
+        <location filename="../../engine/breakdown.py" line="92" />
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="54" />
-        <location filename="../../engine/breakdown.py" line="85" />
+        <location filename="../../engine/breakdown.py" line="94" />
+        <location filename="../../engine/breakdown.py" line="126" />
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="56" />
+        <location filename="../../engine/breakdown.py" line="96" />
         <source>backward + optimizer</source>
         <translation>反向 + 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="57" />
+        <location filename="../../engine/breakdown.py" line="97" />
         <source>varies</source>
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="232" />
+        <location filename="../../engine/breakdown.py" line="273" />
         <source>{free} free per GPU</source>
         <translation>每块 GPU 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="235" />
+        <location filename="../../engine/breakdown.py" line="276" />
         <source>fits with {spare} to spare, but only by using {eaten} of the {reserve} safety reserve</source>
         <translation>放得下，还剩 {spare}，但占用了 {reserve} 安全余量中的 {eaten}</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="239" />
+        <location filename="../../engine/breakdown.py" line="280" />
         <source>over by {over} per GPU, safety reserve included</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="156" />
+        <location filename="../../engine/detailed.py" line="160" />
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="186" />
+        <location filename="../../engine/detailed.py" line="190" />
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="189" />
+        <location filename="../../engine/detailed.py" line="193" />
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
@@ -3262,77 +3367,81 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="199" />
+        <location filename="../../engine/detailed.py" line="203" />
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="212" />
+        <location filename="../../engine/detailed.py" line="229" />
         <source>Backward scratch (one layer's gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="215" />
+        <location filename="../../engine/detailed.py" line="232" />
         <source>largest set of intermediate gradients alive in one layer's backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="222" />
+        <location filename="../../engine/detailed.py" line="239" />
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="225" />
+        <location filename="../../engine/detailed.py" line="242" />
         <source>one layer's activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="243" />
+        <location filename="../../engine/detailed.py" line="260" />
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="246" />
+        <location filename="../../engine/detailed.py" line="263" />
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="258" />
+        <location filename="../../engine/detailed.py" line="281" />
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="261" />
-        <source>tower blocks x tensors kept per patch (derived per operation, not traced)</source>
-        <translation>视觉塔层数 × 每个图块保留的张量（按算子推导，未经追踪验证）</translation>
+        <location filename="../../engine/detailed.py" line="284" />
+        <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
+        <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="273" />
+        <source>tower blocks x tensors kept per patch (derived per operation, not traced)</source>
+        <translation type="vanished">视觉塔层数 × 每个图块保留的张量（按算子推导，未经追踪验证）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/detailed.py" line="298" />
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="276" />
+        <location filename="../../engine/detailed.py" line="301" />
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="315" />
+        <location filename="../../engine/detailed.py" line="340" />
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="318" />
+        <location filename="../../engine/detailed.py" line="343" />
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="328" />
+        <location filename="../../engine/detailed.py" line="353" />
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="331" />
+        <location filename="../../engine/detailed.py" line="356" />
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
@@ -3341,27 +3450,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">min(5e8, params) 个元素 x 字节数（DeepSpeed 默认值）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="341" />
+        <location filename="../../engine/detailed.py" line="366" />
         <source>Expert-parallel all-to-all buffers</source>
         <translation>专家并行 all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="344" />
+        <location filename="../../engine/detailed.py" line="369" />
         <source>dispatch + combine: 2 x b·s·top_k·h x compute bytes</source>
         <translation>分发 + 合并：2 x b·s·top_k·h x 计算精度字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="361" />
+        <location filename="../../engine/detailed.py" line="386" />
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="364" />
+        <location filename="../../engine/detailed.py" line="389" />
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="66" />
+        <location filename="../../engine/estimate.py" line="57" />
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
@@ -3370,7 +3479,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">每个进程 0.5 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="74" />
+        <location filename="../../engine/estimate.py" line="65" />
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
@@ -3379,67 +3488,67 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">反复分配和释放的显存的 10% + 模型状态的 1%</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="69" />
+        <location filename="../../engine/estimate.py" line="60" />
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="77" />
+        <location filename="../../engine/estimate.py" line="68" />
         <source>caching allocator: gaps left by memory that comes and goes (10%, 2% with expandable segments) + segment rounding of model states (1%)</source>
         <translation>缓存分配器：反复分配释放的内存留下的空隙（10%，可扩展段时 2%）+ 模型状态的段取整（1%）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="84" />
+        <location filename="../../engine/estimate.py" line="75" />
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="87" />
+        <location filename="../../engine/estimate.py" line="78" />
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="107" />
+        <location filename="../../engine/estimate.py" line="99" />
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="111" />
+        <location filename="../../engine/estimate.py" line="103" />
         <source>seq_len {seq_len} is longer than the model's context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="115" />
+        <location filename="../../engine/estimate.py" line="107" />
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA's memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="118" />
+        <location filename="../../engine/estimate.py" line="110" />
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="123" />
+        <location filename="../../engine/estimate.py" line="115" />
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision 'bf16' for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 'bf16'。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="127" />
+        <location filename="../../engine/estimate.py" line="119" />
         <source>method 'freeze' with frozen_layers 0 trains everything, like 'full'.</source>
         <translation>method 为 'freeze' 且 frozen_layers 为 0 时会训练全部权重，等同于 'full'。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="133" />
+        <location filename="../../engine/estimate.py" line="125" />
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="136" />
+        <location filename="../../engine/estimate.py" line="128" />
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="140" />
+        <location filename="../../engine/estimate.py" line="132" />
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
@@ -3473,22 +3582,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">量化参数量 x（bits/8 + 量化常数）</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="96" />
+        <location filename="../../engine/model_states.py" line="111" />
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="99" />
+        <location filename="../../engine/model_states.py" line="114" />
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="131" />
+        <location filename="../../engine/model_states.py" line="146" />
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="114" />
+        <location filename="../../engine/model_states.py" line="129" />
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
@@ -3498,42 +3607,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="121" />
+        <location filename="../../engine/model_states.py" line="97" />
+        <source>Frozen weights in the released storage</source>
+        <translation>按发布格式存储的冻结权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/model_states.py" line="100" />
+        <source>stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)</source>
+        <translation>存储的数值 / 分片数 × 每个数值的字节数（MXFP4：4 位 + 每 32 个数值一个 8 位缩放因子；FP8：1 字节 + 每个 128x128 块一个 fp32 缩放因子）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/model_states.py" line="136" />
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="127" />
+        <location filename="../../engine/model_states.py" line="142" />
         <source>optimizer step in backward: one parameter's gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="148" />
+        <location filename="../../engine/model_states.py" line="163" />
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="151" />
+        <location filename="../../engine/model_states.py" line="166" />
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="171" />
+        <location filename="../../engine/model_states.py" line="186" />
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="174" />
+        <location filename="../../engine/model_states.py" line="189" />
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="184" />
+        <location filename="../../engine/model_states.py" line="199" />
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="187" />
+        <location filename="../../engine/model_states.py" line="202" />
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
@@ -3891,82 +4010,82 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">{name} 不是有效的 JSON（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="75" />
+        <location filename="../../engine/seeds.py" line="76" />
         <source>Base model (seed 004)</source>
         <translation>基础模型（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="78" />
+        <location filename="../../engine/seeds.py" line="79" />
         <source>N x 2 (LoRA) or N x 0.6 (QLoRA, 'typical setting')</source>
         <translation>N x 2（LoRA）或 N x 0.6（QLoRA，“典型设置”）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="86" />
+        <location filename="../../engine/seeds.py" line="87" />
         <source>LoRA training states (seed 004)</source>
         <translation>LoRA 训练状态（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="89" />
+        <location filename="../../engine/seeds.py" line="90" />
         <source>N_lora x c_opt, N_lora = L x 18 x r x H</source>
         <translation>N_lora x c_opt, N_lora = L x 18 x r x H</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="103" />
+        <location filename="../../engine/seeds.py" line="104" />
         <source>Activations (K-factor)</source>
         <translation>激活值（K 系数）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="106" />
+        <location filename="../../engine/seeds.py" line="107" />
         <source>B x T x H x L x K x 2 bytes</source>
         <translation>B x T x H x L x K x 2 字节</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="121" />
+        <location filename="../../engine/seeds.py" line="122" />
         <source>Activations (alpha x active params)</source>
         <translation>激活值（alpha x 激活参数量）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="124" />
+        <location filename="../../engine/seeds.py" line="125" />
         <source>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</source>
         <translation>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="134" />
+        <location filename="../../engine/seeds.py" line="135" />
         <source>Activations (per operation)</source>
         <translation>激活值（逐算子）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="137" />
+        <location filename="../../engine/seeds.py" line="138" />
         <source>per layer 60bsh + 10bas^2 (flash removes the s^2 term; checkpointing keeps 2bsh)</source>
         <translation>每层 60bsh + 10bas^2（flash 去掉 s^2 项；激活检查点保留 2bsh）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="151" />
+        <location filename="../../engine/seeds.py" line="152" />
         <source>Logits spike (fp32)</source>
         <translation>Logits 尖峰（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="154" />
+        <location filename="../../engine/seeds.py" line="155" />
         <source>b x s x V x 4</source>
         <translation>b x s x V x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="163" />
+        <location filename="../../engine/seeds.py" line="164" />
         <source>EP all-to-all buffers</source>
         <translation>EP all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="166" />
+        <location filename="../../engine/seeds.py" line="167" />
         <source>ep x capacity x h x 2 bytes x 2 directions</source>
         <translation>ep x capacity x h x 2 字节 x 2 个方向</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="174" />
+        <location filename="../../engine/seeds.py" line="175" />
         <source>CUDA context (seed 000)</source>
         <translation>CUDA 上下文（seed 000）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="177" />
+        <location filename="../../engine/seeds.py" line="178" />
         <source>1 GB</source>
         <translation>1 GB</translation>
     </message>
@@ -5121,10 +5240,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
+        <location filename="../../engine/detailed.py" line="217" />
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
+        <location filename="../../engine/detailed.py" line="220" />
         <source>the loop's logits variable holds b·s·V (fp32 after Fabric's output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
