@@ -103,7 +103,9 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
 - Three litgpt config-hub "full" rows are listed but excluded: a single A10G cannot hold their weights, gradients and
   AdamW states, so the row cannot be the run its settings describe (reason in the data file).
 - torchtitan rows are 8-18% low on reserved memory at 60-85 GiB per GPU (expandable segments on); torchtune's
-  multi-GPU rows are 15-18% high.
+  multi-GPU rows are 15-36% high, the 405B QLoRA row most (it counts FSDP's root unit, embeddings and output of
+  128,256 x 16,384 each, gathered from forward to backward as FSDP2 keeps it; the README does not name its
+  statistic).
 """
 
 

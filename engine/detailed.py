@@ -16,6 +16,7 @@ from .model_states import component as _c
 from .model_states import model_state_components
 from .parallelism.components import fsdp2_component, pipeline_components, tp_embedding_grad_components
 from .parallelism.context_parallel import ring_output_copied
+from .parallelism.fsdp import root_params
 from .parallelism.pipeline import micro_batches_in_flight
 from .parallelism.tensor_parallel import logits_shards, sp_saves_gathered_inputs
 from .scenario import Scenario
@@ -319,6 +320,11 @@ def stage_components(
             units = min(p.largest_unit + min(s.stage3_prefetch_bucket_size, p.largest_unit),
                         max(s.stage3_max_live_parameters, p.largest_unit))
         gather = units * gather_bytes
+        if s.fsdp and s.dp * s.cp > 1:
+            # FSDP (the QLoRA path here) keeps the root unit (embeddings, final norm, lm_head) unsharded from its
+            # forward until its backward: FSDP1's _post_forward_reshard never frees the root's parameters (FSDP2
+            # does the same, traced in fsdp.py), and the all-gather output is a buffer beside the local shard.
+            gather += root_params(spec, first, last, s.tp) * (dt.compute if dt.amp else dt.weight)
         # backward reduce-scatters the unit's gradients: the whole unit when its weights train, only its adapters
         # (or nothing) when the base weights are frozen.
         grad_unit = p.largest_unit if not adapters else p.lora / max(len(layers), 1)
