@@ -63,7 +63,10 @@ HOST_VERDICTS = (QT_TRANSLATE_NOOP("engine", "fits"), QT_TRANSLATE_NOOP("engine"
                  QT_TRANSLATE_NOOP("engine", "not checked"))
 
 
-@dataclass(frozen=True, slots=True)
+_set_field = object.__setattr__
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Component:
     key: str
     name: str
@@ -71,6 +74,17 @@ class Component:
     moments: Moments
     formula: str
     inputs: tuple[tuple[str, Any], ...] = ()
+
+    def __init__(self, key: str, name: str, category: str, moments: Moments, formula: str,
+                 inputs: tuple[tuple[str, Any], ...] = ()) -> None:
+        # Written out because the generated __init__ of a frozen dataclass costs twice as much, and every estimate
+        # builds about 16 components (benchmarks/engine_speed.py and time_speed.py measure it).
+        _set_field(self, "key", key)
+        _set_field(self, "name", name)
+        _set_field(self, "category", category)
+        _set_field(self, "moments", moments)
+        _set_field(self, "formula", formula)
+        _set_field(self, "inputs", inputs)
 
     @property
     def peak_bytes(self) -> float:
