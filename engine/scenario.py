@@ -16,7 +16,7 @@ from .architecture import ModelSpec, model_from_hf_config
 from .base_storage import BASE_STORAGE_MEANING, BASE_STORAGES
 from .consistency import check_consistency, default_lora_targets, lora_target_names  # noqa: F401 - re-exported
 from .errors import ModelConfigError, PresetError, ScenarioError
-from .frameworks.keys import FRAMEWORK_KEYS, parse_framework_keys
+from .frameworks.keys import FRAMEWORK_KEYS, parse_choices_and_bools, parse_framework_keys
 from .frameworks.model import as_built
 from .input_bounds import check_int_range, check_scenario_numbers
 from .messages import QT_TRANSLATE_NOOP
@@ -347,18 +347,7 @@ def scenario_from_dict(data: Any) -> Scenario:
         kw["qlora_bits"] = _check_int("qlora_bits", data["qlora_bits"], 1)
         if kw["qlora_bits"] not in (4, 8):
             raise ScenarioError("qlora_bits", QT_TRANSLATE_NOOP("engine", "must be 4 or 8, not {p}."), p=kw["qlora_bits"])
-    for key, choices in _CHOICES.items():
-        if key in data:
-            if data[key] not in choices:
-                raise ScenarioError(
-                    key, QT_TRANSLATE_NOOP("engine", "must be one of {p}; got {p2!r}."), p=", ".join(choices), p2=data[key]
-                )
-            kw[key] = data[key]
-    for key in _BOOLS:
-        if key in data:
-            if not isinstance(data[key], bool):
-                raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be true or false, not {p!r}."), p=data[key])
-            kw[key] = data[key]
+    parse_choices_and_bools(data, kw, _CHOICES, _BOOLS)
     parse_framework_keys(data, kw)
     if "lora_targets" in data:
         targets = data["lora_targets"]

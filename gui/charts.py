@@ -151,15 +151,21 @@ class PieChart(QWidget):
         self.slices = slices
 
 
+def static_plot() -> pg.PlotWidget:
+    """A plot that shows and does not navigate: no context menu, no pan or zoom, no auto-range button."""
+    plot = pg.PlotWidget()
+    plot.setMenuEnabled(False)
+    plot.setMouseEnabled(False, False)
+    plot.hideButtons()
+    return plot
+
+
 class BudgetBars(QWidget):
     """One horizontal stacked bar per GPU (or per pipeline stage), against the card's capacity."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.plot = pg.PlotWidget()
-        self.plot.setMenuEnabled(False)
-        self.plot.setMouseEnabled(False, False)
-        self.plot.hideButtons()
+        self.plot = static_plot()
         self.plot.setMinimumHeight(140)
         self.plot.showGrid(x=False, y=False)  # a grid repaints ~1.5 ms per edit; the capacity line is the reference
         self.plot.getAxis("left").setWidth(72)

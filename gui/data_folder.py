@@ -18,13 +18,15 @@ import stat
 import sys
 import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 
 import platformdirs
 
+from engine.bounded_json import parse_json
 from engine.errors import PlannerError, ScenarioError
+from engine.safe_read import read_capped
 
 if sys.platform == "win32":
     import msvcrt
@@ -298,3 +300,33 @@ def prune_folder(folder: Path, keep_days: int, keep_at_most: int) -> int:
                 os.unlink(path)
                 removed += 1
     return removed
+
+
+def read_json_object(root: Path, path: Path, max_bytes: int, stem: str, *, locked: bool,
+                     unreadable: Callable[[str], str], damaged: Callable[[str, Path], str]
+                     ) -> tuple[dict, str | None]:
+    """A small JSON-object file of the data folder (settings, the catalog): (its object, None), or ({}, a sentence
+    for the user). A file that cannot be read is left alone; a damaged one is moved to quarantine/ (under the lock
+    unless the caller holds it, and only if no other window rewrote it meanwhile). `unreadable(reason)` and
+    `damaged(reason, moved_to)` word the sentence."""
+    try:
+        raw = read_capped(path, max_bytes)
+    except FileNotFoundError:
+        return {}, None
+    except OSError as exc:  # unreadable, a folder, a pipe, a device, too large
+        return {}, unreadable(reason_of(exc))
+    try:
+        data = parse_json(raw.decode("utf-8-sig"))
+        if not isinstance(data, dict):
+            raise ValueError("it does not hold a JSON object")
+        return data, None
+    except ValueError as exc:
+        reason = str(exc) or type(exc).__name__
+    with contextlib.ExitStack() as stack, contextlib.suppress(OSError, StorageError):
+        if not locked:
+            stack.enter_context(file_lock(root / ".lock"))
+        if read_capped(path, max_bytes) == raw:  # not rewritten by another window meanwhile
+            dest = stamped_path(safe_subdir(root, "quarantine"), stem)
+            os.replace(path, dest)
+            return {}, damaged(reason, dest)
+    return {}, None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -26,30 +26,23 @@ from .state import AppState
 from .theme import text_colour
 from .widgets import RefreshWhenShown
 from .words import describe_changes
+from .workers import CancellableSearch, wait_for
 
 DEBOUNCE_MS = 150  # recompute limits/plans once edits pause, so typing and dragging stay instant
 
 
-class PlanSearch(QThread):
+class PlanSearch(CancellableSearch):
     """Runs the solver on a worker thread; cancel() stops it at the next progress check."""
 
     progressed = Signal(int, int)
     found = Signal(object, list, object)  # scenario, plans, FamilyFit (largest model of the family that fits)
 
-    def __init__(self, scenario: Scenario, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.scenario = scenario
-        self._cancelled = False
-
-    def cancel(self) -> None:
-        self._cancelled = True
-
     def run(self) -> None:
         family = None
         try:
             result = plans(self.scenario, target_headroom_fraction=0.0, progress=self.progressed.emit,
-                           cancel=lambda: self._cancelled)
-            if not self._cancelled:
+                           cancel=self.cancelled)
+            if not self.cancelled():
                 family = largest_model_that_fits(self.scenario)
         except PlannerError:
             result = []
@@ -162,18 +155,13 @@ class FitPanel(RefreshWhenShown):
         self.worker.start()
 
     def cancel(self) -> None:
-        if self.worker is not None and self.worker.isRunning():
-            self.worker.cancel()
-            self.worker.wait(5000)
+        if self.worker is not None:
+            self.worker.stop(5000)
         self._set_busy(False)
 
     def wait(self, ms: int = 20000) -> bool:
         """For tests and scripts: block until the current search ends."""
-        if self.worker is None:
-            return True
-        done = self.worker.wait(ms)
-        QCoreApplication.processEvents()
-        return done
+        return wait_for(self.worker, ms)
 
     def _progress(self, done: int, total: int) -> None:
         self.progress.setMaximum(max(total, 1))

@@ -11,16 +11,11 @@ this session and says why in `write_problem` instead of failing, so the window s
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
-
-from engine.bounded_json import parse_json
-from engine.safe_read import read_capped
 
 from .data_folder import (  # noqa: F401 - the primitives' old home: re-exported for existing callers
     MAX_ID_BYTES,
@@ -31,6 +26,7 @@ from .data_folder import (  # noqa: F401 - the primitives' old home: re-exported
     data_dir,
     file_lock,
     id_from_name,
+    read_json_object,
     reason_of,
     safe_subdir,
     stamped_path,
@@ -138,29 +134,14 @@ class Settings:
         return self._values
 
     def _read_file(self, *, locked: bool) -> dict[str, Any]:
-        try:
-            raw = read_capped(self.path, MAX_SETTINGS_BYTES)
-        except FileNotFoundError:
-            return {}
-        except OSError as exc:  # unreadable, a folder, a pipe, a device, too large: left alone, defaults used
-            self._problem(f"The settings file {self.path} cannot be read ({reason_of(exc)}); using the defaults.")
-            return {}
-        try:
-            data = parse_json(raw.decode("utf-8-sig"))
-            if not isinstance(data, dict):
-                raise ValueError("it does not hold a JSON object")
-            return data
-        except ValueError as exc:
-            reason = str(exc) or type(exc).__name__
-        with contextlib.ExitStack() as stack, contextlib.suppress(OSError, StorageError):
-            if not locked:
-                stack.enter_context(file_lock(self.root / ".lock"))
-            if read_capped(self.path, MAX_SETTINGS_BYTES) == raw:  # not rewritten by another window meanwhile
-                dest = stamped_path(safe_subdir(self.root, "quarantine"), "settings")
-                os.replace(self.path, dest)
-                self._problem(f"The settings file was damaged ({reason}); it was moved to {dest} "
-                              "and the default settings are used.")
-        return {}
+        data, problem = read_json_object(
+            self.root, self.path, MAX_SETTINGS_BYTES, "settings", locked=locked,
+            unreadable=lambda reason: f"The settings file {self.path} cannot be read ({reason}); using the defaults.",
+            damaged=lambda reason, dest: (f"The settings file was damaged ({reason}); it was moved to {dest} and the "
+                                          "default settings are used."))
+        if problem:
+            self._problem(problem)
+        return data
 
     def _parse(self, data: dict[str, Any]) -> AppSettings:
         values: dict[str, Any] = {}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from engine import PlannerError, Scenario
@@ -17,22 +17,15 @@ from engine.units import UNITS, format_bytes, format_count, format_seconds
 
 from .state import AppState
 from .widgets import RefreshWhenShown
+from .workers import CancellableSearch, wait_for
 
 
-class SpeedWorker(QThread):
+class SpeedWorker(CancellableSearch):
     found = Signal(object, object)  # scenario, SpeedSearch (None when the scenario cannot be searched)
-
-    def __init__(self, scenario: Scenario, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.scenario = scenario
-        self._cancelled = False
-
-    def cancel(self) -> None:
-        self._cancelled = True
 
     def run(self) -> None:
         try:
-            result = speed_search(self.scenario, cancel=lambda: self._cancelled)
+            result = speed_search(self.scenario, cancel=self.cancelled)
         except PlannerError:
             result = None
         self.found.emit(self.scenario, result)
@@ -125,17 +118,12 @@ class SpeedPanel(RefreshWhenShown):
         self.worker.start()
 
     def cancel(self) -> None:
-        if self.worker is not None and self.worker.isRunning():
-            self.worker.cancel()
-            self.worker.wait(10000)
+        if self.worker is not None:
+            self.worker.stop(10000)
 
     def wait(self, ms: int = 60000) -> bool:
         """For tests and scripts: block until the current search ends."""
-        if self.worker is None:
-            return True
-        done = self.worker.wait(ms)
-        QCoreApplication.processEvents()
-        return done
+        return wait_for(self.worker, ms)
 
     def _found(self, scenario: Scenario, result: SpeedSearch | None) -> None:
         if scenario != self.state.scenario or result is None:

@@ -23,6 +23,7 @@ from engine import PlannerError, Scenario
 from engine.timing import MFU_DEFINITION, StepTime, step_time
 from engine.units import format_count, format_seconds
 
+from .charts import static_plot
 from .i18n import tr_engine, tr_message
 from .state import AppState
 
@@ -51,10 +52,7 @@ class TimeBar(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.plot = pg.PlotWidget()
-        self.plot.setMenuEnabled(False)
-        self.plot.setMouseEnabled(False, False)
-        self.plot.hideButtons()
+        self.plot = static_plot()
         self.plot.setFixedHeight(90)
         self.plot.getAxis("left").setTicks([[]])
         self.plot.getAxis("bottom").enableAutoSIPrefix(False)

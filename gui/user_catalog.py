@@ -9,18 +9,13 @@ skipped and reported.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.safe_read import read_capped
-from engine.scenario_file import parse_json
-
-from .data_folder import StorageError, atomic_write, data_dir, file_lock, reason_of, safe_subdir, stamped_path
+from .data_folder import StorageError, atomic_write, data_dir, file_lock, read_json_object, reason_of
 
 CATALOG_SCHEMA_VERSION = 1
 MAX_CATALOG_BYTES = 32_000_000  # a config.json is a few kB; hundreds of them fit
@@ -104,28 +99,14 @@ class UserCatalog:
         self._data = data
 
     def _read(self, *, locked: bool) -> dict[str, Any]:
-        try:
-            raw = read_capped(self.path, MAX_CATALOG_BYTES)
-        except FileNotFoundError:
-            return {}
-        except OSError as exc:
-            self._problem(f"Your saved models and GPUs ({self.path}) cannot be read ({reason_of(exc)}).")
-            return {}
-        try:
-            data = parse_json(raw.decode("utf-8-sig"))
-            if not isinstance(data, dict):
-                raise ValueError("it does not hold a JSON object")
-            return data
-        except ValueError as exc:
-            reason = str(exc) or type(exc).__name__
-        with contextlib.ExitStack() as stack, contextlib.suppress(OSError, StorageError):
-            if not locked:
-                stack.enter_context(file_lock(self.root / ".lock"))
-            if read_capped(self.path, MAX_CATALOG_BYTES) == raw:
-                dest = stamped_path(safe_subdir(self.root, "quarantine"), "catalog")
-                os.replace(self.path, dest)
-                self._problem(f"The file of your saved models and GPUs was damaged ({reason}); it was moved to {dest}.")
-        return {}
+        data, problem = read_json_object(
+            self.root, self.path, MAX_CATALOG_BYTES, "catalog", locked=locked,
+            unreadable=lambda reason: f"Your saved models and GPUs ({self.path}) cannot be read ({reason}).",
+            damaged=lambda reason, dest: (f"The file of your saved models and GPUs was damaged ({reason}); it was "
+                                          f"moved to {dest}."))
+        if problem:
+            self._problem(problem)
+        return data
 
     def _problem(self, sentence: str) -> None:
         if sentence not in self.problems:

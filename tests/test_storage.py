@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine import SCHEMA_VERSION, ScenarioError, estimate, scenario_from_dict
-from gui import settings_store
+from gui import data_folder
 from gui.settings_store import AppSettings, Settings
 from gui.storage import (
     EXAMPLE_PREFIX,
@@ -438,7 +438,7 @@ def test_settings_write_failure_keeps_the_old_file(planner_home, monkeypatch):
         raise OSError(28, "No space left on device")
 
     with monkeypatch.context() as m:
-        m.setattr(settings_store.os, "replace", boom)
+        m.setattr(data_folder.os, "replace", boom)  # atomic_write renames there
         failed = Settings()
         assert failed.update(theme="light").theme == "light"  # applies for this session...
         assert "No space left on device" in failed.write_problem  # ...and says why it is not kept

@@ -57,6 +57,23 @@ def _count(key: str, value: Any) -> int:
     return value
 
 
+def parse_choices_and_bools(data: dict[str, Any], kw: dict[str, Any], choices: dict[str, tuple[str, ...]],
+                            bools: tuple[str, ...]) -> None:
+    """Keys with a fixed set of words and true/false keys, present in `data`: checked and copied into `kw`."""
+    for key, allowed in choices.items():
+        if key in data:
+            if data[key] not in allowed:
+                raise ScenarioError(
+                    key, QT_TRANSLATE_NOOP("engine", "must be one of {p}; got {p2!r}."), p=", ".join(allowed), p2=data[key]
+                )
+            kw[key] = data[key]
+    for key in bools:
+        if key in data:
+            if not isinstance(data[key], bool):
+                raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be true or false, not {p!r}."), p=data[key])
+            kw[key] = data[key]
+
+
 def parse_framework_keys(data: dict[str, Any], kw: dict[str, Any]) -> None:
     """Validate the framework keys present in `data` and put their engine form in `kw`."""
     if "lora_dropout" in data:
@@ -65,18 +82,7 @@ def parse_framework_keys(data: dict[str, Any], kw: dict[str, Any]) -> None:
             raise ScenarioError("lora_dropout", QT_TRANSLATE_NOOP("engine", "must be a probability from 0 to 0.99, "
                                                                            "not {p!r}."), p=p)
         kw["lora_dropout"] = float(p)
-    for key, choices in _CHOICES.items():
-        if key in data:
-            if data[key] not in choices:
-                raise ScenarioError(
-                    key, QT_TRANSLATE_NOOP("engine", "must be one of {p}; got {p2!r}."), p=", ".join(choices), p2=data[key]
-                )
-            kw[key] = data[key]
-    for key in _BOOLS:
-        if key in data:
-            if not isinstance(data[key], bool):
-                raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be true or false, not {p!r}."), p=data[key])
-            kw[key] = data[key]
+    parse_choices_and_bools(data, kw, _CHOICES, _BOOLS)
     for key in _AUTO_BOOLS:
         if key in data:
             if data[key] != "auto" and not isinstance(data[key], bool):
