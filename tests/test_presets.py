@@ -73,3 +73,33 @@ def test_apple_unified_memory_uses_the_gpu_share():
     gpu = get_gpu("apple-m3-max-128gb")
     assert 0.5 < gpu.usable_fraction < 1
     assert gpu.usable_bytes < gpu.memory_bytes
+
+
+# Active counts published to one or two significant digits with no basis stated (issue 12). Sources, quoted in each
+# preset's published_params_source: Qwen3-Next: Qwen/Qwen3-Next-80B-A3B-Instruct model card, "80B in total and 3B
+# activated"; GLM-4.5-Air: zai-org/GLM-4.5-Air model card, "106 billion total parameters and 12 billion active
+# parameters"; DeepSeek-V2-Lite: DeepSeek-V2 paper (arXiv:2405.04434) appendix B, "15.7B total parameters, of which
+# 2.4B are activated for each token".
+@pytest.mark.parametrize("model_id, published, digits", [
+    ("qwen3-next-80b-a3b", 3_000_000_000, 1),
+    ("glm-4.5-air", 12_000_000_000, 2),
+    ("deepseek-v2-lite", 2_400_000_000, 2),
+])
+def test_active_counts_agree_with_figures_published_to_few_digits(model_id, published, digits):
+    """A figure given to `digits` significant digits confirms a count only to one unit of its last digit (whether the
+    publisher rounded or truncated is unstated); the basis (which embedding matrices the publisher left out) is the
+    one the preset names, with its reason in published_active_note."""
+    import json
+    import math
+
+    from engine.presets import PRESETS_DIR
+
+    raw = json.loads((PRESETS_DIR / "models" / f"{model_id}.json").read_text())
+    assert raw["published_active_rounded"] == published and raw["published_active_rounded_digits"] == digits
+    spec = model_presets()[model_id].spec
+    left_out = {"all": 0, "without-embedding": spec.embedding_params,
+                "without-embedding-and-head": spec.embedding_params + spec.head_params}
+    count = spec.active_params - left_out[raw["published_active_rounded_basis"]]
+    unit = 10 ** (math.floor(math.log10(published)) - digits + 1)
+    assert abs(count - published) <= unit
+    assert count < spec.total_params / 4  # a mixture of experts: most weights idle for each token
