@@ -41,9 +41,10 @@ cross-checked against real CPU tensors on small configs (`validation/crosscheck.
 The figure compared is `peak_allocated_bytes`, what `torch.cuda.max_memory_allocated()` reports.
 What a trace cannot contain is added on top in `total_bytes`, stated in the app:
 CUDA context and library workspaces (0.75 GiB, measured on an H200; +0.25 GiB NCCL buffers with more than one
-GPU), the caching allocator's rounding to 2 MiB segments and fragmentation (10% of memory that comes and goes + 1% of model
-states), and the safety reserve. QLoRA cannot be traced here (bitsandbytes needs CUDA); its 4-bit storage is
-derived from the QLoRA paper (0.5 byte + 1/64 + 4/16384 bytes per weight with double quantisation).
+GPU), the caching allocator's reserved-but-unused remainders (64% of the loss's b·s·V spike, 22% with expandable
+segments: calibrated on the H200 runs, see engine/frameworks/allocator.py), and the safety reserve. QLoRA cannot
+be traced here (bitsandbytes needs CUDA); its 4-bit storage is derived from the QLoRA paper (0.5 byte + 1/64 +
+4/16384 bytes per weight with double quantisation).
 
 Framework code paths are traced the same way (`validation/framework_traces.py`, ids ending in `_tt-...` and
 `_titan-...`): torchtune's chunked cross-entropy (8 chunks, fp32 per chunk, logits dropped before backward),

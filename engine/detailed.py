@@ -209,6 +209,7 @@ def stage_components(
                 tokens=ctx.t,
                 cross_entropy=fw.cross_entropy,
                 chunks=loss.chunks,
+                bsv_bytes=round(loss.logits_spike),
             )
         )
     if last and loss.kept:

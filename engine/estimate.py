@@ -42,8 +42,9 @@ def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: b
                peak_moment: str, peak: float) -> tuple[Component, ...]:
     static = sum(getattr(c.moments, peak_moment) for c in comps if c.category == "model states")
     dynamic = peak - static
+    loss_spike = sum(dict(c.inputs).get("bsv_bytes", c.moments.forward) for c in comps if c.key == "logits")
     if charges_allocator:
-        frag = reserved_gap_bytes(static, dynamic, fw.expandable_segments)
+        frag = reserved_gap_bytes(loss_spike, fw.expandable_segments)
         context = CUDA_CONTEXT_BYTES + (NCCL_BYTES if s.world_size > 1 else 0.0)
     else:  # the seeds fold these into their own margin and context terms
         frag = context = 0.0
@@ -65,9 +66,9 @@ def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: b
             QT_TRANSLATE_NOOP("engine", "Allocator rounding and fragmentation"),
             "overhead",
             Moments.only_at(peak_moment, frag),
-            QT_TRANSLATE_NOOP("engine", "caching allocator: gaps left by memory that comes and goes (10%, 2% with "
-                              "expandable segments) + segment rounding of model states (1%)"),
-            (("dynamic_bytes", round(dynamic)), ("static_bytes", round(static)),
+            QT_TRANSLATE_NOOP("engine", "caching allocator: cached remainders of the largest transient tensors, the "
+                              "loss's b·s·V spike (64% of it, 22% with expandable segments)"),
+            (("loss_spike_bytes", round(loss_spike)), ("dynamic_bytes", round(dynamic)), ("static_bytes", round(static)),
              ("expandable_segments", charges_allocator and fw.expandable_segments)),
         ),
         Component(

@@ -236,7 +236,7 @@ recomputes one layer in backward.</p>
 start of backward is three fp32 b&middot;s&middot;V tensors).</p>
 <p><b>Phases</b>: forward, backward and optimizer step are summed separately; the peak is the largest.
 Foreach AdamW needs one state-sized temporary in the step.</p>
-<p><b>On top</b>: CUDA context (0.5 GiB), allocator fragmentation (10% of memory that comes and goes)
+<p><b>On top</b>: CUDA context (0.75 GiB), allocator gaps (cached remainders of the loss's b&middot;s&middot;V tensors)
 and the safety reserve (the seeds' table: 10%, 15% beyond 8K tokens).</p>
 <p>Hover any slice, bar or table row to see its formula and inputs.</p>
 """)

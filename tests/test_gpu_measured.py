@@ -32,8 +32,9 @@ def test_peak_reserved_and_device_memory_match_the_gpu():
     assert len(direct) >= 10
     reserved = [abs(r.reserved_error) for r in direct]
     process = [abs(r.process_error) for r in direct]
-    assert statistics.median(reserved) <= 0.05, reserved
-    assert max(reserved) <= 0.12, [(r.id, f"{r.reserved_error:+.1%}") for r in direct]
+    # the allocator's gap follows the loss's b·s·V spike (engine/frameworks/allocator.py): 1.1% median, 8.7% worst
+    assert statistics.median(reserved) <= 0.02, reserved
+    assert max(reserved) <= 0.09, [(r.id, f"{r.reserved_error:+.1%}") for r in direct]
     assert statistics.median(process) <= 0.05, process
     assert max(process) <= 0.15, [(r.id, f"{r.process_error:+.1%}") for r in direct]
 

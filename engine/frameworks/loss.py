@@ -18,6 +18,12 @@ class LossMemory:
     formula: str
     chunks: int
     kept: float = 0.0  # logits the training loop keeps through backward and the optimizer step
+    bsv_forward: float = -1.0  # the b·s·V tensors alone at the forward spike (-1: all of `forward`)
+
+    @property
+    def logits_spike(self) -> float:
+        """Bytes of the b·s·V tensors at the forward spike (what the allocator's gap follows)."""
+        return self.forward if self.bsv_forward < 0 else self.bsv_forward
 
 
 def _next_power_of_2(n: int) -> int:
@@ -44,11 +50,12 @@ def loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute:
     if kept:
         forward = max(forward, kept + logits)
         formula += "; the previous step's logits stay alive until the next forward returns"
+    bsv = forward
     if b.quantizes_head:
         dequant = (2 + compute) * vocab * hidden / tp
         forward = max(forward, kept + logits + dequant)
         formula += "; the 4-bit lm_head dequantised (fp16 + compute copy) while the last chunk runs"
-    return LossMemory(forward, m.backward, formula, m.chunks, kept)
+    return LossMemory(forward, m.backward, formula, m.chunks, kept, bsv)
 
 
 def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute: int, tp: int,

@@ -246,7 +246,7 @@ recomputes one layer in backward.&lt;/p&gt;
 start of backward is three fp32 b&amp;middot;s&amp;middot;V tensors).&lt;/p&gt;
 &lt;p&gt;&lt;b&gt;Phases&lt;/b&gt;: forward, backward and optimizer step are summed separately; the peak is the largest.
 Foreach AdamW needs one state-sized temporary in the step.&lt;/p&gt;
-&lt;p&gt;&lt;b&gt;On top&lt;/b&gt;: CUDA context (0.5 GiB), allocator fragmentation (10% of memory that comes and goes)
+&lt;p&gt;&lt;b&gt;On top&lt;/b&gt;: CUDA context (0.75 GiB), allocator gaps (cached remainders of the loss's b&amp;middot;s&amp;middot;V tensors)
 and the safety reserve (the seeds' table: 10%, 15% beyond 8K tokens).&lt;/p&gt;
 &lt;p&gt;Hover any slice, bar or table row to see its formula and inputs.&lt;/p&gt;
 </source>
@@ -264,7 +264,7 @@ eager 注意力还要加上 b&amp;middot;a&amp;middot;s&amp;sup2; 的注意力�
 三个 fp32 b&amp;middot;s&amp;middot;V 张量）。&lt;/p&gt;
 &lt;p&gt;&lt;b&gt;阶段&lt;/b&gt;：前向、反向和优化器步骤分别求和；峰值取其中最大者。
 foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张量。&lt;/p&gt;
-&lt;p&gt;&lt;b&gt;额外开销&lt;/b&gt;：CUDA 上下文（0.5 GiB）、分配器碎片（反复分配和释放的显存的 10%）
+&lt;p&gt;&lt;b&gt;额外开销&lt;/b&gt;：CUDA 上下文（0.75 GiB）、分配器空隙（损失计算中 b&amp;middot;s&amp;middot;V 张量被缓存后剩下的部分）
 以及安全余量（参考资料中的表格：10%，超过 8K tokens 时为 15%）。&lt;/p&gt;
 &lt;p&gt;将鼠标悬停在任意扇区、条形或表格行上，即可查看其公式和输入。&lt;/p&gt;
 </translation>
@@ -3494,8 +3494,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/estimate.py" line="68" />
-        <source>caching allocator: gaps left by memory that comes and goes (10%, 2% with expandable segments) + segment rounding of model states (1%)</source>
-        <translation>缓存分配器：反复分配释放的内存留下的空隙（10%，可扩展段时 2%）+ 模型状态的段取整（1%）</translation>
+        <source>caching allocator: cached remainders of the largest transient tensors, the loss's b·s·V spike (64% of it, 22% with expandable segments)</source>
+        <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
         <location filename="../../engine/estimate.py" line="75" />
