@@ -1,0 +1,181 @@
+"""Launch configs of the PyTorch-native and Megatron trainers: a torchtune recipe config, a torchtitan job TOML and
+Megatron-LM arguments (engine/configs/exporting.py dispatches to them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..messages import QT_TRANSLATE_NOOP
+from ..scenario import CustomModel, Scenario, resolve_model
+from .export_common import ExportError, half_precision, header, lora_target_list, model_name, yaml_config
+from .models import TORCHTITAN_FLAVORS, TORCHTUNE_BUILDERS
+
+_TT_OPT = {
+    "adamw": "torch.optim.AdamW",
+    "adamw-fused": "torch.optim.AdamW",
+    "adamw-8bit": "bitsandbytes.optim.PagedAdamW8bit",
+    "sgd": "torch.optim.SGD",
+}
+
+
+
+def _torchtune_builder(s: Scenario) -> str:
+    if isinstance(s.model, CustomModel):
+        raise ExportError(
+            QT_TRANSLATE_NOOP("engine", "torchtune has no builder for the custom model '{name}'; pick a preset model."),
+            name=s.model.name,
+        )
+    for builder, preset in TORCHTUNE_BUILDERS.items():
+        if preset == s.model:
+            family = (
+                builder.split("_")[0]
+                if not builder.startswith(("llama3_1", "llama3_2", "qwen2_5"))
+                else ("_".join(builder.split("_")[:2]))
+            )
+            return f"torchtune.models.{family}.{builder}"
+    raise ExportError(QT_TRANSLATE_NOOP("engine", "torchtune has no builder for the model '{name}'."), name=s.model)
+
+
+def torchtune_config(s: Scenario) -> str:
+    comp = _torchtune_builder(s)
+    module, builder = comp.rsplit(".", 1)
+    model: dict[str, Any] = {}
+    if s.method in ("lora", "qlora"):
+        builder = ("qlora_" if s.method == "qlora" else "lora_") + builder
+        targets = lora_target_list(s)
+        attn = [{"o_proj": "output_proj"}.get(t, t) for t in targets if t in ("q_proj", "k_proj", "v_proj", "o_proj")]
+        model = {
+            "lora_attn_modules": attn,
+            "apply_lora_to_mlp": any(t in targets for t in ("gate_proj", "up_proj", "down_proj")),
+            "apply_lora_to_output": "lm_head" in targets,
+            "lora_rank": s.lora_rank,
+            "lora_alpha": s.lora_alpha,
+        }
+    data: dict[str, Any] = {
+        "model": {"_component_": f"{module}.{builder}", **model},
+        "tokenizer": {"max_seq_len": s.seq_len},
+        "batch_size": s.micro_batch,
+        "gradient_accumulation_steps": s.grad_accum,
+        "dtype": ({"bf16": "bf16", "fp32": "fp32"}.get(half_precision(s) or "fp32", "bf16")
+                  if s.precision != "fp32" else "fp32"),
+        "enable_activation_checkpointing": s.checkpointing != "none",
+        "enable_activation_offloading": s.activation_offload,
+        "optimizer_in_bwd": s.optimizer_in_backward,
+        "compile": s.compile,
+        "optimizer": {
+            "_component_": _TT_OPT.get(s.optimizer, "torch.optim.AdamW"),
+            **({"fused": True} if s.optimizer == "adamw-fused" else {}),
+        },
+    }
+    if s.tp > 1:
+        data["tensor_parallel_dim"] = s.tp
+    if s.offload != "none":
+        data["fsdp_cpu_offload"] = True
+    recipe = ("lora_finetune" if s.method in ("lora", "qlora") else "full_finetune") + (
+        "_distributed" if s.world_size > 1 else "_single_device"
+    )
+    launch = f"# Launch: tune run --nproc_per_node {s.world_size} {recipe} --config torchtune.yaml\n"
+    return launch + yaml_config(s, "torchtune", data)
+
+
+def torchtitan_config(s: Scenario) -> str:
+    flavor = next((k for k, v in TORCHTITAN_FLAVORS.items() if v == s.model), None)
+    if flavor is None:
+        raise ExportError(
+            QT_TRANSLATE_NOOP("engine", "torchtitan has no model flavour for '{name}'; pick Llama 3.1 or Qwen3."),
+            name=model_name(s),
+        )
+    other = s.tp * s.pp * s.cp
+    shard = s.world_size // other if s.fsdp else 1
+    lines = [
+        header(s, "torchtitan"),
+        "[model]",
+        f'name = "{flavor[0]}"',
+        f'flavor = "{flavor[1]}"',
+        "",
+        "[training]",
+        f"local_batch_size = {s.micro_batch}",
+        f"seq_len = {s.seq_len}",
+        f"global_batch_size = {s.micro_batch * s.grad_accum * (s.world_size // other)}",
+        "",
+        "[parallelism]",
+        "data_parallel_replicate_degree = 1" if s.fsdp else f"data_parallel_replicate_degree = {s.world_size // other}",
+        f"data_parallel_shard_degree = {shard}",
+        f"tensor_parallel_degree = {s.tp}",
+        f"pipeline_parallel_degree = {s.pp}",
+        f"context_parallel_degree = {s.cp}",
+        "",
+        "[activation_checkpoint]",
+        'mode = "{}"'.format({"none": "none", "full": "full"}.get(s.checkpointing, "selective")),
+        'selective_ac_option = "op"',
+        "",
+        "[compile]",
+        f"enable = {'true' if s.compile else 'false'}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def megatron_args(s: Scenario) -> str:
+    spec = resolve_model(s)
+    dp = s.world_size // (s.tp * s.pp * s.cp)
+    args = [
+        ("--tensor-model-parallel-size", s.tp),
+        ("--pipeline-model-parallel-size", s.pp),
+        ("--context-parallel-size", s.cp),
+        ("--expert-model-parallel-size", s.ep),
+        ("--micro-batch-size", s.micro_batch),
+        ("--global-batch-size", s.micro_batch * s.grad_accum * dp),
+        ("--seq-length", s.seq_len),
+    ]
+    if s.vpp > 1:
+        args.append(("--virtual-pipeline-model-parallel-size", s.vpp))
+    flags = []
+    if s.sequence_parallel:
+        flags.append("--sequence-parallel")
+    half = half_precision(s)
+    if s.precision == "fp8":
+        args.append(("--fp8-format", "hybrid"))
+        flags.append("--bf16")
+    elif half:
+        flags.append(f"--{half}")
+    if s.distributed_optimizer:
+        flags.append("--use-distributed-optimizer")
+    if s.checkpointing in ("full", "selective"):
+        args.append(("--recompute-granularity", s.checkpointing))
+        if s.checkpointing == "full":
+            args += [("--recompute-method", "uniform"), ("--recompute-num-layers", 1)]
+    model = [
+        ("--num-layers", spec.layers),
+        ("--hidden-size", spec.hidden),
+        ("--ffn-hidden-size", spec.ffn),
+        ("--num-attention-heads", spec.heads),
+        ("--num-query-groups", spec.kv_heads),
+        ("--kv-channels", spec.head_dim),
+        ("--max-position-embeddings", spec.max_position or s.seq_len),
+        ("--vocab-size", spec.vocab),
+    ]
+    mflags = [
+        "--group-query-attention",
+        "--swiglu",
+        "--normalization RMSNorm",
+        "--position-embedding-type rope",
+        "--disable-bias-linear",
+    ]
+    if not spec.tied_embeddings:
+        mflags.append("--untie-embeddings-and-output-weights")
+    if spec.n_experts:
+        model += [
+            ("--num-experts", spec.n_experts),
+            ("--moe-router-topk", spec.top_k),
+            ("--moe-ffn-hidden-size", spec.expert_ffn),
+        ]
+    out = [
+        "#!/bin/bash",
+        header(s, "megatron").rstrip(),
+        "",
+        f"torchrun --nproc_per_node {s.gpus_per_node} --nnodes {s.nodes} pretrain_gpt.py \\",
+    ]
+    body = [f"    {k} {v}" for k, v in model + args] + [f"    {f}" for f in mflags + flags]
+    out += [line + " \\" for line in body[:-1]] + [body[-1]]
+    return "\n".join(out) + "\n"
