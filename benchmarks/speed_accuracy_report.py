@@ -35,14 +35,17 @@ def render() -> str:
         lines.append(f"| {name} | {s['rows']} | {s['median']:.1%} | {s['p90']:.1%} | {s['mean_signed']:+.1%} | "
                      f"{sources.get(name, 'all rows')} |")
     gpus = sorted({c.gpu for c in compared})
-    lines += ["", f"GPUs: {', '.join(gpus)}.", "", "## Known gaps", "",
-              "- torchtitan's rows ran at a 500 W power limit on 96 GB HBM2e H100s (its report says so); the preset is "
-              "the 700 W H100 SXM, so predictions run high.",
-              "- Fine-grained MoE (Qwen3-30B-A3B, 128 experts) in Megatron-Bridge: router, permutation and grouped-GEMM "
-              "overheads are larger than modelled.",
-              "- Very long sequences with context parallelism: ring-attention chunks run below the kernel's large-shape "
-              "efficiency.", "", "## Rows", "", "| row | GPU | measured | predicted | error |", "|---|---|---|---|---|"]
-    lines += [f"| {c.id} | {c.gpu} | {c.measured:,.0f} | {c.predicted:,.0f} | {c.error:+.1%} |" for c in compared]
+    uncertain = {row["id"]: row["uncertain"] for row in rows if row.get("uncertain")}
+    lines += ["", f"GPUs: {', '.join(gpus)}.", "",
+              f"Rows marked * ({len(uncertain)}) have a setting that is not fully known; the reason is in the row's "
+              "`uncertain` field. They stay in every figure above.", "", "## Known gaps", "",
+              "- torchtitan's long-sequence context-parallel rows (131k and 262k tokens) run slower than the ring "
+              "attention's FLOPs at the kernel's rate; the 405B rows with FSDP + PP: see the row notes.",
+              "- Fine-grained MoE (Qwen3-30B-A3B, Qwen3-235B-A22B, 128 experts) in Megatron-Bridge: router, token "
+              "permutation, grouped-GEMM and all-to-all overheads are larger than modelled.", "",
+              "## Rows", "", "| row | GPU | measured | predicted | error |", "|---|---|---|---|---|"]
+    lines += [f"| {c.id}{' *' if c.id in uncertain else ''} | {c.gpu} | {c.measured:,.0f} | {c.predicted:,.0f} | "
+              f"{c.error:+.1%} |" for c in compared]
     return "\n".join(lines) + "\n"
 
 

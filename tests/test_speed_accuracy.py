@@ -33,3 +33,20 @@ def test_speed_accuracy_doc_is_current():
     from speed_accuracy_report import render
 
     assert (ROOT / "docs" / "speed-accuracy.md").read_text(encoding="utf-8") == render()
+
+
+# Frameworks whose rows meet issue 13's targets on their own (docs/speed-accuracy.md reports every framework; the
+# others are reported there, not enforced, until they meet them).
+MET_PER_FRAMEWORK = ("llm-foundry", "torchtune")
+
+
+def test_frameworks_that_meet_the_targets_keep_them():
+    table = summary(compare(load_rows()))
+    for name in MET_PER_FRAMEWORK:
+        assert table[name]["median"] <= 0.15 and table[name]["p90"] <= 0.35, (name, table[name])
+
+
+def test_uncertain_rows_say_why():
+    for r in load_rows():
+        if "uncertain" in r:
+            assert isinstance(r["uncertain"], str) and len(r["uncertain"]) > 20, r["id"]
