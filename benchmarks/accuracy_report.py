@@ -60,9 +60,10 @@ layer-type pattern kept). Two kernels differ from a GPU run and are stated in th
 (derived, not traced). Qwen3-Next's gated DeltaNet layers run transformers' torch reference kernels (no
 flash-linear-attention on the CPU), as modelled; the fused GPU kernels keep less (not traced). Vision towers and
 image tokens are traced for Gemma 3 (SigLIP, `gemma-3-4b-L6-V3`: 6 language-model and 3 tower layers; its rows count
-under gemma3_text) and Qwen2.5-VL (window-attention ViT and 2 x 2 patch merger, `-L4-V8`: the tower keeps one
-full-attention block in eight), frozen and trained, ids ending `_img<images>x<pixels>-<tower>`; the Llama 4 and
-Mistral 3 (Pixtral) towers follow the same per-operation terms and are not traced."""
+under gemma3_text), Qwen2.5-VL (window-attention ViT and 2 x 2 patch merger, `-L4-V8`: the tower keeps one
+full-attention block in eight) and Llama 4 (336-pixel tiles, pixel-shuffle adapter, `llama-4-scout-L4-V2`; rows under
+llama4_text), frozen and trained, ids ending `_img<images>x<pixels>-<tower>`; the Mistral 3 (Pixtral) tower follows
+the same per-operation terms and is not traced."""
 
 
 PUBLISHED_HEAD = """## Published measurements on real GPUs, per framework

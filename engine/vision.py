@@ -1,7 +1,8 @@
 """Vision towers of vision-language models (ViT patches, merger/projector), read from `vision_config`.
 
-Parameter counts follow the transformers modules named in each function; activations are derived per
-tensor for a standard pre-norm ViT block (not traced: see docs/accuracy.md).
+Parameter counts follow the transformers modules named in each function; activations are counted per tensor of
+each tower's transformers modules and checked against traces of Gemma 3, Qwen2.5-VL and Llama 4 steps with images
+(tests/data/ground_truth/*_img*, docs/accuracy.md); Pixtral's tower is not traced.
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ def tower_block_terms(v: VisionSpec, patches: float, compute_bytes: int) -> list
     """Tensors one trained ViT block keeps for backward over `patches` tokens (SDPA, pre-norm).
 
     Per operation of the transformers modules, like the decoder layers (engine/activations.py). Traced for SigLIP
-    (Gemma 3) and Qwen2.5-VL (tests/data/ground_truth/*_img*); Pixtral and Llama 4 follow the same operations.
+    (Gemma 3), Qwen2.5-VL and Llama 4 (tests/data/ground_truth/*_img*); Pixtral follows the same operations.
     """
     n, d, f, c = patches, v.hidden, v.ffn, compute_bytes
     out: list[tuple[str, float]] = []
@@ -183,12 +184,22 @@ def tower_block_terms(v: VisionSpec, patches: float, compute_bytes: int) -> list
 
 
 def tower_outside_bytes(v: VisionSpec, patches: float, compute_bytes: int) -> float:
-    """What a trained tower keeps outside its blocks: the merger/projector inputs (and Qwen's rotary tables)."""
+    """What a trained tower keeps outside its blocks: patch embedding, merger/projector inputs (traced for Gemma 3,
+    Qwen2.5-VL and Llama 4; Pixtral keeps the SigLIP-like two tensors, not traced)."""
     n, d, c = patches, v.hidden, compute_bytes
     if v.kind == "qwen2_5_vl":
         # PatchMerger: RMSNorm (fp32 input, normalised input, output kept by the first Linear), the first Linear's
         # output and the GELU output (kept by the second Linear); the 2-D rotary cos/sin tables (fp32, per patch).
         return (4 + 4 * c) * n * d + 2 * 4 * n * (d // v.heads)
+    if v.kind == "llama4":
+        # Per tile: `grid` patches + a class token. The unfold output (kept by the patch linear), the pre/post
+        # LayerNorms' inputs and statistics, and the pixel-shuffle MLP (ratio 0.5: a quarter of the patches, four
+        # times as wide): its fc1 input, fc1 and GELU outputs, fc2 and GELU outputs (the last kept by the projector).
+        grid = (v.image_size // v.patch) ** 2
+        n_patches = n * grid / (grid + 1)
+        shuffled = n_patches / 4
+        return (c * n_patches * 3 * v.patch**2 + 2 * (c * n * d + 8 * n) + c * n_patches * d
+                + c * shuffled * 2 * (v.projector_in + v.out_hidden))
     return 2 * c * n * d
 
 

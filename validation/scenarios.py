@@ -212,6 +212,8 @@ def vision_runs() -> list[Run]:
         # SGD keeps no optimizer states: the peak is in the step's activations, where the tower's count
         vision_run("gemma-3-4b", 6, 3, images=4, tower="trained", optimizer="sgd"),
         vision_run("qwen2.5-vl-7b", 4, 8, images=2, resolution=896, tower="trained", s=4096, optimizer="sgd"),
+        vision_run("llama-4-scout", 4, 2, images=1),
+        vision_run("llama-4-scout", 4, 2, images=4, tower="trained"),
     ]
 
 

@@ -8,6 +8,9 @@ makes the fake run follow the path a real run takes:
   for memory.
 - the placeholder check (`torch_compilable_check`: image tokens x width == image features) reads the count: skipped;
   the inputs are built so that it holds (one placeholder token per language-model image token).
+- transformers 5.24's Llama4ForConditionalGeneration.forward reads `image_outputs` from its language model's output,
+  which has no such field (AttributeError after the loss is computed, on real tensors too): the field is given a
+  None default for the run. Nothing it changes is allocated.
 - Qwen2.5-VL's tower computes its window order, `cu_seqlens` and 2-D positions from `image_grid_thw` with
   `.tolist()` and boolean indexing, and its 3-D rotary positions from the token ids. The grid and the token ids are
   therefore fake tensors that carry their real values (fake-tensor *constants*), the three `get_vision_*` helpers
@@ -38,9 +41,13 @@ def is_vision_config(hf_config: dict[str, Any]) -> bool:
 
 def tower_modules(model: torch.nn.Module) -> list[torch.nn.Module]:
     """The vision tower and its projector/merger (what the scenario key vision_tower trains or freezes)."""
-    inner = getattr(model, "model", model)
-    return [m for name in ("vision_tower", "multi_modal_projector", "visual")
-            if (m := getattr(inner, name, None)) is not None]
+    found: list[torch.nn.Module] = []
+    for owner in (model, getattr(model, "model", None)):  # Gemma 3 / Qwen2.5-VL nest them, Llama 4 does not
+        for name in ("vision_tower", "vision_model", "multi_modal_projector", "visual"):
+            module = getattr(owner, name, None) if owner is not None else None
+            if isinstance(module, torch.nn.Module) and all(module is not m for m in found):
+                found.append(module)
+    return found
 
 
 def _realise(fn: Any, fake_mode: FakeTensorMode) -> Any:
@@ -61,26 +68,33 @@ def vision_tracing(fake_mode: FakeTensorMode) -> Iterator[None]:
     """The work-arounds above, undone on exit (other runs in the same process trace unpatched)."""
     import torch._subclasses.fake_tensor as ft
     import transformers.initialization as init
+    import transformers.modeling_outputs as outputs
     import transformers.models.gemma3.modeling_gemma3 as gemma3
+    import transformers.models.llama4.modeling_llama4 as llama4
     import transformers.models.qwen2_5_vl.modeling_qwen2_5_vl as qwen
 
+    missing = object()
     saved: list[tuple[Any, str, Any]] = []
 
     def patch(obj: Any, name: str, value: Any) -> None:
-        saved.append((obj, name, getattr(obj, name)))
+        saved.append((obj, name, getattr(obj, name, missing)))
         setattr(obj, name, value)
 
     patch(init, "trunc_normal_", lambda tensor, *a, **k: tensor)
-    for module in (gemma3, qwen):
+    for module in (gemma3, qwen, llama4):
         patch(module, "torch_compilable_check", lambda *a, **k: None)
     for name in ("get_vision_position_ids", "get_vision_attention_seqlens", "get_vision_window_index"):
         patch(qwen, name, _realise(getattr(qwen, name), fake_mode))
     patch(ft, "CONSTANT_NUMEL_LIMIT", CONSTANT_LIMIT_ELEMENTS)
+    patch(outputs.MoeCausalLMOutputWithPast, "image_outputs", None)
     try:
         yield
     finally:
         for obj, name, value in reversed(saved):
-            setattr(obj, name, value)
+            if value is missing:
+                delattr(obj, name)
+            else:
+                setattr(obj, name, value)
 
 
 def _constant(fake_mode: FakeTensorMode, t: torch.Tensor) -> torch.Tensor:
@@ -93,6 +107,9 @@ def image_grid(hf_config: dict[str, Any], resolution: int) -> tuple[int, int]:
     if hf_config.get("model_type") == "gemma3":  # every image resized to the tower's size, pooled to a fixed count
         side = vc["image_size"] // vc["patch_size"]
         return side * side, hf_config.get("mm_tokens_per_image", 256)
+    if hf_config.get("model_type") == "llama4":  # one 336-pixel tile: its patches + a class token; pixel shuffle 0.5
+        side = vc["image_size"] // vc["patch_size"]
+        return side * side + 1, int(side * side * vc.get("pixel_shuffle_ratio", 0.5) ** 2)
     unit = vc["patch_size"] * vc.get("spatial_merge_size", 2)
     if resolution % unit:
         raise ValueError(f"Qwen2.5-VL images are multiples of {unit} pixels, not {resolution}")
@@ -107,7 +124,7 @@ def vision_inputs(hf_config: dict[str, Any], micro_batch: int, seq_len: int, ima
     if images * tokens > seq_len:
         raise ValueError(f"{images} images of {tokens} tokens do not fit in {seq_len} tokens")
     kind = hf_config["model_type"]
-    image_token = hf_config["image_token_index"] if kind == "gemma3" else hf_config["image_token_id"]
+    image_token = hf_config["image_token_index"] if kind in ("gemma3", "llama4") else hf_config["image_token_id"]
     with unset_fake_temporarily():  # the token ids are real values (see the module docstring)
         ids = torch.randint(0, TEXT_TOKEN_IDS, (micro_batch, seq_len))
         placeholder = torch.zeros(micro_batch, seq_len, dtype=torch.long)
@@ -119,7 +136,7 @@ def vision_inputs(hf_config: dict[str, Any], micro_batch: int, seq_len: int, ima
     vc = hf_config["vision_config"]
     n = micro_batch * images
     with fake_mode:
-        if kind == "gemma3":
+        if kind in ("gemma3", "llama4"):
             pixels = torch.randn(n, 3, vc["image_size"], vc["image_size"], dtype=dtype)
         else:
             width = 3 * vc.get("temporal_patch_size", 2) * vc["patch_size"] ** 2
@@ -128,6 +145,8 @@ def vision_inputs(hf_config: dict[str, Any], micro_batch: int, seq_len: int, ima
     if kind == "gemma3":  # image tokens attend to each other both ways (the processor's token_type_ids)
         out["input_ids"] = _constant(fake_mode, ids)
         out["token_type_ids"] = _constant(fake_mode, placeholder)
+    elif kind == "llama4":
+        out["input_ids"] = _constant(fake_mode, ids)
     else:
         out["input_ids"] = _constant(fake_mode, ids)
         out["image_grid_thw"] = _constant(fake_mode, grid)
