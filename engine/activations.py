@@ -42,6 +42,7 @@ class ActContext:
     # partial results with torch.cat, so its output leaves SDPA's (b, s, heads, d) memory layout and o_proj
     # keeps its own contiguous copy of it (traced: validation/context_parallel.py, ground_truth/distributed/*cp*).
     ring_output_copied: bool = False
+    unsloth_lora: bool = False  # Unsloth's fused LoRA kernels replace peft's and bitsandbytes' layers
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
@@ -50,7 +51,7 @@ class ActContext:
         key = (self.b, self.s, self.t, self.t_norm, self.tp, self.vocab_shards, self.sp_saves_gathered, self.compute,
                self.residual, self.amp, self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank,
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
-               self.ring_output_copied)
+               self.ring_output_copied, self.unsloth_lora)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -145,6 +146,8 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
     attn_lora = any(lin.name in lora_names for lin in spec.attention_linears(linear_attn))
     if not (xg or wt or lora_names):
         return out
+    if ctx.unsloth_lora and lora_names and not (moe or linear_attn or wt) and _unsloth_shapes(ctx, spec):
+        return unsloth_layer_terms(ctx, spec)
     tp, c, r = ctx.tp, ctx.compute, ctx.residual
     t, tn = ctx.t, ctx.t_norm
     h = spec.hidden
@@ -255,6 +258,33 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
     return out
 
 
+def _unsloth_shapes(ctx: ActContext, spec: ModelSpec) -> bool:
+    """A dense GQA layer with flash/SDPA attention: the layer Unsloth's LoRA kernels patch."""
+    return (spec.attention == "gqa" and ctx.attention != "eager" and spec.qk_norm == "none"
+            and spec.norms_per_layer == 2 and not spec.fused_projections)
+
+
+def unsloth_layer_terms(ctx: ActContext, spec: ModelSpec) -> Terms:
+    """What one decoder layer keeps for backward under Unsloth's LoRA kernels (unsloth/kernels/fast_lora.py).
+
+    LoRA_QKV and LoRA_W save only their input X (the 4-bit or 16-bit weight is dequantised again in backward, and
+    the adapters are cast to X's dtype inside the kernel, so no fp32 copies of X); LoRA_MLP saves X and the gate
+    and up outputs e and g and recomputes SwiGLU in backward; fast_rms_layernorm saves its input and one fp32
+    inverse RMS per token; RoPE is applied to Q and K in place; flash attention keeps Q, K, V, its output (LoRA_W's
+    X) and the log-sum-exp.
+    """
+    c, t, tn, h = ctx.compute, ctx.t, ctx.t_norm, spec.hidden
+    q, kv, f = spec.q_dim / ctx.tp, spec.kv_dim / ctx.tp, spec.ffn / ctx.tp
+    return [("attention norm: input and inverse RMS (fast_rms_layernorm)", ctx.residual * tn * h + 4 * tn),
+            ("attention norm output: kept by LoRA_QKV", c * tn * h),
+            ("attention: Q, K, V kept by flash attention (RoPE in place)", c * t * (q + 2 * kv)),
+            ("attention output (kept by flash attention and LoRA_W)", c * t * q),
+            ("attention: softmax statistics", 4 * t * spec.heads / ctx.tp),
+            ("MLP norm: input and inverse RMS (fast_rms_layernorm)", ctx.residual * tn * h + 4 * tn),
+            ("MLP norm output: kept by LoRA_MLP", c * tn * h),
+            ("MLP: gate and up outputs kept by LoRA_MLP (SwiGLU recomputed in backward)", 2 * c * t * f)]
+
+
 def _mlp_terms(ctx: ActContext, f: float, down: tuple[Linear, ...], wt: bool, lora_names: frozenset[str],
                out: Terms, label: str) -> None:
     c, t = ctx.compute, ctx.t
@@ -298,7 +328,10 @@ def _scratch_parts(ctx: ActContext, spec: ModelSpec, moe: bool, linear_attn: boo
     """(MLP backward, attention backward) gradient tensors alive at once."""
     c, t = ctx.compute, ctx.t
     f = ((spec.n_experts if spec.dense_experts else spec.top_k) * spec.expert_ffn if moe else spec.ffn) / ctx.tp
-    mlp = 3 * c * t * f + 2 * ctx.residual * ctx.t_norm * spec.hidden
+    # Unsloth's LoRA_MLP backward writes SwiGLU's gradients into the saved gate/up buffers and dX into X: one new
+    # t x ffn tensor (the down projection's input gradient DW).
+    mlp = ((1 if ctx.unsloth_lora and not moe else 3) * c * t * f
+           + 2 * ctx.residual * ctx.t_norm * spec.hidden)
     if ctx.attention == "eager" and not ctx.selective and spec.sinks:
         # gpt-oss: the softmax runs in the compute dtype; its backward holds the incoming and outgoing gradients
         attn = 2 * c * (spec.heads / ctx.tp) * t * (ctx.s + 1)

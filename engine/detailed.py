@@ -78,6 +78,7 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour | None =
         quantized_saves_inputs=s.method == "qlora" and fw.quantized_saves_inputs,
         lora_dropout=s.method in ("lora", "qlora") and s.lora_dropout > 0,
         ring_output_copied=ring_output_copied(s),
+        unsloth_lora=fw.framework == "unsloth" and s.method in ("lora", "qlora"),
     )
 
 

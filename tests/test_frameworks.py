@@ -248,9 +248,29 @@ def test_fsdp_with_pipeline_keeps_stage_weights_and_gradients_unsharded():
 
 
 def test_unsloth_layers_save_what_its_kernels_save():
-    # unsloth/kernels/rms_layernorm.py keeps X and the inverse RMS (not an fp32 copy); fast_lora.py LoRA_MLP keeps
-    # X, gate and up (not silu(gate)): the same tensors as a compiled layer.
-    unsloth = _comp(estimate(_s(method="lora", framework="unsloth")), "activations")
-    compiled = _comp(estimate(_s(method="lora", compile=True, cross_entropy="fused-linear")), "activations")
-    plain = _comp(estimate(_s(method="lora")), "activations")
-    assert unsloth == pytest.approx(compiled) and unsloth < plain
+    # unsloth/kernels: fast_rms_layernorm keeps its input X and an fp32 inverse RMS per token; LoRA_QKV and LoRA_W
+    # keep only their input; RoPE runs in place on Q and K; flash attention keeps Q, K, V, its output and the
+    # log-sum-exp (fp32 per head); LoRA_MLP keeps X, gate and up. Per token and layer, bf16:
+    per_token = (2 * H + 4) * 2 + 2 * H * 2 + 2 * (Q + 2 * KV) + 2 * Q + 4 * HEADS + 2 * 2 * F  # 110,728 bytes
+    unsloth = estimate(_s(method="lora", framework="unsloth"))
+    assert _comp(unsloth, "activations") == pytest.approx(32 * 2048 * per_token)
+    assert _comp(unsloth, "activations") < _comp(estimate(_s(method="lora")), "activations")
+
+
+def test_unsloth_long_context_table_runs_are_judged_to_run():
+    # Unsloth's benchmark page (docs.unsloth.ai/basics/unsloth-benchmarks, "Llama 3.1 (8B) max. context length"):
+    # 4-bit QLoRA on all linear layers, rank 32, batch 1, sequences padded to the length, Unsloth's defaults
+    # (offloaded gradient checkpointing, fused cross-entropy, 8-bit AdamW as its notebooks set). Each length ran on
+    # that much VRAM: none may be judged "does not fit"; a quarter more no longer fits.
+    table = ((8, 2_972), (12, 21_848), (16, 40_724), (24, 78_475), (40, 153_977), (48, 191_728), (80, 342_733))
+    for vram_gb, tokens in table:
+        base = {"model": "llama-3.1-8b", "gpu": {"name": f"{vram_gb} GB", "memory_bytes": vram_gb * 10**9},
+                "method": "qlora", "precision": "bf16", "lora_rank": 32, "lora_targets": "all-linear",
+                "micro_batch": 1, "checkpointing": "full", "attention": "flash", "framework": "unsloth",
+                "optimizer": "adamw-8bit"}
+        assert estimate(scenario_from_dict({**base, "seq_len": tokens})).verdict != "does not fit", vram_gb
+        if vram_gb > 8:
+            longer = estimate(scenario_from_dict({**base, "seq_len": tokens * 5 // 4}))
+            assert longer.verdict == "does not fit", vram_gb
+
+

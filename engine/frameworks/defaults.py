@@ -27,7 +27,8 @@ class FrameworkDefaults:
     peak_includes_load: bool  # the reported peak statistics are never reset after loading
     main_grads_fp32: bool  # gradients accumulated in an fp32 buffer (Megatron DDP main_grad)
     offload_checkpoints: bool  # "full" checkpointing moves each layer's saved input to CPU memory
-    qlora_kernel: str  # "bitsandbytes" (Linear4bit, keeps its inputs) | "torchao" (NF4Tensor, keeps the weight only)
+    qlora_kernel: str  # "bitsandbytes" (Linear4bit, keeps its inputs) | "torchao" (NF4Tensor, keeps the weight
+    # only) | "unsloth" (its own LoRA kernels over the 4-bit weight)
     sources: tuple[tuple[str, str], ...]  # (what, where it is set)
     outputs_fp32: bool = False  # the model's outputs (the logits) are cast to fp32 before the loss (Fabric)
     logits_kept: bool = False  # the training loop's `logits` variable keeps them until the next forward returns
@@ -88,10 +89,13 @@ TABLE: dict[str, FrameworkDefaults] = {
     ),
     "unsloth": FrameworkDefaults(
         "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True,
-        "bitsandbytes",
+        "unsloth",
         (("loss", "unsloth_zoo fused_linear_cross_entropy / unsloth_fused_ce_loss: the lm_head and the loss run "
           "in chunks, logits are never materialised for the whole batch"),
          ("checkpointing", "use_gradient_checkpointing='unsloth' offloads each layer's saved input to CPU memory"),
+         ("LoRA layers", "unsloth/kernels/fast_lora.py LoRA_QKV / LoRA_W / LoRA_MLP: fused autograd functions that "
+          "save only their inputs (and gate/up for the MLP), dequantise the 4-bit weight themselves and cast the "
+          "adapters to the input's dtype"),
          ("loading", "pre-quantised bnb-4bit checkpoints are loaded straight into 4-bit storage")),
     ),
     "litgpt": FrameworkDefaults(
