@@ -754,17 +754,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../words.py" line="70" />
         <source>Images per sequence (images per sample)</source>
-        <translation>每个序列的图像数（images per sample）</translation>
+        <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
         <location filename="../words.py" line="71" />
         <source>Image side in pixels (image resolution)</source>
-        <translation>图像边长像素（image resolution）</translation>
+        <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
         <location filename="../words.py" line="72" />
         <source>Image encoder (vision tower)</source>
-        <translation>图像编码器（vision tower）</translation>
+        <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
         <source>Images per sample</source>
@@ -2245,7 +2245,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <source>Images per sequence (images per sample)</source>
-        <translation type="vanished">每个序列的图像数（images per sample）</translation>
+        <translation type="vanished">每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
         <source>the tower's native size</source>
@@ -2253,7 +2253,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <source>Image side in pixels (image resolution)</source>
-        <translation type="vanished">图像边长像素（image resolution）</translation>
+        <translation type="vanished">图像边长像素（图像分辨率）</translation>
     </message>
     <message>
         <source>not trained (frozen tower)</source>
@@ -2265,7 +2265,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <source>Image encoder (vision tower)</source>
-        <translation type="vanished">图像编码器（vision tower）</translation>
+        <translation type="vanished">图像编码器（视觉塔）</translation>
     </message>
     <message>
         <location filename="../setup_panel.py" line="168" />
@@ -2379,11 +2379,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <source>Images in each training sequence. Their tokens are part of the sequence length; a trained image encoder keeps activations for every image patch.</source>
-        <translation type="vanished">每个训练序列中的图像数。图像的词元计入序列长度；训练图像编码器时，每个图像块的激活值都要保留。</translation>
+        <translation type="vanished">每个训练序列中的图像数。图像的 token 计入序列长度；训练图像编码器时，每个图像块的激活值都要保留。</translation>
     </message>
     <message>
         <source>Side of each (square) image in pixels. Towers that read any size make more patches and tokens from larger images (Qwen2.5-VL, Pixtral); fixed-size towers resize every image (Gemma 3, Llama 4 tiles).</source>
-        <translation type="vanished">每张（正方形）图像的边长（像素）。可读任意尺寸的编码器会从更大的图像生成更多图像块和词元（Qwen2.5-VL、Pixtral）；固定尺寸的编码器会缩放每张图像（Gemma 3，Llama 4 分块）。</translation>
+        <translation type="vanished">每张（正方形）图像的边长（像素）。可读任意尺寸的编码器会从更大的图像生成更多图像块和 token（Qwen2.5-VL、Pixtral）；固定尺寸的编码器会缩放每张图像（Gemma 3，Llama 4 分块）。</translation>
     </message>
     <message>
         <source>Whether the image encoder and its projector are trained. Trained: their gradients, optimizer states and activations for every patch; frozen: only their weights. LoRA and QLoRA keep it frozen.</source>
@@ -2431,11 +2431,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <source>Each image: %1 patches in the tower, %2 tokens of the sequence.</source>
-        <translation type="vanished">每张图像：编码器中 %1 个图像块，序列中 %2 个词元。</translation>
+        <translation type="vanished">每张图像：编码器中 %1 个图像块，序列中 %2 个 token。</translation>
     </message>
     <message>
         <source>The images need %1 tokens, more than the sequence length.</source>
-        <translation type="vanished">这些图像需要 %1 个词元，超过了序列长度。</translation>
+        <translation type="vanished">这些图像需要 %1 个 token，超过了序列长度。</translation>
     </message>
     <message>
         <source>recompute attention only (selective)</source>
@@ -2858,7 +2858,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../vision_rows.py" line="30" />
         <source>Images per sequence (images per sample)</source>
-        <translation>每个序列的图像数（images per sample）</translation>
+        <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
         <location filename="../vision_rows.py" line="33" />
@@ -2868,7 +2868,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../vision_rows.py" line="34" />
         <source>Image side in pixels (image resolution)</source>
-        <translation>图像边长像素（image resolution）</translation>
+        <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
         <location filename="../vision_rows.py" line="37" />
@@ -2883,17 +2883,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../vision_rows.py" line="41" />
         <source>Image encoder (vision tower)</source>
-        <translation>图像编码器（vision tower）</translation>
+        <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
         <location filename="../vision_rows.py" line="47" />
         <source>Images in each training sequence. Their tokens are part of the sequence length; a trained image encoder keeps activations for every image patch.</source>
-        <translation>每个训练序列中的图像数。图像的词元计入序列长度；训练图像编码器时，每个图像块的激活值都要保留。</translation>
+        <translation>每个训练序列中的图像数。图像的 token 计入序列长度；训练图像编码器时，每个图像块的激活值都要保留。</translation>
     </message>
     <message>
         <location filename="../vision_rows.py" line="50" />
         <source>Side of each (square) image in pixels. Towers that read any size make more patches and tokens from larger images (Qwen2.5-VL, Pixtral); fixed-size towers resize every image (Gemma 3, Llama 4 tiles).</source>
-        <translation>每张（正方形）图像的边长（像素）。可读任意尺寸的编码器会从更大的图像生成更多图像块和词元（Qwen2.5-VL、Pixtral）；固定尺寸的编码器会缩放每张图像（Gemma 3，Llama 4 分块）。</translation>
+        <translation>每张（正方形）图像的边长（像素）。可读任意尺寸的编码器会从更大的图像生成更多图像块和 token（Qwen2.5-VL、Pixtral）；固定尺寸的编码器会缩放每张图像（Gemma 3，Llama 4 分块）。</translation>
     </message>
     <message>
         <location filename="../vision_rows.py" line="53" />
@@ -2903,12 +2903,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../vision_rows.py" line="78" />
         <source>Each image: %1 patches in the tower, %2 tokens of the sequence.</source>
-        <translation>每张图像：编码器中 %1 个图像块，序列中 %2 个词元。</translation>
+        <translation>每张图像：编码器中 %1 个图像块，序列中 %2 个 token。</translation>
     </message>
     <message>
         <location filename="../vision_rows.py" line="81" />
         <source>The images need %1 tokens, more than the sequence length.</source>
-        <translation>这些图像需要 %1 个词元，超过了序列长度。</translation>
+        <translation>这些图像需要 %1 个 token，超过了序列长度。</translation>
     </message>
 </context>
 <context>
