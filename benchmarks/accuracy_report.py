@@ -102,6 +102,9 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
 - litgpt FSDP rows (2023 resource tables) are 8-14% low: they fit "the full 16-bit checkpoint stays allocated during
   training" better than "only while loading", which is what litgpt's source shows; the same would explain the
   Llama-2-7B full fine-tuning OOM on 4 x A10G that is judged to fit. Not modelled without a source.
+- No Unsloth or Megatron row: no published figure with every setting was found. Unsloth's own "max. context length"
+  table (Llama-3.1-8B QLoRA, rank 32, 8-80 GB) gives lengths, not bytes; tests/test_frameworks.py holds the verdicts
+  to it (each length judged to run, a quarter more judged not to fit).
 - Three litgpt config-hub "full" rows are listed but excluded: a single A10G cannot hold their weights, gradients and
   AdamW states, so the row cannot be the run its settings describe (reason in the data file).
 - torchtitan rows are 8-18% low on reserved memory at 60-85 GiB per GPU (expandable segments on); torchtune's
