@@ -135,6 +135,8 @@ def parallelism_kind(s: dict) -> str:
         return "PP"
     if cp > 1:
         return "2-D FSDP x CP" if s.get("fsdp") else "CP"
+    if s.get("ep", 1) > 1:
+        return "FSDP2 x EP" if s.get("fsdp") else "EP"
     if tp > 1 and s.get("fsdp"):
         return "2-D FSDP x TP"
     if tp > 1:

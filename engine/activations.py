@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from .architecture import Linear, ModelSpec
 from .family_activations import clamped_glu_terms, deltanet_terms, dense_expert_terms, mla_attention_terms
+from .parallelism.expert_parallel import scored_output_bytes
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -43,6 +44,9 @@ class ActContext:
     # keeps its own contiguous copy of it (traced: validation/context_parallel.py, ground_truth/distributed/*cp*).
     ring_output_copied: bool = False
     unsloth_lora: bool = False  # Unsloth's fused LoRA kernels replace peft's and bitsandbytes' layers
+    # Expert parallelism with torchtitan's all-to-all dispatch: the routing scores multiply the returned expert
+    # outputs in fp32 (engine/parallelism/expert_parallel.py).
+    ep_dispatch: bool = False
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
@@ -51,7 +55,7 @@ class ActContext:
         key = (self.b, self.s, self.t, self.t_norm, self.tp, self.vocab_shards, self.sp_saves_gathered, self.compute,
                self.residual, self.amp, self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank,
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
-               self.ring_output_copied, self.unsloth_lora)
+               self.ring_output_copied, self.unsloth_lora, self.ep_dispatch)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -238,7 +242,11 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
             out.append(("experts: gate/up outputs and activation (top-k tokens)", 3 * c * routed * fm))
             # Expert outputs are scaled by the routing weights: that multiply keeps them whenever the router's
             # input needs a gradient, frozen experts (LoRA) included.
-            out.append(("experts: outputs kept for the routing-weight gradient", c * routed * h))
+            if ctx.ep_dispatch:
+                out.append(("experts: fp32 copy of the outputs returned by the combine all-to-all, kept by the "
+                            "routing-score multiply", scored_output_bytes(True, c) * routed * h))
+            else:
+                out.append(("experts: outputs kept for the routing-weight gradient", c * routed * h))
         if wt and not spec.dense_experts:
             out.append(("experts: routed inputs and products (expert weight gradients)", c * routed * (h + fm)))
         if spec.expert_bias:

@@ -16,6 +16,7 @@ from .model_states import component as _c
 from .model_states import model_state_components
 from .parallelism.components import fsdp2_component, pipeline_components, tp_embedding_grad_components
 from .parallelism.context_parallel import ring_output_copied
+from .parallelism.expert_parallel import all_to_all_dispatch
 from .parallelism.fsdp import root_params
 from .parallelism.pipeline import micro_batches_in_flight
 from .parallelism.tensor_parallel import logits_shards, sp_saves_gathered_inputs
@@ -79,6 +80,7 @@ def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour | None =
         lora_dropout=s.method in ("lora", "qlora") and s.lora_dropout > 0,
         ring_output_copied=ring_output_copied(s),
         unsloth_lora=fw.framework == "unsloth" and s.method in ("lora", "qlora"),
+        ep_dispatch=all_to_all_dispatch(s, spec.is_moe),
     )
 
 
@@ -373,19 +375,6 @@ def stage_components(
                 QT_TRANSLATE_NOOP("engine", "min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)"),
                 reduce_bucket_size=s.reduce_bucket_size,
                 allgather_bucket_size=s.allgather_bucket_size,
-            )
-        )
-    if s.ep > 1 and spec.is_moe:
-        a2a = 2 * ctx.t * spec.top_k * spec.hidden * ctx.compute
-        comps.append(
-            _c(
-                "ep_buffers",
-                QT_TRANSLATE_NOOP("engine", "Expert-parallel all-to-all buffers"),
-                "transient",
-                Moments(a2a, a2a, a2a, 0.0),
-                QT_TRANSLATE_NOOP("engine", "dispatch + combine: 2 x b·s·top_k·h x compute bytes"),
-                ep=s.ep,
-                top_k=spec.top_k,
             )
         )
     step_temp = 0.0

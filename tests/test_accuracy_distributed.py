@@ -25,7 +25,8 @@ KNOWN_MISSES = {
 def test_enough_distributed_configurations_recorded():
     assert len(ROWS) >= 40
     kinds = {r.kind for r in ROWS}
-    assert {"FSDP2", "DDP", "TP", "TP + SP", "2-D FSDP x TP", "PP", "CP", "2-D FSDP x CP"} <= kinds
+    assert {"FSDP2", "DDP", "TP", "TP + SP", "2-D FSDP x TP", "PP", "CP", "2-D FSDP x CP",
+            "FSDP2 x EP"} <= kinds
     assert max(r.world_size for r in ROWS) >= 64 and min(r.world_size for r in ROWS) == 2
 
 
@@ -59,7 +60,10 @@ GLOO_SCALARS = 1024  # two 512-byte blocks some gloo reductions allocate and the
 PIPELINE_MESSAGE = 1 * 64 * 256 * 4  # gloo's send/recv copies one micro-batch's b·s·h activation per message
 # Not explained yet: FSDP2 with a bf16 MixedPrecisionPolicy, fp32 reduce and no reshard after forward allocates
 # 1.7 MB more in the gloo run's backward (about 8% of this toy model's peak).
-UNEXPLAINED = {"fsdp2-mp-noreshard": 0.10}
+# Not explained yet either: expert parallelism under FSDP2 allocates more in the gloo run's backward, 224 KiB with
+# the experts also FSDP-sharded (dp > ep, two FSDP meshes in one unit: 2.2% of this toy peak) and 0 or 32 KiB from
+# one gloo run to the next with dp == ep (timing of gloo's asynchronous collectives); forward and baseline are exact.
+UNEXPLAINED = {"fsdp2-mp-noreshard": 0.10, "fsdp4-ep2": 0.03, "fsdp2-ep2": 0.03}
 
 
 def test_fake_group_traces_match_real_multi_process_runs():

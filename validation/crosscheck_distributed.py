@@ -43,6 +43,18 @@ def tiny_run(rid: str, layers: int = 2, **kw: Any) -> DistRun:
     return DistRun(**base)
 
 
+def tiny_moe_run(rid: str, **kw: Any) -> DistRun:
+    """Qwen3-MoE architecture at toy size (h=256, 8 experts of 128, top-2, vocab 1024), 64 tokens, bf16."""
+    _, cfg = model_config("qwen3-30b-a3b", 2)
+    cfg.update(hidden_size=256, intermediate_size=688, moe_intermediate_size=128, num_experts=8,
+               num_experts_per_tok=2, num_attention_heads=8, num_key_value_heads=4, head_dim=32, vocab_size=1024,
+               bos_token_id=None, eos_token_id=None)
+    base: dict[str, Any] = {"id": rid, "model_key": "qwen3-moe-tiny", "model_name": "Qwen3-MoE, tiny",
+                            "hf_config": cfg, "seq_len": 64, "precision": "bf16"}
+    base.update(kw)
+    return DistRun(**base)
+
+
 def cases() -> list[DistRun]:
     return [
         tiny_run("fsdp2-fp32", world=2, precision="fp32"),
@@ -59,8 +71,13 @@ def cases() -> list[DistRun]:
                  pp_schedule="gpipe"),
         tiny_run("pp2-interleaved", layers=4, world=2, precision="fp32", dp_mode="none", pp=2, vpp=2, grad_accum=2,
                  pp_schedule="interleaved-1f1b"),
+        tiny_run("pp2-1f1b-nokeep", world=2, precision="fp32", dp_mode="none", pp=2, grad_accum=2,
+                 keep_outputs=False),
         tiny_run("cp2", world=2, precision="bf16", dp_mode="none", cp=2),
         tiny_run("fsdp2xcp2-fp32", world=4, precision="fp32", cp=2),
+        tiny_moe_run("fsdp2-moe", world=2),
+        tiny_moe_run("fsdp2-ep2", world=2, ep=2),
+        tiny_moe_run("fsdp4-ep2", world=4, ep=2),
     ]
 
 

@@ -45,6 +45,7 @@ class DistRun(Run):
     tp: int = 1
     pp: int = 1
     cp: int = 1  # context parallel: the sequence is split over cp ranks (ring attention)
+    ep: int = 1  # expert parallel (MoE): experts split over ep of the data-parallel ranks (torchtitan dispatch)
     sp: bool = False
     loss_parallel: bool = False
     reshard_after_forward: bool = True
@@ -77,6 +78,8 @@ class DistRun(Run):
                                                                    " (no reshard after forward)"))
         if self.cp > 1:
             parts.append(f"CP x{self.cp} (ring attention, load-balanced)")
+        if self.ep > 1:
+            parts.append(f"EP x{self.ep} (all-to-all token dispatch, balanced routing)")
         if self.tp > 1:
             parts.append(f"TP x{self.tp}" + (" + SP" if self.sp else "") + (" + loss parallel" if self.loss_parallel
                                                                             else ""))
@@ -91,6 +94,8 @@ class DistRun(Run):
         sc.update(gpus_per_node=self.world, tp=self.tp, pp=self.pp)
         if self.cp > 1:
             sc["cp"] = self.cp
+        if self.ep > 1:
+            sc["ep"] = self.ep
         if self.dp_mode == "fsdp" and self.dp * self.cp > 1:
             sc["fsdp"] = True
             if not self.reshard_after_forward:
@@ -101,6 +106,8 @@ class DistRun(Run):
             sc["loss_parallel"] = True
         if self.pp > 1:
             sc["pp_schedule"] = self.pp_schedule
+            if not self.keep_outputs:  # torchtitan steps its schedule with return_outputs=False
+                sc["framework"] = "torchtitan"
             if self.vpp > 1:
                 sc["vpp"] = self.vpp
         return sc
@@ -134,7 +141,7 @@ def _meshes_outside_fake_mode() -> None:
     DeviceMesh._concatenate = staticmethod(_concatenate)  # type: ignore[method-assign]
 
 
-_MESHES: dict[tuple[int, ...], Any] = {}
+_MESHES: dict[tuple, Any] = {}
 _FLAT: dict[tuple[int, ...], Any] = {}  # the flattened (dp x cp) mesh FSDP shards over
 
 
@@ -331,8 +338,11 @@ def build_rank(run: DistRun, rank: int, fake_mode: FakeTensorMode | None) -> tup
     module: nn.Module = model
     if run.pp > 1:
         module, schedule = _build_pipeline(run, rank, model, meshes, ctx)
+    experts: list[nn.Module] = []
+    if run.ep > 1:
+        experts = _build_ep(run, rank, model, ctx)
     if run.dp * run.cp > 1 and run.dp_mode == "fsdp":
-        _apply_fsdp(run, module, _fsdp_mesh(run, meshes), ctx)
+        _apply_fsdp(run, module, _fsdp_mesh(run, meshes), ctx, experts)
     elif run.dp > 1 and run.dp_mode == "ddp":
         from torch.nn.parallel import DistributedDataParallel as DDP
 
@@ -371,16 +381,54 @@ def _no_param_verification() -> Any:
         ddp_mod._verify_param_shape_across_processes = orig  # type: ignore[attr-defined]
 
 
-def _apply_fsdp(run: DistRun, module: nn.Module, dp_mesh: Any, ctx: Any) -> None:
+def _build_ep(run: DistRun, rank: int, model: nn.Module, ctx: Any) -> list[nn.Module]:
+    """Experts split over the inner ep ranks of the data-parallel ranks (torchtitan's dp_shard_in_ep)."""
+    from torch.distributed.device_mesh import init_device_mesh
+
+    from validation.expert_parallel import apply_ep
+
+    if run.dp % run.ep or run.tp * run.pp * run.cp > 1:
+        raise ValueError("expert parallelism is traced over data-parallel ranks only (ep must divide dp)")
+    key = ("ep", run.dp, run.ep)
+    if key not in _MESHES:
+        _meshes_outside_fake_mode()
+        _MESHES[key] = init_device_mesh("cpu", (run.dp // run.ep, run.ep), mesh_dim_names=("edp", "ep"))
+    with ctx:
+        return apply_ep(model, rank % run.ep, run.ep, _MESHES[key]["ep"].get_group())
+
+
+def _apply_fsdp(run: DistRun, module: nn.Module, dp_mesh: Any, ctx: Any,
+                experts: list[nn.Module] | None = None) -> None:
     from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
 
     mp = (MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
           if run.precision == "amp-bf16" else MixedPrecisionPolicy())
     layers = [m for m in module.modules() if type(m).__name__.endswith("DecoderLayer")]
+    kw: dict[str, Any] = dict(reshard_after_forward=run.reshard_after_forward, mp_policy=mp)
+    if experts:
+        kw["shard_placement_fn"] = _expert_placement(run, dp_mesh, experts)
     with ctx:
         for layer in layers:
-            fully_shard(layer, mesh=dp_mesh, reshard_after_forward=run.reshard_after_forward, mp_policy=mp)
-        fully_shard(module, mesh=dp_mesh, reshard_after_forward=run.reshard_after_forward, mp_policy=mp)
+            fully_shard(layer, mesh=dp_mesh, **kw)
+        kw.pop("shard_placement_fn", None)
+        fully_shard(module, mesh=dp_mesh, **kw)
+
+
+def _expert_placement(run: DistRun, dp_mesh: Any, experts: list[nn.Module]) -> Any:
+    """torchtitan's per-parameter FSDP meshes (torchtitan/distributed/fsdp.py): one FSDP unit per decoder layer;
+    its experts are sharded over the ranks that hold the same experts (the efsdp mesh, kept at size 1 when
+    dp == ep: FSDP still gathers them with their layer and reduces their gradients), the rest over all dp ranks."""
+    from torch.distributed.fsdp._fully_shard._fsdp_common import FSDPMeshInfo, ShardPlacementResult
+    from torch.distributed.tensor import Shard
+
+    edp = FSDPMeshInfo(_MESHES[("ep", run.dp, run.ep)]["edp"], shard_mesh_dim=0)
+    dense = FSDPMeshInfo(dp_mesh, shard_mesh_dim=0)
+    expert_params = {p for ex in experts for p in ex.parameters()}
+
+    def placement(param: nn.Parameter) -> Any:
+        return ShardPlacementResult(placement=Shard(0), mesh_info=edp if param in expert_params else dense)
+
+    return placement
 
 
 def _build_pipeline(run: DistRun, rank: int, model: nn.Module, meshes: Any, ctx: Any) -> tuple[nn.Module, Any]:

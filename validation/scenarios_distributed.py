@@ -14,8 +14,9 @@ from validation.scenarios import make_run
 
 
 def dist_run(model_key: str, layers: int | None, world: int, precision: str = "bf16", *, tp: int = 1, pp: int = 1,
-             cp: int = 1, dp_mode: str = "fsdp", sp: bool = False, loss_parallel: bool = False, reshard: bool = True,
-             schedule: str = "1f1b", vpp: int = 1, **kw: Any) -> DistRun:
+             cp: int = 1, ep: int = 1, dp_mode: str = "fsdp", sp: bool = False, loss_parallel: bool = False,
+             reshard: bool = True, schedule: str = "1f1b", vpp: int = 1, keep_outputs: bool = True,
+             **kw: Any) -> DistRun:
     """Build a DistRun; id = <single-GPU id>__<parallel layout>."""
     base = make_run(model_key, precision, layers=layers, **kw)
     dp = world // (tp * pp * cp)
@@ -24,17 +25,19 @@ def dist_run(model_key: str, layers: int | None, world: int, precision: str = "b
         tags.append(f"{dp_mode}{dp}" + ("" if reshard or dp_mode != "fsdp" else "-noreshard"))
     if cp > 1:
         tags.append(f"cp{cp}")
+    if ep > 1:
+        tags.append(f"ep{ep}")
     if tp > 1:
         tags.append(f"tp{tp}" + ("-sp" if sp else "") + ("-lp" if loss_parallel else ""))
     if pp > 1:
-        tags.append(f"pp{pp}-{schedule}" + (f"-v{vpp}" if vpp > 1 else ""))
+        tags.append(f"pp{pp}-{schedule}" + (f"-v{vpp}" if vpp > 1 else "") + ("" if keep_outputs else "-nokeep"))
     fields = {k: getattr(base, k) for k in base.__dataclass_fields__}
     fields["id"] = f"{base.id}__{'_'.join(tags)}"
     if layers is not None and layers != MODELS[model_key][1]["num_hidden_layers"]:
         fields["note"] = "reduced depth: every per-layer shape kept"
     fields["model_name"], fields["hf_config"] = model_config(model_key, layers)
-    return DistRun(**fields, world=world, dp_mode=dp_mode, tp=tp, pp=pp, cp=cp, sp=sp, loss_parallel=loss_parallel,
-                   reshard_after_forward=reshard, pp_schedule=schedule, vpp=vpp)
+    return DistRun(**fields, world=world, dp_mode=dp_mode, tp=tp, pp=pp, cp=cp, ep=ep, sp=sp, loss_parallel=loss_parallel,
+                   reshard_after_forward=reshard, pp_schedule=schedule, vpp=vpp, keep_outputs=keep_outputs)
 
 
 L3 = "llama-3-8b"
@@ -108,6 +111,12 @@ def pp_runs() -> list[DistRun]:
         dist_run(L3, 8, 4, "bf16", pp=4, dp_mode="none", grad_accum=8, schedule="interleaved-1f1b", vpp=2),
         dist_run(L1, 4, 2, "fp32", pp=2, dp_mode="none", grad_accum=2),
         dist_run(L3, 4, 2, "bf16", pp=2, dp_mode="none", grad_accum=4, checkpointing="full"),
+        # the schedule not returning the last stage's outputs (torchtitan steps with return_outputs=False)
+        dist_run(L3, 4, 2, "bf16", pp=2, dp_mode="none", grad_accum=4, keep_outputs=False),
+        dist_run(L3, 8, 4, "bf16", pp=4, dp_mode="none", grad_accum=4, schedule="gpipe", keep_outputs=False),
+        dist_run(L3, 8, 2, "bf16", pp=2, dp_mode="none", grad_accum=4, schedule="interleaved-1f1b", vpp=2,
+                 keep_outputs=False),
+        dist_run(L1, 4, 2, "fp32", pp=2, dp_mode="none", grad_accum=2, keep_outputs=False),
     ]
 
 
@@ -126,8 +135,28 @@ def cp_runs() -> list[DistRun]:
     ]
 
 
+Q3 = "qwen3-30b-a3b"
+MX = "mixtral-8x7b"
+
+
+def ep_runs() -> list[DistRun]:
+    """Expert parallelism with torchtitan's all-to-all token dispatch (validation/expert_parallel.py), FSDP2 over
+    the data-parallel ranks; the experts FSDP-sharded over dp/ep when dp > ep. bf16 (the fake grouped GEMM
+    accepts bf16 only)."""
+    return [
+        dist_run(Q3, 2, 2, "bf16", ep=2),
+        dist_run(Q3, 2, 4, "bf16", ep=4),
+        dist_run(Q3, 2, 8, "bf16", ep=8),
+        dist_run(Q3, 2, 8, "bf16", ep=4),
+        dist_run(Q3, 2, 16, "bf16", ep=8, b=2),
+        dist_run(Q3, 2, 8, "bf16", ep=8, checkpointing="full"),
+        dist_run(MX, 2, 8, "bf16", ep=8),
+        dist_run(MX, 2, 8, "bf16", ep=2),
+    ]
+
+
 def all_dist_runs() -> list[DistRun]:
-    runs = fsdp_runs() + ddp_runs() + tp_runs() + two_d_runs() + pp_runs() + cp_runs()
+    runs = fsdp_runs() + ddp_runs() + tp_runs() + two_d_runs() + pp_runs() + cp_runs() + ep_runs()
     ids = [r.id for r in runs]
     dup = {i for i in ids if ids.count(i) > 1}
     if dup:

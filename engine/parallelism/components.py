@@ -9,8 +9,9 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..model_states import component as _c
 from ..scenario import Scenario
 from ..states import Dtypes, LayerGroup, StageParams, embeddings_frozen
+from .expert_parallel import all_to_all_dispatch
 from .fsdp import fsdp2_moments
-from .pipeline import losses_in_flight, pipeline_buffers
+from .pipeline import losses_in_flight, outputs_in_flight, pipeline_buffers
 from .tensor_parallel import loss_inside_model, replicated_embedding_grad_params
 
 # torch.distributed.pipelining with FSDP2 (torchtitan, plain PyTorch): a stage keeps its weights unsharded across
@@ -61,19 +62,24 @@ def pipeline_components(s: Scenario, spec: ModelSpec, stage: int, last: bool, ct
     keep_outputs = s.framework != "torchtitan"  # torchtitan steps its schedule with return_outputs=False
     recv, outputs = pipeline_buffers(s, stage, ctx.t * spec.hidden, ctx.t * spec.vocab / ctx.vocab_shards,
                                      ctx.residual, ctx.compute, keep_outputs)
-    if recv or outputs:
+    live = outputs_in_flight(s, stage, ctx.t * spec.vocab / ctx.vocab_shards, ctx.compute, keep_outputs)
+    if recv or outputs or live:
+        whole = recv + outputs
         out.append(_c(
             "pp_buffers",
             QT_TRANSLATE_NOOP("engine", "Pipeline receive buffers and kept outputs"),
             "activations",
-            Moments.whole_step(recv + outputs),
+            Moments(whole + live, whole + live, whole, whole),
             QT_TRANSLATE_NOOP(
                 "engine",
                 "one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps "
-                "every micro-batch's logits returned by the schedule",
+                "every micro-batch's logits returned by the schedule, or, when the schedule does not return them "
+                "(torchtitan), the logits of the micro-batches in flight until their backward",
             ),
             receive_bytes=round(recv),
             outputs_bytes=round(outputs),
+            outputs_in_flight_bytes=round(live),
+            keep_outputs=keep_outputs,
             schedule=s.pp_schedule,
         ))
     return out
@@ -90,7 +96,8 @@ def fsdp2_component(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[Laye
     m = fsdp2_moments(spec, dt, groups, first, last, s.tp, s.ep, s.reshard_after_forward and not pp_keeps,
                       loss_saved, logits_bwd, logits_fwd, s.dp * s.cp, layer_scratch, loss_inside_model(s),
                       ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0,
-                      _replicated_embedding(s, spec, first, last), adapter_grads)
+                      _replicated_embedding(s, spec, first, last), adapter_grads,
+                      any(all_to_all_dispatch(s, g.moe) for g in groups))
     backward_start, backward_end = m.backward_start, m.backward_end
     if pp_keeps and s.grad_accum > 1:  # unsharded gradients accumulate across micro-batches, in the param dtype
         grads = (p.trainable + p.lora - (adapter_grads if adapters else m.layer_params)) * m.gather_bytes

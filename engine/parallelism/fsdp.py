@@ -40,6 +40,10 @@ def _layer_params(spec: ModelSpec, moe: bool, tp: int, ep: int) -> float:
     return spec.linear_params(moe) / tp + expert + spec.small_params(moe)
 
 
+def _expert_params(spec: ModelSpec, groups: tuple[LayerGroup, ...], tp: int, ep: int) -> float:
+    return spec.expert_params_per_layer() / (ep * tp) if any(g.moe for g in groups) else 0.0
+
+
 def root_params(spec: ModelSpec, first: bool, last: bool, tp: int) -> float:
     """Parameters outside every decoder layer on this stage (the root FSDP unit), per tp rank."""
     params = 0.0
@@ -55,7 +59,8 @@ def fsdp2_moments(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], f
                   tp: int, ep: int, reshard_after_forward: bool, loss_saved: float = 0.0,
                   loss_backward: float = 0.0, logits_forward: float = 0.0, shards: int = 1,
                   layer_scratch: float = 0.0, loss_in_root: bool = True, logits_grad: float = 0.0,
-                  replicated_embedding_grad: float = 0.0, adapter_grads: float | None = None) -> Fsdp2Moments:
+                  replicated_embedding_grad: float = 0.0, adapter_grads: float | None = None,
+                  split_layer_groups: bool = False) -> Fsdp2Moments:
     """Bytes of gathered parameters and gradient buffers at the step's four moments (one GPU).
 
     loss_saved: bytes the loss keeps for its backward (last stage); loss_backward: the loss backward's spike,
@@ -66,7 +71,9 @@ def fsdp2_moments(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], f
     when a loss-parallel loss runs on the logits outside it); logits_grad: the logits' gradient then;
     replicated_embedding_grad: extra gradient elements of a tensor-parallel embedding (see tensor_parallel);
     adapter_grads: with frozen base weights (LoRA), the trainable parameters of one layer (only their gradients
-    are reduced).
+    are reduced). split_layer_groups: a layer's FSDP unit has two parameter groups on different meshes (experts
+    and the rest, expert parallelism): no all-gather buffer outlives its layer and the root prefetches no layer
+    before the loss backward (traced, see expert_parallel.py).
     """
     gather = 2 if dt.amp else dt.weight  # MixedPrecisionPolicy(param_dtype=bf16) gathers bf16
     reduce = 4 if dt.amp else dt.grad  # reduce_dtype=float32 under mixed precision
@@ -81,20 +88,25 @@ def fsdp2_moments(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], f
     # The root is resharded in its post-forward like every unit, so it is still gathered at the loss only when
     # the loss runs inside the root's forward (a transformers model given labels).
     extra_at_gather = (2 if reshard_after_forward else 1) * layer * gather
-    at_loss = (root * gather if loss_in_root else 0.0) + kept + layer * gather
+    held = layer * gather  # the last layer's all-gather output, still held by FSDP2's communication state
+    if split_layer_groups:
+        # Only the experts' all-gather output stays held, and only when the experts are really sharded (over the
+        # dp/ep ranks holding the same experts): on a one-rank expert mesh nothing is gathered (traced).
+        held = _expert_params(spec, groups, tp, ep) * gather if shards > ep else 0.0
+    at_loss = (root * gather if loss_in_root else 0.0) + kept + held
     at_last_gather = root * gather + kept + layer * gather + extra_at_gather - logits_forward
     forward = max(at_loss, at_last_gather)
     # The root's pre-backward hook sits on the root's output. With the loss inside, that is the loss: before
     # the loss backward runs, the root is all-gathered again (flat output + copied-out parameters) while the
     # loss still holds its saved fp32 log-softmax; the loss backward's spike then coincides with the
     # prefetched last layer. With the loss outside, the hook fires when the logits' gradient arrives.
-    prefetch = kept if kept else layer * gather
+    prefetch = kept if kept else held
     if loss_in_root:
         regather = 2 * root * gather + loss_saved - loss_backward
         backward_start = max(root * gather + prefetch, regather)
     else:
         regather = 2 * root * gather + kept + logits_grad - loss_backward
-        backward_start = max(kept + layer * gather, regather)
+        backward_start = max(kept + held, regather)
     # a layer's post-backward reshards it before reducing: the layer below (prefetched) stays gathered
     # while this layer's unsharded gradients are copied into the reduce-scatter input
     grad_layer = layer if adapter_grads is None else adapter_grads

@@ -57,6 +57,19 @@ def pipeline_buffers(s: _PipelineSettings, stage: int, hidden_elems: float, logi
     return recv, outputs
 
 
+def outputs_in_flight(s: _PipelineSettings, stage: int, logits_elems: float, compute: int,
+                      keep_outputs: bool) -> float:
+    """Bytes of the last chunk's outputs (the logits) alive during the step when the schedule does not return them.
+
+    The stage keeps each micro-batch's output in its forward cache until that micro-batch's backward (the
+    backward starts from it), so the micro-batches in flight on the last chunk keep theirs; returned outputs
+    (keep_outputs) are those same tensors, counted by pipeline_buffers. Traced: ground_truth/distributed/*nokeep*.
+    """
+    if s.pp == 1 or keep_outputs or (s.pp * s.vpp - 1) % s.pp != stage:
+        return 0.0
+    return losses_in_flight(s) * logits_elems * compute
+
+
 def losses_in_flight(s: _PipelineSettings) -> int:
     """Micro-batches whose loss graph (fp32 log-softmax) the last stage holds at once.
 
