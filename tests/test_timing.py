@@ -81,6 +81,55 @@ def test_more_gpus_never_slower_per_token_in_pure_dp(model):
 def test_recompute_never_faster(extra):
     times = [step_time(_s(checkpointing=c, **extra)).step_seconds for c in ("none", "selective", "full")]
     assert times[0] <= times[1] <= times[2]
+    op = step_time(_s(checkpointing="op-selective", **extra)).step_seconds
+    assert times[0] <= op <= times[2]
+
+
+def test_op_selective_recomputes_every_second_linear():
+    """torchtitan's op-level policy (activation_checkpoint.py: every second mm in forward order is recomputed):
+    for Llama-3-8B the recomputed matmuls are k_proj, o_proj and up_proj, 4096 x (1024 + 4096 + 14336) of the
+    layer's 4096 x (4096 + 1024 + 1024 + 4096 + 3 x 14336) weights, counted by hand from its config."""
+    from engine.presets import model_spec_for
+    from engine.timing.costs import Rates, layer_cost
+
+    spec = model_spec_for("llama-3-8b")
+    rates = Rates(1e15, 1e15, 5e14, 3e12, 2)  # compute-bound at 16k tokens: seconds follow FLOPs
+    c = layer_cost(spec, False, 16384.0, 8192, 1, 1, 1, False, rates, "fused", "eager", False, (), 0, 0)
+    assert c.gemm_every_second_fwd / c.gemm_fwd == pytest.approx((1024 + 4096 + 14336) / (4096 * 2 + 1024 * 2
+                                                                                          + 3 * 14336), rel=1e-3)
+
+
+def test_moe_permutation_and_fp8_casts_are_memory_traffic():
+    """Megatron's all-to-all dispatcher regroups received tokens by local expert and back (two more passes over
+    the top_k copies than without expert parallelism); fp8 expert GEMMs cast their inputs like nn.Linear ones."""
+    from engine.presets import model_spec_for
+    from engine.timing.costs import Rates, layer_cost
+    from engine.timing.data import efficiency
+
+    spec = model_spec_for("qwen3-30b-a3b")
+    rates = Rates(1e15, 2e15, 5e14, 3e12, 2)
+    tokens = 4096.0
+
+    def elem(ep, fp8):
+        return layer_cost(spec, True, tokens, 4096, 1, ep, 1, False, rates, "fused", "fused", fp8, (), 0, 0).elem_fwd
+
+    per_pass = 2 * spec.top_k * spec.hidden * 2 * tokens / rates.memory  # read + write of the bf16 copies
+    assert elem(8, False) - elem(1, False) == pytest.approx(2 * per_pass)
+    passes = efficiency()["fp8_linear_share"]["cast_passes"]
+    experts = passes * 3 * spec.top_k * (spec.hidden + spec.expert_ffn) * tokens / rates.memory
+    assert elem(1, True) - elem(1, False) > experts
+
+
+def test_fsdp_under_pipeline_gathers_once_per_step():
+    """torchtitan keeps a stage's weights gathered across micro-batches under PP (reshard_after_forward = not
+    pp_enabled): its data-parallel time does not grow with the micro-batch count; without PP it does."""
+    def dp(**kw):
+        return step_time(_s(model="llama-3.1-70b", gpus_per_node=8, nodes=4, fsdp=True, framework="torchtitan",
+                            micro_batch=1, seq_len=512, **kw)).breakdown_seconds["communication_dp"]
+
+    assert dp(pp=4, grad_accum=16) == pytest.approx(dp(pp=4, grad_accum=4))
+    assert dp(grad_accum=16) > dp(grad_accum=4)
+    assert dp(grad_accum=16, reshard_after_forward=False) <= dp(grad_accum=16)
 
 
 def test_offload_and_zero3_cost_time():

@@ -20,6 +20,11 @@ from .tensor_parallel import loss_inside_model, replicated_embedding_grad_params
 _PP_KEEPS_FRAMEWORKS = ("torchtitan", "pytorch")
 
 
+def pipeline_keeps_weights(pp: int, framework: str) -> bool:
+    """True where FSDP under pipeline parallelism keeps a stage's weights gathered across micro-batches."""
+    return pp > 1 and framework in _PP_KEEPS_FRAMEWORKS
+
+
 def _replicated_embedding(s: Scenario, spec: ModelSpec, first: bool, last: bool) -> float:
     return replicated_embedding_grad_params(s.tp, spec.embedding_params, not embeddings_frozen(s), first,
                                             spec.tied_embeddings and last, s.framework)
@@ -90,7 +95,7 @@ def fsdp2_component(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[Laye
                     logits_fwd: float, logits_bwd: float, layer_scratch: float) -> Component:
     """FSDP2's gathered parameters and gradient buffers (see fsdp.py for what is alive when)."""
     adapters = s.method in ("lora", "qlora")
-    pp_keeps = s.pp > 1 and framework in _PP_KEEPS_FRAMEWORKS
+    pp_keeps = pipeline_keeps_weights(s.pp, framework)
     loss_saved = 4 * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0  # fp32 log-softmax output
     adapter_grads = p.lora / max(layer_count, 1) if adapters else None
     m = fsdp2_moments(spec, dt, groups, first, last, s.tp, s.ep, s.reshard_after_forward and not pp_keeps,

@@ -41,6 +41,7 @@ class LayerCost(NamedTuple):
     dequant: float  # QLoRA: dequantising the base weights once
     gemm_flops_fwd: float  # FLOPs, for the record
     attn_flops_fwd: float
+    gemm_every_second_fwd: float  # the matmuls op-level selective checkpointing recomputes
 
 
 def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int) -> float:
@@ -55,11 +56,20 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden
-    gemm = gemm_flops = 0.0
+    gemm = gemm_flops = every_second = 0.0
+    count = 0
     for lin in spec.layer_linears(moe):
         split = 1 if lin.group == "router" else tp
-        gemm += gemm_seconds(tokens, lin.d_in, lin.d_out / split, rates.linear, mem, eb)
+        seconds = gemm_seconds(tokens, lin.d_in, lin.d_out / split, rates.linear, mem, eb)
+        gemm += seconds
         gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / split
+        # op-level selective checkpointing (torchtitan): every second nn.Linear matmul of the layer, in forward
+        # order, is recomputed, and the router gate always (it is left out of the count)
+        if lin.group == "router":
+            every_second += seconds
+        else:
+            count += 1
+            every_second += seconds if count % 2 == 0 else 0.0
     mlp_width = spec.ffn
     if moe:
         local = max(spec.n_experts // ep, 1)
@@ -86,11 +96,16 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     hidden_units = h / tp if sp else h
     qkv = (spec.q_dim + 2 * spec.kv_dim) / tp
     elem_bytes = per["hidden"] * hidden_units + per["qkv"] * qkv + per["mlp"] * mlp_width / tp
-    if moe:  # token permutation for the experts: gather and scatter, each read + write
-        elem_bytes += 4 * spec.top_k * h * eb
+    if moe:  # token permutation: each pass reads and writes the top_k copies of the token
+        moe_eff = eff["moe_token_permutation"]
+        passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
+        elem_bytes += passes * 2 * spec.top_k * h * eb
     if fp8:  # dynamic scaling: cast each GEMM input (read 2 bytes, write 1) a few times
         passes = eff["fp8_linear_share"]["cast_passes"]
-        elem_bytes += passes * 3 * sum(lin.d_in for lin in spec.layer_linears(moe)) / tp
+        inputs = sum(lin.d_in for lin in spec.layer_linears(moe)) / tp
+        if moe:  # the experts' GEMMs run in fp8 too: fc1 reads each routed copy, fc2 its intermediate
+            inputs += spec.top_k * (h + spec.expert_ffn / tp)
+        elem_bytes += passes * 3 * inputs
     elem_fwd = tokens * elem_bytes / mem
     lora_fwd = 0.0
     for d_in, d_out in lora:  # x @ A (d_in -> r), then @ B (r -> d_out), added to the output
@@ -101,7 +116,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     if qlora_bits:  # read the packed weights, write them out in the compute dtype
         params = spec.linear_params(moe) / tp + (spec.expert_params_per_layer() / (ep * tp) if moe else 0)
         dequant = params * (qlora_bits / 8 + eb) / mem
-    return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops)
+    return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second)
 
 
 @lru_cache(maxsize=4096)

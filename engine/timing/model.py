@@ -16,6 +16,7 @@ from ..architecture import ModelSpec
 from ..detailed import stage_layer_ranges
 from ..frameworks.settings import behaviour
 from ..messages import QT_TRANSLATE_NOOP, Message, message
+from ..parallelism.components import pipeline_keeps_weights
 from ..scenario import Scenario, resolve_model
 from ..states import dtypes_for, layer_groups, lora_targets, stage_params
 from .costs import Rates, head_cost, layer_cost
@@ -189,8 +190,8 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
             rec = fwd_c + fwd_m
         elif backward and s.checkpointing == "selective":
             rec = c.attn_fwd
-        elif backward and s.checkpointing == "op-selective":  # torchtitan: every other matmul output is recomputed
-            rec = 0.5 * c.gemm_fwd + c.elem_fwd
+        elif backward and s.checkpointing == "op-selective":  # torchtitan: every second matmul is recomputed
+            rec = c.gemm_every_second_fwd + c.elem_fwd
         n = g.count
         compute += n * (fwd_c + bwd_c)
         memory += n * (fwd_m + bwd_m)
@@ -295,8 +296,15 @@ def step_time(s: Scenario) -> StepTime:
         dp_link, dp_lat = _link(hw, s.tp * s.cp * dp, s.gpus_per_node, s.tp * s.cp)
         frac = (dp - 1) / dp
         grads = busiest.trainable * dt.grad
-        if zero == 3:  # per micro-batch: gather weights for forward and backward, reduce-scatter gradients
-            gathers = 2 * frac * busiest.params * rates.elem_bytes / dp_link
+        if zero == 3 and pipeline_keeps_weights(s.pp, s.framework):
+            # FSDP under torch.distributed.pipelining (torchtitan: reshard_after_forward = not pp_enabled; the
+            # schedule skips gradient sync until the last micro-batch): one gather and one reduce-scatter per step
+            dp_comm = (_exposed(frac * busiest.params * rates.elem_bytes / dp_link + dp_lat, busiest.fwd,
+                                prof["dp_overlap"])
+                       + _exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"]))
+        elif zero == 3:  # per micro-batch: gather weights for forward (and again for backward when resharded after
+            # forward), reduce-scatter gradients
+            gathers = (2 if s.reshard_after_forward else 1) * frac * busiest.params * rates.elem_bytes / dp_link
             scatter = frac * grads / dp_link
             dp_comm = ga * _exposed(gathers + scatter + 3 * dp_lat, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
         else:  # once per step, hidden behind the last micro-batch's backward (and next forward for ZeRO's gather)
@@ -362,8 +370,8 @@ _FORMULAS = {
     "compute": "grad_accum x (GEMMs at min(achievable FLOP/s, memory roofline) + attention at its kernel's rate), "
                "forward + backward (weights' gradients only where they train)",
     "memory_bound": "grad_accum x bytes of element-wise ops, loss, adapters, dequantisation / achieved memory bandwidth",
-    "recompute": "grad_accum x the forward again (full), the attention core again (selective) or every other "
-                 "matmul and the element-wise work (op-selective)",
+    "recompute": "grad_accum x the forward again (full), the attention core again (selective) or every second "
+                 "nn.Linear matmul in forward order, the router and the element-wise work (op-selective)",
     "communication_tp": "4 collectives of b x s x h per layer per micro-batch over the TP link, minus overlap",
     "communication_cp": "ring exchange of K/V blocks not hidden behind attention",
     "communication_ep": "dispatch + combine all-to-all per MoE layer, forward and backward",
