@@ -62,8 +62,9 @@ flash-linear-attention on the CPU), as modelled; the fused GPU kernels keep less
 image tokens are traced for Gemma 3 (SigLIP, `gemma-3-4b-L6-V3`: 6 language-model and 3 tower layers; its rows count
 under gemma3_text), Qwen2.5-VL (window-attention ViT and 2 x 2 patch merger, `-L4-V8`: the tower keeps one
 full-attention block in eight) and Llama 4 (336-pixel tiles, pixel-shuffle adapter, `llama-4-scout-L4-V2`; rows under
-llama4_text), frozen and trained, ids ending `_img<images>x<pixels>-<tower>`; the Mistral 3 (Pixtral) tower follows
-the same per-operation terms and is not traced."""
+llama4_text) and Mistral 3 (Pixtral with its block-diagonal mask over every patch, `mistral-small-3.1-24b-L4-V4`,
+built untied like the release although transformers 5.24's Mistral3Config defaults to tied embeddings; rows under
+mistral), frozen and trained, ids ending `_img<images>x<pixels>-<tower>`."""
 
 
 PUBLISHED_HEAD = """## Published measurements on real GPUs, per framework

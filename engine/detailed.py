@@ -275,10 +275,17 @@ def stage_components(
         patches = s.micro_batch * s.images_per_sample * v.patches_per_image(s.image_resolution or v.image_size)
         checkpointed = s.checkpointing == "full"
         kept = tower_activation_bytes(v, patches, dt.compute, checkpointed)
-        # The tower's backward runs last, with every decoder gradient already made: its saved tensors (and, when
-        # checkpointed, one rebuilt block) then stand where the decoder's one-layer scratch stood.
+        # The tower's backward runs after the decoder's (its ops were recorded after the token embedding's, so autograd
+        # reaches it before the embedding's backward): its saved tensors (and, when checkpointed, one rebuilt block)
+        # stand where the decoder's one-layer scratch stood, while the tower's own gradients and an untied trained
+        # embedding's gradient are not made yet (the end-of-backward moment counts every gradient).
         at_backward = kept + (tower_block_bytes(v, patches, dt.compute) if checkpointed else 0.0)
-        late = max(0.0, at_backward - layer_moment)
+        not_yet = 0.0
+        if zero < 2:  # unsharded gradients: the ones the end-of-backward moment holds in full
+            not_yet = spec.vision_params / s.tp * dt.grad
+            if not spec.tied_embeddings and not embeddings_frozen(s):
+                not_yet += spec.embedding_params / s.tp * dt.grad
+        late = max(0.0, at_backward - layer_moment - not_yet)
         tower = kept * in_flight
         comps.append(
             _c(

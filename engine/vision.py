@@ -1,8 +1,8 @@
 """Vision towers of vision-language models (ViT patches, merger/projector), read from `vision_config`.
 
 Parameter counts follow the transformers modules named in each function; activations are counted per tensor of
-each tower's transformers modules and checked against traces of Gemma 3, Qwen2.5-VL and Llama 4 steps with images
-(tests/data/ground_truth/*_img*, docs/accuracy.md); Pixtral's tower is not traced.
+each tower's transformers modules and checked against traces of Gemma 3, Qwen2.5-VL, Llama 4 and Mistral 3 steps
+with images (tests/data/ground_truth/*_img*, docs/accuracy.md).
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ def tower_block_terms(v: VisionSpec, patches: float, compute_bytes: int) -> list
     """Tensors one trained ViT block keeps for backward over `patches` tokens (SDPA, pre-norm).
 
     Per operation of the transformers modules, like the decoder layers (engine/activations.py). Traced for SigLIP
-    (Gemma 3), Qwen2.5-VL and Llama 4 (tests/data/ground_truth/*_img*); Pixtral follows the same operations.
+    (Gemma 3), Qwen2.5-VL, Llama 4 and Pixtral (Mistral 3) (tests/data/ground_truth/*_img*).
     """
     n, d, f, c = patches, v.hidden, v.ffn, compute_bytes
     out: list[tuple[str, float]] = []
@@ -184,8 +184,8 @@ def tower_block_terms(v: VisionSpec, patches: float, compute_bytes: int) -> list
 
 
 def tower_outside_bytes(v: VisionSpec, patches: float, compute_bytes: int) -> float:
-    """What a trained tower keeps outside its blocks: patch embedding, merger/projector inputs (traced for Gemma 3,
-    Qwen2.5-VL and Llama 4; Pixtral keeps the SigLIP-like two tensors, not traced)."""
+    """What a trained tower keeps outside its blocks: patch embedding, norms, merger/projector inputs (traced for
+    Gemma 3, Qwen2.5-VL, Llama 4 and Mistral 3's Pixtral)."""
     n, d, c = patches, v.hidden, compute_bytes
     if v.kind == "qwen2_5_vl":
         # PatchMerger: RMSNorm (fp32 input, normalised input, output kept by the first Linear), the first Linear's
@@ -200,6 +200,13 @@ def tower_outside_bytes(v: VisionSpec, patches: float, compute_bytes: int) -> fl
         shuffled = n_patches / 4
         return (c * n_patches * 3 * v.patch**2 + 2 * (c * n * d + 8 * n) + c * n_patches * d
                 + c * shuffled * 2 * (v.projector_in + v.out_hidden))
+    if v.kind == "pixtral":
+        # ln_pre (fp32 input + normalised), the block-diagonal attention mask over every patch of the micro-batch
+        # (compute dtype, kept by each block's SDPA), the 2-D rotary cos/sin; Mistral3's projector: RMSNorm, the patch
+        # merger's unfolded input (kept by its Linear), linear_1's input, and the GELU's input and output.
+        merged = n / v.merge**2
+        return ((4 + c) * n * d + c * n * n + 2 * c * n * (d // v.heads) + (4 + c) * n * d + c * n * d
+                + c * merged * d + 2 * c * merged * v.text_hidden)
     return 2 * c * n * d
 
 

@@ -59,14 +59,15 @@ def test_each_new_family_is_traced_and_within_targets():
 
 
 def test_vision_towers_are_traced_frozen_and_trained():
-    """Issue 12: the vision tower and image tokens of Gemma 3 (SigLIP), Qwen2.5-VL and Llama 4 are traced (validation/
+    """Issue 12: the vision tower and image tokens of Gemma 3 (SigLIP), Qwen2.5-VL, Llama 4 and Mistral 3 (Pixtral) are
+    traced (validation/
     vision_inputs.py: real transformers towers on fake tensors), with the tower frozen and trained, and the detailed
     estimator meets the single-GPU targets on them, phase by phase."""
     import json
 
     from engine.accuracy import GROUND_TRUTH_DIR, summary
 
-    for model in ("gemma-3-4b", "qwen2.5-vl-7b", "llama-4-scout"):
+    for model in ("gemma-3-4b", "qwen2.5-vl-7b", "llama-4-scout", "mistral-small-3.1-24b"):
         rows = [r for r in ROWS if r.id.startswith(model) and "_img" in r.id]
         towers = {json.loads((GROUND_TRUTH_DIR / f"{r.id}.json").read_text())["scenario"]["vision_tower"]
                   for r in rows}

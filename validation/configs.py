@@ -186,4 +186,9 @@ def vision_model_config(key: str, text_layers: int, vision_layers: int) -> tuple
     if "fullatt_block_indexes" in vision:
         vision["fullatt_block_indexes"] = [i for i in vision["fullatt_block_indexes"] if i < vision_layers]
     vision[depth_key] = vision_layers
+    if cfg.get("model_type") == "mistral3":
+        # transformers 5.24's Mistral3Config defaults tie_word_embeddings to True, which ties lm_head to the embedding
+        # when the released config.json (no such key) is built; the release stores lm_head apart (24.01B parameters,
+        # the preset's published total), so the traced model is built untied like the checkpoint.
+        cfg.setdefault("tie_word_embeddings", False)
     return f"{raw['name']} ({text_layers} layers, {vision_layers} tower layers)", cfg

@@ -214,6 +214,10 @@ def vision_runs() -> list[Run]:
         vision_run("qwen2.5-vl-7b", 4, 8, images=2, resolution=896, tower="trained", s=4096, optimizer="sgd"),
         vision_run("llama-4-scout", 4, 2, images=1),
         vision_run("llama-4-scout", 4, 2, images=4, tower="trained"),
+        vision_run("mistral-small-3.1-24b", 4, 4, images=1, resolution=896),
+        vision_run("mistral-small-3.1-24b", 4, 4, images=1, resolution=896, tower="trained"),
+        # two images: Pixtral attends over every patch of the batch with one block-diagonal mask (patches squared)
+        vision_run("mistral-small-3.1-24b", 4, 4, images=2, resolution=672, tower="trained", optimizer="sgd"),
     ]
 
 

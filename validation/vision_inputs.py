@@ -15,8 +15,9 @@ makes the fake run follow the path a real run takes:
   `.tolist()` and boolean indexing, and its 3-D rotary positions from the token ids. The grid and the token ids are
   therefore fake tensors that carry their real values (fake-tensor *constants*), the three `get_vision_*` helpers
   run on the real values, and fake-tensor constant propagation is allowed for index-sized tensors so that the
-  arithmetic on them (split sizes, `argsort` of the window order) keeps its real values. Every tensor is still
-  allocated and counted by the tracker like any other.
+  arithmetic on them (split sizes, `argsort` of the window order) keeps its real values. Mistral 3 (Pixtral) reads
+  `image_sizes` the same way: it is a constant too. Every tensor is still allocated and counted by the tracker like
+  any other.
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ def vision_tracing(fake_mode: FakeTensorMode) -> Iterator[None]:
     import transformers.modeling_outputs as outputs
     import transformers.models.gemma3.modeling_gemma3 as gemma3
     import transformers.models.llama4.modeling_llama4 as llama4
+    import transformers.models.mistral3.modeling_mistral3 as mistral3
     import transformers.models.qwen2_5_vl.modeling_qwen2_5_vl as qwen
 
     missing = object()
@@ -81,7 +83,7 @@ def vision_tracing(fake_mode: FakeTensorMode) -> Iterator[None]:
         setattr(obj, name, value)
 
     patch(init, "trunc_normal_", lambda tensor, *a, **k: tensor)
-    for module in (gemma3, qwen, llama4):
+    for module in (gemma3, qwen, llama4, mistral3):
         patch(module, "torch_compilable_check", lambda *a, **k: None)
     for name in ("get_vision_position_ids", "get_vision_attention_seqlens", "get_vision_window_index"):
         patch(qwen, name, _realise(getattr(qwen, name), fake_mode))
@@ -110,11 +112,12 @@ def image_grid(hf_config: dict[str, Any], resolution: int) -> tuple[int, int]:
     if hf_config.get("model_type") == "llama4":  # one 336-pixel tile: its patches + a class token; pixel shuffle 0.5
         side = vc["image_size"] // vc["patch_size"]
         return side * side + 1, int(side * side * vc.get("pixel_shuffle_ratio", 0.5) ** 2)
-    unit = vc["patch_size"] * vc.get("spatial_merge_size", 2)
+    merge = hf_config.get("spatial_merge_size") or vc.get("spatial_merge_size", 2)  # Mistral 3 | Qwen2.5-VL
+    unit = vc["patch_size"] * merge
     if resolution % unit:
-        raise ValueError(f"Qwen2.5-VL images are multiples of {unit} pixels, not {resolution}")
+        raise ValueError(f"images are multiples of {unit} pixels here, not {resolution}")
     side = resolution // vc["patch_size"]
-    return side * side, side * side // vc.get("spatial_merge_size", 2) ** 2
+    return side * side, side * side // merge**2
 
 
 def vision_inputs(hf_config: dict[str, Any], micro_batch: int, seq_len: int, images: int, resolution: int,
@@ -124,7 +127,7 @@ def vision_inputs(hf_config: dict[str, Any], micro_batch: int, seq_len: int, ima
     if images * tokens > seq_len:
         raise ValueError(f"{images} images of {tokens} tokens do not fit in {seq_len} tokens")
     kind = hf_config["model_type"]
-    image_token = hf_config["image_token_index"] if kind in ("gemma3", "llama4") else hf_config["image_token_id"]
+    image_token = hf_config.get("image_token_index", hf_config.get("image_token_id"))
     with unset_fake_temporarily():  # the token ids are real values (see the module docstring)
         ids = torch.randint(0, TEXT_TOKEN_IDS, (micro_batch, seq_len))
         placeholder = torch.zeros(micro_batch, seq_len, dtype=torch.long)
@@ -138,6 +141,8 @@ def vision_inputs(hf_config: dict[str, Any], micro_batch: int, seq_len: int, ima
     with fake_mode:
         if kind in ("gemma3", "llama4"):
             pixels = torch.randn(n, 3, vc["image_size"], vc["image_size"], dtype=dtype)
+        elif kind == "mistral3":  # Pixtral reads any size: one square image of `resolution` pixels
+            pixels = torch.randn(n, 3, resolution, resolution, dtype=dtype)
         else:
             width = 3 * vc.get("temporal_patch_size", 2) * vc["patch_size"] ** 2
             pixels = torch.randn(n * patches, width, dtype=dtype)
@@ -147,6 +152,11 @@ def vision_inputs(hf_config: dict[str, Any], micro_batch: int, seq_len: int, ima
         out["token_type_ids"] = _constant(fake_mode, placeholder)
     elif kind == "llama4":
         out["input_ids"] = _constant(fake_mode, ids)
+    elif kind == "mistral3":  # image_sizes are read with Python arithmetic and .tolist(): real values (constants)
+        out["input_ids"] = _constant(fake_mode, ids)
+        with unset_fake_temporarily():
+            sizes = torch.tensor([[resolution, resolution]] * n)
+        out["image_sizes"] = _constant(fake_mode, sizes)
     else:
         out["input_ids"] = _constant(fake_mode, ids)
         out["image_grid_thw"] = _constant(fake_mode, grid)
