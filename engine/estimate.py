@@ -119,6 +119,7 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
     if s.method == "freeze" and s.frozen_layers == 0:
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "method 'freeze' with frozen_layers 0 trains everything, like 'full'.")))
+    out += _image_warnings(s, spec)
     if not isinstance(s.gpu, str):
         return out
     gpu = get_gpu(s.gpu)
@@ -134,6 +135,22 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
             "engine", "{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity "
             "shown is that share."), gpu=gpu.name, share=round(gpu.usable_fraction * 100)))
     return out
+
+
+def _image_warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
+    """Images that the model cannot take: no vision tower, or more image tokens than the sequence holds."""
+    if not s.images_per_sample:
+        return []
+    if spec.vision is None:
+        return [message(QT_TRANSLATE_NOOP(
+            "engine", "{model} has no vision tower: images_per_sample has no effect."), model=spec.name)]
+    tokens = s.images_per_sample * spec.vision.tokens_per_image(s.image_resolution or spec.vision.image_size)
+    if tokens <= s.seq_len:
+        return []
+    return [message(QT_TRANSLATE_NOOP(
+        "engine", "The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model "
+        "refuses such a batch. Lengthen the sequence, or use fewer or smaller images."),
+        images=s.images_per_sample, tokens=tokens, seq_len=s.seq_len)]
 
 
 def model_param_counts(s: Scenario, spec: ModelSpec, one_stage: StageParams | None = None) -> tuple[int, int]:

@@ -85,3 +85,4 @@ def test_every_vision_preset_shows_the_rows(qtbot, tmp_path, model):
     win = _window(qtbot, tmp_path, {**VL, "model": model, "method": "lora"})
     assert win.setup_panel.images_per_sample.isVisibleTo(win)
     assert "tokens of the sequence" in win.setup_panel.image_tokens.text()
+

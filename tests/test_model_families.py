@@ -107,3 +107,17 @@ def test_estimate_json_reports_total_and_active_params(tmp_path):
     s = spec("gpt-oss-20b")
     assert data["total_params"] == s.total_params and data["active_params"] == s.active_params
     assert data["active_params"] < data["total_params"] / 4  # top-4 of 32 experts
+
+
+_VL = {"model": "qwen2.5-vl-7b", "gpu": "h100-sxm-80gb", "method": "full", "precision": "bf16"}
+
+
+def test_the_engine_warns_about_images_it_cannot_take():
+    """One sentence each: images for a text-only model, and more image tokens than the sequence holds."""
+    text_only = estimate(scenario_from_dict({**_VL, "model": "llama-3-8b", "images_per_sample": 1}))
+    assert any("has no vision tower" in str(w) for w in text_only.warnings)
+    # 504 px -> 324 tokens per image (Qwen2.5-VL: 14-pixel patches, 2 x 2 merged): 2 images need 648 > 512
+    fits = estimate(scenario_from_dict({**_VL, "seq_len": 512, "images_per_sample": 1, "image_resolution": 504}))
+    assert not any("more than seq_len" in str(w) for w in fits.warnings)
+    too_many = estimate(scenario_from_dict({**_VL, "seq_len": 512, "images_per_sample": 2, "image_resolution": 504}))
+    assert any("648 tokens, more than seq_len 512" in str(w) for w in too_many.warnings)

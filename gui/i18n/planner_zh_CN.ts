@@ -431,22 +431,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="221" />
+        <location filename="../charts.py" line="227" />
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="214" />
+        <location filename="../charts.py" line="220" />
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="214" />
+        <location filename="../charts.py" line="220" />
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="230" />
+        <location filename="../charts.py" line="236" />
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -925,78 +925,78 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="110" />
+        <location filename="../fit_panel.py" line="103" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="111" />
+        <location filename="../fit_panel.py" line="104" />
         <source>Search again</source>
         <translation>重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="156" />
+        <location filename="../fit_panel.py" line="149" />
         <source>Searching the guide's changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="207" />
+        <location filename="../fit_panel.py" line="195" />
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="209" />
+        <location filename="../fit_panel.py" line="197" />
         <source>No combination of the guide's changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="211" />
+        <location filename="../fit_panel.py" line="199" />
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="213" />
+        <location filename="../fit_panel.py" line="201" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="214" />
+        <location filename="../fit_panel.py" line="202" />
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="220" />
+        <location filename="../fit_panel.py" line="208" />
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="222" />
-        <location filename="../fit_panel.py" line="244" />
+        <location filename="../fit_panel.py" line="210" />
+        <location filename="../fit_panel.py" line="232" />
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="227" />
+        <location filename="../fit_panel.py" line="215" />
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="228" />
+        <location filename="../fit_panel.py" line="216" />
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="230" />
+        <location filename="../fit_panel.py" line="218" />
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="232" />
+        <location filename="../fit_panel.py" line="220" />
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="235" />
+        <location filename="../fit_panel.py" line="223" />
         <source>Apply</source>
         <translation>应用</translation>
     </message>
@@ -1395,52 +1395,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LibraryPanel</name>
     <message>
-        <location filename="../library_panel.py" line="63" />
+        <location filename="../library_panel.py" line="53" />
         <source>Filter by name, model or GPU</source>
         <translation>按名称、模型或 GPU 筛选</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="66" />
+        <location filename="../library_panel.py" line="59" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="66" />
+        <location filename="../library_panel.py" line="59" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="66" />
+        <location filename="../library_panel.py" line="59" />
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="66" />
+        <location filename="../library_panel.py" line="59" />
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="67" />
+        <location filename="../library_panel.py" line="59" />
         <source>Peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="89" />
+        <location filename="../library_panel.py" line="93" />
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="89" />
+        <location filename="../library_panel.py" line="93" />
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="89" />
+        <location filename="../library_panel.py" line="93" />
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="90" />
+        <location filename="../library_panel.py" line="94" />
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
@@ -1449,143 +1449,143 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">删除</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="93" />
+        <location filename="../library_panel.py" line="97" />
         <source>Restore deleted…</source>
         <translation>恢复已删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="92" />
+        <location filename="../library_panel.py" line="96" />
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="92" />
+        <location filename="../library_panel.py" line="96" />
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="91" />
+        <location filename="../library_panel.py" line="95" />
         <source>Compare selected</source>
         <translation>对比所选</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="67" />
+        <location filename="../library_panel.py" line="60" />
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="90" />
+        <location filename="../library_panel.py" line="94" />
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="91" />
+        <location filename="../library_panel.py" line="95" />
         <source>Compare with current</source>
         <translation>与当前对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="99" />
+        <location filename="../library_panel.py" line="103" />
         <source>Move the selected scenarios to the trash (Delete key); Undo or Restore deleted… brings them back</source>
         <translation>把选中的场景移到回收站（Delete 键）；撤销或“恢复已删除…”可以找回</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="101" />
+        <location filename="../library_panel.py" line="105" />
         <source>Rename the selected scenario (F2)</source>
         <translation>重命名选中的场景（F2）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="168" />
+        <location filename="../library_panel.py" line="56" />
         <source> (example, read-only)</source>
         <translation>（示例，只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="169" />
+        <location filename="../library_panel.py" line="56" />
         <source> (read-only)</source>
         <translation>（只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="224" />
+        <location filename="../library_panel.py" line="57" />
         <source>cannot be estimated (%s)</source>
         <translation>无法估算（%s）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="56" />
+        <location filename="../library_panel.py" line="57" />
         <source>estimating…</source>
         <translation>估算中…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="253" />
+        <location filename="../library_panel.py" line="242" />
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="255" />
+        <location filename="../library_panel.py" line="244" />
         <source>The editor's scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="263" />
+        <location filename="../library_panel.py" line="252" />
+        <location filename="../library_panel.py" line="291" />
         <location filename="../library_panel.py" line="302" />
-        <location filename="../library_panel.py" line="313" />
-        <location filename="../library_panel.py" line="333" />
-        <location filename="../library_panel.py" line="352" />
+        <location filename="../library_panel.py" line="322" />
+        <location filename="../library_panel.py" line="341" />
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message numerus="yes">
-        <location filename="../library_panel.py" line="306" />
+        <location filename="../library_panel.py" line="295" />
         <source>Moved %n scenario(s) to the trash.</source>
         <translation>
             <numerusform>已把 %n 个场景移到回收站。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="328" />
+        <location filename="../library_panel.py" line="317" />
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="328" />
+        <location filename="../library_panel.py" line="317" />
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="342" />
+        <location filename="../library_panel.py" line="331" />
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="342" />
+        <location filename="../library_panel.py" line="331" />
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="346" />
+        <location filename="../library_panel.py" line="335" />
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="347" />
+        <location filename="../library_panel.py" line="336" />
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="356" />
+        <location filename="../library_panel.py" line="345" />
         <source>Deleted scenarios stay in the trash for %1 days and backups of older-format files for %2 days (at most %3 of each, newest kept); quarantined files are never removed.</source>
         <translation>已删除的场景在回收站中保留 %1 天，旧格式文件的备份保留 %2 天（每类最多 %3 个，保留最新的）；隔离的文件永不删除。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="362" />
+        <location filename="../library_panel.py" line="351" />
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="369" />
+        <location filename="../library_panel.py" line="358" />
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="379" />
+        <location filename="../library_panel.py" line="368" />
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -1593,27 +1593,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LimitsLabel</name>
     <message>
-        <location filename="../fit_panel.py" line="85" />
+        <location filename="../fit_panel.py" line="78" />
         <source>none up to 1024</source>
         <translation>1024 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="87" />
+        <location filename="../fit_panel.py" line="80" />
         <source>micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens</source>
         <translation>微批次 ≤ %(mb)d · 序列长度 ≤ %(seq)s 个 token</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="90" />
+        <location filename="../fit_panel.py" line="83" />
         <source>not even micro-batch 1 fits (it runs only by eating into the reserve)</source>
         <translation>连 micro-batch 1 也放不下（只能占用安全余量运行）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="92" />
+        <location filename="../fit_panel.py" line="85" />
         <source>not even micro-batch 1 fits</source>
         <translation>连 micro-batch 1 也放不下</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="93" />
+        <location filename="../fit_panel.py" line="86" />
         <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
         <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
     </message>
@@ -1855,7 +1855,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="310" />
+        <location filename="../main_window.py" line="318" />
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
@@ -2569,17 +2569,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SpeedChart</name>
     <message>
-        <location filename="../speed_panel.py" line="77" />
+        <location filename="../speed_panel.py" line="70" />
         <source>memory per GPU (%s)</source>
         <translation>每 GPU 显存（%s）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="78" />
+        <location filename="../speed_panel.py" line="71" />
         <source>tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="79" />
+        <location filename="../speed_panel.py" line="72" />
         <source>Blue: layouts that fit · red ×: the smallest micro-batch of a layout that does not · star: fastest plan · diamond: your set-up · dashed: capacity</source>
         <translation>蓝点：放得下的布局 · 红色 ×：放不下的布局（其最小 micro-batch）· 星号：最快方案 · 菱形：当前设置 · 虚线：显存容量</translation>
     </message>
@@ -2587,52 +2587,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SpeedPanel</name>
     <message>
-        <location filename="../speed_panel.py" line="92" />
+        <location filename="../speed_panel.py" line="85" />
         <source>Search again</source>
         <translation>重新搜索</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="122" />
+        <location filename="../speed_panel.py" line="115" />
         <source>Searching every layout of these GPUs for the fastest that fit…</source>
         <translation>正在搜索这些 GPU 上的所有并行布局，寻找放得下且最快的……</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="153" />
+        <location filename="../speed_panel.py" line="141" />
         <source>%(n)d layouts searched in %(time)s; the fastest that fit, same training:</source>
         <translation>用 %(time)s 搜索了 %(n)d 种布局；训练内容不变、放得下的最快方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="155" />
+        <location filename="../speed_panel.py" line="143" />
         <source>No layout of these GPUs fits without changing what you train.</source>
         <translation>不改变训练内容，这些 GPU 上没有放得下的布局。</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="159" />
+        <location filename="../speed_panel.py" line="147" />
         <source>Changes what you train:</source>
         <translation>会改变训练内容的方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="167" />
+        <location filename="../speed_panel.py" line="155" />
         <source>as it is</source>
         <translation>保持不变</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="168" />
+        <location filename="../speed_panel.py" line="156" />
         <source>%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s</source>
         <translation>%(tps)s tokens/s（每 GPU %(per_gpu)s），MFU %(mfu)s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="170" />
+        <location filename="../speed_panel.py" line="158" />
         <source>%s per GPU</source>
         <translation>每 GPU %s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="174" />
+        <location filename="../speed_panel.py" line="162" />
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="185" />
+        <location filename="../speed_panel.py" line="173" />
         <source>Use the faster layout</source>
         <translation>使用更快的布局</translation>
     </message>
@@ -2673,7 +2673,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_panel.py" line="91" />
+        <location filename="../time_panel.py" line="89" />
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
@@ -2681,134 +2681,134 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="106" />
+        <location filename="../time_panel.py" line="104" />
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="111" />
+        <location filename="../time_panel.py" line="109" />
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="112" />
+        <location filename="../time_panel.py" line="110" />
         <source>Price of one GPU for one hour, in any currency</source>
         <translation>一块 GPU 一小时的价格，任意货币</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="118" />
+        <location filename="../time_panel.py" line="116" />
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="119" />
+        <location filename="../time_panel.py" line="117" />
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="120" />
+        <location filename="../time_panel.py" line="118" />
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="123" />
+        <location filename="../time_panel.py" line="121" />
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="125" />
+        <location filename="../time_panel.py" line="123" />
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="131" />
-        <location filename="../time_panel.py" line="191" />
+        <location filename="../time_panel.py" line="129" />
+        <location filename="../time_panel.py" line="189" />
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="132" />
-        <location filename="../time_panel.py" line="196" />
+        <location filename="../time_panel.py" line="130" />
+        <location filename="../time_panel.py" line="194" />
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="133" />
+        <location filename="../time_panel.py" line="131" />
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="157" />
+        <location filename="../time_panel.py" line="155" />
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="161" />
+        <location filename="../time_panel.py" line="159" />
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="164" />
+        <location filename="../time_panel.py" line="162" />
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="167" />
+        <location filename="../time_panel.py" line="165" />
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="170" />
+        <location filename="../time_panel.py" line="168" />
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="187" />
+        <location filename="../time_panel.py" line="185" />
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="201" />
+        <location filename="../time_panel.py" line="199" />
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="206" />
+        <location filename="../time_panel.py" line="204" />
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="221" />
+        <location filename="../time_panel.py" line="219" />
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="222" />
+        <location filename="../time_panel.py" line="220" />
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="223" />
+        <location filename="../time_panel.py" line="221" />
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="225" />
+        <location filename="../time_panel.py" line="223" />
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="227" />
+        <location filename="../time_panel.py" line="225" />
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="229" />
+        <location filename="../time_panel.py" line="227" />
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="232" />
+        <location filename="../time_panel.py" line="230" />
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -3292,69 +3292,69 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未检查</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="84" />
+        <location filename="../../engine/breakdown.py" line="98" />
         <source>whole step</source>
         <translation>整个步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="86" />
-        <location filename="../../engine/breakdown.py" line="88" />
+        <location filename="../../engine/breakdown.py" line="100" />
+        <location filename="../../engine/breakdown.py" line="102" />
         <source>forward + backward</source>
         <translation>前向 + 反向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="90" />
+        <location filename="../../engine/breakdown.py" line="104" />
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="92" />
+        <location filename="../../engine/breakdown.py" line="106" />
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="94" />
-        <location filename="../../engine/breakdown.py" line="126" />
+        <location filename="../../engine/breakdown.py" line="108" />
+        <location filename="../../engine/breakdown.py" line="140" />
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="96" />
+        <location filename="../../engine/breakdown.py" line="110" />
         <source>backward + optimizer</source>
         <translation>反向 + 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="97" />
+        <location filename="../../engine/breakdown.py" line="111" />
         <source>varies</source>
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="273" />
+        <location filename="../../engine/breakdown.py" line="287" />
         <source>{free} free per GPU</source>
         <translation>每块 GPU 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="276" />
+        <location filename="../../engine/breakdown.py" line="290" />
         <source>fits with {spare} to spare, but only by using {eaten} of the {reserve} safety reserve</source>
         <translation>放得下，还剩 {spare}，但占用了 {reserve} 安全余量中的 {eaten}</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="280" />
+        <location filename="../../engine/breakdown.py" line="294" />
         <source>over by {over} per GPU, safety reserve included</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="160" />
+        <location filename="../../engine/detailed.py" line="164" />
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="190" />
+        <location filename="../../engine/detailed.py" line="194" />
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="193" />
+        <location filename="../../engine/detailed.py" line="197" />
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
@@ -3367,47 +3367,47 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="203" />
+        <location filename="../../engine/detailed.py" line="207" />
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="229" />
+        <location filename="../../engine/detailed.py" line="234" />
         <source>Backward scratch (one layer's gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="232" />
+        <location filename="../../engine/detailed.py" line="237" />
         <source>largest set of intermediate gradients alive in one layer's backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="239" />
+        <location filename="../../engine/detailed.py" line="244" />
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="242" />
+        <location filename="../../engine/detailed.py" line="247" />
         <source>one layer's activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="260" />
+        <location filename="../../engine/detailed.py" line="265" />
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="263" />
+        <location filename="../../engine/detailed.py" line="268" />
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="281" />
+        <location filename="../../engine/detailed.py" line="293" />
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="284" />
+        <location filename="../../engine/detailed.py" line="296" />
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
@@ -3416,32 +3416,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">视觉塔层数 × 每个图块保留的张量（按算子推导，未经追踪验证）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="298" />
+        <location filename="../../engine/detailed.py" line="310" />
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="301" />
+        <location filename="../../engine/detailed.py" line="313" />
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="340" />
+        <location filename="../../engine/detailed.py" line="357" />
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="343" />
+        <location filename="../../engine/detailed.py" line="360" />
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="353" />
+        <location filename="../../engine/detailed.py" line="379" />
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="356" />
+        <location filename="../../engine/detailed.py" line="382" />
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
@@ -3450,27 +3450,25 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">min(5e8, params) 个元素 x 字节数（DeepSpeed 默认值）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="366" />
         <source>Expert-parallel all-to-all buffers</source>
-        <translation>专家并行 all-to-all 缓冲区</translation>
+        <translation type="vanished">专家并行 all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="369" />
         <source>dispatch + combine: 2 x b·s·top_k·h x compute bytes</source>
-        <translation>分发 + 合并：2 x b·s·top_k·h x 计算精度字节数</translation>
+        <translation type="vanished">分发 + 合并：2 x b·s·top_k·h x 计算精度字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="386" />
+        <location filename="../../engine/detailed.py" line="399" />
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="389" />
+        <location filename="../../engine/detailed.py" line="402" />
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="57" />
+        <location filename="../../engine/estimate.py" line="58" />
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
@@ -3479,7 +3477,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">每个进程 0.5 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="65" />
+        <location filename="../../engine/estimate.py" line="66" />
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
@@ -3488,69 +3486,79 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">反复分配和释放的显存的 10% + 模型状态的 1%</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="60" />
+        <location filename="../../engine/estimate.py" line="61" />
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="68" />
+        <location filename="../../engine/estimate.py" line="69" />
         <source>caching allocator: cached remainders of the largest transient tensors, the loss's b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="75" />
+        <location filename="../../engine/estimate.py" line="76" />
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="78" />
+        <location filename="../../engine/estimate.py" line="79" />
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="99" />
+        <location filename="../../engine/estimate.py" line="100" />
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="103" />
+        <location filename="../../engine/estimate.py" line="104" />
         <source>seq_len {seq_len} is longer than the model's context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="107" />
+        <location filename="../../engine/estimate.py" line="108" />
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA's memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="110" />
+        <location filename="../../engine/estimate.py" line="111" />
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="115" />
+        <location filename="../../engine/estimate.py" line="116" />
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision 'bf16' for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 'bf16'。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="119" />
+        <location filename="../../engine/estimate.py" line="120" />
         <source>method 'freeze' with frozen_layers 0 trains everything, like 'full'.</source>
         <translation>method 为 'freeze' 且 frozen_layers 为 0 时会训练全部权重，等同于 'full'。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="125" />
+        <location filename="../../engine/estimate.py" line="127" />
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="128" />
+        <location filename="../../engine/estimate.py" line="130" />
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="132" />
+        <location filename="../../engine/estimate.py" line="134" />
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate.py" line="145" />
+        <source>{model} has no vision tower: images_per_sample has no effect.</source>
+        <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate.py" line="150" />
+        <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
+        <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
     <message>
         <location filename="../../engine/model_states.py" line="53" />
@@ -3798,15 +3806,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="354" />
         <location filename="../../engine/time_keys.py" line="54" />
-        <location filename="../../engine/frameworks/keys.py" line="72" />
+        <location filename="../../engine/frameworks/keys.py" line="67" />
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="360" />
-        <location filename="../../engine/frameworks/keys.py" line="78" />
+        <location filename="../../engine/frameworks/keys.py" line="73" />
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
     </message>
@@ -3816,37 +3822,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="65" />
+        <location filename="../../engine/frameworks/keys.py" line="82" />
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="83" />
+        <location filename="../../engine/frameworks/keys.py" line="89" />
         <source>must be true, false or "auto", not {p!r}.</source>
         <translation>必须为 true、false 或 "auto"，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="96" />
+        <location filename="../../engine/frameworks/keys.py" line="102" />
         <source>must be a list naming {p}; got {p2!r}.</source>
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="372" />
+        <location filename="../../engine/scenario.py" line="361" />
         <source>must be "all-linear", "attention" or a non-empty list of module names.</source>
         <translation>必须是 "all-linear"、"attention" 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="378" />
+        <location filename="../../engine/scenario.py" line="367" />
         <source>must be a positive number, not {alpha!r}.</source>
         <translation>必须是正数，而不是 {alpha!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="385" />
+        <location filename="../../engine/scenario.py" line="374" />
         <source>must be a number between 0 and 100, not {k!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {k!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="392" />
+        <location filename="../../engine/scenario.py" line="381" />
         <source>must be "auto" or a fraction from 0 to 0.99, not {r!r}.</source>
         <translation>必须是 "auto" 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
     </message>
@@ -4456,12 +4462,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法读取：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/vision.py" line="109" />
+        <location filename="../../engine/vision.py" line="110" />
         <source>vision_config '{key}' must be a positive whole number, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/vision.py" line="127" />
+        <location filename="../../engine/vision.py" line="128" />
         <source>The vision tower '{kind}' of this model is not modelled yet.</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
@@ -4627,92 +4633,92 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是 {{"measured_step_seconds": M, "predicted_step_seconds": P}}，两个都是正数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="149" />
+        <location filename="../../engine/configs/exporting.py" line="118" />
         <source>Unknown export format '{fmt}'. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="226" />
+        <location filename="../../engine/configs/export_native.py" line="25" />
         <source>torchtune has no builder for the custom model '{name}'; pick a preset model.</source>
         <translation>torchtune 没有自定义模型“{name}”的构建函数；请选择一个预设模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="237" />
+        <location filename="../../engine/configs/export_native.py" line="36" />
         <source>torchtune has no builder for the model '{name}'.</source>
         <translation>torchtune 没有模型“{name}”的构建函数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="352" />
+        <location filename="../../engine/configs/export_native.py" line="85" />
         <source>torchtitan has no model flavour for '{name}'; pick Llama 3.1 or Qwen3.</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="28" />
+        <location filename="../../engine/timing/model.py" line="29" />
         <source>Matmuls and attention</source>
         <translation>矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="29" />
+        <location filename="../../engine/timing/model.py" line="30" />
         <source>Memory-bound operations</source>
         <translation>受显存带宽限制的运算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="30" />
+        <location filename="../../engine/timing/model.py" line="31" />
         <source>Recomputation (checkpointing)</source>
         <translation>重计算（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="31" />
+        <location filename="../../engine/timing/model.py" line="32" />
         <source>Tensor-parallel communication</source>
         <translation>张量并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="32" />
+        <location filename="../../engine/timing/model.py" line="33" />
         <source>Context-parallel communication</source>
         <translation>上下文并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="33" />
+        <location filename="../../engine/timing/model.py" line="34" />
         <source>Expert-parallel all-to-all</source>
         <translation>专家并行 all-to-all</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="34" />
+        <location filename="../../engine/timing/model.py" line="35" />
         <source>Pipeline sends</source>
         <translation>流水线发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="35" />
+        <location filename="../../engine/timing/model.py" line="36" />
         <source>Data-parallel / ZeRO communication</source>
         <translation>数据并行 / ZeRO 通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="36" />
+        <location filename="../../engine/timing/model.py" line="37" />
         <source>Pipeline bubble</source>
         <translation>流水线气泡</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="37" />
+        <location filename="../../engine/timing/model.py" line="38" />
         <source>Offload transfers and CPU optimizer</source>
         <translation>卸载传输与 CPU 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="38" />
+        <location filename="../../engine/timing/model.py" line="39" />
         <source>Optimizer step</source>
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="40" />
+        <location filename="../../engine/timing/model.py" line="41" />
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format; bf16 for fp8). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them.</source>
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="336" />
+        <location filename="../../engine/timing/model.py" line="344" />
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM's are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="340" />
+        <location filename="../../engine/timing/model.py" line="348" />
         <source>Times are scaled by {factor:.2f} from your measured step ({measured:.3g} s against {predicted:.3g} s predicted).</source>
         <translation>时间已按你的实测一步缩放 {factor:.2f} 倍（实测 {measured:.3g} 秒，预测 {predicted:.3g} 秒）。</translation>
     </message>
@@ -4722,42 +4728,46 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>会改变训练内容</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="38" />
+        <location filename="../../engine/parallelism/components.py" line="44" />
         <source>Replicated embedding gradient (tensor parallel)</source>
         <translation>复制的嵌入梯度（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="41" />
+        <location filename="../../engine/parallelism/components.py" line="47" />
         <source>PyTorch's Rowwise embedding: a full vocab x hidden gradient on every tp rank</source>
         <translation>PyTorch 的 Rowwise 嵌入：每个 tp rank 上都有完整的 词表 x 隐藏维 梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="55" />
+        <location filename="../../engine/parallelism/components.py" line="61" />
         <source>Losses of micro-batches in flight (last stage)</source>
         <translation>在途微批次的损失（最后阶段）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="58" />
+        <location filename="../../engine/parallelism/components.py" line="64" />
         <source>(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)</source>
         <translation>（在途微批次数 - 1）x b·s·V x 4（fp32 log-softmax）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="67" />
+        <location filename="../../engine/parallelism/components.py" line="75" />
         <source>Pipeline receive buffers and kept outputs</source>
         <translation>流水线接收缓冲区和保留的输出</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="70" />
-        <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch's logits returned by the schedule</source>
-        <translation>每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits</translation>
+        <location filename="../../engine/parallelism/components.py" line="78" />
+        <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch's logits returned by the schedule, or, when the schedule does not return them (torchtitan), the logits of the micro-batches in flight until their backward</source>
+        <translation type="unfinished" />
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="101" />
+        <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch's logits returned by the schedule</source>
+        <translation type="vanished">每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits</translation>
+    </message>
+    <message>
+        <location filename="../../engine/parallelism/components.py" line="113" />
         <source>FSDP2 gathered parameters and gradient buffers</source>
         <translation>FSDP2 聚合的参数和梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="104" />
+        <location filename="../../engine/parallelism/components.py" line="116" />
         <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer's gradients and reduce-scatter buffer</source>
         <translation>根单元（嵌入、归一化、lm_head）整步不分片 + 一层聚合（反向时两层；前向后不重新分片时为全部层）+ 一层的梯度和 reduce-scatter 缓冲区</translation>
     </message>
@@ -5240,20 +5250,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="217" />
+        <location filename="../../engine/detailed.py" line="222" />
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="220" />
+        <location filename="../../engine/detailed.py" line="225" />
         <source>the loop's logits variable holds b·s·V (fp32 after Fabric's output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
+        <location filename="../../engine/detailed.py" line="368" />
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
+        <location filename="../../engine/detailed.py" line="370" />
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
