@@ -67,6 +67,7 @@ class GpuPreset:
     host_link_bandwidth_bytes_per_s: float | None = None  # CPU<->GPU when it is not PCIe (NVLink-C2C, unified)
     network_bandwidth_bytes_per_s: float | None = None  # usual cluster network per GPU, one direction
     speed_source: str = ""
+    nvlink_domain_gpus: int | None = None  # GPUs on one NVLink switch fabric when it spans several nodes (NVL72)
 
     @property
     def missing_speed_fields(self) -> tuple[str, ...]:
@@ -138,6 +139,7 @@ def gpu_presets() -> dict[str, GpuPreset]:
             host_link_bandwidth_bytes_per_s=_opt_float(raw.get("host_link_bandwidth_bytes_per_s")),
             network_bandwidth_bytes_per_s=_opt_float(raw.get("network_bandwidth_bytes_per_s")),
             speed_source=raw.get("speed_source", ""),
+            nvlink_domain_gpus=raw.get("nvlink_domain_gpus"),
         )
     return presets
 

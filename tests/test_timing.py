@@ -193,3 +193,15 @@ def test_cli_estimate_json_has_time(tmp_path):
                 "breakdown_seconds", "time_to_train_seconds", "gpu_hours", "cost"):
         assert key in time
     assert time["cost"] == pytest.approx(time["gpu_hours"] * 3)
+
+
+def test_nvl72_rack_is_one_nvlink_domain():
+    """GB200 NVL72: 72 GPUs share one NVLink fabric (NVIDIA GB200 NVL72 datasheet, presets/gpus.json), so 64 GPUs
+    on 16 compute trays of 4 talk as fast as 64 in one node; HGX B200 trays of 4 would go over the network."""
+    def step(gpu, per_node):
+        kw = {"model": "qwen3-30b-a3b", "gpu": gpu, "gpus_per_node": per_node, "nodes": 64 // per_node, "ep": 16,
+              "micro_batch": 2, "seq_len": 4096, "framework": "megatron", "zero_stage": 1}
+        return step_time(_s(**kw)).step_seconds
+
+    assert step("gb200", 4) == pytest.approx(step("gb200", 64))
+    assert step("b200", 4) > step("b200", 64)

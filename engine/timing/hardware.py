@@ -33,6 +33,7 @@ class Hardware:
     latency_intra_s: float
     latency_inter_s: float
     complete: bool  # False: some figure was missing and a stated fallback is used
+    nvlink_domain: int = 0  # GPUs sharing one NVLink fabric across nodes (NVL72); 0: the node
 
     def peak(self, fmt: str) -> float:
         """Dense peak FLOP/s of a number format; formats a GPU lacks run at the next one it has."""
@@ -75,7 +76,7 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None) ->
         memory = v("memory_bandwidth_bytes_per_s")
         link = v("interconnect_bandwidth_bytes_per_s")
         pcie = _pcie_bytes_per_s(int(v("pcie_generation") or 0)) or _pcie_bytes_per_s(4)
-        host, network = None, None
+        host, network, domain = None, None, 0
         complete = bool(peaks) and memory is not None
         if not peaks:  # stated fallback: an H100 SXM's figures (the default GPU)
             peaks = get_gpu("h100-sxm-80gb").dense_peak_tflops
@@ -94,6 +95,7 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None) ->
         pcie = _pcie_bytes_per_s(preset.pcie_generation) or _pcie_bytes_per_s(4)
         host = preset.host_link_bandwidth_bytes_per_s
         network = preset.network_bandwidth_bytes_per_s
+        domain = preset.nvlink_domain_gpus or 0
     assert pcie is not None
     intra_raw = intra or link or pcie  # no NVLink: GPUs talk over PCIe
     inter_raw = inter or network or 12.5e9  # stated fallback: 100 Gb/s
@@ -108,5 +110,5 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None) ->
         inter_bytes_per_s=float(inter_raw) * coll["inter_node"],
         host_bytes_per_s=float(host_raw) * (pcie_fraction if host is None else 1.0),
         latency_intra_s=coll["latency_intra_s"], latency_inter_s=coll["latency_inter_s"],
-        complete=complete,
+        complete=complete, nvlink_domain=domain,
     )

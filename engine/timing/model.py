@@ -130,10 +130,15 @@ def _link(hw: Hardware, span: int, gpus_per_node: int, stride: int = 1) -> tuple
     return min(hw.intra_bytes_per_s, members * hw.inter_bytes_per_s), hw.latency_inter_s
 
 
+def _node(s: Scenario, hw: Hardware) -> int:
+    """GPUs that reach each other over NVLink: the node, or the NVLink domain that spans nodes (NVL72)."""
+    return max(s.gpus_per_node, hw.nvlink_domain)
+
+
 def _all_to_all(bytes_per_rank: float, s: Scenario, hw: Hardware) -> float:
     """An all-to-all over the EP group: what stays in the node goes over its links, the rest through this GPU's
     own NIC (no ring spreads it over the node's other NICs)."""
-    local = max(1, min(s.ep, s.gpus_per_node // (s.tp * s.cp)))
+    local = max(1, min(s.ep, _node(s, hw) // (s.tp * s.cp)))
     inside = bytes_per_rank * (local - 1) / s.ep / hw.intra_bytes_per_s
     outside = bytes_per_rank * (s.ep - local) / s.ep / hw.inter_bytes_per_s
     return inside + outside
@@ -169,9 +174,10 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     attention = "eager" if s.attention == "eager" else "fused"
     adapters = s.method in ("lora", "qlora")
     qbits = s.qlora_bits if s.method == "qlora" else 0
-    tp_link, tp_lat = _link(hw, s.tp, s.gpus_per_node)
-    cp_link, cp_lat = _link(hw, s.tp * s.cp, s.gpus_per_node, s.tp)
-    ep_lat = _link(hw, s.tp * s.cp * s.ep, s.gpus_per_node, s.tp * s.cp)[1]
+    node = _node(s, hw)
+    tp_link, tp_lat = _link(hw, s.tp, node)
+    cp_link, cp_lat = _link(hw, s.tp * s.cp, node, s.tp)
+    ep_lat = _link(hw, s.tp * s.cp * s.ep, node, s.tp * s.cp)[1]
     act_bytes = tokens * spec.hidden * rates.elem_bytes
     compute = memory = recompute = tp_comm = cp_comm = ep_comm = fwd_total = bwd_total = 0.0
     groups = layer_groups(s, spec, layers)
@@ -284,7 +290,7 @@ def step_time(s: Scenario) -> StepTime:
     # pipeline: point-to-point sends per micro-batch, and the bubble of the schedule
     pp_comm = bubble = 0.0
     if s.pp > 1:
-        pp_link, pp_lat = _link(hw, s.tp * s.cp * dp * 2, s.gpus_per_node, s.tp * s.cp * dp)
+        pp_link, pp_lat = _link(hw, s.tp * s.cp * dp * 2, _node(s, hw), s.tp * s.cp * dp)
         act = s.micro_batch * s.seq_len / s.cp * spec.hidden * rates.elem_bytes / (s.tp if s.sequence_parallel else 1)
         pp_comm = ga * 2 * (act / pp_link + pp_lat)
         virtual = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
@@ -293,7 +299,7 @@ def step_time(s: Scenario) -> StepTime:
     dp_comm = 0.0
     zero = s.effective_zero
     if dp > 1:
-        dp_link, dp_lat = _link(hw, s.tp * s.cp * dp, s.gpus_per_node, s.tp * s.cp)
+        dp_link, dp_lat = _link(hw, s.tp * s.cp * dp, _node(s, hw), s.tp * s.cp)
         frac = (dp - 1) / dp
         grads = busiest.trainable * dt.grad
         if zero == 3 and pipeline_keeps_weights(s.pp, s.framework):
