@@ -7,6 +7,7 @@ with images (tests/data/ground_truth/*_img*, docs/accuracy.md).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,7 +82,12 @@ class VisionSpec:
     # ---- tokens -----------------------------------------------------------------------------------
     def patches_per_image(self, resolution: int) -> int:
         """ViT tokens one image of resolution x resolution pixels makes (towers with a fixed size resize)."""
-        side = self.image_size if self.kind in ("siglip", "llama4") else max(resolution, self.patch * self.merge)
+        if self.kind in ("siglip", "llama4"):
+            side = self.image_size
+        elif self.kind == "qwen2_5_vl":
+            side = qwen_resized_side(resolution, self.patch * self.merge)
+        else:
+            side = max(resolution, self.patch * self.merge)
         per_side = side // self.patch
         if self.kind == "llama4":
             tiles = max(1, -(-resolution // self.image_size)) ** 2 if resolution > self.image_size else 1
@@ -101,6 +107,22 @@ class VisionSpec:
     def summary(self) -> dict[str, Any]:
         return {"kind": self.kind, "layers": self.layers, "hidden": self.hidden, "params": self.params,
                 "patch": self.patch, "image_size": self.image_size}
+
+
+# Qwen2.5-VL's released preprocessor_config.json: min_pixels 3136 (56 x 56), max_pixels 12845056 (3584 x 3584).
+QWEN_MIN_PIXELS = 56 * 56
+QWEN_MAX_PIXELS = 12_845_056
+
+
+def qwen_resized_side(resolution: int, factor: int) -> int:
+    """The side a square image gets from the Qwen2-VL/2.5-VL processor (transformers' smart_resize): the nearest
+    multiple of `factor` (patch x merge, 28 px), kept between min_pixels and max_pixels."""
+    side = round(resolution / factor) * factor
+    if side * side > QWEN_MAX_PIXELS:
+        return max(factor, math.floor(math.sqrt(QWEN_MAX_PIXELS) / factor) * factor)
+    if side * side < QWEN_MIN_PIXELS:
+        return math.ceil(math.sqrt(QWEN_MIN_PIXELS) / factor) * factor
+    return side
 
 
 def _int(cfg: dict[str, Any], key: str, default: int) -> int:

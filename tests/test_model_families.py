@@ -121,3 +121,13 @@ def test_the_engine_warns_about_images_it_cannot_take():
     assert not any("more than seq_len" in str(w) for w in fits.warnings)
     too_many = estimate(scenario_from_dict({**_VL, "seq_len": 512, "images_per_sample": 2, "image_resolution": 504}))
     assert any("648 tokens, more than seq_len 512" in str(w) for w in too_many.warnings)
+
+
+@pytest.mark.parametrize("pixels, side", [(500, 504), (448, 448), (1000, 1008), (4000, 3584), (10, 56)])
+def test_qwen_images_are_resized_like_its_processor(pixels, side):
+    """transformers' smart_resize (models/qwen2_vl/image_processing_qwen2_vl.py) with Qwen2.5-VL's released
+    preprocessor_config.json (min_pixels 3136, max_pixels 12845056): the nearest multiple of 28 pixels, at least 56 and
+    at most 3584 for a square image; 14-pixel patches, 2 x 2 merged into one token."""
+    vision = model_presets()["qwen2.5-vl-7b"].spec.vision
+    assert vision.patches_per_image(pixels) == (side // 14) ** 2
+    assert vision.tokens_per_image(pixels) == (side // 28) ** 2
