@@ -51,7 +51,12 @@ def render() -> str:
               "synchronisation of the all-to-all dispatcher and launch of small kernels); not modelled, so that row "
               "is predicted about 60% fast.",
               "- HybridEP/DeepEP send a token once per remote node (not once per expert copy); the time model sends "
-              "every copy, so Qwen3-30B-A3B on 16 H100s (EP 16 over two nodes) is predicted slow.", "",
+              "every copy over the network, so expert parallelism across HGX nodes is predicted slow: Qwen3-30B-A3B "
+              "on 16 H100s (EP 16 over two nodes) by about 20%, DeepSeek-V3 on 256 B200s (EP 32 over four nodes) by "
+              "about 57%. Inside an NVL72 rack (GB200/GB300) the same layouts are within 20%.",
+              "- GPT-OSS-120B in Megatron-Bridge (BF16, every system) runs at half the predicted speed or less; its "
+              "learnable attention sinks, sliding-window layers and clamped SwiGLU with biases are modelled as plain "
+              "fused kernels, and which of them is slow in that run is not known.", "",
               "## Rows", "", "| row | GPU | measured | predicted | error |", "|---|---|---|---|---|"]
     lines += [f"| {c.id}{' *' if c.id in uncertain else ''} | {c.gpu} | {c.measured:,.0f} | {c.predicted:,.0f} | "
               f"{c.error:+.1%} |" for c in compared]
