@@ -132,6 +132,8 @@ def cp_runs() -> list[DistRun]:
         dist_run(L3, 4, 8, "bf16", cp=4, s=16384),
         dist_run(L1, 4, 2, "bf16", cp=2, dp_mode="none", s=8192),
         dist_run(L1, 4, 16, "bf16", cp=4, s=32768, checkpointing="full"),
+        dist_run(L1, 4, 4, "amp-bf16", cp=4, dp_mode="none", s=16384),
+        dist_run(L3, 4, 4, "bf16", cp=2, s=8192, method="lora", lora_rank=16, lora_targets="all-linear"),
     ]
 
 
@@ -152,6 +154,9 @@ def ep_runs() -> list[DistRun]:
         dist_run(Q3, 2, 8, "bf16", ep=8, checkpointing="full"),
         dist_run(MX, 2, 8, "bf16", ep=8),
         dist_run(MX, 2, 8, "bf16", ep=2),
+        dist_run(Q3, 2, 8, "amp-bf16", ep=8),
+        dist_run("olmoe-1b-7b", 2, 8, "bf16", ep=4),
+        dist_run(Q3, 2, 4, "bf16", ep=4, grad_accum=2),
     ]
 
 
