@@ -76,4 +76,8 @@ def _check_consistent(s) -> None:
 def test_more_tokens_never_need_less_memory(data, factor):
     s = scenario_from_dict(data)
     bigger = s.replace(micro_batch=s.micro_batch * (factor + 1))
-    assert estimate(bigger).peak_allocated_bytes >= estimate(s).peak_allocated_bytes
+    small, big = estimate(s), estimate(bigger)
+    # The busiest rank is the one needing the most memory in all (peak + allocator gaps): with pipeline stages it
+    # can change with the batch, so the reported rank's own peak may drop while every rank's needs grow.
+    assert big.total_bytes >= small.total_bytes
+    assert max(st.peak_allocated_bytes for st in big.stages) >= max(st.peak_allocated_bytes for st in small.stages)
