@@ -39,11 +39,11 @@ def render() -> str:
     lines += ["", f"GPUs: {', '.join(gpus)}.", "",
               f"Rows marked * ({len(uncertain)}) have a setting that is not fully known; the reason is in the row's "
               "`uncertain` field. They stay in every figure above.", "", "## Known gaps", "",
-              "- torchtitan's Llama 3.1 8B rows (FSDP, 8 and 128 GPUs) are predicted 14-44% fast: with the 500 W "
+              "- torchtitan's Llama 3.1 8B rows (FSDP, 8 and 128 GPUs) are predicted 12-42% fast: with the 500 W "
               "part's peak taken midway (the report bounds it between H100 SXM and NVL), the eager and compiled bf16 "
               "runs still reach less of it than the matmul and FlashAttention-2 figures give; the report's own MFU "
               "(33-39% of the SXM peak) says the same.",
-              "- torchtitan's context-parallel rows at 131k and 262k tokens run 60-70% slower than their attention "
+              "- torchtitan's context-parallel rows at 131k and 262k tokens run 35-40% slower than their attention "
               "FLOPs at FlashAttention-2's rate; the all-gather of K/V, the fp32 merge of partial outputs "
               "(torch.distributed.tensor.experimental._attention) are small next to it, so the gap is not explained.",
               "- Fine-grained MoE with one 4,096-token micro-batch (Qwen3-235B-A22B on B200, MBS 1): the same table's "
