@@ -1,6 +1,8 @@
 """docs/speed-accuracy.md: the time model against published measured throughput (tests/data/published/throughput.json).
 
 Run: .venv/bin/python benchmarks/speed_accuracy_report.py  (prints the summary, rewrites the doc)
+     .venv/bin/python benchmarks/speed_accuracy_report.py --breakdown [FRAMEWORK ...]  (prints every row of those
+     frameworks, or of all, with its layout and where the predicted step goes; leaves the doc alone)
 """
 
 from __future__ import annotations
@@ -63,7 +65,28 @@ def render() -> str:
     return "\n".join(lines) + "\n"
 
 
+def breakdown(frameworks: list[str]) -> None:
+    from engine.scenario import scenario_from_dict
+    from engine.timing import step_time
+
+    for row in load_rows():
+        if frameworks and row["framework"] not in frameworks:
+            continue
+        sc = row["scenario"]
+        t = step_time(scenario_from_dict(sc))
+        layout = " ".join(f"{k}={sc[k]}" for k in ("gpu", "precision", "micro_batch", "grad_accum", "seq_len", "tp",
+                                                     "pp", "vpp", "cp", "ep", "zero_stage", "fsdp", "checkpointing",
+                                                     "compile", "method") if k in sc)
+        shares = " ".join(f"{k}={v / t.step_seconds:.0%}" for k, v in t.breakdown_seconds.items() if v > 0)
+        print(f"{row['id']}: measured {row['measured']:,.0f}, predicted {t.tokens_per_second_per_gpu:,.0f} "
+              f"({t.tokens_per_second_per_gpu / row['measured'] - 1:+.0%}), step {t.step_seconds:.3g} s\n"
+              f"    {layout}\n    {shares}")
+
+
 def main() -> None:
+    if "--breakdown" in sys.argv:
+        breakdown(sys.argv[sys.argv.index("--breakdown") + 1:])
+        return
     text = render()
     DOC.write_text(text, encoding="utf-8")
     print("\n".join(line for line in text.splitlines()[:16] if line.startswith("|")))
