@@ -143,8 +143,11 @@ assumes: real routing is data-dependent, and an unbalanced step holds more rows 
 large experts put its EP peaks inside the last layer's expert computation (forward and backward), a moment the
 estimate does not model on its own (it stays within -3% there). One recorded
 configuration is a known miss, listed with its reason in `tests/test_accuracy_distributed.py` and held to 15%
-instead of 10% on its optimizer phase only: LoRA + checkpointing under FSDP2 (peft leaves four b·s·h tensors
-alive after backward, which only the small optimizer phase shows; the single-GPU trace has the same 63 MiB).
+instead of 10% on its optimizer phase only: LoRA + checkpointing under FSDP2, where the trace itself is off. With
+checkpointing peft makes the embedding output a leaf that requires grad, and MemTracker's module hooks keep every
+step's leaf and its b·s·h gradient alive (a reference cycle through its AccumulateGrad node), 64 MiB that only the
+small optimizer phase shows; `validation/tracker_artefact.py` finds them alive at the optimizer step with the
+tracker and freed without it (the single-GPU LoRA + checkpointing traces carry the same 63 MiB).
 """
 
 
