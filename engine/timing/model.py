@@ -382,8 +382,8 @@ _FORMULAS = {
     "communication_cp": "ring exchange of K/V blocks not hidden behind attention",
     "communication_ep": "dispatch + combine all-to-all per MoE layer, forward and backward",
     "communication_pp": "activations sent to the next stage and gradients back, per micro-batch",
-    "communication_dp": "gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch) not hidden "
-                        "behind backward",
+    "communication_dp": "gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per "
+                        "step when FSDP runs under pipelining) not hidden behind forward and backward",
     "bubble": "(pp - 1) / vpp x one micro-batch through the busiest stage",
     "offload": "CPU AdamW at host memory bandwidth + gradients and weights over PCIe",
     "optimizer": "bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth",
