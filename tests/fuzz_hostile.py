@@ -269,6 +269,15 @@ POISONS = ("fifo", "dev-zero", "huge", "folder", "dangling", "garbage", "deep", 
            "link-backups", "link-lock", "link-log", "estimator-breaker")
 
 
+def _snapshot(folder: Path) -> list[tuple[str, int, int]]:
+    """Every entry below `folder` with its size and modification time (links not followed)."""
+    out = []
+    for path in sorted(folder.rglob("*")):
+        st = path.lstat()
+        out.append((str(path), st.st_size, st.st_mtime_ns))
+    return out
+
+
 def poison_folder(home: Path, outside: Path, rng: random.Random) -> list[str]:
     """A data folder with a few good scenarios and a random handful of poisons; returns the poisons' names."""
     scenarios = home / "scenarios"
@@ -299,11 +308,11 @@ def poison_folder(home: Path, outside: Path, rng: random.Random) -> list[str]:
             target.write_text(json.dumps({"model": "llama-2-7b", "batch_size": 2}))
         elif kind == "odd-name":
             (scenarios / "odd\n\x1b[2J:\t.json").write_text(json.dumps(VALID[0]))
-        elif kind == "settings-dir":
-            (home / "settings.json").mkdir(exist_ok=True)
-        elif kind == "settings-zero" and not (home / "settings.json").exists():
+        elif kind == "settings-dir" and not os.path.lexists(home / "settings.json"):
+            (home / "settings.json").mkdir()
+        elif kind == "settings-zero" and not os.path.lexists(home / "settings.json"):
             (home / "settings.json").symlink_to("/dev/zero")
-        elif kind == "settings-garbage" and not (home / "settings.json").exists():
+        elif kind == "settings-garbage" and not os.path.lexists(home / "settings.json"):
             (home / "settings.json").write_bytes(b"[" * 100_000)
         elif kind == "temp-leftover":
             (scenarios / ".good-0.json.999.deadbeef.tmp").write_bytes(b"x" * 100_000)
@@ -326,6 +335,11 @@ def fuzz_folders(count: int, seed: int) -> Counter:
     app = QApplication.instance() or QApplication([])
     for name in ("warning", "information", "critical", "question"):  # offscreen: a dialog would wait forever
         setattr(QMessageBox, name, staticmethod(lambda *a, **k: QMessageBox.StandardButton.Cancel))
+    from gui import dialogs
+
+    # the first save into the library asks for a name: take the one offered (a modal input dialog would wait
+    # forever offscreen, and SIGALRM cannot interrupt Qt's modal loop)
+    dialogs.ScenarioName.ask = classmethod(lambda cls, parent, title, default: cls(default))
     from gui.app import build_window
     from gui.settings_store import Settings
 
@@ -336,6 +350,8 @@ def fuzz_folders(count: int, seed: int) -> Counter:
             home, outside = Path(tmp) / "home", Path(tmp) / "outside"
             outside.mkdir()
             poisons = poison_folder(home, outside, rng)
+            # what the poisons themselves put there (a link made through a linked quarantine/ lands outside)
+            outside_before = _snapshot(outside)
             os.environ["LLM_MEMORY_PLANNER_HOME"] = str(home)
             old = signal.signal(signal.SIGALRM, _alarm)
             signal.alarm(60)
@@ -367,7 +383,7 @@ def fuzz_folders(count: int, seed: int) -> Counter:
             finally:
                 signal.alarm(0)
                 signal.signal(signal.SIGALRM, old)
-            if any(outside.rglob("*")):
+            if _snapshot(outside) != outside_before:
                 counts["write outside"] += 1
                 print(f"  folder {i} {poisons}: wrote outside", flush=True)
             lost = [f"good-{j}.json" for j in (0, 2) if not (home / "scenarios" / f"good-{j}.json").exists()]
