@@ -141,13 +141,15 @@ gloo processes on real CPU tensors and compares every rank with its fake-group t
 Expert parallelism is traced with balanced routing (token copy j goes to expert j mod E), the case a plan
 assumes: real routing is data-dependent, and an unbalanced step holds more rows on its busiest rank. Mixtral's
 large experts put its EP peaks inside the last layer's expert computation (forward and backward), a moment the
-estimate does not model on its own (it stays within -3% there). One recorded
-configuration is a known miss, listed with its reason in `tests/test_accuracy_distributed.py` and held to 15%
-instead of 10% on its optimizer phase only: LoRA + checkpointing under FSDP2, where the trace itself is off. With
-checkpointing peft makes the embedding output a leaf that requires grad, and MemTracker's module hooks keep every
-step's leaf and its b·s·h gradient alive (a reference cycle through its AccumulateGrad node), 64 MiB that only the
-small optimizer phase shows; `validation/tracker_artefact.py` finds them alive at the optimizer step with the
-tracker and freed without it (the single-GPU LoRA + checkpointing traces carry the same 63 MiB).
+estimate does not model on its own (it stays within -3% there).
+
+The LoRA + checkpointing trace once held 64 MiB more in its optimizer phase, which was the tracker's doing:
+with checkpointing peft makes the embedding output a leaf that requires grad, and MemTracker's module hooks
+(`register_multi_grad_hook` on module inputs) kept every step's leaf and its b·s·h gradient alive through a
+reference cycle with the leaf's AccumulateGrad node. `validation/tracker_artefact.py` shows them alive with the
+bare tracker and freed without one; the harness removes the hooks once each backward has run (every other
+configuration is unchanged by it, to the byte, but for a 16 KiB position tensor no longer held through the
+optimizer step). The single-GPU LoRA + checkpointing traces were recorded before this and still carry it.
 """
 
 

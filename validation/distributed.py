@@ -547,6 +547,7 @@ def _run_step(run: DistRun, rank: int, module: nn.Module, opt: Any, schedule: An
                 with _loss_context(run):
                     loss.backward()
                 del loss, inputs, labels, pos
+    _release_module_grad_hooks()
     mt.reset_phase("optimizer")
     opt.step()
     opt.zero_grad(set_to_none=True)
@@ -554,10 +555,41 @@ def _run_step(run: DistRun, rank: int, module: nn.Module, opt: Any, schedule: An
     return {"baseline": start, "forward_end": fw_end, "baseline_cat": start_cat}
 
 
+_GRAD_HOOKS: list[Any] = []
+
+
+def _keep_module_grad_hook_handles() -> None:
+    """MemTracker's module tracker registers ``register_multi_grad_hook`` on module inputs that require grad and
+    drops the handle. On a leaf input (peft's require-grad embedding output under checkpointing) the hook sits on
+    the leaf's AccumulateGrad node, which holds the leaf, and the hook's closure holds the node: a cycle through
+    C++ that keeps every step's leaf and its gradient alive (validation/tracker_artefact.py). The handles are
+    kept here and removed once the backward has run (the hooks have fired): a run without the tracker frees the
+    leaf by then."""
+    import torch.distributed._tools.mod_tracker as mod_tracker
+
+    orig = mod_tracker.register_multi_grad_hook
+    if getattr(orig, "_keeps_handles", False):
+        return
+
+    def register(*args: Any, **kwargs: Any) -> Any:
+        handle = orig(*args, **kwargs)
+        _GRAD_HOOKS.append(handle)
+        return handle
+
+    register._keeps_handles = True  # type: ignore[attr-defined]
+    mod_tracker.register_multi_grad_hook = register
+
+
+def _release_module_grad_hooks() -> None:
+    while _GRAD_HOOKS:
+        _GRAD_HOOKS.pop().remove()
+
+
 def measure_rank(run: DistRun, rank: int, fake: bool = True, init_group: bool = True) -> dict[str, Any]:
     """Two steps as ``rank``; the second is recorded (the ``measured`` block of a ground-truth file)."""
     patch_transformers_tracing()
     _untracked_sharding_propagation()
+    _keep_module_grad_hook_handles()
     if init_group:
         init_fake_group(rank, run.world)
     fake_mode = FakeTensorMode(allow_non_fake_inputs=True) if fake else None

@@ -5,11 +5,13 @@ that requires grad, and backward gives it a b·s·h ``.grad``. MemTracker's modu
 ``torch.autograd.graph.register_multi_grad_hook`` on every module input that requires grad; for a leaf the
 hook sits on its AccumulateGrad node, which holds the leaf, and the hook's closure holds the node: a cycle
 through C++ that Python's collector cannot free. So, only while the tracker is attached, every step's leaf
-and its gradient stay alive (into the optimizer step and the next steps). This script shows it with weak
-references to the embedding outputs, once with the tracker (``measure_rank``) and once without it.
+and its gradient stay alive (into the optimizer step and the next steps). ``validation/distributed.py`` keeps
+the hooks' handles and removes them once the backward has run. This script shows it with weak references to the
+embedding outputs: with the bare tracker, with the harness's tracker (hooks removed after backward), and
+without any tracker.
 
-Usage: validation/.venv/bin/python validation/tracker_artefact.py [tracker|plain]  (no argument: both, each in
-its own process, since a process group cannot be set up twice)
+Usage: validation/.venv/bin/python validation/tracker_artefact.py [tracker|harness|plain]  (no argument: all
+three, each in its own process, since a process group cannot be set up twice)
 """
 
 from __future__ import annotations
@@ -86,12 +88,14 @@ def main() -> int:
     if mode == "both":
         import subprocess
 
-        for m in ("tracker", "plain"):
+        for m in ("tracker", "harness", "plain"):
             subprocess.run([sys.executable, __file__, m], check=True)
         return 0
-    if mode == "tracker":
+    if mode in ("tracker", "harness"):
+        if mode == "tracker":  # the bare tracker: its hooks are never removed
+            dist_trace._release_module_grad_hooks = lambda: None
         dist_trace.measure_rank(run, 0)
-        print("with MemTracker:   ", "; ".join(report))
+        print(f"with {'the bare' if mode == 'tracker' else 'the harness'} MemTracker: ", "; ".join(report))
     else:
         patch_transformers_tracing()
         dist_trace._untracked_sharding_propagation()
