@@ -121,14 +121,14 @@ DISTRIBUTED_HEADER = """## Distributed training (one rank of N)
 <= 2%, none worse than 8%, every phase of every rank within 10%). Each configuration is a transformers model
 trained by PyTorch's own parallelism (FSDP2 `fully_shard` per decoder layer and the root with an optional
 `MixedPrecisionPolicy`; DDP; `parallelize_module` tensor parallelism with optional sequence parallelism and
-`loss_parallel`; 2-D meshes; `torch.distributed.pipelining` 1F1B, GPipe and interleaved 1F1B; context parallelism
+`loss_parallel`; 2-D meshes; `torch.distributed.pipelining` 1F1B, GPipe and interleaved 1F1B, with the last
+stage's outputs returned or not (`framework: torchtitan` steps with `return_outputs=False`); context parallelism
 with `torch.distributed.tensor.experimental.context_parallel`, load-balanced ring attention over SDPA, alone and
-with FSDP2 over the data x context ranks; expert parallelism for Qwen3-30B-A3B and Mixtral-8x7B with torchtitan's
-all-to-all token dispatch and per-parameter FSDP meshes, `validation/expert_parallel.py`, under balanced routing),
-traced as one
-rank of N on PyTorch's fake process group (`validation/distributed.py`): every collective is a no-op, but
-every buffer a real rank allocates (shards, all-gather outputs, reduce-scatter inputs, receive buffers) is
-allocated on fake tensors and counted as above. Rank 0 of every pipeline stage is traced (tensor- and
+with FSDP2 over the data x context ranks; expert parallelism for Qwen3-30B-A3B, Mixtral-8x7B and OLMoE with
+torchtitan's all-to-all token dispatch and per-parameter FSDP meshes, `validation/expert_parallel.py`, under
+balanced routing), traced as one rank of N on PyTorch's fake process group (`validation/distributed.py`): every
+collective is a no-op, but every buffer a real rank allocates (shards, all-gather outputs, reduce-scatter inputs,
+receive buffers) is allocated on fake tensors and counted as above. Rank 0 of every pipeline stage is traced (tensor- and
 data-parallel ranks of one stage hold the same), and under context parallelism also the last context rank (the
 load-balanced ring treats it differently: it keeps no separate copy of the attention output). On this
 CPU-only machine SDPA runs PyTorch's CPU flash kernel, which PyTorch's ring has no handler for:
@@ -136,7 +136,10 @@ CPU-only machine SDPA runs PyTorch's CPU flash kernel, which PyTorch's ring has 
 backward) in place of the CUDA flash kernel. Models have reduced depth (every per-layer shape kept); the
 estimate gets the same config. `validation/crosscheck_distributed.py` runs tiny configurations as 2 and 4 real
 gloo processes on real CPU tensors and compares every rank with its fake-group trace
-(`validation/crosscheck_distributed.json`).
+(`validation/crosscheck_distributed.json`, context and expert parallelism included). Where they differ, the gloo
+run holds more in backward: small gloo buffers, pipeline send copies, and buffers that gloo's asynchronous
+collectives keep until they complete (FSDP2 with a bf16 MixedPrecisionPolicy and no reshard after forward holds
+a second layer's fp32 reduce-scatter input; expert parallelism up to 224 KiB, varying between runs).
 
 Expert parallelism is traced with balanced routing (token copy j goes to expert j mod E), the case a plan
 assumes: real routing is data-dependent, and an unbalanced step holds more rows on its busiest rank. Mixtral's
