@@ -124,6 +124,14 @@ def phase_totals(components: tuple[Component, ...]) -> Moments:
 
 
 @dataclass(frozen=True)
+class OtherRank:
+    """GPUs of a pipeline stage that differ from the stage's busiest GPUs; `ranks` says which, in words."""
+
+    ranks: str
+    estimate: StageEstimate
+
+
+@dataclass(frozen=True)
 class StageEstimate:
     """One pipeline stage; every GPU of a stage holds the same amount (TP/DP/EP are symmetric)."""
 
@@ -183,6 +191,9 @@ class Estimate:
     host_formula: str = ""
     host_capacity_bytes: int | None = None
     peak_includes_load: bool = False  # the framework never resets the peak statistics after loading
+    # Ranks of the busiest stage that hold less than it for a reason other than their pipeline stage (the last
+    # context-parallel rank); each with what it holds, for the report and the window's GPU picker.
+    other_ranks: tuple[OtherRank, ...] = ()
 
     def _overhead(self, key: str) -> float:
         return sum(c.peak_bytes for c in self.busiest.overheads if c.key == key)

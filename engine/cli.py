@@ -75,6 +75,12 @@ def estimate_to_json(est: Estimate, time: StepTime | None = None) -> dict[str, A
              "total_bytes": round(st.total_bytes), "phases": {k: round(v) for k, v in st.phases.items()}}
             for st in est.stages
         ],
+        "other_ranks": [
+            {"ranks": o.ranks, "stage": o.estimate.stage, "peak_allocated_bytes": round(o.estimate.peak_allocated_bytes),
+             "peak_phase": o.estimate.peak_phase, "total_bytes": round(o.estimate.total_bytes),
+             "phases": {k: round(v) for k, v in o.estimate.phases.items()}}
+            for o in est.other_ranks
+        ],
         "warnings": [str(w) for w in est.warnings],
     }
     if time is not None:
@@ -122,6 +128,10 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = _identity,
         stages = ", ".join(tr(QT_TRANSLATE_NOOP("cli", "stage {n}: {total}")).format(
             n=st.stage, total=format_bytes(st.total_bytes, unit)) for st in est.stages)
         out.append(tr(QT_TRANSLATE_NOOP("cli", "Per pipeline stage: {stages}")).format(stages=stages))
+    for other in est.other_ranks:
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "GPUs that hold less: {ranks} {total} (peak allocated {peak}).")).format(
+            ranks=tr_engine(other.ranks), total=format_bytes(other.estimate.total_bytes, unit),
+            peak=format_bytes(other.estimate.peak_allocated_bytes, unit)))
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; "
                                            "loading the model {load}; host memory per node {host}.")).format(
         reserved=format_bytes(est.peak_reserved_bytes, unit), process=format_bytes(est.process_bytes, unit),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from .architecture import ModelSpec
-from .breakdown import Component, Estimate, Moments, StageEstimate, phase_totals
+from .breakdown import Component, Estimate, Moments, OtherRank, StageEstimate, phase_totals
 from .detailed import stage_layer_ranges
 from .estimators import StageEstimator, StageParts, estimator_for
 from .frameworks.allocator import reserved_gap_bytes
@@ -199,6 +199,11 @@ def estimate(s: Scenario) -> Estimate:
     busiest = 0 if len(stages) == 1 else max(range(len(stages)), key=lambda i: stages[i].total_bytes)
     trainable, total = model_param_counts(s, spec, parts_of_stage[0].params)
     load = estimator.load(parts_of_stage[busiest], stages[busiest].components)
+    b_layers = stage_layer_ranges(spec.layers, s.pp)[busiest]
+    others = tuple(
+        OtherRank(ranks, _stage(s, spec, fw, estimator, busiest, b_layers, parts))
+        for ranks, parts in estimator.other_ranks(busiest, b_layers, layer_groups(s, spec, b_layers),
+                                                  micro_batches_in_flight(s, busiest)))
     return Estimate(
         scenario_name=s.name,
         estimator=s.estimator,
@@ -218,6 +223,7 @@ def estimate(s: Scenario) -> Estimate:
         host_capacity_bytes=s.host_memory_bytes,
         peak_includes_load=fw.peak_includes_load,
         active_params=spec.active_params,
+        other_ranks=others,
     )
 
 

@@ -7,6 +7,7 @@ against traces and real GPUs); the seed estimators reproduce the seed articles' 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -14,12 +15,16 @@ from .breakdown import Component
 from .detailed import act_context, stage_components, with_in_flight
 from .frameworks.loading import LoadAndHost, load_and_host
 from .frameworks.settings import Behaviour
+from .messages import QT_TRANSLATE_NOOP
 from .seeds import seed_components
 from .states import Dtypes, LayerGroup, StageParams, stage_params
 
 if TYPE_CHECKING:
     from .architecture import ModelSpec
     from .scenario import Scenario
+
+
+LAST_CP_RANK = QT_TRANSLATE_NOOP("engine", "the last context-parallel rank of each group")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,11 @@ class StageEstimator(Protocol):
         """The load phase and host memory of the busiest stage, or None when the estimator does not model them."""
         ...
 
+    def other_ranks(self, index: int, layers: range, groups: tuple[LayerGroup, ...],
+                    in_flight: float) -> list[tuple[str, StageParts]]:
+        """(which ranks, their parts) for the ranks of a stage that hold less than its busiest ones."""
+        ...
+
 
 class DetailedEstimator:
     """Per-tensor model of one steady-state step (engine/detailed.py)."""
@@ -68,6 +78,17 @@ class DetailedEstimator:
     def moved(self, parts: StageParts, in_flight: float) -> StageParts:
         comps = with_in_flight(parts.components, parts.in_flight, in_flight, self._s.grad_accum)
         return StageParts(comps, in_flight, parts.params)
+
+    def other_ranks(self, index: int, layers: range, groups: tuple[LayerGroup, ...],
+                    in_flight: float) -> list[tuple[str, StageParts]]:
+        if not self._ctx.ring_output_copied:
+            return []
+        # The last context-parallel rank's ring merges its output without torch.cat: o_proj saves SDPA's output
+        # itself, one b·s/cp·h tensor per layer less (engine/parallelism/context_parallel.py).
+        ctx = dataclasses.replace(self._ctx, ring_output_copied=False)
+        comps, in_flight, params = stage_components(self._s, self._spec, self._dt, index, layers, ctx, groups,
+                                                    self._fw)
+        return [(LAST_CP_RANK, StageParts(comps, in_flight, params))]
 
     def load(self, parts: StageParts, components: tuple[Component, ...]) -> LoadAndHost:
         s, dt = self._s, self._dt
@@ -96,6 +117,10 @@ class SeedEstimator:
 
     def load(self, parts: StageParts, components: tuple[Component, ...]) -> None:
         return None
+
+    def other_ranks(self, index: int, layers: range, groups: tuple[LayerGroup, ...],
+                    in_flight: float) -> list[tuple[str, StageParts]]:
+        return []  # the seeds model one GPU of each stage
 
 
 ESTIMATOR_CLASSES: dict[str, type[DetailedEstimator] | type[SeedEstimator]] = {

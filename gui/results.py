@@ -104,17 +104,25 @@ class BreakdownTable(QWidget):
             self.show_estimate(self._est, self._unit)
 
     def _fill_picker(self, est: Estimate, unit: str) -> int:
-        """The stage to show; the picker lists every stage with its total, the fullest marked."""
-        many = len(est.stages) > 1
+        """What to show: an index into the pipeline stages, then the other ranks (GPUs that hold less than their
+        stage's busiest, such as the last context-parallel rank). The picker lists them all with their totals."""
+        shown_list = list(est.stages) + [o.estimate for o in est.other_ranks]
+        many = len(shown_list) > 1
         self.stage_picker.setVisible(many)
         if not many:
             self._chosen = None
             return 0
-        shown = self._chosen if self._chosen is not None and self._chosen < len(est.stages) else est.busiest_stage
+        shown = self._chosen if self._chosen is not None and self._chosen < len(shown_list) else est.busiest_stage
         items = []
         for st in est.stages:
-            text = self.tr("GPUs of pipeline stage %d: %s") % (st.stage, format_bytes(st.total_bytes, unit))
+            if len(est.stages) > 1:
+                text = self.tr("GPUs of pipeline stage %d: %s") % (st.stage, format_bytes(st.total_bytes, unit))
+            else:
+                text = self.tr("The busiest GPUs: %s") % format_bytes(st.total_bytes, unit)
             items.append(text + (self.tr(" (fullest)") if st.stage == est.busiest_stage else ""))
+        for other in est.other_ranks:
+            ranks = tr_engine(other.ranks)
+            items.append(f"{ranks[:1].upper()}{ranks[1:]}: {format_bytes(other.estimate.total_bytes, unit)}")
         if [self.stage_picker.itemText(i) for i in range(self.stage_picker.count())] != items:
             self.stage_picker.clear()
             self.stage_picker.addItems(items)
@@ -123,7 +131,7 @@ class BreakdownTable(QWidget):
 
     def show_estimate(self, est: Estimate, unit: str) -> None:
         self._est, self._unit = est, unit
-        stage = est.stages[self._fill_picker(est, unit)]
+        stage = (list(est.stages) + [o.estimate for o in est.other_ranks])[self._fill_picker(est, unit)]
         rows = stage.at_peak()
         peak = stage.peak_allocated_bytes
         overheads = [(c, c.peak_bytes) for c in stage.overheads if c.peak_bytes]

@@ -149,3 +149,21 @@ def test_every_pipeline_stage_can_be_shown(window):
     rows = est.stages[other].at_peak()
     assert window.table.table.item(0, 0).text() == rows[0][0].name
     assert window.table.table.rowCount() == len(rows) + sum(1 for c in est.stages[other].overheads if c.peak_bytes)
+
+
+def test_the_last_context_parallel_rank_can_be_shown(window):
+    """Issue 10: GPUs that differ for another reason than their pipeline stage (the last cp rank) are listed too."""
+    assert window.state.edit({"gpus_per_node": 8, "cp": 4, "fsdp": True, "seq_len": 32768, "method": "full",
+                              "precision": "bf16", "checkpointing": "none"})
+    est = window.state.estimate
+    assert len(est.stages) == 1 and len(est.other_ranks) == 1
+    picker = window.table.stage_picker
+    assert not picker.isHidden() and picker.count() == 2
+    assert picker.itemText(1).startswith("The last context-parallel rank")
+    picker.setCurrentIndex(1)
+    picker.activated.emit(1)
+    other = est.other_ranks[0].estimate
+    assert other.total_bytes < est.busiest.total_bytes
+    shown = [window.table.table.item(r, 1).text() for r in range(window.table.table.rowCount())]
+    rows = other.at_peak()
+    assert window.table.table.item(0, 0).text() == rows[0][0].name and len(shown) >= len(rows)

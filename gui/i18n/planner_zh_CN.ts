@@ -358,6 +358,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
+        <location filename="../results.py" line="119" />
+        <source>The busiest GPUs: %s</source>
+        <translation>占用最多的 GPU：%s</translation>
+    </message>
+    <message>
         <location filename="../results.py" line="117" />
         <source> (fullest)</source>
         <translation>（最满）</translation>
@@ -2979,6 +2984,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
+        <location filename="../../engine/cli.py" line="126" />
+        <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
+        <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
+    </message>
+    <message>
         <location filename="../../engine/cli.py" line="125" />
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
@@ -3210,6 +3220,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 </context>
 <context>
     <name>engine</name>
+    <message>
+        <location filename="../../engine/estimators.py" line="22" />
+        <source>the last context-parallel rank of each group</source>
+        <translation>每组中最后一个上下文并行 rank</translation>
+    </message>
     <message>
         <location filename="../main_window.py" line="226" />
         <location filename="../../engine/breakdown.py" line="60" />
