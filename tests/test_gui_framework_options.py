@@ -3,27 +3,16 @@ buffer and the allocator's expandable segments (issue 11). Expected values come 
 scenario and from DeepSpeed's defaults (deepspeed/runtime/zero/config.py: reduce_bucket_size 5e8,
 stage3_prefetch_bucket_size 5e7)."""
 
-import json
 
 from engine import estimate, scenario_from_dict
-from gui.app import build_window
+from tests.window_helpers import window_from
 
 BASE = {"name": "framework rows", "model": "llama-3-8b", "gpu": "h100-sxm-80gb", "method": "full",
         "precision": "mixed-bf16", "micro_batch": 1, "seq_len": 2048, "gpus_per_node": 8}
 
 
-def _window(qtbot, tmp_path, data):
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps(data))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
-    win.show()
-    return win
-
-
 def test_rows_show_only_for_their_framework(qtbot, tmp_path):
-    win = _window(qtbot, tmp_path, BASE)
+    win = window_from(qtbot, tmp_path, BASE)
     opts, state = win.setup_panel.framework_options, win.state
     buckets = opts.buckets
     assert not opts.main_grads_fp32.isVisibleTo(win)
@@ -43,7 +32,7 @@ def test_rows_show_only_for_their_framework(qtbot, tmp_path):
 
 
 def test_controls_change_the_estimate_and_undo(qtbot, tmp_path):
-    win = _window(qtbot, tmp_path, {**BASE, "framework": "deepspeed", "zero_stage": 2})
+    win = window_from(qtbot, tmp_path, {**BASE, "framework": "deepspeed", "zero_stage": 2})
     opts, state = win.setup_panel.framework_options, win.state
     start = state.estimate.peak_allocated_bytes
     opts.buckets["reduce_bucket_size"].setValue(50.0)
@@ -66,7 +55,7 @@ def test_controls_change_the_estimate_and_undo(qtbot, tmp_path):
 
 
 def test_megatron_fp32_gradient_buffer_can_be_turned_off(qtbot, tmp_path):
-    win = _window(qtbot, tmp_path, {**BASE, "framework": "megatron", "precision": "bf16", "gpus_per_node": 1})
+    win = window_from(qtbot, tmp_path, {**BASE, "framework": "megatron", "precision": "bf16", "gpus_per_node": 1})
     opts, state = win.setup_panel.framework_options, win.state
     fp32 = state.estimate.peak_allocated_bytes
     grads_fp32 = [c for c in state.estimate.components if c.key == "gradients"][0].moments[2]

@@ -1,29 +1,18 @@
 """Widget tests of the image rows of the set-up editor (vision-language models only)."""
 
-import json
 
 import pytest
 
 from engine import estimate, resolve_model, scenario_from_dict
-from gui.app import build_window
+from tests.window_helpers import window_from
 
 # SGD and no checkpointing: the peak is at the start of the backward pass, where the tower's activations count.
 VL = {"name": "VL test", "model": "qwen2.5-vl-7b", "gpu": "h100-sxm-80gb", "method": "full", "precision": "bf16",
       "optimizer": "sgd", "checkpointing": "none", "seq_len": 4096}
 
 
-def _window(qtbot, tmp_path, data):
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps(data))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
-    win.show()
-    return win
-
-
 def test_image_rows_only_for_models_with_a_vision_tower(qtbot, tmp_path):
-    win = _window(qtbot, tmp_path, {**VL, "model": "llama-3-8b"})
+    win = window_from(qtbot, tmp_path, {**VL, "model": "llama-3-8b"})
     panel = win.setup_panel
     for widget in (panel.images_per_sample, panel.image_resolution, panel.vision_tower, panel.image_tokens):
         assert not widget.isVisibleTo(win)
@@ -33,7 +22,7 @@ def test_image_rows_only_for_models_with_a_vision_tower(qtbot, tmp_path):
 
 
 def test_image_controls_change_the_estimate_and_undo(qtbot, tmp_path):
-    win = _window(qtbot, tmp_path, VL)
+    win = window_from(qtbot, tmp_path, VL)
     panel, state = win.setup_panel, win.state
     start = state.estimate.peak_allocated_bytes
     trainable = state.estimate.trainable_params
@@ -65,7 +54,7 @@ def test_image_controls_change_the_estimate_and_undo(qtbot, tmp_path):
 
 
 def test_too_many_image_tokens_are_pointed_out(qtbot, tmp_path):
-    win = _window(qtbot, tmp_path, {**VL, "seq_len": 512})
+    win = window_from(qtbot, tmp_path, {**VL, "seq_len": 512})
     win.setup_panel.images_per_sample.setValue(1)
     win.setup_panel.image_resolution.setValue(504)  # 324 tokens fit in 512
     assert "more than the sequence length" not in win.setup_panel.image_tokens.text()
@@ -74,7 +63,7 @@ def test_too_many_image_tokens_are_pointed_out(qtbot, tmp_path):
 
 
 def test_adapters_keep_the_tower_frozen(qtbot, tmp_path):
-    win = _window(qtbot, tmp_path, {**VL, "method": "lora"})
+    win = window_from(qtbot, tmp_path, {**VL, "method": "lora"})
     assert not win.setup_panel.vision_tower.isEnabled()
     win.setup_panel.method.setCurrentIndex(win.setup_panel.method.findData("full"))
     assert win.setup_panel.vision_tower.isEnabled()
@@ -82,7 +71,7 @@ def test_adapters_keep_the_tower_frozen(qtbot, tmp_path):
 
 @pytest.mark.parametrize("model", ["gemma-3-4b", "llama-4-scout", "mistral-small-3.1-24b"])
 def test_every_vision_preset_shows_the_rows(qtbot, tmp_path, model):
-    win = _window(qtbot, tmp_path, {**VL, "model": model, "method": "lora"})
+    win = window_from(qtbot, tmp_path, {**VL, "model": model, "method": "lora"})
     assert win.setup_panel.images_per_sample.isVisibleTo(win)
     assert "tokens of the sequence" in win.setup_panel.image_tokens.text()
 

@@ -1,0 +1,16 @@
+"""Opening the window on a scenario written to a file, as a user would (shared by the widget tests)."""
+
+import json
+
+from gui.app import build_window
+
+
+def window_from(qtbot, tmp_path, data: dict):
+    """A shown window on `data` saved as tmp_path/s.json; the file must load without an error."""
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    win, error = build_window(str(path))
+    assert error is None
+    qtbot.addWidget(win)
+    win.show()
+    return win
