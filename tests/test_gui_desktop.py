@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -229,8 +230,22 @@ def _clipped(win) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("scenario", [None, MOE_EXAMPLE])
-def test_1366x768_shows_every_control_whole(qtbot, scenario):
+# the rows that show only for some scenarios: images (a vision-language model), DeepSpeed's buckets, Megatron's
+# fp32 gradient buffer, pipeline schedule and sequence parallelism
+VL_ON_DEEPSPEED = {"name": "VL on DeepSpeed", "model": "qwen2.5-vl-7b", "gpu": "rtx-4090", "method": "lora",
+                   "precision": "bf16", "images_per_sample": 2, "seq_len": 4096, "framework": "deepspeed",
+                   "zero_stage": 3, "gpus_per_node": 4}
+MEGATRON_70B = {"name": "Megatron 70B", "model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "precision": "mixed-bf16",
+                "framework": "megatron", "tp": 8, "pp": 4, "gpus_per_node": 8, "nodes": 4, "grad_accum": 16,
+                "sequence_parallel": True}
+
+
+@pytest.mark.parametrize("scenario", [None, MOE_EXAMPLE, VL_ON_DEEPSPEED, MEGATRON_70B])
+def test_1366x768_shows_every_control_whole(qtbot, scenario, tmp_path):
+    if isinstance(scenario, dict):
+        path = tmp_path / "s.json"
+        path.write_text(json.dumps(scenario))
+        scenario = path
     win, _ = build_window(str(scenario) if scenario else None)
     qtbot.addWidget(win)
     win.resize(1366, 768)
