@@ -32,6 +32,10 @@ SCENARIO_MAXIMA: dict[str, int | float] = {
     "ep": 4096,
     "cp": 4096,
     "vpp": 1024,
+    # vision-language inputs: a video at a few frames per second is hundreds of images; no processor takes images
+    # larger than a few thousand pixels a side (Qwen2.5-VL resizes to at most 3,584), so these are generous
+    "images_per_sample": 10_000,
+    "image_resolution": 65_536,
 }
 ANY_COUNT_MAX = 2**60  # any other whole number in a scenario (bucket sizes, bytes): beyond it nothing is real
 GPU_MEMORY_MAX_BYTES = 2**50  # 1 PiB per card

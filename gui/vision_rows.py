@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFormLayout, QLabel, QSpinBox
 
 from engine import Scenario
+from engine.input_bounds import SCENARIO_MAXIMA
 
 from .widgets import ValueCombo
 
@@ -26,9 +27,10 @@ class VisionRows(QObject):
     def __init__(self, form: QFormLayout, edit: Callable[[dict[str, Any]], None], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._form = form
-        self.images_per_sample = _spin(4096)
+        # the engine's bounds: a file's value always shows as it is
+        self.images_per_sample = _spin(int(SCENARIO_MAXIMA["images_per_sample"]))
         form.addRow(self.tr("Images per sequence (images per sample)"), self.images_per_sample)
-        self.image_resolution = _spin(16384)
+        self.image_resolution = _spin(int(SCENARIO_MAXIMA["image_resolution"]))
         self.image_resolution.setSingleStep(14 * 16)
         self.image_resolution.setSpecialValueText(self.tr("the tower's native size"))
         form.addRow(self.tr("Image side in pixels (image resolution)"), self.image_resolution)

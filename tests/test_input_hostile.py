@@ -169,3 +169,29 @@ def test_window_labels_show_user_text_as_typed(qtbot):
     window.tabs.setCurrentWidget(window.library_panel)
     assert window.library_save()  # the lone surrogate in the name survives the table and the file
     window.library_panel.refresh()
+
+
+def test_image_counts_and_sides_have_sane_bounds():
+    """Issue 15 with issue 12's keys: a billion images or a 10^8-pixel side is refused in one sentence naming the
+    key (not estimated as FITS with a warning); the window's spin boxes reach the same bounds, so a file's value shows
+    as it is."""
+    from engine import ScenarioError, scenario_from_dict
+    from engine.input_bounds import SCENARIO_MAXIMA
+
+    base = {"model": "qwen2.5-vl-7b", "method": "lora"}
+    for key, value in (("images_per_sample", 10**9), ("image_resolution", 10**8)):
+        with pytest.raises(ScenarioError) as err:
+            scenario_from_dict({**base, key: value})
+        assert err.value.key == key and f"{SCENARIO_MAXIMA[key]:,}" in str(err.value)
+    scenario_from_dict({**base, "images_per_sample": SCENARIO_MAXIMA["images_per_sample"]})
+
+
+def test_image_spin_boxes_reach_the_engine_bounds(qtbot):
+    from engine.input_bounds import SCENARIO_MAXIMA
+    from gui.app import build_window
+
+    window, _ = build_window(None)
+    qtbot.addWidget(window)
+    panel = window.setup_panel
+    assert panel.images_per_sample.maximum() == SCENARIO_MAXIMA["images_per_sample"]
+    assert panel.image_resolution.maximum() == SCENARIO_MAXIMA["image_resolution"]
