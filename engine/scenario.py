@@ -273,6 +273,11 @@ def _parse_model(value: Any) -> str | CustomModel:
     )
 
 
+CUSTOM_GPU_FIELDS = ("name", "memory_bytes", *CUSTOM_GPU_SPEED_KEYS)
+# what `presets gpus --json` also lists for a card: accepted in a custom GPU object and not used
+CUSTOM_GPU_DESCRIPTIVE = ("id", "vendor", "class", "source")
+
+
 def _parse_gpu(value: Any) -> str | CustomGpu:
     if isinstance(value, str):
         try:
@@ -286,6 +291,10 @@ def _parse_gpu(value: Any) -> str | CustomGpu:
             raise ScenarioError(
                 "gpu", QT_TRANSLATE_NOOP("engine", 'a custom GPU needs "memory_bytes" as a positive whole number of bytes.')
             )
+        unknown = [k for k in value if k not in CUSTOM_GPU_FIELDS and k not in CUSTOM_GPU_DESCRIPTIVE]
+        if unknown:  # a typo (bf16_flops for bf16_tflops) would otherwise be ignored without a word
+            raise ScenarioError("gpu", QT_TRANSLATE_NOOP("engine", "{field!r} is not a field of a custom GPU; it takes "
+                                                                   "{p}."), field=unknown[0], p=", ".join(CUSTOM_GPU_FIELDS))
         return CustomGpu(str(value.get("name") or "Custom GPU"), mem, parse_gpu_speed(value))
     raise ScenarioError(
         "gpu",

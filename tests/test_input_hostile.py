@@ -195,3 +195,16 @@ def test_image_spin_boxes_reach_the_engine_bounds(qtbot):
     panel = window.setup_panel
     assert panel.images_per_sample.maximum() == SCENARIO_MAXIMA["images_per_sample"]
     assert panel.image_resolution.maximum() == SCENARIO_MAXIMA["image_resolution"]
+
+
+def test_custom_gpu_fields_are_checked_by_name():
+    """A misspelt speed field (bf16_flops for bf16_tflops) is refused naming it, like an unknown scenario key; the
+    descriptive fields `presets gpus --json` prints for a card are accepted."""
+    from engine import ScenarioError, scenario_from_dict
+
+    gpu = {"name": "x", "memory_bytes": 80 * 10**9}
+    with pytest.raises(ScenarioError) as err:
+        scenario_from_dict({"model": "llama-3-8b", "gpu": {**gpu, "bf16_flops": 989}})
+    assert err.value.key == "gpu" and "'bf16_flops'" in str(err.value) and "bf16_tflops" in str(err.value)
+    s = scenario_from_dict({"model": "llama-3-8b", "gpu": {**gpu, "id": "x", "vendor": "NVIDIA", "bf16_tflops": 989}})
+    assert dict(s.gpu.speed) == {"bf16_tflops": 989}

@@ -3221,6 +3221,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>engine</name>
     <message>
+        <location filename="../../engine/scenario.py" line="292" />
+        <source>{field!r} is not a field of a custom GPU; it takes {p}.</source>
+        <translation>{field!r} 不是自定义 GPU 的字段；可用字段为 {p}。</translation>
+    </message>
+    <message>
         <location filename="../../engine/estimators.py" line="22" />
         <source>the last context-parallel rank of each group</source>
         <translation>每组中最后一个上下文并行 rank</translation>
