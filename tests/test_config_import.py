@@ -253,3 +253,14 @@ def test_hub_id_found_in_the_local_cache_becomes_that_model(empty_model_cache: P
     assert result.scenario["micro_batch"] == 2
     unknown = import_texts([("train.yaml", "base_model: acme/not-here\nmicro_batch_size: 2\n")])
     assert "model" not in unknown.scenario or unknown.scenario["model"] != {"name": "acme/not-here"}
+
+
+def test_a_huge_rejected_value_is_shown_cut_short(tmp_path) -> None:
+    """A hostile config's 309-digit batch size is named and refused, not printed in full (issue 15)."""
+    from engine.configs import import_files
+
+    path = tmp_path / "ds_config.json"
+    path.write_text('{"train_micro_batch_size_per_gpu": 1e308, "zero_optimization": {"stage": 2}}')
+    result = import_files([str(path)])
+    why = " ".join(str(u.why) for u in result.unmapped)
+    assert "rejected" in why and "…" in why and len(why) < 400

@@ -45,6 +45,12 @@ _CORE_KEYS = (
 _PLACEHOLDER_MODEL = "llama-3-8b"  # validates the other keys when no model matched (never returned)
 
 
+def shown_value(value: object, limit: int = 60) -> str:
+    """A value as the user wrote it, cut short: a 309-digit number or a long list is not worth a screenful."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def detect(name: str, text: str) -> tuple[str, Any]:
     """(format, parsed data) of one file; a launch script's data is its text."""
     suffix = Path(name).suffix.lower()
@@ -350,9 +356,9 @@ def _validated(values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, 
                 (
                     key,
                     message(
-                        QT_TRANSLATE_NOOP("engine", "{key} = {value!r} rejected: {why}"),
+                        QT_TRANSLATE_NOOP("engine", "{key} = {value} rejected: {why}"),
                         key=key,
-                        value=data.pop(key),
+                        value=shown_value(data.pop(key)),
                         why=exc.detail,
                     ),
                 )

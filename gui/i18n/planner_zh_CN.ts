@@ -4573,8 +4573,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/importing.py" line="353" />
-        <source>{key} = {value!r} rejected: {why}</source>
-        <translation>{key} = {value!r} 被拒绝：{why}</translation>
+        <source>{key} = {value} rejected: {why}</source>
+        <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
         <location filename="../../engine/configs/importing.py" line="373" />
