@@ -24,7 +24,7 @@ from engine.units import format_bytes, format_count, format_seconds
 from .i18n import tr_engine, tr_message
 from .state import AppState
 from .theme import text_colour
-from .widgets import RefreshWhenShown
+from .widgets import RefreshWhenShown, plan_row
 from .words import describe_changes
 from .workers import CancellableSearch, wait_for
 
@@ -203,14 +203,12 @@ class FitPanel(RefreshWhenShown):
                 "family": self.family.family, "model": largest})
         self.family_label.setVisible(self.family is not None and bool(self.family.family))
         for index, plan in enumerate(self.plans):
-            row = QWidget()
-            line = QHBoxLayout(row)
             changed = ", ".join(tr_engine(a) for a in plan.assumptions_changed) or self.tr("nothing")
             colour, muted = text_colour(plan.estimate.verdict), text_colour("muted")
             summary = join_steps([tr_message(step) for step in plan.steps], self.tr(" and "))
             notes = "; ".join(tr_message(n) for n in plan.notes) or tr_engine(plan.cost_note)
             speed = step_time(plan.scenario)
-            text = QLabel(
+            html = (
                 f"<b>{index + 1}. {escape(summary)}</b> → <span style='color:{colour}'>"
                 f"{format_bytes(plan.total_bytes, unit)}</span> " + self.tr("per GPU, %s headroom") %
                 format_bytes(plan.headroom_bytes, unit) + " · " + self.tr("%(tps)s tokens/s, %(step)s per step") % {
@@ -218,12 +216,8 @@ class FitPanel(RefreshWhenShown):
                 + "<br>" + self.tr("Changes: ") + escape(describe_changes(plan.changes))
                 + f"<br><span style='color:{muted}'>" +
                 self.tr("Assumptions changed: ") + escape(changed) + " · " + escape(notes) + "</span>")
-            text.setTextFormat(Qt.TextFormat.RichText)  # every piece of text in it is escaped
-            text.setWordWrap(True)
-            button = QPushButton(self.tr("Apply"))
-            button.clicked.connect(lambda _=False, p=plan: self.apply(p))
-            line.addWidget(text, 1)
-            line.addWidget(button)
+            # every piece of user or engine text in it is escaped
+            row, button = plan_row(html, self.tr("Apply"), lambda p=plan: self.apply(p))
             self.rows_layout.insertWidget(self.rows_layout.count() - 1, row)
             self.apply_buttons.append(button)
 

@@ -16,7 +16,7 @@ from engine.timing.search import SpeedPlan, SpeedSearch, speed_search
 from engine.units import UNITS, format_bytes, format_count, format_seconds
 
 from .state import AppState
-from .widgets import RefreshWhenShown
+from .widgets import RefreshWhenShown, plan_row
 from .workers import CancellableSearch, wait_for
 
 
@@ -153,18 +153,11 @@ class SpeedPanel(RefreshWhenShown):
         unit = self.state.unit
         t = plan.time
         changes = ", ".join(f"{k} = {v}" for k, v in plan.changes.items()) or self.tr("as it is")
-        text = QLabel(f"<b>{index}. " + self.tr("%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s") % {
+        html = (f"<b>{index}. " + self.tr("%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s") % {
             "tps": format_count(t.tokens_per_second), "per_gpu": format_count(t.tokens_per_second_per_gpu),
             "mfu": f"{t.mfu:.0%}"} + "</b> · " + self.tr("%s per GPU") % format_bytes(plan.estimate.total_bytes, unit)
             + "<br><span style='color:#757575'>" + escape(changes) + "</span>")
-        text.setTextFormat(Qt.TextFormat.RichText)
-        text.setWordWrap(True)
-        button = QPushButton(self.tr("Apply"))
-        button.clicked.connect(lambda _=False, p=plan: self.apply(p))
-        row = QWidget()
-        line = QHBoxLayout(row)
-        line.addWidget(text, 1)
-        line.addWidget(button)
+        row, button = plan_row(html, self.tr("Apply"), lambda p=plan: self.apply(p))
         self.rows_layout.insertWidget(self.rows_layout.count() - 1, row)
         self.apply_buttons.append(button)
 

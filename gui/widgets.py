@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
@@ -184,6 +184,21 @@ class RefreshWhenShown(QWidget):
         if self._stale:
             self.refresh_shown()
         super().showEvent(event)
+
+
+def plan_row(html: str, apply_text: str, on_apply: Callable[[], None]) -> tuple[QWidget, QPushButton]:
+    """One plan of a list (Make it fit, Fastest layouts): its description (rich text whose user words the caller
+    escaped) and an Apply button beside it."""
+    text = QLabel(html)
+    text.setTextFormat(Qt.TextFormat.RichText)
+    text.setWordWrap(True)
+    button = QPushButton(apply_text)
+    button.clicked.connect(lambda _=False: on_apply())
+    row = QWidget()
+    line = QHBoxLayout(row)
+    line.addWidget(text, 1)
+    line.addWidget(button)
+    return row, button
 
 
 def message_text(text: str) -> str:
