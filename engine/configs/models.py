@@ -21,15 +21,7 @@ def _norm(name: str) -> str:
 @cache
 def _repos() -> dict[str, str]:
     """Hub repository (lower case) -> preset id, from the presets' "hf_repo" fields."""
-    out: dict[str, str] = {}
-    for path in (PRESETS_DIR / "models").glob("*.json"):
-        try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(raw, dict) and isinstance(raw.get("hf_repo"), str) and isinstance(raw.get("id"), str):
-            out[raw["hf_repo"].lower()] = raw["id"]
-    return out
+    return {repo.lower(): preset_id for repo, preset_id in _repo_names().items()}
 
 
 def hub_repo(preset_id: str) -> str | None:
@@ -39,6 +31,7 @@ def hub_repo(preset_id: str) -> str | None:
 
 @cache
 def _repo_names() -> dict[str, str]:
+    """Hub repository (as the preset spells it) -> preset id, read once from the presets' "hf_repo" fields."""
     out: dict[str, str] = {}
     for path in (PRESETS_DIR / "models").glob("*.json"):
         try:
