@@ -176,7 +176,7 @@ def estimate(s: Scenario) -> Estimate:
     estimator = estimator_for(s, spec, dt, fw)
     stages: list[StageEstimate] = []
     parts_of_stage: list[StageParts] = []
-    stage_inputs: list[tuple[range, tuple, float]] = []  # (layers, layer groups, micro-batches in flight)
+    stage_inputs: list[tuple[range, tuple]] = []  # (layers, layer groups)
     # Deep pipelines repeat the same stage (same layer mix): compute it once, rescale micro-batches in flight.
     seen: dict[tuple, tuple[StageEstimate, StageParts]] = {}
     templates: dict[tuple, StageParts] = {}
@@ -191,19 +191,19 @@ def estimate(s: Scenario) -> Estimate:
             template = templates.get(key[:3])
             parts = estimator.moved(template, in_flight) if template is not None else None
             if parts is None:
-                parts = estimator.stage(i, layers, groups, in_flight)
+                parts = estimator.stage(i, layers, groups)
                 templates[key[:3]] = parts
             stage = _stage(s, spec, fw, estimator, i, layers, parts)
             seen[key] = (stage, parts)
         stages.append(stage)
         parts_of_stage.append(parts)
-        stage_inputs.append((layers, groups, in_flight))
+        stage_inputs.append((layers, groups))
     busiest = 0 if len(stages) == 1 else max(range(len(stages)), key=lambda i: stages[i].total_bytes)
     trainable, total = model_param_counts(s, spec, parts_of_stage[0].params)
     load = estimator.load(parts_of_stage[busiest], stages[busiest].components)
-    b_layers, b_groups, b_in_flight = stage_inputs[busiest]
+    b_layers, b_groups = stage_inputs[busiest]
     others = tuple(OtherRank(ranks, _stage(s, spec, fw, estimator, busiest, b_layers, parts))
-                   for ranks, parts in estimator.other_ranks(busiest, b_layers, b_groups, b_in_flight))
+                   for ranks, parts in estimator.other_ranks(busiest, b_layers, b_groups))
     return Estimate(
         scenario_name=s.name,
         estimator=s.estimator,

@@ -43,7 +43,7 @@ class StageEstimator(Protocol):
     # model needs them; the seeds fold their own margins and a 1 GB context into their components.
     charges_allocator_overheads: bool
 
-    def stage(self, index: int, layers: range, groups: tuple[LayerGroup, ...], in_flight: float) -> StageParts:
+    def stage(self, index: int, layers: range, groups: tuple[LayerGroup, ...]) -> StageParts:
         """Components of one pipeline stage holding `layers`."""
         ...
 
@@ -55,8 +55,7 @@ class StageEstimator(Protocol):
         """The load phase and host memory of the busiest stage, or None when the estimator does not model them."""
         ...
 
-    def other_ranks(self, index: int, layers: range, groups: tuple[LayerGroup, ...],
-                    in_flight: float) -> list[tuple[str, StageParts]]:
+    def other_ranks(self, index: int, layers: range, groups: tuple[LayerGroup, ...]) -> list[tuple[str, StageParts]]:
         """(which ranks, their parts) for the ranks of a stage that hold less than its busiest ones."""
         ...
 
@@ -70,7 +69,7 @@ class DetailedEstimator:
         self._s, self._spec, self._dt, self._fw = s, spec, dt, fw
         self._ctx = act_context(s, spec, dt, fw)
 
-    def stage(self, index: int, layers: range, groups: tuple[LayerGroup, ...], in_flight: float) -> StageParts:
+    def stage(self, index: int, layers: range, groups: tuple[LayerGroup, ...]) -> StageParts:
         comps, in_flight, params = stage_components(self._s, self._spec, self._dt, index, layers, self._ctx, groups,
                                                     self._fw)
         return StageParts(comps, in_flight, params)
@@ -79,8 +78,7 @@ class DetailedEstimator:
         comps = with_in_flight(parts.components, parts.in_flight, in_flight, self._s.grad_accum)
         return StageParts(comps, in_flight, parts.params)
 
-    def other_ranks(self, index: int, layers: range, groups: tuple[LayerGroup, ...],
-                    in_flight: float) -> list[tuple[str, StageParts]]:
+    def other_ranks(self, index: int, layers: range, groups: tuple[LayerGroup, ...]) -> list[tuple[str, StageParts]]:
         if not self._ctx.ring_output_copied:
             return []
         # The last context-parallel rank's ring merges its output without torch.cat: o_proj saves SDPA's output
@@ -106,7 +104,7 @@ class SeedEstimator:
     def __init__(self, s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> None:
         self._s, self._spec, self._dt, self._fw = s, spec, dt, fw
 
-    def stage(self, index: int, layers: range, groups: tuple[LayerGroup, ...], in_flight: float) -> StageParts:
+    def stage(self, index: int, layers: range, groups: tuple[LayerGroup, ...]) -> StageParts:
         s, spec = self._s, self._spec
         comps = seed_components(s, spec, self._dt, index, layers, self._fw)
         params = stage_params(s, spec, layers, index == 0, index == s.pp - 1, groups)
@@ -118,8 +116,7 @@ class SeedEstimator:
     def load(self, parts: StageParts, components: tuple[Component, ...]) -> None:
         return None
 
-    def other_ranks(self, index: int, layers: range, groups: tuple[LayerGroup, ...],
-                    in_flight: float) -> list[tuple[str, StageParts]]:
+    def other_ranks(self, index: int, layers: range, groups: tuple[LayerGroup, ...]) -> list[tuple[str, StageParts]]:
         return []  # the seeds model one GPU of each stage
 
 
