@@ -45,13 +45,6 @@ class Moments(NamedTuple):
     def scaled(self, factor: float) -> Moments:
         return Moments(self[0] * factor, self[1] * factor, self[2] * factor, self[3] * factor)
 
-    def plus(self, other: Moments) -> Moments:
-        return Moments(self[0] + other[0], self[1] + other[1], self[2] + other[2], self[3] + other[3])
-
-    @property
-    def peak_bytes(self) -> float:
-        return max(self)
-
 
 NO_BYTES = Moments(0.0, 0.0, 0.0, 0.0)
 MOMENTS: tuple[str, ...] = Moments._fields

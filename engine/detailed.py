@@ -221,7 +221,7 @@ def stage_components(
                 "logits_kept",
                 QT_TRANSLATE_NOOP("engine", "Logits kept by the training loop"),
                 "transient",
-                (0.0, loss.kept, loss.kept, loss.kept),
+                Moments(0.0, loss.kept, loss.kept, loss.kept),
                 QT_TRANSLATE_NOOP("engine", "the loop's logits variable holds b·s·V (fp32 after Fabric's output cast) "
                                   "through backward and the optimizer step, until the next forward returns"),
                 vocab=spec.vocab,

@@ -20,9 +20,7 @@ def test_moments_are_named_in_step_order():
     assert MOMENTS == ("forward", "backward_start", "backward_end", "optimizer")
     m = Moments(1.0, 2.0, 3.0, 4.0)
     assert (m.forward, m.backward_start, m.backward_end, m.optimizer) == (1.0, 2.0, 3.0, 4.0)
-    assert m.peak_bytes == 4.0
     assert m.scaled(2.0) == Moments(2.0, 4.0, 6.0, 8.0)
-    assert m.plus(m) == m.scaled(2.0)
     assert Moments.whole_step(5.0) == Moments(5.0, 5.0, 5.0, 5.0)
     for moment in MOMENTS:
         only = Moments.only_at(moment, 7.0)
