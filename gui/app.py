@@ -153,6 +153,10 @@ def run_app(scenario_path: str | None = None, screenshot: str | None = None, lan
         app.processEvents()
         window.resize(*(size or (window.width(), window.height())))  # a window shown offscreen keeps its size
         app.processEvents()
+        if tab == "fit":  # its search waits for edits to pause and runs on a thread: show its plans, not a blank
+            window.fit_panel.search()
+            window.fit_panel.wait()
+            app.processEvents()
         if not window.grab().save(screenshot):
             print(f"error: the screenshot could not be written to {ascii(screenshot)[1:-1]} (does the folder exist, "
                   "and does the name end in .png?)", file=sys.stderr)

@@ -653,3 +653,30 @@ def test_plan_changes_are_listed_in_on_screen_words():
     text = describe_changes({"tp": 2, "zero_stage": 3, "fsdp": False, "method": "lora", "optimizer": "adamw-8bit"})
     assert text.startswith("Tensor parallel (TP): 2, Sharding (ZeRO / FSDP): ZeRO-3, Method: LoRA")
     assert "tp =" not in text and "zero_stage" not in text
+
+
+def test_a_screenshot_of_make_it_fit_shows_its_plans(tmp_path):
+    """The fit tab's search is debounced and runs on a thread: a screenshot waits for its plans instead of showing
+    an empty tab (run in its own process, as main.py --screenshot is)."""
+    import os
+    import subprocess
+    import sys
+
+    script = f"""
+import os, sys
+sys.path.insert(0, {str(REPO)!r})
+from gui import app
+real_grab = app.MainWindow.grab
+def grab(window):
+    print("plans", len(window.fit_panel.apply_buttons), flush=True)
+    return real_grab(window)
+app.MainWindow.grab = grab
+code = app.run_app({str(REPO / "examples" / "7b-full-finetune-one-gpu.json")!r}, screenshot={str(tmp_path / "fit.png")!r},
+                   tab="fit")
+os._exit(code)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "LLM_MEMORY_PLANNER_HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    plans = [int(line.split()[1]) for line in done.stdout.splitlines() if line.startswith("plans ")]
+    assert plans and plans[0] >= 1 and (tmp_path / "fit.png").stat().st_size > 1000
