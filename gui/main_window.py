@@ -276,6 +276,8 @@ class MainWindow(QMainWindow):
         self.suggestions.mark_stale()
         self.library_panel.mark_stale()
         self.fit_panel.restyle()
+        self.speed_panel.restyle()
+        self.time_panel.refresh()
         self.setup_panel.show_error(self.setup_panel.error.text())
         self.settings.update(theme=theme)
         if theme in self.theme_actions:

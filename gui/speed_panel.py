@@ -16,6 +16,7 @@ from engine.timing.search import SpeedPlan, SpeedSearch, speed_search
 from engine.units import UNITS, format_bytes, format_count, format_seconds
 
 from .state import AppState
+from .theme import text_colour
 from .widgets import RefreshWhenShown, plan_row
 from .workers import CancellableSearch, wait_for
 
@@ -102,6 +103,7 @@ class SpeedPanel(RefreshWhenShown):
         layout.addLayout(top)
         layout.addLayout(body, 1)
         self.result: SpeedSearch | None = None
+        self.result_for: Scenario | None = None  # the scenario self.result was searched for
         self.worker: SpeedWorker | None = None
         self.apply_buttons: list[QPushButton] = []
         state.estimateChanged.connect(lambda _e: self.mark_stale())
@@ -128,10 +130,21 @@ class SpeedPanel(RefreshWhenShown):
     def _found(self, scenario: Scenario, result: SpeedSearch | None) -> None:
         if scenario != self.state.scenario or result is None:
             return
-        self.result = result
+        self.result, self.result_for = result, scenario
+        self._show()
+
+    def restyle(self) -> None:
+        """Draw the plans again in the theme's colours (no new search)."""
+        searching = self.worker is not None and self.worker.isRunning()
+        if self.result is not None and self.result_for == self.state.scenario and not searching:
+            self._show()
+
+    def _show(self) -> None:
+        result = self.result
+        assert result is not None
         unit = self.state.unit
         est = self.state.estimate
-        self.chart.show_search(result, (est.total_bytes, step_time(scenario).tokens_per_second),
+        self.chart.show_search(result, (est.total_bytes, step_time(self.state.scenario).tokens_per_second),
                                est.capacity_bytes, unit)
         while self.rows_layout.count() > 1:
             item = self.rows_layout.takeAt(0)
@@ -156,7 +169,7 @@ class SpeedPanel(RefreshWhenShown):
         html = (f"<b>{index}. " + self.tr("%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s") % {
             "tps": format_count(t.tokens_per_second), "per_gpu": format_count(t.tokens_per_second_per_gpu),
             "mfu": f"{t.mfu:.0%}"} + "</b> · " + self.tr("%s per GPU") % format_bytes(plan.estimate.total_bytes, unit)
-            + "<br><span style='color:#757575'>" + escape(changes) + "</span>")
+            + f"<br><span style='color:{text_colour('muted')}'>" + escape(changes) + "</span>")
         row, button = plan_row(html, self.tr("Apply"), lambda p=plan: self.apply(p))
         self.rows_layout.insertWidget(self.rows_layout.count() - 1, row)
         self.apply_buttons.append(button)

@@ -26,6 +26,7 @@ from engine.units import format_count, format_seconds
 from .charts import static_plot
 from .i18n import tr_engine, tr_message
 from .state import AppState
+from .theme import text_colour
 
 TERM_COLOURS = {
     "compute": "#4e79a7", "memory_bound": "#a0cbe8", "recompute": "#9d7660", "communication_tp": "#f28e2b",
@@ -132,7 +133,6 @@ class TimePanel(QWidget):
         self.notes = QLabel()
         self.notes.setWordWrap(True)
         self.notes.setTextFormat(Qt.TextFormat.PlainText)
-        self.notes.setStyleSheet("color: #757575;")
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
         layout.addWidget(self.bar)
@@ -170,6 +170,7 @@ class TimePanel(QWidget):
         self.bar.show_time(t)
         self.notes.setText("\n".join(tr_message(n) for n in t.notes))
         self.notes.setVisible(bool(t.notes))
+        self.notes.setStyleSheet(f"color: {text_colour('muted')};")  # the theme's, redrawn on a theme change
         if not self.tokens.hasFocus():
             self.tokens.setText("" if s.tokens_to_train is None else format_count(s.tokens_to_train))
         if not self.price.hasFocus():

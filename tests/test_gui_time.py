@@ -114,3 +114,31 @@ def test_closing_the_window_stops_its_layout_search(window, monkeypatch):
     window.close()
     assert seen == {"cancelled": True}
     assert not window.speed_panel.worker.isRunning()
+
+
+def test_fastest_layouts_and_time_notes_use_the_theme_muted_colour(window):
+    """The rows' second line and the time notes are drawn in the theme's muted text colour (gui/theme.py, checked
+    for 4.5:1 contrast in both themes), and drawn again without a new search when the theme changes."""
+    from PySide6.QtWidgets import QLabel
+
+    from gui.theme import TEXT_COLOURS
+
+    panel = window.speed_panel
+    panel.search()
+    assert panel.wait(120000)
+    searched = panel.result
+
+    def row_texts() -> list[str]:
+        rows = [panel.rows_layout.itemAt(i).widget() for i in range(panel.rows_layout.count())]
+        labels = [label for row in rows if row is not None for label in row.findChildren(QLabel)]
+        return [label.text() for label in labels if "<br>" in label.text()]
+
+    assert row_texts() and all(TEXT_COLOURS["light"]["muted"] in text for text in row_texts())
+    window.set_theme("dark")
+    assert panel.result is searched  # redrawn, not searched again
+    texts = row_texts()
+    assert len(texts) == len(searched.plans) + len(searched.changes_what_you_train)
+    assert all(TEXT_COLOURS["dark"]["muted"] in text and TEXT_COLOURS["light"]["muted"] not in text for text in texts)
+    assert TEXT_COLOURS["dark"]["muted"] in window.time_panel.notes.styleSheet()
+    window.set_theme("light")
+    assert TEXT_COLOURS["light"]["muted"] in window.time_panel.notes.styleSheet()
