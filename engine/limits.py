@@ -143,6 +143,15 @@ def max_micro_batch(s: Scenario, ev: Evaluator | None = None) -> int | None:
     return largest_true(lambda m: ev.ok(s.with_unchecked(micro_batch=m)), MAX_MICRO_BATCH)
 
 
+def min_seq_len(s: Scenario) -> int:
+    """The shortest sequence the model takes: the tokens of one sample's images (0 without images). A shorter one
+    is refused by the model (the engine warns of it), so no plan proposes it."""
+    spec = resolve_model(s)
+    if not s.images_per_sample or spec.vision is None:
+        return 0
+    return s.images_per_sample * spec.vision.tokens_per_image(s.image_resolution or spec.vision.image_size)
+
+
 def max_seq_len(s: Scenario, ev: Evaluator | None = None) -> int | None:
     ev, step = ev or Evaluator(), seq_step(s)
     top = max(resolve_model(s).max_position, MAX_SEQ_LEN) // step

@@ -31,6 +31,7 @@ from .limits import (  # noqa: F401 - the limits are part of the solver's public
     max_micro_batch,
     max_seq_len,
     min_gpus,
+    min_seq_len,
     node_size,
     seq_step,
     smallest_layout,
@@ -140,7 +141,7 @@ def _axes(s: Scenario) -> list[list[_Option]]:
                                (("method", "qlora"), *lora, *prec),
                                message(use_qlora, bits=s.qlora_bits, rank=rank), _QLORA))
     axes.append(methods)
-    if s.seq_len > seq_step(s):
+    if (s.seq_len - 1) // seq_step(s) >= max(1, -(-min_seq_len(s) // seq_step(s))):  # a shorter one the model takes
         axes.append([_Option("seq", 5.0, (), None, _SEQ, "seq")])
     if s.dp > 1 and s.effective_zero < 3:
         names = {1: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-1 (optimizer states)"),
@@ -238,6 +239,8 @@ def _resolve(ev: Evaluator, base: Scenario, opts: list[_Option]) -> tuple[Scenar
     if cand is not None and seq:  # the least shortening that fits: exact to a step, by bisection
         step, old = seq_step(cand), cand.seq_len
         k = largest_true(lambda k: ev.ok(cand.with_unchecked(seq_len=k * step)), (old - 1) // step)
+        if k is not None and k * step < min_seq_len(cand):
+            k = None  # only sequences too short for the sample's images fit: the model refuses those
         return (None, 0.0) if k is None else (cand.with_unchecked(seq_len=k * step), 5.0 * (1 - k * step / old))
     if cand is not None and gpus:
         cand = smallest_layout(cand, gpus, ev, keep_global_batch=True)

@@ -13,6 +13,7 @@ from typing import Any
 from .breakdown import Estimate
 from .errors import PlannerError
 from .estimate import estimate
+from .limits import min_seq_len
 from .messages import QT_TRANSLATE_NOOP, Message, message
 from .scenario import Scenario, resolve_model
 
@@ -62,7 +63,7 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
         out.append((message(QT_TRANSLATE_NOOP("engine", "Use an 8-bit optimizer (AdamW 8-bit)")),
                     {"optimizer": "adamw-8bit"},
                     QT_TRANSLATE_NOOP("engine", "bitsandbytes 8-bit states; usually the same quality")))
-    if s.seq_len > 256:
+    if s.seq_len > 256 and s.seq_len // 2 >= min_seq_len(s):  # never shorter than the images' tokens
         out.append((message(QT_TRANSLATE_NOOP("engine", "Shorten sequences to {tokens} tokens"), tokens=s.seq_len // 2),
                     {"seq_len": s.seq_len // 2},
                     QT_TRANSLATE_NOOP("engine", "the model sees shorter contexts: changes what it learns")))

@@ -17,6 +17,7 @@ from engine.solver import (
     MAX_MICRO_BATCH,
     gpu_counts,
     limits,
+    min_seq_len,
     plan_search,
     plans,
     with_gpus,
@@ -198,3 +199,28 @@ def test_fit_command_json_contract(tmp_path):
         assert p["fits"] and p["headroom_bytes"] >= 0
     text = render_fit(fit_report(scenario_from_dict(BIG_MOE)), "GB")
     assert "Plans, least disruptive first" in text and " GB" in text
+
+
+def test_plans_never_shorten_sequences_below_the_images_tokens():
+    """A vision-language model refuses a sequence shorter than its images' tokens (the engine warns of it): Make it
+    fit and the one-step suggestions never propose one, and the fastest-layout search keeps the sequence."""
+    from engine.suggest import suggestions
+    from engine.timing.search import speed_search
+
+    base = {"model": "qwen2.5-vl-7b", "gpu": "rtx-4090", "method": "full", "seq_len": 16384, "micro_batch": 1}
+    # Qwen2.5-VL's config (presets/models/qwen2.5-vl-7b.json): 14-px patches merged 2x2, so a 1344-px image is
+    # (1344 / 14)^2 / 4 = 2304 tokens and four of them 9216.
+    image_tokens = 4 * (1344 // 14) ** 2 // 4
+    text_only = scenario_from_dict(base)
+    # Without images the search does shorten below that, so the images are what holds the plans back below.
+    assert any(p.scenario.seq_len < image_tokens for p in plans(text_only))
+    s = scenario_from_dict({**base, "images_per_sample": 4, "image_resolution": 1344})
+    assert min_seq_len(s) == image_tokens and min_seq_len(text_only) == 0
+    for p in plans(s):
+        assert p.scenario.seq_len >= image_tokens, p.summary
+        assert not [w for w in p.estimate.warnings if "images" in str(w)], p.summary
+    shortened = [sug.changes["seq_len"] for sug in suggestions(s) if "seq_len" in sug.changes]
+    assert all(n >= image_tokens for n in shortened)
+    assert [sug.changes["seq_len"] for sug in suggestions(text_only) if "seq_len" in sug.changes] == [8192]
+    result = speed_search(s)
+    assert all(p.scenario.seq_len == s.seq_len for p in result.plans + result.changes_what_you_train)
