@@ -1,9 +1,11 @@
-"""The engine's memo caches in one place: every one is bounded (an lru_cache with a maxsize, or keyed by the
-shipped presets only), and clear_caches() empties them all, e.g. for a long-running process or a test. No Qt."""
+"""The engine's memo caches in one place: every one is bounded (an lru_cache with a maxsize, a memo table with a
+limit (engine/memo.py), or keyed by the shipped presets only), and clear_caches() empties them all, e.g. for a
+long-running process or a test. No Qt."""
 
 from __future__ import annotations
 
 from . import activations, scenario, shared_models, states
+from .memo import memo_tables
 from .timing import costs, hardware, model
 
 BOUNDED = (
@@ -21,5 +23,7 @@ def clear_caches() -> int:
     functions = cached_functions()
     for f in functions:
         f.cache_clear()
+    for table in memo_tables():  # bounded by their own limit; emptied here with the rest
+        table.clear()
     shared_models.forget_shared_models()
     return len(functions)

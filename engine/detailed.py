@@ -13,14 +13,13 @@ from .frameworks.loss import loss_memory
 from .frameworks.settings import Behaviour, behaviour
 from .messages import QT_TRANSLATE_NOOP
 from .model_states import component as _c
-from .model_states import model_state_components
-from .parallelism.components import fsdp2_component, pipeline_components, tp_embedding_grad_components
+from .parallelism.components import fsdp2_component, pipeline_components
 from .parallelism.context_parallel import ring_output_copied
 from .parallelism.expert_parallel import all_to_all_dispatch
-from .parallelism.fsdp import root_params
 from .parallelism.pipeline import micro_batches_in_flight
 from .parallelism.tensor_parallel import logits_shards, sp_saves_gathered_inputs
 from .scenario import Scenario
+from .stage_states import stage_states
 from .states import (
     Dtypes,
     StageParams,
@@ -28,8 +27,6 @@ from .states import (
     first_trainable_layer,
     layer_groups,
     lora_target_names,
-    quantized_bytes_per_param,
-    stage_params,
     vision_tower_trains,
 )
 from .vision import tower_activation_bytes, tower_block_bytes
@@ -113,14 +110,11 @@ def stage_components(
     first, last = stage == 0, stage == pp - 1
     in_flight = micro_batches_in_flight(s, stage)
     groups = groups if groups is not None else layer_groups(s, spec, layers)
-    p = stage_params(s, spec, layers, first, last, groups)
-    zero = s.effective_zero
-    adapters = s.method in ("lora", "qlora")
     fw = fw or behaviour(s)
-    comps, st = model_state_components(s, dt, p, fw, in_flight)
-    comps += tp_embedding_grad_components(s, spec, dt, first, last)
-    opt_trainable, opt_lora, adapter_bytes = st.opt_trainable, st.opt_lora, st.adapter_bytes
-    off_opt = s.offload != "none"
+    states = stage_states(s, spec, dt, fw, stage, layers, groups, in_flight)
+    p = states.params
+    adapters = s.method in ("lora", "qlora")
+    comps = list(states.model_states)
 
     # --- activations
     first_trainable = first_trainable_layer(s, spec)
@@ -248,28 +242,7 @@ def stage_components(
                 per_layer_bytes=round(recompute),
             )
         )
-    if dt.amp and s.checkpointing == "full" and zero != 3:
-        # autocast caches the bf16 copy of every trainable weight until the forward ends; without
-        # checkpointing those copies are the ones saved for backward (counted in the activations).
-        cache = 2 * sum(
-            g.count * (spec.linear_params(g.moe, g.linear_attn) / s.tp
-                       + (spec.expert_params_per_layer() / (s.ep * s.tp) if g.moe else 0))
-            for g in groups
-            if not g.frozen
-        )
-        if last and not adapters and not (spec.tied_embeddings and embeddings_frozen(s)):
-            cache += 2 * spec.vocab * spec.hidden / s.tp
-        comps.append(
-            _c(
-                "autocast_cache",
-                QT_TRANSLATE_NOOP("engine", "Autocast bf16 weight cache"),
-                "transient",
-                Moments(cache, 0.0, 0.0, 0.0),
-                QT_TRANSLATE_NOOP(
-                    "engine", "2 bytes x trainable linear weights, cached by autocast during the forward pass"
-                ),
-            )
-        )
+    comps += states.autocast_cache
     if first and spec.vision is not None and s.images_per_sample and vision_tower_trains(s):
         v = spec.vision
         patches = s.micro_batch * s.images_per_sample * v.patches_per_image(s.image_resolution or v.image_size)
@@ -281,7 +254,7 @@ def stage_components(
         # embedding's gradient are not made yet (the end-of-backward moment counts every gradient).
         at_backward = kept + (tower_block_bytes(v, patches, dt.compute) if checkpointed else 0.0)
         not_yet = 0.0
-        if zero < 2:  # unsharded gradients: the ones the end-of-backward moment holds in full
+        if s.effective_zero < 2:  # unsharded gradients: the ones the end-of-backward moment holds in full
             not_yet = spec.vision_params / s.tp * dt.grad
             if not spec.tied_embeddings and not embeddings_frozen(s):
                 not_yet += spec.embedding_params / s.tp * dt.grad
@@ -317,92 +290,11 @@ def stage_components(
     comps += pipeline_components(s, spec, stage, last, ctx)
 
     # --- transients of sharding, experts and the optimizer step
-    if zero == 3 and s.fsdp and s.dp * s.cp > 1 and not fw.deepspeed_buckets and s.method != "qlora":
+    if states.fsdp2:
         tail = logits_fwd + head + (one_layer if s.checkpointing != "full" else boundary) * in_flight
         comps.append(fsdp2_component(s, spec, dt, groups, p, first, last, ctx, fw.framework, len(layers),
                                      logits_fwd=tail, logits_bwd=logits_bwd if last and loss_wins else 0.0,
                                      layer_scratch=scratch + recompute))
-    elif zero == 3:
-        gather_bytes = dt.compute if dt.amp else dt.weight
-        if s.method == "qlora":  # fsdp_qlora / ZeRO-3: the packed 4-bit storage is what gets gathered
-            gather_bytes = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)
-        units = 2 * p.largest_unit
-        if fw.deepspeed_buckets:  # DeepSpeed: the module in use + what the prefetch bucket fetched ahead
-            units = min(p.largest_unit + min(s.stage3_prefetch_bucket_size, p.largest_unit),
-                        max(s.stage3_max_live_parameters, p.largest_unit))
-        gather = units * gather_bytes
-        if s.fsdp and s.dp * s.cp > 1:
-            # FSDP (the QLoRA path here) keeps the root unit (embeddings, final norm, lm_head) unsharded from its
-            # forward until its backward: FSDP1's _post_forward_reshard never frees the root's parameters (FSDP2
-            # does the same, traced in fsdp.py), and the all-gather output is a buffer beside the local shard.
-            gather += root_params(spec, first, last, s.tp) * (dt.compute if dt.amp else dt.weight)
-        # backward reduce-scatters the unit's gradients: the whole unit when its weights train, only its adapters
-        # (or nothing) when the base weights are frozen.
-        grad_unit = p.largest_unit if not adapters else p.lora / max(len(layers), 1)
-        gather_bwd = gather + grad_unit * dt.grad
-        # torch.distributed.pipelining with FSDP2 (torchtitan, plain PyTorch): a stage keeps its weights unsharded
-        # across micro-batches (torchtitan parallelize: reshard_after_forward = not pp_enabled) and accumulates
-        # unsharded gradients until the last micro-batch (set_requires_gradient_sync / set_reshard_after_backward).
-        pp_keeps = s.pp > 1 and fw.framework in ("torchtitan", "pytorch")
-        if not s.reshard_after_forward or pp_keeps:
-            # every layer stays gathered from its forward until its backward has run
-            kept = (p.trainable + p.frozen - p.largest_unit) * gather_bytes
-            gather += kept
-            gather_bwd += kept
-        if pp_keeps and s.grad_accum > 1:
-            gather_bwd += (p.trainable + p.lora - grad_unit) * gather_bytes  # unsharded grads in the param dtype
-        comps.append(
-            _c(
-                "zero3_gather",
-                QT_TRANSLATE_NOOP("engine", "ZeRO-3/FSDP all-gather buffers"),
-                "transient",
-                Moments(gather, gather_bwd, gather_bwd, 0.0),
-                QT_TRANSLATE_NOOP("engine", "2 gathered units (current + prefetch) + one unsharded gradient unit"),
-                unit_params=round(p.largest_unit),
-            )
-        )
-        if fw.deepspeed_buckets:
-            # deepspeed/runtime/zero/stage3.py: with contiguous_gradients (default true) the optimizer allocates an
-            # IPG bucket of reduce_bucket_size elements per gradient dtype at init, whatever few parameters train.
-            ipg = s.reduce_bucket_size * dt.grad
-            comps.append(_c("zero3_ipg_bucket", QT_TRANSLATE_NOOP("engine", "ZeRO-3 gradient bucket"), "transient",
-                            Moments(ipg, ipg, ipg, ipg),
-                            QT_TRANSLATE_NOOP("engine", "reduce_bucket_size elements x gradient bytes, allocated once "
-                                              "(DeepSpeed contiguous_gradients)"),
-                            reduce_bucket_size=s.reduce_bucket_size))
-    elif zero in (1, 2) and s.dp > 1:
-        bucket = min(s.reduce_bucket_size, p.trainable + p.lora)
-        gather_bucket = min(s.allgather_bucket_size, p.trainable + p.lora)
-        comps.append(
-            _c(
-                "zero_buckets",
-                QT_TRANSLATE_NOOP("engine", "ZeRO reduce/all-gather buckets"),
-                "transient",
-                Moments(0.0, bucket * dt.grad, bucket * dt.grad, gather_bucket * dt.weight),
-                QT_TRANSLATE_NOOP("engine", "min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)"),
-                reduce_bucket_size=s.reduce_bucket_size,
-                allgather_bucket_size=s.allgather_bucket_size,
-            )
-        )
-    step_temp = 0.0
-    if not off_opt and not s.optimizer_in_backward:
-        if s.optimizer == "adamw":
-            step_temp = opt_trainable * dt.state + opt_lora * max(adapter_bytes, dt.state)
-        elif s.optimizer == "adafactor":
-            step_temp = 2 * p.largest_param * dt.state
-        if dt.master:
-            step_temp += opt_trainable * 4  # fp32 gradient copy for the master update
-    if step_temp:
-        comps.append(
-            _c(
-                "optimizer_temp",
-                QT_TRANSLATE_NOOP("engine", "Optimizer step temporaries"),
-                "transient",
-                Moments(0.0, 0.0, 0.0, step_temp),
-                QT_TRANSLATE_NOOP(
-                    "engine", "foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy"
-                ),
-                optimizer=s.optimizer,
-            )
-        )
+    comps += states.sharding
+    comps += states.optimizer_temp
     return comps, in_flight, p

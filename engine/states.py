@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from .architecture import Linear, ModelSpec
 from .base_storage import bytes_per_value, storage_format, stored_values
-from .frameworks.settings import behaviour
+from .frameworks.settings import quantizes_head
 from .scenario import Scenario
 
 # precision -> (weight, grad, optimizer-state, compute, master) bytes
@@ -242,7 +242,7 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
     if first and spec.vision is not None:  # the vision tower and projector run before the first decoder layer
         units.append((spec.vision_params / tp, not vision_tower_trains(s)))
     if last and not spec.tied_embeddings:
-        if s.method == "qlora" and behaviour(s).quantizes_head:  # Fabric's bitsandbytes plugin: every nn.Linear
+        if quantizes_head(s):  # Fabric's bitsandbytes plugin: every nn.Linear
             quantized += spec.head_params / tp
             largest_unit = max(largest_unit, spec.head_params / tp)
         else:

@@ -9,7 +9,9 @@ import pytest
 
 from engine import estimate, scenario_from_dict
 from engine.caches import cached_functions, clear_caches
+from engine.memo import memo_tables
 from engine.solver import plan_search
+from engine.timing import step_time
 
 PRESET_KEYED = {"model_spec_for", "efficiency"}  # keyed by shipped preset ids / no argument: bounded by the files
 
@@ -22,10 +24,30 @@ def test_every_engine_cache_is_bounded_and_clearable():
     for i in range(40):  # many distinct imported models: the caches stay within their bounds
         cfg = {"model_type": "llama", "hidden_size": 64 * (i + 1), "num_hidden_layers": 2, "num_attention_heads": 4,
                "intermediate_size": 128, "vocab_size": 1000}
-        estimate(scenario_from_dict({"model": {"name": f"m{i}", "hf_config": cfg}}))
+        s = scenario_from_dict({"model": {"name": f"m{i}", "hf_config": cfg}})
+        estimate(s)
+        step_time(s)
     assert all(f.cache_info().currsize <= (f.cache_info().maxsize or 10**9) for f in functions)
+    assert all(len(table) for table in memo_tables())  # the estimates above filled the memo tables too
     assert clear_caches() == len(functions)
     assert all(f.cache_info().currsize == 0 for f in functions)
+    assert all(len(table) == 0 for table in memo_tables())
+
+
+def test_a_memo_table_stays_within_its_limit():
+    from engine.memo import ScenarioMemo
+
+    table = ScenarioMemo("test table", frozenset({"name"}), limit=3)
+    try:
+        s = scenario_from_dict({"model": "llama-3-8b"})
+        for i in range(10):
+            table.put(table.key(s, i), i)
+            assert len(table) <= 3
+        assert table.get(table.key(s, 9)) == 9
+        assert table.get(table.key(s.with_unchecked(name="another name"), 9)) == 9  # an ignored key: the same entry
+        assert table.get(table.key(s.with_unchecked(seq_len=4096), 9)) is None
+    finally:
+        table.forget()
 
 
 def test_the_solver_never_switches_the_garbage_collector(monkeypatch):

@@ -32,9 +32,19 @@ class Behaviour:
     quantizes_head: bool = False  # QLoRA quantises the lm_head (from an fp16 copy)
 
 
+def cross_entropy_path(s: Scenario) -> str:
+    """The loss path the scenario runs: its own choice, or its framework's default."""
+    return defaults_for(s.framework).cross_entropy if s.cross_entropy == "auto" else s.cross_entropy
+
+
+def quantizes_head(s: Scenario) -> bool:
+    """QLoRA quantises the lm_head too (Fabric's bitsandbytes plugin replaces every nn.Linear)."""
+    return s.method == "qlora" and defaults_for(s.framework).quantizes_head
+
+
 def behaviour(s: Scenario) -> Behaviour:
     d = defaults_for(s.framework)
-    ce = d.cross_entropy if s.cross_entropy == "auto" else s.cross_entropy
+    ce = cross_entropy_path(s)
     op = s.checkpointing == "op-selective" or (s.checkpointing == "selective" and d.selective == "op")
     expandable = d.expandable_segments if s.expandable_segments == "auto" else bool(s.expandable_segments)
     main_fp32 = d.main_grads_fp32 if s.main_grads_fp32 == "auto" else bool(s.main_grads_fp32)
@@ -55,5 +65,5 @@ def behaviour(s: Scenario) -> Behaviour:
         compile_loss=d.id != "torchtitan",  # torchtitan's apply_compile wraps each TransformerBlock only
         outputs_fp32=d.outputs_fp32,
         logits_kept=d.logits_kept,
-        quantizes_head=d.quantizes_head and s.method == "qlora",
+        quantizes_head=quantizes_head(s),
     )

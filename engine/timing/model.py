@@ -7,14 +7,13 @@ backward did not hide, offload transfers and the optimizer step. Computed whethe
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any
 
 from ..architecture import ModelSpec
 from ..detailed import stage_layer_ranges
-from ..frameworks.settings import behaviour
+from ..frameworks.settings import cross_entropy_path
+from ..memo import ScenarioMemo
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..parallelism.components import pipeline_keeps_weights
 from ..scenario import Scenario, resolve_model
@@ -94,7 +93,7 @@ def _compute_format(s: Scenario) -> str:
     return "fp16" if "fp16" in s.precision else "bf16"
 
 
-def _rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
+def rates_for(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     key = (hw, s.precision, s.attention_kernel, s.framework)
     rates = _RATES.get(key)
     if rates is None:
@@ -231,23 +230,19 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
                   p.trainable + p.lora, params)
 
 
-# Keys a stage's per-micro-batch time does not read: layouts differing only in them share the stage's time.
-_STAGE_IGNORES = frozenset({"name", "notes", "nodes", "grad_accum", "zero_stage", "fsdp", "offload", "pp_schedule",
-                            "vpp", "tokens_to_train", "gpu_hour_price", "time_calibration", "reserve", "estimator",
-                            "k_factor"})
-_stage_key = attrgetter(*(f.name for f in dataclasses.fields(Scenario) if f.name not in _STAGE_IGNORES))
-_STAGE_CACHE: dict[tuple, _Stage] = {}
-_STAGE_CACHE_LIMIT = 8192
+# Keys a stage's per-micro-batch time does not read: layouts differing only in them share the stage's time
+# (tests/test_memo_keys.py checks it).
+STAGE_TIME_MEMO = ScenarioMemo("stage time", frozenset({
+    "name", "notes", "nodes", "grad_accum", "zero_stage", "fsdp", "offload", "pp_schedule", "vpp", "tokens_to_train",
+    "gpu_hour_price", "time_calibration", "reserve", "estimator", "k_factor"}))
 
 
-def _cached_stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
-                  layers: range) -> _Stage:
-    key = (_stage_key(s), index, layers.start, layers.stop)
-    st = _STAGE_CACHE.get(key)
+def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates,
+                               index: int, layers: range) -> _Stage:
+    key = STAGE_TIME_MEMO.key(s, index, layers.start, layers.stop)
+    st = STAGE_TIME_MEMO.get(key)
     if st is None:
-        if len(_STAGE_CACHE) >= _STAGE_CACHE_LIMIT:
-            _STAGE_CACHE.clear()
-        st = _STAGE_CACHE[key] = _stage(s, spec, hw, prof, rates, index, layers)
+        st = STAGE_TIME_MEMO.put(key, _stage(s, spec, hw, prof, rates, index, layers))
     return st
 
 
@@ -272,7 +267,7 @@ def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
 
 def _loss_path(s: Scenario, prof: dict[str, Any]) -> str:
     """The framework's loss path (engine/frameworks), or the time model's own default for it."""
-    ce = behaviour(s).cross_entropy
+    ce = cross_entropy_path(s)
     return {"standard": "standard", "chunked": "chunked", "fused-linear": "fused"}.get(ce, prof["cross_entropy"])
 
 
@@ -281,10 +276,10 @@ def step_time(s: Scenario) -> StepTime:
     spec = resolve_model(s)
     hw = hardware_for(s)
     prof = framework_profile(s.framework)
-    rates = _rates(s, hw, prof)
+    rates = rates_for(s, hw, prof)
     dt = dtypes_for(s)
-    busiest = max((_cached_stage(s, spec, hw, prof, rates, i, layers) for i, layers in _distinct_stages(s, spec)),
-                   key=lambda st: st.total)
+    busiest = max((stage_time_per_micro_batch(s, spec, hw, prof, rates, i, layers)
+                   for i, layers in _distinct_stages(s, spec)), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
     per_mb = busiest.total
     # pipeline: point-to-point sends per micro-batch, and the bubble of the schedule

@@ -1,0 +1,79 @@
+"""Memo tables (engine/memo.py) look results up by every scenario key except the ones they declare ignored. A key
+read by the memoised computation but declared ignored would serve a stale result after an edit of that key: these
+tests run each computation on scenarios that record every key read, over drawn valid scenarios that also vary the
+framework, the loss, images and the kernels, and fail on any ignored key that is read."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from engine import scenario_from_dict
+from engine.detailed import stage_layer_ranges
+from engine.errors import PlannerError
+from engine.frameworks import CROSS_ENTROPIES, FRAMEWORKS, behaviour
+from engine.memo import memo_tables
+from engine.parallelism.pipeline import micro_batches_in_flight
+from engine.scenario import resolve_model
+from engine.stage_states import STAGE_STATES_MEMO, stage_states
+from engine.states import dtypes_for, layer_groups
+from engine.timing.data import framework_profile
+from engine.timing.hardware import hardware_for
+from engine.timing.model import STAGE_TIME_MEMO, rates_for, stage_time_per_micro_batch
+from tests.scenario_reads import RecordingScenario
+from tests.scenario_strategies import valid_scenarios
+
+
+@st.composite
+def scenarios_with_every_kind_of_key(draw: st.DrawFn) -> dict:
+    data = draw(valid_scenarios())
+    data["framework"] = draw(st.sampled_from(FRAMEWORKS))
+    data["cross_entropy"] = draw(st.sampled_from(CROSS_ENTROPIES))
+    data["compile"] = draw(st.booleans())
+    data["activation_offload"] = draw(st.booleans())
+    data["lora_dropout"] = draw(st.sampled_from([0.0, 0.05]))
+    data["loss_parallel"] = data["tp"] > 1 and draw(st.booleans())
+    data["reshard_after_forward"] = draw(st.booleans())
+    data["images_per_sample"] = draw(st.sampled_from([0, 1, 4]))
+    data["reserve"] = draw(st.sampled_from(["auto", 0.05]))
+    return data
+
+
+def _valid(data: dict):
+    try:
+        return scenario_from_dict(data)
+    except PlannerError:
+        assume(False)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios_with_every_kind_of_key())
+def test_stage_states_read_no_key_they_ignore(data: dict) -> None:
+    s = RecordingScenario(_valid(data))
+    for table in memo_tables():  # a hit would skip the computation, and its reads with it
+        table.clear()
+    spec, dt, fw = resolve_model(s), dtypes_for(s), behaviour(s)
+    for index, layers in enumerate(stage_layer_ranges(spec.layers, s.pp)):
+        stage_states(s, spec, dt, fw, index, layers, layer_groups(s, spec, layers), micro_batches_in_flight(s, index))
+    read_but_ignored = s.keys_read & STAGE_STATES_MEMO.ignores
+    assert not read_but_ignored, f"stage states read {sorted(read_but_ignored)}, which their memo table ignores"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios_with_every_kind_of_key())
+def test_stage_time_reads_no_key_it_ignores(data: dict) -> None:
+    s = RecordingScenario(_valid(data))
+    for table in memo_tables():  # a hit would skip the computation, and its reads with it
+        table.clear()
+    spec, hw = resolve_model(s), hardware_for(s)
+    prof = framework_profile(s.framework)
+    rates = rates_for(s, hw, prof)
+    for index, layers in enumerate(stage_layer_ranges(spec.layers, s.pp)):
+        stage_time_per_micro_batch(s, spec, hw, prof, rates, index, layers)
+    read_but_ignored = s.keys_read & STAGE_TIME_MEMO.ignores
+    assert not read_but_ignored, f"a stage's time reads {sorted(read_but_ignored)}, which its memo table ignores"
+
+
+def test_every_memo_table_is_checked_here() -> None:
+    """A new table must get its own read check in this file."""
+    assert {t.name for t in memo_tables()} <= {"stage states", "stage time"}
