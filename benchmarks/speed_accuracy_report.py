@@ -42,7 +42,7 @@ def render() -> str:
               f"Rows marked * ({len(uncertain)}) have a setting that is not fully known; the reason is in the row's "
               "`uncertain` field. They stay in every figure above.", "", "## Known gaps", "",
               "- torchtitan's Llama 3.1 8B rows (FSDP, 8 and 128 GPUs) and its async-TP report's vanilla-TP rows "
-              "(8B and 70B, TP 8) are predicted 12-48% fast, bf16 more than float8: with the 500 W "
+              "(8B and 70B, TP 8) are predicted 12-42% fast, bf16 more than float8: with the 500 W "
               "part's peak taken midway (the report bounds it between H100 SXM and NVL), the eager and compiled bf16 "
               "runs still reach less of it than the matmul and FlashAttention-2 figures give; the report's own MFU "
               "(33-39% of the SXM peak) says the same.",

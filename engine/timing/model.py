@@ -205,6 +205,11 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         bwd_total += n * (bwd_c + bwd_m + rec)
         if s.tp > 1:  # 2 collectives forward, 2 backward (+2 when recomputed): all-reduce, or AG + RS with SP
             count = (4 if backward else 2) + (2 if rec and s.checkpointing == "full" else 0)
+            if rec and s.checkpointing == "op-selective":
+                # torchtitan's per-op policy saves reduce_scatter outputs but not all_gather or all_reduce
+                # (parallelize_llama.py _save_list): its recompute runs the forward's all-gathers again (half of
+                # the AG + RS pairs under SP) or both all-reduces (plain TP)
+                count += 1 if s.sequence_parallel else 2
             comm = count * (2 * (s.tp - 1) / s.tp * act_bytes / tp_link + tp_lat)
             tp_comm += n * comm * (1 - prof["tp_overlap"])
         if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward; hidden behind attention
@@ -296,7 +301,8 @@ def step_time(s: Scenario) -> StepTime:
     if dp > 1:
         dp_link, dp_lat = _link(hw, s.tp * s.cp * dp, _node(s, hw), s.tp * s.cp)
         frac = (dp - 1) / dp
-        grads = busiest.trainable * dt.grad
+        # torchtitan reduce-scatters gradients in fp32 (training.mixed_precision_reduce = "float32")
+        grads = busiest.trainable * max(dt.grad, prof.get("grad_reduce_bytes", 0))
         if zero == 3 and pipeline_keeps_weights(s.pp, s.framework):
             # FSDP under torch.distributed.pipelining (torchtitan: reshard_after_forward = not pp_enabled; the
             # schedule skips gradient sync until the last micro-batch): one gather and one reduce-scatter per step
