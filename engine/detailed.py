@@ -290,10 +290,10 @@ def stage_components(
     comps += pipeline_components(s, spec, stage, last, ctx)
 
     # --- transients of sharding, experts and the optimizer step
-    if states.fsdp2:
+    if states.fsdp2 is not None:
         tail = logits_fwd + head + (one_layer if s.checkpointing != "full" else boundary) * in_flight
-        comps.append(fsdp2_component(s, spec, dt, groups, p, first, last, ctx, fw.framework, len(layers),
-                                     logits_fwd=tail, logits_bwd=logits_bwd if last and loss_wins else 0.0,
+        comps.append(fsdp2_component(states.fsdp2, spec, last, ctx, logits_fwd=tail,
+                                     logits_bwd=logits_bwd if last and loss_wins else 0.0,
                                      layer_scratch=scratch + recompute))
     comps += states.sharding
     comps += states.optimizer_temp

@@ -3,7 +3,7 @@ ZeRO/DeepSpeed, autocast's weight cache and the optimizer step's temporaries.
 
 None of it reads the micro-batch, the sequence length or the images, so a what-if edit of those (or a search
 that varies them) looks it up instead of rebuilding it (engine/memo.py; tests/test_memo_keys.py proves which
-keys it reads). FSDP2's buffers are not here: they compete with the activations for the peak (detailed.py)."""
+keys it reads). FSDP2's buffers are here as sums that detailed.py completes with what the loss and the activations hold."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from .memo import ScenarioMemo
 from .messages import QT_TRANSLATE_NOOP
 from .model_states import ShardedStates, model_state_components
 from .model_states import component as _c
-from .parallelism.components import tp_embedding_grad_components
+from .parallelism.components import Fsdp2Stage, fsdp2_stage, tp_embedding_grad_components
 from .parallelism.fsdp import root_params
 from .scenario import Scenario
 from .states import Dtypes, LayerGroup, StageParams, embeddings_frozen, quantized_bytes_per_param, stage_params
@@ -30,7 +30,7 @@ class StageStates:
     autocast_cache: tuple[Component, ...]  # autocast's bf16 weight copies (full checkpointing only)
     sharding: tuple[Component, ...]  # ZeRO gather buffers and buckets; empty where FSDP2 runs (detailed.py)
     optimizer_temp: tuple[Component, ...]
-    fsdp2: bool  # FSDP2's gathered parameters are computed with the activations (they share the peak)
+    fsdp2: Fsdp2Stage | None  # FSDP2's buffers: their moments are completed with the activations (shared peak)
 
 
 # Keys the stage's states never read (the batch, the sequence, images, the loss and attention kernels, time and
@@ -60,7 +60,9 @@ def _build(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, stage: int, 
     comps, st = model_state_components(s, dt, p, fw, in_flight)
     comps += tp_embedding_grad_components(s, spec, dt, first, last)
     zero = s.effective_zero
-    fsdp2 = zero == 3 and s.fsdp and s.dp * s.cp > 1 and not fw.deepspeed_buckets and s.method != "qlora"
+    fsdp2 = None
+    if zero == 3 and s.fsdp and s.dp * s.cp > 1 and not fw.deepspeed_buckets and s.method != "qlora":
+        fsdp2 = fsdp2_stage(s, spec, dt, groups, p, first, last, fw.framework, len(layers))
     return StageStates(p, st, tuple(comps), _autocast_cache(s, spec, dt, groups, last),
                        () if fsdp2 else _sharding(s, spec, dt, fw, p, first, last, len(layers)),
                        _optimizer_temp(s, dt, p, st), fsdp2)

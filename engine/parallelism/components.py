@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from ..activations import ActContext
 from ..architecture import ModelSpec
 from ..breakdown import Component, Moments
@@ -10,7 +13,7 @@ from ..model_states import component as _c
 from ..scenario import Scenario
 from ..states import Dtypes, LayerGroup, StageParams, embeddings_frozen
 from .expert_parallel import all_to_all_dispatch
-from .fsdp import fsdp2_moments
+from .fsdp import Fsdp2Units, fsdp2_moments, fsdp2_units
 from .pipeline import losses_in_flight, outputs_in_flight, pipeline_buffers
 from .tensor_parallel import loss_inside_model, replicated_embedding_grad_params
 
@@ -90,37 +93,50 @@ def pipeline_components(s: Scenario, spec: ModelSpec, stage: int, last: bool, ct
     return out
 
 
-def fsdp2_component(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], p: StageParams,
-                    first: bool, last: bool, ctx: ActContext, framework: str, layer_count: int, *,
-                    logits_fwd: float, logits_bwd: float, layer_scratch: float) -> Component:
-    """FSDP2's gathered parameters and gradient buffers (see fsdp.py for what is alive when)."""
+@dataclass(frozen=True, slots=True)
+class Fsdp2Stage:
+    """FSDP2 on one stage's GPU, whatever the batch (engine/stage_states.py keeps it with the model states)."""
+
+    units: Fsdp2Units
+    accumulated_grad_bytes: float  # unsharded gradients kept across micro-batches under pipelining
+    inputs: tuple[tuple[str, Any], ...]
+
+
+def fsdp2_stage(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], p: StageParams,
+                first: bool, last: bool, framework: str, layer_count: int) -> Fsdp2Stage:
     adapters = s.method in ("lora", "qlora")
     pp_keeps = pipeline_keeps_weights(s.pp, framework)
-    loss_saved = 4 * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0  # fp32 log-softmax output
     adapter_grads = p.lora / max(layer_count, 1) if adapters else None
-    m = fsdp2_moments(spec, dt, groups, first, last, s.tp, s.ep, s.reshard_after_forward and not pp_keeps,
-                      loss_saved, logits_bwd, logits_fwd, s.dp * s.cp, layer_scratch, loss_inside_model(s),
-                      ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0,
-                      _replicated_embedding(s, spec, first, last), adapter_grads,
-                      any(all_to_all_dispatch(s, g.moe) for g in groups))
-    backward_start, backward_end = m.backward_start, m.backward_end
+    reshard = s.reshard_after_forward and not pp_keeps
+    units = fsdp2_units(spec, dt, groups, first, last, s.tp, s.ep, reshard, s.dp * s.cp, loss_inside_model(s),
+                        _replicated_embedding(s, spec, first, last), adapter_grads,
+                        any(all_to_all_dispatch(s, g.moe) for g in groups))
+    grads = 0.0
     if pp_keeps and s.grad_accum > 1:  # unsharded gradients accumulate across micro-batches, in the param dtype
-        grads = (p.trainable + p.lora - (adapter_grads if adapters else m.layer_params)) * m.gather_bytes
-        backward_start += grads
-        backward_end += grads
-    return _c(
+        grads = (p.trainable + p.lora - (adapter_grads if adapters else units.layer_params)) * units.gather_bytes
+    inputs = (("root_params", round(units.root_params)), ("layer_params", round(units.layer_params)),
+              ("gather_bytes", units.gather_bytes), ("reduce_bytes", units.reduce_bytes),
+              ("reshard_after_forward", reshard))
+    return Fsdp2Stage(units, grads, inputs)
+
+
+def fsdp2_component(stage: Fsdp2Stage, spec: ModelSpec, last: bool, ctx: ActContext, *,
+                    logits_fwd: float, logits_bwd: float, layer_scratch: float) -> Component:
+    """FSDP2's gathered parameters and gradient buffers (see fsdp.py for what is alive when)."""
+    loss_saved = 4 * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0  # fp32 log-softmax output
+    logits_grad = ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0
+    forward, backward_start, backward_end = fsdp2_moments(stage.units, loss_saved, logits_bwd, logits_fwd,
+                                                          layer_scratch, logits_grad)
+    grads = stage.accumulated_grad_bytes
+    return Component(
         "zero3_gather",
         QT_TRANSLATE_NOOP("engine", "FSDP2 gathered parameters and gradient buffers"),
         "transient",
-        Moments(m.forward, backward_start, backward_end, 0.0),
+        Moments(forward, backward_start + grads, backward_end + grads, 0.0),
         QT_TRANSLATE_NOOP(
             "engine",
             "root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, "
             "all without reshard after forward) + a layer's gradients and reduce-scatter buffer",
         ),
-        root_params=round(m.root_params),
-        layer_params=round(m.layer_params),
-        gather_bytes=m.gather_bytes,
-        reduce_bytes=m.reduce_bytes,
-        reshard_after_forward=s.reshard_after_forward and not pp_keeps,
+        stage.inputs,
     )
