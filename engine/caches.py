@@ -5,11 +5,12 @@ long-running process or a test. No Qt."""
 from __future__ import annotations
 
 from . import activations, scenario, shared_models, states
+from .frameworks import settings
 from .memo import memo_tables
 from .timing import costs, hardware, model
 
 BOUNDED = (
-    activations, scenario, states, costs, hardware, model,
+    activations, scenario, settings, states, costs, hardware, model,
 )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from .architecture import ModelSpec
-from .breakdown import Component, Estimate, Moments, OtherRank, StageEstimate, phase_totals
+from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_totals
 from .detailed import stage_layer_ranges
 from .estimators import StageEstimator, StageParts, estimator_for
 from .frameworks.allocator import reserved_gap_bytes
@@ -40,9 +40,14 @@ def auto_reserve_fraction(s: Scenario, spec: ModelSpec) -> tuple[float, str]:
 
 def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: bool, comps: list[Component],
                peak_moment: str, peak: float) -> tuple[Component, ...]:
-    static = sum(getattr(c.moments, peak_moment) for c in comps if c.category == "model states")
+    at_peak = MOMENTS.index(peak_moment)
+    static = loss_spike = 0.0
+    for c in comps:
+        if c.category == "model states":
+            static += c.moments[at_peak]
+        elif c.key == "logits":
+            loss_spike += dict(c.inputs).get("bsv_bytes", c.moments.forward)
     dynamic = peak - static
-    loss_spike = sum(dict(c.inputs).get("bsv_bytes", c.moments.forward) for c in comps if c.key == "logits")
     if charges_allocator:
         frag = reserved_gap_bytes(loss_spike, fw.expandable_segments)
         context = CUDA_CONTEXT_BYTES + (NCCL_BYTES if s.world_size > 1 else 0.0)
@@ -84,10 +89,13 @@ def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: b
 
 def _stage(s: Scenario, spec: ModelSpec, fw: Behaviour, estimator: StageEstimator, index: int, layers: range,
            parts: StageParts) -> StageEstimate:
-    totals = phase_totals(parts.components)
-    backward_moment = "backward_start" if totals.backward_start >= totals.backward_end else "backward_end"
-    phases = {"forward": totals.forward, "backward": getattr(totals, backward_moment), "optimizer": totals.optimizer}
-    peak_phase = max(phases, key=lambda k: phases[k])
+    forward, backward_start, backward_end, optimizer = phase_totals(parts.components)
+    backward_moment, backward = (("backward_start", backward_start) if backward_start >= backward_end
+                                 else ("backward_end", backward_end))
+    phases = {"forward": forward, "backward": backward, "optimizer": optimizer}
+    # the first of the largest, as max() over the dict would pick
+    peak_phase = "forward" if forward >= backward and forward >= optimizer else (
+        "backward" if backward >= optimizer else "optimizer")
     peak_moment = backward_moment if peak_phase == "backward" else peak_phase
     overheads = _overheads(s, spec, fw, estimator.charges_allocator_overheads, parts.components, peak_moment,
                            phases[peak_phase])

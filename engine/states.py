@@ -50,8 +50,15 @@ class Dtypes:
 
 
 def dtypes_for(s: Scenario) -> Dtypes:
-    w, g, st, c, m = _PRECISION_BYTES[s.precision]
-    return Dtypes(w, g, st, c, m, s.precision.startswith("amp"), s.precision == "fp8")
+    return _DTYPES[s.precision]
+
+
+def _dtypes(precision: str) -> Dtypes:
+    w, g, st, c, m = _PRECISION_BYTES[precision]
+    return Dtypes(w, g, st, c, m, precision.startswith("amp"), precision == "fp8")
+
+
+_DTYPES = {precision: _dtypes(precision) for precision in _PRECISION_BYTES}  # one per precision: frozen, shared
 
 
 def quantized_bytes_per_param(bits: int, double_quant: bool) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .defaults import defaults_for
@@ -43,13 +44,20 @@ def quantizes_head(s: Scenario) -> bool:
 
 
 def behaviour(s: Scenario) -> Behaviour:
-    d = defaults_for(s.framework)
-    ce = cross_entropy_path(s)
-    op = s.checkpointing == "op-selective" or (s.checkpointing == "selective" and d.selective == "op")
-    expandable = d.expandable_segments if s.expandable_segments == "auto" else bool(s.expandable_segments)
-    main_fp32 = d.main_grads_fp32 if s.main_grads_fp32 == "auto" else bool(s.main_grads_fp32)
+    return _behaviour(s.framework, s.cross_entropy, s.checkpointing, s.expandable_segments, s.main_grads_fp32,
+                      s.zero_stage, s.fsdp, s.method)
+
+
+@lru_cache(maxsize=1024)  # bounded (engine.caches.clear_caches empties it); every scenario of a search shares a few
+def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandable_segments: bool | str,
+               main_grads_fp32: bool | str, zero_stage: int, fsdp: bool, method: str) -> Behaviour:
+    d = defaults_for(framework)
+    ce = d.cross_entropy if cross_entropy == "auto" else cross_entropy
+    op = checkpointing == "op-selective" or (checkpointing == "selective" and d.selective == "op")
+    expandable = d.expandable_segments if expandable_segments == "auto" else bool(expandable_segments)
+    main_fp32 = d.main_grads_fp32 if main_grads_fp32 == "auto" else bool(main_grads_fp32)
     return Behaviour(
-        framework=s.framework,
+        framework=framework,
         cross_entropy=ce,
         loss_upcast=d.loss_upcast if ce == d.cross_entropy else ce != "fused-linear",
         loss_chunks=d.loss_chunks if ce == d.cross_entropy and d.loss_chunks else 8,
@@ -59,11 +67,11 @@ def behaviour(s: Scenario) -> Behaviour:
         loader=d.loader,
         peak_includes_load=d.peak_includes_load,
         main_grads_fp32=main_fp32,
-        offload_checkpoints=d.offload_checkpoints and s.checkpointing == "full",
-        deepspeed_buckets=s.framework == "deepspeed" and s.zero_stage == 3 and not s.fsdp,
+        offload_checkpoints=d.offload_checkpoints and checkpointing == "full",
+        deepspeed_buckets=framework == "deepspeed" and zero_stage == 3 and not fsdp,
         quantized_saves_inputs=d.qlora_kernel == "bitsandbytes",
         compile_loss=d.id != "torchtitan",  # torchtitan's apply_compile wraps each TransformerBlock only
         outputs_fp32=d.outputs_fp32,
         logits_kept=d.logits_kept,
-        quantizes_head=quantizes_head(s),
+        quantizes_head=d.quantizes_head and method == "qlora",
     )
