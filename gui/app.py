@@ -122,9 +122,18 @@ TAB_INDEX = {"breakdown": 0, "suggestions": 1, "fit": 2, "library": 3, "compare"
 
 
 def show_tab(window: MainWindow, tab: str) -> None:
-    widgets = {"breakdown": window.table, "suggestions": window.suggestions, "fit": window.fit_panel,
-               "library": window.library_panel, "compare": window.compare}
+    widgets = {"breakdown": window.table, "time": window.time_panel, "suggestions": window.suggestions,
+               "fit": window.fit_panel, "speed": window.speed_panel, "library": window.library_panel,
+               "compare": window.compare}
     window.tabs.setCurrentWidget(widgets[tab])
+
+
+def settle(app: QApplication, rounds: int = 4) -> None:
+    """Deliver what is pending, a few rounds: new rows lay out in steps (a word-wrapped label's height follows its
+    width), and a picture taken after one round shows them squeezed."""
+    for _ in range(rounds):
+        app.sendPostedEvents()
+        app.processEvents()
 
 
 def run_app(scenario_path: str | None = None, screenshot: str | None = None, language: str | None = None,
@@ -156,7 +165,9 @@ def run_app(scenario_path: str | None = None, screenshot: str | None = None, lan
         if tab == "fit":  # its search waits for edits to pause and runs on a thread: show its plans, not a blank
             window.fit_panel.search()
             window.fit_panel.wait()
-            app.processEvents()
+        if tab == "speed":  # likewise: its search runs on a thread
+            window.speed_panel.wait()
+        settle(app)
         if not window.grab().save(screenshot):
             print(f"error: the screenshot could not be written to {ascii(screenshot)[1:-1]} (does the folder exist, "
                   "and does the name end in .png?)", file=sys.stderr)

@@ -165,3 +165,37 @@ def test_saving_with_the_library_on_screen_updates_that_row(window):
     row = [r for r in range(panel.row_count()) if panel.row_id(r) == saved]
     assert shown == [panel.cell_text(row[0], c) for c in range(5)]
     assert next(e for e in panel.entries if e.id == saved).scenario.micro_batch == 7  # the table may be sorted
+
+
+
+def test_screenshot_settles_plan_rows_at_their_full_height(qtbot, tmp_path):
+    """A screenshot taken one round of events after the search showed the plans squeezed (their third line cut):
+    settle() delivers the rounds a word-wrapped row needs to take the height its width asks for. (As the
+    screenshot mode does: a window of 1366x768, shown, then the search.)"""
+    from PySide6.QtWidgets import QApplication
+
+    from gui.app import settle, show_tab
+
+    path = tmp_path / "70b.json"
+    path.write_text(json.dumps({"name": "70B", "model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8,
+                                "nodes": 2, "fsdp": True, "tp": 4, "sequence_parallel": True, "grad_accum": 8,
+                                "seq_len": 8192, "attention": "flash", "checkpointing": "full"}))
+    win, error = build_window(str(path))
+    assert error is None
+    qtbot.addWidget(win)
+    app = QApplication.instance()
+    win.resize(1366, 768)
+    win.show()
+    app.processEvents()
+    show_tab(win, "fit")
+    panel = win.fit_panel
+    panel.search()
+    assert panel.wait()
+    settle(app)
+    rows = [panel.rows_layout.itemAt(i).widget() for i in range(panel.rows_layout.count())]
+    rows = [r for r in rows if r is not None]
+    assert len(rows) == len(panel.plans) > 0
+    for row in rows:
+        assert row.isVisible()  # laid out in the list (a row not yet laid out has a default size)
+        assert row.height() >= row.heightForWidth(row.width()) > 0
+
