@@ -18,6 +18,7 @@ from engine.units import UNITS, format_bytes, format_count, format_seconds
 from .state import AppState
 from .theme import text_colour
 from .widgets import RefreshWhenShown, plan_row
+from .words import describe_changes
 from .workers import CancellableSearch, wait_for
 
 
@@ -52,6 +53,7 @@ class SpeedChart(QWidget):
         self.plot.addItem(self.capacity)
         self.caption = QLabel()
         self.caption.setWordWrap(True)
+        self.clipped = 0
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot)
@@ -68,10 +70,24 @@ class SpeedChart(QWidget):
                             [best.time.tokens_per_second] if best else [])
         self.current.setData([current[0] / scale], [current[1]])
         self.capacity.setPos(capacity / scale)
+        # Layouts far over the capacity would squeeze the ones that fit into a sliver: the view stops at 1.5 times
+        # the capacity (further if your set-up lies beyond), and the caption says so when it leaves points out.
+        x_limit = max(1.5 * capacity / scale, current[0] / scale)
+        points = [*fit, *over, (current[0] / scale, current[1])]
+        if best:
+            points.append((best.estimate.total_bytes / scale, best.time.tokens_per_second))
+        inside = [(x, y) for x, y in points if x <= x_limit]
+        self.plot.setXRange(min(x for x, _ in inside), max(x for x, _ in inside + [(capacity / scale, 0)]))
+        self.plot.setYRange(min(y for _, y in inside), max(y for _, y in inside))
         self.plot.getAxis("bottom").setLabel(self.tr("memory per GPU (%s)") % unit)
         self.plot.getAxis("left").setLabel(self.tr("tokens/s"))
-        self.caption.setText(self.tr("Blue: layouts that fit · red ×: the smallest micro-batch of a layout that does "
-                                     "not · star: fastest plan · diamond: your set-up · dashed: capacity"))
+        caption = self.tr("Blue: layouts that fit · red ×: the smallest micro-batch of a layout that does not · star: "
+                          "fastest plan · diamond: your set-up · dashed: capacity")
+        if len(inside) < len(points):
+            caption += " · " + self.tr("%d candidates over 1.5 times the capacity are off the chart") % (
+                len(points) - len(inside))
+        self.caption.setText(caption)
+        self.clipped = len(points) - len(inside)  # for tests: points left out of the view
 
 
 class SpeedPanel(RefreshWhenShown):
@@ -151,9 +167,14 @@ class SpeedPanel(RefreshWhenShown):
             if item.widget():
                 item.widget().deleteLater()
         self.apply_buttons = []
-        self.header.setText(self.tr("%(n)d layouts searched in %(time)s; the fastest that fit, same training:") % {
-            "n": result.layouts, "time": format_seconds(result.seconds)} if result.plans else
-            self.tr("No layout of these GPUs fits without changing what you train."))
+        if not result.plans:
+            self.header.setText(self.tr("No layout of these GPUs fits without changing what you train."))
+        elif result.layouts == 1:
+            self.header.setText(self.tr("The one layout of these GPUs searched in %s; the fastest that fit, same "
+                                        "training:") % format_seconds(result.seconds))
+        else:
+            self.header.setText(self.tr("%(n)d layouts searched in %(time)s; the fastest that fit, same training:")
+                                % {"n": result.layouts, "time": format_seconds(result.seconds)})
         for i, plan in enumerate(result.plans):
             self._add_row(i + 1, plan)
         if result.changes_what_you_train:
@@ -165,12 +186,15 @@ class SpeedPanel(RefreshWhenShown):
     def _add_row(self, index: int, plan: SpeedPlan) -> None:
         unit = self.state.unit
         t = plan.time
-        changes = ", ".join(f"{k} = {v}" for k, v in plan.changes.items()) or self.tr("as it is")
+        changes = describe_changes(plan.changes) or self.tr("your set-up as it is")
         html = (f"<b>{index}. " + self.tr("%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s") % {
             "tps": format_count(t.tokens_per_second), "per_gpu": format_count(t.tokens_per_second_per_gpu),
             "mfu": f"{t.mfu:.0%}"} + "</b> · " + self.tr("%s per GPU") % format_bytes(plan.estimate.total_bytes, unit)
             + f"<br><span style='color:{text_colour('muted')}'>" + escape(changes) + "</span>")
         row, button = plan_row(html, self.tr("Apply"), lambda p=plan: self.apply(p))
+        if not plan.changes:  # nothing to apply: the set-up is already this plan
+            button.setEnabled(False)
+            button.setToolTip(self.tr("This is your set-up already"))
         self.rows_layout.insertWidget(self.rows_layout.count() - 1, row)
         self.apply_buttons.append(button)
 

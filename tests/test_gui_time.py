@@ -2,6 +2,7 @@
 the fastest-layout search applies, Compare tabulates time, a custom GPU carries its speed figures."""
 
 import json
+from html import escape
 
 import pytest
 
@@ -142,3 +143,42 @@ def test_fastest_layouts_and_time_notes_use_the_theme_muted_colour(window):
     assert TEXT_COLOURS["dark"]["muted"] in window.time_panel.notes.styleSheet()
     window.set_theme("light")
     assert TEXT_COLOURS["light"]["muted"] in window.time_panel.notes.styleSheet()
+
+
+LORA_4090 = {"name": "lora", "model": "llama-3-8b", "gpu": "rtx-4090", "method": "lora", "precision": "bf16",
+             "lora_rank": 16, "lora_targets": "all-linear", "micro_batch": 1, "seq_len": 2048,
+             "checkpointing": "full", "attention": "flash"}
+
+
+def test_fastest_layouts_rows_speak_in_words(window):
+    """Rows name their changes as the set-up panel does (not "optimizer = adamw-8bit"); a plan that is the set-up
+    as it is has nothing to apply; one GPU has one layout, said so; the chart leaves out (and counts) candidates
+    beyond 1.5 times the capacity instead of squeezing the ones that fit."""
+    from PySide6.QtWidgets import QLabel, QPushButton
+
+    from engine.units import UNITS
+    from gui.words import describe_changes
+
+    window.state.load(scenario_from_dict(LORA_4090))
+    panel = window.speed_panel
+    panel.search()
+    assert panel.wait(120000)
+    result = panel.result
+    assert result.layouts == 1 and "one layout" in panel.header.text()
+    plans = result.plans + result.changes_what_you_train
+    rows = [panel.rows_layout.itemAt(i).widget() for i in range(panel.rows_layout.count())]
+    rows = [r for r in rows if r is not None and r.findChild(QPushButton) is not None]
+    assert len(rows) == len(plans)
+    for row, plan in zip(rows, plans, strict=True):
+        text, button = row.findChild(QLabel).text(), row.findChild(QPushButton)
+        assert " = " not in text
+        assert button.isEnabled() == bool(plan.changes)
+        if plan.changes:
+            assert escape(describe_changes(plan.changes)) in text
+    assert not rows[0].findChild(QPushButton).isEnabled()  # the fastest layout of one GPU is the one in use
+    capacity = window.state.estimate.capacity_bytes
+    limit = max(1.5 * capacity, window.state.estimate.total_bytes)
+    beyond = sum(1 for b, _tps, _ok in result.candidates if b > limit)
+    assert beyond > 0 and panel.chart.clipped == beyond
+    assert panel.chart.plot.getViewBox().viewRange()[0][1] < max(b for b, _t, _o in result.candidates) / UNITS["GiB"]
+

@@ -1,50 +1,50 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name />
+    <name></name>
     <message>
-        <location filename="../local_models.py" line="48" />
+        <location filename="../local_models.py" line="48"/>
         <source>On this computer</source>
         <translation>本机上的模型</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="55" />
+        <location filename="../local_models.py" line="55"/>
         <source>Your models</source>
         <translation>你的模型</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="72" />
+        <location filename="../local_models.py" line="72"/>
         <source>%(model)s cannot be used: %(why)s</source>
         <translation>无法使用 %(model)s：%(why)s</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="106" />
+        <location filename="../local_models.py" line="106"/>
         <source>The weights were not read: %s</source>
         <translation>未读取权重：%s</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="108" />
+        <location filename="../local_models.py" line="108"/>
         <source>No .safetensors weights in this folder (only config.json was read).</source>
         <translation>此文件夹中没有 .safetensors 权重（只读取了 config.json）。</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="109" />
+        <location filename="../local_models.py" line="109"/>
         <source>, stored %s</source>
         <translation>，存储格式 %s</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="111" />
+        <location filename="../local_models.py" line="111"/>
         <source>matches the config</source>
         <translation>与配置一致</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="113" />
+        <location filename="../local_models.py" line="113"/>
         <source>the config says %s</source>
         <translation>配置给出的是 %s</translation>
     </message>
     <message>
-        <location filename="../local_models.py" line="114" />
+        <location filename="../local_models.py" line="114"/>
         <source>Checkpoint: %(n)s parameters in %(files)d file(s), mostly %(dtype)s%(quant)s; %(agree)s.</source>
         <translation>检查点：%(files)d 个文件中共 %(n)s 个参数，主要为 %(dtype)s%(quant)s；%(agree)s。</translation>
     </message>
@@ -52,177 +52,177 @@
 <context>
     <name>Actions</name>
     <message>
-        <location filename="../app.py" line="58" />
+        <location filename="../app.py" line="58"/>
         <source>%1 could not be estimated (%2); the default scenario is shown.</source>
         <translation>无法估算 %1（%2）；现显示默认场景。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="97" />
+        <location filename="../app.py" line="97"/>
         <source>No font with Chinese characters was found, so the window stays in English. Install e.g. Noto Sans CJK and switch again.</source>
         <translation>未找到包含中文字符的字体，因此界面仍保持英文。请安装 Noto Sans CJK 等字体后再切换。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="165" />
-        <location filename="../file_actions.py" line="65" />
-        <location filename="../library_actions.py" line="26" />
-        <location filename="../library_actions.py" line="30" />
+        <location filename="../app.py" line="180"/>
+        <location filename="../file_actions.py" line="65"/>
+        <location filename="../library_actions.py" line="26"/>
+        <location filename="../library_actions.py" line="30"/>
         <source>Cannot open this scenario</source>
         <translation>无法打开此场景</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="29" />
+        <location filename="../dialogs.py" line="29"/>
         <source>Dense bf16 peak (optional)</source>
         <translation>稠密 bf16 峰值（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="30" />
+        <location filename="../dialogs.py" line="30"/>
         <source>Dense fp8 peak (optional)</source>
         <translation>稠密 fp8 峰值（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="31" />
+        <location filename="../dialogs.py" line="31"/>
         <source>Memory bandwidth (optional)</source>
         <translation>显存带宽（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="32" />
+        <location filename="../dialogs.py" line="32"/>
         <source>GPU-to-GPU link, one direction (optional)</source>
         <translation>GPU 间互联单向带宽（可选）</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="57" />
-        <location filename="../file_actions.py" line="130" />
+        <location filename="../dialogs.py" line="57"/>
+        <location filename="../file_actions.py" line="130"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="58" />
+        <location filename="../dialogs.py" line="58"/>
         <source>My GPU</source>
         <translation>我的 GPU</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="65" />
-        <location filename="../dialogs.py" line="188" />
+        <location filename="../dialogs.py" line="65"/>
+        <location filename="../dialogs.py" line="188"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="66" />
+        <location filename="../dialogs.py" line="66"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="73" />
+        <location filename="../dialogs.py" line="73"/>
         <source>not given</source>
         <translation>未填写</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="92" />
+        <location filename="../dialogs.py" line="92"/>
         <source>Import a Hugging Face config.json</source>
         <translation>导入 Hugging Face config.json</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="200" />
+        <location filename="../dialogs.py" line="200"/>
         <source>Delete scenarios</source>
         <translation>删除场景</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="33" />
-        <location filename="../config_actions.py" line="44" />
-        <location filename="../dialogs.py" line="102" />
+        <location filename="../config_actions.py" line="33"/>
+        <location filename="../config_actions.py" line="44"/>
+        <location filename="../dialogs.py" line="102"/>
         <source>Cannot import this file</source>
         <translation>无法导入此文件</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="40" />
+        <location filename="../config_actions.py" line="40"/>
         <source>Imported from %s</source>
         <translation>导入自 %s</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="62" />
+        <location filename="../config_actions.py" line="62"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="64" />
+        <location filename="../config_actions.py" line="64"/>
         <source>Export launch config</source>
         <translation>导出启动配置</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="107" />
+        <location filename="../dialogs.py" line="107"/>
         <source>Name this model</source>
         <translation>为此模型命名</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="108" />
+        <location filename="../dialogs.py" line="108"/>
         <source>Name in the model list:</source>
         <translation>在模型列表中的名称：</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="131" />
+        <location filename="../dialogs.py" line="131"/>
         <source>Add a folder with models</source>
         <translation>添加包含模型的文件夹</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="145" />
+        <location filename="../dialogs.py" line="145"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
     <message>
-        <location filename="../dialogs.py" line="146" />
-        <source>Save the changes to "%s" first?</source>
+        <location filename="../dialogs.py" line="146"/>
+        <source>Save the changes to &quot;%s&quot; first?</source>
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="58" />
+        <location filename="../file_actions.py" line="58"/>
         <source>Open a scenario</source>
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="94" />
+        <location filename="../file_actions.py" line="94"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="102" />
+        <location filename="../file_actions.py" line="102"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="47" />
-        <location filename="../file_actions.py" line="119" />
+        <location filename="../config_actions.py" line="47"/>
+        <location filename="../file_actions.py" line="119"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="144" />
+        <location filename="../file_actions.py" line="144"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="69" />
-        <location filename="../file_actions.py" line="153" />
-        <location filename="../file_actions.py" line="164" />
+        <location filename="../config_actions.py" line="69"/>
+        <location filename="../file_actions.py" line="153"/>
+        <location filename="../file_actions.py" line="164"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="188" />
+        <location filename="../file_actions.py" line="188"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="206" />
+        <location filename="../file_actions.py" line="206"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="213" />
+        <location filename="../file_actions.py" line="213"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="222" />
+        <location filename="../file_actions.py" line="222"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
@@ -231,7 +231,7 @@
         <translation type="vanished">&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;这次训练在我的 GPU 上放得下吗？放不下的话，该改什么？&lt;br&gt;数值已与实际跟踪的训练步骤核对；参见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="225" />
+        <location filename="../file_actions.py" line="225"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -242,12 +242,12 @@ AdamW keeps 2 states; 8-bit AdamW 2 bytes; SGD with momentum 1 state.&lt;/p&gt;
 when their weights train, bf16 weight copies under autocast), times micro-batches in flight.
 Eager attention adds the b&amp;middot;a&amp;middot;s&amp;sup2; probabilities; checkpointing keeps only layer inputs and
 recomputes one layer in backward.&lt;/p&gt;
-&lt;p&gt;&lt;b&gt;Logits&lt;/b&gt;: b&amp;middot;s&amp;middot;V in the compute dtype plus the loss's fp32 copies (the spike at the
+&lt;p&gt;&lt;b&gt;Logits&lt;/b&gt;: b&amp;middot;s&amp;middot;V in the compute dtype plus the loss&apos;s fp32 copies (the spike at the
 start of backward is three fp32 b&amp;middot;s&amp;middot;V tensors).&lt;/p&gt;
 &lt;p&gt;&lt;b&gt;Phases&lt;/b&gt;: forward, backward and optimizer step are summed separately; the peak is the largest.
 Foreach AdamW needs one state-sized temporary in the step.&lt;/p&gt;
-&lt;p&gt;&lt;b&gt;On top&lt;/b&gt;: CUDA context (0.75 GiB), allocator gaps (cached remainders of the loss's b&amp;middot;s&amp;middot;V tensors)
-and the safety reserve (the seeds' table: 10%, 15% beyond 8K tokens).&lt;/p&gt;
+&lt;p&gt;&lt;b&gt;On top&lt;/b&gt;: CUDA context (0.75 GiB), allocator gaps (cached remainders of the loss&apos;s b&amp;middot;s&amp;middot;V tensors)
+and the safety reserve (the seeds&apos; table: 10%, 15% beyond 8K tokens).&lt;/p&gt;
 &lt;p&gt;Hover any slice, bar or table row to see its formula and inputs.&lt;/p&gt;
 </source>
         <translation>
@@ -270,49 +270,49 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 </translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="45" />
+        <location filename="../library_actions.py" line="45"/>
         <source>%(model)s on %(gpus)s</source>
         <translation>%(model)s，%(gpus)s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="53" />
+        <location filename="../library_actions.py" line="53"/>
         <source>Save as a new scenario</source>
         <translation>另存为新场景</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="54" />
+        <location filename="../library_actions.py" line="54"/>
         <source>Save to the library</source>
         <translation>保存到场景库</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="64" />
+        <location filename="../library_actions.py" line="64"/>
         <source>Changed in another window</source>
         <translation>已在其他窗口中更改</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="65" />
-        <source>"%s" was changed on disk since you opened it (another window?). Save your version as a copy, or overwrite the other version?</source>
+        <location filename="../library_actions.py" line="65"/>
+        <source>&quot;%s&quot; was changed on disk since you opened it (another window?). Save your version as a copy, or overwrite the other version?</source>
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="93" />
-        <location filename="../library_actions.py" line="82" />
-        <location filename="../library_actions.py" line="85" />
+        <location filename="../file_actions.py" line="93"/>
+        <location filename="../library_actions.py" line="82"/>
+        <location filename="../library_actions.py" line="85"/>
         <source>Cannot save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="94" />
+        <location filename="../library_actions.py" line="94"/>
         <source>Saved to the library as %s</source>
         <translation>已保存到场景库，名为 %s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="111" />
+        <location filename="../library_actions.py" line="111"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="125" />
+        <location filename="../library_actions.py" line="125"/>
         <source>Before</source>
         <translation>修改前</translation>
     </message>
@@ -320,7 +320,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>AppState</name>
     <message>
-        <location filename="../state.py" line="136" />
+        <location filename="../state.py" line="136"/>
         <source>%(control)s was set from %(old)s to %(new)s: %(why)s</source>
         <translation>%(control)s 已从 %(old)s 改为 %(new)s：%(why)s</translation>
     </message>
@@ -328,107 +328,107 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="74" />
+        <location filename="../results.py" line="74"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="74" />
+        <location filename="../results.py" line="74"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="74" />
+        <location filename="../results.py" line="74"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="75" />
+        <location filename="../results.py" line="75"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="89" />
+        <location filename="../results.py" line="89"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="116" />
+        <location filename="../results.py" line="119"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="119" />
+        <location filename="../results.py" line="121"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="117" />
+        <location filename="../results.py" line="122"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="135" />
+        <location filename="../results.py" line="143"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="151" />
+        <location filename="../results.py" line="159"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="151" />
+        <location filename="../results.py" line="159"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="151" />
+        <location filename="../results.py" line="159"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="155" />
+        <location filename="../results.py" line="163"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="157" />
+        <location filename="../results.py" line="165"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="157" />
+        <location filename="../results.py" line="165"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="158" />
+        <location filename="../results.py" line="166"/>
         <source>host memory not set</source>
         <translation>未设定主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="159" />
+        <location filename="../results.py" line="167"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="163" />
+        <location filename="../results.py" line="171"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="164" />
+        <location filename="../results.py" line="172"/>
         <source>process (as nvidia-smi shows it) %s</source>
         <translation>进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="166" />
+        <location filename="../results.py" line="174"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="167" />
+        <location filename="../results.py" line="175"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -436,22 +436,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="227" />
+        <location filename="../charts.py" line="227"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="220" />
+        <location filename="../charts.py" line="220"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="220" />
+        <location filename="../charts.py" line="220"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="236" />
+        <location filename="../charts.py" line="236"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -459,7 +459,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Charts</name>
     <message>
-        <location filename="../charts.py" line="53" />
+        <location filename="../charts.py" line="53"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
@@ -467,7 +467,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="66" />
+        <location filename="../compare_view.py" line="66"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -475,32 +475,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="80" />
-        <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor's scenario beside them.</source>
+        <location filename="../compare_view.py" line="80"/>
+        <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="129" />
+        <location filename="../compare_view.py" line="130"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="172" />
+        <location filename="../compare_view.py" line="174"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="173" />
+        <location filename="../compare_view.py" line="175"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="174" />
+        <location filename="../compare_view.py" line="176"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="177" />
+        <location filename="../compare_view.py" line="179"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -508,12 +508,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Explain</name>
     <message>
-        <location filename="../explain.py" line="29" />
+        <location filename="../explain.py" line="29"/>
         <source>%s of the peak</source>
         <translation>占峰值的 %s</translation>
     </message>
     <message>
-        <location filename="../explain.py" line="34" />
+        <location filename="../explain.py" line="34"/>
         <source>lives in: %(phase)s; largest at any moment: %(peak)s</source>
         <translation>所在阶段：%(phase)s；任一时刻的最大值：%(peak)s</translation>
     </message>
@@ -521,253 +521,253 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Fields</name>
     <message>
-        <location filename="../words.py" line="14" />
+        <location filename="../words.py" line="14"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../words.py" line="15" />
+        <location filename="../words.py" line="15"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="16" />
+        <location filename="../words.py" line="16"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../words.py" line="17" />
+        <location filename="../words.py" line="17"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="18" />
+        <location filename="../words.py" line="18"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="19" />
+        <location filename="../words.py" line="19"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="20" />
+        <location filename="../words.py" line="20"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="21" />
+        <location filename="../words.py" line="21"/>
         <source>Adapted layers (targets)</source>
         <translation>加适配器的层（targets）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="22" />
+        <location filename="../words.py" line="22"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="23" />
+        <location filename="../words.py" line="23"/>
         <source>Frozen side</source>
         <translation>冻结位置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="24" />
+        <location filename="../words.py" line="24"/>
         <source>Freeze the token embeddings</source>
         <translation>冻结词嵌入</translation>
     </message>
     <message>
-        <location filename="../words.py" line="25" />
+        <location filename="../words.py" line="25"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="26" />
+        <location filename="../words.py" line="26"/>
         <source>Double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../words.py" line="27" />
+        <location filename="../words.py" line="27"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="28" />
+        <location filename="../words.py" line="28"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="29" />
+        <location filename="../words.py" line="29"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="30" />
+        <location filename="../words.py" line="30"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每 GPU 每步序列数（micro-batch）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="31" />
+        <location filename="../words.py" line="31"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每序列 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="32" />
+        <location filename="../words.py" line="32"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="33" />
+        <location filename="../words.py" line="33"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../words.py" line="34" />
+        <location filename="../words.py" line="34"/>
         <source>Attention kernel</source>
         <translation>注意力实现</translation>
     </message>
     <message>
-        <location filename="../words.py" line="35" />
+        <location filename="../words.py" line="35"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="36" />
+        <location filename="../words.py" line="36"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="37" />
+        <location filename="../words.py" line="37"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="38" />
+        <location filename="../words.py" line="38"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="39" />
+        <location filename="../words.py" line="39"/>
         <source>Sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="40" />
-        <location filename="../words.py" line="41" />
+        <location filename="../words.py" line="40"/>
+        <location filename="../words.py" line="41"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="42" />
+        <location filename="../words.py" line="42"/>
         <source>Offload (slow)</source>
         <translation>卸载（较慢）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="43" />
+        <location filename="../words.py" line="43"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../words.py" line="44" />
+        <location filename="../words.py" line="44"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../words.py" line="45" />
+        <location filename="../words.py" line="45"/>
         <source>K factor</source>
         <translation>K 系数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="46" />
+        <location filename="../words.py" line="46"/>
         <source>LoRA alpha</source>
         <translation>LoRA alpha</translation>
     </message>
     <message>
-        <location filename="../words.py" line="47" />
+        <location filename="../words.py" line="47"/>
         <source>Adapter number format</source>
         <translation>适配器数值格式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="48" />
+        <location filename="../words.py" line="48"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../words.py" line="49" />
+        <location filename="../words.py" line="49"/>
         <source>Framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../words.py" line="50" />
+        <location filename="../words.py" line="50"/>
         <source>Loss computation</source>
         <translation>损失计算方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="51" />
+        <location filename="../words.py" line="51"/>
         <source>Compile the model</source>
         <translation>编译模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="52" />
+        <location filename="../words.py" line="52"/>
         <source>Activation offloading</source>
         <translation>激活卸载</translation>
     </message>
     <message>
-        <location filename="../words.py" line="53" />
+        <location filename="../words.py" line="53"/>
         <source>Optimizer in backward</source>
         <translation>反向传播中更新优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="54" />
+        <location filename="../words.py" line="54"/>
         <source>Also fully train (modules_to_save)</source>
         <translation>同时完整训练（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="55" />
+        <location filename="../words.py" line="55"/>
         <source>Distributed optimizer</source>
         <translation>分布式优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="56" />
+        <location filename="../words.py" line="56"/>
         <source>Pipeline schedule</source>
         <translation>流水线调度</translation>
     </message>
     <message>
-        <location filename="../words.py" line="57" />
+        <location filename="../words.py" line="57"/>
         <source>Virtual pipeline stages</source>
         <translation>虚拟流水线阶段</translation>
     </message>
     <message>
-        <location filename="../words.py" line="58" />
+        <location filename="../words.py" line="58"/>
         <source>Re-shard after forward</source>
         <translation>前向后重新分片</translation>
     </message>
     <message>
-        <location filename="../words.py" line="59" />
+        <location filename="../words.py" line="59"/>
         <source>Loss parallel</source>
         <translation>损失并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="60" />
+        <location filename="../words.py" line="60"/>
         <source>LoRA dropout</source>
         <translation>LoRA dropout</translation>
     </message>
     <message>
-        <location filename="../words.py" line="69" />
+        <location filename="../words.py" line="69"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../words.py" line="70" />
+        <location filename="../words.py" line="70"/>
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="71" />
+        <location filename="../words.py" line="71"/>
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="72" />
+        <location filename="../words.py" line="72"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
@@ -784,145 +784,145 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">视觉编码器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="73" />
+        <location filename="../words.py" line="73"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核变体</translation>
     </message>
     <message>
-        <location filename="../words.py" line="74" />
+        <location filename="../words.py" line="74"/>
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="75" />
+        <location filename="../words.py" line="75"/>
         <source>Bandwidth between nodes</source>
         <translation>节点间带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="76" />
+        <location filename="../words.py" line="76"/>
         <source>Tokens to train</source>
         <translation>要训练的 token 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="77" />
+        <location filename="../words.py" line="77"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../words.py" line="78" />
+        <location filename="../words.py" line="78"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../words.py" line="83" />
+        <location filename="../words.py" line="83"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="83" />
+        <location filename="../words.py" line="83"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="85" />
-        <location filename="../words.py" line="89" />
-        <location filename="../words.py" line="90" />
-        <location filename="../words.py" line="98" />
+        <location filename="../words.py" line="85"/>
+        <location filename="../words.py" line="89"/>
+        <location filename="../words.py" line="90"/>
+        <location filename="../words.py" line="98"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="85" />
+        <location filename="../words.py" line="85"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="86" />
+        <location filename="../words.py" line="86"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="87" />
+        <location filename="../words.py" line="87"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="87" />
+        <location filename="../words.py" line="87"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="88" />
+        <location filename="../words.py" line="88"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91" />
+        <location filename="../words.py" line="91"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91" />
+        <location filename="../words.py" line="91"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="94" />
+        <location filename="../words.py" line="94"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="95" />
+        <location filename="../words.py" line="95"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="97" />
+        <location filename="../words.py" line="97"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="98" />
+        <location filename="../words.py" line="98"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
     <message>
-        <location filename="../words.py" line="61" />
+        <location filename="../words.py" line="61"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="62" />
+        <location filename="../words.py" line="62"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="63" />
+        <location filename="../words.py" line="63"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="64" />
+        <location filename="../words.py" line="64"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="66" />
+        <location filename="../words.py" line="66"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="68" />
+        <location filename="../words.py" line="68"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../words.py" line="92" />
-        <source>as the framework's launcher sets it</source>
+        <location filename="../words.py" line="92"/>
+        <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="93" />
+        <location filename="../words.py" line="93"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
@@ -930,78 +930,78 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="103" />
+        <location filename="../fit_panel.py" line="103"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="104" />
+        <location filename="../fit_panel.py" line="104"/>
         <source>Search again</source>
         <translation>重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="149" />
-        <source>Searching the guide's changes for the least disruptive plans…</source>
+        <location filename="../fit_panel.py" line="149"/>
+        <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="195" />
+        <location filename="../fit_panel.py" line="195"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="197" />
-        <source>No combination of the guide's changes makes this fit on these GPUs.</source>
+        <location filename="../fit_panel.py" line="197"/>
+        <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="199" />
+        <location filename="../fit_panel.py" line="199"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="201" />
+        <location filename="../fit_panel.py" line="202"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="202" />
+        <location filename="../fit_panel.py" line="203"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="208" />
+        <location filename="../fit_panel.py" line="207"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="210" />
-        <location filename="../fit_panel.py" line="232" />
+        <location filename="../fit_panel.py" line="209"/>
+        <location filename="../fit_panel.py" line="227"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="215" />
+        <location filename="../fit_panel.py" line="214"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="216" />
+        <location filename="../fit_panel.py" line="215"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="218" />
+        <location filename="../fit_panel.py" line="217"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="220" />
+        <location filename="../fit_panel.py" line="219"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="223" />
+        <location filename="../fit_panel.py" line="221"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
@@ -1009,203 +1009,203 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FrameworkOptions</name>
     <message>
-        <location filename="../framework_options.py" line="27" />
+        <location filename="../framework_options.py" line="27"/>
         <source>Training framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="32" />
+        <location filename="../framework_options.py" line="32"/>
         <source>Hugging Face Trainer / TRL / axolotl / LLaMA-Factory</source>
         <translation>Hugging Face Trainer / TRL / axolotl / LLaMA-Factory 系</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="33" />
+        <location filename="../framework_options.py" line="33"/>
         <source>DeepSpeed</source>
         <translation>DeepSpeed 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="34" />
+        <location filename="../framework_options.py" line="34"/>
         <source>torchtune</source>
         <translation>torchtune 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="35" />
+        <location filename="../framework_options.py" line="35"/>
         <source>torchtitan</source>
         <translation>torchtitan 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="36" />
+        <location filename="../framework_options.py" line="36"/>
         <source>Megatron-LM / NeMo</source>
         <translation>Megatron-LM / NeMo 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="37" />
+        <location filename="../framework_options.py" line="37"/>
         <source>Unsloth</source>
         <translation>Unsloth 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="38" />
+        <location filename="../framework_options.py" line="38"/>
         <source>LitGPT</source>
         <translation>LitGPT 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="39" />
+        <location filename="../framework_options.py" line="39"/>
         <source>plain PyTorch loop</source>
         <translation>纯 PyTorch 训练循环</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="41" />
-        <location filename="../framework_options.py" line="157" />
+        <location filename="../framework_options.py" line="41"/>
+        <location filename="../framework_options.py" line="157"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="42" />
+        <location filename="../framework_options.py" line="42"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="44" />
+        <location filename="../framework_options.py" line="44"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="45" />
+        <location filename="../framework_options.py" line="45"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="46" />
+        <location filename="../framework_options.py" line="46"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="47" />
+        <location filename="../framework_options.py" line="47"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="49" />
+        <location filename="../framework_options.py" line="49"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="50" />
+        <location filename="../framework_options.py" line="50"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="51" />
+        <location filename="../framework_options.py" line="51"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="52" />
+        <location filename="../framework_options.py" line="52"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="53" />
+        <location filename="../framework_options.py" line="53"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="54" />
+        <location filename="../framework_options.py" line="54"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="55" />
+        <location filename="../framework_options.py" line="55"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="90" />
+        <location filename="../framework_options.py" line="90"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="92" />
+        <location filename="../framework_options.py" line="92"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="93" />
+        <location filename="../framework_options.py" line="93"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60" />
-        <source>as the framework's launcher sets it</source>
+        <location filename="../framework_options.py" line="60"/>
+        <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="61" />
+        <location filename="../framework_options.py" line="61"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="62" />
+        <location filename="../framework_options.py" line="62"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="65" />
+        <location filename="../framework_options.py" line="65"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="66" />
+        <location filename="../framework_options.py" line="66"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68" />
+        <location filename="../framework_options.py" line="68"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69" />
+        <location filename="../framework_options.py" line="69"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="70" />
+        <location filename="../framework_options.py" line="70"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="72" />
+        <location filename="../framework_options.py" line="72"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="73" />
+        <location filename="../framework_options.py" line="73"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="74" />
+        <location filename="../framework_options.py" line="74"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75" />
+        <location filename="../framework_options.py" line="75"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="76" />
+        <location filename="../framework_options.py" line="76"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82" />
+        <location filename="../framework_options.py" line="82"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="84" />
+        <location filename="../framework_options.py" line="84"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -1213,93 +1213,93 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>HardwarePicker</name>
     <message>
-        <location filename="../pickers.py" line="225" />
+        <location filename="../pickers.py" line="225"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="228" />
+        <location filename="../pickers.py" line="228"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="228" />
+        <location filename="../pickers.py" line="228"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="228" />
+        <location filename="../pickers.py" line="228"/>
         <source>Search GPUs (e.g. 4090, H100, MI300)</source>
         <translation>搜索 GPU（如 4090、H100、MI300）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="236" />
+        <location filename="../pickers.py" line="236"/>
         <source>Custom GPU…</source>
         <translation>自定义 GPU…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="237" />
+        <location filename="../pickers.py" line="237"/>
         <source>GPUs in each machine. More GPUs only lower the memory per GPU when something is split over them (ZeRO/FSDP, tensor, pipeline, context or expert parallelism); plain data parallelism copies everything.</source>
         <translation>每台机器的 GPU 数。只有把某些东西切分到多块 GPU 上（ZeRO/FSDP、张量、流水线、上下文或专家并行）时，GPU 越多每块的显存才越少；单纯的数据并行会复制全部内容。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="240" />
+        <location filename="../pickers.py" line="240"/>
         <source>Machines. Total GPUs = GPUs per node × nodes; communication between nodes is slower than within one.</source>
         <translation>机器数。GPU 总数 = 每节点 GPU 数 × 节点数；节点之间的通信比节点内部慢。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="242" />
+        <location filename="../pickers.py" line="242"/>
         <source>A GPU that is not in the list: give its name and memory</source>
         <translation>列表中没有的 GPU：填写名称和显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="244" />
+        <location filename="../pickers.py" line="244"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="246" />
+        <location filename="../pickers.py" line="246"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="273" />
-        <location filename="../pickers.py" line="275" />
+        <location filename="../pickers.py" line="273"/>
+        <location filename="../pickers.py" line="275"/>
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="279" />
+        <location filename="../pickers.py" line="279"/>
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="279" />
+        <location filename="../pickers.py" line="279"/>
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="280" />
+        <location filename="../pickers.py" line="280"/>
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="280" />
+        <location filename="../pickers.py" line="280"/>
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="285" />
+        <location filename="../pickers.py" line="285"/>
         <source>Your GPUs</source>
         <translation>你的 GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="300" />
+        <location filename="../pickers.py" line="300"/>
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="301" />
+        <location filename="../pickers.py" line="301"/>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
@@ -1307,92 +1307,92 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ImportReview</name>
     <message>
-        <location filename="../import_review.py" line="34" />
+        <location filename="../import_review.py" line="34"/>
         <source>Review the imported training config</source>
         <translation>检查导入的训练配置</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="35" />
+        <location filename="../import_review.py" line="35"/>
         <source>Read %1 file(s) (%2): %3 settings used, %4 assumed, %5 not used.</source>
         <translation>已读取 %1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="36" />
+        <location filename="../import_review.py" line="36"/>
         <source>No model preset matched the file; the current model (%1) is kept. Pick another one after the import.</source>
         <translation>文件中的模型没有匹配的预设；保留当前模型（%1）。导入后可另选模型。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="38" />
+        <location filename="../import_review.py" line="38"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="39" />
+        <location filename="../import_review.py" line="39"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="40" />
+        <location filename="../import_review.py" line="40"/>
         <source>Read from</source>
         <translation>读取自</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="41" />
+        <location filename="../import_review.py" line="41"/>
         <source>Read (%1)</source>
         <translation>已读取（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="42" />
+        <location filename="../import_review.py" line="42"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="43" />
+        <location filename="../import_review.py" line="43"/>
         <source>Assumed (%1)</source>
         <translation>已假定（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="44" />
+        <location filename="../import_review.py" line="44"/>
         <source>In the file</source>
         <translation>文件中的项</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="45" />
+        <location filename="../import_review.py" line="45"/>
         <source>Why it is not used</source>
         <translation>未使用的原因</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="46" />
+        <location filename="../import_review.py" line="46"/>
         <source>Not used (%1)</source>
         <translation>未使用（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="47" />
+        <location filename="../import_review.py" line="47"/>
         <source>Replace the scenario</source>
         <translation>替换当前方案</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="48" />
+        <location filename="../import_review.py" line="48"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="49" />
+        <location filename="../import_review.py" line="49"/>
         <source>Import the training config files of one job</source>
         <translation>导入同一训练任务的配置文件</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="50" />
+        <location filename="../import_review.py" line="50"/>
         <source>Export launch config</source>
         <translation>导出启动配置</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="51" />
+        <location filename="../import_review.py" line="51"/>
         <source>The settings the plan decides (parallelism, ZeRO stage, offload, batch and accumulation, checkpointing, precision, LoRA/QLoRA), to merge into your own config.</source>
         <translation>方案所决定的设置（并行方式、ZeRO 阶段、卸载、批次与梯度累积、激活检查点、精度、LoRA/QLoRA），请合并到你自己的配置中。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="54" />
+        <location filename="../import_review.py" line="54"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
@@ -1400,52 +1400,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LibraryPanel</name>
     <message>
-        <location filename="../library_panel.py" line="53" />
+        <location filename="../library_panel.py" line="53"/>
         <source>Filter by name, model or GPU</source>
         <translation>按名称、模型或 GPU 筛选</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="59" />
+        <location filename="../library_panel.py" line="59"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="59" />
+        <location filename="../library_panel.py" line="59"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="59" />
+        <location filename="../library_panel.py" line="59"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="59" />
+        <location filename="../library_panel.py" line="59"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="59" />
+        <location filename="../library_panel.py" line="59"/>
         <source>Peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="93" />
+        <location filename="../library_panel.py" line="93"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="93" />
+        <location filename="../library_panel.py" line="93"/>
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="93" />
+        <location filename="../library_panel.py" line="93"/>
         <source>New</source>
         <translation>新建</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="94" />
+        <location filename="../library_panel.py" line="94"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
@@ -1454,143 +1454,143 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">删除</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="97" />
+        <location filename="../library_panel.py" line="97"/>
         <source>Restore deleted…</source>
         <translation>恢复已删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="96" />
+        <location filename="../library_panel.py" line="96"/>
         <source>Import…</source>
         <translation>导入…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="96" />
+        <location filename="../library_panel.py" line="96"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="95" />
+        <location filename="../library_panel.py" line="95"/>
         <source>Compare selected</source>
         <translation>对比所选</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="60" />
+        <location filename="../library_panel.py" line="60"/>
         <source>Modified</source>
         <translation>修改时间</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="94" />
+        <location filename="../library_panel.py" line="94"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="95" />
+        <location filename="../library_panel.py" line="95"/>
         <source>Compare with current</source>
         <translation>与当前对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="103" />
+        <location filename="../library_panel.py" line="103"/>
         <source>Move the selected scenarios to the trash (Delete key); Undo or Restore deleted… brings them back</source>
         <translation>把选中的场景移到回收站（Delete 键）；撤销或“恢复已删除…”可以找回</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="105" />
+        <location filename="../library_panel.py" line="105"/>
         <source>Rename the selected scenario (F2)</source>
         <translation>重命名选中的场景（F2）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="56" />
+        <location filename="../library_panel.py" line="56"/>
         <source> (example, read-only)</source>
         <translation>（示例，只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="56" />
+        <location filename="../library_panel.py" line="56"/>
         <source> (read-only)</source>
         <translation>（只读）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="57" />
+        <location filename="../library_panel.py" line="57"/>
         <source>cannot be estimated (%s)</source>
         <translation>无法估算（%s）</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="57" />
+        <location filename="../library_panel.py" line="57"/>
         <source>estimating…</source>
         <translation>估算中…</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="242" />
+        <location filename="../library_panel.py" line="242"/>
         <source>Select 2 to 4 scenarios</source>
         <translation>选择 2 到 4 个场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="244" />
-        <source>The editor's scenario beside 1 to 3 selected ones</source>
+        <location filename="../library_panel.py" line="244"/>
+        <source>The editor&apos;s scenario beside 1 to 3 selected ones</source>
         <translation>将编辑器中的场景与 1 到 3 个所选场景并排对比</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="252" />
-        <location filename="../library_panel.py" line="291" />
-        <location filename="../library_panel.py" line="302" />
-        <location filename="../library_panel.py" line="322" />
-        <location filename="../library_panel.py" line="341" />
+        <location filename="../library_panel.py" line="252"/>
+        <location filename="../library_panel.py" line="291"/>
+        <location filename="../library_panel.py" line="302"/>
+        <location filename="../library_panel.py" line="322"/>
+        <location filename="../library_panel.py" line="341"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message numerus="yes">
-        <location filename="../library_panel.py" line="295" />
+        <location filename="../library_panel.py" line="295"/>
         <source>Moved %n scenario(s) to the trash.</source>
         <translation>
             <numerusform>已把 %n 个场景移到回收站。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="317" />
+        <location filename="../library_panel.py" line="317"/>
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="317" />
+        <location filename="../library_panel.py" line="317"/>
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="331" />
+        <location filename="../library_panel.py" line="331"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="331" />
+        <location filename="../library_panel.py" line="331"/>
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="335" />
+        <location filename="../library_panel.py" line="335"/>
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="336" />
+        <location filename="../library_panel.py" line="336"/>
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="345" />
+        <location filename="../library_panel.py" line="345"/>
         <source>Deleted scenarios stay in the trash for %1 days and backups of older-format files for %2 days (at most %3 of each, newest kept); quarantined files are never removed.</source>
         <translation>已删除的场景在回收站中保留 %1 天，旧格式文件的备份保留 %2 天（每类最多 %3 个，保留最新的）；隔离的文件永不删除。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="351" />
+        <location filename="../library_panel.py" line="351"/>
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="358" />
+        <location filename="../library_panel.py" line="358"/>
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="368" />
+        <location filename="../library_panel.py" line="368"/>
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -1598,27 +1598,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LimitsLabel</name>
     <message>
-        <location filename="../fit_panel.py" line="78" />
+        <location filename="../fit_panel.py" line="78"/>
         <source>none up to 1024</source>
         <translation>1024 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="80" />
+        <location filename="../fit_panel.py" line="80"/>
         <source>micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens</source>
         <translation>微批次 ≤ %(mb)d · 序列长度 ≤ %(seq)s 个 token</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="83" />
+        <location filename="../fit_panel.py" line="83"/>
         <source>not even micro-batch 1 fits (it runs only by eating into the reserve)</source>
         <translation>连 micro-batch 1 也放不下（只能占用安全余量运行）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="85" />
+        <location filename="../fit_panel.py" line="85"/>
         <source>not even micro-batch 1 fits</source>
         <translation>连 micro-batch 1 也放不下</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="86" />
+        <location filename="../fit_panel.py" line="86"/>
         <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
         <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
     </message>
@@ -1634,7 +1634,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <source>detailed: checked against measured training steps; seed-*: the source articles' formulas</source>
+        <source>detailed: checked against measured training steps; seed-*: the source articles&apos; formulas</source>
         <translation type="vanished">detailed：已与实测的训练步骤核对；seed-*：参考文章中的公式</translation>
     </message>
     <message>
@@ -1642,7 +1642,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">估算器：%s</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="83" />
+        <location filename="../main_window.py" line="83"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
@@ -1651,52 +1651,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">估算器</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="88" />
+        <location filename="../main_window.py" line="88"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="108" />
+        <location filename="../main_window.py" line="108"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="110" />
+        <location filename="../main_window.py" line="110"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="111" />
+        <location filename="../main_window.py" line="111"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="113" />
+        <location filename="../main_window.py" line="113"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="117" />
+        <location filename="../main_window.py" line="117"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="121" />
+        <location filename="../main_window.py" line="121"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="123" />
+        <location filename="../main_window.py" line="123"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="175" />
+        <location filename="../main_window.py" line="175"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="176" />
+        <location filename="../main_window.py" line="176"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
@@ -1721,12 +1721,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="185" />
+        <location filename="../main_window.py" line="185"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="187" />
+        <location filename="../main_window.py" line="187"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
@@ -1735,132 +1735,132 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="177" />
+        <location filename="../main_window.py" line="177"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="179" />
+        <location filename="../main_window.py" line="179"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180" />
+        <location filename="../main_window.py" line="180"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="182" />
+        <location filename="../main_window.py" line="182"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="184" />
+        <location filename="../main_window.py" line="184"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188" />
+        <location filename="../main_window.py" line="188"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189" />
+        <location filename="../main_window.py" line="189"/>
         <source>Image (PNG)…</source>
         <translation>图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189" />
+        <location filename="../main_window.py" line="189"/>
         <source>Report (PDF)…</source>
         <translation>报告（PDF）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190" />
+        <location filename="../main_window.py" line="190"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190" />
+        <location filename="../main_window.py" line="190"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193" />
+        <location filename="../main_window.py" line="193"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="195" />
+        <location filename="../main_window.py" line="195"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="196" />
+        <location filename="../main_window.py" line="196"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="198" />
+        <location filename="../main_window.py" line="198"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="204" />
+        <location filename="../main_window.py" line="204"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="206" />
+        <location filename="../main_window.py" line="206"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="207" />
+        <location filename="../main_window.py" line="207"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="216" />
+        <location filename="../main_window.py" line="216"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="219" />
+        <location filename="../main_window.py" line="219"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="219" />
+        <location filename="../main_window.py" line="219"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224" />
+        <location filename="../main_window.py" line="224"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232" />
+        <location filename="../main_window.py" line="232"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="239" />
+        <location filename="../main_window.py" line="239"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="240" />
+        <location filename="../main_window.py" line="240"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="242" />
+        <location filename="../main_window.py" line="242"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="318" />
+        <location filename="../main_window.py" line="320"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
@@ -1868,79 +1868,79 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../pickers.py" line="134" />
-        <location filename="../pickers.py" line="138" />
+        <location filename="../pickers.py" line="134"/>
+        <location filename="../pickers.py" line="138"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="138" />
+        <location filename="../pickers.py" line="138"/>
         <source>Params</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="138" />
+        <location filename="../pickers.py" line="138"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="139" />
+        <location filename="../pickers.py" line="139"/>
         <source>Search models (e.g. llama 8b, qwen3, moe)</source>
         <translation>搜索模型（如 llama 8b、qwen3、moe）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="144" />
+        <location filename="../pickers.py" line="144"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="145" />
+        <location filename="../pickers.py" line="145"/>
         <source>Add a model from a local Hugging Face config.json</source>
         <translation>从本地 Hugging Face config.json 添加模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="146" />
+        <location filename="../pickers.py" line="146"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="147" />
+        <location filename="../pickers.py" line="147"/>
         <source>Look again for models in the Hugging Face cache and your folders</source>
         <translation>重新在 Hugging Face 缓存和你的文件夹中查找模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="148" />
+        <location filename="../pickers.py" line="148"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="149" />
-        <source>A folder with models (each with a config.json) to list under "On this computer"</source>
+        <location filename="../pickers.py" line="149"/>
+        <source>A folder with models (each with a config.json) to list under &quot;On this computer&quot;</source>
         <translation>一个包含模型（每个都有 config.json）的文件夹，列在“本机上的模型”下</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="175" />
-        <location filename="../pickers.py" line="183" />
+        <location filename="../pickers.py" line="175"/>
+        <location filename="../pickers.py" line="183"/>
         <source>Model: %s</source>
         <translation>模型：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="207" />
+        <location filename="../pickers.py" line="207"/>
         <source>, %s active per token</source>
         <translation>，每个 token 激活 %s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="208" />
+        <location filename="../pickers.py" line="208"/>
         <source>; %(e)d experts, top-%(k)d</source>
         <translation>；%(e)d 个专家，top-%(k)d</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="211" />
+        <location filename="../pickers.py" line="211"/>
         <source>&lt;b&gt;%(name)s&lt;/b&gt;: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, %(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens</source>
         <translation>&lt;b&gt;%(name)s&lt;/b&gt;：%(params)s 参数%(active)s；%(layers)d 层，隐藏维度 %(hidden)d，%(heads)d 个注意力头（%(kv)d 个 KV 头）%(moe)s；词表 %(vocab)s；上下文 %(ctx)s 个 token</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="217" />
+        <location filename="../pickers.py" line="217"/>
         <source>Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence</source>
         <translation>推理 KV 缓存（bf16，已考虑 GQA）：每条序列每 1,000 个 token 占 %s</translation>
     </message>
@@ -1948,12 +1948,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="210" />
+        <location filename="../widgets.py" line="225"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="213" />
+        <location filename="../widgets.py" line="228"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
     </message>
@@ -1961,57 +1961,57 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Report</name>
     <message>
-        <location filename="../report_export.py" line="35" />
+        <location filename="../report_export.py" line="35"/>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s: %(room)s</source>
         <translation>%(n)d × %(gpu)s 每块用 %(used)s，共 %(cap)s：%(room)s</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="36" />
+        <location filename="../report_export.py" line="36"/>
         <source>(default)</source>
         <translation>（默认）</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="37" />
+        <location filename="../report_export.py" line="37"/>
         <source>Comparison</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="38" />
+        <location filename="../report_export.py" line="38"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="39" />
+        <location filename="../report_export.py" line="39"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="40" />
+        <location filename="../report_export.py" line="40"/>
         <source>LLM Memory Planner %(version)s · %(date)s</source>
         <translation>LLM Memory Planner %(version)s · %(date)s</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="41" />
+        <location filename="../report_export.py" line="41"/>
         <source>Lives in</source>
         <translation>存在于</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="42" />
+        <location filename="../report_export.py" line="42"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="43" />
+        <location filename="../report_export.py" line="43"/>
         <source>Warnings and assumptions</source>
         <translation>警告与假设</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="44" />
+        <location filename="../report_export.py" line="44"/>
         <source>What differs</source>
         <translation>不同之处</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="45" />
+        <location filename="../report_export.py" line="45"/>
         <source>Where the memory goes (fullest GPU, at the peak)</source>
         <translation>显存去向（最满的 GPU，峰值时）</translation>
     </message>
@@ -2019,232 +2019,232 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="41" />
+        <location filename="../setup_panel.py" line="41"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="47" />
+        <location filename="../setup_panel.py" line="47"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="48" />
+        <location filename="../setup_panel.py" line="48"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="49" />
+        <location filename="../setup_panel.py" line="49"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="50" />
+        <location filename="../setup_panel.py" line="50"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="53" />
+        <location filename="../setup_panel.py" line="53"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="56" />
+        <location filename="../setup_panel.py" line="56"/>
         <source>Which linear layers get adapters</source>
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59" />
+        <location filename="../setup_panel.py" line="59"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59" />
+        <location filename="../setup_panel.py" line="59"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="61" />
+        <location filename="../setup_panel.py" line="61"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="62" />
+        <location filename="../setup_panel.py" line="62"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="62" />
+        <location filename="../setup_panel.py" line="62"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="63" />
+        <location filename="../setup_panel.py" line="63"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="66" />
+        <location filename="../setup_panel.py" line="66"/>
         <source>in the number format below (16/32-bit)</source>
         <translation>使用下方的数值格式（16/32 位）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="67" />
+        <location filename="../setup_panel.py" line="67"/>
         <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
         <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="68" />
+        <location filename="../setup_panel.py" line="68"/>
         <source>MXFP4: 4.25 bits per weight</source>
         <translation>MXFP4：每个权重 4.25 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="69" />
+        <location filename="../setup_panel.py" line="69"/>
         <source>FP8: 8 bits per weight</source>
         <translation>FP8：每个权重 8 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="77" />
+        <location filename="../setup_panel.py" line="77"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="78" />
+        <location filename="../setup_panel.py" line="78"/>
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="79" />
+        <location filename="../setup_panel.py" line="79"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="80" />
+        <location filename="../setup_panel.py" line="80"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="82" />
+        <location filename="../setup_panel.py" line="82"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="83" />
+        <location filename="../setup_panel.py" line="83"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="87" />
+        <location filename="../setup_panel.py" line="87"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="88" />
+        <location filename="../setup_panel.py" line="88"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="89" />
+        <location filename="../setup_panel.py" line="89"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="90" />
+        <location filename="../setup_panel.py" line="90"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="91" />
+        <location filename="../setup_panel.py" line="91"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="92" />
+        <location filename="../setup_panel.py" line="92"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="93" />
+        <location filename="../setup_panel.py" line="93"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="94" />
+        <location filename="../setup_panel.py" line="94"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="97" />
+        <location filename="../setup_panel.py" line="97"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="100" />
+        <location filename="../setup_panel.py" line="100"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="101" />
+        <location filename="../setup_panel.py" line="101"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="102" />
+        <location filename="../setup_panel.py" line="102"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="103" />
+        <location filename="../setup_panel.py" line="103"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="104" />
+        <location filename="../setup_panel.py" line="104"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="105" />
+        <location filename="../setup_panel.py" line="105"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="106" />
+        <location filename="../setup_panel.py" line="106"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109" />
+        <location filename="../setup_panel.py" line="109"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="111" />
+        <location filename="../setup_panel.py" line="111"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="113" />
+        <location filename="../setup_panel.py" line="113"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115" />
+        <location filename="../setup_panel.py" line="115"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="118" />
+        <location filename="../setup_panel.py" line="118"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="119" />
+        <location filename="../setup_panel.py" line="119"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="120" />
+        <location filename="../setup_panel.py" line="120"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
@@ -2253,7 +2253,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <source>the tower's native size</source>
+        <source>the tower&apos;s native size</source>
         <translation type="vanished">编码器的原生尺寸</translation>
     </message>
     <message>
@@ -2273,112 +2273,112 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="168" />
+        <location filename="../setup_panel.py" line="168"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="169" />
+        <location filename="../setup_panel.py" line="169"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="170" />
+        <location filename="../setup_panel.py" line="170"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="171" />
+        <location filename="../setup_panel.py" line="171"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="174" />
+        <location filename="../setup_panel.py" line="174"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="175" />
+        <location filename="../setup_panel.py" line="175"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="198" />
+        <location filename="../setup_panel.py" line="198"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="202" />
+        <location filename="../setup_panel.py" line="202"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="204" />
+        <location filename="../setup_panel.py" line="204"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="206" />
+        <location filename="../setup_panel.py" line="206"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="208" />
+        <location filename="../setup_panel.py" line="208"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="210" />
+        <location filename="../setup_panel.py" line="210"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="212" />
+        <location filename="../setup_panel.py" line="212"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="214" />
+        <location filename="../setup_panel.py" line="214"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="217" />
+        <location filename="../setup_panel.py" line="217"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="218" />
+        <location filename="../setup_panel.py" line="218"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221" />
+        <location filename="../setup_panel.py" line="221"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223" />
+        <location filename="../setup_panel.py" line="223"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="225" />
+        <location filename="../setup_panel.py" line="225"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="227" />
+        <location filename="../setup_panel.py" line="227"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="229" />
+        <location filename="../setup_panel.py" line="229"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="232" />
+        <location filename="../setup_panel.py" line="232"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
@@ -2395,44 +2395,44 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">是否训练图像编码器及其投影层。训练：需要它们的梯度、优化器状态和每个图像块的激活值；冻结：只需要它们的权重。LoRA 和 QLoRA 保持其冻结。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="234" />
-        <source>Split every layer's matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
+        <location filename="../setup_panel.py" line="234"/>
+        <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="236" />
+        <location filename="../setup_panel.py" line="236"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="238" />
-        <source>Spread a mixture-of-experts model's experts over this many GPUs (MoE models only).</source>
+        <location filename="../setup_panel.py" line="238"/>
+        <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="239" />
+        <location filename="../setup_panel.py" line="239"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="241" />
+        <location filename="../setup_panel.py" line="241"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="243" />
+        <location filename="../setup_panel.py" line="243"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="246" />
+        <location filename="../setup_panel.py" line="246"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="248" />
-        <source>How memory is computed. 'detailed' counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide's formulas for comparison.</source>
-        <translation>显存的计算方式。'detailed' 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
+        <location filename="../setup_panel.py" line="248"/>
+        <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
+        <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
         <source>Each image: %1 patches in the tower, %2 tokens of the sequence.</source>
@@ -2447,107 +2447,107 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">仅重算注意力（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="121" />
+        <location filename="../setup_panel.py" line="121"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="124" />
+        <location filename="../setup_panel.py" line="124"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="127" />
+        <location filename="../setup_panel.py" line="127"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="128" />
+        <location filename="../setup_panel.py" line="128"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="129" />
+        <location filename="../setup_panel.py" line="129"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="132" />
+        <location filename="../setup_panel.py" line="132"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142" />
+        <location filename="../setup_panel.py" line="142"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="143" />
+        <location filename="../setup_panel.py" line="143"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="144" />
+        <location filename="../setup_panel.py" line="144"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="145" />
+        <location filename="../setup_panel.py" line="145"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="146" />
+        <location filename="../setup_panel.py" line="146"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="150" />
+        <location filename="../setup_panel.py" line="150"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="151" />
+        <location filename="../setup_panel.py" line="151"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="152" />
+        <location filename="../setup_panel.py" line="152"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="153" />
+        <location filename="../setup_panel.py" line="153"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="154" />
+        <location filename="../setup_panel.py" line="154"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="157" />
+        <location filename="../setup_panel.py" line="157"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="160" />
+        <location filename="../setup_panel.py" line="160"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="161" />
+        <location filename="../setup_panel.py" line="161"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="162" />
+        <location filename="../setup_panel.py" line="162"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="165" />
+        <location filename="../setup_panel.py" line="165"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
@@ -2556,17 +2556,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">高级：并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="325" />
+        <location filename="../setup_panel.py" line="325"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="325" />
+        <location filename="../setup_panel.py" line="325"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="373" />
+        <location filename="../setup_panel.py" line="373"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
@@ -2574,70 +2574,89 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SpeedChart</name>
     <message>
-        <location filename="../speed_panel.py" line="70" />
+        <location filename="../speed_panel.py" line="82"/>
         <source>memory per GPU (%s)</source>
         <translation>每 GPU 显存（%s）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="71" />
+        <location filename="../speed_panel.py" line="83"/>
         <source>tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="72" />
+        <location filename="../speed_panel.py" line="84"/>
         <source>Blue: layouts that fit · red ×: the smallest micro-batch of a layout that does not · star: fastest plan · diamond: your set-up · dashed: capacity</source>
         <translation>蓝点：放得下的布局 · 红色 ×：放不下的布局（其最小 micro-batch）· 星号：最快方案 · 菱形：当前设置 · 虚线：显存容量</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="87"/>
+        <source>%d candidates over 1.5 times the capacity are off the chart</source>
+        <translation>另有 %d 个超过显存容量 1.5 倍的候选未画出</translation>
     </message>
 </context>
 <context>
     <name>SpeedPanel</name>
     <message>
-        <location filename="../speed_panel.py" line="85" />
+        <location filename="../speed_panel.py" line="102"/>
         <source>Search again</source>
         <translation>重新搜索</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="115" />
+        <location filename="../speed_panel.py" line="133"/>
         <source>Searching every layout of these GPUs for the fastest that fit…</source>
         <translation>正在搜索这些 GPU 上的所有并行布局，寻找放得下且最快的……</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="141" />
+        <location filename="../speed_panel.py" line="173"/>
+        <source>The one layout of these GPUs searched in %s; the fastest that fit, same training:</source>
+        <translation>用 %s 搜索了这些 GPU 唯一的一种布局；训练内容不变、放得下的最快方案：</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="176"/>
         <source>%(n)d layouts searched in %(time)s; the fastest that fit, same training:</source>
         <translation>用 %(time)s 搜索了 %(n)d 种布局；训练内容不变、放得下的最快方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="143" />
+        <location filename="../speed_panel.py" line="189"/>
+        <source>your set-up as it is</source>
+        <translation>当前设置，保持不变</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="171"/>
         <source>No layout of these GPUs fits without changing what you train.</source>
         <translation>不改变训练内容，这些 GPU 上没有放得下的布局。</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="147" />
+        <location filename="../speed_panel.py" line="181"/>
         <source>Changes what you train:</source>
         <translation>会改变训练内容的方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="155" />
         <source>as it is</source>
-        <translation>保持不变</translation>
+        <translation type="vanished">保持不变</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="156" />
+        <location filename="../speed_panel.py" line="190"/>
         <source>%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s</source>
         <translation>%(tps)s tokens/s（每 GPU %(per_gpu)s），MFU %(mfu)s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="158" />
+        <location filename="../speed_panel.py" line="192"/>
         <source>%s per GPU</source>
         <translation>每 GPU %s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="162" />
+        <location filename="../speed_panel.py" line="194"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="173" />
+        <location filename="../speed_panel.py" line="197"/>
+        <source>This is your set-up already</source>
+        <translation>这已经是当前设置</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="203"/>
         <source>Use the faster layout</source>
         <translation>使用更快的布局</translation>
     </message>
@@ -2645,32 +2664,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SuggestionsPanel</name>
     <message>
-        <location filename="../suggestions_panel.py" line="51" />
+        <location filename="../suggestions_panel.py" line="51"/>
         <source>It fits. These changes would add headroom, in the order the guide recommends trying them:</source>
         <translation>已经放得下。以下调整可以增加余量，按指南推荐的尝试顺序排列：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="54" />
-        <source>Try these in order (the seeds' decision guide); each shows the memory it saves per GPU and whether that alone makes the run fit:</source>
+        <location filename="../suggestions_panel.py" line="54"/>
+        <source>Try these in order (the seeds&apos; decision guide); each shows the memory it saves per GPU and whether that alone makes the run fit:</source>
         <translation>请按顺序尝试（参考资料中的决策指南）；每项都列出它在每块 GPU 上节省的显存，以及仅靠这一项能否放得下：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="63" />
+        <location filename="../suggestions_panel.py" line="63"/>
         <source>saves %s</source>
         <translation>节省 %s</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="67" />
+        <location filename="../suggestions_panel.py" line="67"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="68" />
+        <location filename="../suggestions_panel.py" line="68"/>
         <source>Apply this change (Ctrl+Z undoes it)</source>
         <translation>应用此调整（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="76" />
+        <location filename="../suggestions_panel.py" line="76"/>
         <source>No single change from the guide saves memory here.</source>
         <translation>指南中没有哪一项调整能单独在这里节省显存。</translation>
     </message>
@@ -2678,7 +2697,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_panel.py" line="89" />
+        <location filename="../time_panel.py" line="90"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
@@ -2686,134 +2705,139 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="104" />
+        <location filename="../time_panel.py" line="105"/>
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="109" />
+        <location filename="../time_panel.py" line="110"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="110" />
+        <location filename="../time_panel.py" line="111"/>
         <source>Price of one GPU for one hour, in any currency</source>
         <translation>一块 GPU 一小时的价格，任意货币</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="116" />
+        <location filename="../time_panel.py" line="117"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="117" />
+        <location filename="../time_panel.py" line="118"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="118" />
+        <location filename="../time_panel.py" line="119"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="121" />
+        <location filename="../time_panel.py" line="122"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="123" />
+        <location filename="../time_panel.py" line="124"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="129" />
-        <location filename="../time_panel.py" line="189" />
+        <location filename="../time_panel.py" line="130"/>
+        <location filename="../time_panel.py" line="191"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="130" />
-        <location filename="../time_panel.py" line="194" />
+        <location filename="../time_panel.py" line="131"/>
+        <location filename="../time_panel.py" line="196"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="131" />
+        <location filename="../time_panel.py" line="132"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="155" />
+        <location filename="../time_panel.py" line="155"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="159" />
+        <location filename="../time_panel.py" line="159"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="162" />
+        <location filename="../time_panel.py" line="160"/>
+        <source>%(tokens)s tokens per step on one GPU</source>
+        <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="163"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="165" />
+        <location filename="../time_panel.py" line="166"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="168" />
+        <location filename="../time_panel.py" line="169"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="185" />
+        <location filename="../time_panel.py" line="187"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="199" />
+        <location filename="../time_panel.py" line="201"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="204" />
+        <location filename="../time_panel.py" line="206"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="219" />
+        <location filename="../time_panel.py" line="221"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="220" />
+        <location filename="../time_panel.py" line="222"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="221" />
+        <location filename="../time_panel.py" line="223"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="223" />
+        <location filename="../time_panel.py" line="225"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="225" />
+        <location filename="../time_panel.py" line="227"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="227" />
+        <location filename="../time_panel.py" line="229"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="230" />
+        <location filename="../time_panel.py" line="232"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -2821,7 +2845,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../results.py" line="45" />
+        <location filename="../results.py" line="45"/>
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
@@ -2830,7 +2854,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">偏紧：要占用安全余量才放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="46" />
+        <location filename="../results.py" line="46"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
@@ -2843,17 +2867,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">每块 GPU 超出 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="45" />
+        <location filename="../results.py" line="45"/>
         <source>TIGHT: fits, but eats into the safety reserve</source>
         <translation>紧张：放得下，但占用了安全余量</translation>
     </message>
     <message>
-        <location filename="../results.py" line="48" />
+        <location filename="../results.py" line="48"/>
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="52" />
+        <location filename="../results.py" line="52"/>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -2861,57 +2885,57 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>VisionRows</name>
     <message>
-        <location filename="../vision_rows.py" line="30" />
+        <location filename="../vision_rows.py" line="32"/>
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="33" />
-        <source>the tower's native size</source>
+        <location filename="../vision_rows.py" line="35"/>
+        <source>the tower&apos;s native size</source>
         <translation>编码器的原生尺寸</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="34" />
+        <location filename="../vision_rows.py" line="36"/>
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="37" />
+        <location filename="../vision_rows.py" line="39"/>
         <source>not trained (frozen tower)</source>
         <translation>不训练（冻结编码器）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="38" />
+        <location filename="../vision_rows.py" line="40"/>
         <source>trained with the model (trained tower)</source>
         <translation>与模型一起训练（训练编码器）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="41" />
+        <location filename="../vision_rows.py" line="43"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="47" />
+        <location filename="../vision_rows.py" line="49"/>
         <source>Images in each training sequence. Their tokens are part of the sequence length; a trained image encoder keeps activations for every image patch.</source>
         <translation>每个训练序列中的图像数。图像的 token 计入序列长度；训练图像编码器时，每个图像块的激活值都要保留。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="50" />
+        <location filename="../vision_rows.py" line="52"/>
         <source>Side of each (square) image in pixels. Towers that read any size make more patches and tokens from larger images (Qwen2.5-VL, Pixtral); fixed-size towers resize every image (Gemma 3, Llama 4 tiles).</source>
         <translation>每张（正方形）图像的边长（像素）。可读任意尺寸的编码器会从更大的图像生成更多图像块和 token（Qwen2.5-VL、Pixtral）；固定尺寸的编码器会缩放每张图像（Gemma 3，Llama 4 分块）。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="53" />
+        <location filename="../vision_rows.py" line="55"/>
         <source>Whether the image encoder and its projector are trained. Trained: their gradients, optimizer states and activations for every patch; frozen: only their weights. LoRA and QLoRA keep it frozen.</source>
         <translation>是否训练图像编码器及其投影层。训练：需要它们的梯度、优化器状态和每个图像块的激活值；冻结：只需要它们的权重。LoRA 和 QLoRA 保持其冻结。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="78" />
+        <location filename="../vision_rows.py" line="80"/>
         <source>Each image: %1 patches in the tower, %2 tokens of the sequence.</source>
         <translation>每张图像：编码器中 %1 个图像块，序列中 %2 个 token。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="81" />
+        <location filename="../vision_rows.py" line="83"/>
         <source>The images need %1 tokens, more than the sequence length.</source>
         <translation>这些图像需要 %1 个 token，超过了序列长度。</translation>
     </message>
@@ -2919,92 +2943,92 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="104" />
+        <location filename="../../engine/cli.py" line="110"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="106" />
+        <location filename="../../engine/cli.py" line="112"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="106" />
+        <location filename="../../engine/cli.py" line="112"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="107" />
+        <location filename="../../engine/cli.py" line="113"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="107" />
+        <location filename="../../engine/cli.py" line="113"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="110" />
+        <location filename="../../engine/cli.py" line="116"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="115" />
+        <location filename="../../engine/cli.py" line="121"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="116" />
+        <location filename="../../engine/cli.py" line="122"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="116" />
+        <location filename="../../engine/cli.py" line="122"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="117" />
+        <location filename="../../engine/cli.py" line="123"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="120" />
+        <location filename="../../engine/cli.py" line="126"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="122" />
+        <location filename="../../engine/cli.py" line="128"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="124" />
+        <location filename="../../engine/cli.py" line="130"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="126" />
+        <location filename="../../engine/cli.py" line="132"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="125" />
+        <location filename="../../engine/cli.py" line="135"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="129" />
+        <location filename="../../engine/cli.py" line="139"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="136" />
+        <location filename="../../engine/cli.py" line="146"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="139" />
+        <location filename="../../engine/cli.py" line="149"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
@@ -3013,207 +3037,207 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">结论：{verdict}（每张 GPU 超出 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="141" />
+        <location filename="../../engine/cli.py" line="151"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="179" />
+        <location filename="../../engine/cli.py" line="189"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="183" />
+        <location filename="../../engine/cli.py" line="193"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="185" />
+        <location filename="../../engine/cli.py" line="195"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="188" />
+        <location filename="../../engine/cli.py" line="198"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="190" />
+        <location filename="../../engine/cli.py" line="200"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="374" />
+        <location filename="../../engine/cli.py" line="384"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="377" />
+        <location filename="../../engine/cli.py" line="387"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="52" />
+        <location filename="../../engine/fit_report.py" line="52"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="54" />
+        <location filename="../../engine/fit_report.py" line="54"/>
         <source>Verdict: {verdict}</source>
         <translation>结论：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="56" />
+        <location filename="../../engine/fit_report.py" line="56"/>
         <source>Limits on this hardware (everything else unchanged):</source>
         <translation>此硬件上的上限（其他设置不变）：</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="57" />
+        <location filename="../../engine/fit_report.py" line="57"/>
         <source>  largest micro-batch that fits: {value}</source>
         <translation>  能放下的最大微批次：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="58" />
+        <location filename="../../engine/fit_report.py" line="58"/>
         <source>none (1 does not fit)</source>
         <translation>无（1 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="59" />
+        <location filename="../../engine/fit_report.py" line="59"/>
         <source>  longest sequence that fits: {value}</source>
         <translation>  能放下的最长序列：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="60" />
+        <location filename="../../engine/fit_report.py" line="60"/>
         <source>none (128 does not fit)</source>
         <translation>无（128 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="61" />
+        <location filename="../../engine/fit_report.py" line="61"/>
         <source>{n} tokens (exact to a multiple of {step})</source>
         <translation>{n} 个 token（精确到 {step} 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="63" />
+        <location filename="../../engine/fit_report.py" line="63"/>
         <source>data parallel only</source>
         <translation>仅数据并行</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="64" />
+        <location filename="../../engine/fit_report.py" line="64"/>
         <source>ZeRO-3 / FSDP</source>
         <translation>ZeRO-3 / FSDP</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="65" />
+        <location filename="../../engine/fit_report.py" line="65"/>
         <source>TP in a node, then PP</source>
         <translation>节点内 TP，再加 PP</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="67" />
+        <location filename="../../engine/fit_report.py" line="67"/>
         <source>  fewest GPUs, {strategy}: {value}</source>
         <translation>  最少 GPU 数（{strategy}）：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="69" />
+        <location filename="../../engine/fit_report.py" line="69"/>
         <source>none up to {n}</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="71" />
+        <location filename="../../engine/fit_report.py" line="71"/>
         <source>Plans, least disruptive first:</source>
         <translation>方案（按影响从小到大排列）：</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="73" />
+        <location filename="../../engine/fit_report.py" line="73"/>
         <source>Plans: none needed, it fits.</source>
         <translation>方案：不需要，已经放得下。</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="75" />
+        <location filename="../../engine/fit_report.py" line="75"/>
         <source>Plans: none found.</source>
         <translation>方案：没有找到。</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="78" />
+        <location filename="../../engine/fit_report.py" line="78"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="79" />
+        <location filename="../../engine/fit_report.py" line="79"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="80" />
+        <location filename="../../engine/fit_report.py" line="80"/>
         <source>no extra cost to speak of</source>
         <translation>几乎没有额外代价</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="82" />
+        <location filename="../../engine/fit_report.py" line="82"/>
         <source>{total} per GPU, headroom {headroom}; assumptions changed: {changed}</source>
         <translation>每张 GPU {total}，余量 {headroom}；改变的假设：{changed}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="86" />
+        <location filename="../../engine/fit_report.py" line="86"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="91" />
+        <location filename="../../engine/fit_report.py" line="91"/>
         <source>Largest {family} model that fits this set-up: {model}</source>
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="19" />
+        <location filename="../../engine/configs/review.py" line="19"/>
         <source>Read {n} file(s): {formats}</source>
         <translation>已读取 {n} 个文件：{formats}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="23" />
+        <location filename="../../engine/configs/review.py" line="23"/>
         <source>Scenario:</source>
         <translation>方案：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="26" />
+        <location filename="../../engine/configs/review.py" line="26"/>
         <source>Mapped:</source>
         <translation>已映射：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="29" />
+        <location filename="../../engine/configs/review.py" line="29"/>
         <source>Assumed:</source>
         <translation>已假定：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="32" />
+        <location filename="../../engine/configs/review.py" line="32"/>
         <source>Not used:</source>
         <translation>未使用：</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="47" />
+        <location filename="../../engine/timing/speed_report.py" line="47"/>
         <source>As it is: {verdict}, {tps} tokens/s ({step} per step)</source>
         <translation>当前：{verdict}，{tps} tokens/s（每步 {step}）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="50" />
+        <location filename="../../engine/timing/speed_report.py" line="50"/>
         <source>Fastest layouts that fit, same training (same GPUs, global batch, method and numerics):</source>
         <translation>放得下的最快布局，训练内容不变（同样的 GPU、全局 batch、方法和数值格式）：</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="53" />
+        <location filename="../../engine/timing/speed_report.py" line="53"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="57" />
+        <location filename="../../engine/timing/speed_report.py" line="57"/>
         <source>{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}, {total} per GPU: {changes}</source>
         <translation>{i}. {tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}，每 GPU {total}：{changes}</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="64" />
+        <location filename="../../engine/timing/speed_report.py" line="64"/>
         <source>Faster or fitting only if you change what you train:</source>
         <translation>只有改变训练内容才更快或放得下：</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="67" />
+        <location filename="../../engine/timing/speed_report.py" line="67"/>
         <source>Searched {layouts} layouts ({estimates} memory estimates) in {seconds}.</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
@@ -3221,160 +3245,160 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>engine</name>
     <message>
-        <location filename="../../engine/scenario.py" line="292" />
+        <location filename="../../engine/scenario.py" line="296"/>
         <source>{field!r} is not a field of a custom GPU; it takes {p}.</source>
         <translation>{field!r} 不是自定义 GPU 的字段；可用字段为 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimators.py" line="22" />
+        <location filename="../../engine/estimators.py" line="27"/>
         <source>the last context-parallel rank of each group</source>
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="226" />
-        <location filename="../../engine/breakdown.py" line="60" />
-        <location filename="../../engine/breakdown.py" line="62" />
+        <location filename="../main_window.py" line="226"/>
+        <location filename="../../engine/breakdown.py" line="53"/>
+        <location filename="../../engine/breakdown.py" line="55"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="253" />
-        <location filename="../../engine/hf_families.py" line="48" />
-        <source>config.json ({model_type}) has no '{key}', which the estimate needs.</source>
-        <translation>config.json（{model_type}）中缺少估算所需的 '{key}'。</translation>
+        <location filename="../../engine/architecture.py" line="253"/>
+        <location filename="../../engine/hf_families.py" line="48"/>
+        <source>config.json ({model_type}) has no &apos;{key}&apos;, which the estimate needs.</source>
+        <translation>config.json（{model_type}）中缺少估算所需的 &apos;{key}&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="260" />
-        <location filename="../../engine/hf_families.py" line="54" />
-        <source>config.json '{key}' must be a positive whole number, not {value!r}.</source>
-        <translation>config.json 中的 '{key}' 必须是正整数，而不是 {value!r}。</translation>
+        <location filename="../../engine/architecture.py" line="260"/>
+        <location filename="../../engine/hf_families.py" line="54"/>
+        <source>config.json &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="284" />
+        <location filename="../../engine/architecture.py" line="284"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="292" />
-        <source>config.json has no 'model_type', so the architecture is unknown.</source>
-        <translation>config.json 中没有 'model_type'，因此无法确定模型架构。</translation>
+        <location filename="../../engine/architecture.py" line="292"/>
+        <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
+        <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="310" />
-        <source>Model type '{model_type}' is not supported: {why}. Supported: {p}.</source>
-        <translation>不支持模型类型 '{model_type}'：{why}。支持的类型：{p}。</translation>
+        <location filename="../../engine/architecture.py" line="310"/>
+        <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
+        <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="323" />
-        <location filename="../../engine/hf_families.py" line="79" />
+        <location filename="../../engine/architecture.py" line="323"/>
+        <location filename="../../engine/hf_families.py" line="79"/>
         <source>num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads}).</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="333" />
-        <source>A mixture-of-experts config needs 'num_experts_per_tok'.</source>
-        <translation>混合专家（MoE）配置需要 'num_experts_per_tok'。</translation>
+        <location filename="../../engine/architecture.py" line="333"/>
+        <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
+        <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="387" />
+        <location filename="../../engine/architecture.py" line="387"/>
         <source>{p} is not a file.</source>
         <translation>{p} 不是文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="390" />
+        <location filename="../../engine/architecture.py" line="390"/>
         <source>{name} is larger than 4 MB; a config.json is a few kilobytes. Is it a weights file?</source>
         <translation>{name} 大于 4 MB，而 config.json 通常只有几 KB。它是不是权重文件？</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="399" />
+        <location filename="../../engine/architecture.py" line="399"/>
         <source>{name} is not a JSON config file ({exc}).</source>
         <translation>{name} 不是 JSON 配置文件（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="403" />
-        <source>{name} does not look like a Hugging Face config.json (no 'model_type').</source>
-        <translation>{name} 看起来不像 Hugging Face config.json（没有 'model_type'）。</translation>
+        <location filename="../../engine/architecture.py" line="403"/>
+        <source>{name} does not look like a Hugging Face config.json (no &apos;model_type&apos;).</source>
+        <translation>{name} 看起来不像 Hugging Face config.json（没有 &apos;model_type&apos;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="60" />
+        <location filename="../../engine/breakdown.py" line="53"/>
         <source>tight</source>
         <translation>偏紧</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="61" />
-        <location filename="../../engine/breakdown.py" line="62" />
+        <location filename="../../engine/breakdown.py" line="54"/>
+        <location filename="../../engine/breakdown.py" line="55"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="63" />
+        <location filename="../../engine/breakdown.py" line="56"/>
         <source>not checked</source>
         <translation>未检查</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="98" />
+        <location filename="../../engine/breakdown.py" line="91"/>
         <source>whole step</source>
         <translation>整个步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="100" />
-        <location filename="../../engine/breakdown.py" line="102" />
+        <location filename="../../engine/breakdown.py" line="93"/>
+        <location filename="../../engine/breakdown.py" line="95"/>
         <source>forward + backward</source>
         <translation>前向 + 反向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="104" />
+        <location filename="../../engine/breakdown.py" line="97"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="106" />
+        <location filename="../../engine/breakdown.py" line="99"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="108" />
-        <location filename="../../engine/breakdown.py" line="140" />
+        <location filename="../../engine/breakdown.py" line="101"/>
+        <location filename="../../engine/breakdown.py" line="141"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="110" />
+        <location filename="../../engine/breakdown.py" line="103"/>
         <source>backward + optimizer</source>
         <translation>反向 + 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="111" />
+        <location filename="../../engine/breakdown.py" line="104"/>
         <source>varies</source>
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="287" />
+        <location filename="../../engine/breakdown.py" line="291"/>
         <source>{free} free per GPU</source>
         <translation>每块 GPU 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="290" />
+        <location filename="../../engine/breakdown.py" line="294"/>
         <source>fits with {spare} to spare, but only by using {eaten} of the {reserve} safety reserve</source>
         <translation>放得下，还剩 {spare}，但占用了 {reserve} 安全余量中的 {eaten}</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="294" />
+        <location filename="../../engine/breakdown.py" line="298"/>
         <source>over by {over} per GPU, safety reserve included</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="164" />
+        <location filename="../../engine/detailed.py" line="164"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="194" />
+        <location filename="../../engine/detailed.py" line="194"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="197" />
+        <location filename="../../engine/detailed.py" line="197"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
@@ -3387,47 +3411,47 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="207" />
+        <location filename="../../engine/detailed.py" line="207"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="234" />
-        <source>Backward scratch (one layer's gradients)</source>
+        <location filename="../../engine/detailed.py" line="234"/>
+        <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="237" />
-        <source>largest set of intermediate gradients alive in one layer's backward</source>
+        <location filename="../../engine/detailed.py" line="237"/>
+        <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="244" />
+        <location filename="../../engine/detailed.py" line="244"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="247" />
-        <source>one layer's activations rebuilt during backward</source>
+        <location filename="../../engine/detailed.py" line="247"/>
+        <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="265" />
+        <location filename="../../engine/detailed.py" line="265"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="268" />
+        <location filename="../../engine/detailed.py" line="268"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="293" />
+        <location filename="../../engine/detailed.py" line="293"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="296" />
+        <location filename="../../engine/detailed.py" line="296"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
@@ -3436,32 +3460,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">视觉塔层数 × 每个图块保留的张量（按算子推导，未经追踪验证）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="310" />
+        <location filename="../../engine/detailed.py" line="310"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="313" />
+        <location filename="../../engine/detailed.py" line="313"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="357" />
+        <location filename="../../engine/detailed.py" line="357"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="360" />
+        <location filename="../../engine/detailed.py" line="360"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="379" />
+        <location filename="../../engine/detailed.py" line="379"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="382" />
+        <location filename="../../engine/detailed.py" line="382"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
@@ -3478,17 +3502,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">分发 + 合并：2 x b·s·top_k·h x 计算精度字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="399" />
+        <location filename="../../engine/detailed.py" line="399"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="402" />
+        <location filename="../../engine/detailed.py" line="402"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="58" />
+        <location filename="../../engine/estimate.py" line="58"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
@@ -3497,7 +3521,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">每个进程 0.5 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="66" />
+        <location filename="../../engine/estimate.py" line="66"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
@@ -3506,102 +3530,102 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">反复分配和释放的显存的 10% + 模型状态的 1%</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="61" />
+        <location filename="../../engine/estimate.py" line="61"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="69" />
-        <source>caching allocator: cached remainders of the largest transient tensors, the loss's b·s·V spike (64% of it, 22% with expandable segments)</source>
+        <location filename="../../engine/estimate.py" line="69"/>
+        <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="76" />
+        <location filename="../../engine/estimate.py" line="76"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="79" />
+        <location filename="../../engine/estimate.py" line="79"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="100" />
+        <location filename="../../engine/estimate.py" line="100"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="104" />
-        <source>seq_len {seq_len} is longer than the model's context ({context}).</source>
+        <location filename="../../engine/estimate.py" line="104"/>
+        <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="108" />
-        <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA's memory-efficient kernel.</source>
+        <location filename="../../engine/estimate.py" line="108"/>
+        <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="111" />
+        <location filename="../../engine/estimate.py" line="111"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="116" />
-        <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision 'bf16' for that.</source>
-        <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 'bf16'。</translation>
+        <location filename="../../engine/estimate.py" line="116"/>
+        <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
+        <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="120" />
-        <source>method 'freeze' with frozen_layers 0 trains everything, like 'full'.</source>
-        <translation>method 为 'freeze' 且 frozen_layers 为 0 时会训练全部权重，等同于 'full'。</translation>
+        <location filename="../../engine/estimate.py" line="120"/>
+        <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
+        <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="127" />
+        <location filename="../../engine/estimate.py" line="127"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="130" />
+        <location filename="../../engine/estimate.py" line="130"/>
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="134" />
+        <location filename="../../engine/estimate.py" line="134"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="145" />
+        <location filename="../../engine/estimate.py" line="145"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="150" />
+        <location filename="../../engine/estimate.py" line="150"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="53" />
+        <location filename="../../engine/model_states.py" line="53"/>
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="56" />
+        <location filename="../../engine/model_states.py" line="56"/>
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="67" />
+        <location filename="../../engine/model_states.py" line="67"/>
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="70" />
+        <location filename="../../engine/model_states.py" line="70"/>
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="82" />
+        <location filename="../../engine/model_states.py" line="82"/>
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
@@ -3610,296 +3634,296 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">量化参数量 x（bits/8 + 量化常数）</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="111" />
+        <location filename="../../engine/model_states.py" line="111"/>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="114" />
+        <location filename="../../engine/model_states.py" line="114"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="146" />
+        <location filename="../../engine/model_states.py" line="146"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="129" />
+        <location filename="../../engine/model_states.py" line="129"/>
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="85" />
+        <location filename="../../engine/model_states.py" line="85"/>
         <source>quantised params / shards x (bits/8 + quantisation constants)</source>
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="97" />
+        <location filename="../../engine/model_states.py" line="97"/>
         <source>Frozen weights in the released storage</source>
         <translation>按发布格式存储的冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="100" />
+        <location filename="../../engine/model_states.py" line="100"/>
         <source>stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)</source>
         <translation>存储的数值 / 分片数 × 每个数值的字节数（MXFP4：4 位 + 每 32 个数值一个 8 位缩放因子；FP8：1 字节 + 每个 128x128 块一个 fp32 缩放因子）</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="136" />
+        <location filename="../../engine/model_states.py" line="136"/>
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="142" />
-        <source>optimizer step in backward: one parameter's gradient at a time</source>
+        <location filename="../../engine/model_states.py" line="142"/>
+        <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="163" />
+        <location filename="../../engine/model_states.py" line="163"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="166" />
+        <location filename="../../engine/model_states.py" line="166"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="186" />
+        <location filename="../../engine/model_states.py" line="186"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="189" />
+        <location filename="../../engine/model_states.py" line="189"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="199" />
+        <location filename="../../engine/model_states.py" line="199"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="202" />
+        <location filename="../../engine/model_states.py" line="202"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/presets.py" line="90" />
-        <location filename="../../engine/timing/data.py" line="21" />
+        <location filename="../../engine/presets.py" line="91"/>
+        <location filename="../../engine/timing/data.py" line="21"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/presets.py" line="152" />
-        <source>Unknown {kind} preset '{key}'.{hint}</source>
-        <translation>未知的 {kind} 预设 '{key}'。{hint}</translation>
+        <location filename="../../engine/presets.py" line="154"/>
+        <source>Unknown {kind} preset &apos;{key}&apos;.{hint}</source>
+        <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="272" />
-        <source>must be a preset id such as "llama-3-8b" or {{"name": ..., "hf_config": {{...}}}}.</source>
-        <translation>必须是预设 id（如 "llama-3-8b"）或 {{"name": ..., "hf_config": {{...}}}}。</translation>
+        <location filename="../../engine/scenario.py" line="272"/>
+        <source>must be a preset id such as &quot;llama-3-8b&quot; or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}.</source>
+        <translation>必须是预设 id（如 &quot;llama-3-8b&quot;）或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="287" />
-        <source>a custom GPU needs "memory_bytes" as a positive whole number of bytes.</source>
-        <translation>自定义 GPU 需要 "memory_bytes"，其值为以字节计的正整数。</translation>
+        <location filename="../../engine/scenario.py" line="292"/>
+        <source>a custom GPU needs &quot;memory_bytes&quot; as a positive whole number of bytes.</source>
+        <translation>自定义 GPU 需要 &quot;memory_bytes&quot;，其值为以字节计的正整数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="292" />
-        <source>must be a preset id such as "h100-sxm-80gb" or {{"name": ..., "memory_bytes": N}}.</source>
-        <translation>必须是预设 id（如 "h100-sxm-80gb"）或 {{"name": ..., "memory_bytes": N}}。</translation>
+        <location filename="../../engine/scenario.py" line="301"/>
+        <source>must be a preset id such as &quot;h100-sxm-80gb&quot; or {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}.</source>
+        <translation>必须是预设 id（如 &quot;h100-sxm-80gb&quot;）或 {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="301" />
+        <location filename="../../engine/scenario.py" line="310"/>
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="53" />
+        <location filename="../../engine/input_bounds.py" line="57"/>
         <source>must be a finite number, not {p}.</source>
         <translation>必须是有限的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="55" />
+        <location filename="../../engine/input_bounds.py" line="59"/>
         <source>must be at most {maximum}, not {p}.</source>
         <translation>最大为 {maximum}，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="65" />
+        <location filename="../../engine/input_bounds.py" line="69"/>
         <source>is longer than {limit} characters.</source>
         <translation>超过了 {limit} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="71" />
+        <location filename="../../engine/input_bounds.py" line="75"/>
         <source>the name is longer than {limit} characters.</source>
         <translation>名称超过了 {limit} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="120" />
-        <source>config.json '{key}' must be a finite number, not {p}.</source>
-        <translation>config.json 中的 '{key}' 必须是有限的数字，而不是 {p}。</translation>
+        <location filename="../../engine/input_bounds.py" line="124"/>
+        <source>config.json &apos;{key}&apos; must be a finite number, not {p}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是有限的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="124" />
-        <source>config.json '{key}' is {p}, far beyond any real model.</source>
-        <translation>config.json 中的 '{key}' 为 {p}，远超任何真实模型。</translation>
+        <location filename="../../engine/input_bounds.py" line="128"/>
+        <source>config.json &apos;{key}&apos; is {p}, far beyond any real model.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 为 {p}，远超任何真实模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="132" />
-        <source>config.json '{key}' must be a whole number, not {p}.</source>
-        <translation>config.json 中的 '{key}' 必须是整数，而不是 {p}。</translation>
+        <location filename="../../engine/input_bounds.py" line="136"/>
+        <source>config.json &apos;{key}&apos; must be a whole number, not {p}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是整数，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="136" />
-        <source>config.json '{key}' must be between {low} and {high}, not {p}.</source>
-        <translation>config.json 中的 '{key}' 必须在 {low} 到 {high} 之间，而不是 {p}。</translation>
+        <location filename="../../engine/input_bounds.py" line="140"/>
+        <source>config.json &apos;{key}&apos; must be between {low} and {high}, not {p}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须在 {low} 到 {high} 之间，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="141" />
-        <source>config.json '{key}' must be a number from 0 to 1, not {p}.</source>
-        <translation>config.json 中的 '{key}' 必须是 0 到 1 之间的数字，而不是 {p}。</translation>
+        <location filename="../../engine/input_bounds.py" line="145"/>
+        <source>config.json &apos;{key}&apos; must be a number from 0 to 1, not {p}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是 0 到 1 之间的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="146" />
-        <source>config.json '{key}' must be a number of at least 0 or null, not {p}.</source>
-        <translation>config.json 中的 '{key}' 必须是不小于 0 的数字或 null，而不是 {p}。</translation>
+        <location filename="../../engine/input_bounds.py" line="150"/>
+        <source>config.json &apos;{key}&apos; must be a number of at least 0 or null, not {p}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是不小于 0 的数字或 null，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="151" />
-        <source>config.json '{key}' must be true or false, not {p}.</source>
-        <translation>config.json 中的 '{key}' 必须是 true 或 false，而不是 {p}。</translation>
+        <location filename="../../engine/input_bounds.py" line="155"/>
+        <source>config.json &apos;{key}&apos; must be true or false, not {p}.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是 true 或 false，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="156" />
-        <source>config.json '{key}' must be a list of layer numbers from 0 to 9,999.</source>
-        <translation>config.json 中的 '{key}' 必须是 0 到 9,999 之间的层编号列表。</translation>
+        <location filename="../../engine/input_bounds.py" line="160"/>
+        <source>config.json &apos;{key}&apos; must be a list of layer numbers from 0 to 9,999.</source>
+        <translation>config.json 中的 &apos;{key}&apos; 必须是 0 到 9,999 之间的层编号列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="161" />
-        <source>config.json '{key}' ({p}) cannot exceed the number of experts ({n}).</source>
-        <translation>config.json 中的 '{key}'（{p}）不能超过专家数量（{n}）。</translation>
+        <location filename="../../engine/input_bounds.py" line="165"/>
+        <source>config.json &apos;{key}&apos; ({p}) cannot exceed the number of experts ({n}).</source>
+        <translation>config.json 中的 &apos;{key}&apos;（{p}）不能超过专家数量（{n}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="165" />
-        <source>config.json '{key}' ({p}) exceeds hidden_size ({h}), so each head would have no width; set head_dim.</source>
-        <translation>config.json 中的 '{key}'（{p}）超过了 hidden_size（{h}），每个注意力头将没有宽度；请设置 head_dim。</translation>
+        <location filename="../../engine/input_bounds.py" line="169"/>
+        <source>config.json &apos;{key}&apos; ({p}) exceeds hidden_size ({h}), so each head would have no width; set head_dim.</source>
+        <translation>config.json 中的 &apos;{key}&apos;（{p}）超过了 hidden_size（{h}），每个注意力头将没有宽度；请设置 head_dim。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="173" />
+        <location filename="../../engine/input_bounds.py" line="177"/>
         <source>must be at least {minimum}, not {value}.</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="309" />
+        <location filename="../../engine/scenario.py" line="318"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="313" />
+        <location filename="../../engine/scenario.py" line="322"/>
         <source>is not a scenario key. Known keys: {p}.</source>
         <translation>不是有效的场景键。已知的键：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="320" />
+        <location filename="../../engine/scenario.py" line="329"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="325" />
+        <location filename="../../engine/scenario.py" line="334"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="332" />
+        <location filename="../../engine/scenario.py" line="341"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="344" />
+        <location filename="../../engine/scenario.py" line="353"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="349" />
+        <location filename="../../engine/scenario.py" line="358"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="54" />
-        <location filename="../../engine/frameworks/keys.py" line="67" />
+        <location filename="../../engine/time_keys.py" line="54"/>
+        <location filename="../../engine/frameworks/keys.py" line="67"/>
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="73" />
+        <location filename="../../engine/frameworks/keys.py" line="73"/>
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="55" />
+        <location filename="../../engine/frameworks/keys.py" line="55"/>
         <source>must be a whole number of at least 1, not {p!r}.</source>
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="82" />
+        <location filename="../../engine/frameworks/keys.py" line="82"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="89" />
-        <source>must be true, false or "auto", not {p!r}.</source>
-        <translation>必须为 true、false 或 "auto"，而不是 {p!r}。</translation>
+        <location filename="../../engine/frameworks/keys.py" line="89"/>
+        <source>must be true, false or &quot;auto&quot;, not {p!r}.</source>
+        <translation>必须为 true、false 或 &quot;auto&quot;，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="102" />
+        <location filename="../../engine/frameworks/keys.py" line="102"/>
         <source>must be a list naming {p}; got {p2!r}.</source>
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="361" />
-        <source>must be "all-linear", "attention" or a non-empty list of module names.</source>
-        <translation>必须是 "all-linear"、"attention" 或非空的模块名列表。</translation>
+        <location filename="../../engine/scenario.py" line="370"/>
+        <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
+        <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="367" />
+        <location filename="../../engine/scenario.py" line="376"/>
         <source>must be a positive number, not {alpha!r}.</source>
         <translation>必须是正数，而不是 {alpha!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="374" />
+        <location filename="../../engine/scenario.py" line="383"/>
         <source>must be a number between 0 and 100, not {k!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {k!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="381" />
-        <source>must be "auto" or a fraction from 0 to 0.99, not {r!r}.</source>
-        <translation>必须是 "auto" 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
+        <location filename="../../engine/scenario.py" line="390"/>
+        <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {r!r}.</source>
+        <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
     </message>
     <message>
         <source>world size {world_size} (gpus_per_node x nodes) is not divisible by tp x pp x cp = {shards}.</source>
         <translation type="vanished">world size {world_size}（gpus_per_node x nodes）不能被 tp x pp x cp = {shards} 整除。</translation>
     </message>
     <message>
-        <source>must divide the model's {heads} attention heads; {tp} does not.</source>
+        <source>must divide the model&apos;s {heads} attention heads; {tp} does not.</source>
         <translation type="vanished">必须能整除模型的 {heads} 个注意力头；{tp} 不能。</translation>
     </message>
     <message>
-        <source>{tp} and the model's {kv_heads} KV heads must divide one another.</source>
+        <source>{tp} and the model&apos;s {kv_heads} KV heads must divide one another.</source>
         <translation type="vanished">{tp} 与模型的 {kv_heads} 个 KV 头之间必须有一方能整除另一方。</translation>
     </message>
     <message>
-        <source>cannot exceed the model's {layers} layers.</source>
+        <source>cannot exceed the model&apos;s {layers} layers.</source>
         <translation type="vanished">不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="58" />
+        <location filename="../../engine/consistency.py" line="58"/>
         <source>more than one virtual stage per rank needs pp_schedule interleaved-1f1b.</source>
         <translation>每个 rank 多于一个虚拟阶段需要 pp_schedule 为 interleaved-1f1b。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="63" />
-        <source>pp x vpp = {chunks} model chunks cannot exceed the model's {layers} layers.</source>
+        <location filename="../../engine/consistency.py" line="63"/>
+        <source>pp x vpp = {chunks} model chunks cannot exceed the model&apos;s {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
@@ -3907,7 +3931,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">专家并行需要混合专家（MoE）模型。</translation>
     </message>
     <message>
-        <source>must divide the model's {n_experts} experts; {ep} does not.</source>
+        <source>must divide the model&apos;s {n_experts} experts; {ep} does not.</source>
         <translation type="vanished">必须能整除模型的 {n_experts} 个专家；{ep} 不能。</translation>
     </message>
     <message>
@@ -3931,96 +3955,96 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">卸载参数需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <source>{bad!r} is not a linear layer of this model; choose from {p} or "all-linear".</source>
-        <translation type="vanished">{bad!r} 不是此模型的线性层；请从 {p} 或 "all-linear" 中选择。</translation>
+        <source>{bad!r} is not a linear layer of this model; choose from {p} or &quot;all-linear&quot;.</source>
+        <translation type="vanished">{bad!r} 不是此模型的线性层；请从 {p} 或 &quot;all-linear&quot; 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="22" />
+        <location filename="../../engine/consistency.py" line="22"/>
         <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="28" />
+        <location filename="../../engine/consistency.py" line="28"/>
         <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="37" />
-        <source>Tensor-parallel size {tp} must divide the model's {heads} attention heads.</source>
+        <location filename="../../engine/consistency.py" line="37"/>
+        <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="44" />
-        <source>Tensor-parallel size {tp} and the model's {kv_heads} key/value heads must divide one another.</source>
+        <location filename="../../engine/consistency.py" line="44"/>
+        <source>Tensor-parallel size {tp} and the model&apos;s {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="53" />
-        <source>Pipeline-parallel size {pp} cannot exceed the model's {layers} layers.</source>
+        <location filename="../../engine/consistency.py" line="53"/>
+        <source>Pipeline-parallel size {pp} cannot exceed the model&apos;s {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="70" />
+        <location filename="../../engine/consistency.py" line="70"/>
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="75" />
-        <source>Expert-parallel size {ep} must divide the model's {n_experts} experts.</source>
+        <location filename="../../engine/consistency.py" line="75"/>
+        <source>Expert-parallel size {ep} must divide the model&apos;s {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="82" />
+        <location filename="../../engine/consistency.py" line="82"/>
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="90" />
+        <location filename="../../engine/consistency.py" line="90"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="96" />
+        <location filename="../../engine/consistency.py" line="96"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="102" />
+        <location filename="../../engine/consistency.py" line="102"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="106" />
+        <location filename="../../engine/consistency.py" line="106"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="111" />
-        <source>Frozen layers ({frozen}) cannot exceed the model's {layers} layers.</source>
+        <location filename="../../engine/consistency.py" line="111"/>
+        <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="121" />
-        <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers ("all-linear").</source>
-        <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（"all-linear"）。</translation>
+        <location filename="../../engine/consistency.py" line="121"/>
+        <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
+        <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="131" />
+        <location filename="../../engine/consistency.py" line="131"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="138" />
+        <location filename="../../engine/consistency.py" line="138"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="143" />
+        <location filename="../../engine/consistency.py" line="143"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
     <message>
-        <source>QLoRA's 4/8-bit base weights are not sharded by ZeRO-3 here; use 0-2.</source>
+        <source>QLoRA&apos;s 4/8-bit base weights are not sharded by ZeRO-3 here; use 0-2.</source>
         <translation type="vanished">这里 QLoRA 的 4/8-bit 基础权重不会被 ZeRO-3 分片；请使用 0-2。</translation>
     </message>
     <message>
@@ -4036,1256 +4060,1256 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">{name} 不是有效的 JSON（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="76" />
+        <location filename="../../engine/seeds.py" line="76"/>
         <source>Base model (seed 004)</source>
         <translation>基础模型（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="79" />
-        <source>N x 2 (LoRA) or N x 0.6 (QLoRA, 'typical setting')</source>
+        <location filename="../../engine/seeds.py" line="79"/>
+        <source>N x 2 (LoRA) or N x 0.6 (QLoRA, &apos;typical setting&apos;)</source>
         <translation>N x 2（LoRA）或 N x 0.6（QLoRA，“典型设置”）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="87" />
+        <location filename="../../engine/seeds.py" line="87"/>
         <source>LoRA training states (seed 004)</source>
         <translation>LoRA 训练状态（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="90" />
+        <location filename="../../engine/seeds.py" line="90"/>
         <source>N_lora x c_opt, N_lora = L x 18 x r x H</source>
         <translation>N_lora x c_opt, N_lora = L x 18 x r x H</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="104" />
+        <location filename="../../engine/seeds.py" line="104"/>
         <source>Activations (K-factor)</source>
         <translation>激活值（K 系数）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="107" />
+        <location filename="../../engine/seeds.py" line="107"/>
         <source>B x T x H x L x K x 2 bytes</source>
         <translation>B x T x H x L x K x 2 字节</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="122" />
+        <location filename="../../engine/seeds.py" line="122"/>
         <source>Activations (alpha x active params)</source>
         <translation>激活值（alpha x 激活参数量）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="125" />
+        <location filename="../../engine/seeds.py" line="125"/>
         <source>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</source>
         <translation>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="135" />
+        <location filename="../../engine/seeds.py" line="135"/>
         <source>Activations (per operation)</source>
         <translation>激活值（逐算子）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="138" />
+        <location filename="../../engine/seeds.py" line="138"/>
         <source>per layer 60bsh + 10bas^2 (flash removes the s^2 term; checkpointing keeps 2bsh)</source>
         <translation>每层 60bsh + 10bas^2（flash 去掉 s^2 项；激活检查点保留 2bsh）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="152" />
+        <location filename="../../engine/seeds.py" line="152"/>
         <source>Logits spike (fp32)</source>
         <translation>Logits 尖峰（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="155" />
+        <location filename="../../engine/seeds.py" line="155"/>
         <source>b x s x V x 4</source>
         <translation>b x s x V x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="164" />
+        <location filename="../../engine/seeds.py" line="164"/>
         <source>EP all-to-all buffers</source>
         <translation>EP all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="167" />
+        <location filename="../../engine/seeds.py" line="167"/>
         <source>ep x capacity x h x 2 bytes x 2 directions</source>
         <translation>ep x capacity x h x 2 字节 x 2 个方向</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="175" />
+        <location filename="../../engine/seeds.py" line="175"/>
         <source>CUDA context (seed 000)</source>
         <translation>CUDA 上下文（seed 000）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="178" />
+        <location filename="../../engine/seeds.py" line="178"/>
         <source>1 GB</source>
         <translation>1 GB</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="44" />
+        <location filename="../../engine/solver.py" line="45"/>
         <source>global batch</source>
         <translation>全局批次大小</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="44" />
+        <location filename="../../engine/solver.py" line="45"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="45" />
+        <location filename="../../engine/solver.py" line="46"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="45" />
+        <location filename="../../engine/solver.py" line="46"/>
         <source>hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="46" />
+        <location filename="../../engine/solver.py" line="47"/>
         <source>numerics</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="92" />
+        <location filename="../../engine/solver.py" line="93"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="93" />
+        <location filename="../../engine/solver.py" line="94"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="94" />
+        <location filename="../../engine/solver.py" line="95"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="95" />
+        <location filename="../../engine/solver.py" line="96"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="98" />
+        <location filename="../../engine/solver.py" line="99"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="99" />
+        <location filename="../../engine/solver.py" line="100"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="100" />
+        <location filename="../../engine/solver.py" line="101"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="101" />
+        <location filename="../../engine/solver.py" line="102"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="102" />
+        <location filename="../../engine/solver.py" line="103"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="103" />
+        <location filename="../../engine/solver.py" line="104"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="112" />
+        <location filename="../../engine/solver.py" line="113"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="115" />
+        <location filename="../../engine/solver.py" line="116"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="120" />
+        <location filename="../../engine/solver.py" line="121"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="124" />
+        <location filename="../../engine/solver.py" line="125"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="130" />
+        <location filename="../../engine/solver.py" line="131"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="131" />
+        <location filename="../../engine/solver.py" line="132"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="132" />
+        <location filename="../../engine/solver.py" line="133"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="133" />
+        <location filename="../../engine/solver.py" line="134"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="146" />
+        <location filename="../../engine/solver.py" line="147"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="147" />
+        <location filename="../../engine/solver.py" line="148"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="148" />
+        <location filename="../../engine/solver.py" line="149"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="153" />
+        <location filename="../../engine/solver.py" line="154"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="157" />
+        <location filename="../../engine/solver.py" line="158"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="162" />
+        <location filename="../../engine/solver.py" line="163"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="166" />
+        <location filename="../../engine/solver.py" line="167"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="203" />
+        <location filename="../../engine/solver.py" line="204"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="207" />
+        <location filename="../../engine/solver.py" line="208"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with tp={tp}, pp={pp}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），tp={tp}，pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="210" />
+        <location filename="../../engine/solver.py" line="211"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with ZeRO-{zero}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），ZeRO-{zero}</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="212" />
+        <location filename="../../engine/solver.py" line="213"/>
         <source>more GPUs cost money: {n} instead of {old}</source>
         <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="217" />
+        <location filename="../../engine/solver.py" line="218"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="218" />
+        <location filename="../../engine/solver.py" line="219"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="38" />
+        <location filename="../../engine/suggest.py" line="39"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="41" />
+        <location filename="../../engine/suggest.py" line="42"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="43" />
+        <location filename="../../engine/suggest.py" line="44"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="45" />
+        <location filename="../../engine/suggest.py" line="46"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="48" />
+        <location filename="../../engine/suggest.py" line="49"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="51" />
+        <location filename="../../engine/suggest.py" line="52"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="55" />
+        <location filename="../../engine/suggest.py" line="56"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="57" />
+        <location filename="../../engine/suggest.py" line="58"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="59" />
+        <location filename="../../engine/suggest.py" line="60"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="62" />
+        <location filename="../../engine/suggest.py" line="63"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="64" />
+        <location filename="../../engine/suggest.py" line="65"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="66" />
+        <location filename="../../engine/suggest.py" line="67"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="68" />
+        <location filename="../../engine/suggest.py" line="69"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="70" />
+        <location filename="../../engine/suggest.py" line="71"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="72" />
+        <location filename="../../engine/suggest.py" line="73"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="74" />
+        <location filename="../../engine/suggest.py" line="75"/>
         <source>Shard gradients and optimizer states (ZeRO-2)</source>
         <translation>对梯度和优化器状态分片（ZeRO-2）</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="75" />
+        <location filename="../../engine/suggest.py" line="76"/>
         <source>more communication</source>
         <translation>通信更多</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="78" />
+        <location filename="../../engine/suggest.py" line="79"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="79" />
+        <location filename="../../engine/suggest.py" line="80"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="81" />
+        <location filename="../../engine/suggest.py" line="82"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="83" />
+        <location filename="../../engine/suggest.py" line="84"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="86" />
+        <location filename="../../engine/suggest.py" line="87"/>
         <source>Offload optimizer states to CPU memory</source>
         <translation>将优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="88" />
+        <location filename="../../engine/suggest.py" line="89"/>
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="45" />
+        <location filename="../../engine/safe_read.py" line="45"/>
         <source>{name} is a folder, not a file.</source>
         <translation>{name} 是文件夹，不是文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="47" />
+        <location filename="../../engine/safe_read.py" line="47"/>
         <source>{name} is a pipe (FIFO), not a regular file; it is not read.</source>
         <translation>{name} 是管道（FIFO），不是普通文件；不会读取它。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="49" />
+        <location filename="../../engine/safe_read.py" line="49"/>
         <source>{name} is a device or socket, not a regular file; it is not read.</source>
         <translation>{name} 是设备或套接字，不是普通文件；不会读取它。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="53" />
-        <location filename="../../engine/safe_read.py" line="67" />
+        <location filename="../../engine/safe_read.py" line="53"/>
+        <location filename="../../engine/safe_read.py" line="67"/>
         <source>{name} is larger than {limit}, which is more than such a file can be.</source>
         <translation>{name} 大于 {limit}，超出了此类文件可能的大小。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="34" />
+        <location filename="../../engine/scenario_file.py" line="34"/>
         <source>is the old name of {new}, and the file sets both.</source>
         <translation>是 {new} 的旧名称，而文件同时设置了两者。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="47" />
+        <location filename="../../engine/scenario_file.py" line="47"/>
         <source>must be a whole number, not {version!r}.</source>
         <translation>必须是整数，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="58" />
+        <location filename="../../engine/scenario_file.py" line="58"/>
         <source>{version} is from a newer LLM Memory Planner (this one reads up to {current}).</source>
         <translation>{version} 来自更新版本的 LLM Memory Planner（本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="71" />
+        <location filename="../../engine/scenario_file.py" line="71"/>
         <source>is larger than 8 MB; a scenario is a few kilobytes.</source>
         <translation>大于 8 MB；一个场景只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="75" />
+        <location filename="../../engine/scenario_file.py" line="75"/>
         <source>is not UTF-8 text; it may be damaged or not a scenario.</source>
         <translation>不是 UTF-8 文本；它可能已损坏或不是场景文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="78" />
+        <location filename="../../engine/scenario_file.py" line="78"/>
         <source>is not valid JSON ({exc}); it may be truncated or damaged.</source>
         <translation>不是有效的 JSON（{exc}）；它可能被截断或已损坏。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="81" />
+        <location filename="../../engine/scenario_file.py" line="81"/>
         <source>must hold one JSON object {{...}}.</source>
         <translation>必须包含一个 JSON 对象 {{...}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="85" />
+        <location filename="../../engine/scenario_file.py" line="85"/>
         <source>was saved by a newer LLM Memory Planner (schema_version {version}; this version reads up to {current}).</source>
         <translation>由更新版本的 LLM Memory Planner 保存（schema_version {version}；本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="95" />
+        <location filename="../../engine/scenario_file.py" line="95"/>
         <source>could not be read ({p}: {exc}).</source>
         <translation>无法读取（{p}：{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="107" />
+        <location filename="../../engine/scenario_file.py" line="107"/>
         <source>cannot be read: {p}.</source>
         <translation>无法读取：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/vision.py" line="110" />
-        <source>vision_config '{key}' must be a positive whole number, not {value!r}.</source>
+        <location filename="../../engine/vision.py" line="132"/>
+        <source>vision_config &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/vision.py" line="128" />
-        <source>The vision tower '{kind}' of this model is not modelled yet.</source>
+        <location filename="../../engine/vision.py" line="150"/>
+        <source>The vision tower &apos;{kind}&apos; of this model is not modelled yet.</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="66" />
+        <location filename="../../engine/configs/importing.py" line="72"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="90" />
+        <location filename="../../engine/configs/importing.py" line="96"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="127" />
+        <location filename="../../engine/configs/importing.py" line="133"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="139" />
+        <location filename="../../engine/configs/importing.py" line="145"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="142" />
+        <location filename="../../engine/configs/importing.py" line="148"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="178" />
+        <location filename="../../engine/configs/importing.py" line="184"/>
         <source>{ref} cannot be read: {exc}</source>
         <translation>无法读取 {ref}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="187" />
+        <location filename="../../engine/configs/importing.py" line="193"/>
         <source>{ref} was not imported: ZeRO stage {stage} taken from its name</source>
         <translation>未导入 {ref}：根据文件名取 ZeRO 阶段 {stage}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="198" />
+        <location filename="../../engine/configs/importing.py" line="204"/>
         <source>{ref} was not imported: offload taken from its name</source>
         <translation>未导入 {ref}：根据文件名取卸载设置</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="204" />
+        <location filename="../../engine/configs/importing.py" line="210"/>
         <source>{ref} was not imported; import it together with this file</source>
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="238" />
+        <location filename="../../engine/configs/importing.py" line="244"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="260" />
+        <location filename="../../engine/configs/importing.py" line="266"/>
         <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
         <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="271" />
+        <location filename="../../engine/configs/importing.py" line="277"/>
         <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="285" />
-        <source>{key} = {value!r}: not modelled yet (the planner has no '{key}' setting)</source>
+        <location filename="../../engine/configs/importing.py" line="291"/>
+        <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="301" />
+        <location filename="../../engine/configs/importing.py" line="307"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="307" />
+        <location filename="../../engine/configs/importing.py" line="313"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="313" />
-        <source>not in the files: the planner's default</source>
+        <location filename="../../engine/configs/importing.py" line="319"/>
+        <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="353" />
+        <location filename="../../engine/configs/importing.py" line="359"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="373" />
+        <location filename="../../engine/configs/importing.py" line="379"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="383" />
-        <source>{n} trainable layers of the model's {layers}</source>
+        <location filename="../../engine/configs/importing.py" line="389"/>
+        <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="405" />
-        <source>"auto": {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
-        <translation>"auto"：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
+        <location filename="../../engine/configs/importing.py" line="411"/>
+        <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
+        <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="35" />
-        <location filename="../../engine/configs/reading.py" line="49" />
+        <location filename="../../engine/configs/reading.py" line="35"/>
+        <location filename="../../engine/configs/reading.py" line="49"/>
         <source>{name} is larger than 1 MB; a training config is a few kilobytes.</source>
         <translation>{name} 大于 1 MB；训练配置通常只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="41" />
+        <location filename="../../engine/configs/reading.py" line="41"/>
         <source>Cannot read {name}: {why}.</source>
         <translation>无法读取 {name}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="52" />
+        <location filename="../../engine/configs/reading.py" line="52"/>
         <source>{name} is a binary file, not a text configuration.</source>
         <translation>{name} 是二进制文件，不是文本配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="57" />
+        <location filename="../../engine/configs/reading.py" line="57"/>
         <source>{name} is not UTF-8 text, so it is not a configuration file.</source>
         <translation>{name} 不是 UTF-8 文本，因此不是配置文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="64" />
+        <location filename="../../engine/configs/reading.py" line="64"/>
         <source>{name} is not valid {kind} ({detail}).</source>
         <translation>{name} 不是有效的 {kind}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="118" />
+        <location filename="../../engine/configs/reading.py" line="118"/>
         <source>{name} is nested more than {depth} levels deep; a training config is not.</source>
         <translation>{name} 嵌套超过 {depth} 层；训练配置不会这样。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="133" />
+        <location filename="../../engine/configs/reading.py" line="133"/>
         <source>{name} expands to more than {n} values (YAML aliases?); refused.</source>
         <translation>{name} 展开后超过 {n} 个值（YAML 别名？），已拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="143" />
+        <location filename="../../engine/configs/reading.py" line="143"/>
         <source>{name} uses a key that is not text ({key!r}).</source>
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="44" />
+        <location filename="../../engine/time_keys.py" line="44"/>
         <source>{field} of a custom GPU must be a positive number, not {v!r}.</source>
         <translation>自定义 GPU 的 {field} 必须是正数，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="60" />
+        <location filename="../../engine/time_keys.py" line="60"/>
         <source>must be a positive number or null, not {v!r}.</source>
         <translation>必须是正数或 null，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="68" />
+        <location filename="../../engine/time_keys.py" line="68"/>
         <source>must be a whole number of tokens (at least 1) or null, not {v!r}.</source>
         <translation>必须是整数个 token（至少 1）或 null，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="78" />
-        <source>must be {{"measured_step_seconds": M, "predicted_step_seconds": P}} with two positive numbers.</source>
-        <translation>必须是 {{"measured_step_seconds": M, "predicted_step_seconds": P}}，两个都是正数。</translation>
+        <location filename="../../engine/time_keys.py" line="78"/>
+        <source>must be {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}} with two positive numbers.</source>
+        <translation>必须是 {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}}，两个都是正数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="118" />
-        <source>Unknown export format '{fmt}'. Choose one of {p}.</source>
+        <location filename="../../engine/configs/exporting.py" line="118"/>
+        <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="25" />
-        <source>torchtune has no builder for the custom model '{name}'; pick a preset model.</source>
+        <location filename="../../engine/configs/export_native.py" line="25"/>
+        <source>torchtune has no builder for the custom model &apos;{name}&apos;; pick a preset model.</source>
         <translation>torchtune 没有自定义模型“{name}”的构建函数；请选择一个预设模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="36" />
-        <source>torchtune has no builder for the model '{name}'.</source>
+        <location filename="../../engine/configs/export_native.py" line="36"/>
+        <source>torchtune has no builder for the model &apos;{name}&apos;.</source>
         <translation>torchtune 没有模型“{name}”的构建函数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="85" />
-        <source>torchtitan has no model flavour for '{name}'; pick Llama 3.1 or Qwen3.</source>
+        <location filename="../../engine/configs/export_native.py" line="85"/>
+        <source>torchtitan has no model flavour for &apos;{name}&apos;; pick Llama 3.1 or Qwen3.</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="29" />
+        <location filename="../../engine/timing/model.py" line="29"/>
         <source>Matmuls and attention</source>
         <translation>矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="30" />
+        <location filename="../../engine/timing/model.py" line="30"/>
         <source>Memory-bound operations</source>
         <translation>受显存带宽限制的运算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="31" />
+        <location filename="../../engine/timing/model.py" line="31"/>
         <source>Recomputation (checkpointing)</source>
         <translation>重计算（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="32" />
+        <location filename="../../engine/timing/model.py" line="32"/>
         <source>Tensor-parallel communication</source>
         <translation>张量并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="33" />
+        <location filename="../../engine/timing/model.py" line="33"/>
         <source>Context-parallel communication</source>
         <translation>上下文并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="34" />
+        <location filename="../../engine/timing/model.py" line="34"/>
         <source>Expert-parallel all-to-all</source>
         <translation>专家并行 all-to-all</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="35" />
+        <location filename="../../engine/timing/model.py" line="35"/>
         <source>Pipeline sends</source>
         <translation>流水线发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="36" />
+        <location filename="../../engine/timing/model.py" line="36"/>
         <source>Data-parallel / ZeRO communication</source>
         <translation>数据并行 / ZeRO 通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="37" />
+        <location filename="../../engine/timing/model.py" line="37"/>
         <source>Pipeline bubble</source>
         <translation>流水线气泡</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="38" />
+        <location filename="../../engine/timing/model.py" line="38"/>
         <source>Offload transfers and CPU optimizer</source>
         <translation>卸载传输与 CPU 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="39" />
+        <location filename="../../engine/timing/model.py" line="39"/>
         <source>Optimizer step</source>
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="41" />
+        <location filename="../../engine/timing/model.py" line="41"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format; bf16 for fp8). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them.</source>
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="344" />
-        <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM's are used for those; enter them for a custom GPU.</source>
+        <location filename="../../engine/timing/model.py" line="350"/>
+        <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="348" />
+        <location filename="../../engine/timing/model.py" line="354"/>
         <source>Times are scaled by {factor:.2f} from your measured step ({measured:.3g} s against {predicted:.3g} s predicted).</source>
         <translation>时间已按你的实测一步缩放 {factor:.2f} 倍（实测 {measured:.3g} 秒，预测 {predicted:.3g} 秒）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/search.py" line="33" />
+        <location filename="../../engine/timing/search.py" line="33"/>
         <source>changes what you train</source>
         <translation>会改变训练内容</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="44" />
+        <location filename="../../engine/parallelism/components.py" line="44"/>
         <source>Replicated embedding gradient (tensor parallel)</source>
         <translation>复制的嵌入梯度（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="47" />
-        <source>PyTorch's Rowwise embedding: a full vocab x hidden gradient on every tp rank</source>
+        <location filename="../../engine/parallelism/components.py" line="47"/>
+        <source>PyTorch&apos;s Rowwise embedding: a full vocab x hidden gradient on every tp rank</source>
         <translation>PyTorch 的 Rowwise 嵌入：每个 tp rank 上都有完整的 词表 x 隐藏维 梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="61" />
+        <location filename="../../engine/parallelism/components.py" line="61"/>
         <source>Losses of micro-batches in flight (last stage)</source>
         <translation>在途微批次的损失（最后阶段）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="64" />
+        <location filename="../../engine/parallelism/components.py" line="64"/>
         <source>(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)</source>
         <translation>（在途微批次数 - 1）x b·s·V x 4（fp32 log-softmax）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="75" />
+        <location filename="../../engine/parallelism/components.py" line="75"/>
         <source>Pipeline receive buffers and kept outputs</source>
         <translation>流水线接收缓冲区和保留的输出</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="78" />
-        <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch's logits returned by the schedule, or, when the schedule does not return them (torchtitan), the logits of the micro-batches in flight until their backward</source>
+        <location filename="../../engine/parallelism/components.py" line="78"/>
+        <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch&apos;s logits returned by the schedule, or, when the schedule does not return them (torchtitan), the logits of the micro-batches in flight until their backward</source>
         <translation>每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits，若调度器不返回它们（torchtitan），则保留尚在进行中的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
-        <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch's logits returned by the schedule</source>
+        <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch&apos;s logits returned by the schedule</source>
         <translation type="vanished">每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="113" />
+        <location filename="../../engine/parallelism/components.py" line="113"/>
         <source>FSDP2 gathered parameters and gradient buffers</source>
         <translation>FSDP2 聚合的参数和梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="116" />
-        <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer's gradients and reduce-scatter buffer</source>
+        <location filename="../../engine/parallelism/components.py" line="116"/>
+        <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer&apos;s gradients and reduce-scatter buffer</source>
         <translation>根单元（嵌入、归一化、lm_head）整步不分片 + 一层聚合（反向时两层；前向后不重新分片时为全部层）+ 一层的梯度和 reduce-scatter 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="69" />
+        <location filename="../../engine/local/safetensors_header.py" line="69"/>
         <source>{name} cannot be opened: {why}.</source>
         <translation>无法打开 {name}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="74" />
+        <location filename="../../engine/local/safetensors_header.py" line="74"/>
         <source>{name} is not a regular file.</source>
         <translation>{name} 不是普通文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="79" />
+        <location filename="../../engine/local/safetensors_header.py" line="79"/>
         <source>{name} is too short to be a safetensors file.</source>
         <translation>{name} 太短，不可能是 safetensors 文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="82" />
+        <location filename="../../engine/local/safetensors_header.py" line="82"/>
         <source>{name} declares a {n}-byte header, more than the {limit} bytes safetensors allows.</source>
         <translation>{name} 声明的文件头为 {n} 字节，超过 safetensors 允许的 {limit} 字节。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="86" />
+        <location filename="../../engine/local/safetensors_header.py" line="86"/>
         <source>{name} declares a header longer than the file: it is truncated or not safetensors.</source>
         <translation>{name} 声明的文件头比文件本身还长：文件被截断或不是 safetensors。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="93" />
+        <location filename="../../engine/local/safetensors_header.py" line="93"/>
         <source>{name} has a header that is not JSON text.</source>
         <translation>{name} 的文件头不是 JSON 文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="99" />
+        <location filename="../../engine/local/safetensors_header.py" line="99"/>
         <source>{name} has a header that is not a JSON object.</source>
         <translation>{name} 的文件头不是 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="101" />
+        <location filename="../../engine/local/safetensors_header.py" line="101"/>
         <source>{name} lists more tensors than any model has.</source>
         <translation>{name} 列出的张量数量超过任何模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="104" />
+        <location filename="../../engine/local/safetensors_header.py" line="104"/>
         <source>{name} has __metadata__ that is not text keys and values.</source>
         <translation>{name} 的 __metadata__ 不是文本键值。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="111" />
-        <source>{name}: the entry of tensor '{tensor}' is malformed.</source>
+        <location filename="../../engine/local/safetensors_header.py" line="111"/>
+        <source>{name}: the entry of tensor &apos;{tensor}&apos; is malformed.</source>
         <translation>{name}：张量“{tensor}”的条目格式错误。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="125" />
-        <source>{name}: tensor '{tensor}' points outside the file or does not match its dtype and shape.</source>
+        <location filename="../../engine/local/safetensors_header.py" line="125"/>
+        <source>{name}: tensor &apos;{tensor}&apos; points outside the file or does not match its dtype and shape.</source>
         <translation>{name}：张量“{tensor}”指向文件之外，或与其数据类型和形状不符。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="133" />
+        <location filename="../../engine/local/safetensors_header.py" line="133"/>
         <source>{name} has tensors that overlap: it is not a valid file.</source>
         <translation>{name} 中的张量相互重叠：不是有效文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="32" />
+        <location filename="../../engine/configs/accelerate.py" line="32"/>
         <source>no num_machines: one machine</source>
         <translation>未给出 num_machines：一台机器</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="38" />
+        <location filename="../../engine/configs/accelerate.py" line="38"/>
         <source>unknown mixed precision {mp!r}</source>
         <translation>未知的混合精度 {mp!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="54" />
+        <location filename="../../engine/configs/accelerate.py" line="54"/>
         <source>distributed_type {dist}: plain data parallel (DDP), nothing sharded</source>
         <translation>distributed_type {dist}：普通数据并行（DDP），不分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="90" />
+        <location filename="../../engine/configs/accelerate.py" line="90"/>
         <source>affects model loading, not the training step (load phase not modelled yet)</source>
         <translation>影响模型加载，而不是训练步骤（加载阶段尚未建模）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="124" />
+        <location filename="../../engine/configs/accelerate.py" line="124"/>
         <source>unknown sharding strategy {strategy!r}</source>
         <translation>未知的分片策略 {strategy!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/accelerate.py" line="131" />
-        <source>no sharding strategy given: FSDP's default FULL_SHARD</source>
+        <location filename="../../engine/configs/accelerate.py" line="131"/>
+        <source>no sharding strategy given: FSDP&apos;s default FULL_SHARD</source>
         <translation>未给出分片策略：FSDP 默认 FULL_SHARD</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="31" />
-        <source>axolotl's default micro_batch_size 1</source>
+        <location filename="../../engine/configs/axolotl.py" line="31"/>
+        <source>axolotl&apos;s default micro_batch_size 1</source>
         <translation>axolotl 默认 micro_batch_size 为 1</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="37" />
-        <source>axolotl's default sequence_len 2048</source>
+        <location filename="../../engine/configs/axolotl.py" line="37"/>
+        <source>axolotl&apos;s default sequence_len 2048</source>
         <translation>axolotl 默认 sequence_len 为 2048</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="48" />
-        <source>adapter '{adapter}' is not modelled yet</source>
+        <location filename="../../engine/configs/axolotl.py" line="48"/>
+        <source>adapter &apos;{adapter}&apos; is not modelled yet</source>
         <translation>适配器“{adapter}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="69" />
+        <location filename="../../engine/configs/axolotl.py" line="69"/>
         <source>bf16: auto is bf16 on a GPU that supports it</source>
         <translation>bf16: auto 在支持的 GPU 上即为 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="91" />
-        <source>optimizer '{opt}' is not modelled yet</source>
+        <location filename="../../engine/configs/axolotl.py" line="91"/>
+        <source>optimizer &apos;{opt}&apos; is not modelled yet</source>
         <translation>优化器“{opt}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="96" />
+        <location filename="../../engine/configs/axolotl.py" line="96"/>
         <source>axolotl leaves the optimizer to TrainingArguments (AdamW)</source>
         <translation>axolotl 将优化器交给 TrainingArguments（AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="105" />
-        <location filename="../../engine/configs/common.py" line="207" />
-        <source>attention kernel '{attn}' is not modelled yet</source>
+        <location filename="../../engine/configs/axolotl.py" line="105"/>
+        <location filename="../../engine/configs/common.py" line="207"/>
+        <source>attention kernel &apos;{attn}&apos; is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="137" />
+        <location filename="../../engine/configs/axolotl.py" line="137"/>
         <source>packing fills each sequence to sequence_len: the planner already counts full sequences</source>
         <translation>打包会把每条序列填满到 sequence_len：规划器本就按满长序列计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="65" />
-        <location filename="../../engine/configs/torchtune.py" line="199" />
+        <location filename="../../engine/configs/common.py" line="65"/>
+        <location filename="../../engine/configs/torchtune.py" line="199"/>
         <source>does not affect GPU memory</source>
         <translation>不影响 GPU 显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="72" />
+        <location filename="../../engine/configs/common.py" line="72"/>
         <source>not read by the planner (not a memory setting it models)</source>
         <translation>规划器不读取（不是它建模的显存设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="109" />
+        <location filename="../../engine/configs/common.py" line="109"/>
         <source>expected a whole number ≥ {minimum}, found {value!r}</source>
         <translation>应为 ≥ {minimum} 的整数，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="122" />
+        <location filename="../../engine/configs/common.py" line="122"/>
         <source>no model named ({name!r})</source>
         <translation>未指明模型（{name!r}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="130" />
-        <source>model '{name}' is not a preset; pick the model in the planner</source>
+        <location filename="../../engine/configs/common.py" line="130"/>
+        <source>model &apos;{name}&apos; is not a preset; pick the model in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="162" />
-        <source>'{name}' read from its config.json in the local model cache</source>
+        <location filename="../../engine/configs/common.py" line="162"/>
+        <source>&apos;{name}&apos; read from its config.json in the local model cache</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="139" />
-        <source>'{name}' taken as preset {preset} (a variant with the same architecture)</source>
+        <location filename="../../engine/configs/common.py" line="139"/>
+        <source>&apos;{name}&apos; taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="198" />
-        <source>optimizer '{optim}' is not modelled yet</source>
+        <location filename="../../engine/configs/common.py" line="198"/>
+        <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="286" />
+        <location filename="../../engine/configs/common.py" line="286"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="59" />
-        <source>"auto": the HF Trainer fills it from per_device_train_batch_size (default 8)</source>
-        <translation>"auto"：HF Trainer 用 per_device_train_batch_size 填充（默认 8）</translation>
+        <location filename="../../engine/configs/deepspeed.py" line="59"/>
+        <source>&quot;auto&quot;: the HF Trainer fills it from per_device_train_batch_size (default 8)</source>
+        <translation>&quot;auto&quot;：HF Trainer 用 per_device_train_batch_size 填充（默认 8）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="71" />
-        <source>"auto": the HF Trainer fills it from gradient_accumulation_steps (default 1)</source>
-        <translation>"auto"：HF Trainer 用 gradient_accumulation_steps 填充（默认 1）</translation>
+        <location filename="../../engine/configs/deepspeed.py" line="71"/>
+        <source>&quot;auto&quot;: the HF Trainer fills it from gradient_accumulation_steps (default 1)</source>
+        <translation>&quot;auto&quot;：HF Trainer 用 gradient_accumulation_steps 填充（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="85" />
+        <location filename="../../engine/configs/deepspeed.py" line="85"/>
         <source>ZeRO stage must be 0-3, found {stage!r}</source>
         <translation>ZeRO 阶段必须为 0-3，实际为 {stage!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="99" />
+        <location filename="../../engine/configs/deepspeed.py" line="99"/>
         <source>parameters offloaded without the optimizer state: the planner offloads both</source>
         <translation>只卸载参数而不卸载优化器状态：规划器会同时卸载两者</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="112" />
+        <location filename="../../engine/configs/deepspeed.py" line="112"/>
         <source>no offload_optimizer / offload_param section: nothing offloaded</source>
         <translation>没有 offload_optimizer / offload_param 部分：不卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="119" />
+        <location filename="../../engine/configs/deepspeed.py" line="119"/>
         <source>NVMe offload is counted as CPU offload (both leave the GPU)</source>
         <translation>NVMe 卸载按 CPU 卸载计算（两者都离开 GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="125" />
-        <source>no zero_optimization section: DeepSpeed's default stage 0</source>
+        <location filename="../../engine/configs/deepspeed.py" line="125"/>
+        <source>no zero_optimization section: DeepSpeed&apos;s default stage 0</source>
         <translation>没有 zero_optimization 部分：DeepSpeed 默认阶段 0</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="142" />
-        <source>"auto": the HF Trainer enables bf16/fp16 from its bf16/fp16 arguments (default off)</source>
-        <translation>"auto"：HF Trainer 根据其 bf16/fp16 参数启用（默认关闭）</translation>
+        <location filename="../../engine/configs/deepspeed.py" line="142"/>
+        <source>&quot;auto&quot;: the HF Trainer enables bf16/fp16 from its bf16/fp16 arguments (default off)</source>
+        <translation>&quot;auto&quot;：HF Trainer 根据其 bf16/fp16 参数启用（默认关闭）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="160" />
-        <source>optimizer '{type}' is not modelled yet</source>
+        <location filename="../../engine/configs/deepspeed.py" line="160"/>
+        <source>optimizer &apos;{type}&apos; is not modelled yet</source>
         <translation>优化器“{type}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="169" />
-        <location filename="../../engine/configs/llamafactory.py" line="108" />
+        <location filename="../../engine/configs/deepspeed.py" line="169"/>
+        <location filename="../../engine/configs/llamafactory.py" line="108"/>
         <source>not modelled yet</source>
         <translation>尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="174" />
+        <location filename="../../engine/configs/deepspeed.py" line="174"/>
         <source>a comment</source>
         <translation>注释</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/hf.py" line="35" />
-        <source>TrainingArguments' default per_device_train_batch_size 8</source>
+        <location filename="../../engine/configs/hf.py" line="35"/>
+        <source>TrainingArguments&apos; default per_device_train_batch_size 8</source>
         <translation>TrainingArguments 默认 per_device_train_batch_size 为 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/hf.py" line="41" />
-        <source>TrainingArguments' default gradient_checkpointing false</source>
+        <location filename="../../engine/configs/hf.py" line="41"/>
+        <source>TrainingArguments&apos; default gradient_checkpointing false</source>
         <translation>TrainingArguments 默认 gradient_checkpointing 为 false</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/hf.py" line="47" />
-        <source>TRL SFTConfig's default max_length 1024 (not set in the file)</source>
+        <location filename="../../engine/configs/hf.py" line="47"/>
+        <source>TRL SFTConfig&apos;s default max_length 1024 (not set in the file)</source>
         <translation>TRL SFTConfig 默认 max_length 为 1024（文件中未设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/hf.py" line="53" />
-        <source>TrainingArguments' default: no bf16/fp16, fp32 weights</source>
+        <location filename="../../engine/configs/hf.py" line="53"/>
+        <source>TrainingArguments&apos; default: no bf16/fp16, fp32 weights</source>
         <translation>TrainingArguments 默认：不启用 bf16/fp16，权重为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/hf.py" line="57" />
-        <source>TrainingArguments' default optim (PyTorch AdamW)</source>
+        <location filename="../../engine/configs/hf.py" line="57"/>
+        <source>TrainingArguments&apos; default optim (PyTorch AdamW)</source>
         <translation>TrainingArguments 默认 optim（PyTorch AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="36" />
-        <source>LLaMA-Factory's default finetuning_type is lora</source>
+        <location filename="../../engine/configs/llamafactory.py" line="36"/>
+        <source>LLaMA-Factory&apos;s default finetuning_type is lora</source>
         <translation>LLaMA-Factory 默认 finetuning_type 为 lora</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="47" />
-        <source>finetuning type '{ft}' is not modelled yet</source>
+        <location filename="../../engine/configs/llamafactory.py" line="47"/>
+        <source>finetuning type &apos;{ft}&apos; is not modelled yet</source>
         <translation>微调类型“{ft}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="52" />
-        <source>LLaMA-Factory's default lora_rank 8</source>
+        <location filename="../../engine/configs/llamafactory.py" line="52"/>
+        <source>LLaMA-Factory&apos;s default lora_rank 8</source>
         <translation>LLaMA-Factory 默认 lora_rank 为 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="59" />
-        <source>LLaMA-Factory's default lora_target all</source>
+        <location filename="../../engine/configs/llamafactory.py" line="59"/>
+        <source>LLaMA-Factory&apos;s default lora_target all</source>
         <translation>LLaMA-Factory 默认 lora_target 为 all</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="66" />
-        <source>LLaMA-Factory's default cutoff_len 2048</source>
+        <location filename="../../engine/configs/llamafactory.py" line="66"/>
+        <source>LLaMA-Factory&apos;s default cutoff_len 2048</source>
         <translation>LLaMA-Factory 默认 cutoff_len 为 2048</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="80" />
+        <location filename="../../engine/configs/llamafactory.py" line="80"/>
         <source>LLaMA-Factory keeps LoRA adapters in fp32 unless pure_bf16</source>
         <translation>除非设置 pure_bf16，LLaMA-Factory 将 LoRA 适配器保持为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="91" />
+        <location filename="../../engine/configs/llamafactory.py" line="91"/>
         <source>LLaMA-Factory enables gradient checkpointing unless disable_gradient_checkpointing is set</source>
         <translation>除非设置 disable_gradient_checkpointing，LLaMA-Factory 会启用梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="118" />
+        <location filename="../../engine/configs/llamafactory.py" line="118"/>
         <source>expected a non-zero whole number, found {n!r}</source>
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="59" />
+        <location filename="../../engine/configs/megatron.py" line="59"/>
         <source>Megatron runs 1F1B without virtual pipeline stages</source>
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="76" />
-        <source>TP x PP x CP = {par} GPUs, more than the script's {world}: {nodes} nodes of {per_node}</source>
+        <location filename="../../engine/configs/megatron.py" line="76"/>
+        <source>TP x PP x CP = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
         <translation>TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="97" />
+        <location filename="../../engine/configs/megatron.py" line="97"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="111" />
+        <location filename="../../engine/configs/megatron.py" line="111"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="125" />
+        <location filename="../../engine/configs/megatron.py" line="125"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="132" />
-        <source>Megatron's fused vocab-parallel cross-entropy is not modelled yet</source>
+        <location filename="../../engine/configs/megatron.py" line="132"/>
+        <source>Megatron&apos;s fused vocab-parallel cross-entropy is not modelled yet</source>
         <translation>Megatron 的融合词表并行交叉熵尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="137" />
-        <source>Megatron's default --optimizer adam (AdamW with --weight-decay)</source>
+        <location filename="../../engine/configs/megatron.py" line="137"/>
+        <source>Megatron&apos;s default --optimizer adam (AdamW with --weight-decay)</source>
         <translation>Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="175" />
-        <source>the model's shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
+        <location filename="../../engine/configs/megatron.py" line="175"/>
+        <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="186" />
+        <location filename="../../engine/configs/megatron.py" line="186"/>
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="201" />
+        <location filename="../../engine/configs/megatron.py" line="201"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="63" />
+        <location filename="../../engine/configs/swift.py" line="63"/>
         <source>ms-swift turns gradient_checkpointing on by default</source>
         <translation>ms-swift 默认开启 gradient_checkpointing</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="66" />
-        <source>ms-swift's default tuner_type lora</source>
+        <location filename="../../engine/configs/swift.py" line="66"/>
+        <source>ms-swift&apos;s default tuner_type lora</source>
         <translation>ms-swift 默认 tuner_type 为 lora</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="77" />
-        <source>tuner '{tuner}' is not modelled yet</source>
+        <location filename="../../engine/configs/swift.py" line="77"/>
+        <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="81" />
-        <source>ms-swift's default lora_rank 8</source>
+        <location filename="../../engine/configs/swift.py" line="81"/>
+        <source>ms-swift&apos;s default lora_rank 8</source>
         <translation>ms-swift 默认 lora_rank 为 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="86" />
-        <source>ms-swift's default target_modules all-linear</source>
+        <location filename="../../engine/configs/swift.py" line="86"/>
+        <source>ms-swift&apos;s default target_modules all-linear</source>
         <translation>ms-swift 默认 target_modules 为 all-linear</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="37" />
+        <location filename="../../engine/configs/torchtitan.py" line="37"/>
         <source>torchtitan model {name} {flavor} is not a preset; pick the model in the planner</source>
         <translation>torchtitan 模型 {name} {flavor} 不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="60" />
+        <location filename="../../engine/configs/torchtitan.py" line="60"/>
         <source>torchtitan keeps fp32 sharded parameters and computes in {mp} (mixed_precision_param)</source>
         <translation>torchtitan 保留 fp32 分片参数，并以 {mp} 计算（mixed_precision_param）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="94" />
+        <location filename="../../engine/configs/torchtitan.py" line="94"/>
         <source>data_parallel_shard_degree -1 takes the GPUs torchrun starts (not in the file): shard over as many as the planner is given</source>
         <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="110" />
+        <location filename="../../engine/configs/torchtitan.py" line="110"/>
         <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="123" />
+        <location filename="../../engine/configs/torchtitan.py" line="123"/>
         <source>schedule {sched} is not modelled yet</source>
         <translation>调度方式 {sched} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="132" />
-        <source>"default": reshards except on the last stage</source>
-        <translation>"default"：除最后一个阶段外都重新分片</translation>
+        <location filename="../../engine/configs/torchtitan.py" line="132"/>
+        <source>&quot;default&quot;: reshards except on the last stage</source>
+        <translation>&quot;default&quot;：除最后一个阶段外都重新分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="142" />
+        <location filename="../../engine/configs/torchtitan.py" line="142"/>
         <source>checkpointing every N-th layer is not modelled yet</source>
         <translation>每隔 N 层做检查点尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="148" />
+        <location filename="../../engine/configs/torchtitan.py" line="148"/>
         <source>unknown mode {mode!r}</source>
         <translation>未知模式 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="166" />
+        <location filename="../../engine/configs/torchtitan.py" line="166"/>
         <source>optimizer {name} is not modelled yet</source>
         <translation>优化器 {name} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="169" />
-        <source>torchtitan's attention uses scaled_dot_product_attention</source>
+        <location filename="../../engine/configs/torchtitan.py" line="169"/>
+        <source>torchtitan&apos;s attention uses scaled_dot_product_attention</source>
         <translation>torchtitan 的注意力使用 scaled_dot_product_attention</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="59" />
+        <location filename="../../engine/configs/torchtune.py" line="59"/>
         <source>unknown dtype {dtype!r}</source>
         <translation>未知的数据类型 {dtype!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="61" />
+        <location filename="../../engine/configs/torchtune.py" line="61"/>
         <source>torchtune recipes default to dtype bf16</source>
         <translation>torchtune 配方默认 dtype 为 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="83" />
+        <location filename="../../engine/configs/torchtune.py" line="83"/>
         <source>null: the length of the longest sample; set seq_len in the planner</source>
         <translation>null：取最长样本的长度；请在规划器中设置序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="99" />
+        <location filename="../../engine/configs/torchtune.py" line="99"/>
         <source>optimizer {comp} is not modelled yet</source>
         <translation>优化器 {comp} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="110" />
+        <location filename="../../engine/configs/torchtune.py" line="110"/>
         <source>loss {_component} is not modelled yet</source>
         <translation>损失函数 {_component} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="120" />
+        <location filename="../../engine/configs/torchtune.py" line="120"/>
         <source>the GPU count is given to `tune run --nproc_per_node`, not in the recipe: at least the tensor-parallel degree</source>
         <translation>GPU 数量由 `tune run --nproc_per_node` 给出，不在配方中：至少为张量并行度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="138" />
+        <location filename="../../engine/configs/torchtune.py" line="138"/>
         <source>sharding of embeddings and output apart is not modelled yet</source>
         <translation>嵌入层和输出层单独分片尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="151" />
+        <location filename="../../engine/configs/torchtune.py" line="151"/>
         <source>DoRA ({comp}) is not modelled yet</source>
         <translation>DoRA（{comp}）尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="160" />
+        <location filename="../../engine/configs/torchtune.py" line="160"/>
         <source>model builder {comp} is not a preset; pick the model in the planner</source>
         <translation>模型构建函数 {comp} 不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="165" />
+        <location filename="../../engine/configs/torchtune.py" line="165"/>
         <source>torchtune QLoRA quantises base weights to NF4</source>
         <translation>torchtune QLoRA 将基础权重量化为 NF4</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="170" />
-        <source>torchtune's NF4Tensor (torchao) keeps per-block scales quantised once, with no second-level quantisation of the constants</source>
+        <location filename="../../engine/configs/torchtune.py" line="170"/>
+        <source>torchtune&apos;s NF4Tensor (torchao) keeps per-block scales quantised once, with no second-level quantisation of the constants</source>
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="222" />
+        <location filename="../../engine/detailed.py" line="222"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="225" />
-        <source>the loop's logits variable holds b·s·V (fp32 after Fabric's output cast) through backward and the optimizer step, until the next forward returns</source>
+        <location filename="../../engine/detailed.py" line="225"/>
+        <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="368" />
+        <location filename="../../engine/detailed.py" line="368"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="370" />
+        <location filename="../../engine/detailed.py" line="370"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
@@ -5293,22 +5317,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>report</name>
     <message>
-        <location filename="../../engine/report.py" line="17" />
+        <location filename="../../engine/report.py" line="17"/>
         <source>Steady state: the second training step, optimizer states alive; gradients freed by zero_grad(set_to_none=True).</source>
         <translation>稳态：第二个训练步骤，优化器状态已存在；梯度由 zero_grad(set_to_none=True) 释放。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="19" />
+        <location filename="../../engine/report.py" line="19"/>
         <source>Peak allocated memory is what torch.cuda.max_memory_allocated reports; context, fragmentation and the reserve are added on top.</source>
         <translation>峰值分配显存即 torch.cuda.max_memory_allocated 报告的数值；CUDA 上下文、碎片和安全余量另外叠加。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="21" />
+        <location filename="../../engine/report.py" line="21"/>
         <source>Sequences are packed or unpadded (no b x s x s attention mask is materialised).</source>
         <translation>序列经过打包或不含填充（不会生成 b x s x s 的注意力掩码）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="22" />
+        <location filename="../../engine/report.py" line="22"/>
         <source>The detailed estimator is checked against traced Hugging Face training steps (docs/accuracy.md).</source>
         <translation>detailed 估算器已与追踪得到的 Hugging Face 训练步骤核对（见 docs/accuracy.md）。</translation>
     </message>
@@ -5317,77 +5341,77 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">{verdict}：每张 GPU 使用 {total}，容量 {capacity}，共 {n} × {gpu}（余量 {headroom}）；估算器 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="68" />
+        <location filename="../../engine/report.py" line="68"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="76" />
+        <location filename="../../engine/report.py" line="76"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="78" />
+        <location filename="../../engine/report.py" line="78"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="79" />
+        <location filename="../../engine/report.py" line="79"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="80" />
+        <location filename="../../engine/report.py" line="80"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="81" />
+        <location filename="../../engine/report.py" line="81"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="86" />
+        <location filename="../../engine/report.py" line="86"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="86" />
+        <location filename="../../engine/report.py" line="86"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="87" />
+        <location filename="../../engine/report.py" line="87"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="90" />
+        <location filename="../../engine/report.py" line="90"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="91" />
+        <location filename="../../engine/report.py" line="91"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="92" />
+        <location filename="../../engine/report.py" line="92"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="93" />
+        <location filename="../../engine/report.py" line="93"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="94" />
+        <location filename="../../engine/report.py" line="94"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="94" />
+        <location filename="../../engine/report.py" line="94"/>
         <source>value</source>
         <translation>值</translation>
     </message>
