@@ -156,8 +156,9 @@ class TimePanel(QWidget):
                     "<b>%(mfu)s</b>") % {"step": format_seconds(t.step_seconds), "tps": format_count(t.tokens_per_second),
                                           "per_gpu": format_count(t.tokens_per_second_per_gpu),
                                           "mfu": f"{t.mfu:.0%}"},
-            self.tr("%(tokens)s tokens per step on %(n)d GPUs") % {"tokens": locale.toString(t.tokens_per_step),
-                                                                   "n": t.world_size}]
+            (self.tr("%(tokens)s tokens per step on %(n)d GPUs") if t.world_size > 1 else
+             self.tr("%(tokens)s tokens per step on one GPU")) % {"tokens": locale.toString(t.tokens_per_step),
+                                                                  "n": t.world_size}]
         if t.time_to_train_seconds is not None:
             line = self.tr("Time to train: <b>%(time)s</b> · %(hours)s GPU-hours") % {
                 "time": format_seconds(t.time_to_train_seconds), "hours": format_count(t.gpu_hours or 0)}

@@ -182,3 +182,8 @@ def test_fastest_layouts_rows_speak_in_words(window):
     assert beyond > 0 and panel.chart.clipped == beyond
     assert panel.chart.plot.getViewBox().viewRange()[0][1] < max(b for b, _t, _o in result.candidates) / UNITS["GiB"]
 
+
+def test_tokens_per_step_says_one_gpu(window):
+    assert "on 8 GPUs" in window.time_panel.summary.text()
+    window.state.load(scenario_from_dict(LORA_4090))
+    assert "on one GPU" in window.time_panel.summary.text()
