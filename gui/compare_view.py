@@ -106,6 +106,7 @@ class CompareView(QWidget):
         layout.addWidget(split, 1)
         state.estimateChanged.connect(lambda _e: self._live_changed())
         state.unitChanged.connect(lambda _u: self.refresh())
+        self.table.setVisible(False)  # nothing compared yet: the hint alone, not an empty table headed "1"
 
     @property
     def x_max(self) -> float:
@@ -152,6 +153,7 @@ class CompareView(QWidget):
             else:
                 pane.hide()
         self.hint.setVisible(len(shown) < 2)
+        self.table.setVisible(bool(shown))
         self._fill_table(shown, unit)
 
     def _fill_table(self, shown: list[tuple[Compared, Estimate]], unit: str) -> None:

@@ -167,6 +167,15 @@ def test_saving_with_the_library_on_screen_updates_that_row(window):
     assert next(e for e in panel.entries if e.id == saved).scenario.micro_batch == 7  # the table may be sorted
 
 
+def test_compare_shows_only_its_hint_until_something_is_compared(window):
+    """No empty table headed "1" before anything is compared."""
+    assert window.compare.table.isHidden() and not window.compare.hint.isHidden()
+    s = scenario_from_dict(FULL_4090)
+    window.compare.set_items([Compared("a", s), Compared("b", s.replace(gpu="h200"))])
+    assert not window.compare.table.isHidden() and window.compare.hint.isHidden()
+    window.compare.set_items([])
+    assert window.compare.table.isHidden()
+
 
 def test_screenshot_settles_plan_rows_at_their_full_height(qtbot, tmp_path):
     """A screenshot taken one round of events after the search showed the plans squeezed (their third line cut):
