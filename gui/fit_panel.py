@@ -198,7 +198,8 @@ class FitPanel(RefreshWhenShown):
         else:
             self.header.setText(self.tr("Plans that make it fit, least disruptive first (not least memory):"))
         if self.family is not None and self.family.family:
-            largest = self.family.model or self.tr("none")
+            names = {c.model: c.name for c in self.family.candidates}  # the preset's name, as the model list shows it
+            largest = names.get(self.family.model, self.family.model) if self.family.model else self.tr("none")
             self.family_label.setText(self.tr("Largest %(family)s model that fits this set-up: %(model)s") % {
                 "family": self.family.family, "model": largest})
         self.family_label.setVisible(self.family is not None and bool(self.family.family))

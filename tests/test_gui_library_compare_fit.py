@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from engine import estimate, scenario_from_dict
+from engine import estimate, model_presets, scenario_from_dict
 from gui.app import build_window
 from gui.compare_view import Compared
 
@@ -208,3 +208,13 @@ def test_screenshot_settles_plan_rows_at_their_full_height(qtbot, tmp_path):
         assert row.isVisible()  # laid out in the list (a row not yet laid out has a default size)
         assert row.height() >= row.heightForWidth(row.width()) > 0
 
+
+def test_largest_model_of_the_family_is_named_as_the_model_list_names_it(window):
+    window.state.load(scenario_from_dict({**FULL_4090, "method": "qlora", "checkpointing": "full"}))
+    panel = window.fit_panel
+    panel.search()
+    assert panel.wait()
+    largest = panel.family.model
+    assert largest is not None
+    text = panel.family_label.text()
+    assert model_presets()[largest].name in text and largest not in text  # "Llama 3 8B", not "llama-3-8b"
