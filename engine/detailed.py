@@ -11,6 +11,7 @@ from .breakdown import Component, Moments
 from .frameworks.checkpointing import op_selective_bytes
 from .frameworks.loss import loss_memory
 from .frameworks.settings import Behaviour, behaviour
+from .memo import ScenarioMemo
 from .messages import QT_TRANSLATE_NOOP
 from .model_states import component as _c
 from .parallelism.components import fsdp2_component, pipeline_components
@@ -45,8 +46,30 @@ def stage_layer_ranges(layers: int, pp: int) -> list[range]:
     return ranges
 
 
+# Keys the activation context never reads (tests/test_memo_keys.py checks it): layouts of a search that differ only
+# in them (GPUs, pipeline, ZeRO, optimizer, accumulation) share one context.
+ACTIVATION_CONTEXT_MEMO = ScenarioMemo("activation context", frozenset({
+    "name", "notes", "gpu", "gpus_per_node", "nodes", "optimizer", "grad_accum", "frozen_layers", "freeze_embeddings",
+    "freeze_from", "qlora_bits", "qlora_double_quant", "base_storage", "pp", "pp_schedule", "vpp", "offload",
+    "modules_to_save", "reduce_bucket_size", "allgather_bucket_size", "stage3_max_live_parameters",
+    "stage3_prefetch_bucket_size", "distributed_optimizer", "host_memory_bytes", "estimator", "k_factor", "reserve",
+    "images_per_sample", "image_resolution", "vision_tower", "attention_kernel", "intra_node_bandwidth_bytes_per_s",
+    "inter_node_bandwidth_bytes_per_s", "tokens_to_train", "gpu_hour_price", "time_calibration",
+    "optimizer_in_backward", "activation_offload", "reshard_after_forward", "lora_alpha", "lora_targets",
+}))
+
+
 def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour | None = None) -> ActContext:
-    fw = fw or behaviour(s)
+    """What the per-layer activation formulas need to know of the scenario; `spec`, `dt` and `fw` are those of
+    `s` (not keyed)."""
+    key = ACTIVATION_CONTEXT_MEMO.key(s)
+    found = ACTIVATION_CONTEXT_MEMO.get(key)
+    if found is None:
+        found = ACTIVATION_CONTEXT_MEMO.put(key, _act_context(s, spec, dt, fw or behaviour(s)))
+    return found
+
+
+def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> ActContext:
     t = s.micro_batch * s.seq_len / s.cp
     # FSDP/ZeRO-3 mixed precision gathers the fp32 shards as bf16 parameters and casts the forward inputs:
     # the layers then run in plain bf16 (bf16 residual stream, no per-use autocast casts to keep).

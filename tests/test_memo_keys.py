@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine import scenario_from_dict
-from engine.detailed import stage_layer_ranges
+from engine.detailed import ACTIVATION_CONTEXT_MEMO, act_context, stage_layer_ranges
 from engine.errors import PlannerError
 from engine.frameworks import CROSS_ENTROPIES, FRAMEWORKS, behaviour
 from engine.memo import memo_tables
@@ -74,6 +74,17 @@ def test_stage_time_reads_no_key_it_ignores(data: dict) -> None:
     assert not read_but_ignored, f"a stage's time reads {sorted(read_but_ignored)}, which its memo table ignores"
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios_with_every_kind_of_key())
+def test_activation_context_reads_no_key_it_ignores(data: dict) -> None:
+    s = RecordingScenario(_valid(data))
+    for table in memo_tables():
+        table.clear()
+    act_context(s, resolve_model(s), dtypes_for(s), behaviour(s))
+    read_but_ignored = s.keys_read & ACTIVATION_CONTEXT_MEMO.ignores
+    assert not read_but_ignored, f"the activation context reads {sorted(read_but_ignored)}, which its memo ignores"
+
+
 def test_every_memo_table_is_checked_here() -> None:
     """A new table must get its own read check in this file."""
-    assert {t.name for t in memo_tables()} <= {"stage states", "stage time"}
+    assert {t.name for t in memo_tables()} <= {"stage states", "stage time", "activation context"}
