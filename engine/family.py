@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .errors import ScenarioError
 from .estimate import estimate
+from .messages import QT_TRANSLATE_NOOP, message
 from .presets import model_presets
 from .scenario import Scenario
 
@@ -38,6 +39,12 @@ def largest_model_that_fits(s: Scenario, family: str | None = None) -> FamilyFit
     members = sorted((p for p in presets.values() if p.family == family), key=lambda p: p.spec.total_params)
     out = []
     for p in members:
+        if s.images_per_sample and p.spec.vision is None:
+            # a text-only member would drop the images: not the same training, so not an answer
+            reason = message(QT_TRANSLATE_NOOP("engine", "{model} has no vision tower: images_per_sample has no effect."),
+                             model=p.name)
+            out.append(ModelCandidate(p.id, p.name, p.spec.total_params, "invalid", None, str(reason)))
+            continue
         try:  # validated: another model may not have this one's heads or LoRA target names
             est = estimate(s.replace(model=p.id))
         except ScenarioError as exc:

@@ -224,3 +224,17 @@ def test_plans_never_shorten_sequences_below_the_images_tokens():
     assert [sug.changes["seq_len"] for sug in suggestions(text_only) if "seq_len" in sug.changes] == [8192]
     result = speed_search(s)
     assert all(p.scenario.seq_len == s.seq_len for p in result.plans + result.changes_what_you_train)
+
+
+def test_largest_model_of_a_family_takes_the_images_of_a_vision_language_scenario():
+    """Qwen2.5's text models fit a set-up its VL model does not, but they have no vision tower: with images in the
+    sample they are no answer to "which model of this family fits"."""
+    s = scenario_from_dict({"model": "qwen2.5-vl-7b", "gpu": "a100-80gb", "method": "lora", "seq_len": 4096,
+                            "micro_batch": 2, "images_per_sample": 2, "image_resolution": 896})
+    text_only = largest_model_that_fits(s.replace(images_per_sample=0, image_resolution=0))
+    assert text_only.model is not None and model_presets()[text_only.model].spec.vision is None
+    answer = largest_model_that_fits(s)
+    assert answer.model is None or model_presets()[answer.model].spec.vision is not None
+    for c in answer.candidates:
+        if model_presets()[c.model].spec.vision is None:
+            assert c.verdict == "invalid" and "vision tower" in c.reason
