@@ -124,6 +124,7 @@ class FitPanel(RefreshWhenShown):
         self.plans: list[Plan] = []
         self.family: FamilyFit | None = None
         self.apply_buttons: list[QPushButton] = []
+        self.family_rows: QLabel | None = None  # every size of the family on this set-up, below the plans
         self.worker: PlanSearch | None = None
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
@@ -143,6 +144,7 @@ class FitPanel(RefreshWhenShown):
         self.search_button.setVisible(not busy)
 
     def search(self) -> None:
+        self.timer.stop()  # this search supersedes a debounced one still pending
         self.cancel()
         self._stale = False
         est = self.state.estimate
@@ -181,6 +183,7 @@ class FitPanel(RefreshWhenShown):
             if item.widget():
                 item.widget().deleteLater()
         self.apply_buttons = []
+        self.family_rows = None
 
     def restyle(self) -> None:
         """Draw the plans again in the theme's colours (no new search)."""
@@ -221,6 +224,28 @@ class FitPanel(RefreshWhenShown):
             row, button = plan_row(html, self.tr("Apply"), lambda p=plan: self.apply(p))
             self.rows_layout.insertWidget(self.rows_layout.count() - 1, row)
             self.apply_buttons.append(button)
+        if self.family is not None and self.family.family and self.family.candidates:
+            self.family_rows = self._family_rows(self.family, unit)
+            self.rows_layout.insertWidget(self.rows_layout.count() - 1, self.family_rows)
+
+    def _family_rows(self, family: FamilyFit, unit: str) -> QLabel:
+        """Every size of the model's family on this set-up, smallest first: where the largest that fits comes from,
+        and what the panel shows when nothing needs changing."""
+        lines = []
+        for c in family.candidates:
+            if c.total_bytes is None:  # a member this set-up cannot take (no vision tower, heads TP cannot split)
+                verdict = f"<span style='color:{text_colour('muted')}'>" + escape(
+                    self.tr("cannot take this set-up")) + "</span>"
+            else:
+                verdict = (f"<span style='color:{text_colour(c.verdict)}'>{escape(tr_engine(c.verdict))}</span>, "
+                           + escape(self.tr("%s per GPU") % format_bytes(c.total_bytes, unit)))
+            lines.append(escape(self.tr("%(model)s (%(params)s parameters)") % {
+                "model": c.name, "params": format_count(c.total_params)}) + ": " + verdict)
+        label = QLabel("<b>" + escape(self.tr("The %s family on this set-up:") % family.family) + "</b><br>"
+                       + "<br>".join(lines))
+        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setWordWrap(True)
+        return label
 
     def apply(self, plan: Plan) -> None:
         before = self.state.scenario

@@ -203,7 +203,7 @@ def test_screenshot_settles_plan_rows_at_their_full_height(qtbot, tmp_path):
     settle(app)
     rows = [panel.rows_layout.itemAt(i).widget() for i in range(panel.rows_layout.count())]
     rows = [r for r in rows if r is not None]
-    assert len(rows) == len(panel.plans) > 0
+    assert len(rows) == len(panel.plans) + 1 > 1 and rows[-1] is panel.family_rows  # the plans, then the family
     for row in rows:
         assert row.isVisible()  # laid out in the list (a row not yet laid out has a default size)
         assert row.height() >= row.heightForWidth(row.width()) > 0
@@ -218,3 +218,24 @@ def test_largest_model_of_the_family_is_named_as_the_model_list_names_it(window)
     assert largest is not None
     text = panel.family_label.text()
     assert model_presets()[largest].name in text and largest not in text  # "Llama 3 8B", not "llama-3-8b"
+    # below the plans (here none: it fits), every size of the family with its verdict, smallest first
+    listed = panel.family_rows.text()
+    positions = [listed.index(c.name + " (") for c in panel.family.candidates]
+    assert len(positions) == len(model_presets_of(panel.family.family)) > 1 and positions == sorted(positions)
+    for c in panel.family.candidates:
+        assert (c.verdict if c.total_bytes is not None else "cannot take this set-up") in listed
+
+
+def model_presets_of(family: str) -> list[str]:
+    return [p.id for p in model_presets().values() if p.family == family]
+
+
+def test_an_explicit_search_replaces_the_pending_debounced_one(window):
+    """Search again (or a screenshot's search) while an edit's debounced search is pending: one search, not a
+    second one starting on top of its result."""
+    panel = window.fit_panel
+    panel.refresh_shown()
+    assert panel.timer.isActive()
+    panel.search()
+    assert not panel.timer.isActive()
+    assert panel.wait()

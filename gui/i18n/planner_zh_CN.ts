@@ -940,70 +940,90 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="149"/>
+        <location filename="../fit_panel.py" line="151"/>
         <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="195"/>
+        <location filename="../fit_panel.py" line="198"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="197"/>
+        <location filename="../fit_panel.py" line="200"/>
         <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="199"/>
+        <location filename="../fit_panel.py" line="202"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="202"/>
+        <location filename="../fit_panel.py" line="205"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="203"/>
+        <location filename="../fit_panel.py" line="206"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="207"/>
+        <location filename="../fit_panel.py" line="210"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="209"/>
-        <location filename="../fit_panel.py" line="227"/>
+        <location filename="../fit_panel.py" line="212"/>
+        <location filename="../fit_panel.py" line="252"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="214"/>
+        <location filename="../fit_panel.py" line="217"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="215"/>
+        <location filename="../fit_panel.py" line="218"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="217"/>
+        <location filename="../fit_panel.py" line="220"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="219"/>
+        <location filename="../fit_panel.py" line="222"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="221"/>
+        <location filename="../fit_panel.py" line="224"/>
         <source>Apply</source>
         <translation>应用</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="238"/>
+        <source>cannot take this set-up</source>
+        <translation>无法用于此设置</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="241"/>
+        <source>%s per GPU</source>
+        <translation>每 GPU %s</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="242"/>
+        <source>%(model)s (%(params)s parameters)</source>
+        <translation>%(model)s（%(params)s 参数）</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="244"/>
+        <source>The %s family on this set-up:</source>
+        <translation>%s 系列各型号在此设置下：</translation>
     </message>
 </context>
 <context>
@@ -3388,17 +3408,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="164"/>
+        <location filename="../../engine/detailed.py" line="158"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="194"/>
+        <location filename="../../engine/detailed.py" line="188"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="197"/>
+        <location filename="../../engine/detailed.py" line="191"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
@@ -3411,47 +3431,47 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="207"/>
+        <location filename="../../engine/detailed.py" line="201"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="234"/>
+        <location filename="../../engine/detailed.py" line="228"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="237"/>
+        <location filename="../../engine/detailed.py" line="231"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="244"/>
+        <location filename="../../engine/detailed.py" line="238"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="247"/>
+        <location filename="../../engine/detailed.py" line="241"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="265"/>
+        <location filename="../../engine/stage_states.py" line="88"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="268"/>
+        <location filename="../../engine/stage_states.py" line="91"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="293"/>
+        <location filename="../../engine/detailed.py" line="266"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="296"/>
+        <location filename="../../engine/detailed.py" line="269"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
@@ -3460,32 +3480,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">视觉塔层数 × 每个图块保留的张量（按算子推导，未经追踪验证）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="310"/>
+        <location filename="../../engine/detailed.py" line="283"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="313"/>
+        <location filename="../../engine/detailed.py" line="286"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="357"/>
+        <location filename="../../engine/stage_states.py" line="131"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="360"/>
+        <location filename="../../engine/stage_states.py" line="134"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="379"/>
+        <location filename="../../engine/stage_states.py" line="152"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="382"/>
+        <location filename="../../engine/stage_states.py" line="155"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
@@ -3502,17 +3522,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">分发 + 合并：2 x b·s·top_k·h x 计算精度字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="399"/>
+        <location filename="../../engine/stage_states.py" line="175"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="402"/>
+        <location filename="../../engine/stage_states.py" line="178"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="58"/>
+        <location filename="../../engine/estimate.py" line="63"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
@@ -3521,7 +3541,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">每个进程 0.5 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="66"/>
+        <location filename="../../engine/estimate.py" line="71"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
@@ -3530,77 +3550,78 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">反复分配和释放的显存的 10% + 模型状态的 1%</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="61"/>
+        <location filename="../../engine/estimate.py" line="66"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="69"/>
+        <location filename="../../engine/estimate.py" line="74"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="76"/>
+        <location filename="../../engine/estimate.py" line="81"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="79"/>
+        <location filename="../../engine/estimate.py" line="84"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="100"/>
+        <location filename="../../engine/estimate.py" line="108"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="104"/>
+        <location filename="../../engine/estimate.py" line="112"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="108"/>
+        <location filename="../../engine/estimate.py" line="116"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="111"/>
+        <location filename="../../engine/estimate.py" line="119"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="116"/>
+        <location filename="../../engine/estimate.py" line="124"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="120"/>
+        <location filename="../../engine/estimate.py" line="128"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="127"/>
+        <location filename="../../engine/estimate.py" line="135"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="130"/>
+        <location filename="../../engine/estimate.py" line="138"/>
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="134"/>
+        <location filename="../../engine/estimate.py" line="142"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="145"/>
+        <location filename="../../engine/estimate.py" line="153"/>
+        <location filename="../../engine/family.py" line="44"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="150"/>
+        <location filename="../../engine/estimate.py" line="158"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
@@ -4697,72 +4718,72 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="29"/>
+        <location filename="../../engine/timing/model.py" line="28"/>
         <source>Matmuls and attention</source>
         <translation>矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="30"/>
+        <location filename="../../engine/timing/model.py" line="29"/>
         <source>Memory-bound operations</source>
         <translation>受显存带宽限制的运算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="31"/>
+        <location filename="../../engine/timing/model.py" line="30"/>
         <source>Recomputation (checkpointing)</source>
         <translation>重计算（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="32"/>
+        <location filename="../../engine/timing/model.py" line="31"/>
         <source>Tensor-parallel communication</source>
         <translation>张量并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="33"/>
+        <location filename="../../engine/timing/model.py" line="32"/>
         <source>Context-parallel communication</source>
         <translation>上下文并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="34"/>
+        <location filename="../../engine/timing/model.py" line="33"/>
         <source>Expert-parallel all-to-all</source>
         <translation>专家并行 all-to-all</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="35"/>
+        <location filename="../../engine/timing/model.py" line="34"/>
         <source>Pipeline sends</source>
         <translation>流水线发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="36"/>
+        <location filename="../../engine/timing/model.py" line="35"/>
         <source>Data-parallel / ZeRO communication</source>
         <translation>数据并行 / ZeRO 通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="37"/>
+        <location filename="../../engine/timing/model.py" line="36"/>
         <source>Pipeline bubble</source>
         <translation>流水线气泡</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="38"/>
+        <location filename="../../engine/timing/model.py" line="37"/>
         <source>Offload transfers and CPU optimizer</source>
         <translation>卸载传输与 CPU 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="39"/>
+        <location filename="../../engine/timing/model.py" line="38"/>
         <source>Optimizer step</source>
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="41"/>
+        <location filename="../../engine/timing/model.py" line="40"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format; bf16 for fp8). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them.</source>
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="350"/>
+        <location filename="../../engine/timing/model.py" line="351"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="354"/>
+        <location filename="../../engine/timing/model.py" line="355"/>
         <source>Times are scaled by {factor:.2f} from your measured step ({measured:.3g} s against {predicted:.3g} s predicted).</source>
         <translation>时间已按你的实测一步缩放 {factor:.2f} 倍（实测 {measured:.3g} 秒，预测 {predicted:.3g} 秒）。</translation>
     </message>
@@ -4772,32 +4793,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>会改变训练内容</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="44"/>
+        <location filename="../../engine/parallelism/components.py" line="47"/>
         <source>Replicated embedding gradient (tensor parallel)</source>
         <translation>复制的嵌入梯度（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="47"/>
+        <location filename="../../engine/parallelism/components.py" line="50"/>
         <source>PyTorch&apos;s Rowwise embedding: a full vocab x hidden gradient on every tp rank</source>
         <translation>PyTorch 的 Rowwise 嵌入：每个 tp rank 上都有完整的 词表 x 隐藏维 梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="61"/>
+        <location filename="../../engine/parallelism/components.py" line="64"/>
         <source>Losses of micro-batches in flight (last stage)</source>
         <translation>在途微批次的损失（最后阶段）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="64"/>
+        <location filename="../../engine/parallelism/components.py" line="67"/>
         <source>(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)</source>
         <translation>（在途微批次数 - 1）x b·s·V x 4（fp32 log-softmax）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="75"/>
+        <location filename="../../engine/parallelism/components.py" line="78"/>
         <source>Pipeline receive buffers and kept outputs</source>
         <translation>流水线接收缓冲区和保留的输出</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="78"/>
+        <location filename="../../engine/parallelism/components.py" line="81"/>
         <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch&apos;s logits returned by the schedule, or, when the schedule does not return them (torchtitan), the logits of the micro-batches in flight until their backward</source>
         <translation>每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits，若调度器不返回它们（torchtitan），则保留尚在进行中的微批次的 logits，直到其反向传播</translation>
     </message>
@@ -4806,12 +4827,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="113"/>
+        <location filename="../../engine/parallelism/components.py" line="133"/>
         <source>FSDP2 gathered parameters and gradient buffers</source>
         <translation>FSDP2 聚合的参数和梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="116"/>
+        <location filename="../../engine/parallelism/components.py" line="136"/>
         <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer&apos;s gradients and reduce-scatter buffer</source>
         <translation>根单元（嵌入、归一化、lm_head）整步不分片 + 一层聚合（反向时两层；前向后不重新分片时为全部层）+ 一层的梯度和 reduce-scatter 缓冲区</translation>
     </message>
@@ -5294,22 +5315,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="222"/>
+        <location filename="../../engine/detailed.py" line="216"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="225"/>
+        <location filename="../../engine/detailed.py" line="219"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="368"/>
+        <location filename="../../engine/stage_states.py" line="141"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="370"/>
+        <location filename="../../engine/stage_states.py" line="143"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
