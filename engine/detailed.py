@@ -20,10 +20,9 @@ from .parallelism.expert_parallel import all_to_all_dispatch
 from .parallelism.pipeline import micro_batches_in_flight
 from .parallelism.tensor_parallel import logits_shards, sp_saves_gathered_inputs
 from .scenario import Scenario
-from .stage_states import stage_states
+from .stage_states import StageStates, stage_states
 from .states import (
     Dtypes,
-    StageParams,
     embeddings_frozen,
     first_trainable_layer,
     layer_groups,
@@ -128,7 +127,7 @@ def with_in_flight(comps: list[Component], old: float, new: float, grad_accum: i
 def stage_components(
     s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range, ctx: ActContext,
     groups: tuple | None = None, fw: Behaviour | None = None,
-) -> tuple[list[Component], float, StageParams]:
+) -> tuple[list[Component], float, StageStates]:
     pp = s.pp
     first, last = stage == 0, stage == pp - 1
     in_flight = micro_batches_in_flight(s, stage)
@@ -175,23 +174,16 @@ def stage_components(
         saved = 2 * unit
         formula += "; offloaded to CPU except two layers' worth"
     saved_end = saved * (in_flight - 1) / in_flight
-    comps.append(
-        _c(
-            "activations",
-            QT_TRANSLATE_NOOP("engine", "Activations (decoder layers)"),
-            "activations",
-            Moments(saved, saved, saved_end, 0.0),
-            formula,
-            layers=len(layers),
-            per_layer_bytes=round(one_layer),
-            micro_batch=s.micro_batch,
-            seq_len=s.seq_len,
-            in_flight=in_flight,
-            checkpointing=s.checkpointing,
-            attention=s.attention,
-            offloaded_bytes=round(offloaded),
-        )
-    )
+    comps.append(Component(
+        "activations",
+        QT_TRANSLATE_NOOP("engine", "Activations (decoder layers)"),
+        "activations",
+        Moments(saved, saved, saved_end, 0.0),
+        formula,
+        (("layers", len(layers)), ("per_layer_bytes", round(one_layer)), ("micro_batch", s.micro_batch),
+         ("seq_len", s.seq_len), ("in_flight", in_flight), ("checkpointing", s.checkpointing),
+         ("attention", s.attention), ("offloaded_bytes", round(offloaded))),
+    ))
     # One layer's backward on top of all saved tensors: its MLP part is freed before its attention's backward.
     scratch = max((layer_backward_peak(ctx, spec, sig[0], layer_mlp_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3],
                                                                            s.ep, sig[4]), sig[4])
@@ -205,33 +197,26 @@ def stage_components(
         loss = loss_memory(fw, ctx.t, spec.vocab, spec.hidden, ctx.compute, ctx.vocab_shards, wt_head, dt.weight,
                            s.compile and fw.compile_loss)
         logits_fwd, logits_bwd = loss.forward, loss.backward
-        comps.append(
-            _c(
-                "head_activations",
-                QT_TRANSLATE_NOOP("engine", "Final norm and lm_head inputs"),
-                "activations",
-                Moments(head, head, 0.0, 0.0),
-                QT_TRANSLATE_NOOP("engine", "final RMSNorm and lm_head saved inputs"),
-                vocab=spec.vocab,
-            )
-        )
+        comps.append(Component(
+            "head_activations",
+            QT_TRANSLATE_NOOP("engine", "Final norm and lm_head inputs"),
+            "activations",
+            Moments(head, head, 0.0, 0.0),
+            QT_TRANSLATE_NOOP("engine", "final RMSNorm and lm_head saved inputs"),
+            (("vocab", spec.vocab),),
+        ))
     layer_moment = scratch + recompute
     loss_wins = logits_bwd >= layer_moment
     if last:
-        comps.append(
-            _c(
-                "logits",
-                QT_TRANSLATE_NOOP("engine", "Logits and cross-entropy"),
-                "transient",
-                Moments(logits_fwd, logits_bwd if loss_wins else 0.0, 0.0, 0.0),
-                loss.formula,
-                vocab=spec.vocab,
-                tokens=ctx.t,
-                cross_entropy=fw.cross_entropy,
-                chunks=loss.chunks,
-                bsv_bytes=round(loss.logits_spike),
-            )
-        )
+        comps.append(Component(
+            "logits",
+            QT_TRANSLATE_NOOP("engine", "Logits and cross-entropy"),
+            "transient",
+            Moments(logits_fwd, logits_bwd if loss_wins else 0.0, 0.0, 0.0),
+            loss.formula,
+            (("vocab", spec.vocab), ("tokens", ctx.t), ("cross_entropy", fw.cross_entropy), ("chunks", loss.chunks),
+             ("bsv_bytes", round(loss.logits_spike))),
+        ))
     if last and loss.kept:
         comps.append(
             _c(
@@ -245,15 +230,13 @@ def stage_components(
                 tokens=ctx.t,
             )
         )
-    comps.append(
-        _c(
-            "backward_scratch",
-            QT_TRANSLATE_NOOP("engine", "Backward scratch (one layer's gradients)"),
-            "transient",
-            Moments(0.0, 0.0 if loss_wins else scratch, scratch, 0.0),
-            QT_TRANSLATE_NOOP("engine", "largest set of intermediate gradients alive in one layer's backward"),
-        )
-    )
+    comps.append(Component(
+        "backward_scratch",
+        QT_TRANSLATE_NOOP("engine", "Backward scratch (one layer's gradients)"),
+        "transient",
+        Moments(0.0, 0.0 if loss_wins else scratch, scratch, 0.0),
+        QT_TRANSLATE_NOOP("engine", "largest set of intermediate gradients alive in one layer's backward"),
+    ))
     if recompute:
         comps.append(
             _c(
@@ -300,15 +283,13 @@ def stage_components(
             )
         )
     inputs = 16 * s.micro_batch * s.seq_len / s.cp + 2 * ctx.t * spec.head_dim * ctx.residual
-    comps.append(
-        _c(
-            "inputs",
-            QT_TRANSLATE_NOOP("engine", "Input ids, labels and rotary tables"),
-            "activations",
-            Moments.whole_step(inputs),
-            QT_TRANSLATE_NOOP("engine", "b·s x 16 (int64 ids and labels) + cos/sin tables"),
-        )
-    )
+    comps.append(Component(
+        "inputs",
+        QT_TRANSLATE_NOOP("engine", "Input ids, labels and rotary tables"),
+        "activations",
+        Moments(inputs, inputs, inputs, inputs),  # alive all step
+        QT_TRANSLATE_NOOP("engine", "b·s x 16 (int64 ids and labels) + cos/sin tables"),
+    ))
 
     comps += pipeline_components(s, spec, stage, last, ctx)
 
@@ -320,4 +301,4 @@ def stage_components(
                                      layer_scratch=scratch + recompute))
     comps += states.sharding
     comps += states.optimizer_temp
-    return comps, in_flight, p
+    return comps, in_flight, states

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from .breakdown import Component
 from .detailed import act_context, stage_components, with_in_flight
-from .frameworks.loading import LoadAndHost, load_and_host
+from .frameworks.loading import LoadAndHost, LoadParts, load_and_host, with_offloaded_activations
 from .frameworks.settings import Behaviour
 from .messages import QT_TRANSLATE_NOOP
 from .seeds import seed_components
@@ -34,6 +34,7 @@ class StageParts:
     components: list[Component]
     in_flight: float  # micro-batches of the stage's layers alive at its peak
     params: StageParams
+    load: LoadParts | None = None  # the detailed estimator's load peak and host memory, before offloaded activations
 
 
 class StageEstimator(Protocol):
@@ -70,13 +71,13 @@ class DetailedEstimator:
         self._ctx = act_context(s, spec, dt, fw)
 
     def stage(self, index: int, layers: range, groups: tuple[LayerGroup, ...]) -> StageParts:
-        comps, in_flight, params = stage_components(self._s, self._spec, self._dt, index, layers, self._ctx, groups,
+        comps, in_flight, states = stage_components(self._s, self._spec, self._dt, index, layers, self._ctx, groups,
                                                     self._fw)
-        return StageParts(comps, in_flight, params)
+        return StageParts(comps, in_flight, states.params, states.load)
 
     def moved(self, parts: StageParts, in_flight: float) -> StageParts:
         comps = with_in_flight(parts.components, parts.in_flight, in_flight, self._s.grad_accum)
-        return StageParts(comps, in_flight, parts.params)
+        return StageParts(comps, in_flight, parts.params, parts.load)
 
     def other_ranks(self, index: int, layers: range, groups: tuple[LayerGroup, ...]) -> list[tuple[str, StageParts]]:
         if not self._ctx.ring_output_copied:
@@ -84,16 +85,18 @@ class DetailedEstimator:
         # The last context-parallel rank's ring merges its output without torch.cat: o_proj saves SDPA's output
         # itself, one b·s/cp·h tensor per layer less (engine/parallelism/context_parallel.py).
         ctx = dataclasses.replace(self._ctx, ring_output_copied=False)
-        comps, in_flight, params = stage_components(self._s, self._spec, self._dt, index, layers, ctx, groups,
+        comps, in_flight, states = stage_components(self._s, self._spec, self._dt, index, layers, ctx, groups,
                                                     self._fw)
-        return [(LAST_CP_RANK, StageParts(comps, in_flight, params))]
+        return [(LAST_CP_RANK, StageParts(comps, in_flight, states.params, states.load))]
 
     def load(self, parts: StageParts, components: tuple[Component, ...]) -> LoadAndHost:
-        s, dt = self._s, self._dt
         # only the decoder activations are offloaded (torchtune OffloadActivations / Unsloth)
         offloaded = sum(dict(c.inputs).get("offloaded_bytes", 0) for c in components if c.key == "activations")
-        adapter_bytes = (4 if s.lora_adapter_dtype == "fp32" else dt.compute) if s.method in ("lora", "qlora") else 0
-        return load_and_host(s, dt, parts.params, self._fw, offloaded, adapter_bytes)
+        if parts.load is None:  # parts this estimator did not make
+            s, dt = self._s, self._dt
+            adapter_bytes = (4 if s.lora_adapter_dtype == "fp32" else dt.compute) if s.method in ("lora", "qlora") else 0
+            return load_and_host(s, dt, parts.params, self._fw, offloaded, adapter_bytes)
+        return with_offloaded_activations(parts.load, offloaded)
 
 
 class SeedEstimator:

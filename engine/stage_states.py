@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .architecture import ModelSpec
 from .breakdown import Component, Moments
+from .frameworks.loading import LoadParts, load_parts
 from .frameworks.settings import Behaviour
 from .memo import ScenarioMemo
 from .messages import QT_TRANSLATE_NOOP
@@ -30,6 +31,7 @@ class StageStates:
     autocast_cache: tuple[Component, ...]  # autocast's bf16 weight copies (full checkpointing only)
     sharding: tuple[Component, ...]  # ZeRO gather buffers and buckets; empty where FSDP2 runs (detailed.py)
     optimizer_temp: tuple[Component, ...]
+    load: LoadParts  # the load peak and host memory, before offloaded activations
     fsdp2: Fsdp2Stage | None  # FSDP2's buffers: their moments are completed with the activations (shared peak)
 
 
@@ -65,7 +67,7 @@ def _build(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, stage: int, 
         fsdp2 = fsdp2_stage(s, spec, dt, groups, p, first, last, fw.framework, len(layers))
     return StageStates(p, st, tuple(comps), _autocast_cache(s, spec, dt, groups, last),
                        () if fsdp2 else _sharding(s, spec, dt, fw, p, first, last, len(layers)),
-                       _optimizer_temp(s, dt, p, st), fsdp2)
+                       _optimizer_temp(s, dt, p, st), load_parts(s, dt, p, fw, st.adapter_bytes), fsdp2)
 
 
 def _autocast_cache(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...],

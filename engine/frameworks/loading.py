@@ -36,8 +36,32 @@ class LoadAndHost:
     host_formula: str
 
 
+@dataclass(frozen=True, slots=True)
+class LoadParts:
+    """The load peak and the host memory of a stage before offloaded activations are added (they depend on the
+    batch; the rest does not, so engine/stage_states.py keeps this with the memoised model states)."""
+
+    load_gpu_bytes: float
+    load_formula: str
+    host_load_bytes: float  # CPU bytes of one node while loading
+    host_train_bytes: float  # CPU bytes of one GPU's process during training, before offloaded activations
+    gpus_per_node: int
+
+
 def load_and_host(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, offloaded_activation_bytes: float,
                   adapter_bytes: int) -> LoadAndHost:
+    return with_offloaded_activations(load_parts(s, dt, p, fw, adapter_bytes), offloaded_activation_bytes)
+
+
+def with_offloaded_activations(parts: LoadParts, offloaded_activation_bytes: float) -> LoadAndHost:
+    host_train = parts.host_train_bytes + offloaded_activation_bytes
+    host = parts.gpus_per_node * PROCESS_HOST_BYTES + max(parts.host_load_bytes, parts.gpus_per_node * host_train)
+    host_formula = ("GPUs per node x (2.5 GiB per process + offloaded states and activations), or the state dict "
+                    "held while loading, whichever is larger")
+    return LoadAndHost(parts.load_gpu_bytes, host, parts.load_formula, host_formula)
+
+
+def load_parts(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, adapter_bytes: int) -> LoadParts:
     zero3 = s.effective_zero == 3
     shards = s.dp * s.cp if zero3 else 1
     q_bpp = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)
@@ -69,8 +93,4 @@ def load_and_host(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, offloa
         host_train += params * OFFLOAD_BYTES_PER_PARAM
         if s.offload == "optimizer+params":
             host_train += weights / (s.dp * s.cp)
-    host_train += offloaded_activation_bytes
-    host = s.gpus_per_node * PROCESS_HOST_BYTES + max(host_load, s.gpus_per_node * host_train)
-    host_formula = ("GPUs per node x (2.5 GiB per process + offloaded states and activations), or the state dict "
-                    "held while loading, whichever is larger")
-    return LoadAndHost(gpu, host, formula, host_formula)
+    return LoadParts(gpu, formula, host_load, host_train, s.gpus_per_node)
