@@ -53,10 +53,12 @@ def render() -> str:
               "B300 row with MBS 2 implies about 0.1 s per micro-batch that does not scale with tokens (host "
               "synchronisation of the all-to-all dispatcher and launch of small kernels); not modelled, so that row "
               "is predicted about 60% fast.",
-              "- HybridEP/DeepEP send a token once per remote node (not once per expert copy); the time model sends "
-              "every copy over the network, so expert parallelism across HGX nodes is predicted slow: Qwen3-30B-A3B "
-              "on 16 H100s (EP 16 over two nodes) by about 20%, DeepSeek-V3 on 256 B200s (EP 32 over four nodes) by "
-              "about 57%. Inside an NVL72 rack (GB200/GB300) the same layouts are within 20%.",
+              "- Expert parallelism across HGX nodes with the flex dispatcher (DeepEP/HybridEP, "
+              "`moe_token_dispatcher_type: flex`) sends a token over the network once per other node holding one of "
+              "its experts. DeepSeek-V3 on 256 B200s (EP 32 over four nodes) is still predicted about 30% slow: its "
+              "config also overlaps the all-to-all with other micro-batches' compute (moe_a2a_overlap), which the "
+              "time model does not take (Megatron's ep_overlap is 0). Qwen3-30B-A3B on 16 H100s (EP 16 over two "
+              "nodes, MBS 1) is predicted about 28% fast, like the other one-sequence micro-batch row above.",
               "- GPT-OSS-120B in Megatron-Bridge (BF16, every system) runs at half the predicted speed or less; its "
               "learnable attention sinks, sliding-window layers and clamped SwiGLU with biases are modelled as plain "
               "fused kernels, and which of them is slow in that run is not known.", "",

@@ -193,6 +193,7 @@ class Scenario:
     image_resolution: int = 0
     vision_tower: str = "frozen"
     attention_kernel: str = "auto"
+    moe_token_dispatcher_type: str = "alltoall"
     intra_node_bandwidth_bytes_per_s: float | None = None
     inter_node_bandwidth_bytes_per_s: float | None = None
     tokens_to_train: int | None = None

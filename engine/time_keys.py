@@ -11,9 +11,15 @@ from .errors import ScenarioError
 from .messages import QT_TRANSLATE_NOOP
 
 ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn")
+MOE_TOKEN_DISPATCHERS = ("alltoall", "allgather", "flex")
 TIME_DEFAULTS: dict[str, tuple[Any, str]] = {
     "attention_kernel": ("auto", " | ".join(ATTENTION_KERNELS) + " (fused attention kernel for the time model; auto: "
                                  "the framework's default)"),
+    "moe_token_dispatcher_type": ("alltoall", " | ".join(MOE_TOKEN_DISPATCHERS) + " (Megatron's MoE token dispatcher, "
+                                              "for the time model: alltoall sends each routed copy of a token to its "
+                                              "expert's rank; allgather gathers every rank's tokens; flex (DeepEP / "
+                                              "HybridEP) sends a token once to each other node that holds one of its "
+                                              "experts and forwards it inside the node over NVLink)"),
     "intra_node_bandwidth_bytes_per_s": (None, "GPU-to-GPU bandwidth inside a node, one direction (null: the GPU's "
                                                "own NVLink/PCIe figure)"),
     "inter_node_bandwidth_bytes_per_s": (None, "network bandwidth per GPU between nodes, one direction (null: the "
@@ -54,6 +60,12 @@ def parse_time_keys(data: dict[str, Any], kw: dict[str, Any]) -> None:
             raise ScenarioError("attention_kernel", QT_TRANSLATE_NOOP("engine", "must be one of {p}; got {p2!r}."),
                                 p=", ".join(ATTENTION_KERNELS), p2=data["attention_kernel"])
         kw["attention_kernel"] = data["attention_kernel"]
+    if "moe_token_dispatcher_type" in data:
+        if data["moe_token_dispatcher_type"] not in MOE_TOKEN_DISPATCHERS:
+            raise ScenarioError("moe_token_dispatcher_type",
+                                QT_TRANSLATE_NOOP("engine", "must be one of {p}; got {p2!r}."),
+                                p=", ".join(MOE_TOKEN_DISPATCHERS), p2=data["moe_token_dispatcher_type"])
+        kw["moe_token_dispatcher_type"] = data["moe_token_dispatcher_type"]
     for key in _OPTIONAL_POSITIVE_NUMBERS:
         if data.get(key) is not None:
             if not _positive(data[key]):

@@ -71,6 +71,7 @@ FIELD_LABELS: dict[str, str] = {
     "image_resolution": QT_TRANSLATE_NOOP("Fields", "Image side in pixels (image resolution)"),
     "vision_tower": QT_TRANSLATE_NOOP("Fields", "Image encoder (vision tower)"),
     "attention_kernel": QT_TRANSLATE_NOOP("Fields", "Attention kernel variant"),
+    "moe_token_dispatcher_type": QT_TRANSLATE_NOOP("Fields", "MoE token dispatcher"),
     "intra_node_bandwidth_bytes_per_s": QT_TRANSLATE_NOOP("Fields", "Bandwidth within a node"),
     "inter_node_bandwidth_bytes_per_s": QT_TRANSLATE_NOOP("Fields", "Bandwidth between nodes"),
     "tokens_to_train": QT_TRANSLATE_NOOP("Fields", "Tokens to train"),

@@ -169,7 +169,8 @@ def test_custom_gpu_speed_figures_are_used_and_kept():
 
 @pytest.mark.parametrize("bad", [{"tokens_to_train": 0}, {"gpu_hour_price": -1}, {"vpp": 0},
                                  {"framework": "jax"}, {"pp_schedule": "zb"}, {"compile": "yes"},
-                                 {"intra_node_bandwidth_bytes_per_s": "fast"}, {"time_calibration": {"x": 1}}])
+                                 {"intra_node_bandwidth_bytes_per_s": "fast"}, {"time_calibration": {"x": 1}},
+                                 {"moe_token_dispatcher_type": "deepep"}])
 def test_time_keys_are_validated(bad):
     with pytest.raises(ScenarioError):
         _s(**bad)
@@ -205,3 +206,63 @@ def test_nvl72_rack_is_one_nvlink_domain():
 
     assert step("gb200", 4) == pytest.approx(step("gb200", 64))
     assert step("b200", 4) > step("b200", 64)
+
+
+def test_flex_dispatcher_sends_a_token_once_per_remote_node():
+    """DeepEP / HybridEP (Megatron's flex dispatcher) send a token over the network once to each other node that
+    holds one of its experts, then forward it over NVLink. Qwen3-30B-A3B (128 experts, top 8) with EP 16 over two
+    HGX H100 nodes, routing spread evenly: a token misses the other node's 64 experts with probability
+    C(64, 8) / C(128, 8), so it crosses the network 1 - that times, where the all-to-all sends 8 x 8/16 = 4 copies.
+    Inside one node the two dispatchers move the same bytes."""
+    from math import comb
+
+    from engine.timing.hardware import hardware_for
+
+    def ep_seconds(nodes, dispatcher):
+        s = _s(model="qwen3-30b-a3b", gpus_per_node=8, nodes=nodes, ep=8 * nodes, micro_batch=1, seq_len=4096,
+               framework="megatron", zero_stage=1, precision="mixed-bf16", moe_token_dispatcher_type=dispatcher)
+        return step_time(s).breakdown_seconds["communication_ep"], hardware_for(s)
+
+    assert ep_seconds(1, "flex")[0] == pytest.approx(ep_seconds(1, "alltoall")[0])
+    flex, hw = ep_seconds(2, "flex")
+    alltoall = ep_seconds(2, "alltoall")[0]
+    crossings = 1 - comb(64, 8) / comb(128, 8)
+    token_bytes = 4096 * 2048 * 2  # one micro-batch's hidden states, bf16
+    copies = 8 * token_bytes
+    latency = hw.latency_inter_s
+    inside = copies * 7 / 16 / hw.intra_bytes_per_s
+    expected_flex = inside + max(token_bytes * crossings / hw.inter_bytes_per_s, copies * 8 / 16 / hw.intra_bytes_per_s)
+    expected_alltoall = inside + copies * 8 / 16 / hw.inter_bytes_per_s
+    layers = 4 * 48  # dispatch + combine, forward and backward, in each of the 48 MoE layers
+    assert flex == pytest.approx(layers * (expected_flex + latency), rel=1e-6)
+    assert alltoall == pytest.approx(layers * (expected_alltoall + latency), rel=1e-6)
+
+
+def test_allgather_dispatcher_moves_every_token_to_every_rank():
+    """Megatron's allgather dispatcher gathers all EP ranks' tokens whatever top_k is: with 8 ranks in one node
+    each receives 7 micro-batches of hidden states, against top_k x 7/8 of one for the all-to-all: the same for
+    Qwen3-30B-A3B (top 8), 4 times as much for Mixtral 8x7B (top 2, 32 MoE layers)."""
+    from engine.timing.hardware import hardware_for
+
+    def ep(dispatcher, model):
+        s = _s(model=model, gpus_per_node=8, ep=8, micro_batch=1, seq_len=4096, framework="megatron",
+               moe_token_dispatcher_type=dispatcher)
+        return step_time(s).breakdown_seconds["communication_ep"], hardware_for(s).latency_intra_s
+
+    assert ep("allgather", "qwen3-30b-a3b")[0] == pytest.approx(ep("alltoall", "qwen3-30b-a3b")[0])
+    (gather, latency), scatter = ep("allgather", "mixtral-8x7b"), ep("alltoall", "mixtral-8x7b")[0]
+    latencies = 4 * 32 * latency
+    assert gather - latencies == pytest.approx(4 * (scatter - latencies))
+
+
+def test_op_selective_recompute_gathers_again_under_tensor_parallelism():
+    """torchtitan's per-op policy saves reduce_scatter outputs but not all_gather ones (parallelize_llama.py
+    _save_list at 9dec370): with SP its recompute runs the two forward all-gathers again, one all-reduce's worth
+    on top of the four of forward and backward; plain TP runs both forward all-reduces again."""
+    def tp(checkpointing, sp):
+        return step_time(_s(gpus_per_node=8, tp=8, micro_batch=1, seq_len=4096, framework="torchtitan",
+                            checkpointing=checkpointing, sequence_parallel=sp)).breakdown_seconds["communication_tp"]
+
+    assert tp("op-selective", True) == pytest.approx(tp("none", True) * 5 / 4)
+    assert tp("op-selective", False) == pytest.approx(tp("none", False) * 6 / 4)
+    assert tp("full", True) == pytest.approx(tp("none", True) * 6 / 4)

@@ -134,13 +134,28 @@ def _node(s: Scenario, hw: Hardware) -> int:
     return max(s.gpus_per_node, hw.nvlink_domain)
 
 
-def _all_to_all(bytes_per_rank: float, s: Scenario, hw: Hardware) -> float:
-    """An all-to-all over the EP group: what stays in the node goes over its links, the rest through this GPU's
-    own NIC (no ring spreads it over the node's other NICs)."""
-    local = max(1, min(s.ep, _node(s, hw) // (s.tp * s.cp)))
-    inside = bytes_per_rank * (local - 1) / s.ep / hw.intra_bytes_per_s
-    outside = bytes_per_rank * (s.ep - local) / s.ep / hw.inter_bytes_per_s
-    return inside + outside
+def _dispatch(token_bytes: float, spec: ModelSpec, s: Scenario, hw: Hardware) -> float:
+    """One dispatch (or combine) of a micro-batch's routed tokens over the EP group, `token_bytes` being its tokens'
+    hidden states. What stays in the NVLink domain goes over its links, the rest through this GPU's own NIC (no ring
+    spreads it over the node's other NICs)."""
+    ep = s.ep
+    if s.moe_token_dispatcher_type == "allgather":  # every rank gathers all ranks' tokens (a ring over the group)
+        return (ep - 1) * token_bytes / _link(hw, s.tp * s.cp * ep, _node(s, hw), s.tp * s.cp)[0]
+    local = max(1, min(ep, _node(s, hw) // (s.tp * s.cp)))  # EP ranks in this GPU's NVLink domain
+    copies = token_bytes * spec.top_k
+    inside = copies * (local - 1) / ep / hw.intra_bytes_per_s
+    if s.moe_token_dispatcher_type == "flex" and ep > local:
+        # DeepEP / HybridEP: a token crosses the network once to each other domain holding at least one of its
+        # top_k experts (routing spread evenly: the chance that a domain's experts miss all top_k picks is
+        # C(E - E/d, k) / C(E, k)), then NVLink forwards it to the experts' ranks there while the next chunk is
+        # on the wire
+        domains = -(-ep // local)
+        experts, miss = spec.n_experts, 1.0
+        for i in range(spec.top_k):
+            miss *= max(0.0, (experts - experts / domains - i) / (experts - i))
+        network = token_bytes * (domains - 1) * (1 - miss) / hw.inter_bytes_per_s
+        return inside + max(network, copies * (ep - local) / ep / hw.intra_bytes_per_s)
+    return inside + copies * (ep - local) / ep / hw.inter_bytes_per_s
 
 
 def _exposed(comm: float, window: float, overlap: float) -> float:
@@ -217,7 +232,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
             cp_comm += n * (_exposed(kv / cp_link + (s.cp - 1) * cp_lat, c.attn_fwd, 1.0)
                             + (_exposed(2 * kv / cp_link, c.attn_bwd, 1.0) if backward else 0.0))
         if g.moe and s.ep > 1:  # dispatch + combine, forward and backward
-            a2a = _all_to_all(tokens * spec.top_k * spec.hidden * rates.elem_bytes, s, hw) + ep_lat
+            a2a = _dispatch(tokens * spec.hidden * rates.elem_bytes, spec, s, hw) + ep_lat
             ep_comm += n * (4 if backward else 2) * a2a * (1 - prof["ep_overlap"])
     first, last = index == 0, index == s.pp - 1
     if last:
@@ -381,7 +396,9 @@ _FORMULAS = {
                  "nn.Linear matmul in forward order, the router and the element-wise work (op-selective)",
     "communication_tp": "4 collectives of b x s x h per layer per micro-batch over the TP link, minus overlap",
     "communication_cp": "ring exchange of K/V blocks not hidden behind attention",
-    "communication_ep": "dispatch + combine all-to-all per MoE layer, forward and backward",
+    "communication_ep": "dispatch + combine per MoE layer, forward and backward: each routed copy of a token to its "
+                        "expert's rank (all-to-all), every rank's tokens (all-gather), or a token once per other "
+                        "node holding one of its experts (flex: DeepEP / HybridEP)",
     "communication_pp": "activations sent to the next stage and gradients back, per micro-batch",
     "communication_dp": "gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per "
                         "step when FSDP runs under pipelining) not hidden behind forward and backward",

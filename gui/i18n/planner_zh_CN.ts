@@ -789,6 +789,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>注意力内核变体</translation>
     </message>
     <message>
+        <location filename="../words.py" line="74" />
+        <source>MoE token dispatcher</source>
+        <translation>MoE 令牌分发器</translation>
+    </message>
+    <message>
         <location filename="../words.py" line="74"/>
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
