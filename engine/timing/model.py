@@ -21,6 +21,7 @@ from ..states import dtypes_for, layer_groups, lora_targets, stage_params
 from .costs import Rates, head_cost, layer_cost
 from .data import efficiency, framework_profile
 from .hardware import Hardware, hardware_for
+from .links import dispatch_seconds, exposed, link, nvlink_domain
 
 BREAKDOWN_KEYS = ("compute", "memory_bound", "recompute", "communication_tp", "communication_cp", "communication_ep",
                   "communication_pp", "communication_dp", "bubble", "offload", "optimizer")
@@ -118,51 +119,6 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2)
 
 
-def _link(hw: Hardware, span: int, gpus_per_node: int, stride: int = 1) -> tuple[float, float]:
-    """(bus bytes/s, latency) of a group whose ranks are `stride` apart and span `span` consecutive GPUs.
-
-    Across nodes NCCL runs one ring per NIC rail: the group's members in a node each drive their own NIC, so
-    the bus bandwidth is (members per node) x (network per GPU), and never more than the links inside a node."""
-    if span <= gpus_per_node:
-        return hw.intra_bytes_per_s, hw.latency_intra_s
-    members = max(1, gpus_per_node // stride)
-    return min(hw.intra_bytes_per_s, members * hw.inter_bytes_per_s), hw.latency_inter_s
-
-
-def _node(s: Scenario, hw: Hardware) -> int:
-    """GPUs that reach each other over NVLink: the node, or the NVLink domain that spans nodes (NVL72)."""
-    return max(s.gpus_per_node, hw.nvlink_domain)
-
-
-def _dispatch(token_bytes: float, spec: ModelSpec, s: Scenario, hw: Hardware) -> float:
-    """One dispatch (or combine) of a micro-batch's routed tokens over the EP group, `token_bytes` being its tokens'
-    hidden states. What stays in the NVLink domain goes over its links, the rest through this GPU's own NIC (no ring
-    spreads it over the node's other NICs)."""
-    ep = s.ep
-    if s.moe_token_dispatcher_type == "allgather":  # every rank gathers all ranks' tokens (a ring over the group)
-        return (ep - 1) * token_bytes / _link(hw, s.tp * s.cp * ep, _node(s, hw), s.tp * s.cp)[0]
-    local = max(1, min(ep, _node(s, hw) // (s.tp * s.cp)))  # EP ranks in this GPU's NVLink domain
-    copies = token_bytes * spec.top_k
-    inside = copies * (local - 1) / ep / hw.intra_bytes_per_s
-    if s.moe_token_dispatcher_type == "flex" and ep > local:
-        # DeepEP / HybridEP: a token crosses the network once to each other domain holding at least one of its
-        # top_k experts (routing spread evenly: the chance that a domain's experts miss all top_k picks is
-        # C(E - E/d, k) / C(E, k)), then NVLink forwards it to the experts' ranks there while the next chunk is
-        # on the wire
-        domains = -(-ep // local)
-        experts, miss = spec.n_experts, 1.0
-        for i in range(spec.top_k):
-            miss *= max(0.0, (experts - experts / domains - i) / (experts - i))
-        network = token_bytes * (domains - 1) * (1 - miss) / hw.inter_bytes_per_s
-        return inside + max(network, copies * (ep - local) / ep / hw.intra_bytes_per_s)
-    return inside + copies * (ep - local) / ep / hw.inter_bytes_per_s
-
-
-def _exposed(comm: float, window: float, overlap: float) -> float:
-    """Communication left after hiding up to `overlap` of the compute window behind it."""
-    return comm - min(comm, overlap * window)
-
-
 @dataclass(frozen=True, slots=True)
 class _Stage:
     compute: float  # per micro-batch: matmuls + attention (forward + backward)
@@ -188,10 +144,10 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     attention = "eager" if s.attention == "eager" else "fused"
     adapters = s.method in ("lora", "qlora")
     qbits = s.qlora_bits if s.method == "qlora" else 0
-    node = _node(s, hw)
-    tp_link, tp_lat = _link(hw, s.tp, node)
-    cp_link, cp_lat = _link(hw, s.tp * s.cp, node, s.tp)
-    ep_lat = _link(hw, s.tp * s.cp * s.ep, node, s.tp * s.cp)[1]
+    node = nvlink_domain(s, hw)
+    tp_link, tp_lat = link(hw, s.tp, node)
+    cp_link, cp_lat = link(hw, s.tp * s.cp, node, s.tp)
+    ep_lat = link(hw, s.tp * s.cp * s.ep, node, s.tp * s.cp)[1]
     act_bytes = tokens * spec.hidden * rates.elem_bytes
     compute = memory = recompute = tp_comm = cp_comm = ep_comm = fwd_total = bwd_total = 0.0
     groups = layer_groups(s, spec, layers)
@@ -229,10 +185,10 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
             tp_comm += n * comm * (1 - prof["tp_overlap"])
         if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward; hidden behind attention
             kv = 2 * tokens * spec.kv_dim / s.tp * rates.elem_bytes * (s.cp - 1) / s.cp * s.cp
-            cp_comm += n * (_exposed(kv / cp_link + (s.cp - 1) * cp_lat, c.attn_fwd, 1.0)
-                            + (_exposed(2 * kv / cp_link, c.attn_bwd, 1.0) if backward else 0.0))
+            cp_comm += n * (exposed(kv / cp_link + (s.cp - 1) * cp_lat, c.attn_fwd, 1.0)
+                            + (exposed(2 * kv / cp_link, c.attn_bwd, 1.0) if backward else 0.0))
         if g.moe and s.ep > 1:  # dispatch + combine, forward and backward
-            a2a = _dispatch(tokens * spec.hidden * rates.elem_bytes, spec, s, hw) + ep_lat
+            a2a = dispatch_seconds(tokens * spec.hidden * rates.elem_bytes, spec, s, hw) + ep_lat
             ep_comm += n * (4 if backward else 2) * a2a * (1 - prof["ep_overlap"])
     first, last = index == 0, index == s.pp - 1
     if last:
@@ -305,7 +261,7 @@ def step_time(s: Scenario) -> StepTime:
     # pipeline: point-to-point sends per micro-batch, and the bubble of the schedule
     pp_comm = bubble = 0.0
     if s.pp > 1:
-        pp_link, pp_lat = _link(hw, s.tp * s.cp * dp * 2, _node(s, hw), s.tp * s.cp * dp)
+        pp_link, pp_lat = link(hw, s.tp * s.cp * dp * 2, nvlink_domain(s, hw), s.tp * s.cp * dp)
         act = s.micro_batch * s.seq_len / s.cp * spec.hidden * rates.elem_bytes / (s.tp if s.sequence_parallel else 1)
         pp_comm = ga * 2 * (act / pp_link + pp_lat)
         virtual = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
@@ -314,26 +270,26 @@ def step_time(s: Scenario) -> StepTime:
     dp_comm = 0.0
     zero = s.effective_zero
     if dp > 1:
-        dp_link, dp_lat = _link(hw, s.tp * s.cp * dp, _node(s, hw), s.tp * s.cp)
+        dp_link, dp_lat = link(hw, s.tp * s.cp * dp, nvlink_domain(s, hw), s.tp * s.cp)
         frac = (dp - 1) / dp
         # torchtitan reduce-scatters gradients in fp32 (training.mixed_precision_reduce = "float32")
         grads = busiest.trainable * max(dt.grad, prof.get("grad_reduce_bytes", 0))
         if zero == 3 and pipeline_keeps_weights(s.pp, s.framework):
             # FSDP under torch.distributed.pipelining (torchtitan: reshard_after_forward = not pp_enabled; the
             # schedule skips gradient sync until the last micro-batch): one gather and one reduce-scatter per step
-            dp_comm = (_exposed(frac * busiest.params * rates.elem_bytes / dp_link + dp_lat, busiest.fwd,
+            dp_comm = (exposed(frac * busiest.params * rates.elem_bytes / dp_link + dp_lat, busiest.fwd,
                                 prof["dp_overlap"])
-                       + _exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"]))
+                       + exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"]))
         elif zero == 3:  # per micro-batch: gather weights for forward (and again for backward when resharded after
             # forward), reduce-scatter gradients
             gathers = (2 if s.reshard_after_forward else 1) * frac * busiest.params * rates.elem_bytes / dp_link
             scatter = frac * grads / dp_link
-            dp_comm = ga * _exposed(gathers + scatter + 3 * dp_lat, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
+            dp_comm = ga * exposed(gathers + scatter + 3 * dp_lat, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
         else:  # once per step, hidden behind the last micro-batch's backward (and next forward for ZeRO's gather)
             reduce = 2 * frac * grads / dp_link + dp_lat
-            dp_comm = _exposed(reduce, busiest.bwd, prof["dp_overlap"]) if zero == 0 else (
-                _exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"])
-                + _exposed(frac * busiest.trainable * rates.elem_bytes / dp_link, busiest.fwd, prof["dp_overlap"]))
+            dp_comm = exposed(reduce, busiest.bwd, prof["dp_overlap"]) if zero == 0 else (
+                exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"])
+                + exposed(frac * busiest.trainable * rates.elem_bytes / dp_link, busiest.fwd, prof["dp_overlap"]))
     # optimizer step (on the GPU, or on the CPU with offload)
     owned = busiest.trainable / (dp if zero >= 1 else 1)
     offload = optimizer = 0.0
@@ -346,7 +302,7 @@ def step_time(s: Scenario) -> StepTime:
         offload += owned * (dt.grad + rates.elem_bytes) / hw.host_bytes_per_s
         if s.offload == "optimizer+params":  # weights streamed in for forward and backward, partly hidden
             stream = 2 * busiest.params / max(dp, 1) * rates.elem_bytes / hw.host_bytes_per_s
-            offload += ga * _exposed(stream, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
+            offload += ga * exposed(stream, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory, "recompute": ga * busiest.recompute,
         "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp, "communication_ep": ga * busiest.ep,

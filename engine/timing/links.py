@@ -1,0 +1,53 @@
+"""Collectives over the scenario's links: which link a group of ranks uses, what overlap leaves exposed, and the
+MoE token dispatchers' traffic."""
+
+from __future__ import annotations
+
+from ..architecture import ModelSpec
+from ..scenario import Scenario
+from .hardware import Hardware
+
+
+def link(hw: Hardware, span: int, gpus_per_node: int, stride: int = 1) -> tuple[float, float]:
+    """(bus bytes/s, latency) of a group whose ranks are `stride` apart and span `span` consecutive GPUs.
+
+    Across nodes NCCL runs one ring per NIC rail: the group's members in a node each drive their own NIC, so
+    the bus bandwidth is (members per node) x (network per GPU), and never more than the links inside a node."""
+    if span <= gpus_per_node:
+        return hw.intra_bytes_per_s, hw.latency_intra_s
+    members = max(1, gpus_per_node // stride)
+    return min(hw.intra_bytes_per_s, members * hw.inter_bytes_per_s), hw.latency_inter_s
+
+
+def nvlink_domain(s: Scenario, hw: Hardware) -> int:
+    """GPUs that reach each other over NVLink: the node, or the NVLink domain that spans nodes (NVL72)."""
+    return max(s.gpus_per_node, hw.nvlink_domain)
+
+
+def dispatch_seconds(token_bytes: float, spec: ModelSpec, s: Scenario, hw: Hardware) -> float:
+    """One dispatch (or combine) of a micro-batch's routed tokens over the EP group, `token_bytes` being its tokens'
+    hidden states. What stays in the NVLink domain goes over its links, the rest through this GPU's own NIC (no ring
+    spreads it over the node's other NICs)."""
+    ep = s.ep
+    if s.moe_token_dispatcher_type == "allgather":  # every rank gathers all ranks' tokens (a ring over the group)
+        return (ep - 1) * token_bytes / link(hw, s.tp * s.cp * ep, nvlink_domain(s, hw), s.tp * s.cp)[0]
+    local = max(1, min(ep, nvlink_domain(s, hw) // (s.tp * s.cp)))  # EP ranks in this GPU's NVLink domain
+    copies = token_bytes * spec.top_k
+    inside = copies * (local - 1) / ep / hw.intra_bytes_per_s
+    if s.moe_token_dispatcher_type == "flex" and ep > local:
+        # DeepEP / HybridEP: a token crosses the network once to each other domain holding at least one of its
+        # top_k experts (routing spread evenly: the chance that a domain's experts miss all top_k picks is
+        # C(E - E/d, k) / C(E, k)), then NVLink forwards it to the experts' ranks there while the next chunk is
+        # on the wire
+        domains = -(-ep // local)
+        experts, miss = spec.n_experts, 1.0
+        for i in range(spec.top_k):
+            miss *= max(0.0, (experts - experts / domains - i) / (experts - i))
+        network = token_bytes * (domains - 1) * (1 - miss) / hw.inter_bytes_per_s
+        return inside + max(network, copies * (ep - local) / ep / hw.intra_bytes_per_s)
+    return inside + copies * (ep - local) / ep / hw.inter_bytes_per_s
+
+
+def exposed(comm: float, window: float, overlap: float) -> float:
+    """Communication left after hiding up to `overlap` of the compute window behind it."""
+    return comm - min(comm, overlap * window)
