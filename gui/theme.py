@@ -15,6 +15,11 @@ DARK = {
     QPalette.ColorRole.ToolTipText: "#f0f0f0", QPalette.ColorRole.PlaceholderText: "#8a8a8a",
 }
 
+DARK_DISABLED = {
+    QPalette.ColorRole.WindowText: "#7a7a7a", QPalette.ColorRole.Text: "#7a7a7a",
+    QPalette.ColorRole.ButtonText: "#7a7a7a", QPalette.ColorRole.Button: "#2f2f2f",
+}
+
 
 LIGHT_HIGHLIGHT = "#1f5f99"
 
@@ -48,6 +53,10 @@ def apply_theme(app: QApplication, theme: str) -> None:
         palette = QPalette()
         for role, colour in DARK.items():
             palette.setColor(role, QColor(colour))
+        # setColor(role, ...) sets every group, the disabled one too: a disabled button (Forget it, an Apply with
+        # nothing to apply) looked as clickable as the others. Disabled text is dimmed, as Fusion's light palette does.
+        for role, colour in DARK_DISABLED.items():
+            palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(colour))
     else:
         # Fusion's own palette, every role reset (nothing left over from dark), with a selection colour that white
         # text can be read on (Fusion's #308cc6 gives 3.7:1; this gives over 4.5:1).

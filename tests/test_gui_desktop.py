@@ -384,6 +384,23 @@ def test_text_contrast_is_at_least_4_5_in_both_themes(qtbot, theme):
     assert contrast(QColor(plot_colours(theme)[1]), QColor(plot_colours(theme)[0])) >= 4.5
 
 
+def test_disabled_controls_look_disabled_in_both_themes(qtbot):
+    """A disabled button's text is dimmer than an enabled one's (the dark palette once set one colour for every
+    group, so "Forget it" with nothing to forget looked clickable)."""
+    from PySide6.QtGui import QPalette
+
+    group, role = QPalette.ColorGroup, QPalette.ColorRole
+    for theme in ("light", "dark"):
+        win, _ = build_window(theme=theme)
+        qtbot.addWidget(win)
+        palette = QApplication.instance().palette()
+        assert not win.time_panel.uncalibrate.isEnabled()  # no measured step time to forget
+        for text, back in ((role.ButtonText, role.Button), (role.WindowText, role.Window), (role.Text, role.Base)):
+            enabled = contrast(palette.color(group.Active, text), palette.color(group.Active, back))
+            disabled = contrast(palette.color(group.Disabled, text), palette.color(group.Disabled, back))
+            assert disabled < enabled, (theme, text)
+
+
 def test_dark_then_light_restores_every_colour(qtbot):
     from PySide6.QtGui import QPalette
 
