@@ -55,7 +55,8 @@ class FrameworkOptions(QWidget):
         self.save_head = QCheckBox(self.tr("also fully train the output layer (modules_to_save)"))
         for widget in (self.compile, self.activation_offload, self.optimizer_in_backward, self.distributed_optimizer,
                        self.save_embed, self.save_head):
-            form.addRow("", widget)
+            # spanning the row: a short one stayed in the field column while long ones wrapped to the left edge
+            form.addRow(widget)
         self.expandable_segments = ValueCombo([
             ("auto", self.tr("as the framework's launcher sets it")),
             (True, self.tr("one growing block per stream (expandable_segments on)")),

@@ -68,3 +68,16 @@ def test_megatron_fp32_gradient_buffer_can_be_turned_off(qtbot, tmp_path):
     assert state.estimate.peak_allocated_bytes < fp32
     win.undo_action.trigger()
     assert state.scenario.main_grads_fp32 == "auto" and state.estimate.peak_allocated_bytes == fp32
+
+
+def test_framework_switches_line_up(qtbot, tmp_path):
+    """The framework's check boxes start at one x: they span their rows, instead of a short one sitting in the
+    field column while a long one wraps to the left edge (seen at 1366x768 in English)."""
+    win = window_from(qtbot, tmp_path, BASE)
+    win.resize(1366, 768)
+    win.show()
+    opts = win.setup_panel.framework_options
+    boxes = [b for b in (opts.compile, opts.activation_offload, opts.optimizer_in_backward, opts.distributed_optimizer,
+                         opts.save_embed, opts.save_head) if b.isVisibleTo(win)]
+    assert len(boxes) >= 2
+    assert len({b.geometry().x() for b in boxes}) == 1
