@@ -16,7 +16,7 @@ from .architecture import ModelSpec, model_from_hf_config
 from .base_storage import BASE_STORAGE_MEANING, BASE_STORAGES
 from .consistency import check_consistency, default_lora_targets, lora_target_names  # noqa: F401 - re-exported
 from .errors import ModelConfigError, PresetError, ScenarioError
-from .frameworks.keys import FRAMEWORK_KEYS, parse_choices_and_bools, parse_framework_keys
+from .frameworks.keys import FRAMEWORK_KEYS, parse_auto_bools, parse_choices_and_bools, parse_framework_keys
 from .frameworks.model import as_built
 from .input_bounds import check_int_range, check_scenario_numbers
 from .messages import QT_TRANSLATE_NOOP
@@ -75,7 +75,8 @@ DEFAULTS: dict[str, tuple[Any, str]] = {
     "ep": (1, "expert parallel degree (MoE)"),
     "cp": (1, "context parallel degree"),
     "sequence_parallel": (False, "shard norms/residual activations over tp"),
-    "loss_parallel": (False, "keep the logits and cross-entropy sharded over tp (vocabulary-parallel loss)"),
+    "loss_parallel": ("auto", 'true | false | "auto" (the framework\'s default: torchtitan and Megatron keep the logits '
+                      "and cross-entropy sharded over tp, the others gather them): vocabulary-parallel loss"),
     "zero_stage": (0, "0 | 1 (optimizer states) | 2 (+ gradients) | 3 (+ weights)"),
     "fsdp": (False, "PyTorch FSDP FULL_SHARD, the same as ZeRO-3"),
     "reshard_after_forward": (True, "FSDP/ZeRO-3 frees each layer's gathered weights after its forward "
@@ -106,7 +107,7 @@ _CHOICES = {
     "pp_schedule": PP_SCHEDULES,
     "vision_tower": VISION_TOWER_MODES, "base_storage": BASE_STORAGES,
 }
-_BOOLS = ("freeze_embeddings", "qlora_double_quant", "sequence_parallel", "fsdp", "loss_parallel",
+_BOOLS = ("freeze_embeddings", "qlora_double_quant", "sequence_parallel", "fsdp",
           "reshard_after_forward")
 
 
@@ -166,7 +167,7 @@ class Scenario:
     ep: int = 1
     cp: int = 1
     sequence_parallel: bool = False
-    loss_parallel: bool = False
+    loss_parallel: bool | str = "auto"
     zero_stage: int = 0
     fsdp: bool = False
     reshard_after_forward: bool = True
@@ -358,6 +359,7 @@ def scenario_from_dict(data: Any) -> Scenario:
         if kw["qlora_bits"] not in (4, 8):
             raise ScenarioError("qlora_bits", QT_TRANSLATE_NOOP("engine", "must be 4 or 8, not {p}."), p=kw["qlora_bits"])
     parse_choices_and_bools(data, kw, _CHOICES, _BOOLS)
+    parse_auto_bools(data, kw, ("loss_parallel",))
     parse_framework_keys(data, kw)
     if "lora_targets" in data:
         targets = data["lora_targets"]

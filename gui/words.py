@@ -92,6 +92,7 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     "vision_tower": {"frozen": QT_TRANSLATE_NOOP("Fields", "frozen"), "trained": QT_TRANSLATE_NOOP("Fields", "trained")},
     "expandable_segments": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework's launcher sets it")},
     "main_grads_fp32": {"auto": QT_TRANSLATE_NOOP("Fields", "as Megatron does it (fp32)")},
+    "loss_parallel": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")},
     "lora_targets": {"all-linear": QT_TRANSLATE_NOOP("Fields", "all linear layers"),
                      "attention": QT_TRANSLATE_NOOP("Fields", "all attention projections")},
 }

@@ -185,6 +185,31 @@ def test_loss_parallel_splits_the_logits_over_tp():
     assert logits_at(rep, 0) - 4 * logits_at(split, 0) == pytest.approx(-4 * tv)
 
 
+def test_torchtitan_splits_the_loss_over_tp_unless_told_not_to():
+    # torchtitan's job_config: parallelism.disable_loss_parallel = false, so train.py runs the loss under
+    # loss_parallel() whenever TP is on; "auto" (the default) follows that, an explicit false does not.
+    def logits(**kw):
+        return part(run(gpus_per_node=4, tp=4, framework="torchtitan", **kw), "logits")
+    assert logits() == pytest.approx(logits(loss_parallel=True))
+    assert logits(loss_parallel=False) > 3 * logits()
+    # the other frameworks gather the logits unless the scenario says otherwise (unchanged default)
+    assert part(run(gpus_per_node=4, tp=4), "logits") == pytest.approx(
+        part(run(gpus_per_node=4, tp=4, loss_parallel=False), "logits"))
+
+
+def test_megatron_pipeline_buffers_do_not_grow_with_micro_batches():
+    # Megatron allocates each p2p receive when it happens (megatron/core/pipeline_parallel/p2p_communication.py):
+    # received activations are the stage's saved inputs and sent outputs are freed (deallocate_pipeline_outputs),
+    # while torch.distributed.pipelining allocates a receive buffer per micro-batch (traced, pp*-nokeep traces).
+    kw = {"gpus_per_node": 4, "pp": 4, "precision": "bf16"}
+
+    def buffers(framework, ga):
+        est = run(**kw, framework=framework, grad_accum=ga)
+        return sum(c.peak_bytes for c in est.stages[0].components if c.key == "pp_buffers")
+    assert buffers("megatron", 64) == buffers("megatron", 8) == 2048 * 4096 * 2  # one b·s·h bf16 gradient
+    assert buffers("pytorch", 64) == pytest.approx(8 * buffers("pytorch", 8))
+
+
 def test_no_reshard_after_forward_keeps_layers_gathered():
     kw = {"gpus_per_node": 8, "fsdp": True}
     assert part(run(**kw, reshard_after_forward=False), "zero3_gather") > 3 * part(run(**kw), "zero3_gather")

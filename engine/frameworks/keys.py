@@ -57,6 +57,16 @@ def _count(key: str, value: Any) -> int:
     return value
 
 
+def parse_auto_bools(data: dict[str, Any], kw: dict[str, Any], keys: tuple[str, ...]) -> None:
+    """true / false / "auto" keys ("auto": the framework's default), present in `data`: checked and copied."""
+    for key in keys:
+        if key in data:
+            if data[key] != "auto" and not isinstance(data[key], bool):
+                raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", 'must be true, false or "auto", not {p!r}.'),
+                                    p=data[key])
+            kw[key] = data[key]
+
+
 def parse_choices_and_bools(data: dict[str, Any], kw: dict[str, Any], choices: dict[str, tuple[str, ...]],
                             bools: tuple[str, ...]) -> None:
     """Keys with a fixed set of words and true/false keys, present in `data`: checked and copied into `kw`."""
@@ -83,12 +93,7 @@ def parse_framework_keys(data: dict[str, Any], kw: dict[str, Any]) -> None:
                                                                            "not {p!r}."), p=p)
         kw["lora_dropout"] = float(p)
     parse_choices_and_bools(data, kw, _CHOICES, _BOOLS)
-    for key in _AUTO_BOOLS:
-        if key in data:
-            if data[key] != "auto" and not isinstance(data[key], bool):
-                raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", 'must be true, false or "auto", not {p!r}.'),
-                                    p=data[key])
-            kw[key] = data[key]
+    parse_auto_bools(data, kw, _AUTO_BOOLS)
     for key in _ELEMENT_COUNTS:
         if key in data:
             if key == "host_memory_bytes" and data[key] is None:

@@ -15,7 +15,7 @@ from ..states import Dtypes, LayerGroup, StageParams, embeddings_frozen
 from .expert_parallel import all_to_all_dispatch
 from .fsdp import Fsdp2Units, fsdp2_moments, fsdp2_units
 from .pipeline import losses_in_flight, outputs_in_flight, pipeline_buffers
-from .tensor_parallel import loss_inside_model, replicated_embedding_grad_params
+from .tensor_parallel import MEGATRON, loss_inside_model, replicated_embedding_grad_params
 
 # torch.distributed.pipelining with FSDP2 (torchtitan, plain PyTorch): a stage keeps its weights unsharded across
 # micro-batches (torchtitan parallelize: reshard_after_forward = not pp_enabled) and accumulates unsharded
@@ -67,6 +67,8 @@ def pipeline_components(s: Scenario, spec: ModelSpec, stage: int, last: bool, ct
             QT_TRANSLATE_NOOP("engine", "(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)"),
             in_flight=losses_in_flight(s),
         ))
+    if s.framework == MEGATRON and s.pp > 1:
+        return out + _megatron_pipeline_buffers(s, spec, stage, ctx)
     keep_outputs = s.framework != "torchtitan"  # torchtitan steps its schedule with return_outputs=False
     recv, outputs = pipeline_buffers(s, stage, ctx.t * spec.hidden, ctx.t * spec.vocab / ctx.vocab_shards,
                                      ctx.residual, ctx.compute, keep_outputs)
@@ -91,6 +93,29 @@ def pipeline_components(s: Scenario, spec: ModelSpec, stage: int, last: bool, ct
             schedule=s.pp_schedule,
         ))
     return out
+
+
+def _megatron_pipeline_buffers(s: Scenario, spec: ModelSpec, stage: int, ctx: ActContext) -> list[Component]:
+    """Megatron's schedules (megatron/core/pipeline_parallel/schedules.py, p2p_communication.py) allocate each
+    receive when it happens: a received activation is the stage's input, kept for backward as the first layer's
+    saved input (counted with the activations); each sent output is deallocated once sent
+    (deallocate_pipeline_outputs); the last stage's output is the loss. What remains is the gradient received for
+    the micro-batch in backward, on every stage but the last."""
+    if stage == s.pp - 1 and s.vpp == 1:
+        return []
+    tokens = ctx.t_norm if s.sequence_parallel else ctx.t  # SP sends the sequence-sharded hidden states
+    grad = tokens * spec.hidden * ctx.compute
+    return [_c(
+        "pp_buffers",
+        QT_TRANSLATE_NOOP("engine", "Pipeline gradient receive buffer"),
+        "transient",
+        Moments(0.0, grad, grad, 0.0),
+        QT_TRANSLATE_NOOP("engine", "Megatron: the gradient of one micro-batch's stage output (b·s·h), received for "
+                          "its backward; activations are received as the stage's saved input and outputs are freed "
+                          "once sent"),
+        receive_bytes=round(grad),
+        schedule=s.pp_schedule,
+    )]
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,15 +11,28 @@ from typing import Protocol
 MEGATRON = "megatron"  # vocabulary-parallel embedding and loss, SP re-gathered in backward
 
 
+# Frameworks whose loss is vocabulary-parallel by default under TP: torchtitan (parallelism.disable_loss_parallel
+# defaults to false: train.py runs the loss under loss_parallel() whenever TP is enabled) and Megatron (its
+# vocab-parallel cross-entropy, always).
+_LOSS_PARALLEL_BY_DEFAULT = ("torchtitan", MEGATRON)
+
+
 class _TpSettings(Protocol):
     tp: int
-    loss_parallel: bool
+    loss_parallel: bool | str
     framework: str
+
+
+def loss_parallel_on(s: _TpSettings) -> bool:
+    """The loss runs vocabulary-parallel: as the scenario says, or ("auto") as its framework does by default."""
+    if s.loss_parallel == "auto":
+        return s.framework in _LOSS_PARALLEL_BY_DEFAULT
+    return bool(s.loss_parallel) or s.framework == MEGATRON
 
 
 def logits_shards(s: _TpSettings) -> int:
     """Ranks the (b, s, V) logits and their cross-entropy are split over."""
-    return s.tp if s.loss_parallel or s.framework == MEGATRON else 1
+    return s.tp if loss_parallel_on(s) else 1
 
 
 def replicated_embedding_grad_params(tp: int, embedding_params: float, trains: bool, first_stage: bool,
@@ -47,4 +60,4 @@ def loss_inside_model(s: _TpSettings) -> bool:
     """transformers computes the loss inside the model's forward when given labels; a vocabulary-parallel loss
     cannot run there (its reshapes gather the logits), so it is computed on the logits outside, as torchtitan
     and torchtune recipes always do."""
-    return s.framework not in ("torchtitan", "torchtune") and not (s.loss_parallel and s.tp > 1)
+    return s.framework not in ("torchtitan", "torchtune") and not (s.tp > 1 and loss_parallel_on(s))

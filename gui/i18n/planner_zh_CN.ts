@@ -931,6 +931,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
+    <message>
+        <location filename="../words.py" line="94"/>
+        <source>as the framework does it</source>
+        <translation>按框架默认</translation>
+    </message>
 </context>
 <context>
     <name>FitPanel</name>
