@@ -42,6 +42,7 @@ class LayerCost(NamedTuple):
     gemm_flops_fwd: float  # FLOPs, for the record
     attn_flops_fwd: float
     gemm_every_second_fwd: float  # the matmuls op-level selective checkpointing recomputes
+    elem_bwd: float  # memory-bound element-wise work, backward (fp8 casts differ from the forward's)
 
 
 def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int) -> float:
@@ -51,7 +52,7 @@ def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_
 
 @lru_cache(maxsize=8192)
 def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep: int, cp: int, sp: bool,
-               rates: Rates, attention: str, elementwise: str, fp8: bool,
+               rates: Rates, attention: str, elementwise: str, fp8_recipe: str,
                lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int) -> LayerCost:
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
@@ -100,12 +101,20 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         moe_eff = eff["moe_token_permutation"]
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
         elem_bytes += passes * 2 * spec.top_k * h * eb
-    if fp8:  # dynamic scaling: cast each GEMM input (read 2 bytes, write 1) a few times
-        passes = eff["fp8_linear_share"]["cast_passes"]
-        inputs = sum(lin.d_in for lin in spec.layer_linears(moe)) / tp
-        if moe:  # the experts' GEMMs run in fp8 too: fc1 reads each routed copy, fc2 its intermediate
+    cast_fwd = cast_bwd = 0.0
+    if fp8_recipe:  # scaling and casting each fp8 GEMM operand: bytes per element of the recipe (efficiency.json)
+        cast = eff["fp8_cast_bytes"][fp8_recipe]
+        linears = [lin for lin in spec.layer_linears(moe) if lin.group != "router"]  # the router stays in bf16
+        inputs = sum(lin.d_in for lin in linears) / tp
+        grads = sum(lin.d_out for lin in linears) / tp
+        if moe:  # the experts' GEMMs run in fp8 too: fc1 (gate and up) reads each routed copy, fc2 its intermediate
             inputs += spec.top_k * (h + spec.expert_ffn / tp)
-        elem_bytes += passes * 3 * inputs
+            grads += spec.top_k * (2 * spec.expert_ffn / tp + h)
+        cast_fwd = cast["forward_input"] * inputs
+        cast_bwd = cast["backward_input"] * inputs + cast["backward_grad_output"] * grads
+    backward_factor = eff["elementwise_bytes_per_token"]["backward_factor"]
+    elem_bwd = tokens * (backward_factor * elem_bytes + cast_bwd) / mem
+    elem_bytes += cast_fwd
     elem_fwd = tokens * elem_bytes / mem
     lora_fwd = 0.0
     for d_in, d_out in lora:  # x @ A (d_in -> r), then @ B (r -> d_out), added to the output
@@ -116,7 +125,8 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     if qlora_bits:  # read the packed weights, write them out in the compute dtype
         params = spec.linear_params(moe) / tp + (spec.expert_params_per_layer() / (ep * tp) if moe else 0)
         dequant = params * (qlora_bits / 8 + eb) / mem
-    return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second)
+    return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
+                     elem_bwd)
 
 
 @lru_cache(maxsize=4096)

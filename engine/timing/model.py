@@ -154,13 +154,13 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     for g in groups:
         lora = tuple((lin.d_in, lin.d_out) for lin in lora_targets(s, spec, g.moe)) if adapters else ()
         c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
-                       elementwise, s.precision == "fp8", lora, s.lora_rank, qbits)
+                       elementwise, prof["fp8_recipe"] if s.precision == "fp8" else "", lora, s.lora_rank, qbits)
         backward = not g.frozen or adapters or g.input_grad
         wgrad = 0.0 if g.frozen else c.gemm_fwd
         dgrad = c.gemm_fwd if (g.input_grad or adapters or not g.frozen) else 0.0
         fwd_c, fwd_m = c.gemm_fwd + c.attn_fwd, c.elem_fwd + c.lora_fwd + c.dequant
         bwd_c = (dgrad + wgrad + c.attn_bwd) if backward else 0.0
-        bwd_m = (2 * c.elem_fwd + 2 * c.lora_fwd + c.dequant) if backward else 0.0
+        bwd_m = (c.elem_bwd + 2 * c.lora_fwd + c.dequant) if backward else 0.0
         rec = 0.0
         if backward and s.checkpointing == "full":
             rec = fwd_c + fwd_m
