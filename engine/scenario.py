@@ -107,8 +107,7 @@ _CHOICES = {
     "pp_schedule": PP_SCHEDULES,
     "vision_tower": VISION_TOWER_MODES, "base_storage": BASE_STORAGES,
 }
-_BOOLS = ("freeze_embeddings", "qlora_double_quant", "sequence_parallel", "fsdp",
-          "reshard_after_forward")
+_BOOLS = ("freeze_embeddings", "qlora_double_quant", "sequence_parallel", "fsdp", "reshard_after_forward")
 
 
 @dataclass(frozen=True, slots=True)
