@@ -75,8 +75,7 @@ DEFAULTS: dict[str, tuple[Any, str]] = {
     "ep": (1, "expert parallel degree (MoE)"),
     "cp": (1, "context parallel degree"),
     "sequence_parallel": (False, "shard norms/residual activations over tp"),
-    "loss_parallel": ("auto", 'true | false | "auto" (the framework\'s default: torchtitan and Megatron keep the logits '
-                      "and cross-entropy sharded over tp, the others gather them): vocabulary-parallel loss"),
+    "loss_parallel": ("auto", 'vocabulary-parallel loss: true | false | "auto" (on in torchtitan and Megatron)'),
     "zero_stage": (0, "0 | 1 (optimizer states) | 2 (+ gradients) | 3 (+ weights)"),
     "fsdp": (False, "PyTorch FSDP FULL_SHARD, the same as ZeRO-3"),
     "reshard_after_forward": (True, "FSDP/ZeRO-3 frees each layer's gathered weights after its forward "
