@@ -44,6 +44,7 @@ class FrameworkOptions(QWidget):
             ("auto", self.tr("as the framework does it")),
             ("standard", self.tr("whole-batch logits in fp32 (standard)")),
             ("chunked", self.tr("logits in chunks (chunked)")),
+            ("fused", self.tr("one fused kernel over the logits (flash-attn)")),
             ("fused-linear", self.tr("fused with the output layer, no logits (Liger / fused)")),
         ])
         form.addRow(self.tr("Loss computation"), self.cross_entropy)

@@ -68,6 +68,17 @@ def test_fused_linear_loss_never_materialises_the_logits():
     assert _comp(full, "logits") == pytest.approx(expected + 2 * V * H)
 
 
+def test_fused_loss_keeps_the_logits_in_their_own_dtype():
+    # flash-attn's CrossEntropyLoss (flash_attn/losses/cross_entropy.py, llm-foundry's default loss_fn): the kernel
+    # keeps the bf16 logits and one fp32 loss and log-sum-exp per token; backward adds a bf16 gradient of the
+    # logits (inplace_backward is off). The standard path's fp32 upcast and log-softmax are never made.
+    tv, t = 2048 * V, 2048
+    est = estimate(_s(cross_entropy="fused"))
+    assert _comp(est, "logits", 0) == pytest.approx(2 * tv + 8 * t)
+    assert _comp(est, "logits", 1) == pytest.approx(2 * 2 * tv + 4 * t)
+    assert _comp(est, "logits", 0) < _comp(estimate(_s()), "logits", 0) / 4
+
+
 def test_op_selective_keeps_what_torchtitans_policy_saves():
     est = estimate(_s(checkpointing="op-selective", optimizer="sgd"))
     t = 2048

@@ -79,6 +79,14 @@ def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute
         decomposed = 4 * tv if tp > 1 else 0.0
         return LossMemory(compute * tv + upcast + 4 * tv + decomposed, 12 * tv,
                           "b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors", 1)
+    if b.cross_entropy == "fused":
+        # flash-attn's CrossEntropyLoss (flash_attn/losses/cross_entropy.py; llm-foundry's default loss_fn
+        # "fused_crossentropy", llmfoundry/models/mpt/modeling_mpt.py): one kernel reads the logits in their own
+        # dtype and keeps them with one fp32 log-sum-exp per token; backward writes the logits' gradient in the
+        # same dtype (a new tensor: inplace_backward is off by default).
+        return LossMemory(compute * tv + 8 * tokens, 2 * compute * tv + 4 * tokens,
+                          "logits kept (compute bytes) + fp32 loss and log-sum-exp per token; backward: + the "
+                          "logits' gradient (compute bytes)", 1)
     if b.cross_entropy == "chunked":
         if b.loss_chunk_tokens:
             chunks = max(1, math.ceil(tokens / b.loss_chunk_tokens))

@@ -244,7 +244,8 @@ def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
 def _loss_path(s: Scenario, prof: dict[str, Any]) -> str:
     """The framework's loss path (engine/frameworks), or the time model's own default for it."""
     ce = cross_entropy_path(s)
-    return {"standard": "standard", "chunked": "chunked", "fused-linear": "fused"}.get(ce, prof["cross_entropy"])
+    return {"standard": "standard", "chunked": "chunked", "fused": "fused", "fused-linear": "fused"}.get(
+        ce, prof["cross_entropy"])
 
 
 def step_time(s: Scenario) -> StepTime:

@@ -1111,6 +1111,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="47"/>
+        <source>one fused kernel over the logits (flash-attn)</source>
+        <translation>对 logits 的单个融合内核（flash-attn）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="47"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
