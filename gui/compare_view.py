@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -41,6 +41,9 @@ class Compared:
     original: str = ""  # the title given when the pane was made
 
 
+MIN_VERDICT_HEIGHT = 84
+
+
 class ComparePane(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -49,7 +52,7 @@ class ComparePane(QWidget):
         self.title.setStyleSheet("font-weight: bold;")
         self.title.setWordWrap(True)
         self.verdict = VerdictBanner()
-        self.verdict.setFixedHeight(84)  # narrow panes wrap the sentence onto more lines
+        self.verdict.setFixedHeight(MIN_VERDICT_HEIGHT)  # the view sets it to what the narrowest pane needs
         self.pie = PieChart(legend_below=True)
         self.pie.view.setMinimumSize(160, 160)
         self.pie.view.setMaximumHeight(190)  # room below for the whole legend and the bars
@@ -90,11 +93,17 @@ class CompareView(QWidget):
         self.table = QTableWidget(0, 1)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # Scenario names are long ("Llama-3.1-70B on 16 x H100, FSDP + TP"): wrapped, not cut at both ends.
+        self.table.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap)
+        self.table.verticalHeader().setVisible(False)  # row numbers mean nothing here
+        lines = self.table.horizontalHeader().fontMetrics().lineSpacing()
+        self.table.horizontalHeader().setMinimumHeight(2 * lines + 8)  # the header does not grow for wrapped text
         panes_scroll = QScrollArea()  # small screens: the panes scroll rather than squeeze legends over pies
         panes_scroll.setWidgetResizable(True)
         panes_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         panes_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         panes_scroll.setWidget(self.panes_row)
+        self.panes_row.installEventFilter(self)  # a new width: the verdicts' height follows
         self.panes_scroll = panes_scroll
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(panes_scroll)
@@ -107,6 +116,22 @@ class CompareView(QWidget):
         state.estimateChanged.connect(lambda _e: self._live_changed())
         state.unitChanged.connect(lambda _u: self.refresh())
         self.table.setVisible(False)  # nothing compared yet: the hint alone, not an empty table headed "1"
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if watched is self.panes_row and event.type() == QEvent.Type.Resize:
+            self.fit_verdicts()
+        return super().eventFilter(watched, event)
+
+    def fit_verdicts(self) -> None:
+        """One height for every pane's title and verdict, the one the most wrapped text needs (four narrow panes
+        wrap the verdict onto five lines): the pies below stay in line and no sentence is cut."""
+        shown = [p for p in self.panes if not p.isHidden()]
+        for part, least in (("title", 0), ("verdict", MIN_VERDICT_HEIGHT)):  # titles too: a long one wraps
+            labels = [getattr(p, part) for p in shown]
+            need = max([least] + [label.heightForWidth(label.width()) for label in labels])
+            for label in labels:
+                if label.height() != need:
+                    label.setFixedHeight(need)
 
     @property
     def x_max(self) -> float:
@@ -154,6 +179,7 @@ class CompareView(QWidget):
                 pane.hide()
         self.hint.setVisible(len(shown) < 2)
         self.table.setVisible(bool(shown))
+        self.fit_verdicts()  # new sentences; a resize of the row fits them again
         self._fill_table(shown, unit)
 
     def _fill_table(self, shown: list[tuple[Compared, Estimate]], unit: str) -> None:
@@ -177,6 +203,8 @@ class CompareView(QWidget):
         rows += time_rows([item.scenario for item, _ in shown])
         self.table.setColumnCount(1 + len(shown))
         self.table.setHorizontalHeaderLabels([self.tr("What differs")] + [item.label for item, _ in shown])
+        for column, (item, _) in enumerate(shown, start=1):
+            self.table.horizontalHeaderItem(column).setToolTip(item.label)  # whole, when longer than two lines
         self.table.setRowCount(len(rows))
         for r, (label, values) in enumerate(rows):
             self.table.setItem(r, 0, QTableWidgetItem(label))

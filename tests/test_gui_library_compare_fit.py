@@ -239,3 +239,33 @@ def test_an_explicit_search_replaces_the_pending_debounced_one(window):
     panel.search()
     assert not panel.timer.isActive()
     assert panel.wait()
+
+
+def test_four_narrow_panes_show_whole_titles_and_verdicts_in_line(window):
+    """At 1366x768 four panes wrap their verdicts onto more lines than a fixed height held, and a long title onto
+    two: every pane takes the height the most wrapped one needs (pies stay in line, nothing is cut); the table's
+    column headers wrap and carry the whole name as a tooltip."""
+    from PySide6.QtWidgets import QApplication
+
+    from gui.app import settle
+
+    long_name = "Llama-3.1-70B on 16 x H100, FSDP + TP, a name longer than a narrow pane"
+    scenarios = [scenario_from_dict({**FULL_4090, "gpu": gpu, "name": gpu}) for gpu in ("a100-80gb", "h200", "l4")]
+    items = [Compared(long_name, scenario_from_dict({**FULL_4090, "name": long_name}))]
+    items += [Compared(s.name, s) for s in scenarios]
+    window.resize(1366, 768)
+    window.show()
+    window.tabs.setCurrentWidget(window.compare)
+    window.compare.set_items(items)
+    settle(QApplication.instance())
+    panes = [p for p in window.compare.panes if not p.isHidden()]
+    assert len(panes) == 4
+    for part in ("title", "verdict"):
+        labels = [getattr(p, part) for p in panes]
+        assert len({label.height() for label in labels}) == 1, part
+        assert all(label.height() >= label.heightForWidth(label.width()) for label in labels), part
+    title = panes[0].title
+    assert title.height() >= 2 * title.fontMetrics().lineSpacing()  # the long title wraps, and its lines show
+    table = window.compare.table
+    assert not table.verticalHeader().isVisible()
+    assert table.horizontalHeaderItem(1).toolTip() == long_name
