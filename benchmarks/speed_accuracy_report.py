@@ -42,14 +42,15 @@ def render() -> str:
               f"Rows marked * ({len(uncertain)}) have a setting that is not fully known; the reason is in the row's "
               "`uncertain` field. They stay in every figure above.", "", "## Known gaps", "",
               "- torchtitan's Llama 3.1 8B rows (FSDP, 8 and 128 GPUs), its async-TP report's vanilla-TP rows "
-              "(8B and 70B, TP 8) and the H200 report's float8 rows are predicted 14-42% fast, bf16 a little more "
+              "(8B and 70B, TP 8) and the H200 report's float8 rows are predicted 14-38% fast, bf16 a little more "
               "than float8. The 500 W part's unknown peak (taken midway between H100 SXM and NVL; the report's own "
-              "MFU is 33-39% of the SXM peak) is not the whole of it, since the H200 rows at full power are 25-27% "
-              "fast too. FSDP2's all-gathers and fp32 reduce-scatters are hidden behind the layers in the model; "
-              "their copy-in/copy-out kernels and the SMs NCCL takes from the overlapped GEMMs, not modelled, come "
-              "to a few per cent, so most of the gap is not explained. The float8 rows' error grew when the casts "
-              "were counted as torchao runs them (5 bytes per input element forward; 7 per output-gradient and 2 "
-              "per input element backward) instead of 27 per input element: the larger count had hidden it.",
+              "MFU is 33-39% of the SXM peak) is not the whole of it, since the H200 rows at full power are 22-25% "
+              "fast too. FSDP2's all-gathers and fp32 reduce-scatters are hidden behind the layers; the copies around "
+              "them (cast, split, concatenate: 2-4% of the step) are counted; the SMs NCCL takes from the GEMMs it "
+              "overlaps are not, and come to a few per cent more, so most of the gap is not explained. The float8 "
+              "rows' error grew when the casts were counted as torchao runs them (5 bytes per input element "
+              "forward; 7 per output-gradient and 2 per input element backward) instead of 27 per input element: "
+              "the larger count had hidden it.",
               "- torchtitan's context-parallel rows at 131k and 262k tokens run 35-40% slower than their attention "
               "FLOPs at FlashAttention-2's rate; the all-gather of K/V, the fp32 merge of partial outputs "
               "(torch.distributed.tensor.experimental._attention) are small next to it, so the gap is not explained.",

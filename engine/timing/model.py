@@ -268,14 +268,16 @@ def step_time(s: Scenario) -> StepTime:
         virtual = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
         bubble = (s.pp - 1) / virtual * (per_mb + 2 * (act / pp_link + pp_lat))
     # data parallel / ZeRO: gradients (and ZeRO-3's weights) between the dp replicas
-    dp_comm = 0.0
+    dp_comm = copies = 0.0
     zero = s.effective_zero
     if dp > 1:
         dp_link, dp_lat = link(hw, s.tp * s.cp * dp, nvlink_domain(s, hw), s.tp * s.cp)
         frac = (dp - 1) / dp
         # torchtitan reduce-scatters gradients in fp32 (training.mixed_precision_reduce = "float32")
-        grads = busiest.trainable * max(dt.grad, prof.get("grad_reduce_bytes", 0))
-        if zero == 3 and pipeline_keeps_weights(s.pp, s.framework):
+        reduce_bytes = max(dt.grad, prof.get("grad_reduce_bytes", 0))
+        grads = busiest.trainable * reduce_bytes
+        keeps = zero == 3 and pipeline_keeps_weights(s.pp, s.framework)
+        if keeps:
             # FSDP under torch.distributed.pipelining (torchtitan: reshard_after_forward = not pp_enabled; the
             # schedule skips gradient sync until the last micro-batch): one gather and one reduce-scatter per step
             dp_comm = (exposed(frac * busiest.params * rates.elem_bytes / dp_link + dp_lat, busiest.fwd,
@@ -291,6 +293,14 @@ def step_time(s: Scenario) -> StepTime:
             dp_comm = exposed(reduce, busiest.bwd, prof["dp_overlap"]) if zero == 0 else (
                 exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"])
                 + exposed(frac * busiest.trainable * rates.elem_bytes / dp_link, busiest.fwd, prof["dp_overlap"]))
+        if zero == 3 and prof.get("fsdp2_copies"):
+            # FSDP2 copies around each collective: all-gather copy-in (the shard cast to the compute dtype) and
+            # copy-out (split into the unsharded parameters), reduce-scatter copy-in (the gradients cast to the
+            # reduce dtype and concatenated)
+            n, gathers = (1, 1) if keeps else (ga, 2 if s.reshard_after_forward else 1)
+            copies = n * (gathers * ((dt.master or dt.weight) + rates.elem_bytes) / dp * busiest.params
+                          + gathers * 2 * rates.elem_bytes * busiest.params
+                          + (rates.elem_bytes + reduce_bytes) * busiest.trainable) / rates.memory
     # optimizer step (on the GPU, or on the CPU with offload)
     owned = busiest.trainable / (dp if zero >= 1 else 1)
     offload = optimizer = 0.0
@@ -305,7 +315,7 @@ def step_time(s: Scenario) -> StepTime:
             stream = 2 * busiest.params / max(dp, 1) * rates.elem_bytes / hw.host_bytes_per_s
             offload += ga * exposed(stream, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
     raw = {
-        "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory, "recompute": ga * busiest.recompute,
+        "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
         "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp, "communication_ep": ga * busiest.ep,
         "communication_pp": pp_comm, "communication_dp": dp_comm, "bubble": bubble, "offload": offload,
         "optimizer": optimizer,
