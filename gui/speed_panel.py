@@ -11,10 +11,11 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from engine import PlannerError, Scenario
-from engine.timing import step_time
+from engine.timing import MFU_DEFINITION, step_time
 from engine.timing.search import SpeedPlan, SpeedSearch, speed_search
 from engine.units import UNITS, format_bytes, format_count, format_seconds
 
+from .i18n import tr_engine
 from .state import AppState
 from .theme import text_colour
 from .widgets import RefreshWhenShown, plan_row
@@ -192,6 +193,7 @@ class SpeedPanel(RefreshWhenShown):
             "mfu": f"{t.mfu:.0%}"} + "</b> · " + self.tr("%s per GPU") % format_bytes(plan.estimate.total_bytes, unit)
             + f"<br><span style='color:{text_colour('muted')}'>" + escape(changes) + "</span>")
         row, button = plan_row(html, self.tr("Apply"), lambda p=plan: self.apply(p))
+        row.setToolTip(tr_engine(MFU_DEFINITION))  # what "MFU" in the row means, as the time tab explains it
         if not plan.changes:  # nothing to apply: the set-up is already this plan
             button.setEnabled(False)
             button.setToolTip(self.tr("This is your set-up already"))

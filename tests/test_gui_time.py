@@ -7,7 +7,7 @@ from html import escape
 import pytest
 
 from engine import scenario_from_dict
-from engine.timing import step_time
+from engine.timing import MFU_DEFINITION, step_time
 from gui.app import build_window
 from gui.compare_view import Compared
 from gui.time_panel import parse_tokens
@@ -173,6 +173,7 @@ def test_fastest_layouts_rows_speak_in_words(window):
         text, button = row.findChild(QLabel).text(), row.findChild(QPushButton)
         assert " = " not in text
         assert button.isEnabled() == bool(plan.changes)
+        assert row.toolTip() == MFU_DEFINITION  # "MFU" explained where it is shown
         if plan.changes:
             assert escape(describe_changes(plan.changes)) in text
     assert not rows[0].findChild(QPushButton).isEnabled()  # the fastest layout of one GPU is the one in use
