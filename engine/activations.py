@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from .architecture import Linear, ModelSpec
 from .family_activations import clamped_glu_terms, deltanet_terms, dense_expert_terms, mla_attention_terms
+from .frameworks.megatron_layer import megatron_layer_terms
 from .parallelism.expert_parallel import scored_output_bytes
 
 
@@ -47,6 +48,10 @@ class ActContext:
     # Expert parallelism with torchtitan's all-to-all dispatch: the routing scores multiply the returned expert
     # outputs in fp32 (engine/parallelism/expert_parallel.py).
     ep_dispatch: bool = False
+    # Megatron-Core's Transformer Engine layers (engine/frameworks/megatron_layer.py) and the modules its selective
+    # recompute rebuilds (recompute_modules).
+    megatron: bool = False
+    recompute: frozenset[str] = frozenset()
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
@@ -55,7 +60,7 @@ class ActContext:
         key = (self.b, self.s, self.t, self.t_norm, self.tp, self.vocab_shards, self.sp_saves_gathered, self.compute,
                self.residual, self.amp, self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank,
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
-               self.ring_output_copied, self.unsloth_lora, self.ep_dispatch)
+               self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -150,6 +155,8 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
     attn_lora = any(lin.name in lora_names for lin in spec.attention_linears(linear_attn))
     if not (xg or wt or lora_names):
         return out
+    if ctx.megatron and xg and wt and not lora_names and not linear_attn:
+        return megatron_layer_terms(ctx, spec, moe, ctx.recompute)
     if ctx.unsloth_lora and lora_names and not (moe or linear_attn or wt) and _unsloth_shapes(ctx, spec):
         return unsloth_layer_terms(ctx, spec)
     tp, c, r = ctx.tp, ctx.compute, ctx.residual

@@ -55,6 +55,7 @@ ACTIVATION_CONTEXT_MEMO = ScenarioMemo("activation context", frozenset({
     "images_per_sample", "image_resolution", "vision_tower", "attention_kernel", "intra_node_bandwidth_bytes_per_s",
     "inter_node_bandwidth_bytes_per_s", "tokens_to_train", "gpu_hour_price", "time_calibration",
     "optimizer_in_backward", "activation_offload", "reshard_after_forward", "lora_alpha", "lora_targets",
+    "activation_offload_layers",
 }))
 
 
@@ -73,6 +74,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
     # FSDP/ZeRO-3 mixed precision gathers the fp32 shards as bf16 parameters and casts the forward inputs:
     # the layers then run in plain bf16 (bf16 residual stream, no per-use autocast casts to keep).
     sharded_amp = dt.amp and s.effective_zero == 3
+    megatron = fw.framework == "megatron"
     return ActContext(
         b=s.micro_batch,
         s=s.seq_len,
@@ -88,7 +90,8 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         # transformers has no SDPA path for logit soft-capping (Gemma-2): it runs those models eagerly.
         # gpt-oss's attention sinks have no SDPA path either: transformers runs them eagerly.
         attention="eager" if (spec.attn_softcap or spec.sinks) and s.attention == "sdpa" else s.attention,
-        selective=s.checkpointing == "selective" and not fw.op_selective,
+        selective=s.checkpointing == "selective" and not fw.op_selective and (
+            not megatron or "core_attn" in s.recompute_modules),
         adapter_bytes=4 if s.lora_adapter_dtype == "fp32" else dt.compute,
         lora_rank=s.lora_rank,
         gather_weights=s.effective_zero == 3,
@@ -100,6 +103,8 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         ring_output_copied=ring_output_copied(s),
         unsloth_lora=fw.framework == "unsloth" and s.method in ("lora", "qlora"),
         ep_dispatch=all_to_all_dispatch(s, spec.is_moe),
+        megatron=megatron,
+        recompute=frozenset(s.recompute_modules) if megatron and s.checkpointing == "selective" else frozenset(),
     )
 
 
@@ -173,6 +178,14 @@ def stage_components(
         offloaded = saved - 2 * unit
         saved = 2 * unit
         formula += "; offloaded to CPU except two layers' worth"
+    offload_layers = min(s.activation_offload_layers, len(layers))
+    if offload_layers:
+        # Megatron cpu_offloading_num_layers through Transformer Engine's CPU offload (transformer_engine/pytorch/
+        # cpu_offload.py get_cpu_offload_context: activation memory is (layers - offloaded layers) x one layer's)
+        moved = saved * offload_layers / len(layers)
+        offloaded += moved
+        saved -= moved
+        formula += f"; {offload_layers} layers' saved tensors offloaded to CPU (cpu_offloading_num_layers)"
     saved_end = saved * (in_flight - 1) / in_flight
     comps.append(Component(
         "activations",

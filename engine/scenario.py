@@ -177,6 +177,8 @@ class Scenario:
     activation_offload: bool = False
     optimizer_in_backward: bool = False
     modules_to_save: tuple[str, ...] = ()
+    recompute_modules: tuple[str, ...] = ("core_attn",)
+    activation_offload_layers: int = 0
     expandable_segments: bool | str = "auto"
     reduce_bucket_size: int = 500_000_000
     allgather_bucket_size: int = 500_000_000
@@ -349,9 +351,8 @@ def scenario_from_dict(data: Any) -> Scenario:
     if "zero_stage" in data:
         kw["zero_stage"] = _check_int("zero_stage", data["zero_stage"], 0)
         if kw["zero_stage"] > 3:
-            raise ScenarioError(
-                "zero_stage", QT_TRANSLATE_NOOP("engine", "must be 0, 1, 2 or 3, not {p}."), p=kw["zero_stage"]
-            )
+            raise ScenarioError("zero_stage", QT_TRANSLATE_NOOP("engine", "must be 0, 1, 2 or 3, not {p}."),
+                                p=kw["zero_stage"])
     if "qlora_bits" in data:
         kw["qlora_bits"] = _check_int("qlora_bits", data["qlora_bits"], 1)
         if kw["qlora_bits"] not in (4, 8):

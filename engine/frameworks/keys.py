@@ -11,6 +11,7 @@ from typing import Any
 from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
 from .defaults import CROSS_ENTROPIES, FRAMEWORKS
+from .megatron_layer import RECOMPUTE_MODULES
 
 MODULES_TO_SAVE = ("embed_tokens", "lm_head")
 
@@ -38,6 +39,11 @@ FRAMEWORK_KEYS: dict[str, tuple[Any, str]] = {
     "distributed_optimizer": (False, "Megatron --use-distributed-optimizer: fp32 master weights and optimizer "
                               "states sharded over data-parallel ranks"),
     "main_grads_fp32": ("auto", 'true | false | "auto" (Megatron: true): gradients accumulated in an fp32 buffer'),
+    "recompute_modules": (["core_attn"], 'Megatron recompute_modules: what checkpointing "selective" rebuilds in '
+                          "backward under the megatron framework, any of " + ", ".join(RECOMPUTE_MODULES)
+                          + " (Megatron's default: the attention core)"),
+    "activation_offload_layers": (0, "Megatron cpu_offloading_num_layers: decoder layers whose saved activations "
+                                  "Transformer Engine's CPU offload moves to CPU memory (the others stay on the GPU)"),
     "host_memory_bytes": (None, "CPU memory of one node in bytes, checked against what offloading and loading "
                           "need (null: not checked)"),
 }
@@ -100,6 +106,15 @@ def parse_framework_keys(data: dict[str, Any], kw: dict[str, Any]) -> None:
             if key == "host_memory_bytes" and data[key] is None:
                 continue
             kw[key] = _count(key, data[key])
+    if "recompute_modules" in data:
+        modules = data["recompute_modules"]
+        if not isinstance(modules, list) or not all(m in RECOMPUTE_MODULES for m in modules):
+            raise ScenarioError("recompute_modules", QT_TRANSLATE_NOOP("engine", "must be a list naming {p}; got {p2!r}."),
+                                p=", ".join(RECOMPUTE_MODULES), p2=modules)
+        kw["recompute_modules"] = tuple(dict.fromkeys(modules))
+    if "activation_offload_layers" in data:
+        n = data["activation_offload_layers"]
+        kw["activation_offload_layers"] = 0 if n == 0 and not isinstance(n, bool) else _count("activation_offload_layers", n)
     if "modules_to_save" in data:
         modules = data["modules_to_save"]
         if not isinstance(modules, list) or not all(m in MODULES_TO_SAVE for m in modules):

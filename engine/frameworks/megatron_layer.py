@@ -1,0 +1,146 @@
+"""What one Megatron-Core decoder layer (Transformer Engine layer spec) keeps for backward, per tensor.
+
+Megatron builds its layers from Transformer Engine modules (megatron/core/models/gpt/gpt_layer_specs.py,
+get_gpt_layer_with_transformer_engine_spec), which keep less than the transformers layers engine/activations.py
+models; sources are NVIDIA/Megatron-LM at 2a75ac12 (the Megatron-LM that Megatron-Bridge 067f987d pins) and
+NVIDIA/TransformerEngine:
+
+* Norms are TE kernels (TELayerNormColumnParallelLinear fuses the norm into the next linear; TENorm stands alone
+  before a MoE block and before MLA's down projections). They keep their input in the residual dtype and one
+  fp32 inverse RMS per token, not an fp32 copy and a normalised copy.
+* A TE linear keeps its input for the weight gradient in the compute format: under fp8 (current scaling or MXFP8)
+  the quantised copy it made for the matmul, one byte per element (MXFP8's block scales add 1/32, left out),
+  and not the bf16 tensor.
+* The gated MLP runs the fused SwiGLU (bias_activation_fusion, set by Megatron-Bridge's Llama, DeepSeek and
+  gpt-oss bridges and its Qwen3 performance recipes; Megatron-LM's --bias-swiglu-fusion default): it keeps the
+  fc1 output (gate and up) only; its output is kept by fc2, in fp8 under fp8.
+* MoE experts (moe/experts.py TEGroupedMLP) multiply the routing probabilities inside the fused activation
+  (weighted_bias_swiglu_impl): the grouped fc1 keeps the permuted tokens, the activation the fc1 output, fc2 its
+  input; the un-permutation keeps no expert outputs.
+* Attention (TEDotProductAttention, fused/flash kernels, any V width) keeps Q and K after the fused RoPE, V, its
+  output and the log-sum-exp. SelfAttention.get_query_key_value_tensors splits V out of the fused QKV output as a
+  view, so that output stays alive; the query is reshaped (a copy) and RoPE writes new Q and K.
+* recompute_modules (TransformerConfig.recompute_modules, with recompute_granularity "selective"): "core_attn"
+  checkpoints the attention kernel (keeps Q, K, V, not its output or statistics), "layernorm" discards the
+  stand-alone norms' outputs, "mla_up_proj" discards MLA's up-projection and RoPE outputs (Q, K, V), "moe_act"
+  discards the expert activation's output (fc2's input), "mlp" checkpoints a dense MLP (keeps its input),
+  "shared_experts" checkpoints the shared experts, "moe" the whole MoE block; the output-discarding ones rebuild
+  their output in backward.
+"""
+
+from __future__ import annotations
+
+from ..architecture import ModelSpec
+
+RECOMPUTE_MODULES = ("core_attn", "moe_act", "layernorm", "mla_up_proj", "mlp", "moe", "shared_experts")
+
+Terms = list[tuple[str, float]]
+
+
+def _te_norm(r: int, n: float, rows: float, label: str) -> tuple[str, float]:
+    return (f"{label}: input and fp32 inverse RMS kept by the TE norm", r * n + 4 * rows)
+
+
+def megatron_layer_terms(ctx, spec: ModelSpec, moe: bool, recompute: frozenset[str]) -> Terms:  # noqa: ANN001
+    """Bytes one trained decoder layer keeps for backward for one micro-batch, under Megatron-Core with TE."""
+    tp, c, r = ctx.tp, ctx.compute, ctx.residual
+    t, tn, h = ctx.t, ctx.t_norm, spec.hidden
+    lin = 1 if ctx.fp8 else c  # bytes a TE linear keeps of each input element
+    out: Terms = []
+    if spec.attention == "mla":
+        _mla_attention(ctx, spec, recompute, lin, out)
+    else:
+        q, kv = spec.q_dim / tp, spec.kv_dim / tp
+        out.append(_te_norm(r, tn * h, tn, "attention norm (fused into linear_qkv)"))
+        out.append(("attention norm output: kept by linear_qkv" + (" (fp8)" if ctx.fp8 else ""), lin * tn * h))
+        if spec.qk_norm != "none":
+            # the query is reshaped out of the fused QKV output (a copy) before its norm, which keeps it; the key
+            # norm keeps a view of the QKV output, alive anyway
+            out.append(("q/k layernorm: reshaped query copy and inverse RMS per head kept by the TE norms",
+                        c * t * q + 4 * t * (spec.heads + spec.kv_heads) / tp))
+        if "core_attn" in recompute:
+            out.append(("attention (core_attn recomputed): fused QKV output kept by V, Q and K after RoPE, kept "
+                        "by the checkpoint", c * t * (q + 2 * kv) + c * t * (q + kv)))
+        else:
+            out.append(("attention: fused QKV output kept alive by its V view", c * t * (q + 2 * kv)))
+            out.append(("attention: Q and K after the fused RoPE, kept by the attention kernel", c * t * (q + kv)))
+            out.append(("attention: softmax statistics", 4 * t * spec.heads / tp))
+        _attention_output(ctx, q, lin, recompute, out)
+    if moe:
+        _moe_terms(ctx, spec, recompute, lin, out)
+    else:
+        f = spec.ffn / tp
+        if "mlp" in recompute:
+            out.append(("MLP (recomputed): block input kept by the checkpoint", r * tn * h))
+        else:
+            out.append(_te_norm(r, tn * h, tn, "MLP norm (fused into linear_fc1)"))
+            out.append(("MLP norm output: kept by linear_fc1", lin * tn * h))
+            out.append(("MLP: fc1 output (gate and up) kept by the fused SwiGLU", 2 * c * t * f))
+            out.append(("MLP: SwiGLU output kept by linear_fc2", lin * t * f))
+    return out
+
+
+def _attention_output(ctx, width: float, lin: int, recompute: frozenset[str], out: Terms) -> None:  # noqa: ANN001
+    c, t = ctx.compute, ctx.t
+    if ctx.fp8:
+        if "core_attn" not in recompute:
+            out.append(("attention output (bf16, kept by the attention kernel)", c * t * width))
+        out.append(("attention output: fp8 copy kept by linear_proj", lin * t * width))
+    else:
+        out.append(("attention output (kept by the attention kernel and linear_proj)", c * t * width))
+
+
+def _mla_attention(ctx, spec: ModelSpec, recompute: frozenset[str], lin: int, out: Terms) -> None:  # noqa: ANN001
+    """MLASelfAttention (megatron/core/transformer/multi_latent_attention.py) with the TE spec: a stand-alone TENorm
+    before the down projections, the latent norms fused into the up projections (TELayerNormColumnParallelLinear)."""
+    tp, c, r = ctx.tp, ctx.compute, ctx.residual
+    t, tn, h = ctx.t, ctx.t_norm, spec.hidden
+    heads = spec.heads / tp
+    qk = heads * spec.head_dim  # nope + rope per head
+    v = heads * spec.v_head_dim
+    kv_up = heads * (spec.head_dim - spec.qk_rope_dim + spec.v_head_dim)
+    out.append(_te_norm(r, tn * h, tn, "attention norm (TENorm)"))
+    downs = 2 if spec.q_lora_rank else 1
+    if ctx.fp8:
+        out.append(("attention norm output: fp8 copies kept by the q and kv down projections", downs * lin * tn * h))
+    elif "layernorm" not in recompute:
+        out.append(("attention norm output: kept by the q and kv down projections", c * tn * h))
+    for rank, label in ((spec.q_lora_rank, "q latent"), (spec.kv_lora_rank, "kv latent")):
+        if rank:
+            out.append(_te_norm(c, t * rank, t, f"{label} norm (fused into its up projection)"))
+            out.append((f"{label} norm output: kept by its up projection", lin * t * rank))
+    out.append(("attention: RoPE key part (shared by the heads) kept for the key concatenation",
+                c * t * spec.qk_rope_dim))
+    if "mla_up_proj" not in recompute:
+        out.append(("attention: Q and K (nope and RoPE parts concatenated) kept by the attention kernel",
+                    2 * c * t * qk))
+        out.append(("attention: kv up-projection output, kept alive by its V view", c * t * kv_up))
+    if "core_attn" not in recompute:
+        out.append(("attention: softmax statistics", 4 * t * heads))
+    _attention_output(ctx, v, lin, recompute, out)
+
+
+def _moe_terms(ctx, spec: ModelSpec, recompute: frozenset[str], lin: int, out: Terms) -> None:  # noqa: ANN001
+    tp, c, r = ctx.tp, ctx.compute, ctx.residual
+    t, tn, h = ctx.t, ctx.t_norm, spec.hidden
+    out.append(_te_norm(r, tn * h, tn, "MLP norm (TENorm before the router)"))
+    if "moe" in recompute:
+        out.append(("MLP norm output: kept by the MoE checkpoint (moe recomputed)", c * tn * h))
+        return
+    if "layernorm" not in recompute:
+        out.append(("MLP norm output: kept by the router", c * tn * h))
+    out.append(("router: fp32 scores", 4 * t * spec.n_experts))
+    routed = t * spec.top_k
+    fm = spec.expert_ffn / tp
+    out.append(("experts: permuted tokens kept by the grouped fc1" + (" (fp8)" if ctx.fp8 else ""),
+                lin * routed * h))
+    out.append(("experts: fc1 output kept by the fused weighted activation", 2 * c * routed * fm))
+    out.append(("experts: routing probabilities kept by the weighted activation", 4 * routed))
+    if "moe_act" not in recompute:
+        out.append(("experts: activation output kept by the grouped fc2", lin * routed * fm))
+    if spec.shared_ffn and "shared_experts" not in recompute:
+        fs = spec.shared_ffn / tp
+        if ctx.fp8:
+            out.append(("shared expert: fp8 copy of the norm output kept by its fc1", lin * tn * h))
+        out.append(("shared expert: fc1 output kept by the fused SwiGLU", 2 * c * t * fs))
+        out.append(("shared expert: SwiGLU output kept by its fc2", lin * t * fs))
