@@ -82,8 +82,8 @@ class SpeedChart(QWidget):
         self.plot.setYRange(min(y for _, y in inside), max(y for _, y in inside))
         self.plot.getAxis("bottom").setLabel(self.tr("memory per GPU (%s)") % unit)
         self.plot.getAxis("left").setLabel(self.tr("tokens/s"))
-        caption = self.tr("Blue: layouts that fit · red ×: the smallest micro-batch of a layout that does not · star: "
-                          "fastest plan · diamond: your set-up · dashed: capacity")
+        caption = self.tr("Blue: the largest micro-batch of a layout that fits · red ×: the smallest that does not · "
+                          "star: fastest plan · diamond: your set-up · dashed: capacity")
         if len(inside) < len(points):
             caption += " · " + self.tr("%d candidates over 1.5 times the capacity are off the chart") % (
                 len(points) - len(inside))

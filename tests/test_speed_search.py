@@ -44,6 +44,11 @@ def test_a_run_that_does_not_fit_gets_fitting_layouts():
     result = speed_search(s)
     assert result.plans and all(p.estimate.fits for p in result.plans)
     assert result.candidates and any(not fits for _, _, fits in result.candidates)
+    # The chart's points include the largest micro-batch of each layout that fits. Without a pipeline a larger
+    # micro-batch is never slower, so here the fastest plan is such a point (it once had no point under its star).
+    best = result.plans[0]
+    assert best.scenario.pp == 1
+    assert (best.estimate.total_bytes, best.time.tokens_per_second, True) in result.candidates
 
 
 def test_cli_fit_objective_throughput_and_plans_carry_time(tmp_path):

@@ -184,12 +184,11 @@ def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[st
 
                 n = _largest_fitting(fits, list(range(1, len(cands) + 1)))
                 times = [step_time(c) for c in cands[:n]]
-                if record:
-                    i = min(n, len(cands) - 1)
-                    est = memo(cands[i])
-                    if est is not None:
-                        speed = times[i].tokens_per_second if i < n else step_time(cands[i]).tokens_per_second
-                        out.candidates.append((est.total_bytes, speed, est.fits))
+                if record:  # the largest micro-batch that fits and the smallest that does not (each if any)
+                    if n > 0:
+                        out.candidates.append((memo(cands[n - 1]).total_bytes, times[n - 1].tokens_per_second, True))
+                    if n < len(cands) and (est := memo(cands[n])) is not None:
+                        out.candidates.append((est.total_bytes, step_time(cands[n]).tokens_per_second, est.fits))
                 for c, t in zip(cands[:n], times, strict=True):
                     found.append(SpeedPlan(c, {}, memo(c), t, True))  # type: ignore[arg-type]
                 fitted = fitted or n > 0
