@@ -36,6 +36,12 @@ def render() -> str:
     for name, s in table.items():
         lines.append(f"| {name} | {s['rows']} | {s['median']:.1%} | {s['p90']:.1%} | {s['mean_signed']:+.1%} | "
                      f"{sources.get(name, 'all rows')} |")
+    lines += ["", "## Memory verdicts of these runs", "",
+              "Every run here really ran, so a verdict of \"does not fit\" is a memory bug to find (issue 13). "
+              "\"tight\" fits only by using the safety reserve, as runs tuned to the largest micro-batch do.", "",
+              "| framework | fits | tight | does not fit |", "|---|---|---|---|"]
+    for name, counts in _verdicts(rows).items():
+        lines.append(f"| {name} | {counts['fits']} | {counts['tight']} | {counts['does not fit']} |")
     gpus = sorted({c.gpu for c in compared})
     uncertain = {row["id"]: row["uncertain"] for row in rows if row.get("uncertain")}
     lines += ["", f"GPUs: {', '.join(gpus)}.", "",
@@ -71,6 +77,16 @@ def render() -> str:
     lines += [f"| {c.id}{' *' if c.id in uncertain else ''} | {c.gpu} | {c.measured:,.0f} | {c.predicted:,.0f} | "
               f"{c.error:+.1%} |" for c in compared]
     return "\n".join(lines) + "\n"
+
+
+def _verdicts(rows: list[dict]) -> dict[str, dict[str, int]]:
+    from engine import estimate, scenario_from_dict
+
+    out: dict[str, dict[str, int]] = {}
+    for row in rows:
+        counts = out.setdefault(row["framework"], {"fits": 0, "tight": 0, "does not fit": 0})
+        counts[estimate(scenario_from_dict(row["scenario"])).verdict] += 1
+    return out
 
 
 def breakdown(frameworks: list[str]) -> None:

@@ -78,6 +78,13 @@ def _norm(ctx: ActContext, n: float, in_bytes: int, xg: bool, wt: bool, out: Ter
           style: str = "llama") -> None:
     # HF RMSNorm keeps x.float() (for pow and mul); the weight's gradient needs the normalised input:
     # Llama-style norms cast it back to the input dtype first, Gemma-style norms keep it in fp32.
+    if style == "layernorm-lp":
+        # MPT's LPLayerNorm: F.layer_norm on the input cast to the compute dtype, autocast off; native_layer_norm
+        # keeps that input (and an fp32 mean and rstd per token, left out: 8 bytes a token), and its backward
+        # rebuilds the normalised input from them.
+        if xg or wt:
+            out.append((f"{label}: compute-dtype input kept by the LayerNorm", ctx.compute * n))
+        return
     if xg and ctx.compiled:
         # Inductor fuses the norm into one kernel that saves its input in the input dtype (and a per-token rstd).
         out.append((f"{label}: input kept by the compiled RMSNorm", in_bytes * n))
@@ -191,7 +198,8 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
         if wt:
             out.append(("q/k norm: normalised inputs", (4 if style in ("gemma", "fp32") else c) * n))
     if ag and spec.attention != "mla" and not linear_attn:
-        if spec.fused_projections:  # V is a view of the fused QKV output: the whole output stays alive
+        if spec.fused_projections and spec.rope:
+            # RoPE copies Q and K out of the fused QKV output, but V stays a view of it: the whole output stays alive
             out.append(("attention: fused QKV output kept alive by its V view", c * t * (q + 2 * kv)))
         if ctx.attention == "eager":
             kv_saved = 2 * q if spec.kv_heads != spec.heads else 2 * kv  # eager repeats K/V for GQA
@@ -267,7 +275,7 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
         _linear_inputs(ctx, tn * h, r, mlp[:-1], wt or (bnb and ag), lora_names, False, out, "MLP norm output",
                        tn != t)
         _weight_copies(ctx, mlp, 0.0, out)
-        _mlp_terms(ctx, spec.ffn / tp, mlp[-1:], wt or (bnb and ag), lora_names, out, "MLP")
+        _mlp_terms(ctx, spec.ffn / tp, mlp[-1:], wt or (bnb and ag), lora_names, out, "MLP", spec.mlp_gated)
     if spec.norms_per_layer == 4:
         _norm(ctx, tn * h, c, ag, wt, out, "post-MLP norm", style)
     return out
@@ -301,9 +309,11 @@ def unsloth_layer_terms(ctx: ActContext, spec: ModelSpec) -> Terms:
 
 
 def _mlp_terms(ctx: ActContext, f: float, down: tuple[Linear, ...], wt: bool, lora_names: frozenset[str],
-               out: Terms, label: str) -> None:
+               out: Terms, label: str, gated: bool = True) -> None:
     c, t = ctx.compute, ctx.t
-    if ctx.compiled:  # the fused SwiGLU kernel keeps gate and up and recomputes silu(gate) in backward
+    if not gated:  # act(up_proj(x)) -> down_proj: the activation keeps its input, eager or fused alike
+        out.append((f"{label}: up output (the activation's input)", c * t * f))
+    elif ctx.compiled:  # the fused SwiGLU kernel keeps gate and up and recomputes silu(gate) in backward
         out.append((f"{label}: gate output and up output (compiled SwiGLU)", 2 * c * t * f))
     else:
         out.append((f"{label}: gate output, activation output, up output (SwiGLU)", 3 * c * t * f))
@@ -345,8 +355,9 @@ def _scratch_parts(ctx: ActContext, spec: ModelSpec, moe: bool, linear_attn: boo
     f = ((spec.n_experts if spec.dense_experts else spec.top_k) * spec.expert_ffn if moe else spec.ffn) / ctx.tp
     # Unsloth's LoRA_MLP backward writes SwiGLU's gradients into the saved gate/up buffers and dX into X: one new
     # t x ffn tensor (the down projection's input gradient DW).
-    mlp = ((1 if ctx.unsloth_lora and not moe else 3) * c * t * f
-           + 2 * ctx.residual * ctx.t_norm * spec.hidden)
+    # a plain MLP's backward holds the gradients of the activation's output and input (two t x ffn tensors)
+    per_ffn = 1 if ctx.unsloth_lora and not moe else 3 if spec.mlp_gated or moe else 2
+    mlp = per_ffn * c * t * f + 2 * ctx.residual * ctx.t_norm * spec.hidden
     if ctx.attention == "eager" and not ctx.selective and spec.sinks:
         # gpt-oss: the softmax runs in the compute dtype; its backward holds the incoming and outgoing gradients
         attn = 2 * c * (spec.heads / ctx.tp) * t * (ctx.s + 1)

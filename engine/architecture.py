@@ -105,6 +105,9 @@ class ModelSpec(FamilyShapes):
     qk_norm_l2: bool = False  # Llama 4: weightless L2 norm of q and k
     router_fp32: bool = False  # DeepSeek/GLM routers: logits from an fp32 copy of the input
     dense_experts: bool = False  # Llama 4 in transformers: every expert runs on every token (bmm over all)
+    mlp_gated: bool = True  # gate x act(up) (SwiGLU/GeGLU); False: act(up_proj) -> down_proj (MPT, GPT-2 style)
+    position_embedding_params: int = 0  # learned absolute position embeddings (MPT without ALiBi)
+    rope: bool = True  # rotary embeddings rotate q and k into new tensors (MPT: learned positions or ALiBi)
 
     # ---- shapes -------------------------------------------------------------
     @property
@@ -152,6 +155,8 @@ class ModelSpec(FamilyShapes):
 
     def mlp_linears(self, width: int, group: str = "mlp") -> tuple[Linear, ...]:
         h, b = self.hidden, self.mlp_bias
+        if not self.mlp_gated:
+            return (Linear("up_proj", h, width, group, b), Linear("down_proj", width, h, group, b))
         if self.fused_projections:
             return (Linear("gate_up_proj", h, 2 * width, group, b), Linear("down_proj", width, h, group, b))
         return (
@@ -218,7 +223,8 @@ class ModelSpec(FamilyShapes):
 
     @cached_property
     def embedding_params(self) -> int:
-        return self.vocab * self.hidden
+        """Token embeddings, and learned position embeddings where the model has them (they travel together)."""
+        return self.vocab * self.hidden + self.position_embedding_params
 
     @cached_property
     def head_params(self) -> int:

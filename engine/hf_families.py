@@ -29,7 +29,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
 ALIASES = {"smollm3": "llama", "qwen2_5_vl": "qwen2", "qwen2_5_vl_text": "qwen2", "mistral3": "mistral",
            "gemma3": "gemma3_text", "llama4": "llama4_text"}
 FAMILY_TYPES = ("deepseek_v2", "deepseek_v3", "kimi_k2", "gemma3_text", "gemma3", "llama4_text", "llama4", "gpt_oss",
-                "qwen3_next", "olmo2", "glm4_moe", "smollm3", "qwen2_5_vl", "qwen2_5_vl_text", "mistral3")
+                "qwen3_next", "olmo2", "glm4_moe", "smollm3", "qwen2_5_vl", "qwen2_5_vl_text", "mistral3", "mpt")
 
 
 def _get(cfg: dict[str, Any], key: str, model_type: str) -> Any:
@@ -285,6 +285,36 @@ def _glm4_moe(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
     return f
 
 
+def _mpt(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
+    """MPT (transformers MptConfig / llm-foundry MPTConfig): a fused Wqkv, a GELU MLP of expansion_ratio x d_model,
+    low-precision LayerNorms, tied embeddings; no biases with no_bias. Without ALiBi, llm-foundry adds learned
+    position embeddings (max_seq_len x d_model)."""
+    hidden = _int(cfg, "d_model", model_type)
+    heads = _int(cfg, "n_heads", model_type)
+    attn = cfg.get("attn_config") if isinstance(cfg.get("attn_config"), dict) else {}
+    kv_heads = _int(attn, "kv_n_heads", model_type, heads) or heads
+    if heads % kv_heads:
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP("engine", "n_heads ({heads}) is not a multiple of kv_n_heads ({kv_heads})."),
+            heads=heads, kv_heads=kv_heads)
+    ratio = cfg.get("expansion_ratio", 4)
+    if isinstance(ratio, bool) or not isinstance(ratio, int | float) or not 0 < ratio <= 64:
+        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "config.json 'expansion_ratio' must be a number from 0 to "
+                                                 "64, not {value!r}."), value=ratio)
+    layers = _int(cfg, "n_layers", model_type)
+    max_seq = _int(cfg, "max_seq_len", model_type, 2048)
+    bias = not cfg.get("no_bias", True)
+    learned = bool(cfg.get("learned_pos_emb", True)) and not attn.get("alibi", False)
+    return {
+        "model_type": model_type, "hidden": hidden, "layers": layers, "heads": heads, "kv_heads": kv_heads,
+        "head_dim": hidden // heads, "vocab": _int(cfg, "vocab_size", model_type), "tied_embeddings": True,
+        "max_position": max_seq, "ffn": int(ratio * hidden), "mlp_gated": False, "fused_projections": True,
+        "qkv_bias": bias, "o_bias": bias, "mlp_bias": bias, "norm_style": "layernorm-lp",
+        "qk_norm": "full" if attn.get("qk_ln") else "none", "moe_layer_flags": (False,) * layers,
+        "position_embedding_params": max_seq * hidden if learned else 0, "rope": False,
+    }
+
+
 _READERS = {
     "deepseek_v2": _mla,
     "deepseek_v3": _mla,
@@ -295,6 +325,7 @@ _READERS = {
     "qwen3_next": _qwen3_next,
     "olmo2": _olmo2,
     "glm4_moe": _glm4_moe,
+    "mpt": _mpt,
 }
 
 

@@ -131,3 +131,44 @@ def test_qwen_images_are_resized_like_its_processor(pixels, side):
     vision = model_presets()["qwen2.5-vl-7b"].spec.vision
     assert vision.patches_per_image(pixels) == (side // 14) ** 2
     assert vision.tokens_per_image(pixels) == (side // 28) ** 2
+
+
+# MPT-7B's config.json as released (mosaicml/mpt-7b): ALiBi, no biases; llm-foundry's benchmark runs use MPTConfig's
+# defaults instead (learned position embeddings, biases).
+MPT_7B = {"model_type": "mpt", "d_model": 4096, "n_heads": 32, "n_layers": 32, "expansion_ratio": 4,
+          "max_seq_len": 2048, "vocab_size": 50432, "no_bias": True, "learned_pos_emb": True,
+          "attn_config": {"alibi": True, "attn_impl": "torch"}}
+
+
+def test_mpt_layout_is_read_from_its_own_config_keys():
+    m = model_from_hf_config(MPT_7B, "MPT-7B")
+    # the model card says 6.7B parameters
+    assert m.total_params == pytest.approx(6.7e9, rel=0.01)
+    assert [lin.name for lin in m.layer_linears(False)] == ["qkv_proj", "o_proj", "up_proj", "down_proj"]
+    assert m.ffn == 4 * 4096 and not m.mlp_gated and m.tied_embeddings
+    assert m.position_embedding_params == 0  # ALiBi: no position table
+    learned = model_from_hf_config({**MPT_7B, "attn_config": {"alibi": False}})
+    assert learned.embedding_params - m.embedding_params == 2048 * 4096  # max_seq_len x d_model
+
+
+def test_a_plain_mlp_keeps_its_activation_input_and_output():
+    # act(up_proj(x)) -> down_proj: GELU keeps its input (the up output) and down_proj its input (the GELU output),
+    # 2 x ffn per token, where SwiGLU keeps gate, silu(gate), up and their product (4 x ffn). MPT's LPLayerNorm
+    # keeps one compute-dtype input per norm (no fp32 copy).
+    from engine.activations import layer_terms
+    from engine.detailed import act_context
+    from engine.frameworks.settings import behaviour
+    from engine.scenario import resolve_model
+    from engine.states import dtypes_for
+
+    s = scenario_from_dict({"model": {"name": "mpt-7b", "hf_config": MPT_7B}, "precision": "bf16",
+                            "attention": "flash", "micro_batch": 1, "seq_len": 2048})
+    m = resolve_model(s)
+    terms = dict(layer_terms(act_context(s, m, dtypes_for(s), behaviour(s)), m, False, True, True, frozenset()))
+    t, h, f = 2048, 4096, 4 * 4096
+    assert terms["MLP: up output (the activation's input)"] == 2 * t * f
+    assert terms["MLP product: input kept by down_proj"] == 2 * t * f
+    assert terms["MLP norm: compute-dtype input kept by the LayerNorm"] == 2 * t * h
+    # no RoPE: nothing keeps the fused QKV output besides the attention kernel's own Q, K and V
+    assert not any("fused QKV output" in name for name in terms)
+    assert sum(terms.values()) == pytest.approx(2 * t * h * (1 + 1 + 3 + 1 + 1 + 1) + 2 * 2 * t * f, rel=0.01)

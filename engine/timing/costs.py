@@ -96,7 +96,8 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     per = eff["elementwise_bytes_per_token"][elementwise]
     hidden_units = h / tp if sp else h
     qkv = (spec.q_dim + 2 * spec.kv_dim) / tp
-    elem_bytes = per["hidden"] * hidden_units + per["qkv"] * qkv + per["mlp"] * mlp_width / tp
+    mlp_kind = "mlp" if spec.mlp_gated or moe else "mlp_plain"  # SwiGLU or a single activation (GELU)
+    elem_bytes = per["hidden"] * hidden_units + per["qkv"] * qkv + per[mlp_kind] * mlp_width / tp
     if moe:  # token permutation: each pass reads and writes the top_k copies of the token
         moe_eff = eff["moe_token_permutation"]
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
