@@ -45,6 +45,7 @@ class FrameworkOptions(QWidget):
             ("standard", self.tr("whole-batch logits in fp32 (standard)")),
             ("chunked", self.tr("logits in chunks (chunked)")),
             ("fused", self.tr("one fused kernel over the logits (flash-attn)")),
+            ("te", self.tr("Transformer Engine's fused kernel, fp32 gradient (Megatron)")),
             ("fused-linear", self.tr("fused with the output layer, no logits (Liger / fused)")),
         ])
         form.addRow(self.tr("Loss computation"), self.cross_entropy)

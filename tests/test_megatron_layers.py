@@ -72,3 +72,18 @@ def test_published_megatron_bridge_runs_judged_not_to_fit_only_go_down():
     assert sum(verdicts.values()) == 27
     assert verdicts["does not fit"] <= 6
     assert verdicts["does not fit"] + verdicts["tight"] <= 10
+
+
+def test_transformer_engine_cross_entropy_keeps_an_fp32_gradient_instead_of_fp32_logits_and_log_softmax():
+    # transformer_engine/pytorch/cross_entropy.py (at d0067d0): the forward writes the logits' gradient in fp32
+    # (torch.empty_like(_input, dtype=torch.float32)) and saves it; Megatron-Bridge's recipes run it
+    # (cross_entropy_fusion_impl "te"). Llama-3-8B's vocabulary is 128,256; one 4,096-token micro-batch.
+    def logits(ce: str) -> tuple[float, float]:
+        e = estimate(scenario_from_dict({**BASE, "cross_entropy": ce}))
+        m = next(c for c in e.busiest.components if c.key == "logits").moments
+        return m[0], m[1]
+
+    tv = 4096 * 128256
+    te, standard = logits("te"), logits("standard")
+    assert te[0] == (2 + 4) * tv + 16 * 4096
+    assert te[0] < standard[0]

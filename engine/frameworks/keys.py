@@ -22,7 +22,9 @@ FRAMEWORK_KEYS: dict[str, tuple[Any, str]] = {
                   "release does; huggingface covers Trainer, TRL, accelerate, axolotl, LLaMA-Factory, ms-swift)"),
     "cross_entropy": ("auto", " | ".join(CROSS_ENTROPIES) + " (auto: the framework's loss; standard: fp32 logits of "
                       "the whole batch; chunked: logits per chunk; fused: one kernel over the logits in their own "
-                      "dtype, as flash-attn's (llm-foundry's default); fused-linear: lm_head fused with the loss, "
+                      "dtype, as flash-attn's (llm-foundry's default); te: Transformer Engine's parallel cross-entropy, "
+                      "one kernel that writes the fp32 gradient in forward (Megatron cross_entropy_fusion_impl te); "
+                      "fused-linear: lm_head fused with the loss, "
                       "logits never materialised, as Liger/Unsloth/Cut-Cross-Entropy)"),
     "compile": (False, "torch.compile the model (fused elementwise ops save fewer intermediates)"),
     "activation_offload": (False, "move saved activations to CPU memory during the forward pass (torchtune)"),

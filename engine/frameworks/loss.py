@@ -87,6 +87,15 @@ def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute
         return LossMemory(compute * tv + 8 * tokens, 2 * compute * tv + 4 * tokens,
                           "logits kept (compute bytes) + fp32 loss and log-sum-exp per token; backward: + the "
                           "logits' gradient (compute bytes)", 1)
+    if b.cross_entropy == "te":
+        # Transformer Engine's parallel_cross_entropy (transformer_engine/pytorch/cross_entropy.py at d0067d0,
+        # Megatron's cross_entropy_fusion_impl "te"): the triton forward reads the logits in their own dtype and
+        # writes the loss and the logits' gradient, an fp32 b·s·V tensor (torch.empty_like(_input,
+        # dtype=torch.float32)) saved for backward; the logits themselves are then free. Backward scales that
+        # gradient in place and the output layer takes it in the compute dtype.
+        return LossMemory((compute + 4) * tv + 16 * tokens, (4 + compute) * tv,
+                          "logits (compute bytes) + their fp32 gradient written in forward; backward: the fp32 "
+                          "gradient + its cast for the output layer", 1)
     if b.cross_entropy == "chunked":
         if b.loss_chunk_tokens:
             chunks = max(1, math.ceil(tokens / b.loss_chunk_tokens))

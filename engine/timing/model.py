@@ -244,7 +244,7 @@ def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
 def _loss_path(s: Scenario, prof: dict[str, Any]) -> str:
     """The framework's loss path (engine/frameworks), or the time model's own default for it."""
     ce = cross_entropy_path(s)
-    return {"standard": "standard", "chunked": "chunked", "fused": "fused", "fused-linear": "fused"}.get(
+    return {"standard": "standard", "chunked": "chunked", "fused": "fused", "te": "fused", "fused-linear": "fused"}.get(
         ce, prof["cross_entropy"])
 
 

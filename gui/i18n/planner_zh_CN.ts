@@ -1085,7 +1085,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="41"/>
-        <location filename="../framework_options.py" line="159"/>
+        <location filename="../framework_options.py" line="160"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
@@ -1116,131 +1116,136 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="48"/>
+        <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
+        <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="49"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="50"/>
+        <location filename="../framework_options.py" line="51"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="51"/>
+        <location filename="../framework_options.py" line="52"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="52"/>
+        <location filename="../framework_options.py" line="53"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="53"/>
+        <location filename="../framework_options.py" line="54"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="54"/>
+        <location filename="../framework_options.py" line="55"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="55"/>
+        <location filename="../framework_options.py" line="56"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="56"/>
+        <location filename="../framework_options.py" line="57"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="92"/>
+        <location filename="../framework_options.py" line="93"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="94"/>
+        <location filename="../framework_options.py" line="95"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="95"/>
+        <location filename="../framework_options.py" line="96"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="62"/>
+        <location filename="../framework_options.py" line="63"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="63"/>
+        <location filename="../framework_options.py" line="64"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="64"/>
+        <location filename="../framework_options.py" line="65"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="67"/>
+        <location filename="../framework_options.py" line="68"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68"/>
+        <location filename="../framework_options.py" line="69"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="70"/>
+        <location filename="../framework_options.py" line="71"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="71"/>
+        <location filename="../framework_options.py" line="72"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="72"/>
+        <location filename="../framework_options.py" line="73"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="74"/>
+        <location filename="../framework_options.py" line="75"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75"/>
+        <location filename="../framework_options.py" line="76"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="76"/>
+        <location filename="../framework_options.py" line="77"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77"/>
+        <location filename="../framework_options.py" line="78"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="78"/>
+        <location filename="../framework_options.py" line="79"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="84"/>
+        <location filename="../framework_options.py" line="85"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="86"/>
+        <location filename="../framework_options.py" line="87"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -3284,7 +3289,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>engine</name>
     <message>
-        <location filename="../../engine/scenario.py" line="296"/>
+        <location filename="../../engine/scenario.py" line="298"/>
         <source>{field!r} is not a field of a custom GPU; it takes {p}.</source>
         <translation>{field!r} 不是自定义 GPU 的字段；可用字段为 {p}。</translation>
     </message>
@@ -3301,60 +3306,60 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="253"/>
+        <location filename="../../engine/architecture.py" line="259"/>
         <location filename="../../engine/hf_families.py" line="48"/>
         <source>config.json ({model_type}) has no &apos;{key}&apos;, which the estimate needs.</source>
         <translation>config.json（{model_type}）中缺少估算所需的 &apos;{key}&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="260"/>
+        <location filename="../../engine/architecture.py" line="266"/>
         <location filename="../../engine/hf_families.py" line="54"/>
         <source>config.json &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="284"/>
+        <location filename="../../engine/architecture.py" line="290"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="292"/>
+        <location filename="../../engine/architecture.py" line="298"/>
         <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
         <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="310"/>
+        <location filename="../../engine/architecture.py" line="316"/>
         <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
         <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="323"/>
+        <location filename="../../engine/architecture.py" line="329"/>
         <location filename="../../engine/hf_families.py" line="79"/>
         <source>num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads}).</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="333"/>
+        <location filename="../../engine/architecture.py" line="339"/>
         <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
         <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="387"/>
+        <location filename="../../engine/architecture.py" line="393"/>
         <source>{p} is not a file.</source>
         <translation>{p} 不是文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="390"/>
+        <location filename="../../engine/architecture.py" line="396"/>
         <source>{name} is larger than 4 MB; a config.json is a few kilobytes. Is it a weights file?</source>
         <translation>{name} 大于 4 MB，而 config.json 通常只有几 KB。它是不是权重文件？</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="399"/>
+        <location filename="../../engine/architecture.py" line="405"/>
         <source>{name} is not a JSON config file ({exc}).</source>
         <translation>{name} 不是 JSON 配置文件（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="403"/>
+        <location filename="../../engine/architecture.py" line="409"/>
         <source>{name} does not look like a Hugging Face config.json (no &apos;model_type&apos;).</source>
         <translation>{name} 看起来不像 Hugging Face config.json（没有 &apos;model_type&apos;）。</translation>
     </message>
@@ -3427,17 +3432,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="179"/>
+        <location filename="../../engine/detailed.py" line="192"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="202"/>
+        <location filename="../../engine/detailed.py" line="215"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="205"/>
+        <location filename="../../engine/detailed.py" line="218"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
@@ -3450,27 +3455,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="213"/>
+        <location filename="../../engine/detailed.py" line="226"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="235"/>
+        <location filename="../../engine/detailed.py" line="248"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="238"/>
+        <location filename="../../engine/detailed.py" line="251"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="244"/>
+        <location filename="../../engine/detailed.py" line="257"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="247"/>
+        <location filename="../../engine/detailed.py" line="260"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
@@ -3485,12 +3490,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="272"/>
+        <location filename="../../engine/detailed.py" line="285"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="275"/>
+        <location filename="../../engine/detailed.py" line="288"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
@@ -3499,12 +3504,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">视觉塔层数 × 每个图块保留的张量（按算子推导，未经追踪验证）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="288"/>
+        <location filename="../../engine/detailed.py" line="301"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="291"/>
+        <location filename="../../engine/detailed.py" line="304"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -3760,22 +3765,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="272"/>
+        <location filename="../../engine/scenario.py" line="274"/>
         <source>must be a preset id such as &quot;llama-3-8b&quot; or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}.</source>
         <translation>必须是预设 id（如 &quot;llama-3-8b&quot;）或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="292"/>
+        <location filename="../../engine/scenario.py" line="294"/>
         <source>a custom GPU needs &quot;memory_bytes&quot; as a positive whole number of bytes.</source>
         <translation>自定义 GPU 需要 &quot;memory_bytes&quot;，其值为以字节计的正整数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="301"/>
+        <location filename="../../engine/scenario.py" line="303"/>
         <source>must be a preset id such as &quot;h100-sxm-80gb&quot; or {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}.</source>
         <translation>必须是预设 id（如 &quot;h100-sxm-80gb&quot;）或 {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="310"/>
+        <location filename="../../engine/scenario.py" line="312"/>
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
@@ -3855,89 +3860,90 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="318"/>
+        <location filename="../../engine/scenario.py" line="320"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="322"/>
+        <location filename="../../engine/scenario.py" line="324"/>
         <source>is not a scenario key. Known keys: {p}.</source>
         <translation>不是有效的场景键。已知的键：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="329"/>
+        <location filename="../../engine/scenario.py" line="331"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="334"/>
+        <location filename="../../engine/scenario.py" line="336"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="341"/>
+        <location filename="../../engine/scenario.py" line="343"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="353"/>
+        <location filename="../../engine/scenario.py" line="354"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="358"/>
+        <location filename="../../engine/scenario.py" line="359"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
         <location filename="../../engine/time_keys.py" line="60"/>
         <location filename="../../engine/time_keys.py" line="66"/>
-        <location filename="../../engine/frameworks/keys.py" line="78"/>
+        <location filename="../../engine/frameworks/keys.py" line="86"/>
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="84"/>
+        <location filename="../../engine/frameworks/keys.py" line="92"/>
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="56"/>
+        <location filename="../../engine/frameworks/keys.py" line="64"/>
         <source>must be a whole number of at least 1, not {p!r}.</source>
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="93"/>
+        <location filename="../../engine/frameworks/keys.py" line="101"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="66"/>
+        <location filename="../../engine/frameworks/keys.py" line="74"/>
         <source>must be true, false or &quot;auto&quot;, not {p!r}.</source>
         <translation>必须为 true、false 或 &quot;auto&quot;，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="108"/>
+        <location filename="../../engine/frameworks/keys.py" line="114"/>
+        <location filename="../../engine/frameworks/keys.py" line="125"/>
         <source>must be a list naming {p}; got {p2!r}.</source>
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="371"/>
+        <location filename="../../engine/scenario.py" line="372"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="377"/>
+        <location filename="../../engine/scenario.py" line="378"/>
         <source>must be a positive number, not {alpha!r}.</source>
         <translation>必须是正数，而不是 {alpha!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="384"/>
+        <location filename="../../engine/scenario.py" line="385"/>
         <source>must be a number between 0 and 100, not {k!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {k!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="391"/>
+        <location filename="../../engine/scenario.py" line="392"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {r!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
     </message>
@@ -5345,12 +5351,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="224"/>
+        <location filename="../../engine/detailed.py" line="237"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="227"/>
+        <location filename="../../engine/detailed.py" line="240"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
@@ -5363,6 +5369,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/stage_states.py" line="145"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/hf_families.py" line="298"/>
+        <source>n_heads ({heads}) is not a multiple of kv_n_heads ({kv_heads}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/hf_families.py" line="302"/>
+        <source>config.json &apos;expansion_ratio&apos; must be a number from 0 to 64, not {value!r}.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
