@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine import PlannerError, Scenario
+from engine import PlannerError, Scenario, model_presets
 from engine.family import FamilyFit, largest_model_that_fits
 from engine.solver import Limits, Plan, join_steps, limits, plans
 from engine.timing import step_time
@@ -233,14 +233,16 @@ class FitPanel(RefreshWhenShown):
         and what the panel shows when nothing needs changing."""
         lines = []
         for c in family.candidates:
+            words = {"model": escape(c.name), "params": format_count(c.total_params)}
             if c.total_bytes is None:  # a member this set-up cannot take (no vision tower, heads TP cannot split)
-                verdict = f"<span style='color:{text_colour('muted')}'>" + escape(
-                    self.tr("cannot take this set-up")) + "</span>"
-            else:
-                verdict = (f"<span style='color:{text_colour(c.verdict)}'>{escape(tr_engine(c.verdict))}</span>, "
-                           + escape(self.tr("%s per GPU") % format_bytes(c.total_bytes, unit)))
-            lines.append(escape(self.tr("%(model)s (%(params)s parameters)") % {
-                "model": c.name, "params": format_count(c.total_params)}) + ": " + verdict)
+                text_only = self.state.scenario.images_per_sample and model_presets()[c.model].spec.vision is None
+                why = self.tr("no vision tower for the images") if text_only else self.tr("cannot take this set-up")
+                words["verdict"] = f"<span style='color:{text_colour('muted')}'>" + escape(why) + "</span>"
+                lines.append(self.tr("%(model)s (%(params)s parameters): %(verdict)s") % words)
+            else:  # one sentence to translate: its punctuation is the language's
+                words["verdict"] = f"<span style='color:{text_colour(c.verdict)}'>{escape(tr_engine(c.verdict))}</span>"
+                words["memory"] = format_bytes(c.total_bytes, unit)
+                lines.append(self.tr("%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU") % words)
         label = QLabel("<b>" + escape(self.tr("The %s family on this set-up:") % family.family) + "</b><br>"
                        + "<br>".join(lines))
         label.setTextFormat(Qt.TextFormat.RichText)

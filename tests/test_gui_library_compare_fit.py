@@ -269,3 +269,20 @@ def test_four_narrow_panes_show_whole_titles_and_verdicts_in_line(window):
     table = window.compare.table
     assert not table.verticalHeader().isVisible()
     assert table.horizontalHeaderItem(1).toolTip() == long_name
+
+
+def test_family_of_a_vision_language_scenario_names_why_text_models_are_out(window):
+    """With images in the sample, the family's text-only models are listed as unable to take them, and the
+    largest model that fits is the VL one (engine/family.py)."""
+    window.state.load(scenario_from_dict({"name": "vl", "model": "qwen2.5-vl-7b", "gpu": "a100-80gb",
+                                          "method": "qlora", "precision": "bf16", "seq_len": 4096,
+                                          "images_per_sample": 2, "image_resolution": 896, "checkpointing": "full"}))
+    panel = window.fit_panel
+    panel.search()
+    assert panel.wait()
+    assert panel.family.model == "qwen2.5-vl-7b"
+    lines = panel.family_rows.text().split("<br>")[1:]
+    assert len(lines) == len(panel.family.candidates)
+    for line, c in zip(lines, panel.family.candidates, strict=True):
+        text_only = model_presets()[c.model].spec.vision is None
+        assert ("no vision tower for the images" in line) == text_only, line

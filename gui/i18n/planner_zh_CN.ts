@@ -986,7 +986,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../fit_panel.py" line="212"/>
-        <location filename="../fit_panel.py" line="252"/>
+        <location filename="../fit_panel.py" line="254"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
@@ -1016,22 +1016,35 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="238"/>
+        <location filename="../fit_panel.py" line="239"/>
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
+        <location filename="../fit_panel.py" line="239"/>
+        <source>no vision tower for the images</source>
+        <translation>没有视觉编码器，无法处理图像</translation>
+    </message>
+    <message>
         <location filename="../fit_panel.py" line="241"/>
+        <source>%(model)s (%(params)s parameters): %(verdict)s</source>
+        <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="245"/>
+        <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
+        <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
+    </message>
+    <message>
         <source>%s per GPU</source>
-        <translation>每 GPU %s</translation>
+        <translation type="vanished">每 GPU %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="242"/>
         <source>%(model)s (%(params)s parameters)</source>
-        <translation>%(model)s（%(params)s 参数）</translation>
+        <translation type="vanished">%(model)s（%(params)s 参数）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="244"/>
+        <location filename="../fit_panel.py" line="246"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
