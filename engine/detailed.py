@@ -55,7 +55,7 @@ ACTIVATION_CONTEXT_MEMO = ScenarioMemo("activation context", frozenset({
     "images_per_sample", "image_resolution", "vision_tower", "attention_kernel", "intra_node_bandwidth_bytes_per_s",
     "inter_node_bandwidth_bytes_per_s", "tokens_to_train", "gpu_hour_price", "time_calibration",
     "optimizer_in_backward", "activation_offload", "reshard_after_forward", "lora_alpha", "lora_targets",
-    "activation_offload_layers",
+    "activation_offload_layers", "moe_token_dispatcher_type", "fp8_recipe",
 }))
 
 

@@ -195,6 +195,7 @@ class Scenario:
     vision_tower: str = "frozen"
     attention_kernel: str = "auto"
     moe_token_dispatcher_type: str = "alltoall"
+    fp8_recipe: str = "auto"
     intra_node_bandwidth_bytes_per_s: float | None = None
     inter_node_bandwidth_bytes_per_s: float | None = None
     tokens_to_train: int | None = None

@@ -39,9 +39,9 @@ class StageStates:
 # cost, the verdict's reserve, the CPU memory): tests/test_memo_keys.py checks it on drawn scenarios.
 STAGE_STATES_MEMO = ScenarioMemo("stage states", frozenset({
     "name", "notes", "micro_batch", "seq_len", "attention", "attention_kernel", "moe_token_dispatcher_type",
-    "images_per_sample", "image_resolution", "lora_dropout", "activation_offload", "reserve", "estimator", "k_factor",
-    "host_memory_bytes", "intra_node_bandwidth_bytes_per_s", "inter_node_bandwidth_bytes_per_s", "tokens_to_train",
-    "gpu_hour_price", "time_calibration",
+    "fp8_recipe", "images_per_sample", "image_resolution", "lora_dropout", "activation_offload", "reserve",
+    "estimator", "k_factor", "host_memory_bytes", "intra_node_bandwidth_bytes_per_s",
+    "inter_node_bandwidth_bytes_per_s", "tokens_to_train", "gpu_hour_price", "time_calibration",
 }))
 
 

@@ -12,6 +12,7 @@ from .messages import QT_TRANSLATE_NOOP
 
 ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn")
 MOE_TOKEN_DISPATCHERS = ("alltoall", "allgather", "flex")
+FP8_RECIPES = ("auto", "delayed", "tensorwise", "mxfp8", "blockwise")
 TIME_DEFAULTS: dict[str, tuple[Any, str]] = {
     "attention_kernel": ("auto", " | ".join(ATTENTION_KERNELS) + " (fused attention kernel for the time model; auto: "
                                  "the framework's default)"),
@@ -20,6 +21,10 @@ TIME_DEFAULTS: dict[str, tuple[Any, str]] = {
                                               "expert's rank; allgather gathers every rank's tokens; flex (DeepEP / "
                                               "HybridEP) sends a token once to each other node that holds one of its "
                                               "experts and forwards it inside the node over NVLink)"),
+    "fp8_recipe": ("auto", " | ".join(FP8_RECIPES) + " (how fp8 training scales its GEMM operands, for the time "
+                           "model, Megatron's names: delayed (amax history), tensorwise (current scaling), mxfp8 "
+                           "(1x32 blocks, Blackwell), blockwise (1x128 and 128x128 blocks); auto: the framework's "
+                           "default, delayed scaling in Transformer Engine and tensorwise in torchtitan)"),
     "intra_node_bandwidth_bytes_per_s": (None, "GPU-to-GPU bandwidth inside a node, one direction (null: the GPU's "
                                                "own NVLink/PCIe figure)"),
     "inter_node_bandwidth_bytes_per_s": (None, "network bandwidth per GPU between nodes, one direction (null: the "
@@ -55,17 +60,14 @@ def parse_gpu_speed(value: dict[str, Any]) -> tuple[tuple[str, float], ...]:
 
 def parse_time_keys(data: dict[str, Any], kw: dict[str, Any]) -> None:
     """Validate the time keys of a scenario object into kw (engine form)."""
-    if "attention_kernel" in data:
-        if data["attention_kernel"] not in ATTENTION_KERNELS:
-            raise ScenarioError("attention_kernel", QT_TRANSLATE_NOOP("engine", "must be one of {p}; got {p2!r}."),
-                                p=", ".join(ATTENTION_KERNELS), p2=data["attention_kernel"])
-        kw["attention_kernel"] = data["attention_kernel"]
-    if "moe_token_dispatcher_type" in data:
-        if data["moe_token_dispatcher_type"] not in MOE_TOKEN_DISPATCHERS:
-            raise ScenarioError("moe_token_dispatcher_type",
-                                QT_TRANSLATE_NOOP("engine", "must be one of {p}; got {p2!r}."),
-                                p=", ".join(MOE_TOKEN_DISPATCHERS), p2=data["moe_token_dispatcher_type"])
-        kw["moe_token_dispatcher_type"] = data["moe_token_dispatcher_type"]
+    choices = (("attention_kernel", ATTENTION_KERNELS), ("moe_token_dispatcher_type", MOE_TOKEN_DISPATCHERS),
+               ("fp8_recipe", FP8_RECIPES))
+    for key, allowed in choices:
+        if key in data:
+            if data[key] not in allowed:
+                raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be one of {p}; got {p2!r}."),
+                                    p=", ".join(allowed), p2=data[key])
+            kw[key] = data[key]
     for key in _OPTIONAL_POSITIVE_NUMBERS:
         if data.get(key) is not None:
             if not _positive(data[key]):

@@ -179,7 +179,7 @@ def test_custom_gpu_speed_figures_are_used_and_kept():
 @pytest.mark.parametrize("bad", [{"tokens_to_train": 0}, {"gpu_hour_price": -1}, {"vpp": 0},
                                  {"framework": "jax"}, {"pp_schedule": "zb"}, {"compile": "yes"},
                                  {"intra_node_bandwidth_bytes_per_s": "fast"}, {"time_calibration": {"x": 1}},
-                                 {"moe_token_dispatcher_type": "deepep"}])
+                                 {"moe_token_dispatcher_type": "deepep"}, {"fp8_recipe": "fp4"}])
 def test_time_keys_are_validated(bad):
     with pytest.raises(ScenarioError):
         _s(**bad)
@@ -294,3 +294,18 @@ def test_fsdp2_copies_around_each_collective_are_memory_traffic():
     params = model_spec_for("llama-3.1-8b").total_params
     expected = (2 * (4 + 2) / 8 * params + 2 * 4 * params + (2 + 4) * params) / hw.memory_bytes_per_s
     assert with_copies - without == pytest.approx(expected, rel=1e-3)
+
+
+def test_fp8_recipe_sets_the_cast_traffic():
+    """Megatron's fp8_recipe names: current scaling (tensorwise) reads each operand once more for its amax than
+    delayed scaling (6 against 4 bytes per element, Transformer Engine's fused cast-transpose); MXFP8 adds the
+    block scales (1/32 each way); auto is the framework's own: delayed in Megatron (Transformer Engine's
+    default), tensorwise dynamic scaling in torchtitan (torchao)."""
+    def memory(framework, recipe):
+        return step_time(_s(model="llama-3.1-8b", precision="fp8", framework=framework, gpus_per_node=8,
+                            micro_batch=1, seq_len=4096, fp8_recipe=recipe)).breakdown_seconds["memory_bound"]
+
+    assert memory("megatron", "auto") == memory("megatron", "delayed")
+    assert memory("megatron", "delayed") < memory("megatron", "mxfp8") < memory("megatron", "tensorwise")
+    assert memory("torchtitan", "auto") == memory("torchtitan", "tensorwise")
+    assert memory("torchtitan", "delayed") < memory("torchtitan", "tensorwise")

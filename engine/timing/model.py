@@ -154,7 +154,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     for g in groups:
         lora = tuple((lin.d_in, lin.d_out) for lin in lora_targets(s, spec, g.moe)) if adapters else ()
         c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
-                       elementwise, prof["fp8_recipe"] if s.precision == "fp8" else "", lora, s.lora_rank, qbits)
+                       elementwise, _fp8_casts(s, prof), lora, s.lora_rank, qbits)
         backward = not g.frozen or adapters or g.input_grad
         wgrad = 0.0 if g.frozen else c.gemm_fwd
         dgrad = c.gemm_fwd if (g.input_grad or adapters or not g.frozen) else 0.0
@@ -239,6 +239,17 @@ def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     if s.pp > 1:
         out.append((s.pp - 1, ranges[-1]))
     return out
+
+
+def _fp8_casts(s: Scenario, prof: dict[str, Any]) -> str:
+    """Key of the fp8 cast figures (efficiency.json fp8_cast_bytes): the framework's fp8 library and recipe, the
+    scenario's recipe where it names one; "" without fp8."""
+    if s.precision != "fp8":
+        return ""
+    if s.fp8_recipe == "auto":
+        return prof["fp8_recipe"]
+    key = prof["fp8_recipe"].split("-")[0] + "-" + s.fp8_recipe
+    return key if key in efficiency()["fp8_cast_bytes"] else "te-" + s.fp8_recipe
 
 
 def _loss_path(s: Scenario, prof: dict[str, Any]) -> str:

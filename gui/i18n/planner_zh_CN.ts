@@ -794,6 +794,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>MoE 令牌分发器</translation>
     </message>
     <message>
+        <location filename="../words.py" line="75" />
+        <source>FP8 scaling recipe</source>
+        <translation>FP8 缩放方案</translation>
+    </message>
+    <message>
         <location filename="../words.py" line="75"/>
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
