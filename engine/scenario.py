@@ -101,8 +101,7 @@ _CHOICES = {
     "checkpointing": CHECKPOINTINGS,
     "freeze_from": FREEZE_SIDES,
     "offload": OFFLOADS,
-    "estimator": ESTIMATORS,
-    "lora_adapter_dtype": ADAPTER_DTYPES,
+    "estimator": ESTIMATORS, "lora_adapter_dtype": ADAPTER_DTYPES,
     "pp_schedule": PP_SCHEDULES,
     "vision_tower": VISION_TOWER_MODES, "base_storage": BASE_STORAGES,
 }
