@@ -17,7 +17,7 @@ from .model_states import component as _c
 from .parallelism.components import fsdp2_component, pipeline_components
 from .parallelism.context_parallel import ring_output_copied
 from .parallelism.expert_parallel import all_to_all_dispatch
-from .parallelism.pipeline import micro_batches_in_flight
+from .parallelism.pipeline import megatron_stage_layers, micro_batches_in_flight
 from .parallelism.tensor_parallel import logits_shards, sp_saves_gathered_inputs
 from .scenario import Scenario
 from .stage_states import StageStates, stage_states
@@ -43,6 +43,15 @@ def stage_layer_ranges(layers: int, pp: int) -> list[range]:
         ranges.append(range(start, start + n))
         start += n
     return ranges
+
+
+def scenario_stage_ranges(s: Scenario, layers: int) -> list[range]:
+    """The scenario's split: Megatron's when it counts the embedding or the loss as a layer, else the even one."""
+    counts = megatron_stage_layers(s, layers)
+    if counts is None:
+        return stage_layer_ranges(layers, s.pp)
+    starts = [sum(counts[:i]) for i in range(s.pp)]
+    return [range(a, a + n) for a, n in zip(starts, counts, strict=True)]
 
 
 # Keys the activation context never reads (tests/test_memo_keys.py checks it): layouts of a search that differ only
@@ -135,7 +144,7 @@ def stage_components(
 ) -> tuple[list[Component], float, StageStates]:
     pp = s.pp
     first, last = stage == 0, stage == pp - 1
-    in_flight = micro_batches_in_flight(s, stage)
+    in_flight = micro_batches_in_flight(s, stage, spec.layers)
     groups = groups if groups is not None else layer_groups(s, spec, layers)
     fw = fw or behaviour(s)
     states = stage_states(s, spec, dt, fw, stage, layers, groups, in_flight)

@@ -6,7 +6,7 @@ import dataclasses
 
 from .architecture import ModelSpec
 from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_totals
-from .detailed import stage_layer_ranges
+from .detailed import scenario_stage_ranges
 from .estimators import StageEstimator, StageParts, estimator_for
 from .frameworks.allocator import reserved_gap_bytes
 from .frameworks.settings import Behaviour, behaviour
@@ -188,9 +188,9 @@ def estimate(s: Scenario) -> Estimate:
     # Deep pipelines repeat the same stage (same layer mix): compute it once, rescale micro-batches in flight.
     seen: dict[tuple, tuple[StageEstimate, StageParts]] = {}
     templates: dict[tuple, StageParts] = {}
-    for i, layers in enumerate(stage_layer_ranges(spec.layers, s.pp)):
+    for i, layers in enumerate(scenario_stage_ranges(s, spec.layers)):
         groups = layer_groups(s, spec, layers)
-        in_flight = micro_batches_in_flight(s, i)
+        in_flight = micro_batches_in_flight(s, i, spec.layers)
         key = (groups, i == 0, i == s.pp - 1, in_flight)
         if key in seen:
             prev, parts = seen[key]

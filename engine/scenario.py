@@ -178,6 +178,7 @@ class Scenario:
     modules_to_save: tuple[str, ...] = ()
     recompute_modules: tuple[str, ...] = ("core_attn",)
     activation_offload_layers: int = 0
+    pipeline_split_accounts_for: tuple[str, ...] = ()
     expandable_segments: bool | str = "auto"
     reduce_bucket_size: int = 500_000_000
     allgather_bucket_size: int = 500_000_000
@@ -269,10 +270,8 @@ def _parse_model(value: Any) -> str | CustomModel:
             raise ScenarioError("model", str(exc)) from exc
         remember(config, model)
         return model
-    raise ScenarioError(
-        "model",
-        QT_TRANSLATE_NOOP("engine", 'must be a preset id such as "llama-3-8b" or {{"name": ..., "hf_config": {{...}}}}.'),
-    )
+    raise ScenarioError("model", QT_TRANSLATE_NOOP(
+        "engine", 'must be a preset id such as "llama-3-8b" or {{"name": ..., "hf_config": {{...}}}}.'))
 
 
 CUSTOM_GPU_FIELDS = ("name", "memory_bytes", *CUSTOM_GPU_SPEED_KEYS)

@@ -46,6 +46,10 @@ FRAMEWORK_KEYS: dict[str, tuple[Any, str]] = {
                           + " (Megatron's default: the attention core)"),
     "activation_offload_layers": (0, "Megatron cpu_offloading_num_layers: decoder layers whose saved activations "
                                   "Transformer Engine's CPU offload moves to CPU memory (the others stay on the GPU)"),
+    "pipeline_split_accounts_for": ([], 'Megatron account_for_embedding_in_pipeline_split / '
+                                    'account_for_loss_in_pipeline_split: "embedding" and/or "loss" count as one layer '
+                                    "each when the layers are split over pipeline stages (the first/last stage builds "
+                                    "one decoder layer fewer)"),
     "host_memory_bytes": (None, "CPU memory of one node in bytes, checked against what offloading and loading "
                           "need (null: not checked)"),
 }
@@ -114,6 +118,12 @@ def parse_framework_keys(data: dict[str, Any], kw: dict[str, Any]) -> None:
             raise ScenarioError("recompute_modules", QT_TRANSLATE_NOOP("engine", "must be a list naming {p}; got {p2!r}."),
                                 p=", ".join(RECOMPUTE_MODULES), p2=modules)
         kw["recompute_modules"] = tuple(dict.fromkeys(modules))
+    if "pipeline_split_accounts_for" in data:
+        parts = data["pipeline_split_accounts_for"]
+        if not isinstance(parts, list) or not all(m in ("embedding", "loss") for m in parts):
+            raise ScenarioError("pipeline_split_accounts_for", QT_TRANSLATE_NOOP(
+                "engine", "must be a list naming {p}; got {p2!r}."), p="embedding and/or loss", p2=parts)
+        kw["pipeline_split_accounts_for"] = tuple(dict.fromkeys(parts))
     if "activation_offload_layers" in data:
         n = data["activation_offload_layers"]
         kw["activation_offload_layers"] = 0 if n == 0 and not isinstance(n, bool) else _count("activation_offload_layers", n)

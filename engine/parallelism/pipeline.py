@@ -7,7 +7,8 @@ PyTorch's `torch.distributed.pipelining` schedules (and Megatron's, which agree 
 * Interleaved 1F1B gives each rank `vpp` model chunks; rank r warms up with
   `(vpp - 1) * per_round + 2 * (pp - 1 - r)` chunk forwards (`ScheduleInterleaved1F1B._get_warmup_ops`,
   per_round = micro-batches // max(1, micro-batches // pp)), plus the one steady-state forward before its
-  first backward; a chunk is 1/vpp of the rank's layers.
+  first backward, going through the chunks a group of per_round micro-batches at a time; a chunk is 1/vpp of
+  the rank's layers, except where Megatron counts the embedding or the loss as a layer of the split.
 """
 
 from __future__ import annotations
@@ -20,10 +21,47 @@ class _PipelineSettings(Protocol):
     pp_schedule: str
     vpp: int
     grad_accum: int
+    pipeline_split_accounts_for: tuple[str, ...]
 
 
-def micro_batches_in_flight(s: _PipelineSettings, stage: int) -> float:
-    """Micro-batches of the stage's whole layer set alive at its peak (fractional for interleaved chunks)."""
+def megatron_stage_layers(s: _PipelineSettings, layers: int) -> list[int] | None:
+    """Decoder layers of each pipeline rank when Megatron counts the embedding and/or the loss as a layer of the
+    split (account_for_embedding_in_pipeline_split / account_for_loss_in_pipeline_split): megatron/core/transformer/
+    transformer_block.py get_num_layers_to_build splits layers + 1 (+ 1) evenly over pp x vpp chunks and builds
+    one layer fewer in the first chunk of the first rank (the last chunk of the last rank). None: a plain split
+    (not asked, one stage, or a count Megatron refuses because it does not divide)."""
+    first, last = ("embedding" in s.pipeline_split_accounts_for), ("loss" in s.pipeline_split_accounts_for)
+    total = layers + first + last
+    if s.pp == 1 or not (first or last) or total % (s.pp * s.vpp):
+        return None
+    counts = [total // s.pp] * s.pp
+    counts[0] -= first
+    counts[-1] -= last
+    return counts
+
+
+def _uneven_chunks(s: _PipelineSettings, stage: int, layers: int, chunk_forwards: int, per_round: int) -> float | None:
+    """Micro-batches of the stage's whole layer set in `chunk_forwards` chunk forwards when its chunks are uneven
+    (Megatron's split counting the embedding or the loss): each forward weighs its chunk's share of the layers."""
+    counts = megatron_stage_layers(s, layers) if layers and s.vpp > 1 else None
+    if counts is None:
+        return None
+    first, last = ("embedding" in s.pipeline_split_accounts_for), ("loss" in s.pipeline_split_accounts_for)
+    per_chunk = (layers + first + last) // (s.pp * s.vpp)
+    sizes = [per_chunk] * s.vpp
+    sizes[0] -= first and stage == 0
+    sizes[-1] -= last and stage == s.pp - 1
+    if sum(sizes) == per_chunk * s.vpp:
+        return None
+    # warm-up forwards run a group of per_round micro-batches through chunk 0, then chunk 1, ... (Megatron's
+    # interleaved schedule, get_model_chunk_id)
+    kept = sum(sizes[(j // per_round) % s.vpp] for j in range(chunk_forwards))
+    return kept / counts[stage]
+
+
+def micro_batches_in_flight(s: _PipelineSettings, stage: int, layers: int = 0) -> float:
+    """Micro-batches of the stage's whole layer set alive at its peak (fractional for interleaved chunks).
+    layers: the model's decoder layers, needed only to weigh Megatron's uneven chunks."""
     if s.pp == 1:
         return 1
     ga = s.grad_accum
@@ -31,8 +69,9 @@ def micro_batches_in_flight(s: _PipelineSettings, stage: int) -> float:
         return ga
     if s.pp_schedule == "interleaved-1f1b" and s.vpp > 1:
         per_round = ga // max(1, ga // s.pp)
-        chunks = (s.vpp - 1) * per_round + 2 * (s.pp - 1 - stage) + 1
-        return min(chunks, ga * s.vpp) / s.vpp
+        chunks = min((s.vpp - 1) * per_round + 2 * (s.pp - 1 - stage) + 1, ga * s.vpp)
+        uneven = _uneven_chunks(s, stage, layers, chunks, per_round)
+        return chunks / s.vpp if uneven is None else uneven
     return min(s.pp - stage, ga)
 
 

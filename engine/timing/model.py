@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..architecture import ModelSpec
-from ..detailed import stage_layer_ranges
+from ..detailed import scenario_stage_ranges
 from ..frameworks.settings import cross_entropy_path
 from ..memo import ScenarioMemo
 from ..messages import QT_TRANSLATE_NOOP, Message, message
@@ -225,7 +225,7 @@ def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof:
 def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     """(index, layers) of the stages that can differ: the first, the last, and one middle stage per layer count
     (every stage where freezing or a dense/MoE mix makes the depth matter)."""
-    ranges = stage_layer_ranges(spec.layers, s.pp)
+    ranges = scenario_stage_ranges(s, spec.layers)
     if s.method == "freeze" or len(set(spec.moe_layer_flags)) > 1:
         return list(enumerate(ranges))
     out, sizes = [(0, ranges[0])], set()
