@@ -837,7 +837,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../words.py" line="87"/>
         <location filename="../words.py" line="91"/>
         <location filename="../words.py" line="92"/>
-        <location filename="../words.py" line="101"/>
+        <location filename="../words.py" line="114"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
@@ -877,22 +877,82 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="97"/>
+        <location filename="../words.py" line="98"/>
+        <source>AdamW fused</source>
+        <translation>AdamW（融合实现）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="99"/>
+        <source>AdamW 8-bit</source>
+        <translation>AdamW 8 位</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="100"/>
+        <source>AdamW 8-bit, paged</source>
+        <translation>AdamW 8 位（分页）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="101"/>
+        <source>SGD with momentum</source>
+        <translation>带动量的 SGD</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="102"/>
+        <source>bf16 autocast, fp32 weights (AMP)</source>
+        <translation>bf16 autocast，fp32 权重（AMP）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="103"/>
+        <source>fp16 autocast, fp32 weights (AMP)</source>
+        <translation>fp16 autocast，fp32 权重（AMP）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="104"/>
+        <source>pure bf16 (weights, grads, states)</source>
+        <translation>纯 bf16（权重、梯度、状态）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="105"/>
+        <source>pure fp16</source>
+        <translation>纯 fp16</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="106"/>
+        <source>bf16 + fp32 master weights (DeepSpeed)</source>
+        <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="107"/>
+        <source>fp16 + fp32 master weights (DeepSpeed)</source>
+        <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="108"/>
+        <source>fp8 compute (Transformer Engine)</source>
+        <translation>fp8 计算（Transformer Engine）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="109"/>
+        <source>full fp32</source>
+        <translation>全 fp32</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="110"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="98"/>
+        <location filename="../words.py" line="111"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="100"/>
+        <location filename="../words.py" line="113"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="101"/>
+        <location filename="../words.py" line="114"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
