@@ -57,19 +57,33 @@ def render() -> str:
               "rows' error grew when the casts were counted as torchao runs them (5 bytes per input element "
               "forward; 7 per output-gradient and 2 per input element backward) instead of 27 per input element: "
               "the larger count had hidden it.",
-              "- torchtitan's context-parallel rows at 131k and 262k tokens run 35-40% slower than their attention "
-              "FLOPs at FlashAttention-2's rate; the all-gather of K/V, the fp32 merge of partial outputs "
-              "(torch.distributed.tensor.experimental._attention) are small next to it, so the gap is not explained.",
-              "- Fine-grained MoE with one 4,096-token micro-batch (Qwen3-235B-A22B on B200, MBS 1): the same table's "
-              "B300 row with MBS 2 implies about 0.1 s per micro-batch that does not scale with tokens (host "
-              "synchronisation of the all-to-all dispatcher and launch of small kernels); not modelled, so that row "
-              "is predicted about 60% fast.",
+              "- torchtitan's context-parallel rows run 35-60% slower than predicted at 131k and 262k tokens (8B, CP "
+              "within a node) and from 65k tokens (405B, CP across nodes). PyTorch's ring attention "
+              "(torch.distributed.tensor.experimental._attention: K/V all-gathered once and overlapped with the first "
+              "block only, partial outputs merged and K/V gradients passed on in fp32) adds under 10% at these sizes, "
+              "even with torchtitan's K/V of the time expanded to every query head (repeat_kv at 9dec370), so the gap "
+              "is not explained.",
+              "- Fine-grained MoE with small micro-batches: Qwen3-235B-A22B on B200 (MBS 1) is predicted 89% fast "
+              "against 17% for the B300 row with MBS 2; Qwen3-30B-A3B on B200 and GB200 (MBS 4) 32-40% fast against "
+              "15-16% on B300 and GB300 (MBS 8); Qwen3-30B-A3B on 16 H100s (MBS 1) 44%. A cost per micro-batch that "
+              "does not scale with its tokens would explain it (host synchronisation of the token dispatcher and "
+              "launches of many small kernels: Megatron-LM's MoE README names CPU overhead as a bottleneck, cured by "
+              "CUDA graphs or a larger micro-batch); no measured figure for it is at hand, so it is not modelled.",
               "- Expert parallelism across HGX nodes with the flex dispatcher (DeepEP/HybridEP, "
               "`moe_token_dispatcher_type: flex`) sends a token over the network once per other node holding one of "
-              "its experts. DeepSeek-V3 on 256 B200s (EP 32 over four nodes) is still predicted about 30% slow: its "
-              "config also overlaps the all-to-all with other micro-batches' compute (moe_a2a_overlap), which the "
-              "time model does not take (Megatron's ep_overlap is 0). Qwen3-30B-A3B on 16 H100s (EP 16 over two "
-              "nodes, MBS 1) is predicted about 28% fast, like the other one-sequence micro-batch row above.",
+              "its experts. DeepSeek-V3 on 256 B200s (EP 32 over four nodes) is still predicted 28% slow: its config "
+              "also overlaps the all-to-all with other micro-batches' compute (moe_a2a_overlap), which the time "
+              "model does not take (Megatron's ep_overlap is 0).",
+              "- GB200 rows run about 20% below the GB300 rows of the same layout (Llama 3 70B, Qwen3, DeepSeek-V3) "
+              "at the same dense fp8 and bf16 peaks, and are predicted 13-45% fast: the GB200's achieved matmul "
+              "fraction is the measured one (72.3% of its fp8 peak), the GB300's is not published and takes the "
+              "table's median; their power limits differ, which is not modelled.",
+              "- Megatron-Bridge's and torchtitan's fp8 rows became faster in the model when the fp8 casts were "
+              "counted as Transformer Engine and torchao run them (fused cast-transpose: 4 bytes per operand element, "
+              "6 with current scaling; torchao: 5 + 7 + 2) instead of 27 bytes per input element for every recipe. "
+              "llm-foundry's fp8 rows, whose bf16 twins are within a few per cent, support the smaller count (they "
+              "were predicted 4-30% slow before, within 14% now); the other frameworks' fp8 rows had part of a gap hidden "
+              "by the larger one.",
               "- GPT-OSS-120B in Megatron-Bridge (BF16, every system) runs at half the predicted speed or less; its "
               "learnable attention sinks, sliding-window layers and clamped SwiGLU with biases are modelled as plain "
               "fused kernels, and which of them is slow in that run is not known.", "",
