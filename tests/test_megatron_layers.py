@@ -104,3 +104,16 @@ def test_megatron_split_counting_the_embedding_and_the_loss():
     # chunk 0 (1 layer) runs 16 + 15 of them, chunks 1-3 (2 layers) 16 each: 127 layer forwards of its 7 layers
     assert micro_batches_in_flight(s, 0, 126) == pytest.approx(127 / 7)
     assert micro_batches_in_flight(s, 1, 126) == pytest.approx((3 * 16 + 2 * 14 + 1) / 4)
+
+
+def test_megatron_recompute_modules_cost_the_time_of_what_they_rebuild():
+    from engine.timing import step_time
+
+    def seconds(**kw) -> float:
+        return step_time(scenario_from_dict({**BASE, "gpus_per_node": 8, "zero_stage": 1, **kw})).step_seconds
+
+    none = seconds()
+    # selective with no module rebuilds nothing; each module adds its forward again (recompute never faster)
+    assert seconds(checkpointing="selective", recompute_modules=[]) == pytest.approx(none)
+    assert none < seconds(checkpointing="selective") < seconds(checkpointing="selective",
+                                                               recompute_modules=["core_attn", "mlp"])

@@ -30,6 +30,8 @@ NVIDIA/TransformerEngine:
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..architecture import ModelSpec
 
 RECOMPUTE_MODULES = ("core_attn", "moe_act", "layernorm", "mla_up_proj", "mlp", "moe", "shared_experts")
@@ -144,3 +146,24 @@ def _moe_terms(ctx, spec: ModelSpec, recompute: frozenset[str], lin: int, out: T
             out.append(("shared expert: fp8 copy of the norm output kept by its fc1", lin * tn * h))
         out.append(("shared expert: fc1 output kept by the fused SwiGLU", 2 * c * t * fs))
         out.append(("shared expert: SwiGLU output kept by its fc2", lin * t * fs))
+
+
+@lru_cache(maxsize=256)
+def recomputed_matmul_share(spec: ModelSpec, moe: bool, recompute: frozenset[str]) -> float:
+    """Share of a layer's forward matmul FLOPs that Megatron's selective recompute runs again in backward (the
+    attention kernel, "core_attn", is counted apart): "mlp" the dense MLP's linears, "mla_up_proj" MLA's q and kv
+    up projections, "shared_experts" the shared experts, "moe" the router, the shared and the routed (top-k)
+    experts. Weighted by parameters per token, as the matmuls' FLOPs are."""
+    routed = spec.top_k * 3 * spec.hidden * spec.expert_ffn if moe else 0
+    total = spec.linear_params(moe) + routed
+    redone = 0
+    names = {lin.name: lin.params for lin in spec.attention_linears()}
+    if "mla_up_proj" in recompute:
+        redone += names.get("q_b_proj", 0) + names.get("kv_b_proj", 0)
+    if not moe and "mlp" in recompute:
+        redone += spec.linear_params(False) - sum(names.values())
+    if moe and "moe" in recompute:
+        redone += spec.linear_params(True) - sum(names.values()) + routed
+    elif moe and "shared_experts" in recompute and spec.shared_ffn:
+        redone += 3 * spec.hidden * spec.shared_ffn
+    return redone / total if total else 0.0

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..architecture import ModelSpec
 from ..detailed import scenario_stage_ranges
+from ..frameworks.megatron_layer import recomputed_matmul_share
 from ..frameworks.settings import cross_entropy_path
 from ..memo import ScenarioMemo
 from ..messages import QT_TRANSLATE_NOOP, Message, message
@@ -164,6 +165,12 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         rec = 0.0
         if backward and s.checkpointing == "full":
             rec = fwd_c + fwd_m
+        elif backward and s.checkpointing == "selective" and s.framework == "megatron":
+            # Megatron's recompute_modules (engine/frameworks/megatron_layer.py): the attention kernel and/or the
+            # matmuls of the modules it rebuilds; the element-wise ones (layernorm, moe_act) are left out
+            modules = frozenset(s.recompute_modules)
+            rec = (c.attn_fwd if "core_attn" in modules else 0.0) + c.gemm_fwd * recomputed_matmul_share(
+                spec, g.moe, modules)
         elif backward and s.checkpointing == "selective":
             rec = c.attn_fwd
         elif backward and s.checkpointing == "op-selective":  # torchtitan: every second matmul is recomputed
