@@ -4,19 +4,21 @@ long-running process or a test. No Qt."""
 
 from __future__ import annotations
 
-from . import activations, scenario, shared_models, states
+from . import activations, custom_parts, scenario, shared_models, states
 from .frameworks import settings
 from .memo import memo_tables
 from .timing import costs, hardware, model
 
 BOUNDED = (
-    activations, scenario, settings, states, costs, hardware, model,
+    activations, custom_parts, scenario, settings, states, costs, hardware, model,
 )
 
 
 def cached_functions() -> list:
     """Every lru_cache-wrapped function of the modules above (found, so a new cache is never forgotten)."""
-    return [f for module in BOUNDED for f in vars(module).values() if hasattr(f, "cache_clear") and hasattr(f, "cache_info")]
+    found = [f for module in BOUNDED for f in vars(module).values()
+             if hasattr(f, "cache_clear") and hasattr(f, "cache_info")]
+    return list({id(f): f for f in found}.values())  # a function re-exported by another module counts once
 
 
 def clear_caches() -> int:
