@@ -117,3 +117,19 @@ def test_megatron_recompute_modules_cost_the_time_of_what_they_rebuild():
     assert seconds(checkpointing="selective", recompute_modules=[]) == pytest.approx(none)
     assert none < seconds(checkpointing="selective") < seconds(checkpointing="selective",
                                                                recompute_modules=["core_attn", "mlp"])
+
+
+def test_megatron_launch_flags_for_offloading_the_split_and_the_te_loss_are_read():
+    # Megatron-LM argument names (megatron/training/arguments.py builds them from TransformerConfig fields:
+    # cpu_offloading_num_layers, account_for_*_in_pipeline_split, cross_entropy_fusion_impl)
+    from engine.configs import import_texts
+
+    script = ("torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 "
+              "--pipeline-model-parallel-size 4 --num-layers 30 --hidden-size 4096 --num-attention-heads 32 "
+              "--seq-length 4096 --micro-batch-size 1 --bf16 --cpu-offloading --cpu-offloading-num-layers 4 "
+              "--account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split "
+              "--cross-entropy-loss-fusion --cross-entropy-fusion-impl te\n")
+    scenario = import_texts([("train.sh", script)]).scenario
+    assert scenario["activation_offload_layers"] == 4
+    assert scenario["pipeline_split_accounts_for"] == ["embedding", "loss"]
+    assert scenario["cross_entropy"] == "te"

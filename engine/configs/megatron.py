@@ -126,11 +126,21 @@ def read(c: Collector, text: str) -> None:
         )
     if "--use-flash-attn" in a or a.get("--attention-backend") in ("flash", "fused"):
         c.set("attention", "flash", "--attention-backend" if "--attention-backend" in a else "--use-flash-attn")
-    if "--cross-entropy-loss-fusion" in a:
+    if "--cross-entropy-loss-fusion" in a and a.get("--cross-entropy-fusion-impl") == "te":
+        c.set("cross_entropy", "te", "--cross-entropy-fusion-impl")  # Transformer Engine's parallel cross-entropy
+        c.use("--cross-entropy-loss-fusion")
+    elif "--cross-entropy-loss-fusion" in a:
         c.skip(
             "--cross-entropy-loss-fusion",
             message(QT_TRANSLATE_NOOP("engine", "Megatron's fused vocab-parallel cross-entropy is not modelled yet")),
         )
+    if "--cpu-offloading" in a and intarg("--cpu-offloading-num-layers"):
+        set_int(c, "activation_offload_layers", a["--cpu-offloading-num-layers"], "--cpu-offloading-num-layers")
+        c.use("--cpu-offloading")
+    split = [part for part in ("embedding", "loss") if f"--account-for-{part}-in-pipeline-split" in a]
+    if split:
+        c.set("pipeline_split_accounts_for", split, f"--account-for-{split[0]}-in-pipeline-split")
+        c.use(*(f"--account-for-{part}-in-pipeline-split" for part in split))
     c.assume(
         "optimizer",
         "adamw",
