@@ -52,6 +52,7 @@ class ActContext:
     # recompute rebuilds (recompute_modules).
     megatron: bool = False
     recompute: frozenset[str] = frozenset()
+    fp8_scale: float = 0.0  # bytes of block scales per fp8 element a TE linear keeps (MXFP8, blockwise)
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
@@ -60,7 +61,8 @@ class ActContext:
         key = (self.b, self.s, self.t, self.t_norm, self.tp, self.vocab_shards, self.sp_saves_gathered, self.compute,
                self.residual, self.amp, self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank,
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
-               self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute)
+               self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute,
+               self.fp8_scale)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 

@@ -64,7 +64,7 @@ ACTIVATION_CONTEXT_MEMO = ScenarioMemo("activation context", frozenset({
     "images_per_sample", "image_resolution", "vision_tower", "attention_kernel", "intra_node_bandwidth_bytes_per_s",
     "inter_node_bandwidth_bytes_per_s", "tokens_to_train", "gpu_hour_price", "time_calibration",
     "optimizer_in_backward", "activation_offload", "reshard_after_forward", "lora_alpha", "lora_targets",
-    "activation_offload_layers", "moe_token_dispatcher_type", "fp8_recipe",
+    "activation_offload_layers", "moe_token_dispatcher_type",
 }))
 
 
@@ -114,6 +114,9 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         ep_dispatch=all_to_all_dispatch(s, spec.is_moe),
         megatron=megatron,
         recompute=frozenset(s.recompute_modules) if megatron and s.checkpointing == "selective" else frozenset(),
+        # MXFP8 keeps one E8M0 scale byte per 32 elements, blockwise one fp32 scale per 128 (Transformer Engine
+        # MXFP8TensorStorage / Float8BlockwiseQTensorStorage columnwise scale_inv); per-tensor recipes one scale
+        fp8_scale=1 / 32 if dt.fp8 and s.fp8_recipe in ("mxfp8", "blockwise") else 0.0,
     )
 
 

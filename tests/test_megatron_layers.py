@@ -39,6 +39,8 @@ def test_te_linears_keep_fp8_inputs_and_the_fused_swiglu_keeps_gate_and_up_only(
     assert bf16["MLP: SwiGLU output kept by linear_fc2"] == 2 * t * f
     assert fp8["MLP: SwiGLU output kept by linear_fc2"] == 1 * t * f  # TE keeps its quantised copy, one byte
     assert fp8["MLP norm output: kept by linear_fc1"] == t * h
+    # MXFP8 adds one E8M0 scale byte per 32 elements (TE MXFP8TensorStorage)
+    assert _terms(precision="fp8", fp8_recipe="mxfp8")["MLP: SwiGLU output kept by linear_fc2"] == (1 + 1 / 32) * t * f
     # the TE norm keeps its bf16 input and one fp32 inverse RMS per token, not an fp32 copy of the input
     assert bf16["MLP norm (fused into linear_fc1): input and fp32 inverse RMS kept by the TE norm"] == 2 * t * h + 4 * t
     # under fp8 linear_proj keeps its own fp8 copy of the attention output next to the kernel's bf16 output

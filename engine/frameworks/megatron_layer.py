@@ -9,8 +9,8 @@ NVIDIA/TransformerEngine:
   before a MoE block and before MLA's down projections). They keep their input in the residual dtype and one
   fp32 inverse RMS per token, not an fp32 copy and a normalised copy.
 * A TE linear keeps its input for the weight gradient in the compute format: under fp8 (current scaling or MXFP8)
-  the quantised copy it made for the matmul, one byte per element (MXFP8's block scales add 1/32, left out),
-  and not the bf16 tensor.
+  the quantised copy it made for the matmul, one byte per element (plus 1/32 of a byte of block scales under
+  MXFP8 and blockwise scaling), and not the bf16 tensor.
 * The gated MLP runs the fused SwiGLU (bias_activation_fusion, set by Megatron-Bridge's Llama, DeepSeek and
   gpt-oss bridges and its Qwen3 performance recipes; Megatron-LM's --bias-swiglu-fusion default): it keeps the
   fc1 output (gate and up) only; its output is kept by fc2, in fp8 under fp8.
@@ -47,7 +47,7 @@ def megatron_layer_terms(ctx, spec: ModelSpec, moe: bool, recompute: frozenset[s
     """Bytes one trained decoder layer keeps for backward for one micro-batch, under Megatron-Core with TE."""
     tp, c, r = ctx.tp, ctx.compute, ctx.residual
     t, tn, h = ctx.t, ctx.t_norm, spec.hidden
-    lin = 1 if ctx.fp8 else c  # bytes a TE linear keeps of each input element
+    lin = 1 + ctx.fp8_scale if ctx.fp8 else c  # bytes a TE linear keeps of each input element
     out: Terms = []
     if spec.attention == "mla":
         _mla_attention(ctx, spec, recompute, lin, out)
@@ -82,7 +82,7 @@ def megatron_layer_terms(ctx, spec: ModelSpec, moe: bool, recompute: frozenset[s
     return out
 
 
-def _attention_output(ctx, width: float, lin: int, recompute: frozenset[str], out: Terms) -> None:  # noqa: ANN001
+def _attention_output(ctx, width: float, lin: float, recompute: frozenset[str], out: Terms) -> None:  # noqa: ANN001
     c, t = ctx.compute, ctx.t
     if ctx.fp8:
         if "core_attn" not in recompute:
@@ -92,7 +92,7 @@ def _attention_output(ctx, width: float, lin: int, recompute: frozenset[str], ou
         out.append(("attention output (kept by the attention kernel and linear_proj)", c * t * width))
 
 
-def _mla_attention(ctx, spec: ModelSpec, recompute: frozenset[str], lin: int, out: Terms) -> None:  # noqa: ANN001
+def _mla_attention(ctx, spec: ModelSpec, recompute: frozenset[str], lin: float, out: Terms) -> None:  # noqa: ANN001
     """MLASelfAttention (megatron/core/transformer/multi_latent_attention.py) with the TE spec: a stand-alone TENorm
     before the down projections, the latent norms fused into the up projections (TELayerNormColumnParallelLinear)."""
     tp, c, r = ctx.tp, ctx.compute, ctx.residual
@@ -122,7 +122,7 @@ def _mla_attention(ctx, spec: ModelSpec, recompute: frozenset[str], lin: int, ou
     _attention_output(ctx, v, lin, recompute, out)
 
 
-def _moe_terms(ctx, spec: ModelSpec, recompute: frozenset[str], lin: int, out: Terms) -> None:  # noqa: ANN001
+def _moe_terms(ctx, spec: ModelSpec, recompute: frozenset[str], lin: float, out: Terms) -> None:  # noqa: ANN001
     tp, c, r = ctx.tp, ctx.compute, ctx.residual
     t, tn, h = ctx.t, ctx.t_norm, spec.hidden
     out.append(_te_norm(r, tn * h, tn, "MLP norm (TENorm before the router)"))
