@@ -3367,7 +3367,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>engine</name>
     <message>
-        <location filename="../../engine/scenario.py" line="297"/>
+        <location filename="../../engine/custom_parts.py" line="88"/>
         <source>{field!r} is not a field of a custom GPU; it takes {p}.</source>
         <translation>{field!r} 不是自定义 GPU 的字段；可用字段为 {p}。</translation>
     </message>
@@ -3843,22 +3843,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="273"/>
+        <location filename="../../engine/custom_parts.py" line="64"/>
         <source>must be a preset id such as &quot;llama-3-8b&quot; or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}.</source>
         <translation>必须是预设 id（如 &quot;llama-3-8b&quot;）或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="293"/>
+        <location filename="../../engine/custom_parts.py" line="84"/>
         <source>a custom GPU needs &quot;memory_bytes&quot; as a positive whole number of bytes.</source>
         <translation>自定义 GPU 需要 &quot;memory_bytes&quot;，其值为以字节计的正整数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="302"/>
+        <location filename="../../engine/custom_parts.py" line="93"/>
         <source>must be a preset id such as &quot;h100-sxm-80gb&quot; or {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}.</source>
         <translation>必须是预设 id（如 &quot;h100-sxm-80gb&quot;）或 {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="311"/>
+        <location filename="../../engine/scenario.py" line="241"/>
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
@@ -3938,37 +3938,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="319"/>
+        <location filename="../../engine/scenario.py" line="249"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="323"/>
+        <location filename="../../engine/scenario.py" line="253"/>
         <source>is not a scenario key. Known keys: {p}.</source>
         <translation>不是有效的场景键。已知的键：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="330"/>
+        <location filename="../../engine/scenario.py" line="260"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="335"/>
+        <location filename="../../engine/scenario.py" line="265"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="342"/>
+        <location filename="../../engine/scenario.py" line="272"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="353"/>
+        <location filename="../../engine/scenario.py" line="283"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="358"/>
+        <location filename="../../engine/scenario.py" line="288"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -4006,22 +4006,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="371"/>
+        <location filename="../../engine/scenario.py" line="301"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="377"/>
+        <location filename="../../engine/scenario.py" line="307"/>
         <source>must be a positive number, not {alpha!r}.</source>
         <translation>必须是正数，而不是 {alpha!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="384"/>
+        <location filename="../../engine/scenario.py" line="314"/>
         <source>must be a number between 0 and 100, not {k!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {k!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="391"/>
+        <location filename="../../engine/scenario.py" line="321"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {r!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
     </message>
@@ -4929,12 +4929,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/parallelism/components.py" line="110"/>
         <source>Pipeline gradient receive buffer</source>
-        <translation type="unfinished"></translation>
+        <translation>流水线梯度接收缓冲区</translation>
     </message>
     <message>
         <location filename="../../engine/parallelism/components.py" line="113"/>
         <source>Megatron: the gradient of one micro-batch&apos;s stage output (b·s·h), received for its backward; activations are received as the stage&apos;s saved input and outputs are freed once sent</source>
-        <translation type="unfinished"></translation>
+        <translation>Megatron：一个微批次阶段输出的梯度（b·s·h），为其反向传播而接收；激活值作为该阶段保存的输入接收，输出发送后即释放</translation>
     </message>
     <message>
         <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch&apos;s logits returned by the schedule</source>
@@ -5451,12 +5451,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/hf_families.py" line="298"/>
         <source>n_heads ({heads}) is not a multiple of kv_n_heads ({kv_heads}).</source>
-        <translation type="unfinished"></translation>
+        <translation>n_heads（{heads}）不是 kv_n_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
         <location filename="../../engine/hf_families.py" line="302"/>
         <source>config.json &apos;expansion_ratio&apos; must be a number from 0 to 64, not {value!r}.</source>
-        <translation type="unfinished"></translation>
+        <translation>config.json 的 &apos;expansion_ratio&apos; 必须是 0 到 64 之间的数，而不是 {value!r}。</translation>
     </message>
 </context>
 <context>
