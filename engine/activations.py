@@ -48,6 +48,9 @@ class ActContext:
     # Expert parallelism with torchtitan's all-to-all dispatch: the routing scores multiply the returned expert
     # outputs in fp32 (engine/parallelism/expert_parallel.py).
     ep_dispatch: bool = False
+    # Liger-Kernel's RMSNorm (saves X and one rstd per row) and SwiGLU (saves the gate and up outputs, recomputes
+    # silu in backward): src/liger_kernel/ops/rms_norm.py, swiglu.py.
+    liger: bool = False
     # Megatron-Core's Transformer Engine layers (engine/frameworks/megatron_layer.py) and the modules its selective
     # recompute rebuilds (recompute_modules).
     megatron: bool = False
@@ -62,7 +65,7 @@ class ActContext:
                self.residual, self.amp, self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank,
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
                self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute,
-               self.fp8_scale)
+               self.fp8_scale, self.liger)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -86,6 +89,10 @@ def _norm(ctx: ActContext, n: float, in_bytes: int, xg: bool, wt: bool, out: Ter
         # rebuilds the normalised input from them.
         if xg or wt:
             out.append((f"{label}: compute-dtype input kept by the LayerNorm", ctx.compute * n))
+        return
+    if ctx.liger and style == "llama":  # LigerRMSNorm's backward computes dX and dW from X and the rstd alone
+        if xg or wt:
+            out.append((f"{label}: input kept by Liger's RMSNorm", in_bytes * n))
         return
     if xg and ctx.compiled:
         # Inductor fuses the norm into one kernel that saves its input in the input dtype (and a per-token rstd).
@@ -315,8 +322,9 @@ def _mlp_terms(ctx: ActContext, f: float, down: tuple[Linear, ...], wt: bool, lo
     c, t = ctx.compute, ctx.t
     if not gated:  # act(up_proj(x)) -> down_proj: the activation keeps its input, eager or fused alike
         out.append((f"{label}: up output (the activation's input)", c * t * f))
-    elif ctx.compiled:  # the fused SwiGLU kernel keeps gate and up and recomputes silu(gate) in backward
-        out.append((f"{label}: gate output and up output (compiled SwiGLU)", 2 * c * t * f))
+    elif ctx.compiled or ctx.liger:  # a fused SwiGLU kernel keeps gate and up and recomputes silu(gate) in backward
+        out.append((f"{label}: gate output and up output ({'compiled' if ctx.compiled else 'Liger'} SwiGLU)",
+                    2 * c * t * f))
     else:
         out.append((f"{label}: gate output, activation output, up output (SwiGLU)", 3 * c * t * f))
     _linear_inputs(ctx, t * f, c, down, wt, lora_names, False, out, f"{label} product")

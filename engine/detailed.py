@@ -117,6 +117,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         # MXFP8 keeps one E8M0 scale byte per 32 elements, blockwise one fp32 scale per 128 (Transformer Engine
         # MXFP8TensorStorage / Float8BlockwiseQTensorStorage columnwise scale_inv); per-tensor recipes one scale
         fp8_scale=1 / 32 if dt.fp8 and s.fp8_recipe in ("mxfp8", "blockwise") else 0.0,
+        liger=s.liger_kernels,
     )
 
 

@@ -156,6 +156,7 @@ class Scenario:
     framework: str = "huggingface"
     cross_entropy: str = "auto"
     compile: bool = False
+    liger_kernels: bool = False
     activation_offload: bool = False
     optimizer_in_backward: bool = False
     modules_to_save: tuple[str, ...] = ()

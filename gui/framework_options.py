@@ -50,13 +50,16 @@ class FrameworkOptions(QWidget):
         ])
         form.addRow(self.tr("Loss computation"), self.cross_entropy)
         self.compile = QCheckBox(self.tr("compile the model (torch.compile)"))
+        self.liger_kernels = QCheckBox(self.tr("Liger kernels for norms and SwiGLU (use_liger_kernel)"))
+        self.liger_kernels.setToolTip(self.tr(
+            "Liger-Kernel's RMSNorm and SwiGLU keep fewer tensors for the backward pass"))
         self.activation_offload = QCheckBox(self.tr("move saved activations to CPU memory (activation offloading)"))
         self.optimizer_in_backward = QCheckBox(self.tr("update weights during the backward pass (optimizer in backward)"))
         self.distributed_optimizer = QCheckBox(self.tr("shard optimizer states over GPUs (distributed optimizer)"))
         self.save_embed = QCheckBox(self.tr("also fully train the token embeddings (modules_to_save)"))
         self.save_head = QCheckBox(self.tr("also fully train the output layer (modules_to_save)"))
-        for widget in (self.compile, self.activation_offload, self.optimizer_in_backward, self.distributed_optimizer,
-                       self.save_embed, self.save_head):
+        for widget in (self.compile, self.liger_kernels, self.activation_offload, self.optimizer_in_backward,
+                       self.distributed_optimizer, self.save_embed, self.save_head):
             # spanning the row: a short one stayed in the field column while long ones wrapped to the left edge
             form.addRow(widget)
         self.expandable_segments = ValueCombo([
@@ -105,7 +108,7 @@ class FrameworkOptions(QWidget):
     def _connect(self) -> None:
         self.framework.valueChosen.connect(lambda v: self._edit({"framework": v}))
         self.cross_entropy.valueChosen.connect(lambda v: self._edit({"cross_entropy": v}))
-        for key in ("compile", "activation_offload", "optimizer_in_backward", "distributed_optimizer"):
+        for key in ("compile", "liger_kernels", "activation_offload", "optimizer_in_backward", "distributed_optimizer"):
             getattr(self, key).toggled.connect(lambda v, k=key: self._edit({k: v}))
         self.save_embed.toggled.connect(lambda _v: self._modules_changed())
         self.save_head.toggled.connect(lambda _v: self._modules_changed())
@@ -128,7 +131,8 @@ class FrameworkOptions(QWidget):
     def show_scenario(self, s: Scenario) -> None:
         self.framework.set_value(s.framework)
         self.cross_entropy.set_value(s.cross_entropy)
-        for box, value in ((self.compile, s.compile), (self.activation_offload, s.activation_offload),
+        for box, value in ((self.compile, s.compile), (self.liger_kernels, s.liger_kernels),
+                           (self.activation_offload, s.activation_offload),
                            (self.optimizer_in_backward, s.optimizer_in_backward),
                            (self.distributed_optimizer, s.distributed_optimizer),
                            (self.save_embed, "embed_tokens" in s.modules_to_save),

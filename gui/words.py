@@ -49,6 +49,7 @@ FIELD_LABELS: dict[str, str] = {
     "framework": QT_TRANSLATE_NOOP("Fields", "Framework"),
     "cross_entropy": QT_TRANSLATE_NOOP("Fields", "Loss computation"),
     "compile": QT_TRANSLATE_NOOP("Fields", "Compile the model"),
+    "liger_kernels": QT_TRANSLATE_NOOP("Fields", "Liger kernels"),
     "activation_offload": QT_TRANSLATE_NOOP("Fields", "Activation offloading"),
     "optimizer_in_backward": QT_TRANSLATE_NOOP("Fields", "Optimizer in backward"),
     "modules_to_save": QT_TRANSLATE_NOOP("Fields", "Also fully train (modules_to_save)"),

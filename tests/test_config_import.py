@@ -264,3 +264,13 @@ def test_a_huge_rejected_value_is_shown_cut_short(tmp_path) -> None:
     result = import_files([str(path)])
     why = " ".join(str(u.why) for u in result.unmapped)
     assert "rejected" in why and "…" in why and len(why) < 400
+
+
+def test_liger_kernels_are_read_where_the_frameworks_switch_them_on() -> None:
+    # axolotl's example (lines 12-16): liger_rope, liger_rms_norm, liger_glu_activation, liger_fused_linear_cross_entropy
+    result = import_files([DATA / "axolotl/llama-3_3b-fp8-fsdp2.yaml"])
+    assert result.scenario["liger_kernels"] is True and result.scenario["cross_entropy"] == "fused-linear"
+    # transformers TrainingArguments use_liger_kernel applies every Liger kernel of the model's family
+    args = import_texts([("args.json", json.dumps({"per_device_train_batch_size": 2, "use_liger_kernel": True,
+                                                    "bf16": True}))])
+    assert args.scenario["liger_kernels"] is True and args.scenario["cross_entropy"] == "fused-linear"

@@ -112,6 +112,8 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         on = as_bool(d["torch_compile"])
         if on is not None:
             c.set("compile", on, "torch_compile")
+    if as_bool(d.get("liger_rms_norm")) or as_bool(d.get("liger_glu_activation")):
+        c.set("liger_kernels", True, "liger_rms_norm" if "liger_rms_norm" in d else "liger_glu_activation")
     if as_bool(d.get("liger_fused_linear_cross_entropy")) or as_bool(d.get("cut_cross_entropy")):
         c.set(
             "cross_entropy",

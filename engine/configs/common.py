@@ -263,8 +263,9 @@ def read_hf_args(c: Collector, d: dict[str, Any], weights_follow_dtype: bool = T
         b = as_bool(d["torch_compile"])
         if b is not None:
             c.set("compile", b, "torch_compile")
-    if as_bool(d.get("use_liger_kernel")):
+    if as_bool(d.get("use_liger_kernel")):  # transformers applies every Liger kernel of the model's family
         c.set("cross_entropy", "fused-linear", "use_liger_kernel")
+        c.set("liger_kernels", True, "use_liger_kernel")
     if "fsdp" in d and d["fsdp"]:
         read_hf_fsdp(c, d["fsdp"], "fsdp")
     if isinstance(d.get("deepspeed"), str) and d["deepspeed"]:

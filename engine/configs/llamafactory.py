@@ -101,6 +101,7 @@ def read(c: Collector, d: dict[str, Any]) -> None:
             c.use("flash_attn")
     if as_bool(d.get("enable_liger_kernel")):
         c.set("cross_entropy", "fused-linear", "enable_liger_kernel")
+        c.set("liger_kernels", True, "enable_liger_kernel")
     if as_bool(d.get("use_unsloth")):
         c.set("framework", "unsloth", "use_unsloth")
     for key in ("use_galore", "use_badam", "use_apollo", "use_llama_pro", "use_dora", "pissa_init"):

@@ -27,6 +27,9 @@ FRAMEWORK_KEYS: dict[str, tuple[Any, str]] = {
                       "fused-linear: lm_head fused with the loss, "
                       "logits never materialised, as Liger/Unsloth/Cut-Cross-Entropy)"),
     "compile": (False, "torch.compile the model (fused elementwise ops save fewer intermediates)"),
+    "liger_kernels": (False, "Liger-Kernel's RMSNorm, SwiGLU and RoPE patched into the model (transformers "
+                      "use_liger_kernel, NeMo AutoModel's default, LLaMA-Factory enable_liger_kernel, axolotl "
+                      "liger_rms_norm): a norm keeps only its input, the MLP only its gate and up outputs"),
     "activation_offload": (False, "move saved activations to CPU memory during the forward pass (torchtune)"),
     "optimizer_in_backward": (False, "step each parameter as soon as its gradient is ready (torchtune "
                               "optimizer_in_bwd): no full set of gradients; needs grad_accum 1"),
@@ -55,7 +58,7 @@ FRAMEWORK_KEYS: dict[str, tuple[Any, str]] = {
 }
 
 _CHOICES = {"framework": FRAMEWORKS, "cross_entropy": CROSS_ENTROPIES}
-_BOOLS = ("compile", "activation_offload", "optimizer_in_backward", "distributed_optimizer")
+_BOOLS = ("compile", "liger_kernels", "activation_offload", "optimizer_in_backward", "distributed_optimizer")
 _AUTO_BOOLS = ("expandable_segments", "main_grads_fp32")
 _ELEMENT_COUNTS = ("reduce_bucket_size", "allgather_bucket_size", "stage3_max_live_parameters",
                    "stage3_prefetch_bucket_size", "host_memory_bytes")
