@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFormLayout, QGroupBox,
 from engine import Scenario
 from engine.frameworks import TABLE
 
+from .megatron_rows import MegatronRows
 from .state import AppState
 from .widgets import ValueCombo
 
@@ -97,6 +98,7 @@ class FrameworkOptions(QWidget):
         self.host_memory.setKeyboardTracking(False)
         self.host_memory.setToolTip(self.tr("CPU memory of one node: checked against what loading and offloading need"))
         form.addRow(self.tr("CPU memory per node"), self.host_memory)
+        self.megatron = MegatronRows(state, form, self)
         self._form = form
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -163,3 +165,4 @@ class FrameworkOptions(QWidget):
         self._form.setRowVisible(self.optimizer_in_backward, s.grad_accum == 1 or s.optimizer_in_backward)
         self.framework.setToolTip(self.tr("Sets the loss, checkpointing and loading the framework uses by default")
                                   + f" ({TABLE[s.framework].label})")
+        self.megatron.show_scenario(s)

@@ -81,3 +81,37 @@ def test_framework_switches_line_up(qtbot, tmp_path):
                          opts.save_embed, opts.save_head) if b.isVisibleTo(win)]
     assert len(boxes) >= 2
     assert len({b.geometry().x() for b in boxes}) == 1
+
+
+def test_megatron_rows_show_where_they_count_and_edit_undoably(qtbot, tmp_path):
+    from engine.frameworks.megatron_layer import RECOMPUTE_MODULES
+    from engine.time_keys import FP8_RECIPES, MOE_TOKEN_DISPATCHERS
+
+    win = window_from(qtbot, tmp_path, {**BASE, "model": "mixtral-8x7b", "nodes": 2, "ep": 8})
+    rows, state = win.setup_panel.framework_options.megatron, win.state
+    # every value the engine accepts has a choice in the window
+    assert list(rows.recompute) == list(RECOMPUTE_MODULES)
+    assert [rows.dispatcher.itemData(i) for i in range(rows.dispatcher.count())] == list(MOE_TOKEN_DISPATCHERS)
+    assert [rows.fp8_recipe.itemData(i) for i in range(rows.fp8_recipe.count())] == list(FP8_RECIPES)
+    widgets = (rows.recompute_box, rows.offload_layers, rows.split_box, rows.dispatcher, rows.fp8_recipe)
+    assert not any(w.isVisibleTo(win) for w in widgets)  # Hugging Face, bf16: none of them counts
+    state.edit({"framework": "megatron", "checkpointing": "selective", "pp": 2, "precision": "fp8"})
+    assert all(w.isVisibleTo(win) for w in widgets)
+    assert rows.recompute["core_attn"].isChecked()  # Megatron's default: the attention core
+    def activations() -> float:
+        return sum(c.peak_bytes for c in state.estimate.components if c.key == "activations")
+    before = activations()
+    rows.recompute["moe"].click()
+    assert state.scenario.recompute_modules == ("core_attn", "moe")
+    assert activations() < before / 2  # the MoE layers' saved tensors are rebuilt, not kept
+    rows.split["loss"].click()
+    assert state.scenario.pipeline_split_accounts_for == ("loss",)
+    rows.offload_layers.setValue(4)
+    rows.dispatcher.setCurrentIndex(2)
+    rows.fp8_recipe.setCurrentIndex(3)
+    s = state.scenario
+    assert (s.activation_offload_layers, s.moe_token_dispatcher_type, s.fp8_recipe) == (4, "flex", "mxfp8")
+    for _ in range(5):
+        state.undo_stack.undo()
+    assert state.scenario.recompute_modules == ("core_attn",) and not rows.recompute["moe"].isChecked()
+    assert state.scenario.activation_offload_layers == 0 and rows.offload_layers.value() == 0

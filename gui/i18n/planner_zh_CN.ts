@@ -1122,223 +1122,223 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FrameworkOptions</name>
     <message>
-        <location filename="../framework_options.py" line="27"/>
+        <location filename="../framework_options.py" line="28"/>
         <source>Training framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="32"/>
+        <location filename="../framework_options.py" line="33"/>
         <source>Hugging Face Trainer / TRL / axolotl / LLaMA-Factory</source>
         <translation>Hugging Face Trainer / TRL / axolotl / LLaMA-Factory 系</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="33"/>
+        <location filename="../framework_options.py" line="34"/>
         <source>DeepSpeed</source>
         <translation>DeepSpeed 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="34"/>
+        <location filename="../framework_options.py" line="35"/>
         <source>torchtune</source>
         <translation>torchtune 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="35"/>
+        <location filename="../framework_options.py" line="36"/>
         <source>torchtitan</source>
         <translation>torchtitan 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="36"/>
+        <location filename="../framework_options.py" line="37"/>
         <source>Megatron-LM / NeMo</source>
         <translation>Megatron-LM / NeMo 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="37"/>
+        <location filename="../framework_options.py" line="38"/>
         <source>Unsloth</source>
         <translation>Unsloth 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="38"/>
+        <location filename="../framework_options.py" line="39"/>
         <source>LitGPT</source>
         <translation>LitGPT 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="39"/>
+        <location filename="../framework_options.py" line="40"/>
         <source>plain PyTorch loop</source>
         <translation>纯 PyTorch 训练循环</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="41"/>
-        <location filename="../framework_options.py" line="164"/>
+        <location filename="../framework_options.py" line="42"/>
+        <location filename="../framework_options.py" line="166"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="42"/>
+        <location filename="../framework_options.py" line="43"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="44"/>
+        <location filename="../framework_options.py" line="45"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="45"/>
+        <location filename="../framework_options.py" line="46"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="46"/>
+        <location filename="../framework_options.py" line="47"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="47"/>
+        <location filename="../framework_options.py" line="48"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="48"/>
+        <location filename="../framework_options.py" line="49"/>
         <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="49"/>
+        <location filename="../framework_options.py" line="50"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="51"/>
+        <location filename="../framework_options.py" line="52"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="52"/>
+        <location filename="../framework_options.py" line="53"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="53"/>
+        <location filename="../framework_options.py" line="54"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="55"/>
+        <location filename="../framework_options.py" line="56"/>
         <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="56"/>
+        <location filename="../framework_options.py" line="57"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="57"/>
+        <location filename="../framework_options.py" line="58"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="58"/>
+        <location filename="../framework_options.py" line="59"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="59"/>
+        <location filename="../framework_options.py" line="60"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60"/>
+        <location filename="../framework_options.py" line="61"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="96"/>
+        <location filename="../framework_options.py" line="97"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="98"/>
+        <location filename="../framework_options.py" line="99"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="99"/>
+        <location filename="../framework_options.py" line="100"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="66"/>
+        <location filename="../framework_options.py" line="67"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="67"/>
+        <location filename="../framework_options.py" line="68"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68"/>
+        <location filename="../framework_options.py" line="69"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="71"/>
+        <location filename="../framework_options.py" line="72"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="72"/>
+        <location filename="../framework_options.py" line="73"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="74"/>
+        <location filename="../framework_options.py" line="75"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75"/>
+        <location filename="../framework_options.py" line="76"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="76"/>
+        <location filename="../framework_options.py" line="77"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="78"/>
+        <location filename="../framework_options.py" line="79"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="79"/>
+        <location filename="../framework_options.py" line="80"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80"/>
+        <location filename="../framework_options.py" line="81"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81"/>
+        <location filename="../framework_options.py" line="82"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82"/>
+        <location filename="../framework_options.py" line="83"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="88"/>
+        <location filename="../framework_options.py" line="89"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="90"/>
+        <location filename="../framework_options.py" line="91"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -1996,6 +1996,139 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../main_window.py" line="320"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
+    </message>
+</context>
+<context>
+    <name>MegatronRows</name>
+    <message>
+        <location filename="../megatron_rows.py" line="25"/>
+        <source>attention core</source>
+        <translation>注意力核心</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="25"/>
+        <source>MoE activation</source>
+        <translation>MoE 激活函数</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="26"/>
+        <source>norms</source>
+        <translation>归一化层</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="26"/>
+        <source>MLA up-projections</source>
+        <translation>MLA 上投影</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="26"/>
+        <source>MLP</source>
+        <translation>MLP</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="27"/>
+        <source>MoE layer</source>
+        <translation>MoE 层</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="27"/>
+        <source>shared experts</source>
+        <translation>共享专家</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="29"/>
+        <source>Megatron recompute_modules: what selective checkpointing rebuilds in the backward pass instead of keeping</source>
+        <translation>Megatron recompute_modules：选择性检查点在反向传播中重新计算而不保留的部分</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="31"/>
+        <source>Rebuilt in backward</source>
+        <translation>反向时重新计算</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="34"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="36"/>
+        <source>Megatron cpu_offloading_num_layers: decoder layers whose saved activations go to CPU memory</source>
+        <translation>Megatron cpu_offloading_num_layers：保存的激活值移到 CPU 内存的解码层数</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="38"/>
+        <source>Layers offloaded to CPU memory</source>
+        <translation>卸载到 CPU 内存的层数</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="39"/>
+        <source>embedding</source>
+        <translation>嵌入层</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="39"/>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="40"/>
+        <source>Megatron account_for_embedding/loss_in_pipeline_split: each counts as one layer, so the first or last stage builds one decoder layer fewer</source>
+        <translation>Megatron account_for_embedding/loss_in_pipeline_split：各算作一层，因此第一个或最后一个阶段少建一个解码层</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="42"/>
+        <source>Counted as a layer when splitting</source>
+        <translation>划分流水线时算作一层</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="44"/>
+        <source>all-to-all: each routed copy to its expert (alltoall)</source>
+        <translation>all-to-all：每个路由副本发往其专家（alltoall）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="45"/>
+        <source>all-gather: every rank&apos;s tokens to every rank (allgather)</source>
+        <translation>all-gather：每个进程的词元发往所有进程（allgather）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="46"/>
+        <source>DeepEP / HybridEP: once per node, then NVLink (flex)</source>
+        <translation>DeepEP / HybridEP：每个节点发送一次，再经 NVLink 转发（flex）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="48"/>
+        <source>MoE token dispatcher</source>
+        <translation>MoE 词元分发器</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="50"/>
+        <source>as the framework does it</source>
+        <translation>按框架默认</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="51"/>
+        <source>delayed scaling (amax history)</source>
+        <translation>延迟缩放（amax 历史）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="52"/>
+        <source>one scale per tensor, current (tensorwise)</source>
+        <translation>每个张量一个当前缩放因子（tensorwise）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="53"/>
+        <source>a scale per 32 values (MXFP8, Blackwell)</source>
+        <translation>每 32 个值一个缩放因子（MXFP8，Blackwell）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="54"/>
+        <source>a scale per 128 values (blockwise)</source>
+        <translation>每 128 个值一个缩放因子（blockwise）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="56"/>
+        <source>FP8 scaling recipe</source>
+        <translation>FP8 缩放方案</translation>
     </message>
 </context>
 <context>
@@ -3525,17 +3658,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="202"/>
+        <location filename="../../engine/detailed.py" line="205"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="225"/>
+        <location filename="../../engine/detailed.py" line="228"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="228"/>
+        <location filename="../../engine/detailed.py" line="231"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
@@ -3548,27 +3681,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="236"/>
+        <location filename="../../engine/detailed.py" line="239"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="258"/>
+        <location filename="../../engine/detailed.py" line="261"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="261"/>
+        <location filename="../../engine/detailed.py" line="264"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="267"/>
+        <location filename="../../engine/detailed.py" line="270"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="270"/>
+        <location filename="../../engine/detailed.py" line="273"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
@@ -3583,12 +3716,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="295"/>
+        <location filename="../../engine/detailed.py" line="298"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="298"/>
+        <location filename="../../engine/detailed.py" line="301"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
@@ -3597,12 +3730,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">视觉塔层数 × 每个图块保留的张量（按算子推导，未经追踪验证）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="311"/>
+        <location filename="../../engine/detailed.py" line="314"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="314"/>
+        <location filename="../../engine/detailed.py" line="317"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -5444,12 +5577,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="247"/>
+        <location filename="../../engine/detailed.py" line="250"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="250"/>
+        <location filename="../../engine/detailed.py" line="253"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>

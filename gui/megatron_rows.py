@@ -1,0 +1,102 @@
+"""Rows of the framework options that only Megatron (and fp8 training) reads: what selective recompute rebuilds,
+layers offloaded to CPU memory, the pipeline split, the MoE token dispatcher and the fp8 scaling recipe. They live
+in FrameworkOptions' form, so they line up with its other rows, and show only where they count."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QGridLayout, QSpinBox, QWidget
+
+from engine import Scenario, resolve_model
+from engine.frameworks.megatron_layer import RECOMPUTE_MODULES
+
+from .state import AppState
+from .widgets import ValueCombo
+
+SPLIT_PARTS = ("embedding", "loss")
+
+
+class MegatronRows(QObject):
+    def __init__(self, state: AppState, form: QFormLayout, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.state, self._form = state, form
+        words = {"core_attn": self.tr("attention core"), "moe_act": self.tr("MoE activation"),
+                 "layernorm": self.tr("norms"), "mla_up_proj": self.tr("MLA up-projections"), "mlp": self.tr("MLP"),
+                 "moe": self.tr("MoE layer"), "shared_experts": self.tr("shared experts")}
+        self.recompute_box, self.recompute = _check_row({m: words[m] for m in RECOMPUTE_MODULES})
+        self.recompute_box.setToolTip(self.tr("Megatron recompute_modules: what selective checkpointing rebuilds "
+                                              "in the backward pass instead of keeping"))
+        form.addRow(self.tr("Rebuilt in backward"), self.recompute_box)
+        self.offload_layers = QSpinBox()
+        self.offload_layers.setRange(0, 1000)
+        self.offload_layers.setSpecialValueText(self.tr("none"))
+        self.offload_layers.setKeyboardTracking(False)
+        self.offload_layers.setToolTip(self.tr("Megatron cpu_offloading_num_layers: decoder layers whose saved "
+                                               "activations go to CPU memory"))
+        form.addRow(self.tr("Layers offloaded to CPU memory"), self.offload_layers)
+        self.split_box, self.split = _check_row({"embedding": self.tr("embedding"), "loss": self.tr("loss")})
+        self.split_box.setToolTip(self.tr("Megatron account_for_embedding/loss_in_pipeline_split: each counts as "
+                                          "one layer, so the first or last stage builds one decoder layer fewer"))
+        form.addRow(self.tr("Counted as a layer when splitting"), self.split_box)
+        self.dispatcher = ValueCombo([
+            ("alltoall", self.tr("all-to-all: each routed copy to its expert (alltoall)")),
+            ("allgather", self.tr("all-gather: every rank's tokens to every rank (allgather)")),
+            ("flex", self.tr("DeepEP / HybridEP: once per node, then NVLink (flex)")),
+        ])
+        form.addRow(self.tr("MoE token dispatcher"), self.dispatcher)
+        self.fp8_recipe = ValueCombo([
+            ("auto", self.tr("as the framework does it")),
+            ("delayed", self.tr("delayed scaling (amax history)")),
+            ("tensorwise", self.tr("one scale per tensor, current (tensorwise)")),
+            ("mxfp8", self.tr("a scale per 32 values (MXFP8, Blackwell)")),
+            ("blockwise", self.tr("a scale per 128 values (blockwise)")),
+        ])
+        form.addRow(self.tr("FP8 scaling recipe"), self.fp8_recipe)
+        for box in (*self.recompute.values(), *self.split.values()):
+            box.toggled.connect(lambda _v: self._lists_changed())
+        self.offload_layers.valueChanged.connect(lambda v: self._edit({"activation_offload_layers": v}))
+        self.dispatcher.valueChosen.connect(lambda v: self._edit({"moe_token_dispatcher_type": v}))
+        self.fp8_recipe.valueChosen.connect(lambda v: self._edit({"fp8_recipe": v}))
+
+    def _lists_changed(self) -> None:
+        self._edit({"recompute_modules": [m for m, box in self.recompute.items() if box.isChecked()],
+                    "pipeline_split_accounts_for": [p for p, box in self.split.items() if box.isChecked()]})
+
+    def _edit(self, changes: dict[str, Any]) -> None:
+        if not self.state.edit(changes):
+            self.show_scenario(self.state.scenario)
+
+    def show_scenario(self, s: Scenario) -> None:
+        for boxes, chosen in ((self.recompute, s.recompute_modules), (self.split, s.pipeline_split_accounts_for)):
+            for name, box in boxes.items():
+                box.blockSignals(True)
+                box.setChecked(name in chosen)
+                box.blockSignals(False)
+        spec = resolve_model(s)
+        self.offload_layers.blockSignals(True)
+        self.offload_layers.setMaximum(spec.layers)
+        self.offload_layers.setValue(s.activation_offload_layers)
+        self.offload_layers.blockSignals(False)
+        self.dispatcher.set_value(s.moe_token_dispatcher_type)
+        self.fp8_recipe.set_value(s.fp8_recipe)
+        megatron = s.framework == "megatron"
+        form = self._form
+        form.setRowVisible(self.recompute_box, megatron and s.checkpointing == "selective")
+        form.setRowVisible(self.offload_layers, megatron or s.activation_offload_layers > 0)
+        form.setRowVisible(self.split_box, megatron and s.pp > 1)
+        form.setRowVisible(self.dispatcher, megatron and spec.is_moe and s.ep > 1)
+        form.setRowVisible(self.fp8_recipe, s.precision == "fp8")
+
+
+def _check_row(labels: dict[str, str], columns: int = 2) -> tuple[QWidget, dict[str, QCheckBox]]:
+    """Check boxes in a grid: seven in one line would widen the whole set-up panel."""
+    row = QWidget()
+    layout = QGridLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    boxes = {}
+    for i, (key, label) in enumerate(labels.items()):
+        boxes[key] = QCheckBox(label)
+        layout.addWidget(boxes[key], i // columns, i % columns)
+    return row, boxes
