@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.timing.published import compare, load_rows, summary  # noqa: E402
+from engine.timing.published import compare, load_rows, memory_verdicts, summary  # noqa: E402
 
 DOC = ROOT / "docs" / "speed-accuracy.md"
 
@@ -40,7 +40,7 @@ def render() -> str:
               "Every run here really ran, so a verdict of \"does not fit\" is a memory bug to find (issue 13). "
               "\"tight\" fits only by using the safety reserve, as runs tuned to the largest micro-batch do.", "",
               "| framework | fits | tight | does not fit |", "|---|---|---|---|"]
-    for name, counts in _verdicts(rows).items():
+    for name, counts in memory_verdicts(rows).items():
         lines.append(f"| {name} | {counts['fits']} | {counts['tight']} | {counts['does not fit']} |")
     gpus = sorted({c.gpu for c in compared})
     uncertain = {row["id"]: row["uncertain"] for row in rows if row.get("uncertain")}
@@ -91,16 +91,6 @@ def render() -> str:
     lines += [f"| {c.id}{' *' if c.id in uncertain else ''} | {c.gpu} | {c.measured:,.0f} | {c.predicted:,.0f} | "
               f"{c.error:+.1%} |" for c in compared]
     return "\n".join(lines) + "\n"
-
-
-def _verdicts(rows: list[dict]) -> dict[str, dict[str, int]]:
-    from engine import estimate, scenario_from_dict
-
-    out: dict[str, dict[str, int]] = {}
-    for row in rows:
-        counts = out.setdefault(row["framework"], {"fits": 0, "tight": 0, "does not fit": 0})
-        counts[estimate(scenario_from_dict(row["scenario"])).verdict] += 1
-    return out
 
 
 def breakdown(frameworks: list[str]) -> None:

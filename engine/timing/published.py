@@ -55,3 +55,15 @@ def summary(compared: list[Compared]) -> dict[str, dict[str, float]]:
     return {name: {"rows": len(items), "median": statistics.median(abs(c.error) for c in items),
                    "p90": quantile([abs(c.error) for c in items], 0.9),
                    "mean_signed": statistics.fmean(c.error for c in items)} for name, items in groups.items()}
+
+
+def memory_verdicts(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Per framework, how many of these runs (all of which ran) the memory model judges fits / tight / does not
+    fit: a "does not fit" is a memory bug to find (issue 13)."""
+    from ..estimate import estimate  # the memory model, only for this check
+
+    out: dict[str, dict[str, int]] = {}
+    for row in rows:
+        counts = out.setdefault(row["framework"], {"fits": 0, "tight": 0, "does not fit": 0})
+        counts[estimate(scenario_from_dict(row["scenario"])).verdict] += 1
+    return out
