@@ -12,11 +12,12 @@ from engine import scenario_from_dict
 from engine.detailed import ACTIVATION_CONTEXT_MEMO, act_context, stage_layer_ranges
 from engine.errors import PlannerError
 from engine.frameworks import CROSS_ENTROPIES, FRAMEWORKS, behaviour
-from engine.memo import memo_tables
+from engine.memo import ScenarioMemo, memo_tables
 from engine.parallelism.pipeline import micro_batches_in_flight
 from engine.scenario import resolve_model
 from engine.stage_states import STAGE_STATES_MEMO, stage_states
 from engine.states import dtypes_for, layer_groups
+from engine.time_keys import FP8_RECIPES, MOE_TOKEN_DISPATCHERS
 from engine.timing.data import framework_profile
 from engine.timing.hardware import hardware_for
 from engine.timing.model import STAGE_TIME_MEMO, rates_for, stage_time_per_micro_batch
@@ -36,6 +37,12 @@ def scenarios_with_every_kind_of_key(draw: st.DrawFn) -> dict:
     data["reshard_after_forward"] = draw(st.booleans())
     data["images_per_sample"] = draw(st.sampled_from([0, 1, 4]))
     data["reserve"] = draw(st.sampled_from(["auto", 0.05]))
+    data["liger_kernels"] = draw(st.booleans())
+    data["fp8_recipe"] = draw(st.sampled_from(FP8_RECIPES))
+    data["moe_token_dispatcher_type"] = draw(st.sampled_from(MOE_TOKEN_DISPATCHERS))
+    data["recompute_modules"] = draw(st.sampled_from([["core_attn"], ["mlp", "layernorm"], ["moe", "moe_act"]]))
+    data["pipeline_split_accounts_for"] = draw(st.sampled_from([[], ["embedding"], ["embedding", "loss"]]))
+    data["activation_offload_layers"] = draw(st.sampled_from([0, 1]))
     return data
 
 
@@ -46,43 +53,45 @@ def _valid(data: dict):
         assume(False)
 
 
+def _recording(data: dict) -> RecordingScenario:
+    for table in memo_tables():  # a hit would skip the computation, and its reads with it
+        table.clear()
+    return RecordingScenario(_valid(data))
+
+
+def _assert_reads_no_ignored_key(s: RecordingScenario, table: ScenarioMemo) -> None:
+    read_but_ignored = s.keys_read & table.ignores
+    assert not read_but_ignored, f"{table.name} reads {sorted(read_but_ignored)}, which its memo table ignores"
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios_with_every_kind_of_key())
 def test_stage_states_read_no_key_they_ignore(data: dict) -> None:
-    s = RecordingScenario(_valid(data))
-    for table in memo_tables():  # a hit would skip the computation, and its reads with it
-        table.clear()
+    s = _recording(data)
     spec, dt, fw = resolve_model(s), dtypes_for(s), behaviour(s)
     for index, layers in enumerate(stage_layer_ranges(spec.layers, s.pp)):
         stage_states(s, spec, dt, fw, index, layers, layer_groups(s, spec, layers), micro_batches_in_flight(s, index))
-    read_but_ignored = s.keys_read & STAGE_STATES_MEMO.ignores
-    assert not read_but_ignored, f"stage states read {sorted(read_but_ignored)}, which their memo table ignores"
+    _assert_reads_no_ignored_key(s, STAGE_STATES_MEMO)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios_with_every_kind_of_key())
 def test_stage_time_reads_no_key_it_ignores(data: dict) -> None:
-    s = RecordingScenario(_valid(data))
-    for table in memo_tables():  # a hit would skip the computation, and its reads with it
-        table.clear()
+    s = _recording(data)
     spec, hw = resolve_model(s), hardware_for(s)
     prof = framework_profile(s.framework)
     rates = rates_for(s, hw, prof)
     for index, layers in enumerate(stage_layer_ranges(spec.layers, s.pp)):
         stage_time_per_micro_batch(s, spec, hw, prof, rates, index, layers)
-    read_but_ignored = s.keys_read & STAGE_TIME_MEMO.ignores
-    assert not read_but_ignored, f"a stage's time reads {sorted(read_but_ignored)}, which its memo table ignores"
+    _assert_reads_no_ignored_key(s, STAGE_TIME_MEMO)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios_with_every_kind_of_key())
 def test_activation_context_reads_no_key_it_ignores(data: dict) -> None:
-    s = RecordingScenario(_valid(data))
-    for table in memo_tables():
-        table.clear()
+    s = _recording(data)
     act_context(s, resolve_model(s), dtypes_for(s), behaviour(s))
-    read_but_ignored = s.keys_read & ACTIVATION_CONTEXT_MEMO.ignores
-    assert not read_but_ignored, f"the activation context reads {sorted(read_but_ignored)}, which its memo ignores"
+    _assert_reads_no_ignored_key(s, ACTIVATION_CONTEXT_MEMO)
 
 
 def test_every_memo_table_is_checked_here() -> None:
