@@ -297,10 +297,14 @@ def _mpt(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
         raise ModelConfigError(
             QT_TRANSLATE_NOOP("engine", "n_heads ({heads}) is not a multiple of kv_n_heads ({kv_heads})."),
             heads=heads, kv_heads=kv_heads)
+    if hidden % heads:
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP("engine", "d_model ({hidden}) is not a multiple of n_heads ({heads})."),
+            hidden=hidden, heads=heads)
     ratio = cfg.get("expansion_ratio", 4)
     if isinstance(ratio, bool) or not isinstance(ratio, int | float) or not 0 < ratio <= 64:
-        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "config.json 'expansion_ratio' must be a number from 0 to "
-                                                 "64, not {value!r}."), value=ratio)
+        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "config.json 'expansion_ratio' must be a number above 0 "
+                                                 "and at most 64, not {value!r}."), value=ratio)
     layers = _int(cfg, "n_layers", model_type)
     max_seq = _int(cfg, "max_seq_len", model_type, 2048)
     bias = not cfg.get("no_bias", True)

@@ -83,6 +83,10 @@ def check_scenario_numbers(data: dict[str, Any]) -> None:
 # vocab 256k, context 10M tokens; the bounds leave ample room.
 CONFIG_COUNTS: dict[str, tuple[int, int]] = {
     "hidden_size": (1, 1 << 20),
+    "d_model": (1, 1 << 20),  # MPT's names for hidden_size, num_attention_heads, num_hidden_layers and
+    "n_heads": (1, 65_536),  # max_position_embeddings
+    "n_layers": (1, 10_000),
+    "max_seq_len": (0, 1 << 40),
     "num_hidden_layers": (1, 10_000),
     "num_attention_heads": (1, 65_536),
     "num_key_value_heads": (0, 65_536),

@@ -172,3 +172,17 @@ def test_a_plain_mlp_keeps_its_activation_input_and_output():
     # no RoPE: nothing keeps the fused QKV output besides the attention kernel's own Q, K and V
     assert not any("fused QKV output" in name for name in terms)
     assert sum(terms.values()) == pytest.approx(2 * t * h * (1 + 1 + 3 + 1 + 1 + 1) + 2 * 2 * t * f, rel=0.01)
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"n_heads": 0}, "'n_heads' must be between 1"),
+    ({"d_model": 10**12}, "'d_model' must be between 1"),
+    ({"n_layers": 10**9}, "'n_layers' must be between 1 and 10,000"),
+    ({"n_heads": 7}, "d_model (4096) is not a multiple of n_heads (7)"),
+    ({"attn_config": {"kv_n_heads": 5}}, "n_heads (32) is not a multiple of kv_n_heads (5)"),
+    ({"expansion_ratio": "4"}, "'expansion_ratio' must be a number above 0"),
+])
+def test_a_broken_mpt_config_gets_one_sentence(change, words):
+    with pytest.raises(ModelConfigError) as exc:
+        model_from_hf_config({**MPT_7B, **change})
+    assert words in str(exc.value)

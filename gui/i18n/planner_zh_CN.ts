@@ -4031,57 +4031,57 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>名称超过了 {limit} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="124"/>
+        <location filename="../../engine/input_bounds.py" line="128"/>
         <source>config.json &apos;{key}&apos; must be a finite number, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是有限的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="128"/>
+        <location filename="../../engine/input_bounds.py" line="132"/>
         <source>config.json &apos;{key}&apos; is {p}, far beyond any real model.</source>
         <translation>config.json 中的 &apos;{key}&apos; 为 {p}，远超任何真实模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="136"/>
+        <location filename="../../engine/input_bounds.py" line="140"/>
         <source>config.json &apos;{key}&apos; must be a whole number, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是整数，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="140"/>
+        <location filename="../../engine/input_bounds.py" line="144"/>
         <source>config.json &apos;{key}&apos; must be between {low} and {high}, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须在 {low} 到 {high} 之间，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="145"/>
+        <location filename="../../engine/input_bounds.py" line="149"/>
         <source>config.json &apos;{key}&apos; must be a number from 0 to 1, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是 0 到 1 之间的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="150"/>
+        <location filename="../../engine/input_bounds.py" line="154"/>
         <source>config.json &apos;{key}&apos; must be a number of at least 0 or null, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是不小于 0 的数字或 null，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="155"/>
+        <location filename="../../engine/input_bounds.py" line="159"/>
         <source>config.json &apos;{key}&apos; must be true or false, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是 true 或 false，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="160"/>
+        <location filename="../../engine/input_bounds.py" line="164"/>
         <source>config.json &apos;{key}&apos; must be a list of layer numbers from 0 to 9,999.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是 0 到 9,999 之间的层编号列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="165"/>
+        <location filename="../../engine/input_bounds.py" line="169"/>
         <source>config.json &apos;{key}&apos; ({p}) cannot exceed the number of experts ({n}).</source>
         <translation>config.json 中的 &apos;{key}&apos;（{p}）不能超过专家数量（{n}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="169"/>
+        <location filename="../../engine/input_bounds.py" line="173"/>
         <source>config.json &apos;{key}&apos; ({p}) exceeds hidden_size ({h}), so each head would have no width; set head_dim.</source>
         <translation>config.json 中的 &apos;{key}&apos;（{p}）超过了 hidden_size（{h}），每个注意力头将没有宽度；请设置 head_dim。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="177"/>
+        <location filename="../../engine/input_bounds.py" line="181"/>
         <source>must be at least {minimum}, not {value}.</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
@@ -5603,8 +5603,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/hf_families.py" line="302"/>
+        <source>d_model ({hidden}) is not a multiple of n_heads ({heads}).</source>
+        <translation>d_model（{hidden}）不是 n_heads（{heads}）的整数倍。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/hf_families.py" line="306"/>
+        <source>config.json &apos;expansion_ratio&apos; must be a number above 0 and at most 64, not {value!r}.</source>
+        <translation>config.json 的 &apos;expansion_ratio&apos; 必须大于 0 且不超过 64，而不是 {value!r}。</translation>
+    </message>
+    <message>
         <source>config.json &apos;expansion_ratio&apos; must be a number from 0 to 64, not {value!r}.</source>
-        <translation>config.json 的 &apos;expansion_ratio&apos; 必须是 0 到 64 之间的数，而不是 {value!r}。</translation>
+        <translation type="vanished">config.json 的 &apos;expansion_ratio&apos; 必须是 0 到 64 之间的数，而不是 {value!r}。</translation>
     </message>
 </context>
 <context>
