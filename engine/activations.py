@@ -83,12 +83,13 @@ def _norm(ctx: ActContext, n: float, in_bytes: int, xg: bool, wt: bool, out: Ter
           style: str = "llama") -> None:
     # HF RMSNorm keeps x.float() (for pow and mul); the weight's gradient needs the normalised input:
     # Llama-style norms cast it back to the input dtype first, Gemma-style norms keep it in fp32.
-    if style == "layernorm-lp":
-        # MPT's LPLayerNorm: F.layer_norm on the input cast to the compute dtype, autocast off; native_layer_norm
-        # keeps that input (and an fp32 mean and rstd per token, left out: 8 bytes a token), and its backward
-        # rebuilds the normalised input from them.
+    if style in ("layernorm-lp", "layernorm"):
+        # native_layer_norm keeps its input (and an fp32 mean and rstd per token, left out: 8 bytes a token) and
+        # rebuilds the normalised input from them in backward. MPT's LPLayerNorm casts the input to the compute
+        # dtype with autocast off; a plain nn.LayerNorm runs in fp32 under autocast (an fp32 copy of a bf16 input).
         if xg or wt:
-            out.append((f"{label}: compute-dtype input kept by the LayerNorm", ctx.compute * n))
+            kept = ctx.compute if style == "layernorm-lp" else (4 if ctx.amp else in_bytes)
+            out.append((f"{label}: input kept by the LayerNorm", kept * n))
         return
     if ctx.liger and style == "llama":  # LigerRMSNorm's backward computes dX and dW from X and the rstd alone
         if xg or wt:
@@ -248,7 +249,10 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
     if spec.norms_per_layer == 4:  # Gemma-2 also normalises the attention output before the residual add
         _norm(ctx, tn * h, c, ag, wt, out, "post-attention norm", style)
     mlp = spec.layer_linears(moe, linear_attn)[len(attn):]
-    _norm(ctx, tn * h, r, ag, wt, out, "MLP norm", style)
+    if not spec.parallel_residual:
+        _norm(ctx, tn * h, r, ag, wt, out, "MLP norm", style)
+    elif not (xg or wt) and ag:  # both norms read the layer input: kept once, by whichever needs it
+        _norm(ctx, tn * h, r, ag, False, out, "MLP norm", style)
     if moe:
         router = mlp[:1]
         shared = mlp[1:]

@@ -43,7 +43,7 @@ SUPPORTED_MODEL_TYPES = (
     *FAMILY_TYPES,
 )
 _UNSUPPORTED_REASONS = {
-    "gpt2": "learned position embeddings and LayerNorm-GELU blocks are not modelled",
+    "gpt2": "its dropout (0.1 on attention, residuals and embeddings by default) is not modelled",
     "bert": "encoder-only models are not modelled",
     "t5": "encoder-decoder models are not modelled",
 }
@@ -108,6 +108,8 @@ class ModelSpec(FamilyShapes):
     mlp_gated: bool = True  # gate x act(up) (SwiGLU/GeGLU); False: act(up_proj) -> down_proj (MPT, GPT-2 style)
     position_embedding_params: int = 0  # learned absolute position embeddings (MPT without ALiBi)
     rope: bool = True  # rotary embeddings rotate q and k into new tensors (MPT: learned positions or ALiBi)
+    parallel_residual: bool = False  # GPT-NeoX: attention and MLP both read the layer input (x + attn(x) + mlp(x))
+    norm_bias: bool = False  # LayerNorms with a bias beside the weight (GPT-NeoX)
 
     # ---- shapes -------------------------------------------------------------
     @property
@@ -205,7 +207,7 @@ class ModelSpec(FamilyShapes):
 
     def small_params(self, moe: bool, linear_attn: bool = False) -> int:
         """Norm weights, gates, sinks and convolutions of one layer (not in nn.Linear, not experts)."""
-        out = self.norms_per_layer * self.hidden + (self.hidden if moe and self.shared_gate else 0)
+        out = self.norms_per_layer * self.norm_params + (self.hidden if moe and self.shared_gate else 0)
         if linear_attn:
             return out + self.linear_attention_small_params
         return out + self.qk_norm_params + (self.heads if self.sinks else 0)
@@ -222,6 +224,11 @@ class ModelSpec(FamilyShapes):
         return self.layer_params(True, linear_attn) - unused
 
     @cached_property
+    def norm_params(self) -> int:
+        """One norm's parameters (the final norm's too): its weight, and its bias where it has one."""
+        return self.hidden * (2 if self.norm_bias else 1)
+
+    @cached_property
     def embedding_params(self) -> int:
         """Token embeddings, and learned position embeddings where the model has them (they travel together)."""
         return self.vocab * self.hidden + self.position_embedding_params
@@ -235,7 +242,7 @@ class ModelSpec(FamilyShapes):
     def text_params(self) -> int:
         """The language model: decoder layers, embeddings, head and final norm."""
         layers = sum(n * self.layer_params(*key) for key, n in self.layer_kind_counts.items())
-        return layers + self.embedding_params + self.head_params + self.hidden
+        return layers + self.embedding_params + self.head_params + self.norm_params
 
     @cached_property
     def total_params(self) -> int:
@@ -246,7 +253,7 @@ class ModelSpec(FamilyShapes):
     def active_params(self) -> int:
         """Parameters used per token: total minus the routed experts a token does not use."""
         layers = sum(n * self.active_layer_params(*key) for key, n in self.layer_kind_counts.items())
-        return layers + self.embedding_params + self.head_params + self.hidden + self.vision_params
+        return layers + self.embedding_params + self.head_params + self.norm_params + self.vision_params
 
     @cached_property
     def largest_layer_params(self) -> int:

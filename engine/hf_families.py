@@ -29,7 +29,8 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
 ALIASES = {"smollm3": "llama", "qwen2_5_vl": "qwen2", "qwen2_5_vl_text": "qwen2", "mistral3": "mistral",
            "gemma3": "gemma3_text", "llama4": "llama4_text"}
 FAMILY_TYPES = ("deepseek_v2", "deepseek_v3", "kimi_k2", "gemma3_text", "gemma3", "llama4_text", "llama4", "gpt_oss",
-                "qwen3_next", "olmo2", "glm4_moe", "smollm3", "qwen2_5_vl", "qwen2_5_vl_text", "mistral3", "mpt")
+                "qwen3_next", "olmo2", "glm4_moe", "smollm3", "qwen2_5_vl", "qwen2_5_vl_text", "mistral3", "mpt",
+                "gpt_neox")
 
 
 def _get(cfg: dict[str, Any], key: str, model_type: str) -> Any:
@@ -319,6 +320,21 @@ def _mpt(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
     }
 
 
+def _gpt_neox(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
+    """GPT-NeoX / Pythia (transformers GPTNeoXConfig): a fused query_key_value, a GELU MLP, LayerNorms with biases,
+    rotary embeddings on rotary_pct of each head, and (use_parallel_residual, the default) attention and MLP side
+    by side on the same layer input."""
+    f = _base(cfg, model_type)
+    bias = bool(cfg.get("attention_bias", True))
+    f.update(
+        ffn=_int(cfg, "intermediate_size", model_type), mlp_gated=False, fused_projections=True, qkv_bias=bias,
+        o_bias=bias, mlp_bias=True, norm_style="layernorm", norm_bias=True,
+        parallel_residual=bool(cfg.get("use_parallel_residual", True)),
+        attention_dropout=float(cfg.get("attention_dropout") or 0.0), moe_layer_flags=(False,) * f["layers"],
+    )
+    return f
+
+
 _READERS = {
     "deepseek_v2": _mla,
     "deepseek_v3": _mla,
@@ -330,6 +346,7 @@ _READERS = {
     "olmo2": _olmo2,
     "glm4_moe": _glm4_moe,
     "mpt": _mpt,
+    "gpt_neox": _gpt_neox,
 }
 
 

@@ -270,9 +270,9 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
         factored += spec.vocab / tp + spec.hidden
     if last:
         if adapters_only:
-            frozen += spec.hidden
+            frozen += spec.norm_params
         else:
-            trainable_dense += spec.hidden
+            trainable_dense += spec.norm_params
     largest_param = max(embed, spec.ffn * spec.hidden / tp, spec.q_dim * spec.hidden / tp)
     return StageParams(trainable_dense, trainable_expert, frozen, quantized, lora, factored,
                        largest_unit, largest_param, released, bytes_per_value(fmt) if fmt else 0.0, fmt)

@@ -168,7 +168,7 @@ def test_a_plain_mlp_keeps_its_activation_input_and_output():
     t, h, f = 2048, 4096, 4 * 4096
     assert terms["MLP: up output (the activation's input)"] == 2 * t * f
     assert terms["MLP product: input kept by down_proj"] == 2 * t * f
-    assert terms["MLP norm: compute-dtype input kept by the LayerNorm"] == 2 * t * h
+    assert terms["MLP norm: input kept by the LayerNorm"] == 2 * t * h
     # no RoPE: nothing keeps the fused QKV output besides the attention kernel's own Q, K and V
     assert not any("fused QKV output" in name for name in terms)
     assert sum(terms.values()) == pytest.approx(2 * t * h * (1 + 1 + 3 + 1 + 1 + 1) + 2 * 2 * t * f, rel=0.01)
@@ -186,3 +186,12 @@ def test_a_broken_mpt_config_gets_one_sentence(change, words):
     with pytest.raises(ModelConfigError) as exc:
         model_from_hf_config({**MPT_7B, **change})
     assert words in str(exc.value)
+
+
+def test_gpt_neox_layout_counts_what_the_pythia_paper_counts():
+    # Biderman et al. 2023, "Pythia", Table 1: 1B has 1,011,781,632 parameters, 805,736,448 without embeddings;
+    # the LayerNorm biases (2 per layer + the final one) are what a weight-only count would miss.
+    m = model_presets()["pythia-1b"].spec
+    assert m.total_params == 1_011_781_632
+    assert m.total_params - 2 * m.embedding_params == 805_736_448  # untied: embed_in and embed_out
+    assert m.parallel_residual and not m.mlp_gated and m.norm_bias

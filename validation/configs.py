@@ -99,6 +99,15 @@ MODELS: dict[str, tuple[str, dict[str, Any]]] = {
         "router_aux_loss_coef": 0.02, "sliding_window": None, "tie_word_embeddings": False,
         "torch_dtype": "bfloat16", "use_cache": True, "vocab_size": 32000,
     }),
+    # https://huggingface.co/EleutherAI/pythia-160m/blob/main/config.json (GPT-NeoX: parallel attention and GELU
+    # MLP, rotary on 25% of each head, untied; github.com/EleutherAI/pythia models/160M/pythia-160m.yml)
+    "pythia-160m": ("Pythia-160M", {
+        "architectures": ["GPTNeoXForCausalLM"], "model_type": "gpt_neox", "bos_token_id": 0, "eos_token_id": 0,
+        "hidden_act": "gelu", "hidden_size": 768, "initializer_range": 0.02, "intermediate_size": 3072,
+        "layer_norm_eps": 1e-05, "max_position_embeddings": 2048, "num_attention_heads": 12,
+        "num_hidden_layers": 12, "rotary_emb_base": 10000, "rotary_pct": 0.25, "tie_word_embeddings": False,
+        "torch_dtype": "float16", "use_cache": True, "use_parallel_residual": True, "vocab_size": 50304,
+    }),
     # https://huggingface.co/Qwen/Qwen3-30B-A3B/blob/main/config.json
     "qwen3-30b-a3b": ("Qwen3-30B-A3B", {
         "architectures": ["Qwen3MoeForCausalLM"], "model_type": "qwen3_moe",

@@ -179,6 +179,12 @@ def issue12_runs() -> list[Run]:
                  note="reduced depth"),
         make_run("llama-4-scout", "bf16", layers=4, method="lora", lora_rank=16, lora_targets=ATTN, note="reduced depth"),
         make_run("glm-4.5-air", "bf16", layers=4, method="lora", lora_rank=16, lora_targets=ATTN, note="reduced depth"),
+        # a plain GELU MLP, LayerNorms, parallel attention and MLP, partial rotary (GPT-NeoX / Pythia)
+        make_run("pythia-160m", "bf16", layers=4, note="reduced depth"),
+        make_run("pythia-160m", "amp-bf16", layers=4, note="reduced depth"),
+        make_run("pythia-160m", "bf16", layers=4, checkpointing="full", note="reduced depth"),
+        make_run("pythia-160m", "bf16", layers=4, method="lora", lora_rank=16, lora_targets=ALL_LINEAR,
+                 note="reduced depth"),
     ]
 
 

@@ -58,7 +58,7 @@ def root_params(spec: ModelSpec, first: bool, last: bool, tp: int) -> float:
     if first:
         params += spec.embedding_params / tp
     if last:
-        params += spec.hidden + (spec.head_params if not spec.tied_embeddings else
+        params += spec.norm_params + (spec.head_params if not spec.tied_embeddings else
                                  (0 if first else spec.embedding_params)) / tp
     return params
 
