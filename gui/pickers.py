@@ -186,7 +186,9 @@ class ModelPicker(QGroupBox):
 
     def refresh(self) -> None:
         groups: dict[str, list[tuple[str, list[str]]]] = dict(self.local.model_groups())
-        for preset in model_presets().values():
+        # families by name, and within one the smallest first (Pythia 160M, 1B, 6.9B, 12B), not in the order of the
+        # ids' letters (12b before 160m)
+        for preset in sorted(model_presets().values(), key=lambda p: (p.family.casefold(), p.spec.total_params)):
             spec = preset.spec
             params = format_count(spec.total_params)
             if spec.is_moe:
