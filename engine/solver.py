@@ -101,6 +101,7 @@ _SEQ = QT_TRANSLATE_NOOP("engine", "shorter sequences: less context per sample; 
 _ZERO = QT_TRANSLATE_NOOP("engine", "ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)")
 _TP = QT_TRANSLATE_NOOP("engine", "TP needs fast NVLink inside the node (communication in every layer)")
 _PP = QT_TRANSLATE_NOOP("engine", "PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)")
+_LIGER = QT_TRANSLATE_NOOP("engine", "Liger kernels (pip install liger-kernel): the same maths, usually a little faster")
 _OFF = QT_TRANSLATE_NOOP("engine", "offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM")
 
 
@@ -114,6 +115,11 @@ def _axes(s: Scenario) -> list[list[_Option]]:
     if s.attention != "flash":
         axes.append([_Option("attn", 0.5, (("attention", "flash"),),
                                message(QT_TRANSLATE_NOOP("engine", "use FlashAttention")), "")])
+    if s.framework == "huggingface" and not s.liger_kernels and spec.norm_style == "llama" and spec.mlp_gated \
+            and spec.attention != "mla":  # what transformers' use_liger_kernel=True patches in
+        axes.append([_Option("liger", 0.6, (("liger_kernels", True), ("cross_entropy", "fused-linear")),
+                               message(QT_TRANSLATE_NOOP("engine", "use Liger kernels (use_liger_kernel: true)")),
+                               _LIGER)])
     mb = [m for m in range(s.micro_batch - 1, 0, -1) if s.micro_batch % m == 0]
     # Same maths, only less efficient kernels: cheaper than changing the method (seed 004 ranks it second).
     axes.append([_Option("mb", 0.75 + 0.25 * math.log2(s.micro_batch / m),

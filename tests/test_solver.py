@@ -238,3 +238,28 @@ def test_largest_model_of_a_family_takes_the_images_of_a_vision_language_scenari
     for c in answer.candidates:
         if model_presets()[c.model].spec.vision is None:
             assert c.verdict == "invalid" and "vision tower" in c.reason
+
+
+def test_liger_kernels_are_suggested_where_transformers_can_patch_them_in():
+    from engine.suggest import suggestions
+
+    # Llama-3-8B LoRA on a 24 GB card with 8K tokens: the fp32 logits (b·s·V) and the eager norms and SwiGLU are
+    # what use_liger_kernel removes (engine/frameworks/loss.py fused-linear, activations.py Liger terms).
+    s = scenario_from_dict({"model": "llama-3-8b", "gpu": "rtx-4090", "method": "lora", "precision": "bf16",
+                            "seq_len": 8192})
+    liger = [sug for sug in suggestions(s) if sug.changes.get("liger_kernels")]
+    assert len(liger) == 1 and liger[0].changes["cross_entropy"] == "fused-linear"
+    assert liger[0].saved_bytes > 4 * 2**30  # the logits alone: 8192 x 128256 x 4 bytes, more than once
+    for other in ({"framework": "torchtitan"}, {"liger_kernels": True}):
+        assert not any(sug.changes.get("liger_kernels") for sug in suggestions(s.replace(**other)))
+
+
+def test_make_it_fit_offers_liger_kernels_as_a_cheap_step():
+    # The same 8K-token LoRA on a 24 GB card: checkpointing alone does not fit (engine), checkpointing with Liger's
+    # kernels does, and that plan changes no assumption (same model, method, sequence and hardware).
+    s = scenario_from_dict({"model": "llama-3-8b", "gpu": "rtx-4090", "method": "lora", "precision": "bf16",
+                            "seq_len": 8192})
+    assert not estimate(s.replace(checkpointing="full")).fits
+    first = plans(s)[0]
+    assert first.changes["liger_kernels"] is True and first.changes["checkpointing"] == "full"
+    assert first.fits and first.assumptions_changed == ()
