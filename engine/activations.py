@@ -249,10 +249,13 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
     if spec.norms_per_layer == 4:  # Gemma-2 also normalises the attention output before the residual add
         _norm(ctx, tn * h, c, ag, wt, out, "post-attention norm", style)
     mlp = spec.layer_linears(moe, linear_attn)[len(attn):]
+    one_norm = spec.parallel_residual and spec.norms_per_layer == 1  # Phi: one norm's output feeds both blocks
     if not spec.parallel_residual:
         _norm(ctx, tn * h, r, ag, wt, out, "MLP norm", style)
-    elif not (xg or wt) and ag:  # both norms read the layer input: kept once, by whichever needs it
+    elif not one_norm and not (xg or wt) and ag:  # both norms read the layer input: kept once, by whichever needs it
         _norm(ctx, tn * h, r, ag, False, out, "MLP norm", style)
+    if spec.residual_dropout and ag:  # nn.Dropout keeps a one-byte mask of each block's output
+        out.append(("residual dropout masks (attention and MLP outputs)", 2 * tn * h))
     if moe:
         router = mlp[:1]
         shared = mlp[1:]
@@ -285,10 +288,11 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
         if spec.output_router_logits:
             out.append(("router logits kept for the auxiliary loss", c * t * spec.n_experts))
     else:
-        _linear_inputs(ctx, tn * h, r, mlp[:-1], wt or (bnb and ag), lora_names, False, out, "MLP norm output",
-                       tn != t)
+        _linear_inputs(ctx, tn * h, r, mlp[:-1], wt or (bnb and ag), lora_names,
+                       one_norm and (wt or (bnb and xg)), out, "MLP norm output", tn != t)
         _weight_copies(ctx, mlp, 0.0, out)
-        _mlp_terms(ctx, spec.ffn / tp, mlp[-1:], wt or (bnb and ag), lora_names, out, "MLP", spec.mlp_gated)
+        _mlp_terms(ctx, spec.ffn / tp, mlp[-1:], wt or (bnb and ag), lora_names, out, "MLP", spec.mlp_gated,
+                   1 if ctx.compiled else spec.act_tensors)
     if spec.norms_per_layer == 4:
         _norm(ctx, tn * h, c, ag, wt, out, "post-MLP norm", style)
     return out
@@ -322,10 +326,11 @@ def unsloth_layer_terms(ctx: ActContext, spec: ModelSpec) -> Terms:
 
 
 def _mlp_terms(ctx: ActContext, f: float, down: tuple[Linear, ...], wt: bool, lora_names: frozenset[str],
-               out: Terms, label: str, gated: bool = True) -> None:
+               out: Terms, label: str, gated: bool = True, act_tensors: int = 1) -> None:
     c, t = ctx.compute, ctx.t
-    if not gated:  # act(up_proj(x)) -> down_proj: the activation keeps its input, eager or fused alike
-        out.append((f"{label}: up output (the activation's input)", c * t * f))
+    if not gated:  # act(up_proj(x)) -> down_proj: GELU keeps its input (NewGELU in Python: 4 tensors of that size)
+        out.append((f"{label}: up output (the activation's input)" if act_tensors == 1 else
+                    f"{label}: up output and the activation's intermediates", act_tensors * c * t * f))
     elif ctx.compiled or ctx.liger:  # a fused SwiGLU kernel keeps gate and up and recomputes silu(gate) in backward
         out.append((f"{label}: gate output and up output ({'compiled' if ctx.compiled else 'Liger'} SwiGLU)",
                     2 * c * t * f))

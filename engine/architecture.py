@@ -109,7 +109,10 @@ class ModelSpec(FamilyShapes):
     position_embedding_params: int = 0  # learned absolute position embeddings (MPT without ALiBi)
     rope: bool = True  # rotary embeddings rotate q and k into new tensors (MPT: learned positions or ALiBi)
     parallel_residual: bool = False  # GPT-NeoX: attention and MLP both read the layer input (x + attn(x) + mlp(x))
-    norm_bias: bool = False  # LayerNorms with a bias beside the weight (GPT-NeoX)
+    norm_bias: bool = False  # LayerNorms with a bias beside the weight (GPT-NeoX, Phi-2)
+    head_bias: bool = False  # the lm_head carries a bias (Phi-1.5/2)
+    act_tensors: int = 1  # ffn-wide tensors a plain MLP's activation keeps (NewGELU written out in Python: 4)
+    residual_dropout: float = 0.0  # dropout on the attention and MLP outputs (Phi-2 resid_pdrop): a mask each
 
     # ---- shapes -------------------------------------------------------------
     @property
@@ -236,7 +239,7 @@ class ModelSpec(FamilyShapes):
     @cached_property
     def head_params(self) -> int:
         """lm_head weights when untied (tied heads share the embedding)."""
-        return 0 if self.tied_embeddings else self.vocab * self.hidden
+        return 0 if self.tied_embeddings else self.vocab * self.hidden + (self.vocab if self.head_bias else 0)
 
     @cached_property
     def text_params(self) -> int:

@@ -30,7 +30,7 @@ ALIASES = {"smollm3": "llama", "qwen2_5_vl": "qwen2", "qwen2_5_vl_text": "qwen2"
            "gemma3": "gemma3_text", "llama4": "llama4_text"}
 FAMILY_TYPES = ("deepseek_v2", "deepseek_v3", "kimi_k2", "gemma3_text", "gemma3", "llama4_text", "llama4", "gpt_oss",
                 "qwen3_next", "olmo2", "glm4_moe", "smollm3", "qwen2_5_vl", "qwen2_5_vl_text", "mistral3", "mpt",
-                "gpt_neox")
+                "gpt_neox", "phi")
 
 
 def _get(cfg: dict[str, Any], key: str, model_type: str) -> Any:
@@ -335,6 +335,21 @@ def _gpt_neox(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
     return f
 
 
+def _phi(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
+    """Phi-1.5 / Phi-2 (transformers PhiForCausalLM): one LayerNorm whose output feeds attention and MLP side by side,
+    q/k/v/dense and fc1/fc2 with biases, partial rotary, an lm_head with a bias; hidden_act gelu_new is transformers'
+    NewGELUActivation, written out in Python (pow, tanh and two multiplies keep four ffn-wide tensors)."""
+    f = _base(cfg, model_type)
+    f.update(
+        ffn=_int(cfg, "intermediate_size", model_type), mlp_gated=False, qkv_bias=True, o_bias=True, mlp_bias=True,
+        norm_style="layernorm", norm_bias=True, norms_per_layer=1, parallel_residual=True, head_bias=True,
+        act_tensors=4 if cfg.get("hidden_act", "gelu_new") == "gelu_new" else 1,
+        residual_dropout=float(cfg.get("resid_pdrop") or 0.0), qk_norm="full" if cfg.get("qk_layernorm") else "none",
+        moe_layer_flags=(False,) * f["layers"],
+    )
+    return f
+
+
 _READERS = {
     "deepseek_v2": _mla,
     "deepseek_v3": _mla,
@@ -347,6 +362,7 @@ _READERS = {
     "glm4_moe": _glm4_moe,
     "mpt": _mpt,
     "gpt_neox": _gpt_neox,
+    "phi": _phi,
 }
 
 

@@ -195,3 +195,25 @@ def test_gpt_neox_layout_counts_what_the_pythia_paper_counts():
     assert m.total_params == 1_011_781_632
     assert m.total_params - 2 * m.embedding_params == 805_736_448  # untied: embed_in and embed_out
     assert m.parallel_residual and not m.mlp_gated and m.norm_bias
+
+
+def test_phi_layout_shares_one_norm_and_keeps_newgelus_intermediates():
+    # PhiForCausalLM (transformers): q/k/v and fc1 read the same LayerNorm output (kept once); NewGELU written out in
+    # Python keeps its input, tanh, 1 + tanh and 0.5 x (4 ffn-wide tensors, traced: validation/breakdown.py), fc2 its
+    # output; resid_pdrop 0.1 keeps a one-byte mask of each block's output on CUDA.
+    from engine.activations import layer_terms
+    from engine.detailed import act_context
+    from engine.frameworks.settings import behaviour
+    from engine.scenario import resolve_model
+    from engine.states import dtypes_for
+
+    m = model_presets()["phi-2"].spec
+    assert m.total_params == 2_779_683_840 and m.norms_per_layer == 1 and m.head_bias
+    s = scenario_from_dict({"model": "phi-2", "precision": "bf16", "attention": "sdpa", "micro_batch": 1,
+                            "seq_len": 2048})
+    spec = resolve_model(s)
+    terms = dict(layer_terms(act_context(s, spec, dtypes_for(s), behaviour(s)), spec, False, True, True, frozenset()))
+    t, h, f = 2048, 2560, 10240
+    assert "MLP norm output: input kept by fc1" not in terms and not any(n.startswith("MLP norm") for n in terms)
+    assert terms["MLP: up output and the activation's intermediates"] == 4 * 2 * t * f
+    assert terms["residual dropout masks (attention and MLP outputs)"] == 2 * t * h

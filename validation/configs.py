@@ -108,6 +108,16 @@ MODELS: dict[str, tuple[str, dict[str, Any]]] = {
         "num_hidden_layers": 12, "rotary_emb_base": 10000, "rotary_pct": 0.25, "tie_word_embeddings": False,
         "torch_dtype": "float16", "use_cache": True, "use_parallel_residual": True, "vocab_size": 50304,
     }),
+    # https://huggingface.co/microsoft/phi-2/blob/main/config.json (one LayerNorm feeding attention and MLP, partial
+    # rotary, NewGELU written out in Python, residual dropout 0.1, lm_head with a bias)
+    "phi-2": ("Phi-2", {
+        "architectures": ["PhiForCausalLM"], "attention_dropout": 0.0, "bos_token_id": 50256, "embd_pdrop": 0.0,
+        "eos_token_id": 50256, "hidden_act": "gelu_new", "hidden_size": 2560, "initializer_range": 0.02,
+        "intermediate_size": 10240, "layer_norm_eps": 1e-05, "max_position_embeddings": 2048, "model_type": "phi",
+        "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 32, "partial_rotary_factor": 0.4,
+        "qk_layernorm": False, "resid_pdrop": 0.1, "rope_scaling": None, "rope_theta": 10000.0,
+        "tie_word_embeddings": False, "torch_dtype": "float16", "use_cache": True, "vocab_size": 51200,
+    }),
     # https://huggingface.co/Qwen/Qwen3-30B-A3B/blob/main/config.json
     "qwen3-30b-a3b": ("Qwen3-30B-A3B", {
         "architectures": ["Qwen3MoeForCausalLM"], "model_type": "qwen3_moe",

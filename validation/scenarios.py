@@ -185,6 +185,14 @@ def issue12_runs() -> list[Run]:
         make_run("pythia-160m", "bf16", layers=4, checkpointing="full", note="reduced depth"),
         make_run("pythia-160m", "bf16", layers=4, method="lora", lora_rank=16, lora_targets=ALL_LINEAR,
                  note="reduced depth"),
+        # one LayerNorm for both blocks, NewGELU in Python, residual dropout (PyTorch's CPU dropout keeps its mask in
+        # the input's dtype, the CUDA kernel as bool: these CPU traces hold 2 bytes more per token and hidden unit
+        # per layer than a GPU run)
+        make_run("phi-2", "bf16", layers=4, note="reduced depth; CPU dropout masks in bf16"),
+        make_run("phi-2", "amp-bf16", layers=4, note="reduced depth; CPU dropout masks in bf16"),
+        make_run("phi-2", "bf16", layers=4, checkpointing="full", note="reduced depth; CPU dropout masks in bf16"),
+        make_run("phi-2", "bf16", layers=4, method="lora", lora_rank=16, lora_targets=ALL_LINEAR,
+                 note="reduced depth; CPU dropout masks in bf16"),
     ]
 
 
