@@ -5,8 +5,9 @@
     est.peak_allocated_bytes, est.verdict
 """
 
-from .architecture import ModelSpec, model_from_hf_config, read_config_file
+from .architecture import ModelSpec, model_from_hf_config
 from .breakdown import Component, Estimate, StageEstimate
+from .config_file import read_config_file
 from .errors import ConsistencyError, ModelConfigError, PlannerError, PresetError, ScenarioError
 from .estimate import estimate, kv_cache_bytes
 from .presets import get_gpu, get_model_preset, gpu_presets, model_presets

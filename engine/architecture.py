@@ -8,18 +8,14 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
-from .bounded_json import parse_json
 from .errors import ModelConfigError
 from .hf_families import ALIASES, FAMILY_TYPES, family_fields
 from .input_bounds import check_hf_config
 from .layer_shapes import FamilyShapes, Linear, with_mtp
 from .messages import QT_TRANSLATE_NOOP
 from .vision import VisionSpec, vision_from_config
-
-MAX_CONFIG_BYTES = 4 * 1024 * 1024
 
 # model_type -> family traits that config.json does not spell out.
 _QKV_BIAS_TYPES = {"qwen2", "qwen2_moe"}
@@ -394,29 +390,3 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
         per_layer_mask=model_type == "gemma2",
         vision=vision_from_config(config, hidden),
     )
-
-
-def read_config_file(path: str | Path) -> dict[str, Any]:
-    """Read a local config.json safely: size-limited, JSON only, clear messages."""
-    p = Path(path)
-    if not p.is_file():
-        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "{p} is not a file."), p=p)
-    if p.stat().st_size > MAX_CONFIG_BYTES:
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP(
-                "engine", "{name} is larger than 4 MB; a config.json is a few kilobytes. Is it a weights file?"
-            ),
-            name=p.name,
-        )
-    try:
-        data = parse_json(p.read_bytes().decode("utf-8-sig"))  # bounded: depth, digits, no NaN
-    except (OSError, ValueError) as exc:
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP("engine", "{name} is not a JSON config file ({exc})."), name=p.name, exc=exc
-        ) from exc
-    if not isinstance(data, dict) or "model_type" not in data and "text_config" not in data:
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP("engine", "{name} does not look like a Hugging Face config.json (no 'model_type')."),
-            name=p.name,
-        )
-    return data
