@@ -39,7 +39,6 @@ SUPPORTED_MODEL_TYPES = (
     *FAMILY_TYPES,
 )
 _UNSUPPORTED_REASONS = {
-    "gpt2": "its dropout (0.1 on attention, residuals and embeddings by default) is not modelled",
     "bert": "encoder-only models are not modelled",
     "t5": "encoder-decoder models are not modelled",
 }
@@ -109,6 +108,7 @@ class ModelSpec(FamilyShapes):
     head_bias: bool = False  # the lm_head carries a bias (Phi-1.5/2)
     act_tensors: int = 1  # ffn-wide tensors a plain MLP's activation keeps (NewGELU written out in Python: 4)
     residual_dropout: float = 0.0  # dropout on the attention and MLP outputs (Phi-2 resid_pdrop): a mask each
+    embedding_dropout: float = 0.0  # dropout on the embeddings' output (GPT-2 embd_pdrop): one mask
 
     # ---- shapes -------------------------------------------------------------
     @property

@@ -308,6 +308,15 @@ def stage_components(
                 checkpointed=checkpointed,
             )
         )
+    if first and spec.embedding_dropout:  # nn.Dropout on the embeddings keeps a one-byte mask (GPT-2's embd_pdrop)
+        mask = ctx.t_norm * spec.hidden * in_flight
+        comps.append(Component(
+            "embedding_dropout",
+            QT_TRANSLATE_NOOP("engine", "Embedding dropout mask"),
+            "activations",
+            Moments(mask, mask, 0.0, 0.0),
+            QT_TRANSLATE_NOOP("engine", "b·s·h x 1 byte, kept until the embedding's backward"),
+        ))
     inputs = 16 * s.micro_batch * s.seq_len / s.cp + 2 * ctx.t * spec.head_dim * ctx.residual
     comps.append(Component(
         "inputs",

@@ -30,7 +30,7 @@ ALIASES = {"smollm3": "llama", "qwen2_5_vl": "qwen2", "qwen2_5_vl_text": "qwen2"
            "gemma3": "gemma3_text", "llama4": "llama4_text"}
 FAMILY_TYPES = ("deepseek_v2", "deepseek_v3", "kimi_k2", "gemma3_text", "gemma3", "llama4_text", "llama4", "gpt_oss",
                 "qwen3_next", "olmo2", "glm4_moe", "smollm3", "qwen2_5_vl", "qwen2_5_vl_text", "mistral3", "mpt",
-                "gpt_neox", "phi")
+                "gpt_neox", "phi", "gpt2")
 
 
 def _get(cfg: dict[str, Any], key: str, model_type: str) -> Any:
@@ -350,6 +350,30 @@ def _phi(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
     return f
 
 
+def _gpt2(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
+    """GPT-2 (transformers GPT2Config: n_embd, n_head, n_layer, n_positions, n_inner): Conv1D layers with biases (a
+    fused c_attn), LayerNorms with biases, learned positions, a GELU MLP (gelu_new: NewGELU in Python), tied
+    embeddings, dropout on the embeddings and on each block's output."""
+    hidden, heads = _int(cfg, "n_embd", model_type), _int(cfg, "n_head", model_type)
+    if hidden % heads:
+        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "n_embd ({hidden}) is not a multiple of n_head ({heads})."),
+                               hidden=hidden, heads=heads)
+    layers, positions = _int(cfg, "n_layer", model_type), _int(cfg, "n_positions", model_type, 1024)
+    tied = cfg.get("tie_word_embeddings")
+    return {
+        "model_type": model_type, "hidden": hidden, "layers": layers, "heads": heads, "kv_heads": heads,
+        "head_dim": hidden // heads, "vocab": _int(cfg, "vocab_size", model_type),
+        "tied_embeddings": True if tied is None else bool(tied), "max_position": positions,
+        "ffn": _int(cfg, "n_inner", model_type, 4 * hidden) or 4 * hidden, "mlp_gated": False,
+        "fused_projections": True, "qkv_bias": True, "o_bias": True, "mlp_bias": True, "norm_style": "layernorm",
+        "norm_bias": True, "rope": False, "position_embedding_params": positions * hidden,
+        "act_tensors": 4 if cfg.get("activation_function", "gelu_new") == "gelu_new" else 1,
+        "residual_dropout": float(cfg.get("resid_pdrop", 0.1) or 0.0),
+        "embedding_dropout": float(cfg.get("embd_pdrop", 0.1) or 0.0),
+        "attention_dropout": float(cfg.get("attn_pdrop", 0.1) or 0.0), "moe_layer_flags": (False,) * layers,
+    }
+
+
 _READERS = {
     "deepseek_v2": _mla,
     "deepseek_v3": _mla,
@@ -363,6 +387,7 @@ _READERS = {
     "mpt": _mpt,
     "gpt_neox": _gpt_neox,
     "phi": _phi,
+    "gpt2": _gpt2,
 }
 
 

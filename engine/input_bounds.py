@@ -87,6 +87,11 @@ CONFIG_COUNTS: dict[str, tuple[int, int]] = {
     "n_heads": (1, 65_536),  # max_position_embeddings
     "n_layers": (1, 10_000),
     "max_seq_len": (0, 1 << 40),
+    "n_embd": (1, 1 << 20),  # GPT-2's names for the same
+    "n_head": (1, 65_536),
+    "n_layer": (1, 10_000),
+    "n_positions": (0, 1 << 40),
+    "n_inner": (0, 1 << 24),
     "num_hidden_layers": (1, 10_000),
     "num_attention_heads": (1, 65_536),
     "num_key_value_heads": (0, 65_536),

@@ -217,3 +217,15 @@ def test_phi_layout_shares_one_norm_and_keeps_newgelus_intermediates():
     assert "MLP norm output: input kept by fc1" not in terms and not any(n.startswith("MLP norm") for n in terms)
     assert terms["MLP: up output and the activation's intermediates"] == 4 * 2 * t * f
     assert terms["residual dropout masks (attention and MLP outputs)"] == 2 * t * h
+
+
+def test_gpt2_layout_reads_its_own_keys_and_keeps_its_dropout_masks():
+    # openai-community/gpt2: 124,439,808 parameters as transformers builds them (learned positions 1024 x 768,
+    # tied embeddings); embd_pdrop and resid_pdrop 0.1 keep one-byte masks (CUDA's dropout kernel).
+    m = model_presets()["gpt2"].spec
+    assert m.total_params == 124_439_808 and m.position_embedding_params == 1024 * 768 and m.tied_embeddings
+    s = scenario_from_dict({"model": "gpt2", "precision": "bf16", "attention": "sdpa", "micro_batch": 1, "seq_len": 1024})
+    mask = next(c for c in estimate(s).components if c.key == "embedding_dropout")
+    assert mask.moments.forward == 1024 * 768
+    with pytest.raises(ModelConfigError, match="n_head"):
+        model_from_hf_config({**model_presets()["gpt2"].hf_config, "n_head": 7})

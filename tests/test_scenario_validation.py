@@ -45,8 +45,8 @@ def test_rejected_with_the_key_named(data, key):
 
 
 def test_unsupported_model_type_is_named():
-    with pytest.raises(ScenarioError, match="gpt2"):
-        scenario_from_dict({"model": {"name": "x", "hf_config": {"model_type": "gpt2", "n_embd": 768}}})
+    with pytest.raises(ScenarioError, match="bert"):
+        scenario_from_dict({"model": {"name": "x", "hf_config": {"model_type": "bert", "hidden_size": 768}}})
 
 
 def test_custom_model_missing_field_is_named():

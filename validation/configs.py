@@ -118,6 +118,17 @@ MODELS: dict[str, tuple[str, dict[str, Any]]] = {
         "qk_layernorm": False, "resid_pdrop": 0.1, "rope_scaling": None, "rope_theta": 10000.0,
         "tie_word_embeddings": False, "torch_dtype": "float16", "use_cache": True, "vocab_size": 51200,
     }),
+    # https://huggingface.co/openai-community/gpt2/blob/main/config.json (Conv1D layers, learned positions, NewGELU,
+    # dropout 0.1 on embeddings and block outputs, tied embeddings) with attn_pdrop 0: on the CPU, SDPA with dropout
+    # falls back to the math kernel and keeps b·a·s² tensors that CUDA's flash and memory-efficient kernels never
+    # make (they keep a random seed), so the released 0.1 would trace a different step than a GPU runs.
+    "gpt2-attn-dropout-off": ("GPT-2", {
+        "activation_function": "gelu_new", "architectures": ["GPT2LMHeadModel"], "attn_pdrop": 0.0,
+        "bos_token_id": 50256, "embd_pdrop": 0.1, "eos_token_id": 50256, "initializer_range": 0.02,
+        "layer_norm_epsilon": 1e-05, "model_type": "gpt2", "n_ctx": 1024, "n_embd": 768, "n_head": 12,
+        "n_layer": 12, "n_positions": 1024, "resid_pdrop": 0.1, "vocab_size": 50257,
+        "num_hidden_layers": 12,
+    }),
     # https://huggingface.co/Qwen/Qwen3-30B-A3B/blob/main/config.json
     "qwen3-30b-a3b": ("Qwen3-30B-A3B", {
         "architectures": ["Qwen3MoeForCausalLM"], "model_type": "qwen3_moe",
@@ -176,6 +187,8 @@ def model_config(key: str, layers: int | None = None) -> tuple[str, dict[str, An
     cfg = copy.deepcopy(cfg)
     if layers is not None and layers != cfg["num_hidden_layers"]:
         cfg["num_hidden_layers"] = layers
+        if "n_layer" in cfg:  # GPT-2 names it n_layer (transformers maps num_hidden_layers onto it)
+            cfg["n_layer"] = layers
         for k in ("max_window_layers",):
             if k in cfg:
                 cfg[k] = layers

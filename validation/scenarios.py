@@ -193,6 +193,14 @@ def issue12_runs() -> list[Run]:
         make_run("phi-2", "bf16", layers=4, checkpointing="full", note="reduced depth; CPU dropout masks in bf16"),
         make_run("phi-2", "bf16", layers=4, method="lora", lora_rank=16, lora_targets=ALL_LINEAR,
                  note="reduced depth; CPU dropout masks in bf16"),
+        # Conv1D layers, learned positions, embedding and block-output dropout (see configs.py for attn_pdrop)
+        make_run("gpt2-attn-dropout-off", "bf16", layers=4, s=1024, note="reduced depth; CPU dropout masks in bf16"),
+        make_run("gpt2-attn-dropout-off", "amp-bf16", layers=4, s=1024,
+                 note="reduced depth; CPU dropout masks in bf16"),
+        make_run("gpt2-attn-dropout-off", "bf16", layers=4, s=1024, checkpointing="full",
+                 note="reduced depth; CPU dropout masks in bf16"),
+        make_run("gpt2-attn-dropout-off", "bf16", layers=4, s=1024, method="lora", lora_rank=16,
+                 lora_targets=ALL_LINEAR, note="reduced depth; CPU dropout masks in bf16"),
     ]
 
 

@@ -3532,60 +3532,60 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="266"/>
+        <location filename="../../engine/architecture.py" line="265"/>
         <location filename="../../engine/hf_families.py" line="49"/>
         <source>config.json ({model_type}) has no &apos;{key}&apos;, which the estimate needs.</source>
         <translation>config.json（{model_type}）中缺少估算所需的 &apos;{key}&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="273"/>
+        <location filename="../../engine/architecture.py" line="272"/>
         <location filename="../../engine/hf_families.py" line="55"/>
         <source>config.json &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="297"/>
+        <location filename="../../engine/architecture.py" line="296"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="305"/>
+        <location filename="../../engine/architecture.py" line="304"/>
         <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
         <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="323"/>
+        <location filename="../../engine/architecture.py" line="322"/>
         <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
         <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="336"/>
+        <location filename="../../engine/architecture.py" line="335"/>
         <location filename="../../engine/hf_families.py" line="80"/>
         <source>num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads}).</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="346"/>
+        <location filename="../../engine/architecture.py" line="345"/>
         <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
         <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="400"/>
+        <location filename="../../engine/config_file.py" line="19"/>
         <source>{p} is not a file.</source>
         <translation>{p} 不是文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="403"/>
+        <location filename="../../engine/config_file.py" line="22"/>
         <source>{name} is larger than 4 MB; a config.json is a few kilobytes. Is it a weights file?</source>
         <translation>{name} 大于 4 MB，而 config.json 通常只有几 KB。它是不是权重文件？</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="412"/>
+        <location filename="../../engine/config_file.py" line="31"/>
         <source>{name} is not a JSON config file ({exc}).</source>
         <translation>{name} 不是 JSON 配置文件（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="416"/>
+        <location filename="../../engine/config_file.py" line="35"/>
         <source>{name} does not look like a Hugging Face config.json (no &apos;model_type&apos;).</source>
         <translation>{name} 看起来不像 Hugging Face config.json（没有 &apos;model_type&apos;）。</translation>
     </message>
@@ -3706,6 +3706,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
+        <location filename="../../engine/detailed.py" line="315"/>
+        <source>Embedding dropout mask</source>
+        <translation>嵌入层 dropout 掩码</translation>
+    </message>
+    <message>
+        <location filename="../../engine/detailed.py" line="318"/>
+        <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
+        <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
+    </message>
+    <message>
         <location filename="../../engine/stage_states.py" line="90"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
@@ -3730,12 +3740,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">视觉塔层数 × 每个图块保留的张量（按算子推导，未经追踪验证）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="314"/>
+        <location filename="../../engine/detailed.py" line="323"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="317"/>
+        <location filename="../../engine/detailed.py" line="326"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -4031,57 +4041,57 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>名称超过了 {limit} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="128"/>
+        <location filename="../../engine/input_bounds.py" line="133"/>
         <source>config.json &apos;{key}&apos; must be a finite number, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是有限的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="132"/>
+        <location filename="../../engine/input_bounds.py" line="137"/>
         <source>config.json &apos;{key}&apos; is {p}, far beyond any real model.</source>
         <translation>config.json 中的 &apos;{key}&apos; 为 {p}，远超任何真实模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="140"/>
+        <location filename="../../engine/input_bounds.py" line="145"/>
         <source>config.json &apos;{key}&apos; must be a whole number, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是整数，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="144"/>
+        <location filename="../../engine/input_bounds.py" line="149"/>
         <source>config.json &apos;{key}&apos; must be between {low} and {high}, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须在 {low} 到 {high} 之间，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="149"/>
+        <location filename="../../engine/input_bounds.py" line="154"/>
         <source>config.json &apos;{key}&apos; must be a number from 0 to 1, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是 0 到 1 之间的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="154"/>
+        <location filename="../../engine/input_bounds.py" line="159"/>
         <source>config.json &apos;{key}&apos; must be a number of at least 0 or null, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是不小于 0 的数字或 null，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="159"/>
+        <location filename="../../engine/input_bounds.py" line="164"/>
         <source>config.json &apos;{key}&apos; must be true or false, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是 true 或 false，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="164"/>
+        <location filename="../../engine/input_bounds.py" line="169"/>
         <source>config.json &apos;{key}&apos; must be a list of layer numbers from 0 to 9,999.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是 0 到 9,999 之间的层编号列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="169"/>
+        <location filename="../../engine/input_bounds.py" line="174"/>
         <source>config.json &apos;{key}&apos; ({p}) cannot exceed the number of experts ({n}).</source>
         <translation>config.json 中的 &apos;{key}&apos;（{p}）不能超过专家数量（{n}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="173"/>
+        <location filename="../../engine/input_bounds.py" line="178"/>
         <source>config.json &apos;{key}&apos; ({p}) exceeds hidden_size ({h}), so each head would have no width; set head_dim.</source>
         <translation>config.json 中的 &apos;{key}&apos;（{p}）超过了 hidden_size（{h}），每个注意力头将没有宽度；请设置 head_dim。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="181"/>
+        <location filename="../../engine/input_bounds.py" line="186"/>
         <source>must be at least {minimum}, not {value}.</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
@@ -5630,6 +5640,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/hf_families.py" line="307"/>
         <source>config.json &apos;expansion_ratio&apos; must be a number above 0 and at most 64, not {value!r}.</source>
         <translation>config.json 的 &apos;expansion_ratio&apos; 必须大于 0 且不超过 64，而不是 {value!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/hf_families.py" line="359"/>
+        <source>n_embd ({hidden}) is not a multiple of n_head ({heads}).</source>
+        <translation>n_embd（{hidden}）不是 n_head（{heads}）的整数倍。</translation>
     </message>
     <message>
         <source>config.json &apos;expansion_ratio&apos; must be a number from 0 to 64, not {value!r}.</source>
