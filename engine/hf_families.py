@@ -30,7 +30,7 @@ ALIASES = {"smollm3": "llama", "qwen2_5_vl": "qwen2", "qwen2_5_vl_text": "qwen2"
            "gemma3": "gemma3_text", "llama4": "llama4_text"}
 FAMILY_TYPES = ("deepseek_v2", "deepseek_v3", "kimi_k2", "gemma3_text", "gemma3", "llama4_text", "llama4", "gpt_oss",
                 "qwen3_next", "olmo2", "glm4_moe", "smollm3", "qwen2_5_vl", "qwen2_5_vl_text", "mistral3", "mpt",
-                "gpt_neox", "phi", "gpt2")
+                "gpt_neox", "phi", "gpt2", "starcoder2")
 
 
 def _get(cfg: dict[str, Any], key: str, model_type: str) -> Any:
@@ -374,6 +374,24 @@ def _gpt2(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
     }
 
 
+def _starcoder2(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
+    """StarCoder2 (transformers Starcoder2Config): Llama's attention (GQA, RoPE, sliding window) with biases
+    (use_bias), LayerNorms with biases, a GELU MLP (gelu_pytorch_tanh: one fused op), dropout on the embeddings and
+    on each block's output; tied embeddings by default."""
+    f = _base(cfg, model_type)
+    bias = bool(cfg.get("use_bias", True))
+    tied = cfg.get("tie_word_embeddings")
+    f.update(
+        ffn=_int(cfg, "intermediate_size", model_type), mlp_gated=False, qkv_bias=bias, o_bias=bias, mlp_bias=bias,
+        norm_style="layernorm", norm_bias=True, tied_embeddings=True if tied is None else bool(tied),
+        act_tensors=4 if cfg.get("hidden_act") == "gelu_new" else 1,
+        residual_dropout=float(cfg.get("residual_dropout") or 0.0),
+        embedding_dropout=float(cfg.get("embedding_dropout") or 0.0),
+        sliding_window=_int(cfg, "sliding_window", model_type, 0) or 0, moe_layer_flags=(False,) * f["layers"],
+    )
+    return f
+
+
 _READERS = {
     "deepseek_v2": _mla,
     "deepseek_v3": _mla,
@@ -388,6 +406,7 @@ _READERS = {
     "gpt_neox": _gpt_neox,
     "phi": _phi,
     "gpt2": _gpt2,
+    "starcoder2": _starcoder2,
 }
 
 

@@ -229,3 +229,14 @@ def test_gpt2_layout_reads_its_own_keys_and_keeps_its_dropout_masks():
     assert mask.moments.forward == 1024 * 768
     with pytest.raises(ModelConfigError, match="n_head"):
         model_from_hf_config({**model_presets()["gpt2"].hf_config, "n_head": 7})
+
+
+def test_starcoder2_layout_counts_what_transformers_builds():
+    # transformers 5.24 Starcoder2Config's defaults are StarCoder2-3B's shapes; Starcoder2ForCausalLM built from them
+    # on the meta device has 3,030,371,328 parameters (bigcode/starcoder2-3b is listed at 3.03B).
+    cfg = {"model_type": "starcoder2", "hidden_size": 3072, "intermediate_size": 12288, "num_hidden_layers": 30,
+           "num_attention_heads": 24, "num_key_value_heads": 2, "hidden_act": "gelu_pytorch_tanh",
+           "vocab_size": 49152, "use_bias": True, "residual_dropout": 0.1, "embedding_dropout": 0.1}
+    m = model_from_hf_config(cfg, "StarCoder2 3B shapes")
+    assert m.total_params == 3_030_371_328
+    assert not m.mlp_gated and m.act_tensors == 1 and m.tied_embeddings and m.embedding_dropout == 0.1

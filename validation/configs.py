@@ -129,6 +129,16 @@ MODELS: dict[str, tuple[str, dict[str, Any]]] = {
         "n_layer": 12, "n_positions": 1024, "resid_pdrop": 0.1, "vocab_size": 50257,
         "num_hidden_layers": 12,
     }),
+    # transformers Starcoder2Config's defaults (StarCoder2-3B's shapes: hidden 3072, 30 layers, 24 heads, 2 KV heads,
+    # intermediate 12288, vocabulary 49152) with the released models' dropout 0.1 on embeddings and block outputs
+    # (attention dropout 0: CPU SDPA falls back to the math kernel with it, see gpt2 above)
+    "starcoder2-3b-shapes": ("StarCoder2 (3B shapes)", {
+        "architectures": ["Starcoder2ForCausalLM"], "model_type": "starcoder2", "hidden_size": 3072,
+        "intermediate_size": 12288, "num_hidden_layers": 30, "num_attention_heads": 24, "num_key_value_heads": 2,
+        "hidden_act": "gelu_pytorch_tanh", "max_position_embeddings": 16384, "vocab_size": 49152, "use_bias": True,
+        "residual_dropout": 0.1, "embedding_dropout": 0.1, "attention_dropout": 0.0, "bos_token_id": 0,
+        "eos_token_id": 0, "tie_word_embeddings": True,
+    }),
     # https://huggingface.co/Qwen/Qwen3-30B-A3B/blob/main/config.json
     "qwen3-30b-a3b": ("Qwen3-30B-A3B", {
         "architectures": ["Qwen3MoeForCausalLM"], "model_type": "qwen3_moe",

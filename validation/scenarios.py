@@ -201,6 +201,10 @@ def issue12_runs() -> list[Run]:
                  note="reduced depth; CPU dropout masks in bf16"),
         make_run("gpt2-attn-dropout-off", "bf16", layers=4, s=1024, method="lora", lora_rank=16,
                  lora_targets=ALL_LINEAR, note="reduced depth; CPU dropout masks in bf16"),
+        make_run("starcoder2-3b-shapes", "bf16", layers=4, note="reduced depth; CPU dropout masks in bf16"),
+        make_run("starcoder2-3b-shapes", "amp-bf16", layers=4, note="reduced depth; CPU dropout masks in bf16"),
+        make_run("starcoder2-3b-shapes", "bf16", layers=4, method="lora", lora_rank=16, lora_targets=ALL_LINEAR,
+                 note="reduced depth; CPU dropout masks in bf16"),
     ]
 
 
