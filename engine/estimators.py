@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from .breakdown import Component
 from .detailed import act_context, stage_components, with_in_flight
-from .frameworks.loading import LoadAndHost, LoadParts, load_and_host, with_offloaded_activations
+from .frameworks.loading import LoadAndHost, LoadParts, with_offloaded_activations
 from .frameworks.settings import Behaviour
 from .messages import QT_TRANSLATE_NOOP
 from .seeds import seed_components
@@ -92,10 +92,6 @@ class DetailedEstimator:
     def load(self, parts: StageParts, components: tuple[Component, ...]) -> LoadAndHost:
         # only the decoder activations are offloaded (torchtune OffloadActivations / Unsloth)
         offloaded = sum(dict(c.inputs).get("offloaded_bytes", 0) for c in components if c.key == "activations")
-        if parts.load is None:  # parts this estimator did not make
-            s, dt = self._s, self._dt
-            adapter_bytes = (4 if s.lora_adapter_dtype == "fp32" else dt.compute) if s.method in ("lora", "qlora") else 0
-            return load_and_host(s, dt, parts.params, self._fw, offloaded, adapter_bytes)
         return with_offloaded_activations(parts.load, offloaded)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .breakdown import Estimate
+from .frameworks.settings import liger_can_patch
 from .limits import (  # noqa: F401 - the limits are part of the solver's public face
     MAX_GPUS,
     MAX_MICRO_BATCH,
@@ -115,8 +116,7 @@ def _axes(s: Scenario) -> list[list[_Option]]:
     if s.attention != "flash":
         axes.append([_Option("attn", 0.5, (("attention", "flash"),),
                                message(QT_TRANSLATE_NOOP("engine", "use FlashAttention")), "")])
-    if s.framework == "huggingface" and not s.liger_kernels and spec.norm_style == "llama" and spec.mlp_gated \
-            and spec.attention != "mla":  # what transformers' use_liger_kernel=True patches in
+    if liger_can_patch(s, spec):  # what transformers' use_liger_kernel=True patches in
         axes.append([_Option("liger", 0.6, (("liger_kernels", True), ("cross_entropy", "fused-linear")),
                                message(QT_TRANSLATE_NOOP("engine", "use Liger kernels (use_liger_kernel: true)")),
                                _LIGER)])

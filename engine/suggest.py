@@ -13,6 +13,7 @@ from typing import Any
 from .breakdown import Estimate
 from .errors import PlannerError
 from .estimate import estimate
+from .frameworks.settings import liger_can_patch
 from .limits import min_seq_len
 from .messages import QT_TRANSLATE_NOOP, Message, message
 from .scenario import Scenario, resolve_model
@@ -42,8 +43,7 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
             title = QT_TRANSLATE_NOOP("engine", "Turn on activation checkpointing and FlashAttention")
         out.append((message(title), changes,
                     QT_TRANSLATE_NOOP("engine", "recomputes each layer in backward: about 30-40% more compute")))
-    if (s.framework == "huggingface" and not s.liger_kernels and spec.norm_style == "llama" and spec.mlp_gated
-            and spec.attention != "mla"):
+    if liger_can_patch(s, spec):
         # transformers' use_liger_kernel=True: Liger's RMSNorm, RoPE and SwiGLU, and its fused linear cross-entropy
         out.append((message(QT_TRANSLATE_NOOP("engine", "Use Liger kernels (use_liger_kernel: true)")),
                     {"liger_kernels": True, "cross_entropy": "fused-linear"},

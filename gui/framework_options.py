@@ -98,7 +98,7 @@ class FrameworkOptions(QWidget):
         self.host_memory.setKeyboardTracking(False)
         self.host_memory.setToolTip(self.tr("CPU memory of one node: checked against what loading and offloading need"))
         form.addRow(self.tr("CPU memory per node"), self.host_memory)
-        self.megatron = MegatronRows(state, form, self)
+        self.megatron = MegatronRows(form, self._edit, self)
         self._form = form
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -4,6 +4,7 @@ in FrameworkOptions' form, so they line up with its other rows, and show only wh
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject
@@ -12,16 +13,16 @@ from PySide6.QtWidgets import QCheckBox, QFormLayout, QGridLayout, QSpinBox, QWi
 from engine import Scenario, resolve_model
 from engine.frameworks.megatron_layer import RECOMPUTE_MODULES
 
-from .state import AppState
 from .widgets import ValueCombo
 
 SPLIT_PARTS = ("embedding", "loss")
 
 
 class MegatronRows(QObject):
-    def __init__(self, state: AppState, form: QFormLayout, parent: QObject | None = None) -> None:
+    def __init__(self, form: QFormLayout, edit: Callable[[dict[str, Any]], None],
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.state, self._form = state, form
+        self._form, self._edit = form, edit
         words = {"core_attn": self.tr("attention core"), "moe_act": self.tr("MoE activation"),
                  "layernorm": self.tr("norms"), "mla_up_proj": self.tr("MLA up-projections"), "mlp": self.tr("MLP"),
                  "moe": self.tr("MoE layer"), "shared_experts": self.tr("shared experts")}
@@ -63,10 +64,6 @@ class MegatronRows(QObject):
     def _lists_changed(self) -> None:
         self._edit({"recompute_modules": [m for m, box in self.recompute.items() if box.isChecked()],
                     "pipeline_split_accounts_for": [p for p, box in self.split.items() if box.isChecked()]})
-
-    def _edit(self, changes: dict[str, Any]) -> None:
-        if not self.state.edit(changes):
-            self.show_scenario(self.state.scenario)
 
     def show_scenario(self, s: Scenario) -> None:
         for boxes, chosen in ((self.recompute, s.recompute_modules), (self.split, s.pipeline_split_accounts_for)):

@@ -48,11 +48,6 @@ class LoadParts:
     gpus_per_node: int
 
 
-def load_and_host(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, offloaded_activation_bytes: float,
-                  adapter_bytes: int) -> LoadAndHost:
-    return with_offloaded_activations(load_parts(s, dt, p, fw, adapter_bytes), offloaded_activation_bytes)
-
-
 def with_offloaded_activations(parts: LoadParts, offloaded_activation_bytes: float) -> LoadAndHost:
     host_train = parts.host_train_bytes + offloaded_activation_bytes
     host = parts.gpus_per_node * PROCESS_HOST_BYTES + max(parts.host_load_bytes, parts.gpus_per_node * host_train)

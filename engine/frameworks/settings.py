@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from .defaults import defaults_for
 
 if TYPE_CHECKING:
+    from ..architecture import ModelSpec
     from ..scenario import Scenario
 
 
@@ -35,12 +36,27 @@ class Behaviour:
 
 def cross_entropy_path(s: Scenario) -> str:
     """The loss path the scenario runs: its own choice, or its framework's default."""
-    return defaults_for(s.framework).cross_entropy if s.cross_entropy == "auto" else s.cross_entropy
+    return _cross_entropy(s.framework, s.cross_entropy)
+
+
+def _cross_entropy(framework: str, cross_entropy: str) -> str:
+    return defaults_for(framework).cross_entropy if cross_entropy == "auto" else cross_entropy
 
 
 def quantizes_head(s: Scenario) -> bool:
     """QLoRA quantises the lm_head too (Fabric's bitsandbytes plugin replaces every nn.Linear)."""
-    return s.method == "qlora" and defaults_for(s.framework).quantizes_head
+    return _quantizes_head(s.framework, s.method)
+
+
+def _quantizes_head(framework: str, method: str) -> bool:
+    return method == "qlora" and defaults_for(framework).quantizes_head
+
+
+def liger_can_patch(s: Scenario, spec: ModelSpec) -> bool:
+    """Transformers' use_liger_kernel=True would patch this model (Llama-style RMSNorm, SwiGLU, no MLA) and the
+    scenario does not already run it."""
+    return (s.framework == "huggingface" and not s.liger_kernels and spec.norm_style == "llama" and spec.mlp_gated
+            and spec.attention != "mla")
 
 
 def behaviour(s: Scenario) -> Behaviour:
@@ -52,7 +68,7 @@ def behaviour(s: Scenario) -> Behaviour:
 def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandable_segments: bool | str,
                main_grads_fp32: bool | str, zero_stage: int, fsdp: bool, method: str) -> Behaviour:
     d = defaults_for(framework)
-    ce = d.cross_entropy if cross_entropy == "auto" else cross_entropy
+    ce = _cross_entropy(framework, cross_entropy)
     op = checkpointing == "op-selective" or (checkpointing == "selective" and d.selective == "op")
     expandable = d.expandable_segments if expandable_segments == "auto" else bool(expandable_segments)
     main_fp32 = d.main_grads_fp32 if main_grads_fp32 == "auto" else bool(main_grads_fp32)
@@ -73,5 +89,5 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         compile_loss=d.id != "torchtitan",  # torchtitan's apply_compile wraps each TransformerBlock only
         outputs_fp32=d.outputs_fp32,
         logits_kept=d.logits_kept,
-        quantizes_head=d.quantizes_head and method == "qlora",
+        quantizes_head=_quantizes_head(framework, method),
     )
