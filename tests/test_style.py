@@ -17,3 +17,12 @@ def test_modules_stay_small():
     sizes = {p.relative_to(REPO).as_posix(): len(p.read_text().splitlines())
              for folder in ("engine", "gui") for p in (REPO / folder).rglob("*.py")}
     assert {name: n for name, n in sizes.items() if n > 420} == {}
+
+
+def test_no_build_output_or_large_files_tracked():
+    """Issue 21: build output (dist/, build/) is never committed, and no tracked file is over 5 MB."""
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True,
+                             timeout=60).stdout.decode().split("\0")
+    build_output = [p for p in tracked if p.split("/", 1)[0] in ("dist", "build")]
+    large = [p for p in tracked if p and (REPO / p).is_file() and (REPO / p).stat().st_size > 5 * 1024 * 1024]
+    assert build_output == [] and large == []
