@@ -16,27 +16,7 @@ from .messages import QT_TRANSLATE_NOOP
 
 # ---- scenario keys ---------------------------------------------------------------------------------------------
 
-# key -> the largest value accepted. Why these: the largest clusters have ~10^5 GPUs; the longest released contexts
-# are 10^7 tokens; no parallel degree exceeds a few thousand.
-SCENARIO_MAXIMA: dict[str, int | float] = {
-    "gpus_per_node": 1024,
-    "nodes": 100_000,
-    "micro_batch": 1_000_000,
-    "seq_len": 100_000_000,
-    "grad_accum": 1_000_000,
-    "lora_rank": 65_536,
-    "lora_alpha": 1_000_000,
-    "frozen_layers": 100_000,
-    "tp": 4096,
-    "pp": 4096,
-    "ep": 4096,
-    "cp": 4096,
-    "vpp": 1024,
-    # vision-language inputs: a video at a few frames per second is hundreds of images; no processor takes images
-    # larger than a few thousand pixels a side (Qwen2.5-VL resizes to at most 3,584), so these are generous
-    "images_per_sample": 10_000,
-    "image_resolution": 65_536,
-}
+# The largest value of each scenario key is declared with the key (engine/scenario.py, SCENARIO_MAXIMA there).
 ANY_COUNT_MAX = 2**60  # any other whole number in a scenario (bucket sizes, bytes): beyond it nothing is real
 GPU_MEMORY_MAX_BYTES = 2**50  # 1 PiB per card
 NAME_MAX_CHARS = 500
@@ -50,7 +30,7 @@ def short_number(value: Any) -> str:
     return repr(value)
 
 
-def _number_problem(key: str, value: Any, maximum: int | float) -> None:
+def check_number_bound(key: str, value: Any, maximum: int | float) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return  # types are checked by each key's own parser, with its own sentence
     if isinstance(value, float) and not math.isfinite(value):
@@ -60,17 +40,18 @@ def _number_problem(key: str, value: Any, maximum: int | float) -> None:
                             maximum=f"{maximum:,}", p=short_number(value))
 
 
-def check_scenario_numbers(data: dict[str, Any]) -> None:
-    """Upper bounds and finiteness of every number in a scenario object (before any key is parsed)."""
+def check_scenario_numbers(data: dict[str, Any], maxima: dict[str, int | float]) -> None:
+    """Upper bounds (`maxima`, ANY_COUNT_MAX for a key not in it) and finiteness of every number in a scenario
+    object, before any key is parsed."""
     for key, value in data.items():
-        _number_problem(key, value, SCENARIO_MAXIMA.get(key, ANY_COUNT_MAX))
+        check_number_bound(key, value, maxima.get(key, ANY_COUNT_MAX))
     for key, limit in (("name", NAME_MAX_CHARS), ("notes", NOTES_MAX_CHARS)):
         if isinstance(data.get(key), str) and len(data[key]) > limit:
             raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "is longer than {limit} characters."),
                                 limit=f"{limit:,}")
     gpu = data.get("gpu")
     if isinstance(gpu, dict):
-        _number_problem("gpu", gpu.get("memory_bytes"), GPU_MEMORY_MAX_BYTES)
+        check_number_bound("gpu", gpu.get("memory_bytes"), GPU_MEMORY_MAX_BYTES)
         if isinstance(gpu.get("name"), str) and len(gpu["name"]) > NAME_MAX_CHARS:
             raise ScenarioError("gpu", QT_TRANSLATE_NOOP("engine", "the name is longer than {limit} characters."),
                                 limit=NAME_MAX_CHARS)
@@ -178,11 +159,3 @@ def check_hf_config(cfg: dict[str, Any]) -> None:
         raise _config_error("num_attention_heads", QT_TRANSLATE_NOOP(
             "engine", "config.json '{key}' ({p}) exceeds hidden_size ({h}), so each head would have no width; set "
             "head_dim."), p=heads, h=hidden)
-
-
-def check_int_range(key: str, value: int, minimum: int) -> None:
-    """The scenario's whole-number keys: at least `minimum`, at most their bound (ScenarioError otherwise)."""
-    if value < minimum:
-        raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be at least {minimum}, not {value}."),
-                            minimum=minimum, value=short_number(value))
-    _number_problem(key, value, SCENARIO_MAXIMA.get(key, ANY_COUNT_MAX))

@@ -1,12 +1,13 @@
 """The scenario file (schema_version 1): one flat JSON object, validated key by key.
 
-DEFAULTS below is the one place where defaults are documented; docs/scenario-format.md
-is generated from the same table by `python main.py schema`.
+Every key is declared once, as a field of `Scenario` below (engine/keys.py says how): `DEFAULTS`, the parser, the
+bounds, `python main.py schema`, docs/scenario-format.md and the window's choice lists are derived from the fields.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,12 +24,38 @@ from .custom_parts import (  # noqa: F401 - re-exported
     parse_model_value,
 )
 from .errors import ScenarioError
-from .frameworks.keys import FRAMEWORK_KEYS, parse_auto_bools, parse_choices_and_bools, parse_framework_keys
+from .frameworks.defaults import CROSS_ENTROPIES, FRAMEWORKS
+from .frameworks.megatron_layer import RECOMPUTE_MODULES
 from .frameworks.model import as_built
-from .input_bounds import check_int_range, check_scenario_numbers
+from .input_bounds import ANY_COUNT_MAX, NAME_MAX_CHARS, NOTES_MAX_CHARS, check_scenario_numbers
+from .keys import (
+    LABEL,
+    REQUIRED,
+    TIME_ONLY,
+    Choice,
+    Count,
+    Flag,
+    KeySpec,
+    Names,
+    Number,
+    Parsed,
+    Text,
+    WholeNumber,
+    declared_keys,
+    key,
+)
 from .messages import QT_TRANSLATE_NOOP
 from .presets import GpuPreset, get_gpu, model_spec_for
-from .time_keys import CUSTOM_GPU_SPEED_KEYS, TIME_DEFAULTS, parse_gpu_speed, parse_time_keys  # noqa: F401
+from .time_keys import (  # noqa: F401 - re-exported
+    ATTENTION_KERNELS,
+    CUSTOM_GPU_SPEED_KEYS,
+    FP8_RECIPES,
+    MOE_TOKEN_DISPATCHERS,
+    POSITIVE_OR_NULL,
+    parse_calibration,
+    parse_gpu_speed,
+    parse_tokens_to_train,
+)
 
 SCHEMA_VERSION = 1
 MAX_SCENARIO_BYTES = 8 * 1024 * 1024
@@ -44,147 +71,189 @@ PP_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b")
 ESTIMATORS = ("detailed", "seed-per-op", "seed-k-factor", "seed-alpha")
 ADAPTER_DTYPES = ("fp32", "compute")
 VISION_TOWER_MODES = ("frozen", "trained")
+MODULES_TO_SAVE = ("embed_tokens", "lm_head")
 
-# key: (default, meaning). Order is the order of the file format documentation.
-DEFAULTS: dict[str, tuple[Any, str]] = {
-    "schema_version": (SCHEMA_VERSION, "file format version"),
-    "name": ("Untitled scenario", "shown in the window title and the library"),
-    "notes": ("", "free text"),
-    "model": (None, 'preset id (e.g. "llama-3-8b") or {"name": ..., "hf_config": {config.json}}; required'),
-    "gpu": ("h100-sxm-80gb", 'preset id or {"name": ..., "memory_bytes": N}'),
-    "gpus_per_node": (1, "GPUs in each node"),
-    "nodes": (1, "nodes; world size = gpus_per_node x nodes"),
-    "method": ("full", " | ".join(METHODS)),
-    "precision": ("amp-bf16", " | ".join(PRECISIONS)),
-    "optimizer": ("adamw", " | ".join(OPTIMIZERS) + " (adamw = PyTorch's default foreach AdamW)"),
-    "micro_batch": (1, "sequences per GPU per forward pass"),
-    "seq_len": (2048, "tokens per sequence"),
-    "grad_accum": (1, "micro-batches accumulated per optimizer step"),
-    "attention": ("sdpa", " | ".join(ATTENTIONS)),
-    "checkpointing": ("none", " | ".join(CHECKPOINTINGS) + " (activation checkpointing; selective: as the framework "
-                      "means it, Megatron's attention-core recompute or torchtune/torchtitan's per-op policy; "
-                      "op-selective: torchtitan's per-op policy, which saves every other matmul output and attention)"),
-    "lora_rank": (16, "LoRA rank r (lora / qlora)"),
-    "lora_targets": (["q_proj", "v_proj"], 'module names, "attention" (all attention projections) or "all-linear"'),
-    "lora_alpha": (32, "LoRA scaling numerator (no effect on memory; kept so peft settings round-trip)"),
-    "lora_adapter_dtype": ("fp32", "fp32 (peft's default upcast) | compute (adapters in the compute dtype)"),
-    "frozen_layers": (0, "decoder layers frozen (method freeze)"),
-    "freeze_embeddings": (True, "freeze the token embeddings too (method freeze)"),
-    "freeze_from": ("bottom", "which end the frozen layers are taken from: bottom | top"),
-    "qlora_bits": (4, "4 (NF4) | 8 (LLM.int8) base weights (qlora)"),
-    "qlora_double_quant": (True, "quantise the quantisation constants too (qlora)"),
-    "base_storage": ("compute", BASE_STORAGE_MEANING),
-    "tp": (1, "tensor parallel degree"),
-    "pp": (1, "pipeline parallel degree"),
-    "pp_schedule": ("1f1b", " | ".join(PP_SCHEDULES) + " (pipeline schedule: micro-batches kept in flight per stage)"),
-    "vpp": (1, "virtual pipeline stages (model chunks) per rank; more than 1 needs pp_schedule interleaved-1f1b"),
-    "ep": (1, "expert parallel degree (MoE)"),
-    "cp": (1, "context parallel degree"),
-    "sequence_parallel": (False, "shard norms/residual activations over tp"),
-    "loss_parallel": ("auto", 'vocabulary-parallel loss: true | false | "auto" (on in torchtitan and Megatron)'),
-    "zero_stage": (0, "0 | 1 (optimizer states) | 2 (+ gradients) | 3 (+ weights)"),
-    "fsdp": (False, "PyTorch FSDP FULL_SHARD, the same as ZeRO-3"),
-    "reshard_after_forward": (True, "FSDP/ZeRO-3 frees each layer's gathered weights after its forward "
-                              "(false keeps them from forward to backward)"),
-    "offload": ("none", " | ".join(OFFLOADS) + " (to CPU memory)"),
-    **FRAMEWORK_KEYS,
-    "estimator": ("detailed", " | ".join(ESTIMATORS)),
-    "k_factor": (3.0, "K of the seed-k-factor estimator"),
-    "reserve": ("auto", '"auto" (the seeds\' table) or a fraction of the peak kept free'),
-    "images_per_sample": (0, "images in each sequence (vision-language models); seq_len counts their tokens too"),
-    "image_resolution": (0, "image side in pixels (0: the vision tower's native size)"),
-    "vision_tower": ("frozen", " | ".join(VISION_TOWER_MODES) + " (vision-language models: train the tower and projector?)"),
-    **TIME_DEFAULTS,
-}
-
-_POSITIVE_INTS = ("gpus_per_node", "nodes", "micro_batch", "seq_len", "grad_accum", "lora_rank", "tp", "pp", "ep", "cp",
-                  "vpp")
-_CHOICES = {
-    "method": METHODS,
-    "precision": PRECISIONS,
-    "optimizer": OPTIMIZERS,
-    "attention": ATTENTIONS,
-    "checkpointing": CHECKPOINTINGS,
-    "freeze_from": FREEZE_SIDES,
-    "offload": OFFLOADS,
-    "estimator": ESTIMATORS, "lora_adapter_dtype": ADAPTER_DTYPES,
-    "pp_schedule": PP_SCHEDULES,
-    "vision_tower": VISION_TOWER_MODES, "base_storage": BASE_STORAGES,
-}
-_BOOLS = ("freeze_embeddings", "qlora_double_quant", "sequence_parallel", "fsdp", "reshard_after_forward")
+# where a key counts (KeySpec.applies_to): shown in the documentation
+LORA = "method lora, qlora"
+DEEPSPEED = "framework deepspeed"
+MEGATRON = "framework megatron"
+VISION = "vision-language models"
 
 
-@dataclass(frozen=True, slots=True)
+def parse_lora_targets(targets: Any) -> tuple[str, ...] | str:
+    if targets in ("all-linear", "attention"):
+        return targets
+    if isinstance(targets, list) and targets and all(isinstance(t, str) and t for t in targets):
+        return tuple(dict.fromkeys(targets))
+    raise ScenarioError(
+        "lora_targets",
+        QT_TRANSLATE_NOOP("engine", 'must be "all-linear", "attention" or a non-empty list of module names.'),
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Scenario:
-    model: str | CustomModel
-    name: str = "Untitled scenario"
-    notes: str = ""
-    gpu: str | CustomGpu = "h100-sxm-80gb"
-    gpus_per_node: int = 1
-    nodes: int = 1
-    method: str = "full"
-    precision: str = "amp-bf16"
-    optimizer: str = "adamw"
-    micro_batch: int = 1
-    seq_len: int = 2048
-    grad_accum: int = 1
-    attention: str = "sdpa"
-    checkpointing: str = "none"
-    lora_rank: int = 16
-    lora_targets: tuple[str, ...] | str = ("q_proj", "v_proj")
-    lora_alpha: float = 32
-    lora_adapter_dtype: str = "fp32"
-    frozen_layers: int = 0
-    freeze_embeddings: bool = True
-    freeze_from: str = "bottom"
-    qlora_bits: int = 4
-    qlora_double_quant: bool = True
-    base_storage: str = "compute"
-    tp: int = 1
-    pp: int = 1
-    pp_schedule: str = "1f1b"
-    vpp: int = 1
-    ep: int = 1
-    cp: int = 1
-    sequence_parallel: bool = False
-    loss_parallel: bool | str = "auto"
-    zero_stage: int = 0
-    fsdp: bool = False
-    reshard_after_forward: bool = True
-    offload: str = "none"
-    lora_dropout: float = 0.0
-    framework: str = "huggingface"
-    cross_entropy: str = "auto"
-    compile: bool = False
-    liger_kernels: bool = False
-    activation_offload: bool = False
-    optimizer_in_backward: bool = False
-    modules_to_save: tuple[str, ...] = ()
-    recompute_modules: tuple[str, ...] = ("core_attn",)
-    activation_offload_layers: int = 0
-    pipeline_split_accounts_for: tuple[str, ...] = ()
-    expandable_segments: bool | str = "auto"
-    reduce_bucket_size: int = 500_000_000
-    allgather_bucket_size: int = 500_000_000
-    stage3_max_live_parameters: int = 1_000_000_000
-    stage3_prefetch_bucket_size: int = 50_000_000
-    distributed_optimizer: bool = False
-    main_grads_fp32: bool | str = "auto"
-    host_memory_bytes: int | None = None
-    estimator: str = "detailed"
-    k_factor: float = 3.0
-    reserve: str | float = "auto"
-    images_per_sample: int = 0
-    image_resolution: int = 0
-    vision_tower: str = "frozen"
-    attention_kernel: str = "auto"
-    moe_token_dispatcher_type: str = "alltoall"
-    fp8_recipe: str = "auto"
-    intra_node_bandwidth_bytes_per_s: float | None = None
-    inter_node_bandwidth_bytes_per_s: float | None = None
-    tokens_to_train: int | None = None
-    gpu_hour_price: float | None = None
-    time_calibration: tuple[float, float] | None = None  # (measured, predicted) step seconds
+    """A validated scenario. Each field is the one declaration of its key (engine/keys.py): default, meaning,
+    check and bounds; the parser, `main.py schema`, docs/scenario-format.md and the window's choices derive from it.
+    The order is the order of the file format documentation."""
+
+    name: str = key("Untitled scenario", "shown in the window title and the library", Text(NAME_MAX_CHARS),
+                    affects=LABEL)
+    notes: str = key("", "free text", Text(NOTES_MAX_CHARS), affects=LABEL)
+    model: str | CustomModel = key(REQUIRED, 'preset id (e.g. "llama-3-8b") or {"name": ..., "hf_config": '
+                                   '{config.json}}; required', Parsed(parse_model_value, "preset id or object"))
+    gpu: str | CustomGpu = key("h100-sxm-80gb", 'preset id or {"name": ..., "memory_bytes": N}',
+                               Parsed(parse_gpu_value, "preset id or object"))
+    gpus_per_node: int = key(1, "GPUs in each node", WholeNumber(1, 1024))
+    # the largest clusters have ~10^5 GPUs; the longest released contexts are 10^7 tokens
+    nodes: int = key(1, "nodes; world size = gpus_per_node x nodes", WholeNumber(1, 100_000))
+    method: str = key("full", "what is trained: every weight, all but some frozen layers, LoRA adapters, or LoRA "
+                      "adapters over a quantised base", Choice(METHODS))
+    precision: str = key("amp-bf16", "number formats of the weights and the compute", Choice(PRECISIONS))
+    optimizer: str = key("adamw", "adamw = PyTorch's default foreach AdamW", Choice(OPTIMIZERS))
+    micro_batch: int = key(1, "sequences per GPU per forward pass", WholeNumber(1, 1_000_000))
+    seq_len: int = key(2048, "tokens per sequence", WholeNumber(1, 100_000_000))
+    grad_accum: int = key(1, "micro-batches accumulated per optimizer step", WholeNumber(1, 1_000_000))
+    attention: str = key("sdpa", "attention implementation (eager keeps the whole score matrix)", Choice(ATTENTIONS))
+    checkpointing: str = key("none", "activation checkpointing; selective: as the framework means it, Megatron's "
+                             "attention-core recompute or torchtune/torchtitan's per-op policy; op-selective: "
+                             "torchtitan's per-op policy, which saves every other matmul output and attention",
+                             Choice(CHECKPOINTINGS))
+    lora_rank: int = key(16, "LoRA rank r (lora / qlora)", WholeNumber(1, 65_536), applies_to=LORA)
+    lora_targets: tuple[str, ...] | str = key(
+        ["q_proj", "v_proj"], 'module names, "attention" (all attention projections) or "all-linear"',
+        Parsed(parse_lora_targets, '"all-linear" | "attention" | list of module names',
+               ("all-linear", "attention", ["q_proj", "v_proj"])), applies_to=LORA)
+    lora_alpha: float = key(32, "LoRA scaling numerator (no effect on memory; kept so peft settings round-trip)",
+                            Number(0, 1_000_000, QT_TRANSLATE_NOOP("engine", "must be a positive number, not {p!r}."),
+                                   maximum=1_000_000), affects=LABEL, applies_to=LORA)
+    lora_adapter_dtype: str = key("fp32", "fp32: peft's default upcast; compute: adapters in the compute dtype",
+                                  Choice(ADAPTER_DTYPES), applies_to=LORA)
+    frozen_layers: int = key(0, "decoder layers frozen (method freeze)", WholeNumber(0, 100_000),
+                             applies_to="method freeze")
+    freeze_embeddings: bool = key(True, "freeze the token embeddings too (method freeze)", Flag(),
+                                  applies_to="method freeze")
+    freeze_from: str = key("bottom", "which end the frozen layers are taken from", Choice(FREEZE_SIDES),
+                           applies_to="method freeze")
+    qlora_bits: int = key(4, "4 (NF4) | 8 (LLM.int8) base weights (qlora)", WholeNumber(
+        1, allowed=(4, 8), allowed_text=QT_TRANSLATE_NOOP("engine", "must be 4 or 8, not {p}.")),
+                          applies_to="method qlora")
+    qlora_double_quant: bool = key(True, "quantise the quantisation constants too (qlora)", Flag(),
+                                   applies_to="method qlora")
+    base_storage: str = key("compute", BASE_STORAGE_MEANING, Choice(BASE_STORAGES), applies_to=LORA)
+    # no parallel degree exceeds a few thousand
+    tp: int = key(1, "tensor parallel degree", WholeNumber(1, 4096))
+    pp: int = key(1, "pipeline parallel degree", WholeNumber(1, 4096))
+    pp_schedule: str = key("1f1b", "pipeline schedule: micro-batches kept in flight per stage", Choice(PP_SCHEDULES),
+                           applies_to="pp > 1")
+    vpp: int = key(1, "virtual pipeline stages (model chunks) per rank; more than 1 needs pp_schedule "
+                   "interleaved-1f1b", WholeNumber(1, 1024), applies_to="pp > 1")
+    ep: int = key(1, "expert parallel degree (MoE)", WholeNumber(1, 4096), applies_to="mixture-of-experts models")
+    cp: int = key(1, "context parallel degree", WholeNumber(1, 4096))
+    sequence_parallel: bool = key(False, "shard norms/residual activations over tp", Flag(), applies_to="tp > 1")
+    loss_parallel: bool | str = key("auto", "vocabulary-parallel loss (on in torchtitan and Megatron)",
+                                    Flag(auto=True), applies_to="tp > 1")
+    zero_stage: int = key(0, "0 | 1 (optimizer states) | 2 (+ gradients) | 3 (+ weights)", WholeNumber(
+        0, allowed=(0, 1, 2, 3), allowed_text=QT_TRANSLATE_NOOP("engine", "must be 0, 1, 2 or 3, not {p}.")))
+    fsdp: bool = key(False, "PyTorch FSDP FULL_SHARD, the same as ZeRO-3", Flag())
+    reshard_after_forward: bool = key(True, "FSDP/ZeRO-3 frees each layer's gathered weights after its forward "
+                                      "(false keeps them from forward to backward)", Flag(),
+                                      applies_to="fsdp or zero_stage 3")
+    offload: str = key("none", "to CPU memory", Choice(OFFLOADS))
+    lora_dropout: float = key(0.0, "LoRA dropout probability (peft lora_dropout): above 0 each adapter keeps its "
+                              "dropped input and mask", Number(0, 1, QT_TRANSLATE_NOOP(
+                                  "engine", "must be a probability from 0 to 0.99, not {p!r}."), low_inclusive=True,
+                                  high_inclusive=False, to_float=True), applies_to=LORA)
+    framework: str = key("huggingface", "sets the defaults below as that framework's current release does; "
+                         "huggingface covers Trainer, TRL, accelerate, axolotl, LLaMA-Factory, ms-swift",
+                         Choice(FRAMEWORKS))
+    cross_entropy: str = key("auto", "auto: the framework's loss; standard: fp32 logits of the whole batch; chunked: "
+                             "logits per chunk; fused: one kernel over the logits in their own dtype, as flash-attn's "
+                             "(llm-foundry's default); te: Transformer Engine's parallel cross-entropy, one kernel "
+                             "that writes the fp32 gradient in forward (Megatron cross_entropy_fusion_impl te); "
+                             "fused-linear: lm_head fused with the loss, logits never materialised, as "
+                             "Liger/Unsloth/Cut-Cross-Entropy", Choice(CROSS_ENTROPIES))
+    compile: bool = key(False, "torch.compile the model (fused elementwise ops save fewer intermediates)", Flag())
+    liger_kernels: bool = key(False, "Liger-Kernel's RMSNorm, SwiGLU and RoPE patched into the model (transformers "
+                              "use_liger_kernel, NeMo AutoModel's default, LLaMA-Factory enable_liger_kernel, axolotl "
+                              "liger_rms_norm): a norm keeps only its input, the MLP only its gate and up outputs",
+                              Flag())
+    activation_offload: bool = key(False, "move saved activations to CPU memory during the forward pass (torchtune)",
+                                   Flag())
+    optimizer_in_backward: bool = key(False, "step each parameter as soon as its gradient is ready (torchtune "
+                                      "optimizer_in_bwd): no full set of gradients; needs grad_accum 1", Flag())
+    modules_to_save: tuple[str, ...] = key(
+        [], 'peft modules_to_save: fully trained copies of "embed_tokens" and/or "lm_head" (lora / qlora)',
+        Names(MODULES_TO_SAVE, " and/or ".join(MODULES_TO_SAVE)), applies_to=LORA)
+    expandable_segments: bool | str = key("auto", "the framework's launcher setting: "
+                                          "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", Flag(auto=True))
+    reduce_bucket_size: int = key(500_000_000, "DeepSpeed ZeRO-1/2 gradient reduce bucket, elements", Count(),
+                                  applies_to=DEEPSPEED)
+    allgather_bucket_size: int = key(500_000_000, "DeepSpeed ZeRO-1/2 parameter all-gather bucket, elements",
+                                     Count(), applies_to=DEEPSPEED)
+    stage3_max_live_parameters: int = key(1_000_000_000, "DeepSpeed ZeRO-3: most gathered parameters alive at once",
+                                          Count(), applies_to=DEEPSPEED)
+    stage3_prefetch_bucket_size: int = key(50_000_000, "DeepSpeed ZeRO-3: parameters gathered ahead of use, elements",
+                                           Count(), applies_to=DEEPSPEED)
+    distributed_optimizer: bool = key(False, "Megatron --use-distributed-optimizer: fp32 master weights and optimizer "
+                                      "states sharded over data-parallel ranks", Flag(), applies_to=MEGATRON)
+    main_grads_fp32: bool | str = key("auto", "Megatron (auto: true): gradients accumulated in an fp32 buffer",
+                                      Flag(auto=True), applies_to=MEGATRON)
+    recompute_modules: tuple[str, ...] = key(
+        ["core_attn"], 'Megatron recompute_modules: what checkpointing "selective" rebuilds in backward under the '
+        "megatron framework, any of " + ", ".join(RECOMPUTE_MODULES) + " (Megatron's default: the attention core)",
+        Names(RECOMPUTE_MODULES, ", ".join(RECOMPUTE_MODULES)), applies_to=MEGATRON)
+    activation_offload_layers: int = key(
+        0, "Megatron cpu_offloading_num_layers: decoder layers whose saved activations Transformer Engine's CPU "
+        "offload moves to CPU memory (the others stay on the GPU)", Count(zero=True), applies_to=MEGATRON)
+    pipeline_split_accounts_for: tuple[str, ...] = key(
+        [], 'Megatron account_for_embedding_in_pipeline_split / account_for_loss_in_pipeline_split: "embedding" and/or '
+        '"loss" count as one layer each when the layers are split over pipeline stages (the first/last stage builds '
+        "one decoder layer fewer)", Names(("embedding", "loss"), "embedding and/or loss"), applies_to=MEGATRON)
+    host_memory_bytes: int | None = key(None, "CPU memory of one node in bytes, checked against what offloading and "
+                                        "loading need (null: not checked)", Count(null=True))
+    estimator: str = key("detailed", "which model computes the breakdown: the per-tensor one or a seed's formula",
+                         Choice(ESTIMATORS))
+    k_factor: float = key(3.0, "K of the seed-k-factor estimator", Number(0, 100, QT_TRANSLATE_NOOP(
+        "engine", "must be a number between 0 and 100, not {p!r}."), to_float=True),
+                          applies_to="estimator seed-k-factor")
+    reserve: str | float = key("auto", '"auto" (the seeds\' table) or a fraction of the peak kept free',
+                               Number(0, 1, QT_TRANSLATE_NOOP(
+                                   "engine", 'must be "auto" or a fraction from 0 to 0.99, not {p!r}.'),
+                                   low_inclusive=True, high_inclusive=False, auto=True, to_float=True))
+    # vision-language inputs: a video at a few frames per second is hundreds of images; no processor takes images
+    # larger than a few thousand pixels a side (Qwen2.5-VL resizes to at most 3,584), so these are generous
+    images_per_sample: int = key(0, "images in each sequence (vision-language models); seq_len counts their tokens "
+                                 "too", WholeNumber(0, 10_000), applies_to=VISION)
+    image_resolution: int = key(0, "image side in pixels (0: the vision tower's native size)",
+                                WholeNumber(0, 65_536), applies_to=VISION)
+    vision_tower: str = key("frozen", "vision-language models: train the tower and projector?",
+                            Choice(VISION_TOWER_MODES), applies_to=VISION)
+    attention_kernel: str = key("auto", "fused attention kernel for the time model; auto: the framework's default",
+                                Choice(ATTENTION_KERNELS), affects=TIME_ONLY)
+    moe_token_dispatcher_type: str = key(
+        "alltoall", "Megatron's MoE token dispatcher, for the time model: alltoall sends each routed copy of a token "
+        "to its expert's rank; allgather gathers every rank's tokens; flex (DeepEP / HybridEP) sends a token once to "
+        "each other node that holds one of its experts and forwards it inside the node over NVLink",
+        Choice(MOE_TOKEN_DISPATCHERS), applies_to="mixture-of-experts models")
+    fp8_recipe: str = key("auto", "how fp8 training scales its GEMM operands, Megatron's names: delayed (amax "
+                          "history), tensorwise (current scaling), mxfp8 (1x32 blocks, Blackwell), blockwise (1x128 "
+                          "and 128x128 blocks); auto: the framework's default, delayed scaling in Transformer Engine "
+                          "and tensorwise in torchtitan", Choice(FP8_RECIPES), applies_to="precision fp8")
+    intra_node_bandwidth_bytes_per_s: float | None = key(
+        None, "GPU-to-GPU bandwidth inside a node, one direction (null: the GPU's own NVLink/PCIe figure)",
+        Number(0, math.inf, POSITIVE_OR_NULL, null=True), affects=TIME_ONLY)
+    inter_node_bandwidth_bytes_per_s: float | None = key(
+        None, "network bandwidth per GPU between nodes, one direction (null: the GPU's usual cluster network)",
+        Number(0, math.inf, POSITIVE_OR_NULL, null=True), affects=TIME_ONLY)
+    tokens_to_train: int | None = key(None, "tokens of the whole run, for time to train, GPU-hours and cost (null: "
+                                      "not asked)", Parsed(parse_tokens_to_train, "whole number or null",
+                                                           (None, 10**9)), affects=TIME_ONLY)
+    gpu_hour_price: float | None = key(None, "price of one GPU for one hour, any currency (null: no cost shown)",
+                                       Number(0, math.inf, POSITIVE_OR_NULL, null=True), affects=TIME_ONLY)
+    time_calibration: tuple[float, float] | None = key(
+        None, '{"measured_step_seconds": M, "predicted_step_seconds": P} from one measured step: times are scaled '
+        "by M / P", Parsed(parse_calibration, "object or null", (None,)), affects=TIME_ONLY)
 
     @property
     def world_size(self) -> int:
@@ -219,7 +288,27 @@ class Scenario:
         return out
 
 
+KEYS: tuple[KeySpec, ...] = declared_keys(Scenario)
 _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Scenario))
+_SCHEMA_VERSION_KEY = KeySpec("schema_version", SCHEMA_VERSION, "file format version", WholeNumber(1))
+# The largest number each key accepts, checked on the whole object before any key is parsed.
+SCENARIO_MAXIMA: dict[str, int | float] = {k.name: k.maximum for k in KEYS if k.maximum is not None
+                                           and k.maximum < ANY_COUNT_MAX}
+
+
+def meaning_text(spec: KeySpec) -> str:
+    """The key's meaning as documented: a choice key leads with its words."""
+    if isinstance(spec.check, Choice):
+        words = " | ".join(spec.check.options)
+        return f"{words} ({spec.meaning})" if spec.meaning else words
+    return spec.meaning
+
+
+# key: (default, meaning), in the order of the file format documentation (derived from the declarations).
+DEFAULTS: dict[str, tuple[Any, str]] = {
+    spec.name: (None if spec.default is REQUIRED else spec.default, meaning_text(spec))
+    for spec in (_SCHEMA_VERSION_KEY, *KEYS)
+}
 
 
 def file_form(value: Any) -> Any:
@@ -234,16 +323,6 @@ def file_form(value: Any) -> Any:
     return value
 
 
-def _check_int(key: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        else:
-            raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be a whole number, not {value!r}."), value=value)
-    check_int_range(key, value, minimum)  # and at most the key's bound (engine/input_bounds.py)
-    return value
-
-
 def scenario_from_dict(data: Any) -> Scenario:
     """Validate a scenario object (as read from JSON) and build the engine's Scenario."""
     if not isinstance(data, dict):
@@ -253,7 +332,7 @@ def scenario_from_dict(data: Any) -> Scenario:
         raise ScenarioError(
             unknown[0], QT_TRANSLATE_NOOP("engine", "is not a scenario key. Known keys: {p}."), p=", ".join(DEFAULTS)
         )
-    check_scenario_numbers(data)
+    check_scenario_numbers(data, SCENARIO_MAXIMA)
     version = data.get("schema_version", SCHEMA_VERSION)
     if type(version) is not int or version != SCHEMA_VERSION:  # true and 1.0 equal 1 in Python, not in the format
         raise ScenarioError(
@@ -264,65 +343,7 @@ def scenario_from_dict(data: Any) -> Scenario:
         )
     if "model" not in data:
         raise ScenarioError("model", QT_TRANSLATE_NOOP("engine", "is required: which model is being trained?"))
-    kw: dict[str, Any] = {"model": parse_model_value(data["model"])}
-    if "gpu" in data:
-        kw["gpu"] = parse_gpu_value(data["gpu"])
-    for key in ("name", "notes"):
-        if key in data:
-            if not isinstance(data[key], str):
-                raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", "must be text."))
-            kw[key] = data[key]
-    for key in _POSITIVE_INTS:
-        if key in data:
-            kw[key] = _check_int(key, data[key], 1)
-    for key in ("frozen_layers", "images_per_sample", "image_resolution"):
-        if key in data:
-            kw[key] = _check_int(key, data[key], 0)
-    if "zero_stage" in data:
-        kw["zero_stage"] = _check_int("zero_stage", data["zero_stage"], 0)
-        if kw["zero_stage"] > 3:
-            raise ScenarioError("zero_stage", QT_TRANSLATE_NOOP("engine", "must be 0, 1, 2 or 3, not {p}."),
-                                p=kw["zero_stage"])
-    if "qlora_bits" in data:
-        kw["qlora_bits"] = _check_int("qlora_bits", data["qlora_bits"], 1)
-        if kw["qlora_bits"] not in (4, 8):
-            raise ScenarioError("qlora_bits", QT_TRANSLATE_NOOP("engine", "must be 4 or 8, not {p}."), p=kw["qlora_bits"])
-    parse_choices_and_bools(data, kw, _CHOICES, _BOOLS)
-    parse_auto_bools(data, kw, ("loss_parallel",))
-    parse_framework_keys(data, kw)
-    if "lora_targets" in data:
-        targets = data["lora_targets"]
-        if targets in ("all-linear", "attention"):
-            kw["lora_targets"] = targets
-        elif isinstance(targets, list) and targets and all(isinstance(t, str) and t for t in targets):
-            kw["lora_targets"] = tuple(dict.fromkeys(targets))
-        else:
-            raise ScenarioError(
-                "lora_targets",
-                QT_TRANSLATE_NOOP("engine", 'must be "all-linear", "attention" or a non-empty list of module names.'),
-            )
-    if "lora_alpha" in data:
-        alpha = data["lora_alpha"]
-        if isinstance(alpha, bool) or not isinstance(alpha, int | float) or alpha <= 0:
-            raise ScenarioError(
-                "lora_alpha", QT_TRANSLATE_NOOP("engine", "must be a positive number, not {alpha!r}."), alpha=alpha
-            )
-        kw["lora_alpha"] = alpha
-    if "k_factor" in data:
-        k = data["k_factor"]
-        if isinstance(k, bool) or not isinstance(k, int | float) or not 0 < k <= 100:
-            raise ScenarioError(
-                "k_factor", QT_TRANSLATE_NOOP("engine", "must be a number between 0 and 100, not {k!r}."), k=k
-            )
-        kw["k_factor"] = float(k)
-    if "reserve" in data:
-        r = data["reserve"]
-        if r != "auto" and (isinstance(r, bool) or not isinstance(r, int | float) or not 0 <= r < 1):
-            raise ScenarioError(
-                "reserve", QT_TRANSLATE_NOOP("engine", 'must be "auto" or a fraction from 0 to 0.99, not {r!r}.'), r=r
-            )
-        kw["reserve"] = r if r == "auto" else float(r)
-    parse_time_keys(data, kw)
+    kw = {spec.name: spec.check.parse(spec.name, data[spec.name]) for spec in KEYS if spec.name in data}
     scenario = Scenario(**kw)
     spec = resolve_model(scenario)
     if "lora_targets" not in data:  # peft's default for this architecture (q_proj+v_proj, or phi-3's fused qkv_proj)

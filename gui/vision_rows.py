@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFormLayout, QLabel, QSpinBox
 
 from engine import Scenario
-from engine.input_bounds import SCENARIO_MAXIMA
+from engine.scenario import SCENARIO_MAXIMA
 
 from .widgets import ValueCombo
 

@@ -16,7 +16,8 @@ from conftest import REPO
 
 from engine import ScenarioError, estimate, load_scenario, scenario_from_dict
 from engine.cli import main as cli_main
-from engine.input_bounds import CONFIG_COUNTS, SCENARIO_MAXIMA
+from engine.input_bounds import CONFIG_COUNTS
+from engine.scenario import SCENARIO_MAXIMA
 
 TINY = {"model_type": "llama", "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8,
         "intermediate_size": 1024, "vocab_size": 1000}
@@ -176,7 +177,7 @@ def test_image_counts_and_sides_have_sane_bounds():
     key (not estimated as FITS with a warning); the window's spin boxes reach the same bounds, so a file's value shows
     as it is."""
     from engine import ScenarioError, scenario_from_dict
-    from engine.input_bounds import SCENARIO_MAXIMA
+    from engine.scenario import SCENARIO_MAXIMA
 
     base = {"model": "qwen2.5-vl-7b", "method": "lora"}
     for key, value in (("images_per_sample", 10**9), ("image_resolution", 10**8)):
@@ -187,7 +188,7 @@ def test_image_counts_and_sides_have_sane_bounds():
 
 
 def test_image_spin_boxes_reach_the_engine_bounds(qtbot):
-    from engine.input_bounds import SCENARIO_MAXIMA
+    from engine.scenario import SCENARIO_MAXIMA
     from gui.app import build_window
 
     window, _ = build_window(None)

@@ -4170,18 +4170,18 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario.py" line="308"/>
-        <source>must be a positive number, not {alpha!r}.</source>
-        <translation>必须是正数，而不是 {alpha!r}。</translation>
+        <source>must be a positive number, not {p!r}.</source>
+        <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario.py" line="315"/>
-        <source>must be a number between 0 and 100, not {k!r}.</source>
-        <translation>必须是 0 到 100 之间的数，而不是 {k!r}。</translation>
+        <source>must be a number between 0 and 100, not {p!r}.</source>
+        <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario.py" line="322"/>
-        <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {r!r}.</source>
-        <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {r!r}。</translation>
+        <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
+        <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
     <message>
         <source>world size {world_size} (gpus_per_node x nodes) is not divisible by tp x pp x cp = {shards}.</source>
@@ -4966,8 +4966,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/time_keys.py" line="74"/>
-        <source>must be a positive number or null, not {v!r}.</source>
-        <translation>必须是正数或 null，而不是 {v!r}。</translation>
+        <source>must be a positive number or null, not {p!r}.</source>
+        <translation>必须是正数或 null，而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/time_keys.py" line="82"/>
