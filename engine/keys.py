@@ -41,6 +41,10 @@ class Check:
     def samples(self) -> tuple[Any, ...]:
         return ()
 
+    def choices(self) -> tuple[Any, ...]:
+        """The values a list of choices offers (a combo box), or () where the value is typed."""
+        return ()
+
 
 def whole_number(key: str, value: Any) -> int:
     """An int, or a float with no fraction (JSON writers print 4.0); anything else is refused."""
@@ -81,6 +85,9 @@ class WholeNumber(Check):
 
     def samples(self) -> tuple[Any, ...]:
         return self.allowed or (self.minimum, self.minimum + 1, self.minimum + 3)
+
+    def choices(self) -> tuple[Any, ...]:
+        return self.allowed
 
 
 @dataclass(frozen=True)
@@ -146,6 +153,9 @@ class Choice(Check):
     def samples(self) -> tuple[Any, ...]:
         return self.options
 
+    def choices(self) -> tuple[Any, ...]:
+        return self.options
+
 
 @dataclass(frozen=True)
 class Flag(Check):
@@ -167,6 +177,9 @@ class Flag(Check):
 
     def samples(self) -> tuple[Any, ...]:
         return ("auto", True, False) if self.auto else (True, False)
+
+    def choices(self) -> tuple[Any, ...]:
+        return self.samples()
 
 
 @dataclass(frozen=True)

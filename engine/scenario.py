@@ -253,7 +253,8 @@ class Scenario:
                                        Number(0, math.inf, POSITIVE_OR_NULL, null=True), affects=TIME_ONLY)
     time_calibration: tuple[float, float] | None = key(
         None, '{"measured_step_seconds": M, "predicted_step_seconds": P} from one measured step: times are scaled '
-        "by M / P", Parsed(parse_calibration, "object or null", (None,)), affects=TIME_ONLY)
+        "by M / P", Parsed(parse_calibration, "object or null", (
+            None, {"measured_step_seconds": 2.0, "predicted_step_seconds": 1.0})), affects=TIME_ONLY)
 
     @property
     def world_size(self) -> int:
@@ -289,6 +290,7 @@ class Scenario:
 
 
 KEYS: tuple[KeySpec, ...] = declared_keys(Scenario)
+KEY_SPECS: dict[str, KeySpec] = {k.name: k for k in KEYS}
 _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Scenario))
 _SCHEMA_VERSION_KEY = KeySpec("schema_version", SCHEMA_VERSION, "file format version", WholeNumber(1))
 # The largest number each key accepts, checked on the whole object before any key is parsed.

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFormLayout, QGroupBox,
 from engine import Scenario
 from engine.frameworks import TABLE
 
+from .choices import choice_items
 from .megatron_rows import MegatronRows
 from .state import AppState
 from .widgets import ValueCombo
@@ -29,26 +30,26 @@ class FrameworkOptions(QWidget):
         form = QFormLayout(box)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        self.framework = ValueCombo([
-            ("huggingface", self.tr("Hugging Face Trainer / TRL / axolotl / LLaMA-Factory")),
-            ("deepspeed", self.tr("DeepSpeed")),
-            ("torchtune", self.tr("torchtune")),
-            ("torchtitan", self.tr("torchtitan")),
-            ("megatron", self.tr("Megatron-LM / NeMo")),
-            ("unsloth", self.tr("Unsloth")),
-            ("litgpt", self.tr("LitGPT")),
-            ("pytorch", self.tr("plain PyTorch loop")),
-        ])
+        self.framework = ValueCombo(choice_items("framework", {
+            "huggingface": self.tr("Hugging Face Trainer / TRL / axolotl / LLaMA-Factory"),
+            "deepspeed": self.tr("DeepSpeed"),
+            "torchtune": self.tr("torchtune"),
+            "torchtitan": self.tr("torchtitan"),
+            "megatron": self.tr("Megatron-LM / NeMo"),
+            "unsloth": self.tr("Unsloth"),
+            "litgpt": self.tr("LitGPT"),
+            "pytorch": self.tr("plain PyTorch loop"),
+        }))
         self.framework.setToolTip(self.tr("Sets the loss, checkpointing and loading the framework uses by default"))
         form.addRow(self.tr("Framework"), self.framework)
-        self.cross_entropy = ValueCombo([
-            ("auto", self.tr("as the framework does it")),
-            ("standard", self.tr("whole-batch logits in fp32 (standard)")),
-            ("chunked", self.tr("logits in chunks (chunked)")),
-            ("fused", self.tr("one fused kernel over the logits (flash-attn)")),
-            ("te", self.tr("Transformer Engine's fused kernel, fp32 gradient (Megatron)")),
-            ("fused-linear", self.tr("fused with the output layer, no logits (Liger / fused)")),
-        ])
+        self.cross_entropy = ValueCombo(choice_items("cross_entropy", {
+            "auto": self.tr("as the framework does it"),
+            "standard": self.tr("whole-batch logits in fp32 (standard)"),
+            "chunked": self.tr("logits in chunks (chunked)"),
+            "fused": self.tr("one fused kernel over the logits (flash-attn)"),
+            "te": self.tr("Transformer Engine's fused kernel, fp32 gradient (Megatron)"),
+            "fused-linear": self.tr("fused with the output layer, no logits (Liger / fused)"),
+        }))
         form.addRow(self.tr("Loss computation"), self.cross_entropy)
         self.compile = QCheckBox(self.tr("compile the model (torch.compile)"))
         self.liger_kernels = QCheckBox(self.tr("Liger kernels for norms and SwiGLU (use_liger_kernel)"))
@@ -63,19 +64,19 @@ class FrameworkOptions(QWidget):
                        self.distributed_optimizer, self.save_embed, self.save_head):
             # spanning the row: a short one stayed in the field column while long ones wrapped to the left edge
             form.addRow(widget)
-        self.expandable_segments = ValueCombo([
-            ("auto", self.tr("as the framework's launcher sets it")),
-            (True, self.tr("one growing block per stream (expandable_segments on)")),
-            (False, self.tr("a block per request (expandable_segments off)")),
-        ])
+        self.expandable_segments = ValueCombo(choice_items("expandable_segments", {
+            "auto": self.tr("as the framework's launcher sets it"),
+            True: self.tr("one growing block per stream (expandable_segments on)"),
+            False: self.tr("a block per request (expandable_segments off)"),
+        }))
         self.expandable_segments.setToolTip(self.tr(
             "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps"))
         form.addRow(self.tr("GPU memory allocator"), self.expandable_segments)
-        self.main_grads_fp32 = ValueCombo([
-            ("auto", self.tr("as Megatron does it (fp32)")),
-            (True, self.tr("accumulate gradients in fp32 (main_grads_fp32)")),
-            (False, self.tr("gradients in the training precision (main_grads_fp32 off)")),
-        ])
+        self.main_grads_fp32 = ValueCombo(choice_items("main_grads_fp32", {
+            "auto": self.tr("as Megatron does it (fp32)"),
+            True: self.tr("accumulate gradients in fp32 (main_grads_fp32)"),
+            False: self.tr("gradients in the training precision (main_grads_fp32 off)"),
+        }))
         form.addRow(self.tr("Gradient buffer"), self.main_grads_fp32)
         labels = (self.tr("Gradient reduce bucket (reduce_bucket_size)"),
                   self.tr("Weight gather bucket (allgather_bucket_size)"),

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QCheckBox, QFormLayout, QGridLayout, QSpinBox, QWi
 from engine import Scenario, resolve_model
 from engine.frameworks.megatron_layer import RECOMPUTE_MODULES
 
+from .choices import choice_items
 from .widgets import ValueCombo
 
 SPLIT_PARTS = ("embedding", "loss")
@@ -41,19 +42,19 @@ class MegatronRows(QObject):
         self.split_box.setToolTip(self.tr("Megatron account_for_embedding/loss_in_pipeline_split: each counts as "
                                           "one layer, so the first or last stage builds one decoder layer fewer"))
         form.addRow(self.tr("Counted as a layer when splitting"), self.split_box)
-        self.dispatcher = ValueCombo([
-            ("alltoall", self.tr("all-to-all: each routed copy to its expert (alltoall)")),
-            ("allgather", self.tr("all-gather: every rank's tokens to every rank (allgather)")),
-            ("flex", self.tr("DeepEP / HybridEP: once per node, then NVLink (flex)")),
-        ])
+        self.dispatcher = ValueCombo(choice_items("moe_token_dispatcher_type", {
+            "alltoall": self.tr("all-to-all: each routed copy to its expert (alltoall)"),
+            "allgather": self.tr("all-gather: every rank's tokens to every rank (allgather)"),
+            "flex": self.tr("DeepEP / HybridEP: once per node, then NVLink (flex)"),
+        }))
         form.addRow(self.tr("MoE token dispatcher"), self.dispatcher)
-        self.fp8_recipe = ValueCombo([
-            ("auto", self.tr("as the framework does it")),
-            ("delayed", self.tr("delayed scaling (amax history)")),
-            ("tensorwise", self.tr("one scale per tensor, current (tensorwise)")),
-            ("mxfp8", self.tr("a scale per 32 values (MXFP8, Blackwell)")),
-            ("blockwise", self.tr("a scale per 128 values (blockwise)")),
-        ])
+        self.fp8_recipe = ValueCombo(choice_items("fp8_recipe", {
+            "auto": self.tr("as the framework does it"),
+            "delayed": self.tr("delayed scaling (amax history)"),
+            "tensorwise": self.tr("one scale per tensor, current (tensorwise)"),
+            "mxfp8": self.tr("a scale per 32 values (MXFP8, Blackwell)"),
+            "blockwise": self.tr("a scale per 128 values (blockwise)"),
+        }))
         form.addRow(self.tr("FP8 scaling recipe"), self.fp8_recipe)
         for box in (*self.recompute.values(), *self.split.values()):
             box.toggled.connect(lambda _v: self._lists_changed())

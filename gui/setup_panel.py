@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from engine import Scenario, resolve_model
 from engine.scenario import lora_target_names
 
+from .choices import choice_items
 from .framework_options import FrameworkOptions
 from .state import AppState
 from .theme import text_colour
@@ -42,33 +43,33 @@ class SetupPanel(QWidget):
         form = QFormLayout(box)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        self.method = ValueCombo(
-            [
-                ("full", self.tr("Train every weight (full fine-tune)")),
-                ("freeze", self.tr("Freeze some layers (frozen layers)")),
-                ("lora", self.tr("Small adapters (LoRA)")),
-                ("qlora", self.tr("Adapters on a 4-bit model (QLoRA)")),
-            ]
-        )
+        self.method = ValueCombo(choice_items("method", {
+            "full": self.tr("Train every weight (full fine-tune)"),
+            "freeze": self.tr("Freeze some layers (frozen layers)"),
+            "lora": self.tr("Small adapters (LoRA)"),
+            "qlora": self.tr("Adapters on a 4-bit model (QLoRA)"),
+        }))
         form.addRow(self.tr("Method"), self.method)
         self.lora_rank = _spin(1, 1024)
         self.lora_targets = ValueCombo()
         self.lora_targets.setToolTip(self.tr("Which linear layers get adapters"))
         self.frozen_layers = _spin(0, 1000)
-        self.freeze_from = ValueCombo(
-            [("bottom", self.tr("bottom layers (near the input)")), ("top", self.tr("top layers (near the output)"))]
-        )
+        self.freeze_from = ValueCombo(choice_items("freeze_from", {
+            "bottom": self.tr("bottom layers (near the input)"),
+            "top": self.tr("top layers (near the output)"),
+        }))
         self.freeze_embeddings = QCheckBox(self.tr("also freeze the token embeddings"))
-        self.qlora_bits = ValueCombo([(4, self.tr("4-bit (NF4)")), (8, self.tr("8-bit (LLM.int8)"))])
+        self.qlora_bits = ValueCombo(choice_items("qlora_bits", {
+            4: self.tr("4-bit (NF4)"),
+            8: self.tr("8-bit (LLM.int8)"),
+        }))
         self.double_quant = QCheckBox(self.tr("double quantisation"))
-        self.base_storage = ValueCombo(
-            [
-                ("compute", self.tr("in the number format below (16/32-bit)")),
-                ("released", self.tr("as the checkpoint was released (MXFP4 / FP8 where it is)")),
-                ("mxfp4", self.tr("MXFP4: 4.25 bits per weight")),
-                ("fp8", self.tr("FP8: 8 bits per weight")),
-            ]
-        )
+        self.base_storage = ValueCombo(choice_items("base_storage", {
+            "compute": self.tr("in the number format below (16/32-bit)"),
+            "released": self.tr("as the checkpoint was released (MXFP4 / FP8 where it is)"),
+            "mxfp4": self.tr("MXFP4: 4.25 bits per weight"),
+            "fp8": self.tr("FP8: 8 bits per weight"),
+        }))
         self._method_rows: dict[str, list[QWidget]] = {
             "lora": [self.lora_rank, self.lora_targets, self.base_storage],
             "qlora": [self.lora_rank, self.lora_targets, self.qlora_bits, self.double_quant],
@@ -82,30 +83,26 @@ class SetupPanel(QWidget):
         form.addRow(self.tr("Frozen base weights (storage)"), self.base_storage)
         form.addRow(self.tr("Base weights (QLoRA bits)"), self.qlora_bits)
         form.addRow("", self.double_quant)
-        self.precision = ValueCombo(
-            [
-                ("amp-bf16", self.tr("bf16 autocast, fp32 weights (AMP)")),
-                ("amp-fp16", self.tr("fp16 autocast, fp32 weights (AMP)")),
-                ("bf16", self.tr("pure bf16 (weights, grads, states)")),
-                ("fp16", self.tr("pure fp16")),
-                ("mixed-bf16", self.tr("bf16 + fp32 master weights (DeepSpeed)")),
-                ("mixed-fp16", self.tr("fp16 + fp32 master weights (DeepSpeed)")),
-                ("fp8", self.tr("fp8 compute (Transformer Engine)")),
-                ("fp32", self.tr("full fp32")),
-            ]
-        )
+        self.precision = ValueCombo(choice_items("precision", {
+            "amp-bf16": self.tr("bf16 autocast, fp32 weights (AMP)"),
+            "amp-fp16": self.tr("fp16 autocast, fp32 weights (AMP)"),
+            "bf16": self.tr("pure bf16 (weights, grads, states)"),
+            "fp16": self.tr("pure fp16"),
+            "mixed-bf16": self.tr("bf16 + fp32 master weights (DeepSpeed)"),
+            "mixed-fp16": self.tr("fp16 + fp32 master weights (DeepSpeed)"),
+            "fp8": self.tr("fp8 compute (Transformer Engine)"),
+            "fp32": self.tr("full fp32"),
+        }))
         form.addRow(self.tr("Number format (precision)"), self.precision)
-        self.optimizer = ValueCombo(
-            [
-                ("adamw", self.tr("AdamW (PyTorch default, foreach)")),
-                ("adamw-fused", self.tr("AdamW fused")),
-                ("adamw-8bit", self.tr("AdamW 8-bit (bitsandbytes)")),
-                ("adamw-8bit-paged", self.tr("AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)")),
-                ("sgd", self.tr("SGD")),
-                ("sgd-momentum", self.tr("SGD with momentum")),
-                ("adafactor", self.tr("Adafactor")),
-            ]
-        )
+        self.optimizer = ValueCombo(choice_items("optimizer", {
+            "adamw": self.tr("AdamW (PyTorch default, foreach)"),
+            "adamw-fused": self.tr("AdamW fused"),
+            "adamw-8bit": self.tr("AdamW 8-bit (bitsandbytes)"),
+            "adamw-8bit-paged": self.tr("AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)"),
+            "sgd": self.tr("SGD"),
+            "sgd-momentum": self.tr("SGD with momentum"),
+            "adafactor": self.tr("Adafactor"),
+        }))
         form.addRow(self.tr("Optimizer"), self.optimizer)
         self.micro_batch = PowerOfTwoInput(1, 1024, slider_max=64)
         form.addRow(self.tr("Sequences per GPU step (micro-batch)"), self.micro_batch)
@@ -113,22 +110,18 @@ class SetupPanel(QWidget):
         form.addRow(self.tr("Tokens per sequence (sequence length)"), self.seq_len)
         self.grad_accum = _spin(1, 4096)
         form.addRow(self.tr("Steps per update (gradient accumulation)"), self.grad_accum)
-        self.checkpointing = ValueCombo(
-            [
-                ("none", self.tr("keep all activations (no checkpointing)")),
-                ("selective", self.tr("recompute part of each layer, as the framework does (selective)")),
-                ("op-selective", self.tr("keep every other matrix product (per-op selective)")),
-                ("full", self.tr("recompute each layer (full checkpointing)")),
-            ]
-        )
+        self.checkpointing = ValueCombo(choice_items("checkpointing", {
+            "none": self.tr("keep all activations (no checkpointing)"),
+            "selective": self.tr("recompute part of each layer, as the framework does (selective)"),
+            "op-selective": self.tr("keep every other matrix product (per-op selective)"),
+            "full": self.tr("recompute each layer (full checkpointing)"),
+        }))
         form.addRow(self.tr("Activation checkpointing"), self.checkpointing)
-        self.attention = ValueCombo(
-            [
-                ("sdpa", self.tr("PyTorch SDPA")),
-                ("flash", self.tr("FlashAttention")),
-                ("eager", self.tr("eager (stores b·a·s² scores)")),
-            ]
-        )
+        self.attention = ValueCombo(choice_items("attention", {
+            "sdpa": self.tr("PyTorch SDPA"),
+            "flash": self.tr("FlashAttention"),
+            "eager": self.tr("eager (stores b·a·s² scores)"),
+        }))
         form.addRow(self.tr("Attention kernel"), self.attention)
         self.vision = VisionRows(form, lambda changes: self._edit(changes), self)  # vision-language models only
         self.images_per_sample, self.image_resolution = self.vision.images_per_sample, self.vision.image_resolution
@@ -145,32 +138,26 @@ class SetupPanel(QWidget):
         pform.addRow(self.tr("Context parallel (CP)"), self.cp)
         self.sequence_parallel = QCheckBox(self.tr("sequence parallelism"))
         pform.addRow("", self.sequence_parallel)
-        self.zero = ValueCombo(
-            [
-                (0, self.tr("off (plain data parallel)")),
-                (1, self.tr("ZeRO-1: shard optimizer states")),
-                (2, self.tr("ZeRO-2: + gradients")),
-                (3, self.tr("ZeRO-3: + weights")),
-                ("fsdp", self.tr("FSDP full shard (= ZeRO-3)")),
-            ]
-        )
+        self.zero = ValueCombo(choice_items("zero_stage", {
+            0: self.tr("off (plain data parallel)"),
+            1: self.tr("ZeRO-1: shard optimizer states"),
+            2: self.tr("ZeRO-2: + gradients"),
+            3: self.tr("ZeRO-3: + weights"),
+            "fsdp": self.tr("FSDP full shard (= ZeRO-3)"),
+        }, extra=("fsdp",)))
         pform.addRow(self.tr("Sharding (ZeRO / FSDP)"), self.zero)
-        self.offload = ValueCombo(
-            [
-                ("none", self.tr("none")),
-                ("optimizer", self.tr("optimizer states to CPU")),
-                ("optimizer+params", self.tr("optimizer states and weights to CPU")),
-            ]
-        )
+        self.offload = ValueCombo(choice_items("offload", {
+            "none": self.tr("none"),
+            "optimizer": self.tr("optimizer states to CPU"),
+            "optimizer+params": self.tr("optimizer states and weights to CPU"),
+        }))
         pform.addRow(self.tr("Offload (slow)"), self.offload)
-        self.estimator = ValueCombo(
-            [
-                ("detailed", self.tr("per-operation model, checked against traced steps (detailed)")),
-                ("seed-per-op", self.tr("textbook per-layer formula from the guide (seed-per-op)")),
-                ("seed-k-factor", self.tr("rule of thumb: K bytes per parameter (seed-k-factor)")),
-                ("seed-alpha", self.tr("activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)")),
-            ]
-        )
+        self.estimator = ValueCombo(choice_items("estimator", {
+            "detailed": self.tr("per-operation model, checked against traced steps (detailed)"),
+            "seed-per-op": self.tr("textbook per-layer formula from the guide (seed-per-op)"),
+            "seed-k-factor": self.tr("rule of thumb: K bytes per parameter (seed-k-factor)"),
+            "seed-alpha": self.tr("activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)"),
+        }))
         pform.addRow(self.tr("Estimator"), self.estimator)
         self.advanced = CollapsibleSection(self.tr("Advanced: parallelism and estimator"), parallel)
 

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QSpinBox
 from engine import Scenario
 from engine.scenario import SCENARIO_MAXIMA
 
+from .choices import choice_items
 from .widgets import ValueCombo
 
 
@@ -34,12 +35,10 @@ class VisionRows(QObject):
         self.image_resolution.setSingleStep(14 * 16)
         self.image_resolution.setSpecialValueText(self.tr("the tower's native size"))
         form.addRow(self.tr("Image side in pixels (image resolution)"), self.image_resolution)
-        self.vision_tower = ValueCombo(
-            [
-                ("frozen", self.tr("not trained (frozen tower)")),
-                ("trained", self.tr("trained with the model (trained tower)")),
-            ]
-        )
+        self.vision_tower = ValueCombo(choice_items("vision_tower", {
+            "frozen": self.tr("not trained (frozen tower)"),
+            "trained": self.tr("trained with the model (trained tower)"),
+        }))
         form.addRow(self.tr("Image encoder (vision tower)"), self.vision_tower)
         self.image_tokens = QLabel()
         self.image_tokens.setWordWrap(True)

@@ -11,38 +11,36 @@ from hypothesis import strategies as st
 from engine import scenario_from_dict
 from engine.detailed import ACTIVATION_CONTEXT_MEMO, act_context, stage_layer_ranges
 from engine.errors import PlannerError
-from engine.frameworks import CROSS_ENTROPIES, FRAMEWORKS, behaviour
+from engine.frameworks import behaviour
 from engine.memo import ScenarioMemo, memo_tables
 from engine.parallelism.pipeline import micro_batches_in_flight
-from engine.scenario import resolve_model
+from engine.scenario import KEYS, resolve_model
 from engine.stage_states import STAGE_STATES_MEMO, stage_states
 from engine.states import dtypes_for, layer_groups
-from engine.time_keys import FP8_RECIPES, MOE_TOKEN_DISPATCHERS
 from engine.timing.data import framework_profile
 from engine.timing.hardware import hardware_for
 from engine.timing.model import STAGE_TIME_MEMO, rates_for, stage_time_per_micro_batch
 from tests.scenario_reads import RecordingScenario
 from tests.scenario_strategies import valid_scenarios
 
+# Keys valid_scenarios() draws under their own constraints (the layout must divide the GPUs, heads and experts).
+_DRAWN_WITH_LAYOUT = {"model", "gpu", "gpus_per_node", "nodes", "tp", "pp", "cp", "ep", "vpp", "pp_schedule",
+                      "sequence_parallel"}
+_VARIED = [k for k in KEYS if k.name not in _DRAWN_WITH_LAYOUT and k.check.samples()]
+
 
 @st.composite
 def scenarios_with_every_kind_of_key(draw: st.DrawFn) -> dict:
+    """A valid layout, then some declared keys set to values their declarations offer (each kept only where the
+    scenario stays valid): every key of engine/scenario.py is varied, including keys added after this test."""
     data = draw(valid_scenarios())
-    data["framework"] = draw(st.sampled_from(FRAMEWORKS))
-    data["cross_entropy"] = draw(st.sampled_from(CROSS_ENTROPIES))
-    data["compile"] = draw(st.booleans())
-    data["activation_offload"] = draw(st.booleans())
-    data["lora_dropout"] = draw(st.sampled_from([0.0, 0.05]))
-    data["loss_parallel"] = data["tp"] > 1 and draw(st.booleans())
-    data["reshard_after_forward"] = draw(st.booleans())
-    data["images_per_sample"] = draw(st.sampled_from([0, 1, 4]))
-    data["reserve"] = draw(st.sampled_from(["auto", 0.05]))
-    data["liger_kernels"] = draw(st.booleans())
-    data["fp8_recipe"] = draw(st.sampled_from(FP8_RECIPES))
-    data["moe_token_dispatcher_type"] = draw(st.sampled_from(MOE_TOKEN_DISPATCHERS))
-    data["recompute_modules"] = draw(st.sampled_from([["core_attn"], ["mlp", "layernorm"], ["moe", "moe_act"]]))
-    data["pipeline_split_accounts_for"] = draw(st.sampled_from([[], ["embedding"], ["embedding", "loss"]]))
-    data["activation_offload_layers"] = draw(st.sampled_from([0, 1]))
+    for spec in draw(st.lists(st.sampled_from(_VARIED), min_size=4, max_size=12, unique_by=lambda k: k.name)):
+        attempt = {**data, spec.name: draw(st.sampled_from(spec.check.samples()))}
+        try:
+            scenario_from_dict(attempt)
+        except PlannerError:
+            continue
+        data = attempt
     return data
 
 
