@@ -14,6 +14,7 @@ from functools import lru_cache
 from .architecture import Linear, ModelSpec
 from .family_activations import clamped_glu_terms, deltanet_terms, dense_expert_terms, mla_attention_terms
 from .frameworks.megatron_layer import megatron_layer_terms
+from .frameworks.unsloth_layer import unsloth_layer_terms, unsloth_patches_layer
 from .parallelism.expert_parallel import scored_output_bytes
 
 
@@ -174,18 +175,23 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
         return out
     if ctx.megatron and xg and wt and not lora_names and not linear_attn:
         return megatron_layer_terms(ctx, spec, moe, ctx.recompute)
-    if ctx.unsloth_lora and lora_names and not (moe or linear_attn or wt) and _unsloth_shapes(ctx, spec):
+    if ctx.unsloth_lora and lora_names and not (moe or linear_attn or wt) and unsloth_patches_layer(ctx, spec):
         return unsloth_layer_terms(ctx, spec)
-    tp, c, r = ctx.tp, ctx.compute, ctx.residual
+    ag = xg or wt or attn_lora  # does anything after the QKV projections need gradients?
+    _attention_block_terms(ctx, spec, xg, wt, ag, lora_names, linear_attn, out)
+    _mlp_block_terms(ctx, spec, moe, xg, wt, ag, lora_names, ep, linear_attn, out)
+    return out
+
+
+def _attention_block_terms(ctx: ActContext, spec: ModelSpec, xg: bool, wt: bool, ag: bool,
+                           lora_names: frozenset[str], linear_attn: bool, out: Terms) -> None:
+    """The attention norm, the projections' inputs, the attention kernel's saved tensors and o_proj's input."""
+    c, r = ctx.compute, ctx.residual
     t, tn = ctx.t, ctx.t_norm
     h = spec.hidden
-    q, kv = spec.q_dim / tp, spec.kv_dim / tp
-    heads = spec.heads / tp
+    q, kv = spec.q_dim / ctx.tp, spec.kv_dim / ctx.tp
     attn = spec.attention_linears(linear_attn)
     qkv, o_proj = attn[:-1], attn[-1:]
-    ag = xg or wt or attn_lora  # does anything after the QKV projections need gradients?
-
-    # --- attention block
     style = spec.norm_style
     _norm(ctx, tn * h, r, xg, wt, out, "attention norm", style)
     bnb = ctx.quantized_saves_inputs
@@ -208,36 +214,7 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
         if wt:
             out.append(("q/k norm: normalised inputs", (4 if style in ("gemma", "fp32") else c) * n))
     if ag and spec.attention != "mla" and not linear_attn:
-        if spec.fused_projections and spec.rope:
-            # RoPE copies Q and K out of the fused QKV output, but V stays a view of it: the whole output stays alive
-            out.append(("attention: fused QKV output kept alive by its V view", c * t * (q + 2 * kv)))
-        if ctx.attention == "eager":
-            kv_saved = 2 * q if spec.kv_heads != spec.heads else 2 * kv  # eager repeats K/V for GQA
-            out.append(("attention: Q, K, V kept by the score matmuls", c * t * (q + kv_saved)))
-            if not ctx.selective and spec.sinks:
-                # gpt-oss: softmax over [scores, sink] in the compute dtype; the max-subtraction keeps its indices
-                probs = heads * ctx.b * (ctx.t / ctx.b) * (ctx.s + 1)
-                out.append(("attention: softmax probabilities with the sink column (b·a·s·(s+1))", c * probs))
-                out.append(("attention: row-max indices (int64)", 8 * heads * ctx.t))
-            elif not ctx.selective:
-                probs = heads * ctx.b * (ctx.t / ctx.b) * ctx.s
-                out.append(("attention: softmax probabilities (b·a·s²)", (4 + (c if c != 4 else 0)) * probs))
-                if spec.attn_softcap:
-                    out.append(("attention: soft-capped scores (tanh output)", c * probs))
-                if spec.attention_dropout > 0:
-                    out.append(("attention: dropout mask and output", (1 + c) * probs))
-            if spec.per_layer_mask:
-                out.append(("attention: this layer's b·s·s mask", c * ctx.t * ctx.s))
-            if wt or "o_proj" in lora_names:
-                out.append(("attention output (contiguous copy for o_proj)", c * t * q))
-        else:
-            out.append(("attention: Q, K, V kept by SDPA/flash", c * t * (q + 2 * kv)))
-            out.append(("attention output (kept by SDPA and o_proj)", c * t * q))
-            out.append(("attention: softmax statistics", 4 * ctx.b * heads * ctx.t / ctx.b))
-            if spec.attn_output_gate:  # Qwen3-Next: output x sigmoid(gate); the product is o_proj's input
-                out.append(("attention gate: sigmoid output and gated output", 2 * c * t * q))
-            if 0 < spec.sliding_window < ctx.s and ctx.attention == "sdpa":
-                out.append(("attention: sliding-window mask (b·s·s) passed to SDPA", c * ctx.t * ctx.s))
+        _attention_kernel_terms(ctx, spec, wt, lora_names, out)
         # SDPA keeps the output, and o_proj reads it as a view, unless the context-parallel ring copied it
         copied = ctx.ring_output_copied and ctx.attention != "eager"
         _linear_inputs(ctx, t * q, c, o_proj, wt and copied, lora_names, not copied, out,
@@ -245,10 +222,56 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
                                              else ""))
         _weight_copies(ctx, o_proj, 0.0, out)
 
-    # --- MLP / MoE block
+
+def _attention_kernel_terms(ctx: ActContext, spec: ModelSpec, wt: bool, lora_names: frozenset[str],
+                            out: Terms) -> None:
+    """What the attention kernel (eager matmuls and softmax, or SDPA/flash) keeps of Q, K, V and its output."""
+    c, t = ctx.compute, ctx.t
+    q, kv = spec.q_dim / ctx.tp, spec.kv_dim / ctx.tp
+    heads = spec.heads / ctx.tp
+    if spec.fused_projections and spec.rope:
+        # RoPE copies Q and K out of the fused QKV output, but V stays a view of it: the whole output stays alive
+        out.append(("attention: fused QKV output kept alive by its V view", c * t * (q + 2 * kv)))
+    if ctx.attention == "eager":
+        kv_saved = 2 * q if spec.kv_heads != spec.heads else 2 * kv  # eager repeats K/V for GQA
+        out.append(("attention: Q, K, V kept by the score matmuls", c * t * (q + kv_saved)))
+        if not ctx.selective and spec.sinks:
+            # gpt-oss: softmax over [scores, sink] in the compute dtype; the max-subtraction keeps its indices
+            probs = heads * ctx.b * (ctx.t / ctx.b) * (ctx.s + 1)
+            out.append(("attention: softmax probabilities with the sink column (b·a·s·(s+1))", c * probs))
+            out.append(("attention: row-max indices (int64)", 8 * heads * ctx.t))
+        elif not ctx.selective:
+            probs = heads * ctx.b * (ctx.t / ctx.b) * ctx.s
+            out.append(("attention: softmax probabilities (b·a·s²)", (4 + (c if c != 4 else 0)) * probs))
+            if spec.attn_softcap:
+                out.append(("attention: soft-capped scores (tanh output)", c * probs))
+            if spec.attention_dropout > 0:
+                out.append(("attention: dropout mask and output", (1 + c) * probs))
+        if spec.per_layer_mask:
+            out.append(("attention: this layer's b·s·s mask", c * ctx.t * ctx.s))
+        if wt or "o_proj" in lora_names:
+            out.append(("attention output (contiguous copy for o_proj)", c * t * q))
+    else:
+        out.append(("attention: Q, K, V kept by SDPA/flash", c * t * (q + 2 * kv)))
+        out.append(("attention output (kept by SDPA and o_proj)", c * t * q))
+        out.append(("attention: softmax statistics", 4 * ctx.b * heads * ctx.t / ctx.b))
+        if spec.attn_output_gate:  # Qwen3-Next: output x sigmoid(gate); the product is o_proj's input
+            out.append(("attention gate: sigmoid output and gated output", 2 * c * t * q))
+        if 0 < spec.sliding_window < ctx.s and ctx.attention == "sdpa":
+            out.append(("attention: sliding-window mask (b·s·s) passed to SDPA", c * ctx.t * ctx.s))
+
+
+def _mlp_block_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool, ag: bool,
+                     lora_names: frozenset[str], ep: int, linear_attn: bool, out: Terms) -> None:
+    """The MLP (or MoE) block's norms, linear inputs and activations."""
+    c, r = ctx.compute, ctx.residual
+    t, tn = ctx.t, ctx.t_norm
+    h = spec.hidden
+    style = spec.norm_style
+    bnb = ctx.quantized_saves_inputs
     if spec.norms_per_layer == 4:  # Gemma-2 also normalises the attention output before the residual add
         _norm(ctx, tn * h, c, ag, wt, out, "post-attention norm", style)
-    mlp = spec.layer_linears(moe, linear_attn)[len(attn):]
+    mlp = spec.layer_linears(moe, linear_attn)[len(spec.attention_linears(linear_attn)):]
     one_norm = spec.parallel_residual and spec.norms_per_layer == 1  # Phi: one norm's output feeds both blocks
     if not spec.parallel_residual:
         _norm(ctx, tn * h, r, ag, wt, out, "MLP norm", style)
@@ -257,72 +280,53 @@ def _layer_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool
     if spec.residual_dropout and ag:  # nn.Dropout keeps a one-byte mask of each block's output
         out.append(("residual dropout masks (attention and MLP outputs)", 2 * tn * h))
     if moe:
-        router = mlp[:1]
-        shared = mlp[1:]
-        first_shared = shared[:-1]
-        _linear_inputs(ctx, tn * h, r, router + first_shared, wt, lora_names, False, out, "MLP norm output",
-                       tn != t)
-        out.append(("router: fp32 softmax probabilities", 4 * t * spec.n_experts))
-        if spec.router_fp32:  # DeepSeek/GLM routers compute their logits from an fp32 copy of the input
-            out.append(("router: fp32 copy of its input", 4 * t * h))
-        routed = t * spec.top_k  # tokens x top-k, spread over the local experts
-        fm = spec.expert_ffn / tp
-        if spec.dense_experts:
-            out += dense_expert_terms(c, t * spec.n_experts / ep, h, fm, wt)
-        else:
-            out.append(("experts: gate/up outputs and activation (top-k tokens)", 3 * c * routed * fm))
-            # Expert outputs are scaled by the routing weights: that multiply keeps them whenever the router's
-            # input needs a gradient, frozen experts (LoRA) included.
-            if ctx.ep_dispatch:
-                out.append(("experts: fp32 copy of the outputs returned by the combine all-to-all, kept by the "
-                            "routing-score multiply", scored_output_bytes(True, c) * routed * h))
-            else:
-                out.append(("experts: outputs kept for the routing-weight gradient", c * routed * h))
-        if wt and not spec.dense_experts:
-            out.append(("experts: routed inputs and products (expert weight gradients)", c * routed * (h + fm)))
-        if spec.expert_bias:
-            out += clamped_glu_terms(c, routed, fm)
-        _weight_copies(ctx, router + shared, spec.expert_params_per_layer() / (ep * tp), out)
-        if spec.shared_ffn:
-            _mlp_terms(ctx, spec.shared_ffn / tp, shared[-1:], wt, lora_names, out, "shared expert")
-        if spec.output_router_logits:
-            out.append(("router logits kept for the auxiliary loss", c * t * spec.n_experts))
+        _moe_block_terms(ctx, spec, wt, lora_names, ep, mlp, out)
     else:
         _linear_inputs(ctx, tn * h, r, mlp[:-1], wt or (bnb and ag), lora_names,
                        one_norm and (wt or (bnb and xg)), out, "MLP norm output", tn != t)
         _weight_copies(ctx, mlp, 0.0, out)
-        _mlp_terms(ctx, spec.ffn / tp, mlp[-1:], wt or (bnb and ag), lora_names, out, "MLP", spec.mlp_gated,
+        _mlp_terms(ctx, spec.ffn / ctx.tp, mlp[-1:], wt or (bnb and ag), lora_names, out, "MLP", spec.mlp_gated,
                    1 if ctx.compiled else spec.act_tensors)
     if spec.norms_per_layer == 4:
         _norm(ctx, tn * h, c, ag, wt, out, "post-MLP norm", style)
-    return out
 
 
-def _unsloth_shapes(ctx: ActContext, spec: ModelSpec) -> bool:
-    """A dense GQA layer with flash/SDPA attention: the layer Unsloth's LoRA kernels patch."""
-    return (spec.attention == "gqa" and ctx.attention != "eager" and spec.qk_norm == "none"
-            and spec.norms_per_layer == 2 and not spec.fused_projections)
-
-
-def unsloth_layer_terms(ctx: ActContext, spec: ModelSpec) -> Terms:
-    """What one decoder layer keeps for backward under Unsloth's LoRA kernels (unsloth/kernels/fast_lora.py).
-
-    LoRA_QKV and LoRA_W save only their input X (the 4-bit or 16-bit weight is dequantised again in backward, and
-    the adapters are cast to X's dtype inside the kernel, so no fp32 copies of X); LoRA_MLP saves X and the gate
-    and up outputs e and g and recomputes SwiGLU in backward; fast_rms_layernorm saves its input and one fp32
-    inverse RMS per token; RoPE is applied to Q and K in place; flash attention keeps Q, K, V, its output (LoRA_W's
-    X) and the log-sum-exp.
-    """
-    c, t, tn, h = ctx.compute, ctx.t, ctx.t_norm, spec.hidden
-    q, kv, f = spec.q_dim / ctx.tp, spec.kv_dim / ctx.tp, spec.ffn / ctx.tp
-    return [("attention norm: input and inverse RMS (fast_rms_layernorm)", ctx.residual * tn * h + 4 * tn),
-            ("attention norm output: kept by LoRA_QKV", c * tn * h),
-            ("attention: Q, K, V kept by flash attention (RoPE in place)", c * t * (q + 2 * kv)),
-            ("attention output (kept by flash attention and LoRA_W)", c * t * q),
-            ("attention: softmax statistics", 4 * t * spec.heads / ctx.tp),
-            ("MLP norm: input and inverse RMS (fast_rms_layernorm)", ctx.residual * tn * h + 4 * tn),
-            ("MLP norm output: kept by LoRA_MLP", c * tn * h),
-            ("MLP: gate and up outputs kept by LoRA_MLP (SwiGLU recomputed in backward)", 2 * c * t * f)]
+def _moe_block_terms(ctx: ActContext, spec: ModelSpec, wt: bool, lora_names: frozenset[str], ep: int,
+                     mlp: tuple[Linear, ...], out: Terms) -> None:
+    """The router, the routed experts and the shared expert (`mlp`: router, then the shared expert's linears)."""
+    c, r = ctx.compute, ctx.residual
+    t, tn = ctx.t, ctx.t_norm
+    h = spec.hidden
+    router = mlp[:1]
+    shared = mlp[1:]
+    first_shared = shared[:-1]
+    _linear_inputs(ctx, tn * h, r, router + first_shared, wt, lora_names, False, out, "MLP norm output",
+                   tn != t)
+    out.append(("router: fp32 softmax probabilities", 4 * t * spec.n_experts))
+    if spec.router_fp32:  # DeepSeek/GLM routers compute their logits from an fp32 copy of the input
+        out.append(("router: fp32 copy of its input", 4 * t * h))
+    routed = t * spec.top_k  # tokens x top-k, spread over the local experts
+    fm = spec.expert_ffn / ctx.tp
+    if spec.dense_experts:
+        out += dense_expert_terms(c, t * spec.n_experts / ep, h, fm, wt)
+    else:
+        out.append(("experts: gate/up outputs and activation (top-k tokens)", 3 * c * routed * fm))
+        # Expert outputs are scaled by the routing weights: that multiply keeps them whenever the router's
+        # input needs a gradient, frozen experts (LoRA) included.
+        if ctx.ep_dispatch:
+            out.append(("experts: fp32 copy of the outputs returned by the combine all-to-all, kept by the "
+                        "routing-score multiply", scored_output_bytes(True, c) * routed * h))
+        else:
+            out.append(("experts: outputs kept for the routing-weight gradient", c * routed * h))
+    if wt and not spec.dense_experts:
+        out.append(("experts: routed inputs and products (expert weight gradients)", c * routed * (h + fm)))
+    if spec.expert_bias:
+        out += clamped_glu_terms(c, routed, fm)
+    _weight_copies(ctx, router + shared, spec.expert_params_per_layer() / (ep * ctx.tp), out)
+    if spec.shared_ffn:
+        _mlp_terms(ctx, spec.shared_ffn / ctx.tp, shared[-1:], wt, lora_names, out, "shared expert")
+    if spec.output_router_logits:
+        out.append(("router logits kept for the auxiliary loss", c * t * spec.n_experts))
 
 
 def _mlp_terms(ctx: ActContext, f: float, down: tuple[Linear, ...], wt: bool, lora_names: frozenset[str],

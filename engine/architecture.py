@@ -292,17 +292,7 @@ def _moe_flags(cfg: dict[str, Any], model_type: str, layers: int, n_experts: int
 
 def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
     """Describe a decoder-only model from the contents of its config.json."""
-    if not isinstance(config, dict):
-        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "A config.json must hold one JSON object."))
-    cfg = config
-    text = config.get("text_config")
-    if isinstance(text, dict) and ("hidden_size" in text or "model_type" in text):
-        cfg = {**text, "model_type": text.get("model_type", config.get("model_type"))}
-    model_type = cfg.get("model_type")
-    if not isinstance(model_type, str):
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP("engine", "config.json has no 'model_type', so the architecture is unknown.")
-        )
+    cfg, model_type = _text_model_config(config)
     check_hf_config(cfg)  # every value's type and range, before any is used
     layout = ALIASES.get(model_type, model_type)
     fields = family_fields(cfg, layout) if model_type in SUPPORTED_MODEL_TYPES else None
@@ -324,21 +314,27 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
             why=why,
             p=", ".join(SUPPORTED_MODEL_TYPES),
         )
-    hidden = _need(cfg, "hidden_size", model_type)
-    layers = _need(cfg, "num_hidden_layers", model_type)
-    heads = _need(cfg, "num_attention_heads", model_type)
-    vocab = _need(cfg, "vocab_size", model_type)
-    kv_heads = int(cfg.get("num_key_value_heads") or heads)
-    head_dim = int(cfg.get("head_dim") or hidden // heads)
-    if heads % kv_heads:
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP(
-                "engine", "num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads})."
-            ),
-            heads=heads,
-            kv_heads=kv_heads,
-        )
+    return _llama_like_spec(config, cfg, model_type, name)
 
+
+def _text_model_config(config: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The decoder's config (a vision-language config nests it in text_config) and its model_type."""
+    if not isinstance(config, dict):
+        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "A config.json must hold one JSON object."))
+    cfg = config
+    text = config.get("text_config")
+    if isinstance(text, dict) and ("hidden_size" in text or "model_type" in text):
+        cfg = {**text, "model_type": text.get("model_type", config.get("model_type"))}
+    model_type = cfg.get("model_type")
+    if not isinstance(model_type, str):
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP("engine", "config.json has no 'model_type', so the architecture is unknown.")
+        )
+    return cfg, model_type
+
+
+def _mlp_fields(cfg: dict[str, Any], model_type: str, layers: int) -> dict[str, Any]:
+    """The MLP and mixture-of-experts shapes of a Llama-like config, as ModelSpec fields."""
     n_experts = int(cfg.get("num_local_experts") or cfg.get("num_experts") or cfg.get("n_routed_experts") or 0)
     top_k = int(cfg.get("num_experts_per_tok") or 0) if n_experts else 0
     if n_experts and not top_k:
@@ -354,7 +350,27 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
     shared_ffn = int(cfg.get("shared_expert_intermediate_size") or 0)
     if model_type == "deepseek":
         shared_ffn = int(cfg.get("n_shared_experts") or 0) * expert_ffn
+    return {"ffn": ffn, "n_experts": n_experts, "top_k": top_k, "expert_ffn": expert_ffn, "shared_ffn": shared_ffn,
+            "shared_gate": model_type == "qwen2_moe" and shared_ffn > 0, "moe_layer_flags": flags}
 
+
+def _llama_like_spec(config: dict[str, Any], cfg: dict[str, Any], model_type: str, name: str) -> ModelSpec:
+    """The model types read here rather than by hf_families: Llama's keys with per-family traits."""
+    hidden = _need(cfg, "hidden_size", model_type)
+    layers = _need(cfg, "num_hidden_layers", model_type)
+    heads = _need(cfg, "num_attention_heads", model_type)
+    vocab = _need(cfg, "vocab_size", model_type)
+    kv_heads = int(cfg.get("num_key_value_heads") or heads)
+    head_dim = int(cfg.get("head_dim") or hidden // heads)
+    if heads % kv_heads:
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP(
+                "engine", "num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads})."
+            ),
+            heads=heads,
+            kv_heads=kv_heads,
+        )
+    mlp = _mlp_fields(cfg, model_type, layers)
     tied_default = model_type in _GEMMA_TYPES
     return ModelSpec(
         name=name or str(cfg.get("_name_or_path") or model_type),
@@ -364,7 +380,6 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
         heads=heads,
         kv_heads=kv_heads,
         head_dim=head_dim,
-        ffn=ffn,
         vocab=vocab,
         tied_embeddings=bool(cfg.get("tie_word_embeddings", tied_default)),
         max_position=int(cfg.get("max_position_embeddings") or 0),
@@ -375,12 +390,6 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
         norms_per_layer=4 if model_type == "gemma2" else 2,
         fused_projections=model_type in _FUSED_TYPES,
         attention_dropout=float(cfg.get("attention_dropout") or 0.0),
-        n_experts=n_experts,
-        top_k=top_k,
-        expert_ffn=expert_ffn,
-        shared_ffn=shared_ffn,
-        shared_gate=model_type == "qwen2_moe" and shared_ffn > 0,
-        moe_layer_flags=flags,
         output_router_logits=bool(cfg.get("output_router_logits", False)),
         norm_style="gemma" if model_type in _GEMMA_TYPES else "llama",
         attn_softcap=bool(cfg.get("attn_logit_softcapping")),
@@ -389,4 +398,5 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
         if model_type != "qwen2" or cfg.get("use_sliding_window") else 0,
         per_layer_mask=model_type == "gemma2",
         vision=vision_from_config(config, hidden),
+        **mlp,
     )

@@ -13,7 +13,16 @@ def check_consistency(s: Any, spec: ModelSpec) -> None:  # s: an engine.scenario
     """Checks that need the model: parallel layout, layer counts, LoRA target names.
 
     Each message is one sentence in the words on screen (not the file's keys): the window shows it as it is.
+    The groups run in this order, so a scenario breaking several rules is told the first one as before.
     """
+    _check_tensor_and_pipeline_parallel(s, spec)
+    _check_expert_and_context_parallel(s, spec)
+    _check_sharding_and_offload(s)
+    _check_training_method(s, spec)
+
+
+def _check_tensor_and_pipeline_parallel(s: Any, spec: ModelSpec) -> None:
+    """The GPUs divide into tensor x pipeline x context shards; heads and layers divide among them."""
     shards = s.tp * s.pp * s.cp
     if s.world_size % shards:
         if s.pp == 1 and s.cp == 1:
@@ -64,6 +73,10 @@ def check_consistency(s: Any, spec: ModelSpec) -> None:  # s: an engine.scenario
             chunks=s.pp * s.vpp,
             layers=spec.layers,
         )
+
+
+def _check_expert_and_context_parallel(s: Any, spec: ModelSpec) -> None:
+    """Experts divide among expert-parallel ranks, and those among data-parallel copies; tokens among CP ranks."""
     if s.ep > 1:
         if not spec.is_moe:
             raise ConsistencyError(
@@ -90,6 +103,10 @@ def check_consistency(s: Any, spec: ModelSpec) -> None:  # s: an engine.scenario
             QT_TRANSLATE_NOOP("engine", "Context-parallel size {cp} must divide the sequence length ({seq_len} tokens)."),
             seq_len=s.seq_len, cp=s.cp,
         )
+
+
+def _check_sharding_and_offload(s: Any) -> None:
+    """FSDP is ZeRO-3; CPU offloading needs sharding (and ZeRO-3 or FSDP for the weights)."""
     if s.fsdp and s.zero_stage not in (0, 3):
         raise ConsistencyError(
             "fsdp",
@@ -105,6 +122,10 @@ def check_consistency(s: Any, spec: ModelSpec) -> None:  # s: an engine.scenario
         raise ConsistencyError(
             "offload", QT_TRANSLATE_NOOP("engine", "Offloading the weights to the CPU needs ZeRO-3 or FSDP.")
         )
+
+
+def _check_training_method(s: Any, spec: ModelSpec) -> None:
+    """Frozen layers, LoRA targets, optimizer-in-backward and modules_to_save fit the method and the model."""
     if s.frozen_layers > spec.layers:
         raise ConsistencyError(
             "frozen_layers",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import NamedTuple
 
 from .activations import ActContext, head_bytes, layer_backward_peak, layer_bytes, layer_mlp_bytes
 from .architecture import ModelSpec
@@ -142,27 +143,77 @@ def with_in_flight(comps: list[Component], old: float, new: float, grad_accum: i
     return out
 
 
+class _DecoderActivations(NamedTuple):
+    component: Component
+    one_layer_bytes: float  # the largest one layer keeps
+    boundary_bytes: float  # one layer's input, what a fully checkpointed layer keeps
+    recompute_bytes: float  # one layer rebuilt in backward (checkpointing), else 0
+    scratch_bytes: float  # one layer's backward on top of the saved tensors
+
+
+class _HeadAndLoss(NamedTuple):
+    components: list[Component]
+    head_bytes: float
+    logits_forward_bytes: float
+    logits_backward_bytes: float
+    loss_wins: bool  # the loss's backward spike is above the one-layer backward moment
+
+
 def stage_components(
     s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range, ctx: ActContext,
     groups: tuple | None = None, fw: Behaviour | None = None,
 ) -> tuple[list[Component], float, StageStates]:
+    """One pipeline stage's components in display order, with its micro-batches in flight and its model states."""
     pp = s.pp
     first, last = stage == 0, stage == pp - 1
     in_flight = micro_batches_in_flight(s, stage, spec.layers)
     groups = groups if groups is not None else layer_groups(s, spec, layers)
     fw = fw or behaviour(s)
     states = stage_states(s, spec, dt, fw, stage, layers, groups, in_flight)
-    p = states.params
-    adapters = s.method in ("lora", "qlora")
     comps = list(states.model_states)
 
     # --- activations
-    first_trainable = first_trainable_layer(s, spec)
+    acts = _decoder_activations(s, spec, fw, ctx, groups, len(layers), in_flight)
+    comps.append(acts.component)
+    scratch, recompute = acts.scratch_bytes, acts.recompute_bytes
+    layer_moment = scratch + recompute
+    head = _head_and_loss(s, spec, dt, fw, ctx, last, states.params.lora, in_flight, layer_moment)
+    comps += head.components
+    comps += _backward_transients(scratch, recompute, head.loss_wins)
+    comps += states.autocast_cache
+    if first and spec.vision is not None and s.images_per_sample and vision_tower_trains(s):
+        comps.append(_vision_tower_activations(s, spec, dt, in_flight, layer_moment))
+    comps += _input_components(s, spec, ctx, first, in_flight)
+
+    comps += pipeline_components(s, spec, stage, last, ctx)
+
+    # --- transients of sharding, experts and the optimizer step
+    if states.fsdp2 is not None:
+        saved_layer = acts.one_layer_bytes if s.checkpointing != "full" else acts.boundary_bytes
+        tail = head.logits_forward_bytes + head.head_bytes + saved_layer * in_flight
+        comps.append(fsdp2_component(states.fsdp2, spec, last, ctx, logits_fwd=tail,
+                                     logits_bwd=head.logits_backward_bytes if last and head.loss_wins else 0.0,
+                                     layer_scratch=scratch + recompute))
+    comps += states.sharding
+    comps += states.optimizer_temp
+    return comps, in_flight, states
+
+
+def _layer_signatures(s: Scenario, spec: ModelSpec, groups: tuple) -> dict[tuple, int]:
+    """Layers counted by what sets their saved tensors: (MoE, input gradient, trained, LoRA targets, linear attention)."""
+    adapters = s.method in ("lora", "qlora")
     signatures: dict[tuple, int] = {}
     for g in groups:
         names = lora_target_names(spec, s.lora_targets, g.moe, g.linear_attn) if adapters else _NO_NAMES
         sig = (g.moe, g.input_grad, not g.frozen, names, g.linear_attn)
         signatures[sig] = signatures.get(sig, 0) + g.count
+    return signatures
+
+
+def _decoder_activations(s: Scenario, spec: ModelSpec, fw: Behaviour, ctx: ActContext, groups: tuple,
+                         layer_count: int, in_flight: float) -> _DecoderActivations:
+    """The decoder layers' saved activations (after checkpointing and offloading) and their backward moment."""
+    signatures = _layer_signatures(s, spec, groups)
     per_layer = {sig: layer_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3], s.ep, sig[4]) for sig in signatures}
     active = [sig for sig in signatures if per_layer[sig] > 0]
     one_layer = max((per_layer[sig] for sig in active), default=0.0)
@@ -184,6 +235,28 @@ def stage_components(
         saved = sum(per_layer[sig] * signatures[sig] for sig in signatures) * in_flight
         formula = "sum over layers of the tensors autograd saves, x micro-batches in flight"
         recompute = 0.0
+    saved, offloaded, formula = _offload_saved(s, fw, layer_count, saved, unit, formula)
+    saved_end = saved * (in_flight - 1) / in_flight
+    component = Component(
+        "activations",
+        QT_TRANSLATE_NOOP("engine", "Activations (decoder layers)"),
+        "activations",
+        Moments(saved, saved, saved_end, 0.0),
+        formula,
+        (("layers", layer_count), ("per_layer_bytes", round(one_layer)), ("micro_batch", s.micro_batch),
+         ("seq_len", s.seq_len), ("in_flight", in_flight), ("checkpointing", s.checkpointing),
+         ("attention", s.attention), ("offloaded_bytes", round(offloaded))),
+    )
+    # One layer's backward on top of all saved tensors: its MLP part is freed before its attention's backward.
+    scratch = max((layer_backward_peak(ctx, spec, sig[0], layer_mlp_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3],
+                                                                           s.ep, sig[4]), sig[4])
+                   for sig in active), default=0.0)
+    return _DecoderActivations(component, one_layer, boundary, recompute, scratch)
+
+
+def _offload_saved(s: Scenario, fw: Behaviour, layer_count: int, saved: float, unit: float,
+                   formula: str) -> tuple[float, float, str]:
+    """Saved bytes left on the GPU after activation offloading, the bytes moved to CPU, and the formula told."""
     offloaded = 0.0
     if (s.activation_offload or fw.offload_checkpoints) and saved > 2 * unit:
         # torchtune OffloadActivations / Unsloth's offloaded checkpointing: saved tensors go to CPU memory as the
@@ -191,59 +264,47 @@ def stage_components(
         offloaded = saved - 2 * unit
         saved = 2 * unit
         formula += "; offloaded to CPU except two layers' worth"
-    offload_layers = min(s.activation_offload_layers, len(layers))
+    offload_layers = min(s.activation_offload_layers, layer_count)
     if offload_layers:
         # Megatron cpu_offloading_num_layers through Transformer Engine's CPU offload (transformer_engine/pytorch/
         # cpu_offload.py get_cpu_offload_context: activation memory is (layers - offloaded layers) x one layer's)
-        moved = saved * offload_layers / len(layers)
+        moved = saved * offload_layers / layer_count
         offloaded += moved
         saved -= moved
         formula += f"; {offload_layers} layers' saved tensors offloaded to CPU (cpu_offloading_num_layers)"
-    saved_end = saved * (in_flight - 1) / in_flight
-    comps.append(Component(
+    return saved, offloaded, formula
+
+
+def _head_and_loss(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, ctx: ActContext, last: bool,
+                   lora_params: float, in_flight: float, layer_moment: float) -> _HeadAndLoss:
+    """The last stage's final norm and lm_head inputs, logits and loss (none on other stages)."""
+    if not last:
+        return _HeadAndLoss([], 0.0, 0.0, 0.0, 0.0 >= layer_moment)
+    adapters = s.method in ("lora", "qlora")
+    xg_head = first_trainable_layer(s, spec) < spec.layers or lora_params > 0
+    wt_head = (not adapters and (not spec.tied_embeddings or not embeddings_frozen(s))) or (
+        adapters and "lm_head" in s.modules_to_save)
+    head = head_bytes(ctx, spec, wt_head, xg_head) * in_flight
+    loss = loss_memory(fw, ctx.t, spec.vocab, spec.hidden, ctx.compute, ctx.vocab_shards, wt_head, dt.weight,
+                       s.compile and fw.compile_loss)
+    loss_wins = loss.backward >= layer_moment
+    comps = [Component(
+        "head_activations",
+        QT_TRANSLATE_NOOP("engine", "Final norm and lm_head inputs"),
         "activations",
-        QT_TRANSLATE_NOOP("engine", "Activations (decoder layers)"),
-        "activations",
-        Moments(saved, saved, saved_end, 0.0),
-        formula,
-        (("layers", len(layers)), ("per_layer_bytes", round(one_layer)), ("micro_batch", s.micro_batch),
-         ("seq_len", s.seq_len), ("in_flight", in_flight), ("checkpointing", s.checkpointing),
-         ("attention", s.attention), ("offloaded_bytes", round(offloaded))),
-    ))
-    # One layer's backward on top of all saved tensors: its MLP part is freed before its attention's backward.
-    scratch = max((layer_backward_peak(ctx, spec, sig[0], layer_mlp_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3],
-                                                                           s.ep, sig[4]), sig[4])
-                   for sig in active), default=0.0)
-    logits_fwd = logits_bwd = head = 0.0
-    if last:
-        xg_head = first_trainable < spec.layers or p.lora > 0
-        wt_head = (not adapters and (not spec.tied_embeddings or not embeddings_frozen(s))) or (
-            adapters and "lm_head" in s.modules_to_save)
-        head = head_bytes(ctx, spec, wt_head, xg_head) * in_flight
-        loss = loss_memory(fw, ctx.t, spec.vocab, spec.hidden, ctx.compute, ctx.vocab_shards, wt_head, dt.weight,
-                           s.compile and fw.compile_loss)
-        logits_fwd, logits_bwd = loss.forward, loss.backward
-        comps.append(Component(
-            "head_activations",
-            QT_TRANSLATE_NOOP("engine", "Final norm and lm_head inputs"),
-            "activations",
-            Moments(head, head, 0.0, 0.0),
-            QT_TRANSLATE_NOOP("engine", "final RMSNorm and lm_head saved inputs"),
-            (("vocab", spec.vocab),),
-        ))
-    layer_moment = scratch + recompute
-    loss_wins = logits_bwd >= layer_moment
-    if last:
-        comps.append(Component(
-            "logits",
-            QT_TRANSLATE_NOOP("engine", "Logits and cross-entropy"),
-            "transient",
-            Moments(logits_fwd, logits_bwd if loss_wins else 0.0, 0.0, 0.0),
-            loss.formula,
-            (("vocab", spec.vocab), ("tokens", ctx.t), ("cross_entropy", fw.cross_entropy), ("chunks", loss.chunks),
-             ("bsv_bytes", round(loss.logits_spike))),
-        ))
-    if last and loss.kept:
+        Moments(head, head, 0.0, 0.0),
+        QT_TRANSLATE_NOOP("engine", "final RMSNorm and lm_head saved inputs"),
+        (("vocab", spec.vocab),),
+    ), Component(
+        "logits",
+        QT_TRANSLATE_NOOP("engine", "Logits and cross-entropy"),
+        "transient",
+        Moments(loss.forward, loss.backward if loss_wins else 0.0, 0.0, 0.0),
+        loss.formula,
+        (("vocab", spec.vocab), ("tokens", ctx.t), ("cross_entropy", fw.cross_entropy), ("chunks", loss.chunks),
+         ("bsv_bytes", round(loss.logits_spike))),
+    )]
+    if loss.kept:
         comps.append(
             _c(
                 "logits_kept",
@@ -256,13 +317,19 @@ def stage_components(
                 tokens=ctx.t,
             )
         )
-    comps.append(Component(
+    return _HeadAndLoss(comps, head, loss.forward, loss.backward, loss_wins)
+
+
+def _backward_transients(scratch: float, recompute: float, loss_wins: bool) -> list[Component]:
+    """One layer's backward scratch and, when checkpointed, the layer rebuilt for it (both under the loss's spike
+    at the backward moment when the loss wins)."""
+    comps = [Component(
         "backward_scratch",
         QT_TRANSLATE_NOOP("engine", "Backward scratch (one layer's gradients)"),
         "transient",
         Moments(0.0, 0.0 if loss_wins else scratch, scratch, 0.0),
         QT_TRANSLATE_NOOP("engine", "largest set of intermediate gradients alive in one layer's backward"),
-    ))
+    )]
     if recompute:
         comps.append(
             _c(
@@ -274,40 +341,48 @@ def stage_components(
                 per_layer_bytes=round(recompute),
             )
         )
-    comps += states.autocast_cache
-    if first and spec.vision is not None and s.images_per_sample and vision_tower_trains(s):
-        v = spec.vision
-        patches = s.micro_batch * s.images_per_sample * v.patches_per_image(s.image_resolution or v.image_size)
-        checkpointed = s.checkpointing == "full"
-        kept = tower_activation_bytes(v, patches, dt.compute, checkpointed)
-        # The tower's backward runs after the decoder's (its ops were recorded after the token embedding's, so autograd
-        # reaches it before the embedding's backward): its saved tensors (and, when checkpointed, one rebuilt block)
-        # stand where the decoder's one-layer scratch stood, while the tower's own gradients and an untied trained
-        # embedding's gradient are not made yet (the end-of-backward moment counts every gradient).
-        at_backward = kept + (tower_block_bytes(v, patches, dt.compute) if checkpointed else 0.0)
-        not_yet = 0.0
-        if s.effective_zero < 2:  # unsharded gradients: the ones the end-of-backward moment holds in full
-            not_yet = spec.vision_params / s.tp * dt.grad
-            if not spec.tied_embeddings and not embeddings_frozen(s):
-                not_yet += spec.embedding_params / s.tp * dt.grad
-        late = max(0.0, at_backward - layer_moment - not_yet)
-        tower = kept * in_flight
-        comps.append(
-            _c(
-                "vision_activations",
-                QT_TRANSLATE_NOOP("engine", "Activations (vision tower)"),
-                "activations",
-                Moments(tower, tower, tower * (in_flight - 1) / in_flight + late, 0.0),
-                QT_TRANSLATE_NOOP(
-                    "engine", "tower blocks x tensors kept per patch (per operation, traced for SigLIP and "
-                    "Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block"
-                ),
-                patches=round(patches),
-                tokens_per_image=v.tokens_per_image(s.image_resolution or v.image_size),
-                vision_layers=v.layers,
-                checkpointed=checkpointed,
-            )
-        )
+    return comps
+
+
+def _vision_tower_activations(s: Scenario, spec: ModelSpec, dt: Dtypes, in_flight: float,
+                              layer_moment: float) -> Component:
+    """The trained vision tower's saved activations on the first stage."""
+    v = spec.vision
+    patches = s.micro_batch * s.images_per_sample * v.patches_per_image(s.image_resolution or v.image_size)
+    checkpointed = s.checkpointing == "full"
+    kept = tower_activation_bytes(v, patches, dt.compute, checkpointed)
+    # The tower's backward runs after the decoder's (its ops were recorded after the token embedding's, so autograd
+    # reaches it before the embedding's backward): its saved tensors (and, when checkpointed, one rebuilt block)
+    # stand where the decoder's one-layer scratch stood, while the tower's own gradients and an untied trained
+    # embedding's gradient are not made yet (the end-of-backward moment counts every gradient).
+    at_backward = kept + (tower_block_bytes(v, patches, dt.compute) if checkpointed else 0.0)
+    not_yet = 0.0
+    if s.effective_zero < 2:  # unsharded gradients: the ones the end-of-backward moment holds in full
+        not_yet = spec.vision_params / s.tp * dt.grad
+        if not spec.tied_embeddings and not embeddings_frozen(s):
+            not_yet += spec.embedding_params / s.tp * dt.grad
+    late = max(0.0, at_backward - layer_moment - not_yet)
+    tower = kept * in_flight
+    return _c(
+        "vision_activations",
+        QT_TRANSLATE_NOOP("engine", "Activations (vision tower)"),
+        "activations",
+        Moments(tower, tower, tower * (in_flight - 1) / in_flight + late, 0.0),
+        QT_TRANSLATE_NOOP(
+            "engine", "tower blocks x tensors kept per patch (per operation, traced for SigLIP and "
+            "Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block"
+        ),
+        patches=round(patches),
+        tokens_per_image=v.tokens_per_image(s.image_resolution or v.image_size),
+        vision_layers=v.layers,
+        checkpointed=checkpointed,
+    )
+
+
+def _input_components(s: Scenario, spec: ModelSpec, ctx: ActContext, first: bool,
+                      in_flight: float) -> list[Component]:
+    """The embedding dropout mask (first stage) and the input ids, labels and rotary tables."""
+    comps = []
     if first and spec.embedding_dropout:  # nn.Dropout on the embeddings keeps a one-byte mask (GPT-2's embd_pdrop)
         mask = ctx.t_norm * spec.hidden * in_flight
         comps.append(Component(
@@ -325,15 +400,4 @@ def stage_components(
         Moments(inputs, inputs, inputs, inputs),  # alive all step
         QT_TRANSLATE_NOOP("engine", "b·s x 16 (int64 ids and labels) + cos/sin tables"),
     ))
-
-    comps += pipeline_components(s, spec, stage, last, ctx)
-
-    # --- transients of sharding, experts and the optimizer step
-    if states.fsdp2 is not None:
-        tail = logits_fwd + head + (one_layer if s.checkpointing != "full" else boundary) * in_flight
-        comps.append(fsdp2_component(states.fsdp2, spec, last, ctx, logits_fwd=tail,
-                                     logits_bwd=logits_bwd if last and loss_wins else 0.0,
-                                     layer_scratch=scratch + recompute))
-    comps += states.sharding
-    comps += states.optimizer_temp
-    return comps, in_flight, states
+    return comps

@@ -13,7 +13,7 @@ from .frameworks.settings import Behaviour
 from .messages import QT_TRANSLATE_NOOP
 from .model_states import model_state_components
 from .scenario import Scenario
-from .states import Dtypes, stage_params
+from .states import Dtypes, StageParams, stage_params
 
 SEED_CONTEXT_BYTES = 1e9  # seed 000 section 10: "+ 1 GB CUDA context"
 
@@ -63,11 +63,24 @@ def _seed_004_adapter_states(s: Scenario, spec: ModelSpec, stage_layers: int) ->
 
 def seed_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range,
                     fw: Behaviour) -> list[Component]:
+    """One stage's components as the seed named by `s.estimator` counts them, each for the whole step."""
     first, last = stage == 0, stage == s.pp - 1
     p = stage_params(s, spec, layers, first, last)
-    shards = 1 / (s.tp * s.pp)
+    comps = _seed_model_states(s, spec, dt, p, fw, len(layers))
+    comps.append(_seed_activations(s, spec, layers))
+    if s.estimator == "seed-k-factor":
+        return comps  # the K-factor seed counts no logits, buffers or context
+    comps += _seed_transients(s, spec, last)
+    return comps
+
+
+def _seed_model_states(s: Scenario, spec: ModelSpec, dt: Dtypes, p: StageParams, fw: Behaviour,
+                       stage_layers: int) -> list[Component]:
+    """Seed 004's base model and LoRA states (K-factor seed, LoRA/QLoRA), else the detailed model states summed
+    over the step."""
     comps: list[Component] = []
     if s.estimator == "seed-k-factor" and s.method in ("lora", "qlora"):
+        shards = 1 / (s.tp * s.pp)
         base_params = spec.total_params * shards / (s.dp if s.effective_zero == 3 else 1)
         base_bpp = 0.6 if s.method == "qlora" else 2.0
         comps.append(
@@ -80,7 +93,7 @@ def seed_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers
                 params=round(base_params),
             )
         )
-        n_lora, states = _seed_004_adapter_states(s, spec, len(layers))
+        n_lora, states = _seed_004_adapter_states(s, spec, stage_layers)
         comps.append(
             _whole(
                 "lora_weights",
@@ -94,57 +107,59 @@ def seed_components(s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers
     else:
         for c in model_state_components(s, dt, p, fw)[0]:
             comps.append(Component(c.key, c.name, c.category, Moments.whole_step(c.peak_bytes), c.formula, c.inputs))
+    return comps
 
+
+def _seed_activations(s: Scenario, spec: ModelSpec, layers: range) -> Component:
+    """The activations by the seed's own rule: K-factor, alpha x active params, or per operation."""
     b, sl, h = s.micro_batch, s.seq_len, spec.hidden
     if s.estimator == "seed-k-factor":
         act = b * sl * h * len(layers) * s.k_factor * 2 / s.tp
-        comps.append(
-            _whole(
-                "activations",
-                QT_TRANSLATE_NOOP("engine", "Activations (K-factor)"),
-                "activations",
-                act,
-                QT_TRANSLATE_NOOP("engine", "B x T x H x L x K x 2 bytes"),
-                K=s.k_factor,
-                B=b,
-                T=sl,
-                H=h,
-                L=len(layers),
-            )
+        return _whole(
+            "activations",
+            QT_TRANSLATE_NOOP("engine", "Activations (K-factor)"),
+            "activations",
+            act,
+            QT_TRANSLATE_NOOP("engine", "B x T x H x L x K x 2 bytes"),
+            K=s.k_factor,
+            B=b,
+            T=sl,
+            H=h,
+            L=len(layers),
         )
-        return comps
     if s.estimator == "seed-alpha":
-        active = spec.active_params * shards
+        active = spec.active_params * (1 / (s.tp * s.pp))
         alpha = seed_alpha(s, spec)
-        comps.append(
-            _whole(
-                "activations",
-                QT_TRANSLATE_NOOP("engine", "Activations (alpha x active params)"),
-                "activations",
-                alpha * active,
-                QT_TRANSLATE_NOOP("engine", "alpha x N_active, alpha = (bs/h)(5 + 5as/6h)"),
-                alpha=round(alpha, 3),
-                active_params=round(active),
-            )
+        return _whole(
+            "activations",
+            QT_TRANSLATE_NOOP("engine", "Activations (alpha x active params)"),
+            "activations",
+            alpha * active,
+            QT_TRANSLATE_NOOP("engine", "alpha x N_active, alpha = (bs/h)(5 + 5as/6h)"),
+            alpha=round(alpha, 3),
+            active_params=round(active),
         )
-    else:
-        act = sum(_per_op_layer_bytes(s, spec, spec.moe_layer_flags[i]) for i in layers) / s.tp
-        comps.append(
-            _whole(
-                "activations",
-                QT_TRANSLATE_NOOP("engine", "Activations (per operation)"),
-                "activations",
-                act,
-                QT_TRANSLATE_NOOP(
-                    "engine", "per layer 60bsh + 10bas^2 (flash removes the s^2 term; checkpointing keeps 2bsh)"
-                ),
-                layers=len(layers),
-                b=b,
-                s=sl,
-                h=h,
-                a=spec.heads,
-            )
-        )
+    act = sum(_per_op_layer_bytes(s, spec, spec.moe_layer_flags[i]) for i in layers) / s.tp
+    return _whole(
+        "activations",
+        QT_TRANSLATE_NOOP("engine", "Activations (per operation)"),
+        "activations",
+        act,
+        QT_TRANSLATE_NOOP(
+            "engine", "per layer 60bsh + 10bas^2 (flash removes the s^2 term; checkpointing keeps 2bsh)"
+        ),
+        layers=len(layers),
+        b=b,
+        s=sl,
+        h=h,
+        a=spec.heads,
+    )
+
+
+def _seed_transients(s: Scenario, spec: ModelSpec, last: bool) -> list[Component]:
+    """The alpha and per-operation seeds' logits spike (last stage), EP buffers and CUDA context."""
+    b, sl, h = s.micro_batch, s.seq_len, spec.hidden
+    comps: list[Component] = []
     if last:
         comps.append(
             _whole(
