@@ -269,7 +269,10 @@ def _cmd_import(args: argparse.Namespace) -> int:
     from .configs.review import render_import
 
     result = import_files(args.files)
-    print(json.dumps(result.to_json(), indent=2) if args.json else render_import(result, args.tr, args.tr_engine))
+    # every string here came from the files (keys, values, model names): escapes, BEL and bidi overrides are shown
+    # as \x.. text, so a config can neither retitle the terminal nor print a fake "Verdict:" line (JSON escapes)
+    print(json.dumps(result.to_json(), indent=2) if args.json
+          else terminal_text(render_import(result, args.tr, args.tr_engine, one_line)))
     return 0
 
 

@@ -9,6 +9,7 @@ OSError (a missing file, no permission) report these the same way.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -67,3 +68,20 @@ def read_capped(path: str | os.PathLike[str], max_bytes: int) -> bytes:
             QT_TRANSLATE_NOOP("engine", "{name} is larger than {limit}, which is more than such a file can be."),
             (("name", p.name), ("limit", size_text(max_bytes)))))
     return data
+
+
+def unreadable_why(exc: OSError) -> str:
+    """Why an OSError stopped a read, in a few plain words: never "[Errno 13]" or a full path (the message names
+    the file by its name; the folders around it are the user's business, and may be long or private)."""
+    if isinstance(exc, RefusedFileError):
+        return str(exc.message)
+    words = {
+        errno.EACCES: QT_TRANSLATE_NOOP("engine", "permission denied"),
+        errno.EPERM: QT_TRANSLATE_NOOP("engine", "permission denied"),
+        errno.ENOENT: QT_TRANSLATE_NOOP("engine", "there is no such file"),
+        errno.ELOOP: QT_TRANSLATE_NOOP("engine", "its symbolic links form a loop"),
+        errno.EISDIR: QT_TRANSLATE_NOOP("engine", "it is a folder"),
+        errno.ENAMETOOLONG: QT_TRANSLATE_NOOP("engine", "its name is too long"),
+        errno.EIO: QT_TRANSLATE_NOOP("engine", "the disk reported an input/output error"),
+    }.get(exc.errno or 0)
+    return words or (exc.strerror or type(exc).__name__).lower()

@@ -38,6 +38,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+import fuzz_imports  # noqa: E402  (issue 28: config imports)
+
 from engine.input_bounds import CONFIG_COUNTS  # noqa: E402
 from engine.scenario import DEFAULTS  # noqa: E402
 
@@ -467,6 +469,7 @@ def two_processes_recent_files(n: int = 150) -> Counter:
 
 BAD = ("traceback", "hang", "absurd", "failed start-up", "write outside", "lost file", "torn", "processes failed",
        "lost updates", "temp files after start-up")
+BAD += fuzz_imports.BAD  # tests/fuzz_imports.py: escaped-raw, read outside
 
 
 def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> dict[str, Counter]:
@@ -494,6 +497,7 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
         results["command line, subprocess"] = counts
     if folders:
         results["poisoned data folders"] = fuzz_folders(folders, seed)
+        results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)
     if kills:
         results["kill -9 during saves"] = fuzz_kills(kills, seed)
         results["two processes, recent files"] = two_processes_recent_files()

@@ -43,3 +43,13 @@ def test_kill_minus_9_during_saves_never_tears_a_file():
 def test_two_processes_adding_recent_files_lose_none():
     counts = fuzz.two_processes_recent_files(60)
     assert counts["lost updates"] == 0 and counts["recent files kept"] == 120, dict(counts)
+
+
+@posix_only
+def test_hostile_config_imports_never_hang_trace_or_echo_raw():
+    """FIFOs and devices, adversarial launch scripts, huge integers, escapes and paths outside the job (issue 28)."""
+    from fuzz_imports import fuzz_imports
+
+    counts = fuzz_imports(40, seed=1528)
+    assert counts["imported"] + counts["refused"] == 40 and fuzz.failures({"imports": counts}) == 0, dict(counts)
+    assert counts["imported"] > 5 and counts["refused"] > 5  # both kinds are generated, so neither check is vacuous

@@ -145,3 +145,23 @@ def test_export_launch_config_writes_the_file(window, monkeypatch, tmp_path):
     assert config_actions.export_launch_config(window)
     back = import_texts([("ds.json", target.read_bytes())])
     assert back.scenario["micro_batch"] == window.state.scenario.micro_batch
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="FIFOs as on POSIX")
+def test_a_dropped_fifo_is_refused_without_freezing_the_window(window, monkeypatch, tmp_path):
+    """Issue 28 item 4: a FIFO dropped on the window blocked the GUI thread forever (no writer ever comes)."""
+    import os
+
+    from PySide6.QtWidgets import QMessageBox
+
+    warnings = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda parent, title, text: warnings.append(text)))
+    fifo = tmp_path / "train.yaml"
+    os.mkfifo(fifo)
+    before = window.state.scenario.to_dict()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(fifo))])
+    window.dropEvent(QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                                Qt.KeyboardModifier.NoModifier))  # returns: read_capped never waits for a writer
+    assert len(warnings) == 1 and "pipe" in warnings[0] and str(tmp_path) not in warnings[0]
+    assert window.state.scenario.to_dict() == before

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, swift,
 from .common import NO_MEMORY_WHY as _NO_MEMORY_WHY
 from .common import why_not_read
 from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, parse_yaml, read_text
+from .references import follow_references
 from .result import Assumed, Collector, ImportResult, Mapped, Unmapped, as_message
 
 FORMATS = (
@@ -30,7 +30,6 @@ FORMATS = (
 MAX_FILES = 16
 # which framework wins when files of one job name different ones (a DeepSpeed JSON under an HF Trainer job)
 _FRAMEWORK_RANK = {"huggingface": 0, "unsloth": 1, "deepspeed": 2}
-_DS_FILE_KEY = "deepspeed_config.deepspeed_config_file"
 _CORE_KEYS = (
     "gpus_per_node",
     "method",
@@ -151,7 +150,7 @@ def import_texts(files: Sequence[tuple[str, str | bytes]], base_dir: Path | None
     for name, content in files:
         text = decode(name, content) if isinstance(content, bytes) else content
         collectors.append(_read_one(name, text))
-    _follow_references(collectors, base_dir)
+    follow_references(collectors, base_dir, _read_one)
     return _merge(collectors)
 
 
@@ -159,57 +158,6 @@ def import_files(paths: Sequence[str | Path]) -> ImportResult:
     files = [read_text(p) for p in paths]
     base = Path(paths[0]).resolve().parent if paths else None
     return import_texts(files, base)
-
-
-def _follow_references(collectors: list[Collector], base_dir: Path | None) -> None:
-    """A DeepSpeed JSON named inside another file: merged if given or found next to it, else guessed from its name."""
-    given = {c.file for c in collectors}
-    has_deepspeed = any(c.fmt == "deepspeed" for c in collectors)
-    for c in list(collectors):
-        for key, ref in c.references:
-            ref_name = Path(ref).name
-            if ref_name in given or (has_deepspeed and key in ("deepspeed", _DS_FILE_KEY)):
-                continue
-            found = None
-            if base_dir is not None:
-                for cand in (base_dir / ref, base_dir / ref_name):
-                    if cand.is_file():
-                        found = cand
-                        break
-            if found is not None:
-                try:
-                    name, text = read_text(found)
-                    extra = _read_one(name, text)
-                except PlannerError as exc:
-                    c.skip(key, message(QT_TRANSLATE_NOOP("engine", "{ref} cannot be read: {exc}"), ref=ref, exc=exc))
-                    continue
-                collectors.append(extra)
-                given.add(name)
-                continue
-            m = re.search(r"z(?:ero)?_?(?:stage_?)?([0-3])", ref_name.lower())
-            if m and key in ("deepspeed", _DS_FILE_KEY):
-                stage = int(m.group(1))
-                why = message(
-                    QT_TRANSLATE_NOOP("engine", "{ref} was not imported: ZeRO stage {stage} taken from its name"),
-                    ref=ref,
-                    stage=stage,
-                )
-                c.assume("zero_stage", stage, why)
-                c.assume("framework", "deepspeed", why)
-                c.settings.append(("_deepspeed", True, "", True))
-                if "offload" in ref_name.lower():
-                    c.assume(
-                        "offload",
-                        "optimizer+params" if stage == 3 else "optimizer",
-                        message(QT_TRANSLATE_NOOP("engine", "{ref} was not imported: offload taken from its name"), ref=ref),
-                    )
-            else:
-                c.skip(
-                    key,
-                    message(
-                        QT_TRANSLATE_NOOP("engine", "{ref} was not imported; import it together with this file"), ref=ref
-                    ),
-                )
 
 
 def _merge(collectors: list[Collector]) -> ImportResult:

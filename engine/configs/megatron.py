@@ -26,7 +26,7 @@ def is_megatron_script(text: str) -> bool:
 
 def read(c: Collector, text: str) -> None:
     c.set("framework", "megatron", "(script)")
-    env, flags = scan(text)
+    env, flags = scan(text, c.file)
     a: dict[str, Any] = {}
     for flag, value in flags:
         a[flag] = True if value is None else value

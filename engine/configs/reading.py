@@ -15,9 +15,13 @@ import yaml
 
 from ..errors import PlannerError
 from ..messages import QT_TRANSLATE_NOOP
+from ..safe_read import RefusedFileError, read_capped, unreadable_why
 
 MAX_CONFIG_BYTES = 1024 * 1024  # real training configs are a few kilobytes
 MAX_DEPTH = 32  # nesting levels
+# ~4,000 decimal digits: below Python's 4,300-digit limit on int -> str, which a huge YAML hex (0xfff...) passes
+# on the way in (power-of-two bases are not limited) and which then failed wherever the value was shown
+MAX_INT_BITS = 13_000
 MAX_NODES = 100_000  # values after YAML aliases are expanded (a "billion laughs" file is far beyond this)
 
 
@@ -26,19 +30,18 @@ class ConfigFileError(PlannerError):
 
 
 def read_text(path: str | Path) -> tuple[str, str]:
-    """(file name, text) of a config file, refusing what cannot be a config."""
+    """(file name, text) of a config file, refusing what cannot be a config.
+
+    read_capped opens without blocking and reads only a regular file of at most MAX_CONFIG_BYTES: a FIFO (which
+    froze the window on a drop) or /dev/zero (read until memory ran out) is refused before a byte is read."""
     p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > MAX_CONFIG_BYTES:
-            raise ConfigFileError(
-                QT_TRANSLATE_NOOP("engine", "{name} is larger than 1 MB; a training config is a few kilobytes."),
-                name=p.name,
-            )
-        raw = p.read_bytes()
+        raw = read_capped(p, MAX_CONFIG_BYTES)
+    except RefusedFileError as exc:  # not a regular file, or over the limit: read_capped's sentence names which
+        raise ConfigFileError(exc.message.template, **dict(exc.message.params)) from exc
     except OSError as exc:
         raise ConfigFileError(
-            QT_TRANSLATE_NOOP("engine", "Cannot read {name}: {why}."), name=p.name, why=exc.strerror or exc
+            QT_TRANSLATE_NOOP("engine", "Cannot read {name}: {why}."), name=p.name, why=unreadable_why(exc)
         ) from exc
     return p.name, decode(p.name, raw)
 
@@ -48,6 +51,15 @@ def decode(name: str, raw: bytes) -> str:
         raise ConfigFileError(
             QT_TRANSLATE_NOOP("engine", "{name} is larger than 1 MB; a training config is a few kilobytes."), name=name
         )
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # a byte-order mark: UTF-16 (Windows editors save it)
+        try:
+            text = raw.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise ConfigFileError(
+                QT_TRANSLATE_NOOP("engine", "{name} is damaged UTF-16 text; save it as UTF-8 and import it again."),
+                name=name,
+            ) from exc
+        raw = text.encode("utf-8")
     if b"\x00" in raw:
         raise ConfigFileError(QT_TRANSLATE_NOOP("engine", "{name} is a binary file, not a text configuration."), name=name)
     try:
@@ -73,6 +85,8 @@ def parse_json(name: str, text: str) -> Any:
         raise _too_deep(name) from exc
     except json.JSONDecodeError as exc:
         raise _malformed(name, "JSON", exc) from exc
+    except ValueError as exc:
+        raise _not_a_number_error(name, "JSON", exc) from exc
     check_structure(name, data)
     return data
 
@@ -85,6 +99,8 @@ def parse_yaml(name: str, text: str) -> Any:
         raise _too_deep(name) from exc
     except yaml.YAMLError as exc:
         raise _malformed(name, "YAML", exc) from exc
+    except ValueError as exc:  # an int past Python's digit limit, a date such as 2024-13-45
+        raise _not_a_number_error(name, "YAML", exc) from exc
     check_structure(name, data)
     return data
 
@@ -96,6 +112,8 @@ def parse_toml(name: str, text: str) -> Any:
         raise _too_deep(name) from exc
     except tomllib.TOMLDecodeError as exc:
         raise _malformed(name, "TOML", exc) from exc
+    except ValueError as exc:
+        raise _not_a_number_error(name, "TOML", exc) from exc
     check_structure(name, data)
     return data
 
@@ -111,6 +129,20 @@ def _check_brackets(name: str, text: str) -> None:
             depth -= 1
     if deepest > MAX_DEPTH:
         raise _too_deep(name)
+
+
+def _too_many_digits(name: str) -> ConfigFileError:
+    return ConfigFileError(
+        QT_TRANSLATE_NOOP("engine", "{name} holds a number of thousands of digits; no setting is that large, so it is "
+                                    "not imported."),
+        name=name,
+    )
+
+
+def _not_a_number_error(name: str, kind: str, exc: ValueError) -> ConfigFileError:
+    """A ValueError from inside a parser: Python's own digit limit (its message would tell the user to call
+    sys.set_int_max_str_digits()) becomes a plain sentence; anything else is a malformed file."""
+    return _too_many_digits(name) if "int_max_str_digits" in str(exc) else _malformed(name, kind, exc)
 
 
 def _too_deep(name: str) -> ConfigFileError:
@@ -136,6 +168,8 @@ def check_structure(name: str, data: Any) -> None:
             )
         if depth > MAX_DEPTH:
             raise _too_deep(name)
+        if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:  # YAML hex has no digit limit
+            raise _too_many_digits(name)
         if isinstance(value, dict):
             for k in value:
                 if not isinstance(k, str | int | float | bool) and k is not None:

@@ -14,7 +14,9 @@ def _identity(text: str) -> str:
 
 
 def render_import(result: ImportResult, tr: Callable[[str], str] = _identity,
-                  tr_engine: Callable[[str], str] = _identity) -> str:
+                  tr_engine: Callable[[str], str] = _identity, line: Callable[[str], str] = _identity) -> str:
+    """The review as text; `line` makes each listed entry one safe line (the command line passes its one_line,
+    so a newline or escape inside a name, key or value from a file cannot start a line of its own)."""
     out = [
         tr(QT_TRANSLATE_NOOP("cli", "Read {n} file(s): {formats}")).format(
             n=len(result.formats), formats=", ".join(result.formats)
@@ -25,10 +27,10 @@ def render_import(result: ImportResult, tr: Callable[[str], str] = _identity,
         "",
         tr(QT_TRANSLATE_NOOP("cli", "Mapped:")),
     ]
-    out += [f"  {m.key} = {json.dumps(m.value, ensure_ascii=False)}   <- {m.source}" for m in result.mapped]
+    out += [line(f"  {m.key} = {json.dumps(m.value, ensure_ascii=False)}   <- {m.source}") for m in result.mapped]
     out += ["", tr(QT_TRANSLATE_NOOP("cli", "Assumed:"))]
-    out += [f"  {a.key} = {json.dumps(a.value, ensure_ascii=False)}   ({a.why.format_with(tr_engine)})"
+    out += [line(f"  {a.key} = {json.dumps(a.value, ensure_ascii=False)}   ({a.why.format_with(tr_engine)})")
             for a in result.assumed]
     out += ["", tr(QT_TRANSLATE_NOOP("cli", "Not used:"))]
-    out += [f"  {u.key}: {u.why.format_with(tr_engine)}" for u in result.unmapped]
+    out += [line(f"  {u.key}: {u.why.format_with(tr_engine)}") for u in result.unmapped]
     return "\n".join(out)

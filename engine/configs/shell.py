@@ -10,17 +10,73 @@ from __future__ import annotations
 import re
 import shlex
 
+from ..messages import QT_TRANSLATE_NOOP
+from .reading import ConfigFileError
+
+# Bounds on expansion (issue 28): 39 lines of A1=${A}${A} doubled a value to 2^39 characters, and unclosed
+# "$((" made each match scan to the end of the text. One expansion longer than MAX_EXPANDED_CHARS is left as written
+# (its variable becomes unknown); all expansions of a script together may produce MAX_SCRIPT_EXPANSION_CHARS.
+MAX_EXPANDED_CHARS = 16_384  # a launch-script value is a path, a number or a list of arguments
+MAX_SCRIPT_EXPANSION_CHARS = 1_000_000  # as much as the 1 MB a config file may hold: at most twice the work
+MAX_ARITH_DIGITS = 18  # world sizes and batch sizes; a longer number is left as written, never overflowed
+MAX_ARITH_NESTING = 16
+# A longer logical line is split at spaces, quotes kept as written (a 1 MB one-word line took 20 s in shlex); a real
+# launch command, continuations joined, is a few kilobytes.
+MAX_SHLEX_LINE_CHARS = 65_536
+_TOO_LONG = "\x00"  # the value of a variable whose expansion was too long (decode() refuses NUL in a file)
+
 _ASSIGN = re.compile(r"^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
-_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{?(\d)(?::-([^}]*))?\}?")
-_ARITH = re.compile(r"\$\(\((.*?)\)\)|\$\(expr ([^)]*)\)")
+# A default (${A:-x}) stops at "$" and at a line end, so that each of many unclosed "${A:-" scans only as far as
+# the next one: linear, where "[^}]*" scanned to the end of the text from each.
+_VAR = re.compile(
+    r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}$\n]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{?(\d)(?::-([^}$\n]*))?\}?"
+)
+# $(( ... )) with up to two levels of parentheses inside, and $(expr ...): the alternatives start with different
+# characters and none crosses a "$", so a failed match ends at the next "$" (the lazy ".*?" scanned to the end).
+_INNER = r"(?:[^()$]|\((?:[^()$]|\([^()$]*\))*\))*"
+_ARITH = re.compile(r"\$\(\((" + _INNER + r")\)\)|\$\(expr ([^()$]*)\)")
+
+
+class ExpansionBudget:
+    """Characters that expansions of one script may still produce (a script of many large expansions is refused)."""
+
+    def __init__(self, chars: int = MAX_SCRIPT_EXPANSION_CHARS, name: str = "the script") -> None:
+        self.left_chars = chars
+        self.name = name
+
+    def spend(self, chars: int) -> None:
+        self.left_chars -= chars
+        if self.left_chars < 0:
+            raise ConfigFileError(
+                QT_TRANSLATE_NOOP("engine", "{name} expands its variables to more than {n:,} characters; a launch "
+                                            "script does not, so it is not imported."),
+                name=self.name,
+                n=MAX_SCRIPT_EXPANSION_CHARS,
+            )
+
+
+class _TooLong(Exception):
+    """One expansion went over MAX_EXPANDED_CHARS: the text is left as written."""
 
 
 def _arith(expr: str) -> str | None:
-    """Integer arithmetic of numbers with + - * / only (what launch scripts use for world sizes)."""
+    """Integer arithmetic of numbers with + - * / only (what launch scripts use for world sizes); None for anything
+    else, including numbers of more than MAX_ARITH_DIGITS digits and nesting deeper than MAX_ARITH_NESTING."""
     tokens = re.findall(r"\d+|[-+*/()]", expr.replace("\\*", "*"))
     if "".join(tokens) != re.sub(r"\s+", "", expr.replace("\\*", "*")):
         return None
+    depth = 0
+    for tok in tokens:
+        depth += (tok == "(") - (tok == ")")
+        if depth > MAX_ARITH_NESTING or len(tok) > MAX_ARITH_DIGITS:
+            return None
     pos = 0
+    limit = 10**MAX_ARITH_DIGITS
+
+    def bounded(v: int) -> int:
+        if abs(v) >= limit:
+            raise ValueError("out of range")
+        return v
 
     def atom() -> int:
         nonlocal pos
@@ -39,7 +95,7 @@ def _arith(expr: str) -> str | None:
             op = tokens[pos]
             pos += 1
             r = atom()
-            v = v * r if op == "*" else (v // r if r else 0)
+            v = bounded(v * r if op == "*" else (v // r if r else 0))
         return v
 
     def add() -> int:
@@ -49,7 +105,7 @@ def _arith(expr: str) -> str | None:
             op = tokens[pos]
             pos += 1
             r = mul()
-            v = v + r if op == "+" else v - r
+            v = bounded(v + r if op == "+" else v - r)
         return v
 
     try:
@@ -59,15 +115,39 @@ def _arith(expr: str) -> str | None:
     return str(value) if pos == len(tokens) else None
 
 
-def substitute(text: str, env: dict[str, str]) -> str:
+def substitute(text: str, env: dict[str, str], budget: ExpansionBudget | None = None) -> str:
+    """`text` with known variables and integer arithmetic expanded, or as written when that would be longer than
+    MAX_EXPANDED_CHARS."""
+    expanded = expand(text, env, budget)
+    return text if expanded is None else expanded
+
+
+def expand(text: str, env: dict[str, str], budget: ExpansionBudget | None = None) -> str | None:
+    """`text` with known variables and integer arithmetic expanded; None when the variables would add more than
+    MAX_EXPANDED_CHARS. Every character produced is spent from `budget` (ConfigFileError when it runs out)."""
+    produced = 0
+
     def var(m: re.Match[str]) -> str:
+        nonlocal produced
         name = m.group(1) or m.group(3) or m.group(4)
         default = m.group(2) if m.group(1) else m.group(5)
+        if env.get(name) == _TOO_LONG:  # built from a value too long to expand: too long as well
+            raise _TooLong
         if name in env:
-            return env[name]
-        return default.strip("\"'") if default is not None else m.group(0)
+            value = env[name]
+        else:
+            value = default.strip("\"'") if default is not None else m.group(0)
+        produced += len(value)
+        if produced > MAX_EXPANDED_CHARS:
+            raise _TooLong  # stops re.sub at once: the doubled value is never built
+        if budget is not None:
+            budget.spend(len(value))
+        return value
 
-    text = _VAR.sub(var, text)
+    try:
+        text = _VAR.sub(var, text)
+    except _TooLong:
+        return None
 
     def arith(m: re.Match[str]) -> str:
         result = _arith(m.group(1) if m.group(1) is not None else m.group(2))
@@ -78,28 +158,32 @@ def substitute(text: str, env: dict[str, str]) -> str:
 
 def logical_lines(text: str) -> list[str]:
     lines: list[str] = []
-    current = ""
+    current: list[str] = []  # parts of a continued line, joined once (not a string grown line by line)
     for raw in text.splitlines():
         stripped = raw.rstrip()
         if stripped.endswith("\\"):
-            current += stripped[:-1] + " "
+            current.append(stripped[:-1] + " ")
             continue
-        lines.append(current + stripped)
-        current = ""
+        lines.append("".join(current) + stripped)
+        current = []
     if current:
-        lines.append(current)
+        lines.append("".join(current))
     return lines
 
 
 def _tokens(line: str) -> list[str]:
+    if len(line) > MAX_SHLEX_LINE_CHARS:  # shlex grows each word a character at a time: quadratic in a word's length
+        return line.split("#", 1)[0].split()
     try:
         return shlex.split(line, comments=True)
     except ValueError:  # an unbalanced quote: fall back to spaces
         return line.split("#", 1)[0].split()
 
 
-def scan(text: str) -> tuple[dict[str, str], list[tuple[str, str | None]]]:
-    """(variables, [(--flag, value or None)]) in file order; values of repeated flags appear each time."""
+def scan(text: str, name: str = "the script") -> tuple[dict[str, str], list[tuple[str, str | None]]]:
+    """(variables, [(--flag, value or None)]) in file order; values of repeated flags appear each time.
+    ConfigFileError (naming the file `name`) when the expansions together exceed the script's budget."""
+    budget = ExpansionBudget(MAX_SCRIPT_EXPANSION_CHARS, name)
     env: dict[str, str] = {}
     flags: list[tuple[str, str | None]] = []
     for line in logical_lines(text):
@@ -110,13 +194,17 @@ def scan(text: str) -> tuple[dict[str, str], list[tuple[str, str | None]]]:
         if m and m.group(2).lstrip().startswith("("):  # an array of arguments: its words are scanned below
             body = m.group(2).lstrip()[1:].rstrip().removesuffix(")")
         elif m:
-            value = _tokens(substitute(m.group(2), env))
+            expanded = expand(m.group(2), env, budget)
+            if expanded is None:  # too long: the variable and every value built from it stay unexpanded
+                env[m.group(1)] = _TOO_LONG
+                continue
+            value = _tokens(expanded)
             env[m.group(1)] = value[0] if value else ""
             if len(value) <= 1:
                 continue
             body = shlex.join(value[1:])  # NAME=value command ...: the command follows the assignment
         words: list[str] = []
-        for tok in _tokens(substitute(body, env)):
+        for tok in _tokens(substitute(body, env, budget)):
             # "--fp8-format hybrid" quoted inside an array is two words; NAME=value prefixes set the environment
             if tok.startswith("--") and " " in tok:
                 words.extend(tok.split())
@@ -150,4 +238,4 @@ def scan(text: str) -> tuple[dict[str, str], list[tuple[str, str | None]]]:
                 else:
                     flags.append((word, None))
             i += 1
-    return env, flags
+    return {k: v for k, v in env.items() if v != _TOO_LONG}, flags

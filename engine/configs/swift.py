@@ -21,7 +21,7 @@ def is_swift_script(text: str) -> bool:
 
 
 def args_from_script(c: Collector, text: str) -> dict[str, Any]:
-    env, flags = scan(text)
+    env, flags = scan(text, c.file)
     args: dict[str, Any] = {}
     for flag, value in flags:
         args[flag[2:].replace("-", "_")] = True if value is None else value
