@@ -4,9 +4,11 @@
     .venv/bin/python benchmarks/output_fingerprint.py compare OUT.json
 
 `record` draws valid scenarios (the property tests' strategy, derandomized, then framework and time keys varied at
-random and kept only where the scenario still validates) and stores each scenario with its whole output: the
-estimate as `estimate --json` prints it (components, formulas, inputs, stages, warnings), the step time, and the
-suggestions of every tenth scenario. `compare` recomputes the stored scenarios with the code as it is now and prints
+random and kept only where the scenario still validates; for vision-language models also images and a trained
+tower) and stores each scenario with its whole output: the estimate as `estimate --json` prints it, and beyond it
+every stage's and every other rank's components in order with their bytes at each moment (repr, so no rounding
+hides a change), formulas and inputs, the overheads, the load and host figures, the step time, and the suggestions
+of every tenth scenario. `compare` recomputes the stored scenarios with the code as it is now and prints
 how many are identical; it exits 1 if any differs. The scenarios are stored, so a refactor of the generators does
 not change what is compared.
 """
@@ -21,10 +23,13 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
+if "--repo" in sys.argv:  # compare another checkout (a worktree) with this script
+    REPO = Path(sys.argv[sys.argv.index("--repo") + 1]).resolve()
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
 from engine import estimate, scenario_from_dict  # noqa: E402
+from engine.presets import model_spec_for  # noqa: E402
 from engine.cli import estimate_to_json  # noqa: E402
 from engine.errors import PlannerError  # noqa: E402
 from engine.suggest import suggestions  # noqa: E402
@@ -70,7 +75,34 @@ def draw(n: int, seed: int) -> list[dict[str, Any]]:
                 continue  # this value does not go with the rest: keep the scenario valid
             varied = attempt
         out.append(varied)
-    return out
+    return out + vision_variants(out)
+
+
+def vision_variants(scenarios: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Images per sample, resolution and a trained tower on every drawn scenario of a vision-language model."""
+    variants = []
+    for data in scenarios:
+        if not isinstance(data.get("model"), str) or model_spec_for(data["model"]).vision is None:
+            continue
+        for images, resolution, tower in ((2, None, "frozen"), (1, 448, "trained"), (3, None, "trained")):
+            variant = {**data, "images_per_sample": images, "vision_tower": tower}
+            if resolution:
+                variant["image_resolution"] = resolution
+            try:
+                scenario_from_dict(variant)
+            except PlannerError:
+                continue
+            variants.append(variant)
+    return variants
+
+
+def _components(components: Any) -> list[str]:
+    return [repr((c.key, c.name, c.category, tuple(map(repr, c.moments)), c.formula, c.inputs)) for c in components]
+
+
+def _stage(st: Any) -> list[Any]:
+    return [st.stage, st.layers, repr(st.microbatches_in_flight), _components(st.components),
+            _components(st.overheads), st.peak_moment, {k: repr(v) for k, v in st.phases.items()}]
 
 
 def output(data: dict[str, Any], with_suggestions: bool) -> Any:
@@ -86,7 +118,12 @@ def output(data: dict[str, Any], with_suggestions: bool) -> Any:
         time_error = str(e)
     else:
         time_error = None
-    result: dict[str, Any] = {"estimate": estimate_to_json(est, t), "time_error": time_error}
+    result: dict[str, Any] = {
+        "estimate": estimate_to_json(est, t), "time_error": time_error, "step_time": repr(t),
+        "stages": [_stage(st) for st in est.stages],
+        "other_ranks": [[o.ranks, _stage(o.estimate)] for o in est.other_ranks],
+        "host_and_load": [repr(est.host_bytes), repr(est.load_gpu_bytes), est.load_formula],
+    }
     if with_suggestions:
         result["suggestions"] = [repr(x) for x in suggestions(s)]
     return json.loads(json.dumps(result, default=repr))
@@ -98,6 +135,7 @@ def main() -> int:
     parser.add_argument("file", type=Path)
     parser.add_argument("--n", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--repo", type=Path, help="the checkout to compute with (default: this one)")
     args = parser.parse_args()
     if args.mode == "record":
         scenarios = draw(args.n, args.seed)
