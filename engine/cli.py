@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -168,7 +169,8 @@ def displayable(scenario: Scenario) -> Scenario:
     """The scenario with its user-given names made terminal-safe (the estimate shows them)."""
     changes: dict[str, Any] = {"name": one_line(scenario.name)}
     if isinstance(scenario.gpu, CustomGpu):
-        changes["gpu"] = CustomGpu(one_line(scenario.gpu.name), scenario.gpu.memory_bytes)
+        # the whole card, speed figures included: a copy of name and memory alone was timed as an H100
+        changes["gpu"] = dataclasses.replace(scenario.gpu, name=one_line(scenario.gpu.name))
     if isinstance(scenario.model, CustomModel) and not scenario.model.name.isprintable():
         changes["model"] = CustomModel(one_line(scenario.model.name), scenario.model.hf_config_json)
     return scenario.with_unchecked(**changes)
