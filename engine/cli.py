@@ -31,6 +31,7 @@ from .presets import get_model_preset, gpu_presets, model_presets
 from .scenario import DEFAULTS, MAX_SCENARIO_BYTES, CustomGpu, CustomModel, Scenario, resolve_model
 from .scenario_file import load_scenario
 from .timing import StepTime, step_time, time_to_json
+from .timing.bounds import check_finite
 from .units import format_bytes, format_count, format_seconds
 
 
@@ -176,11 +177,20 @@ def displayable(scenario: Scenario) -> Scenario:
     return scenario.with_unchecked(**changes)
 
 
+def json_text(data: Any) -> str:
+    """`--json` output: strict JSON, never a bare NaN or Infinity (which JSON does not have and parsers refuse)."""
+    try:
+        return json.dumps(data, indent=2, allow_nan=False)
+    except ValueError as exc:
+        raise PlannerError(QT_TRANSLATE_NOOP("engine", "This scenario gives a figure that is not a finite number, "
+                                                       "so no JSON is printed; please report it.")) from exc
+
+
 def _cmd_estimate(args: argparse.Namespace) -> int:
     scenario = displayable(load_scenario(args.scenario))
     est = estimate(scenario)
-    time = step_time(scenario)
-    print(json.dumps(estimate_to_json(est, time), indent=2) if args.json else
+    time = check_finite(step_time(scenario))  # step_time checks too; this guards what any change to it lets through
+    print(json_text(estimate_to_json(est, time)) if args.json else
           terminal_text(render_table(est, args.unit, args.tr, args.tr_engine) + "\n"
                         + render_time(time, args.tr, args.tr_engine)))
     return 0
@@ -211,11 +221,11 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         from .timing.speed_report import render_speed, speed_report
 
         report = speed_report(scenario)
-        print(json.dumps(report, indent=2) if args.json else terminal_text(
+        print(json_text(report) if args.json else terminal_text(
             render_speed(report, args.unit, args.tr, args.tr_engine)))
         return 0
     report = fit_report(scenario)
-    print(json.dumps(report, indent=2) if args.json else
+    print(json_text(report) if args.json else
           terminal_text(render_fit(report, args.unit, args.tr, args.tr_engine)))
     return 0
 

@@ -192,8 +192,9 @@ def test_tokens_per_step_says_one_gpu(window):
 
 def test_cli_engine_and_window_agree_on_a_custom_gpu_step_time(qtbot, tmp_path, capsys):
     """Issue 28 item 10: the command line rebuilt a custom GPU from its name and memory and timed an H100."""
-    from engine.cli import main
     from window_helpers import window_from
+
+    from engine.cli import main
 
     data = {**SCENARIO, "gpu": {"name": "Lab card", "memory_bytes": 80 * 2**30, "bf16_tflops": 5,
                                 "memory_bandwidth_bytes_per_s": 2e11}}
