@@ -86,11 +86,13 @@ def parse_gpu_speed(value: dict[str, Any]) -> tuple[tuple[str, float], ...]:
                                 field=key, low=low, high=high, v=float(v))
         speed.append((key, v))
     given = dict(speed)
-    half = given.get("bf16_tflops") or given.get("fp16_tflops")
+    # MFU of an fp8 run counts against the bf16 peak, which falls back to fp16, then fp32, when not given
+    half = given.get("bf16_tflops") or given.get("fp16_tflops") or given.get("fp32_tflops")
     if half and given.get("fp8_tflops", 0) > FP8_OVER_BF16_MAX * half:
         raise ScenarioError("gpu", QT_TRANSLATE_NOOP("engine", "fp8_tflops of a custom GPU must be at most {ratio} "
-                                                               "times its bf16 (or fp16) figure, as on every GPU "
-                                                               "known."), ratio=FP8_OVER_BF16_MAX)
+                                                               "times its bf16_tflops (or, without one, its fp16 or "
+                                                               "fp32 figure), as on every GPU known."),
+                            ratio=FP8_OVER_BF16_MAX)
     return tuple(speed)
 
 

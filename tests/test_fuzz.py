@@ -43,3 +43,13 @@ def test_kill_minus_9_during_saves_never_tears_a_file():
 def test_two_processes_adding_recent_files_lose_none():
     counts = fuzz.two_processes_recent_files(60)
     assert counts["lost updates"] == 0 and counts["recent files kept"] == 120, dict(counts)
+
+
+@posix_only
+def test_time_keys_at_and_past_their_bounds():
+    """Issue 28: hostile time keys (tests/fuzz_time.py) through estimate and fit --objective throughput."""
+    import fuzz_time
+
+    counts = fuzz_time.fuzz_time(60, seed=2801)
+    assert counts["ok"] + counts["refused"] == 60, dict(counts)
+    assert counts["ok"] > 10 and counts["refused"] > 10, dict(counts)  # both kinds are generated
