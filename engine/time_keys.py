@@ -26,13 +26,14 @@ TIME_DEFAULTS: dict[str, tuple[Any, str]] = {
                            "(1x32 blocks, Blackwell), blockwise (1x128 and 128x128 blocks); auto: the framework's "
                            "default, delayed scaling in Transformer Engine and tensorwise in torchtitan)"),
     "intra_node_bandwidth_bytes_per_s": (None, "GPU-to-GPU bandwidth inside a node, one direction (null: the GPU's "
-                                               "own NVLink/PCIe figure)"),
+                                               "own NVLink/PCIe figure; 1 MB/s to 1 PB/s)"),
     "inter_node_bandwidth_bytes_per_s": (None, "network bandwidth per GPU between nodes, one direction (null: the "
-                                               "GPU's usual cluster network)"),
+                                               "GPU's usual cluster network; 1 MB/s to 1 PB/s)"),
     "tokens_to_train": (None, "tokens of the whole run, for time to train, GPU-hours and cost (null: not asked)"),
     "gpu_hour_price": (None, "price of one GPU for one hour, any currency (null: no cost shown)"),
     "time_calibration": (None, '{"measured_step_seconds": M, "predicted_step_seconds": P} from one measured step: '
-                               "times are scaled by M / P"),
+                               "times are scaled by M / P (each 1 us to 1e7 s, M / P from 0.1 to 10; set aside when "
+                               "it would mean MFU over 100%)"),
 }
 _OPTIONAL_POSITIVE_NUMBERS = ("gpu_hour_price",)
 _LINK_KEYS = ("intra_node_bandwidth_bytes_per_s", "inter_node_bandwidth_bytes_per_s")
