@@ -1,5 +1,7 @@
 """Speed of the time model: one estimate with time (target <= 60 us median) and the throughput search for
-Llama-3.1-405B on 1,024 H100s over the full layout space (target <= 1 s).
+Llama-3.1-405B on 1,024 H100s over the full layout space (target <= 1 s); and the bounded search of a huge set-up,
+deepseek-v3 on 100,000 x 1,024 GPUs at 10^8 tokens per sequence (issue 28 item 11: 90-128 s and 2.4 GB before
+the budget of memory estimates; target <= 10 s).
 
 Run: .venv/bin/python benchmarks/time_speed.py
 """
@@ -65,5 +67,25 @@ def main() -> None:
           f"{best.time.tokens_per_second_per_gpu:.0f} tokens/s per GPU with {best.changes}")
 
 
+def huge_search() -> None:
+    import resource
+
+    from engine.timing.search import MAX_MEMORY_ESTIMATES
+
+    before_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.perf_counter()
+    result = speed_search(scenario_from_dict(HUGE))
+    seconds = time.perf_counter() - t0
+    after_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"throughput search, deepseek-v3 on 100,000 x 1,024 GPUs at 10^8 tokens: {seconds:.1f} s wall, "
+          f"{result.layouts} layouts, {result.estimates} memory estimates (limit {MAX_MEMORY_ESTIMATES} + changes), "
+          f"limited {result.limited}; peak memory of the process grew by {(after_kb - before_kb) / 1024:.0f} MB")
+
+
+HUGE = {"model": "deepseek-v3", "gpu": "h100-sxm-80gb", "gpus_per_node": 1024, "nodes": 100_000,
+        "seq_len": 100_000_000}
+
+
 if __name__ == "__main__":
+    huge_search()
     main()

@@ -290,6 +290,14 @@ def _moe_flags(cfg: dict[str, Any], model_type: str, layers: int, n_experts: int
     return (True,) * layers
 
 
+def _check_experts(fields: dict[str, Any], model_type: str) -> None:
+    """Mixture-of-experts layers need an expert to route to and a token to route (0 experts divided the time)."""
+    if any(fields.get("moe_layer_flags", ())) and (fields.get("n_experts", 0) < 1 or fields.get("top_k", 0) < 1):
+        raise ModelConfigError(QT_TRANSLATE_NOOP(
+            "engine", "config.json ({model_type}) has mixture-of-experts layers with {n} experts and {k} per token; "
+            "each must be at least 1."), model_type=model_type, n=fields.get("n_experts", 0), k=fields.get("top_k", 0))
+
+
 def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
     """Describe a decoder-only model from the contents of its config.json."""
     cfg, model_type = _text_model_config(config)
@@ -297,6 +305,7 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
     layout = ALIASES.get(model_type, model_type)
     fields = family_fields(cfg, layout) if model_type in SUPPORTED_MODEL_TYPES else None
     if fields is not None:
+        _check_experts(fields, model_type)
         mtp_layers = fields.pop("_mtp_layers", 0)
         spec = ModelSpec(name=name or str(cfg.get("_name_or_path") or model_type),
                          vision=vision_from_config(config, fields["hidden"]), **fields)

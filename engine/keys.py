@@ -203,7 +203,7 @@ class Number(Check):
         ok = is_number(value) and (value >= self.low if self.low_inclusive else value > self.low) and (
             value <= self.high if self.high_inclusive else value < self.high)
         if not ok:
-            raise ScenarioError(key, self.message, p=value)
+            raise ScenarioError(key, self.message, p=value, low=self.low, high=self.high)
         return float(value) if self.to_float else value
 
     def describe(self) -> str:

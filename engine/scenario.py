@@ -48,8 +48,10 @@ from .messages import QT_TRANSLATE_NOOP
 from .presets import GpuPreset, get_gpu, model_spec_for
 from .time_keys import (  # noqa: F401 - re-exported
     ATTENTION_KERNELS,
+    BANDWIDTH_BYTES_PER_S_RANGE,
     CUSTOM_GPU_SPEED_KEYS,
     FP8_RECIPES,
+    LINK_BANDWIDTH_OR_NULL,
     MOE_TOKEN_DISPATCHERS,
     POSITIVE_OR_NULL,
     parse_calibration,
@@ -242,10 +244,10 @@ class Scenario:
                           "and tensorwise in torchtitan", Choice(FP8_RECIPES), applies_to="precision fp8")
     intra_node_bandwidth_bytes_per_s: float | None = key(
         None, "GPU-to-GPU bandwidth inside a node, one direction (null: the GPU's own NVLink/PCIe figure)",
-        Number(0, math.inf, POSITIVE_OR_NULL, null=True), affects=TIME_ONLY)
+        Number(*BANDWIDTH_BYTES_PER_S_RANGE, LINK_BANDWIDTH_OR_NULL, low_inclusive=True, null=True), affects=TIME_ONLY)
     inter_node_bandwidth_bytes_per_s: float | None = key(
         None, "network bandwidth per GPU between nodes, one direction (null: the GPU's usual cluster network)",
-        Number(0, math.inf, POSITIVE_OR_NULL, null=True), affects=TIME_ONLY)
+        Number(*BANDWIDTH_BYTES_PER_S_RANGE, LINK_BANDWIDTH_OR_NULL, low_inclusive=True, null=True), affects=TIME_ONLY)
     tokens_to_train: int | None = key(None, "tokens of the whole run, for time to train, GPU-hours and cost (null: "
                                       "not asked)", Parsed(parse_tokens_to_train, "whole number or null",
                                                            (None, 10**9)), affects=TIME_ONLY)
@@ -253,7 +255,8 @@ class Scenario:
                                        Number(0, math.inf, POSITIVE_OR_NULL, null=True), affects=TIME_ONLY)
     time_calibration: tuple[float, float] | None = key(
         None, '{"measured_step_seconds": M, "predicted_step_seconds": P} from one measured step: times are scaled '
-        "by M / P", Parsed(parse_calibration, "object or null", (
+        "by M / P (each 1 us to 1e7 s, M / P from 0.1 to 10; set aside when it would mean MFU over 100%)",
+        Parsed(parse_calibration, "object or null", (
             None, {"measured_step_seconds": 2.0, "predicted_step_seconds": 1.0})), affects=TIME_ONLY)
 
     @property

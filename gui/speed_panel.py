@@ -11,8 +11,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 from engine import PlannerError, Scenario
+from engine.messages import message
 from engine.timing import MFU_DEFINITION, step_time
-from engine.timing.search import SpeedPlan, SpeedSearch, speed_search
+from engine.timing.search import LIMITED, MAX_MEMORY_ESTIMATES, SpeedPlan, SpeedSearch, speed_search
 from engine.units import UNITS, format_bytes, format_count, format_seconds
 
 from .i18n import tr_engine
@@ -176,6 +177,9 @@ class SpeedPanel(RefreshWhenShown):
         else:
             self.header.setText(self.tr("%(n)d layouts searched in %(time)s; the fastest that fit, same training:")
                                 % {"n": result.layouts, "time": format_seconds(result.seconds)})
+        if result.limited:  # a very large set-up: say that not every layout was tried
+            self.header.setText(self.header.text() + " " + message(LIMITED, n=f"{MAX_MEMORY_ESTIMATES:,}")
+                                .format_with(tr_engine))
         for i, plan in enumerate(result.plans):
             self._add_row(i + 1, plan)
         if result.changes_what_you_train:

@@ -24,7 +24,7 @@ from engine.timing import MFU_DEFINITION, StepTime, step_time
 from engine.units import format_count, format_seconds
 
 from .charts import static_plot
-from .i18n import tr_engine, tr_message
+from .i18n import tr_engine, tr_error, tr_message
 from .state import AppState
 from .theme import text_colour
 
@@ -146,10 +146,14 @@ class TimePanel(QWidget):
         s = self.state.scenario
         try:
             t = step_time(s)
-        except PlannerError as exc:
-            self.summary.setText(escape(str(exc)))
+        except Exception as exc:  # noqa: BLE001 - any failure of the time model is a sentence here, never a failed start
+            self.time = None
+            self.summary.setText(escape(time_problem(exc)))
+            self.bar.setVisible(False)
+            self.notes.setVisible(False)
             return
         self.time = t
+        self.bar.setVisible(True)
         locale = QLocale()
         lines = [
             self.tr("<b>%(step)s</b> per optimizer step · <b>%(tps)s</b> tokens/s (%(per_gpu)s per GPU) · MFU "
@@ -201,9 +205,22 @@ class TimePanel(QWidget):
             self.state.errorChanged.emit(self.tr("Enter the step time you measured, in seconds, first."))
             return
         s = self.state.scenario
-        predicted = step_time(s.replace(time_calibration=None)).step_seconds
+        try:
+            predicted = step_time(s.replace(time_calibration=None)).step_seconds
+        except Exception as exc:  # noqa: BLE001 - as in refresh(): a sentence, not an exception
+            self.state.errorChanged.emit(time_problem(exc))
+            return
         self.state.edit({"time_calibration": {"measured_step_seconds": measured, "predicted_step_seconds": predicted}},
                         self.tr("Calibrate the time from a measured step"))
+
+
+def time_problem(exc: Exception) -> str:
+    """One sentence for a step time that cannot be computed: the engine's own for an input problem, else a
+    generic one naming the error's kind (ZeroDivisionError, OverflowError) for a report."""
+    if isinstance(exc, PlannerError):
+        return tr_error(exc)
+    return QCoreApplication.translate("TimePanel", "The step time of this scenario cannot be computed (%1); the "
+                                                   "memory estimate is unaffected.").replace("%1", type(exc).__name__)
 
 
 def time_rows(scenarios: list[Scenario]) -> list[tuple[str, list[str]]]:
@@ -212,7 +229,7 @@ def time_rows(scenarios: list[Scenario]) -> list[tuple[str, list[str]]]:
     for s in scenarios:
         try:
             times.append(step_time(s))
-        except PlannerError:
+        except (PlannerError, ArithmeticError):
             times.append(None)
 
     def row(label: str, show) -> tuple[str, list[str]]:  # noqa: ANN001 - a small formatter

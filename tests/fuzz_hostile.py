@@ -39,6 +39,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import fuzz_imports  # noqa: E402  (issue 28: config imports)
+from fuzz_time import fuzz_time  # noqa: E402
 
 from engine.input_bounds import CONFIG_COUNTS  # noqa: E402
 from engine.scenario import DEFAULTS  # noqa: E402
@@ -495,6 +496,7 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
             if detail and outcome != "ok":
                 details.append(f"{outcome} (subprocess): {detail}")
         results["command line, subprocess"] = counts
+    results.update({"time keys": fuzz_time(cases // 5, seed)} if cases else {})
     if folders:
         results["poisoned data folders"] = fuzz_folders(folders, seed)
         results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)

@@ -53,3 +53,13 @@ def test_hostile_config_imports_never_hang_trace_or_echo_raw():
     counts = fuzz_imports(40, seed=1528)
     assert counts["imported"] + counts["refused"] == 40 and fuzz.failures({"imports": counts}) == 0, dict(counts)
     assert counts["imported"] > 5 and counts["refused"] > 5  # both kinds are generated, so neither check is vacuous
+
+
+@posix_only
+def test_time_keys_at_and_past_their_bounds():
+    """Issue 28: hostile time keys (tests/fuzz_time.py) through estimate and fit --objective throughput."""
+    import fuzz_time
+
+    counts = fuzz_time.fuzz_time(60, seed=2801)
+    assert counts["ok"] + counts["refused"] == 60, dict(counts)
+    assert counts["ok"] > 10 and counts["refused"] > 10, dict(counts)  # both kinds are generated

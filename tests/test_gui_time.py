@@ -188,3 +188,19 @@ def test_tokens_per_step_says_one_gpu(window):
     assert "on 8 GPUs" in window.time_panel.summary.text()
     window.state.load(scenario_from_dict(LORA_4090))
     assert "on one GPU" in window.time_panel.summary.text()
+
+
+def test_cli_engine_and_window_agree_on_a_custom_gpu_step_time(qtbot, tmp_path, capsys):
+    """Issue 28 item 10: the command line rebuilt a custom GPU from its name and memory and timed an H100."""
+    from window_helpers import window_from
+
+    from engine.cli import main
+
+    data = {**SCENARIO, "gpu": {"name": "Lab card", "memory_bytes": 80 * 2**30, "bf16_tflops": 5,
+                                "memory_bandwidth_bytes_per_s": 2e11}}
+    engine_seconds = step_time(scenario_from_dict(data)).step_seconds
+    assert engine_seconds > 10 * step_time(scenario_from_dict(SCENARIO)).step_seconds
+    win = window_from(qtbot, tmp_path, data)
+    assert win.time_panel.time.step_seconds == pytest.approx(engine_seconds)
+    assert main(["estimate", "--json", str(tmp_path / "s.json")]) == 0
+    assert json.loads(capsys.readouterr().out)["time"]["step_seconds"] == pytest.approx(engine_seconds)

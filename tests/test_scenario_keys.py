@@ -18,7 +18,7 @@ THROWAWAY = ('    widget_count: int = key(3, "widgets per sequence (a throwaway 
 PROBE = r"""
 import json, sys
 from engine import scenario_from_dict
-from engine.cli import schema_markdown
+from engine.scenario_docs import schema_markdown
 from engine.errors import ScenarioError
 from engine.scenario import DEFAULTS, SCENARIO_MAXIMA
 from gui.choices import choice_items

@@ -64,3 +64,28 @@ def test_cli_fit_objective_throughput_and_plans_carry_time(tmp_path):
     text = subprocess.run(run[:3] + [str(path), "--objective", "throughput"], capture_output=True, text=True,
                           check=True).stdout
     assert "tokens/s" in text
+
+
+def test_the_search_of_a_huge_cluster_is_bounded_and_says_so(capsys, tmp_path):
+    """Issue 28 item 11: deepseek-v3 on 100,000 x 1,024 GPUs at 10^8 tokens per sequence tried 52,227 memory
+    estimates (90-128 s, 2.4 GB). The search now stops at its stated budget of estimates and says so."""
+    from engine.cli import main
+    from engine.timing import search
+    from engine.timing.speed_report import render_speed
+
+    data = {"model": "deepseek-v3", "gpu": "h100-sxm-80gb", "gpus_per_node": 1024, "nodes": 100_000,
+            "seq_len": 100_000_000}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    assert main(["fit", "--objective", "throughput", "--json", str(path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    per_layout_most = 3 * len(search.CHECKPOINTINGS) * 2 * 20  # offloads x policies x bisection probes
+    assert report["search"]["limited"] is True and "most promising" in report["search"]["note"]
+    assert report["search"]["estimates"] <= search.MAX_MEMORY_ESTIMATES + 3 * (search.VARIANT_MEMORY_ESTIMATES
+                                                                               + per_layout_most)
+    assert "most promising" in render_speed(report)
+
+
+def test_an_ordinary_search_is_not_limited():
+    result = speed_search(scenario_from_dict({"model": "llama-3-8b", "gpu": "rtx-4090", "gpus_per_node": 4}))
+    assert not result.limited and result.plans

@@ -7,6 +7,7 @@ backward did not hide, offload transfers and the optimizer step. Computed whethe
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..parallelism.components import pipeline_keeps_weights
 from ..scenario import Scenario, resolve_model
 from ..states import dtypes_for, layer_groups, lora_targets, stage_params
+from .bounds import calibration, check_finite
 from .costs import Rates, head_cost, layer_cost
 from .data import efficiency, framework_profile
 from .hardware import Hardware, hardware_for
@@ -338,31 +340,28 @@ def step_time(s: Scenario) -> StepTime:
         "communication_pp": pp_comm, "communication_dp": dp_comm, "bubble": bubble, "offload": offload,
         "optimizer": optimizer,
     }
-    factor = s.time_calibration[0] / s.time_calibration[1] if s.time_calibration else 1.0
-    seconds = tuple(raw[k] * factor for k in BREAKDOWN_KEYS)
-    step = sum(seconds)
     tokens = s.micro_batch * s.seq_len * ga * dp
-    tps = tokens / step
     world = s.world_size
     mflops = model_flops_per_token(spec, s.seq_len)
     peak = hw.peak(_compute_format(s) if s.precision != "fp8" else "bf16")
+    raw_step = sum(raw.values())
+    factor, scaled = calibration(s, mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0)
+    seconds = tuple(raw[k] * factor for k in BREAKDOWN_KEYS)
+    step = sum(seconds)
+    tps = tokens / step if step else math.inf
     notes: list[Message] = []
     if not hw.complete:
         notes.append(message(QT_TRANSLATE_NOOP(
             "engine", "{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM's are used "
             "for those; enter them for a custom GPU."), gpu=hw.name))
-    if factor != 1.0:
-        notes.append(message(QT_TRANSLATE_NOOP(
-            "engine", "Times are scaled by {factor:.2f} from your measured step ({measured:.3g} s against "
-            "{predicted:.3g} s predicted)."), factor=factor, measured=s.time_calibration[0],
-            predicted=s.time_calibration[1]))
+    notes += [scaled] if scaled else []
     ttt = hours = cost = None
     if s.tokens_to_train:
         ttt = s.tokens_to_train / tps
         hours = ttt * world / 3600.0
         cost = hours * s.gpu_hour_price if s.gpu_hour_price is not None else None
-    return StepTime(step, tokens, tps, tps / world, mflops * tps / world / peak if peak else 0.0, mflops, world,
-                    seconds, factor, ttt, hours, cost, tuple(notes))
+    return check_finite(StepTime(step, tokens, tps, tps / world, mflops * tps / world / peak if peak else 0.0, mflops,
+                                 world, seconds, factor, ttt, hours, cost, tuple(notes)))
 
 
 def _optimizer_bytes(s: Scenario, prof: dict[str, Any], state_bytes: int) -> float:

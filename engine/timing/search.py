@@ -31,6 +31,14 @@ VPPS = (2, 4)
 MIN_TOKENS_PER_CP_RANK = 1024
 CHECKPOINTINGS = ("none", "selective", "full")
 CHANGES_WHAT_YOU_TRAIN = QT_TRANSLATE_NOOP("engine", "changes what you train")
+# Memory estimates the search may make: an ordinary search makes 180-300 (benchmarks/time_speed.py), while
+# deepseek-v3 on 100,000 x 1,024 GPUs at 10^8 tokens per sequence made 52,227 (90-128 s, 2.4 GB) and found nothing.
+# Layouts are visited fastest first, so a search that reaches the budget has tried the most promising ones.
+MAX_MEMORY_ESTIMATES = 2000
+VARIANT_MEMORY_ESTIMATES = 500  # more for each method/numerics change, tried on the best layouts
+VARIANT_LAYOUTS = 200  # when nothing fitted, the changes are tried on this many of the fastest layouts, not all
+LIMITED = QT_TRANSLATE_NOOP("engine", "The search reached its limit of {n} memory estimates: only the most "
+                                      "promising layouts of this very large set-up were tried.")
 
 
 @dataclass(frozen=True)
@@ -51,6 +59,8 @@ class SpeedSearch:
     estimates: int = 0
     seconds: float = 0.0
     cancelled: bool = False
+    limited: bool = False  # stopped at its budget of memory estimates (MAX_MEMORY_ESTIMATES)
+    ranked: list[dict[str, Any]] = field(default_factory=list, repr=False)  # layouts by time bound, fastest first
 
 
 class _Memo:
@@ -139,7 +149,7 @@ def _candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, 
 
 
 def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[str, Any]], keep: int,
-            cancel: Callable[[], bool] | None, record: bool) -> list[SpeedPlan]:
+            cancel: Callable[[], bool] | None, record: bool, budget: int) -> list[SpeedPlan]:
     """Fitting plans of the layouts. Layouts are visited fastest-first by their time without recomputation (time
     needs no memory estimate); once one cannot beat the keep-th plan found so far, the search stops. Recomputation
     and offload are never faster, so they are tried only where plainer settings left room."""
@@ -154,19 +164,24 @@ def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[st
         # grows: the best of the smallest, a middle and the largest micro-batch stands for the layout.
         probes = {micro[0], micro[len(micro) // 2], micro[-1]}
         times = [step_time(_candidate(base, keys, per_replica, mb, "none", "none")).tokens_per_second for mb in probes]
-        configs.append((max(times), keys, per_replica, micro))
+        configs.append((max(times), keys, per_replica, micro, layout))
     configs.sort(key=lambda c: -c[0])
-    out.layouts += len(configs) if record else 0
+    if record:
+        out.layouts += len(configs)
+        out.ranked = [c[4] for c in configs]
 
     def threshold() -> float:
         return sorted((p.time.tokens_per_second for p in found), reverse=True)[keep - 1] if len(found) >= keep else 0.0
 
-    for bound, keys, per_replica, micro in configs:
+    for bound, keys, per_replica, micro, _layout in configs:
         if cancel is not None and cancel():
             out.cancelled = True
             break
         if bound < threshold():
             break  # sorted by bound: nothing later can enter the top
+        if len(memo.memo) >= budget:
+            out.limited = True
+            break
         fitted = False
         for offload in ("none", "optimizer", "optimizer+params"):
             if offload != "none" and (fitted or base.method == "qlora"):
@@ -222,7 +237,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
     out, memo = SpeedSearch(), _Memo()
     with _no_cyclic_gc():
         layouts = list(_layouts(s))
-        found = _search(s, memo, out, layouts, max_plans, cancel, True)
+        found = _search(s, memo, out, layouts, max_plans, cancel, True, MAX_MEMORY_ESTIMATES)
         out.plans = [_with_changes(s, p) for p in _best(found, max_plans)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
         ranked = sorted(found, key=lambda p: -p.time.tokens_per_second)
@@ -234,7 +249,8 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
                 top.append(layout)
             if len(top) >= 3:
                 break
-        chosen = [lay for lay in layouts if {k: lay[k] for k in keys} in top] if top else layouts
+        # nothing fitted: the fastest layouts by their time bound, at most VARIANT_LAYOUTS of them
+        chosen = [lay for lay in layouts if {k: lay[k] for k in keys} in top] if top else out.ranked[:VARIANT_LAYOUTS]
         variants = []
         if s.optimizer in ("adamw", "adamw-fused"):
             variants.append(s.with_unchecked(optimizer="adamw-8bit"))
@@ -246,7 +262,8 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
                                              lora_targets="all-linear" if s.method != "lora" else s.lora_targets,
                                              precision=bf16))
         for v in variants:
-            best = _best(_search(v, memo, out, chosen, 1, cancel, False), 1)
+            budget = len(memo.memo) + VARIANT_MEMORY_ESTIMATES
+            best = _best(_search(v, memo, out, chosen, 1, cancel, False, budget), 1)
             out.changes_what_you_train += [_with_changes(s, p) for p in best]
         out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
     out.estimates, out.seconds = len(memo.memo), time.perf_counter() - t0

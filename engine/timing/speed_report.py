@@ -6,11 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ..estimate import estimate
-from ..messages import QT_TRANSLATE_NOOP
+from ..messages import QT_TRANSLATE_NOOP, message
 from ..scenario import Scenario
 from ..units import format_bytes, format_count, format_seconds
 from .model import step_time, time_to_json
-from .search import SpeedPlan, speed_search
+from .search import LIMITED, MAX_MEMORY_ESTIMATES, SpeedPlan, speed_search
 
 
 def _plan_json(p: SpeedPlan) -> dict[str, Any]:
@@ -27,7 +27,9 @@ def speed_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
         "time": time_to_json(step_time(s)),
         "plans": [_plan_json(p) for p in result.plans],
         "changes_what_you_train": [_plan_json(p) for p in result.changes_what_you_train],
-        "search": {"layouts": result.layouts, "estimates": result.estimates, "seconds": result.seconds},
+        "search": {"layouts": result.layouts, "estimates": result.estimates, "seconds": result.seconds,
+                   "limited": result.limited,
+                   "note": str(message(LIMITED, n=f"{MAX_MEMORY_ESTIMATES:,}")) if result.limited else ""},
     }
 
 
@@ -66,4 +68,6 @@ def render_speed(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], 
     search = report["search"]
     out += ["", tr(QT_TRANSLATE_NOOP("cli", "Searched {layouts} layouts ({estimates} memory estimates) in {seconds}."))
             .format(layouts=search["layouts"], estimates=search["estimates"], seconds=format_seconds(search["seconds"]))]
+    if search.get("limited"):
+        out.append(message(LIMITED, n=f"{MAX_MEMORY_ESTIMATES:,}").format_with(tr_engine))
     return "\n".join(out)
