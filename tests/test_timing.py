@@ -324,3 +324,30 @@ def test_liger_kernels_cut_the_element_wise_time_and_nothing_else():
     assert liger["compute"] == plain["compute"]
     assert liger["memory_bound"] < plain["memory_bound"]
     assert sum(liger.values()) < sum(plain.values())
+
+
+def test_frozen_weights_count_no_weight_gradient_in_mfu():
+    """The 6 of 6N is 2 forward + 2 activation gradients + 2 weight gradients, and attention's 12 is 4 forward + 8
+    backward (Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU Clusters", appendix:
+    the backward pass costs twice the forward, half for each gradient). LoRA counts 4N + 12 L d s; 8 bottom layers
+    of 32 frozen count neither gradient there."""
+    from engine.presets import model_spec_for
+    from engine.timing.mfu import gradient_shares
+
+    spec = model_spec_for("llama-2-7b")
+    n = 6_738_415_616 - 32000 * 4096
+    lora = scenario_from_dict({"model": "llama-2-7b", "method": "lora"})
+    assert model_flops_per_token(spec, 4096, *gradient_shares(lora, spec)) == 4 * n + 12 * 32 * 4096 * 4096
+    frozen = scenario_from_dict({"model": "llama-2-7b", "method": "freeze", "frozen_layers": 8})
+    assert gradient_shares(frozen, spec) == (0.75, 0.75)
+    assert model_flops_per_token(spec, 4096, 0.75, 0.75) == n * (2 + 1.5 + 1.5) + 32 * 4096 * 4096 * (4 + 6)
+
+
+def test_adapter_mfu_stays_under_the_peak_on_a_matmul_bound_card():
+    """Issue 28: on a card whose time is all matmuls (slow FLOP/s, fast memory), LoRA showed MFU 127%: the 6N
+    numerator counted weight gradients frozen weights never get."""
+    card = {"name": "slow matmuls", "memory_bytes": 80 * 2**30, "bf16_tflops": 1.0,
+            "memory_bandwidth_bytes_per_s": 1e15}
+    for method in ("lora", "qlora", "full"):
+        t = step_time(scenario_from_dict({"model": "llama-3-8b", "gpu": card, "method": method}))
+        assert 0 < t.mfu <= 1.0, (method, t.mfu)

@@ -1,13 +1,12 @@
 """Step time, throughput and cost of a training scenario (issue 13). No Qt."""
 
 from .hardware import Hardware, hardware_for
+from .mfu import MFU_DEFINITION, model_flops_per_token
 from .model import (
     BREAKDOWN_KEYS,
-    MFU_DEFINITION,
     TERM_NAMES,
     StepTime,
     TimeTerm,
-    model_flops_per_token,
     step_time,
     time_to_json,
 )

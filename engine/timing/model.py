@@ -25,6 +25,7 @@ from .costs import Rates, head_cost, layer_cost
 from .data import efficiency, framework_profile
 from .hardware import Hardware, hardware_for
 from .links import dispatch_seconds, exposed, link, nvlink_domain
+from .mfu import MFU_DEFINITION, gradient_shares, model_flops_per_token
 
 BREAKDOWN_KEYS = ("compute", "memory_bound", "recompute", "communication_tp", "communication_cp", "communication_ep",
                   "communication_pp", "communication_dp", "bubble", "offload", "optimizer")
@@ -41,13 +42,6 @@ TERM_NAMES = {
     "offload": QT_TRANSLATE_NOOP("engine", "Offload transfers and CPU optimizer"),
     "optimizer": QT_TRANSLATE_NOOP("engine", "Optimizer step"),
 }
-MFU_DEFINITION = QT_TRANSLATE_NOOP(
-    "engine", "MFU = model FLOPs per second / (GPUs x dense peak of the compute format; bf16 for fp8). Model FLOPs "
-    "per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence "
-    "length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry "
-    "count them.")
-
-
 @dataclass(frozen=True, slots=True)
 class TimeTerm:
     key: str
@@ -81,14 +75,6 @@ class StepTime:
     @property
     def breakdown_seconds(self) -> dict[str, float]:
         return dict(zip(BREAKDOWN_KEYS, self.seconds, strict=True))
-
-
-def model_flops_per_token(spec: ModelSpec, seq_len: int) -> float:
-    """6 N (active, without the input embedding) + 12 L d_attn s: the MFU numerator per token."""
-    n = spec.active_params - spec.embedding_params
-    if spec.tied_embeddings:
-        n += spec.embedding_params  # the tied table is also the lm_head matmul
-    return 6.0 * n + 12.0 * spec.layers * spec.q_dim * seq_len
 
 
 def _compute_format(s: Scenario) -> str:
@@ -342,7 +328,7 @@ def step_time(s: Scenario) -> StepTime:
     }
     tokens = s.micro_batch * s.seq_len * ga * dp
     world = s.world_size
-    mflops = model_flops_per_token(spec, s.seq_len)
+    mflops = model_flops_per_token(spec, s.seq_len, *gradient_shares(s, spec))
     peak = hw.peak(_compute_format(s) if s.precision != "fp8" else "bf16")
     raw_step = sum(raw.values())
     factor, scaled = calibration(s, mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0)

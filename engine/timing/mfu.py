@@ -1,0 +1,42 @@
+"""The MFU numerator: model FLOPs per token, as Megatron-LM, torchtitan and llm-foundry count them, without the
+weight gradients that frozen weights never get."""
+
+from __future__ import annotations
+
+from ..architecture import ModelSpec
+from ..messages import QT_TRANSLATE_NOOP
+from ..scenario import Scenario
+
+MFU_DEFINITION = QT_TRANSLATE_NOOP(
+    "engine", "MFU = model FLOPs per second / (GPUs x dense peak of the compute format; bf16 for fp8). Model FLOPs "
+    "per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence "
+    "length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry "
+    "count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no "
+    "gradient flows through count no backward at all.")
+
+
+def model_flops_per_token(spec: ModelSpec, seq_len: int, backward_share: float = 1.0,
+                          weight_grad_share: float = 1.0) -> float:
+    """6 N (active, without the input embedding) + 12 L d_attn s: the MFU numerator per token, as Megatron-LM
+    counts it for full training. Of the 6, 2 are the forward, 2 the activations' gradients and 2 the weights'
+    gradients; of the attention's 12, 4 are the forward and 8 the backward. `backward_share` is the share of the
+    layers a gradient flows through, `weight_grad_share` the share of the weights that get one (what the time model
+    computes: frozen weights get no weight gradient), so the MFU of adapters and frozen layers stays at most 100%."""
+    n = spec.active_params - spec.embedding_params
+    if spec.tied_embeddings:
+        n += spec.embedding_params  # the tied table is also the lm_head matmul
+    matmul = n * (2.0 + 2.0 * backward_share + 2.0 * weight_grad_share)
+    return matmul + spec.layers * spec.q_dim * seq_len * (4.0 + 8.0 * backward_share)
+
+
+def gradient_shares(s: Scenario, spec: ModelSpec) -> tuple[float, float]:
+    """(share of the layers a gradient flows through, share of the weights that get a gradient) for the MFU
+    numerator. LoRA and QLoRA: the gradient flows through every layer to the adapters, whose own weight gradients
+    are under 1% of the matmuls (not counted). Frozen layers: the bottom ones get no backward at all; frozen top
+    layers pass the gradient down without weight gradients."""
+    if s.method in ("lora", "qlora"):
+        return 1.0, 0.0
+    if s.method == "freeze" and spec.layers:
+        trained = (spec.layers - min(s.frozen_layers, spec.layers)) / spec.layers
+        return (trained if s.freeze_from == "bottom" else 1.0), trained
+    return 1.0, 1.0
