@@ -34,6 +34,21 @@ class FrameworkDefaults:
     logits_kept: bool = False  # the training loop's `logits` variable keeps them until the next forward returns
     unties_embeddings: bool = False  # the model always has its own lm_head weight (a copy of a tied embedding)
     quantizes_head: bool = False  # QLoRA quantises the lm_head too (every nn.Linear), weights quantised from fp16
+    # Tensor parallelism. torchtitan: parallelism.disable_loss_parallel defaults to false, so train.py runs the
+    # loss under loss_parallel() whenever TP is on; Megatron: megatron/core/tensor_parallel/cross_entropy.py is
+    # vocabulary-parallel always (layers.py VocabParallelEmbedding keeps only its shard's gradient, and its
+    # sequence parallelism keeps each linear's input shard and gathers it again in backward).
+    loss_parallel_by_default: bool = False  # under TP the loss is vocabulary-parallel unless the scenario says not
+    loss_always_parallel: bool = False  # ... and even when the scenario says not (Megatron's own cross-entropy)
+    vocab_parallel_embedding: bool = False  # the embedding's gradient is only the rank's vocabulary shard
+    sp_saves_gathered_inputs: bool = True  # sequence parallelism: a column-parallel linear saves its gathered input
+    # torchtitan and torchtune recipes compute the loss on the logits outside the model's forward (transformers'
+    # models compute it inside when given labels)
+    loss_outside_model: bool = False
+    # Megatron's schedules (megatron/core/pipeline_parallel/schedules.py, p2p_communication.py) allocate each
+    # receive when it happens and free each output once sent (deallocate_pipeline_outputs); torch.distributed.
+    # pipelining keeps a receive buffer per micro-batch and the outputs it returns
+    pipeline_frees_sent_outputs: bool = False
 
 
 _HF = FrameworkDefaults(
@@ -68,6 +83,7 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("QLoRA", "torchao NF4Tensor (torchtune/modules/low_precision): linear_nf4 keeps only the 4-bit weight"),
          ("memory statistics", "torchtune/training/memory.py get_memory_stats: peak_memory_reserved = "
           "torch.cuda.max_memory_reserved()")),
+        loss_outside_model=True,
     ),
     "torchtitan": FrameworkDefaults(
         "torchtitan", "torchtitan", "standard", True, 1, 0, "op", True, "sharded", False, False, False, "torchao",
@@ -76,6 +92,7 @@ TABLE: dict[str, FrameworkDefaults] = {
           "and collective outputs except every second matmul, recomputes the rest"),
          ("allocator", "run_train.sh: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"),
          ("loading", "the model is built on the meta device, sharded by FSDP2, then loaded by DCP per shard")),
+        loss_parallel_by_default=True, loss_outside_model=True,
     ),
     "megatron": FrameworkDefaults(
         "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,
@@ -86,6 +103,8 @@ TABLE: dict[str, FrameworkDefaults] = {
           "--accumulate-allreduce-grads-in-fp32: gradients accumulate in an fp32 main_grad buffer"),
          ("optimizer", "--use-distributed-optimizer shards fp32 master weights and Adam states over data "
           "parallel ranks (off by default)")),
+        loss_parallel_by_default=True, loss_always_parallel=True, vocab_parallel_embedding=True,
+        sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True,
     ),
     "unsloth": FrameworkDefaults(
         "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True,
