@@ -49,6 +49,17 @@ class FrameworkDefaults:
     # receive when it happens and free each output once sent (deallocate_pipeline_outputs); torch.distributed.
     # pipelining keeps a receive buffer per micro-batch and the outputs it returns
     pipeline_frees_sent_outputs: bool = False
+    # torch.distributed.pipelining with FSDP2 (torchtitan, plain PyTorch): a stage keeps its weights unsharded
+    # across micro-batches (torchtitan parallelize: reshard_after_forward = not pp_enabled) and accumulates
+    # unsharded gradients until the last micro-batch (set_requires_gradient_sync / set_reshard_after_backward)
+    pipeline_keeps_weights: bool = False
+    pipeline_returns_outputs: bool = True  # False: torchtitan steps its schedule with return_outputs=False
+    # PyTorch's load-balanced ring attention (torch.distributed.tensor.experimental.context_parallel), whose merge
+    # copies the output; Megatron's context parallelism runs inside TransformerEngine's attention
+    cp_ring_attention: bool = True
+    # expert parallelism by torchtitan's all-to-all token dispatch; Megatron's token dispatcher keeps its own
+    # buffers (not traced here)
+    ep_all_to_all_dispatch: bool = True
 
 
 _HF = FrameworkDefaults(
@@ -92,7 +103,8 @@ TABLE: dict[str, FrameworkDefaults] = {
           "and collective outputs except every second matmul, recomputes the rest"),
          ("allocator", "run_train.sh: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"),
          ("loading", "the model is built on the meta device, sharded by FSDP2, then loaded by DCP per shard")),
-        loss_parallel_by_default=True, loss_outside_model=True,
+        loss_parallel_by_default=True, loss_outside_model=True, pipeline_keeps_weights=True,
+        pipeline_returns_outputs=False,
     ),
     "megatron": FrameworkDefaults(
         "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,
@@ -104,7 +116,8 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("optimizer", "--use-distributed-optimizer shards fp32 master weights and Adam states over data "
           "parallel ranks (off by default)")),
         loss_parallel_by_default=True, loss_always_parallel=True, vocab_parallel_embedding=True,
-        sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True,
+        sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True, cp_ring_attention=False,
+        ep_all_to_all_dispatch=False,
     ),
     "unsloth": FrameworkDefaults(
         "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True,
@@ -141,6 +154,7 @@ TABLE: dict[str, FrameworkDefaults] = {
         "pytorch", "plain PyTorch", "standard", True, 1, 0, "attention", False, "direct", False, False, False,
         "bitsandbytes",
         (("loss", "a plain training loop: F.cross_entropy(logits.float(), labels) over the whole batch"),),
+        pipeline_keeps_weights=True,
     ),
 }
 

@@ -18,15 +18,10 @@ from .fsdp import Fsdp2Units, fsdp2_moments, fsdp2_units
 from .pipeline import losses_in_flight, outputs_in_flight, pipeline_buffers
 from .tensor_parallel import loss_inside_model, replicated_embedding_grad_params
 
-# torch.distributed.pipelining with FSDP2 (torchtitan, plain PyTorch): a stage keeps its weights unsharded across
-# micro-batches (torchtitan parallelize: reshard_after_forward = not pp_enabled) and accumulates unsharded
-# gradients until the last micro-batch (set_requires_gradient_sync / set_reshard_after_backward).
-_PP_KEEPS_FRAMEWORKS = ("torchtitan", "pytorch")
-
 
 def pipeline_keeps_weights(pp: int, framework: str) -> bool:
     """True where FSDP under pipeline parallelism keeps a stage's weights gathered across micro-batches."""
-    return pp > 1 and framework in _PP_KEEPS_FRAMEWORKS
+    return pp > 1 and defaults_for(framework).pipeline_keeps_weights
 
 
 def _replicated_embedding(s: Scenario, spec: ModelSpec, first: bool, last: bool) -> float:
@@ -70,7 +65,7 @@ def pipeline_components(s: Scenario, spec: ModelSpec, stage: int, last: bool, ct
         ))
     if defaults_for(s.framework).pipeline_frees_sent_outputs and s.pp > 1:
         return out + _megatron_pipeline_buffers(s, spec, stage, ctx)
-    keep_outputs = s.framework != "torchtitan"  # torchtitan steps its schedule with return_outputs=False
+    keep_outputs = defaults_for(s.framework).pipeline_returns_outputs
     recv, outputs = pipeline_buffers(s, stage, ctx.t * spec.hidden, ctx.t * spec.vocab / ctx.vocab_shards,
                                      ctx.residual, ctx.compute, keep_outputs)
     live = outputs_in_flight(s, stage, ctx.t * spec.vocab / ctx.vocab_shards, ctx.compute, keep_outputs)
