@@ -60,6 +60,16 @@ class FrameworkDefaults:
     # expert parallelism by torchtitan's all-to-all token dispatch; Megatron's token dispatcher keeps its own
     # buffers (not traced here)
     ep_all_to_all_dispatch: bool = True
+    # Megatron-Core builds its layers from Transformer Engine modules (megatron/core/models/gpt/gpt_layer_specs.py;
+    # what they save: engine/frameworks/megatron_layer.py), and its --recompute-granularity selective rebuilds the
+    # modules named by --recompute-modules (default core_attn) rather than the attention core alone
+    te_layers: bool = False
+    selective_by_modules: bool = False
+    # Unsloth's hand-written kernels save what a compiled layer saves: fast_rms_layernorm keeps X and the inverse
+    # RMS (unsloth/kernels/rms_layernorm.py), LoRA_MLP keeps X, gate and up (unsloth/kernels/fast_lora.py); its
+    # fused LoRA autograd functions (LoRA_QKV / LoRA_W / LoRA_MLP) replace peft's and bitsandbytes' layers
+    kernels_save_as_compiled: bool = False
+    fused_lora_kernels: bool = False
 
 
 _HF = FrameworkDefaults(
@@ -117,7 +127,7 @@ TABLE: dict[str, FrameworkDefaults] = {
           "parallel ranks (off by default)")),
         loss_parallel_by_default=True, loss_always_parallel=True, vocab_parallel_embedding=True,
         sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True, cp_ring_attention=False,
-        ep_all_to_all_dispatch=False,
+        ep_all_to_all_dispatch=False, te_layers=True, selective_by_modules=True,
     ),
     "unsloth": FrameworkDefaults(
         "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True,
@@ -129,6 +139,7 @@ TABLE: dict[str, FrameworkDefaults] = {
           "save only their inputs (and gate/up for the MLP), dequantise the 4-bit weight themselves and cast the "
           "adapters to the input's dtype"),
          ("loading", "pre-quantised bnb-4bit checkpoints are loaded straight into 4-bit storage")),
+        kernels_save_as_compiled=True, fused_lora_kernels=True,
     ),
     "litgpt": FrameworkDefaults(
         "litgpt", "LitGPT", "chunked", False, 0, 128, "attention", False, "full-then-shard", True, False, False,

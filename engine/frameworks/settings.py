@@ -32,6 +32,10 @@ class Behaviour:
     outputs_fp32: bool = False  # logits reach the loss as fp32 (Fabric's convert_output)
     logits_kept: bool = False  # the loop keeps the logits through backward and the optimizer step
     quantizes_head: bool = False  # QLoRA quantises the lm_head (from an fp16 copy)
+    te_layers: bool = False  # Megatron-Core's Transformer Engine layers
+    selective_by_modules: bool = False  # "selective" rebuilds the scenario's recompute_modules (Megatron)
+    kernels_save_as_compiled: bool = False  # hand-written kernels save what a compiled layer saves (Unsloth)
+    fused_lora_kernels: bool = False  # fused LoRA autograd functions replace peft's layers (Unsloth)
 
 
 def cross_entropy_path(s: Scenario) -> str:
@@ -90,4 +94,8 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         outputs_fp32=d.outputs_fp32,
         logits_kept=d.logits_kept,
         quantizes_head=_quantizes_head(framework, method),
+        te_layers=d.te_layers,
+        selective_by_modules=d.selective_by_modules,
+        kernels_save_as_compiled=d.kernels_save_as_compiled,
+        fused_lora_kernels=d.fused_lora_kernels,
     )

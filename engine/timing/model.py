@@ -12,6 +12,7 @@ from typing import Any
 
 from ..architecture import ModelSpec
 from ..detailed import scenario_stage_ranges
+from ..frameworks.defaults import defaults_for
 from ..frameworks.megatron_layer import recomputed_matmul_share
 from ..frameworks.settings import cross_entropy_path
 from ..memo import ScenarioMemo
@@ -165,7 +166,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         rec = 0.0
         if backward and s.checkpointing == "full":
             rec = fwd_c + fwd_m
-        elif backward and s.checkpointing == "selective" and s.framework == "megatron":
+        elif backward and s.checkpointing == "selective" and defaults_for(s.framework).selective_by_modules:
             # Megatron's recompute_modules (engine/frameworks/megatron_layer.py): the attention kernel and/or the
             # matmuls of the modules it rebuilds; the element-wise ones (layernorm, moe_act) are left out
             modules = frozenset(s.recompute_modules)
