@@ -70,6 +70,13 @@ class FrameworkDefaults:
     # fused LoRA autograd functions (LoRA_QKV / LoRA_W / LoRA_MLP) replace peft's and bitsandbytes' layers
     kernels_save_as_compiled: bool = False
     fused_lora_kernels: bool = False
+    # Megatron-LM's arguments (--use-distributed-optimizer, --accumulate-allreduce-grads-in-fp32,
+    # --recompute-modules, --cpu-offloading-num-layers, --account-for-*-in-pipeline-split,
+    # --moe-token-dispatcher-type): the window offers them for this framework
+    takes_megatron_arguments: bool = False
+    # DeepSpeed's ZeRO bucket settings (deepspeed/runtime/zero/config.py: reduce_bucket_size, allgather_bucket_size,
+    # stage3_max_live_parameters, stage3_prefetch_bucket_size) apply
+    zero_bucket_settings: bool = False
 
 
 _HF = FrameworkDefaults(
@@ -92,6 +99,7 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("buckets", "deepspeed/runtime/zero/config.py: reduce_bucket_size 5e8, allgather_bucket_size 5e8, "
           "stage3_max_live_parameters 1e9, stage3_prefetch_bucket_size 5e7"),
          ("loading", "deepspeed.zero.Init partitions each parameter as it is created (ZeRO-3)")),
+        zero_bucket_settings=True,
     ),
     "torchtune": FrameworkDefaults(
         "torchtune", "torchtune", "chunked", True, 8, 0, "op", False, "direct", False, False, False, "torchao",
@@ -127,7 +135,7 @@ TABLE: dict[str, FrameworkDefaults] = {
           "parallel ranks (off by default)")),
         loss_parallel_by_default=True, loss_always_parallel=True, vocab_parallel_embedding=True,
         sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True, cp_ring_attention=False,
-        ep_all_to_all_dispatch=False, te_layers=True, selective_by_modules=True,
+        ep_all_to_all_dispatch=False, te_layers=True, selective_by_modules=True, takes_megatron_arguments=True,
     ),
     "unsloth": FrameworkDefaults(
         "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True,

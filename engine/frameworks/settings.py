@@ -88,7 +88,7 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         peak_includes_load=d.peak_includes_load,
         main_grads_fp32=main_fp32,
         offload_checkpoints=d.offload_checkpoints and checkpointing == "full",
-        deepspeed_buckets=framework == "deepspeed" and zero_stage == 3 and not fsdp,
+        deepspeed_buckets=d.zero_bucket_settings and zero_stage == 3 and not fsdp,
         quantized_saves_inputs=d.qlora_kernel == "bitsandbytes",
         compile_loss=d.id != "torchtitan",  # torchtitan's apply_compile wraps each TransformerBlock only
         outputs_fp32=d.outputs_fp32,
