@@ -77,6 +77,10 @@ class FrameworkDefaults:
     # DeepSpeed's ZeRO bucket settings (deepspeed/runtime/zero/config.py: reduce_bucket_size, allgather_bucket_size,
     # stage3_max_live_parameters, stage3_prefetch_bucket_size) apply
     zero_bucket_settings: bool = False
+    compile_covers_loss: bool = True  # False: torchtitan's apply_compile wraps each TransformerBlock only
+    # transformers' TrainingArguments.use_liger_kernel patches the model with Liger-Kernel's layers when the
+    # Trainer builds it (transformers/trainer.py)
+    offers_liger_kernel: bool = False
 
 
 _HF = FrameworkDefaults(
@@ -88,6 +92,7 @@ _HF = FrameworkDefaults(
       "into the model's device and dtype (low_cpu_mem_usage)"),
      ("QLoRA", "bitsandbytes/autograd/_functions.py MatMul4Bit keeps its input A for backward (ctx.tensors = (A, B))"),
      ("tools", "axolotl, LLaMA-Factory and ms-swift train through transformers.Trainer / TRL")),
+    offers_liger_kernel=True,
 )
 
 TABLE: dict[str, FrameworkDefaults] = {
@@ -122,7 +127,7 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("allocator", "run_train.sh: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"),
          ("loading", "the model is built on the meta device, sharded by FSDP2, then loaded by DCP per shard")),
         loss_parallel_by_default=True, loss_outside_model=True, pipeline_keeps_weights=True,
-        pipeline_returns_outputs=False,
+        pipeline_returns_outputs=False, compile_covers_loss=False,
     ),
     "megatron": FrameworkDefaults(
         "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,

@@ -59,8 +59,8 @@ def _quantizes_head(framework: str, method: str) -> bool:
 def liger_can_patch(s: Scenario, spec: ModelSpec) -> bool:
     """Transformers' use_liger_kernel=True would patch this model (Llama-style RMSNorm, SwiGLU, no MLA) and the
     scenario does not already run it."""
-    return (s.framework == "huggingface" and not s.liger_kernels and spec.norm_style == "llama" and spec.mlp_gated
-            and spec.attention != "mla")
+    return (defaults_for(s.framework).offers_liger_kernel and not s.liger_kernels and spec.norm_style == "llama"
+            and spec.mlp_gated and spec.attention != "mla")
 
 
 def behaviour(s: Scenario) -> Behaviour:
@@ -90,7 +90,7 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         offload_checkpoints=d.offload_checkpoints and checkpointing == "full",
         deepspeed_buckets=d.zero_bucket_settings and zero_stage == 3 and not fsdp,
         quantized_saves_inputs=d.qlora_kernel == "bitsandbytes",
-        compile_loss=d.id != "torchtitan",  # torchtitan's apply_compile wraps each TransformerBlock only
+        compile_loss=d.compile_covers_loss,
         outputs_fp32=d.outputs_fp32,
         logits_kept=d.logits_kept,
         quantizes_head=_quantizes_head(framework, method),
