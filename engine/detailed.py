@@ -18,7 +18,7 @@ from .model_states import component as _c
 from .parallelism.components import fsdp2_component, pipeline_components
 from .parallelism.context_parallel import ring_output_copied
 from .parallelism.expert_parallel import all_to_all_dispatch
-from .parallelism.pipeline import megatron_stage_layers, micro_batches_in_flight
+from .parallelism.pipeline import micro_batches_in_flight
 from .parallelism.tensor_parallel import logits_shards, sp_saves_gathered_inputs
 from .scenario import Scenario
 from .stage_states import StageStates, stage_states
@@ -33,26 +33,6 @@ from .states import (
 from .vision import tower_activation_bytes, tower_block_bytes
 
 _NO_NAMES: frozenset[str] = frozenset()
-
-
-def stage_layer_ranges(layers: int, pp: int) -> list[range]:
-    """Even split; the first stages take the remainder (Megatron's uniform split)."""
-    base, extra = divmod(layers, pp)
-    ranges, start = [], 0
-    for i in range(pp):
-        n = base + (1 if i < extra else 0)
-        ranges.append(range(start, start + n))
-        start += n
-    return ranges
-
-
-def scenario_stage_ranges(s: Scenario, layers: int) -> list[range]:
-    """The scenario's split: Megatron's when it counts the embedding or the loss as a layer, else the even one."""
-    counts = megatron_stage_layers(s, layers)
-    if counts is None:
-        return stage_layer_ranges(layers, s.pp)
-    starts = [sum(counts[:i]) for i in range(s.pp)]
-    return [range(a, a + n) for a, n in zip(starts, counts, strict=True)]
 
 
 # Keys the activation context never reads (tests/test_memo_keys.py checks it): layouts of a search that differ only

@@ -247,3 +247,17 @@ def test_the_framework_name_checker_sees_comparisons():
                "match": 'match s.framework:\n    case "unsloth":\n        pass\n',
                "label map": 'WORDS = {"megatron": "Megatron-LM"}\nok = s.framework in WORDS\n'}
     assert framework_name_comparisons(sources) == ["literal:1", "tuple:1", "alias:2", "match:2"]
+
+
+def test_the_time_model_does_not_import_the_memory_estimator():
+    """The pipeline stage split lives in engine/parallelism/pipeline.py (issue 21.3): the time model takes it from
+    there, not from engine/detailed.py, nor through any module that imports it. (engine.timing.search does run
+    memory estimates: it ranks layouts that fit.)"""
+    edges = graph()
+    reached, todo = set(), ["engine.timing.model"]
+    while todo:
+        module = todo.pop()
+        if module not in reached:
+            reached.add(module)
+            todo += [t for t in edges.get(module, ()) if t not in PACKAGES]
+    assert "engine.parallelism.pipeline" in reached and "engine.detailed" not in reached

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..architecture import ModelSpec
-from ..detailed import scenario_stage_ranges
 from ..frameworks.defaults import defaults_for
 from ..frameworks.megatron_layer import recomputed_matmul_share
 from ..frameworks.settings import cross_entropy_path
 from ..memo import ScenarioMemo
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..parallelism.components import pipeline_keeps_weights
+from ..parallelism.pipeline import scenario_stage_ranges
 from ..scenario import Scenario, resolve_model
 from ..states import dtypes_for, layer_groups, lora_targets, stage_params
 from .costs import Rates, head_cost, layer_cost
