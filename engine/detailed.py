@@ -18,7 +18,7 @@ from .model_states import component as _c
 from .parallelism.components import fsdp2_component, pipeline_components
 from .parallelism.context_parallel import ring_output_copied
 from .parallelism.expert_parallel import all_to_all_dispatch
-from .parallelism.pipeline import megatron_stage_layers, micro_batches_in_flight
+from .parallelism.pipeline import micro_batches_in_flight
 from .parallelism.tensor_parallel import logits_shards, sp_saves_gathered_inputs
 from .scenario import Scenario
 from .stage_states import StageStates, stage_states
@@ -33,26 +33,6 @@ from .states import (
 from .vision import tower_activation_bytes, tower_block_bytes
 
 _NO_NAMES: frozenset[str] = frozenset()
-
-
-def stage_layer_ranges(layers: int, pp: int) -> list[range]:
-    """Even split; the first stages take the remainder (Megatron's uniform split)."""
-    base, extra = divmod(layers, pp)
-    ranges, start = [], 0
-    for i in range(pp):
-        n = base + (1 if i < extra else 0)
-        ranges.append(range(start, start + n))
-        start += n
-    return ranges
-
-
-def scenario_stage_ranges(s: Scenario, layers: int) -> list[range]:
-    """The scenario's split: Megatron's when it counts the embedding or the loss as a layer, else the even one."""
-    counts = megatron_stage_layers(s, layers)
-    if counts is None:
-        return stage_layer_ranges(layers, s.pp)
-    starts = [sum(counts[:i]) for i in range(s.pp)]
-    return [range(a, a + n) for a, n in zip(starts, counts, strict=True)]
 
 
 # Keys the activation context never reads (tests/test_memo_keys.py checks it): layouts of a search that differ only
@@ -84,7 +64,6 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
     # FSDP/ZeRO-3 mixed precision gathers the fp32 shards as bf16 parameters and casts the forward inputs:
     # the layers then run in plain bf16 (bf16 residual stream, no per-use autocast casts to keep).
     sharded_amp = dt.amp and s.effective_zero == 3
-    megatron = fw.framework == "megatron"
     return ActContext(
         b=s.micro_batch,
         s=s.seq_len,
@@ -101,20 +80,19 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         # gpt-oss's attention sinks have no SDPA path either: transformers runs them eagerly.
         attention="eager" if (spec.attn_softcap or spec.sinks) and s.attention == "sdpa" else s.attention,
         selective=s.checkpointing == "selective" and not fw.op_selective and (
-            not megatron or "core_attn" in s.recompute_modules),
+            not fw.selective_by_modules or "core_attn" in s.recompute_modules),
         adapter_bytes=4 if s.lora_adapter_dtype == "fp32" else dt.compute,
         lora_rank=s.lora_rank,
         gather_weights=s.effective_zero == 3,
-        # Unsloth's hand-written kernels save what a compiled layer saves: fast_rms_layernorm keeps X and the
-        # inverse RMS (unsloth/kernels/rms_layernorm.py), LoRA_MLP keeps X, gate and up (unsloth/kernels/fast_lora.py).
-        compiled=s.compile or fw.framework == "unsloth",
+        compiled=s.compile or fw.kernels_save_as_compiled,
         quantized_saves_inputs=s.method == "qlora" and fw.quantized_saves_inputs,
         lora_dropout=s.method in ("lora", "qlora") and s.lora_dropout > 0,
         ring_output_copied=ring_output_copied(s),
-        unsloth_lora=fw.framework == "unsloth" and s.method in ("lora", "qlora"),
+        unsloth_lora=fw.fused_lora_kernels and s.method in ("lora", "qlora"),
         ep_dispatch=all_to_all_dispatch(s, spec.is_moe),
-        megatron=megatron,
-        recompute=frozenset(s.recompute_modules) if megatron and s.checkpointing == "selective" else frozenset(),
+        megatron=fw.te_layers,
+        recompute=(frozenset(s.recompute_modules) if fw.selective_by_modules and s.checkpointing == "selective"
+                   else frozenset()),
         # MXFP8 keeps one E8M0 scale byte per 32 elements, blockwise one fp32 scale per 128 (Transformer Engine
         # MXFP8TensorStorage / Float8BlockwiseQTensorStorage columnwise scale_inv); per-tensor recipes one scale
         fp8_scale=1 / 32 if dt.fp8 and s.fp8_recipe in ("mxfp8", "blockwise") else 0.0,

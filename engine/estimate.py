@@ -6,12 +6,11 @@ import dataclasses
 
 from .architecture import ModelSpec
 from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_totals
-from .detailed import scenario_stage_ranges
 from .estimators import StageEstimator, StageParts, estimator_for
 from .frameworks.allocator import reserved_gap_bytes
 from .frameworks.settings import Behaviour, behaviour
 from .messages import QT_TRANSLATE_NOOP, Message, message
-from .parallelism.pipeline import micro_batches_in_flight
+from .parallelism.pipeline import micro_batches_in_flight, scenario_stage_ranges
 from .presets import get_gpu
 from .scenario import Scenario, resolve_gpu, resolve_model
 from .states import StageParams, dtypes_for, layer_groups, stage_params

@@ -17,7 +17,7 @@ from .memo import ScenarioMemo
 from .messages import QT_TRANSLATE_NOOP
 from .model_states import ShardedStates, model_state_components
 from .model_states import component as _c
-from .parallelism.components import Fsdp2Stage, fsdp2_stage, tp_embedding_grad_components
+from .parallelism.components import Fsdp2Stage, fsdp2_stage, pipeline_keeps_weights, tp_embedding_grad_components
 from .parallelism.fsdp import root_params
 from .scenario import Scenario
 from .states import Dtypes, LayerGroup, StageParams, embeddings_frozen, quantized_bytes_per_param, stage_params
@@ -117,10 +117,9 @@ def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageP
         # (or nothing) when the base weights are frozen.
         grad_unit = p.largest_unit if not adapters else p.lora / max(layer_count, 1)
         gather_bwd = gather + grad_unit * dt.grad
-        # torch.distributed.pipelining with FSDP2 (torchtitan, plain PyTorch): a stage keeps its weights unsharded
-        # across micro-batches (torchtitan parallelize: reshard_after_forward = not pp_enabled) and accumulates
-        # unsharded gradients until the last micro-batch (set_requires_gradient_sync / set_reshard_after_backward).
-        pp_keeps = s.pp > 1 and fw.framework in ("torchtitan", "pytorch")
+        # torch.distributed.pipelining with FSDP2 keeps a stage's weights unsharded across micro-batches (the
+        # framework table's pipeline_keeps_weights says which frameworks, and where)
+        pp_keeps = pipeline_keeps_weights(s.pp, fw.framework)
         if not s.reshard_after_forward or pp_keeps:
             # every layer stays gathered from its forward until its backward has run
             kept = (p.trainable + p.frozen - p.largest_unit) * gather_bytes

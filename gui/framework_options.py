@@ -153,17 +153,18 @@ class FrameworkOptions(QWidget):
             box.setValue(getattr(s, key) / MILLION)
             box.blockSignals(False)
         # each framework-specific control shows where its framework (or an explicit setting) makes it count
-        self._form.setRowVisible(self.main_grads_fp32, s.framework == "megatron" or s.main_grads_fp32 != "auto")
-        deepspeed = s.framework == "deepspeed"
-        zero12 = deepspeed and s.zero_stage in (1, 2)
-        zero3 = deepspeed and s.zero_stage == 3 and not s.fsdp
+        row = TABLE[s.framework]
+        self._form.setRowVisible(self.main_grads_fp32, row.takes_megatron_arguments or s.main_grads_fp32 != "auto")
+        buckets_apply = row.zero_bucket_settings
+        zero12 = buckets_apply and s.zero_stage in (1, 2)
+        zero3 = buckets_apply and s.zero_stage == 3 and not s.fsdp
         for key in _BUCKET_KEYS:
             self._form.setRowVisible(self.buckets[key], zero3 if key.startswith("stage3") else zero12)
         adapters = s.method in ("lora", "qlora")
         self._form.setRowVisible(self.save_embed, adapters)
         self._form.setRowVisible(self.save_head, adapters)
-        self._form.setRowVisible(self.distributed_optimizer, s.framework == "megatron" or s.distributed_optimizer)
+        self._form.setRowVisible(self.distributed_optimizer, row.takes_megatron_arguments or s.distributed_optimizer)
         self._form.setRowVisible(self.optimizer_in_backward, s.grad_accum == 1 or s.optimizer_in_backward)
         self.framework.setToolTip(self.tr("Sets the loss, checkpointing and loading the framework uses by default")
-                                  + f" ({TABLE[s.framework].label})")
+                                  + f" ({row.label})")
         self.megatron.show_scenario(s)

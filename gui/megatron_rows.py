@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QCheckBox, QFormLayout, QGridLayout, QSpinBox, QWidget
 
 from engine import Scenario, resolve_model
+from engine.frameworks import TABLE
 from engine.frameworks.megatron_layer import RECOMPUTE_MODULES
 
 from .choices import choice_items
@@ -79,12 +80,12 @@ class MegatronRows(QObject):
         self.offload_layers.blockSignals(False)
         self.dispatcher.set_value(s.moe_token_dispatcher_type)
         self.fp8_recipe.set_value(s.fp8_recipe)
-        megatron = s.framework == "megatron"
+        megatron_args = TABLE[s.framework].takes_megatron_arguments
         form = self._form
-        form.setRowVisible(self.recompute_box, megatron and s.checkpointing == "selective")
-        form.setRowVisible(self.offload_layers, megatron or s.activation_offload_layers > 0)
-        form.setRowVisible(self.split_box, megatron and s.pp > 1)
-        form.setRowVisible(self.dispatcher, megatron and spec.is_moe and s.ep > 1)
+        form.setRowVisible(self.recompute_box, megatron_args and s.checkpointing == "selective")
+        form.setRowVisible(self.offload_layers, megatron_args or s.activation_offload_layers > 0)
+        form.setRowVisible(self.split_box, megatron_args and s.pp > 1)
+        form.setRowVisible(self.dispatcher, megatron_args and spec.is_moe and s.ep > 1)
         form.setRowVisible(self.fp8_recipe, s.precision == "fp8")
 
 

@@ -138,10 +138,9 @@ def test_qlora_storage_from_the_qlora_paper():
 def test_reused_pipeline_stages_equal_a_direct_computation(kw):
     """estimate() computes repeated stages once and rescales micro-batches in flight: it must change nothing."""
     from engine.breakdown import phase_totals
-    from engine.detailed import stage_layer_ranges
     from engine.estimators import estimator_for
     from engine.frameworks.settings import behaviour
-    from engine.parallelism.pipeline import micro_batches_in_flight
+    from engine.parallelism.pipeline import micro_batches_in_flight, stage_layer_ranges
     from engine.states import dtypes_for, layer_groups
 
     s = scenario_from_dict({**BASE, **kw})

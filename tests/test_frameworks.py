@@ -13,7 +13,7 @@ import math
 import pytest
 
 from engine import ScenarioError, estimate, scenario_from_dict
-from engine.frameworks import FRAMEWORKS, TABLE
+from engine.frameworks import FRAMEWORKS, TABLE, FrameworkDefaults
 
 H, V, Q, KV, F, HEADS = 4096, 128256, 4096, 1024, 14336, 32
 
@@ -295,3 +295,23 @@ def test_liger_kernels_keep_one_tensor_per_norm_and_two_for_swiglu():
     t = 2048
     per_layer_saving = 2 * (4 * t * H + 2 * t * H - 2 * t * H) + 2 * t * F  # two norms, one SwiGLU tensor
     assert _comp(plain, "activations") - _comp(liger, "activations") == pytest.approx(32 * per_layer_saving)
+
+
+# The columns that replaced framework-name comparisons across the engine and the window (issue 21.2): the frameworks
+# whose row departs from the column's default, as the comparisons they replace read.
+FACT_COLUMNS = {
+    "loss_parallel_by_default": {"torchtitan", "megatron"}, "loss_always_parallel": {"megatron"},
+    "vocab_parallel_embedding": {"megatron"}, "sp_saves_gathered_inputs": {"megatron"},
+    "loss_outside_model": {"torchtitan", "torchtune"}, "pipeline_frees_sent_outputs": {"megatron"},
+    "pipeline_keeps_weights": {"torchtitan", "pytorch"}, "pipeline_returns_outputs": {"torchtitan"},
+    "cp_ring_attention": {"megatron"}, "ep_all_to_all_dispatch": {"megatron"}, "te_layers": {"megatron"},
+    "selective_by_modules": {"megatron"}, "kernels_save_as_compiled": {"unsloth"}, "fused_lora_kernels": {"unsloth"},
+    "takes_megatron_arguments": {"megatron"}, "zero_bucket_settings": {"deepspeed"},
+    "compile_covers_loss": {"torchtitan"}, "offers_liger_kernel": {"huggingface"},
+}
+
+
+@pytest.mark.parametrize("column", sorted(FACT_COLUMNS))
+def test_framework_fact_columns_depart_from_their_default_where_their_source_says(column):
+    default = FrameworkDefaults.__dataclass_fields__[column].default
+    assert {fw for fw in FRAMEWORKS if getattr(TABLE[fw], column) != default} == FACT_COLUMNS[column]

@@ -4,7 +4,9 @@
 2. the storage and settings modules never import Qt;
 3. no import cycles between the project's modules (every import counts: top-level, TYPE_CHECKING and inside
    functions, because a cycle hidden in a function still ties the modules together);
-4. no module uses another module's private names (`from x import _y`, or `x._y` on an imported module).
+4. no module uses another module's private names (`from x import _y`, or `x._y` on an imported module);
+5. no module compares a framework's name: what a framework does is a column of its row in
+   engine/frameworks/defaults.py, read through `Behaviour` or `defaults_for` (issue 21.2).
 """
 
 from __future__ import annotations
@@ -173,3 +175,89 @@ def test_no_module_uses_another_modules_private_names():
 def test_the_checker_sees_imports(module):
     """The contracts above would pass vacuously if the parser found nothing: it finds these modules' imports."""
     assert graph()[module], module
+
+
+# engine/configs/ compares *file format* names (fmt == "megatron": a Megatron launch script), not frameworks;
+# engine/frameworks/ included, the framework table is the only place that knows what a framework does
+NAME_COMPARISONS_ALLOWED_UNDER = ("engine/configs/",)
+
+
+def framework_names() -> frozenset[str]:
+    """The FRAMEWORKS tuple of engine/frameworks/defaults.py, read from the source."""
+    tree = ast.parse((REPO / "engine/frameworks/defaults.py").read_text(encoding="utf-8"))
+    found = next(node.value for node in tree.body if isinstance(node, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == "FRAMEWORKS" for t in node.targets))
+    return frozenset(ast.literal_eval(found))
+
+
+def names_a_framework(expr: ast.expr, aliases: frozenset[str], names: frozenset[str]) -> bool:
+    """A framework-name literal, a tuple/list/set of them, or a module constant holding one."""
+    if isinstance(expr, ast.Constant):
+        return expr.value in names
+    if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
+        return any(names_a_framework(e, aliases, names) for e in expr.elts)
+    if isinstance(expr, ast.Call) and expr.args:  # frozenset((...)), set([...])
+        return names_a_framework(expr.args[0], aliases, names)
+    return isinstance(expr, ast.Name) and expr.id in aliases
+
+
+def framework_aliases(trees: list[ast.Module], names: frozenset[str]) -> frozenset[str]:
+    """Module constants that hold a framework's name (MEGATRON = "megatron"), in any module (they are imported)."""
+    found: set[str] = set()
+    for tree in trees:
+        for node in tree.body:
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            if value is not None and names_a_framework(value, frozenset(), names):
+                found |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return frozenset(found)
+
+
+def framework_name_comparisons(sources: dict[str, str]) -> list[str]:
+    """'where: line' of every ==, !=, in, not in (or match case) on a framework's name in the given sources."""
+    names = framework_names()
+    trees = {where: ast.parse(text) for where, text in sources.items()}
+    aliases = framework_aliases(list(trees.values()), names)
+    bad = []
+    for where, tree in trees.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+            elif isinstance(node, ast.MatchValue):
+                sides = [node.value]
+            else:
+                continue
+            if any(names_a_framework(side, aliases, names) for side in sides):
+                bad.append(f"{where}:{node.lineno}")
+    return bad
+
+
+def test_no_framework_name_is_compared_outside_the_framework_table():
+    """Not even in engine/frameworks/: its readers take columns of the table as the rest of the engine does."""
+    sources = {str(path.relative_to(REPO)): path.read_text(encoding="utf-8") for path in MODULES.values()
+               if not str(path.relative_to(REPO)).startswith(NAME_COMPARISONS_ALLOWED_UNDER)}
+    assert framework_name_comparisons(sources) == []
+
+
+def test_the_framework_name_checker_sees_comparisons():
+    """The contract above would pass vacuously if the checker missed a form: it finds each of these."""
+    sources = {"literal": 'ok = s.framework == "megatron"\n',
+               "tuple": 'ok = fw.framework in ("torchtitan", "pytorch")\n',
+               "alias": 'KEEPS = frozenset(("torchtitan",))\nok = framework not in KEEPS\n',
+               "match": 'match s.framework:\n    case "unsloth":\n        pass\n',
+               "label map": 'WORDS = {"megatron": "Megatron-LM"}\nok = s.framework in WORDS\n'}
+    assert framework_name_comparisons(sources) == ["literal:1", "tuple:1", "alias:2", "match:2"]
+
+
+def test_the_time_model_does_not_import_the_memory_estimator():
+    """The pipeline stage split lives in engine/parallelism/pipeline.py (issue 21.3): the time model takes it from
+    there, not from engine/detailed.py, nor through any module that imports it. (engine.timing.search does run
+    memory estimates: it ranks layouts that fit.)"""
+    edges = graph()
+    reached, todo = set(), ["engine.timing.model"]
+    while todo:
+        module = todo.pop()
+        if module not in reached:
+            reached.add(module)
+            todo += [t for t in edges.get(module, ()) if t not in PACKAGES]
+    assert "engine.parallelism.pipeline" in reached and "engine.detailed" not in reached

@@ -94,8 +94,7 @@ def test_transformer_engine_cross_entropy_keeps_an_fp32_gradient_instead_of_fp32
 def test_megatron_split_counting_the_embedding_and_the_loss():
     # megatron/core/transformer/transformer_block.py get_num_layers_to_build: (126 + 2) layers over 16 ranks x 4
     # chunks, 2 per chunk; the first chunk of rank 0 and the last chunk of rank 15 build one layer fewer.
-    from engine.detailed import scenario_stage_ranges
-    from engine.parallelism.pipeline import micro_batches_in_flight
+    from engine.parallelism.pipeline import micro_batches_in_flight, scenario_stage_ranges
 
     s = scenario_from_dict({**BASE, "model": "llama-3.1-405b", "tp": 4, "pp": 16, "vpp": 4, "gpus_per_node": 4,
                             "nodes": 256, "pp_schedule": "interleaved-1f1b", "grad_accum": 384,

@@ -9,11 +9,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine import scenario_from_dict
-from engine.detailed import ACTIVATION_CONTEXT_MEMO, act_context, stage_layer_ranges
+from engine.detailed import ACTIVATION_CONTEXT_MEMO, act_context
 from engine.errors import PlannerError
 from engine.frameworks import behaviour
 from engine.memo import ScenarioMemo, memo_tables
-from engine.parallelism.pipeline import micro_batches_in_flight
+from engine.parallelism.pipeline import micro_batches_in_flight, stage_layer_ranges
 from engine.scenario import KEYS, resolve_model
 from engine.stage_states import STAGE_STATES_MEMO, stage_states
 from engine.states import dtypes_for, layer_groups

@@ -34,6 +34,53 @@ class FrameworkDefaults:
     logits_kept: bool = False  # the training loop's `logits` variable keeps them until the next forward returns
     unties_embeddings: bool = False  # the model always has its own lm_head weight (a copy of a tied embedding)
     quantizes_head: bool = False  # QLoRA quantises the lm_head too (every nn.Linear), weights quantised from fp16
+    # Tensor parallelism. torchtitan: parallelism.disable_loss_parallel defaults to false, so train.py runs the
+    # loss under loss_parallel() whenever TP is on; Megatron: megatron/core/tensor_parallel/cross_entropy.py is
+    # vocabulary-parallel always (layers.py VocabParallelEmbedding keeps only its shard's gradient, and its
+    # sequence parallelism keeps each linear's input shard and gathers it again in backward).
+    loss_parallel_by_default: bool = False  # under TP the loss is vocabulary-parallel unless the scenario says not
+    loss_always_parallel: bool = False  # ... and even when the scenario says not (Megatron's own cross-entropy)
+    vocab_parallel_embedding: bool = False  # the embedding's gradient is only the rank's vocabulary shard
+    sp_saves_gathered_inputs: bool = True  # sequence parallelism: a column-parallel linear saves its gathered input
+    # torchtitan and torchtune recipes compute the loss on the logits outside the model's forward (transformers'
+    # models compute it inside when given labels)
+    loss_outside_model: bool = False
+    # Megatron's schedules (megatron/core/pipeline_parallel/schedules.py, p2p_communication.py) allocate each
+    # receive when it happens and free each output once sent (deallocate_pipeline_outputs); torch.distributed.
+    # pipelining keeps a receive buffer per micro-batch and the outputs it returns
+    pipeline_frees_sent_outputs: bool = False
+    # torch.distributed.pipelining with FSDP2 (torchtitan, plain PyTorch): a stage keeps its weights unsharded
+    # across micro-batches (torchtitan parallelize: reshard_after_forward = not pp_enabled) and accumulates
+    # unsharded gradients until the last micro-batch (set_requires_gradient_sync / set_reshard_after_backward)
+    pipeline_keeps_weights: bool = False
+    pipeline_returns_outputs: bool = True  # False: torchtitan steps its schedule with return_outputs=False
+    # PyTorch's load-balanced ring attention (torch.distributed.tensor.experimental.context_parallel), whose merge
+    # copies the output; Megatron's context parallelism runs inside TransformerEngine's attention
+    cp_ring_attention: bool = True
+    # expert parallelism by torchtitan's all-to-all token dispatch; Megatron's token dispatcher keeps its own
+    # buffers (not traced here)
+    ep_all_to_all_dispatch: bool = True
+    # Megatron-Core builds its layers from Transformer Engine modules (megatron/core/models/gpt/gpt_layer_specs.py;
+    # what they save: engine/frameworks/megatron_layer.py), and its --recompute-granularity selective rebuilds the
+    # modules named by --recompute-modules (default core_attn) rather than the attention core alone
+    te_layers: bool = False
+    selective_by_modules: bool = False
+    # Unsloth's hand-written kernels save what a compiled layer saves: fast_rms_layernorm keeps X and the inverse
+    # RMS (unsloth/kernels/rms_layernorm.py), LoRA_MLP keeps X, gate and up (unsloth/kernels/fast_lora.py); its
+    # fused LoRA autograd functions (LoRA_QKV / LoRA_W / LoRA_MLP) replace peft's and bitsandbytes' layers
+    kernels_save_as_compiled: bool = False
+    fused_lora_kernels: bool = False
+    # Megatron-LM's arguments (--use-distributed-optimizer, --accumulate-allreduce-grads-in-fp32,
+    # --recompute-modules, --cpu-offloading-num-layers, --account-for-*-in-pipeline-split,
+    # --moe-token-dispatcher-type): the window offers them for this framework
+    takes_megatron_arguments: bool = False
+    # DeepSpeed's ZeRO bucket settings (deepspeed/runtime/zero/config.py: reduce_bucket_size, allgather_bucket_size,
+    # stage3_max_live_parameters, stage3_prefetch_bucket_size) apply
+    zero_bucket_settings: bool = False
+    compile_covers_loss: bool = True  # False: torchtitan's apply_compile wraps each TransformerBlock only
+    # transformers' TrainingArguments.use_liger_kernel patches the model with Liger-Kernel's layers when the
+    # Trainer builds it (transformers/trainer.py)
+    offers_liger_kernel: bool = False
 
 
 _HF = FrameworkDefaults(
@@ -45,6 +92,7 @@ _HF = FrameworkDefaults(
       "into the model's device and dtype (low_cpu_mem_usage)"),
      ("QLoRA", "bitsandbytes/autograd/_functions.py MatMul4Bit keeps its input A for backward (ctx.tensors = (A, B))"),
      ("tools", "axolotl, LLaMA-Factory and ms-swift train through transformers.Trainer / TRL")),
+    offers_liger_kernel=True,
 )
 
 TABLE: dict[str, FrameworkDefaults] = {
@@ -56,6 +104,7 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("buckets", "deepspeed/runtime/zero/config.py: reduce_bucket_size 5e8, allgather_bucket_size 5e8, "
           "stage3_max_live_parameters 1e9, stage3_prefetch_bucket_size 5e7"),
          ("loading", "deepspeed.zero.Init partitions each parameter as it is created (ZeRO-3)")),
+        zero_bucket_settings=True,
     ),
     "torchtune": FrameworkDefaults(
         "torchtune", "torchtune", "chunked", True, 8, 0, "op", False, "direct", False, False, False, "torchao",
@@ -68,6 +117,7 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("QLoRA", "torchao NF4Tensor (torchtune/modules/low_precision): linear_nf4 keeps only the 4-bit weight"),
          ("memory statistics", "torchtune/training/memory.py get_memory_stats: peak_memory_reserved = "
           "torch.cuda.max_memory_reserved()")),
+        loss_outside_model=True,
     ),
     "torchtitan": FrameworkDefaults(
         "torchtitan", "torchtitan", "standard", True, 1, 0, "op", True, "sharded", False, False, False, "torchao",
@@ -76,6 +126,8 @@ TABLE: dict[str, FrameworkDefaults] = {
           "and collective outputs except every second matmul, recomputes the rest"),
          ("allocator", "run_train.sh: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"),
          ("loading", "the model is built on the meta device, sharded by FSDP2, then loaded by DCP per shard")),
+        loss_parallel_by_default=True, loss_outside_model=True, pipeline_keeps_weights=True,
+        pipeline_returns_outputs=False, compile_covers_loss=False,
     ),
     "megatron": FrameworkDefaults(
         "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,
@@ -86,6 +138,9 @@ TABLE: dict[str, FrameworkDefaults] = {
           "--accumulate-allreduce-grads-in-fp32: gradients accumulate in an fp32 main_grad buffer"),
          ("optimizer", "--use-distributed-optimizer shards fp32 master weights and Adam states over data "
           "parallel ranks (off by default)")),
+        loss_parallel_by_default=True, loss_always_parallel=True, vocab_parallel_embedding=True,
+        sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True, cp_ring_attention=False,
+        ep_all_to_all_dispatch=False, te_layers=True, selective_by_modules=True, takes_megatron_arguments=True,
     ),
     "unsloth": FrameworkDefaults(
         "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True,
@@ -97,6 +152,7 @@ TABLE: dict[str, FrameworkDefaults] = {
           "save only their inputs (and gate/up for the MLP), dequantise the 4-bit weight themselves and cast the "
           "adapters to the input's dtype"),
          ("loading", "pre-quantised bnb-4bit checkpoints are loaded straight into 4-bit storage")),
+        kernels_save_as_compiled=True, fused_lora_kernels=True,
     ),
     "litgpt": FrameworkDefaults(
         "litgpt", "LitGPT", "chunked", False, 0, 128, "attention", False, "full-then-shard", True, False, False,
@@ -122,6 +178,7 @@ TABLE: dict[str, FrameworkDefaults] = {
         "pytorch", "plain PyTorch", "standard", True, 1, 0, "attention", False, "direct", False, False, False,
         "bitsandbytes",
         (("loss", "a plain training loop: F.cross_entropy(logits.float(), labels) over the whole batch"),),
+        pipeline_keeps_weights=True,
     ),
 }
 

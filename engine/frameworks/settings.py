@@ -32,6 +32,10 @@ class Behaviour:
     outputs_fp32: bool = False  # logits reach the loss as fp32 (Fabric's convert_output)
     logits_kept: bool = False  # the loop keeps the logits through backward and the optimizer step
     quantizes_head: bool = False  # QLoRA quantises the lm_head (from an fp16 copy)
+    te_layers: bool = False  # Megatron-Core's Transformer Engine layers
+    selective_by_modules: bool = False  # "selective" rebuilds the scenario's recompute_modules (Megatron)
+    kernels_save_as_compiled: bool = False  # hand-written kernels save what a compiled layer saves (Unsloth)
+    fused_lora_kernels: bool = False  # fused LoRA autograd functions replace peft's layers (Unsloth)
 
 
 def cross_entropy_path(s: Scenario) -> str:
@@ -55,8 +59,8 @@ def _quantizes_head(framework: str, method: str) -> bool:
 def liger_can_patch(s: Scenario, spec: ModelSpec) -> bool:
     """Transformers' use_liger_kernel=True would patch this model (Llama-style RMSNorm, SwiGLU, no MLA) and the
     scenario does not already run it."""
-    return (s.framework == "huggingface" and not s.liger_kernels and spec.norm_style == "llama" and spec.mlp_gated
-            and spec.attention != "mla")
+    return (defaults_for(s.framework).offers_liger_kernel and not s.liger_kernels and spec.norm_style == "llama"
+            and spec.mlp_gated and spec.attention != "mla")
 
 
 def behaviour(s: Scenario) -> Behaviour:
@@ -84,10 +88,14 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         peak_includes_load=d.peak_includes_load,
         main_grads_fp32=main_fp32,
         offload_checkpoints=d.offload_checkpoints and checkpointing == "full",
-        deepspeed_buckets=framework == "deepspeed" and zero_stage == 3 and not fsdp,
+        deepspeed_buckets=d.zero_bucket_settings and zero_stage == 3 and not fsdp,
         quantized_saves_inputs=d.qlora_kernel == "bitsandbytes",
-        compile_loss=d.id != "torchtitan",  # torchtitan's apply_compile wraps each TransformerBlock only
+        compile_loss=d.compile_covers_loss,
         outputs_fp32=d.outputs_fp32,
         logits_kept=d.logits_kept,
         quantizes_head=_quantizes_head(framework, method),
+        te_layers=d.te_layers,
+        selective_by_modules=d.selective_by_modules,
+        kernels_save_as_compiled=d.kernels_save_as_compiled,
+        fused_lora_kernels=d.fused_lora_kernels,
     )

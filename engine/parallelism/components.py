@@ -8,6 +8,7 @@ from typing import Any
 from ..activations import ActContext
 from ..architecture import ModelSpec
 from ..breakdown import Component, Moments
+from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..model_states import component as _c
 from ..scenario import Scenario
@@ -15,17 +16,12 @@ from ..states import Dtypes, LayerGroup, StageParams, embeddings_frozen
 from .expert_parallel import all_to_all_dispatch
 from .fsdp import Fsdp2Units, fsdp2_moments, fsdp2_units
 from .pipeline import losses_in_flight, outputs_in_flight, pipeline_buffers
-from .tensor_parallel import MEGATRON, loss_inside_model, replicated_embedding_grad_params
-
-# torch.distributed.pipelining with FSDP2 (torchtitan, plain PyTorch): a stage keeps its weights unsharded across
-# micro-batches (torchtitan parallelize: reshard_after_forward = not pp_enabled) and accumulates unsharded
-# gradients until the last micro-batch (set_requires_gradient_sync / set_reshard_after_backward).
-_PP_KEEPS_FRAMEWORKS = ("torchtitan", "pytorch")
+from .tensor_parallel import loss_inside_model, replicated_embedding_grad_params
 
 
 def pipeline_keeps_weights(pp: int, framework: str) -> bool:
     """True where FSDP under pipeline parallelism keeps a stage's weights gathered across micro-batches."""
-    return pp > 1 and framework in _PP_KEEPS_FRAMEWORKS
+    return pp > 1 and defaults_for(framework).pipeline_keeps_weights
 
 
 def _replicated_embedding(s: Scenario, spec: ModelSpec, first: bool, last: bool) -> float:
@@ -67,9 +63,9 @@ def pipeline_components(s: Scenario, spec: ModelSpec, stage: int, last: bool, ct
             QT_TRANSLATE_NOOP("engine", "(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)"),
             in_flight=losses_in_flight(s),
         ))
-    if s.framework == MEGATRON and s.pp > 1:
+    if defaults_for(s.framework).pipeline_frees_sent_outputs and s.pp > 1:
         return out + _megatron_pipeline_buffers(s, spec, stage, ctx)
-    keep_outputs = s.framework != "torchtitan"  # torchtitan steps its schedule with return_outputs=False
+    keep_outputs = defaults_for(s.framework).pipeline_returns_outputs
     recv, outputs = pipeline_buffers(s, stage, ctx.t * spec.hidden, ctx.t * spec.vocab / ctx.vocab_shards,
                                      ctx.residual, ctx.compute, keep_outputs)
     live = outputs_in_flight(s, stage, ctx.t * spec.vocab / ctx.vocab_shards, ctx.compute, keep_outputs)

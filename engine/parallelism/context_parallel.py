@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-MEGATRON = "megatron"  # Megatron's context parallelism runs inside TransformerEngine's attention
+from ..frameworks.defaults import defaults_for
 
 
 class _CpSettings(Protocol):
@@ -29,4 +29,4 @@ class _CpSettings(Protocol):
 
 def ring_output_copied(s: _CpSettings) -> bool:
     """Whether the busiest cp rank's attention output is a separate copy from o_proj's saved input."""
-    return s.cp > 1 and s.framework != MEGATRON
+    return s.cp > 1 and defaults_for(s.framework).cp_ring_attention

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-MEGATRON = "megatron"  # Megatron's token dispatcher keeps its own buffers (not traced here)
+from ..frameworks.defaults import defaults_for
 
 
 class _EpSettings(Protocol):
@@ -32,7 +32,7 @@ class _EpSettings(Protocol):
 
 def all_to_all_dispatch(s: _EpSettings, moe: bool) -> bool:
     """Whether tokens travel to their experts by torchtitan's all-to-all dispatch (expert parallelism on)."""
-    return moe and s.ep > 1 and s.framework != MEGATRON
+    return moe and s.ep > 1 and defaults_for(s.framework).ep_all_to_all_dispatch
 
 
 def scored_output_bytes(dispatch: bool, compute_bytes: int) -> int:

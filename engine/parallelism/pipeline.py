@@ -1,4 +1,5 @@
-"""Pipeline schedules: how many micro-batches' activations a stage holds at its peak.
+"""Pipeline stages: which decoder layers each stage holds, and how many micro-batches' activations it holds at
+its peak.
 
 PyTorch's `torch.distributed.pipelining` schedules (and Megatron's, which agree on these counts):
 
@@ -38,6 +39,26 @@ def megatron_stage_layers(s: _PipelineSettings, layers: int) -> list[int] | None
     counts[0] -= first
     counts[-1] -= last
     return counts
+
+
+def stage_layer_ranges(layers: int, pp: int) -> list[range]:
+    """Even split; the first stages take the remainder (Megatron's uniform split)."""
+    base, extra = divmod(layers, pp)
+    ranges, start = [], 0
+    for i in range(pp):
+        n = base + (1 if i < extra else 0)
+        ranges.append(range(start, start + n))
+        start += n
+    return ranges
+
+
+def scenario_stage_ranges(s: _PipelineSettings, layers: int) -> list[range]:
+    """The scenario's split: Megatron's when it counts the embedding or the loss as a layer, else the even one."""
+    counts = megatron_stage_layers(s, layers)
+    if counts is None:
+        return stage_layer_ranges(layers, s.pp)
+    starts = [sum(counts[:i]) for i in range(s.pp)]
+    return [range(a, a + n) for a, n in zip(starts, counts, strict=True)]
 
 
 def _uneven_chunks(s: _PipelineSettings, stage: int, layers: int, chunk_forwards: int, per_round: int) -> float | None:

@@ -8,13 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-MEGATRON = "megatron"  # vocabulary-parallel embedding and loss, SP re-gathered in backward
-
-
-# Frameworks whose loss is vocabulary-parallel by default under TP: torchtitan (parallelism.disable_loss_parallel
-# defaults to false: train.py runs the loss under loss_parallel() whenever TP is enabled) and Megatron (its
-# vocab-parallel cross-entropy, always).
-_LOSS_PARALLEL_BY_DEFAULT = ("torchtitan", MEGATRON)
+from ..frameworks.defaults import defaults_for
 
 
 class _TpSettings(Protocol):
@@ -26,8 +20,8 @@ class _TpSettings(Protocol):
 def loss_parallel_on(s: _TpSettings) -> bool:
     """The loss runs vocabulary-parallel: as the scenario says, or ("auto") as its framework does by default."""
     if s.loss_parallel == "auto":
-        return s.framework in _LOSS_PARALLEL_BY_DEFAULT
-    return bool(s.loss_parallel) or s.framework == MEGATRON
+        return defaults_for(s.framework).loss_parallel_by_default
+    return bool(s.loss_parallel) or defaults_for(s.framework).loss_always_parallel
 
 
 def logits_shards(s: _TpSettings) -> int:
@@ -45,7 +39,7 @@ def replicated_embedding_grad_params(tp: int, embedding_params: float, trains: b
     A tied table first gets the lm_head's row-sharded gradient, and the embedding's is accumulated into that
     shard (traced).
     """
-    if tp == 1 or not trains or not first_stage or tied or framework == MEGATRON:
+    if tp == 1 or not trains or not first_stage or tied or defaults_for(framework).vocab_parallel_embedding:
         return 0.0
     return embedding_params * (1 - 1 / tp)
 
@@ -53,11 +47,11 @@ def replicated_embedding_grad_params(tp: int, embedding_params: float, trains: b
 def sp_saves_gathered_inputs(s: _TpSettings) -> bool:
     """PyTorch sequence parallelism: each column-parallel linear saves its own all-gathered input for backward
     (Megatron keeps the shard and gathers it again in backward)."""
-    return s.tp > 1 and s.framework != MEGATRON
+    return s.tp > 1 and defaults_for(s.framework).sp_saves_gathered_inputs
 
 
 def loss_inside_model(s: _TpSettings) -> bool:
     """transformers computes the loss inside the model's forward when given labels; a vocabulary-parallel loss
     cannot run there (its reshapes gather the logits), so it is computed on the logits outside, as torchtitan
     and torchtune recipes always do."""
-    return s.framework not in ("torchtitan", "torchtune") and not (s.tp > 1 and loss_parallel_on(s))
+    return not defaults_for(s.framework).loss_outside_model and not (s.tp > 1 and loss_parallel_on(s))

@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..architecture import ModelSpec
-from ..detailed import scenario_stage_ranges
+from ..frameworks.defaults import defaults_for
 from ..frameworks.megatron_layer import recomputed_matmul_share
 from ..frameworks.settings import cross_entropy_path
 from ..memo import ScenarioMemo
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..parallelism.components import pipeline_keeps_weights
+from ..parallelism.pipeline import scenario_stage_ranges
 from ..scenario import Scenario, resolve_model
 from ..states import dtypes_for, layer_groups, lora_targets, stage_params
 from .bounds import calibration, check_finite
@@ -153,7 +154,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         rec = 0.0
         if backward and s.checkpointing == "full":
             rec = fwd_c + fwd_m
-        elif backward and s.checkpointing == "selective" and s.framework == "megatron":
+        elif backward and s.checkpointing == "selective" and defaults_for(s.framework).selective_by_modules:
             # Megatron's recompute_modules (engine/frameworks/megatron_layer.py): the attention kernel and/or the
             # matmuls of the modules it rebuilds; the element-wise ones (layernorm, moe_act) are left out
             modules = frozenset(s.recompute_modules)
