@@ -25,7 +25,7 @@ from .input_bounds import (
     NOTES_MAX_CHARS,
     SCENARIO_MAXIMA,
 )
-from .messages import QT_TRANSLATE_NOOP
+from .messages import QT_TRANSLATE_NOOP, one_line
 from .presets import get_model_preset, gpu_presets, model_presets
 from .scenario import DEFAULTS, MAX_SCENARIO_BYTES, CustomGpu, CustomModel, Scenario, resolve_model
 from .scenario_file import load_scenario
@@ -150,13 +150,6 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = _identity,
             verdict=verdict, room=est.room(unit).format_with(tr_engine)))
     out += [tr(QT_TRANSLATE_NOOP("cli", "Warning: {text}")).format(text=w.format_with(tr_engine)) for w in est.warnings]
     return "\n".join(out)
-
-
-def one_line(text: str) -> str:
-    """User text (a name, a key) as it may appear in a terminal: control characters (escape codes, newlines, tabs),
-    invisible format characters (bidi overrides) and lone surrogates are shown as \\x.. / \\u.... escapes, so a
-    name can neither clear the screen nor print a line of its own such as a fake "Verdict: FITS"."""
-    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
 def terminal_text(text: str) -> str:
@@ -389,4 +382,4 @@ def main(argv: list[str] | None = None, tr: Callable[[str], str] = _identity,
         return 70
 
 
-__all__ = ["build_parser", "estimate_to_json", "main", "render_table", "resolve_model"]
+__all__ = ["build_parser", "estimate_to_json", "main", "one_line", "render_table", "resolve_model"]
