@@ -257,13 +257,12 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
 
 def _cmd_export_config(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from .configs import export_config
+    from .safe_write import write_output_file
 
     text = export_config(load_scenario(args.scenario), args.to)
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+    if args.output is not None:  # "" too: an empty name is refused, not taken as "print it"
+        write_output_file(args.output, text.encode("utf-8"), replace_existing=args.force, keep=(args.scenario,))
     else:
         print(text, end="")
     return 0
@@ -354,7 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario")
     p.add_argument("--to", required=True, choices=("deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory",
                                                    "torchtitan", "megatron"))
-    p.add_argument("-o", "--output", help="write to this file instead of printing")
+    p.add_argument("-o", "--output", help="write to this file instead of printing (a new file; see --force)")
+    p.add_argument("--force", action="store_true", help="replace the --output file if it exists")
     p.set_defaults(func=_cmd_export_config)
     p = sub.add_parser("schema", help="scenario keys and their defaults")
     p.add_argument("--markdown", action="store_true", help="print docs/scenario-format.md")
