@@ -139,6 +139,9 @@ def write_output_file(path: str | os.PathLike[str], data: bytes, replace_existin
     `keep` names files that are never replaced, even with replace_existing (the scenario being exported)."""
     if not os.fspath(path):
         raise OutputFileError(QT_TRANSLATE_NOOP("engine", "No output file was named; nothing was written."))
+    if "\0" in os.fspath(path):  # no file system takes it; os.stat would raise ValueError, not OSError
+        raise OutputFileError(QT_TRANSLATE_NOOP("engine", "A file name cannot hold a NUL character; nothing was "
+                                                          "written."))
     target = Path(path)
     try:
         _check_target(target, replace_existing, [Path(k) for k in keep])

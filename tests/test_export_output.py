@@ -153,3 +153,8 @@ def test_a_failed_write_keeps_the_old_file_and_no_temporary_file(tmp_path: Path,
     monkeypatch.setattr(os, "link", full_disk)
     assert_one_sentence(*export_to(target, capsys, "--force"))
     assert target.read_text() == "old\n" and os.listdir(tmp_path) == ["args.sh"]
+
+
+def test_a_nul_in_the_name_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert_one_sentence(*export_to(f"{tmp_path}/a\0b.sh", capsys))
+    assert os.listdir(tmp_path) == []
