@@ -38,6 +38,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from fuzz_exports import fuzz_exports  # noqa: E402 - issue 28: exports parsed back, -o onto hostile targets
+
 from engine.input_bounds import CONFIG_COUNTS  # noqa: E402
 from engine.scenario import DEFAULTS  # noqa: E402
 
@@ -467,6 +469,7 @@ def two_processes_recent_files(n: int = 150) -> Counter:
 
 BAD = ("traceback", "hang", "absurd", "failed start-up", "write outside", "lost file", "torn", "processes failed",
        "lost updates", "temp files after start-up")
+BAD += ("injected", "lost", "leftover")  # tests/fuzz_exports.py
 
 
 def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> dict[str, Counter]:
@@ -494,6 +497,8 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
         results["command line, subprocess"] = counts
     if folders:
         results["poisoned data folders"] = fuzz_folders(folders, seed)
+    if cases:
+        results["launch-config exports (parsed back, -o targets)"] = fuzz_exports(max(2, cases // 4), seed)
     if kills:
         results["kill -9 during saves"] = fuzz_kills(kills, seed)
         results["two processes, recent files"] = two_processes_recent_files()

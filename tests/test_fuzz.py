@@ -43,3 +43,11 @@ def test_kill_minus_9_during_saves_never_tears_a_file():
 def test_two_processes_adding_recent_files_lose_none():
     counts = fuzz.two_processes_recent_files(60)
     assert counts["lost updates"] == 0 and counts["recent files kept"] == 120, dict(counts)
+
+
+@posix_only
+def test_exports_parse_back_clean_and_outputs_never_lose_a_file():
+    counts = fuzz.fuzz_exports(80, seed=2801)
+    assert fuzz.failures({"exports": counts}) == 0, dict(counts)
+    assert counts["clean"] + counts["refused"] + counts["written"] == 80, dict(counts)
+    assert counts["clean"] == 40 and counts["written"] > 0 and counts["refused"] > 10  # both halves really ran
