@@ -14,7 +14,7 @@ from typing import Any
 from .breakdown import Estimate
 from .errors import PlannerError
 from .estimate import estimate, kv_cache_bytes
-from .messages import QT_TRANSLATE_NOOP
+from .messages import QT_TRANSLATE_NOOP, one_line
 from .presets import get_model_preset, gpu_presets, model_presets
 from .scenario import (
     DEFAULTS,
@@ -150,13 +150,6 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = _identity,
     return "\n".join(out)
 
 
-def one_line(text: str) -> str:
-    """User text (a name, a key) as it may appear in a terminal: control characters (escape codes, newlines, tabs),
-    invisible format characters (bidi overrides) and lone surrogates are shown as \\x.. / \\u.... escapes, so a
-    name can neither clear the screen nor print a line of its own such as a fake "Verdict: FITS"."""
-    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
-
-
 def terminal_text(text: str) -> str:
     """Whole output: every line made terminal-safe (our own line breaks kept)."""
     return "\n".join(one_line(line) for line in text.split("\n"))
@@ -275,13 +268,12 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
 
 def _cmd_export_config(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from .configs import export_config
+    from .safe_write import write_output_file
 
     text = export_config(load_scenario(args.scenario), args.to)
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+    if args.output is not None:  # "" too: an empty name is refused, not taken as "print it"
+        write_output_file(args.output, text.encode("utf-8"), replace_existing=args.force, keep=(args.scenario,))
     else:
         print(text, end="")
     return 0
@@ -338,7 +330,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("scenario")
     p.add_argument("--to", required=True, choices=("deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory",
                                                    "torchtitan", "megatron"))
-    p.add_argument("-o", "--output", help="write to this file instead of printing")
+    p.add_argument("-o", "--output", help="write to this file instead of printing (a new file; see --force)")
+    p.add_argument("--force", action="store_true", help="replace the --output file if it exists")
     p.set_defaults(func=_cmd_export_config)
     p = sub.add_parser("schema", help="scenario keys and their defaults")
     p.add_argument("--markdown", action="store_true", help="print docs/scenario-format.md")
@@ -366,4 +359,4 @@ def main(argv: list[str] | None = None, tr: Callable[[str], str] = _identity,
         return 70
 
 
-__all__ = ["build_parser", "estimate_to_json", "main", "render_table", "resolve_model"]
+__all__ = ["build_parser", "estimate_to_json", "main", "one_line", "render_table", "resolve_model"]

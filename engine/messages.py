@@ -35,3 +35,12 @@ class Message:
 
 def message(template: str, **params: Any) -> Message:
     return Message(template, tuple(params.items()))
+
+
+def one_line(text: str) -> str:
+    """User text (a name, a key) as it may appear on one line of a terminal or of a file others parse: control
+    characters (escape codes, newlines, CR, NUL, tabs), line and paragraph separators (U+2028, U+2029; YAML also
+    ends a line at U+0085), invisible format characters (bidi overrides) and lone surrogates are shown as
+    \\x.. / \\u.... escapes, so a name can neither clear the screen nor start a line of its own, such as a fake
+    "Verdict: FITS", a shell command or a YAML key."""
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)

@@ -9,11 +9,11 @@ from PySide6.QtWidgets import QMessageBox
 
 from engine import PlannerError, scenario_from_dict
 from engine.configs import FILE_NAMES, export_config, import_files
+from engine.safe_write import write_output_file
 
 from .dialogs import FileChoice
 from .i18n import tr_error
 from .import_review import ConfigFiles, ImportReview, LaunchFormat
-from .settings_store import atomic_write
 from .widgets import message_text
 from .window_api import PlannerWindow
 
@@ -65,6 +65,11 @@ def export_launch_config(win: PlannerWindow) -> bool:
                                  "All files (*)", FILE_NAMES[choice.fmt])
     if target is None:
         return False
-    atomic_write(Path(target.path), text.encode("utf-8"))
+    try:  # the save dialog asked before replacing a file; a folder, a link, a pipe or a missing folder is refused
+        write_output_file(target.path, text.encode("utf-8"), replace_existing=True,
+                          keep=(win.state.file_path,) if win.state.file_path else ())
+    except PlannerError as exc:
+        QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot export"), message_text(tr_error(exc)))
+        return False
     win.status.showMessage(QCoreApplication.translate("Actions", "Exported %s") % Path(target.path).name, 4000)
     return True

@@ -27,6 +27,7 @@ import platformdirs
 from engine.bounded_json import parse_json
 from engine.errors import PlannerError, ScenarioError
 from engine.safe_read import read_capped
+from engine.safe_write import atomic_write, truncate_utf8  # noqa: F401 - re-exported: the storage modules' primitives
 
 if sys.platform == "win32":
     import msvcrt
@@ -61,37 +62,6 @@ def reason_of(exc: BaseException) -> str:
     """The OS's words for a failure ('No space left on device'), else the exception's sentence."""
     text = (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)) or type(exc).__name__
     return text.rstrip(".")  # it is put inside a sentence, in parentheses
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace `path` by `data` so that a crash at any moment leaves either the old file or the new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Same folder, so os.replace is a rename within one filesystem; the leading dot keeps scans from listing it.
-    tmp = path.with_name(f".{truncate_utf8(path.name, 200)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-    try:
-        with open(tmp, "xb") as f:  # x = O_EXCL: never opens an existing file or follows a planted link
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        for attempt in range(50):
-            try:
-                os.replace(tmp, path)  # replaces a link at `path` itself, never writes through it
-                break
-            except PermissionError:  # Windows refuses while another process has the target open for a moment
-                if sys.platform != "win32" or attempt == 49:
-                    raise
-                time.sleep(0.02)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    if sys.platform != "win32":  # make the rename itself durable; Windows cannot open a folder, NTFS journals it
-        with contextlib.suppress(OSError):
-            fd = os.open(path.parent, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
 
 
 def _try_lock(fd: int) -> bool:
@@ -210,10 +180,6 @@ def writable_problem(root: Path) -> str | None:
         return (f"Saving is unavailable: the data folder {root} cannot be written ({reason_of(exc)}). "
                 "Scenarios can still be opened and estimated; free some space or fix its permissions, then restart.")
     return None
-
-
-def truncate_utf8(text: str, max_bytes: int) -> str:
-    return text.encode("utf-8", "surrogatepass")[:max_bytes].decode("utf-8", "ignore")
 
 
 def id_from_name(name: str) -> str:

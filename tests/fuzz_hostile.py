@@ -39,6 +39,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import fuzz_imports  # noqa: E402  (issue 28: config imports)
+from fuzz_exports import fuzz_exports  # noqa: E402 - issue 28: exports parsed back, -o onto hostile targets
 from fuzz_time import fuzz_time  # noqa: E402
 
 from engine.input_bounds import CONFIG_COUNTS  # noqa: E402
@@ -471,6 +472,7 @@ def two_processes_recent_files(n: int = 150) -> Counter:
 BAD = ("traceback", "hang", "absurd", "failed start-up", "write outside", "lost file", "torn", "processes failed",
        "lost updates", "temp files after start-up")
 BAD += fuzz_imports.BAD  # tests/fuzz_imports.py: escaped-raw, read outside
+BAD += ("injected", "lost", "leftover")  # tests/fuzz_exports.py
 
 
 def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> dict[str, Counter]:
@@ -500,6 +502,8 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
     if folders:
         results["poisoned data folders"] = fuzz_folders(folders, seed)
         results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)
+    if cases:
+        results["launch-config exports (parsed back, -o targets)"] = fuzz_exports(max(2, cases // 4), seed)
     if kills:
         results["kill -9 during saves"] = fuzz_kills(kills, seed)
         results["two processes, recent files"] = two_processes_recent_files()

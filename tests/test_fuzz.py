@@ -63,3 +63,10 @@ def test_time_keys_at_and_past_their_bounds():
     counts = fuzz_time.fuzz_time(60, seed=2801)
     assert counts["ok"] + counts["refused"] == 60, dict(counts)
     assert counts["ok"] > 10 and counts["refused"] > 10, dict(counts)  # both kinds are generated
+
+
+def test_exports_parse_back_clean_and_outputs_never_lose_a_file():
+    counts = fuzz.fuzz_exports(80, seed=2801)
+    assert fuzz.failures({"exports": counts}) == 0, dict(counts)
+    assert counts["clean"] + counts["refused"] + counts["written"] == 80, dict(counts)
+    assert counts["clean"] == 40 and counts["written"] > 0 and counts["refused"] > 10  # both halves really ran

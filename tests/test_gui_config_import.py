@@ -165,3 +165,43 @@ def test_a_dropped_fifo_is_refused_without_freezing_the_window(window, monkeypat
                                 Qt.KeyboardModifier.NoModifier))  # returns: read_capped never waits for a writer
     assert len(warnings) == 1 and "pipe" in warnings[0] and str(tmp_path) not in warnings[0]
     assert window.state.scenario.to_dict() == before
+
+
+@pytest.mark.parametrize("where", ["folder", "missing folder", "link", "fifo"])
+def test_export_launch_config_to_a_bad_path_says_so_in_one_sentence(window, monkeypatch, tmp_path, where):
+    import os
+    import sys
+
+    from PySide6.QtWidgets import QMessageBox
+
+    from gui import config_actions, dialogs
+
+    if where in ("link", "fifo") and sys.platform == "win32":
+        pytest.skip("links and FIFOs as on POSIX")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    target = {"folder": tmp_path, "missing folder": tmp_path / "missing" / "ds.json", "link": tmp_path / "link.json",
+              "fifo": tmp_path / "pipe"}[where]
+    if where == "link":
+        target.symlink_to(victim)
+    if where == "fifo":
+        os.mkfifo(target)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    warnings = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda parent, title, text: warnings.append(text)))
+    monkeypatch.setattr(import_review.LaunchFormat, "ask", classmethod(lambda cls, parent: cls("deepspeed")))
+    monkeypatch.setattr(dialogs.FileChoice, "ask_save", classmethod(lambda cls, *a, **k: cls(str(target))))
+    assert not config_actions.export_launch_config(window)
+    assert len(warnings) == 1 and "<br>" not in warnings[0] and "nothing was written" in warnings[0].lower(), warnings
+    assert sorted(p.name for p in tmp_path.iterdir()) == before and victim.read_text() == "precious\n"
+
+
+def test_export_launch_config_replaces_a_file_the_dialog_confirmed(window, monkeypatch, tmp_path):
+    from gui import config_actions, dialogs
+
+    target = tmp_path / "ds.json"
+    target.write_text("old\n")
+    monkeypatch.setattr(import_review.LaunchFormat, "ask", classmethod(lambda cls, parent: cls("deepspeed")))
+    monkeypatch.setattr(dialogs.FileChoice, "ask_save", classmethod(lambda cls, *a, **k: cls(str(target))))
+    assert config_actions.export_launch_config(window)  # the save dialog already asked before replacing it
+    assert import_texts([("ds.json", target.read_bytes())]).formats == ("deepspeed",)

@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 
 from ..errors import PlannerError
+from ..messages import one_line
 from ..scenario import CustomModel, Scenario
 from .models import hub_repo
 
@@ -18,8 +19,11 @@ class ExportError(PlannerError):
 
 
 def header(s: Scenario, fmt: str, comment: str = "#") -> str:
+    """The comment lines opening an export. The name is the user's text, so it is made one printable line: a line
+    break of any kind (YAML also ends lines at U+0085, U+2028, U+2029) would end the comment and turn the rest of
+    the name into shell commands or config keys; a lone surrogate could not even be written as UTF-8."""
     return (
-        f'{comment} Written by LLM Memory Planner ({fmt} launch settings) for the scenario "{s.name}".\n'
+        f'{comment} Written by LLM Memory Planner ({fmt} launch settings) for the scenario "{one_line(s.name)}".\n'
         f"{comment} Only the settings the plan decides are here; merge them into your own config.\n"
     )
 
@@ -34,8 +38,33 @@ def half_precision(s: Scenario) -> str | None:
     return "bf16" if "bf16" in s.precision else "fp16" if "fp16" in s.precision else None
 
 
+class _OneLineDumper(yaml.SafeDumper):
+    """safe_dump, but every value stays on its own line: text holding a line break or another non-printable
+    character is written double-quoted, where it is escaped (PyYAML would write it across lines, and writes NEL,
+    LS and PS raw even there, which a reader folds into spaces or line breaks)."""
+
+
+def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=None if text.isprintable() else '"')
+
+
+_OneLineDumper.add_representer(str, _represent_text)
+
+
+def _all_printable(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(_all_printable(k) and _all_printable(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_all_printable(v) for v in value)
+    return not isinstance(value, str) or value.isprintable()
+
+
 def yaml_config(s: Scenario, fmt: str, data: dict[str, Any]) -> str:
-    return header(s, fmt) + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    # Non-ASCII text is written as itself (a Chinese model name stays readable) unless some text holds characters
+    # that must be escaped: PyYAML only escapes NEL, LS and PS when it escapes all non-ASCII.
+    text = yaml.dump(data, Dumper=_OneLineDumper, sort_keys=False, allow_unicode=_all_printable(data),
+                     width=float("inf"))
+    return header(s, fmt) + text
 
 
 def lora_target_list(s: Scenario) -> list[str]:
