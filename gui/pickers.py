@@ -141,6 +141,10 @@ class ModelPicker(QGroupBox):
         self.details = QLabel()
         self.details.setTextFormat(Qt.TextFormat.RichText)  # the model name in it is escaped
         self.details.setWordWrap(True)
+        self.scan_notes = QLabel()  # entries the scan skipped and limits it reached: names from the disk, plain text
+        self.scan_notes.setTextFormat(Qt.TextFormat.PlainText)
+        self.scan_notes.setWordWrap(True)
+        self.scan_notes.setVisible(False)
         self.import_button = QPushButton(self.tr("Import config.json…"))
         self.import_button.setToolTip(self.tr("Add a model from a local Hugging Face config.json"))
         self.rescan_button = QPushButton(self.tr("Rescan"))
@@ -154,6 +158,7 @@ class ModelPicker(QGroupBox):
         layout = QVBoxLayout(self)
         layout.addWidget(self.tree)
         layout.addWidget(self.details)
+        layout.addWidget(self.scan_notes)
         layout.addLayout(buttons)
         self.tree.chosen.connect(self._chosen)
         self.import_button.clicked.connect(self.importRequested)
@@ -185,6 +190,9 @@ class ModelPicker(QGroupBox):
         self.show_scenario(self.state.scenario)
 
     def refresh(self) -> None:
+        notes = self.local.notice_text()
+        self.scan_notes.setText(notes)
+        self.scan_notes.setVisible(bool(notes))
         groups: dict[str, list[tuple[str, list[str]]]] = dict(self.local.model_groups())
         # families by name, and within one the smallest first (Pythia 160M, 1B, 6.9B, 12B), not in the order of the
         # ids' letters (12b before 160m)
