@@ -38,6 +38,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from fuzz_local import fuzz_local  # noqa: E402
+
 from engine.input_bounds import CONFIG_COUNTS  # noqa: E402
 from engine.scenario import DEFAULTS  # noqa: E402
 
@@ -494,12 +496,16 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
         results["command line, subprocess"] = counts
     if folders:
         results["poisoned data folders"] = fuzz_folders(folders, seed)
+        results["poisoned local models"] = fuzz_local(folders, seed)  # tests/fuzz_local.py (issue 28)
     if kills:
         results["kill -9 during saves"] = fuzz_kills(kills, seed)
         results["two processes, recent files"] = two_processes_recent_files()
     for line in details[:40]:
         print(line)
     return results
+
+
+BAD += ("lost", "injected")  # tests/fuzz_local.py's outcomes (a good model not listed, raw control characters)
 
 
 def failures(results: dict[str, Counter]) -> int:

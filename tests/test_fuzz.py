@@ -43,3 +43,12 @@ def test_kill_minus_9_during_saves_never_tears_a_file():
 def test_two_processes_adding_recent_files_lose_none():
     counts = fuzz.two_processes_recent_files(60)
     assert counts["lost updates"] == 0 and counts["recent files kept"] == 120, dict(counts)
+
+
+@posix_only
+def test_poisoned_local_model_caches_folders_and_catalogs_start(qtbot):
+    from fuzz_local import fuzz_local
+
+    counts = fuzz_local(5, seed=2801)
+    assert counts["started"] + counts["skipped with notice"] == 5, dict(counts)
+    assert fuzz.failures({"local": counts}) == 0

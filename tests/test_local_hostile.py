@@ -158,3 +158,12 @@ def test_a_malformed_entry_still_names_its_tensor(tmp_path):
     with pytest.raises(SafetensorsError, match="malformed") as caught:
         read_header(tmp_path / "m.safetensors")
     assert "\x1b" not in str(caught.value)
+
+
+def test_a_fifo_as_refs_main_does_not_hang_the_scan(tmp_path):
+    hub = tmp_path / "hub"
+    make_hub_model(hub, "org/fifo", LLAMA, ref=False)
+    (hub / "models--org--fifo" / "refs").mkdir()
+    os.mkfifo(hub / "models--org--fifo" / "refs" / "main")
+    scan = scan_local_models([], env={"HF_HUB_CACHE": str(hub)}, home=tmp_path)
+    assert [m.repo_id for m in scan.models] == ["org/fifo"]

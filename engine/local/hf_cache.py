@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..messages import QT_TRANSLATE_NOOP, Message, message
+from ..safe_read import read_capped
 
 MAX_MODELS = 1000
+MAX_REF_BYTES = 200  # refs/main holds one 40-character commit hash
 # Subfolders (and their subfolders) of the user's folders looked into per scan: the scan runs when the window
 # starts, and a folder of 30,000 subfolders took 11.9 s; 2,000 take well under a second.
 MAX_SUBFOLDERS = 2000
@@ -92,11 +94,11 @@ def hub_cache_dirs(env: Mapping[str, str] | None = None, home: Path | None = Non
 def _snapshot(repo_dir: Path) -> Path | None:
     """The snapshot to use; OSError/ValueError when the repository's folder cannot be read."""
     snapshots = repo_dir / "snapshots"
-    try:
-        ref = (repo_dir / "refs" / "main").read_text(encoding="utf-8").strip()[:100]
+    try:  # capped and non-blocking: refs/main can be a FIFO or a device in a cache anyone can write to
+        ref = read_capped(repo_dir / "refs" / "main", MAX_REF_BYTES).decode("utf-8").strip()
     except (OSError, UnicodeDecodeError):
         ref = ""
-    if ref and "/" not in ref and "\0" not in ref and (snapshots / ref / "config.json").is_file():
+    if ref not in ("", ".", "..") and "/" not in ref and "\0" not in ref and (snapshots / ref / "config.json").is_file():
         return snapshots / ref
     candidates = [p for p in snapshots.iterdir() if (p / "config.json").is_file()] if snapshots.is_dir() else []
     return max(candidates, key=lambda p: p.stat().st_mtime) if candidates else None
@@ -118,8 +120,13 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 def _scan_hub_cache(root: Path, scan: LocalScan) -> None:
     try:
         entries = sorted(p for p in root.iterdir() if p.name.startswith("models--"))
-    except _UNREADABLE:
-        return  # no cache here (the usual case) or none readable: nothing to list
+    except (FileNotFoundError, NotADirectoryError):
+        return  # no cache here: the usual case for all but one of the places looked in
+    except _UNREADABLE as exc:
+        scan.notices.append(_skipped(QT_TRANSLATE_NOOP(
+            "engine", "The Hugging Face cache {name} cannot be read ({why}); its models are not listed."),
+            str(root), exc))
+        return
     if len(entries) > MAX_MODELS:
         scan.notices.append(message(QT_TRANSLATE_NOOP(
             "engine", "The Hugging Face cache holds {n} models; only the first {limit} (by name) are listed."),
