@@ -167,3 +167,13 @@ def test_a_fifo_as_refs_main_does_not_hang_the_scan(tmp_path):
     os.mkfifo(hub / "models--org--fifo" / "refs" / "main")
     scan = scan_local_models([], env={"HF_HUB_CACHE": str(hub)}, home=tmp_path)
     assert [m.repo_id for m in scan.models] == ["org/fifo"]
+
+
+def test_a_folder_stops_reading_past_its_tensor_budget(tmp_path, monkeypatch):
+    from engine.local import checkpoint
+
+    monkeypatch.setattr(checkpoint, "MAX_FOLDER_TENSORS", 4)
+    for i in range(5):
+        write_safetensors(tmp_path / f"model-{i:05d}.safetensors", {"a": ("U8", [1]), "b": ("U8", [1])})
+    summary = summarize_folder(tmp_path)
+    assert (summary.files, summary.files_found, summary.params) == (2, 5, 4)

@@ -79,6 +79,19 @@ def summarize(headers: Iterable[SafetensorsHeader]) -> CheckpointSummary:
 
 
 MAX_FILES = 500  # shards read per folder; released checkpoints have at most a few hundred (DeepSeek-V3: 163)
+# tensors read per folder (DeepSeek-V3's 163 shards hold ~91,000): files past it are left unread, as past
+# MAX_FILES, so 500 files of 200,000 tensors each cannot keep the window busy for minutes
+MAX_FOLDER_TENSORS = 1_000_000
+
+
+def _headers(paths: list[Path]) -> Iterable[SafetensorsHeader]:
+    seen = 0
+    for path in paths:
+        if seen >= MAX_FOLDER_TENSORS:
+            return
+        header = read_header(path)
+        seen += len(header.tensors)
+        yield header
 
 
 def summarize_folder(folder: str | Path, max_files: int = MAX_FILES) -> CheckpointSummary | None:
@@ -87,5 +100,5 @@ def summarize_folder(folder: str | Path, max_files: int = MAX_FILES) -> Checkpoi
     paths = sorted(Path(folder).glob("*.safetensors"))
     if not paths:
         return None
-    summary = summarize(read_header(p) for p in paths[:max_files])
+    summary = summarize(_headers(paths[:max_files]))
     return replace(summary, files_found=len(paths))
