@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from engine import ModelConfigError, model_from_hf_config, read_config_file
-from engine.local import CheckpointSummary, LocalModel, SafetensorsError, scan_local_models, summarize_folder
-from engine.messages import Message
+from engine.local import (
+    CheckpointSummary,
+    LocalModel,
+    LocalScan,
+    SafetensorsError,
+    scan_local_models,
+    summarize_folder,
+)
+from engine.messages import QT_TRANSLATE_NOOP, Message, message
 from engine.units import format_count
 
 from .user_catalog import UserCatalog
@@ -42,7 +50,10 @@ class LocalModels:
         self.notices: list[Message] = []  # entries the last scan skipped and limits it reached, one sentence each
 
     def rescan(self) -> None:
-        scan = scan_local_models(self.catalog.model_folders)
+        """Scan now, on this thread (scripts and tests; the window scans in a BackgroundScan)."""
+        self.apply(scan_local_models(self.catalog.model_folders))
+
+    def apply(self, scan: LocalScan) -> None:
         self.found = {m.key: m for m in scan.models}
         self.notices = scan.notices
 
@@ -96,6 +107,47 @@ class LocalModels:
             if g.name == name:
                 return {"gpu": {"name": g.name, "memory_bytes": g.memory_bytes}}
         return None
+
+
+class BackgroundScan(QObject):
+    """scan_local_models on a daemon thread: a large cache, 2,000 subfolders on a slow disk or a folder on a stalled
+    network share must neither freeze the window at every start nor keep it from closing. `done(scan, generation)`
+    arrives on the GUI thread; a result older than the latest start is for the caller to ignore."""
+
+    done = Signal(object, int)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.generation = 0
+        self._thread: threading.Thread | None = None
+
+    def start(self, folders: list[Path]) -> None:
+        self.generation += 1
+        generation = self.generation
+
+        def work() -> None:
+            try:
+                scan = scan_local_models(folders)
+            except Exception as exc:  # noqa: BLE001 - every entry is guarded; this keeps the indicator from sticking
+                scan = LocalScan(notices=[message(QT_TRANSLATE_NOOP(
+                    "engine", "The models on this computer could not be listed ({why})."), why=type(exc).__name__)])
+            try:
+                self.done.emit(scan, generation)
+            except RuntimeError:  # the window closed while this scan ran: nobody is waiting for it
+                pass
+
+        self._thread = threading.Thread(target=work, name="local-model-scan", daemon=True)
+        self._thread.start()
+
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def wait(self, ms: int = 20000) -> bool:
+        """For tests and scripts: block until the scan ends, then deliver its result."""
+        if self._thread is not None:
+            self._thread.join(ms / 1000)
+        QCoreApplication.processEvents()
+        return not self.running()
 
 
 def _checkpoint_changes(summary: CheckpointSummary | SafetensorsError | None) -> dict:

@@ -24,7 +24,7 @@ from engine import Scenario, gpu_presets, kv_cache_bytes, model_presets, resolve
 from engine.scenario import CustomGpu, CustomModel
 from engine.units import format_bytes, format_count
 
-from .local_models import SAVED_GPU_PREFIX, LocalModels
+from .local_models import SAVED_GPU_PREFIX, BackgroundScan, LocalModels
 from .state import AppState
 from .user_catalog import UserCatalog
 
@@ -129,6 +129,7 @@ class SearchableTree(QWidget):
 class ModelPicker(QGroupBox):
     importRequested = Signal()
     addFolderRequested = Signal()
+    scanNoticed = Signal(str)  # what a finished scan skipped or left out, for the status bar
 
     def __init__(self, state: AppState, catalog: UserCatalog | None = None, parent: QWidget | None = None) -> None:
         super().__init__(self.tr("Model"), parent)
@@ -165,14 +166,33 @@ class ModelPicker(QGroupBox):
         self.folder_button.clicked.connect(self.addFolderRequested)
         self.rescan_button.clicked.connect(self.rescan)
         state.scenarioChanged.connect(self.show_scenario)
-        self.local.rescan()
-        self.refresh()
+        self.scan = BackgroundScan(self)
+        self.scan.done.connect(self._scanned)
+        self.refresh()  # presets and saved models at once; models on this computer when the scan ends
         self.show_scenario(state.scenario)
+        self.rescan()
 
     def rescan(self) -> None:
         self.local.catalog.reload()
-        self.local.rescan()
+        self.scan.start(self.local.catalog.model_folders)
+        self.rescan_button.setEnabled(False)
+        self.scan_notes.setText(self.tr("Looking for models on this computer…"))
+        self.scan_notes.setVisible(True)
+
+    def wait_for_scan(self, ms: int = 20000) -> bool:
+        """For tests and scripts: block until the scan of this computer ends and its rows are shown."""
+        return self.scan.wait(ms)
+
+    def _scanned(self, scan, generation: int) -> None:
+        if generation != self.scan.generation:
+            return  # a rescan started since: its result is the one to show
+        self.local.apply(scan)
+        self.rescan_button.setEnabled(True)
         self.refresh()
+        self._shown_model = None  # the tree was rebuilt: select the scenario's model again
+        self.show_scenario(self.state.scenario)
+        if self.scan_notes.text():
+            self.scanNoticed.emit(self.scan_notes.text())
 
     def _chosen(self, model_id: str) -> None:
         if model_id in model_presets():

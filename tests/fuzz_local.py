@@ -212,6 +212,8 @@ def run_case(tmp: Path, rng: random.Random, app) -> tuple[str, list[str]]:
             app.processEvents()
             picker = window.model_picker
             picker.rescan()
+            if not picker.wait_for_scan(CASE_SECONDS * 1000):  # the scan runs on its own thread
+                raise Hang
             notes = [picker.scan_notes.text()]
             for key in list(picker.local.found):
                 picker._chosen(key)

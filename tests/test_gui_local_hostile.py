@@ -51,6 +51,7 @@ def test_window_starts_with_each_poisoned_local_model_situation(qtbot, tmp_path,
     qtbot.addWidget(win)
     win.show()
     assert error is None
+    assert win.model_picker.wait_for_scan()
     listed = _rows(win.model_picker.tree.tree, "On this computer")[0]
     assert sorted(listed) == ["meta-llama/Llama-3.2-1B", "tiny"]
     if poison.endswith("dropout"):
@@ -75,3 +76,32 @@ def test_checkpoint_note_states_the_shard_limit_and_never_an_empty_dtype(tmp_pat
     write_safetensors(empty / "model.safetensors", {})
     note = checkpoint_note(empty, 1000)
     assert "mostly ;" not in note and "mostly" not in note and "no parameters" in note
+
+
+def test_the_scan_runs_off_the_gui_thread_with_an_indicator(qtbot, empty_model_cache, monkeypatch):
+    """A scan that takes long (30,000 subfolders took 11.9 s; a stalled network share never ends) neither delays
+    the window nor keeps it from closing; its rows arrive when it ends."""
+    import threading
+    import time
+
+    from engine.local import LocalModel, LocalScan
+    from gui import local_models
+
+    release = threading.Event()
+
+    def slow_scan(folders):
+        release.wait(30)
+        return LocalScan([LocalModel("org/late", empty_model_cache, "folder")])
+
+    monkeypatch.setattr(local_models, "scan_local_models", slow_scan)
+    began = time.perf_counter()
+    win, _ = build_window(None, restore=False)
+    qtbot.addWidget(win)
+    picker = win.model_picker
+    assert time.perf_counter() - began < 10 and picker.scan.running()
+    assert "Looking for models" in picker.scan_notes.text() and not picker.rescan_button.isEnabled()
+    assert _rows(picker.tree.tree, "On this computer")[0] == []
+    release.set()
+    assert picker.wait_for_scan()
+    assert _rows(picker.tree.tree, "On this computer")[0] == ["org/late"]
+    assert picker.rescan_button.isEnabled() and not picker.scan_notes.isVisibleTo(win)
