@@ -173,6 +173,23 @@ print(json.dumps({"seconds": time.perf_counter() - t0, "models": len(found),
                   "notices": [str(n) for n in scan.notices] if scan else []}))
 """
 
+START_LOCAL = """
+import sys, time
+sys.path.insert(0, %r)
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from gui.app import build_window
+t0 = time.perf_counter()
+win, _ = build_window(None, restore=False)
+win.show()
+app.processEvents()
+t1 = time.perf_counter()
+picker = win.model_picker
+if hasattr(picker, "wait_for_scan"):
+    picker.wait_for_scan(600_000)
+print(t1 - t0, time.perf_counter() - t0)
+"""
+
 
 def big_header_model(folder: Path, tensors: int) -> None:
     """A Llama config and one safetensors file whose header lists `tensors` one-byte tensors, written in pieces
@@ -210,6 +227,15 @@ def local_main(repo: Path, tensors: int, subfolders: int) -> None:
         scanned = json.loads(done.stdout.strip().splitlines()[-1])
         print(f"scan a user folder of {subfolders:,} subfolders: {scanned['seconds']:.2f} s, "
               f"{scanned['models']} model(s); notices: {scanned['notices']}")
+        home = folder / "home"
+        home.mkdir()
+        (home / "catalog.json").write_text(json.dumps({"schema_version": 1, "model_folders": [str(many)]}))
+        env = {**os.environ, "LLM_MEMORY_PLANNER_HOME": str(home), "HF_HUB_CACHE": str(folder / "none")}
+        done = subprocess.run([sys.executable, "-c", START_LOCAL % str(repo)], capture_output=True, text=True,
+                              env=env, timeout=900, check=True)
+        painted, listed = (float(v) for v in done.stdout.strip().splitlines()[-1].split())
+        print(f"window start with that folder in the catalog: first paint {painted:.2f} s, models listed "
+              f"{listed:.2f} s")
 
 
 if __name__ == "__main__":
