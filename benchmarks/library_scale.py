@@ -3,6 +3,12 @@
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/library_scale.py [N]
 Targets (issue 15): start to first paint <= 1 s; one Save (File > Save into the library) <= 50 ms.
 Also printed: listing the Library tab the first time (every file read and estimated) and again (cached).
+
+    .venv/bin/python benchmarks/library_scale.py --local [TENSORS] [SUBFOLDERS]
+
+measures the local-model surfaces of issue 28 instead (each in a fresh process, so peak memory is its own):
+choosing a local model whose safetensors header lists TENSORS tensors (default 1,000,000: 66 MB), and scanning a
+user model folder of SUBFOLDERS subfolders (default 30,000) as the window does at every start.
 """
 
 from __future__ import annotations
@@ -136,5 +142,106 @@ def main() -> None:
           f"{statistics.median(shown_saves) * 1e3:.0f} ms")
 
 
+CHOOSE = """
+import json, resource, sys, time
+sys.path.insert(0, %r)
+from pathlib import Path
+from PySide6.QtCore import QCoreApplication
+app = QCoreApplication([])
+from gui.local_models import LocalModels
+from gui.user_catalog import UserCatalog
+from engine.local import LocalModel
+folder = Path(%r)
+models = LocalModels(UserCatalog(folder / "home"))
+model = LocalModel("big/model", folder / "model", "folder")
+models.found = {model.key: model}
+t0 = time.perf_counter()
+choice = models.choose_model(model.key)
+print(json.dumps({"seconds": time.perf_counter() - t0, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+                  / 1024, "note": choice.note if choice else None}))
+"""
+SCAN = """
+import json, sys, time
+sys.path.insert(0, %r)
+from pathlib import Path
+import engine.local as local
+t0 = time.perf_counter()
+scan = local.scan_local_models([Path(%r)], env={"HF_HUB_CACHE": %r}, home=Path(%r)) if hasattr(
+    local, "scan_local_models") else None
+found = scan.models if scan else local.find_local_models([Path(%r)], env={"HF_HUB_CACHE": %r}, home=Path(%r))
+print(json.dumps({"seconds": time.perf_counter() - t0, "models": len(found),
+                  "notices": [str(n) for n in scan.notices] if scan else []}))
+"""
+
+START_LOCAL = """
+import sys, time
+sys.path.insert(0, %r)
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from gui.app import build_window
+t0 = time.perf_counter()
+win, _ = build_window(None, restore=False)
+win.show()
+app.processEvents()
+t1 = time.perf_counter()
+picker = win.model_picker
+if hasattr(picker, "wait_for_scan"):
+    picker.wait_for_scan(600_000)
+print(t1 - t0, time.perf_counter() - t0)
+"""
+
+
+def big_header_model(folder: Path, tensors: int) -> None:
+    """A Llama config and one safetensors file whose header lists `tensors` one-byte tensors, written in pieces
+    (a child process inherits this one's peak memory across exec, so nothing big is held here)."""
+    from engine import model_presets
+
+    (folder / "model").mkdir(parents=True)
+    (folder / "model" / "config.json").write_text(json.dumps(model_presets()["llama-3.2-1b"].hf_config))
+    pieces = [f'"t{i}":{{"dtype":"U8","shape":[1],"data_offsets":[{i},{i + 1}]}}'.encode() for i in range(tensors)]
+    length = sum(map(len, pieces)) + max(len(pieces) - 1, 0) + 2
+    with open(folder / "model" / "model.safetensors", "wb") as f:
+        f.write(length.to_bytes(8, "little") + b"{")
+        f.write(b",".join(pieces))
+        f.write(b"}" + b"\0" * tensors)
+
+
+def local_main(repo: Path, tensors: int, subfolders: int) -> None:
+    """Times of choosing the big-header model and of scanning the big user folder, with `repo`'s code."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        big_header_model(folder, tensors)
+        size_mb = (folder / "model" / "model.safetensors").stat().st_size / 1e6
+        done = subprocess.run([sys.executable, "-c", CHOOSE % (str(repo), str(folder))], capture_output=True,
+                              text=True, timeout=900, check=True)
+        chose = json.loads(done.stdout.strip().splitlines()[-1])
+        print(f"choose a local model with {tensors:,} tensors in its header ({size_mb:.0f} MB): "
+              f"{chose['seconds']:.2f} s, peak {chose['peak_mb']:.0f} MB; note: {chose['note']}")
+        many = folder / "many"
+        for i in range(subfolders):
+            (many / f"sub-{i:06d}").mkdir(parents=True)
+        (many / "sub-000000" / "config.json").write_text("{}")
+        where = (str(many), str(folder / "none"), str(folder))
+        done = subprocess.run([sys.executable, "-c", SCAN % (str(repo), *where, *where)], capture_output=True,
+                              text=True, timeout=900, check=True)
+        scanned = json.loads(done.stdout.strip().splitlines()[-1])
+        print(f"scan a user folder of {subfolders:,} subfolders: {scanned['seconds']:.2f} s, "
+              f"{scanned['models']} model(s); notices: {scanned['notices']}")
+        home = folder / "home"
+        home.mkdir()
+        (home / "catalog.json").write_text(json.dumps({"schema_version": 1, "model_folders": [str(many)]}))
+        env = {**os.environ, "LLM_MEMORY_PLANNER_HOME": str(home), "HF_HUB_CACHE": str(folder / "none")}
+        done = subprocess.run([sys.executable, "-c", START_LOCAL % str(repo)], capture_output=True, text=True,
+                              env=env, timeout=900, check=True)
+        painted, listed = (float(v) for v in done.stdout.strip().splitlines()[-1].split())
+        print(f"window start with that folder in the catalog: first paint {painted:.2f} s, models listed "
+              f"{listed:.2f} s")
+
+
 if __name__ == "__main__":
-    main()
+    if "--local" in sys.argv:
+        numbers = [int(a) for a in sys.argv[1:] if a.isdigit()]
+        repo_arg = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--repo=")), str(REPO))
+        local_main(Path(repo_arg), *(numbers + [1_000_000, 30_000][len(numbers):]))
+    else:
+        main()

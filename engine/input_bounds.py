@@ -98,9 +98,17 @@ CONFIG_COUNTS: dict[str, tuple[int, int]] = {
     "v_head_dim": (0, 65_536),
 }
 CONFIG_FRACTIONS = ("attention_dropout",)  # 0 <= x <= 1
+# Every dropout is a probability too (GPT-2's resid_pdrop/embd_pdrop/attn_pdrop, Phi's, StarCoder2's
+# residual_dropout...): a key named so is checked as one, so a text or a list there is refused with a sentence
+# instead of failing float() when the model is built.
+DROPOUT_NAME_PARTS = ("dropout", "pdrop")
 CONFIG_NONNEGATIVE = ("attn_logit_softcapping", "final_logit_softcapping")
 CONFIG_FLAGS = ("tie_word_embeddings", "attention_bias", "mlp_bias", "output_router_logits", "use_sliding_window")
 CONFIG_ANY_NUMBER_MAX = 2**53  # any other number (token ids, rope_theta...): beyond it a config is damaged
+
+
+def _is_dropout(key: object) -> bool:
+    return isinstance(key, str) and any(part in key for part in DROPOUT_NAME_PARTS)
 
 
 def _config_error(key: str, template: str, **params: Any) -> ModelConfigError:
@@ -129,7 +137,7 @@ def check_hf_config(cfg: dict[str, Any]) -> None:
             raise _config_error(
                 key, QT_TRANSLATE_NOOP("engine", "config.json '{key}' must be between {low} and {high}, not {p}."),
                 low=f"{low:,}", high=f"{high:,}", p=short_number(value))
-    for key in CONFIG_FRACTIONS:
+    for key in (*CONFIG_FRACTIONS, *(k for k in cfg if k not in CONFIG_FRACTIONS and _is_dropout(k))):
         value = cfg.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1):
             raise _config_error(key, QT_TRANSLATE_NOOP("engine", "config.json '{key}' must be a number from 0 to 1, "

@@ -66,7 +66,7 @@ def build_window(
     window.library_version = version
     window.save_problem = save_problem
     window.resize(*WINDOW_SIZE)
-    notes = [n for n in (save_problem, settings.write_problem, *settings.problems) if n]
+    notes = [n for n in (save_problem, settings.write_problem, *settings.problems, *window.catalog.problems) if n]
     if notes:
         window.status.showMessage(" ".join(notes), 30000)
     if restore:

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from engine import ModelConfigError, model_from_hf_config, read_config_file
-from engine.local import LocalModel, SafetensorsError, find_local_models, summarize_folder
+from engine.local import (
+    CheckpointSummary,
+    LocalModel,
+    LocalScan,
+    SafetensorsError,
+    scan_local_models,
+    summarize_folder,
+)
+from engine.messages import QT_TRANSLATE_NOOP, Message, message
 from engine.units import format_count
 
 from .user_catalog import UserCatalog
@@ -38,9 +47,19 @@ class LocalModels:
     def __init__(self, catalog: UserCatalog) -> None:
         self.catalog = catalog
         self.found: dict[str, LocalModel] = {}
+        self.notices: list[Message] = []  # entries the last scan skipped and limits it reached, one sentence each
 
     def rescan(self) -> None:
-        self.found = {m.key: m for m in find_local_models(self.catalog.model_folders)}
+        """Scan now, on this thread (scripts and tests; the window scans in a BackgroundScan)."""
+        self.apply(scan_local_models(self.catalog.model_folders))
+
+    def apply(self, scan: LocalScan) -> None:
+        self.found = {m.key: m for m in scan.models}
+        self.notices = scan.notices
+
+    def notice_text(self) -> str:
+        """The last scan's notices, translated, as one paragraph (empty when there are none)."""
+        return " ".join(n.format_with(lambda text: QCoreApplication.translate("engine", text)) for n in self.notices)
 
     def model_groups(self) -> dict[str, list[tuple[str, list[str]]]]:
         groups: dict[str, list[tuple[str, list[str]]]] = {}
@@ -50,7 +69,7 @@ class LocalModels:
             try:
                 spec = model_from_hf_config(saved.hf_config, saved.name)
                 cols = [saved.name, format_count(spec.total_params), str(spec.layers)]
-            except ModelConfigError:
+            except (ModelConfigError, ValueError, TypeError, ArithmeticError):  # one bad entry must not stop a start
                 cols = [saved.name, "?", "?"]
             groups.setdefault(tr("Your models"), []).append((SAVED_MODEL_PREFIX + saved.name, cols))
         return groups
@@ -71,7 +90,13 @@ class LocalModels:
         except ModelConfigError as exc:
             return Choice({}, tr("%(model)s cannot be used: %(why)s") % {"model": local.repo_id, "why": str(exc)})
         changes: dict = {"model": {"name": local.repo_id, "hf_config": config}}
-        return Choice(changes | _checkpoint_changes(local.folder), checkpoint_note(local.folder, spec.total_params))
+        try:  # read once: the changes and the note share it (a big header was parsed twice)
+            summary: CheckpointSummary | SafetensorsError | None = summarize_folder(local.folder)
+        except SafetensorsError as exc:
+            summary = exc
+        except OSError as exc:  # the folder went away or became unreadable since the scan
+            summary = SafetensorsError("{why}", why=exc.strerror or type(exc).__name__)
+        return Choice(changes | _checkpoint_changes(summary), checkpoint_note(summary, spec.total_params))
 
     def gpu_rows(self) -> list[tuple[str, list[str]]]:
         return [(SAVED_GPU_PREFIX + g.name, [g.name, str(g.memory_bytes)]) for g in self.catalog.gpus]
@@ -84,12 +109,49 @@ class LocalModels:
         return None
 
 
-def _checkpoint_changes(folder: Path) -> dict:
-    try:
-        summary = summarize_folder(folder)
-    except SafetensorsError:
-        return {}
-    if summary is None:
+class BackgroundScan(QObject):
+    """scan_local_models on a daemon thread: a large cache, 2,000 subfolders on a slow disk or a folder on a stalled
+    network share must neither freeze the window at every start nor keep it from closing. `done(scan, generation)`
+    arrives on the GUI thread; a result older than the latest start is for the caller to ignore."""
+
+    done = Signal(object, int)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.generation = 0
+        self._thread: threading.Thread | None = None
+
+    def start(self, folders: list[Path]) -> None:
+        self.generation += 1
+        generation = self.generation
+
+        def work() -> None:
+            try:
+                scan = scan_local_models(folders)
+            except Exception as exc:  # noqa: BLE001 - every entry is guarded; this keeps the indicator from sticking
+                scan = LocalScan(notices=[message(QT_TRANSLATE_NOOP(
+                    "engine", "The models on this computer could not be listed ({why})."), why=type(exc).__name__)])
+            try:
+                self.done.emit(scan, generation)
+            except RuntimeError:  # the window closed while this scan ran: nobody is waiting for it
+                pass
+
+        self._thread = threading.Thread(target=work, name="local-model-scan", daemon=True)
+        self._thread.start()
+
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def wait(self, ms: int = 20000) -> bool:
+        """For tests and scripts: block until the scan ends, then deliver its result."""
+        if self._thread is not None:
+            self._thread.join(ms / 1000)
+        QCoreApplication.processEvents()
+        return not self.running()
+
+
+def _checkpoint_changes(summary: CheckpointSummary | SafetensorsError | None) -> dict:
+    if not isinstance(summary, CheckpointSummary):
         return {}
     if summary.quantization in ("mxfp4", "fp8"):  # LoRA keeps the frozen base as released (other methods ignore it)
         return {"base_storage": summary.quantization}
@@ -98,19 +160,29 @@ def _checkpoint_changes(folder: Path) -> dict:
     return {"method": "qlora", "qlora_bits": _QLORA[summary.quantization]}
 
 
-def checkpoint_note(folder: Path, config_params: int) -> str:
-    """One sentence on what the safetensors headers say, checked against the config's count."""
-    try:
-        summary = summarize_folder(folder)
-    except SafetensorsError as exc:
-        return tr("The weights were not read: %s") % str(exc)
+def checkpoint_note(summary: CheckpointSummary | SafetensorsError | Path | None, config_params: int) -> str:
+    """One sentence on what the safetensors headers say (a folder is summarised first), checked against the
+    config's count; a limit that left files unread is said, and no dtype is named when nothing was stored."""
+    if isinstance(summary, Path):
+        try:
+            summary = summarize_folder(summary)
+        except SafetensorsError as exc:
+            summary = exc
+    if isinstance(summary, SafetensorsError):
+        return tr("The weights were not read: %s") % summary.message.format_with(
+            lambda text: QCoreApplication.translate("engine", text))
     if summary is None:
         return tr("No .safetensors weights in this folder (only config.json was read).")
+    files = (tr("the first %(read)d of %(found)d files (the rest were not read)") % {
+        "read": summary.files, "found": summary.files_found} if summary.files_found > summary.files
+        else tr("%d file(s)") % summary.files)
+    if not summary.main_dtype:
+        return tr("Checkpoint: %(files)s hold no parameters; the config says %(n)s.") % {
+            "files": files, "n": format_count(config_params)}
     quant = tr(", stored %s") % summary.quantization if summary.quantization else ""
-    if config_params and abs(summary.params - config_params) <= 0.01 * config_params:
-        agree = tr("matches the config")
-    else:
-        agree = tr("the config says %s") % format_count(config_params)
-    return tr("Checkpoint: %(n)s parameters in %(files)d file(s), mostly %(dtype)s%(quant)s; %(agree)s.") % {
-        "n": format_count(summary.params), "files": summary.files, "dtype": summary.main_dtype, "quant": quant,
+    matches = summary.files_found <= summary.files and config_params and abs(
+        summary.params - config_params) <= 0.01 * config_params  # a partial count cannot match
+    agree = tr("matches the config") if matches else tr("the config says %s") % format_count(config_params)
+    return tr("Checkpoint: %(n)s parameters in %(files)s, mostly %(dtype)s%(quant)s; %(agree)s.") % {
+        "n": format_count(summary.params), "files": files, "dtype": summary.main_dtype, "quant": quant,
         "agree": agree}

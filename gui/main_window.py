@@ -155,6 +155,7 @@ class MainWindow(QMainWindow):
         self.notice.undoRequested.connect(state.undo_stack.undo)
         self.model_picker.importRequested.connect(lambda: file_actions.import_config(self))
         self.model_picker.addFolderRequested.connect(lambda: file_actions.add_model_folder(self))
+        self.model_picker.scanNoticed.connect(lambda text: self.status.showMessage(text, 30000))
         self.hardware_picker.customRequested.connect(lambda: file_actions.custom_gpu(self))
         library_actions.attach(self)
         self.set_theme(theme)

@@ -24,7 +24,7 @@ from engine import Scenario, gpu_presets, kv_cache_bytes, model_presets, resolve
 from engine.scenario import CustomGpu, CustomModel
 from engine.units import format_bytes, format_count
 
-from .local_models import SAVED_GPU_PREFIX, LocalModels
+from .local_models import SAVED_GPU_PREFIX, BackgroundScan, LocalModels
 from .state import AppState
 from .user_catalog import UserCatalog
 
@@ -129,6 +129,7 @@ class SearchableTree(QWidget):
 class ModelPicker(QGroupBox):
     importRequested = Signal()
     addFolderRequested = Signal()
+    scanNoticed = Signal(str)  # what a finished scan skipped or left out, for the status bar
 
     def __init__(self, state: AppState, catalog: UserCatalog | None = None, parent: QWidget | None = None) -> None:
         super().__init__(self.tr("Model"), parent)
@@ -141,6 +142,10 @@ class ModelPicker(QGroupBox):
         self.details = QLabel()
         self.details.setTextFormat(Qt.TextFormat.RichText)  # the model name in it is escaped
         self.details.setWordWrap(True)
+        self.scan_notes = QLabel()  # entries the scan skipped and limits it reached: names from the disk, plain text
+        self.scan_notes.setTextFormat(Qt.TextFormat.PlainText)
+        self.scan_notes.setWordWrap(True)
+        self.scan_notes.setVisible(False)
         self.import_button = QPushButton(self.tr("Import config.json…"))
         self.import_button.setToolTip(self.tr("Add a model from a local Hugging Face config.json"))
         self.rescan_button = QPushButton(self.tr("Rescan"))
@@ -154,20 +159,40 @@ class ModelPicker(QGroupBox):
         layout = QVBoxLayout(self)
         layout.addWidget(self.tree)
         layout.addWidget(self.details)
+        layout.addWidget(self.scan_notes)
         layout.addLayout(buttons)
         self.tree.chosen.connect(self._chosen)
         self.import_button.clicked.connect(self.importRequested)
         self.folder_button.clicked.connect(self.addFolderRequested)
         self.rescan_button.clicked.connect(self.rescan)
         state.scenarioChanged.connect(self.show_scenario)
-        self.local.rescan()
-        self.refresh()
+        self.scan = BackgroundScan(self)
+        self.scan.done.connect(self._scanned)
+        self.refresh()  # presets and saved models at once; models on this computer when the scan ends
         self.show_scenario(state.scenario)
+        self.rescan()
 
     def rescan(self) -> None:
         self.local.catalog.reload()
-        self.local.rescan()
+        self.scan.start(self.local.catalog.model_folders)
+        self.rescan_button.setEnabled(False)
+        self.scan_notes.setText(self.tr("Looking for models on this computer…"))
+        self.scan_notes.setVisible(True)
+
+    def wait_for_scan(self, ms: int = 20000) -> bool:
+        """For tests and scripts: block until the scan of this computer ends and its rows are shown."""
+        return self.scan.wait(ms)
+
+    def _scanned(self, scan, generation: int) -> None:
+        if generation != self.scan.generation:
+            return  # a rescan started since: its result is the one to show
+        self.local.apply(scan)
+        self.rescan_button.setEnabled(True)
         self.refresh()
+        self._shown_model = None  # the tree was rebuilt: select the scenario's model again
+        self.show_scenario(self.state.scenario)
+        if self.scan_notes.text():
+            self.scanNoticed.emit(self.scan_notes.text())
 
     def _chosen(self, model_id: str) -> None:
         if model_id in model_presets():
@@ -185,6 +210,9 @@ class ModelPicker(QGroupBox):
         self.show_scenario(self.state.scenario)
 
     def refresh(self) -> None:
+        notes = self.local.notice_text()
+        self.scan_notes.setText(notes)
+        self.scan_notes.setVisible(bool(notes))
         groups: dict[str, list[tuple[str, list[str]]]] = dict(self.local.model_groups())
         # families by name, and within one the smallest first (Pythia 160M, 1B, 6.9B, 12B), not in the order of the
         # ids' letters (12b before 160m)

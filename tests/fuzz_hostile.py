@@ -40,6 +40,7 @@ sys.path.insert(0, str(REPO))
 
 import fuzz_imports  # noqa: E402  (issue 28: config imports)
 from fuzz_exports import fuzz_exports  # noqa: E402 - issue 28: exports parsed back, -o onto hostile targets
+from fuzz_local import fuzz_local  # noqa: E402
 from fuzz_time import fuzz_time  # noqa: E402
 
 from engine.input_bounds import CONFIG_COUNTS  # noqa: E402
@@ -472,7 +473,7 @@ def two_processes_recent_files(n: int = 150) -> Counter:
 BAD = ("traceback", "hang", "absurd", "failed start-up", "write outside", "lost file", "torn", "processes failed",
        "lost updates", "temp files after start-up")
 BAD += fuzz_imports.BAD  # tests/fuzz_imports.py: escaped-raw, read outside
-BAD += ("injected", "lost", "leftover")  # tests/fuzz_exports.py
+BAD += ("injected", "lost", "leftover")  # tests/fuzz_exports.py and tests/fuzz_local.py
 
 
 def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> dict[str, Counter]:
@@ -502,6 +503,7 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
     if folders:
         results["poisoned data folders"] = fuzz_folders(folders, seed)
         results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)
+        results["poisoned local models"] = fuzz_local(folders, seed)  # tests/fuzz_local.py (issue 28)
     if cases:
         results["launch-config exports (parsed back, -o targets)"] = fuzz_exports(max(2, cases // 4), seed)
     if kills:
@@ -510,6 +512,8 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
     for line in details[:40]:
         print(line)
     return results
+
+
 
 
 def failures(results: dict[str, Counter]) -> int:

@@ -70,3 +70,11 @@ def test_exports_parse_back_clean_and_outputs_never_lose_a_file():
     assert fuzz.failures({"exports": counts}) == 0, dict(counts)
     assert counts["clean"] + counts["refused"] + counts["written"] == 80, dict(counts)
     assert counts["clean"] == 40 and counts["written"] > 0 and counts["refused"] > 10  # both halves really ran
+
+
+def test_poisoned_local_model_caches_folders_and_catalogs_start(qtbot):
+    from fuzz_local import fuzz_local
+
+    counts = fuzz_local(5, seed=2801)
+    assert counts["started"] + counts["skipped with notice"] == 5, dict(counts)
+    assert fuzz.failures({"local": counts}) == 0

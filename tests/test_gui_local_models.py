@@ -40,6 +40,7 @@ def test_cache_models_appear_and_choosing_one_uses_its_config(qtbot, empty_model
     win, _ = build_window(None, restore=False)
     qtbot.addWidget(win)
     picker = win.model_picker
+    assert picker.wait_for_scan()  # the start's scan runs off the GUI thread; Rescan is off until it ends
     assert _rows(picker.tree.tree, "On this computer")[0] == []  # empty cache: nothing listed yet
     # a 4-bit bitsandbytes checkpoint appears after a rescan; choosing it sets QLoRA 4-bit
     _hub_model(cache, "Qwen/Qwen3-0.6B-bnb-4bit", cfg, {
@@ -47,6 +48,7 @@ def test_cache_models_appear_and_choosing_one_uses_its_config(qtbot, empty_model
         "model.layers.0.mlp.down_proj.weight.absmax": ("F32", [2], 4),
     })
     picker.rescan_button.click()
+    assert picker.wait_for_scan()  # the scan runs off the GUI thread
     names, group = _rows(picker.tree.tree, "On this computer")
     assert names == ["Qwen/Qwen3-0.6B-bnb-4bit"]
     picker.tree.chosen.emit(group.child(0).data(0, 0x0100))
@@ -68,7 +70,9 @@ def test_an_mxfp4_checkpoint_keeps_its_storage_under_lora(qtbot, empty_model_cac
         "model.layers.0.mlp.experts.down_proj_scales": ("U8", [2, 4, 2], 1),
     })
     picker = win.model_picker
+    assert picker.wait_for_scan()
     picker.rescan_button.click()
+    assert picker.wait_for_scan()  # the scan runs off the GUI thread
     names, group = _rows(picker.tree.tree, "On this computer")
     picker.tree.chosen.emit(group.child(0).data(0, 0x0100))
     s = win.state.scenario

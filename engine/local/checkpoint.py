@@ -12,7 +12,7 @@ format's packing (the libraries that write them define it):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .safetensors_header import SafetensorsHeader, TensorInfo, read_header
@@ -29,10 +29,12 @@ class CheckpointSummary:
     stored_bytes: int
     dtypes: dict[str, int] = field(default_factory=dict)  # dtype -> parameters stored in it
     quantization: str = ""  # "" | bnb-4bit | bnb-8bit | gptq/awq-4bit | mxfp4 | fp8
+    files_found: int = 0  # *.safetensors files in the folder; more than `files` when the limit left some unread
 
     @property
     def main_dtype(self) -> str:
-        return max(self.dtypes, key=lambda k: self.dtypes[k]) if self.dtypes else ""
+        stored = {k: n for k, n in self.dtypes.items() if n > 0}  # a file of empty tensors names no dtype
+        return max(stored, key=lambda k: stored[k]) if stored else ""
 
 
 def _is_aux(t: TensorInfo) -> bool:
@@ -73,12 +75,30 @@ def summarize(headers: Iterable[SafetensorsHeader]) -> CheckpointSummary:
             if kind:
                 kinds[kind] = kinds.get(kind, 0) + n
     quant = max(kinds, key=lambda k: kinds[k]) if kinds else ""
-    return CheckpointSummary(files, params, stored, dtypes, quant)
+    return CheckpointSummary(files, params, stored, dtypes, quant, files)
 
 
-def summarize_folder(folder: str | Path, max_files: int = 500) -> CheckpointSummary | None:
-    """Summary of every *.safetensors file in a model folder (None when there is none)."""
-    paths = sorted(Path(folder).glob("*.safetensors"))[:max_files]
+MAX_FILES = 500  # shards read per folder; released checkpoints have at most a few hundred (DeepSeek-V3: 163)
+# tensors read per folder (DeepSeek-V3's 163 shards hold ~91,000): files past it are left unread, as past
+# MAX_FILES, so 500 files of 200,000 tensors each cannot keep the window busy for minutes
+MAX_FOLDER_TENSORS = 1_000_000
+
+
+def _headers(paths: list[Path]) -> Iterable[SafetensorsHeader]:
+    seen = 0
+    for path in paths:
+        if seen >= MAX_FOLDER_TENSORS:
+            return
+        header = read_header(path)
+        seen += len(header.tensors)
+        yield header
+
+
+def summarize_folder(folder: str | Path, max_files: int = MAX_FILES) -> CheckpointSummary | None:
+    """Summary of the first `max_files` *.safetensors files of a model folder by name (None when there is none);
+    files_found says how many there are."""
+    paths = sorted(Path(folder).glob("*.safetensors"))
     if not paths:
         return None
-    return summarize(read_header(p) for p in paths)
+    summary = summarize(_headers(paths[:max_files]))
+    return replace(summary, files_found=len(paths))

@@ -18,9 +18,13 @@ from pathlib import Path
 
 from ..errors import PlannerError
 from ..messages import QT_TRANSLATE_NOOP
+from .hf_cache import shown_name
 
 MAX_HEADER_BYTES = 100_000_000  # safetensors refuses larger headers (HeaderTooLarge)
-MAX_TENSORS = 1_000_000
+# Tensors in one file. Released checkpoints hold hundreds to tens of thousands per file (a single-file GPTQ MoE
+# of 128 experts x 48 layers: ~74,000); a 66 MB header of 1,000,000 froze the window 33 s at 900 MB, so more than
+# this is refused before the JSON is parsed (each tensor's entry is a JSON object: one "{" each, counted in C).
+MAX_TENSORS = 200_000
 # dtype -> bits per element (safetensors Dtype enum)
 DTYPE_BITS = {"BOOL": 8, "U8": 8, "I8": 8, "F8_E5M2": 8, "F8_E4M3": 8, "F8_E8M0": 8, "F4": 4, "F6_E2M3": 6,
               "F6_E3M2": 6, "I16": 16, "U16": 16, "F16": 16, "BF16": 16, "I32": 32, "U32": 32, "F32": 32,
@@ -87,6 +91,10 @@ def read_header(path: str | os.PathLike[str], max_header_bytes: int = MAX_HEADER
                 "engine", "{name} declares a header longer than the file: it is truncated or not safetensors."),
                 name=p.name)
         raw = f.read(n)
+    if raw.count(b"{") - 1 > MAX_TENSORS:  # the braces bound the entries from above; the header's own is not one
+        raise _refuse(QT_TRANSLATE_NOOP(
+            "engine", "{name} lists more than {limit} tensors, more than any released checkpoint file holds."),
+            name=p.name, limit=f"{MAX_TENSORS:,}")
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
@@ -94,11 +102,24 @@ def read_header(path: str | os.PathLike[str], max_header_bytes: int = MAX_HEADER
     return _check(p, doc, size - 8 - n)
 
 
+def _well_formed(entry: object) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    dtype, shape, offsets = entry.get("dtype"), entry.get("shape"), entry.get("data_offsets")
+    if dtype not in DTYPE_BITS or not isinstance(shape, list) or not isinstance(offsets, list) or len(offsets) != 2:
+        return False
+    if len(shape) > 16 or not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2**48 for d in shape):
+        return False
+    return all(isinstance(o, int) and not isinstance(o, bool) for o in offsets)
+
+
 def _check(p: Path, doc: object, data_bytes: int) -> SafetensorsHeader:
     if not isinstance(doc, dict):
         raise _refuse(QT_TRANSLATE_NOOP("engine", "{name} has a header that is not a JSON object."), name=p.name)
-    if len(doc) > MAX_TENSORS:
-        raise _refuse(QT_TRANSLATE_NOOP("engine", "{name} lists more tensors than any model has."), name=p.name)
+    if len(doc) > MAX_TENSORS + 1:  # entries that are not objects escape the count of braces
+        raise _refuse(QT_TRANSLATE_NOOP(
+            "engine", "{name} lists more than {limit} tensors, more than any released checkpoint file holds."),
+            name=p.name, limit=f"{MAX_TENSORS:,}")
     meta = doc.get("__metadata__", {})
     if not isinstance(meta, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in meta.items()):
         raise _refuse(QT_TRANSLATE_NOOP("engine", "{name} has __metadata__ that is not text keys and values."),
@@ -108,23 +129,15 @@ def _check(p: Path, doc: object, data_bytes: int) -> SafetensorsHeader:
     for name, entry in doc.items():
         if name == "__metadata__":
             continue
-        bad = _refuse(QT_TRANSLATE_NOOP("engine", "{name}: the entry of tensor '{tensor}' is malformed."),
-                      name=p.name, tensor=str(name)[:80])
-        if not isinstance(entry, dict):
-            raise bad
-        dtype, shape, offsets = entry.get("dtype"), entry.get("shape"), entry.get("data_offsets")
-        if dtype not in DTYPE_BITS or not isinstance(shape, list) or not isinstance(offsets, list) or len(offsets) != 2:
-            raise bad
-        if not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < 2**48 for d in shape) or len(shape) > 16:
-            raise bad
-        if not all(isinstance(o, int) and not isinstance(o, bool) for o in offsets):
-            raise bad
-        begin, end = offsets
+        if not _well_formed(entry):  # the error is made only when needed: not one object per tensor
+            raise _refuse(QT_TRANSLATE_NOOP("engine", "{name}: the entry of tensor '{tensor}' is malformed."),
+                          name=p.name, tensor=shown_name(str(name)))
+        dtype, shape, (begin, end) = entry["dtype"], entry["shape"], entry["data_offsets"]
         t = TensorInfo(str(name), dtype, tuple(shape))
         if not 0 <= begin <= end <= data_bytes or end - begin != t.nbytes:
             raise _refuse(QT_TRANSLATE_NOOP(
                 "engine", "{name}: tensor '{tensor}' points outside the file or does not match its dtype and shape."),
-                name=p.name, tensor=str(name)[:80])
+                name=p.name, tensor=shown_name(str(name)))
         tensors.append(t)
         spans.append((begin, end))
     spans.sort()

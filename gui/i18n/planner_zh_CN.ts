@@ -2170,6 +2170,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>重新扫描</translation>
     </message>
     <message>
+        <location filename="../pickers.py" line="171"/>
+        <source>Looking for models on this computer…</source>
+        <translation>正在查找本机上的模型…</translation>
+    </message>
+    <message>
         <location filename="../pickers.py" line="147"/>
         <source>Look again for models in the Hugging Face cache and your folders</source>
         <translation>重新在 Hugging Face 缓存和你的文件夹中查找模型</translation>
