@@ -52,7 +52,9 @@ def bounds_markdown() -> list[str]:
               "### config.json values (`model.hf_config`)", "", "| key | smallest | largest |", "|---|---|---|"]
     lines += [f"| `{key}` | {low:,} | {high:,} |" for key, (low, high) in CONFIG_COUNTS.items()]
     lines += ["", "0 (or null) means \"not set, use the default\" where the model code reads the key that way. "
-              f"{', '.join(f'`{k}`' for k in CONFIG_FRACTIONS)} is a number from 0 to 1; "
+              f"{', '.join(f'`{k}`' for k in CONFIG_FRACTIONS)}, and every key named `*dropout*` or `*pdrop*` (GPT-2's "
+              "`resid_pdrop`, `embd_pdrop`, `attn_pdrop`, Phi's, StarCoder2's `residual_dropout`...), is a number from 0 "
+              "to 1 or null; "
               f"{', '.join(f'`{k}`' for k in CONFIG_FLAGS)} are true, false or null; any other number must be finite "
               f"and at most {CONFIG_ANY_NUMBER_MAX:,} (2^53) in size.", ""]
     return lines
