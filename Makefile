@@ -30,7 +30,7 @@ fuzz: $(STAMP) $(QM)
 
 # Refresh the translation sources after changing user-visible strings, then translate the new entries.
 translations: $(STAMP)
-	$(VENV)/bin/pyside6-lupdate -silent gui/*.py engine/*.py engine/*/*.py -ts gui/i18n/planner_zh_CN.ts
+	$(VENV)/bin/pyside6-lupdate -silent gui/*.py engine/*.py engine/*/*.py $(wildcard engine/*/*/*.py) -ts gui/i18n/planner_zh_CN.ts
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
