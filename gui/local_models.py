@@ -29,6 +29,23 @@ SAVED_GPU_PREFIX = "saved-gpu:"
 _QLORA = {"bnb-4bit": 4, "gptq/awq-4bit": 4, "bnb-8bit": 8}
 
 
+# The sentences, marked here because lupdate files a module-level tr("...") under an empty context, not
+# under "LocalModels" where tr() looks them up (so they showed in English in every language).
+ON_THIS_COMPUTER = QT_TRANSLATE_NOOP("LocalModels", "On this computer")
+YOUR_MODELS = QT_TRANSLATE_NOOP("LocalModels", "Your models")
+CANNOT_BE_USED = QT_TRANSLATE_NOOP("LocalModels", "%(model)s cannot be used: %(why)s")
+WEIGHTS_NOT_READ = QT_TRANSLATE_NOOP("LocalModels", "The weights were not read: %s")
+NO_WEIGHTS = QT_TRANSLATE_NOOP("LocalModels", "No .safetensors weights in this folder (only config.json was read).")
+FIRST_FILES = QT_TRANSLATE_NOOP("LocalModels", "the first %(read)d of %(found)d files (the rest were not read)")
+FILES = QT_TRANSLATE_NOOP("LocalModels", "%d file(s)")
+NO_PARAMETERS = QT_TRANSLATE_NOOP("LocalModels", "Checkpoint: %(files)s hold no parameters; the config says %(n)s.")
+STORED_AS = QT_TRANSLATE_NOOP("LocalModels", ", stored %s")
+MATCHES_CONFIG = QT_TRANSLATE_NOOP("LocalModels", "matches the config")
+CONFIG_SAYS = QT_TRANSLATE_NOOP("LocalModels", "the config says %s")
+PARAMETERS_IN_FILES = QT_TRANSLATE_NOOP(
+    "LocalModels", "Checkpoint: %(n)s parameters in %(files)s, mostly %(dtype)s%(quant)s; %(agree)s.")
+
+
 def tr(text: str) -> str:
     return QCoreApplication.translate("LocalModels", text)
 
@@ -64,14 +81,14 @@ class LocalModels:
     def model_groups(self) -> dict[str, list[tuple[str, list[str]]]]:
         groups: dict[str, list[tuple[str, list[str]]]] = {}
         for key, m in sorted(self.found.items(), key=lambda kv: kv[1].repo_id.lower()):
-            groups.setdefault(tr("On this computer"), []).append((key, [m.repo_id, "", ""]))
+            groups.setdefault(tr(ON_THIS_COMPUTER), []).append((key, [m.repo_id, "", ""]))
         for saved in self.catalog.models:
             try:
                 spec = model_from_hf_config(saved.hf_config, saved.name)
                 cols = [saved.name, format_count(spec.total_params), str(spec.layers)]
             except (ModelConfigError, ValueError, TypeError, ArithmeticError):  # one bad entry must not stop a start
                 cols = [saved.name, "?", "?"]
-            groups.setdefault(tr("Your models"), []).append((SAVED_MODEL_PREFIX + saved.name, cols))
+            groups.setdefault(tr(YOUR_MODELS), []).append((SAVED_MODEL_PREFIX + saved.name, cols))
         return groups
 
     def choose_model(self, key: str) -> Choice | None:
@@ -88,7 +105,7 @@ class LocalModels:
             config = read_config_file(local.config_path)
             spec = model_from_hf_config(config, local.repo_id)
         except ModelConfigError as exc:
-            return Choice({}, tr("%(model)s cannot be used: %(why)s") % {"model": local.repo_id, "why": str(exc)})
+            return Choice({}, tr(CANNOT_BE_USED) % {"model": local.repo_id, "why": str(exc)})
         changes: dict = {"model": {"name": local.repo_id, "hf_config": config}}
         try:  # read once: the changes and the note share it (a big header was parsed twice)
             summary: CheckpointSummary | SafetensorsError | None = summarize_folder(local.folder)
@@ -169,20 +186,20 @@ def checkpoint_note(summary: CheckpointSummary | SafetensorsError | Path | None,
         except SafetensorsError as exc:
             summary = exc
     if isinstance(summary, SafetensorsError):
-        return tr("The weights were not read: %s") % summary.message.format_with(
+        return tr(WEIGHTS_NOT_READ) % summary.message.format_with(
             lambda text: QCoreApplication.translate("engine", text))
     if summary is None:
-        return tr("No .safetensors weights in this folder (only config.json was read).")
-    files = (tr("the first %(read)d of %(found)d files (the rest were not read)") % {
+        return tr(NO_WEIGHTS)
+    files = (tr(FIRST_FILES) % {
         "read": summary.files, "found": summary.files_found} if summary.files_found > summary.files
-        else tr("%d file(s)") % summary.files)
+        else tr(FILES) % summary.files)
     if not summary.main_dtype:
-        return tr("Checkpoint: %(files)s hold no parameters; the config says %(n)s.") % {
+        return tr(NO_PARAMETERS) % {
             "files": files, "n": format_count(config_params)}
-    quant = tr(", stored %s") % summary.quantization if summary.quantization else ""
+    quant = tr(STORED_AS) % summary.quantization if summary.quantization else ""
     matches = summary.files_found <= summary.files and config_params and abs(
         summary.params - config_params) <= 0.01 * config_params  # a partial count cannot match
-    agree = tr("matches the config") if matches else tr("the config says %s") % format_count(config_params)
-    return tr("Checkpoint: %(n)s parameters in %(files)s, mostly %(dtype)s%(quant)s; %(agree)s.") % {
+    agree = tr(MATCHES_CONFIG) if matches else tr(CONFIG_SAYS) % format_count(config_params)
+    return tr(PARAMETERS_IN_FILES) % {
         "n": format_count(summary.params), "files": files, "dtype": summary.main_dtype, "quant": quant,
         "agree": agree}

@@ -196,3 +196,17 @@ def test_exported_report_is_translated(english_after):
     assert "## 输入" in text and "## 假设" in text and "冻结权重" in text
     english = to_markdown(s, estimate(s))
     assert "## Inputs" in english and "Frozen weights" in english
+
+
+def test_local_model_notes_are_translated(qtbot, english_after):
+    """gui/local_models.py's sentences reached the .ts in an empty context (lupdate cannot tell a module-level
+    tr() from a class's), so the window looked them up in "LocalModels" and showed them in English."""
+    from engine.local import CheckpointSummary
+    from gui.local_models import checkpoint_note
+
+    install_language(QApplication.instance(), "zh_CN", require_font=False)
+    summaries = [CheckpointSummary(files=2, params=1000, stored_bytes=2000, dtypes={"BF16": 1000}, files_found=2),
+                 CheckpointSummary(files=3, params=0, stored_bytes=0, files_found=4), None]
+    for summary in summaries:
+        note = checkpoint_note(summary, 1000)
+        assert re.search(r"[\u4e00-\u9fff]", note) and not needs_translation(re.sub(r"\.safetensors|BF16", "", note)), note

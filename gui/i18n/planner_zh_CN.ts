@@ -2,54 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name></name>
-    <message>
-        <location filename="../local_models.py" line="48"/>
-        <source>On this computer</source>
-        <translation>本机上的模型</translation>
-    </message>
-    <message>
-        <location filename="../local_models.py" line="55"/>
-        <source>Your models</source>
-        <translation>你的模型</translation>
-    </message>
-    <message>
-        <location filename="../local_models.py" line="72"/>
-        <source>%(model)s cannot be used: %(why)s</source>
-        <translation>无法使用 %(model)s：%(why)s</translation>
-    </message>
-    <message>
-        <location filename="../local_models.py" line="106"/>
-        <source>The weights were not read: %s</source>
-        <translation>未读取权重：%s</translation>
-    </message>
-    <message>
-        <location filename="../local_models.py" line="108"/>
-        <source>No .safetensors weights in this folder (only config.json was read).</source>
-        <translation>此文件夹中没有 .safetensors 权重（只读取了 config.json）。</translation>
-    </message>
-    <message>
-        <location filename="../local_models.py" line="109"/>
-        <source>, stored %s</source>
-        <translation>，存储格式 %s</translation>
-    </message>
-    <message>
-        <location filename="../local_models.py" line="111"/>
-        <source>matches the config</source>
-        <translation>与配置一致</translation>
-    </message>
-    <message>
-        <location filename="../local_models.py" line="113"/>
-        <source>the config says %s</source>
-        <translation>配置给出的是 %s</translation>
-    </message>
-    <message>
-        <location filename="../local_models.py" line="114"/>
-        <source>Checkpoint: %(n)s parameters in %(files)d file(s), mostly %(dtype)s%(quant)s; %(agree)s.</source>
-        <translation>检查点：%(files)d 个文件中共 %(n)s 个参数，主要为 %(dtype)s%(quant)s；%(agree)s。</translation>
-    </message>
-</context>
-<context>
     <name>Actions</name>
     <message>
         <location filename="../app.py" line="58"/>
@@ -140,6 +92,7 @@
     </message>
     <message>
         <location filename="../config_actions.py" line="62"/>
+        <location filename="../config_actions.py" line="72"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
@@ -200,7 +153,7 @@
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="69"/>
+        <location filename="../config_actions.py" line="74"/>
         <location filename="../file_actions.py" line="153"/>
         <location filename="../file_actions.py" line="164"/>
         <source>Exported %s</source>
@@ -225,10 +178,6 @@
         <location filename="../file_actions.py" line="222"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.</source>
-        <translation type="vanished">&lt;b&gt;LLM Memory Planner&lt;/b&gt;&lt;br&gt;这次训练在我的 GPU 上放得下吗？放不下的话，该改什么？&lt;br&gt;数值已与实际跟踪的训练步骤核对；参见 docs/accuracy.md。</translation>
     </message>
     <message>
         <location filename="../file_actions.py" line="225"/>
@@ -777,18 +726,6 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <source>Images per sample</source>
-        <translation type="vanished">每个样本的图像数</translation>
-    </message>
-    <message>
-        <source>Image resolution</source>
-        <translation type="vanished">图像分辨率</translation>
-    </message>
-    <message>
-        <source>Vision tower</source>
-        <translation type="vanished">视觉编码器</translation>
-    </message>
-    <message>
         <location filename="../words.py" line="74"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核变体</translation>
@@ -1106,14 +1043,6 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <source>%s per GPU</source>
-        <translation type="vanished">每 GPU %s</translation>
-    </message>
-    <message>
-        <source>%(model)s (%(params)s parameters)</source>
-        <translation type="vanished">%(model)s（%(params)s 参数）</translation>
-    </message>
-    <message>
         <location filename="../fit_panel.py" line="246"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
@@ -1122,223 +1051,223 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FrameworkOptions</name>
     <message>
-        <location filename="../framework_options.py" line="28"/>
+        <location filename="../framework_options.py" line="29"/>
         <source>Training framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="33"/>
+        <location filename="../framework_options.py" line="34"/>
         <source>Hugging Face Trainer / TRL / axolotl / LLaMA-Factory</source>
         <translation>Hugging Face Trainer / TRL / axolotl / LLaMA-Factory 系</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="34"/>
+        <location filename="../framework_options.py" line="35"/>
         <source>DeepSpeed</source>
         <translation>DeepSpeed 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="35"/>
+        <location filename="../framework_options.py" line="36"/>
         <source>torchtune</source>
         <translation>torchtune 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="36"/>
+        <location filename="../framework_options.py" line="37"/>
         <source>torchtitan</source>
         <translation>torchtitan 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="37"/>
+        <location filename="../framework_options.py" line="38"/>
         <source>Megatron-LM / NeMo</source>
         <translation>Megatron-LM / NeMo 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="38"/>
+        <location filename="../framework_options.py" line="39"/>
         <source>Unsloth</source>
         <translation>Unsloth 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="39"/>
+        <location filename="../framework_options.py" line="40"/>
         <source>LitGPT</source>
         <translation>LitGPT 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="40"/>
+        <location filename="../framework_options.py" line="41"/>
         <source>plain PyTorch loop</source>
         <translation>纯 PyTorch 训练循环</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="42"/>
-        <location filename="../framework_options.py" line="166"/>
+        <location filename="../framework_options.py" line="43"/>
+        <location filename="../framework_options.py" line="168"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="43"/>
+        <location filename="../framework_options.py" line="44"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="45"/>
+        <location filename="../framework_options.py" line="46"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="46"/>
+        <location filename="../framework_options.py" line="47"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="47"/>
+        <location filename="../framework_options.py" line="48"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="48"/>
+        <location filename="../framework_options.py" line="49"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="49"/>
+        <location filename="../framework_options.py" line="50"/>
         <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="50"/>
+        <location filename="../framework_options.py" line="51"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="52"/>
+        <location filename="../framework_options.py" line="53"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="53"/>
+        <location filename="../framework_options.py" line="54"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="54"/>
+        <location filename="../framework_options.py" line="55"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="56"/>
+        <location filename="../framework_options.py" line="57"/>
         <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="57"/>
+        <location filename="../framework_options.py" line="58"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="58"/>
+        <location filename="../framework_options.py" line="59"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="59"/>
+        <location filename="../framework_options.py" line="60"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60"/>
+        <location filename="../framework_options.py" line="61"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="61"/>
+        <location filename="../framework_options.py" line="62"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="97"/>
+        <location filename="../framework_options.py" line="98"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="99"/>
+        <location filename="../framework_options.py" line="100"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="100"/>
+        <location filename="../framework_options.py" line="101"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="67"/>
+        <location filename="../framework_options.py" line="68"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68"/>
+        <location filename="../framework_options.py" line="69"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69"/>
+        <location filename="../framework_options.py" line="70"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="72"/>
+        <location filename="../framework_options.py" line="73"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="73"/>
+        <location filename="../framework_options.py" line="74"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75"/>
+        <location filename="../framework_options.py" line="76"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="76"/>
+        <location filename="../framework_options.py" line="77"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77"/>
+        <location filename="../framework_options.py" line="78"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="79"/>
+        <location filename="../framework_options.py" line="80"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80"/>
+        <location filename="../framework_options.py" line="81"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81"/>
+        <location filename="../framework_options.py" line="82"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82"/>
+        <location filename="../framework_options.py" line="83"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83"/>
+        <location filename="../framework_options.py" line="84"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="89"/>
+        <location filename="../framework_options.py" line="90"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="91"/>
+        <location filename="../framework_options.py" line="92"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -1346,93 +1275,93 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>HardwarePicker</name>
     <message>
-        <location filename="../pickers.py" line="227"/>
+        <location filename="../pickers.py" line="255"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="230"/>
+        <location filename="../pickers.py" line="258"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="230"/>
+        <location filename="../pickers.py" line="258"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="230"/>
+        <location filename="../pickers.py" line="258"/>
         <source>Search GPUs (e.g. 4090, H100, MI300)</source>
         <translation>搜索 GPU（如 4090、H100、MI300）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="238"/>
+        <location filename="../pickers.py" line="266"/>
         <source>Custom GPU…</source>
         <translation>自定义 GPU…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="239"/>
+        <location filename="../pickers.py" line="267"/>
         <source>GPUs in each machine. More GPUs only lower the memory per GPU when something is split over them (ZeRO/FSDP, tensor, pipeline, context or expert parallelism); plain data parallelism copies everything.</source>
         <translation>每台机器的 GPU 数。只有把某些东西切分到多块 GPU 上（ZeRO/FSDP、张量、流水线、上下文或专家并行）时，GPU 越多每块的显存才越少；单纯的数据并行会复制全部内容。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="242"/>
+        <location filename="../pickers.py" line="270"/>
         <source>Machines. Total GPUs = GPUs per node × nodes; communication between nodes is slower than within one.</source>
         <translation>机器数。GPU 总数 = 每节点 GPU 数 × 节点数；节点之间的通信比节点内部慢。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="244"/>
+        <location filename="../pickers.py" line="272"/>
         <source>A GPU that is not in the list: give its name and memory</source>
         <translation>列表中没有的 GPU：填写名称和显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="246"/>
+        <location filename="../pickers.py" line="274"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="248"/>
+        <location filename="../pickers.py" line="276"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="275"/>
-        <location filename="../pickers.py" line="277"/>
+        <location filename="../pickers.py" line="303"/>
+        <location filename="../pickers.py" line="305"/>
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="281"/>
+        <location filename="../pickers.py" line="309"/>
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="281"/>
+        <location filename="../pickers.py" line="309"/>
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="282"/>
+        <location filename="../pickers.py" line="310"/>
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="282"/>
+        <location filename="../pickers.py" line="310"/>
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="287"/>
+        <location filename="../pickers.py" line="315"/>
         <source>Your GPUs</source>
         <translation>你的 GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="302"/>
+        <location filename="../pickers.py" line="330"/>
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="303"/>
+        <location filename="../pickers.py" line="331"/>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
@@ -1581,10 +1510,6 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../library_panel.py" line="94"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation type="vanished">删除</translation>
     </message>
     <message>
         <location filename="../library_panel.py" line="97"/>
@@ -1755,33 +1680,76 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
         <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
     </message>
+</context>
+<context>
+    <name>LocalModels</name>
     <message>
-        <source>not even micro-batch 1 fits on these GPUs</source>
-        <translation type="vanished">这些 GPU 上连微批次 1 都放不下</translation>
+        <location filename="../local_models.py" line="34"/>
+        <source>On this computer</source>
+        <translation>本机上的模型</translation>
     </message>
     <message>
-        <source>Limits on this hardware: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
-        <translation type="vanished">此硬件上的上限：%(batch)s · 最少 GPU 数：ZeRO-3 为 %(z3)s，TP/PP 为 %(tp)s</translation>
+        <location filename="../local_models.py" line="35"/>
+        <source>Your models</source>
+        <translation>你的模型</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="36"/>
+        <source>%(model)s cannot be used: %(why)s</source>
+        <translation>无法使用 %(model)s：%(why)s</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="37"/>
+        <source>The weights were not read: %s</source>
+        <translation>未读取权重：%s</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="38"/>
+        <source>No .safetensors weights in this folder (only config.json was read).</source>
+        <translation>此文件夹中没有 .safetensors 权重（只读取了 config.json）。</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="39"/>
+        <source>the first %(read)d of %(found)d files (the rest were not read)</source>
+        <translation>前 %(read)d 个文件（共 %(found)d 个，其余未读取）</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="40"/>
+        <source>%d file(s)</source>
+        <translation>%d 个文件</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="41"/>
+        <source>Checkpoint: %(files)s hold no parameters; the config says %(n)s.</source>
+        <translation>检查点：%(files)s中没有参数；配置给出的是 %(n)s。</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="42"/>
+        <source>, stored %s</source>
+        <translation>，存储格式 %s</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="43"/>
+        <source>matches the config</source>
+        <translation>与配置一致</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="44"/>
+        <source>the config says %s</source>
+        <translation>配置给出的是 %s</translation>
+    </message>
+    <message>
+        <location filename="../local_models.py" line="45"/>
+        <source>Checkpoint: %(n)s parameters in %(files)s, mostly %(dtype)s%(quant)s; %(agree)s.</source>
+        <translation>检查点：%(files)s中共 %(n)s 个参数，主要为 %(dtype)s%(quant)s；%(agree)s。</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
-        <source>detailed: checked against measured training steps; seed-*: the source articles&apos; formulas</source>
-        <translation type="vanished">detailed：已与实测的训练步骤核对；seed-*：参考文章中的公式</translation>
-    </message>
-    <message>
-        <source>Estimator: %s</source>
-        <translation type="vanished">估算器：%s</translation>
-    </message>
-    <message>
         <location filename="../main_window.py" line="83"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
-    </message>
-    <message>
-        <source>Estimator</source>
-        <translation type="vanished">估算器</translation>
     </message>
     <message>
         <location filename="../main_window.py" line="88"/>
@@ -1824,176 +1792,152 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="175"/>
+        <location filename="../main_window.py" line="176"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="176"/>
+        <location filename="../main_window.py" line="177"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <source>&amp;Open…</source>
-        <translation type="vanished">打开(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation type="vanished">保存(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save &amp;As…</source>
-        <translation type="vanished">另存为(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>Save to a &amp;file…</source>
-        <translation type="vanished">保存到文件(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Import config.json…</source>
-        <translation type="vanished">导入 config.json…</translation>
-    </message>
-    <message>
-        <location filename="../main_window.py" line="185"/>
+        <location filename="../main_window.py" line="186"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="187"/>
+        <location filename="../main_window.py" line="188"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <source>&amp;Export</source>
-        <translation type="vanished">导出(&amp;E)</translation>
-    </message>
-    <message>
-        <location filename="../main_window.py" line="177"/>
+        <location filename="../main_window.py" line="178"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="179"/>
+        <location filename="../main_window.py" line="180"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180"/>
+        <location filename="../main_window.py" line="181"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="182"/>
+        <location filename="../main_window.py" line="183"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="184"/>
+        <location filename="../main_window.py" line="185"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188"/>
+        <location filename="../main_window.py" line="189"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="190"/>
         <source>Image (PNG)…</source>
         <translation>图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="190"/>
         <source>Report (PDF)…</source>
         <translation>报告（PDF）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190"/>
+        <location filename="../main_window.py" line="191"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190"/>
+        <location filename="../main_window.py" line="191"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="194"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="195"/>
+        <location filename="../main_window.py" line="196"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="196"/>
+        <location filename="../main_window.py" line="197"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="198"/>
+        <location filename="../main_window.py" line="199"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="204"/>
+        <location filename="../main_window.py" line="205"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="206"/>
+        <location filename="../main_window.py" line="207"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="207"/>
+        <location filename="../main_window.py" line="208"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="216"/>
+        <location filename="../main_window.py" line="217"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="219"/>
+        <location filename="../main_window.py" line="220"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="219"/>
+        <location filename="../main_window.py" line="220"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="225"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232"/>
+        <location filename="../main_window.py" line="233"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="239"/>
+        <location filename="../main_window.py" line="240"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="240"/>
+        <location filename="../main_window.py" line="241"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="242"/>
+        <location filename="../main_window.py" line="243"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="320"/>
+        <location filename="../main_window.py" line="321"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
@@ -2001,132 +1945,132 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MegatronRows</name>
     <message>
-        <location filename="../megatron_rows.py" line="25"/>
+        <location filename="../megatron_rows.py" line="28"/>
         <source>attention core</source>
         <translation>注意力核心</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="25"/>
+        <location filename="../megatron_rows.py" line="28"/>
         <source>MoE activation</source>
         <translation>MoE 激活函数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="26"/>
+        <location filename="../megatron_rows.py" line="29"/>
         <source>norms</source>
         <translation>归一化层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="26"/>
+        <location filename="../megatron_rows.py" line="29"/>
         <source>MLA up-projections</source>
         <translation>MLA 上投影</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="26"/>
+        <location filename="../megatron_rows.py" line="29"/>
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="27"/>
+        <location filename="../megatron_rows.py" line="30"/>
         <source>MoE layer</source>
         <translation>MoE 层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="27"/>
+        <location filename="../megatron_rows.py" line="30"/>
         <source>shared experts</source>
         <translation>共享专家</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="29"/>
+        <location filename="../megatron_rows.py" line="32"/>
         <source>Megatron recompute_modules: what selective checkpointing rebuilds in the backward pass instead of keeping</source>
         <translation>Megatron recompute_modules：选择性检查点在反向传播中重新计算而不保留的部分</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="31"/>
+        <location filename="../megatron_rows.py" line="34"/>
         <source>Rebuilt in backward</source>
         <translation>反向时重新计算</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="34"/>
+        <location filename="../megatron_rows.py" line="37"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="36"/>
+        <location filename="../megatron_rows.py" line="39"/>
         <source>Megatron cpu_offloading_num_layers: decoder layers whose saved activations go to CPU memory</source>
         <translation>Megatron cpu_offloading_num_layers：保存的激活值移到 CPU 内存的解码层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="38"/>
+        <location filename="../megatron_rows.py" line="41"/>
         <source>Layers offloaded to CPU memory</source>
         <translation>卸载到 CPU 内存的层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="39"/>
+        <location filename="../megatron_rows.py" line="42"/>
         <source>embedding</source>
         <translation>嵌入层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="39"/>
+        <location filename="../megatron_rows.py" line="42"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="40"/>
+        <location filename="../megatron_rows.py" line="43"/>
         <source>Megatron account_for_embedding/loss_in_pipeline_split: each counts as one layer, so the first or last stage builds one decoder layer fewer</source>
         <translation>Megatron account_for_embedding/loss_in_pipeline_split：各算作一层，因此第一个或最后一个阶段少建一个解码层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="42"/>
+        <location filename="../megatron_rows.py" line="45"/>
         <source>Counted as a layer when splitting</source>
         <translation>划分流水线时算作一层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="44"/>
+        <location filename="../megatron_rows.py" line="47"/>
         <source>all-to-all: each routed copy to its expert (alltoall)</source>
         <translation>all-to-all：每个路由副本发往其专家（alltoall）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="45"/>
+        <location filename="../megatron_rows.py" line="48"/>
         <source>all-gather: every rank&apos;s tokens to every rank (allgather)</source>
         <translation>all-gather：每个进程的词元发往所有进程（allgather）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="46"/>
+        <location filename="../megatron_rows.py" line="49"/>
         <source>DeepEP / HybridEP: once per node, then NVLink (flex)</source>
         <translation>DeepEP / HybridEP：每个节点发送一次，再经 NVLink 转发（flex）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="48"/>
+        <location filename="../megatron_rows.py" line="51"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 词元分发器</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="50"/>
+        <location filename="../megatron_rows.py" line="53"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="51"/>
+        <location filename="../megatron_rows.py" line="54"/>
         <source>delayed scaling (amax history)</source>
         <translation>延迟缩放（amax 历史）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="52"/>
+        <location filename="../megatron_rows.py" line="55"/>
         <source>one scale per tensor, current (tensorwise)</source>
         <translation>每个张量一个当前缩放因子（tensorwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="53"/>
+        <location filename="../megatron_rows.py" line="56"/>
         <source>a scale per 32 values (MXFP8, Blackwell)</source>
         <translation>每 32 个值一个缩放因子（MXFP8，Blackwell）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="54"/>
+        <location filename="../megatron_rows.py" line="57"/>
         <source>a scale per 128 values (blockwise)</source>
         <translation>每 128 个值一个缩放因子（blockwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="56"/>
+        <location filename="../megatron_rows.py" line="59"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
@@ -2134,84 +2078,84 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../pickers.py" line="134"/>
-        <location filename="../pickers.py" line="138"/>
+        <location filename="../pickers.py" line="135"/>
+        <location filename="../pickers.py" line="139"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="138"/>
+        <location filename="../pickers.py" line="139"/>
         <source>Params</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="138"/>
+        <location filename="../pickers.py" line="139"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="139"/>
+        <location filename="../pickers.py" line="140"/>
         <source>Search models (e.g. llama 8b, qwen3, moe)</source>
         <translation>搜索模型（如 llama 8b、qwen3、moe）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="144"/>
+        <location filename="../pickers.py" line="149"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="145"/>
+        <location filename="../pickers.py" line="150"/>
         <source>Add a model from a local Hugging Face config.json</source>
         <translation>从本地 Hugging Face config.json 添加模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="146"/>
+        <location filename="../pickers.py" line="151"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="171"/>
+        <location filename="../pickers.py" line="179"/>
         <source>Looking for models on this computer…</source>
         <translation>正在查找本机上的模型…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="147"/>
+        <location filename="../pickers.py" line="152"/>
         <source>Look again for models in the Hugging Face cache and your folders</source>
         <translation>重新在 Hugging Face 缓存和你的文件夹中查找模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="148"/>
+        <location filename="../pickers.py" line="153"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="149"/>
+        <location filename="../pickers.py" line="154"/>
         <source>A folder with models (each with a config.json) to list under &quot;On this computer&quot;</source>
         <translation>一个包含模型（每个都有 config.json）的文件夹，列在“本机上的模型”下</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="175"/>
-        <location filename="../pickers.py" line="183"/>
+        <location filename="../pickers.py" line="200"/>
+        <location filename="../pickers.py" line="208"/>
         <source>Model: %s</source>
         <translation>模型：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="209"/>
+        <location filename="../pickers.py" line="237"/>
         <source>, %s active per token</source>
         <translation>，每个 token 激活 %s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="210"/>
+        <location filename="../pickers.py" line="238"/>
         <source>; %(e)d experts, top-%(k)d</source>
         <translation>；%(e)d 个专家，top-%(k)d</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="213"/>
+        <location filename="../pickers.py" line="241"/>
         <source>&lt;b&gt;%(name)s&lt;/b&gt;: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, %(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens</source>
         <translation>&lt;b&gt;%(name)s&lt;/b&gt;：%(params)s 参数%(active)s；%(layers)d 层，隐藏维度 %(hidden)d，%(heads)d 个注意力头（%(kv)d 个 KV 头）%(moe)s；词表 %(vocab)s；上下文 %(ctx)s 个 token</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="219"/>
+        <location filename="../pickers.py" line="247"/>
         <source>Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence</source>
         <translation>推理 KV 缓存（bf16，已考虑 GQA）：每条序列每 1,000 个 token 占 %s</translation>
     </message>
@@ -2290,7 +2234,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="41"/>
+        <location filename="../setup_panel.py" line="42"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
@@ -2315,17 +2259,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="53"/>
+        <location filename="../setup_panel.py" line="52"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="56"/>
+        <location filename="../setup_panel.py" line="55"/>
         <source>Which linear layers get adapters</source>
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59"/>
+        <location filename="../setup_panel.py" line="58"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
@@ -2340,67 +2284,67 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="62"/>
+        <location filename="../setup_panel.py" line="63"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="62"/>
+        <location filename="../setup_panel.py" line="64"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="63"/>
+        <location filename="../setup_panel.py" line="66"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="66"/>
+        <location filename="../setup_panel.py" line="68"/>
         <source>in the number format below (16/32-bit)</source>
         <translation>使用下方的数值格式（16/32 位）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="67"/>
+        <location filename="../setup_panel.py" line="69"/>
         <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
         <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="68"/>
+        <location filename="../setup_panel.py" line="70"/>
         <source>MXFP4: 4.25 bits per weight</source>
         <translation>MXFP4：每个权重 4.25 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="69"/>
+        <location filename="../setup_panel.py" line="71"/>
         <source>FP8: 8 bits per weight</source>
         <translation>FP8：每个权重 8 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="77"/>
+        <location filename="../setup_panel.py" line="78"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="78"/>
+        <location filename="../setup_panel.py" line="79"/>
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="79"/>
+        <location filename="../setup_panel.py" line="80"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="80"/>
+        <location filename="../setup_panel.py" line="81"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="82"/>
+        <location filename="../setup_panel.py" line="83"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="83"/>
+        <location filename="../setup_panel.py" line="84"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
@@ -2445,399 +2389,347 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="97"/>
+        <location filename="../setup_panel.py" line="96"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="100"/>
+        <location filename="../setup_panel.py" line="98"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="101"/>
+        <location filename="../setup_panel.py" line="99"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="102"/>
+        <location filename="../setup_panel.py" line="100"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="103"/>
+        <location filename="../setup_panel.py" line="101"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="104"/>
+        <location filename="../setup_panel.py" line="102"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="105"/>
+        <location filename="../setup_panel.py" line="103"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="106"/>
+        <location filename="../setup_panel.py" line="104"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109"/>
+        <location filename="../setup_panel.py" line="106"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="111"/>
+        <location filename="../setup_panel.py" line="108"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="113"/>
+        <location filename="../setup_panel.py" line="110"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115"/>
+        <location filename="../setup_panel.py" line="112"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="118"/>
+        <location filename="../setup_panel.py" line="114"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="119"/>
+        <location filename="../setup_panel.py" line="115"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="120"/>
+        <location filename="../setup_panel.py" line="116"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <source>Images per sequence (images per sample)</source>
-        <translation type="vanished">每个序列的图像数（每样本图像数）</translation>
-    </message>
-    <message>
-        <source>the tower&apos;s native size</source>
-        <translation type="vanished">编码器的原生尺寸</translation>
-    </message>
-    <message>
-        <source>Image side in pixels (image resolution)</source>
-        <translation type="vanished">图像边长像素（图像分辨率）</translation>
-    </message>
-    <message>
-        <source>not trained (frozen tower)</source>
-        <translation type="vanished">不训练（冻结编码器）</translation>
-    </message>
-    <message>
-        <source>trained with the model (trained tower)</source>
-        <translation type="vanished">与模型一起训练（训练编码器）</translation>
-    </message>
-    <message>
-        <source>Image encoder (vision tower)</source>
-        <translation type="vanished">图像编码器（视觉塔）</translation>
-    </message>
-    <message>
-        <location filename="../setup_panel.py" line="168"/>
+        <location filename="../setup_panel.py" line="156"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="169"/>
+        <location filename="../setup_panel.py" line="157"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="170"/>
+        <location filename="../setup_panel.py" line="158"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="171"/>
+        <location filename="../setup_panel.py" line="159"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="174"/>
+        <location filename="../setup_panel.py" line="161"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="175"/>
+        <location filename="../setup_panel.py" line="162"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="198"/>
+        <location filename="../setup_panel.py" line="185"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="202"/>
+        <location filename="../setup_panel.py" line="189"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="204"/>
+        <location filename="../setup_panel.py" line="191"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="206"/>
+        <location filename="../setup_panel.py" line="193"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="208"/>
+        <location filename="../setup_panel.py" line="195"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="210"/>
+        <location filename="../setup_panel.py" line="197"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="212"/>
+        <location filename="../setup_panel.py" line="199"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="214"/>
+        <location filename="../setup_panel.py" line="201"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="217"/>
+        <location filename="../setup_panel.py" line="204"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="218"/>
+        <location filename="../setup_panel.py" line="205"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221"/>
+        <location filename="../setup_panel.py" line="208"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223"/>
+        <location filename="../setup_panel.py" line="210"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="225"/>
+        <location filename="../setup_panel.py" line="212"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="227"/>
+        <location filename="../setup_panel.py" line="214"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="229"/>
+        <location filename="../setup_panel.py" line="216"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="232"/>
+        <location filename="../setup_panel.py" line="219"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <source>Images in each training sequence. Their tokens are part of the sequence length; a trained image encoder keeps activations for every image patch.</source>
-        <translation type="vanished">每个训练序列中的图像数。图像的 token 计入序列长度；训练图像编码器时，每个图像块的激活值都要保留。</translation>
-    </message>
-    <message>
-        <source>Side of each (square) image in pixels. Towers that read any size make more patches and tokens from larger images (Qwen2.5-VL, Pixtral); fixed-size towers resize every image (Gemma 3, Llama 4 tiles).</source>
-        <translation type="vanished">每张（正方形）图像的边长（像素）。可读任意尺寸的编码器会从更大的图像生成更多图像块和 token（Qwen2.5-VL、Pixtral）；固定尺寸的编码器会缩放每张图像（Gemma 3，Llama 4 分块）。</translation>
-    </message>
-    <message>
-        <source>Whether the image encoder and its projector are trained. Trained: their gradients, optimizer states and activations for every patch; frozen: only their weights. LoRA and QLoRA keep it frozen.</source>
-        <translation type="vanished">是否训练图像编码器及其投影层。训练：需要它们的梯度、优化器状态和每个图像块的激活值；冻结：只需要它们的权重。LoRA 和 QLoRA 保持其冻结。</translation>
-    </message>
-    <message>
-        <location filename="../setup_panel.py" line="234"/>
+        <location filename="../setup_panel.py" line="221"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="236"/>
+        <location filename="../setup_panel.py" line="223"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="238"/>
+        <location filename="../setup_panel.py" line="225"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="239"/>
+        <location filename="../setup_panel.py" line="226"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="241"/>
+        <location filename="../setup_panel.py" line="228"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="243"/>
+        <location filename="../setup_panel.py" line="230"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="246"/>
+        <location filename="../setup_panel.py" line="233"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="248"/>
+        <location filename="../setup_panel.py" line="235"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <source>Each image: %1 patches in the tower, %2 tokens of the sequence.</source>
-        <translation type="vanished">每张图像：编码器中 %1 个图像块，序列中 %2 个 token。</translation>
-    </message>
-    <message>
-        <source>The images need %1 tokens, more than the sequence length.</source>
-        <translation type="vanished">这些图像需要 %1 个 token，超过了序列长度。</translation>
-    </message>
-    <message>
-        <source>recompute attention only (selective)</source>
-        <translation type="vanished">仅重算注意力（选择性）</translation>
-    </message>
-    <message>
-        <location filename="../setup_panel.py" line="121"/>
+        <location filename="../setup_panel.py" line="117"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="124"/>
+        <location filename="../setup_panel.py" line="119"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="127"/>
+        <location filename="../setup_panel.py" line="121"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="128"/>
+        <location filename="../setup_panel.py" line="122"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="129"/>
+        <location filename="../setup_panel.py" line="123"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="132"/>
+        <location filename="../setup_panel.py" line="125"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142"/>
+        <location filename="../setup_panel.py" line="135"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="143"/>
+        <location filename="../setup_panel.py" line="136"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="144"/>
+        <location filename="../setup_panel.py" line="137"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="145"/>
+        <location filename="../setup_panel.py" line="138"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="146"/>
+        <location filename="../setup_panel.py" line="139"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="150"/>
+        <location filename="../setup_panel.py" line="142"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="151"/>
+        <location filename="../setup_panel.py" line="143"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="152"/>
+        <location filename="../setup_panel.py" line="144"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="153"/>
+        <location filename="../setup_panel.py" line="145"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="154"/>
+        <location filename="../setup_panel.py" line="146"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="157"/>
+        <location filename="../setup_panel.py" line="148"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="160"/>
+        <location filename="../setup_panel.py" line="150"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="161"/>
+        <location filename="../setup_panel.py" line="151"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="162"/>
+        <location filename="../setup_panel.py" line="152"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="165"/>
+        <location filename="../setup_panel.py" line="154"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <source>Advanced: parallelism</source>
-        <translation type="vanished">高级：并行</translation>
-    </message>
-    <message>
-        <location filename="../setup_panel.py" line="325"/>
+        <location filename="../setup_panel.py" line="312"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="325"/>
+        <location filename="../setup_panel.py" line="312"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="373"/>
+        <location filename="../setup_panel.py" line="360"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
@@ -2845,26 +2737,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SpeedChart</name>
     <message>
-        <location filename="../speed_panel.py" line="83"/>
+        <location filename="../speed_panel.py" line="84"/>
         <source>memory per GPU (%s)</source>
         <translation>每 GPU 显存（%s）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="84"/>
+        <location filename="../speed_panel.py" line="85"/>
         <source>tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="85"/>
+        <location filename="../speed_panel.py" line="86"/>
         <source>Blue: the largest micro-batch of a layout that fits · red ×: the smallest that does not · star: fastest plan · diamond: your set-up · dashed: capacity</source>
         <translation>蓝点：各布局放得下的最大 micro-batch · 红色 ×：放不下的最小 micro-batch · 星号：最快方案 · 菱形：当前设置 · 虚线：显存容量</translation>
     </message>
     <message>
-        <source>Blue: layouts that fit · red ×: the smallest micro-batch of a layout that does not · star: fastest plan · diamond: your set-up · dashed: capacity</source>
-        <translation type="vanished">蓝点：放得下的布局 · 红色 ×：放不下的布局（其最小 micro-batch）· 星号：最快方案 · 菱形：当前设置 · 虚线：显存容量</translation>
-    </message>
-    <message>
-        <location filename="../speed_panel.py" line="88"/>
+        <location filename="../speed_panel.py" line="89"/>
         <source>%d candidates over 1.5 times the capacity are off the chart</source>
         <translation>另有 %d 个超过显存容量 1.5 倍的候选未画出</translation>
     </message>
@@ -2872,66 +2760,62 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SpeedPanel</name>
     <message>
-        <location filename="../speed_panel.py" line="103"/>
+        <location filename="../speed_panel.py" line="104"/>
         <source>Search again</source>
         <translation>重新搜索</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="134"/>
+        <location filename="../speed_panel.py" line="135"/>
         <source>Searching every layout of these GPUs for the fastest that fit…</source>
         <translation>正在搜索这些 GPU 上的所有并行布局，寻找放得下且最快的……</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="174"/>
+        <location filename="../speed_panel.py" line="175"/>
         <source>The one layout of these GPUs searched in %s; the fastest that fit, same training:</source>
         <translation>用 %s 搜索了这些 GPU 唯一的一种布局；训练内容不变、放得下的最快方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="177"/>
+        <location filename="../speed_panel.py" line="178"/>
         <source>%(n)d layouts searched in %(time)s; the fastest that fit, same training:</source>
         <translation>用 %(time)s 搜索了 %(n)d 种布局；训练内容不变、放得下的最快方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="190"/>
+        <location filename="../speed_panel.py" line="194"/>
         <source>your set-up as it is</source>
         <translation>当前设置，保持不变</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="172"/>
+        <location filename="../speed_panel.py" line="173"/>
         <source>No layout of these GPUs fits without changing what you train.</source>
         <translation>不改变训练内容，这些 GPU 上没有放得下的布局。</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="182"/>
+        <location filename="../speed_panel.py" line="186"/>
         <source>Changes what you train:</source>
         <translation>会改变训练内容的方案：</translation>
     </message>
     <message>
-        <source>as it is</source>
-        <translation type="vanished">保持不变</translation>
-    </message>
-    <message>
-        <location filename="../speed_panel.py" line="191"/>
+        <location filename="../speed_panel.py" line="195"/>
         <source>%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s</source>
         <translation>%(tps)s tokens/s（每 GPU %(per_gpu)s），MFU %(mfu)s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="193"/>
+        <location filename="../speed_panel.py" line="197"/>
         <source>%s per GPU</source>
         <translation>每 GPU %s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="195"/>
+        <location filename="../speed_panel.py" line="199"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="199"/>
+        <location filename="../speed_panel.py" line="203"/>
         <source>This is your set-up already</source>
         <translation>这已经是当前设置</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="205"/>
+        <location filename="../speed_panel.py" line="209"/>
         <source>Use the faster layout</source>
         <translation>使用更快的布局</translation>
     </message>
@@ -3021,13 +2905,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../time_panel.py" line="130"/>
-        <location filename="../time_panel.py" line="191"/>
+        <location filename="../time_panel.py" line="195"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
         <location filename="../time_panel.py" line="131"/>
-        <location filename="../time_panel.py" line="196"/>
+        <location filename="../time_panel.py" line="200"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -3037,82 +2921,87 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="155"/>
+        <location filename="../time_panel.py" line="159"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="159"/>
+        <location filename="../time_panel.py" line="163"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="160"/>
+        <location filename="../time_panel.py" line="164"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="163"/>
+        <location filename="../time_panel.py" line="167"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="166"/>
+        <location filename="../time_panel.py" line="170"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="169"/>
+        <location filename="../time_panel.py" line="173"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="187"/>
+        <location filename="../time_panel.py" line="191"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="201"/>
+        <location filename="../time_panel.py" line="205"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="206"/>
+        <location filename="../time_panel.py" line="214"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="221"/>
+        <location filename="../time_panel.py" line="222"/>
+        <source>The step time of this scenario cannot be computed (%1); the memory estimate is unaffected.</source>
+        <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="238"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="222"/>
+        <location filename="../time_panel.py" line="239"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="223"/>
+        <location filename="../time_panel.py" line="240"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="225"/>
+        <location filename="../time_panel.py" line="242"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="227"/>
+        <location filename="../time_panel.py" line="244"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="229"/>
+        <location filename="../time_panel.py" line="246"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="232"/>
+        <location filename="../time_panel.py" line="249"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -3125,21 +3014,9 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>放得下</translation>
     </message>
     <message>
-        <source>TIGHT: only fits by eating into the safety reserve</source>
-        <translation type="vanished">偏紧：要占用安全余量才放得下</translation>
-    </message>
-    <message>
         <location filename="../results.py" line="46"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
-    </message>
-    <message>
-        <source>%s free per GPU</source>
-        <translation type="vanished">每块 GPU 剩余 %s</translation>
-    </message>
-    <message>
-        <source>over by %s per GPU</source>
-        <translation type="vanished">每块 GPU 超出 %s</translation>
     </message>
     <message>
         <location filename="../results.py" line="45"/>
@@ -3160,17 +3037,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>VisionRows</name>
     <message>
-        <location filename="../vision_rows.py" line="32"/>
+        <location filename="../vision_rows.py" line="33"/>
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="35"/>
+        <location filename="../vision_rows.py" line="36"/>
         <source>the tower&apos;s native size</source>
         <translation>编码器的原生尺寸</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="36"/>
+        <location filename="../vision_rows.py" line="37"/>
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（图像分辨率）</translation>
     </message>
@@ -3185,32 +3062,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>与模型一起训练（训练编码器）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="43"/>
+        <location filename="../vision_rows.py" line="42"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="49"/>
+        <location filename="../vision_rows.py" line="48"/>
         <source>Images in each training sequence. Their tokens are part of the sequence length; a trained image encoder keeps activations for every image patch.</source>
         <translation>每个训练序列中的图像数。图像的 token 计入序列长度；训练图像编码器时，每个图像块的激活值都要保留。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="52"/>
+        <location filename="../vision_rows.py" line="51"/>
         <source>Side of each (square) image in pixels. Towers that read any size make more patches and tokens from larger images (Qwen2.5-VL, Pixtral); fixed-size towers resize every image (Gemma 3, Llama 4 tiles).</source>
         <translation>每张（正方形）图像的边长（像素）。可读任意尺寸的编码器会从更大的图像生成更多图像块和 token（Qwen2.5-VL、Pixtral）；固定尺寸的编码器会缩放每张图像（Gemma 3，Llama 4 分块）。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="55"/>
+        <location filename="../vision_rows.py" line="54"/>
         <source>Whether the image encoder and its projector are trained. Trained: their gradients, optimizer states and activations for every patch; frozen: only their weights. LoRA and QLoRA keep it frozen.</source>
         <translation>是否训练图像编码器及其投影层。训练：需要它们的梯度、优化器状态和每个图像块的激活值；冻结：只需要它们的权重。LoRA 和 QLoRA 保持其冻结。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="80"/>
+        <location filename="../vision_rows.py" line="79"/>
         <source>Each image: %1 patches in the tower, %2 tokens of the sequence.</source>
         <translation>每张图像：编码器中 %1 个图像块，序列中 %2 个 token。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="83"/>
+        <location filename="../vision_rows.py" line="82"/>
         <source>The images need %1 tokens, more than the sequence length.</source>
         <translation>这些图像需要 %1 个 token，超过了序列长度。</translation>
     </message>
@@ -3218,136 +3095,132 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="110"/>
+        <location filename="../../engine/cli.py" line="108"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="112"/>
+        <location filename="../../engine/cli.py" line="110"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="112"/>
+        <location filename="../../engine/cli.py" line="110"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="113"/>
+        <location filename="../../engine/cli.py" line="111"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="113"/>
+        <location filename="../../engine/cli.py" line="111"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="116"/>
+        <location filename="../../engine/cli.py" line="114"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/cli.py" line="119"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="122"/>
+        <location filename="../../engine/cli.py" line="120"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="122"/>
+        <location filename="../../engine/cli.py" line="120"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="123"/>
+        <location filename="../../engine/cli.py" line="121"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="126"/>
+        <location filename="../../engine/cli.py" line="124"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="128"/>
+        <location filename="../../engine/cli.py" line="126"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="130"/>
+        <location filename="../../engine/cli.py" line="128"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="132"/>
+        <location filename="../../engine/cli.py" line="130"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="135"/>
+        <location filename="../../engine/cli.py" line="133"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="139"/>
+        <location filename="../../engine/cli.py" line="137"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="146"/>
+        <location filename="../../engine/cli.py" line="144"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="149"/>
+        <location filename="../../engine/cli.py" line="147"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <source>Verdict: {verdict} (over by {bytes} per GPU)</source>
-        <translation type="vanished">结论：{verdict}（每张 GPU 超出 {bytes}）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/cli.py" line="151"/>
+        <location filename="../../engine/cli.py" line="149"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="189"/>
+        <location filename="../../engine/cli.py" line="190"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="193"/>
+        <location filename="../../engine/cli.py" line="194"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="195"/>
+        <location filename="../../engine/cli.py" line="196"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="198"/>
+        <location filename="../../engine/cli.py" line="199"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="200"/>
+        <location filename="../../engine/cli.py" line="201"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="384"/>
+        <location filename="../../engine/cli.py" line="354"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="387"/>
+        <location filename="../../engine/cli.py" line="357"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -3462,57 +3335,57 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="19"/>
+        <location filename="../../engine/configs/review.py" line="21"/>
         <source>Read {n} file(s): {formats}</source>
         <translation>已读取 {n} 个文件：{formats}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="23"/>
+        <location filename="../../engine/configs/review.py" line="25"/>
         <source>Scenario:</source>
         <translation>方案：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="26"/>
+        <location filename="../../engine/configs/review.py" line="28"/>
         <source>Mapped:</source>
         <translation>已映射：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="29"/>
+        <location filename="../../engine/configs/review.py" line="31"/>
         <source>Assumed:</source>
         <translation>已假定：</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/review.py" line="32"/>
+        <location filename="../../engine/configs/review.py" line="34"/>
         <source>Not used:</source>
         <translation>未使用：</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="47"/>
+        <location filename="../../engine/timing/speed_report.py" line="49"/>
         <source>As it is: {verdict}, {tps} tokens/s ({step} per step)</source>
         <translation>当前：{verdict}，{tps} tokens/s（每步 {step}）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="50"/>
+        <location filename="../../engine/timing/speed_report.py" line="52"/>
         <source>Fastest layouts that fit, same training (same GPUs, global batch, method and numerics):</source>
         <translation>放得下的最快布局，训练内容不变（同样的 GPU、全局 batch、方法和数值格式）：</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="53"/>
+        <location filename="../../engine/timing/speed_report.py" line="55"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="57"/>
+        <location filename="../../engine/timing/speed_report.py" line="59"/>
         <source>{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}, {total} per GPU: {changes}</source>
         <translation>{i}. {tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}，每 GPU {total}：{changes}</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="64"/>
+        <location filename="../../engine/timing/speed_report.py" line="66"/>
         <source>Faster or fitting only if you change what you train:</source>
         <translation>只有改变训练内容才更快或放得下：</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="67"/>
+        <location filename="../../engine/timing/speed_report.py" line="69"/>
         <source>Searched {layouts} layouts ({estimates} memory estimates) in {seconds}.</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
@@ -3530,7 +3403,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="226"/>
+        <location filename="../main_window.py" line="227"/>
         <location filename="../../engine/breakdown.py" line="53"/>
         <location filename="../../engine/breakdown.py" line="55"/>
         <source>fits</source>
@@ -3550,47 +3423,47 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/architecture.py" line="296"/>
+        <source>config.json ({model_type}) has mixture-of-experts layers with {n} experts and {k} per token; each must be at least 1.</source>
+        <translation>config.json（{model_type}）中有混合专家（MoE）层，专家数为 {n}，每个 token 路由到 {k} 个；两者都必须至少为 1。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/architecture.py" line="332"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="304"/>
+        <location filename="../../engine/architecture.py" line="340"/>
         <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
         <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="322"/>
+        <location filename="../../engine/architecture.py" line="321"/>
         <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
         <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="335"/>
+        <location filename="../../engine/architecture.py" line="376"/>
         <location filename="../../engine/hf_families.py" line="80"/>
         <source>num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads}).</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="345"/>
+        <location filename="../../engine/architecture.py" line="350"/>
         <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
         <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/config_file.py" line="19"/>
-        <source>{p} is not a file.</source>
-        <translation>{p} 不是文件。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/config_file.py" line="22"/>
+        <location filename="../../engine/config_file.py" line="24"/>
         <source>{name} is larger than 4 MB; a config.json is a few kilobytes. Is it a weights file?</source>
         <translation>{name} 大于 4 MB，而 config.json 通常只有几 KB。它是不是权重文件？</translation>
     </message>
     <message>
-        <location filename="../../engine/config_file.py" line="31"/>
+        <location filename="../../engine/config_file.py" line="38"/>
         <source>{name} is not a JSON config file ({exc}).</source>
         <translation>{name} 不是 JSON 配置文件（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/config_file.py" line="35"/>
+        <location filename="../../engine/config_file.py" line="42"/>
         <source>{name} does not look like a Hugging Face config.json (no &apos;model_type&apos;).</source>
         <translation>{name} 看起来不像 Hugging Face config.json（没有 &apos;model_type&apos;）。</translation>
     </message>
@@ -3663,60 +3536,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="205"/>
+        <location filename="../../engine/detailed.py" line="220"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="228"/>
+        <location filename="../../engine/detailed.py" line="271"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="231"/>
+        <location filename="../../engine/detailed.py" line="274"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <source>Logits and cross-entropy (fp32)</source>
-        <translation type="vanished">Logits 与交叉熵（fp32）</translation>
-    </message>
-    <message>
-        <source>b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors</source>
-        <translation type="vanished">b·s·V x（计算精度字节数 + 4 升精度 + 4 log-softmax）；反向：3 个 fp32 b·s·V 张量</translation>
-    </message>
-    <message>
-        <location filename="../../engine/detailed.py" line="239"/>
+        <location filename="../../engine/detailed.py" line="278"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="261"/>
+        <location filename="../../engine/detailed.py" line="306"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="264"/>
+        <location filename="../../engine/detailed.py" line="309"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="270"/>
+        <location filename="../../engine/detailed.py" line="315"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="273"/>
+        <location filename="../../engine/detailed.py" line="318"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="315"/>
+        <location filename="../../engine/detailed.py" line="368"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="318"/>
+        <location filename="../../engine/detailed.py" line="371"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -3731,266 +3596,238 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="298"/>
+        <location filename="../../engine/detailed.py" line="346"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="301"/>
+        <location filename="../../engine/detailed.py" line="349"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <source>tower blocks x tensors kept per patch (derived per operation, not traced)</source>
-        <translation type="vanished">视觉塔层数 × 每个图块保留的张量（按算子推导，未经追踪验证）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/detailed.py" line="323"/>
+        <location filename="../../engine/detailed.py" line="376"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="326"/>
+        <location filename="../../engine/detailed.py" line="379"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="133"/>
+        <location filename="../../engine/stage_states.py" line="132"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="136"/>
+        <location filename="../../engine/stage_states.py" line="135"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="154"/>
+        <location filename="../../engine/stage_states.py" line="153"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="157"/>
+        <location filename="../../engine/stage_states.py" line="156"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <source>min(5e8, params) elements x bytes (DeepSpeed defaults)</source>
-        <translation type="vanished">min(5e8, params) 个元素 x 字节数（DeepSpeed 默认值）</translation>
-    </message>
-    <message>
-        <source>Expert-parallel all-to-all buffers</source>
-        <translation type="vanished">专家并行 all-to-all 缓冲区</translation>
-    </message>
-    <message>
-        <source>dispatch + combine: 2 x b·s·top_k·h x compute bytes</source>
-        <translation type="vanished">分发 + 合并：2 x b·s·top_k·h x 计算精度字节数</translation>
-    </message>
-    <message>
-        <location filename="../../engine/stage_states.py" line="177"/>
+        <location filename="../../engine/stage_states.py" line="176"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="180"/>
+        <location filename="../../engine/stage_states.py" line="179"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="63"/>
+        <location filename="../../engine/estimate.py" line="62"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <source>0.5 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
-        <translation type="vanished">每个进程 0.5 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/estimate.py" line="71"/>
+        <location filename="../../engine/estimate.py" line="70"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <source>10% of memory that comes and goes + 1% of model states</source>
-        <translation type="vanished">反复分配和释放的显存的 10% + 模型状态的 1%</translation>
-    </message>
-    <message>
-        <location filename="../../engine/estimate.py" line="66"/>
+        <location filename="../../engine/estimate.py" line="65"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="74"/>
+        <location filename="../../engine/estimate.py" line="73"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="81"/>
+        <location filename="../../engine/estimate.py" line="80"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="84"/>
+        <location filename="../../engine/estimate.py" line="83"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="108"/>
+        <location filename="../../engine/estimate.py" line="107"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="112"/>
+        <location filename="../../engine/estimate.py" line="111"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="116"/>
+        <location filename="../../engine/estimate.py" line="115"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="119"/>
+        <location filename="../../engine/estimate.py" line="118"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="124"/>
+        <location filename="../../engine/estimate.py" line="123"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="128"/>
+        <location filename="../../engine/estimate.py" line="127"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="135"/>
+        <location filename="../../engine/estimate.py" line="134"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="138"/>
+        <location filename="../../engine/estimate.py" line="137"/>
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="142"/>
+        <location filename="../../engine/estimate.py" line="141"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="153"/>
+        <location filename="../../engine/estimate.py" line="152"/>
         <location filename="../../engine/family.py" line="44"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="158"/>
+        <location filename="../../engine/estimate.py" line="157"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="53"/>
+        <location filename="../../engine/model_states.py" line="82"/>
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="56"/>
+        <location filename="../../engine/model_states.py" line="85"/>
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="67"/>
+        <location filename="../../engine/model_states.py" line="96"/>
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="70"/>
+        <location filename="../../engine/model_states.py" line="99"/>
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="82"/>
+        <location filename="../../engine/model_states.py" line="118"/>
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
     <message>
-        <source>quantised params x (bits/8 + quantisation constants)</source>
-        <translation type="vanished">量化参数量 x（bits/8 + 量化常数）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/model_states.py" line="111"/>
+        <location filename="../../engine/model_states.py" line="149"/>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="114"/>
+        <location filename="../../engine/model_states.py" line="152"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="146"/>
+        <location filename="../../engine/model_states.py" line="187"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="129"/>
+        <location filename="../../engine/model_states.py" line="171"/>
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="85"/>
+        <location filename="../../engine/model_states.py" line="121"/>
         <source>quantised params / shards x (bits/8 + quantisation constants)</source>
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="97"/>
+        <location filename="../../engine/model_states.py" line="133"/>
         <source>Frozen weights in the released storage</source>
         <translation>按发布格式存储的冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="100"/>
+        <location filename="../../engine/model_states.py" line="136"/>
         <source>stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)</source>
         <translation>存储的数值 / 分片数 × 每个数值的字节数（MXFP4：4 位 + 每 32 个数值一个 8 位缩放因子；FP8：1 字节 + 每个 128x128 块一个 fp32 缩放因子）</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="136"/>
+        <location filename="../../engine/model_states.py" line="178"/>
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="142"/>
+        <location filename="../../engine/model_states.py" line="184"/>
         <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="163"/>
+        <location filename="../../engine/model_states.py" line="209"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="166"/>
+        <location filename="../../engine/model_states.py" line="212"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="186"/>
+        <location filename="../../engine/model_states.py" line="232"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="189"/>
+        <location filename="../../engine/model_states.py" line="235"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="199"/>
+        <location filename="../../engine/model_states.py" line="57"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="202"/>
+        <location filename="../../engine/model_states.py" line="60"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
@@ -4021,499 +3858,432 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是预设 id（如 &quot;h100-sxm-80gb&quot;）或 {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="242"/>
+        <location filename="../../engine/keys.py" line="54"/>
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="57"/>
+        <location filename="../../engine/input_bounds.py" line="37"/>
         <source>must be a finite number, not {p}.</source>
         <translation>必须是有限的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="59"/>
+        <location filename="../../engine/input_bounds.py" line="39"/>
         <source>must be at most {maximum}, not {p}.</source>
         <translation>最大为 {maximum}，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="69"/>
+        <location filename="../../engine/input_bounds.py" line="50"/>
         <source>is longer than {limit} characters.</source>
         <translation>超过了 {limit} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="75"/>
+        <location filename="../../engine/input_bounds.py" line="56"/>
         <source>the name is longer than {limit} characters.</source>
         <translation>名称超过了 {limit} 个字符。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="133"/>
+        <location filename="../../engine/input_bounds.py" line="122"/>
         <source>config.json &apos;{key}&apos; must be a finite number, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是有限的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="137"/>
+        <location filename="../../engine/input_bounds.py" line="126"/>
         <source>config.json &apos;{key}&apos; is {p}, far beyond any real model.</source>
         <translation>config.json 中的 &apos;{key}&apos; 为 {p}，远超任何真实模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="145"/>
+        <location filename="../../engine/input_bounds.py" line="134"/>
         <source>config.json &apos;{key}&apos; must be a whole number, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是整数，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="149"/>
+        <location filename="../../engine/input_bounds.py" line="138"/>
         <source>config.json &apos;{key}&apos; must be between {low} and {high}, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须在 {low} 到 {high} 之间，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="154"/>
+        <location filename="../../engine/input_bounds.py" line="143"/>
         <source>config.json &apos;{key}&apos; must be a number from 0 to 1, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是 0 到 1 之间的数字，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="159"/>
+        <location filename="../../engine/input_bounds.py" line="148"/>
         <source>config.json &apos;{key}&apos; must be a number of at least 0 or null, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是不小于 0 的数字或 null，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="164"/>
+        <location filename="../../engine/input_bounds.py" line="153"/>
         <source>config.json &apos;{key}&apos; must be true or false, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是 true 或 false，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="169"/>
+        <location filename="../../engine/input_bounds.py" line="158"/>
         <source>config.json &apos;{key}&apos; must be a list of layer numbers from 0 to 9,999.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是 0 到 9,999 之间的层编号列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="174"/>
+        <location filename="../../engine/input_bounds.py" line="163"/>
         <source>config.json &apos;{key}&apos; ({p}) cannot exceed the number of experts ({n}).</source>
         <translation>config.json 中的 &apos;{key}&apos;（{p}）不能超过专家数量（{n}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="178"/>
+        <location filename="../../engine/input_bounds.py" line="167"/>
         <source>config.json &apos;{key}&apos; ({p}) exceeds hidden_size ({h}), so each head would have no width; set head_dim.</source>
         <translation>config.json 中的 &apos;{key}&apos;（{p}）超过了 hidden_size（{h}），每个注意力头将没有宽度；请设置 head_dim。</translation>
     </message>
     <message>
-        <location filename="../../engine/input_bounds.py" line="186"/>
+        <location filename="../../engine/keys.py" line="74"/>
         <source>must be at least {minimum}, not {value}.</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="250"/>
+        <location filename="../../engine/scenario.py" line="334"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="254"/>
+        <location filename="../../engine/scenario.py" line="338"/>
         <source>is not a scenario key. Known keys: {p}.</source>
         <translation>不是有效的场景键。已知的键：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="261"/>
+        <location filename="../../engine/scenario.py" line="345"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="266"/>
+        <location filename="../../engine/scenario.py" line="350"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="273"/>
+        <location filename="../../engine/keys.py" line="128"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="284"/>
+        <location filename="../../engine/scenario.py" line="159"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="289"/>
+        <location filename="../../engine/scenario.py" line="141"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="68"/>
-        <location filename="../../engine/frameworks/keys.py" line="93"/>
+        <location filename="../../engine/keys.py" line="146"/>
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="99"/>
+        <location filename="../../engine/keys.py" line="172"/>
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="71"/>
+        <location filename="../../engine/keys.py" line="109"/>
         <source>must be a whole number of at least 1, not {p!r}.</source>
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="108"/>
+        <location filename="../../engine/scenario.py" line="166"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="81"/>
+        <location filename="../../engine/keys.py" line="169"/>
         <source>must be true, false or &quot;auto&quot;, not {p!r}.</source>
         <translation>必须为 true、false 或 &quot;auto&quot;，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/frameworks/keys.py" line="121"/>
-        <location filename="../../engine/frameworks/keys.py" line="127"/>
-        <location filename="../../engine/frameworks/keys.py" line="138"/>
+        <location filename="../../engine/keys.py" line="229"/>
         <source>must be a list naming {p}; got {p2!r}.</source>
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="302"/>
+        <location filename="../../engine/scenario.py" line="92"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="308"/>
+        <location filename="../../engine/scenario.py" line="130"/>
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="315"/>
+        <location filename="../../engine/scenario.py" line="219"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="322"/>
+        <location filename="../../engine/scenario.py" line="223"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <source>world size {world_size} (gpus_per_node x nodes) is not divisible by tp x pp x cp = {shards}.</source>
-        <translation type="vanished">world size {world_size}（gpus_per_node x nodes）不能被 tp x pp x cp = {shards} 整除。</translation>
-    </message>
-    <message>
-        <source>must divide the model&apos;s {heads} attention heads; {tp} does not.</source>
-        <translation type="vanished">必须能整除模型的 {heads} 个注意力头；{tp} 不能。</translation>
-    </message>
-    <message>
-        <source>{tp} and the model&apos;s {kv_heads} KV heads must divide one another.</source>
-        <translation type="vanished">{tp} 与模型的 {kv_heads} 个 KV 头之间必须有一方能整除另一方。</translation>
-    </message>
-    <message>
-        <source>cannot exceed the model&apos;s {layers} layers.</source>
-        <translation type="vanished">不能超过模型的 {layers} 层。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/consistency.py" line="58"/>
+        <location filename="../../engine/consistency.py" line="67"/>
         <source>more than one virtual stage per rank needs pp_schedule interleaved-1f1b.</source>
         <translation>每个 rank 多于一个虚拟阶段需要 pp_schedule 为 interleaved-1f1b。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="63"/>
+        <location filename="../../engine/consistency.py" line="72"/>
         <source>pp x vpp = {chunks} model chunks cannot exceed the model&apos;s {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <source>expert parallelism needs a mixture-of-experts model.</source>
-        <translation type="vanished">专家并行需要混合专家（MoE）模型。</translation>
-    </message>
-    <message>
-        <source>must divide the model&apos;s {n_experts} experts; {ep} does not.</source>
-        <translation type="vanished">必须能整除模型的 {n_experts} 个专家；{ep} 不能。</translation>
-    </message>
-    <message>
-        <source>must divide the data-parallel ranks ({p}); {ep} does not.</source>
-        <translation type="vanished">必须能整除数据并行的 rank 数（{p}）；{ep} 不能。</translation>
-    </message>
-    <message>
-        <source>must divide seq_len ({seq_len}); {cp} does not.</source>
-        <translation type="vanished">必须能整除 seq_len（{seq_len}）；{cp} 不能。</translation>
-    </message>
-    <message>
-        <source>FSDP full sharding is ZeRO-3; it cannot be combined with zero_stage {zero_stage}.</source>
-        <translation type="vanished">FSDP 完全分片就是 ZeRO-3，不能与 zero_stage {zero_stage} 同时使用。</translation>
-    </message>
-    <message>
-        <source>offloading needs ZeRO (stage 1 or more) or FSDP to move states to the CPU.</source>
-        <translation type="vanished">卸载需要 ZeRO（stage 1 及以上）或 FSDP，才能把状态移到 CPU。</translation>
-    </message>
-    <message>
-        <source>offloading parameters needs ZeRO-3 or FSDP.</source>
-        <translation type="vanished">卸载参数需要 ZeRO-3 或 FSDP。</translation>
-    </message>
-    <message>
-        <source>{bad!r} is not a linear layer of this model; choose from {p} or &quot;all-linear&quot;.</source>
-        <translation type="vanished">{bad!r} 不是此模型的线性层；请从 {p} 或 &quot;all-linear&quot; 中选择。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/consistency.py" line="22"/>
+        <location filename="../../engine/consistency.py" line="31"/>
         <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="28"/>
+        <location filename="../../engine/consistency.py" line="37"/>
         <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="37"/>
+        <location filename="../../engine/consistency.py" line="46"/>
         <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="44"/>
+        <location filename="../../engine/consistency.py" line="53"/>
         <source>Tensor-parallel size {tp} and the model&apos;s {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="53"/>
+        <location filename="../../engine/consistency.py" line="62"/>
         <source>Pipeline-parallel size {pp} cannot exceed the model&apos;s {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="70"/>
+        <location filename="../../engine/consistency.py" line="83"/>
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="75"/>
+        <location filename="../../engine/consistency.py" line="88"/>
         <source>Expert-parallel size {ep} must divide the model&apos;s {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="82"/>
+        <location filename="../../engine/consistency.py" line="95"/>
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="90"/>
+        <location filename="../../engine/consistency.py" line="103"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="96"/>
+        <location filename="../../engine/consistency.py" line="113"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="102"/>
+        <location filename="../../engine/consistency.py" line="119"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="106"/>
+        <location filename="../../engine/consistency.py" line="123"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="111"/>
+        <location filename="../../engine/consistency.py" line="132"/>
         <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="121"/>
+        <location filename="../../engine/consistency.py" line="142"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="131"/>
+        <location filename="../../engine/consistency.py" line="152"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="138"/>
+        <location filename="../../engine/consistency.py" line="159"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="143"/>
+        <location filename="../../engine/consistency.py" line="164"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
     <message>
-        <source>QLoRA&apos;s 4/8-bit base weights are not sharded by ZeRO-3 here; use 0-2.</source>
-        <translation type="vanished">这里 QLoRA 的 4/8-bit 基础权重不会被 ZeRO-3 分片；请使用 0-2。</translation>
-    </message>
-    <message>
-        <source>{name} is larger than 8 MB; a scenario is a few kilobytes.</source>
-        <translation type="vanished">{name} 大于 8 MB，而场景文件通常只有几 KB。</translation>
-    </message>
-    <message>
-        <source>cannot read {p}: {p2}.</source>
-        <translation type="vanished">无法读取 {p}：{p2}。</translation>
-    </message>
-    <message>
-        <source>{name} is not valid JSON ({exc}).</source>
-        <translation type="vanished">{name} 不是有效的 JSON（{exc}）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/seeds.py" line="76"/>
+        <location filename="../../engine/seeds.py" line="89"/>
         <source>Base model (seed 004)</source>
         <translation>基础模型（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="79"/>
+        <location filename="../../engine/seeds.py" line="92"/>
         <source>N x 2 (LoRA) or N x 0.6 (QLoRA, &apos;typical setting&apos;)</source>
         <translation>N x 2（LoRA）或 N x 0.6（QLoRA，“典型设置”）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="87"/>
+        <location filename="../../engine/seeds.py" line="100"/>
         <source>LoRA training states (seed 004)</source>
         <translation>LoRA 训练状态（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="90"/>
+        <location filename="../../engine/seeds.py" line="103"/>
         <source>N_lora x c_opt, N_lora = L x 18 x r x H</source>
         <translation>N_lora x c_opt, N_lora = L x 18 x r x H</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="104"/>
+        <location filename="../../engine/seeds.py" line="120"/>
         <source>Activations (K-factor)</source>
         <translation>激活值（K 系数）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="107"/>
+        <location filename="../../engine/seeds.py" line="123"/>
         <source>B x T x H x L x K x 2 bytes</source>
         <translation>B x T x H x L x K x 2 字节</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="122"/>
+        <location filename="../../engine/seeds.py" line="135"/>
         <source>Activations (alpha x active params)</source>
         <translation>激活值（alpha x 激活参数量）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="125"/>
+        <location filename="../../engine/seeds.py" line="138"/>
         <source>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</source>
         <translation>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="135"/>
+        <location filename="../../engine/seeds.py" line="145"/>
         <source>Activations (per operation)</source>
         <translation>激活值（逐算子）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="138"/>
+        <location filename="../../engine/seeds.py" line="148"/>
         <source>per layer 60bsh + 10bas^2 (flash removes the s^2 term; checkpointing keeps 2bsh)</source>
         <translation>每层 60bsh + 10bas^2（flash 去掉 s^2 项；激活检查点保留 2bsh）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="152"/>
+        <location filename="../../engine/seeds.py" line="167"/>
         <source>Logits spike (fp32)</source>
         <translation>Logits 尖峰（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="155"/>
+        <location filename="../../engine/seeds.py" line="170"/>
         <source>b x s x V x 4</source>
         <translation>b x s x V x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="164"/>
+        <location filename="../../engine/seeds.py" line="179"/>
         <source>EP all-to-all buffers</source>
         <translation>EP all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="167"/>
+        <location filename="../../engine/seeds.py" line="182"/>
         <source>ep x capacity x h x 2 bytes x 2 directions</source>
         <translation>ep x capacity x h x 2 字节 x 2 个方向</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="175"/>
+        <location filename="../../engine/seeds.py" line="190"/>
         <source>CUDA context (seed 000)</source>
         <translation>CUDA 上下文（seed 000）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="178"/>
+        <location filename="../../engine/seeds.py" line="193"/>
         <source>1 GB</source>
         <translation>1 GB</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="45"/>
+        <location filename="../../engine/solver.py" line="46"/>
         <source>global batch</source>
         <translation>全局批次大小</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="45"/>
+        <location filename="../../engine/solver.py" line="46"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="46"/>
+        <location filename="../../engine/solver.py" line="47"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="46"/>
+        <location filename="../../engine/solver.py" line="47"/>
         <source>hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="47"/>
+        <location filename="../../engine/solver.py" line="48"/>
         <source>numerics</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="93"/>
+        <location filename="../../engine/solver.py" line="94"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="94"/>
+        <location filename="../../engine/solver.py" line="95"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="95"/>
+        <location filename="../../engine/solver.py" line="96"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="96"/>
+        <location filename="../../engine/solver.py" line="97"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="99"/>
+        <location filename="../../engine/solver.py" line="100"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="100"/>
+        <location filename="../../engine/solver.py" line="101"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="101"/>
+        <location filename="../../engine/solver.py" line="102"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="102"/>
+        <location filename="../../engine/solver.py" line="103"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="103"/>
+        <location filename="../../engine/solver.py" line="104"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="104"/>
+        <location filename="../../engine/solver.py" line="105"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="105"/>
+        <location filename="../../engine/solver.py" line="106"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="114"/>
+        <location filename="../../engine/solver.py" line="115"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="117"/>
+        <location filename="../../engine/solver.py" line="118"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
@@ -4618,17 +4388,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="39"/>
+        <location filename="../../engine/suggest.py" line="40"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="42"/>
+        <location filename="../../engine/suggest.py" line="43"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="44"/>
+        <location filename="../../engine/suggest.py" line="45"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
@@ -4743,25 +4513,56 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="45"/>
+        <location filename="../../engine/safe_read.py" line="46"/>
         <source>{name} is a folder, not a file.</source>
         <translation>{name} 是文件夹，不是文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="47"/>
+        <location filename="../../engine/safe_read.py" line="48"/>
         <source>{name} is a pipe (FIFO), not a regular file; it is not read.</source>
         <translation>{name} 是管道（FIFO），不是普通文件；不会读取它。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="49"/>
+        <location filename="../../engine/safe_read.py" line="50"/>
         <source>{name} is a device or socket, not a regular file; it is not read.</source>
         <translation>{name} 是设备或套接字，不是普通文件；不会读取它。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="53"/>
-        <location filename="../../engine/safe_read.py" line="67"/>
+        <location filename="../../engine/safe_read.py" line="54"/>
+        <location filename="../../engine/safe_read.py" line="68"/>
         <source>{name} is larger than {limit}, which is more than such a file can be.</source>
         <translation>{name} 大于 {limit}，超出了此类文件可能的大小。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_read.py" line="79"/>
+        <location filename="../../engine/safe_read.py" line="80"/>
+        <source>permission denied</source>
+        <translation>没有访问权限</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_read.py" line="81"/>
+        <source>there is no such file</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_read.py" line="82"/>
+        <source>its symbolic links form a loop</source>
+        <translation>其符号链接构成了循环</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_read.py" line="83"/>
+        <source>it is a folder</source>
+        <translation>它是文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_read.py" line="84"/>
+        <source>its name is too long</source>
+        <translation>文件名过长</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_read.py" line="85"/>
+        <source>the disk reported an input/output error</source>
+        <translation>磁盘报告了输入/输出错误</translation>
     </message>
     <message>
         <location filename="../../engine/scenario_file.py" line="34"/>
@@ -4824,165 +4625,205 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="72"/>
+        <location filename="../../engine/configs/importing.py" line="71"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="96"/>
+        <location filename="../../engine/configs/importing.py" line="95"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="133"/>
+        <location filename="../../engine/configs/importing.py" line="132"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="145"/>
+        <location filename="../../engine/configs/importing.py" line="144"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="148"/>
+        <location filename="../../engine/configs/importing.py" line="147"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="184"/>
+        <location filename="../../engine/configs/references.py" line="63"/>
         <source>{ref} cannot be read: {exc}</source>
         <translation>无法读取 {ref}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="193"/>
+        <location filename="../../engine/configs/references.py" line="77"/>
         <source>{ref} was not imported: ZeRO stage {stage} taken from its name</source>
         <translation>未导入 {ref}：根据文件名取 ZeRO 阶段 {stage}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="204"/>
+        <location filename="../../engine/configs/references.py" line="88"/>
         <source>{ref} was not imported: offload taken from its name</source>
         <translation>未导入 {ref}：根据文件名取卸载设置</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="210"/>
+        <location filename="../../engine/configs/references.py" line="94"/>
+        <source>{ref} is outside the job&apos;s folder, so it was not read; give it with the other files to import it</source>
+        <translation>{ref} 位于该训练任务的文件夹之外，因此未读取；如需导入，请把它与其他文件一起给出</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/references.py" line="104"/>
         <source>{ref} was not imported; import it together with this file</source>
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="244"/>
+        <location filename="../../engine/configs/importing.py" line="192"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="266"/>
+        <location filename="../../engine/configs/importing.py" line="214"/>
         <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
         <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="277"/>
+        <location filename="../../engine/configs/importing.py" line="225"/>
         <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="291"/>
+        <location filename="../../engine/configs/importing.py" line="239"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="307"/>
+        <location filename="../../engine/configs/importing.py" line="255"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="313"/>
+        <location filename="../../engine/configs/importing.py" line="261"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="319"/>
+        <location filename="../../engine/configs/importing.py" line="267"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="359"/>
+        <location filename="../../engine/configs/importing.py" line="307"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="379"/>
+        <location filename="../../engine/configs/importing.py" line="327"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="389"/>
+        <location filename="../../engine/configs/importing.py" line="337"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="411"/>
+        <location filename="../../engine/configs/importing.py" line="359"/>
         <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
         <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="35"/>
-        <location filename="../../engine/configs/reading.py" line="49"/>
+        <location filename="../../engine/configs/reading.py" line="52"/>
         <source>{name} is larger than 1 MB; a training config is a few kilobytes.</source>
         <translation>{name} 大于 1 MB；训练配置通常只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="41"/>
+        <location filename="../../engine/config_file.py" line="32"/>
+        <location filename="../../engine/configs/reading.py" line="44"/>
         <source>Cannot read {name}: {why}.</source>
         <translation>无法读取 {name}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="52"/>
+        <location filename="../../engine/configs/reading.py" line="59"/>
+        <source>{name} is damaged UTF-16 text; save it as UTF-8 and import it again.</source>
+        <translation>{name} 是已损坏的 UTF-16 文本；请将其另存为 UTF-8 后重新导入。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/reading.py" line="64"/>
         <source>{name} is a binary file, not a text configuration.</source>
         <translation>{name} 是二进制文件，不是文本配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="57"/>
+        <location filename="../../engine/configs/reading.py" line="69"/>
         <source>{name} is not UTF-8 text, so it is not a configuration file.</source>
         <translation>{name} 不是 UTF-8 文本，因此不是配置文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="64"/>
+        <location filename="../../engine/configs/reading.py" line="76"/>
         <source>{name} is not valid {kind} ({detail}).</source>
         <translation>{name} 不是有效的 {kind}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="118"/>
+        <location filename="../../engine/configs/reading.py" line="136"/>
+        <source>{name} holds a number of thousands of digits; no setting is that large, so it is not imported.</source>
+        <translation>{name} 中有一个长达数千位的数字；没有哪项设置会有这么大，因此不予导入。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/reading.py" line="150"/>
         <source>{name} is nested more than {depth} levels deep; a training config is not.</source>
         <translation>{name} 嵌套超过 {depth} 层；训练配置不会这样。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="133"/>
+        <location filename="../../engine/configs/reading.py" line="165"/>
         <source>{name} expands to more than {n} values (YAML aliases?); refused.</source>
         <translation>{name} 展开后超过 {n} 个值（YAML 别名？），已拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/reading.py" line="143"/>
+        <location filename="../../engine/configs/reading.py" line="177"/>
         <source>{name} uses a key that is not text ({key!r}).</source>
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="55"/>
+        <location filename="../../engine/time_keys.py" line="58"/>
         <source>{field} of a custom GPU must be a positive number, not {v!r}.</source>
         <translation>自定义 GPU 的 {field} 必须是正数，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="74"/>
+        <location filename="../../engine/time_keys.py" line="14"/>
         <source>must be a positive number or null, not {p!r}.</source>
         <translation>必须是正数或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="82"/>
+        <location filename="../../engine/time_keys.py" line="15"/>
+        <source>must be from {low:g} to {high:g} bytes per second (1 MB/s to 1 PB/s) or null, not {p!r}.</source>
+        <translation>必须在 {low:g} 到 {high:g} 字节/秒之间（1 MB/s 到 1 PB/s）或为 null，而不是 {p!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/time_keys.py" line="62"/>
+        <source>{field} of a custom GPU must be from {low:g} to {high:g}, not {v:.3g}.</source>
+        <translation>自定义 GPU 的 {field} 必须在 {low:g} 到 {high:g} 之间，而不是 {v:.3g}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/time_keys.py" line="70"/>
+        <source>fp8_tflops of a custom GPU must be at most {ratio} times its bf16_tflops (or, without one, its fp16 or fp32 figure), as on every GPU known.</source>
+        <translation>自定义 GPU 的 fp8_tflops 最多为其 bf16_tflops 的 {ratio} 倍（没有 bf16_tflops 时，按其 fp16 或 fp32 数值），所有已知的 GPU 都是如此。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/time_keys.py" line="83"/>
         <source>must be a whole number of tokens (at least 1) or null, not {v!r}.</source>
         <translation>必须是整数个 token（至少 1）或 null，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="92"/>
+        <location filename="../../engine/time_keys.py" line="93"/>
         <source>must be {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}} with two positive numbers.</source>
         <translation>必须是 {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}}，两个都是正数。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/time_keys.py" line="98"/>
+        <source>the measured and predicted step times must each be from {low:g} to {high:g} seconds.</source>
+        <translation>实测和预测的每步时间都必须在 {low:g} 到 {high:g} 秒之间。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/time_keys.py" line="102"/>
+        <source>the measured step ({measured:.3g} s) is more than {limit:g} times off the predicted one ({predicted:.3g} s): it was measured on another set-up, or in other units.</source>
+        <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/exporting.py" line="118"/>
@@ -5005,74 +4846,79 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="30"/>
+        <location filename="../../engine/timing/model.py" line="34"/>
         <source>Matmuls and attention</source>
         <translation>矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="31"/>
+        <location filename="../../engine/timing/model.py" line="35"/>
         <source>Memory-bound operations</source>
         <translation>受显存带宽限制的运算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="32"/>
+        <location filename="../../engine/timing/model.py" line="36"/>
         <source>Recomputation (checkpointing)</source>
         <translation>重计算（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="33"/>
+        <location filename="../../engine/timing/model.py" line="37"/>
         <source>Tensor-parallel communication</source>
         <translation>张量并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="34"/>
+        <location filename="../../engine/timing/model.py" line="38"/>
         <source>Context-parallel communication</source>
         <translation>上下文并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="35"/>
+        <location filename="../../engine/timing/model.py" line="39"/>
         <source>Expert-parallel all-to-all</source>
         <translation>专家并行 all-to-all</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="36"/>
+        <location filename="../../engine/timing/model.py" line="40"/>
         <source>Pipeline sends</source>
         <translation>流水线发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="37"/>
+        <location filename="../../engine/timing/model.py" line="41"/>
         <source>Data-parallel / ZeRO communication</source>
         <translation>数据并行 / ZeRO 通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="38"/>
+        <location filename="../../engine/timing/model.py" line="42"/>
         <source>Pipeline bubble</source>
         <translation>流水线气泡</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="39"/>
+        <location filename="../../engine/timing/model.py" line="43"/>
         <source>Offload transfers and CPU optimizer</source>
         <translation>卸载传输与 CPU 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="40"/>
+        <location filename="../../engine/timing/model.py" line="44"/>
         <source>Optimizer step</source>
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="42"/>
-        <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format; bf16 for fp8). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them.</source>
-        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/timing/model.py" line="351"/>
+        <location filename="../../engine/timing/model.py" line="341"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="355"/>
+        <location filename="../../engine/timing/bounds.py" line="41"/>
+        <source>Your measured step ({measured:.3g} s against {predicted:.3g} s predicted) would mean MFU {mfu:.0%}, above the GPUs&apos; peak; it is not used: measure the step of this very scenario again.</source>
+        <translation>按你实测的一步（实测 {measured:.3g} 秒，预测 {predicted:.3g} 秒），MFU 将为 {mfu:.0%}，超过了 GPU 的峰值；因此不采用：请针对这个场景本身重新测量一步。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/bounds.py" line="45"/>
         <source>Times are scaled by {factor:.2f} from your measured step ({measured:.3g} s against {predicted:.3g} s predicted).</source>
         <translation>时间已按你的实测一步缩放 {factor:.2f} 倍（实测 {measured:.3g} 秒，预测 {predicted:.3g} 秒）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/bounds.py" line="60"/>
+        <source>The step time of this scenario cannot be computed ({what} is not a finite positive number); check the GPU&apos;s speed figures and the link bandwidths.</source>
+        <translation>无法计算此场景的每步时间（{what} 不是有限的正数）；请检查 GPU 的速度数据和链路带宽。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/search.py" line="33"/>
@@ -5080,116 +4926,118 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>会改变训练内容</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="47"/>
+        <location filename="../../engine/timing/search.py" line="40"/>
+        <source>The search reached its limit of {n} memory estimates: only the most promising layouts of this very large set-up were tried.</source>
+        <translation>搜索已达到 {n} 次显存估算的上限：对这个规模很大的设置，只尝试了最有希望的布局。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/parallelism/components.py" line="43"/>
         <source>Replicated embedding gradient (tensor parallel)</source>
         <translation>复制的嵌入梯度（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="50"/>
+        <location filename="../../engine/parallelism/components.py" line="46"/>
         <source>PyTorch&apos;s Rowwise embedding: a full vocab x hidden gradient on every tp rank</source>
         <translation>PyTorch 的 Rowwise 嵌入：每个 tp rank 上都有完整的 词表 x 隐藏维 梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="64"/>
+        <location filename="../../engine/parallelism/components.py" line="60"/>
         <source>Losses of micro-batches in flight (last stage)</source>
         <translation>在途微批次的损失（最后阶段）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="67"/>
+        <location filename="../../engine/parallelism/components.py" line="63"/>
         <source>(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)</source>
         <translation>（在途微批次数 - 1）x b·s·V x 4（fp32 log-softmax）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="80"/>
+        <location filename="../../engine/parallelism/components.py" line="76"/>
         <source>Pipeline receive buffers and kept outputs</source>
         <translation>流水线接收缓冲区和保留的输出</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="83"/>
+        <location filename="../../engine/parallelism/components.py" line="79"/>
         <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch&apos;s logits returned by the schedule, or, when the schedule does not return them (torchtitan), the logits of the micro-batches in flight until their backward</source>
         <translation>每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits，若调度器不返回它们（torchtitan），则保留尚在进行中的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="110"/>
+        <location filename="../../engine/parallelism/components.py" line="106"/>
         <source>Pipeline gradient receive buffer</source>
         <translation>流水线梯度接收缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="113"/>
+        <location filename="../../engine/parallelism/components.py" line="109"/>
         <source>Megatron: the gradient of one micro-batch&apos;s stage output (b·s·h), received for its backward; activations are received as the stage&apos;s saved input and outputs are freed once sent</source>
         <translation>Megatron：一个微批次阶段输出的梯度（b·s·h），为其反向传播而接收；激活值作为该阶段保存的输入接收，输出发送后即释放</translation>
     </message>
     <message>
-        <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch&apos;s logits returned by the schedule</source>
-        <translation type="vanished">每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits</translation>
-    </message>
-    <message>
-        <location filename="../../engine/parallelism/components.py" line="158"/>
+        <location filename="../../engine/parallelism/components.py" line="154"/>
         <source>FSDP2 gathered parameters and gradient buffers</source>
         <translation>FSDP2 聚合的参数和梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="161"/>
+        <location filename="../../engine/parallelism/components.py" line="157"/>
         <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer&apos;s gradients and reduce-scatter buffer</source>
         <translation>根单元（嵌入、归一化、lm_head）整步不分片 + 一层聚合（反向时两层；前向后不重新分片时为全部层）+ 一层的梯度和 reduce-scatter 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="69"/>
+        <location filename="../../engine/local/safetensors_header.py" line="73"/>
         <source>{name} cannot be opened: {why}.</source>
         <translation>无法打开 {name}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="74"/>
+        <location filename="../../engine/local/safetensors_header.py" line="78"/>
         <source>{name} is not a regular file.</source>
         <translation>{name} 不是普通文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="79"/>
+        <location filename="../../engine/local/safetensors_header.py" line="83"/>
         <source>{name} is too short to be a safetensors file.</source>
         <translation>{name} 太短，不可能是 safetensors 文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="82"/>
+        <location filename="../../engine/local/safetensors_header.py" line="86"/>
         <source>{name} declares a {n}-byte header, more than the {limit} bytes safetensors allows.</source>
         <translation>{name} 声明的文件头为 {n} 字节，超过 safetensors 允许的 {limit} 字节。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="86"/>
+        <location filename="../../engine/local/safetensors_header.py" line="90"/>
         <source>{name} declares a header longer than the file: it is truncated or not safetensors.</source>
         <translation>{name} 声明的文件头比文件本身还长：文件被截断或不是 safetensors。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="93"/>
+        <location filename="../../engine/local/safetensors_header.py" line="95"/>
+        <location filename="../../engine/local/safetensors_header.py" line="120"/>
+        <source>{name} lists more than {limit} tensors, more than any released checkpoint file holds.</source>
+        <translation>{name} 列出了超过 {limit} 个张量，比任何已发布的检查点文件都多。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/safetensors_header.py" line="101"/>
         <source>{name} has a header that is not JSON text.</source>
         <translation>{name} 的文件头不是 JSON 文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="99"/>
+        <location filename="../../engine/local/safetensors_header.py" line="118"/>
         <source>{name} has a header that is not a JSON object.</source>
         <translation>{name} 的文件头不是 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="101"/>
-        <source>{name} lists more tensors than any model has.</source>
-        <translation>{name} 列出的张量数量超过任何模型。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/local/safetensors_header.py" line="104"/>
+        <location filename="../../engine/local/safetensors_header.py" line="125"/>
         <source>{name} has __metadata__ that is not text keys and values.</source>
         <translation>{name} 的 __metadata__ 不是文本键值。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="111"/>
+        <location filename="../../engine/local/safetensors_header.py" line="133"/>
         <source>{name}: the entry of tensor &apos;{tensor}&apos; is malformed.</source>
         <translation>{name}：张量“{tensor}”的条目格式错误。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="125"/>
+        <location filename="../../engine/local/safetensors_header.py" line="138"/>
         <source>{name}: tensor &apos;{tensor}&apos; points outside the file or does not match its dtype and shape.</source>
         <translation>{name}：张量“{tensor}”指向文件之外，或与其数据类型和形状不符。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="133"/>
+        <location filename="../../engine/local/safetensors_header.py" line="146"/>
         <source>{name} has tensors that overlap: it is not a valid file.</source>
         <translation>{name} 中的张量相互重叠：不是有效文件。</translation>
     </message>
@@ -5612,22 +5460,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="250"/>
+        <location filename="../../engine/detailed.py" line="289"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="253"/>
+        <location filename="../../engine/detailed.py" line="292"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="143"/>
+        <location filename="../../engine/stage_states.py" line="142"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="145"/>
+        <location filename="../../engine/stage_states.py" line="144"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
@@ -5652,8 +5500,111 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>n_embd（{hidden}）不是 n_head（{heads}）的整数倍。</translation>
     </message>
     <message>
-        <source>config.json &apos;expansion_ratio&apos; must be a number from 0 to 64, not {value!r}.</source>
-        <translation type="vanished">config.json 的 &apos;expansion_ratio&apos; 必须是 0 到 64 之间的数，而不是 {value!r}。</translation>
+        <location filename="../local_models.py" line="149"/>
+        <source>The models on this computer could not be listed ({why}).</source>
+        <translation>无法列出本机上的模型（{why}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="174"/>
+        <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
+        <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_write.py" line="100"/>
+        <source>{name} is a symbolic link; it is neither followed nor replaced, so nothing was written. Give the path of a file.</source>
+        <translation>{name} 是符号链接；既不会跟随它，也不会替换它，因此没有写入任何内容。请给出一个文件的路径。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_write.py" line="103"/>
+        <source>{name} is a folder; give the path of a file inside it. Nothing was written.</source>
+        <translation>{name} 是文件夹；请给出其中某个文件的路径。没有写入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_write.py" line="105"/>
+        <source>{name} is a pipe, a device or a socket, not a regular file; it was not opened and nothing was written.</source>
+        <translation>{name} 是管道、设备或套接字，不是普通文件；没有打开它，也没有写入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_write.py" line="114"/>
+        <source>The folder {folder} does not exist; create it first. Nothing was written.</source>
+        <translation>文件夹 {folder} 不存在；请先创建它。没有写入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_write.py" line="117"/>
+        <source>{folder} is not a folder, so {name} cannot be written in it. Nothing was written.</source>
+        <translation>{folder} 不是文件夹，因此无法在其中写入 {name}。没有写入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_write.py" line="128"/>
+        <source>{name} is the file being exported; choose another name. Nothing was written.</source>
+        <translation>{name} 正是被导出的文件；请另选一个名称。没有写入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_write.py" line="131"/>
+        <location filename="../../engine/safe_write.py" line="150"/>
+        <source>{name} already exists; add --force to replace it. Nothing was written.</source>
+        <translation>{name} 已存在；如要替换，请加上 --force。没有写入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_write.py" line="141"/>
+        <source>No output file was named; nothing was written.</source>
+        <translation>没有指定输出文件；没有写入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_write.py" line="143"/>
+        <source>A file name cannot hold a NUL character; nothing was written.</source>
+        <translation>文件名中不能含有 NUL 字符；没有写入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_write.py" line="154"/>
+        <source>{name} could not be written ({reason}); nothing was changed.</source>
+        <translation>无法写入 {name}（{reason}）；没有做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/shell.py" line="51"/>
+        <source>{name} expands its variables to more than {n:,} characters; a launch script does not, so it is not imported.</source>
+        <translation>{name} 展开变量后超过 {n:,} 个字符；启动脚本不会这样，因此不予导入。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/hf_cache.py" line="126"/>
+        <source>The Hugging Face cache {name} cannot be read ({why}); its models are not listed.</source>
+        <translation>无法读取 Hugging Face 缓存 {name}（{why}）；其中的模型不会列出。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/hf_cache.py" line="131"/>
+        <source>The Hugging Face cache holds {n} models; only the first {limit} (by name) are listed.</source>
+        <translation>Hugging Face 缓存中有 {n} 个模型；只列出（按名称排序的）前 {limit} 个。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/hf_cache.py" line="138"/>
+        <source>{name} in the Hugging Face cache cannot be read ({why}); it is skipped.</source>
+        <translation>无法读取 Hugging Face 缓存中的 {name}（{why}）；已跳过。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/hf_cache.py" line="150"/>
+        <source>{name} holds more folders than one scan looks into; only the first {limit} were looked into (add the model folders you use directly).</source>
+        <translation>{name} 中的文件夹数量超过了一次扫描查看的上限；只查看了前 {limit} 个（请直接添加你使用的模型文件夹）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/hf_cache.py" line="170"/>
+        <location filename="../../engine/local/hf_cache.py" line="210"/>
+        <source>Your model folder {name} cannot be read ({why}); it is skipped.</source>
+        <translation>无法读取你的模型文件夹 {name}（{why}）；已跳过。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/hf_cache.py" line="183"/>
+        <source>{name} in your model folder cannot be read ({why}); it is skipped.</source>
+        <translation>无法读取你的模型文件夹中的 {name}（{why}）；已跳过。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/local/hf_cache.py" line="221"/>
+        <source>{n} models were found on this computer; only the first {limit} are listed.</source>
+        <translation>在本机上找到了 {n} 个模型；只列出前 {limit} 个。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/mfu.py" line="10"/>
+        <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format; bf16 for fp8). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all.</source>
+        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
     </message>
 </context>
 <context>
@@ -5677,10 +5628,6 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/report.py" line="22"/>
         <source>The detailed estimator is checked against traced Hugging Face training steps (docs/accuracy.md).</source>
         <translation>detailed 估算器已与追踪得到的 Hugging Face 训练步骤核对（见 docs/accuracy.md）。</translation>
-    </message>
-    <message>
-        <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} (headroom {headroom}); estimator {estimator}.</source>
-        <translation type="vanished">{verdict}：每张 GPU 使用 {total}，容量 {capacity}，共 {n} × {gpu}（余量 {headroom}）；估算器 {estimator}。</translation>
     </message>
     <message>
         <location filename="../../engine/report.py" line="68"/>
