@@ -5537,7 +5537,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/safe_write.py" line="128"/>
         <source>{name} is the file being exported; choose another name. Nothing was written.</source>
-        <translation>{name} 正是被导出的文件；请另选一个名称。没有写入任何内容。</translation>
+        <translation>{name} 就是被导出的文件本身；请另选一个名称。没有写入任何内容。</translation>
     </message>
     <message>
         <location filename="../../engine/safe_write.py" line="131"/>
