@@ -36,7 +36,6 @@ LONG_FUNCTIONS_NOT_SPLIT_YET = {
     ("engine/timing/model.py", "step_time"),
     ("engine/configs/importing.py", "_merge"),
     ("engine/configs/common.py", "read_hf_args"),
-    ("engine/configs/llamafactory.py", "read"),
 }
 
 
