@@ -34,7 +34,6 @@ def test_no_build_output_or_large_files_tracked():
 # here. Other helpers own engine/configs/, engine/timing/ and scenario_from_dict in this pass.
 LONG_FUNCTIONS_NOT_SPLIT_YET = {
     ("engine/timing/model.py", "step_time"),
-    ("engine/configs/importing.py", "_merge"),
 }
 
 
