@@ -25,6 +25,25 @@ def is_axolotl(d: Any) -> bool:
 def read(c: Collector, d: dict[str, Any]) -> None:
     c.set("framework", "huggingface", "(axolotl)")
     set_model(c, d.get("base_model"), "base_model")
+    _read_batch(c, d)
+    _read_method_and_lora(c, d)
+    _read_precision_and_checkpointing(c, d)
+    _read_optimizer_and_attention(c, d)
+    _read_kernels(c, d)
+    _read_sharding(c, d)
+    if "sample_packing" in d:
+        c.skip(
+            "sample_packing",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine", "packing fills each sequence to sequence_len: the planner already counts full sequences"
+                )
+            ),
+        )
+
+
+def _read_batch(c: Collector, d: dict[str, Any]) -> None:
+    """micro_batch_size, accumulation and sequence_len, with axolotl's defaults."""
     if "micro_batch_size" in d:
         set_int(c, "micro_batch", d["micro_batch_size"], "micro_batch_size")
     else:
@@ -35,6 +54,10 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         set_int(c, "seq_len", d["sequence_len"], "sequence_len")
     else:
         c.assume("seq_len", 2048, message(QT_TRANSLATE_NOOP("engine", "axolotl's default sequence_len 2048")))
+
+
+def _read_method_and_lora(c: Collector, d: dict[str, Any]) -> None:
+    """adapter + load_in_4bit/8bit -> full, LoRA or QLoRA; the LoRA rank, alpha and targets."""
     adapter = d.get("adapter")
     four, eight = as_bool(d.get("load_in_4bit")), as_bool(d.get("load_in_8bit"))
     c.use("load_in_4bit", "load_in_8bit")
@@ -59,6 +82,10 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         c.set("lora_targets", [str(m) for m in d["lora_target_modules"]], "lora_target_modules")
     if d.get("lora_modules_to_save"):
         c.set("modules_to_save", list(d["lora_modules_to_save"]), "lora_modules_to_save")
+
+
+def _read_precision_and_checkpointing(c: Collector, d: dict[str, Any]) -> None:
+    """bf16/fp16 flags and gradient_checkpointing ("offload" also offloads activations)."""
     bf16, fp16 = d.get("bf16"), d.get("fp16")
     if bf16 in (True, "auto", "true"):
         c.set("precision", "bf16", "bf16")
@@ -82,6 +109,9 @@ def read(c: Collector, d: dict[str, Any]) -> None:
             c.set("activation_offload", True, "gradient_checkpointing")
         elif on is not None:
             c.set("checkpointing", "full" if on else "none", "gradient_checkpointing")
+
+
+def _read_optimizer_and_attention(c: Collector, d: dict[str, Any]) -> None:
     opt = d.get("optimizer")
     if opt is not None:
         name = HF_OPTIMIZERS.get(str(opt).lower())
@@ -108,6 +138,10 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         c.set("attention", "flash", "flash_attention")
     elif as_bool(d.get("sdp_attention")):
         c.set("attention", "sdpa", "sdp_attention")
+
+
+def _read_kernels(c: Collector, d: dict[str, Any]) -> None:
+    """torch.compile, Liger kernels and the fused cross-entropy."""
     if "torch_compile" in d:
         on = as_bool(d["torch_compile"])
         if on is not None:
@@ -120,6 +154,10 @@ def read(c: Collector, d: dict[str, Any]) -> None:
             "fused-linear",
             "liger_fused_linear_cross_entropy" if "liger_fused_linear_cross_entropy" in d else "cut_cross_entropy",
         )
+
+
+def _read_sharding(c: Collector, d: dict[str, Any]) -> None:
+    """The DeepSpeed file it names, fsdp_config, tensor and context parallel sizes."""
     if isinstance(d.get("deepspeed"), str) and d["deepspeed"]:
         c.references.append(("deepspeed", d["deepspeed"]))
         c.use("deepspeed")
@@ -132,12 +170,3 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     for key in ("tensor_parallel_size", "context_parallel_size"):
         if d.get(key) is not None:
             set_int(c, "tp" if key.startswith("tensor") else "cp", d[key], key)
-    if "sample_packing" in d:
-        c.skip(
-            "sample_packing",
-            message(
-                QT_TRANSLATE_NOOP(
-                    "engine", "packing fills each sequence to sequence_len: the planner already counts full sequences"
-                )
-            ),
-        )

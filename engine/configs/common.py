@@ -178,6 +178,18 @@ def lora_targets(value: Any) -> str | list[str] | None:
 
 def read_hf_args(c: Collector, d: dict[str, Any], weights_follow_dtype: bool = True) -> None:
     """TrainingArguments / TRL SFTConfig / TRL ModelConfig keys (also the HF part of axolotl, LLaMA-Factory, swift)."""
+    _read_hf_batch_and_length(c, d)
+    _read_hf_optimizer_and_attention(c, d)
+    model = d.get("model_name_or_path")
+    if model is not None:
+        set_model(c, model, "model_name_or_path")
+    _read_hf_precision(c, d, weights_follow_dtype)
+    _read_hf_peft(c, d)
+    _read_hf_framework_options(c, d)
+
+
+def _read_hf_batch_and_length(c: Collector, d: dict[str, Any]) -> None:
+    """Micro-batch, accumulation, gradient checkpointing and the sequence length."""
     if "per_device_train_batch_size" in d:
         set_int(c, "micro_batch", d["per_device_train_batch_size"], "per_device_train_batch_size")
     if "gradient_accumulation_steps" in d:
@@ -189,6 +201,9 @@ def read_hf_args(c: Collector, d: dict[str, Any], weights_follow_dtype: bool = T
     for key in ("max_seq_length", "max_length", "model_max_length"):
         if key in d and d[key] is not None:
             set_int(c, "seq_len", d[key], key)
+
+
+def _read_hf_optimizer_and_attention(c: Collector, d: dict[str, Any]) -> None:
     if "optim" in d:
         opt = HF_OPTIMIZERS.get(str(d["optim"]).lower())
         if opt:
@@ -206,10 +221,10 @@ def read_hf_args(c: Collector, d: dict[str, Any], weights_follow_dtype: bool = T
                 "attn_implementation",
                 message(QT_TRANSLATE_NOOP("engine", "attention kernel '{attn}' is not modelled yet"), attn=attn),
             )
-    model = d.get("model_name_or_path")
-    if model is not None:
-        set_model(c, model, "model_name_or_path")
-    # precision: TrainingArguments bf16/fp16 is autocast over fp32 weights unless the model is loaded in 16 bits
+
+
+def _read_hf_precision(c: Collector, d: dict[str, Any], weights_follow_dtype: bool) -> None:
+    """TrainingArguments bf16/fp16 is autocast over fp32 weights unless the model is loaded in 16 bits."""
     dtype = d.get("torch_dtype", d.get("dtype"))
     dtype_key = "torch_dtype" if "torch_dtype" in d else "dtype"
     loaded = TORCH_DTYPES.get(str(dtype).lower()) if dtype is not None else None
@@ -228,7 +243,10 @@ def read_hf_args(c: Collector, d: dict[str, Any], weights_follow_dtype: bool = T
         c.use("fp16")
     if dtype is not None:
         c.use(dtype_key)
-    # peft through TRL's ModelConfig
+
+
+def _read_hf_peft(c: Collector, d: dict[str, Any]) -> None:
+    """LoRA / QLoRA through TRL's ModelConfig (use_peft, load_in_4bit/8bit) and the LoRA settings."""
     use_peft = as_bool(d.get("use_peft"))
     four, eight = as_bool(d.get("load_in_4bit")), as_bool(d.get("load_in_8bit"))
     if use_peft is not None:
@@ -258,7 +276,10 @@ def read_hf_args(c: Collector, d: dict[str, Any], weights_follow_dtype: bool = T
             t = lora_targets(d[key])
             if t:
                 c.set("lora_targets", t, key)
-    # framework options (scenario keys of issue 11)
+
+
+def _read_hf_framework_options(c: Collector, d: dict[str, Any]) -> None:
+    """Framework options (scenario keys of issue 11): compile, Liger, FSDP and the DeepSpeed file named."""
     if "torch_compile" in d:
         b = as_bool(d["torch_compile"])
         if b is not None:

@@ -50,6 +50,42 @@ def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
     p = prefix
     c.set("framework", "deepspeed", f"{p}zero_optimization" if "zero_optimization" in d else f"{p}(file)")
     c.settings.append(("_deepspeed", True, "", True))
+    _read_batch(c, d, p)
+    zero = d.get("zero_optimization")
+    if isinstance(zero, dict):
+        _read_zero_stage(c, zero, p)
+        _read_offload(c, zero, p)
+    elif zero is None:
+        c.assume(
+            "zero_stage",
+            0,
+            message(QT_TRANSLATE_NOOP("engine", "no zero_optimization section: DeepSpeed's default stage 0")),
+        )
+    _read_precision(c, d, p)
+    _read_optimizer(c, d, p)
+    act = d.get("activation_checkpointing")
+    if isinstance(act, dict):
+        if as_bool(act.get("cpu_checkpointing")):
+            c.set("activation_offload", True, f"{p}activation_checkpointing.cpu_checkpointing")
+        if as_bool(act.get("partition_activations")):
+            c.skip(
+                f"{p}activation_checkpointing.partition_activations",
+                message(QT_TRANSLATE_NOOP("engine", "not modelled yet")),
+            )
+    if isinstance(zero, dict):
+        _read_buckets(c, zero, p)
+    if "_comment" in d:
+        c.skip(f"{p}_comment", message(QT_TRANSLATE_NOOP("engine", "a comment")))
+    tp = d.get("tensor_parallel")
+    if isinstance(tp, dict) and tp.get("autotp_size") is not None:
+        set_int(c, "tp", tp["autotp_size"], f"{p}tensor_parallel.autotp_size")
+    sp = d.get("sequence_parallel_size")
+    if sp is not None:
+        set_int(c, "cp", sp, f"{p}sequence_parallel_size")
+
+
+def _read_batch(c: Collector, d: dict[str, Any], p: str) -> None:
+    """Micro-batch and accumulation steps; "auto" is what the HF Trainer's defaults make of it."""
     mbs = d.get("train_micro_batch_size_per_gpu")
     if mbs == "auto":
         c.assume(
@@ -74,56 +110,59 @@ def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
         )
     elif gas is not None:
         set_int(c, "grad_accum", gas, f"{p}gradient_accumulation_steps")
-    zero = d.get("zero_optimization")
-    if isinstance(zero, dict):
-        stage = as_int(zero.get("stage", 0))
-        if stage is not None and 0 <= stage <= 3:
-            c.set("zero_stage", stage, f"{p}zero_optimization.stage")
-        elif "stage" in zero:
-            c.skip(
-                f"{p}zero_optimization.stage",
-                message(QT_TRANSLATE_NOOP("engine", "ZeRO stage must be 0-3, found {stage!r}"), stage=zero["stage"]),
-            )
-        opt_dev = _offload_device(zero.get("offload_optimizer"))
-        par_dev = _offload_device(zero.get("offload_param"))
-        if "cpu_offload" in zero and as_bool(zero["cpu_offload"]):  # the pre-0.3.16 spelling
-            opt_dev = "cpu"
-            c.use(f"{p}zero_optimization.cpu_offload")
-        used = [f"{p}zero_optimization.offload_optimizer.device", f"{p}zero_optimization.offload_param.device"]
-        if par_dev in ("cpu", "nvme"):
-            c.set("offload", "optimizer+params", used[1])
-            if opt_dev not in ("cpu", "nvme"):
-                c.skip(
-                    used[1],
-                    message(
-                        QT_TRANSLATE_NOOP(
-                            "engine", "parameters offloaded without the optimizer state: the planner offloads both"
-                        )
-                    ),
-                )
-        elif opt_dev in ("cpu", "nvme"):
-            c.set("offload", "optimizer", used[0])
-        elif opt_dev is not None or par_dev is not None:
-            c.set("offload", "none", used[0] if opt_dev is not None else used[1])
-        else:
-            c.assume(
-                "offload",
-                "none",
-                message(QT_TRANSLATE_NOOP("engine", "no offload_optimizer / offload_param section: nothing offloaded")),
-            )
-        c.use(*used)
-        if "nvme" in (opt_dev, par_dev):
-            c.assume(
-                "offload",
-                "optimizer+params" if par_dev == "nvme" else "optimizer",
-                message(QT_TRANSLATE_NOOP("engine", "NVMe offload is counted as CPU offload (both leave the GPU)")),
-            )
-    elif zero is None:
-        c.assume(
-            "zero_stage",
-            0,
-            message(QT_TRANSLATE_NOOP("engine", "no zero_optimization section: DeepSpeed's default stage 0")),
+
+
+def _read_zero_stage(c: Collector, zero: dict[str, Any], p: str) -> None:
+    stage = as_int(zero.get("stage", 0))
+    if stage is not None and 0 <= stage <= 3:
+        c.set("zero_stage", stage, f"{p}zero_optimization.stage")
+    elif "stage" in zero:
+        c.skip(
+            f"{p}zero_optimization.stage",
+            message(QT_TRANSLATE_NOOP("engine", "ZeRO stage must be 0-3, found {stage!r}"), stage=zero["stage"]),
         )
+
+
+def _read_offload(c: Collector, zero: dict[str, Any], p: str) -> None:
+    """offload_optimizer / offload_param devices (and the old cpu_offload flag) -> the planner's offload choice."""
+    opt_dev = _offload_device(zero.get("offload_optimizer"))
+    par_dev = _offload_device(zero.get("offload_param"))
+    if "cpu_offload" in zero and as_bool(zero["cpu_offload"]):  # the pre-0.3.16 spelling
+        opt_dev = "cpu"
+        c.use(f"{p}zero_optimization.cpu_offload")
+    used = [f"{p}zero_optimization.offload_optimizer.device", f"{p}zero_optimization.offload_param.device"]
+    if par_dev in ("cpu", "nvme"):
+        c.set("offload", "optimizer+params", used[1])
+        if opt_dev not in ("cpu", "nvme"):
+            c.skip(
+                used[1],
+                message(
+                    QT_TRANSLATE_NOOP(
+                        "engine", "parameters offloaded without the optimizer state: the planner offloads both"
+                    )
+                ),
+            )
+    elif opt_dev in ("cpu", "nvme"):
+        c.set("offload", "optimizer", used[0])
+    elif opt_dev is not None or par_dev is not None:
+        c.set("offload", "none", used[0] if opt_dev is not None else used[1])
+    else:
+        c.assume(
+            "offload",
+            "none",
+            message(QT_TRANSLATE_NOOP("engine", "no offload_optimizer / offload_param section: nothing offloaded")),
+        )
+    c.use(*used)
+    if "nvme" in (opt_dev, par_dev):
+        c.assume(
+            "offload",
+            "optimizer+params" if par_dev == "nvme" else "optimizer",
+            message(QT_TRANSLATE_NOOP("engine", "NVMe offload is counted as CPU offload (both leave the GPU)")),
+        )
+
+
+def _read_precision(c: Collector, d: dict[str, Any], p: str) -> None:
+    """bf16 / fp16 "enabled" flags; "auto" follows the HF Trainer's arguments (off by default)."""
     bf16, fp16 = d.get("bf16", d.get("bfloat16")), d.get("fp16")
     bkey = f"{p}bf16.enabled" if "bf16" in d else f"{p}bfloat16.enabled"
     b_on = bf16.get("enabled") if isinstance(bf16, dict) else None
@@ -149,6 +188,9 @@ def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
     elif b_on is not None or f_on is not None:
         c.set("precision", "fp32", bkey if b_on is not None else f"{p}fp16.enabled")
         c.use(bkey, f"{p}fp16.enabled")
+
+
+def _read_optimizer(c: Collector, d: dict[str, Any], p: str) -> None:
     opt = d.get("optimizer")
     if isinstance(opt, dict) and isinstance(opt.get("type"), str):
         name = _OPTIMIZERS.get(opt["type"].lower())
@@ -159,25 +201,6 @@ def read(c: Collector, d: dict[str, Any], prefix: str = "") -> None:
                 f"{p}optimizer.type",
                 message(QT_TRANSLATE_NOOP("engine", "optimizer '{type}' is not modelled yet"), type=opt["type"]),
             )
-    act = d.get("activation_checkpointing")
-    if isinstance(act, dict):
-        if as_bool(act.get("cpu_checkpointing")):
-            c.set("activation_offload", True, f"{p}activation_checkpointing.cpu_checkpointing")
-        if as_bool(act.get("partition_activations")):
-            c.skip(
-                f"{p}activation_checkpointing.partition_activations",
-                message(QT_TRANSLATE_NOOP("engine", "not modelled yet")),
-            )
-    if isinstance(zero, dict):
-        _read_buckets(c, zero, p)
-    if "_comment" in d:
-        c.skip(f"{p}_comment", message(QT_TRANSLATE_NOOP("engine", "a comment")))
-    tp = d.get("tensor_parallel")
-    if isinstance(tp, dict) and tp.get("autotp_size") is not None:
-        set_int(c, "tp", tp["autotp_size"], f"{p}tensor_parallel.autotp_size")
-    sp = d.get("sequence_parallel_size")
-    if sp is not None:
-        set_int(c, "cp", sp, f"{p}sequence_parallel_size")
 
 
 # zero_optimization key (and its DeepSpeed alias) -> scenario key; "auto" as transformers fills it from the

@@ -160,11 +160,54 @@ def import_files(paths: Sequence[str | Path]) -> ImportResult:
     return import_texts(files, base)
 
 
+# key -> (value, "file: src", assumed?)
+Chosen = dict[str, tuple[Any, str, bool]]
+
+
 def _merge(collectors: list[Collector]) -> ImportResult:
-    chosen: dict[str, tuple[Any, str, bool]] = {}  # key -> (value, "file: src", assumed?)
+    chosen, mapped, unmapped, assumed, markers = _collect_settings(collectors)
+    values = {k: v[0] for k, v in chosen.items()}
+    extra_assumed = _deepspeed_mixed_precision(values, markers)
+    _list_unmodelled_keys(values, chosen, unmapped)
+    scenario, dropped = _validated(values)
+    for key, why in dropped:
+        unmapped.append(Unmapped(chosen[key][1] if key in chosen else key, why))
+    _resolve_auto_buckets(scenario, markers, extra_assumed)
+    if "_freeze_trainable" in markers and scenario.get("method") == "freeze":
+        _apply_freeze(scenario, markers["_freeze_trainable"], extra_assumed, unmapped)
+    if "model" not in scenario:
+        unmapped.append(
+            Unmapped("model", message(QT_TRANSLATE_NOOP("engine", "no model preset matched; pick the model in the planner")))
+        )
+    extra_assumed.append(
+        (
+            "gpu",
+            DEFAULTS["gpu"][0],
+            message(QT_TRANSLATE_NOOP("engine", "training configs do not name the GPU; choose it in the planner")),
+        )
+    )
+    for key in _CORE_KEYS:
+        if key not in scenario:
+            extra_assumed.append(
+                (key, DEFAULTS[key][0], message(QT_TRANSLATE_NOOP("engine", "not in the files: the planner's default")))
+            )
+    out_assumed = _shown_assumptions(assumed + extra_assumed, scenario)
+    # a value read but superseded (a conflict, a lower-ranked framework) is listed once, under "not used"
+    final_sources = {k for k in scenario for m in mapped if m.key == k and m.value == scenario[k]}
+    mapped = [m for m in mapped if m.key in scenario and (m.key not in final_sources or m.value == scenario[m.key])]
+    unmapped.sort(key=lambda u: u.why == _NO_MEMORY_WHY)  # what matters for memory first
+    return ImportResult(scenario, tuple(mapped), tuple(unmapped), tuple(out_assumed), tuple(c.fmt for c in collectors))
+
+
+def _collect_settings(
+    collectors: list[Collector],
+) -> tuple[Chosen, list[Mapped], list[Unmapped], list[tuple[str, Any, Message]], dict[str, Any]]:
+    """Every file's settings in order: the value each key takes (the first file's, or the higher-ranked framework),
+    conflicts and unread keys listed, assumptions kept aside, markers ("_deepspeed", ...) gathered."""
+    chosen: Chosen = {}
     mapped: list[Mapped] = []
     unmapped: list[Unmapped] = []
-    assumed: list[tuple[str, Any, str]] = []
+    assumed: list[tuple[str, Any, Message]] = []
     markers: dict[str, Any] = {}
     for c in collectors:
         for i, (key, value, src, is_assumed) in enumerate(c.settings):
@@ -201,8 +244,12 @@ def _merge(collectors: list[Collector]) -> ImportResult:
             if k not in c.consumed:
                 unmapped.append(Unmapped(f"{c.file}: {k}", why_not_read(k)))
         unmapped.extend(c.unmapped)
-    values = {k: v[0] for k, v in chosen.items()}
-    extra_assumed: list[tuple[str, Any, str]] = []
+    return chosen, mapped, unmapped, assumed, markers
+
+
+def _deepspeed_mixed_precision(values: dict[str, Any], markers: dict[str, Any]) -> list[tuple[str, Any, Message]]:
+    """Under DeepSpeed, 16-bit training keeps fp32 master weights (mixed) and casts LoRA adapters to 16 bits."""
+    extra_assumed: list[tuple[str, Any, Message]] = []
     if markers.get("_deepspeed") and values.get("precision") in ("amp-bf16", "bf16", "amp-fp16", "fp16"):
         half = "bf16" if "bf16" in values["precision"] else "fp16"
         values["precision"] = f"mixed-{half}"
@@ -228,6 +275,10 @@ def _merge(collectors: list[Collector]) -> ImportResult:
                     ),
                 )
             )
+    return extra_assumed
+
+
+def _list_unmodelled_keys(values: dict[str, Any], chosen: Chosen, unmapped: list[Unmapped]) -> None:
     # framework keys the scenario does not have yet (issue 11 / issue 10): listed, not dropped silently
     for key in list(values):
         if key not in DEFAULTS:
@@ -244,41 +295,18 @@ def _merge(collectors: list[Collector]) -> ImportResult:
                     ),
                 )
             )
-    scenario, dropped = _validated(values)
-    for key, why in dropped:
-        unmapped.append(Unmapped(chosen[key][1] if key in chosen else key, why))
-    _resolve_auto_buckets(scenario, markers, extra_assumed)
-    if "_freeze_trainable" in markers and scenario.get("method") == "freeze":
-        _apply_freeze(scenario, markers["_freeze_trainable"], extra_assumed, unmapped)
-    if "model" not in scenario:
-        unmapped.append(
-            Unmapped("model", message(QT_TRANSLATE_NOOP("engine", "no model preset matched; pick the model in the planner")))
-        )
-    extra_assumed.append(
-        (
-            "gpu",
-            DEFAULTS["gpu"][0],
-            message(QT_TRANSLATE_NOOP("engine", "training configs do not name the GPU; choose it in the planner")),
-        )
-    )
-    for key in _CORE_KEYS:
-        if key not in scenario:
-            extra_assumed.append(
-                (key, DEFAULTS[key][0], message(QT_TRANSLATE_NOOP("engine", "not in the files: the planner's default")))
-            )
+
+
+def _shown_assumptions(assumptions: list[tuple[str, Any, Message]], scenario: dict[str, Any]) -> list[Assumed]:
     # an assumption shows only where it is what the scenario holds (a later rule may have replaced it)
-    kept = [a for a in assumed + extra_assumed if a[0] not in scenario or scenario[a[0]] == a[1]]
+    kept = [a for a in assumptions if a[0] not in scenario or scenario[a[0]] == a[1]]
     seen: set[tuple[str, str]] = set()
     out_assumed = []
     for key, value, why in kept:
         if (key, why) not in seen:
             seen.add((key, why))
             out_assumed.append(Assumed(key, value, why))
-    # a value read but superseded (a conflict, a lower-ranked framework) is listed once, under "not used"
-    final_sources = {k for k in scenario for m in mapped if m.key == k and m.value == scenario[k]}
-    mapped = [m for m in mapped if m.key in scenario and (m.key not in final_sources or m.value == scenario[m.key])]
-    unmapped.sort(key=lambda u: u.why == _NO_MEMORY_WHY)  # what matters for memory first
-    return ImportResult(scenario, tuple(mapped), tuple(unmapped), tuple(out_assumed), tuple(c.fmt for c in collectors))
+    return out_assumed
 
 
 def _is_set(chosen: dict[str, tuple[Any, str, bool]], key: str) -> bool:

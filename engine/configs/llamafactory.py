@@ -31,6 +31,13 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         c, {k: v for k, v in d.items() if k not in ("lora_target", "lora_rank", "bf16", "fp16")}, weights_follow_dtype=False
     )
     ft = d.get("finetuning_type", "lora")
+    _read_method_and_lora(c, d, ft)
+    _read_length_precision_checkpointing(c, d, ft)
+    _read_kernels_and_extras(c, d)
+
+
+def _read_method_and_lora(c: Collector, d: dict[str, Any], ft: Any) -> None:
+    """finetuning_type (+ quantization_bit) -> the method; LoRA rank and targets with LLaMA-Factory's defaults."""
     quant = d.get("quantization_bit")
     if "finetuning_type" not in d:
         c.assume("method", "lora", message(QT_TRANSLATE_NOOP("engine", "LLaMA-Factory's default finetuning_type is lora")))
@@ -60,6 +67,10 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         )
     if ft == "freeze" and d.get("freeze_trainable_layers") is not None:
         _read_freeze(c, d)
+
+
+def _read_length_precision_checkpointing(c: Collector, d: dict[str, Any], ft: Any) -> None:
+    """cutoff_len, bf16/fp16/pure_bf16 (autocast for full and freeze) and gradient checkpointing (on unless disabled)."""
     if "cutoff_len" in d:
         set_int(c, "seq_len", d["cutoff_len"], "cutoff_len")
     else:
@@ -93,6 +104,10 @@ def read(c: Collector, d: dict[str, Any]) -> None:
                 )
             ),
         )
+
+
+def _read_kernels_and_extras(c: Collector, d: dict[str, Any]) -> None:
+    """Attention kernel, Liger, Unsloth, and the methods not modelled yet."""
     attn = d.get("flash_attn")
     if attn is not None:
         if attn in _ATTN:

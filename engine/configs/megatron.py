@@ -24,17 +24,63 @@ def is_megatron_script(text: str) -> bool:
     return bool(re.search(r"pretrain_(gpt|mamba|bert|t5)\.py|--tensor-model-parallel-size|--num-layers\b", text))
 
 
+# the flags that describe the model's shape: read into a custom model, or listed as used when it is not modelled
+_SHAPE_FLAGS = (
+    "--num-layers",
+    "--hidden-size",
+    "--num-attention-heads",
+    "--ffn-hidden-size",
+    "--num-query-groups",
+    "--group-query-attention",
+    "--kv-channels",
+    "--max-position-embeddings",
+    "--vocab-size",
+    "--swiglu",
+    "--normalization",
+    "--untie-embeddings-and-output-weights",
+    "--disable-bias-linear",
+    "--position-embedding-type",
+    "--num-experts",
+    "--moe-router-topk",
+    "--moe-ffn-hidden-size",
+    "--rotary-base",
+    "--tokenizer-type",
+)
+
+
+def _flag_int(a: dict[str, Any], flag: str) -> int | None:
+    return as_int(a.get(flag)) if flag in a else None
+
+
+def _size_arg(a: dict[str, Any], flag: str) -> int | None:
+    """Sizes and counts: a zero or negative one is left to the checks of the scenario."""
+    n = _flag_int(a, flag)
+    return n if n is not None and n >= 1 else None
+
+
 def read(c: Collector, text: str) -> None:
     c.set("framework", "megatron", "(script)")
     env, flags = scan(text, c.file)
     a: dict[str, Any] = {}
     for flag, value in flags:
         a[flag] = True if value is None else value
+    _read_parallel_and_batch_flags(c, a)
+    _read_world_and_accumulation(c, a)
+    _read_precision_and_recompute(c, a)
+    _read_kernels_and_offload(c, a)
+    c.assume(
+        "optimizer",
+        "adamw",
+        message(QT_TRANSLATE_NOOP("engine", "Megatron's default --optimizer adam (AdamW with --weight-decay)")),
+    )
+    if a.get("--optimizer") == "sgd":
+        c.set("optimizer", "sgd", "--optimizer")
+    _read_model(c, a)
+    c.flat = {k: v for k, v in a.items()}
 
-    def intarg(flag: str) -> int | None:  # sizes and counts: a zero or negative one is left to the checks below
-        n = as_int(a.get(flag)) if flag in a else None
-        return n if n is not None and n >= 1 else None
 
+def _read_parallel_and_batch_flags(c: Collector, a: dict[str, Any]) -> None:
+    """GPU and node counts, parallel degrees, micro-batch, sequence length and the pipeline schedule."""
     for flag, key in (
         ("--nproc_per_node", "gpus_per_node"),
         ("--nnodes", "nodes"),
@@ -51,23 +97,27 @@ def read(c: Collector, text: str) -> None:
         if set_int(c, "vpp", a["--virtual-pipeline-model-parallel-size"], "--virtual-pipeline-model-parallel-size"):
             c.set(
                 "pp_schedule",
-                "interleaved-1f1b" if (intarg("--virtual-pipeline-model-parallel-size") or 1) > 1 else "1f1b",
+                "interleaved-1f1b" if (_size_arg(a, "--virtual-pipeline-model-parallel-size") or 1) > 1 else "1f1b",
                 "--virtual-pipeline-model-parallel-size",
             )
-    elif (intarg("--pipeline-model-parallel-size") or 1) > 1:
+    elif (_size_arg(a, "--pipeline-model-parallel-size") or 1) > 1:
         c.assume(
             "pp_schedule", "1f1b", message(QT_TRANSLATE_NOOP("engine", "Megatron runs 1F1B without virtual pipeline stages"))
         )
     if "--sequence-parallel" in a:
         c.set("sequence_parallel", True, "--sequence-parallel")
-    world = (intarg("--nproc_per_node") or 1) * (intarg("--nnodes") or 1)
+
+
+def _read_world_and_accumulation(c: Collector, a: dict[str, Any]) -> None:
+    """Nodes implied by TP x PP x CP, and accumulation steps from the global batch over micro-batch x DP."""
+    world = (_size_arg(a, "--nproc_per_node") or 1) * (_size_arg(a, "--nnodes") or 1)
     model_par = (
-        (intarg("--tensor-model-parallel-size") or 1)
-        * (intarg("--pipeline-model-parallel-size") or 1)
-        * (intarg("--context-parallel-size") or 1)
+        (_size_arg(a, "--tensor-model-parallel-size") or 1)
+        * (_size_arg(a, "--pipeline-model-parallel-size") or 1)
+        * (_size_arg(a, "--context-parallel-size") or 1)
     )
     if world % model_par:  # the script asks for more model-parallel ranks than its GPUs: more nodes are meant
-        per_node = intarg("--nproc_per_node") or 1
+        per_node = _size_arg(a, "--nproc_per_node") or 1
         nodes = -(-model_par // per_node)
         c.assume(
             "nodes",
@@ -85,7 +135,7 @@ def read(c: Collector, text: str) -> None:
         )
         c.settings = [s for s in c.settings if s[0] != "nodes" or s[3]]
         world = nodes * per_node
-    gbs, mbs = intarg("--global-batch-size"), intarg("--micro-batch-size") or 1
+    gbs, mbs = _size_arg(a, "--global-batch-size"), _size_arg(a, "--micro-batch-size") or 1
     if gbs and world % model_par == 0:
         dp = world // model_par
         if gbs % (mbs * dp) == 0:
@@ -99,6 +149,10 @@ def read(c: Collector, text: str) -> None:
                     mbs_dp=mbs * dp,
                 ),
             )
+
+
+def _read_precision_and_recompute(c: Collector, a: dict[str, Any]) -> None:
+    """--fp8-format/--bf16/--fp16, the distributed optimizer and activation recomputation."""
     if "--fp8-format" in a:
         c.set("precision", "fp8", "--fp8-format")
         c.use("--bf16", "--fp16")
@@ -124,6 +178,10 @@ def read(c: Collector, text: str) -> None:
             "none",
             message(QT_TRANSLATE_NOOP("engine", "no --recompute-granularity: Megatron keeps all activations")),
         )
+
+
+def _read_kernels_and_offload(c: Collector, a: dict[str, Any]) -> None:
+    """Attention backend, cross-entropy fusion, activation offload and the pipeline split's extra layers."""
     if "--use-flash-attn" in a or a.get("--attention-backend") in ("flash", "fused"):
         c.set("attention", "flash", "--attention-backend" if "--attention-backend" in a else "--use-flash-attn")
     if "--cross-entropy-loss-fusion" in a and a.get("--cross-entropy-fusion-impl") == "te":
@@ -134,50 +192,19 @@ def read(c: Collector, text: str) -> None:
             "--cross-entropy-loss-fusion",
             message(QT_TRANSLATE_NOOP("engine", "Megatron's fused vocab-parallel cross-entropy is not modelled yet")),
         )
-    if "--cpu-offloading" in a and intarg("--cpu-offloading-num-layers"):
+    if "--cpu-offloading" in a and _size_arg(a, "--cpu-offloading-num-layers"):
         set_int(c, "activation_offload_layers", a["--cpu-offloading-num-layers"], "--cpu-offloading-num-layers")
         c.use("--cpu-offloading")
     split = [part for part in ("embedding", "loss") if f"--account-for-{part}-in-pipeline-split" in a]
     if split:
         c.set("pipeline_split_accounts_for", split, f"--account-for-{split[0]}-in-pipeline-split")
         c.use(*(f"--account-for-{part}-in-pipeline-split" for part in split))
-    c.assume(
-        "optimizer",
-        "adamw",
-        message(QT_TRANSLATE_NOOP("engine", "Megatron's default --optimizer adam (AdamW with --weight-decay)")),
-    )
-    if a.get("--optimizer") == "sgd":
-        c.set("optimizer", "sgd", "--optimizer")
-    _read_model(c, a)
-    c.flat = {k: v for k, v in a.items()}
 
 
 def _read_model(c: Collector, a: dict[str, Any]) -> None:
-    def n(flag: str) -> int | None:
-        return as_int(a.get(flag)) if flag in a else None
-
-    layers, hidden, heads = n("--num-layers"), n("--hidden-size"), n("--num-attention-heads")
-    shape_flags = [
-        "--num-layers",
-        "--hidden-size",
-        "--num-attention-heads",
-        "--ffn-hidden-size",
-        "--num-query-groups",
-        "--group-query-attention",
-        "--kv-channels",
-        "--max-position-embeddings",
-        "--vocab-size",
-        "--swiglu",
-        "--normalization",
-        "--untie-embeddings-and-output-weights",
-        "--disable-bias-linear",
-        "--position-embedding-type",
-        "--num-experts",
-        "--moe-router-topk",
-        "--moe-ffn-hidden-size",
-        "--rotary-base",
-        "--tokenizer-type",
-    ]
+    """A Llama-style shape (SwiGLU, RMSNorm) becomes a custom model; a GPT-style one or an incomplete one is listed."""
+    layers, hidden = _flag_int(a, "--num-layers"), _flag_int(a, "--hidden-size")
+    heads = _flag_int(a, "--num-attention-heads")
     if not (layers and hidden and heads):
         c.skip(
             "--num-layers",
@@ -198,47 +225,61 @@ def _read_model(c: Collector, a: dict[str, Any]) -> None:
                 )
             ),
         )
-        c.use(*[f for f in shape_flags if f in a])
+        c.use(*[f for f in _SHAPE_FLAGS if f in a])
         return
-    vocab = n("--vocab-size")
+    vocab_and_note = _vocab_size(c, a)
+    if vocab_and_note is None:
+        return
+    vocab, vocab_note = vocab_and_note
+    cfg = _hf_config(a, layers, hidden, heads, vocab)
+    experts = _flag_int(a, "--num-experts")
+    name = f"Megatron {'MoE ' if experts else ''}model ({layers} layers, hidden {hidden})"
+    c.set("model", {"name": name, "hf_config": cfg}, "--num-layers")
+    if vocab_note:
+        c.assume("model", {"name": name, "hf_config": cfg}, vocab_note)
+    c.use(*[f for f in _SHAPE_FLAGS if f in a])
+
+
+def _vocab_size(c: Collector, a: dict[str, Any]) -> tuple[int, str] | None:
+    """(--vocab-size or the tokenizer's published size, a note when it came from the tokenizer); None: unknown."""
+    vocab = _flag_int(a, "--vocab-size")
+    if vocab is not None:
+        return vocab, ""
+    tok = a.get("--tokenizer-type")
+    vocab = _TOKENIZER_VOCAB.get(str(tok))
     if vocab is None:
-        tok = a.get("--tokenizer-type")
-        vocab = _TOKENIZER_VOCAB.get(str(tok))
-        if vocab is None:
-            c.skip(
-                "--tokenizer-type",
-                message(
-                    QT_TRANSLATE_NOOP(
-                        "engine", "the vocabulary size is unknown (no --vocab-size); pick the model in the planner"
-                    )
-                ),
-            )
-            return
-        c.use("--tokenizer-type")
-        vocab_note = f"vocabulary size {vocab} of {tok} (no --vocab-size)"
-    else:
-        vocab_note = ""
-    experts = n("--num-experts")
+        c.skip(
+            "--tokenizer-type",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine", "the vocabulary size is unknown (no --vocab-size); pick the model in the planner"
+                )
+            ),
+        )
+        return None
+    c.use("--tokenizer-type")
+    return vocab, f"vocabulary size {vocab} of {tok} (no --vocab-size)"
+
+
+def _hf_config(a: dict[str, Any], layers: int, hidden: int, heads: int, vocab: int) -> dict[str, Any]:
+    """The Hugging Face config.json the custom model is built from."""
+    experts = _flag_int(a, "--num-experts")
     cfg: dict[str, Any] = {
         "model_type": "mixtral" if experts else "llama",
         "hidden_size": hidden,
         "num_hidden_layers": layers,
         "num_attention_heads": heads,
-        "num_key_value_heads": n("--num-query-groups") if "--group-query-attention" in a else heads,
-        "intermediate_size": n("--ffn-hidden-size") or 4 * hidden,
+        "num_key_value_heads": _flag_int(a, "--num-query-groups") if "--group-query-attention" in a else heads,
+        "intermediate_size": _flag_int(a, "--ffn-hidden-size") or 4 * hidden,
         "vocab_size": vocab,
-        "max_position_embeddings": n("--max-position-embeddings") or n("--seq-length") or 4096,
+        "max_position_embeddings": _flag_int(a, "--max-position-embeddings") or _flag_int(a, "--seq-length") or 4096,
         "tie_word_embeddings": "--untie-embeddings-and-output-weights" not in a,
     }
-    if n("--kv-channels"):
-        cfg["head_dim"] = n("--kv-channels")
+    if _flag_int(a, "--kv-channels"):
+        cfg["head_dim"] = _flag_int(a, "--kv-channels")
     if experts:
         cfg["num_local_experts"] = experts
-        cfg["num_experts_per_tok"] = n("--moe-router-topk") or 2
-        if n("--moe-ffn-hidden-size"):
-            cfg["intermediate_size"] = n("--moe-ffn-hidden-size")
-    name = f"Megatron {'MoE ' if experts else ''}model ({layers} layers, hidden {hidden})"
-    c.set("model", {"name": name, "hf_config": cfg}, "--num-layers")
-    if vocab_note:
-        c.assume("model", {"name": name, "hf_config": cfg}, vocab_note)
-    c.use(*[f for f in shape_flags if f in a])
+        cfg["num_experts_per_tok"] = _flag_int(a, "--moe-router-topk") or 2
+        if _flag_int(a, "--moe-ffn-hidden-size"):
+            cfg["intermediate_size"] = _flag_int(a, "--moe-ffn-hidden-size")
+    return cfg

@@ -24,7 +24,27 @@ def is_torchtitan(d: Any) -> bool:
 
 def read(c: Collector, d: dict[str, Any]) -> None:
     c.set("framework", "torchtitan", "(job)")
-    model = d.get("model", {})
+    _read_model(c, d.get("model", {}))
+    training = d.get("training", {}) if isinstance(d.get("training"), dict) else {}
+    _read_training(c, training)
+    par = d.get("parallelism", {}) if isinstance(d.get("parallelism"), dict) else {}
+    _read_parallel_degrees(c, training, par)
+    _read_parallel_options(c, par)
+    _read_activation_checkpoint(c, d.get("activation_checkpoint", {}))
+    comp = d.get("compile", {})
+    if isinstance(comp, dict) and "enable" in comp:
+        on = as_bool(comp["enable"])
+        if on is not None:
+            c.set("compile", on, "compile.enable")
+        c.use("compile.components")
+    _read_optimizer(c, d.get("optimizer", {}))
+    c.assume(
+        "attention", "sdpa", message(QT_TRANSLATE_NOOP("engine", "torchtitan's attention uses scaled_dot_product_attention"))
+    )
+
+
+def _read_model(c: Collector, model: Any) -> None:
+    """[model] name + flavor -> a preset, when the planner has that one."""
     name, flavor = model.get("name"), model.get("flavor")
     preset = TORCHTITAN_FLAVORS.get((str(name), str(flavor)))
     if preset:
@@ -42,14 +62,16 @@ def read(c: Collector, d: dict[str, Any]) -> None:
             ),
         )
         c.use("model.name")
-    training = d.get("training", {}) if isinstance(d.get("training"), dict) else {}
+
+
+def _read_training(c: Collector, training: dict[str, Any]) -> None:
+    """[training] batch, sequence length and mixed precision."""
     for key in ("local_batch_size", "batch_size"):
         if key in training:
             set_int(c, "micro_batch", training[key], f"training.{key}")
             break
     if "seq_len" in training:
         set_int(c, "seq_len", training["seq_len"], "training.seq_len")
-    gb = as_int(training.get("global_batch_size"))
     mp = training.get("mixed_precision_param", "bfloat16")
     c.use("training.mixed_precision_param", "training.mixed_precision_reduce")
     if mp in ("bfloat16", "float16"):
@@ -65,7 +87,11 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         )
     else:
         c.set("precision", "fp32", "training.mixed_precision_param")
-    par = d.get("parallelism", {}) if isinstance(d.get("parallelism"), dict) else {}
+
+
+def _read_parallel_degrees(c: Collector, training: dict[str, Any], par: dict[str, Any]) -> None:
+    """[parallelism] degrees -> tp/pp/cp/ep, FSDP, the GPU count and (from the global batch) accumulation."""
+    gb = as_int(training.get("global_batch_size"))
     degrees = {}
     for key, target in (
         ("tensor_parallel_degree", "tp"),
@@ -112,6 +138,10 @@ def read(c: Collector, d: dict[str, Any]) -> None:
                     )
                 ),
             )
+
+
+def _read_parallel_options(c: Collector, par: dict[str, Any]) -> None:
+    """[parallelism] pipeline schedule and FSDP resharding."""
     if "pipeline_parallel_schedule" in par:
         sched = str(par["pipeline_parallel_schedule"]).lower()
         value = {"1f1b": "1f1b", "gpipe": "gpipe", "interleaved1f1b": "interleaved-1f1b"}.get(sched)
@@ -133,7 +163,9 @@ def read(c: Collector, d: dict[str, Any]) -> None:
             )
     if "enable_async_tensor_parallel" in par:
         c.use("parallelism.enable_async_tensor_parallel")
-    ac = d.get("activation_checkpoint", {})
+
+
+def _read_activation_checkpoint(c: Collector, ac: Any) -> None:
     if isinstance(ac, dict) and "mode" in ac:
         mode = str(ac["mode"])
         if mode == "selective" and str(ac.get("selective_ac_option", "op")).isdigit():
@@ -146,13 +178,9 @@ def read(c: Collector, d: dict[str, Any]) -> None:
             c.use("activation_checkpoint.selective_ac_option")
         else:
             c.skip("activation_checkpoint.mode", message(QT_TRANSLATE_NOOP("engine", "unknown mode {mode!r}"), mode=mode))
-    comp = d.get("compile", {})
-    if isinstance(comp, dict) and "enable" in comp:
-        on = as_bool(comp["enable"])
-        if on is not None:
-            c.set("compile", on, "compile.enable")
-        c.use("compile.components")
-    opt = d.get("optimizer", {})
+
+
+def _read_optimizer(c: Collector, opt: Any) -> None:
     if isinstance(opt, dict) and "name" in opt:
         name = {"adamw": "adamw", "adam": "adamw"}.get(str(opt["name"]).lower())
         if name and str(opt.get("implementation", "fused")) == "fused":  # torchtitan's default implementation
@@ -165,6 +193,3 @@ def read(c: Collector, d: dict[str, Any]) -> None:
                 "optimizer.name",
                 message(QT_TRANSLATE_NOOP("engine", "optimizer {name} is not modelled yet"), name=opt["name"]),
             )
-    c.assume(
-        "attention", "sdpa", message(QT_TRANSLATE_NOOP("engine", "torchtitan's attention uses scaled_dot_product_attention"))
-    )

@@ -46,6 +46,14 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     model = d.get("model")
     if isinstance(model, dict) and isinstance(model.get("_component_"), str):
         _read_model(c, model)
+    _read_batch_and_precision(c, d)
+    _read_switches(c, d)
+    _read_seq_len_optimizer_loss(c, d)
+    _read_distributed(c, d)
+
+
+def _read_batch_and_precision(c: Collector, d: dict[str, Any]) -> None:
+    """batch_size, accumulation and dtype (recipes default to bf16)."""
     if "batch_size" in d:
         set_int(c, "micro_batch", d["batch_size"], "batch_size")
     if "gradient_accumulation_steps" in d:
@@ -59,6 +67,10 @@ def read(c: Collector, d: dict[str, Any]) -> None:
             c.skip("dtype", message(QT_TRANSLATE_NOOP("engine", "unknown dtype {dtype!r}"), dtype=dtype))
     else:
         c.assume("precision", "bf16", message(QT_TRANSLATE_NOOP("engine", "torchtune recipes default to dtype bf16")))
+
+
+def _read_switches(c: Collector, d: dict[str, Any]) -> None:
+    """The recipe's on/off switches: checkpointing, activation offload, optimizer in backward, compile."""
     if "enable_activation_checkpointing" in d:
         on = as_bool(d["enable_activation_checkpointing"])
         if on is not None:
@@ -75,6 +87,10 @@ def read(c: Collector, d: dict[str, Any]) -> None:
         on = as_bool(d["compile"])
         if on is not None:
             c.set("compile", on, "compile")
+
+
+def _read_seq_len_optimizer_loss(c: Collector, d: dict[str, Any]) -> None:
+    """tokenizer.max_seq_len, the optimizer and the loss components."""
     tok = d.get("tokenizer")
     if isinstance(tok, dict) and "max_seq_len" in tok:
         if tok["max_seq_len"] is None:
@@ -110,6 +126,10 @@ def read(c: Collector, d: dict[str, Any]) -> None:
                     QT_TRANSLATE_NOOP("engine", "loss {_component} is not modelled yet"), _component=loss["_component_"]
                 ),
             )
+
+
+def _read_distributed(c: Collector, d: dict[str, Any]) -> None:
+    """Tensor parallelism and the FSDP options of the distributed recipes."""
     if d.get("tensor_parallel_dim") is not None and set_int(c, "tp", d["tensor_parallel_dim"], "tensor_parallel_dim"):
         tp = as_int(d["tensor_parallel_dim"]) or 1
         if tp > 1:
