@@ -20,7 +20,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..parallelism.components import pipeline_keeps_weights
 from ..parallelism.pipeline import scenario_stage_ranges
 from ..scenario import Scenario, resolve_model
-from ..states import dtypes_for, layer_groups, lora_targets, stage_params
+from ..states import Dtypes, dtypes_for, layer_groups, lora_targets, stage_params
 from .bounds import calibration, check_finite
 from .costs import Rates, head_cost, layer_cost
 from .data import efficiency, framework_profile
@@ -255,6 +255,77 @@ def _loss_path(s: Scenario, prof: dict[str, Any]) -> str:
         ce, prof["cross_entropy"])
 
 
+def _pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, per_mb: float) -> tuple[float, float]:
+    """(point-to-point sends, bubble) of the pipeline schedule per step."""
+    if s.pp == 1:
+        return 0.0, 0.0
+    ga, dp = s.grad_accum, s.dp
+    pp_link, pp_lat = link(hw, s.tp * s.cp * dp * 2, nvlink_domain(s, hw), s.tp * s.cp * dp)
+    act = s.micro_batch * s.seq_len / s.cp * spec.hidden * rates.elem_bytes / (s.tp if s.sequence_parallel else 1)
+    pp_comm = ga * 2 * (act / pp_link + pp_lat)
+    virtual = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
+    bubble = (s.pp - 1) / virtual * (per_mb + 2 * (act / pp_link + pp_lat))
+    return pp_comm, bubble
+
+
+def _data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Rates, dt: Dtypes,
+                           busiest: _Stage) -> tuple[float, float]:
+    """(exposed gradient and ZeRO-3 weight traffic between the dp replicas, FSDP2's copies around it) per step."""
+    ga, dp, zero = s.grad_accum, s.dp, s.effective_zero
+    if dp == 1:
+        return 0.0, 0.0
+    copies = 0.0
+    dp_link, dp_lat = link(hw, s.tp * s.cp * dp, nvlink_domain(s, hw), s.tp * s.cp)
+    frac = (dp - 1) / dp
+    # torchtitan reduce-scatters gradients in fp32 (training.mixed_precision_reduce = "float32")
+    reduce_bytes = max(dt.grad, prof.get("grad_reduce_bytes", 0))
+    grads = busiest.trainable * reduce_bytes
+    keeps = zero == 3 and pipeline_keeps_weights(s.pp, s.framework)
+    if keeps:
+        # FSDP under torch.distributed.pipelining (torchtitan: reshard_after_forward = not pp_enabled; the
+        # schedule skips gradient sync until the last micro-batch): one gather and one reduce-scatter per step
+        dp_comm = (exposed(frac * busiest.params * rates.elem_bytes / dp_link + dp_lat, busiest.fwd,
+                           prof["dp_overlap"])
+                   + exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"]))
+    elif zero == 3:  # per micro-batch: gather weights for forward (and again for backward when resharded after
+        # forward), reduce-scatter gradients
+        gathers = (2 if s.reshard_after_forward else 1) * frac * busiest.params * rates.elem_bytes / dp_link
+        scatter = frac * grads / dp_link
+        dp_comm = ga * exposed(gathers + scatter + 3 * dp_lat, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
+    else:  # once per step, hidden behind the last micro-batch's backward (and next forward for ZeRO's gather)
+        reduce = 2 * frac * grads / dp_link + dp_lat
+        dp_comm = exposed(reduce, busiest.bwd, prof["dp_overlap"]) if zero == 0 else (
+            exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"])
+            + exposed(frac * busiest.trainable * rates.elem_bytes / dp_link, busiest.fwd, prof["dp_overlap"]))
+    if zero == 3 and prof.get("fsdp2_copies"):
+        # FSDP2 copies around each collective: all-gather copy-in (the shard cast to the compute dtype) and
+        # copy-out (split into the unsharded parameters), reduce-scatter copy-in (the gradients cast to the
+        # reduce dtype and concatenated)
+        n, gathers = (1, 1) if keeps else (ga, 2 if s.reshard_after_forward else 1)
+        copies = n * (gathers * ((dt.master or dt.weight) + rates.elem_bytes) / dp * busiest.params
+                      + gathers * 2 * rates.elem_bytes * busiest.params
+                      + (rates.elem_bytes + reduce_bytes) * busiest.trainable) / rates.memory
+    return dp_comm, copies
+
+
+def _optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Rates, dt: Dtypes,
+                       busiest: _Stage) -> tuple[float, float]:
+    """(offload transfers and the CPU optimizer, the GPU optimizer step) per step."""
+    owned = busiest.trainable / (s.dp if s.effective_zero >= 1 else 1)
+    offload = optimizer = 0.0
+    if s.offload == "none":
+        optimizer = owned * _optimizer_bytes(s, prof, dt.state) / rates.memory
+        optimizer += owned * efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dt.grad / rates.memory
+    else:
+        cpu = efficiency()["cpu_adam"]
+        offload = owned * cpu["bytes_per_param"] / (cpu["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)
+        offload += owned * (dt.grad + rates.elem_bytes) / hw.host_bytes_per_s
+        if s.offload == "optimizer+params":  # weights streamed in for forward and backward, partly hidden
+            stream = 2 * busiest.params / max(s.dp, 1) * rates.elem_bytes / hw.host_bytes_per_s
+            offload += s.grad_accum * exposed(stream, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
+    return offload, optimizer
+
+
 def step_time(s: Scenario) -> StepTime:
     """Seconds per optimizer step, throughput and MFU for the scenario (fits or not)."""
     spec = resolve_model(s)
@@ -265,62 +336,9 @@ def step_time(s: Scenario) -> StepTime:
     busiest = max((stage_time_per_micro_batch(s, spec, hw, prof, rates, i, layers)
                    for i, layers in _distinct_stages(s, spec)), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
-    per_mb = busiest.total
-    # pipeline: point-to-point sends per micro-batch, and the bubble of the schedule
-    pp_comm = bubble = 0.0
-    if s.pp > 1:
-        pp_link, pp_lat = link(hw, s.tp * s.cp * dp * 2, nvlink_domain(s, hw), s.tp * s.cp * dp)
-        act = s.micro_batch * s.seq_len / s.cp * spec.hidden * rates.elem_bytes / (s.tp if s.sequence_parallel else 1)
-        pp_comm = ga * 2 * (act / pp_link + pp_lat)
-        virtual = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
-        bubble = (s.pp - 1) / virtual * (per_mb + 2 * (act / pp_link + pp_lat))
-    # data parallel / ZeRO: gradients (and ZeRO-3's weights) between the dp replicas
-    dp_comm = copies = 0.0
-    zero = s.effective_zero
-    if dp > 1:
-        dp_link, dp_lat = link(hw, s.tp * s.cp * dp, nvlink_domain(s, hw), s.tp * s.cp)
-        frac = (dp - 1) / dp
-        # torchtitan reduce-scatters gradients in fp32 (training.mixed_precision_reduce = "float32")
-        reduce_bytes = max(dt.grad, prof.get("grad_reduce_bytes", 0))
-        grads = busiest.trainable * reduce_bytes
-        keeps = zero == 3 and pipeline_keeps_weights(s.pp, s.framework)
-        if keeps:
-            # FSDP under torch.distributed.pipelining (torchtitan: reshard_after_forward = not pp_enabled; the
-            # schedule skips gradient sync until the last micro-batch): one gather and one reduce-scatter per step
-            dp_comm = (exposed(frac * busiest.params * rates.elem_bytes / dp_link + dp_lat, busiest.fwd,
-                                prof["dp_overlap"])
-                       + exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"]))
-        elif zero == 3:  # per micro-batch: gather weights for forward (and again for backward when resharded after
-            # forward), reduce-scatter gradients
-            gathers = (2 if s.reshard_after_forward else 1) * frac * busiest.params * rates.elem_bytes / dp_link
-            scatter = frac * grads / dp_link
-            dp_comm = ga * exposed(gathers + scatter + 3 * dp_lat, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
-        else:  # once per step, hidden behind the last micro-batch's backward (and next forward for ZeRO's gather)
-            reduce = 2 * frac * grads / dp_link + dp_lat
-            dp_comm = exposed(reduce, busiest.bwd, prof["dp_overlap"]) if zero == 0 else (
-                exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"])
-                + exposed(frac * busiest.trainable * rates.elem_bytes / dp_link, busiest.fwd, prof["dp_overlap"]))
-        if zero == 3 and prof.get("fsdp2_copies"):
-            # FSDP2 copies around each collective: all-gather copy-in (the shard cast to the compute dtype) and
-            # copy-out (split into the unsharded parameters), reduce-scatter copy-in (the gradients cast to the
-            # reduce dtype and concatenated)
-            n, gathers = (1, 1) if keeps else (ga, 2 if s.reshard_after_forward else 1)
-            copies = n * (gathers * ((dt.master or dt.weight) + rates.elem_bytes) / dp * busiest.params
-                          + gathers * 2 * rates.elem_bytes * busiest.params
-                          + (rates.elem_bytes + reduce_bytes) * busiest.trainable) / rates.memory
-    # optimizer step (on the GPU, or on the CPU with offload)
-    owned = busiest.trainable / (dp if zero >= 1 else 1)
-    offload = optimizer = 0.0
-    if s.offload == "none":
-        optimizer = owned * _optimizer_bytes(s, prof, dt.state) / rates.memory
-        optimizer += owned * efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dt.grad / rates.memory
-    else:
-        cpu = efficiency()["cpu_adam"]
-        offload = owned * cpu["bytes_per_param"] / (cpu["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)
-        offload += owned * (dt.grad + rates.elem_bytes) / hw.host_bytes_per_s
-        if s.offload == "optimizer+params":  # weights streamed in for forward and backward, partly hidden
-            stream = 2 * busiest.params / max(dp, 1) * rates.elem_bytes / hw.host_bytes_per_s
-            offload += ga * exposed(stream, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
+    pp_comm, bubble = _pipeline_seconds(s, spec, hw, rates, busiest.total)
+    dp_comm, copies = _data_parallel_seconds(s, hw, prof, rates, dt, busiest)
+    offload, optimizer = _optimizer_seconds(s, hw, prof, rates, dt, busiest)
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
         "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp, "communication_ep": ga * busiest.ep,
