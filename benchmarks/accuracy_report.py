@@ -11,7 +11,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from engine.accuracy import (  # noqa: E402
+from engine.accuracy.headline import readme_with_headline  # noqa: E402
+from engine.accuracy.published_memory import framework_table, published_rows, rows_table  # noqa: E402
+from engine.accuracy.traced import (  # noqa: E402
     distributed_summary,
     distributed_table,
     family_table,
@@ -20,8 +22,6 @@ from engine.accuracy import (  # noqa: E402
     markdown_table,
     summary,
 )
-from engine.accuracy_headline import readme_with_headline  # noqa: E402
-from engine.frameworks.published import framework_table, published_rows, rows_table  # noqa: E402
 
 HEADER = """# Accuracy of the `detailed` estimator
 

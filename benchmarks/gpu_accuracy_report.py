@@ -13,7 +13,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from engine.measured_gpu import GPU_MEASURED_DIR, gpu_markdown_table, gpu_summary, load_gpu_rows, trace_checks  # noqa: E402
+from engine.accuracy.measured_gpu import GPU_MEASURED_DIR, gpu_markdown_table, gpu_summary, load_gpu_rows, trace_checks  # noqa: E402
 
 OUT = REPO / "docs" / "gpu-accuracy.md"
 

@@ -150,7 +150,7 @@ from PySide6.QtCore import QCoreApplication
 app = QCoreApplication([])
 from gui.local_models import LocalModels
 from gui.user_catalog import UserCatalog
-from engine.local import LocalModel
+from engine.models.local import LocalModel
 folder = Path(%r)
 models = LocalModels(UserCatalog(folder / "home"))
 model = LocalModel("big/model", folder / "model", "folder")
@@ -164,7 +164,7 @@ SCAN = """
 import json, sys, time
 sys.path.insert(0, %r)
 from pathlib import Path
-import engine.local as local
+import engine.models.local as local
 t0 = time.perf_counter()
 scan = local.scan_local_models([Path(%r)], env={"HF_HUB_CACHE": %r}, home=Path(%r)) if hasattr(
     local, "scan_local_models") else None

@@ -31,8 +31,8 @@ sys.path.insert(0, str(REPO / "tests"))
 from engine import estimate, scenario_from_dict  # noqa: E402
 from engine.cli import estimate_to_json  # noqa: E402
 from engine.errors import PlannerError  # noqa: E402
-from engine.presets import model_spec_for  # noqa: E402
-from engine.suggest import suggestions  # noqa: E402
+from engine.models.presets import model_spec_for  # noqa: E402
+from engine.planning.suggest import suggestions  # noqa: E402
 from engine.timing import step_time  # noqa: E402
 
 VARIED = {

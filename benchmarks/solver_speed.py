@@ -14,7 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import estimate, scenario_from_dict  # noqa: E402
-from engine.solver import limits, plan_search  # noqa: E402
+from engine.planning.solver import limits, plan_search  # noqa: E402
 
 HARD = {
     "llama-3.1-70b full, 8 x a100-80gb": {"model": "llama-3.1-70b", "gpu": "a100-80gb", "gpus_per_node": 8},

@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.timing.published import compare, load_rows, memory_verdicts, summary  # noqa: E402
+from engine.accuracy.published_throughput import compare, load_rows, memory_verdicts, summary  # noqa: E402
 
 DOC = ROOT / "docs" / "speed-accuracy.md"
 

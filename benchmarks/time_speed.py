@@ -16,8 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import estimate, scenario_from_dict  # noqa: E402
+from engine.planning.speed_search import speed_search  # noqa: E402
 from engine.timing import step_time  # noqa: E402
-from engine.timing.search import speed_search  # noqa: E402
 
 ONE = {"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "micro_batch": 2, "seq_len": 4096,
        "attention": "flash", "fsdp": True, "checkpointing": "selective"}
@@ -70,7 +70,7 @@ def main() -> None:
 def huge_search() -> None:
     import resource
 
-    from engine.timing.search import MAX_MEMORY_ESTIMATES
+    from engine.planning.speed_search import MAX_MEMORY_ESTIMATES
 
     before_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t0 = time.perf_counter()

@@ -5,14 +5,14 @@
     est.peak_allocated_bytes, est.verdict
 """
 
-from .architecture import ModelSpec, model_from_hf_config
-from .breakdown import Component, Estimate, StageEstimate
-from .config_file import read_config_file
 from .errors import ConsistencyError, ModelConfigError, PlannerError, PresetError, ScenarioError
-from .estimate import estimate, kv_cache_bytes
-from .presets import get_gpu, get_model_preset, gpu_presets, model_presets
+from .memory.breakdown import Component, Estimate, StageEstimate
+from .memory.estimate import estimate, kv_cache_bytes
+from .models.architecture import ModelSpec, model_from_hf_config
+from .models.config_file import read_config_file
+from .models.presets import get_gpu, get_model_preset, gpu_presets, model_presets
 from .scenario import DEFAULTS, SCHEMA_VERSION, Scenario, resolve_model, scenario_from_dict
-from .scenario_file import load_scenario
+from .scenario.file import load_scenario
 
 __all__ = [
     "DEFAULTS", "SCHEMA_VERSION", "Component", "ConsistencyError", "Estimate", "ModelConfigError", "ModelSpec",

@@ -1,16 +1,18 @@
 """The engine's memo caches in one place: every one is bounded (an lru_cache with a maxsize, a memo table with a
-limit (engine/memo.py), or keyed by the shipped presets only), and clear_caches() empties them all, e.g. for a
-long-running process or a test. No Qt."""
+limit (engine/scenario/memo.py), or keyed by the shipped presets only), and clear_caches() empties them all, e.g. for
+a long-running process or a test. No Qt."""
 
 from __future__ import annotations
 
-from . import activations, custom_parts, scenario, shared_models, states
-from .frameworks import settings
-from .memo import memo_tables
+from .memory import activations, states
+from .models import shared_models
+from .scenario import behaviour, custom_parts
+from .scenario import format as scenario_format
+from .scenario.memo import memo_tables
 from .timing import costs, hardware, model
 
 BOUNDED = (
-    activations, custom_parts, scenario, settings, states, costs, hardware, model,
+    activations, custom_parts, scenario_format, behaviour, states, costs, hardware, model,
 )
 
 

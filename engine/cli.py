@@ -11,11 +11,11 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from .breakdown import Estimate
 from .errors import PlannerError
-from .estimate import estimate, kv_cache_bytes
+from .memory.breakdown import Estimate
+from .memory.estimate import estimate, kv_cache_bytes
 from .messages import QT_TRANSLATE_NOOP, one_line
-from .presets import get_model_preset, gpu_presets, model_presets
+from .models.presets import get_model_preset, gpu_presets, model_presets
 from .scenario import (
     DEFAULTS,
     SCENARIO_MAXIMA,
@@ -24,8 +24,8 @@ from .scenario import (
     Scenario,
     resolve_model,
 )
-from .scenario_docs import schema_markdown
-from .scenario_file import load_scenario
+from .scenario.docs import schema_markdown
+from .scenario.file import load_scenario
 from .timing import StepTime, step_time, time_to_json
 from .timing.bounds import check_finite
 from .units import format_bytes, format_count, format_seconds
@@ -203,11 +203,11 @@ def render_time(t: StepTime, tr: Callable[[str], str] = _identity, tr_engine: Ca
 
 
 def _cmd_fit(args: argparse.Namespace) -> int:
-    from .fit_report import fit_report, render_fit
+    from .planning.fit_report import fit_report, render_fit
 
     scenario = displayable(load_scenario(args.scenario))
     if args.objective == "throughput":
-        from .timing.speed_report import render_speed, speed_report
+        from .planning.speed_report import render_speed, speed_report
 
         report = speed_report(scenario)
         print(json_text(report) if args.json else terminal_text(

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 
-from .breakdown import Estimate
+from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP
 from .scenario import DEFAULTS, Scenario
 from .units import format_bytes

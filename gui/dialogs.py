@@ -24,7 +24,7 @@ from engine.messages import QT_TRANSLATE_NOOP
 from .i18n import tr_error
 from .widgets import message_text
 
-# Speed figures of a custom GPU (scenario keys of engine/time_keys.py): key, label, unit shown, scale to the key's unit
+# Speed figures of a custom GPU (keys of engine/scenario/time_keys.py): key, label, unit shown, scale to the key's unit
 SPEED_FIELDS = (
     ("bf16_tflops", QT_TRANSLATE_NOOP("Actions", "Dense bf16 peak (optional)"), " TFLOP/s", 1.0),
     ("fp8_tflops", QT_TRANSLATE_NOOP("Actions", "Dense fp8 peak (optional)"), " TFLOP/s", 1.0),

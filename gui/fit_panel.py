@@ -16,8 +16,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine import PlannerError, Scenario, model_presets
-from engine.family import FamilyFit, largest_model_that_fits
-from engine.solver import Limits, Plan, join_steps, limits, plans
+from engine.planning.family import FamilyFit, largest_model_that_fits
+from engine.planning.solver import Limits, Plan, join_steps, limits, plans
 from engine.timing import step_time
 from engine.units import format_bytes, format_count, format_seconds
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from engine import ModelConfigError, model_from_hf_config, read_config_file
-from engine.local import (
+from engine.messages import QT_TRANSLATE_NOOP, Message, message
+from engine.models.local import (
     CheckpointSummary,
     LocalModel,
     LocalScan,
@@ -17,7 +18,6 @@ from engine.local import (
     scan_local_models,
     summarize_folder,
 )
-from engine.messages import QT_TRANSLATE_NOOP, Message, message
 from engine.units import format_count
 
 from .user_catalog import UserCatalog

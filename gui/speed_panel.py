@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVB
 
 from engine import PlannerError, Scenario
 from engine.messages import message
+from engine.planning.speed_search import LIMITED, MAX_MEMORY_ESTIMATES, SpeedPlan, SpeedSearch, speed_search
 from engine.timing import MFU_DEFINITION, step_time
-from engine.timing.search import LIMITED, MAX_MEMORY_ESTIMATES, SpeedPlan, SpeedSearch, speed_search
 from engine.units import UNITS, format_bytes, format_count, format_seconds
 
 from .i18n import tr_engine

@@ -40,7 +40,7 @@ from engine.bounded_json import parse_json
 from engine.paths import data_dir as source_data_dir
 from engine.safe_read import read_capped
 from engine.scenario import MAX_SCENARIO_BYTES
-from engine.scenario_file import (  # the file format's owner; re-exported for the library's callers
+from engine.scenario.file import (  # the file format's owner; re-exported for the library's callers
     MIGRATIONS,
     FutureVersionError,
     file_version,

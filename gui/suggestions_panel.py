@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
-from engine.suggest import Suggestion, suggestions
+from engine.planning.suggest import Suggestion, suggestions
 from engine.units import format_bytes
 
 from .i18n import tr_engine, tr_message

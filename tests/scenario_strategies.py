@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from engine import model_presets
-from engine.presets import model_spec_for
+from engine.models.presets import model_spec_for
 from engine.scenario import ATTENTIONS, CHECKPOINTINGS, ESTIMATORS, METHODS, OPTIMIZERS, PRECISIONS
 
 MODELS = sorted(model_presets())

@@ -6,7 +6,7 @@ each phase peak within 10%, and the phase that holds the peak named correctly.
 
 import pytest
 
-from engine.accuracy import load_rows, markdown_table, summary
+from engine.accuracy.traced import load_rows, markdown_table, summary
 
 ROWS = load_rows()
 
@@ -37,7 +37,7 @@ def test_readme_headline_is_generated_from_the_same_data():
     benchmarks/accuracy_report.py after the data changes)."""
     from conftest import REPO
 
-    from engine.accuracy_headline import readme_with_headline
+    from engine.accuracy.headline import readme_with_headline
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert readme_with_headline(readme) == readme
@@ -49,7 +49,7 @@ ISSUE_12_FAMILIES = ("deepseek_v2", "gemma3_text", "glm4_moe", "gpt_oss", "llama
 
 def test_each_new_family_is_traced_and_within_targets():
     """Issue 12: every new architecture family has traced configurations, median <= 3% and worst <= 10% each."""
-    from engine.accuracy import family_summaries
+    from engine.accuracy.traced import family_summaries
 
     families = family_summaries(ROWS)
     for family in ISSUE_12_FAMILIES:
@@ -65,7 +65,7 @@ def test_vision_towers_are_traced_frozen_and_trained():
     estimator meets the single-GPU targets on them, phase by phase."""
     import json
 
-    from engine.accuracy import GROUND_TRUTH_DIR, summary
+    from engine.accuracy.traced import GROUND_TRUTH_DIR, summary
 
     for model in ("gemma-3-4b", "qwen2.5-vl-7b", "llama-4-scout", "mistral-small-3.1-24b"):
         rows = [r for r in ROWS if r.id.startswith(model) and "_img" in r.id]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.accuracy import distributed_summary, distributed_table, load_distributed_rows
+from engine.accuracy.traced import distributed_summary, distributed_table, load_distributed_rows
 
 ROWS = load_distributed_rows()
 # Configurations whose mechanism is not modelled yet (traced, reported in docs/accuracy.md, still held to 15%).

@@ -12,9 +12,9 @@ import pytest
 from test_local_models import write_safetensors
 
 from engine import estimate, model_presets, resolve_model, scenario_from_dict
-from engine.base_storage import FP8_BYTES_PER_VALUE, MXFP4_BYTES_PER_VALUE
 from engine.errors import ScenarioError
-from engine.local.checkpoint import summarize_folder
+from engine.models.base_storage import FP8_BYTES_PER_VALUE, MXFP4_BYTES_PER_VALUE
+from engine.models.local.checkpoint import summarize_folder
 
 LORA = {"method": "lora", "precision": "bf16", "lora_targets": "attention", "gpu": "h100-sxm-80gb"}
 

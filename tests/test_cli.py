@@ -54,7 +54,7 @@ def test_bad_input_one_line_non_zero(tmp_path):
 
 
 def test_scenario_format_doc_is_generated_from_the_defaults():
-    from engine.scenario_docs import schema_markdown
+    from engine.scenario.docs import schema_markdown
 
     assert (REPO / "docs" / "scenario-format.md").read_text() == schema_markdown() + "\n"
 

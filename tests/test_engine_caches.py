@@ -9,8 +9,8 @@ import pytest
 
 from engine import estimate, scenario_from_dict
 from engine.caches import cached_functions, clear_caches
-from engine.memo import memo_tables
-from engine.solver import plan_search
+from engine.planning.solver import plan_search
+from engine.scenario.memo import memo_tables
 from engine.timing import step_time
 
 PRESET_KEYED = {"model_spec_for", "efficiency"}  # keyed by shipped preset ids / no argument: bounded by the files
@@ -35,7 +35,7 @@ def test_every_engine_cache_is_bounded_and_clearable():
 
 
 def test_a_memo_table_stays_within_its_limit():
-    from engine.memo import ScenarioMemo
+    from engine.scenario.memo import ScenarioMemo
 
     table = ScenarioMemo("test table", frozenset({"name"}), limit=3)
     try:

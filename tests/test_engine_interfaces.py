@@ -1,5 +1,5 @@
 """The engine's named interfaces (issue 15): memory at the four moments of a step is a `Moments`, and which
-estimator runs is chosen through `engine.estimators`, never by comparing names inside `estimate()`."""
+estimator runs is chosen through `engine.memory.estimators`, never by comparing names inside `estimate()`."""
 
 import ast
 from pathlib import Path
@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from engine import estimate, scenario_from_dict
-from engine.breakdown import MOMENTS, NO_BYTES, Moments, phase_totals
-from engine.estimators import ESTIMATOR_CLASSES, StageEstimator, estimator_for
-from engine.frameworks.settings import behaviour
+from engine.memory.breakdown import MOMENTS, NO_BYTES, Moments, phase_totals
+from engine.memory.estimators import ESTIMATOR_CLASSES, StageEstimator, estimator_for
+from engine.memory.states import dtypes_for
 from engine.scenario import ESTIMATORS, resolve_model
-from engine.states import dtypes_for
+from engine.scenario.behaviour import behaviour
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,7 +60,7 @@ def test_only_the_detailed_estimator_charges_allocator_overheads_and_models_load
 
 def test_estimate_does_not_branch_on_the_estimator_name():
     """`ctx is None` or `s.estimator == ...` inside estimate() was the old implicit switch (issue 15)."""
-    tree = ast.parse((ROOT / "engine" / "estimate.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "engine" / "memory" / "estimate.py").read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
             text = ast.unparse(node)

@@ -120,7 +120,7 @@ def test_kv_cache_uses_kv_heads_not_hidden():
 
 
 def test_qlora_storage_from_the_qlora_paper():
-    from engine.states import quantized_bytes_per_param
+    from engine.memory.states import quantized_bytes_per_param
 
     # QLoRA paper section 3: NF4 = 4 bits + 32/64 bits of constants; double quantisation: 8/64 + 32/(64*256).
     assert quantized_bytes_per_param(4, False) == pytest.approx(0.5 + 0.5 / 8)
@@ -137,11 +137,11 @@ def test_qlora_storage_from_the_qlora_paper():
 ])
 def test_reused_pipeline_stages_equal_a_direct_computation(kw):
     """estimate() computes repeated stages once and rescales micro-batches in flight: it must change nothing."""
-    from engine.breakdown import phase_totals
-    from engine.estimators import estimator_for
-    from engine.frameworks.settings import behaviour
-    from engine.parallelism.pipeline import micro_batches_in_flight, stage_layer_ranges
-    from engine.states import dtypes_for, layer_groups
+    from engine.memory.breakdown import phase_totals
+    from engine.memory.estimators import estimator_for
+    from engine.memory.parallelism.pipeline import micro_batches_in_flight, stage_layer_ranges
+    from engine.memory.states import dtypes_for, layer_groups
+    from engine.scenario.behaviour import behaviour
 
     s = scenario_from_dict({**BASE, **kw})
     est, spec, dt = estimate(s), resolve_model(s), dtypes_for(s)

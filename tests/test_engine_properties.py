@@ -4,8 +4,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import ScenarioError, estimate, model_presets, scenario_from_dict
-from engine.breakdown import Moments
-from engine.estimate import model_param_counts
+from engine.memory.breakdown import Moments
+from engine.memory.estimate import model_param_counts
 from engine.scenario import ATTENTIONS, CHECKPOINTINGS, ESTIMATORS, METHODS, OPTIMIZERS, PRECISIONS, resolve_model
 from tests.scenario_strategies import valid_scenarios
 

@@ -13,7 +13,7 @@ class Blocker:
             raise ImportError('Qt is blocked in this test: ' + name)
         return None
 sys.meta_path.insert(0, Blocker())
-import engine, engine.cli, engine.solver, engine.fit_report
+import engine, engine.cli, engine.planning.solver, engine.planning.fit_report
 from engine import scenario_from_dict, estimate
 est = estimate(scenario_from_dict({'model': 'llama-3-8b', 'gpu': 'rtx-4090', 'method': 'qlora'}))
 assert est.peak_allocated_bytes > 0

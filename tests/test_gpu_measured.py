@@ -7,7 +7,7 @@ import importlib.util
 import statistics
 from pathlib import Path
 
-from engine.measured_gpu import gpu_summary, load_gpu_rows, trace_checks
+from engine.accuracy.measured_gpu import gpu_summary, load_gpu_rows, trace_checks
 
 ROOT = Path(__file__).resolve().parent.parent
 ROWS = load_gpu_rows()

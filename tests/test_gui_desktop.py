@@ -280,7 +280,7 @@ def test_suggestions_that_save_under_1_percent_of_the_shortfall_are_not_offered(
     import json
 
     from engine import estimate, scenario_from_dict
-    from engine.suggest import suggestions
+    from engine.planning.suggest import suggestions
 
     s = scenario_from_dict(json.loads((REPO / "examples" / "7b-full-finetune-one-gpu.json").read_text()))
     est = estimate(s)

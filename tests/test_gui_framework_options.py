@@ -85,7 +85,7 @@ def test_framework_switches_line_up(qtbot, tmp_path):
 
 def test_megatron_rows_show_where_they_count_and_edit_undoably(qtbot, tmp_path):
     from engine.frameworks.megatron_layer import RECOMPUTE_MODULES
-    from engine.time_keys import FP8_RECIPES, MOE_TOKEN_DISPATCHERS
+    from engine.scenario.time_keys import FP8_RECIPES, MOE_TOKEN_DISPATCHERS
 
     win = window_from(qtbot, tmp_path, {**BASE, "model": "mixtral-8x7b", "nodes": 2, "ep": 8})
     rows, state = win.setup_panel.framework_options.megatron, win.state

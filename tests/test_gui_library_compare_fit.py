@@ -273,7 +273,7 @@ def test_four_narrow_panes_show_whole_titles_and_verdicts_in_line(window):
 
 def test_family_of_a_vision_language_scenario_names_why_text_models_are_out(window):
     """With images in the sample, the family's text-only models are listed as unable to take them, and the
-    largest model that fits is the VL one (engine/family.py)."""
+    largest model that fits is the VL one (engine/planning/family.py)."""
     window.state.load(scenario_from_dict({"name": "vl", "model": "qwen2.5-vl-7b", "gpu": "a100-80gb",
                                           "method": "qlora", "precision": "bf16", "seq_len": 4096,
                                           "images_per_sample": 2, "image_resolution": 896, "checkpointing": "full"}))

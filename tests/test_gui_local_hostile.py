@@ -12,7 +12,7 @@ from test_gui_local_models import _hub_model, _rows
 from test_local_hostile import make_unreadable
 
 from engine import model_presets
-from engine.local import checkpoint
+from engine.models.local import checkpoint
 from gui.app import build_window
 from gui.local_models import checkpoint_note
 
@@ -84,7 +84,7 @@ def test_the_scan_runs_off_the_gui_thread_with_an_indicator(qtbot, empty_model_c
     import threading
     import time
 
-    from engine.local import LocalModel, LocalScan
+    from engine.models.local import LocalModel, LocalScan
     from gui import local_models
 
     release = threading.Event()

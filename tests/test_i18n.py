@@ -136,12 +136,12 @@ def test_engine_text_is_translated(english_after):
     except ScenarioError as exc:
         text = tr_error(exc)
     assert not text.startswith("micro_batch") and re.search(r"[\u4e00-\u9fff]", text) and "-1" in text
-    from engine.suggest import suggestions
+    from engine.planning.suggest import suggestions
 
     title = next(sug.title for sug in suggestions(scenario_from_dict(
         {"model": "llama-3-8b", "gpu": "rtx-4090", "micro_batch": 4})) if "micro_batch" in sug.changes)
     assert re.search(r"[\u4e00-\u9fff]", tr_message(title)) and "2" in tr_message(title)
-    from engine.solver import plans
+    from engine.planning.solver import plans
 
     for plan in plans(scenario_from_dict({"model": "llama-3-8b", "gpu": "rtx-4090", "gpus_per_node": 4})):
         for text in [*(tr_message(m) for m in plan.steps), *(tr_message(m) for m in plan.notes)]:
@@ -201,7 +201,7 @@ def test_exported_report_is_translated(english_after):
 def test_local_model_notes_are_translated(qtbot, english_after):
     """gui/local_models.py's sentences reached the .ts in an empty context (lupdate cannot tell a module-level
     tr() from a class's), so the window looked them up in "LocalModels" and showed them in English."""
-    from engine.local import CheckpointSummary
+    from engine.models.local import CheckpointSummary
     from gui.local_models import checkpoint_note
 
     install_language(QApplication.instance(), "zh_CN", require_font=False)

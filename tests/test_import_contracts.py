@@ -171,7 +171,7 @@ def test_no_module_uses_another_modules_private_names():
     assert bad == []
 
 
-@pytest.mark.parametrize("module", ["engine.scenario", "gui.main_window", "gui.storage"])
+@pytest.mark.parametrize("module", ["engine.scenario.format", "gui.main_window", "gui.storage"])
 def test_the_checker_sees_imports(module):
     """The contracts above would pass vacuously if the parser found nothing: it finds these modules' imports."""
     assert graph()[module], module
@@ -250,8 +250,8 @@ def test_the_framework_name_checker_sees_comparisons():
 
 
 def test_the_time_model_does_not_import_the_memory_estimator():
-    """The pipeline stage split lives in engine/parallelism/pipeline.py (issue 21.3): the time model takes it from
-    there, not from engine/detailed.py, nor through any module that imports it. (engine.timing.search does run
+    """The pipeline stage split lives in engine/memory/parallelism/pipeline.py (issue 21.3): the time model takes it from
+    there, not from engine/memory/detailed.py, nor through any module that imports it. (engine.planning.speed_search does run
     memory estimates: it ranks layouts that fit.)"""
     edges = graph()
     reached, todo = set(), ["engine.timing.model"]
@@ -260,4 +260,56 @@ def test_the_time_model_does_not_import_the_memory_estimator():
         if module not in reached:
             reached.add(module)
             todo += [t for t in edges.get(module, ()) if t not in PACKAGES]
-    assert "engine.parallelism.pipeline" in reached and "engine.detailed" not in reached
+    assert "engine.memory.parallelism.pipeline" in reached and "engine.memory.detailed" not in reached
+
+
+# Issue 21.3: the engine's folders say what it is, and each group imports only from the groups before it in this
+# order (or from itself). Base modules sit at the top level; the interfaces (command line, report, cache control,
+# the package's own __init__) come last and may import anything.
+ENGINE_LAYERS = (
+    ("base", ("errors", "messages", "units", "paths", "safe_read", "safe_write", "bounded_json", "input_bounds")),
+    ("models", ("models",)),
+    ("frameworks", ("frameworks",)),
+    ("scenario", ("scenario",)),
+    ("memory", ("memory",)),
+    ("timing", ("timing",)),
+    ("planning", ("planning",)),
+    ("configs", ("configs",)),
+    ("accuracy", ("accuracy",)),
+    ("interfaces", ("", "cli", "report", "caches")),
+)
+SIBLINGS = {"planning": "configs", "configs": "planning"}  # the same rank: neither imports the other
+
+
+def engine_group(module: str) -> str:
+    """The layer of an engine module: the first part of its name under engine (or the base/interface module)."""
+    first = module.split(".")[1] if module.count(".") else ""
+    return next(name for name, parts in ENGINE_LAYERS if first in parts)
+
+
+def test_engine_groups_import_only_downward():
+    rank = {name: i for i, (name, _parts) in enumerate(ENGINE_LAYERS)}
+    upward = []
+    for module, targets in graph().items():
+        if not module.startswith("engine"):
+            continue
+        for target in targets:
+            if not target.startswith("engine"):
+                continue
+            source_group, target_group = engine_group(module), engine_group(target)
+            if rank[target_group] > rank[source_group] or SIBLINGS.get(source_group) == target_group:
+                upward.append(f"{module} ({source_group}) imports {target} ({target_group})")
+    assert upward == []
+
+
+def test_every_engine_module_belongs_to_a_group():
+    """A new top-level module must be placed in a layer above (a file at engine/ is base or an interface)."""
+    assert all(engine_group(m) for m in MODULES if m.startswith("engine"))
+
+
+def test_the_layering_check_sees_an_upward_import():
+    """Not vacuous: the memory model importing the planner would be reported."""
+    assert engine_group("engine.memory.detailed") == "memory" and engine_group("engine.planning.solver") == "planning"
+    assert engine_group("engine.cli") == "interfaces" and engine_group("engine.errors") == "base"
+    rank = [name for name, _parts in ENGINE_LAYERS]
+    assert rank.index("planning") > rank.index("memory")

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.config_file import read_config_file
 from engine.configs import ConfigFileError, import_files, import_texts
 from engine.configs.shell import MAX_EXPANDED_CHARS, MAX_SCRIPT_EXPANSION_CHARS, ExpansionBudget, scan, substitute
 from engine.errors import ModelConfigError, PlannerError
+from engine.models.config_file import read_config_file
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="FIFOs and /dev as on POSIX")
 HF_JOB = "model_name_or_path: meta-llama/Meta-Llama-3-8B\nper_device_train_batch_size: 2\n"

@@ -14,7 +14,7 @@ import pytest
 from test_local_models import make_hub_model, write_raw, write_safetensors
 
 from engine import ModelConfigError, model_from_hf_config, model_presets
-from engine.local import (
+from engine.models.local import (
     SafetensorsError,
     hf_cache,
     read_header,
@@ -170,7 +170,7 @@ def test_a_fifo_as_refs_main_does_not_hang_the_scan(tmp_path):
 
 
 def test_a_folder_stops_reading_past_its_tensor_budget(tmp_path, monkeypatch):
-    from engine.local import checkpoint
+    from engine.models.local import checkpoint
 
     monkeypatch.setattr(checkpoint, "MAX_FOLDER_TENSORS", 4)
     for i in range(5):

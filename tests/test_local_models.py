@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine import model_presets
-from engine.local import (
+from engine.models.local import (
     SafetensorsError,
     find_local_models,
     hub_cache_dirs,

@@ -8,12 +8,12 @@ from collections import Counter
 import pytest
 
 from engine import estimate, scenario_from_dict
-from engine.detailed import act_context
+from engine.accuracy.published_throughput import load_rows
 from engine.errors import ScenarioError
 from engine.frameworks.megatron_layer import megatron_layer_terms
+from engine.memory.detailed import act_context
+from engine.memory.states import dtypes_for
 from engine.scenario import resolve_model
-from engine.states import dtypes_for
-from engine.timing.published import load_rows
 
 BASE = {"model": "llama-3-8b", "framework": "megatron", "precision": "mixed-bf16", "micro_batch": 1, "seq_len": 4096,
         "attention": "flash", "gpu": "b200"}
@@ -94,7 +94,7 @@ def test_transformer_engine_cross_entropy_keeps_an_fp32_gradient_instead_of_fp32
 def test_megatron_split_counting_the_embedding_and_the_loss():
     # megatron/core/transformer/transformer_block.py get_num_layers_to_build: (126 + 2) layers over 16 ranks x 4
     # chunks, 2 per chunk; the first chunk of rank 0 and the last chunk of rank 15 build one layer fewer.
-    from engine.parallelism.pipeline import micro_batches_in_flight, scenario_stage_ranges
+    from engine.memory.parallelism.pipeline import micro_batches_in_flight, scenario_stage_ranges
 
     s = scenario_from_dict({**BASE, "model": "llama-3.1-405b", "tp": 4, "pp": 16, "vpp": 4, "gpus_per_node": 4,
                             "nodes": 256, "pp_schedule": "interleaved-1f1b", "grad_accum": 384,

@@ -1,4 +1,4 @@
-"""Memo tables (engine/memo.py) look results up by every scenario key except the ones they declare ignored. A key
+"""Memo tables (engine/scenario/memo.py) look results up by every scenario key except the ones they declare ignored. A key
 read by the memoised computation but declared ignored would serve a stale result after an edit of that key: these
 tests run each computation on scenarios that record every key read, over drawn valid scenarios that also vary the
 framework, the loss, images and the kernels, and fail on any ignored key that is read."""
@@ -9,14 +9,14 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine import scenario_from_dict
-from engine.detailed import ACTIVATION_CONTEXT_MEMO, act_context
 from engine.errors import PlannerError
-from engine.frameworks import behaviour
-from engine.memo import ScenarioMemo, memo_tables
-from engine.parallelism.pipeline import micro_batches_in_flight, stage_layer_ranges
+from engine.memory.detailed import ACTIVATION_CONTEXT_MEMO, act_context
+from engine.memory.parallelism.pipeline import micro_batches_in_flight, stage_layer_ranges
+from engine.memory.stage_states import STAGE_STATES_MEMO, stage_states
+from engine.memory.states import dtypes_for, layer_groups
 from engine.scenario import KEYS, resolve_model
-from engine.stage_states import STAGE_STATES_MEMO, stage_states
-from engine.states import dtypes_for, layer_groups
+from engine.scenario.behaviour import behaviour
+from engine.scenario.memo import ScenarioMemo, memo_tables
 from engine.timing.data import framework_profile
 from engine.timing.hardware import hardware_for
 from engine.timing.model import STAGE_TIME_MEMO, rates_for, stage_time_per_micro_batch

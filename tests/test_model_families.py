@@ -9,7 +9,7 @@ import pytest
 
 from engine import estimate, model_from_hf_config, model_presets
 from engine.errors import ModelConfigError
-from engine.estimate import kv_cache_bytes, kv_cache_per_layer
+from engine.memory.estimate import kv_cache_bytes, kv_cache_per_layer
 from engine.scenario import scenario_from_dict
 
 REPO = Path(__file__).resolve().parent.parent
@@ -155,11 +155,11 @@ def test_a_plain_mlp_keeps_its_activation_input_and_output():
     # act(up_proj(x)) -> down_proj: GELU keeps its input (the up output) and down_proj its input (the GELU output),
     # 2 x ffn per token, where SwiGLU keeps gate, silu(gate), up and their product (4 x ffn). MPT's LPLayerNorm
     # keeps one compute-dtype input per norm (no fp32 copy).
-    from engine.activations import layer_terms
-    from engine.detailed import act_context
-    from engine.frameworks.settings import behaviour
+    from engine.memory.activations import layer_terms
+    from engine.memory.detailed import act_context
+    from engine.memory.states import dtypes_for
     from engine.scenario import resolve_model
-    from engine.states import dtypes_for
+    from engine.scenario.behaviour import behaviour
 
     s = scenario_from_dict({"model": {"name": "mpt-7b", "hf_config": MPT_7B}, "precision": "bf16",
                             "attention": "flash", "micro_batch": 1, "seq_len": 2048})
@@ -201,11 +201,11 @@ def test_phi_layout_shares_one_norm_and_keeps_newgelus_intermediates():
     # PhiForCausalLM (transformers): q/k/v and fc1 read the same LayerNorm output (kept once); NewGELU written out in
     # Python keeps its input, tanh, 1 + tanh and 0.5 x (4 ffn-wide tensors, traced: validation/breakdown.py), fc2 its
     # output; resid_pdrop 0.1 keeps a one-byte mask of each block's output on CUDA.
-    from engine.activations import layer_terms
-    from engine.detailed import act_context
-    from engine.frameworks.settings import behaviour
+    from engine.memory.activations import layer_terms
+    from engine.memory.detailed import act_context
+    from engine.memory.states import dtypes_for
     from engine.scenario import resolve_model
-    from engine.states import dtypes_for
+    from engine.scenario.behaviour import behaviour
 
     m = model_presets()["phi-2"].spec
     assert m.total_params == 2_779_683_840 and m.norms_per_layer == 1 and m.head_bias

@@ -92,7 +92,7 @@ def test_active_counts_agree_with_figures_published_to_few_digits(model_id, publ
     import json
     import math
 
-    from engine.presets import PRESETS_DIR
+    from engine.models.presets import PRESETS_DIR
 
     raw = json.loads((PRESETS_DIR / "models" / f"{model_id}.json").read_text())
     assert raw["published_active_rounded"] == published and raw["published_active_rounded_digits"] == digits

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 
 from engine import scenario_from_dict
+from engine.accuracy.published_memory import METRICS, PUBLISHED_FILE, published_rows, summarise
 from engine.frameworks import FRAMEWORKS
-from engine.frameworks.published import METRICS, PUBLISHED_FILE, published_rows, summarise
 
 ENTRIES = json.loads(PUBLISHED_FILE.read_text(encoding="utf-8"))
 ROWS = published_rows()

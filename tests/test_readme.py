@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from engine import model_presets
-from engine.presets import gpu_presets
+from engine.models.presets import gpu_presets
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")

@@ -18,7 +18,7 @@ THROWAWAY = ('    widget_count: int = key(3, "widgets per sequence (a throwaway 
 PROBE = r"""
 import json, sys
 from engine import scenario_from_dict
-from engine.scenario_docs import schema_markdown
+from engine.scenario.docs import schema_markdown
 from engine.errors import ScenarioError
 from engine.scenario import DEFAULTS, SCENARIO_MAXIMA
 from gui.choices import choice_items
@@ -43,7 +43,7 @@ def test_a_key_added_in_one_place_is_parsed_bounded_documented_and_listed(tmp_pa
     copy = tmp_path / "copy"
     for folder in ("engine", "presets", "gui"):
         shutil.copytree(REPO / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__"))
-    scenario_py = copy / "engine" / "scenario.py"
+    scenario_py = copy / "engine" / "scenario" / "format.py"
     text = scenario_py.read_text()
     anchor = next(line for line in text.splitlines(keepends=True) if line.startswith("    seq_len: int = key("))
     scenario_py.write_text(text.replace(anchor, anchor + THROWAWAY, 1))
@@ -62,8 +62,8 @@ def test_a_key_added_in_one_place_is_parsed_bounded_documented_and_listed(tmp_pa
 
 def test_a_choice_added_to_a_declaration_reaches_the_window(monkeypatch):
     """A combo lists what the key declares; a choice without words still appears, as its file word."""
-    from engine.keys import Choice
     from engine.scenario import KEY_SPECS
+    from engine.scenario.keys import Choice
     from gui import choices
 
     spec = KEY_SPECS["attention"]

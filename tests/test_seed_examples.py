@@ -7,7 +7,7 @@ figure scales with N, the expected value is the seed's figure x N / 7e9 (stated 
 import pytest
 
 from engine import estimate, scenario_from_dict
-from engine.seeds import seed_alpha
+from engine.memory.seeds import seed_alpha
 
 N7 = 6_738_415_616
 SCALE = N7 / 7e9

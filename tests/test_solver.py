@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import estimate, model_presets, scenario_from_dict
-from engine.family import largest_model_that_fits
-from engine.fit_report import fit_report, render_fit
-from engine.solver import (
+from engine.planning.family import largest_model_that_fits
+from engine.planning.fit_report import fit_report, render_fit
+from engine.planning.solver import (
     MAX_MICRO_BATCH,
     gpu_counts,
     limits,
@@ -204,8 +204,8 @@ def test_fit_command_json_contract(tmp_path):
 def test_plans_never_shorten_sequences_below_the_images_tokens():
     """A vision-language model refuses a sequence shorter than its images' tokens (the engine warns of it): Make it
     fit and the one-step suggestions never propose one, and the fastest-layout search keeps the sequence."""
-    from engine.suggest import suggestions
-    from engine.timing.search import speed_search
+    from engine.planning.speed_search import speed_search
+    from engine.planning.suggest import suggestions
 
     base = {"model": "qwen2.5-vl-7b", "gpu": "rtx-4090", "method": "full", "seq_len": 16384, "micro_batch": 1}
     # Qwen2.5-VL's config (presets/models/qwen2.5-vl-7b.json): 14-px patches merged 2x2, so a 1344-px image is
@@ -241,10 +241,10 @@ def test_largest_model_of_a_family_takes_the_images_of_a_vision_language_scenari
 
 
 def test_liger_kernels_are_suggested_where_transformers_can_patch_them_in():
-    from engine.suggest import suggestions
+    from engine.planning.suggest import suggestions
 
     # Llama-3-8B LoRA on a 24 GB card with 8K tokens: the fp32 logits (b·s·V) and the eager norms and SwiGLU are
-    # what use_liger_kernel removes (engine/frameworks/loss.py fused-linear, activations.py Liger terms).
+    # what use_liger_kernel removes (engine/memory/loss.py fused-linear, activations.py Liger terms).
     s = scenario_from_dict({"model": "llama-3-8b", "gpu": "rtx-4090", "method": "lora", "precision": "bf16",
                             "seq_len": 8192})
     liger = [sug for sug in suggestions(s) if sug.changes.get("liger_kernels")]

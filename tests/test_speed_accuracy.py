@@ -7,7 +7,7 @@ p90 <= 35% on tokens/s per GPU) are issue 13's.
 import sys
 from pathlib import Path
 
-from engine.timing.published import compare, load_rows, summary
+from engine.accuracy.published_throughput import compare, load_rows, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from engine import estimate, scenario_from_dict
+from engine.planning.speed_search import speed_search
 from engine.timing import step_time
-from engine.timing.search import speed_search
 
 ROOT = Path(__file__).resolve().parent.parent
 KEPT = ("method", "precision", "optimizer", "seq_len", "model", "gpu", "gpus_per_node", "nodes")
@@ -70,8 +70,8 @@ def test_the_search_of_a_huge_cluster_is_bounded_and_says_so(capsys, tmp_path):
     """Issue 28 item 11: deepseek-v3 on 100,000 x 1,024 GPUs at 10^8 tokens per sequence tried 52,227 memory
     estimates (90-128 s, 2.4 GB). The search now stops at its stated budget of estimates and says so."""
     from engine.cli import main
-    from engine.timing import search
-    from engine.timing.speed_report import render_speed
+    from engine.planning import speed_search as search
+    from engine.planning.speed_report import render_speed
 
     data = {"model": "deepseek-v3", "gpu": "h100-sxm-80gb", "gpus_per_node": 1024, "nodes": 100_000,
             "seq_len": 100_000_000}

@@ -2,7 +2,7 @@
 under 100%, `--json` is strict JSON, and the command line times a custom GPU with its own speed figures.
 
 Expected values come from the engine itself (the CLI must print what step_time() computes) and from the bounds
-stated in engine/time_keys.py.
+stated in engine/scenario/time_keys.py.
 """
 
 import json
@@ -130,7 +130,7 @@ def test_the_lowest_accepted_speeds_give_a_finite_time():
 def test_a_moe_config_without_experts_is_refused():
     """gpt-oss with 0 local experts: every layer is a mixture-of-experts layer with no expert to route to (the
     time model divided by zero on it)."""
-    from engine.presets import get_model_preset
+    from engine.models.presets import get_model_preset
 
     cfg = {**get_model_preset("gpt-oss-20b").hf_config, "num_local_experts": 0}
     with pytest.raises(ScenarioError) as exc:

@@ -57,7 +57,7 @@ def test_time_to_train_hours_and_cost():
 
 def test_model_flops_per_token_definition():
     """6 N (without the input embedding) + 12 L d s, counted by hand for Llama-2-7B (no tied embeddings)."""
-    from engine.presets import model_spec_for
+    from engine.models.presets import model_spec_for
 
     spec = model_spec_for("llama-2-7b")
     n = 6_738_415_616 - 32000 * 4096  # published total minus the input embedding table
@@ -89,7 +89,7 @@ def test_op_selective_recomputes_every_second_linear():
     """torchtitan's op-level policy (activation_checkpoint.py: every second mm in forward order is recomputed):
     for Llama-3-8B the recomputed matmuls are k_proj, o_proj and up_proj, 4096 x (1024 + 4096 + 14336) of the
     layer's 4096 x (4096 + 1024 + 1024 + 4096 + 3 x 14336) weights, counted by hand from its config."""
-    from engine.presets import model_spec_for
+    from engine.models.presets import model_spec_for
     from engine.timing.costs import Rates, layer_cost
 
     spec = model_spec_for("llama-3-8b")
@@ -106,7 +106,7 @@ def test_moe_permutation_and_fp8_casts_are_memory_traffic():
     output gradient in the backward (one fused cast-transpose), counted here by hand for Qwen3-30B-A3B's layer
     (attention q 4096 + k, v 512 each from 2048, o 2048 from 4096; the router stays in bf16; 8 routed copies
     through fc1 2048 -> 2 x 768 and fc2 768 -> 2048)."""
-    from engine.presets import model_spec_for
+    from engine.models.presets import model_spec_for
     from engine.timing.costs import Rates, layer_cost
 
     spec = model_spec_for("qwen3-30b-a3b")
@@ -282,7 +282,7 @@ def test_fsdp2_copies_around_each_collective_are_memory_traffic():
     chunk_cat): per micro-batch two gathers (resharded after forward) each cast the fp32 shard to bf16 (4 + 2
     bytes per shard element) and split the gathered bf16 buffer into the parameters (2 + 2 per element), and the
     reduce-scatter casts the bf16 gradients to torchtitan's fp32 reduce dtype (2 + 4 per element)."""
-    from engine.presets import model_spec_for
+    from engine.models.presets import model_spec_for
     from engine.timing.hardware import hardware_for
 
     def memory(framework):
@@ -331,7 +331,7 @@ def test_frozen_weights_count_no_weight_gradient_in_mfu():
     backward (Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU Clusters", appendix:
     the backward pass costs twice the forward, half for each gradient). LoRA counts 4N + 12 L d s; 8 bottom layers
     of 32 frozen count neither gradient there."""
-    from engine.presets import model_spec_for
+    from engine.models.presets import model_spec_for
     from engine.timing.mfu import gradient_shares
 
     spec = model_spec_for("llama-2-7b")

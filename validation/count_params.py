@@ -49,7 +49,7 @@ def transformers_count(hf_config: dict) -> int:
 
 
 def main() -> None:
-    from engine.presets import PRESETS_DIR, model_presets
+    from engine.models.presets import PRESETS_DIR, model_presets
 
     parser = argparse.ArgumentParser()
     parser.add_argument("ids", nargs="*")

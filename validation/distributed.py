@@ -233,7 +233,7 @@ class StageModule(nn.Module):
 
 
 def stage_layer_ids(layers: int, chunks: int) -> list[list[int]]:
-    """Even split, the first chunks take the remainder (engine/parallelism/pipeline.py stage_layer_ranges)."""
+    """Even split, the first chunks take the remainder (engine/memory/parallelism/pipeline.py stage_layer_ranges)."""
     base, extra = divmod(layers, chunks)
     out, start = [], 0
     for i in range(chunks):

@@ -145,9 +145,9 @@ def set_model(c: Collector, name: Any, src: str) -> None:
 
 def _set_local_model(c: Collector, name: str, src: str) -> bool:
     """A Hub id found in the local Hugging Face cache (or a user's folder): its config.json becomes the model."""
-    from ..config_file import read_config_file
     from ..errors import ModelConfigError
-    from ..local.hf_cache import find_local_models
+    from ..models.config_file import read_config_file
+    from ..models.local.hf_cache import find_local_models
 
     wanted = name.strip().rstrip("/").lower()
     for local in find_local_models():

@@ -6,7 +6,7 @@ import json
 import re
 from functools import cache
 
-from ..presets import PRESETS_DIR, model_presets
+from ..models.presets import PRESETS_DIR, model_presets
 
 # Suffixes that name a variant with the base model's architecture (chat/instruct tunes, dtype copies, dates).
 _VARIANT = re.compile(r"(-(instruct|chat|hf|it|base|fp16|bf16|sft|dpo|\d{4}|v0\.\d|v\d(\.\d)?))+$")

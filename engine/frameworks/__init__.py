@@ -1,10 +1,8 @@
-"""Training frameworks: their defaults (with sources) and the mechanisms they add to a training step.
-
-`defaults` holds one row per framework; `settings.behaviour()` merges it with a scenario's explicit keys;
-`loss`, `checkpointing`, `allocator` and `loading` turn that behaviour into bytes.
+"""Training frameworks: their facts, one row per framework with its sources (`defaults`), what they
+build (`model`), Megatron's and Unsloth's layers, and PyTorch's allocator. How a scenario's framework resolves
+into behaviour is engine/scenario/behaviour.py; the bytes it adds are in engine/memory/.
 """
 
 from .defaults import CROSS_ENTROPIES, FRAMEWORKS, TABLE, FrameworkDefaults, defaults_for
-from .settings import Behaviour, behaviour
 
-__all__ = ["CROSS_ENTROPIES", "FRAMEWORKS", "TABLE", "Behaviour", "FrameworkDefaults", "behaviour", "defaults_for"]
+__all__ = ["CROSS_ENTROPIES", "FRAMEWORKS", "TABLE", "FrameworkDefaults", "defaults_for"]

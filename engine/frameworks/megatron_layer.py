@@ -1,7 +1,7 @@
 """What one Megatron-Core decoder layer (Transformer Engine layer spec) keeps for backward, per tensor.
 
 Megatron builds its layers from Transformer Engine modules (megatron/core/models/gpt/gpt_layer_specs.py,
-get_gpt_layer_with_transformer_engine_spec), which keep less than the transformers layers engine/activations.py
+get_gpt_layer_with_transformer_engine_spec), which keep less than the transformers layers engine/memory/activations.py
 models; sources are NVIDIA/Megatron-LM at 2a75ac12 (the Megatron-LM that Megatron-Bridge 067f987d pins) and
 NVIDIA/TransformerEngine:
 
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..architecture import ModelSpec
+from ..models.architecture import ModelSpec
 
 RECOMPUTE_MODULES = ("core_attn", "moe_act", "layernorm", "mla_up_proj", "mlp", "moe", "shared_experts")
 

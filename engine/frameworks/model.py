@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from functools import lru_cache
 
-from ..architecture import ModelSpec
+from ..models.architecture import ModelSpec
 from .defaults import defaults_for
 
 

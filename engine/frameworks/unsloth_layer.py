@@ -1,9 +1,9 @@
 """What one decoder layer keeps for backward under Unsloth's LoRA kernels, per tensor (moved out of
-engine/activations.py beside megatron_layer.py, the other framework whose kernels replace the transformers layer)."""
+engine/memory/activations.py beside megatron_layer.py, the other framework whose kernels replace the transformers layer)."""
 
 from __future__ import annotations
 
-from ..architecture import ModelSpec
+from ..models.architecture import ModelSpec
 
 Terms = list[tuple[str, float]]
 

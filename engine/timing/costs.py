@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..architecture import ModelSpec
+from ..models.architecture import ModelSpec
 from .data import efficiency
 
 # Eager attention (scores materialised): bytes per score element in the forward: mask add (2+2), softmax in

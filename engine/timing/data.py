@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import PresetError
 from ..messages import QT_TRANSLATE_NOOP
-from ..presets import PRESETS_DIR
+from ..models.presets import PRESETS_DIR
 
 EFFICIENCY_FILE = PRESETS_DIR / "efficiency.json"
 

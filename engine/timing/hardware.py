@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..presets import get_gpu
+from ..models.presets import get_gpu
 from ..scenario import CustomGpu, Scenario
 from .data import efficiency, per_gpu
 

@@ -3,7 +3,7 @@ MoE token dispatchers' traffic."""
 
 from __future__ import annotations
 
-from ..architecture import ModelSpec
+from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from .hardware import Hardware
 

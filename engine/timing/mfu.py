@@ -3,8 +3,8 @@ weight gradients that frozen weights never get."""
 
 from __future__ import annotations
 
-from ..architecture import ModelSpec
 from ..messages import QT_TRANSLATE_NOOP
+from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 
 MFU_DEFINITION = QT_TRANSLATE_NOOP(

@@ -11,16 +11,16 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..architecture import ModelSpec
 from ..frameworks.defaults import defaults_for
 from ..frameworks.megatron_layer import recomputed_matmul_share
-from ..frameworks.settings import cross_entropy_path
-from ..memo import ScenarioMemo
+from ..memory.parallelism.components import pipeline_keeps_weights
+from ..memory.parallelism.pipeline import scenario_stage_ranges
+from ..memory.states import Dtypes, dtypes_for, layer_groups, lora_targets, stage_params
 from ..messages import QT_TRANSLATE_NOOP, Message, message
-from ..parallelism.components import pipeline_keeps_weights
-from ..parallelism.pipeline import scenario_stage_ranges
+from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_model
-from ..states import Dtypes, dtypes_for, layer_groups, lora_targets, stage_params
+from ..scenario.behaviour import cross_entropy_path
+from ..scenario.memo import ScenarioMemo
 from .bounds import calibration, check_finite
 from .costs import Rates, head_cost, layer_cost
 from .data import efficiency, framework_profile

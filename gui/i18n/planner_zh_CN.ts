@@ -3225,112 +3225,112 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="52"/>
+        <location filename="../../engine/planning/fit_report.py" line="52"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="54"/>
+        <location filename="../../engine/planning/fit_report.py" line="54"/>
         <source>Verdict: {verdict}</source>
         <translation>结论：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="56"/>
+        <location filename="../../engine/planning/fit_report.py" line="56"/>
         <source>Limits on this hardware (everything else unchanged):</source>
         <translation>此硬件上的上限（其他设置不变）：</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="57"/>
+        <location filename="../../engine/planning/fit_report.py" line="57"/>
         <source>  largest micro-batch that fits: {value}</source>
         <translation>  能放下的最大微批次：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="58"/>
+        <location filename="../../engine/planning/fit_report.py" line="58"/>
         <source>none (1 does not fit)</source>
         <translation>无（1 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="59"/>
+        <location filename="../../engine/planning/fit_report.py" line="59"/>
         <source>  longest sequence that fits: {value}</source>
         <translation>  能放下的最长序列：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="60"/>
+        <location filename="../../engine/planning/fit_report.py" line="60"/>
         <source>none (128 does not fit)</source>
         <translation>无（128 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="61"/>
+        <location filename="../../engine/planning/fit_report.py" line="61"/>
         <source>{n} tokens (exact to a multiple of {step})</source>
         <translation>{n} 个 token（精确到 {step} 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="63"/>
+        <location filename="../../engine/planning/fit_report.py" line="63"/>
         <source>data parallel only</source>
         <translation>仅数据并行</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="64"/>
+        <location filename="../../engine/planning/fit_report.py" line="64"/>
         <source>ZeRO-3 / FSDP</source>
         <translation>ZeRO-3 / FSDP</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="65"/>
+        <location filename="../../engine/planning/fit_report.py" line="65"/>
         <source>TP in a node, then PP</source>
         <translation>节点内 TP，再加 PP</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="67"/>
+        <location filename="../../engine/planning/fit_report.py" line="67"/>
         <source>  fewest GPUs, {strategy}: {value}</source>
         <translation>  最少 GPU 数（{strategy}）：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="69"/>
+        <location filename="../../engine/planning/fit_report.py" line="69"/>
         <source>none up to {n}</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="71"/>
+        <location filename="../../engine/planning/fit_report.py" line="71"/>
         <source>Plans, least disruptive first:</source>
         <translation>方案（按影响从小到大排列）：</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="73"/>
+        <location filename="../../engine/planning/fit_report.py" line="73"/>
         <source>Plans: none needed, it fits.</source>
         <translation>方案：不需要，已经放得下。</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="75"/>
+        <location filename="../../engine/planning/fit_report.py" line="75"/>
         <source>Plans: none found.</source>
         <translation>方案：没有找到。</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="78"/>
+        <location filename="../../engine/planning/fit_report.py" line="78"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="79"/>
+        <location filename="../../engine/planning/fit_report.py" line="79"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="80"/>
+        <location filename="../../engine/planning/fit_report.py" line="80"/>
         <source>no extra cost to speak of</source>
         <translation>几乎没有额外代价</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="82"/>
+        <location filename="../../engine/planning/fit_report.py" line="82"/>
         <source>{total} per GPU, headroom {headroom}; assumptions changed: {changed}</source>
         <translation>每张 GPU {total}，余量 {headroom}；改变的假设：{changed}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="86"/>
+        <location filename="../../engine/planning/fit_report.py" line="86"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/fit_report.py" line="91"/>
+        <location filename="../../engine/planning/fit_report.py" line="91"/>
         <source>Largest {family} model that fits this set-up: {model}</source>
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
@@ -3360,32 +3360,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未使用：</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="49"/>
+        <location filename="../../engine/planning/speed_report.py" line="49"/>
         <source>As it is: {verdict}, {tps} tokens/s ({step} per step)</source>
         <translation>当前：{verdict}，{tps} tokens/s（每步 {step}）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="52"/>
+        <location filename="../../engine/planning/speed_report.py" line="52"/>
         <source>Fastest layouts that fit, same training (same GPUs, global batch, method and numerics):</source>
         <translation>放得下的最快布局，训练内容不变（同样的 GPU、全局 batch、方法和数值格式）：</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="55"/>
+        <location filename="../../engine/planning/speed_report.py" line="55"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="59"/>
+        <location filename="../../engine/planning/speed_report.py" line="59"/>
         <source>{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}, {total} per GPU: {changes}</source>
         <translation>{i}. {tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}，每 GPU {total}：{changes}</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="66"/>
+        <location filename="../../engine/planning/speed_report.py" line="66"/>
         <source>Faster or fitting only if you change what you train:</source>
         <translation>只有改变训练内容才更快或放得下：</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/speed_report.py" line="69"/>
+        <location filename="../../engine/planning/speed_report.py" line="69"/>
         <source>Searched {layouts} layouts ({estimates} memory estimates) in {seconds}.</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
@@ -3393,472 +3393,472 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>engine</name>
     <message>
-        <location filename="../../engine/custom_parts.py" line="88"/>
+        <location filename="../../engine/scenario/custom_parts.py" line="88"/>
         <source>{field!r} is not a field of a custom GPU; it takes {p}.</source>
         <translation>{field!r} 不是自定义 GPU 的字段；可用字段为 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimators.py" line="27"/>
+        <location filename="../../engine/memory/estimators.py" line="27"/>
         <source>the last context-parallel rank of each group</source>
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
         <location filename="../main_window.py" line="227"/>
-        <location filename="../../engine/breakdown.py" line="53"/>
-        <location filename="../../engine/breakdown.py" line="55"/>
+        <location filename="../../engine/memory/breakdown.py" line="53"/>
+        <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="265"/>
-        <location filename="../../engine/hf_families.py" line="49"/>
+        <location filename="../../engine/models/architecture.py" line="265"/>
+        <location filename="../../engine/models/hf_families.py" line="49"/>
         <source>config.json ({model_type}) has no &apos;{key}&apos;, which the estimate needs.</source>
         <translation>config.json（{model_type}）中缺少估算所需的 &apos;{key}&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="272"/>
-        <location filename="../../engine/hf_families.py" line="55"/>
+        <location filename="../../engine/models/architecture.py" line="272"/>
+        <location filename="../../engine/models/hf_families.py" line="55"/>
         <source>config.json &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="296"/>
+        <location filename="../../engine/models/architecture.py" line="296"/>
         <source>config.json ({model_type}) has mixture-of-experts layers with {n} experts and {k} per token; each must be at least 1.</source>
         <translation>config.json（{model_type}）中有混合专家（MoE）层，专家数为 {n}，每个 token 路由到 {k} 个；两者都必须至少为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="332"/>
+        <location filename="../../engine/models/architecture.py" line="332"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="340"/>
+        <location filename="../../engine/models/architecture.py" line="340"/>
         <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
         <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="321"/>
+        <location filename="../../engine/models/architecture.py" line="321"/>
         <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
         <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="376"/>
-        <location filename="../../engine/hf_families.py" line="80"/>
+        <location filename="../../engine/models/architecture.py" line="376"/>
+        <location filename="../../engine/models/hf_families.py" line="80"/>
         <source>num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads}).</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/architecture.py" line="350"/>
+        <location filename="../../engine/models/architecture.py" line="350"/>
         <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
         <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/config_file.py" line="24"/>
+        <location filename="../../engine/models/config_file.py" line="24"/>
         <source>{name} is larger than 4 MB; a config.json is a few kilobytes. Is it a weights file?</source>
         <translation>{name} 大于 4 MB，而 config.json 通常只有几 KB。它是不是权重文件？</translation>
     </message>
     <message>
-        <location filename="../../engine/config_file.py" line="38"/>
+        <location filename="../../engine/models/config_file.py" line="38"/>
         <source>{name} is not a JSON config file ({exc}).</source>
         <translation>{name} 不是 JSON 配置文件（{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/config_file.py" line="42"/>
+        <location filename="../../engine/models/config_file.py" line="42"/>
         <source>{name} does not look like a Hugging Face config.json (no &apos;model_type&apos;).</source>
         <translation>{name} 看起来不像 Hugging Face config.json（没有 &apos;model_type&apos;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="53"/>
+        <location filename="../../engine/memory/breakdown.py" line="53"/>
         <source>tight</source>
         <translation>偏紧</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="54"/>
-        <location filename="../../engine/breakdown.py" line="55"/>
+        <location filename="../../engine/memory/breakdown.py" line="54"/>
+        <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>does not fit</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="56"/>
+        <location filename="../../engine/memory/breakdown.py" line="56"/>
         <source>not checked</source>
         <translation>未检查</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="91"/>
+        <location filename="../../engine/memory/breakdown.py" line="91"/>
         <source>whole step</source>
         <translation>整个步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="93"/>
-        <location filename="../../engine/breakdown.py" line="95"/>
+        <location filename="../../engine/memory/breakdown.py" line="93"/>
+        <location filename="../../engine/memory/breakdown.py" line="95"/>
         <source>forward + backward</source>
         <translation>前向 + 反向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="97"/>
+        <location filename="../../engine/memory/breakdown.py" line="97"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="99"/>
+        <location filename="../../engine/memory/breakdown.py" line="99"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="101"/>
-        <location filename="../../engine/breakdown.py" line="141"/>
+        <location filename="../../engine/memory/breakdown.py" line="101"/>
+        <location filename="../../engine/memory/breakdown.py" line="141"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="103"/>
+        <location filename="../../engine/memory/breakdown.py" line="103"/>
         <source>backward + optimizer</source>
         <translation>反向 + 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="104"/>
+        <location filename="../../engine/memory/breakdown.py" line="104"/>
         <source>varies</source>
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="291"/>
+        <location filename="../../engine/memory/breakdown.py" line="291"/>
         <source>{free} free per GPU</source>
         <translation>每块 GPU 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="294"/>
+        <location filename="../../engine/memory/breakdown.py" line="294"/>
         <source>fits with {spare} to spare, but only by using {eaten} of the {reserve} safety reserve</source>
         <translation>放得下，还剩 {spare}，但占用了 {reserve} 安全余量中的 {eaten}</translation>
     </message>
     <message>
-        <location filename="../../engine/breakdown.py" line="298"/>
+        <location filename="../../engine/memory/breakdown.py" line="298"/>
         <source>over by {over} per GPU, safety reserve included</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="220"/>
+        <location filename="../../engine/memory/detailed.py" line="220"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="271"/>
+        <location filename="../../engine/memory/detailed.py" line="271"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="274"/>
+        <location filename="../../engine/memory/detailed.py" line="274"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="278"/>
+        <location filename="../../engine/memory/detailed.py" line="278"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="306"/>
+        <location filename="../../engine/memory/detailed.py" line="306"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="309"/>
+        <location filename="../../engine/memory/detailed.py" line="309"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="315"/>
+        <location filename="../../engine/memory/detailed.py" line="315"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="318"/>
+        <location filename="../../engine/memory/detailed.py" line="318"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="368"/>
+        <location filename="../../engine/memory/detailed.py" line="368"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="371"/>
+        <location filename="../../engine/memory/detailed.py" line="371"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="90"/>
+        <location filename="../../engine/memory/stage_states.py" line="90"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="93"/>
+        <location filename="../../engine/memory/stage_states.py" line="93"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="346"/>
+        <location filename="../../engine/memory/detailed.py" line="346"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="349"/>
+        <location filename="../../engine/memory/detailed.py" line="349"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="376"/>
+        <location filename="../../engine/memory/detailed.py" line="376"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="379"/>
+        <location filename="../../engine/memory/detailed.py" line="379"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="132"/>
+        <location filename="../../engine/memory/stage_states.py" line="132"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="135"/>
+        <location filename="../../engine/memory/stage_states.py" line="135"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="153"/>
+        <location filename="../../engine/memory/stage_states.py" line="153"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="156"/>
+        <location filename="../../engine/memory/stage_states.py" line="156"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="176"/>
+        <location filename="../../engine/memory/stage_states.py" line="176"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="179"/>
+        <location filename="../../engine/memory/stage_states.py" line="179"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="62"/>
+        <location filename="../../engine/memory/estimate.py" line="62"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="70"/>
+        <location filename="../../engine/memory/estimate.py" line="70"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="65"/>
+        <location filename="../../engine/memory/estimate.py" line="65"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="73"/>
+        <location filename="../../engine/memory/estimate.py" line="73"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="80"/>
+        <location filename="../../engine/memory/estimate.py" line="80"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="83"/>
+        <location filename="../../engine/memory/estimate.py" line="83"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="107"/>
+        <location filename="../../engine/memory/estimate.py" line="107"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="111"/>
+        <location filename="../../engine/memory/estimate.py" line="111"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="115"/>
+        <location filename="../../engine/memory/estimate.py" line="115"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="118"/>
+        <location filename="../../engine/memory/estimate.py" line="118"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="123"/>
+        <location filename="../../engine/memory/estimate.py" line="123"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="127"/>
+        <location filename="../../engine/memory/estimate.py" line="127"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="134"/>
+        <location filename="../../engine/memory/estimate.py" line="134"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="137"/>
+        <location filename="../../engine/memory/estimate.py" line="137"/>
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="141"/>
+        <location filename="../../engine/memory/estimate.py" line="141"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="152"/>
-        <location filename="../../engine/family.py" line="44"/>
+        <location filename="../../engine/memory/estimate.py" line="152"/>
+        <location filename="../../engine/planning/family.py" line="44"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate.py" line="157"/>
+        <location filename="../../engine/memory/estimate.py" line="157"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="82"/>
+        <location filename="../../engine/memory/model_states.py" line="82"/>
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="85"/>
+        <location filename="../../engine/memory/model_states.py" line="85"/>
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="96"/>
+        <location filename="../../engine/memory/model_states.py" line="96"/>
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="99"/>
+        <location filename="../../engine/memory/model_states.py" line="99"/>
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="118"/>
+        <location filename="../../engine/memory/model_states.py" line="118"/>
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="149"/>
+        <location filename="../../engine/memory/model_states.py" line="149"/>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="152"/>
+        <location filename="../../engine/memory/model_states.py" line="152"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="187"/>
+        <location filename="../../engine/memory/model_states.py" line="187"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="171"/>
+        <location filename="../../engine/memory/model_states.py" line="171"/>
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="121"/>
+        <location filename="../../engine/memory/model_states.py" line="121"/>
         <source>quantised params / shards x (bits/8 + quantisation constants)</source>
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="133"/>
+        <location filename="../../engine/memory/model_states.py" line="133"/>
         <source>Frozen weights in the released storage</source>
         <translation>按发布格式存储的冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="136"/>
+        <location filename="../../engine/memory/model_states.py" line="136"/>
         <source>stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)</source>
         <translation>存储的数值 / 分片数 × 每个数值的字节数（MXFP4：4 位 + 每 32 个数值一个 8 位缩放因子；FP8：1 字节 + 每个 128x128 块一个 fp32 缩放因子）</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="178"/>
+        <location filename="../../engine/memory/model_states.py" line="178"/>
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="184"/>
+        <location filename="../../engine/memory/model_states.py" line="184"/>
         <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="209"/>
+        <location filename="../../engine/memory/model_states.py" line="209"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="212"/>
+        <location filename="../../engine/memory/model_states.py" line="212"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="232"/>
+        <location filename="../../engine/memory/model_states.py" line="232"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="235"/>
+        <location filename="../../engine/memory/model_states.py" line="235"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="57"/>
+        <location filename="../../engine/memory/model_states.py" line="57"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/model_states.py" line="60"/>
+        <location filename="../../engine/memory/model_states.py" line="60"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/presets.py" line="91"/>
+        <location filename="../../engine/models/presets.py" line="91"/>
         <location filename="../../engine/timing/data.py" line="21"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/presets.py" line="154"/>
+        <location filename="../../engine/models/presets.py" line="154"/>
         <source>Unknown {kind} preset &apos;{key}&apos;.{hint}</source>
         <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
     <message>
-        <location filename="../../engine/custom_parts.py" line="64"/>
+        <location filename="../../engine/scenario/custom_parts.py" line="64"/>
         <source>must be a preset id such as &quot;llama-3-8b&quot; or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}.</source>
         <translation>必须是预设 id（如 &quot;llama-3-8b&quot;）或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/custom_parts.py" line="84"/>
+        <location filename="../../engine/scenario/custom_parts.py" line="84"/>
         <source>a custom GPU needs &quot;memory_bytes&quot; as a positive whole number of bytes.</source>
         <translation>自定义 GPU 需要 &quot;memory_bytes&quot;，其值为以字节计的正整数。</translation>
     </message>
     <message>
-        <location filename="../../engine/custom_parts.py" line="93"/>
+        <location filename="../../engine/scenario/custom_parts.py" line="93"/>
         <source>must be a preset id such as &quot;h100-sxm-80gb&quot; or {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}.</source>
         <translation>必须是预设 id（如 &quot;h100-sxm-80gb&quot;）或 {{&quot;name&quot;: ..., &quot;memory_bytes&quot;: N}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/keys.py" line="54"/>
+        <location filename="../../engine/scenario/keys.py" line="54"/>
         <source>must be a whole number, not {value!r}.</source>
         <translation>必须是整数，而不是 {value!r}。</translation>
     </message>
@@ -3933,582 +3933,582 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>config.json 中的 &apos;{key}&apos;（{p}）超过了 hidden_size（{h}），每个注意力头将没有宽度；请设置 head_dim。</translation>
     </message>
     <message>
-        <location filename="../../engine/keys.py" line="74"/>
+        <location filename="../../engine/scenario/keys.py" line="74"/>
         <source>must be at least {minimum}, not {value}.</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="334"/>
+        <location filename="../../engine/scenario/format.py" line="334"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="338"/>
+        <location filename="../../engine/scenario/format.py" line="338"/>
         <source>is not a scenario key. Known keys: {p}.</source>
         <translation>不是有效的场景键。已知的键：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="345"/>
+        <location filename="../../engine/scenario/format.py" line="345"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="350"/>
+        <location filename="../../engine/scenario/format.py" line="350"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
     <message>
-        <location filename="../../engine/keys.py" line="128"/>
+        <location filename="../../engine/scenario/keys.py" line="128"/>
         <source>must be text.</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="159"/>
+        <location filename="../../engine/scenario/format.py" line="159"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="141"/>
+        <location filename="../../engine/scenario/format.py" line="141"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/keys.py" line="146"/>
+        <location filename="../../engine/scenario/keys.py" line="146"/>
         <source>must be one of {p}; got {p2!r}.</source>
         <translation>必须是 {p} 之一；实际为 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/keys.py" line="172"/>
+        <location filename="../../engine/scenario/keys.py" line="172"/>
         <source>must be true or false, not {p!r}.</source>
         <translation>必须是 true 或 false，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/keys.py" line="109"/>
+        <location filename="../../engine/scenario/keys.py" line="109"/>
         <source>must be a whole number of at least 1, not {p!r}.</source>
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="166"/>
+        <location filename="../../engine/scenario/format.py" line="166"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/keys.py" line="169"/>
+        <location filename="../../engine/scenario/keys.py" line="169"/>
         <source>must be true, false or &quot;auto&quot;, not {p!r}.</source>
         <translation>必须为 true、false 或 &quot;auto&quot;，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/keys.py" line="229"/>
+        <location filename="../../engine/scenario/keys.py" line="229"/>
         <source>must be a list naming {p}; got {p2!r}.</source>
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="92"/>
+        <location filename="../../engine/scenario/format.py" line="92"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="130"/>
+        <location filename="../../engine/scenario/format.py" line="130"/>
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="219"/>
+        <location filename="../../engine/scenario/format.py" line="219"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario.py" line="223"/>
+        <location filename="../../engine/scenario/format.py" line="223"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="67"/>
+        <location filename="../../engine/scenario/consistency.py" line="67"/>
         <source>more than one virtual stage per rank needs pp_schedule interleaved-1f1b.</source>
         <translation>每个 rank 多于一个虚拟阶段需要 pp_schedule 为 interleaved-1f1b。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="72"/>
+        <location filename="../../engine/scenario/consistency.py" line="72"/>
         <source>pp x vpp = {chunks} model chunks cannot exceed the model&apos;s {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="31"/>
+        <location filename="../../engine/scenario/consistency.py" line="31"/>
         <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="37"/>
+        <location filename="../../engine/scenario/consistency.py" line="37"/>
         <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="46"/>
+        <location filename="../../engine/scenario/consistency.py" line="46"/>
         <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="53"/>
+        <location filename="../../engine/scenario/consistency.py" line="53"/>
         <source>Tensor-parallel size {tp} and the model&apos;s {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="62"/>
+        <location filename="../../engine/scenario/consistency.py" line="62"/>
         <source>Pipeline-parallel size {pp} cannot exceed the model&apos;s {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="83"/>
+        <location filename="../../engine/scenario/consistency.py" line="83"/>
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="88"/>
+        <location filename="../../engine/scenario/consistency.py" line="88"/>
         <source>Expert-parallel size {ep} must divide the model&apos;s {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="95"/>
+        <location filename="../../engine/scenario/consistency.py" line="95"/>
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="103"/>
+        <location filename="../../engine/scenario/consistency.py" line="103"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="113"/>
+        <location filename="../../engine/scenario/consistency.py" line="113"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="119"/>
+        <location filename="../../engine/scenario/consistency.py" line="119"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="123"/>
+        <location filename="../../engine/scenario/consistency.py" line="123"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="132"/>
+        <location filename="../../engine/scenario/consistency.py" line="132"/>
         <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="142"/>
+        <location filename="../../engine/scenario/consistency.py" line="142"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="152"/>
+        <location filename="../../engine/scenario/consistency.py" line="152"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="159"/>
+        <location filename="../../engine/scenario/consistency.py" line="159"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/consistency.py" line="164"/>
+        <location filename="../../engine/scenario/consistency.py" line="164"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="89"/>
+        <location filename="../../engine/memory/seeds.py" line="89"/>
         <source>Base model (seed 004)</source>
         <translation>基础模型（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="92"/>
+        <location filename="../../engine/memory/seeds.py" line="92"/>
         <source>N x 2 (LoRA) or N x 0.6 (QLoRA, &apos;typical setting&apos;)</source>
         <translation>N x 2（LoRA）或 N x 0.6（QLoRA，“典型设置”）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="100"/>
+        <location filename="../../engine/memory/seeds.py" line="100"/>
         <source>LoRA training states (seed 004)</source>
         <translation>LoRA 训练状态（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="103"/>
+        <location filename="../../engine/memory/seeds.py" line="103"/>
         <source>N_lora x c_opt, N_lora = L x 18 x r x H</source>
         <translation>N_lora x c_opt, N_lora = L x 18 x r x H</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="120"/>
+        <location filename="../../engine/memory/seeds.py" line="120"/>
         <source>Activations (K-factor)</source>
         <translation>激活值（K 系数）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="123"/>
+        <location filename="../../engine/memory/seeds.py" line="123"/>
         <source>B x T x H x L x K x 2 bytes</source>
         <translation>B x T x H x L x K x 2 字节</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="135"/>
+        <location filename="../../engine/memory/seeds.py" line="135"/>
         <source>Activations (alpha x active params)</source>
         <translation>激活值（alpha x 激活参数量）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="138"/>
+        <location filename="../../engine/memory/seeds.py" line="138"/>
         <source>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</source>
         <translation>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="145"/>
+        <location filename="../../engine/memory/seeds.py" line="145"/>
         <source>Activations (per operation)</source>
         <translation>激活值（逐算子）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="148"/>
+        <location filename="../../engine/memory/seeds.py" line="148"/>
         <source>per layer 60bsh + 10bas^2 (flash removes the s^2 term; checkpointing keeps 2bsh)</source>
         <translation>每层 60bsh + 10bas^2（flash 去掉 s^2 项；激活检查点保留 2bsh）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="167"/>
+        <location filename="../../engine/memory/seeds.py" line="167"/>
         <source>Logits spike (fp32)</source>
         <translation>Logits 尖峰（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="170"/>
+        <location filename="../../engine/memory/seeds.py" line="170"/>
         <source>b x s x V x 4</source>
         <translation>b x s x V x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="179"/>
+        <location filename="../../engine/memory/seeds.py" line="179"/>
         <source>EP all-to-all buffers</source>
         <translation>EP all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="182"/>
+        <location filename="../../engine/memory/seeds.py" line="182"/>
         <source>ep x capacity x h x 2 bytes x 2 directions</source>
         <translation>ep x capacity x h x 2 字节 x 2 个方向</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="190"/>
+        <location filename="../../engine/memory/seeds.py" line="190"/>
         <source>CUDA context (seed 000)</source>
         <translation>CUDA 上下文（seed 000）</translation>
     </message>
     <message>
-        <location filename="../../engine/seeds.py" line="193"/>
+        <location filename="../../engine/memory/seeds.py" line="193"/>
         <source>1 GB</source>
         <translation>1 GB</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="46"/>
+        <location filename="../../engine/planning/solver.py" line="46"/>
         <source>global batch</source>
         <translation>全局批次大小</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="46"/>
+        <location filename="../../engine/planning/solver.py" line="46"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="47"/>
+        <location filename="../../engine/planning/solver.py" line="47"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="47"/>
+        <location filename="../../engine/planning/solver.py" line="47"/>
         <source>hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="48"/>
+        <location filename="../../engine/planning/solver.py" line="48"/>
         <source>numerics</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="94"/>
+        <location filename="../../engine/planning/solver.py" line="94"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="95"/>
+        <location filename="../../engine/planning/solver.py" line="95"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="96"/>
+        <location filename="../../engine/planning/solver.py" line="96"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="97"/>
+        <location filename="../../engine/planning/solver.py" line="97"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="100"/>
+        <location filename="../../engine/planning/solver.py" line="100"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="101"/>
+        <location filename="../../engine/planning/solver.py" line="101"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="102"/>
+        <location filename="../../engine/planning/solver.py" line="102"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="103"/>
+        <location filename="../../engine/planning/solver.py" line="103"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="104"/>
+        <location filename="../../engine/planning/solver.py" line="104"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="105"/>
+        <location filename="../../engine/planning/solver.py" line="105"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="106"/>
+        <location filename="../../engine/planning/solver.py" line="106"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="115"/>
+        <location filename="../../engine/planning/solver.py" line="115"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="118"/>
+        <location filename="../../engine/planning/solver.py" line="118"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="121"/>
+        <location filename="../../engine/planning/solver.py" line="121"/>
         <source>use Liger kernels (use_liger_kernel: true)</source>
         <translation>使用 Liger 内核（use_liger_kernel: true）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="127"/>
+        <location filename="../../engine/planning/solver.py" line="127"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="131"/>
+        <location filename="../../engine/planning/solver.py" line="131"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="137"/>
+        <location filename="../../engine/planning/solver.py" line="137"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="138"/>
+        <location filename="../../engine/planning/solver.py" line="138"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="139"/>
+        <location filename="../../engine/planning/solver.py" line="139"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="140"/>
+        <location filename="../../engine/planning/solver.py" line="140"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="153"/>
+        <location filename="../../engine/planning/solver.py" line="153"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="154"/>
+        <location filename="../../engine/planning/solver.py" line="154"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="155"/>
+        <location filename="../../engine/planning/solver.py" line="155"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="160"/>
+        <location filename="../../engine/planning/solver.py" line="160"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="164"/>
+        <location filename="../../engine/planning/solver.py" line="164"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="169"/>
+        <location filename="../../engine/planning/solver.py" line="169"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="173"/>
+        <location filename="../../engine/planning/solver.py" line="173"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="210"/>
+        <location filename="../../engine/planning/solver.py" line="210"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="214"/>
+        <location filename="../../engine/planning/solver.py" line="214"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with tp={tp}, pp={pp}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），tp={tp}，pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="217"/>
+        <location filename="../../engine/planning/solver.py" line="217"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with ZeRO-{zero}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），ZeRO-{zero}</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="219"/>
+        <location filename="../../engine/planning/solver.py" line="219"/>
         <source>more GPUs cost money: {n} instead of {old}</source>
         <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="224"/>
+        <location filename="../../engine/planning/solver.py" line="224"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/solver.py" line="225"/>
+        <location filename="../../engine/planning/solver.py" line="225"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="40"/>
+        <location filename="../../engine/planning/suggest.py" line="40"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="43"/>
+        <location filename="../../engine/planning/suggest.py" line="43"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="45"/>
+        <location filename="../../engine/planning/suggest.py" line="45"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="48"/>
+        <location filename="../../engine/planning/suggest.py" line="48"/>
         <source>Use Liger kernels (use_liger_kernel: true)</source>
         <translation>使用 Liger 内核（use_liger_kernel: true）</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="50"/>
+        <location filename="../../engine/planning/suggest.py" line="50"/>
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="52"/>
+        <location filename="../../engine/planning/suggest.py" line="52"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="55"/>
+        <location filename="../../engine/planning/suggest.py" line="55"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="58"/>
+        <location filename="../../engine/planning/suggest.py" line="58"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="62"/>
+        <location filename="../../engine/planning/suggest.py" line="62"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="64"/>
+        <location filename="../../engine/planning/suggest.py" line="64"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="66"/>
+        <location filename="../../engine/planning/suggest.py" line="66"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="69"/>
+        <location filename="../../engine/planning/suggest.py" line="69"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="71"/>
+        <location filename="../../engine/planning/suggest.py" line="71"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="73"/>
+        <location filename="../../engine/planning/suggest.py" line="73"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="75"/>
+        <location filename="../../engine/planning/suggest.py" line="75"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="77"/>
+        <location filename="../../engine/planning/suggest.py" line="77"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="79"/>
+        <location filename="../../engine/planning/suggest.py" line="79"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="81"/>
+        <location filename="../../engine/planning/suggest.py" line="81"/>
         <source>Shard gradients and optimizer states (ZeRO-2)</source>
         <translation>对梯度和优化器状态分片（ZeRO-2）</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="82"/>
+        <location filename="../../engine/planning/suggest.py" line="82"/>
         <source>more communication</source>
         <translation>通信更多</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="85"/>
+        <location filename="../../engine/planning/suggest.py" line="85"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="86"/>
+        <location filename="../../engine/planning/suggest.py" line="86"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="88"/>
+        <location filename="../../engine/planning/suggest.py" line="88"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="90"/>
+        <location filename="../../engine/planning/suggest.py" line="90"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="93"/>
+        <location filename="../../engine/planning/suggest.py" line="93"/>
         <source>Offload optimizer states to CPU memory</source>
         <translation>将优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/suggest.py" line="95"/>
+        <location filename="../../engine/planning/suggest.py" line="95"/>
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
     </message>
@@ -4565,62 +4565,62 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>磁盘报告了输入/输出错误</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="34"/>
+        <location filename="../../engine/scenario/file.py" line="34"/>
         <source>is the old name of {new}, and the file sets both.</source>
         <translation>是 {new} 的旧名称，而文件同时设置了两者。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="47"/>
+        <location filename="../../engine/scenario/file.py" line="47"/>
         <source>must be a whole number, not {version!r}.</source>
         <translation>必须是整数，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="58"/>
+        <location filename="../../engine/scenario/file.py" line="58"/>
         <source>{version} is from a newer LLM Memory Planner (this one reads up to {current}).</source>
         <translation>{version} 来自更新版本的 LLM Memory Planner（本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="71"/>
+        <location filename="../../engine/scenario/file.py" line="71"/>
         <source>is larger than 8 MB; a scenario is a few kilobytes.</source>
         <translation>大于 8 MB；一个场景只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="75"/>
+        <location filename="../../engine/scenario/file.py" line="75"/>
         <source>is not UTF-8 text; it may be damaged or not a scenario.</source>
         <translation>不是 UTF-8 文本；它可能已损坏或不是场景文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="78"/>
+        <location filename="../../engine/scenario/file.py" line="78"/>
         <source>is not valid JSON ({exc}); it may be truncated or damaged.</source>
         <translation>不是有效的 JSON（{exc}）；它可能被截断或已损坏。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="81"/>
+        <location filename="../../engine/scenario/file.py" line="81"/>
         <source>must hold one JSON object {{...}}.</source>
         <translation>必须包含一个 JSON 对象 {{...}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="85"/>
+        <location filename="../../engine/scenario/file.py" line="85"/>
         <source>was saved by a newer LLM Memory Planner (schema_version {version}; this version reads up to {current}).</source>
         <translation>由更新版本的 LLM Memory Planner 保存（schema_version {version}；本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="95"/>
+        <location filename="../../engine/scenario/file.py" line="95"/>
         <source>could not be read ({p}: {exc}).</source>
         <translation>无法读取（{p}：{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario_file.py" line="107"/>
+        <location filename="../../engine/scenario/file.py" line="107"/>
         <source>cannot be read: {p}.</source>
         <translation>无法读取：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/vision.py" line="132"/>
+        <location filename="../../engine/models/vision.py" line="132"/>
         <source>vision_config &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>vision_config 的“{key}”必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/vision.py" line="150"/>
+        <location filename="../../engine/models/vision.py" line="150"/>
         <source>The vision tower &apos;{kind}&apos; of this model is not modelled yet.</source>
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
@@ -4675,57 +4675,57 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="192"/>
+        <location filename="../../engine/configs/importing.py" line="235"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="214"/>
+        <location filename="../../engine/configs/importing.py" line="261"/>
         <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
         <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="225"/>
+        <location filename="../../engine/configs/importing.py" line="272"/>
         <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="239"/>
+        <location filename="../../engine/configs/importing.py" line="290"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="255"/>
+        <location filename="../../engine/configs/importing.py" line="180"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="261"/>
+        <location filename="../../engine/configs/importing.py" line="186"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="267"/>
+        <location filename="../../engine/configs/importing.py" line="192"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="307"/>
+        <location filename="../../engine/configs/importing.py" line="335"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="327"/>
+        <location filename="../../engine/configs/importing.py" line="355"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="337"/>
+        <location filename="../../engine/configs/importing.py" line="365"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="359"/>
+        <location filename="../../engine/configs/importing.py" line="387"/>
         <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
         <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
@@ -4735,8 +4735,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{name} 大于 1 MB；训练配置通常只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/config_file.py" line="32"/>
         <location filename="../../engine/configs/reading.py" line="44"/>
+        <location filename="../../engine/models/config_file.py" line="32"/>
         <source>Cannot read {name}: {why}.</source>
         <translation>无法读取 {name}：{why}。</translation>
     </message>
@@ -4781,47 +4781,47 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="58"/>
+        <location filename="../../engine/scenario/time_keys.py" line="58"/>
         <source>{field} of a custom GPU must be a positive number, not {v!r}.</source>
         <translation>自定义 GPU 的 {field} 必须是正数，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="14"/>
+        <location filename="../../engine/scenario/time_keys.py" line="14"/>
         <source>must be a positive number or null, not {p!r}.</source>
         <translation>必须是正数或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="15"/>
+        <location filename="../../engine/scenario/time_keys.py" line="15"/>
         <source>must be from {low:g} to {high:g} bytes per second (1 MB/s to 1 PB/s) or null, not {p!r}.</source>
         <translation>必须在 {low:g} 到 {high:g} 字节/秒之间（1 MB/s 到 1 PB/s）或为 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="62"/>
+        <location filename="../../engine/scenario/time_keys.py" line="62"/>
         <source>{field} of a custom GPU must be from {low:g} to {high:g}, not {v:.3g}.</source>
         <translation>自定义 GPU 的 {field} 必须在 {low:g} 到 {high:g} 之间，而不是 {v:.3g}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="70"/>
+        <location filename="../../engine/scenario/time_keys.py" line="70"/>
         <source>fp8_tflops of a custom GPU must be at most {ratio} times its bf16_tflops (or, without one, its fp16 or fp32 figure), as on every GPU known.</source>
         <translation>自定义 GPU 的 fp8_tflops 最多为其 bf16_tflops 的 {ratio} 倍（没有 bf16_tflops 时，按其 fp16 或 fp32 数值），所有已知的 GPU 都是如此。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="83"/>
+        <location filename="../../engine/scenario/time_keys.py" line="83"/>
         <source>must be a whole number of tokens (at least 1) or null, not {v!r}.</source>
         <translation>必须是整数个 token（至少 1）或 null，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="93"/>
+        <location filename="../../engine/scenario/time_keys.py" line="93"/>
         <source>must be {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}} with two positive numbers.</source>
         <translation>必须是 {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}}，两个都是正数。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="98"/>
+        <location filename="../../engine/scenario/time_keys.py" line="98"/>
         <source>the measured and predicted step times must each be from {low:g} to {high:g} seconds.</source>
         <translation>实测和预测的每步时间都必须在 {low:g} 到 {high:g} 秒之间。</translation>
     </message>
     <message>
-        <location filename="../../engine/time_keys.py" line="102"/>
+        <location filename="../../engine/scenario/time_keys.py" line="102"/>
         <source>the measured step ({measured:.3g} s) is more than {limit:g} times off the predicted one ({predicted:.3g} s): it was measured on another set-up, or in other units.</source>
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
@@ -4901,7 +4901,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="341"/>
+        <location filename="../../engine/timing/model.py" line="359"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
@@ -4921,123 +4921,123 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法计算此场景的每步时间（{what} 不是有限的正数）；请检查 GPU 的速度数据和链路带宽。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/search.py" line="33"/>
+        <location filename="../../engine/planning/speed_search.py" line="33"/>
         <source>changes what you train</source>
         <translation>会改变训练内容</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/search.py" line="40"/>
+        <location filename="../../engine/planning/speed_search.py" line="40"/>
         <source>The search reached its limit of {n} memory estimates: only the most promising layouts of this very large set-up were tried.</source>
         <translation>搜索已达到 {n} 次显存估算的上限：对这个规模很大的设置，只尝试了最有希望的布局。</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="43"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="43"/>
         <source>Replicated embedding gradient (tensor parallel)</source>
         <translation>复制的嵌入梯度（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="46"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="46"/>
         <source>PyTorch&apos;s Rowwise embedding: a full vocab x hidden gradient on every tp rank</source>
         <translation>PyTorch 的 Rowwise 嵌入：每个 tp rank 上都有完整的 词表 x 隐藏维 梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="60"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="60"/>
         <source>Losses of micro-batches in flight (last stage)</source>
         <translation>在途微批次的损失（最后阶段）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="63"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="63"/>
         <source>(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)</source>
         <translation>（在途微批次数 - 1）x b·s·V x 4（fp32 log-softmax）</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="76"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="76"/>
         <source>Pipeline receive buffers and kept outputs</source>
         <translation>流水线接收缓冲区和保留的输出</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="79"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="79"/>
         <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch&apos;s logits returned by the schedule, or, when the schedule does not return them (torchtitan), the logits of the micro-batches in flight until their backward</source>
         <translation>每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits，若调度器不返回它们（torchtitan），则保留尚在进行中的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="106"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="106"/>
         <source>Pipeline gradient receive buffer</source>
         <translation>流水线梯度接收缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="109"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="109"/>
         <source>Megatron: the gradient of one micro-batch&apos;s stage output (b·s·h), received for its backward; activations are received as the stage&apos;s saved input and outputs are freed once sent</source>
         <translation>Megatron：一个微批次阶段输出的梯度（b·s·h），为其反向传播而接收；激活值作为该阶段保存的输入接收，输出发送后即释放</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="154"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="154"/>
         <source>FSDP2 gathered parameters and gradient buffers</source>
         <translation>FSDP2 聚合的参数和梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/parallelism/components.py" line="157"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="157"/>
         <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer&apos;s gradients and reduce-scatter buffer</source>
         <translation>根单元（嵌入、归一化、lm_head）整步不分片 + 一层聚合（反向时两层；前向后不重新分片时为全部层）+ 一层的梯度和 reduce-scatter 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="73"/>
+        <location filename="../../engine/models/local/safetensors_header.py" line="73"/>
         <source>{name} cannot be opened: {why}.</source>
         <translation>无法打开 {name}：{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="78"/>
+        <location filename="../../engine/models/local/safetensors_header.py" line="78"/>
         <source>{name} is not a regular file.</source>
         <translation>{name} 不是普通文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="83"/>
+        <location filename="../../engine/models/local/safetensors_header.py" line="83"/>
         <source>{name} is too short to be a safetensors file.</source>
         <translation>{name} 太短，不可能是 safetensors 文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="86"/>
+        <location filename="../../engine/models/local/safetensors_header.py" line="86"/>
         <source>{name} declares a {n}-byte header, more than the {limit} bytes safetensors allows.</source>
         <translation>{name} 声明的文件头为 {n} 字节，超过 safetensors 允许的 {limit} 字节。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="90"/>
+        <location filename="../../engine/models/local/safetensors_header.py" line="90"/>
         <source>{name} declares a header longer than the file: it is truncated or not safetensors.</source>
         <translation>{name} 声明的文件头比文件本身还长：文件被截断或不是 safetensors。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="95"/>
-        <location filename="../../engine/local/safetensors_header.py" line="120"/>
+        <location filename="../../engine/models/local/safetensors_header.py" line="95"/>
+        <location filename="../../engine/models/local/safetensors_header.py" line="120"/>
         <source>{name} lists more than {limit} tensors, more than any released checkpoint file holds.</source>
         <translation>{name} 列出了超过 {limit} 个张量，比任何已发布的检查点文件都多。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="101"/>
+        <location filename="../../engine/models/local/safetensors_header.py" line="101"/>
         <source>{name} has a header that is not JSON text.</source>
         <translation>{name} 的文件头不是 JSON 文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="118"/>
+        <location filename="../../engine/models/local/safetensors_header.py" line="118"/>
         <source>{name} has a header that is not a JSON object.</source>
         <translation>{name} 的文件头不是 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="125"/>
+        <location filename="../../engine/models/local/safetensors_header.py" line="125"/>
         <source>{name} has __metadata__ that is not text keys and values.</source>
         <translation>{name} 的 __metadata__ 不是文本键值。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="133"/>
+        <location filename="../../engine/models/local/safetensors_header.py" line="133"/>
         <source>{name}: the entry of tensor &apos;{tensor}&apos; is malformed.</source>
         <translation>{name}：张量“{tensor}”的条目格式错误。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="138"/>
+        <location filename="../../engine/models/local/safetensors_header.py" line="138"/>
         <source>{name}: tensor &apos;{tensor}&apos; points outside the file or does not match its dtype and shape.</source>
         <translation>{name}：张量“{tensor}”指向文件之外，或与其数据类型和形状不符。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/safetensors_header.py" line="146"/>
+        <location filename="../../engine/models/local/safetensors_header.py" line="146"/>
         <source>{name} has tensors that overlap: it is not a valid file.</source>
         <translation>{name} 中的张量相互重叠：不是有效文件。</translation>
     </message>
@@ -5072,49 +5072,49 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未给出分片策略：FSDP 默认 FULL_SHARD</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="31"/>
+        <location filename="../../engine/configs/axolotl.py" line="50"/>
         <source>axolotl&apos;s default micro_batch_size 1</source>
         <translation>axolotl 默认 micro_batch_size 为 1</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="37"/>
+        <location filename="../../engine/configs/axolotl.py" line="56"/>
         <source>axolotl&apos;s default sequence_len 2048</source>
         <translation>axolotl 默认 sequence_len 为 2048</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="48"/>
+        <location filename="../../engine/configs/axolotl.py" line="71"/>
         <source>adapter &apos;{adapter}&apos; is not modelled yet</source>
         <translation>适配器“{adapter}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="69"/>
+        <location filename="../../engine/configs/axolotl.py" line="96"/>
         <source>bf16: auto is bf16 on a GPU that supports it</source>
         <translation>bf16: auto 在支持的 GPU 上即为 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="91"/>
+        <location filename="../../engine/configs/axolotl.py" line="121"/>
         <source>optimizer &apos;{opt}&apos; is not modelled yet</source>
         <translation>优化器“{opt}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="96"/>
+        <location filename="../../engine/configs/axolotl.py" line="126"/>
         <source>axolotl leaves the optimizer to TrainingArguments (AdamW)</source>
         <translation>axolotl 将优化器交给 TrainingArguments（AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="105"/>
-        <location filename="../../engine/configs/common.py" line="207"/>
+        <location filename="../../engine/configs/axolotl.py" line="135"/>
+        <location filename="../../engine/configs/common.py" line="222"/>
         <source>attention kernel &apos;{attn}&apos; is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="139"/>
+        <location filename="../../engine/configs/axolotl.py" line="38"/>
         <source>packing fills each sequence to sequence_len: the planner already counts full sequences</source>
         <translation>打包会把每条序列填满到 sequence_len：规划器本就按满长序列计算</translation>
     </message>
     <message>
         <location filename="../../engine/configs/common.py" line="65"/>
-        <location filename="../../engine/configs/torchtune.py" line="199"/>
+        <location filename="../../engine/configs/torchtune.py" line="219"/>
         <source>does not affect GPU memory</source>
         <translation>不影响 GPU 显存</translation>
     </message>
@@ -5149,68 +5149,68 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="198"/>
+        <location filename="../../engine/configs/common.py" line="213"/>
         <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="287"/>
+        <location filename="../../engine/configs/common.py" line="308"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="59"/>
+        <location filename="../../engine/configs/deepspeed.py" line="95"/>
         <source>&quot;auto&quot;: the HF Trainer fills it from per_device_train_batch_size (default 8)</source>
         <translation>&quot;auto&quot;：HF Trainer 用 per_device_train_batch_size 填充（默认 8）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="71"/>
+        <location filename="../../engine/configs/deepspeed.py" line="107"/>
         <source>&quot;auto&quot;: the HF Trainer fills it from gradient_accumulation_steps (default 1)</source>
         <translation>&quot;auto&quot;：HF Trainer 用 gradient_accumulation_steps 填充（默认 1）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="85"/>
+        <location filename="../../engine/configs/deepspeed.py" line="122"/>
         <source>ZeRO stage must be 0-3, found {stage!r}</source>
         <translation>ZeRO 阶段必须为 0-3，实际为 {stage!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="99"/>
+        <location filename="../../engine/configs/deepspeed.py" line="140"/>
         <source>parameters offloaded without the optimizer state: the planner offloads both</source>
         <translation>只卸载参数而不卸载优化器状态：规划器会同时卸载两者</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="112"/>
+        <location filename="../../engine/configs/deepspeed.py" line="153"/>
         <source>no offload_optimizer / offload_param section: nothing offloaded</source>
         <translation>没有 offload_optimizer / offload_param 部分：不卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="119"/>
+        <location filename="../../engine/configs/deepspeed.py" line="160"/>
         <source>NVMe offload is counted as CPU offload (both leave the GPU)</source>
         <translation>NVMe 卸载按 CPU 卸载计算（两者都离开 GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="125"/>
+        <location filename="../../engine/configs/deepspeed.py" line="62"/>
         <source>no zero_optimization section: DeepSpeed&apos;s default stage 0</source>
         <translation>没有 zero_optimization 部分：DeepSpeed 默认阶段 0</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="142"/>
+        <location filename="../../engine/configs/deepspeed.py" line="181"/>
         <source>&quot;auto&quot;: the HF Trainer enables bf16/fp16 from its bf16/fp16 arguments (default off)</source>
         <translation>&quot;auto&quot;：HF Trainer 根据其 bf16/fp16 参数启用（默认关闭）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="160"/>
+        <location filename="../../engine/configs/deepspeed.py" line="202"/>
         <source>optimizer &apos;{type}&apos; is not modelled yet</source>
         <translation>优化器“{type}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="169"/>
-        <location filename="../../engine/configs/llamafactory.py" line="109"/>
+        <location filename="../../engine/configs/deepspeed.py" line="73"/>
+        <location filename="../../engine/configs/llamafactory.py" line="124"/>
         <source>not modelled yet</source>
         <translation>尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed.py" line="174"/>
+        <location filename="../../engine/configs/deepspeed.py" line="78"/>
         <source>a comment</source>
         <translation>注释</translation>
     </message>
@@ -5240,92 +5240,92 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>TrainingArguments 默认 optim（PyTorch AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="36"/>
+        <location filename="../../engine/configs/llamafactory.py" line="43"/>
         <source>LLaMA-Factory&apos;s default finetuning_type is lora</source>
         <translation>LLaMA-Factory 默认 finetuning_type 为 lora</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="47"/>
+        <location filename="../../engine/configs/llamafactory.py" line="54"/>
         <source>finetuning type &apos;{ft}&apos; is not modelled yet</source>
         <translation>微调类型“{ft}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="52"/>
+        <location filename="../../engine/configs/llamafactory.py" line="59"/>
         <source>LLaMA-Factory&apos;s default lora_rank 8</source>
         <translation>LLaMA-Factory 默认 lora_rank 为 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="59"/>
+        <location filename="../../engine/configs/llamafactory.py" line="66"/>
         <source>LLaMA-Factory&apos;s default lora_target all</source>
         <translation>LLaMA-Factory 默认 lora_target 为 all</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="66"/>
+        <location filename="../../engine/configs/llamafactory.py" line="77"/>
         <source>LLaMA-Factory&apos;s default cutoff_len 2048</source>
         <translation>LLaMA-Factory 默认 cutoff_len 为 2048</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="80"/>
+        <location filename="../../engine/configs/llamafactory.py" line="91"/>
         <source>LLaMA-Factory keeps LoRA adapters in fp32 unless pure_bf16</source>
         <translation>除非设置 pure_bf16，LLaMA-Factory 将 LoRA 适配器保持为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="91"/>
+        <location filename="../../engine/configs/llamafactory.py" line="102"/>
         <source>LLaMA-Factory enables gradient checkpointing unless disable_gradient_checkpointing is set</source>
         <translation>除非设置 disable_gradient_checkpointing，LLaMA-Factory 会启用梯度检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/llamafactory.py" line="119"/>
+        <location filename="../../engine/configs/llamafactory.py" line="134"/>
         <source>expected a non-zero whole number, found {n!r}</source>
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="59"/>
+        <location filename="../../engine/configs/megatron.py" line="105"/>
         <source>Megatron runs 1F1B without virtual pipeline stages</source>
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="76"/>
+        <location filename="../../engine/configs/megatron.py" line="126"/>
         <source>TP x PP x CP = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
         <translation>TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="97"/>
+        <location filename="../../engine/configs/megatron.py" line="147"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="111"/>
+        <location filename="../../engine/configs/megatron.py" line="165"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="125"/>
+        <location filename="../../engine/configs/megatron.py" line="179"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="135"/>
+        <location filename="../../engine/configs/megatron.py" line="193"/>
         <source>Megatron&apos;s fused vocab-parallel cross-entropy is not modelled yet</source>
         <translation>Megatron 的融合词表并行交叉熵尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="147"/>
+        <location filename="../../engine/configs/megatron.py" line="74"/>
         <source>Megatron&apos;s default --optimizer adam (AdamW with --weight-decay)</source>
         <translation>Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="185"/>
+        <location filename="../../engine/configs/megatron.py" line="212"/>
         <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="196"/>
+        <location filename="../../engine/configs/megatron.py" line="223"/>
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="211"/>
+        <location filename="../../engine/configs/megatron.py" line="254"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -5355,147 +5355,147 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>ms-swift 默认 target_modules 为 all-linear</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="37"/>
+        <location filename="../../engine/configs/torchtitan.py" line="57"/>
         <source>torchtitan model {name} {flavor} is not a preset; pick the model in the planner</source>
         <translation>torchtitan 模型 {name} {flavor} 不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="60"/>
+        <location filename="../../engine/configs/torchtitan.py" line="82"/>
         <source>torchtitan keeps fp32 sharded parameters and computes in {mp} (mixed_precision_param)</source>
         <translation>torchtitan 保留 fp32 分片参数，并以 {mp} 计算（mixed_precision_param）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="94"/>
+        <location filename="../../engine/configs/torchtitan.py" line="120"/>
         <source>data_parallel_shard_degree -1 takes the GPUs torchrun starts (not in the file): shard over as many as the planner is given</source>
         <translation>data_parallel_shard_degree -1 表示使用 torchrun 启动的全部 GPU（文件中未给出）：按规划器中设置的 GPU 数分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="110"/>
+        <location filename="../../engine/configs/torchtitan.py" line="136"/>
         <source>the data-parallel size is not in the file, so the accumulation steps are unknown</source>
         <translation>文件中没有数据并行规模，因此无法得知梯度累积步数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="123"/>
+        <location filename="../../engine/configs/torchtitan.py" line="153"/>
         <source>schedule {sched} is not modelled yet</source>
         <translation>调度方式 {sched} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="132"/>
+        <location filename="../../engine/configs/torchtitan.py" line="162"/>
         <source>&quot;default&quot;: reshards except on the last stage</source>
         <translation>&quot;default&quot;：除最后一个阶段外都重新分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="142"/>
+        <location filename="../../engine/configs/torchtitan.py" line="174"/>
         <source>checkpointing every N-th layer is not modelled yet</source>
         <translation>每隔 N 层做检查点尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="148"/>
+        <location filename="../../engine/configs/torchtitan.py" line="180"/>
         <source>unknown mode {mode!r}</source>
         <translation>未知模式 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="166"/>
+        <location filename="../../engine/configs/torchtitan.py" line="194"/>
         <source>optimizer {name} is not modelled yet</source>
         <translation>优化器 {name} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="169"/>
+        <location filename="../../engine/configs/torchtitan.py" line="42"/>
         <source>torchtitan&apos;s attention uses scaled_dot_product_attention</source>
         <translation>torchtitan 的注意力使用 scaled_dot_product_attention</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="59"/>
+        <location filename="../../engine/configs/torchtune.py" line="67"/>
         <source>unknown dtype {dtype!r}</source>
         <translation>未知的数据类型 {dtype!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="61"/>
+        <location filename="../../engine/configs/torchtune.py" line="69"/>
         <source>torchtune recipes default to dtype bf16</source>
         <translation>torchtune 配方默认 dtype 为 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="83"/>
+        <location filename="../../engine/configs/torchtune.py" line="99"/>
         <source>null: the length of the longest sample; set seq_len in the planner</source>
         <translation>null：取最长样本的长度；请在规划器中设置序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="99"/>
+        <location filename="../../engine/configs/torchtune.py" line="115"/>
         <source>optimizer {comp} is not modelled yet</source>
         <translation>优化器 {comp} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="110"/>
+        <location filename="../../engine/configs/torchtune.py" line="126"/>
         <source>loss {_component} is not modelled yet</source>
         <translation>损失函数 {_component} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="120"/>
+        <location filename="../../engine/configs/torchtune.py" line="140"/>
         <source>the GPU count is given to `tune run --nproc_per_node`, not in the recipe: at least the tensor-parallel degree</source>
         <translation>GPU 数量由 `tune run --nproc_per_node` 给出，不在配方中：至少为张量并行度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="138"/>
+        <location filename="../../engine/configs/torchtune.py" line="158"/>
         <source>sharding of embeddings and output apart is not modelled yet</source>
         <translation>嵌入层和输出层单独分片尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="151"/>
+        <location filename="../../engine/configs/torchtune.py" line="171"/>
         <source>DoRA ({comp}) is not modelled yet</source>
         <translation>DoRA（{comp}）尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="160"/>
+        <location filename="../../engine/configs/torchtune.py" line="180"/>
         <source>model builder {comp} is not a preset; pick the model in the planner</source>
         <translation>模型构建函数 {comp} 不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="165"/>
+        <location filename="../../engine/configs/torchtune.py" line="185"/>
         <source>torchtune QLoRA quantises base weights to NF4</source>
         <translation>torchtune QLoRA 将基础权重量化为 NF4</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="170"/>
+        <location filename="../../engine/configs/torchtune.py" line="190"/>
         <source>torchtune&apos;s NF4Tensor (torchao) keeps per-block scales quantised once, with no second-level quantisation of the constants</source>
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="289"/>
+        <location filename="../../engine/memory/detailed.py" line="289"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/detailed.py" line="292"/>
+        <location filename="../../engine/memory/detailed.py" line="292"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="142"/>
+        <location filename="../../engine/memory/stage_states.py" line="142"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/stage_states.py" line="144"/>
+        <location filename="../../engine/memory/stage_states.py" line="144"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
     <message>
-        <location filename="../../engine/hf_families.py" line="299"/>
+        <location filename="../../engine/models/hf_families.py" line="299"/>
         <source>n_heads ({heads}) is not a multiple of kv_n_heads ({kv_heads}).</source>
         <translation>n_heads（{heads}）不是 kv_n_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/hf_families.py" line="303"/>
+        <location filename="../../engine/models/hf_families.py" line="303"/>
         <source>d_model ({hidden}) is not a multiple of n_heads ({heads}).</source>
         <translation>d_model（{hidden}）不是 n_heads（{heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/hf_families.py" line="307"/>
+        <location filename="../../engine/models/hf_families.py" line="307"/>
         <source>config.json &apos;expansion_ratio&apos; must be a number above 0 and at most 64, not {value!r}.</source>
         <translation>config.json 的 &apos;expansion_ratio&apos; 必须大于 0 且不超过 64，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/hf_families.py" line="359"/>
+        <location filename="../../engine/models/hf_families.py" line="359"/>
         <source>n_embd ({hidden}) is not a multiple of n_head ({heads}).</source>
         <translation>n_embd（{hidden}）不是 n_head（{heads}）的整数倍。</translation>
     </message>
@@ -5566,38 +5566,38 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{name} 展开变量后超过 {n:,} 个字符；启动脚本不会这样，因此不予导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/hf_cache.py" line="126"/>
+        <location filename="../../engine/models/local/hf_cache.py" line="126"/>
         <source>The Hugging Face cache {name} cannot be read ({why}); its models are not listed.</source>
         <translation>无法读取 Hugging Face 缓存 {name}（{why}）；其中的模型不会列出。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/hf_cache.py" line="131"/>
+        <location filename="../../engine/models/local/hf_cache.py" line="131"/>
         <source>The Hugging Face cache holds {n} models; only the first {limit} (by name) are listed.</source>
         <translation>Hugging Face 缓存中有 {n} 个模型；只列出（按名称排序的）前 {limit} 个。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/hf_cache.py" line="138"/>
+        <location filename="../../engine/models/local/hf_cache.py" line="138"/>
         <source>{name} in the Hugging Face cache cannot be read ({why}); it is skipped.</source>
         <translation>无法读取 Hugging Face 缓存中的 {name}（{why}）；已跳过。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/hf_cache.py" line="150"/>
+        <location filename="../../engine/models/local/hf_cache.py" line="150"/>
         <source>{name} holds more folders than one scan looks into; only the first {limit} were looked into (add the model folders you use directly).</source>
         <translation>{name} 中的文件夹数量超过了一次扫描查看的上限；只查看了前 {limit} 个（请直接添加你使用的模型文件夹）。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/hf_cache.py" line="170"/>
-        <location filename="../../engine/local/hf_cache.py" line="210"/>
+        <location filename="../../engine/models/local/hf_cache.py" line="170"/>
+        <location filename="../../engine/models/local/hf_cache.py" line="210"/>
         <source>Your model folder {name} cannot be read ({why}); it is skipped.</source>
         <translation>无法读取你的模型文件夹 {name}（{why}）；已跳过。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/hf_cache.py" line="183"/>
+        <location filename="../../engine/models/local/hf_cache.py" line="183"/>
         <source>{name} in your model folder cannot be read ({why}); it is skipped.</source>
         <translation>无法读取你的模型文件夹中的 {name}（{why}）；已跳过。</translation>
     </message>
     <message>
-        <location filename="../../engine/local/hf_cache.py" line="221"/>
+        <location filename="../../engine/models/local/hf_cache.py" line="221"/>
         <source>{n} models were found on this computer; only the first {limit} are listed.</source>
         <translation>在本机上找到了 {n} 个模型；只列出前 {limit} 个。</translation>
     </message>

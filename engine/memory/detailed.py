@@ -1,0 +1,381 @@
+"""The default estimator: per-GPU memory of a steady-state step, per pipeline stage."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import NamedTuple
+
+from ..messages import QT_TRANSLATE_NOOP
+from ..models.architecture import ModelSpec
+from ..models.vision import tower_activation_bytes, tower_block_bytes
+from ..scenario import Scenario
+from ..scenario.behaviour import Behaviour, behaviour
+from ..scenario.memo import ScenarioMemo
+from .activations import ActContext, head_bytes, layer_backward_peak, layer_bytes, layer_mlp_bytes
+from .breakdown import Component, Moments
+from .checkpointing import op_selective_bytes
+from .loss import loss_memory
+from .model_states import component as _c
+from .parallelism.components import fsdp2_component, pipeline_components
+from .parallelism.context_parallel import ring_output_copied
+from .parallelism.expert_parallel import all_to_all_dispatch
+from .parallelism.pipeline import micro_batches_in_flight
+from .parallelism.tensor_parallel import logits_shards, sp_saves_gathered_inputs
+from .stage_states import StageStates, stage_states
+from .states import (
+    Dtypes,
+    embeddings_frozen,
+    first_trainable_layer,
+    layer_groups,
+    lora_target_names,
+    vision_tower_trains,
+)
+
+_NO_NAMES: frozenset[str] = frozenset()
+
+
+# Keys the activation context never reads (tests/test_memo_keys.py checks it): layouts of a search that differ only
+# in them (GPUs, pipeline, ZeRO, optimizer, accumulation) share one context.
+ACTIVATION_CONTEXT_MEMO = ScenarioMemo("activation context", frozenset({
+    "name", "notes", "gpu", "gpus_per_node", "nodes", "optimizer", "grad_accum", "frozen_layers", "freeze_embeddings",
+    "freeze_from", "qlora_bits", "qlora_double_quant", "base_storage", "pp", "pp_schedule", "vpp", "offload",
+    "modules_to_save", "reduce_bucket_size", "allgather_bucket_size", "stage3_max_live_parameters",
+    "stage3_prefetch_bucket_size", "distributed_optimizer", "host_memory_bytes", "estimator", "k_factor", "reserve",
+    "images_per_sample", "image_resolution", "vision_tower", "attention_kernel", "intra_node_bandwidth_bytes_per_s",
+    "inter_node_bandwidth_bytes_per_s", "tokens_to_train", "gpu_hour_price", "time_calibration",
+    "optimizer_in_backward", "activation_offload", "reshard_after_forward", "lora_alpha", "lora_targets",
+    "activation_offload_layers", "moe_token_dispatcher_type",
+}))
+
+
+def act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour | None = None) -> ActContext:
+    """What the per-layer activation formulas need to know of the scenario; `spec`, `dt` and `fw` are those of
+    `s` (not keyed)."""
+    key = ACTIVATION_CONTEXT_MEMO.key(s)
+    found = ACTIVATION_CONTEXT_MEMO.get(key)
+    if found is None:
+        found = ACTIVATION_CONTEXT_MEMO.put(key, _act_context(s, spec, dt, fw or behaviour(s)))
+    return found
+
+
+def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> ActContext:
+    t = s.micro_batch * s.seq_len / s.cp
+    # FSDP/ZeRO-3 mixed precision gathers the fp32 shards as bf16 parameters and casts the forward inputs:
+    # the layers then run in plain bf16 (bf16 residual stream, no per-use autocast casts to keep).
+    sharded_amp = dt.amp and s.effective_zero == 3
+    return ActContext(
+        b=s.micro_batch,
+        s=s.seq_len,
+        t=t,
+        t_norm=t / s.tp if s.sequence_parallel else t,
+        tp=s.tp,
+        vocab_shards=logits_shards(s),
+        sp_saves_gathered=sp_saves_gathered_inputs(s),
+        compute=dt.compute,
+        residual=dt.compute if sharded_amp else dt.residual,
+        amp=dt.amp and not sharded_amp,
+        fp8=dt.fp8,
+        # transformers has no SDPA path for logit soft-capping (Gemma-2): it runs those models eagerly.
+        # gpt-oss's attention sinks have no SDPA path either: transformers runs them eagerly.
+        attention="eager" if (spec.attn_softcap or spec.sinks) and s.attention == "sdpa" else s.attention,
+        selective=s.checkpointing == "selective" and not fw.op_selective and (
+            not fw.selective_by_modules or "core_attn" in s.recompute_modules),
+        adapter_bytes=4 if s.lora_adapter_dtype == "fp32" else dt.compute,
+        lora_rank=s.lora_rank,
+        gather_weights=s.effective_zero == 3,
+        compiled=s.compile or fw.kernels_save_as_compiled,
+        quantized_saves_inputs=s.method == "qlora" and fw.quantized_saves_inputs,
+        lora_dropout=s.method in ("lora", "qlora") and s.lora_dropout > 0,
+        ring_output_copied=ring_output_copied(s),
+        unsloth_lora=fw.fused_lora_kernels and s.method in ("lora", "qlora"),
+        ep_dispatch=all_to_all_dispatch(s, spec.is_moe),
+        megatron=fw.te_layers,
+        recompute=(frozenset(s.recompute_modules) if fw.selective_by_modules and s.checkpointing == "selective"
+                   else frozenset()),
+        # MXFP8 keeps one E8M0 scale byte per 32 elements, blockwise one fp32 scale per 128 (Transformer Engine
+        # MXFP8TensorStorage / Float8BlockwiseQTensorStorage columnwise scale_inv); per-tensor recipes one scale
+        fp8_scale=1 / 32 if dt.fp8 and s.fp8_recipe in ("mxfp8", "blockwise") else 0.0,
+        liger=s.liger_kernels,
+    )
+
+
+def with_in_flight(comps: list[Component], old: float, new: float, grad_accum: int = 1) -> list[Component]:
+    """The same stage with another number of micro-batches in flight (1F1B): saved activations scale, and
+    gradients exist at the forward peak only if more micro-batches than those in flight run per step."""
+    out = []
+    for c in comps:
+        if c.key == "gradients" and c.moments[0] == c.moments[1] and c.moments[2]:
+            g = c.moments[2] if grad_accum > math.ceil(new) else 0.0
+            out.append(dataclasses.replace(c, moments=Moments(g, g, c.moments[2], c.moments[3])))
+            continue
+        if c.key == "activations":
+            one = c.moments[0] / old
+            inputs = tuple((k, new if k == "in_flight" else v) for k, v in c.inputs)
+            out.append(dataclasses.replace(c, moments=Moments(one * new, one * new, one * (new - 1), 0.0),
+                                           inputs=inputs))
+        elif c.key == "head_activations":
+            out.append(dataclasses.replace(c, moments=c.moments.scaled(new / old)))
+        else:
+            out.append(c)
+    return out
+
+
+class _DecoderActivations(NamedTuple):
+    component: Component
+    one_layer_bytes: float  # the largest one layer keeps
+    boundary_bytes: float  # one layer's input, what a fully checkpointed layer keeps
+    recompute_bytes: float  # one layer rebuilt in backward (checkpointing), else 0
+    scratch_bytes: float  # one layer's backward on top of the saved tensors
+
+
+class _HeadAndLoss(NamedTuple):
+    components: list[Component]
+    head_bytes: float
+    logits_forward_bytes: float
+    logits_backward_bytes: float
+    loss_wins: bool  # the loss's backward spike is above the one-layer backward moment
+
+
+def stage_components(
+    s: Scenario, spec: ModelSpec, dt: Dtypes, stage: int, layers: range, ctx: ActContext,
+    groups: tuple | None = None, fw: Behaviour | None = None,
+) -> tuple[list[Component], float, StageStates]:
+    """One pipeline stage's components in display order, with its micro-batches in flight and its model states."""
+    pp = s.pp
+    first, last = stage == 0, stage == pp - 1
+    in_flight = micro_batches_in_flight(s, stage, spec.layers)
+    groups = groups if groups is not None else layer_groups(s, spec, layers)
+    fw = fw or behaviour(s)
+    states = stage_states(s, spec, dt, fw, stage, layers, groups, in_flight)
+    comps = list(states.model_states)
+
+    # --- activations
+    acts = _decoder_activations(s, spec, fw, ctx, groups, len(layers), in_flight)
+    comps.append(acts.component)
+    scratch, recompute = acts.scratch_bytes, acts.recompute_bytes
+    layer_moment = scratch + recompute
+    head = _head_and_loss(s, spec, dt, fw, ctx, last, states.params.lora, in_flight, layer_moment)
+    comps += head.components
+    comps += _backward_transients(scratch, recompute, head.loss_wins)
+    comps += states.autocast_cache
+    if first and spec.vision is not None and s.images_per_sample and vision_tower_trains(s):
+        comps.append(_vision_tower_activations(s, spec, dt, in_flight, layer_moment))
+    comps += _input_components(s, spec, ctx, first, in_flight)
+
+    comps += pipeline_components(s, spec, stage, last, ctx)
+
+    # --- transients of sharding, experts and the optimizer step
+    if states.fsdp2 is not None:
+        saved_layer = acts.one_layer_bytes if s.checkpointing != "full" else acts.boundary_bytes
+        tail = head.logits_forward_bytes + head.head_bytes + saved_layer * in_flight
+        comps.append(fsdp2_component(states.fsdp2, spec, last, ctx, logits_fwd=tail,
+                                     logits_bwd=head.logits_backward_bytes if last and head.loss_wins else 0.0,
+                                     layer_scratch=scratch + recompute))
+    comps += states.sharding
+    comps += states.optimizer_temp
+    return comps, in_flight, states
+
+
+def _layer_signatures(s: Scenario, spec: ModelSpec, groups: tuple) -> dict[tuple, int]:
+    """Layers counted by what sets their saved tensors: (MoE, input gradient, trained, LoRA targets, linear attention)."""
+    adapters = s.method in ("lora", "qlora")
+    signatures: dict[tuple, int] = {}
+    for g in groups:
+        names = lora_target_names(spec, s.lora_targets, g.moe, g.linear_attn) if adapters else _NO_NAMES
+        sig = (g.moe, g.input_grad, not g.frozen, names, g.linear_attn)
+        signatures[sig] = signatures.get(sig, 0) + g.count
+    return signatures
+
+
+def _decoder_activations(s: Scenario, spec: ModelSpec, fw: Behaviour, ctx: ActContext, groups: tuple,
+                         layer_count: int, in_flight: float) -> _DecoderActivations:
+    """The decoder layers' saved activations (after checkpointing and offloading) and their backward moment."""
+    signatures = _layer_signatures(s, spec, groups)
+    per_layer = {sig: layer_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3], s.ep, sig[4]) for sig in signatures}
+    active = [sig for sig in signatures if per_layer[sig] > 0]
+    one_layer = max((per_layer[sig] for sig in active), default=0.0)
+    boundary = ctx.residual * ctx.t_norm * spec.hidden
+    unit = one_layer  # what one layer keeps: the unit activation offloading keeps on the GPU
+    if s.checkpointing == "full":
+        saved = sum(signatures[sig] for sig in active) * boundary * in_flight
+        formula = "checkpointed layers x micro-batches in flight x layer input (b·s·h x residual bytes)"
+        recompute = one_layer
+        unit = boundary
+    elif fw.op_selective:
+        per_op = {sig: op_selective_bytes(ctx, spec, sig[0]) for sig in active}
+        saved = sum(per_op[sig] * signatures[sig] for sig in active) * in_flight
+        formula = ("layers x micro-batches in flight x (layer input + outputs of wq, wv, attention, w1, w2): "
+                   "per-op selective checkpointing saves every other matmul")
+        recompute = one_layer
+        unit = max(per_op.values(), default=0.0)
+    else:
+        saved = sum(per_layer[sig] * signatures[sig] for sig in signatures) * in_flight
+        formula = "sum over layers of the tensors autograd saves, x micro-batches in flight"
+        recompute = 0.0
+    saved, offloaded, formula = _offload_saved(s, fw, layer_count, saved, unit, formula)
+    saved_end = saved * (in_flight - 1) / in_flight
+    component = Component(
+        "activations",
+        QT_TRANSLATE_NOOP("engine", "Activations (decoder layers)"),
+        "activations",
+        Moments(saved, saved, saved_end, 0.0),
+        formula,
+        (("layers", layer_count), ("per_layer_bytes", round(one_layer)), ("micro_batch", s.micro_batch),
+         ("seq_len", s.seq_len), ("in_flight", in_flight), ("checkpointing", s.checkpointing),
+         ("attention", s.attention), ("offloaded_bytes", round(offloaded))),
+    )
+    # One layer's backward on top of all saved tensors: its MLP part is freed before its attention's backward.
+    scratch = max((layer_backward_peak(ctx, spec, sig[0], layer_mlp_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3],
+                                                                           s.ep, sig[4]), sig[4])
+                   for sig in active), default=0.0)
+    return _DecoderActivations(component, one_layer, boundary, recompute, scratch)
+
+
+def _offload_saved(s: Scenario, fw: Behaviour, layer_count: int, saved: float, unit: float,
+                   formula: str) -> tuple[float, float, str]:
+    """Saved bytes left on the GPU after activation offloading, the bytes moved to CPU, and the formula told."""
+    offloaded = 0.0
+    if (s.activation_offload or fw.offload_checkpoints) and saved > 2 * unit:
+        # torchtune OffloadActivations / Unsloth's offloaded checkpointing: saved tensors go to CPU memory as the
+        # forward moves on; the layer being computed and the one in transfer stay on the GPU.
+        offloaded = saved - 2 * unit
+        saved = 2 * unit
+        formula += "; offloaded to CPU except two layers' worth"
+    offload_layers = min(s.activation_offload_layers, layer_count)
+    if offload_layers:
+        # Megatron cpu_offloading_num_layers through Transformer Engine's CPU offload (transformer_engine/pytorch/
+        # cpu_offload.py get_cpu_offload_context: activation memory is (layers - offloaded layers) x one layer's)
+        moved = saved * offload_layers / layer_count
+        offloaded += moved
+        saved -= moved
+        formula += f"; {offload_layers} layers' saved tensors offloaded to CPU (cpu_offloading_num_layers)"
+    return saved, offloaded, formula
+
+
+def _head_and_loss(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, ctx: ActContext, last: bool,
+                   lora_params: float, in_flight: float, layer_moment: float) -> _HeadAndLoss:
+    """The last stage's final norm and lm_head inputs, logits and loss (none on other stages)."""
+    if not last:
+        return _HeadAndLoss([], 0.0, 0.0, 0.0, 0.0 >= layer_moment)
+    adapters = s.method in ("lora", "qlora")
+    xg_head = first_trainable_layer(s, spec) < spec.layers or lora_params > 0
+    wt_head = (not adapters and (not spec.tied_embeddings or not embeddings_frozen(s))) or (
+        adapters and "lm_head" in s.modules_to_save)
+    head = head_bytes(ctx, spec, wt_head, xg_head) * in_flight
+    loss = loss_memory(fw, ctx.t, spec.vocab, spec.hidden, ctx.compute, ctx.vocab_shards, wt_head, dt.weight,
+                       s.compile and fw.compile_loss)
+    loss_wins = loss.backward >= layer_moment
+    comps = [Component(
+        "head_activations",
+        QT_TRANSLATE_NOOP("engine", "Final norm and lm_head inputs"),
+        "activations",
+        Moments(head, head, 0.0, 0.0),
+        QT_TRANSLATE_NOOP("engine", "final RMSNorm and lm_head saved inputs"),
+        (("vocab", spec.vocab),),
+    ), Component(
+        "logits",
+        QT_TRANSLATE_NOOP("engine", "Logits and cross-entropy"),
+        "transient",
+        Moments(loss.forward, loss.backward if loss_wins else 0.0, 0.0, 0.0),
+        loss.formula,
+        (("vocab", spec.vocab), ("tokens", ctx.t), ("cross_entropy", fw.cross_entropy), ("chunks", loss.chunks),
+         ("bsv_bytes", round(loss.logits_spike))),
+    )]
+    if loss.kept:
+        comps.append(
+            _c(
+                "logits_kept",
+                QT_TRANSLATE_NOOP("engine", "Logits kept by the training loop"),
+                "transient",
+                Moments(0.0, loss.kept, loss.kept, loss.kept),
+                QT_TRANSLATE_NOOP("engine", "the loop's logits variable holds b·s·V (fp32 after Fabric's output cast) "
+                                  "through backward and the optimizer step, until the next forward returns"),
+                vocab=spec.vocab,
+                tokens=ctx.t,
+            )
+        )
+    return _HeadAndLoss(comps, head, loss.forward, loss.backward, loss_wins)
+
+
+def _backward_transients(scratch: float, recompute: float, loss_wins: bool) -> list[Component]:
+    """One layer's backward scratch and, when checkpointed, the layer rebuilt for it (both under the loss's spike
+    at the backward moment when the loss wins)."""
+    comps = [Component(
+        "backward_scratch",
+        QT_TRANSLATE_NOOP("engine", "Backward scratch (one layer's gradients)"),
+        "transient",
+        Moments(0.0, 0.0 if loss_wins else scratch, scratch, 0.0),
+        QT_TRANSLATE_NOOP("engine", "largest set of intermediate gradients alive in one layer's backward"),
+    )]
+    if recompute:
+        comps.append(
+            _c(
+                "recompute",
+                QT_TRANSLATE_NOOP("engine", "Recomputed layer (checkpointing)"),
+                "activations",
+                Moments(0.0, 0.0 if loss_wins else recompute, recompute, 0.0),
+                QT_TRANSLATE_NOOP("engine", "one layer's activations rebuilt during backward"),
+                per_layer_bytes=round(recompute),
+            )
+        )
+    return comps
+
+
+def _vision_tower_activations(s: Scenario, spec: ModelSpec, dt: Dtypes, in_flight: float,
+                              layer_moment: float) -> Component:
+    """The trained vision tower's saved activations on the first stage."""
+    v = spec.vision
+    patches = s.micro_batch * s.images_per_sample * v.patches_per_image(s.image_resolution or v.image_size)
+    checkpointed = s.checkpointing == "full"
+    kept = tower_activation_bytes(v, patches, dt.compute, checkpointed)
+    # The tower's backward runs after the decoder's (its ops were recorded after the token embedding's, so autograd
+    # reaches it before the embedding's backward): its saved tensors (and, when checkpointed, one rebuilt block)
+    # stand where the decoder's one-layer scratch stood, while the tower's own gradients and an untied trained
+    # embedding's gradient are not made yet (the end-of-backward moment counts every gradient).
+    at_backward = kept + (tower_block_bytes(v, patches, dt.compute) if checkpointed else 0.0)
+    not_yet = 0.0
+    if s.effective_zero < 2:  # unsharded gradients: the ones the end-of-backward moment holds in full
+        not_yet = spec.vision_params / s.tp * dt.grad
+        if not spec.tied_embeddings and not embeddings_frozen(s):
+            not_yet += spec.embedding_params / s.tp * dt.grad
+    late = max(0.0, at_backward - layer_moment - not_yet)
+    tower = kept * in_flight
+    return _c(
+        "vision_activations",
+        QT_TRANSLATE_NOOP("engine", "Activations (vision tower)"),
+        "activations",
+        Moments(tower, tower, tower * (in_flight - 1) / in_flight + late, 0.0),
+        QT_TRANSLATE_NOOP(
+            "engine", "tower blocks x tensors kept per patch (per operation, traced for SigLIP and "
+            "Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block"
+        ),
+        patches=round(patches),
+        tokens_per_image=v.tokens_per_image(s.image_resolution or v.image_size),
+        vision_layers=v.layers,
+        checkpointed=checkpointed,
+    )
+
+
+def _input_components(s: Scenario, spec: ModelSpec, ctx: ActContext, first: bool,
+                      in_flight: float) -> list[Component]:
+    """The embedding dropout mask (first stage) and the input ids, labels and rotary tables."""
+    comps = []
+    if first and spec.embedding_dropout:  # nn.Dropout on the embeddings keeps a one-byte mask (GPT-2's embd_pdrop)
+        mask = ctx.t_norm * spec.hidden * in_flight
+        comps.append(Component(
+            "embedding_dropout",
+            QT_TRANSLATE_NOOP("engine", "Embedding dropout mask"),
+            "activations",
+            Moments(mask, mask, 0.0, 0.0),
+            QT_TRANSLATE_NOOP("engine", "b·s·h x 1 byte, kept until the embedding's backward"),
+        ))
+    inputs = 16 * s.micro_batch * s.seq_len / s.cp + 2 * ctx.t * spec.head_dim * ctx.residual
+    comps.append(Component(
+        "inputs",
+        QT_TRANSLATE_NOOP("engine", "Input ids, labels and rotary tables"),
+        "activations",
+        Moments(inputs, inputs, inputs, inputs),  # alive all step
+        QT_TRANSLATE_NOOP("engine", "b·s x 16 (int64 ids and labels) + cos/sin tables"),
+    ))
+    return comps

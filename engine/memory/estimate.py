@@ -1,0 +1,268 @@
+"""scenario -> Estimate: the one pure function everything else calls."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..frameworks.allocator import reserved_gap_bytes
+from ..messages import QT_TRANSLATE_NOOP, Message, message
+from ..models.architecture import ModelSpec
+from ..models.presets import get_gpu
+from ..scenario import Scenario, resolve_gpu, resolve_model
+from ..scenario.behaviour import Behaviour, behaviour
+from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_totals
+from .estimators import StageEstimator, StageParts, estimator_for
+from .parallelism.pipeline import micro_batches_in_flight, scenario_stage_ranges
+from .states import StageParams, dtypes_for, layer_groups, stage_params
+
+GIB = 2**30
+# CUDA context + cuBLAS/cuDNN modules and handles outside PyTorch's allocator. Calibrated on the real-GPU runs in
+# tests/data/gpu_measured/ (H200, CUDA 13, torch 2.11): the device's used memory minus max_memory_reserved was
+# 0.73-0.75 GiB in every one of the 35 runs that ran. An overhead term, not a tensor: calibrating it is allowed.
+CUDA_CONTEXT_BYTES = 0.75 * GIB
+NCCL_BYTES = 0.25 * GIB  # NCCL communicator buffers when more than one GPU talks
+
+
+def auto_reserve_fraction(s: Scenario, spec: ModelSpec) -> tuple[float, str]:
+    """The seeds' reserve table, applied as its worked examples apply it.
+
+    Text LLM 10%; sequence > 8K 15%. Large vocabularies (> 100K) get the same 10% plus
+    logits computed explicitly, which every estimator here does (seed 000 applies 1.10 to
+    LLaMA-3 and Qwen3 in its own examples).
+    """
+    if s.seq_len > 8192:
+        return 0.15, "sequence > 8K: 15%"
+    if spec.vocab > 100_000:
+        return 0.10, "text LLM with vocabulary > 100K: 10% (logits counted explicitly)"
+    return 0.10, "text LLM: 10%"
+
+
+def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: bool, comps: list[Component],
+               peak_moment: str, peak: float) -> tuple[Component, ...]:
+    at_peak = MOMENTS.index(peak_moment)
+    static = loss_spike = 0.0
+    for c in comps:
+        if c.category == "model states":
+            static += c.moments[at_peak]
+        elif c.key == "logits":
+            loss_spike += dict(c.inputs).get("bsv_bytes", c.moments.forward)
+    dynamic = peak - static
+    if charges_allocator:
+        frag = reserved_gap_bytes(loss_spike, fw.expandable_segments)
+        context = CUDA_CONTEXT_BYTES + (NCCL_BYTES if s.world_size > 1 else 0.0)
+    else:  # the seeds fold these into their own margin and context terms
+        frag = context = 0.0
+    if s.reserve == "auto":
+        fraction, why = auto_reserve_fraction(s, spec)
+    else:
+        fraction, why = float(s.reserve), "set by the scenario"
+    return (
+        Component(
+            "cuda_context",
+            QT_TRANSLATE_NOOP("engine", "CUDA context and library workspaces"),
+            "overhead",
+            Moments.whole_step(context),
+            QT_TRANSLATE_NOOP("engine", "0.75 GiB per process (+0.25 GiB NCCL buffers when world size > 1)"),
+            (("world_size", s.world_size),),
+        ),
+        Component(
+            "fragmentation",
+            QT_TRANSLATE_NOOP("engine", "Allocator rounding and fragmentation"),
+            "overhead",
+            Moments.only_at(peak_moment, frag),
+            QT_TRANSLATE_NOOP("engine", "caching allocator: cached remainders of the largest transient tensors, the "
+                              "loss's b·s·V spike (64% of it, 22% with expandable segments)"),
+            (("loss_spike_bytes", round(loss_spike)), ("dynamic_bytes", round(dynamic)), ("static_bytes", round(static)),
+             ("expandable_segments", charges_allocator and fw.expandable_segments)),
+        ),
+        Component(
+            "reserve",
+            QT_TRANSLATE_NOOP("engine", "Safety reserve"),
+            "overhead",
+            Moments.only_at(peak_moment, fraction * peak),
+            QT_TRANSLATE_NOOP("engine", "reserve fraction x peak allocated"),
+            (("fraction", fraction), ("why", why)),
+        ),
+    )
+
+
+def _stage(s: Scenario, spec: ModelSpec, fw: Behaviour, estimator: StageEstimator, index: int, layers: range,
+           parts: StageParts) -> StageEstimate:
+    forward, backward_start, backward_end, optimizer = phase_totals(parts.components)
+    backward_moment, backward = (("backward_start", backward_start) if backward_start >= backward_end
+                                 else ("backward_end", backward_end))
+    phases = {"forward": forward, "backward": backward, "optimizer": optimizer}
+    # the first of the largest, as max() over the dict would pick
+    peak_phase = "forward" if forward >= backward and forward >= optimizer else (
+        "backward" if backward >= optimizer else "optimizer")
+    peak_moment = backward_moment if peak_phase == "backward" else peak_phase
+    overheads = _overheads(s, spec, fw, estimator.charges_allocator_overheads, parts.components, peak_moment,
+                           phases[peak_phase])
+    return StageEstimate(index, len(layers), parts.in_flight, tuple(parts.components), overheads, peak_moment, phases)
+
+
+def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
+    out = []
+    if s.offload != "none":
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "Offloading to CPU memory trades GPU memory for speed: steps are typically several times "
+            "(up to 10x) slower, bound by PCIe bandwidth.")))
+    if s.seq_len > spec.max_position > 0:
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "seq_len {seq_len} is longer than the model's context ({context})."),
+            seq_len=s.seq_len, context=spec.max_position))
+    if s.attention == "flash" and s.precision == "fp32":
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA's memory-efficient kernel.")))
+    if spec.attn_softcap and s.attention == "sdpa":
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with "
+            "eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping."),
+            model=spec.name))
+    if s.method in ("lora", "qlora") and s.precision in ("fp32", "amp-bf16", "amp-fp16"):
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes "
+            "load the model in bf16: choose precision 'bf16' for that."), precision=s.precision))
+    if s.method == "freeze" and s.frozen_layers == 0:
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "method 'freeze' with frozen_layers 0 trains everything, like 'full'.")))
+    out += _image_warnings(s, spec)
+    if not isinstance(s.gpu, str):
+        return out
+    gpu = get_gpu(s.gpu)
+    if "bf16" in s.precision and not gpu.bf16:
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card."), gpu=gpu.name))
+    if s.precision == "fp8" and not gpu.fp8:
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300."),
+            gpu=gpu.name))
+    if gpu.usable_fraction < 1:
+        out.append(message(QT_TRANSLATE_NOOP(
+            "engine", "{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity "
+            "shown is that share."), gpu=gpu.name, share=round(gpu.usable_fraction * 100)))
+    return out
+
+
+def _image_warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
+    """Images that the model cannot take: no vision tower, or more image tokens than the sequence holds."""
+    if not s.images_per_sample:
+        return []
+    if spec.vision is None:
+        return [message(QT_TRANSLATE_NOOP(
+            "engine", "{model} has no vision tower: images_per_sample has no effect."), model=spec.name)]
+    tokens = s.images_per_sample * spec.vision.tokens_per_image(s.image_resolution or spec.vision.image_size)
+    if tokens <= s.seq_len:
+        return []
+    return [message(QT_TRANSLATE_NOOP(
+        "engine", "The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model "
+        "refuses such a batch. Lengthen the sequence, or use fewer or smaller images."),
+        images=s.images_per_sample, tokens=tokens, seq_len=s.seq_len)]
+
+
+def model_param_counts(s: Scenario, spec: ModelSpec, one_stage: StageParams | None = None) -> tuple[int, int]:
+    """(trainable, total) parameters of the whole model: from one unsharded copy, so TP-replicated tensors and a
+    tied embedding held by two pipeline stages are counted once. The total is the base model's (spec.total_params);
+    LoRA adapters are trainable tensors beside it. `one_stage`: the parameters of the only stage of a scenario
+    without TP, PP or EP, which are those of the unsharded copy already."""
+    if one_stage is not None and s.tp == s.pp == s.ep == 1:
+        p = one_stage
+    else:
+        whole = s.with_unchecked(tp=1, pp=1, ep=1)
+        layers = range(spec.layers)
+        p = stage_params(whole, spec, layers, True, True, layer_groups(whole, spec, layers))
+    return round(p.trainable_dense + p.lora + p.trainable_expert), spec.total_params
+
+
+def estimate(s: Scenario) -> Estimate:
+    """Per-GPU memory of one steady-state training step for the scenario."""
+    spec = resolve_model(s)
+    gpu_name, capacity = resolve_gpu(s)
+    dt = dtypes_for(s)
+    fw = behaviour(s)
+    estimator = estimator_for(s, spec, dt, fw)
+    stages: list[StageEstimate] = []
+    parts_of_stage: list[StageParts] = []
+    stage_inputs: list[tuple[range, tuple]] = []  # (layers, layer groups)
+    # Deep pipelines repeat the same stage (same layer mix): compute it once, rescale micro-batches in flight.
+    seen: dict[tuple, tuple[StageEstimate, StageParts]] = {}
+    templates: dict[tuple, StageParts] = {}
+    for i, layers in enumerate(scenario_stage_ranges(s, spec.layers)):
+        groups = layer_groups(s, spec, layers)
+        in_flight = micro_batches_in_flight(s, i, spec.layers)
+        key = (groups, i == 0, i == s.pp - 1, in_flight)
+        if key in seen:
+            prev, parts = seen[key]
+            stage = dataclasses.replace(prev, stage=i)
+        else:
+            template = templates.get(key[:3])
+            parts = estimator.moved(template, in_flight) if template is not None else None
+            if parts is None:
+                parts = estimator.stage(i, layers, groups)
+                templates[key[:3]] = parts
+            stage = _stage(s, spec, fw, estimator, i, layers, parts)
+            seen[key] = (stage, parts)
+        stages.append(stage)
+        parts_of_stage.append(parts)
+        stage_inputs.append((layers, groups))
+    busiest = 0 if len(stages) == 1 else max(range(len(stages)), key=lambda i: stages[i].total_bytes)
+    trainable, total = model_param_counts(s, spec, parts_of_stage[0].params)
+    load = estimator.load(parts_of_stage[busiest], stages[busiest].components)
+    b_layers, b_groups = stage_inputs[busiest]
+    others = tuple(OtherRank(ranks, _stage(s, spec, fw, estimator, busiest, b_layers, parts))
+                   for ranks, parts in estimator.other_ranks(busiest, b_layers, b_groups))
+    return Estimate(
+        scenario_name=s.name,
+        estimator=s.estimator,
+        model_name=spec.name,
+        gpu_name=gpu_name,
+        capacity_bytes=capacity,
+        world_size=s.world_size,
+        stages=tuple(stages),
+        busiest_stage=busiest,
+        trainable_params=trainable,
+        total_params=total,
+        warnings=tuple(_warnings(s, spec)),
+        load_gpu_bytes=load.load_gpu_bytes if load else 0.0,
+        load_formula=load.load_formula if load else "",
+        host_bytes=load.host_bytes if load else 0.0,
+        host_formula=load.host_formula if load else "",
+        host_capacity_bytes=s.host_memory_bytes,
+        peak_includes_load=fw.peak_includes_load,
+        active_params=spec.active_params,
+        other_ranks=others,
+    )
+
+
+def kv_cache_bytes(spec: ModelSpec, batch: int, seq_len: int, dtype_bytes: int = 2) -> int:
+    """Inference cache, per layer by its attention kind (see kv_cache_per_layer)."""
+    return round(sum(kv_cache_per_layer(spec, batch, seq_len, dtype_bytes)))
+
+
+def kv_cache_per_layer(spec: ModelSpec, batch: int, seq_len: int, dtype_bytes: int = 2) -> list[float]:
+    """Bytes each decoder layer keeps for decoding `seq_len` tokens.
+
+    GQA: 2 (K and V) x kv_heads x head_dim per token. MLA: the latent (kv_lora_rank) + the shared RoPE key
+    (qk_rope_head_dim) per token, what DeepSeek's and vLLM's MLA caches keep. Sliding-window (Gemma 3,
+    gpt-oss, Mistral) and chunked (Llama 4) layers keep at most window/chunk tokens. Gated DeltaNet layers
+    (Qwen3-Next) keep a fixed recurrent state (k_dim x v_dim per value head, fp32 in transformers) and the
+    causal-conv tail (kernel-1 inputs), whatever the length. Attention sinks are per-head parameters, not cache.
+    """
+    out = []
+    for kind in spec.kinds:
+        if kind == "linear":
+            conv_dim = 2 * spec.linear_key_dim + spec.linear_value_dim
+            state = spec.linear_v_heads * spec.linear_k_dim * spec.linear_v_dim * 4
+            out.append(batch * (state + conv_dim * (spec.linear_conv - 1) * dtype_bytes))
+            continue
+        tokens = seq_len
+        if kind == "sliding" and spec.sliding_window:
+            tokens = min(seq_len, spec.sliding_window)
+        elif kind == "chunked" and spec.attention_chunk:
+            tokens = min(seq_len, spec.attention_chunk)
+        if spec.attention == "mla":
+            per_token = spec.kv_lora_rank + spec.qk_rope_dim
+        else:
+            per_token = 2 * spec.kv_heads * spec.head_dim
+        out.append(batch * tokens * per_token * dtype_bytes)
+    return out

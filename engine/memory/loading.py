@@ -1,0 +1,91 @@
+"""The load phase (building, loading and sharding the model) and the host (CPU) memory a run needs.
+
+Loading happens before the first step, so it is a peak of its own: a run can fail there although its steps fit.
+What reaches the GPU depends on the loader (engine/frameworks/defaults.py `loader`):
+- direct: transformers from_pretrained / torchtune / Unsloth put the weights on the GPU in their storage dtype; QLoRA
+  quantises each weight as it arrives (one 16-bit weight at a time on top of the 4-bit ones). Under FSDP, accelerate's
+  cpu_ram_efficient_loading and torchtune load the full state dict on the CPU of rank 0 and send each rank its shard.
+- full-then-shard: litgpt's fabric.load_raw puts the full 16-bit checkpoint on the GPU next to the FSDP shards.
+- sharded: torchtitan (meta device + DCP), Megatron and DeepSpeed zero.Init build each rank's shard directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..scenario.behaviour import Behaviour
+from .states import Dtypes, StageParams, quantized_bytes_per_param
+
+if TYPE_CHECKING:
+    from ..scenario import Scenario
+
+GIB = 2**30
+# Resident memory of one training process before any model: Python, PyTorch, CUDA runtime and communication
+# libraries (typically 2-4 GiB RSS per rank for a CUDA PyTorch process).
+PROCESS_HOST_BYTES = 2.5 * GIB
+# DeepSpeed CPU offload keeps fp32 master weights, two Adam states and an fp32 gradient copy in host memory.
+OFFLOAD_BYTES_PER_PARAM = 16
+
+
+@dataclass(frozen=True, slots=True)
+class LoadAndHost:
+    load_gpu_bytes: float  # GPU bytes allocated at the load peak (one GPU)
+    host_bytes: float  # CPU bytes of one node at its peak (loading or training)
+    load_formula: str
+    host_formula: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoadParts:
+    """The load peak and the host memory of a stage before offloaded activations are added (they depend on the
+    batch; the rest does not, so engine/memory/stage_states.py keeps this with the memoised model states)."""
+
+    load_gpu_bytes: float
+    load_formula: str
+    host_load_bytes: float  # CPU bytes of one node while loading
+    host_train_bytes: float  # CPU bytes of one GPU's process during training, before offloaded activations
+    gpus_per_node: int
+
+
+def with_offloaded_activations(parts: LoadParts, offloaded_activation_bytes: float) -> LoadAndHost:
+    host_train = parts.host_train_bytes + offloaded_activation_bytes
+    host = parts.gpus_per_node * PROCESS_HOST_BYTES + max(parts.host_load_bytes, parts.gpus_per_node * host_train)
+    host_formula = ("GPUs per node x (2.5 GiB per process + offloaded states and activations), or the state dict "
+                    "held while loading, whichever is larger")
+    return LoadAndHost(parts.load_gpu_bytes, host, parts.load_formula, host_formula)
+
+
+def load_parts(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, adapter_bytes: int) -> LoadParts:
+    zero3 = s.effective_zero == 3
+    shards = s.dp * s.cp if zero3 else 1
+    q_bpp = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)
+    dense = (p.trainable + p.frozen) * dt.weight
+    released = p.released * p.released_bytes_per_param  # loaded as stored: no 16-bit copy is made
+    weights = dense + p.quantized * q_bpp + released + p.lora * adapter_bytes
+    full16 = (p.trainable + p.frozen + p.quantized) * 2 + released + p.lora * adapter_bytes  # the checkpoint as stored
+    shard = 0.0 if s.offload == "optimizer+params" else weights / shards
+    unit = p.largest_unit * (q_bpp if s.method == "qlora" else dt.weight)
+    if not zero3:
+        gpu = weights + (p.largest_param * 2 if s.method == "qlora" else 0.0)
+        formula = "all weights in their storage dtype (QLoRA: + one 16-bit weight being quantised)"
+        host_load = 0.0  # safetensors are memory-mapped: page cache, not process memory
+    elif fw.loader == "full-then-shard":
+        gpu = shard + full16
+        formula = "the full 16-bit checkpoint next to this GPU's shard (litgpt load_raw)"
+        host_load = s.gpus_per_node * full16
+    elif fw.loader == "direct":
+        gpu = shard + unit
+        formula = "this GPU's shard + one unit being broadcast from rank 0"
+        host_load = full16  # rank 0 of each node holds the full state dict
+    else:
+        gpu = shard + unit
+        formula = "this GPU's shard + one unit (sharded construction)"
+        host_load = 0.0
+    host_train = 0.0
+    if s.offload != "none":
+        params = (p.trainable + p.lora) / (s.dp * s.cp)
+        host_train += params * OFFLOAD_BYTES_PER_PARAM
+        if s.offload == "optimizer+params":
+            host_train += weights / (s.dp * s.cp)
+    return LoadParts(gpu, formula, host_load, host_train, s.gpus_per_node)

@@ -1,0 +1,140 @@
+"""Memory of the loss path: the lm_head output (logits) and cross-entropy, per loss implementation.
+
+tv = tokens x vocabulary (per tensor-parallel rank); c = bytes of the compute dtype.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..scenario.behaviour import Behaviour
+
+
+@dataclass(frozen=True, slots=True)
+class LossMemory:
+    forward: float  # bytes alive at the forward spike of the loss
+    backward: float  # bytes alive when backward starts
+    formula: str
+    chunks: int
+    kept: float = 0.0  # logits the training loop keeps through backward and the optimizer step
+    bsv_forward: float = -1.0  # the b·s·V tensors alone at the forward spike (-1: all of `forward`)
+
+    @property
+    def logits_spike(self) -> float:
+        """Bytes of the b·s·V tensors at the forward spike (what the allocator's gap follows)."""
+        return self.forward if self.bsv_forward < 0 else self.bsv_forward
+
+
+def _next_power_of_2(n: int) -> int:
+    return 1 << max(0, math.ceil(math.log2(max(n, 1))))
+
+
+def loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute: int, tp: int,
+                head_trains: bool, weight_bytes: int, compiled: bool) -> LossMemory:
+    """Forward and backward spikes of the loss path for one micro-batch, with what the training loop keeps.
+
+    litgpt (Fabric): `logits = model(...)` stays bound through backward and the optimizer step, so the previous
+    step's logits are still alive while the next forward builds its own (they are released only when the name is
+    rebound). A QLoRA lm_head quantised by Fabric's bitsandbytes plugin dequantises its whole weight for every
+    chunk's matmul: dequantize_4bit returns the fp16 it was quantised from and MatMul4Bit casts it to the compute
+    dtype (bitsandbytes autograd/_functions.py MatMul4Bit.forward), both alive for a moment.
+    """
+    m = _loss_memory(b, tokens, vocab, hidden, compute, tp, head_trains, weight_bytes, compiled)
+    if b.cross_entropy == "fused-linear":
+        return m
+    tv = tokens * vocab / tp
+    logits = (4 if b.outputs_fp32 else compute) * tv  # the model's output as the loop holds it
+    kept = logits if b.logits_kept else 0.0
+    forward, formula = m.forward, m.formula
+    if kept:
+        forward = max(forward, kept + logits)
+        formula += "; the previous step's logits stay alive until the next forward returns"
+    bsv = forward
+    if b.quantizes_head:
+        dequant = (2 + compute) * vocab * hidden / tp
+        forward = max(forward, kept + logits + dequant)
+        formula += "; the 4-bit lm_head dequantised (fp16 + compute copy) while the last chunk runs"
+    return LossMemory(forward, m.backward, formula, m.chunks, kept, bsv)
+
+
+def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute: int, tp: int,
+                 head_trains: bool, weight_bytes: int, compiled: bool) -> LossMemory:
+    """The loss implementation's own forward and backward spikes.
+
+    standard (transformers ForCausalLMLoss, torchtitan, plain PyTorch): the logits in the compute dtype, their
+    fp32 upcast and the fp32 log-softmax output (saved for backward) are alive together; backward holds the saved
+    log-softmax output, the nll gradient and the log-softmax gradient (3 fp32 b·s·V tensors).
+    """
+    tv = tokens * vocab / tp
+    if b.cross_entropy == "standard":
+        if compiled:
+            # Inductor fuses upcast, log-softmax and nll into one kernel that keeps the logits and one log-sum-exp per
+            # token; backward computes the gradient in fp32 (the upcast's dtype) and casts it back for the lm_head.
+            return LossMemory(compute * tv, (2 * compute + 4) * tv,
+                              "compiled: logits kept (compute bytes); backward: + fp32 gradient and its cast", 1)
+        upcast = 4 * tv if compute != 4 else 0.0
+        # PyTorch's loss_parallel log-softmax (vocabulary split over tp) is decomposed (max, shift, exp, sum): the
+        # shifted logits and their exponential are both fp32 b·s·V/tp tensors alive next to the upcast (traced).
+        decomposed = 4 * tv if tp > 1 else 0.0
+        return LossMemory(compute * tv + upcast + 4 * tv + decomposed, 12 * tv,
+                          "b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors", 1)
+    if b.cross_entropy == "fused":
+        # flash-attn's CrossEntropyLoss (flash_attn/losses/cross_entropy.py; llm-foundry's default loss_fn
+        # "fused_crossentropy", llmfoundry/models/mpt/modeling_mpt.py): one kernel reads the logits in their own
+        # dtype and keeps them with one fp32 log-sum-exp per token; backward writes the logits' gradient in the
+        # same dtype (a new tensor: inplace_backward is off by default).
+        return LossMemory(compute * tv + 8 * tokens, 2 * compute * tv + 4 * tokens,
+                          "logits kept (compute bytes) + fp32 loss and log-sum-exp per token; backward: + the "
+                          "logits' gradient (compute bytes)", 1)
+    if b.cross_entropy == "te":
+        # Transformer Engine's parallel_cross_entropy (transformer_engine/pytorch/cross_entropy.py at d0067d0,
+        # Megatron's cross_entropy_fusion_impl "te"): the triton forward reads the logits in their own dtype and
+        # writes the loss and the logits' gradient, an fp32 b·s·V tensor (torch.empty_like(_input,
+        # dtype=torch.float32)) saved for backward; the logits themselves are then free. Backward scales that
+        # gradient in place and the output layer takes it in the compute dtype.
+        return LossMemory((compute + 4) * tv + 16 * tokens, (4 + compute) * tv,
+                          "logits (compute bytes) + their fp32 gradient written in forward; backward: the fp32 "
+                          "gradient + its cast for the output layer", 1)
+    if b.cross_entropy == "chunked":
+        if b.loss_chunk_tokens:
+            chunks = max(1, math.ceil(tokens / b.loss_chunk_tokens))
+        else:
+            chunks = max(1, b.loss_chunks)
+        chunk = tv / chunks
+        if compiled:
+            # torchtune compiles compute_cross_entropy: the fused kernel keeps each chunk's logits and one
+            # log-sum-exp per token, and in backward writes one chunk's gradient in the logits' dtype.
+            return LossMemory(compute * tv, compute * tv + (4 + compute) * chunk,
+                              "logits chunks kept by the compiled loss; backward: + one chunk's gradient", chunks)
+        # Fabric casts the model's outputs to fp32 (convert_output): the chunks then arrive, and are log-softmaxed,
+        # in fp32 without any upcast of the loss's own.
+        out_bytes = 4 if b.outputs_fp32 else compute
+        fp32_math = b.loss_upcast or out_bytes == 4
+        saved = 4 * tv if fp32_math else compute * tv  # log-softmax output of every chunk, kept for backward
+        # torchtune CEWithChunkedOutputLoss: the model returns the logits as a list of chunks (all alive), each
+        # chunk is upcast and log-softmaxed on its own (ce_chunked_output_loss.py); litgpt chunked_cross_entropy
+        # does the same per 128 tokens without an upcast of its own. torchtune drops the logits before backward.
+        upcast = 4 * chunk if b.loss_upcast and out_bytes != 4 else 0.0
+        per_chunk_grads = (8 if fp32_math else 2 * compute) * chunk + compute * chunk
+        # the first chunk's backward already creates the head's weight gradient, alive through the other chunks
+        head_grad = weight_bytes * vocab * hidden / tp if head_trains else 0.0
+        return LossMemory(out_bytes * tv + saved + upcast, saved + per_chunk_grads + head_grad,
+                          "logits chunks (compute bytes) + saved log-softmax of every chunk + one chunk's upcast; "
+                          "backward: saved log-softmax + one chunk's gradients (+ the head's weight gradient)",
+                          chunks)
+    # fused-linear: Liger-Kernel src/liger_kernel/ops/fused_linear_cross_entropy.py computes the loss and its
+    # gradients in the forward pass, chunk by chunk: chunk_size = next_power_of_2(ceil(BT / ceil(V / H))) tokens, so
+    # the transient logits stay about BT x H; grad_input (BT x H) is kept for backward and grad_weight (V x H, the
+    # weight's dtype) is filled when the head trains. Unsloth's fused loss and Cut-Cross-Entropy bound the logits
+    # the same way.
+    bt = max(1, int(tokens))
+    inc = math.ceil(vocab / tp / hidden)
+    chunk_tokens = min(_next_power_of_2(math.ceil(bt / inc)), bt)
+    logits_chunk = compute * chunk_tokens * vocab / tp
+    grad_input = compute * tokens * hidden
+    grad_weight = weight_bytes * vocab * hidden / tp if head_trains else 0.0
+    loss_1d = 4 * tokens
+    return LossMemory(logits_chunk + grad_input + grad_weight + loss_1d, grad_input + grad_weight,
+                      "one chunk of logits (~b·s·h) + grad_input b·s·h + grad_weight V·h when the head trains",
+                      math.ceil(bt / chunk_tokens))

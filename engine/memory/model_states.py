@@ -1,0 +1,241 @@
+"""Model states (weights, gradients, master copy, optimizer states) of one GPU, after ZeRO sharding."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..messages import QT_TRANSLATE_NOOP
+from ..scenario import Scenario
+from ..scenario.behaviour import Behaviour
+from .breakdown import NO_BYTES, Component, Moments
+from .states import Dtypes, StageParams, optimizer_state_bytes_per_param, quantized_bytes_per_param
+
+
+def component(key: str, name: str, category: str, moments: Moments, formula: str, **inputs: object) -> Component:
+    if type(moments) is not Moments:  # a plain 4-tuple from older code: give it its names
+        moments = Moments._make(moments)
+    return Component(key, name, category, moments, formula, tuple(inputs.items()) if inputs else ())
+
+
+_c = component
+
+
+@dataclass(frozen=True, slots=True)
+class ShardedStates:
+    grads: float  # gradient bytes on this GPU once backward has finished
+    opt_trainable: float  # trainable params whose optimizer state lives on this GPU
+    opt_lora: float
+    adapter_bytes: int
+
+
+def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
+                           fw: Behaviour, in_flight: float = 1) -> tuple[list[Component], ShardedStates]:
+    """Weights, gradients, master copy, optimizer states and DDP buckets of one GPU, with what sharding left."""
+    zero = s.effective_zero
+    # Megatron's distributed optimizer shards master weights and optimizer states like ZeRO-1.
+    opt_zero = max(zero, 1) if s.distributed_optimizer else zero
+    grad_bytes = 4 if fw.main_grads_fp32 else dt.grad
+    dp_shards = s.dp * s.cp
+    expert_shards = max(dp_shards / s.ep, 1)
+    adapter_bytes = (4 if s.lora_adapter_dtype == "fp32" else dt.compute) if s.method in ("lora", "qlora") else 0
+
+    comps: list[Component] = []
+    comps += _dense_weight_components(s, dt, p, zero, dp_shards, expert_shards)
+    comps += _stored_base_weight_components(s, p, zero, dp_shards)
+    if p.lora:
+        comps.append(_lora_weight_component(s, p, adapter_bytes))
+    gradients, grads = _gradient_component(s, p, zero, dp_shards, expert_shards, grad_bytes, adapter_bytes, in_flight)
+    comps.append(gradients)
+    opt_trainable = _shard(p.trainable_dense, p.trainable_expert, opt_zero >= 1, dp_shards, expert_shards)
+    opt_lora = p.lora / dp_shards if opt_zero >= 1 else p.lora
+    comps += _optimizer_components(s, dt, p, opt_zero, dp_shards, opt_trainable, opt_lora, adapter_bytes)
+    if zero == 0 and s.dp > 1 and not fw.main_grads_fp32:  # Megatron reduces its main_grad buffer in place
+        comps.append(
+            _c(
+                "ddp_buckets",
+                QT_TRANSLATE_NOOP("engine", "DDP gradient buckets"),
+                "transient",
+                Moments.whole_step(grads),
+                QT_TRANSLATE_NOOP("engine", "one flat copy of all gradients (gradient_as_bucket_view=False)"),
+                dp=s.dp,
+            )
+        )
+
+    return comps, ShardedStates(grads, opt_trainable, opt_lora, adapter_bytes)
+
+
+def _shard(dense: float, expert: float, on: bool, dp_shards: int, expert_shards: float) -> float:
+    """Params on one GPU: dense ones split over the data-parallel ranks, experts over those of one expert group."""
+    return dense / dp_shards + expert / expert_shards if on else dense + expert
+
+
+def _dense_weight_components(s: Scenario, dt: Dtypes, p: StageParams, zero: int, dp_shards: int,
+                             expert_shards: float) -> list[Component]:
+    """Trainable weights, and frozen ones kept in the weight dtype."""
+    off_params = s.offload == "optimizer+params"
+    w_train = 0.0 if off_params else _shard(p.trainable_dense, p.trainable_expert, zero == 3, dp_shards,
+                                            expert_shards) * dt.weight
+    comps = [
+        _c(
+            "weights",
+            QT_TRANSLATE_NOOP("engine", "Trainable weights"),
+            "model states",
+            Moments.whole_step(w_train),
+            QT_TRANSLATE_NOOP("engine", "trainable params / shards x weight bytes"),
+            params=p.trainable,
+            bytes_per_param=dt.weight,
+            zero3_shards=dp_shards if zero == 3 else 1,
+        )
+    ]
+    if p.frozen:
+        w_frozen = 0.0 if off_params else (p.frozen / dp_shards if zero == 3 else p.frozen) * dt.weight
+        comps.append(
+            _c(
+                "frozen_weights",
+                QT_TRANSLATE_NOOP("engine", "Frozen weights"),
+                "model states",
+                Moments.whole_step(w_frozen),
+                QT_TRANSLATE_NOOP("engine", "frozen params x weight bytes (no gradient, no optimizer state)"),
+                params=p.frozen,
+                bytes_per_param=dt.weight,
+            )
+        )
+    return comps
+
+
+def _stored_base_weight_components(s: Scenario, p: StageParams, zero: int, dp_shards: int) -> list[Component]:
+    """Frozen base weights kept packed: QLoRA's quantised storage and a released checkpoint's own format."""
+    off_params = s.offload == "optimizer+params"
+    comps = []
+    if p.quantized:
+        q_bpp = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)
+        # fsdp_qlora / ZeRO-3 shard the packed 4-bit storage like any parameter; CPU offload moves it off the GPU.
+        q_bytes = 0.0 if off_params else p.quantized * q_bpp / (dp_shards if zero == 3 else 1)
+        comps.append(
+            _c(
+                "quantized_weights",
+                QT_TRANSLATE_NOOP("engine", "Quantised base weights"),
+                "model states",
+                Moments.whole_step(q_bytes),
+                QT_TRANSLATE_NOOP("engine", "quantised params / shards x (bits/8 + quantisation constants)"),
+                params=p.quantized,
+                bits=s.qlora_bits,
+                bytes_per_param=round(q_bpp, 5),
+                double_quant=s.qlora_double_quant,
+            )
+        )
+    if p.released:
+        r_bytes = 0.0 if off_params else p.released * p.released_bytes_per_param / (dp_shards if zero == 3 else 1)
+        comps.append(
+            _c(
+                "released_weights",
+                QT_TRANSLATE_NOOP("engine", "Frozen weights in the released storage"),
+                "model states",
+                Moments.whole_step(r_bytes),
+                QT_TRANSLATE_NOOP("engine", "stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit "
+                                  "scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)"),
+                params=p.released,
+                storage=p.released_format,
+                bytes_per_param=p.released_bytes_per_param,
+            )
+        )
+    return comps
+
+
+def _lora_weight_component(s: Scenario, p: StageParams, adapter_bytes: int) -> Component:
+    return _c(
+        "lora_weights",
+        QT_TRANSLATE_NOOP("engine", "LoRA adapters"),
+        "model states",
+        Moments.whole_step(p.lora * adapter_bytes),
+        QT_TRANSLATE_NOOP("engine", "sum over targets of r x (d_in + d_out) x adapter bytes"),
+        params=p.lora,
+        rank=s.lora_rank,
+        bytes_per_param=adapter_bytes,
+    )
+
+
+def _gradient_component(s: Scenario, p: StageParams, zero: int, dp_shards: int, expert_shards: float,
+                        grad_bytes: int, adapter_bytes: int, in_flight: float) -> tuple[Component, float]:
+    """The gradients' component and their bytes on this GPU once backward has finished."""
+    grads = _shard(p.trainable_dense, p.trainable_expert, zero >= 2, dp_shards, expert_shards) * grad_bytes
+    grads += (p.lora / dp_shards if zero >= 2 else p.lora) * adapter_bytes
+    # Gradients exist at the forward peak only when a backward ran before it: a later accumulation
+    # micro-step, or a pipeline whose schedule starts backwards before all its micro-batches went forward.
+    g_fwd = grads if s.grad_accum > math.ceil(in_flight) else 0.0
+    g_bwd_start = g_fwd
+    if s.pp > 1 and s.pp_schedule == "gpipe":
+        g_fwd = g_bwd_start = 0.0  # every forward runs before the first backward: no gradient exists yet
+    moments = Moments(g_fwd, g_bwd_start, grads, grads)
+    formula = QT_TRANSLATE_NOOP(
+        "engine", "trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps"
+    )
+    if s.offload != "none":
+        # DeepSpeed ZeRO-Offload and FSDP CPUOffload move each gradient shard to CPU memory once it is reduced (the
+        # CPU optimizer steps there); what stays on the GPU is the reduce bucket, counted with the buckets.
+        moments = NO_BYTES
+        formula = QT_TRANSLATE_NOOP("engine", "offloaded: gradients are moved to CPU memory after reduction")
+    if s.optimizer_in_backward:
+        # torchtune register_optim_in_bwd_hooks: each parameter is stepped and its gradient freed as soon as the
+        # gradient is accumulated, so at most about one parameter's gradient (and its step temporaries) is alive.
+        one = min(grads, p.largest_param / (dp_shards if zero >= 2 else 1) * max(grad_bytes, adapter_bytes))
+        moments = Moments(0.0, one, one, 0.0)
+        formula = QT_TRANSLATE_NOOP("engine", "optimizer step in backward: one parameter's gradient at a time")
+    component = _c(
+        "gradients",
+        QT_TRANSLATE_NOOP("engine", "Gradients"),
+        "model states",
+        moments,
+        formula,
+        params=p.trainable + p.lora,
+        bytes_per_param=grad_bytes,
+        grad_accum=s.grad_accum,
+        zero2_shards=dp_shards if zero >= 2 else 1,
+    )
+    return component, grads
+
+
+def _optimizer_components(s: Scenario, dt: Dtypes, p: StageParams, opt_zero: int, dp_shards: int,
+                          opt_trainable: float, opt_lora: float, adapter_bytes: int) -> list[Component]:
+    """The fp32 master weights and the optimizer states on this GPU (none when offloaded to CPU)."""
+    off_opt = s.offload != "none"
+    comps = []
+    if dt.master and not off_opt:
+        master = opt_trainable * dt.master
+        comps.append(
+            _c(
+                "master_weights",
+                QT_TRANSLATE_NOOP("engine", "fp32 master weights"),
+                "model states",
+                Moments.whole_step(master),
+                QT_TRANSLATE_NOOP("engine", "trainable params / shards x 4"),
+                params=p.trainable,
+                zero1_shards=dp_shards if opt_zero else 1,
+            )
+        )
+    if s.optimizer == "adafactor":
+        state = p.factored_state * dt.state / (dp_shards if opt_zero >= 1 else 1) + opt_lora * 4
+    else:
+        state = opt_trainable * optimizer_state_bytes_per_param(s, dt.state) + opt_lora * optimizer_state_bytes_per_param(
+            s, max(adapter_bytes, dt.state)
+        )
+    paged = s.optimizer == "adamw-8bit-paged"
+    if paged:
+        # bitsandbytes paged optimizers allocate their state with cudaMallocManaged (unified memory): outside
+        # PyTorch's allocator, and paged out to CPU memory when the GPU runs short, so it never causes an OOM.
+        state = 0.0
+    if state and not off_opt:
+        comps.append(
+            _c(
+                "optimizer_states",
+                QT_TRANSLATE_NOOP("engine", "Optimizer states"),
+                "model states",
+                Moments.whole_step(state),
+                QT_TRANSLATE_NOOP("engine", "trainable params / shards x state tensors x state bytes"),
+                optimizer=s.optimizer,
+                params=p.trainable + p.lora,
+                state_bytes=dt.state,
+            )
+        )
+    return comps

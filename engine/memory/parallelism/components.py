@@ -1,0 +1,163 @@
+"""The breakdown components of each parallelism (FSDP2, PyTorch TP, pipelining) for one stage's GPU."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...frameworks.defaults import defaults_for
+from ...messages import QT_TRANSLATE_NOOP
+from ...models.architecture import ModelSpec
+from ...scenario import Scenario
+from ..activations import ActContext
+from ..breakdown import Component, Moments
+from ..model_states import component as _c
+from ..states import Dtypes, LayerGroup, StageParams, embeddings_frozen
+from .expert_parallel import all_to_all_dispatch
+from .fsdp import Fsdp2Units, fsdp2_moments, fsdp2_units
+from .pipeline import losses_in_flight, outputs_in_flight, pipeline_buffers
+from .tensor_parallel import loss_inside_model, replicated_embedding_grad_params
+
+
+def pipeline_keeps_weights(pp: int, framework: str) -> bool:
+    """True where FSDP under pipeline parallelism keeps a stage's weights gathered across micro-batches."""
+    return pp > 1 and defaults_for(framework).pipeline_keeps_weights
+
+
+def _replicated_embedding(s: Scenario, spec: ModelSpec, first: bool, last: bool) -> float:
+    return replicated_embedding_grad_params(s.tp, spec.embedding_params, not embeddings_frozen(s), first,
+                                            spec.tied_embeddings and last, s.framework)
+
+
+def tp_embedding_grad_components(s: Scenario, spec: ModelSpec, dt: Dtypes, first: bool, last: bool) -> list[Component]:
+    """PyTorch TP's full-size embedding gradient (without FSDP, which reduces it to its shard)."""
+    if s.tp == 1 or (s.effective_zero == 3 and s.dp * s.cp > 1):
+        return []
+    extra = _replicated_embedding(s, spec, first, last)
+    if not extra:
+        return []
+    g = extra * dt.grad
+    g_fwd = g if s.grad_accum > 1 else 0.0
+    return [_c(
+        "tp_embedding_grad",
+        QT_TRANSLATE_NOOP("engine", "Replicated embedding gradient (tensor parallel)"),
+        "model states",
+        Moments(g_fwd, g_fwd, g, g),
+        QT_TRANSLATE_NOOP("engine", "PyTorch's Rowwise embedding: a full vocab x hidden gradient on every tp rank"),
+        extra_params=round(extra),
+        tp=s.tp,
+    )]
+
+
+def pipeline_components(s: Scenario, spec: ModelSpec, stage: int, last: bool, ctx: ActContext) -> list[Component]:
+    """Losses held by the last stage (GPipe), receive buffers and kept outputs (torch.distributed.pipelining)."""
+    out = []
+    if last and losses_in_flight(s) > 1:
+        # each micro-batch in flight on the last stage keeps its loss's fp32 log-softmax until its backward
+        losses = (losses_in_flight(s) - 1) * 4 * ctx.t * spec.vocab / ctx.vocab_shards
+        out.append(_c(
+            "pp_loss_saved",
+            QT_TRANSLATE_NOOP("engine", "Losses of micro-batches in flight (last stage)"),
+            "activations",
+            Moments(losses, losses, 0.0, 0.0),
+            QT_TRANSLATE_NOOP("engine", "(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)"),
+            in_flight=losses_in_flight(s),
+        ))
+    if defaults_for(s.framework).pipeline_frees_sent_outputs and s.pp > 1:
+        return out + _megatron_pipeline_buffers(s, spec, stage, ctx)
+    keep_outputs = defaults_for(s.framework).pipeline_returns_outputs
+    recv, outputs = pipeline_buffers(s, stage, ctx.t * spec.hidden, ctx.t * spec.vocab / ctx.vocab_shards,
+                                     ctx.residual, ctx.compute, keep_outputs)
+    live = outputs_in_flight(s, stage, ctx.t * spec.vocab / ctx.vocab_shards, ctx.compute, keep_outputs)
+    if recv or outputs or live:
+        whole = recv + outputs
+        out.append(_c(
+            "pp_buffers",
+            QT_TRANSLATE_NOOP("engine", "Pipeline receive buffers and kept outputs"),
+            "activations",
+            Moments(whole + live, whole + live, whole, whole),
+            QT_TRANSLATE_NOOP(
+                "engine",
+                "one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps "
+                "every micro-batch's logits returned by the schedule, or, when the schedule does not return them "
+                "(torchtitan), the logits of the micro-batches in flight until their backward",
+            ),
+            receive_bytes=round(recv),
+            outputs_bytes=round(outputs),
+            outputs_in_flight_bytes=round(live),
+            keep_outputs=keep_outputs,
+            schedule=s.pp_schedule,
+        ))
+    return out
+
+
+def _megatron_pipeline_buffers(s: Scenario, spec: ModelSpec, stage: int, ctx: ActContext) -> list[Component]:
+    """Megatron's schedules (megatron/core/pipeline_parallel/schedules.py, p2p_communication.py) allocate each
+    receive when it happens: a received activation is the stage's input, kept for backward as the first layer's
+    saved input (counted with the activations); each sent output is deallocated once sent
+    (deallocate_pipeline_outputs); the last stage's output is the loss. What remains is the gradient received for
+    the micro-batch in backward, on every stage but the last."""
+    if stage == s.pp - 1 and s.vpp == 1:
+        return []
+    tokens = ctx.t_norm if s.sequence_parallel else ctx.t  # SP sends the sequence-sharded hidden states
+    grad = tokens * spec.hidden * ctx.compute
+    return [_c(
+        "pp_buffers",
+        QT_TRANSLATE_NOOP("engine", "Pipeline gradient receive buffer"),
+        "transient",
+        Moments(0.0, grad, grad, 0.0),
+        QT_TRANSLATE_NOOP("engine", "Megatron: the gradient of one micro-batch's stage output (b·s·h), received for "
+                          "its backward; activations are received as the stage's saved input and outputs are freed "
+                          "once sent"),
+        receive_bytes=round(grad),
+        schedule=s.pp_schedule,
+    )]
+
+
+@dataclass(frozen=True, slots=True)
+class Fsdp2Stage:
+    """FSDP2 on one stage's GPU, whatever the batch (engine/memory/stage_states.py keeps it with the model states)."""
+
+    units: Fsdp2Units
+    accumulated_grad_bytes: float  # unsharded gradients kept across micro-batches under pipelining
+    inputs: tuple[tuple[str, Any], ...]
+
+
+def fsdp2_stage(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], p: StageParams,
+                first: bool, last: bool, framework: str, layer_count: int) -> Fsdp2Stage:
+    adapters = s.method in ("lora", "qlora")
+    pp_keeps = pipeline_keeps_weights(s.pp, framework)
+    adapter_grads = p.lora / max(layer_count, 1) if adapters else None
+    reshard = s.reshard_after_forward and not pp_keeps
+    units = fsdp2_units(spec, dt, groups, first, last, s.tp, s.ep, reshard, s.dp * s.cp, loss_inside_model(s),
+                        _replicated_embedding(s, spec, first, last), adapter_grads,
+                        any(all_to_all_dispatch(s, g.moe) for g in groups))
+    grads = 0.0
+    if pp_keeps and s.grad_accum > 1:  # unsharded gradients accumulate across micro-batches, in the param dtype
+        grads = (p.trainable + p.lora - (adapter_grads if adapters else units.layer_params)) * units.gather_bytes
+    inputs = (("root_params", round(units.root_params)), ("layer_params", round(units.layer_params)),
+              ("gather_bytes", units.gather_bytes), ("reduce_bytes", units.reduce_bytes),
+              ("reshard_after_forward", reshard))
+    return Fsdp2Stage(units, grads, inputs)
+
+
+def fsdp2_component(stage: Fsdp2Stage, spec: ModelSpec, last: bool, ctx: ActContext, *,
+                    logits_fwd: float, logits_bwd: float, layer_scratch: float) -> Component:
+    """FSDP2's gathered parameters and gradient buffers (see fsdp.py for what is alive when)."""
+    loss_saved = 4 * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0  # fp32 log-softmax output
+    logits_grad = ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0
+    forward, backward_start, backward_end = fsdp2_moments(stage.units, loss_saved, logits_bwd, logits_fwd,
+                                                          layer_scratch, logits_grad)
+    grads = stage.accumulated_grad_bytes
+    return Component(
+        "zero3_gather",
+        QT_TRANSLATE_NOOP("engine", "FSDP2 gathered parameters and gradient buffers"),
+        "transient",
+        Moments(forward, backward_start + grads, backward_end + grads, 0.0),
+        QT_TRANSLATE_NOOP(
+            "engine",
+            "root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, "
+            "all without reshard after forward) + a layer's gradients and reduce-scatter buffer",
+        ),
+        stage.inputs,
+    )

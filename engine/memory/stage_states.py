@@ -1,0 +1,183 @@
+"""What one pipeline stage's GPU holds whatever the batch: model states, the buckets and gather buffers of
+ZeRO/DeepSpeed, autocast's weight cache and the optimizer step's temporaries.
+
+None of it reads the micro-batch, the sequence length or the images, so a what-if edit of those (or a search
+that varies them) looks it up instead of rebuilding it (engine/scenario/memo.py; tests/test_memo_keys.py proves which
+keys it reads). FSDP2's buffers are here as sums that detailed.py completes with what the loss and the activations hold."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..messages import QT_TRANSLATE_NOOP
+from ..models.architecture import ModelSpec
+from ..scenario import Scenario
+from ..scenario.behaviour import Behaviour
+from ..scenario.memo import ScenarioMemo
+from .breakdown import Component, Moments
+from .loading import LoadParts, load_parts
+from .model_states import ShardedStates, model_state_components
+from .model_states import component as _c
+from .parallelism.components import Fsdp2Stage, fsdp2_stage, pipeline_keeps_weights, tp_embedding_grad_components
+from .parallelism.fsdp import root_params
+from .states import Dtypes, LayerGroup, StageParams, embeddings_frozen, quantized_bytes_per_param, stage_params
+
+
+@dataclass(frozen=True, slots=True)
+class StageStates:
+    params: StageParams
+    sharded: ShardedStates
+    model_states: tuple[Component, ...]  # weights, gradients, master copy, optimizer states (+ TP embedding grad)
+    autocast_cache: tuple[Component, ...]  # autocast's bf16 weight copies (full checkpointing only)
+    sharding: tuple[Component, ...]  # ZeRO gather buffers and buckets; empty where FSDP2 runs (detailed.py)
+    optimizer_temp: tuple[Component, ...]
+    load: LoadParts  # the load peak and host memory, before offloaded activations
+    fsdp2: Fsdp2Stage | None  # FSDP2's buffers: their moments are completed with the activations (shared peak)
+
+
+# Keys the stage's states never read (the batch, the sequence, images, the loss and attention kernels, time and
+# cost, the verdict's reserve, the CPU memory): tests/test_memo_keys.py checks it on drawn scenarios.
+STAGE_STATES_MEMO = ScenarioMemo("stage states", frozenset({
+    "name", "notes", "micro_batch", "seq_len", "attention", "attention_kernel", "moe_token_dispatcher_type",
+    "fp8_recipe", "images_per_sample", "image_resolution", "lora_dropout", "activation_offload", "reserve",
+    "estimator", "k_factor", "host_memory_bytes", "intra_node_bandwidth_bytes_per_s",
+    "inter_node_bandwidth_bytes_per_s", "tokens_to_train", "gpu_hour_price", "time_calibration",
+}))
+
+
+def stage_states(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, stage: int, layers: range,
+                 groups: tuple[LayerGroup, ...], in_flight: float) -> StageStates:
+    """The stage's batch-independent part; `spec`, `dt`, `fw` and `groups` are those of `s` (not keyed)."""
+    key = STAGE_STATES_MEMO.key(s, stage == 0, stage == s.pp - 1, layers.start, layers.stop, in_flight)
+    found = STAGE_STATES_MEMO.get(key)
+    if found is None:
+        found = STAGE_STATES_MEMO.put(key, _build(s, spec, dt, fw, stage, layers, groups, in_flight))
+    return found
+
+
+def _build(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, stage: int, layers: range,
+           groups: tuple[LayerGroup, ...], in_flight: float) -> StageStates:
+    first, last = stage == 0, stage == s.pp - 1
+    p = stage_params(s, spec, layers, first, last, groups)
+    comps, st = model_state_components(s, dt, p, fw, in_flight)
+    comps += tp_embedding_grad_components(s, spec, dt, first, last)
+    zero = s.effective_zero
+    fsdp2 = None
+    if zero == 3 and s.fsdp and s.dp * s.cp > 1 and not fw.deepspeed_buckets and s.method != "qlora":
+        fsdp2 = fsdp2_stage(s, spec, dt, groups, p, first, last, fw.framework, len(layers))
+    return StageStates(p, st, tuple(comps), _autocast_cache(s, spec, dt, groups, last),
+                       () if fsdp2 else _sharding(s, spec, dt, fw, p, first, last, len(layers)),
+                       _optimizer_temp(s, dt, p, st), load_parts(s, dt, p, fw, st.adapter_bytes), fsdp2)
+
+
+def _autocast_cache(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...],
+                    last: bool) -> tuple[Component, ...]:
+    if not (dt.amp and s.checkpointing == "full" and s.effective_zero != 3):
+        return ()
+    # autocast caches the bf16 copy of every trainable weight until the forward ends; without
+    # checkpointing those copies are the ones saved for backward (counted in the activations).
+    cache = 2 * sum(
+        g.count * (spec.linear_params(g.moe, g.linear_attn) / s.tp
+                   + (spec.expert_params_per_layer() / (s.ep * s.tp) if g.moe else 0))
+        for g in groups
+        if not g.frozen
+    )
+    adapters = s.method in ("lora", "qlora")
+    if last and not adapters and not (spec.tied_embeddings and embeddings_frozen(s)):
+        cache += 2 * spec.vocab * spec.hidden / s.tp
+    return (_c(
+        "autocast_cache",
+        QT_TRANSLATE_NOOP("engine", "Autocast bf16 weight cache"),
+        "transient",
+        Moments(cache, 0.0, 0.0, 0.0),
+        QT_TRANSLATE_NOOP("engine", "2 bytes x trainable linear weights, cached by autocast during the forward pass"),
+    ),)
+
+
+def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageParams, first: bool, last: bool,
+              layer_count: int) -> tuple[Component, ...]:
+    """ZeRO-3 / FSDP1 / DeepSpeed gather buffers, and ZeRO-1/2 buckets."""
+    zero = s.effective_zero
+    adapters = s.method in ("lora", "qlora")
+    if zero == 3:
+        gather_bytes = dt.compute if dt.amp else dt.weight
+        if s.method == "qlora":  # fsdp_qlora / ZeRO-3: the packed 4-bit storage is what gets gathered
+            gather_bytes = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)
+        units = 2 * p.largest_unit
+        if fw.deepspeed_buckets:  # DeepSpeed: the module in use + what the prefetch bucket fetched ahead
+            units = min(p.largest_unit + min(s.stage3_prefetch_bucket_size, p.largest_unit),
+                        max(s.stage3_max_live_parameters, p.largest_unit))
+        gather = units * gather_bytes
+        if s.fsdp and s.dp * s.cp > 1:
+            # FSDP (the QLoRA path here) keeps the root unit (embeddings, final norm, lm_head) unsharded from its
+            # forward until its backward: FSDP1's _post_forward_reshard never frees the root's parameters (FSDP2
+            # does the same, traced in fsdp.py), and the all-gather output is a buffer beside the local shard.
+            gather += root_params(spec, first, last, s.tp) * (dt.compute if dt.amp else dt.weight)
+        # backward reduce-scatters the unit's gradients: the whole unit when its weights train, only its adapters
+        # (or nothing) when the base weights are frozen.
+        grad_unit = p.largest_unit if not adapters else p.lora / max(layer_count, 1)
+        gather_bwd = gather + grad_unit * dt.grad
+        # torch.distributed.pipelining with FSDP2 keeps a stage's weights unsharded across micro-batches (the
+        # framework table's pipeline_keeps_weights says which frameworks, and where)
+        pp_keeps = pipeline_keeps_weights(s.pp, fw.framework)
+        if not s.reshard_after_forward or pp_keeps:
+            # every layer stays gathered from its forward until its backward has run
+            kept = (p.trainable + p.frozen - p.largest_unit) * gather_bytes
+            gather += kept
+            gather_bwd += kept
+        if pp_keeps and s.grad_accum > 1:
+            gather_bwd += (p.trainable + p.lora - grad_unit) * gather_bytes  # unsharded grads in the param dtype
+        out = [_c(
+            "zero3_gather",
+            QT_TRANSLATE_NOOP("engine", "ZeRO-3/FSDP all-gather buffers"),
+            "transient",
+            Moments(gather, gather_bwd, gather_bwd, 0.0),
+            QT_TRANSLATE_NOOP("engine", "2 gathered units (current + prefetch) + one unsharded gradient unit"),
+            unit_params=round(p.largest_unit),
+        )]
+        if fw.deepspeed_buckets:
+            # deepspeed/runtime/zero/stage3.py: with contiguous_gradients (default true) the optimizer allocates an
+            # IPG bucket of reduce_bucket_size elements per gradient dtype at init, whatever few parameters train.
+            ipg = s.reduce_bucket_size * dt.grad
+            out.append(_c("zero3_ipg_bucket", QT_TRANSLATE_NOOP("engine", "ZeRO-3 gradient bucket"), "transient",
+                          Moments(ipg, ipg, ipg, ipg),
+                          QT_TRANSLATE_NOOP("engine", "reduce_bucket_size elements x gradient bytes, allocated once "
+                                            "(DeepSpeed contiguous_gradients)"),
+                          reduce_bucket_size=s.reduce_bucket_size))
+        return tuple(out)
+    if zero in (1, 2) and s.dp > 1:
+        bucket = min(s.reduce_bucket_size, p.trainable + p.lora)
+        gather_bucket = min(s.allgather_bucket_size, p.trainable + p.lora)
+        return (_c(
+            "zero_buckets",
+            QT_TRANSLATE_NOOP("engine", "ZeRO reduce/all-gather buckets"),
+            "transient",
+            Moments(0.0, bucket * dt.grad, bucket * dt.grad, gather_bucket * dt.weight),
+            QT_TRANSLATE_NOOP("engine", "min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)"),
+            reduce_bucket_size=s.reduce_bucket_size,
+            allgather_bucket_size=s.allgather_bucket_size,
+        ),)
+    return ()
+
+
+def _optimizer_temp(s: Scenario, dt: Dtypes, p: StageParams, st: ShardedStates) -> tuple[Component, ...]:
+    step_temp = 0.0
+    if s.offload == "none" and not s.optimizer_in_backward:
+        if s.optimizer == "adamw":
+            step_temp = st.opt_trainable * dt.state + st.opt_lora * max(st.adapter_bytes, dt.state)
+        elif s.optimizer == "adafactor":
+            step_temp = 2 * p.largest_param * dt.state
+        if dt.master:
+            step_temp += st.opt_trainable * 4  # fp32 gradient copy for the master update
+    if not step_temp:
+        return ()
+    return (_c(
+        "optimizer_temp",
+        QT_TRANSLATE_NOOP("engine", "Optimizer step temporaries"),
+        "transient",
+        Moments(0.0, 0.0, 0.0, step_temp),
+        QT_TRANSLATE_NOOP(
+            "engine", "foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy"
+        ),
+        optimizer=s.optimizer,
+    ),)

@@ -1,0 +1,278 @@
+"""Precision and parameter bookkeeping shared by the estimators.
+
+Bytes per parameter are derived from the tensors a framework keeps (weights,
+gradients, master copy, optimizer state tensors), never from a fixed table per combination.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..models.architecture import Linear, ModelSpec
+from ..models.base_storage import bytes_per_value, storage_format, stored_values
+from ..scenario import Scenario
+from ..scenario.behaviour import quantizes_head
+
+# precision -> (weight, grad, optimizer-state, compute, master) bytes
+_PRECISION_BYTES = {
+    "fp32": (4, 4, 4, 4, 0),
+    "amp-bf16": (4, 4, 4, 2, 0),
+    "amp-fp16": (4, 4, 4, 2, 0),
+    "bf16": (2, 2, 2, 2, 0),
+    "fp16": (2, 2, 2, 2, 0),
+    "mixed-bf16": (2, 2, 4, 2, 4),
+    "mixed-fp16": (2, 2, 4, 2, 4),
+    "fp8": (2, 2, 4, 2, 4),
+}
+# optimizer -> number of state tensors per parameter (adafactor is factored: handled apart)
+_STATE_TENSORS = {"adamw": 2, "adamw-fused": 2, "adamw-8bit": 2, "adamw-8bit-paged": 2, "sgd": 0, "sgd-momentum": 1,
+                  "adafactor": 0}
+BNB_BLOCK = 2048  # bitsandbytes 8-bit optimizers keep one fp32 absmax per 2048 values
+NF4_BLOCK = 64  # QLoRA paper: first-level blocks of 64 weights
+DQ_BLOCK = 256  # QLoRA paper: second-level blocks of 256 constants
+
+
+@dataclass(frozen=True, slots=True)
+class Dtypes:
+    weight: int
+    grad: int
+    state: int
+    compute: int
+    master: int
+    amp: bool
+    fp8: bool
+
+    @property
+    def residual(self) -> int:
+        """dtype of the residual stream: the weights' dtype (fp32 under autocast)."""
+        return self.weight
+
+
+def dtypes_for(s: Scenario) -> Dtypes:
+    return _DTYPES[s.precision]
+
+
+def _dtypes(precision: str) -> Dtypes:
+    w, g, st, c, m = _PRECISION_BYTES[precision]
+    return Dtypes(w, g, st, c, m, precision.startswith("amp"), precision == "fp8")
+
+
+_DTYPES = {precision: _dtypes(precision) for precision in _PRECISION_BYTES}  # one per precision: frozen, shared
+
+
+def quantized_bytes_per_param(bits: int, double_quant: bool) -> float:
+    """NF4/int8 storage per weight including quantisation constants (QLoRA paper, section 3)."""
+    if bits == 8:
+        return 1.0 + 4.0 / 4096  # LLM.int8: int8 weights + one fp32 scale per row (rows ~4k wide)
+    if double_quant:
+        return 0.5 + 1.0 / NF4_BLOCK + 4.0 / (NF4_BLOCK * DQ_BLOCK)
+    return 0.5 + 4.0 / NF4_BLOCK
+
+
+def optimizer_state_bytes_per_param(s: Scenario, state_bytes: int) -> float:
+    if s.optimizer in ("adamw-8bit", "adamw-8bit-paged"):
+        return 2 * (1 + 4 / BNB_BLOCK)
+    return _STATE_TENSORS[s.optimizer] * state_bytes
+
+
+@dataclass(frozen=True, slots=True)
+class StageParams:
+    """Parameters held by one GPU of a pipeline stage, before ZeRO sharding."""
+
+    trainable_dense: float
+    trainable_expert: float
+    frozen: float  # frozen 16/32-bit base weights
+    quantized: float  # QLoRA 4/8-bit base weights
+    lora: float  # adapter weights (trainable)
+    factored_state: float  # adafactor statistics for the trainable weights
+    largest_unit: float  # largest ZeRO-3/FSDP gather unit (one layer or the embedding)
+    largest_param: float
+    released: float = 0.0  # LoRA's frozen base weights kept in the checkpoint's MXFP4/FP8 storage (base_storage)
+    released_bytes_per_param: float = 0.0
+    released_format: str = ""
+
+    @property
+    def trainable(self) -> float:
+        return self.trainable_dense + self.trainable_expert
+
+
+def layer_is_frozen(s: Scenario, spec: ModelSpec, layer: int) -> bool:
+    if s.method in ("lora", "qlora"):
+        return True
+    if s.method != "freeze" or s.frozen_layers == 0:
+        return False
+    if s.freeze_from == "bottom":
+        return layer < s.frozen_layers
+    return layer >= spec.layers - s.frozen_layers
+
+
+def vision_tower_trains(s: Scenario) -> bool:
+    """Vision-language models: the tower and projector train only when asked and the method trains weights."""
+    return s.vision_tower == "trained" and s.method in ("full", "freeze")
+
+
+def embeddings_frozen(s: Scenario) -> bool:
+    return s.method in ("lora", "qlora") or (s.method == "freeze" and s.freeze_embeddings)
+
+
+def first_trainable_layer(s: Scenario, spec: ModelSpec) -> int:
+    """Lowest layer with trainable weights or adapters (-1: the embeddings train; layers: nothing does)."""
+    if not embeddings_frozen(s):
+        return -1
+    if s.method in ("lora", "qlora"):
+        return 0
+    if s.method == "freeze" and s.freeze_from == "bottom":
+        return min(s.frozen_layers, spec.layers)
+    return 0 if s.frozen_layers < spec.layers else spec.layers
+
+
+@dataclass(frozen=True, slots=True)
+class LayerGroup:
+    """Consecutive layers that keep the same tensors: same MoE-ness, frozen-ness and input-grad."""
+
+    moe: bool
+    frozen: bool
+    input_grad: bool
+    count: int
+    linear_attn: bool = False  # gated DeltaNet layer (Qwen3-Next) instead of softmax attention
+
+
+def layer_groups(s: Scenario, spec: ModelSpec, layers: range) -> tuple[LayerGroup, ...]:
+    """The stage's layers in runs that keep the same tensors (cached: the solver asks for the same few often)."""
+    frozen = s.frozen_layers if s.method == "freeze" else 0
+    return _layer_groups(spec, s.method, frozen, s.freeze_from, embeddings_frozen(s), layers.start, layers.stop)
+
+
+@lru_cache(maxsize=4096)
+def _layer_groups(spec: ModelSpec, method: str, frozen_layers: int, freeze_from: str, embed_frozen: bool,
+                  lo: int, hi: int) -> tuple[LayerGroup, ...]:
+    probe = _FreezeSettings(method, frozen_layers, freeze_from, embed_frozen)
+    first = first_trainable_layer(probe, spec)  # type: ignore[arg-type]
+    cuts = {lo, hi, first + 1}
+    if method == "freeze":
+        cuts |= {frozen_layers, spec.layers - frozen_layers}
+    points = sorted(c for c in cuts if lo <= c <= hi)
+    prefixes = sorted(spec.kind_prefix.items(), key=lambda item: (not item[0][0], item[0][1]))
+    groups = []
+    for a, b in zip(points, points[1:], strict=False):
+        if b <= a:
+            continue
+        frozen, xg = layer_is_frozen(probe, spec, a), a > first  # type: ignore[arg-type]
+        for (moe, linear_attn), prefix in prefixes:
+            if prefix[b] - prefix[a]:
+                groups.append(LayerGroup(moe, frozen, xg, prefix[b] - prefix[a], linear_attn))
+    return tuple(groups)
+
+
+@dataclass(frozen=True, slots=True)
+class _FreezeSettings:
+    """The scenario keys that decide which layers train (what layer_is_frozen and friends read)."""
+
+    method: str
+    frozen_layers: int
+    freeze_from: str
+    embed_frozen: bool
+
+    @property
+    def freeze_embeddings(self) -> bool:
+        return self.embed_frozen
+
+
+@lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
+def _targets(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool, linear_attn: bool = False) -> tuple[Linear, ...]:
+    linears = spec.layer_linears(moe, linear_attn)
+    if targets == "all-linear":
+        return linears
+    if targets == "attention":
+        return tuple(lin for lin in linears if lin.group == "attn")
+    return tuple(lin for lin in linears if lin.name in targets)
+
+
+def lora_targets(s: Scenario, spec: ModelSpec, moe: bool, linear_attn: bool = False) -> tuple[Linear, ...]:
+    """The adapted nn.Linear modules of one layer."""
+    return _targets(spec, s.lora_targets, moe, linear_attn)
+
+
+@lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
+def lora_target_names(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool,
+                      linear_attn: bool = False) -> frozenset[str]:
+    return frozenset(lin.name for lin in _targets(spec, targets, moe, linear_attn))
+
+
+@lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
+def _lora_params_per_layer(spec: ModelSpec, targets: tuple[str, ...] | str, moe: bool, rank: int,
+                           linear_attn: bool = False) -> int:
+    return sum(rank * (lin.d_in + lin.d_out) for lin in _targets(spec, targets, moe, linear_attn))
+
+
+@lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
+def _factored_per_layer(spec: ModelSpec, moe: bool, linear_attn: bool = False) -> float:
+    out = sum(lin.d_in + lin.d_out for lin in spec.layer_linears(moe, linear_attn)) + spec.small_params(moe, linear_attn)
+    return out + (spec.n_experts * 3 * (spec.hidden + spec.expert_ffn) if moe else 0)
+
+
+def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last: bool,
+                 groups: list[LayerGroup] | None = None) -> StageParams:
+    tp, ep = s.tp, s.ep
+    trainable_dense = trainable_expert = frozen = quantized = lora = factored = released = 0.0
+    adapters_only = s.method in ("lora", "qlora")
+    fmt = storage_format(s, spec)
+    largest_unit = 0.0
+    for g in groups if groups is not None else layer_groups(s, spec, layers):
+        linear_params = spec.linear_params(g.moe, g.linear_attn) / tp
+        expert = spec.expert_params_per_layer() / (ep * tp) if g.moe else 0.0
+        small = spec.small_params(g.moe, g.linear_attn)
+        largest_unit = max(largest_unit, linear_params + expert + small)
+        n = g.count
+        if g.frozen:
+            if s.method == "qlora":
+                quantized += n * (linear_params + expert)
+                frozen += n * small
+            elif fmt:
+                q_dense, q_expert = stored_values(spec, g.moe, g.linear_attn, fmt)
+                q = q_dense / tp + (q_expert / (ep * tp) if g.moe else 0.0)
+                released += n * q
+                frozen += n * (linear_params + expert + small - q)
+            else:
+                frozen += n * (linear_params + expert + small)
+        else:
+            trainable_dense += n * (linear_params + small)
+            trainable_expert += n * expert
+            factored += n * _factored_per_layer(spec, g.moe, g.linear_attn) / tp
+        if adapters_only:
+            lora += n * _lora_params_per_layer(spec, s.lora_targets, g.moe, s.lora_rank, g.linear_attn) / tp
+    units: list[tuple[float, bool]] = []  # (params, frozen)
+    embed = spec.embedding_params / tp
+    if first or (last and spec.tied_embeddings):  # Megatron keeps a tied copy on the last stage
+        units.append((embed, embeddings_frozen(s)))
+    if first and spec.vision is not None:  # the vision tower and projector run before the first decoder layer
+        units.append((spec.vision_params / tp, not vision_tower_trains(s)))
+    if last and not spec.tied_embeddings:
+        if quantizes_head(s):  # Fabric's bitsandbytes plugin: every nn.Linear
+            quantized += spec.head_params / tp
+            largest_unit = max(largest_unit, spec.head_params / tp)
+        else:
+            units.append((spec.head_params / tp, adapters_only))
+    for params, is_frozen in units:
+        largest_unit = max(largest_unit, params)
+        if is_frozen:
+            frozen += params
+        else:
+            trainable_dense += params
+            factored += spec.vocab / tp + spec.hidden
+    # peft modules_to_save: a trainable copy of the module sits next to the frozen original.
+    if adapters_only and first and "embed_tokens" in s.modules_to_save:
+        trainable_dense += embed
+        factored += spec.vocab / tp + spec.hidden
+    if adapters_only and last and "lm_head" in s.modules_to_save:
+        trainable_dense += (embed if spec.tied_embeddings else spec.head_params / tp)
+        factored += spec.vocab / tp + spec.hidden
+    if last:
+        if adapters_only:
+            frozen += spec.norm_params
+        else:
+            trainable_dense += spec.norm_params
+    largest_param = max(embed, spec.ffn * spec.hidden / tp, spec.q_dim * spec.hidden / tp)
+    return StageParams(trainable_dense, trainable_expert, frozen, quantized, lora, factored,
+                       largest_unit, largest_param, released, bytes_per_value(fmt) if fmt else 0.0, fmt)

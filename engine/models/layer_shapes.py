@@ -1,0 +1,201 @@
+"""Layer shapes of the 2025-2026 families: MLA, gated DeltaNet, per-layer attention kinds, vision and MTP.
+
+A mixin of ModelSpec (engine/models/architecture.py): it reads only ModelSpec's fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Linear:
+    """One weight matrix of a decoder layer (d_in -> d_out), named as in transformers."""
+
+    name: str
+    d_in: int
+    d_out: int
+    group: str  # "attn" | "mlp" | "shared" | "router"
+    bias: bool = False
+
+    @property
+    def params(self) -> int:
+        return self.d_in * self.d_out + (self.d_out if self.bias else 0)
+
+
+class FamilyShapes:
+    """ModelSpec methods for the newer layer layouts (the fields live on ModelSpec)."""
+
+    # fields of ModelSpec read here (declared for type checkers)
+    hidden: int
+    heads: int
+    head_dim: int
+    layers: int
+    attention: str
+    kv_dim: int
+    q_lora_rank: int
+    kv_lora_rank: int
+    qk_rope_dim: int
+    v_head_dim: int
+    qkv_bias: bool
+    o_bias: bool
+    sliding_window: int
+    layer_types: tuple[str, ...]
+    moe_layer_flags: tuple[bool, ...]
+    linear_k_heads: int
+    linear_v_heads: int
+    linear_k_dim: int
+    linear_v_dim: int
+    linear_conv: int
+    expert_ffn: int
+    expert_bias: bool
+    vision: Any
+    name: str
+    model_type: str
+    kv_heads: int
+    ffn: int
+    vocab: int
+    max_position: int
+    n_experts: int
+    top_k: int
+    mtp_params: int
+    released_quant: str
+    total_params: int
+    active_params: int
+
+    @property
+    def v_dim(self) -> int:
+        return self.heads * self.v_head_dim if self.attention == "mla" else self.kv_dim
+
+    @cached_property
+    def kinds(self) -> tuple[str, ...]:
+        """Attention kind of every layer: full | sliding | chunked | linear."""
+        if self.layer_types:
+            return self.layer_types
+        return ("sliding" if self.sliding_window else "full",) * self.layers
+
+    @cached_property
+    def linear_prefix(self) -> tuple[int, ...]:
+        """linear_prefix[i] = number of linear-attention (gated DeltaNet) layers below layer i."""
+        out = [0]
+        for kind in self.kinds:
+            out.append(out[-1] + (kind == "linear"))
+        return tuple(out)
+
+    @property
+    def linear_layers(self) -> int:
+        return self.linear_prefix[-1]
+
+    @property
+    def linear_key_dim(self) -> int:
+        return self.linear_k_heads * self.linear_k_dim
+
+    @property
+    def linear_value_dim(self) -> int:
+        return self.linear_v_heads * self.linear_v_dim
+
+    @cached_property
+    def _linear_attention_linears(self) -> tuple[Linear, ...]:
+        # Qwen3NextGatedDeltaNet: fused q/k/v/z and b/a input projections, output projection.
+        h, k, v = self.hidden, self.linear_key_dim, self.linear_value_dim
+        return (
+            Linear("in_proj_qkvz", h, 2 * k + 2 * v, "attn"),
+            Linear("in_proj_ba", h, 2 * self.linear_v_heads, "attn"),
+            Linear("out_proj", v, h, "attn"),
+        )
+
+    @cached_property
+    def mla_linears(self) -> tuple[Linear, ...]:
+        """DeepSeek-V2/V3 attention: (low-rank) query, latent kv with a shared RoPE key, output."""
+        h, q = self.hidden, self.q_dim
+        b = self.qkv_bias
+        nope = self.head_dim - self.qk_rope_dim
+        query = (
+            (Linear("q_a_proj", h, self.q_lora_rank, "attn", b),
+             Linear("q_b_proj", self.q_lora_rank, q, "attn"))
+            if self.q_lora_rank else (Linear("q_proj", h, q, "attn"),)
+        )
+        return query + (
+            Linear("kv_a_proj_with_mqa", h, self.kv_lora_rank + self.qk_rope_dim, "attn", b),
+            Linear("kv_b_proj", self.kv_lora_rank, self.heads * (nope + self.v_head_dim), "attn"),
+            Linear("o_proj", self.heads * self.v_head_dim, h, "attn", self.o_bias),
+        )
+
+    @cached_property
+    def linear_attention_small_params(self) -> int:
+        """Gated DeltaNet: depthwise conv1d over q/k/v, dt_bias and A_log per value head, gated RMSNorm."""
+        conv_dim = 2 * self.linear_key_dim + self.linear_value_dim
+        return conv_dim * self.linear_conv + 2 * self.linear_v_heads + self.linear_v_dim
+
+    def one_expert_params(self) -> int:
+        return 3 * self.hidden * self.expert_ffn + ((2 * self.expert_ffn + self.hidden) if self.expert_bias else 0)
+
+    @cached_property
+    def kind_prefix(self) -> dict[tuple[bool, bool], tuple[int, ...]]:
+        """kind_prefix[(moe, linear_attn)][i] = number of layers of that kind below layer i."""
+        out: dict[tuple[bool, bool], list[int]] = {}
+        keys = [(bool(m), k == "linear") for m, k in zip(self.moe_layer_flags, self.kinds, strict=False)]
+        for key in set(keys):
+            run = [0]
+            for k in keys:
+                run.append(run[-1] + (k == key))
+            out[key] = run
+        return {key: tuple(run) for key, run in out.items()}
+
+    @cached_property
+    def layer_kind_counts(self) -> dict[tuple[bool, bool], int]:
+        """Number of layers of each (MoE, linear attention) kind."""
+        counts: dict[tuple[bool, bool], int] = {}
+        for moe, kind in zip(self.moe_layer_flags, self.kinds, strict=False):
+            key = (bool(moe), kind == "linear")
+            counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    @cached_property
+    def vision_params(self) -> int:
+        return self.vision.params if self.vision else 0
+
+    @cached_property
+    def moe_prefix(self) -> tuple[int, ...]:
+        """moe_prefix[i] = number of MoE layers below layer i."""
+        out = [0]
+        for flag in self.moe_layer_flags:
+            out.append(out[-1] + flag)
+        return tuple(out)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "model_type": self.model_type,
+            "layers": self.layers,
+            "hidden": self.hidden,
+            "heads": self.heads,
+            "kv_heads": self.kv_heads,
+            "head_dim": self.head_dim,
+            "ffn": self.ffn,
+            "vocab": self.vocab,
+            "context": self.max_position,
+            "total_params": self.total_params,
+            "active_params": self.active_params,
+            "experts": self.n_experts,
+            "top_k": self.top_k,
+            "attention": self.attention,
+            "layer_types": sorted(set(self.kinds)),
+            "vision_params": self.vision_params,
+            "mtp_params": self.mtp_params,
+            "released_quant": self.released_quant,
+        }
+
+
+
+def with_mtp(spec: Any, mtp_layers: int) -> Any:
+    """Add the checkpoint's multi-token-prediction module (DeepSeek-V3, GLM-4.5), which transformers skips.
+
+    One MTP layer = a MoE decoder layer + enorm/hnorm + eh_proj (2h -> h) + its own final norm, and the
+    checkpoint stores its own copies of the embedding and the output head.
+    """
+    h = spec.hidden
+    per_layer = spec.layer_params(True) + 2 * h + 2 * h * h + h + 2 * spec.vocab * h
+    return dataclasses.replace(spec, mtp_params=mtp_layers * per_layer)

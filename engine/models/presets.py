@@ -1,0 +1,174 @@
+"""Preset catalogues (real models, real GPUs) read from the data files under presets/."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..errors import PresetError
+from ..messages import QT_TRANSLATE_NOOP
+from ..paths import data_dir
+from .architecture import ModelSpec, model_from_hf_config
+
+PRESETS_DIR = data_dir("presets")
+
+
+@dataclass(frozen=True)
+class ModelPreset:
+    id: str
+    name: str
+    family: str
+    source: str
+    hf_config: dict[str, Any] = field(repr=False, compare=False)
+    published_params: int | None = None
+    published_active_params: int | None = None
+    published_params_source: str = ""
+    published_active_basis: str = "all"  # all | without-embedding | text-model (what the publisher counted)
+    transformers_params: int | None = None  # what transformers builds from hf_config (validation/count_params.py)
+
+    @property
+    def spec(self) -> ModelSpec:
+        return model_spec_for(self.id)
+
+    @property
+    def active_params_on_published_basis(self) -> int:
+        """The engine's active count, counted the way the publisher counted it."""
+        spec = self.spec
+        if self.published_active_basis == "without-embedding":
+            return spec.active_params - spec.embedding_params
+        if self.published_active_basis == "text-model":
+            return spec.active_params - spec.vision_params
+        return spec.active_params
+
+
+@dataclass(frozen=True)
+class GpuPreset:
+    id: str
+    name: str
+    vendor: str
+    gpu_class: str
+    memory_bytes: int
+    memory_label: str = ""
+    memory_basis: str = ""
+    bf16: bool = True
+    fp8: bool = False
+    usable_fraction: float = 1.0
+    source: str = ""
+    notes: str = ""
+    # Speed figures (issue 13); None where the preset does not carry them yet (the time model then says so).
+    dense_peak_tflops: tuple[tuple[str, float], ...] = ()  # number format -> dense tensor TFLOP/s
+    memory_bandwidth_bytes_per_s: float | None = None
+    interconnect: str = ""
+    interconnect_bandwidth_bytes_per_s: float | None = None  # one direction, per GPU; None: PCIe only
+    pcie_generation: int | None = None
+    host_link_bandwidth_bytes_per_s: float | None = None  # CPU<->GPU when it is not PCIe (NVLink-C2C, unified)
+    network_bandwidth_bytes_per_s: float | None = None  # usual cluster network per GPU, one direction
+    speed_source: str = ""
+    nvlink_domain_gpus: int | None = None  # GPUs on one NVLink switch fabric when it spans several nodes (NVL72)
+
+    @property
+    def missing_speed_fields(self) -> tuple[str, ...]:
+        """Speed fields the time model needs that this preset lacks."""
+        need = {"dense_peak_tflops": self.dense_peak_tflops, "memory_bandwidth_bytes_per_s":
+                self.memory_bandwidth_bytes_per_s, "network_bandwidth_bytes_per_s": self.network_bandwidth_bytes_per_s,
+                "speed_source": self.speed_source}
+        return tuple(k for k, v in need.items() if not v)
+
+    @property
+    def usable_bytes(self) -> int:
+        """What training can use: the whole card, or the GPU's share of unified memory."""
+        return int(self.memory_bytes * self.usable_fraction)
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise PresetError(
+            QT_TRANSLATE_NOOP("engine", "Preset file {name} cannot be read: {exc}"), name=path.name, exc=exc
+        ) from exc
+
+
+@cache
+def model_presets() -> dict[str, ModelPreset]:
+    presets: dict[str, ModelPreset] = {}
+    for path in sorted((PRESETS_DIR / "models").glob("*.json")):
+        raw = _read_json(path)
+        preset = ModelPreset(
+            id=raw["id"],
+            name=raw.get("name", raw["id"]),
+            family=raw.get("family", "Other"),
+            source=raw.get("source", ""),
+            hf_config=raw["hf_config"],
+            published_params=raw.get("published_params"),
+            published_active_params=raw.get("published_active_params"),
+            published_params_source=raw.get("published_params_source", ""),
+            published_active_basis=raw.get("published_active_basis", "all"),
+            transformers_params=raw.get("transformers_params"),
+        )
+        presets[preset.id] = preset
+    return presets
+
+
+@cache
+def gpu_presets() -> dict[str, GpuPreset]:
+    presets: dict[str, GpuPreset] = {}
+    for raw in _read_json(PRESETS_DIR / "gpus.json"):
+        presets[raw["id"]] = GpuPreset(
+            id=raw["id"],
+            name=raw["name"],
+            vendor=raw.get("vendor", ""),
+            gpu_class=raw.get("class", ""),
+            memory_bytes=int(raw["memory_bytes"]),
+            memory_label=raw.get("memory_label", ""),
+            memory_basis=raw.get("memory_basis", ""),
+            bf16=bool(raw.get("bf16", True)),
+            fp8=bool(raw.get("fp8", False)),
+            usable_fraction=float(raw.get("usable_fraction", 1.0)),
+            source=raw.get("source", ""),
+            notes=raw.get("notes", ""),
+            dense_peak_tflops=tuple((k, float(v)) for k, v in (raw.get("dense_peak_tflops") or {}).items()
+                                    if v is not None),
+            memory_bandwidth_bytes_per_s=_opt_float(raw.get("memory_bandwidth_bytes_per_s")),
+            interconnect=raw.get("interconnect", ""),
+            interconnect_bandwidth_bytes_per_s=_opt_float(raw.get("interconnect_bandwidth_bytes_per_s")),
+            pcie_generation=raw.get("pcie_generation"),
+            host_link_bandwidth_bytes_per_s=_opt_float(raw.get("host_link_bandwidth_bytes_per_s")),
+            network_bandwidth_bytes_per_s=_opt_float(raw.get("network_bandwidth_bytes_per_s")),
+            speed_source=raw.get("speed_source", ""),
+            nvlink_domain_gpus=raw.get("nvlink_domain_gpus"),
+        )
+    return presets
+
+
+def _opt_float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _unknown(kind: str, key: str, known: dict[str, Any]) -> PresetError:
+    close = [k for k in known if key.lower().replace("_", "-") in k][:5]
+    hint = f" Did you mean: {', '.join(close)}?" if close else f" Run 'python main.py presets {kind}s' for the list."
+    return PresetError(QT_TRANSLATE_NOOP("engine", "Unknown {kind} preset '{key}'.{hint}"), kind=kind, key=key, hint=hint)
+
+
+def get_model_preset(model_id: str) -> ModelPreset:
+    presets = model_presets()
+    if model_id not in presets:
+        raise _unknown("model", model_id, presets)
+    return presets[model_id]
+
+
+@cache
+def model_spec_for(model_id: str) -> ModelSpec:
+    preset = get_model_preset(model_id)
+    return model_from_hf_config(preset.hf_config, preset.name)
+
+
+def get_gpu(gpu_id: str) -> GpuPreset:
+    presets = gpu_presets()
+    if gpu_id not in presets:
+        raise _unknown("gpu", gpu_id, presets)
+    return presets[gpu_id]

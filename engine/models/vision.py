@@ -1,0 +1,248 @@
+"""Vision towers of vision-language models (ViT patches, merger/projector), read from `vision_config`.
+
+Parameter counts follow the transformers modules named in each function; activations are counted per tensor of
+each tower's transformers modules and checked against traces of Gemma 3, Qwen2.5-VL, Llama 4 and Mistral 3 steps
+with images (tests/data/ground_truth/*_img*, docs/accuracy.md).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ModelConfigError
+from ..messages import QT_TRANSLATE_NOOP
+
+# vision model_type (or the parent's model_type) -> tower kind
+_KINDS = {
+    "siglip_vision_model": "siglip",  # Gemma 3
+    "pixtral": "pixtral",  # Mistral Small 3.x (Mistral3ForConditionalGeneration)
+    "qwen2_5_vl": "qwen2_5_vl",
+    "llama4_vision_model": "llama4",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class VisionSpec:
+    kind: str  # siglip | pixtral | qwen2_5_vl | llama4
+    hidden: int
+    layers: int
+    heads: int
+    ffn: int
+    patch: int
+    image_size: int  # native resolution (pixels per side) of the tower
+    text_hidden: int
+    merge: int = 1  # patches merged per side into one language token (Qwen2.5-VL, Pixtral: 2)
+    tokens_per_image_fixed: int = 0  # Gemma 3 pools every image to mm_tokens_per_image
+    temporal_patch: int = 1  # Qwen2.5-VL: an image is two identical frames folded into one patch
+    out_hidden: int = 0  # Qwen2.5-VL merger output / Llama 4 projector widths
+    projector_in: int = 0
+    gated_mlp: bool = False  # Pixtral and Qwen2.5-VL blocks use a SwiGLU MLP; SigLIP/Llama 4 use GELU fc1/fc2
+    rms_norm: bool = False  # Pixtral and Qwen2.5-VL use RMSNorm; SigLIP/Llama 4 LayerNorm (weight + bias)
+
+    # ---- parameters -----------------------------------------------------------------------------
+    @property
+    def block_params(self) -> int:
+        d, f = self.hidden, self.ffn
+        attn_bias = self.kind in ("siglip", "llama4", "qwen2_5_vl")
+        attn = 4 * d * d + (4 * d if attn_bias else 0)
+        if self.gated_mlp:
+            mlp = 3 * d * f + ((2 * f + d) if self.kind == "qwen2_5_vl" else 0)
+        else:
+            mlp = 2 * d * f + f + d
+        norms = 2 * d if self.rms_norm else 4 * d
+        return attn + mlp + norms
+
+    @property
+    def params(self) -> int:
+        """Tower + projector parameters (everything outside the language model)."""
+        d, p = self.hidden, self.patch
+        grid = (self.image_size // p) ** 2
+        if self.kind == "siglip":
+            # SiglipVisionEmbeddings (conv with bias + learned positions), post_layernorm,
+            # Gemma3MultiModalProjector (soft-embedding RMSNorm + d x text_hidden matrix).
+            outside = 3 * p * p * d + d + grid * d + 2 * d + d + d * self.text_hidden
+        elif self.kind == "pixtral":
+            # patch_conv (no bias), ln_pre; Mistral3MultiModalProjector: norm, patch merger, linear_1, linear_2.
+            outside = 3 * p * p * d + d + d + d * self.merge**2 * d + d * self.text_hidden
+            outside += self.text_hidden * self.text_hidden
+        elif self.kind == "qwen2_5_vl":
+            # Conv3d patch embedding (no bias); PatchMerger: ln_q, Linear(4d, 4d), Linear(4d, out).
+            wide = d * self.merge**2
+            outside = 3 * self.temporal_patch * p * p * d + d + wide * wide + wide + wide * self.out_hidden
+            outside += self.out_hidden
+        else:  # llama4
+            # unfold-conv linear, class embedding, positions (+1 class token), pre/post LayerNorm,
+            # pixel-shuffle MLP (fc1: ffn -> projector_in, fc2: out -> out), projector to the text width.
+            outside = 3 * p * p * d + d + (grid + 1) * d + 4 * d
+            outside += self.ffn * self.projector_in + self.out_hidden * self.out_hidden + self.out_hidden * self.text_hidden
+        return self.layers * self.block_params + outside
+
+    # ---- tokens -----------------------------------------------------------------------------------
+    def patches_per_image(self, resolution: int) -> int:
+        """ViT tokens one image of resolution x resolution pixels makes (towers with a fixed size resize)."""
+        if self.kind in ("siglip", "llama4"):
+            side = self.image_size
+        elif self.kind == "qwen2_5_vl":
+            side = qwen_resized_side(resolution, self.patch * self.merge)
+        else:
+            side = max(resolution, self.patch * self.merge)
+        per_side = side // self.patch
+        if self.kind == "llama4":
+            tiles = max(1, -(-resolution // self.image_size)) ** 2 if resolution > self.image_size else 1
+            tiles += 1 if tiles > 1 else 0  # a global thumbnail tile joins the local tiles
+            return tiles * (per_side**2 + 1)
+        return per_side**2
+
+    def tokens_per_image(self, resolution: int) -> int:
+        """Language-model tokens one image becomes."""
+        if self.tokens_per_image_fixed:
+            return self.tokens_per_image_fixed
+        if self.kind == "llama4":
+            grid = (self.image_size // self.patch) ** 2
+            return self.patches_per_image(resolution) // (grid + 1) * grid // 4
+        return self.patches_per_image(resolution) // self.merge**2
+
+    def summary(self) -> dict[str, Any]:
+        return {"kind": self.kind, "layers": self.layers, "hidden": self.hidden, "params": self.params,
+                "patch": self.patch, "image_size": self.image_size}
+
+
+# Qwen2.5-VL's released preprocessor_config.json: min_pixels 3136 (56 x 56), max_pixels 12845056 (3584 x 3584).
+QWEN_MIN_PIXELS = 56 * 56
+QWEN_MAX_PIXELS = 12_845_056
+
+
+def qwen_resized_side(resolution: int, factor: int) -> int:
+    """The side a square image gets from the Qwen2-VL/2.5-VL processor (transformers' smart_resize): the nearest
+    multiple of `factor` (patch x merge, 28 px), kept between min_pixels and max_pixels."""
+    side = round(resolution / factor) * factor
+    if side * side > QWEN_MAX_PIXELS:
+        return max(factor, math.floor(math.sqrt(QWEN_MAX_PIXELS) / factor) * factor)
+    if side * side < QWEN_MIN_PIXELS:
+        return math.ceil(math.sqrt(QWEN_MIN_PIXELS) / factor) * factor
+    return side
+
+
+def _int(cfg: dict[str, Any], key: str, default: int) -> int:
+    value = cfg.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP("engine", "vision_config '{key}' must be a positive whole number, not {value!r}."),
+            key=key,
+            value=value,
+        )
+    return value
+
+
+def vision_from_config(config: dict[str, Any], text_hidden: int) -> VisionSpec | None:
+    """The vision tower described by a multimodal config.json, or None for a text-only config."""
+    vc = config.get("vision_config")
+    if not isinstance(vc, dict):
+        return None
+    parent = config.get("model_type")
+    kind = _KINDS.get(str(vc.get("model_type"))) or _KINDS.get(str(parent))
+    if parent == "gemma3":
+        kind = "siglip"
+    if kind is None:
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP("engine", "The vision tower '{kind}' of this model is not modelled yet."),
+            kind=vc.get("model_type") or parent,
+        )
+    if kind == "siglip":  # transformers SiglipVisionConfig defaults for the keys Gemma 3 leaves out
+        return VisionSpec(kind, _int(vc, "hidden_size", 768), _int(vc, "num_hidden_layers", 12),
+                          _int(vc, "num_attention_heads", 12), _int(vc, "intermediate_size", 3072),
+                          _int(vc, "patch_size", 16), _int(vc, "image_size", 224), text_hidden,
+                          tokens_per_image_fixed=_int(config, "mm_tokens_per_image", 256))
+    if kind == "pixtral":  # PixtralVisionConfig defaults
+        return VisionSpec(kind, _int(vc, "hidden_size", 1024), _int(vc, "num_hidden_layers", 24),
+                          _int(vc, "num_attention_heads", 16), _int(vc, "intermediate_size", 4096),
+                          _int(vc, "patch_size", 16), _int(vc, "image_size", 1024), text_hidden,
+                          merge=_int(config, "spatial_merge_size", 2), gated_mlp=True, rms_norm=True)
+    if kind == "qwen2_5_vl":  # Qwen2_5_VLVisionConfig defaults
+        return VisionSpec(kind, _int(vc, "hidden_size", 1280), _int(vc, "depth", 32), _int(vc, "num_heads", 16),
+                          _int(vc, "intermediate_size", 3420), _int(vc, "patch_size", 14), 14 * 32, text_hidden,
+                          merge=_int(vc, "spatial_merge_size", 2), temporal_patch=_int(vc, "temporal_patch_size", 2),
+                          out_hidden=_int(vc, "out_hidden_size", text_hidden), gated_mlp=True, rms_norm=True)
+    return VisionSpec(kind, _int(vc, "hidden_size", 768), _int(vc, "num_hidden_layers", 34),
+                      _int(vc, "num_attention_heads", 16), _int(vc, "intermediate_size", 5632),
+                      _int(vc, "patch_size", 14), _int(vc, "image_size", 448), text_hidden,
+                      out_hidden=_int(vc, "projector_output_dim", 4096),
+                      projector_in=_int(vc, "projector_input_dim", 4096))
+
+
+def tower_block_terms(v: VisionSpec, patches: float, compute_bytes: int) -> list[tuple[str, float]]:
+    """Tensors one trained ViT block keeps for backward over `patches` tokens (SDPA, pre-norm).
+
+    Per operation of the transformers modules, like the decoder layers (engine/memory/activations.py). Traced for SigLIP
+    (Gemma 3), Qwen2.5-VL, Llama 4 and Pixtral (Mistral 3) (tests/data/ground_truth/*_img*).
+    """
+    n, d, f, c = patches, v.hidden, v.ffn, compute_bytes
+    out: list[tuple[str, float]] = []
+    for label in ("attention norm", "MLP norm"):
+        if v.rms_norm:  # HF RMSNorm keeps its fp32 input and the normalised input for the weight's gradient
+            out.append((f"vision {label}: fp32 input + normalised input", (4 + c) * n * d))
+        else:  # LayerNorm keeps its input and fp32 mean/rstd per token
+            out.append((f"vision {label}: input and statistics", c * n * d + 8 * n))
+    out.append(("vision attention: norm output kept by the q/k/v projections", c * n * d))
+    if v.kind == "qwen2_5_vl":
+        # One fused qkv projection: V is a view of its output, so SDPA keeps the whole 3·d output alive, plus
+        # the rotated Q and K (new tensors). Window attention runs SDPA per window (cu_seqlens) and concatenates:
+        # the per-window outputs (kept by SDPA) and their concatenation (kept by the output projection) both live.
+        out.append(("vision attention: fused qkv output (V is a view of it) + rotated Q and K", 5 * c * n * d))
+        out.append(("vision attention: per-window outputs (SDPA) + their concatenation (output projection) "
+                    "+ logsumexp", 2 * c * n * d + 4 * n * v.heads))
+    else:
+        out.append(("vision attention: Q, K, V kept by SDPA", 3 * c * n * d))
+        out.append(("vision attention: output (kept by SDPA and the output projection) + logsumexp",
+                    c * n * d + 4 * n * v.heads))
+    out.append(("vision MLP: norm output kept by the first projection", c * n * d))
+    if v.gated_mlp:  # down(act(gate(x)) * up(x)): the product is a fourth tensor, kept by the down projection
+        out.append(("vision MLP: gate output, activation output, up output, their product (SwiGLU)", 4 * c * n * f))
+    else:
+        out.append(("vision MLP: fc1 output and GELU output", 2 * c * n * f))
+    return out
+
+
+def tower_outside_bytes(v: VisionSpec, patches: float, compute_bytes: int) -> float:
+    """What a trained tower keeps outside its blocks: patch embedding, norms, merger/projector inputs (traced for
+    Gemma 3, Qwen2.5-VL, Llama 4 and Mistral 3's Pixtral)."""
+    n, d, c = patches, v.hidden, compute_bytes
+    if v.kind == "qwen2_5_vl":
+        # PatchMerger: RMSNorm (fp32 input, normalised input, output kept by the first Linear), the first Linear's
+        # output and the GELU output (kept by the second Linear); the 2-D rotary cos/sin tables (fp32, per patch).
+        return (4 + 4 * c) * n * d + 2 * 4 * n * (d // v.heads)
+    if v.kind == "llama4":
+        # Per tile: `grid` patches + a class token. The unfold output (kept by the patch linear), the pre/post
+        # LayerNorms' inputs and statistics, and the pixel-shuffle MLP (ratio 0.5: a quarter of the patches, four
+        # times as wide): its fc1 input, fc1 and GELU outputs, fc2 and GELU outputs (the last kept by the projector).
+        grid = (v.image_size // v.patch) ** 2
+        n_patches = n * grid / (grid + 1)
+        shuffled = n_patches / 4
+        return (c * n_patches * 3 * v.patch**2 + 2 * (c * n * d + 8 * n) + c * n_patches * d
+                + c * shuffled * 2 * (v.projector_in + v.out_hidden))
+    if v.kind == "pixtral":
+        # ln_pre (fp32 input + normalised), the block-diagonal attention mask over every patch of the micro-batch
+        # (compute dtype, kept by each block's SDPA), the 2-D rotary cos/sin; Mistral3's projector: RMSNorm, the patch
+        # merger's unfolded input (kept by its Linear), linear_1's input, and the GELU's input and output.
+        merged = n / v.merge**2
+        return ((4 + c) * n * d + c * n * n + 2 * c * n * (d // v.heads) + (4 + c) * n * d + c * n * d
+                + c * merged * d + 2 * c * merged * v.text_hidden)
+    return 2 * c * n * d
+
+
+def tower_activation_bytes(v: VisionSpec, patches: float, compute_bytes: int, checkpointed: bool = False) -> float:
+    """All blocks of a trained tower plus what it keeps outside them (one micro-batch).
+
+    Checkpointed (transformers' gradient checkpointing wraps every tower block too): each block keeps its input.
+    """
+    outside = tower_outside_bytes(v, patches, compute_bytes)
+    if checkpointed:
+        return v.layers * compute_bytes * patches * v.hidden + outside
+    return v.layers * tower_block_bytes(v, patches, compute_bytes) + outside
+
+
+def tower_block_bytes(v: VisionSpec, patches: float, compute_bytes: int) -> float:
+    """One block's saved tensors (what checkpointing rebuilds during the tower's backward)."""
+    return sum(b for _, b in tower_block_terms(v, patches, compute_bytes))

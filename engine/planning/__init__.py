@@ -1,0 +1,1 @@
+"""What to change: limits, suggestions, the make-it-fit solver, model families, layouts by speed."""

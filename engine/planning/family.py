@@ -1,0 +1,55 @@
+"""The reverse question: the largest model of a family that fits this hardware and set-up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import ScenarioError
+from ..memory.estimate import estimate
+from ..messages import QT_TRANSLATE_NOOP, message
+from ..models.presets import model_presets
+from ..scenario import Scenario
+
+
+@dataclass(frozen=True)
+class ModelCandidate:
+    model: str
+    name: str
+    total_params: int
+    verdict: str  # fits | tight | does not fit | invalid
+    total_bytes: float | None
+    reason: str = ""
+
+    @property
+    def fits(self) -> bool:
+        return self.verdict == "fits"
+
+
+@dataclass(frozen=True)
+class FamilyFit:
+    family: str | None
+    model: str | None  # the largest preset of the family that fits
+    candidates: tuple[ModelCandidate, ...]  # smallest first
+
+
+def largest_model_that_fits(s: Scenario, family: str | None = None) -> FamilyFit:
+    presets = model_presets()
+    if family is None and isinstance(s.model, str) and s.model in presets:
+        family = presets[s.model].family
+    members = sorted((p for p in presets.values() if p.family == family), key=lambda p: p.spec.total_params)
+    out = []
+    for p in members:
+        if s.images_per_sample and p.spec.vision is None:
+            # a text-only member would drop the images: not the same training, so not an answer
+            reason = message(QT_TRANSLATE_NOOP("engine", "{model} has no vision tower: images_per_sample has no effect."),
+                             model=p.name)
+            out.append(ModelCandidate(p.id, p.name, p.spec.total_params, "invalid", None, str(reason)))
+            continue
+        try:  # validated: another model may not have this one's heads or LoRA target names
+            est = estimate(s.replace(model=p.id))
+        except ScenarioError as exc:
+            out.append(ModelCandidate(p.id, p.name, p.spec.total_params, "invalid", None, str(exc)))
+            continue
+        out.append(ModelCandidate(p.id, p.name, p.spec.total_params, est.verdict, est.total_bytes))
+    best = [c.model for c in out if c.fits]
+    return FamilyFit(family, best[-1] if best else None, tuple(out))

@@ -1,0 +1,93 @@
+"""The `fit` command's report: limits, ranked plans and the largest model of the family that fits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..memory.estimate import estimate
+from ..messages import QT_TRANSLATE_NOOP, Message
+from ..scenario import Scenario
+from ..timing import step_time, time_to_json
+from ..units import format_bytes, format_count
+from .family import largest_model_that_fits
+from .solver import MAX_GPUS, SEQ_STEP, join_steps, limits, plans
+
+
+def _message_json(m: Message) -> dict[str, Any]:
+    return {"text": str(m), "template": m.template, "params": dict(m.params)}
+
+
+def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
+    lim = limits(s)
+    fam = largest_model_that_fits(s)
+    return {
+        "limits": {"max_micro_batch": lim.max_micro_batch, "max_seq_len": lim.max_seq_len, "min_gpus": lim.min_gpus},
+        "plans": [{"changes": p.changes, "peak_allocated_bytes": round(p.peak_allocated_bytes),
+                   "total_bytes": round(p.total_bytes), "fits": p.fits, "headroom_bytes": round(p.headroom_bytes),
+                   "assumptions_changed": list(p.assumptions_changed), "cost_note": p.cost_note, "summary": p.summary,
+                   "steps": [_message_json(m) for m in p.steps], "notes": [_message_json(m) for m in p.notes],
+                   "time": time_to_json(step_time(p.scenario))}
+                  for p in plans(s, max_plans=max_plans)],
+        "verdict": estimate(s).verdict,
+        "largest_model_in_family": {
+            "family": fam.family, "model": fam.model,
+            "candidates": [{"model": c.model, "total_params": c.total_params, "verdict": c.verdict,
+                            "total_bytes": None if c.total_bytes is None else round(c.total_bytes)}
+                           for c in fam.candidates]},
+    }
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def render_fit(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], str] = _same,
+               tr_engine: Callable[[str], str] = _same) -> str:
+    """The readable version; `tr` translates its own words ("cli" context), `tr_engine` the engine's."""
+    def words(m: dict[str, Any]) -> str:
+        return Message(m["template"], tuple(m["params"].items())).format_with(tr_engine)
+
+    lim = report["limits"]
+    none = tr(QT_TRANSLATE_NOOP("cli", "none"))
+    verdict = tr_engine(report["verdict"])
+    out = [tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict}")).format(
+               verdict=verdict.upper() if verdict.isascii() else verdict), "",
+           tr(QT_TRANSLATE_NOOP("cli", "Limits on this hardware (everything else unchanged):")),
+           tr(QT_TRANSLATE_NOOP("cli", "  largest micro-batch that fits: {value}")).format(
+               value=lim["max_micro_batch"] or tr(QT_TRANSLATE_NOOP("cli", "none (1 does not fit)"))),
+           tr(QT_TRANSLATE_NOOP("cli", "  longest sequence that fits: {value}")).format(
+               value=tr(QT_TRANSLATE_NOOP("cli", "none (128 does not fit)")) if lim["max_seq_len"] is None else
+               tr(QT_TRANSLATE_NOOP("cli", "{n} tokens (exact to a multiple of {step})")).format(
+                   n=lim["max_seq_len"], step=SEQ_STEP))]
+    strategies = {"dp": tr(QT_TRANSLATE_NOOP("cli", "data parallel only")),
+                  "zero3": tr(QT_TRANSLATE_NOOP("cli", "ZeRO-3 / FSDP")),
+                  "tp_pp": tr(QT_TRANSLATE_NOOP("cli", "TP in a node, then PP"))}
+    for k, v in lim["min_gpus"].items():
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "  fewest GPUs, {strategy}: {value}")).format(
+            strategy=strategies.get(k, k),
+            value=v or tr(QT_TRANSLATE_NOOP("cli", "none up to {n}")).format(n=MAX_GPUS)))
+    if report["plans"]:
+        heading = tr(QT_TRANSLATE_NOOP("cli", "Plans, least disruptive first:"))
+    elif report["verdict"] == "fits":
+        heading = tr(QT_TRANSLATE_NOOP("cli", "Plans: none needed, it fits."))
+    else:
+        heading = tr(QT_TRANSLATE_NOOP("cli", "Plans: none found."))
+    out += ["", heading]
+    for i, p in enumerate(report["plans"], 1):
+        changed = ", ".join(tr_engine(a) for a in p["assumptions_changed"]) or tr(QT_TRANSLATE_NOOP("cli", "nothing"))
+        summary = join_steps([words(m) for m in p["steps"]], tr(QT_TRANSLATE_NOOP("cli", " and ")))
+        cost = "; ".join(words(m) for m in p["notes"]) or tr(QT_TRANSLATE_NOOP("cli", "no extra cost to speak of"))
+        out += [f"{i}. {summary}",
+                "   " + tr(QT_TRANSLATE_NOOP("cli", "{total} per GPU, headroom {headroom}; assumptions changed: "
+                                                    "{changed}")).format(
+                    total=format_bytes(p["total_bytes"], unit), headroom=format_bytes(p["headroom_bytes"], unit),
+                    changed=changed),
+                "   " + tr(QT_TRANSLATE_NOOP("cli", "cost: {cost}")).format(cost=cost)]
+    fam = report["largest_model_in_family"]
+    if fam["family"]:
+        sizes = ", ".join(f"{c['model']} ({format_count(c['total_params'])}): {tr_engine(c['verdict'])}"
+                          for c in fam["candidates"])
+        out += ["", tr(QT_TRANSLATE_NOOP("cli", "Largest {family} model that fits this set-up: {model}")).format(
+            family=fam["family"], model=fam["model"] or none), f"  {sizes}"]
+    return "\n".join(out)

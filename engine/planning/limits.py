@@ -1,0 +1,170 @@
+"""Limits of a scenario on its hardware: the largest micro-batch, the longest sequence, the fewest GPUs.
+
+Each is found exactly by doubling then bisection (the engine is monotone in each; tests check it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ScenarioError
+from ..memory.breakdown import Estimate
+from ..memory.estimate import estimate
+from ..scenario import Scenario, resolve_model
+from ..scenario.consistency import check_consistency
+
+MAX_MICRO_BATCH = 4096
+SEQ_STEP = 128  # max_seq_len is exact to a multiple of 128 tokens (of lcm(128, cp) under context parallelism)
+MAX_SEQ_LEN = 1 << 20
+MAX_GPUS = 1024
+STRATEGIES = ("dp", "zero3", "tp_pp")
+
+
+class Evaluator:
+    """Memoised estimates: each distinct scenario is checked and estimated once per search."""
+
+    def __init__(self, target: float = 0.0) -> None:
+        self.target, self.memo, self.estimates, self.lookups = target, {}, 0, 0
+
+    def __call__(self, s: Scenario | None) -> Estimate | None:
+        if s is None:
+            return None
+        self.lookups += 1
+        est = self.memo.get(s, self)  # self: not seen yet (None is a memoised "invalid")
+        if est is self:
+            try:  # cheap (cached model spec, arithmetic): candidates are built unvalidated with dataclasses.replace
+                check_consistency(s, resolve_model(s))
+                est = estimate(s)
+                self.estimates += 1
+            except ScenarioError:
+                est = None
+            self.memo[s] = est
+        return est
+
+    def ok(self, s: Scenario | None) -> bool:
+        est = self(s)
+        return est is not None and est.fits and est.headroom_bytes >= self.target * est.capacity_bytes
+
+
+def largest_true(ok: Callable[[int], bool], hi: int) -> int | None:
+    """Largest v in 1..hi with ok(v), ok true on a prefix: probe 1, 2, 4, ... then bisect (never a scan)."""
+    if hi < 1 or not ok(1):
+        return None
+    good, probe = 1, 2
+    while probe <= hi and ok(probe):
+        good, probe = probe, probe * 2
+    if probe > hi:
+        if good == hi or ok(hi):
+            return hi
+        probe = hi
+    while probe - good > 1:  # ok(good) and not ok(probe)
+        mid = (good + probe) // 2
+        good, probe = (mid, probe) if ok(mid) else (good, mid)
+    return good
+
+
+# --- limits
+
+
+def node_size(s: Scenario) -> int:
+    # A one-GPU set-up has no node to grow within: more GPUs are assumed to come as 8-GPU servers.
+    return s.gpus_per_node if s.gpus_per_node > 1 else 8
+
+
+def gpu_counts(s: Scenario) -> list[int]:
+    """World sizes min_gpus considers: powers of two up to a node, then whole nodes, up to 1024."""
+    g = node_size(s)
+    small = sorted({2**k for k in range(g.bit_length()) if 2**k <= g} | {g})
+    return small + list(range(2 * g, MAX_GPUS + 1, g))
+
+
+def tp_ok(spec: Any, t: int) -> bool:
+    return spec.heads % t == 0 and (spec.kv_heads % t == 0 or t % spec.kv_heads == 0)
+
+
+def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = False) -> Scenario | None:
+    """s laid out on n GPUs: dp (replicas, no ZeRO), zero3 (ZeRO-3 over all; ZeRO-2 for QLoRA, whose
+    4-bit weights the engine does not shard) or tp_pp (TP inside a node up to 8, then PP)."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    g = node_size(s)
+    gpn, nodes = (n, 1) if n <= g else (g, n // g)
+    spec = resolve_model(s)
+    tp = pp = 1
+    zero, offload = 0, "none"
+    if strategy == "zero3" and (n > 1 or s.offload != "none"):  # one GPU has nothing to shard with (bar offload)
+        zero = 2 if s.method == "qlora" else 3
+        offload = "optimizer" if s.offload != "none" and zero < 3 else s.offload
+    elif strategy == "tp_pp":
+        tp = max(t for t in (8, 4, 2, 1) if t <= gpn and gpn % t == 0 and tp_ok(spec, t))
+        pp = n // tp
+        if pp > spec.layers:
+            return None
+    ga = s.grad_accum
+    if keep_global_batch:  # micro x grad_accum x dp stays put when it divides evenly
+        new_dp = n // (tp * pp)
+        if (ga * s.dp) % new_dp == 0:
+            ga = ga * s.dp // new_dp
+    return s.with_unchecked(gpus_per_node=gpn, nodes=nodes, tp=tp, pp=pp, cp=1, ep=1, zero_stage=zero,
+                               fsdp=False, offload=offload, grad_accum=ga)
+
+
+def smallest_layout(s: Scenario, strategy: str, ev: Evaluator, keep_global_batch: bool = False) -> Scenario | None:
+    counts = gpu_counts(s)
+    laid = [None] * len(counts)
+
+    def ok(i: int) -> bool:
+        laid[i - 1] = with_gpus(s, counts[i - 1], strategy, keep_global_batch)
+        return ev.ok(laid[i - 1])
+
+    last_bad = largest_true(lambda i: not ok(i), len(counts))  # fits is false on a prefix, then true
+    if last_bad is None:
+        return laid[0]
+    return None if last_bad >= len(counts) else laid[last_bad]
+
+
+def seq_step(s: Scenario) -> int:
+    return math.lcm(SEQ_STEP, s.cp)
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_micro_batch: int | None
+    max_seq_len: int | None
+    seq_len_step: int
+    min_gpus: dict[str, int | None]
+
+
+def max_micro_batch(s: Scenario, ev: Evaluator | None = None) -> int | None:
+    ev = ev or Evaluator()
+    return largest_true(lambda m: ev.ok(s.with_unchecked(micro_batch=m)), MAX_MICRO_BATCH)
+
+
+def min_seq_len(s: Scenario) -> int:
+    """The shortest sequence the model takes: the tokens of one sample's images (0 without images). A shorter one
+    is refused by the model (the engine warns of it), so no plan proposes it."""
+    spec = resolve_model(s)
+    if not s.images_per_sample or spec.vision is None:
+        return 0
+    return s.images_per_sample * spec.vision.tokens_per_image(s.image_resolution or spec.vision.image_size)
+
+
+def max_seq_len(s: Scenario, ev: Evaluator | None = None) -> int | None:
+    ev, step = ev or Evaluator(), seq_step(s)
+    top = max(resolve_model(s).max_position, MAX_SEQ_LEN) // step
+    k = largest_true(lambda k: ev.ok(s.with_unchecked(seq_len=k * step)), top)
+    return None if k is None else k * step
+
+
+def min_gpus(s: Scenario, strategy: str, ev: Evaluator | None = None) -> int | None:
+    found = smallest_layout(s, strategy, ev or Evaluator())
+    return None if found is None else found.world_size
+
+
+def limits(s: Scenario) -> Limits:
+    ev = Evaluator()
+    return Limits(max_micro_batch(s, ev), max_seq_len(s, ev), seq_step(s),
+                  {k: min_gpus(s, k, ev) for k in STRATEGIES})

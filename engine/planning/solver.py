@@ -1,0 +1,351 @@
+"""Make it fit: exact limits, ranked plans of changes, and the largest model of a family that fits. No Qt.
+
+Searches lean on monotonicity (more micro-batch or sequence never needs less memory; more ZeRO-3
+GPUs never need more per GPU): an exponential probe brackets the limit, a binary search pins it.
+Plans walk the lattice of allowed changes cheapest-first (seed 004's decision guide sets the costs),
+keep only minimal plans (no subset of the changes already fits) and merge identical outcomes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import heapq
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..memory.breakdown import Estimate
+from ..messages import QT_TRANSLATE_NOOP, Message, message
+from ..models.presets import get_gpu
+from ..scenario import Scenario, file_form, resolve_model
+from ..scenario.behaviour import liger_can_patch
+from .limits import (  # noqa: F401 - the limits are part of the solver's public face
+    MAX_GPUS,
+    MAX_MICRO_BATCH,
+    MAX_SEQ_LEN,
+    SEQ_STEP,
+    STRATEGIES,
+    Evaluator,
+    Limits,
+    gpu_counts,
+    largest_true,
+    limits,
+    max_micro_batch,
+    max_seq_len,
+    min_gpus,
+    min_seq_len,
+    node_size,
+    seq_step,
+    smallest_layout,
+    tp_ok,
+    with_gpus,
+)
+
+ASSUMPTIONS = (QT_TRANSLATE_NOOP("engine", "global batch"), QT_TRANSLATE_NOOP("engine", "method"),
+               QT_TRANSLATE_NOOP("engine", "sequence length"), QT_TRANSLATE_NOOP("engine", "hardware"),
+               QT_TRANSLATE_NOOP("engine", "numerics"))
+
+
+# --- plans
+
+
+@dataclass(frozen=True)
+class _Option:
+    axis: str
+    cost: float  # disruption; for "seq" and "gpus" a lower bound, the outcome adds to it
+    changes: tuple[tuple[str, Any], ...]
+    phrase: Message | None  # None: the phrase comes from the outcome (sequence length, GPU count)
+    note: str
+    kind: str = ""  # "seq": longest sequence that fits; "zero3"/"tp_pp": fewest GPUs with that layout
+
+
+@dataclass(frozen=True)
+class Plan:
+    changes: dict[str, Any]  # scenario key -> new value, in scenario-file form
+    scenario: Scenario
+    estimate: Estimate
+    peak_allocated_bytes: float
+    total_bytes: float
+    headroom_bytes: float
+    fits: bool
+    assumptions_changed: tuple[str, ...]
+    cost_note: str
+    disruption: float
+    summary: str  # English sentence; the window joins the translated steps itself
+    steps: tuple[Message, ...]
+    alternatives: tuple[dict[str, Any], ...] = ()  # other change sets with the same outcome
+    notes: tuple[Message, ...] = ()  # the cost notes, one per change, translatable
+
+
+@dataclass
+class SearchStats:
+    lattice: int = 0  # change combinations in the space
+    visited: int = 0  # combinations taken from the queue
+    candidates: int = 0  # candidate scenarios looked up (memo hits included)
+    estimates: int = 0  # distinct scenarios the engine estimated
+    cancelled: bool = False
+    out_of_time: bool = False  # the search stopped at its time budget (plans found so far are kept)
+    seconds: float = 0.0
+    plans: list[Plan] = field(default_factory=list)
+
+
+_CKPT = QT_TRANSLATE_NOOP("engine", "recomputation costs ~30-40% more compute")
+_MB = QT_TRANSLATE_NOOP("engine", "smaller micro-batches use the GPU less efficiently; same global batch, same maths")
+_OPT8 = QT_TRANSLATE_NOOP("engine", "8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW")
+_LORA = QT_TRANSLATE_NOOP(
+    "engine", "LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full "
+    "fine-tuning")
+_QLORA = QT_TRANSLATE_NOOP("engine", "QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality")
+_SEQ = QT_TRANSLATE_NOOP("engine", "shorter sequences: less context per sample; long-context behaviour is not learned")
+_ZERO = QT_TRANSLATE_NOOP("engine", "ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)")
+_TP = QT_TRANSLATE_NOOP("engine", "TP needs fast NVLink inside the node (communication in every layer)")
+_PP = QT_TRANSLATE_NOOP("engine", "PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)")
+_LIGER = QT_TRANSLATE_NOOP("engine", "Liger kernels (pip install liger-kernel): the same maths, usually a little faster")
+_OFF = QT_TRANSLATE_NOOP("engine", "offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM")
+
+
+def _axes(s: Scenario) -> list[list[_Option]]:
+    spec = resolve_model(s)
+    gpn, world = s.gpus_per_node, s.world_size
+    axes: list[list[_Option]] = []
+    if s.checkpointing != "full":
+        axes.append([_Option("ckpt", 1.0, (("checkpointing", "full"),),
+                               message(QT_TRANSLATE_NOOP("engine", "turn on activation checkpointing")), _CKPT)])
+    if s.attention != "flash":
+        axes.append([_Option("attn", 0.5, (("attention", "flash"),),
+                               message(QT_TRANSLATE_NOOP("engine", "use FlashAttention")), "")])
+    if liger_can_patch(s, spec):  # what transformers' use_liger_kernel=True patches in
+        axes.append([_Option("liger", 0.6, (("liger_kernels", True), ("cross_entropy", "fused-linear")),
+                               message(QT_TRANSLATE_NOOP("engine", "use Liger kernels (use_liger_kernel: true)")),
+                               _LIGER)])
+    mb = [m for m in range(s.micro_batch - 1, 0, -1) if s.micro_batch % m == 0]
+    # Same maths, only less efficient kernels: cheaper than changing the method (seed 004 ranks it second).
+    axes.append([_Option("mb", 0.75 + 0.25 * math.log2(s.micro_batch / m),
+                         (("micro_batch", m), ("grad_accum", s.grad_accum * s.micro_batch // m)),
+                         message(QT_TRANSLATE_NOOP("engine", "use micro-batch {m} with {k}x the gradient accumulation"),
+                                 m=m, k=s.micro_batch // m), _MB) for m in mb])
+    if s.optimizer in ("adamw", "adamw-fused"):
+        axes.append([_Option("opt", 2.5, (("optimizer", "adamw-8bit"),),
+                               message(QT_TRANSLATE_NOOP("engine", "use the 8-bit AdamW optimizer")), _OPT8)])
+    bf16 = not isinstance(s.gpu, str) or get_gpu(s.gpu).bf16
+    prec = () if s.precision in ("bf16", "fp16") else (("precision", "bf16" if bf16 else "fp16"),)
+    extra = 0.5 if prec else 0.0
+    lora = (("lora_rank", 16), ("lora_targets", "all-linear")) if s.method not in ("lora", "qlora") else ()
+    rank = 16 if lora else s.lora_rank
+    use_lora = (QT_TRANSLATE_NOOP("engine", "use LoRA (r={rank}, all linear layers)") if lora
+                else QT_TRANSLATE_NOOP("engine", "use LoRA (r={rank})"))
+    use_qlora = (QT_TRANSLATE_NOOP("engine", "use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)") if lora
+                 else QT_TRANSLATE_NOOP("engine", "use QLoRA ({bits}-bit base weights, r={rank})"))
+    methods = []
+    if s.method in ("full", "freeze"):
+        methods.append(_Option("method", 3.0 + extra, (("method", "lora"), *lora, *prec),
+                               message(use_lora, rank=rank), _LORA))
+    if s.method != "qlora":
+        methods.append(_Option("method", (1.5 if s.method == "lora" else 4.5) + extra,
+                               (("method", "qlora"), *lora, *prec),
+                               message(use_qlora, bits=s.qlora_bits, rank=rank), _QLORA))
+    axes.append(methods)
+    if (s.seq_len - 1) // seq_step(s) >= max(1, -(-min_seq_len(s) // seq_step(s))):  # a shorter one the model takes
+        axes.append([_Option("seq", 5.0, (), None, _SEQ, "seq")])
+    if s.dp > 1 and s.effective_zero < 3:
+        names = {1: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-1 (optimizer states)"),
+                 2: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-2 (optimizer states and gradients)"),
+                 3: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-3 / FSDP full sharding")}
+        axes.append([_Option("zero", 5.75 + 0.25 * z, (("zero_stage", z), ("fsdp", False)), message(names[z]), _ZERO)
+                     for z in range(s.effective_zero + 1, 4)])
+    tps = [t for t in (2, 4, 8) if s.tp < t <= gpn and world % (t * s.pp * s.cp) == 0 and tp_ok(spec, t)]
+    axes.append([_Option("tp", 7.0 + 0.25 * math.log2(t / s.tp), (("tp", t), ("sequence_parallel", True)),
+                         message(QT_TRANSLATE_NOOP("engine", "use tensor parallelism tp={tp} with sequence "
+                                                             "parallelism"), tp=t), _TP) for t in tps])
+    pps = [p for p in (2, 4, 8, 16, 32, 64) if s.pp < p <= spec.layers and world % (s.tp * p * s.cp) == 0]
+    axes.append([_Option("pp", 7.5 + 0.25 * math.log2(p / s.pp), (("pp", p),),
+                         message(QT_TRANSLATE_NOOP("engine", "use pipeline parallelism pp={pp}"), pp=p), _PP)
+                 for p in pps])
+    if world < MAX_GPUS:
+        # Two axes, not one: each is then ordered, which keeps "superset of a fitting plan" upward-closed.
+        axes += [[_Option("gpus", 9.0, (), None, "", "zero3")], [_Option("gpus2", 9.5, (), None, "", "tp_pp")]]
+    offs = [("optimizer", 12.0, QT_TRANSLATE_NOOP("engine", "offload the optimizer states to CPU memory"))] \
+        if s.offload == "none" else []
+    if s.offload != "optimizer+params" and s.method != "qlora":
+        offs.append(("optimizer+params", 14.0,
+                     QT_TRANSLATE_NOOP("engine", "offload optimizer states and weights to CPU memory")))
+    axes.append([_Option("offload", c, (("offload", o),), message(what), _OFF) for o, c, what in offs])
+    return [a for a in axes if a]
+
+
+def _combine(base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, str | None, str | None]:
+    """The scenario of a set of plain options (global batch kept across dp changes), and any search kinds."""
+    ch: dict[str, Any] = {}
+    axes = {o.axis: o for o in opts}
+    for o in opts:
+        ch.update(o.changes)
+    gpus = "zero3" if "gpus" in axes else "tp_pp" if "gpus2" in axes else None
+    # More GPUs come with their own layout, and are there to keep the sequence: no nested searches.
+    if gpus and ({"seq", "zero", "tp", "pp"} & set(axes) or {"gpus", "gpus2"} <= set(axes)
+                 or (gpus == "tp_pp" and "offload" in axes)):
+        return None, None, None
+    need = {"none": 0, "optimizer": 2, "optimizer+params": 3}[ch.get("offload", base.offload)]
+    if ch.get("zero_stage", base.effective_zero) < need:  # ZeRO-Offload as DeepSpeed runs it (stage 2 or 3)
+        ch.update(zero_stage=need, fsdp=False)
+    if ch.get("zero_stage", base.effective_zero) == 3 and ch.get("method", base.method) == "qlora":
+        return None, None, None
+    if ch.get("attention") == "flash" and ch.get("precision", base.precision) == "fp32":
+        return None, None, None  # FlashAttention needs 16-bit inputs
+    s = base.with_unchecked(**ch)
+    if s.world_size % (s.tp * s.pp * s.cp):
+        return None, None, None
+    if s.dp != base.dp and (s.grad_accum * base.dp) % s.dp == 0:
+        s = s.with_unchecked(grad_accum=s.grad_accum * base.dp // s.dp)
+    return s, "seq" if "seq" in axes else None, gpus
+
+
+def _describe(base: Scenario, s: Scenario, opts: list[_Option]) -> tuple[dict, tuple, str, tuple, tuple]:
+    changes = {f.name: file_form(getattr(s, f.name)) for f in dataclasses.fields(s)
+               if getattr(s, f.name) != getattr(base, f.name)}
+    steps = [o.phrase for o in opts if o.phrase]
+    notes = [message(o.note) for o in opts if o.note]
+    if s.seq_len != base.seq_len:
+        steps.append(message(QT_TRANSLATE_NOOP("engine", "shorten sequences to {new} tokens (from {old})"),
+                             new=s.seq_len, old=base.seq_len))
+    if s.world_size != base.world_size:
+        if s.tp * s.pp > 1:
+            steps.append(message(QT_TRANSLATE_NOOP("engine", "use {n} GPUs ({nodes} x {per_node}) with tp={tp}, pp={pp}"),
+                                 n=s.world_size, nodes=s.nodes, per_node=s.gpus_per_node, tp=s.tp, pp=s.pp))
+        else:
+            steps.append(message(QT_TRANSLATE_NOOP("engine", "use {n} GPUs ({nodes} x {per_node}) with ZeRO-{zero}"),
+                                 n=s.world_size, nodes=s.nodes, per_node=s.gpus_per_node, zero=s.effective_zero))
+        notes.append(message(QT_TRANSLATE_NOOP("engine", "more GPUs cost money: {n} instead of {old}"),
+                             n=s.world_size, old=base.world_size))
+        notes += [message(_TP), message(_PP)] if s.tp * s.pp > 1 else [message(_ZERO)]
+    if s.grad_accum != base.grad_accum * base.micro_batch // s.micro_batch:  # a dp change, compensated
+        kept = s.micro_batch * s.grad_accum * s.dp == base.micro_batch * base.grad_accum * base.dp
+        steps.append(message(QT_TRANSLATE_NOOP("engine", "set gradient accumulation to {n} to keep the global batch")
+                             if kept else QT_TRANSLATE_NOOP("engine", "set gradient accumulation to {n}"),
+                             n=s.grad_accum))
+    gb = s.micro_batch * s.grad_accum * s.dp != base.micro_batch * base.grad_accum * base.dp
+    flags = {"global batch": gb, "method": s.method != base.method, "sequence length": s.seq_len != base.seq_len,
+             "hardware": s.world_size != base.world_size or s.gpu != base.gpu,
+             "numerics": (s.precision, s.optimizer) != (base.precision, base.optimizer)
+             or (s.method == "qlora") != (base.method == "qlora")}
+    return changes, tuple(k for k in ASSUMPTIONS if flags[k]), join_steps([str(m) for m in steps]), tuple(notes), \
+        tuple(steps)
+
+
+def join_steps(steps: list[str], and_word: str = " and ") -> str:
+    """"Turn on X, use Y and use Z": one sentence from the plan's steps."""
+    text = steps[0] if len(steps) == 1 else ", ".join(steps[:-1]) + and_word + steps[-1]
+    return text[:1].upper() + text[1:]
+
+
+def _resolve(ev: Evaluator, base: Scenario, opts: list[_Option]) -> tuple[Scenario | None, float]:
+    """The scenario a set of options leads to (searches for seq / GPU count done) and the extra disruption."""
+    cand, seq, gpus = _combine(base, opts)
+    if cand is not None and seq:  # the least shortening that fits: exact to a step, by bisection
+        step, old = seq_step(cand), cand.seq_len
+        k = largest_true(lambda k: ev.ok(cand.with_unchecked(seq_len=k * step)), (old - 1) // step)
+        if k is not None and k * step < min_seq_len(cand):
+            k = None  # only sequences too short for the sample's images fit: the model refuses those
+        return (None, 0.0) if k is None else (cand.with_unchecked(seq_len=k * step), 5.0 * (1 - k * step / old))
+    if cand is not None and gpus:
+        cand = smallest_layout(cand, gpus, ev, keep_global_batch=True)
+        if cand is None or cand.world_size <= base.world_size:
+            return None, 0.0  # none, or no more than today: the within-node options cover that
+        return cand, 0.5 * math.log2(cand.world_size / base.world_size)
+    return cand, 0.0
+
+
+MAX_SEARCH_SECONDS = 5.0  # a search answers within this (plus one estimate), whatever the scenario
+
+
+def plan_search(s: Scenario, *, target_headroom_fraction: float = 0.0, max_plans: int = 8,
+                max_estimates: int = 20_000, exhaustive: bool = False,
+                progress: Callable[[int, int], None] | None = None,
+                cancel: Callable[[], bool] | None = None) -> SearchStats:
+    """Ranked plans with search statistics. exhaustive (benchmarks): every combination, no pruning, no early stop."""
+    # The cycle collector stays on: pausing it is process-wide, and the window runs this on a worker thread while
+    # the GUI thread allocates too. (It cost a third of the search time once; see benchmarks/solver_speed.py.)
+    return _plan_search(s, target_headroom_fraction, max_plans, max_estimates, exhaustive, progress, cancel)
+
+
+def _plan_search(s: Scenario, target_headroom_fraction: float, max_plans: int, max_estimates: int,
+                 exhaustive: bool, progress: Callable[[int, int], None] | None,
+                 cancel: Callable[[], bool] | None) -> SearchStats:
+    t0 = time.perf_counter()
+    ev, stats = Evaluator(target_headroom_fraction), SearchStats()
+    base_est = ev(s)
+    # A change that moves no byte in any phase is no lever (SDPA and flash cost the same, for one). Phases,
+    # not the peak: checkpointing may leave an optimizer-step peak alone and still matter in combination.
+    axes = [[o for o in a if o.kind or _phases(ev(_combine(s, [o])[0])) != _phases(base_est)] for a in _axes(s)]
+    axes = [a for a in axes if a]
+    stats.lattice = math.prod(len(a) + 1 for a in axes)
+    start = (0,) * len(axes)
+    heap = [] if ev.ok(s) else [(0.0, start)]
+    seen, fitting, outcomes = {start}, [], {}  # fitting: combos that fit; outcomes: merged plans by estimate
+    while heap:
+        lb, combo = heapq.heappop(heap)
+        if not exhaustive and len(outcomes) >= max_plans and lb > sorted(
+                p.disruption for p in outcomes.values())[max_plans - 1]:
+            break  # popped in order of (a lower bound of) disruption: nothing later can rank higher
+        if cancel is not None and cancel():
+            stats.cancelled = True
+            break
+        if ev.estimates >= max_estimates:  # budget: a space where nothing fits must still end quickly
+            break
+        if not exhaustive and time.perf_counter() - t0 > MAX_SEARCH_SECONDS:
+            # and a time budget too: one estimate of a huge layout (thousands of pipeline stages) takes milliseconds
+            stats.out_of_time = True
+            break
+        # Every axis is ordered (a later option is a stronger dose), so "some fitting plan <= combo" marks
+        # a superset of a plan that fits: not minimal, and neither is anything above it, so no expansion.
+        if not exhaustive and any(all(c >= p for c, p in zip(combo, f, strict=True)) for f in fitting):
+            continue
+        stats.visited += 1
+        if progress is not None and stats.visited % 32 == 0:
+            progress(stats.visited, stats.lattice)
+        for i, a in enumerate(axes):
+            if combo[i] < len(a) and (nxt := combo[:i] + (combo[i] + 1,) + combo[i + 1:]) not in seen:
+                seen.add(nxt)
+                heapq.heappush(heap, (lb - (a[combo[i] - 1].cost if combo[i] else 0.0) + a[combo[i]].cost, nxt))
+        opts = [a[c - 1] for a, c in zip(axes, combo, strict=True) if c]
+        cand, extra = _resolve(ev, s, opts) if opts else (None, 0.0)
+        if cand is None or not ev.ok(cand):
+            continue
+        fitting.append(combo)
+        est = ev(cand)
+        changes, assumptions, summary, notes, steps = _describe(s, cand, opts)
+        plan = Plan(changes, cand, est, est.peak_allocated_bytes, est.total_bytes, est.headroom_bytes, est.fits,
+                    assumptions, "; ".join(str(n) for n in notes) or "no extra cost to speak of",
+                    round(lb + extra, 3), summary, steps, notes=notes)
+        key = (round(est.total_bytes), round(est.peak_allocated_bytes), est.world_size)  # same scenario => same key
+        if key in outcomes:  # identical outcome: keep the less disruptive wording, remember the other
+            keep, other = sorted((outcomes[key], plan), key=_rank)
+            plan = dataclasses.replace(keep, alternatives=(*keep.alternatives, other.changes))
+        outcomes[key] = plan
+    stats.plans = sorted(outcomes.values(), key=_rank)[:None if exhaustive else max_plans]
+    stats.candidates, stats.estimates, stats.seconds = ev.lookups, ev.estimates, time.perf_counter() - t0
+    if progress is not None:
+        progress(stats.lattice, stats.lattice)
+    return stats
+
+
+def _phases(est: Estimate | None) -> tuple | None:
+    return None if est is None else tuple(tuple(st.phases.values()) for st in est.stages)
+
+
+def _rank(p: Plan) -> tuple:
+    return (p.disruption, len(p.steps), -p.headroom_bytes)
+
+
+def plans(s: Scenario, *, target_headroom_fraction: float = 0.0, max_plans: int = 8,
+          progress: Callable[[int, int], None] | None = None, cancel: Callable[[], bool] | None = None) -> list[Plan]:
+    """Plans that make s fit (with the headroom asked for), least disruptive first; [] when it already does.
+
+    For a worker thread: progress(done, total) is called every 32 combinations and once at the end;
+    when cancel() turns true the search stops and the plans found so far are returned."""
+    return plan_search(s, target_headroom_fraction=target_headroom_fraction, max_plans=max_plans,
+                       progress=progress, cancel=cancel).plans
+
+
+# --- report for the command line

@@ -1,0 +1,73 @@
+"""`fit --objective throughput`: the report of the speed search, as JSON and as text. No Qt."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..memory.estimate import estimate
+from ..messages import QT_TRANSLATE_NOOP, message
+from ..scenario import Scenario
+from ..timing.model import step_time, time_to_json
+from ..units import format_bytes, format_count, format_seconds
+from .speed_search import LIMITED, MAX_MEMORY_ESTIMATES, SpeedPlan, speed_search
+
+
+def _plan_json(p: SpeedPlan) -> dict[str, Any]:
+    return {"changes": p.changes, "total_bytes": round(p.estimate.total_bytes),
+            "peak_allocated_bytes": round(p.estimate.peak_allocated_bytes), "fits": p.fits,
+            "headroom_bytes": round(p.estimate.headroom_bytes), "time": time_to_json(p.time)}
+
+
+def speed_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
+    result = speed_search(s, max_plans=max_plans)
+    return {
+        "objective": "throughput",
+        "verdict": estimate(s).verdict,
+        "time": time_to_json(step_time(s)),
+        "plans": [_plan_json(p) for p in result.plans],
+        "changes_what_you_train": [_plan_json(p) for p in result.changes_what_you_train],
+        "search": {"layouts": result.layouts, "estimates": result.estimates, "seconds": result.seconds,
+                   "limited": result.limited,
+                   "note": str(message(LIMITED, n=f"{MAX_MEMORY_ESTIMATES:,}")) if result.limited else ""},
+    }
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def _changes(changes: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in changes.items() if k != "sequence_parallel") or "-"
+
+
+def render_speed(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], str] = _same,
+                 tr_engine: Callable[[str], str] = _same) -> str:
+    """The readable version; `tr` translates its own words ("cli" context), `tr_engine` the engine's."""
+    now = report["time"]
+    verdict = tr_engine(report["verdict"])
+    out = [tr(QT_TRANSLATE_NOOP("cli", "As it is: {verdict}, {tps} tokens/s ({step} per step)")).format(
+        verdict=verdict.upper() if verdict.isascii() else verdict, tps=format_count(now["tokens_per_second"]),
+        step=format_seconds(now["step_seconds"])), "",
+        tr(QT_TRANSLATE_NOOP("cli", "Fastest layouts that fit, same training (same GPUs, global batch, method and "
+                                    "numerics):"))]
+    if not report["plans"]:
+        out.append("  " + tr(QT_TRANSLATE_NOOP("cli", "none found")))
+
+    def line(i: int, p: dict[str, Any]) -> str:
+        t = p["time"]
+        return tr(QT_TRANSLATE_NOOP("cli", "{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}, {total} per GPU: "
+                                           "{changes}")).format(
+            i=i, tps=format_count(t["tokens_per_second"]), per_gpu=format_count(t["tokens_per_second_per_gpu"]),
+            mfu=t["mfu"], total=format_bytes(p["total_bytes"], unit), changes=_changes(p["changes"]))
+
+    out += [line(i, p) for i, p in enumerate(report["plans"], 1)]
+    if report["changes_what_you_train"]:
+        out += ["", tr(QT_TRANSLATE_NOOP("cli", "Faster or fitting only if you change what you train:"))]
+        out += [line(i, p) for i, p in enumerate(report["changes_what_you_train"], 1)]
+    search = report["search"]
+    out += ["", tr(QT_TRANSLATE_NOOP("cli", "Searched {layouts} layouts ({estimates} memory estimates) in {seconds}."))
+            .format(layouts=search["layouts"], estimates=search["estimates"], seconds=format_seconds(search["seconds"]))]
+    if search.get("limited"):
+        out.append(message(LIMITED, n=f"{MAX_MEMORY_ESTIMATES:,}").format_with(tr_engine))
+    return "\n".join(out)

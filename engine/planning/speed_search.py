@@ -1,0 +1,270 @@
+"""`fit --objective throughput`: every layout of the same GPUs that keeps what is trained and how, ranked by speed.
+
+The space: tensor, pipeline (with interleaving), context and expert parallelism, data parallelism with ZeRO
+stage or FSDP, micro-batch with gradient accumulation keeping the global batch, checkpointing and offload.
+Memory is monotone in the micro-batch, so for each layout and checkpointing policy the largest fitting
+micro-batch is found by doubling and bisection; time is cheap and is computed for every fitting micro-batch.
+Plans that change the method or the numerics (8-bit AdamW, LoRA, QLoRA) are searched apart, on the best
+layouts, and reported as "changes what you train".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ScenarioError
+from ..memory.breakdown import Estimate
+from ..memory.estimate import estimate
+from ..messages import QT_TRANSLATE_NOOP
+from ..scenario import Scenario, resolve_model
+from ..scenario.consistency import check_consistency
+from ..timing.model import StepTime, step_time
+
+TPS = (1, 2, 4, 8)
+CPS = (1, 2, 4, 8)
+VPPS = (2, 4)
+MIN_TOKENS_PER_CP_RANK = 1024
+CHECKPOINTINGS = ("none", "selective", "full")
+CHANGES_WHAT_YOU_TRAIN = QT_TRANSLATE_NOOP("engine", "changes what you train")
+# Memory estimates the search may make: an ordinary search makes 180-300 (benchmarks/time_speed.py), while
+# deepseek-v3 on 100,000 x 1,024 GPUs at 10^8 tokens per sequence made 52,227 (90-128 s, 2.4 GB) and found nothing.
+# Layouts are visited fastest first, so a search that reaches the budget has tried the most promising ones.
+MAX_MEMORY_ESTIMATES = 2000
+VARIANT_MEMORY_ESTIMATES = 500  # more for each method/numerics change, tried on the best layouts
+VARIANT_LAYOUTS = 200  # when nothing fitted, the changes are tried on this many of the fastest layouts, not all
+LIMITED = QT_TRANSLATE_NOOP("engine", "The search reached its limit of {n} memory estimates: only the most "
+                                      "promising layouts of this very large set-up were tried.")
+
+
+@dataclass(frozen=True)
+class SpeedPlan:
+    scenario: Scenario
+    changes: dict[str, Any]  # scenario key -> new value, in file form
+    estimate: Estimate
+    time: StepTime
+    fits: bool
+
+
+@dataclass
+class SpeedSearch:
+    plans: list[SpeedPlan] = field(default_factory=list)  # fitting, fastest first, same method and numerics
+    changes_what_you_train: list[SpeedPlan] = field(default_factory=list)  # best plan per method/numerics change
+    candidates: list[tuple[float, float, bool]] = field(default_factory=list)  # (bytes per GPU, tokens/s, fits)
+    layouts: int = 0
+    estimates: int = 0
+    seconds: float = 0.0
+    cancelled: bool = False
+    limited: bool = False  # stopped at its budget of memory estimates (MAX_MEMORY_ESTIMATES)
+    ranked: list[dict[str, Any]] = field(default_factory=list, repr=False)  # layouts by time bound, fastest first
+
+
+class _Memo:
+    def __init__(self) -> None:
+        self.memo: dict[Scenario, Estimate | None] = {}
+
+    def __call__(self, s: Scenario) -> Estimate | None:
+        if s not in self.memo:
+            try:
+                check_consistency(s, resolve_model(s))
+                self.memo[s] = estimate(s)
+            except ScenarioError:
+                self.memo[s] = None
+        return self.memo[s]
+
+
+def _divisors(n: int, limit: int) -> list[int]:
+    out, d = [], 1
+    while d <= min(n, limit):
+        if n % d == 0:
+            out.append(d)
+        d *= 2
+    return out
+
+
+def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
+    """Layout keys (without micro-batch and checkpointing) for the scenario's GPUs."""
+    spec = resolve_model(s)
+    world, gpn = s.world_size, s.gpus_per_node
+    global_batch = s.micro_batch * s.grad_accum * s.dp
+    for tp in TPS:
+        if tp > gpn or world % tp or spec.heads % tp or not (spec.kv_heads % tp == 0 or tp % spec.kv_heads == 0):
+            continue
+        for cp in CPS:
+            if world % (tp * cp) or (cp > 1 and s.seq_len // cp < MIN_TOKENS_PER_CP_RANK) or s.seq_len % (2 * cp):
+                continue
+            for pp in _divisors(world // (tp * cp), spec.layers):
+                dp = world // (tp * cp * pp)
+                if global_batch % dp:
+                    continue  # the global batch must split evenly over the replicas
+                schedules = [("1f1b", 1)] + [("interleaved-1f1b", v) for v in VPPS
+                                             if pp > 1 and spec.layers % (pp * v) == 0]
+                eps = [e for e in _divisors(dp, spec.n_experts) if spec.n_experts % e == 0] if spec.is_moe else [1]
+                full_shard = (s.zero_stage, True) if s.fsdp else (3, False)  # FSDP and ZeRO-3 shard alike: keep its name
+                zeros = [(0, False)] if dp == 1 else [(0, False), (2, False), full_shard]
+                for sched, vpp in schedules:
+                    for ep in eps:
+                        for zero, fsdp in zeros:
+                            yield {"tp": tp, "cp": cp, "pp": pp, "ep": ep, "zero_stage": zero, "fsdp": fsdp,
+                                   "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp,
+                                   "_per_replica": global_batch // dp}
+
+
+def _largest_fitting(fits: Callable[[int], bool], options: list[int]) -> int:
+    """Index+1 of the largest option that fits when fitting holds on a prefix (0: none)."""
+    lo, hi = 0, len(options)  # options[:lo] fit; options[hi:] do not
+    probe = 1
+    while probe <= hi and fits(options[probe - 1]):
+        lo, probe = probe, probe * 2
+    hi = min(hi, probe - 1) if probe <= len(options) else hi
+    while hi - lo > 0:
+        mid = (lo + hi + 1) // 2
+        if fits(options[mid - 1]):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, ckpt: str, offload: str) -> Scenario:
+    zero = max(keys["zero_stage"], 2 if offload == "optimizer" else 3 if offload != "none" else 0)
+    fsdp = keys["fsdp"] and offload == "none"
+    return base.with_unchecked(**{**keys, "zero_stage": zero, "fsdp": fsdp}, micro_batch=mb,
+                               grad_accum=per_replica // mb, checkpointing=ckpt, offload=offload)
+
+
+def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[str, Any]], keep: int,
+            cancel: Callable[[], bool] | None, record: bool, budget: int) -> list[SpeedPlan]:
+    """Fitting plans of the layouts. Layouts are visited fastest-first by their time without recomputation (time
+    needs no memory estimate); once one cannot beat the keep-th plan found so far, the search stops. Recomputation
+    and offload are never faster, so they are tried only where plainer settings left room."""
+    found: list[SpeedPlan] = []
+    checkpointings = CHECKPOINTINGS if base.checkpointing in CHECKPOINTINGS else (base.checkpointing, *CHECKPOINTINGS)
+    configs = []
+    for layout in layouts:
+        per_replica = layout["_per_replica"]
+        keys = {k: v for k, v in layout.items() if not k.startswith("_")}
+        micro = _divisors(per_replica, per_replica)
+        # Per-token work falls as the micro-batch grows (larger GEMMs, fewer latencies) while the pipeline bubble
+        # grows: the best of the smallest, a middle and the largest micro-batch stands for the layout.
+        probes = {micro[0], micro[len(micro) // 2], micro[-1]}
+        times = [step_time(_candidate(base, keys, per_replica, mb, "none", "none")).tokens_per_second for mb in probes]
+        configs.append((max(times), keys, per_replica, micro, layout))
+    configs.sort(key=lambda c: -c[0])
+    if record:
+        out.layouts += len(configs)
+        out.ranked = [c[4] for c in configs]
+
+    def threshold() -> float:
+        return sorted((p.time.tokens_per_second for p in found), reverse=True)[keep - 1] if len(found) >= keep else 0.0
+
+    for bound, keys, per_replica, micro, _layout in configs:
+        if cancel is not None and cancel():
+            out.cancelled = True
+            break
+        if bound < threshold():
+            break  # sorted by bound: nothing later can enter the top
+        if len(memo.memo) >= budget:
+            out.limited = True
+            break
+        fitted = False
+        for offload in ("none", "optimizer", "optimizer+params"):
+            if offload != "none" and (fitted or base.method == "qlora"):
+                break  # offload only when nothing plainer of this layout fits
+            for ckpt in checkpointings:
+                cands = [_candidate(base, keys, per_replica, mb, ckpt, offload) for mb in micro]
+                probes = {0, len(cands) // 2, len(cands) - 1}
+                if (ckpt, offload) != ("none", "none") and max(
+                        step_time(cands[i]).tokens_per_second for i in probes) < threshold():
+                    continue
+
+                def fits(i: int, cands: list[Scenario] = cands) -> bool:
+                    est = memo(cands[i - 1])
+                    return est is not None and est.fits
+
+                n = _largest_fitting(fits, list(range(1, len(cands) + 1)))
+                times = [step_time(c) for c in cands[:n]]
+                if record:  # the largest micro-batch that fits and the smallest that does not (each if any)
+                    if n > 0:
+                        out.candidates.append((memo(cands[n - 1]).total_bytes, times[n - 1].tokens_per_second, True))
+                    if n < len(cands) and (est := memo(cands[n])) is not None:
+                        out.candidates.append((est.total_bytes, step_time(cands[n]).tokens_per_second, est.fits))
+                for c, t in zip(cands[:n], times, strict=True):
+                    found.append(SpeedPlan(c, {}, memo(c), t, True))  # type: ignore[arg-type]
+                fitted = fitted or n > 0
+                if n == len(cands):
+                    break  # everything fits without more recomputation: more of it is only slower
+    return found
+
+
+def _with_changes(base: Scenario, plan: SpeedPlan) -> SpeedPlan:
+    old, new = base.to_dict(), plan.scenario.to_dict()
+    changes = {k: v for k, v in new.items() if v != old.get(k)}
+    return SpeedPlan(plan.scenario, changes, plan.estimate, plan.time, plan.fits)
+
+
+def _best(plans: list[SpeedPlan], n: int) -> list[SpeedPlan]:
+    """Fastest first; one plan per distinct speed-and-memory outcome."""
+    out, seen = [], set()
+    for p in sorted(plans, key=lambda p: (-p.time.tokens_per_second, p.estimate.total_bytes)):
+        key = (round(p.time.tokens_per_second, 3), round(p.estimate.total_bytes))
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+        if len(out) >= n:
+            break
+    return out
+
+
+def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] | None = None) -> SpeedSearch:
+    """Fitting layouts of the same GPUs, fastest first, and the best plan of each method/numerics change."""
+    t0 = time.perf_counter()
+    out, memo = SpeedSearch(), _Memo()
+    with _no_cyclic_gc():
+        layouts = list(_layouts(s))
+        found = _search(s, memo, out, layouts, max_plans, cancel, True, MAX_MEMORY_ESTIMATES)
+        out.plans = [_with_changes(s, p) for p in _best(found, max_plans)]
+        # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
+        ranked = sorted(found, key=lambda p: -p.time.tokens_per_second)
+        keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp")
+        top: list[dict[str, Any]] = []
+        for p in ranked:
+            layout = {k: getattr(p.scenario, k) for k in keys}
+            if layout not in top:
+                top.append(layout)
+            if len(top) >= 3:
+                break
+        # nothing fitted: the fastest layouts by their time bound, at most VARIANT_LAYOUTS of them
+        chosen = [lay for lay in layouts if {k: lay[k] for k in keys} in top] if top else out.ranked[:VARIANT_LAYOUTS]
+        variants = []
+        if s.optimizer in ("adamw", "adamw-fused"):
+            variants.append(s.with_unchecked(optimizer="adamw-8bit"))
+        bf16 = s.precision if s.precision in ("bf16", "fp16") else "bf16"
+        if s.method in ("full", "freeze"):
+            variants.append(s.with_unchecked(method="lora", lora_rank=16, lora_targets="all-linear", precision=bf16))
+        if s.method != "qlora":
+            variants.append(s.with_unchecked(method="qlora", lora_rank=16 if s.method not in ("lora",) else s.lora_rank,
+                                             lora_targets="all-linear" if s.method != "lora" else s.lora_targets,
+                                             precision=bf16))
+        for v in variants:
+            budget = len(memo.memo) + VARIANT_MEMORY_ESTIMATES
+            best = _best(_search(v, memo, out, chosen, 1, cancel, False, budget), 1)
+            out.changes_what_you_train += [_with_changes(s, p) for p in best]
+        out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
+    out.estimates, out.seconds = len(memo.memo), time.perf_counter() - t0
+    return out

@@ -1,0 +1,116 @@
+"""One-step suggestions in the seeds' decision order, each priced by the engine.
+
+Seed 004's guide: (1) FlashAttention and activation checkpointing, (2) smaller micro-batch with
+gradient accumulation, (3) full -> LoRA -> QLoRA, (4) shorter sequences; beyond: ZeRO-3/FSDP,
+TP/PP, CPU offload (with its speed warning). The multi-step search is engine.solver.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import PlannerError
+from ..memory.breakdown import Estimate
+from ..memory.estimate import estimate
+from ..messages import QT_TRANSLATE_NOOP, Message, message
+from ..scenario import Scenario, resolve_model
+from ..scenario.behaviour import liger_can_patch
+from .limits import min_seq_len
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    title: Message  # str(title) is the English sentence
+    changes: dict[str, Any]
+    saved_bytes: float  # reduction of total_bytes per GPU (negative: costs memory)
+    estimate: Estimate
+    cost_note: str
+
+    @property
+    def fits(self) -> bool:
+        return self.estimate.fits
+
+
+def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
+    spec = resolve_model(s)
+    out: list[tuple[Message, dict[str, Any], str]] = []
+    if s.checkpointing != "full" or s.attention == "eager":
+        changes: dict[str, Any] = {"checkpointing": "full"}
+        title = QT_TRANSLATE_NOOP("engine", "Turn on activation checkpointing")
+        if s.attention == "eager":
+            changes["attention"] = "flash"
+            title = QT_TRANSLATE_NOOP("engine", "Turn on activation checkpointing and FlashAttention")
+        out.append((message(title), changes,
+                    QT_TRANSLATE_NOOP("engine", "recomputes each layer in backward: about 30-40% more compute")))
+    if liger_can_patch(s, spec):
+        # transformers' use_liger_kernel=True: Liger's RMSNorm, RoPE and SwiGLU, and its fused linear cross-entropy
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Use Liger kernels (use_liger_kernel: true)")),
+                    {"liger_kernels": True, "cross_entropy": "fused-linear"},
+                    QT_TRANSLATE_NOOP("engine", "pip install liger-kernel; the same training, usually a little faster")))
+    if s.micro_batch > 1:
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Halve the micro-batch to {micro_batch}, accumulate {steps} "
+                                                        "steps"), micro_batch=s.micro_batch // 2, steps=s.grad_accum * 2),
+                    {"micro_batch": s.micro_batch // 2, "grad_accum": s.grad_accum * 2},
+                    QT_TRANSLATE_NOOP("engine", "same global batch; more, smaller steps are somewhat slower")))
+    if s.method in ("full", "freeze"):
+        precision = "bf16" if s.precision.startswith(("amp", "mixed", "fp32", "fp8")) else s.precision
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Train LoRA adapters (r=16, all linear layers) instead of all "
+                                                        "weights")),
+                    {"method": "lora", "lora_rank": 16, "lora_targets": "all-linear", "precision": precision,
+                     "zero_stage": min(s.zero_stage, 2)},
+                    QT_TRANSLATE_NOOP("engine", "trains far fewer parameters; quality can differ from a full fine-tune")))
+    if s.method == "lora":
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Quantise the base model to 4-bit (QLoRA)")),
+                    {"method": "qlora", "zero_stage": min(s.zero_stage, 2)},
+                    QT_TRANSLATE_NOOP("engine", "dequantisation makes steps ~30-40% slower than LoRA; small quality "
+                                                "cost")))
+    if s.optimizer in ("adamw", "adamw-fused") and s.method in ("full", "freeze"):
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Use an 8-bit optimizer (AdamW 8-bit)")),
+                    {"optimizer": "adamw-8bit"},
+                    QT_TRANSLATE_NOOP("engine", "bitsandbytes 8-bit states; usually the same quality")))
+    if s.seq_len > 256 and s.seq_len // 2 >= min_seq_len(s):  # never shorter than the images' tokens
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Shorten sequences to {tokens} tokens"), tokens=s.seq_len // 2),
+                    {"seq_len": s.seq_len // 2},
+                    QT_TRANSLATE_NOOP("engine", "the model sees shorter contexts: changes what it learns")))
+    if s.world_size > 1 and s.effective_zero < 3 and s.method != "qlora":
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Shard weights, gradients and optimizer states (ZeRO-3 / "
+                                                        "FSDP)")), {"zero_stage": 3, "fsdp": False},
+                    QT_TRANSLATE_NOOP("engine", "more communication: needs a fast interconnect")))
+    if s.world_size > 1 and s.effective_zero < 2 and s.method == "qlora":
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Shard gradients and optimizer states (ZeRO-2)")),
+                    {"zero_stage": 2}, QT_TRANSLATE_NOOP("engine", "more communication")))
+    max_tp = min(s.gpus_per_node, 8)
+    if s.tp * 2 <= max_tp and spec.heads % (s.tp * 2) == 0 and s.world_size % (s.tp * 2 * s.pp * s.cp) == 0:
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Tensor parallelism TP={tp}"), tp=s.tp * 2), {"tp": s.tp * 2},
+                    QT_TRANSLATE_NOOP("engine", "splits every layer across GPUs: needs NVLink-class bandwidth")))
+    if s.pp * 2 <= spec.layers and s.world_size % (s.tp * s.pp * 2 * s.cp) == 0:
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Pipeline parallelism PP={pp}"), pp=s.pp * 2),
+                    {"pp": s.pp * 2, "grad_accum": max(s.grad_accum, s.pp * 2)},
+                    QT_TRANSLATE_NOOP("engine", "pipeline bubbles cost throughput unless many micro-batches are in "
+                                                "flight")))
+    if s.effective_zero >= 1 and s.offload == "none":
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Offload optimizer states to CPU memory")),
+                    {"offload": "optimizer"},
+                    QT_TRANSLATE_NOOP("engine", "several times (up to 10x) slower: PCIe-bound")))
+    return out
+
+
+MIN_SHARE_OF_SHORTFALL = 0.01
+
+
+def suggestions(s: Scenario) -> list[Suggestion]:
+    """Each one-step change in the guide's order, with the memory it saves per GPU."""
+    base = estimate(s)
+    out = []
+    for title, changes, note in _candidates(s):
+        try:
+            changed = s.replace(**changes)
+            result = estimate(changed)
+        except PlannerError:
+            continue
+        out.append(Suggestion(title, changes, base.total_bytes - result.total_bytes, result, note))
+    # A change that saves less than 1% of what is missing is noise next to the others (shortening sequences by a
+    # few tokens that saves 0.6 MiB of an 18 GiB shortfall); when it already fits, the shortfall is the reserve's size.
+    shortfall = max(base.total_bytes - base.capacity_bytes, 0.0) or base.verdict_reserve_bytes
+    return [sug for sug in out if sug.saved_bytes > 0 and sug.saved_bytes >= MIN_SHARE_OF_SHORTFALL * shortfall]

@@ -1,0 +1,28 @@
+"""The scenario: its keys (each declared once), the file format, checks, and the scenario as its
+framework resolves it.
+
+The names below are the format's public ones (engine/scenario/format.py), so
+`from engine.scenario import X` reads as it always did."""
+
+from .format import (  # noqa: F401
+    ATTENTIONS,
+    CHECKPOINTINGS,
+    DEFAULTS,
+    ESTIMATORS,
+    KEY_SPECS,
+    KEYS,
+    MAX_SCENARIO_BYTES,
+    METHODS,
+    OPTIMIZERS,
+    PRECISIONS,
+    SCENARIO_MAXIMA,
+    SCHEMA_VERSION,
+    CustomGpu,
+    CustomModel,
+    Scenario,
+    file_form,
+    lora_target_names,
+    resolve_gpu,
+    resolve_model,
+    scenario_from_dict,
+)

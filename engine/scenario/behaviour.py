@@ -1,0 +1,101 @@
+"""The behaviour a scenario gets: the framework's defaults, overridden by explicit scenario keys."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from ..frameworks.defaults import defaults_for
+
+if TYPE_CHECKING:
+    from ..models.architecture import ModelSpec
+    from . import Scenario
+
+
+@dataclass(frozen=True, slots=True)
+class Behaviour:
+    framework: str
+    cross_entropy: str  # standard | chunked | fused-linear
+    loss_upcast: bool
+    loss_chunks: int
+    loss_chunk_tokens: int
+    op_selective: bool  # per-op selective checkpointing (torchtitan/torchtune), not Megatron's attention core
+    expandable_segments: bool
+    loader: str
+    peak_includes_load: bool
+    main_grads_fp32: bool
+    offload_checkpoints: bool
+    deepspeed_buckets: bool  # ZeRO-3 gathers follow DeepSpeed's live-parameter and prefetch limits
+    quantized_saves_inputs: bool  # QLoRA through bitsandbytes MatMul4Bit, which keeps each layer input
+    compile_loss: bool  # `compile` covers the loss too (not only the transformer blocks)
+    outputs_fp32: bool = False  # logits reach the loss as fp32 (Fabric's convert_output)
+    logits_kept: bool = False  # the loop keeps the logits through backward and the optimizer step
+    quantizes_head: bool = False  # QLoRA quantises the lm_head (from an fp16 copy)
+    te_layers: bool = False  # Megatron-Core's Transformer Engine layers
+    selective_by_modules: bool = False  # "selective" rebuilds the scenario's recompute_modules (Megatron)
+    kernels_save_as_compiled: bool = False  # hand-written kernels save what a compiled layer saves (Unsloth)
+    fused_lora_kernels: bool = False  # fused LoRA autograd functions replace peft's layers (Unsloth)
+
+
+def cross_entropy_path(s: Scenario) -> str:
+    """The loss path the scenario runs: its own choice, or its framework's default."""
+    return _cross_entropy(s.framework, s.cross_entropy)
+
+
+def _cross_entropy(framework: str, cross_entropy: str) -> str:
+    return defaults_for(framework).cross_entropy if cross_entropy == "auto" else cross_entropy
+
+
+def quantizes_head(s: Scenario) -> bool:
+    """QLoRA quantises the lm_head too (Fabric's bitsandbytes plugin replaces every nn.Linear)."""
+    return _quantizes_head(s.framework, s.method)
+
+
+def _quantizes_head(framework: str, method: str) -> bool:
+    return method == "qlora" and defaults_for(framework).quantizes_head
+
+
+def liger_can_patch(s: Scenario, spec: ModelSpec) -> bool:
+    """Transformers' use_liger_kernel=True would patch this model (Llama-style RMSNorm, SwiGLU, no MLA) and the
+    scenario does not already run it."""
+    return (defaults_for(s.framework).offers_liger_kernel and not s.liger_kernels and spec.norm_style == "llama"
+            and spec.mlp_gated and spec.attention != "mla")
+
+
+def behaviour(s: Scenario) -> Behaviour:
+    return _behaviour(s.framework, s.cross_entropy, s.checkpointing, s.expandable_segments, s.main_grads_fp32,
+                      s.zero_stage, s.fsdp, s.method)
+
+
+@lru_cache(maxsize=1024)  # bounded (engine.caches.clear_caches empties it); every scenario of a search shares a few
+def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandable_segments: bool | str,
+               main_grads_fp32: bool | str, zero_stage: int, fsdp: bool, method: str) -> Behaviour:
+    d = defaults_for(framework)
+    ce = _cross_entropy(framework, cross_entropy)
+    op = checkpointing == "op-selective" or (checkpointing == "selective" and d.selective == "op")
+    expandable = d.expandable_segments if expandable_segments == "auto" else bool(expandable_segments)
+    main_fp32 = d.main_grads_fp32 if main_grads_fp32 == "auto" else bool(main_grads_fp32)
+    return Behaviour(
+        framework=framework,
+        cross_entropy=ce,
+        loss_upcast=d.loss_upcast if ce == d.cross_entropy else ce != "fused-linear",
+        loss_chunks=d.loss_chunks if ce == d.cross_entropy and d.loss_chunks else 8,
+        loss_chunk_tokens=d.loss_chunk_tokens if ce == d.cross_entropy else 0,
+        op_selective=op,
+        expandable_segments=expandable,
+        loader=d.loader,
+        peak_includes_load=d.peak_includes_load,
+        main_grads_fp32=main_fp32,
+        offload_checkpoints=d.offload_checkpoints and checkpointing == "full",
+        deepspeed_buckets=d.zero_bucket_settings and zero_stage == 3 and not fsdp,
+        quantized_saves_inputs=d.qlora_kernel == "bitsandbytes",
+        compile_loss=d.compile_covers_loss,
+        outputs_fp32=d.outputs_fp32,
+        logits_kept=d.logits_kept,
+        quantizes_head=_quantizes_head(framework, method),
+        te_layers=d.te_layers,
+        selective_by_modules=d.selective_by_modules,
+        kernels_save_as_compiled=d.kernels_save_as_compiled,
+        fused_lora_kernels=d.fused_lora_kernels,
+    )

@@ -1,0 +1,371 @@
+"""The scenario file (schema_version 1): one flat JSON object, validated key by key.
+
+Every key is declared once, as a field of `Scenario` below (engine/scenario/keys.py says how): `DEFAULTS`, the parser, the
+bounds, `python main.py schema`, docs/scenario-format.md and the window's choice lists are derived from the fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ScenarioError
+from ..frameworks.defaults import CROSS_ENTROPIES, FRAMEWORKS
+from ..frameworks.megatron_layer import RECOMPUTE_MODULES
+from ..frameworks.model import as_built
+from ..input_bounds import ANY_COUNT_MAX, NAME_MAX_CHARS, NOTES_MAX_CHARS, check_scenario_numbers
+from ..messages import QT_TRANSLATE_NOOP
+from ..models.architecture import ModelSpec
+from ..models.base_storage import BASE_STORAGE_MEANING, BASE_STORAGES
+from ..models.presets import GpuPreset, get_gpu, model_spec_for
+from .consistency import check_consistency, default_lora_targets, lora_target_names  # noqa: F401 - re-exported
+from .custom_parts import (  # noqa: F401 - re-exported
+    CUSTOM_GPU_DESCRIPTIVE,
+    CUSTOM_GPU_FIELDS,
+    CustomGpu,
+    CustomModel,
+    custom_model_spec,
+    parse_gpu_value,
+    parse_model_value,
+)
+from .keys import (
+    LABEL,
+    REQUIRED,
+    TIME_ONLY,
+    Choice,
+    Count,
+    Flag,
+    KeySpec,
+    Names,
+    Number,
+    Parsed,
+    Text,
+    WholeNumber,
+    declared_keys,
+    key,
+)
+from .time_keys import (  # noqa: F401 - re-exported
+    ATTENTION_KERNELS,
+    BANDWIDTH_BYTES_PER_S_RANGE,
+    CUSTOM_GPU_SPEED_KEYS,
+    FP8_RECIPES,
+    LINK_BANDWIDTH_OR_NULL,
+    MOE_TOKEN_DISPATCHERS,
+    POSITIVE_OR_NULL,
+    parse_calibration,
+    parse_gpu_speed,
+    parse_tokens_to_train,
+)
+
+SCHEMA_VERSION = 1
+MAX_SCENARIO_BYTES = 8 * 1024 * 1024
+
+METHODS = ("full", "freeze", "lora", "qlora")
+PRECISIONS = ("fp32", "amp-bf16", "amp-fp16", "bf16", "fp16", "mixed-bf16", "mixed-fp16", "fp8")
+OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "adamw-8bit-paged", "sgd", "sgd-momentum", "adafactor")
+ATTENTIONS = ("sdpa", "flash", "eager")
+CHECKPOINTINGS = ("none", "full", "selective", "op-selective")
+FREEZE_SIDES = ("bottom", "top")
+OFFLOADS = ("none", "optimizer", "optimizer+params")
+PP_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b")
+ESTIMATORS = ("detailed", "seed-per-op", "seed-k-factor", "seed-alpha")
+ADAPTER_DTYPES = ("fp32", "compute")
+VISION_TOWER_MODES = ("frozen", "trained")
+MODULES_TO_SAVE = ("embed_tokens", "lm_head")
+
+# where a key counts (KeySpec.applies_to): shown in the documentation
+LORA = "method lora, qlora"
+DEEPSPEED = "framework deepspeed"
+MEGATRON = "framework megatron"
+VISION = "vision-language models"
+
+
+def parse_lora_targets(targets: Any) -> tuple[str, ...] | str:
+    if targets in ("all-linear", "attention"):
+        return targets
+    if isinstance(targets, list) and targets and all(isinstance(t, str) and t for t in targets):
+        return tuple(dict.fromkeys(targets))
+    raise ScenarioError(
+        "lora_targets",
+        QT_TRANSLATE_NOOP("engine", 'must be "all-linear", "attention" or a non-empty list of module names.'),
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Scenario:
+    """A validated scenario. Each field is the one declaration of its key (engine/scenario/keys.py): default, meaning,
+    check and bounds; the parser, `main.py schema`, docs/scenario-format.md and the window's choices derive from it.
+    The order is the order of the file format documentation."""
+
+    name: str = key("Untitled scenario", "shown in the window title and the library", Text(NAME_MAX_CHARS),
+                    affects=LABEL)
+    notes: str = key("", "free text", Text(NOTES_MAX_CHARS), affects=LABEL)
+    model: str | CustomModel = key(REQUIRED, 'preset id (e.g. "llama-3-8b") or {"name": ..., "hf_config": '
+                                   '{config.json}}; required', Parsed(parse_model_value, "preset id or object"))
+    gpu: str | CustomGpu = key("h100-sxm-80gb", 'preset id or {"name": ..., "memory_bytes": N}',
+                               Parsed(parse_gpu_value, "preset id or object"))
+    gpus_per_node: int = key(1, "GPUs in each node", WholeNumber(1, 1024))
+    # the largest clusters have ~10^5 GPUs; the longest released contexts are 10^7 tokens
+    nodes: int = key(1, "nodes; world size = gpus_per_node x nodes", WholeNumber(1, 100_000))
+    method: str = key("full", "what is trained: every weight, all but some frozen layers, LoRA adapters, or LoRA "
+                      "adapters over a quantised base", Choice(METHODS))
+    precision: str = key("amp-bf16", "number formats of the weights and the compute", Choice(PRECISIONS))
+    optimizer: str = key("adamw", "adamw = PyTorch's default foreach AdamW", Choice(OPTIMIZERS))
+    micro_batch: int = key(1, "sequences per GPU per forward pass", WholeNumber(1, 1_000_000))
+    seq_len: int = key(2048, "tokens per sequence", WholeNumber(1, 100_000_000))
+    grad_accum: int = key(1, "micro-batches accumulated per optimizer step", WholeNumber(1, 1_000_000))
+    attention: str = key("sdpa", "attention implementation (eager keeps the whole score matrix)", Choice(ATTENTIONS))
+    checkpointing: str = key("none", "activation checkpointing; selective: as the framework means it, Megatron's "
+                             "attention-core recompute or torchtune/torchtitan's per-op policy; op-selective: "
+                             "torchtitan's per-op policy, which saves every other matmul output and attention",
+                             Choice(CHECKPOINTINGS))
+    lora_rank: int = key(16, "LoRA rank r (lora / qlora)", WholeNumber(1, 65_536), applies_to=LORA)
+    lora_targets: tuple[str, ...] | str = key(
+        ["q_proj", "v_proj"], 'module names, "attention" (all attention projections) or "all-linear"',
+        Parsed(parse_lora_targets, '"all-linear" | "attention" | list of module names',
+               ("all-linear", "attention", ["q_proj", "v_proj"])), applies_to=LORA)
+    lora_alpha: float = key(32, "LoRA scaling numerator (no effect on memory; kept so peft settings round-trip)",
+                            Number(0, 1_000_000, QT_TRANSLATE_NOOP("engine", "must be a positive number, not {p!r}."),
+                                   maximum=1_000_000), affects=LABEL, applies_to=LORA)
+    lora_adapter_dtype: str = key("fp32", "fp32: peft's default upcast; compute: adapters in the compute dtype",
+                                  Choice(ADAPTER_DTYPES), applies_to=LORA)
+    frozen_layers: int = key(0, "decoder layers frozen (method freeze)", WholeNumber(0, 100_000),
+                             applies_to="method freeze")
+    freeze_embeddings: bool = key(True, "freeze the token embeddings too (method freeze)", Flag(),
+                                  applies_to="method freeze")
+    freeze_from: str = key("bottom", "which end the frozen layers are taken from", Choice(FREEZE_SIDES),
+                           applies_to="method freeze")
+    qlora_bits: int = key(4, "4 (NF4) | 8 (LLM.int8) base weights (qlora)", WholeNumber(
+        1, allowed=(4, 8), allowed_text=QT_TRANSLATE_NOOP("engine", "must be 4 or 8, not {p}.")),
+                          applies_to="method qlora")
+    qlora_double_quant: bool = key(True, "quantise the quantisation constants too (qlora)", Flag(),
+                                   applies_to="method qlora")
+    base_storage: str = key("compute", BASE_STORAGE_MEANING, Choice(BASE_STORAGES), applies_to=LORA)
+    # no parallel degree exceeds a few thousand
+    tp: int = key(1, "tensor parallel degree", WholeNumber(1, 4096))
+    pp: int = key(1, "pipeline parallel degree", WholeNumber(1, 4096))
+    pp_schedule: str = key("1f1b", "pipeline schedule: micro-batches kept in flight per stage", Choice(PP_SCHEDULES),
+                           applies_to="pp > 1")
+    vpp: int = key(1, "virtual pipeline stages (model chunks) per rank; more than 1 needs pp_schedule "
+                   "interleaved-1f1b", WholeNumber(1, 1024), applies_to="pp > 1")
+    ep: int = key(1, "expert parallel degree (MoE)", WholeNumber(1, 4096), applies_to="mixture-of-experts models")
+    cp: int = key(1, "context parallel degree", WholeNumber(1, 4096))
+    sequence_parallel: bool = key(False, "shard norms/residual activations over tp", Flag(), applies_to="tp > 1")
+    loss_parallel: bool | str = key("auto", "vocabulary-parallel loss (on in torchtitan and Megatron)",
+                                    Flag(auto=True), applies_to="tp > 1")
+    zero_stage: int = key(0, "0 | 1 (optimizer states) | 2 (+ gradients) | 3 (+ weights)", WholeNumber(
+        0, allowed=(0, 1, 2, 3), allowed_text=QT_TRANSLATE_NOOP("engine", "must be 0, 1, 2 or 3, not {p}.")))
+    fsdp: bool = key(False, "PyTorch FSDP FULL_SHARD, the same as ZeRO-3", Flag())
+    reshard_after_forward: bool = key(True, "FSDP/ZeRO-3 frees each layer's gathered weights after its forward "
+                                      "(false keeps them from forward to backward)", Flag(),
+                                      applies_to="fsdp or zero_stage 3")
+    offload: str = key("none", "to CPU memory", Choice(OFFLOADS))
+    lora_dropout: float = key(0.0, "LoRA dropout probability (peft lora_dropout): above 0 each adapter keeps its "
+                              "dropped input and mask", Number(0, 1, QT_TRANSLATE_NOOP(
+                                  "engine", "must be a probability from 0 to 0.99, not {p!r}."), low_inclusive=True,
+                                  high_inclusive=False, to_float=True), applies_to=LORA)
+    framework: str = key("huggingface", "sets the defaults below as that framework's current release does; "
+                         "huggingface covers Trainer, TRL, accelerate, axolotl, LLaMA-Factory, ms-swift",
+                         Choice(FRAMEWORKS))
+    cross_entropy: str = key("auto", "auto: the framework's loss; standard: fp32 logits of the whole batch; chunked: "
+                             "logits per chunk; fused: one kernel over the logits in their own dtype, as flash-attn's "
+                             "(llm-foundry's default); te: Transformer Engine's parallel cross-entropy, one kernel "
+                             "that writes the fp32 gradient in forward (Megatron cross_entropy_fusion_impl te); "
+                             "fused-linear: lm_head fused with the loss, logits never materialised, as "
+                             "Liger/Unsloth/Cut-Cross-Entropy", Choice(CROSS_ENTROPIES))
+    compile: bool = key(False, "torch.compile the model (fused elementwise ops save fewer intermediates)", Flag())
+    liger_kernels: bool = key(False, "Liger-Kernel's RMSNorm, SwiGLU and RoPE patched into the model (transformers "
+                              "use_liger_kernel, NeMo AutoModel's default, LLaMA-Factory enable_liger_kernel, axolotl "
+                              "liger_rms_norm): a norm keeps only its input, the MLP only its gate and up outputs",
+                              Flag())
+    activation_offload: bool = key(False, "move saved activations to CPU memory during the forward pass (torchtune)",
+                                   Flag())
+    optimizer_in_backward: bool = key(False, "step each parameter as soon as its gradient is ready (torchtune "
+                                      "optimizer_in_bwd): no full set of gradients; needs grad_accum 1", Flag())
+    modules_to_save: tuple[str, ...] = key(
+        [], 'peft modules_to_save: fully trained copies of "embed_tokens" and/or "lm_head" (lora / qlora)',
+        Names(MODULES_TO_SAVE, " and/or ".join(MODULES_TO_SAVE)), applies_to=LORA)
+    expandable_segments: bool | str = key("auto", "the framework's launcher setting: "
+                                          "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", Flag(auto=True))
+    reduce_bucket_size: int = key(500_000_000, "DeepSpeed ZeRO-1/2 gradient reduce bucket, elements", Count(),
+                                  applies_to=DEEPSPEED)
+    allgather_bucket_size: int = key(500_000_000, "DeepSpeed ZeRO-1/2 parameter all-gather bucket, elements",
+                                     Count(), applies_to=DEEPSPEED)
+    stage3_max_live_parameters: int = key(1_000_000_000, "DeepSpeed ZeRO-3: most gathered parameters alive at once",
+                                          Count(), applies_to=DEEPSPEED)
+    stage3_prefetch_bucket_size: int = key(50_000_000, "DeepSpeed ZeRO-3: parameters gathered ahead of use, elements",
+                                           Count(), applies_to=DEEPSPEED)
+    distributed_optimizer: bool = key(False, "Megatron --use-distributed-optimizer: fp32 master weights and optimizer "
+                                      "states sharded over data-parallel ranks", Flag(), applies_to=MEGATRON)
+    main_grads_fp32: bool | str = key("auto", "Megatron (auto: true): gradients accumulated in an fp32 buffer",
+                                      Flag(auto=True), applies_to=MEGATRON)
+    recompute_modules: tuple[str, ...] = key(
+        ["core_attn"], 'Megatron recompute_modules: what checkpointing "selective" rebuilds in backward under the '
+        "megatron framework, any of " + ", ".join(RECOMPUTE_MODULES) + " (Megatron's default: the attention core)",
+        Names(RECOMPUTE_MODULES, ", ".join(RECOMPUTE_MODULES)), applies_to=MEGATRON)
+    activation_offload_layers: int = key(
+        0, "Megatron cpu_offloading_num_layers: decoder layers whose saved activations Transformer Engine's CPU "
+        "offload moves to CPU memory (the others stay on the GPU)", Count(zero=True), applies_to=MEGATRON)
+    pipeline_split_accounts_for: tuple[str, ...] = key(
+        [], 'Megatron account_for_embedding_in_pipeline_split / account_for_loss_in_pipeline_split: "embedding" and/or '
+        '"loss" count as one layer each when the layers are split over pipeline stages (the first/last stage builds '
+        "one decoder layer fewer)", Names(("embedding", "loss"), "embedding and/or loss"), applies_to=MEGATRON)
+    host_memory_bytes: int | None = key(None, "CPU memory of one node in bytes, checked against what offloading and "
+                                        "loading need (null: not checked)", Count(null=True))
+    estimator: str = key("detailed", "which model computes the breakdown: the per-tensor one or a seed's formula",
+                         Choice(ESTIMATORS))
+    k_factor: float = key(3.0, "K of the seed-k-factor estimator", Number(0, 100, QT_TRANSLATE_NOOP(
+        "engine", "must be a number between 0 and 100, not {p!r}."), to_float=True),
+                          applies_to="estimator seed-k-factor")
+    reserve: str | float = key("auto", '"auto" (the seeds\' table) or a fraction of the peak kept free',
+                               Number(0, 1, QT_TRANSLATE_NOOP(
+                                   "engine", 'must be "auto" or a fraction from 0 to 0.99, not {p!r}.'),
+                                   low_inclusive=True, high_inclusive=False, auto=True, to_float=True))
+    # vision-language inputs: a video at a few frames per second is hundreds of images; no processor takes images
+    # larger than a few thousand pixels a side (Qwen2.5-VL resizes to at most 3,584), so these are generous
+    images_per_sample: int = key(0, "images in each sequence (vision-language models); seq_len counts their tokens "
+                                 "too", WholeNumber(0, 10_000), applies_to=VISION)
+    image_resolution: int = key(0, "image side in pixels (0: the vision tower's native size)",
+                                WholeNumber(0, 65_536), applies_to=VISION)
+    vision_tower: str = key("frozen", "vision-language models: train the tower and projector?",
+                            Choice(VISION_TOWER_MODES), applies_to=VISION)
+    attention_kernel: str = key("auto", "fused attention kernel for the time model; auto: the framework's default",
+                                Choice(ATTENTION_KERNELS), affects=TIME_ONLY)
+    moe_token_dispatcher_type: str = key(
+        "alltoall", "Megatron's MoE token dispatcher, for the time model: alltoall sends each routed copy of a token "
+        "to its expert's rank; allgather gathers every rank's tokens; flex (DeepEP / HybridEP) sends a token once to "
+        "each other node that holds one of its experts and forwards it inside the node over NVLink",
+        Choice(MOE_TOKEN_DISPATCHERS), applies_to="mixture-of-experts models")
+    fp8_recipe: str = key("auto", "how fp8 training scales its GEMM operands, Megatron's names: delayed (amax "
+                          "history), tensorwise (current scaling), mxfp8 (1x32 blocks, Blackwell), blockwise (1x128 "
+                          "and 128x128 blocks); auto: the framework's default, delayed scaling in Transformer Engine "
+                          "and tensorwise in torchtitan", Choice(FP8_RECIPES), applies_to="precision fp8")
+    intra_node_bandwidth_bytes_per_s: float | None = key(
+        None, "GPU-to-GPU bandwidth inside a node, one direction (null: the GPU's own NVLink/PCIe figure)",
+        Number(*BANDWIDTH_BYTES_PER_S_RANGE, LINK_BANDWIDTH_OR_NULL, low_inclusive=True, null=True), affects=TIME_ONLY)
+    inter_node_bandwidth_bytes_per_s: float | None = key(
+        None, "network bandwidth per GPU between nodes, one direction (null: the GPU's usual cluster network)",
+        Number(*BANDWIDTH_BYTES_PER_S_RANGE, LINK_BANDWIDTH_OR_NULL, low_inclusive=True, null=True), affects=TIME_ONLY)
+    tokens_to_train: int | None = key(None, "tokens of the whole run, for time to train, GPU-hours and cost (null: "
+                                      "not asked)", Parsed(parse_tokens_to_train, "whole number or null",
+                                                           (None, 10**9)), affects=TIME_ONLY)
+    gpu_hour_price: float | None = key(None, "price of one GPU for one hour, any currency (null: no cost shown)",
+                                       Number(0, math.inf, POSITIVE_OR_NULL, null=True), affects=TIME_ONLY)
+    time_calibration: tuple[float, float] | None = key(
+        None, '{"measured_step_seconds": M, "predicted_step_seconds": P} from one measured step: times are scaled '
+        "by M / P (each 1 us to 1e7 s, M / P from 0.1 to 10; set aside when it would mean MFU over 100%)",
+        Parsed(parse_calibration, "object or null", (
+            None, {"measured_step_seconds": 2.0, "predicted_step_seconds": 1.0})), affects=TIME_ONLY)
+
+    @property
+    def world_size(self) -> int:
+        return self.gpus_per_node * self.nodes
+
+    @property
+    def dp(self) -> int:
+        return self.world_size // (self.tp * self.pp * self.cp)
+
+    @property
+    def effective_zero(self) -> int:
+        return 3 if self.fsdp else self.zero_stage
+
+    def with_unchecked(self, **changes: Any) -> Scenario:
+        """A copy with some keys changed, in engine form and NOT validated: for search loops whose values are
+        valid by construction (about 4x faster than dataclasses.replace, which runs __init__)."""
+        new = object.__new__(Scenario)
+        for name in _FIELD_NAMES:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
+
+    def replace(self, **changes: Any) -> Scenario:
+        """A validated copy with some keys changed (values in file form or engine form)."""
+        data = self.to_dict()
+        data.update({k: file_form(v) for k, v in changes.items()})
+        return scenario_from_dict(data)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"schema_version": SCHEMA_VERSION}
+        for f in dataclasses.fields(self):
+            out[f.name] = file_form(getattr(self, f.name))
+        return out
+
+
+KEYS: tuple[KeySpec, ...] = declared_keys(Scenario)
+KEY_SPECS: dict[str, KeySpec] = {k.name: k for k in KEYS}
+_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Scenario))
+_SCHEMA_VERSION_KEY = KeySpec("schema_version", SCHEMA_VERSION, "file format version", WholeNumber(1))
+# The largest number each key accepts, checked on the whole object before any key is parsed.
+SCENARIO_MAXIMA: dict[str, int | float] = {k.name: k.maximum for k in KEYS if k.maximum is not None
+                                           and k.maximum < ANY_COUNT_MAX}
+
+
+def meaning_text(spec: KeySpec) -> str:
+    """The key's meaning as documented: a choice key leads with its words."""
+    if isinstance(spec.check, Choice):
+        words = " | ".join(spec.check.options)
+        return f"{words} ({spec.meaning})" if spec.meaning else words
+    return spec.meaning
+
+
+# key: (default, meaning), in the order of the file format documentation (derived from the declarations).
+DEFAULTS: dict[str, tuple[Any, str]] = {
+    spec.name: (None if spec.default is REQUIRED else spec.default, meaning_text(spec))
+    for spec in (_SCHEMA_VERSION_KEY, *KEYS)
+}
+
+
+def file_form(value: Any) -> Any:
+    if isinstance(value, CustomModel):
+        return {"name": value.name, "hf_config": value.hf_config}
+    if isinstance(value, CustomGpu):
+        return {"name": value.name, "memory_bytes": value.memory_bytes, **dict(value.speed)}
+    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, float) for v in value):
+        return {"measured_step_seconds": value[0], "predicted_step_seconds": value[1]}  # time_calibration
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def scenario_from_dict(data: Any) -> Scenario:
+    """Validate a scenario object (as read from JSON) and build the engine's Scenario."""
+    if not isinstance(data, dict):
+        raise ScenarioError("scenario", QT_TRANSLATE_NOOP("engine", "a scenario file must hold one JSON object."))
+    unknown = [k for k in data if k not in DEFAULTS]
+    if unknown:
+        raise ScenarioError(
+            unknown[0], QT_TRANSLATE_NOOP("engine", "is not a scenario key. Known keys: {p}."), p=", ".join(DEFAULTS)
+        )
+    check_scenario_numbers(data, SCENARIO_MAXIMA)
+    version = data.get("schema_version", SCHEMA_VERSION)
+    if type(version) is not int or version != SCHEMA_VERSION:  # true and 1.0 equal 1 in Python, not in the format
+        raise ScenarioError(
+            "schema_version",
+            QT_TRANSLATE_NOOP("engine", "this version reads schema_version {SCHEMA_VERSION}, not {version!r}."),
+            SCHEMA_VERSION=SCHEMA_VERSION,
+            version=version,
+        )
+    if "model" not in data:
+        raise ScenarioError("model", QT_TRANSLATE_NOOP("engine", "is required: which model is being trained?"))
+    kw = {spec.name: spec.check.parse(spec.name, data[spec.name]) for spec in KEYS if spec.name in data}
+    scenario = Scenario(**kw)
+    spec = resolve_model(scenario)
+    if "lora_targets" not in data:  # peft's default for this architecture (q_proj+v_proj, or phi-3's fused qkv_proj)
+        scenario = scenario.with_unchecked(lora_targets=default_lora_targets(spec))
+    check_consistency(scenario, spec)
+    return scenario
+
+
+def resolve_model(s: Scenario) -> ModelSpec:
+    """The model the scenario's framework builds (litgpt unties a tied lm_head)."""
+    spec = custom_model_spec(s.model) if isinstance(s.model, CustomModel) else model_spec_for(s.model)
+    return as_built(spec, s.framework)
+
+
+def resolve_gpu(s: Scenario) -> tuple[str, int]:
+    """(display name, usable capacity in bytes) of the scenario's card."""
+    if isinstance(s.gpu, CustomGpu):
+        return s.gpu.name, s.gpu.memory_bytes
+    preset: GpuPreset = get_gpu(s.gpu)
+    return preset.name, preset.usable_bytes

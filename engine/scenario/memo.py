@@ -1,0 +1,60 @@
+"""Memo tables for results that depend on only some of a scenario's keys.
+
+A what-if edit changes one key; a layout search changes a few. A part of the estimate that does not read the
+changed keys (the model states do not read the batch or the sequence length) is then looked up instead of
+recomputed. Each table names the keys its function does NOT read; tests/test_memo_keys.py runs every table's
+function on scenarios that record which keys they read, so a key read but declared ignored fails the suite."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Hashable
+from operator import attrgetter
+from typing import Any
+
+from . import Scenario
+
+_TABLES: list[ScenarioMemo] = []
+
+
+class ScenarioMemo:
+    """Results keyed on every scenario key except `ignores`, plus whatever else the caller adds to the key."""
+
+    def __init__(self, name: str, ignores: frozenset[str], limit: int = 8192) -> None:
+        unknown = ignores - {f.name for f in dataclasses.fields(Scenario)}
+        if unknown:
+            raise ValueError(f"{name}: not scenario keys: {sorted(unknown)}")
+        self.name = name
+        self.ignores = ignores
+        self._key_of = attrgetter(*(f.name for f in dataclasses.fields(Scenario) if f.name not in ignores))
+        self._entries: dict[tuple, Any] = {}
+        self._limit = limit
+        _TABLES.append(self)
+
+    def key(self, s: Scenario, *extra: Hashable) -> tuple:
+        return (self._key_of(s), *extra)
+
+    def get(self, key: tuple) -> Any:
+        return self._entries.get(key)
+
+    def put(self, key: tuple, value: Any) -> Any:
+        if len(self._entries) >= self._limit:  # bounded: a long search or session never grows it further
+            self._entries.clear()
+        self._entries[key] = value
+        return value
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+    def forget(self) -> None:
+        """Drop the table from the registry (a table made for a while, e.g. by a test)."""
+        self._entries.clear()
+        if self in _TABLES:
+            _TABLES.remove(self)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def memo_tables() -> list[ScenarioMemo]:
+    return list(_TABLES)

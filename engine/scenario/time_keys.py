@@ -1,0 +1,106 @@
+"""What the time model's scenario keys accept (issue 13): their choices and bounds, the run length, the calibration
+and a custom GPU's speed figures. The keys themselves are declared in engine/scenario.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import ScenarioError
+from ..messages import QT_TRANSLATE_NOOP
+
+ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn")
+MOE_TOKEN_DISPATCHERS = ("alltoall", "allgather", "flex")
+FP8_RECIPES = ("auto", "delayed", "tensorwise", "mxfp8", "blockwise")
+POSITIVE_OR_NULL = QT_TRANSLATE_NOOP("engine", "must be a positive number or null, not {p!r}.")
+LINK_BANDWIDTH_OR_NULL = QT_TRANSLATE_NOOP("engine", "must be from {low:g} to {high:g} bytes per second (1 MB/s to "
+                                                     "1 PB/s) or null, not {p!r}.")
+# The speed figures a custom GPU may carry (all optional).
+CUSTOM_GPU_SPEED_KEYS = ("bf16_tflops", "fp16_tflops", "fp32_tflops", "fp8_tflops", "memory_bandwidth_bytes_per_s",
+                         "interconnect_bandwidth_bytes_per_s", "pcie_generation")
+# Bounds of the speed figures. Below 1 MB/s (slower than USB 2.0) or 1 GFLOP/s (one phone core) no GPU trains
+# anything and the step time runs toward infinity (1e-300 B/s once made it infinite); above 1 PB/s or 1 EFLOP/s
+# per GPU (over 100x today's fastest HBM, 8 TB/s, and fp8 peak, 4.5 PFLOP/s) the time rounds to zero.
+BANDWIDTH_BYTES_PER_S_RANGE = (1e6, 1e15)
+TFLOPS_RANGE = (1e-3, 1e6)
+PCIE_GENERATION_RANGE = (1, 10)
+# fp8 dense peak is twice bf16's on every card in presets/gpus.json (at most 2.03x, L40S); a custom card claiming
+# more would show MFU over 100% (MFU counts fp8 runs against the bf16 peak).
+FP8_OVER_BF16_MAX = 2.1
+# A calibration scales every time by measured / predicted. The time model is within tens of percent of published
+# runs (tests/test_speed_accuracy.py): a measured step more than 10x off the prediction was taken of another set-up
+# (or in ms entered as s), and 1e308 / 5e-324 made every time infinite. A step is 1 microsecond to 115 days.
+CALIBRATION_FACTOR_RANGE = (0.1, 10.0)
+CALIBRATION_STEP_SECONDS_RANGE = (1e-6, 1e7)
+
+
+def _positive(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float) and value > 0
+
+
+def _within(value: Any, bounds: tuple[float, float]) -> bool:
+    return _positive(value) and bounds[0] <= value <= bounds[1]
+
+
+def _speed_bounds(key: str) -> tuple[float, float]:
+    if key.endswith("_tflops"):
+        return TFLOPS_RANGE
+    return PCIE_GENERATION_RANGE if key == "pcie_generation" else BANDWIDTH_BYTES_PER_S_RANGE
+
+
+def parse_gpu_speed(value: dict[str, Any]) -> tuple[tuple[str, float], ...]:
+    """The speed figures of a custom GPU object, validated against their bounds."""
+    speed = []
+    for key in CUSTOM_GPU_SPEED_KEYS:
+        v = value.get(key)
+        if v is None:
+            continue
+        if not _positive(v):
+            raise ScenarioError("gpu", QT_TRANSLATE_NOOP("engine", "{field} of a custom GPU must be a positive number, "
+                                                                   "not {v!r}."), field=key, v=v)
+        low, high = _speed_bounds(key)
+        if not low <= v <= high:
+            raise ScenarioError("gpu", QT_TRANSLATE_NOOP("engine", "{field} of a custom GPU must be from {low:g} to "
+                                                                   "{high:g}, not {v:.3g}."),
+                                field=key, low=low, high=high, v=float(v))
+        speed.append((key, v))
+    given = dict(speed)
+    # MFU of an fp8 run counts against the bf16 peak, which falls back to fp16, then fp32, when not given
+    half = given.get("bf16_tflops") or given.get("fp16_tflops") or given.get("fp32_tflops")
+    if half and given.get("fp8_tflops", 0) > FP8_OVER_BF16_MAX * half:
+        raise ScenarioError("gpu", QT_TRANSLATE_NOOP("engine", "fp8_tflops of a custom GPU must be at most {ratio} "
+                                                               "times its bf16_tflops (or, without one, its fp16 or "
+                                                               "fp32 figure), as on every GPU known."),
+                            ratio=FP8_OVER_BF16_MAX)
+    return tuple(speed)
+
+
+def parse_tokens_to_train(tokens: Any) -> int | None:
+    if tokens is None:
+        return None
+    if isinstance(tokens, float) and tokens.is_integer():
+        tokens = int(tokens)
+    if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
+        raise ScenarioError("tokens_to_train", QT_TRANSLATE_NOOP("engine", "must be a whole number of tokens (at "
+                                                                           "least 1) or null, not {v!r}."), v=tokens)
+    return tokens
+
+
+def parse_calibration(value: Any) -> tuple[float, float] | None:
+    if value is None:
+        return None
+    pair = (value.get("measured_step_seconds"), value.get("predicted_step_seconds")) if isinstance(value, dict) else ()
+    if len(pair) != 2 or not all(_positive(v) for v in pair):
+        raise ScenarioError("time_calibration", QT_TRANSLATE_NOOP(
+            "engine", 'must be {{"measured_step_seconds": M, "predicted_step_seconds": P}} with two positive numbers.'))
+    measured, predicted = float(pair[0]), float(pair[1])
+    low, high = CALIBRATION_STEP_SECONDS_RANGE
+    if not (low <= measured <= high and low <= predicted <= high):
+        raise ScenarioError("time_calibration", QT_TRANSLATE_NOOP(
+            "engine", "the measured and predicted step times must each be from {low:g} to {high:g} seconds."),
+            low=low, high=high)
+    if not CALIBRATION_FACTOR_RANGE[0] <= measured / predicted <= CALIBRATION_FACTOR_RANGE[1]:
+        raise ScenarioError("time_calibration", QT_TRANSLATE_NOOP(
+            "engine", "the measured step ({measured:.3g} s) is more than {limit:g} times off the predicted one "
+            "({predicted:.3g} s): it was measured on another set-up, or in other units."),
+            measured=measured, predicted=predicted, limit=CALIBRATION_FACTOR_RANGE[1])
+    return measured, predicted
