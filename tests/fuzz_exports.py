@@ -22,12 +22,10 @@
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import random
 import shlex
-import signal
 import stat
 import subprocess
 import sys
@@ -43,9 +41,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
+from fuzz_cli import Hang, run_cli  # noqa: E402
 from test_config_export import SCENARIOS  # noqa: E402
 
-from engine.cli import main as cli_main  # noqa: E402
 from engine.configs import EXPORT_FORMATS, export_config  # noqa: E402
 from engine.errors import PlannerError  # noqa: E402
 from engine.scenario import scenario_from_dict  # noqa: E402
@@ -127,14 +125,6 @@ TARGETS = ("new", "existing", "existing-force", "scenario", "scenario-force", "l
 ALLOWED = {"new", "existing-force", "link-folder-new"} | ({"read-only-folder"} if os.geteuid() == 0 else set())
 
 
-class Hang(Exception):
-    pass
-
-
-def _alarm(_signum: int, _frame: object) -> None:
-    raise Hang
-
-
 def snapshot(paths: list[Path]) -> dict[str, tuple]:
     """What must not change: type, inode, device number, link target and bytes of each entry (links not followed)."""
     out: dict[str, tuple] = {}
@@ -200,22 +190,6 @@ def make_target(kind: str, folder: Path, scenario: Path) -> tuple[str, list[str]
     return str(target), extra, [*dict.fromkeys(watched)]
 
 
-def run_cli(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(CASE_SECONDS)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = cli_main(argv)
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else 2
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-    return code, out.getvalue(), err.getvalue()
-
-
 def output_case(rng: random.Random, folder: Path, scenario_bytes: bytes, tried: Counter) -> tuple[str, str]:
     kind = rng.choice(TARGETS)
     tried[kind] += 1
@@ -225,7 +199,7 @@ def output_case(rng: random.Random, folder: Path, scenario_bytes: bytes, tried: 
     target, extra, watched = make_target(kind, folder, scenario)
     before = snapshot(watched)
     try:
-        code, out, err = run_cli(["export-config", str(scenario), "--to", fmt, "-o", target, *extra])
+        code, out, err = run_cli(["export-config", str(scenario), "--to", fmt, "-o", target, *extra], CASE_SECONDS)
     except Hang:
         return "hang", kind
     except Exception as exc:  # noqa: BLE001 - what the fuzzer counts

@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import json
 import math
 import os
 import random
-import signal
 import subprocess
 import sys
 import tempfile
@@ -39,6 +37,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import fuzz_imports  # noqa: E402  (issue 28: config imports)
+from fuzz_cli import Hang, run_cli, time_limit  # noqa: E402
 from fuzz_exports import fuzz_exports  # noqa: E402 - issue 28: exports parsed back, -o onto hostile targets
 from fuzz_local import fuzz_local  # noqa: E402
 from fuzz_time import fuzz_time  # noqa: E402
@@ -173,14 +172,6 @@ def cli_cases(n: int, seed: int) -> list[Case]:
     return cases
 
 
-class Hang(Exception):
-    pass
-
-
-def _alarm(_signum, _frame):
-    raise Hang
-
-
 def sane_json(text: str) -> str | None:
     """None when an estimate's JSON is sane, else what is absurd about it."""
     data = json.loads(text)
@@ -203,30 +194,18 @@ def sane_json(text: str) -> str | None:
 
 def run_in_process(case: Case, folder: Path) -> tuple[str, str]:
     """(outcome, detail) of one case run by engine.cli.main in this process."""
-    from engine.cli import main as cli_main
-
     argv = list(case.argv)
     if case.content is not None:
         path = folder / "case.json"
         path.write_bytes(case.content)
         argv = [str(path) if a == "{file}" else a for a in argv]
-    out, err = io.StringIO(), io.StringIO()
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(CASE_SECONDS)
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = cli_main(argv)
-            except SystemExit as exc:  # argparse
-                code = exc.code if isinstance(exc.code, int) else 2
+        code, out, err = run_cli(argv, CASE_SECONDS)
     except Hang:
         return "hang", case.name
     except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
         return "traceback", f"{case.name}: {type(exc).__name__}: {exc}"[:300]
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-    return classify(code, out.getvalue(), err.getvalue(), case, "--json" in argv)
+    return classify(code, out, err, case, "--json" in argv)
 
 
 def classify(code: int, out: str, err: str, case: Case, is_json: bool) -> tuple[str, str]:
@@ -358,36 +337,32 @@ def fuzz_folders(count: int, seed: int) -> Counter:
             # what the poisons themselves put there (a link made through a linked quarantine/ lands outside)
             outside_before = _snapshot(outside)
             os.environ["LLM_MEMORY_PLANNER_HOME"] = str(home)
-            old = signal.signal(signal.SIGALRM, _alarm)
-            signal.alarm(60)
             try:
-                began = time.monotonic()
-                window, _ = build_window(None, restore=True, settings=Settings())
-                window.show()
-                window.tabs.setCurrentWidget(window.library_panel)
-                app.processEvents()
-                window.library_panel.refresh()
-                window.state.edit({"micro_batch": 3})
-                window.library_save()
-                with contextlib.suppress(Exception):
-                    window.library.delete("good-1")
-                window.set_theme("dark")
-                window.state.undo_stack.setClean()
-                window.close()
-                window.deleteLater()
-                app.processEvents()
-                counts["started"] += 1
-                if time.monotonic() - began > 20:
-                    counts["slow start"] += 1
+                with time_limit(60):
+                    began = time.monotonic()
+                    window, _ = build_window(None, restore=True, settings=Settings())
+                    window.show()
+                    window.tabs.setCurrentWidget(window.library_panel)
+                    app.processEvents()
+                    window.library_panel.refresh()
+                    window.state.edit({"micro_batch": 3})
+                    window.library_save()
+                    with contextlib.suppress(Exception):
+                        window.library.delete("good-1")
+                    window.set_theme("dark")
+                    window.state.undo_stack.setClean()
+                    window.close()
+                    window.deleteLater()
+                    app.processEvents()
+                    counts["started"] += 1
+                    if time.monotonic() - began > 20:
+                        counts["slow start"] += 1
             except Hang:
                 counts["hang"] += 1
                 print(f"  folder {i} {poisons}: hang", flush=True)
             except Exception as exc:  # noqa: BLE001
                 counts["failed start-up"] += 1
                 print(f"  folder {i} {poisons}: {type(exc).__name__}: {exc}", flush=True)
-            finally:
-                signal.alarm(0)
-                signal.signal(signal.SIGALRM, old)
             if _snapshot(outside) != outside_before:
                 counts["write outside"] += 1
                 print(f"  folder {i} {poisons}: wrote outside", flush=True)

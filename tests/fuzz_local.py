@@ -24,7 +24,6 @@ import errno
 import json
 import os
 import random
-import signal
 import sys
 import tempfile
 from collections import Counter
@@ -33,6 +32,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from fuzz_cli import Hang, time_limit  # noqa: E402
 
 CASE_SECONDS = 60
 POISONS = ("unreadable-snapshot", "unreadable-subfolder", "unreadable-repo", "unreadable-cache", "long-name", "nul-name",
@@ -45,14 +46,6 @@ HOSTILE_VALUES = ["abc", "0.1", [0.1], {"p": 1}, -1, 1.5, 10**29, 1e308, -1e308,
 DROPOUT_KEYS = ("resid_pdrop", "embd_pdrop", "attn_pdrop", "attention_dropout", "summary_first_dropout",
                 "hidden_dropout", "residual_dropout", "embedding_dropout")
 GOOD = ("good/llama", "good-user")
-
-
-class Hang(Exception):
-    pass
-
-
-def _alarm(_signum, _frame):
-    raise Hang
 
 
 @contextlib.contextmanager
@@ -203,10 +196,8 @@ def run_case(tmp: Path, rng: random.Random, app) -> tuple[str, list[str]]:
     catalog_bytes = where["catalog_bytes"] or json.dumps(where["catalog"]).encode("utf-8", "surrogatepass")
     (home / "catalog.json").write_bytes(catalog_bytes)
     os.environ.update(LLM_MEMORY_PLANNER_HOME=str(home), HF_HUB_CACHE=str(cache))
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(CASE_SECONDS)
     try:
-        with unreadable(where["unreadable"]):
+        with time_limit(CASE_SECONDS), unreadable(where["unreadable"]):
             window, _ = build_window(None, restore=True, settings=Settings())
             window.show()
             app.processEvents()
@@ -227,9 +218,6 @@ def run_case(tmp: Path, rng: random.Random, app) -> tuple[str, list[str]]:
         return "hang", chosen
     except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
         return "traceback", [*chosen, f"{type(exc).__name__}: {exc}"[:200]]
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
     catalog_now = home / "catalog.json"
     kept = (catalog_now.is_file() and catalog_now.read_bytes() == catalog_bytes) or any(
         p.read_bytes() == catalog_bytes for p in (home / "quarantine").glob("*") if p.is_file())

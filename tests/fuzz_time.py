@@ -19,13 +19,10 @@ Outcome of one case:
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import math
 import random
 import re
-import signal
 import sys
 import tempfile
 from collections import Counter
@@ -33,6 +30,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from fuzz_cli import Hang, run_cli  # noqa: E402
 
 CASE_SECONDS = 30  # the bounded throughput search of 64 GPUs takes well under a second
 NAN_LIKE = ["NaN", "Infinity", "-Infinity", "1e400"]  # written as bare JSON tokens into the file
@@ -50,14 +49,6 @@ BASES = [
     {"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 8, "tp": 2, "pp": 2,
      "precision": "fp8", "seq_len": 8192},
 ]
-
-
-class Hang(Exception):
-    pass
-
-
-def _alarm(_signum, _frame):
-    raise Hang
 
 
 def _custom_gpu(rng: random.Random, fair: bool) -> dict:
@@ -138,30 +129,21 @@ def check_output(argv: list[str], out: str) -> str | None:
 
 
 def run_case(argv: list[str], data: dict, folder: Path) -> tuple[str, str]:
-    from engine.cli import main as cli_main
-
     path = folder / "time-case.json"
     path.write_text(_file_text(data))
-    out, err = io.StringIO(), io.StringIO()
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(CASE_SECONDS)
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = cli_main([*argv, str(path)])
+        code, out, err = run_cli([*argv, str(path)], CASE_SECONDS)
     except Hang:
         return "hang", ""
     except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
         return "traceback", f"{type(exc).__name__}: {exc}"[:300]
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
     if code == 2:
-        lines = [line for line in err.getvalue().splitlines() if line.strip()]
-        clean = out.getvalue() == "" and len(lines) == 1 and lines[0].startswith("error: ")
-        return ("refused", "") if clean else ("absurd", f"refusal not one clean line: {err.getvalue()[:200]!r}")
+        lines = [line for line in err.splitlines() if line.strip()]
+        clean = out == "" and len(lines) == 1 and lines[0].startswith("error: ")
+        return ("refused", "") if clean else ("absurd", f"refusal not one clean line: {err[:200]!r}")
     if code != 0:
-        return "traceback", f"exit {code}: {err.getvalue()[-200:]}"
-    problem = check_output(argv, out.getvalue())
+        return "traceback", f"exit {code}: {err[-200:]}"
+    problem = check_output(argv, out)
     return ("absurd", problem) if problem else ("ok", "")
 
 
