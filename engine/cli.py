@@ -146,6 +146,8 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = _identity,
     else:  # the same words as the window: "tight" is never "over by"
         out.append(tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} ({room})")).format(
             verdict=verdict, room=est.room(unit).format_with(tr_engine)))
+    if (note := est.host_note(unit)) is not None:  # on the verdict's own line: the verdict covers the GPUs only
+        out[-1] += " — " + note.format_with(tr_engine)
     out += [tr(QT_TRANSLATE_NOOP("cli", "Warning: {text}")).format(text=w.format_with(tr_engine)) for w in est.warnings]
     return "\n".join(out)
 
