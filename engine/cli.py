@@ -146,6 +146,8 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = _identity,
     else:  # the same words as the window: "tight" is never "over by"
         out.append(tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} ({room})")).format(
             verdict=verdict, room=est.room(unit).format_with(tr_engine)))
+    if (note := est.host_note(unit)) is not None:  # on the verdict's own line: the verdict covers the GPUs only
+        out[-1] += " — " + note.format_with(tr_engine)
     out += [tr(QT_TRANSLATE_NOOP("cli", "Warning: {text}")).format(text=w.format_with(tr_engine)) for w in est.warnings]
     return "\n".join(out)
 
@@ -181,13 +183,15 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     time = check_finite(step_time(scenario))  # step_time checks too; this guards what any change to it lets through
     print(json_text(estimate_to_json(est, time)) if args.json else
           terminal_text(render_table(est, args.unit, args.tr, args.tr_engine) + "\n"
-                        + render_time(time, args.tr, args.tr_engine)))
+                        + render_time(time, args.tr, args.tr_engine, est.fits)))
     return 0
 
 
-def render_time(t: StepTime, tr: Callable[[str], str] = _identity, tr_engine: Callable[[str], str] = _identity) -> str:
-    """The time lines under the memory table."""
-    out = [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")).format(
+def render_time(t: StepTime, tr: Callable[[str], str] = _identity, tr_engine: Callable[[str], str] = _identity,
+                fits: bool = True) -> str:
+    """The time lines under the memory table; a plan that does not fit says its time is for reference only."""
+    out = [] if fits else [tr(QT_TRANSLATE_NOOP("cli", "This plan does not fit: time shown for reference only."))]
+    out += [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")).format(
         step=format_seconds(t.step_seconds), tps=format_count(t.tokens_per_second),
         per_gpu=format_count(t.tokens_per_second_per_gpu), mfu=t.mfu)]
     parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms if term.seconds > 0)
@@ -196,7 +200,8 @@ def render_time(t: StepTime, tr: Callable[[str], str] = _identity, tr_engine: Ca
         line = tr(QT_TRANSLATE_NOOP("cli", "Time to train: {time}, {hours} GPU-hours")).format(
             time=format_seconds(t.time_to_train_seconds), hours=format_count(t.gpu_hours or 0))
         if t.cost is not None:
-            line += tr(QT_TRANSLATE_NOOP("cli", ", cost {cost}")).format(cost=format_count(t.cost))
+            line += tr(QT_TRANSLATE_NOOP("cli", ", cost {cost} (in the price's currency)")).format(
+                cost=format_count(t.cost))
         out.append(line)
     out += [tr(QT_TRANSLATE_NOOP("cli", "Note: {text}")).format(text=n.format_with(tr_engine)) for n in t.notes]
     return "\n".join(out)

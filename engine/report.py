@@ -70,6 +70,8 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
         verdict=verdict.upper() if verdict.isascii() else verdict, total=format_bytes(est.total_bytes, unit),
         capacity=format_bytes(est.capacity_bytes, unit), n=est.world_size, gpu=est.gpu_name,
         room=est.room(unit).format_with(tr_engine), estimator=est.estimator)
+    if (note := est.host_note(unit)) is not None:  # the verdict covers the GPUs only: said beside it
+        line += " " + note.format_with(tr_engine) + "."
     peak = est.peak_allocated_bytes
     rows = [(tr_engine(c.name), format_bytes(b, unit), f"{b / peak:.1%}", tr_engine(c.phase), False)
             for c, b in est.busiest.at_peak()]

@@ -76,9 +76,12 @@ class LimitsLabel(QLabel):
         lim = self.limits
         gpus = lim.min_gpus
         none = self.tr("none up to 1024")
-        if lim.max_micro_batch:
+        if lim.max_micro_batch and lim.max_seq_len:
             batch = self.tr("micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens") % {
-                "mb": lim.max_micro_batch, "seq": f"{lim.max_seq_len:,}" if lim.max_seq_len else "?"}
+                "mb": lim.max_micro_batch, "seq": f"{lim.max_seq_len:,}"}
+        elif lim.max_micro_batch:  # a smaller micro-batch fits, but no sequence fits at this one
+            batch = self.tr("micro-batch ≤ %(mb)d · no sequence length fits at micro-batch %(now)s") % {
+                "mb": lim.max_micro_batch, "now": f"{self.state.scenario.micro_batch:,}"}
         else:
             batch = (self.tr("not even micro-batch 1 fits (it runs only by eating into the reserve)")
                      if self.state.estimate.verdict == "tight" and self.state.scenario.micro_batch == 1

@@ -45,6 +45,9 @@ class VerdictBanner(QLabel):
         words = {"fits": self.tr("FITS"), "tight": self.tr("TIGHT: fits, but eats into the safety reserve"),
                  "does not fit": self.tr("DOES NOT FIT")}[est.verdict]
         room = escape(tr_message(est.room(unit)))  # the engine's words, so the window, CLI and report agree
+        note = est.host_note(unit)  # no CPU memory given: the verdict covers the GPUs only, said right here
+        if note is not None:
+            room += f" · <span style='color:{text_colour('tight')}'>{escape(tr_message(note))}</span>"
         where = self.tr(" (pipeline stage %d is the fullest)") % est.busiest_stage if len(est.stages) > 1 else ""
         self.setText(
             f"<span style='font-size:15pt; font-weight:bold; color:{words_colour}'>{VERDICT_SYMBOLS[est.verdict]} "

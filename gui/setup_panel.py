@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import Scenario, resolve_model
-from engine.scenario import lora_target_names
+from engine.scenario import SCENARIO_MAXIMA, lora_target_names
 
 from .choices import choice_items
 from .framework_options import FrameworkOptions
@@ -25,6 +25,8 @@ from .theme import text_colour
 from .vision_rows import VisionRows
 from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo
 from .words import field_label
+
+MICRO_BATCH_MAX = SCENARIO_MAXIMA["micro_batch"]  # the engine's bound, so nothing typed is clamped silently
 
 
 def _spin(minimum: int, maximum: int) -> QSpinBox:
@@ -104,7 +106,7 @@ class SetupPanel(QWidget):
             "adafactor": self.tr("Adafactor"),
         }))
         form.addRow(self.tr("Optimizer"), self.optimizer)
-        self.micro_batch = PowerOfTwoInput(1, 1024, slider_max=64)
+        self.micro_batch = PowerOfTwoInput(1, MICRO_BATCH_MAX, slider_max=64)  # the spin box takes what the engine does
         form.addRow(self.tr("Sequences per GPU step (micro-batch)"), self.micro_batch)
         self.seq_len = PowerOfTwoInput(16, 1_048_576, slider_min=256, slider_max=131_072)
         form.addRow(self.tr("Tokens per sequence (sequence length)"), self.seq_len)

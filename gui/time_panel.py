@@ -108,7 +108,8 @@ class TimePanel(QWidget):
         self.price.setRange(0, 1e6)
         self.price.setDecimals(3)
         self.price.setSpecialValueText(self.tr("not set"))
-        self.price.setToolTip(self.tr("Price of one GPU for one hour, in any currency"))
+        self.price.setToolTip(self.tr("Price of one GPU for one hour, in any currency: the cost is shown in the same "
+                                      "currency"))
         self.price.editingFinished.connect(self._price_entered)
         self.measured = QDoubleSpinBox()
         self.measured.setRange(0, 1e6)
@@ -167,11 +168,17 @@ class TimePanel(QWidget):
             line = self.tr("Time to train: <b>%(time)s</b> · %(hours)s GPU-hours") % {
                 "time": format_seconds(t.time_to_train_seconds), "hours": format_count(t.gpu_hours or 0)}
             if t.cost is not None:
-                line += self.tr(" · cost <b>%s</b>") % locale.toString(float(t.cost), "f", 0)
+                # the price has no currency of its own: the cost is in whatever the price was typed in
+                line += self.tr(" · cost <b>%s</b> (in the price's currency)") % locale.toString(float(t.cost), "f", 0)
             lines.append(line)
         else:
             lines.append(self.tr("Enter the tokens to train for the time to train, GPU-hours and cost."))
-        self.summary.setText("<br>".join(lines))
+        if not self.state.estimate.fits:
+            # Greyed, not hidden: what the run would take still helps to compare plans, but it cannot run as it is.
+            lines.insert(0, "<b>" + self.tr("This plan does not fit: time shown for reference only.") + "</b>")
+            self.summary.setText(f"<span style='color:{text_colour('muted')}'>" + "<br>".join(lines) + "</span>")
+        else:
+            self.summary.setText("<br>".join(lines))
         self.bar.show_time(t)
         self.notes.setText("\n".join(tr_message(n) for n in t.notes))
         self.notes.setVisible(bool(t.notes))

@@ -41,6 +41,7 @@ from fuzz_cli import Hang, run_cli, time_limit  # noqa: E402
 from fuzz_exports import fuzz_exports  # noqa: E402 - issue 28: exports parsed back, -o onto hostile targets
 from fuzz_local import fuzz_local  # noqa: E402
 from fuzz_time import fuzz_time  # noqa: E402
+from fuzz_verdict import fuzz_verdict  # noqa: E402 - issue 25: verdict, text, JSON and GPU counts agree
 
 from engine.input_bounds import CONFIG_COUNTS  # noqa: E402
 from engine.scenario import DEFAULTS  # noqa: E402
@@ -475,6 +476,7 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
                 details.append(f"{outcome} (subprocess): {detail}")
         results["command line, subprocess"] = counts
     results.update({"time keys": fuzz_time(cases // 5, seed)} if cases else {})
+    results.update({"verdict: CPU memory, text, JSON, GPU counts": fuzz_verdict(cases // 5, seed)} if cases else {})
     if folders:
         results["poisoned data folders"] = fuzz_folders(folders, seed)
         results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)

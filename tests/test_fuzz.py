@@ -78,3 +78,12 @@ def test_poisoned_local_model_caches_folders_and_catalogs_start(qtbot):
     counts = fuzz_local(5, seed=2801)
     assert counts["started"] + counts["skipped with notice"] == 5, dict(counts)
     assert fuzz.failures({"local": counts}) == 0
+
+
+def test_verdict_text_json_and_gpu_counts_agree():
+    """Issue 25 items 1 and 7 (tests/fuzz_verdict.py): CPU memory in the verdict, text and JSON, one GPU count."""
+    import fuzz_verdict
+
+    counts = fuzz_verdict.fuzz_verdict(60, seed=2501)
+    assert counts["traceback"] == 0 and counts["absurd"] == 0, dict(counts)
+    assert counts["ok"] > 20, dict(counts)

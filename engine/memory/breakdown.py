@@ -265,8 +265,19 @@ class Estimate:
         return self.capacity_bytes - self.total_bytes
 
     @property
-    def fits(self) -> bool:
+    def gpu_fits(self) -> bool:
+        """The GPUs alone hold the run, safety reserve kept (CPU memory aside)."""
         return self.total_bytes <= self.capacity_bytes
+
+    @property
+    def host_short(self) -> bool:
+        """CPU memory of a node was given and the run needs more of it (offload, loading)."""
+        return self.host_capacity_bytes is not None and self.host_bytes > self.host_capacity_bytes
+
+    @property
+    def fits(self) -> bool:
+        """The whole machine holds the run: the GPUs and, where it was given, the CPU memory of each node."""
+        return self.gpu_fits and not self.host_short
 
     @property
     def verdict_reserve_bytes(self) -> float:
@@ -275,6 +286,8 @@ class Estimate:
 
     @property
     def verdict(self) -> str:
+        if self.host_short:  # a run the node cannot hold does not start, however much GPU memory is left
+            return "does not fit"
         if self.fits:
             return "fits"
         if self.total_bytes - self.verdict_reserve_bytes <= self.capacity_bytes:
@@ -287,7 +300,16 @@ class Estimate:
         def _b(n_bytes: float) -> str:
             return format_bytes(n_bytes, unit)
 
-        if self.fits:
+        if self.host_short and not self.gpu_fits:
+            return message(QT_TRANSLATE_NOOP("engine", "over by {over} per GPU, and the CPU memory does not hold it "
+                                                       "either: needs {need} per node, {capacity} set"),
+                           over=_b(self.total_bytes - self.capacity_bytes), need=_b(self.host_bytes),
+                           capacity=_b(self.host_capacity_bytes or 0))
+        if self.host_short:
+            return message(QT_TRANSLATE_NOOP("engine", "the CPU memory does not hold it: needs {need} per node, "
+                                                       "{capacity} set"),
+                           need=_b(self.host_bytes), capacity=_b(self.host_capacity_bytes or 0))
+        if self.gpu_fits:
             return message(QT_TRANSLATE_NOOP("engine", "{free} free per GPU"), free=_b(self.headroom_bytes))
         needed = self.total_bytes - self.verdict_reserve_bytes
         if needed <= self.capacity_bytes:
@@ -297,3 +319,11 @@ class Estimate:
                            reserve=_b(self.verdict_reserve_bytes))
         return message(QT_TRANSLATE_NOOP("engine", "over by {over} per GPU, safety reserve included"),
                        over=_b(self.total_bytes - self.capacity_bytes))
+
+    def host_note(self, unit: str = "GiB") -> Message | None:
+        """Beside the verdict when no CPU memory was given: the verdict then covers the GPUs only, and says so with
+        what each node needs (a footnote alone was missed)."""
+        if self.host_capacity_bytes is not None:
+            return None
+        return message(QT_TRANSLATE_NOOP("engine", "CPU memory not checked (not set): needs {need} per node"),
+                       need=format_bytes(self.host_bytes, unit))

@@ -85,9 +85,13 @@ def tp_ok(spec: Any, t: int) -> bool:
     return spec.heads % t == 0 and (spec.kv_heads % t == 0 or t % spec.kv_heads == 0)
 
 
-def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = False) -> Scenario | None:
+def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = True) -> Scenario | None:
     """s laid out on n GPUs: dp (replicas, no ZeRO), zero3 (ZeRO-3 over all; ZeRO-2 for QLoRA, whose
-    4-bit weights the engine does not shard) or tp_pp (TP inside a node up to 8, then PP)."""
+    4-bit weights the engine does not shard) or tp_pp (TP inside a node up to 8, then PP).
+
+    keep_global_batch: the gradient accumulation shrinks as the data-parallel size grows (exactly where it
+    divides, else rounded down, at least 1), so it never grows with n and the memory stays monotone in n (gradients
+    live through the forward pass only with accumulation). The limits line and Make it fit both count this way."""
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
     g = node_size(s)
@@ -104,15 +108,13 @@ def with_gpus(s: Scenario, n: int, strategy: str, keep_global_batch: bool = Fals
         if pp > spec.layers:
             return None
     ga = s.grad_accum
-    if keep_global_batch:  # micro x grad_accum x dp stays put when it divides evenly
-        new_dp = n // (tp * pp)
-        if (ga * s.dp) % new_dp == 0:
-            ga = ga * s.dp // new_dp
+    if keep_global_batch:  # micro x grad_accum x dp stays put when it divides evenly, else just under it
+        ga = max(1, ga * s.dp // (n // (tp * pp)))
     return s.with_unchecked(gpus_per_node=gpn, nodes=nodes, tp=tp, pp=pp, cp=1, ep=1, zero_stage=zero,
                                fsdp=False, offload=offload, grad_accum=ga)
 
 
-def smallest_layout(s: Scenario, strategy: str, ev: Evaluator, keep_global_batch: bool = False) -> Scenario | None:
+def smallest_layout(s: Scenario, strategy: str, ev: Evaluator, keep_global_batch: bool = True) -> Scenario | None:
     counts = gpu_counts(s)
     laid = [None] * len(counts)
 

@@ -1680,6 +1680,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
         <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
     </message>
+    <message>
+        <location filename="../fit_panel.py" line="83"/>
+        <source>micro-batch ≤ %(mb)d · no sequence length fits at micro-batch %(now)s</source>
+        <translation>微批次 ≤ %(mb)d · 微批次为 %(now)s 时任何序列长度都放不下</translation>
+    </message>
 </context>
 <context>
     <name>LocalModels</name>
@@ -3005,6 +3010,21 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>Cost</source>
         <translation>费用</translation>
     </message>
+    <message>
+        <location filename="../time_panel.py" line="111"/>
+        <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
+        <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="172"/>
+        <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
+        <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="178"/>
+        <source>This plan does not fit: time shown for reference only.</source>
+        <translation>此方案放不下：时间仅供参考。</translation>
+    </message>
 </context>
 <context>
     <name>VerdictBanner</name>
@@ -3388,6 +3408,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/planning/speed_report.py" line="69"/>
         <source>Searched {layouts} layouts ({estimates} memory estimates) in {seconds}.</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="193"/>
+        <source>This plan does not fit: time shown for reference only.</source>
+        <translation>此方案放不下：时间仅供参考。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="203"/>
+        <source>, cost {cost} (in the price&apos;s currency)</source>
+        <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
 </context>
 <context>
@@ -5605,6 +5635,21 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/timing/mfu.py" line="10"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format; bf16 for fp8). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all.</source>
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/breakdown.py" line="304"/>
+        <source>over by {over} per GPU, and the CPU memory does not hold it either: needs {need} per node, {capacity} set</source>
+        <translation>每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，已设定 {capacity}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/breakdown.py" line="309"/>
+        <source>the CPU memory does not hold it: needs {need} per node, {capacity} set</source>
+        <translation>CPU 内存放不下：每节点需要 {need}，已设定 {capacity}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/breakdown.py" line="328"/>
+        <source>CPU memory not checked (not set): needs {need} per node</source>
+        <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
 </context>
 <context>
