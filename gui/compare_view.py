@@ -58,7 +58,8 @@ class ComparePane(QWidget):
         self.pie.view.setMaximumHeight(190)  # room below for the whole legend and the bars
         self.bars = BudgetBars()
         self.bars.plot.setMinimumHeight(130)
-        self.bars.setMaximumHeight(220)  # the shared scale is the point of comparing: kept compact, above the fold
+        self.bars.caption.setFixedHeight(self.bars.caption.fontMetrics().height() * 3 + 4)  # narrow: 3 lines
+        self.bars.setMaximumHeight(240)  # the shared scale is the point of comparing: kept compact, above the fold
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
