@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from engine import scenario_from_dict
 from gui.app import build_window
 from gui.compare_view import Compared
+from gui.i18n import install_language
 from gui.words import value_words
 
 # A real screen of that size less a 30-pixel panel and a 40-pixel title bar: what the window's contents get.
@@ -90,3 +91,30 @@ def test_compare_table_rows_say_the_model_names(qtbot):
     table = win.compare.table
     cells = [table.item(r, c).text() for r in range(table.rowCount()) for c in range(table.columnCount())]
     assert "Llama 3 8B" in cells and "llama-3-8b" not in cells
+
+
+@pytest.fixture
+def english_after():
+    yield
+    install_language(QApplication.instance(), "en")
+
+
+@pytest.mark.parametrize("size", SCREENS)
+@pytest.mark.parametrize("language, theme, live", [("zh_CN", "light", False), ("en", "dark", False),
+                                                   ("zh_CN", "dark", True)])
+def test_small_screens_in_chinese_and_dark_and_after_a_live_switch(qtbot, english_after, size, language, theme, live):
+    install_language(QApplication.instance(), language, require_font=False)
+    win, _ = build_window(None, theme="light" if live else theme)
+    qtbot.addWidget(win)
+    win.setMinimumSize(0, 0)
+    win.resize(*size)
+    win.show()
+    qtbot.waitExposed(win)
+    if live:
+        win.set_theme(theme)
+    QApplication.instance().processEvents()
+    assert (win.width(), win.height()) == size, win.minimumSizeHint()
+    assert _inside(win, win.statusBar()) and _inside(win, win.verdict)
+    view = win.setup_scroll.viewport()
+    for control in [getattr(win.setup_panel, name) for name in COMMON]:
+        assert view.rect().contains(QRect(control.mapTo(view, control.rect().topLeft()), control.size())), control
