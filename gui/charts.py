@@ -118,7 +118,7 @@ class PieChart(QWidget):
     def __init__(self, parent: QWidget | None = None, legend_below: bool = False) -> None:
         super().__init__(parent)
         self.view = pg.GraphicsLayoutWidget()
-        self.view.setMinimumSize(240, 240)
+        self.view.setMinimumSize(240, 170)  # 1280x720 screens: the window must fit with its status bar
         self.box = self.view.addViewBox(lockAspect=True, enableMouse=False)
         self.box.invertY(True)
         self.pie = PieItem()

@@ -58,12 +58,14 @@ class ComparePane(QWidget):
         self.pie.view.setMaximumHeight(190)  # room below for the whole legend and the bars
         self.bars = BudgetBars()
         self.bars.plot.setMinimumHeight(130)
+        self.bars.caption.setFixedHeight(self.bars.caption.fontMetrics().height() * 3 + 4)  # narrow: 3 lines
+        self.bars.setMaximumHeight(240)  # the shared scale is the point of comparing: kept compact, above the fold
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
         layout.addWidget(self.verdict)
-        layout.addWidget(self.pie, 2)
-        layout.addWidget(self.bars, 1)
+        layout.addWidget(self.bars)  # first: below the pies and legends it was under the fold at every size
+        layout.addWidget(self.pie, 1)
 
     def show(self, item: Compared, est: Estimate, unit: str, x_max: float) -> None:  # noqa: A003
         live = self.tr(" (live: follows the editor)") if item.live else ""

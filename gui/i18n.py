@@ -26,6 +26,7 @@ LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
 CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Micro Hei", "WenQuanYi Zen Hei",
                 "Microsoft YaHei", "PingFang SC", "Hiragino Sans GB", "SimHei", "Droid Sans Fallback")
 _installed: list[QTranslator] = []
+_font_before_chinese: list[QFont] = []  # the application's own font, given back when English is chosen again
 
 
 def tr_engine(text: str) -> str:
@@ -79,6 +80,8 @@ def install_language(app: QApplication, language: str, require_font: bool = True
         app.removeTranslator(translator)
     _installed.clear()
     if language not in LANGUAGES or language == "en":
+        if _font_before_chinese:  # else "…" kept the Chinese font's centred dots ("···") in English
+            app.setFont(_font_before_chinese.pop())
         QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
         _set_number_format()
         return "en"
@@ -86,6 +89,8 @@ def install_language(app: QApplication, language: str, require_font: bool = True
         return "en"
     for family in CJK_FAMILIES:
         if family in QFontDatabase.families():
+            if not _font_before_chinese:
+                _font_before_chinese.append(app.font())
             font = app.font()
             font.setFamilies([font.family(), family])
             app.setFont(font)

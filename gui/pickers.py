@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSpinBox,
+    QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -44,9 +45,13 @@ def _preset_name(presets: dict, preset_id: str) -> str:
 
 
 class SearchableTree(QWidget):
-    """A filter box over a two-level tree (group -> item); emits chosen(item id)."""
+    """A filter box over a two-level tree (group -> item); emits chosen(item id).
+
+    The list starts folded (small screens: the set-up's common controls must show without scrolling); typing a search
+    or pressing the arrow beside the box opens it."""
 
     chosen = Signal(str)
+    listShown = Signal(bool)
 
     def __init__(self, headers: Sequence[str], placeholder: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -63,13 +68,31 @@ class SearchableTree(QWidget):
         for col in range(1, len(headers)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(False)
+        self.list_toggle = QToolButton()
+        self.list_toggle.setCheckable(True)
+        self.list_toggle.setArrowType(Qt.ArrowType.DownArrow)
+        self.list_toggle.setToolTip(self.tr("Show or hide the whole list"))
+        self.list_toggle.setAccessibleName(self.tr("Show the list"))
+        self.list_toggle.toggled.connect(self.show_list)
+        search_row = QHBoxLayout()
+        search_row.addWidget(self.search, 1)
+        search_row.addWidget(self.list_toggle)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.search)
+        layout.addLayout(search_row)
         layout.addWidget(self.tree)
+        self.tree.setVisible(False)
         self.search.textChanged.connect(self._filter)
+        self.search.textEdited.connect(lambda text: self.show_list(True) if text else None)
         self.tree.itemClicked.connect(self._clicked)
         self.tree.itemActivated.connect(self._clicked)
+
+    def show_list(self, shown: bool) -> None:
+        self.tree.setVisible(shown)
+        self.list_toggle.setArrowType(Qt.ArrowType.UpArrow if shown else Qt.ArrowType.DownArrow)
+        if self.list_toggle.isChecked() != shown:
+            self.list_toggle.setChecked(shown)
+        self.listShown.emit(shown)
 
     def populate(self, groups: dict[str, list[tuple]]) -> None:
         """groups: {group: [(item id, [column texts]) or (item id, [column texts], keywords)]}."""
@@ -153,14 +176,18 @@ class ModelPicker(QGroupBox):
         self.folder_button = QPushButton(self.tr("Add folder…"))
         self.folder_button.setToolTip(self.tr("A folder with models (each with a config.json) to list under "
                                               "\"On this computer\""))
-        buttons = QHBoxLayout()
+        self.buttons = QWidget()  # not everyday controls: shown with the list
+        buttons = QHBoxLayout(self.buttons)
+        buttons.setContentsMargins(0, 0, 0, 0)
         for button in (self.import_button, self.folder_button, self.rescan_button):
             buttons.addWidget(button)
+        self.buttons.setVisible(False)
+        self.tree.listShown.connect(self.buttons.setVisible)
         layout = QVBoxLayout(self)
         layout.addWidget(self.tree)
         layout.addWidget(self.details)
         layout.addWidget(self.scan_notes)
-        layout.addLayout(buttons)
+        layout.addWidget(self.buttons)
         self.tree.chosen.connect(self._chosen)
         self.import_button.clicked.connect(self.importRequested)
         self.folder_button.clicked.connect(self.addFolderRequested)

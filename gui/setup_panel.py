@@ -45,6 +45,7 @@ class SetupPanel(QWidget):
         form = QFormLayout(box)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        form.setVerticalSpacing(3)  # 1280x720: the common rows down to gradient accumulation show without scrolling
         self.method = ValueCombo(choice_items("method", {
             "full": self.tr("Train every weight (full fine-tune)"),
             "freeze": self.tr("Freeze some layers (frozen layers)"),

@@ -43,7 +43,7 @@ class SpeedChart(QWidget):
         self.plot = pg.PlotWidget()
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
-        self.plot.setMinimumHeight(200)
+        self.plot.setMinimumHeight(140)  # small screens: the whole window fits at 1280x720
         self.plot.getAxis("left").enableAutoSIPrefix(False)
         self.fitting = pg.ScatterPlotItem(size=7, brush=pg.mkBrush("#4e79a7"), pen=None)
         self.over = pg.ScatterPlotItem(size=7, brush=pg.mkBrush("#e15759"), pen=None, symbol="x")

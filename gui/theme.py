@@ -65,6 +65,16 @@ def apply_theme(app: QApplication, theme: str) -> None:
             palette.setColor(group, QPalette.ColorRole.Highlight, QColor(LIGHT_HIGHLIGHT))
     if app.palette() != palette:
         app.setPalette(palette)
+        repolish_styled_widgets(app)
+
+
+def repolish_styled_widgets(app: QApplication) -> None:
+    """A widget with its own style sheet (the verdict's border, a section's bold title) keeps the palette it was
+    polished with: after a live theme switch its text stayed black on dark grey. Polishing it again takes the new one."""
+    for widget in app.allWidgets():
+        sheet = widget.styleSheet()
+        if sheet:
+            widget.setStyleSheet(sheet)
 
 
 def plot_colours(theme: str) -> tuple[str, str]:

@@ -6,6 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
+from engine import gpu_presets, model_presets
 from engine.messages import QT_TRANSLATE_NOOP
 from engine.units import format_bytes
 
@@ -129,6 +130,9 @@ def value_words(key: str, value: Any) -> str:
         return _tr(VALUE_WORDS[key][value])
     if value is None:
         return _tr(NOT_SET)
+    presets = {"model": model_presets, "gpu": gpu_presets}.get(key)
+    if presets is not None and isinstance(value, str) and value in presets():
+        return presets()[value].name  # "Llama 3 8B", not the id "llama-3-8b" a table showed before
     if isinstance(value, bool):
         return _tr(BOOL_WORDS[value])
     if isinstance(value, int):

@@ -79,7 +79,7 @@ def test_four_panes_share_one_scale(window):
     labels = [window.compare.table.item(r, 0).text() for r in range(window.compare.table.rowCount())]
     assert "GPU" in labels and "Peak allocated" in labels  # the control's words, not the file key
     gpu_row = labels.index("GPU")
-    assert window.compare.table.item(gpu_row, 1).text() == "rtx-4090"  # preset ids stay as chosen
+    assert window.compare.table.item(gpu_row, 1).text() == "NVIDIA GeForce RTX 4090"  # names, not ids (issue 25.10)
 
 
 def test_live_pane_follows_the_editor(window):

@@ -2237,6 +2237,19 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
 </context>
 <context>
+    <name>SearchableTree</name>
+    <message>
+        <location filename="../pickers.py" line="74"/>
+        <source>Show or hide the whole list</source>
+        <translation>显示或隐藏完整列表</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="75"/>
+        <source>Show the list</source>
+        <translation>显示列表</translation>
+    </message>
+</context>
+<context>
     <name>SetupPanel</name>
     <message>
         <location filename="../setup_panel.py" line="42"/>
