@@ -52,6 +52,7 @@ class ComparePane(QWidget):
         self.title.setStyleSheet("font-weight: bold;")
         self.title.setWordWrap(True)
         self.verdict = VerdictBanner()
+        self.verdict.says_unchecked_host = False  # four narrow panes: the table below has the CPU memory row
         self.verdict.setFixedHeight(MIN_VERDICT_HEIGHT)  # the view sets it to what the narrowest pane needs
         self.pie = PieChart(legend_below=True)
         self.pie.view.setMinimumSize(160, 160)
@@ -202,6 +203,7 @@ class CompareView(QWidget):
         rows.append((self.tr("Peak allocated"), _with_delta([e.peak_allocated_bytes for _, e in shown], unit)))
         rows.append((self.tr("Total with overheads"), _with_delta([e.total_bytes for _, e in shown], unit)))
         rows.append((self.tr("Verdict"), [tr_engine(e.verdict) for _, e in shown]))
+        rows.append((self.tr("CPU memory per node"), _with_delta([e.host_bytes for _, e in shown], unit)))
         rows += time_rows([item.scenario for item, _ in shown])
         self.table.setColumnCount(1 + len(shown))
         self.table.setHorizontalHeaderLabels([self.tr("What differs")] + [item.label for item, _ in shown])

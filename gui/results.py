@@ -37,6 +37,8 @@ class VerdictBanner(QLabel):
         # A fixed height: a label that resizes with its text relayouts (and repaints) the whole window.
         self.setFixedHeight(62)
         self.verdict = ""
+        # the "CPU memory not checked" note; a narrow Compare pane leaves it to the comparison table's CPU row
+        self.says_unchecked_host = True
 
     def show_estimate(self, est: Estimate, unit: str) -> None:
         self.verdict = est.verdict
@@ -46,7 +48,7 @@ class VerdictBanner(QLabel):
                  "does not fit": self.tr("DOES NOT FIT")}[est.verdict]
         room = escape(tr_message(est.room(unit)))  # the engine's words, so the window, CLI and report agree
         note = est.host_note(unit)  # no CPU memory given: the verdict covers the GPUs only, said right here
-        if note is not None:
+        if note is not None and self.says_unchecked_host:
             room += f" · <span style='color:{text_colour('tight')}'>{escape(tr_message(note))}</span>"
         where = self.tr(" (pipeline stage %d is the fullest)") % est.busiest_stage if len(est.stages) > 1 else ""
         self.setText(
