@@ -24,6 +24,7 @@ CARD_KEYWORD = b"llm-memory-planner-scenario"  # the iTXt keyword (1-79 Latin-1 
 XMP_NAMESPACE = "https://github.com/llm-memory-planner/plan-card/1.0/"
 XMP_OPEN = b"<planner:scenario>"
 XMP_CLOSE = b"</planner:scenario>"
+XMP_CRC = b"<planner:scenarioCrc32>"  # PNG chunks carry a CRC; the PDF's metadata does not, so the card adds one
 MAX_PNG_CHUNKS = 10_000  # an exported card has about a dozen; more is damage, and the walk stops there
 
 
@@ -95,7 +96,8 @@ def card_xmp(scenario_json: bytes, title: str) -> bytes:
             '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
             '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" '
             f'xmlns:planner="{XMP_NAMESPACE}"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">{escape(title)}'
-            f"</rdf:li></rdf:Alt></dc:title>{XMP_OPEN.decode()}{encoded}{XMP_CLOSE.decode()}</rdf:Description>"
+            f"</rdf:li></rdf:Alt></dc:title>{XMP_OPEN.decode()}{encoded}{XMP_CLOSE.decode()}{XMP_CRC.decode()}"
+            f"{zlib.crc32(scenario_json) & 0xFFFFFFFF:08x}</planner:scenarioCrc32></rdf:Description>"
             '</rdf:RDF></x:xmpmeta><?xpacket end="w"?>').encode()
 
 
@@ -106,10 +108,17 @@ def _pdf_scenario(raw: bytes, label: str) -> bytes:
     end = raw.find(XMP_CLOSE, start)
     if end < 0:
         raise _damaged(label)
+    crc_at = end + len(XMP_CLOSE)
+    if raw[crc_at:crc_at + len(XMP_CRC)] != XMP_CRC:
+        raise _damaged(label)
     try:
-        return base64.b64decode(raw[start + len(XMP_OPEN):end], validate=True)
+        data = base64.b64decode(raw[start + len(XMP_OPEN):end], validate=True)
+        crc = int(raw[crc_at + len(XMP_CRC):crc_at + len(XMP_CRC) + 8], 16)
     except (binascii.Error, ValueError):
         raise _damaged(label) from None
+    if zlib.crc32(data) & 0xFFFFFFFF != crc:  # a flipped byte would otherwise open as a different scenario
+        raise _damaged(label)
+    return data
 
 
 def scenario_json_in_card(raw: bytes, label: str) -> bytes:
