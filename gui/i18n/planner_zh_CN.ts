@@ -15,7 +15,7 @@
     </message>
     <message>
         <location filename="../app.py" line="180"/>
-        <location filename="../file_actions.py" line="65"/>
+        <location filename="../file_actions.py" line="69"/>
         <location filename="../library_actions.py" line="26"/>
         <location filename="../library_actions.py" line="30"/>
         <source>Cannot open this scenario</source>
@@ -43,7 +43,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="57"/>
-        <location filename="../file_actions.py" line="130"/>
+        <location filename="../file_actions.py" line="134"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
@@ -127,60 +127,60 @@
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="58"/>
+        <location filename="../file_actions.py" line="62"/>
         <source>Open a scenario</source>
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="94"/>
+        <location filename="../file_actions.py" line="98"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="102"/>
+        <location filename="../file_actions.py" line="106"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="47"/>
-        <location filename="../file_actions.py" line="119"/>
+        <location filename="../file_actions.py" line="123"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="144"/>
+        <location filename="../file_actions.py" line="149"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="74"/>
-        <location filename="../file_actions.py" line="153"/>
-        <location filename="../file_actions.py" line="164"/>
+        <location filename="../file_actions.py" line="158"/>
+        <location filename="../file_actions.py" line="169"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="188"/>
+        <location filename="../file_actions.py" line="193"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="206"/>
+        <location filename="../file_actions.py" line="211"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="213"/>
+        <location filename="../file_actions.py" line="218"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="222"/>
+        <location filename="../file_actions.py" line="227"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="225"/>
+        <location filename="../file_actions.py" line="230"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -244,7 +244,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="93"/>
+        <location filename="../file_actions.py" line="97"/>
         <location filename="../library_actions.py" line="82"/>
         <location filename="../library_actions.py" line="85"/>
         <source>Cannot save</source>
@@ -1747,197 +1747,205 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="83"/>
+        <location filename="../main_window.py" line="84"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="88"/>
+        <location filename="../main_window.py" line="89"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="108"/>
+        <location filename="../main_window.py" line="109"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="110"/>
+        <location filename="../main_window.py" line="111"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="111"/>
+        <location filename="../main_window.py" line="112"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="113"/>
+        <location filename="../main_window.py" line="114"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="117"/>
+        <location filename="../main_window.py" line="118"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="121"/>
+        <location filename="../main_window.py" line="122"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="123"/>
+        <location filename="../main_window.py" line="124"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="176"/>
+        <location filename="../main_window.py" line="177"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="177"/>
+        <location filename="../main_window.py" line="178"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="186"/>
+        <location filename="../main_window.py" line="187"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188"/>
+        <location filename="../main_window.py" line="189"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="178"/>
+        <location filename="../main_window.py" line="179"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180"/>
+        <location filename="../main_window.py" line="181"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="181"/>
+        <location filename="../main_window.py" line="182"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="183"/>
+        <location filename="../main_window.py" line="184"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="185"/>
+        <location filename="../main_window.py" line="186"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="190"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190"/>
         <source>Image (PNG)…</source>
-        <translation>图片（PNG）…</translation>
+        <translation type="vanished">图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190"/>
         <source>Report (PDF)…</source>
-        <translation>报告（PDF）…</translation>
+        <translation type="vanished">报告（PDF）…</translation>
     </message>
     <message>
         <location filename="../main_window.py" line="191"/>
+        <source>Plan card, image (PNG)…</source>
+        <translation>计划卡片，图片（PNG）…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="191"/>
+        <source>Plan card (PDF)…</source>
+        <translation>计划卡片（PDF）…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="192"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="191"/>
+        <location filename="../main_window.py" line="192"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="195"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="196"/>
+        <location filename="../main_window.py" line="197"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="198"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="200"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="205"/>
+        <location filename="../main_window.py" line="206"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="207"/>
+        <location filename="../main_window.py" line="208"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="209"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="217"/>
+        <location filename="../main_window.py" line="218"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="220"/>
+        <location filename="../main_window.py" line="221"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="220"/>
+        <location filename="../main_window.py" line="221"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="225"/>
+        <location filename="../main_window.py" line="226"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="233"/>
+        <location filename="../main_window.py" line="234"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="240"/>
+        <location filename="../main_window.py" line="241"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="241"/>
+        <location filename="../main_window.py" line="242"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="243"/>
+        <location filename="../main_window.py" line="244"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="321"/>
+        <location filename="../main_window.py" line="326"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
@@ -2174,61 +2182,76 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
 </context>
 <context>
+    <name>PlanCard</name>
+    <message>
+        <location filename="../plan_card.py" line="53"/>
+        <source>Plan card · LLM Memory Planner %(version)s · %(date)s</source>
+        <translation>计划卡片 · LLM Memory Planner %(version)s · %(date)s</translation>
+    </message>
+    <message>
+        <location filename="../plan_card.py" line="54"/>
+        <source>%(used)s of %(cap)s on each GPU · %(room)s</source>
+        <translation>每块 GPU 已用 %(used)s / %(cap)s · %(room)s</translation>
+    </message>
+    <message>
+        <location filename="../plan_card.py" line="55"/>
+        <source>Time and cost</source>
+        <translation>时间与费用</translation>
+    </message>
+    <message>
+        <location filename="../plan_card.py" line="56"/>
+        <source>Inputs that differ from the defaults</source>
+        <translation>与默认值不同的输入</translation>
+    </message>
+</context>
+<context>
     <name>Report</name>
     <message>
-        <location filename="../report_export.py" line="35"/>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s: %(room)s</source>
-        <translation>%(n)d × %(gpu)s 每块用 %(used)s，共 %(cap)s：%(room)s</translation>
+        <translation type="vanished">%(n)d × %(gpu)s 每块用 %(used)s，共 %(cap)s：%(room)s</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="36"/>
         <source>(default)</source>
-        <translation>（默认）</translation>
+        <translation type="vanished">（默认）</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="37"/>
+        <location filename="../report_export.py" line="31"/>
         <source>Comparison</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="38"/>
         <source>Component</source>
-        <translation>组成部分</translation>
+        <translation type="vanished">组成部分</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="39"/>
         <source>Inputs</source>
-        <translation>输入</translation>
+        <translation type="vanished">输入</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="40"/>
+        <location filename="../report_export.py" line="32"/>
         <source>LLM Memory Planner %(version)s · %(date)s</source>
         <translation>LLM Memory Planner %(version)s · %(date)s</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="41"/>
         <source>Lives in</source>
-        <translation>存在于</translation>
+        <translation type="vanished">存在于</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="42"/>
         <source>Share</source>
-        <translation>占比</translation>
+        <translation type="vanished">占比</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="43"/>
         <source>Warnings and assumptions</source>
-        <translation>警告与假设</translation>
+        <translation type="vanished">警告与假设</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="44"/>
+        <location filename="../report_export.py" line="33"/>
         <source>What differs</source>
         <translation>不同之处</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="45"/>
         <source>Where the memory goes (fullest GPU, at the peak)</source>
-        <translation>显存去向（最满的 GPU，峰值时）</translation>
+        <translation type="vanished">显存去向（最满的 GPU，峰值时）</translation>
     </message>
 </context>
 <context>
@@ -3403,7 +3426,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="227"/>
+        <location filename="../main_window.py" line="228"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -4565,52 +4588,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>磁盘报告了输入/输出错误</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="34"/>
+        <location filename="../../engine/scenario/file.py" line="35"/>
         <source>is the old name of {new}, and the file sets both.</source>
         <translation>是 {new} 的旧名称，而文件同时设置了两者。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="47"/>
+        <location filename="../../engine/scenario/file.py" line="48"/>
         <source>must be a whole number, not {version!r}.</source>
         <translation>必须是整数，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="58"/>
+        <location filename="../../engine/scenario/file.py" line="59"/>
         <source>{version} is from a newer LLM Memory Planner (this one reads up to {current}).</source>
         <translation>{version} 来自更新版本的 LLM Memory Planner（本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="71"/>
+        <location filename="../../engine/scenario/file.py" line="72"/>
         <source>is larger than 8 MB; a scenario is a few kilobytes.</source>
         <translation>大于 8 MB；一个场景只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="75"/>
+        <location filename="../../engine/scenario/file.py" line="76"/>
         <source>is not UTF-8 text; it may be damaged or not a scenario.</source>
         <translation>不是 UTF-8 文本；它可能已损坏或不是场景文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="78"/>
+        <location filename="../../engine/scenario/file.py" line="79"/>
         <source>is not valid JSON ({exc}); it may be truncated or damaged.</source>
         <translation>不是有效的 JSON（{exc}）；它可能被截断或已损坏。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="81"/>
+        <location filename="../../engine/scenario/file.py" line="82"/>
         <source>must hold one JSON object {{...}}.</source>
         <translation>必须包含一个 JSON 对象 {{...}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="85"/>
+        <location filename="../../engine/scenario/file.py" line="86"/>
         <source>was saved by a newer LLM Memory Planner (schema_version {version}; this version reads up to {current}).</source>
         <translation>由更新版本的 LLM Memory Planner 保存（schema_version {version}；本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="95"/>
+        <location filename="../../engine/scenario/file.py" line="96"/>
         <source>could not be read ({p}: {exc}).</source>
         <translation>无法读取（{p}：{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="107"/>
+        <location filename="../../engine/scenario/file.py" line="109"/>
         <source>cannot be read: {p}.</source>
         <translation>无法读取：{p}。</translation>
     </message>
@@ -5605,6 +5628,127 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/timing/mfu.py" line="10"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format; bf16 for fp8). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all.</source>
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="87"/>
+        <source>Fits on {machines} with {free} spare per GPU.</source>
+        <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="90"/>
+        <source>Fits on {machines} only by using part of the safety reserve.</source>
+        <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="92"/>
+        <source>Does not fit on {machines}: {over} over per GPU.</source>
+        <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="100"/>
+        <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
+        <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="102"/>
+        <source>Needs {host} CPU memory per node.</source>
+        <translation>每个节点需要 {host} CPU 内存。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="109"/>
+        <source>Main risk: it does not fit in GPU memory as set up.</source>
+        <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="111"/>
+        <source>Main risk: CPU memory runs out.</source>
+        <translation>主要风险：CPU 内存不够。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="113"/>
+        <source>Main risk: no headroom beyond the safety reserve.</source>
+        <translation>主要风险：除安全余量外没有余地。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="115"/>
+        <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
+        <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="118"/>
+        <source>Main risk: little headroom ({free} per GPU).</source>
+        <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="120"/>
+        <source>Main risk: none stands out; the estimate&apos;s own error is stated in docs/accuracy.md.</source>
+        <translation>主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="131"/>
+        <source>No time or cost: the run does not fit.</source>
+        <translation>没有时间和费用：这次训练放不下。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="133"/>
+        <source>No time or cost: the step time cannot be computed.</source>
+        <translation>没有时间和费用：无法计算每步时间。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="135"/>
+        <source>Step time</source>
+        <translation>每步时间</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="136"/>
+        <source>Tokens/s</source>
+        <translation>tokens/s（吞吐）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="137"/>
+        <source>MFU</source>
+        <translation>MFU（模型算力利用率）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="139"/>
+        <location filename="../../engine/plan_card.py" line="144"/>
+        <source>Time to train</source>
+        <translation>训练总时长</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="140"/>
+        <source>not asked (no tokens to train set)</source>
+        <translation>未计算（未设置训练 token 数）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="142"/>
+        <source>{time} to train on {tokens} tokens.</source>
+        <translation>训练 {tokens} token 需要 {time}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="145"/>
+        <source>GPU-hours</source>
+        <translation>GPU 小时</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="148"/>
+        <source>Cost {cost} at {price} per GPU-hour.</source>
+        <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="150"/>
+        <source>Cost (at {price} per GPU-hour)</source>
+        <translation>费用（每 GPU 小时 {price}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/card_file.py" line="37"/>
+        <source>is an image or PDF without a scenario in it; only plan cards exported by LLM Memory Planner carry one.</source>
+        <translation>是一张不含场景的图片或 PDF；只有 LLM Memory Planner 导出的计划卡片才带有场景。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/card_file.py" line="43"/>
+        <source>is a plan card whose embedded scenario is damaged; export the card again from the scenario.</source>
+        <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
 </context>
 <context>
