@@ -14,12 +14,15 @@ from engine.report import to_csv, to_markdown
 
 from .dialogs import CustomGpu, FileChoice, ImportedConfig, ModelFolder, SaveChanges
 from .i18n import tr_engine, tr_error
-from .report_export import render_png, write_comparison_pdf, write_report_pdf
+from .plan_card import write_card_pdf, write_card_png
+from .report_export import write_comparison_pdf
 from .settings_store import atomic_write
 from .widgets import message_text
 from .window_api import PlannerWindow
 
 JSON_FILTER = "Scenario (*.json)"
+OPEN_FILTER = "Scenario or plan card (*.json *.pdf *.png)"
+CARD_SUFFIXES = (".pdf", ".png")  # plan cards: they carry their scenario
 # The first start: examples/llama3-8b-lora-4090.json's settings, which the README shows fitting (a test holds them equal)
 DEFAULT_SCENARIO = {
     "name": "Llama-3-8B LoRA on RTX 4090",
@@ -54,10 +57,11 @@ def new_scenario(win: PlannerWindow) -> bool:
 
 
 def open_file(win: PlannerWindow, path: str | None = None) -> bool:
+    """A scenario file or a plan card (its embedded scenario); a file that is neither is refused in one sentence."""
     if path is None:
         if not confirm_discard(win):
             return False
-        choice = FileChoice.ask_open(win, QCoreApplication.translate("Actions", "Open a scenario"), JSON_FILTER)
+        choice = FileChoice.ask_open(win, QCoreApplication.translate("Actions", "Open a scenario"), OPEN_FILTER)
         if choice is None:
             return False
         path = choice.path
@@ -141,7 +145,8 @@ def add_model_folder(win: PlannerWindow) -> None:
 
 
 def export(win: PlannerWindow, kind: str) -> None:
-    filters = {"png": "PNG image (*.png)", "pdf": "PDF report (*.pdf)", "md": "Markdown (*.md)", "csv": "CSV (*.csv)"}
+    filters = {"png": "Plan card, PNG image (*.png)", "pdf": "Plan card, PDF (*.pdf)", "md": "Markdown (*.md)",
+               "csv": "CSV (*.csv)"}
     suggested = f"{win.state.scenario.name}.{kind}".replace("/", "-")
     choice = FileChoice.ask_save(win, QCoreApplication.translate("Actions", "Export"), filters[kind], suggested)
     if choice is not None:
@@ -156,7 +161,7 @@ def export_to(win: PlannerWindow, kind: str, path: str) -> None:
         return
     s, est, unit = win.state.scenario, win.state.estimate, win.state.unit
     if kind == "png":
-        render_png(win, path)
+        write_card_png(win, path)
     elif kind == "md":
         Path(path).write_text(to_markdown(s, est, unit, _tr_report, tr_engine), encoding="utf-8")
     elif kind == "csv":
@@ -200,8 +205,8 @@ def _tr_report(text: str) -> str:
 
 
 def write_pdf(win: PlannerWindow, path: str) -> None:
-    """The report as a document: date and version, verdict, vector charts, every input, breakdown, assumptions."""
-    write_report_pdf(win, path)
+    """The plan card: one page a manager reads, the scenario inside (the Markdown export has every detail)."""
+    write_card_pdf(win, path)
 
 
 def show_formulas(win: PlannerWindow) -> None:

@@ -22,6 +22,7 @@ from engine.scenario import ESTIMATORS
 from . import config_actions, file_actions, library_actions
 from .charts import BudgetBars, PieChart
 from .compare_view import CompareView
+from .file_actions import CARD_SUFFIXES
 from .fit_panel import FitPanel, LimitsLabel
 from .i18n import LANGUAGES, tr_message
 from .import_review import CONFIG_SUFFIXES
@@ -187,7 +188,7 @@ class MainWindow(QMainWindow):
                QKeySequence("Ctrl+I"))
         action(file_menu, self.tr("Export launch config…"), lambda: config_actions.export_launch_config(self))
         export = file_menu.addMenu(self.tr("&Export to a file"))
-        for label, kind in ((self.tr("Image (PNG)…"), "png"), (self.tr("Report (PDF)…"), "pdf"),
+        for label, kind in ((self.tr("Plan card, image (PNG)…"), "png"), (self.tr("Plan card (PDF)…"), "pdf"),
                             (self.tr("Markdown…"), "md"), (self.tr("Breakdown table (CSV)…"), "csv")):
             action(export, label, lambda _=False, k=kind: file_actions.export(self, k))
         file_menu.addSeparator()
@@ -245,13 +246,17 @@ class MainWindow(QMainWindow):
     # --- drag and drop of training config files (the library panel takes its own .json scenario drops)
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt's name
         urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
-        if urls and all(u.isLocalFile() and u.toLocalFile().lower().endswith(CONFIG_SUFFIXES) for u in urls):
+        if urls and all(u.isLocalFile() and u.toLocalFile().lower().endswith(CONFIG_SUFFIXES + CARD_SUFFIXES)
+                        for u in urls):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt's name
         paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
         event.acceptProposedAction()
-        if paths:
+        if len(paths) == 1 and paths[0].lower().endswith(CARD_SUFFIXES):  # a plan card opens as its scenario
+            if file_actions.confirm_discard(self):
+                file_actions.open_file(self, paths[0])
+        elif paths:
             config_actions.import_training_config(self, paths)
 
     def _tab_changed(self, _index: int) -> None:

@@ -1,6 +1,5 @@
-"""Reports that are documents: the PDF draws charts as vectors at print resolution, lists every input in the words on
-screen (defaults included, marked), and carries the date and the app's version; the PNG is the verdict and charts
-drawn for the scenario, titled with its name (not a grab of whatever the window shows)."""
+"""What documents share: inputs in the words on screen, charts drawn as vectors at print resolution, and the
+comparison's PDF. The scenario's own PDF and PNG are the plan card (gui/plan_card.py)."""
 
 from __future__ import annotations
 
@@ -10,15 +9,12 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QMarginsF, QPoint, QPointF, QRectF, QSizeF
-from PySide6.QtGui import QColor, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
+from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import QApplication, QGraphicsView, QWidget
 
 from engine import DEFAULTS
 from engine.messages import QT_TRANSLATE_NOOP
-from engine.report import ASSUMPTIONS
 
-from .i18n import tr_engine, tr_message
-from .theme import text_colour
 from .version import version
 from .widgets import ValueCombo
 from .window_api import PlannerWindow
@@ -32,17 +28,9 @@ SKIPPED_KEYS = ("schema_version", "notes", "name", "fsdp")  # fsdp shows in the 
 
 # The report's own words, marked for pyside6-lupdate (the calls below pass them through _tr).
 _MARKED = (
-    QT_TRANSLATE_NOOP("Report", "%(used)s of %(cap)s on each of %(n)d × %(gpu)s: %(room)s"),
-    QT_TRANSLATE_NOOP("Report", "(default)"),
     QT_TRANSLATE_NOOP("Report", "Comparison"),
-    QT_TRANSLATE_NOOP("Report", "Component"),
-    QT_TRANSLATE_NOOP("Report", "Inputs"),
     QT_TRANSLATE_NOOP("Report", "LLM Memory Planner %(version)s · %(date)s"),
-    QT_TRANSLATE_NOOP("Report", "Lives in"),
-    QT_TRANSLATE_NOOP("Report", "Share"),
-    QT_TRANSLATE_NOOP("Report", "Warnings and assumptions"),
     QT_TRANSLATE_NOOP("Report", "What differs"),
-    QT_TRANSLATE_NOOP("Report", "Where the memory goes (fullest GPU, at the peak)"),
 )
 
 
@@ -50,8 +38,9 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("Report", text)
 
 
-def input_rows(win: PlannerWindow) -> list[tuple[str, str, bool]]:
-    """(control label, value as shown, is the default) for every input of the scenario, defaults included."""
+def input_rows(win: PlannerWindow, only: list[str] | None = None) -> list[tuple[str, str, bool]]:
+    """(control label, value as shown, is the default) for every input of the scenario, defaults included, or for
+    the keys `only` names (the plan card's)."""
     s, est = win.state.scenario, win.state.estimate
     data = s.to_dict()
     combos: dict[str, Any] = {}
@@ -62,7 +51,7 @@ def input_rows(win: PlannerWindow) -> list[tuple[str, str, bool]]:
                 combos[key] = widget
     rows = []
     for key, value in data.items():
-        if key in SKIPPED_KEYS:
+        if (key not in only) if only is not None else key in SKIPPED_KEYS:
             continue
         default = DEFAULTS[key][0] if key in DEFAULTS else None
         is_default = key in DEFAULTS and (value == default or (isinstance(default, tuple) and value == list(default)))
@@ -80,40 +69,6 @@ def input_rows(win: PlannerWindow) -> list[tuple[str, str, bool]]:
     return rows
 
 
-def header_html(win: PlannerWindow) -> str:
-    est, unit = win.state.estimate, win.state.unit
-    when = datetime.now().strftime("%Y-%m-%d %H:%M")
-    verdict = tr_engine(est.verdict)
-    return (f"<h2>{escape(win.state.scenario.name)}</h2>"
-            f"<p style='color:#555555'>" + escape(_tr("LLM Memory Planner %(version)s · %(date)s") % {
-                "version": version(), "date": when}) + "</p>"
-            f"<p><b style='color:{text_colour(est.verdict)}'>{escape(verdict.upper() if verdict.isascii() else verdict)}"
-            f"</b> — " + escape(_tr("%(used)s of %(cap)s on each of %(n)d × %(gpu)s: %(room)s") % {
-                "used": _bytes(est.total_bytes, unit), "cap": _bytes(est.capacity_bytes, unit), "n": est.world_size,
-                "gpu": est.gpu_name, "room": tr_message(est.room(unit))}) + "</p>")
-
-
-def body_html(win: PlannerWindow) -> str:
-    est, unit = win.state.estimate, win.state.unit
-    table = "<table border='1' cellspacing='0' cellpadding='4' width='100%'>"
-    default = " <span style='color:#666666'>" + escape(_tr("(default)")) + "</span>"
-    inputs = "".join(f"<tr><td>{escape(label)}</td><td>{escape(value)}{default if is_default else ''}</td></tr>"
-                     for label, value, is_default in input_rows(win))
-    table_rows = []
-    for r in range(win.table.table.rowCount()):
-        cells = [win.table.table.item(r, c).text() for c in range(4)]
-        table_rows.append("<tr>" + "".join(f"<td{' align=right' if c in (1, 2) else ''}>{escape(t)}</td>"
-                                           for c, t in enumerate(cells)) + "</tr>")
-    header = "".join(f"<th>{escape(t)}</th>" for t in (_tr("Component"), unit, _tr("Share"), _tr("Lives in")))
-    notes = "".join(f"<li>{escape(tr_message(w))}</li>" for w in est.warnings)
-    notes += "".join(f"<li>{escape(QCoreApplication.translate('report', a))}</li>" for a in ASSUMPTIONS)
-    phases = win.table.phases.text()
-    return (f"<h3>{escape(_tr('Inputs'))}</h3>{table}{inputs}</table>"
-            f"<h3>{escape(_tr('Where the memory goes (fullest GPU, at the peak)'))}</h3>{table}<tr>{header}</tr>"
-            f"{''.join(table_rows)}</table><p>{phases}</p>"
-            f"<h3>{escape(_tr('Warnings and assumptions'))}</h3><ul>{notes}</ul>")
-
-
 def _bytes(n: float, unit: str) -> str:
     from engine.units import format_bytes
 
@@ -128,7 +83,7 @@ def _document(html: str, width: float) -> QTextDocument:
     return doc
 
 
-def _render_widget(painter: QPainter, widget: QWidget, top_left: QPoint | Any, width: float) -> float:
+def render_widget(painter: QPainter, widget: QWidget, top_left: QPoint | Any, width: float) -> float:
     """Draw a widget (charts) through the painter, scaled to `width`. Plots are drawn from their scenes, so on a PDF
     they are vectors (QWidget.render would paste the plot views in as pictures). Returns the height used."""
     scale = width / max(widget.width(), 1)
@@ -211,19 +166,10 @@ class _Pages:
         if max_height is not None and widget.height() * width / max(widget.width(), 1) > max_height:
             width = max_height * widget.width() / max(widget.height(), 1)
         height = widget.height() * width / max(widget.width(), 1)
-        self.block(height, lambda y: _render_widget(self.painter, widget, QPoint(0, int(y)), width))
+        self.block(height, lambda y: render_widget(self.painter, widget, QPoint(0, int(y)), width))
 
     def close(self) -> None:
         self.painter.end()
-
-
-def write_report_pdf(win: PlannerWindow, path: str) -> None:
-    """The scenario's report: title, date and version, verdict, the charts (vector), every input, the breakdown."""
-    pages = _Pages(path, win.state.scenario.name)
-    pages.document(header_html(win))
-    pages.chart(win.charts_widget, max_height=pages.height * 0.45)
-    pages.document(body_html(win))
-    pages.close()
 
 
 def write_comparison_pdf(win: PlannerWindow, path: str, rows: list[list[str]]) -> None:
@@ -243,20 +189,3 @@ def write_comparison_pdf(win: PlannerWindow, path: str, rows: list[list[str]]) -
     pages.document(f"<h3>{escape(_tr('What differs'))}</h3><table border='1' cellspacing='0' cellpadding='4' "
                    f"width='100%'><tr>{head}</tr>{table}</table>")
     pages.close()
-
-
-def render_png(win: PlannerWindow, path: str) -> bool:
-    """The verdict and the charts under the scenario's name, drawn at twice the screen's pixel density."""
-    width = max(win.charts_widget.width(), 800)
-    header = _document(header_html(win), width)
-    chart_height = win.charts_widget.height() * width / max(win.charts_widget.width(), 1)
-    height = header.size().height() + chart_height + 16
-    image = QImage(int(width * PNG_SCALE), int(height * PNG_SCALE), QImage.Format.Format_ARGB32)
-    image.fill(QApplication.palette().window().color() if QApplication.instance() else QColor("white"))
-    painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.scale(PNG_SCALE, PNG_SCALE)
-    header.drawContents(painter)
-    _render_widget(painter, win.charts_widget, QPoint(0, int(header.size().height() + 8)), width)
-    painter.end()
-    return image.save(path)

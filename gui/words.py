@@ -8,7 +8,7 @@ from PySide6.QtCore import QCoreApplication
 
 from engine import gpu_presets, model_presets
 from engine.messages import QT_TRANSLATE_NOOP
-from engine.units import format_bytes
+from engine.units import format_bytes, format_count
 
 # key -> the label of its control in the window (the set-up panel uses the same texts).
 FIELD_LABELS: dict[str, str] = {
@@ -135,6 +135,11 @@ def value_words(key: str, value: Any) -> str:
         return presets()[value].name  # "Llama 3 8B", not the id "llama-3-8b" a table showed before
     if isinstance(value, bool):
         return _tr(BOOL_WORDS[value])
+    if isinstance(value, int | float) and key.endswith(("_bytes", "_bytes_per_s", "tokens_to_train")):
+        # sizes, bandwidths and token counts as people say them, not 2,199,023,255,552
+        if key == "tokens_to_train":
+            return format_count(value)
+        return format_bytes(value) + ("/s" if key.endswith("_per_s") else "")
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, (list, tuple)):

@@ -37,6 +37,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import fuzz_imports  # noqa: E402  (issue 28: config imports)
+from fuzz_card import fuzz_card  # noqa: E402
 from fuzz_cli import Hang, run_cli, time_limit  # noqa: E402
 from fuzz_exports import fuzz_exports  # noqa: E402 - issue 28: exports parsed back, -o onto hostile targets
 from fuzz_local import fuzz_local  # noqa: E402
@@ -477,6 +478,7 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
         results["command line, subprocess"] = counts
     results.update({"time keys": fuzz_time(cases // 5, seed)} if cases else {})
     results.update({"verdict: CPU memory, text, JSON, GPU counts": fuzz_verdict(cases // 5, seed)} if cases else {})
+    results.update({"plan cards (PNG/PDF), intact and damaged": fuzz_card(cases * 2, seed)} if cases else {})
     if folders:
         results["poisoned data folders"] = fuzz_folders(folders, seed)
         results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)

@@ -65,6 +65,15 @@ def test_time_keys_at_and_past_their_bounds():
     assert counts["ok"] > 10 and counts["refused"] > 10, dict(counts)  # both kinds are generated
 
 
+def test_plan_cards_read_back_identical_or_are_refused_in_one_line():
+    """Issue 25 item 4: intact plan cards open as their scenario; damaged or hostile ones are refused."""
+    import fuzz_card
+
+    counts = fuzz_card.fuzz_card(300, seed=2501)
+    assert counts["ok"] + counts["refused"] + counts["refused-long"] == 300, dict(counts)
+    assert counts["ok"] > 50 and counts["refused"] > 50, dict(counts)  # both kinds are generated
+
+
 def test_exports_parse_back_clean_and_outputs_never_lose_a_file():
     counts = fuzz.fuzz_exports(80, seed=2801)
     assert fuzz.failures({"exports": counts}) == 0, dict(counts)

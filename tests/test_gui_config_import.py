@@ -113,7 +113,7 @@ def test_drop_of_config_files_imports_them(window, review, qtbot):
     s = window.state.scenario
     assert (s.method, s.lora_rank, s.micro_batch, s.grad_accum) == ("qlora", 8, 2, 8)  # the recipe's values
     other = QMimeData()
-    other.setUrls([QUrl.fromLocalFile("/tmp/picture.png")])
+    other.setUrls([QUrl.fromLocalFile("/tmp/picture.jpg")])  # a .png or .pdf may be a plan card (issue 25 item 4)
     refused = QDragEnterEvent(QPoint(10, 10), Qt.DropAction.CopyAction, other, Qt.MouseButton.LeftButton,
                               Qt.KeyboardModifier.NoModifier)
     refused.ignore()

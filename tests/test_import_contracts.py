@@ -276,7 +276,7 @@ ENGINE_LAYERS = (
     ("planning", ("planning",)),
     ("configs", ("configs",)),
     ("accuracy", ("accuracy",)),
-    ("interfaces", ("", "cli", "report", "caches")),
+    ("interfaces", ("", "cli", "report", "plan_card", "caches")),
 )
 SIBLINGS = {"planning": "configs", "configs": "planning"}  # the same rank: neither imports the other
 

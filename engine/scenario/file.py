@@ -16,6 +16,7 @@ from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
 from ..safe_read import RefusedFileError, read_capped
 from . import MAX_SCENARIO_BYTES, SCHEMA_VERSION, Scenario, scenario_from_dict
+from .card_file import is_card, scenario_json_in_card
 
 
 class FutureVersionError(ScenarioError):
@@ -97,7 +98,8 @@ def parse_scenario_bytes(raw: bytes, label: str) -> tuple[Scenario, int]:
 
 
 def read_scenario_file(path: str | Path, label: str | None = None) -> tuple[bytes, Scenario, int]:
-    """(the bytes read, scenario, its file's schema_version) of a scenario file anywhere; ScenarioError otherwise."""
+    """(the scenario's bytes, scenario, its file's schema_version) of a scenario file or plan card anywhere;
+    ScenarioError otherwise."""
     p = Path(path)
     try:
         raw = read_capped(p, MAX_SCENARIO_BYTES)
@@ -106,6 +108,8 @@ def read_scenario_file(path: str | Path, label: str | None = None) -> tuple[byte
     except OSError as exc:
         raise ScenarioError(label or p.name, QT_TRANSLATE_NOOP("engine", "cannot be read: {p}."),
                             p=exc.strerror or exc) from None
+    if is_card(raw):  # a plan card (PDF or PNG) opens as the scenario it carries
+        raw = scenario_json_in_card(raw, label or p.name)
     scenario, version = parse_scenario_bytes(raw, label or p.name)
     return raw, scenario, version
 

@@ -15,7 +15,7 @@
     </message>
     <message>
         <location filename="../app.py" line="180"/>
-        <location filename="../file_actions.py" line="65"/>
+        <location filename="../file_actions.py" line="71"/>
         <location filename="../library_actions.py" line="26"/>
         <location filename="../library_actions.py" line="30"/>
         <source>Cannot open this scenario</source>
@@ -43,7 +43,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="57"/>
-        <location filename="../file_actions.py" line="130"/>
+        <location filename="../file_actions.py" line="136"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
@@ -127,60 +127,60 @@
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="58"/>
+        <location filename="../file_actions.py" line="64"/>
         <source>Open a scenario</source>
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="94"/>
+        <location filename="../file_actions.py" line="100"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="102"/>
+        <location filename="../file_actions.py" line="108"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="47"/>
-        <location filename="../file_actions.py" line="119"/>
+        <location filename="../file_actions.py" line="125"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="144"/>
+        <location filename="../file_actions.py" line="151"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="74"/>
-        <location filename="../file_actions.py" line="153"/>
-        <location filename="../file_actions.py" line="164"/>
+        <location filename="../file_actions.py" line="160"/>
+        <location filename="../file_actions.py" line="171"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="188"/>
+        <location filename="../file_actions.py" line="195"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="206"/>
+        <location filename="../file_actions.py" line="213"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="213"/>
+        <location filename="../file_actions.py" line="220"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="222"/>
+        <location filename="../file_actions.py" line="229"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="225"/>
+        <location filename="../file_actions.py" line="232"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -244,7 +244,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="93"/>
+        <location filename="../file_actions.py" line="99"/>
         <location filename="../library_actions.py" line="82"/>
         <location filename="../library_actions.py" line="85"/>
         <source>Cannot save</source>
@@ -277,107 +277,107 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="74"/>
+        <location filename="../results.py" line="79"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="74"/>
+        <location filename="../results.py" line="79"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="74"/>
+        <location filename="../results.py" line="79"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="75"/>
+        <location filename="../results.py" line="80"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="89"/>
+        <location filename="../results.py" line="94"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="119"/>
+        <location filename="../results.py" line="124"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="121"/>
+        <location filename="../results.py" line="126"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="122"/>
+        <location filename="../results.py" line="127"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="143"/>
+        <location filename="../results.py" line="148"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="159"/>
+        <location filename="../results.py" line="164"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="159"/>
+        <location filename="../results.py" line="164"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="159"/>
+        <location filename="../results.py" line="164"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="163"/>
+        <location filename="../results.py" line="168"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="165"/>
+        <location filename="../results.py" line="170"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="165"/>
+        <location filename="../results.py" line="170"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="166"/>
+        <location filename="../results.py" line="171"/>
         <source>host memory not set</source>
         <translation>未设定主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="167"/>
+        <location filename="../results.py" line="172"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="171"/>
+        <location filename="../results.py" line="176"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="172"/>
+        <location filename="../results.py" line="177"/>
         <source>process (as nvidia-smi shows it) %s</source>
         <translation>进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="174"/>
+        <location filename="../results.py" line="179"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="175"/>
+        <location filename="../results.py" line="180"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -416,7 +416,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="69"/>
+        <location filename="../compare_view.py" line="72"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -424,32 +424,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="83"/>
+        <location filename="../compare_view.py" line="86"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="155"/>
+        <location filename="../compare_view.py" line="158"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="200"/>
+        <location filename="../compare_view.py" line="203"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="201"/>
+        <location filename="../compare_view.py" line="204"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="202"/>
+        <location filename="../compare_view.py" line="205"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="205"/>
+        <location filename="../compare_view.py" line="206"/>
+        <source>CPU memory per node</source>
+        <translation>每节点 CPU 内存</translation>
+    </message>
+    <message>
+        <location filename="../compare_view.py" line="209"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -470,476 +475,476 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Fields</name>
     <message>
-        <location filename="../words.py" line="14"/>
+        <location filename="../words.py" line="15"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../words.py" line="15"/>
+        <location filename="../words.py" line="16"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="16"/>
+        <location filename="../words.py" line="17"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../words.py" line="17"/>
+        <location filename="../words.py" line="18"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="18"/>
+        <location filename="../words.py" line="19"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="19"/>
+        <location filename="../words.py" line="20"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="20"/>
+        <location filename="../words.py" line="21"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="21"/>
+        <location filename="../words.py" line="22"/>
         <source>Adapted layers (targets)</source>
         <translation>加适配器的层（targets）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="22"/>
+        <location filename="../words.py" line="23"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="23"/>
+        <location filename="../words.py" line="24"/>
         <source>Frozen side</source>
         <translation>冻结位置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="24"/>
+        <location filename="../words.py" line="25"/>
         <source>Freeze the token embeddings</source>
         <translation>冻结词嵌入</translation>
     </message>
     <message>
-        <location filename="../words.py" line="25"/>
+        <location filename="../words.py" line="26"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="26"/>
+        <location filename="../words.py" line="27"/>
         <source>Double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../words.py" line="27"/>
+        <location filename="../words.py" line="28"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="28"/>
+        <location filename="../words.py" line="29"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="29"/>
+        <location filename="../words.py" line="30"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="30"/>
+        <location filename="../words.py" line="31"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每 GPU 每步序列数（micro-batch）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="31"/>
+        <location filename="../words.py" line="32"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每序列 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="32"/>
+        <location filename="../words.py" line="33"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="33"/>
+        <location filename="../words.py" line="34"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../words.py" line="34"/>
+        <location filename="../words.py" line="35"/>
         <source>Attention kernel</source>
         <translation>注意力实现</translation>
     </message>
     <message>
-        <location filename="../words.py" line="35"/>
+        <location filename="../words.py" line="36"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="36"/>
+        <location filename="../words.py" line="37"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="37"/>
+        <location filename="../words.py" line="38"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="38"/>
+        <location filename="../words.py" line="39"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="39"/>
+        <location filename="../words.py" line="40"/>
         <source>Sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="40"/>
         <location filename="../words.py" line="41"/>
+        <location filename="../words.py" line="42"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="42"/>
+        <location filename="../words.py" line="43"/>
         <source>Offload (slow)</source>
         <translation>卸载（较慢）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="43"/>
+        <location filename="../words.py" line="44"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../words.py" line="44"/>
+        <location filename="../words.py" line="45"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../words.py" line="45"/>
+        <location filename="../words.py" line="46"/>
         <source>K factor</source>
         <translation>K 系数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="46"/>
+        <location filename="../words.py" line="47"/>
         <source>LoRA alpha</source>
         <translation>LoRA alpha</translation>
     </message>
     <message>
-        <location filename="../words.py" line="47"/>
+        <location filename="../words.py" line="48"/>
         <source>Adapter number format</source>
         <translation>适配器数值格式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="48"/>
+        <location filename="../words.py" line="49"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../words.py" line="49"/>
+        <location filename="../words.py" line="50"/>
         <source>Framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../words.py" line="50"/>
+        <location filename="../words.py" line="51"/>
         <source>Loss computation</source>
         <translation>损失计算方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="51"/>
+        <location filename="../words.py" line="52"/>
         <source>Compile the model</source>
         <translation>编译模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="52"/>
+        <location filename="../words.py" line="53"/>
         <source>Liger kernels</source>
         <translation>Liger 内核</translation>
     </message>
     <message>
-        <location filename="../words.py" line="53"/>
+        <location filename="../words.py" line="54"/>
         <source>Activation offloading</source>
         <translation>激活卸载</translation>
     </message>
     <message>
-        <location filename="../words.py" line="54"/>
+        <location filename="../words.py" line="55"/>
         <source>Optimizer in backward</source>
         <translation>反向传播中更新优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="55"/>
+        <location filename="../words.py" line="56"/>
         <source>Also fully train (modules_to_save)</source>
         <translation>同时完整训练（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="56"/>
+        <location filename="../words.py" line="57"/>
         <source>Distributed optimizer</source>
         <translation>分布式优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="57"/>
+        <location filename="../words.py" line="58"/>
         <source>Pipeline schedule</source>
         <translation>流水线调度</translation>
     </message>
     <message>
-        <location filename="../words.py" line="58"/>
+        <location filename="../words.py" line="59"/>
         <source>Virtual pipeline stages</source>
         <translation>虚拟流水线阶段</translation>
     </message>
     <message>
-        <location filename="../words.py" line="59"/>
+        <location filename="../words.py" line="60"/>
         <source>Re-shard after forward</source>
         <translation>前向后重新分片</translation>
     </message>
     <message>
-        <location filename="../words.py" line="60"/>
+        <location filename="../words.py" line="61"/>
         <source>Loss parallel</source>
         <translation>损失并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="61"/>
+        <location filename="../words.py" line="62"/>
         <source>LoRA dropout</source>
         <translation>LoRA dropout</translation>
     </message>
     <message>
-        <location filename="../words.py" line="70"/>
+        <location filename="../words.py" line="71"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../words.py" line="71"/>
+        <location filename="../words.py" line="72"/>
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="72"/>
+        <location filename="../words.py" line="73"/>
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="73"/>
+        <location filename="../words.py" line="74"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="74"/>
+        <location filename="../words.py" line="75"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核变体</translation>
     </message>
     <message>
-        <location filename="../words.py" line="75"/>
+        <location filename="../words.py" line="76"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 令牌分发器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="76"/>
+        <location filename="../words.py" line="77"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../words.py" line="77"/>
+        <location filename="../words.py" line="78"/>
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="78"/>
+        <location filename="../words.py" line="79"/>
         <source>Bandwidth between nodes</source>
         <translation>节点间带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="79"/>
+        <location filename="../words.py" line="80"/>
         <source>Tokens to train</source>
         <translation>要训练的 token 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="80"/>
+        <location filename="../words.py" line="81"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../words.py" line="81"/>
+        <location filename="../words.py" line="82"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../words.py" line="86"/>
+        <location filename="../words.py" line="87"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="86"/>
+        <location filename="../words.py" line="87"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="88"/>
-        <location filename="../words.py" line="92"/>
+        <location filename="../words.py" line="89"/>
         <location filename="../words.py" line="93"/>
-        <location filename="../words.py" line="115"/>
+        <location filename="../words.py" line="94"/>
+        <location filename="../words.py" line="116"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="88"/>
+        <location filename="../words.py" line="89"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89"/>
+        <location filename="../words.py" line="90"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="90"/>
+        <location filename="../words.py" line="91"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="90"/>
+        <location filename="../words.py" line="91"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91"/>
+        <location filename="../words.py" line="92"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="94"/>
+        <location filename="../words.py" line="95"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../words.py" line="94"/>
+        <location filename="../words.py" line="95"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="99"/>
+        <location filename="../words.py" line="100"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="100"/>
+        <location filename="../words.py" line="101"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="101"/>
+        <location filename="../words.py" line="102"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="102"/>
+        <location filename="../words.py" line="103"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="103"/>
+        <location filename="../words.py" line="104"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="104"/>
+        <location filename="../words.py" line="105"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="105"/>
+        <location filename="../words.py" line="106"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="106"/>
+        <location filename="../words.py" line="107"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="107"/>
+        <location filename="../words.py" line="108"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="108"/>
+        <location filename="../words.py" line="109"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="109"/>
+        <location filename="../words.py" line="110"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="110"/>
+        <location filename="../words.py" line="111"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="111"/>
+        <location filename="../words.py" line="112"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="112"/>
+        <location filename="../words.py" line="113"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="114"/>
+        <location filename="../words.py" line="115"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="115"/>
+        <location filename="../words.py" line="116"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
     <message>
-        <location filename="../words.py" line="62"/>
+        <location filename="../words.py" line="63"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="63"/>
+        <location filename="../words.py" line="64"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="64"/>
+        <location filename="../words.py" line="65"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="65"/>
+        <location filename="../words.py" line="66"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="67"/>
+        <location filename="../words.py" line="68"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="69"/>
+        <location filename="../words.py" line="70"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../words.py" line="95"/>
+        <location filename="../words.py" line="96"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="96"/>
+        <location filename="../words.py" line="97"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="97"/>
+        <location filename="../words.py" line="98"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -947,103 +952,103 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="103"/>
+        <location filename="../fit_panel.py" line="106"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="104"/>
+        <location filename="../fit_panel.py" line="107"/>
         <source>Search again</source>
         <translation>重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="151"/>
+        <location filename="../fit_panel.py" line="154"/>
         <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="198"/>
+        <location filename="../fit_panel.py" line="201"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="200"/>
+        <location filename="../fit_panel.py" line="203"/>
         <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="202"/>
+        <location filename="../fit_panel.py" line="205"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="205"/>
+        <location filename="../fit_panel.py" line="208"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="206"/>
+        <location filename="../fit_panel.py" line="209"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="210"/>
+        <location filename="../fit_panel.py" line="213"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="212"/>
-        <location filename="../fit_panel.py" line="254"/>
+        <location filename="../fit_panel.py" line="215"/>
+        <location filename="../fit_panel.py" line="257"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="217"/>
+        <location filename="../fit_panel.py" line="220"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="218"/>
+        <location filename="../fit_panel.py" line="221"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="220"/>
+        <location filename="../fit_panel.py" line="223"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="222"/>
+        <location filename="../fit_panel.py" line="225"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="224"/>
+        <location filename="../fit_panel.py" line="227"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="239"/>
+        <location filename="../fit_panel.py" line="242"/>
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="239"/>
+        <location filename="../fit_panel.py" line="242"/>
         <source>no vision tower for the images</source>
         <translation>没有视觉编码器，无法处理图像</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="241"/>
+        <location filename="../fit_panel.py" line="244"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="245"/>
+        <location filename="../fit_panel.py" line="248"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="246"/>
+        <location filename="../fit_panel.py" line="249"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
@@ -1275,93 +1280,93 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>HardwarePicker</name>
     <message>
-        <location filename="../pickers.py" line="255"/>
+        <location filename="../pickers.py" line="282"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="258"/>
+        <location filename="../pickers.py" line="285"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="258"/>
+        <location filename="../pickers.py" line="285"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="258"/>
+        <location filename="../pickers.py" line="285"/>
         <source>Search GPUs (e.g. 4090, H100, MI300)</source>
         <translation>搜索 GPU（如 4090、H100、MI300）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="266"/>
+        <location filename="../pickers.py" line="293"/>
         <source>Custom GPU…</source>
         <translation>自定义 GPU…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="267"/>
+        <location filename="../pickers.py" line="294"/>
         <source>GPUs in each machine. More GPUs only lower the memory per GPU when something is split over them (ZeRO/FSDP, tensor, pipeline, context or expert parallelism); plain data parallelism copies everything.</source>
         <translation>每台机器的 GPU 数。只有把某些东西切分到多块 GPU 上（ZeRO/FSDP、张量、流水线、上下文或专家并行）时，GPU 越多每块的显存才越少；单纯的数据并行会复制全部内容。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="270"/>
+        <location filename="../pickers.py" line="297"/>
         <source>Machines. Total GPUs = GPUs per node × nodes; communication between nodes is slower than within one.</source>
         <translation>机器数。GPU 总数 = 每节点 GPU 数 × 节点数；节点之间的通信比节点内部慢。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="272"/>
+        <location filename="../pickers.py" line="299"/>
         <source>A GPU that is not in the list: give its name and memory</source>
         <translation>列表中没有的 GPU：填写名称和显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="274"/>
+        <location filename="../pickers.py" line="301"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="276"/>
+        <location filename="../pickers.py" line="303"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="303"/>
-        <location filename="../pickers.py" line="305"/>
+        <location filename="../pickers.py" line="330"/>
+        <location filename="../pickers.py" line="332"/>
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="309"/>
+        <location filename="../pickers.py" line="336"/>
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="309"/>
+        <location filename="../pickers.py" line="336"/>
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="310"/>
+        <location filename="../pickers.py" line="337"/>
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="310"/>
+        <location filename="../pickers.py" line="337"/>
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="315"/>
+        <location filename="../pickers.py" line="342"/>
         <source>Your GPUs</source>
         <translation>你的 GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="330"/>
+        <location filename="../pickers.py" line="357"/>
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="331"/>
+        <location filename="../pickers.py" line="358"/>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
@@ -1666,17 +1671,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>微批次 ≤ %(mb)d · 序列长度 ≤ %(seq)s 个 token</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="83"/>
+        <location filename="../fit_panel.py" line="86"/>
         <source>not even micro-batch 1 fits (it runs only by eating into the reserve)</source>
         <translation>连 micro-batch 1 也放不下（只能占用安全余量运行）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="85"/>
+        <location filename="../fit_panel.py" line="88"/>
         <source>not even micro-batch 1 fits</source>
         <translation>连 micro-batch 1 也放不下</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="86"/>
+        <location filename="../fit_panel.py" line="89"/>
         <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
         <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
     </message>
@@ -1752,199 +1757,199 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="83"/>
+        <location filename="../main_window.py" line="84"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="88"/>
+        <location filename="../main_window.py" line="89"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="108"/>
+        <location filename="../main_window.py" line="109"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="110"/>
+        <location filename="../main_window.py" line="111"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="111"/>
+        <location filename="../main_window.py" line="112"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="113"/>
+        <location filename="../main_window.py" line="114"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="117"/>
+        <location filename="../main_window.py" line="118"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="121"/>
+        <location filename="../main_window.py" line="122"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="123"/>
+        <location filename="../main_window.py" line="124"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="176"/>
+        <location filename="../main_window.py" line="177"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="177"/>
+        <location filename="../main_window.py" line="178"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="186"/>
+        <location filename="../main_window.py" line="187"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188"/>
+        <location filename="../main_window.py" line="189"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="178"/>
+        <location filename="../main_window.py" line="179"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180"/>
+        <location filename="../main_window.py" line="181"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="181"/>
+        <location filename="../main_window.py" line="182"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="183"/>
+        <location filename="../main_window.py" line="184"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="185"/>
+        <location filename="../main_window.py" line="186"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="190"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190"/>
-        <source>Image (PNG)…</source>
-        <translation>图片（PNG）…</translation>
-    </message>
-    <message>
-        <location filename="../main_window.py" line="190"/>
-        <source>Report (PDF)…</source>
-        <translation>报告（PDF）…</translation>
-    </message>
-    <message>
-        <location filename="../main_window.py" line="191"/>
+        <location filename="../main_window.py" line="192"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="191"/>
+        <location filename="../main_window.py" line="192"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="195"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="196"/>
+        <location filename="../main_window.py" line="197"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="198"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="200"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="205"/>
+        <location filename="../main_window.py" line="206"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="207"/>
+        <location filename="../main_window.py" line="208"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="209"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="217"/>
+        <location filename="../main_window.py" line="218"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="220"/>
+        <location filename="../main_window.py" line="221"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="220"/>
+        <location filename="../main_window.py" line="221"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="225"/>
+        <location filename="../main_window.py" line="226"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="233"/>
+        <location filename="../main_window.py" line="234"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="240"/>
+        <location filename="../main_window.py" line="241"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="241"/>
+        <location filename="../main_window.py" line="242"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="243"/>
+        <location filename="../main_window.py" line="244"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="321"/>
+        <location filename="../main_window.py" line="326"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="191"/>
+        <source>Plan card, image (PNG)…</source>
+        <translation>计划卡片，图片（PNG）…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="191"/>
+        <source>Plan card (PDF)…</source>
+        <translation>计划卡片（PDF）…</translation>
     </message>
 </context>
 <context>
@@ -2083,84 +2088,84 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../pickers.py" line="135"/>
-        <location filename="../pickers.py" line="139"/>
+        <location filename="../pickers.py" line="158"/>
+        <location filename="../pickers.py" line="162"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="139"/>
+        <location filename="../pickers.py" line="162"/>
         <source>Params</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="139"/>
+        <location filename="../pickers.py" line="162"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="140"/>
+        <location filename="../pickers.py" line="163"/>
         <source>Search models (e.g. llama 8b, qwen3, moe)</source>
         <translation>搜索模型（如 llama 8b、qwen3、moe）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="149"/>
+        <location filename="../pickers.py" line="172"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="150"/>
+        <location filename="../pickers.py" line="173"/>
         <source>Add a model from a local Hugging Face config.json</source>
         <translation>从本地 Hugging Face config.json 添加模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="151"/>
+        <location filename="../pickers.py" line="174"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="179"/>
+        <location filename="../pickers.py" line="206"/>
         <source>Looking for models on this computer…</source>
         <translation>正在查找本机上的模型…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="152"/>
+        <location filename="../pickers.py" line="175"/>
         <source>Look again for models in the Hugging Face cache and your folders</source>
         <translation>重新在 Hugging Face 缓存和你的文件夹中查找模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="153"/>
+        <location filename="../pickers.py" line="176"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="154"/>
+        <location filename="../pickers.py" line="177"/>
         <source>A folder with models (each with a config.json) to list under &quot;On this computer&quot;</source>
         <translation>一个包含模型（每个都有 config.json）的文件夹，列在“本机上的模型”下</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="200"/>
-        <location filename="../pickers.py" line="208"/>
+        <location filename="../pickers.py" line="227"/>
+        <location filename="../pickers.py" line="235"/>
         <source>Model: %s</source>
         <translation>模型：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="237"/>
+        <location filename="../pickers.py" line="264"/>
         <source>, %s active per token</source>
         <translation>，每个 token 激活 %s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="238"/>
+        <location filename="../pickers.py" line="265"/>
         <source>; %(e)d experts, top-%(k)d</source>
         <translation>；%(e)d 个专家，top-%(k)d</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="241"/>
+        <location filename="../pickers.py" line="268"/>
         <source>&lt;b&gt;%(name)s&lt;/b&gt;: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, %(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens</source>
         <translation>&lt;b&gt;%(name)s&lt;/b&gt;：%(params)s 参数%(active)s；%(layers)d 层，隐藏维度 %(hidden)d，%(heads)d 个注意力头（%(kv)d 个 KV 头）%(moe)s；词表 %(vocab)s；上下文 %(ctx)s 个 token</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="247"/>
+        <location filename="../pickers.py" line="274"/>
         <source>Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence</source>
         <translation>推理 KV 缓存（bf16，已考虑 GQA）：每条序列每 1,000 个 token 占 %s</translation>
     </message>
@@ -2179,61 +2184,44 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
 </context>
 <context>
+    <name>PlanCard</name>
+    <message>
+        <location filename="../plan_card.py" line="53"/>
+        <source>Plan card · LLM Memory Planner %(version)s · %(date)s</source>
+        <translation>计划卡片 · LLM Memory Planner %(version)s · %(date)s</translation>
+    </message>
+    <message>
+        <location filename="../plan_card.py" line="54"/>
+        <source>%(used)s of %(cap)s on each GPU · %(room)s</source>
+        <translation>每块 GPU 已用 %(used)s / %(cap)s · %(room)s</translation>
+    </message>
+    <message>
+        <location filename="../plan_card.py" line="55"/>
+        <source>Time and cost</source>
+        <translation>时间与费用</translation>
+    </message>
+    <message>
+        <location filename="../plan_card.py" line="56"/>
+        <source>Inputs that differ from the defaults</source>
+        <translation>与默认值不同的输入</translation>
+    </message>
+</context>
+<context>
     <name>Report</name>
     <message>
-        <location filename="../report_export.py" line="35"/>
-        <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s: %(room)s</source>
-        <translation>%(n)d × %(gpu)s 每块用 %(used)s，共 %(cap)s：%(room)s</translation>
-    </message>
-    <message>
-        <location filename="../report_export.py" line="36"/>
-        <source>(default)</source>
-        <translation>（默认）</translation>
-    </message>
-    <message>
-        <location filename="../report_export.py" line="37"/>
+        <location filename="../report_export.py" line="31"/>
         <source>Comparison</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="38"/>
-        <source>Component</source>
-        <translation>组成部分</translation>
-    </message>
-    <message>
-        <location filename="../report_export.py" line="39"/>
-        <source>Inputs</source>
-        <translation>输入</translation>
-    </message>
-    <message>
-        <location filename="../report_export.py" line="40"/>
+        <location filename="../report_export.py" line="32"/>
         <source>LLM Memory Planner %(version)s · %(date)s</source>
         <translation>LLM Memory Planner %(version)s · %(date)s</translation>
     </message>
     <message>
-        <location filename="../report_export.py" line="41"/>
-        <source>Lives in</source>
-        <translation>存在于</translation>
-    </message>
-    <message>
-        <location filename="../report_export.py" line="42"/>
-        <source>Share</source>
-        <translation>占比</translation>
-    </message>
-    <message>
-        <location filename="../report_export.py" line="43"/>
-        <source>Warnings and assumptions</source>
-        <translation>警告与假设</translation>
-    </message>
-    <message>
-        <location filename="../report_export.py" line="44"/>
+        <location filename="../report_export.py" line="33"/>
         <source>What differs</source>
         <translation>不同之处</translation>
-    </message>
-    <message>
-        <location filename="../report_export.py" line="45"/>
-        <source>Where the memory goes (fullest GPU, at the peak)</source>
-        <translation>显存去向（最满的 GPU，峰值时）</translation>
     </message>
 </context>
 <context>
@@ -2252,502 +2240,502 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="42"/>
+        <location filename="../setup_panel.py" line="44"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="47"/>
+        <location filename="../setup_panel.py" line="50"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="48"/>
+        <location filename="../setup_panel.py" line="51"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="49"/>
+        <location filename="../setup_panel.py" line="52"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="50"/>
+        <location filename="../setup_panel.py" line="53"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="52"/>
+        <location filename="../setup_panel.py" line="55"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="55"/>
+        <location filename="../setup_panel.py" line="58"/>
         <source>Which linear layers get adapters</source>
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="58"/>
+        <location filename="../setup_panel.py" line="61"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59"/>
+        <location filename="../setup_panel.py" line="62"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="61"/>
+        <location filename="../setup_panel.py" line="64"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="63"/>
+        <location filename="../setup_panel.py" line="66"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="64"/>
+        <location filename="../setup_panel.py" line="67"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="66"/>
+        <location filename="../setup_panel.py" line="69"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="68"/>
+        <location filename="../setup_panel.py" line="71"/>
         <source>in the number format below (16/32-bit)</source>
         <translation>使用下方的数值格式（16/32 位）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="69"/>
+        <location filename="../setup_panel.py" line="72"/>
         <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
         <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="70"/>
+        <location filename="../setup_panel.py" line="73"/>
         <source>MXFP4: 4.25 bits per weight</source>
         <translation>MXFP4：每个权重 4.25 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="71"/>
+        <location filename="../setup_panel.py" line="74"/>
         <source>FP8: 8 bits per weight</source>
         <translation>FP8：每个权重 8 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="78"/>
+        <location filename="../setup_panel.py" line="81"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="79"/>
+        <location filename="../setup_panel.py" line="82"/>
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="80"/>
+        <location filename="../setup_panel.py" line="83"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="81"/>
+        <location filename="../setup_panel.py" line="84"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="83"/>
+        <location filename="../setup_panel.py" line="86"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="84"/>
+        <location filename="../setup_panel.py" line="87"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="87"/>
+        <location filename="../setup_panel.py" line="90"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="88"/>
+        <location filename="../setup_panel.py" line="91"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="89"/>
+        <location filename="../setup_panel.py" line="92"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="90"/>
+        <location filename="../setup_panel.py" line="93"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="91"/>
+        <location filename="../setup_panel.py" line="94"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="92"/>
+        <location filename="../setup_panel.py" line="95"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="93"/>
+        <location filename="../setup_panel.py" line="96"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="94"/>
+        <location filename="../setup_panel.py" line="97"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="96"/>
+        <location filename="../setup_panel.py" line="99"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="98"/>
+        <location filename="../setup_panel.py" line="101"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="99"/>
+        <location filename="../setup_panel.py" line="102"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="100"/>
+        <location filename="../setup_panel.py" line="103"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="101"/>
+        <location filename="../setup_panel.py" line="104"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="102"/>
+        <location filename="../setup_panel.py" line="105"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="103"/>
+        <location filename="../setup_panel.py" line="106"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="104"/>
+        <location filename="../setup_panel.py" line="107"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="106"/>
+        <location filename="../setup_panel.py" line="109"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="108"/>
+        <location filename="../setup_panel.py" line="111"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="110"/>
+        <location filename="../setup_panel.py" line="113"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="112"/>
+        <location filename="../setup_panel.py" line="115"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="114"/>
+        <location filename="../setup_panel.py" line="117"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115"/>
+        <location filename="../setup_panel.py" line="118"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="116"/>
+        <location filename="../setup_panel.py" line="119"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="156"/>
+        <location filename="../setup_panel.py" line="159"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="157"/>
+        <location filename="../setup_panel.py" line="160"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="158"/>
+        <location filename="../setup_panel.py" line="161"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="159"/>
+        <location filename="../setup_panel.py" line="162"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="161"/>
+        <location filename="../setup_panel.py" line="164"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="162"/>
+        <location filename="../setup_panel.py" line="165"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="185"/>
+        <location filename="../setup_panel.py" line="188"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="189"/>
+        <location filename="../setup_panel.py" line="192"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="191"/>
+        <location filename="../setup_panel.py" line="194"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="193"/>
+        <location filename="../setup_panel.py" line="196"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="195"/>
+        <location filename="../setup_panel.py" line="198"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="197"/>
+        <location filename="../setup_panel.py" line="200"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="199"/>
+        <location filename="../setup_panel.py" line="202"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="201"/>
+        <location filename="../setup_panel.py" line="204"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="204"/>
+        <location filename="../setup_panel.py" line="207"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="205"/>
+        <location filename="../setup_panel.py" line="208"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="208"/>
+        <location filename="../setup_panel.py" line="211"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="210"/>
+        <location filename="../setup_panel.py" line="213"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="212"/>
+        <location filename="../setup_panel.py" line="215"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="214"/>
+        <location filename="../setup_panel.py" line="217"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="216"/>
+        <location filename="../setup_panel.py" line="219"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="219"/>
+        <location filename="../setup_panel.py" line="222"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221"/>
+        <location filename="../setup_panel.py" line="224"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223"/>
+        <location filename="../setup_panel.py" line="226"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="225"/>
+        <location filename="../setup_panel.py" line="228"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="226"/>
+        <location filename="../setup_panel.py" line="229"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="228"/>
+        <location filename="../setup_panel.py" line="231"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="230"/>
+        <location filename="../setup_panel.py" line="233"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="233"/>
+        <location filename="../setup_panel.py" line="236"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="235"/>
+        <location filename="../setup_panel.py" line="238"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="117"/>
+        <location filename="../setup_panel.py" line="120"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="119"/>
+        <location filename="../setup_panel.py" line="122"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="121"/>
+        <location filename="../setup_panel.py" line="124"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="122"/>
+        <location filename="../setup_panel.py" line="125"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="123"/>
+        <location filename="../setup_panel.py" line="126"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="125"/>
+        <location filename="../setup_panel.py" line="128"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="135"/>
+        <location filename="../setup_panel.py" line="138"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="136"/>
+        <location filename="../setup_panel.py" line="139"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="137"/>
+        <location filename="../setup_panel.py" line="140"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="138"/>
+        <location filename="../setup_panel.py" line="141"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="139"/>
+        <location filename="../setup_panel.py" line="142"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142"/>
+        <location filename="../setup_panel.py" line="145"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="143"/>
+        <location filename="../setup_panel.py" line="146"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="144"/>
+        <location filename="../setup_panel.py" line="147"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="145"/>
+        <location filename="../setup_panel.py" line="148"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="146"/>
+        <location filename="../setup_panel.py" line="149"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="148"/>
+        <location filename="../setup_panel.py" line="151"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="150"/>
+        <location filename="../setup_panel.py" line="153"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="151"/>
+        <location filename="../setup_panel.py" line="154"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="152"/>
+        <location filename="../setup_panel.py" line="155"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="154"/>
+        <location filename="../setup_panel.py" line="157"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="312"/>
+        <location filename="../setup_panel.py" line="315"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="312"/>
+        <location filename="../setup_panel.py" line="315"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="360"/>
+        <location filename="../setup_panel.py" line="363"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
@@ -2892,134 +2880,124 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="111"/>
-        <source>Price of one GPU for one hour, in any currency</source>
-        <translation>一块 GPU 一小时的价格，任意货币</translation>
-    </message>
-    <message>
-        <location filename="../time_panel.py" line="117"/>
+        <location filename="../time_panel.py" line="118"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="118"/>
+        <location filename="../time_panel.py" line="119"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="119"/>
+        <location filename="../time_panel.py" line="120"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="122"/>
+        <location filename="../time_panel.py" line="123"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="124"/>
+        <location filename="../time_panel.py" line="125"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="130"/>
-        <location filename="../time_panel.py" line="195"/>
+        <location filename="../time_panel.py" line="131"/>
+        <location filename="../time_panel.py" line="202"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="131"/>
-        <location filename="../time_panel.py" line="200"/>
+        <location filename="../time_panel.py" line="132"/>
+        <location filename="../time_panel.py" line="207"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="132"/>
+        <location filename="../time_panel.py" line="133"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="159"/>
+        <location filename="../time_panel.py" line="160"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="163"/>
+        <location filename="../time_panel.py" line="164"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="164"/>
+        <location filename="../time_panel.py" line="165"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="167"/>
+        <location filename="../time_panel.py" line="168"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="170"/>
-        <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
-        <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
-    </message>
-    <message>
-        <location filename="../time_panel.py" line="173"/>
+        <location filename="../time_panel.py" line="175"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="191"/>
+        <location filename="../time_panel.py" line="198"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="205"/>
+        <location filename="../time_panel.py" line="212"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="214"/>
+        <location filename="../time_panel.py" line="221"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="222"/>
+        <location filename="../time_panel.py" line="229"/>
         <source>The step time of this scenario cannot be computed (%1); the memory estimate is unaffected.</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="238"/>
+        <location filename="../time_panel.py" line="245"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="239"/>
+        <location filename="../time_panel.py" line="246"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="240"/>
+        <location filename="../time_panel.py" line="247"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="242"/>
+        <location filename="../time_panel.py" line="249"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="244"/>
+        <location filename="../time_panel.py" line="251"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="246"/>
+        <location filename="../time_panel.py" line="253"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="249"/>
+        <location filename="../time_panel.py" line="256"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -3042,27 +3020,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../results.py" line="45"/>
+        <location filename="../results.py" line="47"/>
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="46"/>
+        <location filename="../results.py" line="48"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="45"/>
+        <location filename="../results.py" line="47"/>
         <source>TIGHT: fits, but eats into the safety reserve</source>
         <translation>紧张：放得下，但占用了安全余量</translation>
     </message>
     <message>
-        <location filename="../results.py" line="48"/>
+        <location filename="../results.py" line="53"/>
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="52"/>
+        <location filename="../results.py" line="57"/>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -3218,42 +3196,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="149"/>
+        <location filename="../../engine/cli.py" line="151"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="190"/>
+        <location filename="../../engine/cli.py" line="194"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="194"/>
+        <location filename="../../engine/cli.py" line="198"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="196"/>
+        <location filename="../../engine/cli.py" line="200"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="199"/>
-        <source>, cost {cost}</source>
-        <translation>，费用 {cost}</translation>
-    </message>
-    <message>
-        <location filename="../../engine/cli.py" line="201"/>
+        <location filename="../../engine/cli.py" line="206"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="354"/>
+        <location filename="../../engine/cli.py" line="359"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="357"/>
+        <location filename="../../engine/cli.py" line="362"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -3446,7 +3419,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="227"/>
+        <location filename="../main_window.py" line="228"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -3564,17 +3537,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="291"/>
+        <location filename="../../engine/memory/breakdown.py" line="313"/>
         <source>{free} free per GPU</source>
         <translation>每块 GPU 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="294"/>
+        <location filename="../../engine/memory/breakdown.py" line="316"/>
         <source>fits with {spare} to spare, but only by using {eaten} of the {reserve} safety reserve</source>
         <translation>放得下，还剩 {spare}，但占用了 {reserve} 安全余量中的 {eaten}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="298"/>
+        <location filename="../../engine/memory/breakdown.py" line="320"/>
         <source>over by {over} per GPU, safety reserve included</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
@@ -4608,52 +4581,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>磁盘报告了输入/输出错误</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="34"/>
+        <location filename="../../engine/scenario/file.py" line="35"/>
         <source>is the old name of {new}, and the file sets both.</source>
         <translation>是 {new} 的旧名称，而文件同时设置了两者。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="47"/>
+        <location filename="../../engine/scenario/file.py" line="48"/>
         <source>must be a whole number, not {version!r}.</source>
         <translation>必须是整数，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="58"/>
+        <location filename="../../engine/scenario/file.py" line="59"/>
         <source>{version} is from a newer LLM Memory Planner (this one reads up to {current}).</source>
         <translation>{version} 来自更新版本的 LLM Memory Planner（本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="71"/>
+        <location filename="../../engine/scenario/file.py" line="72"/>
         <source>is larger than 8 MB; a scenario is a few kilobytes.</source>
         <translation>大于 8 MB；一个场景只有几 KB。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="75"/>
+        <location filename="../../engine/scenario/file.py" line="76"/>
         <source>is not UTF-8 text; it may be damaged or not a scenario.</source>
         <translation>不是 UTF-8 文本；它可能已损坏或不是场景文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="78"/>
+        <location filename="../../engine/scenario/file.py" line="79"/>
         <source>is not valid JSON ({exc}); it may be truncated or damaged.</source>
         <translation>不是有效的 JSON（{exc}）；它可能被截断或已损坏。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="81"/>
+        <location filename="../../engine/scenario/file.py" line="82"/>
         <source>must hold one JSON object {{...}}.</source>
         <translation>必须包含一个 JSON 对象 {{...}}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="85"/>
+        <location filename="../../engine/scenario/file.py" line="86"/>
         <source>was saved by a newer LLM Memory Planner (schema_version {version}; this version reads up to {current}).</source>
         <translation>由更新版本的 LLM Memory Planner 保存（schema_version {version}；本版本最多读取 {current}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="95"/>
+        <location filename="../../engine/scenario/file.py" line="96"/>
         <source>could not be read ({p}: {exc}).</source>
         <translation>无法读取（{p}：{exc}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/file.py" line="107"/>
+        <location filename="../../engine/scenario/file.py" line="109"/>
         <source>cannot be read: {p}.</source>
         <translation>无法读取：{p}。</translation>
     </message>
@@ -5548,7 +5521,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="174"/>
+        <location filename="../../engine/cli.py" line="176"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -5664,6 +5637,127 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>CPU memory not checked (not set): needs {need} per node</source>
         <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="87"/>
+        <source>Fits on {machines} with {free} spare per GPU.</source>
+        <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="90"/>
+        <source>Fits on {machines} only by using part of the safety reserve.</source>
+        <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="92"/>
+        <source>Does not fit on {machines}: {over} over per GPU.</source>
+        <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="100"/>
+        <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
+        <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="102"/>
+        <source>Needs {host} CPU memory per node.</source>
+        <translation>每个节点需要 {host} CPU 内存。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="109"/>
+        <source>Main risk: it does not fit in GPU memory as set up.</source>
+        <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="111"/>
+        <source>Main risk: CPU memory runs out.</source>
+        <translation>主要风险：CPU 内存不够。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="113"/>
+        <source>Main risk: no headroom beyond the safety reserve.</source>
+        <translation>主要风险：除安全余量外没有余地。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="115"/>
+        <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
+        <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="118"/>
+        <source>Main risk: little headroom ({free} per GPU).</source>
+        <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="120"/>
+        <source>Main risk: none stands out; the estimate&apos;s own error is stated in docs/accuracy.md.</source>
+        <translation>主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="131"/>
+        <source>No time or cost: the run does not fit.</source>
+        <translation>没有时间和费用：这次训练放不下。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="133"/>
+        <source>No time or cost: the step time cannot be computed.</source>
+        <translation>没有时间和费用：无法计算每步时间。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="135"/>
+        <source>Step time</source>
+        <translation>每步时间</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="136"/>
+        <source>Tokens/s</source>
+        <translation>tokens/s（吞吐）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="137"/>
+        <source>MFU</source>
+        <translation>MFU（模型算力利用率）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="139"/>
+        <location filename="../../engine/plan_card.py" line="144"/>
+        <source>Time to train</source>
+        <translation>训练总时长</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="140"/>
+        <source>not asked (no tokens to train set)</source>
+        <translation>未计算（未设置训练 token 数）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="142"/>
+        <source>{time} to train on {tokens} tokens.</source>
+        <translation>训练 {tokens} token 需要 {time}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="145"/>
+        <source>GPU-hours</source>
+        <translation>GPU 小时</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="148"/>
+        <source>Cost {cost} at {price} per GPU-hour.</source>
+        <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="150"/>
+        <source>Cost (at {price} per GPU-hour)</source>
+        <translation>费用（每 GPU 小时 {price}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/card_file.py" line="37"/>
+        <source>is an image or PDF without a scenario in it; only plan cards exported by LLM Memory Planner carry one.</source>
+        <translation>是一张不含场景的图片或 PDF；只有 LLM Memory Planner 导出的计划卡片才带有场景。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/card_file.py" line="43"/>
+        <source>is a plan card whose embedded scenario is damaged; export the card again from the scenario.</source>
+        <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
@@ -5693,72 +5787,72 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="76"/>
+        <location filename="../../engine/report.py" line="78"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="78"/>
+        <location filename="../../engine/report.py" line="80"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="79"/>
+        <location filename="../../engine/report.py" line="81"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="80"/>
+        <location filename="../../engine/report.py" line="82"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="81"/>
+        <location filename="../../engine/report.py" line="83"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="86"/>
+        <location filename="../../engine/report.py" line="88"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="86"/>
+        <location filename="../../engine/report.py" line="88"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="87"/>
+        <location filename="../../engine/report.py" line="89"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="90"/>
+        <location filename="../../engine/report.py" line="92"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="91"/>
+        <location filename="../../engine/report.py" line="93"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="92"/>
+        <location filename="../../engine/report.py" line="94"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="93"/>
+        <location filename="../../engine/report.py" line="95"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="94"/>
+        <location filename="../../engine/report.py" line="96"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="94"/>
+        <location filename="../../engine/report.py" line="96"/>
         <source>value</source>
         <translation>值</translation>
     </message>

@@ -1,0 +1,164 @@
+"""What a plan card says: one paragraph a manager reads, time and cost, and only the inputs that differ from the
+defaults and apply to this scenario (no LoRA rank on a full fine-tune). The window draws it (gui/plan_card.py);
+the scenario rides inside the file (engine/scenario/card_file.py). Pure Python, no Qt."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .memory.breakdown import Estimate
+from .messages import QT_TRANSLATE_NOOP, Message, message
+from .scenario import KEY_SPECS, Scenario, resolve_model
+from .scenario.keys import KeySpec
+from .timing import StepTime
+from .units import format_bytes, format_count, format_seconds
+
+SKIPPED_KEYS = ("schema_version", "name", "notes")  # the card's title and nothing a manager reads
+ALWAYS_SHOWN = ("model", "gpu", "gpus_per_node", "nodes", "method")  # what the plan is, default or not
+LOW_HEADROOM_FRACTION = 0.10  # under a tenth of the GPU free, allocator growth or a longer batch can tip it over
+MODEL_KINDS = ("mixture-of-experts models", "vision-language models")
+
+
+def _model_kind_applies(kind: str, s: Scenario) -> bool:
+    try:
+        spec = resolve_model(s)
+    except Exception:  # noqa: BLE001 - an unresolvable model: show the key rather than hide a setting
+        return True
+    return spec.is_moe if kind == MODEL_KINDS[0] else spec.vision is not None
+
+
+def condition_holds(condition: str, s: Scenario) -> bool | None:
+    """One applies_to clause ("pp > 1", "method lora, qlora", "fsdp", a model kind) for this scenario; None when
+    the clause is not one of these forms (the caller then shows the key)."""
+    if condition in MODEL_KINDS:
+        return _model_kind_applies(condition, s)
+    words = condition.split(" ", 1)
+    if words[0] not in KEY_SPECS:
+        return None
+    value = getattr(s, words[0])
+    if len(words) == 1:
+        return bool(value)
+    rest = words[1].strip()
+    if rest.startswith("> "):
+        try:
+            return value > int(rest[2:])
+        except (TypeError, ValueError):
+            return None
+    return str(value) in {v.strip() for v in rest.split(",")}
+
+
+def key_applies(spec: KeySpec, s: Scenario) -> bool:
+    """Whether the key counts for this scenario, read from its declared applies_to ("" = always)."""
+    if not spec.applies_to:
+        return True
+    held = [condition_holds(c.strip(), s) for c in spec.applies_to.split(" or ")]
+    return any(h is None or h for h in held)
+
+
+def card_inputs(s: Scenario) -> list[tuple[str, object]]:
+    """(key, value in file form) of what defines the plan and every input that differs from its default and
+    applies to this scenario, in the format's order."""
+    data = s.to_dict()
+    out = []
+    for name, value in data.items():
+        spec = KEY_SPECS.get(name)
+        if name in SKIPPED_KEYS or spec is None or not key_applies(spec, s):
+            continue
+        if name in ALWAYS_SHOWN or value != spec.default:
+            out.append((name, value))
+    return out
+
+
+@dataclass(frozen=True)
+class CardFacts:
+    """The plan card's words: the paragraph's sentences, and (label, value) rows of time and cost."""
+
+    sentences: tuple[Message, ...]
+    time_rows: tuple[tuple[Message, Message | str], ...]  # a value is a Message when it is words
+    no_time: Message | None = None  # why there is no time or cost, when there is none
+
+
+def _machines(est: Estimate) -> str:
+    return f"{est.world_size}×{est.gpu_name}"
+
+
+def memory_sentence(est: Estimate, unit: str) -> Message:
+    if est.fits:
+        return message(QT_TRANSLATE_NOOP("engine", "Fits on {machines} with {free} spare per GPU."),
+                       machines=_machines(est), free=format_bytes(est.headroom_bytes, unit))
+    if est.verdict == "tight":
+        return message(QT_TRANSLATE_NOOP("engine", "Fits on {machines} only by using part of the safety reserve."),
+                       machines=_machines(est))
+    return message(QT_TRANSLATE_NOOP("engine", "Does not fit on {machines}: {over} over per GPU."),
+                   machines=_machines(est), over=format_bytes(est.total_bytes - est.capacity_bytes, unit))
+
+
+def host_sentence(est: Estimate, unit: str) -> Message | None:
+    if est.host_bytes <= 0:
+        return None
+    if est.host_verdict == "does not fit":
+        return message(QT_TRANSLATE_NOOP("engine", "Needs {host} CPU memory per node, more than the {cap} it has."),
+                       host=format_bytes(est.host_bytes, unit), cap=format_bytes(est.host_capacity_bytes or 0, unit))
+    return message(QT_TRANSLATE_NOOP("engine", "Needs {host} CPU memory per node."),
+                   host=format_bytes(est.host_bytes, unit))
+
+
+def main_risk(s: Scenario, est: Estimate) -> Message:
+    """The one thing most likely to spoil the plan, worst first."""
+    if est.verdict == "does not fit":
+        return message(QT_TRANSLATE_NOOP("engine", "Main risk: it does not fit in GPU memory as set up."))
+    if est.host_verdict == "does not fit":
+        return message(QT_TRANSLATE_NOOP("engine", "Main risk: CPU memory runs out."))
+    if est.verdict == "tight":
+        return message(QT_TRANSLATE_NOOP("engine", "Main risk: no headroom beyond the safety reserve."))
+    if s.offload != "none" or s.activation_offload or s.activation_offload_layers:
+        return message(QT_TRANSLATE_NOOP("engine", "Main risk: offload speed (copies to CPU memory can make each "
+                                                   "step several times slower)."))
+    if est.headroom_bytes < LOW_HEADROOM_FRACTION * est.capacity_bytes:
+        return message(QT_TRANSLATE_NOOP("engine", "Main risk: little headroom ({free} per GPU)."),
+                       free=format_bytes(est.headroom_bytes, "GiB"))
+    return message(QT_TRANSLATE_NOOP("engine", "Main risk: none stands out; the estimate's own error is stated in "
+                                               "docs/accuracy.md."))
+
+
+def _cost_text(cost: float) -> str:
+    return f"≈ {cost:,.0f}"
+
+
+def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Message], list[tuple[Message, Message | str]]]:
+    """Sentences and rows of time and cost; none for a run that cannot run (it does not fit) or cannot be timed."""
+    if est.verdict == "does not fit":
+        return [message(QT_TRANSLATE_NOOP("engine", "No time or cost: the run does not fit."))], []
+    if t is None:
+        return [message(QT_TRANSLATE_NOOP("engine", "No time or cost: the step time cannot be computed."))], []
+    rows: list[tuple[Message, Message | str]] = [
+            (message(QT_TRANSLATE_NOOP("engine", "Step time")), format_seconds(t.step_seconds)),
+            (message(QT_TRANSLATE_NOOP("engine", "Tokens/s")), format_count(t.tokens_per_second)),
+            (message(QT_TRANSLATE_NOOP("engine", "MFU")), f"{t.mfu:.0%}")]
+    if t.time_to_train_seconds is None:
+        rows.append((message(QT_TRANSLATE_NOOP("engine", "Time to train")),
+                     message(QT_TRANSLATE_NOOP("engine", "not asked (no tokens to train set)"))))
+        return [], rows
+    sentences = [message(QT_TRANSLATE_NOOP("engine", "{time} to train on {tokens} tokens."),
+                         time=format_seconds(t.time_to_train_seconds), tokens=format_count(s.tokens_to_train or 0))]
+    rows += [(message(QT_TRANSLATE_NOOP("engine", "Time to train")), format_seconds(t.time_to_train_seconds)),
+             (message(QT_TRANSLATE_NOOP("engine", "GPU-hours")), format_count(t.gpu_hours or 0))]
+    if t.cost is not None:
+        price = f"{s.gpu_hour_price:,.2f}"
+        sentences.append(message(QT_TRANSLATE_NOOP("engine", "Cost {cost} at {price} per GPU-hour."),
+                                 cost=_cost_text(t.cost), price=price))
+        rows.append((message(QT_TRANSLATE_NOOP("engine", "Cost (at {price} per GPU-hour)"), price=price),
+                     _cost_text(t.cost)))
+    return sentences, rows
+
+
+def card_facts(s: Scenario, est: Estimate, t: StepTime | None, unit: str = "GiB") -> CardFacts:
+    """The paragraph (fit, CPU memory, time, cost, main risk) and the time and cost rows."""
+    sentences = [memory_sentence(est, unit)]
+    host = host_sentence(est, unit)
+    if host is not None:
+        sentences.append(host)
+    timed, rows = time_facts(s, est, t)
+    sentences += timed
+    sentences.append(main_risk(s, est))
+    return CardFacts(tuple(sentences), tuple(rows), timed[0] if timed and not rows else None)

@@ -1,0 +1,168 @@
+"""The plan card (issue 25 item 4): one page, only inputs that differ and apply, time and cost, the scenario inside
+the file (PDF and PNG) so that opening or dropping the card reproduces it, and a damaged card refused in one
+sentence."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from engine import PlannerError, load_scenario, scenario_from_dict
+from engine.plan_card import card_facts, card_inputs, condition_holds, key_applies
+from engine.scenario import KEY_SPECS
+from engine.scenario.card_file import PNG_SIGNATURE, png_with_scenario, scenario_json_in_card
+from engine.timing import step_time
+
+# A 70B full fine-tune with ZeRO-3 and optimizer offload on 8 x H100, with LoRA and vision keys set by an
+# earlier edit: they do not apply to a full fine-tune of a text model, and the card must not list them.
+PLAN = {
+    "name": "Llama 3.1 70B full fine-tune on 8 x H100",
+    "model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "method": "full",
+    "precision": "mixed-bf16", "zero_stage": 3, "offload": "optimizer", "checkpointing": "full",
+    "attention": "flash", "seq_len": 4096, "lora_rank": 64, "lora_targets": "all-linear", "image_resolution": 448,
+    "tokens_to_train": 2_000_000_000, "gpu_hour_price": 2.5, "host_memory_bytes": 2 * 1024**4,
+}
+
+
+def pdf_page_count(data: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", data))
+
+
+def test_every_applies_to_clause_is_understood():
+    s = scenario_from_dict(PLAN)
+    clauses = {c.strip() for spec in KEY_SPECS.values() if spec.applies_to for c in spec.applies_to.split(" or ")}
+    assert clauses and all(condition_holds(c, s) is not None for c in clauses), clauses
+
+
+def test_card_lists_only_inputs_that_differ_and_apply():
+    s = scenario_from_dict(PLAN)
+    keys = dict(card_inputs(s))
+    assert not {"lora_rank", "lora_targets", "image_resolution"} & set(keys)  # set, but not for a full fine-tune
+    assert {"model", "gpu", "gpus_per_node", "zero_stage", "offload", "seq_len"} <= set(keys)
+    assert "optimizer" not in keys and "reserve" not in keys  # defaults are left out
+    for key in keys:
+        assert key_applies(KEY_SPECS[key], s)
+    lora = dict(card_inputs(s.replace(method="lora")))
+    assert lora["lora_rank"] == 64 and "image_resolution" not in lora
+
+
+def test_card_paragraph_has_fit_cpu_memory_time_cost_and_main_risk():
+    s = scenario_from_dict(PLAN)
+    from engine import estimate
+
+    est = estimate(s)
+    facts = card_facts(s, est, step_time(s))
+    text = " ".join(str(m) for m in facts.sentences)
+    assert text.startswith("Fits on 8×") and "CPU memory per node" in text and "to train on 2B tokens" in text
+    assert "per GPU-hour" in text and "≈ " in text and "Main risk: offload speed" in text
+    labels = [str(label) for label, _ in facts.time_rows]
+    assert "Time to train" in labels and any(label.startswith("Cost") for label in labels)
+    over = scenario_from_dict({**PLAN, "micro_batch": 64, "offload": "none"})
+    over_facts = card_facts(over, estimate(over), step_time(over))
+    assert over_facts.time_rows == () and str(over_facts.no_time) == "No time or cost: the run does not fit."
+
+
+@pytest.fixture
+def card_window(qtbot, tmp_path):
+    from gui.app import build_window
+
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(PLAN), encoding="utf-8")
+    win, _ = build_window(str(path))
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    return win
+
+
+def test_pdf_card_is_one_page_with_time_cost_and_the_scenario_inside(card_window, tmp_path):
+    from gui import file_actions
+    from gui.plan_card import card_parts
+
+    top, bottom = card_parts(card_window)
+    assert "Time to train" in bottom and "≈ " in bottom and "GPU-hours" in bottom
+    assert "LoRA" not in top + bottom and "resolution" not in (top + bottom).lower()
+    out = tmp_path / "card.pdf"
+    file_actions.export_to(card_window, "pdf", str(out))
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF") and pdf_page_count(data) == 1
+    assert b"/Subtype /Image" not in data  # charts are vectors
+    assert load_scenario(out).to_dict() == card_window.state.scenario.to_dict()
+
+
+def test_png_card_round_trips_through_open_and_drop(card_window, tmp_path, qtbot):
+    from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+    from PySide6.QtGui import QDropEvent, QImage
+
+    from gui import file_actions
+
+    out = tmp_path / "card.png"
+    file_actions.export_to(card_window, "png", str(out))
+    assert not QImage(str(out)).isNull()
+    expected = card_window.state.scenario.to_dict()
+    card_window.state.edit({"seq_len": 1024}, "shorter")
+    card_window.state.mark_saved()
+    assert file_actions.open_file(card_window, str(out))
+    assert card_window.state.scenario.to_dict() == expected
+    card_window.state.edit({"seq_len": 1024}, "shorter")
+    card_window.state.mark_saved()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(out))])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton,
+                       Qt.KeyboardModifier.NoModifier)
+    card_window.dropEvent(event)
+    assert card_window.state.scenario.to_dict() == expected
+
+
+def one_sentence(exc: PlannerError) -> str:
+    text = str(exc)
+    assert "\n" not in text and "Traceback" not in text and text.count(". ") <= 1, text
+    return text
+
+
+def test_damaged_or_foreign_cards_are_refused_in_one_sentence(tmp_path, monkeypatch):
+    from PySide6.QtCore import QBuffer, QIODevice
+    from PySide6.QtGui import QImage
+
+    image = QImage(4, 4, QImage.Format.Format_ARGB32)
+    image.fill(0)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    plain = bytes(buffer.data())
+    good = png_with_scenario(plain, json.dumps(PLAN).encode())
+    cases = {
+        "plain.png": plain,  # an image, no scenario
+        "truncated.png": good[: len(good) - 40],  # cut inside the scenario's chunk
+        "hostile.png": png_with_scenario(plain, b'{"model": "\x1b[2Jrm -rf", "gpus_per_node": 1e999}'),
+        "nested.png": png_with_scenario(plain, b"[" * 5000 + b"]" * 5000),
+        "plain.pdf": b"%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n",
+        "badbase64.pdf": b"%PDF-1.4\n<planner:scenario>!!not base64!!</planner:scenario>\n",
+        "unclosed.pdf": b"%PDF-1.4\n<planner:scenario>e30=",
+    }
+    for name, raw in cases.items():
+        path = tmp_path / name
+        path.write_bytes(raw)
+        with pytest.raises(PlannerError) as caught:
+            load_scenario(path)
+        text = one_sentence(caught.value)
+        assert text.startswith(name) and "\x1b" not in text, text
+    assert scenario_json_in_card(good, "x") == json.dumps(PLAN).encode() and good.startswith(PNG_SIGNATURE)
+
+
+def test_window_refuses_a_damaged_card_and_keeps_the_scenario(card_window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    from gui import file_actions
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda _w, _t, text: shown.append(text)))
+    before = card_window.state.scenario.to_dict()
+    bad = tmp_path / "damaged.pdf"
+    bad.write_bytes(b"%PDF-1.4\n<planner:scenario>@@@</planner:scenario>")
+    assert not file_actions.open_file(card_window, str(bad))
+    assert card_window.state.scenario.to_dict() == before
+    assert len(shown) == 1 and "damaged.pdf" in shown[0] and "\n" not in shown[0]
+
