@@ -14,6 +14,7 @@ from engine.safe_write import write_output_file
 from .dialogs import FileChoice
 from .i18n import tr_error
 from .import_review import ConfigFiles, ImportReview, LaunchFormat
+from .names import describe_setup
 from .widgets import message_text
 from .window_api import PlannerWindow
 
@@ -36,10 +37,12 @@ def import_training_config(win: PlannerWindow, paths: list[str] | None = None) -
     current = win.state.scenario.to_dict()
     if not ImportReview.ask(win, result, _model_label(current)).accepted:
         return False
-    data = {"model": current["model"], "gpu": current["gpu"], **result.scenario,
-            "name": QCoreApplication.translate("Actions", "Imported from %s") % Path(paths[0]).name}
+    data = {"model": current["model"], "gpu": current["gpu"], **result.scenario}
     try:
-        full = scenario_from_dict(data).to_dict()
+        imported = scenario_from_dict(data)
+        # named for what it sets up, as a new scenario is: the file's name is often just config.json, its folder's
+        # "Downloads"; the undo entry still names the file
+        full = imported.replace(name=describe_setup(imported)).to_dict()
     except PlannerError as exc:
         QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot import this file"),
                             message_text(tr_error(exc)))
