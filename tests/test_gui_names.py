@@ -87,3 +87,16 @@ def test_saving_under_a_new_name_keeps_the_undo_history(example, monkeypatch):
     assert example.state.undo_stack.canUndo()
     example.state.undo_stack.undo()
     assert example.state.scenario.micro_batch == 2 and example.state.scenario.name == "Qwen3-30B-A3B on 8 x H100"
+
+
+def test_suggestions_speak_plain_words():
+    """Issue 25, also: Suggestions said "use_liger_kernel: true" and "the seeds' decision guide"."""
+    import inspect
+
+    from engine.planning import solver, suggest
+    from gui import suggestions_panel
+
+    for module in (solver, suggest, suggestions_panel):
+        text = inspect.getsource(module)
+        assert "use_liger_kernel: true" not in text and "the seeds' decision guide" not in text
+        assert "the guide " not in text.split('"""', 2)[2]  # the module's docstring may say where the order is from
