@@ -66,3 +66,34 @@ def test_a_quarantine_notice_is_one_plain_sentence(tmp_path):
     text = str(problem)
     assert "half.json" in text and "quarantine" in text
     assert "Expecting" not in text and "char " not in text and str(tmp_path) not in text
+
+
+def _accept_review(monkeypatch, seen: list):
+    from gui import config_actions
+
+    monkeypatch.setattr(config_actions.ImportReview, "ask", classmethod(
+        lambda cls, parent, result, *a, **k: seen.append(result) or type("R", (), {"accepted": True})()))
+
+
+def test_an_import_keeps_the_gpu_count_and_says_so(window, tmp_path, monkeypatch):
+    """Issue 25, also: the import set GPUs per node to the planner's default (1) while the configs name no GPUs."""
+    from gui import config_actions
+
+    window.state.edit({"gpus_per_node": 8})
+    path = tmp_path / "ds_config.json"
+    path.write_text(json.dumps(DEEPSPEED))
+    seen = []
+    _accept_review(monkeypatch, seen)
+    assert config_actions.import_training_config(window, [str(path)])
+    assert window.state.scenario.gpus_per_node == 8
+    [kept] = [a for a in seen[0].assumed if a.key == "gpus_per_node"]
+    assert kept.value == 8 and "default" not in str(kept.why)
+
+
+def test_the_model_filter_never_hides_the_model_in_use(window):
+    """Issue 25, also: after an import the model list's search still hid the imported model."""
+    tree = window.model_picker.tree
+    tree.search.setText("qwen")
+    window.state.edit({"model": "llama-3-70b"})
+    current = tree.tree.currentItem()
+    assert current is not None and not current.isHidden() and tree.search.text() == ""
