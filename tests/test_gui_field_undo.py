@@ -40,3 +40,20 @@ def test_ctrl_z_while_typing_undoes_the_typing_only(window, qtbot):
     qtbot.keyClick(spin, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert window.state.scenario.micro_batch == 4  # nothing committed, nothing undone in the scenario
     assert window.state.undo_stack.canUndo()
+
+
+def test_ctrl_z_in_the_library_brings_back_what_was_deleted(window, qtbot):
+    """Issue 25 item 8: Ctrl+Z did not undo a Library delete (only the bar's Undo button did)."""
+    assert window.library_save()
+    saved = window.state.library_id
+    panel = window.library_panel
+    window.tabs.setCurrentWidget(panel)
+    panel.refresh()
+    panel.select_ids([saved])
+    panel.delete_selected()
+    assert saved not in [e.id for e in window.library.entries()]
+    edits = window.state.undo_stack.index()
+    panel.table.setFocus()
+    qtbot.keyClick(panel.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert saved in [e.id for e in window.library.entries()]
+    assert window.state.undo_stack.index() == edits  # the scenario's own history is untouched
