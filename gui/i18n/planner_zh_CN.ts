@@ -265,6 +265,14 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>Before</source>
         <translation>修改前</translation>
     </message>
+    <message>
+        <source>Import a training config?</source>
+        <translation>导入训练配置？</translation>
+    </message>
+    <message>
+        <source>%1 is a %2 training config, not a scenario. Import its settings into the current set-up?</source>
+        <translation>%1 是 %2 训练配置，不是场景文件。要把其中的设置导入当前配置吗？</translation>
+    </message>
 </context>
 <context>
     <name>AppState</name>
@@ -2819,6 +2827,14 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>Use the faster layout</source>
         <translation>使用更快的布局</translation>
     </message>
+    <message>
+        <source>No layout of these GPUs fits without offloading to CPU memory, so every plan below waits on PCIe.</source>
+        <translation>这些 GPU 的任何布局都必须卸载到 CPU 内存才能放得下，因此下面每个方案都要等待 PCIe 传输。</translation>
+    </message>
+    <message>
+        <source>moves state to CPU memory: steps wait on PCIe</source>
+        <translation>把状态移到 CPU 内存：每步要等待 PCIe 传输</translation>
+    </message>
 </context>
 <context>
     <name>SuggestionsPanel</name>
@@ -2851,6 +2867,18 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../suggestions_panel.py" line="76"/>
         <source>No single change from the guide saves memory here.</source>
         <translation>指南中没有哪一项调整能单独在这里节省显存。</translation>
+    </message>
+    <message>
+        <source>It fits. These changes would add headroom, cheapest change first:</source>
+        <translation>已经放得下。以下调整可以增加余量，代价最小的排在前面：</translation>
+    </message>
+    <message>
+        <source>Try these in order (cheapest change first); each shows the memory it saves per GPU and whether that alone makes the run fit:</source>
+        <translation>请按顺序尝试（代价最小的排在前面）；每项都列出它在每块 GPU 上节省的显存，以及仅靠这一项能否放得下：</translation>
+    </message>
+    <message>
+        <source>No single change saves memory here.</source>
+        <translation>没有哪一项调整能单独在这里节省显存。</translation>
     </message>
 </context>
 <context>
@@ -5605,6 +5633,30 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/timing/mfu.py" line="10"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format; bf16 for fp8). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all.</source>
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
+    </message>
+    <message>
+        <source>is not a scenario key; did you mean {p}?</source>
+        <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
+    </message>
+    <message>
+        <source>is not a scenario key.</source>
+        <translation>不是有效的场景键。</translation>
+    </message>
+    <message>
+        <source>use Liger kernels (fused, memory-saving training kernels)</source>
+        <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
+    </message>
+    <message>
+        <source>Use Liger kernels (fused, memory-saving training kernels)</source>
+        <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
+    </message>
+    <message>
+        <source>is not valid JSON; it may be truncated or damaged.</source>
+        <translation>不是有效的 JSON；它可能被截断或已损坏。</translation>
+    </message>
+    <message>
+        <source>training configs do not say how many GPUs; the number in your set-up is kept</source>
+        <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
     </message>
 </context>
 <context>
