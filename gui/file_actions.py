@@ -16,7 +16,7 @@ from engine.report import to_csv, to_markdown
 
 from .config_actions import import_training_config
 from .dialogs import CustomGpu, FileChoice, ImportedConfig, ModelFolder, SaveChanges
-from .i18n import tr_engine, tr_error
+from .i18n import shown_safely, tr_engine, tr_error
 from .report_export import render_png, write_comparison_pdf, write_report_pdf
 from .settings_store import atomic_write
 from .widgets import message_text
@@ -93,7 +93,7 @@ def offer_import(win: PlannerWindow, path: str, config_format: str) -> bool:
     answer = QMessageBox.question(win, QCoreApplication.translate("Actions", "Import a training config?"),
                                   message_text(QCoreApplication.translate(
                                       "Actions", "%1 is a %2 training config, not a scenario. Import its settings "
-                                      "into the current set-up?").replace("%1", Path(path).name)
+                                      "into the current set-up?").replace("%1", shown_safely(Path(path).name))
                                   .replace("%2", CONFIG_NAMES.get(config_format, config_format))))
     if answer != QMessageBox.StandardButton.Yes:
         return False

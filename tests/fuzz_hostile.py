@@ -41,6 +41,7 @@ sys.path.insert(0, str(REPO))
 import fuzz_imports  # noqa: E402  (issue 28: config imports)
 from fuzz_exports import fuzz_exports  # noqa: E402 - issue 28: exports parsed back, -o onto hostile targets
 from fuzz_local import fuzz_local  # noqa: E402
+from fuzz_open import fuzz_open  # noqa: E402 - issue 25.6: File > Open on scenarios, configs, damaged files
 from fuzz_time import fuzz_time  # noqa: E402
 
 from engine.input_bounds import CONFIG_COUNTS  # noqa: E402
@@ -474,6 +475,7 @@ BAD = ("traceback", "hang", "absurd", "failed start-up", "write outside", "lost 
        "lost updates", "temp files after start-up")
 BAD += fuzz_imports.BAD  # tests/fuzz_imports.py: escaped-raw, read outside
 BAD += ("injected", "lost", "leftover")  # tests/fuzz_exports.py and tests/fuzz_local.py
+BAD += ("misrouted",)  # tests/fuzz_open.py
 
 
 def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> dict[str, Counter]:
@@ -504,6 +506,7 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
         results["poisoned data folders"] = fuzz_folders(folders, seed)
         results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)
         results["poisoned local models"] = fuzz_local(folders, seed)  # tests/fuzz_local.py (issue 28)
+        results["files opened in the window"] = fuzz_open(folders * 10, seed)  # tests/fuzz_open.py (issue 25.6)
     if cases:
         results["launch-config exports (parsed back, -o targets)"] = fuzz_exports(max(2, cases // 4), seed)
     if kills:

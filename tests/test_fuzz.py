@@ -78,3 +78,15 @@ def test_poisoned_local_model_caches_folders_and_catalogs_start(qtbot):
     counts = fuzz_local(5, seed=2801)
     assert counts["started"] + counts["skipped with notice"] == 5, dict(counts)
     assert fuzz.failures({"local": counts}) == 0
+
+
+@posix_only  # SIGALRM bounds each case
+def test_files_opened_in_the_window_open_offer_an_import_or_say_why(qtbot):
+    """Issue 25 item 6: scenarios open, training configs are offered for import, anything else gets one short
+    escaped sentence and changes nothing (tests/fuzz_open.py)."""
+    from fuzz_open import fuzz_open
+
+    counts = fuzz_open(60, seed=2506)
+    assert counts["opened"] + counts["refused"] + counts["import offered"] == 60, dict(counts)
+    assert counts["opened"] and counts["refused"] and counts["import offered"]  # every kind is reached
+    assert fuzz.failures({"open": counts}) == 0

@@ -97,3 +97,15 @@ def test_the_model_filter_never_hides_the_model_in_use(window):
     window.state.edit({"model": "llama-3-70b"})
     current = tree.tree.currentItem()
     assert current is not None and not current.isHidden() and tree.search.text() == ""
+
+
+def test_an_error_shows_a_file_name_or_key_escaped_and_short():
+    """Found by tests/fuzz_open.py: a file named with a bidi override (U+202E) reached the message box raw, and a
+    500-character unknown key or GPU name was quoted whole."""
+    from gui.i18n import tr_error
+
+    text = tr_error(ScenarioError("\u202eevil.json", "is not valid JSON; it may be truncated or damaged."))
+    assert "\u202e" not in text and "\\u202e" in text
+    text = tr_error(ScenarioError("x" * 500, "is not a scenario key."))
+    assert len(text) < 160 and "…" in text
+    assert tr_error(ScenarioError("micro_batch", "must be at least 1, not {v}.\nSecond line.", v=0)).count("\n") == 1
