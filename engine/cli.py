@@ -9,6 +9,7 @@ import os
 import sys
 import unicodedata
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from .errors import PlannerError
@@ -298,7 +299,9 @@ def _whole_number(low: int, high: int) -> Callable[[str], int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="main.py", description="LLM Memory Planner: will this run fit?")
+    # prog: the command the user ran (llm-memory-planner, llm-memory-planner-cli or main.py), as argparse finds it
+    parser = argparse.ArgumentParser(prog=Path(sys.argv[0]).name or "llm-memory-planner",
+                                     description="LLM Memory Planner: will this run fit?")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("estimate", help="per-GPU memory breakdown of a scenario file")
     p.add_argument("scenario")

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox
 
 from engine import PlannerError, scenario_from_dict
-from engine.configs import FILE_NAMES, export_config, import_files
+from engine.configs import FILE_NAMES, Assumed, ImportResult, export_config, import_files
+from engine.messages import QT_TRANSLATE_NOOP, message
 from engine.safe_write import write_output_file
 
 from .dialogs import FileChoice
 from .i18n import tr_error
 from .import_review import ConfigFiles, ImportReview, LaunchFormat
+from .names import describe_setup
 from .widgets import message_text
 from .window_api import PlannerWindow
 
@@ -34,17 +37,33 @@ def import_training_config(win: PlannerWindow, paths: list[str] | None = None) -
                             message_text(tr_error(exc)))
         return False
     current = win.state.scenario.to_dict()
+    result = _keeping_hardware(result, current)
     if not ImportReview.ask(win, result, _model_label(current)).accepted:
         return False
-    data = {"model": current["model"], "gpu": current["gpu"], **result.scenario,
-            "name": QCoreApplication.translate("Actions", "Imported from %s") % Path(paths[0]).name}
+    data = {"model": current["model"], "gpu": current["gpu"], **{k: current[k] for k in HARDWARE_COUNTS},
+            **result.scenario}
     try:
-        full = scenario_from_dict(data).to_dict()
+        imported = scenario_from_dict(data)
+        # named for what it sets up, as a new scenario is: the file's name is often just config.json, its folder's
+        # "Downloads"; the undo entry still names the file
+        full = imported.replace(name=describe_setup(imported)).to_dict()
     except PlannerError as exc:
         QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot import this file"),
                             message_text(tr_error(exc)))
         return False
     return win.state.edit(full, QCoreApplication.translate("Actions", "Import %s") % Path(paths[0]).name)
+
+
+HARDWARE_COUNTS = ("gpus_per_node", "nodes")
+KEPT_COUNT = QT_TRANSLATE_NOOP("engine", "training configs do not say how many GPUs; the number in your set-up is kept")
+
+
+def _keeping_hardware(result: ImportResult, current: dict) -> ImportResult:
+    """The review as applied: GPU counts the files do not set stay as in the set-up (they were shown, and set, as the
+    planner's default of one GPU)."""
+    assumed = tuple(Assumed(a.key, current[a.key], message(KEPT_COUNT))
+                    if a.key in HARDWARE_COUNTS and a.key not in result.scenario else a for a in result.assumed)
+    return dataclasses.replace(result, assumed=assumed)
 
 
 def _model_label(data: dict) -> str:

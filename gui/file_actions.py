@@ -10,10 +10,13 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, qVersion
 from PySide6.QtWidgets import QMessageBox
 
 from engine import PlannerError, load_scenario, scenario_from_dict
+from engine.configs import detect
+from engine.configs.reading import read_text
 from engine.report import to_csv, to_markdown
 
+from .config_actions import import_training_config
 from .dialogs import CustomGpu, FileChoice, ImportedConfig, ModelFolder, SaveChanges
-from .i18n import tr_engine, tr_error
+from .i18n import shown_safely, tr_engine, tr_error
 from .plan_card import write_card_pdf, write_card_png
 from .report_export import write_comparison_pdf
 from .settings_store import atomic_write
@@ -68,11 +71,39 @@ def open_file(win: PlannerWindow, path: str | None = None) -> bool:
     try:
         scenario = load_scenario(path)
     except PlannerError as exc:
+        config_format = training_config_format(path)
+        if config_format is not None:  # a training config opened as a scenario: offer what the user meant
+            return offer_import(win, path, config_format)
         QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot open this scenario"),
                             message_text(tr_error(exc)))
         return False
     win.state.load(scenario, file_path=path)
     return True
+
+
+CONFIG_NAMES = {"huggingface": "Hugging Face TrainingArguments", "deepspeed": "DeepSpeed", "accelerate": "accelerate",
+                "torchtune": "torchtune", "axolotl": "axolotl", "llama-factory": "LLaMA-Factory",
+                "ms-swift": "ms-swift", "torchtitan": "torchtitan", "megatron": "Megatron-LM"}
+
+
+def training_config_format(path: str) -> str | None:
+    """The training-config format a file is in (read capped, as an import reads it), or None."""
+    try:
+        name, text = read_text(path)
+        return detect(name, text)[0]
+    except PlannerError:
+        return None
+
+
+def offer_import(win: PlannerWindow, path: str, config_format: str) -> bool:
+    answer = QMessageBox.question(win, QCoreApplication.translate("Actions", "Import a training config?"),
+                                  message_text(QCoreApplication.translate(
+                                      "Actions", "%1 is a %2 training config, not a scenario. Import its settings "
+                                      "into the current set-up?").replace("%1", shown_safely(Path(path).name))
+                                  .replace("%2", CONFIG_NAMES.get(config_format, config_format))))
+    if answer != QMessageBox.StandardButton.Yes:
+        return False
+    return import_training_config(win, [path])
 
 
 def write_json(path: str, data: dict) -> None:

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from engine import units
 from engine.errors import ConsistencyError
-from engine.messages import Message
+from engine.messages import Message, one_line
 
 from .words import field_label
 
@@ -117,11 +117,24 @@ def _set_number_format() -> None:
 
 
 def tr_error(exc: Exception) -> str:
-    """A PlannerError in the current language, naming the control as it is labelled on screen."""
+    """A PlannerError in the current language, naming the control as it is labelled on screen; what came from a file
+    (a name, a key, a value) is shown escaped and shortened (shown_safely)."""
     detail = getattr(exc, "detail", None)
     if isinstance(detail, Message):
         if isinstance(exc, ConsistencyError):  # already a whole sentence in on-screen words
-            return detail.format_with(tr_engine)
-        return f"{field_label(exc.key)}: {detail.format_with(tr_engine)}"  # type: ignore[attr-defined]
+            return shown_safely(detail.format_with(tr_engine))
+        return shown_safely(f"{field_label(exc.key)}: {detail.format_with(tr_engine)}")  # type: ignore[attr-defined]
     message = getattr(exc, "message", None)
-    return message.format_with(tr_engine) if isinstance(message, Message) else str(exc)
+    return shown_safely(message.format_with(tr_engine) if isinstance(message, Message) else str(exc))
+
+
+LONGEST_WORD_CHARS = 100  # longer runs without a space (a hostile key or name) show their two ends around "…"
+
+
+def shown_safely(text: str) -> str:
+    """Control and format characters (escape codes, bidi overrides) escaped as one_line does, line breaks kept; a
+    run of over LONGEST_WORD_CHARS characters without a space shortened to its ends."""
+    lines = [one_line(line) for line in text.split("\n")]
+    half = LONGEST_WORD_CHARS // 2 - 2
+    return "\n".join(" ".join(w if len(w) <= LONGEST_WORD_CHARS else f"{w[:half]}…{w[-half:]}" for w in line.split(" "))
+                     for line in lines)

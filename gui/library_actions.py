@@ -10,6 +10,7 @@ from engine import DEFAULTS, PlannerError
 from .compare_view import Compared
 from .dialogs import ScenarioName
 from .i18n import tr_error
+from .names import describe_setup
 from .storage import ConflictError
 from .widgets import message_text
 from .window_api import PlannerWindow
@@ -38,11 +39,10 @@ def open_entry(win: PlannerWindow, scenario_id: str) -> bool:
 
 def suggested_name(win: PlannerWindow) -> str:
     """The scenario's own name, unless it is still the blank default: then "<model> on <n> × <GPU>"."""
-    scenario, est = win.state.scenario, win.state.estimate
+    scenario = win.state.scenario
     if scenario.name and scenario.name != DEFAULTS["name"][0]:
         return scenario.name
-    gpus = f"{est.world_size} × {est.gpu_name}" if est.world_size > 1 else est.gpu_name
-    return QCoreApplication.translate("Actions", "%(model)s on %(gpus)s") % {"model": est.model_name, "gpus": gpus}
+    return describe_setup(scenario)
 
 
 def save_to_library(win: PlannerWindow, as_new: bool = False) -> bool:
@@ -84,8 +84,8 @@ def save_to_library(win: PlannerWindow, as_new: bool = False) -> bool:
     except PlannerError as exc:
         QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot save"), message_text(tr_error(exc)))
         return False
-    if scenario.name != win.state.scenario.name:
-        win.state.load(scenario, library_id=new_id)
+    if scenario.name != win.state.scenario.name:  # an undoable rename: loading would clear the history
+        win.state.edit({"name": scenario.name})
     win.library_version = version  # of the bytes this save wrote, taken under the lock: no race with another window
     win.state.mark_saved(new_id)
     if win.settings.values.last_scenario != new_id:  # a settings write costs two fsyncs: only when it changes

@@ -6,7 +6,7 @@ from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QItemSelection, QItemSelectionModel, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -253,7 +253,14 @@ class LibraryPanel(RefreshWhenShown):
         self.refresh()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        """Delete, F2 and Enter on the list act on the selection, as in a file manager."""
+        """Delete, F2 and Enter on the list act on the selection, as in a file manager; right after a delete, Ctrl+Z
+        on the list brings it back (taken from the window's Undo, which undoes scenario edits)."""
+        if watched is self.table and self._deleted and isinstance(event, QKeyEvent) and event.type() in (
+                QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) and event.matches(QKeySequence.StandardKey.Undo):
+            event.accept()  # an accepted override keeps the shortcut from firing and sends the key press here
+            if event.type() == QEvent.Type.KeyPress:
+                self.undo_delete()
+            return True
         if watched is self.table and event.type() == QEvent.Type.KeyPress and event.key() in self._keys:
             self._keys[event.key()]()
             return True

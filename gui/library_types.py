@@ -61,7 +61,8 @@ class Problem:
     moved_to: Path | None  # quarantine/... ; None when the file was left in place
 
     def __str__(self) -> str:
-        where = f" It was moved to {self.moved_to}." if self.moved_to else ""
+        # the folder, not the full stamped path: quarantine/log.txt keeps where each file went
+        where = " It was moved to the quarantine folder." if self.moved_to else ""
         return f"{self.reason}{where}"
 
 

@@ -22,6 +22,7 @@ from engine.scenario import ESTIMATORS
 from . import config_actions, file_actions, library_actions
 from .charts import BudgetBars, PieChart
 from .compare_view import CompareView
+from .field_undo import install_field_undo
 from .file_actions import CARD_SUFFIXES
 from .fit_panel import FitPanel, LimitsLabel
 from .i18n import LANGUAGES, tr_message
@@ -62,6 +63,7 @@ class MainWindow(QMainWindow):
         self.model_picker = ModelPicker(state, self.catalog)
         self.hardware_picker = HardwarePicker(state, self.catalog)
         self.setup_panel = SetupPanel(state)
+        install_field_undo(self.setup_panel)  # Ctrl+Z in the field just edited undoes that edit
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.addWidget(self.model_picker)

@@ -140,6 +140,8 @@ class SearchableTree(QWidget):
             for j in range(group.childCount()):
                 child = group.child(j)
                 if child.data(0, ID_ROLE) == item_id:
+                    if child.isHidden():  # the search typed earlier must not hide the model or GPU in use
+                        self.search.clear()
                     group.setExpanded(True)
                     self.tree.blockSignals(True)
                     self.tree.setCurrentItem(child)

@@ -137,8 +137,9 @@ class Settings:
         data, problem = read_json_object(
             self.root, self.path, MAX_SETTINGS_BYTES, "settings", locked=locked,
             unreadable=lambda reason: f"The settings file {self.path} cannot be read ({reason}); using the defaults.",
-            damaged=lambda reason, dest: (f"The settings file was damaged ({reason}); it was moved to {dest} and the "
-                                          "default settings are used."))
+            # one plain sentence: the parser's reason and the stamped path are in quarantine/log.txt
+            damaged=lambda reason, dest: ("The settings file was damaged, so it was moved to the quarantine folder "
+                                          "and the default settings are used."))
         if problem:
             self._problem(problem)
         return data

@@ -177,6 +177,9 @@ class SpeedPanel(RefreshWhenShown):
         else:
             self.header.setText(self.tr("%(n)d layouts searched in %(time)s; the fastest that fit, same training:")
                                 % {"n": result.layouts, "time": format_seconds(result.seconds)})
+        if result.plans and all(p.scenario.offload != "none" for p in result.plans):
+            self.header.setText(self.tr("No layout of these GPUs fits without offloading to CPU memory, so every "
+                                        "plan below waits on PCIe.") + " " + self.header.text())
         if result.limited:  # a very large set-up: say that not every layout was tried
             self.header.setText(self.header.text() + " " + message(LIMITED, n=f"{MAX_MEMORY_ESTIMATES:,}")
                                 .format_with(tr_engine))
@@ -195,7 +198,8 @@ class SpeedPanel(RefreshWhenShown):
         html = (f"<b>{index}. " + self.tr("%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s") % {
             "tps": format_count(t.tokens_per_second), "per_gpu": format_count(t.tokens_per_second_per_gpu),
             "mfu": f"{t.mfu:.0%}"} + "</b> · " + self.tr("%s per GPU") % format_bytes(plan.estimate.total_bytes, unit)
-            + f"<br><span style='color:{text_colour('muted')}'>" + escape(changes) + "</span>")
+            + f"<br><span style='color:{text_colour('muted')}'>" + escape(changes + self._offload_words(plan))
+            + "</span>")
         row, button = plan_row(html, self.tr("Apply"), lambda p=plan: self.apply(p))
         row.setToolTip(tr_engine(MFU_DEFINITION))  # what "MFU" in the row means, as the time tab explains it
         if not plan.changes:  # nothing to apply: the set-up is already this plan
@@ -203,6 +207,12 @@ class SpeedPanel(RefreshWhenShown):
             button.setToolTip(self.tr("This is your set-up already"))
         self.rows_layout.insertWidget(self.rows_layout.count() - 1, row)
         self.apply_buttons.append(button)
+
+    def _offload_words(self, plan: SpeedPlan) -> str:
+        """Said on every row that offloads, as the estimate's warning says: the speed hangs on PCIe."""
+        if plan.scenario.offload == "none":
+            return ""
+        return " · " + self.tr("moves state to CPU memory: steps wait on PCIe")
 
     def apply(self, plan: SpeedPlan) -> None:
         before = self.state.scenario

@@ -15,6 +15,7 @@ from engine import Estimate, PlannerError, Scenario, estimate, scenario_from_dic
 
 from .conflicts import Reset, settle
 from .i18n import tr_error, tr_message
+from .names import follow_name
 from .words import describe_changes, field_label, value_words
 
 # Commands with the same merge id and key fold into one undo step (slider drags).
@@ -124,6 +125,9 @@ class AppState(QObject):
                 self.errorChanged.emit(tr_error(exc))
                 return False
             after, resets, validated = settled
+        renamed = follow_name(self._scenario, validated, changes)  # a generated name describes the new set-up
+        if renamed is not validated:
+            validated, after = renamed, {**after, "name": renamed.name}
         label = text or describe_changes(changes)
         if resets:
             label += "; " + describe_changes({r.key: r.new for r in resets})

@@ -48,10 +48,10 @@ class SuggestionsPanel(RefreshWhenShown):
         self.buttons, self.items = [], []
         est = self.state.estimate
         if est.verdict == "fits":
-            self.header.setText(self.tr("It fits. These changes would add headroom, in the order the guide "
-                                        "recommends trying them:"))
+            self.header.setText(self.tr("It fits. These changes would add headroom, cheapest change "
+                                        "first:"))
         else:
-            self.header.setText(self.tr("Try these in order (the seeds' decision guide); each shows the memory it "
+            self.header.setText(self.tr("Try these in order (cheapest change first); each shows the memory it "
                                         "saves per GPU and whether that alone makes the run fit:"))
         unit = self.state.unit
         for sug in suggestions(self.state.scenario):
@@ -73,7 +73,7 @@ class SuggestionsPanel(RefreshWhenShown):
             self.buttons.append(button)
             self.items.append(sug)
         if not self.items:
-            self.rows_layout.addWidget(QLabel(self.tr("No single change from the guide saves memory here.")))
+            self.rows_layout.addWidget(QLabel(self.tr("No single change saves memory here.")))
 
     def apply(self, sug: Suggestion) -> None:
         self.state.edit(sug.changes, tr_message(sug.title))

@@ -41,6 +41,7 @@ from fuzz_card import fuzz_card  # noqa: E402
 from fuzz_cli import Hang, run_cli, time_limit  # noqa: E402
 from fuzz_exports import fuzz_exports  # noqa: E402 - issue 28: exports parsed back, -o onto hostile targets
 from fuzz_local import fuzz_local  # noqa: E402
+from fuzz_open import fuzz_open  # noqa: E402 - issue 25.6: File > Open on scenarios, configs, damaged files
 from fuzz_time import fuzz_time  # noqa: E402
 from fuzz_verdict import fuzz_verdict  # noqa: E402 - issue 25: verdict, text, JSON and GPU counts agree
 
@@ -451,6 +452,7 @@ BAD = ("traceback", "hang", "absurd", "failed start-up", "write outside", "lost 
        "lost updates", "temp files after start-up")
 BAD += fuzz_imports.BAD  # tests/fuzz_imports.py: escaped-raw, read outside
 BAD += ("injected", "lost", "leftover")  # tests/fuzz_exports.py and tests/fuzz_local.py
+BAD += ("misrouted",)  # tests/fuzz_open.py
 
 
 def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> dict[str, Counter]:
@@ -483,6 +485,7 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
         results["poisoned data folders"] = fuzz_folders(folders, seed)
         results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)
         results["poisoned local models"] = fuzz_local(folders, seed)  # tests/fuzz_local.py (issue 28)
+        results["files opened in the window"] = fuzz_open(folders * 10, seed)  # tests/fuzz_open.py (issue 25.6)
     if cases:
         results["launch-config exports (parsed back, -o targets)"] = fuzz_exports(max(2, cases // 4), seed)
     if kills:

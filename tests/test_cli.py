@@ -65,3 +65,13 @@ def test_cli_tables_in_chinese():
     assert estimate_zh.returncode == 0 and fit_zh.returncode == 0, estimate_zh.stderr + fit_zh.stderr
     assert "组成部分" in estimate_zh.stdout and "结论" in estimate_zh.stdout
     assert "结论" in fit_zh.stdout and "此硬件上的上限" in fit_zh.stdout
+
+
+def test_help_names_the_command_the_user_ran(monkeypatch):
+    """Issue 25, also: `llm-memory-planner --help` printed "usage: main.py"."""
+    from engine.cli import build_parser
+
+    monkeypatch.setattr(sys, "argv", ["/home/u/.local/bin/llm-memory-planner", "--help"])
+    assert build_parser().format_usage().startswith("usage: llm-memory-planner ")
+    monkeypatch.setattr(sys, "argv", ["main.py"])
+    assert build_parser().format_usage().startswith("usage: main.py ")

@@ -96,3 +96,15 @@ def test_verdict_text_json_and_gpu_counts_agree():
     counts = fuzz_verdict.fuzz_verdict(60, seed=2501)
     assert counts["traceback"] == 0 and counts["absurd"] == 0, dict(counts)
     assert counts["ok"] > 20, dict(counts)
+
+
+@posix_only  # SIGALRM bounds each case
+def test_files_opened_in_the_window_open_offer_an_import_or_say_why(qtbot):
+    """Issue 25 item 6: scenarios open, training configs are offered for import, anything else gets one short
+    escaped sentence and changes nothing (tests/fuzz_open.py)."""
+    from fuzz_open import fuzz_open
+
+    counts = fuzz_open(60, seed=2506)
+    assert counts["opened"] + counts["refused"] + counts["import offered"] == 60, dict(counts)
+    assert counts["opened"] and counts["refused"] and counts["import offered"]  # every kind is reached
+    assert fuzz.failures({"open": counts}) == 0

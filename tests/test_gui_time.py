@@ -204,3 +204,25 @@ def test_cli_engine_and_window_agree_on_a_custom_gpu_step_time(qtbot, tmp_path, 
     assert win.time_panel.time.step_seconds == pytest.approx(engine_seconds)
     assert main(["estimate", "--json", str(tmp_path / "s.json")]) == 0
     assert json.loads(capsys.readouterr().out)["time"]["step_seconds"] == pytest.approx(engine_seconds)
+
+
+OFFLOAD_70B = {"name": "70b", "model": "llama-3-70b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "seq_len": 4096,
+               "attention": "flash", "precision": "mixed-bf16", "offload": "optimizer+params", "zero_stage": 3}
+
+
+def test_fastest_layouts_say_when_plans_offload(window):
+    """Issue 25 item 2: under the estimate's "offload is up to 10x slower" warning the fastest plans all offloaded
+    without a word. The header says that nothing fits without offload, and each offloading row says so."""
+    from PySide6.QtWidgets import QLabel, QPushButton
+
+    window.state.load(scenario_from_dict(OFFLOAD_70B))
+    panel = window.speed_panel
+    panel.search()
+    assert panel.wait(120000)
+    assert panel.result.plans and all(p.scenario.offload != "none" for p in panel.result.plans)
+    assert "without offloading" in panel.header.text()
+    rows = [panel.rows_layout.itemAt(i).widget() for i in range(panel.rows_layout.count())]
+    rows = [r for r in rows if r is not None and r.findChild(QPushButton) is not None]
+    plans = panel.result.plans + panel.result.changes_what_you_train
+    for row, plan in zip(rows, plans, strict=True):
+        assert ("CPU memory" in row.findChild(QLabel).text()) == (plan.scenario.offload != "none")

@@ -89,3 +89,23 @@ def test_the_search_of_a_huge_cluster_is_bounded_and_says_so(capsys, tmp_path):
 def test_an_ordinary_search_is_not_limited():
     result = speed_search(scenario_from_dict({"model": "llama-3-8b", "gpu": "rtx-4090", "gpus_per_node": 4}))
     assert not result.limited and result.plans
+
+
+OFFLOAD_RANK = {"none": 0, "optimizer": 1, "optimizer+params": 2}
+
+
+def test_equal_plans_prefer_less_offload_and_fewer_changes():
+    """Issue 25 item 2: a 70B full fine-tune on 8 x H100 with weights and optimizer offloaded listed first a plan
+    that offloads both, tied (1,863.73 tokens/s) with the optimizer-only plan. Among plans of equal speed the one
+    with less offload, then fewer changes, comes first, and a plan that offloads more than an equal one is dropped."""
+    s = scenario_from_dict({"model": "llama-3-70b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "seq_len": 4096,
+                            "attention": "flash", "precision": "mixed-bf16", "offload": "optimizer+params",
+                            "zero_stage": 3})
+    plans = speed_search(s).plans
+    assert plans
+    for i, a in enumerate(plans):
+        for b in plans[i + 1:]:
+            if abs(a.time.tokens_per_second - b.time.tokens_per_second) <= 1e-9 * a.time.tokens_per_second:
+                # a tie: a plan offloading more than an equal one is gone, and the one with fewer changes is first
+                assert a.scenario.offload == b.scenario.offload
+                assert len(a.changes) <= len(b.changes)

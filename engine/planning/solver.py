@@ -118,7 +118,8 @@ def _axes(s: Scenario) -> list[list[_Option]]:
                                message(QT_TRANSLATE_NOOP("engine", "use FlashAttention")), "")])
     if liger_can_patch(s, spec):  # what transformers' use_liger_kernel=True patches in
         axes.append([_Option("liger", 0.6, (("liger_kernels", True), ("cross_entropy", "fused-linear")),
-                               message(QT_TRANSLATE_NOOP("engine", "use Liger kernels (use_liger_kernel: true)")),
+                               message(QT_TRANSLATE_NOOP("engine",
+                                                         "use Liger kernels (fused, memory-saving training kernels)")),
                                _LIGER)])
     mb = [m for m in range(s.micro_batch - 1, 0, -1) if s.micro_batch % m == 0]
     # Same maths, only less efficient kernels: cheaper than changing the method (seed 004 ranks it second).

@@ -218,16 +218,34 @@ def _with_changes(base: Scenario, plan: SpeedPlan) -> SpeedPlan:
     return SpeedPlan(plan.scenario, changes, plan.estimate, plan.time, plan.fits)
 
 
-def _best(plans: list[SpeedPlan], n: int) -> list[SpeedPlan]:
-    """Fastest first; one plan per distinct speed-and-memory outcome."""
-    out, seen = [], set()
-    for p in sorted(plans, key=lambda p: (-p.time.tokens_per_second, p.estimate.total_bytes)):
-        key = (round(p.time.tokens_per_second, 3), round(p.estimate.total_bytes))
-        if key not in seen:
-            seen.add(key)
-            out.append(p)
-        if len(out) >= n:
-            break
+OFFLOAD_COST = {"none": 0, "optimizer": 1, "optimizer+params": 2}  # each step moves more over PCIe
+TIE = 1e-6  # plans this close in tokens/s are equal (the same time, up to rounding): a looser tie would list
+# slower plans above faster ones
+
+
+def _plainness(base: Scenario, plan: SpeedPlan) -> tuple[int, int, float]:
+    """How much a plan asks of the user: offload first (the time model's cost of it is the least sure), then how
+    many settings change, then memory per GPU."""
+    return (OFFLOAD_COST.get(plan.scenario.offload, 0), len(_with_changes(base, plan).changes),
+            plan.estimate.total_bytes)
+
+
+def _best(base: Scenario, plans: list[SpeedPlan], n: int) -> list[SpeedPlan]:
+    """Fastest first; among plans of equal speed (within TIE) the plainest first, and a plan that offloads more
+    than an equal one is left out; one plan per distinct speed-and-memory outcome."""
+    ranked = sorted(plans, key=lambda p: -p.time.tokens_per_second)
+    out: list[SpeedPlan] = []
+    seen: set[tuple[float, int]] = set()
+    while ranked and len(out) < n:
+        leader = ranked[0].time.tokens_per_second
+        tied = [p for p in ranked if p.time.tokens_per_second >= leader * (1 - TIE)]
+        ranked = ranked[len(tied):]
+        least_offload = min(OFFLOAD_COST.get(p.scenario.offload, 0) for p in tied)
+        for p in sorted(tied, key=lambda p: _plainness(base, p)):
+            key = (round(p.time.tokens_per_second, 3), round(p.estimate.total_bytes))
+            if OFFLOAD_COST.get(p.scenario.offload, 0) == least_offload and key not in seen and len(out) < n:
+                seen.add(key)
+                out.append(p)
     return out
 
 
@@ -238,7 +256,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
     with _no_cyclic_gc():
         layouts = list(_layouts(s))
         found = _search(s, memo, out, layouts, max_plans, cancel, True, MAX_MEMORY_ESTIMATES)
-        out.plans = [_with_changes(s, p) for p in _best(found, max_plans)]
+        out.plans = [_with_changes(s, p) for p in _best(s, found, max_plans)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
         ranked = sorted(found, key=lambda p: -p.time.tokens_per_second)
         keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp")
@@ -263,7 +281,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
                                              precision=bf16))
         for v in variants:
             budget = len(memo.memo) + VARIANT_MEMORY_ESTIMATES
-            best = _best(_search(v, memo, out, chosen, 1, cancel, False, budget), 1)
+            best = _best(s, _search(v, memo, out, chosen, 1, cancel, False, budget), 1)
             out.changes_what_you_train += [_with_changes(s, p) for p in best]
         out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
     out.estimates, out.seconds = len(memo.memo), time.perf_counter() - t0

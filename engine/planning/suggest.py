@@ -45,7 +45,7 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
                     QT_TRANSLATE_NOOP("engine", "recomputes each layer in backward: about 30-40% more compute")))
     if liger_can_patch(s, spec):
         # transformers' use_liger_kernel=True: Liger's RMSNorm, RoPE and SwiGLU, and its fused linear cross-entropy
-        out.append((message(QT_TRANSLATE_NOOP("engine", "Use Liger kernels (use_liger_kernel: true)")),
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Use Liger kernels (fused, memory-saving training kernels)")),
                     {"liger_kernels": True, "cross_entropy": "fused-linear"},
                     QT_TRANSLATE_NOOP("engine", "pip install liger-kernel; the same training, usually a little faster")))
     if s.micro_batch > 1:

@@ -75,9 +75,9 @@ def parse_scenario_bytes(raw: bytes, label: str) -> tuple[Scenario, int]:
     except UnicodeDecodeError:
         raise ScenarioError(label, QT_TRANSLATE_NOOP("engine", "is not UTF-8 text; it may be damaged or not a scenario.")
                             ) from None
-    except ValueError as exc:
-        raise ScenarioError(label, QT_TRANSLATE_NOOP("engine", "is not valid JSON ({exc}); it may be truncated or damaged."),
-                            exc=exc) from None
+    except ValueError:  # the parser's own words (line, column, char) mean nothing to the person reading this
+        raise ScenarioError(label, QT_TRANSLATE_NOOP("engine", "is not valid JSON; it may be truncated or damaged.")
+                            ) from None
     if not isinstance(data, dict):
         raise ScenarioError(label, QT_TRANSLATE_NOOP("engine", "must hold one JSON object {{...}}."))
     try:

@@ -7,6 +7,7 @@ bounds, `python main.py schema`, docs/scenario-format.md and the window's choice
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -334,9 +335,11 @@ def scenario_from_dict(data: Any) -> Scenario:
         raise ScenarioError("scenario", QT_TRANSLATE_NOOP("engine", "a scenario file must hold one JSON object."))
     unknown = [k for k in data if k not in DEFAULTS]
     if unknown:
-        raise ScenarioError(
-            unknown[0], QT_TRANSLATE_NOOP("engine", "is not a scenario key. Known keys: {p}."), p=", ".join(DEFAULTS)
-        )
+        near = difflib.get_close_matches(str(unknown[0]), list(DEFAULTS), n=1)
+        if near:  # a misspelt key names the one meant; the full list of 70 keys is docs/scenario-format.md
+            raise ScenarioError(unknown[0], QT_TRANSLATE_NOOP("engine", "is not a scenario key; did you mean {p}?"),
+                                p=near[0])
+        raise ScenarioError(unknown[0], QT_TRANSLATE_NOOP("engine", "is not a scenario key."))
     check_scenario_numbers(data, SCENARIO_MAXIMA)
     version = data.get("schema_version", SCHEMA_VERSION)
     if type(version) is not int or version != SCHEMA_VERSION:  # true and 1.0 equal 1 in Python, not in the format

@@ -15,9 +15,9 @@
     </message>
     <message>
         <location filename="../app.py" line="180"/>
-        <location filename="../file_actions.py" line="71"/>
-        <location filename="../library_actions.py" line="26"/>
-        <location filename="../library_actions.py" line="30"/>
+        <location filename="../file_actions.py" line="77"/>
+        <location filename="../library_actions.py" line="27"/>
+        <location filename="../library_actions.py" line="31"/>
         <source>Cannot open this scenario</source>
         <translation>无法打开此场景</translation>
     </message>
@@ -43,7 +43,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="57"/>
-        <location filename="../file_actions.py" line="136"/>
+        <location filename="../file_actions.py" line="167"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
@@ -79,25 +79,20 @@
         <translation>删除场景</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="33"/>
-        <location filename="../config_actions.py" line="44"/>
+        <location filename="../config_actions.py" line="36"/>
+        <location filename="../config_actions.py" line="51"/>
         <location filename="../dialogs.py" line="102"/>
         <source>Cannot import this file</source>
         <translation>无法导入此文件</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="40"/>
-        <source>Imported from %s</source>
-        <translation>导入自 %s</translation>
-    </message>
-    <message>
-        <location filename="../config_actions.py" line="62"/>
-        <location filename="../config_actions.py" line="72"/>
+        <location filename="../config_actions.py" line="81"/>
+        <location filename="../config_actions.py" line="91"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="64"/>
+        <location filename="../config_actions.py" line="83"/>
         <source>Export launch config</source>
         <translation>导出启动配置</translation>
     </message>
@@ -127,60 +122,60 @@
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="64"/>
+        <location filename="../file_actions.py" line="67"/>
         <source>Open a scenario</source>
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="100"/>
+        <location filename="../file_actions.py" line="131"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="108"/>
+        <location filename="../file_actions.py" line="139"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="47"/>
-        <location filename="../file_actions.py" line="125"/>
+        <location filename="../config_actions.py" line="54"/>
+        <location filename="../file_actions.py" line="156"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="151"/>
+        <location filename="../file_actions.py" line="182"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="74"/>
-        <location filename="../file_actions.py" line="160"/>
-        <location filename="../file_actions.py" line="171"/>
+        <location filename="../config_actions.py" line="93"/>
+        <location filename="../file_actions.py" line="191"/>
+        <location filename="../file_actions.py" line="202"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="195"/>
+        <location filename="../file_actions.py" line="226"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="213"/>
+        <location filename="../file_actions.py" line="244"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="220"/>
+        <location filename="../file_actions.py" line="251"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="229"/>
+        <location filename="../file_actions.py" line="260"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="232"/>
+        <location filename="../file_actions.py" line="263"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -219,7 +214,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 </translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="45"/>
+        <location filename="../names.py" line="20"/>
         <source>%(model)s on %(gpus)s</source>
         <translation>%(model)s，%(gpus)s</translation>
     </message>
@@ -244,7 +239,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="99"/>
+        <location filename="../file_actions.py" line="130"/>
         <location filename="../library_actions.py" line="82"/>
         <location filename="../library_actions.py" line="85"/>
         <source>Cannot save</source>
@@ -265,11 +260,21 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>Before</source>
         <translation>修改前</translation>
     </message>
+    <message>
+        <location filename="../file_actions.py" line="99"/>
+        <source>Import a training config?</source>
+        <translation>导入训练配置？</translation>
+    </message>
+    <message>
+        <location filename="../file_actions.py" line="100"/>
+        <source>%1 is a %2 training config, not a scenario. Import its settings into the current set-up?</source>
+        <translation>%1 是 %2 训练配置，不是场景文件。要把其中的设置导入当前配置吗？</translation>
+    </message>
 </context>
 <context>
     <name>AppState</name>
     <message>
-        <location filename="../state.py" line="136"/>
+        <location filename="../state.py" line="140"/>
         <source>%(control)s was set from %(old)s to %(new)s: %(why)s</source>
         <translation>%(control)s 已从 %(old)s 改为 %(new)s：%(why)s</translation>
     </message>
@@ -1280,93 +1285,93 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>HardwarePicker</name>
     <message>
-        <location filename="../pickers.py" line="282"/>
+        <location filename="../pickers.py" line="284"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="285"/>
+        <location filename="../pickers.py" line="287"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="285"/>
+        <location filename="../pickers.py" line="287"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="285"/>
+        <location filename="../pickers.py" line="287"/>
         <source>Search GPUs (e.g. 4090, H100, MI300)</source>
         <translation>搜索 GPU（如 4090、H100、MI300）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="293"/>
+        <location filename="../pickers.py" line="295"/>
         <source>Custom GPU…</source>
         <translation>自定义 GPU…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="294"/>
+        <location filename="../pickers.py" line="296"/>
         <source>GPUs in each machine. More GPUs only lower the memory per GPU when something is split over them (ZeRO/FSDP, tensor, pipeline, context or expert parallelism); plain data parallelism copies everything.</source>
         <translation>每台机器的 GPU 数。只有把某些东西切分到多块 GPU 上（ZeRO/FSDP、张量、流水线、上下文或专家并行）时，GPU 越多每块的显存才越少；单纯的数据并行会复制全部内容。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="297"/>
+        <location filename="../pickers.py" line="299"/>
         <source>Machines. Total GPUs = GPUs per node × nodes; communication between nodes is slower than within one.</source>
         <translation>机器数。GPU 总数 = 每节点 GPU 数 × 节点数；节点之间的通信比节点内部慢。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="299"/>
+        <location filename="../pickers.py" line="301"/>
         <source>A GPU that is not in the list: give its name and memory</source>
         <translation>列表中没有的 GPU：填写名称和显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="301"/>
+        <location filename="../pickers.py" line="303"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="303"/>
+        <location filename="../pickers.py" line="305"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="330"/>
         <location filename="../pickers.py" line="332"/>
+        <location filename="../pickers.py" line="334"/>
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="336"/>
+        <location filename="../pickers.py" line="338"/>
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="336"/>
+        <location filename="../pickers.py" line="338"/>
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="337"/>
+        <location filename="../pickers.py" line="339"/>
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="337"/>
+        <location filename="../pickers.py" line="339"/>
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="342"/>
+        <location filename="../pickers.py" line="344"/>
         <source>Your GPUs</source>
         <translation>你的 GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="357"/>
+        <location filename="../pickers.py" line="359"/>
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="358"/>
+        <location filename="../pickers.py" line="360"/>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
@@ -1593,67 +1598,67 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../library_panel.py" line="252"/>
-        <location filename="../library_panel.py" line="291"/>
-        <location filename="../library_panel.py" line="302"/>
-        <location filename="../library_panel.py" line="322"/>
-        <location filename="../library_panel.py" line="341"/>
+        <location filename="../library_panel.py" line="298"/>
+        <location filename="../library_panel.py" line="309"/>
+        <location filename="../library_panel.py" line="329"/>
+        <location filename="../library_panel.py" line="348"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message numerus="yes">
-        <location filename="../library_panel.py" line="295"/>
+        <location filename="../library_panel.py" line="302"/>
         <source>Moved %n scenario(s) to the trash.</source>
         <translation>
             <numerusform>已把 %n 个场景移到回收站。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="317"/>
+        <location filename="../library_panel.py" line="324"/>
         <source>Rename scenario</source>
         <translation>重命名场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="317"/>
+        <location filename="../library_panel.py" line="324"/>
         <source>New name</source>
         <translation>新名称</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="331"/>
+        <location filename="../library_panel.py" line="338"/>
         <source>Restore</source>
         <translation>恢复</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="331"/>
+        <location filename="../library_panel.py" line="338"/>
         <source>Nothing has been deleted.</source>
         <translation>没有已删除的场景。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="335"/>
+        <location filename="../library_panel.py" line="342"/>
         <source>Restore a deleted scenario</source>
         <translation>恢复已删除的场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="336"/>
+        <location filename="../library_panel.py" line="343"/>
         <source>Scenario</source>
         <translation>场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="345"/>
+        <location filename="../library_panel.py" line="352"/>
         <source>Deleted scenarios stay in the trash for %1 days and backups of older-format files for %2 days (at most %3 of each, newest kept); quarantined files are never removed.</source>
         <translation>已删除的场景在回收站中保留 %1 天，旧格式文件的备份保留 %2 天（每类最多 %3 个，保留最新的）；隔离的文件永不删除。</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="351"/>
+        <location filename="../library_panel.py" line="358"/>
         <source>Import a scenario</source>
         <translation>导入场景</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="358"/>
+        <location filename="../library_panel.py" line="365"/>
         <source>Cannot import %s</source>
         <translation>无法导入 %s</translation>
     </message>
     <message>
-        <location filename="../library_panel.py" line="368"/>
+        <location filename="../library_panel.py" line="375"/>
         <source>Export scenario</source>
         <translation>导出场景</translation>
     </message>
@@ -1757,197 +1762,197 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="84"/>
+        <location filename="../main_window.py" line="86"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="89"/>
+        <location filename="../main_window.py" line="91"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="109"/>
+        <location filename="../main_window.py" line="111"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="111"/>
+        <location filename="../main_window.py" line="113"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="112"/>
+        <location filename="../main_window.py" line="114"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="114"/>
+        <location filename="../main_window.py" line="116"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="118"/>
+        <location filename="../main_window.py" line="120"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="122"/>
+        <location filename="../main_window.py" line="124"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="124"/>
+        <location filename="../main_window.py" line="126"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="177"/>
+        <location filename="../main_window.py" line="179"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="178"/>
+        <location filename="../main_window.py" line="180"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="187"/>
+        <location filename="../main_window.py" line="189"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="191"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="179"/>
+        <location filename="../main_window.py" line="181"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="181"/>
+        <location filename="../main_window.py" line="183"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="182"/>
+        <location filename="../main_window.py" line="184"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="184"/>
+        <location filename="../main_window.py" line="186"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="186"/>
+        <location filename="../main_window.py" line="188"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190"/>
+        <location filename="../main_window.py" line="192"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="195"/>
+        <location filename="../main_window.py" line="197"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="199"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="198"/>
+        <location filename="../main_window.py" line="200"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="202"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="206"/>
+        <location filename="../main_window.py" line="208"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="210"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="209"/>
+        <location filename="../main_window.py" line="211"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="218"/>
+        <location filename="../main_window.py" line="220"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="221"/>
+        <location filename="../main_window.py" line="223"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="221"/>
+        <location filename="../main_window.py" line="223"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="226"/>
+        <location filename="../main_window.py" line="228"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="234"/>
+        <location filename="../main_window.py" line="236"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="241"/>
+        <location filename="../main_window.py" line="243"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="242"/>
+        <location filename="../main_window.py" line="244"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="244"/>
+        <location filename="../main_window.py" line="246"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="326"/>
+        <location filename="../main_window.py" line="328"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="191"/>
+        <location filename="../main_window.py" line="193"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="191"/>
+        <location filename="../main_window.py" line="193"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2088,84 +2093,84 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../pickers.py" line="158"/>
-        <location filename="../pickers.py" line="162"/>
+        <location filename="../pickers.py" line="160"/>
+        <location filename="../pickers.py" line="164"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="162"/>
+        <location filename="../pickers.py" line="164"/>
         <source>Params</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="162"/>
+        <location filename="../pickers.py" line="164"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="163"/>
+        <location filename="../pickers.py" line="165"/>
         <source>Search models (e.g. llama 8b, qwen3, moe)</source>
         <translation>搜索模型（如 llama 8b、qwen3、moe）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="172"/>
+        <location filename="../pickers.py" line="174"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="173"/>
+        <location filename="../pickers.py" line="175"/>
         <source>Add a model from a local Hugging Face config.json</source>
         <translation>从本地 Hugging Face config.json 添加模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="174"/>
+        <location filename="../pickers.py" line="176"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="206"/>
+        <location filename="../pickers.py" line="208"/>
         <source>Looking for models on this computer…</source>
         <translation>正在查找本机上的模型…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="175"/>
+        <location filename="../pickers.py" line="177"/>
         <source>Look again for models in the Hugging Face cache and your folders</source>
         <translation>重新在 Hugging Face 缓存和你的文件夹中查找模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="176"/>
+        <location filename="../pickers.py" line="178"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="177"/>
+        <location filename="../pickers.py" line="179"/>
         <source>A folder with models (each with a config.json) to list under &quot;On this computer&quot;</source>
         <translation>一个包含模型（每个都有 config.json）的文件夹，列在“本机上的模型”下</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="227"/>
-        <location filename="../pickers.py" line="235"/>
+        <location filename="../pickers.py" line="229"/>
+        <location filename="../pickers.py" line="237"/>
         <source>Model: %s</source>
         <translation>模型：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="264"/>
+        <location filename="../pickers.py" line="266"/>
         <source>, %s active per token</source>
         <translation>，每个 token 激活 %s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="265"/>
+        <location filename="../pickers.py" line="267"/>
         <source>; %(e)d experts, top-%(k)d</source>
         <translation>；%(e)d 个专家，top-%(k)d</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="268"/>
+        <location filename="../pickers.py" line="270"/>
         <source>&lt;b&gt;%(name)s&lt;/b&gt;: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, %(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens</source>
         <translation>&lt;b&gt;%(name)s&lt;/b&gt;：%(params)s 参数%(active)s；%(layers)d 层，隐藏维度 %(hidden)d，%(heads)d 个注意力头（%(kv)d 个 KV 头）%(moe)s；词表 %(vocab)s；上下文 %(ctx)s 个 token</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="274"/>
+        <location filename="../pickers.py" line="276"/>
         <source>Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence</source>
         <translation>推理 KV 缓存（bf16，已考虑 GQA）：每条序列每 1,000 个 token 占 %s</translation>
     </message>
@@ -2786,7 +2791,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用 %(time)s 搜索了 %(n)d 种布局；训练内容不变、放得下的最快方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="194"/>
+        <location filename="../speed_panel.py" line="197"/>
         <source>your set-up as it is</source>
         <translation>当前设置，保持不变</translation>
     </message>
@@ -2796,48 +2801,48 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不改变训练内容，这些 GPU 上没有放得下的布局。</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="186"/>
+        <location filename="../speed_panel.py" line="189"/>
         <source>Changes what you train:</source>
         <translation>会改变训练内容的方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="195"/>
+        <location filename="../speed_panel.py" line="198"/>
         <source>%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s</source>
         <translation>%(tps)s tokens/s（每 GPU %(per_gpu)s），MFU %(mfu)s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="197"/>
+        <location filename="../speed_panel.py" line="200"/>
         <source>%s per GPU</source>
         <translation>每 GPU %s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="199"/>
+        <location filename="../speed_panel.py" line="203"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="203"/>
+        <location filename="../speed_panel.py" line="207"/>
         <source>This is your set-up already</source>
         <translation>这已经是当前设置</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="209"/>
+        <location filename="../speed_panel.py" line="219"/>
         <source>Use the faster layout</source>
         <translation>使用更快的布局</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="181"/>
+        <source>No layout of these GPUs fits without offloading to CPU memory, so every plan below waits on PCIe.</source>
+        <translation>这些 GPU 的任何布局都必须卸载到 CPU 内存才能放得下，因此下面每个方案都要等待 PCIe 传输。</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="215"/>
+        <source>moves state to CPU memory: steps wait on PCIe</source>
+        <translation>把状态移到 CPU 内存：每步要等待 PCIe 传输</translation>
     </message>
 </context>
 <context>
     <name>SuggestionsPanel</name>
-    <message>
-        <location filename="../suggestions_panel.py" line="51"/>
-        <source>It fits. These changes would add headroom, in the order the guide recommends trying them:</source>
-        <translation>已经放得下。以下调整可以增加余量，按指南推荐的尝试顺序排列：</translation>
-    </message>
-    <message>
-        <location filename="../suggestions_panel.py" line="54"/>
-        <source>Try these in order (the seeds&apos; decision guide); each shows the memory it saves per GPU and whether that alone makes the run fit:</source>
-        <translation>请按顺序尝试（参考资料中的决策指南）；每项都列出它在每块 GPU 上节省的显存，以及仅靠这一项能否放得下：</translation>
-    </message>
     <message>
         <location filename="../suggestions_panel.py" line="63"/>
         <source>saves %s</source>
@@ -2854,9 +2859,19 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>应用此调整（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
+        <location filename="../suggestions_panel.py" line="51"/>
+        <source>It fits. These changes would add headroom, cheapest change first:</source>
+        <translation>已经放得下。以下调整可以增加余量，代价最小的排在前面：</translation>
+    </message>
+    <message>
+        <location filename="../suggestions_panel.py" line="54"/>
+        <source>Try these in order (cheapest change first); each shows the memory it saves per GPU and whether that alone makes the run fit:</source>
+        <translation>请按顺序尝试（代价最小的排在前面）；每项都列出它在每块 GPU 上节省的显存，以及仅靠这一项能否放得下：</translation>
+    </message>
+    <message>
         <location filename="../suggestions_panel.py" line="76"/>
-        <source>No single change from the guide saves memory here.</source>
-        <translation>指南中没有哪一项调整能单独在这里节省显存。</translation>
+        <source>No single change saves memory here.</source>
+        <translation>没有哪一项调整能单独在这里节省显存。</translation>
     </message>
 </context>
 <context>
@@ -3106,127 +3121,127 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="108"/>
+        <location filename="../../engine/cli.py" line="109"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="110"/>
+        <location filename="../../engine/cli.py" line="111"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="110"/>
+        <location filename="../../engine/cli.py" line="111"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="111"/>
+        <location filename="../../engine/cli.py" line="112"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="111"/>
+        <location filename="../../engine/cli.py" line="112"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="114"/>
+        <location filename="../../engine/cli.py" line="115"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="119"/>
+        <location filename="../../engine/cli.py" line="120"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="120"/>
+        <location filename="../../engine/cli.py" line="121"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="120"/>
+        <location filename="../../engine/cli.py" line="121"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/cli.py" line="122"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="124"/>
+        <location filename="../../engine/cli.py" line="125"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="126"/>
+        <location filename="../../engine/cli.py" line="127"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="128"/>
+        <location filename="../../engine/cli.py" line="129"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="130"/>
+        <location filename="../../engine/cli.py" line="131"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="133"/>
+        <location filename="../../engine/cli.py" line="134"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="137"/>
+        <location filename="../../engine/cli.py" line="138"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="144"/>
+        <location filename="../../engine/cli.py" line="145"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="147"/>
+        <location filename="../../engine/cli.py" line="148"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="151"/>
+        <location filename="../../engine/cli.py" line="152"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="194"/>
+        <location filename="../../engine/cli.py" line="195"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="198"/>
+        <location filename="../../engine/cli.py" line="199"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="200"/>
+        <location filename="../../engine/cli.py" line="201"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="206"/>
+        <location filename="../../engine/cli.py" line="207"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="359"/>
+        <location filename="../../engine/cli.py" line="362"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="362"/>
+        <location filename="../../engine/cli.py" line="365"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -3396,12 +3411,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="193"/>
+        <location filename="../../engine/cli.py" line="194"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="203"/>
+        <location filename="../../engine/cli.py" line="204"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -3419,7 +3434,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="228"/>
+        <location filename="../main_window.py" line="230"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -3954,22 +3969,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="334"/>
+        <location filename="../../engine/scenario/format.py" line="335"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="338"/>
-        <source>is not a scenario key. Known keys: {p}.</source>
-        <translation>不是有效的场景键。已知的键：{p}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/scenario/format.py" line="345"/>
+        <location filename="../../engine/scenario/format.py" line="348"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="350"/>
+        <location filename="../../engine/scenario/format.py" line="353"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -3979,12 +3989,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="159"/>
+        <location filename="../../engine/scenario/format.py" line="160"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="141"/>
+        <location filename="../../engine/scenario/format.py" line="142"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -4004,7 +4014,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="166"/>
+        <location filename="../../engine/scenario/format.py" line="167"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -4019,22 +4029,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="92"/>
+        <location filename="../../engine/scenario/format.py" line="93"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="130"/>
+        <location filename="../../engine/scenario/format.py" line="131"/>
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="219"/>
+        <location filename="../../engine/scenario/format.py" line="220"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="223"/>
+        <location filename="../../engine/scenario/format.py" line="224"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
@@ -4304,102 +4314,97 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="121"/>
-        <source>use Liger kernels (use_liger_kernel: true)</source>
-        <translation>使用 Liger 内核（use_liger_kernel: true）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/planning/solver.py" line="127"/>
+        <location filename="../../engine/planning/solver.py" line="128"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="131"/>
+        <location filename="../../engine/planning/solver.py" line="132"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="137"/>
+        <location filename="../../engine/planning/solver.py" line="138"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="138"/>
+        <location filename="../../engine/planning/solver.py" line="139"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="139"/>
+        <location filename="../../engine/planning/solver.py" line="140"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="140"/>
+        <location filename="../../engine/planning/solver.py" line="141"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="153"/>
+        <location filename="../../engine/planning/solver.py" line="154"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="154"/>
+        <location filename="../../engine/planning/solver.py" line="155"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="155"/>
+        <location filename="../../engine/planning/solver.py" line="156"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="160"/>
+        <location filename="../../engine/planning/solver.py" line="161"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="164"/>
+        <location filename="../../engine/planning/solver.py" line="165"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="169"/>
+        <location filename="../../engine/planning/solver.py" line="170"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="173"/>
+        <location filename="../../engine/planning/solver.py" line="174"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="210"/>
+        <location filename="../../engine/planning/solver.py" line="211"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="214"/>
+        <location filename="../../engine/planning/solver.py" line="215"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with tp={tp}, pp={pp}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），tp={tp}，pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="217"/>
+        <location filename="../../engine/planning/solver.py" line="218"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with ZeRO-{zero}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），ZeRO-{zero}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="219"/>
+        <location filename="../../engine/planning/solver.py" line="220"/>
         <source>more GPUs cost money: {n} instead of {old}</source>
         <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="224"/>
+        <location filename="../../engine/planning/solver.py" line="225"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="225"/>
+        <location filename="../../engine/planning/solver.py" line="226"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
@@ -4417,11 +4422,6 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/planning/suggest.py" line="45"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
-    </message>
-    <message>
-        <location filename="../../engine/planning/suggest.py" line="48"/>
-        <source>Use Liger kernels (use_liger_kernel: true)</source>
-        <translation>使用 Liger 内核（use_liger_kernel: true）</translation>
     </message>
     <message>
         <location filename="../../engine/planning/suggest.py" line="50"/>
@@ -4604,11 +4604,6 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/scenario/file.py" line="76"/>
         <source>is not UTF-8 text; it may be damaged or not a scenario.</source>
         <translation>不是 UTF-8 文本；它可能已损坏或不是场景文件。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/scenario/file.py" line="79"/>
-        <source>is not valid JSON ({exc}); it may be truncated or damaged.</source>
-        <translation>不是有效的 JSON（{exc}）；它可能被截断或已损坏。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/file.py" line="82"/>
@@ -5521,7 +5516,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="176"/>
+        <location filename="../../engine/cli.py" line="177"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -5757,6 +5752,36 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/scenario/card_file.py" line="43"/>
         <source>is a plan card whose embedded scenario is damaged; export the card again from the scenario.</source>
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/format.py" line="340"/>
+        <source>is not a scenario key; did you mean {p}?</source>
+        <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/format.py" line="342"/>
+        <source>is not a scenario key.</source>
+        <translation>不是有效的场景键。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/solver.py" line="121"/>
+        <source>use Liger kernels (fused, memory-saving training kernels)</source>
+        <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="48"/>
+        <source>Use Liger kernels (fused, memory-saving training kernels)</source>
+        <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/file.py" line="79"/>
+        <source>is not valid JSON; it may be truncated or damaged.</source>
+        <translation>不是有效的 JSON；它可能被截断或已损坏。</translation>
+    </message>
+    <message>
+        <location filename="../config_actions.py" line="58"/>
+        <source>training configs do not say how many GPUs; the number in your set-up is kept</source>
+        <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
     </message>
 </context>
 <context>
