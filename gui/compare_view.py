@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine import Estimate, PlannerError, Scenario, estimate
+from engine import Estimate, PlannerError, Scenario
+from engine.timing import StepTime
 from engine.units import UNITS, format_bytes
 
 from .charts import BudgetBars, PieChart
@@ -164,8 +165,8 @@ class CompareView(QWidget):
         unit = self.state.unit
         self.estimates = []
         for item in self.items:
-            try:
-                self.estimates.append(estimate(item.scenario))
+            try:  # the state's cache: a pane never estimates a scenario twice, nor the editor's once more
+                self.estimates.append(self.state.results.estimate(item.scenario))
             except PlannerError:
                 self.estimates.append(None)  # type: ignore[arg-type]
         shown = [(i, e) for i, e in zip(self.items, self.estimates, strict=True) if e is not None]
@@ -200,7 +201,7 @@ class CompareView(QWidget):
         rows.append((self.tr("Peak allocated"), _with_delta([e.peak_allocated_bytes for _, e in shown], unit)))
         rows.append((self.tr("Total with overheads"), _with_delta([e.total_bytes for _, e in shown], unit)))
         rows.append((self.tr("Verdict"), [tr_engine(e.verdict) for _, e in shown]))
-        rows += time_rows([item.scenario for item, _ in shown])
+        rows += time_rows([self._step_time(item.scenario) for item, _ in shown])
         self.table.setColumnCount(1 + len(shown))
         self.table.setHorizontalHeaderLabels([self.tr("What differs")] + [item.label for item, _ in shown])
         for column, (item, _) in enumerate(shown, start=1):
@@ -212,6 +213,12 @@ class CompareView(QWidget):
                 item = QTableWidgetItem(value)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c + 1, item)
+
+    def _step_time(self, scenario: Scenario) -> StepTime | None:
+        try:
+            return self.state.results.step_time(scenario)
+        except Exception:  # noqa: BLE001 - a step time that cannot be computed leaves its cells empty
+            return None
 
 
 def _with_delta(values: list[float], unit: str) -> list[str]:

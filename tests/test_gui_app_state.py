@@ -1,0 +1,115 @@
+"""One place computes, views only show (issue 21 item 4): the app state makes the memory estimate and the step time
+once per edit, and once per saved or compared scenario; the panels read them."""
+
+import ast
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import engine
+import engine.timing
+from engine import scenario_from_dict
+from gui.app import build_window
+from gui.compare_view import Compared
+
+REPO = Path(__file__).resolve().parent.parent
+VIEWS = ("time_panel", "fit_panel", "compare_view", "library_model", "results", "charts", "speed_panel")
+FULL_4090 = {"name": "8B full on a 4090", "model": "llama-3-8b", "gpu": "rtx-4090", "precision": "bf16"}
+
+
+@pytest.fixture
+def window(qtbot):
+    win, _ = build_window(None)
+    qtbot.addWidget(win)
+    win.show()
+    return win
+
+
+def count_engine_calls(monkeypatch: pytest.MonkeyPatch) -> Counter:
+    """Wrap the engine's estimate and step time wherever a gui module holds them, counting the calls."""
+    calls: Counter = Counter()
+    originals = {"estimate": engine.estimate, "step_time": engine.timing.step_time}
+
+    def counting(name: str):  # noqa: ANN202 - a wrapper of either function
+        def wrapper(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            calls[name] += 1
+            return originals[name](*args, **kwargs)
+        return wrapper
+
+    for module_name, module in list(sys.modules.items()):
+        if module_name.startswith("gui.") and module is not None:
+            for name, original in originals.items():
+                if getattr(module, name, None) is original:
+                    monkeypatch.setattr(module, name, counting(name))
+    return calls
+
+
+def test_one_estimate_and_one_step_time_per_edit_with_every_view_shown(window, qtbot, monkeypatch):
+    s = window.state.scenario
+    variants = [s.replace(gpu=gpu, name=gpu) for gpu in ("a100-80gb", "h200", "rtx-3060-12gb")]
+    window.compare.set_items([Compared("live", s, True)] + [Compared(v.name, v) for v in variants])
+    for tab in (window.time_panel, window.library_panel, window.compare):
+        window.tabs.setCurrentWidget(tab)
+        qtbot.wait(1)
+    assert sum(not p.isHidden() for p in window.compare.panes) == 4
+    calls = count_engine_calls(monkeypatch)
+    window.setup_panel.micro_batch.spin.setValue(s.micro_batch + 3)
+    for tab in (window.time_panel, window.library_panel, window.compare):  # every view reads the edit's result
+        window.tabs.setCurrentWidget(tab)
+        qtbot.wait(1)
+    assert window.state.scenario.micro_batch == s.micro_batch + 3
+    assert window.compare.items[0].scenario == window.state.scenario  # the live pane shows the edit
+    assert calls == Counter(estimate=1, step_time=1)
+    calls.clear()
+    window.state.undo_stack.undo()  # a scenario seen before: its results are cached
+    window.state.undo_stack.redo()
+    assert calls == Counter()
+
+
+def test_views_do_not_call_the_engine_themselves():
+    """The views read results from the state; none calls estimate( or step_time( (the state layer does)."""
+    offenders = []
+    for view in VIEWS:
+        tree = ast.parse((REPO / "gui" / f"{view}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+                owner = node.func.value if isinstance(node.func, ast.Attribute) else None
+                via_state = owner is not None and "results" in ast.unparse(owner)
+                if name in ("estimate", "step_time") and not via_state:
+                    offenders.append(f"gui/{view}.py:{node.lineno} {ast.unparse(node.func)}(")
+    assert offenders == []
+
+
+def test_compared_and_listed_scenarios_are_estimated_once(window, monkeypatch):
+    scenarios = [scenario_from_dict({**FULL_4090, "gpu": gpu, "name": gpu})
+                 for gpu in ("rtx-4090", "a100-80gb", "h200", "rtx-3060-12gb")]
+    calls = count_engine_calls(monkeypatch)
+    window.compare.set_items([Compared(x.name, x) for x in scenarios])
+    window.compare.set_items([Compared(x.name, x) for x in reversed(scenarios)])
+    window.state.set_unit("GB")
+    assert calls == Counter(estimate=4, step_time=4)
+
+
+def test_a_time_model_failure_is_a_sentence_in_the_state(window, monkeypatch):
+    def broken(_s):  # noqa: ANN001, ANN202
+        raise ZeroDivisionError
+
+    monkeypatch.setattr("gui.estimates.step_time", broken)
+    window.setup_panel.micro_batch.spin.setValue(window.state.scenario.micro_batch + 1)
+    assert window.state.step_time is None
+    assert "ZeroDivisionError" in window.state.time_error
+    assert "ZeroDivisionError" in window.time_panel.summary.text()
+    assert window.state.estimate.total_bytes > 0  # the memory estimate is unaffected
+
+
+def test_the_result_cache_is_bounded():
+    from gui.estimates import ScenarioResults
+
+    results = ScenarioResults(limit=3)
+    base = scenario_from_dict(FULL_4090)
+    for mb in range(1, 8):
+        results.estimate(base.replace(micro_batch=mb))
+    assert len(results) == 3
