@@ -65,8 +65,12 @@ class ComparePane(QWidget):
         layout.addWidget(self.verdict)
         layout.addWidget(self.pie, 2)
         layout.addWidget(self.bars, 1)
+        self.drawn: tuple[Compared, str, float] | None = None  # what the charts show now: redrawn only on a change
 
     def show(self, item: Compared, est: Estimate, unit: str, x_max: float) -> None:  # noqa: A003
+        if self.drawn == (item, unit, x_max) and not self.isHidden():
+            return  # an edit to the live pane beside it, same scale: nothing here changes, nothing is repainted
+        self.drawn = (item, unit, x_max)  # the estimate follows from the item's scenario
         live = self.tr(" (live: follows the editor)") if item.live else ""
         self.title.setText(item.label + live)
         self.verdict.show_estimate(est, unit)
@@ -158,6 +162,7 @@ class CompareView(QWidget):
 
     def set_theme(self, theme: str) -> None:
         for pane in self.panes:
+            pane.drawn = None  # its colours are the theme's: drawn again at the next refresh
             style_plot(pane.pie.view, theme)
             style_plot(pane.bars.plot, theme)
 

@@ -113,3 +113,34 @@ def test_the_result_cache_is_bounded():
     for mb in range(1, 8):
         results.estimate(base.replace(micro_batch=mb))
     assert len(results) == 3
+
+
+def test_an_edit_redraws_only_the_live_pane_while_the_scale_holds(window, monkeypatch):
+    s = window.state.scenario
+    others = [s.replace(gpu="h200", name="h200"), s.replace(gpu="a100-80gb", name="a100"), s.replace(name="saved")]
+    window.compare.set_items([Compared("live", s, True)] + [Compared(o.name, o) for o in others])
+    x_max = window.compare.x_max
+    drawn: list[str] = []
+    from gui.compare_view import ComparePane
+
+    original = ComparePane.show
+
+    def counting(pane, item, *args):  # noqa: ANN001, ANN002, ANN202
+        before = pane.drawn
+        original(pane, item, *args)
+        if pane.drawn is not before:
+            drawn.append(item.label)
+
+    monkeypatch.setattr(ComparePane, "show", counting)
+    window.setup_panel.micro_batch.spin.setValue(s.micro_batch + 1)
+    assert window.compare.x_max == x_max  # the H200's capacity sets the scale, before and after
+    assert drawn == [window.compare.items[0].label]
+    assert window.compare.estimates[0] == window.state.estimate  # what the live pane was given
+    drawn.clear()
+    window.state.set_unit("GB")  # a new unit: every pane is drawn again
+    assert len(drawn) == 4
+    drawn.clear()
+    window.set_theme("dark" if window.theme != "dark" else "light")
+    window.compare.refresh()  # the theme's colours: every pane is drawn again at the next refresh
+    assert len(drawn) == 4
+
