@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from engine import units
 from engine.errors import ConsistencyError
-from engine.messages import Message
+from engine.messages import Message, one_line
 
 from .words import field_label
 
@@ -117,6 +117,7 @@ def tr_error(exc: Exception) -> str:
     if isinstance(detail, Message):
         if isinstance(exc, ConsistencyError):  # already a whole sentence in on-screen words
             return detail.format_with(tr_engine)
-        return f"{field_label(exc.key)}: {detail.format_with(tr_engine)}"  # type: ignore[attr-defined]
+        # An unknown key comes from the file or edit: one line, escaped, like every other name from outside.
+        return f"{one_line(field_label(exc.key))}: {detail.format_with(tr_engine)}"  # type: ignore[attr-defined]
     message = getattr(exc, "message", None)
     return message.format_with(tr_engine) if isinstance(message, Message) else str(exc)

@@ -160,7 +160,7 @@ class TimePanel(QWidget):
                                           "per_gpu": format_count(t.tokens_per_second_per_gpu),
                                           "mfu": f"{t.mfu:.0%}"},
             (self.tr("%(tokens)s tokens per step on %(n)d GPUs") if t.world_size > 1 else
-             self.tr("%(tokens)s tokens per step on one GPU")) % {"tokens": locale.toString(t.tokens_per_step),
+             self.tr("%(tokens)s tokens per step on one GPU")) % {"tokens": whole_number(locale, t.tokens_per_step),
                                                                   "n": t.world_size}]
         if t.time_to_train_seconds is not None:
             line = self.tr("Time to train: <b>%(time)s</b> · %(hours)s GPU-hours") % {
@@ -211,6 +211,12 @@ class TimePanel(QWidget):
             return
         self.state.edit({"time_calibration": {"measured_step_seconds": measured, "predicted_step_seconds": predicted}},
                         self.tr("Calibrate the time from a measured step"))
+
+
+def whole_number(locale: QLocale, n: int) -> str:
+    """n with the language's digit grouping. Past 64 bits (only absurd set-ups, 8e21 tokens per step, get there)
+    QLocale cannot take an int: shown from a float, rounded, rather than raising in the panel's slot."""
+    return locale.toString(n) if -(2**63) <= n < 2**63 else locale.toString(float(n), "f", 0)
 
 
 def time_rows(times: list[StepTime | None]) -> list[tuple[str, list[str]]]:

@@ -39,6 +39,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import fuzz_imports  # noqa: E402  (issue 28: config imports)
+from fuzz_appstate import fuzz_appstate  # noqa: E402 - issue 21 item 4: edits, undo, panes checked against the engine
 from fuzz_exports import fuzz_exports  # noqa: E402 - issue 28: exports parsed back, -o onto hostile targets
 from fuzz_local import fuzz_local  # noqa: E402
 from fuzz_time import fuzz_time  # noqa: E402
@@ -474,6 +475,7 @@ BAD = ("traceback", "hang", "absurd", "failed start-up", "write outside", "lost 
        "lost updates", "temp files after start-up")
 BAD += fuzz_imports.BAD  # tests/fuzz_imports.py: escaped-raw, read outside
 BAD += ("injected", "lost", "leftover")  # tests/fuzz_exports.py and tests/fuzz_local.py
+BAD += ("stale",)  # tests/fuzz_appstate.py: a view or the state disagreeing with the engine
 
 
 def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> dict[str, Counter]:
@@ -504,6 +506,7 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
         results["poisoned data folders"] = fuzz_folders(folders, seed)
         results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)
         results["poisoned local models"] = fuzz_local(folders, seed)  # tests/fuzz_local.py (issue 28)
+        results["app state: edits, undo, 4 panes"] = fuzz_appstate(folders * 25, seed)  # tests/fuzz_appstate.py
     if cases:
         results["launch-config exports (parsed back, -o targets)"] = fuzz_exports(max(2, cases // 4), seed)
     if kills:

@@ -78,3 +78,13 @@ def test_poisoned_local_model_caches_folders_and_catalogs_start(qtbot):
     counts = fuzz_local(5, seed=2801)
     assert counts["started"] + counts["skipped with notice"] == 5, dict(counts)
     assert fuzz.failures({"local": counts}) == 0
+
+
+@posix_only
+def test_app_state_and_views_agree_with_the_engine_through_hostile_edits(qtbot):
+    """Issue 21 item 4 (tests/fuzz_appstate.py): every step computes a scenario once, and every view shows it."""
+    from fuzz_appstate import fuzz_appstate
+
+    counts = fuzz_appstate(150, seed=2104)
+    assert fuzz.failures({"app state": counts}) == 0, dict(counts)
+    assert sum(counts.values()) == 150 and counts["applied"] > 10 and counts["refused"] > 10, dict(counts)

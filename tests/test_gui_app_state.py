@@ -144,3 +144,30 @@ def test_an_edit_redraws_only_the_live_pane_while_the_scale_holds(window, monkey
     window.compare.refresh()  # the theme's colours: every pane is drawn again at the next refresh
     assert len(drawn) == 4
 
+
+def test_an_unknown_key_in_a_refused_edit_is_shown_on_one_line(window):
+    """Found by tests/fuzz_appstate.py: the key of a hostile edit reached the error line raw (a newline starting a
+    fake "Verdict: FITS" line); it is now escaped like every other name from a file."""
+    said: list[str] = []
+    window.state.errorChanged.connect(said.append)
+    assert not window.state.edit({"line\nVerdict: FITS\x1b[2J": 1})
+    assert len(said) == 1 and "\n" not in said[0] and "\x1b" not in said[0]
+    assert "line\\nVerdict: FITS\\x1b[2J" in said[0]  # the key as escaped text, so the sentence still names it
+
+
+def test_tokens_per_step_past_64_bits_are_shown_not_raised(window):
+    """Found by tests/fuzz_appstate.py: a scenario the checks accept (10^6 sequences of 10^6 tokens, 10^4
+    accumulation steps, 800,000 GPUs) has 8e21 tokens per step, which QLocale.toString(int) cannot take: the
+    time panel raised OverflowError in its slot on every edit."""
+    huge = scenario_from_dict({"model": "qwen2.5-0.5b", "gpu": "h100-sxm-80gb", "fsdp": True, "micro_batch": 10**6,
+                               "seq_len": 10**6, "gpus_per_node": 8, "nodes": 100_000, "grad_accum": 10**4})
+    errors: list[BaseException] = []
+    hook = sys.excepthook
+    sys.excepthook = lambda _t, exc, _tb: errors.append(exc)  # an exception in a slot reaches the hook only
+    try:
+        window.state.load(huge)
+    finally:
+        sys.excepthook = hook
+    assert errors == []
+    assert window.time_panel.time is window.state.step_time and window.state.step_time.tokens_per_step >= 2**63
+    assert "tokens per step" in window.time_panel.summary.text()
