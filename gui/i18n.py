@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
@@ -112,12 +113,23 @@ def _set_number_format() -> None:
 
 
 def tr_error(exc: Exception) -> str:
-    """A PlannerError in the current language, naming the control as it is labelled on screen."""
+    """A PlannerError in the current language, naming the control as it is labelled on screen; what it quotes from
+    a file or an edit (an unknown key, a preset id) is escaped (see escaped_controls)."""
     detail = getattr(exc, "detail", None)
     if isinstance(detail, Message):
         if isinstance(exc, ConsistencyError):  # already a whole sentence in on-screen words
-            return detail.format_with(tr_engine)
-        # An unknown key comes from the file or edit: one line, escaped, like every other name from outside.
-        return f"{one_line(field_label(exc.key))}: {detail.format_with(tr_engine)}"  # type: ignore[attr-defined]
+            return escaped_controls(detail.format_with(tr_engine))
+        return escaped_controls(f"{field_label(exc.key)}: {detail.format_with(tr_engine)}")  # type: ignore[attr-defined]
     message = getattr(exc, "message", None)
-    return message.format_with(tr_engine) if isinstance(message, Message) else str(exc)
+    return escaped_controls(message.format_with(tr_engine) if isinstance(message, Message) else str(exc))
+
+
+# Control characters (escape codes, newlines), format characters (bidi overrides), lone surrogates and line or
+# paragraph separators: engine.messages.one_line escapes these and also spaces other than " ", which a locale's
+# number format may use (U+202F groups digits in French), so the window escapes only these categories.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def escaped_controls(text: str) -> str:
+    """text with every character that could start a line of its own or hide what follows as an escape (\\x1b)."""
+    return "".join(one_line(ch) if unicodedata.category(ch) in HIDDEN_CATEGORIES else ch for ch in text)

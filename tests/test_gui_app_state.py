@@ -171,3 +171,13 @@ def test_tokens_per_step_past_64_bits_are_shown_not_raised(window):
     assert errors == []
     assert window.time_panel.time is window.state.step_time and window.state.step_time.tokens_per_step >= 2**63
     assert "tokens per step" in window.time_panel.summary.text()
+
+
+def test_a_hostile_preset_id_in_a_refused_edit_is_shown_escaped(window):
+    """Found by tests/fuzz_appstate.py (seed 7): an unknown GPU id holding escape codes reached the error line raw
+    through the preset error's sentence; every sentence tr_error makes is now escaped, not only the key."""
+    said: list[str] = []
+    window.state.errorChanged.connect(said.append)
+    assert not window.state.edit({"gpu": "\x1b[2J\x1b[H\u202eevil\u2028"})
+    assert len(said) == 1 and not any(c in said[0] for c in "\x1b\u202e\u2028")
+    assert "\\x1b[2J\\x1b[H\\u202eevil\\u2028" in said[0]  # named, as escaped text
