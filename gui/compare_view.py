@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine import Estimate, PlannerError, Scenario, estimate
+from engine import Estimate, PlannerError, Scenario
+from engine.timing import StepTime
 from engine.units import UNITS, format_bytes
 
 from .charts import BudgetBars, PieChart
@@ -67,8 +68,12 @@ class ComparePane(QWidget):
         layout.addWidget(self.verdict)
         layout.addWidget(self.bars)  # first: below the pies and legends it was under the fold at every size
         layout.addWidget(self.pie, 1)
+        self.drawn: tuple[Compared, str, float] | None = None  # what the charts show now: redrawn only on a change
 
     def show(self, item: Compared, est: Estimate, unit: str, x_max: float) -> None:  # noqa: A003
+        if self.drawn == (item, unit, x_max) and not self.isHidden():
+            return  # an edit to the live pane beside it, same scale: nothing here changes, nothing is repainted
+        self.drawn = (item, unit, x_max)  # the estimate follows from the item's scenario
         live = self.tr(" (live: follows the editor)") if item.live else ""
         self.title.setText(item.label + live)
         self.verdict.show_estimate(est, unit)
@@ -160,6 +165,7 @@ class CompareView(QWidget):
 
     def set_theme(self, theme: str) -> None:
         for pane in self.panes:
+            pane.drawn = None  # its colours are the theme's: drawn again at the next refresh
             style_plot(pane.pie.view, theme)
             style_plot(pane.bars.plot, theme)
 
@@ -167,8 +173,8 @@ class CompareView(QWidget):
         unit = self.state.unit
         self.estimates = []
         for item in self.items:
-            try:
-                self.estimates.append(estimate(item.scenario))
+            try:  # the state's cache: a pane never estimates a scenario twice, nor the editor's once more
+                self.estimates.append(self.state.results.estimate(item.scenario))
             except PlannerError:
                 self.estimates.append(None)  # type: ignore[arg-type]
         shown = [(i, e) for i, e in zip(self.items, self.estimates, strict=True) if e is not None]
@@ -204,7 +210,7 @@ class CompareView(QWidget):
         rows.append((self.tr("Total with overheads"), _with_delta([e.total_bytes for _, e in shown], unit)))
         rows.append((self.tr("Verdict"), [tr_engine(e.verdict) for _, e in shown]))
         rows.append((self.tr("CPU memory per node"), _with_delta([e.host_bytes for _, e in shown], unit)))
-        rows += time_rows([item.scenario for item, _ in shown])
+        rows += time_rows([self._step_time(item.scenario) for item, _ in shown])
         self.table.setColumnCount(1 + len(shown))
         self.table.setHorizontalHeaderLabels([self.tr("What differs")] + [item.label for item, _ in shown])
         for column, (item, _) in enumerate(shown, start=1):
@@ -216,6 +222,12 @@ class CompareView(QWidget):
                 item = QTableWidgetItem(value)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c + 1, item)
+
+    def _step_time(self, scenario: Scenario) -> StepTime | None:
+        try:
+            return self.state.results.step_time(scenario)
+        except Exception:  # noqa: BLE001 - a step time that cannot be computed leaves its cells empty
+            return None
 
 
 def _with_delta(values: list[float], unit: str) -> list[str]:

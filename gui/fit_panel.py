@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
 from engine import PlannerError, Scenario, model_presets
 from engine.planning.family import FamilyFit, largest_model_that_fits
 from engine.planning.solver import Limits, Plan, join_steps, limits, plans
-from engine.timing import step_time
 from engine.units import format_bytes, format_count, format_seconds
 
 from .i18n import tr_engine, tr_message
@@ -214,7 +213,7 @@ class FitPanel(RefreshWhenShown):
             colour, muted = text_colour(plan.estimate.verdict), text_colour("muted")
             summary = join_steps([tr_message(step) for step in plan.steps], self.tr(" and "))
             notes = "; ".join(tr_message(n) for n in plan.notes) or tr_engine(plan.cost_note)
-            speed = step_time(plan.scenario)
+            speed = self.state.results.step_time(plan.scenario)  # cached: a redraw (theme) computes none again
             html = (
                 f"<b>{index + 1}. {escape(summary)}</b> → <span style='color:{colour}'>"
                 f"{format_bytes(plan.total_bytes, unit)}</span> " + self.tr("per GPU, %s headroom") %

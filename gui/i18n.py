@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
@@ -123,7 +124,9 @@ def tr_error(exc: Exception) -> str:
     if isinstance(detail, Message):
         if isinstance(exc, ConsistencyError):  # already a whole sentence in on-screen words
             return shown_safely(detail.format_with(tr_engine))
-        return shown_safely(f"{field_label(exc.key)}: {detail.format_with(tr_engine)}")  # type: ignore[attr-defined]
+        # the key may come from a file or an edit: a line break in it is escaped too, not kept as a line
+        key = escaped_controls(field_label(exc.key))  # type: ignore[attr-defined]
+        return shown_safely(f"{key}: {detail.format_with(tr_engine)}")
     message = getattr(exc, "message", None)
     return shown_safely(message.format_with(tr_engine) if isinstance(message, Message) else str(exc))
 
@@ -132,9 +135,20 @@ LONGEST_WORD_CHARS = 100  # longer runs without a space (a hostile key or name) 
 
 
 def shown_safely(text: str) -> str:
-    """Control and format characters (escape codes, bidi overrides) escaped as one_line does, line breaks kept; a
+    """Control and format characters (escape codes, bidi overrides) escaped (escaped_controls), line breaks kept; a
     run of over LONGEST_WORD_CHARS characters without a space shortened to its ends."""
-    lines = [one_line(line) for line in text.split("\n")]
+    lines = [escaped_controls(line) for line in text.split("\n")]
     half = LONGEST_WORD_CHARS // 2 - 2
     return "\n".join(" ".join(w if len(w) <= LONGEST_WORD_CHARS else f"{w[:half]}…{w[-half:]}" for w in line.split(" "))
                      for line in lines)
+
+
+# Control characters (escape codes, newlines), format characters (bidi overrides), lone surrogates and line or
+# paragraph separators: engine.messages.one_line escapes these and also spaces other than " ", which a locale's
+# number format may use (U+202F groups digits in French), so the window escapes only these categories.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def escaped_controls(text: str) -> str:
+    """text with every character that could start a line of its own or hide what follows as an escape (\\x1b)."""
+    return "".join(one_line(ch) if unicodedata.category(ch) in HIDDEN_CATEGORIES else ch for ch in text)

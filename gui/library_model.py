@@ -24,10 +24,11 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from engine import PlannerError, estimate
+from engine import PlannerError
 from engine.scenario import resolve_gpu, resolve_model
 from engine.units import format_bytes
 
+from .estimates import ScenarioResults
 from .storage import EXAMPLE_PREFIX, LibraryEntry
 
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -56,13 +57,14 @@ def names_of(entry: LibraryEntry) -> RowSummary:
         return RowSummary("", "", None, None)
 
 
-def estimated(entry: LibraryEntry, names: RowSummary, cannot: str) -> RowSummary:
+def estimated(entry: LibraryEntry, names: RowSummary, cannot: str, results: ScenarioResults) -> RowSummary:
     """The row with its verdict and peak; never raises: a file that validates but breaks the estimator gets its row
-    with the reason instead of stopping the listing. `cannot`: the translated "cannot be estimated (%s)"."""
+    with the reason instead of stopping the listing. `cannot`: the translated "cannot be estimated (%s)";
+    `results`: the state's cache, so a row holding the editor's or a compared scenario is not estimated again."""
     if names.verdict is not None or entry.scenario is None:
         return names
     try:
-        est = estimate(entry.scenario)
+        est = results.estimate(entry.scenario)
         return replace(names, verdict=est.verdict, peak_bytes=est.total_bytes)
     except PlannerError as exc:
         return replace(names, verdict=str(exc))
@@ -93,9 +95,11 @@ class LibraryModel(QAbstractTableModel):
     because a proxy's sort asks for every comparison through data(), 30 times slower with 10,000 rows.
     `colour`: verdict -> its text colour in the theme in use."""
 
-    def __init__(self, words: RowWords, colour: Callable[[str], str], parent: QObject | None = None) -> None:
+    def __init__(self, words: RowWords, colour: Callable[[str], str], parent: QObject | None = None,
+                 results: ScenarioResults | None = None) -> None:
         super().__init__(parent)
         self.words = words
+        self.results = results if results is not None else ScenarioResults()  # the panel passes the state's
         self._colour = colour
         self._rows: list[_Row] = []
         self._row_of: dict[str, int] = {}
@@ -152,7 +156,7 @@ class LibraryModel(QAbstractTableModel):
             if index is None:
                 continue
             row = self._rows[index]
-            row.summary = estimated(row.entry, row.summary, self.words.cannot)
+            row.summary = estimated(row.entry, row.summary, self.words.cannot, self.results)
             self._remember(row)
             lowest, highest = min(lowest, index), max(highest, index)
             if budget_s is not None and perf_counter() - began >= budget_s:
@@ -169,7 +173,7 @@ class LibraryModel(QAbstractTableModel):
     def put(self, entry: LibraryEntry) -> int:
         """One entry saved or changed: its row alone is updated (a new one is inserted), and moved to where the sort
         order puts it; returns its row."""
-        row = _Row(entry, estimated(entry, names_of(entry), self.words.cannot))
+        row = _Row(entry, estimated(entry, names_of(entry), self.words.cannot, self.results))
         self._remember(row)
         if entry.id in self._pending:
             self._pending.remove(entry.id)

@@ -55,7 +55,7 @@ class LibraryPanel(RefreshWhenShown):
         self.model = LibraryModel(RowWords(
             example=self.tr(" (example, read-only)"), read_only=self.tr(" (read-only)"),
             estimating=self.tr("estimating…"), cannot=self.tr("cannot be estimated (%s)"), verdict=tr_engine),
-            text_colour, self)
+            text_colour, self, state.results)
         self.model.headers = [self.tr("Name"), self.tr("Model"), self.tr("GPU"), self.tr("Verdict"), self.tr("Peak"),
                               self.tr("Modified")]
         self.rows = LibraryFilter(self.model, self)

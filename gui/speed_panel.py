@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVB
 from engine import PlannerError, Scenario
 from engine.messages import message
 from engine.planning.speed_search import LIMITED, MAX_MEMORY_ESTIMATES, SpeedPlan, SpeedSearch, speed_search
-from engine.timing import MFU_DEFINITION, step_time
+from engine.timing import MFU_DEFINITION
 from engine.units import UNITS, format_bytes, format_count, format_seconds
 
 from .i18n import tr_engine
@@ -161,9 +161,10 @@ class SpeedPanel(RefreshWhenShown):
         result = self.result
         assert result is not None
         unit = self.state.unit
-        est = self.state.estimate
-        self.chart.show_search(result, (est.total_bytes, step_time(self.state.scenario).tokens_per_second),
-                               est.capacity_bytes, unit)
+        est, current = self.state.estimate, self.state.step_time
+        # No step time for the set-up (the time panel says why): its diamond sits on the axis, not a failed redraw.
+        current_tps = current.tokens_per_second if current is not None else 0.0
+        self.chart.show_search(result, (est.total_bytes, current_tps), est.capacity_bytes, unit)
         while self.rows_layout.count() > 1:
             item = self.rows_layout.takeAt(0)
             if item.widget():

@@ -1,7 +1,9 @@
-"""The one app-state object: the current scenario, its estimate, and display choices.
+"""The one app-state object: the current scenario, its estimate and step time, and display choices.
 
 Views subscribe to its signals and call its methods; they never hold each other.
 Every scenario edit goes through the undo stack as a plain-data command.
+One place computes, views only show: the state makes the estimate and the step time once per edit, and `results`
+makes them once per saved or compared scenario; no view calls the engine's estimate or step time itself.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from engine import Estimate, PlannerError, Scenario, estimate, scenario_from_dict
+from engine import Estimate, PlannerError, Scenario, scenario_from_dict
+from engine.timing import StepTime
 
 from .conflicts import Reset, settle
+from .estimates import ScenarioResults, time_problem
 from .i18n import tr_error, tr_message
 from .names import follow_name
 from .words import describe_changes, field_label, value_words
@@ -51,7 +55,7 @@ class EditScenarioCommand(QUndoCommand):
 
 class AppState(QObject):
     scenarioChanged = Signal(object)  # Scenario
-    estimateChanged = Signal(object)  # Estimate
+    estimateChanged = Signal(object)  # Estimate; step_time and time_error are up to date when it is emitted
     errorChanged = Signal(str)  # "" when the last edit was valid
     unitChanged = Signal(str)
     titleChanged = Signal(str)
@@ -61,8 +65,10 @@ class AppState(QObject):
         super().__init__(parent)
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
+        self.results = ScenarioResults()  # every scenario's estimate and step time, the editor's and any other
         self._scenario = scenario
-        self._estimate = estimate(scenario)
+        self._estimate = self.results.estimate(scenario)
+        self._step_time, self._time_failure = self._time_of(scenario)
         self._unit = "GiB"
         self.library_id: str | None = None
         self.file_path: str | None = None
@@ -88,6 +94,16 @@ class AppState(QObject):
     @property
     def estimate(self) -> Estimate:
         return self._estimate
+
+    @property
+    def step_time(self) -> StepTime | None:
+        """The current scenario's step time; None when the time model could not compute it (see time_error)."""
+        return self._step_time
+
+    @property
+    def time_error(self) -> str:
+        """"" or one sentence: why the current scenario has no step time (translated when read)."""
+        return "" if self._time_failure is None else time_problem(self._time_failure)
 
     @property
     def unit(self) -> str:
@@ -160,13 +176,20 @@ class AppState(QObject):
         validated = self._validated
         self._set(validated[1] if validated is not None and validated[0] is data else scenario_from_dict(data))
 
+    def _time_of(self, scenario: Scenario) -> tuple[StepTime | None, Exception | None]:
+        try:
+            return self.results.step_time(scenario), None
+        except Exception as exc:  # noqa: BLE001 - any failure of the time model is a sentence, never a failed edit
+            return None, exc
+
     def _set(self, scenario: Scenario) -> None:
         try:
-            result = estimate(scenario)
+            result = self.results.estimate(scenario)
         except PlannerError as exc:
             self.errorChanged.emit(tr_error(exc))
             return
         self._scenario, self._estimate = scenario, result
+        self._step_time, self._time_failure = self._time_of(scenario)
         self.errorChanged.emit("")
         self.scenarioChanged.emit(scenario)
         self.estimateChanged.emit(result)

@@ -19,12 +19,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine import PlannerError, Scenario
-from engine.timing import MFU_DEFINITION, StepTime, step_time
+from engine.timing import MFU_DEFINITION, StepTime
 from engine.units import format_count, format_seconds
 
 from .charts import static_plot
-from .i18n import tr_engine, tr_error, tr_message
+from .estimates import time_problem
+from .i18n import tr_engine, tr_message
 from .state import AppState
 from .theme import text_colour
 
@@ -145,11 +145,10 @@ class TimePanel(QWidget):
 
     def refresh(self) -> None:
         s = self.state.scenario
-        try:
-            t = step_time(s)
-        except Exception as exc:  # noqa: BLE001 - any failure of the time model is a sentence here, never a failed start
+        t = self.state.step_time  # computed once per edit by the state; None: the time model said why not
+        if t is None:
             self.time = None
-            self.summary.setText(escape(time_problem(exc)))
+            self.summary.setText(escape(self.state.time_error))
             self.bar.setVisible(False)
             self.notes.setVisible(False)
             return
@@ -162,7 +161,7 @@ class TimePanel(QWidget):
                                           "per_gpu": format_count(t.tokens_per_second_per_gpu),
                                           "mfu": f"{t.mfu:.0%}"},
             (self.tr("%(tokens)s tokens per step on %(n)d GPUs") if t.world_size > 1 else
-             self.tr("%(tokens)s tokens per step on one GPU")) % {"tokens": locale.toString(t.tokens_per_step),
+             self.tr("%(tokens)s tokens per step on one GPU")) % {"tokens": whole_number(locale, t.tokens_per_step),
                                                                   "n": t.world_size}]
         if t.time_to_train_seconds is not None:
             line = self.tr("Time to train: <b>%(time)s</b> · %(hours)s GPU-hours") % {
@@ -213,7 +212,7 @@ class TimePanel(QWidget):
             return
         s = self.state.scenario
         try:
-            predicted = step_time(s.replace(time_calibration=None)).step_seconds
+            predicted = self.state.results.step_time(s.replace(time_calibration=None)).step_seconds
         except Exception as exc:  # noqa: BLE001 - as in refresh(): a sentence, not an exception
             self.state.errorChanged.emit(time_problem(exc))
             return
@@ -221,23 +220,15 @@ class TimePanel(QWidget):
                         self.tr("Calibrate the time from a measured step"))
 
 
-def time_problem(exc: Exception) -> str:
-    """One sentence for a step time that cannot be computed: the engine's own for an input problem, else a
-    generic one naming the error's kind (ZeroDivisionError, OverflowError) for a report."""
-    if isinstance(exc, PlannerError):
-        return tr_error(exc)
-    return QCoreApplication.translate("TimePanel", "The step time of this scenario cannot be computed (%1); the "
-                                                   "memory estimate is unaffected.").replace("%1", type(exc).__name__)
+def whole_number(locale: QLocale, n: int) -> str:
+    """n with the language's digit grouping. Past 64 bits (only absurd set-ups, 8e21 tokens per step, get there)
+    QLocale cannot take an int: shown from a float, rounded, rather than raising in the panel's slot."""
+    return locale.toString(n) if -(2**63) <= n < 2**63 else locale.toString(float(n), "f", 0)
 
 
-def time_rows(scenarios: list[Scenario]) -> list[tuple[str, list[str]]]:
-    """Rows of the comparison table: step time, throughput, MFU, and time to train, GPU-hours and cost when set."""
-    times: list[StepTime | None] = []
-    for s in scenarios:
-        try:
-            times.append(step_time(s))
-        except (PlannerError, ArithmeticError):
-            times.append(None)
+def time_rows(times: list[StepTime | None]) -> list[tuple[str, list[str]]]:
+    """Rows of the comparison table: step time, throughput, MFU, and time to train, GPU-hours and cost when set.
+    `times`: one per compared scenario, None for one whose step time cannot be computed (its cells stay empty)."""
 
     def row(label: str, show) -> tuple[str, list[str]]:  # noqa: ANN001 - a small formatter
         return label, [show(t) if t is not None else "" for t in times]

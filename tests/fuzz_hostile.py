@@ -37,6 +37,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import fuzz_imports  # noqa: E402  (issue 28: config imports)
+from fuzz_appstate import fuzz_appstate  # noqa: E402 - issue 21 item 4: edits, undo, panes checked against the engine
 from fuzz_card import fuzz_card  # noqa: E402
 from fuzz_cli import Hang, run_cli, time_limit  # noqa: E402
 from fuzz_exports import fuzz_exports  # noqa: E402 - issue 28: exports parsed back, -o onto hostile targets
@@ -453,6 +454,7 @@ BAD = ("traceback", "hang", "absurd", "failed start-up", "write outside", "lost 
 BAD += fuzz_imports.BAD  # tests/fuzz_imports.py: escaped-raw, read outside
 BAD += ("injected", "lost", "leftover")  # tests/fuzz_exports.py and tests/fuzz_local.py
 BAD += ("misrouted",)  # tests/fuzz_open.py
+BAD += ("stale",)  # tests/fuzz_appstate.py: a view or the state disagreeing with the engine
 
 
 def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> dict[str, Counter]:
@@ -486,6 +488,7 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
         results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)
         results["poisoned local models"] = fuzz_local(folders, seed)  # tests/fuzz_local.py (issue 28)
         results["files opened in the window"] = fuzz_open(folders * 10, seed)  # tests/fuzz_open.py (issue 25.6)
+        results["app state: edits, undo, 4 panes"] = fuzz_appstate(folders * 25, seed)  # tests/fuzz_appstate.py
     if cases:
         results["launch-config exports (parsed back, -o targets)"] = fuzz_exports(max(2, cases // 4), seed)
     if kills:

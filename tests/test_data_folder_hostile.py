@@ -92,17 +92,16 @@ def test_a_scenario_that_breaks_the_estimator_does_not_stop_the_start(qtbot, pla
     opened: the window starts with the default scenario and says why; its library row shows the reason."""
     write_good(planner_home / "scenarios", "poison", micro_batch=7)
     Settings().update(last_scenario="poison")
-    from gui import library_model, state
+    from gui import estimates  # the state layer runs the estimator for the editor and the library rows alike
 
-    real = state.estimate
+    real = estimates.estimate
 
     def breaks_on_7(scenario):
         if scenario.micro_batch == 7:
             raise OverflowError("int too large to convert to float")
         return real(scenario)
 
-    monkeypatch.setattr(state, "estimate", breaks_on_7)
-    monkeypatch.setattr(library_model, "estimate", breaks_on_7)
+    monkeypatch.setattr(estimates, "estimate", breaks_on_7)
     window, error = start(qtbot, planner_home)
     assert error and "OverflowError" in error and window.state.scenario.micro_batch != 7
     panel = window.library_panel

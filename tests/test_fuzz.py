@@ -108,3 +108,13 @@ def test_files_opened_in_the_window_open_offer_an_import_or_say_why(qtbot):
     assert counts["opened"] + counts["refused"] + counts["import offered"] == 60, dict(counts)
     assert counts["opened"] and counts["refused"] and counts["import offered"]  # every kind is reached
     assert fuzz.failures({"open": counts}) == 0
+
+
+@posix_only
+def test_app_state_and_views_agree_with_the_engine_through_hostile_edits(qtbot):
+    """Issue 21 item 4 (tests/fuzz_appstate.py): every step computes a scenario once, and every view shows it."""
+    from fuzz_appstate import fuzz_appstate
+
+    counts = fuzz_appstate(150, seed=2104)
+    assert fuzz.failures({"app state": counts}) == 0, dict(counts)
+    assert sum(counts.values()) == 150 and counts["applied"] > 10 and counts["refused"] > 10, dict(counts)

@@ -72,12 +72,12 @@ def test_verdicts_fill_in_slices_and_match_the_engine(model):
 
 
 def test_a_file_that_breaks_the_estimator_gets_its_reason(model, monkeypatch):
-    from gui import library_model
+    from gui import estimates  # the state layer's cache runs the estimator for the rows
 
     def breaks(s):
         raise OverflowError("too large")
 
-    monkeypatch.setattr(library_model, "estimate", breaks)
+    monkeypatch.setattr(estimates, "estimate", breaks)
     model.set_entries([entry(1)])
     model.estimate_pending()
     assert model.text(0, VERDICT) == "cannot (OverflowError)"
