@@ -29,7 +29,7 @@ from .scenario.docs import schema_markdown
 from .scenario.file import load_scenario
 from .timing import StepTime, step_time, time_to_json
 from .timing.bounds import check_finite
-from .units import format_bytes, format_count, format_seconds
+from .units import format_bytes, format_cost, format_count, format_seconds
 
 
 def estimate_to_json(est: Estimate, time: StepTime | None = None) -> dict[str, Any]:
@@ -184,12 +184,12 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     time = check_finite(step_time(scenario))  # step_time checks too; this guards what any change to it lets through
     print(json_text(estimate_to_json(est, time)) if args.json else
           terminal_text(render_table(est, args.unit, args.tr, args.tr_engine) + "\n"
-                        + render_time(time, args.tr, args.tr_engine, est.fits)))
+                        + render_time(time, args.tr, args.tr_engine, est.fits, scenario.currency)))
     return 0
 
 
 def render_time(t: StepTime, tr: Callable[[str], str] = _identity, tr_engine: Callable[[str], str] = _identity,
-                fits: bool = True) -> str:
+                fits: bool = True, currency: str = "") -> str:
     """The time lines under the memory table; a plan that does not fit says its time is for reference only."""
     out = [] if fits else [tr(QT_TRANSLATE_NOOP("cli", "This plan does not fit: time shown for reference only."))]
     out += [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")).format(
@@ -201,8 +201,9 @@ def render_time(t: StepTime, tr: Callable[[str], str] = _identity, tr_engine: Ca
         line = tr(QT_TRANSLATE_NOOP("cli", "Time to train: {time}, {hours} GPU-hours")).format(
             time=format_seconds(t.time_to_train_seconds), hours=format_count(t.gpu_hours or 0))
         if t.cost is not None:
-            line += tr(QT_TRANSLATE_NOOP("cli", ", cost {cost} (in the price's currency)")).format(
-                cost=format_count(t.cost))
+            line += tr(QT_TRANSLATE_NOOP("cli", ", cost {cost}")).format(cost=format_cost(t.cost, currency)) \
+                if currency else tr(QT_TRANSLATE_NOOP("cli", ", cost {cost} (in the price's currency)")).format(
+                    cost=format_count(t.cost))
         out.append(line)
     out += [tr(QT_TRANSLATE_NOOP("cli", "Note: {text}")).format(text=n.format_with(tr_engine)) for n in t.notes]
     return "\n".join(out)

@@ -11,7 +11,7 @@ from .messages import QT_TRANSLATE_NOOP, Message, message
 from .scenario import KEY_SPECS, Scenario, resolve_model
 from .scenario.keys import KeySpec
 from .timing import StepTime
-from .units import format_bytes, format_count, format_seconds
+from .units import format_bytes, format_cost, format_count, format_seconds
 
 SKIPPED_KEYS = ("schema_version", "name", "notes")  # the card's title and nothing a manager reads
 ALWAYS_SHOWN = ("model", "gpu", "gpus_per_node", "nodes", "method")  # what the plan is, default or not
@@ -121,8 +121,8 @@ def main_risk(s: Scenario, est: Estimate) -> Message:
                                                "docs/accuracy.md."))
 
 
-def _cost_text(cost: float) -> str:
-    return f"≈ {cost:,.0f}"
+def _cost_text(cost: float, currency: str) -> str:
+    return f"≈ {format_cost(cost, currency)}"
 
 
 def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Message], list[tuple[Message, Message | str]]]:
@@ -146,9 +146,9 @@ def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Mes
     if t.cost is not None:
         price = f"{s.gpu_hour_price:,.2f}"
         sentences.append(message(QT_TRANSLATE_NOOP("engine", "Cost {cost} at {price} per GPU-hour."),
-                                 cost=_cost_text(t.cost), price=price))
+                                 cost=_cost_text(t.cost, s.currency), price=price))
         rows.append((message(QT_TRANSLATE_NOOP("engine", "Cost (at {price} per GPU-hour)"), price=price),
-                     _cost_text(t.cost)))
+                     _cost_text(t.cost, s.currency)))
     return sentences, rows
 
 

@@ -47,6 +47,11 @@ def format_count(n: float) -> str:
     return f"{n:.0f}"
 
 
+def format_cost(cost: float, currency: str) -> str:
+    """A whole-run cost with its currency code (scenario key currency; "" when the price's currency is not named)."""
+    return f"{cost:,.0f} {currency}".rstrip()
+
+
 def format_seconds(seconds: float) -> str:
     """Durations in the unit that reads best: 850 ms, 2.4 s, 3.5 min, 7.2 h, 12.3 d."""
     for div, suffix in ((86400.0, "d"), (3600.0, "h"), (60.0, "min"), (1.0, "s")):

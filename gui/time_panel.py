@@ -23,10 +23,12 @@ from engine.timing import MFU_DEFINITION, StepTime
 from engine.units import format_count, format_seconds
 
 from .charts import static_plot
+from .choices import choice_items, declared_choices
 from .estimates import time_problem
 from .i18n import tr_engine, tr_message
 from .state import AppState
 from .theme import text_colour
+from .widgets import ValueCombo
 
 TERM_COLOURS = {
     "compute": "#4e79a7", "memory_bound": "#a0cbe8", "recompute": "#9d7660", "communication_tp": "#f28e2b",
@@ -129,7 +131,14 @@ class TimePanel(QWidget):
         measured_row.addWidget(self.uncalibrate)
         form = QFormLayout()
         form.addRow(self.tr("Tokens to train"), self.tokens)
-        form.addRow(self.tr("Price per GPU-hour"), self.price)
+        codes = {code: code for code in declared_choices("currency") if code}  # an ISO 4217 code is its own word
+        self.currency = ValueCombo(choice_items("currency", {"": self.tr("currency not named"), **codes}))
+        self.currency.setToolTip(self.tr("The currency of the price: named beside every cost"))
+        self.currency.valueChosen.connect(lambda v: self.state.edit({"currency": v}, self.tr("Currency")))
+        price_row = QHBoxLayout()
+        price_row.addWidget(self.price, 1)
+        price_row.addWidget(self.currency)
+        form.addRow(self.tr("Price per GPU-hour"), price_row)
         form.addRow(self.tr("Measured step time"), measured_row)
         self.notes = QLabel()
         self.notes.setWordWrap(True)
@@ -166,8 +175,9 @@ class TimePanel(QWidget):
         if t.time_to_train_seconds is not None:
             line = self.tr("Time to train: <b>%(time)s</b> · %(hours)s GPU-hours") % {
                 "time": format_seconds(t.time_to_train_seconds), "hours": format_count(t.gpu_hours or 0)}
-            if t.cost is not None:
-                # the price has no currency of its own: the cost is in whatever the price was typed in
+            if t.cost is not None and s.currency:
+                line += self.tr(" · cost <b>%s</b>") % f"{locale.toString(float(t.cost), 'f', 0)} {s.currency}"
+            elif t.cost is not None:  # no currency named: the cost is in whatever the price was typed in
                 line += self.tr(" · cost <b>%s</b> (in the price's currency)") % locale.toString(float(t.cost), "f", 0)
             lines.append(line)
         else:
@@ -186,6 +196,7 @@ class TimePanel(QWidget):
             self.tokens.setText("" if s.tokens_to_train is None else format_count(s.tokens_to_train))
         if not self.price.hasFocus():
             self.price.setValue(s.gpu_hour_price or 0.0)
+        self.currency.set_value(s.currency)
         self.uncalibrate.setEnabled(s.time_calibration is not None)
         if s.time_calibration is not None and not self.measured.hasFocus():
             self.measured.setValue(s.time_calibration[0])

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import DEFAULTS, gpu_presets, model_presets, scenario_from_dict
+from engine.scenario import KEY_SPECS
 from gui.app import build_window
 from gui.compare_view import Compared
 from gui.dialogs import CustomGpu
@@ -44,6 +45,7 @@ TECHNICAL = {
 # Proper names from the preset data, scenario-file keys, module names and language endonyms stay as they are.
 DATA_NAMES = {p.name for p in model_presets().values()} | {g.name for g in gpu_presets().values()} | {"English"}
 TECHNICAL |= set(DEFAULTS)
+TECHNICAL |= {code.lower() for code in KEY_SPECS["currency"].check.choices()}  # ISO 4217: the same in any language
 WORD = re.compile(r"[A-Za-z][A-Za-z_']+")
 
 

@@ -75,6 +75,7 @@ ESTIMATORS = ("detailed", "seed-per-op", "seed-k-factor", "seed-alpha")
 ADAPTER_DTYPES = ("fp32", "compute")
 VISION_TOWER_MODES = ("frozen", "trained")
 MODULES_TO_SAVE = ("embed_tokens", "lm_head")
+CURRENCIES = ("", "USD", "EUR", "CNY", "GBP", "JPY", "INR", "KRW", "CAD", "AUD", "CHF", "SGD")  # ISO 4217 codes
 
 # where a key counts (KeySpec.applies_to): shown in the documentation
 LORA = "method lora, qlora"
@@ -254,6 +255,8 @@ class Scenario:
                                                            (None, 10**9)), affects=TIME_ONLY)
     gpu_hour_price: float | None = key(None, "price of one GPU for one hour, any currency (null: no cost shown)",
                                        Number(0, math.inf, POSITIVE_OR_NULL, null=True), affects=TIME_ONLY)
+    currency: str = key("", "what gpu_hour_price is in, shown beside every cost (\"\": not named)", Choice(CURRENCIES),
+                        affects=LABEL)
     time_calibration: tuple[float, float] | None = key(
         None, '{"measured_step_seconds": M, "predicted_step_seconds": P} from one measured step: times are scaled '
         "by M / P (each 1 us to 1e7 s, M / P from 0.1 to 10; set aside when it would mean MFU over 100%)",
