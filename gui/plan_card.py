@@ -7,7 +7,9 @@ is scaled to fit one page rather than flowed onto a second."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from datetime import datetime
 from html import escape
 from pathlib import Path
@@ -118,8 +120,27 @@ def _draw_document(painter: QPainter, doc: QTextDocument, y: float) -> None:
     painter.restore()
 
 
+@contextlib.contextmanager
+def printed_in_light(win: PlannerWindow) -> Iterator[None]:
+    """The charts drawn in the light theme while the card is made (paper is white; a dark window's charts would
+    print as dark blocks), and the window's own theme back afterwards."""
+    theme = win.theme
+    if theme != "light":
+        win.set_theme("light")
+    try:
+        yield
+    finally:
+        if theme != "light":
+            win.set_theme(theme)
+
+
 def draw_card(painter: QPainter, win: PlannerWindow, width: float, height: float) -> None:
     """The whole card in a width x height box (CSS pixels) at the painter's origin, scaled down to fit if needed."""
+    with printed_in_light(win):
+        _draw_card(painter, win, width, height)
+
+
+def _draw_card(painter: QPainter, win: PlannerWindow, width: float, height: float) -> None:
     top_html, bottom_html = card_parts(win)
     charts = win.charts_widget
     aspect = charts.height() / max(charts.width(), 1)

@@ -166,3 +166,32 @@ def test_window_refuses_a_damaged_card_and_keeps_the_scenario(card_window, tmp_p
     assert card_window.state.scenario.to_dict() == before
     assert len(shown) == 1 and "damaged.pdf" in shown[0] and "\n" not in shown[0]
 
+
+
+def test_a_dark_window_prints_a_light_card_and_stays_dark(card_window, tmp_path):
+    """Paper is white: the charts of a dark window printed as dark blocks on the card. The card draws them in the
+    light theme, and the window keeps its own."""
+    from PySide6.QtGui import QImage
+
+    from gui import file_actions
+
+    card_window.set_theme("dark")
+    out = tmp_path / "card.png"
+    file_actions.export_to(card_window, "png", str(out))
+    image = QImage(str(out))
+    dark = sum(image.pixelColor(x, y).lightness() < 60 for x in range(0, image.width(), 8)
+               for y in range(0, image.height(), 8))
+    total = len(range(0, image.width(), 8)) * len(range(0, image.height(), 8))
+    assert dark / total < 0.05  # text only: no dark chart background
+    assert card_window.theme == "dark"
+
+
+def test_the_card_reproduces_the_launch_config(card_window, tmp_path):
+    """Issue 25: a card dropped back reproduces the scenario, and with it its launch config, exactly."""
+    from engine.configs import export_config
+    from gui import file_actions
+
+    out = tmp_path / "card.pdf"
+    file_actions.export_to(card_window, "pdf", str(out))
+    for fmt in ("deepspeed", "accelerate", "torchtune"):
+        assert export_config(load_scenario(out), fmt) == export_config(card_window.state.scenario, fmt)
