@@ -26,7 +26,6 @@ from PySide6.QtGui import (
     QPdfWriter,
     QTextDocument,
 )
-from PySide6.QtWidgets import QApplication
 
 from engine import Scenario
 from engine.messages import QT_TRANSLATE_NOOP
@@ -37,7 +36,7 @@ from engine.timing import StepTime, step_time
 from engine.units import format_bytes
 
 from .i18n import tr_engine, tr_message
-from .report_export import PDF_DPI, PNG_SCALE, input_rows, render_widget
+from .report_export import PDF_DPI, PNG_SCALE, input_rows, render_widget, text_document
 from .theme import TEXT_COLOURS
 from .version import version
 from .window_api import PlannerWindow
@@ -103,14 +102,6 @@ def card_parts(win: PlannerWindow) -> tuple[str, str]:
     return top, bottom
 
 
-def _document(html: str, width: float) -> QTextDocument:
-    doc = QTextDocument()
-    doc.setDefaultFont(QApplication.font())
-    doc.setHtml(html)
-    doc.setTextWidth(width)
-    return doc
-
-
 def _draw_document(painter: QPainter, doc: QTextDocument, y: float) -> None:
     context = QAbstractTextDocumentLayout.PaintContext()
     context.palette.setColor(QPalette.ColorRole.Text, QColor(INK))  # dark ink on paper in the dark theme too
@@ -147,7 +138,7 @@ def _draw_card(painter: QPainter, win: PlannerWindow, width: float, height: floa
     scale = 1.0
     for _ in range(4):  # laying out at width / scale: each pass brings the card's height closer to the page
         inner = width / scale
-        top, bottom = _document(top_html, inner), _document(bottom_html, inner)
+        top, bottom = text_document(top_html, inner), text_document(bottom_html, inner)
         chart_width = min(inner, CHART_SHARE * height / scale / aspect)
         total = top.size().height() + chart_width * aspect + bottom.size().height() + 2 * GAP
         if total * scale <= height:

@@ -75,7 +75,8 @@ def _bytes(n: float, unit: str) -> str:
     return format_bytes(n, unit)
 
 
-def _document(html: str, width: float) -> QTextDocument:
+def text_document(html: str, width: float) -> QTextDocument:
+    """Rich text laid out at `width` in the application's font, ready to draw."""
     doc = QTextDocument()
     doc.setDefaultFont(QApplication.font())
     doc.setHtml(html)
@@ -144,7 +145,7 @@ class _Pages:
 
     def document(self, html: str) -> None:
         """Flow a document over as many pages as it needs."""
-        doc = _document(html, self.width)
+        doc = text_document(html, self.width)
         if self.y > 0 and self.y + min(doc.size().height(), 120) > self.height:
             self.new_page()
         offset = 0.0
