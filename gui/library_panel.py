@@ -29,7 +29,7 @@ from .i18n import tr_engine, tr_error
 from .library_model import COLUMNS, ID_ROLE, MODIFIED, PEAK, VERDICT, LibraryFilter, LibraryModel, RowWords
 from .state import AppState
 from .storage import BACKUP_KEEP_DAYS, EXAMPLE_PREFIX, KEEP_AT_MOST, TRASH_KEEP_DAYS, LibraryEntry, ScenarioLibrary
-from .theme import text_colour
+from .theme import restyle, text_colour
 from .widgets import VERDICT_COLOURS, NoticeBar, RefreshWhenShown, message_text
 
 # Libraries up to this many rows are estimated before the listing shows (about 40 ms); larger ones list at once
@@ -155,7 +155,7 @@ class LibraryPanel(RefreshWhenShown):
         self._size_columns()
         problems = self.library.problems()
         self.problems.setText("\n".join(str(p) for p in problems))
-        self.problems.setStyleSheet(f"color: {text_colour('does not fit')};")
+        restyle(self.problems, f"color: {text_colour('does not fit')};")
         self.problems.setVisible(bool(problems))
         self.select_ids(selected)
         self._selection_changed()

@@ -36,7 +36,7 @@ from .speed_panel import SpeedPanel
 from .state import AppState
 from .storage import ScenarioLibrary
 from .suggestions_panel import SuggestionsPanel
-from .theme import apply_theme, style_plot, text_colour
+from .theme import apply_theme, restyle, style_plot, text_colour
 from .time_panel import TimePanel
 from .user_catalog import UserCatalog
 from .widgets import NoticeBar, ValueCombo, WheelGuard
@@ -303,7 +303,7 @@ class MainWindow(QMainWindow):
             self.unit_actions[unit].setChecked(True)
         self.warnings.setText("\n".join(f"⚠ {tr_message(w)}" for w in est.warnings))
         self.warnings.setVisible(bool(est.warnings))
-        self.warnings.setStyleSheet(f"color: {text_colour('tight')};")
+        restyle(self.warnings, f"color: {text_colour('tight')};")
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if self.replaced:  # a new window (another language) took over the same state: nothing is lost

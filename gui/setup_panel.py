@@ -21,7 +21,7 @@ from engine.scenario import SCENARIO_MAXIMA, lora_target_names
 from .choices import choice_items
 from .framework_options import FrameworkOptions
 from .state import AppState
-from .theme import text_colour
+from .theme import restyle, text_colour
 from .vision_rows import VisionRows
 from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo
 from .words import field_label
@@ -306,7 +306,7 @@ class SetupPanel(QWidget):
 
     # --- showing
     def show_error(self, message: str) -> None:
-        self.error.setStyleSheet(f"color: {text_colour('does not fit')};")
+        restyle(self.error, f"color: {text_colour('does not fit')};")
         self.error.setText(message)
         self.error.setVisible(bool(message))
 

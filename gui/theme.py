@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 DARK = {
     QPalette.ColorRole.Window: "#2b2b2b", QPalette.ColorRole.WindowText: "#e6e6e6",
@@ -37,6 +37,13 @@ def current_theme() -> str:
     if app is None:
         return "light"
     return "dark" if app.palette().color(QPalette.ColorRole.Window).lightness() < 128 else "light"
+
+
+def restyle(widget: QWidget, sheet: str) -> None:
+    """Set a widget's style sheet only when it changes: setStyleSheet re-polishes the widget and asks its window for
+    a new layout (a whole-window repaint on every edit when called from a refresh)."""
+    if widget.styleSheet() != sheet:
+        widget.setStyleSheet(sheet)
 
 
 def text_colour(kind: str) -> str:

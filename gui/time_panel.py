@@ -27,7 +27,7 @@ from .choices import choice_items, declared_choices
 from .estimates import time_problem
 from .i18n import tr_engine, tr_message
 from .state import AppState
-from .theme import text_colour
+from .theme import restyle, text_colour
 from .widgets import ValueCombo
 
 TERM_COLOURS = {
@@ -191,7 +191,7 @@ class TimePanel(QWidget):
         self.bar.show_time(t)
         self.notes.setText("\n".join(tr_message(n) for n in t.notes))
         self.notes.setVisible(bool(t.notes))
-        self.notes.setStyleSheet(f"color: {text_colour('muted')};")  # the theme's, redrawn on a theme change
+        restyle(self.notes, f"color: {text_colour('muted')};")  # the theme's, redrawn on a theme change
         if not self.tokens.hasFocus():
             self.tokens.setText("" if s.tokens_to_train is None else format_count(s.tokens_to_train))
         if not self.price.hasFocus():
