@@ -104,6 +104,7 @@ class MainWindow(QMainWindow):
         charts.addWidget(self.bars)
         charts.setSizes([520, 480])
         self.charts_widget = charts
+        self.charts_stale = False  # the charts miss an edit made while Compare hid them
         self.library_save = None  # set by library_actions.attach
         self.table = BreakdownTable()
         self.suggestions = SuggestionsPanel(state)
@@ -261,6 +262,12 @@ class MainWindow(QMainWindow):
         elif paths:
             config_actions.import_training_config(self, paths)
 
+    def draw_charts(self) -> None:
+        """The pie and the per-GPU bars of the current estimate (also before printing them on a plan card)."""
+        self.pie.show_estimate(self.state.estimate, self.state.unit)
+        self.bars.show_estimate(self.state.estimate, self.state.unit)
+        self.charts_stale = False
+
     def _tab_changed(self, _index: int) -> None:
         # The comparison has its own charts: give it the room the current scenario's charts take.
         if self.tabs.currentWidget() is self.compare:
@@ -268,6 +275,8 @@ class MainWindow(QMainWindow):
             self.right_split.setSizes([0, sum(self._chart_sizes)])
         elif self.right_split.sizes()[0] == 0:
             self.right_split.setSizes(self._chart_sizes)
+            if self.charts_stale:
+                self.draw_charts()
 
     def set_theme(self, theme: str) -> None:
         self.theme = theme
@@ -294,8 +303,10 @@ class MainWindow(QMainWindow):
     def show_estimate(self, est: Estimate) -> None:
         unit = self.state.unit
         self.verdict.show_estimate(est, unit)
-        self.pie.show_estimate(est, unit)
-        self.bars.show_estimate(est, unit)
+        if self.right_split.sizes()[0] > 0:
+            self.draw_charts()
+        else:  # Compare has given their room to its own charts: drawn when they come back (saves ~4 ms an edit)
+            self.charts_stale = True
         self.table.show_estimate(est, unit)
         self.estimator.set_value(est.estimator)
         self.unit.set_value(unit)

@@ -30,3 +30,5 @@ class PlannerWindow(Protocol):
     table: Any  # BreakdownTable
 
     def centralWidget(self) -> Any: ...  # noqa: N802 - Qt's name
+
+    def draw_charts(self) -> None: ...

@@ -181,3 +181,18 @@ def test_a_hostile_preset_id_in_a_refused_edit_is_shown_escaped(window):
     assert not window.state.edit({"gpu": "\x1b[2J\x1b[H\u202eevil\u2028"})
     assert len(said) == 1 and not any(c in said[0] for c in "\x1b\u202e\u2028")
     assert "\\x1b[2J\\x1b[H\\u202eevil\\u2028" in said[0]  # named, as escaped text
+
+
+def test_the_main_charts_hidden_by_compare_are_drawn_when_they_come_back(window, qtbot, monkeypatch):
+    """Issue 21 item 4: Compare gives the main charts' room to its own, so an edit made there does not draw the
+    hidden pie and bars (about 4 ms an edit); they show the edit as soon as another tab brings them back."""
+    drawn: list[int] = []
+    original = type(window.pie).show_estimate
+    monkeypatch.setattr(type(window.pie), "show_estimate",
+                        lambda self, est, unit: (drawn.append(est.peak_allocated_bytes), original(self, est, unit)))
+    window.tabs.setCurrentWidget(window.compare)
+    qtbot.wait(1)
+    window.state.edit({"micro_batch": window.state.scenario.micro_batch + 1})
+    assert drawn == []
+    window.tabs.setCurrentWidget(window.time_panel)
+    assert drawn == [window.state.estimate.peak_allocated_bytes]
