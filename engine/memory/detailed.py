@@ -9,7 +9,7 @@ from typing import NamedTuple
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..models.vision import tower_activation_bytes, tower_block_bytes
-from ..scenario import Scenario
+from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
 from ..scenario.behaviour import Behaviour, behaviour
 from ..scenario.memo import ScenarioMemo
 from .activations import ActContext, head_bytes, layer_backward_peak, layer_bytes, layer_mlp_bytes
@@ -37,15 +37,13 @@ _NO_NAMES: frozenset[str] = frozenset()
 
 # Keys the activation context never reads (tests/test_memo_keys.py checks it): layouts of a search that differ only
 # in them (GPUs, pipeline, ZeRO, optimizer, accumulation) share one context.
-ACTIVATION_CONTEXT_MEMO = ScenarioMemo("activation context", frozenset({
-    "name", "notes", "gpu", "gpus_per_node", "nodes", "optimizer", "grad_accum", "frozen_layers", "freeze_embeddings",
-    "freeze_from", "qlora_bits", "qlora_double_quant", "base_storage", "pp", "pp_schedule", "vpp", "offload",
-    "modules_to_save", "reduce_bucket_size", "allgather_bucket_size", "stage3_max_live_parameters",
-    "stage3_prefetch_bucket_size", "distributed_optimizer", "host_memory_bytes", "estimator", "k_factor", "reserve",
-    "images_per_sample", "image_resolution", "vision_tower", "attention_kernel", "intra_node_bandwidth_bytes_per_s",
-    "inter_node_bandwidth_bytes_per_s", "tokens_to_train", "gpu_hour_price", "time_calibration",
-    "optimizer_in_backward", "activation_offload", "reshard_after_forward", "lora_alpha", "lora_targets",
-    "activation_offload_layers", "moe_token_dispatcher_type",
+ACTIVATION_CONTEXT_MEMO = ScenarioMemo("activation context", KEYS_WITHOUT_MEMORY_EFFECT | frozenset({
+    "gpu", "gpus_per_node", "nodes", "optimizer", "grad_accum", "frozen_layers", "freeze_embeddings", "freeze_from",
+    "qlora_bits", "qlora_double_quant", "base_storage", "pp", "pp_schedule", "vpp", "offload", "modules_to_save",
+    "reduce_bucket_size", "allgather_bucket_size", "stage3_max_live_parameters", "stage3_prefetch_bucket_size",
+    "distributed_optimizer", "host_memory_bytes", "estimator", "k_factor", "reserve", "images_per_sample",
+    "image_resolution", "vision_tower", "optimizer_in_backward", "activation_offload", "reshard_after_forward",
+    "lora_targets", "activation_offload_layers", "moe_token_dispatcher_type",
 }))
 
 

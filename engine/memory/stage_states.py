@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
-from ..scenario import Scenario
+from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
 from ..scenario.behaviour import Behaviour
 from ..scenario.memo import ScenarioMemo
 from .breakdown import Component, Moments
@@ -37,11 +37,9 @@ class StageStates:
 
 # Keys the stage's states never read (the batch, the sequence, images, the loss and attention kernels, time and
 # cost, the verdict's reserve, the CPU memory): tests/test_memo_keys.py checks it on drawn scenarios.
-STAGE_STATES_MEMO = ScenarioMemo("stage states", frozenset({
-    "name", "notes", "micro_batch", "seq_len", "attention", "attention_kernel", "moe_token_dispatcher_type",
-    "fp8_recipe", "images_per_sample", "image_resolution", "lora_dropout", "activation_offload", "reserve",
-    "estimator", "k_factor", "host_memory_bytes", "intra_node_bandwidth_bytes_per_s",
-    "inter_node_bandwidth_bytes_per_s", "tokens_to_train", "gpu_hour_price", "time_calibration",
+STAGE_STATES_MEMO = ScenarioMemo("stage states", KEYS_WITHOUT_MEMORY_EFFECT | frozenset({
+    "micro_batch", "seq_len", "attention", "moe_token_dispatcher_type", "fp8_recipe", "images_per_sample",
+    "image_resolution", "lora_dropout", "activation_offload", "reserve", "estimator", "k_factor", "host_memory_bytes",
 }))
 
 

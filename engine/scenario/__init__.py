@@ -11,6 +11,8 @@ from .format import (  # noqa: F401
     ESTIMATORS,
     KEY_SPECS,
     KEYS,
+    KEYS_WITHOUT_MEMORY_EFFECT,
+    KEYS_WITHOUT_TIME_EFFECT,
     MAX_SCENARIO_BYTES,
     METHODS,
     OPTIMIZERS,

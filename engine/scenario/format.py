@@ -33,6 +33,7 @@ from .custom_parts import (  # noqa: F401 - re-exported
 )
 from .keys import (
     LABEL,
+    MEMORY_ONLY,
     REQUIRED,
     TIME_ONLY,
     Choice,
@@ -46,6 +47,7 @@ from .keys import (
     WholeNumber,
     declared_keys,
     key,
+    keys_affecting_only,
 )
 from .time_keys import (  # noqa: F401 - re-exported
     ATTENTION_KERNELS,
@@ -298,6 +300,10 @@ class Scenario:
 
 KEYS: tuple[KeySpec, ...] = declared_keys(Scenario)
 KEY_SPECS: dict[str, KeySpec] = {k.name: k for k in KEYS}
+# Keys the memory model never reads (labels, time and cost) and keys the time model never reads (labels): the memo
+# tables ignore them (tests/test_memo_keys.py checks every declaration's `affects` on drawn scenarios).
+KEYS_WITHOUT_MEMORY_EFFECT: frozenset[str] = keys_affecting_only(KEYS, TIME_ONLY)
+KEYS_WITHOUT_TIME_EFFECT: frozenset[str] = keys_affecting_only(KEYS, MEMORY_ONLY)
 _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Scenario))
 _SCHEMA_VERSION_KEY = KeySpec("schema_version", SCHEMA_VERSION, "file format version", WholeNumber(1))
 # The largest number each key accepts, checked on the whole object before any key is parsed.

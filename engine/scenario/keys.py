@@ -1,10 +1,10 @@
 """How a scenario key is declared, once: its default, meaning, check (type and bounds) and where it applies.
 
-`engine/scenario.py` declares every key as a field of the Scenario dataclass with `key(...)`; the parser, the bounds
-check, `main.py schema`, docs/scenario-format.md, the window's choice lists and the memo tests all read the
-declarations through `dataclasses.fields(Scenario)` (see `declared_keys()`), so adding a key is one line there.
-A check turns the file form of a value (as read from JSON) into the engine form, or raises one ScenarioError
-sentence naming the key. Pure Python, no Qt.
+engine/scenario/format.py declares every key as a field of the Scenario dataclass with `key(...)`. The parser,
+the bounds check, `main.py schema`, docs/scenario-format.md, the window's choice lists, the keys the memo tables
+ignore (from `affects`) and the memo tests all read the declarations through `declared_keys()`, so adding a key is
+one line there. A check turns the file form of a value (as read from JSON) into the engine form, or raises one
+ScenarioError sentence naming the key. Pure Python, no Qt.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from ..memory.parallelism.pipeline import scenario_stage_ranges
 from ..memory.states import Dtypes, dtypes_for, layer_groups, lora_targets, stage_params
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
-from ..scenario import Scenario, resolve_model
+from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, resolve_model
 from ..scenario.behaviour import cross_entropy_path
 from ..scenario.memo import ScenarioMemo
 from .bounds import calibration, check_finite
@@ -204,9 +204,10 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
 
 # Keys a stage's per-micro-batch time does not read: layouts differing only in them share the stage's time
 # (tests/test_memo_keys.py checks it).
-STAGE_TIME_MEMO = ScenarioMemo("stage time", frozenset({
-    "name", "notes", "nodes", "grad_accum", "zero_stage", "fsdp", "offload", "pp_schedule", "vpp", "tokens_to_train",
-    "gpu_hour_price", "time_calibration", "reserve", "estimator", "k_factor"}))
+STAGE_TIME_MEMO = ScenarioMemo("stage time", KEYS_WITHOUT_TIME_EFFECT | frozenset({
+    "nodes", "grad_accum", "zero_stage", "fsdp", "offload", "pp_schedule", "vpp", "tokens_to_train", "gpu_hour_price",
+    "time_calibration", "reserve", "estimator", "k_factor",
+}))
 
 
 def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates,
