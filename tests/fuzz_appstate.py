@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import signal
 import sys
 import tempfile
 from collections import Counter
@@ -32,6 +31,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
+
+from fuzz_cli import Hang, time_limit  # noqa: E402
 
 CASE_SECONDS = 20  # one step is an edit and a repaint: milliseconds
 CACHE_LIMIT = 24  # small, so evictions happen within a run
@@ -44,18 +45,10 @@ DETAILS: list[str] = []  # the first bad steps, printed by main()
 SAID: list[str] = []  # the sentences of the last refused edit
 
 
-class Hang(Exception):
-    pass
-
-
 def _note(outcome: str, detail: object) -> str:
     if len(DETAILS) < 20:
         DETAILS.append(f"{outcome}: {ascii(str(detail))[:300]}")
     return outcome
-
-
-def _alarm(_signum, _frame):  # noqa: ANN001, ANN202 - a signal handler
-    raise Hang
 
 
 class Watch:
@@ -219,10 +212,8 @@ def fuzz_appstate(count: int, seed: int) -> Counter:
 
 
 def _checked_step(win, app, rng: random.Random, mutations, examples: list, engine: tuple) -> str:  # noqa: ANN001
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(CASE_SECONDS)
     try:
-        with Watch() as watch:
+        with time_limit(CASE_SECONDS), Watch() as watch:
             kind = _step(win, rng, mutations, examples)
             app.processEvents()
         if watch.slot_errors:
@@ -238,9 +229,6 @@ def _checked_step(win, app, rng: random.Random, mutations, examples: list, engin
         return _note("hang", "")
     except Exception as exc:  # noqa: BLE001 - any escape is the outcome being counted
         return _note("traceback", repr(exc))
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def main() -> int:

@@ -21,6 +21,7 @@ Outcome of one case:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import signal
@@ -33,6 +34,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from fuzz_cli import Hang, time_limit  # noqa: E402
 
 from engine import PlannerError, load_scenario, scenario_from_dict  # noqa: E402
 from engine.scenario.card_file import CARD_KEYWORD, card_xmp, png_with_scenario  # noqa: E402
@@ -54,14 +57,6 @@ HOSTILE_JSON = [
     b'{"model": "llama-3-8b", "seq_len": ' + b"9" * 5000 + b"}",
     b'{"model": "llama-3-8b", "name": "line one\\nVerdict: FITS"}',
 ]
-
-
-class Hang(Exception):
-    pass
-
-
-def _alarm(_signum, _frame):
-    raise Hang
 
 
 def tiny_png(rng: random.Random) -> bytes:
@@ -151,26 +146,20 @@ def judge(path: Path, expected: dict | None, written: dict) -> str:
 def fuzz_card(count: int, seed: int) -> Counter:
     rng = random.Random(seed)
     counts: Counter = Counter()
-    old = signal.signal(signal.SIGALRM, _alarm) if hasattr(signal, "SIGALRM") else None
+    limit = time_limit if hasattr(signal, "SIGALRM") else lambda _seconds: contextlib.nullcontext()
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(count):
             raw, suffix, expected, written = make_case(rng)
             path = Path(tmp) / f"card{i}{suffix}"
             path.write_bytes(raw)
             try:
-                if old is not None:
-                    signal.alarm(CASE_SECONDS)
-                counts[judge(path, expected, written)] += 1
+                with limit(CASE_SECONDS):
+                    counts[judge(path, expected, written)] += 1
             except Hang:
                 counts["hang"] += 1
             except Exception:  # noqa: BLE001 - the outcome this fuzzer exists to find
                 counts["traceback"] += 1
-            finally:
-                if old is not None:
-                    signal.alarm(0)
             path.unlink()
-    if old is not None:
-        signal.signal(signal.SIGALRM, old)
     return counts
 
 
