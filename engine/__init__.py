@@ -7,12 +7,13 @@
 
 from .errors import ConsistencyError, ModelConfigError, PlannerError, PresetError, ScenarioError
 from .memory.breakdown import Component, Estimate, StageEstimate
-from .memory.estimate import estimate, kv_cache_bytes
+from .memory.estimate import kv_cache_bytes
 from .models.architecture import ModelSpec, model_from_hf_config
 from .models.config_file import read_config_file
 from .models.presets import get_gpu, get_model_preset, gpu_presets, model_presets
 from .scenario import DEFAULTS, SCHEMA_VERSION, Scenario, resolve_model, scenario_from_dict
 from .scenario.file import load_scenario
+from .workloads import estimate
 
 __all__ = [
     "DEFAULTS", "SCHEMA_VERSION", "Component", "ConsistencyError", "Estimate", "ModelConfigError", "ModelSpec",

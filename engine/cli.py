@@ -14,7 +14,7 @@ from typing import Any
 
 from .errors import PlannerError
 from .memory.breakdown import Estimate
-from .memory.estimate import estimate, kv_cache_bytes
+from .memory.estimate import kv_cache_bytes
 from .messages import QT_TRANSLATE_NOOP, one_line
 from .models.presets import get_model_preset, gpu_presets, model_presets
 from .scenario import (
@@ -27,9 +27,10 @@ from .scenario import (
 )
 from .scenario.docs import schema_markdown
 from .scenario.file import load_scenario
-from .timing import StepTime, step_time, time_to_json
+from .timing import StepTime, time_to_json
 from .timing.bounds import check_finite
 from .units import format_bytes, format_cost, format_count, format_seconds
+from .workloads import estimate, step_time
 
 
 def estimate_to_json(est: Estimate, time: StepTime | None = None) -> dict[str, Any]:

@@ -13,7 +13,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from engine import Estimate, PlannerError, Scenario, estimate
-from engine.timing import StepTime, step_time
+from engine.timing import StepTime
+from engine.workloads import step_time
 
 from .i18n import tr_error
 
