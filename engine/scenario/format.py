@@ -6,7 +6,6 @@ bounds, `python main.py schema`, docs/scenario-format.md and the window's choice
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import math
 from dataclasses import dataclass
@@ -49,6 +48,8 @@ from .keys import (
     key,
     keys_affecting_only,
 )
+from .posttraining_keys import PostTrainingKeys
+from .serving_keys import ServingKeys
 from .time_keys import (  # noqa: F401 - re-exported
     ATTENTION_KERNELS,
     BANDWIDTH_BYTES_PER_S_RANGE,
@@ -98,10 +99,11 @@ def parse_lora_targets(targets: Any) -> tuple[str, ...] | str:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Scenario:
+class Scenario(PostTrainingKeys, ServingKeys):
     """A validated scenario. Each field is the one declaration of its key (engine/scenario/keys.py): default, meaning,
     check and bounds; the parser, `main.py schema`, docs/scenario-format.md and the window's choices derive from it.
-    The order is the order of the file format documentation."""
+    The order is the order of the file format documentation: these training keys, then each workload's section (the
+    base classes, one module each)."""
 
     name: str = key("Untitled scenario", "shown in the window title and the library", Text(NAME_MAX_CHARS),
                     affects=LABEL)
@@ -293,8 +295,8 @@ class Scenario:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"schema_version": SCHEMA_VERSION}
-        for f in dataclasses.fields(self):
-            out[f.name] = file_form(getattr(self, f.name))
+        for name in _FIELD_NAMES:
+            out[name] = file_form(getattr(self, name))
         return out
 
 
@@ -304,7 +306,7 @@ KEY_SPECS: dict[str, KeySpec] = {k.name: k for k in KEYS}
 # tables ignore them (tests/test_memo_keys.py checks every declaration's `affects` on drawn scenarios).
 KEYS_WITHOUT_MEMORY_EFFECT: frozenset[str] = keys_affecting_only(KEYS, TIME_ONLY)
 KEYS_WITHOUT_TIME_EFFECT: frozenset[str] = keys_affecting_only(KEYS, MEMORY_ONLY)
-_FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Scenario))
+_FIELD_NAMES = tuple(k.name for k in KEYS)  # every field is a declared key; in documentation order
 _SCHEMA_VERSION_KEY = KeySpec("schema_version", SCHEMA_VERSION, "file format version", WholeNumber(1))
 # The largest number each key accepts, checked on the whole object before any key is parsed.
 SCENARIO_MAXIMA: dict[str, int | float] = {k.name: k.maximum for k in KEYS if k.maximum is not None

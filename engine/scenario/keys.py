@@ -287,9 +287,13 @@ def key(default: Any, meaning: str, check: Check, *, affects: frozenset[str] = B
 
 
 def declared_keys(cls: type) -> tuple[KeySpec, ...]:
-    """The KeySpecs of a dataclass's declared fields, named, in declaration order."""
-    return tuple(dataclasses.replace(f.metadata[_KEY], name=f.name) for f in dataclasses.fields(cls)
-                 if _KEY in f.metadata)
+    """The KeySpecs of a dataclass's declared fields, named: its own fields in declaration order, then each section
+    mixin's (a base class holding one workload's keys) in the order the bases are listed, so the documentation and the
+    file read training first, then each workload's section, whatever order Python's MRO collects fields in."""
+    by_name = {f.name: f for f in dataclasses.fields(cls) if _KEY in f.metadata}
+    sections = [cls, *(base for base in cls.__bases__ if dataclasses.is_dataclass(base))]
+    ordered = [name for section in sections for name in section.__dict__.get("__annotations__", {}) if name in by_name]
+    return tuple(dataclasses.replace(by_name[name].metadata[_KEY], name=name) for name in dict.fromkeys(ordered))
 
 
 def keys_affecting_only(specs: Sequence[KeySpec], allowed: frozenset[str]) -> frozenset[str]:
