@@ -136,9 +136,10 @@ class PieChart(QWidget):
         layout.addWidget(self.legend, 2)
         if legend_below:
             # Below a narrow pie (comparison panes) the legend takes the height its rows need: never drawn over the
-            # pie, never a row cut off (the panes scroll instead).
+            # pie, never a row cut off (the panes scroll instead). Its width is the pane's, whatever the rows say: a
+            # wider row would otherwise widen this pane and move and repaint every pane beside it at each edit.
             self.legend.setMinimumWidth(0)
-            self.legend.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+            self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
 
     def show_estimate(self, est: Estimate, unit: str) -> None:
         slices = pie_slices(est, unit)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -45,6 +46,37 @@ class Compared:
 MIN_VERDICT_HEIGHT = 84
 
 
+AXIS_STEPS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)  # at most 25% of empty room past the largest
+
+
+def round_up_axis(value: float) -> float:
+    """The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^k that is at least `value` (> 0)."""
+    if not value > 0 or not math.isfinite(value):
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(value))
+    return next(step * power for step in AXIS_STEPS if step * power >= value * (1 - 1e-12))
+
+
+def height_set_by_view(label: QLabel) -> None:
+    """Take a word-wrapped label out of the layouts' height-for-width passes (QLabel turns them back on at every
+    setText): its height is set by CompareView.fit_verdicts. Left in them, the verdicts and titles of all four panes
+    were repainted at every layout pass of the row, that is at every edit of the live pane (issue 21)."""
+    policy = label.sizePolicy()
+    if policy.hasHeightForWidth():
+        policy.setHeightForWidth(False)
+        label.setSizePolicy(policy)
+
+
+def height_for_width(label: QLabel) -> int:
+    """The height `label` needs at its width, remembered per (text, width): asking a rich-text QLabel repaints it,
+    and the three saved panes beside the live one would be repainted at every edit for nothing (issue 21)."""
+    asked = (label.text(), label.width())
+    if label.property("heightAsked") != asked:
+        label.setProperty("heightAsked", asked)
+        label.setProperty("heightNeeded", label.heightForWidth(label.width()))
+    return int(label.property("heightNeeded"))
+
+
 class ComparePane(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -73,11 +105,15 @@ class ComparePane(QWidget):
     def show(self, item: Compared, est: Estimate, unit: str, x_max: float) -> None:  # noqa: A003
         if self.drawn == (item, unit, x_max) and not self.isHidden():
             return  # an edit to the live pane beside it, same scale: nothing here changes, nothing is repainted
+        same_scenario = self.drawn is not None and self.drawn[:2] == (item, unit) and not self.isHidden()
         self.drawn = (item, unit, x_max)  # the estimate follows from the item's scenario
-        live = self.tr(" (live: follows the editor)") if item.live else ""
-        self.title.setText(item.label + live)
-        self.verdict.show_estimate(est, unit)
-        self.pie.show_estimate(est, unit)
+        if not same_scenario:  # only the shared scale moved (the live pane grew past it): the bars alone are redrawn
+            live = self.tr(" (live: follows the editor)") if item.live else ""
+            self.title.setText(item.label + live)
+            self.verdict.show_estimate(est, unit)
+            self.pie.show_estimate(est, unit)
+            for label in (self.title, self.verdict):
+                height_set_by_view(label)
         self.bars.show_estimate(est, unit, x_max)
         super().show()
 
@@ -128,6 +164,8 @@ class CompareView(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if watched is self.panes_row and event.type() == QEvent.Type.Resize:
             self.fit_verdicts()
+            if event.oldSize().width() != event.size().width():  # rows wrap anew at a new width
+                self.fit_legends(shrink=True)
         return super().eventFilter(watched, event)
 
     def fit_verdicts(self) -> None:
@@ -136,10 +174,23 @@ class CompareView(QWidget):
         shown = [p for p in self.panes if not p.isHidden()]
         for part, least in (("title", 0), ("verdict", MIN_VERDICT_HEIGHT)):  # titles too: a long one wraps
             labels = [getattr(p, part) for p in shown]
-            need = max([least] + [label.heightForWidth(label.width()) for label in labels])
+            need = max([least] + [height_for_width(label) for label in labels])
             for label in labels:
                 if label.height() != need:
                     label.setFixedHeight(need)
+
+    def fit_legends(self, shrink: bool) -> None:
+        """One height for every pane's legend, the one the longest needs; after an edit it only grows. An edit
+        that adds or removes a row (checkpointing, LoRA) or rewraps one (the unit) would otherwise change the live
+        pane's height, and with it the height of the row of panes: every pane would be moved and repainted, the
+        largest cost of an edit with four panes (issue 21). It shrinks on a new comparison or a new width."""
+        legends = [p.pie.legend for p in self.panes if not p.isHidden()]
+        need = max([0] + [height_for_width(legend) for legend in legends])
+        if not shrink:
+            need = max([need] + [legend.minimumHeight() for legend in legends])
+        for legend in legends:
+            if legend.height() != need or legend.minimumHeight() != need:
+                legend.setFixedHeight(need)
 
     @property
     def x_max(self) -> float:
@@ -148,6 +199,7 @@ class CompareView(QWidget):
     def set_items(self, items: list[Compared]) -> None:
         self.items = items[:MAX_PANES]
         self.refresh()
+        self.fit_legends(shrink=True)
 
     def _live_changed(self) -> None:
         if any(item.live for item in self.items):
@@ -179,8 +231,9 @@ class CompareView(QWidget):
                 self.estimates.append(None)  # type: ignore[arg-type]
         shown = [(i, e) for i, e in zip(self.items, self.estimates, strict=True) if e is not None]
         scale = UNITS[unit]
-        # One axis for every pane: the largest of all capacities and totals.
-        x_max = max((max(e.capacity_bytes, e.total_bytes) for _, e in shown), default=1.0) / scale * 1.08
+        # One axis for every pane: the largest of all capacities and totals, rounded up to a round number, so that an
+        # edit of the live pane moves the scale (and repaints the saved panes' bars) only when it passes one.
+        x_max = round_up_axis(max((max(e.capacity_bytes, e.total_bytes) for _, e in shown), default=1.0) / scale * 1.08)
         for k, pane in enumerate(self.panes):
             if k < len(shown):
                 pane.show(shown[k][0], shown[k][1], unit, x_max)
@@ -189,6 +242,7 @@ class CompareView(QWidget):
         self.hint.setVisible(len(shown) < 2)
         self.table.setVisible(bool(shown))
         self.fit_verdicts()  # new sentences; a resize of the row fits them again
+        self.fit_legends(shrink=False)
         self._fill_table(shown, unit)
 
     def _fill_table(self, shown: list[tuple[Compared, Estimate]], unit: str) -> None:

@@ -1,0 +1,76 @@
+"""Edit-to-repaint with four comparison panes (issue 21 item 4): an edit of the editor's scenario repaints the live pane,
+not the three saved ones beside it, unless the shared scale moves past a round number."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication
+
+from gui.app import build_window
+from gui.compare_view import Compared, round_up_axis
+
+
+class PaintCounter(QObject):
+    def __init__(self, watched: set) -> None:  # noqa: ANN001
+        super().__init__()
+        self.watched = watched
+        self.painted = 0
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Paint and obj in self.watched:
+            self.painted += 1
+        return False
+
+
+@pytest.fixture
+def four_panes(qtbot):
+    win, _ = build_window(None)
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    s = win.state.scenario
+    # Saved variants far above the live one, so its edits never move the shared scale past a round number.
+    variants = [s.replace(gpu="h200", micro_batch=8, name="8 on an H200"), s.replace(seq_len=8192, name="8K"),
+                s.replace(gpu="h200", name="on an H200")]
+    win.compare.set_items([Compared("live", s, True)] + [Compared(v.name, v) for v in variants])
+    win.tabs.setCurrentWidget(win.compare)
+    for _ in range(3):
+        QApplication.processEvents()
+    return win
+
+
+def test_an_edit_repaints_the_live_pane_and_not_the_saved_ones(four_panes):
+    win = four_panes
+    panel = win.setup_panel
+    edits = [lambda: panel.micro_batch.spin.setValue(2), lambda: panel.checkpointing.setCurrentIndex(1),
+             lambda: panel.micro_batch.spin.setValue(1), lambda: panel.checkpointing.setCurrentIndex(0)]
+    for edit in edits:  # first showing of each state: the legends may grow once
+        edit()
+        QApplication.processEvents()
+    saved = {w for pane in win.compare.panes[1:] for w in (pane, pane.verdict, pane.title, pane.pie.legend)}
+    live = {win.compare.panes[0].verdict}
+    counters = PaintCounter(saved), PaintCounter(live)
+    for counter in counters:
+        QApplication.instance().installEventFilter(counter)
+    scale = win.compare.x_max
+    for _ in range(3):
+        for edit in edits:
+            edit()
+            QApplication.processEvents()
+    for counter in counters:
+        QApplication.instance().removeEventFilter(counter)
+    assert win.compare.x_max == scale  # the variants set the scale: it did not move
+    assert counters[1].painted >= 6  # the live verdict changed with every edit and was repainted
+    assert counters[0].painted == 0
+    for pane in win.compare.panes:  # the legend kept room for every row at each step
+        assert pane.pie.legend.height() >= pane.pie.legend.heightForWidth(pane.pie.legend.width())
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    (0.9, 1.0), (1.0, 1.0), (1.01, 1.2), (86.4, 100.0), (152.3, 200.0), (7.9, 8.0), (8.1, 10.0), (0.0012, 0.0012),
+])
+def test_the_shared_scale_is_the_next_round_number(value, expected):
+    """Steps 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 per decade (gui/compare_view.AXIS_STEPS): at most 25% empty room."""
+    assert round_up_axis(value) == pytest.approx(expected)
+    assert round_up_axis(value) >= value
