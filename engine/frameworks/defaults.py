@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 FRAMEWORKS = ("huggingface", "deepspeed", "torchtune", "torchtitan", "megatron", "unsloth", "litgpt", "pytorch")
-CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "fused-linear")
+CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "fused-linear", "no-upcast")
 
 
 @dataclass(frozen=True, slots=True)

@@ -133,6 +133,8 @@ class _HeadAndLoss(NamedTuple):
     logits_forward_bytes: float
     logits_backward_bytes: float
     loss_wins: bool  # the loss's backward spike is above the one-layer backward moment
+    loss_saved_bytes: float = 0.0  # what the loss keeps for its backward (its implementation's saved tensors)
+    output_grad_bytes: float = 0.0  # the gradient reaching the model's output when the loss runs outside it
 
 
 def stage_components(
@@ -161,15 +163,16 @@ def stage_components(
         comps.append(_vision_tower_activations(s, spec, dt, in_flight, layer_moment))
     comps += _input_components(s, spec, ctx, first, in_flight)
 
-    comps += pipeline_components(s, spec, stage, last, ctx)
+    comps += pipeline_components(s, spec, stage, last, ctx, head.loss_saved_bytes)
 
     # --- transients of sharding, experts and the optimizer step
     if states.fsdp2 is not None:
         saved_layer = acts.one_layer_bytes if s.checkpointing != "full" else acts.boundary_bytes
         tail = head.logits_forward_bytes + head.head_bytes + saved_layer * in_flight
-        comps.append(fsdp2_component(states.fsdp2, spec, last, ctx, logits_fwd=tail,
+        comps.append(fsdp2_component(states.fsdp2, last, logits_fwd=tail,
                                      logits_bwd=head.logits_backward_bytes if last and head.loss_wins else 0.0,
-                                     layer_scratch=scratch + recompute))
+                                     layer_scratch=scratch + recompute, loss_saved=head.loss_saved_bytes,
+                                     output_grad=head.output_grad_bytes))
     comps += states.sharding
     comps += states.optimizer_temp
     return comps, in_flight, states
@@ -293,7 +296,7 @@ def _head_and_loss(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, ctx:
                 tokens=ctx.t,
             )
         )
-    return _HeadAndLoss(comps, head, loss.forward, loss.backward, loss_wins)
+    return _HeadAndLoss(comps, head, loss.forward, loss.backward, loss_wins, loss.saved, loss.output_grad)
 
 
 def _backward_transients(scratch: float, recompute: float, loss_wins: bool) -> list[Component]:

@@ -79,7 +79,7 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
     return Behaviour(
         framework=framework,
         cross_entropy=ce,
-        loss_upcast=d.loss_upcast if ce == d.cross_entropy else ce != "fused-linear",
+        loss_upcast=d.loss_upcast if ce == d.cross_entropy else ce not in ("fused-linear", "no-upcast"),
         loss_chunks=d.loss_chunks if ce == d.cross_entropy and d.loss_chunks else 8,
         loss_chunk_tokens=d.loss_chunk_tokens if ce == d.cross_entropy else 0,
         op_selective=op,

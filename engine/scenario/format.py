@@ -180,7 +180,9 @@ class Scenario(PostTrainingKeys, ServingKeys):
                              "(llm-foundry's default); te: Transformer Engine's parallel cross-entropy, one kernel "
                              "that writes the fp32 gradient in forward (Megatron cross_entropy_fusion_impl te); "
                              "fused-linear: lm_head fused with the loss, logits never materialised, as "
-                             "Liger/Unsloth/Cut-Cross-Entropy", Choice(CROSS_ENTROPIES))
+                             "Liger/Unsloth/Cut-Cross-Entropy; no-upcast: the whole batch's cross-entropy in the "
+                             "compute dtype without an fp32 upcast (Qwen-1's remote code, older models)",
+                             Choice(CROSS_ENTROPIES))
     compile: bool = key(False, "torch.compile the model (fused elementwise ops save fewer intermediates)", Flag())
     liger_kernels: bool = key(False, "Liger-Kernel's RMSNorm, SwiGLU and RoPE patched into the model (transformers "
                               "use_liger_kernel, NeMo AutoModel's default, LLaMA-Factory enable_liger_kernel, axolotl "

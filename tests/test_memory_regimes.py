@@ -1,0 +1,98 @@
+"""Issue 24: the memory regimes still off (mechanisms 1-6, 9, 10), each against the framework's own source."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import estimate, resolve_model, scenario_from_dict
+from engine.memory.loss import loss_memory
+from engine.scenario.behaviour import behaviour
+
+GIB = 2**30
+
+
+def _s(**kw):
+    return scenario_from_dict({"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "precision": "mixed-bf16",
+                               "micro_batch": 1, "seq_len": 8192, **kw})
+
+
+def _comp(est, key, moment=0):
+    return sum(c.moments[moment] for c in est.components if c.key == key)
+
+
+def _loss(s):
+    spec = resolve_model(s)
+    tokens = s.micro_batch * s.seq_len
+    return spec, tokens, loss_memory(behaviour(s), tokens, spec.vocab, spec.hidden, 2, 1, True, 2, False)
+
+
+# --- 1: what the loss keeps for its backward follows the loss, not a fixed fp32 log-softmax
+
+
+@pytest.mark.parametrize("ce, saved_per", [
+    # transformers loss_utils.py ForCausalLMLoss: logits.float(), F.cross_entropy saves log_softmax's fp32 output
+    ("standard", lambda t, v, h: 4 * t * v),
+    # flash_attn/losses/cross_entropy.py: keeps the logits (bf16) and one fp32 log-sum-exp per token
+    ("fused", lambda t, v, h: 2 * t * v + 4 * t),
+    # transformer_engine/pytorch/cross_entropy.py: the fp32 gradient written in forward is what it saves
+    ("te", lambda t, v, h: 4 * t * v),
+    # Liger fused_linear_cross_entropy.py: grad_input (b·s·h, bf16) and grad_weight (V·h, the weight's dtype)
+    ("fused-linear", lambda t, v, h: 2 * t * h + 2 * v * h),
+])
+def test_loss_saved_tensors_follow_the_implementation(ce, saved_per):
+    spec, tokens, loss = _loss(_s(cross_entropy=ce))
+    assert loss.saved == pytest.approx(saved_per(tokens, spec.vocab, spec.hidden))
+
+
+def test_fsdp2_root_regather_holds_only_what_a_fused_linear_loss_saved():
+    # FSDP2's root pre-backward gathers the root (embeddings, norm, lm_head) again, flat all-gather output and
+    # copied-out parameters (2 x root x bf16, traced: engine/memory/parallelism/fsdp.py), while the loss still
+    # holds its saved tensors. Liger's fused-linear loss (fused_linear_cross_entropy.py) holds grad_input (b·s·h)
+    # and grad_weight (V·h) there, no b·s·V tensor: FSDP2's term and the loss's together are exactly these.
+    fused = estimate(_s(fsdp=True, gpus_per_node=8, cross_entropy="fused-linear"))
+    spec = resolve_model(_s())
+    root = spec.embedding_params + spec.head_params + spec.hidden
+    saved = 2 * 8192 * spec.hidden + 2 * spec.vocab * spec.hidden
+    at_regather = _comp(fused, "zero3_gather", 1) + _comp(fused, "logits", 1)
+    assert at_regather == pytest.approx(2 * 2 * root + saved)
+    # the standard loss keeps its fp32 log-softmax there instead (4 bytes per logit)
+    standard = estimate(_s(fsdp=True, gpus_per_node=8))
+    assert standard.phases["backward"] - fused.phases["backward"] > 4 * 8192 * spec.vocab
+
+
+# --- 5: cross-entropy in the compute dtype without an upcast
+
+
+def test_no_upcast_loss_is_three_compute_dtype_bsv_tensors():
+    # Qwen-1 modeling_qwen.py QWenLMHeadModel.forward (huggingface.co/Qwen/Qwen-7B): shift_logits =
+    # lm_logits[..., :-1, :].contiguous() then CrossEntropyLoss on bf16: logits, the shifted copy and the bf16
+    # log-softmax output in forward; backward: the saved output, the nll gradient and log_softmax's gradient.
+    spec, tokens, loss = _loss(_s(cross_entropy="no-upcast"))
+    tv = tokens * spec.vocab
+    assert loss.forward == pytest.approx(3 * 2 * tv)
+    assert loss.backward == pytest.approx(3 * 2 * tv)
+    assert loss.saved == pytest.approx(2 * tv)
+    # against the standard loss (bf16 logits + fp32 upcast + fp32 log-softmax = 10 bytes per logit)
+    _, _, standard = _loss(_s())
+    assert standard.forward - loss.forward == pytest.approx(4 * tv)
+
+
+# --- 4: load-inclusive figures in `estimate --json`
+
+
+def test_estimate_json_reports_what_the_framework_figure_includes():
+    # litgpt/finetune/lora.py prints torch.cuda.max_memory_allocated() at the end without resetting the
+    # statistics, and its FSDP runs load the full 16-bit checkpoint next to the shards (fabric.load_raw): the
+    # figure it reports is the larger of the step's peak and the load's peak.
+    from engine.cli import estimate_to_json
+
+    litgpt = estimate(_s(framework="litgpt", method="lora", fsdp=True, gpus_per_node=2, seq_len=512,
+                         precision="bf16"))
+    out = estimate_to_json(litgpt)
+    assert litgpt.load_gpu_bytes > litgpt.peak_allocated_bytes  # this run's load is its peak
+    assert out["reported_allocated_bytes"] == round(max(litgpt.peak_allocated_bytes, litgpt.load_gpu_bytes))
+    assert out["reported_reserved_bytes"] == out["peak_reserved_bytes"] >= out["reported_allocated_bytes"]
+    # torchtune's get_memory_stats resets the peak statistics when it is first logged, after model init
+    # (torchtune/training/memory.py at 0331778, reset_stats=True), so its figure is the step's
+    tune = estimate_to_json(estimate(_s(framework="torchtune", fsdp=True, gpus_per_node=2)))
+    assert tune["reported_allocated_bytes"] == tune["peak_allocated_bytes"]
