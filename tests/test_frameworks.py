@@ -216,8 +216,9 @@ def test_bitsandbytes_qlora_keeps_each_quantised_layer_input():
     # 1..31 (layer 0's input comes from the frozen embedding and needs none).
     t = 2048
     bnb = _comp(estimate(_s(method="qlora")), "activations")
+    # the same fp32 adapters on both sides (torchtune's own are in the model dtype: lora_adapter_dtype auto)
     torchao = _comp(estimate(_s(method="qlora", framework="torchtune", cross_entropy="standard",
-                                checkpointing="none")), "activations")
+                                checkpointing="none", lora_adapter_dtype="fp32")), "activations")
     assert bnb - torchao == pytest.approx(32 * 2 * t * (H + F) + 31 * 2 * t * H, rel=0.01)
 
 

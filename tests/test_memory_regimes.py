@@ -96,3 +96,44 @@ def test_estimate_json_reports_what_the_framework_figure_includes():
     # (torchtune/training/memory.py at 0331778, reset_stats=True), so its figure is the step's
     tune = estimate_to_json(estimate(_s(framework="torchtune", fsdp=True, gpus_per_node=2)))
     assert tune["reported_allocated_bytes"] == tune["peak_allocated_bytes"]
+
+
+# --- 10: the pp x vpp chunk check counts the embedding and the loss where Megatron does
+
+
+def test_pipeline_chunks_count_the_embedding_and_loss_layers():
+    # Megatron-Bridge's Llama 3.1 405B pretraining recipe: PP 16 x VPP 8 with account_for_embedding_in_pipeline_split
+    # and account_for_loss_in_pipeline_split (126 layers + 2 = 128 = 16 x 8 chunks of one layer; get_num_layers_to_build
+    # builds no decoder layer in the first chunk of the first rank, nor the last chunk of the last rank).
+    kw = dict(model="llama-3.1-405b", gpus_per_node=8, nodes=64, tp=8, pp=16, vpp=8, pp_schedule="interleaved-1f1b",
+              grad_accum=64, framework="megatron", precision="bf16", seq_len=8192, checkpointing="selective")
+    est = estimate(_s(**kw, pipeline_split_accounts_for=["embedding", "loss"]))
+    assert [st.layers for st in est.stages][:2] == [7, 8] and est.stages[-1].layers == 7
+    with pytest.raises(Exception, match="128 model chunks"):  # without the two counted layers: 128 > 126
+        estimate(_s(**kw))
+
+
+# --- 2: Megatron / NeMo defaults
+
+
+def test_megatron_reduces_its_gradient_buffer_in_place_in_the_recipes_dtype():
+    # megatron/core/distributed/param_and_grad_buffer.py: buckets are views of the contiguous grad buffer, reduced in
+    # place, so no flat copy exists whatever its dtype; Megatron-Bridge's perf recipes set grad_reduce_in_fp32=False
+    # (perf_recipes/_common.py _benchmark_common): the buffer is bf16, 2 bytes per parameter.
+    est = estimate(_s(framework="megatron", gpus_per_node=8, main_grads_fp32=False, seq_len=2048))
+    assert not any(c.key == "ddp_buckets" for c in est.components)
+    grads = next(c for c in est.components if c.key == "gradients")
+    assert dict(grads.inputs)["bytes_per_param"] == 2
+    fp32 = estimate(_s(framework="megatron", gpus_per_node=8, seq_len=2048))  # Megatron-LM's bf16 default: fp32
+    assert dict(next(c for c in fp32.components if c.key == "gradients").inputs)["bytes_per_param"] == 4
+
+
+def test_lora_adapters_in_the_frameworks_dtype():
+    # Megatron-Bridge peft/lora.py and torchtune's LoRALinear build the adapters in the model's dtype (bf16); peft
+    # upcasts them to fp32 (transformers' Trainer path).
+    def adapter_bytes(framework):
+        est = estimate(_s(framework=framework, method="lora", seq_len=2048))
+        return dict(next(c for c in est.components if c.key == "lora_weights").inputs)["bytes_per_param"]
+
+    assert adapter_bytes("megatron") == adapter_bytes("torchtune") == 2
+    assert adapter_bytes("huggingface") == 4

@@ -81,6 +81,14 @@ class FrameworkDefaults:
     # transformers' TrainingArguments.use_liger_kernel patches the model with Liger-Kernel's layers when the
     # Trainer builds it (transformers/trainer.py)
     offers_liger_kernel: bool = False
+    # Megatron's DDP reduces (all-reduce or reduce-scatter) its contiguous gradient buffer in place, whatever its
+    # dtype (megatron/core/distributed/param_and_grad_buffer.py: each bucket is a view of the grad buffer; the
+    # main_grad of every parameter is a view too): no second, flat copy of the gradients as PyTorch's DDP keeps
+    grads_reduced_in_buffer: bool = False
+    # lora_adapter_dtype "auto": the framework builds its LoRA adapters in the model's dtype rather than peft's fp32
+    lora_adapters_in_model_dtype: bool = False
+    # the cross-entropy works in place on one fp32 copy of the logits (Megatron's _VocabParallelCrossEntropy)
+    loss_in_place: bool = False
 
 
 _HF = FrameworkDefaults(
@@ -116,8 +124,10 @@ TABLE: dict[str, FrameworkDefaults] = {
           "training.register_optim_in_bwd_hooks steps each parameter as its gradient is ready"),
          ("QLoRA", "torchao NF4Tensor (torchtune/modules/low_precision): linear_nf4 keeps only the 4-bit weight"),
          ("memory statistics", "torchtune/training/memory.py get_memory_stats: peak_memory_reserved = "
-          "torch.cuda.max_memory_reserved()")),
-        loss_outside_model=True,
+          "torch.cuda.max_memory_reserved()"),
+         ("LoRA", "recipes/lora_finetune_*.py _setup_model builds the model under training.set_default_dtype(self._dtype):"
+          " torchtune/modules/peft/lora.py LoRALinear's lora_a / lora_b are nn.Linear in the model's dtype")),
+        loss_outside_model=True, lora_adapters_in_model_dtype=True,
     ),
     "torchtitan": FrameworkDefaults(
         "torchtitan", "torchtitan", "standard", True, 1, 0, "op", True, "sharded", False, False, False, "torchao",
@@ -132,7 +142,16 @@ TABLE: dict[str, FrameworkDefaults] = {
     "megatron": FrameworkDefaults(
         "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,
         "bitsandbytes",
-        (("loss", "megatron/core/tensor_parallel/cross_entropy.py: vocab-parallel logits upcast to fp32"),
+        (("loss", "megatron/core/tensor_parallel/cross_entropy.py (Megatron-LM d98e8a6) _VocabParallelCrossEntropy: "
+          "one fp32 copy of the vocab-parallel logits (calculate_logits_max .float()), then max-subtraction, exp "
+          "and the division by the sum in place; it saves that fp32 softmax and backward writes the gradient into "
+          "it (grad_input = softmax, in place); the bf16 logits are freed after the forward"),
+         ("gradient buffer", "megatron/core/distributed/param_and_grad_buffer.py: buckets are views of the "
+          "contiguous grad buffer, reduced in place; main_grad dtype fp32 with grad_reduce_in_fp32 (Megatron-LM "
+          "arguments.py sets it for bf16 unless --grad-reduce-in-bf16; Megatron-Bridge's perf recipes set "
+          "grad_reduce_in_fp32=False: main_grads_fp32 false)"),
+         ("LoRA", "Megatron-Bridge src/megatron/bridge/peft/lora.py LoRA adapters are linear layers built in the "
+          "model's params_dtype (bf16), not upcast to fp32"),
          ("checkpointing", "--recompute-granularity selective recomputes the attention core only"),
          ("gradients", "megatron/core/distributed/distributed_data_parallel_config.py grad_reduce_in_fp32 / "
           "--accumulate-allreduce-grads-in-fp32: gradients accumulate in an fp32 main_grad buffer"),
@@ -141,6 +160,7 @@ TABLE: dict[str, FrameworkDefaults] = {
         loss_parallel_by_default=True, loss_always_parallel=True, vocab_parallel_embedding=True,
         sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True, cp_ring_attention=False,
         ep_all_to_all_dispatch=False, te_layers=True, selective_by_modules=True, takes_megatron_arguments=True,
+        grads_reduced_in_buffer=True, lora_adapters_in_model_dtype=True, loss_in_place=True,
     ),
     "unsloth": FrameworkDefaults(
         "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True,
@@ -171,8 +191,11 @@ TABLE: dict[str, FrameworkDefaults] = {
           "dequantize_4bit returns fp16 that MatMul4Bit casts to bf16"),
          ("memory statistics", "litgpt/finetune/*.py print torch.cuda.max_memory_allocated() at the end without "
           "resetting the statistics, so the figure includes loading"),
-         ("loading", "fabric.load_raw loads the full 16-bit checkpoint next to the FSDP shards")),
+         ("loading", "fabric.load_raw loads the full 16-bit checkpoint next to the FSDP shards"),
+         ("LoRA", "litgpt/finetune/lora.py builds GPT under fabric.init_module(), which for bf16-true creates every "
+          "parameter, the LoRA adapters included, in bf16")),
         outputs_fp32=True, logits_kept=True, unties_embeddings=True, quantizes_head=True,
+        lora_adapters_in_model_dtype=True,
     ),
     "pytorch": FrameworkDefaults(
         "pytorch", "plain PyTorch", "standard", True, 1, 0, "attention", False, "direct", False, False, False,

@@ -10,7 +10,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..models.vision import tower_activation_bytes, tower_block_bytes
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
-from ..scenario.behaviour import Behaviour, behaviour
+from ..scenario.behaviour import Behaviour, adapter_dtype_bytes, behaviour
 from ..scenario.memo import ScenarioMemo
 from .activations import ActContext, head_bytes, layer_backward_peak, layer_bytes, layer_mlp_bytes
 from .breakdown import Component, Moments
@@ -79,7 +79,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         attention="eager" if (spec.attn_softcap or spec.sinks) and s.attention == "sdpa" else s.attention,
         selective=s.checkpointing == "selective" and not fw.op_selective and (
             not fw.selective_by_modules or "core_attn" in s.recompute_modules),
-        adapter_bytes=4 if s.lora_adapter_dtype == "fp32" else dt.compute,
+        adapter_bytes=adapter_dtype_bytes(s, dt.compute),
         lora_rank=s.lora_rank,
         gather_weights=s.effective_zero == 3,
         compiled=s.compile or fw.kernels_save_as_compiled,

@@ -82,6 +82,14 @@ def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute
                               "compiled: logits kept (compute bytes); backward: + fp32 gradient and its cast", 1,
                               saved=compute * tv + 4 * tokens)
         upcast = 4 * tv if compute != 4 else 0.0
+        if b.loss_in_place:
+            # Megatron's _VocabParallelCrossEntropy (megatron/core/tensor_parallel/cross_entropy.py at d98e8a6): the
+            # logits (compute dtype) and one fp32 copy, on which max-subtraction, exp and the division by the sum
+            # run in place; it saves that fp32 softmax and frees the logits. Backward writes the gradient into the
+            # saved softmax in place and casts it for the output layer.
+            return LossMemory(compute * tv + upcast, (4 + compute) * tv,
+                              "b·s·V/tp x (compute bytes + one fp32 copy, softmax in place); backward: the fp32 "
+                              "gradient written over it + its cast for the output layer", 1, saved=max(4, compute) * tv)
         # PyTorch's loss_parallel log-softmax (vocabulary split over tp) is decomposed (max, shift, exp, sum): the
         # shifted logits and their exponential are both fp32 b·s·V/tp tensors alive next to the upcast (traced).
         decomposed = 4 * tv if tp > 1 else 0.0

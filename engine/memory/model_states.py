@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
-from ..scenario.behaviour import Behaviour
+from ..scenario.behaviour import Behaviour, adapter_dtype_bytes
 from .breakdown import NO_BYTES, Component, Moments
 from .states import Dtypes, StageParams, optimizer_state_bytes_per_param, quantized_bytes_per_param
 
@@ -38,7 +38,7 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
     grad_bytes = 4 if fw.main_grads_fp32 else dt.grad
     dp_shards = s.dp * s.cp
     expert_shards = max(dp_shards / s.ep, 1)
-    adapter_bytes = (4 if s.lora_adapter_dtype == "fp32" else dt.compute) if s.method in ("lora", "qlora") else 0
+    adapter_bytes = adapter_dtype_bytes(s, dt.compute) if s.method in ("lora", "qlora") else 0
 
     comps: list[Component] = []
     comps += _dense_weight_components(s, dt, p, zero, dp_shards, expert_shards)
@@ -50,7 +50,7 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
     opt_trainable = _shard(p.trainable_dense, p.trainable_expert, opt_zero >= 1, dp_shards, expert_shards)
     opt_lora = p.lora / dp_shards if opt_zero >= 1 else p.lora
     comps += _optimizer_components(s, dt, p, opt_zero, dp_shards, opt_trainable, opt_lora, adapter_bytes)
-    if zero == 0 and s.dp > 1 and not fw.main_grads_fp32:  # Megatron reduces its main_grad buffer in place
+    if zero == 0 and s.dp > 1 and not (fw.main_grads_fp32 or fw.grads_reduced_in_buffer):
         comps.append(
             _c(
                 "ddp_buckets",

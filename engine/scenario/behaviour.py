@@ -36,6 +36,8 @@ class Behaviour:
     selective_by_modules: bool = False  # "selective" rebuilds the scenario's recompute_modules (Megatron)
     kernels_save_as_compiled: bool = False  # hand-written kernels save what a compiled layer saves (Unsloth)
     fused_lora_kernels: bool = False  # fused LoRA autograd functions replace peft's layers (Unsloth)
+    grads_reduced_in_buffer: bool = False  # DDP reduces the gradient buffer in place (Megatron), no flat copy
+    loss_in_place: bool = False  # the loss works in place on one fp32 copy of the logits (Megatron)
 
 
 def cross_entropy_path(s: Scenario) -> str:
@@ -98,4 +100,14 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         selective_by_modules=d.selective_by_modules,
         kernels_save_as_compiled=d.kernels_save_as_compiled,
         fused_lora_kernels=d.fused_lora_kernels,
+        grads_reduced_in_buffer=d.grads_reduced_in_buffer,
+        loss_in_place=d.loss_in_place and ce == "standard",
     )
+
+
+def adapter_dtype_bytes(s: Scenario, compute: int) -> int:
+    """Bytes per LoRA adapter parameter: fp32 (peft's default upcast of the adapters), the compute dtype, or with
+    "auto" the framework's own (the model's dtype where it builds its adapters so: engine/frameworks/defaults.py)."""
+    if s.lora_adapter_dtype == "auto":
+        return compute if defaults_for(s.framework).lora_adapters_in_model_dtype else 4
+    return 4 if s.lora_adapter_dtype == "fp32" else compute

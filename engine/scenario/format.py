@@ -75,7 +75,7 @@ FREEZE_SIDES = ("bottom", "top")
 OFFLOADS = ("none", "optimizer", "optimizer+params")
 PP_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b")
 ESTIMATORS = ("detailed", "seed-per-op", "seed-k-factor", "seed-alpha")
-ADAPTER_DTYPES = ("fp32", "compute")
+ADAPTER_DTYPES = ("auto", "fp32", "compute")
 VISION_TOWER_MODES = ("frozen", "trained")
 MODULES_TO_SAVE = ("embed_tokens", "lm_head")
 CURRENCIES = ("", "USD", "EUR", "CNY", "GBP", "JPY", "INR", "KRW", "CAD", "AUD", "CHF", "SGD")  # ISO 4217 codes
@@ -135,7 +135,8 @@ class Scenario(PostTrainingKeys, ServingKeys):
     lora_alpha: float = key(32, "LoRA scaling numerator (no effect on memory; kept so peft settings round-trip)",
                             Number(0, 1_000_000, QT_TRANSLATE_NOOP("engine", "must be a positive number, not {p!r}."),
                                    maximum=1_000_000), affects=LABEL, applies_to=LORA)
-    lora_adapter_dtype: str = key("fp32", "fp32: peft's default upcast; compute: adapters in the compute dtype",
+    lora_adapter_dtype: str = key("auto", "auto: the framework's (fp32 as peft upcasts them; the model's dtype in "
+                                  "Megatron, torchtune and litgpt); fp32; compute: the compute dtype",
                                   Choice(ADAPTER_DTYPES), applies_to=LORA)
     frozen_layers: int = key(0, "decoder layers frozen (method freeze)", WholeNumber(0, 100_000),
                              applies_to="method freeze")
