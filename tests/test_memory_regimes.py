@@ -137,3 +137,55 @@ def test_lora_adapters_in_the_frameworks_dtype():
 
     assert adapter_bytes("megatron") == adapter_bytes("torchtune") == 2
     assert adapter_bytes("huggingface") == 4
+
+
+def _h100_recipe(**kw):
+    base = dict(model="llama-3-8b", gpu="h100-sxm-80gb", gpus_per_node=8, framework="megatron",
+                precision="mixed-bf16", micro_batch=1, distributed_optimizer=True, sequence_parallel=True,
+                pp_schedule="interleaved-1f1b", main_grads_fp32=False, expandable_segments=True)
+    return scenario_from_dict({**base, **kw})
+
+
+# Megatron-Bridge 067f987d recipes that ran on 80 GB H100s (pretraining, bf16, grad_reduce_in_fp32=False):
+H100_RECIPES = {
+    # perf_recipes/llama/h100/llama31.py llama31_405b_pretrain_1024gpu_h100_bf16_config: 1024 GPUs, GBS 1536
+    "llama31-405b": dict(model="llama-3.1-405b", nodes=128, tp=8, pp=8, vpp=8, cp=2, seq_len=8192, grad_accum=192,
+                         cross_entropy="te", pipeline_split_accounts_for=["embedding", "loss"]),
+    # perf_recipes/qwen/h100/qwen3_moe.py qwen3_235b_a22b_pretrain_256gpu_h100_bf16_config: 256 GPUs, GBS 8192,
+    # expert_tensor_parallel_size 1 (recipes/qwen/h100/qwen3_moe.py)
+    "qwen3-235b": dict(model="qwen3-235b-a22b", nodes=32, tp=2, pp=8, vpp=4, ep=32, etp=1, seq_len=4096,
+                       grad_accum=512, cross_entropy="te", pipeline_split_accounts_for=["embedding", "loss"]),
+    # perf_recipes/deepseek/h100/deepseek_v3.py deepseek_v3_pretrain_1024gpu_h100_bf16_config: 1024 GPUs, GBS 16384,
+    # recompute mla_up_proj and mlp; its layout "Et|(tt|)*30mL" puts 2 layers in a chunk, as the plain split does
+    "deepseek-v3": dict(model="deepseek-v3", nodes=128, tp=2, pp=8, vpp=4, ep=64, etp=1, seq_len=4096,
+                        grad_accum=256, cross_entropy="te", checkpointing="selective",
+                        recompute_modules=["mla_up_proj", "mlp"]),
+    # recipes/gpt/h100/gpt3_175b.py gpt3_175b_pretrain_32gpu_h100_bf16_config: 64 nodes, GBS 2048, micro-batch 2;
+    # GPTModelProvider(96 layers, hidden 12288, ffn 49152, 96 heads, no dropout, learned positions), vocab 32000
+    "gpt3-175b": dict(model={"name": "GPT-3 175B", "hf_config": {
+        "model_type": "gpt2", "n_layer": 96, "n_embd": 12288, "n_head": 96, "n_positions": 2048, "vocab_size": 32000,
+        "n_inner": 49152, "tie_word_embeddings": False, "resid_pdrop": 0.0, "embd_pdrop": 0.0, "attn_pdrop": 0.0}},
+        nodes=64, tp=4, pp=8, vpp=6, seq_len=2048, micro_batch=2, grad_accum=64),
+}
+
+
+@pytest.mark.parametrize("name", sorted(H100_RECIPES))
+def test_megatron_bridge_recipes_that_ran_on_80gb_cards_fit(name):
+    est = estimate(_h100_recipe(**H100_RECIPES[name]))
+    assert est.verdict == "fits", (name, est.total_bytes / GIB)
+
+
+def test_expert_tensor_parallel_folding():
+    # Megatron's MoE parallel folding (megatron/core/parallel_state.py: ep x etp x expert-dp = tp x cp x dp): with
+    # etp 1, EP 32 spans the 2 tensor-parallel x 16 data-parallel ranks; each rank holds 128 / 32 whole experts, the
+    # same expert bytes as EP 16 with experts split over TP 2, but its dispatcher sends only its sequence-parallel
+    # tokens (t/tp x top_k) to whole experts (moe/token_dispatcher.py) instead of all-gathering them over TP.
+    kw = H100_RECIPES["qwen3-235b"]
+    folded = estimate(_h100_recipe(**kw))
+    split = estimate(_h100_recipe(**{**kw, "ep": 16, "etp": 0}))
+    assert _comp(folded, "weights") == pytest.approx(_comp(split, "weights"))
+    spec = resolve_model(_h100_recipe(**kw))
+    permuted_saved = 4096 / 2 * spec.top_k * spec.hidden * 2  # the tokens the grouped fc1 keeps, halved by folding
+    layers, in_flight = folded.busiest.layers, folded.busiest.microbatches_in_flight
+    assert _comp(split, "activations") - _comp(folded, "activations") == pytest.approx(
+        layers * in_flight * permuted_saved, rel=0.01)

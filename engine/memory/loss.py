@@ -67,35 +67,10 @@ def loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute:
 
 def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute: int, tp: int,
                  head_trains: bool, weight_bytes: int, compiled: bool) -> LossMemory:
-    """The loss implementation's own forward and backward spikes.
-
-    standard (transformers ForCausalLMLoss, torchtitan, plain PyTorch): the logits in the compute dtype, their
-    fp32 upcast and the fp32 log-softmax output (saved for backward) are alive together; backward holds the saved
-    log-softmax output, the nll gradient and the log-softmax gradient (3 fp32 b·s·V tensors).
-    """
+    """The loss implementation's own forward and backward spikes, with what it saves for backward."""
     tv = tokens * vocab / tp
     if b.cross_entropy == "standard":
-        if compiled:
-            # Inductor fuses upcast, log-softmax and nll into one kernel that keeps the logits and one log-sum-exp per
-            # token; backward computes the gradient in fp32 (the upcast's dtype) and casts it back for the lm_head.
-            return LossMemory(compute * tv, (2 * compute + 4) * tv,
-                              "compiled: logits kept (compute bytes); backward: + fp32 gradient and its cast", 1,
-                              saved=compute * tv + 4 * tokens)
-        upcast = 4 * tv if compute != 4 else 0.0
-        if b.loss_in_place:
-            # Megatron's _VocabParallelCrossEntropy (megatron/core/tensor_parallel/cross_entropy.py at d98e8a6): the
-            # logits (compute dtype) and one fp32 copy, on which max-subtraction, exp and the division by the sum
-            # run in place; it saves that fp32 softmax and frees the logits. Backward writes the gradient into the
-            # saved softmax in place and casts it for the output layer.
-            return LossMemory(compute * tv + upcast, (4 + compute) * tv,
-                              "b·s·V/tp x (compute bytes + one fp32 copy, softmax in place); backward: the fp32 "
-                              "gradient written over it + its cast for the output layer", 1, saved=max(4, compute) * tv)
-        # PyTorch's loss_parallel log-softmax (vocabulary split over tp) is decomposed (max, shift, exp, sum): the
-        # shifted logits and their exponential are both fp32 b·s·V/tp tensors alive next to the upcast (traced).
-        decomposed = 4 * tv if tp > 1 else 0.0
-        return LossMemory(compute * tv + upcast + 4 * tv + decomposed, 12 * tv,
-                          "b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors", 1,
-                          saved=4 * tv)
+        return _standard_loss(b, tokens, tv, compute, tp, compiled)
     if b.cross_entropy == "no-upcast":
         # Cross-entropy in the logits' own dtype, without an upcast: Qwen-1's remote code (huggingface.co/Qwen/Qwen-7B
         # modeling_qwen.py QWenLMHeadModel.forward) and transformers' models before the fp32 upcast (GPT2LMHeadModel
@@ -166,3 +141,30 @@ def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute
     return LossMemory(logits_chunk + grad_input + grad_weight + loss_1d, grad_input + grad_weight,
                       "one chunk of logits (~b·s·h) + grad_input b·s·h + grad_weight V·h when the head trains",
                       math.ceil(bt / chunk_tokens), saved=grad_input + grad_weight)
+
+
+def _standard_loss(b: Behaviour, tokens: float, tv: float, compute: int, tp: int, compiled: bool) -> LossMemory:
+    """standard (transformers ForCausalLMLoss, torchtitan, plain PyTorch): the logits in the compute dtype, their
+    fp32 upcast and the fp32 log-softmax output (saved for backward) are alive together; backward holds the saved
+    log-softmax output, the nll gradient and the log-softmax gradient (3 fp32 b·s·V tensors)."""
+    if compiled:
+        # Inductor fuses upcast, log-softmax and nll into one kernel that keeps the logits and one log-sum-exp per
+        # token; backward computes the gradient in fp32 (the upcast's dtype) and casts it back for the lm_head.
+        return LossMemory(compute * tv, (2 * compute + 4) * tv,
+                          "compiled: logits kept (compute bytes); backward: + fp32 gradient and its cast", 1,
+                          saved=compute * tv + 4 * tokens)
+    upcast = 4 * tv if compute != 4 else 0.0
+    if b.loss_in_place:
+        # Megatron's _VocabParallelCrossEntropy (megatron/core/tensor_parallel/cross_entropy.py at d98e8a6): the
+        # logits (compute dtype) and one fp32 copy, on which max-subtraction, exp and the division by the sum
+        # run in place; it saves that fp32 softmax and frees the logits. Backward writes the gradient into the
+        # saved softmax in place and casts it for the output layer.
+        return LossMemory(compute * tv + upcast, (4 + compute) * tv,
+                          "b·s·V/tp x (compute bytes + one fp32 copy, softmax in place); backward: the fp32 "
+                          "gradient written over it + its cast for the output layer", 1, saved=max(4, compute) * tv)
+    # PyTorch's loss_parallel log-softmax (vocabulary split over tp) is decomposed (max, shift, exp, sum): the
+    # shifted logits and their exponential are both fp32 b·s·V/tp tensors alive next to the upcast (traced).
+    decomposed = 4 * tv if tp > 1 else 0.0
+    return LossMemory(compute * tv + upcast + 4 * tv + decomposed, 12 * tv,
+                      "b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors", 1,
+                      saved=4 * tv)

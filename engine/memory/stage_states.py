@@ -76,7 +76,7 @@ def _autocast_cache(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[Laye
     # checkpointing those copies are the ones saved for backward (counted in the activations).
     cache = 2 * sum(
         g.count * (spec.linear_params(g.moe, g.linear_attn) / s.tp
-                   + (spec.expert_params_per_layer() / (s.ep * s.tp) if g.moe else 0))
+                   + (spec.expert_params_per_layer() / (s.ep * s.expert_tp) if g.moe else 0))
         for g in groups
         if not g.frozen
     )

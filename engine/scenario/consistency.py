@@ -98,12 +98,14 @@ def _check_expert_and_context_parallel(s: Any, spec: ModelSpec) -> None:
                 n_experts=spec.n_experts,
                 ep=s.ep,
             )
-        if (s.dp * s.cp) % s.ep:
+        # Megatron's MoE parallel folding (megatron/core/parallel_state.py): ep x etp x expert-dp ranks are the
+        # tp x cp x dp ranks of a stage; with etp = tp (every framework's layout) that is ep dividing dp x cp
+        if (s.tp * s.dp * s.cp) % (s.ep * s.expert_tp):
             raise ConsistencyError(
                 "ep",
                 QT_TRANSLATE_NOOP("engine", "Expert-parallel size {ep} must divide the {p} data-parallel copies "
                                             "(GPUs ÷ tensor-parallel ÷ pipeline-parallel size)."),
-                p=s.dp * s.cp,
+                p=s.tp * s.dp * s.cp // s.expert_tp,
                 ep=s.ep,
             )
     if s.cp > 1 and s.seq_len % s.cp:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ScenarioError
-from ..frameworks.defaults import CROSS_ENTROPIES, FRAMEWORKS
+from ..frameworks.defaults import CROSS_ENTROPIES, FRAMEWORKS, defaults_for
 from ..frameworks.megatron_layer import RECOMPUTE_MODULES
 from ..frameworks.model import as_built
 from ..input_bounds import ANY_COUNT_MAX, NAME_MAX_CHARS, NOTES_MAX_CHARS, check_scenario_numbers
@@ -158,6 +158,9 @@ class Scenario(PostTrainingKeys, ServingKeys):
     vpp: int = key(1, "virtual pipeline stages (model chunks) per rank; more than 1 needs pp_schedule "
                    "interleaved-1f1b", WholeNumber(1, 1024), applies_to="pp > 1")
     ep: int = key(1, "expert parallel degree (MoE)", WholeNumber(1, 4096), applies_to="mixture-of-experts models")
+    etp: int = key(0, "Megatron --expert-tensor-parallel-size: tensor-parallel ranks splitting each expert (0: tp, "
+                   "Megatron-LM's default; 1: whole experts, expert parallelism folded over the tensor-parallel "
+                   "ranks, as Megatron-Bridge's MoE recipes set it)", WholeNumber(0, 4096), applies_to=MEGATRON)
     cp: int = key(1, "context parallel degree", WholeNumber(1, 4096))
     sequence_parallel: bool = key(False, "shard norms/residual activations over tp", Flag(), applies_to="tp > 1")
     loss_parallel: bool | str = key("auto", "vocabulary-parallel loss (on in torchtitan and Megatron)",
@@ -277,6 +280,12 @@ class Scenario(PostTrainingKeys, ServingKeys):
     @property
     def dp(self) -> int:
         return self.world_size // (self.tp * self.pp * self.cp)
+
+    @property
+    def expert_tp(self) -> int:
+        """Ranks splitting each expert: Megatron's expert_tensor_parallel_size where set (MoE parallel folding,
+        megatron/core/parallel_state.py: ep x etp x expert-dp = tp x cp x dp), else the tensor-parallel size."""
+        return self.etp if self.etp and defaults_for(self.framework).takes_megatron_arguments else self.tp
 
     @property
     def effective_zero(self) -> int:
