@@ -189,3 +189,37 @@ def test_expert_tensor_parallel_folding():
     layers, in_flight = folded.busiest.layers, folded.busiest.microbatches_in_flight
     assert _comp(split, "activations") - _comp(folded, "activations") == pytest.approx(
         layers * in_flight * permuted_saved, rel=0.01)
+
+
+# --- 9: a config.json that omits a key takes its model class's default
+
+
+def test_omitted_keys_take_the_model_classes_defaults():
+    # SmolLM3Config declares tie_word_embeddings=True (transformers 5.25, presets/hf_config_defaults.json written by
+    # validation/hf_config_defaults.py): without the key the released SmolLM3-3B still counts 3,075,098,624
+    # parameters (Hugging Face safetensors total, presets/models/smollm3-3b.json), not 8.5% more.
+    import json
+
+    from engine.models.architecture import model_from_hf_config
+    from engine.models.config_defaults import class_defaults
+    from engine.models.presets import PRESETS_DIR
+
+    preset = json.loads((PRESETS_DIR / "models" / "smollm3-3b.json").read_text(encoding="utf-8"))
+    cfg = {k: v for k, v in preset["hf_config"].items() if k != "tie_word_embeddings"}
+    assert model_from_hf_config(cfg).total_params == preset["published_params"]
+    # ... while a Llama config without the key stays untied (LlamaConfig declares False)
+    assert model_from_hf_config({**cfg, "model_type": "llama"}).total_params > 1.08 * preset["published_params"]
+    # a key the file states, even as null, is never replaced (DeepSeek-V2-Lite's q_lora_rank null: no compression)
+    assert class_defaults()["deepseek_v2"]["q_lora_rank"] == 1536
+
+
+def test_every_supported_model_type_has_its_classes_defaults():
+    # every supported model_type that transformers defines has a row; "deepseek" and "kimi_k2" are remote code
+    from engine.models.architecture import SUPPORTED_MODEL_TYPES
+    from engine.models.config_defaults import class_defaults
+    from engine.models.hf_families import ALIASES
+
+    table = class_defaults()
+    missing = {t for t in SUPPORTED_MODEL_TYPES if t not in table and ALIASES.get(t, t) not in table}
+    assert missing <= {"deepseek", "kimi_k2"}, missing
+    assert all("tie_word_embeddings" in table[t] for t in table if t != "qwen2_5_vl_text")
