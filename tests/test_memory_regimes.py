@@ -223,3 +223,22 @@ def test_every_supported_model_type_has_its_classes_defaults():
     missing = {t for t in SUPPORTED_MODEL_TYPES if t not in table and ALIASES.get(t, t) not in table}
     assert missing <= {"deepseek", "kimi_k2"}, missing
     assert all("tie_word_embeddings" in table[t] for t in table if t != "qwen2_5_vl_text")
+
+
+# --- 3: DeepSpeed ZeRO-3 gathers per module
+
+
+def test_deepspeed_zero3_gathers_one_module_and_its_prefetch_bucket():
+    # deepspeed/runtime/zero/partitioned_param_coordinator.py (edaa722) fetch_sub_module: the module in use, then the
+    # next parameters while fewer than min(stage3_max_live_parameters - available, stage3_prefetch_bucket_size)
+    # elements are in flight (the last one may pass the bucket by one layer matrix); release_sub_module frees a
+    # module's parameters after use. Mixtral-8x7B (layers of 1.4B parameters): the largest module is the embedding
+    # (32,000 x 4,096), the largest layer matrix an expert's 14,336 x 4,096; bf16 parameters.
+    kw = dict(model="mixtral-8x7b", framework="deepspeed", zero_stage=3, gpus_per_node=8, precision="mixed-bf16",
+              seq_len=2048)
+    embed, matrix = 32000 * 4096, 14336 * 4096
+    est = estimate(_s(**kw))
+    assert _comp(est, "zero3_gather") == pytest.approx(2 * (embed + 50_000_000 + matrix))
+    # stage3_max_live_parameters bounds it (never below the module in use)
+    tight = estimate(_s(**kw, stage3_max_live_parameters=100_000_000))
+    assert _comp(tight, "zero3_gather") == pytest.approx(2 * embed)
