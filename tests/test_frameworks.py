@@ -308,7 +308,8 @@ FACT_COLUMNS = {
     "cp_ring_attention": {"megatron"}, "ep_all_to_all_dispatch": {"megatron"}, "te_layers": {"megatron"},
     "selective_by_modules": {"megatron"}, "kernels_save_as_compiled": {"unsloth"}, "fused_lora_kernels": {"unsloth"},
     "takes_megatron_arguments": {"megatron"}, "zero_bucket_settings": {"deepspeed"},
-    "compile_covers_loss": {"torchtitan"}, "offers_liger_kernel": {"huggingface"},
+    "offers_liger_kernel": {"huggingface"}, "grads_reduced_in_buffer": {"megatron"},
+    "lora_adapters_in_model_dtype": {"megatron", "torchtune", "litgpt"}, "loss_in_place": {"megatron"},
 }
 
 

@@ -242,3 +242,20 @@ def test_deepspeed_zero3_gathers_one_module_and_its_prefetch_bucket():
     # stage3_max_live_parameters bounds it (never below the module in use)
     tight = estimate(_s(**kw, stage3_max_live_parameters=100_000_000))
     assert _comp(tight, "zero3_gather") == pytest.approx(2 * embed)
+
+
+# --- 6: torchtitan's compiled loss depends on its release
+
+
+def test_torchtitan_compiles_the_loss_from_release_0_2_0():
+    # torchtitan/config/configs.py: compile.components defaults to ["model", "loss"] and components/loss.py
+    # BaseLoss._maybe_compile wraps the loss in torch.compile (commit 08b8b24, 2025-08-20, in 0.2.0); 0.1.0
+    # compiled each TransformerBlock only. Compiled, the loss keeps the bf16 logits (one fused kernel); eager, the
+    # logits, their fp32 upcast and the fp32 log-softmax (engine/memory/loss.py).
+    kw = dict(framework="torchtitan", compile=True, seq_len=4096)
+    spec = resolve_model(_s())
+    tv = 4096 * spec.vocab
+    current = estimate(_s(**kw))
+    older = estimate(_s(**kw, compile_loss=False))
+    assert _comp(current, "logits") == pytest.approx(2 * tv)
+    assert _comp(older, "logits") == pytest.approx((2 + 4 + 4) * tv)

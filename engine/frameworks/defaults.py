@@ -77,7 +77,6 @@ class FrameworkDefaults:
     # DeepSpeed's ZeRO bucket settings (deepspeed/runtime/zero/config.py: reduce_bucket_size, allgather_bucket_size,
     # stage3_max_live_parameters, stage3_prefetch_bucket_size) apply
     zero_bucket_settings: bool = False
-    compile_covers_loss: bool = True  # False: torchtitan's apply_compile wraps each TransformerBlock only
     # transformers' TrainingArguments.use_liger_kernel patches the model with Liger-Kernel's layers when the
     # Trainer builds it (transformers/trainer.py)
     offers_liger_kernel: bool = False
@@ -135,9 +134,12 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("checkpointing", "torchtitan/distributed/activation_checkpoint.py SelectiveAC: saves matmul, attention "
           "and collective outputs except every second matmul, recomputes the rest"),
          ("allocator", "run_train.sh: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"),
-         ("loading", "the model is built on the meta device, sharded by FSDP2, then loaded by DCP per shard")),
+         ("loading", "the model is built on the meta device, sharded by FSDP2, then loaded by DCP per shard"),
+         ("compile", "torchtitan/config/configs.py compile.components defaults to ['model', 'loss'] and "
+          "components/loss.py BaseLoss._maybe_compile compiles the loss (since 08b8b24, 2025-08-20, release "
+          "0.2.0); 0.1.0 and earlier compiled each TransformerBlock only (scenario key compile_loss false)")),
         loss_parallel_by_default=True, loss_outside_model=True, pipeline_keeps_weights=True,
-        pipeline_returns_outputs=False, compile_covers_loss=False,
+        pipeline_returns_outputs=False,
     ),
     "megatron": FrameworkDefaults(
         "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,

@@ -67,12 +67,13 @@ def liger_can_patch(s: Scenario, spec: ModelSpec) -> bool:
 
 def behaviour(s: Scenario) -> Behaviour:
     return _behaviour(s.framework, s.cross_entropy, s.checkpointing, s.expandable_segments, s.main_grads_fp32,
-                      s.zero_stage, s.fsdp, s.method)
+                      s.zero_stage, s.fsdp, s.method, s.compile_loss)
 
 
 @lru_cache(maxsize=1024)  # bounded (engine.caches.clear_caches empties it); every scenario of a search shares a few
 def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandable_segments: bool | str,
-               main_grads_fp32: bool | str, zero_stage: int, fsdp: bool, method: str) -> Behaviour:
+               main_grads_fp32: bool | str, zero_stage: int, fsdp: bool, method: str,
+               compile_loss: bool | str = "auto") -> Behaviour:
     d = defaults_for(framework)
     ce = _cross_entropy(framework, cross_entropy)
     op = checkpointing == "op-selective" or (checkpointing == "selective" and d.selective == "op")
@@ -92,7 +93,9 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         offload_checkpoints=d.offload_checkpoints and checkpointing == "full",
         deepspeed_buckets=d.zero_bucket_settings and zero_stage == 3 and not fsdp,
         quantized_saves_inputs=d.qlora_kernel == "bitsandbytes",
-        compile_loss=d.compile_covers_loss,
+        # every framework's current release compiles the loss with the model (torchtitan since 0.2.0: the sources
+        # of engine/frameworks/defaults.py); compile_loss false states an older torchtitan
+        compile_loss=compile_loss == "auto" or bool(compile_loss),
         outputs_fp32=d.outputs_fp32,
         logits_kept=d.logits_kept,
         quantizes_head=_quantizes_head(framework, method),
