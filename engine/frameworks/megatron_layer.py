@@ -73,6 +73,11 @@ def megatron_layer_terms(ctx, spec: ModelSpec, moe: bool, recompute: frozenset[s
                 out.append(("attention: query reshaped out of the fused QKV output (a copy)", c * t * q))
             out.append(("attention: softmax statistics", 4 * t * spec.heads / tp))
         _attention_output(ctx, q, lin, recompute, out)
+    if spec.residual_dropout:
+        # hidden dropout (Megatron's default hidden_dropout 0.1; the Llama-style bridges set 0): the fused
+        # bias-dropout-add after attention and after the MLP (megatron/core/fusions/fused_bias_dropout.py) keeps its
+        # dropout mask, one byte per element of the (sequence-parallel) residual stream
+        out.append(("hidden dropout masks after attention and MLP (bias-dropout-add)", 2 * tn * h))
     if moe:
         _moe_terms(ctx, spec, recompute, lin, out)
     else:

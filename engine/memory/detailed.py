@@ -104,7 +104,8 @@ def with_in_flight(comps: list[Component], old: float, new: float, grad_accum: i
     gradients exist at the forward peak only if more micro-batches than those in flight run per step."""
     out = []
     for c in comps:
-        if c.key == "gradients" and c.moments[0] == c.moments[1] and c.moments[2]:
+        if (c.key == "gradients" and c.moments[0] == c.moments[1] and c.moments[2]
+                and not dict(c.inputs).get("persistent_buffer")):
             g = c.moments[2] if grad_accum > math.ceil(new) else 0.0
             out.append(dataclasses.replace(c, moments=Moments(g, g, c.moments[2], c.moments[3])))
             continue
