@@ -291,3 +291,14 @@ def test_megatron_hidden_dropout_keeps_a_mask_per_block():
     extra = sum(b for _, b in megatron_layer_terms(ctx, dropped, False, frozenset())) - sum(
         b for _, b in megatron_layer_terms(ctx, spec, False, frozenset()))
     assert extra == 2 * 2048 * spec.hidden
+
+
+def test_megatron_interleaved_schedule_groups_micro_batches_by_pipeline_size():
+    # megatron/core/pipeline_parallel/schedules.py get_pp_rank_microbatches (d98e8a6): rank r warms up with
+    # (pp - r - 1) x 2 + (vpp - 1) x microbatch_group_size_per_vp_stage chunk forwards (the group defaults to pp),
+    # then runs one more forward before its first backward. PP 8, VPP 2, 12 micro-batches, rank 0:
+    # 14 + 8 + 1 = 23 chunk forwards of 24, i.e. 11.5 micro-batches of the rank's whole layer set.
+    from engine.memory.parallelism.pipeline import micro_batches_in_flight
+
+    s = _s(framework="megatron", gpus_per_node=8, pp=8, vpp=2, pp_schedule="interleaved-1f1b", grad_accum=12)
+    assert micro_batches_in_flight(s, 0) == pytest.approx(23 / 2)

@@ -47,7 +47,8 @@ class FrameworkDefaults:
     loss_outside_model: bool = False
     # Megatron's schedules (megatron/core/pipeline_parallel/schedules.py, p2p_communication.py) allocate each
     # receive when it happens and free each output once sent (deallocate_pipeline_outputs); torch.distributed.
-    # pipelining keeps a receive buffer per micro-batch and the outputs it returns
+    # pipelining keeps a receive buffer per micro-batch and the outputs it returns. Megatron's interleaved schedule
+    # also runs microbatch_group_size_per_vp_stage (default: pp) micro-batches through a chunk before the next.
     pipeline_frees_sent_outputs: bool = False
     # torch.distributed.pipelining with FSDP2 (torchtitan, plain PyTorch): a stage keeps its weights unsharded
     # across micro-batches (torchtitan parallelize: reshard_after_forward = not pp_enabled) and accumulates
