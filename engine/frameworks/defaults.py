@@ -153,8 +153,8 @@ TABLE: dict[str, FrameworkDefaults] = {
           "contiguous grad buffer, reduced in place; main_grad dtype fp32 with grad_reduce_in_fp32 (Megatron-LM "
           "arguments.py sets it for bf16 unless --grad-reduce-in-bf16; Megatron-Bridge's perf recipes set "
           "grad_reduce_in_fp32=False: main_grads_fp32 false)"),
-         ("LoRA", "Megatron-Bridge src/megatron/bridge/peft/lora.py LoRA adapters are linear layers built in the "
-          "model's params_dtype (bf16), not upcast to fp32"),
+         ("LoRA", "Megatron-Bridge src/megatron/bridge/peft/lora.py (067f987d) LoRA.lora_dtype: 'Default None (will "
+          "use model's dtype)': the adapters are bf16 like the model, not upcast to fp32"),
          ("checkpointing", "--recompute-granularity selective recomputes the attention core only"),
          ("gradients", "megatron/core/distributed/distributed_data_parallel_config.py grad_reduce_in_fp32 / "
           "--accumulate-allreduce-grads-in-fp32: gradients accumulate in an fp32 main_grad buffer"),
