@@ -91,11 +91,13 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
   cannot state that history. Without them the Hugging Face framework keeps only PEFT's two FSDP QLoRA rows in the
   statistics; its strongest evidence is the H200 runs of `tests/data/gpu_measured` (docs/gpu-accuracy.md).
 - DeepSpeed and FSDP rows from PEFT's documentation (Llama-2-70B, LoRA/QLoRA on all linear layers, packed
-  2048-token steps) are all low: ZeRO-3 LoRA on 8 x H100 -8%, ZeRO-3 QLoRA on 2 GPUs -14%, FSDP QLoRA -11%, and
-  FSDP QLoRA with CPU offload -35% (PEFT's page itself notes that offloading with QLoRA uses more GPU memory than
+  2048-token steps) are all low: ZeRO-3 LoRA on 8 x H100 -10%, ZeRO-3 QLoRA on 2 GPUs -16%, FSDP QLoRA -9%, and
+  FSDP QLoRA with CPU offload -30% (PEFT's page itself notes that offloading with QLoRA uses more GPU memory than
   expected). Their figures are "memory consumed per GPU" read from GPU-usage screenshots (device memory used,
   rounded), and what DeepSpeed/NCCL hold outside PyTorch's allocator on 2-8 GPUs is only the fixed 0.25 GiB here.
-  ZeRO-3's whole-size gradient bucket (contiguous_gradients) is counted.
+  ZeRO-3's whole-size gradient bucket (contiguous_gradients) is counted; its gathered parameters are one module and
+  its prefetch bucket (DeepSpeed fetches per module, partitioned_param_coordinator.py), not two whole layers, which
+  moved the ZeRO-3 rows 1 point lower (issue 24).
 - QLoRA in litgpt (bitsandbytes through Lightning's precision plugin) stays 6-18% low after its head, its fp32 logits
   and the head's dequantised copy are counted; every layer input that MatMul4Bit keeps is counted too (the same
   mechanism brings the H200 QLoRA runs within 2%). The remaining 1-2 GiB grows with tokens and is not explained by a
@@ -103,12 +105,25 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
 - litgpt FSDP rows (2023 resource tables) are 8-14% low: they fit "the full 16-bit checkpoint stays allocated during
   training" better than "only while loading", which is what litgpt's source shows; the same would explain the
   Llama-2-7B full fine-tuning OOM on 4 x A10G that is judged to fit. Not modelled without a source.
-- No Unsloth or Megatron row: no published figure with every setting was found. Unsloth's own "max. context length"
-  table (Llama-3.1-8B QLoRA, rank 32, 8-80 GB) gives lengths, not bytes; tests/test_frameworks.py holds the verdicts
-  to it (each length judged to run, a quarter more judged not to fit).
+- Megatron rows are Megatron-LM's own CI measurements (`gpt3_7b_tp4_pp1_memory_speed`, `gpt3_7b_tp1_pp4_memory_speed`
+  golden values on DGX H100, A100 and GB200: `mem-max-allocated-bytes`, written by the last rank), -0.6% to +4.2%.
+  Issue 24 brought them there from +6.8% to +11.7% by mechanisms of Megatron's source: its vocabulary-parallel
+  cross-entropy works in place on one fp32 copy (6 bytes per logit), its GPT MLP keeps one ffn-wide fc1 output and
+  no RoPE copies, its gradient buffer lives all step and its hidden dropout keeps a one-byte mask per block. The
+  interleaved rows (1 layer per virtual stage) stay ~4% high on the last stage.
+- No Unsloth row: no published figure with every setting was found. Unsloth's own "max. context length" table
+  (Llama-3.1-8B QLoRA, rank 32, 8-80 GB) gives lengths, not bytes; tests/test_frameworks.py holds the verdicts to it
+  (each length judged to run, a quarter more judged not to fit).
+- torchtune issue #1398's "Memory stats after model init" (Llama-3.1-8B QLoRA, 6.19 GiB allocated) is read as the load
+  phase (metric `allocated-at-init`, `load_gpu_bytes`): +2.2%.
+- ms-swift's Qwen v1 rows state Qwen v1's own loss (remote-code modeling_qwen.py: nn.CrossEntropyLoss on the bf16
+  logits, no fp32 upcast; `cross_entropy: no-upcast`), which lowers their estimate further (median |error| 22% ->
+  35%, all low): what they reserve is set by the history of step lengths, as said above, not by the loss.
 - Three litgpt config-hub "full" rows are listed but excluded: a single A10G cannot hold their weights, gradients and
   AdamW states, so the row cannot be the run its settings describe (reason in the data file).
-- torchtitan rows are 8-18% low on reserved memory at 60-85 GiB per GPU (expandable segments on); torchtune's
+- torchtitan's Dec 2024 rows ran a torchtitan that compiled the transformer blocks only (`compile_loss: false`;
+  compile.components with the loss is 0.2.0's default). torchtitan rows are 3-14% low on reserved memory at 60-85 GiB
+  per GPU (expandable segments on); torchtune's
   multi-GPU rows are 15-36% high, the 405B QLoRA row most (it counts FSDP's root unit, embeddings and output of
   128,256 x 16,384 each, gathered from forward to backward as FSDP2 keeps it; the README does not name its
   statistic).

@@ -46,6 +46,10 @@ def estimate_to_json(est: Estimate, time: StepTime | None = None) -> dict[str, A
         "peak_phase": est.peak_phase,
         "phases": {k: round(v) for k, v in est.phases.items()},
         "peak_reserved_bytes": round(est.peak_reserved_bytes),
+        # what the framework's own memory figure reports: torch.cuda.max_memory_allocated() / max_memory_reserved()
+        # at the end of training, loading included where the framework never resets the statistics (litgpt)
+        "reported_allocated_bytes": round(est.reported_allocated_bytes),
+        "reported_reserved_bytes": round(est.reported_reserved_bytes),
         "process_bytes": round(est.process_bytes),
         "total_bytes": round(est.total_bytes),
         "capacity_bytes": est.capacity_bytes,

@@ -49,6 +49,7 @@ class FrameworkOptions(QWidget):
             "fused": self.tr("one fused kernel over the logits (flash-attn)"),
             "te": self.tr("Transformer Engine's fused kernel, fp32 gradient (Megatron)"),
             "fused-linear": self.tr("fused with the output layer, no logits (Liger / fused)"),
+            "no-upcast": self.tr("whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)"),
         }))
         form.addRow(self.tr("Loss computation"), self.cross_entropy)
         self.compile = QCheckBox(self.tr("compile the model (torch.compile)"))

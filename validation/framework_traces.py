@@ -103,7 +103,8 @@ CASES: dict[str, dict[str, Any]] = {
     # id suffix: (run kwargs, loss, op_sac, optimizer_in_backward, scenario keys)
     "tt-chunked": {"run": {}, "loss": chunked_loss, "scenario": {"framework": "torchtune"}},
     "tt-chunked-lora": {"run": {"method": "lora", "lora_rank": 8}, "loss": chunked_loss,
-                        "scenario": {"framework": "torchtune"}},
+                        # peft's adapters (fp32, autocast_adapter_dtype), not torchtune's own (model dtype)
+                        "scenario": {"framework": "torchtune", "lora_adapter_dtype": "fp32"}},
     "titan-opsac": {"run": {}, "loss": hf_loss, "sac": True, "scenario": {"checkpointing": "op-selective"}},
     "tt-optim-in-bwd": {"run": {"optimizer": "adamw-fused"}, "loss": chunked_loss, "oib": True,
                         "scenario": {"framework": "torchtune", "optimizer_in_backward": True}},

@@ -2,7 +2,8 @@
 
 Each row states the statistic its source reports, and the estimate is read on that statistic:
 allocated / active -> what torch.cuda.max_memory_allocated() reports with the framework's habits (litgpt never resets
-it after loading); reserved -> torch.cuda.max_memory_reserved(); nvidia-smi -> the whole process. Rows whose run ran
+it after loading); reserved -> torch.cuda.max_memory_reserved(); nvidia-smi -> the whole process; allocated-at-init ->
+max_memory_allocated() once the model is built and loaded, before any step (the load phase). Rows whose run ran
 out of memory carry no figure: they check the verdict.
 """
 
@@ -18,7 +19,7 @@ from ..memory.estimate import estimate
 from ..scenario import scenario_from_dict
 
 PUBLISHED_FILE = Path(__file__).resolve().parents[2] / "tests" / "data" / "published" / "published.json"
-METRICS = ("allocated", "active", "reserved", "nvidia-smi")
+METRICS = ("allocated", "active", "reserved", "nvidia-smi", "allocated-at-init")
 
 
 def estimated_metric(est: Estimate, metric: str) -> float:
@@ -26,6 +27,8 @@ def estimated_metric(est: Estimate, metric: str) -> float:
         return est.reported_allocated_bytes
     if metric == "reserved":
         return est.peak_reserved_bytes
+    if metric == "allocated-at-init":  # max_memory_allocated() once the model is built and loaded (torchtune's log)
+        return est.load_gpu_bytes
     return est.process_bytes
 
 

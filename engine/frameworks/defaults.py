@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 FRAMEWORKS = ("huggingface", "deepspeed", "torchtune", "torchtitan", "megatron", "unsloth", "litgpt", "pytorch")
-CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "fused-linear")
+CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "fused-linear", "no-upcast")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,8 @@ class FrameworkDefaults:
     loss_outside_model: bool = False
     # Megatron's schedules (megatron/core/pipeline_parallel/schedules.py, p2p_communication.py) allocate each
     # receive when it happens and free each output once sent (deallocate_pipeline_outputs); torch.distributed.
-    # pipelining keeps a receive buffer per micro-batch and the outputs it returns
+    # pipelining keeps a receive buffer per micro-batch and the outputs it returns. Megatron's interleaved schedule
+    # also runs microbatch_group_size_per_vp_stage (default: pp) micro-batches through a chunk before the next.
     pipeline_frees_sent_outputs: bool = False
     # torch.distributed.pipelining with FSDP2 (torchtitan, plain PyTorch): a stage keeps its weights unsharded
     # across micro-batches (torchtitan parallelize: reshard_after_forward = not pp_enabled) and accumulates
@@ -77,10 +78,17 @@ class FrameworkDefaults:
     # DeepSpeed's ZeRO bucket settings (deepspeed/runtime/zero/config.py: reduce_bucket_size, allgather_bucket_size,
     # stage3_max_live_parameters, stage3_prefetch_bucket_size) apply
     zero_bucket_settings: bool = False
-    compile_covers_loss: bool = True  # False: torchtitan's apply_compile wraps each TransformerBlock only
     # transformers' TrainingArguments.use_liger_kernel patches the model with Liger-Kernel's layers when the
     # Trainer builds it (transformers/trainer.py)
     offers_liger_kernel: bool = False
+    # Megatron's DDP reduces (all-reduce or reduce-scatter) its contiguous gradient buffer in place, whatever its
+    # dtype (megatron/core/distributed/param_and_grad_buffer.py: each bucket is a view of the grad buffer; the
+    # main_grad of every parameter is a view too): no second, flat copy of the gradients as PyTorch's DDP keeps
+    grads_reduced_in_buffer: bool = False
+    # lora_adapter_dtype "auto": the framework builds its LoRA adapters in the model's dtype rather than peft's fp32
+    lora_adapters_in_model_dtype: bool = False
+    # the cross-entropy works in place on one fp32 copy of the logits (Megatron's _VocabParallelCrossEntropy)
+    loss_in_place: bool = False
 
 
 _HF = FrameworkDefaults(
@@ -116,8 +124,10 @@ TABLE: dict[str, FrameworkDefaults] = {
           "training.register_optim_in_bwd_hooks steps each parameter as its gradient is ready"),
          ("QLoRA", "torchao NF4Tensor (torchtune/modules/low_precision): linear_nf4 keeps only the 4-bit weight"),
          ("memory statistics", "torchtune/training/memory.py get_memory_stats: peak_memory_reserved = "
-          "torch.cuda.max_memory_reserved()")),
-        loss_outside_model=True,
+          "torch.cuda.max_memory_reserved()"),
+         ("LoRA", "recipes/lora_finetune_*.py _setup_model builds the model under training.set_default_dtype(self._dtype):"
+          " torchtune/modules/peft/lora.py LoRALinear's lora_a / lora_b are nn.Linear in the model's dtype")),
+        loss_outside_model=True, lora_adapters_in_model_dtype=True,
     ),
     "torchtitan": FrameworkDefaults(
         "torchtitan", "torchtitan", "standard", True, 1, 0, "op", True, "sharded", False, False, False, "torchao",
@@ -125,14 +135,26 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("checkpointing", "torchtitan/distributed/activation_checkpoint.py SelectiveAC: saves matmul, attention "
           "and collective outputs except every second matmul, recomputes the rest"),
          ("allocator", "run_train.sh: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"),
-         ("loading", "the model is built on the meta device, sharded by FSDP2, then loaded by DCP per shard")),
+         ("loading", "the model is built on the meta device, sharded by FSDP2, then loaded by DCP per shard"),
+         ("compile", "torchtitan/config/configs.py compile.components defaults to ['model', 'loss'] and "
+          "components/loss.py BaseLoss._maybe_compile compiles the loss (since 08b8b24, 2025-08-20, release "
+          "0.2.0); 0.1.0 and earlier compiled each TransformerBlock only (scenario key compile_loss false)")),
         loss_parallel_by_default=True, loss_outside_model=True, pipeline_keeps_weights=True,
-        pipeline_returns_outputs=False, compile_covers_loss=False,
+        pipeline_returns_outputs=False,
     ),
     "megatron": FrameworkDefaults(
         "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,
         "bitsandbytes",
-        (("loss", "megatron/core/tensor_parallel/cross_entropy.py: vocab-parallel logits upcast to fp32"),
+        (("loss", "megatron/core/tensor_parallel/cross_entropy.py (Megatron-LM d98e8a6) _VocabParallelCrossEntropy: "
+          "one fp32 copy of the vocab-parallel logits (calculate_logits_max .float()), then max-subtraction, exp "
+          "and the division by the sum in place; it saves that fp32 softmax and backward writes the gradient into "
+          "it (grad_input = softmax, in place); the bf16 logits are freed after the forward"),
+         ("gradient buffer", "megatron/core/distributed/param_and_grad_buffer.py: buckets are views of the "
+          "contiguous grad buffer, reduced in place; main_grad dtype fp32 with grad_reduce_in_fp32 (Megatron-LM "
+          "arguments.py sets it for bf16 unless --grad-reduce-in-bf16; Megatron-Bridge's perf recipes set "
+          "grad_reduce_in_fp32=False: main_grads_fp32 false)"),
+         ("LoRA", "Megatron-Bridge src/megatron/bridge/peft/lora.py (067f987d) LoRA.lora_dtype: 'Default None (will "
+          "use model's dtype)': the adapters are bf16 like the model, not upcast to fp32"),
          ("checkpointing", "--recompute-granularity selective recomputes the attention core only"),
          ("gradients", "megatron/core/distributed/distributed_data_parallel_config.py grad_reduce_in_fp32 / "
           "--accumulate-allreduce-grads-in-fp32: gradients accumulate in an fp32 main_grad buffer"),
@@ -141,6 +163,7 @@ TABLE: dict[str, FrameworkDefaults] = {
         loss_parallel_by_default=True, loss_always_parallel=True, vocab_parallel_embedding=True,
         sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True, cp_ring_attention=False,
         ep_all_to_all_dispatch=False, te_layers=True, selective_by_modules=True, takes_megatron_arguments=True,
+        grads_reduced_in_buffer=True, lora_adapters_in_model_dtype=True, loss_in_place=True,
     ),
     "unsloth": FrameworkDefaults(
         "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True,
@@ -171,8 +194,11 @@ TABLE: dict[str, FrameworkDefaults] = {
           "dequantize_4bit returns fp16 that MatMul4Bit casts to bf16"),
          ("memory statistics", "litgpt/finetune/*.py print torch.cuda.max_memory_allocated() at the end without "
           "resetting the statistics, so the figure includes loading"),
-         ("loading", "fabric.load_raw loads the full 16-bit checkpoint next to the FSDP shards")),
+         ("loading", "fabric.load_raw loads the full 16-bit checkpoint next to the FSDP shards"),
+         ("LoRA", "litgpt/finetune/lora.py builds GPT under fabric.init_module(), which for bf16-true creates every "
+          "parameter, the LoRA adapters included, in bf16")),
         outputs_fp32=True, logits_kept=True, unties_embeddings=True, quantizes_head=True,
+        lora_adapters_in_model_dtype=True,
     ),
     "pytorch": FrameworkDefaults(
         "pytorch", "plain PyTorch", "standard", True, 1, 0, "attention", False, "direct", False, False, False,

@@ -65,9 +65,19 @@ def megatron_layer_terms(ctx, spec: ModelSpec, moe: bool, recompute: frozenset[s
                         "by the checkpoint", c * t * (q + 2 * kv) + c * t * (q + kv)))
         else:
             out.append(("attention: fused QKV output kept alive by its V view", c * t * (q + 2 * kv)))
-            out.append(("attention: Q and K after the fused RoPE, kept by the attention kernel", c * t * (q + kv)))
+            if spec.rope:
+                out.append(("attention: Q and K after the fused RoPE, kept by the attention kernel", c * t * (q + kv)))
+            else:
+                # learned absolute positions (GPT): no RoPE; only the query's reshape out of the fused QKV output
+                # copies (get_query_key_value_tensors), K and V stay views of that output
+                out.append(("attention: query reshaped out of the fused QKV output (a copy)", c * t * q))
             out.append(("attention: softmax statistics", 4 * t * spec.heads / tp))
         _attention_output(ctx, q, lin, recompute, out)
+    if spec.residual_dropout:
+        # hidden dropout (Megatron's default hidden_dropout 0.1; the Llama-style bridges set 0): the fused
+        # bias-dropout-add after attention and after the MLP (megatron/core/fusions/fused_bias_dropout.py) keeps its
+        # dropout mask, one byte per element of the (sequence-parallel) residual stream
+        out.append(("hidden dropout masks after attention and MLP (bias-dropout-add)", 2 * tn * h))
     if moe:
         _moe_terms(ctx, spec, recompute, lin, out)
     else:
@@ -77,8 +87,14 @@ def megatron_layer_terms(ctx, spec: ModelSpec, moe: bool, recompute: frozenset[s
         else:
             out.append(_te_norm(r, tn * h, tn, "MLP norm (fused into linear_fc1)"))
             out.append(("MLP norm output: kept by linear_fc1", lin * tn * h))
-            out.append(("MLP: fc1 output (gate and up) kept by the fused SwiGLU", 2 * c * t * f))
-            out.append(("MLP: SwiGLU output kept by linear_fc2", lin * t * f))
+            if spec.mlp_gated:
+                out.append(("MLP: fc1 output (gate and up) kept by the fused SwiGLU", 2 * c * t * f))
+                out.append(("MLP: SwiGLU output kept by linear_fc2", lin * t * f))
+            else:
+                # GPT-style MLP: the fused bias-GeLU (megatron/core/fusions/fused_bias_gelu.py GeLUFunction saves its
+                # input and the bias) keeps the fc1 output, one ffn-wide tensor, not a gate and up pair
+                out.append(("MLP: fc1 output kept by the fused bias-GeLU", c * t * f))
+                out.append(("MLP: GeLU output kept by linear_fc2", lin * t * f))
     return out
 
 
@@ -132,8 +148,12 @@ def _moe_terms(ctx, spec: ModelSpec, recompute: frozenset[str], lin: float, out:
     if "layernorm" not in recompute:
         out.append(("MLP norm output: kept by the router", c * tn * h))
     out.append(("router: fp32 scores", 4 * t * spec.n_experts))
-    routed = t * spec.top_k
-    fm = spec.expert_ffn / tp
+    # The token dispatcher (moe/token_dispatcher.py) sends each rank's sequence-parallel tokens (Megatron requires
+    # sequence parallelism for MoE under TP) to the experts' ranks and all-gathers them over the expert-TP group:
+    # t/tp x etp tokens x top_k reach a rank, whose experts are split etp ways (etp = tp: t x top_k, ffn/tp).
+    etp = ctx.etp or tp
+    routed = t / tp * etp * spec.top_k
+    fm = spec.expert_ffn / etp
     out.append(("experts: permuted tokens kept by the grouped fc1" + (" (fp8)" if ctx.fp8 else ""),
                 lin * routed * h))
     out.append(("experts: fc1 output kept by the fused weighted activation", 2 * c * routed * fm))

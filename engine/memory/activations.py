@@ -57,6 +57,7 @@ class ActContext:
     megatron: bool = False
     recompute: frozenset[str] = frozenset()
     fp8_scale: float = 0.0  # bytes of block scales per fp8 element a TE linear keeps (MXFP8, blockwise)
+    etp: int = 0  # Megatron's expert tensor-parallel size (0: tp)
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
@@ -66,7 +67,7 @@ class ActContext:
                self.residual, self.amp, self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank,
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
                self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute,
-               self.fp8_scale, self.liger)
+               self.fp8_scale, self.liger, self.etp)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 

@@ -207,9 +207,17 @@ class Estimate:
 
     @property
     def reported_allocated_bytes(self) -> float:
-        """What torch.cuda.max_memory_allocated() reports at the end of training with this framework's habits."""
+        """What torch.cuda.max_memory_allocated() reports at the end of training with this framework's habits: the
+        larger of the step's peak and the load's peak where the framework never resets the statistics after
+        loading (litgpt/finetune/*.py print it at the end; its FSDP runs load the whole 16-bit checkpoint)."""
         return max(self.peak_allocated_bytes, self.load_gpu_bytes) if self.peak_includes_load else (
             self.peak_allocated_bytes)
+
+    @property
+    def reported_reserved_bytes(self) -> float:
+        """The reserved twin of reported_allocated_bytes, torch.cuda.max_memory_reserved(): segments cached while
+        loading stay reserved whether or not the statistics were reset, so it is peak_reserved_bytes."""
+        return self.peak_reserved_bytes
 
     @property
     def process_bytes(self) -> float:

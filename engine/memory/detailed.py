@@ -10,7 +10,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..models.vision import tower_activation_bytes, tower_block_bytes
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
-from ..scenario.behaviour import Behaviour, behaviour
+from ..scenario.behaviour import Behaviour, adapter_dtype_bytes, behaviour
 from ..scenario.memo import ScenarioMemo
 from .activations import ActContext, head_bytes, layer_backward_peak, layer_bytes, layer_mlp_bytes
 from .breakdown import Component, Moments
@@ -79,7 +79,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         attention="eager" if (spec.attn_softcap or spec.sinks) and s.attention == "sdpa" else s.attention,
         selective=s.checkpointing == "selective" and not fw.op_selective and (
             not fw.selective_by_modules or "core_attn" in s.recompute_modules),
-        adapter_bytes=4 if s.lora_adapter_dtype == "fp32" else dt.compute,
+        adapter_bytes=adapter_dtype_bytes(s, dt.compute),
         lora_rank=s.lora_rank,
         gather_weights=s.effective_zero == 3,
         compiled=s.compile or fw.kernels_save_as_compiled,
@@ -95,6 +95,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         # MXFP8TensorStorage / Float8BlockwiseQTensorStorage columnwise scale_inv); per-tensor recipes one scale
         fp8_scale=1 / 32 if dt.fp8 and s.fp8_recipe in ("mxfp8", "blockwise") else 0.0,
         liger=s.liger_kernels,
+        etp=s.expert_tp,
     )
 
 
@@ -103,7 +104,8 @@ def with_in_flight(comps: list[Component], old: float, new: float, grad_accum: i
     gradients exist at the forward peak only if more micro-batches than those in flight run per step."""
     out = []
     for c in comps:
-        if c.key == "gradients" and c.moments[0] == c.moments[1] and c.moments[2]:
+        if (c.key == "gradients" and c.moments[0] == c.moments[1] and c.moments[2]
+                and not dict(c.inputs).get("persistent_buffer")):
             g = c.moments[2] if grad_accum > math.ceil(new) else 0.0
             out.append(dataclasses.replace(c, moments=Moments(g, g, c.moments[2], c.moments[3])))
             continue
@@ -133,6 +135,8 @@ class _HeadAndLoss(NamedTuple):
     logits_forward_bytes: float
     logits_backward_bytes: float
     loss_wins: bool  # the loss's backward spike is above the one-layer backward moment
+    loss_saved_bytes: float = 0.0  # what the loss keeps for its backward (its implementation's saved tensors)
+    output_grad_bytes: float = 0.0  # the gradient reaching the model's output when the loss runs outside it
 
 
 def stage_components(
@@ -161,15 +165,16 @@ def stage_components(
         comps.append(_vision_tower_activations(s, spec, dt, in_flight, layer_moment))
     comps += _input_components(s, spec, ctx, first, in_flight)
 
-    comps += pipeline_components(s, spec, stage, last, ctx)
+    comps += pipeline_components(s, spec, stage, last, ctx, head.loss_saved_bytes)
 
     # --- transients of sharding, experts and the optimizer step
     if states.fsdp2 is not None:
         saved_layer = acts.one_layer_bytes if s.checkpointing != "full" else acts.boundary_bytes
         tail = head.logits_forward_bytes + head.head_bytes + saved_layer * in_flight
-        comps.append(fsdp2_component(states.fsdp2, spec, last, ctx, logits_fwd=tail,
+        comps.append(fsdp2_component(states.fsdp2, last, logits_fwd=tail,
                                      logits_bwd=head.logits_backward_bytes if last and head.loss_wins else 0.0,
-                                     layer_scratch=scratch + recompute))
+                                     layer_scratch=scratch + recompute, loss_saved=head.loss_saved_bytes,
+                                     output_grad=head.output_grad_bytes))
     comps += states.sharding
     comps += states.optimizer_temp
     return comps, in_flight, states
@@ -293,7 +298,7 @@ def _head_and_loss(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, ctx:
                 tokens=ctx.t,
             )
         )
-    return _HeadAndLoss(comps, head, loss.forward, loss.backward, loss_wins)
+    return _HeadAndLoss(comps, head, loss.forward, loss.backward, loss_wins, loss.saved, loss.output_grad)
 
 
 def _backward_transients(scratch: float, recompute: float, loss_wins: bool) -> list[Component]:

@@ -5,6 +5,7 @@ tv = tokens x vocabulary (per tensor-parallel rank); c = bytes of the compute dt
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -19,6 +20,12 @@ class LossMemory:
     chunks: int
     kept: float = 0.0  # logits the training loop keeps through backward and the optimizer step
     bsv_forward: float = -1.0  # the b·s·V tensors alone at the forward spike (-1: all of `forward`)
+    # what the loss itself keeps from the end of its forward to the start of its backward (its saved tensors), set
+    # by each implementation below: FSDP2's root pre-backward gathers the root again while these are alive
+    saved: float = 0.0
+    # the gradient that reaches the model's output when the loss runs outside it: the logits' gradient in the
+    # compute dtype (c·tv), or b·s·h when a fused-linear loss has already folded the head into it
+    output_grad: float = 0.0
 
     @property
     def logits_spike(self) -> float:
@@ -41,9 +48,9 @@ def loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute:
     dtype (bitsandbytes autograd/_functions.py MatMul4Bit.forward), both alive for a moment.
     """
     m = _loss_memory(b, tokens, vocab, hidden, compute, tp, head_trains, weight_bytes, compiled)
-    if b.cross_entropy == "fused-linear":
-        return m
     tv = tokens * vocab / tp
+    if b.cross_entropy == "fused-linear":
+        return dataclasses.replace(m, output_grad=compute * tokens * hidden)
     logits = (4 if b.outputs_fp32 else compute) * tv  # the model's output as the loop holds it
     kept = logits if b.logits_kept else 0.0
     forward, formula = m.forward, m.formula
@@ -55,30 +62,25 @@ def loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute:
         dequant = (2 + compute) * vocab * hidden / tp
         forward = max(forward, kept + logits + dequant)
         formula += "; the 4-bit lm_head dequantised (fp16 + compute copy) while the last chunk runs"
-    return LossMemory(forward, m.backward, formula, m.chunks, kept, bsv)
+    return LossMemory(forward, m.backward, formula, m.chunks, kept, bsv, m.saved, compute * tv)
 
 
 def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute: int, tp: int,
                  head_trains: bool, weight_bytes: int, compiled: bool) -> LossMemory:
-    """The loss implementation's own forward and backward spikes.
-
-    standard (transformers ForCausalLMLoss, torchtitan, plain PyTorch): the logits in the compute dtype, their
-    fp32 upcast and the fp32 log-softmax output (saved for backward) are alive together; backward holds the saved
-    log-softmax output, the nll gradient and the log-softmax gradient (3 fp32 b·s·V tensors).
-    """
+    """The loss implementation's own forward and backward spikes, with what it saves for backward."""
     tv = tokens * vocab / tp
     if b.cross_entropy == "standard":
-        if compiled:
-            # Inductor fuses upcast, log-softmax and nll into one kernel that keeps the logits and one log-sum-exp per
-            # token; backward computes the gradient in fp32 (the upcast's dtype) and casts it back for the lm_head.
-            return LossMemory(compute * tv, (2 * compute + 4) * tv,
-                              "compiled: logits kept (compute bytes); backward: + fp32 gradient and its cast", 1)
-        upcast = 4 * tv if compute != 4 else 0.0
-        # PyTorch's loss_parallel log-softmax (vocabulary split over tp) is decomposed (max, shift, exp, sum): the
-        # shifted logits and their exponential are both fp32 b·s·V/tp tensors alive next to the upcast (traced).
-        decomposed = 4 * tv if tp > 1 else 0.0
-        return LossMemory(compute * tv + upcast + 4 * tv + decomposed, 12 * tv,
-                          "b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors", 1)
+        return _standard_loss(b, tokens, tv, compute, tp, compiled)
+    if b.cross_entropy == "no-upcast":
+        # Cross-entropy in the logits' own dtype, without an upcast: Qwen-1's remote code (huggingface.co/Qwen/Qwen-7B
+        # modeling_qwen.py QWenLMHeadModel.forward) and transformers' models before the fp32 upcast (GPT2LMHeadModel
+        # in transformers <= 4.45) shift the logits with `lm_logits[..., :-1, :].contiguous()` (a copy) and call
+        # nn.CrossEntropyLoss on it: logits, the shifted copy and log-softmax's output (saved for backward) are
+        # compute-dtype b·s·V tensors alive together; backward holds the saved output, the nll gradient and the
+        # log-softmax gradient, all in the compute dtype.
+        return LossMemory(3 * compute * tv, 3 * compute * tv,
+                          "b·s·V x compute bytes x 3 (logits, shifted copy, log-softmax); backward: 3 such tensors",
+                          1, saved=compute * tv)
     if b.cross_entropy == "fused":
         # flash-attn's CrossEntropyLoss (flash_attn/losses/cross_entropy.py; llm-foundry's default loss_fn
         # "fused_crossentropy", llmfoundry/models/mpt/modeling_mpt.py): one kernel reads the logits in their own
@@ -86,7 +88,7 @@ def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute
         # same dtype (a new tensor: inplace_backward is off by default).
         return LossMemory(compute * tv + 8 * tokens, 2 * compute * tv + 4 * tokens,
                           "logits kept (compute bytes) + fp32 loss and log-sum-exp per token; backward: + the "
-                          "logits' gradient (compute bytes)", 1)
+                          "logits' gradient (compute bytes)", 1, saved=compute * tv + 4 * tokens)
     if b.cross_entropy == "te":
         # Transformer Engine's parallel_cross_entropy (transformer_engine/pytorch/cross_entropy.py at d0067d0,
         # Megatron's cross_entropy_fusion_impl "te"): the triton forward reads the logits in their own dtype and
@@ -95,7 +97,7 @@ def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute
         # gradient in place and the output layer takes it in the compute dtype.
         return LossMemory((compute + 4) * tv + 16 * tokens, (4 + compute) * tv,
                           "logits (compute bytes) + their fp32 gradient written in forward; backward: the fp32 "
-                          "gradient + its cast for the output layer", 1)
+                          "gradient + its cast for the output layer", 1, saved=4 * tv)
     if b.cross_entropy == "chunked":
         if b.loss_chunk_tokens:
             chunks = max(1, math.ceil(tokens / b.loss_chunk_tokens))
@@ -106,7 +108,8 @@ def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute
             # torchtune compiles compute_cross_entropy: the fused kernel keeps each chunk's logits and one
             # log-sum-exp per token, and in backward writes one chunk's gradient in the logits' dtype.
             return LossMemory(compute * tv, compute * tv + (4 + compute) * chunk,
-                              "logits chunks kept by the compiled loss; backward: + one chunk's gradient", chunks)
+                              "logits chunks kept by the compiled loss; backward: + one chunk's gradient", chunks,
+                              saved=compute * tv + 4 * tokens)
         # Fabric casts the model's outputs to fp32 (convert_output): the chunks then arrive, and are log-softmaxed,
         # in fp32 without any upcast of the loss's own.
         out_bytes = 4 if b.outputs_fp32 else compute
@@ -122,7 +125,7 @@ def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute
         return LossMemory(out_bytes * tv + saved + upcast, saved + per_chunk_grads + head_grad,
                           "logits chunks (compute bytes) + saved log-softmax of every chunk + one chunk's upcast; "
                           "backward: saved log-softmax + one chunk's gradients (+ the head's weight gradient)",
-                          chunks)
+                          chunks, saved=saved)
     # fused-linear: Liger-Kernel src/liger_kernel/ops/fused_linear_cross_entropy.py computes the loss and its
     # gradients in the forward pass, chunk by chunk: chunk_size = next_power_of_2(ceil(BT / ceil(V / H))) tokens, so
     # the transient logits stay about BT x H; grad_input (BT x H) is kept for backward and grad_weight (V x H, the
@@ -137,4 +140,31 @@ def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute
     loss_1d = 4 * tokens
     return LossMemory(logits_chunk + grad_input + grad_weight + loss_1d, grad_input + grad_weight,
                       "one chunk of logits (~b·s·h) + grad_input b·s·h + grad_weight V·h when the head trains",
-                      math.ceil(bt / chunk_tokens))
+                      math.ceil(bt / chunk_tokens), saved=grad_input + grad_weight)
+
+
+def _standard_loss(b: Behaviour, tokens: float, tv: float, compute: int, tp: int, compiled: bool) -> LossMemory:
+    """standard (transformers ForCausalLMLoss, torchtitan, plain PyTorch): the logits in the compute dtype, their
+    fp32 upcast and the fp32 log-softmax output (saved for backward) are alive together; backward holds the saved
+    log-softmax output, the nll gradient and the log-softmax gradient (3 fp32 b·s·V tensors)."""
+    if compiled:
+        # Inductor fuses upcast, log-softmax and nll into one kernel that keeps the logits and one log-sum-exp per
+        # token; backward computes the gradient in fp32 (the upcast's dtype) and casts it back for the lm_head.
+        return LossMemory(compute * tv, (2 * compute + 4) * tv,
+                          "compiled: logits kept (compute bytes); backward: + fp32 gradient and its cast", 1,
+                          saved=compute * tv + 4 * tokens)
+    upcast = 4 * tv if compute != 4 else 0.0
+    if b.loss_in_place:
+        # Megatron's _VocabParallelCrossEntropy (megatron/core/tensor_parallel/cross_entropy.py at d98e8a6): the
+        # logits (compute dtype) and one fp32 copy, on which max-subtraction, exp and the division by the sum
+        # run in place; it saves that fp32 softmax and frees the logits. Backward writes the gradient into the
+        # saved softmax in place and casts it for the output layer.
+        return LossMemory(compute * tv + upcast, (4 + compute) * tv,
+                          "b·s·V/tp x (compute bytes + one fp32 copy, softmax in place); backward: the fp32 "
+                          "gradient written over it + its cast for the output layer", 1, saved=max(4, compute) * tv)
+    # PyTorch's loss_parallel log-softmax (vocabulary split over tp) is decomposed (max, shift, exp, sum): the
+    # shifted logits and their exponential are both fp32 b·s·V/tp tensors alive next to the upcast (traced).
+    decomposed = 4 * tv if tp > 1 else 0.0
+    return LossMemory(compute * tv + upcast + 4 * tv + decomposed, 12 * tv,
+                      "b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors", 1,
+                      saved=4 * tv)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
-from ..scenario.behaviour import Behaviour
+from ..scenario.behaviour import Behaviour, adapter_dtype_bytes
 from .breakdown import NO_BYTES, Component, Moments
 from .states import Dtypes, StageParams, optimizer_state_bytes_per_param, quantized_bytes_per_param
 
@@ -37,20 +37,21 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
     opt_zero = max(zero, 1) if s.distributed_optimizer else zero
     grad_bytes = 4 if fw.main_grads_fp32 else dt.grad
     dp_shards = s.dp * s.cp
-    expert_shards = max(dp_shards / s.ep, 1)
-    adapter_bytes = (4 if s.lora_adapter_dtype == "fp32" else dt.compute) if s.method in ("lora", "qlora") else 0
+    expert_shards = max(dp_shards * s.tp / (s.ep * s.expert_tp), 1)  # expert data-parallel ranks
+    adapter_bytes = adapter_dtype_bytes(s, dt.compute) if s.method in ("lora", "qlora") else 0
 
     comps: list[Component] = []
     comps += _dense_weight_components(s, dt, p, zero, dp_shards, expert_shards)
     comps += _stored_base_weight_components(s, p, zero, dp_shards)
     if p.lora:
         comps.append(_lora_weight_component(s, p, adapter_bytes))
-    gradients, grads = _gradient_component(s, p, zero, dp_shards, expert_shards, grad_bytes, adapter_bytes, in_flight)
+    gradients, grads = _gradient_component(s, p, zero, dp_shards, expert_shards, grad_bytes, adapter_bytes, in_flight,
+                                           fw.grads_reduced_in_buffer)
     comps.append(gradients)
     opt_trainable = _shard(p.trainable_dense, p.trainable_expert, opt_zero >= 1, dp_shards, expert_shards)
     opt_lora = p.lora / dp_shards if opt_zero >= 1 else p.lora
     comps += _optimizer_components(s, dt, p, opt_zero, dp_shards, opt_trainable, opt_lora, adapter_bytes)
-    if zero == 0 and s.dp > 1 and not fw.main_grads_fp32:  # Megatron reduces its main_grad buffer in place
+    if zero == 0 and s.dp > 1 and not (fw.main_grads_fp32 or fw.grads_reduced_in_buffer):
         comps.append(
             _c(
                 "ddp_buckets",
@@ -157,8 +158,13 @@ def _lora_weight_component(s: Scenario, p: StageParams, adapter_bytes: int) -> C
 
 
 def _gradient_component(s: Scenario, p: StageParams, zero: int, dp_shards: int, expert_shards: float,
-                        grad_bytes: int, adapter_bytes: int, in_flight: float) -> tuple[Component, float]:
-    """The gradients' component and their bytes on this GPU once backward has finished."""
+                        grad_bytes: int, adapter_bytes: int, in_flight: float,
+                        persistent: bool = False) -> tuple[Component, float]:
+    """The gradients' component and their bytes on this GPU once backward has finished.
+
+    persistent: the gradients live in a buffer allocated once and zeroed every step, never freed (Megatron's DDP,
+    megatron/core/distributed/param_and_grad_buffer.py: grad_data = torch.zeros(...) at wrap time, zero_grad_buffer
+    each iteration)."""
     grads = _shard(p.trainable_dense, p.trainable_expert, zero >= 2, dp_shards, expert_shards) * grad_bytes
     grads += (p.lora / dp_shards if zero >= 2 else p.lora) * adapter_bytes
     # Gradients exist at the forward peak only when a backward ran before it: a later accumulation
@@ -171,6 +177,10 @@ def _gradient_component(s: Scenario, p: StageParams, zero: int, dp_shards: int, 
     formula = QT_TRANSLATE_NOOP(
         "engine", "trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps"
     )
+    if persistent:
+        moments = Moments.whole_step(grads)
+        formula = QT_TRANSLATE_NOOP("engine", "trainable params / shards x grad bytes: the contiguous gradient buffer, "
+                                    "allocated once and zeroed every step")
     if s.offload != "none":
         # DeepSpeed ZeRO-Offload and FSDP CPUOffload move each gradient shard to CPU memory once it is reduced (the
         # CPU optimizer steps there); what stays on the GPU is the reduce bucket, counted with the buckets.
@@ -192,6 +202,7 @@ def _gradient_component(s: Scenario, p: StageParams, zero: int, dp_shards: int, 
         bytes_per_param=grad_bytes,
         grad_accum=s.grad_accum,
         zero2_shards=dp_shards if zero >= 2 else 1,
+        **({"persistent_buffer": True} if persistent else {}),
     )
     return component, grads
 

@@ -76,7 +76,7 @@ def _autocast_cache(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[Laye
     # checkpointing those copies are the ones saved for backward (counted in the activations).
     cache = 2 * sum(
         g.count * (spec.linear_params(g.moe, g.linear_attn) / s.tp
-                   + (spec.expert_params_per_layer() / (s.ep * s.tp) if g.moe else 0))
+                   + (spec.expert_params_per_layer() / (s.ep * s.expert_tp) if g.moe else 0))
         for g in groups
         if not g.frozen
     )
@@ -102,9 +102,17 @@ def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageP
         if s.method == "qlora":  # fsdp_qlora / ZeRO-3: the packed 4-bit storage is what gets gathered
             gather_bytes = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)
         units = 2 * p.largest_unit
-        if fw.deepspeed_buckets:  # DeepSpeed: the module in use + what the prefetch bucket fetched ahead
-            units = min(p.largest_unit + min(s.stage3_prefetch_bucket_size, p.largest_unit),
-                        max(s.stage3_max_live_parameters, p.largest_unit))
+        grad_unit = p.largest_unit if not adapters else p.lora / max(layer_count, 1)
+        if fw.deepspeed_buckets:
+            # DeepSpeed gathers per module, not per layer (deepspeed/runtime/zero/partitioned_param_coordinator.py at
+            # edaa722, fetch_sub_module): the module in use, then parameters of the next modules while fewer than
+            # min(stage3_max_live_parameters - available, stage3_prefetch_bucket_size) elements are in flight (the
+            # last one added may pass the bucket by up to one layer matrix); release_sub_module frees each module's
+            # parameters after use. Gradients are copied into the IPG bucket parameter by parameter.
+            overshoot = max(spec.ffn, spec.expert_ffn, spec.q_dim) * spec.hidden / s.tp
+            units = min(p.largest_param + s.stage3_prefetch_bucket_size + overshoot,
+                        max(s.stage3_max_live_parameters, p.largest_param))
+            grad_unit = p.largest_param if not adapters else grad_unit
         gather = units * gather_bytes
         if s.fsdp and s.dp * s.cp > 1:
             # FSDP (the QLoRA path here) keeps the root unit (embeddings, final norm, lm_head) unsharded from its
@@ -113,7 +121,6 @@ def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageP
             gather += root_params(spec, first, last, s.tp) * (dt.compute if dt.amp else dt.weight)
         # backward reduce-scatters the unit's gradients: the whole unit when its weights train, only its adapters
         # (or nothing) when the base weights are frozen.
-        grad_unit = p.largest_unit if not adapters else p.lora / max(layer_count, 1)
         gather_bwd = gather + grad_unit * dt.grad
         # torch.distributed.pipelining with FSDP2 keeps a stage's weights unsharded across micro-batches (the
         # framework table's pipeline_keeps_weights says which frameworks, and where)
@@ -130,8 +137,9 @@ def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageP
             QT_TRANSLATE_NOOP("engine", "ZeRO-3/FSDP all-gather buffers"),
             "transient",
             Moments(gather, gather_bwd, gather_bwd, 0.0),
-            QT_TRANSLATE_NOOP("engine", "2 gathered units (current + prefetch) + one unsharded gradient unit"),
-            unit_params=round(p.largest_unit),
+            QT_TRANSLATE_NOOP("engine", "2 gathered units (current + prefetch) + one unsharded gradient unit; "
+                              "DeepSpeed: the module in use + its prefetch bucket, within stage3_max_live_parameters"),
+            unit_params=round(units / 2 if not fw.deepspeed_buckets else units),
         )]
         if fw.deepspeed_buckets:
             # deepspeed/runtime/zero/stage3.py: with contiguous_gradients (default true) the optimizer allocates an

@@ -214,14 +214,14 @@ def _factored_per_layer(spec: ModelSpec, moe: bool, linear_attn: bool = False) -
 
 def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last: bool,
                  groups: list[LayerGroup] | None = None) -> StageParams:
-    tp, ep = s.tp, s.ep
+    tp, ep, etp = s.tp, s.ep, s.expert_tp
     trainable_dense = trainable_expert = frozen = quantized = lora = factored = released = 0.0
     adapters_only = s.method in ("lora", "qlora")
     fmt = storage_format(s, spec)
     largest_unit = 0.0
     for g in groups if groups is not None else layer_groups(s, spec, layers):
         linear_params = spec.linear_params(g.moe, g.linear_attn) / tp
-        expert = spec.expert_params_per_layer() / (ep * tp) if g.moe else 0.0
+        expert = spec.expert_params_per_layer() / (ep * etp) if g.moe else 0.0
         small = spec.small_params(g.moe, g.linear_attn)
         largest_unit = max(largest_unit, linear_params + expert + small)
         n = g.count
@@ -231,7 +231,7 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
                 frozen += n * small
             elif fmt:
                 q_dense, q_expert = stored_values(spec, g.moe, g.linear_attn, fmt)
-                q = q_dense / tp + (q_expert / (ep * tp) if g.moe else 0.0)
+                q = q_dense / tp + (q_expert / (ep * etp) if g.moe else 0.0)
                 released += n * q
                 frozen += n * (linear_params + expert + small - q)
             else:

@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import ModelConfigError
 from ..input_bounds import check_hf_config
 from ..messages import QT_TRANSLATE_NOOP
+from .config_defaults import with_class_defaults
 from .hf_families import ALIASES, FAMILY_TYPES, family_fields
 from .layer_shapes import FamilyShapes, Linear, with_mtp
 from .vision import VisionSpec, vision_from_config
@@ -301,6 +302,7 @@ def _check_experts(fields: dict[str, Any], model_type: str) -> None:
 def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
     """Describe a decoder-only model from the contents of its config.json."""
     cfg, model_type = _text_model_config(config)
+    cfg = with_class_defaults(cfg, model_type)  # keys the file leaves out: its model class's defaults
     check_hf_config(cfg)  # every value's type and range, before any is used
     layout = ALIASES.get(model_type, model_type)
     fields = family_fields(cfg, layout) if model_type in SUPPORTED_MODEL_TYPES else None
@@ -403,8 +405,9 @@ def _llama_like_spec(config: dict[str, Any], cfg: dict[str, Any], model_type: st
         norm_style="gemma" if model_type in _GEMMA_TYPES else "llama",
         attn_softcap=bool(cfg.get("attn_logit_softcapping")),
         final_softcap=bool(cfg.get("final_logit_softcapping")),
+        # the Qwen config classes keep sliding_window only when use_sliding_window is set (Qwen2Config, Qwen3Config)
         sliding_window=int(cfg.get("sliding_window") or 0)
-        if model_type != "qwen2" or cfg.get("use_sliding_window") else 0,
+        if cfg.get("use_sliding_window", model_type != "qwen2") else 0,
         per_layer_mask=model_type == "gemma2",
         vision=vision_from_config(config, hidden),
         **mlp,

@@ -36,6 +36,8 @@ class Behaviour:
     selective_by_modules: bool = False  # "selective" rebuilds the scenario's recompute_modules (Megatron)
     kernels_save_as_compiled: bool = False  # hand-written kernels save what a compiled layer saves (Unsloth)
     fused_lora_kernels: bool = False  # fused LoRA autograd functions replace peft's layers (Unsloth)
+    grads_reduced_in_buffer: bool = False  # DDP reduces the gradient buffer in place (Megatron), no flat copy
+    loss_in_place: bool = False  # the loss works in place on one fp32 copy of the logits (Megatron)
 
 
 def cross_entropy_path(s: Scenario) -> str:
@@ -65,12 +67,13 @@ def liger_can_patch(s: Scenario, spec: ModelSpec) -> bool:
 
 def behaviour(s: Scenario) -> Behaviour:
     return _behaviour(s.framework, s.cross_entropy, s.checkpointing, s.expandable_segments, s.main_grads_fp32,
-                      s.zero_stage, s.fsdp, s.method)
+                      s.zero_stage, s.fsdp, s.method, s.compile_loss)
 
 
 @lru_cache(maxsize=1024)  # bounded (engine.caches.clear_caches empties it); every scenario of a search shares a few
 def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandable_segments: bool | str,
-               main_grads_fp32: bool | str, zero_stage: int, fsdp: bool, method: str) -> Behaviour:
+               main_grads_fp32: bool | str, zero_stage: int, fsdp: bool, method: str,
+               compile_loss: bool | str = "auto") -> Behaviour:
     d = defaults_for(framework)
     ce = _cross_entropy(framework, cross_entropy)
     op = checkpointing == "op-selective" or (checkpointing == "selective" and d.selective == "op")
@@ -79,7 +82,7 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
     return Behaviour(
         framework=framework,
         cross_entropy=ce,
-        loss_upcast=d.loss_upcast if ce == d.cross_entropy else ce != "fused-linear",
+        loss_upcast=d.loss_upcast if ce == d.cross_entropy else ce not in ("fused-linear", "no-upcast"),
         loss_chunks=d.loss_chunks if ce == d.cross_entropy and d.loss_chunks else 8,
         loss_chunk_tokens=d.loss_chunk_tokens if ce == d.cross_entropy else 0,
         op_selective=op,
@@ -90,7 +93,9 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         offload_checkpoints=d.offload_checkpoints and checkpointing == "full",
         deepspeed_buckets=d.zero_bucket_settings and zero_stage == 3 and not fsdp,
         quantized_saves_inputs=d.qlora_kernel == "bitsandbytes",
-        compile_loss=d.compile_covers_loss,
+        # every framework's current release compiles the loss with the model (torchtitan since 0.2.0: the sources
+        # of engine/frameworks/defaults.py); compile_loss false states an older torchtitan
+        compile_loss=compile_loss == "auto" or bool(compile_loss),
         outputs_fp32=d.outputs_fp32,
         logits_kept=d.logits_kept,
         quantizes_head=_quantizes_head(framework, method),
@@ -98,4 +103,14 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         selective_by_modules=d.selective_by_modules,
         kernels_save_as_compiled=d.kernels_save_as_compiled,
         fused_lora_kernels=d.fused_lora_kernels,
+        grads_reduced_in_buffer=d.grads_reduced_in_buffer,
+        loss_in_place=d.loss_in_place and ce == "standard",
     )
+
+
+def adapter_dtype_bytes(s: Scenario, compute: int) -> int:
+    """Bytes per LoRA adapter parameter: fp32 (peft's default upcast of the adapters), the compute dtype, or with
+    "auto" the framework's own (the model's dtype where it builds its adapters so: engine/frameworks/defaults.py)."""
+    if s.lora_adapter_dtype == "auto":
+        return compute if defaults_for(s.framework).lora_adapters_in_model_dtype else 4
+    return 4 if s.lora_adapter_dtype == "fp32" else compute

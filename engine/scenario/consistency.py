@@ -66,13 +66,22 @@ def _check_tensor_and_pipeline_parallel(s: Any, spec: ModelSpec) -> None:
         raise ScenarioError(
             "vpp", QT_TRANSLATE_NOOP("engine", "more than one virtual stage per rank needs pp_schedule interleaved-1f1b.")
         )
-    if s.pp * s.vpp > spec.layers:
+    if s.pp * s.vpp > _split_layers(s, spec.layers):
         raise ScenarioError(
             "vpp",
             QT_TRANSLATE_NOOP("engine", "pp x vpp = {chunks} model chunks cannot exceed the model's {layers} layers."),
             chunks=s.pp * s.vpp,
-            layers=spec.layers,
+            layers=_split_layers(s, spec.layers),
         )
+
+
+def _split_layers(s: Any, layers: int) -> int:
+    """Layers the pipeline split divides: Megatron counts the embedding and/or the loss as one layer each when
+    asked (megatron/core/transformer/transformer_block.py get_num_layers_to_build: (layers + 1 + 1) split evenly over
+    pp x vpp chunks, the first chunk of the first rank building one decoder layer fewer), when that divides evenly
+    (as engine/memory/parallelism/pipeline.py megatron_stage_layers splits it; otherwise the split is plain)."""
+    counted = layers + ("embedding" in s.pipeline_split_accounts_for) + ("loss" in s.pipeline_split_accounts_for)
+    return counted if s.pp > 1 and counted != layers and counted % (s.pp * s.vpp) == 0 else layers
 
 
 def _check_expert_and_context_parallel(s: Any, spec: ModelSpec) -> None:
@@ -89,12 +98,14 @@ def _check_expert_and_context_parallel(s: Any, spec: ModelSpec) -> None:
                 n_experts=spec.n_experts,
                 ep=s.ep,
             )
-        if (s.dp * s.cp) % s.ep:
+        # Megatron's MoE parallel folding (megatron/core/parallel_state.py): ep x etp x expert-dp ranks are the
+        # tp x cp x dp ranks of a stage; with etp = tp (every framework's layout) that is ep dividing dp x cp
+        if (s.tp * s.dp * s.cp) % (s.ep * s.expert_tp):
             raise ConsistencyError(
                 "ep",
                 QT_TRANSLATE_NOOP("engine", "Expert-parallel size {ep} must divide the {p} data-parallel copies "
                                             "(GPUs ÷ tensor-parallel ÷ pipeline-parallel size)."),
-                p=s.dp * s.cp,
+                p=s.tp * s.dp * s.cp // s.expert_tp,
                 ep=s.ep,
             )
     if s.cp > 1 and s.seq_len % s.cp:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ScenarioError
-from ..frameworks.defaults import CROSS_ENTROPIES, FRAMEWORKS
+from ..frameworks.defaults import CROSS_ENTROPIES, FRAMEWORKS, defaults_for
 from ..frameworks.megatron_layer import RECOMPUTE_MODULES
 from ..frameworks.model import as_built
 from ..input_bounds import ANY_COUNT_MAX, NAME_MAX_CHARS, NOTES_MAX_CHARS, check_scenario_numbers
@@ -75,7 +75,7 @@ FREEZE_SIDES = ("bottom", "top")
 OFFLOADS = ("none", "optimizer", "optimizer+params")
 PP_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b")
 ESTIMATORS = ("detailed", "seed-per-op", "seed-k-factor", "seed-alpha")
-ADAPTER_DTYPES = ("fp32", "compute")
+ADAPTER_DTYPES = ("auto", "fp32", "compute")
 VISION_TOWER_MODES = ("frozen", "trained")
 MODULES_TO_SAVE = ("embed_tokens", "lm_head")
 CURRENCIES = ("", "USD", "EUR", "CNY", "GBP", "JPY", "INR", "KRW", "CAD", "AUD", "CHF", "SGD")  # ISO 4217 codes
@@ -135,7 +135,8 @@ class Scenario(PostTrainingKeys, ServingKeys):
     lora_alpha: float = key(32, "LoRA scaling numerator (no effect on memory; kept so peft settings round-trip)",
                             Number(0, 1_000_000, QT_TRANSLATE_NOOP("engine", "must be a positive number, not {p!r}."),
                                    maximum=1_000_000), affects=LABEL, applies_to=LORA)
-    lora_adapter_dtype: str = key("fp32", "fp32: peft's default upcast; compute: adapters in the compute dtype",
+    lora_adapter_dtype: str = key("auto", "auto: the framework's (fp32 as peft upcasts them; the model's dtype in "
+                                  "Megatron, torchtune and litgpt); fp32; compute: the compute dtype",
                                   Choice(ADAPTER_DTYPES), applies_to=LORA)
     frozen_layers: int = key(0, "decoder layers frozen (method freeze)", WholeNumber(0, 100_000),
                              applies_to="method freeze")
@@ -157,6 +158,9 @@ class Scenario(PostTrainingKeys, ServingKeys):
     vpp: int = key(1, "virtual pipeline stages (model chunks) per rank; more than 1 needs pp_schedule "
                    "interleaved-1f1b", WholeNumber(1, 1024), applies_to="pp > 1")
     ep: int = key(1, "expert parallel degree (MoE)", WholeNumber(1, 4096), applies_to="mixture-of-experts models")
+    etp: int = key(0, "Megatron --expert-tensor-parallel-size: tensor-parallel ranks splitting each expert (0: tp, "
+                   "Megatron-LM's default; 1: whole experts, expert parallelism folded over the tensor-parallel "
+                   "ranks, as Megatron-Bridge's MoE recipes set it)", WholeNumber(0, 4096), applies_to=MEGATRON)
     cp: int = key(1, "context parallel degree", WholeNumber(1, 4096))
     sequence_parallel: bool = key(False, "shard norms/residual activations over tp", Flag(), applies_to="tp > 1")
     loss_parallel: bool | str = key("auto", "vocabulary-parallel loss (on in torchtitan and Megatron)",
@@ -180,8 +184,13 @@ class Scenario(PostTrainingKeys, ServingKeys):
                              "(llm-foundry's default); te: Transformer Engine's parallel cross-entropy, one kernel "
                              "that writes the fp32 gradient in forward (Megatron cross_entropy_fusion_impl te); "
                              "fused-linear: lm_head fused with the loss, logits never materialised, as "
-                             "Liger/Unsloth/Cut-Cross-Entropy", Choice(CROSS_ENTROPIES))
+                             "Liger/Unsloth/Cut-Cross-Entropy; no-upcast: the whole batch's cross-entropy in the "
+                             "compute dtype without an fp32 upcast (Qwen-1's remote code, older models)",
+                             Choice(CROSS_ENTROPIES))
     compile: bool = key(False, "torch.compile the model (fused elementwise ops save fewer intermediates)", Flag())
+    compile_loss: bool | str = key("auto", "compile covers the loss too (auto: as the framework's current release; "
+                                   "torchtitan compiles it from 0.2.0 on, compile.components ['model', 'loss'], "
+                                   "and only the transformer blocks before)", Flag(auto=True), applies_to="compile")
     liger_kernels: bool = key(False, "Liger-Kernel's RMSNorm, SwiGLU and RoPE patched into the model (transformers "
                               "use_liger_kernel, NeMo AutoModel's default, LLaMA-Factory enable_liger_kernel, axolotl "
                               "liger_rms_norm): a norm keeps only its input, the MLP only its gate and up outputs",
@@ -274,6 +283,12 @@ class Scenario(PostTrainingKeys, ServingKeys):
     @property
     def dp(self) -> int:
         return self.world_size // (self.tp * self.pp * self.cp)
+
+    @property
+    def expert_tp(self) -> int:
+        """Ranks splitting each expert: Megatron's expert_tensor_parallel_size where set (MoE parallel folding,
+        megatron/core/parallel_state.py: ep x etp x expert-dp = tp x cp x dp), else the tensor-parallel size."""
+        return self.etp if self.etp and defaults_for(self.framework).takes_megatron_arguments else self.tp
 
     @property
     def effective_zero(self) -> int:

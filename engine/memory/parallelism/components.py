@@ -49,18 +49,22 @@ def tp_embedding_grad_components(s: Scenario, spec: ModelSpec, dt: Dtypes, first
     )]
 
 
-def pipeline_components(s: Scenario, spec: ModelSpec, stage: int, last: bool, ctx: ActContext) -> list[Component]:
-    """Losses held by the last stage (GPipe), receive buffers and kept outputs (torch.distributed.pipelining)."""
+def pipeline_components(s: Scenario, spec: ModelSpec, stage: int, last: bool, ctx: ActContext,
+                        loss_saved: float) -> list[Component]:
+    """Losses held by the last stage (GPipe), receive buffers and kept outputs (torch.distributed.pipelining).
+
+    loss_saved: what one micro-batch's loss keeps for its backward (engine/memory/loss.py, per implementation)."""
     out = []
     if last and losses_in_flight(s) > 1:
-        # each micro-batch in flight on the last stage keeps its loss's fp32 log-softmax until its backward
-        losses = (losses_in_flight(s) - 1) * 4 * ctx.t * spec.vocab / ctx.vocab_shards
+        # each micro-batch in flight on the last stage keeps its loss's saved tensors until its backward
+        losses = (losses_in_flight(s) - 1) * loss_saved
         out.append(_c(
             "pp_loss_saved",
             QT_TRANSLATE_NOOP("engine", "Losses of micro-batches in flight (last stage)"),
             "activations",
             Moments(losses, losses, 0.0, 0.0),
-            QT_TRANSLATE_NOOP("engine", "(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)"),
+            QT_TRANSLATE_NOOP("engine", "(micro-batches in flight - 1) x what one loss saves for its backward "
+                              "(the fp32 log-softmax b·s·V x 4 with the standard loss)"),
             in_flight=losses_in_flight(s),
         ))
     if defaults_for(s.framework).pipeline_frees_sent_outputs and s.pp > 1:
@@ -141,11 +145,17 @@ def fsdp2_stage(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGro
     return Fsdp2Stage(units, grads, inputs)
 
 
-def fsdp2_component(stage: Fsdp2Stage, spec: ModelSpec, last: bool, ctx: ActContext, *,
-                    logits_fwd: float, logits_bwd: float, layer_scratch: float) -> Component:
-    """FSDP2's gathered parameters and gradient buffers (see fsdp.py for what is alive when)."""
-    loss_saved = 4 * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0  # fp32 log-softmax output
-    logits_grad = ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0
+def fsdp2_component(stage: Fsdp2Stage, last: bool, *, logits_fwd: float, logits_bwd: float, layer_scratch: float,
+                    loss_saved: float, output_grad: float) -> Component:
+    """FSDP2's gathered parameters and gradient buffers (see fsdp.py for what is alive when).
+
+    loss_saved and output_grad follow the scenario's loss (engine/memory/loss.py LossMemory.saved/output_grad): the
+    standard loss keeps its fp32 log-softmax (4·b·s·V) while the root is gathered again for the loss backward, a
+    fused loss keeps only its logits and one log-sum-exp per token, a fused-linear loss only grad_input (b·s·h)
+    and the head's gradient; with the loss outside the model, the gradient reaching the output is the logits'
+    gradient (or b·s·h for a fused-linear loss)."""
+    loss_saved = loss_saved if last else 0.0
+    logits_grad = output_grad if last else 0.0
     forward, backward_start, backward_end = fsdp2_moments(stage.units, loss_saved, logits_bwd, logits_fwd,
                                                           layer_scratch, logits_grad)
     grads = stage.accumulated_grad_bytes

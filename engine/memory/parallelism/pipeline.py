@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from ...frameworks.defaults import defaults_for
+
 
 class _PipelineSettings(Protocol):
+    framework: str
     pp: int
     pp_schedule: str
     vpp: int
@@ -90,6 +93,11 @@ def micro_batches_in_flight(s: _PipelineSettings, stage: int, layers: int = 0) -
         return ga
     if s.pp_schedule == "interleaved-1f1b" and s.vpp > 1:
         per_round = ga // max(1, ga // s.pp)
+        if defaults_for(s.framework).pipeline_frees_sent_outputs:
+            # Megatron's schedules (megatron/core/pipeline_parallel/schedules.py get_pp_rank_microbatches) run
+            # microbatch_group_size_per_vp_stage micro-batches through a chunk before the next, which its
+            # arguments default to the pipeline size whatever the number of micro-batches
+            per_round = s.pp
         chunks = min((s.vpp - 1) * per_round + 2 * (s.pp - 1 - stage) + 1, ga * s.vpp)
         uneven = _uneven_chunks(s, stage, layers, chunks, per_round)
         return chunks / s.vpp if uneven is None else uneven
