@@ -1,4 +1,4 @@
-"""Command line: estimate, fit, presets, kv-cache, schema, import, export-config. No Qt is imported here."""
+"""Command line: estimate, fit, presets, kv-cache, schema, import, export-config, diagnose. No Qt is imported here."""
 
 from __future__ import annotations
 
@@ -287,6 +287,15 @@ def _cmd_export_config(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_diagnose(args: argparse.Namespace) -> int:
+    from .diagnosis.command import diagnose_file
+
+    scenario = displayable(load_scenario(args.scenario)) if args.scenario else None
+    data, text = diagnose_file(args.file, scenario, args.unit, args.tr, args.tr_engine)
+    print(json_text(data) if args.json else terminal_text(text))
+    return 0
+
+
 def _whole_number(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
@@ -343,6 +352,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="write to this file instead of printing (a new file; see --force)")
     p.add_argument("--force", action="store_true", help="replace the --output file if it exists")
     p.set_defaults(func=_cmd_export_config)
+    p = sub.add_parser("diagnose", help="read an out-of-memory message (a text file) beside a scenario's plan")
+    p.add_argument("file")
+    p.add_argument("scenario", nargs="?")
+    p.add_argument("--json", action="store_true", help="print one JSON object: oom figures and findings")
+    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
+    p.set_defaults(func=_cmd_diagnose)
     p = sub.add_parser("schema", help="scenario keys and their defaults")
     p.add_argument("--markdown", action="store_true", help="print docs/scenario-format.md")
     p.set_defaults(func=_cmd_schema)

@@ -1,0 +1,52 @@
+"""The diagnosis as the command line prints it: one JSON object, or lines of text. Only figures read from the file
+and the engine's own sentences are shown; nothing of the file's text is echoed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..messages import QT_TRANSLATE_NOOP
+from ..units import format_bytes
+from .finding import Finding
+from .oom_text import OomReport
+
+FIGURES = (("tried_to_allocate_bytes", QT_TRANSLATE_NOOP("cli", "asked for")),
+           ("total_capacity_bytes", QT_TRANSLATE_NOOP("cli", "GPU in all")),
+           ("free_bytes", QT_TRANSLATE_NOOP("cli", "free")),
+           ("process_in_use_bytes", QT_TRANSLATE_NOOP("cli", "this process")),
+           ("allocated_by_pytorch_bytes", QT_TRANSLATE_NOOP("cli", "allocated by PyTorch")),
+           ("reserved_unallocated_bytes", QT_TRANSLATE_NOOP("cli", "reserved, unallocated")))
+
+
+def oom_to_json(report: OomReport, findings: tuple[Finding, ...], scenario_name: str | None) -> dict[str, Any]:
+    return {"source": "oom_message", "wording": report.wording, "backend": report.backend, "kind": report.kind,
+            "phase": report.phase, "messages_in_text": report.messages_in_text, "oom": report.oom_json(),
+            "private_pools_bytes": report.private_pools_bytes, "allowed_bytes": report.allowed_bytes,
+            "other_processes_bytes": report.other_processes_bytes, "allocator_flushes": report.allocator_flushes,
+            "scenario": scenario_name, "findings": [f.to_json() for f in findings]}
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+def render_oom(report: OomReport, findings: tuple[Finding, ...], unit: str = "GiB",
+               tr: Callable[[str], str] = _identity, tr_engine: Callable[[str], str] = _identity) -> str:
+    head = tr(QT_TRANSLATE_NOOP("cli", "Out-of-memory message ({wording}, {backend})")).format(
+        wording=report.wording, backend=report.backend)
+    if report.gpu_index is not None:
+        head += tr(QT_TRANSLATE_NOOP("cli", " on GPU {index}")).format(index=report.gpu_index)
+    if report.phase is not None:
+        head += tr(QT_TRANSLATE_NOOP("cli", ", in the {phase}")).format(phase=report.phase)
+    lines = [head + ":"]
+    figures = report.oom_json()
+    shown = [f"{tr(label)} {format_bytes(figures[key] or 0, unit)}" for key, label in FIGURES
+             if figures[key] is not None]
+    if shown:
+        lines.append("  " + "; ".join(shown))
+    if report.messages_in_text > 1:
+        lines.append("  " + tr(QT_TRANSLATE_NOOP("cli", "{n} such messages in the text (one per failed rank); "
+                                                        "the first is read.")).format(n=report.messages_in_text))
+    lines += ["- " + f.text.format_with(tr_engine) for f in findings]
+    return "\n".join(lines)
