@@ -1,7 +1,9 @@
-"""`diagnose FILE [SCENARIO]`: read the file (bounded), tell what it is, and diagnose it."""
+"""`diagnose FILE [SCENARIO]`: read the file (bounded), tell what it is, and diagnose it: an out-of-memory message
+(text), a memory snapshot (a pickle) or the profiler's memory timeline (JSON)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -9,12 +11,18 @@ from typing import Any
 from ..errors import PlannerError
 from ..messages import QT_TRANSLATE_NOOP
 from ..safe_read import read_capped, unreadable_why
-from ..scenario.format import Scenario
+from ..scenario.format import Scenario, resolve_model
+from ..workloads import estimate
 from . import diagnose_oom
-from .oom_text import MAX_TEXT_CHARS, parse_oom_text
-from .report import oom_to_json, render_oom
+from .against_measured import measured_findings
+from .measured import MeasuredMemory
+from .memory_timeline import read_memory_timeline
+from .oom_text import parse_oom_text
+from .plain_pickle import MAX_PICKLE_BYTES
+from .report import measured_to_json, oom_to_json, render_measured, render_oom
+from .snapshot import read_snapshot
 
-MAX_FILE_BYTES = MAX_TEXT_CHARS
+MAX_FILE_BYTES = MAX_PICKLE_BYTES
 
 
 def read_input(path: str) -> bytes:
@@ -25,13 +33,33 @@ def read_input(path: str) -> bytes:
                            why=unreadable_why(exc).rstrip(".")) from None
 
 
+def read_measured(data: bytes, scenario: Scenario | None) -> MeasuredMemory | None:
+    """The measured memory in `data` when it is a snapshot or a memory timeline; None for text."""
+    if data[:1] == b"\x80":
+        return read_snapshot(data, resolve_model(scenario).vocab if scenario is not None else None)
+    head = data[:64].lstrip().lower()
+    if head.startswith((b"<html", b"<!doctype")):
+        return read_memory_timeline(data)
+    if head.startswith(b"["):
+        try:
+            json.loads(data[:MAX_FILE_BYTES].decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return None  # "[rank0]: ..." is a log, not JSON
+        return read_memory_timeline(data)
+    return None
+
+
 def diagnose_file(path: str, scenario: Scenario | None, unit: str = "GiB",
                   tr: Callable[[str], str] = lambda t: t,
                   tr_engine: Callable[[str], str] = lambda t: t) -> tuple[dict[str, Any], str]:
     """(JSON object, text) of the diagnosis of one file."""
     data = read_input(path)
+    name = scenario.name if scenario is not None else None
+    measured = read_measured(data, scenario)
+    if measured is not None:
+        found = tuple(measured_findings(measured, estimate(scenario), unit)) if scenario is not None else ()
+        return measured_to_json(measured, found, name), render_measured(measured, found, unit, tr, tr_engine)
     text = data.decode("utf-8", errors="replace")  # a log with stray bytes is still read; nothing is echoed
     report = parse_oom_text(text)
     findings = diagnose_oom(report, scenario, unit)
-    name = scenario.name if scenario is not None else None
     return oom_to_json(report, findings, name), render_oom(report, findings, unit, tr, tr_engine)

@@ -9,6 +9,7 @@ from typing import Any
 from ..messages import QT_TRANSLATE_NOOP
 from ..units import format_bytes
 from .finding import Finding
+from .measured import MeasuredMemory
 from .oom_text import OomReport
 
 FIGURES = (("tried_to_allocate_bytes", QT_TRANSLATE_NOOP("cli", "asked for")),
@@ -48,5 +49,27 @@ def render_oom(report: OomReport, findings: tuple[Finding, ...], unit: str = "Gi
     if report.messages_in_text > 1:
         lines.append("  " + tr(QT_TRANSLATE_NOOP("cli", "{n} such messages in the text (one per failed rank); "
                                                         "the first is read.")).format(n=report.messages_in_text))
+    lines += ["- " + f.text.format_with(tr_engine) for f in findings]
+    return "\n".join(lines)
+
+
+def measured_to_json(m: MeasuredMemory, findings: tuple[Finding, ...], scenario_name: str | None) -> dict[str, Any]:
+    return {"source": m.source, "scenario": scenario_name,
+            "measured": {"device": m.device, "peak_allocated_bytes": m.peak_allocated_bytes,
+                         "peak_reserved_bytes": m.peak_reserved_bytes, "categories": dict(m.categories),
+                         "events": m.events, "x_unit": m.x_unit,
+                         "timeline": [[x, a, r] for x, a, r in m.timeline]},
+            "notes": [str(n) for n in m.notes], "findings": [f.to_json() for f in findings]}
+
+
+def render_measured(m: MeasuredMemory, findings: tuple[Finding, ...], unit: str = "GiB",
+                    tr: Callable[[str], str] = _identity, tr_engine: Callable[[str], str] = _identity) -> str:
+    lines = [tr(QT_TRANSLATE_NOOP("cli", "Measured ({source}, {events} events): peak allocated {peak}")).format(
+        source=m.source, events=m.events, peak=format_bytes(m.peak_allocated_bytes, unit))]
+    if m.peak_reserved_bytes is not None:
+        lines[0] += tr(QT_TRANSLATE_NOOP("cli", ", reserved {reserved}")).format(
+            reserved=format_bytes(m.peak_reserved_bytes, unit))
+    lines += [f"  {tr_engine(name)}: {format_bytes(n, unit)}" for name, n in m.categories if n]
+    lines += ["- " + n.format_with(tr_engine) for n in m.notes]
     lines += ["- " + f.text.format_with(tr_engine) for f in findings]
     return "\n".join(lines)
