@@ -15,6 +15,7 @@ from typing import Any
 from .errors import PlannerError
 from .memory.breakdown import Estimate
 from .memory.estimate import kv_cache_bytes
+from .memory.timeline import step_timeline, timeline_to_json
 from .messages import QT_TRANSLATE_NOOP, one_line
 from .models.presets import get_model_preset, gpu_presets, model_presets
 from .scenario import (
@@ -183,9 +184,13 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     scenario = displayable(load_scenario(args.scenario))
     est = estimate(scenario)
     time = check_finite(step_time(scenario))  # step_time checks too; this guards what any change to it lets through
-    print(json_text(estimate_to_json(est, time)) if args.json else
-          terminal_text(render_table(est, args.unit, args.tr, args.tr_engine) + "\n"
-                        + render_time(time, args.tr, args.tr_engine, est.fits, scenario.currency)))
+    if args.json:
+        data = estimate_to_json(est, time)
+        data["timeline"] = timeline_to_json(step_timeline(est, scenario.grad_accum, scenario.pp))
+        print(json_text(data))
+    else:
+        print(terminal_text(render_table(est, args.unit, args.tr, args.tr_engine) + "\n"
+                            + render_time(time, args.tr, args.tr_engine, est.fits, scenario.currency)))
     return 0
 
 
