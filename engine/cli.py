@@ -1,4 +1,4 @@
-"""Command line: estimate, fit, presets, kv-cache, schema, import, export-config, diagnose. No Qt is imported here."""
+"""Command line: estimate, fit, presets, kv-cache, schema, import, export-config, diagnose, calibrate (no Qt here)."""
 
 from __future__ import annotations
 
@@ -301,6 +301,15 @@ def _cmd_diagnose(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from .diagnosis.command import calibrate_command
+
+    data, text = calibrate_command(displayable(load_scenario(args.scenario)), args.figure, args.measured,
+                                   tuple(displayable(load_scenario(p)) for p in args.others), args.unit, args.tr_engine)
+    print(json_text(data) if args.json else terminal_text(text))
+    return 0
+
+
 def _whole_number(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
@@ -363,6 +372,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object: oom figures and findings")
     p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
     p.set_defaults(func=_cmd_diagnose)
+    p = sub.add_parser("calibrate", help="fit this machine's memory overheads to one measured figure")
+    p.add_argument("scenario")
+    p.add_argument("figure", choices=("peak_reserved", "nvidia_smi", "peak_allocated"))
+    p.add_argument("measured", help="bytes, or a number with GiB/MiB/GB/MB")
+    p.add_argument("others", nargs="*", help="saved scenarios to judge again with this calibration")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
+    p.set_defaults(func=_cmd_calibrate)
     p = sub.add_parser("schema", help="scenario keys and their defaults")
     p.add_argument("--markdown", action="store_true", help="print docs/scenario-format.md")
     p.set_defaults(func=_cmd_schema)

@@ -15,6 +15,7 @@ from ..scenario.format import Scenario, resolve_model
 from ..workloads import estimate
 from . import diagnose_oom
 from .against_measured import measured_findings
+from .calibration import calibrate, parse_amount
 from .measured import MeasuredMemory
 from .memory_timeline import read_memory_timeline
 from .oom_text import parse_oom_text
@@ -63,3 +64,15 @@ def diagnose_file(path: str, scenario: Scenario | None, unit: str = "GiB",
     report = parse_oom_text(text)
     findings = diagnose_oom(report, scenario, unit)
     return oom_to_json(report, findings, name), render_oom(report, findings, unit, tr, tr_engine)
+
+
+def calibrate_command(scenario: Scenario, figure: str, measured: str, others: tuple[Scenario, ...], unit: str = "GiB",
+                      tr_engine: Callable[[str], str] = lambda t: t) -> tuple[dict[str, Any], str]:
+    """(JSON object, text) of `calibrate SCENARIO FIGURE MEASURED [OTHERS...]`."""
+    result = calibrate(scenario, figure, parse_amount(measured), others)
+    summary = result.summary(unit)
+    data = {"memory_calibration": result.calibration.file_form(), "summary": [str(m) for m in summary],
+            "rejudged": [{"scenario": n, "before": b, "after": a} for n, b, a in result.rejudged]}
+    lines = [m.format_with(tr_engine) for m in summary]
+    lines.append('"memory_calibration": ' + json.dumps(result.calibration.file_form()))
+    return data, "\n".join(lines)
