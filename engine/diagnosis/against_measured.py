@@ -8,9 +8,11 @@ from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..units import format_bytes
 from .finding import Finding
+from .gpu_logs import MeasuredLine
 from .measured import CATEGORIES, MeasuredMemory
 
 DIFFERENCE = 0.10  # the issue's threshold
+CALIBRATE_ABOVE = 0.05  # a reading this far from the plan's process figure is worth calibrating
 NEGLIGIBLE_SHARE = 0.01  # categories under 1% of the plan's peak on both sides are not worth a line
 # Component keys of engine/memory (the estimate's components) in the measured categories.
 COMPONENT_CATEGORY = {
@@ -57,4 +59,19 @@ def measured_findings(measured: MeasuredMemory, est: Estimate, unit: str = "GiB"
                     QT_TRANSLATE_NOOP("engine", "{category}: measured {measured}, planned {planned}."))
         out.append(Finding("category_diff", message(template, category=name, measured=format_bytes(m, unit),
                                                     planned=format_bytes(p, unit), keys=keys)))
+    return out
+
+
+def line_findings(line: MeasuredLine, est: Estimate, unit: str = "GiB") -> list[Finding]:
+    """A GPU log's highest reading against the plan's process figure (what nvidia-smi shows for the process)."""
+    peak, plan = line.peak_bytes, est.process_bytes
+    out = [Finding("measured_peak", message(QT_TRANSLATE_NOOP(
+        "engine", "Highest reading {measured} ({source}); the plan's process figure {planned}, of {capacity}."),
+        measured=format_bytes(peak, unit), source=line.source, planned=format_bytes(plan, unit),
+        capacity=format_bytes(est.capacity_bytes, unit)))]
+    if plan and abs(peak - plan) > CALIBRATE_ABOVE * plan:
+        out.append(Finding("calibrate", message(QT_TRANSLATE_NOOP(
+            "engine", "The reading is {diff} {direction} the plan: calibrate this machine with memory_calibration "
+                      "(main.py calibrate SCENARIO nvidia_smi {bytes})."), diff=format_bytes(abs(peak - plan), unit),
+            direction="above" if peak > plan else "below", bytes=peak)))
     return out

@@ -1,5 +1,5 @@
 """`diagnose FILE [SCENARIO]`: read the file (bounded), tell what it is, and diagnose it: an out-of-memory message
-(text), a memory snapshot (a pickle) or the profiler's memory timeline (JSON)."""
+(text), a memory snapshot (a pickle), the profiler's memory timeline (JSON) or a GPU log (nvidia-smi or W&B CSV)."""
 
 from __future__ import annotations
 
@@ -14,13 +14,14 @@ from ..safe_read import read_capped, unreadable_why
 from ..scenario.format import Scenario, resolve_model
 from ..workloads import estimate
 from . import diagnose_oom
-from .against_measured import measured_findings
+from .against_measured import line_findings, measured_findings
 from .calibration import calibrate, parse_amount
+from .gpu_logs import looks_like_gpu_log, read_gpu_log
 from .measured import MeasuredMemory
 from .memory_timeline import read_memory_timeline
 from .oom_text import parse_oom_text
 from .plain_pickle import MAX_PICKLE_BYTES
-from .report import measured_to_json, oom_to_json, render_measured, render_oom
+from .report import line_to_json, measured_to_json, oom_to_json, render_line, render_measured, render_oom
 from .snapshot import read_snapshot
 
 MAX_FILE_BYTES = MAX_PICKLE_BYTES
@@ -61,6 +62,11 @@ def diagnose_file(path: str, scenario: Scenario | None, unit: str = "GiB",
         found = tuple(measured_findings(measured, estimate(scenario), unit)) if scenario is not None else ()
         return measured_to_json(measured, found, name), render_measured(measured, found, unit, tr, tr_engine)
     text = data.decode("utf-8", errors="replace")  # a log with stray bytes is still read; nothing is echoed
+    if looks_like_gpu_log(text[:4096]):
+        est = estimate(scenario) if scenario is not None else None
+        line = read_gpu_log(text, est.capacity_bytes if est is not None else None)
+        found = tuple(line_findings(line, est, unit)) if est is not None else ()
+        return line_to_json(line, found, name), render_line(line, found, unit, tr, tr_engine)
     report = parse_oom_text(text)
     findings = diagnose_oom(report, scenario, unit)
     return oom_to_json(report, findings, name), render_oom(report, findings, unit, tr, tr_engine)

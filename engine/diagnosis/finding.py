@@ -10,7 +10,7 @@ from ..messages import Message
 
 KINDS = ("fragmentation", "other_processes", "non_pytorch", "larger_than_card", "free_but_refused", "fraction_limit",
          "shortfall", "no_figures", "batch_finder", "cache_flushes", "driver_figure", "other_card", "plan_verdict",
-         "phase_compare", "grown", "plan_predicts", "fix", "measured_peak", "category_diff")
+         "phase_compare", "grown", "plan_predicts", "fix", "measured_peak", "category_diff", "calibrate")
 
 
 @dataclass(frozen=True)

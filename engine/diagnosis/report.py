@@ -9,6 +9,7 @@ from typing import Any
 from ..messages import QT_TRANSLATE_NOOP
 from ..units import format_bytes
 from .finding import Finding
+from .gpu_logs import MeasuredLine
 from .measured import MeasuredMemory
 from .oom_text import OomReport
 
@@ -71,5 +72,20 @@ def render_measured(m: MeasuredMemory, findings: tuple[Finding, ...], unit: str 
             reserved=format_bytes(m.peak_reserved_bytes, unit))
     lines += [f"  {tr_engine(name)}: {format_bytes(n, unit)}" for name, n in m.categories if n]
     lines += ["- " + n.format_with(tr_engine) for n in m.notes]
+    lines += ["- " + f.text.format_with(tr_engine) for f in findings]
+    return "\n".join(lines)
+
+
+def line_to_json(line: MeasuredLine, findings: tuple[Finding, ...], scenario_name: str | None) -> dict[str, Any]:
+    return {"source": line.source, "scenario": scenario_name,
+            "measured_line": {"device": line.device, "peak_bytes": line.peak_bytes, "samples": line.samples,
+                              "x_unit": line.x_unit, "points": [[x, b] for x, b in line.points]},
+            "findings": [f.to_json() for f in findings]}
+
+
+def render_line(line: MeasuredLine, findings: tuple[Finding, ...], unit: str = "GiB",
+                tr: Callable[[str], str] = _identity, tr_engine: Callable[[str], str] = _identity) -> str:
+    lines = [tr(QT_TRANSLATE_NOOP("cli", "GPU memory log ({source}, {samples} samples): highest {peak}")).format(
+        source=line.source, samples=line.samples, peak=format_bytes(line.peak_bytes, unit))]
     lines += ["- " + f.text.format_with(tr_engine) for f in findings]
     return "\n".join(lines)
