@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +17,11 @@ from ..workloads import estimate
 from . import diagnose_oom
 from .against_measured import line_findings, measured_findings
 from .calibration import calibrate, parse_amount
-from .gpu_logs import looks_like_gpu_log, read_gpu_log
+from .finding import Finding
+from .gpu_logs import MeasuredLine, looks_like_gpu_log, read_gpu_log
 from .measured import MeasuredMemory
 from .memory_timeline import read_memory_timeline
-from .oom_text import parse_oom_text
+from .oom_text import OomReport, parse_oom_text
 from .plain_pickle import MAX_PICKLE_BYTES
 from .report import line_to_json, measured_to_json, oom_to_json, render_line, render_measured, render_oom
 from .snapshot import read_snapshot
@@ -51,25 +53,44 @@ def read_measured(data: bytes, scenario: Scenario | None) -> MeasuredMemory | No
     return None
 
 
-def diagnose_file(path: str, scenario: Scenario | None, unit: str = "GiB",
-                  tr: Callable[[str], str] = lambda t: t,
-                  tr_engine: Callable[[str], str] = lambda t: t) -> tuple[dict[str, Any], str]:
-    """(JSON object, text) of the diagnosis of one file."""
-    data = read_input(path)
-    name = scenario.name if scenario is not None else None
+@dataclass(frozen=True)
+class Diagnosis:
+    """What one input holds (exactly one of report, measured, line) and what it says beside the plan."""
+
+    findings: tuple[Finding, ...]
+    report: OomReport | None = None
+    measured: MeasuredMemory | None = None
+    line: MeasuredLine | None = None
+
+
+def diagnose_bytes(data: bytes, scenario: Scenario | None, unit: str = "GiB") -> Diagnosis:
+    """The diagnosis of a file's bytes or pasted text: a snapshot, a memory timeline, a GPU log or a message."""
     measured = read_measured(data, scenario)
     if measured is not None:
-        found = tuple(measured_findings(measured, estimate(scenario), unit)) if scenario is not None else ()
-        return measured_to_json(measured, found, name), render_measured(measured, found, unit, tr, tr_engine)
+        return Diagnosis(tuple(measured_findings(measured, estimate(scenario), unit)) if scenario is not None else (),
+                         measured=measured)
     text = data.decode("utf-8", errors="replace")  # a log with stray bytes is still read; nothing is echoed
     if looks_like_gpu_log(text[:4096]):
         est = estimate(scenario) if scenario is not None else None
         line = read_gpu_log(text, est.capacity_bytes if est is not None else None)
-        found = tuple(line_findings(line, est, unit)) if est is not None else ()
-        return line_to_json(line, found, name), render_line(line, found, unit, tr, tr_engine)
+        return Diagnosis(tuple(line_findings(line, est, unit)) if est is not None else (), line=line)
     report = parse_oom_text(text)
-    findings = diagnose_oom(report, scenario, unit)
-    return oom_to_json(report, findings, name), render_oom(report, findings, unit, tr, tr_engine)
+    return Diagnosis(diagnose_oom(report, scenario, unit), report=report)
+
+
+def diagnose_file(path: str, scenario: Scenario | None, unit: str = "GiB",
+                  tr: Callable[[str], str] = lambda t: t,
+                  tr_engine: Callable[[str], str] = lambda t: t) -> tuple[dict[str, Any], str]:
+    """(JSON object, text) of the diagnosis of one file."""
+    d = diagnose_bytes(read_input(path), scenario, unit)
+    name = scenario.name if scenario is not None else None
+    if d.measured is not None:
+        return measured_to_json(d.measured, d.findings, name), render_measured(d.measured, d.findings, unit, tr,
+                                                                                 tr_engine)
+    if d.line is not None:
+        return line_to_json(d.line, d.findings, name), render_line(d.line, d.findings, unit, tr, tr_engine)
+    assert d.report is not None
+    return oom_to_json(d.report, d.findings, name), render_oom(d.report, d.findings, unit, tr, tr_engine)
 
 
 def calibrate_command(scenario: Scenario, figure: str, measured: str, others: tuple[Scenario, ...], unit: str = "GiB",
