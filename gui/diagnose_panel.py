@@ -24,14 +24,14 @@ from PySide6.QtWidgets import (
 )
 
 from engine.diagnosis.command import Diagnosis, diagnose_bytes, read_input
-from engine.diagnosis.finding import Finding
+from engine.diagnosis.finding import Finding, finding_text
 from engine.errors import PlannerError
 from engine.memory.timeline import TimelinePoint, step_timeline
 from engine.messages import QT_TRANSLATE_NOOP
 from engine.units import to_unit
 
 from .charts import static_plot
-from .i18n import tr_error, tr_message
+from .i18n import tr_engine, tr_error
 from .state import AppState
 
 # Ticks where these phases begin (loading and the loss sit one point from the next phase: their labels would overlap)
@@ -226,7 +226,7 @@ class DiagnosePanel(QWidget):
         self.status.setText(self._summary(self.diagnosis))
         self.findings.clear()
         for finding in self.diagnosis.findings:
-            item = QListWidgetItem(tr_message(finding.text))
+            item = QListWidgetItem(finding_text(finding.text, tr_engine))
             item.setData(Qt.ItemDataRole.UserRole, finding)
             self.findings.addItem(item)
         fixes = [i for i in range(self.findings.count()) if self._finding(i).kind == "fix"]

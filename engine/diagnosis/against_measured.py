@@ -73,5 +73,6 @@ def line_findings(line: MeasuredLine, est: Estimate, unit: str = "GiB") -> list[
         out.append(Finding("calibrate", message(QT_TRANSLATE_NOOP(
             "engine", "The reading is {diff} {direction} the plan: calibrate this machine with memory_calibration "
                       "(main.py calibrate SCENARIO nvidia_smi {bytes})."), diff=format_bytes(abs(peak - plan), unit),
-            direction="above" if peak > plan else "below", bytes=peak)))
+            direction=QT_TRANSLATE_NOOP("engine", "above") if peak > plan else QT_TRANSLATE_NOOP("engine", "below"),
+            bytes=peak)))
     return out

@@ -48,7 +48,7 @@ def plan_findings(r: OomReport, s: Scenario, unit: str = "GiB") -> list[Finding]
     b = lambda n: format_bytes(n, unit)  # noqa: E731
     est = estimate(s)
     out = [Finding("plan_verdict", message(QT_TRANSLATE_NOOP("engine", "The plan: {verdict} ({room})."),
-                                           verdict=est.verdict, room=str(est.room(unit))))]
+                                           verdict=est.verdict, room=est.room(unit)))]
     total = r.total_capacity_bytes
     if total is not None and abs(total - est.capacity_bytes) > CAPACITY_TOLERANCE * est.capacity_bytes:
         out.append(Finding("other_card", message(QT_TRANSLATE_NOOP(

@@ -17,7 +17,7 @@ from ..workloads import estimate
 from . import diagnose_oom
 from .against_measured import line_findings, measured_findings
 from .calibration import calibrate, parse_amount
-from .finding import Finding
+from .finding import Finding, finding_text
 from .gpu_logs import MeasuredLine, looks_like_gpu_log, read_gpu_log
 from .measured import MeasuredMemory
 from .memory_timeline import read_memory_timeline
@@ -100,6 +100,6 @@ def calibrate_command(scenario: Scenario, figure: str, measured: str, others: tu
     summary = result.summary(unit)
     data = {"memory_calibration": result.calibration.file_form(), "summary": [str(m) for m in summary],
             "rejudged": [{"scenario": n, "before": b, "after": a} for n, b, a in result.rejudged]}
-    lines = [m.format_with(tr_engine) for m in summary]
+    lines = [finding_text(m, tr_engine) for m in summary]
     lines.append('"memory_calibration": ' + json.dumps(result.calibration.file_form()))
     return data, "\n".join(lines)

@@ -3,10 +3,15 @@ keys it changes, what the engine says that saves and the plan's verdict with it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..messages import Message
+
+# Parameters that are the engine's own words (verdicts, phases, component and category names): translated with the
+# sentence, where the figures and file-derived values are not.
+WORD_PARAMS = frozenset({"verdict", "phase", "why", "category", "direction", "component", "overhead"})
 
 KINDS = ("fragmentation", "other_processes", "non_pytorch", "larger_than_card", "free_but_refused", "fraction_limit",
          "shortfall", "no_figures", "batch_finder", "cache_flushes", "driver_figure", "other_card", "plan_verdict",
@@ -28,3 +33,11 @@ class Finding:
             out.update({"changes": dict(self.changes), "saving_bytes": None if self.saving_bytes is None
                         else round(self.saving_bytes), "enough": self.enough, "verdict_after": self.verdict_after})
         return out
+
+
+def finding_text(text: Message, translate: Callable[[str], str]) -> str:
+    """A finding's sentence in the reader's language: its template, its word parameters and any sentence nested in
+    it (the plan's room) translated; numbers and names as they are."""
+    params = {k: (finding_text(v, translate) if isinstance(v, Message) else
+                  translate(v) if k in WORD_PARAMS and isinstance(v, str) else v) for k, v in text.params}
+    return Message(text.template, tuple(params.items())).format_with(translate)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..messages import Message
+from ..messages import QT_TRANSLATE_NOOP, Message
 
 # What the plan and a measurement are compared in (the words).
-CATEGORIES = ("weights", "gradients", "optimizer state", "activations", "logits", "temporaries", "allocator cache",
-              "other")
+CATEGORIES = (QT_TRANSLATE_NOOP("engine", "weights"), QT_TRANSLATE_NOOP("engine", "gradients"),
+              QT_TRANSLATE_NOOP("engine", "optimizer state"), QT_TRANSLATE_NOOP("engine", "activations"),
+              QT_TRANSLATE_NOOP("engine", "logits"), QT_TRANSLATE_NOOP("engine", "temporaries"),
+              QT_TRANSLATE_NOOP("engine", "allocator cache"), QT_TRANSLATE_NOOP("engine", "other"))
 MAX_TIMELINE_POINTS = 512
 
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..units import format_bytes
-from .finding import Finding
+from .against_plan import PHASE_WORDS
+from .finding import Finding, finding_text
 from .gpu_logs import MeasuredLine
 from .measured import MeasuredMemory
 from .oom_text import OomReport
@@ -40,7 +41,8 @@ def render_oom(report: OomReport, findings: tuple[Finding, ...], unit: str = "Gi
     if report.gpu_index is not None:
         head += tr(QT_TRANSLATE_NOOP("cli", " on GPU {index}")).format(index=report.gpu_index)
     if report.phase is not None:
-        head += tr(QT_TRANSLATE_NOOP("cli", ", in the {phase}")).format(phase=report.phase)
+        head += tr(QT_TRANSLATE_NOOP("cli", ", in the {phase}")).format(
+            phase=tr_engine(PHASE_WORDS.get(report.phase, report.phase)))
     lines = [head + ":"]
     figures = report.oom_json()
     shown = [f"{tr(label)} {format_bytes(figures[key] or 0, unit)}" for key, label in FIGURES
@@ -50,7 +52,7 @@ def render_oom(report: OomReport, findings: tuple[Finding, ...], unit: str = "Gi
     if report.messages_in_text > 1:
         lines.append("  " + tr(QT_TRANSLATE_NOOP("cli", "{n} such messages in the text (one per failed rank); "
                                                         "the first is read.")).format(n=report.messages_in_text))
-    lines += ["- " + f.text.format_with(tr_engine) for f in findings]
+    lines += ["- " + finding_text(f.text, tr_engine) for f in findings]
     return "\n".join(lines)
 
 
@@ -72,7 +74,7 @@ def render_measured(m: MeasuredMemory, findings: tuple[Finding, ...], unit: str 
             reserved=format_bytes(m.peak_reserved_bytes, unit))
     lines += [f"  {tr_engine(name)}: {format_bytes(n, unit)}" for name, n in m.categories if n]
     lines += ["- " + n.format_with(tr_engine) for n in m.notes]
-    lines += ["- " + f.text.format_with(tr_engine) for f in findings]
+    lines += ["- " + finding_text(f.text, tr_engine) for f in findings]
     return "\n".join(lines)
 
 
@@ -87,5 +89,5 @@ def render_line(line: MeasuredLine, findings: tuple[Finding, ...], unit: str = "
                 tr: Callable[[str], str] = _identity, tr_engine: Callable[[str], str] = _identity) -> str:
     lines = [tr(QT_TRANSLATE_NOOP("cli", "GPU memory log ({source}, {samples} samples): highest {peak}")).format(
         source=line.source, samples=line.samples, peak=format_bytes(line.peak_bytes, unit))]
-    lines += ["- " + f.text.format_with(tr_engine) for f in findings]
+    lines += ["- " + finding_text(f.text, tr_engine) for f in findings]
     return "\n".join(lines)
