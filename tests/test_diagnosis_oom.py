@@ -87,6 +87,8 @@ def test_findings_checked_on_the_corpus(row):
         assert ("fragmentation" in kinds) is checks["fragmentation"]
     if "other_processes" in checks:
         assert ("other_processes" in kinds) is checks["other_processes"]
+    if "larger_than_card" in checks:
+        assert ("larger_than_card" in kinds) is checks["larger_than_card"]
     if "backend" in checks:
         assert report.backend == checks["backend"]
     if "plan_fits" in checks:
