@@ -4,6 +4,7 @@ one undo step through AppState, and the plan's step timeline is drawn with the m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,11 +24,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.diagnosis.calibration import calibrate
 from engine.diagnosis.command import Diagnosis, diagnose_bytes, read_input
 from engine.diagnosis.finding import Finding, finding_text
 from engine.errors import PlannerError
 from engine.memory.timeline import TimelinePoint, step_timeline
 from engine.messages import QT_TRANSLATE_NOOP
+from engine.scenario.format import Scenario
 from engine.units import to_unit
 
 from .charts import static_plot
@@ -167,6 +170,10 @@ class DiagnosePanel(QWidget):
         self.apply_button = QPushButton(self.tr("Apply the fix"))
         self.apply_button.setEnabled(False)
         self.apply_button.clicked.connect(self.apply_fix)
+        self.calibrate_button = QPushButton(self.tr("Calibrate this machine from the record"))
+        self.calibrate_button.setEnabled(False)
+        self.calibrate_button.clicked.connect(self.calibrate)
+        self.saved_plans: Callable[[], list[Scenario]] = list  # the library's plans, judged again on calibrating
         self.chart = TimelineChart()
         self._layout()
         state.estimateChanged.connect(lambda _e: self.refresh())
@@ -185,6 +192,7 @@ class DiagnosePanel(QWidget):
         col.addWidget(self.status)
         col.addWidget(self.findings, 2)
         col.addWidget(self.apply_button)
+        col.addWidget(self.calibrate_button)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(self.chart)
@@ -261,6 +269,36 @@ class DiagnosePanel(QWidget):
 
     def _update_apply(self) -> None:
         self.apply_button.setEnabled(self.selected_fix() is not None)
+        self.calibrate_button.setEnabled(self.measured_figure() is not None)
+
+    def measured_figure(self) -> tuple[str, int] | None:
+        """(memory_calibration figure, bytes) the current record measures: a GPU log's highest reading
+        (nvidia-smi's used memory) or a snapshot's peak reserved; None for a message or a profiler timeline."""
+        d = self.diagnosis
+        if d is None:
+            return None
+        if d.line is not None and d.line.peak_bytes:
+            return "nvidia_smi", d.line.peak_bytes
+        if d.measured is not None and d.measured.peak_reserved_bytes:
+            return "peak_reserved", d.measured.peak_reserved_bytes
+        return None
+
+    def calibrate(self) -> bool:
+        """memory_calibration from the record as one undo step; the saved plans are judged again and the status
+        says how many changed verdict."""
+        figure = self.measured_figure()
+        if figure is None:
+            return False
+        try:
+            result = calibrate(self.state.scenario, figure[0], figure[1], tuple(self.saved_plans()))
+        except PlannerError as exc:
+            self.status.setText(tr_error(exc))
+            return False
+        summary = " ".join(finding_text(m, tr_engine) for m in result.summary(self.state.unit))
+        applied = self.state.edit({"memory_calibration": result.calibration.file_form()},
+                                  self.tr("Calibrate memory from the run"))
+        self.status.setText(summary)
+        return applied
 
     def apply_fix(self) -> bool:
         """The selected fix as one undo step (AppState.edit); its findings are then recomputed for the new plan."""

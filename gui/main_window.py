@@ -127,6 +127,8 @@ class MainWindow(QMainWindow):
         self.compare = CompareView(state)
         self.tabs.addTab(self.compare, self.tr("Compare"))
         self.diagnose_panel = DiagnosePanel(state)
+        self.diagnose_panel.saved_plans = lambda: [e.scenario for e in self.library.entries()
+                                                   if e.scenario is not None and not e.read_only]
         self.tabs.addTab(self.diagnose_panel, self.tr("Diagnose"))
         right = QWidget()
         right_layout = QVBoxLayout(right)

@@ -92,3 +92,23 @@ def test_nothing_pasted_is_a_sentence_not_a_crash(window):
     panel = window.diagnose_panel
     panel.diagnose_text("hello")
     assert panel.diagnosis is None and panel.status.text() and panel.findings.count() == 0
+
+
+def test_a_gpu_log_calibrates_the_machine_in_one_undo_step_and_judges_saved_plans_again(window, tmp_path):
+    """nvidia-smi's highest reading becomes memory_calibration (figure nvidia_smi): the calibrated plan's process
+    figure is that reading (engine/diagnosis/calibration), the edit is one undo step, saved plans are judged again."""
+    panel, state = window.diagnose_panel, window.state
+    reading_mib = round(state.estimate.process_bytes / 2**20 * 1.1)
+    log = tmp_path / "smi.csv"
+    log.write_text(f"memory.used [MiB]\n1000 MiB\n{reading_mib} MiB\n")
+    panel.saved_plans = lambda: [state.scenario.replace(micro_batch=2, name="saved")]
+    panel.diagnose_file(str(log))
+    assert panel.calibrate_button.isEnabled()
+    steps = state.undo_stack.count()
+    panel.calibrate_button.click()
+    assert state.undo_stack.count() == steps + 1
+    assert state.scenario.memory_calibration.figure == "nvidia_smi"
+    assert state.estimate.process_bytes == pytest.approx(reading_mib * 2**20, abs=1)
+    assert "->" in panel.status.text()
+    state.undo_stack.undo()
+    assert state.scenario.memory_calibration is None

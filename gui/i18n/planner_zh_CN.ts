@@ -467,107 +467,117 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>DiagnosePanel</name>
     <message>
-        <location filename="../diagnose_panel.py" line="38"/>
+        <location filename="../diagnose_panel.py" line="41"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="39"/>
+        <location filename="../diagnose_panel.py" line="42"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="40"/>
+        <location filename="../diagnose_panel.py" line="43"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="54"/>
+        <location filename="../diagnose_panel.py" line="57"/>
         <source>Open a run&apos;s record</source>
         <translation>打开一次运行的记录</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="55"/>
+        <location filename="../diagnose_panel.py" line="58"/>
         <source>Run records (*.txt *.log *.pickle *.pkl *.json *.csv);;All files (*)</source>
         <translation>运行记录 (*.txt *.log *.pickle *.pkl *.json *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="87"/>
+        <location filename="../diagnose_panel.py" line="90"/>
         <source>one training step</source>
         <translation>一个训练步</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="103"/>
+        <location filename="../diagnose_panel.py" line="106"/>
         <source>planned, allocated</source>
         <translation>计划：已分配</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="107"/>
+        <location filename="../diagnose_panel.py" line="110"/>
         <source>planned, reserved</source>
         <translation>计划：已预留</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="111"/>
+        <location filename="../diagnose_panel.py" line="114"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="128"/>
+        <location filename="../diagnose_panel.py" line="131"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="142"/>
+        <location filename="../diagnose_panel.py" line="145"/>
         <source>needed when it failed</source>
         <translation>出错时所需</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="155"/>
+        <location filename="../diagnose_panel.py" line="158"/>
         <source>Paste an out-of-memory message here, or drop a file: the message, a memory snapshot (.pickle), a profiler memory timeline (.json), an nvidia-smi or W&amp;B CSV.</source>
         <translation>在此粘贴显存不足（OOM）报错，或拖入文件：报错文本、显存快照（.pickle）、profiler 显存时间线（.json）、nvidia-smi 或 W&amp;B 的 CSV。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="158"/>
+        <location filename="../diagnose_panel.py" line="161"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="160"/>
+        <location filename="../diagnose_panel.py" line="163"/>
         <source>Open a file…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="162"/>
+        <location filename="../diagnose_panel.py" line="165"/>
         <source>Nothing diagnosed yet.</source>
         <translation>尚未诊断。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="167"/>
+        <location filename="../diagnose_panel.py" line="170"/>
         <source>Apply the fix</source>
         <translation>应用此修复</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="207"/>
+        <location filename="../diagnose_panel.py" line="173"/>
+        <source>Calibrate this machine from the record</source>
+        <translation>用此记录校准这台机器</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="215"/>
         <source>(read from %s)</source>
         <translation>（读自 %s）</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="240"/>
+        <location filename="../diagnose_panel.py" line="248"/>
         <source>Out-of-memory message read (%s).</source>
         <translation>已读取显存不足报错（%s）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="242"/>
+        <location filename="../diagnose_panel.py" line="250"/>
         <source>Memory record read (%s, %d events).</source>
         <translation>已读取显存记录（%s，%d 个事件）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="244"/>
+        <location filename="../diagnose_panel.py" line="252"/>
         <source>GPU memory log read (%s, %d samples).</source>
         <translation>已读取 GPU 显存日志（%s，%d 个采样）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="270"/>
+        <location filename="../diagnose_panel.py" line="299"/>
+        <source>Calibrate memory from the run</source>
+        <translation>根据运行结果校准显存</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="308"/>
         <source>Apply the fix from the diagnosis</source>
         <translation>应用诊断给出的修复</translation>
     </message>
@@ -1915,157 +1925,157 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="183"/>
+        <location filename="../main_window.py" line="185"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="184"/>
+        <location filename="../main_window.py" line="186"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="195"/>
+        <location filename="../main_window.py" line="197"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="185"/>
+        <location filename="../main_window.py" line="187"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="130"/>
+        <location filename="../main_window.py" line="132"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="187"/>
+        <location filename="../main_window.py" line="189"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188"/>
+        <location filename="../main_window.py" line="190"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190"/>
+        <location filename="../main_window.py" line="192"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="196"/>
+        <location filename="../main_window.py" line="198"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="198"/>
+        <location filename="../main_window.py" line="200"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="198"/>
+        <location filename="../main_window.py" line="200"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="201"/>
+        <location filename="../main_window.py" line="203"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="203"/>
+        <location filename="../main_window.py" line="205"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="204"/>
+        <location filename="../main_window.py" line="206"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="206"/>
+        <location filename="../main_window.py" line="208"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="212"/>
+        <location filename="../main_window.py" line="214"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="214"/>
+        <location filename="../main_window.py" line="216"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="215"/>
+        <location filename="../main_window.py" line="217"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="226"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="227"/>
+        <location filename="../main_window.py" line="229"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="227"/>
+        <location filename="../main_window.py" line="229"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232"/>
+        <location filename="../main_window.py" line="234"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="240"/>
+        <location filename="../main_window.py" line="242"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="247"/>
+        <location filename="../main_window.py" line="249"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="248"/>
+        <location filename="../main_window.py" line="250"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="250"/>
+        <location filename="../main_window.py" line="252"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="343"/>
+        <location filename="../main_window.py" line="345"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="199"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="199"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -3559,67 +3569,67 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="16"/>
+        <location filename="../../engine/diagnosis/report.py" line="17"/>
         <source>asked for</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="17"/>
+        <location filename="../../engine/diagnosis/report.py" line="18"/>
         <source>GPU in all</source>
         <translation>GPU 总量</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="18"/>
+        <location filename="../../engine/diagnosis/report.py" line="19"/>
         <source>free</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="19"/>
+        <location filename="../../engine/diagnosis/report.py" line="20"/>
         <source>this process</source>
         <translation>本进程</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="20"/>
+        <location filename="../../engine/diagnosis/report.py" line="21"/>
         <source>allocated by PyTorch</source>
         <translation>PyTorch 已分配</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="21"/>
+        <location filename="../../engine/diagnosis/report.py" line="22"/>
         <source>reserved, unallocated</source>
         <translation>已预留未分配</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="38"/>
+        <location filename="../../engine/diagnosis/report.py" line="39"/>
         <source>Out-of-memory message ({wording}, {backend})</source>
         <translation>显存不足报错（{wording}，{backend}）</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="41"/>
+        <location filename="../../engine/diagnosis/report.py" line="42"/>
         <source> on GPU {index}</source>
         <translation>，GPU {index}</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="43"/>
+        <location filename="../../engine/diagnosis/report.py" line="44"/>
         <source>, in the {phase}</source>
         <translation>，发生在 {phase}</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="51"/>
+        <location filename="../../engine/diagnosis/report.py" line="53"/>
         <source>{n} such messages in the text (one per failed rank); the first is read.</source>
         <translation>文本中有 {n} 条此类报错（每个出错的 rank 一条）；读取第一条。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="68"/>
+        <location filename="../../engine/diagnosis/report.py" line="70"/>
         <source>Measured ({source}, {events} events): peak allocated {peak}</source>
         <translation>实测（{source}，{events} 个事件）：峰值已分配 {peak}</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="71"/>
+        <location filename="../../engine/diagnosis/report.py" line="73"/>
         <source>, reserved {reserved}</source>
         <translation>，已预留 {reserved}</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="88"/>
+        <location filename="../../engine/diagnosis/report.py" line="90"/>
         <source>GPU memory log ({source}, {samples} samples): highest {peak}</source>
         <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
     </message>
@@ -3637,7 +3647,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="234"/>
+        <location filename="../main_window.py" line="236"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
