@@ -37,26 +37,28 @@ FRAME_WORDS = (
 )
 
 
-def _frame_mask(frame: Any, memo: dict[tuple[str, str], int]) -> int:
-    if not isinstance(frame, dict):
-        return 0
-    filename, name = frame.get("filename", ""), frame.get("name", "")
+def _classify(filename: object, name: object) -> int:
     if not isinstance(filename, str) or not isinstance(name, str):
         return 0
-    key = (filename[-200:], name[:200])
-    if key not in memo:
-        text = f"{key[0]}:{key[1]}".lower()
-        memo[key] = sum(bit for bit, words in FRAME_WORDS if any(w in text for w in words))
-    return memo[key]
+    text = f"{filename[-200:]}:{name[:200]}".lower()
+    return sum(bit for bit, words in FRAME_WORDS if any(w in text for w in words))
 
 
-def _mask(entry: dict[str, Any], memo: dict[tuple[str, str], int]) -> int:
+def _mask(entry: dict[str, Any], memo: dict[Any, int]) -> int:
+    """The phases named by an entry's frames (OR of each frame's bits; each distinct frame classified once)."""
     frames = entry.get("frames")
-    if not isinstance(frames, list):
+    if type(frames) is not list:
         return 0
     mask = 0
     for frame in frames[:FRAMES_LOOKED_AT]:
-        mask |= _frame_mask(frame, memo)
+        try:
+            key = (frame["filename"], frame["name"])
+            bits = memo.get(key)
+        except (TypeError, KeyError, IndexError):  # not a frame dict, or an unhashable value: no phase
+            continue
+        if bits is None:
+            bits = memo[key] = _classify(*key)
+        mask |= bits
     return mask
 
 
@@ -119,7 +121,7 @@ def _segments_of(segments: list[Any], device: int) -> tuple[int, int]:
 def _lifetimes(events: list[dict[str, Any]], free_action: str, deadline: float, vocab_size: int | None
                ) -> dict[int, str]:
     """Event number of each allocation -> its category."""
-    memo: dict[tuple[str, str], int] = {}
+    memo: dict[Any, int] = {}
     open_allocs: dict[Any, tuple[int, int]] = {}
     category: dict[int, str] = {}
     for i, e in enumerate(events):
