@@ -1,4 +1,4 @@
-"""Command line: estimate, fit, presets, kv-cache, schema, import, export-config. No Qt is imported here."""
+"""Command line: estimate, fit, presets, kv-cache, schema, import, export-config, diagnose, calibrate (no Qt here)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Any
 from .errors import PlannerError
 from .memory.breakdown import Estimate
 from .memory.estimate import kv_cache_bytes
+from .memory.timeline import step_timeline, timeline_to_json
 from .messages import QT_TRANSLATE_NOOP, one_line
 from .models.presets import get_model_preset, gpu_presets, model_presets
 from .scenario import (
@@ -187,9 +188,13 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     scenario = displayable(load_scenario(args.scenario))
     est = estimate(scenario)
     time = check_finite(step_time(scenario))  # step_time checks too; this guards what any change to it lets through
-    print(json_text(estimate_to_json(est, time)) if args.json else
-          terminal_text(render_table(est, args.unit, args.tr, args.tr_engine) + "\n"
-                        + render_time(time, args.tr, args.tr_engine, est.fits, scenario.currency)))
+    if args.json:
+        data = estimate_to_json(est, time)
+        data["timeline"] = timeline_to_json(step_timeline(est, scenario.grad_accum, scenario.pp))
+        print(json_text(data))
+    else:
+        print(terminal_text(render_table(est, args.unit, args.tr, args.tr_engine) + "\n"
+                            + render_time(time, args.tr, args.tr_engine, est.fits, scenario.currency)))
     return 0
 
 
@@ -291,6 +296,24 @@ def _cmd_export_config(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_diagnose(args: argparse.Namespace) -> int:
+    from .diagnosis.command import diagnose_file
+
+    scenario = displayable(load_scenario(args.scenario)) if args.scenario else None
+    data, text = diagnose_file(args.file, scenario, args.unit, args.tr, args.tr_engine)
+    print(json_text(data) if args.json else terminal_text(text))
+    return 0
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from .diagnosis.command import calibrate_command
+
+    data, text = calibrate_command(displayable(load_scenario(args.scenario)), args.figure, args.measured,
+                                   tuple(displayable(load_scenario(p)) for p in args.others), args.unit, args.tr_engine)
+    print(json_text(data) if args.json else terminal_text(text))
+    return 0
+
+
 def _whole_number(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
@@ -347,6 +370,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="write to this file instead of printing (a new file; see --force)")
     p.add_argument("--force", action="store_true", help="replace the --output file if it exists")
     p.set_defaults(func=_cmd_export_config)
+    p = sub.add_parser("diagnose", help="read an out-of-memory message (a text file) beside a scenario's plan")
+    p.add_argument("file")
+    p.add_argument("scenario", nargs="?")
+    p.add_argument("--json", action="store_true", help="print one JSON object: oom figures and findings")
+    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
+    p.set_defaults(func=_cmd_diagnose)
+    p = sub.add_parser("calibrate", help="fit this machine's memory overheads to one measured figure")
+    p.add_argument("scenario")
+    p.add_argument("figure", choices=("peak_reserved", "nvidia_smi", "peak_allocated"))
+    p.add_argument("measured", help="bytes, or a number with GiB/MiB/GB/MB")
+    p.add_argument("others", nargs="*", help="saved scenarios to judge again with this calibration")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
+    p.set_defaults(func=_cmd_calibrate)
     p = sub.add_parser("schema", help="scenario keys and their defaults")
     p.add_argument("--markdown", action="store_true", help="print docs/scenario-format.md")
     p.set_defaults(func=_cmd_schema)

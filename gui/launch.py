@@ -2,7 +2,7 @@
 
     llm-memory-planner [SCENARIO.json] [--lang en|zh_CN] [--theme light|dark]
     llm-memory-planner --screenshot OUT.png [SCENARIO.json] [--size WxH] [--lang ...] [--theme ...]
-                       [--tab breakdown|time|suggestions|fit|speed|library|compare]
+                       [--tab breakdown|time|suggestions|fit|speed|library|compare|diagnose]
     llm-memory-planner --version
     llm-memory-planner estimate|fit|presets|kv-cache|schema|import|export-config ...   (see --help)
 """
@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 from .version import version  # noqa: F401 - gui.launch.version stays importable
 
-CLI_COMMANDS = {"estimate", "fit", "presets", "kv-cache", "schema", "import", "export-config"}
+CLI_COMMANDS = {"estimate", "fit", "presets", "kv-cache", "schema", "import", "export-config", "diagnose",
+                "calibrate"}
 NO_DISPLAY = 3  # exit status when no window can open (make run treats it as a message, not a failure)
 MISSING_LIBRARIES = 4  # the system lacks libraries Qt's X11 plugin needs: the install command was printed
-TABS = ("breakdown", "time", "suggestions", "fit", "speed", "library", "compare")
+TABS = ("breakdown", "time", "suggestions", "fit", "speed", "library", "compare", "diagnose")
 THEMES = ("light", "dark")
 LANGS = ("en", "zh_CN")
 

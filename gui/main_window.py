@@ -22,6 +22,7 @@ from engine.scenario import ESTIMATORS
 from . import config_actions, file_actions, library_actions
 from .charts import BudgetBars, PieChart
 from .compare_view import CompareView
+from .diagnose_panel import DiagnosePanel
 from .field_undo import install_field_undo
 from .file_actions import CARD_SUFFIXES
 from .fit_panel import FitPanel, LimitsLabel
@@ -125,6 +126,10 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.library_panel, self.tr("Library"))
         self.compare = CompareView(state)
         self.tabs.addTab(self.compare, self.tr("Compare"))
+        self.diagnose_panel = DiagnosePanel(state)
+        self.diagnose_panel.saved_plans = lambda: [e.scenario for e in self.library.entries()
+                                                   if e.scenario is not None and not e.read_only]
+        self.tabs.addTab(self.diagnose_panel, self.tr("Diagnose"))
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.addLayout(top)
@@ -287,6 +292,7 @@ class MainWindow(QMainWindow):
         style_plot(self.bars.plot, theme)
         style_plot(self.time_panel.bar.plot, theme)
         style_plot(self.speed_panel.chart.plot, theme)
+        style_plot(self.diagnose_panel.chart.plot, theme)
         self.compare.set_theme(theme)
         # Text in signal colours is drawn for the theme in use: draw it again (lists re-list when next shown).
         self.show_estimate(self.state.estimate)

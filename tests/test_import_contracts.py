@@ -276,6 +276,7 @@ ENGINE_LAYERS = (
     ("serving", ("serving",)),
     ("posttraining", ("posttraining",)),
     ("workloads", ("workloads",)),
+    ("diagnosis", ("diagnosis",)),
     ("planning", ("planning",)),
     ("configs", ("configs",)),
     ("accuracy", ("accuracy",)),

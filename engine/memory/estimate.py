@@ -37,6 +37,19 @@ def auto_reserve_fraction(s: Scenario, spec: ModelSpec) -> tuple[float, str]:
     return 0.10, "text LLM: 10%"
 
 
+def calibrated(s: Scenario, frag: float, context: float) -> tuple[float, float]:
+    """(fragmentation, context) with the scenario's memory calibration: the measured figure less the predicted one
+    added to the overhead it measures (never below zero); peak_allocated fits nothing."""
+    cal = s.memory_calibration
+    if cal is None:
+        return frag, context
+    if cal.figure == "peak_reserved":
+        return max(0.0, frag + cal.difference_bytes), context
+    if cal.figure == "nvidia_smi":
+        return frag, max(0.0, context + cal.difference_bytes)
+    return frag, context
+
+
 def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: bool, comps: list[Component],
                peak_moment: str, peak: float) -> tuple[Component, ...]:
     at_peak = MOMENTS.index(peak_moment)
@@ -50,6 +63,7 @@ def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: b
     if charges_allocator:
         frag = reserved_gap_bytes(loss_spike, fw.expandable_segments)
         context = CUDA_CONTEXT_BYTES + (NCCL_BYTES if s.world_size > 1 else 0.0)
+        frag, context = calibrated(s, frag, context)
     else:  # the seeds fold these into their own margin and context terms
         frag = context = 0.0
     if s.reserve == "auto":
@@ -63,7 +77,7 @@ def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: b
             "overhead",
             Moments.whole_step(context),
             QT_TRANSLATE_NOOP("engine", "0.75 GiB per process (+0.25 GiB NCCL buffers when world size > 1)"),
-            (("world_size", s.world_size),),
+            (("world_size", s.world_size), *_calibration_input(s, "nvidia_smi")),
         ),
         Component(
             "fragmentation",
@@ -73,7 +87,8 @@ def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: b
             QT_TRANSLATE_NOOP("engine", "caching allocator: cached remainders of the largest transient tensors, the "
                               "loss's b·s·V spike (64% of it, 22% with expandable segments)"),
             (("loss_spike_bytes", round(loss_spike)), ("dynamic_bytes", round(dynamic)), ("static_bytes", round(static)),
-             ("expandable_segments", charges_allocator and fw.expandable_segments)),
+             ("expandable_segments", charges_allocator and fw.expandable_segments),
+             *_calibration_input(s, "peak_reserved")),
         ),
         Component(
             "reserve",
@@ -84,6 +99,12 @@ def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: b
             (("fraction", fraction), ("why", why)),
         ),
     )
+
+
+def _calibration_input(s: Scenario, figure: str) -> tuple[tuple[str, int], ...]:
+    """The calibration's bytes among an overhead's inputs, when it moved that overhead (the formula's evidence)."""
+    cal = s.memory_calibration
+    return (("calibrated_bytes", cal.difference_bytes),) if cal is not None and cal.figure == figure else ()
 
 
 def _stage(s: Scenario, spec: ModelSpec, fw: Behaviour, estimator: StageEstimator, index: int, layers: range,

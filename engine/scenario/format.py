@@ -48,6 +48,7 @@ from .keys import (
     key,
     keys_affecting_only,
 )
+from .memory_keys import MemoryCalibration, parse_memory_calibration
 from .posttraining_keys import PostTrainingKeys
 from .serving_keys import ServingKeys
 from .time_keys import (  # noqa: F401 - re-exported
@@ -276,6 +277,14 @@ class Scenario(PostTrainingKeys, ServingKeys):
         Parsed(parse_calibration, "object or null", (
             None, {"measured_step_seconds": 2.0, "predicted_step_seconds": 1.0})), affects=TIME_ONLY)
 
+    memory_calibration: MemoryCalibration | None = key(
+        None, '{"figure": "peak_reserved" | "nvidia_smi" | "peak_allocated", "measured_bytes": M, "predicted_bytes": '
+        "P} from one measured run: M - P moves the allocator's fragmentation (peak_reserved) or the CUDA context "
+        "(nvidia_smi) of this machine; peak_allocated is shown, not fitted (each 1 MiB to 1 PiB, M / P from 0.5 to 2)",
+        Parsed(parse_memory_calibration, "object or null", (
+            None, {"figure": "nvidia_smi", "measured_bytes": 2**34, "predicted_bytes": 2**34 - 2**29})),
+        affects=MEMORY_ONLY)
+
     @property
     def world_size(self) -> int:
         return self.gpus_per_node * self.nodes
@@ -344,6 +353,8 @@ DEFAULTS: dict[str, tuple[Any, str]] = {
 
 
 def file_form(value: Any) -> Any:
+    if isinstance(value, MemoryCalibration):
+        return value.file_form()
     if isinstance(value, CustomModel):
         return {"name": value.name, "hf_config": value.hf_config}
     if isinstance(value, CustomGpu):

@@ -390,22 +390,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="227"/>
+        <location filename="../charts.py" line="228"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="220"/>
+        <location filename="../charts.py" line="221"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="220"/>
+        <location filename="../charts.py" line="221"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="236"/>
+        <location filename="../charts.py" line="237"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -421,7 +421,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="77"/>
+        <location filename="../compare_view.py" line="111"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -429,39 +429,157 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="91"/>
+        <location filename="../compare_view.py" line="127"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="163"/>
+        <location filename="../compare_view.py" line="215"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="209"/>
+        <location filename="../compare_view.py" line="263"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="210"/>
+        <location filename="../compare_view.py" line="264"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="211"/>
+        <location filename="../compare_view.py" line="265"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="212"/>
+        <location filename="../compare_view.py" line="266"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="215"/>
+        <location filename="../compare_view.py" line="269"/>
         <source>What differs</source>
         <translation>差异</translation>
+    </message>
+</context>
+<context>
+    <name>DiagnosePanel</name>
+    <message>
+        <location filename="../diagnose_panel.py" line="41"/>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="42"/>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="43"/>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="57"/>
+        <source>Open a run&apos;s record</source>
+        <translation>打开一次运行的记录</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="58"/>
+        <source>Run records (*.txt *.log *.pickle *.pkl *.json *.csv);;All files (*)</source>
+        <translation>运行记录 (*.txt *.log *.pickle *.pkl *.json *.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="90"/>
+        <source>one training step</source>
+        <translation>一个训练步</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="106"/>
+        <source>planned, allocated</source>
+        <translation>计划：已分配</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="110"/>
+        <source>planned, reserved</source>
+        <translation>计划：已预留</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="114"/>
+        <source>GPU memory</source>
+        <translation>GPU 显存</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="131"/>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="145"/>
+        <source>needed when it failed</source>
+        <translation>出错时所需</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="158"/>
+        <source>Paste an out-of-memory message here, or drop a file: the message, a memory snapshot (.pickle), a profiler memory timeline (.json), an nvidia-smi or W&amp;B CSV.</source>
+        <translation>在此粘贴显存不足（OOM）报错，或拖入文件：报错文本、显存快照（.pickle）、profiler 显存时间线（.json）、nvidia-smi 或 W&amp;B 的 CSV。</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="161"/>
+        <source>Diagnose</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="163"/>
+        <source>Open a file…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="165"/>
+        <source>Nothing diagnosed yet.</source>
+        <translation>尚未诊断。</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="170"/>
+        <source>Apply the fix</source>
+        <translation>应用此修复</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="173"/>
+        <source>Calibrate this machine from the record</source>
+        <translation>用此记录校准这台机器</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="215"/>
+        <source>(read from %s)</source>
+        <translation>（读自 %s）</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="248"/>
+        <source>Out-of-memory message read (%s).</source>
+        <translation>已读取显存不足报错（%s）。</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="250"/>
+        <source>Memory record read (%s, %d events).</source>
+        <translation>已读取显存记录（%s，%d 个事件）。</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="252"/>
+        <source>GPU memory log read (%s, %d samples).</source>
+        <translation>已读取 GPU 显存日志（%s，%d 个采样）。</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="299"/>
+        <source>Calibrate memory from the run</source>
+        <translation>根据运行结果校准显存</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="308"/>
+        <source>Apply the fix from the diagnosis</source>
+        <translation>应用诊断给出的修复</translation>
     </message>
 </context>
 <context>
@@ -1767,197 +1885,202 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="86"/>
+        <location filename="../main_window.py" line="87"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="91"/>
+        <location filename="../main_window.py" line="92"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="112"/>
+        <location filename="../main_window.py" line="113"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="114"/>
+        <location filename="../main_window.py" line="115"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="115"/>
+        <location filename="../main_window.py" line="116"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="117"/>
+        <location filename="../main_window.py" line="118"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="121"/>
+        <location filename="../main_window.py" line="122"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="125"/>
+        <location filename="../main_window.py" line="126"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="127"/>
+        <location filename="../main_window.py" line="128"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180"/>
+        <location filename="../main_window.py" line="185"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="181"/>
+        <location filename="../main_window.py" line="186"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="197"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="182"/>
+        <location filename="../main_window.py" line="187"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="184"/>
+        <location filename="../main_window.py" line="132"/>
+        <source>Diagnose</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="189"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="185"/>
+        <location filename="../main_window.py" line="190"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="187"/>
+        <location filename="../main_window.py" line="192"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="198"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="195"/>
+        <location filename="../main_window.py" line="200"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="195"/>
+        <location filename="../main_window.py" line="200"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="198"/>
+        <location filename="../main_window.py" line="203"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="205"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="201"/>
+        <location filename="../main_window.py" line="206"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="203"/>
+        <location filename="../main_window.py" line="208"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="209"/>
+        <location filename="../main_window.py" line="214"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211"/>
+        <location filename="../main_window.py" line="216"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="212"/>
+        <location filename="../main_window.py" line="217"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="221"/>
+        <location filename="../main_window.py" line="226"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="229"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="229"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="234"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="237"/>
+        <location filename="../main_window.py" line="242"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="244"/>
+        <location filename="../main_window.py" line="249"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="245"/>
+        <location filename="../main_window.py" line="250"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="247"/>
+        <location filename="../main_window.py" line="252"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="339"/>
+        <location filename="../main_window.py" line="345"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="199"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="199"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -3146,132 +3269,132 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="114"/>
+        <location filename="../../engine/cli.py" line="115"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="116"/>
+        <location filename="../../engine/cli.py" line="117"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="116"/>
+        <location filename="../../engine/cli.py" line="117"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="117"/>
+        <location filename="../../engine/cli.py" line="118"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="117"/>
+        <location filename="../../engine/cli.py" line="118"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="120"/>
+        <location filename="../../engine/cli.py" line="121"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="125"/>
+        <location filename="../../engine/cli.py" line="126"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="126"/>
+        <location filename="../../engine/cli.py" line="127"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="126"/>
+        <location filename="../../engine/cli.py" line="127"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="127"/>
+        <location filename="../../engine/cli.py" line="128"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="130"/>
+        <location filename="../../engine/cli.py" line="131"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="132"/>
+        <location filename="../../engine/cli.py" line="133"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="134"/>
+        <location filename="../../engine/cli.py" line="135"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="136"/>
+        <location filename="../../engine/cli.py" line="137"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="139"/>
+        <location filename="../../engine/cli.py" line="140"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="143"/>
+        <location filename="../../engine/cli.py" line="144"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="150"/>
+        <location filename="../../engine/cli.py" line="151"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="153"/>
+        <location filename="../../engine/cli.py" line="154"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="157"/>
+        <location filename="../../engine/cli.py" line="158"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="200"/>
+        <location filename="../../engine/cli.py" line="205"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="204"/>
+        <location filename="../../engine/cli.py" line="209"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="206"/>
+        <location filename="../../engine/cli.py" line="211"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="209"/>
+        <location filename="../../engine/cli.py" line="214"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="213"/>
+        <location filename="../../engine/cli.py" line="218"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="368"/>
+        <location filename="../../engine/cli.py" line="405"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="371"/>
+        <location filename="../../engine/cli.py" line="408"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -3441,14 +3564,79 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="199"/>
+        <location filename="../../engine/cli.py" line="204"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="210"/>
+        <location filename="../../engine/cli.py" line="215"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/report.py" line="17"/>
+        <source>asked for</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/report.py" line="18"/>
+        <source>GPU in all</source>
+        <translation>GPU 总量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/report.py" line="19"/>
+        <source>free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/report.py" line="20"/>
+        <source>this process</source>
+        <translation>本进程</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/report.py" line="21"/>
+        <source>allocated by PyTorch</source>
+        <translation>PyTorch 已分配</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/report.py" line="22"/>
+        <source>reserved, unallocated</source>
+        <translation>已预留未分配</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/report.py" line="39"/>
+        <source>Out-of-memory message ({wording}, {backend})</source>
+        <translation>显存不足报错（{wording}，{backend}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/report.py" line="42"/>
+        <source> on GPU {index}</source>
+        <translation>，GPU {index}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/report.py" line="44"/>
+        <source>, in the {phase}</source>
+        <translation>，发生在 {phase}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/report.py" line="53"/>
+        <source>{n} such messages in the text (one per failed rank); the first is read.</source>
+        <translation>文本中有 {n} 条此类报错（每个出错的 rank 一条）；读取第一条。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/report.py" line="70"/>
+        <source>Measured ({source}, {events} events): peak allocated {peak}</source>
+        <translation>实测（{source}，{events} 个事件）：峰值已分配 {peak}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/report.py" line="73"/>
+        <source>, reserved {reserved}</source>
+        <translation>，已预留 {reserved}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/report.py" line="90"/>
+        <source>GPU memory log ({source}, {samples} samples): highest {peak}</source>
+        <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
     </message>
 </context>
 <context>
@@ -3464,7 +3652,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="231"/>
+        <location filename="../main_window.py" line="236"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -3687,6 +3875,10 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元；DeepSpeed：正在使用的模块 + 其预取桶，不超过 stage3_max_live_parameters</translation>
     </message>
     <message>
+        <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
+        <translation type="vanished">2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
+    </message>
+    <message>
         <location filename="../../engine/memory/stage_states.py" line="159"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
@@ -3707,88 +3899,88 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="62"/>
+        <location filename="../../engine/memory/estimate.py" line="76"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="70"/>
+        <location filename="../../engine/memory/estimate.py" line="84"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="65"/>
+        <location filename="../../engine/memory/estimate.py" line="79"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="73"/>
+        <location filename="../../engine/memory/estimate.py" line="87"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="80"/>
+        <location filename="../../engine/memory/estimate.py" line="95"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="83"/>
+        <location filename="../../engine/memory/estimate.py" line="98"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="107"/>
+        <location filename="../../engine/memory/estimate.py" line="128"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="111"/>
+        <location filename="../../engine/memory/estimate.py" line="132"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="115"/>
+        <location filename="../../engine/memory/estimate.py" line="136"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="118"/>
+        <location filename="../../engine/memory/estimate.py" line="139"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="123"/>
+        <location filename="../../engine/memory/estimate.py" line="144"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="127"/>
+        <location filename="../../engine/memory/estimate.py" line="148"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="134"/>
+        <location filename="../../engine/memory/estimate.py" line="155"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="137"/>
+        <location filename="../../engine/memory/estimate.py" line="158"/>
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="141"/>
+        <location filename="../../engine/memory/estimate.py" line="162"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="152"/>
+        <location filename="../../engine/memory/estimate.py" line="173"/>
         <location filename="../../engine/planning/family.py" line="44"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="157"/>
+        <location filename="../../engine/memory/estimate.py" line="178"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
@@ -4004,17 +4196,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="361"/>
+        <location filename="../../engine/scenario/format.py" line="372"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="374"/>
+        <location filename="../../engine/scenario/format.py" line="385"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="379"/>
+        <location filename="../../engine/scenario/format.py" line="390"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -4024,12 +4216,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="169"/>
+        <location filename="../../engine/scenario/format.py" line="170"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="148"/>
+        <location filename="../../engine/scenario/format.py" line="149"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -4049,7 +4241,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="176"/>
+        <location filename="../../engine/scenario/format.py" line="177"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -4064,22 +4256,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="97"/>
+        <location filename="../../engine/scenario/format.py" line="98"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="136"/>
+        <location filename="../../engine/scenario/format.py" line="137"/>
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="234"/>
+        <location filename="../../engine/scenario/format.py" line="235"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="238"/>
+        <location filename="../../engine/scenario/format.py" line="239"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
@@ -4782,6 +4974,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/configs/reading.py" line="44"/>
+        <location filename="../../engine/diagnosis/command.py" line="36"/>
         <location filename="../../engine/models/config_file.py" line="32"/>
         <source>Cannot read {name}: {why}.</source>
         <translation>无法读取 {name}：{why}。</translation>
@@ -5551,7 +5744,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="182"/>
+        <location filename="../../engine/cli.py" line="183"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -5789,12 +5982,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="366"/>
+        <location filename="../../engine/scenario/format.py" line="377"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="368"/>
+        <location filename="../../engine/scenario/format.py" line="379"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
@@ -5817,6 +6010,366 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../config_actions.py" line="58"/>
         <source>training configs do not say how many GPUs; the number in your set-up is kept</source>
         <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_measured.py" line="47"/>
+        <source>Measured peak {measured} allocated; the plan&apos;s peak {planned} ({phase}).</source>
+        <translation>实测峰值已分配 {measured}；计划峰值 {planned}（{phase}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_measured.py" line="57"/>
+        <source>{category}: measured {measured}, planned {planned}; the keys that would explain it: {keys}.</source>
+        <translation>{category}：实测 {measured}，计划 {planned}；可解释此差异的键：{keys}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_measured.py" line="59"/>
+        <source>{category}: measured {measured}, planned {planned}.</source>
+        <translation>{category}：实测 {measured}，计划 {planned}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_measured.py" line="68"/>
+        <source>Highest reading {measured} ({source}); the plan&apos;s process figure {planned}, of {capacity}.</source>
+        <translation>最高读数 {measured}（{source}）；计划的进程占用 {planned}，显卡共 {capacity}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_measured.py" line="73"/>
+        <source>The reading is {diff} {direction} the plan: calibrate this machine with memory_calibration (main.py calibrate SCENARIO nvidia_smi {bytes}).</source>
+        <translation>读数与计划相差 {diff}（{direction}）：请用 memory_calibration 校准这台机器（main.py calibrate SCENARIO nvidia_smi {bytes}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_measured.py" line="76"/>
+        <source>above</source>
+        <translation>高于</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_measured.py" line="76"/>
+        <source>below</source>
+        <translation>低于</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="26"/>
+        <source>loading</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="26"/>
+        <source>forward pass</source>
+        <translation>前向传播</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="27"/>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="27"/>
+        <source>backward pass</source>
+        <translation>反向传播</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="28"/>
+        <source>optimizer step</source>
+        <translation>优化器步骤</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="30"/>
+        <source>activations grow with the longest sequence of a batch (padding) and when checkpointing is not in effect</source>
+        <translation>激活值随批内最长序列（填充）增大，且在检查点未生效时增大</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="32"/>
+        <source>temporaries: the batch&apos;s logits, the optimizer step&apos;s copies</source>
+        <translation>临时张量：整批的 logits、优化器步的副本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="33"/>
+        <source>states not sharded or offloaded as the plan assumes</source>
+        <translation>状态未按计划假设进行切分或卸载</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="50"/>
+        <source>The plan: {verdict} ({room}).</source>
+        <translation>计划：{verdict}（{room}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="54"/>
+        <source>The message&apos;s GPU has {measured} in all, the scenario&apos;s card {planned}: is the scenario&apos;s gpu the one that ran?</source>
+        <translation>报错中的 GPU 共 {measured}，场景中的显卡为 {planned}：场景的 gpu 是实际运行的那块吗？</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="68"/>
+        <source>At the {phase} the run had {allocated} allocated and asked for {tried} more: at least {demand}; the plan allocates {plan} there.</source>
+        <translation>在{phase}时，运行已分配 {allocated}，又请求 {tried}：至少需要 {demand}；计划在此处分配 {plan}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="73"/>
+        <source>The plan agrees with the run there (within {margin:.0%}): it predicts this failure, and the changes below make room.</source>
+        <translation>计划与运行在此处一致（相差不超过 {margin:.0%}）：计划预言了这次失败，下列修改可腾出空间。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="79"/>
+        <source>{excess} more than the plan while loading: the whole model was on each GPU before it was sharded (load in shards: zero_stage 3 / FSDP with sharded loading).</source>
+        <translation>加载时比计划多 {excess}：切分前每块 GPU 上都有整个模型（请分片加载：zero_stage 3 / FSDP 分片加载）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="84"/>
+        <source>{excess} more than the plan. Most likely grown past it: {component} (planned {planned}); {why}.</source>
+        <translation>比计划多 {excess}。最可能超出计划的是：{component}（计划 {planned}）；{why}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="148"/>
+        <source>Fix: {change} frees {saving}, enough for what was missing; the plan then: {verdict}.</source>
+        <translation>修复：{change} 可释放 {saving}，足以补上缺口；之后计划：{verdict}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="150"/>
+        <source>Fix: {change} frees {saving}, less than was missing; the plan then: {verdict}.</source>
+        <translation>修复：{change} 可释放 {saving}，少于缺口；之后计划：{verdict}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="36"/>
+        <source>The measured figure must be bytes, or a number with GiB, MiB, GB or MB.</source>
+        <translation>实测值必须是字节数，或带 GiB、MiB、GB、MB 单位的数字。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="50"/>
+        <source>Measured {measured} against {predicted} predicted ({figure}).</source>
+        <translation>实测 {measured}，预测 {predicted}（{figure}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="53"/>
+        <source>Peak allocated is the memory model&apos;s own figure, not an overhead: the {diff} difference is shown, nothing is fitted.</source>
+        <translation>峰值已分配是显存模型自身的数值，不是开销：只显示 {diff} 的差异，不做拟合。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="59"/>
+        <source>{overhead}: {old} -&gt; {new}; the plan: {verdict} ({total} per GPU, was {was}).</source>
+        <translation>{overhead}：{old} -&gt; {new}；计划：{verdict}（每块 GPU {total}，原为 {was}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="65"/>
+        <source>{n} of {total} saved plans are now tight.</source>
+        <translation>{total} 个已保存计划中有 {n} 个现在偏紧。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="66"/>
+        <source>{n} of {total} saved plans now do not fit.</source>
+        <translation>{total} 个已保存计划中有 {n} 个现在放不下。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="67"/>
+        <source>{n} of {total} saved plans now fit.</source>
+        <translation>{total} 个已保存计划中有 {n} 个现在放得下。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="77"/>
+        <source>The figure must be one of {choices}.</source>
+        <translation>测量项必须是以下之一：{choices}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="55"/>
+        <source>Fragmentation: {unallocated} was reserved by PyTorch but unallocated, more than the {tried} it asked for, so the cache was in pieces too small to use. PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True lets segments grow instead (scenario key expandable_segments: true).</source>
+        <translation>碎片化：PyTorch 已预留但未分配 {unallocated}，多于请求的 {tried}，说明缓存被切成了用不上的小块。设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 可让段增长而不是切分（场景键 expandable_segments: true）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="62"/>
+        <source>One tensor of {tried} was asked for, more than the whole card ({total}): something is materialised whole (eager attention scores, the logits of the whole batch, an image batch).</source>
+        <translation>请求了一个 {tried} 的张量，超过整张卡（{total}）：有东西被整体实体化了（eager 注意力分数、整批的 logits、一批图像）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="67"/>
+        <source>The GPU had {free} free, more than the {tried} asked for: the allocation was refused for another reason (a per-process memory fraction, another process allocating at the same moment, or the driver&apos;s own limits).</source>
+        <translation>GPU 有 {free} 空闲，多于请求的 {tried}：分配因其他原因被拒绝（进程显存比例限制、另一进程同时分配，或驱动自身的限制）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="72"/>
+        <source>PyTorch was allowed only {allowed} of the card&apos;s {total} (torch.cuda.set_per_process_memory_fraction).</source>
+        <translation>PyTorch 只被允许使用显卡 {total} 中的 {allowed}（torch.cuda.set_per_process_memory_fraction）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="78"/>
+        <source>Other processes held {others} of this GPU (other ranks&apos; CUDA contexts on this device, another job or the display); each rank should use only its own GPU (LOCAL_RANK).</source>
+        <translation>其他进程占用了这块 GPU 的 {others}（其他 rank 在此设备上的 CUDA 上下文、另一个任务或显示输出）；每个 rank 应只使用自己的 GPU（LOCAL_RANK）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="84"/>
+        <source>This process held {outside} outside PyTorch&apos;s allocator: the CUDA context, cuBLAS and NCCL workspaces.</source>
+        <translation>本进程在 PyTorch 分配器之外占用了 {outside}：CUDA 上下文、cuBLAS 和 NCCL 工作区。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="88"/>
+        <source>At least {short} more was needed at that moment ({tried} asked for, {free} free); the step&apos;s peak may be higher still.</source>
+        <translation>当时至少还需要 {short}（请求 {tried}，空闲 {free}）；该步的峰值可能更高。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="96"/>
+        <source>The CUDA runtime itself ran out of memory, outside PyTorch&apos;s allocator (NCCL, cuBLAS, CUDA graphs or an extension): the message has no figures; leave more memory outside PyTorch.</source>
+        <translation>CUDA 运行时本身在 PyTorch 分配器之外耗尽了显存（NCCL、cuBLAS、CUDA graphs 或扩展）：报错中没有数字；请在 PyTorch 之外留出更多显存。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="100"/>
+        <source>Accelerate&apos;s batch-size finder halved the batch after each out-of-memory error down to zero: even one sequence per GPU does not fit.</source>
+        <translation>Accelerate 的批大小查找在每次显存不足后把批减半，直到为零：每块 GPU 连一条序列都放不下。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="104"/>
+        <source>DeepSpeed reports {n} allocator cache flushes in one step: memory is nearly full and the cache is emptied to go on (slow, and close to an out-of-memory error).</source>
+        <translation>DeepSpeed 报告一步内有 {n} 次分配器缓存清空：显存几乎已满，靠清空缓存才能继续（很慢，且接近显存不足）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/gpu_logs.py" line="59"/>
+        <source>This log has more than {limit} rows; it is not read.</source>
+        <translation>此日志超过 {limit} 行，未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/gpu_logs.py" line="76"/>
+        <source>This log has no GPU memory column (nvidia-smi memory.used or W&amp;B gpu.N.memoryAllocatedBytes).</source>
+        <translation>此日志没有 GPU 显存列（nvidia-smi 的 memory.used 或 W&amp;B 的 gpu.N.memoryAllocatedBytes）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/memory_timeline.py" line="25"/>
+        <source>This file is not a memory timeline: export it with export_memory_timeline to a .json file.</source>
+        <translation>此文件不是显存时间线：请用 export_memory_timeline 导出为 .json 文件。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/memory_timeline.py" line="32"/>
+        <source>The HTML memory timeline holds only a picture of the plot; export it to a .json file to read its figures.</source>
+        <translation>HTML 显存时间线只包含图片；请导出为 .json 文件以读取数值。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/memory_timeline.py" line="35"/>
+        <source>This file is larger than {limit} MB; it is not read.</source>
+        <translation>此文件大于 {limit} MB，未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/oom_text.py" line="102"/>
+        <source>No out-of-memory message was found in this text: paste the error PyTorch printed (it contains &quot;out of memory&quot;).</source>
+        <translation>文本中没有找到显存不足报错：请粘贴 PyTorch 打印的错误（其中包含 &quot;out of memory&quot;）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/oom_text.py" line="109"/>
+        <source>This text is longer than {limit} characters, more than an error message or log; paste the part with the error.</source>
+        <translation>此文本超过 {limit} 个字符，比报错或日志还长；请只粘贴含错误的部分。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/oom_text.py" line="190"/>
+        <source>The driver did not report a process&apos;s memory (it printed an impossible figure, as under WSL); it is left out.</source>
+        <translation>驱动没有报告某个进程的显存（打印了不可能的数值，WSL 下常见）；已忽略。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="45"/>
+        <source>This snapshot is larger than {limit} MB; it is not read.</source>
+        <translation>此快照大于 {limit} MB，未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="48"/>
+        <source>This is not a memory snapshot: a snapshot is a pickle of protocol 2 to 5, as torch.cuda.memory._dump_snapshot writes.</source>
+        <translation>这不是显存快照：快照是协议 2 到 5 的 pickle，由 torch.cuda.memory._dump_snapshot 写出。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="54"/>
+        <source>This snapshot asks to build Python objects other than plain data (a snapshot never does); it is refused unread.</source>
+        <translation>此快照要求构建纯数据以外的 Python 对象（真正的快照从不如此）；已拒绝，未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="65"/>
+        <source>This snapshot is damaged or cut short; it cannot be read.</source>
+        <translation>此快照已损坏或被截断，无法读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="82"/>
+        <source>This snapshot is nested more than {limit} deep, which no snapshot is; it is not read.</source>
+        <translation>此快照嵌套超过 {limit} 层，真正的快照不会如此；未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="86"/>
+        <source>This snapshot holds more than {limit} items; it is not read.</source>
+        <translation>此快照包含超过 {limit} 个条目，未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="99"/>
+        <source>This snapshot holds something other than plain data; it is not read.</source>
+        <translation>此快照包含纯数据以外的内容，未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="103"/>
+        <source>Reading this file took longer than {seconds:.0f} s; it is set aside.</source>
+        <translation>读取此文件超过 {seconds:.0f} 秒，已放弃。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/snapshot.py" line="93"/>
+        <source>This pickle is not a memory snapshot: it has no segments and device traces.</source>
+        <translation>此 pickle 不是显存快照：没有 segments 和 device traces。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/snapshot.py" line="97"/>
+        <source>This snapshot has more than {limit} trace events; record fewer (max_entries).</source>
+        <translation>此快照有超过 {limit} 个跟踪事件；请少记录一些（max_entries）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/snapshot.py" line="187"/>
+        <source>{bytes} bytes were allocated before recording began; they count as other.</source>
+        <translation>开始记录前已分配 {bytes} 字节；计入“其他”。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/memory_keys.py" line="47"/>
+        <source>must be {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} or null.</source>
+        <translation>必须是 {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} 或 null。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/memory_keys.py" line="50"/>
+        <source>figure must be one of {choices}.</source>
+        <translation>figure 必须是以下之一：{choices}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/memory_keys.py" line="54"/>
+        <source>the measured and predicted figures must each be whole bytes from {low:,} (1 MiB) to {high:,} (1 PiB).</source>
+        <translation>实测值和预测值都必须是 {low:,}（1 MiB）到 {high:,}（1 PiB）之间的整数字节。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/memory_keys.py" line="57"/>
+        <source>the measured figure is more than {limit:g} times off the predicted one: it was measured on another set-up, or in other units.</source>
+        <translation>实测值与预测值相差超过 {limit:g} 倍：它是在另一套配置上、或用其他单位测得的。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="11"/>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="11"/>
+        <source>gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="12"/>
+        <source>optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="12"/>
+        <source>activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="13"/>
+        <source>logits</source>
+        <translation>logits</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="13"/>
+        <source>temporaries</source>
+        <translation>临时张量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="14"/>
+        <source>allocator cache</source>
+        <translation>分配器缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="14"/>
+        <source>other</source>
+        <translation>其他</translation>
     </message>
 </context>
 <context>

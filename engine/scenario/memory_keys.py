@@ -1,0 +1,60 @@
+"""What the memory calibration key accepts (issue 27.4): one figure measured on the machine that ran the plan, and
+what the plan predicted for it then, like time_calibration's measured and predicted step times.
+
+- "peak_reserved" (torch.cuda.max_memory_reserved): the difference is the allocator's fragmentation on that machine;
+- "nvidia_smi" (the process's memory.used): the difference is the CUDA context and library workspaces;
+- "peak_allocated" (torch.cuda.max_memory_allocated): the memory model's own figure, not an overhead: it is shown
+  beside the plan and fits nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ScenarioError
+from ..messages import QT_TRANSLATE_NOOP
+
+MEMORY_FIGURES = ("peak_reserved", "nvidia_smi", "peak_allocated")
+CALIBRATION_BYTES_RANGE = (2**20, 2**50)  # 1 MiB to 1 PiB
+# Overheads are a few GiB beside tens of GiB of model: a measured figure more than 2x off the prediction was taken
+# of another set-up (or in other units), and fitting an overhead to it would move every plan by the whole error.
+MEMORY_CALIBRATION_FACTOR_RANGE = (0.5, 2.0)
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryCalibration:
+    figure: str
+    measured_bytes: int
+    predicted_bytes: int
+
+    @property
+    def difference_bytes(self) -> int:
+        return self.measured_bytes - self.predicted_bytes
+
+    def file_form(self) -> dict[str, Any]:
+        return {"figure": self.figure, "measured_bytes": self.measured_bytes, "predicted_bytes": self.predicted_bytes}
+
+
+def _error(template: str, **params: Any) -> ScenarioError:
+    return ScenarioError("memory_calibration", template, **params)
+
+
+def parse_memory_calibration(value: Any) -> MemoryCalibration | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != {"figure", "measured_bytes", "predicted_bytes"}:
+        raise _error(QT_TRANSLATE_NOOP("engine", 'must be {{"figure": F, "measured_bytes": M, "predicted_bytes": P}} '
+                                                 "or null."))
+    if value["figure"] not in MEMORY_FIGURES:
+        raise _error(QT_TRANSLATE_NOOP("engine", "figure must be one of {choices}."), choices=", ".join(MEMORY_FIGURES))
+    measured, predicted = value["measured_bytes"], value["predicted_bytes"]
+    low, high = CALIBRATION_BYTES_RANGE
+    if not all(type(v) is int and low <= v <= high for v in (measured, predicted)):
+        raise _error(QT_TRANSLATE_NOOP("engine", "the measured and predicted figures must each be whole bytes from "
+                                                 "{low:,} (1 MiB) to {high:,} (1 PiB)."), low=low, high=high)
+    if not MEMORY_CALIBRATION_FACTOR_RANGE[0] <= measured / predicted <= MEMORY_CALIBRATION_FACTOR_RANGE[1]:
+        raise _error(QT_TRANSLATE_NOOP("engine", "the measured figure is more than {limit:g} times off the predicted "
+                                                 "one: it was measured on another set-up, or in other units."),
+                     limit=MEMORY_CALIBRATION_FACTOR_RANGE[1])
+    return MemoryCalibration(value["figure"], measured, predicted)
