@@ -22,11 +22,13 @@ from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, resolve_model
 from ..scenario.behaviour import cross_entropy_path
 from ..scenario.memo import ScenarioMemo
 from .bounds import calibration, check_finite
+from .ceiling import mfu_ceiling
 from .costs import Rates, head_cost, layer_cost
 from .data import efficiency, framework_profile
 from .hardware import Hardware, hardware_for
 from .links import dispatch_seconds, exposed, link, nvlink_domain
-from .mfu import MFU_DEFINITION, gradient_shares, model_flops_per_token
+from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
+from .offload import optimizer_seconds
 
 BREAKDOWN_KEYS = ("compute", "memory_bound", "recompute", "communication_tp", "communication_cp", "communication_ep",
                   "communication_pp", "communication_dp", "bubble", "offload", "optimizer")
@@ -66,6 +68,7 @@ class StepTime:
     gpu_hours: float | None = None
     cost: float | None = None
     notes: tuple[Message, ...] = ()
+    mfu_bf16_peak: float = 0.0  # the same FLOPs against the bf16 peak (differs from mfu for fp8 only)
 
     @property
     def terms(self) -> tuple[TimeTerm, ...]:
@@ -76,12 +79,6 @@ class StepTime:
     @property
     def breakdown_seconds(self) -> dict[str, float]:
         return dict(zip(BREAKDOWN_KEYS, self.seconds, strict=True))
-
-
-def _compute_format(s: Scenario) -> str:
-    if s.precision == "fp32":
-        return "fp32"
-    return "fp16" if "fp16" in s.precision else "bf16"
 
 
 def rates_for(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
@@ -96,7 +93,7 @@ _RATES: dict[tuple, Rates] = {}
 
 
 def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
-    fmt = _compute_format(s)
+    fmt = compute_format(s)
     gemm = hw.peak(fmt) * hw.matmul_fraction
     linear = hw.peak("fp8") * hw.fp8_matmul_fraction if s.precision == "fp8" else gemm
     kernel = s.attention_kernel
@@ -309,24 +306,6 @@ def _data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rate
     return dp_comm, copies
 
 
-def _optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Rates, dt: Dtypes,
-                       busiest: _Stage) -> tuple[float, float]:
-    """(offload transfers and the CPU optimizer, the GPU optimizer step) per step."""
-    owned = busiest.trainable / (s.dp if s.effective_zero >= 1 else 1)
-    offload = optimizer = 0.0
-    if s.offload == "none":
-        optimizer = owned * _optimizer_bytes(s, prof, dt.state) / rates.memory
-        optimizer += owned * efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dt.grad / rates.memory
-    else:
-        cpu = efficiency()["cpu_adam"]
-        offload = owned * cpu["bytes_per_param"] / (cpu["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)
-        offload += owned * (dt.grad + rates.elem_bytes) / hw.host_bytes_per_s
-        if s.offload == "optimizer+params":  # weights streamed in for forward and backward, partly hidden
-            stream = 2 * busiest.params / max(s.dp, 1) * rates.elem_bytes / hw.host_bytes_per_s
-            offload += s.grad_accum * exposed(stream, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
-    return offload, optimizer
-
-
 def step_time(s: Scenario) -> StepTime:
     """Seconds per optimizer step, throughput and MFU for the scenario (fits or not)."""
     spec = resolve_model(s)
@@ -339,7 +318,7 @@ def step_time(s: Scenario) -> StepTime:
     ga, dp = s.grad_accum, s.dp
     pp_comm, bubble = _pipeline_seconds(s, spec, hw, rates, busiest.total)
     dp_comm, copies = _data_parallel_seconds(s, hw, prof, rates, dt, busiest)
-    offload, optimizer = _optimizer_seconds(s, hw, prof, rates, dt, busiest)
+    offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest)
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
         "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp, "communication_ep": ga * busiest.ep,
@@ -349,8 +328,15 @@ def step_time(s: Scenario) -> StepTime:
     tokens = s.micro_batch * s.seq_len * ga * dp
     world = s.world_size
     mflops = model_flops_per_token(spec, s.seq_len, *gradient_shares(s, spec))
-    peak = hw.peak(_compute_format(s) if s.precision != "fp8" else "bf16")
+    peak = hw.peak(mfu_format(s))
     raw_step = sum(raw.values())
+    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, mfu_format(s))
+    capped = mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0
+    if ceiling is not None and capped > ceiling.mfu:
+        # matmuls do not run at the best shape's rate for a whole step of this size: no published run on this GPU
+        # in this format came within 1/(1 + margin) of it; the step is stretched, in its compute term, to the ceiling
+        raw["compute"] += raw_step * (capped / ceiling.mfu - 1)
+        raw_step = sum(raw.values())
     factor, scaled = calibration(s, mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0)
     seconds = tuple(raw[k] * factor for k in BREAKDOWN_KEYS)
     step = sum(seconds)
@@ -360,22 +346,22 @@ def step_time(s: Scenario) -> StepTime:
         notes.append(message(QT_TRANSLATE_NOOP(
             "engine", "{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM's are used "
             "for those; enter them for a custom GPU."), gpu=hw.name))
+    if ceiling is not None and capped > ceiling.mfu:
+        notes.append(message(QT_TRANSLATE_NOOP(
+            "engine", "The model's own figures give MFU {mfu:.0%}, more than {margin:.0%} above the best published "
+            "run on this GPU in this format ({best:.0%}, {row}): the step is stretched to MFU {cap:.0%}."),
+            mfu=capped, margin=ceiling.mfu / ceiling.measured - 1, best=ceiling.measured, row=ceiling.row,
+            cap=ceiling.mfu))
     notes += [scaled] if scaled else []
     ttt = hours = cost = None
     if s.tokens_to_train:
         ttt = s.tokens_to_train / tps
         hours = ttt * world / 3600.0
         cost = hours * s.gpu_hour_price if s.gpu_hour_price is not None else None
+    bf16_peak = hw.peak("bf16")
     return check_finite(StepTime(step, tokens, tps, tps / world, mflops * tps / world / peak if peak else 0.0, mflops,
-                                 world, seconds, factor, ttt, hours, cost, tuple(notes)))
-
-
-def _optimizer_bytes(s: Scenario, prof: dict[str, Any], state_bytes: int) -> float:
-    table = efficiency()["optimizer_bytes_per_param"]
-    if s.optimizer.startswith("adamw-8bit"):  # bitsandbytes 8-bit AdamW, paged or not: one fused kernel
-        return table["adamw-8bit-bytes"]
-    name = "adamw-fused" if s.optimizer == "adamw" and prof["fused_optimizer"] else s.optimizer
-    return table.get(name, table["adamw"]) * max(state_bytes, 4 if s.precision.startswith("amp") else state_bytes)
+                                 world, seconds, factor, ttt, hours, cost, tuple(notes),
+                                 mflops * tps / world / bf16_peak if bf16_peak else 0.0))
 
 
 _FORMULAS = {
@@ -412,6 +398,9 @@ def time_to_json(t: StepTime) -> dict[str, Any]:
         "calibration_factor": t.calibration_factor,
         "notes": [str(n) for n in t.notes],
     }
+    if t.mfu_bf16_peak != t.mfu:  # fp8: the bf16-referenced convention as a second, labelled figure
+        out["mfu_bf16_peak"] = t.mfu_bf16_peak
+        out["mfu_bf16_peak_definition"] = MFU_BF16_DEFINITION
     if t.time_to_train_seconds is not None:
         out["time_to_train_seconds"] = t.time_to_train_seconds
         out["gpu_hours"] = t.gpu_hours
