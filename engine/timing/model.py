@@ -13,9 +13,8 @@ from typing import Any
 
 from ..frameworks.defaults import defaults_for
 from ..frameworks.megatron_layer import recomputed_matmul_share
-from ..memory.parallelism.components import pipeline_keeps_weights
 from ..memory.parallelism.pipeline import scenario_stage_ranges
-from ..memory.states import Dtypes, dtypes_for, layer_groups, lora_targets, stage_params
+from ..memory.states import dtypes_for, layer_groups, lora_targets, stage_params
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, resolve_model
@@ -23,10 +22,12 @@ from ..scenario.behaviour import cross_entropy_path
 from ..scenario.memo import ScenarioMemo
 from .bounds import calibration, check_finite
 from .ceiling import mfu_ceiling
+from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency
 from .costs import Rates, head_cost, layer_cost
 from .data import efficiency, framework_profile
+from .data_parallel import data_parallel_seconds
 from .hardware import Hardware, hardware_for
-from .links import dispatch_seconds, exposed, link, nvlink_domain
+from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
 from .offload import optimizer_seconds
 
@@ -118,6 +119,7 @@ class _Stage:
     bwd: float
     trainable: float  # parameters per rank
     params: float
+    layers: int  # decoder layers of the stage
 
     @property
     def total(self) -> float:
@@ -132,8 +134,9 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     adapters = s.method in ("lora", "qlora")
     qbits = s.qlora_bits if s.method == "qlora" else 0
     node = nvlink_domain(s, hw)
-    tp_link, tp_lat = link(hw, s.tp, node)
-    cp_link, cp_lat = link(hw, s.tp * s.cp, node, s.tp)
+    tp_link = link(hw, s.tp, node)[0]
+    tp_lat = collective_latency(hw, REDUCE_SCATTER if s.sequence_parallel else ALL_REDUCE, s.tp, s.tp, node)
+    cp_link, cp_lat = p2p_link(hw, s.tp * s.cp, node)
     ep_lat = link(hw, s.tp * s.cp * s.ep, node, s.tp * s.cp)[1]
     act_bytes = tokens * spec.hidden * rates.elem_bytes
     compute = memory = recompute = tp_comm = cp_comm = ep_comm = fwd_total = bwd_total = 0.0
@@ -196,7 +199,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     p = stage_params(s, spec, layers, first, last, list(groups))
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
     return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, fwd_total, bwd_total,
-                  p.trainable + p.lora, params)
+                  p.trainable + p.lora, params, len(layers))
 
 
 # Keys a stage's per-micro-batch time does not read: layouts differing only in them share the stage's time
@@ -266,46 +269,6 @@ def _pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, 
     return pp_comm, bubble
 
 
-def _data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Rates, dt: Dtypes,
-                           busiest: _Stage) -> tuple[float, float]:
-    """(exposed gradient and ZeRO-3 weight traffic between the dp replicas, FSDP2's copies around it) per step."""
-    ga, dp, zero = s.grad_accum, s.dp, s.effective_zero
-    if dp == 1:
-        return 0.0, 0.0
-    copies = 0.0
-    dp_link, dp_lat = link(hw, s.tp * s.cp * dp, nvlink_domain(s, hw), s.tp * s.cp)
-    frac = (dp - 1) / dp
-    # torchtitan reduce-scatters gradients in fp32 (training.mixed_precision_reduce = "float32")
-    reduce_bytes = max(dt.grad, prof.get("grad_reduce_bytes", 0))
-    grads = busiest.trainable * reduce_bytes
-    keeps = zero == 3 and pipeline_keeps_weights(s.pp, s.framework)
-    if keeps:
-        # FSDP under torch.distributed.pipelining (torchtitan: reshard_after_forward = not pp_enabled; the
-        # schedule skips gradient sync until the last micro-batch): one gather and one reduce-scatter per step
-        dp_comm = (exposed(frac * busiest.params * rates.elem_bytes / dp_link + dp_lat, busiest.fwd,
-                           prof["dp_overlap"])
-                   + exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"]))
-    elif zero == 3:  # per micro-batch: gather weights for forward (and again for backward when resharded after
-        # forward), reduce-scatter gradients
-        gathers = (2 if s.reshard_after_forward else 1) * frac * busiest.params * rates.elem_bytes / dp_link
-        scatter = frac * grads / dp_link
-        dp_comm = ga * exposed(gathers + scatter + 3 * dp_lat, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
-    else:  # once per step, hidden behind the last micro-batch's backward (and next forward for ZeRO's gather)
-        reduce = 2 * frac * grads / dp_link + dp_lat
-        dp_comm = exposed(reduce, busiest.bwd, prof["dp_overlap"]) if zero == 0 else (
-            exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"])
-            + exposed(frac * busiest.trainable * rates.elem_bytes / dp_link, busiest.fwd, prof["dp_overlap"]))
-    if zero == 3 and prof.get("fsdp2_copies"):
-        # FSDP2 copies around each collective: all-gather copy-in (the shard cast to the compute dtype) and
-        # copy-out (split into the unsharded parameters), reduce-scatter copy-in (the gradients cast to the
-        # reduce dtype and concatenated)
-        n, gathers = (1, 1) if keeps else (ga, 2 if s.reshard_after_forward else 1)
-        copies = n * (gathers * ((dt.master or dt.weight) + rates.elem_bytes) / dp * busiest.params
-                      + gathers * 2 * rates.elem_bytes * busiest.params
-                      + (rates.elem_bytes + reduce_bytes) * busiest.trainable) / rates.memory
-    return dp_comm, copies
-
-
 def step_time(s: Scenario) -> StepTime:
     """Seconds per optimizer step, throughput and MFU for the scenario (fits or not)."""
     spec = resolve_model(s)
@@ -317,7 +280,7 @@ def step_time(s: Scenario) -> StepTime:
                    for i, layers in _distinct_stages(s, spec)), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
     pp_comm, bubble = _pipeline_seconds(s, spec, hw, rates, busiest.total)
-    dp_comm, copies = _data_parallel_seconds(s, hw, prof, rates, dt, busiest)
+    dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest)
     offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest)
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
