@@ -1,4 +1,5 @@
 """The most MFU a plan may claim: (1 + margin) x the best MFU measured on the same GPU in the same compute format,
+approached smoothly from KNEE of it (held_mfu),
 over the sources of the published set (presets/mfu_ceilings.json, generated from tests/data/published/
 throughput.json by benchmarks/speed_accuracy_report.py). A time model whose matmuls run at the best shape's
 rate would otherwise promise layouts no published run reached (issue 23: 59% for Llama-3.1-405B on 1,024 H100s
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 from collections.abc import Iterator
 from contextvars import ContextVar
 from functools import cache
@@ -68,6 +70,20 @@ def mfu_ceiling(gpu_id: str | None, arch: str, fmt: str) -> Ceiling | None:
     if found is None and arch != "default":
         found = _best("arch", (arch, fmt), left_out)
     return found
+
+
+KNEE = 0.8  # below this share of the ceiling the model's MFU stands as it is
+
+
+def held_mfu(model_mfu: float, ceiling: float) -> float:
+    """The MFU a step may claim: the model's own up to KNEE x ceiling, then bending smoothly towards the ceiling
+    (never reaching it), so that settings the model ranks keep their order instead of all tying at the ceiling
+    (slope 1 at the knee: c_k + (c - c_k) (1 - exp(-(m - c_k) / (c - c_k))), c_k = KNEE x c)."""
+    knee = KNEE * ceiling
+    if model_mfu <= knee:
+        return model_mfu
+    room = ceiling - knee
+    return knee + room * (1.0 - math.exp(-(model_mfu - knee) / room))
 
 
 @contextlib.contextmanager

@@ -21,7 +21,7 @@ from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, resolve_model
 from ..scenario.behaviour import cross_entropy_path
 from ..scenario.memo import ScenarioMemo
 from .bounds import calibration, check_finite
-from .ceiling import mfu_ceiling
+from .ceiling import held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency
 from .costs import Rates, head_cost, layer_cost
 from .data import efficiency, framework_profile
@@ -294,11 +294,12 @@ def step_time(s: Scenario) -> StepTime:
     peak = hw.peak(mfu_format(s))
     raw_step = sum(raw.values())
     ceiling = mfu_ceiling(hw.gpu_id, hw.arch, mfu_format(s))
-    capped = mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0
-    if ceiling is not None and capped > ceiling.mfu:
+    own = mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0
+    held = held_mfu(own, ceiling.mfu) if ceiling is not None else own
+    if held < own:
         # matmuls do not run at the best shape's rate for a whole step of this size: no published run on this GPU
-        # in this format came within 1/(1 + margin) of it; the step is stretched, in its compute term, to the ceiling
-        raw["compute"] += raw_step * (capped / ceiling.mfu - 1)
+        # in this format came within 1/(1 + margin) of the ceiling; the step is stretched, in its compute term
+        raw["compute"] += raw_step * (own / held - 1)
         raw_step = sum(raw.values())
     factor, scaled = calibration(s, mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0)
     seconds = tuple(raw[k] * factor for k in BREAKDOWN_KEYS)
@@ -309,12 +310,12 @@ def step_time(s: Scenario) -> StepTime:
         notes.append(message(QT_TRANSLATE_NOOP(
             "engine", "{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM's are used "
             "for those; enter them for a custom GPU."), gpu=hw.name))
-    if ceiling is not None and capped > ceiling.mfu:
+    if ceiling is not None and held < own:
         notes.append(message(QT_TRANSLATE_NOOP(
-            "engine", "The model's own figures give MFU {mfu:.0%}, more than {margin:.0%} above the best published "
-            "run on this GPU in this format ({best:.0%}, {row}): the step is stretched to MFU {cap:.0%}."),
-            mfu=capped, margin=ceiling.mfu / ceiling.measured - 1, best=ceiling.measured, row=ceiling.row,
-            cap=ceiling.mfu))
+            "engine", "The model's own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published "
+            "run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU "
+            "{held:.0%}."), mfu=own, cap=ceiling.mfu, best=ceiling.measured, row=ceiling.row,
+            margin=ceiling.mfu / ceiling.measured - 1, held=held))
     notes += [scaled] if scaled else []
     ttt = hours = cost = None
     if s.tokens_to_train:

@@ -3889,7 +3889,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/models/presets.py" line="91"/>
-        <location filename="../../engine/timing/ceiling.py" line="40"/>
+        <location filename="../../engine/timing/ceiling.py" line="42"/>
         <location filename="../../engine/timing/data.py" line="21"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
@@ -4883,69 +4883,69 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="36"/>
+        <location filename="../../engine/timing/model.py" line="37"/>
         <source>Matmuls and attention</source>
         <translation>矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="37"/>
+        <location filename="../../engine/timing/model.py" line="38"/>
         <source>Memory-bound operations</source>
         <translation>受显存带宽限制的运算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="38"/>
+        <location filename="../../engine/timing/model.py" line="39"/>
         <source>Recomputation (checkpointing)</source>
         <translation>重计算（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="39"/>
+        <location filename="../../engine/timing/model.py" line="40"/>
         <source>Tensor-parallel communication</source>
         <translation>张量并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="40"/>
+        <location filename="../../engine/timing/model.py" line="41"/>
         <source>Context-parallel communication</source>
         <translation>上下文并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="41"/>
+        <location filename="../../engine/timing/model.py" line="42"/>
         <source>Expert-parallel all-to-all</source>
         <translation>专家并行 all-to-all</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="42"/>
+        <location filename="../../engine/timing/model.py" line="43"/>
         <source>Pipeline sends</source>
         <translation>流水线发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="43"/>
+        <location filename="../../engine/timing/model.py" line="44"/>
         <source>Data-parallel / ZeRO communication</source>
         <translation>数据并行 / ZeRO 通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="44"/>
+        <location filename="../../engine/timing/model.py" line="45"/>
         <source>Pipeline bubble</source>
         <translation>流水线气泡</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="45"/>
+        <location filename="../../engine/timing/model.py" line="46"/>
         <source>Offload transfers and CPU optimizer</source>
         <translation>卸载传输与 CPU 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="46"/>
+        <location filename="../../engine/timing/model.py" line="47"/>
         <source>Optimizer step</source>
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="346"/>
+        <location filename="../../engine/timing/model.py" line="310"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="350"/>
-        <source>The model&apos;s own figures give MFU {mfu:.0%}, more than {margin:.0%} above the best published run on this GPU in this format ({best:.0%}, {row}): the step is stretched to MFU {cap:.0%}.</source>
-        <translation>模型自身的数据给出 MFU {mfu:.0%}，比此 GPU 在此格式下已发表的最佳运行（{best:.0%}，{row}）高出 {margin:.0%} 以上：步骤时间被拉长到 MFU {cap:.0%}。</translation>
+        <location filename="../../engine/timing/model.py" line="314"/>
+        <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
+        <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/bounds.py" line="41"/>
