@@ -54,3 +54,21 @@ def test_zero3_strong_scaling_loses_per_gpu_throughput():
                                 "checkpointing": "full"})
         per_gpu.append(step_time(s).tokens_per_second_per_gpu)
     assert per_gpu[0] > per_gpu[1] > per_gpu[2]
+
+
+def test_gemms_run_in_whole_tiles_and_whole_waves():
+    """Issue 23 item 2: tile and wave quantization (NVIDIA's Matrix Multiplication Background guide): with 128 x 256
+    output tiles on 132 SMs (H100 SXM5), 132 tiles fill one wave and 133 take two, and a GEMM one row taller than a
+    tile costs two tile rows. Memory is made infinitely fast so the compute side shows."""
+    from engine.timing.costs import gemm_seconds, grouped_gemm_seconds
+
+    rate, memory, k = 1e15, 1e30, 4096
+    one_wave = gemm_seconds(128 * 132, k, 256, rate, memory, 2, 132)
+    assert math.isclose(one_wave, 2.0 * 128 * 132 * k * 256 / rate)  # a full wave runs at the best shape's rate
+    assert math.isclose(gemm_seconds(128 * 133, k, 256, rate, memory, 2, 132), 2 * one_wave)
+    assert math.isclose(gemm_seconds(129, k, 256, rate, memory, 2, 132), gemm_seconds(256, k, 256, rate, memory, 2, 132))
+    # eight experts of 64 tokens in one grouped GEMM: 8 tiles of one wave, not 8 waves
+    assert math.isclose(grouped_gemm_seconds(8, 64, k, 256, rate, memory, 2, 132),
+                        gemm_seconds(64, k, 256, rate, memory, 2, 132))
+    # without an SM count the roofline is the plain one
+    assert math.isclose(gemm_seconds(129, k, 256, rate, memory, 2), 2.0 * 129 * k * 256 / rate)
