@@ -169,6 +169,10 @@ class TimePanel(QWidget):
                     "<b>%(mfu)s</b>") % {"step": format_seconds(t.step_seconds), "tps": format_count(t.tokens_per_second),
                                           "per_gpu": format_count(t.tokens_per_second_per_gpu),
                                           "mfu": f"{t.mfu:.0%}"},
+            self.tr("likely %(low)s to %(high)s per step (10th to 90th percentile of the cross-validated error on "
+                    "%(runs)d published runs, %(regime)s)") % {
+                "low": format_seconds(t.seconds_range[0]), "high": format_seconds(t.seconds_range[1]),
+                "runs": t.band.runs if t.band else 0, "regime": t.band.regime if t.band else ""},
             (self.tr("%(tokens)s tokens per step on %(n)d GPUs") if t.world_size > 1 else
              self.tr("%(tokens)s tokens per step on one GPU")) % {"tokens": whole_number(locale, t.tokens_per_step),
                                                                   "n": t.world_size}]

@@ -9,6 +9,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine import scenario_from_dict
 from engine.accuracy.published_throughput import best_mfu_by_source, compare, load_rows, summary
 from engine.timing import step_time
@@ -119,3 +121,24 @@ def test_no_prediction_claims_more_than_the_ceiling():
         with leave_out(source):
             other = mfu_ceiling(hw.gpu_id, hw.arch, mfu_format(s))
         assert other is None or other.source != source
+
+
+def test_every_time_shows_the_range_of_its_regime():
+    """Issue 23 item 8: presets/time_error_bands.json is generated from the cross-validated errors of the published
+    set, and a step time carries step x (1 + p10) to step x (1 + p90) of its framework's band (all runs' band for a
+    framework with too few runs)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from speed_accuracy_report import bands_json
+
+    from engine.timing.bands import BANDS_FILE, time_band
+
+    assert BANDS_FILE.read_text(encoding="utf-8") == bands_json()
+    bands = {b["regime"]: b for b in json.loads(bands_json())["bands"]}
+    assert bands["all"]["runs"] == len(load_rows()) and bands["all"]["low"] <= 0 <= bands["all"]["high"]
+    for framework, regime in (("megatron", "megatron"), ("unsloth", "all")):
+        s = scenario_from_dict({"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "framework": framework})
+        t = step_time(s)
+        band = bands[regime]
+        assert time_band(framework).regime == regime
+        assert t.seconds_range[0] == pytest.approx(t.step_seconds * (1 + band["low"]))
+        assert t.seconds_range[1] == pytest.approx(t.step_seconds * (1 + band["high"]))

@@ -20,6 +20,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, resolve_model
 from ..scenario.behaviour import cross_entropy_path
 from ..scenario.memo import ScenarioMemo
+from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
 from .ceiling import held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency
@@ -70,6 +71,8 @@ class StepTime:
     cost: float | None = None
     notes: tuple[Message, ...] = ()
     mfu_bf16_peak: float = 0.0  # the same FLOPs against the bf16 peak (differs from mfu for fp8 only)
+    seconds_range: tuple[float, float] = (0.0, 0.0)  # where the measured step likely falls (bands.py)
+    band: Band | None = None  # the cross-validated error band the range comes from
 
     @property
     def terms(self) -> tuple[TimeTerm, ...]:
@@ -324,9 +327,11 @@ def step_time(s: Scenario) -> StepTime:
         hours = ttt * world / 3600.0
         cost = hours * s.gpu_hour_price if s.gpu_hour_price is not None else None
     bf16_peak = hw.peak("bf16")
+    band = time_band(s.framework)
     return check_finite(StepTime(step, tokens, tps, tps / world, mflops * tps / world / peak if peak else 0.0, mflops,
                                  world, seconds, factor, ttt, hours, cost, tuple(notes),
-                                 mflops * tps / world / bf16_peak if bf16_peak else 0.0))
+                                 mflops * tps / world / bf16_peak if bf16_peak else 0.0,
+                                 seconds_range(step, band), band))
 
 
 _FORMULAS = {
@@ -363,6 +368,10 @@ def time_to_json(t: StepTime) -> dict[str, Any]:
         "calibration_factor": t.calibration_factor,
         "notes": [str(n) for n in t.notes],
     }
+    if t.band is not None:  # where the measured step likely falls, from the cross-validated error of the regime
+        out["step_seconds_range"] = list(t.seconds_range)
+        out["step_seconds_range_basis"] = {"regime": t.band.regime, "published_runs": t.band.runs,
+                                           "error_p10": t.band.low, "error_p90": t.band.high}
     if t.mfu_bf16_peak != t.mfu:  # fp8: the bf16-referenced convention as a second, labelled figure
         out["mfu_bf16_peak"] = t.mfu_bf16_peak
         out["mfu_bf16_peak_definition"] = MFU_BF16_DEFINITION
