@@ -55,9 +55,25 @@ def _latency(kind: str, ranks: int, nodes: int, per_node: int, nvlink: bool, nvl
 
 def collective_latency(hw: Hardware, kind: str, ranks: int, span: int, domain: int, stride: int = 1) -> float:
     """Seconds of NCCL latency of one collective over `ranks` ranks (see the module's text)."""
+    return _group_latency(kind, hw.nvlink, hw.arch, ranks, span, domain, stride)
+
+
+def group_latencies(hw: Hardware, ranks: int, span: int, domain: int, stride: int) -> tuple[float, float, float]:
+    """(all-gather, reduce-scatter, all-reduce) latency of one group: every step time asks for them."""
+    return _group_latencies(hw.nvlink, hw.arch, ranks, span, domain, stride)
+
+
+@lru_cache(maxsize=4096)
+def _group_latencies(nvlink: bool, arch: str, ranks: int, span: int, domain: int,
+                     stride: int) -> tuple[float, float, float]:
+    return (_group_latency(ALL_GATHER, nvlink, arch, ranks, span, domain, stride),
+            _group_latency(REDUCE_SCATTER, nvlink, arch, ranks, span, domain, stride),
+            _group_latency(ALL_REDUCE, nvlink, arch, ranks, span, domain, stride))
+
+
+def _group_latency(kind: str, nvlink: bool, arch: str, ranks: int, span: int, domain: int, stride: int) -> float:
     nodes, per_node = group_nodes(ranks, span, domain, stride)
-    nvls = hw.nvlink and hw.arch in NVLS_ARCHS
-    return _latency(kind, ranks, nodes, min(per_node, ranks), hw.nvlink, nvls)
+    return _latency(kind, ranks, nodes, min(per_node, ranks), nvlink, nvlink and arch in NVLS_ARCHS)
 
 
 def bucket_count(bytes_total: float, bucket_bytes: float) -> int:

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from ..memory.parallelism.components import pipeline_keeps_weights
 from ..memory.states import Dtypes
 from ..scenario import Scenario
-from .collectives import ALL_GATHER, ALL_REDUCE, REDUCE_SCATTER, bucket_count, collective_latency
+from .collectives import bucket_count, group_latencies
 from .costs import Rates
 from .hardware import Hardware
 from .links import exposed, link, nvlink_domain
@@ -43,8 +43,7 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     copies = 0.0
     domain, span, stride = nvlink_domain(s, hw), s.tp * s.cp * dp, s.tp * s.cp
     dp_link = link(hw, span, domain, stride)[0]
-    ag_lat, rs_lat, ar_lat = (collective_latency(hw, kind, dp, span, domain, stride)
-                              for kind in (ALL_GATHER, REDUCE_SCATTER, ALL_REDUCE))
+    ag_lat, rs_lat, ar_lat = group_latencies(hw, dp, span, domain, stride)
     frac = (dp - 1) / dp
     # torchtitan reduce-scatters gradients in fp32 (training.mixed_precision_reduce = "float32")
     reduce_bytes = max(dt.grad, prof.get("grad_reduce_bytes", 0))

@@ -71,8 +71,12 @@ class StepTime:
     cost: float | None = None
     notes: tuple[Message, ...] = ()
     mfu_bf16_peak: float = 0.0  # the same FLOPs against the bf16 peak (differs from mfu for fp8 only)
-    seconds_range: tuple[float, float] = (0.0, 0.0)  # where the measured step likely falls (bands.py)
-    band: Band | None = None  # the cross-validated error band the range comes from
+    band: Band | None = None  # the cross-validated error band of the step's regime (bands.py)
+
+    @property
+    def seconds_range(self) -> tuple[float, float]:
+        """Where the measured step likely falls: the step stretched by its regime's error band (bands.py)."""
+        return seconds_range(self.step_seconds, self.band) if self.band is not None else (0.0, 0.0)
 
     @property
     def terms(self) -> tuple[TimeTerm, ...]:
@@ -226,6 +230,8 @@ def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof:
 def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     """(index, layers) of the stages that can differ: the first, the last, and one middle stage per layer count
     (every stage where freezing or a dense/MoE mix makes the depth matter)."""
+    if s.pp == 1:  # one stage holds every layer, whatever the split accounts for
+        return [(0, range(0, spec.layers))]
     ranges = scenario_stage_ranges(s, spec.layers)
     if s.method == "freeze" or len(set(spec.moe_layer_flags)) > 1:
         return list(enumerate(ranges))
@@ -295,9 +301,10 @@ def step_time(s: Scenario) -> StepTime:
     tokens = s.micro_batch * s.seq_len * ga * dp
     world = s.world_size
     mflops = model_flops_per_token(spec, s.seq_len, *gradient_shares(s, spec))
-    peak = hw.peak(mfu_format(s))
+    fmt = mfu_format(s)
+    peak = hw.peak(fmt)
     raw_step = sum(raw.values())
-    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, mfu_format(s))
+    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt)
     own = mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0
     held = held_mfu(own, ceiling.mfu) if ceiling is not None else own
     if held < own:
@@ -326,12 +333,11 @@ def step_time(s: Scenario) -> StepTime:
         ttt = s.tokens_to_train / tps
         hours = ttt * world / 3600.0
         cost = hours * s.gpu_hour_price if s.gpu_hour_price is not None else None
-    bf16_peak = hw.peak("bf16")
-    band = time_band(s.framework)
-    return check_finite(StepTime(step, tokens, tps, tps / world, mflops * tps / world / peak if peak else 0.0, mflops,
-                                 world, seconds, factor, ttt, hours, cost, tuple(notes),
-                                 mflops * tps / world / bf16_peak if bf16_peak else 0.0,
-                                 seconds_range(step, band), band))
+    mfu = mflops * tps / world / peak if peak else 0.0
+    bf16_peak = peak if fmt == "bf16" else hw.peak("bf16")
+    return check_finite(StepTime(step, tokens, tps, tps / world, mfu, mflops, world, seconds, factor, ttt, hours, cost,
+                                 tuple(notes), mfu * peak / bf16_peak if bf16_peak else 0.0,
+                                 time_band(s.framework)))
 
 
 _FORMULAS = {
