@@ -102,6 +102,16 @@ def render() -> str:
     lines += ["", f"GPUs: {', '.join(gpus)}.", "",
               f"Rows marked * ({len(uncertain)}) have a setting that is not fully known; the reason is in the row's "
               "`uncertain` field. They stay in every figure above.", "", "## Known gaps", "",
+              "- Issue 23 (time and cost on runs the model was not fitted to) is partly done: MFU against the run's "
+              "own format peak, the MFU ceiling from the published set (leave one source out), NCCL's latency model "
+              "per collective with the frameworks' bucket and unit counts, tile and wave quantization of GEMMs, "
+              "CDNA3/CDNA4 and Blackwell entries, and a range on every time. Not yet: a per-kernel launch and host "
+              "cost per layer and micro-batch (MoE at micro-batch 1-2), attention efficiency by head dimension, "
+              "windows and sinks (GPT-OSS), sustained clocks under power limits, NVLS and PAT bandwidths, the "
+              "all-to-all overlap of expert parallelism, and a published set of 450 runs from 12 sources (it has "
+              f"{len(rows)} runs from {len({c.source for c in compared})} sources, llm-foundry "
+              f"{sum(c.source == 'mosaicml/llm-foundry' for c in compared) / len(compared):.0%} of them), so the "
+              "cross-validated figures above are dominated by one source.",
               "- torchtitan's Llama 3.1 8B rows (FSDP, 8 and 128 GPUs), its async-TP report's vanilla-TP rows "
               "(8B and 70B, TP 8) and the H200 report's float8 rows are predicted 14-38% fast, bf16 a little more "
               "than float8. The 500 W part's unknown peak (taken midway between H100 SXM and NVL; the report's own "

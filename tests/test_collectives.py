@@ -59,7 +59,8 @@ def test_zero3_strong_scaling_loses_per_gpu_throughput():
 def test_gemms_run_in_whole_tiles_and_whole_waves():
     """Issue 23 item 2: tile and wave quantization (NVIDIA's Matrix Multiplication Background guide): with 128 x 256
     output tiles on 132 SMs (H100 SXM5), 132 tiles fill one wave and 133 take two, and a GEMM one row taller than a
-    tile costs two tile rows. Memory is made infinitely fast so the compute side shows."""
+    tile costs two tile rows; tiles that do not fill one wave are split along k (64-deep steps) over the idle SMs.
+    Memory is infinitely fast so the compute side shows."""
     from engine.timing.costs import gemm_seconds, grouped_gemm_seconds
 
     rate, memory, k = 1e15, 1e30, 4096
@@ -67,8 +68,10 @@ def test_gemms_run_in_whole_tiles_and_whole_waves():
     assert math.isclose(one_wave, 2.0 * 128 * 132 * k * 256 / rate)  # a full wave runs at the best shape's rate
     assert math.isclose(gemm_seconds(128 * 133, k, 256, rate, memory, 2, 132), 2 * one_wave)
     assert math.isclose(gemm_seconds(129, k, 256, rate, memory, 2, 132), gemm_seconds(256, k, 256, rate, memory, 2, 132))
-    # eight experts of 64 tokens in one grouped GEMM: 8 tiles of one wave, not 8 waves
+    # one tile 4096 deep: split into 64 slices of 64 over 132 SMs, one round of a 64-deep slice
+    assert math.isclose(gemm_seconds(128, k, 256, rate, memory, 2, 132), 2.0 * 128 * 256 * 64 * 132 / rate)
+    # eight experts of 64 tokens in one grouped GEMM: 8 tiles split 16 ways (132 // 8) share one wave
     assert math.isclose(grouped_gemm_seconds(8, 64, k, 256, rate, memory, 2, 132),
-                        gemm_seconds(64, k, 256, rate, memory, 2, 132))
+                        2.0 * 128 * 256 * (k / 16) * 132 / rate)
     # without an SM count the roofline is the plain one
     assert math.isclose(gemm_seconds(129, k, 256, rate, memory, 2), 2.0 * 129 * k * 256 / rate)

@@ -49,9 +49,9 @@ class LayerCost(NamedTuple):
 
 def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int, sms: int = 0) -> float:
     """Roofline of one (m x k) @ (k x n) matmul: compute-bound or bound by reading/writing its operands. With the
-    GPU's SM count, the compute side is counted in whole output tiles and whole waves of tiles (presets/
-    efficiency.json gemm_waves): small or oddly shaped GEMMs (high TP, small experts, micro-batch 1) run below the
-    best shape's rate."""
+    GPU's SM count, the compute side is counted in whole output tiles and whole waves of tiles over the SMs, split
+    along k when one wave is not filled (presets/efficiency.json gemm_waves): small or oddly shaped GEMMs (high TP,
+    small experts, micro-batch 1) run below the best shape's rate."""
     return grouped_gemm_seconds(1, m, k, n, rate, memory, elem_bytes, sms)
 
 
@@ -59,13 +59,14 @@ def grouped_gemm_seconds(groups: int, m: float, k: float, n: float, rate: float,
                          sms: int = 0) -> float:
     """`groups` equal (m x k) @ (k x n) matmuls in one grouped kernel (the local experts of an MoE layer, as
     Megatron's and Transformer Engine's grouped GEMM run them): partial tiles per group, waves over all groups'
-    tiles together."""
+    tiles together, split along k when they do not fill one wave."""
     compute = 2.0 * groups * m * k * n / rate
     if sms and m >= 1 and n >= 1:
         waves = efficiency()["gemm_waves"]
-        tile_m, tile_n = waves["tile_m"], waves["tile_n"]
+        tile_m, tile_n, tile_k = waves["tile_m"], waves["tile_n"], waves["tile_k"]
         tiles = groups * math.ceil(m / tile_m) * math.ceil(n / tile_n)
-        compute = 2.0 * tile_m * tile_n * k * math.ceil(tiles / sms) * sms / rate
+        split = max(1, min(sms // tiles, math.ceil(k / tile_k)))  # split-K when the tiles leave SMs idle
+        compute = 2.0 * tile_m * tile_n * (k / split) * math.ceil(tiles * split / sms) * sms / rate
     return max(compute, groups * (m * k + k * n + m * n) * elem_bytes / memory)
 
 
