@@ -2921,7 +2921,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../time_panel.py" line="133"/>
-        <location filename="../time_panel.py" line="216"/>
+        <location filename="../time_panel.py" line="218"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
@@ -2942,7 +2942,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../time_panel.py" line="141"/>
-        <location filename="../time_panel.py" line="221"/>
+        <location filename="../time_panel.py" line="223"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -2958,46 +2958,51 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../time_panel.py" line="172"/>
-        <source>likely %(low)s to %(high)s per step (10th to 90th percentile of the cross-validated error on %(runs)d published runs, %(regime)s)</source>
-        <translation>每步可能为 %(low)s 至 %(high)s（%(runs)d 个已发表运行的交叉验证误差的第 10 至第 90 百分位，%(regime)s）</translation>
-    </message>
-    <message>
-        <location filename="../time_panel.py" line="176"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="177"/>
+        <location filename="../time_panel.py" line="173"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="180"/>
+        <location filename="../time_panel.py" line="176"/>
+        <source> · likely %(low)s to %(high)s per step</source>
+        <translation> · 每步可能为 %(low)s 至 %(high)s</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="178"/>
+        <source>The likely range is the 10th to 90th percentile of the cross-validated error on %(runs)d published runs (%(regime)s).</source>
+        <translation>可能范围为 %(runs)d 个已发表运行的交叉验证误差的第 10 至第 90 百分位（%(regime)s）。</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="182"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="183"/>
+        <location filename="../time_panel.py" line="185"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="188"/>
+        <location filename="../time_panel.py" line="190"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="212"/>
+        <location filename="../time_panel.py" line="214"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="226"/>
+        <location filename="../time_panel.py" line="228"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="235"/>
+        <location filename="../time_panel.py" line="237"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -3007,37 +3012,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="251"/>
+        <location filename="../time_panel.py" line="253"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="252"/>
+        <location filename="../time_panel.py" line="254"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="253"/>
+        <location filename="../time_panel.py" line="255"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="255"/>
+        <location filename="../time_panel.py" line="257"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="257"/>
+        <location filename="../time_panel.py" line="259"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="259"/>
+        <location filename="../time_panel.py" line="261"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="262"/>
+        <location filename="../time_panel.py" line="264"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -3047,12 +3052,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="185"/>
+        <location filename="../time_panel.py" line="187"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="191"/>
+        <location filename="../time_panel.py" line="193"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -4949,12 +4954,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="314"/>
+        <location filename="../../engine/timing/model.py" line="321"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="318"/>
+        <location filename="../../engine/timing/model.py" line="325"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
@@ -4969,7 +4974,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>时间已按你的实测一步缩放 {factor:.2f} 倍（实测 {measured:.3g} 秒，预测 {predicted:.3g} 秒）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/bounds.py" line="60"/>
+        <location filename="../../engine/timing/bounds.py" line="64"/>
         <source>The step time of this scenario cannot be computed ({what} is not a finite positive number); check the GPU&apos;s speed figures and the link bandwidths.</source>
         <translation>无法计算此场景的每步时间（{what} 不是有限的正数）；请检查 GPU 的速度数据和链路带宽。</translation>
     </message>
