@@ -205,6 +205,11 @@ def render_time(t: StepTime, tr: Callable[[str], str] = _identity, tr_engine: Ca
     out += [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")).format(
         step=format_seconds(t.step_seconds), tps=format_count(t.tokens_per_second),
         per_gpu=format_count(t.tokens_per_second_per_gpu), mfu=t.mfu)]
+    if t.band is not None:
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "Likely {low} to {high} per step (10th to 90th percentile of the "
+                                               "cross-validated error on {runs} published runs, {regime})")).format(
+            low=format_seconds(t.seconds_range[0]), high=format_seconds(t.seconds_range[1]), runs=t.band.runs,
+            regime=t.band.regime))
     parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms if term.seconds > 0)
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Where the time goes: {parts}")).format(parts=parts))
     if t.time_to_train_seconds is not None:

@@ -172,6 +172,12 @@ class TimePanel(QWidget):
             (self.tr("%(tokens)s tokens per step on %(n)d GPUs") if t.world_size > 1 else
              self.tr("%(tokens)s tokens per step on one GPU")) % {"tokens": whole_number(locale, t.tokens_per_step),
                                                                   "n": t.world_size}]
+        if t.band is not None:  # where the measured step likely falls (engine/timing/bands.py), on the same line
+            lines[1] += self.tr(" · likely %(low)s to %(high)s per step") % {
+                "low": format_seconds(t.seconds_range[0]), "high": format_seconds(t.seconds_range[1])}
+            self.summary.setToolTip(self.tr("The likely range is the 10th to 90th percentile of the cross-validated "
+                                            "error on %(runs)d published runs (%(regime)s).") % {
+                "runs": t.band.runs, "regime": t.band.regime})
         if t.time_to_train_seconds is not None:
             line = self.tr("Time to train: <b>%(time)s</b> · %(hours)s GPU-hours") % {
                 "time": format_seconds(t.time_to_train_seconds), "hours": format_count(t.gpu_hours or 0)}

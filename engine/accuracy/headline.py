@@ -26,7 +26,7 @@ def headline() -> str:
     published = summarise(pub_rows)
     left_out = sum(1 for r in pub_rows if r.excluded and r.measured_bytes is not None)
     runs = load_throughput_rows()
-    speed = throughput_summary(compare(runs))["all"]
+    speed = throughput_summary(compare(runs, cross_validated=True))["all"]
     verdicts = memory_verdicts(runs)
     judged_out = sum(v["does not fit"] for v in verdicts.values())
     clean = [name for name, v in verdicts.items() if not v["does not fit"]]
@@ -44,7 +44,8 @@ def headline() -> str:
         f"{published.median_abs_error:.1%}, p90 {published.p90_abs_error:.1%}; {published.oom_caught} of "
         f"{published.oom} published out-of-memory runs judged \"does not fit\" or \"tight\". "
         f"**Published training throughput ({len(runs)} runs of {len(verdicts)} frameworks, docs/speed-accuracy.md): "
-        f"tokens/s per GPU median error {speed['median']:.1%}, p90 {speed['p90']:.1%}.** All of these runs ran; the "
+        f"tokens/s per GPU median error {speed['median']:.1%}, p90 {speed['p90']:.1%}, cross-validated (leave one "
+        f"source out).** All of these runs ran; the "
         f"memory model judges {judged_out} of them \"does not fit\" (none of the {clean_runs} from "
         f"{', '.join(clean)})."
     )

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..scenario import scenario_from_dict
+from ..scenario import resolve_model, scenario_from_dict
+from ..timing.ceiling import leave_out
+from ..timing.hardware import hardware_for
+from ..timing.mfu import mfu_figures, mfu_format
 from ..timing.model import step_time
 
 THROUGHPUT_FILE = Path(__file__).resolve().parent.parent.parent / "tests" / "data" / "published" / "throughput.json"
@@ -21,6 +25,9 @@ class Compared:
     gpu: str
     measured: float  # tokens/s per GPU
     predicted: float
+    measured_mfu: float = 0.0  # of the measured throughput, against the dense peak of the run's compute format
+    measured_mfu_bf16: float = 0.0  # the same against the bf16 peak (the convention of fp8 tables)
+    source: str = ""  # the row's source, up to " at " (the repository or paper it comes from)
 
     @property
     def error(self) -> float:
@@ -28,17 +35,58 @@ class Compared:
         return self.predicted / self.measured - 1
 
 
+def source_of(row: dict[str, Any]) -> str:
+    """The independent source a row comes from: the repository (owner/name) or paper its source text starts with;
+    one repository's several benchmark files are one source (its team, its stack)."""
+    return str(row["source"]).split(" at ")[0].split(",")[0].split()[0]
+
+
 def load_rows(path: Path = THROUGHPUT_FILE) -> list[dict[str, Any]]:
     return json.loads(path.read_text(encoding="utf-8"))["rows"]
 
 
-def compare(rows: list[dict[str, Any]]) -> list[Compared]:
+def compare(rows: list[dict[str, Any]], cross_validated: bool = True) -> list[Compared]:
+    """Each row's prediction; cross-validated (the default): with every figure taken from the published set (the
+    MFU ceilings, engine/timing/ceiling.py) computed without the row's own source (leave-one-source-out)."""
     out = []
     for row in rows:
         s = scenario_from_dict(row["scenario"])
+        mfu, mfu_bf16 = mfu_figures(s, resolve_model(s), float(row["measured"]))
+        with leave_out(source_of(row)) if cross_validated else contextlib.nullcontext():
+            predicted = step_time(s).tokens_per_second_per_gpu
         out.append(Compared(row["id"], row["framework"], s.gpu if isinstance(s.gpu, str) else "custom",
-                            float(row["measured"]), step_time(s).tokens_per_second_per_gpu))
+                            float(row["measured"]), predicted, mfu, mfu_bf16, source_of(row)))
     return out
+
+
+def best_mfu_by_source(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per GPU, compute format and source, the run with the highest measured MFU: presets/mfu_ceilings.json's
+    entries (the time model claims at most (1 + margin) x the best of them; engine/timing/ceiling.py)."""
+    best: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for row in rows:
+        s = scenario_from_dict(row["scenario"])
+        if not isinstance(s.gpu, str):
+            continue
+        mfu = mfu_figures(s, resolve_model(s), float(row["measured"]))[0]
+        key = (s.gpu, mfu_format(s), source_of(row))
+        if key not in best or mfu > best[key]["mfu"]:
+            best[key] = {"gpu": s.gpu, "arch": hardware_for(s).arch, "format": key[1], "source": key[2],
+                         "row": row["id"], "mfu": round(mfu, 4)}
+    return [best[k] for k in sorted(best)]
+
+
+MIN_BAND_RUNS = 8  # fewer runs than this give no band of their own: the framework takes the band of all runs
+
+
+def error_bands(rows: list[dict[str, Any]], compared: list[Compared]) -> list[dict[str, Any]]:
+    """presets/time_error_bands.json's bands: per scenario framework with at least MIN_BAND_RUNS runs, and for all
+    runs, the 10th and 90th percentiles of the signed cross-validated error (engine/timing/bands.py)."""
+    groups: dict[str, list[float]] = {"all": [c.error for c in compared]}
+    for row, c in zip(rows, compared, strict=True):
+        groups.setdefault(scenario_from_dict(row["scenario"]).framework, []).append(c.error)
+    return [{"regime": name, "runs": len(errors), "low": round(quantile(errors, 0.1), 4),
+             "high": round(quantile(errors, 0.9), 4)}
+            for name, errors in sorted(groups.items()) if len(errors) >= MIN_BAND_RUNS]
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -47,11 +95,11 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[max(0, min(len(ordered) - 1, round(q * len(ordered) + 0.5) - 1))]
 
 
-def summary(compared: list[Compared]) -> dict[str, dict[str, float]]:
-    """{framework or "all": {rows, median, p90, mean_signed}} of |error|."""
+def summary(compared: list[Compared], by: str = "framework") -> dict[str, dict[str, float]]:
+    """{framework (or source, gpu: `by`) or "all": {rows, median, p90, mean_signed}} of |error|."""
     groups: dict[str, list[Compared]] = {"all": compared}
     for c in compared:
-        groups.setdefault(c.framework, []).append(c)
+        groups.setdefault(getattr(c, by), []).append(c)
     return {name: {"rows": len(items), "median": statistics.median(abs(c.error) for c in items),
                    "p90": quantile([abs(c.error) for c in items], 0.9),
                    "mean_signed": statistics.fmean(c.error for c in items)} for name, items in groups.items()}

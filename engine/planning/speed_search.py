@@ -219,15 +219,24 @@ def _with_changes(base: Scenario, plan: SpeedPlan) -> SpeedPlan:
 
 
 OFFLOAD_COST = {"none": 0, "optimizer": 1, "optimizer+params": 2}  # each step moves more over PCIe
-TIE = 1e-6  # plans this close in tokens/s are equal (the same time, up to rounding): a looser tie would list
-# slower plans above faster ones
+TIE = 0.01  # plans this close in tokens/s are equal: 1%, far inside the time model's cross-validated error
+# (docs/speed-accuracy.md), and near the MFU ceiling (engine/timing/ceiling.py) layouts differ by less; within a tie
+# the plainer plan comes first (issue 23 item 5), so a plan may follow one up to 1% slower
 
 
-def _plainness(base: Scenario, plan: SpeedPlan) -> tuple[int, int, float]:
+def parallel_dimensions(s: Scenario) -> int:
+    """How many kinds of model parallelism a layout combines (tensor, pipeline, context, expert)."""
+    return sum(1 for n in (s.tp, s.pp, s.cp, s.ep) if n > 1)
+
+
+def _plainness(base: Scenario, plan: SpeedPlan) -> tuple[int, int, int, int, float]:
     """How much a plan asks of the user: offload first (the time model's cost of it is the least sure), then how
-    many settings change, then memory per GPU."""
-    return (OFFLOAD_COST.get(plan.scenario.offload, 0), len(_with_changes(base, plan).changes),
-            plan.estimate.total_bytes)
+    many kinds of model parallelism it combines and how deep it shards (what an expert adds only when it pays:
+    plans held at the MFU ceiling, engine/timing/ceiling.py, tie), then how many settings change, then memory per
+    GPU."""
+    s = plan.scenario
+    return (OFFLOAD_COST.get(s.offload, 0), parallel_dimensions(s), s.effective_zero,
+            len(_with_changes(base, plan).changes), plan.estimate.total_bytes)
 
 
 def _best(base: Scenario, plans: list[SpeedPlan], n: int) -> list[SpeedPlan]:

@@ -50,6 +50,10 @@ def calibration(s: Scenario, uncalibrated_mfu: float) -> tuple[float, Message | 
 def check_finite(t: T) -> T:
     """The step time as computed, or one sentence when a figure is not a finite positive number (a speed or size
     the input checks let through): every time the app prints is then a real number."""
+    head = (t.step_seconds, t.tokens_per_second, t.tokens_per_second_per_gpu, t.mfu)
+    optional = (t.time_to_train_seconds or 0.0) + (t.gpu_hours or 0.0) + (t.cost or 0.0)
+    if min(head) > 0 and math.isfinite(sum(head) + sum(t.seconds) + optional):
+        return t  # the common case: positive figures whose sum is finite are each finite (a NaN fails the sum)
     figures = {"step_seconds": t.step_seconds, "tokens_per_second": t.tokens_per_second,
                "tokens_per_second_per_gpu": t.tokens_per_second_per_gpu, "mfu": t.mfu}
     bad = [name for name, v in figures.items() if not (math.isfinite(v) and v > 0)]

@@ -7,6 +7,7 @@ bandwidth. Cached: a search asks for the same few layers again and again.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -28,6 +29,7 @@ class Rates(NamedTuple):
     attention: float  # FLOP/s of the fused attention kernel
     memory: float  # bytes/s of element-wise kernels
     elem_bytes: int  # bytes of one activation element (compute dtype)
+    sms: int = 0  # streaming multiprocessors: GEMMs run in waves of tiles over them (0: not quantized)
 
 
 class LayerCost(NamedTuple):
@@ -45,9 +47,27 @@ class LayerCost(NamedTuple):
     elem_bwd: float  # memory-bound element-wise work, backward (fp8 casts differ from the forward's)
 
 
-def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int) -> float:
-    """Roofline of one (m x k) @ (k x n) matmul: compute-bound or bound by reading/writing its operands."""
-    return max(2.0 * m * k * n / rate, (m * k + k * n + m * n) * elem_bytes / memory)
+def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int, sms: int = 0) -> float:
+    """Roofline of one (m x k) @ (k x n) matmul: compute-bound or bound by reading/writing its operands. With the
+    GPU's SM count, the compute side is counted in whole output tiles and whole waves of tiles over the SMs, split
+    along k when one wave is not filled (presets/efficiency.json gemm_waves): small or oddly shaped GEMMs (high TP,
+    small experts, micro-batch 1) run below the best shape's rate."""
+    return grouped_gemm_seconds(1, m, k, n, rate, memory, elem_bytes, sms)
+
+
+def grouped_gemm_seconds(groups: int, m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int,
+                         sms: int = 0) -> float:
+    """`groups` equal (m x k) @ (k x n) matmuls in one grouped kernel (the local experts of an MoE layer, as
+    Megatron's and Transformer Engine's grouped GEMM run them): partial tiles per group, waves over all groups'
+    tiles together, split along k when they do not fill one wave."""
+    compute = 2.0 * groups * m * k * n / rate
+    if sms and m >= 1 and n >= 1:
+        waves = efficiency()["gemm_waves"]
+        tile_m, tile_n, tile_k = waves["tile_m"], waves["tile_n"], waves["tile_k"]
+        tiles = groups * math.ceil(m / tile_m) * math.ceil(n / tile_n)
+        split = max(1, min(sms // tiles, math.ceil(k / tile_k)))  # split-K when the tiles leave SMs idle
+        compute = 2.0 * tile_m * tile_n * (k / split) * math.ceil(tiles * split / sms) * sms / rate
+    return max(compute, groups * (m * k + k * n + m * n) * elem_bytes / memory)
 
 
 @lru_cache(maxsize=8192)
@@ -61,7 +81,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     count = 0
     for lin in spec.layer_linears(moe):
         split = 1 if lin.group == "router" else tp
-        seconds = gemm_seconds(tokens, lin.d_in, lin.d_out / split, rates.linear, mem, eb)
+        seconds = gemm_seconds(tokens, lin.d_in, lin.d_out / split, rates.linear, mem, eb, rates.sms)
         gemm += seconds
         gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / split
         # op-level selective checkpointing (torchtitan): every second nn.Linear matmul of the layer, in forward
@@ -76,8 +96,8 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         local = max(spec.n_experts // ep, 1)
         per_expert = tokens * spec.top_k * ep / spec.n_experts  # tokens each local expert receives
         width = spec.expert_ffn / tp
-        gemm += local * (2 * gemm_seconds(per_expert, h, width, rates.linear, mem, eb)
-                         + gemm_seconds(per_expert, width, h, rates.linear, mem, eb))
+        gemm += (grouped_gemm_seconds(local, per_expert, h, 2 * width, rates.linear, mem, eb, rates.sms)
+                 + grouped_gemm_seconds(local, per_expert, width, h, rates.linear, mem, eb, rates.sms))
         gemm_flops += 6.0 * tokens * spec.top_k * h * width
         mlp_width = spec.top_k * spec.expert_ffn + spec.shared_ffn
     # attention core: each rank holds tokens/cp queries of the sequence against all keys (ring), heads / tp
@@ -133,6 +153,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
 @lru_cache(maxsize=4096)
 def head_cost(spec: ModelSpec, tokens: float, tp: int, rates: Rates, loss: str) -> tuple[float, float]:
     """(lm_head matmul forward, cross-entropy forward+backward) seconds per micro-batch on the last stage."""
-    matmul = gemm_seconds(tokens, spec.hidden, spec.vocab / tp, rates.gemm, rates.memory, rates.elem_bytes)
+    matmul = gemm_seconds(tokens, spec.hidden, spec.vocab / tp, rates.gemm, rates.memory, rates.elem_bytes,
+                          rates.sms)
     per_vocab = efficiency()["loss_bytes_per_token_per_vocab"][loss]
     return matmul, tokens * spec.vocab / tp * per_vocab / rates.memory

@@ -34,6 +34,7 @@ class Hardware:
     latency_inter_s: float
     complete: bool  # False: some figure was missing and a stated fallback is used
     nvlink_domain: int = 0  # GPUs sharing one NVLink fabric across nodes (NVL72); 0: the node
+    nvlink: bool = True  # the GPUs of a node talk over NVLink (or another GPU link), not PCIe: NCCL's per-hop latency
 
     def peak(self, fmt: str) -> float:
         """Dense peak FLOP/s of a number format; formats a GPU lacks run at the next one it has."""
@@ -110,5 +111,5 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None) ->
         inter_bytes_per_s=float(inter_raw) * coll["inter_node"],
         host_bytes_per_s=float(host_raw) * (pcie_fraction if host is None else 1.0),
         latency_intra_s=coll["latency_intra_s"], latency_inter_s=coll["latency_inter_s"],
-        complete=complete, nvlink_domain=domain,
+        complete=complete, nvlink_domain=domain, nvlink=bool(intra or link),
     )

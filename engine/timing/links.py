@@ -19,6 +19,15 @@ def link(hw: Hardware, span: int, gpus_per_node: int, stride: int = 1) -> tuple[
     return min(hw.intra_bytes_per_s, members * hw.inter_bytes_per_s), hw.latency_inter_s
 
 
+def p2p_link(hw: Hardware, span: int, gpus_per_node: int) -> tuple[float, float]:
+    """(bytes/s, latency) of a point-to-point ring over `span` GPUs (context parallelism's K/V ring): inside the
+    NVLink domain its links; across it, each step waits for the hops that cross nodes, each over one GPU's own NIC
+    (a send/recv pair is not spread over the node's other rails as a collective's rings are)."""
+    if span <= gpus_per_node:
+        return hw.intra_bytes_per_s, hw.latency_intra_s
+    return min(hw.intra_bytes_per_s, hw.inter_bytes_per_s), hw.latency_inter_s
+
+
 def nvlink_domain(s: Scenario, hw: Hardware) -> int:
     """GPUs that reach each other over NVLink: the node, or the NVLink domain that spans nodes (NVL72)."""
     return max(s.gpus_per_node, hw.nvlink_domain)

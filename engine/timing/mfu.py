@@ -6,13 +6,32 @@ from __future__ import annotations
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from .hardware import hardware_for
 
 MFU_DEFINITION = QT_TRANSLATE_NOOP(
-    "engine", "MFU = model FLOPs per second / (GPUs x dense peak of the compute format; bf16 for fp8). Model FLOPs "
-    "per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence "
+    "engine", "MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8's for fp8 training). "
+    "Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence "
     "length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry "
     "count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no "
     "gradient flows through count no backward at all.")
+# The convention of NVIDIA's and torchtitan's tables for fp8 runs, kept as a second, labelled figure
+MFU_BF16_DEFINITION = QT_TRANSLATE_NOOP(
+    "engine", "MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of "
+    "tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.")
+
+
+def compute_format(s: Scenario) -> str:
+    """Number format of the 16/32-bit matmuls and attention: fp32, fp16 or bf16 (fp8 training keeps attention
+    and the remaining matmuls in bf16)."""
+    if s.precision == "fp32":
+        return "fp32"
+    return "fp16" if "fp16" in s.precision else "bf16"
+
+
+def mfu_format(s: Scenario) -> str:
+    """The format whose dense peak MFU is measured against: the one the decoder's linear layers run in, so an fp8
+    run is measured against the fp8 peak (a run cannot exceed it), not the bf16 one (which it can, by up to 2x)."""
+    return "fp8" if s.precision == "fp8" else compute_format(s)
 
 
 def model_flops_per_token(spec: ModelSpec, seq_len: int, backward_share: float = 1.0,
@@ -40,3 +59,12 @@ def gradient_shares(s: Scenario, spec: ModelSpec) -> tuple[float, float]:
         trained = (spec.layers - min(s.frozen_layers, spec.layers)) / spec.layers
         return (trained if s.freeze_from == "bottom" else 1.0), trained
     return 1.0, 1.0
+
+
+def mfu_figures(s: Scenario, spec: ModelSpec, tokens_per_second_per_gpu: float) -> tuple[float, float]:
+    """(MFU against the dense peak of the format the run computes in, MFU against the bf16 peak) of a throughput:
+    the model's own or a measured one (tests/test_speed_accuracy.py holds every published run at most 100%)."""
+    hw = hardware_for(s)
+    flops = model_flops_per_token(spec, s.seq_len, *gradient_shares(s, spec)) * tokens_per_second_per_gpu
+    own, bf16 = hw.peak(mfu_format(s)), hw.peak("bf16")
+    return (flops / own if own else 0.0), (flops / bf16 if bf16 else 0.0)

@@ -13,20 +13,24 @@ from typing import Any
 
 from ..frameworks.defaults import defaults_for
 from ..frameworks.megatron_layer import recomputed_matmul_share
-from ..memory.parallelism.components import pipeline_keeps_weights
 from ..memory.parallelism.pipeline import scenario_stage_ranges
-from ..memory.states import Dtypes, dtypes_for, layer_groups, lora_targets, stage_params
+from ..memory.states import dtypes_for, layer_groups, lora_targets, stage_params
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, resolve_model
 from ..scenario.behaviour import cross_entropy_path
 from ..scenario.memo import ScenarioMemo
+from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
+from .ceiling import held_mfu, mfu_ceiling
+from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency
 from .costs import Rates, head_cost, layer_cost
 from .data import efficiency, framework_profile
+from .data_parallel import data_parallel_seconds
 from .hardware import Hardware, hardware_for
-from .links import dispatch_seconds, exposed, link, nvlink_domain
-from .mfu import MFU_DEFINITION, gradient_shares, model_flops_per_token
+from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link
+from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
+from .offload import optimizer_seconds
 
 BREAKDOWN_KEYS = ("compute", "memory_bound", "recompute", "communication_tp", "communication_cp", "communication_ep",
                   "communication_pp", "communication_dp", "bubble", "offload", "optimizer")
@@ -66,6 +70,13 @@ class StepTime:
     gpu_hours: float | None = None
     cost: float | None = None
     notes: tuple[Message, ...] = ()
+    mfu_bf16_peak: float = 0.0  # the same FLOPs against the bf16 peak (differs from mfu for fp8 only)
+    band: Band | None = None  # the cross-validated error band of the step's regime (bands.py)
+
+    @property
+    def seconds_range(self) -> tuple[float, float]:
+        """Where the measured step likely falls: the step stretched by its regime's error band (bands.py)."""
+        return seconds_range(self.step_seconds, self.band) if self.band is not None else (0.0, 0.0)
 
     @property
     def terms(self) -> tuple[TimeTerm, ...]:
@@ -76,12 +87,6 @@ class StepTime:
     @property
     def breakdown_seconds(self) -> dict[str, float]:
         return dict(zip(BREAKDOWN_KEYS, self.seconds, strict=True))
-
-
-def _compute_format(s: Scenario) -> str:
-    if s.precision == "fp32":
-        return "fp32"
-    return "fp16" if "fp16" in s.precision else "bf16"
 
 
 def rates_for(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
@@ -96,7 +101,7 @@ _RATES: dict[tuple, Rates] = {}
 
 
 def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
-    fmt = _compute_format(s)
+    fmt = compute_format(s)
     gemm = hw.peak(fmt) * hw.matmul_fraction
     linear = hw.peak("fp8") * hw.fp8_matmul_fraction if s.precision == "fp8" else gemm
     kernel = s.attention_kernel
@@ -106,7 +111,8 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
         kernel = "flash2"  # FlashAttention-3 runs on Hopper only
     table = efficiency()["attention_fraction_of_bf16_peak"][kernel]
     attention = hw.peak(fmt) * table.get(hw.arch, table["default"])
-    return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2)
+    sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
+    return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +127,7 @@ class _Stage:
     bwd: float
     trainable: float  # parameters per rank
     params: float
+    layers: int  # decoder layers of the stage
 
     @property
     def total(self) -> float:
@@ -135,8 +142,9 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     adapters = s.method in ("lora", "qlora")
     qbits = s.qlora_bits if s.method == "qlora" else 0
     node = nvlink_domain(s, hw)
-    tp_link, tp_lat = link(hw, s.tp, node)
-    cp_link, cp_lat = link(hw, s.tp * s.cp, node, s.tp)
+    tp_link = link(hw, s.tp, node)[0]
+    tp_lat = collective_latency(hw, REDUCE_SCATTER if s.sequence_parallel else ALL_REDUCE, s.tp, s.tp, node)
+    cp_link, cp_lat = p2p_link(hw, s.tp * s.cp, node)
     ep_lat = link(hw, s.tp * s.cp * s.ep, node, s.tp * s.cp)[1]
     act_bytes = tokens * spec.hidden * rates.elem_bytes
     compute = memory = recompute = tp_comm = cp_comm = ep_comm = fwd_total = bwd_total = 0.0
@@ -199,7 +207,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     p = stage_params(s, spec, layers, first, last, list(groups))
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
     return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, fwd_total, bwd_total,
-                  p.trainable + p.lora, params)
+                  p.trainable + p.lora, params, len(layers))
 
 
 # Keys a stage's per-micro-batch time does not read: layouts differing only in them share the stage's time
@@ -222,6 +230,8 @@ def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof:
 def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     """(index, layers) of the stages that can differ: the first, the last, and one middle stage per layer count
     (every stage where freezing or a dense/MoE mix makes the depth matter)."""
+    if s.pp == 1:  # one stage holds every layer, whatever the split accounts for
+        return [(0, range(0, spec.layers))]
     ranges = scenario_stage_ranges(s, spec.layers)
     if s.method == "freeze" or len(set(spec.moe_layer_flags)) > 1:
         return list(enumerate(ranges))
@@ -269,64 +279,6 @@ def _pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, 
     return pp_comm, bubble
 
 
-def _data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Rates, dt: Dtypes,
-                           busiest: _Stage) -> tuple[float, float]:
-    """(exposed gradient and ZeRO-3 weight traffic between the dp replicas, FSDP2's copies around it) per step."""
-    ga, dp, zero = s.grad_accum, s.dp, s.effective_zero
-    if dp == 1:
-        return 0.0, 0.0
-    copies = 0.0
-    dp_link, dp_lat = link(hw, s.tp * s.cp * dp, nvlink_domain(s, hw), s.tp * s.cp)
-    frac = (dp - 1) / dp
-    # torchtitan reduce-scatters gradients in fp32 (training.mixed_precision_reduce = "float32")
-    reduce_bytes = max(dt.grad, prof.get("grad_reduce_bytes", 0))
-    grads = busiest.trainable * reduce_bytes
-    keeps = zero == 3 and pipeline_keeps_weights(s.pp, s.framework)
-    if keeps:
-        # FSDP under torch.distributed.pipelining (torchtitan: reshard_after_forward = not pp_enabled; the
-        # schedule skips gradient sync until the last micro-batch): one gather and one reduce-scatter per step
-        dp_comm = (exposed(frac * busiest.params * rates.elem_bytes / dp_link + dp_lat, busiest.fwd,
-                           prof["dp_overlap"])
-                   + exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"]))
-    elif zero == 3:  # per micro-batch: gather weights for forward (and again for backward when resharded after
-        # forward), reduce-scatter gradients
-        gathers = (2 if s.reshard_after_forward else 1) * frac * busiest.params * rates.elem_bytes / dp_link
-        scatter = frac * grads / dp_link
-        dp_comm = ga * exposed(gathers + scatter + 3 * dp_lat, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
-    else:  # once per step, hidden behind the last micro-batch's backward (and next forward for ZeRO's gather)
-        reduce = 2 * frac * grads / dp_link + dp_lat
-        dp_comm = exposed(reduce, busiest.bwd, prof["dp_overlap"]) if zero == 0 else (
-            exposed(frac * grads / dp_link + dp_lat, busiest.bwd, prof["dp_overlap"])
-            + exposed(frac * busiest.trainable * rates.elem_bytes / dp_link, busiest.fwd, prof["dp_overlap"]))
-    if zero == 3 and prof.get("fsdp2_copies"):
-        # FSDP2 copies around each collective: all-gather copy-in (the shard cast to the compute dtype) and
-        # copy-out (split into the unsharded parameters), reduce-scatter copy-in (the gradients cast to the
-        # reduce dtype and concatenated)
-        n, gathers = (1, 1) if keeps else (ga, 2 if s.reshard_after_forward else 1)
-        copies = n * (gathers * ((dt.master or dt.weight) + rates.elem_bytes) / dp * busiest.params
-                      + gathers * 2 * rates.elem_bytes * busiest.params
-                      + (rates.elem_bytes + reduce_bytes) * busiest.trainable) / rates.memory
-    return dp_comm, copies
-
-
-def _optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Rates, dt: Dtypes,
-                       busiest: _Stage) -> tuple[float, float]:
-    """(offload transfers and the CPU optimizer, the GPU optimizer step) per step."""
-    owned = busiest.trainable / (s.dp if s.effective_zero >= 1 else 1)
-    offload = optimizer = 0.0
-    if s.offload == "none":
-        optimizer = owned * _optimizer_bytes(s, prof, dt.state) / rates.memory
-        optimizer += owned * efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dt.grad / rates.memory
-    else:
-        cpu = efficiency()["cpu_adam"]
-        offload = owned * cpu["bytes_per_param"] / (cpu["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)
-        offload += owned * (dt.grad + rates.elem_bytes) / hw.host_bytes_per_s
-        if s.offload == "optimizer+params":  # weights streamed in for forward and backward, partly hidden
-            stream = 2 * busiest.params / max(s.dp, 1) * rates.elem_bytes / hw.host_bytes_per_s
-            offload += s.grad_accum * exposed(stream, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
-    return offload, optimizer
-
-
 def step_time(s: Scenario) -> StepTime:
     """Seconds per optimizer step, throughput and MFU for the scenario (fits or not)."""
     spec = resolve_model(s)
@@ -338,8 +290,8 @@ def step_time(s: Scenario) -> StepTime:
                    for i, layers in _distinct_stages(s, spec)), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
     pp_comm, bubble = _pipeline_seconds(s, spec, hw, rates, busiest.total)
-    dp_comm, copies = _data_parallel_seconds(s, hw, prof, rates, dt, busiest)
-    offload, optimizer = _optimizer_seconds(s, hw, prof, rates, dt, busiest)
+    dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest)
+    offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest)
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
         "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp, "communication_ep": ga * busiest.ep,
@@ -349,8 +301,17 @@ def step_time(s: Scenario) -> StepTime:
     tokens = s.micro_batch * s.seq_len * ga * dp
     world = s.world_size
     mflops = model_flops_per_token(spec, s.seq_len, *gradient_shares(s, spec))
-    peak = hw.peak(_compute_format(s) if s.precision != "fp8" else "bf16")
+    fmt = mfu_format(s)
+    peak = hw.peak(fmt)
     raw_step = sum(raw.values())
+    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt)
+    own = mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0
+    held = held_mfu(own, ceiling.mfu) if ceiling is not None else own
+    if held < own:
+        # matmuls do not run at the best shape's rate for a whole step of this size: no published run on this GPU
+        # in this format came within 1/(1 + margin) of the ceiling; the step is stretched, in its compute term
+        raw["compute"] += raw_step * (own / held - 1)
+        raw_step = sum(raw.values())
     factor, scaled = calibration(s, mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0)
     seconds = tuple(raw[k] * factor for k in BREAKDOWN_KEYS)
     step = sum(seconds)
@@ -360,22 +321,23 @@ def step_time(s: Scenario) -> StepTime:
         notes.append(message(QT_TRANSLATE_NOOP(
             "engine", "{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM's are used "
             "for those; enter them for a custom GPU."), gpu=hw.name))
+    if ceiling is not None and held < own:
+        notes.append(message(QT_TRANSLATE_NOOP(
+            "engine", "The model's own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published "
+            "run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU "
+            "{held:.0%}."), mfu=own, cap=ceiling.mfu, best=ceiling.measured, row=ceiling.row,
+            margin=ceiling.mfu / ceiling.measured - 1, held=held))
     notes += [scaled] if scaled else []
     ttt = hours = cost = None
     if s.tokens_to_train:
         ttt = s.tokens_to_train / tps
         hours = ttt * world / 3600.0
         cost = hours * s.gpu_hour_price if s.gpu_hour_price is not None else None
-    return check_finite(StepTime(step, tokens, tps, tps / world, mflops * tps / world / peak if peak else 0.0, mflops,
-                                 world, seconds, factor, ttt, hours, cost, tuple(notes)))
-
-
-def _optimizer_bytes(s: Scenario, prof: dict[str, Any], state_bytes: int) -> float:
-    table = efficiency()["optimizer_bytes_per_param"]
-    if s.optimizer.startswith("adamw-8bit"):  # bitsandbytes 8-bit AdamW, paged or not: one fused kernel
-        return table["adamw-8bit-bytes"]
-    name = "adamw-fused" if s.optimizer == "adamw" and prof["fused_optimizer"] else s.optimizer
-    return table.get(name, table["adamw"]) * max(state_bytes, 4 if s.precision.startswith("amp") else state_bytes)
+    mfu = mflops * tps / world / peak if peak else 0.0
+    bf16_peak = peak if fmt == "bf16" else hw.peak("bf16")
+    return check_finite(StepTime(step, tokens, tps, tps / world, mfu, mflops, world, seconds, factor, ttt, hours, cost,
+                                 tuple(notes), mfu * peak / bf16_peak if bf16_peak else 0.0,
+                                 time_band(s.framework)))
 
 
 _FORMULAS = {
@@ -412,6 +374,13 @@ def time_to_json(t: StepTime) -> dict[str, Any]:
         "calibration_factor": t.calibration_factor,
         "notes": [str(n) for n in t.notes],
     }
+    if t.band is not None:  # where the measured step likely falls, from the cross-validated error of the regime
+        out["step_seconds_range"] = list(t.seconds_range)
+        out["step_seconds_range_basis"] = {"regime": t.band.regime, "published_runs": t.band.runs,
+                                           "error_p10": t.band.low, "error_p90": t.band.high}
+    if t.mfu_bf16_peak != t.mfu:  # fp8: the bf16-referenced convention as a second, labelled figure
+        out["mfu_bf16_peak"] = t.mfu_bf16_peak
+        out["mfu_bf16_peak_definition"] = MFU_BF16_DEFINITION
     if t.time_to_train_seconds is not None:
         out["time_to_train_seconds"] = t.time_to_train_seconds
         out["gpu_hours"] = t.gpu_hours

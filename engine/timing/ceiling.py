@@ -1,0 +1,101 @@
+"""The most MFU a plan may claim: (1 + margin) x the best MFU measured on the same GPU in the same compute format,
+approached smoothly from KNEE of it (held_mfu),
+over the sources of the published set (presets/mfu_ceilings.json, generated from tests/data/published/
+throughput.json by benchmarks/speed_accuracy_report.py). A time model whose matmuls run at the best shape's
+rate would otherwise promise layouts no published run reached (issue 23: 59% for Llama-3.1-405B on 1,024 H100s
+against the published 38-43%).
+
+Each ceiling keeps its source, so the accuracy report can leave a row's own source out (cross-validation). No Qt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+from collections.abc import Iterator
+from contextvars import ContextVar
+from functools import cache
+from typing import Any, NamedTuple
+
+from ..errors import PresetError
+from ..messages import QT_TRANSLATE_NOOP
+from ..models.presets import PRESETS_DIR
+
+CEILINGS_FILE = PRESETS_DIR / "mfu_ceilings.json"
+EVERY_SOURCE = "*"
+_LEFT_OUT: ContextVar[str | None] = ContextVar("mfu_ceiling_left_out", default=None)
+
+
+class Ceiling(NamedTuple):
+    mfu: float  # the most a plan may claim: (1 + margin) x the best measured MFU
+    measured: float  # the best measured MFU it comes from
+    row: str  # that run's id in tests/data/published/throughput.json
+    source: str
+
+
+@cache
+def _table() -> dict[str, Any]:
+    try:
+        data = json.loads(CEILINGS_FILE.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise PresetError(QT_TRANSLATE_NOOP("engine", "Preset file {name} cannot be read: {exc}"),
+                          name=CEILINGS_FILE.name, exc=exc) from exc
+    by_gpu: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    by_arch: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for entry in data["best_by_source"]:
+        by_gpu.setdefault((entry["gpu"], entry["format"]), []).append(entry)
+        if entry["arch"] != "default":
+            by_arch.setdefault((entry["arch"], entry["format"]), []).append(entry)
+    return {"margin": float(data["margin"]), "gpu": by_gpu, "arch": by_arch}
+
+
+@cache
+def _best(kind: str, key: tuple[str, str], left_out: str | None) -> Ceiling | None:
+    table = _table()
+    entries = [e for e in table[kind].get(key, ()) if e["source"] != left_out and left_out != EVERY_SOURCE]
+    if not entries:
+        return None
+    top = max(entries, key=lambda e: e["mfu"])
+    return Ceiling(top["mfu"] * (1 + table["margin"]), top["mfu"], top["row"], top["source"])
+
+
+def mfu_ceiling(gpu_id: str | None, arch: str, fmt: str) -> Ceiling | None:
+    """The ceiling for a preset GPU in a number format: from runs on that GPU, else on GPUs of its architecture
+    (MFU is a fraction of each GPU's own peak); None for a custom GPU or where no published run is at hand."""
+    if gpu_id is None:
+        return None
+    left_out = _LEFT_OUT.get()
+    found = _best("gpu", (gpu_id, fmt), left_out)
+    if found is None and arch != "default":
+        found = _best("arch", (arch, fmt), left_out)
+    return found
+
+
+KNEE = 0.8  # below this share of the ceiling the model's MFU stands as it is
+
+
+def held_mfu(model_mfu: float, ceiling: float) -> float:
+    """The MFU a step may claim: the model's own up to KNEE x ceiling, then bending smoothly towards the ceiling
+    (never reaching it), so that settings the model ranks keep their order instead of all tying at the ceiling
+    (slope 1 at the knee: c_k + (c - c_k) (1 - exp(-(m - c_k) / (c - c_k))), c_k = KNEE x c)."""
+    knee = KNEE * ceiling
+    if model_mfu <= knee:
+        return model_mfu
+    room = ceiling - knee
+    return knee + room * (1.0 - math.exp(-(model_mfu - knee) / room))
+
+
+@contextlib.contextmanager
+def leave_out(source: str) -> Iterator[None]:
+    """Within the block, ceilings ignore the runs of one source (leave-one-source-out cross-validation)."""
+    token = _LEFT_OUT.set(source)
+    try:
+        yield
+    finally:
+        _LEFT_OUT.reset(token)
+
+
+def without_ceilings() -> contextlib.AbstractContextManager[None]:
+    """Within the block, no ceiling applies: the time model's own figures (tests of one mechanism use it)."""
+    return leave_out(EVERY_SOURCE)

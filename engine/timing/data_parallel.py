@@ -1,0 +1,85 @@
+"""The data-parallel exchange of one step: gradients reduced (all-reduce, or reduce-scatter with ZeRO), weights
+gathered (ZeRO-1/2 once per step, ZeRO-3/FSDP per micro-batch and wrapped layer), each collective costing its bytes
+over the link the group crosses plus NCCL's latency for its algorithm and ranks (collectives.py), as many times as
+the framework issues it (buckets, wrapped layers), with what compute can hide subtracted."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from ..memory.parallelism.components import pipeline_keeps_weights
+from ..memory.states import Dtypes
+from ..scenario import Scenario
+from .collectives import bucket_count, group_latencies
+from .costs import Rates
+from .hardware import Hardware
+from .links import exposed, link, nvlink_domain
+
+
+class StageWork(Protocol):
+    """What the exchange reads of the busiest stage (model.py's _Stage)."""
+
+    trainable: float  # parameters per rank that train
+    params: float
+    fwd: float  # seconds per micro-batch
+    bwd: float
+    layers: int  # decoder layers in the stage: ZeRO-3/FSDP wraps each (and the root holds the rest)
+
+
+def _bucket_bytes(prof: dict[str, Any], dp: int, reduce_bytes: int) -> float:
+    """Bytes of one gradient bucket of the framework (presets/efficiency.json frameworks: dp_bucket_*)."""
+    if "dp_bucket_bytes" in prof:
+        return float(prof["dp_bucket_bytes"])
+    params = max(prof.get("dp_bucket_params", 0), prof.get("dp_bucket_params_per_rank", 0) * dp)
+    return float(params * reduce_bytes) if params else 0.0
+
+
+def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Rates, dt: Dtypes,
+                          busiest: StageWork) -> tuple[float, float]:
+    """(exposed gradient and ZeRO-3 weight traffic between the dp replicas, FSDP2's copies around it) per step."""
+    ga, dp, zero = s.grad_accum, s.dp, s.effective_zero
+    if dp == 1:
+        return 0.0, 0.0
+    copies = 0.0
+    domain, span, stride = nvlink_domain(s, hw), s.tp * s.cp * dp, s.tp * s.cp
+    dp_link = link(hw, span, domain, stride)[0]
+    ag_lat, rs_lat, ar_lat = group_latencies(hw, dp, span, domain, stride)
+    frac = (dp - 1) / dp
+    # torchtitan reduce-scatters gradients in fp32 (training.mixed_precision_reduce = "float32")
+    reduce_bytes = max(dt.grad, prof.get("grad_reduce_bytes", 0))
+    grads = busiest.trainable * reduce_bytes
+    units = busiest.layers + 1  # one wrapped unit per decoder layer, and the root (embeddings, norm, head)
+    keeps = zero == 3 and pipeline_keeps_weights(s.pp, s.framework)
+    if keeps:
+        # FSDP under torch.distributed.pipelining (torchtitan: reshard_after_forward = not pp_enabled; the
+        # schedule skips gradient sync until the last micro-batch): one gather and one reduce-scatter per unit a step
+        dp_comm = (exposed(frac * busiest.params * rates.elem_bytes / dp_link + units * ag_lat, busiest.fwd,
+                           prof["dp_overlap"])
+                   + exposed(frac * grads / dp_link + units * rs_lat, busiest.bwd, prof["dp_overlap"]))
+    elif zero == 3:  # per micro-batch and unit: gather weights for forward (and again for backward when resharded
+        # after forward), reduce-scatter gradients
+        n_gathers = 2 if s.reshard_after_forward else 1
+        gathers = n_gathers * frac * busiest.params * rates.elem_bytes / dp_link
+        scatter = frac * grads / dp_link
+        latency = units * (n_gathers * ag_lat + rs_lat)
+        dp_comm = ga * exposed(gathers + scatter + latency, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
+    else:  # once per step, bucket by bucket, hidden behind the last micro-batch's backward (and next forward for
+        # ZeRO's gather)
+        # FSDP (SHARD_GRAD_OP) communicates per wrapped unit; DDP, DeepSpeed and Megatron per bucket
+        by_unit = s.fsdp or (zero >= 1 and prof.get("zero_by_fsdp", False))
+        buckets = units if by_unit else bucket_count(grads, _bucket_bytes(prof, dp, reduce_bytes))
+        if zero == 0:
+            dp_comm = exposed(2 * frac * grads / dp_link + buckets * ar_lat, busiest.bwd, prof["dp_overlap"])
+        else:
+            dp_comm = (exposed(frac * grads / dp_link + buckets * rs_lat, busiest.bwd, prof["dp_overlap"])
+                       + exposed(frac * busiest.trainable * rates.elem_bytes / dp_link + buckets * ag_lat,
+                                 busiest.fwd, prof["dp_overlap"]))
+    if zero == 3 and prof.get("fsdp2_copies"):
+        # FSDP2 copies around each collective: all-gather copy-in (the shard cast to the compute dtype) and
+        # copy-out (split into the unsharded parameters), reduce-scatter copy-in (the gradients cast to the
+        # reduce dtype and concatenated)
+        n, n_gathers = (1, 1) if keeps else (ga, 2 if s.reshard_after_forward else 1)
+        copies = n * (n_gathers * ((dt.master or dt.weight) + rates.elem_bytes) / dp * busiest.params
+                      + n_gathers * 2 * rates.elem_bytes * busiest.params
+                      + (rates.elem_bytes + reduce_bytes) * busiest.trainable) / rates.memory
+    return dp_comm, copies

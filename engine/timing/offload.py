@@ -1,0 +1,48 @@
+"""The optimizer step and offload: the GPU optimizer's memory traffic, or ZeRO-Offload's CPU Adam and the copies
+between host and GPU (weights streamed in per micro-batch when parameters are offloaded too)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from ..memory.states import Dtypes
+from ..scenario import Scenario
+from .costs import Rates
+from .data import efficiency
+from .hardware import Hardware
+from .links import exposed
+
+
+class StageWork(Protocol):
+    """What the optimizer and offload terms read of the busiest stage (model.py's _Stage)."""
+
+    trainable: float  # parameters per rank that train
+    params: float
+    fwd: float  # seconds per micro-batch
+    bwd: float
+
+
+def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Rates, dt: Dtypes,
+                      busiest: StageWork) -> tuple[float, float]:
+    """(offload transfers and the CPU optimizer, the GPU optimizer step) per step."""
+    owned = busiest.trainable / (s.dp if s.effective_zero >= 1 else 1)
+    offload = optimizer = 0.0
+    if s.offload == "none":
+        optimizer = owned * _optimizer_bytes(s, prof, dt.state) / rates.memory
+        optimizer += owned * efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dt.grad / rates.memory
+    else:
+        cpu = efficiency()["cpu_adam"]
+        offload = owned * cpu["bytes_per_param"] / (cpu["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)
+        offload += owned * (dt.grad + rates.elem_bytes) / hw.host_bytes_per_s
+        if s.offload == "optimizer+params":  # weights streamed in for forward and backward, partly hidden
+            stream = 2 * busiest.params / max(s.dp, 1) * rates.elem_bytes / hw.host_bytes_per_s
+            offload += s.grad_accum * exposed(stream, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
+    return offload, optimizer
+
+
+def _optimizer_bytes(s: Scenario, prof: dict[str, Any], state_bytes: int) -> float:
+    table = efficiency()["optimizer_bytes_per_param"]
+    if s.optimizer.startswith("adamw-8bit"):  # bitsandbytes 8-bit AdamW, paged or not: one fused kernel
+        return table["adamw-8bit-bytes"]
+    name = "adamw-fused" if s.optimizer == "adamw" and prof["fused_optimizer"] else s.optimizer
+    return table.get(name, table["adamw"]) * max(state_bytes, 4 if s.precision.startswith("amp") else state_bytes)

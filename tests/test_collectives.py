@@ -1,0 +1,77 @@
+"""Collectives from first principles (issue 23 item 1): NCCL's latency model per algorithm and the number of
+collectives each framework issues.
+
+Expected latencies are computed by hand from NVIDIA/nccl src/graph/tuning.cc at 5067397 (ncclTunerConstantsDefaults,
+Simple protocol: base 8.4 us; per hop NVLink ring 3.4 us, tree 4.0 us; network 14 us; net overhead 1 us x 3) with
+ncclTopoTuneModel's step counts; bucket sizes from the frameworks' sources named in presets/efficiency.json.
+"""
+
+import math
+
+from engine import scenario_from_dict
+from engine.timing import hardware_for, step_time
+from engine.timing.collectives import ALL_GATHER, ALL_REDUCE, bucket_count, collective_latency
+
+H100 = {"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8}
+
+
+def test_ring_latency_counts_every_step_and_the_ones_that_cross_nodes():
+    hw = hardware_for(scenario_from_dict(H100))
+    # 512 ranks, 8 per node over 64 nodes: 511 steps, 63 of them between nodes
+    expected = 8.4 + (511 - 63) * 3.4 + 63 * 14.0
+    assert math.isclose(collective_latency(hw, ALL_GATHER, 512, 512, 8) * 1e6, expected)
+    # inside one node: 7 steps of 3.4 us
+    assert math.isclose(collective_latency(hw, ALL_GATHER, 8, 8, 8) * 1e6, 8.4 + 7 * 3.4)
+
+
+def test_all_reduce_takes_the_faster_of_ring_and_tree():
+    hw = hardware_for(scenario_from_dict(H100))
+    ring = 8.4 + (2 * 1023 - 2 * 127) * 3.4 + 2 * 127 * 14.0
+    tree = 8.4 + 2 * (7 * 4.0 + math.log2(128) * 14.0)
+    assert math.isclose(collective_latency(hw, ALL_REDUCE, 1024, 1024, 8) * 1e6, min(ring, tree))
+    assert tree < ring  # at 1,024 ranks NCCL's tree wins on latency
+    # inside a Hopper NVSwitch node NVLS (25 us) beats an 8-rank ring all-reduce (8.4 + 14 x 3.4 = 56 us)
+    assert math.isclose(collective_latency(hw, ALL_REDUCE, 8, 8, 8) * 1e6, 25.0)
+
+
+def test_buckets_of_the_framework():
+    # Megatron-LM: max(40,000,000, 1,000,000 x dp) parameters per bucket; 8B fp32 gradients over 64 replicas
+    # are 32 GB in buckets of 64M x 4 bytes = 256 MB: 125 buckets
+    assert bucket_count(8e9 * 4, 64e6 * 4) == 125
+    assert bucket_count(1.0, 0.0) == 1
+
+
+def test_zero3_strong_scaling_loses_per_gpu_throughput():
+    """A fixed global batch over more replicas leaves each GPU less compute to hide the per-layer gathers behind
+    while each collective's ring grows (issue 23: GPT-175B ZeRO-3 on 384 -> 1,536 A100s halves per-GPU throughput
+    at each doubling). Per-GPU throughput must fall as the replicas grow."""
+    per_gpu = []
+    for nodes in (48, 96, 192):
+        dp = nodes * 8
+        s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "a100-80gb", "gpus_per_node": 8, "nodes": nodes,
+                                "framework": "deepspeed", "zero_stage": 3, "micro_batch": 1,
+                                "grad_accum": 1536 // dp, "seq_len": 2048, "attention": "flash",
+                                "checkpointing": "full"})
+        per_gpu.append(step_time(s).tokens_per_second_per_gpu)
+    assert per_gpu[0] > per_gpu[1] > per_gpu[2]
+
+
+def test_gemms_run_in_whole_tiles_and_whole_waves():
+    """Issue 23 item 2: tile and wave quantization (NVIDIA's Matrix Multiplication Background guide): with 128 x 256
+    output tiles on 132 SMs (H100 SXM5), 132 tiles fill one wave and 133 take two, and a GEMM one row taller than a
+    tile costs two tile rows; tiles that do not fill one wave are split along k (64-deep steps) over the idle SMs.
+    Memory is infinitely fast so the compute side shows."""
+    from engine.timing.costs import gemm_seconds, grouped_gemm_seconds
+
+    rate, memory, k = 1e15, 1e30, 4096
+    one_wave = gemm_seconds(128 * 132, k, 256, rate, memory, 2, 132)
+    assert math.isclose(one_wave, 2.0 * 128 * 132 * k * 256 / rate)  # a full wave runs at the best shape's rate
+    assert math.isclose(gemm_seconds(128 * 133, k, 256, rate, memory, 2, 132), 2 * one_wave)
+    assert math.isclose(gemm_seconds(129, k, 256, rate, memory, 2, 132), gemm_seconds(256, k, 256, rate, memory, 2, 132))
+    # one tile 4096 deep: split into 64 slices of 64 over 132 SMs, one round of a 64-deep slice
+    assert math.isclose(gemm_seconds(128, k, 256, rate, memory, 2, 132), 2.0 * 128 * 256 * 64 * 132 / rate)
+    # eight experts of 64 tokens in one grouped GEMM: 8 tiles split 16 ways (132 // 8) share one wave
+    assert math.isclose(grouped_gemm_seconds(8, 64, k, 256, rate, memory, 2, 132),
+                        2.0 * 128 * 256 * (k / 16) * 132 / rate)
+    # without an SM count the roofline is the plain one
+    assert math.isclose(gemm_seconds(129, k, 256, rate, memory, 2), 2.0 * 129 * k * 256 / rate)
