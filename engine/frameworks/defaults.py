@@ -42,6 +42,8 @@ class FrameworkDefaults:
     loss_always_parallel: bool = False  # ... and even when the scenario says not (Megatron's own cross-entropy)
     vocab_parallel_embedding: bool = False  # the embedding's gradient is only the rank's vocabulary shard
     sp_saves_gathered_inputs: bool = True  # sequence parallelism: a column-parallel linear saves its gathered input
+    # ... gathered once per block for all the linears that read it (torchtitan's PrepareModuleInput), not per linear
+    sp_gathers_per_block: bool = False
     # torchtitan and torchtune recipes compute the loss on the logits outside the model's forward (transformers'
     # models compute it inside when given labels)
     loss_outside_model: bool = False
@@ -125,9 +127,11 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("checkpointing", "torchtitan/distributed/activation_checkpoint.py SelectiveAC: saves matmul, attention "
           "and collective outputs except every second matmul, recomputes the rest"),
          ("allocator", "run_train.sh: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"),
-         ("loading", "the model is built on the meta device, sharded by FSDP2, then loaded by DCP per shard")),
+         ("loading", "the model is built on the meta device, sharded by FSDP2, then loaded by DCP per shard"),
+         ("sequence parallelism", "torchtitan/models/llama3/infra/parallelize.py apply_tp: PrepareModuleInput "
+          "gathers each block's input once for wq/wk/wv and once for w1/w3")),
         loss_parallel_by_default=True, loss_outside_model=True, pipeline_keeps_weights=True,
-        pipeline_returns_outputs=False, compile_covers_loss=False,
+        pipeline_returns_outputs=False, compile_covers_loss=False, sp_gathers_per_block=True,
     ),
     "megatron": FrameworkDefaults(
         "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,

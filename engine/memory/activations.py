@@ -57,6 +57,9 @@ class ActContext:
     megatron: bool = False
     recompute: frozenset[str] = frozenset()
     fp8_scale: float = 0.0  # bytes of block scales per fp8 element a TE linear keeps (MXFP8, blockwise)
+    # torchtitan's TP plan gathers a block's sequence-parallel input once (PrepareModuleInput) for all the
+    # column-parallel linears that read it, which then keep that one full-sequence copy between them
+    sp_gathers_per_block: bool = False
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
@@ -66,7 +69,7 @@ class ActContext:
                self.residual, self.amp, self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank,
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
                self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute,
-               self.fp8_scale, self.liger)
+               self.fp8_scale, self.liger, self.sp_gathers_per_block)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -113,15 +116,21 @@ def _linear_inputs(ctx: ActContext, n: float, in_bytes: int, consumers: tuple[Li
 
     sequence_sharded: the tensor is split over the sequence (sequence parallelism). PyTorch's column-parallel
     linears all-gather it each on their own and keep their own full-sequence copy (under autocast, their own
-    bf16 cast of it); Megatron keeps the shard and gathers again in backward.
+    bf16 cast of it); torchtitan's plan gathers it once for them all; Megatron keeps the shard and gathers again
+    in backward.
     """
     shared_saved = already_saved
     cast_saved = 0.0
     if sequence_sharded and ctx.sp_saves_gathered and wt:
         full = n * ctx.tp
-        for lin in consumers:
-            out.append((f"{label}: all-gathered full-sequence input kept by {lin.name}",
+        if ctx.sp_gathers_per_block and consumers:
+            names = "/".join(lin.name for lin in consumers)
+            out.append((f"{label}: all-gathered full-sequence input kept by {names} (gathered once for the block)",
                         (2 if ctx.amp else in_bytes) * full))
+        else:
+            for lin in consumers:
+                out.append((f"{label}: all-gathered full-sequence input kept by {lin.name}",
+                            (2 if ctx.amp else in_bytes) * full))
         wt = False  # the weight-gradient inputs are counted; LoRA below as usual
         shared_saved = True
     for lin in consumers:

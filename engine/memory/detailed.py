@@ -21,7 +21,7 @@ from .parallelism.components import fsdp2_component, pipeline_components
 from .parallelism.context_parallel import ring_output_copied
 from .parallelism.expert_parallel import all_to_all_dispatch
 from .parallelism.pipeline import micro_batches_in_flight
-from .parallelism.tensor_parallel import logits_shards, sp_saves_gathered_inputs
+from .parallelism.tensor_parallel import logits_shards, sp_gathers_per_block, sp_saves_gathered_inputs
 from .stage_states import StageStates, stage_states
 from .states import (
     Dtypes,
@@ -70,6 +70,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         tp=s.tp,
         vocab_shards=logits_shards(s),
         sp_saves_gathered=sp_saves_gathered_inputs(s),
+        sp_gathers_per_block=sp_gathers_per_block(s),
         compute=dt.compute,
         residual=dt.compute if sharded_amp else dt.residual,
         amp=dt.amp and not sharded_amp,

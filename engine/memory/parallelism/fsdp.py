@@ -94,7 +94,9 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
         # Only the experts' all-gather output stays held, and only when the experts are really sharded (over the
         # dp/ep ranks holding the same experts): on a one-rank expert mesh nothing is gathered (traced).
         held = _expert_params(spec, groups, tp, ep) * gather if shards > ep else 0.0
-    at_loss = (root * gather if loss_in_root else 0.0) + kept + held
+    # The root's post-forward frees that held all-gather output (torch/distributed/fsdp/_fully_shard/_fsdp_state.py
+    # _post_forward: comm_ctx.all_gather_state = None): a loss outside the root's forward never sees it.
+    at_loss = ((root * gather + held) if loss_in_root else 0.0) + kept
     at_last_gather = root * gather + kept + layer * gather + extra_at_gather
     # The root's pre-backward hook sits on the root's output. With the loss inside, that is the loss: before
     # the loss backward runs, the root is all-gathered again (flat output + copied-out parameters) while the
@@ -106,7 +108,7 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
         backward_start = root * gather + prefetch
     else:
         regather = 2 * root * gather + kept
-        backward_start = kept + held
+        backward_start = kept  # the held all-gather output went with the root's post-forward
     # a layer's post-backward reshards it before reducing: the layer below (prefetched) stays gathered
     # while this layer's unsharded gradients are copied into the reduce-scatter input
     grad_layer = layer if adapter_grads is None else adapter_grads
