@@ -57,9 +57,7 @@ class ActContext:
     megatron: bool = False
     recompute: frozenset[str] = frozenset()
     fp8_scale: float = 0.0  # bytes of block scales per fp8 element a TE linear keeps (MXFP8, blockwise)
-    # torchtitan's TP plan gathers a block's sequence-parallel input once (PrepareModuleInput) for all the
-    # column-parallel linears that read it, which then keep that one full-sequence copy between them
-    sp_gathers_per_block: bool = False
+    sp_gathers_per_block: bool = False  # torchtitan: a block's SP input gathered once, one copy for its linears
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
@@ -123,14 +121,10 @@ def _linear_inputs(ctx: ActContext, n: float, in_bytes: int, consumers: tuple[Li
     cast_saved = 0.0
     if sequence_sharded and ctx.sp_saves_gathered and wt:
         full = n * ctx.tp
-        if ctx.sp_gathers_per_block and consumers:
-            names = "/".join(lin.name for lin in consumers)
-            out.append((f"{label}: all-gathered full-sequence input kept by {names} (gathered once for the block)",
-                        (2 if ctx.amp else in_bytes) * full))
-        else:
-            for lin in consumers:
-                out.append((f"{label}: all-gathered full-sequence input kept by {lin.name}",
-                            (2 if ctx.amp else in_bytes) * full))
+        per_block = ctx.sp_gathers_per_block and consumers
+        for lin in ((consumers[0],) if per_block else consumers):
+            name = "/".join(c.name for c in consumers) + " (gathered once for the block)" if per_block else lin.name
+            out.append((f"{label}: all-gathered full-sequence input kept by {name}", (2 if ctx.amp else in_bytes) * full))
         wt = False  # the weight-gradient inputs are counted; LoRA below as usual
         shared_saved = True
     for lin in consumers:
