@@ -104,6 +104,21 @@ CASES = [
     # USE_MEGATRON_FSDP=1 with SHARDING_STRATEGY optim_grads_params (lines 39-40, 112-117)
     ("megatron/train_llama3_8b_fsdp_h100_fp8.sh", "megatron", {"fsdp": True, "tp": 1, "sequence_parallel": None}),
     ("megatron/train_gpt3_175b_distributed.sh", "megatron", {"tp": 8, "pp": 16, "precision": "mixed-fp16"}),
+    # axolotl: load_in_8bit LoRA (lora-8b.yml line 8) is LLM.int8, no double quantisation; sample_packing -> packed
+    ("axolotl/llama-3_lora-8b.yml", "axolotl", {"qlora_bits": 8, "qlora_double_quant": False, "packing": "packed"}),
+    # axolotl ALST (examples/alst): sequence_len 500_000 read as PyYAML's safe_load (axolotl's loader) reads it,
+    # context_parallel_size 8, the CutCrossEntropyPlugin, activation_offloading legacy, fsdp_version 2
+    ("axolotl/llama3-8b-fsdp2-alst.yaml", "axolotl",
+     {"seq_len": 500000, "cp": 8, "cross_entropy": "fused-linear", "activation_offload": True, "fsdp": True,
+      "checkpointing": "full", "optimizer": "adamw-8bit", "packing": "packed", "attention": "flash"}),
+    # TRL: load_in_4bit without use_bnb_nested_quant (ModelConfig default false) -> no double quantisation
+    ("hf-trainer/zephyr-7b-beta_sft_config_qlora.yaml", "huggingface", {"qlora_double_quant": False}),
+    # alignment-handbook SmolLM3 recipes: packing: true (sft.yaml line 211), padding_free: true (apo.yaml line 58)
+    ("hf-trainer/smollm3_sft.yaml", "huggingface", {"packing": "packed", "seq_len": 65536, "micro_batch": 1}),
+    ("hf-trainer/smollm3_dpo_apo.yaml", "huggingface", {"packing": "padding-free", "seq_len": 24576}),
+    # ms-swift examples/train/padding_free/sft.sh: --padding_free true, --attn_impl flash_attn
+    ("ms-swift/padding_free_sft.sh", "ms-swift",
+     {"packing": "padding-free", "attention": "flash", "micro_batch": 8, "seq_len": 8192, "zero_stage": 3}),
     # torchtune distributed recipes (usage comment: "tune run --nproc_per_node ... *_distributed") shard with FSDP2;
     # LoRA adapters are built in the model dtype; fsdp_cpu_offload: True offloads (70B_full.yaml line 84)
     ("torchtune/llama3_2_1B_lora.yaml", "torchtune", {"fsdp": True, "lora_adapter_dtype": "compute"}),
@@ -310,3 +325,15 @@ def test_liger_kernels_are_read_where_the_frameworks_switch_them_on() -> None:
     args = import_texts([("args.json", json.dumps({"per_device_train_batch_size": 2, "use_liger_kernel": True,
                                                     "bf16": True}))])
     assert args.scenario["liger_kernels"] is True and args.scenario["cross_entropy"] == "fused-linear"
+
+
+def test_axolotl_alst_job_reads_its_paired_deepspeed_file() -> None:
+    """axolotl examples/alst/llama3-8b-deepspeed-alst.yaml names deepspeed_configs/zero3_bf16_cpuoffload_all.json
+    (stored next to it under that relative path): ZeRO-3 with optimizer and parameters offloaded to CPU, read from
+    the DeepSpeed file; the long-sequence settings from the axolotl file; tiled_mlp is listed, not dropped."""
+    result = import_files([DATA / "axolotl/llama3-8b-deepspeed-alst.yaml"])
+    assert result.formats == ("axolotl", "deepspeed")
+    sc = result.scenario
+    assert (sc["zero_stage"], sc["offload"], sc["seq_len"], sc["cp"]) == (3, "optimizer+params", 500000, 8)
+    assert sc["cross_entropy"] == "fused-linear" and sc["activation_offload"] is True
+    assert any(u.key.endswith("tiled_mlp") and "tile" in str(u.why) for u in result.unmapped)
