@@ -119,6 +119,11 @@ CASES = [
     # ms-swift examples/train/padding_free/sft.sh: --padding_free true, --attn_impl flash_attn
     ("ms-swift/padding_free_sft.sh", "ms-swift",
      {"packing": "padding-free", "attention": "flash", "micro_batch": 8, "seq_len": 8192, "zero_stage": 3}),
+    # verl examples/grpo_trainer/run_qwen2-7b_seq_balance.sh: use_dynamic_bsz with ppo_max_token_len_per_gpu=24000 and
+    # use_remove_padding -> padding-free micro-batches of 24,000 tokens; prompt 512 + response 1024 tokens
+    ("verl/run_qwen2-7b_seq_balance.sh", "verl",
+     {"packing": "padding-free", "max_tokens_per_micro_batch": 24000, "seq_len": 1536, "fsdp": True,
+      "checkpointing": "full", "offload": "none", "gpus_per_node": 8, "precision": "amp-bf16"}),
     # torchtune distributed recipes (usage comment: "tune run --nproc_per_node ... *_distributed") shard with FSDP2;
     # LoRA adapters are built in the model dtype; fsdp_cpu_offload: True offloads (70B_full.yaml line 84)
     ("torchtune/llama3_2_1B_lora.yaml", "torchtune", {"fsdp": True, "lora_adapter_dtype": "compute"}),

@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import PlannerError, ScenarioError
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import DEFAULTS, resolve_model, scenario_from_dict
-from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, swift, torchtitan, torchtune
+from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, swift, torchtitan, torchtune, verl
 from .common import NO_MEMORY_WHY as _NO_MEMORY_WHY
 from .common import why_not_read
 from .hardware import HARDWARE_COUNTS, counts_for_import, layout_gpus
@@ -27,6 +27,7 @@ FORMATS = (
     "ms-swift",
     "torchtitan",
     "megatron",
+    "verl",
 )
 MAX_FILES = 16
 # which framework wins when files of one job name different ones (a DeepSpeed JSON under an HF Trainer job)
@@ -60,6 +61,8 @@ def detect(name: str, text: str) -> tuple[str, Any]:
             return "torchtitan", data
         raise _unknown(name)
     if suffix in (".sh", ".bash", ".slurm", ".sbatch", "") or text.lstrip().startswith("#!"):
+        if verl.is_verl_script(text):
+            return "verl", text
         if megatron.is_megatron_script(text):
             return "megatron", text
         if swift.is_swift_script(text):
@@ -109,6 +112,8 @@ def _read_one(name: str, text: str) -> Collector:
     try:
         if fmt == "megatron":
             megatron.read(c, data)
+        elif fmt == "verl":
+            verl.read(c, data)
         elif fmt == "ms-swift":
             if isinstance(data, str):
                 args = swift.args_from_script(c, data)
