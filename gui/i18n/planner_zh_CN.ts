@@ -79,20 +79,20 @@
         <translation>删除场景</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="36"/>
-        <location filename="../config_actions.py" line="51"/>
+        <location filename="../config_actions.py" line="44"/>
+        <location filename="../config_actions.py" line="59"/>
         <location filename="../dialogs.py" line="102"/>
         <source>Cannot import this file</source>
         <translation>无法导入此文件</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="81"/>
-        <location filename="../config_actions.py" line="91"/>
+        <location filename="../config_actions.py" line="92"/>
+        <location filename="../config_actions.py" line="102"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="83"/>
+        <location filename="../config_actions.py" line="94"/>
         <source>Export launch config</source>
         <translation>导出启动配置</translation>
     </message>
@@ -137,7 +137,7 @@
         <translation>场景另存为</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="54"/>
+        <location filename="../config_actions.py" line="62"/>
         <location filename="../file_actions.py" line="156"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
@@ -148,7 +148,7 @@
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="93"/>
+        <location filename="../config_actions.py" line="104"/>
         <location filename="../file_actions.py" line="191"/>
         <location filename="../file_actions.py" line="202"/>
         <source>Exported %s</source>
@@ -1772,187 +1772,187 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="111"/>
+        <location filename="../main_window.py" line="112"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="113"/>
+        <location filename="../main_window.py" line="114"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="114"/>
+        <location filename="../main_window.py" line="115"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="116"/>
+        <location filename="../main_window.py" line="117"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="120"/>
+        <location filename="../main_window.py" line="121"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="124"/>
+        <location filename="../main_window.py" line="125"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="126"/>
+        <location filename="../main_window.py" line="127"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="179"/>
+        <location filename="../main_window.py" line="180"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180"/>
+        <location filename="../main_window.py" line="181"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="190"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="191"/>
+        <location filename="../main_window.py" line="192"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="181"/>
+        <location filename="../main_window.py" line="182"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="183"/>
+        <location filename="../main_window.py" line="184"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="184"/>
+        <location filename="../main_window.py" line="185"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="186"/>
+        <location filename="../main_window.py" line="187"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188"/>
+        <location filename="../main_window.py" line="189"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="193"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="198"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="200"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="201"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="202"/>
+        <location filename="../main_window.py" line="203"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="209"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210"/>
+        <location filename="../main_window.py" line="211"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211"/>
+        <location filename="../main_window.py" line="212"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="220"/>
+        <location filename="../main_window.py" line="221"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="224"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="224"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="228"/>
+        <location filename="../main_window.py" line="229"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="236"/>
+        <location filename="../main_window.py" line="237"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="243"/>
+        <location filename="../main_window.py" line="244"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="244"/>
+        <location filename="../main_window.py" line="245"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="246"/>
+        <location filename="../main_window.py" line="247"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="328"/>
+        <location filename="../main_window.py" line="339"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2191,22 +2191,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>PlanCard</name>
     <message>
-        <location filename="../plan_card.py" line="53"/>
+        <location filename="../plan_card.py" line="54"/>
         <source>Plan card · LLM Memory Planner %(version)s · %(date)s</source>
         <translation>计划卡片 · LLM Memory Planner %(version)s · %(date)s</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="54"/>
+        <location filename="../plan_card.py" line="55"/>
         <source>%(used)s of %(cap)s on each GPU · %(room)s</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s · %(room)s</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="55"/>
+        <location filename="../plan_card.py" line="56"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="56"/>
+        <location filename="../plan_card.py" line="57"/>
         <source>Inputs that differ from the defaults</source>
         <translation>与默认值不同的输入</translation>
     </message>
@@ -2997,7 +2997,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用实测的一步校准时间</translation>
     </message>
     <message>
-        <location filename="../estimates.py" line="66"/>
+        <location filename="../estimates.py" line="67"/>
         <source>The step time of this scenario cannot be computed (%1); the memory estimate is unaffected.</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
@@ -3141,132 +3141,132 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="109"/>
+        <location filename="../../engine/cli.py" line="110"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="111"/>
+        <location filename="../../engine/cli.py" line="112"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="111"/>
+        <location filename="../../engine/cli.py" line="112"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="112"/>
+        <location filename="../../engine/cli.py" line="113"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="112"/>
+        <location filename="../../engine/cli.py" line="113"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="115"/>
+        <location filename="../../engine/cli.py" line="116"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="120"/>
+        <location filename="../../engine/cli.py" line="121"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/cli.py" line="122"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/cli.py" line="122"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="122"/>
+        <location filename="../../engine/cli.py" line="123"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="125"/>
+        <location filename="../../engine/cli.py" line="126"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="127"/>
+        <location filename="../../engine/cli.py" line="128"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="129"/>
+        <location filename="../../engine/cli.py" line="130"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="131"/>
+        <location filename="../../engine/cli.py" line="132"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="134"/>
+        <location filename="../../engine/cli.py" line="135"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="138"/>
+        <location filename="../../engine/cli.py" line="139"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="145"/>
+        <location filename="../../engine/cli.py" line="146"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="148"/>
+        <location filename="../../engine/cli.py" line="149"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="152"/>
+        <location filename="../../engine/cli.py" line="153"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="195"/>
+        <location filename="../../engine/cli.py" line="196"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="199"/>
+        <location filename="../../engine/cli.py" line="200"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="201"/>
+        <location filename="../../engine/cli.py" line="202"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="204"/>
+        <location filename="../../engine/cli.py" line="205"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="208"/>
+        <location filename="../../engine/cli.py" line="209"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="363"/>
+        <location filename="../../engine/cli.py" line="364"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="366"/>
+        <location filename="../../engine/cli.py" line="367"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -3436,12 +3436,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="194"/>
+        <location filename="../../engine/cli.py" line="195"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="205"/>
+        <location filename="../../engine/cli.py" line="206"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -3459,7 +3459,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="230"/>
+        <location filename="../main_window.py" line="231"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -3592,112 +3592,112 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="220"/>
+        <location filename="../../engine/memory/detailed.py" line="219"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="271"/>
+        <location filename="../../engine/memory/detailed.py" line="270"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="274"/>
+        <location filename="../../engine/memory/detailed.py" line="273"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="278"/>
+        <location filename="../../engine/memory/detailed.py" line="277"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="306"/>
+        <location filename="../../engine/memory/detailed.py" line="305"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="309"/>
+        <location filename="../../engine/memory/detailed.py" line="308"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="315"/>
+        <location filename="../../engine/memory/detailed.py" line="314"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="318"/>
+        <location filename="../../engine/memory/detailed.py" line="317"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="368"/>
+        <location filename="../../engine/memory/detailed.py" line="367"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="371"/>
+        <location filename="../../engine/memory/detailed.py" line="370"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="90"/>
+        <location filename="../../engine/memory/stage_states.py" line="88"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="93"/>
+        <location filename="../../engine/memory/stage_states.py" line="91"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="346"/>
+        <location filename="../../engine/memory/detailed.py" line="345"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="349"/>
+        <location filename="../../engine/memory/detailed.py" line="348"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="376"/>
+        <location filename="../../engine/memory/detailed.py" line="375"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="379"/>
+        <location filename="../../engine/memory/detailed.py" line="378"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="132"/>
+        <location filename="../../engine/memory/stage_states.py" line="130"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="135"/>
+        <location filename="../../engine/memory/stage_states.py" line="133"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="153"/>
+        <location filename="../../engine/memory/stage_states.py" line="151"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="156"/>
+        <location filename="../../engine/memory/stage_states.py" line="154"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="176"/>
+        <location filename="../../engine/memory/stage_states.py" line="174"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="179"/>
+        <location filename="../../engine/memory/stage_states.py" line="177"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -3994,17 +3994,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="338"/>
+        <location filename="../../engine/scenario/format.py" line="354"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="351"/>
+        <location filename="../../engine/scenario/format.py" line="367"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="356"/>
+        <location filename="../../engine/scenario/format.py" line="372"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -4014,12 +4014,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="161"/>
+        <location filename="../../engine/scenario/format.py" line="173"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="143"/>
+        <location filename="../../engine/scenario/format.py" line="155"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -4039,7 +4039,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="168"/>
+        <location filename="../../engine/scenario/format.py" line="180"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -4054,22 +4054,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="94"/>
+        <location filename="../../engine/scenario/format.py" line="98"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="132"/>
+        <location filename="../../engine/scenario/format.py" line="144"/>
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="221"/>
+        <location filename="../../engine/scenario/format.py" line="233"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="225"/>
+        <location filename="../../engine/scenario/format.py" line="237"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
@@ -4125,46 +4125,51 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="103"/>
+        <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence ({seq_len} tokens).</source>
+        <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列（{seq_len} 个 token）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/consistency.py" line="110"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="113"/>
+        <location filename="../../engine/scenario/consistency.py" line="120"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="119"/>
+        <location filename="../../engine/scenario/consistency.py" line="126"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="123"/>
+        <location filename="../../engine/scenario/consistency.py" line="130"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="132"/>
+        <location filename="../../engine/scenario/consistency.py" line="139"/>
         <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="142"/>
+        <location filename="../../engine/scenario/consistency.py" line="149"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="152"/>
+        <location filename="../../engine/scenario/consistency.py" line="159"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="159"/>
+        <location filename="../../engine/scenario/consistency.py" line="166"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="164"/>
+        <location filename="../../engine/scenario/consistency.py" line="171"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
@@ -4661,27 +4666,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="71"/>
+        <location filename="../../engine/configs/importing.py" line="75"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="95"/>
+        <location filename="../../engine/configs/importing.py" line="99"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="132"/>
+        <location filename="../../engine/configs/importing.py" line="139"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="144"/>
+        <location filename="../../engine/configs/importing.py" line="151"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="147"/>
+        <location filename="../../engine/configs/importing.py" line="154"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
@@ -4711,57 +4716,57 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="235"/>
+        <location filename="../../engine/configs/importing.py" line="246"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="261"/>
+        <location filename="../../engine/configs/importing.py" line="272"/>
         <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
         <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="272"/>
+        <location filename="../../engine/configs/importing.py" line="283"/>
         <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="290"/>
+        <location filename="../../engine/configs/importing.py" line="301"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="180"/>
+        <location filename="../../engine/configs/importing.py" line="188"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="186"/>
+        <location filename="../../engine/configs/importing.py" line="194"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="192"/>
+        <location filename="../../engine/configs/importing.py" line="203"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="335"/>
+        <location filename="../../engine/configs/importing.py" line="350"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="355"/>
+        <location filename="../../engine/configs/importing.py" line="370"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="365"/>
+        <location filename="../../engine/configs/importing.py" line="380"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="387"/>
+        <location filename="../../engine/configs/importing.py" line="402"/>
         <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
         <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
@@ -4937,7 +4942,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="359"/>
+        <location filename="../../engine/timing/model.py" line="360"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
@@ -5108,89 +5113,99 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未给出分片策略：FSDP 默认 FULL_SHARD</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="50"/>
+        <location filename="../../engine/configs/axolotl.py" line="46"/>
         <source>axolotl&apos;s default micro_batch_size 1</source>
         <translation>axolotl 默认 micro_batch_size 为 1</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="56"/>
+        <location filename="../../engine/configs/axolotl.py" line="52"/>
         <source>axolotl&apos;s default sequence_len 2048</source>
         <translation>axolotl 默认 sequence_len 为 2048</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="71"/>
+        <location filename="../../engine/configs/axolotl.py" line="69"/>
+        <source>load_in_8bit is bitsandbytes&apos; LLM.int8 (Linear8bitLt): one scale per row, no double quantisation (bnb_4bit_use_double_quant is a 4-bit option)</source>
+        <translation>load_in_8bit 是 bitsandbytes 的 LLM.int8（Linear8bitLt）：每行一个缩放系数，没有双重量化（bnb_4bit_use_double_quant 是 4 bit 的选项）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/axolotl.py" line="79"/>
         <source>adapter &apos;{adapter}&apos; is not modelled yet</source>
         <translation>适配器“{adapter}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="96"/>
+        <location filename="../../engine/configs/axolotl.py" line="104"/>
         <source>bf16: auto is bf16 on a GPU that supports it</source>
         <translation>bf16: auto 在支持的 GPU 上即为 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="121"/>
+        <location filename="../../engine/configs/axolotl.py" line="129"/>
         <source>optimizer &apos;{opt}&apos; is not modelled yet</source>
         <translation>优化器“{opt}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="126"/>
+        <location filename="../../engine/configs/axolotl.py" line="134"/>
         <source>axolotl leaves the optimizer to TrainingArguments (AdamW)</source>
         <translation>axolotl 将优化器交给 TrainingArguments（AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="135"/>
-        <location filename="../../engine/configs/common.py" line="222"/>
+        <location filename="../../engine/configs/axolotl.py" line="143"/>
+        <location filename="../../engine/configs/common.py" line="231"/>
         <source>attention kernel &apos;{attn}&apos; is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="38"/>
-        <source>packing fills each sequence to sequence_len: the planner already counts full sequences</source>
-        <translation>打包会把每条序列填满到 sequence_len：规划器本就按满长序列计算</translation>
+        <location filename="../../engine/configs/axolotl.py" line="197"/>
+        <source>ALST&apos;s tiled MLP runs the MLP in sequence tiles, so its recomputation in backward holds one tile&apos;s intermediates: not modelled yet (the estimate counts the whole sequence&apos;s, an upper bound)</source>
+        <translation>ALST 的分块 MLP 按序列分块运行 MLP，反向重算时只保留一块的中间结果：尚未建模（估算按整条序列计算，是上界）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="65"/>
-        <location filename="../../engine/configs/torchtune.py" line="219"/>
+        <location filename="../../engine/configs/common.py" line="66"/>
+        <location filename="../../engine/configs/torchtune.py" line="248"/>
         <source>does not affect GPU memory</source>
         <translation>不影响 GPU 显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="72"/>
+        <location filename="../../engine/configs/common.py" line="73"/>
         <source>not read by the planner (not a memory setting it models)</source>
         <translation>规划器不读取（不是它建模的显存设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="109"/>
+        <location filename="../../engine/configs/common.py" line="110"/>
         <source>expected a whole number ≥ {minimum}, found {value!r}</source>
         <translation>应为 ≥ {minimum} 的整数，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="122"/>
+        <location filename="../../engine/configs/common.py" line="123"/>
         <source>no model named ({name!r})</source>
         <translation>未指明模型（{name!r}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="130"/>
+        <location filename="../../engine/configs/common.py" line="131"/>
         <source>model &apos;{name}&apos; is not a preset; pick the model in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="162"/>
+        <location filename="../../engine/configs/common.py" line="163"/>
         <source>&apos;{name}&apos; read from its config.json in the local model cache</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="139"/>
+        <location filename="../../engine/configs/common.py" line="140"/>
         <source>&apos;{name}&apos; taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="213"/>
+        <location filename="../../engine/configs/common.py" line="222"/>
         <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="308"/>
+        <location filename="../../engine/configs/common.py" line="280"/>
+        <source>TRL&apos;s ModelConfig use_bnb_nested_quant defaults to false: no double quantisation</source>
+        <translation>TRL 的 ModelConfig 中 use_bnb_nested_quant 默认为 false：不做双重量化</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="323"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
@@ -5316,52 +5331,62 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="105"/>
+        <location filename="../../engine/configs/megatron.py" line="113"/>
         <source>Megatron runs 1F1B without virtual pipeline stages</source>
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="126"/>
-        <source>TP x PP x CP = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
-        <translation>TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
+        <location filename="../../engine/configs/megatron.py" line="76"/>
+        <source>Megatron&apos;s default --optimizer adam is fused: megatron/core/optimizer/__init__.py imports Transformer Engine&apos;s (or Apex&apos;s) FusedAdam as Adam</source>
+        <translation>Megatron 默认的 --optimizer adam 是融合实现：megatron/core/optimizer/__init__.py 把 Transformer Engine（或 Apex）的 FusedAdam 作为 Adam 导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="147"/>
+        <location filename="../../engine/configs/megatron.py" line="121"/>
+        <source>Megatron switches sequence parallelism off at tensor-parallel size 1 (megatron/training/arguments.py validate_args), so it stays off</source>
+        <translation>张量并行规模为 1 时 Megatron 会关闭序列并行（megatron/training/arguments.py validate_args），因此保持关闭</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="144"/>
+        <source>sharding strategy {strategy!r}: nothing sharded beyond plain data parallelism</source>
+        <translation>分片策略 {strategy!r}：除普通数据并行外不做任何分片</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="168"/>
+        <source>TP x PP x CP (x EP) = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
+        <translation>TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="189"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="165"/>
+        <location filename="../../engine/configs/megatron.py" line="207"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="179"/>
+        <location filename="../../engine/configs/megatron.py" line="221"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="193"/>
+        <location filename="../../engine/configs/megatron.py" line="235"/>
         <source>Megatron&apos;s fused vocab-parallel cross-entropy is not modelled yet</source>
         <translation>Megatron 的融合词表并行交叉熵尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="74"/>
-        <source>Megatron&apos;s default --optimizer adam (AdamW with --weight-decay)</source>
-        <translation>Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/configs/megatron.py" line="212"/>
+        <location filename="../../engine/configs/megatron.py" line="254"/>
         <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="223"/>
+        <location filename="../../engine/configs/megatron.py" line="265"/>
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="254"/>
+        <location filename="../../engine/configs/megatron.py" line="296"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -5421,17 +5446,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>&quot;default&quot;：除最后一个阶段外都重新分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="174"/>
+        <location filename="../../engine/configs/torchtitan.py" line="171"/>
+        <source>torchtitan&apos;s tensor parallelism is always sequence-parallel (apply_tp in torchtitan/models/llama3/infra/parallelize.py: SequenceParallel norms, Shard(1) block inputs)</source>
+        <translation>torchtitan 的张量并行总是带序列并行（torchtitan/models/llama3/infra/parallelize.py 中的 apply_tp：SequenceParallel 归一化层，Shard(1) 的块输入）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan.py" line="190"/>
         <source>checkpointing every N-th layer is not modelled yet</source>
         <translation>每隔 N 层做检查点尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="180"/>
+        <location filename="../../engine/configs/torchtitan.py" line="196"/>
         <source>unknown mode {mode!r}</source>
         <translation>未知模式 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="194"/>
+        <location filename="../../engine/configs/torchtitan.py" line="210"/>
         <source>optimizer {name} is not modelled yet</source>
         <translation>优化器 {name} 尚未建模</translation>
     </message>
@@ -5441,77 +5471,82 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtitan 的注意力使用 scaled_dot_product_attention</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="67"/>
+        <location filename="../../engine/configs/torchtune.py" line="84"/>
         <source>unknown dtype {dtype!r}</source>
         <translation>未知的数据类型 {dtype!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="69"/>
+        <location filename="../../engine/configs/torchtune.py" line="86"/>
         <source>torchtune recipes default to dtype bf16</source>
         <translation>torchtune 配方默认 dtype 为 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="99"/>
+        <location filename="../../engine/configs/torchtune.py" line="116"/>
         <source>null: the length of the longest sample; set seq_len in the planner</source>
         <translation>null：取最长样本的长度；请在规划器中设置序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="115"/>
+        <location filename="../../engine/configs/torchtune.py" line="132"/>
         <source>optimizer {comp} is not modelled yet</source>
         <translation>优化器 {comp} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="126"/>
+        <location filename="../../engine/configs/torchtune.py" line="143"/>
         <source>loss {_component} is not modelled yet</source>
         <translation>损失函数 {_component} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="140"/>
+        <location filename="../../engine/configs/torchtune.py" line="157"/>
         <source>the GPU count is given to `tune run --nproc_per_node`, not in the recipe: at least the tensor-parallel degree</source>
         <translation>GPU 数量由 `tune run --nproc_per_node` 给出，不在配方中：至少为张量并行度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="158"/>
+        <location filename="../../engine/configs/torchtune.py" line="175"/>
         <source>sharding of embeddings and output apart is not modelled yet</source>
         <translation>嵌入层和输出层单独分片尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="171"/>
+        <location filename="../../engine/configs/torchtune.py" line="188"/>
         <source>DoRA ({comp}) is not modelled yet</source>
         <translation>DoRA（{comp}）尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="180"/>
+        <location filename="../../engine/configs/torchtune.py" line="197"/>
         <source>model builder {comp} is not a preset; pick the model in the planner</source>
         <translation>模型构建函数 {comp} 不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="185"/>
+        <location filename="../../engine/configs/torchtune.py" line="206"/>
+        <source>torchtune builds the model, LoRA adapters included, under training.set_default_dtype(dtype) (recipes/lora_finetune_*.py _setup_model): the adapters are in the model dtype</source>
+        <translation>torchtune 在 training.set_default_dtype(dtype) 下构建模型（包括 LoRA 适配器）（recipes/lora_finetune_*.py 的 _setup_model）：适配器使用模型的数据类型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtune.py" line="214"/>
         <source>torchtune QLoRA quantises base weights to NF4</source>
         <translation>torchtune QLoRA 将基础权重量化为 NF4</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="190"/>
+        <location filename="../../engine/configs/torchtune.py" line="219"/>
         <source>torchtune&apos;s NF4Tensor (torchao) keeps per-block scales quantised once, with no second-level quantisation of the constants</source>
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="289"/>
+        <location filename="../../engine/memory/detailed.py" line="288"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="292"/>
+        <location filename="../../engine/memory/detailed.py" line="291"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="142"/>
+        <location filename="../../engine/memory/stage_states.py" line="140"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="144"/>
+        <location filename="../../engine/memory/stage_states.py" line="142"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
@@ -5541,7 +5576,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="177"/>
+        <location filename="../../engine/cli.py" line="178"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -5779,12 +5814,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="343"/>
+        <location filename="../../engine/scenario/format.py" line="359"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="345"/>
+        <location filename="../../engine/scenario/format.py" line="361"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
@@ -5804,9 +5839,39 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不是有效的 JSON；它可能被截断或已损坏。</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="58"/>
+        <location filename="../config_actions.py" line="65"/>
         <source>training configs do not say how many GPUs; the number in your set-up is kept</source>
         <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
+    </message>
+    <message>
+        <location filename="../config_actions.py" line="66"/>
+        <source>training configs do not say how many GPUs; your set-up&apos;s number is raised to the least the files&apos; parallel layout needs</source>
+        <translation>训练配置没有说明 GPU 数量；你设置中的数量被提高到文件中并行布局所需的最小值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="65"/>
+        <source>verl&apos;s default actor strategy fsdp (ppo_trainer.yaml)</source>
+        <translation>verl 默认的 actor 策略为 fsdp（ppo_trainer.yaml）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="66"/>
+        <source>verl loads the actor in fp32 and FSDP computes in bf16 (verl/workers/fsdp_workers.py)</source>
+        <translation>verl 以 fp32 加载 actor，FSDP 以 bf16 计算（verl/workers/fsdp_workers.py）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="69"/>
+        <source>the {strategy} actor is not read yet; set its parallel layout in the planner</source>
+        <translation>尚不读取 {strategy} actor；请在规划器中设置其并行布局</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="81"/>
+        <source>verl builds the actor with attn_implementation flash_attention_2 unless overridden</source>
+        <translation>除非被覆盖，verl 以 attn_implementation flash_attention_2 构建 actor</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="83"/>
+        <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
+        <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
 </context>
 <context>
