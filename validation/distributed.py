@@ -447,8 +447,12 @@ def _apply_fsdp(run: DistRun, module: nn.Module, dp_mesh: Any, ctx: Any,
     if experts:
         kw["shard_placement_fn"] = _expert_placement(run, dp_mesh, experts)
     with ctx:
-        for layer in layers:
-            fully_shard(layer, mesh=dp_mesh, **kw)
+        for i, layer in enumerate(layers):
+            # torchtitan's "default" policy (apply_fsdp in torchtitan/models/llama3/infra/parallelize.py): the last
+            # block is not resharded after forward, as FSDP would prefetch it again at once
+            last_kept = run.tp_plan == "torchtitan" and i == len(layers) - 1
+            fully_shard(layer, mesh=dp_mesh, **{**kw, "reshard_after_forward": kw["reshard_after_forward"]
+                                                and not last_kept})
         kw.pop("shard_placement_fn", None)
         fully_shard(module, mesh=dp_mesh, **kw)
 

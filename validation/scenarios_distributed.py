@@ -30,6 +30,8 @@ def dist_run(model_key: str, layers: int | None, world: int, precision: str = "b
     if tp > 1:
         tags.append(f"tp{tp}" + ("-sp" if sp else "") + ("-lp" if loss_parallel else "")
                     + ("-titan" if tp_plan == "torchtitan" else ""))
+    if tp == 1 and tp_plan == "torchtitan":
+        tags.append("titan")
     if pp > 1:
         tags.append(f"pp{pp}-{schedule}" + (f"-v{vpp}" if vpp > 1 else "") + ("" if keep_outputs else "-nokeep"))
     fields = {k: getattr(base, k) for k in base.__dataclass_fields__}
@@ -105,6 +107,9 @@ def titan_sp_runs() -> list[DistRun]:
         dist_run(L3, 4, 4, "bf16", tp=4, dp_mode="none", sp=True, tp_plan=T, b=2),
         dist_run(L3, 4, 4, "bf16", tp=4, dp_mode="none", sp=True, tp_plan=T, checkpointing="full"),
         dist_run(L3, 4, 8, "bf16", tp=2, sp=True, tp_plan=T),
+        # torchtitan's FSDP2 alone: the loss on the returned logits, the last block kept gathered after forward
+        dist_run(L3, 4, 8, "bf16", tp_plan=T),
+        dist_run(L3, 4, 8, "amp-bf16", tp_plan=T),
         dist_run(L1, 4, 2, "bf16", tp=2, dp_mode="none", sp=True, tp_plan=T),
         dist_run("qwen2.5-7b", 4, 4, "bf16", tp=4, dp_mode="none", sp=True, tp_plan=T),
         dist_run(L3, 4, 4, "bf16", tp=4, dp_mode="none", sp=True, loss_parallel=True, tp_plan=T),

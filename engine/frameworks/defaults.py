@@ -55,6 +55,9 @@ class FrameworkDefaults:
     # across micro-batches (torchtitan parallelize: reshard_after_forward = not pp_enabled) and accumulates
     # unsharded gradients until the last micro-batch (set_requires_gradient_sync / set_reshard_after_backward)
     pipeline_keeps_weights: bool = False
+    # torchtitan's fsdp_reshard_after_forward "default" (apply_fsdp in torchtitan/models/llama3/infra/parallelize.py):
+    # every block but the last is resharded after forward, "since FSDP would prefetch it immediately"
+    fsdp_keeps_last_layer: bool = False
     pipeline_returns_outputs: bool = True  # False: torchtitan steps its schedule with return_outputs=False
     # PyTorch's load-balanced ring attention (torch.distributed.tensor.experimental.context_parallel), whose merge
     # copies the output; Megatron's context parallelism runs inside TransformerEngine's attention
@@ -132,6 +135,7 @@ TABLE: dict[str, FrameworkDefaults] = {
           "gathers each block's input once for wq/wk/wv and once for w1/w3")),
         loss_parallel_by_default=True, loss_outside_model=True, pipeline_keeps_weights=True,
         pipeline_returns_outputs=False, compile_covers_loss=False, sp_gathers_per_block=True,
+        fsdp_keeps_last_layer=True,
     ),
     "megatron": FrameworkDefaults(
         "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,

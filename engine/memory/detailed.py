@@ -170,7 +170,7 @@ def stage_components(
         tail = head.logits_forward_bytes + head.head_bytes + saved_layer * in_flight
         comps.append(fsdp2_component(states.fsdp2, spec, last, ctx, logits_fwd=tail,
                                      logits_bwd=head.logits_backward_bytes if last and head.loss_wins else 0.0,
-                                     layer_scratch=scratch + recompute))
+                                     layer_scratch=scratch + recompute, loss_spike=head.logits_forward_bytes))
     comps += states.sharding
     comps += states.optimizer_temp
     return comps, in_flight, states

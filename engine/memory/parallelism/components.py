@@ -131,7 +131,8 @@ def fsdp2_stage(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGro
     reshard = s.reshard_after_forward and not pp_keeps
     units = fsdp2_units(spec, dt, groups, first, last, s.tp, s.ep, reshard, s.dp * s.cp, loss_inside_model(s),
                         _replicated_embedding(s, spec, first, last), adapter_grads,
-                        any(all_to_all_dispatch(s, g.moe) for g in groups))
+                        any(all_to_all_dispatch(s, g.moe) for g in groups),
+                        defaults_for(framework).fsdp_keeps_last_layer and last)
     grads = 0.0
     if pp_keeps and s.grad_accum > 1:  # unsharded gradients accumulate across micro-batches, in the param dtype
         grads = (p.trainable + p.lora - (adapter_grads if adapters else units.layer_params)) * units.gather_bytes
@@ -142,12 +143,15 @@ def fsdp2_stage(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGro
 
 
 def fsdp2_component(stage: Fsdp2Stage, spec: ModelSpec, last: bool, ctx: ActContext, *,
-                    logits_fwd: float, logits_bwd: float, layer_scratch: float) -> Component:
-    """FSDP2's gathered parameters and gradient buffers (see fsdp.py for what is alive when)."""
+                    logits_fwd: float, logits_bwd: float, layer_scratch: float,
+                    loss_spike: float = 0.0) -> Component:
+    """FSDP2's gathered parameters and gradient buffers (see fsdp.py for what is alive when). loss_spike: the loss
+    side's bytes at the end of forward, the logits included."""
     loss_saved = 4 * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0  # fp32 log-softmax output
     logits_grad = ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards if last else 0.0
     forward, backward_start, backward_end = fsdp2_moments(stage.units, loss_saved, logits_bwd, logits_fwd,
-                                                          layer_scratch, logits_grad)
+                                                          layer_scratch, logits_grad,
+                                                          max(loss_spike - logits_grad, 0.0))
     grads = stage.accumulated_grad_bytes
     return Component(
         "zero3_gather",
