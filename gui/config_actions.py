@@ -9,7 +9,15 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox
 
 from engine import PlannerError, scenario_from_dict
-from engine.configs import FILE_NAMES, Assumed, ImportResult, export_config, import_files
+from engine.configs import (
+    FILE_NAMES,
+    HARDWARE_COUNTS,
+    Assumed,
+    ImportResult,
+    counts_for_import,
+    export_config,
+    import_files,
+)
 from engine.messages import QT_TRANSLATE_NOOP, message
 from engine.safe_write import write_output_file
 
@@ -40,8 +48,8 @@ def import_training_config(win: PlannerWindow, paths: list[str] | None = None) -
     result = _keeping_hardware(result, current)
     if not ImportReview.ask(win, result, _model_label(current)).accepted:
         return False
-    data = {"model": current["model"], "gpu": current["gpu"], **{k: current[k] for k in HARDWARE_COUNTS},
-            **result.scenario}
+    counts, _ = counts_for_import(result.scenario, current)
+    data = {"model": current["model"], "gpu": current["gpu"], **counts, **result.scenario}
     try:
         imported = scenario_from_dict(data)
         # named for what it sets up, as a new scenario is: the file's name is often just config.json, its folder's
@@ -54,16 +62,19 @@ def import_training_config(win: PlannerWindow, paths: list[str] | None = None) -
     return win.state.edit(full, QCoreApplication.translate("Actions", "Import %s") % Path(paths[0]).name)
 
 
-HARDWARE_COUNTS = ("gpus_per_node", "nodes")
 KEPT_COUNT = QT_TRANSLATE_NOOP("engine", "training configs do not say how many GPUs; the number in your set-up is kept")
+RAISED_COUNT = QT_TRANSLATE_NOOP("engine", "training configs do not say how many GPUs; your set-up's number is raised "
+                                           "to the least the files' parallel layout needs")
 
 
 def _keeping_hardware(result: ImportResult, current: dict) -> ImportResult:
-    """The review as applied: GPU counts the files do not set stay as in the set-up (they were shown, and set, as the
-    planner's default of one GPU)."""
-    assumed = tuple(Assumed(a.key, current[a.key], message(KEPT_COUNT))
-                    if a.key in HARDWARE_COUNTS and a.key not in result.scenario else a for a in result.assumed)
-    return dataclasses.replace(result, assumed=assumed)
+    """The review as applied: GPU counts the files do not set stay as in the set-up, raised only as far as the
+    files' parallel layout needs (engine/configs/hardware.py); each is listed once with what it becomes."""
+    counts, raised = counts_for_import(result.scenario, current)
+    why = message(RAISED_COUNT if raised else KEPT_COUNT)
+    kept = [Assumed(k, counts[k], why) for k in HARDWARE_COUNTS if k not in result.scenario]
+    others = tuple(a for a in result.assumed if a.key not in HARDWARE_COUNTS or a.key in result.scenario)
+    return dataclasses.replace(result, assumed=tuple(kept) + others)
 
 
 def _model_label(data: dict) -> str:

@@ -52,6 +52,11 @@ class DistRun(Run):
     pp_schedule: str = "1f1b"  # 1f1b | gpipe | interleaved-1f1b
     vpp: int = 1
     keep_outputs: bool = True  # the schedule returns (and so keeps) the last stage's outputs
+    # "per-linear": each column-parallel linear all-gathers its sequence-parallel input itself (a plain
+    # parallelize_module plan); "torchtitan": torchtitan's plan (torchtitan/models/llama3/infra/parallelize.py
+    # apply_tp), PrepareModuleInput gathers each block's input once for q/k/v and once for w1/w3, and the loss runs
+    # on the returned logits outside the model (scenario framework "torchtitan")
+    tp_plan: str = "per-linear"
     ranks: list[int] = field(default_factory=list)  # ranks to trace; empty: one per pipeline stage
 
     @property
@@ -104,6 +109,9 @@ class DistRun(Run):
             sc["sequence_parallel"] = True
         if self.loss_parallel:
             sc["loss_parallel"] = True
+        if self.tp_plan == "torchtitan":
+            sc["framework"] = "torchtitan"
+            sc["loss_parallel"] = self.loss_parallel  # torchtitan's default is on: say which was traced
         if self.pp > 1:
             sc["pp_schedule"] = self.pp_schedule
             if not self.keep_outputs:  # torchtitan steps its schedule with return_outputs=False
@@ -190,6 +198,9 @@ def apply_tp(run: DistRun, model: nn.Module, tp_mesh: Any) -> None:
         input_layouts=Shard(1) if sp else Replicate(), output_layouts=head_out,
         use_local_output=not run.loss_parallel)})
     for layer in inner.layers:
+        if sp and run.tp_plan == "torchtitan":
+            parallelize_module(layer, tp_mesh, _torchtitan_block_plan())
+            continue
         plan: dict[str, Any] = {
             "self_attn.q_proj": ColwiseParallel(input_layouts=Shard(1) if sp else Replicate()),
             "self_attn.k_proj": ColwiseParallel(input_layouts=Shard(1) if sp else Replicate()),
@@ -205,6 +216,34 @@ def apply_tp(run: DistRun, model: nn.Module, tp_mesh: Any) -> None:
         parallelize_module(layer, tp_mesh, plan)
     if tied:  # parallelize_module replaced both parameters: share one again, as the model does
         model.lm_head.weight = inner.embed_tokens.weight
+
+
+def _torchtitan_block_plan() -> dict[str, Any]:
+    """torchtitan's per-block TP + SP plan (apply_tp in torchtitan/models/llama3/infra/parallelize.py): norms
+    sequence-parallel, each block's input gathered once by PrepareModuleInput, then plain colwise/rowwise linears.
+    transformers passes the attention input as the keyword hidden_states, the MLP's positionally."""
+    from torch.distributed.tensor import Replicate, Shard
+    from torch.distributed.tensor.parallel import (
+        ColwiseParallel,
+        PrepareModuleInput,
+        RowwiseParallel,
+        SequenceParallel,
+    )
+
+    return {
+        "input_layernorm": SequenceParallel(),
+        "self_attn": PrepareModuleInput(input_kwarg_layouts={"hidden_states": Shard(1)},
+                                        desired_input_kwarg_layouts={"hidden_states": Replicate()}),
+        "self_attn.q_proj": ColwiseParallel(),
+        "self_attn.k_proj": ColwiseParallel(),
+        "self_attn.v_proj": ColwiseParallel(),
+        "self_attn.o_proj": RowwiseParallel(output_layouts=Shard(1)),
+        "post_attention_layernorm": SequenceParallel(),
+        "mlp": PrepareModuleInput(input_layouts=(Shard(1),), desired_input_layouts=(Replicate(),)),
+        "mlp.gate_proj": ColwiseParallel(),
+        "mlp.up_proj": ColwiseParallel(),
+        "mlp.down_proj": RowwiseParallel(output_layouts=Shard(1)),
+    }
 
 
 # ---- pipeline stage -----------------------------------------------------------------------------------------
@@ -408,8 +447,12 @@ def _apply_fsdp(run: DistRun, module: nn.Module, dp_mesh: Any, ctx: Any,
     if experts:
         kw["shard_placement_fn"] = _expert_placement(run, dp_mesh, experts)
     with ctx:
-        for layer in layers:
-            fully_shard(layer, mesh=dp_mesh, **kw)
+        for i, layer in enumerate(layers):
+            # torchtitan's "default" policy (apply_fsdp in torchtitan/models/llama3/infra/parallelize.py): the last
+            # block is not resharded after forward, as FSDP would prefetch it again at once
+            last_kept = run.tp_plan == "torchtitan" and i == len(layers) - 1
+            fully_shard(layer, mesh=dp_mesh, **{**kw, "reshard_after_forward": kw["reshard_after_forward"]
+                                                and not last_kept})
         kw.pop("shard_placement_fn", None)
         fully_shard(module, mesh=dp_mesh, **kw)
 
@@ -537,7 +580,7 @@ def _run_step(run: DistRun, rank: int, module: nn.Module, opt: Any, schedule: An
             pos = torch.arange(run.seq_len).unsqueeze(0)
             with _cp_context(run, cp_mesh, ids, pos) as (inputs, labels, pos):
                 with _amp(run), _loss_context(run):
-                    if run.loss_parallel and run.tp > 1:
+                    if (run.loss_parallel and run.tp > 1) or run.tp_plan == "torchtitan":
                         loss = _vocab_parallel_loss(module(input_ids=inputs, position_ids=pos,
                                                            use_cache=False).logits, labels)
                     else:

@@ -247,9 +247,27 @@ def vision_runs() -> list[Run]:
     ]
 
 
+def mla_runs() -> list[Run]:
+    """Issue 24 item 8: MLA without query compression (DeepSeek-V2-Lite: q_lora_rank null, 64 routed experts top-6,
+    greedy routing) where the activations, not the weights, decide the peak: fused AdamW (no optimizer temporary),
+    longer sequences and a larger micro-batch."""
+    dsv2 = "deepseek-v2-lite"
+    return [
+        make_run(dsv2, "bf16", layers=4, optimizer="adamw-fused", s=8192, note="reduced depth"),
+        make_run(dsv2, "bf16", layers=4, optimizer="adamw-fused", b=4, s=4096, note="reduced depth"),
+        make_run(dsv2, "bf16", layers=4, optimizer="sgd", b=2, s=4096, note="reduced depth"),
+        make_run(dsv2, "bf16", layers=8, optimizer="adamw-fused", b=2, s=4096, note="reduced depth"),
+        make_run(dsv2, "bf16", layers=4, optimizer="adamw-fused", checkpointing="full", b=2, s=4096,
+                 note="reduced depth"),
+        make_run(dsv2, "bf16", layers=4, method="lora", lora_rank=16, b=2, s=4096,
+                 lora_targets=("q_proj", "kv_a_proj_with_mqa", "kv_b_proj", "o_proj"), note="reduced depth"),
+        make_run(dsv2, "bf16", layers=4, method="freeze", b=2, s=4096, note="reduced depth"),
+    ]
+
+
 def all_runs() -> list[Run]:
     """Reference runs first, then the sweep; ids are unique."""
-    runs = reference_runs() + sweep_runs() + vision_runs()
+    runs = reference_runs() + sweep_runs() + vision_runs() + mla_runs()
     ids = [r.id for r in runs]
     dup = {i for i in ids if ids.count(i) > 1}
     if dup:

@@ -16,7 +16,7 @@ from validation.scenarios import make_run
 def dist_run(model_key: str, layers: int | None, world: int, precision: str = "bf16", *, tp: int = 1, pp: int = 1,
              cp: int = 1, ep: int = 1, dp_mode: str = "fsdp", sp: bool = False, loss_parallel: bool = False,
              reshard: bool = True, schedule: str = "1f1b", vpp: int = 1, keep_outputs: bool = True,
-             **kw: Any) -> DistRun:
+             tp_plan: str = "per-linear", **kw: Any) -> DistRun:
     """Build a DistRun; id = <single-GPU id>__<parallel layout>."""
     base = make_run(model_key, precision, layers=layers, **kw)
     dp = world // (tp * pp * cp)
@@ -28,7 +28,10 @@ def dist_run(model_key: str, layers: int | None, world: int, precision: str = "b
     if ep > 1:
         tags.append(f"ep{ep}")
     if tp > 1:
-        tags.append(f"tp{tp}" + ("-sp" if sp else "") + ("-lp" if loss_parallel else ""))
+        tags.append(f"tp{tp}" + ("-sp" if sp else "") + ("-lp" if loss_parallel else "")
+                    + ("-titan" if tp_plan == "torchtitan" else ""))
+    if tp == 1 and tp_plan == "torchtitan":
+        tags.append("titan")
     if pp > 1:
         tags.append(f"pp{pp}-{schedule}" + (f"-v{vpp}" if vpp > 1 else "") + ("" if keep_outputs else "-nokeep"))
     fields = {k: getattr(base, k) for k in base.__dataclass_fields__}
@@ -37,7 +40,8 @@ def dist_run(model_key: str, layers: int | None, world: int, precision: str = "b
         fields["note"] = "reduced depth: every per-layer shape kept"
     fields["model_name"], fields["hf_config"] = model_config(model_key, layers)
     return DistRun(**fields, world=world, dp_mode=dp_mode, tp=tp, pp=pp, cp=cp, ep=ep, sp=sp, loss_parallel=loss_parallel,
-                   reshard_after_forward=reshard, pp_schedule=schedule, vpp=vpp, keep_outputs=keep_outputs)
+                   reshard_after_forward=reshard, pp_schedule=schedule, vpp=vpp, keep_outputs=keep_outputs,
+                   tp_plan=tp_plan)
 
 
 L3 = "llama-3-8b"
@@ -89,6 +93,29 @@ def tp_runs() -> list[DistRun]:
         dist_run(L3, 4, 4, "amp-bf16", tp=4, dp_mode="none", sp=True),
         dist_run(L3, 4, 4, "bf16", tp=4, dp_mode="none", sp=True, checkpointing="full"),
         dist_run(L1, 4, 2, "bf16", tp=2, dp_mode="none", sp=True),
+    ]
+
+
+def titan_sp_runs() -> list[DistRun]:
+    """Issue 24 item 7: torchtitan's TP + SP plan (each block's input gathered once) in pure bf16 with the logits
+    gathered to every rank (parallelism.disable_loss_parallel), the loss on the logits outside the model."""
+    T = "torchtitan"
+    return [
+        dist_run(L3, 4, 2, "bf16", tp=2, dp_mode="none", sp=True, tp_plan=T),
+        dist_run(L3, 4, 4, "bf16", tp=4, dp_mode="none", sp=True, tp_plan=T),
+        dist_run(L3, 4, 8, "bf16", tp=8, dp_mode="none", sp=True, tp_plan=T),
+        dist_run(L3, 4, 4, "bf16", tp=4, dp_mode="none", sp=True, tp_plan=T, b=2),
+        dist_run(L3, 4, 4, "bf16", tp=4, dp_mode="none", sp=True, tp_plan=T, checkpointing="full"),
+        dist_run(L3, 4, 8, "bf16", tp=2, sp=True, tp_plan=T),
+        # torchtitan's FSDP2 alone: the loss on the returned logits, the last block kept gathered after forward
+        dist_run(L3, 4, 8, "bf16", tp_plan=T),
+        dist_run(L3, 4, 8, "amp-bf16", tp_plan=T),
+        dist_run(L1, 4, 2, "bf16", tp=2, dp_mode="none", sp=True, tp_plan=T),
+        dist_run("qwen2.5-7b", 4, 4, "bf16", tp=4, dp_mode="none", sp=True, tp_plan=T),
+        dist_run(L3, 4, 4, "bf16", tp=4, dp_mode="none", sp=True, loss_parallel=True, tp_plan=T),
+        # deeper: the per-layer gathered copies weigh more against the replicated logits
+        dist_run(L3, 16, 2, "bf16", tp=2, dp_mode="none", sp=True, tp_plan=T),
+        dist_run(L3, 16, 4, "bf16", tp=4, dp_mode="none", sp=True, tp_plan=T),
     ]
 
 
@@ -161,7 +188,7 @@ def ep_runs() -> list[DistRun]:
 
 
 def all_dist_runs() -> list[DistRun]:
-    runs = fsdp_runs() + ddp_runs() + tp_runs() + two_d_runs() + pp_runs() + cp_runs() + ep_runs()
+    runs = fsdp_runs() + ddp_runs() + tp_runs() + titan_sp_runs() + two_d_runs() + pp_runs() + cp_runs() + ep_runs()
     ids = [r.id for r in runs]
     dup = {i for i in ids if ids.count(i) > 1}
     if dup:

@@ -148,6 +148,35 @@ def patch_transformers_tracing() -> None:
     import transformers.masking_utils as mu
 
     mu.find_packed_sequence_indices = lambda position_ids: None
+    _sdpa_as_cuda_for_unequal_head_widths()
+
+
+def _sdpa_as_cuda_for_unequal_head_widths() -> None:
+    """Attention whose Q/K heads are wider than its V heads (MLA: 192 against 128) takes CUDA's memory-efficient SDPA
+    kernel on a GPU: the dispatcher (aten/src/ATen/native/transformers/cuda/sdp_utils.cpp) refuses flash, which needs
+    equal widths, and check_head_dim_size_mem_efficient accepts unequal V widths. On the CPU the flash kernel refuses
+    them too (check_head_dim_size_cpp) and the math kernel runs, which keeps fp32 copies of Q, K, V and the fp32
+    b·a·s² softmax a GPU run never builds. On fake tensors the memory-efficient op runs instead (its meta kernel in
+    torch/_meta_registrations.py and its autograd formula): the trace follows the GPU run."""
+    import torch.nn.functional as F
+    from torch._subclasses.fake_tensor import FakeTensor
+
+    if getattr(F.scaled_dot_product_attention, "_as_cuda", False):
+        return
+    orig = F.scaled_dot_product_attention
+
+    def sdpa(query: Any, key: Any, value: Any, attn_mask: Any = None, dropout_p: float = 0.0,
+             is_causal: bool = False, scale: Any = None, enable_gqa: bool = False) -> Any:
+        if (isinstance(query, FakeTensor) and query.shape[-1] != value.shape[-1] and attn_mask is None
+                and dropout_p == 0.0 and key.shape[-3] == query.shape[-3]):
+            grad = query.requires_grad or key.requires_grad or value.requires_grad
+            return torch.ops.aten._scaled_dot_product_efficient_attention(
+                query, key, value, None, grad, 0.0, is_causal, scale=scale)[0]
+        return orig(query, key, value, attn_mask=attn_mask, dropout_p=dropout_p, is_causal=is_causal, scale=scale,
+                    enable_gqa=enable_gqa)
+
+    sdpa._as_cuda = True  # type: ignore[attr-defined]
+    F.scaled_dot_product_attention = sdpa
 
 
 def clear_fake_memo(fake_mode: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .exporting import CARRIED, EXPORT_FORMATS, FILE_NAMES, ExportError, export_config
+from .hardware import HARDWARE_COUNTS, counts_for_import, layout_gpus
 from .importing import FORMATS, detect, import_files, import_texts
 from .reading import MAX_CONFIG_BYTES, ConfigFileError
 from .result import Assumed, ImportResult, Mapped, Unmapped
@@ -12,6 +13,7 @@ __all__ = [
     "EXPORT_FORMATS",
     "FILE_NAMES",
     "FORMATS",
+    "HARDWARE_COUNTS",
     "MAX_CONFIG_BYTES",
     "Assumed",
     "ConfigFileError",
@@ -19,8 +21,10 @@ __all__ = [
     "ImportResult",
     "Mapped",
     "Unmapped",
+    "counts_for_import",
     "detect",
     "export_config",
     "import_files",
     "import_texts",
+    "layout_gpus",
 ]

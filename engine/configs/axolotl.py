@@ -31,15 +31,11 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     _read_optimizer_and_attention(c, d)
     _read_kernels(c, d)
     _read_sharding(c, d)
+    _read_long_sequence(c, d)
     if "sample_packing" in d:
-        c.skip(
-            "sample_packing",
-            message(
-                QT_TRANSLATE_NOOP(
-                    "engine", "packing fills each sequence to sequence_len: the planner already counts full sequences"
-                )
-            ),
-        )
+        on = as_bool(d["sample_packing"])
+        if on is not None:  # whole samples packed into rows of sequence_len (axolotl's multipack sampler)
+            c.set("packing", "packed" if on else "none", "sample_packing")
 
 
 def _read_batch(c: Collector, d: dict[str, Any]) -> None:
@@ -65,6 +61,18 @@ def _read_method_and_lora(c: Collector, d: dict[str, Any]) -> None:
         if adapter == "qlora" or four or eight:
             c.set("method", "qlora", "adapter")
             c.set("qlora_bits", 8 if eight and not four else 4, "load_in_8bit" if eight and not four else "load_in_4bit")
+            if eight and not four:
+                c.assume(
+                    "qlora_double_quant",
+                    False,
+                    message(
+                        QT_TRANSLATE_NOOP(
+                            "engine",
+                            "load_in_8bit is bitsandbytes' LLM.int8 (Linear8bitLt): one scale per row, no double "
+                            "quantisation (bnb_4bit_use_double_quant is a 4-bit option)",
+                        )
+                    ),
+                )
         else:
             c.set("method", "lora", "adapter")
     elif adapter:
@@ -148,12 +156,15 @@ def _read_kernels(c: Collector, d: dict[str, Any]) -> None:
             c.set("compile", on, "torch_compile")
     if as_bool(d.get("liger_rms_norm")) or as_bool(d.get("liger_glu_activation")):
         c.set("liger_kernels", True, "liger_rms_norm" if "liger_rms_norm" in d else "liger_glu_activation")
-    if as_bool(d.get("liger_fused_linear_cross_entropy")) or as_bool(d.get("cut_cross_entropy")):
-        c.set(
-            "cross_entropy",
-            "fused-linear",
-            "liger_fused_linear_cross_entropy" if "liger_fused_linear_cross_entropy" in d else "cut_cross_entropy",
-        )
+    plugins = [str(p) for p in d.get("plugins") or [] if isinstance(p, str)] if isinstance(d.get("plugins"), list) else []
+    cce_plugin = any(p.endswith("CutCrossEntropyPlugin") for p in plugins)
+    if as_bool(d.get("liger_fused_linear_cross_entropy")) or as_bool(d.get("cut_cross_entropy")) or cce_plugin:
+        # axolotl's CutCrossEntropyPlugin (axolotl/integrations/cut_cross_entropy) patches the model's loss with
+        # Apple's Cut Cross-Entropy: the lm_head and the loss in one kernel, no logits materialised
+        src = next((k for k in ("liger_fused_linear_cross_entropy", "cut_cross_entropy") if k in d), "plugins")
+        c.set("cross_entropy", "fused-linear", src)
+    if "plugins" in d:
+        c.use("plugins")
 
 
 def _read_sharding(c: Collector, d: dict[str, Any]) -> None:
@@ -167,6 +178,26 @@ def _read_sharding(c: Collector, d: dict[str, Any]) -> None:
             fs = {**fs, "fsdp_version": d["fsdp_version"]}
             c.use("fsdp_version")
         read_fsdp(c, fs, "fsdp_config.")
-    for key in ("tensor_parallel_size", "context_parallel_size"):
-        if d.get(key) is not None:
+    for key in ("tensor_parallel_size", "context_parallel_size", "sequence_parallel_degree"):
+        if d.get(key) is not None:  # sequence_parallel_degree: axolotl's earlier name of context_parallel_size
             set_int(c, "tp" if key.startswith("tensor") else "cp", d[key], key)
+
+
+def _read_long_sequence(c: Collector, d: dict[str, Any]) -> None:
+    """ALST long-sequence options (examples/alst): activation offloading and the tiled MLP."""
+    if "activation_offloading" in d:
+        value = d["activation_offloading"]
+        on = True if value in ("legacy", "disk") else as_bool(value)
+        if on is not None:  # axolotl offloads the checkpointed layer inputs to CPU memory ("disk": further on)
+            c.set("activation_offload", on, "activation_offloading")
+    if as_bool(d.get("tiled_mlp")):
+        c.skip(
+            "tiled_mlp",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine",
+                    "ALST's tiled MLP runs the MLP in sequence tiles, so its recomputation in backward holds one tile's "
+                    "intermediates: not modelled yet (the estimate counts the whole sequence's, an upper bound)",
+                )
+            ),
+        )

@@ -20,6 +20,7 @@ HF_OPTIMIZERS = {
     "adamw_bnb_8bit": "adamw-8bit",
     "adamw_8bit": "adamw-8bit",
     "paged_adamw_8bit": "adamw-8bit",
+    "adamw_torch_8bit": "adamw-8bit",  # torchao's AdamW8bit (transformers OptimizerNames.ADAMW_TORCH_8BIT)
     "paged_adamw_32bit": "adamw",
     "paged_adamw": "adamw",
     "adafactor": "adafactor",
@@ -201,6 +202,14 @@ def _read_hf_batch_and_length(c: Collector, d: dict[str, Any]) -> None:
     for key in ("max_seq_length", "max_length", "model_max_length"):
         if key in d and d[key] is not None:
             set_int(c, "seq_len", d[key], key)
+    # TRL SFTConfig/DPOConfig packing (whole samples in rows of max_length) and padding_free (a batch's samples in
+    # one row, no padding); ms-swift's --packing / --padding_free mean the same
+    packed, free = as_bool(d.get("packing")), as_bool(d.get("padding_free"))
+    if packed or free:
+        c.set("packing", "packed" if packed else "padding-free", "packing" if packed else "padding_free")
+    elif packed is False or free is False:
+        c.set("packing", "none", "packing" if packed is False else "padding_free")
+    c.use("packing", "padding_free", "packing_strategy")
 
 
 def _read_hf_optimizer_and_attention(c: Collector, d: dict[str, Any]) -> None:
@@ -260,10 +269,16 @@ def _read_hf_peft(c: Collector, d: dict[str, Any]) -> None:
             c.set("method", "lora", "use_peft")
     elif use_peft is False or four is False or eight is False:
         c.use("load_in_4bit", "load_in_8bit")
-    if "bnb_4bit_use_double_quant" in d:
-        b = as_bool(d["bnb_4bit_use_double_quant"])
+    nested = next((k for k in ("bnb_4bit_use_double_quant", "use_bnb_nested_quant") if k in d), None)
+    if nested is not None:
+        b = as_bool(d[nested])
         if b is not None:
-            c.set("qlora_double_quant", b, "bnb_4bit_use_double_quant")
+            c.set("qlora_double_quant", b, nested)
+    elif four or eight:
+        # trl/trainer/utils.py get_quantization_config: bnb_4bit_use_double_quant=model_args.use_bnb_nested_quant,
+        # which TRL's ModelConfig defaults to False (and LLM.int8 has no double quantisation at all)
+        c.assume("qlora_double_quant", False, message(QT_TRANSLATE_NOOP(
+            "engine", "TRL's ModelConfig use_bnb_nested_quant defaults to false: no double quantisation")))
     for key in ("lora_r", "lora_rank"):
         if key in d and d[key] is not None:
             set_int(c, "lora_rank", d[key], key)

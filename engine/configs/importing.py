@@ -9,9 +9,10 @@ from typing import Any
 from ..errors import PlannerError, ScenarioError
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import DEFAULTS, resolve_model, scenario_from_dict
-from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, swift, torchtitan, torchtune
+from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, swift, torchtitan, torchtune, verl
 from .common import NO_MEMORY_WHY as _NO_MEMORY_WHY
 from .common import why_not_read
+from .hardware import HARDWARE_COUNTS, counts_for_import, layout_gpus
 from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, parse_yaml, read_text
 from .references import follow_references
 from .result import Assumed, Collector, ImportResult, Mapped, Unmapped, as_message
@@ -26,6 +27,7 @@ FORMATS = (
     "ms-swift",
     "torchtitan",
     "megatron",
+    "verl",
 )
 MAX_FILES = 16
 # which framework wins when files of one job name different ones (a DeepSpeed JSON under an HF Trainer job)
@@ -59,6 +61,8 @@ def detect(name: str, text: str) -> tuple[str, Any]:
             return "torchtitan", data
         raise _unknown(name)
     if suffix in (".sh", ".bash", ".slurm", ".sbatch", "") or text.lstrip().startswith("#!"):
+        if verl.is_verl_script(text):
+            return "verl", text
         if megatron.is_megatron_script(text):
             return "megatron", text
         if swift.is_swift_script(text):
@@ -108,6 +112,8 @@ def _read_one(name: str, text: str) -> Collector:
     try:
         if fmt == "megatron":
             megatron.read(c, data)
+        elif fmt == "verl":
+            verl.read(c, data)
         elif fmt == "ms-swift":
             if isinstance(data, str):
                 args = swift.args_from_script(c, data)
@@ -115,11 +121,12 @@ def _read_one(name: str, text: str) -> Collector:
             else:
                 args = data
             swift.read(c, args)
+        elif fmt == "torchtune":
+            torchtune.read(c, data, text)  # the usage comment names the recipe
         else:
             {
                 "deepspeed": deepspeed.read,
                 "accelerate": accelerate.read,
-                "torchtune": torchtune.read,
                 "torchtitan": torchtitan.read,
                 "axolotl": axolotl.read,
                 "llama-factory": llamafactory.read,
@@ -166,7 +173,8 @@ Chosen = dict[str, tuple[Any, str, bool]]
 
 def _merge(collectors: list[Collector]) -> ImportResult:
     chosen, mapped, unmapped, assumed, markers = _collect_settings(collectors)
-    values = {k: v[0] for k, v in chosen.items()}
+    # a GPU count no file states is never imported: the set-up's stays (engine/configs/hardware.py)
+    values = {k: v[0] for k, v in chosen.items() if not (k in HARDWARE_COUNTS and v[2])}
     extra_assumed = _deepspeed_mixed_precision(values, markers)
     _list_unmodelled_keys(values, chosen, unmapped)
     scenario, dropped = _validated(values)
@@ -186,7 +194,10 @@ def _merge(collectors: list[Collector]) -> ImportResult:
             message(QT_TRANSLATE_NOOP("engine", "training configs do not name the GPU; choose it in the planner")),
         )
     )
+    said = {a[0] for a in assumed}
     for key in _CORE_KEYS:
+        if key in HARDWARE_COUNTS and key not in scenario and key in said:
+            continue  # the file's own assumption about the GPU count says more than the generic one
         if key not in scenario:
             extra_assumed.append(
                 (key, DEFAULTS[key][0], message(QT_TRANSLATE_NOOP("engine", "not in the files: the planner's default")))
@@ -319,6 +330,10 @@ def _validated(values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, 
     dropped: list[tuple[str, Message]] = []
     for _ in range(len(DEFAULTS) + 1):
         probe = data if "model" in data else {**data, "model": _PLACEHOLDER_MODEL}
+        if not any(k in data for k in HARDWARE_COUNTS):  # the set-up's GPUs, at least as many as the layout needs
+            probe = {**probe, "gpus_per_node": layout_gpus(data)}
+        elif "nodes" not in data:
+            probe = {**probe, "nodes": counts_for_import(data, {})[0]["nodes"]}
         try:
             scenario_from_dict(probe)
             return data, dropped

@@ -8,6 +8,7 @@ optimizer state and main parameters over data-parallel ranks (the planner's dist
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -70,9 +71,16 @@ def read(c: Collector, text: str) -> None:
     _read_kernels_and_offload(c, a)
     c.assume(
         "optimizer",
-        "adamw",
-        message(QT_TRANSLATE_NOOP("engine", "Megatron's default --optimizer adam (AdamW with --weight-decay)")),
+        "adamw-fused",
+        message(
+            QT_TRANSLATE_NOOP(
+                "engine",
+                "Megatron's default --optimizer adam is fused: megatron/core/optimizer/__init__.py imports "
+                "Transformer Engine's (or Apex's) FusedAdam as Adam",
+            )
+        ),
     )
+    _read_megatron_fsdp(c, a)
     if a.get("--optimizer") == "sgd":
         c.set("optimizer", "sgd", "--optimizer")
     _read_model(c, a)
@@ -104,36 +112,70 @@ def _read_parallel_and_batch_flags(c: Collector, a: dict[str, Any]) -> None:
         c.assume(
             "pp_schedule", "1f1b", message(QT_TRANSLATE_NOOP("engine", "Megatron runs 1F1B without virtual pipeline stages"))
         )
-    if "--sequence-parallel" in a:
+    if "--sequence-parallel" in a and (_size_arg(a, "--tensor-model-parallel-size") or 1) > 1:
         c.set("sequence_parallel", True, "--sequence-parallel")
+    elif "--sequence-parallel" in a:
+        c.skip(
+            "--sequence-parallel",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine",
+                    "Megatron switches sequence parallelism off at tensor-parallel size 1 "
+                    "(megatron/training/arguments.py validate_args), so it stays off",
+                )
+            ),
+        )
+
+
+def _read_megatron_fsdp(c: Collector, a: dict[str, Any]) -> None:
+    """--use-megatron-fsdp with --data-parallel-sharding-strategy (Megatron's default no_shard): optim_grads_params
+    shards weights, gradients and optimizer states like ZeRO-3, optim_grads like ZeRO-2, optim like ZeRO-1."""
+    if "--use-megatron-fsdp" not in a:
+        return
+    strategy = str(a.get("--data-parallel-sharding-strategy", "no_shard"))
+    c.use("--data-parallel-sharding-strategy")
+    if strategy == "optim_grads_params":
+        c.set("fsdp", True, "--use-megatron-fsdp")
+    elif strategy in ("optim_grads", "optim"):
+        c.set("zero_stage", 2 if strategy == "optim_grads" else 1, "--use-megatron-fsdp")
+    else:
+        c.skip(
+            "--use-megatron-fsdp",
+            message(QT_TRANSLATE_NOOP("engine", "sharding strategy {strategy!r}: nothing sharded beyond plain data "
+                                                "parallelism"), strategy=strategy),
+        )
 
 
 def _read_world_and_accumulation(c: Collector, a: dict[str, Any]) -> None:
     """Nodes implied by TP x PP x CP, and accumulation steps from the global batch over micro-batch x DP."""
     world = (_size_arg(a, "--nproc_per_node") or 1) * (_size_arg(a, "--nnodes") or 1)
-    model_par = (
-        (_size_arg(a, "--tensor-model-parallel-size") or 1)
-        * (_size_arg(a, "--pipeline-model-parallel-size") or 1)
-        * (_size_arg(a, "--context-parallel-size") or 1)
-    )
-    if world % model_par:  # the script asks for more model-parallel ranks than its GPUs: more nodes are meant
+    tp_pp = (_size_arg(a, "--tensor-model-parallel-size") or 1) * (_size_arg(a, "--pipeline-model-parallel-size") or 1)
+    cp, ep = _size_arg(a, "--context-parallel-size") or 1, _size_arg(a, "--expert-model-parallel-size") or 1
+    model_par = tp_pp * cp
+    # experts are split over ep of the dp x cp ranks of each tp x pp position: the world is a multiple of this
+    needed = tp_pp * math.lcm(cp, ep)
+    if world % needed:  # the script asks for more model-parallel ranks than its GPUs: more nodes are meant
         per_node = _size_arg(a, "--nproc_per_node") or 1
-        nodes = -(-model_par // per_node)
+        nodes = -(-needed // per_node)
+        # the script's own --nnodes is superseded: drop it (re-indexing the reasons of the assumptions after it)
+        kept = [(i, st) for i, st in enumerate(c.settings) if st[0] != "nodes" or st[3]]
+        c.assumed_why = {new: c.assumed_why[old] for new, (old, _) in enumerate(kept) if old in c.assumed_why}
+        c.settings = [st for _, st in kept]
         c.assume(
             "nodes",
             nodes,
             message(
                 QT_TRANSLATE_NOOP(
-                    "engine", "TP x PP x CP = {par} GPUs, more than the script's {world}: {nodes} nodes of {per_node}"
+                    "engine", "TP x PP x CP (x EP) = {par} GPUs, more than the script's {world}: {nodes} nodes of "
+                    "{per_node}"
                 ),
-                par=model_par,
+                par=needed,
                 world=world,
                 nodes=nodes,
                 per_node=per_node,
             ),
             "--nnodes",
         )
-        c.settings = [s for s in c.settings if s[0] != "nodes" or s[3]]
         world = nodes * per_node
     gbs, mbs = _size_arg(a, "--global-batch-size"), _size_arg(a, "--micro-batch-size") or 1
     if gbs and world % model_par == 0:

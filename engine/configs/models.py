@@ -130,4 +130,7 @@ TORCHTITAN_FLAVORS = {
     ("qwen3", "32B"): "qwen3-32b",
     ("qwen3", "30B-A3B"): "qwen3-30b-a3b",
     ("qwen3", "235B-A22B"): "qwen3-235b-a22b",
+    # torchtitan/models/deepseek_v3/__init__.py "16B": dim 2048, 27 layers (1 dense), 16 heads, 64 experts top-6 + 2
+    # shared, q_lora_rank 0, kv_lora_rank 512, vocabulary 102400: DeepSeek-V2-Lite's shapes
+    ("deepseek_v3", "16B"): "deepseek-v2-lite",
 }

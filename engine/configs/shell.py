@@ -239,3 +239,23 @@ def scan(text: str, name: str = "the script") -> tuple[dict[str, str], list[tupl
                     flags.append((word, None))
             i += 1
     return {k: v for k, v in env.items() if v != _TOO_LONG}, flags
+
+
+_OVERRIDE = re.compile(r"^\+{0,2}([A-Za-z_][\w]*(?:\.[\w]+)+)=(.*)$")
+
+
+def hydra_overrides(text: str, name: str = "the script") -> dict[str, str]:
+    """Hydra `key.path=value` overrides of a launch command (verl's main_ppo), variables expanded, the last of a
+    repeated key kept; the script is never run."""
+    env, _ = scan(text, name)
+    budget = ExpansionBudget(MAX_SCRIPT_EXPANSION_CHARS, name)
+    out: dict[str, str] = {}
+    for line in logical_lines(text):
+        body = line.strip()
+        if not body or body.startswith("#"):
+            continue
+        for tok in _tokens(substitute(body, env, budget)):
+            m = _OVERRIDE.match(tok)
+            if m:
+                out[m.group(1)] = m.group(2).strip("'\"")
+    return out

@@ -47,7 +47,7 @@ def read(c: Collector, args: dict[str, Any]) -> None:
     for key in ("per_device_train_batch_size", "gradient_accumulation_steps", "max_length", "lora_rank", "lora_alpha"):
         if key in hf and isinstance(hf[key], str):
             hf[key] = as_int(hf[key]) if as_int(hf[key]) is not None else hf[key]
-    for key in ("gradient_checkpointing", "bf16", "fp16", "use_liger_kernel", "torch_compile"):
+    for key in ("gradient_checkpointing", "bf16", "fp16", "use_liger_kernel", "torch_compile", "packing", "padding_free"):
         if key in hf and isinstance(hf[key], str):
             hf[key] = as_bool(hf[key])
     # swift's own keys override TrainingArguments' defaults
@@ -104,6 +104,10 @@ def read(c: Collector, args: dict[str, Any]) -> None:
     fsdp = args.get("fsdp")
     if isinstance(fsdp, str) and fsdp.strip():
         c.set("fsdp", True, "fsdp")
+    attn = {"flash_attn": "flash", "flash_attention_2": "flash", "sdpa": "sdpa", "eager": "eager"}.get(
+        str(args.get("attn_impl")))
+    if attn:  # ms-swift's --attn_impl
+        c.set("attention", attn, "attn_impl")
     if "bnb_4bit_use_double_quant" in args:
         b = as_bool(args["bnb_4bit_use_double_quant"])
         if b is not None:

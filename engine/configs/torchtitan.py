@@ -163,6 +163,22 @@ def _read_parallel_options(c: Collector, par: dict[str, Any]) -> None:
             )
     if "enable_async_tensor_parallel" in par:
         c.use("parallelism.enable_async_tensor_parallel")
+    if (as_int(par.get("tensor_parallel_degree", 1)) or 1) > 1:
+        c.assume(
+            "sequence_parallel",
+            True,
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine",
+                    "torchtitan's tensor parallelism is always sequence-parallel (apply_tp in torchtitan/models/"
+                    "llama3/infra/parallelize.py: SequenceParallel norms, Shard(1) block inputs)",
+                )
+            ),
+        )
+    if "disable_loss_parallel" in par:
+        off = as_bool(par["disable_loss_parallel"])
+        if off is not None:
+            c.set("loss_parallel", not off, "parallelism.disable_loss_parallel")
 
 
 def _read_activation_checkpoint(c: Collector, ac: Any) -> None:

@@ -8,6 +8,7 @@ optimizer and loss components, tensor_parallel_dim, fsdp_cpu_offload.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
@@ -41,7 +42,12 @@ def is_torchtune(d: Any) -> bool:
     return isinstance(d, dict) and any(isinstance(v, dict) and "_component_" in v for v in d.values())
 
 
-def read(c: Collector, d: dict[str, Any]) -> None:
+# the recipe a config is written for, as its usage comment runs it: "tune run [--nproc_per_node N] <recipe> --config"
+_RECIPE = re.compile(r"tune run\b[^\n]*?\b(\w+_(?:distributed|single_device))\b")
+_FSDP_KEYS = ("fsdp_cpu_offload", "fsdp_reshard_after_forward", "custom_sharded_layers")
+
+
+def read(c: Collector, d: dict[str, Any], text: str = "") -> None:
     c.set("framework", "torchtune", "(recipe)")
     model = d.get("model")
     if isinstance(model, dict) and isinstance(model.get("_component_"), str):
@@ -49,7 +55,18 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     _read_batch_and_precision(c, d)
     _read_switches(c, d)
     _read_seq_len_optimizer_loss(c, d)
+    _read_recipe(c, d, text)
     _read_distributed(c, d)
+
+
+def _read_recipe(c: Collector, d: dict[str, Any], text: str) -> None:
+    """The *_distributed recipes shard the model with FSDP2 (recipes/full_finetune_distributed.py and
+    lora_finetune_distributed.py: training.shard_model -> fully_shard on every layer and the root); the usage comment
+    names the recipe, and only distributed configs carry fsdp_* keys."""
+    found = _RECIPE.search(text)
+    recipe = found.group(1) if found else ""
+    if recipe.endswith("_distributed") or (not recipe and any(k in d for k in _FSDP_KEYS)):
+        c.set("fsdp", True, f"(recipe {recipe})" if recipe else "fsdp_*")
 
 
 def _read_batch_and_precision(c: Collector, d: dict[str, Any]) -> None:
@@ -181,6 +198,18 @@ def _read_model(c: Collector, model: dict[str, Any]) -> None:
             ),
         )
     c.set("method", method, "model._component_")
+    if method in ("lora", "qlora"):
+        c.assume(
+            "lora_adapter_dtype",
+            "compute",
+            message(
+                QT_TRANSLATE_NOOP(
+                    "engine",
+                    "torchtune builds the model, LoRA adapters included, under training.set_default_dtype(dtype) "
+                    "(recipes/lora_finetune_*.py _setup_model): the adapters are in the model dtype",
+                )
+            ),
+        )
     if method == "qlora":
         c.assume("qlora_bits", 4, message(QT_TRANSLATE_NOOP("engine", "torchtune QLoRA quantises base weights to NF4")))
         c.assume(

@@ -42,6 +42,8 @@ class FrameworkDefaults:
     loss_always_parallel: bool = False  # ... and even when the scenario says not (Megatron's own cross-entropy)
     vocab_parallel_embedding: bool = False  # the embedding's gradient is only the rank's vocabulary shard
     sp_saves_gathered_inputs: bool = True  # sequence parallelism: a column-parallel linear saves its gathered input
+    # ... gathered once per block for all the linears that read it (torchtitan's PrepareModuleInput), not per linear
+    sp_gathers_per_block: bool = False
     # torchtitan and torchtune recipes compute the loss on the logits outside the model's forward (transformers'
     # models compute it inside when given labels)
     loss_outside_model: bool = False
@@ -54,6 +56,9 @@ class FrameworkDefaults:
     # across micro-batches (torchtitan parallelize: reshard_after_forward = not pp_enabled) and accumulates
     # unsharded gradients until the last micro-batch (set_requires_gradient_sync / set_reshard_after_backward)
     pipeline_keeps_weights: bool = False
+    # torchtitan's fsdp_reshard_after_forward "default" (apply_fsdp in torchtitan/models/llama3/infra/parallelize.py):
+    # every block but the last is resharded after forward, "since FSDP would prefetch it immediately"
+    fsdp_keeps_last_layer: bool = False
     pipeline_returns_outputs: bool = True  # False: torchtitan steps its schedule with return_outputs=False
     # PyTorch's load-balanced ring attention (torch.distributed.tensor.experimental.context_parallel), whose merge
     # copies the output; Megatron's context parallelism runs inside TransformerEngine's attention
@@ -138,9 +143,11 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("loading", "the model is built on the meta device, sharded by FSDP2, then loaded by DCP per shard"),
          ("compile", "torchtitan/config/configs.py compile.components defaults to ['model', 'loss'] and "
           "components/loss.py BaseLoss._maybe_compile compiles the loss (since 08b8b24, 2025-08-20, release "
-          "0.2.0); 0.1.0 and earlier compiled each TransformerBlock only (scenario key compile_loss false)")),
+          "0.2.0); 0.1.0 and earlier compiled each TransformerBlock only (scenario key compile_loss false)"),
+         ("sequence parallelism", "torchtitan/models/llama3/infra/parallelize.py apply_tp: PrepareModuleInput "
+          "gathers each block's input once for wq/wk/wv and once for w1/w3")),
         loss_parallel_by_default=True, loss_outside_model=True, pipeline_keeps_weights=True,
-        pipeline_returns_outputs=False,
+        pipeline_returns_outputs=False, sp_gathers_per_block=True, fsdp_keeps_last_layer=True,
     ),
     "megatron": FrameworkDefaults(
         "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,

@@ -58,6 +58,7 @@ class ActContext:
     recompute: frozenset[str] = frozenset()
     fp8_scale: float = 0.0  # bytes of block scales per fp8 element a TE linear keeps (MXFP8, blockwise)
     etp: int = 0  # Megatron's expert tensor-parallel size (0: tp)
+    sp_gathers_per_block: bool = False  # torchtitan: a block's SP input gathered once, one copy for its linears
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
@@ -67,7 +68,7 @@ class ActContext:
                self.residual, self.amp, self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank,
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
                self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute,
-               self.fp8_scale, self.liger, self.etp)
+               self.fp8_scale, self.liger, self.etp, self.sp_gathers_per_block)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -114,15 +115,17 @@ def _linear_inputs(ctx: ActContext, n: float, in_bytes: int, consumers: tuple[Li
 
     sequence_sharded: the tensor is split over the sequence (sequence parallelism). PyTorch's column-parallel
     linears all-gather it each on their own and keep their own full-sequence copy (under autocast, their own
-    bf16 cast of it); Megatron keeps the shard and gathers again in backward.
+    bf16 cast of it); torchtitan's plan gathers it once for them all; Megatron keeps the shard and gathers again
+    in backward.
     """
     shared_saved = already_saved
     cast_saved = 0.0
     if sequence_sharded and ctx.sp_saves_gathered and wt:
         full = n * ctx.tp
-        for lin in consumers:
-            out.append((f"{label}: all-gathered full-sequence input kept by {lin.name}",
-                        (2 if ctx.amp else in_bytes) * full))
+        per_block = ctx.sp_gathers_per_block and consumers
+        for lin in ((consumers[0],) if per_block else consumers):
+            name = "/".join(c.name for c in consumers) + " (gathered once for the block)" if per_block else lin.name
+            out.append((f"{label}: all-gathered full-sequence input kept by {name}", (2 if ctx.amp else in_bytes) * full))
         wt = False  # the weight-gradient inputs are counted; LoRA below as usual
         shared_saved = True
     for lin in consumers:

@@ -21,7 +21,7 @@ from .parallelism.components import fsdp2_component, pipeline_components
 from .parallelism.context_parallel import ring_output_copied
 from .parallelism.expert_parallel import all_to_all_dispatch
 from .parallelism.pipeline import micro_batches_in_flight
-from .parallelism.tensor_parallel import logits_shards, sp_saves_gathered_inputs
+from .parallelism.tensor_parallel import logits_shards, sp_gathers_per_block, sp_saves_gathered_inputs
 from .stage_states import StageStates, stage_states
 from .states import (
     Dtypes,
@@ -70,6 +70,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         tp=s.tp,
         vocab_shards=logits_shards(s),
         sp_saves_gathered=sp_saves_gathered_inputs(s),
+        sp_gathers_per_block=sp_gathers_per_block(s),
         compute=dt.compute,
         residual=dt.compute if sharded_amp else dt.residual,
         amp=dt.amp and not sharded_amp,
@@ -174,7 +175,10 @@ def stage_components(
         comps.append(fsdp2_component(states.fsdp2, last, logits_fwd=tail,
                                      logits_bwd=head.logits_backward_bytes if last and head.loss_wins else 0.0,
                                      layer_scratch=scratch + recompute, loss_saved=head.loss_saved_bytes,
-                                     output_grad=head.output_grad_bytes))
+                                     output_grad=head.output_grad_bytes,
+                                     # what the loss's forward adds beyond the logits (compute dtype, this rank's share)
+                                     loss_extra=max(head.logits_forward_bytes
+                                                    - ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards, 0.0)))
     comps += states.sharding
     comps += states.optimizer_temp
     return comps, in_flight, states

@@ -8,7 +8,7 @@ from ..frameworks.allocator import reserved_gap_bytes
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..models.presets import get_gpu
-from ..scenario import Scenario, resolve_gpu, resolve_model
+from ..scenario import Scenario, as_laid_out, resolve_gpu, resolve_model
 from ..scenario.behaviour import Behaviour, behaviour
 from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_totals
 from .estimators import StageEstimator, StageParts, estimator_for
@@ -197,6 +197,7 @@ def model_param_counts(s: Scenario, spec: ModelSpec, one_stage: StageParams | No
 
 def estimate(s: Scenario) -> Estimate:
     """Per-GPU memory of one steady-state training step for the scenario."""
+    s = as_laid_out(s)  # activations and logits follow the tokens a micro-batch really holds (packing)
     spec = resolve_model(s)
     gpu_name, capacity = resolve_gpu(s)
     dt = dtypes_for(s)

@@ -6,6 +6,7 @@ cannot run on the CPU are derived and say so in their term's name.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from ..models.architecture import Linear, ModelSpec
@@ -16,8 +17,11 @@ def mla_attention_terms(ctx, spec: ModelSpec, xg: bool, wt: bool, lora_names: fr
     """DeepSeek-V2/V3 attention after the input norm: latent norms, the attention kernel and o_proj's input.
 
     The query/key head (nope + rope, 192) is wider than the value head (128): SDPA's flash kernel needs equal
-    widths, so PyTorch takes the math kernel, which keeps fp32 copies of the scaled Q and K, of V and the fp32
-    softmax (b·a·s²), as traced on the CPU. flash_attention_2 pads V to the Q/K width (derived, not traced).
+    widths, so on a GPU PyTorch takes the memory-efficient kernel (aten/src/ATen/native/transformers/cuda/
+    sdp_utils.cpp check_head_dim_size_mem_efficient accepts unequal V widths), which keeps Q, K, V, its output
+    (o_proj's input, laid out (b, s, heads, v) so no copy is made) and an fp32 logsumexp padded to 32 positions; the
+    CPU's math kernel (fp32 Q/K/V and the b·a·s² softmax) never runs on a GPU (traced with the memory-efficient op:
+    validation/tracker.py). flash_attention_2 pads V to the Q/K width (derived, not traced).
     """
     tp, c, t = ctx.tp, ctx.compute, ctx.t
     heads = spec.heads / tp
@@ -39,10 +43,12 @@ def mla_attention_terms(ctx, spec: ModelSpec, xg: bool, wt: bool, lora_names: fr
         if not ctx.selective:
             out.append(("attention: softmax probabilities (b·a·s²)", (4 + (c if c != 4 else 0)) * probs))
     else:
-        out.append(("attention (SDPA math kernel): fp32 scaled Q and K, fp32 V", 4 * t * (2 * q + v)))
-        out.append(("attention (SDPA math kernel): fp32 softmax probabilities (b·a·s²)", 4 * probs))
+        out.append(("attention (SDPA memory-efficient kernel): Q, K, V", c * t * (2 * q + v)))
+        rows = math.ceil(ctx.t / ctx.b / 32) * 32  # logsumexp positions, padded to 32 (its meta kernel)
+        out.append(("attention: softmax statistics (fp32 logsumexp)", 4 * heads * ctx.b * rows))
     o_proj: tuple[Linear, ...] = (by_name["o_proj"],)
-    out.append(("attention output (contiguous copy for o_proj)", c * t * v))
+    out.append(("attention output (kept by the kernel and o_proj)" if ctx.attention == "sdpa" else
+                "attention output (contiguous copy for o_proj)", c * t * v))
     linear_inputs(ctx, t * v, c, o_proj, False, lora_names, True, out, "attention output")
 
 

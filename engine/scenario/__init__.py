@@ -28,3 +28,4 @@ from .format import (  # noqa: F401
     resolve_model,
     scenario_from_dict,
 )
+from .packing import PACKINGS, as_laid_out  # noqa: F401

@@ -108,6 +108,13 @@ def _check_expert_and_context_parallel(s: Any, spec: ModelSpec) -> None:
                 p=s.tp * s.dp * s.cp // s.expert_tp,
                 ep=s.ep,
             )
+    if s.packing != "none" and 0 < s.max_tokens_per_micro_batch < s.seq_len:
+        raise ConsistencyError(
+            "max_tokens_per_micro_batch",
+            QT_TRANSLATE_NOOP("engine", "Tokens per micro-batch ({tokens}) must hold at least one whole sequence "
+                                        "({seq_len} tokens)."),
+            tokens=s.max_tokens_per_micro_batch, seq_len=s.seq_len,
+        )
     if s.cp > 1 and s.seq_len % s.cp:
         raise ConsistencyError(
             "cp",

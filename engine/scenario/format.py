@@ -49,6 +49,7 @@ from .keys import (
     keys_affecting_only,
 )
 from .memory_keys import MemoryCalibration, parse_memory_calibration
+from .packing import PACKINGS
 from .posttraining_keys import PostTrainingKeys
 from .serving_keys import ServingKeys
 from .time_keys import (  # noqa: F401 - re-exported
@@ -123,6 +124,13 @@ class Scenario(PostTrainingKeys, ServingKeys):
     micro_batch: int = key(1, "sequences per GPU per forward pass", WholeNumber(1, 1_000_000))
     seq_len: int = key(2048, "tokens per sequence", WholeNumber(1, 100_000_000))
     grad_accum: int = key(1, "micro-batches accumulated per optimizer step", WholeNumber(1, 1_000_000))
+    packing: str = key("none", "none: each sequence padded to seq_len; padding-free: the micro-batch's sequences in one "
+                       "row without padding (TRL/ms-swift padding_free, verl dynamic batches); packed: whole sequences "
+                       "packed into rows of seq_len (TRL packing, axolotl sample_packing)", Choice(PACKINGS))
+    max_tokens_per_micro_batch: int = key(0, "tokens one micro-batch really holds with packing (verl "
+                                          "ppo_max_token_len_per_gpu; 0: micro_batch x seq_len)",
+                                          WholeNumber(0, 100_000_000),
+                                          applies_to="packing padding-free, packed")
     attention: str = key("sdpa", "attention implementation (eager keeps the whole score matrix)", Choice(ATTENTIONS))
     checkpointing: str = key("none", "activation checkpointing; selective: as the framework means it, Megatron's "
                              "attention-core recompute or torchtune/torchtitan's per-op policy; op-selective: "

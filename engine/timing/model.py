@@ -17,7 +17,7 @@ from ..memory.parallelism.pipeline import scenario_stage_ranges
 from ..memory.states import dtypes_for, layer_groups, lora_targets, stage_params
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
-from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, resolve_model
+from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, resolve_model
 from ..scenario.behaviour import cross_entropy_path
 from ..scenario.memo import ScenarioMemo
 from .bands import Band, seconds_range, time_band
@@ -281,8 +281,8 @@ def _pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, 
 
 def step_time(s: Scenario) -> StepTime:
     """Seconds per optimizer step, throughput and MFU for the scenario (fits or not)."""
-    spec = resolve_model(s)
-    hw = hardware_for(s)
+    s = as_laid_out(s)  # the tokens a micro-batch really holds (packing)
+    spec, hw = resolve_model(s), hardware_for(s)
     prof = framework_profile(s.framework)
     rates = rates_for(s, hw, prof)
     dt = dtypes_for(s)

@@ -79,20 +79,20 @@
         <translation>删除场景</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="36"/>
-        <location filename="../config_actions.py" line="51"/>
+        <location filename="../config_actions.py" line="44"/>
+        <location filename="../config_actions.py" line="59"/>
         <location filename="../dialogs.py" line="102"/>
         <source>Cannot import this file</source>
         <translation>无法导入此文件</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="81"/>
-        <location filename="../config_actions.py" line="91"/>
+        <location filename="../config_actions.py" line="92"/>
+        <location filename="../config_actions.py" line="102"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="83"/>
+        <location filename="../config_actions.py" line="94"/>
         <source>Export launch config</source>
         <translation>导出启动配置</translation>
     </message>
@@ -137,7 +137,7 @@
         <translation>场景另存为</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="54"/>
+        <location filename="../config_actions.py" line="62"/>
         <location filename="../file_actions.py" line="156"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
@@ -148,7 +148,7 @@
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="93"/>
+        <location filename="../config_actions.py" line="104"/>
         <location filename="../file_actions.py" line="191"/>
         <location filename="../file_actions.py" line="202"/>
         <source>Exported %s</source>
@@ -3800,52 +3800,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="223"/>
+        <location filename="../../engine/memory/detailed.py" line="227"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="274"/>
+        <location filename="../../engine/memory/detailed.py" line="278"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="277"/>
+        <location filename="../../engine/memory/detailed.py" line="281"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="281"/>
+        <location filename="../../engine/memory/detailed.py" line="285"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="309"/>
+        <location filename="../../engine/memory/detailed.py" line="313"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="312"/>
+        <location filename="../../engine/memory/detailed.py" line="316"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="318"/>
+        <location filename="../../engine/memory/detailed.py" line="322"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="321"/>
+        <location filename="../../engine/memory/detailed.py" line="325"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="371"/>
+        <location filename="../../engine/memory/detailed.py" line="375"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="374"/>
+        <location filename="../../engine/memory/detailed.py" line="378"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -3860,22 +3860,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="349"/>
+        <location filename="../../engine/memory/detailed.py" line="353"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="352"/>
+        <location filename="../../engine/memory/detailed.py" line="356"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="379"/>
+        <location filename="../../engine/memory/detailed.py" line="383"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="382"/>
+        <location filename="../../engine/memory/detailed.py" line="386"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -4213,17 +4213,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="372"/>
+        <location filename="../../engine/scenario/format.py" line="380"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="385"/>
+        <location filename="../../engine/scenario/format.py" line="393"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="390"/>
+        <location filename="../../engine/scenario/format.py" line="398"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -4233,12 +4233,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="170"/>
+        <location filename="../../engine/scenario/format.py" line="178"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="149"/>
+        <location filename="../../engine/scenario/format.py" line="157"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -4258,7 +4258,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="177"/>
+        <location filename="../../engine/scenario/format.py" line="185"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -4273,22 +4273,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="98"/>
+        <location filename="../../engine/scenario/format.py" line="99"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="137"/>
+        <location filename="../../engine/scenario/format.py" line="145"/>
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="235"/>
+        <location filename="../../engine/scenario/format.py" line="243"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="239"/>
+        <location filename="../../engine/scenario/format.py" line="247"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
@@ -4344,46 +4344,51 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="114"/>
+        <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence ({seq_len} tokens).</source>
+        <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列（{seq_len} 个 token）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/consistency.py" line="121"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="124"/>
+        <location filename="../../engine/scenario/consistency.py" line="131"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="130"/>
+        <location filename="../../engine/scenario/consistency.py" line="137"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="134"/>
+        <location filename="../../engine/scenario/consistency.py" line="141"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="143"/>
+        <location filename="../../engine/scenario/consistency.py" line="150"/>
         <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="153"/>
+        <location filename="../../engine/scenario/consistency.py" line="160"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="163"/>
+        <location filename="../../engine/scenario/consistency.py" line="170"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="170"/>
+        <location filename="../../engine/scenario/consistency.py" line="177"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="175"/>
+        <location filename="../../engine/scenario/consistency.py" line="182"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
@@ -4880,27 +4885,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="71"/>
+        <location filename="../../engine/configs/importing.py" line="75"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="95"/>
+        <location filename="../../engine/configs/importing.py" line="99"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="132"/>
+        <location filename="../../engine/configs/importing.py" line="139"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="144"/>
+        <location filename="../../engine/configs/importing.py" line="151"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="147"/>
+        <location filename="../../engine/configs/importing.py" line="154"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
@@ -4930,57 +4935,57 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="235"/>
+        <location filename="../../engine/configs/importing.py" line="246"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="261"/>
+        <location filename="../../engine/configs/importing.py" line="272"/>
         <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
         <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="272"/>
+        <location filename="../../engine/configs/importing.py" line="283"/>
         <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="290"/>
+        <location filename="../../engine/configs/importing.py" line="301"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="180"/>
+        <location filename="../../engine/configs/importing.py" line="188"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="186"/>
+        <location filename="../../engine/configs/importing.py" line="194"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="192"/>
+        <location filename="../../engine/configs/importing.py" line="203"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="335"/>
+        <location filename="../../engine/configs/importing.py" line="350"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="355"/>
+        <location filename="../../engine/configs/importing.py" line="370"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="365"/>
+        <location filename="../../engine/configs/importing.py" line="380"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="387"/>
+        <location filename="../../engine/configs/importing.py" line="402"/>
         <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
         <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
@@ -5232,12 +5237,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>Megatron：一个微批次阶段输出的梯度（b·s·h），为其反向传播而接收；激活值作为该阶段保存的输入接收，输出发送后即释放</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="164"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="166"/>
         <source>FSDP2 gathered parameters and gradient buffers</source>
         <translation>FSDP2 聚合的参数和梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="167"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="169"/>
         <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer&apos;s gradients and reduce-scatter buffer</source>
         <translation>根单元（嵌入、归一化、lm_head）整步不分片 + 一层聚合（反向时两层；前向后不重新分片时为全部层）+ 一层的梯度和 reduce-scatter 缓冲区</translation>
     </message>
@@ -5333,89 +5338,99 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未给出分片策略：FSDP 默认 FULL_SHARD</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="50"/>
+        <location filename="../../engine/configs/axolotl.py" line="46"/>
         <source>axolotl&apos;s default micro_batch_size 1</source>
         <translation>axolotl 默认 micro_batch_size 为 1</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="56"/>
+        <location filename="../../engine/configs/axolotl.py" line="52"/>
         <source>axolotl&apos;s default sequence_len 2048</source>
         <translation>axolotl 默认 sequence_len 为 2048</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="71"/>
+        <location filename="../../engine/configs/axolotl.py" line="69"/>
+        <source>load_in_8bit is bitsandbytes&apos; LLM.int8 (Linear8bitLt): one scale per row, no double quantisation (bnb_4bit_use_double_quant is a 4-bit option)</source>
+        <translation>load_in_8bit 是 bitsandbytes 的 LLM.int8（Linear8bitLt）：每行一个缩放系数，没有双重量化（bnb_4bit_use_double_quant 是 4 bit 的选项）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/axolotl.py" line="79"/>
         <source>adapter &apos;{adapter}&apos; is not modelled yet</source>
         <translation>适配器“{adapter}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="96"/>
+        <location filename="../../engine/configs/axolotl.py" line="104"/>
         <source>bf16: auto is bf16 on a GPU that supports it</source>
         <translation>bf16: auto 在支持的 GPU 上即为 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="121"/>
+        <location filename="../../engine/configs/axolotl.py" line="129"/>
         <source>optimizer &apos;{opt}&apos; is not modelled yet</source>
         <translation>优化器“{opt}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="126"/>
+        <location filename="../../engine/configs/axolotl.py" line="134"/>
         <source>axolotl leaves the optimizer to TrainingArguments (AdamW)</source>
         <translation>axolotl 将优化器交给 TrainingArguments（AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="135"/>
-        <location filename="../../engine/configs/common.py" line="222"/>
+        <location filename="../../engine/configs/axolotl.py" line="143"/>
+        <location filename="../../engine/configs/common.py" line="231"/>
         <source>attention kernel &apos;{attn}&apos; is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/axolotl.py" line="38"/>
-        <source>packing fills each sequence to sequence_len: the planner already counts full sequences</source>
-        <translation>打包会把每条序列填满到 sequence_len：规划器本就按满长序列计算</translation>
+        <location filename="../../engine/configs/axolotl.py" line="197"/>
+        <source>ALST&apos;s tiled MLP runs the MLP in sequence tiles, so its recomputation in backward holds one tile&apos;s intermediates: not modelled yet (the estimate counts the whole sequence&apos;s, an upper bound)</source>
+        <translation>ALST 的分块 MLP 按序列分块运行 MLP，反向重算时只保留一块的中间结果：尚未建模（估算按整条序列计算，是上界）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="65"/>
-        <location filename="../../engine/configs/torchtune.py" line="219"/>
+        <location filename="../../engine/configs/common.py" line="66"/>
+        <location filename="../../engine/configs/torchtune.py" line="248"/>
         <source>does not affect GPU memory</source>
         <translation>不影响 GPU 显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="72"/>
+        <location filename="../../engine/configs/common.py" line="73"/>
         <source>not read by the planner (not a memory setting it models)</source>
         <translation>规划器不读取（不是它建模的显存设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="109"/>
+        <location filename="../../engine/configs/common.py" line="110"/>
         <source>expected a whole number ≥ {minimum}, found {value!r}</source>
         <translation>应为 ≥ {minimum} 的整数，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="122"/>
+        <location filename="../../engine/configs/common.py" line="123"/>
         <source>no model named ({name!r})</source>
         <translation>未指明模型（{name!r}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="130"/>
+        <location filename="../../engine/configs/common.py" line="131"/>
         <source>model &apos;{name}&apos; is not a preset; pick the model in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="162"/>
+        <location filename="../../engine/configs/common.py" line="163"/>
         <source>&apos;{name}&apos; read from its config.json in the local model cache</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="139"/>
+        <location filename="../../engine/configs/common.py" line="140"/>
         <source>&apos;{name}&apos; taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="213"/>
+        <location filename="../../engine/configs/common.py" line="222"/>
         <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="308"/>
+        <location filename="../../engine/configs/common.py" line="280"/>
+        <source>TRL&apos;s ModelConfig use_bnb_nested_quant defaults to false: no double quantisation</source>
+        <translation>TRL 的 ModelConfig 中 use_bnb_nested_quant 默认为 false：不做双重量化</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="323"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
@@ -5541,52 +5556,62 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="105"/>
+        <location filename="../../engine/configs/megatron.py" line="113"/>
         <source>Megatron runs 1F1B without virtual pipeline stages</source>
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="126"/>
-        <source>TP x PP x CP = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
-        <translation>TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
+        <location filename="../../engine/configs/megatron.py" line="76"/>
+        <source>Megatron&apos;s default --optimizer adam is fused: megatron/core/optimizer/__init__.py imports Transformer Engine&apos;s (or Apex&apos;s) FusedAdam as Adam</source>
+        <translation>Megatron 默认的 --optimizer adam 是融合实现：megatron/core/optimizer/__init__.py 把 Transformer Engine（或 Apex）的 FusedAdam 作为 Adam 导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="147"/>
+        <location filename="../../engine/configs/megatron.py" line="121"/>
+        <source>Megatron switches sequence parallelism off at tensor-parallel size 1 (megatron/training/arguments.py validate_args), so it stays off</source>
+        <translation>张量并行规模为 1 时 Megatron 会关闭序列并行（megatron/training/arguments.py validate_args），因此保持关闭</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="144"/>
+        <source>sharding strategy {strategy!r}: nothing sharded beyond plain data parallelism</source>
+        <translation>分片策略 {strategy!r}：除普通数据并行外不做任何分片</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="168"/>
+        <source>TP x PP x CP (x EP) = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
+        <translation>TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="189"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="165"/>
+        <location filename="../../engine/configs/megatron.py" line="207"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="179"/>
+        <location filename="../../engine/configs/megatron.py" line="221"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="193"/>
+        <location filename="../../engine/configs/megatron.py" line="235"/>
         <source>Megatron&apos;s fused vocab-parallel cross-entropy is not modelled yet</source>
         <translation>Megatron 的融合词表并行交叉熵尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="74"/>
-        <source>Megatron&apos;s default --optimizer adam (AdamW with --weight-decay)</source>
-        <translation>Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/configs/megatron.py" line="212"/>
+        <location filename="../../engine/configs/megatron.py" line="254"/>
         <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="223"/>
+        <location filename="../../engine/configs/megatron.py" line="265"/>
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="254"/>
+        <location filename="../../engine/configs/megatron.py" line="296"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -5646,17 +5671,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>&quot;default&quot;：除最后一个阶段外都重新分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="174"/>
+        <location filename="../../engine/configs/torchtitan.py" line="171"/>
+        <source>torchtitan&apos;s tensor parallelism is always sequence-parallel (apply_tp in torchtitan/models/llama3/infra/parallelize.py: SequenceParallel norms, Shard(1) block inputs)</source>
+        <translation>torchtitan 的张量并行总是带序列并行（torchtitan/models/llama3/infra/parallelize.py 中的 apply_tp：SequenceParallel 归一化层，Shard(1) 的块输入）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtitan.py" line="190"/>
         <source>checkpointing every N-th layer is not modelled yet</source>
         <translation>每隔 N 层做检查点尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="180"/>
+        <location filename="../../engine/configs/torchtitan.py" line="196"/>
         <source>unknown mode {mode!r}</source>
         <translation>未知模式 {mode!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtitan.py" line="194"/>
+        <location filename="../../engine/configs/torchtitan.py" line="210"/>
         <source>optimizer {name} is not modelled yet</source>
         <translation>优化器 {name} 尚未建模</translation>
     </message>
@@ -5666,67 +5696,72 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtitan 的注意力使用 scaled_dot_product_attention</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="67"/>
+        <location filename="../../engine/configs/torchtune.py" line="84"/>
         <source>unknown dtype {dtype!r}</source>
         <translation>未知的数据类型 {dtype!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="69"/>
+        <location filename="../../engine/configs/torchtune.py" line="86"/>
         <source>torchtune recipes default to dtype bf16</source>
         <translation>torchtune 配方默认 dtype 为 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="99"/>
+        <location filename="../../engine/configs/torchtune.py" line="116"/>
         <source>null: the length of the longest sample; set seq_len in the planner</source>
         <translation>null：取最长样本的长度；请在规划器中设置序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="115"/>
+        <location filename="../../engine/configs/torchtune.py" line="132"/>
         <source>optimizer {comp} is not modelled yet</source>
         <translation>优化器 {comp} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="126"/>
+        <location filename="../../engine/configs/torchtune.py" line="143"/>
         <source>loss {_component} is not modelled yet</source>
         <translation>损失函数 {_component} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="140"/>
+        <location filename="../../engine/configs/torchtune.py" line="157"/>
         <source>the GPU count is given to `tune run --nproc_per_node`, not in the recipe: at least the tensor-parallel degree</source>
         <translation>GPU 数量由 `tune run --nproc_per_node` 给出，不在配方中：至少为张量并行度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="158"/>
+        <location filename="../../engine/configs/torchtune.py" line="175"/>
         <source>sharding of embeddings and output apart is not modelled yet</source>
         <translation>嵌入层和输出层单独分片尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="171"/>
+        <location filename="../../engine/configs/torchtune.py" line="188"/>
         <source>DoRA ({comp}) is not modelled yet</source>
         <translation>DoRA（{comp}）尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="180"/>
+        <location filename="../../engine/configs/torchtune.py" line="197"/>
         <source>model builder {comp} is not a preset; pick the model in the planner</source>
         <translation>模型构建函数 {comp} 不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="185"/>
+        <location filename="../../engine/configs/torchtune.py" line="206"/>
+        <source>torchtune builds the model, LoRA adapters included, under training.set_default_dtype(dtype) (recipes/lora_finetune_*.py _setup_model): the adapters are in the model dtype</source>
+        <translation>torchtune 在 training.set_default_dtype(dtype) 下构建模型（包括 LoRA 适配器）（recipes/lora_finetune_*.py 的 _setup_model）：适配器使用模型的数据类型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/torchtune.py" line="214"/>
         <source>torchtune QLoRA quantises base weights to NF4</source>
         <translation>torchtune QLoRA 将基础权重量化为 NF4</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="190"/>
+        <location filename="../../engine/configs/torchtune.py" line="219"/>
         <source>torchtune&apos;s NF4Tensor (torchao) keeps per-block scales quantised once, with no second-level quantisation of the constants</source>
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="292"/>
+        <location filename="../../engine/memory/detailed.py" line="296"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="295"/>
+        <location filename="../../engine/memory/detailed.py" line="299"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
@@ -6003,12 +6038,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="377"/>
+        <location filename="../../engine/scenario/format.py" line="385"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="379"/>
+        <location filename="../../engine/scenario/format.py" line="387"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
@@ -6028,7 +6063,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不是有效的 JSON；它可能被截断或已损坏。</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="58"/>
+        <location filename="../config_actions.py" line="65"/>
         <source>training configs do not say how many GPUs; the number in your set-up is kept</source>
         <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
     </message>
@@ -6400,7 +6435,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/timing/mfu.py" line="18"/>
         <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
-        <translation>MFU（bf16 峰值）= 同样的每秒模型 FLOPs /（GPU 数 × bf16 稠密峰值）：即把 fp8 运行除以 bf16 峰值的表格所用的约定；对 fp8 可超过 100%。</translation>
+        <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
+    </message>
+    <message>
+        <location filename="../config_actions.py" line="66"/>
+        <source>training configs do not say how many GPUs; your set-up&apos;s number is raised to the least the files&apos; parallel layout needs</source>
+        <translation>训练配置没有说明 GPU 数量；你设置中的数量被提高到文件中并行布局所需的最小值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="65"/>
+        <source>verl&apos;s default actor strategy fsdp (ppo_trainer.yaml)</source>
+        <translation>verl 默认的 actor 策略为 fsdp（ppo_trainer.yaml）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="66"/>
+        <source>verl loads the actor in fp32 and FSDP computes in bf16 (verl/workers/fsdp_workers.py)</source>
+        <translation>verl 以 fp32 加载 actor，FSDP 以 bf16 计算（verl/workers/fsdp_workers.py）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="69"/>
+        <source>the {strategy} actor is not read yet; set its parallel layout in the planner</source>
+        <translation>尚不读取 {strategy} actor；请在规划器中设置其并行布局</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="81"/>
+        <source>verl builds the actor with attn_implementation flash_attention_2 unless overridden</source>
+        <translation>除非被覆盖，verl 以 attn_implementation flash_attention_2 构建 actor</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="83"/>
+        <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
+        <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
 </context>
 <context>

@@ -135,7 +135,8 @@ def fsdp2_stage(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGro
     reshard = s.reshard_after_forward and not pp_keeps
     units = fsdp2_units(spec, dt, groups, first, last, s.tp, s.ep, reshard, s.dp * s.cp, loss_inside_model(s),
                         _replicated_embedding(s, spec, first, last), adapter_grads,
-                        any(all_to_all_dispatch(s, g.moe) for g in groups))
+                        any(all_to_all_dispatch(s, g.moe) for g in groups),
+                        defaults_for(framework).fsdp_keeps_last_layer and last)
     grads = 0.0
     if pp_keeps and s.grad_accum > 1:  # unsharded gradients accumulate across micro-batches, in the param dtype
         grads = (p.trainable + p.lora - (adapter_grads if adapters else units.layer_params)) * units.gather_bytes
@@ -146,18 +147,19 @@ def fsdp2_stage(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGro
 
 
 def fsdp2_component(stage: Fsdp2Stage, last: bool, *, logits_fwd: float, logits_bwd: float, layer_scratch: float,
-                    loss_saved: float, output_grad: float) -> Component:
+                    loss_saved: float, output_grad: float, loss_extra: float = 0.0) -> Component:
     """FSDP2's gathered parameters and gradient buffers (see fsdp.py for what is alive when).
 
     loss_saved and output_grad follow the scenario's loss (engine/memory/loss.py LossMemory.saved/output_grad): the
     standard loss keeps its fp32 log-softmax (4·b·s·V) while the root is gathered again for the loss backward, a
     fused loss keeps only its logits and one log-sum-exp per token, a fused-linear loss only grad_input (b·s·h)
     and the head's gradient; with the loss outside the model, the gradient reaching the output is the logits'
-    gradient (or b·s·h for a fused-linear loss)."""
+    gradient (or b·s·h for a fused-linear loss). loss_extra: what the loss's forward adds beyond the logits at the
+    end of forward (counted by the logits component then)."""
     loss_saved = loss_saved if last else 0.0
     logits_grad = output_grad if last else 0.0
     forward, backward_start, backward_end = fsdp2_moments(stage.units, loss_saved, logits_bwd, logits_fwd,
-                                                          layer_scratch, logits_grad)
+                                                          layer_scratch, logits_grad, loss_extra if last else 0.0)
     grads = stage.accumulated_grad_bytes
     return Component(
         "zero3_gather",

@@ -41,6 +41,9 @@ class Fsdp2Units:
     layer_params: float
     gather_bytes: int
     reduce_bytes: int
+    # the end of the root's forward when the loss runs outside it: the logits are made, the root and the last
+    # all-gather output are not freed yet (the root's post-forward frees them)
+    at_root_end: float = 0.0
 
 
 def _layer_params(spec: ModelSpec, moe: bool, tp: int, ep: int) -> float:
@@ -66,7 +69,7 @@ def root_params(spec: ModelSpec, first: bool, last: bool, tp: int) -> float:
 def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], first: bool, last: bool,
                 tp: int, ep: int, reshard_after_forward: bool, shards: int = 1, loss_in_root: bool = True,
                 replicated_embedding_grad: float = 0.0, adapter_grads: float | None = None,
-                split_layer_groups: bool = False) -> Fsdp2Units:
+                split_layer_groups: bool = False, last_layer_kept: bool = False) -> Fsdp2Units:
     """Gathered parameters and gradient buffers of one GPU, before the loss and the activations are counted.
 
     shards: data-parallel ranks; loss_in_root: the loss is computed inside the model's forward (false when a
@@ -75,6 +78,7 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
     parameters of one layer (only their gradients are reduced). split_layer_groups: a layer's FSDP unit has two
     parameter groups on different meshes (experts and the rest, expert parallelism): no all-gather buffer outlives
     its layer and the root prefetches no layer before the loss backward (traced, see expert_parallel.py).
+    last_layer_kept: the last decoder layer is not resharded after forward (torchtitan's default policy).
     """
     gather = 2 if dt.amp else dt.weight  # MixedPrecisionPolicy(param_dtype=bf16) gathers bf16
     reduce = 4 if dt.amp else dt.grad  # reduce_dtype=float32 under mixed precision
@@ -94,7 +98,11 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
         # Only the experts' all-gather output stays held, and only when the experts are really sharded (over the
         # dp/ep ranks holding the same experts): on a one-rank expert mesh nothing is gathered (traced).
         held = _expert_params(spec, groups, tp, ep) * gather if shards > ep else 0.0
-    at_loss = (root * gather if loss_in_root else 0.0) + kept + held
+    # The root's post-forward frees that held all-gather output (torch/distributed/fsdp/_fully_shard/_fsdp_state.py
+    # _post_forward: comm_ctx.all_gather_state = None): a loss outside the root's forward never sees it.
+    # torchtitan keeps the last block gathered from its forward to its backward (its copied-out parameters)
+    last = layer * gather if reshard_after_forward and last_layer_kept else 0.0
+    at_loss = ((root * gather + held) if loss_in_root else 0.0) + kept + last
     at_last_gather = root * gather + kept + layer * gather + extra_at_gather
     # The root's pre-backward hook sits on the root's output. With the loss inside, that is the loss: before
     # the loss backward runs, the root is all-gathered again (flat output + copied-out parameters) while the
@@ -105,8 +113,8 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
         regather = 2 * root * gather
         backward_start = root * gather + prefetch
     else:
-        regather = 2 * root * gather + kept
-        backward_start = kept + held
+        regather = 2 * root * gather + kept + last
+        backward_start = kept + last  # the held all-gather output went with the root's post-forward
     # a layer's post-backward reshards it before reducing: the layer below (prefetched) stays gathered
     # while this layer's unsharded gradients are copied into the reduce-scatter input
     grad_layer = layer if adapter_grads is None else adapter_grads
@@ -124,22 +132,24 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
         embed_shard = spec.embedding_params / tp
         at_embedding = (root * gather + (root + replicated_embedding_grad + embed_shard) * grad_unsharded
                         - root / shards * dt.grad)
+    at_root_end = 0.0 if loss_in_root else root * gather + held + kept + last
     return Fsdp2Units(at_loss, at_last_gather, backward_start, regather, backward_end, root_post, at_embedding,
-                      loss_in_root, root, layer, gather, reduce)
+                      loss_in_root, root, layer, gather, reduce, at_root_end)
 
 
 def fsdp2_moments(units: Fsdp2Units, loss_saved: float = 0.0, loss_backward: float = 0.0,
                   logits_forward: float = 0.0, layer_scratch: float = 0.0,
-                  logits_grad: float = 0.0) -> tuple[float, float, float]:
+                  logits_grad: float = 0.0, loss_extra: float = 0.0) -> tuple[float, float, float]:
     """Bytes of gathered parameters and gradient buffers at the end of forward, the start and the end of backward.
 
     loss_saved: bytes the loss keeps for its backward (last stage); loss_backward: the loss backward's spike,
     counted by the logits component at the same moment; logits_forward: what the end of forward holds that the
     last layer's all-gather does not see yet (the loss's spike, the head's and the last layer's saved tensors).
     layer_scratch: a layer's backward scratch and recomputation, counted by other components at the end of
-    backward; logits_grad: the logits' gradient when the loss runs outside the model.
+    backward; logits_grad: the logits' gradient when the loss runs outside the model; loss_extra: what the loss's
+    forward adds beyond the logits themselves (counted by the logits component at the end of forward).
     """
-    forward = max(units.at_loss, units.at_last_gather - logits_forward)
+    forward = max(units.at_loss, units.at_last_gather - logits_forward, units.at_root_end - loss_extra)
     loss_side = loss_saved if units.loss_in_root else logits_grad
     backward_start = max(units.backward_start, units.regather + loss_side - loss_backward)
     backward_end = units.backward_end

@@ -50,6 +50,14 @@ def sp_saves_gathered_inputs(s: _TpSettings) -> bool:
     return s.tp > 1 and defaults_for(s.framework).sp_saves_gathered_inputs
 
 
+def sp_gathers_per_block(s: _TpSettings) -> bool:
+    """torchtitan's TP plan (torchtitan/models/llama3/infra/parallelize.py apply_tp: PrepareModuleInput on
+    "attention" and "feed_forward" with desired_input_layouts Replicate) all-gathers each block's sequence-parallel
+    input once, and q/k/v (w1/w3) all keep that one copy; a plan with Shard(1) input layouts on every
+    ColwiseParallel gathers once per linear (traced: tests/data/ground_truth/distributed/*-titan.json)."""
+    return sp_saves_gathered_inputs(s) and defaults_for(s.framework).sp_gathers_per_block
+
+
 def loss_inside_model(s: _TpSettings) -> bool:
     """transformers computes the loss inside the model's forward when given labels; a vocabulary-parallel loss
     cannot run there (its reshapes gather the logits), so it is computed on the logits outside, as torchtitan

@@ -1,0 +1,39 @@
+"""GPU counts of an imported job: what the files state wins, the rest stays as the user's set-up has it.
+
+Training configs rarely say how many GPUs run them (torchrun's --nproc_per_node is a command-line argument, and
+torchtitan's data_parallel_shard_degree -1 takes whatever was started). An import therefore never puts a GPU count
+the files do not state into the scenario; the set-up's count is kept, raised only as far as the parallel layout the
+files ask for needs (tensor x pipeline x lcm(context, expert) parallel ranks), and the review says which it is.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+HARDWARE_COUNTS = ("gpus_per_node", "nodes")
+
+
+def layout_gpus(values: dict[str, Any]) -> int:
+    """The fewest GPUs the parallel degrees of `values` fit on: experts are split over ep of the dp x cp ranks of
+    each tensor x pipeline position, so the world is a multiple of tp x pp x lcm(cp, ep)."""
+    def degree(key: str) -> int:
+        v = values.get(key, 1)
+        return v if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else 1
+
+    return degree("tp") * degree("pp") * math.lcm(degree("cp"), degree("ep"))
+
+
+def counts_for_import(scenario: dict[str, Any], current: dict[str, Any]) -> tuple[dict[str, int], bool]:
+    """({gpus_per_node, nodes}, raised?): the files' counts where they state them, else the set-up's, with the
+    unstated one raised to the least that holds the layout when the set-up's world does not."""
+    gpus = scenario.get("gpus_per_node", current.get("gpus_per_node", 1))
+    nodes = scenario.get("nodes", current.get("nodes", 1))
+    need = layout_gpus(scenario)
+    if (gpus * nodes) % need == 0:
+        return {"gpus_per_node": gpus, "nodes": nodes}, False
+    if "gpus_per_node" in scenario or "nodes" not in scenario and nodes > 1 and need % gpus == 0:
+        nodes = next(n for n in range(nodes, nodes + need + 1) if (gpus * n) % need == 0)
+    else:
+        gpus = next(g for g in range(gpus, gpus + need + 1) if (g * nodes) % need == 0)
+    return {"gpus_per_node": gpus, "nodes": nodes}, True

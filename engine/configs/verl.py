@@ -1,0 +1,83 @@
+"""verl launch scripts (`python3 -m verl.trainer.main_ppo key.path=value ...`): the actor's training step.
+
+What is read is the actor's update on its FSDP workers (verl/workers/fsdp_workers.py): the model is loaded in fp32
+for the actor (`torch_dtype = torch.float32 if self._is_actor`) and FSDP computes in bf16 with fp32 reductions
+(MixedPrecision(param_dtype=bf16, reduce_dtype=fp32)): "amp-bf16" under FSDP, as torchtitan. With
+`actor.use_dynamic_bsz` the micro-batches are made by token count, at most `actor.ppo_max_token_len_per_gpu` tokens
+each, and with `model.use_remove_padding` they run without padding: padding-free rows of that many tokens. The
+sequence is the prompt plus the response (data.max_prompt_length + data.max_response_length). The rollout, the
+reference and the critic are the post-training keys' business (issue 22) and are listed as not read.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..messages import QT_TRANSLATE_NOOP, message
+from .common import as_bool, as_int, set_int, set_model
+from .result import Collector
+from .shell import hydra_overrides
+
+A = "actor_rollout_ref."
+
+
+def is_verl_script(text: str) -> bool:
+    return bool(re.search(r"\bverl\.trainer\.main_ppo\b|verl/trainer/main_ppo\.py", text))
+
+
+def read(c: Collector, text: str) -> None:
+    o = hydra_overrides(text, c.file)
+    c.flat = dict(o)
+    c.set("framework", "huggingface", "(verl)")
+    if o.get(A + "model.path"):
+        set_model(c, o[A + "model.path"], A + "model.path")
+    _read_sequence_and_batch(c, o)
+    _read_actor(c, o)
+    for key, target in (("trainer.n_gpus_per_node", "gpus_per_node"), ("trainer.nnodes", "nodes")):
+        if key in o:
+            set_int(c, target, o[key], key)
+
+
+def _read_sequence_and_batch(c: Collector, o: dict[str, Any]) -> None:
+    prompt, response = as_int(o.get("data.max_prompt_length")), as_int(o.get("data.max_response_length"))
+    if prompt and response:
+        c.set("seq_len", prompt + response, "data.max_prompt_length")
+        c.use("data.max_response_length")
+    dynamic = as_bool(o.get(A + "actor.use_dynamic_bsz"))
+    unpadded = as_bool(o.get(A + "model.use_remove_padding"))
+    if dynamic and as_int(o.get(A + "actor.ppo_max_token_len_per_gpu")):
+        c.set("packing", "padding-free" if unpadded else "packed", A + "actor.use_dynamic_bsz")
+        set_int(c, "max_tokens_per_micro_batch", o[A + "actor.ppo_max_token_len_per_gpu"],
+                A + "actor.ppo_max_token_len_per_gpu")
+        c.use(A + "model.use_remove_padding")
+    else:
+        if A + "actor.ppo_micro_batch_size_per_gpu" in o:
+            set_int(c, "micro_batch", o[A + "actor.ppo_micro_batch_size_per_gpu"], A + "actor.ppo_micro_batch_size_per_gpu")
+        if unpadded:
+            c.set("packing", "padding-free", A + "model.use_remove_padding")
+
+
+def _read_actor(c: Collector, o: dict[str, Any]) -> None:
+    strategy = str(o.get(A + "actor.strategy", "fsdp"))
+    if strategy in ("fsdp", "fsdp2"):
+        c.set("fsdp", True, A + "actor.strategy") if A + "actor.strategy" in o else c.assume(
+            "fsdp", True, message(QT_TRANSLATE_NOOP("engine", "verl's default actor strategy fsdp (ppo_trainer.yaml)")))
+        c.assume("precision", "amp-bf16", message(QT_TRANSLATE_NOOP(
+            "engine", "verl loads the actor in fp32 and FSDP computes in bf16 (verl/workers/fsdp_workers.py)")))
+    else:
+        c.skip(A + "actor.strategy", message(QT_TRANSLATE_NOOP(
+            "engine", "the {strategy} actor is not read yet; set its parallel layout in the planner"), strategy=strategy))
+    ckpt = as_bool(o.get(A + "model.enable_gradient_checkpointing"))
+    if ckpt is not None:
+        c.set("checkpointing", "full" if ckpt else "none", A + "model.enable_gradient_checkpointing")
+    params = as_bool(o.get(A + "actor.fsdp_config.param_offload"))
+    optim = as_bool(o.get(A + "actor.fsdp_config.optimizer_offload"))
+    if params is not None or optim is not None:
+        offload = "optimizer+params" if params else "optimizer" if optim else "none"
+        c.set("offload", offload, A + "actor.fsdp_config." + ("param_offload" if params is not None else
+                                                               "optimizer_offload"))
+        c.use(A + "actor.fsdp_config.param_offload", A + "actor.fsdp_config.optimizer_offload")
+    c.assume("attention", "flash", message(QT_TRANSLATE_NOOP(
+        "engine", "verl builds the actor with attn_implementation flash_attention_2 unless overridden")))
+    c.assume("optimizer", "adamw", message(QT_TRANSLATE_NOOP("engine", "verl's actor optimizer is torch.optim.AdamW")))
