@@ -121,6 +121,12 @@ class PublishedRLRow:
     estimated_bytes: float
     verdict: str
     excluded: str = ""
+    lengths: str = "exact"  # exact | upper-bound: whether the entered lengths are the run's or only their limits
+
+    @property
+    def compared(self) -> bool:
+        """Held to its figure and verdict: not left out, and the tokens per step are the run's own."""
+        return not self.excluded and self.lengths == "exact"
 
     @property
     def error(self) -> float | None:
@@ -136,7 +142,8 @@ def published_rows(path: Path = PUBLISHED_FILE) -> list[PublishedRLRow]:
         metric = e.get("metric")
         value = estimated_metric(est, metric) if metric else est.process_bytes
         rows.append(PublishedRLRow(e["id"], e["framework"], e["objective"], e["url"], metric, e["outcome"],
-                                   e.get("measured_bytes"), value, est.verdict, e.get("excluded", "")))
+                                   e.get("measured_bytes"), value, est.verdict, e.get("excluded", ""),
+                                   e.get("lengths", "exact")))
     return rows
 
 
@@ -169,17 +176,20 @@ def trace_summary(rows: list[TraceRow], phase: str | None = None) -> dict[str, d
 
 
 def published_summary(rows: list[PublishedRLRow]) -> dict[str, Any]:
-    """Errors on the rows with a figure (left-out rows apart), and the verdicts on the rest."""
-    used = [r for r in rows if not r.excluded]
+    """Errors on the rows with a figure and the run's own lengths; verdicts on the OOM runs (at their stated or
+    maximum lengths: an estimate that fits at the maximum fits the run) and on the runs that ran (exact lengths only:
+    at maximum lengths a "does not fit" says nothing about the run)."""
+    used = [r for r in rows if r.compared]
 
     def errs(r: PublishedRLRow) -> list[float]:
         return [] if r.error is None else [r.error]
 
-    oom = [r for r in used if r.outcome == "oom"]
+    oom = [r for r in rows if r.outcome == "oom" and not r.excluded]
     return {"objective": grouped(used, lambda r: r.objective, errs),
             "framework": grouped(used, lambda r: r.framework, errs),
-            "left_out_with_figure": error_stats(r.error for r in rows if r.excluded and r.error is not None),
+            "left_out_with_figure": error_stats(r.error for r in rows if not r.compared and r.error is not None),
             "oom": len(oom), "oom_judged_not_fitting": sum(1 for r in oom if r.verdict == "does not fit"),
+            "oom_missed": [r.id for r in oom if r.verdict != "does not fit"],
             "ran": sum(1 for r in used if r.outcome == "ran"),
             "ran_judged_not_fitting": [r.id for r in used if r.outcome == "ran" and r.verdict == "does not fit"]}
 
