@@ -26,6 +26,7 @@ class Case:
     logprob: str = "fused"  # trl: fused | full-logits; verl: flash-ce | torch
     critic: bool = False
     rollout_engine: str = "none"  # none | vllm (placed on other GPUs: not on the traced device)
+    checkpointing: str = "none"  # none | full (transformers' gradient checkpointing, TRL's and verl's usual setting)
 
     @property
     def sequences_per_pass(self) -> int:
@@ -46,8 +47,9 @@ class Case:
         gen = f"_g{self.num_generations}" if self.objective != "dpo" else ""
         critic = "_critic" if self.critic else ""
         engine = "_vllm" if self.rollout_engine != "none" else ""
+        ckpt = "_ckpt" if self.checkpointing == "full" else ""
         return (f"{self.model_key}_{self.framework}-{self.objective}_{self.method}_{ref}{critic}"
-                f"_p{self.prompt_len}_c{self.completion_len}{gen}_b{self.micro_batch}_{self.logprob}{engine}")
+                f"_p{self.prompt_len}_c{self.completion_len}{gen}_b{self.micro_batch}_{self.logprob}{engine}{ckpt}")
 
     def scenario(self, run: Any) -> dict[str, Any]:
         sc = run.scenario()
@@ -122,4 +124,10 @@ CASES: list[Case] = [
     Case("verl", "ppo", Q, "full", "separate", 512, 512, 4, critic=True, logprob="flash-ce", rollout_engine="vllm"),
     Case("verl", "ppo", Q, "full", "none", 512, 1024, 2, critic=True, logprob="flash-ce", rollout_engine="vllm"),
     Case("verl", "ppo", Q, "full", "separate", 256, 1024, 4, critic=True, logprob="torch", rollout_engine="vllm"),
+    # gradient checkpointing (TRL's trainers enable it by default, verl's recipes set enable_gradient_checkpointing)
+    Case("trl", "dpo", Q, "full", "separate", 1024, 1024, 2, checkpointing="full"),
+    Case("trl", "grpo", Q, "lora", "adapter-off", 512, 1536, 8, num_generations=8, rollout_engine="vllm",
+         checkpointing="full"),
+    Case("verl", "grpo", Q, "full", "separate", 512, 1536, 8, num_generations=8, logprob="flash-ce",
+         rollout_engine="vllm", checkpointing="full"),
 ]

@@ -90,7 +90,7 @@ def _cuda_like_fused_head() -> None:
 def _build(case: Case, fake: FakeTensorMode) -> dict[str, Any]:
     precision = "amp-bf16" if case.framework == "verl" else "bf16"
     run = make_run(case.model_key, precision, method=case.method, lora_rank=16, lora_targets="all-linear",
-                   b=case.sequences_per_pass, s=case.prompt_len + case.completion_len)
+                   b=case.sequences_per_pass, s=case.prompt_len + case.completion_len, checkpointing=case.checkpointing)
     models: dict[str, Any] = {"run": run, "policy": build_model(run, fake)}
     if case.reference == "separate":
         ref_run = make_run(case.model_key, "bf16", b=case.sequences_per_pass, s=run.seq_len)
