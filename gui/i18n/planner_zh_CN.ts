@@ -1106,178 +1106,203 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>纯 PyTorch 训练循环</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="42"/>
+        <source>TRL (post-training)</source>
+        <translation>TRL（后训练）</translation>
+    </message>
+    <message>
         <location filename="../framework_options.py" line="43"/>
-        <location filename="../framework_options.py" line="168"/>
+        <source>verl (post-training)</source>
+        <translation>verl（后训练）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="44"/>
+        <source>OpenRLHF (post-training)</source>
+        <translation>OpenRLHF（后训练）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="45"/>
+        <source>ms-swift (post-training)</source>
+        <translation>ms-swift（后训练）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="46"/>
+        <source>NeMo-RL (post-training)</source>
+        <translation>NeMo-RL（后训练）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="48"/>
+        <location filename="../framework_options.py" line="173"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="44"/>
+        <location filename="../framework_options.py" line="49"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="46"/>
+        <location filename="../framework_options.py" line="51"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="47"/>
+        <location filename="../framework_options.py" line="52"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="48"/>
+        <location filename="../framework_options.py" line="53"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="49"/>
+        <location filename="../framework_options.py" line="54"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="50"/>
+        <location filename="../framework_options.py" line="55"/>
         <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="51"/>
+        <location filename="../framework_options.py" line="56"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="53"/>
+        <location filename="../framework_options.py" line="58"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="54"/>
+        <location filename="../framework_options.py" line="59"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="55"/>
+        <location filename="../framework_options.py" line="60"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="57"/>
+        <location filename="../framework_options.py" line="62"/>
         <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="58"/>
+        <location filename="../framework_options.py" line="63"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="59"/>
+        <location filename="../framework_options.py" line="64"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60"/>
+        <location filename="../framework_options.py" line="65"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="61"/>
+        <location filename="../framework_options.py" line="66"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="62"/>
+        <location filename="../framework_options.py" line="67"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="98"/>
+        <location filename="../framework_options.py" line="103"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="100"/>
+        <location filename="../framework_options.py" line="105"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="101"/>
+        <location filename="../framework_options.py" line="106"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68"/>
+        <location filename="../framework_options.py" line="73"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69"/>
+        <location filename="../framework_options.py" line="74"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="70"/>
+        <location filename="../framework_options.py" line="75"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="73"/>
+        <location filename="../framework_options.py" line="78"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="74"/>
+        <location filename="../framework_options.py" line="79"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="76"/>
+        <location filename="../framework_options.py" line="81"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77"/>
+        <location filename="../framework_options.py" line="82"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="78"/>
+        <location filename="../framework_options.py" line="83"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80"/>
+        <location filename="../framework_options.py" line="85"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81"/>
+        <location filename="../framework_options.py" line="86"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82"/>
+        <location filename="../framework_options.py" line="87"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83"/>
+        <location filename="../framework_options.py" line="88"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="84"/>
+        <location filename="../framework_options.py" line="89"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="90"/>
+        <location filename="../framework_options.py" line="95"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="92"/>
+        <location filename="../framework_options.py" line="97"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -1772,187 +1797,187 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="111"/>
+        <location filename="../main_window.py" line="112"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="113"/>
+        <location filename="../main_window.py" line="114"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="114"/>
+        <location filename="../main_window.py" line="115"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="116"/>
+        <location filename="../main_window.py" line="117"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="120"/>
+        <location filename="../main_window.py" line="121"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="124"/>
+        <location filename="../main_window.py" line="125"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="126"/>
+        <location filename="../main_window.py" line="127"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="179"/>
+        <location filename="../main_window.py" line="180"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180"/>
+        <location filename="../main_window.py" line="181"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="190"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="191"/>
+        <location filename="../main_window.py" line="192"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="181"/>
+        <location filename="../main_window.py" line="182"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="183"/>
+        <location filename="../main_window.py" line="184"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="184"/>
+        <location filename="../main_window.py" line="185"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="186"/>
+        <location filename="../main_window.py" line="187"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188"/>
+        <location filename="../main_window.py" line="189"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="193"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="198"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="200"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="201"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="202"/>
+        <location filename="../main_window.py" line="203"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="209"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210"/>
+        <location filename="../main_window.py" line="211"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211"/>
+        <location filename="../main_window.py" line="212"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="220"/>
+        <location filename="../main_window.py" line="221"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="224"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="224"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="228"/>
+        <location filename="../main_window.py" line="229"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="236"/>
+        <location filename="../main_window.py" line="237"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="243"/>
+        <location filename="../main_window.py" line="244"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="244"/>
+        <location filename="../main_window.py" line="245"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="246"/>
+        <location filename="../main_window.py" line="247"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="328"/>
+        <location filename="../main_window.py" line="339"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2191,22 +2216,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>PlanCard</name>
     <message>
-        <location filename="../plan_card.py" line="53"/>
+        <location filename="../plan_card.py" line="54"/>
         <source>Plan card · LLM Memory Planner %(version)s · %(date)s</source>
         <translation>计划卡片 · LLM Memory Planner %(version)s · %(date)s</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="54"/>
+        <location filename="../plan_card.py" line="55"/>
         <source>%(used)s of %(cap)s on each GPU · %(room)s</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s · %(room)s</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="55"/>
+        <location filename="../plan_card.py" line="56"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="56"/>
+        <location filename="../plan_card.py" line="57"/>
         <source>Inputs that differ from the defaults</source>
         <translation>与默认值不同的输入</translation>
     </message>
@@ -2997,7 +3022,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用实测的一步校准时间</translation>
     </message>
     <message>
-        <location filename="../estimates.py" line="66"/>
+        <location filename="../estimates.py" line="67"/>
         <source>The step time of this scenario cannot be computed (%1); the memory estimate is unaffected.</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
@@ -3141,132 +3166,132 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="109"/>
+        <location filename="../../engine/cli.py" line="110"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="111"/>
+        <location filename="../../engine/cli.py" line="112"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="111"/>
+        <location filename="../../engine/cli.py" line="112"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="112"/>
+        <location filename="../../engine/cli.py" line="113"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="112"/>
+        <location filename="../../engine/cli.py" line="113"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="115"/>
+        <location filename="../../engine/cli.py" line="116"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="120"/>
+        <location filename="../../engine/cli.py" line="121"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/cli.py" line="122"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/cli.py" line="122"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="122"/>
+        <location filename="../../engine/cli.py" line="123"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="125"/>
+        <location filename="../../engine/cli.py" line="126"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="127"/>
+        <location filename="../../engine/cli.py" line="128"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="129"/>
+        <location filename="../../engine/cli.py" line="130"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="131"/>
+        <location filename="../../engine/cli.py" line="132"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="134"/>
+        <location filename="../../engine/cli.py" line="135"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="138"/>
+        <location filename="../../engine/cli.py" line="139"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="145"/>
+        <location filename="../../engine/cli.py" line="146"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="148"/>
+        <location filename="../../engine/cli.py" line="149"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="152"/>
+        <location filename="../../engine/cli.py" line="153"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="195"/>
+        <location filename="../../engine/cli.py" line="196"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="199"/>
+        <location filename="../../engine/cli.py" line="200"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="201"/>
+        <location filename="../../engine/cli.py" line="202"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="204"/>
+        <location filename="../../engine/cli.py" line="205"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="208"/>
+        <location filename="../../engine/cli.py" line="209"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="363"/>
+        <location filename="../../engine/cli.py" line="364"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="366"/>
+        <location filename="../../engine/cli.py" line="367"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -3436,12 +3461,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="194"/>
+        <location filename="../../engine/cli.py" line="195"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="205"/>
+        <location filename="../../engine/cli.py" line="206"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -3459,7 +3484,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="230"/>
+        <location filename="../main_window.py" line="231"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -3592,112 +3617,112 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="220"/>
+        <location filename="../../engine/memory/detailed.py" line="218"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="271"/>
+        <location filename="../../engine/memory/detailed.py" line="269"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="274"/>
+        <location filename="../../engine/memory/detailed.py" line="272"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="278"/>
+        <location filename="../../engine/memory/detailed.py" line="276"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="306"/>
+        <location filename="../../engine/memory/detailed.py" line="304"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="309"/>
+        <location filename="../../engine/memory/detailed.py" line="307"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="315"/>
+        <location filename="../../engine/memory/detailed.py" line="313"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="318"/>
+        <location filename="../../engine/memory/detailed.py" line="316"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="368"/>
+        <location filename="../../engine/memory/detailed.py" line="366"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="371"/>
+        <location filename="../../engine/memory/detailed.py" line="369"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="90"/>
+        <location filename="../../engine/memory/stage_states.py" line="88"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="93"/>
+        <location filename="../../engine/memory/stage_states.py" line="91"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="346"/>
+        <location filename="../../engine/memory/detailed.py" line="344"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="349"/>
+        <location filename="../../engine/memory/detailed.py" line="347"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="376"/>
+        <location filename="../../engine/memory/detailed.py" line="374"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="379"/>
+        <location filename="../../engine/memory/detailed.py" line="377"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="132"/>
+        <location filename="../../engine/memory/stage_states.py" line="130"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="135"/>
+        <location filename="../../engine/memory/stage_states.py" line="133"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="153"/>
+        <location filename="../../engine/memory/stage_states.py" line="151"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="156"/>
+        <location filename="../../engine/memory/stage_states.py" line="154"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="176"/>
+        <location filename="../../engine/memory/stage_states.py" line="174"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="179"/>
+        <location filename="../../engine/memory/stage_states.py" line="177"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -3889,7 +3914,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/models/presets.py" line="91"/>
-        <location filename="../../engine/timing/data.py" line="21"/>
+        <location filename="../../engine/timing/data.py" line="22"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
@@ -3994,17 +4019,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="338"/>
+        <location filename="../../engine/scenario/format.py" line="346"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="351"/>
+        <location filename="../../engine/scenario/format.py" line="359"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="356"/>
+        <location filename="../../engine/scenario/format.py" line="364"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -4014,12 +4039,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="161"/>
+        <location filename="../../engine/scenario/format.py" line="165"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="143"/>
+        <location filename="../../engine/scenario/format.py" line="147"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -4039,7 +4064,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="168"/>
+        <location filename="../../engine/scenario/format.py" line="172"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -4054,117 +4079,117 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="94"/>
+        <location filename="../../engine/scenario/format.py" line="97"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="132"/>
+        <location filename="../../engine/scenario/format.py" line="136"/>
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="221"/>
+        <location filename="../../engine/scenario/format.py" line="225"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="225"/>
+        <location filename="../../engine/scenario/format.py" line="229"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="67"/>
+        <location filename="../../engine/scenario/consistency.py" line="69"/>
         <source>more than one virtual stage per rank needs pp_schedule interleaved-1f1b.</source>
         <translation>每个 rank 多于一个虚拟阶段需要 pp_schedule 为 interleaved-1f1b。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="72"/>
+        <location filename="../../engine/scenario/consistency.py" line="74"/>
         <source>pp x vpp = {chunks} model chunks cannot exceed the model&apos;s {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="31"/>
+        <location filename="../../engine/scenario/consistency.py" line="33"/>
         <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="37"/>
+        <location filename="../../engine/scenario/consistency.py" line="39"/>
         <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="46"/>
+        <location filename="../../engine/scenario/consistency.py" line="48"/>
         <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="53"/>
+        <location filename="../../engine/scenario/consistency.py" line="55"/>
         <source>Tensor-parallel size {tp} and the model&apos;s {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="62"/>
+        <location filename="../../engine/scenario/consistency.py" line="64"/>
         <source>Pipeline-parallel size {pp} cannot exceed the model&apos;s {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="83"/>
+        <location filename="../../engine/scenario/consistency.py" line="85"/>
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="88"/>
+        <location filename="../../engine/scenario/consistency.py" line="90"/>
         <source>Expert-parallel size {ep} must divide the model&apos;s {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="95"/>
+        <location filename="../../engine/scenario/consistency.py" line="97"/>
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="103"/>
+        <location filename="../../engine/scenario/consistency.py" line="105"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="113"/>
+        <location filename="../../engine/scenario/consistency.py" line="115"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="119"/>
+        <location filename="../../engine/scenario/consistency.py" line="121"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="123"/>
+        <location filename="../../engine/scenario/consistency.py" line="125"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="132"/>
+        <location filename="../../engine/scenario/consistency.py" line="134"/>
         <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="142"/>
+        <location filename="../../engine/scenario/consistency.py" line="144"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="152"/>
+        <location filename="../../engine/scenario/consistency.py" line="154"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="159"/>
+        <location filename="../../engine/scenario/consistency.py" line="161"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="164"/>
+        <location filename="../../engine/scenario/consistency.py" line="166"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
@@ -4937,7 +4962,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="359"/>
+        <location filename="../../engine/timing/model.py" line="360"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
@@ -5496,22 +5521,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="289"/>
+        <location filename="../../engine/memory/detailed.py" line="287"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="292"/>
+        <location filename="../../engine/memory/detailed.py" line="290"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="142"/>
+        <location filename="../../engine/memory/stage_states.py" line="140"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="144"/>
+        <location filename="../../engine/memory/stage_states.py" line="142"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
@@ -5541,7 +5566,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="177"/>
+        <location filename="../../engine/cli.py" line="178"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -5779,12 +5804,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="343"/>
+        <location filename="../../engine/scenario/format.py" line="351"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="345"/>
+        <location filename="../../engine/scenario/format.py" line="353"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
@@ -5807,6 +5832,56 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../config_actions.py" line="58"/>
         <source>training configs do not say how many GPUs; the number in your set-up is kept</source>
         <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="20"/>
+        <source>A reference with the adapters switched off needs LoRA or QLoRA training; with method {method} choose a separate or precomputed reference.</source>
+        <translation>关闭适配器作为参考模型需要 LoRA 或 QLoRA 训练；方法为 {method} 时请选择独立副本或预先计算的参考。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="24"/>
+        <source>{objective} generates new completions every step, so their reference log-probs cannot be computed before training; choose a separate or adapter-off reference.</source>
+        <translation>{objective} 每一步都生成新的回答，其参考对数概率无法在训练前算好；请选择独立副本或关闭适配器的参考。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="29"/>
+        <source>Only PPO trains a critic (value model); set the critic to none for {objective}.</source>
+        <translation>只有 PPO 训练评论家（价值模型）；{objective} 请把评论家设为无。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="39"/>
+        <source>A generation engine on GPUs of its own needs the number of those GPUs (rollout GPUs).</source>
+        <translation>在独立 GPU 上运行的生成引擎需要给出这些 GPU 的数量（生成 GPU）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="42"/>
+        <source>The generation engine&apos;s tensor-parallel size {tp} must divide its {gpus} GPUs.</source>
+        <translation>生成引擎的张量并行规模 {tp} 必须整除它的 {gpus} 块 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="46"/>
+        <source>The engine can share the trainer&apos;s weights only on the same GPUs (colocated).</source>
+        <translation>只有在同一批 GPU 上（共置）引擎才能与训练共用权重。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="49"/>
+        <source>The colocated generation engine&apos;s tensor-parallel size {tp} must divide the {gpus} training GPUs.</source>
+        <translation>共置生成引擎的张量并行规模 {tp} 必须整除 {gpus} 块训练 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="54"/>
+        <source>{objective} compares completions of the same prompt, so it needs at least 2 generations per prompt.</source>
+        <translation>{objective} 比较同一提示的多个回答，每个提示至少需要生成 2 个回答。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="36"/>
+        <source>must be null{same}, a model preset id or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}} ({detail}).</source>
+        <translation>必须是 null{same}、模型预设 id 或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}（{detail}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="91"/>
+        <source>must be &quot;auto&quot; or a fraction above 0 and at most 1, not {p!r}.</source>
+        <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
 </context>
 <context>
