@@ -17,6 +17,7 @@ from .memory.breakdown import Estimate
 from .memory.estimate import kv_cache_bytes
 from .messages import QT_TRANSLATE_NOOP, one_line
 from .models.presets import get_model_preset, gpu_presets, model_presets
+from .posttraining import rl_time_to_json, rl_to_json
 from .scenario import (
     DEFAULTS,
     SCENARIO_MAXIMA,
@@ -27,7 +28,7 @@ from .scenario import (
 )
 from .scenario.docs import schema_markdown
 from .scenario.file import load_scenario
-from .timing import StepTime, time_to_json
+from .timing import StepTime
 from .timing.bounds import check_finite
 from .units import format_bytes, format_cost, format_count, format_seconds
 from .workloads import estimate, step_time
@@ -83,8 +84,10 @@ def estimate_to_json(est: Estimate, time: StepTime | None = None) -> dict[str, A
         ],
         "warnings": [str(w) for w in est.warnings],
     }
+    if est.rl is not None:
+        out["rl"] = rl_to_json(est.rl)
     if time is not None:
-        out["time"] = time_to_json(time)
+        out["time"] = rl_time_to_json(time)
     return out
 
 
@@ -124,6 +127,11 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = _identity,
     phases = ", ".join(f"{names[p]} {format_bytes(v, unit)}" + (peak_mark if p == est.peak_phase else "")
                        for p, v in est.phases.items())
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Phase peaks: {phases}")).format(phases=phases))
+    if est.rl is not None:  # post-training: the table above is the step's largest phase
+        steps = ", ".join(f"{tr_engine(p.name)} {format_bytes(p.peak_bytes, unit)}"
+                          + (peak_mark if p.key == est.rl.peak_phase else "") for p in est.rl.phases)
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "Post-training step ({objective}), allocated per phase: {phases}")).format(
+            objective=est.rl.objective, phases=steps))
     if len(est.stages) > 1:
         stages = ", ".join(tr(QT_TRANSLATE_NOOP("cli", "stage {n}: {total}")).format(
             n=st.stage, total=format_bytes(st.total_bytes, unit)) for st in est.stages)

@@ -187,6 +187,9 @@ class Estimate:
     # Ranks of the busiest stage that hold less than it for a reason other than their pipeline stage (the last
     # context-parallel rank); each with what it holds, for the report and the window's GPU picker.
     other_ranks: tuple[OtherRank, ...] = ()
+    # Post-training objectives (engine/posttraining): every phase of the step, the estimate itself being its peak
+    # phase; None for supervised training.
+    rl: Any = None
 
     def _overhead(self, key: str) -> float:
         return sum(c.peak_bytes for c in self.busiest.overheads if c.key == key)
