@@ -188,8 +188,8 @@ class Estimate:
     # context-parallel rank); each with what it holds, for the report and the window's GPU picker.
     other_ranks: tuple[OtherRank, ...] = ()
     # Post-training objectives (engine/posttraining): every phase of the step, the estimate itself being its peak
-    # phase; None for supervised training.
-    rl: Any = None
+    # phase; None for supervised training (left out of the repr, so a supervised estimate prints as before).
+    rl: Any = field(default=None, repr=False)
 
     def _overhead(self, key: str) -> float:
         return sum(c.peak_bytes for c in self.busiest.overheads if c.key == key)
