@@ -11,7 +11,7 @@ from ..memory.states import dtypes_for
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .models import engine_weight_bytes, frozen_models, resident_states
-from .phases import StepParts, all_phases
+from .phases import StepParts, all_phases, engine_variants
 from .result import RLEstimate, RLPhase
 from .rollout_memory import engine_memory
 from .settings import RLSettings, rl_settings
@@ -19,6 +19,9 @@ from .settings import RLSettings, rl_settings
 # the training step's loss path for each log-prob path (the scenario's own cross_entropy wins): TRL's row-by-row
 # bf16 log-softmax keeps every row's output for backward, closest to the standard path's whole-batch tensors
 TRAINING_LOSS = {"standard": "standard", "rows": "standard", "fused": "fused", "fused-linear": "fused-linear"}
+
+
+SETTING_NAMES = tuple(f.name for f in dataclasses.fields(RLSettings))
 
 
 def training_scenario(s: Scenario, rs: RLSettings) -> Scenario:
@@ -52,7 +55,7 @@ def step_parts(s: Scenario) -> StepParts:
                                rs.rollout_tp, s.rollout_max_num_seqs, rs.kv_dtype_bytes, dt.compute,
                                rs.sequence_tokens)
     return StepParts(s, spec, rs, dt, train, critic, resident_states(train, rs.shares_weights),
-                     frozen_models(s, spec, rs, dt, train, critic), engine)
+                     frozen_models(s, spec, rs, dt, train, critic), engine, engine_variants(engine))
 
 
 def _stage(train: StageEstimate, phase: RLPhase) -> StageEstimate:
@@ -101,7 +104,7 @@ def rl_estimate(s: Scenario) -> Estimate:
         rollout_engine=rs.rollout_engine, rollout_kv_bytes=e.kv_pool_bytes if e else 0.0,
         rollout_kv_tokens=e.kv_tokens if e else 0, max_concurrent_sequences=e.max_concurrent_sequences if e else 0,
         generated_sequences=generated,
-        settings=tuple((f.name, getattr(rs, f.name)) for f in dataclasses.fields(rs)))
+        settings=tuple((name, getattr(rs, name)) for name in SETTING_NAMES))
     train = p.training
     stage = _stage(train.busiest, peak)
     warnings = train.warnings

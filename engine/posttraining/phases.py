@@ -42,10 +42,18 @@ class StepParts:
     resident: tuple[Component, ...]  # the policy's states between steps
     frozen: tuple[Component, ...]  # reference, reward, critic states
     engine: EngineMemory | None
+    engine_parts: dict[str, tuple[Component, ...]]  # engine_components(engine, awake) for "all", "weights", "none"
 
 
 def _whole(key: str, name: str, category: str, value: float, formula: str, inputs: tuple = ()) -> Component:
     return Component(key, name, category, Moments.whole_step(value), formula, inputs)
+
+
+def engine_variants(e: EngineMemory | None) -> dict[str, tuple[Component, ...]]:
+    """The engine's components awake, with only its weights, and asleep (built once per estimate)."""
+    if e is None:
+        return {"all": (), "weights": (), "none": ()}
+    return {awake: engine_components(e, awake) for awake in ("all", "weights", "none")}
 
 
 def engine_components(e: EngineMemory, awake: str) -> tuple[Component, ...]:
@@ -89,7 +97,7 @@ def generation_phase(p: StepParts) -> RLPhase | None:
     """The engine awake and generating; on the training GPUs with everything resident, or on its own GPUs."""
     if p.engine is None:
         return None
-    engine = engine_components(p.engine, "all")
+    engine = p.engine_parts["all"]
     if p.rs.placement == "separate":
         return _phase("generation", "rollout", engine)
     return _phase("generation", "training", p.resident + p.frozen + engine)
@@ -139,7 +147,7 @@ def scoring_phase(p: StepParts) -> RLPhase | None:
     if not forwards:
         return None
     largest = max(forwards, key=lambda c: c.peak_bytes)
-    engine = engine_components(p.engine, _asleep(p)) if p.engine else ()
+    engine = p.engine_parts[_asleep(p)]
     return _phase("scoring", "training", p.resident + p.frozen + engine + (largest,))
 
 
@@ -156,7 +164,7 @@ def _loss_tensors(p: StepParts) -> Component:
 
 def training_phase(p: StepParts) -> RLPhase:
     """The existing training estimator over the RL batch, beside the frozen models and the engine's remains."""
-    extra = p.frozen + engine_components(p.engine, _asleep(p)) if p.engine else p.frozen
+    extra = p.frozen + p.engine_parts[_asleep(p)]
     return _phase("training", "training", p.training.components + (_loss_tensors(p),) + extra)
 
 
@@ -165,7 +173,7 @@ def critic_phase(p: StepParts) -> RLPhase | None:
     if p.critic is None:
         return None
     others = tuple(c for c in p.frozen if not c.key.startswith("critic_"))
-    extra = engine_components(p.engine, _asleep(p)) if p.engine else ()
+    extra = p.engine_parts[_asleep(p)]
     return _phase("critic_training", "training", p.critic.components + p.resident + others + extra)
 
 
@@ -193,7 +201,7 @@ def weight_sync_phase(p: StepParts) -> RLPhase | None:
     if rs.placement == "separate":
         return _phase("weight_sync", "training", p.resident + p.frozen + (buffer,))
     awake = "all" if rs.sleep == "none" else "weights"
-    return _phase("weight_sync", "training", p.resident + p.frozen + engine_components(p.engine, awake) + (buffer,))
+    return _phase("weight_sync", "training", p.resident + p.frozen + p.engine_parts[awake] + (buffer,))
 
 
 def all_phases(p: StepParts) -> tuple[RLPhase, ...]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..memory.estimate import NCCL_BYTES, kv_cache_per_layer
 from ..models.architecture import ModelSpec
@@ -40,6 +41,7 @@ class EngineMemory:
     max_concurrent_sequences: int  # min(max_num_seqs, sequences the pool holds at full length)
 
 
+@lru_cache(maxsize=1024)
 def kv_bytes_per_token(spec: ModelSpec, dtype_bytes: int, tp: int, sequence_tokens: int) -> float:
     """Average KV bytes per token of a sequence of `sequence_tokens` on one of `tp` GPUs: vLLM shards K and V by
     kv-head (a head is replicated when tp exceeds the kv-heads); MLA's latent is kept whole on every rank."""
