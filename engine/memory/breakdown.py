@@ -188,8 +188,9 @@ class Estimate:
     # context-parallel rank); each with what it holds, for the report and the window's GPU picker.
     other_ranks: tuple[OtherRank, ...] = ()
     # An inference scenario's engine accounting (engine/serving/result.py ServingMemory, typed loosely because serving
-    # sits above memory): when set, the verdict is the engine's, whether it starts.
-    serving: Any = None
+    # sits above memory): when set, the verdict is the engine's, whether it starts. Left out of repr, so a training
+    # estimate prints as before (benchmarks/output_fingerprint.py compares reprs).
+    serving: Any = field(default=None, repr=False)
 
     def _overhead(self, key: str) -> float:
         return sum(c.peak_bytes for c in self.busiest.overheads if c.key == key)
