@@ -90,9 +90,9 @@ def _compute_bytes(i: LlamaCppInputs, n_ctx: int, output_on_gpu: bool) -> float:
     return max(logits, scores, ffn) + residual
 
 
-def _kinds_on_gpu(i: LlamaCppInputs, first: int) -> dict[str, int]:
+def _kind_counts(i: LlamaCppInputs, first: int, stop: int | None = None) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for kind in i.spec.kinds[first:]:
+    for kind in i.spec.kinds[first:stop]:
         counts[kind] = counts.get(kind, 0) + 1
     return counts
 
@@ -113,7 +113,7 @@ def llama_cpp_memory(i: LlamaCppInputs) -> ServingMemory:
     head = spec.vocab * spec.hidden * head_bits / 8
     gpu_layers = sum(w.matrices + w.experts + w.replicated for w in weights[first:])
     model = (gpu_layers + (head + spec.norm_params * 4 if output_on_gpu else 0.0)) / i.gpus
-    kinds = _kinds_on_gpu(i, first)
+    kinds = _kind_counts(i, first)
     kv_total = 0.0
     kv_kinds = []
     for kind, n in kinds.items():
@@ -126,7 +126,8 @@ def llama_cpp_memory(i: LlamaCppInputs) -> ServingMemory:
     compute = _compute_bytes(i, n_ctx, output_on_gpu) if layers_on_gpu else 0.0
     context = CUDA_CONTEXT_BYTES if layers_on_gpu else 0.0
     cpu_layers = sum(w.matrices + w.experts + w.replicated for w in weights[:first])
-    host = cpu_layers + spec.vocab * spec.hidden * embed_bits / 8 + (0.0 if output_on_gpu else head)
+    cpu_kv = sum(n * _layer_kv(i, kind, n_ctx)[0] for kind, n in _kind_counts(i, 0, first).items())
+    host = cpu_layers + cpu_kv + spec.vocab * spec.hidden * embed_bits / 8 + (0.0 if output_on_gpu else head)
     fmt = (("weight_format", i.weight_format), ("n_gpu_layers", i.n_gpu_layers), ("gpus", i.gpus))
     components = (
         _component("weights", QT_TRANSLATE_NOOP("engine", "Model weights"), "model states", model,

@@ -43,7 +43,7 @@ def serving_to_json(memory: ServingMemory, speed: ServingSpeed | None = None) ->
         out["speed"] = {
             "concurrency": speed.concurrency, "context": speed.context, "prompt_tokens": speed.prompt_tokens,
             "ttft_seconds": speed.ttft_seconds, "tpot_seconds": speed.tpot_seconds,
-            "tokens_per_second": speed.tokens_per_second, "bound": speed.bound,
+            "tokens_per_second": speed.tokens_per_second, "bound": speed.bound, "notes": list(speed.notes),
             "terms": [{"key": t.key, "name": t.name, "seconds": t.seconds, "formula": t.formula}
                       for t in (*speed.decode_terms, *speed.prefill_terms)]}
     return out
@@ -75,4 +75,5 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
             users=speed.concurrency, context=format_count(speed.context), ttft=format_seconds(speed.ttft_seconds),
             tpot=format_seconds(speed.tpot_seconds), tps=format_count(speed.tokens_per_second),
             bound=tr_engine(speed.bound)))
+        lines += [tr_engine(note) for note in speed.notes]
     return "\n".join(lines)

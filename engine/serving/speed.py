@@ -25,6 +25,8 @@ from .kv_layout import tokens_held
 from .result import ServingMemory
 
 GGUF_ENGINES = ("llama.cpp", "ollama")
+CPU_LAYERS_NOTE = QT_TRANSLATE_NOOP("engine", "Layers kept in CPU memory run on the CPU and are not timed: the times "
+                                              "are those of the offloaded layers alone.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,7 @@ class ServingSpeed:
     decode_terms: tuple[SpeedTerm, ...]
     prefill_terms: tuple[SpeedTerm, ...]
     bound: str  # "memory" | "compute": what limits a decode step
+    notes: tuple[str, ...] = ()
 
 
 def _kv_read_bytes(memory: ServingMemory, context: int) -> float:
@@ -151,7 +154,8 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     return ServingSpeed(concurrency=users, context=length, prompt_tokens=prompt, ttft_seconds=prefill + tpot,
                         tpot_seconds=tpot, tokens_per_second=users / tpot if tpot > 0 else 0.0,
                         decode_terms=decode_terms, prefill_terms=prefill_terms,
-                        bound="compute" if compute > mem else "memory")
+                        bound="compute" if compute > mem else "memory", notes=(CPU_LAYERS_NOTE,) if s.serving_engine in
+                        GGUF_ENGINES and 0 <= s.n_gpu_layers < resolve_model(s).layers else ())
 
 
 __all__ = ["ServingSpeed", "SpeedTerm", "serving_speed", "tokens_held"]

@@ -66,6 +66,19 @@ def longest_context(kinds: tuple[LayerKind, ...], block_size: int, pool_bytes: f
     """estimate_max_model_len: the longest request the pool holds (binary search, as vLLM does), at most `limit`."""
     if pool_bytes <= 0 or needed_bytes(kinds, block_size, 1, max_num_batched_tokens) > pool_bytes:
         return 0
+    if needed_bytes(kinds, block_size, limit, max_num_batched_tokens) <= pool_bytes:
+        return limit
+    # closed form when the windows are full at the answer: the growing layers take whole blocks of the rest
+    page = page_bytes(kinds, block_size)
+    growing = sum(k.layers for k in kinds if k.kind in ("full", "mla") or (k.kind != "linear" and not k.window))
+    if growing:
+        fixed = needed_bytes(tuple(k for k in kinds if k.kind not in ("full", "mla") and (k.window or k.kind ==
+                                                                                        "linear")),
+                             block_size, limit, max_num_batched_tokens) if len(kinds) > 1 else 0.0
+        guess = int((pool_bytes - fixed) // (growing * page)) * block_size
+        if 0 < guess < limit and needed_bytes(kinds, block_size, guess, max_num_batched_tokens) <= pool_bytes < (
+                needed_bytes(kinds, block_size, guess + 1, max_num_batched_tokens)):
+            return guess
     low, high = 1, max(1, limit)
     while low < high:
         mid = (low + high + 1) // 2
