@@ -1,4 +1,4 @@
-"""Command line: estimate, fit, presets, kv-cache, schema, import, export-config. No Qt is imported here."""
+"""Command line: estimate, fit, serve-fit, presets, kv-cache, schema, import, export-config. No Qt is imported here."""
 
 from __future__ import annotations
 
@@ -190,6 +190,14 @@ def json_text(data: Any) -> str:
 def _cmd_estimate(args: argparse.Namespace) -> int:
     scenario = displayable(load_scenario(args.scenario))
     est = estimate(scenario)
+    if scenario.workload == "inference":
+        from .serving.report import render_serving, serving_to_json
+        from .serving.speed import serving_speed
+
+        speed = serving_speed(scenario, est.serving)
+        print(json_text({**estimate_to_json(est), "serving": serving_to_json(est.serving, speed)}) if args.json else
+              terminal_text(render_serving(est.serving, speed, args.unit, args.tr, args.tr_engine)))
+        return 0
     time = check_finite(step_time(scenario))  # step_time checks too; this guards what any change to it lets through
     print(json_text(estimate_to_json(est, time)) if args.json else
           terminal_text(render_table(est, args.unit, args.tr, args.tr_engine) + "\n"
@@ -232,6 +240,14 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     report = fit_report(scenario)
     print(json_text(report) if args.json else
           terminal_text(render_fit(report, args.unit, args.tr, args.tr_engine)))
+    return 0
+
+
+def _cmd_serve_fit(args: argparse.Namespace) -> int:
+    from .planning.serve_fit import render_serve_fit, serve_fit
+
+    report = serve_fit(load_scenario(args.scenario), tuple(args.question or ("context", "users", "gpus")))
+    print(json_text(report) if args.json else terminal_text(render_serve_fit(report, args.tr)))
     return 0
 
 
@@ -325,6 +341,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fit: least disruptive plans (default); throughput: fastest layouts of the same GPUs")
     p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
     p.set_defaults(func=_cmd_fit)
+    p = sub.add_parser("serve-fit", help="inference scenarios: the largest context, most users, fewest GPUs")
+    p.add_argument("scenario")
+    p.add_argument("--question", action="append", choices=("context", "users", "gpus"),
+                   help="ask only this (repeatable; default: all three)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_serve_fit)
     p = sub.add_parser("presets", help="list model or GPU preset ids")
     p.add_argument("kind", choices=("models", "gpus"))
     p.add_argument("--json", action="store_true")
