@@ -18,15 +18,7 @@ from engine.cli import estimate_to_json, json_text, main
 from engine.frameworks import FRAMEWORKS, TABLE
 from engine.memory.estimate import estimate as training_estimate
 from engine.models.presets import model_spec_for
-from engine.posttraining import (
-    PHASE_KEYS,
-    RLStepTime,
-    engine_memory,
-    rl_estimate,
-    rl_settings,
-    step_parts,
-)
-from engine.posttraining.rollout_memory import BLOCK_SIZE_TOKENS, kv_bytes_per_token
+from engine.posttraining import PHASE_KEYS, RLStepTime, rl_estimate, rl_settings, step_parts
 from engine.scenario import resolve_gpu
 from engine.workloads import estimate, step_time
 
@@ -92,39 +84,38 @@ def test_sleep_level_two_frees_the_engine_while_the_trainer_works():
           "rollout_gpu_memory_utilization": 0.4}
     awake, asleep = (rl_estimate(_s(rollout_sleep=level, **kw)) for level in ("none", "level-2"))
     _, capacity = resolve_gpu(_s(**kw))
-    assert (_phase(awake, "training").peak_bytes - _phase(asleep, "training").peak_bytes
-            == pytest.approx(0.4 * capacity))
+    engine = step_parts(_s(**kw)).engine  # its budget, plus the CUDA graphs vLLM captures beside it
+    freed = _phase(awake, "training").peak_bytes - _phase(asleep, "training").peak_bytes
+    assert freed == pytest.approx(engine.total_bytes) and freed >= 0.4 * capacity
     # the weight sync wakes only the weights (trl/generation/vllm_generation.py wake_up(tags=["weights"]))
     sync = _phase(asleep, "weight_sync")
     assert _comp(sync, "rollout_weights") > 0 and _comp(sync, "rollout_kv_cache") == 0
 
 
-def test_kv_bytes_per_token_as_vllm_pages_them():
-    # page_size_bytes = 2 x block_size x kv_heads x head_size x dtype bytes per layer: Llama-3-8B bf16 per token
-    # 2 x 8 x 128 x 2 = 4,096 bytes per layer x 32 layers; tensor parallelism 2 splits the kv-heads
-    spec = model_spec_for("llama-3-8b")
-    assert kv_bytes_per_token(spec, 2, 1, 1000) == 32 * 4096
-    assert kv_bytes_per_token(spec, 2, 2, 1000) == 32 * 4096 / 2
-    assert kv_bytes_per_token(spec, 1, 1, 1000) == 32 * 2048  # fp8 cache
+def test_the_engine_is_engine_serving_s_accounting_on_the_trainer_s_gpu():
+    # vLLM: budget = gpu_memory_utilization x capacity; page = 2 x block x kv_heads x head_size x dtype bytes per layer,
+    # Llama-3-8B bf16: 2 x 8 x 128 x 2 = 4,096 bytes per token per layer x 32 layers
+    s = scenario_from_dict({"model": "llama-3-8b", "training_objective": "grpo", "framework": "trl",
+                            "rollout_engine": "vllm", "method": "lora", "precision": "bf16",
+                            "rollout_gpu_memory_utilization": 0.5})
+    e = step_parts(s).engine
+    _, capacity = resolve_gpu(s)
+    assert e.requested_bytes == pytest.approx(0.5 * capacity)
+    assert e.kv_bytes_per_token == 32 * 4096 and e.kv_tokens % e.block_size == 0
+    assert e.kv_pool_bytes == pytest.approx(e.kv_tokens * e.kv_bytes_per_token)
+    assert 0 < e.max_concurrent_sequences <= min(256, e.kv_tokens // (256 + 512))
 
 
-def test_kv_pool_is_the_budget_left_after_weights_and_the_profile_run_in_whole_blocks():
-    spec = model_spec_for("llama-3-8b")
-    weights = spec.total_params * 2
-    e = engine_memory(spec, 80 * 2**30, 0.5, weights, 1, 256, 2, 2, 1536)
-    left = 0.5 * 80 * 2**30 - weights - e.activation_bytes - e.non_torch_bytes
-    block = 32 * 4096 * BLOCK_SIZE_TOKENS
-    assert e.kv_pool_bytes == (left // block) * block and e.kv_tokens == (left // block) * BLOCK_SIZE_TOKENS
-    assert e.max_concurrent_sequences == min(256, int(e.kv_pool_bytes // (1536 // 16 * block)))
-    starved = engine_memory(spec, 80 * 2**30, 0.15, weights, 1, 256, 2, 2, 1536)
-    assert starved.kv_pool_bytes == 0 and starved.max_concurrent_sequences == 0
-
-
-def test_an_engine_without_room_for_its_cache_is_said_in_one_sentence():
-    est = rl_estimate(scenario_from_dict({"model": "llama-3-8b", "training_objective": "grpo", "framework": "trl",
-                                          "rollout_engine": "vllm", "rollout_gpu_memory_utilization": 0.15}))
-    assert est.rl.max_concurrent_sequences == 0
-    assert any("No available memory for the cache blocks" in str(w) for w in est.warnings)
+def test_an_engine_that_would_not_start_makes_the_step_not_fit_in_its_own_words():
+    # vLLM refuses when the budget left after the weights and the profile run holds no KV block, and when less than
+    # utilization x capacity is free on a GPU the trainer already uses (gpu_worker.py init_device)
+    starved = rl_estimate(scenario_from_dict({"model": "llama-3-8b", "training_objective": "grpo", "framework": "trl",
+                                              "rollout_engine": "vllm", "rollout_gpu_memory_utilization": 0.15}))
+    assert starved.verdict == "does not fit" and starved.rl.max_concurrent_sequences == 0
+    assert "no available memory for the cache blocks" in str(starved.room()).lower()
+    crowded = rl_estimate(scenario_from_dict({"model": "llama-3-8b", "training_objective": "grpo", "framework": "trl",
+                                              "rollout_engine": "vllm", "rollout_gpu_memory_utilization": 0.9}))
+    assert crowded.verdict == "does not fit" and "free memory" in str(crowded.room())
 
 
 def test_separate_rollout_gpus_keep_the_engine_off_the_training_gpus():
@@ -132,7 +123,8 @@ def test_separate_rollout_gpus_keep_the_engine_off_the_training_gpus():
                          rollout_placement="separate", rollout_gpus=1))
     gen = _phase(est, "generation")
     _, capacity = resolve_gpu(_s())
-    assert gen.gpus == "rollout" and gen.peak_bytes == pytest.approx(0.3 * capacity)  # TRL's 0.3 default
+    # TRL's 0.3 default; on GPUs of its own the engine also holds its CUDA context and graphs beside the budget
+    assert gen.gpus == "rollout" and gen.peak_bytes >= 0.3 * capacity * 0.99
     assert not any(c.key.startswith("rollout_") for c in _phase(est, "training").components)
 
 

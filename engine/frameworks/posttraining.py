@@ -32,11 +32,13 @@ class PostTrainingDefaults:
     weight_sync: str  # per-parameter | bucket | free-memory-buffers | shared (nothing to copy)
     weight_sync_bucket_bytes: int  # the staging bucket of `bucket`
     sources: tuple[tuple[str, str], ...]
+    rollout_batched_tokens: int = 0  # max_num_batched_tokens the framework passes to vLLM (0: vLLM's default)
 
 
 _TRL_SOURCES = (
     ("rollout engine", "trl/trainer/grpo_config.py: use_vllm=False (the model's own generate), vllm_mode='colocate', "
-     "vllm_gpu_memory_utilization=0.3, vllm_enable_sleep_mode=False, num_generations=8"),
+     "vllm_gpu_memory_utilization=0.3, vllm_enable_sleep_mode=False, num_generations=8; "
+     "trl/generation/vllm_generation.py builds LLM(max_num_batched_tokens=4096)"),
     ("sleep", "trl/generation/vllm_generation.py: with vllm_enable_sleep_mode the engine sleeps at level 2 and wakes "
      "its weights before sync_weights, its KV cache before generate"),
     ("reference", "trl/trainer/grpo_trainer.py: beta=0.0 (default) loads no reference; a PEFT model uses the base with "
@@ -52,7 +54,7 @@ _TRL_SOURCES = (
 )
 
 TRL = PostTrainingDefaults("none", 0.3, "none", False, "colocate", False, False, "rows", True, "per-parameter", 0,
-                           _TRL_SOURCES)
+                           _TRL_SOURCES, rollout_batched_tokens=4096)
 
 VERL = PostTrainingDefaults(
     "vllm", 0.5, "level-2", False, "colocate", False, False, "fused", False, "bucket", 2048 << 20,

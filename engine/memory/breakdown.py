@@ -286,6 +286,8 @@ class Estimate:
         """The whole machine holds the run: the GPUs and, where it was given, the CPU memory of each node."""
         if self.serving is not None:
             return self.serving.verdict == "fits" and not self.host_short
+        if self.rl is not None and self.rl.refusal is not None:  # the post-training step's engine would not start
+            return False
         return self.gpu_fits and not self.host_short
 
     @property
@@ -299,6 +301,8 @@ class Estimate:
             return "does not fit"
         if self.serving is not None:
             return self.serving.verdict
+        if self.rl is not None and self.rl.refusal is not None:
+            return "does not fit"
         if self.fits:
             return "fits"
         if self.total_bytes - self.verdict_reserve_bytes <= self.capacity_bytes:
@@ -313,6 +317,8 @@ class Estimate:
 
         if self.serving is not None and not self.host_short:
             return self.serving.reason
+        if self.rl is not None and self.rl.refusal is not None and not self.host_short:
+            return self.rl.refusal
         if self.host_short and not self.gpu_fits:
             return message(QT_TRANSLATE_NOOP("engine", "over by {over} per GPU, and the CPU memory does not hold it "
                                                        "either: needs {need} per node, {capacity} set"),

@@ -8,7 +8,6 @@ import dataclasses
 from ..memory.breakdown import Component, Estimate, Moments, StageEstimate, phase_totals
 from ..memory.estimate import estimate as training_estimate
 from ..memory.states import dtypes_for
-from ..messages import QT_TRANSLATE_NOOP, message
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .models import engine_weight_bytes, frozen_models, resident_states
 from .phases import StepParts, all_phases, engine_variants
@@ -48,14 +47,20 @@ def step_parts(s: Scenario) -> StepParts:
     rs = rl_settings(s, dt.compute)
     train = training_estimate(training_scenario(s, rs))
     critic = _critic(s, rs)
+    resident = resident_states(train, rs.shares_weights)
+    frozen = frozen_models(s, spec, rs, dt, train, critic)
     engine = None
     if rs.rollout_engine != "none":
-        _, capacity = resolve_gpu(s)
-        engine = engine_memory(spec, capacity, rs.utilization, engine_weight_bytes(s, spec, rs, dt, train),
-                               rs.rollout_tp, s.rollout_max_num_seqs, rs.kv_dtype_bytes, dt.compute,
-                               rs.sequence_tokens)
-    return StepParts(s, spec, rs, dt, train, critic, resident_states(train, rs.shares_weights),
-                     frozen_models(s, spec, rs, dt, train, critic), engine, engine_variants(engine))
+        gpu_name, capacity = resolve_gpu(s)
+        apart = rs.placement == "separate"
+        # what the trainer holds when the engine starts: its weights and the frozen models (the optimizer's states
+        # are created at the first step)
+        trainer = 0.0 if apart else sum(c.peak_bytes for c in resident + frozen if c.key.endswith("_weights"))
+        engine = engine_memory(spec, rs.rollout_engine, capacity, rs.utilization,
+                               engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
+                               s.rollout_kv_cache_dtype, rs.sequence_tokens, trainer, apart, gpu_name,
+                               rs.batched_tokens or None)
+    return StepParts(s, spec, rs, dt, train, critic, resident, frozen, engine, engine_variants(engine))
 
 
 def _stage(train: StageEstimate, phase: RLPhase) -> StageEstimate:
@@ -104,15 +109,12 @@ def rl_estimate(s: Scenario) -> Estimate:
         rollout_engine=rs.rollout_engine, rollout_kv_bytes=e.kv_pool_bytes if e else 0.0,
         rollout_kv_tokens=e.kv_tokens if e else 0, max_concurrent_sequences=e.max_concurrent_sequences if e else 0,
         generated_sequences=generated,
-        settings=tuple((name, getattr(rs, name)) for name in SETTING_NAMES))
+        settings=tuple((name, getattr(rs, name)) for name in SETTING_NAMES), refusal=e.refusal if e else None)
     train = p.training
     stage = _stage(train.busiest, peak)
     warnings = train.warnings
-    if e is not None and e.max_concurrent_sequences <= 0:
-        warnings += (message(QT_TRANSLATE_NOOP(
-            "engine", "The generation engine has no room for one sequence's KV cache at this gpu_memory_utilization: "
-            "vLLM stops at start-up (\"No available memory for the cache blocks\"); raise the engine's share or "
-            "shorten the sequences.")),)
+    if e is not None and e.refusal is not None:
+        warnings += (e.refusal,)
     return dataclasses.replace(train, stages=(stage,), busiest_stage=0, other_ranks=(), rl=rl, warnings=warnings)
 
 

@@ -66,18 +66,17 @@ def engine_components(e: EngineMemory, awake: str) -> tuple[Component, ...]:
     if awake == "weights":
         return (weights,)
     return (weights,
-            _whole("rollout_activations", QT_TRANSLATE_NOOP("engine", "Generation engine activations (profile run)"),
-                   "transient", e.activation_bytes + e.non_torch_bytes, QT_TRANSLATE_NOOP(
-                       "engine", "the larger of one layer's MLP over max_num_batched_tokens and the sampler's fp32 "
-                       "logits of max_num_seqs rows, + NCCL buffers when rollout_tp > 1"),
-                   (("activation_bytes", round(e.activation_bytes)), ("non_torch_bytes", round(e.non_torch_bytes)))),
+            _whole("rollout_activations", QT_TRANSLATE_NOOP("engine", "Generation engine activations and overheads"),
+                   "transient", e.activation_bytes + e.overhead_bytes, QT_TRANSLATE_NOOP(
+                       "engine", "the engine's profile-run peak (forward of max_num_batched_tokens or the sampler's "
+                       "logits), non-torch memory and CUDA graphs (engine/serving)"),
+                   (("activation_bytes", round(e.activation_bytes)), ("overhead_bytes", round(e.overhead_bytes)))),
             _whole("rollout_kv_cache", QT_TRANSLATE_NOOP("engine", "Generation engine KV cache"), "activations",
-                   e.kv_pool_bytes + max(0.0, e.requested_bytes - e.weight_bytes - e.activation_bytes
-                                         - e.non_torch_bytes - e.kv_pool_bytes),
-                   QT_TRANSLATE_NOOP("engine", "gpu_memory_utilization x capacity - weights - profile peak - "
-                                     "non-torch memory, in whole blocks of 16 tokens (vLLM gpu_worker.py)"),
+                   e.kv_pool_bytes, QT_TRANSLATE_NOOP(
+                       "engine", "gpu_memory_utilization x capacity - weights - profile peak - non-torch memory, in "
+                       "whole blocks (engine/serving, vLLM gpu_worker.py)"),
                    (("requested_bytes", round(e.requested_bytes)), ("kv_tokens", e.kv_tokens),
-                    ("kv_bytes_per_token", round(e.kv_bytes_per_token, 1)))))
+                    ("block_size", e.block_size), ("kv_bytes_per_token", round(e.kv_bytes_per_token, 1)))))
 
 
 def _asleep(p: StepParts) -> str:

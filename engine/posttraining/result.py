@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..memory.breakdown import Component
-from ..messages import QT_TRANSLATE_NOOP
+from ..messages import QT_TRANSLATE_NOOP, Message
 
 PHASE_KEYS = ("generation", "scoring", "training", "critic_training", "weight_sync")
 PHASE_NAMES = {
@@ -50,6 +50,8 @@ class RLEstimate:
     max_concurrent_sequences: int
     generated_sequences: int  # completions one engine instance generates per optimizer step
     settings: tuple[tuple[str, Any], ...]  # the resolved settings, for the explanation
+    refusal: Message | None = None  # the generation engine's own sentence when it would not start (verdict: does
+    # not fit)
 
     def phase(self, key: str) -> RLPhase | None:
         return next((p for p in self.phases if p.key == key), None)
@@ -73,4 +75,5 @@ def rl_to_json(rl: RLEstimate) -> dict[str, Any]:
         "max_concurrent_sequences": rl.max_concurrent_sequences,
         "generated_sequences": rl.generated_sequences,
         "settings": dict(rl.settings),
+        "engine_refusal": None if rl.refusal is None else str(rl.refusal),
     }

@@ -39,6 +39,7 @@ class RLSettings:
     sleep: str  # none | level-1 | level-2
     shares_weights: bool
     kv_dtype_bytes: int
+    batched_tokens: int  # max_num_batched_tokens passed to the engine (0: the engine's default)
     logprob_path: str  # standard | rows | fused | fused-linear
     logits_tokens: int  # tokens of each sequence that get logits when scoring
     weight_sync: str
@@ -74,7 +75,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         sleep=facts.rollout_sleep if s.rollout_sleep == "auto" else s.rollout_sleep,
         shares_weights=shares and engine != "none" and s.rollout_placement == "colocate",
         kv_dtype_bytes=compute_bytes if s.rollout_kv_cache_dtype == "auto" else KV_BYTES[s.rollout_kv_cache_dtype],
-        logprob_path=path,
+        batched_tokens=facts.rollout_batched_tokens, logprob_path=path,
         logits_tokens=s.completion_len if facts.logits_completion_only else s.prompt_len + s.completion_len,
         weight_sync="shared" if shares else facts.weight_sync,
         weight_sync_bucket_bytes=facts.weight_sync_bucket_bytes,
