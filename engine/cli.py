@@ -1,4 +1,4 @@
-"""Command line: estimate, fit, presets, kv-cache, schema, import, export-config. No Qt is imported here."""
+"""Command line: estimate, fit, serve-fit, presets, kv-cache, schema, import, export-config. No Qt is imported here."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from .memory.breakdown import Estimate
 from .memory.estimate import kv_cache_bytes
 from .messages import QT_TRANSLATE_NOOP, one_line
 from .models.presets import get_model_preset, gpu_presets, model_presets
+from .posttraining import rl_time_to_json, rl_to_json
 from .scenario import (
     DEFAULTS,
     SCENARIO_MAXIMA,
@@ -27,7 +28,7 @@ from .scenario import (
 )
 from .scenario.docs import schema_markdown
 from .scenario.file import load_scenario
-from .timing import StepTime, time_to_json
+from .timing import StepTime
 from .timing.bounds import check_finite
 from .units import format_bytes, format_cost, format_count, format_seconds
 from .workloads import estimate, step_time
@@ -83,8 +84,10 @@ def estimate_to_json(est: Estimate, time: StepTime | None = None) -> dict[str, A
         ],
         "warnings": [str(w) for w in est.warnings],
     }
+    if est.rl is not None:
+        out["rl"] = rl_to_json(est.rl)
     if time is not None:
-        out["time"] = time_to_json(time)
+        out["time"] = rl_time_to_json(time)
     return out
 
 
@@ -124,6 +127,11 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = _identity,
     phases = ", ".join(f"{names[p]} {format_bytes(v, unit)}" + (peak_mark if p == est.peak_phase else "")
                        for p, v in est.phases.items())
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Phase peaks: {phases}")).format(phases=phases))
+    if est.rl is not None:  # post-training: the table above is the step's largest phase
+        steps = ", ".join(f"{tr_engine(p.name)} {format_bytes(p.peak_bytes, unit)}"
+                          + (peak_mark if p.key == est.rl.peak_phase else "") for p in est.rl.phases)
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "Post-training step ({objective}), allocated per phase: {phases}")).format(
+            objective=est.rl.objective, phases=steps))
     if len(est.stages) > 1:
         stages = ", ".join(tr(QT_TRANSLATE_NOOP("cli", "stage {n}: {total}")).format(
             n=st.stage, total=format_bytes(st.total_bytes, unit)) for st in est.stages)
@@ -182,6 +190,14 @@ def json_text(data: Any) -> str:
 def _cmd_estimate(args: argparse.Namespace) -> int:
     scenario = displayable(load_scenario(args.scenario))
     est = estimate(scenario)
+    if scenario.workload == "inference":
+        from .serving.report import render_serving, serving_to_json
+        from .serving.speed import serving_speed
+
+        speed = serving_speed(scenario, est.serving)
+        print(json_text({**estimate_to_json(est), "serving": serving_to_json(est.serving, speed)}) if args.json else
+              terminal_text(render_serving(est.serving, speed, args.unit, args.tr, args.tr_engine)))
+        return 0
     time = check_finite(step_time(scenario))  # step_time checks too; this guards what any change to it lets through
     print(json_text(estimate_to_json(est, time)) if args.json else
           terminal_text(render_table(est, args.unit, args.tr, args.tr_engine) + "\n"
@@ -224,6 +240,14 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     report = fit_report(scenario)
     print(json_text(report) if args.json else
           terminal_text(render_fit(report, args.unit, args.tr, args.tr_engine)))
+    return 0
+
+
+def _cmd_serve_fit(args: argparse.Namespace) -> int:
+    from .planning.serve_fit import render_serve_fit, serve_fit
+
+    report = serve_fit(load_scenario(args.scenario), tuple(args.question or ("context", "users", "gpus")))
+    print(json_text(report) if args.json else terminal_text(render_serve_fit(report, args.tr)))
     return 0
 
 
@@ -317,6 +341,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fit: least disruptive plans (default); throughput: fastest layouts of the same GPUs")
     p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
     p.set_defaults(func=_cmd_fit)
+    p = sub.add_parser("serve-fit", help="inference scenarios: the largest context, most users, fewest GPUs")
+    p.add_argument("scenario")
+    p.add_argument("--question", action="append", choices=("context", "users", "gpus"),
+                   help="ask only this (repeatable; default: all three)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_serve_fit)
     p = sub.add_parser("presets", help="list model or GPU preset ids")
     p.add_argument("kind", choices=("models", "gpus"))
     p.add_argument("--json", action="store_true")

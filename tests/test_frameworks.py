@@ -306,8 +306,8 @@ FACT_COLUMNS = {
     "pipeline_keeps_weights": {"torchtitan", "pytorch"}, "pipeline_returns_outputs": {"torchtitan"},
     "cp_ring_attention": {"megatron"}, "ep_all_to_all_dispatch": {"megatron"}, "te_layers": {"megatron"},
     "selective_by_modules": {"megatron"}, "kernels_save_as_compiled": {"unsloth"}, "fused_lora_kernels": {"unsloth"},
-    "takes_megatron_arguments": {"megatron"}, "zero_bucket_settings": {"deepspeed"},
-    "compile_covers_loss": {"torchtitan"}, "offers_liger_kernel": {"huggingface"},
+    "takes_megatron_arguments": {"megatron"}, "zero_bucket_settings": {"deepspeed", "openrlhf"},
+    "compile_covers_loss": {"torchtitan"}, "offers_liger_kernel": {"huggingface", "trl", "ms-swift"},
 }
 
 

@@ -1106,178 +1106,203 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>纯 PyTorch 训练循环</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="42"/>
+        <source>TRL (post-training)</source>
+        <translation>TRL（后训练）</translation>
+    </message>
+    <message>
         <location filename="../framework_options.py" line="43"/>
-        <location filename="../framework_options.py" line="168"/>
+        <source>verl (post-training)</source>
+        <translation>verl（后训练）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="44"/>
+        <source>OpenRLHF (post-training)</source>
+        <translation>OpenRLHF（后训练）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="45"/>
+        <source>ms-swift (post-training)</source>
+        <translation>ms-swift（后训练）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="46"/>
+        <source>NeMo-RL (post-training)</source>
+        <translation>NeMo-RL（后训练）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="48"/>
+        <location filename="../framework_options.py" line="173"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="44"/>
+        <location filename="../framework_options.py" line="49"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="46"/>
+        <location filename="../framework_options.py" line="51"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="47"/>
+        <location filename="../framework_options.py" line="52"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="48"/>
+        <location filename="../framework_options.py" line="53"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="49"/>
+        <location filename="../framework_options.py" line="54"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="50"/>
+        <location filename="../framework_options.py" line="55"/>
         <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="51"/>
+        <location filename="../framework_options.py" line="56"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="53"/>
+        <location filename="../framework_options.py" line="58"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="54"/>
+        <location filename="../framework_options.py" line="59"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="55"/>
+        <location filename="../framework_options.py" line="60"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="57"/>
+        <location filename="../framework_options.py" line="62"/>
         <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="58"/>
+        <location filename="../framework_options.py" line="63"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="59"/>
+        <location filename="../framework_options.py" line="64"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60"/>
+        <location filename="../framework_options.py" line="65"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="61"/>
+        <location filename="../framework_options.py" line="66"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="62"/>
+        <location filename="../framework_options.py" line="67"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="98"/>
+        <location filename="../framework_options.py" line="103"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="100"/>
+        <location filename="../framework_options.py" line="105"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="101"/>
+        <location filename="../framework_options.py" line="106"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68"/>
+        <location filename="../framework_options.py" line="73"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69"/>
+        <location filename="../framework_options.py" line="74"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="70"/>
+        <location filename="../framework_options.py" line="75"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="73"/>
+        <location filename="../framework_options.py" line="78"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="74"/>
+        <location filename="../framework_options.py" line="79"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="76"/>
+        <location filename="../framework_options.py" line="81"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77"/>
+        <location filename="../framework_options.py" line="82"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="78"/>
+        <location filename="../framework_options.py" line="83"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80"/>
+        <location filename="../framework_options.py" line="85"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81"/>
+        <location filename="../framework_options.py" line="86"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82"/>
+        <location filename="../framework_options.py" line="87"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83"/>
+        <location filename="../framework_options.py" line="88"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="84"/>
+        <location filename="../framework_options.py" line="89"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="90"/>
+        <location filename="../framework_options.py" line="95"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="92"/>
+        <location filename="../framework_options.py" line="97"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -1772,187 +1797,187 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="111"/>
+        <location filename="../main_window.py" line="112"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="113"/>
+        <location filename="../main_window.py" line="114"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="114"/>
+        <location filename="../main_window.py" line="115"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="116"/>
+        <location filename="../main_window.py" line="117"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="120"/>
+        <location filename="../main_window.py" line="121"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="124"/>
+        <location filename="../main_window.py" line="125"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="126"/>
+        <location filename="../main_window.py" line="127"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="179"/>
+        <location filename="../main_window.py" line="180"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180"/>
+        <location filename="../main_window.py" line="181"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="190"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="191"/>
+        <location filename="../main_window.py" line="192"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="181"/>
+        <location filename="../main_window.py" line="182"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="183"/>
+        <location filename="../main_window.py" line="184"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="184"/>
+        <location filename="../main_window.py" line="185"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="186"/>
+        <location filename="../main_window.py" line="187"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188"/>
+        <location filename="../main_window.py" line="189"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="193"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="198"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="200"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="201"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="202"/>
+        <location filename="../main_window.py" line="203"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="209"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210"/>
+        <location filename="../main_window.py" line="211"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211"/>
+        <location filename="../main_window.py" line="212"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="220"/>
+        <location filename="../main_window.py" line="221"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="224"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="224"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="228"/>
+        <location filename="../main_window.py" line="229"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="236"/>
+        <location filename="../main_window.py" line="237"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="243"/>
+        <location filename="../main_window.py" line="244"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="244"/>
+        <location filename="../main_window.py" line="245"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="246"/>
+        <location filename="../main_window.py" line="247"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="328"/>
+        <location filename="../main_window.py" line="339"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2191,22 +2216,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>PlanCard</name>
     <message>
-        <location filename="../plan_card.py" line="53"/>
+        <location filename="../plan_card.py" line="54"/>
         <source>Plan card · LLM Memory Planner %(version)s · %(date)s</source>
         <translation>计划卡片 · LLM Memory Planner %(version)s · %(date)s</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="54"/>
+        <location filename="../plan_card.py" line="55"/>
         <source>%(used)s of %(cap)s on each GPU · %(room)s</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s · %(room)s</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="55"/>
+        <location filename="../plan_card.py" line="56"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="56"/>
+        <location filename="../plan_card.py" line="57"/>
         <source>Inputs that differ from the defaults</source>
         <translation>与默认值不同的输入</translation>
     </message>
@@ -2997,7 +3022,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用实测的一步校准时间</translation>
     </message>
     <message>
-        <location filename="../estimates.py" line="66"/>
+        <location filename="../estimates.py" line="67"/>
         <source>The step time of this scenario cannot be computed (%1); the memory estimate is unaffected.</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
@@ -3141,132 +3166,137 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="109"/>
+        <location filename="../../engine/cli.py" line="113"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="111"/>
+        <location filename="../../engine/cli.py" line="115"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="111"/>
+        <location filename="../../engine/cli.py" line="115"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="112"/>
+        <location filename="../../engine/cli.py" line="116"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="112"/>
+        <location filename="../../engine/cli.py" line="116"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="115"/>
+        <location filename="../../engine/cli.py" line="119"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="120"/>
+        <location filename="../../engine/cli.py" line="124"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/cli.py" line="125"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/cli.py" line="125"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="122"/>
+        <location filename="../../engine/cli.py" line="126"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="125"/>
+        <location filename="../../engine/cli.py" line="129"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="127"/>
+        <location filename="../../engine/cli.py" line="133"/>
+        <source>Post-training step ({objective}), allocated per phase: {phases}</source>
+        <translation>后训练步骤（{objective}），各阶段已分配显存：{phases}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="136"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="129"/>
+        <location filename="../../engine/cli.py" line="138"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="131"/>
+        <location filename="../../engine/cli.py" line="140"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="134"/>
+        <location filename="../../engine/cli.py" line="143"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="138"/>
+        <location filename="../../engine/cli.py" line="147"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="145"/>
+        <location filename="../../engine/cli.py" line="154"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="148"/>
+        <location filename="../../engine/cli.py" line="157"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="152"/>
+        <location filename="../../engine/cli.py" line="161"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="195"/>
+        <location filename="../../engine/cli.py" line="212"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="199"/>
+        <location filename="../../engine/cli.py" line="216"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="201"/>
+        <location filename="../../engine/cli.py" line="218"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="204"/>
+        <location filename="../../engine/cli.py" line="221"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="208"/>
+        <location filename="../../engine/cli.py" line="225"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="363"/>
+        <location filename="../../engine/cli.py" line="394"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="366"/>
+        <location filename="../../engine/cli.py" line="397"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -3436,14 +3466,64 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="194"/>
+        <location filename="../../engine/cli.py" line="211"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="205"/>
+        <location filename="../../engine/cli.py" line="222"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="100"/>
+        <source>{model} on {engine}: {verdict} as set</source>
+        <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="103"/>
+        <source>Largest context: {n} tokens</source>
+        <translation>最长上下文：{n} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="106"/>
+        <source>Most users at once at {length} tokens each: {n}</source>
+        <translation>每人 {length} 个 token 时的最多同时用户数：{n}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="109"/>
+        <source>Fewest GPUs: {n}</source>
+        <translation>最少 GPU 数：{n}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="110"/>
+        <source>none up to 64</source>
+        <translation>64 以内都没有</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="58"/>
+        <source>Per GPU: {total} of {capacity}</source>
+        <translation>每块 GPU：{total} / {capacity}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="60"/>
+        <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
+        <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="66"/>
+        <source>Verdict: {verdict} - {reason}</source>
+        <translation>结论：{verdict} - {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="69"/>
+        <source>CPU memory for layers kept off the GPU: {host}</source>
+        <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="72"/>
+        <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
+        <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
 </context>
 <context>
@@ -3459,7 +3539,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="230"/>
+        <location filename="../main_window.py" line="231"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -3577,127 +3657,127 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="313"/>
+        <location filename="../../engine/memory/breakdown.py" line="332"/>
         <source>{free} free per GPU</source>
         <translation>每块 GPU 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="316"/>
+        <location filename="../../engine/memory/breakdown.py" line="335"/>
         <source>fits with {spare} to spare, but only by using {eaten} of the {reserve} safety reserve</source>
         <translation>放得下，还剩 {spare}，但占用了 {reserve} 安全余量中的 {eaten}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="320"/>
+        <location filename="../../engine/memory/breakdown.py" line="339"/>
         <source>over by {over} per GPU, safety reserve included</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="220"/>
+        <location filename="../../engine/memory/detailed.py" line="218"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="271"/>
+        <location filename="../../engine/memory/detailed.py" line="269"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="274"/>
+        <location filename="../../engine/memory/detailed.py" line="272"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="278"/>
+        <location filename="../../engine/memory/detailed.py" line="276"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="306"/>
+        <location filename="../../engine/memory/detailed.py" line="304"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="309"/>
+        <location filename="../../engine/memory/detailed.py" line="307"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="315"/>
+        <location filename="../../engine/memory/detailed.py" line="313"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="318"/>
+        <location filename="../../engine/memory/detailed.py" line="316"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="368"/>
+        <location filename="../../engine/memory/detailed.py" line="366"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="371"/>
+        <location filename="../../engine/memory/detailed.py" line="369"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="90"/>
+        <location filename="../../engine/memory/stage_states.py" line="88"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="93"/>
+        <location filename="../../engine/memory/stage_states.py" line="91"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="346"/>
+        <location filename="../../engine/memory/detailed.py" line="344"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="349"/>
+        <location filename="../../engine/memory/detailed.py" line="347"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="376"/>
+        <location filename="../../engine/memory/detailed.py" line="374"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="379"/>
+        <location filename="../../engine/memory/detailed.py" line="377"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="132"/>
+        <location filename="../../engine/memory/stage_states.py" line="130"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="135"/>
+        <location filename="../../engine/memory/stage_states.py" line="133"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="153"/>
+        <location filename="../../engine/memory/stage_states.py" line="151"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="156"/>
+        <location filename="../../engine/memory/stage_states.py" line="154"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="176"/>
+        <location filename="../../engine/memory/stage_states.py" line="174"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="179"/>
+        <location filename="../../engine/memory/stage_states.py" line="177"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -3889,7 +3969,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/models/presets.py" line="91"/>
-        <location filename="../../engine/timing/data.py" line="21"/>
+        <location filename="../../engine/models/weight_formats.py" line="60"/>
+        <location filename="../../engine/timing/data.py" line="22"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
@@ -3994,17 +4075,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="338"/>
+        <location filename="../../engine/scenario/format.py" line="346"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="351"/>
+        <location filename="../../engine/scenario/format.py" line="359"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="356"/>
+        <location filename="../../engine/scenario/format.py" line="364"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -4014,12 +4095,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="161"/>
+        <location filename="../../engine/scenario/format.py" line="165"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="143"/>
+        <location filename="../../engine/scenario/format.py" line="147"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -4039,7 +4120,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="168"/>
+        <location filename="../../engine/scenario/format.py" line="172"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -4054,117 +4135,117 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="94"/>
+        <location filename="../../engine/scenario/format.py" line="97"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="132"/>
+        <location filename="../../engine/scenario/format.py" line="136"/>
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="221"/>
+        <location filename="../../engine/scenario/format.py" line="225"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="225"/>
+        <location filename="../../engine/scenario/format.py" line="229"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="67"/>
+        <location filename="../../engine/scenario/consistency.py" line="69"/>
         <source>more than one virtual stage per rank needs pp_schedule interleaved-1f1b.</source>
         <translation>每个 rank 多于一个虚拟阶段需要 pp_schedule 为 interleaved-1f1b。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="72"/>
+        <location filename="../../engine/scenario/consistency.py" line="74"/>
         <source>pp x vpp = {chunks} model chunks cannot exceed the model&apos;s {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="31"/>
+        <location filename="../../engine/scenario/consistency.py" line="33"/>
         <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="37"/>
+        <location filename="../../engine/scenario/consistency.py" line="39"/>
         <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="46"/>
+        <location filename="../../engine/scenario/consistency.py" line="48"/>
         <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="53"/>
+        <location filename="../../engine/scenario/consistency.py" line="55"/>
         <source>Tensor-parallel size {tp} and the model&apos;s {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="62"/>
+        <location filename="../../engine/scenario/consistency.py" line="64"/>
         <source>Pipeline-parallel size {pp} cannot exceed the model&apos;s {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="83"/>
+        <location filename="../../engine/scenario/consistency.py" line="85"/>
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="88"/>
+        <location filename="../../engine/scenario/consistency.py" line="90"/>
         <source>Expert-parallel size {ep} must divide the model&apos;s {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="95"/>
+        <location filename="../../engine/scenario/consistency.py" line="97"/>
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="103"/>
+        <location filename="../../engine/scenario/consistency.py" line="105"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="113"/>
+        <location filename="../../engine/scenario/consistency.py" line="115"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="119"/>
+        <location filename="../../engine/scenario/consistency.py" line="121"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="123"/>
+        <location filename="../../engine/scenario/consistency.py" line="125"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="132"/>
+        <location filename="../../engine/scenario/consistency.py" line="134"/>
         <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="142"/>
+        <location filename="../../engine/scenario/consistency.py" line="144"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="152"/>
+        <location filename="../../engine/scenario/consistency.py" line="154"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="159"/>
+        <location filename="../../engine/scenario/consistency.py" line="161"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="164"/>
+        <location filename="../../engine/scenario/consistency.py" line="166"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
@@ -4937,7 +5018,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="359"/>
+        <location filename="../../engine/timing/model.py" line="360"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
@@ -5496,22 +5577,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="289"/>
+        <location filename="../../engine/memory/detailed.py" line="287"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="292"/>
+        <location filename="../../engine/memory/detailed.py" line="290"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="142"/>
+        <location filename="../../engine/memory/stage_states.py" line="140"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="144"/>
+        <location filename="../../engine/memory/stage_states.py" line="142"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
@@ -5541,7 +5622,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="177"/>
+        <location filename="../../engine/cli.py" line="186"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -5643,17 +5724,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="304"/>
+        <location filename="../../engine/memory/breakdown.py" line="323"/>
         <source>over by {over} per GPU, and the CPU memory does not hold it either: needs {need} per node, {capacity} set</source>
         <translation>每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="309"/>
+        <location filename="../../engine/memory/breakdown.py" line="328"/>
         <source>the CPU memory does not hold it: needs {need} per node, {capacity} set</source>
         <translation>CPU 内存放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="328"/>
+        <location filename="../../engine/memory/breakdown.py" line="347"/>
         <source>CPU memory not checked (not set): needs {need} per node</source>
         <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
@@ -5779,12 +5860,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="343"/>
+        <location filename="../../engine/scenario/format.py" line="351"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="345"/>
+        <location filename="../../engine/scenario/format.py" line="353"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
@@ -5807,6 +5888,526 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../config_actions.py" line="58"/>
         <source>training configs do not say how many GPUs; the number in your set-up is kept</source>
         <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="20"/>
+        <source>A reference with the adapters switched off needs LoRA or QLoRA training; with method {method} choose a separate or precomputed reference.</source>
+        <translation>关闭适配器作为参考模型需要 LoRA 或 QLoRA 训练；方法为 {method} 时请选择独立副本或预先计算的参考。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="24"/>
+        <source>{objective} generates new completions every step, so their reference log-probs cannot be computed before training; choose a separate or adapter-off reference.</source>
+        <translation>{objective} 每一步都生成新的回答，其参考对数概率无法在训练前算好；请选择独立副本或关闭适配器的参考。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="29"/>
+        <source>Only PPO trains a critic (value model); set the critic to none for {objective}.</source>
+        <translation>只有 PPO 训练评论家（价值模型）；{objective} 请把评论家设为无。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="39"/>
+        <source>A generation engine on GPUs of its own needs the number of those GPUs (rollout GPUs).</source>
+        <translation>在独立 GPU 上运行的生成引擎需要给出这些 GPU 的数量（生成 GPU）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="42"/>
+        <source>The generation engine&apos;s tensor-parallel size {tp} must divide its {gpus} GPUs.</source>
+        <translation>生成引擎的张量并行规模 {tp} 必须整除它的 {gpus} 块 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="46"/>
+        <source>The engine can share the trainer&apos;s weights only on the same GPUs (colocated).</source>
+        <translation>只有在同一批 GPU 上（共置）引擎才能与训练共用权重。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="49"/>
+        <source>The colocated generation engine&apos;s tensor-parallel size {tp} must divide the {gpus} training GPUs.</source>
+        <translation>共置生成引擎的张量并行规模 {tp} 必须整除 {gpus} 块训练 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="54"/>
+        <source>{objective} compares completions of the same prompt, so it needs at least 2 generations per prompt.</source>
+        <translation>{objective} 比较同一提示的多个回答，每个提示至少需要生成 2 个回答。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="36"/>
+        <source>must be null{same}, a model preset id or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}} ({detail}).</source>
+        <translation>必须是 null{same}、模型预设 id 或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}（{detail}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="91"/>
+        <source>must be &quot;auto&quot; or a fraction above 0 and at most 1, not {p!r}.</source>
+        <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="91"/>
+        <source>serve-fit answers inference scenarios: set workload to inference.</source>
+        <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="13"/>
+        <source>one layer&apos;s forward tensors + logits b·s·V x compute bytes + fp32 upcast + fp32 log-softmax</source>
+        <translation>一层前向的张量 + logits b·s·V × 计算精度字节数 + fp32 上转副本 + fp32 log-softmax</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="16"/>
+        <source>one layer&apos;s forward tensors + logits b·s·V x compute bytes + one sequence&apos;s log-softmax</source>
+        <translation>一层前向的张量 + logits b·s·V × 计算精度字节数 + 一条序列的 log-softmax</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="19"/>
+        <source>one layer&apos;s forward tensors + logits b·s·V x compute bytes + fp32 loss and log-sum-exp per token</source>
+        <translation>一层前向的张量 + logits b·s·V × 计算精度字节数 + 每个 token 的 fp32 损失与 log-sum-exp</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="22"/>
+        <source>one layer&apos;s forward tensors + one chunk of logits, about b·s·h x compute bytes</source>
+        <translation>一层前向的张量 + 一块 logits，约 b·s·h × 计算精度字节数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="26"/>
+        <source>one layer&apos;s forward tensors + one fp32 score per token</source>
+        <translation>一层前向的张量 + 每个 token 一个 fp32 分数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="56"/>
+        <source>Reference model (frozen copy)</source>
+        <translation>参考模型（冻结副本）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="57"/>
+        <source>policy parameters x compute bytes / (tp x pp x ZeRO-3 data-parallel shards); a QLoRA policy&apos;s reference is quantised like its base</source>
+        <translation>策略模型参数量 × 计算精度字节数 /（tp × pp × ZeRO-3 数据并行分片数）；QLoRA 策略的参考模型与其基座一样量化</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="65"/>
+        <source>Reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="67"/>
+        <source>reward model parameters x compute bytes / shards</source>
+        <translation>奖励模型参数量 × 计算精度字节数 / 分片数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="63"/>
+        <source>Generation engine weights</source>
+        <translation>生成引擎权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="64"/>
+        <source>policy parameters x engine bytes / rollout_tp</source>
+        <translation>策略模型参数量 × 引擎中的字节数 / rollout_tp</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="69"/>
+        <source>Generation engine activations and overheads</source>
+        <translation>生成引擎激活值与开销</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="70"/>
+        <source>the engine&apos;s profile-run peak (forward of max_num_batched_tokens or the sampler&apos;s logits), non-torch memory and CUDA graphs (engine/serving)</source>
+        <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA graphs（engine/serving）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="74"/>
+        <source>Generation engine KV cache</source>
+        <translation>生成引擎 KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="75"/>
+        <source>gpu_memory_utilization x capacity - weights - profile peak - non-torch memory, in whole blocks (engine/serving, vLLM gpu_worker.py)</source>
+        <translation>gpu_memory_utilization × 容量 - 权重 - 试运行峰值 - 非 torch 显存，按整块计（engine/serving，vLLM gpu_worker.py）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="113"/>
+        <source>generate() KV cache</source>
+        <translation>generate() 的 KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="114"/>
+        <source>per layer K and V of every sequence of the step at full length</source>
+        <translation>本步每条序列在完整长度下每层的 K 和 V</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="117"/>
+        <source>Weights gathered for generate()</source>
+        <translation>为 generate() 聚合的权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="118"/>
+        <source>ZeRO-3 gathers the whole model for generation (TRL ds3_gather_for_generation, default true)</source>
+        <translation>ZeRO-3 为生成聚合整个模型（TRL ds3_gather_for_generation，默认开启）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="130"/>
+        <source>Old-policy log-probs forward</source>
+        <translation>旧策略对数概率前向</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="134"/>
+        <source>Reference log-probs forward</source>
+        <translation>参考模型对数概率前向</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="138"/>
+        <source>Reward model forward</source>
+        <translation>奖励模型前向</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="143"/>
+        <source>Critic values forward</source>
+        <translation>评论家价值前向</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="157"/>
+        <source>Per-token loss tensors (log-probs, ratios, KL)</source>
+        <translation>逐 token 的损失张量（对数概率、比率、KL）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="158"/>
+        <source>tensors per completion token x 4 bytes: new, old and reference log-probs, ratio, clipped ratio, KL, surrogate losses (preference objectives: chosen/rejected log-probs)</source>
+        <translation>每个回答 token 的张量数 × 4 字节：新、旧和参考对数概率、比率、截断比率、KL、替代损失（偏好目标：选中/拒绝回答的对数概率）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="195"/>
+        <source>Weight-sync staging</source>
+        <translation>权重同步暂存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="196"/>
+        <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework&apos;s bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
+        <translation>逐参数：完整聚合的最大张量（ZeRO-3/FSDP）；分桶：框架的桶 + 一个聚合张量；ZeRO-3 下的 LoRA：为合并适配器聚合整个模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/result.py" line="17"/>
+        <source>Generation</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/result.py" line="18"/>
+        <source>Scoring (reference, reward, old log-probs)</source>
+        <translation>打分（参考、奖励、旧对数概率）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/result.py" line="19"/>
+        <source>Training step</source>
+        <translation>训练步骤</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/result.py" line="20"/>
+        <location filename="../../engine/posttraining/timing.py" line="25"/>
+        <source>Critic training step</source>
+        <translation>评论家训练步骤</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/result.py" line="21"/>
+        <location filename="../../engine/posttraining/timing.py" line="26"/>
+        <source>Weight sync to the engine</source>
+        <translation>向引擎同步权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="23"/>
+        <source>Generation (prefill + decode)</source>
+        <translation>生成（预填充 + 解码）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="24"/>
+        <source>Scoring forwards (reference, reward, old log-probs)</source>
+        <translation>打分前向（参考、奖励、旧对数概率）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="29"/>
+        <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(weights + KV of the sequences in flight / memory bandwidth, 2 x active params x sequences / matmul rate), in waves of the sequences the engine holds at once</source>
+        <translation>预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽，2 × 激活参数量 × 序列数 / 矩阵乘速率），按引擎一次能容纳的序列分批进行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="33"/>
+        <source>forwards x 2 x active params x sequence tokens / matmul rate</source>
+        <translation>前向次数 × 2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="34"/>
+        <source>the critic&apos;s training step, from the training time model</source>
+        <translation>评论家的训练步骤，取自训练时间模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="35"/>
+        <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth</source>
+        <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="58"/>
+        <source>must be a fraction above 0 and at most 1, or null, not {p!r}.</source>
+        <translation>必须是大于 0、至多为 1 的比例或 null，而不是 {p!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="85"/>
+        <source>GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}.</source>
+        <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="89"/>
+        <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
+        <translation>KV 缓存类型 {dtype} 属于 llama.cpp；{engine} 只接受 auto 或 fp8。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="93"/>
+        <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
+        <translation>llama.cpp 将 KV 缓存量化为 q8_0 或 q4_0，而不是 fp8。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="96"/>
+        <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
+        <translation>llama.cpp 量化 V 缓存需要 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="99"/>
+        <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
+        <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="100"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="133"/>
+        <location filename="../../engine/serving/plain_engines.py" line="53"/>
+        <source>Model weights</source>
+        <translation>模型权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="101"/>
+        <source>this GPU&apos;s shard of every tensor in the deployed format</source>
+        <translation>每个张量在部署格式下分到本 GPU 的部分</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="103"/>
+        <source>Activation peak of the profile run</source>
+        <translation>试运行的激活峰值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="105"/>
+        <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 28 bytes)</source>
+        <translation>max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 28 字节）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="109"/>
+        <source>CUDA graphs</source>
+        <translation>CUDA graphs</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="110"/>
+        <source>largest captured batch x layers x (QKV + attention output + residual pair) x dtype bytes; 0 with enforce_eager</source>
+        <translation>捕获的最大批次 × 层数 ×（QKV + 注意力输出 + 残差对）× 数据类型字节数；enforce_eager 时为 0</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="113"/>
+        <source>Non-torch memory (cuBLAS, all-reduce buffers)</source>
+        <translation>非 torch 显存（cuBLAS、all-reduce 缓冲区）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="115"/>
+        <source>0.13 GiB, +0.42 GiB with tensor parallelism (vLLM&apos;s measured non-torch increase)</source>
+        <translation>0.13 GiB，张量并行时再加 0.42 GiB（vLLM 实测的非 torch 增量）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="117"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="140"/>
+        <location filename="../../engine/serving/plain_engines.py" line="60"/>
+        <source>CUDA context</source>
+        <translation>CUDA 上下文</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="118"/>
+        <source>0.75 GiB per process (+0.25 GiB NCCL when tp x pp &gt; 1), before the engine&apos;s budget</source>
+        <translation>每进程 0.75 GiB（tp × pp &gt; 1 时再加 0.25 GiB NCCL），在引擎预算之外</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="131"/>
+        <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
+        <translation>vLLM 拒绝：max_num_batched_tokens（{tokens}）必须至少为 max_num_seqs（{seqs}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="135"/>
+        <source>vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization asks for ({requested}).</source>
+        <translation>vLLM 拒绝启动：GPU 上的空闲显存（{free}）少于 gpu_memory_utilization 要求的量（{requested}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="139"/>
+        <location filename="../../engine/serving/generation.py" line="191"/>
+        <source>The weights alone ({weights}) overflow the GPU while loading.</source>
+        <translation>仅权重（{weights}）在加载时就超出 GPU 显存。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="142"/>
+        <source>vLLM refuses: no available memory for the cache blocks (weights, activations and overheads take {used} of the {requested} budget).</source>
+        <translation>vLLM 拒绝：没有可用于缓存块的显存（权重、激活值和开销占用了 {requested} 预算中的 {used}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="148"/>
+        <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
+        <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，超过可用的 {pool}；能放下的最长为 {longest} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="154"/>
+        <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
+        <translation>捕获 CUDA graphs 时显存不足：预算（{requested}）加上 graphs 和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="158"/>
+        <source>vLLM starts with {pool} for the KV cache.</source>
+        <translation>vLLM 启动，KV 缓存为 {pool}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="173"/>
+        <location filename="../../engine/serving/generation.py" line="223"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="142"/>
+        <location filename="../../engine/serving/plain_engines.py" line="62"/>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="175"/>
+        <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
+        <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按每个层组 block_size 个 token 切成块</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="194"/>
+        <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
+        <translation>SGLang 拒绝：mem_fraction_static 为 {fraction} 时 KV 缓存显存不足（权重占 {static} 中的 {weights}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="201"/>
+        <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
+        <translation>SGLang 可以启动，但激活值和 CUDA graphs（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="205"/>
+        <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
+        <translation>SGLang 可以启动，但其 KV 缓存只能容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="208"/>
+        <source>SGLang starts with {tokens} KV cache tokens.</source>
+        <translation>SGLang 启动，KV 缓存可容纳 {tokens} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="224"/>
+        <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
+        <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="134"/>
+        <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
+        <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时加上输出层），按 GGUF 类型计，token_embd 留在 CPU 内存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="136"/>
+        <source>Compute buffer</source>
+        <translation>计算缓冲区</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="137"/>
+        <source>max(f32 logits n_vocab x n_ubatch, scores 2 x n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
+        <translation>max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 2 × n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="141"/>
+        <source>0.75 GiB per process</source>
+        <translation>每进程 0.75 GiB</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="143"/>
+        <source>n_ctx padded to 256 x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
+        <translation>n_ctx 补齐到 256 × 卸载层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层：其窗口）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="150"/>
+        <source>{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer layers (n_gpu_layers), shorten n_ctx or quantize more.</source>
+        <translation>{engine} 无法分配缓冲区：每块 GPU 需要 {need}，可用 {capacity}；请少卸载一些层（n_gpu_layers）、缩短 n_ctx 或进一步量化。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="155"/>
+        <source>{engine} loads with {free} free per GPU.</source>
+        <translation>{engine} 加载后每块 GPU 剩余 {free}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="54"/>
+        <source>every tensor in the deployed format</source>
+        <translation>部署格式下的全部张量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="56"/>
+        <source>Prefill activations</source>
+        <translation>预填充激活值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="57"/>
+        <source>residual + widest layer output of the prefill, + the last position&apos;s fp32 logits</source>
+        <translation>预填充的残差 + 最宽层输出，加上最后一个位置的 fp32 logits</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="61"/>
+        <source>0.75 GiB per process (none on Apple silicon)</source>
+        <translation>每进程 0.75 GiB（Apple 芯片上没有）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="63"/>
+        <source>sequences x tokens x KV bytes per token of every layer (sliding layers: their window)</source>
+        <translation>序列数 × token 数 × 每层每个 token 的 KV 字节数（滑动窗口层：其窗口）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="68"/>
+        <source>{engine} runs out of memory: {need} needed, {capacity} available.</source>
+        <translation>{engine} 显存不足：需要 {need}，可用 {capacity}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="72"/>
+        <source>{engine} runs with {free} free.</source>
+        <translation>{engine} 运行时剩余 {free}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="28"/>
+        <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
+        <translation>留在 CPU 内存中的层在 CPU 上运行，不计时：所示时间仅为卸载到 GPU 的层。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="143"/>
+        <source>Decode matmuls and attention</source>
+        <translation>解码的矩阵乘与注意力</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="144"/>
+        <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
+        <translation>（2 × 激活参数量 / tp + 注意力）× 序列数 / 可达峰值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="146"/>
+        <source>Decode weight and KV reads</source>
+        <translation>解码时读取权重和 KV</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="147"/>
+        <source>(weights read + sequences x KV cache) / achieved memory bandwidth</source>
+        <translation>（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="148"/>
+        <source>Tensor-parallel all-reduces</source>
+        <translation>张量并行 all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="149"/>
+        <source>2 per layer, ring over tp GPUs</source>
+        <translation>每层 2 次，在 tp 块 GPU 上环形进行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="151"/>
+        <source>Prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="152"/>
+        <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
+        <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
 </context>
 <context>
