@@ -12,9 +12,10 @@ then runs one post-training step twice with PhaseMemTracker and records the seco
   engine generated it, the reference when beta != 0), then ``_compute_loss`` runs the policy forward with entropy,
   the clipped ratio loss with advantages and the k3 KL term, backward, optimizer. The log-probs come from TRL's fused
   LM head (``trl.trainer.utils.add_fused_lm_head``: tiles of 4,096 tokens x 32,768 vocabulary entries) or, for the
-  ``full-logits`` cases, from the full logits and ``trl.trainer.utils.selective_log_softmax`` (TRL before the fused
-  head). On CUDA the fused head's tile folds are Triton kernels and its fp32 accumulation is ``torch.addmm(...,
-  out_dtype=float32, out=acc)``: both write into buffers the function allocated. The CPU fallbacks (``_forward_tile``,
+  ``full-logits`` cases, from the full logits and ``trl.trainer.utils.selective_log_softmax`` as TRL computed them
+  before the fused head (the trainers' lines at huggingface/trl f2cd577, 2026-07-24: see ``_trl_logps``). On CUDA
+  the fused head's tile folds are Triton kernels and its fp32 accumulation is ``torch.addmm(..., out_dtype=float32,
+  out=acc)``: both write into buffers the function allocated. The CPU fallbacks (``_forward_tile``,
   ``_backward_tile``, ``_addmm_fp32``) allocate fp32 copies of every tile instead, so they are replaced here by
   functions that allocate nothing (what the CUDA path does); every buffer TRL allocates is still traced.
 * verl (validation/verl_losses.py, copied from verl commit b178a3c): ``compute_log_prob`` / ``compute_ref_log_prob``
@@ -123,9 +124,11 @@ def _optimizer(module: Any, fused: bool) -> torch.optim.Optimizer:
 
 def _trl_logps(model: Any, ids: torch.Tensor, mask: torch.Tensor, completion_len: int, fused: bool,
                entropy: bool = False, keep_all: bool = False) -> tuple[torch.Tensor, torch.Tensor | None]:
-    """Per-token log-probs of the completion tokens, as TRL 1.16 (fused head) or TRL before it (full logits: the
-    DPO trainer's concatenated_forward kept every position's logits, use_logits_to_keep=False by default; GRPO's
-    _get_per_token_logps asked for logits_to_keep=completion+1 and divided them by the temperature)."""
+    """Per-token log-probs of the completion tokens, as TRL 1.16 (fused head) or TRL before it (full logits, as
+    huggingface/trl f2cd577 (2026-07-24) computes them: dpo_trainer.py scores every position's logits with
+    selective_log_softmax; grpo_trainer.py _get_per_token_logps_and_entropies asks for logits_to_keep = completion + 1,
+    divides them by the temperature in place and computes the entropy without gradients unless the entropy bonus is
+    on)."""
     from trl.trainer.utils import selective_log_softmax
 
     if fused:
@@ -139,12 +142,15 @@ def _trl_logps(model: Any, ids: torch.Tensor, mask: torch.Tensor, completion_len
     logits = logits[:, :-1, :]
     if keep_all:  # DPO: every position is scored, the loss mask keeps the completion
         return selective_log_softmax(logits, ids[:, 1:])[:, -completion_len:], None
-    logits = logits / 1.0  # GRPO: logits / temperature, a new tensor even at 1.0
+    logits = logits[:, -completion_len:, :]
+    logits.div_(1.0)  # logits.div_(self.temperature): in place
+    logps = selective_log_softmax(logits, ids[:, -completion_len:])
     ent = None
-    if entropy:  # trl.trainer.utils.entropy_from_logits, chunked over rows
+    if entropy:  # the entropy bonus is off by default: entropies only feed logging and the entropy mask
         from trl.trainer.utils import entropy_from_logits
-        ent = entropy_from_logits(logits)
-    return selective_log_softmax(logits, ids[:, -completion_len:]), ent
+        with torch.no_grad():
+            ent = entropy_from_logits(logits)
+    return logps, ent
 
 
 def _ref_context(case: Case, policy: Any) -> Any:
