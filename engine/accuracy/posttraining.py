@@ -161,7 +161,7 @@ def grouped(rows: list[Any], by: Callable[[Any], str], errors: Callable[[Any], l
     groups: dict[str, list[float]] = {}
     for r in rows:
         groups.setdefault(by(r), []).extend(errors(r))
-    out = {k: error_stats(v) for k, v in sorted(groups.items())}
+    out = {k: error_stats(v) for k, v in sorted(groups.items()) if v}
     out["all"] = error_stats(e for r in rows for e in errors(r))
     return out
 
