@@ -276,9 +276,11 @@ def measure_case(case: Case) -> dict[str, Any]:
             from trl.trainer.utils import add_fused_lm_head
 
             policy = m["policy"]
-            if case.logprob == "fused":
+            if case.logprob == "fused":  # the per-token outputs each trainer asks for (dpo_trainer.py, grpo_trainer.py)
+                outputs = ("log_probs", "entropy", "mean_logits", "is_top1") if case.objective == "dpo" else (
+                    "log_probs", "entropy")
                 add_fused_lm_head(policy.get_base_model() if hasattr(policy, "get_base_model") else policy,
-                                  outputs=("log_probs", "entropy"))
+                                  outputs=outputs)
                 if "ref" in m:
                     add_fused_lm_head(m["ref"])
         m["opt"] = _optimizer(m["policy"], fused=case.framework == "trl")
@@ -298,10 +300,12 @@ def measure_case(case: Case) -> dict[str, Any]:
                 base = mt.current_total()
                 STEPS[(case.framework, case.objective)](case, m, mt, batch)
     phases = {p: v for p, v in mt.phase_peak.items() if p not in ("setup", "idle")}
-    return _record(case, run, phases, base)
+    categories = {p: {k: v for k, v in mt.phase_peak_snap[p].items() if v and k != "Total"} for p in phases}
+    return _record(case, run, phases, base, categories)
 
 
-def _record(case: Case, run: Any, phases: dict[str, int], base: int) -> dict[str, Any]:
+def _record(case: Case, run: Any, phases: dict[str, int], base: int,
+            categories: dict[str, dict[str, int]]) -> dict[str, Any]:
     training = max(phases[p] for p in TRAINING_PHASES if p in phases)
     rl_phases = {"training": training}
     if "scoring" in phases and case.scores_before_training:
@@ -310,7 +314,8 @@ def _record(case: Case, run: Any, phases: dict[str, int], base: int) -> dict[str
     return {"id": case.id, "description": case.describe(run), "scenario": case.scenario(run),
             "trace": case.trace_facts(), "versions": versions() | _extra_versions(),
             "measured": {"peak_allocated_bytes": phases[peak_phase], "peak_phase": peak_phase, "phases": phases,
-                         "rl_phases": rl_phases, "baseline_bytes": base}}
+                         "rl_phases": rl_phases, "baseline_bytes": base,
+                         "peak_by_category": categories}}
 
 
 def _extra_versions() -> dict[str, str]:
