@@ -9,6 +9,7 @@ it sleeps (level 1 moves its weights to CPU memory and frees its KV cache, level
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..memory.breakdown import Component, Estimate, Moments, phase_totals
 from ..memory.estimate import kv_cache_bytes
@@ -49,6 +50,7 @@ def _whole(key: str, name: str, category: str, value: float, formula: str, input
     return Component(key, name, category, Moments.whole_step(value), formula, inputs)
 
 
+@lru_cache(maxsize=512)
 def engine_variants(e: EngineMemory | None) -> dict[str, tuple[Component, ...]]:
     """The engine's components awake, with only its weights, and asleep (built once per estimate)."""
     if e is None:
