@@ -202,3 +202,16 @@ def test_bad_inputs_get_one_sentence(kw, key):
     with pytest.raises(ScenarioError) as exc:
         _s(**kw)
     assert exc.value.key == key and "\n" not in str(exc.value) and "Traceback" not in str(exc.value)
+
+
+@pytest.mark.parametrize("framework", ["trl", "verl", "openrlhf", "ms-swift", "nemo-rl", "unsloth"])
+def test_every_objective_estimates_and_times_with_every_post_training_framework(framework):
+    # no hard-coded figure: each answer is finite, its peak is its largest phase, and its time adds up
+    for objective in ("dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo", "rloo", "online-dpo"):
+        for method in ("full", "qlora"):
+            s = _s(training_objective=objective, framework=framework, method=method,
+                   critic_model="same" if objective == "ppo" else None)
+            est, t = estimate(s), step_time(s)
+            assert est.rl.peak_phase == max(est.rl.phases, key=lambda p: p.peak_bytes).key
+            assert t.step_seconds == pytest.approx(sum(t.breakdown_seconds.values()))
+            assert json.loads(json_text(estimate_to_json(est, t)))["rl"]["objective"] == objective
