@@ -215,3 +215,17 @@ def test_every_objective_estimates_and_times_with_every_post_training_framework(
             assert est.rl.peak_phase == max(est.rl.phases, key=lambda p: p.peak_bytes).key
             assert t.step_seconds == pytest.approx(sum(t.breakdown_seconds.values()))
             assert json.loads(json_text(estimate_to_json(est, t)))["rl"]["objective"] == objective
+
+
+def test_trl_grpo_training_keeps_completion_logits_and_their_row_log_softmax():
+    # grpo_trainer.py passes logits_to_keep = completion tokens; utils.py selective_log_softmax log-softmaxes the bf16
+    # logits one sequence at a time, each row's output saved for backward: logits + outputs = 2 x 2 bytes x b·k·V
+    # (Qwen2.5-1.5B vocabulary 151,936; micro_batch 4 completions of 512 tokens)
+    est = rl_estimate(_s(training_objective="grpo", framework="trl"))
+    assert _comp(_phase(est, "training"), "logits") == 2 * 2 * 4 * 512 * 151936
+    # verl keeps the whole sequence's logits for flash-attn's fused kernel: the estimator's fused path unchanged
+    verl = rl_estimate(_s(training_objective="grpo", framework="verl"))
+    fused = training_estimate(scenario_from_dict({**BASE, "seq_len": 768, "framework": "verl",
+                                                  "cross_entropy": "fused"}))
+    assert _comp(_phase(verl, "training"), "logits") == next(c.peak_bytes for c in fused.components
+                                                              if c.key == "logits")

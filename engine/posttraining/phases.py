@@ -39,6 +39,7 @@ class StepParts:
     rs: RLSettings
     dt: Dtypes
     training: Estimate  # the training estimator over the RL batch
+    training_components: tuple[Component, ...]  # its components, the logits as the post-training loss keeps them
     critic: Estimate | None  # PPO's critic step
     resident: tuple[Component, ...]  # the policy's states between steps
     frozen: tuple[Component, ...]  # reference, reward, critic states
@@ -166,7 +167,7 @@ def _loss_tensors(p: StepParts) -> Component:
 def training_phase(p: StepParts) -> RLPhase:
     """The existing training estimator over the RL batch, beside the frozen models and the engine's remains."""
     extra = p.frozen + p.engine_parts[_asleep(p)]
-    return _phase("training", "training", p.training.components + (_loss_tensors(p),) + extra)
+    return _phase("training", "training", p.training_components + (_loss_tensors(p),) + extra)
 
 
 def critic_phase(p: StepParts) -> RLPhase | None:

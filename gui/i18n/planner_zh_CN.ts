@@ -5970,6 +5970,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>一层前向的张量 + 每个 token 一个 fp32 分数</translation>
     </message>
     <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="66"/>
+        <source>TRL selective_log_softmax in training: logits b·k·V (compute bytes) + every sequence&apos;s log-softmax output kept for backward (compute bytes); backward: those outputs + the logits&apos; gradient</source>
+        <translation>训练中 TRL 的 selective_log_softmax：logits b·k·V（计算精度字节）+ 为反向保留的每条序列的 log-softmax 输出（计算精度字节）；反向：这些输出 + logits 的梯度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="69"/>
+        <source>the loss path&apos;s logits tensors for the completion tokens only (logits_to_keep): the estimator&apos;s b·s·V terms x completion / (prompt + completion)</source>
+        <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
+    </message>
+    <message>
         <location filename="../../engine/posttraining/models.py" line="56"/>
         <source>Reference model (frozen copy)</source>
         <translation>参考模型（冻结副本）</translation>
@@ -5990,92 +6000,92 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>奖励模型参数量 × 计算精度字节数 / 分片数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="63"/>
+        <location filename="../../engine/posttraining/phases.py" line="66"/>
         <source>Generation engine weights</source>
         <translation>生成引擎权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="64"/>
+        <location filename="../../engine/posttraining/phases.py" line="67"/>
         <source>policy parameters x engine bytes / rollout_tp</source>
         <translation>策略模型参数量 × 引擎中的字节数 / rollout_tp</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="69"/>
+        <location filename="../../engine/posttraining/phases.py" line="72"/>
         <source>Generation engine activations and overheads</source>
         <translation>生成引擎激活值与开销</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="70"/>
+        <location filename="../../engine/posttraining/phases.py" line="73"/>
         <source>the engine&apos;s profile-run peak (forward of max_num_batched_tokens or the sampler&apos;s logits), non-torch memory and CUDA graphs (engine/serving)</source>
         <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA graphs（engine/serving）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="74"/>
+        <location filename="../../engine/posttraining/phases.py" line="77"/>
         <source>Generation engine KV cache</source>
         <translation>生成引擎 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="75"/>
+        <location filename="../../engine/posttraining/phases.py" line="78"/>
         <source>gpu_memory_utilization x capacity - weights - profile peak - non-torch memory, in whole blocks (engine/serving, vLLM gpu_worker.py)</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 试运行峰值 - 非 torch 显存，按整块计（engine/serving，vLLM gpu_worker.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="113"/>
+        <location filename="../../engine/posttraining/phases.py" line="116"/>
         <source>generate() KV cache</source>
         <translation>generate() 的 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="114"/>
+        <location filename="../../engine/posttraining/phases.py" line="117"/>
         <source>per layer K and V of every sequence of the step at full length</source>
         <translation>本步每条序列在完整长度下每层的 K 和 V</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="117"/>
+        <location filename="../../engine/posttraining/phases.py" line="120"/>
         <source>Weights gathered for generate()</source>
         <translation>为 generate() 聚合的权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="118"/>
+        <location filename="../../engine/posttraining/phases.py" line="121"/>
         <source>ZeRO-3 gathers the whole model for generation (TRL ds3_gather_for_generation, default true)</source>
         <translation>ZeRO-3 为生成聚合整个模型（TRL ds3_gather_for_generation，默认开启）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="130"/>
+        <location filename="../../engine/posttraining/phases.py" line="133"/>
         <source>Old-policy log-probs forward</source>
         <translation>旧策略对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="134"/>
+        <location filename="../../engine/posttraining/phases.py" line="137"/>
         <source>Reference log-probs forward</source>
         <translation>参考模型对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="138"/>
+        <location filename="../../engine/posttraining/phases.py" line="141"/>
         <source>Reward model forward</source>
         <translation>奖励模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="143"/>
+        <location filename="../../engine/posttraining/phases.py" line="146"/>
         <source>Critic values forward</source>
         <translation>评论家价值前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="157"/>
+        <location filename="../../engine/posttraining/phases.py" line="160"/>
         <source>Per-token loss tensors (log-probs, ratios, KL)</source>
         <translation>逐 token 的损失张量（对数概率、比率、KL）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="158"/>
+        <location filename="../../engine/posttraining/phases.py" line="161"/>
         <source>tensors per completion token x 4 bytes: new, old and reference log-probs, ratio, clipped ratio, KL, surrogate losses (preference objectives: chosen/rejected log-probs)</source>
         <translation>每个回答 token 的张量数 × 4 字节：新、旧和参考对数概率、比率、截断比率、KL、替代损失（偏好目标：选中/拒绝回答的对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="195"/>
+        <location filename="../../engine/posttraining/phases.py" line="198"/>
         <source>Weight-sync staging</source>
         <translation>权重同步暂存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="196"/>
+        <location filename="../../engine/posttraining/phases.py" line="199"/>
         <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework&apos;s bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
         <translation>逐参数：完整聚合的最大张量（ZeRO-3/FSDP）；分桶：框架的桶 + 一个聚合张量；ZeRO-3 下的 LoRA：为合并适配器聚合整个模型</translation>
     </message>
