@@ -229,3 +229,16 @@ def test_trl_grpo_training_keeps_completion_logits_and_their_row_log_softmax():
                                                   "cross_entropy": "fused"}))
     assert _comp(_phase(verl, "training"), "logits") == next(c.peak_bytes for c in fused.components
                                                               if c.key == "logits")
+
+
+def test_suggestions_for_post_training_are_priced_by_the_post_training_estimate():
+    # each change is re-estimated as the post-training step it becomes: sleeping the engine frees what it holds while
+    # the trainer works; switching the adapters off drops the reference copy (params x 2 bytes)
+    from engine.planning.suggest import suggestions
+    s = _s(training_objective="grpo", framework="trl", rollout_engine="vllm", method="lora",
+           reference_model="separate", micro_batch=16)
+    found = {tuple(sorted(sug.changes)): sug for sug in suggestions(s)}
+    sleep = found[("rollout_sleep",)]
+    assert sleep.estimate.rl is not None and sleep.saved_bytes > 0
+    off = found[("reference_model",)]
+    assert dict(off.estimate.rl.per_model_bytes).get("reference") is None

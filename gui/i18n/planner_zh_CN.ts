@@ -4515,122 +4515,122 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="40"/>
+        <location filename="../../engine/planning/suggest.py" line="44"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="43"/>
+        <location filename="../../engine/planning/suggest.py" line="47"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="45"/>
+        <location filename="../../engine/planning/suggest.py" line="49"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="50"/>
+        <location filename="../../engine/planning/suggest.py" line="54"/>
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="52"/>
+        <location filename="../../engine/planning/suggest.py" line="56"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="55"/>
+        <location filename="../../engine/planning/suggest.py" line="59"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="58"/>
+        <location filename="../../engine/planning/suggest.py" line="62"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="62"/>
+        <location filename="../../engine/planning/suggest.py" line="66"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="64"/>
+        <location filename="../../engine/planning/suggest.py" line="68"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="66"/>
+        <location filename="../../engine/planning/suggest.py" line="70"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="69"/>
+        <location filename="../../engine/planning/suggest.py" line="73"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="71"/>
+        <location filename="../../engine/planning/suggest.py" line="75"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="73"/>
+        <location filename="../../engine/planning/suggest.py" line="77"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="75"/>
+        <location filename="../../engine/planning/suggest.py" line="79"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="77"/>
+        <location filename="../../engine/planning/suggest.py" line="81"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="79"/>
+        <location filename="../../engine/planning/suggest.py" line="83"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="81"/>
+        <location filename="../../engine/planning/suggest.py" line="85"/>
         <source>Shard gradients and optimizer states (ZeRO-2)</source>
         <translation>对梯度和优化器状态分片（ZeRO-2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="82"/>
+        <location filename="../../engine/planning/suggest.py" line="86"/>
         <source>more communication</source>
         <translation>通信更多</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="85"/>
+        <location filename="../../engine/planning/suggest.py" line="89"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="86"/>
+        <location filename="../../engine/planning/suggest.py" line="90"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="88"/>
+        <location filename="../../engine/planning/suggest.py" line="92"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="90"/>
+        <location filename="../../engine/planning/suggest.py" line="94"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="93"/>
+        <location filename="../../engine/planning/suggest.py" line="97"/>
         <source>Offload optimizer states to CPU memory</source>
         <translation>将优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="95"/>
+        <location filename="../../engine/planning/suggest.py" line="99"/>
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
     </message>
@@ -5875,7 +5875,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="48"/>
+        <location filename="../../engine/planning/suggest.py" line="52"/>
         <source>Use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -6418,6 +6418,66 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/serving/speed.py" line="152"/>
         <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="23"/>
+        <source>Give the generation engine {share:.0%} of each GPU instead of {old:.0%}</source>
+        <translation>让生成引擎占用每块 GPU 的 {share:.0%}，而不是 {old:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="26"/>
+        <source>a smaller KV cache: fewer sequences generated at once</source>
+        <translation>KV 缓存变小：同时生成的序列更少</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="28"/>
+        <source>Let the generation engine sleep while training (vLLM sleep level 2)</source>
+        <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="30"/>
+        <source>the engine&apos;s weights are reloaded after each step: a little slower</source>
+        <translation>每步之后要重新载入引擎权重：稍慢一些</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="32"/>
+        <source>Run the generation engine on {n} GPUs of its own</source>
+        <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="34"/>
+        <source>needs that many more GPUs</source>
+        <translation>需要多出这么多块 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="43"/>
+        <source>Score the reference with the adapters switched off</source>
+        <translation>关闭适配器来计算参考模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="45"/>
+        <source>the same reference, no second copy of the model</source>
+        <translation>同样的参考模型，不需要第二份模型副本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="47"/>
+        <source>Compute the reference log-probs before training</source>
+        <translation>在训练前算好参考对数概率</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="49"/>
+        <source>one pass over the data first (TRL precompute_ref_log_probs)</source>
+        <translation>先把数据过一遍（TRL precompute_ref_log_probs）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="51"/>
+        <source>Compute log-probs with a fused kernel</source>
+        <translation>用融合内核计算对数概率</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="53"/>
+        <source>flash-attn&apos;s cross-entropy kernel, as verl and OpenRLHF use it</source>
+        <translation>flash-attn 的交叉熵内核，verl 和 OpenRLHF 就是这样用的</translation>
     </message>
 </context>
 <context>
