@@ -111,3 +111,13 @@ def test_vllm_refuses_like_vllm():
     shared = generation_memory(GenerationInputs(weight_bytes=16 * GIB, max_model_len=4096,
                                                 used_by_others_bytes=6 * GIB, **base))
     assert shared.verdict == "does not fit" and "free memory" in str(shared.reason)
+
+
+def test_engines_refuse_a_context_beyond_the_model():
+    """vllm/config/model.py _get_and_verify_max_len: max_model_len above max_position_embeddings (Llama-3.1-8B:
+    131,072) is refused at start-up; so does SGLang without SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN."""
+    spec = model_spec_for("llama-3.1-8b")
+    for engine in ("vllm", "sglang"):
+        m = generation_memory(GenerationInputs(spec=spec, weight_bytes=15 * GIB, capacity_bytes=80 * GIB,
+                                               engine=engine, max_model_len=spec.max_position + 1))
+        assert m.verdict == "does not fit" and "trained for 131072" in str(m.reason)
