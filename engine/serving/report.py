@@ -32,6 +32,7 @@ def serving_to_json(memory: ServingMemory, speed: ServingSpeed | None = None) ->
         "block_size": memory.block_size,
         "blocks": memory.blocks,
         "kv_tokens": memory.kv_tokens,
+        "kv_tokens_from_concurrency": memory.kv_tokens_from_concurrency,
         "max_model_len": memory.max_model_len,
         "max_concurrent_sequences": round(memory.max_concurrent_sequences, 3),
         "longest_context": memory.longest_context,
