@@ -105,6 +105,7 @@ def test_keys_default_to_training_and_parse_inference():
     {"serving_engine": "llama.cpp", "kv_cache_dtype": "q4_0", "flash_attn": "off"},
     {"gpu_memory_utilization": 1.5},
     {"max_model_len": 0},
+    {"serving_engine": "vllm", "block_size": 24},
 ])
 def test_contradictory_inference_settings_get_one_sentence(bad):
     with pytest.raises(ScenarioError) as err:
