@@ -87,10 +87,21 @@ def _stage(train: StageEstimate, phase: RLPhase) -> StageEstimate:
         elif c.key == "fragmentation" and phase.key != "training":
             c = Component(c.key, c.name, c.category, Moments.only_at(moment, 0.0), c.formula, c.inputs)
         elif c.key == "fragmentation":
-            c = Component(c.key, c.name, c.category, Moments.only_at(moment, c.peak_bytes), c.formula, c.inputs)
+            c = Component(c.key, c.name, c.category, Moments.only_at(moment, _gap(c, comps)), c.formula, c.inputs)
         overheads.append(c)
     return StageEstimate(train.stage, train.layers, train.microbatches_in_flight, comps, tuple(overheads), moment,
                          phases)
+
+
+def _gap(frag: Component, comps: tuple[Component, ...]) -> float:
+    """The allocator's gap follows the loss's b·s·V spike (engine/frameworks/allocator.py reserved_gap_bytes, linear
+    in it): rescaled to the logits the post-training loss keeps."""
+    old = dict(frag.inputs).get("loss_spike_bytes", 0)
+    logits = next((c for c in comps if c.key == "logits"), None)
+    if not old or logits is None:
+        return frag.peak_bytes
+    new = dict(logits.inputs).get("bsv_bytes", logits.moments.forward)
+    return frag.peak_bytes * new / old
 
 
 def _per_model(p: StepParts) -> tuple[tuple[str, float], ...]:
