@@ -196,7 +196,10 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
 
         speed = serving_speed(scenario, est.serving)
         print(json_text({**estimate_to_json(est), "serving": serving_to_json(est.serving, speed)}) if args.json else
-              terminal_text(render_serving(est.serving, speed, args.unit, args.tr, args.tr_engine)))
+              terminal_text(render_serving(est.serving, speed, args.unit, args.tr, args.tr_engine, title=args.tr(
+                  QT_TRANSLATE_NOOP("cli", "{name}: {model} on {n} x {gpu} ({engine}, {fmt})")).format(
+                  name=est.scenario_name, model=est.model_name, n=est.world_size, gpu=est.gpu_name,
+                  engine=scenario.serving_engine, fmt=scenario.weight_format))))
         return 0
     time = check_finite(step_time(scenario))  # step_time checks too; this guards what any change to it lets through
     print(json_text(estimate_to_json(est, time)) if args.json else

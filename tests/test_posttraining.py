@@ -202,3 +202,43 @@ def test_bad_inputs_get_one_sentence(kw, key):
     with pytest.raises(ScenarioError) as exc:
         _s(**kw)
     assert exc.value.key == key and "\n" not in str(exc.value) and "Traceback" not in str(exc.value)
+
+
+@pytest.mark.parametrize("framework", ["trl", "verl", "openrlhf", "ms-swift", "nemo-rl", "unsloth"])
+def test_every_objective_estimates_and_times_with_every_post_training_framework(framework):
+    # no hard-coded figure: each answer is finite, its peak is its largest phase, and its time adds up
+    for objective in ("dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo", "rloo", "online-dpo"):
+        for method in ("full", "qlora"):
+            s = _s(training_objective=objective, framework=framework, method=method,
+                   critic_model="same" if objective == "ppo" else None)
+            est, t = estimate(s), step_time(s)
+            assert est.rl.peak_phase == max(est.rl.phases, key=lambda p: p.peak_bytes).key
+            assert t.step_seconds == pytest.approx(sum(t.breakdown_seconds.values()))
+            assert json.loads(json_text(estimate_to_json(est, t)))["rl"]["objective"] == objective
+
+
+def test_trl_grpo_training_keeps_completion_logits_and_their_row_log_softmax():
+    # grpo_trainer.py passes logits_to_keep = completion tokens; utils.py selective_log_softmax log-softmaxes the bf16
+    # logits one sequence at a time, each row's output saved for backward: logits + outputs = 2 x 2 bytes x b·k·V
+    # (Qwen2.5-1.5B vocabulary 151,936; micro_batch 4 completions of 512 tokens)
+    est = rl_estimate(_s(training_objective="grpo", framework="trl"))
+    assert _comp(_phase(est, "training"), "logits") == 2 * 2 * 4 * 512 * 151936
+    # verl keeps the whole sequence's logits for flash-attn's fused kernel: the estimator's fused path unchanged
+    verl = rl_estimate(_s(training_objective="grpo", framework="verl"))
+    fused = training_estimate(scenario_from_dict({**BASE, "seq_len": 768, "framework": "verl",
+                                                  "cross_entropy": "fused"}))
+    assert _comp(_phase(verl, "training"), "logits") == next(c.peak_bytes for c in fused.components
+                                                              if c.key == "logits")
+
+
+def test_suggestions_for_post_training_are_priced_by_the_post_training_estimate():
+    # each change is re-estimated as the post-training step it becomes: sleeping the engine frees what it holds while
+    # the trainer works; switching the adapters off drops the reference copy (params x 2 bytes)
+    from engine.planning.suggest import suggestions
+    s = _s(training_objective="grpo", framework="trl", rollout_engine="vllm", method="lora",
+           reference_model="separate", micro_batch=16)
+    found = {tuple(sorted(sug.changes)): sug for sug in suggestions(s)}
+    sleep = found[("rollout_sleep",)]
+    assert sleep.estimate.rl is not None and sleep.saved_bytes > 0
+    off = found[("reference_model",)]
+    assert dict(off.estimate.rl.per_model_bytes).get("reference") is None

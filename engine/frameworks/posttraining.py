@@ -28,7 +28,7 @@ class PostTrainingDefaults:
     kl_by_default: bool  # GRPO-style runs score a reference by default (KL coefficient above 0)
     logprob_path: str  # standard: fp32 log-softmax of the whole b·s·V; rows: bf16 log-softmax one sequence at a
     # time; fused: one kernel keeping one log-sum-exp per token; fused-linear: logits never materialised
-    logits_completion_only: bool  # logits are computed for the completion's tokens only (logits_to_keep)
+    logits_completion_only: bool  # online objectives compute logits for the completion only (logits_to_keep)
     weight_sync: str  # per-parameter | bucket | free-memory-buffers | shared (nothing to copy)
     weight_sync_bucket_bytes: int  # the staging bucket of `bucket`
     sources: tuple[tuple[str, str], ...]

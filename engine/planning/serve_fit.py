@@ -51,8 +51,15 @@ def largest_context(s: Scenario) -> int:
     return _largest(s, "max_model_len", 1, max(1, spec.max_position))
 
 
+def replicas(s: Scenario) -> int:
+    """Engine instances the GPUs hold: each tp x pp group serves on its own (data parallel)."""
+    if s.serving_engine in GGUF_ENGINES:
+        return 1
+    return max(1, s.world_size // max(1, s.tp * s.pp))
+
+
 def most_users(s: Scenario) -> int:
-    """Sequences of the scenario's context length served at once."""
+    """Sequences of the scenario's context length served at once, over every engine instance the GPUs hold."""
     if s.serving_engine in GGUF_ENGINES:
         slot = (s.n_ctx or resolve_model(s).max_position) // max(1, s.n_parallel)
         best = 0
@@ -64,7 +71,7 @@ def most_users(s: Scenario) -> int:
     memory = estimate(s).serving
     if memory.verdict == "does not fit":
         return 0
-    return int(min(memory.max_concurrent_sequences, s.max_num_seqs or 10**9))
+    return int(min(memory.max_concurrent_sequences, s.max_num_seqs or 10**9)) * replicas(s)
 
 
 def fewest_gpus(s: Scenario) -> int:
@@ -93,7 +100,7 @@ def serve_fit(s: Scenario, questions: tuple[str, ...] = ("context", "users", "gp
     memory = estimate(s).serving
     answers = {q: QUESTIONS[q](s) for q in questions}
     return {"engine": s.serving_engine, "model": resolve_model(s).name, "verdict": memory.verdict,
-            "max_model_len": memory.max_model_len, **{f"{q}": v for q, v in answers.items()}}
+            "max_model_len": memory.max_model_len, "replicas": replicas(s), **{f"{q}": v for q, v in answers.items()}}
 
 
 def render_serve_fit(report: dict[str, Any], tr: Callable[[str], str] = _identity) -> str:
@@ -103,8 +110,9 @@ def render_serve_fit(report: dict[str, Any], tr: Callable[[str], str] = _identit
         lines.append(tr(QT_TRANSLATE_NOOP("cli", "Largest context: {n} tokens")).format(
             n=format_count(report["context"])))
     if "users" in report:
-        lines.append(tr(QT_TRANSLATE_NOOP("cli", "Most users at once at {length} tokens each: {n}")).format(
-            length=format_count(report["max_model_len"]), n=report["users"]))
+        lines.append(tr(QT_TRANSLATE_NOOP("cli", "Most users at once at {length} tokens each: {n} (over {replicas} "
+                                                 "engine instances)")).format(
+            length=format_count(report["max_model_len"]), n=report["users"], replicas=report["replicas"]))
     if "gpus" in report:
         lines.append(tr(QT_TRANSLATE_NOOP("cli", "Fewest GPUs: {n}")).format(n=report["gpus"] or tr(
             QT_TRANSLATE_NOOP("cli", "none up to 64"))))

@@ -9,6 +9,7 @@ from ..memory.breakdown import Component, Estimate, Moments, StageEstimate, phas
 from ..memory.estimate import estimate as training_estimate
 from ..memory.states import dtypes_for
 from ..scenario import Scenario, resolve_gpu, resolve_model
+from .logprobs import training_logits
 from .models import engine_weight_bytes, frozen_models, resident_states
 from .phases import StepParts, all_phases, engine_variants
 from .result import RLEstimate, RLPhase
@@ -60,7 +61,11 @@ def step_parts(s: Scenario) -> StepParts:
                                engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
                                s.rollout_kv_cache_dtype, rs.sequence_tokens, trainer, apart, gpu_name,
                                rs.batched_tokens or None)
-    return StepParts(s, spec, rs, dt, train, critic, resident, frozen, engine, engine_variants(engine))
+    logits_path = rs.logprob_path if s.cross_entropy == "auto" and rs.objective != "reward" else "keep"
+    comps = tuple(training_logits(c, logits_path, rs.train_sequences, rs.logits_tokens, rs.sequence_tokens,
+                                  spec.vocab, dt.compute, s.tp) if c.key == "logits" and logits_path != "keep" else c
+                  for c in train.components)
+    return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine))
 
 
 def _stage(train: StageEstimate, phase: RLPhase) -> StageEstimate:
@@ -82,10 +87,21 @@ def _stage(train: StageEstimate, phase: RLPhase) -> StageEstimate:
         elif c.key == "fragmentation" and phase.key != "training":
             c = Component(c.key, c.name, c.category, Moments.only_at(moment, 0.0), c.formula, c.inputs)
         elif c.key == "fragmentation":
-            c = Component(c.key, c.name, c.category, Moments.only_at(moment, c.peak_bytes), c.formula, c.inputs)
+            c = Component(c.key, c.name, c.category, Moments.only_at(moment, _gap(c, comps)), c.formula, c.inputs)
         overheads.append(c)
     return StageEstimate(train.stage, train.layers, train.microbatches_in_flight, comps, tuple(overheads), moment,
                          phases)
+
+
+def _gap(frag: Component, comps: tuple[Component, ...]) -> float:
+    """The allocator's gap follows the loss's b·s·V spike (engine/frameworks/allocator.py reserved_gap_bytes, linear
+    in it): rescaled to the logits the post-training loss keeps."""
+    old = dict(frag.inputs).get("loss_spike_bytes", 0)
+    logits = next((c for c in comps if c.key == "logits"), None)
+    if not old or logits is None:
+        return frag.peak_bytes
+    new = dict(logits.inputs).get("bsv_bytes", logits.moments.forward)
+    return frag.peak_bytes * new / old
 
 
 def _per_model(p: StepParts) -> tuple[tuple[str, float], ...]:

@@ -61,3 +61,31 @@ def scoring_forward(key: str, name: str, spec: ModelSpec, sequences: int, sequen
                      (("sequences", sequences), ("sequence_tokens", sequence_tokens), ("logits_tokens", logits_tokens),
                       ("logprob_path", path if vocab_head else "score head"), ("activation_bytes", round(activations)),
                       ("logits_bytes", round(logits))))
+
+
+ROWS_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
+    "engine", "TRL selective_log_softmax in training: logits b·k·V (compute bytes) + every sequence's log-softmax "
+    "output kept for backward (compute bytes); backward: those outputs + the logits' gradient")
+KEPT_TOKENS_FORMULA = QT_TRANSLATE_NOOP(
+    "engine", "the loss path's logits tensors for the completion tokens only (logits_to_keep): the estimator's "
+    "b·s·V terms x completion / (prompt + completion)")
+
+
+def training_logits(c: Component, path: str, sequences: int, logits_tokens: int, sequence_tokens: int, vocab: int,
+                    compute: int, tp: int) -> Component:
+    """The training step's logits component as a post-training loss computes it. TRL keeps logits only for the
+    completion (grpo_trainer.py logits_to_keep) and log-softmaxes bf16 logits one sequence at a time
+    (utils.py selective_log_softmax): log_softmax saves its output per row, and the rows' gradients gather into one
+    logits-sized gradient in backward. Other paths keep the estimator's tensors, scaled to the tokens with logits."""
+    tv = sequences * logits_tokens * vocab / tp
+    if path == "rows":
+        value = 2 * compute * tv
+        return Component(c.key, c.name, c.category, Moments(value, value, 0.0, 0.0), ROWS_TRAINING_FORMULA,
+                         (("sequences", sequences), ("logits_tokens", logits_tokens), ("vocab", vocab),
+                          ("bsv_bytes", compute * tv)))
+    if logits_tokens >= sequence_tokens:
+        return c
+    share = logits_tokens / sequence_tokens
+    inputs = tuple((k, v * share if k == "bsv_bytes" and isinstance(v, int | float) else v) for k, v in c.inputs)
+    return Component(c.key, c.name, c.category, c.moments.scaled(share), KEPT_TOKENS_FORMULA,
+                     inputs + (("logits_tokens", logits_tokens), ("sequence_tokens", sequence_tokens)))

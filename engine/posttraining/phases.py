@@ -9,6 +9,7 @@ it sleeps (level 1 moves its weights to CPU memory and frees its KV cache, level
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..memory.breakdown import Component, Estimate, Moments, phase_totals
 from ..memory.estimate import kv_cache_bytes
@@ -38,6 +39,7 @@ class StepParts:
     rs: RLSettings
     dt: Dtypes
     training: Estimate  # the training estimator over the RL batch
+    training_components: tuple[Component, ...]  # its components, the logits as the post-training loss keeps them
     critic: Estimate | None  # PPO's critic step
     resident: tuple[Component, ...]  # the policy's states between steps
     frozen: tuple[Component, ...]  # reference, reward, critic states
@@ -49,6 +51,7 @@ def _whole(key: str, name: str, category: str, value: float, formula: str, input
     return Component(key, name, category, Moments.whole_step(value), formula, inputs)
 
 
+@lru_cache(maxsize=512)
 def engine_variants(e: EngineMemory | None) -> dict[str, tuple[Component, ...]]:
     """The engine's components awake, with only its weights, and asleep (built once per estimate)."""
     if e is None:
@@ -164,7 +167,7 @@ def _loss_tensors(p: StepParts) -> Component:
 def training_phase(p: StepParts) -> RLPhase:
     """The existing training estimator over the RL batch, beside the frozen models and the engine's remains."""
     extra = p.frozen + p.engine_parts[_asleep(p)]
-    return _phase("training", "training", p.training.components + (_loss_tensors(p),) + extra)
+    return _phase("training", "training", p.training_components + (_loss_tensors(p),) + extra)
 
 
 def critic_phase(p: StepParts) -> RLPhase | None:

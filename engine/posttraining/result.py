@@ -58,16 +58,24 @@ class RLEstimate:
 
 
 def rl_to_json(rl: RLEstimate) -> dict[str, Any]:
-    """The `rl` object of `estimate --json`."""
+    """The `rl` object of `estimate --json`: each phase lists its components' bytes; what each component is (name,
+    category, formula, inputs) is said once, under `components`, since most live through several phases."""
+    described: dict[str, dict[str, Any]] = {}
+    phases = []
+    for p in rl.phases:
+        rows = []
+        for c in p.components:
+            rows.append({"key": c.key, "bytes": round(c.peak_bytes)})
+            if c.key not in described:
+                described[c.key] = {"name": c.name, "category": c.category, "formula": c.formula,
+                                    "inputs": dict(c.inputs)}
+        phases.append({"phase": p.key, "name": p.name, "gpus": p.gpus, "peak_bytes": round(p.peak_bytes),
+                       "components": rows})
     return {
         "objective": rl.objective,
         "peak_phase": rl.peak_phase,
-        "phases": [
-            {"phase": p.key, "name": p.name, "gpus": p.gpus, "peak_bytes": round(p.peak_bytes),
-             "components": [{"key": c.key, "name": c.name, "bytes": round(c.peak_bytes), "category": c.category,
-                             "formula": c.formula, "inputs": dict(c.inputs)} for c in p.components]}
-            for p in rl.phases
-        ],
+        "phases": phases,
+        "components": described,
         "per_model_bytes": {name: round(b) for name, b in rl.per_model_bytes},
         "rollout_engine": rl.rollout_engine,
         "rollout_kv_bytes": round(rl.rollout_kv_bytes),

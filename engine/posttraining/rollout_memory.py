@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..messages import Message
 from ..models.architecture import ModelSpec
@@ -39,6 +40,7 @@ class EngineMemory:
         return self.weight_bytes + self.activation_bytes + self.overhead_bytes + self.kv_pool_bytes
 
 
+@lru_cache(maxsize=512)  # a pure function of hashable inputs: edits that leave the engine alone reuse its answer
 def engine_memory(spec: ModelSpec, engine: str, capacity_bytes: float, utilization: float, weight_bytes: float,
                   tp: int, max_num_seqs: int, kv_cache_dtype: str, sequence_tokens: int, used_by_trainer: float,
                   own_process: bool, gpu_name: str = "", batched_tokens: int | None = None) -> EngineMemory:

@@ -103,7 +103,7 @@ def fixed_components(i: GenerationInputs, s: EngineSettings) -> tuple[Component,
         _component("activation_peak", QT_TRANSLATE_NOOP("engine", "Activation peak of the profile run"),
                    "activations", peak.peak_bytes,
                    QT_TRANSLATE_NOOP("engine", "max(forward of max_num_batched_tokens: residual + widest layer "
-                                     "output; sampler: sequences x vocab x 28 bytes)"),
+                                     "output; sampler: sequences x vocab x 38 bytes, its sort)"),
                    (("max_num_batched_tokens", s.max_num_batched_tokens), ("sequences", sequences),
                     ("forward_bytes", round(peak.forward_bytes)), ("sampler_bytes", round(peak.sampler_bytes)))),
         _component("cuda_graphs", QT_TRANSLATE_NOOP("engine", "CUDA graphs"), "overhead", graphs,
@@ -124,9 +124,21 @@ def _gib(n_bytes: float) -> str:
     return format_bytes(n_bytes, "GiB")
 
 
+def _too_long(i: GenerationInputs, max_model_len: int):
+    """Both engines refuse a max_model_len beyond the model's max_position_embeddings (vllm/config/model.py
+    _get_and_verify_max_len; SGLang's ModelConfig unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN is set)."""
+    if 0 < i.spec.max_position < max_model_len:
+        return REFUSED, message(QT_TRANSLATE_NOOP(
+            "engine", "{engine} refuses max_model_len {length}: the model was trained for {trained} tokens."),
+            engine=i.engine, length=max_model_len, trained=i.spec.max_position)
+    return None
+
+
 def _vllm_verdict(i: GenerationInputs, s: EngineSettings, parts: dict[str, float], requested: float,
                   pool_bytes: float, kinds: tuple[LayerKind, ...], max_model_len: int):
     free = i.capacity_bytes - parts["cuda_context"] - i.used_by_others_bytes
+    if _too_long(i, max_model_len):
+        return _too_long(i, max_model_len)
     if s.max_num_batched_tokens < s.max_num_seqs:
         return REFUSED, message(QT_TRANSLATE_NOOP(
             "engine", "vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs})."),
@@ -187,6 +199,8 @@ def vllm_memory(i: GenerationInputs) -> ServingMemory:
 
 def _sglang_verdict(i: GenerationInputs, s: EngineSettings, parts: dict[str, float], total: float, rest: float,
                     tokens: int, max_model_len: int):
+    if _too_long(i, max_model_len):
+        return _too_long(i, max_model_len)
     if parts["weights"] > total:
         return REFUSED, message(QT_TRANSLATE_NOOP("engine", "The weights alone ({weights}) overflow the GPU while "
                                                             "loading."), weights=_gib(parts["weights"]))

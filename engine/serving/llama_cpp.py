@@ -12,8 +12,11 @@ src/llama-context.cpp graph_reserve; the buffer lines it logs: "CUDA0 model buff
   256)) cells (the iSWA cache without swa_full); MLA layers cache the latent once (V is a view of K); recurrent
   layers (gated DeltaNet) keep f32 conv and SSM states per sequence.
 - compute buffer: the graph reserved for n_ubatch tokens against the full cache: the f32 logits of n_ubatch outputs
-  (n_vocab x n_ubatch x 4) on the device holding the output layer, the f32 scores and softmax of every head
-  (n_ctx x n_ubatch x n_head x 4, twice) without flash attention, the widest f32 FFN intermediates, and the residual.
+  (n_vocab x n_ubatch x 4) on the device holding the output layer, the f32 scores of every head (n_ctx x n_ubatch x
+  n_head x 4, softmaxed in place) without flash attention, the widest f32 FFN intermediates, and the residual. A
+  published log (github.com/fedora-copr/logdetective/pull/106: n_ubatch 512, flash_attn 0, 128 KiB of KV per token)
+  shows "CUDA0 compute buffer size" 164 MiB at n_ctx 2048 and 2144 MiB at 32768: one 32-head f32 score matrix
+  (128 and 2048 MiB) plus ~40 MiB, not two.
 - llama-server gives each of n_parallel slots n_ctx / n_parallel tokens.
 """
 
@@ -83,7 +86,7 @@ def _compute_bytes(i: LlamaCppInputs, n_ctx: int, output_on_gpu: bool) -> float:
     spec, ub = i.spec, min(i.n_ubatch, i.n_batch)
     padded = cdiv(n_ctx, N_CTX_PAD) * N_CTX_PAD
     logits = spec.vocab * ub * 4 if output_on_gpu else 0.0
-    scores = 0.0 if i.flash_attn else 2 * padded * ub * spec.heads * 4
+    scores = 0.0 if i.flash_attn else padded * ub * spec.heads * 4
     ffn_width = max(spec.ffn, spec.expert_ffn * max(1, spec.top_k), spec.shared_ffn)
     ffn = 3 * ub * ffn_width * 4
     residual = 2 * ub * spec.hidden * 4
@@ -134,8 +137,8 @@ def llama_cpp_memory(i: LlamaCppInputs) -> ServingMemory:
                    QT_TRANSLATE_NOOP("engine", "offloaded layers (+ output layer when n_gpu_layers > layers) in the "
                                      "GGUF types, token_embd in CPU memory"), fmt),
         _component("activation_peak", QT_TRANSLATE_NOOP("engine", "Compute buffer"), "activations", compute,
-                   QT_TRANSLATE_NOOP("engine", "max(f32 logits n_vocab x n_ubatch, scores 2 x n_ctx x n_ubatch x "
-                                     "heads without flash attention, FFN) + residual"),
+                   QT_TRANSLATE_NOOP("engine", "max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads "
+                                     "without flash attention, FFN) + residual"),
                    (("n_ubatch", i.n_ubatch), ("n_ctx", n_ctx), ("flash_attn", i.flash_attn))),
         _component("cuda_context", QT_TRANSLATE_NOOP("engine", "CUDA context"), "overhead", context,
                    QT_TRANSLATE_NOOP("engine", "0.75 GiB per process"), ()),

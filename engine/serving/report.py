@@ -32,6 +32,7 @@ def serving_to_json(memory: ServingMemory, speed: ServingSpeed | None = None) ->
         "block_size": memory.block_size,
         "blocks": memory.blocks,
         "kv_tokens": memory.kv_tokens,
+        "kv_tokens_from_concurrency": memory.kv_tokens_from_concurrency,
         "max_model_len": memory.max_model_len,
         "max_concurrent_sequences": round(memory.max_concurrent_sequences, 3),
         "longest_context": memory.longest_context,
@@ -50,18 +51,20 @@ def serving_to_json(memory: ServingMemory, speed: ServingSpeed | None = None) ->
 
 
 def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str = "GiB",
-                   tr: Callable[[str], str] = _identity, tr_engine: Callable[[str], str] = _identity) -> str:
+                   tr: Callable[[str], str] = _identity, tr_engine: Callable[[str], str] = _identity,
+                   title: str = "") -> str:
     """The terminal text: components per GPU, the KV cache as the engine sizes it, the verdict, the speed."""
     rows = sorted(memory.components, key=lambda c: -c.peak_bytes)
     width = max(len(tr_engine(c.name)) for c in rows)
-    lines = [f"{tr_engine(c.name):<{width}}  {format_bytes(c.peak_bytes, unit):>12}" for c in rows if c.peak_bytes]
+    lines = [title, ""] if title else []
+    lines += [f"{tr_engine(c.name):<{width}}  {format_bytes(c.peak_bytes, unit):>12}" for c in rows if c.peak_bytes]
     lines.append(tr(QT_TRANSLATE_NOOP("cli", "Per GPU: {total} of {capacity}")).format(
         total=format_bytes(memory.total_bytes, unit), capacity=format_bytes(memory.capacity_bytes, unit)))
     lines.append(tr(QT_TRANSLATE_NOOP(
-        "cli", "KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} per token; at {length} tokens "
+        "cli", "KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens "
         "per sequence {users} sequences at once; longest single sequence {longest} tokens")).format(
         tokens=format_count(memory.kv_tokens), blocks=format_count(memory.blocks), block=memory.block_size,
-        per_token=format_bytes(memory.kv_bytes_per_token, unit), length=format_count(memory.max_model_len),
+        per_token=f"{memory.kv_bytes_per_token / 1024:,.1f}", length=format_count(memory.max_model_len),
         users=f"{memory.max_concurrent_sequences:.2f}", longest=format_count(memory.longest_context)))
     lines.append(tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} - {reason}")).format(
         verdict=tr_engine(memory.verdict).upper(), reason=memory.reason.format_with(tr_engine)))

@@ -57,6 +57,12 @@ class ServingMemory:
         return sum(k.layers * k.bytes_per_token_per_layer for k in self.kv_kinds)
 
     @property
+    def kv_tokens_from_concurrency(self) -> int:
+        """The KV size newer vLLM releases log: maximum concurrency x max_model_len (_report_kv_cache_config, which
+        counts a sliding window's blocks once per request instead of dividing the blocks by the groups)."""
+        return int(self.max_concurrent_sequences * self.max_model_len)
+
+    @property
     def total_bytes(self) -> float:
         """Everything the engine holds on this GPU."""
         return sum(c.peak_bytes for c in self.components)

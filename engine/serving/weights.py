@@ -142,6 +142,7 @@ def shard(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int =
     per_stage = -(-len(layers) // max(1, pp))
     stages = [layers[s * per_stage:(s + 1) * per_stage] for s in range(max(1, pp))]
     embed_bits, head_bits = embedding_bits(spec, format_name)
+    norm_bytes = 4 if resolve_format(spec, format_name).is_gguf else 2
     vocab = -(-spec.vocab // VOCAB_PADDING) * VOCAB_PADDING
     embed = vocab * spec.hidden * embed_bits / 8 / tp + spec.position_embedding_params * 2
     head = 0.0 if spec.tied_embeddings and pp == 1 else vocab * spec.hidden * head_bits / 8 / tp
@@ -151,7 +152,7 @@ def shard(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int =
             embeddings=embed if index == 0 else 0.0,
             layers=sum(w.matrices for w in stage) / tp,
             experts=sum(w.experts for w in stage) / max(tp, ep),
-            replicated=sum(w.replicated for w in stage) + (spec.norm_params * 2 if index == len(stages) - 1 else 0),
+            replicated=sum(w.replicated for w in stage) + (spec.norm_params * norm_bytes if index == len(stages) - 1 else 0),
             lm_head=head if index == len(stages) - 1 else 0.0,
             vision=spec.vision_params * 2 / tp if index == 0 else 0.0)
         if best is None or candidate.total > best.total:

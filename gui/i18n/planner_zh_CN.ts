@@ -3266,37 +3266,42 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="212"/>
+        <location filename="../../engine/cli.py" line="200"/>
+        <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
+        <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="215"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="216"/>
+        <location filename="../../engine/cli.py" line="219"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="218"/>
+        <location filename="../../engine/cli.py" line="221"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="221"/>
+        <location filename="../../engine/cli.py" line="224"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="225"/>
+        <location filename="../../engine/cli.py" line="228"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="394"/>
+        <location filename="../../engine/cli.py" line="397"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="397"/>
+        <location filename="../../engine/cli.py" line="400"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -3466,62 +3471,70 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="211"/>
+        <location filename="../../engine/cli.py" line="214"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="222"/>
+        <location filename="../../engine/cli.py" line="225"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="100"/>
+        <location filename="../../engine/planning/serve_fit.py" line="107"/>
         <source>{model} on {engine}: {verdict} as set</source>
         <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="103"/>
+        <location filename="../../engine/planning/serve_fit.py" line="110"/>
         <source>Largest context: {n} tokens</source>
         <translation>最长上下文：{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="106"/>
-        <source>Most users at once at {length} tokens each: {n}</source>
-        <translation>每人 {length} 个 token 时的最多同时用户数：{n}</translation>
+        <location filename="../../engine/planning/serve_fit.py" line="113"/>
+        <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
+        <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="109"/>
+        <source>Most users at once at {length} tokens each: {n}</source>
+        <translation type="vanished">每人 {length} 个 token 时的最多同时用户数：{n}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="117"/>
         <source>Fewest GPUs: {n}</source>
         <translation>最少 GPU 数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="110"/>
+        <location filename="../../engine/planning/serve_fit.py" line="118"/>
         <source>none up to 64</source>
         <translation>64 以内都没有</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="58"/>
+        <location filename="../../engine/serving/report.py" line="61"/>
         <source>Per GPU: {total} of {capacity}</source>
         <translation>每块 GPU：{total} / {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="60"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
-        <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
+        <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="66"/>
+        <location filename="../../engine/serving/report.py" line="63"/>
+        <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
+        <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="69"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="69"/>
+        <location filename="../../engine/serving/report.py" line="72"/>
         <source>CPU memory for layers kept off the GPU: {host}</source>
         <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="72"/>
+        <location filename="../../engine/serving/report.py" line="75"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -4515,122 +4528,122 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="40"/>
+        <location filename="../../engine/planning/suggest.py" line="44"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="43"/>
+        <location filename="../../engine/planning/suggest.py" line="47"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="45"/>
+        <location filename="../../engine/planning/suggest.py" line="49"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="50"/>
+        <location filename="../../engine/planning/suggest.py" line="54"/>
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="52"/>
+        <location filename="../../engine/planning/suggest.py" line="56"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="55"/>
+        <location filename="../../engine/planning/suggest.py" line="59"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="58"/>
+        <location filename="../../engine/planning/suggest.py" line="62"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="62"/>
+        <location filename="../../engine/planning/suggest.py" line="66"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="64"/>
+        <location filename="../../engine/planning/suggest.py" line="68"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="66"/>
+        <location filename="../../engine/planning/suggest.py" line="70"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="69"/>
+        <location filename="../../engine/planning/suggest.py" line="73"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="71"/>
+        <location filename="../../engine/planning/suggest.py" line="75"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="73"/>
+        <location filename="../../engine/planning/suggest.py" line="77"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="75"/>
+        <location filename="../../engine/planning/suggest.py" line="79"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="77"/>
+        <location filename="../../engine/planning/suggest.py" line="81"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="79"/>
+        <location filename="../../engine/planning/suggest.py" line="83"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="81"/>
+        <location filename="../../engine/planning/suggest.py" line="85"/>
         <source>Shard gradients and optimizer states (ZeRO-2)</source>
         <translation>对梯度和优化器状态分片（ZeRO-2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="82"/>
+        <location filename="../../engine/planning/suggest.py" line="86"/>
         <source>more communication</source>
         <translation>通信更多</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="85"/>
+        <location filename="../../engine/planning/suggest.py" line="89"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="86"/>
+        <location filename="../../engine/planning/suggest.py" line="90"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="88"/>
+        <location filename="../../engine/planning/suggest.py" line="92"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="90"/>
+        <location filename="../../engine/planning/suggest.py" line="94"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="93"/>
+        <location filename="../../engine/planning/suggest.py" line="97"/>
         <source>Offload optimizer states to CPU memory</source>
         <translation>将优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="95"/>
+        <location filename="../../engine/planning/suggest.py" line="99"/>
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
     </message>
@@ -5875,7 +5888,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="48"/>
+        <location filename="../../engine/planning/suggest.py" line="52"/>
         <source>Use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -5940,7 +5953,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="91"/>
+        <location filename="../../engine/planning/serve_fit.py" line="98"/>
         <source>serve-fit answers inference scenarios: set workload to inference.</source>
         <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
     </message>
@@ -5970,6 +5983,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>一层前向的张量 + 每个 token 一个 fp32 分数</translation>
     </message>
     <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="66"/>
+        <source>TRL selective_log_softmax in training: logits b·k·V (compute bytes) + every sequence&apos;s log-softmax output kept for backward (compute bytes); backward: those outputs + the logits&apos; gradient</source>
+        <translation>训练中 TRL 的 selective_log_softmax：logits b·k·V（计算精度字节）+ 为反向保留的每条序列的 log-softmax 输出（计算精度字节）；反向：这些输出 + logits 的梯度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="69"/>
+        <source>the loss path&apos;s logits tensors for the completion tokens only (logits_to_keep): the estimator&apos;s b·s·V terms x completion / (prompt + completion)</source>
+        <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
+    </message>
+    <message>
         <location filename="../../engine/posttraining/models.py" line="56"/>
         <source>Reference model (frozen copy)</source>
         <translation>参考模型（冻结副本）</translation>
@@ -5990,92 +6013,92 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>奖励模型参数量 × 计算精度字节数 / 分片数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="63"/>
+        <location filename="../../engine/posttraining/phases.py" line="66"/>
         <source>Generation engine weights</source>
         <translation>生成引擎权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="64"/>
+        <location filename="../../engine/posttraining/phases.py" line="67"/>
         <source>policy parameters x engine bytes / rollout_tp</source>
         <translation>策略模型参数量 × 引擎中的字节数 / rollout_tp</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="69"/>
+        <location filename="../../engine/posttraining/phases.py" line="72"/>
         <source>Generation engine activations and overheads</source>
         <translation>生成引擎激活值与开销</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="70"/>
+        <location filename="../../engine/posttraining/phases.py" line="73"/>
         <source>the engine&apos;s profile-run peak (forward of max_num_batched_tokens or the sampler&apos;s logits), non-torch memory and CUDA graphs (engine/serving)</source>
         <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA graphs（engine/serving）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="74"/>
+        <location filename="../../engine/posttraining/phases.py" line="77"/>
         <source>Generation engine KV cache</source>
         <translation>生成引擎 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="75"/>
+        <location filename="../../engine/posttraining/phases.py" line="78"/>
         <source>gpu_memory_utilization x capacity - weights - profile peak - non-torch memory, in whole blocks (engine/serving, vLLM gpu_worker.py)</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 试运行峰值 - 非 torch 显存，按整块计（engine/serving，vLLM gpu_worker.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="113"/>
+        <location filename="../../engine/posttraining/phases.py" line="116"/>
         <source>generate() KV cache</source>
         <translation>generate() 的 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="114"/>
+        <location filename="../../engine/posttraining/phases.py" line="117"/>
         <source>per layer K and V of every sequence of the step at full length</source>
         <translation>本步每条序列在完整长度下每层的 K 和 V</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="117"/>
+        <location filename="../../engine/posttraining/phases.py" line="120"/>
         <source>Weights gathered for generate()</source>
         <translation>为 generate() 聚合的权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="118"/>
+        <location filename="../../engine/posttraining/phases.py" line="121"/>
         <source>ZeRO-3 gathers the whole model for generation (TRL ds3_gather_for_generation, default true)</source>
         <translation>ZeRO-3 为生成聚合整个模型（TRL ds3_gather_for_generation，默认开启）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="130"/>
+        <location filename="../../engine/posttraining/phases.py" line="133"/>
         <source>Old-policy log-probs forward</source>
         <translation>旧策略对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="134"/>
+        <location filename="../../engine/posttraining/phases.py" line="137"/>
         <source>Reference log-probs forward</source>
         <translation>参考模型对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="138"/>
+        <location filename="../../engine/posttraining/phases.py" line="141"/>
         <source>Reward model forward</source>
         <translation>奖励模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="143"/>
+        <location filename="../../engine/posttraining/phases.py" line="146"/>
         <source>Critic values forward</source>
         <translation>评论家价值前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="157"/>
+        <location filename="../../engine/posttraining/phases.py" line="160"/>
         <source>Per-token loss tensors (log-probs, ratios, KL)</source>
         <translation>逐 token 的损失张量（对数概率、比率、KL）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="158"/>
+        <location filename="../../engine/posttraining/phases.py" line="161"/>
         <source>tensors per completion token x 4 bytes: new, old and reference log-probs, ratio, clipped ratio, KL, surrogate losses (preference objectives: chosen/rejected log-probs)</source>
         <translation>每个回答 token 的张量数 × 4 字节：新、旧和参考对数概率、比率、截断比率、KL、替代损失（偏好目标：选中/拒绝回答的对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="195"/>
+        <location filename="../../engine/posttraining/phases.py" line="198"/>
         <source>Weight-sync staging</source>
         <translation>权重同步暂存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="196"/>
+        <location filename="../../engine/posttraining/phases.py" line="199"/>
         <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework&apos;s bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
         <translation>逐参数：完整聚合的最大张量（ZeRO-3/FSDP）；分桶：框架的桶 + 一个聚合张量；ZeRO-3 下的 LoRA：为合并适配器聚合整个模型</translation>
     </message>
@@ -6137,38 +6160,43 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="58"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="59"/>
         <source>must be a fraction above 0 and at most 1, or null, not {p!r}.</source>
         <translation>必须是大于 0、至多为 1 的比例或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="85"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="86"/>
         <source>GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}.</source>
         <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="89"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="90"/>
         <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
         <translation>KV 缓存类型 {dtype} 属于 llama.cpp；{engine} 只接受 auto 或 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="93"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="94"/>
         <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
         <translation>llama.cpp 将 KV 缓存量化为 q8_0 或 q4_0，而不是 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="96"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="97"/>
         <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
         <translation>llama.cpp 量化 V 缓存需要 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="99"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="100"/>
+        <source>vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens, not {size}.</source>
+        <translation>vLLM 的块大小只能是 1、8、16、32、64 或 128 个 token，而不是 {size}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="103"/>
         <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
         <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="100"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="133"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="136"/>
         <location filename="../../engine/serving/plain_engines.py" line="53"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
@@ -6184,9 +6212,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>试运行的激活峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="105"/>
         <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 28 bytes)</source>
-        <translation>max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 28 字节）</translation>
+        <translation type="vanished">max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 28 字节）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="105"/>
+        <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 38 bytes, its sort)</source>
+        <translation>max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 38 字节，含其排序）</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="109"/>
@@ -6210,7 +6242,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="117"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="140"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="143"/>
         <location filename="../../engine/serving/plain_engines.py" line="60"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
@@ -6222,110 +6254,119 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="131"/>
+        <source>{engine} refuses max_model_len {length}: the model was trained for {trained} tokens.</source>
+        <translation>{engine} 拒绝 max_model_len {length}：该模型训练时的长度为 {trained} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="143"/>
         <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
         <translation>vLLM 拒绝：max_num_batched_tokens（{tokens}）必须至少为 max_num_seqs（{seqs}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="135"/>
+        <location filename="../../engine/serving/generation.py" line="147"/>
         <source>vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization asks for ({requested}).</source>
         <translation>vLLM 拒绝启动：GPU 上的空闲显存（{free}）少于 gpu_memory_utilization 要求的量（{requested}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="139"/>
-        <location filename="../../engine/serving/generation.py" line="191"/>
+        <location filename="../../engine/serving/generation.py" line="151"/>
+        <location filename="../../engine/serving/generation.py" line="205"/>
         <source>The weights alone ({weights}) overflow the GPU while loading.</source>
         <translation>仅权重（{weights}）在加载时就超出 GPU 显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="142"/>
+        <location filename="../../engine/serving/generation.py" line="154"/>
         <source>vLLM refuses: no available memory for the cache blocks (weights, activations and overheads take {used} of the {requested} budget).</source>
         <translation>vLLM 拒绝：没有可用于缓存块的显存（权重、激活值和开销占用了 {requested} 预算中的 {used}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="148"/>
+        <location filename="../../engine/serving/generation.py" line="160"/>
         <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
         <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，超过可用的 {pool}；能放下的最长为 {longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="154"/>
+        <location filename="../../engine/serving/generation.py" line="166"/>
         <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
         <translation>捕获 CUDA graphs 时显存不足：预算（{requested}）加上 graphs 和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="158"/>
+        <location filename="../../engine/serving/generation.py" line="170"/>
         <source>vLLM starts with {pool} for the KV cache.</source>
         <translation>vLLM 启动，KV 缓存为 {pool}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="173"/>
-        <location filename="../../engine/serving/generation.py" line="223"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="142"/>
+        <location filename="../../engine/serving/generation.py" line="185"/>
+        <location filename="../../engine/serving/generation.py" line="237"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="145"/>
         <location filename="../../engine/serving/plain_engines.py" line="62"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="175"/>
+        <location filename="../../engine/serving/generation.py" line="187"/>
         <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按每个层组 block_size 个 token 切成块</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="194"/>
+        <location filename="../../engine/serving/generation.py" line="208"/>
         <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
         <translation>SGLang 拒绝：mem_fraction_static 为 {fraction} 时 KV 缓存显存不足（权重占 {static} 中的 {weights}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="201"/>
+        <location filename="../../engine/serving/generation.py" line="215"/>
         <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
         <translation>SGLang 可以启动，但激活值和 CUDA graphs（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="205"/>
+        <location filename="../../engine/serving/generation.py" line="219"/>
         <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
         <translation>SGLang 可以启动，但其 KV 缓存只能容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="208"/>
+        <location filename="../../engine/serving/generation.py" line="222"/>
         <source>SGLang starts with {tokens} KV cache tokens.</source>
         <translation>SGLang 启动，KV 缓存可容纳 {tokens} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="224"/>
+        <location filename="../../engine/serving/generation.py" line="238"/>
         <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
         <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="134"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="137"/>
         <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
         <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时加上输出层），按 GGUF 类型计，token_embd 留在 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="136"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="139"/>
         <source>Compute buffer</source>
         <translation>计算缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="137"/>
         <source>max(f32 logits n_vocab x n_ubatch, scores 2 x n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
-        <translation>max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 2 × n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
+        <translation type="vanished">max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 2 × n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="141"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="140"/>
+        <source>max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
+        <translation>max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="144"/>
         <source>0.75 GiB per process</source>
         <translation>每进程 0.75 GiB</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="143"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="146"/>
         <source>n_ctx padded to 256 x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
         <translation>n_ctx 补齐到 256 × 卸载层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层：其窗口）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="150"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="153"/>
         <source>{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer layers (n_gpu_layers), shorten n_ctx or quantize more.</source>
         <translation>{engine} 无法分配缓冲区：每块 GPU 需要 {need}，可用 {capacity}；请少卸载一些层（n_gpu_layers）、缩短 n_ctx 或进一步量化。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="155"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="158"/>
         <source>{engine} loads with {free} free per GPU.</source>
         <translation>{engine} 加载后每块 GPU 剩余 {free}。</translation>
     </message>
@@ -6408,6 +6449,66 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/serving/speed.py" line="152"/>
         <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="23"/>
+        <source>Give the generation engine {share:.0%} of each GPU instead of {old:.0%}</source>
+        <translation>让生成引擎占用每块 GPU 的 {share:.0%}，而不是 {old:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="26"/>
+        <source>a smaller KV cache: fewer sequences generated at once</source>
+        <translation>KV 缓存变小：同时生成的序列更少</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="28"/>
+        <source>Let the generation engine sleep while training (vLLM sleep level 2)</source>
+        <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="30"/>
+        <source>the engine&apos;s weights are reloaded after each step: a little slower</source>
+        <translation>每步之后要重新载入引擎权重：稍慢一些</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="32"/>
+        <source>Run the generation engine on {n} GPUs of its own</source>
+        <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="34"/>
+        <source>needs that many more GPUs</source>
+        <translation>需要多出这么多块 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="43"/>
+        <source>Score the reference with the adapters switched off</source>
+        <translation>关闭适配器来计算参考模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="45"/>
+        <source>the same reference, no second copy of the model</source>
+        <translation>同样的参考模型，不需要第二份模型副本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="47"/>
+        <source>Compute the reference log-probs before training</source>
+        <translation>在训练前算好参考对数概率</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="49"/>
+        <source>one pass over the data first (TRL precompute_ref_log_probs)</source>
+        <translation>先把数据过一遍（TRL precompute_ref_log_probs）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="51"/>
+        <source>Compute log-probs with a fused kernel</source>
+        <translation>用融合内核计算对数概率</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="53"/>
+        <source>flash-attn&apos;s cross-entropy kernel, as verl and OpenRLHF use it</source>
+        <translation>flash-attn 的交叉熵内核，verl 和 OpenRLHF 就是这样用的</translation>
     </message>
 </context>
 <context>
