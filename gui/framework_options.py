@@ -39,6 +39,11 @@ class FrameworkOptions(QWidget):
             "unsloth": self.tr("Unsloth"),
             "litgpt": self.tr("LitGPT"),
             "pytorch": self.tr("plain PyTorch loop"),
+            "trl": self.tr("TRL (post-training)"),
+            "verl": self.tr("verl (post-training)"),
+            "openrlhf": self.tr("OpenRLHF (post-training)"),
+            "ms-swift": self.tr("ms-swift (post-training)"),
+            "nemo-rl": self.tr("NeMo-RL (post-training)"),
         }))
         self.framework.setToolTip(self.tr("Sets the loss, checkpointing and loading the framework uses by default"))
         form.addRow(self.tr("Framework"), self.framework)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from .version import version  # noqa: F401 - gui.launch.version stays importable
 
-CLI_COMMANDS = {"estimate", "fit", "presets", "kv-cache", "schema", "import", "export-config", "diagnose",
-                "calibrate"}
+CLI_COMMANDS = {"estimate", "fit", "serve-fit", "presets", "kv-cache", "schema", "import", "export-config",
+                "diagnose", "calibrate"}
 NO_DISPLAY = 3  # exit status when no window can open (make run treats it as a message, not a failure)
 MISSING_LIBRARIES = 4  # the system lacks libraries Qt's X11 plugin needs: the install command was printed
 TABS = ("breakdown", "time", "suggestions", "fit", "speed", "library", "compare", "diagnose")

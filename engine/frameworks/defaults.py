@@ -7,9 +7,13 @@ that sets it, so a reader can check (and update) it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-FRAMEWORKS = ("huggingface", "deepspeed", "torchtune", "torchtitan", "megatron", "unsloth", "litgpt", "pytorch")
+from . import posttraining as rl
+from .posttraining import PostTrainingDefaults
+
+FRAMEWORKS = ("huggingface", "deepspeed", "torchtune", "torchtitan", "megatron", "unsloth", "litgpt", "pytorch", "trl",
+              "verl", "openrlhf", "ms-swift", "nemo-rl")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "fused-linear", "no-upcast")
 
 
@@ -94,6 +98,11 @@ class FrameworkDefaults:
     lora_adapters_in_model_dtype: bool = False
     # the cross-entropy works in place on one fp32 copy of the logits (Megatron's _VocabParallelCrossEntropy)
     loss_in_place: bool = False
+    # post-training defaults (engine/frameworks/posttraining.py): what "auto" means for the rollout engine, the
+    # reference, the log-prob path and the weight sync; frameworks without post-training trainers of their own run
+    # TRL's
+    posttraining: PostTrainingDefaults = rl.TRL
+    profile: str = ""  # the time model's framework profile (presets/efficiency.json) when not this row's own id
 
 
 _HF = FrameworkDefaults(
@@ -107,18 +116,26 @@ _HF = FrameworkDefaults(
      ("tools", "axolotl, LLaMA-Factory and ms-swift train through transformers.Trainer / TRL")),
     offers_liger_kernel=True,
 )
+_DS = FrameworkDefaults(
+    "deepspeed", "DeepSpeed", "standard", True, 1, 0, "attention", False, "sharded", False, False, False,
+    "bitsandbytes",
+    (("loss", "the model's own loss (transformers ForCausalLMLoss with fp32 upcast)"),
+     ("buckets", "deepspeed/runtime/zero/config.py: reduce_bucket_size 5e8, allgather_bucket_size 5e8, "
+      "stage3_max_live_parameters 1e9, stage3_prefetch_bucket_size 5e7"),
+     ("loading", "deepspeed.zero.Init partitions each parameter as it is created (ZeRO-3)")),
+    zero_bucket_settings=True,
+)
+
+
+def _post_trainer(base: FrameworkDefaults, fid: str, label: str, facts: PostTrainingDefaults, trains_with: str,
+                  liger: bool) -> FrameworkDefaults:
+    """A post-training framework's row: it trains through `base`'s machinery (memory facts and time profile)."""
+    return replace(base, id=fid, label=label, sources=(("training", trains_with), *facts.sources), posttraining=facts,
+                   profile=base.id, offers_liger_kernel=liger)
 
 TABLE: dict[str, FrameworkDefaults] = {
     "huggingface": _HF,
-    "deepspeed": FrameworkDefaults(
-        "deepspeed", "DeepSpeed", "standard", True, 1, 0, "attention", False, "sharded", False, False, False,
-        "bitsandbytes",
-        (("loss", "the model's own loss (transformers ForCausalLMLoss with fp32 upcast)"),
-         ("buckets", "deepspeed/runtime/zero/config.py: reduce_bucket_size 5e8, allgather_bucket_size 5e8, "
-          "stage3_max_live_parameters 1e9, stage3_prefetch_bucket_size 5e7"),
-         ("loading", "deepspeed.zero.Init partitions each parameter as it is created (ZeRO-3)")),
-        zero_bucket_settings=True,
-    ),
+    "deepspeed": _DS,
     "torchtune": FrameworkDefaults(
         "torchtune", "torchtune", "chunked", True, 8, 0, "op", False, "direct", False, False, False, "torchao",
         (("loss", "torchtune/modules/loss/ce_chunked_output_loss.py CEWithChunkedOutputLoss(num_output_chunks=8): "
@@ -182,7 +199,7 @@ TABLE: dict[str, FrameworkDefaults] = {
           "save only their inputs (and gate/up for the MLP), dequantise the 4-bit weight themselves and cast the "
           "adapters to the input's dtype"),
          ("loading", "pre-quantised bnb-4bit checkpoints are loaded straight into 4-bit storage")),
-        kernels_save_as_compiled=True, fused_lora_kernels=True,
+        kernels_save_as_compiled=True, fused_lora_kernels=True, posttraining=rl.UNSLOTH,
     ),
     "litgpt": FrameworkDefaults(
         "litgpt", "LitGPT", "chunked", False, 0, 128, "attention", False, "full-then-shard", True, False, False,
@@ -213,6 +230,16 @@ TABLE: dict[str, FrameworkDefaults] = {
         (("loss", "a plain training loop: F.cross_entropy(logits.float(), labels) over the whole batch"),),
         pipeline_keeps_weights=True,
     ),
+    "trl": _post_trainer(_HF, "trl", "TRL", rl.TRL, "TRL's trainers subclass transformers.Trainer", True),
+    "verl": _post_trainer(_HF, "verl", "verl", rl.VERL, "verl's FSDP workers train transformers models "
+                          "(verl/workers/fsdp_workers.py)", False),
+    "openrlhf": _post_trainer(_DS, "openrlhf", "OpenRLHF", rl.OPENRLHF, "OpenRLHF trains with DeepSpeed, ZeRO-2 by "
+                              "default (openrlhf/cli/train_ppo_ray.py --ds.zero_stage 2)", False),
+    "ms-swift": _post_trainer(_HF, "ms-swift", "ms-swift", rl.MS_SWIFT, "ms-swift's RLHF trainers subclass TRL's "
+                              "(swift/rlhf_trainers)", True),
+    "nemo-rl": _post_trainer(_HF, "nemo-rl", "NeMo-RL", rl.NEMO_RL, "NeMo-RL's DTensor policy worker trains "
+                             "transformers models with FSDP2 (nemo_rl/models/policy/workers/dtensor_policy_worker_v2.py)",
+                             False),
 }
 
 

@@ -12,11 +12,13 @@ from typing import Any
 
 from ..errors import PlannerError
 from ..memory.breakdown import Estimate
-from ..memory.estimate import estimate
+from ..memory.states import dtypes_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import liger_can_patch
+from ..workloads import estimate
 from .limits import min_seq_len
+from .rl_suggest import rl_candidates
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,8 @@ class Suggestion:
 def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
     spec = resolve_model(s)
     out: list[tuple[Message, dict[str, Any], str]] = []
+    if s.training_objective != "sft":  # post-training: the engine and reference first (estimate: workloads)
+        out += rl_candidates(s, dtypes_for(s).compute)
     if s.checkpointing != "full" or s.attention == "eager":
         changes: dict[str, Any] = {"checkpointing": "full"}
         title = QT_TRANSLATE_NOOP("engine", "Turn on activation checkpointing")

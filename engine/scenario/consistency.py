@@ -7,6 +7,7 @@ from typing import Any
 from ..errors import ConsistencyError, ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
+from .posttraining_checks import check_posttraining
 
 
 def check_consistency(s: Any, spec: ModelSpec) -> None:  # s: an engine.scenario.Scenario (which imports this)
@@ -19,6 +20,7 @@ def check_consistency(s: Any, spec: ModelSpec) -> None:  # s: an engine.scenario
     _check_expert_and_context_parallel(s, spec)
     _check_sharding_and_offload(s)
     _check_training_method(s, spec)
+    check_posttraining(s)
 
 
 def _check_tensor_and_pipeline_parallel(s: Any, spec: ModelSpec) -> None:

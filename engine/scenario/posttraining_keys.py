@@ -1,12 +1,103 @@
 """The post-training section of the scenario file (issue 22): objectives beyond supervised fine-tuning, the models
 they score with, and the generation engine that produces their completions. A base class of `Scenario`, declared
-with `key()` like every other key; not slotted, so it can share `Scenario` with the other sections."""
+with `key()` like every other key; not slotted, so it can share `Scenario` with the other sections.
+
+Every key here is read only when `training_objective` is not "sft", so a scenario without them estimates exactly as
+before. "auto" values take the framework's default (engine/frameworks/posttraining.py, with sources)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ScenarioError
+from ..messages import QT_TRANSLATE_NOOP
+from .custom_parts import CustomModel, parse_model_value
+from .keys import Choice, Count, Flag, Number, Parsed, WholeNumber, key
+
+OBJECTIVES = ("sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo", "rloo", "online-dpo")
+REFERENCE_MODES = ("auto", "separate", "adapter-off", "precomputed", "none")
+ROLLOUT_ENGINES = ("auto", "none", "vllm", "sglang")
+ROLLOUT_PLACEMENTS = ("colocate", "separate")
+# vLLM's sleep levels (vllm/entrypoints/llm.py LLM.sleep): level 1 offloads the weights to CPU memory and discards
+# the KV cache; level 2 discards both
+ROLLOUT_SLEEPS = ("auto", "none", "level-1", "level-2")
+ROLLOUT_KV_DTYPES = ("auto", "bf16", "fp16", "fp8")
+POST_TRAINING = "training_objective other than sft"
+ONLINE = "training_objective ppo, grpo, rloo, online-dpo"
+
+
+def _model_or_null(key_name: str, value: Any, same: bool) -> str | CustomModel | None:
+    if value is None or (same and value == "same"):
+        return value
+    try:
+        return parse_model_value(value)
+    except ScenarioError as exc:
+        raise ScenarioError(key_name, QT_TRANSLATE_NOOP("engine", "must be null{same}, a model preset id or "
+                                                        '{{"name": ..., "hf_config": {{...}}}} ({detail}).'),
+                            same=' or "same"' if same else "", detail=str(exc.detail)) from None
+
+
+def parse_reward_model(value: Any) -> str | CustomModel | None:
+    """null (rule or verifier rewards), or the reward model, written like `model`."""
+    return _model_or_null("reward_model", value, same=False)
+
+
+def parse_critic_model(value: Any) -> str | CustomModel | None:
+    """null, "same" (a copy of the policy's architecture with a value head) or a model written like `model`."""
+    return _model_or_null("critic_model", value, same=True)
 
 
 @dataclass(frozen=True, kw_only=True)
 class PostTrainingKeys:
     """Keys of the post-training objectives (declared in engine/scenario/keys.py's way)."""
+
+    training_objective: str = key(
+        "sft", "what the step optimises: sft = supervised fine-tuning (every key below is ignored); dpo, ipo, kto, "
+        "orpo, simpo, cpo = preference objectives on stored completions; reward = a reward model trained on pairs; "
+        "ppo, grpo, rloo, online-dpo = reinforcement learning on completions generated each step",
+        Choice(OBJECTIVES))
+    reference_model: str = key(
+        "auto", "the frozen reference the loss compares against: separate = a frozen copy on the GPU; adapter-off = "
+        "the base with LoRA adapters disabled (no copy); precomputed = log-probs computed before training (offline "
+        "objectives); none; auto = the objective's and framework's default", Choice(REFERENCE_MODES),
+        applies_to=POST_TRAINING)
+    reward_model: str | CustomModel | None = key(
+        None, 'null = rule or verifier rewards; or the reward model, a preset id or {"name": ..., "hf_config": '
+        '{config.json}}', Parsed(parse_reward_model, "null | preset id | object", (None, "llama-3.2-1b")),
+        applies_to=ONLINE)
+    critic_model: str | CustomModel | None = key(
+        None, 'PPO\'s value model: null = none; "same" = a copy of the policy\'s architecture; or a preset id or '
+        'object', Parsed(parse_critic_model, 'null | "same" | preset id | object', (None, "same")),
+        applies_to="training_objective ppo")
+    prompt_len: int = key(512, "tokens of each prompt (seq_len is not used by post-training objectives)",
+                          WholeNumber(1, 10_000_000), applies_to=POST_TRAINING)
+    completion_len: int = key(512, "tokens of each completion (generated, or stored for the offline objectives)",
+                              WholeNumber(1, 10_000_000), applies_to=POST_TRAINING)
+    num_generations: int = key(8, "completions generated per prompt (GRPO's group size)", WholeNumber(1, 100_000),
+                               applies_to=ONLINE)
+    rollout_engine: str = key(
+        "auto", "what generates the completions: none = the trainer's own generate; vllm; sglang; auto = the "
+        "framework's default", Choice(ROLLOUT_ENGINES), applies_to=ONLINE)
+    rollout_placement: str = key(
+        "colocate", "colocate = the engine shares the training GPUs; separate = it runs on rollout_gpus of its own",
+        Choice(ROLLOUT_PLACEMENTS), applies_to=ONLINE)
+    rollout_gpus: int | None = key(None, "GPUs running the engine when rollout_placement is separate",
+                                   Count(null=True, maximum=1_000_000), applies_to="rollout_placement separate")
+    rollout_tp: int = key(1, "tensor-parallel size of the engine", WholeNumber(1, 4096), applies_to=ONLINE)
+    rollout_gpu_memory_utilization: float | str = key(
+        "auto", "the engine's gpu_memory_utilization: the share of each GPU's memory it may take for weights, "
+        "activations, CUDA graphs and its KV cache; auto = the framework's default",
+        Number(0, 1, QT_TRANSLATE_NOOP("engine", 'must be "auto" or a fraction above 0 and at most 1, not {p!r}.'),
+               auto=True, to_float=True), applies_to=ONLINE)
+    rollout_sleep: str = key(
+        "auto", "the engine between generations, as vLLM's sleep levels: none = stays resident; level-1 = weights "
+        "offloaded to CPU memory and KV cache freed; level-2 = both freed; auto = the framework's default",
+        Choice(ROLLOUT_SLEEPS), applies_to=ONLINE)
+    rollout_kv_cache_dtype: str = key("auto", "the engine's KV cache format; auto = the model's compute dtype",
+                                      Choice(ROLLOUT_KV_DTYPES), applies_to=ONLINE)
+    rollout_max_num_seqs: int = key(256, "the most sequences the engine decodes at once (vLLM max_num_seqs)",
+                                    WholeNumber(1, 1_000_000), applies_to=ONLINE)
+    rollout_shares_weights: bool | str = key(
+        "auto", "the engine and the trainer use one weight copy (Unsloth's fast inference); auto = the framework's "
+        "default", Flag(auto=True), applies_to=ONLINE)

@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any
 
 from ..errors import PresetError
+from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.presets import PRESETS_DIR
 
@@ -29,4 +30,4 @@ def per_gpu(table: str, gpu_id: str | None) -> float:
 
 
 def framework_profile(framework: str) -> dict[str, Any]:
-    return efficiency()["frameworks"][framework]
+    return efficiency()["frameworks"][defaults_for(framework).profile or framework]

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from ..memory.breakdown import Estimate
 from ..memory.estimate import estimate as training_estimate
+from ..posttraining import rl_estimate, rl_step_time
 from ..scenario.format import Scenario
+from ..serving.scenario_estimate import serving_estimate
 from ..timing import StepTime
 from ..timing import step_time as training_step_time
 
@@ -18,9 +20,15 @@ __all__ = ["estimate", "step_time"]
 
 def estimate(s: Scenario) -> Estimate:
     """The memory estimate of whatever `s` runs."""
+    if s.workload == "inference":
+        return serving_estimate(s)
+    if s.training_objective != "sft":
+        return rl_estimate(s)
     return training_estimate(s)
 
 
 def step_time(s: Scenario) -> StepTime:
     """The time of one step of whatever `s` runs."""
+    if s.workload != "inference" and s.training_objective != "sft":
+        return rl_step_time(s)
     return training_step_time(s)

@@ -1224,183 +1224,208 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>纯 PyTorch 训练循环</translation>
     </message>
     <message>
+        <location filename="../framework_options.py" line="42"/>
+        <source>TRL (post-training)</source>
+        <translation>TRL（后训练）</translation>
+    </message>
+    <message>
         <location filename="../framework_options.py" line="43"/>
-        <location filename="../framework_options.py" line="169"/>
+        <source>verl (post-training)</source>
+        <translation>verl（后训练）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="44"/>
+        <source>OpenRLHF (post-training)</source>
+        <translation>OpenRLHF（后训练）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="45"/>
+        <source>ms-swift (post-training)</source>
+        <translation>ms-swift（后训练）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="46"/>
+        <source>NeMo-RL (post-training)</source>
+        <translation>NeMo-RL（后训练）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="48"/>
+        <location filename="../framework_options.py" line="174"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="44"/>
+        <location filename="../framework_options.py" line="49"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="46"/>
+        <location filename="../framework_options.py" line="51"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="47"/>
+        <location filename="../framework_options.py" line="52"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="48"/>
+        <location filename="../framework_options.py" line="53"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="49"/>
+        <location filename="../framework_options.py" line="54"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="50"/>
+        <location filename="../framework_options.py" line="55"/>
         <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="51"/>
+        <location filename="../framework_options.py" line="56"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="52"/>
+        <location filename="../framework_options.py" line="57"/>
         <source>whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)</source>
         <translation>整批 logits 保持计算精度，不升为 fp32（Qwen-1、较早的模型）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="54"/>
+        <location filename="../framework_options.py" line="59"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="55"/>
+        <location filename="../framework_options.py" line="60"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="56"/>
+        <location filename="../framework_options.py" line="61"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="58"/>
+        <location filename="../framework_options.py" line="63"/>
         <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="59"/>
+        <location filename="../framework_options.py" line="64"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60"/>
+        <location filename="../framework_options.py" line="65"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="61"/>
+        <location filename="../framework_options.py" line="66"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="62"/>
+        <location filename="../framework_options.py" line="67"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="63"/>
+        <location filename="../framework_options.py" line="68"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="99"/>
+        <location filename="../framework_options.py" line="104"/>
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="101"/>
+        <location filename="../framework_options.py" line="106"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="102"/>
+        <location filename="../framework_options.py" line="107"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69"/>
+        <location filename="../framework_options.py" line="74"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="70"/>
+        <location filename="../framework_options.py" line="75"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="71"/>
+        <location filename="../framework_options.py" line="76"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="74"/>
+        <location filename="../framework_options.py" line="79"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75"/>
+        <location filename="../framework_options.py" line="80"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77"/>
+        <location filename="../framework_options.py" line="82"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="78"/>
+        <location filename="../framework_options.py" line="83"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="79"/>
+        <location filename="../framework_options.py" line="84"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81"/>
+        <location filename="../framework_options.py" line="86"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82"/>
+        <location filename="../framework_options.py" line="87"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83"/>
+        <location filename="../framework_options.py" line="88"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="84"/>
+        <location filename="../framework_options.py" line="89"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="85"/>
+        <location filename="../framework_options.py" line="90"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="91"/>
+        <location filename="../framework_options.py" line="96"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="93"/>
+        <location filename="../framework_options.py" line="98"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -3279,137 +3304,147 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="115"/>
+        <location filename="../../engine/estimate_output.py" line="95"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="117"/>
+        <location filename="../../engine/estimate_output.py" line="97"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="117"/>
+        <location filename="../../engine/estimate_output.py" line="97"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="118"/>
+        <location filename="../../engine/estimate_output.py" line="98"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="118"/>
+        <location filename="../../engine/estimate_output.py" line="98"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/estimate_output.py" line="101"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="126"/>
+        <location filename="../../engine/estimate_output.py" line="106"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="127"/>
+        <location filename="../../engine/estimate_output.py" line="107"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="127"/>
+        <location filename="../../engine/estimate_output.py" line="107"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="128"/>
+        <location filename="../../engine/estimate_output.py" line="108"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="131"/>
+        <location filename="../../engine/estimate_output.py" line="111"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="133"/>
+        <location filename="../../engine/estimate_output.py" line="115"/>
+        <source>Post-training step ({objective}), allocated per phase: {phases}</source>
+        <translation>后训练步骤（{objective}），各阶段已分配显存：{phases}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="118"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="135"/>
+        <location filename="../../engine/estimate_output.py" line="120"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="137"/>
+        <location filename="../../engine/estimate_output.py" line="122"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="140"/>
+        <location filename="../../engine/estimate_output.py" line="125"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="144"/>
+        <location filename="../../engine/estimate_output.py" line="129"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="151"/>
+        <location filename="../../engine/estimate_output.py" line="136"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="154"/>
+        <location filename="../../engine/estimate_output.py" line="139"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="158"/>
+        <location filename="../../engine/estimate_output.py" line="143"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="205"/>
+        <location filename="../../engine/cli.py" line="65"/>
+        <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
+        <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="162"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="209"/>
+        <location filename="../../engine/estimate_output.py" line="166"/>
         <source>Likely {low} to {high} per step (10th to 90th percentile of the cross-validated error on {runs} published runs, {regime})</source>
         <translation>每步可能为 {low} 至 {high}（{runs} 个已发表运行的交叉验证误差的第 10 至第 90 百分位，{regime}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="214"/>
+        <location filename="../../engine/estimate_output.py" line="171"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="216"/>
+        <location filename="../../engine/estimate_output.py" line="173"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="219"/>
+        <location filename="../../engine/estimate_output.py" line="176"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="223"/>
+        <location filename="../../engine/estimate_output.py" line="180"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="410"/>
+        <location filename="../../engine/cli.py" line="277"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="413"/>
+        <location filename="../../engine/cli.py" line="280"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -3579,12 +3614,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="204"/>
+        <location filename="../../engine/estimate_output.py" line="161"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="220"/>
+        <location filename="../../engine/estimate_output.py" line="177"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -3652,6 +3687,64 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/diagnosis/report.py" line="90"/>
         <source>GPU memory log ({source}, {samples} samples): highest {peak}</source>
         <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="107"/>
+        <source>{model} on {engine}: {verdict} as set</source>
+        <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="110"/>
+        <source>Largest context: {n} tokens</source>
+        <translation>最长上下文：{n} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="113"/>
+        <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
+        <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
+    </message>
+    <message>
+        <source>Most users at once at {length} tokens each: {n}</source>
+        <translation type="vanished">每人 {length} 个 token 时的最多同时用户数：{n}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="117"/>
+        <source>Fewest GPUs: {n}</source>
+        <translation>最少 GPU 数：{n}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="118"/>
+        <source>none up to 64</source>
+        <translation>64 以内都没有</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="61"/>
+        <source>Per GPU: {total} of {capacity}</source>
+        <translation>每块 GPU：{total} / {capacity}</translation>
+    </message>
+    <message>
+        <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
+        <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="63"/>
+        <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
+        <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="69"/>
+        <source>Verdict: {verdict} - {reason}</source>
+        <translation>结论：{verdict} - {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="72"/>
+        <source>CPU memory for layers kept off the GPU: {host}</source>
+        <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="75"/>
+        <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
+        <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
 </context>
 <context>
@@ -3785,17 +3878,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="321"/>
+        <location filename="../../engine/memory/breakdown.py" line="340"/>
         <source>{free} free per GPU</source>
         <translation>每块 GPU 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="324"/>
+        <location filename="../../engine/memory/breakdown.py" line="343"/>
         <source>fits with {spare} to spare, but only by using {eaten} of the {reserve} safety reserve</source>
         <translation>放得下，还剩 {spare}，但占用了 {reserve} 安全余量中的 {eaten}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="328"/>
+        <location filename="../../engine/memory/breakdown.py" line="347"/>
         <source>over by {over} per GPU, safety reserve included</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
@@ -4106,9 +4199,10 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/models/presets.py" line="91"/>
+        <location filename="../../engine/models/weight_formats.py" line="60"/>
         <location filename="../../engine/timing/bands.py" line="36"/>
         <location filename="../../engine/timing/ceiling.py" line="42"/>
-        <location filename="../../engine/timing/data.py" line="21"/>
+        <location filename="../../engine/timing/data.py" line="22"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
@@ -4293,102 +4387,102 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="67"/>
+        <location filename="../../engine/scenario/consistency.py" line="69"/>
         <source>more than one virtual stage per rank needs pp_schedule interleaved-1f1b.</source>
         <translation>每个 rank 多于一个虚拟阶段需要 pp_schedule 为 interleaved-1f1b。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="72"/>
+        <location filename="../../engine/scenario/consistency.py" line="74"/>
         <source>pp x vpp = {chunks} model chunks cannot exceed the model&apos;s {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="31"/>
+        <location filename="../../engine/scenario/consistency.py" line="33"/>
         <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="37"/>
+        <location filename="../../engine/scenario/consistency.py" line="39"/>
         <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="46"/>
+        <location filename="../../engine/scenario/consistency.py" line="48"/>
         <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="53"/>
+        <location filename="../../engine/scenario/consistency.py" line="55"/>
         <source>Tensor-parallel size {tp} and the model&apos;s {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="62"/>
+        <location filename="../../engine/scenario/consistency.py" line="64"/>
         <source>Pipeline-parallel size {pp} cannot exceed the model&apos;s {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="92"/>
+        <location filename="../../engine/scenario/consistency.py" line="94"/>
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="97"/>
+        <location filename="../../engine/scenario/consistency.py" line="99"/>
         <source>Expert-parallel size {ep} must divide the model&apos;s {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="106"/>
+        <location filename="../../engine/scenario/consistency.py" line="108"/>
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="114"/>
+        <location filename="../../engine/scenario/consistency.py" line="116"/>
         <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence ({seq_len} tokens).</source>
         <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="121"/>
+        <location filename="../../engine/scenario/consistency.py" line="123"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="131"/>
+        <location filename="../../engine/scenario/consistency.py" line="133"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="137"/>
+        <location filename="../../engine/scenario/consistency.py" line="139"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="141"/>
+        <location filename="../../engine/scenario/consistency.py" line="143"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="150"/>
+        <location filename="../../engine/scenario/consistency.py" line="152"/>
         <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="160"/>
+        <location filename="../../engine/scenario/consistency.py" line="162"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="170"/>
+        <location filename="../../engine/scenario/consistency.py" line="172"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="177"/>
+        <location filename="../../engine/scenario/consistency.py" line="179"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="182"/>
+        <location filename="../../engine/scenario/consistency.py" line="184"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
@@ -4658,122 +4752,122 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="40"/>
+        <location filename="../../engine/planning/suggest.py" line="44"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="43"/>
+        <location filename="../../engine/planning/suggest.py" line="47"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="45"/>
+        <location filename="../../engine/planning/suggest.py" line="49"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="50"/>
+        <location filename="../../engine/planning/suggest.py" line="54"/>
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="52"/>
+        <location filename="../../engine/planning/suggest.py" line="56"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="55"/>
+        <location filename="../../engine/planning/suggest.py" line="59"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="58"/>
+        <location filename="../../engine/planning/suggest.py" line="62"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="62"/>
+        <location filename="../../engine/planning/suggest.py" line="66"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="64"/>
+        <location filename="../../engine/planning/suggest.py" line="68"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="66"/>
+        <location filename="../../engine/planning/suggest.py" line="70"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="69"/>
+        <location filename="../../engine/planning/suggest.py" line="73"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="71"/>
+        <location filename="../../engine/planning/suggest.py" line="75"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="73"/>
+        <location filename="../../engine/planning/suggest.py" line="77"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="75"/>
+        <location filename="../../engine/planning/suggest.py" line="79"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="77"/>
+        <location filename="../../engine/planning/suggest.py" line="81"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="79"/>
+        <location filename="../../engine/planning/suggest.py" line="83"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="81"/>
+        <location filename="../../engine/planning/suggest.py" line="85"/>
         <source>Shard gradients and optimizer states (ZeRO-2)</source>
         <translation>对梯度和优化器状态分片（ZeRO-2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="82"/>
+        <location filename="../../engine/planning/suggest.py" line="86"/>
         <source>more communication</source>
         <translation>通信更多</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="85"/>
+        <location filename="../../engine/planning/suggest.py" line="89"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="86"/>
+        <location filename="../../engine/planning/suggest.py" line="90"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="88"/>
+        <location filename="../../engine/planning/suggest.py" line="92"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="90"/>
+        <location filename="../../engine/planning/suggest.py" line="94"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="93"/>
+        <location filename="../../engine/planning/suggest.py" line="97"/>
         <source>Offload optimizer states to CPU memory</source>
         <translation>将优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="95"/>
+        <location filename="../../engine/planning/suggest.py" line="99"/>
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
     </message>
@@ -5801,7 +5895,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="183"/>
+        <location filename="../../engine/estimate_output.py" line="155"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -5902,17 +5996,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="312"/>
+        <location filename="../../engine/memory/breakdown.py" line="331"/>
         <source>over by {over} per GPU, and the CPU memory does not hold it either: needs {need} per node, {capacity} set</source>
         <translation>每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="317"/>
+        <location filename="../../engine/memory/breakdown.py" line="336"/>
         <source>the CPU memory does not hold it: needs {need} per node, {capacity} set</source>
         <translation>CPU 内存放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="336"/>
+        <location filename="../../engine/memory/breakdown.py" line="355"/>
         <source>CPU memory not checked (not set): needs {need} per node</source>
         <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
@@ -6053,7 +6147,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="48"/>
+        <location filename="../../engine/planning/suggest.py" line="52"/>
         <source>Use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -6466,6 +6560,614 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/configs/verl.py" line="83"/>
         <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
         <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="20"/>
+        <source>A reference with the adapters switched off needs LoRA or QLoRA training; with method {method} choose a separate or precomputed reference.</source>
+        <translation>关闭适配器作为参考模型需要 LoRA 或 QLoRA 训练；方法为 {method} 时请选择独立副本或预先计算的参考。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="24"/>
+        <source>{objective} generates new completions every step, so their reference log-probs cannot be computed before training; choose a separate or adapter-off reference.</source>
+        <translation>{objective} 每一步都生成新的回答，其参考对数概率无法在训练前算好；请选择独立副本或关闭适配器的参考。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="29"/>
+        <source>Only PPO trains a critic (value model); set the critic to none for {objective}.</source>
+        <translation>只有 PPO 训练评论家（价值模型）；{objective} 请把评论家设为无。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="39"/>
+        <source>A generation engine on GPUs of its own needs the number of those GPUs (rollout GPUs).</source>
+        <translation>在独立 GPU 上运行的生成引擎需要给出这些 GPU 的数量（生成 GPU）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="42"/>
+        <source>The generation engine&apos;s tensor-parallel size {tp} must divide its {gpus} GPUs.</source>
+        <translation>生成引擎的张量并行规模 {tp} 必须整除它的 {gpus} 块 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="46"/>
+        <source>The engine can share the trainer&apos;s weights only on the same GPUs (colocated).</source>
+        <translation>只有在同一批 GPU 上（共置）引擎才能与训练共用权重。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="49"/>
+        <source>The colocated generation engine&apos;s tensor-parallel size {tp} must divide the {gpus} training GPUs.</source>
+        <translation>共置生成引擎的张量并行规模 {tp} 必须整除 {gpus} 块训练 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="54"/>
+        <source>{objective} compares completions of the same prompt, so it needs at least 2 generations per prompt.</source>
+        <translation>{objective} 比较同一提示的多个回答，每个提示至少需要生成 2 个回答。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="36"/>
+        <source>must be null{same}, a model preset id or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}} ({detail}).</source>
+        <translation>必须是 null{same}、模型预设 id 或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}（{detail}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="91"/>
+        <source>must be &quot;auto&quot; or a fraction above 0 and at most 1, not {p!r}.</source>
+        <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="98"/>
+        <source>serve-fit answers inference scenarios: set workload to inference.</source>
+        <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="13"/>
+        <source>one layer&apos;s forward tensors + logits b·s·V x compute bytes + fp32 upcast + fp32 log-softmax</source>
+        <translation>一层前向的张量 + logits b·s·V × 计算精度字节数 + fp32 上转副本 + fp32 log-softmax</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="16"/>
+        <source>one layer&apos;s forward tensors + logits b·s·V x compute bytes + one sequence&apos;s log-softmax</source>
+        <translation>一层前向的张量 + logits b·s·V × 计算精度字节数 + 一条序列的 log-softmax</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="19"/>
+        <source>one layer&apos;s forward tensors + logits b·s·V x compute bytes + fp32 loss and log-sum-exp per token</source>
+        <translation>一层前向的张量 + logits b·s·V × 计算精度字节数 + 每个 token 的 fp32 损失与 log-sum-exp</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="22"/>
+        <source>one layer&apos;s forward tensors + one chunk of logits, about b·s·h x compute bytes</source>
+        <translation>一层前向的张量 + 一块 logits，约 b·s·h × 计算精度字节数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="26"/>
+        <source>one layer&apos;s forward tensors + one fp32 score per token</source>
+        <translation>一层前向的张量 + 每个 token 一个 fp32 分数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="66"/>
+        <source>TRL selective_log_softmax in training: logits b·k·V (compute bytes) + every sequence&apos;s log-softmax output kept for backward (compute bytes); backward: those outputs + the logits&apos; gradient</source>
+        <translation>训练中 TRL 的 selective_log_softmax：logits b·k·V（计算精度字节）+ 为反向保留的每条序列的 log-softmax 输出（计算精度字节）；反向：这些输出 + logits 的梯度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="69"/>
+        <source>the loss path&apos;s logits tensors for the completion tokens only (logits_to_keep): the estimator&apos;s b·s·V terms x completion / (prompt + completion)</source>
+        <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="56"/>
+        <source>Reference model (frozen copy)</source>
+        <translation>参考模型（冻结副本）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="57"/>
+        <source>policy parameters x compute bytes / (tp x pp x ZeRO-3 data-parallel shards); a QLoRA policy&apos;s reference is quantised like its base</source>
+        <translation>策略模型参数量 × 计算精度字节数 /（tp × pp × ZeRO-3 数据并行分片数）；QLoRA 策略的参考模型与其基座一样量化</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="65"/>
+        <source>Reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="67"/>
+        <source>reward model parameters x compute bytes / shards</source>
+        <translation>奖励模型参数量 × 计算精度字节数 / 分片数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="66"/>
+        <source>Generation engine weights</source>
+        <translation>生成引擎权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="67"/>
+        <source>policy parameters x engine bytes / rollout_tp</source>
+        <translation>策略模型参数量 × 引擎中的字节数 / rollout_tp</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="72"/>
+        <source>Generation engine activations and overheads</source>
+        <translation>生成引擎激活值与开销</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="73"/>
+        <source>the engine&apos;s profile-run peak (forward of max_num_batched_tokens or the sampler&apos;s logits), non-torch memory and CUDA graphs (engine/serving)</source>
+        <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA graphs（engine/serving）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="77"/>
+        <source>Generation engine KV cache</source>
+        <translation>生成引擎 KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="78"/>
+        <source>gpu_memory_utilization x capacity - weights - profile peak - non-torch memory, in whole blocks (engine/serving, vLLM gpu_worker.py)</source>
+        <translation>gpu_memory_utilization × 容量 - 权重 - 试运行峰值 - 非 torch 显存，按整块计（engine/serving，vLLM gpu_worker.py）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="116"/>
+        <source>generate() KV cache</source>
+        <translation>generate() 的 KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="117"/>
+        <source>per layer K and V of every sequence of the step at full length</source>
+        <translation>本步每条序列在完整长度下每层的 K 和 V</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="120"/>
+        <source>Weights gathered for generate()</source>
+        <translation>为 generate() 聚合的权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="121"/>
+        <source>ZeRO-3 gathers the whole model for generation (TRL ds3_gather_for_generation, default true)</source>
+        <translation>ZeRO-3 为生成聚合整个模型（TRL ds3_gather_for_generation，默认开启）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="133"/>
+        <source>Old-policy log-probs forward</source>
+        <translation>旧策略对数概率前向</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="137"/>
+        <source>Reference log-probs forward</source>
+        <translation>参考模型对数概率前向</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="141"/>
+        <source>Reward model forward</source>
+        <translation>奖励模型前向</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="146"/>
+        <source>Critic values forward</source>
+        <translation>评论家价值前向</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="160"/>
+        <source>Per-token loss tensors (log-probs, ratios, KL)</source>
+        <translation>逐 token 的损失张量（对数概率、比率、KL）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="161"/>
+        <source>tensors per completion token x 4 bytes: new, old and reference log-probs, ratio, clipped ratio, KL, surrogate losses (preference objectives: chosen/rejected log-probs)</source>
+        <translation>每个回答 token 的张量数 × 4 字节：新、旧和参考对数概率、比率、截断比率、KL、替代损失（偏好目标：选中/拒绝回答的对数概率）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="198"/>
+        <source>Weight-sync staging</source>
+        <translation>权重同步暂存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="199"/>
+        <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework&apos;s bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
+        <translation>逐参数：完整聚合的最大张量（ZeRO-3/FSDP）；分桶：框架的桶 + 一个聚合张量；ZeRO-3 下的 LoRA：为合并适配器聚合整个模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/result.py" line="17"/>
+        <source>Generation</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/result.py" line="18"/>
+        <source>Scoring (reference, reward, old log-probs)</source>
+        <translation>打分（参考、奖励、旧对数概率）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/result.py" line="19"/>
+        <source>Training step</source>
+        <translation>训练步骤</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/result.py" line="20"/>
+        <location filename="../../engine/posttraining/timing.py" line="25"/>
+        <source>Critic training step</source>
+        <translation>评论家训练步骤</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/result.py" line="21"/>
+        <location filename="../../engine/posttraining/timing.py" line="26"/>
+        <source>Weight sync to the engine</source>
+        <translation>向引擎同步权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="23"/>
+        <source>Generation (prefill + decode)</source>
+        <translation>生成（预填充 + 解码）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="24"/>
+        <source>Scoring forwards (reference, reward, old log-probs)</source>
+        <translation>打分前向（参考、奖励、旧对数概率）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="29"/>
+        <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(weights + KV of the sequences in flight / memory bandwidth, 2 x active params x sequences / matmul rate), in waves of the sequences the engine holds at once</source>
+        <translation>预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽，2 × 激活参数量 × 序列数 / 矩阵乘速率），按引擎一次能容纳的序列分批进行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="33"/>
+        <source>forwards x 2 x active params x sequence tokens / matmul rate</source>
+        <translation>前向次数 × 2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="34"/>
+        <source>the critic&apos;s training step, from the training time model</source>
+        <translation>评论家的训练步骤，取自训练时间模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="35"/>
+        <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth</source>
+        <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="59"/>
+        <source>must be a fraction above 0 and at most 1, or null, not {p!r}.</source>
+        <translation>必须是大于 0、至多为 1 的比例或 null，而不是 {p!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="86"/>
+        <source>GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}.</source>
+        <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="90"/>
+        <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
+        <translation>KV 缓存类型 {dtype} 属于 llama.cpp；{engine} 只接受 auto 或 fp8。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="94"/>
+        <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
+        <translation>llama.cpp 将 KV 缓存量化为 q8_0 或 q4_0，而不是 fp8。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="97"/>
+        <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
+        <translation>llama.cpp 量化 V 缓存需要 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="100"/>
+        <source>vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens, not {size}.</source>
+        <translation>vLLM 的块大小只能是 1、8、16、32、64 或 128 个 token，而不是 {size}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="103"/>
+        <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
+        <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="100"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="136"/>
+        <location filename="../../engine/serving/plain_engines.py" line="53"/>
+        <source>Model weights</source>
+        <translation>模型权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="101"/>
+        <source>this GPU&apos;s shard of every tensor in the deployed format</source>
+        <translation>每个张量在部署格式下分到本 GPU 的部分</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="103"/>
+        <source>Activation peak of the profile run</source>
+        <translation>试运行的激活峰值</translation>
+    </message>
+    <message>
+        <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 28 bytes)</source>
+        <translation type="vanished">max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 28 字节）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="105"/>
+        <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 38 bytes, its sort)</source>
+        <translation>max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 38 字节，含其排序）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="109"/>
+        <source>CUDA graphs</source>
+        <translation>CUDA graphs</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="110"/>
+        <source>largest captured batch x layers x (QKV + attention output + residual pair) x dtype bytes; 0 with enforce_eager</source>
+        <translation>捕获的最大批次 × 层数 ×（QKV + 注意力输出 + 残差对）× 数据类型字节数；enforce_eager 时为 0</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="113"/>
+        <source>Non-torch memory (cuBLAS, all-reduce buffers)</source>
+        <translation>非 torch 显存（cuBLAS、all-reduce 缓冲区）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="115"/>
+        <source>0.13 GiB, +0.42 GiB with tensor parallelism (vLLM&apos;s measured non-torch increase)</source>
+        <translation>0.13 GiB，张量并行时再加 0.42 GiB（vLLM 实测的非 torch 增量）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="117"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="143"/>
+        <location filename="../../engine/serving/plain_engines.py" line="60"/>
+        <source>CUDA context</source>
+        <translation>CUDA 上下文</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="118"/>
+        <source>0.75 GiB per process (+0.25 GiB NCCL when tp x pp &gt; 1), before the engine&apos;s budget</source>
+        <translation>每进程 0.75 GiB（tp × pp &gt; 1 时再加 0.25 GiB NCCL），在引擎预算之外</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="131"/>
+        <source>{engine} refuses max_model_len {length}: the model was trained for {trained} tokens.</source>
+        <translation>{engine} 拒绝 max_model_len {length}：该模型训练时的长度为 {trained} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="143"/>
+        <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
+        <translation>vLLM 拒绝：max_num_batched_tokens（{tokens}）必须至少为 max_num_seqs（{seqs}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="147"/>
+        <source>vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization asks for ({requested}).</source>
+        <translation>vLLM 拒绝启动：GPU 上的空闲显存（{free}）少于 gpu_memory_utilization 要求的量（{requested}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="151"/>
+        <location filename="../../engine/serving/generation.py" line="205"/>
+        <source>The weights alone ({weights}) overflow the GPU while loading.</source>
+        <translation>仅权重（{weights}）在加载时就超出 GPU 显存。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="154"/>
+        <source>vLLM refuses: no available memory for the cache blocks (weights, activations and overheads take {used} of the {requested} budget).</source>
+        <translation>vLLM 拒绝：没有可用于缓存块的显存（权重、激活值和开销占用了 {requested} 预算中的 {used}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="160"/>
+        <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
+        <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，超过可用的 {pool}；能放下的最长为 {longest} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="166"/>
+        <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
+        <translation>捕获 CUDA graphs 时显存不足：预算（{requested}）加上 graphs 和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="170"/>
+        <source>vLLM starts with {pool} for the KV cache.</source>
+        <translation>vLLM 启动，KV 缓存为 {pool}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="185"/>
+        <location filename="../../engine/serving/generation.py" line="237"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="145"/>
+        <location filename="../../engine/serving/plain_engines.py" line="62"/>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="187"/>
+        <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
+        <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按每个层组 block_size 个 token 切成块</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="208"/>
+        <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
+        <translation>SGLang 拒绝：mem_fraction_static 为 {fraction} 时 KV 缓存显存不足（权重占 {static} 中的 {weights}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="215"/>
+        <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
+        <translation>SGLang 可以启动，但激活值和 CUDA graphs（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="219"/>
+        <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
+        <translation>SGLang 可以启动，但其 KV 缓存只能容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="222"/>
+        <source>SGLang starts with {tokens} KV cache tokens.</source>
+        <translation>SGLang 启动，KV 缓存可容纳 {tokens} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="238"/>
+        <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
+        <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="137"/>
+        <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
+        <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时加上输出层），按 GGUF 类型计，token_embd 留在 CPU 内存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="139"/>
+        <source>Compute buffer</source>
+        <translation>计算缓冲区</translation>
+    </message>
+    <message>
+        <source>max(f32 logits n_vocab x n_ubatch, scores 2 x n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
+        <translation type="vanished">max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 2 × n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="140"/>
+        <source>max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
+        <translation>max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="144"/>
+        <source>0.75 GiB per process</source>
+        <translation>每进程 0.75 GiB</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="146"/>
+        <source>n_ctx padded to 256 x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
+        <translation>n_ctx 补齐到 256 × 卸载层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层：其窗口）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="153"/>
+        <source>{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer layers (n_gpu_layers), shorten n_ctx or quantize more.</source>
+        <translation>{engine} 无法分配缓冲区：每块 GPU 需要 {need}，可用 {capacity}；请少卸载一些层（n_gpu_layers）、缩短 n_ctx 或进一步量化。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="158"/>
+        <source>{engine} loads with {free} free per GPU.</source>
+        <translation>{engine} 加载后每块 GPU 剩余 {free}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="54"/>
+        <source>every tensor in the deployed format</source>
+        <translation>部署格式下的全部张量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="56"/>
+        <source>Prefill activations</source>
+        <translation>预填充激活值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="57"/>
+        <source>residual + widest layer output of the prefill, + the last position&apos;s fp32 logits</source>
+        <translation>预填充的残差 + 最宽层输出，加上最后一个位置的 fp32 logits</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="61"/>
+        <source>0.75 GiB per process (none on Apple silicon)</source>
+        <translation>每进程 0.75 GiB（Apple 芯片上没有）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="63"/>
+        <source>sequences x tokens x KV bytes per token of every layer (sliding layers: their window)</source>
+        <translation>序列数 × token 数 × 每层每个 token 的 KV 字节数（滑动窗口层：其窗口）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="68"/>
+        <source>{engine} runs out of memory: {need} needed, {capacity} available.</source>
+        <translation>{engine} 显存不足：需要 {need}，可用 {capacity}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="72"/>
+        <source>{engine} runs with {free} free.</source>
+        <translation>{engine} 运行时剩余 {free}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="28"/>
+        <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
+        <translation>留在 CPU 内存中的层在 CPU 上运行，不计时：所示时间仅为卸载到 GPU 的层。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="143"/>
+        <source>Decode matmuls and attention</source>
+        <translation>解码的矩阵乘与注意力</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="144"/>
+        <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
+        <translation>（2 × 激活参数量 / tp + 注意力）× 序列数 / 可达峰值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="146"/>
+        <source>Decode weight and KV reads</source>
+        <translation>解码时读取权重和 KV</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="147"/>
+        <source>(weights read + sequences x KV cache) / achieved memory bandwidth</source>
+        <translation>（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="148"/>
+        <source>Tensor-parallel all-reduces</source>
+        <translation>张量并行 all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="149"/>
+        <source>2 per layer, ring over tp GPUs</source>
+        <translation>每层 2 次，在 tp 块 GPU 上环形进行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="151"/>
+        <source>Prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="152"/>
+        <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
+        <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="23"/>
+        <source>Give the generation engine {share:.0%} of each GPU instead of {old:.0%}</source>
+        <translation>让生成引擎占用每块 GPU 的 {share:.0%}，而不是 {old:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="26"/>
+        <source>a smaller KV cache: fewer sequences generated at once</source>
+        <translation>KV 缓存变小：同时生成的序列更少</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="28"/>
+        <source>Let the generation engine sleep while training (vLLM sleep level 2)</source>
+        <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="30"/>
+        <source>the engine&apos;s weights are reloaded after each step: a little slower</source>
+        <translation>每步之后要重新载入引擎权重：稍慢一些</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="32"/>
+        <source>Run the generation engine on {n} GPUs of its own</source>
+        <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="34"/>
+        <source>needs that many more GPUs</source>
+        <translation>需要多出这么多块 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="43"/>
+        <source>Score the reference with the adapters switched off</source>
+        <translation>关闭适配器来计算参考模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="45"/>
+        <source>the same reference, no second copy of the model</source>
+        <translation>同样的参考模型，不需要第二份模型副本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="47"/>
+        <source>Compute the reference log-probs before training</source>
+        <translation>在训练前算好参考对数概率</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="49"/>
+        <source>one pass over the data first (TRL precompute_ref_log_probs)</source>
+        <translation>先把数据过一遍（TRL precompute_ref_log_probs）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="51"/>
+        <source>Compute log-probs with a fused kernel</source>
+        <translation>用融合内核计算对数概率</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="53"/>
+        <source>flash-attn&apos;s cross-entropy kernel, as verl and OpenRLHF use it</source>
+        <translation>flash-attn 的交叉熵内核，verl 和 OpenRLHF 就是这样用的</translation>
     </message>
 </context>
 <context>

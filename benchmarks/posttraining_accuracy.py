@@ -1,0 +1,49 @@
+"""Print the post-training estimate's accuracy (issue 22) against its ground truth: the CPU traces of DPO / GRPO / PPO
+steps (tests/data/ground_truth/posttraining) phase by phase, and the published runs (tests/data/published/
+posttraining.json), per objective and per framework (median, p90 and worst |error|), with the verdicts on the runs
+that ran out of memory.
+
+Run: .venv/bin/python benchmarks/posttraining_accuracy.py [--rows]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from engine.accuracy import posttraining as pt  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", action="store_true", help="print every row, not only the summaries")
+    args = ap.parse_args(argv)
+    traces = pt.trace_rows()
+    print(f"## CPU traces ({len(traces)} configurations)\n")
+    if args.rows:
+        print(pt.trace_table(traces) + "\n")
+    for phase in pt.TRACED_PHASES:
+        summary = pt.trace_summary(traces, phase)
+        print(f"### {phase} phase\n")
+        print(pt.stats_table("objective", summary["objective"]) + "\n")
+        print(pt.stats_table("framework", summary["framework"]) + "\n")
+    published = pt.published_rows()
+    summary = pt.published_summary(published)
+    print(f"## Published runs ({len(published)} rows; figures compared on rows with exact lengths)\n")
+    if args.rows:
+        print(pt.published_table(published) + "\n")
+    print(pt.stats_table("objective", summary["objective"]) + "\n")
+    print(pt.stats_table("framework", summary["framework"]) + "\n")
+    left = summary["left_out_with_figure"]
+    print(f"rows with a figure left out (reason in the data): {left['count']}, median |error| {left['median']:.1%}")
+    print(f"OOM runs judged 'does not fit': {summary['oom_judged_not_fitting']} of {summary['oom']}")
+    print(f"runs that ran (exact lengths) judged 'does not fit': {summary['ran_judged_not_fitting'] or 'none'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

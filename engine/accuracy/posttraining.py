@@ -1,0 +1,227 @@
+"""Hold the post-training estimate (issue 22) to its ground truth.
+
+Two sets, both read as data (nothing in them is executed):
+- CPU traces, tests/data/ground_truth/posttraining/*.json (validation/posttraining_traces.py): the peak allocated bytes
+  of the scoring passes and of the training step of DPO, GRPO and PPO as TRL and verl run them, on fake tensors.
+- The published set, tests/data/published/posttraining.json: runs people reported, with their settings in the
+  scenario's key names, the outcome ("ran" | "oom"), the figure they stated (which statistic) and the source URL.
+
+The summaries give median, p90 and worst |error| per objective and per framework.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..memory.breakdown import Estimate
+from ..scenario import scenario_from_dict
+from ..workloads import estimate
+from .published_memory import METRICS, estimated_metric
+
+_TESTS = Path(__file__).resolve().parents[2] / "tests" / "data"
+TRACE_DIR = _TESTS / "ground_truth" / "posttraining"
+PUBLISHED_FILE = _TESTS / "published" / "posttraining.json"
+OUTCOMES = ("ran", "oom")
+TRACED_PHASES = ("scoring", "training")
+
+
+def read_traces(directory: Path = TRACE_DIR) -> list[dict[str, Any]]:
+    """The traced configurations as stored (sorted by file name)."""
+    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(directory.glob("*.json"))]
+
+
+def read_published(path: Path = PUBLISHED_FILE) -> list[dict[str, Any]]:
+    """The published rows as stored."""
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else []
+
+
+def integrity_problems(entry: dict[str, Any]) -> list[str]:
+    """What is missing or inconsistent in one published row (empty when it is complete)."""
+    problems = []
+    for field in ("id", "framework", "objective", "source", "url", "outcome", "scenario"):
+        if not entry.get(field):
+            problems.append(f"no {field}")
+    if not str(entry.get("url", "")).startswith("https://"):
+        problems.append("the source URL is not an https address")
+    if entry.get("outcome") not in OUTCOMES:
+        problems.append(f"outcome is not one of {OUTCOMES}")
+    measured = entry.get("measured_bytes")
+    if measured is not None:
+        if entry.get("outcome") != "ran":
+            problems.append("a figure on a run that did not run")
+        if entry.get("metric") not in METRICS:
+            problems.append(f"the figure's statistic is not one of {METRICS}")
+        if not isinstance(measured, int) or measured <= 0:
+            problems.append("the figure is not a positive whole number of bytes")
+        if not entry.get("reported_as"):
+            problems.append("the figure is not quoted as the source states it")
+    scenario = entry.get("scenario") or {}
+    if scenario.get("training_objective") != entry.get("objective"):
+        problems.append("the scenario's training_objective differs from the row's objective")
+    return problems
+
+
+def rl_phase_peaks(est: Estimate) -> dict[str, float]:
+    """Allocated bytes at the peak of each phase of a post-training estimate on the training GPUs: the critic's
+    training step counts as training (the traces record the larger of the two)."""
+    rl = getattr(est, "rl", None)
+    if rl is None:
+        return {}
+    peaks: dict[str, float] = {}
+    for phase in rl.phases:
+        if phase.gpus != "training":
+            continue
+        key = "training" if phase.key == "critic_training" else phase.key
+        peaks[key] = max(peaks.get(key, 0.0), float(phase.peak_bytes))
+    return peaks
+
+
+@dataclass(frozen=True)
+class TraceRow:
+    """One traced configuration against the estimate, phase by phase."""
+
+    id: str
+    framework: str
+    objective: str
+    measured: dict[str, int]
+    estimated: dict[str, float]
+
+    def phase_error(self, phase: str) -> float:
+        return (self.estimated.get(phase, 0.0) - self.measured[phase]) / self.measured[phase]
+
+    @property
+    def errors(self) -> dict[str, float]:
+        return {p: self.phase_error(p) for p in TRACED_PHASES if p in self.measured}
+
+
+def trace_rows(directory: Path = TRACE_DIR) -> list[TraceRow]:
+    rows = []
+    for data in read_traces(directory):
+        sc = data["scenario"]
+        est = estimate(scenario_from_dict(sc))
+        rows.append(TraceRow(data["id"], sc["framework"], sc["training_objective"],
+                             data["measured"]["rl_phases"], rl_phase_peaks(est)))
+    return rows
+
+
+@dataclass(frozen=True)
+class PublishedRLRow:
+    id: str
+    framework: str
+    objective: str
+    url: str
+    metric: str | None
+    outcome: str
+    measured_bytes: int | None
+    estimated_bytes: float
+    verdict: str
+    excluded: str = ""
+    lengths: str = "exact"  # exact | upper-bound: whether the entered lengths are the run's or only their limits
+
+    @property
+    def compared(self) -> bool:
+        """Held to its figure and verdict: not left out, and the tokens per step are the run's own."""
+        return not self.excluded and self.lengths == "exact"
+
+    @property
+    def error(self) -> float | None:
+        if self.measured_bytes is None:
+            return None
+        return (self.estimated_bytes - self.measured_bytes) / self.measured_bytes
+
+
+def published_rows(path: Path = PUBLISHED_FILE) -> list[PublishedRLRow]:
+    rows = []
+    for e in read_published(path):
+        est = estimate(scenario_from_dict(e["scenario"]))
+        metric = e.get("metric")
+        value = estimated_metric(est, metric) if metric else est.process_bytes
+        rows.append(PublishedRLRow(e["id"], e["framework"], e["objective"], e["url"], metric, e["outcome"],
+                                   e.get("measured_bytes"), value, est.verdict, e.get("excluded", ""),
+                                   e.get("lengths", "exact")))
+    return rows
+
+
+def error_stats(errors: Iterable[float]) -> dict[str, float]:
+    """count, median, p90 and worst of |error|."""
+    values = sorted(abs(e) for e in errors)
+    if not values:
+        return {"count": 0, "median": 0.0, "p90": 0.0, "worst": 0.0}
+    return {"count": len(values), "median": statistics.median(values),
+            "p90": values[min(len(values) - 1, int(0.9 * len(values)))], "worst": values[-1]}
+
+
+def grouped(rows: list[Any], by: Callable[[Any], str], errors: Callable[[Any], list[float]]) -> dict[str, dict]:
+    """error_stats of the rows grouped by `by` (plus "all")."""
+    groups: dict[str, list[float]] = {}
+    for r in rows:
+        groups.setdefault(by(r), []).extend(errors(r))
+    out = {k: error_stats(v) for k, v in sorted(groups.items()) if v}
+    out["all"] = error_stats(e for r in rows for e in errors(r))
+    return out
+
+
+def trace_summary(rows: list[TraceRow], phase: str | None = None) -> dict[str, dict[str, dict]]:
+    """Per objective and per framework, over every traced phase (or one)."""
+    def errs(r: TraceRow) -> list[float]:
+        return [e for p, e in r.errors.items() if phase in (None, p)]
+
+    return {"objective": grouped(rows, lambda r: r.objective, errs),
+            "framework": grouped(rows, lambda r: r.framework, errs)}
+
+
+def published_summary(rows: list[PublishedRLRow]) -> dict[str, Any]:
+    """Errors on the rows with a figure and the run's own lengths; verdicts on the OOM runs (at their stated or
+    maximum lengths: an estimate that fits at the maximum fits the run) and on the runs that ran (exact lengths only:
+    at maximum lengths a "does not fit" says nothing about the run)."""
+    used = [r for r in rows if r.compared]
+
+    def errs(r: PublishedRLRow) -> list[float]:
+        return [] if r.error is None else [r.error]
+
+    oom = [r for r in rows if r.outcome == "oom" and not r.excluded]
+    return {"objective": grouped(used, lambda r: r.objective, errs),
+            "framework": grouped(used, lambda r: r.framework, errs),
+            "left_out_with_figure": error_stats(r.error for r in rows if not r.compared and r.error is not None),
+            "oom": len(oom), "oom_judged_not_fitting": sum(1 for r in oom if r.verdict == "does not fit"),
+            "oom_missed": [r.id for r in oom if r.verdict != "does not fit"],
+            "ran": sum(1 for r in used if r.outcome == "ran"),
+            "ran_judged_not_fitting": [r.id for r in used if r.outcome == "ran" and r.verdict == "does not fit"]}
+
+
+def stats_table(title: str, groups: dict[str, dict[str, float]]) -> str:
+    lines = [f"| {title} | rows | median abs error | p90 | worst |", "|---|---:|---:|---:|---:|"]
+    for k, s in groups.items():
+        lines.append(f"| {k} | {s['count']} | {s['median']:.1%} | {s['p90']:.1%} | {s['worst']:.1%} |")
+    return "\n".join(lines)
+
+
+def trace_table(rows: list[TraceRow]) -> str:
+    lines = ["| configuration | scoring measured / estimated (GiB) | error | training measured / estimated (GiB) | "
+             "error |", "|---|---:|---:|---:|---:|"]
+    for r in rows:
+        cells = []
+        for p in TRACED_PHASES:
+            if p in r.measured:
+                cells += [f"{r.measured[p] / 2**30:.2f} / {r.estimated.get(p, 0.0) / 2**30:.2f}",
+                          f"{r.phase_error(p):+.1%}"]
+            else:
+                cells += ["—", "—"]
+        lines.append(f"| {r.id} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def published_table(rows: list[PublishedRLRow]) -> str:
+    lines = ["| row | framework | objective | outcome | measured (GiB) | estimated (GiB) | error | verdict |",
+             "|---|---|---|---|---:|---:|---:|---|"]
+    for r in rows:
+        measured = "—" if r.measured_bytes is None else f"{r.measured_bytes / 2**30:.2f}"
+        error = "—" if r.error is None else f"{r.error:+.1%}" + (" (left out)" if r.excluded else "")
+        lines.append(f"| {r.id} | {r.framework} | {r.objective} | {r.outcome} | {measured} | "
+                     f"{r.estimated_bytes / 2**30:.2f} | {error} | {r.verdict} |")
+    return "\n".join(lines)

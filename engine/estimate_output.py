@@ -1,0 +1,181 @@
+"""The estimate as the command line shows it: `--json` (estimate_to_json, json_text) and the text table and time
+lines (render_table, render_time). No Qt; the window's exports and the CLI both use these."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+from .errors import PlannerError
+from .memory.breakdown import Estimate
+from .messages import QT_TRANSLATE_NOOP, one_line
+from .posttraining import rl_time_to_json, rl_to_json
+from .timing import StepTime
+from .units import format_bytes, format_cost, format_count, format_seconds
+
+
+def estimate_to_json(est: Estimate, time: StepTime | None = None) -> dict[str, Any]:
+    busiest = est.busiest
+    out = {
+        "scenario": est.scenario_name,
+        "estimator": est.estimator,
+        "model": est.model_name,
+        "gpu": est.gpu_name,
+        "world_size": est.world_size,
+        "verdict": est.verdict,
+        "peak_allocated_bytes": round(est.peak_allocated_bytes),
+        "peak_phase": est.peak_phase,
+        "phases": {k: round(v) for k, v in est.phases.items()},
+        "peak_reserved_bytes": round(est.peak_reserved_bytes),
+        # what the framework's own memory figure reports: torch.cuda.max_memory_allocated() / max_memory_reserved()
+        # at the end of training, loading included where the framework never resets the statistics (litgpt)
+        "reported_allocated_bytes": round(est.reported_allocated_bytes),
+        "reported_reserved_bytes": round(est.reported_reserved_bytes),
+        "process_bytes": round(est.process_bytes),
+        "total_bytes": round(est.total_bytes),
+        "capacity_bytes": est.capacity_bytes,
+        "load": {"gpu_bytes": round(est.load_gpu_bytes), "formula": est.load_formula, "is_peak": est.load_is_peak,
+                 "peak_statistics_include_load": est.peak_includes_load},
+        "host_bytes": round(est.host_bytes),
+        "host_capacity_bytes": est.host_capacity_bytes,
+        "host_verdict": est.host_verdict,
+        "fits": est.fits,
+        "headroom_bytes": round(est.headroom_bytes),
+        "trainable_params": est.trainable_params,
+        "total_params": est.total_params,
+        "active_params": est.active_params,
+        "components": [
+            {"key": c.key, "name": c.name, "bytes": round(b), "category": c.category, "phase": c.phase,
+             "formula": c.formula, "inputs": {k: v for k, v in c.inputs}}
+            for c, b in busiest.at_peak()
+        ],
+        "overheads": [
+            {"key": c.key, "name": c.name, "bytes": round(c.peak_bytes), "category": c.category,
+             "formula": c.formula, "inputs": {k: v for k, v in c.inputs}}
+            for c in busiest.overheads
+        ],
+        "per_stage": [
+            {"stage": st.stage, "layers": st.layers, "microbatches_in_flight": st.microbatches_in_flight,
+             "peak_allocated_bytes": round(st.peak_allocated_bytes), "peak_phase": st.peak_phase,
+             "total_bytes": round(st.total_bytes), "phases": {k: round(v) for k, v in st.phases.items()}}
+            for st in est.stages
+        ],
+        "other_ranks": [
+            {"ranks": o.ranks, "stage": o.estimate.stage, "peak_allocated_bytes": round(o.estimate.peak_allocated_bytes),
+             "peak_phase": o.estimate.peak_phase, "total_bytes": round(o.estimate.total_bytes),
+             "phases": {k: round(v) for k, v in o.estimate.phases.items()}}
+            for o in est.other_ranks
+        ],
+        "warnings": [str(w) for w in est.warnings],
+    }
+    if est.rl is not None:
+        out["rl"] = rl_to_json(est.rl)
+    if time is not None:
+        out["time"] = rl_time_to_json(time)
+    return out
+
+def identity_text(text: str) -> str:
+    return text
+
+def display_width(text: str) -> int:
+    """Terminal columns: Chinese characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    fill = " " * (width - display_width(text))
+    return fill + text if right else text + fill
+
+def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_text,
+                 tr_engine: Callable[[str], str] = identity_text) -> str:
+    """The readable table; `tr` translates the table's own words, `tr_engine` the engine's."""
+    rows = [(tr_engine(c.name), format_bytes(b, unit), f"{b / est.peak_allocated_bytes:6.1%}", tr_engine(c.phase))
+            for c, b in est.busiest.at_peak()]
+    rows += [(tr_engine(c.name), format_bytes(c.peak_bytes, unit), "", tr(QT_TRANSLATE_NOOP("cli", "overhead")))
+             for c in est.busiest.overheads if c.peak_bytes]
+    header = (tr(QT_TRANSLATE_NOOP("cli", "Component")), tr(QT_TRANSLATE_NOOP("cli", "Memory ({unit})")).format(unit=unit),
+              tr(QT_TRANSLATE_NOOP("cli", " Share")), tr(QT_TRANSLATE_NOOP("cli", "Lives in")))
+    widths = [max(display_width(r[i]) for r in [header, *rows]) for i in range(4)]
+    line = "  ".join("-" * w for w in widths)
+    out = [tr(QT_TRANSLATE_NOOP("cli", "{name}: {model} on {n} x {gpu} ({estimator})")).format(
+        name=est.scenario_name, model=est.model_name, n=est.world_size, gpu=est.gpu_name, estimator=est.estimator), ""]
+    for r in (header, None, *rows, None):
+        out.append(line if r is None else "  ".join(_pad(v, w, i in (1, 2)) for i, (v, w) in enumerate(zip(r, widths,
+                                                                                                             strict=True))))
+    peak_mark = tr(QT_TRANSLATE_NOOP("cli", " <- peak"))
+    names = {"forward": tr(QT_TRANSLATE_NOOP("cli", "forward")), "backward": tr(QT_TRANSLATE_NOOP("cli", "backward")),
+             "optimizer": tr(QT_TRANSLATE_NOOP("cli", "optimizer"))}
+    phases = ", ".join(f"{names[p]} {format_bytes(v, unit)}" + (peak_mark if p == est.peak_phase else "")
+                       for p, v in est.phases.items())
+    out.append(tr(QT_TRANSLATE_NOOP("cli", "Phase peaks: {phases}")).format(phases=phases))
+    if est.rl is not None:  # post-training: the table above is the step's largest phase
+        steps = ", ".join(f"{tr_engine(p.name)} {format_bytes(p.peak_bytes, unit)}"
+                          + (peak_mark if p.key == est.rl.peak_phase else "") for p in est.rl.phases)
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "Post-training step ({objective}), allocated per phase: {phases}")).format(
+            objective=est.rl.objective, phases=steps))
+    if len(est.stages) > 1:
+        stages = ", ".join(tr(QT_TRANSLATE_NOOP("cli", "stage {n}: {total}")).format(
+            n=st.stage, total=format_bytes(st.total_bytes, unit)) for st in est.stages)
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "Per pipeline stage: {stages}")).format(stages=stages))
+    for other in est.other_ranks:
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "GPUs that hold less: {ranks} {total} (peak allocated {peak}).")).format(
+            ranks=tr_engine(other.ranks), total=format_bytes(other.estimate.total_bytes, unit),
+            peak=format_bytes(other.estimate.peak_allocated_bytes, unit)))
+    out.append(tr(QT_TRANSLATE_NOOP("cli", "Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; "
+                                           "loading the model {load}; host memory per node {host}.")).format(
+        reserved=format_bytes(est.peak_reserved_bytes, unit), process=format_bytes(est.process_bytes, unit),
+        load=format_bytes(est.load_gpu_bytes, unit), host=format_bytes(est.host_bytes, unit)))
+    out.append(tr(QT_TRANSLATE_NOOP("cli", "Peak allocated {peak}; with overheads and reserve {total} of {capacity} "
+                                           "per GPU.")).format(peak=format_bytes(est.peak_allocated_bytes, unit),
+                                                               total=format_bytes(est.total_bytes, unit),
+                                                               capacity=format_bytes(est.capacity_bytes, unit)))
+    verdict = tr_engine(est.verdict)
+    verdict = verdict.upper() if verdict.isascii() else verdict
+    if est.fits:
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} (headroom {bytes} per GPU)")).format(
+            verdict=verdict, bytes=format_bytes(est.headroom_bytes, unit)))
+    else:  # the same words as the window: "tight" is never "over by"
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} ({room})")).format(
+            verdict=verdict, room=est.room(unit).format_with(tr_engine)))
+    if (note := est.host_note(unit)) is not None:  # on the verdict's own line: the verdict covers the GPUs only
+        out[-1] += " — " + note.format_with(tr_engine)
+    out += [tr(QT_TRANSLATE_NOOP("cli", "Warning: {text}")).format(text=w.format_with(tr_engine)) for w in est.warnings]
+    return "\n".join(out)
+
+def terminal_text(text: str) -> str:
+    """Whole output: every line made terminal-safe (our own line breaks kept)."""
+    return "\n".join(one_line(line) for line in text.split("\n"))
+
+def json_text(data: Any) -> str:
+    """`--json` output: strict JSON, never a bare NaN or Infinity (which JSON does not have and parsers refuse)."""
+    try:
+        return json.dumps(data, indent=2, allow_nan=False)
+    except ValueError as exc:
+        raise PlannerError(QT_TRANSLATE_NOOP("engine", "This scenario gives a figure that is not a finite number, "
+                                                       "so no JSON is printed; please report it.")) from exc
+
+def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine: Callable[[str], str] = identity_text,
+                fits: bool = True, currency: str = "") -> str:
+    """The time lines under the memory table; a plan that does not fit says its time is for reference only."""
+    out = [] if fits else [tr(QT_TRANSLATE_NOOP("cli", "This plan does not fit: time shown for reference only."))]
+    out += [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")).format(
+        step=format_seconds(t.step_seconds), tps=format_count(t.tokens_per_second),
+        per_gpu=format_count(t.tokens_per_second_per_gpu), mfu=t.mfu)]
+    if t.band is not None:
+        out.append(tr(QT_TRANSLATE_NOOP("cli", "Likely {low} to {high} per step (10th to 90th percentile of the "
+                                               "cross-validated error on {runs} published runs, {regime})")).format(
+            low=format_seconds(t.seconds_range[0]), high=format_seconds(t.seconds_range[1]), runs=t.band.runs,
+            regime=t.band.regime))
+    parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms if term.seconds > 0)
+    out.append(tr(QT_TRANSLATE_NOOP("cli", "Where the time goes: {parts}")).format(parts=parts))
+    if t.time_to_train_seconds is not None:
+        line = tr(QT_TRANSLATE_NOOP("cli", "Time to train: {time}, {hours} GPU-hours")).format(
+            time=format_seconds(t.time_to_train_seconds), hours=format_count(t.gpu_hours or 0))
+        if t.cost is not None:
+            line += tr(QT_TRANSLATE_NOOP("cli", ", cost {cost}")).format(cost=format_cost(t.cost, currency)) \
+                if currency else tr(QT_TRANSLATE_NOOP("cli", ", cost {cost} (in the price's currency)")).format(
+                    cost=format_count(t.cost))
+        out.append(line)
+    out += [tr(QT_TRANSLATE_NOOP("cli", "Note: {text}")).format(text=n.format_with(tr_engine)) for n in t.notes]
+    return "\n".join(out)

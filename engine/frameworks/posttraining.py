@@ -1,0 +1,112 @@
+"""What each framework does by default when it post-trains (issue 22): its generation engine and that engine's
+memory settings, how it keeps the reference model, how it computes per-token log-probs, and how it copies the
+trained weights into the engine. Each row cites the file (repository path at a commit) that sets each fact.
+
+The sources read (commits of the snapshots): huggingface/trl f2cd577 (2026-07-24), volcengine/verl b178a3c
+(2026-01-29), OpenRLHF/OpenRLHF 3c3be62 (2026-08-13), modelscope/ms-swift 3602360 (2026-08-22), NVIDIA-NeMo/RL
+7ea279a (2026-08-22), unslothai/unsloth 015bdef (2026-08-22).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LOGPROB_PATHS = ("standard", "rows", "fused", "fused-linear")
+WEIGHT_SYNCS = ("per-parameter", "bucket", "free-memory-buffers", "shared")
+
+
+@dataclass(frozen=True, slots=True)
+class PostTrainingDefaults:
+    """One framework's post-training defaults. `rollout_*` are what the scenario's "auto" values become."""
+
+    rollout_engine: str  # none (the trainer's own generate) | vllm | sglang
+    rollout_gpu_memory_utilization: float  # the engine's share of each GPU's memory
+    rollout_sleep: str  # none | level-1 | level-2 (vLLM's sleep levels) between generations
+    rollout_shares_weights: bool  # the engine and the trainer hold one weight copy
+    placement: str  # colocate | separate: where the framework runs the engine unless told (documentation only)
+    reference_on_cpu: bool  # a full fine-tune's reference weights wait in CPU memory, copied in for its forward
+    kl_by_default: bool  # GRPO-style runs score a reference by default (KL coefficient above 0)
+    logprob_path: str  # standard: fp32 log-softmax of the whole b·s·V; rows: bf16 log-softmax one sequence at a
+    # time; fused: one kernel keeping one log-sum-exp per token; fused-linear: logits never materialised
+    logits_completion_only: bool  # online objectives compute logits for the completion only (logits_to_keep)
+    weight_sync: str  # per-parameter | bucket | free-memory-buffers | shared (nothing to copy)
+    weight_sync_bucket_bytes: int  # the staging bucket of `bucket`
+    sources: tuple[tuple[str, str], ...]
+    rollout_batched_tokens: int = 0  # max_num_batched_tokens the framework passes to vLLM (0: vLLM's default)
+
+
+_TRL_SOURCES = (
+    ("rollout engine", "trl/trainer/grpo_config.py: use_vllm=False (the model's own generate), vllm_mode='colocate', "
+     "vllm_gpu_memory_utilization=0.3, vllm_enable_sleep_mode=False, num_generations=8; "
+     "trl/generation/vllm_generation.py builds LLM(max_num_batched_tokens=4096)"),
+    ("sleep", "trl/generation/vllm_generation.py: with vllm_enable_sleep_mode the engine sleeps at level 2 and wakes "
+     "its weights before sync_weights, its KV cache before generate"),
+    ("reference", "trl/trainer/grpo_trainer.py: beta=0.0 (default) loads no reference; a PEFT model uses the base with "
+     "adapters disabled; otherwise create_model_from_path builds a frozen copy (dpo_trainer.py likewise, and "
+     "precompute_ref_log_probs drops it)"),
+    ("log-probs", "grpo_trainer.py _get_per_token_logps_and_entropies: logits_to_keep = completion tokens, "
+     "utils.py selective_log_softmax: bf16 logits log-softmaxed one sequence (row) at a time"),
+    ("weight sync", "vllm_generation.py sync_weights: each parameter gathered on its own (ZeRO-3 gather_params([param]) "
+     "/ FSDP summon_full_params per module) and load_weights'd into the engine; with PEFT the whole model is gathered "
+     "to merge the adapters"),
+    ("pairs", "dpo_trainer.py: chosen and rejected completions are concatenated into one batch (two sequences per "
+     "pair in one forward)"),
+)
+
+TRL = PostTrainingDefaults("none", 0.3, "none", False, "colocate", False, False, "rows", True, "per-parameter", 0,
+                           _TRL_SOURCES, rollout_batched_tokens=4096)
+
+VERL = PostTrainingDefaults(
+    "vllm", 0.5, "level-2", False, "colocate", False, False, "fused", False, "bucket", 2048 << 20,
+    (("rollout engine", "verl/trainer/config/rollout/rollout.yaml: gpu_memory_utilization 0.5, free_cache_engine True, "
+      "tensor_model_parallel_size 2, max_num_seqs 256; examples run rollout.name=vllm in the hybrid (colocated) "
+      "engine"),
+     ("sleep", "verl/third_party/vllm/__init__.py: VLLM_SLEEP_LEVEL = 2 from vLLM 0.8.5; vllm_async_server.py sleep(): "
+      "hybrid mode collective_rpc('sleep', level=2)"),
+     ("reference", "verl/trainer/ppo/ray_trainer.py: ref_in_actor when lora_rank > 0 (the actor with LoRA switched "
+      "off); a reference is scored only when use_kl_loss or use_kl_in_reward, both false in actor.yaml / "
+      "ppo_trainer.yaml"),
+     ("log-probs", "verl/utils/torch_functional.py logprobs_from_logits: flash-attn's cross_entropy_loss "
+      "(inplace_backward=True) when flash-attn is installed"),
+     ("weight sync", "verl/workers/fsdp_workers.py: per-tensor full_tensor() generator; vllm_rollout.py update_weights "
+      "packs it into a bucket of update_weights_bucket_megabytes = 2048 (workers/config/rollout.py)")))
+
+OPENRLHF = PostTrainingDefaults(
+    "vllm", 0.95, "none", False, "separate", False, True, "fused", False, "per-parameter", 0,
+    (("rollout engine", "openrlhf/cli/train_ppo_ray.py: --vllm.gpu_memory_utilization 0.95, --vllm.enable_sleep off "
+      "(only with --train.colocate_all), vLLM engines, actor, reference and reward on GPUs of their own unless "
+      "--train.colocate_*"),
+     ("reference", "train_ppo_ray.py: --algo.kl.init_coef 0.01 > 0 creates the reference model group"),
+     ("log-probs", "openrlhf/models/utils.py log_probs_from_logits: flash_attn.ops.triton.cross_entropy when "
+      "available, else log-sum-exp in chunks of 1024 rows"),
+     ("weight sync", "openrlhf/trainer/ray/ppo_actor.py: each parameter gathered by deepspeed.zero.GatheredParameters"
+      "([param]) and broadcast (NCCL) or handed over by CUDA IPC")))
+
+MS_SWIFT = PostTrainingDefaults(
+    "none", 0.9, "none", False, "colocate", False, True, "rows", True, "per-parameter", 0,
+    (("rollout engine", "swift/rlhf_trainers/args_mixin.py: use_vllm off, vllm_gpu_memory_utilization 0.9, "
+      "vllm_max_num_seqs 256, sleep_level 0, offload_model / offload_optimizer off"),
+     ("reference", "swift/arguments/rlhf_args.py: GRPO beta defaults to 0.04 (a reference is scored)"),
+     ("log-probs", "swift/rlhf_trainers/grpo_trainer.py uses trl.trainer.utils.selective_log_softmax"),
+     ("weight sync", "the GRPO trainer inherits TRL's per-parameter sync to vLLM")))
+
+NEMO_RL = PostTrainingDefaults(
+    "vllm", 0.6, "level-1", False, "colocate", True, True, "standard", False, "free-memory-buffers", 0,
+    (("rollout engine", "examples/configs/grpo_math_1B.yaml: generation.backend vllm, vllm_cfg.gpu_memory_utilization "
+      "0.6, colocated.enabled true, num_generations_per_prompt 16"),
+     ("sleep", "nemo_rl/models/generation/vllm/vllm_worker.py: self.llm.sleep(level=1)"),
+     ("reference", "nemo_rl/models/automodel/setup.py setup_reference_model_state: the reference is a pinned CPU copy "
+      "of the state dict, copied into the policy's parameters by use_reference_model(); reference_policy_kl_penalty "
+      "0.01"),
+     ("log-probs", "grpo_math_1B.yaml policy.logprob_chunk_size null: the whole sequence's logits at once"),
+     ("weight sync", "nemo_rl/models/policy/utils.py: two staging buffers sized from free memory "
+      "(NRL_REFIT_BUFFER_MEMORY_RATIO 0.3), never more than is free")))
+
+UNSLOTH = PostTrainingDefaults(
+    "none", 0.5, "none", True, "colocate", False, False, "fused-linear", True, "shared", 0,
+    (("rollout engine", "unsloth/models/llama.py from_pretrained: fast_inference=False, gpu_memory_utilization=0.5, "
+      "unsloth_vllm_standby=False"),
+     ("shared weights", "llama.py: with fast_inference vLLM loads first and the trainer's model is built from the "
+      "engine's state dict (convert_vllm_to_huggingface; llm.shared_weights = True): one copy"),
+     ("reference", "Unsloth patches TRL's trainers (unsloth/models/rl.py): TRL's reference handling"),
+     ("log-probs", "unsloth_zoo's fused, chunked log-prob kernels: the logits are never materialised for the batch")))

@@ -1,0 +1,119 @@
+"""serve-fit: for an inference scenario, the largest context, the most users at once, and the fewest GPUs.
+
+Each answer is found by asking the serving estimate itself (engine/workloads): the largest max_model_len (n_ctx for
+llama.cpp) the engine starts with, the most sequences of max_model_len tokens the pool holds at once (llama.cpp:
+the most n_parallel slots of that length n_ctx can be grown to), and the fewest GPUs (tensor-parallel degree, or
+GPUs sharing llama.cpp's layers) that start it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import PlannerError, ScenarioError
+from ..messages import QT_TRANSLATE_NOOP
+from ..scenario import Scenario, resolve_model
+from ..units import format_count
+from ..workloads import estimate
+
+GGUF_ENGINES = ("llama.cpp", "ollama")
+GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64)
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+def _fits(s: Scenario) -> bool:
+    try:
+        return estimate(s).verdict == "fits"
+    except PlannerError:  # a layout the scenario's checks refuse (heads not divisible) does not serve
+        return False
+
+
+def _largest(s: Scenario, key: str, low: int, high: int) -> int:
+    """The largest value of `key` in [low, high] that still fits (0 if none); fitting is monotone in it."""
+    if not _fits(s.with_unchecked(**{key: low})):
+        return 0
+    while low < high:
+        mid = (low + high + 1) // 2
+        if _fits(s.with_unchecked(**{key: mid})):
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def largest_context(s: Scenario) -> int:
+    spec = resolve_model(s)
+    if s.serving_engine in GGUF_ENGINES:
+        return _largest(s, "n_ctx", 256, max(256, spec.max_position)) // max(1, s.n_parallel)
+    return _largest(s, "max_model_len", 1, max(1, spec.max_position))
+
+
+def replicas(s: Scenario) -> int:
+    """Engine instances the GPUs hold: each tp x pp group serves on its own (data parallel)."""
+    if s.serving_engine in GGUF_ENGINES:
+        return 1
+    return max(1, s.world_size // max(1, s.tp * s.pp))
+
+
+def most_users(s: Scenario) -> int:
+    """Sequences of the scenario's context length served at once, over every engine instance the GPUs hold."""
+    if s.serving_engine in GGUF_ENGINES:
+        slot = (s.n_ctx or resolve_model(s).max_position) // max(1, s.n_parallel)
+        best = 0
+        for users in (1, 2, 4, 8, 16, 32, 64, 128, 256):
+            if not _fits(s.with_unchecked(n_parallel=users, n_ctx=slot * users)):
+                break
+            best = users
+        return best
+    memory = estimate(s).serving
+    if memory.verdict == "does not fit":
+        return 0
+    return int(min(memory.max_concurrent_sequences, s.max_num_seqs or 10**9)) * replicas(s)
+
+
+def fewest_gpus(s: Scenario) -> int:
+    """The fewest GPUs (of one node) that start the scenario: tp for vLLM/SGLang/transformers, llama.cpp's layer
+    split for llama.cpp and ollama; 0 when none up to 64 does."""
+    for gpus in GPU_COUNTS:
+        changes = {"gpus_per_node": gpus, "nodes": 1} if s.serving_engine in GGUF_ENGINES else {
+            "gpus_per_node": gpus, "nodes": 1, "tp": gpus, "pp": 1}
+        try:
+            candidate = s.replace(**changes)  # validated: tp must divide the heads
+        except PlannerError:
+            continue
+        if _fits(candidate):
+            return gpus
+    return 0
+
+
+QUESTIONS: dict[str, Callable[[Scenario], int]] = {"context": largest_context, "users": most_users,
+                                                   "gpus": fewest_gpus}
+
+
+def serve_fit(s: Scenario, questions: tuple[str, ...] = ("context", "users", "gpus")) -> dict[str, Any]:
+    if s.workload != "inference":
+        raise ScenarioError("workload", QT_TRANSLATE_NOOP(
+            "engine", "serve-fit answers inference scenarios: set workload to inference."))
+    memory = estimate(s).serving
+    answers = {q: QUESTIONS[q](s) for q in questions}
+    return {"engine": s.serving_engine, "model": resolve_model(s).name, "verdict": memory.verdict,
+            "max_model_len": memory.max_model_len, "replicas": replicas(s), **{f"{q}": v for q, v in answers.items()}}
+
+
+def render_serve_fit(report: dict[str, Any], tr: Callable[[str], str] = _identity) -> str:
+    lines = [tr(QT_TRANSLATE_NOOP("cli", "{model} on {engine}: {verdict} as set")).format(
+        model=report["model"], engine=report["engine"], verdict=report["verdict"])]
+    if "context" in report:
+        lines.append(tr(QT_TRANSLATE_NOOP("cli", "Largest context: {n} tokens")).format(
+            n=format_count(report["context"])))
+    if "users" in report:
+        lines.append(tr(QT_TRANSLATE_NOOP("cli", "Most users at once at {length} tokens each: {n} (over {replicas} "
+                                                 "engine instances)")).format(
+            length=format_count(report["max_model_len"]), n=report["users"], replicas=report["replicas"]))
+    if "gpus" in report:
+        lines.append(tr(QT_TRANSLATE_NOOP("cli", "Fewest GPUs: {n}")).format(n=report["gpus"] or tr(
+            QT_TRANSLATE_NOOP("cli", "none up to 64"))))
+    return "\n".join(lines)

@@ -1,0 +1,150 @@
+"""scenario -> Estimate for the post-training objectives: the peak phase of one step as the estimate, every phase in
+its `rl` field."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..memory.breakdown import Component, Estimate, Moments, StageEstimate, phase_totals
+from ..memory.estimate import estimate as training_estimate
+from ..memory.states import dtypes_for
+from ..scenario import Scenario, resolve_gpu, resolve_model
+from .logprobs import training_logits
+from .models import engine_weight_bytes, frozen_models, resident_states
+from .phases import StepParts, all_phases, engine_variants
+from .result import RLEstimate, RLPhase
+from .rollout_memory import engine_memory
+from .settings import RLSettings, rl_settings
+
+# the training step's loss path for each log-prob path (the scenario's own cross_entropy wins): TRL's row-by-row
+# bf16 log-softmax keeps every row's output for backward, closest to the standard path's whole-batch tensors
+TRAINING_LOSS = {"standard": "standard", "rows": "standard", "fused": "fused", "fused-linear": "fused-linear"}
+
+
+SETTING_NAMES = tuple(f.name for f in dataclasses.fields(RLSettings))
+
+
+def training_scenario(s: Scenario, rs: RLSettings) -> Scenario:
+    """The training step of the RL batch as the training estimator sees it: sequences of prompt + completion tokens,
+    two per pair for the pair objectives; a reward model's one-number head is closest to the fused-linear path
+    (no vocabulary logits)."""
+    loss = s.cross_entropy if s.cross_entropy != "auto" else TRAINING_LOSS[rs.logprob_path]
+    if rs.objective == "reward":
+        loss = "fused-linear"
+    return s.with_unchecked(training_objective="sft", seq_len=rs.sequence_tokens, micro_batch=rs.train_sequences,
+                            cross_entropy=loss)
+
+
+def _critic(s: Scenario, rs: RLSettings) -> Estimate | None:
+    if rs.objective != "ppo" or s.critic_model is None:
+        return None
+    model = s.model if s.critic_model == "same" else s.critic_model
+    return training_estimate(training_scenario(s, rs).with_unchecked(model=model, cross_entropy="fused-linear"))
+
+
+def step_parts(s: Scenario) -> StepParts:
+    spec = resolve_model(s)
+    dt = dtypes_for(s)
+    rs = rl_settings(s, dt.compute)
+    train = training_estimate(training_scenario(s, rs))
+    critic = _critic(s, rs)
+    resident = resident_states(train, rs.shares_weights)
+    frozen = frozen_models(s, spec, rs, dt, train, critic)
+    engine = None
+    if rs.rollout_engine != "none":
+        gpu_name, capacity = resolve_gpu(s)
+        apart = rs.placement == "separate"
+        # what the trainer holds when the engine starts: its weights and the frozen models (the optimizer's states
+        # are created at the first step)
+        trainer = 0.0 if apart else sum(c.peak_bytes for c in resident + frozen if c.key.endswith("_weights"))
+        engine = engine_memory(spec, rs.rollout_engine, capacity, rs.utilization,
+                               engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
+                               s.rollout_kv_cache_dtype, rs.sequence_tokens, trainer, apart, gpu_name,
+                               rs.batched_tokens or None)
+    logits_path = rs.logprob_path if s.cross_entropy == "auto" and rs.objective != "reward" else "keep"
+    comps = tuple(training_logits(c, logits_path, rs.train_sequences, rs.logits_tokens, rs.sequence_tokens,
+                                  spec.vocab, dt.compute, s.tp) if c.key == "logits" and logits_path != "keep" else c
+                  for c in train.components)
+    return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine))
+
+
+def _stage(train: StageEstimate, phase: RLPhase) -> StageEstimate:
+    """The peak phase as a stage: its components at their moments, the training stage's overheads with the reserve
+    taken on this phase's peak (the allocator's gap only where the phase holds the loss's logits)."""
+    comps = phase.components
+    forward, bstart, bend, optimizer = phase_totals(comps)
+    backward_moment, backward = ("backward_start", bstart) if bstart >= bend else ("backward_end", bend)
+    phases = {"forward": forward, "backward": backward, "optimizer": optimizer}
+    peak = "forward" if forward >= backward and forward >= optimizer else (
+        "backward" if backward >= optimizer else "optimizer")
+    moment = backward_moment if peak == "backward" else peak
+    fraction = train.reserve_bytes / train.peak_allocated_bytes if train.peak_allocated_bytes else 0.0
+    overheads = []
+    for c in train.overheads:
+        if c.key == "reserve":
+            c = Component(c.key, c.name, c.category, Moments.only_at(moment, fraction * phases[peak]), c.formula,
+                          c.inputs)
+        elif c.key == "fragmentation" and phase.key != "training":
+            c = Component(c.key, c.name, c.category, Moments.only_at(moment, 0.0), c.formula, c.inputs)
+        elif c.key == "fragmentation":
+            c = Component(c.key, c.name, c.category, Moments.only_at(moment, _gap(c, comps)), c.formula, c.inputs)
+        overheads.append(c)
+    return StageEstimate(train.stage, train.layers, train.microbatches_in_flight, comps, tuple(overheads), moment,
+                         phases)
+
+
+def _gap(frag: Component, comps: tuple[Component, ...]) -> float:
+    """The allocator's gap follows the loss's b·s·V spike (engine/frameworks/allocator.py reserved_gap_bytes, linear
+    in it): rescaled to the logits the post-training loss keeps."""
+    old = dict(frag.inputs).get("loss_spike_bytes", 0)
+    logits = next((c for c in comps if c.key == "logits"), None)
+    if not old or logits is None:
+        return frag.peak_bytes
+    new = dict(logits.inputs).get("bsv_bytes", logits.moments.forward)
+    return frag.peak_bytes * new / old
+
+
+def _per_model(p: StepParts) -> tuple[tuple[str, float], ...]:
+    groups = {"policy": ("policy_",), "reference": ("reference_",), "reward": ("reward_",), "critic": ("critic_",)}
+    comps = p.resident + p.frozen
+    out = [(name, sum(c.peak_bytes for c in comps if c.key.startswith(prefixes))) for name, prefixes in groups.items()]
+    if p.engine is not None:
+        out.append(("rollout_engine", p.engine.requested_bytes))
+    return tuple((name, b) for name, b in out if b > 0)
+
+
+def rl_estimate(s: Scenario) -> Estimate:
+    """The memory of one post-training step of `s`: the Estimate of its peak phase, with every phase in `rl`."""
+    p = step_parts(s)
+    phases = all_phases(p)
+    peak = max(phases, key=lambda ph: ph.peak_bytes)
+    e, rs = p.engine, p.rs
+    generated = generated_per_engine(s, rs)
+    rl = RLEstimate(
+        objective=rs.objective, phases=phases, peak_phase=peak.key, per_model_bytes=_per_model(p),
+        rollout_engine=rs.rollout_engine, rollout_kv_bytes=e.kv_pool_bytes if e else 0.0,
+        rollout_kv_tokens=e.kv_tokens if e else 0, max_concurrent_sequences=e.max_concurrent_sequences if e else 0,
+        generated_sequences=generated,
+        settings=tuple((name, getattr(rs, name)) for name in SETTING_NAMES), refusal=e.refusal if e else None)
+    train = p.training
+    stage = _stage(train.busiest, peak)
+    warnings = train.warnings
+    if e is not None and e.refusal is not None:
+        warnings += (e.refusal,)
+    return dataclasses.replace(train, stages=(stage,), busiest_stage=0, other_ranks=(), rl=rl, warnings=warnings)
+
+
+def generated_per_engine(s: Scenario, rs: RLSettings) -> int:
+    """Completions one engine instance generates per optimizer step: colocated, each engine serves its rollout_tp
+    trainer ranks' micro_batch x grad_accum sequences (TRL gathers the prompts of its tensor-parallel group); apart,
+    the whole step's sequences are spread over rollout_gpus / rollout_tp engines."""
+    if not rs.online:
+        return 0
+    per_rank = s.micro_batch * s.grad_accum
+    if rs.placement == "colocate":
+        return per_rank * rs.rollout_tp
+    engines = max(1, (s.rollout_gpus or rs.rollout_tp) // rs.rollout_tp)
+    return -(-per_rank * s.dp // engines)
+
+
+__all__ = ["rl_estimate", "step_parts", "training_scenario"]

@@ -1,0 +1,89 @@
+"""What each model of a post-training step holds on one GPU: the policy's training states between steps, the frozen
+reference and reward models, PPO's critic, and the generation engine's weight copy."""
+
+from __future__ import annotations
+
+from ..memory.breakdown import Component, Estimate, Moments
+from ..memory.states import Dtypes
+from ..messages import QT_TRANSLATE_NOOP
+from ..models.architecture import ModelSpec
+from ..models.presets import model_spec_for
+from ..scenario import CustomModel, Scenario
+from ..scenario.custom_parts import custom_model_spec
+from .settings import RLSettings
+
+OPTIMIZER = 3  # index of the optimizer moment in Moments: what the model states hold between steps
+WEIGHT_KEYS = ("weights", "frozen_weights")
+
+
+def model_spec(value: str | CustomModel) -> ModelSpec:
+    """The architecture of a reward or critic model written like `model`."""
+    return custom_model_spec(value) if isinstance(value, CustomModel) else model_spec_for(value)
+
+
+def weight_shards(s: Scenario) -> int:
+    """How many GPUs share one frozen copy: tensor parallelism, and ZeRO-3/FSDP's data-parallel sharding (TRL
+    prepares its reference and reward models with the trainer's DeepSpeed or FSDP plugin: prepare_deepspeed /
+    prepare_fsdp in trl/trainer/grpo_trainer.py)."""
+    return s.tp * s.pp * (s.dp if s.effective_zero == 3 else 1)
+
+
+def resident_states(est: Estimate, shares_weights: bool) -> tuple[Component, ...]:
+    """The policy's training states alive between optimizer steps (weights, master weights, optimizer states; the
+    gradients are freed by zero_grad(set_to_none=True), the Trainer's default). With shared weights the engine holds
+    the only weight copy, so the trainer's is not counted twice."""
+    out = []
+    for c in est.components:
+        if c.category != "model states" or c.key == "gradients" or c.moments[OPTIMIZER] <= 0:
+            continue
+        if shares_weights and c.key in WEIGHT_KEYS:
+            continue
+        out.append(Component("policy_" + c.key, c.name, c.category, Moments.whole_step(c.moments[OPTIMIZER]),
+                             c.formula, c.inputs))
+    return tuple(out)
+
+
+def frozen_models(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes, est: Estimate,
+                  critic: Estimate | None) -> tuple[Component, ...]:
+    """The frozen models resident through the whole step, and PPO's critic states."""
+    out = []
+    shards = weight_shards(s)
+    if rs.reference == "separate":
+        qlora = s.method == "qlora"
+        ref = (sum(c.moments[OPTIMIZER] for c in est.components if c.key == "frozen_weights") if qlora
+               else spec.total_params * dt.compute / shards)
+        out.append(Component(
+            "reference_weights", QT_TRANSLATE_NOOP("engine", "Reference model (frozen copy)"), "model states",
+            Moments.whole_step(ref), QT_TRANSLATE_NOOP(
+                "engine", "policy parameters x compute bytes / (tp x pp x ZeRO-3 data-parallel shards); a QLoRA "
+                "policy's reference is quantised like its base"),
+            (("params", spec.total_params), ("bytes_per_param", dt.compute), ("shards", shards),
+             ("quantised", qlora))))
+    if s.reward_model is not None and rs.online:
+        reward = model_spec(s.reward_model)
+        out.append(Component(
+            "reward_weights", QT_TRANSLATE_NOOP("engine", "Reward model"), "model states",
+            Moments.whole_step(reward.total_params * dt.compute / shards),
+            QT_TRANSLATE_NOOP("engine", "reward model parameters x compute bytes / shards"),
+            (("model", reward.name), ("params", reward.total_params), ("bytes_per_param", dt.compute),
+             ("shards", shards))))
+    if critic is not None:
+        out += [Component("critic_" + c.key.removeprefix("policy_"), c.name, c.category, c.moments, c.formula,
+                          c.inputs) for c in resident_states(critic, False)]
+    return tuple(out)
+
+
+def engine_weight_bytes(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes, est: Estimate) -> float:
+    """The engine's own weight copy on one engine GPU: the merged policy in the compute dtype over rollout_tp GPUs;
+    a QLoRA policy's engine loads the 4-bit base (TRL passes quantization="bitsandbytes" when the model holds
+    bnb Linear4bit layers, vllm_generation.py)."""
+    if s.method == "qlora":
+        base = sum(c.moments[OPTIMIZER] for c in est.components if c.key == "frozen_weights")
+        return base * s.tp * s.pp / rs.rollout_tp
+    return spec.total_params * dt.compute / rs.rollout_tp
+
+
+def largest_tensor_bytes(spec: ModelSpec, compute_bytes: int) -> float:
+    """The largest single weight tensor (the embedding or lm_head, or an MLP projection), gathered whole."""
+    ffn = max(spec.ffn, spec.expert_ffn * max(spec.top_k, 1) if spec.is_moe else 0)
+    return max(spec.vocab * spec.hidden, spec.hidden * ffn * (2 if spec.mlp_gated else 1)) * compute_bytes

@@ -1,0 +1,212 @@
+"""One post-training step as phases (issue 22): generation, scoring, the training step (and PPO's critic step) and
+the weight sync to the engine, each the list of components alive at its peak on one GPU.
+
+What stays on a training GPU through every phase: the policy's states between steps (models.resident_states), the
+frozen reference and reward models and the critic's states (models.frozen_models), and the colocated engine unless
+it sleeps (level 1 moves its weights to CPU memory and frees its KV cache, level 2 frees both: vLLM LLM.sleep).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..memory.breakdown import Component, Estimate, Moments, phase_totals
+from ..memory.estimate import kv_cache_bytes
+from ..memory.states import Dtypes
+from ..messages import QT_TRANSLATE_NOOP
+from ..models.architecture import ModelSpec
+from ..scenario import Scenario
+from .logprobs import scoring_forward
+from .models import largest_tensor_bytes, model_spec
+from .result import RLPhase
+from .rollout_memory import EngineMemory
+from .settings import RLSettings
+
+# per-token fp32 tensors of the policy loss over the completion: new, old and reference log-probs, the ratio and
+# its clipped copy, the KL term, the two surrogate losses (trl/trainer/grpo_trainer.py _compute_loss); the
+# preference losses keep the chosen and rejected log-probs and their margins
+LOSS_TENSORS_ONLINE = 8
+LOSS_TENSORS_OFFLINE = 3
+
+
+@dataclass(frozen=True, slots=True)
+class StepParts:
+    """Everything the phases are built from."""
+
+    s: Scenario
+    spec: ModelSpec
+    rs: RLSettings
+    dt: Dtypes
+    training: Estimate  # the training estimator over the RL batch
+    training_components: tuple[Component, ...]  # its components, the logits as the post-training loss keeps them
+    critic: Estimate | None  # PPO's critic step
+    resident: tuple[Component, ...]  # the policy's states between steps
+    frozen: tuple[Component, ...]  # reference, reward, critic states
+    engine: EngineMemory | None
+    engine_parts: dict[str, tuple[Component, ...]]  # engine_components(engine, awake) for "all", "weights", "none"
+
+
+def _whole(key: str, name: str, category: str, value: float, formula: str, inputs: tuple = ()) -> Component:
+    return Component(key, name, category, Moments.whole_step(value), formula, inputs)
+
+
+@lru_cache(maxsize=512)
+def engine_variants(e: EngineMemory | None) -> dict[str, tuple[Component, ...]]:
+    """The engine's components awake, with only its weights, and asleep (built once per estimate)."""
+    if e is None:
+        return {"all": (), "weights": (), "none": ()}
+    return {awake: engine_components(e, awake) for awake in ("all", "weights", "none")}
+
+
+def engine_components(e: EngineMemory, awake: str) -> tuple[Component, ...]:
+    """The engine's share of a GPU: "all" (weights + profile peak + KV pool), "weights", or "none" (asleep)."""
+    if awake == "none":
+        return ()
+    weights = _whole("rollout_weights", QT_TRANSLATE_NOOP("engine", "Generation engine weights"), "model states",
+                     e.weight_bytes, QT_TRANSLATE_NOOP("engine", "policy parameters x engine bytes / rollout_tp"),
+                     (("weight_bytes", round(e.weight_bytes)),))
+    if awake == "weights":
+        return (weights,)
+    return (weights,
+            _whole("rollout_activations", QT_TRANSLATE_NOOP("engine", "Generation engine activations and overheads"),
+                   "transient", e.activation_bytes + e.overhead_bytes, QT_TRANSLATE_NOOP(
+                       "engine", "the engine's profile-run peak (forward of max_num_batched_tokens or the sampler's "
+                       "logits), non-torch memory and CUDA graphs (engine/serving)"),
+                   (("activation_bytes", round(e.activation_bytes)), ("overhead_bytes", round(e.overhead_bytes)))),
+            _whole("rollout_kv_cache", QT_TRANSLATE_NOOP("engine", "Generation engine KV cache"), "activations",
+                   e.kv_pool_bytes, QT_TRANSLATE_NOOP(
+                       "engine", "gpu_memory_utilization x capacity - weights - profile peak - non-torch memory, in "
+                       "whole blocks (engine/serving, vLLM gpu_worker.py)"),
+                   (("requested_bytes", round(e.requested_bytes)), ("kv_tokens", e.kv_tokens),
+                    ("block_size", e.block_size), ("kv_bytes_per_token", round(e.kv_bytes_per_token, 1)))))
+
+
+def _asleep(p: StepParts) -> str:
+    """What the colocated engine holds while the trainer works."""
+    if p.engine is None or p.rs.placement == "separate":
+        return "none"
+    if p.rs.shares_weights:
+        return "weights" if p.rs.sleep != "none" else "all"  # one shared copy cannot be offloaded
+    return "all" if p.rs.sleep == "none" else "none"
+
+
+def _phase(key: str, gpus: str, components: tuple[Component, ...]) -> RLPhase:
+    return RLPhase(key, gpus, components, max(phase_totals(components)))
+
+
+def generation_phase(p: StepParts) -> RLPhase | None:
+    """The engine awake and generating; on the training GPUs with everything resident, or on its own GPUs."""
+    if p.engine is None:
+        return None
+    engine = p.engine_parts["all"]
+    if p.rs.placement == "separate":
+        return _phase("generation", "rollout", engine)
+    return _phase("generation", "training", p.resident + p.frozen + engine)
+
+
+def _trainer_generate(p: StepParts) -> RLPhase | None:
+    """Without an engine the trainer's own generate() runs: the model (ZeRO-3 gathered for generation,
+    ds3_gather_for_generation) and a KV cache of the generation batch."""
+    if p.engine is not None or not p.rs.online:
+        return None
+    sequences = p.s.micro_batch * p.s.grad_accum
+    kv = kv_cache_bytes(p.spec, sequences, p.rs.sequence_tokens, p.dt.compute) / p.s.tp
+    gathered = p.spec.total_params * p.dt.compute / p.s.tp if p.s.effective_zero == 3 else 0.0
+    parts = [_whole("generate_kv_cache", QT_TRANSLATE_NOOP("engine", "generate() KV cache"), "activations", kv,
+                    QT_TRANSLATE_NOOP("engine", "per layer K and V of every sequence of the step at full length"),
+                    (("sequences", sequences), ("sequence_tokens", p.rs.sequence_tokens)))]
+    if gathered:
+        parts.append(_whole("generate_gathered_weights", QT_TRANSLATE_NOOP("engine", "Weights gathered for "
+                            "generate()"), "transient", gathered, QT_TRANSLATE_NOOP(
+                                "engine", "ZeRO-3 gathers the whole model for generation (TRL ds3_gather_for_"
+                                "generation, default true)"), (("params", p.spec.total_params),)))
+    return _phase("generation", "training", p.resident + p.frozen + tuple(parts))
+
+
+def scoring_phase(p: StepParts) -> RLPhase | None:
+    """The forwards that score each sample without gradients; the largest one at a time."""
+    rs, s = p.rs, p.s
+    forwards = []
+    compute, tp = p.dt.compute, s.tp
+    if rs.online:
+        forwards.append(scoring_forward("score_policy", QT_TRANSLATE_NOOP("engine", "Old-policy log-probs forward"),
+                                        p.spec, rs.train_sequences, rs.sequence_tokens, rs.logits_tokens,
+                                        rs.logprob_path, compute, tp, True))
+    if rs.reference in ("separate", "adapter-off", "cpu-swap"):
+        forwards.append(scoring_forward("score_reference", QT_TRANSLATE_NOOP("engine", "Reference log-probs forward"),
+                                        p.spec, rs.train_sequences, rs.sequence_tokens, rs.logits_tokens,
+                                        rs.logprob_path, compute, tp, True))
+    if s.reward_model is not None and rs.online:
+        forwards.append(scoring_forward("score_reward", QT_TRANSLATE_NOOP("engine", "Reward model forward"),
+                                        model_spec(s.reward_model), rs.train_sequences, rs.sequence_tokens,
+                                        rs.logits_tokens, rs.logprob_path, compute, tp, False))
+    if p.critic is not None:
+        critic = p.spec if s.critic_model == "same" else model_spec(s.critic_model)
+        forwards.append(scoring_forward("score_values", QT_TRANSLATE_NOOP("engine", "Critic values forward"),
+                                        critic, rs.train_sequences, rs.sequence_tokens, rs.logits_tokens,
+                                        rs.logprob_path, compute, tp, False))
+    if not forwards:
+        return None
+    largest = max(forwards, key=lambda c: c.peak_bytes)
+    engine = p.engine_parts[_asleep(p)]
+    return _phase("scoring", "training", p.resident + p.frozen + engine + (largest,))
+
+
+def _loss_tensors(p: StepParts) -> Component:
+    count = LOSS_TENSORS_ONLINE if p.rs.online else LOSS_TENSORS_OFFLINE
+    tokens = p.rs.train_sequences * p.s.completion_len
+    value = count * 4.0 * tokens
+    return Component("rl_loss_tensors", QT_TRANSLATE_NOOP("engine", "Per-token loss tensors (log-probs, ratios, KL)"),
+                     "activations", Moments(value, value, 0.0, 0.0), QT_TRANSLATE_NOOP(
+                         "engine", "tensors per completion token x 4 bytes: new, old and reference log-probs, ratio, "
+                         "clipped ratio, KL, surrogate losses (preference objectives: chosen/rejected log-probs)"),
+                     (("tensors", count), ("tokens", tokens)))
+
+
+def training_phase(p: StepParts) -> RLPhase:
+    """The existing training estimator over the RL batch, beside the frozen models and the engine's remains."""
+    extra = p.frozen + p.engine_parts[_asleep(p)]
+    return _phase("training", "training", p.training_components + (_loss_tensors(p),) + extra)
+
+
+def critic_phase(p: StepParts) -> RLPhase | None:
+    """PPO's critic step: the critic's own training estimate while the policy's states wait."""
+    if p.critic is None:
+        return None
+    others = tuple(c for c in p.frozen if not c.key.startswith("critic_"))
+    extra = p.engine_parts[_asleep(p)]
+    return _phase("critic_training", "training", p.critic.components + p.resident + others + extra)
+
+
+def weight_sync_phase(p: StepParts) -> RLPhase | None:
+    """The trained weights copied into the engine: the engine's weights awake, plus what the copy stages."""
+    rs, s = p.rs, p.s
+    if p.engine is None or rs.weight_sync == "shared":
+        return None
+    sharded = s.effective_zero == 3
+    tensor = largest_tensor_bytes(p.spec, p.dt.compute) / s.tp if sharded else 0.0
+    whole = s.method in ("lora", "qlora") and sharded and rs.weight_sync == "per-parameter"
+    if whole:  # TRL gathers every parameter to merge the adapters (gather_params(list(model.parameters())))
+        staged = p.spec.total_params * p.dt.compute / s.tp
+    elif rs.weight_sync == "bucket":
+        staged = min(rs.weight_sync_bucket_bytes, p.spec.total_params * p.dt.compute) + tensor
+    elif rs.weight_sync == "free-memory-buffers":
+        staged = 0.0  # sized from whatever is free, never the cause of running out
+    else:
+        staged = tensor
+    buffer = _whole("sync_buffer", QT_TRANSLATE_NOOP("engine", "Weight-sync staging"), "transient", staged,
+                    QT_TRANSLATE_NOOP("engine", "per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); "
+                                      "bucket: the framework's bucket + one gathered tensor; LoRA under ZeRO-3: the "
+                                      "whole model gathered to merge the adapters"),
+                    (("style", "whole-model" if whole else rs.weight_sync), ("sharded", sharded)))
+    if rs.placement == "separate":
+        return _phase("weight_sync", "training", p.resident + p.frozen + (buffer,))
+    awake = "all" if rs.sleep == "none" else "weights"
+    return _phase("weight_sync", "training", p.resident + p.frozen + p.engine_parts[awake] + (buffer,))
+
+
+def all_phases(p: StepParts) -> tuple[RLPhase, ...]:
+    built = (generation_phase(p) or _trainer_generate(p), scoring_phase(p), training_phase(p), critic_phase(p),
+             weight_sync_phase(p))
+    return tuple(ph for ph in built if ph is not None)

@@ -1,0 +1,87 @@
+"""The output of a post-training estimate: one RL (or preference) step as phases, each a list of named components.
+
+`RLEstimate` rides on the ordinary `Estimate` (its `rl` field); the estimate's own components, phases and verdict
+are those of the peak phase, so the table, the window and every caller that reads an `Estimate` keep working.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..memory.breakdown import Component
+from ..messages import QT_TRANSLATE_NOOP, Message
+
+PHASE_KEYS = ("generation", "scoring", "training", "critic_training", "weight_sync")
+PHASE_NAMES = {
+    "generation": QT_TRANSLATE_NOOP("engine", "Generation"),
+    "scoring": QT_TRANSLATE_NOOP("engine", "Scoring (reference, reward, old log-probs)"),
+    "training": QT_TRANSLATE_NOOP("engine", "Training step"),
+    "critic_training": QT_TRANSLATE_NOOP("engine", "Critic training step"),
+    "weight_sync": QT_TRANSLATE_NOOP("engine", "Weight sync to the engine"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RLPhase:
+    """One phase of the step on one kind of GPU: what is allocated at its peak, component by component."""
+
+    key: str  # one of PHASE_KEYS
+    gpus: str  # "training" | "rollout" (the engine's own GPUs when placed apart)
+    components: tuple[Component, ...]
+    peak_bytes: float  # allocated at the phase's peak (the components' peaks, summed by moment)
+
+    @property
+    def name(self) -> str:
+        return PHASE_NAMES[self.key]
+
+
+@dataclass(frozen=True, slots=True)
+class RLEstimate:
+    """Post-training figures beside the peak phase's estimate."""
+
+    objective: str
+    phases: tuple[RLPhase, ...]
+    peak_phase: str
+    per_model_bytes: tuple[tuple[str, float], ...]  # (model, bytes one GPU holds of it)
+    rollout_engine: str
+    rollout_kv_bytes: float  # the engine's KV pool on one engine GPU
+    rollout_kv_tokens: int
+    max_concurrent_sequences: int
+    generated_sequences: int  # completions one engine instance generates per optimizer step
+    settings: tuple[tuple[str, Any], ...]  # the resolved settings, for the explanation
+    refusal: Message | None = None  # the generation engine's own sentence when it would not start (verdict: does
+    # not fit)
+
+    def phase(self, key: str) -> RLPhase | None:
+        return next((p for p in self.phases if p.key == key), None)
+
+
+def rl_to_json(rl: RLEstimate) -> dict[str, Any]:
+    """The `rl` object of `estimate --json`: each phase lists its components' bytes; what each component is (name,
+    category, formula, inputs) is said once, under `components`, since most live through several phases."""
+    described: dict[str, dict[str, Any]] = {}
+    phases = []
+    for p in rl.phases:
+        rows = []
+        for c in p.components:
+            rows.append({"key": c.key, "bytes": round(c.peak_bytes)})
+            if c.key not in described:
+                described[c.key] = {"name": c.name, "category": c.category, "formula": c.formula,
+                                    "inputs": dict(c.inputs)}
+        phases.append({"phase": p.key, "name": p.name, "gpus": p.gpus, "peak_bytes": round(p.peak_bytes),
+                       "components": rows})
+    return {
+        "objective": rl.objective,
+        "peak_phase": rl.peak_phase,
+        "phases": phases,
+        "components": described,
+        "per_model_bytes": {name: round(b) for name, b in rl.per_model_bytes},
+        "rollout_engine": rl.rollout_engine,
+        "rollout_kv_bytes": round(rl.rollout_kv_bytes),
+        "rollout_kv_tokens": rl.rollout_kv_tokens,
+        "max_concurrent_sequences": rl.max_concurrent_sequences,
+        "generated_sequences": rl.generated_sequences,
+        "settings": dict(rl.settings),
+        "engine_refusal": None if rl.refusal is None else str(rl.refusal),
+    }

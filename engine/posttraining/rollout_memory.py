@@ -1,0 +1,63 @@
+"""The generation engine of a post-training step, as engine/serving accounts for it (vLLM's or SGLang's own budget
+arithmetic: engine/serving/generation.py, with its sources), seen from the trainer's GPUs.
+
+vLLM takes a budget of its own, requested = total GPU memory x gpu_memory_utilization, refuses to start when less
+than that is free (so what the trainer already holds on a colocated GPU counts), and gives the KV cache what the
+budget leaves after the weights, the profile run's peak and non-torch memory; CUDA graphs come on top. A colocated
+engine in the trainer's process (TRL's external_launcher, verl's hybrid engine) shares the trainer's CUDA context,
+so the engine's own context is not counted twice.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..messages import Message
+from ..models.architecture import ModelSpec
+from ..serving.generation import GenerationInputs, generation_memory
+from ..serving.result import REFUSED
+
+
+@dataclass(frozen=True, slots=True)
+class EngineMemory:
+    """One engine GPU's share of the generation engine."""
+
+    requested_bytes: float  # the engine's budget when awake (utilization x capacity for vLLM)
+    weight_bytes: float
+    activation_bytes: float  # the profile run's peak
+    overhead_bytes: float  # non-torch memory and CUDA graphs (+ its own CUDA context when in a process of its own)
+    kv_pool_bytes: float  # the KV cache it allocates (0 when it refuses)
+    kv_bytes_per_token: float  # every layer's K and V of one more token on this GPU
+    kv_tokens: int  # tokens the pool holds
+    block_size: int
+    max_concurrent_sequences: int  # min(max_num_seqs, sequences of prompt + completion the pool holds)
+    refusal: Message | None  # the engine's own sentence when it would not start
+
+    @property
+    def total_bytes(self) -> float:
+        return self.weight_bytes + self.activation_bytes + self.overhead_bytes + self.kv_pool_bytes
+
+
+@lru_cache(maxsize=512)  # a pure function of hashable inputs: edits that leave the engine alone reuse its answer
+def engine_memory(spec: ModelSpec, engine: str, capacity_bytes: float, utilization: float, weight_bytes: float,
+                  tp: int, max_num_seqs: int, kv_cache_dtype: str, sequence_tokens: int, used_by_trainer: float,
+                  own_process: bool, gpu_name: str = "", batched_tokens: int | None = None) -> EngineMemory:
+    """The engine's budget split as the engine splits it, on one of its GPUs. `used_by_trainer`: what the trainer
+    already holds on the GPU when the engine starts (0 on GPUs of its own)."""
+    m = generation_memory(GenerationInputs(
+        spec=spec, weight_bytes=weight_bytes, capacity_bytes=capacity_bytes, engine=engine,
+        gpu_memory_utilization=utilization, max_num_batched_tokens=batched_tokens, max_num_seqs=max_num_seqs,
+        max_model_len=sequence_tokens, kv_cache_dtype="fp8" if kv_cache_dtype == "fp8" else "auto", tp=tp,
+        gpu_name=gpu_name, used_by_others_bytes=used_by_trainer))
+    overhead = m.bytes_of("non_torch") + m.bytes_of("cuda_graphs") + (m.bytes_of("cuda_context") if own_process
+                                                                       else 0.0)
+    refused = m.verdict == REFUSED
+    return EngineMemory(
+        requested_bytes=m.budget_bytes, weight_bytes=m.bytes_of("weights"),
+        activation_bytes=m.bytes_of("activation_peak"), overhead_bytes=overhead,
+        kv_pool_bytes=0.0 if refused else m.bytes_of("kv_cache"), kv_bytes_per_token=m.kv_bytes_per_token,
+        kv_tokens=0 if refused else m.kv_tokens, block_size=m.block_size,
+        max_concurrent_sequences=0 if refused else min(max_num_seqs, math.floor(m.max_concurrent_sequences)),
+        refusal=m.reason if refused else None)

@@ -1,0 +1,97 @@
+"""A post-training scenario's settings as the run uses them: the scenario's keys, "auto" resolved by the framework's
+post-training defaults (engine/frameworks/posttraining.py), and what the objective implies (sequences per sample,
+whether it generates, which frozen models it scores with)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..frameworks.defaults import defaults_for
+from ..scenario import Scenario
+
+# Objectives whose samples are a chosen and a rejected completion of one prompt, both run through the model in one
+# batch (TRL dpo_trainer.py concatenates chosen and rejected ids; reward_trainer.py likewise for reward models);
+# online DPO samples two completions per prompt and ranks them.
+PAIR_OBJECTIVES = ("dpo", "ipo", "orpo", "simpo", "cpo", "reward", "online-dpo")
+ONLINE_OBJECTIVES = ("ppo", "grpo", "rloo", "online-dpo")
+# Objectives with no reference model: ORPO, SimPO and CPO are reference-free by construction (their papers' losses);
+# a reward model is trained on its own.
+REFERENCE_FREE = ("orpo", "simpo", "cpo", "reward")
+# Objectives whose reference is optional and follows the framework's KL default (GRPO-style KL penalty)
+KL_OPTIONAL = ("grpo", "rloo")
+KV_BYTES = {"bf16": 2, "fp16": 2, "fp8": 1}
+
+
+@dataclass(frozen=True, slots=True)
+class RLSettings:
+    """What one post-training step runs, resolved."""
+
+    objective: str
+    online: bool  # completions are generated every step
+    sequences_per_sample: int  # 2 for pair objectives, else 1
+    sequence_tokens: int  # prompt + completion
+    train_sequences: int  # sequences per GPU per forward of the training step
+    reference: str  # separate | adapter-off | precomputed | none | cpu-swap
+    rollout_engine: str  # none | vllm | sglang
+    placement: str  # colocate | separate
+    rollout_tp: int
+    utilization: float
+    sleep: str  # none | level-1 | level-2
+    shares_weights: bool
+    kv_dtype_bytes: int
+    batched_tokens: int  # max_num_batched_tokens passed to the engine (0: the engine's default)
+    logprob_path: str  # standard | rows | fused | fused-linear
+    logits_tokens: int  # tokens of each sequence that get logits when scoring
+    weight_sync: str
+    weight_sync_bucket_bytes: int
+
+
+def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
+    """Resolve the post-training keys of `s` (training_objective other than sft)."""
+    facts = defaults_for(s.framework).posttraining
+    objective = s.training_objective
+    online = objective in ONLINE_OBJECTIVES
+    per_sample = 2 if objective in PAIR_OBJECTIVES else 1
+    engine = facts.rollout_engine if s.rollout_engine == "auto" else s.rollout_engine
+    if not online:
+        engine = "none"
+    shares = facts.rollout_shares_weights if s.rollout_shares_weights == "auto" else bool(s.rollout_shares_weights)
+    path = facts.logprob_path
+    if s.cross_entropy == "fused-linear":
+        path = "fused-linear"
+    elif s.cross_entropy == "chunked":
+        path = "rows"
+    elif s.cross_entropy in ("fused", "te"):
+        path = "fused"
+    elif s.cross_entropy == "standard":
+        path = "standard"
+    return RLSettings(
+        objective=objective, online=online, sequences_per_sample=per_sample,
+        sequence_tokens=s.prompt_len + s.completion_len, train_sequences=s.micro_batch * per_sample,
+        reference=_reference(s, facts.kl_by_default, facts.reference_on_cpu), rollout_engine=engine,
+        placement=s.rollout_placement if engine != "none" else "colocate", rollout_tp=s.rollout_tp,
+        utilization=facts.rollout_gpu_memory_utilization if s.rollout_gpu_memory_utilization == "auto"
+        else float(s.rollout_gpu_memory_utilization),
+        sleep=facts.rollout_sleep if s.rollout_sleep == "auto" else s.rollout_sleep,
+        shares_weights=shares and engine != "none" and s.rollout_placement == "colocate",
+        kv_dtype_bytes=compute_bytes if s.rollout_kv_cache_dtype == "auto" else KV_BYTES[s.rollout_kv_cache_dtype],
+        batched_tokens=facts.rollout_batched_tokens, logprob_path=path,
+        # TRL's online trainers pass logits_to_keep (grpo_trainer.py); its DPO trainer takes the whole sequence's
+        # logits (dpo_trainer.py outputs.logits[..., :-1, :])
+        logits_tokens=s.completion_len if facts.logits_completion_only and online else s.prompt_len + s.completion_len,
+        weight_sync="shared" if shares else facts.weight_sync,
+        weight_sync_bucket_bytes=facts.weight_sync_bucket_bytes,
+    )
+
+
+def _reference(s: Scenario, kl_by_default: bool, on_cpu: bool) -> str:
+    """The reference the step keeps: the scenario's choice, or the objective's and framework's default."""
+    if s.reference_model != "auto":
+        return s.reference_model
+    if s.training_objective in REFERENCE_FREE:
+        return "none"
+    if s.training_objective in KL_OPTIONAL and not kl_by_default:
+        return "none"  # TRL GRPOConfig beta=0.0 and verl use_kl_loss=false load no reference
+    if s.method in ("lora", "qlora"):
+        return "adapter-off"  # TRL (is_peft_model: ref_model None), verl (ref_in_actor when lora_rank > 0)
+    return "cpu-swap" if on_cpu else "separate"

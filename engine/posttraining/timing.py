@@ -1,0 +1,139 @@
+"""Time of one post-training step (issue 22): generation from a decode roofline, the scoring forwards, the training
+step (the existing time model over the RL batch), PPO's critic step and the weight sync, one after another as the
+synchronous trainers run them (TRL, verl's hybrid engine, NeMo-RL colocated, OpenRLHF without async)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..messages import QT_TRANSLATE_NOOP
+from ..scenario import Scenario
+from ..timing import StepTime, TimeTerm, hardware_for, time_to_json
+from ..timing import step_time as training_step_time
+from ..timing.data import framework_profile
+from ..timing.model import rates_for
+from .estimate import generated_per_engine, step_parts, training_scenario
+from .models import model_spec
+from .phases import StepParts
+
+RL_TERM_NAMES = {
+    "generation": QT_TRANSLATE_NOOP("engine", "Generation (prefill + decode)"),
+    "scoring": QT_TRANSLATE_NOOP("engine", "Scoring forwards (reference, reward, old log-probs)"),
+    "critic": QT_TRANSLATE_NOOP("engine", "Critic training step"),
+    "weight_sync": QT_TRANSLATE_NOOP("engine", "Weight sync to the engine"),
+}
+RL_FORMULAS = {
+    "generation": QT_TRANSLATE_NOOP("engine", "prefill: 2 x active params x prompt tokens at the matmul rate; decode: "
+                                    "per token, max(weights + KV of the sequences in flight / memory bandwidth, "
+                                    "2 x active params x sequences / matmul rate), in waves of the sequences the "
+                                    "engine holds at once"),
+    "scoring": QT_TRANSLATE_NOOP("engine", "forwards x 2 x active params x sequence tokens / matmul rate"),
+    "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
+    "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
+                                     "memory bandwidth"),
+}
+
+
+@dataclass(frozen=True)
+class RLStepTime(StepTime):
+    """A post-training step: the training step's terms, then the post-training parts (`rl_seconds`)."""
+
+    rl_seconds: tuple[tuple[str, float], ...] = ()
+    samples_per_step: int = 0
+    samples_per_second: float = 0.0
+    generation: tuple[tuple[str, Any], ...] = ()  # prefill/decode split, waves, concurrency
+
+    @property
+    def terms(self) -> tuple[TimeTerm, ...]:
+        return StepTime.terms.fget(self) + tuple(  # type: ignore[attr-defined]
+            TimeTerm(k, RL_TERM_NAMES[k], v, RL_FORMULAS[k]) for k, v in self.rl_seconds)
+
+    @property
+    def breakdown_seconds(self) -> dict[str, float]:
+        return {**StepTime.breakdown_seconds.fget(self), **dict(self.rl_seconds)}  # type: ignore[attr-defined]
+
+
+def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float, dict[str, Any]]:
+    rs, spec = p.rs, p.spec
+    sequences = generated_per_engine(s, rs)
+    if not rs.online or sequences == 0:
+        return 0.0, {}
+    e = p.engine
+    concurrent = max(1, min(sequences, e.max_concurrent_sequences if e else sequences))
+    waves = math.ceil(sequences / concurrent)
+    active, tp = spec.active_params, rs.rollout_tp
+    prefill = 2 * active * s.prompt_len * sequences / tp / gemm
+    weights = e.weight_bytes if e else spec.total_params * p.dt.compute / s.tp
+    per_token_kv = e.kv_bytes_per_token if e else 0.0
+    context = s.prompt_len + s.completion_len / 2
+    read = weights + concurrent * context * per_token_kv
+    step = max(read / hw.memory_bytes_per_s, 2 * active * concurrent / tp / gemm)
+    decode = waves * s.completion_len * step
+    return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
+                              "concurrent_sequences": concurrent, "waves": waves,
+                              "decode_step_seconds": step}
+
+
+def _scoring(p: StepParts, s: Scenario, gemm: float) -> float:
+    rs = p.rs
+    forwards = int(rs.online) + int(rs.reference in ("separate", "adapter-off", "cpu-swap"))
+    params = p.spec.active_params * forwards
+    if s.reward_model is not None and rs.online:
+        params += model_spec(s.reward_model).active_params
+    if p.critic is not None:
+        params += p.spec.active_params
+    sequences = s.micro_batch * rs.sequences_per_sample * s.grad_accum
+    return 2 * params * rs.sequence_tokens * sequences / (s.tp * s.pp) / gemm
+
+
+def _sync(p: StepParts, s: Scenario, hw: Any) -> float:
+    if p.engine is None or p.rs.weight_sync == "shared":
+        return 0.0
+    moved = p.spec.total_params * p.dt.compute
+    gathered = s.effective_zero == 3 or p.rs.placement == "separate"
+    return moved / (hw.intra_bytes_per_s if gathered else hw.memory_bytes_per_s)
+
+
+def rl_step_time(s: Scenario) -> RLStepTime:
+    """Seconds of one post-training step of `s`, the training step's terms first."""
+    p = step_parts(s)
+    rs = p.rs
+    train = training_step_time(training_scenario(s, rs))
+    hw = hardware_for(s)
+    rates = rates_for(s, hw, framework_profile(s.framework))
+    generation, detail = _generation(p, s, hw, rates.gemm)
+    parts = [("generation", generation), ("scoring", _scoring(p, s, rates.gemm))]
+    if p.critic is not None:
+        critic_scenario = training_scenario(s, rs).with_unchecked(
+            model=s.model if s.critic_model == "same" else s.critic_model, cross_entropy="fused-linear")
+        parts.append(("critic", training_step_time(critic_scenario).step_seconds))
+    parts.append(("weight_sync", _sync(p, s, hw)))
+    parts = [(k, v * train.calibration_factor) for k, v in parts]
+    step = train.step_seconds + sum(v for _, v in parts)
+    tps = train.tokens_per_step / step if step else math.inf
+    samples = s.micro_batch * s.grad_accum * s.dp
+    ttt = hours = cost = None
+    if s.tokens_to_train:
+        ttt = s.tokens_to_train / tps
+        hours = ttt * s.world_size / 3600.0
+        cost = hours * s.gpu_hour_price if s.gpu_hour_price is not None else None
+    base = dataclasses.replace(train, step_seconds=step, tokens_per_second=tps, tokens_per_second_per_gpu=tps /
+                               s.world_size, mfu=train.mfu * train.step_seconds / step if step else 0.0,
+                               time_to_train_seconds=ttt, gpu_hours=hours, cost=cost)
+    return RLStepTime(**{f.name: getattr(base, f.name) for f in dataclasses.fields(StepTime)},
+                      rl_seconds=tuple(parts), samples_per_step=samples, samples_per_second=samples / step,
+                      generation=tuple(detail.items()))
+
+
+def rl_time_to_json(t: StepTime) -> dict[str, Any]:
+    """The `time` object of `estimate --json`, with the post-training parts when `t` is an RLStepTime."""
+    out = time_to_json(t)
+    if isinstance(t, RLStepTime):
+        out["breakdown_seconds"] = t.breakdown_seconds
+        out["generation"] = {"seconds": dict(t.rl_seconds).get("generation", 0.0), **dict(t.generation)}
+        out["samples_per_step"] = t.samples_per_step
+        out["samples_per_second"] = t.samples_per_second
+    return out

@@ -1,0 +1,56 @@
+"""Post-training settings that do not go together (issue 22): one sentence each, in the words on screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import ConsistencyError
+from ..messages import QT_TRANSLATE_NOOP
+
+# objectives that generate their completions during training (so log-probs of a reference cannot be computed
+# before training starts)
+ONLINE_OBJECTIVES = ("ppo", "grpo", "rloo", "online-dpo")
+
+
+def check_posttraining(s: Any) -> None:  # s: an engine.scenario.Scenario
+    """The post-training keys agree with one another and with the training method; nothing is checked for sft."""
+    if s.training_objective == "sft":
+        return
+    if s.reference_model == "adapter-off" and s.method not in ("lora", "qlora"):
+        raise ConsistencyError("reference_model", QT_TRANSLATE_NOOP(
+            "engine", "A reference with the adapters switched off needs LoRA or QLoRA training; with method {method} "
+            "choose a separate or precomputed reference."), method=s.method)
+    if s.reference_model == "precomputed" and s.training_objective in ONLINE_OBJECTIVES:
+        raise ConsistencyError("reference_model", QT_TRANSLATE_NOOP(
+            "engine", "{objective} generates new completions every step, so their reference log-probs cannot be "
+            "computed before training; choose a separate or adapter-off reference."),
+            objective=s.training_objective)
+    if s.critic_model is not None and s.training_objective != "ppo":
+        raise ConsistencyError("critic_model", QT_TRANSLATE_NOOP(
+            "engine", "Only PPO trains a critic (value model); set the critic to none for {objective}."),
+            objective=s.training_objective)
+    if s.training_objective in ONLINE_OBJECTIVES:
+        _check_rollout(s)
+
+
+def _check_rollout(s: Any) -> None:
+    if s.rollout_placement == "separate":
+        if s.rollout_gpus is None:
+            raise ConsistencyError("rollout_gpus", QT_TRANSLATE_NOOP(
+                "engine", "A generation engine on GPUs of its own needs the number of those GPUs (rollout GPUs)."))
+        if s.rollout_gpus % s.rollout_tp:
+            raise ConsistencyError("rollout_tp", QT_TRANSLATE_NOOP(
+                "engine", "The generation engine's tensor-parallel size {tp} must divide its {gpus} GPUs."),
+                tp=s.rollout_tp, gpus=s.rollout_gpus)
+        if s.rollout_shares_weights is True:
+            raise ConsistencyError("rollout_shares_weights", QT_TRANSLATE_NOOP(
+                "engine", "The engine can share the trainer's weights only on the same GPUs (colocated)."))
+    elif s.world_size % s.rollout_tp:
+        raise ConsistencyError("rollout_tp", QT_TRANSLATE_NOOP(
+            "engine", "The colocated generation engine's tensor-parallel size {tp} must divide the {gpus} training "
+            "GPUs."), tp=s.rollout_tp, gpus=s.world_size)
+    if s.training_objective in ("grpo", "rloo") and s.num_generations < 2:
+        # TRL trl/trainer/grpo_config.py (f2cd577, line 1116) refuses num_generations < 2: the group baseline needs two
+        raise ConsistencyError("num_generations", QT_TRANSLATE_NOOP(
+            "engine", "{objective} compares completions of the same prompt, so it needs at least 2 generations per "
+            "prompt."), objective=s.training_objective)

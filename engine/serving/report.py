@@ -1,0 +1,82 @@
+"""The serving estimate as JSON (the `serving` block of `estimate --json`) and as text for the terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..messages import QT_TRANSLATE_NOOP
+from ..units import format_bytes, format_count, format_seconds
+from .result import ServingMemory
+from .speed import ServingSpeed
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+def serving_to_json(memory: ServingMemory, speed: ServingSpeed | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "engine": memory.engine,
+        "verdict": memory.verdict,
+        "reason": str(memory.reason),
+        "capacity_bytes": round(memory.capacity_bytes),
+        "budget_bytes": round(memory.budget_bytes),
+        "total_bytes": round(memory.total_bytes),
+        "kv_pool_bytes": round(memory.kv_pool_bytes),
+        "kv_bytes_per_token": round(memory.kv_bytes_per_token, 3),
+        "kv_per_layer_kind": [
+            {"kind": k.kind, "layers": k.layers, "bytes_per_token_per_layer": k.bytes_per_token_per_layer,
+             "state_bytes_per_sequence_per_layer": k.state_bytes_per_sequence_per_layer, "window": k.window}
+            for k in memory.kv_kinds],
+        "block_size": memory.block_size,
+        "blocks": memory.blocks,
+        "kv_tokens": memory.kv_tokens,
+        "kv_tokens_from_concurrency": memory.kv_tokens_from_concurrency,
+        "max_model_len": memory.max_model_len,
+        "max_concurrent_sequences": round(memory.max_concurrent_sequences, 3),
+        "longest_context": memory.longest_context,
+        "host_bytes": round(memory.host_bytes),
+        "components": [{"key": c.key, "name": c.name, "bytes": round(c.peak_bytes), "category": c.category,
+                        "formula": c.formula, "inputs": dict(c.inputs)} for c in memory.components],
+    }
+    if speed is not None:
+        out["speed"] = {
+            "concurrency": speed.concurrency, "context": speed.context, "prompt_tokens": speed.prompt_tokens,
+            "ttft_seconds": speed.ttft_seconds, "tpot_seconds": speed.tpot_seconds,
+            "tokens_per_second": speed.tokens_per_second, "bound": speed.bound, "notes": list(speed.notes),
+            "terms": [{"key": t.key, "name": t.name, "seconds": t.seconds, "formula": t.formula}
+                      for t in (*speed.decode_terms, *speed.prefill_terms)]}
+    return out
+
+
+def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str = "GiB",
+                   tr: Callable[[str], str] = _identity, tr_engine: Callable[[str], str] = _identity,
+                   title: str = "") -> str:
+    """The terminal text: components per GPU, the KV cache as the engine sizes it, the verdict, the speed."""
+    rows = sorted(memory.components, key=lambda c: -c.peak_bytes)
+    width = max(len(tr_engine(c.name)) for c in rows)
+    lines = [title, ""] if title else []
+    lines += [f"{tr_engine(c.name):<{width}}  {format_bytes(c.peak_bytes, unit):>12}" for c in rows if c.peak_bytes]
+    lines.append(tr(QT_TRANSLATE_NOOP("cli", "Per GPU: {total} of {capacity}")).format(
+        total=format_bytes(memory.total_bytes, unit), capacity=format_bytes(memory.capacity_bytes, unit)))
+    lines.append(tr(QT_TRANSLATE_NOOP(
+        "cli", "KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens "
+        "per sequence {users} sequences at once; longest single sequence {longest} tokens")).format(
+        tokens=format_count(memory.kv_tokens), blocks=format_count(memory.blocks), block=memory.block_size,
+        per_token=f"{memory.kv_bytes_per_token / 1024:,.1f}", length=format_count(memory.max_model_len),
+        users=f"{memory.max_concurrent_sequences:.2f}", longest=format_count(memory.longest_context)))
+    lines.append(tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} - {reason}")).format(
+        verdict=tr_engine(memory.verdict).upper(), reason=memory.reason.format_with(tr_engine)))
+    if memory.host_bytes:
+        lines.append(tr(QT_TRANSLATE_NOOP("cli", "CPU memory for layers kept off the GPU: {host}")).format(
+            host=format_bytes(memory.host_bytes, unit)))
+    if speed is not None:
+        lines.append(tr(QT_TRANSLATE_NOOP(
+            "cli", "Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output "
+            "token, {tps} tokens/s ({bound}-bound)")).format(
+            users=speed.concurrency, context=format_count(speed.context), ttft=format_seconds(speed.ttft_seconds),
+            tpot=format_seconds(speed.tpot_seconds), tps=format_count(speed.tokens_per_second),
+            bound=tr_engine(speed.bound)))
+        lines += [tr_engine(note) for note in speed.notes]
+    return "\n".join(lines)

@@ -1,0 +1,160 @@
+"""Deployed weights, llama.cpp's buffers, the keys and the command line of the inference workload.
+
+Expected values are worked out here from the model's config and the engines' rules (file + commit in
+engine/serving/*.py and presets/weight_formats.json), or are published measurements with their source."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from engine.cli import main as cli_main
+from engine.errors import ScenarioError
+from engine.models.presets import get_gpu, model_spec_for
+from engine.models.weight_formats import ggml_bits, use_more_bits
+from engine.scenario import scenario_from_dict
+from engine.serving.llama_cpp import LlamaCppInputs, llama_cpp_memory
+from engine.serving.weights import embedding_bits, layer_weights, shard
+from engine.workloads import estimate
+
+GIB = 2**30
+
+
+def test_ggml_bits_per_weight_from_the_block_structs():
+    """ggml-common.h (llama.cpp aca2e6ce): block_q4_K 144 bytes / 256 ("Effectively 4.5 bits per weight"),
+    block_q6_K 210 / 256 (6.5625), block_q8_0 34 / 32, block_q2_K 84 / 256 (2.625), block_iq4_xs 136 / 256,
+    block_mxfp4 17 / 32."""
+    assert [ggml_bits(t) for t in ("Q4_K", "Q6_K", "Q8_0", "Q2_K", "IQ4_XS", "MXFP4")] == [
+        4.5, 6.5625, 8.5, 2.625, 4.25, 4.25]
+
+
+def test_use_more_bits_picks_half_of_32_layers():
+    """llama-quant.cpp use_more_bits(i, 32): i < 4, i >= 28, and (i - 4) % 3 == 2 in between (6, 9, ..., 27)."""
+    chosen = [i for i in range(32) if use_more_bits(i, 32)]
+    assert chosen == [0, 1, 2, 3, *range(6, 28, 3), 28, 29, 30, 31] and len(chosen) == 16
+
+
+@pytest.mark.parametrize(("fmt", "published_gib"), [("Q4_K_M", 4.58), ("Q8_0", 7.95), ("Q5_K_M", 5.33)])
+def test_gguf_model_size_matches_llama_bench(fmt, published_gib):
+    """llama-bench prints the tensors' total size: "llama 8B Q4_K - Medium | 4.58 GiB | 8.03 B" and
+    "llama 8B Q8_0 | 7.95 GiB" (public llama-bench tables, code index file ids 61412932347, 55913994130; Q5_K_M
+    5.33 GiB in 55913994130). Our per-tensor types (token_embd in the ftype's type, output Q6_K, attn_v/ffn_down
+    raised on use_more_bits layers, norms F32) must give the same to the printed 0.01 GiB."""
+    spec = model_spec_for("llama-3.1-8b")
+    embed, head = embedding_bits(spec, fmt)
+    total = sum(w.matrices + w.experts + w.replicated for w in layer_weights(spec, fmt))
+    total += spec.vocab * spec.hidden * (embed + head) / 8 + spec.hidden * 4
+    assert round(total / GIB, 2) == published_gib
+
+
+def test_gguf_mxfp4_moe_keeps_experts_mxfp4_and_the_rest_q8_0():
+    """llama-bench: "gpt-oss 20B MXFP4 MoE | 11.27 GiB | 20.91 B" (code index file ids 18107604525, 70302953232):
+    llama_tensor_get_type's MXFP4_MOE puts 3-D expert tensors in MXFP4 (17 bytes per 32) and every other tensor,
+    output and token_embd included, in Q8_0."""
+    spec = model_spec_for("gpt-oss-20b")
+    embed, head = embedding_bits(spec, "MXFP4_MOE")
+    total = sum(w.matrices + w.experts + w.replicated for w in layer_weights(spec, "MXFP4_MOE"))
+    total += spec.vocab * spec.hidden * (embed + head) / 8 + spec.hidden * 4
+    assert (embed, head) == (8.5, 8.5) and round(total / GIB, 2) == 11.27
+
+
+def test_dense_formats_keep_embeddings_and_norms_16_bit():
+    """AWQ int4 (group 128: fp16 scale + 4-bit zero per group): a matrix costs 4 + 20/128 bits per weight; embeddings
+    and lm_head stay bf16 (vLLM UnquantizedEmbeddingMethod)."""
+    spec = model_spec_for("llama-3.1-8b")
+    layer = layer_weights(spec, "awq-int4")[0]
+    matrices = sum(lin.d_in * lin.d_out for lin in spec.layer_linears(False))
+    assert layer.matrices == pytest.approx(matrices * (4 + 20 / 128) / 8)
+    assert embedding_bits(spec, "awq-int4") == (16.0, 16.0)
+
+
+def test_tensor_parallel_shard_splits_matrices_not_norms():
+    """tp 2: matrices and the (64-padded) vocabulary halve; norms stay whole on each rank."""
+    spec = model_spec_for("llama-3.1-8b")
+    one, two = shard(spec, "bf16", tp=1), shard(spec, "bf16", tp=2)
+    assert two.layers == pytest.approx(one.layers / 2) and two.embeddings == pytest.approx(one.embeddings / 2)
+    assert two.replicated == one.replicated
+
+
+def test_llama_cpp_kv_and_layers_from_n_ctx():
+    """Llama-3.1-8B, n_ctx 8192, f16 cache: 32 layers x 8192 x 2 x 1024 x 2 bytes = 1 GiB (llama.cpp logs
+    "KV self size = 1024.00 MiB"); n_gpu_layers 16 puts the last 16 layers (half the cache) on the GPU and keeps the
+    output layer in CPU memory (n_gpu_layers <= n_layer); q8_0 stores 34 bytes per 32 elements."""
+    spec = model_spec_for("llama-3.1-8b")
+    full = llama_cpp_memory(LlamaCppInputs(spec=spec, weight_format="Q4_K_M", capacity_bytes=24 * GIB, n_ctx=8192))
+    assert full.bytes_of("kv_cache") == 32 * 8192 * 2 * 1024 * 2
+    half = llama_cpp_memory(LlamaCppInputs(spec=spec, weight_format="Q4_K_M", capacity_bytes=24 * GIB, n_ctx=8192,
+                                           n_gpu_layers=16))
+    assert half.bytes_of("kv_cache") == 16 * 8192 * 2 * 1024 * 2 and half.host_bytes > full.host_bytes
+    q8 = llama_cpp_memory(LlamaCppInputs(spec=spec, weight_format="Q4_K_M", capacity_bytes=24 * GIB, n_ctx=8192,
+                                         kv_cache_dtype="q8_0"))
+    assert q8.bytes_of("kv_cache") == pytest.approx(32 * 8192 * 2 * 1024 * 34 / 32)
+
+
+def test_llama_cpp_sliding_layers_keep_their_window():
+    """Gemma 3 27B (sliding window 1024, 52 of 62 layers): the iSWA cache gives sliding layers pad(1024 x 1 +
+    n_ubatch 512, 256) = 1536 cells instead of n_ctx."""
+    spec = model_spec_for("gemma-3-27b")
+    m = llama_cpp_memory(LlamaCppInputs(spec=spec, weight_format="Q4_K_M", capacity_bytes=80 * GIB, n_ctx=32768))
+    per_token = 2 * spec.kv_heads * spec.head_dim * 2
+    assert m.bytes_of("kv_cache") == 10 * 32768 * per_token + 52 * math.ceil(1536 / 256) * 256 * per_token
+
+
+def test_keys_default_to_training_and_parse_inference():
+    s = scenario_from_dict({"model": "llama-3.1-8b"})
+    assert s.workload == "training" and estimate(s).serving is None
+    inf = scenario_from_dict({"model": "llama-3.1-8b", "workload": "inference", "max_model_len": 8192})
+    assert estimate(inf).serving is not None and estimate(inf).estimator == "serving vllm"
+
+
+@pytest.mark.parametrize("bad", [
+    {"serving_engine": "vllm", "weight_format": "Q4_K_M"},
+    {"serving_engine": "vllm", "kv_cache_dtype": "q8_0"},
+    {"serving_engine": "llama.cpp", "kv_cache_dtype": "fp8"},
+    {"serving_engine": "llama.cpp", "kv_cache_dtype": "q4_0", "flash_attn": "off"},
+    {"gpu_memory_utilization": 1.5},
+    {"max_model_len": 0},
+    {"serving_engine": "vllm", "block_size": 24},
+])
+def test_contradictory_inference_settings_get_one_sentence(bad):
+    with pytest.raises(ScenarioError) as err:
+        scenario_from_dict({"model": "llama-3.1-8b", "workload": "inference", **bad})
+    text = str(err.value)
+    assert text and "\n" not in text and "Traceback" not in text
+
+
+def test_apple_silicon_uses_the_gpu_working_set():
+    """An M4 Max 128 GB: the engine gets Metal's recommendedMaxWorkingSetSize share (the preset's usable bytes,
+    0.75 of unified memory per presets/gpus.json), not all 128 GiB."""
+    s = scenario_from_dict({"model": "qwen3-8b", "gpu": "apple-m4-max-128gb", "workload": "inference",
+                            "serving_engine": "mlx", "max_model_len": 32768})
+    preset = get_gpu("apple-m4-max-128gb")
+    assert estimate(s).serving.capacity_bytes == preset.usable_bytes < preset.memory_bytes
+
+
+def test_cli_estimate_json_has_a_serving_block(tmp_path, capsys):
+    path = tmp_path / "serve.json"
+    path.write_text(json.dumps({"model": "llama-3.1-8b", "gpu": "rtx-4090", "workload": "inference",
+                                "serving_engine": "llama.cpp", "weight_format": "Q4_K_M", "n_ctx": 8192}))
+    assert cli_main(["estimate", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    serving = out["serving"]
+    assert serving["engine"] == "llama.cpp" and serving["verdict"] == out["verdict"] == "fits"
+    assert serving["kv_tokens"] == 8192 and serving["speed"]["tokens_per_second"] > 0
+    assert {c["key"] for c in serving["components"]} >= {"weights", "kv_cache", "activation_peak"}
+
+
+def test_cli_serve_fit_answers_and_refuses_training(tmp_path, capsys):
+    path = tmp_path / "serve.json"
+    path.write_text(json.dumps({"model": "qwen3-32b", "gpu": "rtx-4090", "workload": "inference",
+                                "weight_format": "awq-int4", "max_model_len": 16384}))
+    assert cli_main(["serve-fit", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    # 18 GiB of AWQ weights do not leave room for activations and a KV cache on one 24 GiB card: two GPUs
+    assert report["gpus"] == 2 and report["context"] == 0 and report["users"] == 0
+    training = tmp_path / "train.json"
+    training.write_text(json.dumps({"model": "llama-3.1-8b"}))
+    assert cli_main(["serve-fit", str(training)]) == 2
+    assert "set workload to inference" in capsys.readouterr().err

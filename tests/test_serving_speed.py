@@ -1,0 +1,54 @@
+"""Serving speed (engine/serving/speed.py): the roofline terms recomputed here from the hardware figures the time
+model uses (presets/gpus.json datasheet bandwidth x presets/efficiency.json achieved fraction)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.scenario import scenario_from_dict
+from engine.serving.scenario_estimate import serving_memory
+from engine.serving.speed import serving_speed
+from engine.timing.hardware import hardware_for
+
+
+def _scenario(**extra):
+    return scenario_from_dict({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "workload": "inference",
+                               "max_model_len": 8192, **extra})
+
+
+def test_single_stream_decode_reads_the_weights_once_per_token():
+    """One sequence: a decode step reads every weight byte and the sequence's KV once; at batch 1 a GPU is
+    memory-bound (2 FLOPs per weight against ~1,000 FLOP per byte of machine balance), so TPOT = bytes / achieved
+    bandwidth."""
+    s = _scenario()
+    memory = serving_memory(s)
+    speed = serving_speed(s, memory, concurrency=1, context=1024)
+    kv = 1024 * memory.kv_bytes_per_token
+    expected = (memory.bytes_of("weights") + kv) / hardware_for(s).memory_bytes_per_s
+    assert speed.bound == "memory" and speed.tpot_seconds == pytest.approx(expected)
+    assert speed.tokens_per_second == pytest.approx(1 / expected)
+
+
+def test_batching_raises_throughput_until_compute_bound():
+    s = _scenario()
+    memory = serving_memory(s)
+    rates = [serving_speed(s, memory, concurrency=c, context=1024).tokens_per_second for c in (1, 8, 64)]
+    assert rates[0] < rates[1] < rates[2]
+    assert serving_speed(s, memory, concurrency=4096, context=16).bound == "compute"
+
+
+def test_time_to_first_token_grows_with_the_prompt():
+    """Prefill is compute-bound and its attention grows with prompt^2 / 2: 4x the prompt costs more than 4x."""
+    s = _scenario()
+    memory = serving_memory(s)
+    short = serving_speed(s, memory, concurrency=1, context=8192, prompt_tokens=2048).ttft_seconds
+    long = serving_speed(s, memory, concurrency=1, context=8192, prompt_tokens=8192).ttft_seconds
+    assert long > 4 * short * 0.99
+
+
+def test_fp8_weights_halve_the_decode_reads():
+    """fp8 weights are one byte: a memory-bound step reads about half of bf16's bytes."""
+    bf16, fp8 = _scenario(), _scenario(weight_format="fp8")
+    t16 = serving_speed(bf16, serving_memory(bf16), concurrency=1, context=16).tpot_seconds
+    t8 = serving_speed(fp8, serving_memory(fp8), concurrency=1, context=16).tpot_seconds
+    assert 0.5 < t8 / t16 < 0.6
