@@ -1772,187 +1772,187 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="111"/>
+        <location filename="../main_window.py" line="112"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="113"/>
+        <location filename="../main_window.py" line="114"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="114"/>
+        <location filename="../main_window.py" line="115"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="116"/>
+        <location filename="../main_window.py" line="117"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="120"/>
+        <location filename="../main_window.py" line="121"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="124"/>
+        <location filename="../main_window.py" line="125"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="126"/>
+        <location filename="../main_window.py" line="127"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="179"/>
+        <location filename="../main_window.py" line="180"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180"/>
+        <location filename="../main_window.py" line="181"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="190"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="191"/>
+        <location filename="../main_window.py" line="192"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="181"/>
+        <location filename="../main_window.py" line="182"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="183"/>
+        <location filename="../main_window.py" line="184"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="184"/>
+        <location filename="../main_window.py" line="185"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="186"/>
+        <location filename="../main_window.py" line="187"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188"/>
+        <location filename="../main_window.py" line="189"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="193"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="198"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="200"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="201"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="202"/>
+        <location filename="../main_window.py" line="203"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="209"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210"/>
+        <location filename="../main_window.py" line="211"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211"/>
+        <location filename="../main_window.py" line="212"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="220"/>
+        <location filename="../main_window.py" line="221"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="224"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="224"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="228"/>
+        <location filename="../main_window.py" line="229"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="236"/>
+        <location filename="../main_window.py" line="237"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="243"/>
+        <location filename="../main_window.py" line="244"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="244"/>
+        <location filename="../main_window.py" line="245"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="246"/>
+        <location filename="../main_window.py" line="247"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="328"/>
+        <location filename="../main_window.py" line="339"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2191,22 +2191,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>PlanCard</name>
     <message>
-        <location filename="../plan_card.py" line="53"/>
+        <location filename="../plan_card.py" line="54"/>
         <source>Plan card · LLM Memory Planner %(version)s · %(date)s</source>
         <translation>计划卡片 · LLM Memory Planner %(version)s · %(date)s</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="54"/>
+        <location filename="../plan_card.py" line="55"/>
         <source>%(used)s of %(cap)s on each GPU · %(room)s</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s · %(room)s</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="55"/>
+        <location filename="../plan_card.py" line="56"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="56"/>
+        <location filename="../plan_card.py" line="57"/>
         <source>Inputs that differ from the defaults</source>
         <translation>与默认值不同的输入</translation>
     </message>
@@ -2997,7 +2997,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用实测的一步校准时间</translation>
     </message>
     <message>
-        <location filename="../estimates.py" line="66"/>
+        <location filename="../estimates.py" line="67"/>
         <source>The step time of this scenario cannot be computed (%1); the memory estimate is unaffected.</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
@@ -3141,132 +3141,137 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="109"/>
+        <location filename="../../engine/cli.py" line="110"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="111"/>
+        <location filename="../../engine/cli.py" line="112"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="111"/>
+        <location filename="../../engine/cli.py" line="112"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="112"/>
+        <location filename="../../engine/cli.py" line="113"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="112"/>
+        <location filename="../../engine/cli.py" line="113"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="115"/>
+        <location filename="../../engine/cli.py" line="116"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="120"/>
+        <location filename="../../engine/cli.py" line="121"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/cli.py" line="122"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/cli.py" line="122"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="122"/>
+        <location filename="../../engine/cli.py" line="123"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="125"/>
+        <location filename="../../engine/cli.py" line="126"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="127"/>
+        <location filename="../../engine/cli.py" line="128"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="129"/>
+        <location filename="../../engine/cli.py" line="130"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="131"/>
+        <location filename="../../engine/cli.py" line="132"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="134"/>
+        <location filename="../../engine/cli.py" line="135"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="138"/>
+        <location filename="../../engine/cli.py" line="139"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="145"/>
+        <location filename="../../engine/cli.py" line="146"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="148"/>
+        <location filename="../../engine/cli.py" line="149"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="152"/>
+        <location filename="../../engine/cli.py" line="153"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="195"/>
+        <location filename="../../engine/cli.py" line="192"/>
+        <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
+        <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="207"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="199"/>
+        <location filename="../../engine/cli.py" line="211"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="201"/>
+        <location filename="../../engine/cli.py" line="213"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="204"/>
+        <location filename="../../engine/cli.py" line="216"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="208"/>
+        <location filename="../../engine/cli.py" line="220"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="363"/>
+        <location filename="../../engine/cli.py" line="389"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="366"/>
+        <location filename="../../engine/cli.py" line="392"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -3436,14 +3441,64 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="194"/>
+        <location filename="../../engine/cli.py" line="206"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="205"/>
+        <location filename="../../engine/cli.py" line="217"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="107"/>
+        <source>{model} on {engine}: {verdict} as set</source>
+        <translation>{model} 用 {engine}：按当前设置为 {verdict}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="110"/>
+        <source>Largest context: {n} tokens</source>
+        <translation>最长上下文：{n} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="113"/>
+        <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
+        <translation>每个 {length} token 时最多同时服务的用户：{n}（共 {replicas} 个引擎实例）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="117"/>
+        <source>Fewest GPUs: {n}</source>
+        <translation>最少 GPU 数：{n}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="118"/>
+        <source>none up to 64</source>
+        <translation>64 块以内都不行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="74"/>
+        <source>Per GPU: {total} of {capacity}</source>
+        <translation>每块 GPU：{total} / {capacity}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="76"/>
+        <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
+        <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每个序列 {length} token 时可同时容纳 {users} 个序列；单个序列最长 {longest} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="82"/>
+        <source>Verdict: {verdict} - {reason}</source>
+        <translation>结论：{verdict} - {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="85"/>
+        <source>CPU memory for layers kept off the GPU: {host}</source>
+        <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="88"/>
+        <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
+        <translation>{users} 个序列、每个 {context} token 时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
 </context>
 <context>
@@ -3459,7 +3514,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="230"/>
+        <location filename="../main_window.py" line="231"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -3577,127 +3632,127 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="313"/>
+        <location filename="../../engine/memory/breakdown.py" line="323"/>
         <source>{free} free per GPU</source>
         <translation>每块 GPU 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="316"/>
+        <location filename="../../engine/memory/breakdown.py" line="326"/>
         <source>fits with {spare} to spare, but only by using {eaten} of the {reserve} safety reserve</source>
         <translation>放得下，还剩 {spare}，但占用了 {reserve} 安全余量中的 {eaten}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="320"/>
+        <location filename="../../engine/memory/breakdown.py" line="330"/>
         <source>over by {over} per GPU, safety reserve included</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="220"/>
+        <location filename="../../engine/memory/detailed.py" line="218"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="271"/>
+        <location filename="../../engine/memory/detailed.py" line="269"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="274"/>
+        <location filename="../../engine/memory/detailed.py" line="272"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="278"/>
+        <location filename="../../engine/memory/detailed.py" line="276"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="306"/>
+        <location filename="../../engine/memory/detailed.py" line="304"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="309"/>
+        <location filename="../../engine/memory/detailed.py" line="307"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="315"/>
+        <location filename="../../engine/memory/detailed.py" line="313"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="318"/>
+        <location filename="../../engine/memory/detailed.py" line="316"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="368"/>
+        <location filename="../../engine/memory/detailed.py" line="366"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="371"/>
+        <location filename="../../engine/memory/detailed.py" line="369"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="90"/>
+        <location filename="../../engine/memory/stage_states.py" line="88"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="93"/>
+        <location filename="../../engine/memory/stage_states.py" line="91"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="346"/>
+        <location filename="../../engine/memory/detailed.py" line="344"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="349"/>
+        <location filename="../../engine/memory/detailed.py" line="347"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="376"/>
+        <location filename="../../engine/memory/detailed.py" line="374"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="379"/>
+        <location filename="../../engine/memory/detailed.py" line="377"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="132"/>
+        <location filename="../../engine/memory/stage_states.py" line="130"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="135"/>
+        <location filename="../../engine/memory/stage_states.py" line="133"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="153"/>
+        <location filename="../../engine/memory/stage_states.py" line="151"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="156"/>
+        <location filename="../../engine/memory/stage_states.py" line="154"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="176"/>
+        <location filename="../../engine/memory/stage_states.py" line="174"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="179"/>
+        <location filename="../../engine/memory/stage_states.py" line="177"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -3889,6 +3944,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/models/presets.py" line="91"/>
+        <location filename="../../engine/models/weight_formats.py" line="60"/>
         <location filename="../../engine/timing/data.py" line="21"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
@@ -3994,17 +4050,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="338"/>
+        <location filename="../../engine/scenario/format.py" line="346"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="351"/>
+        <location filename="../../engine/scenario/format.py" line="359"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="356"/>
+        <location filename="../../engine/scenario/format.py" line="364"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -4014,12 +4070,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="161"/>
+        <location filename="../../engine/scenario/format.py" line="165"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="143"/>
+        <location filename="../../engine/scenario/format.py" line="147"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -4039,7 +4095,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="168"/>
+        <location filename="../../engine/scenario/format.py" line="172"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -4054,22 +4110,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="94"/>
+        <location filename="../../engine/scenario/format.py" line="97"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="132"/>
+        <location filename="../../engine/scenario/format.py" line="136"/>
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="221"/>
+        <location filename="../../engine/scenario/format.py" line="225"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="225"/>
+        <location filename="../../engine/scenario/format.py" line="229"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
@@ -4937,7 +4993,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="359"/>
+        <location filename="../../engine/timing/model.py" line="360"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
@@ -5496,22 +5552,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="289"/>
+        <location filename="../../engine/memory/detailed.py" line="287"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="292"/>
+        <location filename="../../engine/memory/detailed.py" line="290"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="142"/>
+        <location filename="../../engine/memory/stage_states.py" line="140"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="144"/>
+        <location filename="../../engine/memory/stage_states.py" line="142"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
@@ -5541,7 +5597,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="177"/>
+        <location filename="../../engine/cli.py" line="178"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -5643,17 +5699,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="304"/>
+        <location filename="../../engine/memory/breakdown.py" line="314"/>
         <source>over by {over} per GPU, and the CPU memory does not hold it either: needs {need} per node, {capacity} set</source>
         <translation>每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="309"/>
+        <location filename="../../engine/memory/breakdown.py" line="319"/>
         <source>the CPU memory does not hold it: needs {need} per node, {capacity} set</source>
         <translation>CPU 内存放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="328"/>
+        <location filename="../../engine/memory/breakdown.py" line="338"/>
         <source>CPU memory not checked (not set): needs {need} per node</source>
         <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
@@ -5779,12 +5835,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="343"/>
+        <location filename="../../engine/scenario/format.py" line="351"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="345"/>
+        <location filename="../../engine/scenario/format.py" line="353"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
@@ -5807,6 +5863,304 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../config_actions.py" line="58"/>
         <source>training configs do not say how many GPUs; the number in your set-up is kept</source>
         <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="98"/>
+        <source>serve-fit answers inference scenarios: set workload to inference.</source>
+        <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="59"/>
+        <source>must be a fraction above 0 and at most 1, or null, not {p!r}.</source>
+        <translation>必须是大于 0、不超过 1 的比例，或 null，而不是 {p!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="86"/>
+        <source>GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}.</source>
+        <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="90"/>
+        <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
+        <translation>KV 缓存类型 {dtype} 是 llama.cpp 的；{engine} 只接受 auto 或 fp8。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="94"/>
+        <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
+        <translation>llama.cpp 的 KV 缓存量化为 q8_0 或 q4_0，不支持 fp8。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="97"/>
+        <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
+        <translation>量化的 V 缓存需要 llama.cpp 开启 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="100"/>
+        <source>vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens, not {size}.</source>
+        <translation>vLLM 的块大小只能是 1、8、16、32、64 或 128 个 token，而不是 {size}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="103"/>
+        <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
+        <translation>n_ubatch（{ubatch}）不能大于 n_batch（{batch}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="100"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="136"/>
+        <location filename="../../engine/serving/plain_engines.py" line="53"/>
+        <source>Model weights</source>
+        <translation>模型权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="101"/>
+        <source>this GPU&apos;s shard of every tensor in the deployed format</source>
+        <translation>每个张量在部署格式下分到这块 GPU 的部分</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="103"/>
+        <source>Activation peak of the profile run</source>
+        <translation>性能探测运行的激活峰值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="105"/>
+        <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 38 bytes, its sort)</source>
+        <translation>max（max_num_batched_tokens 个 token 的前向：残差 + 最宽的层输出；采样器：序列数 × 词表 × 38 字节，来自其排序）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="109"/>
+        <source>CUDA graphs</source>
+        <translation>CUDA 图</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="110"/>
+        <source>largest captured batch x layers x (QKV + attention output + residual pair) x dtype bytes; 0 with enforce_eager</source>
+        <translation>最大捕获批次 × 层数 ×（QKV + 注意力输出 + 残差对）× 数据类型字节数；enforce_eager 时为 0</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="113"/>
+        <source>Non-torch memory (cuBLAS, all-reduce buffers)</source>
+        <translation>非 torch 显存（cuBLAS、all-reduce 缓冲区）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="115"/>
+        <source>0.13 GiB, +0.42 GiB with tensor parallelism (vLLM&apos;s measured non-torch increase)</source>
+        <translation>0.13 GiB，张量并行时再加 0.42 GiB（vLLM 实测的非 torch 增量）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="117"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="143"/>
+        <location filename="../../engine/serving/plain_engines.py" line="60"/>
+        <source>CUDA context</source>
+        <translation>CUDA 上下文</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="118"/>
+        <source>0.75 GiB per process (+0.25 GiB NCCL when tp x pp &gt; 1), before the engine&apos;s budget</source>
+        <translation>每个进程 0.75 GiB（tp × pp &gt; 1 时另加 0.25 GiB NCCL），在引擎预算之外</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="131"/>
+        <source>{engine} refuses max_model_len {length}: the model was trained for {trained} tokens.</source>
+        <translation>{engine} 拒绝 max_model_len {length}：该模型的训练长度为 {trained} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="143"/>
+        <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
+        <translation>vLLM 拒绝启动：max_num_batched_tokens（{tokens}）不能小于 max_num_seqs（{seqs}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="147"/>
+        <source>vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization asks for ({requested}).</source>
+        <translation>vLLM 拒绝启动：GPU 上的空闲显存（{free}）少于 gpu_memory_utilization 要求的量（{requested}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="151"/>
+        <location filename="../../engine/serving/generation.py" line="205"/>
+        <source>The weights alone ({weights}) overflow the GPU while loading.</source>
+        <translation>仅权重（{weights}）就在加载时超出了 GPU 显存。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="154"/>
+        <source>vLLM refuses: no available memory for the cache blocks (weights, activations and overheads take {used} of the {requested} budget).</source>
+        <translation>vLLM 拒绝启动：没有可用于缓存块的显存（权重、激活和开销占用了 {requested} 预算中的 {used}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="160"/>
+        <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
+        <translation>vLLM 拒绝启动：一个 max_model_len 为 {length} 的请求需要 {need} 的 KV 缓存，超过可用的 {pool}；能放下的最长长度为 {longest} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="166"/>
+        <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
+        <translation>捕获 CUDA 图时显存不足：预算（{requested}）加上 CUDA 图和上下文（{outside}）超出了 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="170"/>
+        <source>vLLM starts with {pool} for the KV cache.</source>
+        <translation>vLLM 可以启动，KV 缓存为 {pool}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="185"/>
+        <location filename="../../engine/serving/generation.py" line="237"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="145"/>
+        <location filename="../../engine/serving/plain_engines.py" line="62"/>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="187"/>
+        <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
+        <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按层组切成每块 block_size 个 token 的块</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="208"/>
+        <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
+        <translation>SGLang 拒绝启动：mem_fraction_static 为 {fraction} 时 KV 缓存的显存不足（权重占 {static} 中的 {weights}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="215"/>
+        <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
+        <translation>SGLang 可以启动，但激活和 CUDA 图（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请降低它或 max_num_batched_tokens。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="219"/>
+        <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
+        <translation>SGLang 可以启动，但其 KV 缓存只能容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="222"/>
+        <source>SGLang starts with {tokens} KV cache tokens.</source>
+        <translation>SGLang 可以启动，KV 缓存可容纳 {tokens} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="238"/>
+        <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
+        <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="137"/>
+        <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
+        <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时再加输出层），按 GGUF 类型计；token_embd 在 CPU 内存中</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="139"/>
+        <source>Compute buffer</source>
+        <translation>计算缓冲区</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="140"/>
+        <source>max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
+        <translation>max（f32 logits n_vocab × n_ubatch，不用 flash attention 时的注意力分数 n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="144"/>
+        <source>0.75 GiB per process</source>
+        <translation>每个进程 0.75 GiB</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="146"/>
+        <source>n_ctx padded to 256 x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
+        <translation>n_ctx 按 256 对齐 × 卸载到 GPU 的层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层按其窗口）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="153"/>
+        <source>{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer layers (n_gpu_layers), shorten n_ctx or quantize more.</source>
+        <translation>{engine} 无法分配缓冲区：每块 GPU 需要 {need}，可用 {capacity}；请少卸载一些层（n_gpu_layers）、缩短 n_ctx 或进一步量化。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="158"/>
+        <source>{engine} loads with {free} free per GPU.</source>
+        <translation>{engine} 可以加载，每块 GPU 剩余 {free}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="54"/>
+        <source>every tensor in the deployed format</source>
+        <translation>所有张量按部署格式计</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="56"/>
+        <source>Prefill activations</source>
+        <translation>预填充激活</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="57"/>
+        <source>residual + widest layer output of the prefill, + the last position&apos;s fp32 logits</source>
+        <translation>预填充的残差 + 最宽的层输出，再加最后一个位置的 fp32 logits</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="61"/>
+        <source>0.75 GiB per process (none on Apple silicon)</source>
+        <translation>每个进程 0.75 GiB（Apple 芯片上没有）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="63"/>
+        <source>sequences x tokens x KV bytes per token of every layer (sliding layers: their window)</source>
+        <translation>序列数 × token 数 × 每层每个 token 的 KV 字节数（滑动窗口层按其窗口）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="68"/>
+        <source>{engine} runs out of memory: {need} needed, {capacity} available.</source>
+        <translation>{engine} 显存不足：需要 {need}，可用 {capacity}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="72"/>
+        <source>{engine} runs with {free} free.</source>
+        <translation>{engine} 可以运行，剩余 {free}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="28"/>
+        <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
+        <translation>留在 CPU 内存中的层在 CPU 上运行，未计入时间：所示时间只包含卸载到 GPU 的层。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="143"/>
+        <source>Decode matmuls and attention</source>
+        <translation>解码的矩阵乘与注意力</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="144"/>
+        <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
+        <translation>（2 × 激活参数 / tp + 注意力）× 序列数 / 实际可达峰值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="146"/>
+        <source>Decode weight and KV reads</source>
+        <translation>解码时读取权重与 KV</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="147"/>
+        <source>(weights read + sequences x KV cache) / achieved memory bandwidth</source>
+        <translation>（读取的权重 + 序列数 × KV 缓存）/ 实际可达显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="148"/>
+        <source>Tensor-parallel all-reduces</source>
+        <translation>张量并行 all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="149"/>
+        <source>2 per layer, ring over tp GPUs</source>
+        <translation>每层 2 次，在 tp 块 GPU 上按环形执行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="151"/>
+        <source>Prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="152"/>
+        <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
+        <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="14"/>
+        <source>memory-bandwidth</source>
+        <translation>显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="15"/>
+        <source>compute</source>
+        <translation>算力</translation>
     </message>
 </context>
 <context>
