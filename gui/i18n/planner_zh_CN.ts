@@ -7171,7 +7171,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/planning/rl_suggest.py" line="53"/>
         <source>flash-attn&apos;s cross-entropy kernel, as verl and OpenRLHF use it</source>
-        <translation type="unfinished"></translation>
+        <translation>flash-attn 的交叉熵内核，verl 与 OpenRLHF 所用</translation>
     </message>
     <message>
         <location filename="../../engine/serving/report.py" line="14"/>
