@@ -1,0 +1,243 @@
+"""The generation engine's memory accounting on one GPU (vLLM, SGLang): a pure function on plain inputs.
+
+vLLM (vllm/v1/worker/gpu_worker.py, vllm-project/vllm commit 35d5cda123ec28581759b6d34cde8052314fb1e6):
+init_device takes a memory snapshot after the CUDA context and NCCL are up, requested_memory = total x
+gpu_memory_utilization, and refuses to start when the free memory is below it ("Free memory on device ... is less
+than desired GPU memory utilization"). determine_available_memory profiles one dummy forward and sampler run and
+sets available KV cache memory = requested_memory - (weights + torch peak increase + non-torch increase)
+(memory_profiling's non_kv_cache_memory). CUDA graphs are captured afterwards, outside that budget (newer releases
+subtract a profiled estimate when VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS is set: `graphs_in_budget`). The KV pool
+is then cut into blocks (engine/serving/vllm_pool.py).
+
+SGLang (python/sglang/srt/model_executor/model_runner.py profile_max_num_token, sgl-project/sglang commit
+01cc04e2b5b01ce379698a3fee1bd17706e1d0ec): total_gpu_memory is the free memory before the weights load; after
+loading, rest = available - total_gpu_memory x (1 - mem_fraction_static), i.e. mem_fraction_static x total - weights,
+and max_total_num_tokens = rest // cell_size with cell_size = KV bytes of one token over all layers; activations
+and CUDA graphs live in the (1 - mem_fraction_static) left over, sized by server_args' heuristic
+(engine/serving/defaults.py). "Not enough memory. Please try to increase --mem-fraction-static." when rest <= 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..memory.breakdown import Component, Moments
+from ..memory.estimate import CUDA_CONTEXT_BYTES, NCCL_BYTES  # the training model's calibrated context, reused
+from ..messages import QT_TRANSLATE_NOOP, message
+from ..models.architecture import ModelSpec
+from ..units import format_bytes
+from .defaults import EngineSettings, sglang_settings, vllm_settings
+from .kv_layout import LayerKind, kv_element_bytes, layer_kinds, sequence_bytes
+from .profile_run import graph_pool_bytes, profile_peak
+from .result import FITS, REFUSED, TIGHT, KvKind, ServingMemory
+from .vllm_pool import longest_context, needed_bytes, vllm_pool
+
+GIB = 2**30
+# Non-torch memory vLLM's profile measures after its baseline snapshot (cuBLAS workspaces, custom all-reduce
+# buffers): an overhead term read from vLLM's own DEBUG lines, 0.13 GiB at tp 1 and 0.55 GiB at tp 2 on H100
+# (llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md, Llama-3.1-8B / Qwen3-0.6B / gpt-oss-20b
+# and Llama-3.3-70B-FP8 tp 2); not a tensor, so calibrated, and reported as such.
+NON_TORCH_BYTES = 0.13 * GIB
+NON_TORCH_TP_BYTES = 0.42 * GIB
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationInputs:
+    """Plain inputs of one generation engine on one GPU. None means the engine's own default."""
+
+    spec: ModelSpec
+    weight_bytes: float  # this GPU's shard of the weights in the deployed format
+    capacity_bytes: float
+    engine: str = "vllm"  # vllm | sglang
+    gpu_memory_utilization: float | None = None  # SGLang: mem_fraction_static
+    max_num_batched_tokens: int | None = None  # SGLang: chunked_prefill_size
+    max_num_seqs: int | None = None
+    max_model_len: int | None = None  # None: the model's max_position_embeddings
+    kv_cache_dtype: str = "auto"  # auto | fp8
+    block_size: int | None = None  # SGLang: page_size
+    tp: int = 1
+    pp: int = 1
+    enforce_eager: bool = False
+    gpu_name: str = ""
+    used_by_others_bytes: float = 0.0  # another process on the same GPU (a colocated trainer)
+    graphs_in_budget: bool = False  # vLLM with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS
+    model_dtype_bytes: float = 2.0
+    last_pipeline_rank: bool = True  # the sampler runs on the last pipeline stage only
+
+
+def settings_for(i: GenerationInputs) -> EngineSettings:
+    if i.engine == "sglang":
+        return sglang_settings(i.capacity_bytes, i.tp, i.pp, i.max_num_batched_tokens, i.max_num_seqs,
+                               i.block_size, i.gpu_memory_utilization)
+    return vllm_settings(i.capacity_bytes, i.gpu_name, i.max_num_batched_tokens, i.max_num_seqs, i.block_size,
+                         i.gpu_memory_utilization)
+
+
+def _component(key: str, name: str, category: str, n_bytes: float, formula: str,
+               inputs: tuple[tuple[str, object], ...] = ()) -> Component:
+    return Component(key, name, category, Moments.whole_step(max(0.0, n_bytes)), formula, inputs)
+
+
+def _kinds(i: GenerationInputs) -> tuple[LayerKind, ...]:
+    element = kv_element_bytes(i.kv_cache_dtype, i.model_dtype_bytes)
+    layers = -(-i.spec.layers // max(1, i.pp))
+    return layer_kinds(i.spec, i.tp, element, i.model_dtype_bytes, layers=layers)
+
+
+def _kv_kinds(kinds: tuple[LayerKind, ...]) -> tuple[KvKind, ...]:
+    return tuple(KvKind(k.kind, k.layers, k.token_bytes, k.state_bytes, k.window) for k in kinds)
+
+
+def fixed_components(i: GenerationInputs, s: EngineSettings) -> tuple[Component, ...]:
+    """Weights, the profile's activation peak, CUDA graphs, non-torch memory and the CUDA context."""
+    sequences = min(s.max_num_seqs, s.max_num_batched_tokens)
+    peak = profile_peak(i.spec, s.max_num_batched_tokens, sequences, i.tp, i.model_dtype_bytes,
+                        i.last_pipeline_rank)
+    graphs = 0.0 if i.enforce_eager else graph_pool_bytes(i.spec, s.cuda_graph_max_bs, i.tp, i.model_dtype_bytes)
+    tp_extra = NON_TORCH_TP_BYTES if i.tp > 1 else 0.0
+    context = CUDA_CONTEXT_BYTES + (NCCL_BYTES if i.tp * i.pp > 1 else 0.0)
+    return (
+        _component("weights", QT_TRANSLATE_NOOP("engine", "Model weights"), "model states", i.weight_bytes,
+                   QT_TRANSLATE_NOOP("engine", "this GPU's shard of every tensor in the deployed format"),
+                   (("tp", i.tp), ("pp", i.pp))),
+        _component("activation_peak", QT_TRANSLATE_NOOP("engine", "Activation peak of the profile run"),
+                   "activations", peak.peak_bytes,
+                   QT_TRANSLATE_NOOP("engine", "max(forward of max_num_batched_tokens: residual + widest layer "
+                                     "output; sampler: sequences x vocab x 28 bytes)"),
+                   (("max_num_batched_tokens", s.max_num_batched_tokens), ("sequences", sequences),
+                    ("forward_bytes", round(peak.forward_bytes)), ("sampler_bytes", round(peak.sampler_bytes)))),
+        _component("cuda_graphs", QT_TRANSLATE_NOOP("engine", "CUDA graphs"), "overhead", graphs,
+                   QT_TRANSLATE_NOOP("engine", "largest captured batch x layers x (QKV + attention output + "
+                                     "residual pair) x dtype bytes; 0 with enforce_eager"),
+                   (("max_capture_size", s.cuda_graph_max_bs), ("enforce_eager", i.enforce_eager))),
+        _component("non_torch", QT_TRANSLATE_NOOP("engine", "Non-torch memory (cuBLAS, all-reduce buffers)"),
+                   "overhead", NON_TORCH_BYTES + tp_extra,
+                   QT_TRANSLATE_NOOP("engine", "0.13 GiB, +0.42 GiB with tensor parallelism (vLLM's measured "
+                                     "non-torch increase)"), (("tp", i.tp),)),
+        _component("cuda_context", QT_TRANSLATE_NOOP("engine", "CUDA context"), "overhead", context,
+                   QT_TRANSLATE_NOOP("engine", "0.75 GiB per process (+0.25 GiB NCCL when tp x pp > 1), before "
+                                     "the engine's budget"), (("tp", i.tp), ("pp", i.pp))),
+    )
+
+
+def _gib(n_bytes: float) -> str:
+    return format_bytes(n_bytes, "GiB")
+
+
+def _vllm_verdict(i: GenerationInputs, s: EngineSettings, parts: dict[str, float], requested: float,
+                  pool_bytes: float, kinds: tuple[LayerKind, ...], max_model_len: int):
+    free = i.capacity_bytes - parts["cuda_context"] - i.used_by_others_bytes
+    if s.max_num_batched_tokens < s.max_num_seqs:
+        return REFUSED, message(QT_TRANSLATE_NOOP(
+            "engine", "vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs})."),
+            tokens=s.max_num_batched_tokens, seqs=s.max_num_seqs)
+    if free < requested:
+        return REFUSED, message(QT_TRANSLATE_NOOP(
+            "engine", "vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization "
+            "asks for ({requested})."), free=_gib(free), requested=_gib(requested))
+    if parts["weights"] + parts["cuda_context"] > i.capacity_bytes:
+        return REFUSED, message(QT_TRANSLATE_NOOP("engine", "The weights alone ({weights}) overflow the GPU while "
+                                                            "loading."), weights=_gib(parts["weights"]))
+    if pool_bytes <= 0:
+        return REFUSED, message(QT_TRANSLATE_NOOP(
+            "engine", "vLLM refuses: no available memory for the cache blocks (weights, activations and overheads "
+            "take {used} of the {requested} budget)."), used=_gib(requested - pool_bytes), requested=_gib(requested))
+    need = needed_bytes(kinds, s.block_size, max_model_len, s.max_num_batched_tokens)
+    if need > pool_bytes:
+        longest = longest_context(kinds, s.block_size, pool_bytes, s.max_num_batched_tokens, max_model_len)
+        return REFUSED, message(QT_TRANSLATE_NOOP(
+            "engine", "vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the "
+            "{pool} available; the longest that fits is {longest} tokens."), length=max_model_len, need=_gib(need),
+            pool=_gib(pool_bytes), longest=longest)
+    outside = parts["cuda_context"] + i.used_by_others_bytes + (0.0 if i.graphs_in_budget else parts["cuda_graphs"])
+    if requested + outside > i.capacity_bytes:
+        return REFUSED, message(QT_TRANSLATE_NOOP(
+            "engine", "Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context "
+            "({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager."),
+            requested=_gib(requested), outside=_gib(outside))
+    return FITS, message(QT_TRANSLATE_NOOP("engine", "vLLM starts with {pool} for the KV cache."), pool=_gib(pool_bytes))
+
+
+def vllm_memory(i: GenerationInputs) -> ServingMemory:
+    s = settings_for(i)
+    max_model_len = i.max_model_len or i.spec.max_position
+    kinds = _kinds(i)
+    fixed = fixed_components(i, s)
+    parts = {c.key: c.peak_bytes for c in fixed}
+    requested = i.capacity_bytes * s.gpu_memory_utilization
+    in_budget = parts["weights"] + parts["activation_peak"] + parts["non_torch"] + (
+        parts["cuda_graphs"] if i.graphs_in_budget else 0.0)
+    pool_bytes = requested - in_budget
+    pool = vllm_pool(kinds, s.block_size, max(0.0, pool_bytes), max_model_len, s.max_num_batched_tokens)
+    verdict, reason = _vllm_verdict(i, s, parts, requested, pool_bytes, kinds, max_model_len)
+    kv = _component("kv_cache", QT_TRANSLATE_NOOP("engine", "KV cache"), "kv cache",
+                    pool.allocated_bytes if verdict != REFUSED else max(0.0, pool_bytes),
+                    QT_TRANSLATE_NOOP("engine", "gpu_memory_utilization x capacity - weights - activation peak - "
+                                      "non-torch, cut into blocks of block_size tokens per layer group"),
+                    (("requested_bytes", round(requested)), ("block_size", pool.block_size), ("blocks", pool.blocks),
+                     ("page_bytes", round(pool.page_bytes)), ("group_size", pool.group_size)))
+    longest = longest_context(kinds, pool.block_size, max(0.0, pool_bytes), s.max_num_batched_tokens,
+                              max(max_model_len, i.spec.max_position))
+    return ServingMemory(
+        engine="vllm", components=(*fixed, kv), capacity_bytes=i.capacity_bytes, budget_bytes=requested,
+        kv_pool_bytes=max(0.0, pool_bytes), kv_kinds=_kv_kinds(kinds), block_size=pool.block_size,
+        blocks=pool.blocks, kv_tokens=pool.kv_tokens, max_model_len=max_model_len,
+        max_concurrent_sequences=pool.max_concurrency, longest_context=longest, verdict=verdict, reason=reason)
+
+
+def _sglang_verdict(i: GenerationInputs, s: EngineSettings, parts: dict[str, float], total: float, rest: float,
+                    tokens: int, max_model_len: int):
+    if parts["weights"] > total:
+        return REFUSED, message(QT_TRANSLATE_NOOP("engine", "The weights alone ({weights}) overflow the GPU while "
+                                                            "loading."), weights=_gib(parts["weights"]))
+    if rest <= 0 or tokens <= 0:
+        return REFUSED, message(QT_TRANSLATE_NOOP(
+            "engine", "SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} "
+            "(weights {weights} of {static})."), fraction=s.gpu_memory_utilization, weights=_gib(parts["weights"]),
+            static=_gib(total * s.gpu_memory_utilization))
+    runtime = parts["activation_peak"] + parts["cuda_graphs"] + parts["non_torch"]
+    left = total * (1 - s.gpu_memory_utilization)
+    if runtime > left:
+        return TIGHT, message(QT_TRANSLATE_NOOP(
+            "engine", "SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that "
+            "mem_fraction_static leaves: lower it or max_num_batched_tokens."), runtime=_gib(runtime), left=_gib(left))
+    if tokens < max_model_len:
+        return TIGHT, message(QT_TRANSLATE_NOOP(
+            "engine", "SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: "
+            "longer requests are refused."), tokens=tokens, length=max_model_len)
+    return FITS, message(QT_TRANSLATE_NOOP("engine", "SGLang starts with {tokens} KV cache tokens."), tokens=tokens)
+
+
+def sglang_memory(i: GenerationInputs) -> ServingMemory:
+    s = settings_for(i)
+    max_model_len = i.max_model_len or i.spec.max_position
+    kinds = _kinds(i)
+    fixed = fixed_components(i, s)
+    parts = {c.key: c.peak_bytes for c in fixed}
+    total = i.capacity_bytes - parts["cuda_context"] - i.used_by_others_bytes
+    states = sum(k.layers * k.state_bytes for k in kinds) * s.max_num_seqs
+    rest = s.gpu_memory_utilization * total - parts["weights"] - states
+    cell = sum(k.layers * k.token_bytes for k in kinds)  # hybrid SWA pools off: every attention layer full length
+    tokens = int(rest // cell) // s.block_size * s.block_size if cell > 0 and rest > 0 else 0
+    verdict, reason = _sglang_verdict(i, s, parts, total, rest, tokens, max_model_len)
+    kv = _component("kv_cache", QT_TRANSLATE_NOOP("engine", "KV cache"), "kv cache", tokens * cell + states,
+                    QT_TRANSLATE_NOOP("engine", "mem_fraction_static x free memory - weights, divided by the KV "
+                                      "bytes of one token over all layers"),
+                    (("mem_fraction_static", s.gpu_memory_utilization), ("cell_size", round(cell)),
+                     ("page_size", s.block_size)))
+    return ServingMemory(
+        engine="sglang", components=(*fixed, kv), capacity_bytes=i.capacity_bytes,
+        budget_bytes=s.gpu_memory_utilization * total, kv_pool_bytes=max(0.0, rest), kv_kinds=_kv_kinds(kinds),
+        block_size=s.block_size, blocks=tokens // s.block_size, kv_tokens=tokens, max_model_len=max_model_len,
+        max_concurrent_sequences=tokens / max_model_len if max_model_len else 0.0, longest_context=tokens,
+        verdict=verdict, reason=reason)
+
+
+def generation_memory(i: GenerationInputs) -> ServingMemory:
+    """One GPU of vLLM or SGLang: components, KV pool, blocks, tokens, concurrency and whether it starts."""
+    return sglang_memory(i) if i.engine == "sglang" else vllm_memory(i)
+
+
+def sequence_kv_bytes(i: GenerationInputs, context: int) -> float:
+    """KV bytes one sequence of `context` tokens takes on one GPU (windows and states counted)."""
+    return sequence_bytes(_kinds(i), context)

@@ -1,0 +1,92 @@
+"""What a generation engine's profile run allocates beyond the weights, per GPU, tensor by tensor.
+
+vLLM sizes the KV cache after one dummy forward of `max_num_batched_tokens` tokens spread over
+min(max_num_seqs, max_num_batched_tokens) requests, followed by a dummy sampler run on one logit row per request
+(vllm/v1/worker/gpu_worker.py determine_available_memory and compile_or_warm_up_model, gpu_model_runner.py
+profile_run / _dummy_sampler_run; vllm-project/vllm commit 35d5cda123ec28581759b6d34cde8052314fb1e6). The torch
+peak of that run ("peak activation" in vLLM's log) is the larger of:
+
+- the forward: in inference mode a layer's inputs die as its outputs are made, so the peak is the residual stream
+  and hidden states (2 x tokens x hidden) plus the widest layer's transient outputs on this rank: the fused QKV
+  output and the attention output, or gate_up (2 x ffn / tp) and act(gate) x up (ffn / tp); for MoE layers
+  fused_moe's three intermediate caches (tokens x top_k x (2 x expert_ffn / tp + expert_ffn / tp + hidden),
+  vllm/model_executor/layers/fused_moe/fused_moe.py, chunked at VLLM_FUSED_MOE_CHUNK_SIZE = 32768 tokens) and the
+  router logits;
+- the sampler: per request and vocabulary entry, the logits in the model's dtype (2 bytes), their fp32 copy (4),
+  apply_top_k_top_p's sort (4-byte values + 8-byte int64 indices), its softmax'd copy (4), two boolean masks (1 + 1)
+  and the scattered result (4): 28 bytes (vllm/v1/sample/ops/topk_topp_sampler.py, the dummy run sets top-k and
+  top-p so the sort path runs).
+
+CUDA graphs (captured after the KV cache is allocated; vLLM logs their size as "Graph capturing finished ... took
+X GiB") keep, for the largest captured batch, each piecewise graph's static outputs: per layer the QKV and attention
+outputs and the residual pair, for max_capture tokens (the graph pool is shared by the smaller captures).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..models.architecture import ModelSpec
+
+SAMPLER_BYTES_PER_LOGIT = 2 + 4 + 4 + 8 + 4 + 1 + 1 + 4
+FUSED_MOE_CHUNK_TOKENS = 32768  # vllm/envs.py VLLM_FUSED_MOE_CHUNK_SIZE default
+
+
+@dataclass(frozen=True, slots=True)
+class ProfilePeak:
+    """Peak torch bytes of the profile run and its parts (bytes, per GPU)."""
+
+    forward_bytes: float
+    sampler_bytes: float
+
+    @property
+    def peak_bytes(self) -> float:
+        return max(self.forward_bytes, self.sampler_bytes)
+
+
+def _attention_width(spec: ModelSpec, tp: int) -> float:
+    """Elements per token of the fused QKV output plus the attention output on one rank."""
+    tp = max(1, tp)
+    if spec.attention == "mla":  # q (heads x head_dim), latent kv, up-projected k/v for the prefill
+        per_head = spec.head_dim + (spec.head_dim - spec.qk_rope_dim) + spec.v_head_dim
+        return spec.heads * per_head / tp + spec.kv_lora_rank + spec.qk_rope_dim + spec.heads * spec.v_head_dim / tp
+    kv = max(1, spec.kv_heads // tp) * spec.head_dim
+    return 2 * spec.heads * spec.head_dim / tp + 2 * kv
+
+
+def _mlp_width(spec: ModelSpec, tp: int) -> float:
+    """Elements per token of the widest dense MLP transient on one rank: gate_up + act(gate) x up."""
+    width = spec.ffn if spec.dense_layers else spec.shared_ffn
+    return 3 * width / max(1, tp) if spec.mlp_gated else 2 * width / max(1, tp)
+
+
+def _moe_bytes(spec: ModelSpec, tokens: int, tp: int, act_bytes: float) -> float:
+    if not spec.is_moe or not spec.moe_layers:
+        return 0.0
+    chunk = min(tokens, FUSED_MOE_CHUNK_TOKENS)
+    caches = chunk * spec.top_k * (3 * spec.expert_ffn / max(1, tp) + spec.hidden) * act_bytes
+    router = tokens * spec.n_experts * act_bytes
+    shared = tokens * 3 * spec.shared_ffn / max(1, tp) * act_bytes
+    return caches + router + shared
+
+
+def profile_peak(spec: ModelSpec, tokens: int, sequences: int, tp: int, act_bytes: float = 2.0,
+                 last_rank: bool = True) -> ProfilePeak:
+    """The profile run's torch peak on one GPU: forward of `tokens` tokens, then the sampler on `sequences` rows."""
+    residual = 2 * tokens * spec.hidden * act_bytes
+    widest = max(_attention_width(spec, tp), _mlp_width(spec, tp)) * tokens * act_bytes
+    forward = residual + max(widest, _moe_bytes(spec, tokens, tp, act_bytes))
+    sampler = sequences * spec.vocab * SAMPLER_BYTES_PER_LOGIT if last_rank else 0.0
+    return ProfilePeak(forward, sampler + residual)
+
+
+def graph_pool_bytes(spec: ModelSpec, max_capture_tokens: int, tp: int, act_bytes: float = 2.0) -> float:
+    """CUDA-graph pool: the static outputs of every piecewise graph at the largest captured batch."""
+    per_layer = (_attention_width(spec, tp) + 2 * spec.hidden) * act_bytes
+    return max_capture_tokens * spec.layers * per_layer
+
+
+def vllm_max_capture_size(max_num_seqs: int) -> int:
+    """vLLM's largest CUDA-graph batch: min(2 x max_num_seqs, 512) (vllm/config/compilation.py,
+    max_cudagraph_capture_size default since v0.11)."""
+    return min(2 * max_num_seqs, 512)

@@ -1,0 +1,69 @@
+"""What a serving estimate says about one GPU: named components, the KV cache as the engine sizes it, and whether
+the engine starts. Frozen dataclasses; every byte is a Component (engine/memory/breakdown.py) with formula and
+inputs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..memory.breakdown import Component
+from ..messages import Message
+
+FITS, TIGHT, REFUSED = "fits", "tight", "does not fit"
+
+
+@dataclass(frozen=True, slots=True)
+class KvKind:
+    """KV bytes per token of one layer kind on one GPU (state bytes per sequence for linear attention)."""
+
+    kind: str
+    layers: int
+    bytes_per_token_per_layer: float
+    state_bytes_per_sequence_per_layer: float = 0.0
+    window: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ServingMemory:
+    """One GPU of a serving engine.
+
+    `components` add up to what the engine's process holds on the GPU (weights, the profile's activation peak,
+    CUDA graphs, non-torch memory, CUDA context, the KV pool); `kv_tokens` is what the engine logs as its KV cache
+    size in tokens, `blocks` its blocks of `block_size` tokens, `max_concurrent_sequences` its "maximum
+    concurrency" at `max_model_len`, `longest_context` the longest single sequence the pool holds. `verdict` is
+    "does not fit" exactly when the engine refuses to start (or runs out of memory while starting), `reason` says
+    why in one sentence."""
+
+    engine: str
+    components: tuple[Component, ...]
+    capacity_bytes: float
+    budget_bytes: float  # what the engine lets itself use (gpu_memory_utilization x capacity, or all of it)
+    kv_pool_bytes: float
+    kv_kinds: tuple[KvKind, ...]
+    block_size: int
+    blocks: int
+    kv_tokens: int
+    max_model_len: int
+    max_concurrent_sequences: float
+    longest_context: int
+    verdict: str
+    reason: Message
+    notes: tuple[Message, ...] = ()
+    host_bytes: float = 0.0  # CPU memory for layers kept off the GPU (llama.cpp partial offload)
+
+    @property
+    def kv_bytes_per_token(self) -> float:
+        """KV bytes one more token of context takes on this GPU, every attention layer counted."""
+        return sum(k.layers * k.bytes_per_token_per_layer for k in self.kv_kinds)
+
+    @property
+    def total_bytes(self) -> float:
+        """Everything the engine holds on this GPU."""
+        return sum(c.peak_bytes for c in self.components)
+
+    def component(self, key: str) -> Component | None:
+        return next((c for c in self.components if c.key == key), None)
+
+    def bytes_of(self, key: str) -> float:
+        found = self.component(key)
+        return found.peak_bytes if found else 0.0
