@@ -12,7 +12,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from engine.accuracy.serving_logs import accuracy_table, judge_all, load_serving_logs  # noqa: E402
+from engine.accuracy.serving_logs import (  # noqa: E402
+    accuracy_table,
+    judge_all,
+    judge_given_weights,
+    load_serving_logs,
+)
 
 
 def _pct(value: float | None) -> str:
@@ -31,6 +36,14 @@ def main() -> None:
         flag = " WRONG" if j.verdict_wrong else ""
         print(f"| {j.row.id} | {j.row.outcome} | {j.verdict}{flag}{excluded} | {_pct(j.weights_error)} | "
               f"{_pct(j.kv_error)} | {j.reason} |")
+    print("\nThe engine accounting (engine/serving generation_memory) fed the logged weights, on the preset GPU:")
+    print("| row | outcome | verdict | KV tokens error | KV pool error | reason |\n|---|---|---|---:|---:|---|")
+    for row in rows:
+        j = judge_given_weights(row)
+        if j is not None:
+            flag = " WRONG" if j.verdict_wrong else ("" if j.verdict_checked else " (not checked)")
+            print(f"| {row.id} | {row.outcome} | {j.verdict}{flag} | {_pct(j.kv_error)} | {_pct(j.kv_pool_error)} | "
+                  f"{j.reason} |")
     if skipped:
         print("\nNot judged:")
         for rid, why in skipped.items():

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PlannerError
-from ..models.presets import get_model_preset
+from ..models.presets import get_gpu, get_model_preset, model_spec_for
 from ..scenario import scenario_from_dict
+from ..serving import GenerationInputs, generation_memory
 from ..workloads import estimate
 
 SERVING_LOGS_FILE = Path(__file__).resolve().parents[2] / "tests" / "data" / "published" / "serving_logs.json"
@@ -168,6 +169,7 @@ class Judged:
     kv_value: float | None  # tokens (vLLM, SGLang) or KV buffer bytes (llama.cpp, ollama)
     verdict: str
     reason: str = ""
+    kv_pool_bytes: float | None = None  # the KV memory the engine logs as available (vLLM), when estimated
 
     def error(self, measured: float | None, estimated: float | None) -> float | None:
         if not measured or estimated is None:
@@ -182,6 +184,13 @@ class Judged:
     def kv_error(self) -> float | None:
         measured = self.row.logged.get(self.row.kv_metric)
         return None if measured is None or measured <= 0 else self.error(measured, self.kv_value)
+
+    @property
+    def kv_pool_error(self) -> float | None:
+        measured = self.row.logged.get("kv_cache_bytes")
+        if self.row.engine != "vllm" or measured is None or measured <= 0:
+            return None
+        return self.error(measured, self.kv_pool_bytes)
 
     @property
     def verdict_checked(self) -> bool:
@@ -226,6 +235,36 @@ def judge(row: ServingLog) -> tuple[Judged | None, str]:
         return None, "the estimate has no serving block for this scenario (inference is not wired in)"
     return Judged(row, _weights_of(serving, row), _kv_of(serving, row), str(serving.verdict),
                   str(getattr(serving, "reason", ""))), ""
+
+
+def _engine_kv_dtype(value: str) -> str:
+    return value if value in ("auto", "fp8") else "auto"
+
+
+def mechanism_inputs(row: ServingLog) -> GenerationInputs | None:
+    """The engine-accounting inputs of a vLLM/SGLang row whose weights the engine logged, on its preset model and
+    GPU; None for rows without those. With the logged weights fed in, what is left to compare is the engine's own
+    accounting: profile peak, overheads, KV layout and blocks (engine/serving, generation_memory)."""
+    if row.engine not in ("vllm", "sglang") or not row.model or not row.gpu or "weights_bytes" not in row.logged:
+        return None
+    s = row.settings
+    return GenerationInputs(
+        spec=model_spec_for(row.model), weight_bytes=float(row.logged["weights_bytes"]),
+        capacity_bytes=float(get_gpu(row.gpu).usable_bytes), engine=row.engine,
+        gpu_memory_utilization=s.get("gpu_memory_utilization"), max_num_batched_tokens=s.get("max_num_batched_tokens"),
+        max_num_seqs=s.get("max_num_seqs"), max_model_len=s.get("max_model_len"),
+        kv_cache_dtype=_engine_kv_dtype(s.get("kv_cache_dtype", "auto")), block_size=s.get("block_size"),
+        tp=s.get("tp", 1), pp=s.get("pp", 1), enforce_eager=bool(s.get("enforce_eager", False)), gpu_name=row.gpu)
+
+
+def judge_given_weights(row: ServingLog) -> Judged | None:
+    """The engine accounting on the logged weights (weights are not judged here, so weights_bytes is None)."""
+    inputs = mechanism_inputs(row)
+    if inputs is None:
+        return None
+    m = generation_memory(inputs)
+    kv = float(m.kv_tokens) if row.kv_metric == "kv_tokens" else m.bytes_of("kv_cache")
+    return Judged(row, None, kv, str(m.verdict), str(m.reason), kv_pool_bytes=m.kv_pool_bytes)
 
 
 @dataclass(frozen=True)
