@@ -187,6 +187,9 @@ class Estimate:
     # Ranks of the busiest stage that hold less than it for a reason other than their pipeline stage (the last
     # context-parallel rank); each with what it holds, for the report and the window's GPU picker.
     other_ranks: tuple[OtherRank, ...] = ()
+    # An inference scenario's engine accounting (engine/serving/result.py ServingMemory, typed loosely because serving
+    # sits above memory): when set, the verdict is the engine's, whether it starts.
+    serving: Any = None
 
     def _overhead(self, key: str) -> float:
         return sum(c.peak_bytes for c in self.busiest.overheads if c.key == key)
@@ -277,6 +280,8 @@ class Estimate:
     @property
     def fits(self) -> bool:
         """The whole machine holds the run: the GPUs and, where it was given, the CPU memory of each node."""
+        if self.serving is not None:
+            return self.serving.verdict == "fits" and not self.host_short
         return self.gpu_fits and not self.host_short
 
     @property
@@ -288,6 +293,8 @@ class Estimate:
     def verdict(self) -> str:
         if self.host_short:  # a run the node cannot hold does not start, however much GPU memory is left
             return "does not fit"
+        if self.serving is not None:
+            return self.serving.verdict
         if self.fits:
             return "fits"
         if self.total_bytes - self.verdict_reserve_bytes <= self.capacity_bytes:
@@ -300,6 +307,8 @@ class Estimate:
         def _b(n_bytes: float) -> str:
             return format_bytes(n_bytes, unit)
 
+        if self.serving is not None and not self.host_short:
+            return self.serving.reason
         if self.host_short and not self.gpu_fits:
             return message(QT_TRANSLATE_NOOP("engine", "over by {over} per GPU, and the CPU memory does not hold it "
                                                        "either: needs {need} per node, {capacity} set"),

@@ -49,7 +49,7 @@ from .keys import (
     keys_affecting_only,
 )
 from .posttraining_keys import PostTrainingKeys
-from .serving_keys import ServingKeys
+from .serving_keys import ServingKeys, check_serving
 from .time_keys import (  # noqa: F401 - re-exported
     ATTENTION_KERNELS,
     BANDWIDTH_BYTES_PER_S_RANGE,
@@ -368,6 +368,7 @@ def scenario_from_dict(data: Any) -> Scenario:
     if "lora_targets" not in data:  # peft's default for this architecture (q_proj+v_proj, or phi-3's fused qkv_proj)
         scenario = scenario.with_unchecked(lora_targets=default_lora_targets(spec))
     check_consistency(scenario, spec)
+    check_serving(scenario)
     return scenario
 
 

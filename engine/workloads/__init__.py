@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..memory.breakdown import Estimate
 from ..memory.estimate import estimate as training_estimate
 from ..scenario.format import Scenario
+from ..serving.scenario_estimate import serving_estimate
 from ..timing import StepTime
 from ..timing import step_time as training_step_time
 
@@ -18,6 +19,8 @@ __all__ = ["estimate", "step_time"]
 
 def estimate(s: Scenario) -> Estimate:
     """The memory estimate of whatever `s` runs."""
+    if s.workload == "inference":
+        return serving_estimate(s)
     return training_estimate(s)
 
 

@@ -1,0 +1,160 @@
+"""llama.cpp (and ollama, which runs it) on one GPU: model, KV and compute buffers sized from n_ctx.
+
+From llama.cpp's source (ggml-org/llama.cpp, src/llama-model.cpp load_tensors, src/llama-kv-cache.cpp,
+src/llama-context.cpp graph_reserve; the buffer lines it logs: "CUDA0 model buffer size", "CUDA0 KV buffer size",
+"CUDA0 compute buffer size"):
+
+- layers: the last n_gpu_layers decoder layers go to the GPUs (i_gpu_start = n_layer + 1 - n_gpu_layers), the output
+  layer too when n_gpu_layers > n_layer; token_embd always stays in CPU memory (LLM_TENSOR_LAYER_INPUT). Several GPUs
+  split the offloaded layers (split-mode layer), here evenly.
+- KV cache: n_ctx cells, padded to a multiple of 256, each offloaded layer K and V of n_embd_k_gqa / n_embd_v_gqa
+  elements in type_k / type_v (f16, q8_0, q4_0); sliding-window layers keep min(n_ctx, pad(n_swa x n_seq + n_ubatch,
+  256)) cells (the iSWA cache without swa_full); MLA layers cache the latent once (V is a view of K); recurrent
+  layers (gated DeltaNet) keep f32 conv and SSM states per sequence.
+- compute buffer: the graph reserved for n_ubatch tokens against the full cache: the f32 logits of n_ubatch outputs
+  (n_vocab x n_ubatch x 4) on the device holding the output layer, the f32 scores and softmax of every head
+  (n_ctx x n_ubatch x n_head x 4, twice) without flash attention, the widest f32 FFN intermediates, and the residual.
+- llama-server gives each of n_parallel slots n_ctx / n_parallel tokens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..memory.breakdown import Component, Moments
+from ..memory.estimate import CUDA_CONTEXT_BYTES
+from ..messages import QT_TRANSLATE_NOOP, message
+from ..models.architecture import ModelSpec
+from ..units import format_bytes
+from .kv_layout import KV_ELEMENT_BYTES, cdiv, linear_state_bytes
+from .result import FITS, REFUSED, KvKind, ServingMemory
+from .weights import embedding_bits, layer_weights
+
+N_CTX_PAD = 256
+F16_BYTES = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class LlamaCppInputs:
+    spec: ModelSpec
+    weight_format: str
+    capacity_bytes: float
+    gpus: int = 1
+    n_gpu_layers: int = -1
+    n_ctx: int = 4096  # 0: the model's training context
+    n_batch: int = 2048
+    n_ubatch: int = 512
+    flash_attn: bool = True
+    n_parallel: int = 1
+    kv_cache_dtype: str = "auto"  # auto (f16) | q8_0 | q4_0
+    engine: str = "llama.cpp"
+
+
+def _offloaded(i: LlamaCppInputs) -> tuple[int, bool]:
+    """(decoder layers on the GPUs, whether the output layer is too)."""
+    n_layer = i.spec.layers
+    ngl = n_layer + 1 if i.n_gpu_layers < 0 else min(i.n_gpu_layers, n_layer + 1)
+    return min(ngl, n_layer), ngl > n_layer
+
+
+def _kv_cells(i: LlamaCppInputs, n_ctx: int, kind: str) -> int:
+    padded = cdiv(n_ctx, N_CTX_PAD) * N_CTX_PAD
+    if kind == "sliding" and i.spec.sliding_window:
+        return min(padded, cdiv(i.spec.sliding_window * i.n_parallel + i.n_ubatch, N_CTX_PAD) * N_CTX_PAD)
+    if kind == "chunked" and i.spec.attention_chunk:
+        return min(padded, cdiv(i.spec.attention_chunk * i.n_parallel + i.n_ubatch, N_CTX_PAD) * N_CTX_PAD)
+    return padded
+
+
+def _layer_kv(i: LlamaCppInputs, kind: str, n_ctx: int) -> tuple[float, float]:
+    """(KV bytes of one layer of this kind, bytes per cached token)."""
+    spec = i.spec
+    element = KV_ELEMENT_BYTES.get(i.kv_cache_dtype, F16_BYTES)
+    if kind == "linear":
+        return linear_state_bytes(spec, 1, 4.0) * i.n_parallel, 0.0
+    if spec.attention == "mla":
+        per_token = (spec.kv_lora_rank + spec.qk_rope_dim) * element
+    else:
+        per_token = 2 * spec.kv_heads * spec.head_dim * element
+    return _kv_cells(i, n_ctx, kind) * per_token, per_token
+
+
+def _compute_bytes(i: LlamaCppInputs, n_ctx: int, output_on_gpu: bool) -> float:
+    spec, ub = i.spec, min(i.n_ubatch, i.n_batch)
+    padded = cdiv(n_ctx, N_CTX_PAD) * N_CTX_PAD
+    logits = spec.vocab * ub * 4 if output_on_gpu else 0.0
+    scores = 0.0 if i.flash_attn else 2 * padded * ub * spec.heads * 4
+    ffn_width = max(spec.ffn, spec.expert_ffn * max(1, spec.top_k), spec.shared_ffn)
+    ffn = 3 * ub * ffn_width * 4
+    residual = 2 * ub * spec.hidden * 4
+    return max(logits, scores, ffn) + residual
+
+
+def _kinds_on_gpu(i: LlamaCppInputs, first: int) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for kind in i.spec.kinds[first:]:
+        counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
+def _component(key: str, name: str, category: str, n_bytes: float, formula: str,
+               inputs: tuple[tuple[str, object], ...]) -> Component:
+    return Component(key, name, category, Moments.whole_step(n_bytes), formula, inputs)
+
+
+def llama_cpp_memory(i: LlamaCppInputs) -> ServingMemory:
+    """One GPU of llama.cpp (the offloaded layers split evenly over `gpus`)."""
+    spec = i.spec
+    n_ctx = i.n_ctx or spec.max_position
+    layers_on_gpu, output_on_gpu = _offloaded(i)
+    first = spec.layers - layers_on_gpu
+    weights = layer_weights(spec, i.weight_format)
+    embed_bits, head_bits = embedding_bits(spec, i.weight_format)
+    head = spec.vocab * spec.hidden * head_bits / 8
+    gpu_layers = sum(w.matrices + w.experts + w.replicated for w in weights[first:])
+    model = (gpu_layers + (head + spec.norm_params * 4 if output_on_gpu else 0.0)) / i.gpus
+    kinds = _kinds_on_gpu(i, first)
+    kv_total = 0.0
+    kv_kinds = []
+    for kind, n in kinds.items():
+        layer_bytes, per_token = _layer_kv(i, kind, n_ctx)
+        kv_total += n * layer_bytes
+        label = "mla" if spec.attention == "mla" and kind != "linear" else kind
+        kv_kinds.append(KvKind(label, n, per_token, layer_bytes if kind == "linear" else 0.0,
+                               spec.sliding_window if kind == "sliding" else 0))
+    kv = kv_total / i.gpus
+    compute = _compute_bytes(i, n_ctx, output_on_gpu) if layers_on_gpu else 0.0
+    context = CUDA_CONTEXT_BYTES if layers_on_gpu else 0.0
+    cpu_layers = sum(w.matrices + w.experts + w.replicated for w in weights[:first])
+    host = cpu_layers + spec.vocab * spec.hidden * embed_bits / 8 + (0.0 if output_on_gpu else head)
+    fmt = (("weight_format", i.weight_format), ("n_gpu_layers", i.n_gpu_layers), ("gpus", i.gpus))
+    components = (
+        _component("weights", QT_TRANSLATE_NOOP("engine", "Model weights"), "model states", model,
+                   QT_TRANSLATE_NOOP("engine", "offloaded layers (+ output layer when n_gpu_layers > layers) in the "
+                                     "GGUF types, token_embd in CPU memory"), fmt),
+        _component("activation_peak", QT_TRANSLATE_NOOP("engine", "Compute buffer"), "activations", compute,
+                   QT_TRANSLATE_NOOP("engine", "max(f32 logits n_vocab x n_ubatch, scores 2 x n_ctx x n_ubatch x "
+                                     "heads without flash attention, FFN) + residual"),
+                   (("n_ubatch", i.n_ubatch), ("n_ctx", n_ctx), ("flash_attn", i.flash_attn))),
+        _component("cuda_context", QT_TRANSLATE_NOOP("engine", "CUDA context"), "overhead", context,
+                   QT_TRANSLATE_NOOP("engine", "0.75 GiB per process"), ()),
+        _component("kv_cache", QT_TRANSLATE_NOOP("engine", "KV cache"), "kv cache", kv,
+                   QT_TRANSLATE_NOOP("engine", "n_ctx padded to 256 x offloaded layers x K and V per token in "
+                                     "type_k/type_v (sliding layers: their window)"),
+                   (("n_ctx", n_ctx), ("kv_cache_dtype", i.kv_cache_dtype), ("n_parallel", i.n_parallel))),
+    )
+    total = model + compute + context + kv
+    slot = n_ctx // max(1, i.n_parallel)
+    if total > i.capacity_bytes:
+        verdict, reason = REFUSED, message(QT_TRANSLATE_NOOP(
+            "engine", "{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer "
+            "layers (n_gpu_layers), shorten n_ctx or quantize more."), engine=i.engine,
+            need=format_bytes(total), capacity=format_bytes(i.capacity_bytes))
+    else:
+        verdict, reason = FITS, message(QT_TRANSLATE_NOOP("engine", "{engine} loads with {free} free per GPU."),
+                                        engine=i.engine, free=format_bytes(i.capacity_bytes - total))
+    return ServingMemory(
+        engine=i.engine, components=components, capacity_bytes=i.capacity_bytes, budget_bytes=i.capacity_bytes,
+        kv_pool_bytes=kv, kv_kinds=tuple(kv_kinds), block_size=1, blocks=cdiv(n_ctx, N_CTX_PAD) * N_CTX_PAD,
+        kv_tokens=cdiv(n_ctx, N_CTX_PAD) * N_CTX_PAD, max_model_len=slot, max_concurrent_sequences=float(i.n_parallel),
+        longest_context=slot, verdict=verdict, reason=reason, host_bytes=host)

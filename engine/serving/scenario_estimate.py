@@ -1,0 +1,66 @@
+"""An inference scenario -> the serving engine's memory on one GPU, and the `Estimate` the rest of the planner shows.
+
+The engine is chosen by `serving_engine`; the weights come from `weight_format` (engine/serving/weights.py); the
+capacity is the GPU preset's usable bytes, which for Apple silicon is Metal's default GPU working-set limit
+(recommendedMaxWorkingSetSize, ~75% of unified memory; presets/gpus.json cites the measurements)."""
+
+from __future__ import annotations
+
+from ..memory.breakdown import Estimate, StageEstimate
+from ..scenario import Scenario, resolve_gpu, resolve_model
+from .generation import GenerationInputs, generation_memory
+from .llama_cpp import LlamaCppInputs, llama_cpp_memory
+from .plain_engines import PlainInputs, plain_memory
+from .result import ServingMemory
+from .weights import shard
+
+PAGED_ENGINES = ("vllm", "sglang")
+GGUF_ENGINES = ("llama.cpp", "ollama")
+
+
+def flash_attention_on(s: Scenario) -> bool:
+    """-fa auto is on where the backend supports it (llama.cpp's default since it became a tri-state); ollama keeps
+    flash attention off unless OLLAMA_FLASH_ATTENTION is set (envconfig), so auto is off there."""
+    if s.flash_attn == "auto":
+        return s.serving_engine == "llama.cpp"
+    return s.flash_attn == "on"
+
+
+def serving_memory(s: Scenario) -> ServingMemory:
+    """One GPU of the scenario's serving engine."""
+    spec = resolve_model(s)
+    gpu_name, capacity = resolve_gpu(s)
+    if s.serving_engine in GGUF_ENGINES:
+        return llama_cpp_memory(LlamaCppInputs(
+            spec=spec, weight_format=s.weight_format, capacity_bytes=capacity, gpus=s.gpus_per_node,
+            n_gpu_layers=s.n_gpu_layers, n_ctx=s.n_ctx, n_batch=s.n_batch, n_ubatch=s.n_ubatch,
+            flash_attn=flash_attention_on(s), n_parallel=s.n_parallel, kv_cache_dtype=s.kv_cache_dtype,
+            engine=s.serving_engine))
+    weights = shard(spec, s.weight_format, s.tp, s.pp, s.ep).total
+    if s.serving_engine in PAGED_ENGINES:
+        return generation_memory(GenerationInputs(
+            spec=spec, weight_bytes=weights, capacity_bytes=capacity, engine=s.serving_engine,
+            gpu_memory_utilization=s.gpu_memory_utilization, max_num_batched_tokens=s.max_num_batched_tokens,
+            max_num_seqs=s.max_num_seqs, max_model_len=s.max_model_len, kv_cache_dtype=s.kv_cache_dtype,
+            block_size=s.block_size, tp=s.tp, pp=s.pp, enforce_eager=s.enforce_eager, gpu_name=gpu_name))
+    return plain_memory(PlainInputs(
+        spec=spec, weight_bytes=weights, capacity_bytes=capacity, engine=s.serving_engine,
+        max_model_len=s.max_model_len, max_num_seqs=s.max_num_seqs,
+        max_num_batched_tokens=s.max_num_batched_tokens, kv_cache_dtype=s.kv_cache_dtype, tp=s.tp))
+
+
+def serving_estimate(s: Scenario) -> Estimate:
+    """The Estimate of an inference scenario: its components are the engine's, its verdict the engine's (whether
+    it starts), and `serving` carries the whole ServingMemory."""
+    memory = serving_memory(s)
+    spec = resolve_model(s)
+    gpu_name, capacity = resolve_gpu(s)
+    total = memory.total_bytes
+    stage = StageEstimate(stage=0, layers=spec.layers, microbatches_in_flight=0.0, components=memory.components,
+                          overheads=(), peak_moment="forward",
+                          phases={"forward": total, "backward": 0.0, "optimizer": 0.0})
+    return Estimate(
+        scenario_name=s.name, estimator=f"serving {memory.engine}", model_name=spec.name, gpu_name=gpu_name,
+        capacity_bytes=int(capacity), world_size=s.world_size, stages=(stage,), busiest_stage=0,
+        trainable_params=0, total_params=spec.total_params, active_params=spec.active_params,
+        host_bytes=memory.host_bytes, host_capacity_bytes=s.host_memory_bytes, serving=memory)

@@ -1,0 +1,157 @@
+"""Serving speed from a roofline with the time model's efficiencies (engine/timing: achieved matmul fraction of the
+dense peak, achieved memory bandwidth, collective bandwidth and latency from presets/efficiency.json).
+
+Decode, one step for `concurrency` sequences of `context` tokens, per GPU: read this GPU's weights once (for MoE only
+the experts the batch touches: n x (1 - (1 - k/n)^tokens)) and every sequence's KV cache, and do 2 x active
+parameters / tp FLOPs per token plus 4 x context x heads x head_dim / tp per layer for attention; the step takes the
+longer of the two, plus tensor-parallel all-reduces (two per layer of tokens x hidden x 2 bytes) in ring time.
+Time per output token (TPOT) is that step, tokens/s = concurrency / TPOT. Prefill of a prompt runs in chunks of
+max_num_batched_tokens (n_batch in llama.cpp), each reading the weights once, with causal attention of prompt^2 / 2
+pairs; time to first token (TTFT) is the prefill plus one decode step. llama.cpp splits layers over its GPUs, which
+then run one after another: its step reads every GPU's weights at one GPU's bandwidth.
+
+Weight formats set the compute format: fp8 runs fp8 matmuls (W8A8); the 4-bit and GGUF formats dequantize to 16-bit
+(W4A16), so they save bandwidth, not FLOPs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..messages import QT_TRANSLATE_NOOP
+from ..scenario import Scenario, resolve_model
+from ..timing.hardware import hardware_for
+from .kv_layout import tokens_held
+from .result import ServingMemory
+
+GGUF_ENGINES = ("llama.cpp", "ollama")
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedTerm:
+    key: str
+    name: str
+    seconds: float
+    formula: str
+
+
+@dataclass(frozen=True, slots=True)
+class ServingSpeed:
+    concurrency: int
+    context: int
+    prompt_tokens: int
+    ttft_seconds: float
+    tpot_seconds: float
+    tokens_per_second: float
+    decode_terms: tuple[SpeedTerm, ...]
+    prefill_terms: tuple[SpeedTerm, ...]
+    bound: str  # "memory" | "compute": what limits a decode step
+
+
+def _kv_read_bytes(memory: ServingMemory, context: int) -> float:
+    total = 0.0
+    for k in memory.kv_kinds:
+        held = min(context, k.window) if k.window else context
+        total += k.layers * (k.bytes_per_token_per_layer * held + k.state_bytes_per_sequence_per_layer)
+    return total
+
+
+def _expert_fraction(s: Scenario, tokens: int) -> float:
+    spec = resolve_model(s)
+    if not spec.is_moe:
+        return 1.0
+    return 1.0 - (1.0 - spec.top_k / spec.n_experts) ** max(1, tokens)
+
+
+def _compute_format(s: Scenario) -> str:
+    return "fp8" if s.weight_format in ("fp8", "nvfp4", "mxfp4") or (
+        s.weight_format == "checkpoint" and resolve_model(s).released_quant == "fp8") else "bf16"
+
+
+def _allreduce_seconds(s: Scenario, tokens: int, layers: int) -> float:
+    if s.tp <= 1 or s.serving_engine in GGUF_ENGINES:
+        return 0.0
+    hw = hardware_for(s)
+    spec = resolve_model(s)
+    payload = tokens * spec.hidden * 2
+    ring = 2 * (s.tp - 1) / s.tp * payload / hw.intra_bytes_per_s
+    return 2 * layers * (hw.latency_intra_s + ring)
+
+
+def _attention_flops(s: Scenario, memory: ServingMemory, context: int) -> float:
+    """4 x heads x head_dim per cached token read, per layer, on this GPU."""
+    spec = resolve_model(s)
+    width = spec.heads * spec.head_dim / (1 if s.serving_engine in GGUF_ENGINES else s.tp)
+    return sum(4 * width * k.layers * (min(context, k.window) if k.window else context)
+               for k in memory.kv_kinds if k.kind != "linear")
+
+
+def _weights_per_step(s: Scenario, memory: ServingMemory, tokens: int) -> float:
+    weights = memory.bytes_of("weights")
+    gpus = s.gpus_per_node if s.serving_engine in GGUF_ENGINES else 1
+    spec = resolve_model(s)
+    if spec.is_moe:  # the experts are most of a MoE's bytes; only the touched ones are read
+        expert_share = spec.moe_layers * spec.expert_params_per_layer() / max(1, spec.total_params)
+        weights *= 1 - expert_share * (1 - _expert_fraction(s, tokens))
+    return weights * gpus
+
+
+def _step(s: Scenario, memory: ServingMemory, tokens: int, attention_flops: float, kv_bytes: float,
+          ) -> tuple[float, float, float, float]:
+    """(compute seconds, memory seconds, communication seconds, FLOPs) of one forward over `tokens` tokens."""
+    spec = resolve_model(s)
+    hw = hardware_for(s)
+    fmt = _compute_format(s)
+    fraction = hw.fp8_matmul_fraction if fmt == "fp8" else hw.matmul_fraction
+    split = 1 if s.serving_engine in GGUF_ENGINES else s.tp
+    flops = 2 * spec.active_params / split * tokens + attention_flops
+    compute = flops / (hw.peak(fmt) * fraction)
+    moved = _weights_per_step(s, memory, tokens) + kv_bytes
+    return compute, moved / hw.memory_bytes_per_s, _allreduce_seconds(s, tokens, spec.layers), flops
+
+
+def _prefill_seconds(s: Scenario, memory: ServingMemory, prompt: int) -> float:
+    """Chunked prefill in closed form: every chunk reads the weights; causal attention over prompt^2 / 2 pairs
+    (a sliding layer: prompt x window); all-reduces of every prompt token, one latency per chunk and layer."""
+    chunk = (s.n_batch if s.serving_engine in GGUF_ENGINES else s.max_num_batched_tokens) or 8192
+    chunks = -(-prompt // chunk)
+    spec = resolve_model(s)
+    width = spec.heads * spec.head_dim / (1 if s.serving_engine in GGUF_ENGINES else s.tp)
+    pairs = sum(k.layers * (prompt * min(prompt, k.window) if k.window else prompt * prompt / 2)
+                for k in memory.kv_kinds if k.kind != "linear")
+    compute, _, comm, _ = _step(s, memory, prompt, 4 * width * pairs, 0.0)
+    reads = chunks * _weights_per_step(s, memory, min(chunk, prompt)) + chunks * _kv_read_bytes(memory, prompt) / 2
+    latency = 0.0 if s.tp <= 1 or s.serving_engine in GGUF_ENGINES else (
+        2 * spec.layers * (chunks - 1) * hardware_for(s).latency_intra_s)
+    return max(compute, reads / hardware_for(s).memory_bytes_per_s) + comm + latency
+
+
+def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = None, context: int | None = None,
+                  prompt_tokens: int | None = None) -> ServingSpeed:
+    """TTFT, TPOT and tokens/s of `concurrency` sequences decoding at `context` tokens each."""
+    users = concurrency or max(1, int(min(memory.max_concurrent_sequences, s.max_num_seqs or 10**9)))
+    length = context or memory.max_model_len
+    prompt = prompt_tokens or length
+    kv = users * _kv_read_bytes(memory, length)
+    compute, mem, comm, _ = _step(s, memory, users, users * _attention_flops(s, memory, length), kv)
+    tpot = max(compute, mem) + comm
+    prefill = _prefill_seconds(s, memory, prompt)
+    decode_terms = (
+        SpeedTerm("decode_compute", QT_TRANSLATE_NOOP("engine", "Decode matmuls and attention"), compute,
+                  QT_TRANSLATE_NOOP("engine", "(2 x active parameters / tp + attention) x sequences / achieved "
+                                    "peak")),
+        SpeedTerm("decode_memory", QT_TRANSLATE_NOOP("engine", "Decode weight and KV reads"), mem,
+                  QT_TRANSLATE_NOOP("engine", "(weights read + sequences x KV cache) / achieved memory bandwidth")),
+        SpeedTerm("decode_allreduce", QT_TRANSLATE_NOOP("engine", "Tensor-parallel all-reduces"), comm,
+                  QT_TRANSLATE_NOOP("engine", "2 per layer, ring over tp GPUs")),
+    )
+    prefill_terms = (SpeedTerm("prefill", QT_TRANSLATE_NOOP("engine", "Prefill"), prefill,
+                               QT_TRANSLATE_NOOP("engine", "chunks of max_num_batched_tokens, each the longer of "
+                                                 "compute and weight reads, + all-reduces")),)
+    return ServingSpeed(concurrency=users, context=length, prompt_tokens=prompt, ttft_seconds=prefill + tpot,
+                        tpot_seconds=tpot, tokens_per_second=users / tpot if tpot > 0 else 0.0,
+                        decode_terms=decode_terms, prefill_terms=prefill_terms,
+                        bound="compute" if compute > mem else "memory")
+
+
+__all__ = ["ServingSpeed", "SpeedTerm", "serving_speed", "tokens_held"]

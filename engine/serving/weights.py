@@ -1,0 +1,160 @@
+"""Weights in the deployed format, tensor by tensor, and the share one GPU holds.
+
+Every decoder layer's weight matrices (engine/models ModelSpec.layer_linears, the experts) take the format's bits;
+the router, norms and biases stay at higher precision (the model's 16-bit dtype in vLLM/SGLang, F32 in GGUF: only 2-D
+tensors ending in "weight" are quantized, and never norms or ffn_gate_inp, src/llama-quant.cpp). Embeddings and
+lm_head stay 16-bit in the dense quantized formats (vLLM's UnquantizedEmbeddingMethod); GGUF quantizes token_embd to
+the ftype's default type and output.weight to Q6_K (Q8_0 for Q8_0 and MXFP4_MOE), and a tied model's token_embd
+takes the output's type.
+
+Sharding (vLLM/SGLang): tensor parallelism splits every matrix and the vocabulary (padded to a multiple of 64 per
+VocabParallelEmbedding, vllm/model_executor/layers/vocab_parallel_embedding.py), replicates norms and the router;
+experts are split over max(tp, ep) GPUs; pipeline stages take cdiv(layers, pp) layers, the first the embeddings and
+the last the lm_head.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..models.architecture import ModelSpec
+from ..models.layer_shapes import Linear
+from ..models.weight_formats import CHECKPOINT, WeightFormat, ggml_bits, rule_applies, weight_formats
+
+GGUF_NAMES = {"q_proj": "attn_q", "k_proj": "attn_k", "v_proj": "attn_v", "o_proj": "attn_output",
+              "qkv_proj": "attn_qkv", "gate_proj": "ffn_gate", "up_proj": "ffn_up", "down_proj": "ffn_down",
+              "gate_up_proj": "ffn_up", "gate": "ffn_gate_inp", "q_a_proj": "attn_q_a", "q_b_proj": "attn_q_b",
+              "kv_a_proj_with_mqa": "attn_kv_a_mqa", "kv_b_proj": "attn_kv_b", "in_proj_qkvz": "ssm_in",
+              "in_proj_ba": "ssm_ba", "out_proj": "ssm_out"}
+VOCAB_PADDING = 64
+
+
+def checkpoint_format(spec: ModelSpec) -> str:
+    """The checkpoint's own format: its quantization_config's method where we model it, else bf16."""
+    quant = spec.released_quant
+    if quant.startswith("mxfp4"):
+        return "mxfp4"
+    if quant in ("fp8", "awq", "gptq"):
+        return {"awq": "awq-int4", "gptq": "gptq-int4"}.get(quant, quant)
+    return "bf16"
+
+
+def resolve_format(spec: ModelSpec, name: str) -> WeightFormat:
+    return weight_formats()[checkpoint_format(spec) if name == CHECKPOINT else name]
+
+
+def _dense_bits(f: WeightFormat, lin: Linear, expert: bool) -> float:
+    if lin.group == "router" or (f.only == "experts" and not expert):
+        return 16.0
+    bits = f.bits + (f.group_bits / f.group if f.group else 0.0)
+    return bits + f.column_bits / max(1, lin.d_in) + f.row_bits / max(1, lin.d_out)
+
+
+def _gguf_type(f: WeightFormat, name: str, i_layer: int, n_layers: int, gqa: int, expert: bool) -> str:
+    if name == "ffn_gate_inp":
+        return "F32"
+    if f.non_expert:
+        return f.gguf if expert else f.non_expert
+    chosen = f.gguf
+    for rule in f.rules:
+        if rule.tensor in name and rule_applies(rule.layers, i_layer, n_layers, gqa):
+            chosen = rule.ggml_type
+            break
+    return chosen
+
+
+def _linear_bits(f: WeightFormat, spec: ModelSpec, lin: Linear, i_layer: int, expert: bool) -> float:
+    if not f.is_gguf:
+        return _dense_bits(f, lin, expert)
+    name = GGUF_NAMES.get(lin.name, lin.name) + ("_shexp" if lin.group == "shared" else "")
+    gqa = spec.heads // max(1, spec.kv_heads)
+    return ggml_bits(_gguf_type(f, name, i_layer, spec.layers, gqa, expert))
+
+
+@dataclass(frozen=True, slots=True)
+class LayerWeights:
+    """Bytes of one decoder layer (the whole layer, before any sharding)."""
+
+    matrices: float  # attention and dense MLP / shared-expert matrices (split by tp)
+    experts: float  # routed experts (split by max(tp, ep))
+    replicated: float  # router, norms, biases, convolutions (on every rank)
+
+
+def _layer(spec: ModelSpec, f: WeightFormat, i: int, moe: bool, linear_attn: bool) -> LayerWeights:
+    matrices = replicated = 0.0
+    small_bits = 32.0 if f.is_gguf else 16.0
+    for lin in spec.layer_linears(moe, linear_attn):
+        weight = lin.d_in * lin.d_out * _linear_bits(f, spec, lin, i, False) / 8
+        bias = (lin.d_out if lin.bias else 0) * small_bits / 8
+        if lin.group == "router":
+            replicated += weight + bias
+        else:
+            matrices += weight + bias
+    experts = 0.0
+    if moe:
+        h, e = spec.hidden, spec.expert_ffn
+        up = Linear("up_proj", h, e, "mlp")
+        down = Linear("down_proj", e, h, "mlp")
+        one = 2 * h * e * _linear_bits(f, spec, up, i, True) / 8 + h * e * _linear_bits(f, spec, down, i, True) / 8
+        experts = spec.n_experts * (one + ((2 * e + h) * small_bits / 8 if spec.expert_bias else 0.0))
+    replicated += spec.small_params(moe, linear_attn) * small_bits / 8
+    return LayerWeights(matrices, experts, replicated)
+
+
+@lru_cache(maxsize=256)
+def layer_weights(spec: ModelSpec, format_name: str) -> tuple[LayerWeights, ...]:
+    """Every decoder layer's bytes in `format_name` (cached per model and format: the estimate is hot)."""
+    f = resolve_format(spec, format_name)
+    return tuple(_layer(spec, f, i, bool(moe), kind == "linear")
+                 for i, (moe, kind) in enumerate(zip(spec.moe_layer_flags, spec.kinds, strict=False)))
+
+
+def embedding_bits(spec: ModelSpec, format_name: str) -> tuple[float, float]:
+    """(token embedding, lm_head) bits per value: 16-bit in dense formats; GGUF as llama_tensor_get_type says."""
+    f = resolve_format(spec, format_name)
+    if not f.is_gguf:
+        return 16.0, 16.0
+    output = ggml_bits(f.output)
+    embed = output if spec.tied_embeddings else ggml_bits(f.non_expert or f.gguf)
+    return embed, output
+
+
+@dataclass(frozen=True, slots=True)
+class WeightShard:
+    """The weights one GPU of the busiest pipeline stage holds, by tensor family (bytes)."""
+
+    embeddings: float
+    layers: float
+    experts: float
+    replicated: float
+    lm_head: float
+    vision: float
+
+    @property
+    def total(self) -> float:
+        return self.embeddings + self.layers + self.experts + self.replicated + self.lm_head + self.vision
+
+
+def shard(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int = 1) -> WeightShard:
+    """Weights on one GPU of the busiest stage under tensor, pipeline and expert parallelism (vLLM/SGLang)."""
+    layers = layer_weights(spec, format_name)
+    per_stage = -(-len(layers) // max(1, pp))
+    stages = [layers[s * per_stage:(s + 1) * per_stage] for s in range(max(1, pp))]
+    embed_bits, head_bits = embedding_bits(spec, format_name)
+    vocab = -(-spec.vocab // VOCAB_PADDING) * VOCAB_PADDING
+    embed = vocab * spec.hidden * embed_bits / 8 / tp + spec.position_embedding_params * 2
+    head = 0.0 if spec.tied_embeddings and pp == 1 else vocab * spec.hidden * head_bits / 8 / tp
+    best: WeightShard | None = None
+    for index, stage in enumerate(stages):
+        candidate = WeightShard(
+            embeddings=embed if index == 0 else 0.0,
+            layers=sum(w.matrices for w in stage) / tp,
+            experts=sum(w.experts for w in stage) / max(tp, ep),
+            replicated=sum(w.replicated for w in stage) + (spec.norm_params * 2 if index == len(stages) - 1 else 0),
+            lm_head=head if index == len(stages) - 1 else 0.0,
+            vision=spec.vision_params * 2 / tp if index == 0 else 0.0)
+        if best is None or candidate.total > best.total:
+            best = candidate
+    assert best is not None
+    return best
