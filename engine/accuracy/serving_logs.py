@@ -183,7 +183,11 @@ class Judged:
     @property
     def kv_error(self) -> float | None:
         measured = self.row.logged.get(self.row.kv_metric)
-        return None if measured is None or measured <= 0 else self.error(measured, self.kv_value)
+        if measured is None or measured <= 0:
+            return None
+        if self.row.kv_metric == "kv_tokens" and _gpu_value(self.row) is None:
+            return None  # vLLM/SGLang pools depend on the GPU, which the log does not name
+        return self.error(measured, self.kv_value)
 
     @property
     def kv_pool_error(self) -> float | None:
