@@ -93,6 +93,18 @@ def test_llama_cpp_kv_and_layers_from_n_ctx():
     assert q8.bytes_of("kv_cache") == pytest.approx(32 * 8192 * 2 * 1024 * 34 / 32)
 
 
+@pytest.mark.parametrize(("padding", "flash_attn", "cells"), [
+    ("by_flash_attn", False, 128), ("by_flash_attn", True, 256), ("256", False, 256), ("none", False, 100)])
+def test_llama_cpp_pads_n_ctx_by_build(padding, flash_attn, cells):
+    """n_ctx 100 becomes: 128 cells without flash attention and 256 with it in builds between llama.cpp PR #7257
+    (2024-05, llama_kv_cache_get_padding: "flash_attn ? 256u : 32u") and PR #16812 (2025-10, padding removed: 100);
+    256 whatever the attention since PR #17046 (2025-11, src/llama-context.cpp GGML_PAD(cparams.n_ctx, 256))."""
+    spec = model_spec_for("llama-3.1-8b")
+    m = llama_cpp_memory(LlamaCppInputs(spec=spec, weight_format="Q4_K_M", capacity_bytes=24 * GIB, n_ctx=100,
+                                        flash_attn=flash_attn, n_ctx_padding=padding))
+    assert m.kv_tokens == cells and m.bytes_of("kv_cache") == 32 * cells * 2 * 1024 * 2
+
+
 def test_llama_cpp_sliding_layers_keep_their_window():
     """Gemma 3 27B (sliding window 1024, 52 of 62 layers): the iSWA cache gives sliding layers pad(1024 x 1 +
     n_ubatch 512, 256) = 1536 cells instead of n_ctx."""

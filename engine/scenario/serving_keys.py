@@ -19,6 +19,7 @@ WORKLOADS = ("training", "inference")
 SERVING_ENGINES = ("vllm", "sglang", "llama.cpp", "ollama", "transformers", "mlx")
 KV_CACHE_DTYPES = ("auto", "fp8", "q8_0", "q4_0")
 FLASH_ATTN = ("auto", "on", "off")
+N_CTX_PADDINGS = ("256", "by_flash_attn", "none")  # llama.cpp's eras, engine/serving/llama_cpp.py cites each
 WEIGHT_FORMATS = weight_format_names()
 GGUF_FORMATS = gguf_format_names()
 GGUF_ENGINES = ("llama.cpp", "ollama")
@@ -75,6 +76,10 @@ class ServingKeys:
                           "keeps the n_ctx x n_ubatch score matrix)", Choice(FLASH_ATTN), applies_to=LLAMA_CPP)
     n_parallel: int = key(1, "llama.cpp -np: slots decoding at once, sharing n_ctx", WholeNumber(1, 4096),
                           applies_to=LLAMA_CPP)
+    n_ctx_padding: str = key("256", "how the llama.cpp build rounds n_ctx up to KV cells: 256 (builds since PR "
+                             "#17046, 2025-11), by_flash_attn (PR #7257 of 2024-05 to PR #16812 of 2025-10: 256 with "
+                             "flash attention, 32 without), none (between PR #16812 and #17046)",
+                             Choice(N_CTX_PADDINGS), applies_to=LLAMA_CPP)
 
 
 def check_serving(s: Any) -> None:

@@ -7,7 +7,7 @@ src/llama-context.cpp graph_reserve; the buffer lines it logs: "CUDA0 model buff
 - layers: the last n_gpu_layers decoder layers go to the GPUs (i_gpu_start = n_layer + 1 - n_gpu_layers), the output
   layer too when n_gpu_layers > n_layer; token_embd always stays in CPU memory (LLM_TENSOR_LAYER_INPUT). Several GPUs
   split the offloaded layers (split-mode layer), here evenly.
-- KV cache: n_ctx cells, padded to a multiple of 256, each offloaded layer K and V of n_embd_k_gqa / n_embd_v_gqa
+- KV cache: n_ctx cells, padded (n_ctx_padding, by build: below), each offloaded layer K and V of n_embd_k_gqa / n_embd_v_gqa
   elements in type_k / type_v (f16, q8_0, q4_0); sliding-window layers keep min(n_ctx, pad(n_swa x n_seq + n_ubatch,
   256)) cells (the iSWA cache without swa_full); MLA layers cache the latent once (V is a view of K); recurrent
   layers (gated DeltaNet) keep f32 conv and SSM states per sequence.
@@ -18,6 +18,13 @@ src/llama-context.cpp graph_reserve; the buffer lines it logs: "CUDA0 model buff
   shows "CUDA0 compute buffer size" 164 MiB at n_ctx 2048 and 2144 MiB at 32768: one 32-head f32 score matrix
   (128 and 2048 MiB) plus ~40 MiB, not two.
 - llama-server gives each of n_parallel slots n_ctx / n_parallel tokens.
+- n_ctx padding, which changed three times: PR #7257 (2024-05-13, ggml-org/llama.cpp) made
+  llama_kv_cache_get_padding return 256 with flash attention and 32 without ("the FA kernels require padding"), and
+  llama_init_from_model padded cparams.n_ctx with it; that is the code of the logged CI build b4801 (ece9745b,
+  2025-03; its logs show n_ctx 128 without flash attention holding 128 cells: 24 MiB of f16 K and V for 24 layers of
+  2048). PR #16812 (2025-10-28) removed the KV size padding; PR #17046 (2025-11-07) pads cparams.n_ctx to 256 in
+  llama_context's constructor whatever the attention (src/llama-context.cpp, "cparams.n_ctx = GGML_PAD(cparams.n_ctx,
+  256)"), today's code and the default.
 """
 
 from __future__ import annotations
@@ -33,7 +40,8 @@ from .kv_layout import KV_ELEMENT_BYTES, cdiv, linear_state_bytes
 from .result import FITS, REFUSED, KvKind, ServingMemory
 from .weights import embedding_bits, layer_weights
 
-N_CTX_PAD = 256
+N_CTX_PAD = 256  # PR #17046 and the flash-attention kernels of PR #7257
+N_CTX_PAD_NO_FA = 32  # PR #7257 llama_kv_cache_get_padding without flash attention
 F16_BYTES = 2.0
 
 
@@ -51,6 +59,16 @@ class LlamaCppInputs:
     n_parallel: int = 1
     kv_cache_dtype: str = "auto"  # auto (f16) | q8_0 | q4_0
     engine: str = "llama.cpp"
+    n_ctx_padding: str = "256"  # 256 | by_flash_attn | none: the build's era (module docstring)
+
+    @property
+    def pad(self) -> int:
+        """Cells n_ctx is rounded up to a multiple of in this build."""
+        if self.n_ctx_padding == "none":
+            return 1
+        if self.n_ctx_padding == "by_flash_attn" and not self.flash_attn:
+            return N_CTX_PAD_NO_FA
+        return N_CTX_PAD
 
 
 def _offloaded(i: LlamaCppInputs) -> tuple[int, bool]:
@@ -61,11 +79,12 @@ def _offloaded(i: LlamaCppInputs) -> tuple[int, bool]:
 
 
 def _kv_cells(i: LlamaCppInputs, n_ctx: int, kind: str) -> int:
-    padded = cdiv(n_ctx, N_CTX_PAD) * N_CTX_PAD
+    pad = i.pad
+    padded = cdiv(n_ctx, pad) * pad
     if kind == "sliding" and i.spec.sliding_window:
-        return min(padded, cdiv(i.spec.sliding_window * i.n_parallel + i.n_ubatch, N_CTX_PAD) * N_CTX_PAD)
+        return min(padded, cdiv(i.spec.sliding_window * i.n_parallel + i.n_ubatch, pad) * pad)
     if kind == "chunked" and i.spec.attention_chunk:
-        return min(padded, cdiv(i.spec.attention_chunk * i.n_parallel + i.n_ubatch, N_CTX_PAD) * N_CTX_PAD)
+        return min(padded, cdiv(i.spec.attention_chunk * i.n_parallel + i.n_ubatch, pad) * pad)
     return padded
 
 
@@ -84,7 +103,7 @@ def _layer_kv(i: LlamaCppInputs, kind: str, n_ctx: int) -> tuple[float, float]:
 
 def _compute_bytes(i: LlamaCppInputs, n_ctx: int, output_on_gpu: bool) -> float:
     spec, ub = i.spec, min(i.n_ubatch, i.n_batch)
-    padded = cdiv(n_ctx, N_CTX_PAD) * N_CTX_PAD
+    padded = cdiv(n_ctx, i.pad) * i.pad
     logits = spec.vocab * ub * 4 if output_on_gpu else 0.0
     scores = 0.0 if i.flash_attn else padded * ub * spec.heads * 4
     ffn_width = max(spec.ffn, spec.expert_ffn * max(1, spec.top_k), spec.shared_ffn)
@@ -143,9 +162,10 @@ def llama_cpp_memory(i: LlamaCppInputs) -> ServingMemory:
         _component("cuda_context", QT_TRANSLATE_NOOP("engine", "CUDA context"), "overhead", context,
                    QT_TRANSLATE_NOOP("engine", "0.75 GiB per process"), ()),
         _component("kv_cache", QT_TRANSLATE_NOOP("engine", "KV cache"), "kv cache", kv,
-                   QT_TRANSLATE_NOOP("engine", "n_ctx padded to 256 x offloaded layers x K and V per token in "
+                   QT_TRANSLATE_NOOP("engine", "n_ctx padded (256; 32 without flash attention in builds of 2024-05 to 2025-10) x offloaded layers x K and V per token in "
                                      "type_k/type_v (sliding layers: their window)"),
-                   (("n_ctx", n_ctx), ("kv_cache_dtype", i.kv_cache_dtype), ("n_parallel", i.n_parallel))),
+                   (("n_ctx", n_ctx), ("kv_cache_dtype", i.kv_cache_dtype), ("n_parallel", i.n_parallel),
+                    ("n_ctx_padding", i.n_ctx_padding))),
     )
     total = model + compute + context + kv
     slot = n_ctx // max(1, i.n_parallel)
@@ -159,6 +179,6 @@ def llama_cpp_memory(i: LlamaCppInputs) -> ServingMemory:
                                         engine=i.engine, free=format_bytes(i.capacity_bytes - total))
     return ServingMemory(
         engine=i.engine, components=components, capacity_bytes=i.capacity_bytes, budget_bytes=i.capacity_bytes,
-        kv_pool_bytes=kv, kv_kinds=tuple(kv_kinds), block_size=1, blocks=cdiv(n_ctx, N_CTX_PAD) * N_CTX_PAD,
-        kv_tokens=cdiv(n_ctx, N_CTX_PAD) * N_CTX_PAD, max_model_len=slot, max_concurrent_sequences=float(i.n_parallel),
+        kv_pool_bytes=kv, kv_kinds=tuple(kv_kinds), block_size=1, blocks=cdiv(n_ctx, i.pad) * i.pad,
+        kv_tokens=cdiv(n_ctx, i.pad) * i.pad, max_model_len=slot, max_concurrent_sequences=float(i.n_parallel),
         longest_context=slot, verdict=verdict, reason=reason, host_bytes=host)

@@ -7020,8 +7020,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/serving/llama_cpp.py" line="146"/>
-        <source>n_ctx padded to 256 x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
-        <translation>n_ctx 按 256 对齐 × 卸载到 GPU 的层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层按其窗口）</translation>
+        <source>n_ctx padded (256; 32 without flash attention in builds of 2024-05 to 2025-10) x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
+        <translation>n_ctx 向上对齐（256；2024-05 至 2025-10 的版本在不开 flash attention 时按 32）× 卸载到 GPU 的层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层按其窗口）</translation>
     </message>
     <message>
         <location filename="../../engine/serving/llama_cpp.py" line="153"/>
