@@ -162,8 +162,9 @@ def llama_cpp_memory(i: LlamaCppInputs) -> ServingMemory:
         _component("cuda_context", QT_TRANSLATE_NOOP("engine", "CUDA context"), "overhead", context,
                    QT_TRANSLATE_NOOP("engine", "0.75 GiB per process"), ()),
         _component("kv_cache", QT_TRANSLATE_NOOP("engine", "KV cache"), "kv cache", kv,
-                   QT_TRANSLATE_NOOP("engine", "n_ctx padded (256; 32 without flash attention in builds of 2024-05 to 2025-10) x offloaded layers x K and V per token in "
-                                     "type_k/type_v (sliding layers: their window)"),
+                   QT_TRANSLATE_NOOP("engine", "n_ctx padded (256; 32 without flash attention in builds of 2024-05 "
+                                     "to 2025-10) x offloaded layers x K and V per token in type_k/type_v (sliding "
+                                     "layers: their window)"),
                    (("n_ctx", n_ctx), ("kv_cache_dtype", i.kv_cache_dtype), ("n_parallel", i.n_parallel),
                     ("n_ctx_padding", i.n_ctx_padding))),
     )
