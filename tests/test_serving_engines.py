@@ -30,6 +30,15 @@ def test_ggml_bits_per_weight_from_the_block_structs():
         4.5, 6.5625, 8.5, 2.625, 4.25, 4.25]
 
 
+def test_q4_1_and_q5_1_from_their_block_structs():
+    """ggml-common.h: block_q4_1 = two halves (d, m) + 16 bytes of nibbles per 32 weights (20 bytes, 5.0 bits),
+    block_q5_1 = two halves + 4 bytes of high bits + 16 bytes per 32 (24 bytes, 6.0 bits); llama-quant.cpp gives
+    ftype Q4_1 / Q5_1 that default type and output.weight Q6_K (no other override without an imatrix)."""
+    assert (ggml_bits("Q4_1"), ggml_bits("Q5_1")) == (8 * 20 / 32, 8 * 24 / 32)
+    spec = model_spec_for("llama-3.1-8b")
+    assert embedding_bits(spec, "Q4_1") == (5.0, 6.5625) and embedding_bits(spec, "Q5_1") == (6.0, 6.5625)
+
+
 def test_use_more_bits_picks_half_of_32_layers():
     """llama-quant.cpp use_more_bits(i, 32): i < 4, i >= 28, and (i - 4) % 3 == 2 in between (6, 9, ..., 27)."""
     chosen = [i for i in range(32) if use_more_bits(i, 32)]
