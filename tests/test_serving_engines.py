@@ -123,6 +123,19 @@ def test_llama_cpp_sliding_layers_keep_their_window():
     assert m.bytes_of("kv_cache") == 10 * 32768 * per_token + 52 * math.ceil(1536 / 256) * 256 * per_token
 
 
+def test_vllm_budget_from_the_cuda_visible_total():
+    """vLLM's budget is gpu_memory_utilization x the total torch.cuda.mem_get_info reports: on an RTX 3090 that is
+    23.58 GiB (a PyTorch OOM message on that card, presets/gpus.json cuda_total_source), not nvidia-smi's 24576 MiB;
+    llama.cpp, which does not read it, keeps the preset's capacity, and so does a custom GPU."""
+    base = {"model": "llama-3.1-8b", "workload": "inference", "gpu": "rtx-3090", "max_model_len": 8192}
+    vllm = estimate(scenario_from_dict(base)).serving
+    assert vllm.budget_bytes == pytest.approx(0.9 * round(23.58 * GIB))
+    gguf = estimate(scenario_from_dict({**base, "serving_engine": "llama.cpp", "weight_format": "Q4_K_M"})).serving
+    assert gguf.capacity_bytes == 24576 * 2**20
+    custom = estimate(scenario_from_dict({**base, "gpu": {"name": "card", "memory_bytes": 24 * GIB}})).serving
+    assert custom.budget_bytes == pytest.approx(0.9 * 24 * GIB)
+
+
 def test_keys_default_to_training_and_parse_inference():
     s = scenario_from_dict({"model": "llama-3.1-8b"})
     assert s.workload == "training" and estimate(s).serving is None

@@ -254,7 +254,7 @@ def mechanism_inputs(row: ServingLog) -> GenerationInputs | None:
     s = row.settings
     return GenerationInputs(
         spec=model_spec_for(row.model), weight_bytes=float(row.logged["weights_bytes"]),
-        capacity_bytes=float(get_gpu(row.gpu).usable_bytes), engine=row.engine,
+        capacity_bytes=float(get_gpu(row.gpu).cuda_visible_bytes), engine=row.engine,
         gpu_memory_utilization=s.get("gpu_memory_utilization"), max_num_batched_tokens=s.get("max_num_batched_tokens"),
         max_num_seqs=s.get("max_num_seqs"), max_model_len=s.get("max_model_len"),
         kv_cache_dtype=_engine_kv_dtype(s.get("kv_cache_dtype", "auto")), block_size=s.get("block_size"),

@@ -68,6 +68,10 @@ class GpuPreset:
     network_bandwidth_bytes_per_s: float | None = None  # usual cluster network per GPU, one direction
     speed_source: str = ""
     nvlink_domain_gpus: int | None = None  # GPUs on one NVLink switch fabric when it spans several nodes (NVL72)
+    # What CUDA reports as the device's total (cudaMemGetInfo / torch.cuda.mem_get_info, get_device_properties),
+    # below nvidia-smi's figure; None where no published measurement is at hand.
+    cuda_total_bytes: int | None = None
+    cuda_total_source: str = ""
 
     @property
     def missing_speed_fields(self) -> tuple[str, ...]:
@@ -81,6 +85,12 @@ class GpuPreset:
     def usable_bytes(self) -> int:
         """What training can use: the whole card, or the GPU's share of unified memory."""
         return int(self.memory_bytes * self.usable_fraction)
+
+    @property
+    def cuda_visible_bytes(self) -> int:
+        """The total an engine that asks CUDA sees (vLLM and SGLang take their budget from torch.cuda.mem_get_info):
+        the measured CUDA total where the preset has one, else the usable bytes."""
+        return self.cuda_total_bytes if self.cuda_total_bytes else self.usable_bytes
 
 
 def _read_json(path: Path) -> Any:
@@ -140,6 +150,8 @@ def gpu_presets() -> dict[str, GpuPreset]:
             network_bandwidth_bytes_per_s=_opt_float(raw.get("network_bandwidth_bytes_per_s")),
             speed_source=raw.get("speed_source", ""),
             nvlink_domain_gpus=raw.get("nvlink_domain_gpus"),
+            cuda_total_bytes=raw.get("cuda_total_bytes"),
+            cuda_total_source=raw.get("cuda_total_source", ""),
         )
     return presets
 

@@ -7,6 +7,7 @@ capacity is the GPU preset's usable bytes, which for Apple silicon is Metal's de
 from __future__ import annotations
 
 from ..memory.breakdown import Estimate, StageEstimate
+from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .generation import GenerationInputs, generation_memory
 from .llama_cpp import LlamaCppInputs, llama_cpp_memory
@@ -26,6 +27,14 @@ def flash_attention_on(s: Scenario) -> bool:
     return s.flash_attn == "on"
 
 
+def cuda_visible_capacity(s: Scenario, capacity: float) -> float:
+    """vLLM (vllm/worker/worker.py, v1/worker/gpu_worker.py: torch.cuda.mem_get_info) and SGLang
+    (get_device_memory_capacity / torch.cuda.mem_get_info) size their budget from the total CUDA reports, which is
+    below nvidia-smi's (RTX 3090: 23.58 GiB of 24.0; H100 80GB: 470 MiB less): the preset's measured CUDA total
+    (presets/gpus.json cuda_total_bytes, with its source), else the usable capacity."""
+    return float(get_gpu(s.gpu).cuda_visible_bytes) if isinstance(s.gpu, str) else capacity
+
+
 def serving_memory(s: Scenario) -> ServingMemory:
     """One GPU of the scenario's serving engine."""
     spec = resolve_model(s)
@@ -39,7 +48,7 @@ def serving_memory(s: Scenario) -> ServingMemory:
     weights = shard(spec, s.weight_format, s.tp, s.pp, s.ep).total
     if s.serving_engine in PAGED_ENGINES:
         return generation_memory(GenerationInputs(
-            spec=spec, weight_bytes=weights, capacity_bytes=capacity, engine=s.serving_engine,
+            spec=spec, weight_bytes=weights, capacity_bytes=cuda_visible_capacity(s, capacity), engine=s.serving_engine,
             gpu_memory_utilization=s.gpu_memory_utilization, max_num_batched_tokens=s.max_num_batched_tokens,
             max_num_seqs=s.max_num_seqs, max_model_len=s.max_model_len, kv_cache_dtype=s.kv_cache_dtype,
             block_size=s.block_size, tp=s.tp, pp=s.pp, enforce_eager=s.enforce_eager, gpu_name=gpu_name))
