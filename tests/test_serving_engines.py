@@ -136,6 +136,23 @@ def test_vllm_budget_from_the_cuda_visible_total():
     assert custom.budget_bytes == pytest.approx(0.9 * 24 * GIB)
 
 
+def test_vllm_mxfp4_experts_padded_for_the_kernel_backend():
+    """vLLM mxfp4.py create_weights (commit 007d500): Marlin pads gpt-oss's hidden 2880 to 3072 (256) and the
+    intermediate 2880 to 2944 (128); w13 holds 2 x I rows of H / 2 bytes + H / 32 scales, w2 H rows of I / 2 + I / 32,
+    biases bf16. 36 layers x 128 experts of that give gpt-oss-120b's expert bytes; the H100 (below SM100) takes
+    Marlin, a B200 (capability 10.0) FlashInfer's 256 / 256."""
+    spec = model_spec_for("gpt-oss-120b")
+    plain, marlin = shard(spec, "mxfp4"), shard(spec, "mxfp4", mxfp4_padding=(256, 128))
+    one_layer = 128 * (3 * 2944 * 3072 * 17 / 32 + (2 * 2944 + 3072) * 2)
+    assert marlin.experts == pytest.approx(36 * one_layer) and marlin.layers == plain.layers
+    assert shard(spec, "mxfp4", mxfp4_padding=(1, 1)).total == pytest.approx(plain.total)
+    base = {"model": "gpt-oss-120b", "workload": "inference", "weight_format": "mxfp4", "max_model_len": 8192}
+    h100 = estimate(scenario_from_dict({**base, "gpu": "h100-sxm-80gb"})).serving.bytes_of("weights")
+    b200 = estimate(scenario_from_dict({**base, "gpu": "b200"})).serving.bytes_of("weights")
+    assert h100 == pytest.approx(marlin.total)
+    assert b200 == pytest.approx(shard(spec, "mxfp4", mxfp4_padding=(256, 256)).total)
+
+
 def test_keys_default_to_training_and_parse_inference():
     s = scenario_from_dict({"model": "llama-3.1-8b"})
     assert s.workload == "training" and estimate(s).serving is None

@@ -72,6 +72,7 @@ class GpuPreset:
     # below nvidia-smi's figure; None where no published measurement is at hand.
     cuda_total_bytes: int | None = None
     cuda_total_source: str = ""
+    cuda_capability: str = ""  # "10.0" (SM100): given where an engine picks kernels by it (vLLM's MXFP4 backend)
 
     @property
     def missing_speed_fields(self) -> tuple[str, ...]:
@@ -152,6 +153,7 @@ def gpu_presets() -> dict[str, GpuPreset]:
             nvlink_domain_gpus=raw.get("nvlink_domain_gpus"),
             cuda_total_bytes=raw.get("cuda_total_bytes"),
             cuda_total_source=raw.get("cuda_total_source", ""),
+            cuda_capability=raw.get("cuda_capability", ""),
         )
     return presets
 

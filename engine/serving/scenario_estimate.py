@@ -35,6 +35,22 @@ def cuda_visible_capacity(s: Scenario, capacity: float) -> float:
     return float(get_gpu(s.gpu).cuda_visible_bytes) if isinstance(s.gpu, str) else capacity
 
 
+# vLLM's Mxfp4MoEMethod.create_weights (vllm/model_executor/layers/quantization/mxfp4.py, vllm-project/vllm commit
+# 007d50058a06dec0f82472d63c819244d460c40d): (hidden, intermediate-per-partition) multiples each kernel backend pads
+# the MXFP4 experts to. Marlin ("n % 256 == 0 and k % 128 == 0") runs on GPUs below SM90 and on Hopper without
+# triton_kernels (vLLM 0.10.1 on an H100 loaded gpt-oss-120b in 65.97 GiB: the Marlin layout gives 65.90, the
+# unpadded one 60.77); SM100 (B200/B300, CUDA capability 10.x in presets/gpus.json, NVIDIA's CUDA GPUs list) takes
+# FlashInfer, 256 and 256. The Triton backend (Hopper with triton_kernels) pads only the intermediate size to 64.
+MXFP4_MARLIN = (256, 128)
+MXFP4_FLASHINFER_SM100 = (256, 256)
+
+
+def vllm_mxfp4_padding(s: Scenario) -> tuple[int, int]:
+    """The MXFP4 expert padding of the backend vLLM picks on the scenario's GPU."""
+    capability = get_gpu(s.gpu).cuda_capability if isinstance(s.gpu, str) else ""
+    return MXFP4_FLASHINFER_SM100 if capability.startswith("10.") else MXFP4_MARLIN
+
+
 def serving_memory(s: Scenario) -> ServingMemory:
     """One GPU of the scenario's serving engine."""
     spec = resolve_model(s)
@@ -45,7 +61,8 @@ def serving_memory(s: Scenario) -> ServingMemory:
             n_gpu_layers=s.n_gpu_layers, n_ctx=s.n_ctx, n_batch=s.n_batch, n_ubatch=s.n_ubatch,
             flash_attn=flash_attention_on(s), n_parallel=s.n_parallel, kv_cache_dtype=s.kv_cache_dtype,
             engine=s.serving_engine, n_ctx_padding=s.n_ctx_padding))
-    weights = shard(spec, s.weight_format, s.tp, s.pp, s.ep).total
+    padding = vllm_mxfp4_padding(s) if s.serving_engine == "vllm" else None
+    weights = shard(spec, s.weight_format, s.tp, s.pp, s.ep, padding).total
     if s.serving_engine in PAGED_ENGINES:
         return generation_memory(GenerationInputs(
             spec=spec, weight_bytes=weights, capacity_bytes=cuda_visible_capacity(s, capacity), engine=s.serving_engine,

@@ -136,8 +136,26 @@ class WeightShard:
         return self.embeddings + self.layers + self.experts + self.replicated + self.lm_head + self.vision
 
 
-def shard(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int = 1) -> WeightShard:
-    """Weights on one GPU of the busiest stage under tensor, pipeline and expert parallelism (vLLM/SGLang)."""
+def round_up(n: float, multiple: int) -> float:
+    return -(-n // multiple) * multiple
+
+
+def mxfp4_expert_bytes(spec: ModelSpec, tp: int, ep: int, padding: tuple[int, int]) -> float:
+    """One MoE layer's routed experts on one GPU as vLLM's Mxfp4MoEMethod.create_weights allocates them: w13
+    (2 x I, H / 2 bytes + H / 32 scales) and w2 (H, I / 2 + I / 32), bf16 biases of 2 x I and H, with the
+    intermediate size per partition I rounded up to padding[1] and the hidden size H to padding[0]."""
+    hidden_multiple, inter_multiple = padding
+    per_rank = spec.n_experts / ep if ep > 1 else spec.n_experts
+    part = spec.expert_ffn / (tp if ep <= 1 else 1)
+    h, i = round_up(spec.hidden, hidden_multiple), round_up(part, inter_multiple)
+    bias = (2 * i + h) * 2 if spec.expert_bias else 0.0
+    return per_rank * (3 * i * h * 17 / 32 + bias)
+
+
+def shard(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int = 1,
+          mxfp4_padding: tuple[int, int] | None = None) -> WeightShard:
+    """Weights on one GPU of the busiest stage under tensor, pipeline and expert parallelism (vLLM/SGLang).
+    `mxfp4_padding` (hidden, intermediate multiples): the MXFP4 expert layout of vLLM's kernel backend."""
     layers = layer_weights(spec, format_name)
     per_stage = -(-len(layers) // max(1, pp))
     stages = [layers[s * per_stage:(s + 1) * per_stage] for s in range(max(1, pp))]
@@ -146,12 +164,16 @@ def shard(spec: ModelSpec, format_name: str, tp: int = 1, pp: int = 1, ep: int =
     vocab = -(-spec.vocab // VOCAB_PADDING) * VOCAB_PADDING
     embed = vocab * spec.hidden * embed_bits / 8 / tp + spec.position_embedding_params * 2
     head = 0.0 if spec.tied_embeddings and pp == 1 else vocab * spec.hidden * head_bits / 8 / tp
+    padded = mxfp4_padding is not None and resolve_format(spec, format_name).name == "mxfp4"
+    moe_layer = mxfp4_expert_bytes(spec, tp, ep, mxfp4_padding) if padded and mxfp4_padding else 0.0
     best: WeightShard | None = None
     for index, stage in enumerate(stages):
+        experts = (sum(moe_layer for w in stage if w.experts) if padded
+                   else sum(w.experts for w in stage) / max(tp, ep))
         candidate = WeightShard(
             embeddings=embed if index == 0 else 0.0,
             layers=sum(w.matrices for w in stage) / tp,
-            experts=sum(w.experts for w in stage) / max(tp, ep),
+            experts=experts,
             replicated=sum(w.replicated for w in stage) + (spec.norm_params * norm_bytes if index == len(stages) - 1 else 0),
             lm_head=head if index == len(stages) - 1 else 0.0,
             vision=spec.vision_params * 2 / tp if index == 0 else 0.0)
