@@ -135,7 +135,13 @@ def test_the_405b_search_claims_no_mfu_above_the_published_ceiling():
     meta = [c.measured_mfu for c in compare([r for r in load_rows() if r["framework"] == "Meta Llama 3"])]
     assert len(meta) == 3  # the paper's three 405B rows, 38-43%
     ceiling = mfu_ceiling("h100-sxm-80gb", "hopper", "bf16")
-    assert ceiling is not None and ceiling.mfu <= max(meta) + 0.10
+    # The ceiling is 1.1 x the best H100 BF16 run of any model in the published set. Since issue 23 item 4 added
+    # OLMo-core's Llama3-8B run (48.8% MFU, allenai/OLMo-core README at 7e58d128) it is 53.7%, above the 405B runs'
+    # 38-43% + 10 points: the ceiling is per GPU and format, not per model size (reported to the lead).
+    h100_bf16 = [c.measured_mfu for c in compare(load_rows()) if c.gpu == "h100-sxm-80gb"
+                 and c.measured_mfu == c.measured_mfu_bf16]
+    assert ceiling is not None and abs(ceiling.measured - max(h100_bf16)) < 1e-4  # the ceilings file keeps 4 digits
+    assert abs(ceiling.mfu - 1.1 * ceiling.measured) < 1e-9
     result = speed_search(scenario_from_dict(LLAMA_405B_1024))
     assert result.plans and result.plans[0].time.mfu <= max(meta) + 0.10
     for p in result.plans + result.changes_what_you_train:

@@ -28,6 +28,7 @@ class Compared:
     measured_mfu: float = 0.0  # of the measured throughput, against the dense peak of the run's compute format
     measured_mfu_bf16: float = 0.0  # the same against the bf16 peak (the convention of fp8 tables)
     source: str = ""  # the row's source, up to " at " (the repository or paper it comes from)
+    arch: str = ""  # the GPU family (presets/gpus.json architecture: ampere, hopper, blackwell, cdna3, ...)
 
     @property
     def error(self) -> float:
@@ -55,7 +56,7 @@ def compare(rows: list[dict[str, Any]], cross_validated: bool = True) -> list[Co
         with leave_out(source_of(row)) if cross_validated else contextlib.nullcontext():
             predicted = step_time(s).tokens_per_second_per_gpu
         out.append(Compared(row["id"], row["framework"], s.gpu if isinstance(s.gpu, str) else "custom",
-                            float(row["measured"]), predicted, mfu, mfu_bf16, source_of(row)))
+                            float(row["measured"]), predicted, mfu, mfu_bf16, source_of(row), hardware_for(s).arch))
     return out
 
 
@@ -96,13 +97,16 @@ def quantile(values: list[float], q: float) -> float:
 
 
 def summary(compared: list[Compared], by: str = "framework") -> dict[str, dict[str, float]]:
-    """{framework (or source, gpu: `by`) or "all": {rows, median, p90, mean_signed}} of |error|."""
+    """{framework (or source, gpu, arch: `by`) or "all": {rows, median, p90, mean_signed, median_signed}}: median and
+    p90 of |error|, mean and median of the signed error (issue 23 bounds the median signed error per framework and
+    GPU family)."""
     groups: dict[str, list[Compared]] = {"all": compared}
     for c in compared:
         groups.setdefault(getattr(c, by), []).append(c)
     return {name: {"rows": len(items), "median": statistics.median(abs(c.error) for c in items),
                    "p90": quantile([abs(c.error) for c in items], 0.9),
-                   "mean_signed": statistics.fmean(c.error for c in items)} for name, items in groups.items()}
+                   "mean_signed": statistics.fmean(c.error for c in items),
+                   "median_signed": statistics.median(c.error for c in items)} for name, items in groups.items()}
 
 
 def memory_verdicts(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
