@@ -111,6 +111,12 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
   cross-entropy works in place on one fp32 copy (6 bytes per logit), its GPT MLP keeps one ffn-wide fc1 output and
   no RoPE copies, its gradient buffer lives all step and its hidden dropout keeps a one-byte mask per block. The
   interleaved rows (1 layer per virtual stage) stay ~4% high on the last stage.
+- Megatron-LM's CI MoE/MLA test (`moe/gpt3_mcore_te_tp2_pp2_ep4_etp1_memory_speed`, 57.9 GB on the last rank, metric
+  `allocated-last-stage`) was estimated at 24.3 GB there: it runs `--attention-backend unfused`, Transformer Engine's
+  UnfusedDotProductAttention, whose fused causal softmax keeps the b·a·s² probabilities in bf16 (2 GiB per layer per
+  micro-batch here) and whose backward allocates two more such gradients; its MTP layer (a MoE layer, eh_proj and a
+  second output-layer loss) sits on the last stage. With both it is -1.4% on the last stage; the first stage, which
+  keeps more micro-batches in flight, is estimated at 63.8 GB (not logged).
 - No Unsloth row: no published figure with every setting was found. Unsloth's own "max. context length" table
   (Llama-3.1-8B QLoRA, rank 32, 8-80 GB) gives lengths, not bytes; tests/test_frameworks.py holds the verdicts to it
   (each length judged to run, a quarter more judged not to fit).

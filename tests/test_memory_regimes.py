@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -244,6 +245,22 @@ def test_deepspeed_zero3_gathers_one_module_and_its_prefetch_bucket():
     # stage3_max_live_parameters bounds it (never below the module in use)
     tight = estimate(_s(**kw, stage3_max_live_parameters=100_000_000))
     assert _comp(tight, "zero3_gather") == pytest.approx(2 * embed)
+
+
+def test_deepspeed_zero3_accepts_zero_live_parameters_and_prefetches_nothing():
+    # deepspeed/runtime/zero/config.py (edaa722): max_live_parameters and prefetch_bucket_size are Field(..., ge=0);
+    # partitioned_param_coordinator.py fetch_sub_module prefetches `while numel_prefetching <
+    # min(max_live - available, bucket)`, never with 0: only the module in use (Mixtral's embedding) is gathered.
+    # axolotl's deepspeed_configs/zero3_bf16_cpuoffload_params.json sets max_live_parameters 0.
+    kw = dict(model="mixtral-8x7b", framework="deepspeed", zero_stage=3, gpus_per_node=8, precision="mixed-bf16",
+              seq_len=2048)
+    embed = 32000 * 4096
+    assert _comp(estimate(_s(**kw, stage3_max_live_parameters=0)), "zero3_gather") == pytest.approx(2 * embed)
+    assert _comp(estimate(_s(**kw, stage3_prefetch_bucket_size=0)), "zero3_gather") == pytest.approx(2 * embed)
+    from engine.configs.importing import import_files
+    data = Path(__file__).parent / "data" / "configs"
+    imported = import_files([data / "deepspeed/axolotl_zero3_bf16_cpuoffload_params.json"]).scenario
+    assert imported["stage3_max_live_parameters"] == 0
 
 
 # --- 6: torchtitan's compiled loss depends on its release

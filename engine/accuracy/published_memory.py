@@ -3,7 +3,8 @@
 Each row states the statistic its source reports, and the estimate is read on that statistic:
 allocated / active -> what torch.cuda.max_memory_allocated() reports with the framework's habits (litgpt never resets
 it after loading); reserved -> torch.cuda.max_memory_reserved(); nvidia-smi -> the whole process; allocated-at-init ->
-max_memory_allocated() once the model is built and loaded, before any step (the load phase). Rows whose run ran
+max_memory_allocated() once the model is built and loaded, before any step (the load phase); allocated-last-stage
+-> the last pipeline stage's max_memory_allocated() (Megatron logs the last rank's). Rows whose run ran
 out of memory carry no figure: they check the verdict.
 """
 
@@ -19,7 +20,7 @@ from ..memory.estimate import estimate
 from ..scenario import scenario_from_dict
 
 PUBLISHED_FILE = Path(__file__).resolve().parents[2] / "tests" / "data" / "published" / "published.json"
-METRICS = ("allocated", "active", "reserved", "nvidia-smi", "allocated-at-init")
+METRICS = ("allocated", "active", "reserved", "nvidia-smi", "allocated-at-init", "allocated-last-stage")
 
 
 def estimated_metric(est: Estimate, metric: str) -> float:
@@ -27,6 +28,11 @@ def estimated_metric(est: Estimate, metric: str) -> float:
         return est.reported_allocated_bytes
     if metric == "reserved":
         return est.peak_reserved_bytes
+    if metric == "allocated-last-stage":
+        # Megatron's training_log writes mem-max-allocated-bytes from the rank that holds the tensorboard writer,
+        # the last one (megatron/training/global_vars.py at d98e8a6: args.rank == args.world_size - 1): the last
+        # pipeline stage's peak, whichever stage is busiest
+        return est.stages[-1].peak_allocated_bytes
     if metric == "allocated-at-init":  # max_memory_allocated() once the model is built and loaded (torchtune's log)
         return est.load_gpu_bytes
     return est.process_bytes

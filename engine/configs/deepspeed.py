@@ -224,4 +224,6 @@ def _read_buckets(c: Collector, zero: dict[str, Any], p: str) -> None:
             c.settings.append((f"_auto_hidden2:{target}", auto_factor, src, True))
             c.use(src)
         else:
-            set_int(c, target, value, src)
+            # DeepSpeed accepts 0 for the ZeRO-3 pair (deepspeed/runtime/zero/config.py at edaa722: prefetch_bucket_size
+            # and max_live_parameters are Field(..., ge=0)); axolotl's zero3 files set max_live_parameters 0.
+            set_int(c, target, value, src, minimum=0 if target.startswith("stage3_") else 1)

@@ -226,6 +226,8 @@ def _read_kernels_and_offload(c: Collector, a: dict[str, Any]) -> None:
     """Attention backend, cross-entropy fusion, activation offload and the pipeline split's extra layers."""
     if "--use-flash-attn" in a or a.get("--attention-backend") in ("flash", "fused"):
         c.set("attention", "flash", "--attention-backend" if "--attention-backend" in a else "--use-flash-attn")
+    elif a.get("--attention-backend") == "unfused":  # TE's UnfusedDotProductAttention keeps the b·a·s² softmax
+        c.set("attention", "eager", "--attention-backend")
     if "--cross-entropy-loss-fusion" in a and a.get("--cross-entropy-fusion-impl") == "te":
         c.set("cross_entropy", "te", "--cross-entropy-fusion-impl")  # Transformer Engine's parallel cross-entropy
         c.use("--cross-entropy-loss-fusion")

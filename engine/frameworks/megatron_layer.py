@@ -20,6 +20,11 @@ NVIDIA/TransformerEngine:
 * Attention (TEDotProductAttention, fused/flash kernels, any V width) keeps Q and K after the fused RoPE, V, its
   output and the log-sum-exp. SelfAttention.get_query_key_value_tensors splits V out of the fused QKV output as a
   view, so that output stays alive; the query is reshaped (a copy) and RoPE writes new Q and K.
+* Unfused attention (--attention-backend unfused: TE's UnfusedDotProductAttention, transformer_engine/pytorch/
+  attention/dot_product_attention/backends.py at d0067d0) computes the b·a·s² scores with baddbmm in the compute
+  dtype; the fused causal softmax (softmax.py, scaled_upper_triang_masked_softmax) saves only its bf16 output,
+  which the value matmul keeps too; attention dropout 0 returns its input. Backward holds the probabilities'
+  gradient and a freshly allocated gradient of the scores (csrc/extensions/softmax.cpp), both bf16.
 * recompute_modules (TransformerConfig.recompute_modules, with recompute_granularity "selective"): "core_attn"
   checkpoints the attention kernel (keeps Q, K, V, not its output or statistics), "layernorm" discards the
   stand-alone norms' outputs, "mla_up_proj" discards MLA's up-projection and RoPE outputs (Q, K, V), "moe_act"
@@ -71,7 +76,7 @@ def megatron_layer_terms(ctx, spec: ModelSpec, moe: bool, recompute: frozenset[s
                 # learned absolute positions (GPT): no RoPE; only the query's reshape out of the fused QKV output
                 # copies (get_query_key_value_tensors), K and V stay views of that output
                 out.append(("attention: query reshaped out of the fused QKV output (a copy)", c * t * q))
-            out.append(("attention: softmax statistics", 4 * t * spec.heads / tp))
+            out.append(_softmax_saved(ctx, spec.heads / tp))
         _attention_output(ctx, q, lin, recompute, out)
     if spec.residual_dropout:
         # hidden dropout (Megatron's default hidden_dropout 0.1; the Llama-style bridges set 0): the fused
@@ -134,8 +139,24 @@ def _mla_attention(ctx, spec: ModelSpec, recompute: frozenset[str], lin: float, 
                     2 * c * t * qk))
         out.append(("attention: kv up-projection output, kept alive by its V view", c * t * kv_up))
     if "core_attn" not in recompute:
-        out.append(("attention: softmax statistics", 4 * t * heads))
+        out.append(_softmax_saved(ctx, heads))
     _attention_output(ctx, v, lin, recompute, out)
+
+
+def _softmax_saved(ctx, heads: float) -> tuple[str, float]:  # noqa: ANN001
+    """What the attention kernel keeps of its softmax: the fused kernels' log-sum-exp (fp32 per token and head), or
+    the unfused path's whole probability matrix in the compute dtype (b·a·s², causal fused softmax's output)."""
+    if ctx.attention == "eager":
+        return ("attention (unfused): softmax probabilities b·a·s² kept by the softmax and the value matmul",
+                ctx.compute * heads * ctx.t * ctx.s)
+    return ("attention: softmax statistics", 4 * ctx.t * heads)
+
+
+def unfused_attention_scratch(ctx, spec: ModelSpec, recompute: frozenset[str]) -> float:  # noqa: ANN001
+    """Megatron's unfused attention backward: the probabilities' gradient and the scores' gradient (bf16 each, TE
+    allocates the softmax backward's output afresh), plus the probabilities rebuilt when core_attn is recomputed."""
+    per_score = (3 if "core_attn" in recompute else 2) * ctx.compute
+    return per_score * (spec.heads / ctx.tp) * ctx.t * ctx.s
 
 
 def _moe_terms(ctx, spec: ModelSpec, recompute: frozenset[str], lin: float, out: Terms) -> None:  # noqa: ANN001

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..frameworks.megatron_layer import megatron_layer_terms
+from ..frameworks.megatron_layer import megatron_layer_terms, unfused_attention_scratch
 from ..frameworks.unsloth_layer import unsloth_layer_terms, unsloth_patches_layer
 from ..models.architecture import Linear, ModelSpec
 from .family_activations import clamped_glu_terms, deltanet_terms, dense_expert_terms, mla_attention_terms
@@ -381,17 +381,17 @@ def _scratch_parts(ctx: ActContext, spec: ModelSpec, moe: bool, linear_attn: boo
     c, t = ctx.compute, ctx.t
     f = ((spec.n_experts if spec.dense_experts else spec.top_k) * spec.expert_ffn if moe else spec.ffn) / ctx.tp
     # Unsloth's LoRA_MLP backward writes SwiGLU's gradients into the saved gate/up buffers and dX into X: one new
-    # t x ffn tensor (the down projection's input gradient DW).
-    # a plain MLP's backward holds the gradients of the activation's output and input (two t x ffn tensors)
+    # t x ffn tensor (the down projection's input gradient DW); a plain MLP's backward holds two (act. in and out).
     per_ffn = 1 if ctx.unsloth_lora and not moe else 3 if spec.mlp_gated or moe else 2
     mlp = per_ffn * c * t * f + 2 * ctx.residual * ctx.t_norm * spec.hidden
-    if ctx.attention == "eager" and not ctx.selective and spec.sinks:
+    if ctx.megatron and ctx.attention == "eager":
+        attn = unfused_attention_scratch(ctx, spec, ctx.recompute)  # TE's unfused attention and fused softmax
+    elif ctx.attention == "eager" and not ctx.selective and spec.sinks:
         # gpt-oss: the softmax runs in the compute dtype; its backward holds the incoming and outgoing gradients
         attn = 2 * c * (spec.heads / ctx.tp) * t * (ctx.s + 1)
     elif ctx.attention == "eager" and not ctx.selective:
-        # At the peak of the attention backward the fp32 softmax output (kept) meets two fp32 gradients (of the
-        # probabilities and of the scores); the compute-dtype probabilities the value matmul kept are freed by
-        # then (traced: 12 bytes per score element in all; the kept ones are counted with the activations).
+        # At the attention backward's peak the fp32 softmax output (kept) meets two fp32 gradients (probabilities,
+        # scores); the value matmul's compute-dtype probabilities are freed by then (traced: 12 bytes per score).
         attn = (8 if c == 4 else 8 - c) * (spec.heads / ctx.tp) * t * ctx.s
     else:
         attn = (c + 4) * t * (spec.q_dim + 2 * spec.kv_dim) / ctx.tp

@@ -17,6 +17,7 @@ from .breakdown import Component, Moments
 from .checkpointing import op_selective_bytes
 from .loss import loss_memory
 from .model_states import component as _c
+from .mtp import mtp_component
 from .parallelism.components import fsdp2_component, pipeline_components
 from .parallelism.context_parallel import ring_output_copied
 from .parallelism.expert_parallel import all_to_all_dispatch
@@ -76,8 +77,10 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         amp=dt.amp and not sharded_amp,
         fp8=dt.fp8,
         # transformers has no SDPA path for logit soft-capping (Gemma-2): it runs those models eagerly.
-        # gpt-oss's attention sinks have no SDPA path either: transformers runs them eagerly.
-        attention="eager" if (spec.attn_softcap or spec.sinks) and s.attention == "sdpa" else s.attention,
+        # gpt-oss's attention sinks have no SDPA path either: transformers runs them eagerly. Megatron hands them to
+        # TE's attention (transformer_engine.py at d98e8a6: softmax_type passed on), not to an unfused path.
+        attention="eager" if (spec.attn_softcap or spec.sinks and not fw.te_layers) and s.attention == "sdpa"
+        else s.attention,
         selective=s.checkpointing == "selective" and not fw.op_selective and (
             not fw.selective_by_modules or "core_attn" in s.recompute_modules),
         adapter_bytes=adapter_dtype_bytes(s, dt.compute),
@@ -160,6 +163,8 @@ def stage_components(
     layer_moment = scratch + recompute
     head = _head_and_loss(s, spec, dt, fw, ctx, last, states.params.lora, in_flight, layer_moment)
     comps += head.components
+    if last and fw.te_layers and spec.mtp_layers and s.method == "full":  # Megatron trains its MTP layers
+        comps.append(mtp_component(spec, ctx, s.ep, head.head_bytes / in_flight, head.loss_saved_bytes))
     comps += _backward_transients(scratch, recompute, head.loss_wins)
     comps += states.autocast_cache
     if first and spec.vision is not None and s.images_per_sample and vision_tower_trains(s):

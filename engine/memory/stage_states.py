@@ -109,7 +109,10 @@ def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageP
             # min(stage3_max_live_parameters - available, stage3_prefetch_bucket_size) elements are in flight (the
             # last one added may pass the bucket by up to one layer matrix); release_sub_module frees each module's
             # parameters after use. Gradients are copied into the IPG bucket parameter by parameter.
-            overshoot = max(spec.ffn, spec.expert_ffn, spec.q_dim) * spec.hidden / s.tp
+            # With a bucket of 0 or no live room left (stage3_max_live_parameters 0) nothing is prefetched: the loop
+            # `while numel_prefetching < max_params_to_prefetch` never runs, so only the module in use is gathered.
+            prefetch_room = min(s.stage3_prefetch_bucket_size, s.stage3_max_live_parameters)
+            overshoot = max(spec.ffn, spec.expert_ffn, spec.q_dim) * spec.hidden / s.tp if prefetch_room > 0 else 0
             units = min(p.largest_param + s.stage3_prefetch_bucket_size + overshoot,
                         max(s.stage3_max_live_parameters, p.largest_param))
             grad_unit = p.largest_param if not adapters else grad_unit

@@ -97,6 +97,7 @@ class ModelSpec(FamilyShapes):
     router_bias: bool = False
     vision: VisionSpec | None = None
     mtp_params: int = 0  # multi-token-prediction module in the checkpoint (transformers does not build it)
+    mtp_layers: int = 0  # its layers (num_nextn_predict_layers; Megatron --mtp-num-layers trains them)
     released_quant: str = ""  # how the released checkpoint stores its weights (fp8, mxfp4 experts)
     qk_norm_l2: bool = False  # Llama 4: weightless L2 norm of q and k
     router_fp32: bool = False  # DeepSeek/GLM routers: logits from an fp32 copy of the input

@@ -198,4 +198,4 @@ def with_mtp(spec: Any, mtp_layers: int) -> Any:
     """
     h = spec.hidden
     per_layer = spec.layer_params(True) + 2 * h + 2 * h * h + h + 2 * spec.vocab * h
-    return dataclasses.replace(spec, mtp_params=mtp_layers * per_layer)
+    return dataclasses.replace(spec, mtp_params=mtp_layers * per_layer, mtp_layers=mtp_layers)

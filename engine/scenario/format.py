@@ -218,9 +218,9 @@ class Scenario(PostTrainingKeys, ServingKeys):
     allgather_bucket_size: int = key(500_000_000, "DeepSpeed ZeRO-1/2 parameter all-gather bucket, elements",
                                      Count(), applies_to=DEEPSPEED)
     stage3_max_live_parameters: int = key(1_000_000_000, "DeepSpeed ZeRO-3: most gathered parameters alive at once",
-                                          Count(), applies_to=DEEPSPEED)
+                                          Count(zero=True), applies_to=DEEPSPEED)
     stage3_prefetch_bucket_size: int = key(50_000_000, "DeepSpeed ZeRO-3: parameters gathered ahead of use, elements",
-                                           Count(), applies_to=DEEPSPEED)
+                                           Count(zero=True), applies_to=DEEPSPEED)
     distributed_optimizer: bool = key(False, "Megatron --use-distributed-optimizer: fp32 master weights and optimizer "
                                       "states sharded over data-parallel ranks", Flag(), applies_to=MEGATRON)
     main_grads_fp32: bool | str = key("auto", "Megatron (auto: true): gradients accumulated in an fp32 buffer",

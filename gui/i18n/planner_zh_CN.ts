@@ -3771,45 +3771,45 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="266"/>
+        <location filename="../../engine/models/architecture.py" line="267"/>
         <location filename="../../engine/models/hf_families.py" line="49"/>
         <source>config.json ({model_type}) has no &apos;{key}&apos;, which the estimate needs.</source>
         <translation>config.json（{model_type}）中缺少估算所需的 &apos;{key}&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="273"/>
+        <location filename="../../engine/models/architecture.py" line="274"/>
         <location filename="../../engine/models/hf_families.py" line="55"/>
         <source>config.json &apos;{key}&apos; must be a positive whole number, not {value!r}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须是正整数，而不是 {value!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="297"/>
+        <location filename="../../engine/models/architecture.py" line="298"/>
         <source>config.json ({model_type}) has mixture-of-experts layers with {n} experts and {k} per token; each must be at least 1.</source>
         <translation>config.json（{model_type}）中有混合专家（MoE）层，专家数为 {n}，每个 token 路由到 {k} 个；两者都必须至少为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="334"/>
+        <location filename="../../engine/models/architecture.py" line="335"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="342"/>
+        <location filename="../../engine/models/architecture.py" line="343"/>
         <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
         <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="323"/>
+        <location filename="../../engine/models/architecture.py" line="324"/>
         <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
         <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="378"/>
+        <location filename="../../engine/models/architecture.py" line="379"/>
         <location filename="../../engine/models/hf_families.py" line="80"/>
         <source>num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads}).</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/architecture.py" line="352"/>
+        <location filename="../../engine/models/architecture.py" line="353"/>
         <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
         <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
@@ -3897,52 +3897,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="227"/>
+        <location filename="../../engine/memory/detailed.py" line="232"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="278"/>
+        <location filename="../../engine/memory/detailed.py" line="283"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="281"/>
+        <location filename="../../engine/memory/detailed.py" line="286"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="285"/>
+        <location filename="../../engine/memory/detailed.py" line="290"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="313"/>
+        <location filename="../../engine/memory/detailed.py" line="318"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="316"/>
+        <location filename="../../engine/memory/detailed.py" line="321"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="322"/>
+        <location filename="../../engine/memory/detailed.py" line="327"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="325"/>
+        <location filename="../../engine/memory/detailed.py" line="330"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="375"/>
+        <location filename="../../engine/memory/detailed.py" line="380"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="378"/>
+        <location filename="../../engine/memory/detailed.py" line="383"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -3957,32 +3957,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="353"/>
+        <location filename="../../engine/memory/detailed.py" line="358"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="356"/>
+        <location filename="../../engine/memory/detailed.py" line="361"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="383"/>
+        <location filename="../../engine/memory/detailed.py" line="388"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="386"/>
+        <location filename="../../engine/memory/detailed.py" line="391"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="137"/>
+        <location filename="../../engine/memory/stage_states.py" line="140"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="140"/>
+        <location filename="../../engine/memory/stage_states.py" line="143"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit; DeepSpeed: the module in use + its prefetch bucket, within stage3_max_live_parameters</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元；DeepSpeed：正在使用的模块 + 其预取桶，不超过 stage3_max_live_parameters</translation>
     </message>
@@ -3991,22 +3991,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="159"/>
+        <location filename="../../engine/memory/stage_states.py" line="162"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="162"/>
+        <location filename="../../engine/memory/stage_states.py" line="165"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="182"/>
+        <location filename="../../engine/memory/stage_states.py" line="185"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="185"/>
+        <location filename="../../engine/memory/stage_states.py" line="188"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -5694,22 +5694,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="235"/>
+        <location filename="../../engine/configs/megatron.py" line="237"/>
         <source>Megatron&apos;s fused vocab-parallel cross-entropy is not modelled yet</source>
         <translation>Megatron 的融合词表并行交叉熵尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="254"/>
+        <location filename="../../engine/configs/megatron.py" line="256"/>
         <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="265"/>
+        <location filename="../../engine/configs/megatron.py" line="267"/>
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="296"/>
+        <location filename="../../engine/configs/megatron.py" line="298"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -5854,22 +5854,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="296"/>
+        <location filename="../../engine/memory/detailed.py" line="301"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="299"/>
+        <location filename="../../engine/memory/detailed.py" line="304"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="148"/>
+        <location filename="../../engine/memory/stage_states.py" line="151"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="150"/>
+        <location filename="../../engine/memory/stage_states.py" line="153"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
@@ -7182,6 +7182,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/serving/report.py" line="15"/>
         <source>compute</source>
         <translation>算力</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/mtp.py" line="32"/>
+        <source>Multi-token prediction layers (Megatron MTP)</source>
+        <translation>多 token 预测层（Megatron MTP）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/mtp.py" line="35"/>
+        <source>MTP layers x (one decoder layer + enorm/hnorm + eh_proj input (2h) + output layer inputs + its loss&apos;s saved tensors), one micro-batch</source>
+        <translation>MTP 层数 ×（一个解码层 + enorm/hnorm + eh_proj 输入（2h）+ 输出层输入 + 其损失保存的张量），一个微批次</translation>
     </message>
 </context>
 <context>
