@@ -90,7 +90,7 @@ def detect(name: str, text: str) -> tuple[str, Any]:
         ("llama-factory", llamafactory.is_llamafactory),
         ("ms-swift", _is_swift_args),
         ("verl", verl.is_verl_yaml),
-        ("trl", trl.is_trl_rl),
+        ("trl", lambda d: trl.is_trl_rl(d, text)),
         ("huggingface", hf.is_hf),
     ):
         if test(data):
@@ -123,7 +123,7 @@ def _read_one(name: str, text: str) -> Collector:
         elif fmt == "verl":
             verl.read(c, data) if isinstance(data, str) else verl.read_yaml(c, data)
         elif fmt == "trl":
-            trl.read_script(c, data) if isinstance(data, str) else trl.read(c, data)
+            trl.read_script(c, data) if isinstance(data, str) else trl.read(c, data, text)
         elif fmt == "openrlhf":
             openrlhf.read(c, data)
         elif fmt == "ms-swift":

@@ -27,9 +27,9 @@ def is_trl_script(text: str) -> bool:
     return bool(_LAUNCH.search(text))
 
 
-def is_trl_rl(d: Any) -> bool:
-    """A TrainingArguments-style file with GRPO's or DPO's own settings."""
-    return isinstance(d, dict) and guess_trl_objective(d) is not None
+def is_trl_rl(d: Any, text: str = "") -> bool:
+    """A TrainingArguments-style file with GRPO's or DPO's own settings, or under a `trl <trainer>` launch comment."""
+    return isinstance(d, dict) and (guess_trl_objective(d) is not None or is_trl_script(text))
 
 
 def args_from_script(c: Collector, text: str) -> tuple[dict[str, Any], str]:
@@ -67,14 +67,28 @@ def read_script(c: Collector, text: str) -> None:
     if isinstance(args.get("config"), str):  # `trl grpo --config recipe.yaml`
         c.references.append(("config", args["config"]))
         c.use("config")
-    if "num_processes" in args and as_int(args["num_processes"]):
-        c.set("gpus_per_node", as_int(args["num_processes"]), "num_processes")
+    _read_processes(c, args)
     _read(c, args, trainer, "(launch command)")
 
 
-def read(c: Collector, d: dict[str, Any]) -> None:
-    objective = guess_trl_objective(d)
-    _read(c, d, objective or "", "")
+def _read_processes(c: Collector, args: dict[str, Any]) -> None:
+    """accelerate's --num_processes counts every GPU of the job, --num_machines the nodes."""
+    total, machines = as_int(args.get("num_processes")), as_int(args.get("num_machines")) or 1
+    if total and total % machines == 0:
+        c.set("gpus_per_node", total // machines, "num_processes")
+        if "num_machines" in args:
+            c.set("nodes", machines, "num_machines")
+
+
+def read(c: Collector, d: dict[str, Any], text: str = "") -> None:
+    """A config file; a launch line in its comments (`# Launch: trl rloo --config ...`) names the trainer."""
+    launch = next((ln.lstrip()[1:] for ln in text.splitlines() if ln.lstrip().startswith("#") and _LAUNCH.search(ln)),
+                  None)
+    if launch is not None:
+        _read_processes(c, {f.lstrip("-"): v for f, v in scan(launch, c.file)[1]})
+        _read(c, d, next(g for g in _LAUNCH.search(launch).groups() if g), "(launch comment)")  # type: ignore[union-attr]
+    else:
+        _read(c, d, guess_trl_objective(d) or "", "")
 
 
 def _read(c: Collector, d: dict[str, Any], trainer: str, src: str) -> None:

@@ -102,6 +102,14 @@ def _read_actor(c: Collector, o: dict[str, Any]) -> None:
         c.set("offload", offload, A + "actor.fsdp_config." + ("param_offload" if params is not None else
                                                                "optimizer_offload"))
         c.use(A + "actor.fsdp_config.param_offload", A + "actor.fsdp_config.optimizer_offload")
+    rank = as_int(o.get(A + "model.lora_rank"))
+    if rank:  # verl/workers/fsdp_workers.py: lora_rank > 0 wraps the actor with peft LoRA
+        set_int(c, "lora_rank", rank, A + "model.lora_rank")
+        c.set("method", "lora", A + "model.lora_rank")
+        if as_int(o.get(A + "model.lora_alpha")):
+            c.set("lora_alpha", as_int(o[A + "model.lora_alpha"]), A + "model.lora_alpha")
+    elif rank == 0:
+        c.use(A + "model.lora_rank", A + "model.lora_alpha")
     c.assume("attention", "flash", message(QT_TRANSLATE_NOOP(
         "engine", "verl builds the actor with attn_implementation flash_attention_2 unless overridden")))
     c.assume("optimizer", "adamw", message(QT_TRANSLATE_NOOP("engine", "verl's actor optimizer is torch.optim.AdamW")))
