@@ -17,20 +17,8 @@ from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, p
 from .references import follow_references
 from .result import Assumed, Collector, ImportResult, Mapped, Unmapped, as_message
 
-FORMATS = (
-    "huggingface",
-    "deepspeed",
-    "accelerate",
-    "torchtune",
-    "axolotl",
-    "llama-factory",
-    "ms-swift",
-    "torchtitan",
-    "megatron",
-    "verl",
-    "trl",
-    "openrlhf",
-)
+FORMATS = ("huggingface", "deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory", "ms-swift", "torchtitan",
+           "megatron", "verl", "trl", "openrlhf")
 MAX_FILES = 16
 # which framework wins when files of one job name different ones (a DeepSpeed JSON under an HF Trainer job)
 _FRAMEWORK_RANK = {"huggingface": 0, "unsloth": 1, "deepspeed": 2}

@@ -43,7 +43,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="57"/>
-        <location filename="../file_actions.py" line="167"/>
+        <location filename="../file_actions.py" line="168"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
@@ -127,55 +127,55 @@
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="131"/>
+        <location filename="../file_actions.py" line="132"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="139"/>
+        <location filename="../file_actions.py" line="140"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="62"/>
-        <location filename="../file_actions.py" line="156"/>
+        <location filename="../file_actions.py" line="157"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="182"/>
+        <location filename="../file_actions.py" line="183"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="104"/>
-        <location filename="../file_actions.py" line="191"/>
-        <location filename="../file_actions.py" line="202"/>
+        <location filename="../file_actions.py" line="192"/>
+        <location filename="../file_actions.py" line="203"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="226"/>
+        <location filename="../file_actions.py" line="227"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="244"/>
+        <location filename="../file_actions.py" line="245"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="251"/>
+        <location filename="../file_actions.py" line="252"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="260"/>
+        <location filename="../file_actions.py" line="261"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="263"/>
+        <location filename="../file_actions.py" line="264"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -239,7 +239,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="130"/>
+        <location filename="../file_actions.py" line="131"/>
         <location filename="../library_actions.py" line="82"/>
         <location filename="../library_actions.py" line="85"/>
         <source>Cannot save</source>
@@ -261,12 +261,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>修改前</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="99"/>
+        <location filename="../file_actions.py" line="100"/>
         <source>Import a training config?</source>
         <translation>导入训练配置？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="100"/>
+        <location filename="../file_actions.py" line="101"/>
         <source>%1 is a %2 training config, not a scenario. Import its settings into the current set-up?</source>
         <translation>%1 是 %2 训练配置，不是场景文件。要把其中的设置导入当前配置吗？</translation>
     </message>
@@ -4983,27 +4983,26 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="75"/>
+        <location filename="../../engine/configs/importing.py" line="81"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="99"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan or a Megatron-LM script).</source>
-        <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
+        <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="139"/>
+        <location filename="../../engine/configs/importing.py" line="151"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="151"/>
+        <location filename="../../engine/configs/importing.py" line="163"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="154"/>
+        <location filename="../../engine/configs/importing.py" line="166"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
@@ -5033,57 +5032,62 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="246"/>
+        <location filename="../../engine/configs/importing.py" line="258"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="272"/>
+        <location filename="../../engine/configs/importing.py" line="284"/>
         <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
         <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="283"/>
+        <location filename="../../engine/configs/importing.py" line="295"/>
         <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="301"/>
+        <location filename="../../engine/configs/importing.py" line="313"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="188"/>
+        <location filename="../../engine/configs/importing.py" line="200"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="194"/>
+        <location filename="../../engine/configs/importing.py" line="107"/>
+        <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF or a Megatron-LM script).</source>
+        <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="206"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="203"/>
+        <location filename="../../engine/configs/importing.py" line="215"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="350"/>
+        <location filename="../../engine/configs/importing.py" line="362"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="370"/>
+        <location filename="../../engine/configs/importing.py" line="382"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="380"/>
+        <location filename="../../engine/configs/importing.py" line="392"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="402"/>
+        <location filename="../../engine/configs/importing.py" line="414"/>
         <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
         <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
@@ -5185,7 +5189,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="118"/>
+        <location filename="../../engine/configs/exporting.py" line="128"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
@@ -5714,27 +5718,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="63"/>
+        <location filename="../../engine/configs/swift.py" line="70"/>
         <source>ms-swift turns gradient_checkpointing on by default</source>
         <translation>ms-swift 默认开启 gradient_checkpointing</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="66"/>
+        <location filename="../../engine/configs/swift.py" line="73"/>
         <source>ms-swift&apos;s default tuner_type lora</source>
         <translation>ms-swift 默认 tuner_type 为 lora</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="77"/>
+        <location filename="../../engine/configs/swift.py" line="84"/>
         <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="81"/>
+        <location filename="../../engine/configs/swift.py" line="88"/>
         <source>ms-swift&apos;s default lora_rank 8</source>
         <translation>ms-swift 默认 lora_rank 为 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="86"/>
+        <location filename="../../engine/configs/swift.py" line="93"/>
         <source>ms-swift&apos;s default target_modules all-linear</source>
         <translation>ms-swift 默认 target_modules 为 all-linear</translation>
     </message>
@@ -6541,27 +6545,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>训练配置没有说明 GPU 数量；你设置中的数量被提高到文件中并行布局所需的最小值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="65"/>
+        <location filename="../../engine/configs/verl.py" line="46"/>
+        <source>{value!r} is resolved by verl at launch; not read</source>
+        <translation>{value!r} 由 verl 在启动时解析；未读取</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="89"/>
         <source>verl&apos;s default actor strategy fsdp (ppo_trainer.yaml)</source>
         <translation>verl 默认的 actor 策略为 fsdp（ppo_trainer.yaml）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="66"/>
+        <location filename="../../engine/configs/verl.py" line="90"/>
         <source>verl loads the actor in fp32 and FSDP computes in bf16 (verl/workers/fsdp_workers.py)</source>
         <translation>verl 以 fp32 加载 actor，FSDP 以 bf16 计算（verl/workers/fsdp_workers.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="69"/>
+        <location filename="../../engine/configs/verl.py" line="93"/>
         <source>the {strategy} actor is not read yet; set its parallel layout in the planner</source>
         <translation>尚不读取 {strategy} actor；请在规划器中设置其并行布局</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="81"/>
+        <location filename="../../engine/configs/verl.py" line="113"/>
         <source>verl builds the actor with attn_implementation flash_attention_2 unless overridden</source>
         <translation>除非被覆盖，verl 以 attn_implementation flash_attention_2 构建 actor</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="83"/>
+        <location filename="../../engine/configs/verl.py" line="115"/>
         <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
         <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
@@ -7182,6 +7191,86 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/serving/report.py" line="15"/>
         <source>compute</source>
         <translation>算力</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="23"/>
+        <source>{fmt} cannot express {what}; change it or pick another format.</source>
+        <translation>{fmt} 无法表达{what}；请修改它或选择其他格式。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/openrlhf.py" line="69"/>
+        <source>the OpenRLHF trainer &apos;{name}&apos; is not an objective the planner models</source>
+        <translation>OpenRLHF 训练器“{name}”不是规划器建模的训练目标</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/openrlhf.py" line="75"/>
+        <source>the advantage estimator &apos;{name}&apos; is not an objective the planner models (gae, group_norm, rloo are)</source>
+        <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、group_norm、rloo）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="45"/>
+        <source>expected a fraction above 0 and at most 1, found {value!r}</source>
+        <translation>应为大于 0 且不超过 1 的比例，实际为 {value!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="55"/>
+        <source>the trainer &apos;{name}&apos; is not an objective the planner models</source>
+        <translation>训练器“{name}”不是规划器建模的训练目标</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="104"/>
+        <source>max_length less max_prompt_length: the completion&apos;s room in a pair</source>
+        <translation>max_length 减去 max_prompt_length：一对样本中补全可用的长度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="120"/>
+        <source>vllm_mode &apos;{mode}&apos; is not colocate or server</source>
+        <translation>vllm_mode“{mode}”既不是 colocate 也不是 server</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="137"/>
+        <source>sleep_level must be 0, 1 or 2, not {value!r}</source>
+        <translation>sleep_level 必须是 0、1 或 2，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/trl.py" line="101"/>
+        <source>TRL&apos;s GRPOConfig/DPOConfig default gradient_checkpointing true</source>
+        <translation>TRL 的 GRPOConfig/DPOConfig 默认 gradient_checkpointing 为 true</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/trl.py" line="108"/>
+        <source>the file holds {objective} settings (TRL configs do not name their trainer)</source>
+        <translation>文件包含 {objective} 的设置（TRL 配置不写明其训练器）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py" line="45"/>
+        <source>verl&apos;s default algorithm.adv_estimator gae (PPO with a critic, ppo_trainer.yaml)</source>
+        <translation>verl 默认 algorithm.adv_estimator 为 gae（带评论家模型的 PPO，ppo_trainer.yaml）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py" line="50"/>
+        <source>the advantage estimator &apos;{name}&apos; is not an objective the planner models (gae, grpo, rloo are)</source>
+        <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、grpo、rloo）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py" line="63"/>
+        <source>the rollout engine &apos;{name}&apos; is not modelled</source>
+        <translation>生成引擎“{name}”尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py" line="72"/>
+        <source>verl&apos;s hybrid engine runs the rollout on the actor&apos;s GPUs</source>
+        <translation>verl 的混合引擎在 actor 的 GPU 上运行生成</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py" line="83"/>
+        <source>verl scores no reference unless use_kl_loss or use_kl_in_reward is true (both default false)</source>
+        <translation>除非 use_kl_loss 或 use_kl_in_reward 为 true（两者默认均为 false），verl 不计算参考模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py" line="93"/>
+        <source>model &apos;{name}&apos; is not a preset; pick it in the planner</source>
+        <translation>模型“{name}”不是预设；请在规划器中选择</translation>
     </message>
 </context>
 <context>
