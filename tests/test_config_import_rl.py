@@ -60,6 +60,16 @@ CASES = [
      {"framework": "openrlhf", "training_objective": "ppo", "rollout_engine": "vllm", "rollout_tp": 2,
       "rollout_placement": "colocate", "rollout_gpu_memory_utilization": 0.5, "rollout_sleep": "level-1",
       "num_generations": 1, "zero_stage": 3, "precision": "mixed-bf16", "critic_model": "same", "gpus_per_node": 8}),
+    # the same script at e7ae02e (flat flags): --prompt_max_len 1024, --generate_max_len 1024
+    ("openrlhf/train_ppo_ray_hybrid_engine_prompt_generate_len.sh", "openrlhf",
+     {"prompt_len": 1024, "completion_len": 1024, "rollout_placement": "colocate", "rollout_sleep": "level-1"}),
+    # train_ppo_with_reward_fn.sh at e7ae02e: --vllm_num_engines 2 x --vllm_tensor_parallel_size 2 without
+    # --colocate_all_models -> 4 GPUs of the engines' own; --adam_offload; --micro_train_batch_size 8;
+    # --actor_num_gpus_per_node 2; a remote reward function (no reward model)
+    ("openrlhf/train_ppo_with_reward_fn.sh", "openrlhf",
+     {"training_objective": "ppo", "rollout_placement": "separate", "rollout_gpus": 4, "rollout_tp": 2,
+      "offload": "optimizer", "micro_batch": 8, "gpus_per_node": 2, "zero_stage": 3, "attention": "flash",
+      "reward_model": None, "critic_model": "same"}),
     # OpenRLHF train_dpo_llama.sh: openrlhf.cli.train_dpo, --train.micro_batch_size 1, --data.max_len 8192
     ("openrlhf/train_dpo_llama.sh", "openrlhf",
      {"training_objective": "dpo", "micro_batch": 1, "seq_len": 8192, "zero_stage": 3, "attention": "flash"}),
