@@ -133,3 +133,19 @@ def test_cli_export_config(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, str(ROOT / "main.py"), "export-config", str(example), "--to", "axolotl"],
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert run.returncode == 0 and run.stdout.startswith("# Written by LLM Memory Planner")
+
+
+@pytest.mark.parametrize(("fmt", "data"), [
+    ("trl", {**BASE, "training_objective": "ppo", "critic_model": "same"}),
+    ("trl", {**BASE, "training_objective": "grpo", "rollout_engine": "sglang"}),
+    ("trl", {**BASE, "training_objective": "grpo", "rollout_engine": "vllm", "rollout_sleep": "level-1"}),
+    ("verl", {**BASE, "training_objective": "dpo"}),
+    ("verl", {**BASE, "training_objective": "grpo", "rollout_engine": "none"}),
+    ("verl", {**BASE, "training_objective": "grpo", "model": {"name": "a\nb", "hf_config": {
+        "model_type": "llama", "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8,
+        "vocab_size": 1000, "intermediate_size": 1024}}}),
+])
+def test_post_training_exports_refuse_what_the_framework_cannot_run(fmt: str, data: dict) -> None:
+    with pytest.raises(ExportError) as info:
+        export_config(scenario_from_dict(data), fmt)
+    assert str(info.value).endswith(".") and "\n" not in str(info.value)

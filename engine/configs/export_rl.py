@@ -19,14 +19,11 @@ _ONLINE = ("grpo", "rloo")
 _VERL_ESTIMATORS = {"ppo": "gae", "grpo": "grpo", "rloo": "rloo"}
 
 
-def _cannot(fmt: str, what: str) -> ExportError:
-    return ExportError(QT_TRANSLATE_NOOP("engine", "{fmt} cannot express {what}; change it or pick another format."),
-                       fmt=fmt, what=what)
-
-
 def trl_config(s: Scenario) -> str:
     if s.training_objective not in _TRL_TRAINERS:
-        raise _cannot("TRL's command line", f"the objective '{s.training_objective}'")
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "TRL's command line has no trainer for the objective "
+                                                      "'{objective}'; pick grpo, rloo, dpo, ipo, kto or reward, or "
+                                                      "another format."), objective=s.training_objective)
     trainer, loss_type = _TRL_TRAINERS[s.training_objective]
     data: dict[str, Any] = {"model_name_or_path": model_name(s), "per_device_train_batch_size": s.micro_batch,
                             "gradient_accumulation_steps": s.grad_accum,
@@ -61,7 +58,8 @@ def _trl_generation(s: Scenario) -> dict[str, Any]:
     if s.reference_model == "none":
         data["beta"] = 0.0  # grpo_trainer.py: beta 0.0 loads no reference model
     if s.rollout_engine == "sglang":
-        raise _cannot("TRL", "an SGLang rollout engine")
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "TRL generates with vLLM or the model's own generate, not "
+                                                      "SGLang; choose rollout_engine vllm or none."))
     if s.rollout_engine in ("vllm", "none"):
         data["use_vllm"] = s.rollout_engine == "vllm"
     if s.rollout_engine == "none":
@@ -72,7 +70,8 @@ def _trl_generation(s: Scenario) -> dict[str, Any]:
     if s.rollout_tp > 1:
         data["vllm_tensor_parallel_size"] = s.rollout_tp
     if s.rollout_sleep == "level-1":
-        raise _cannot("TRL", "sleep level 1 (its vLLM sleeps at level 2)")
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "TRL's vLLM sleeps at level 2 only; choose rollout_sleep "
+                                                      "level-2 or none."))
     if s.rollout_sleep in ("none", "level-2"):
         data["vllm_enable_sleep_mode"] = s.rollout_sleep == "level-2"
     return data
@@ -80,12 +79,16 @@ def _trl_generation(s: Scenario) -> dict[str, Any]:
 
 def verl_args(s: Scenario) -> str:
     if s.training_objective not in _VERL_ESTIMATORS:
-        raise _cannot("verl's main_ppo", f"the objective '{s.training_objective}'")
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "verl's main_ppo trains ppo, grpo and rloo, not "
+                                                      "'{objective}'; pick one of them or another format."),
+                          objective=s.training_objective)
     if s.rollout_engine == "none" or s.rollout_placement == "separate":
-        raise _cannot("verl's hybrid engine", "a rollout without vLLM/SGLang on the training GPUs")
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "verl's hybrid engine generates with vLLM or SGLang on the "
+                                                      "training GPUs; choose one and rollout_placement colocate."))
     name = model_name(s)
-    if not name.isprintable():
-        raise _cannot("A command line", "this model name")
+    if not name.isprintable():  # a line break or control character would leave the quoted word
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "The model's name holds characters a command line cannot "
+                                                      "carry; rename the model before exporting for verl."))
     a, r = "actor_rollout_ref.actor.", "actor_rollout_ref.rollout."
     args: list[tuple[str, Any]] = [
         ("algorithm.adv_estimator", _VERL_ESTIMATORS[s.training_objective]),

@@ -4983,7 +4983,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="81"/>
+        <location filename="../../engine/configs/importing.py" line="69"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
     </message>
@@ -4992,17 +4992,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="151"/>
+        <location filename="../../engine/configs/importing.py" line="139"/>
         <source>{name} has a setting of an unexpected type ({detail}); it cannot be imported.</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="163"/>
+        <location filename="../../engine/configs/importing.py" line="151"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="166"/>
+        <location filename="../../engine/configs/importing.py" line="154"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
@@ -5032,62 +5032,62 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="258"/>
+        <location filename="../../engine/configs/importing.py" line="246"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="284"/>
+        <location filename="../../engine/configs/importing.py" line="272"/>
         <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
         <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="295"/>
+        <location filename="../../engine/configs/importing.py" line="283"/>
         <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="313"/>
+        <location filename="../../engine/configs/importing.py" line="301"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="200"/>
+        <location filename="../../engine/configs/importing.py" line="188"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="107"/>
+        <location filename="../../engine/configs/importing.py" line="95"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="206"/>
+        <location filename="../../engine/configs/importing.py" line="194"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="215"/>
+        <location filename="../../engine/configs/importing.py" line="203"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="362"/>
+        <location filename="../../engine/configs/importing.py" line="350"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="382"/>
+        <location filename="../../engine/configs/importing.py" line="370"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="392"/>
+        <location filename="../../engine/configs/importing.py" line="380"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="414"/>
+        <location filename="../../engine/configs/importing.py" line="402"/>
         <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
         <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
@@ -5718,27 +5718,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="70"/>
+        <location filename="../../engine/configs/swift.py" line="75"/>
         <source>ms-swift turns gradient_checkpointing on by default</source>
         <translation>ms-swift 默认开启 gradient_checkpointing</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="73"/>
+        <location filename="../../engine/configs/swift.py" line="78"/>
         <source>ms-swift&apos;s default tuner_type lora</source>
         <translation>ms-swift 默认 tuner_type 为 lora</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="84"/>
+        <location filename="../../engine/configs/swift.py" line="89"/>
         <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="88"/>
+        <location filename="../../engine/configs/swift.py" line="93"/>
         <source>ms-swift&apos;s default lora_rank 8</source>
         <translation>ms-swift 默认 lora_rank 为 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="93"/>
+        <location filename="../../engine/configs/swift.py" line="98"/>
         <source>ms-swift&apos;s default target_modules all-linear</source>
         <translation>ms-swift 默认 target_modules 为 all-linear</translation>
     </message>
@@ -7193,9 +7193,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>算力</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="23"/>
         <source>{fmt} cannot express {what}; change it or pick another format.</source>
-        <translation>{fmt} 无法表达{what}；请修改它或选择其他格式。</translation>
+        <translation type="vanished">{fmt} 无法表达{what}；请修改它或选择其他格式。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/openrlhf.py" line="69"/>
@@ -7271,6 +7270,36 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/configs/verl_rl.py" line="93"/>
         <source>model &apos;{name}&apos; is not a preset; pick it in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="24"/>
+        <source>TRL&apos;s command line has no trainer for the objective &apos;{objective}&apos;; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
+        <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="61"/>
+        <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
+        <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="73"/>
+        <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
+        <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="82"/>
+        <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
+        <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="86"/>
+        <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
+        <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="90"/>
+        <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
+        <translation>模型名称包含命令行无法承载的字符；导出 verl 配置前请重命名模型。</translation>
     </message>
 </context>
 <context>
