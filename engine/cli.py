@@ -238,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export-config", help="the launch settings of a scenario for a framework")
     p.add_argument("scenario")
     p.add_argument("--to", required=True, choices=("deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory",
-                                                   "torchtitan", "megatron"))
+                                                   "torchtitan", "megatron", "trl", "verl"))
     p.add_argument("-o", "--output", help="write to this file instead of printing (a new file; see --force)")
     p.add_argument("--force", action="store_true", help="replace the --output file if it exists")
     p.set_defaults(func=_cmd_export_config)

@@ -83,7 +83,8 @@ def open_file(win: PlannerWindow, path: str | None = None) -> bool:
 
 CONFIG_NAMES = {"huggingface": "Hugging Face TrainingArguments", "deepspeed": "DeepSpeed", "accelerate": "accelerate",
                 "torchtune": "torchtune", "axolotl": "axolotl", "llama-factory": "LLaMA-Factory",
-                "ms-swift": "ms-swift", "torchtitan": "torchtitan", "megatron": "Megatron-LM"}
+                "ms-swift": "ms-swift", "torchtitan": "torchtitan", "megatron": "Megatron-LM", "verl": "verl",
+                "trl": "TRL", "openrlhf": "OpenRLHF"}
 
 
 def training_config_format(path: str) -> str | None:

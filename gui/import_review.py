@@ -54,7 +54,8 @@ EXPORT_HINT = QT_TRANSLATE_NOOP("ImportReview", "The settings the plan decides (
 FRAMEWORK = QT_TRANSLATE_NOOP("ImportReview", "Framework")
 FORMAT_LABELS = {"deepspeed": "DeepSpeed (JSON)", "accelerate": "accelerate (YAML)", "torchtune": "torchtune (YAML)",
                  "axolotl": "axolotl (YAML)", "llama-factory": "LLaMA-Factory (YAML)", "torchtitan": "torchtitan (TOML)",
-                 "megatron": "Megatron-LM (arguments)"}
+                 "megatron": "Megatron-LM (arguments)", "trl": "TRL GRPOConfig / DPOConfig (YAML)",
+                 "verl": "verl main_ppo (arguments)"}
 
 
 def _tr(text: str) -> str:

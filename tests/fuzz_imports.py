@@ -97,6 +97,29 @@ def _script(rng: random.Random) -> str:
     return MEGATRON + "".join(f"  --seq-length ${{V{i}:-{i}}} \\\n" for i in range(n * 100)) + "\n"
 
 
+# post-training launches (issue 22): verl overrides, an OpenRLHF command, TRL and ms-swift commands, TRL and verl YAML
+RL_HEADS = [
+    ("run.sh", "python3 -m verl.trainer.main_ppo algorithm.adv_estimator={v} actor_rollout_ref.rollout.n={v} \\\n"
+               "  actor_rollout_ref.rollout.gpu_memory_utilization={v} data.max_prompt_length={v}\n"),
+    ("run.sh", "python3 -m openrlhf.cli.train_ppo_ray --vllm_num_engines {v} --vllm_tensor_parallel_size {v} "
+               "--n_samples_per_prompt {v} --vllm_gpu_memory_utilization {v} --advantage_estimator {v}\n"),
+    ("run.sh", "accelerate launch examples/scripts/grpo.py --num_generations {v} --vllm_mode {v} "
+               "--vllm_gpu_memory_utilization {v} --beta {v} --num_processes {v}\n"),
+    ("run.sh", "swift rlhf --rlhf_type {v} --sleep_level {v} --use_vllm {v} --vllm_max_num_seqs {v}\n"),
+    ("grpo.yaml", "num_generations: {v}\nuse_vllm: {v}\nvllm_gpu_memory_utilization: {v}\nmax_prompt_length: {v}\n"),
+    ("ppo.yaml", "actor_rollout_ref:\n  rollout:\n    n: {v}\n    name: {v}\n    tensor_model_parallel_size: {v}\n"
+                 "algorithm: {adv_estimator: {v}}\n"),
+]
+RL_VALUES = ["0", "-1", "1e400", "nan", "inf", "0.0", "2.5", "'${oc.select:x}'", "'???'", "[1, 2]", "{a: 1}", "null",
+             "9" * 40, "grpo", "server", "\x1b[2J", "$((1/0))", "true", "'a b'"]
+
+
+def _post_training(rng: random.Random) -> tuple[str, str]:
+    name, template = rng.choice(RL_HEADS)
+    parts = template.split("{v}")
+    return name, parts[0] + "".join(rng.choice(RL_VALUES) + part for part in parts[1:])
+
+
 def _huge_integer(rng: random.Random) -> tuple[str, str]:
     digits = rng.choice(["9" * rng.randint(4_000, 12_000), "0x" + "f" * rng.randint(3_000, 200_000),
                          "1" + "0" * rng.randint(4_290, 4_310), "-" + "9" * 5_000])
@@ -184,14 +207,15 @@ def fuzz_imports(count: int, seed: int) -> Counter:
     for i in range(count):
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
-            family = ("devices", "scripts", "integers", "escapes", "outside")[i % 5]
+            family = ("devices", "scripts", "integers", "escapes", "outside", "post-training")[i % 6]
             if family == "devices" and sys.platform != "win32":
                 paths = _devices(rng, folder)
             elif family == "outside" and sys.platform != "win32":
                 paths = _outside(rng, folder)
             else:
                 name, text = (("pretrain.sh", _script(rng)) if family == "scripts" else _huge_integer(rng)
-                              if family == "integers" else ("train.yaml", _escapes(rng)))
+                              if family == "integers" else _post_training(rng) if family == "post-training"
+                              else ("train.yaml", _escapes(rng)))
                 (folder / name).write_text(text, encoding="utf-8", errors="surrogatepass")
                 paths = [folder / name]
             outcome = _run_case(paths, via_cli=rng.random() < 0.5 or family == "escapes")

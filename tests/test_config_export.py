@@ -60,6 +60,27 @@ SCENARIOS = {
         {**BASE, "model": "mixtral-8x7b", "pp": 4, "vpp": 2, "pp_schedule": "interleaved-1f1b", "ep": 2,
          "precision": "mixed-bf16", "framework": "megatron"},
     ],
+    "trl": [
+        {**BASE, "framework": "trl", "training_objective": "grpo", "prompt_len": 512, "completion_len": 1024,
+         "num_generations": 8, "rollout_engine": "vllm", "rollout_gpu_memory_utilization": 0.3,
+         "rollout_sleep": "level-2", "reference_model": "none", "precision": "bf16", "checkpointing": "full"},
+        {**BASE, "framework": "trl", "training_objective": "dpo", "method": "lora", "lora_rank": 16, "lora_alpha": 32,
+         "reference_model": "precomputed", "precision": "amp-bf16", "prompt_len": 256, "completion_len": 768},
+        {**BASE, "framework": "trl", "training_objective": "rloo", "rollout_engine": "none", "method": "qlora",
+         "lora_targets": "all-linear", "precision": "bf16", "num_generations": 4},
+        {**BASE, "framework": "trl", "training_objective": "ipo", "precision": "bf16", "checkpointing": "none"},
+        {**BASE, "framework": "trl", "training_objective": "grpo", "rollout_engine": "vllm", "rollout_tp": 2,
+         "rollout_sleep": "none", "precision": "amp-bf16", "num_generations": 16},
+    ],
+    "verl": [
+        {**BASE, "framework": "verl", "fsdp": True, "training_objective": "grpo", "prompt_len": 512,
+         "completion_len": 1024, "num_generations": 5, "rollout_engine": "vllm", "rollout_gpu_memory_utilization": 0.6,
+         "rollout_tp": 2, "reference_model": "none", "checkpointing": "full"},
+        {**BASE, "framework": "verl", "fsdp": True, "training_objective": "ppo", "critic_model": "same",
+         "rollout_engine": "sglang", "offload": "optimizer+params", "nodes": 2, "rollout_max_num_seqs": 128},
+        {**BASE, "framework": "verl", "fsdp": True, "model": "qwen2.5-3b", "training_objective": "grpo",
+         "method": "lora", "lora_rank": 64, "lora_alpha": 32, "rollout_engine": "vllm", "gpus_per_node": 2},
+    ],
 }
 
 
@@ -112,3 +133,19 @@ def test_cli_export_config(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, str(ROOT / "main.py"), "export-config", str(example), "--to", "axolotl"],
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert run.returncode == 0 and run.stdout.startswith("# Written by LLM Memory Planner")
+
+
+@pytest.mark.parametrize(("fmt", "data"), [
+    ("trl", {**BASE, "training_objective": "ppo", "critic_model": "same"}),
+    ("trl", {**BASE, "training_objective": "grpo", "rollout_engine": "sglang"}),
+    ("trl", {**BASE, "training_objective": "grpo", "rollout_engine": "vllm", "rollout_sleep": "level-1"}),
+    ("verl", {**BASE, "training_objective": "dpo"}),
+    ("verl", {**BASE, "training_objective": "grpo", "rollout_engine": "none"}),
+    ("verl", {**BASE, "training_objective": "grpo", "model": {"name": "a\nb", "hf_config": {
+        "model_type": "llama", "hidden_size": 512, "num_hidden_layers": 2, "num_attention_heads": 8,
+        "vocab_size": 1000, "intermediate_size": 1024}}}),
+])
+def test_post_training_exports_refuse_what_the_framework_cannot_run(fmt: str, data: dict) -> None:
+    with pytest.raises(ExportError) as info:
+        export_config(scenario_from_dict(data), fmt)
+    assert str(info.value).endswith(".") and "\n" not in str(info.value)

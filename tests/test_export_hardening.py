@@ -49,8 +49,8 @@ def parsed(fmt: str, text: str, tmp_path: Path) -> Any:
         return json.loads(text)
     if fmt == "torchtitan":
         return tomllib.loads(text)
-    if fmt == "megatron":
-        script = tmp_path / "megatron_args.sh"
+    if fmt in ("megatron", "verl"):
+        script = tmp_path / "launch.sh"
         script.write_text(text, encoding="utf-8")
         check = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True, timeout=30)
         assert check.returncode == 0, check.stderr

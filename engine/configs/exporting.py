@@ -13,8 +13,10 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
 from .export_common import ExportError, half_precision, header, lora_target_list, model_name, yaml_config
 from .export_native import megatron_args, torchtitan_config, torchtune_config
+from .export_rl import trl_config, verl_args
 
-EXPORT_FORMATS = ("deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory", "torchtitan", "megatron")
+EXPORT_FORMATS = ("deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory", "torchtitan", "megatron", "trl",
+                  "verl")
 FILE_NAMES = {
     "deepspeed": "ds_config.json",
     "accelerate": "accelerate_config.yaml",
@@ -23,7 +25,12 @@ FILE_NAMES = {
     "llama-factory": "llamafactory.yaml",
     "torchtitan": "torchtitan.toml",
     "megatron": "megatron_args.sh",
+    "trl": "trl_config.yaml",
+    "verl": "verl_main_ppo.sh",
 }
+_RL_CARRIED = ("model", "training_objective", "prompt_len", "completion_len", "num_generations", "rollout_engine",
+               "rollout_gpu_memory_utilization", "rollout_tp", "reference_model", "micro_batch", "checkpointing",
+               "method", "lora_rank", "lora_alpha")
 # scenario keys each format writes (and reads back)
 CARRIED: dict[str, tuple[str, ...]] = {
     "deepspeed": ("zero_stage", "offload", "micro_batch", "grad_accum", "precision"),
@@ -103,6 +110,9 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "vpp",
         "pp_schedule",
     ),
+    "trl": _RL_CARRIED + ("grad_accum", "precision", "rollout_placement", "rollout_sleep", "lora_targets", "gpus_per_node",
+            "nodes"),
+    "verl": _RL_CARRIED + ("rollout_max_num_seqs", "offload", "gpus_per_node", "nodes", "critic_model"),
 }
 _HF_OPT = {
     "adamw": "adamw_torch",
@@ -127,6 +137,8 @@ def export_config(s: Scenario, fmt: str) -> str:
         "llama-factory": _llamafactory,
         "torchtitan": torchtitan_config,
         "megatron": megatron_args,
+        "trl": trl_config,
+        "verl": verl_args,
     }[fmt](s)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import PlannerError, ScenarioError
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import DEFAULTS, resolve_model, scenario_from_dict
-from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, swift, torchtitan, torchtune, verl
+from . import accelerate, axolotl, deepspeed, hf, llamafactory, megatron, openrlhf, swift, torchtitan, torchtune, trl, verl
 from .common import NO_MEMORY_WHY as _NO_MEMORY_WHY
 from .common import why_not_read
 from .hardware import HARDWARE_COUNTS, counts_for_import, layout_gpus
@@ -17,18 +17,8 @@ from .reading import ConfigFileError, decode, flatten, parse_json, parse_toml, p
 from .references import follow_references
 from .result import Assumed, Collector, ImportResult, Mapped, Unmapped, as_message
 
-FORMATS = (
-    "huggingface",
-    "deepspeed",
-    "accelerate",
-    "torchtune",
-    "axolotl",
-    "llama-factory",
-    "ms-swift",
-    "torchtitan",
-    "megatron",
-    "verl",
-)
+FORMATS = ("huggingface", "deepspeed", "accelerate", "torchtune", "axolotl", "llama-factory", "ms-swift", "torchtitan",
+           "megatron", "verl", "trl", "openrlhf")
 MAX_FILES = 16
 # which framework wins when files of one job name different ones (a DeepSpeed JSON under an HF Trainer job)
 _FRAMEWORK_RANK = {"huggingface": 0, "unsloth": 1, "deepspeed": 2}
@@ -67,6 +57,10 @@ def detect(name: str, text: str) -> tuple[str, Any]:
             return "megatron", text
         if swift.is_swift_script(text):
             return "ms-swift", text
+        if openrlhf.is_openrlhf_script(text):
+            return "openrlhf", text
+        if trl.is_trl_script(text):
+            return "trl", text
         if suffix in (".sh", ".bash", ".slurm", ".sbatch"):
             raise _unknown(name)
     data = parse_json(name, text) if suffix == ".json" else parse_yaml(name, text)
@@ -83,6 +77,8 @@ def detect(name: str, text: str) -> tuple[str, Any]:
         ("axolotl", axolotl.is_axolotl),
         ("llama-factory", llamafactory.is_llamafactory),
         ("ms-swift", _is_swift_args),
+        ("verl", verl.is_verl_yaml),
+        ("trl", lambda d: trl.is_trl_rl(d, text)),
         ("huggingface", hf.is_hf),
     ):
         if test(data):
@@ -99,7 +95,7 @@ def _unknown(name: str) -> ConfigFileError:
         QT_TRANSLATE_NOOP(
             "engine",
             "{name} is not a training config the planner knows (DeepSpeed, accelerate, "
-            "TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan "
+            "TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF "
             "or a Megatron-LM script).",
         ),
         name=name,
@@ -113,7 +109,11 @@ def _read_one(name: str, text: str) -> Collector:
         if fmt == "megatron":
             megatron.read(c, data)
         elif fmt == "verl":
-            verl.read(c, data)
+            verl.read(c, data) if isinstance(data, str) else verl.read_yaml(c, data)
+        elif fmt == "trl":
+            trl.read_script(c, data) if isinstance(data, str) else trl.read(c, data, text)
+        elif fmt == "openrlhf":
+            openrlhf.read(c, data)
         elif fmt == "ms-swift":
             if isinstance(data, str):
                 args = swift.args_from_script(c, data)

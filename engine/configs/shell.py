@@ -175,9 +175,13 @@ def _tokens(line: str) -> list[str]:
     if len(line) > MAX_SHLEX_LINE_CHARS:  # shlex grows each word a character at a time: quadratic in a word's length
         return line.split("#", 1)[0].split()
     try:
-        return shlex.split(line, comments=True)
+        words = shlex.split(line)
     except ValueError:  # an unbalanced quote: fall back to spaces
         return line.split("#", 1)[0].split()
+    # bash starts a comment only at the start of a word: ms-swift's `--dataset AI-MO/NuminaMath-TIR#10000` is one
+    # value (shlex's comments=True ended the line there and lost every flag after it)
+    cut = next((i for i, w in enumerate(words) if w.startswith("#")), len(words))
+    return words[:cut]
 
 
 def scan(text: str, name: str = "the script") -> tuple[dict[str, str], list[tuple[str, str | None]]]:

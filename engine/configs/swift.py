@@ -13,6 +13,7 @@ from typing import Any
 from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_bool, as_int, read_hf_args, set_int
 from .result import Collector
+from .rl_common import read_trl_rl, set_objective
 from .shell import scan
 
 
@@ -35,8 +36,19 @@ def args_from_script(c: Collector, text: str) -> dict[str, Any]:
     return args
 
 
+def _read_rlhf(c: Collector, args: dict[str, Any]) -> None:
+    """`swift rlhf`: ms-swift's trainers over TRL's, with TRL's argument names (issue 22)."""
+    if not isinstance(args.get("rlhf_type"), str):
+        c.set("framework", "huggingface", "(ms-swift)")
+        return
+    c.set("framework", "ms-swift", "(ms-swift rlhf)")
+    objective = set_objective(c, args["rlhf_type"], "rlhf_type", args.get("loss_type"))
+    if objective:
+        read_trl_rl(c, args, objective)
+
+
 def read(c: Collector, args: dict[str, Any]) -> None:
-    c.set("framework", "huggingface", "(ms-swift)")
+    _read_rlhf(c, args)
     if isinstance(args.get("model"), str):
         args = {**args, "model_name_or_path": args["model"]}
         c.use("model")

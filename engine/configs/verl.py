@@ -6,7 +6,8 @@ for the actor (`torch_dtype = torch.float32 if self._is_actor`) and FSDP compute
 `actor.use_dynamic_bsz` the micro-batches are made by token count, at most `actor.ppo_max_token_len_per_gpu` tokens
 each, and with `model.use_remove_padding` they run without padding: padding-free rows of that many tokens. The
 sequence is the prompt plus the response (data.max_prompt_length + data.max_response_length). The rollout, the
-reference and the critic are the post-training keys' business (issue 22) and are listed as not read.
+reference and the critic are read onto the post-training keys (issue 22) by engine/configs/verl_rl.py; a trainer
+YAML of ppo_trainer.yaml's shape (verl/trainer/config/_generated_ppo_trainer.yaml) is read as the same dotted keys.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_bool, as_int, set_int, set_model
+from .reading import flatten
 from .result import Collector
 from .shell import hydra_overrides
+from .verl_rl import read_rl
 
 A = "actor_rollout_ref."
 
@@ -26,10 +29,30 @@ def is_verl_script(text: str) -> bool:
     return bool(re.search(r"\bverl\.trainer\.main_ppo\b|verl/trainer/main_ppo\.py", text))
 
 
+def is_verl_yaml(d: Any) -> bool:
+    return isinstance(d, dict) and isinstance(d.get("actor_rollout_ref"), dict)
+
+
 def read(c: Collector, text: str) -> None:
-    o = hydra_overrides(text, c.file)
+    _read_overrides(c, hydra_overrides(text, c.file))
+
+
+def read_yaml(c: Collector, d: dict[str, Any]) -> None:
+    """A trainer YAML: its OmegaConf interpolations ("${...}") and required values ("???") are verl's to resolve at
+    launch, so they are listed as not read rather than guessed."""
+    o: dict[str, Any] = {}
+    for key, value in flatten(d).items():
+        if isinstance(value, str) and (value.startswith("${") or value.strip() == "???"):
+            c.skip(key, message(QT_TRANSLATE_NOOP("engine", "{value!r} is resolved by verl at launch; not read"),
+                                value=value))
+        else:
+            o[key] = value
+    _read_overrides(c, o)
+
+
+def _read_overrides(c: Collector, o: dict[str, Any]) -> None:
     c.flat = dict(o)
-    c.set("framework", "huggingface", "(verl)")
+    c.set("framework", "verl", "(verl)")
     if o.get(A + "model.path"):
         set_model(c, o[A + "model.path"], A + "model.path")
     _read_sequence_and_batch(c, o)
@@ -37,6 +60,7 @@ def read(c: Collector, text: str) -> None:
     for key, target in (("trainer.n_gpus_per_node", "gpus_per_node"), ("trainer.nnodes", "nodes")):
         if key in o:
             set_int(c, target, o[key], key)
+    read_rl(c, o)
 
 
 def _read_sequence_and_batch(c: Collector, o: dict[str, Any]) -> None:
@@ -78,6 +102,14 @@ def _read_actor(c: Collector, o: dict[str, Any]) -> None:
         c.set("offload", offload, A + "actor.fsdp_config." + ("param_offload" if params is not None else
                                                                "optimizer_offload"))
         c.use(A + "actor.fsdp_config.param_offload", A + "actor.fsdp_config.optimizer_offload")
+    rank = as_int(o.get(A + "model.lora_rank"))
+    if rank:  # verl/workers/fsdp_workers.py: lora_rank > 0 wraps the actor with peft LoRA
+        set_int(c, "lora_rank", rank, A + "model.lora_rank")
+        c.set("method", "lora", A + "model.lora_rank")
+        if as_int(o.get(A + "model.lora_alpha")):
+            c.set("lora_alpha", as_int(o[A + "model.lora_alpha"]), A + "model.lora_alpha")
+    elif rank == 0:
+        c.use(A + "model.lora_rank", A + "model.lora_alpha")
     c.assume("attention", "flash", message(QT_TRANSLATE_NOOP(
         "engine", "verl builds the actor with attn_implementation flash_attention_2 unless overridden")))
     c.assume("optimizer", "adamw", message(QT_TRANSLATE_NOOP("engine", "verl's actor optimizer is torch.optim.AdamW")))

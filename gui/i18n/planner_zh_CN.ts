@@ -43,7 +43,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="57"/>
-        <location filename="../file_actions.py" line="167"/>
+        <location filename="../file_actions.py" line="168"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
@@ -127,55 +127,55 @@
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="131"/>
+        <location filename="../file_actions.py" line="132"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="139"/>
+        <location filename="../file_actions.py" line="140"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="62"/>
-        <location filename="../file_actions.py" line="156"/>
+        <location filename="../file_actions.py" line="157"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="182"/>
+        <location filename="../file_actions.py" line="183"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="104"/>
-        <location filename="../file_actions.py" line="191"/>
-        <location filename="../file_actions.py" line="202"/>
+        <location filename="../file_actions.py" line="192"/>
+        <location filename="../file_actions.py" line="203"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="226"/>
+        <location filename="../file_actions.py" line="227"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="244"/>
+        <location filename="../file_actions.py" line="245"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="251"/>
+        <location filename="../file_actions.py" line="252"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="260"/>
+        <location filename="../file_actions.py" line="261"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="263"/>
+        <location filename="../file_actions.py" line="264"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -239,7 +239,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="130"/>
+        <location filename="../file_actions.py" line="131"/>
         <location filename="../library_actions.py" line="82"/>
         <location filename="../library_actions.py" line="85"/>
         <source>Cannot save</source>
@@ -261,12 +261,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>修改前</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="99"/>
+        <location filename="../file_actions.py" line="100"/>
         <source>Import a training config?</source>
         <translation>导入训练配置？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="100"/>
+        <location filename="../file_actions.py" line="101"/>
         <source>%1 is a %2 training config, not a scenario. Import its settings into the current set-up?</source>
         <translation>%1 是 %2 训练配置，不是场景文件。要把其中的设置导入当前配置吗？</translation>
     </message>
@@ -4202,7 +4202,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="91"/>
+        <location filename="../../engine/models/presets.py" line="102"/>
         <location filename="../../engine/models/weight_formats.py" line="60"/>
         <location filename="../../engine/timing/bands.py" line="36"/>
         <location filename="../../engine/timing/ceiling.py" line="42"/>
@@ -4211,7 +4211,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="154"/>
+        <location filename="../../engine/models/presets.py" line="168"/>
         <source>Unknown {kind} preset &apos;{key}&apos;.{hint}</source>
         <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
@@ -4983,14 +4983,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>尚未对该模型的视觉塔“{kind}”建模。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="75"/>
+        <location filename="../../engine/configs/importing.py" line="69"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="99"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan or a Megatron-LM script).</source>
-        <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
+        <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/importing.py" line="139"/>
@@ -5056,6 +5055,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/configs/importing.py" line="188"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/importing.py" line="95"/>
+        <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF or a Megatron-LM script).</source>
+        <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/importing.py" line="194"/>
@@ -5185,7 +5189,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="118"/>
+        <location filename="../../engine/configs/exporting.py" line="128"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
@@ -5714,27 +5718,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="63"/>
+        <location filename="../../engine/configs/swift.py" line="75"/>
         <source>ms-swift turns gradient_checkpointing on by default</source>
         <translation>ms-swift 默认开启 gradient_checkpointing</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="66"/>
+        <location filename="../../engine/configs/swift.py" line="78"/>
         <source>ms-swift&apos;s default tuner_type lora</source>
         <translation>ms-swift 默认 tuner_type 为 lora</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="77"/>
+        <location filename="../../engine/configs/swift.py" line="89"/>
         <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="81"/>
+        <location filename="../../engine/configs/swift.py" line="93"/>
         <source>ms-swift&apos;s default lora_rank 8</source>
         <translation>ms-swift 默认 lora_rank 为 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="86"/>
+        <location filename="../../engine/configs/swift.py" line="98"/>
         <source>ms-swift&apos;s default target_modules all-linear</source>
         <translation>ms-swift 默认 target_modules 为 all-linear</translation>
     </message>
@@ -6541,27 +6545,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>训练配置没有说明 GPU 数量；你设置中的数量被提高到文件中并行布局所需的最小值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="65"/>
+        <location filename="../../engine/configs/verl.py" line="46"/>
+        <source>{value!r} is resolved by verl at launch; not read</source>
+        <translation>{value!r} 由 verl 在启动时解析；未读取</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="89"/>
         <source>verl&apos;s default actor strategy fsdp (ppo_trainer.yaml)</source>
         <translation>verl 默认的 actor 策略为 fsdp（ppo_trainer.yaml）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="66"/>
+        <location filename="../../engine/configs/verl.py" line="90"/>
         <source>verl loads the actor in fp32 and FSDP computes in bf16 (verl/workers/fsdp_workers.py)</source>
         <translation>verl 以 fp32 加载 actor，FSDP 以 bf16 计算（verl/workers/fsdp_workers.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="69"/>
+        <location filename="../../engine/configs/verl.py" line="93"/>
         <source>the {strategy} actor is not read yet; set its parallel layout in the planner</source>
         <translation>尚不读取 {strategy} actor；请在规划器中设置其并行布局</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="81"/>
+        <location filename="../../engine/configs/verl.py" line="113"/>
         <source>verl builds the actor with attn_implementation flash_attention_2 unless overridden</source>
         <translation>除非被覆盖，verl 以 attn_implementation flash_attention_2 构建 actor</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="83"/>
+        <location filename="../../engine/configs/verl.py" line="115"/>
         <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
         <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
@@ -6823,43 +6832,43 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="59"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="60"/>
         <source>must be a fraction above 0 and at most 1, or null, not {p!r}.</source>
         <translation>必须是大于 0、不超过 1 的比例，或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="86"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="91"/>
         <source>GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}.</source>
         <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="90"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="95"/>
         <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
         <translation>KV 缓存类型 {dtype} 是 llama.cpp 的；{engine} 只接受 auto 或 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="94"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="99"/>
         <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
         <translation>llama.cpp 的 KV 缓存量化为 q8_0 或 q4_0，不支持 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="97"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="102"/>
         <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
         <translation>量化的 V 缓存需要 llama.cpp 开启 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="100"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="105"/>
         <source>vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens, not {size}.</source>
         <translation>vLLM 的块大小只能是 1、8、16、32、64 或 128 个 token，而不是 {size}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="103"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="108"/>
         <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
         <translation>n_ubatch（{ubatch}）不能大于 n_batch（{batch}）。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="100"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="136"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="155"/>
         <location filename="../../engine/serving/plain_engines.py" line="53"/>
         <source>Model weights</source>
         <translation>模型权重</translation>
@@ -6905,7 +6914,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="117"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="143"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="162"/>
         <location filename="../../engine/serving/plain_engines.py" line="60"/>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
@@ -6959,7 +6968,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/serving/generation.py" line="185"/>
         <location filename="../../engine/serving/generation.py" line="237"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="145"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="164"/>
         <location filename="../../engine/serving/plain_engines.py" line="62"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
@@ -6995,12 +7004,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="137"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="156"/>
         <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
         <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时再加输出层），按 GGUF 类型计；token_embd 在 CPU 内存中</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="139"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="158"/>
         <source>Compute buffer</source>
         <translation>计算缓冲区</translation>
     </message>
@@ -7009,27 +7018,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 2 × n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="140"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="159"/>
         <source>max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
         <translation>max（f32 logits n_vocab × n_ubatch，不用 flash attention 时的注意力分数 n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="144"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="163"/>
         <source>0.75 GiB per process</source>
         <translation>每个进程 0.75 GiB</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="146"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="165"/>
         <source>n_ctx padded (256; 32 without flash attention in builds of 2024-05 to 2025-10) x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
         <translation>n_ctx 向上对齐（256；2024-05 至 2025-10 的版本在不开 flash attention 时按 32）× 卸载到 GPU 的层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层按其窗口）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="153"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="174"/>
         <source>{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer layers (n_gpu_layers), shorten n_ctx or quantize more.</source>
         <translation>{engine} 无法分配缓冲区：每块 GPU 需要 {need}，可用 {capacity}；请少卸载一些层（n_gpu_layers）、缩短 n_ctx 或进一步量化。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="158"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="179"/>
         <source>{engine} loads with {free} free per GPU.</source>
         <translation>{engine} 可以加载，每块 GPU 剩余 {free}。</translation>
     </message>
@@ -7191,7 +7200,116 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/memory/mtp.py" line="35"/>
         <source>MTP layers x (one decoder layer + enorm/hnorm + eh_proj input (2h) + output layer inputs + its loss&apos;s saved tensors), one micro-batch</source>
-        <translation>MTP 层数 ×（一个解码层 + enorm/hnorm + eh_proj 输入（2h）+ 输出层输入 + 其损失保存的张量），一个微批次</translation>
+        <translation>MTP 层数 ×（一个解码层 + enorm/hnorm + eh_proj 输入 (2h) + 输出层输入 + 其损失保存的张量），一个微批次</translation>
+    </message>
+    <message>
+        <source>{fmt} cannot express {what}; change it or pick another format.</source>
+        <translation type="vanished">{fmt} 无法表达{what}；请修改它或选择其他格式。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/openrlhf.py" line="69"/>
+        <source>the OpenRLHF trainer &apos;{name}&apos; is not an objective the planner models</source>
+        <translation>OpenRLHF 训练器“{name}”不是规划器建模的训练目标</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/openrlhf.py" line="75"/>
+        <source>the advantage estimator &apos;{name}&apos; is not an objective the planner models (gae, group_norm, rloo are)</source>
+        <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、group_norm、rloo）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="45"/>
+        <source>expected a fraction above 0 and at most 1, found {value!r}</source>
+        <translation>应为大于 0 且不超过 1 的比例，实际为 {value!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="55"/>
+        <source>the trainer &apos;{name}&apos; is not an objective the planner models</source>
+        <translation>训练器“{name}”不是规划器建模的训练目标</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="104"/>
+        <source>max_length less max_prompt_length: the completion&apos;s room in a pair</source>
+        <translation>max_length 减去 max_prompt_length：一对样本中补全可用的长度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="120"/>
+        <source>vllm_mode &apos;{mode}&apos; is not colocate or server</source>
+        <translation>vllm_mode“{mode}”既不是 colocate 也不是 server</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="137"/>
+        <source>sleep_level must be 0, 1 or 2, not {value!r}</source>
+        <translation>sleep_level 必须是 0、1 或 2，而不是 {value!r}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/trl.py" line="101"/>
+        <source>TRL&apos;s GRPOConfig/DPOConfig default gradient_checkpointing true</source>
+        <translation>TRL 的 GRPOConfig/DPOConfig 默认 gradient_checkpointing 为 true</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/trl.py" line="108"/>
+        <source>the file holds {objective} settings (TRL configs do not name their trainer)</source>
+        <translation>文件包含 {objective} 的设置（TRL 配置不写明其训练器）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py" line="45"/>
+        <source>verl&apos;s default algorithm.adv_estimator gae (PPO with a critic, ppo_trainer.yaml)</source>
+        <translation>verl 默认 algorithm.adv_estimator 为 gae（带评论家模型的 PPO，ppo_trainer.yaml）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py" line="50"/>
+        <source>the advantage estimator &apos;{name}&apos; is not an objective the planner models (gae, grpo, rloo are)</source>
+        <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、grpo、rloo）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py" line="63"/>
+        <source>the rollout engine &apos;{name}&apos; is not modelled</source>
+        <translation>生成引擎“{name}”尚未建模</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py" line="72"/>
+        <source>verl&apos;s hybrid engine runs the rollout on the actor&apos;s GPUs</source>
+        <translation>verl 的混合引擎在 actor 的 GPU 上运行生成</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py" line="83"/>
+        <source>verl scores no reference unless use_kl_loss or use_kl_in_reward is true (both default false)</source>
+        <translation>除非 use_kl_loss 或 use_kl_in_reward 为 true（两者默认均为 false），verl 不计算参考模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_rl.py" line="93"/>
+        <source>model &apos;{name}&apos; is not a preset; pick it in the planner</source>
+        <translation>模型“{name}”不是预设；请在规划器中选择</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="24"/>
+        <source>TRL&apos;s command line has no trainer for the objective &apos;{objective}&apos;; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
+        <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="61"/>
+        <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
+        <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="73"/>
+        <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
+        <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="82"/>
+        <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
+        <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="86"/>
+        <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
+        <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="90"/>
+        <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
+        <translation>模型名称包含命令行无法承载的字符；导出 verl 配置前请重命名模型。</translation>
     </message>
 </context>
 <context>

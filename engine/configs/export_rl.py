@@ -1,0 +1,119 @@
+"""Post-training launch settings (issue 22): a TRL GRPOConfig / DPOConfig YAML with its `trl <trainer>` launch line,
+and verl's `python3 -m verl.trainer.main_ppo` command with its dotted overrides. The names are the ones the importers
+read (engine/configs/trl.py, rl_common.py, verl_rl.py), so importing an export gives the plan back."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+from ..messages import QT_TRANSLATE_NOOP
+from ..scenario import Scenario
+from .export_common import ExportError, half_precision, header, lora_target_list, model_name, yaml_config
+
+# objective -> TRL trainer with a `trl` CLI subcommand (trl/scripts/: dpo, grpo, kto, reward, rloo) and its loss_type
+_TRL_TRAINERS = {"grpo": ("grpo", None), "rloo": ("rloo", None), "dpo": ("dpo", None), "ipo": ("dpo", "ipo"),
+                 "kto": ("kto", None), "reward": ("reward", None)}
+_ONLINE = ("grpo", "rloo")
+# algorithm.adv_estimator of each objective verl trains (verl/trainer/ppo/core_algos.py AdvantageEstimator)
+_VERL_ESTIMATORS = {"ppo": "gae", "grpo": "grpo", "rloo": "rloo"}
+
+
+def trl_config(s: Scenario) -> str:
+    if s.training_objective not in _TRL_TRAINERS:
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "TRL's command line has no trainer for the objective "
+                                                      "'{objective}'; pick grpo, rloo, dpo, ipo, kto or reward, or "
+                                                      "another format."), objective=s.training_objective)
+    trainer, loss_type = _TRL_TRAINERS[s.training_objective]
+    data: dict[str, Any] = {"model_name_or_path": model_name(s), "per_device_train_batch_size": s.micro_batch,
+                            "gradient_accumulation_steps": s.grad_accum,
+                            "gradient_checkpointing": s.checkpointing != "none"}
+    half = half_precision(s)
+    if s.precision in ("bf16", "fp16"):  # the model loaded in 16 bits
+        data["torch_dtype"] = {"bf16": "bfloat16", "fp16": "float16"}[s.precision]
+    elif half:
+        data[half] = True
+    if s.method in ("lora", "qlora"):
+        data.update(use_peft=True, lora_r=s.lora_rank, lora_alpha=s.lora_alpha,
+                    lora_target_modules="all-linear" if s.lora_targets == "all-linear" else lora_target_list(s))
+        if s.method == "qlora":
+            data[f"load_in_{s.qlora_bits}bit"] = True
+    if loss_type:
+        data["loss_type"] = loss_type
+    data["max_prompt_length"] = s.prompt_len
+    data["max_completion_length"] = s.completion_len
+    if s.training_objective in _ONLINE:
+        data.update(_trl_generation(s))
+    else:
+        data["max_length"] = s.prompt_len + s.completion_len
+        if s.reference_model == "precomputed":
+            data["precompute_ref_log_probs"] = True
+    launch = f"# Launch: trl {trainer} --config trl_config.yaml --num_processes {s.world_size}"
+    launch += f" --num_machines {s.nodes}\n" if s.nodes > 1 else "\n"
+    return launch + yaml_config(s, "trl", data)
+
+
+def _trl_generation(s: Scenario) -> dict[str, Any]:
+    data: dict[str, Any] = {"num_generations": s.num_generations}
+    if s.reference_model == "none":
+        data["beta"] = 0.0  # grpo_trainer.py: beta 0.0 loads no reference model
+    if s.rollout_engine == "sglang":
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "TRL generates with vLLM or the model's own generate, not "
+                                                      "SGLang; choose rollout_engine vllm or none."))
+    if s.rollout_engine in ("vllm", "none"):
+        data["use_vllm"] = s.rollout_engine == "vllm"
+    if s.rollout_engine == "none":
+        return data
+    data["vllm_mode"] = "server" if s.rollout_placement == "separate" else "colocate"
+    if s.rollout_gpu_memory_utilization != "auto":
+        data["vllm_gpu_memory_utilization"] = s.rollout_gpu_memory_utilization
+    if s.rollout_tp > 1:
+        data["vllm_tensor_parallel_size"] = s.rollout_tp
+    if s.rollout_sleep == "level-1":
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "TRL's vLLM sleeps at level 2 only; choose rollout_sleep "
+                                                      "level-2 or none."))
+    if s.rollout_sleep in ("none", "level-2"):
+        data["vllm_enable_sleep_mode"] = s.rollout_sleep == "level-2"
+    return data
+
+
+def verl_args(s: Scenario) -> str:
+    if s.training_objective not in _VERL_ESTIMATORS:
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "verl's main_ppo trains ppo, grpo and rloo, not "
+                                                      "'{objective}'; pick one of them or another format."),
+                          objective=s.training_objective)
+    if s.rollout_engine == "none" or s.rollout_placement == "separate":
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "verl's hybrid engine generates with vLLM or SGLang on the "
+                                                      "training GPUs; choose one and rollout_placement colocate."))
+    name = model_name(s)
+    if not name.isprintable():  # a line break or control character would leave the quoted word
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "The model's name holds characters a command line cannot "
+                                                      "carry; rename the model before exporting for verl."))
+    a, r = "actor_rollout_ref.actor.", "actor_rollout_ref.rollout."
+    args: list[tuple[str, Any]] = [
+        ("algorithm.adv_estimator", _VERL_ESTIMATORS[s.training_objective]),
+        ("data.max_prompt_length", s.prompt_len), ("data.max_response_length", s.completion_len),
+        ("actor_rollout_ref.model.path", name),
+        ("actor_rollout_ref.model.enable_gradient_checkpointing", s.checkpointing != "none"),
+        (a + "ppo_micro_batch_size_per_gpu", s.micro_batch),
+        (a + "fsdp_config.param_offload", s.offload == "optimizer+params"),
+        (a + "fsdp_config.optimizer_offload", s.offload != "none"),
+        (a + "use_kl_loss", s.reference_model != "none"), ("algorithm.use_kl_in_reward", False),
+        (r + "name", "vllm" if s.rollout_engine == "auto" else s.rollout_engine),
+        (r + "n", s.num_generations), (r + "tensor_model_parallel_size", s.rollout_tp),
+        (r + "max_num_seqs", s.rollout_max_num_seqs),
+    ]
+    if s.rollout_gpu_memory_utilization != "auto":
+        args.append((r + "gpu_memory_utilization", s.rollout_gpu_memory_utilization))
+    if s.method == "lora":
+        args += [("actor_rollout_ref.model.lora_rank", s.lora_rank),
+                 ("actor_rollout_ref.model.lora_alpha", s.lora_alpha)]
+    args += [("trainer.n_gpus_per_node", s.gpus_per_node), ("trainer.nnodes", s.nodes)]
+    body = [f"    {shlex.quote(f'{k}={_hydra(v)}')}" for k, v in args]
+    out = ["#!/bin/bash", header(s, "verl").rstrip(), "", "python3 -m verl.trainer.main_ppo \\"]
+    out += [line + " \\" for line in body[:-1]] + [body[-1]]
+    return "\n".join(out) + "\n"
+
+
+def _hydra(value: Any) -> str:
+    return ("True" if value else "False") if isinstance(value, bool) else str(value)

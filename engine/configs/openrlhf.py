@@ -1,0 +1,134 @@
+"""OpenRLHF launch commands (`python3 -m openrlhf.cli.train_ppo_ray ...`, `deepspeed --module openrlhf.cli.train_dpo
+...`), read as data; the script is never run.
+
+Both spellings of its flags are read: the flat ones (--vllm_num_engines, --colocate_all_models, --pretrain, up to
+OpenRLHF 76351db) and the dotted ones that replaced them (--vllm.num_engines, --train.colocate_all,
+--actor.model_name_or_path; commit ed62d0e "dotted config hierarchy"). Facts: openrlhf/cli/train_ppo_ray.py
+(--advantage_estimator gae by default; a critic only for gae), openrlhf/trainer/ray/vllm_engine.py (the engine
+sleeps at level 1), DeepSpeed ZeRO (--zero_stage, --adam_offload: optimizer states in CPU memory).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..messages import QT_TRANSLATE_NOOP, message
+from .common import as_int, set_int, set_model
+from .result import Collector
+from .rl_common import set_fraction
+from .shell import scan
+from .verl_rl import model_or_skip
+
+_MODULE = re.compile(r"\bopenrlhf\.cli\.(train_\w+)")
+# the dotted flag -> the flat flag it replaced (openrlhf/cli/train_ppo_ray.py at ed62d0e and at 76351db)
+_DOTTED = {
+    "vllm.num_engines": "vllm_num_engines", "vllm.tensor_parallel_size": "vllm_tensor_parallel_size",
+    "vllm.gpu_memory_utilization": "vllm_gpu_memory_utilization", "vllm.enable_sleep": "vllm_enable_sleep",
+    "train.colocate_all": "colocate_all_models", "actor.model_name_or_path": "pretrain",
+    "model.model_name_or_path": "pretrain", "reward.model_name_or_path": "reward_pretrain",
+    "critic.model_name_or_path": "critic_pretrain", "rollout.n_samples_per_prompt": "n_samples_per_prompt",
+    "rollout.max_new_tokens": "generate_max_len", "data.prompt_max_len": "prompt_max_len",
+    "data.max_len": "max_len", "ds.zero_stage": "zero_stage", "ds.param_dtype": "param_dtype",
+    "actor.gradient_checkpointing_enable": "gradient_checkpointing",
+    "model.gradient_checkpointing_enable": "gradient_checkpointing", "train.micro_batch_size": "micro_train_batch_size",
+    "ds.adam_offload": "adam_offload", "actor.num_gpus_per_node": "actor_num_gpus_per_node",
+    "actor.num_nodes": "actor_num_nodes", "algo.advantage.estimator": "advantage_estimator",
+    "model.ipo_enable": "ipo", "ds.attn_implementation": "attn_implementation",
+}
+_OBJECTIVES = {"train_dpo": "dpo", "train_kto": "kto", "train_rm": "reward", "train_ppo_ray": "ppo", "train_ppo": "ppo"}
+_ESTIMATORS = {"gae": "ppo", "group_norm": "grpo", "rloo": "rloo"}
+
+
+def is_openrlhf_script(text: str) -> bool:
+    return bool(_MODULE.search(text))
+
+
+def read(c: Collector, text: str) -> None:
+    module = _MODULE.search(text)
+    _, flags = scan(text, c.file)
+    args: dict[str, Any] = {}
+    for flag, value in flags:
+        name = flag[2:]
+        args[_DOTTED.get(name, name)] = True if value is None else value
+    c.flat = dict(args)
+    c.set("framework", "openrlhf", "(openrlhf)")
+    if args.get("pretrain") is not None:
+        set_model(c, args["pretrain"], "pretrain")
+    objective = _read_objective(c, module.group(1) if module else "", args)
+    _read_training(c, args)
+    if objective in ("ppo", "grpo", "rloo"):
+        _read_rollout(c, args, objective)
+    elif objective in ("dpo", "ipo", "kto", "reward") and args.get("max_len") is not None:
+        set_int(c, "seq_len", args["max_len"], "max_len")
+
+
+def _read_objective(c: Collector, module: str, args: dict[str, Any]) -> str | None:
+    objective = _OBJECTIVES.get(module)
+    if objective is None:
+        c.skip("(module)", message(QT_TRANSLATE_NOOP("engine", "the OpenRLHF trainer '{name}' is not an objective the "
+                                                               "planner models"), name=module))
+        return None
+    if objective == "ppo" and "advantage_estimator" in args:
+        objective = _ESTIMATORS.get(str(args["advantage_estimator"]))
+        if objective is None:
+            c.skip("advantage_estimator", message(QT_TRANSLATE_NOOP(
+                "engine", "the advantage estimator '{name}' is not an objective the planner models (gae, group_norm, "
+                          "rloo are)"), name=args["advantage_estimator"]))
+            return None
+        c.set("training_objective", objective, "advantage_estimator")
+        return objective
+    if objective == "dpo" and args.get("ipo") is True:
+        objective = "ipo"
+    c.set("training_objective", objective, "ipo" if objective == "ipo" else "(module)")
+    return objective
+
+
+def _read_training(c: Collector, args: dict[str, Any]) -> None:
+    if args.get("zero_stage") is not None:
+        set_int(c, "zero_stage", args["zero_stage"], "zero_stage", minimum=0)
+    if args.get("adam_offload") is True:
+        c.set("offload", "optimizer", "adam_offload")
+    if args.get("gradient_checkpointing") is True:
+        c.set("checkpointing", "full", "gradient_checkpointing")
+    if args.get("micro_train_batch_size") is not None:
+        set_int(c, "micro_batch", args["micro_train_batch_size"], "micro_train_batch_size")
+    if str(args.get("param_dtype")) in ("bf16", "fp16") or args.get("bf16") is True:
+        half = "fp16" if args.get("param_dtype") == "fp16" else "bf16"
+        c.set("precision", f"mixed-{half}", "param_dtype" if "param_dtype" in args else "bf16")
+    if args.get("flash_attn") is True or args.get("attn_implementation") == "flash_attention_2":
+        c.set("attention", "flash", "flash_attn" if "flash_attn" in args else "attn_implementation")
+    for flag, key in (("actor_num_gpus_per_node", "gpus_per_node"), ("actor_num_nodes", "nodes")):
+        if args.get(flag) is not None:
+            set_int(c, key, args[flag], flag)
+
+
+def _read_rollout(c: Collector, args: dict[str, Any], objective: str) -> None:
+    for flag, key in (("n_samples_per_prompt", "num_generations"), ("prompt_max_len", "prompt_len"),
+                      ("generate_max_len", "completion_len"), ("vllm_tensor_parallel_size", "rollout_tp")):
+        if args.get(flag) is not None:
+            set_int(c, key, args[flag], flag)
+    engines = as_int(args.get("vllm_num_engines"))
+    if "vllm_num_engines" in args:
+        c.set("rollout_engine", "vllm" if engines else "none", "vllm_num_engines")
+    colocated = args.get("colocate_all_models") is True
+    if engines:
+        if colocated:
+            c.set("rollout_placement", "colocate", "colocate_all_models")
+        else:  # without colocate_all_models each engine gets GPUs of its own (openrlhf/trainer/ray/vllm_engine.py)
+            tp = as_int(args.get("vllm_tensor_parallel_size")) or 1
+            c.set("rollout_placement", "separate", "vllm_num_engines")
+            c.set("rollout_gpus", engines * tp, "vllm_num_engines")
+    if args.get("vllm_gpu_memory_utilization") is not None:
+        set_fraction(c, "rollout_gpu_memory_utilization", args["vllm_gpu_memory_utilization"],
+                     "vllm_gpu_memory_utilization")
+    if args.get("vllm_enable_sleep") is True:  # vllm_engine.py: sleep(level=1)
+        c.set("rollout_sleep", "level-1", "vllm_enable_sleep")
+    if args.get("reward_pretrain") is not None:
+        model_or_skip(c, "reward_model", args["reward_pretrain"], "reward_pretrain")
+    if objective == "ppo":
+        critic = args.get("critic_pretrain")
+        if critic is None or critic == args.get("pretrain"):
+            c.set("critic_model", "same", "critic_pretrain" if critic is not None else "(module)")
+        else:
+            model_or_skip(c, "critic_model", critic, "critic_pretrain")

@@ -1,0 +1,112 @@
+"""verl's post-training settings (issue 22), from the dotted keys of a launch command or a trainer YAML.
+
+Sources (volcengine/verl b178a3c): verl/trainer/config/_generated_ppo_trainer.yaml (defaults: algorithm.adv_estimator
+gae, rollout.gpu_memory_utilization 0.5, rollout.n 1, max_num_seqs 256); verl/trainer/ppo/utils.py
+need_reference_policy = algorithm.use_kl_in_reward or actor.use_kl_loss (both default false); need_critic: the GAE
+estimator; reward_model.enable (default false: rule rewards).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..messages import QT_TRANSLATE_NOOP, message
+from .common import as_bool, set_int
+from .models import preset_for
+from .result import Collector
+from .rl_common import set_fraction
+
+A = "actor_rollout_ref."
+R = A + "rollout."
+# algorithm.adv_estimator -> objective: GAE needs a critic (PPO); GRPO and RLOO are group baselines
+_ESTIMATORS = {"gae": "ppo", "grpo": "grpo", "rloo": "rloo"}
+_ENGINES = {"vllm": "vllm", "sglang": "sglang", "hf": "none"}
+
+
+def read_rl(c: Collector, o: dict[str, Any]) -> None:
+    objective = _read_objective(c, o)
+    if objective is None:
+        return
+    prompt, response = o.get("data.max_prompt_length"), o.get("data.max_response_length")
+    if prompt is not None:
+        set_int(c, "prompt_len", prompt, "data.max_prompt_length")
+    if response is not None:
+        set_int(c, "completion_len", response, "data.max_response_length")
+    if R + "n" in o:
+        set_int(c, "num_generations", o[R + "n"], R + "n")
+    _read_rollout(c, o)
+    _read_reference(c, o)
+    _read_models(c, o, objective)
+
+
+def _read_objective(c: Collector, o: dict[str, Any]) -> str | None:
+    key = "algorithm.adv_estimator"
+    if key not in o:
+        c.assume("training_objective", "ppo", message(QT_TRANSLATE_NOOP(
+            "engine", "verl's default algorithm.adv_estimator gae (PPO with a critic, ppo_trainer.yaml)")))
+        return "ppo"
+    objective = _ESTIMATORS.get(str(o[key]).strip().lower())
+    if objective is None:
+        c.skip(key, message(QT_TRANSLATE_NOOP("engine", "the advantage estimator '{name}' is not an objective the "
+                                                        "planner models (gae, grpo, rloo are)"), name=o[key]))
+        return None
+    c.set("training_objective", objective, key)
+    return objective
+
+
+def _read_rollout(c: Collector, o: dict[str, Any]) -> None:
+    if R + "name" in o:
+        engine = _ENGINES.get(str(o[R + "name"]).strip().lower())
+        if engine:
+            c.set("rollout_engine", engine, R + "name")
+        else:
+            c.skip(R + "name", message(QT_TRANSLATE_NOOP("engine", "the rollout engine '{name}' is not modelled"),
+                                       name=o[R + "name"]))
+    if R + "gpu_memory_utilization" in o:
+        set_fraction(c, "rollout_gpu_memory_utilization", o[R + "gpu_memory_utilization"], R + "gpu_memory_utilization")
+    if R + "tensor_model_parallel_size" in o:
+        set_int(c, "rollout_tp", o[R + "tensor_model_parallel_size"], R + "tensor_model_parallel_size")
+    if R + "max_num_seqs" in o:
+        set_int(c, "rollout_max_num_seqs", o[R + "max_num_seqs"], R + "max_num_seqs")
+    # verl's hybrid engine: the rollout shares the actor's GPUs (ActorRolloutRefWorker)
+    c.assume("rollout_placement", "colocate", message(QT_TRANSLATE_NOOP(
+        "engine", "verl's hybrid engine runs the rollout on the actor's GPUs")))
+
+
+def _read_reference(c: Collector, o: dict[str, Any]) -> None:
+    kl_loss, kl_reward = as_bool(o.get(A + "actor.use_kl_loss")), as_bool(o.get("algorithm.use_kl_in_reward"))
+    if kl_loss or kl_reward:  # a reference is scored; "auto" picks a copy or, under LoRA, the adapter-free base
+        c.use(A + "actor.use_kl_loss", "algorithm.use_kl_in_reward")
+        return
+    src = A + "actor.use_kl_loss" if kl_loss is not None else "algorithm.use_kl_in_reward"
+    if kl_loss is None and kl_reward is None:
+        c.assume("reference_model", "none", message(QT_TRANSLATE_NOOP(
+            "engine", "verl scores no reference unless use_kl_loss or use_kl_in_reward is true (both default false)")))
+    else:
+        c.set("reference_model", "none", src)
+        c.use(A + "actor.use_kl_loss", "algorithm.use_kl_in_reward")
+
+
+def model_or_skip(c: Collector, key: str, path: Any, src: str) -> None:
+    preset, _ = preset_for(path) if isinstance(path, str) else (None, False)
+    if preset is None:
+        c.skip(src, message(QT_TRANSLATE_NOOP("engine", "model '{name}' is not a preset; pick it in the planner"),
+                            name=path))
+    else:
+        c.set(key, preset, src)
+
+
+def _read_models(c: Collector, o: dict[str, Any], objective: str) -> None:
+    if objective == "ppo" and as_bool(o.get("critic.enable")) is not False:
+        path = o.get("critic.model.path")
+        if path is None or path == o.get(A + "model.path"):
+            c.set("critic_model", "same", "critic.model.path" if path is not None else "algorithm.adv_estimator")
+        else:
+            model_or_skip(c, "critic_model", path, "critic.model.path")
+    c.use("critic.enable")
+    enabled = as_bool(o.get("reward_model.enable"))
+    if enabled:
+        model_or_skip(c, "reward_model", o.get("reward_model.model.path"), "reward_model.model.path")
+        c.use("reward_model.enable")
+    elif enabled is False:
+        c.set("reward_model", None, "reward_model.enable")

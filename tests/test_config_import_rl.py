@@ -1,0 +1,145 @@
+"""Importing real post-training configs and launch commands (issue 22): TRL, verl, OpenRLHF and ms-swift files under
+tests/data/configs/ (each folder's SOURCES names the repository, path and commit). Every expected value is what the
+file says, translated to the planner's keys; the comment names the line or the framework default behind it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.configs import ConfigFileError, import_files, import_texts
+
+DATA = Path(__file__).resolve().parent / "data" / "configs"
+
+CASES = [
+    # open-r1 recipe (a GRPOConfig YAML): num_generations: 16, max_prompt_length: 512, max_completion_length: 1024,
+    # use_vllm: true, per_device_train_batch_size: 16; GRPO is inferred from the generation settings (assumed)
+    ("trl/open-r1_qwen2.5-1.5b_grpo_config_demo.yaml", "trl",
+     {"framework": "trl", "training_objective": "grpo", "num_generations": 16, "prompt_len": 512,
+      "completion_len": 1024, "rollout_engine": "vllm", "micro_batch": 16, "grad_accum": 4, "model": "qwen2.5-1.5b",
+      "precision": "bf16", "checkpointing": "full"}),
+    # trl examples/scripts/gspo.py usage: GRPOTrainer, --num_generations 8, --max_completion_length 1024,
+    # --beta 0.0 (no reference model, grpo_trainer.py), --use_peft with "q_proj", "v_proj", --dtype bfloat16
+    ("trl/gspo_qwen3-0.6b_lora.sh", "trl",
+     {"training_objective": "grpo", "num_generations": 8, "completion_len": 1024, "reference_model": "none",
+      "method": "lora", "lora_targets": ["q_proj", "v_proj"], "model": "qwen3-0.6b", "micro_batch": 8,
+      "grad_accum": 2, "precision": "bf16", "rollout_engine": None}),
+    # trl/scripts/dpo.py LoRA usage: --per_device_train_batch_size 2, --gradient_accumulation_steps 8, --lora_r 32
+    ("trl/dpo_qwen2-0.5b_lora.sh", "trl",
+     {"training_objective": "dpo", "micro_batch": 2, "grad_accum": 8, "method": "lora", "lora_rank": 32,
+      "lora_alpha": 16}),
+    # examples/scripts/kto.py QLoRA usage: --load_in_4bit, --lora_r 16
+    ("trl/kto_qwen1.5-1.8b_qlora.sh", "trl",
+     {"training_objective": "kto", "method": "qlora", "qlora_bits": 4, "lora_rank": 16, "micro_batch": 8}),
+    # docs/source/grpo_trainer.md: --use_vllm --vllm_mode colocate
+    ("trl/grpo_vlm_colocate.sh", "trl",
+     {"training_objective": "grpo", "rollout_engine": "vllm", "rollout_placement": "colocate", "completion_len": 1024}),
+    # verl run_qwen2-7b.sh: adv_estimator=grpo, rollout.name=vllm, gpu_memory_utilization=0.6,
+    # tensor_model_parallel_size=2, rollout.n=5, max_prompt_length=512, max_response_length=1024; use_kl_loss=True
+    # keeps the reference ("auto")
+    ("verl/run_qwen2-7b.sh", "verl",
+     {"framework": "verl", "training_objective": "grpo", "rollout_engine": "vllm",
+      "rollout_gpu_memory_utilization": 0.6, "rollout_tp": 2, "num_generations": 5, "prompt_len": 512,
+      "completion_len": 1024, "reference_model": None, "gpus_per_node": 8, "rollout_placement": "colocate"}),
+    # verl run_qwen2_5-3b_gsm8k_grpo_lora.sh: model.lora_rank=64, lora_alpha=32, n_gpus_per_node=2
+    ("verl/run_qwen2_5-3b_gsm8k_grpo_lora.sh", "verl",
+     {"model": "qwen2.5-3b", "method": "lora", "lora_rank": 64, "lora_alpha": 32, "gpus_per_node": 2,
+      "training_objective": "grpo"}),
+    # verl's composed trainer YAML: adv_estimator gae (PPO with the policy's own critic path), gpu_memory_utilization
+    # 0.5, tensor_model_parallel_size 2, n 1, max_num_seqs 256, use_kl_loss false and use_kl_in_reward false (no
+    # reference), reward_model.enable false; rollout.name '???' is verl's to fill at launch
+    ("verl/_generated_ppo_trainer.yaml", "verl",
+     {"training_objective": "ppo", "critic_model": "same", "rollout_gpu_memory_utilization": 0.5, "rollout_tp": 2,
+      "num_generations": 1, "rollout_max_num_seqs": 256, "reference_model": "none", "reward_model": None,
+      "rollout_engine": None, "prompt_len": 512, "completion_len": 512}),
+    # OpenRLHF train_ppo_ray_hybrid_engine.sh, dotted flags: --vllm.num_engines 4, --vllm.tensor_parallel_size 2,
+    # --train.colocate_all, --vllm.gpu_memory_utilization 0.5, --vllm.enable_sleep (level 1, vllm_engine.py),
+    # --rollout.n_samples_per_prompt 1, --ds.zero_stage 3, --ds.param_dtype bf16; PPO (gae) trains a critic
+    ("openrlhf/train_ppo_ray_hybrid_engine.sh", "openrlhf",
+     {"framework": "openrlhf", "training_objective": "ppo", "rollout_engine": "vllm", "rollout_tp": 2,
+      "rollout_placement": "colocate", "rollout_gpu_memory_utilization": 0.5, "rollout_sleep": "level-1",
+      "num_generations": 1, "zero_stage": 3, "precision": "mixed-bf16", "critic_model": "same", "gpus_per_node": 8}),
+    # the same script at e7ae02e (flat flags): --prompt_max_len 1024, --generate_max_len 1024
+    ("openrlhf/train_ppo_ray_hybrid_engine_prompt_generate_len.sh", "openrlhf",
+     {"prompt_len": 1024, "completion_len": 1024, "rollout_placement": "colocate", "rollout_sleep": "level-1"}),
+    # train_ppo_with_reward_fn.sh at e7ae02e: --vllm_num_engines 2 x --vllm_tensor_parallel_size 2 without
+    # --colocate_all_models -> 4 GPUs of the engines' own; --adam_offload; --micro_train_batch_size 8;
+    # --actor_num_gpus_per_node 2; a remote reward function (no reward model)
+    ("openrlhf/train_ppo_with_reward_fn.sh", "openrlhf",
+     {"training_objective": "ppo", "rollout_placement": "separate", "rollout_gpus": 4, "rollout_tp": 2,
+      "offload": "optimizer", "micro_batch": 8, "gpus_per_node": 2, "zero_stage": 3, "attention": "flash",
+      "reward_model": None, "critic_model": "same"}),
+    # OpenRLHF train_dpo_llama.sh: openrlhf.cli.train_dpo, --train.micro_batch_size 1, --data.max_len 8192
+    ("openrlhf/train_dpo_llama.sh", "openrlhf",
+     {"training_objective": "dpo", "micro_batch": 1, "seq_len": 8192, "zero_stage": 3, "attention": "flash"}),
+    # ms-swift examples/train/grpo/internal/vllm_72b_4gpu.sh: --use_vllm true, --vllm_mode colocate,
+    # --vllm_gpu_memory_utilization 0.55, --vllm_tensor_parallel_size 4, --num_generations 4,
+    # --max_completion_length 1024, --sleep_level 1, --deepspeed zero3_offload (after `--dataset ...#10000`)
+    ("ms-swift/grpo_vllm_72b_4gpu.sh", "ms-swift",
+     {"framework": "ms-swift", "training_objective": "grpo", "rollout_engine": "vllm", "rollout_placement": "colocate",
+      "rollout_gpu_memory_utilization": 0.55, "rollout_tp": 4, "num_generations": 4, "completion_len": 1024,
+      "rollout_sleep": "level-1", "zero_stage": 3, "offload": "optimizer+params", "model": "qwen2.5-72b",
+      "method": "lora", "gpus_per_node": 4}),
+    # ms-swift examples/train/rlhf/dpo/full.sh: --rlhf_type dpo, --tuner_type full, --max_length 8192
+    ("ms-swift/rlhf_dpo_full.sh", "ms-swift",
+     {"framework": "ms-swift", "training_objective": "dpo", "method": "full", "seq_len": 8192, "micro_batch": 4}),
+]
+
+
+@pytest.mark.parametrize(("path", "fmt", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_real_post_training_config_maps_its_fields(path: str, fmt: str, expected: dict) -> None:
+    result = import_files([DATA / path])
+    assert result.formats == (fmt,)
+    for key, value in expected.items():  # None: the import leaves the key to the planner
+        assert result.scenario.get(key) == value, (key, result.scenario.get(key), value)
+
+
+def test_flat_and_dotted_openrlhf_flags_read_the_same() -> None:
+    # the same script before and after OpenRLHF's dotted flags (commit ed62d0e): only the spelling changed
+    old = import_files([DATA / "openrlhf/train_ppo_ray_hybrid_engine_flat_flags.sh"]).scenario
+    new = import_files([DATA / "openrlhf/train_ppo_ray_hybrid_engine.sh"]).scenario
+    assert old == new
+
+
+def test_what_an_import_did_not_read_is_listed_with_a_reason() -> None:
+    result = import_files([DATA / "verl/_generated_ppo_trainer.yaml"])
+    why = {u.key: str(u.why) for u in result.unmapped}
+    assert "resolved by verl at launch" in why["_generated_ppo_trainer.yaml: actor_rollout_ref.rollout.name"]
+    assert any(a.key == "rollout_placement" for a in result.assumed)  # verl's hybrid engine, said as an assumption
+
+
+def test_objective_of_a_trl_yaml_is_an_assumption() -> None:
+    result = import_files([DATA / "trl/open-r1_qwen2.5-1.5b_grpo_config_demo.yaml"])
+    assert [a.key for a in result.assumed if a.key == "training_objective"] == ["training_objective"]
+    assert "training_objective" not in {m.key for m in result.mapped}
+
+
+@pytest.mark.parametrize(("name", "text", "key"), [
+    ("run.sh", "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo actor_rollout_ref.rollout.n=0\n",
+     "actor_rollout_ref.rollout.n"),
+    ("run.sh", "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.gpu_memory_utilization=1.5\n",
+     "actor_rollout_ref.rollout.gpu_memory_utilization"),
+    ("run.sh", "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=reinforce_plus_plus\n",
+     "algorithm.adv_estimator"),
+    ("run.sh", "python3 -m openrlhf.cli.train_ppo_ray --advantage_estimator dr_grpo --vllm_num_engines x\n",
+     "advantage_estimator"),
+    ("run.sh", "swift rlhf --rlhf_type grpo --sleep_level 7 --model Qwen/Qwen2.5-7B-Instruct\n", "sleep_level"),
+    ("run.sh", "trl grpo --num_generations 8 --vllm_mode sideways --use_vllm\n", "vllm_mode"),
+    ("grpo.yaml", "num_generations: 1\nuse_vllm: true\nper_device_train_batch_size: 2\n", "num_generations"),
+])
+def test_impossible_post_training_values_are_listed_with_one_sentence(name: str, text: str, key: str) -> None:
+    result = import_texts([(name, text)])
+    listed = {u.key.split(": ", 1)[-1].split(" ", 1)[0]: str(u.why) for u in result.unmapped}
+    assert key in listed, listed
+    assert "\n" not in listed[key] and listed[key]
+
+
+@pytest.mark.parametrize("text", [b"actor_rollout_ref: {rollout: [" + b"[" * 400 + b"]" * 401 + b"}\n",
+                                  b"python3 -m verl.trainer.main_ppo " + b"a.b=${A}" * 200_000 + b"\n",
+                                  b"trl grpo --num_generations \x00\n"])
+def test_hostile_post_training_files_get_one_sentence(text: bytes) -> None:
+    name = "hostile.yaml" if text.startswith(b"actor") else "hostile.sh"
+    with pytest.raises(ConfigFileError) as info:
+        import_texts([(name, text)])
+    assert "\n" not in str(info.value) and str(info.value).endswith(".")
