@@ -9,7 +9,7 @@ from ..memory.breakdown import Component, Estimate, Moments, StageEstimate, phas
 from ..memory.estimate import estimate as training_estimate
 from ..memory.states import dtypes_for
 from ..scenario import Scenario, resolve_gpu, resolve_model
-from .logprobs import training_logits
+from .logprobs import fused_head_training, training_logits
 from .models import engine_weight_bytes, frozen_models, resident_states
 from .phases import StepParts, all_phases, engine_variants
 from .result import RLEstimate, RLPhase
@@ -61,11 +61,20 @@ def step_parts(s: Scenario) -> StepParts:
                                engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
                                s.rollout_kv_cache_dtype, rs.sequence_tokens, trainer, apart, gpu_name,
                                rs.batched_tokens or None)
-    logits_path = rs.logprob_path if s.cross_entropy == "auto" and rs.objective != "reward" else "keep"
-    comps = tuple(training_logits(c, logits_path, rs.train_sequences, rs.logits_tokens, rs.sequence_tokens,
-                                  spec.vocab, dt.compute, s.tp) if c.key == "logits" and logits_path != "keep" else c
+    comps = tuple(_training_logits(c, s, rs, spec.vocab, spec.hidden, dt.compute) if c.key == "logits" else c
                   for c in train.components)
     return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine))
+
+
+def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidden: int, compute: int) -> Component:
+    """The training estimator's logits component as the post-training loss computes them."""
+    if rs.fused_head_tile[0] and rs.objective != "reward":
+        return fused_head_training(c, rs.fused_head_tile, rs.train_sequences * rs.logits_tokens, vocab, hidden,
+                                   compute, s.tp, s.method == "full")
+    if s.cross_entropy != "auto" or rs.objective == "reward":
+        return c
+    return training_logits(c, rs.logprob_path, rs.train_sequences, rs.logits_tokens, rs.sequence_tokens, vocab,
+                           compute, s.tp)
 
 
 def _stage(train: StageEstimate, phase: RLPhase) -> StageEstimate:

@@ -124,19 +124,35 @@ def _trainer_generate(p: StepParts) -> RLPhase | None:
     return _phase("generation", "training", p.resident + p.frozen + tuple(parts))
 
 
+def _scoring_extras(p: StepParts, policy: bool) -> tuple[tuple[str, float], ...]:
+    """What the framework's scoring pass adds at its peak beyond its log-prob path. The entropy's softmax and product
+    and the response logits' copy are not alive together (the copy is freed when the no-grad cross-entropy returns,
+    before entropy_from_logits runs); autocast caches a bf16 copy of every trainable fp32 weight through the forward
+    (as the training estimator's autocast cache)."""
+    rs, s = p.rs, p.s
+    bcv = p.dt.compute * rs.train_sequences * s.completion_len * p.spec.vocab / s.tp
+    entropy = 2 * bcv if policy and rs.scoring_entropy else 0.0
+    copied = bcv if rs.response_logits_copied and rs.logprob_path == "fused" and rs.train_sequences > 1 else 0.0
+    cache = 0.0
+    if policy and p.dt.amp and s.method == "full" and s.effective_zero != 3:
+        cache = 2.0 * p.spec.total_params / s.tp
+    return (("entropy_bytes" if entropy >= copied else "response_logits_copy_bytes", max(entropy, copied)),
+            ("autocast_cache_bytes", cache))
+
+
 def scoring_phase(p: StepParts) -> RLPhase | None:
     """The forwards that score each sample without gradients; the largest one at a time."""
     rs, s = p.rs, p.s
     forwards = []
-    compute, tp = p.dt.compute, s.tp
+    compute, tp, tile = p.dt.compute, s.tp, rs.fused_head_tile
     if rs.online:
         forwards.append(scoring_forward("score_policy", QT_TRANSLATE_NOOP("engine", "Old-policy log-probs forward"),
                                         p.spec, rs.train_sequences, rs.sequence_tokens, rs.logits_tokens,
-                                        rs.logprob_path, compute, tp, True))
+                                        rs.logprob_path, compute, tp, True, tile, _scoring_extras(p, True)))
     if rs.reference in ("separate", "adapter-off", "cpu-swap"):
         forwards.append(scoring_forward("score_reference", QT_TRANSLATE_NOOP("engine", "Reference log-probs forward"),
                                         p.spec, rs.train_sequences, rs.sequence_tokens, rs.logits_tokens,
-                                        rs.logprob_path, compute, tp, True))
+                                        rs.logprob_path, compute, tp, True, tile, _scoring_extras(p, False)))
     if s.reward_model is not None and rs.online:
         forwards.append(scoring_forward("score_reward", QT_TRANSLATE_NOOP("engine", "Reward model forward"),
                                         model_spec(s.reward_model), rs.train_sequences, rs.sequence_tokens,
