@@ -61,16 +61,20 @@ def step_parts(s: Scenario) -> StepParts:
                                engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
                                s.rollout_kv_cache_dtype, rs.sequence_tokens, trainer, apart, gpu_name,
                                rs.batched_tokens or None)
-    comps = tuple(_training_logits(c, s, rs, spec.vocab, spec.hidden, dt.compute) if c.key == "logits" else c
+    # the head's backward runs before the first checkpointed layer is recomputed: that recompute, which the estimator
+    # puts at backward start, is not alive beside it
+    later = sum(c.moments.backward_start for c in train.components if c.key == "recompute")
+    comps = tuple(_training_logits(c, s, rs, spec.vocab, spec.hidden, dt.compute, later) if c.key == "logits" else c
                   for c in train.components)
     return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine))
 
 
-def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidden: int, compute: int) -> Component:
+def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidden: int, compute: int,
+                     later: float) -> Component:
     """The training estimator's logits component as the post-training loss computes them."""
     if rs.fused_head_tile[0] and rs.objective != "reward":
         return fused_head_training(c, rs.fused_head_tile, rs.train_sequences * rs.logits_tokens, vocab, hidden,
-                                   compute, s.tp, s.method == "full")
+                                   compute, s.tp, s.method == "full", later)
     if s.cross_entropy != "auto" or rs.objective == "reward":
         return c
     return training_logits(c, rs.logprob_path, rs.train_sequences, rs.logits_tokens, rs.sequence_tokens, vocab,

@@ -120,15 +120,18 @@ def training_logits(c: Component, path: str, sequences: int, logits_tokens: int,
 
 
 def fused_head_training(c: Component, tile: tuple[int, int], tokens: int, vocab: int, hidden: int, compute: int,
-                        tp: int, head_trains: bool) -> Component:
+                        tp: int, head_trains: bool, later: float = 0.0) -> Component:
     """The training step's logits component for TRL's fused log-prob head (trl 1.16.0 kernels/chunked_logprob.py
     _ChunkedLogProbFunction): backward allocates grad_hidden and grad_weight with torch.zeros(dtype=float32) and a
     second projection buffer, and returns both gradients cast to the weights' dtype (.to(weight.dtype)) while the
-    fp32 accumulators are still alive."""
+    fp32 accumulators are still alive. `later`: what the step holds at backward start only after the head's backward
+    (the first layer's recompute under checkpointing): the larger of the two counts."""
     buffer = fused_head_buffer_bytes(tile, tokens, compute)
     forward = buffer + 4.0 * STATS_PER_TOKEN * tokens
     weight_grad = (4 + compute) * vocab * hidden / tp if head_trains else 0.0
     backward = buffer + (4 + compute) * tokens * hidden + weight_grad
-    return Component(c.key, c.name, c.category, Moments(forward, backward, 0.0, 0.0), FUSED_HEAD_TRAINING_FORMULA,
+    beyond = max(0.0, backward - later)
+    return Component(c.key, c.name, c.category, Moments(forward, beyond, 0.0, 0.0), FUSED_HEAD_TRAINING_FORMULA,
                      (("tokens", tokens), ("token_tile", tile[0]), ("vocab_chunk", tile[1]), ("vocab", vocab),
-                      ("buffer_bytes", round(buffer)), ("weight_grad_bytes", round(weight_grad))))
+                      ("buffer_bytes", round(buffer)), ("weight_grad_bytes", round(weight_grad)),
+                      ("head_backward_bytes", round(backward)), ("overlapped_by_recompute_bytes", round(later))))
