@@ -78,7 +78,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         sleep=facts.rollout_sleep if s.rollout_sleep == "auto" else s.rollout_sleep,
         shares_weights=shares and engine != "none" and s.rollout_placement == "colocate",
         kv_dtype_bytes=compute_bytes if s.rollout_kv_cache_dtype == "auto" else KV_BYTES[s.rollout_kv_cache_dtype],
-        batched_tokens=facts.rollout_batched_tokens, logprob_path=path,
+        batched_tokens=s.rollout_max_num_batched_tokens or facts.rollout_batched_tokens, logprob_path=path,
         # TRL's online trainers pass logits_to_keep (grpo_trainer.py); its DPO trainer takes the whole sequence's
         # logits (dpo_trainer.py outputs.logits[..., :-1, :])
         logits_tokens=s.completion_len if facts.logits_completion_only and online else s.prompt_len + s.completion_len,

@@ -98,6 +98,10 @@ class PostTrainingKeys:
                                       Choice(ROLLOUT_KV_DTYPES), applies_to=ONLINE)
     rollout_max_num_seqs: int = key(256, "the most sequences the engine decodes at once (vLLM max_num_seqs)",
                                     WholeNumber(1, 1_000_000), applies_to=ONLINE)
+    rollout_max_num_batched_tokens: int | None = key(
+        None, "tokens the engine runs in one forward, which sizes its startup profile run (vLLM "
+        "max_num_batched_tokens; verl rollout.max_num_batched_tokens); null = the framework's default",
+        Count(null=True, maximum=10_000_000), applies_to=ONLINE)
     rollout_shares_weights: bool | str = key(
         "auto", "the engine and the trainer use one weight copy (Unsloth's fast inference); auto = the framework's "
         "default", Flag(auto=True), applies_to=ONLINE)
