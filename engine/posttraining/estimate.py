@@ -4,6 +4,7 @@ its `rl` field."""
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 
 from ..memory.breakdown import Component, Estimate, Moments, StageEstimate, phase_totals
 from ..memory.estimate import estimate as training_estimate
@@ -42,11 +43,21 @@ def _critic(s: Scenario, rs: RLSettings) -> Estimate | None:
     return training_estimate(training_scenario(s, rs).with_unchecked(model=model, cross_entropy="fused-linear"))
 
 
+@lru_cache(maxsize=256)
+def _training_step(s: Scenario, rs: RLSettings) -> Estimate:
+    """The training estimator over the RL batch: a pure function of the scenario, computed once per scenario (the
+    phases, the JSON and the window's chart all read it)."""
+    return training_estimate(training_scenario(s, rs))
+
+
 def step_parts(s: Scenario) -> StepParts:
     spec = resolve_model(s)
     dt = dtypes_for(s)
     rs = rl_settings(s, dt.compute)
-    train = training_estimate(training_scenario(s, rs))
+    try:
+        train = _training_step(s, rs)
+    except TypeError:  # a scenario holding an unhashable part (a custom model's config) is estimated uncached
+        train = training_estimate(training_scenario(s, rs))
     critic = _critic(s, rs)
     resident = resident_states(train, rs.shares_weights)
     frozen = frozen_models(s, spec, rs, dt, train, critic)
