@@ -6646,12 +6646,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>一层前向的张量 + 每个 token 一个 fp32 分数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="66"/>
+        <location filename="../../engine/posttraining/logprobs.py" line="29"/>
+        <source>one layer&apos;s forward tensors + the fused head&apos;s projection buffer min(tokens, token tile) x vocabulary chunk x compute bytes + 7 fp32 statistics per token</source>
+        <translation>一层前向的张量 + 融合输出头的投影缓冲区 min(token 数, token 分块) × 词表分块 × 计算精度字节 + 每个 token 7 个 fp32 统计量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="34"/>
+        <source>the log-prob path&apos;s tensors + the framework&apos;s extras: the entropy&apos;s softmax and product (2 x b·c·V x compute bytes) or the response logits&apos; copy (b·c·V x compute bytes), autocast&apos;s bf16 weight cache</source>
+        <translation>对数概率路径的张量 + 框架的额外张量：熵计算的 softmax 及其乘积（2 × b·c·V × 计算精度字节）或回答部分 logits 的副本（b·c·V × 计算精度字节），autocast 的 bf16 权重缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="90"/>
         <source>TRL selective_log_softmax in training: logits b·k·V (compute bytes) + every sequence&apos;s log-softmax output kept for backward (compute bytes); backward: those outputs + the logits&apos; gradient</source>
         <translation>训练中 TRL 的 selective_log_softmax：logits b·k·V（计算精度字节）+ 为反向保留的每条序列的 log-softmax 输出（计算精度字节）；反向：这些输出 + logits 的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="69"/>
+        <location filename="../../engine/posttraining/logprobs.py" line="93"/>
+        <source>TRL&apos;s fused log-prob head: forward, its projection buffer + 7 fp32 statistics per token; backward, the buffer + the hidden states&apos; gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight&apos;s gradient in fp32 and cast (V x h x (4 + compute bytes), when the head trains)</source>
+        <translation>TRL 的融合对数概率输出头：前向为其投影缓冲区 + 每个 token 7 个 fp32 统计量；反向为该缓冲区 + fp32 累加并转换精度的隐藏状态梯度（token 数 × h × (4 + 计算精度字节)）+ fp32 累加并转换精度的 lm_head 权重梯度（V × h × (4 + 计算精度字节)，仅当输出头参与训练时）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="97"/>
         <source>the loss path&apos;s logits tensors for the completion tokens only (logits_to_keep): the estimator&apos;s b·s·V terms x completion / (prompt + completion)</source>
         <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
     </message>
@@ -6726,42 +6741,42 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>ZeRO-3 为生成聚合整个模型（TRL ds3_gather_for_generation，默认开启）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="133"/>
+        <location filename="../../engine/posttraining/phases.py" line="149"/>
         <source>Old-policy log-probs forward</source>
         <translation>旧策略对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="137"/>
+        <location filename="../../engine/posttraining/phases.py" line="153"/>
         <source>Reference log-probs forward</source>
         <translation>参考模型对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="141"/>
+        <location filename="../../engine/posttraining/phases.py" line="157"/>
         <source>Reward model forward</source>
         <translation>奖励模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="146"/>
+        <location filename="../../engine/posttraining/phases.py" line="162"/>
         <source>Critic values forward</source>
         <translation>评论家价值前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="160"/>
+        <location filename="../../engine/posttraining/phases.py" line="176"/>
         <source>Per-token loss tensors (log-probs, ratios, KL)</source>
         <translation>逐 token 的损失张量（对数概率、比率、KL）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="161"/>
+        <location filename="../../engine/posttraining/phases.py" line="177"/>
         <source>tensors per completion token x 4 bytes: new, old and reference log-probs, ratio, clipped ratio, KL, surrogate losses (preference objectives: chosen/rejected log-probs)</source>
         <translation>每个回答 token 的张量数 × 4 字节：新、旧和参考对数概率、比率、截断比率、KL、替代损失（偏好目标：选中/拒绝回答的对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="198"/>
+        <location filename="../../engine/posttraining/phases.py" line="214"/>
         <source>Weight-sync staging</source>
         <translation>权重同步暂存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="199"/>
+        <location filename="../../engine/posttraining/phases.py" line="215"/>
         <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework&apos;s bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
         <translation>逐参数：完整聚合的最大张量（ZeRO-3/FSDP）；分桶：框架的桶 + 一个聚合张量；ZeRO-3 下的 LoRA：为合并适配器聚合整个模型</translation>
     </message>
