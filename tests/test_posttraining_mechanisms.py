@@ -65,7 +65,7 @@ def test_verl_reference_pass_copies_the_response_logits():
     parts = step_parts(scenario_from_dict(trace["scenario"]))
     bcv = 4 * 1024 * QWEN05_VOCAB
     assert dict(phases._scoring_extras(parts, False)) == {"response_logits_copy_bytes": 2 * bcv,
-                                                           "autocast_cache_bytes": 0.0}
+                                                           "autocast_cache_bytes": 0.0, "lora_fp32_bytes": 0.0}
     assert dict(phases._scoring_extras(parts, True))["entropy_bytes"] == 2 * 2 * bcv
 
 
@@ -82,3 +82,30 @@ def test_rollout_max_num_batched_tokens_sizes_the_profile():
            for e in (small, default)]
     assert act[0] < act[1]
     assert json.loads(json.dumps(dict(small.rl.settings)))["batched_tokens"] == 1536
+
+
+def test_trl_lora_scoring_holds_fp32_adapter_outputs():
+    """peft tuners/lora/layer.py Linear.forward: x cast to the adapters' fp32, result + lora_B(lora_A(x)) * scaling:
+    beside the base output, the input's fp32 cast and two fp32 tensors of the output's width (the MLP's at its up
+    projection). The old-policy pass runs the adapters; the trace's scoring peak is within 3%."""
+    from engine.posttraining import phases
+    from engine.posttraining.estimate import step_parts
+
+    trace = TRACES["qwen2.5-0.5b_trl-grpo_lora_refoff_p512_c1536_g8_b8_fused_vllm_ckpt"]
+    parts = step_parts(scenario_from_dict(trace["scenario"]))
+    tokens = 8 * (512 + 1536)
+    assert dict(phases._scoring_extras(parts, True))["lora_fp32_bytes"] == tokens * 4 * (QWEN05_HIDDEN + 2 * 4864)
+    assert dict(phases._scoring_extras(parts, False))["lora_fp32_bytes"] == 0.0  # adapters disabled
+    est = estimate(scenario_from_dict(trace["scenario"]))
+    measured = trace["measured"]["rl_phases"]["scoring"]
+    assert abs(_phase(est, "scoring").peak_bytes - measured) / measured < 0.03
+
+
+def test_rows_log_softmax_holds_two_rows():
+    """TRL utils.py selective_log_softmax (bf16): `for row_logits, row_labels in zip(...): row_logps =
+    F.log_softmax(row_logits)`; the previous row's output is still bound while the next is computed."""
+    from engine.posttraining.logprobs import logprob_bytes
+
+    one_row = 2 * 1024 * QWEN05_VOCAB
+    assert logprob_bytes("rows", 8, 1024, QWEN05_VOCAB, QWEN05_HIDDEN, 2, 1) == 8 * one_row + 2 * one_row
+    assert logprob_bytes("rows", 1, 1024, QWEN05_VOCAB, QWEN05_HIDDEN, 2, 1) == 2 * one_row

@@ -17,6 +17,7 @@ from ..memory.states import Dtypes
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from ..scenario.behaviour import adapter_dtype_bytes
 from .logprobs import scoring_forward
 from .models import largest_tensor_bytes, model_spec
 from .result import RLPhase
@@ -137,7 +138,24 @@ def _scoring_extras(p: StepParts, policy: bool) -> tuple[tuple[str, float], ...]
     if policy and p.dt.amp and s.method == "full" and s.effective_zero != 3:
         cache = 2.0 * p.spec.total_params / s.tp
     return (("entropy_bytes" if entropy >= copied else "response_logits_copy_bytes", max(entropy, copied)),
-            ("autocast_cache_bytes", cache))
+            ("autocast_cache_bytes", cache), ("lora_fp32_bytes", _lora_outputs(p) if policy else 0.0))
+
+
+def _lora_outputs(p: StepParts) -> float:
+    """A forward through LoRA layers whose adapters are in another dtype than the model (peft keeps them in fp32:
+    autocast_adapter_dtype): peft's Linear.forward (tuners/lora/layer.py) casts the input to the adapter's dtype and
+    adds lora_B(lora_A(x)) * scaling to the base output, so beside the base output it holds the input's cast and two
+    adapter-dtype tensors of the output's width; at the MLP's up projection that width is the MLP's. The reference
+    pass with adapters disabled runs the base layers only."""
+    s = p.s
+    if s.method not in ("lora", "qlora"):
+        return 0.0
+    adapter = adapter_dtype_bytes(s, p.dt.compute)
+    if adapter == p.dt.compute:
+        return 0.0
+    spec = p.spec
+    ffn = max(spec.ffn, spec.expert_ffn * max(spec.top_k, 1) if spec.is_moe else 0) / s.tp
+    return p.rs.train_sequences * p.rs.sequence_tokens * adapter * (spec.hidden + 2 * ffn)
 
 
 def scoring_phase(p: StepParts) -> RLPhase | None:
