@@ -109,3 +109,23 @@ def test_rows_log_softmax_holds_two_rows():
     one_row = 2 * 1024 * QWEN05_VOCAB
     assert logprob_bytes("rows", 8, 1024, QWEN05_VOCAB, QWEN05_HIDDEN, 2, 1) == 8 * one_row + 2 * one_row
     assert logprob_bytes("rows", 1, 1024, QWEN05_VOCAB, QWEN05_HIDDEN, 2, 1) == 2 * one_row
+
+
+def test_critic_offload_apart_from_the_actor():
+    """verl sets the critic's offload apart from the actor's (critic.model.fsdp_config.param_offload /
+    optimizer_offload, false by default; TinyZero #107 offloads the actor only): with critic_offload none the
+    critic's states stay on the GPU while `offload` still moves the actor's; auto follows `offload`."""
+    rows = {r["id"]: r for r in pt.read_published()}
+    sc = dict(rows["tinyzero-issue-107-ppo-1.5b-16k"]["scenario"])
+    assert sc["critic_offload"] == "none" and sc["offload"] == "optimizer+params"
+    apart = estimate(scenario_from_dict(sc))
+    same = estimate(scenario_from_dict({**sc, "critic_offload": "auto"}))
+
+    def critic_bytes(est):
+        return dict(est.rl.per_model_bytes).get("critic", 0.0)
+
+    def policy_bytes(est):
+        return dict(est.rl.per_model_bytes).get("policy", 0.0)
+
+    assert critic_bytes(apart) > critic_bytes(same)
+    assert policy_bytes(apart) == policy_bytes(same)

@@ -40,7 +40,11 @@ def _critic(s: Scenario, rs: RLSettings) -> Estimate | None:
     if rs.objective != "ppo" or s.critic_model is None:
         return None
     model = s.model if s.critic_model == "same" else s.critic_model
-    return training_estimate(training_scenario(s, rs).with_unchecked(model=model, cross_entropy="fused-linear"))
+    # verl offloads the critic apart from the actor (critic.model.fsdp_config param_offload / optimizer_offload,
+    # verl/trainer/config/critic/dp_critic.yaml, both false by default)
+    offload = s.offload if s.critic_offload == "auto" else s.critic_offload
+    return training_estimate(training_scenario(s, rs).with_unchecked(model=model, cross_entropy="fused-linear",
+                                                                     offload=offload))
 
 
 @lru_cache(maxsize=256)

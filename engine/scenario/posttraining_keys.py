@@ -23,6 +23,7 @@ ROLLOUT_PLACEMENTS = ("colocate", "separate")
 # the KV cache; level 2 discards both
 ROLLOUT_SLEEPS = ("auto", "none", "level-1", "level-2")
 ROLLOUT_KV_DTYPES = ("auto", "bf16", "fp16", "fp8")
+CRITIC_OFFLOADS = ("auto", "none", "optimizer", "optimizer+params")  # "auto" = the scenario's offload
 POST_TRAINING = "training_objective other than sft"
 ONLINE = "training_objective ppo, grpo, rloo, online-dpo"
 
@@ -69,6 +70,11 @@ class PostTrainingKeys:
     critic_model: str | CustomModel | None = key(
         None, 'PPO\'s value model: null = none; "same" = a copy of the policy\'s architecture; or a preset id or '
         'object', Parsed(parse_critic_model, 'null | "same" | preset id | object', (None, "same")),
+        applies_to="training_objective ppo")
+    critic_offload: str = key(
+        "auto", "what of PPO's critic is offloaded to CPU memory: auto = as offload (one setting for every trained "
+        "model); none | optimizer | optimizer+params on their own, as verl's critic.model.fsdp_config "
+        "param_offload / optimizer_offload are set apart from the actor's", Choice(CRITIC_OFFLOADS),
         applies_to="training_objective ppo")
     prompt_len: int = key(512, "tokens of each prompt (seq_len is not used by post-training objectives)",
                           WholeNumber(1, 10_000_000), applies_to=POST_TRAINING)
