@@ -147,7 +147,8 @@ def test_published_verdicts(published_rows):
     """Target: every OOM row judged "does not fit", no run that ran judged so. Reached (h-rl 63b5816): no run that
     ran (with its own lengths) is judged "does not fit"; 2 of the 6 OOM rows are. The misses, by mechanism:
     tinyzero-issue-107 (the script offloads the actor but not the critic: entered with critic_offload none, it is
-    'tight', 72 of 80 GiB in the generation phase; Ulysses sequence parallelism 2 is not a planner key); verl-issue-855 (gpu_memory_utilization and rollout.n are cut off in the thread: at verl's default 0.5 the
+    'tight', 72 of 80 GiB in the generation phase; Ulysses sequence parallelism 2 is not a planner key);
+    verl-issue-855 (gpu_memory_utilization and rollout.n are cut off in the thread: at verl's default 0.5 the
     generation phase holds 65 of 80 GiB); openrlhf-issue-887 (37,888-token sequences: 'tight'; gradient checkpointing
     is not in the visible command and was entered on, the cheaper case); trl-issue-3168 ('fits', 45 of 80 GiB: the
     training phase holds 9 GiB of logits and 25 GiB of activations for 16 sequences of 1,024 tokens in TRL's
