@@ -9,6 +9,7 @@ from functools import lru_cache
 from ..memory.breakdown import Component, Estimate, Moments, StageEstimate, phase_totals
 from ..memory.estimate import estimate as training_estimate
 from ..memory.states import dtypes_for
+from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .logprobs import fused_head_training, training_logits
 from .models import engine_weight_bytes, frozen_models, resident_states
@@ -48,9 +49,10 @@ def _critic(s: Scenario, rs: RLSettings) -> Estimate | None:
 
 
 @lru_cache(maxsize=256)
-def _training_step(s: Scenario, rs: RLSettings) -> Estimate:
-    """The training estimator over the RL batch: a pure function of the scenario, computed once per scenario (the
-    phases, the JSON and the window's chart all read it)."""
+def _training_step(s: Scenario, rs: RLSettings, spec: ModelSpec, gpu: tuple) -> Estimate:
+    """The training estimator over the RL batch, computed once per scenario (the phases, the JSON and the window's
+    chart all read it). The resolved model and GPU are part of the key: a preset edited under the same name is a
+    new entry."""
     return training_estimate(training_scenario(s, rs))
 
 
@@ -59,7 +61,7 @@ def step_parts(s: Scenario) -> StepParts:
     dt = dtypes_for(s)
     rs = rl_settings(s, dt.compute)
     try:
-        train = _training_step(s, rs)
+        train = _training_step(s, rs, spec, resolve_gpu(s))
     except TypeError:  # a scenario holding an unhashable part (a custom model's config) is estimated uncached
         train = training_estimate(training_scenario(s, rs))
     critic = _critic(s, rs)
