@@ -213,8 +213,11 @@ def _step_verl(case: Case, m: dict[str, Any], mt: PhaseMemTracker, batch: dict[s
     autocast = torch.autocast(device_type="cpu", dtype=torch.bfloat16)
     mt.reset_phase("scoring")
     with torch.no_grad():
-        with autocast:  # actor.compute_log_prob: entropy unless LoRA (fsdp_workers.py compute_log_prob)
-            old = vl.actor_forward(policy, ids, mask, responses, case.method != "lora", flash)["log_probs"]
+        # fsdp_workers.py compute_log_prob: calculate_entropy = not is_lora, where is_lora is the per-call flag of
+        # the reference pass through the actor with its adapters disabled (meta_info "is_lora"); the old-policy pass
+        # always computes the entropy, LoRA or not
+        with autocast:
+            old = vl.actor_forward(policy, ids, mask, responses, True, flash)["log_probs"]
         ref = None
         if case.reference != "none":
             with _ref_context(case, policy), autocast:

@@ -33,6 +33,12 @@ class PostTrainingDefaults:
     weight_sync_bucket_bytes: int  # the staging bucket of `bucket`
     sources: tuple[tuple[str, str], ...]
     rollout_batched_tokens: int = 0  # max_num_batched_tokens the framework passes to vLLM (0: vLLM's default)
+    # the framework's own fused log-prob head, (token tile, vocabulary chunk) of its projection buffer; (0, 0): none
+    fused_head_tile: tuple[int, int] = (0, 0)
+    # the old-policy scoring pass also computes every response token's entropy over the whole vocabulary
+    scoring_entropy: bool = False
+    # the padded scoring path slices the response positions' logits and reshapes them into a copy before the loss
+    response_logits_copied: bool = False
 
 
 _TRL_SOURCES = (
@@ -51,10 +57,14 @@ _TRL_SOURCES = (
      "to merge the adapters"),
     ("pairs", "dpo_trainer.py: chosen and rejected completions are concatenated into one batch (two sequences per "
      "pair in one forward)"),
+    ("fused head", "trl 1.16.0 trainer/utils.py add_fused_lm_head (_CHUNKED_LOGPROB_CHUNK_SIZE = 32768) and "
+     "kernels/chunked_logprob.py (TOKEN_CHUNK_SIZE = 4096): forward and backward each project into one "
+     "min(tokens, 4096) x 32768 buffer; backward accumulates the hidden and lm_head weight gradients in fp32 "
+     "(torch.zeros(..., dtype=float32)) and returns them cast to the weights' dtype"),
 )
 
 TRL = PostTrainingDefaults("none", 0.3, "none", False, "colocate", False, False, "rows", True, "per-parameter", 0,
-                           _TRL_SOURCES, rollout_batched_tokens=4096)
+                           _TRL_SOURCES, rollout_batched_tokens=4096, fused_head_tile=(4096, 32768))
 
 VERL = PostTrainingDefaults(
     "vllm", 0.5, "level-2", False, "colocate", False, False, "fused", False, "bucket", 2048 << 20,
@@ -69,7 +79,14 @@ VERL = PostTrainingDefaults(
      ("log-probs", "verl/utils/torch_functional.py logprobs_from_logits: flash-attn's cross_entropy_loss "
       "(inplace_backward=True) when flash-attn is installed"),
      ("weight sync", "verl/workers/fsdp_workers.py: per-tensor full_tensor() generator; vllm_rollout.py update_weights "
-      "packs it into a bucket of update_weights_bucket_megabytes = 2048 (workers/config/rollout.py)")))
+      "packs it into a bucket of update_weights_bucket_megabytes = 2048 (workers/config/rollout.py)"),
+     ("scoring entropy", "verl/workers/fsdp_workers.py compute_log_prob: calculate_entropy = not is_lora, where "
+      "is_lora is the meta_info flag of the reference pass through the adapter-disabled actor: the old-policy pass "
+      "always computes entropy_from_logits (torch_functional.py: softmax(logits) and softmax x logits, each b·c·V)"),
+     ("response logits", "verl/workers/actor/dp_actor.py _forward_micro_batch (padded path): logits[:, -response_"
+      "length - 1:-1, :] is a strided view; torch_functional.py logprobs_from_logits reshapes it to (b·c, V), a copy "
+      "when b > 1, before flash-attn's cross_entropy_loss")),
+    scoring_entropy=True, response_logits_copied=True)
 
 OPENRLHF = PostTrainingDefaults(
     "vllm", 0.95, "none", False, "separate", False, True, "fused", False, "per-parameter", 0,

@@ -4,12 +4,14 @@ its `rl` field."""
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 
 from ..memory.breakdown import Component, Estimate, Moments, StageEstimate, phase_totals
 from ..memory.estimate import estimate as training_estimate
 from ..memory.states import dtypes_for
+from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_gpu, resolve_model
-from .logprobs import training_logits
+from .logprobs import fused_head_training, training_logits
 from .models import engine_weight_bytes, frozen_models, resident_states
 from .phases import StepParts, all_phases, engine_variants
 from .result import RLEstimate, RLPhase
@@ -39,14 +41,29 @@ def _critic(s: Scenario, rs: RLSettings) -> Estimate | None:
     if rs.objective != "ppo" or s.critic_model is None:
         return None
     model = s.model if s.critic_model == "same" else s.critic_model
-    return training_estimate(training_scenario(s, rs).with_unchecked(model=model, cross_entropy="fused-linear"))
+    # verl offloads the critic apart from the actor (critic.model.fsdp_config param_offload / optimizer_offload,
+    # verl/trainer/config/critic/dp_critic.yaml, both false by default)
+    offload = s.offload if s.critic_offload == "auto" else s.critic_offload
+    return training_estimate(training_scenario(s, rs).with_unchecked(model=model, cross_entropy="fused-linear",
+                                                                     offload=offload))
+
+
+@lru_cache(maxsize=256)
+def _training_step(s: Scenario, rs: RLSettings, spec: ModelSpec, gpu: tuple) -> Estimate:
+    """The training estimator over the RL batch, computed once per scenario (the phases, the JSON and the window's
+    chart all read it). The resolved model and GPU are part of the key: a preset edited under the same name is a
+    new entry."""
+    return training_estimate(training_scenario(s, rs))
 
 
 def step_parts(s: Scenario) -> StepParts:
     spec = resolve_model(s)
     dt = dtypes_for(s)
     rs = rl_settings(s, dt.compute)
-    train = training_estimate(training_scenario(s, rs))
+    try:
+        train = _training_step(s, rs, spec, resolve_gpu(s))
+    except TypeError:  # a scenario holding an unhashable part (a custom model's config) is estimated uncached
+        train = training_estimate(training_scenario(s, rs))
     critic = _critic(s, rs)
     resident = resident_states(train, rs.shares_weights)
     frozen = frozen_models(s, spec, rs, dt, train, critic)
@@ -61,11 +78,24 @@ def step_parts(s: Scenario) -> StepParts:
                                engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
                                s.rollout_kv_cache_dtype, rs.sequence_tokens, trainer, apart, gpu_name,
                                rs.batched_tokens or None)
-    logits_path = rs.logprob_path if s.cross_entropy == "auto" and rs.objective != "reward" else "keep"
-    comps = tuple(training_logits(c, logits_path, rs.train_sequences, rs.logits_tokens, rs.sequence_tokens,
-                                  spec.vocab, dt.compute, s.tp) if c.key == "logits" and logits_path != "keep" else c
+    # the head's backward runs before the first checkpointed layer is recomputed: that recompute, which the estimator
+    # puts at backward start, is not alive beside it
+    later = sum(c.moments.backward_start for c in train.components if c.key == "recompute")
+    comps = tuple(_training_logits(c, s, rs, spec.vocab, spec.hidden, dt.compute, later) if c.key == "logits" else c
                   for c in train.components)
     return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine))
+
+
+def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidden: int, compute: int,
+                     later: float) -> Component:
+    """The training estimator's logits component as the post-training loss computes them."""
+    if rs.fused_head_tile[0] and rs.objective != "reward":
+        return fused_head_training(c, rs.fused_head_tile, rs.train_sequences * rs.logits_tokens, vocab, hidden,
+                                   compute, s.tp, s.method == "full", later)
+    if s.cross_entropy != "auto" or rs.objective == "reward":
+        return c
+    return training_logits(c, rs.logprob_path, rs.train_sequences, rs.logits_tokens, rs.sequence_tokens, vocab,
+                           compute, s.tp)
 
 
 def _stage(train: StageEstimate, phase: RLPhase) -> StageEstimate:

@@ -10,31 +10,53 @@ from ..models.architecture import ModelSpec
 LOGPROB_FORMULAS = {
     # transformers returns the logits in the compute dtype; the log-softmax of the whole b·s·V is taken in fp32
     # (an upcast and its log-softmax output, NeMo-RL with logprob_chunk_size null)
-    "standard": QT_TRANSLATE_NOOP("engine", "one layer's forward tensors + logits b·s·V x compute bytes + fp32 upcast + "
-                                  "fp32 log-softmax"),
-    # TRL selective_log_softmax: bf16 logits log-softmaxed one sequence at a time, each row freed after its gather
-    "rows": QT_TRANSLATE_NOOP("engine", "one layer's forward tensors + logits b·s·V x compute bytes + one sequence's "
-                              "log-softmax"),
+    "standard": QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and, at the head, "
+                                  "logits b·s·V x compute bytes + fp32 upcast + fp32 log-softmax"),
+    # TRL selective_log_softmax: bf16 logits log-softmaxed one sequence at a time in a Python loop; the previous
+    # row's output stays bound to the loop variable while the next is computed (two rows at once)
+    "rows": QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and, at the head, logits "
+                              "b·s·V x compute bytes + two sequences' log-softmax"),
     # flash-attn cross_entropy_loss (verl, OpenRLHF): one kernel over the logits keeping a log-sum-exp per token
-    "fused": QT_TRANSLATE_NOOP("engine", "one layer's forward tensors + logits b·s·V x compute bytes + fp32 loss and "
-                               "log-sum-exp per token"),
+    "fused": QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and, at the head, "
+                               "logits b·s·V x compute bytes + fp32 loss and log-sum-exp per token"),
     # Unsloth / Liger: the lm_head and the log-softmax run chunk by chunk, the logits are never whole
-    "fused-linear": QT_TRANSLATE_NOOP("engine", "one layer's forward tensors + one chunk of logits, about b·s·h x compute "
-                                      "bytes"),
+    "fused-linear": QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and, at the "
+                                      "head, one chunk of logits, about b·s·h x compute bytes"),
 }
 
-SCORE_HEAD_FORMULA = QT_TRANSLATE_NOOP("engine", "one layer's forward tensors + one fp32 score per token")
+SCORE_HEAD_FORMULA = QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and one fp32 "
+                                       "score per token")
+# TRL's fused log-prob head (trl 1.16.0 kernels/chunked_logprob.py): the projection goes tile by tile into one
+# min(tokens, 4096) x 32768 buffer in the compute dtype; seven fp32 running statistics per token
+FUSED_HEAD_FORMULA = QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and, at "
+                                       "the head, the fused head's projection buffer min(tokens, token tile) x "
+                                       "vocabulary chunk x compute bytes + 7 fp32 statistics per token")
+# what a framework's scoring pass adds beyond its loss path (listed in the inputs): verl's old-policy entropy over
+# the vocabulary, verl's copy of the response logits before flash-attn's cross-entropy, autocast's weight cache
+SCORING_EXTRAS_FORMULA = QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors (+ LoRA's "
+                                           "fp32 adapter outputs) and the head's (the log-prob path's tensors, or the "
+                                           "logits + the entropy's softmax and product, 2 x b·c·V x compute bytes, or "
+                                           "the response logits' copy, b·c·V x compute bytes) + autocast's bf16 "
+                                           "weight cache")
+STATS_PER_TOKEN = 7  # running max, sum_exp, x_sum_exp, sq_sum_exp, z_sum, max_before_target, target_logit
+
+
+def fused_head_buffer_bytes(tile: tuple[int, int], tokens: int, compute: int) -> float:
+    """TRL's fused head: its projection buffer min(tokens, token tile) x vocabulary chunk (chunked_logprob.py mm_buf)."""
+    return min(tokens, tile[0]) * tile[1] * compute
 
 
 def logprob_bytes(path: str, sequences: int, logits_tokens: int, vocab: int, hidden: int, compute: int,
-                  tp: int) -> float:
+                  tp: int, head_tile: tuple[int, int] = (0, 0)) -> float:
     """Bytes of the logits and the log-prob computation of `sequences` sequences at once."""
     tokens = sequences * logits_tokens
+    if path == "fused-linear" and head_tile[0]:
+        return fused_head_buffer_bytes(head_tile, tokens, compute) + 4.0 * STATS_PER_TOKEN * tokens
     tv = tokens * vocab / tp
     if path == "standard":
         return (compute + 4 + 4) * tv
-    if path == "rows":
-        return compute * tv + compute * tv / max(sequences, 1)
+    if path == "rows":  # the previous row's output is still bound to row_logps while the next one is computed
+        return compute * tv + compute * tv * min(2, sequences) / max(sequences, 1)
     if path == "fused":
         return compute * tv + 8 * tokens
     return compute * tokens * hidden
@@ -48,24 +70,48 @@ def forward_activation_bytes(spec: ModelSpec, tokens: float, compute: int, tp: i
     return tokens * (3 * spec.hidden + max(attention, 3 * ffn)) * compute
 
 
+LAYER_MOMENT = ("lora_fp32_bytes",)  # extras alive inside a decoder layer
+WHOLE_FORWARD = ("autocast_cache_bytes",)  # extras alive through the whole forward
+
+
 def scoring_forward(key: str, name: str, spec: ModelSpec, sequences: int, sequence_tokens: int, logits_tokens: int,
-                    path: str, compute: int, tp: int, vocab_head: bool) -> Component:
+                    path: str, compute: int, tp: int, vocab_head: bool, head_tile: tuple[int, int] = (0, 0),
+                    extras: tuple[tuple[str, float], ...] = ()) -> Component:
     """The transient of one scoring forward of `spec` over `sequences` sequences: a reward or value model ends in a
-    one-number head (no vocabulary logits)."""
-    activations = forward_activation_bytes(spec, sequences * sequence_tokens, compute, tp)
-    logits = logprob_bytes(path, sequences, logits_tokens, spec.vocab, spec.hidden, compute, tp) if vocab_head \
-        else 4.0 * sequences * sequence_tokens
+    one-number head (no vocabulary logits). Under no_grad nothing is kept between layers, so the pass peaks either
+    inside a decoder layer or at the head (the last hidden states and the log-prob path's tensors). `extras`:
+    (name, bytes) the framework's pass adds: inside a layer (LAYER_MOMENT), through the whole forward
+    (WHOLE_FORWARD), else at the head."""
+    tokens = sequences * sequence_tokens
+    activations = forward_activation_bytes(spec, tokens, compute, tp)
+    logits = logprob_bytes(path, sequences, logits_tokens, spec.vocab, spec.hidden, compute, tp, head_tile) \
+        if vocab_head else 4.0 * tokens
     formula = LOGPROB_FORMULAS[path] if vocab_head else SCORE_HEAD_FORMULA
-    return Component(key, name, "transient", Moments.whole_step(activations + logits),
-                     formula,
+    if vocab_head and path == "fused-linear" and head_tile[0]:
+        formula = FUSED_HEAD_FORMULA
+    extra = tuple((k, round(v)) for k, v in extras if v)
+    if extra:
+        formula = SCORING_EXTRAS_FORMULA
+    layer = activations + sum(v for k, v in extra if k in LAYER_MOMENT)
+    # the head's extras (entropy, a copy of the logits) come after the log-prob path's own temporaries are freed:
+    # beside the logits tensor, not beside those temporaries
+    at_head = sum(v for k, v in extra if k not in LAYER_MOMENT + WHOLE_FORWARD)
+    kept = compute * sequences * logits_tokens * spec.vocab / tp if vocab_head and path != "fused-linear" else 0.0
+    head = tokens * spec.hidden * compute / tp + max(logits, kept + at_head)
+    value = max(layer, head) + sum(v for k, v in extra if k in WHOLE_FORWARD)
+    return Component(key, name, "transient", Moments.whole_step(value), formula,
                      (("sequences", sequences), ("sequence_tokens", sequence_tokens), ("logits_tokens", logits_tokens),
                       ("logprob_path", path if vocab_head else "score head"), ("activation_bytes", round(activations)),
-                      ("logits_bytes", round(logits))))
+                      ("logits_bytes", round(logits)), ("peak_at", "layer" if layer >= head else "head")) + extra)
 
 
 ROWS_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
     "engine", "TRL selective_log_softmax in training: logits b·k·V (compute bytes) + every sequence's log-softmax "
     "output kept for backward (compute bytes); backward: those outputs + the logits' gradient")
+FUSED_HEAD_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
+    "engine", "TRL's fused log-prob head: forward, its projection buffer + 7 fp32 statistics per token; backward, the "
+    "buffer + the hidden states' gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight's "
+    "gradient in fp32 and cast (V x h x (4 + compute bytes), when the head trains)")
 KEPT_TOKENS_FORMULA = QT_TRANSLATE_NOOP(
     "engine", "the loss path's logits tensors for the completion tokens only (logits_to_keep): the estimator's "
     "b·s·V terms x completion / (prompt + completion)")
@@ -89,3 +135,21 @@ def training_logits(c: Component, path: str, sequences: int, logits_tokens: int,
     inputs = tuple((k, v * share if k == "bsv_bytes" and isinstance(v, int | float) else v) for k, v in c.inputs)
     return Component(c.key, c.name, c.category, c.moments.scaled(share), KEPT_TOKENS_FORMULA,
                      inputs + (("logits_tokens", logits_tokens), ("sequence_tokens", sequence_tokens)))
+
+
+def fused_head_training(c: Component, tile: tuple[int, int], tokens: int, vocab: int, hidden: int, compute: int,
+                        tp: int, head_trains: bool, later: float = 0.0) -> Component:
+    """The training step's logits component for TRL's fused log-prob head (trl 1.16.0 kernels/chunked_logprob.py
+    _ChunkedLogProbFunction): backward allocates grad_hidden and grad_weight with torch.zeros(dtype=float32) and a
+    second projection buffer, and returns both gradients cast to the weights' dtype (.to(weight.dtype)) while the
+    fp32 accumulators are still alive. `later`: what the step holds at backward start only after the head's backward
+    (the first layer's recompute under checkpointing): the larger of the two counts."""
+    buffer = fused_head_buffer_bytes(tile, tokens, compute)
+    forward = buffer + 4.0 * STATS_PER_TOKEN * tokens
+    weight_grad = (4 + compute) * vocab * hidden / tp if head_trains else 0.0
+    backward = buffer + (4 + compute) * tokens * hidden + weight_grad
+    beyond = max(0.0, backward - later)
+    return Component(c.key, c.name, c.category, Moments(forward, beyond, 0.0, 0.0), FUSED_HEAD_TRAINING_FORMULA,
+                     (("tokens", tokens), ("token_tile", tile[0]), ("vocab_chunk", tile[1]), ("vocab", vocab),
+                      ("buffer_bytes", round(buffer)), ("weight_grad_bytes", round(weight_grad)),
+                      ("head_backward_bytes", round(backward)), ("overlapped_by_recompute_bytes", round(later))))

@@ -17,6 +17,7 @@ from ..memory.states import Dtypes
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from ..scenario.behaviour import adapter_dtype_bytes
 from .logprobs import scoring_forward
 from .models import largest_tensor_bytes, model_spec
 from .result import RLPhase
@@ -124,19 +125,52 @@ def _trainer_generate(p: StepParts) -> RLPhase | None:
     return _phase("generation", "training", p.resident + p.frozen + tuple(parts))
 
 
+def _scoring_extras(p: StepParts, policy: bool) -> tuple[tuple[str, float], ...]:
+    """What the framework's scoring pass adds at its peak beyond its log-prob path. The entropy's softmax and product
+    and the response logits' copy are not alive together (the copy is freed when the no-grad cross-entropy returns,
+    before entropy_from_logits runs); autocast caches a bf16 copy of every trainable fp32 weight through the forward
+    (as the training estimator's autocast cache)."""
+    rs, s = p.rs, p.s
+    bcv = p.dt.compute * rs.train_sequences * s.completion_len * p.spec.vocab / s.tp
+    entropy = 2 * bcv if policy and rs.scoring_entropy else 0.0
+    copied = bcv if rs.response_logits_copied and rs.logprob_path == "fused" and rs.train_sequences > 1 else 0.0
+    cache = 0.0
+    if policy and p.dt.amp and s.method == "full" and s.effective_zero != 3:
+        cache = 2.0 * p.spec.total_params / s.tp
+    return (("entropy_bytes" if entropy >= copied else "response_logits_copy_bytes", max(entropy, copied)),
+            ("autocast_cache_bytes", cache), ("lora_fp32_bytes", _lora_outputs(p) if policy else 0.0))
+
+
+def _lora_outputs(p: StepParts) -> float:
+    """A forward through LoRA layers whose adapters are in another dtype than the model (peft keeps them in fp32:
+    autocast_adapter_dtype): peft's Linear.forward (tuners/lora/layer.py) casts the input to the adapter's dtype and
+    adds lora_B(lora_A(x)) * scaling to the base output, so beside the base output it holds the input's cast and two
+    adapter-dtype tensors of the output's width; at the MLP's up projection that width is the MLP's. The reference
+    pass with adapters disabled runs the base layers only."""
+    s = p.s
+    if s.method not in ("lora", "qlora"):
+        return 0.0
+    adapter = adapter_dtype_bytes(s, p.dt.compute)
+    if adapter == p.dt.compute:
+        return 0.0
+    spec = p.spec
+    ffn = max(spec.ffn, spec.expert_ffn * max(spec.top_k, 1) if spec.is_moe else 0) / s.tp
+    return p.rs.train_sequences * p.rs.sequence_tokens * adapter * (spec.hidden + 2 * ffn)
+
+
 def scoring_phase(p: StepParts) -> RLPhase | None:
     """The forwards that score each sample without gradients; the largest one at a time."""
     rs, s = p.rs, p.s
     forwards = []
-    compute, tp = p.dt.compute, s.tp
+    compute, tp, tile = p.dt.compute, s.tp, rs.fused_head_tile
     if rs.online:
         forwards.append(scoring_forward("score_policy", QT_TRANSLATE_NOOP("engine", "Old-policy log-probs forward"),
                                         p.spec, rs.train_sequences, rs.sequence_tokens, rs.logits_tokens,
-                                        rs.logprob_path, compute, tp, True))
+                                        rs.logprob_path, compute, tp, True, tile, _scoring_extras(p, True)))
     if rs.reference in ("separate", "adapter-off", "cpu-swap"):
         forwards.append(scoring_forward("score_reference", QT_TRANSLATE_NOOP("engine", "Reference log-probs forward"),
                                         p.spec, rs.train_sequences, rs.sequence_tokens, rs.logits_tokens,
-                                        rs.logprob_path, compute, tp, True))
+                                        rs.logprob_path, compute, tp, True, tile, _scoring_extras(p, False)))
     if s.reward_model is not None and rs.online:
         forwards.append(scoring_forward("score_reward", QT_TRANSLATE_NOOP("engine", "Reward model forward"),
                                         model_spec(s.reward_model), rs.train_sequences, rs.sequence_tokens,

@@ -44,6 +44,9 @@ class RLSettings:
     logits_tokens: int  # tokens of each sequence that get logits when scoring
     weight_sync: str
     weight_sync_bucket_bytes: int
+    fused_head_tile: tuple[int, int]  # the framework's fused log-prob head's buffer (tokens, vocabulary); (0, 0): none
+    scoring_entropy: bool  # the old-policy scoring pass computes the entropy over the vocabulary
+    response_logits_copied: bool  # the scoring pass copies the response positions' logits before the loss
 
 
 def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
@@ -75,12 +78,14 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         sleep=facts.rollout_sleep if s.rollout_sleep == "auto" else s.rollout_sleep,
         shares_weights=shares and engine != "none" and s.rollout_placement == "colocate",
         kv_dtype_bytes=compute_bytes if s.rollout_kv_cache_dtype == "auto" else KV_BYTES[s.rollout_kv_cache_dtype],
-        batched_tokens=facts.rollout_batched_tokens, logprob_path=path,
+        batched_tokens=s.rollout_max_num_batched_tokens or facts.rollout_batched_tokens, logprob_path=path,
         # TRL's online trainers pass logits_to_keep (grpo_trainer.py); its DPO trainer takes the whole sequence's
         # logits (dpo_trainer.py outputs.logits[..., :-1, :])
         logits_tokens=s.completion_len if facts.logits_completion_only and online else s.prompt_len + s.completion_len,
         weight_sync="shared" if shares else facts.weight_sync,
         weight_sync_bucket_bytes=facts.weight_sync_bucket_bytes,
+        fused_head_tile=facts.fused_head_tile if path == "fused-linear" else (0, 0),
+        scoring_entropy=facts.scoring_entropy, response_logits_copied=facts.response_logits_copied,
     )
 
 

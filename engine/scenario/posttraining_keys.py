@@ -23,6 +23,7 @@ ROLLOUT_PLACEMENTS = ("colocate", "separate")
 # the KV cache; level 2 discards both
 ROLLOUT_SLEEPS = ("auto", "none", "level-1", "level-2")
 ROLLOUT_KV_DTYPES = ("auto", "bf16", "fp16", "fp8")
+CRITIC_OFFLOADS = ("auto", "none", "optimizer", "optimizer+params")  # "auto" = the scenario's offload
 POST_TRAINING = "training_objective other than sft"
 ONLINE = "training_objective ppo, grpo, rloo, online-dpo"
 
@@ -70,6 +71,11 @@ class PostTrainingKeys:
         None, 'PPO\'s value model: null = none; "same" = a copy of the policy\'s architecture; or a preset id or '
         'object', Parsed(parse_critic_model, 'null | "same" | preset id | object', (None, "same")),
         applies_to="training_objective ppo")
+    critic_offload: str = key(
+        "auto", "what of PPO's critic is offloaded to CPU memory: auto = as offload (one setting for every trained "
+        "model); none | optimizer | optimizer+params on their own, as verl's critic.model.fsdp_config "
+        "param_offload / optimizer_offload are set apart from the actor's", Choice(CRITIC_OFFLOADS),
+        applies_to="training_objective ppo")
     prompt_len: int = key(512, "tokens of each prompt (seq_len is not used by post-training objectives)",
                           WholeNumber(1, 10_000_000), applies_to=POST_TRAINING)
     completion_len: int = key(512, "tokens of each completion (generated, or stored for the offline objectives)",
@@ -98,6 +104,10 @@ class PostTrainingKeys:
                                       Choice(ROLLOUT_KV_DTYPES), applies_to=ONLINE)
     rollout_max_num_seqs: int = key(256, "the most sequences the engine decodes at once (vLLM max_num_seqs)",
                                     WholeNumber(1, 1_000_000), applies_to=ONLINE)
+    rollout_max_num_batched_tokens: int | None = key(
+        None, "tokens the engine runs in one forward, which sizes its startup profile run (vLLM "
+        "max_num_batched_tokens; verl rollout.max_num_batched_tokens); null = the framework's default",
+        Count(null=True, maximum=10_000_000), applies_to=ONLINE)
     rollout_shares_weights: bool | str = key(
         "auto", "the engine and the trainer use one weight copy (Unsloth's fast inference); auto = the framework's "
         "default", Flag(auto=True), applies_to=ONLINE)

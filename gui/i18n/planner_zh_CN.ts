@@ -6630,37 +6630,80 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="13"/>
         <source>one layer&apos;s forward tensors + logits b·s·V x compute bytes + fp32 upcast + fp32 log-softmax</source>
-        <translation>一层前向的张量 + logits b·s·V × 计算精度字节数 + fp32 上转副本 + fp32 log-softmax</translation>
+        <translation type="vanished">一层前向的张量 + logits b·s·V × 计算精度字节数 + fp32 上转副本 + fp32 log-softmax</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="16"/>
         <source>one layer&apos;s forward tensors + logits b·s·V x compute bytes + one sequence&apos;s log-softmax</source>
-        <translation>一层前向的张量 + logits b·s·V × 计算精度字节数 + 一条序列的 log-softmax</translation>
+        <translation type="vanished">一层前向的张量 + logits b·s·V × 计算精度字节数 + 一条序列的 log-softmax</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="19"/>
         <source>one layer&apos;s forward tensors + logits b·s·V x compute bytes + fp32 loss and log-sum-exp per token</source>
-        <translation>一层前向的张量 + logits b·s·V × 计算精度字节数 + 每个 token 的 fp32 损失与 log-sum-exp</translation>
+        <translation type="vanished">一层前向的张量 + logits b·s·V × 计算精度字节数 + 每个 token 的 fp32 损失与 log-sum-exp</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="22"/>
         <source>one layer&apos;s forward tensors + one chunk of logits, about b·s·h x compute bytes</source>
-        <translation>一层前向的张量 + 一块 logits，约 b·s·h × 计算精度字节数</translation>
+        <translation type="vanished">一层前向的张量 + 一块 logits，约 b·s·h × 计算精度字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="26"/>
         <source>one layer&apos;s forward tensors + one fp32 score per token</source>
-        <translation>一层前向的张量 + 每个 token 一个 fp32 分数</translation>
+        <translation type="vanished">一层前向的张量 + 每个 token 一个 fp32 分数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="66"/>
+        <source>one layer&apos;s forward tensors + the fused head&apos;s projection buffer min(tokens, token tile) x vocabulary chunk x compute bytes + 7 fp32 statistics per token</source>
+        <translation type="vanished">一层前向的张量 + 融合输出头的投影缓冲区 min(token 数, token 分块) × 词表分块 × 计算精度字节 + 每个 token 7 个 fp32 统计量</translation>
+    </message>
+    <message>
+        <source>the log-prob path&apos;s tensors + the framework&apos;s extras: the entropy&apos;s softmax and product (2 x b·c·V x compute bytes) or the response logits&apos; copy (b·c·V x compute bytes), autocast&apos;s bf16 weight cache</source>
+        <translation type="vanished">对数概率路径的张量 + 框架的额外张量：熵计算的 softmax 及其乘积（2 × b·c·V × 计算精度字节）或回答部分 logits 的副本（b·c·V × 计算精度字节），autocast 的 bf16 权重缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="13"/>
+        <source>the larger of one layer&apos;s forward tensors and, at the head, logits b·s·V x compute bytes + fp32 upcast + fp32 log-softmax</source>
+        <translation>一层前向张量与输出头处张量中的较大者：输出头处为 logits b·s·V × 计算精度字节 + fp32 上转副本 + fp32 log-softmax</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="17"/>
+        <source>the larger of one layer&apos;s forward tensors and, at the head, logits b·s·V x compute bytes + two sequences&apos; log-softmax</source>
+        <translation>一层前向张量与输出头处张量中的较大者：输出头处为 logits b·s·V × 计算精度字节 + 两条序列的 log-softmax</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="20"/>
+        <source>the larger of one layer&apos;s forward tensors and, at the head, logits b·s·V x compute bytes + fp32 loss and log-sum-exp per token</source>
+        <translation>一层前向张量与输出头处张量中的较大者：输出头处为 logits b·s·V × 计算精度字节 + 每个 token 的 fp32 损失和 log-sum-exp</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="23"/>
+        <source>the larger of one layer&apos;s forward tensors and, at the head, one chunk of logits, about b·s·h x compute bytes</source>
+        <translation>一层前向张量与输出头处张量中的较大者：输出头处为一个 logits 分块，约 b·s·h × 计算精度字节</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="27"/>
+        <source>the larger of one layer&apos;s forward tensors and one fp32 score per token</source>
+        <translation>一层前向张量与每个 token 一个 fp32 分数中的较大者</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="31"/>
+        <source>the larger of one layer&apos;s forward tensors and, at the head, the fused head&apos;s projection buffer min(tokens, token tile) x vocabulary chunk x compute bytes + 7 fp32 statistics per token</source>
+        <translation>一层前向张量与输出头处张量中的较大者：输出头处为融合输出头的投影缓冲区 min(token 数, token 分块) × 词表分块 × 计算精度字节 + 每个 token 7 个 fp32 统计量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="36"/>
+        <source>the larger of one layer&apos;s forward tensors (+ LoRA&apos;s fp32 adapter outputs) and the head&apos;s (the log-prob path&apos;s tensors, or the logits + the entropy&apos;s softmax and product, 2 x b·c·V x compute bytes, or the response logits&apos; copy, b·c·V x compute bytes) + autocast&apos;s bf16 weight cache</source>
+        <translation>一层前向张量（+ LoRA 的 fp32 适配器输出）与输出头处张量（对数概率路径的张量，或 logits + 熵计算的 softmax 及其乘积 2 × b·c·V × 计算精度字节，或回答部分 logits 的副本 b·c·V × 计算精度字节）中的较大者 + autocast 的 bf16 权重缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="108"/>
         <source>TRL selective_log_softmax in training: logits b·k·V (compute bytes) + every sequence&apos;s log-softmax output kept for backward (compute bytes); backward: those outputs + the logits&apos; gradient</source>
         <translation>训练中 TRL 的 selective_log_softmax：logits b·k·V（计算精度字节）+ 为反向保留的每条序列的 log-softmax 输出（计算精度字节）；反向：这些输出 + logits 的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="69"/>
+        <location filename="../../engine/posttraining/logprobs.py" line="111"/>
+        <source>TRL&apos;s fused log-prob head: forward, its projection buffer + 7 fp32 statistics per token; backward, the buffer + the hidden states&apos; gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight&apos;s gradient in fp32 and cast (V x h x (4 + compute bytes), when the head trains)</source>
+        <translation>TRL 的融合对数概率输出头：前向为其投影缓冲区 + 每个 token 7 个 fp32 统计量；反向为该缓冲区 + fp32 累加并转换精度的隐藏状态梯度（token 数 × h × (4 + 计算精度字节)）+ fp32 累加并转换精度的 lm_head 权重梯度（V × h × (4 + 计算精度字节)，仅当输出头参与训练时）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="115"/>
         <source>the loss path&apos;s logits tensors for the completion tokens only (logits_to_keep): the estimator&apos;s b·s·V terms x completion / (prompt + completion)</source>
         <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
     </message>
@@ -6685,92 +6728,92 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>奖励模型参数量 × 计算精度字节数 / 分片数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="66"/>
+        <location filename="../../engine/posttraining/phases.py" line="67"/>
         <source>Generation engine weights</source>
         <translation>生成引擎权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="67"/>
+        <location filename="../../engine/posttraining/phases.py" line="68"/>
         <source>policy parameters x engine bytes / rollout_tp</source>
         <translation>策略模型参数量 × 引擎中的字节数 / rollout_tp</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="72"/>
+        <location filename="../../engine/posttraining/phases.py" line="73"/>
         <source>Generation engine activations and overheads</source>
         <translation>生成引擎激活值与开销</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="73"/>
+        <location filename="../../engine/posttraining/phases.py" line="74"/>
         <source>the engine&apos;s profile-run peak (forward of max_num_batched_tokens or the sampler&apos;s logits), non-torch memory and CUDA graphs (engine/serving)</source>
         <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA graphs（engine/serving）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="77"/>
+        <location filename="../../engine/posttraining/phases.py" line="78"/>
         <source>Generation engine KV cache</source>
         <translation>生成引擎 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="78"/>
+        <location filename="../../engine/posttraining/phases.py" line="79"/>
         <source>gpu_memory_utilization x capacity - weights - profile peak - non-torch memory, in whole blocks (engine/serving, vLLM gpu_worker.py)</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 试运行峰值 - 非 torch 显存，按整块计（engine/serving，vLLM gpu_worker.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="116"/>
+        <location filename="../../engine/posttraining/phases.py" line="117"/>
         <source>generate() KV cache</source>
         <translation>generate() 的 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="117"/>
+        <location filename="../../engine/posttraining/phases.py" line="118"/>
         <source>per layer K and V of every sequence of the step at full length</source>
         <translation>本步每条序列在完整长度下每层的 K 和 V</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="120"/>
+        <location filename="../../engine/posttraining/phases.py" line="121"/>
         <source>Weights gathered for generate()</source>
         <translation>为 generate() 聚合的权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="121"/>
+        <location filename="../../engine/posttraining/phases.py" line="122"/>
         <source>ZeRO-3 gathers the whole model for generation (TRL ds3_gather_for_generation, default true)</source>
         <translation>ZeRO-3 为生成聚合整个模型（TRL ds3_gather_for_generation，默认开启）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="133"/>
+        <location filename="../../engine/posttraining/phases.py" line="167"/>
         <source>Old-policy log-probs forward</source>
         <translation>旧策略对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="137"/>
+        <location filename="../../engine/posttraining/phases.py" line="171"/>
         <source>Reference log-probs forward</source>
         <translation>参考模型对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="141"/>
+        <location filename="../../engine/posttraining/phases.py" line="175"/>
         <source>Reward model forward</source>
         <translation>奖励模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="146"/>
+        <location filename="../../engine/posttraining/phases.py" line="180"/>
         <source>Critic values forward</source>
         <translation>评论家价值前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="160"/>
+        <location filename="../../engine/posttraining/phases.py" line="194"/>
         <source>Per-token loss tensors (log-probs, ratios, KL)</source>
         <translation>逐 token 的损失张量（对数概率、比率、KL）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="161"/>
+        <location filename="../../engine/posttraining/phases.py" line="195"/>
         <source>tensors per completion token x 4 bytes: new, old and reference log-probs, ratio, clipped ratio, KL, surrogate losses (preference objectives: chosen/rejected log-probs)</source>
         <translation>每个回答 token 的张量数 × 4 字节：新、旧和参考对数概率、比率、截断比率、KL、替代损失（偏好目标：选中/拒绝回答的对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="198"/>
+        <location filename="../../engine/posttraining/phases.py" line="232"/>
         <source>Weight-sync staging</source>
         <translation>权重同步暂存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="199"/>
+        <location filename="../../engine/posttraining/phases.py" line="233"/>
         <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework&apos;s bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
         <translation>逐参数：完整聚合的最大张量（ZeRO-3/FSDP）；分桶：框架的桶 + 一个聚合张量；ZeRO-3 下的 LoRA：为合并适配器聚合整个模型</translation>
     </message>

@@ -1,0 +1,131 @@
+"""The post-training mechanisms modelled from the frameworks' sources (issue 22), each against the source's own
+arithmetic and the CPU trace that ran that source (tests/data/ground_truth/posttraining, validation/
+posttraining_traces.py)."""
+
+import json
+
+from engine.accuracy import posttraining as pt
+from engine.scenario import scenario_from_dict
+from engine.workloads import estimate
+
+TRACES = {t["id"]: t for t in pt.read_traces()}
+QWEN05_VOCAB, QWEN05_HIDDEN = 151936, 896  # Qwen2.5-0.5B config.json (the traces' hf_config)
+
+
+def _phase(est, key):
+    return next(p for p in est.rl.phases if p.key == key)
+
+
+def _component(phase, key):
+    return next(c for c in phase.components if c.key == key)
+
+
+def test_trl_fused_head_backward_matches_its_source_and_trace():
+    """trl 1.16.0 kernels/chunked_logprob.py backward: grad_weight and grad_hidden zeros in fp32, one
+    min(N, TOKEN_CHUNK_SIZE=4096) x 32768 (_CHUNKED_LOGPROB_CHUNK_SIZE) buffer in bf16, both gradients returned
+    cast to bf16. The trace of DPO on Qwen2.5-0.5B (2 pairs = 4 sequences of 1,024 tokens) records those buffers as
+    the backward peak's "Temp" category."""
+    trace = TRACES["qwen2.5-0.5b_trl-dpo_full_ref_p512_c512_b2_fused"]
+    est = estimate(scenario_from_dict(trace["scenario"]))
+    head = dict(_component(_phase(est, "training"), "logits").inputs)
+    tokens = 4 * 1024
+    expected = 4096 * 32768 * 2 + (4 + 2) * tokens * QWEN05_HIDDEN + (4 + 2) * QWEN05_VOCAB * QWEN05_HIDDEN
+    assert head["head_backward_bytes"] == expected
+    temp = trace["measured"]["peak_by_category"]["backward"]["Temp"]
+    assert abs(expected - temp) / temp < 0.01
+
+
+def test_trl_fused_head_with_lora_has_no_weight_gradient():
+    """Under LoRA the lm_head is frozen: needs_weight_grad is False, no fp32 weight gradient."""
+    trace = TRACES["qwen2.5-0.5b_trl-dpo_lora_refoff_p512_c512_b2_fused"]
+    est = estimate(scenario_from_dict(trace["scenario"]))
+    assert dict(_component(_phase(est, "training"), "logits").inputs)["weight_grad_bytes"] == 0
+
+
+def test_verl_old_policy_scoring_holds_the_entropy():
+    """verl fsdp_workers.py compute_log_prob: calculate_entropy = not is_lora (is_lora: the reference pass), so the
+    old-policy pass runs entropy_from_logits over b x response x V: its softmax and softmax x logits, 2 bytes each
+    in the traced bf16. The trace's scoring peak is within 3%."""
+    trace = TRACES["qwen2.5-0.5b_verl-grpo_full_ref_p512_c1024_g8_b4_flash-ce_vllm"]
+    est = estimate(scenario_from_dict(trace["scenario"]))
+    score = _component(_phase(est, "scoring"), "score_policy")
+    assert dict(score.inputs)["entropy_bytes"] == 2 * 2 * 4 * 1024 * QWEN05_VOCAB
+    measured = trace["measured"]["rl_phases"]["scoring"]
+    assert abs(_phase(est, "scoring").peak_bytes - measured) / measured < 0.03
+
+
+def test_verl_reference_pass_copies_the_response_logits():
+    """dp_actor.py padded path: logits[:, -r-1:-1, :] reshaped to (b·r, V) by logprobs_from_logits is a copy when
+    b > 1; the reference pass computes no entropy, so the copy is its extra; the old-policy pass computes the entropy
+    LoRA or not (the copy is freed before it)."""
+    from engine.posttraining import phases
+    from engine.posttraining.estimate import step_parts
+
+    trace = TRACES["qwen2.5-0.5b_verl-grpo_lora_refoff_p512_c1024_g4_b4_flash-ce_vllm"]
+    parts = step_parts(scenario_from_dict(trace["scenario"]))
+    bcv = 4 * 1024 * QWEN05_VOCAB
+    assert dict(phases._scoring_extras(parts, False)) == {"response_logits_copy_bytes": 2 * bcv,
+                                                           "autocast_cache_bytes": 0.0, "lora_fp32_bytes": 0.0}
+    assert dict(phases._scoring_extras(parts, True))["entropy_bytes"] == 2 * 2 * bcv
+
+
+def test_rollout_max_num_batched_tokens_sizes_the_profile():
+    """verl examples/tuning/7b/qwen2-7b_grpo-lora_1_h100_fsdp_vllm.sh passes rollout.max_num_batched_tokens=1536:
+    the key reaches the engine's settings and a smaller profile run leaves the engine less activation memory."""
+    rows = {r["id"]: r for r in pt.read_published()}
+    sc = dict(rows["verl-tuning-7b-grpo-lora-1xh100"]["scenario"])
+    assert sc["rollout_max_num_batched_tokens"] == 1536
+    small = estimate(scenario_from_dict(sc))
+    default = estimate(scenario_from_dict({**sc, "rollout_max_num_batched_tokens": None}))
+    assert dict(small.rl.settings)["batched_tokens"] == 1536
+    act = [dict(_component(_phase(e, "generation"), "rollout_activations").inputs)["activation_bytes"]
+           for e in (small, default)]
+    assert act[0] < act[1]
+    assert json.loads(json.dumps(dict(small.rl.settings)))["batched_tokens"] == 1536
+
+
+def test_trl_lora_scoring_holds_fp32_adapter_outputs():
+    """peft tuners/lora/layer.py Linear.forward: x cast to the adapters' fp32, result + lora_B(lora_A(x)) * scaling:
+    beside the base output, the input's fp32 cast and two fp32 tensors of the output's width (the MLP's at its up
+    projection). The old-policy pass runs the adapters; the trace's scoring peak is within 3%."""
+    from engine.posttraining import phases
+    from engine.posttraining.estimate import step_parts
+
+    trace = TRACES["qwen2.5-0.5b_trl-grpo_lora_refoff_p512_c1536_g8_b8_fused_vllm_ckpt"]
+    parts = step_parts(scenario_from_dict(trace["scenario"]))
+    tokens = 8 * (512 + 1536)
+    assert dict(phases._scoring_extras(parts, True))["lora_fp32_bytes"] == tokens * 4 * (QWEN05_HIDDEN + 2 * 4864)
+    assert dict(phases._scoring_extras(parts, False))["lora_fp32_bytes"] == 0.0  # adapters disabled
+    est = estimate(scenario_from_dict(trace["scenario"]))
+    measured = trace["measured"]["rl_phases"]["scoring"]
+    assert abs(_phase(est, "scoring").peak_bytes - measured) / measured < 0.03
+
+
+def test_rows_log_softmax_holds_two_rows():
+    """TRL utils.py selective_log_softmax (bf16): `for row_logits, row_labels in zip(...): row_logps =
+    F.log_softmax(row_logits)`; the previous row's output is still bound while the next is computed."""
+    from engine.posttraining.logprobs import logprob_bytes
+
+    one_row = 2 * 1024 * QWEN05_VOCAB
+    assert logprob_bytes("rows", 8, 1024, QWEN05_VOCAB, QWEN05_HIDDEN, 2, 1) == 8 * one_row + 2 * one_row
+    assert logprob_bytes("rows", 1, 1024, QWEN05_VOCAB, QWEN05_HIDDEN, 2, 1) == 2 * one_row
+
+
+def test_critic_offload_apart_from_the_actor():
+    """verl sets the critic's offload apart from the actor's (critic.model.fsdp_config.param_offload /
+    optimizer_offload, false by default; TinyZero #107 offloads the actor only): with critic_offload none the
+    critic's states stay on the GPU while `offload` still moves the actor's; auto follows `offload`."""
+    rows = {r["id"]: r for r in pt.read_published()}
+    sc = dict(rows["tinyzero-issue-107-ppo-1.5b-16k"]["scenario"])
+    assert sc["critic_offload"] == "none" and sc["offload"] == "optimizer+params"
+    apart = estimate(scenario_from_dict(sc))
+    same = estimate(scenario_from_dict({**sc, "critic_offload": "auto"}))
+
+    def critic_bytes(est):
+        return dict(est.rl.per_model_bytes).get("critic", 0.0)
+
+    def policy_bytes(est):
+        return dict(est.rl.per_model_bytes).get("policy", 0.0)
+
+    assert critic_bytes(apart) > critic_bytes(same)
+    assert policy_bytes(apart) == policy_bytes(same)
