@@ -6615,12 +6615,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{objective} 比较同一提示的多个回答，每个提示至少需要生成 2 个回答。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="36"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="37"/>
         <source>must be null{same}, a model preset id or {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}} ({detail}).</source>
         <translation>必须是 null{same}、模型预设 id 或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="91"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="97"/>
         <source>must be &quot;auto&quot; or a fraction above 0 and at most 1, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
