@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from engine import Estimate
 from engine.scenario import ESTIMATORS
 
-from . import config_actions, file_actions, library_actions
+from . import config_actions, file_actions, library_actions, serve_mode
 from .charts import BudgetBars, PieChart
 from .compare_view import CompareView
 from .field_undo import install_field_undo
@@ -165,6 +165,7 @@ class MainWindow(QMainWindow):
         self.set_theme(theme)
         self.setWindowTitle(state.title())
         self.show_estimate(state.estimate)
+        serve_mode.attach(self)  # Serve mode's views (issue 26), after the first estimate is shown
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -287,6 +288,9 @@ class MainWindow(QMainWindow):
         style_plot(self.bars.plot, theme)
         style_plot(self.time_panel.bar.plot, theme)
         style_plot(self.speed_panel.chart.plot, theme)
+        if hasattr(self, "users_chart"):  # Serve mode's chart (gui/serve_mode.py attaches it after the first draw)
+            style_plot(self.users_chart.plot, theme)
+            self.users_chart.mark_stale()
         self.compare.set_theme(theme)
         # Text in signal colours is drawn for the theme in use: draw it again (lists re-list when next shown).
         self.show_estimate(self.state.estimate)

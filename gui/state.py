@@ -105,6 +105,16 @@ class AppState(QObject):
         """"" or one sentence: why the current scenario has no step time (translated when read)."""
         return "" if self._time_failure is None else time_problem(self._time_failure)
 
+    def users_curve(self) -> Any:
+        """The current inference scenario's users-at-once curve (engine/serving/users_curve.py UsersCurve), computed
+        once per scenario; None for a training scenario or when the engine cannot compute it."""
+        if self._scenario.workload != "inference":
+            return None
+        try:
+            return self.results.users_curve(self._scenario)
+        except PlannerError:
+            return None
+
     @property
     def unit(self) -> str:
         return self._unit
