@@ -23,10 +23,6 @@ if TYPE_CHECKING:
     from .main_window import MainWindow
 
 
-def tr(text: str) -> str:
-    return QCoreApplication.translate("ServeMode", text)
-
-
 class ModeSwitch(QWidget):
     """Two buttons, Train and Serve; the checked one is the scenario's workload."""
 
@@ -63,13 +59,15 @@ def serving_summary(est: Estimate, unit: str) -> str:
     m = est.serving
     if m is None:
         return ""
-    parts = [tr("KV cache %1: %2 tokens").replace("%1", format_bytes(m.kv_pool_bytes, unit)).replace(
-        "%2", f"{m.kv_tokens:,}")]
+    kv = QCoreApplication.translate("ServeMode", "KV cache %1: %2 tokens")
+    parts = [kv.replace("%1", format_bytes(m.kv_pool_bytes, unit)).replace("%2", f"{m.kv_tokens:,}")]
     if m.blocks and m.block_size > 1:
-        parts[0] += " " + tr("in %1 blocks of %2").replace("%1", f"{m.blocks:,}").replace("%2", str(m.block_size))
-    parts.append(tr("users at once at %1 tokens: %2").replace("%1", f"{m.max_model_len:,}").replace(
-        "%2", f"{m.max_concurrent_sequences:,.1f}"))
-    parts.append(tr("longest context for one user: %1 tokens").replace("%1", f"{m.longest_context:,}"))
+        blocks = QCoreApplication.translate("ServeMode", "in %1 blocks of %2")
+        parts[0] += " " + blocks.replace("%1", f"{m.blocks:,}").replace("%2", str(m.block_size))
+    users = QCoreApplication.translate("ServeMode", "users at once at %1 tokens: %2")
+    parts.append(users.replace("%1", f"{m.max_model_len:,}").replace("%2", f"{m.max_concurrent_sequences:,.1f}"))
+    longest = QCoreApplication.translate("ServeMode", "longest context for one user: %1 tokens")
+    parts.append(longest.replace("%1", f"{m.longest_context:,}"))
     return " · ".join(parts)
 
 
@@ -84,7 +82,7 @@ def attach(window: MainWindow) -> None:
     left.insertWidget(left.indexOf(window.setup_panel) + 1, window.serving_panel)
     window.users_chart = UsersChart(state)
     style_plot(window.users_chart.plot, window.theme)
-    window.tabs.insertTab(1, window.users_chart, tr("Users vs context"))
+    window.tabs.insertTab(1, window.users_chart, QCoreApplication.translate("ServeMode", "Users vs context"))
     window.serving_line = QLabel()
     window.serving_line.setWordWrap(True)
     right = window.limits.parentWidget().layout()
@@ -104,10 +102,10 @@ def attach(window: MainWindow) -> None:
     def show_serving(est: Estimate) -> None:
         window.serving_line.setText(serving_summary(est, state.unit))
         if est.serving is not None:  # the breakdown's footer speaks of training phases: the engine's figures instead
-            window.table.phases.setText(serving_summary(est, state.unit) + "<br>" + tr(
-                "the engine's budget: %1 of %2 per GPU").replace("%1", format_bytes(est.serving.budget_bytes,
-                                                                                     state.unit)).replace(
-                "%2", format_bytes(est.capacity_bytes, state.unit)))
+            budget = QCoreApplication.translate("ServeMode", "the engine's budget: %1 of %2 per GPU")
+            budget = budget.replace("%1", format_bytes(est.serving.budget_bytes, state.unit)).replace(
+                "%2", format_bytes(est.capacity_bytes, state.unit))
+            window.table.phases.setText(serving_summary(est, state.unit) + "<br>" + budget)
 
     state.scenarioChanged.connect(show_mode)
     state.estimateChanged.connect(show_serving)

@@ -274,7 +274,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>AppState</name>
     <message>
-        <location filename="../state.py" line="156"/>
+        <location filename="../state.py" line="166"/>
         <source>%(control)s was set from %(old)s to %(new)s: %(why)s</source>
         <translation>%(control)s 已从 %(old)s 改为 %(new)s：%(why)s</translation>
     </message>
@@ -390,22 +390,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="227"/>
+        <location filename="../charts.py" line="229"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="220"/>
+        <location filename="../charts.py" line="222"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="220"/>
+        <location filename="../charts.py" line="204"/>
+        <source>left free by the engine</source>
+        <translation>引擎留出的空闲</translation>
+    </message>
+    <message>
+        <location filename="../charts.py" line="222"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="236"/>
+        <location filename="../charts.py" line="238"/>
+        <source>Used %(used)s of %(cap)s per GPU; hatched: left free by the engine</source>
+        <translation>每个 GPU 已用 %(used)s / %(cap)s；斜线：引擎留出的空闲</translation>
+    </message>
+    <message>
+        <location filename="../charts.py" line="239"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -480,476 +490,628 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Fields</name>
     <message>
-        <location filename="../words.py" line="15"/>
+        <location filename="../words.py" line="17"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../words.py" line="16"/>
+        <location filename="../words.py" line="18"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="17"/>
+        <location filename="../words.py" line="19"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../words.py" line="18"/>
+        <location filename="../words.py" line="20"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="19"/>
+        <location filename="../words.py" line="21"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="20"/>
+        <location filename="../words.py" line="22"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="21"/>
+        <location filename="../words.py" line="23"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="22"/>
+        <location filename="../words.py" line="24"/>
         <source>Adapted layers (targets)</source>
         <translation>加适配器的层（targets）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="23"/>
+        <location filename="../words.py" line="25"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="24"/>
+        <location filename="../words.py" line="26"/>
         <source>Frozen side</source>
         <translation>冻结位置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="25"/>
+        <location filename="../words.py" line="27"/>
         <source>Freeze the token embeddings</source>
         <translation>冻结词嵌入</translation>
     </message>
     <message>
-        <location filename="../words.py" line="26"/>
+        <location filename="../words.py" line="28"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="27"/>
+        <location filename="../words.py" line="29"/>
         <source>Double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../words.py" line="28"/>
+        <location filename="../words.py" line="30"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="29"/>
+        <location filename="../words.py" line="31"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="30"/>
+        <location filename="../words.py" line="32"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="31"/>
+        <location filename="../words.py" line="33"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每 GPU 每步序列数（micro-batch）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="32"/>
+        <location filename="../words.py" line="34"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每序列 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="33"/>
+        <location filename="../words.py" line="35"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="34"/>
+        <location filename="../words.py" line="36"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../words.py" line="35"/>
+        <location filename="../words.py" line="37"/>
         <source>Attention kernel</source>
         <translation>注意力实现</translation>
     </message>
     <message>
-        <location filename="../words.py" line="36"/>
+        <location filename="../words.py" line="38"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="37"/>
+        <location filename="../words.py" line="39"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="38"/>
+        <location filename="../words.py" line="40"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="39"/>
+        <location filename="../words.py" line="41"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="40"/>
+        <location filename="../words.py" line="42"/>
         <source>Sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="41"/>
-        <location filename="../words.py" line="42"/>
+        <location filename="../words.py" line="43"/>
+        <location filename="../words.py" line="44"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="43"/>
+        <location filename="../words.py" line="45"/>
         <source>Offload (slow)</source>
         <translation>卸载（较慢）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="44"/>
+        <location filename="../words.py" line="46"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../words.py" line="45"/>
+        <location filename="../words.py" line="47"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../words.py" line="46"/>
+        <location filename="../words.py" line="48"/>
         <source>K factor</source>
         <translation>K 系数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="47"/>
+        <location filename="../words.py" line="49"/>
         <source>LoRA alpha</source>
         <translation>LoRA alpha</translation>
     </message>
     <message>
-        <location filename="../words.py" line="48"/>
+        <location filename="../words.py" line="50"/>
         <source>Adapter number format</source>
         <translation>适配器数值格式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="49"/>
+        <location filename="../words.py" line="51"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../words.py" line="50"/>
+        <location filename="../words.py" line="52"/>
         <source>Framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../words.py" line="51"/>
+        <location filename="../words.py" line="53"/>
         <source>Loss computation</source>
         <translation>损失计算方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="52"/>
+        <location filename="../words.py" line="54"/>
         <source>Compile the model</source>
         <translation>编译模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="53"/>
+        <location filename="../words.py" line="55"/>
         <source>Liger kernels</source>
         <translation>Liger 内核</translation>
     </message>
     <message>
-        <location filename="../words.py" line="54"/>
+        <location filename="../words.py" line="56"/>
         <source>Activation offloading</source>
         <translation>激活卸载</translation>
     </message>
     <message>
-        <location filename="../words.py" line="55"/>
+        <location filename="../words.py" line="57"/>
         <source>Optimizer in backward</source>
         <translation>反向传播中更新优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="56"/>
+        <location filename="../words.py" line="58"/>
         <source>Also fully train (modules_to_save)</source>
         <translation>同时完整训练（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="57"/>
+        <location filename="../words.py" line="59"/>
         <source>Distributed optimizer</source>
         <translation>分布式优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="58"/>
+        <location filename="../words.py" line="60"/>
         <source>Pipeline schedule</source>
         <translation>流水线调度</translation>
     </message>
     <message>
-        <location filename="../words.py" line="59"/>
+        <location filename="../words.py" line="61"/>
         <source>Virtual pipeline stages</source>
         <translation>虚拟流水线阶段</translation>
     </message>
     <message>
-        <location filename="../words.py" line="60"/>
+        <location filename="../words.py" line="62"/>
         <source>Re-shard after forward</source>
         <translation>前向后重新分片</translation>
     </message>
     <message>
-        <location filename="../words.py" line="61"/>
+        <location filename="../words.py" line="63"/>
         <source>Loss parallel</source>
         <translation>损失并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="62"/>
+        <location filename="../words.py" line="64"/>
         <source>LoRA dropout</source>
         <translation>LoRA dropout</translation>
     </message>
     <message>
-        <location filename="../words.py" line="71"/>
+        <location filename="../words.py" line="73"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../words.py" line="72"/>
+        <location filename="../words.py" line="74"/>
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="73"/>
+        <location filename="../words.py" line="75"/>
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="74"/>
+        <location filename="../words.py" line="76"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="75"/>
+        <location filename="../words.py" line="77"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核变体</translation>
     </message>
     <message>
-        <location filename="../words.py" line="76"/>
+        <location filename="../words.py" line="78"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 令牌分发器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="77"/>
+        <location filename="../words.py" line="79"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../words.py" line="78"/>
+        <location filename="../words.py" line="80"/>
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="79"/>
+        <location filename="../words.py" line="81"/>
         <source>Bandwidth between nodes</source>
         <translation>节点间带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="80"/>
+        <location filename="../words.py" line="82"/>
         <source>Tokens to train</source>
         <translation>要训练的 token 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="81"/>
+        <location filename="../words.py" line="83"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../words.py" line="82"/>
+        <location filename="../words.py" line="84"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../words.py" line="87"/>
+        <location filename="../words.py" line="89"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="87"/>
+        <location filename="../words.py" line="89"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89"/>
-        <location filename="../words.py" line="93"/>
-        <location filename="../words.py" line="94"/>
-        <location filename="../words.py" line="116"/>
+        <location filename="../serving_words.py" line="11"/>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="12"/>
+        <source>Inference engine</source>
+        <translation>推理引擎</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="13"/>
+        <source>Weights as deployed (format)</source>
+        <translation>部署的权重（格式）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="14"/>
+        <source>KV cache elements</source>
+        <translation>KV 缓存元素</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="15"/>
+        <source>Context per user (max_model_len)</source>
+        <translation>每个用户的上下文（max_model_len）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="16"/>
+        <source>Users at once (max_num_seqs)</source>
+        <translation>同时服务的用户（max_num_seqs）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="17"/>
+        <source>Tokens per scheduler step (max_num_batched_tokens)</source>
+        <translation>每个调度步的 token 数（max_num_batched_tokens）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="18"/>
+        <source>Share of each GPU (gpu_memory_utilization)</source>
+        <translation>每个 GPU 的占用比例（gpu_memory_utilization）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="19"/>
+        <source>Tokens per KV block (block_size)</source>
+        <translation>每个 KV 块的 token 数（block_size）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="20"/>
+        <source>No CUDA graphs (enforce eager)</source>
+        <translation>不用 CUDA 图（enforce eager）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="21"/>
+        <source>Layers on the GPUs (n_gpu_layers)</source>
+        <translation>放在 GPU 上的层（n_gpu_layers）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="22"/>
+        <source>KV cache size in tokens (n_ctx)</source>
+        <translation>KV 缓存大小，按 token 计（n_ctx）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="23"/>
+        <source>Logical batch (n_batch)</source>
+        <translation>逻辑批大小（n_batch）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="24"/>
+        <source>Physical batch (n_ubatch)</source>
+        <translation>物理批大小（n_ubatch）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="25"/>
+        <source>Flash attention (flash_attn)</source>
+        <translation>Flash 注意力（flash_attn）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="26"/>
+        <source>Slots decoding at once (n_parallel)</source>
+        <translation>同时解码的槽位（n_parallel）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="30"/>
+        <source>train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="30"/>
+        <source>serve</source>
+        <translation>推理服务</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="32"/>
+        <source>Transformers (generate)</source>
+        <translation>Transformers（generate）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="34"/>
+        <source>as the checkpoint ships</source>
+        <translation>与检查点发布时相同</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="35"/>
+        <source>fp8 (8 bits)</source>
+        <translation>fp8（8 位）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="36"/>
+        <source>int8 (8 bits)</source>
+        <translation>int8（8 位）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="37"/>
+        <source>AWQ 4-bit</source>
+        <translation>AWQ 4 位</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="37"/>
+        <source>GPTQ 4-bit</source>
+        <translation>GPTQ 4 位</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="38"/>
+        <source>bitsandbytes NF4</source>
+        <translation>bitsandbytes NF4</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="43"/>
+        <source>as the model&apos;s weights (auto)</source>
+        <translation>与模型权重相同（auto）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="44"/>
+        <source>fp8: half the bytes</source>
+        <translation>fp8：字节数减半</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="45"/>
+        <source>q8_0: about half the bytes</source>
+        <translation>q8_0：约一半字节</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="46"/>
+        <source>q4_0: about a quarter</source>
+        <translation>q4_0：约四分之一</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="47"/>
+        <source>as the engine decides (auto)</source>
+        <translation>由引擎决定（auto）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="48"/>
+        <location filename="../words.py" line="91"/>
+        <location filename="../words.py" line="95"/>
+        <location filename="../words.py" line="96"/>
+        <location filename="../words.py" line="120"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89"/>
+        <location filename="../words.py" line="91"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="90"/>
+        <location filename="../words.py" line="92"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91"/>
+        <location filename="../words.py" line="93"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91"/>
+        <location filename="../words.py" line="93"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="92"/>
+        <location filename="../words.py" line="94"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="95"/>
+        <location filename="../words.py" line="97"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../words.py" line="95"/>
+        <location filename="../words.py" line="97"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="100"/>
+        <location filename="../words.py" line="102"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="101"/>
+        <location filename="../words.py" line="103"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="102"/>
+        <location filename="../words.py" line="104"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="103"/>
+        <location filename="../words.py" line="105"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="104"/>
+        <location filename="../words.py" line="106"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="105"/>
+        <location filename="../words.py" line="107"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="106"/>
+        <location filename="../words.py" line="108"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="107"/>
+        <location filename="../words.py" line="109"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="108"/>
+        <location filename="../words.py" line="110"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="109"/>
+        <location filename="../words.py" line="111"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="110"/>
+        <location filename="../words.py" line="112"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="111"/>
+        <location filename="../words.py" line="113"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="112"/>
+        <location filename="../words.py" line="114"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="113"/>
+        <location filename="../words.py" line="115"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="115"/>
+        <location filename="../words.py" line="119"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="116"/>
+        <location filename="../serving_words.py" line="48"/>
+        <location filename="../words.py" line="120"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
     <message>
-        <location filename="../words.py" line="63"/>
+        <location filename="../words.py" line="65"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="64"/>
+        <location filename="../words.py" line="66"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="65"/>
+        <location filename="../words.py" line="67"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="66"/>
+        <location filename="../words.py" line="68"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="68"/>
+        <location filename="../words.py" line="70"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="70"/>
+        <location filename="../words.py" line="72"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../words.py" line="96"/>
+        <location filename="../words.py" line="98"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="97"/>
+        <location filename="../words.py" line="99"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="98"/>
+        <location filename="../words.py" line="100"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -1772,187 +1934,187 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="111"/>
+        <location filename="../main_window.py" line="112"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="113"/>
+        <location filename="../main_window.py" line="114"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="114"/>
+        <location filename="../main_window.py" line="115"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="116"/>
+        <location filename="../main_window.py" line="117"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="120"/>
+        <location filename="../main_window.py" line="121"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="124"/>
+        <location filename="../main_window.py" line="125"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="126"/>
+        <location filename="../main_window.py" line="127"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="179"/>
+        <location filename="../main_window.py" line="181"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180"/>
+        <location filename="../main_window.py" line="182"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="191"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="191"/>
+        <location filename="../main_window.py" line="193"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="181"/>
+        <location filename="../main_window.py" line="183"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="183"/>
+        <location filename="../main_window.py" line="185"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="184"/>
+        <location filename="../main_window.py" line="186"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="186"/>
+        <location filename="../main_window.py" line="188"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188"/>
+        <location filename="../main_window.py" line="190"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="194"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="196"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="196"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="199"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="201"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="202"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="202"/>
+        <location filename="../main_window.py" line="204"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="210"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210"/>
+        <location filename="../main_window.py" line="212"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211"/>
+        <location filename="../main_window.py" line="213"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="220"/>
+        <location filename="../main_window.py" line="222"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="225"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="225"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="228"/>
+        <location filename="../main_window.py" line="230"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="236"/>
+        <location filename="../main_window.py" line="238"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="243"/>
+        <location filename="../main_window.py" line="245"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="244"/>
+        <location filename="../main_window.py" line="246"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="246"/>
+        <location filename="../main_window.py" line="248"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="328"/>
+        <location filename="../main_window.py" line="343"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2091,6 +2253,29 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
 </context>
 <context>
+    <name>ModeSwitch</name>
+    <message>
+        <location filename="../serve_mode.py" line="32"/>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="33"/>
+        <source>Serve</source>
+        <translation>推理服务</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="34"/>
+        <source>Plan training or fine-tuning: weights, gradients, optimizer states, activations</source>
+        <translation>规划训练或微调：权重、梯度、优化器状态、激活</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="36"/>
+        <source>Plan serving with an inference engine: weights, KV cache, users at once</source>
+        <translation>规划用推理引擎提供服务：权重、KV 缓存、同时服务的用户</translation>
+    </message>
+</context>
+<context>
     <name>ModelPicker</name>
     <message>
         <location filename="../pickers.py" line="160"/>
@@ -2178,12 +2363,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="225"/>
+        <location filename="../widgets.py" line="227"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="228"/>
+        <location filename="../widgets.py" line="230"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
     </message>
@@ -2191,22 +2376,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>PlanCard</name>
     <message>
-        <location filename="../plan_card.py" line="53"/>
+        <location filename="../plan_card.py" line="54"/>
         <source>Plan card · LLM Memory Planner %(version)s · %(date)s</source>
         <translation>计划卡片 · LLM Memory Planner %(version)s · %(date)s</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="54"/>
+        <location filename="../plan_card.py" line="55"/>
         <source>%(used)s of %(cap)s on each GPU · %(room)s</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s · %(room)s</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="55"/>
+        <location filename="../plan_card.py" line="56"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="56"/>
+        <location filename="../plan_card.py" line="57"/>
         <source>Inputs that differ from the defaults</source>
         <translation>与默认值不同的输入</translation>
     </message>
@@ -2240,6 +2425,108 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../pickers.py" line="75"/>
         <source>Show the list</source>
         <translation>显示列表</translation>
+    </message>
+</context>
+<context>
+    <name>ServeMode</name>
+    <message>
+        <location filename="../serve_mode.py" line="62"/>
+        <source>KV cache %1: %2 tokens</source>
+        <translation>KV 缓存 %1：%2 个 token</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="65"/>
+        <source>in %1 blocks of %2</source>
+        <translation>，分为 %1 个块，每块 %2 个</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="67"/>
+        <source>users at once at %1 tokens: %2</source>
+        <translation>每人 %1 个 token 时同时服务的用户：%2</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="69"/>
+        <source>longest context for one user: %1 tokens</source>
+        <translation>单个用户的最长上下文：%1 个 token</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="85"/>
+        <source>Users vs context</source>
+        <translation>用户数与上下文</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="105"/>
+        <source>the engine&apos;s budget: %1 of %2 per GPU</source>
+        <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
+    </message>
+</context>
+<context>
+    <name>ServingPanel</name>
+    <message>
+        <location filename="../serving_panel.py" line="57"/>
+        <source>Serving set-up</source>
+        <translation>推理服务设置</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="72"/>
+        <location filename="../serving_panel.py" line="219"/>
+        <source>engine default</source>
+        <translation>引擎默认值</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="81"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="82"/>
+        <source>the model&apos;s training context</source>
+        <translation>模型的训练上下文</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="111"/>
+        <source>The program that serves the model. vLLM and SGLang give what is left of their share of the GPU to the KV cache; llama.cpp and Ollama size it from n_ctx.</source>
+        <translation>提供模型服务的程序。vLLM 和 SGLang 把其 GPU 份额中剩下的部分都给 KV 缓存；llama.cpp 和 Ollama 按 n_ctx 确定其大小。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="113"/>
+        <source>How the weights are stored on the GPU: 16-bit, 8-bit or 4-bit checkpoints (vLLM, SGLang) or a GGUF quantization (llama.cpp, Ollama). Fewer bits: less memory, more room for the KV cache, some quality loss.</source>
+        <translation>权重在 GPU 上的存储方式：16 位、8 位或 4 位检查点（vLLM、SGLang），或 GGUF 量化（llama.cpp、Ollama）。位数越少：显存越少，KV 缓存空间越多，质量略有损失。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="116"/>
+        <source>Number format of the KV cache: fp8 (vLLM, SGLang) or q8_0 / q4_0 (llama.cpp) hold twice or four times the tokens.</source>
+        <translation>KV 缓存的数值格式：fp8（vLLM、SGLang）或 q8_0 / q4_0（llama.cpp）可容纳两倍或四倍的 token。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="118"/>
+        <source>Longest prompt plus answer of one user. The KV cache must hold at least one sequence this long or the engine refuses to start.</source>
+        <translation>单个用户最长的提示加回答。KV 缓存必须至少容纳一条这么长的序列，否则引擎拒绝启动。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="120"/>
+        <source>Sequences decoded together (vLLM max_num_seqs; llama.cpp n_parallel slots, each with the context above). Memory decides how many really fit: see the users chart.</source>
+        <translation>同时解码的序列（vLLM max_num_seqs；llama.cpp 的 n_parallel 个槽位，每个都有上面的上下文）。实际能容纳多少由显存决定：见用户图表。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="122"/>
+        <source>Share of each GPU the engine takes, KV cache included; the rest stays free for other processes.</source>
+        <translation>引擎占用每个 GPU 的比例，包括 KV 缓存；其余部分留给其他进程。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="124"/>
+        <source>Layers llama.cpp keeps on the GPUs; the others stay in CPU memory and run on the CPU (much slower).</source>
+        <translation>llama.cpp 放在 GPU 上的层；其余层留在 CPU 内存中并在 CPU 上运行（慢得多）。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="126"/>
+        <source>Split every layer over this many GPUs: each holds a share of the weights and KV.</source>
+        <translation>把每一层拆分到这么多 GPU 上：每个 GPU 持有一部分权重和 KV。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="245"/>
+        <source>Context per user (n_ctx / n_parallel)</source>
+        <translation>每个用户的上下文（n_ctx / n_parallel）</translation>
     </message>
 </context>
 <context>
@@ -2844,32 +3131,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SuggestionsPanel</name>
     <message>
-        <location filename="../suggestions_panel.py" line="63"/>
+        <location filename="../suggestions_panel.py" line="65"/>
         <source>saves %s</source>
         <translation>节省 %s</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="67"/>
+        <location filename="../suggestions_panel.py" line="70"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="68"/>
+        <location filename="../suggestions_panel.py" line="71"/>
         <source>Apply this change (Ctrl+Z undoes it)</source>
         <translation>应用此调整（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="51"/>
+        <location filename="../suggestions_panel.py" line="53"/>
         <source>It fits. These changes would add headroom, cheapest change first:</source>
         <translation>已经放得下。以下调整可以增加余量，代价最小的排在前面：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="54"/>
+        <location filename="../suggestions_panel.py" line="56"/>
         <source>Try these in order (cheapest change first); each shows the memory it saves per GPU and whether that alone makes the run fit:</source>
         <translation>请按顺序尝试（代价最小的排在前面）；每项都列出它在每块 GPU 上节省的显存，以及仅靠这一项能否放得下：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="76"/>
+        <location filename="../suggestions_panel.py" line="79"/>
         <source>No single change saves memory here.</source>
         <translation>没有哪一项调整能单独在这里节省显存。</translation>
     </message>
@@ -2997,7 +3284,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用实测的一步校准时间</translation>
     </message>
     <message>
-        <location filename="../estimates.py" line="66"/>
+        <location filename="../estimates.py" line="72"/>
         <source>The step time of this scenario cannot be computed (%1); the memory estimate is unaffected.</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
@@ -3050,6 +3337,44 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../time_panel.py" line="187"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
+    </message>
+</context>
+<context>
+    <name>UsersChart</name>
+    <message>
+        <location filename="../users_chart.py" line="36"/>
+        <source>users at once</source>
+        <translation>同时服务的用户</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="37"/>
+        <source>context per user (tokens)</source>
+        <translation>每个用户的上下文（token）</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="62"/>
+        <source>The users chart is for Serve mode.</source>
+        <translation>用户图表用于推理服务模式。</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="87"/>
+        <source>At %1 tokens per user: %2 users at once on these GPUs.</source>
+        <translation>每个用户 %1 个 token 时：这些 GPU 可同时服务 %2 个用户。</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="90"/>
+        <source>%1 engine instances (each tensor × pipeline parallel group serves alone).</source>
+        <translation>%1 个引擎实例（每个张量 × 流水线并行组独立服务）。</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="93"/>
+        <source>The engine decodes at most %1 at once (max_num_seqs, dashed line).</source>
+        <translation>引擎最多同时解码 %1 个（max_num_seqs，虚线）。</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="96"/>
+        <source>The engine decodes at most %1 at once (max_num_seqs).</source>
+        <translation>引擎最多同时解码 %1 个（max_num_seqs）。</translation>
     </message>
 </context>
 <context>
@@ -3141,132 +3466,137 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/cli.py" line="109"/>
+        <location filename="../../engine/cli.py" line="110"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="111"/>
+        <location filename="../../engine/cli.py" line="112"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="111"/>
+        <location filename="../../engine/cli.py" line="112"/>
         <source>Memory ({unit})</source>
         <translation>显存（{unit}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="112"/>
+        <location filename="../../engine/cli.py" line="113"/>
         <source> Share</source>
         <translation> 占比</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="112"/>
+        <location filename="../../engine/cli.py" line="113"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="115"/>
+        <location filename="../../engine/cli.py" line="116"/>
         <source>{name}: {model} on {n} x {gpu} ({estimator})</source>
         <translation>{name}：{model}，{n} × {gpu}（{estimator}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="120"/>
+        <location filename="../../engine/cli.py" line="121"/>
         <source> &lt;- peak</source>
         <translation> &lt;- 峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/cli.py" line="122"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="121"/>
+        <location filename="../../engine/cli.py" line="122"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="122"/>
+        <location filename="../../engine/cli.py" line="123"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="125"/>
+        <location filename="../../engine/cli.py" line="126"/>
         <source>Phase peaks: {phases}</source>
         <translation>各阶段峰值：{phases}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="127"/>
+        <location filename="../../engine/cli.py" line="128"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="129"/>
+        <location filename="../../engine/cli.py" line="130"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="131"/>
+        <location filename="../../engine/cli.py" line="132"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="134"/>
+        <location filename="../../engine/cli.py" line="135"/>
         <source>Reserved by PyTorch {reserved}; process (as nvidia-smi shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="138"/>
+        <location filename="../../engine/cli.py" line="139"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="145"/>
+        <location filename="../../engine/cli.py" line="146"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="148"/>
+        <location filename="../../engine/cli.py" line="149"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="152"/>
+        <location filename="../../engine/cli.py" line="153"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="195"/>
+        <location filename="../../engine/cli.py" line="192"/>
+        <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
+        <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli.py" line="207"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="199"/>
+        <location filename="../../engine/cli.py" line="211"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="201"/>
+        <location filename="../../engine/cli.py" line="213"/>
         <source>Time to train: {time}, {hours} GPU-hours</source>
         <translation>训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="204"/>
+        <location filename="../../engine/cli.py" line="216"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="208"/>
+        <location filename="../../engine/cli.py" line="220"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="363"/>
+        <location filename="../../engine/cli.py" line="389"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="366"/>
+        <location filename="../../engine/cli.py" line="392"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -3436,14 +3766,64 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="194"/>
+        <location filename="../../engine/cli.py" line="206"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="205"/>
+        <location filename="../../engine/cli.py" line="217"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="107"/>
+        <source>{model} on {engine}: {verdict} as set</source>
+        <translation>{model} 使用 {engine}：按当前设置 {verdict}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="110"/>
+        <source>Largest context: {n} tokens</source>
+        <translation>最大上下文：{n} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="113"/>
+        <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
+        <translation>每人 {length} 个 token 时最多同时服务的用户：{n}（共 {replicas} 个引擎实例）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="117"/>
+        <source>Fewest GPUs: {n}</source>
+        <translation>最少 GPU 数：{n}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="118"/>
+        <source>none up to 64</source>
+        <translation>64 个以内都不行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="61"/>
+        <source>Per GPU: {total} of {capacity}</source>
+        <translation>每个 GPU：{total} / {capacity}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="63"/>
+        <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
+        <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时 {users} 条序列；单条序列最长 {longest} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="69"/>
+        <source>Verdict: {verdict} - {reason}</source>
+        <translation>结论：{verdict} - {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="72"/>
+        <source>CPU memory for layers kept off the GPU: {host}</source>
+        <translation>留在 GPU 之外的层所用的 CPU 内存：{host}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="75"/>
+        <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
+        <translation>{users} 条 {context} token 序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s（受 {bound} 限制）</translation>
     </message>
 </context>
 <context>
@@ -3459,7 +3839,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="230"/>
+        <location filename="../main_window.py" line="232"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -3577,127 +3957,127 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="313"/>
+        <location filename="../../engine/memory/breakdown.py" line="323"/>
         <source>{free} free per GPU</source>
         <translation>每块 GPU 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="316"/>
+        <location filename="../../engine/memory/breakdown.py" line="326"/>
         <source>fits with {spare} to spare, but only by using {eaten} of the {reserve} safety reserve</source>
         <translation>放得下，还剩 {spare}，但占用了 {reserve} 安全余量中的 {eaten}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="320"/>
+        <location filename="../../engine/memory/breakdown.py" line="330"/>
         <source>over by {over} per GPU, safety reserve included</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="220"/>
+        <location filename="../../engine/memory/detailed.py" line="218"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="271"/>
+        <location filename="../../engine/memory/detailed.py" line="269"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="274"/>
+        <location filename="../../engine/memory/detailed.py" line="272"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="278"/>
+        <location filename="../../engine/memory/detailed.py" line="276"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="306"/>
+        <location filename="../../engine/memory/detailed.py" line="304"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="309"/>
+        <location filename="../../engine/memory/detailed.py" line="307"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="315"/>
+        <location filename="../../engine/memory/detailed.py" line="313"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="318"/>
+        <location filename="../../engine/memory/detailed.py" line="316"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="368"/>
+        <location filename="../../engine/memory/detailed.py" line="366"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="371"/>
+        <location filename="../../engine/memory/detailed.py" line="369"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="90"/>
+        <location filename="../../engine/memory/stage_states.py" line="88"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="93"/>
+        <location filename="../../engine/memory/stage_states.py" line="91"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="346"/>
+        <location filename="../../engine/memory/detailed.py" line="344"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="349"/>
+        <location filename="../../engine/memory/detailed.py" line="347"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="376"/>
+        <location filename="../../engine/memory/detailed.py" line="374"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="379"/>
+        <location filename="../../engine/memory/detailed.py" line="377"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="132"/>
+        <location filename="../../engine/memory/stage_states.py" line="130"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="135"/>
+        <location filename="../../engine/memory/stage_states.py" line="133"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="153"/>
+        <location filename="../../engine/memory/stage_states.py" line="151"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="156"/>
+        <location filename="../../engine/memory/stage_states.py" line="154"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="176"/>
+        <location filename="../../engine/memory/stage_states.py" line="174"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="179"/>
+        <location filename="../../engine/memory/stage_states.py" line="177"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -3889,6 +4269,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/models/presets.py" line="91"/>
+        <location filename="../../engine/models/weight_formats.py" line="60"/>
         <location filename="../../engine/timing/data.py" line="21"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
@@ -3994,17 +4375,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="338"/>
+        <location filename="../../engine/scenario/format.py" line="346"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="351"/>
+        <location filename="../../engine/scenario/format.py" line="359"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="356"/>
+        <location filename="../../engine/scenario/format.py" line="364"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -4014,12 +4395,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="161"/>
+        <location filename="../../engine/scenario/format.py" line="165"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="143"/>
+        <location filename="../../engine/scenario/format.py" line="147"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -4039,7 +4420,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="168"/>
+        <location filename="../../engine/scenario/format.py" line="172"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -4054,22 +4435,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="94"/>
+        <location filename="../../engine/scenario/format.py" line="97"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="132"/>
+        <location filename="../../engine/scenario/format.py" line="136"/>
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="221"/>
+        <location filename="../../engine/scenario/format.py" line="225"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="225"/>
+        <location filename="../../engine/scenario/format.py" line="229"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
@@ -4434,124 +4815,129 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="40"/>
+        <location filename="../../engine/planning/suggest.py" line="42"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="43"/>
+        <location filename="../../engine/planning/suggest.py" line="45"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="45"/>
+        <location filename="../../engine/planning/suggest.py" line="47"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="50"/>
+        <location filename="../../engine/planning/suggest.py" line="52"/>
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="52"/>
+        <location filename="../../engine/planning/suggest.py" line="54"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="55"/>
+        <location filename="../../engine/planning/suggest.py" line="57"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="58"/>
+        <location filename="../../engine/planning/suggest.py" line="60"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="62"/>
+        <location filename="../../engine/planning/suggest.py" line="64"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="64"/>
+        <location filename="../../engine/planning/suggest.py" line="66"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="66"/>
+        <location filename="../../engine/planning/suggest.py" line="68"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="69"/>
+        <location filename="../../engine/planning/suggest.py" line="71"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="71"/>
+        <location filename="../../engine/planning/suggest.py" line="73"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="73"/>
+        <location filename="../../engine/planning/suggest.py" line="75"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="75"/>
+        <location filename="../../engine/planning/suggest.py" line="77"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="77"/>
+        <location filename="../../engine/planning/suggest.py" line="79"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="79"/>
+        <location filename="../../engine/planning/suggest.py" line="81"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="81"/>
+        <location filename="../../engine/planning/suggest.py" line="83"/>
         <source>Shard gradients and optimizer states (ZeRO-2)</source>
         <translation>对梯度和优化器状态分片（ZeRO-2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="82"/>
+        <location filename="../../engine/planning/suggest.py" line="84"/>
         <source>more communication</source>
         <translation>通信更多</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="85"/>
+        <location filename="../../engine/planning/suggest.py" line="87"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="86"/>
+        <location filename="../../engine/planning/suggest.py" line="88"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="88"/>
+        <location filename="../../engine/planning/suggest.py" line="90"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="90"/>
+        <location filename="../../engine/planning/suggest.py" line="92"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="93"/>
+        <location filename="../../engine/planning/suggest.py" line="95"/>
         <source>Offload optimizer states to CPU memory</source>
         <translation>将优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="95"/>
+        <location filename="../../engine/planning/suggest.py" line="97"/>
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="146"/>
+        <source>{users} users at once at {tokens} tokens</source>
+        <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
     <message>
         <location filename="../../engine/safe_read.py" line="46"/>
@@ -4937,7 +5323,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="359"/>
+        <location filename="../../engine/timing/model.py" line="360"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
@@ -5496,22 +5882,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="289"/>
+        <location filename="../../engine/memory/detailed.py" line="287"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="292"/>
+        <location filename="../../engine/memory/detailed.py" line="290"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="142"/>
+        <location filename="../../engine/memory/stage_states.py" line="140"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="144"/>
+        <location filename="../../engine/memory/stage_states.py" line="142"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
@@ -5541,7 +5927,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法列出本机上的模型（{why}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="177"/>
+        <location filename="../../engine/cli.py" line="178"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -5643,17 +6029,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="304"/>
+        <location filename="../../engine/memory/breakdown.py" line="314"/>
         <source>over by {over} per GPU, and the CPU memory does not hold it either: needs {need} per node, {capacity} set</source>
         <translation>每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="309"/>
+        <location filename="../../engine/memory/breakdown.py" line="319"/>
         <source>the CPU memory does not hold it: needs {need} per node, {capacity} set</source>
         <translation>CPU 内存放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="328"/>
+        <location filename="../../engine/memory/breakdown.py" line="338"/>
         <source>CPU memory not checked (not set): needs {need} per node</source>
         <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
@@ -5779,12 +6165,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="343"/>
+        <location filename="../../engine/scenario/format.py" line="351"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="345"/>
+        <location filename="../../engine/scenario/format.py" line="353"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
@@ -5794,7 +6180,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="48"/>
+        <location filename="../../engine/planning/suggest.py" line="50"/>
         <source>Use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -5807,6 +6193,384 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../config_actions.py" line="58"/>
         <source>training configs do not say how many GPUs; the number in your set-up is kept</source>
         <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="98"/>
+        <source>serve-fit answers inference scenarios: set workload to inference.</source>
+        <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="64"/>
+        <source>Deploy the weights as {fmt}</source>
+        <translation>把权重部署为 {fmt}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="65"/>
+        <source>a quantized checkpoint: usually a small quality loss, 4-bit and below more</source>
+        <translation>量化的检查点：通常质量略有损失，4 位及以下损失更多</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="78"/>
+        <source>Store the KV cache as {dtype}</source>
+        <translation>把 KV 缓存存为 {dtype}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="79"/>
+        <source>half the KV bytes per token: twice the context or users; a small accuracy cost</source>
+        <translation>每个 token 的 KV 字节减半：上下文或用户数翻倍；精度略有代价</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="96"/>
+        <source>Serve on {gpus} GPUs</source>
+        <translation>在 {gpus} 个 GPU 上提供服务</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="97"/>
+        <source>tensor parallel (llama.cpp: layers split): each GPU holds a share of the weights; needs fast links between the GPUs</source>
+        <translation>张量并行（llama.cpp：按层拆分）：每个 GPU 持有一部分权重；需要 GPU 之间的高速互连</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="114"/>
+        <source>Shorten the context to {tokens} tokens</source>
+        <translation>把上下文缩短到 {tokens} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="116"/>
+        <source>longer prompts and answers are refused</source>
+        <translation>更长的提示和回答会被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="134"/>
+        <source>Decode at most {count} sequences at once</source>
+        <translation>最多同时解码 {count} 条序列</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="135"/>
+        <source>fewer users served together; the rest wait in the queue</source>
+        <translation>同时服务的用户更少；其余的在队列中等待</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="141"/>
+        <source>Run without CUDA graphs (enforce eager)</source>
+        <translation>不用 CUDA 图运行（enforce eager）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="143"/>
+        <source>frees the graphs&apos; memory; decoding small batches is slower</source>
+        <translation>释放 CUDA 图的显存；小批量解码更慢</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="149"/>
+        <source>Let vLLM use {share} of each GPU</source>
+        <translation>让 vLLM 使用每个 GPU 的 {share}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="151"/>
+        <source>more: less room for other processes; less: a smaller KV cache</source>
+        <translation>更多：留给其他进程的空间更少；更少：KV 缓存更小</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="168"/>
+        <source>Keep {cpu} of {layers} layers in CPU memory (n_gpu_layers {gpu})</source>
+        <translation>把 {layers} 层中的 {cpu} 层留在 CPU 内存中（n_gpu_layers {gpu}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="170"/>
+        <source>the CPU computes those layers: decoding is many times slower</source>
+        <translation>这些层由 CPU 计算：解码慢很多倍</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="189"/>
+        <source>Serve on {gpus} GPUs as {fmt} with {tokens} tokens of context, without CUDA graphs</source>
+        <translation>在 {gpus} 个 GPU 上以 {fmt} 提供服务，上下文 {tokens} 个 token，不用 CUDA 图</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="191"/>
+        <source>Serve on {gpus} GPUs as {fmt} with {tokens} tokens of context</source>
+        <translation>在 {gpus} 个 GPU 上以 {fmt} 提供服务，上下文 {tokens} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="194"/>
+        <source>several changes at once: the smallest set found that starts the engine</source>
+        <translation>同时做几处修改：找到的能让引擎启动的最小组合</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="58"/>
+        <source>must be a fraction above 0 and at most 1, or null, not {p!r}.</source>
+        <translation>必须是大于 0 且不超过 1 的比例，或 null，而不是 {p!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="85"/>
+        <source>GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}.</source>
+        <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="89"/>
+        <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
+        <translation>KV 缓存类型 {dtype} 属于 llama.cpp；{engine} 接受 auto 或 fp8。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="93"/>
+        <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
+        <translation>llama.cpp 把 KV 缓存量化为 q8_0 或 q4_0，而不是 fp8。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="96"/>
+        <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
+        <translation>量化的 V 缓存需要 llama.cpp 的 flash 注意力：请把 flash_attn 设为 on 或 auto。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="99"/>
+        <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
+        <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="100"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="136"/>
+        <location filename="../../engine/serving/plain_engines.py" line="53"/>
+        <source>Model weights</source>
+        <translation>模型权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="101"/>
+        <source>this GPU&apos;s shard of every tensor in the deployed format</source>
+        <translation>此 GPU 上每个张量的分片，按部署格式</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="103"/>
+        <source>Activation peak of the profile run</source>
+        <translation>性能分析运行的激活峰值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="105"/>
+        <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 28 bytes)</source>
+        <translation>max(max_num_batched_tokens 的前向：残差 + 最宽的层输出；采样器：序列数 × 词表 × 28 字节)</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="109"/>
+        <source>CUDA graphs</source>
+        <translation>CUDA 图</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="110"/>
+        <source>largest captured batch x layers x (QKV + attention output + residual pair) x dtype bytes; 0 with enforce_eager</source>
+        <translation>最大捕获批大小 × 层数 × (QKV + 注意力输出 + 残差对) × 数据类型字节数；enforce_eager 时为 0</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="113"/>
+        <source>Non-torch memory (cuBLAS, all-reduce buffers)</source>
+        <translation>非 torch 显存（cuBLAS、all-reduce 缓冲区）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="115"/>
+        <source>0.13 GiB, +0.42 GiB with tensor parallelism (vLLM&apos;s measured non-torch increase)</source>
+        <translation>0.13 GiB，张量并行时 +0.42 GiB（vLLM 测得的非 torch 增量）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="117"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="143"/>
+        <location filename="../../engine/serving/plain_engines.py" line="60"/>
+        <source>CUDA context</source>
+        <translation>CUDA 上下文</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="118"/>
+        <source>0.75 GiB per process (+0.25 GiB NCCL when tp x pp &gt; 1), before the engine&apos;s budget</source>
+        <translation>每个进程 0.75 GiB（tp × pp &gt; 1 时 +0.25 GiB NCCL），在引擎预算之外</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="131"/>
+        <source>{engine} refuses max_model_len {length}: the model was trained for {trained} tokens.</source>
+        <translation>{engine} 拒绝 max_model_len {length}：模型训练时只有 {trained} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="143"/>
+        <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
+        <translation>vLLM 拒绝：max_num_batched_tokens（{tokens}）必须至少为 max_num_seqs（{seqs}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="147"/>
+        <source>vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization asks for ({requested}).</source>
+        <translation>vLLM 拒绝启动：GPU 上的空闲显存（{free}）少于 gpu_memory_utilization 要求的（{requested}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="151"/>
+        <location filename="../../engine/serving/generation.py" line="205"/>
+        <source>The weights alone ({weights}) overflow the GPU while loading.</source>
+        <translation>仅权重（{weights}）在加载时就超出了 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="154"/>
+        <source>vLLM refuses: no available memory for the cache blocks (weights, activations and overheads take {used} of the {requested} budget).</source>
+        <translation>vLLM 拒绝：没有可用于缓存块的显存（权重、激活和开销占用了 {requested} 预算中的 {used}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="160"/>
+        <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
+        <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} 的 KV 缓存，超过可用的 {pool}；能容纳的最长为 {longest} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="166"/>
+        <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
+        <translation>捕获 CUDA 图时显存不足：预算（{requested}）加上 CUDA 图和上下文（{outside}）超出了 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="170"/>
+        <source>vLLM starts with {pool} for the KV cache.</source>
+        <translation>vLLM 启动，KV 缓存有 {pool}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="185"/>
+        <location filename="../../engine/serving/generation.py" line="237"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="145"/>
+        <location filename="../../engine/serving/plain_engines.py" line="62"/>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="187"/>
+        <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
+        <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按每个层组 block_size 个 token 切成块</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="208"/>
+        <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
+        <translation>SGLang 拒绝：mem_fraction_static 为 {fraction} 时 KV 缓存显存不足（权重占 {static} 中的 {weights}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="215"/>
+        <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
+        <translation>SGLang 启动，但激活和 CUDA 图（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请降低它或 max_num_batched_tokens。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="219"/>
+        <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
+        <translation>SGLang 启动，但其 KV 缓存只容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="222"/>
+        <source>SGLang starts with {tokens} KV cache tokens.</source>
+        <translation>SGLang 启动，KV 缓存有 {tokens} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="238"/>
+        <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
+        <translation>mem_fraction_static × 空闲显存 - 权重，除以一个 token 在所有层上的 KV 字节数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="137"/>
+        <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
+        <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时加上输出层），按 GGUF 类型，token_embd 在 CPU 内存中</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="139"/>
+        <source>Compute buffer</source>
+        <translation>计算缓冲区</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="140"/>
+        <source>max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
+        <translation>max(f32 logits n_vocab × n_ubatch，无 flash 注意力时的分数 n_ctx × n_ubatch × 头数，FFN) + 残差</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="144"/>
+        <source>0.75 GiB per process</source>
+        <translation>每个进程 0.75 GiB</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="146"/>
+        <source>n_ctx padded to 256 x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
+        <translation>n_ctx 补齐到 256 的倍数 × 卸载的层数 × 每个 token 的 K 和 V（type_k/type_v）（滑动窗口层：其窗口）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="153"/>
+        <source>{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer layers (n_gpu_layers), shorten n_ctx or quantize more.</source>
+        <translation>{engine} 无法分配缓冲区：每个 GPU 需要 {need}，可用 {capacity}；请减少卸载的层数（n_gpu_layers）、缩短 n_ctx 或进一步量化。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="158"/>
+        <source>{engine} loads with {free} free per GPU.</source>
+        <translation>{engine} 加载后每个 GPU 还有 {free} 空闲。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="54"/>
+        <source>every tensor in the deployed format</source>
+        <translation>按部署格式的每个张量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="56"/>
+        <source>Prefill activations</source>
+        <translation>预填充激活</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="57"/>
+        <source>residual + widest layer output of the prefill, + the last position&apos;s fp32 logits</source>
+        <translation>预填充的残差 + 最宽的层输出，+ 最后位置的 fp32 logits</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="61"/>
+        <source>0.75 GiB per process (none on Apple silicon)</source>
+        <translation>每个进程 0.75 GiB（Apple 芯片上没有）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="63"/>
+        <source>sequences x tokens x KV bytes per token of every layer (sliding layers: their window)</source>
+        <translation>序列数 × token 数 × 每层每个 token 的 KV 字节数（滑动窗口层：其窗口）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="68"/>
+        <source>{engine} runs out of memory: {need} needed, {capacity} available.</source>
+        <translation>{engine} 显存不足：需要 {need}，可用 {capacity}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="72"/>
+        <source>{engine} runs with {free} free.</source>
+        <translation>{engine} 运行，还有 {free} 空闲。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="28"/>
+        <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
+        <translation>留在 CPU 内存中的层在 CPU 上运行且不计时：时间只是卸载到 GPU 的层的时间。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="143"/>
+        <source>Decode matmuls and attention</source>
+        <translation>解码的矩阵乘法和注意力</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="144"/>
+        <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
+        <translation>(2 × 激活参数 / tp + 注意力) × 序列数 / 实际峰值算力</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="146"/>
+        <source>Decode weight and KV reads</source>
+        <translation>解码时读取权重和 KV</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="147"/>
+        <source>(weights read + sequences x KV cache) / achieved memory bandwidth</source>
+        <translation>(读取的权重 + 序列数 × KV 缓存) / 实际显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="148"/>
+        <source>Tensor-parallel all-reduces</source>
+        <translation>张量并行 all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="149"/>
+        <source>2 per layer, ring over tp GPUs</source>
+        <translation>每层 2 次，在 tp 个 GPU 上环形进行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="151"/>
+        <source>Prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="152"/>
+        <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
+        <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，+ all-reduce</translation>
     </message>
 </context>
 <context>
