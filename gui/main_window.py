@@ -94,6 +94,7 @@ class MainWindow(QMainWindow):
             row.addWidget(widget)
             controls.addLayout(row)
         top.addLayout(controls)
+        self.top_controls = controls  # Serve mode's Train/Serve switch goes above the units (gui/serve_mode.py)
         self.warnings = QLabel()
         self.warnings.setTextFormat(Qt.TextFormat.PlainText)  # warnings quote names (e.g. a custom GPU)
         self.warnings.setWordWrap(True)

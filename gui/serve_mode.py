@@ -75,8 +75,10 @@ def attach(window: MainWindow) -> None:
     """Add Serve mode's views to the window and show the ones of the scenario's mode."""
     state = window.state
     left = window.setup_panel.parentWidget().layout()
+    # Beside the verdict, above the units: at the top of the left panel it pushed the set-up's common rows below the
+    # fold of a 1280x720 screen (tests/test_gui_small_screens.py)
     window.mode_switch = ModeSwitch(state)
-    left.insertWidget(0, window.mode_switch)
+    window.top_controls.insertWidget(0, window.mode_switch)
     window.serving_panel = ServingPanel(state)
     install_field_undo(window.serving_panel)
     left.insertWidget(left.indexOf(window.setup_panel) + 1, window.serving_panel)
