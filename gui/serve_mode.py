@@ -64,8 +64,8 @@ def serving_summary(est: Estimate, unit: str) -> str:
     if m.blocks and m.block_size > 1:
         blocks = QCoreApplication.translate("ServeMode", "in %1 blocks of %2")
         parts[0] += " " + blocks.replace("%1", f"{m.blocks:,}").replace("%2", str(m.block_size))
-    users = QCoreApplication.translate("ServeMode", "users at once at %1 tokens: %2")
-    parts.append(users.replace("%1", f"{m.max_model_len:,}").replace("%2", f"{m.max_concurrent_sequences:,.1f}"))
+    users = QCoreApplication.translate("ServeMode", "maximum concurrency at %1 tokens per request: %2×")
+    parts.append(users.replace("%1", f"{m.max_model_len:,}").replace("%2", f"{m.max_concurrent_sequences:,.2f}"))
     longest = QCoreApplication.translate("ServeMode", "longest context for one user: %1 tokens")
     parts.append(longest.replace("%1", f"{m.longest_context:,}"))
     return " · ".join(parts)

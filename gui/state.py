@@ -115,6 +115,15 @@ class AppState(QObject):
         except PlannerError:
             return None
 
+    def serving_speed(self) -> Any:
+        """The current inference scenario's speed (engine/serving/speed.py ServingSpeed) or None."""
+        if self._scenario.workload != "inference":
+            return None
+        try:
+            return self.results.serving_speed(self._scenario)
+        except Exception:  # noqa: BLE001 - a speed that cannot be computed leaves the memory view as it is
+            return None
+
     @property
     def unit(self) -> str:
         return self._unit

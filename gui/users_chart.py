@@ -10,6 +10,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from .charts import static_plot
+from .serving_rows import speed_words
 from .state import AppState
 from .theme import text_colour
 from .widgets import RefreshWhenShown
@@ -95,4 +96,5 @@ class UsersChart(RefreshWhenShown):
         elif curve.scheduler_cap:
             text += " " + self.tr("The engine decodes at most %1 at once (max_num_seqs).").replace(
                 "%1", f"{curve.scheduler_cap:,}")
-        return text
+        speed = speed_words(self.state.serving_speed())
+        return f"{text} {speed}" if speed else text

@@ -92,3 +92,19 @@ def test_a_context_slider_drag_is_one_undo_step(qtbot, tmp_path):
 def test_the_scenario_file_keeps_serve_mode(tmp_path):
     s = scenario_from_dict(SEVENTY_B)
     assert scenario_from_dict(s.to_dict()) == s
+
+
+def test_compare_tabulates_users_and_speed_of_served_scenarios_and_no_training_step(qtbot, tmp_path):
+    from gui.compare_view import Compared
+
+    win = window_from(qtbot, tmp_path, {**SEVENTY_B, "model": "qwen3-32b", "gpus_per_node": 2, "tp": 2,
+                                        "weight_format": "awq-int4", "max_model_len": 32768})
+    s = win.state.scenario
+    fp8 = s.replace(kv_cache_dtype="fp8")
+    win.compare.set_items([Compared("auto", s), Compared("fp8", fp8)])
+    show_tab(win, "compare")
+    table = win.compare.table
+    rows = {table.item(r, 0).text(): [table.item(r, c).text() for c in (1, 2)] for r in range(table.rowCount())}
+    expected = [f"{estimate(x).serving.max_concurrent_sequences:,.2f}×" for x in (s, fp8)]
+    assert rows["Maximum concurrency"] == expected  # the engine's figure for each pane
+    assert all(rows["Time to first token"]) and not any(rows["Step time"])  # serving speed, not a training step

@@ -274,7 +274,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>AppState</name>
     <message>
-        <location filename="../state.py" line="166"/>
+        <location filename="../state.py" line="175"/>
         <source>%(control)s was set from %(old)s to %(new)s: %(why)s</source>
         <translation>%(control)s 已从 %(old)s 改为 %(new)s：%(why)s</translation>
     </message>
@@ -431,7 +431,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="77"/>
+        <location filename="../compare_view.py" line="79"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -439,37 +439,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="91"/>
+        <location filename="../compare_view.py" line="93"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="163"/>
+        <location filename="../compare_view.py" line="165"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="209"/>
+        <location filename="../compare_view.py" line="211"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="210"/>
+        <location filename="../compare_view.py" line="212"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="211"/>
+        <location filename="../compare_view.py" line="213"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="212"/>
+        <location filename="../compare_view.py" line="214"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="215"/>
+        <location filename="../compare_view.py" line="218"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -1934,187 +1934,187 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="112"/>
+        <location filename="../main_window.py" line="113"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="114"/>
+        <location filename="../main_window.py" line="115"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="115"/>
+        <location filename="../main_window.py" line="116"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="117"/>
+        <location filename="../main_window.py" line="118"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="121"/>
+        <location filename="../main_window.py" line="122"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="125"/>
+        <location filename="../main_window.py" line="126"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="127"/>
+        <location filename="../main_window.py" line="128"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="181"/>
+        <location filename="../main_window.py" line="182"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="182"/>
+        <location filename="../main_window.py" line="183"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="191"/>
+        <location filename="../main_window.py" line="192"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="183"/>
+        <location filename="../main_window.py" line="184"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="185"/>
+        <location filename="../main_window.py" line="186"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="186"/>
+        <location filename="../main_window.py" line="187"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188"/>
+        <location filename="../main_window.py" line="189"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190"/>
+        <location filename="../main_window.py" line="191"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="195"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="196"/>
+        <location filename="../main_window.py" line="197"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="196"/>
+        <location filename="../main_window.py" line="197"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="200"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="201"/>
+        <location filename="../main_window.py" line="202"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="202"/>
+        <location filename="../main_window.py" line="203"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="204"/>
+        <location filename="../main_window.py" line="205"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210"/>
+        <location filename="../main_window.py" line="211"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="212"/>
+        <location filename="../main_window.py" line="213"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="213"/>
+        <location filename="../main_window.py" line="214"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="222"/>
+        <location filename="../main_window.py" line="223"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="225"/>
+        <location filename="../main_window.py" line="226"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="225"/>
+        <location filename="../main_window.py" line="226"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="230"/>
+        <location filename="../main_window.py" line="231"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="238"/>
+        <location filename="../main_window.py" line="239"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="245"/>
+        <location filename="../main_window.py" line="246"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="246"/>
+        <location filename="../main_window.py" line="247"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="248"/>
+        <location filename="../main_window.py" line="249"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="343"/>
+        <location filename="../main_window.py" line="344"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="195"/>
+        <location filename="../main_window.py" line="196"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="195"/>
+        <location filename="../main_window.py" line="196"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2441,8 +2441,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../serve_mode.py" line="67"/>
-        <source>users at once at %1 tokens: %2</source>
-        <translation>每人 %1 个 token 时同时服务的用户：%2</translation>
+        <source>maximum concurrency at %1 tokens per request: %2×</source>
+        <translation>每个请求 %1 个 token 时的最大并发：%2×</translation>
     </message>
     <message>
         <location filename="../serve_mode.py" line="69"/>
@@ -2450,14 +2450,54 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>单个用户的最长上下文：%1 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="85"/>
+        <location filename="../serve_mode.py" line="87"/>
         <source>Users vs context</source>
         <translation>用户数与上下文</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="105"/>
+        <location filename="../serve_mode.py" line="107"/>
         <source>the engine&apos;s budget: %1 of %2 per GPU</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="17"/>
+        <source>Speed at %1 users of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
+        <translation>%1 个用户、每人 %2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="37"/>
+        <source>Maximum concurrency</source>
+        <translation>最大并发</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="38"/>
+        <source>Context per user</source>
+        <translation>每个用户的上下文</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="39"/>
+        <source>KV cache tokens</source>
+        <translation>KV 缓存 token 数</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="40"/>
+        <source>Longest context for one user</source>
+        <translation>单个用户的最长上下文</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="41"/>
+        <source>Time to first token</source>
+        <translation>首个 token 用时</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="43"/>
+        <source>Time per output token</source>
+        <translation>每个输出 token 用时</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="45"/>
+        <source>Output tokens/s</source>
+        <translation>输出 token/s</translation>
     </message>
 </context>
 <context>
@@ -3284,7 +3324,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用实测的一步校准时间</translation>
     </message>
     <message>
-        <location filename="../estimates.py" line="72"/>
+        <location filename="../estimates.py" line="81"/>
         <source>The step time of this scenario cannot be computed (%1); the memory estimate is unaffected.</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
@@ -3342,37 +3382,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>UsersChart</name>
     <message>
-        <location filename="../users_chart.py" line="36"/>
+        <location filename="../users_chart.py" line="37"/>
         <source>users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="37"/>
+        <location filename="../users_chart.py" line="38"/>
         <source>context per user (tokens)</source>
         <translation>每个用户的上下文（token）</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="62"/>
+        <location filename="../users_chart.py" line="63"/>
         <source>The users chart is for Serve mode.</source>
         <translation>用户图表用于推理服务模式。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="87"/>
+        <location filename="../users_chart.py" line="88"/>
         <source>At %1 tokens per user: %2 users at once on these GPUs.</source>
         <translation>每个用户 %1 个 token 时：这些 GPU 可同时服务 %2 个用户。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="90"/>
+        <location filename="../users_chart.py" line="91"/>
         <source>%1 engine instances (each tensor × pipeline parallel group serves alone).</source>
         <translation>%1 个引擎实例（每个张量 × 流水线并行组独立服务）。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="93"/>
+        <location filename="../users_chart.py" line="94"/>
         <source>The engine decodes at most %1 at once (max_num_seqs, dashed line).</source>
         <translation>引擎最多同时解码 %1 个（max_num_seqs，虚线）。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="96"/>
+        <location filename="../users_chart.py" line="97"/>
         <source>The engine decodes at most %1 at once (max_num_seqs).</source>
         <translation>引擎最多同时解码 %1 个（max_num_seqs）。</translation>
     </message>
@@ -3839,7 +3879,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232"/>
+        <location filename="../main_window.py" line="233"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
