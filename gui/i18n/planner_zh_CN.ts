@@ -6084,113 +6084,144 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="87"/>
+        <location filename="../../engine/plan_card.py" line="95"/>
         <source>Fits on {machines} with {free} spare per GPU.</source>
         <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="90"/>
+        <location filename="../../engine/plan_card.py" line="98"/>
         <source>Fits on {machines} only by using part of the safety reserve.</source>
         <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="92"/>
+        <location filename="../../engine/plan_card.py" line="100"/>
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="100"/>
+        <location filename="../../engine/plan_card.py" line="108"/>
         <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
         <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="102"/>
+        <location filename="../../engine/plan_card.py" line="110"/>
         <source>Needs {host} CPU memory per node.</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="109"/>
+        <location filename="../../engine/plan_card.py" line="132"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="111"/>
+        <location filename="../../engine/plan_card.py" line="134"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="113"/>
+        <location filename="../../engine/plan_card.py" line="136"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="115"/>
+        <location filename="../../engine/plan_card.py" line="138"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="118"/>
+        <location filename="../../engine/plan_card.py" line="141"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="120"/>
+        <location filename="../../engine/plan_card.py" line="123"/>
+        <location filename="../../engine/plan_card.py" line="143"/>
         <source>Main risk: none stands out; the estimate&apos;s own error is stated in docs/accuracy.md.</source>
         <translation>主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="131"/>
+        <location filename="../../engine/plan_card.py" line="120"/>
+        <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
+        <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="155"/>
+        <source>No speed: the engine does not start.</source>
+        <translation>没有速度：引擎无法启动。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="158"/>
+        <source>Maximum concurrency at {length} tokens</source>
+        <translation>{length} 个 token 时的最大并发</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="160"/>
+        <source>Time to first token</source>
+        <translation>首个 token 用时</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="161"/>
+        <source>Time per output token</source>
+        <translation>每个输出 token 用时</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="162"/>
+        <source>Output tokens/s at {users} sequences</source>
+        <translation>{users} 条序列时的输出 token/s</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="171"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="133"/>
+        <location filename="../../engine/plan_card.py" line="173"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="135"/>
+        <location filename="../../engine/plan_card.py" line="175"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="136"/>
+        <location filename="../../engine/plan_card.py" line="176"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="137"/>
+        <location filename="../../engine/plan_card.py" line="177"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="139"/>
-        <location filename="../../engine/plan_card.py" line="144"/>
+        <location filename="../../engine/plan_card.py" line="179"/>
+        <location filename="../../engine/plan_card.py" line="184"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="140"/>
+        <location filename="../../engine/plan_card.py" line="180"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="142"/>
+        <location filename="../../engine/plan_card.py" line="182"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="145"/>
+        <location filename="../../engine/plan_card.py" line="185"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="148"/>
+        <location filename="../../engine/plan_card.py" line="188"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="150"/>
+        <location filename="../../engine/plan_card.py" line="190"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
@@ -6616,99 +6647,119 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>report</name>
     <message>
-        <location filename="../../engine/report.py" line="17"/>
+        <location filename="../../engine/report.py" line="18"/>
         <source>Steady state: the second training step, optimizer states alive; gradients freed by zero_grad(set_to_none=True).</source>
         <translation>稳态：第二个训练步骤，优化器状态已存在；梯度由 zero_grad(set_to_none=True) 释放。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="19"/>
+        <location filename="../../engine/report.py" line="20"/>
         <source>Peak allocated memory is what torch.cuda.max_memory_allocated reports; context, fragmentation and the reserve are added on top.</source>
         <translation>峰值分配显存即 torch.cuda.max_memory_allocated 报告的数值；CUDA 上下文、碎片和安全余量另外叠加。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="21"/>
+        <location filename="../../engine/report.py" line="22"/>
         <source>Sequences are packed or unpadded (no b x s x s attention mask is materialised).</source>
         <translation>序列经过打包或不含填充（不会生成 b x s x s 的注意力掩码）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="22"/>
+        <location filename="../../engine/report.py" line="23"/>
         <source>The detailed estimator is checked against traced Hugging Face training steps (docs/accuracy.md).</source>
         <translation>detailed 估算器已与追踪得到的 Hugging Face 训练步骤核对（见 docs/accuracy.md）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="68"/>
+        <location filename="../../engine/report.py" line="27"/>
+        <source>The engine&apos;s own accounting at start-up (vLLM&apos;s profile run and KV blocks, SGLang&apos;s mem_fraction_static, llama.cpp&apos;s buffers from n_ctx); settings left unset take the engine&apos;s defaults.</source>
+        <translation>按引擎启动时自己的核算（vLLM 的性能分析运行和 KV 块、SGLang 的 mem_fraction_static、llama.cpp 按 n_ctx 分配的缓冲区）；未设置的参数取引擎的默认值。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="30"/>
+        <source>Speed is a roofline with the time model&apos;s efficiencies, not a measurement.</source>
+        <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="75"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="78"/>
+        <location filename="../../engine/report.py" line="85"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="80"/>
+        <location filename="../../engine/report.py" line="87"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="81"/>
+        <location filename="../../engine/report.py" line="88"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="82"/>
+        <location filename="../../engine/report.py" line="89"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="83"/>
+        <location filename="../../engine/report.py" line="90"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="88"/>
+        <location filename="../../engine/report.py" line="98"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="88"/>
+        <location filename="../../engine/report.py" line="98"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="89"/>
+        <location filename="../../engine/report.py" line="99"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="92"/>
+        <location filename="../../engine/report.py" line="102"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="93"/>
+        <location filename="../../engine/report.py" line="103"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="94"/>
+        <location filename="../../engine/report.py" line="104"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="95"/>
+        <location filename="../../engine/report.py" line="105"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="96"/>
+        <location filename="../../engine/report.py" line="106"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="96"/>
+        <location filename="../../engine/report.py" line="106"/>
         <source>value</source>
         <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="113"/>
+        <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
+        <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="121"/>
+        <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
+        <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
 </context>
 </TS>
