@@ -85,8 +85,11 @@ class UsersChart(RefreshWhenShown):
 
     def _caption(self, curve, cap_shown: bool) -> str:
         current = curve.current
-        text = self.tr("At %1 tokens per user: %2 users at once on these GPUs.").replace(
-            "%1", f"{current.context:,}").replace("%2", f"{current.users:,}")
+        text = self.tr("At %1 tokens per user: %2 at once.").replace("%1", f"{current.context:,}").replace(
+            "%2", f"{current.users:,}")
+        held = next((p.users for p in curve.points if p.context == current.context), current.users)
+        if held != current.users:  # llama.cpp: the slots set (n_parallel) against the most its n_ctx could hold
+            text += " " + self.tr("The GPUs' memory holds %1 slots of this length.").replace("%1", f"{held:,}")
         if curve.instances > 1:
             text += " " + self.tr("%1 engine instances (each tensor × pipeline parallel group serves alone).").replace(
                 "%1", str(curve.instances))

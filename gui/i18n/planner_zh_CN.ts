@@ -2430,32 +2430,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ServeMode</name>
     <message>
-        <location filename="../serve_mode.py" line="62"/>
+        <location filename="../serve_mode.py" line="65"/>
         <source>KV cache %1: %2 tokens</source>
         <translation>KV 缓存 %1：%2 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="65"/>
+        <location filename="../serve_mode.py" line="68"/>
         <source>in %1 blocks of %2</source>
         <translation>，分为 %1 个块，每块 %2 个</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="67"/>
+        <location filename="../serve_mode.py" line="70"/>
         <source>maximum concurrency at %1 tokens per request: %2×</source>
         <translation>每个请求 %1 个 token 时的最大并发：%2×</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="69"/>
+        <location filename="../serve_mode.py" line="72"/>
         <source>longest context for one user: %1 tokens</source>
         <translation>单个用户的最长上下文：%1 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="87"/>
+        <location filename="../serve_mode.py" line="90"/>
         <source>Users vs context</source>
         <translation>用户数与上下文</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="107"/>
+        <location filename="../serve_mode.py" line="110"/>
         <source>the engine&apos;s budget: %1 of %2 per GPU</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
@@ -3398,21 +3398,26 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../users_chart.py" line="88"/>
-        <source>At %1 tokens per user: %2 users at once on these GPUs.</source>
-        <translation>每个用户 %1 个 token 时：这些 GPU 可同时服务 %2 个用户。</translation>
+        <source>At %1 tokens per user: %2 at once.</source>
+        <translation>每个用户 %1 个 token 时：同时 %2 个。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="91"/>
+        <location filename="../users_chart.py" line="92"/>
+        <source>The GPUs&apos; memory holds %1 slots of this length.</source>
+        <translation>GPU 显存可容纳 %1 个这么长的槽位。</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="94"/>
         <source>%1 engine instances (each tensor × pipeline parallel group serves alone).</source>
         <translation>%1 个引擎实例（每个张量 × 流水线并行组独立服务）。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="94"/>
+        <location filename="../users_chart.py" line="97"/>
         <source>The engine decodes at most %1 at once (max_num_seqs, dashed line).</source>
         <translation>引擎最多同时解码 %1 个（max_num_seqs，虚线）。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="97"/>
+        <location filename="../users_chart.py" line="100"/>
         <source>The engine decodes at most %1 at once (max_num_seqs).</source>
         <translation>引擎最多同时解码 %1 个（max_num_seqs）。</translation>
     </message>
