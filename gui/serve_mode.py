@@ -5,7 +5,7 @@ training set-up, time, Make it fit and Fastest layouts for training. Wired from 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QPushButton, QWidget
@@ -18,9 +18,6 @@ from .serving_panel import ServingPanel
 from .state import AppState
 from .theme import style_plot
 from .users_chart import UsersChart
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
 
 
 class ModeSwitch(QWidget):
@@ -74,8 +71,9 @@ def serving_summary(est: Estimate, unit: str) -> str:
     return " · ".join(parts)
 
 
-def attach(window: MainWindow) -> None:
-    """Add Serve mode's views to the window and show the ones of the scenario's mode."""
+def attach(window: Any) -> None:
+    """Add Serve mode's views to the window (gui.main_window's MainWindow, not imported: no cycle) and show the ones
+    of the scenario's mode."""
     state = window.state
     left = window.setup_panel.parentWidget().layout()
     # Beside the verdict, above the units: at the top of the left panel it pushed the set-up's common rows below the
