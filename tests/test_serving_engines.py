@@ -49,6 +49,17 @@ def test_gguf_model_size_matches_llama_bench(fmt, published_gib):
     assert round(total / GIB, 2) == published_gib
 
 
+def test_gguf_mxfp4_moe_keeps_experts_mxfp4_and_the_rest_q8_0():
+    """llama-bench: "gpt-oss 20B MXFP4 MoE | 11.27 GiB | 20.91 B" (code index file ids 18107604525, 70302953232):
+    llama_tensor_get_type's MXFP4_MOE puts 3-D expert tensors in MXFP4 (17 bytes per 32) and every other tensor,
+    output and token_embd included, in Q8_0."""
+    spec = model_spec_for("gpt-oss-20b")
+    embed, head = embedding_bits(spec, "MXFP4_MOE")
+    total = sum(w.matrices + w.experts + w.replicated for w in layer_weights(spec, "MXFP4_MOE"))
+    total += spec.vocab * spec.hidden * (embed + head) / 8 + spec.hidden * 4
+    assert (embed, head) == (8.5, 8.5) and round(total / GIB, 2) == 11.27
+
+
 def test_dense_formats_keep_embeddings_and_norms_16_bit():
     """AWQ int4 (group 128: fp16 scale + 4-bit zero per group): a matrix costs 4 + 20/128 bits per weight; embeddings
     and lm_head stay bf16 (vLLM UnquantizedEmbeddingMethod)."""
@@ -105,6 +116,7 @@ def test_keys_default_to_training_and_parse_inference():
     {"serving_engine": "llama.cpp", "kv_cache_dtype": "q4_0", "flash_attn": "off"},
     {"gpu_memory_utilization": 1.5},
     {"max_model_len": 0},
+    {"serving_engine": "vllm", "block_size": 24},
 ])
 def test_contradictory_inference_settings_get_one_sentence(bad):
     with pytest.raises(ScenarioError) as err:

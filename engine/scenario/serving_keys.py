@@ -22,6 +22,7 @@ FLASH_ATTN = ("auto", "on", "off")
 WEIGHT_FORMATS = weight_format_names()
 GGUF_FORMATS = gguf_format_names()
 GGUF_ENGINES = ("llama.cpp", "ollama")
+VLLM_BLOCK_SIZES = (1, 8, 16, 32, 64, 128)  # vllm/config/cache.py BlockSize (CUDA)
 INFERENCE = "workload inference"
 LLAMA_CPP = "serving_engine llama.cpp, ollama"
 PAGED = "serving_engine vllm, sglang"
@@ -95,6 +96,9 @@ def check_serving(s: Any) -> None:
     if s.kv_cache_dtype in ("q8_0", "q4_0") and s.flash_attn == "off":
         raise ConsistencyError("kv_cache_dtype", QT_TRANSLATE_NOOP(
             "engine", "llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto."))
+    if s.serving_engine == "vllm" and s.block_size is not None and s.block_size not in VLLM_BLOCK_SIZES:
+        raise ConsistencyError("block_size", QT_TRANSLATE_NOOP(
+            "engine", "vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens, not {size}."), size=s.block_size)
     if s.n_ubatch > s.n_batch and gguf_engine:
         raise ConsistencyError("n_ubatch", QT_TRANSLATE_NOOP(
             "engine", "n_ubatch ({ubatch}) cannot exceed n_batch ({batch})."), ubatch=s.n_ubatch, batch=s.n_batch)

@@ -103,7 +103,7 @@ def fixed_components(i: GenerationInputs, s: EngineSettings) -> tuple[Component,
         _component("activation_peak", QT_TRANSLATE_NOOP("engine", "Activation peak of the profile run"),
                    "activations", peak.peak_bytes,
                    QT_TRANSLATE_NOOP("engine", "max(forward of max_num_batched_tokens: residual + widest layer "
-                                     "output; sampler: sequences x vocab x 28 bytes)"),
+                                     "output; sampler: sequences x vocab x 38 bytes, its sort)"),
                    (("max_num_batched_tokens", s.max_num_batched_tokens), ("sequences", sequences),
                     ("forward_bytes", round(peak.forward_bytes)), ("sampler_bytes", round(peak.sampler_bytes)))),
         _component("cuda_graphs", QT_TRANSLATE_NOOP("engine", "CUDA graphs"), "overhead", graphs,

@@ -12,10 +12,15 @@ peak of that run ("peak activation" in vLLM's log) is the larger of:
   fused_moe's three intermediate caches (tokens x top_k x (2 x expert_ffn / tp + expert_ffn / tp + hidden),
   vllm/model_executor/layers/fused_moe/fused_moe.py, chunked at VLLM_FUSED_MOE_CHUNK_SIZE = 32768 tokens) and the
   router logits;
-- the sampler: per request and vocabulary entry, the logits in the model's dtype (2 bytes), their fp32 copy (4),
-  apply_top_k_top_p's sort (4-byte values + 8-byte int64 indices), its softmax'd copy (4), two boolean masks (1 + 1)
-  and the scattered result (4): 28 bytes (vllm/v1/sample/ops/topk_topp_sampler.py, the dummy run sets top-k and
-  top-p so the sort path runs).
+- the sampler: per request and vocabulary entry, the logits in the model's dtype (2 bytes) and their fp32 copy (4),
+  then apply_top_k_top_p's sort (vllm/v1/sample/ops/topk_topp_sampler.py; the dummy run sets top-k and top-p so the
+  sort path runs). torch.sort of rows this long goes to segmented_sort_pairs (pytorch/pytorch
+  aten/src/ATen/native/cuda/SortStable.cu at 420d374d): sorted values (4) and int64 indices (8), an int64
+  reverse-index input it allocates (8), and cub's radix sort keeps alternate key and value buffers (4 + 8) while it
+  runs: 2 + 4 + 12 + 8 + 12 = 38 bytes, more than the 28 alive after the sort (its masks, softmax and scatter).
+  vLLM's own DEBUG lines (llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md, H100, 1,024
+  sequences) show 5.56, 4.76 and 7.38 GiB for Qwen3-0.6B, Llama-3.1-8B and gpt-oss-20b: 38 bytes gives 5.54, 4.77
+  and 7.38 GiB with the residual stream (28 gave 4.1, 3.5 and 5.5).
 
 CUDA graphs (captured after the KV cache is allocated; vLLM logs their size as "Graph capturing finished ... took
 X GiB") keep, for the largest captured batch, each piecewise graph's static outputs: per layer the QKV and attention
@@ -28,7 +33,7 @@ from dataclasses import dataclass
 
 from ..models.architecture import ModelSpec
 
-SAMPLER_BYTES_PER_LOGIT = 2 + 4 + 4 + 8 + 4 + 1 + 1 + 4
+SAMPLER_BYTES_PER_LOGIT = 2 + 4 + (4 + 8) + 8 + (4 + 8)  # logits, fp32 copy, sort outputs, reverse index, cub
 FUSED_MOE_CHUNK_TOKENS = 32768  # vllm/envs.py VLLM_FUSED_MOE_CHUNK_SIZE default
 
 

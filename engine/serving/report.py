@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -10,9 +11,21 @@ from ..units import format_bytes, format_count, format_seconds
 from .result import ServingMemory
 from .speed import ServingSpeed
 
+BOUND_WORDS = {"memory": QT_TRANSLATE_NOOP("engine", "memory-bandwidth"),
+               "compute": QT_TRANSLATE_NOOP("engine", "compute")}
+
 
 def _identity(text: str) -> str:
     return text
+
+
+def _width(text: str) -> int:
+    """Terminal columns: wide (CJK) characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - _width(text))
 
 
 def serving_to_json(memory: ServingMemory, speed: ServingSpeed | None = None) -> dict[str, Any]:
@@ -55,9 +68,9 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
                    title: str = "") -> str:
     """The terminal text: components per GPU, the KV cache as the engine sizes it, the verdict, the speed."""
     rows = sorted(memory.components, key=lambda c: -c.peak_bytes)
-    width = max(len(tr_engine(c.name)) for c in rows)
+    width = max(_width(tr_engine(c.name)) for c in rows)
     lines = [title, ""] if title else []
-    lines += [f"{tr_engine(c.name):<{width}}  {format_bytes(c.peak_bytes, unit):>12}" for c in rows if c.peak_bytes]
+    lines += [f"{_pad(tr_engine(c.name), width)}  {format_bytes(c.peak_bytes, unit):>12}" for c in rows if c.peak_bytes]
     lines.append(tr(QT_TRANSLATE_NOOP("cli", "Per GPU: {total} of {capacity}")).format(
         total=format_bytes(memory.total_bytes, unit), capacity=format_bytes(memory.capacity_bytes, unit)))
     lines.append(tr(QT_TRANSLATE_NOOP(
@@ -77,6 +90,6 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
             "token, {tps} tokens/s ({bound}-bound)")).format(
             users=speed.concurrency, context=format_count(speed.context), ttft=format_seconds(speed.ttft_seconds),
             tpot=format_seconds(speed.tpot_seconds), tps=format_count(speed.tokens_per_second),
-            bound=tr_engine(speed.bound)))
+            bound=tr_engine(BOUND_WORDS[speed.bound])))
         lines += [tr_engine(note) for note in speed.notes]
     return "\n".join(lines)

@@ -2255,22 +2255,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ModeSwitch</name>
     <message>
-        <location filename="../serve_mode.py" line="32"/>
+        <location filename="../serve_mode.py" line="29"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="33"/>
+        <location filename="../serve_mode.py" line="30"/>
         <source>Serve</source>
         <translation>推理服务</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="34"/>
+        <location filename="../serve_mode.py" line="31"/>
         <source>Plan training or fine-tuning: weights, gradients, optimizer states, activations</source>
         <translation>规划训练或微调：权重、梯度、优化器状态、激活</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="36"/>
+        <location filename="../serve_mode.py" line="33"/>
         <source>Plan serving with an inference engine: weights, KV cache, users at once</source>
         <translation>规划用推理引擎提供服务：权重、KV 缓存、同时服务的用户</translation>
     </message>
@@ -2430,32 +2430,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ServeMode</name>
     <message>
-        <location filename="../serve_mode.py" line="65"/>
+        <location filename="../serve_mode.py" line="62"/>
         <source>KV cache %1: %2 tokens</source>
         <translation>KV 缓存 %1：%2 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="68"/>
+        <location filename="../serve_mode.py" line="65"/>
         <source>in %1 blocks of %2</source>
         <translation>，分为 %1 个块，每块 %2 个</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="70"/>
+        <location filename="../serve_mode.py" line="67"/>
         <source>maximum concurrency at %1 tokens per request: %2×</source>
         <translation>每个请求 %1 个 token 时的最大并发：%2×</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="72"/>
+        <location filename="../serve_mode.py" line="69"/>
         <source>longest context for one user: %1 tokens</source>
         <translation>单个用户的最长上下文：%1 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="90"/>
+        <location filename="../serve_mode.py" line="88"/>
         <source>Users vs context</source>
         <translation>用户数与上下文</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="110"/>
+        <location filename="../serve_mode.py" line="108"/>
         <source>the engine&apos;s budget: %1 of %2 per GPU</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
@@ -3823,17 +3823,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/planning/serve_fit.py" line="107"/>
         <source>{model} on {engine}: {verdict} as set</source>
-        <translation>{model} 使用 {engine}：按当前设置 {verdict}</translation>
+        <translation>{model} 用 {engine}：按当前设置为 {verdict}</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_fit.py" line="110"/>
         <source>Largest context: {n} tokens</source>
-        <translation>最大上下文：{n} 个 token</translation>
+        <translation>最长上下文：{n} 个 token</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_fit.py" line="113"/>
         <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
-        <translation>每人 {length} 个 token 时最多同时服务的用户：{n}（共 {replicas} 个引擎实例）</translation>
+        <translation>每个 {length} token 时最多同时服务的用户：{n}（共 {replicas} 个引擎实例）</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_fit.py" line="117"/>
@@ -3843,32 +3843,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/planning/serve_fit.py" line="118"/>
         <source>none up to 64</source>
-        <translation>64 个以内都不行</translation>
+        <translation>64 块以内都不行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="61"/>
+        <location filename="../../engine/serving/report.py" line="74"/>
         <source>Per GPU: {total} of {capacity}</source>
-        <translation>每个 GPU：{total} / {capacity}</translation>
+        <translation>每块 GPU：{total} / {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="63"/>
+        <location filename="../../engine/serving/report.py" line="76"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
-        <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时 {users} 条序列；单条序列最长 {longest} 个 token</translation>
+        <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每个序列 {length} token 时可同时容纳 {users} 个序列；单个序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="69"/>
+        <location filename="../../engine/serving/report.py" line="82"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="72"/>
+        <location filename="../../engine/serving/report.py" line="85"/>
         <source>CPU memory for layers kept off the GPU: {host}</source>
-        <translation>留在 GPU 之外的层所用的 CPU 内存：{host}</translation>
+        <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="75"/>
+        <location filename="../../engine/serving/report.py" line="88"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
-        <translation>{users} 条 {context} token 序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s（受 {bound} 限制）</translation>
+        <translation>{users} 个序列、每个 {context} token 时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
 </context>
 <context>
@@ -6276,6 +6276,299 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="59"/>
+        <source>must be a fraction above 0 and at most 1, or null, not {p!r}.</source>
+        <translation>必须是大于 0、不超过 1 的比例，或 null，而不是 {p!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="86"/>
+        <source>GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}.</source>
+        <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="90"/>
+        <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
+        <translation>KV 缓存类型 {dtype} 是 llama.cpp 的；{engine} 只接受 auto 或 fp8。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="94"/>
+        <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
+        <translation>llama.cpp 的 KV 缓存量化为 q8_0 或 q4_0，不支持 fp8。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="97"/>
+        <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
+        <translation>量化的 V 缓存需要 llama.cpp 开启 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="100"/>
+        <source>vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens, not {size}.</source>
+        <translation>vLLM 的块大小只能是 1、8、16、32、64 或 128 个 token，而不是 {size}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="103"/>
+        <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
+        <translation>n_ubatch（{ubatch}）不能大于 n_batch（{batch}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="100"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="136"/>
+        <location filename="../../engine/serving/plain_engines.py" line="53"/>
+        <source>Model weights</source>
+        <translation>模型权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="101"/>
+        <source>this GPU&apos;s shard of every tensor in the deployed format</source>
+        <translation>每个张量在部署格式下分到这块 GPU 的部分</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="103"/>
+        <source>Activation peak of the profile run</source>
+        <translation>性能探测运行的激活峰值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="105"/>
+        <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 38 bytes, its sort)</source>
+        <translation>max（max_num_batched_tokens 个 token 的前向：残差 + 最宽的层输出；采样器：序列数 × 词表 × 38 字节，来自其排序）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="109"/>
+        <source>CUDA graphs</source>
+        <translation>CUDA 图</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="110"/>
+        <source>largest captured batch x layers x (QKV + attention output + residual pair) x dtype bytes; 0 with enforce_eager</source>
+        <translation>最大捕获批次 × 层数 ×（QKV + 注意力输出 + 残差对）× 数据类型字节数；enforce_eager 时为 0</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="113"/>
+        <source>Non-torch memory (cuBLAS, all-reduce buffers)</source>
+        <translation>非 torch 显存（cuBLAS、all-reduce 缓冲区）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="115"/>
+        <source>0.13 GiB, +0.42 GiB with tensor parallelism (vLLM&apos;s measured non-torch increase)</source>
+        <translation>0.13 GiB，张量并行时再加 0.42 GiB（vLLM 实测的非 torch 增量）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="117"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="143"/>
+        <location filename="../../engine/serving/plain_engines.py" line="60"/>
+        <source>CUDA context</source>
+        <translation>CUDA 上下文</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="118"/>
+        <source>0.75 GiB per process (+0.25 GiB NCCL when tp x pp &gt; 1), before the engine&apos;s budget</source>
+        <translation>每个进程 0.75 GiB（tp × pp &gt; 1 时另加 0.25 GiB NCCL），在引擎预算之外</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="131"/>
+        <source>{engine} refuses max_model_len {length}: the model was trained for {trained} tokens.</source>
+        <translation>{engine} 拒绝 max_model_len {length}：该模型的训练长度为 {trained} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="143"/>
+        <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
+        <translation>vLLM 拒绝启动：max_num_batched_tokens（{tokens}）不能小于 max_num_seqs（{seqs}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="147"/>
+        <source>vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization asks for ({requested}).</source>
+        <translation>vLLM 拒绝启动：GPU 上的空闲显存（{free}）少于 gpu_memory_utilization 要求的量（{requested}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="151"/>
+        <location filename="../../engine/serving/generation.py" line="205"/>
+        <source>The weights alone ({weights}) overflow the GPU while loading.</source>
+        <translation>仅权重（{weights}）就在加载时超出了 GPU 显存。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="154"/>
+        <source>vLLM refuses: no available memory for the cache blocks (weights, activations and overheads take {used} of the {requested} budget).</source>
+        <translation>vLLM 拒绝启动：没有可用于缓存块的显存（权重、激活和开销占用了 {requested} 预算中的 {used}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="160"/>
+        <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
+        <translation>vLLM 拒绝启动：一个 max_model_len 为 {length} 的请求需要 {need} 的 KV 缓存，超过可用的 {pool}；能放下的最长长度为 {longest} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="166"/>
+        <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
+        <translation>捕获 CUDA 图时显存不足：预算（{requested}）加上 CUDA 图和上下文（{outside}）超出了 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="170"/>
+        <source>vLLM starts with {pool} for the KV cache.</source>
+        <translation>vLLM 可以启动，KV 缓存为 {pool}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="185"/>
+        <location filename="../../engine/serving/generation.py" line="237"/>
+        <location filename="../../engine/serving/llama_cpp.py" line="145"/>
+        <location filename="../../engine/serving/plain_engines.py" line="62"/>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="187"/>
+        <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
+        <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按层组切成每块 block_size 个 token 的块</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="208"/>
+        <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
+        <translation>SGLang 拒绝启动：mem_fraction_static 为 {fraction} 时 KV 缓存的显存不足（权重占 {static} 中的 {weights}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="215"/>
+        <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
+        <translation>SGLang 可以启动，但激活和 CUDA 图（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请降低它或 max_num_batched_tokens。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="219"/>
+        <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
+        <translation>SGLang 可以启动，但其 KV 缓存只能容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="222"/>
+        <source>SGLang starts with {tokens} KV cache tokens.</source>
+        <translation>SGLang 可以启动，KV 缓存可容纳 {tokens} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="238"/>
+        <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
+        <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="137"/>
+        <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
+        <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时再加输出层），按 GGUF 类型计；token_embd 在 CPU 内存中</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="139"/>
+        <source>Compute buffer</source>
+        <translation>计算缓冲区</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="140"/>
+        <source>max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
+        <translation>max（f32 logits n_vocab × n_ubatch，不用 flash attention 时的注意力分数 n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="144"/>
+        <source>0.75 GiB per process</source>
+        <translation>每个进程 0.75 GiB</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="146"/>
+        <source>n_ctx padded to 256 x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
+        <translation>n_ctx 按 256 对齐 × 卸载到 GPU 的层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层按其窗口）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="153"/>
+        <source>{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer layers (n_gpu_layers), shorten n_ctx or quantize more.</source>
+        <translation>{engine} 无法分配缓冲区：每块 GPU 需要 {need}，可用 {capacity}；请少卸载一些层（n_gpu_layers）、缩短 n_ctx 或进一步量化。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="158"/>
+        <source>{engine} loads with {free} free per GPU.</source>
+        <translation>{engine} 可以加载，每块 GPU 剩余 {free}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="54"/>
+        <source>every tensor in the deployed format</source>
+        <translation>所有张量按部署格式计</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="56"/>
+        <source>Prefill activations</source>
+        <translation>预填充激活</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="57"/>
+        <source>residual + widest layer output of the prefill, + the last position&apos;s fp32 logits</source>
+        <translation>预填充的残差 + 最宽的层输出，再加最后一个位置的 fp32 logits</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="61"/>
+        <source>0.75 GiB per process (none on Apple silicon)</source>
+        <translation>每个进程 0.75 GiB（Apple 芯片上没有）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="63"/>
+        <source>sequences x tokens x KV bytes per token of every layer (sliding layers: their window)</source>
+        <translation>序列数 × token 数 × 每层每个 token 的 KV 字节数（滑动窗口层按其窗口）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="68"/>
+        <source>{engine} runs out of memory: {need} needed, {capacity} available.</source>
+        <translation>{engine} 显存不足：需要 {need}，可用 {capacity}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/plain_engines.py" line="72"/>
+        <source>{engine} runs with {free} free.</source>
+        <translation>{engine} 可以运行，剩余 {free}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="28"/>
+        <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
+        <translation>留在 CPU 内存中的层在 CPU 上运行，未计入时间：所示时间只包含卸载到 GPU 的层。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="143"/>
+        <source>Decode matmuls and attention</source>
+        <translation>解码的矩阵乘与注意力</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="144"/>
+        <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
+        <translation>（2 × 激活参数 / tp + 注意力）× 序列数 / 实际可达峰值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="146"/>
+        <source>Decode weight and KV reads</source>
+        <translation>解码时读取权重与 KV</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="147"/>
+        <source>(weights read + sequences x KV cache) / achieved memory bandwidth</source>
+        <translation>（读取的权重 + 序列数 × KV 缓存）/ 实际可达显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="148"/>
+        <source>Tensor-parallel all-reduces</source>
+        <translation>张量并行 all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="149"/>
+        <source>2 per layer, ring over tp GPUs</source>
+        <translation>每层 2 次，在 tp 块 GPU 上按环形执行</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="151"/>
+        <source>Prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/speed.py" line="152"/>
+        <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
+        <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="14"/>
+        <source>memory-bandwidth</source>
+        <translation>显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="15"/>
+        <source>compute</source>
+        <translation>算力</translation>
+    </message>
+    <message>
         <location filename="../../engine/planning/serve_suggest.py" line="64"/>
         <source>Deploy the weights as {fmt}</source>
         <translation>把权重部署为 {fmt}</translation>
@@ -6369,284 +6662,6 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/planning/serve_suggest.py" line="194"/>
         <source>several changes at once: the smallest set found that starts the engine</source>
         <translation>同时做几处修改：找到的能让引擎启动的最小组合</translation>
-    </message>
-    <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="58"/>
-        <source>must be a fraction above 0 and at most 1, or null, not {p!r}.</source>
-        <translation>必须是大于 0 且不超过 1 的比例，或 null，而不是 {p!r}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="85"/>
-        <source>GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}.</source>
-        <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="89"/>
-        <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
-        <translation>KV 缓存类型 {dtype} 属于 llama.cpp；{engine} 接受 auto 或 fp8。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="93"/>
-        <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
-        <translation>llama.cpp 把 KV 缓存量化为 q8_0 或 q4_0，而不是 fp8。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="96"/>
-        <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
-        <translation>量化的 V 缓存需要 llama.cpp 的 flash 注意力：请把 flash_attn 设为 on 或 auto。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="99"/>
-        <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
-        <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="100"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="136"/>
-        <location filename="../../engine/serving/plain_engines.py" line="53"/>
-        <source>Model weights</source>
-        <translation>模型权重</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="101"/>
-        <source>this GPU&apos;s shard of every tensor in the deployed format</source>
-        <translation>此 GPU 上每个张量的分片，按部署格式</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="103"/>
-        <source>Activation peak of the profile run</source>
-        <translation>性能分析运行的激活峰值</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="105"/>
-        <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 28 bytes)</source>
-        <translation>max(max_num_batched_tokens 的前向：残差 + 最宽的层输出；采样器：序列数 × 词表 × 28 字节)</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="109"/>
-        <source>CUDA graphs</source>
-        <translation>CUDA 图</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="110"/>
-        <source>largest captured batch x layers x (QKV + attention output + residual pair) x dtype bytes; 0 with enforce_eager</source>
-        <translation>最大捕获批大小 × 层数 × (QKV + 注意力输出 + 残差对) × 数据类型字节数；enforce_eager 时为 0</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="113"/>
-        <source>Non-torch memory (cuBLAS, all-reduce buffers)</source>
-        <translation>非 torch 显存（cuBLAS、all-reduce 缓冲区）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="115"/>
-        <source>0.13 GiB, +0.42 GiB with tensor parallelism (vLLM&apos;s measured non-torch increase)</source>
-        <translation>0.13 GiB，张量并行时 +0.42 GiB（vLLM 测得的非 torch 增量）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="117"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="143"/>
-        <location filename="../../engine/serving/plain_engines.py" line="60"/>
-        <source>CUDA context</source>
-        <translation>CUDA 上下文</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="118"/>
-        <source>0.75 GiB per process (+0.25 GiB NCCL when tp x pp &gt; 1), before the engine&apos;s budget</source>
-        <translation>每个进程 0.75 GiB（tp × pp &gt; 1 时 +0.25 GiB NCCL），在引擎预算之外</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="131"/>
-        <source>{engine} refuses max_model_len {length}: the model was trained for {trained} tokens.</source>
-        <translation>{engine} 拒绝 max_model_len {length}：模型训练时只有 {trained} 个 token。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="143"/>
-        <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
-        <translation>vLLM 拒绝：max_num_batched_tokens（{tokens}）必须至少为 max_num_seqs（{seqs}）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="147"/>
-        <source>vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization asks for ({requested}).</source>
-        <translation>vLLM 拒绝启动：GPU 上的空闲显存（{free}）少于 gpu_memory_utilization 要求的（{requested}）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="151"/>
-        <location filename="../../engine/serving/generation.py" line="205"/>
-        <source>The weights alone ({weights}) overflow the GPU while loading.</source>
-        <translation>仅权重（{weights}）在加载时就超出了 GPU。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="154"/>
-        <source>vLLM refuses: no available memory for the cache blocks (weights, activations and overheads take {used} of the {requested} budget).</source>
-        <translation>vLLM 拒绝：没有可用于缓存块的显存（权重、激活和开销占用了 {requested} 预算中的 {used}）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="160"/>
-        <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
-        <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} 的 KV 缓存，超过可用的 {pool}；能容纳的最长为 {longest} 个 token。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="166"/>
-        <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
-        <translation>捕获 CUDA 图时显存不足：预算（{requested}）加上 CUDA 图和上下文（{outside}）超出了 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="170"/>
-        <source>vLLM starts with {pool} for the KV cache.</source>
-        <translation>vLLM 启动，KV 缓存有 {pool}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="185"/>
-        <location filename="../../engine/serving/generation.py" line="237"/>
-        <location filename="../../engine/serving/llama_cpp.py" line="145"/>
-        <location filename="../../engine/serving/plain_engines.py" line="62"/>
-        <source>KV cache</source>
-        <translation>KV 缓存</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="187"/>
-        <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
-        <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按每个层组 block_size 个 token 切成块</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="208"/>
-        <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
-        <translation>SGLang 拒绝：mem_fraction_static 为 {fraction} 时 KV 缓存显存不足（权重占 {static} 中的 {weights}）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="215"/>
-        <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
-        <translation>SGLang 启动，但激活和 CUDA 图（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请降低它或 max_num_batched_tokens。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="219"/>
-        <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
-        <translation>SGLang 启动，但其 KV 缓存只容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="222"/>
-        <source>SGLang starts with {tokens} KV cache tokens.</source>
-        <translation>SGLang 启动，KV 缓存有 {tokens} 个 token。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/generation.py" line="238"/>
-        <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
-        <translation>mem_fraction_static × 空闲显存 - 权重，除以一个 token 在所有层上的 KV 字节数</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="137"/>
-        <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
-        <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时加上输出层），按 GGUF 类型，token_embd 在 CPU 内存中</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="139"/>
-        <source>Compute buffer</source>
-        <translation>计算缓冲区</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="140"/>
-        <source>max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
-        <translation>max(f32 logits n_vocab × n_ubatch，无 flash 注意力时的分数 n_ctx × n_ubatch × 头数，FFN) + 残差</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="144"/>
-        <source>0.75 GiB per process</source>
-        <translation>每个进程 0.75 GiB</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="146"/>
-        <source>n_ctx padded to 256 x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
-        <translation>n_ctx 补齐到 256 的倍数 × 卸载的层数 × 每个 token 的 K 和 V（type_k/type_v）（滑动窗口层：其窗口）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="153"/>
-        <source>{engine} fails to allocate its buffers: {need} per GPU, {capacity} available; offload fewer layers (n_gpu_layers), shorten n_ctx or quantize more.</source>
-        <translation>{engine} 无法分配缓冲区：每个 GPU 需要 {need}，可用 {capacity}；请减少卸载的层数（n_gpu_layers）、缩短 n_ctx 或进一步量化。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="158"/>
-        <source>{engine} loads with {free} free per GPU.</source>
-        <translation>{engine} 加载后每个 GPU 还有 {free} 空闲。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/plain_engines.py" line="54"/>
-        <source>every tensor in the deployed format</source>
-        <translation>按部署格式的每个张量</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/plain_engines.py" line="56"/>
-        <source>Prefill activations</source>
-        <translation>预填充激活</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/plain_engines.py" line="57"/>
-        <source>residual + widest layer output of the prefill, + the last position&apos;s fp32 logits</source>
-        <translation>预填充的残差 + 最宽的层输出，+ 最后位置的 fp32 logits</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/plain_engines.py" line="61"/>
-        <source>0.75 GiB per process (none on Apple silicon)</source>
-        <translation>每个进程 0.75 GiB（Apple 芯片上没有）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/plain_engines.py" line="63"/>
-        <source>sequences x tokens x KV bytes per token of every layer (sliding layers: their window)</source>
-        <translation>序列数 × token 数 × 每层每个 token 的 KV 字节数（滑动窗口层：其窗口）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/plain_engines.py" line="68"/>
-        <source>{engine} runs out of memory: {need} needed, {capacity} available.</source>
-        <translation>{engine} 显存不足：需要 {need}，可用 {capacity}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/plain_engines.py" line="72"/>
-        <source>{engine} runs with {free} free.</source>
-        <translation>{engine} 运行，还有 {free} 空闲。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/speed.py" line="28"/>
-        <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
-        <translation>留在 CPU 内存中的层在 CPU 上运行且不计时：时间只是卸载到 GPU 的层的时间。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/speed.py" line="143"/>
-        <source>Decode matmuls and attention</source>
-        <translation>解码的矩阵乘法和注意力</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/speed.py" line="144"/>
-        <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
-        <translation>(2 × 激活参数 / tp + 注意力) × 序列数 / 实际峰值算力</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/speed.py" line="146"/>
-        <source>Decode weight and KV reads</source>
-        <translation>解码时读取权重和 KV</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/speed.py" line="147"/>
-        <source>(weights read + sequences x KV cache) / achieved memory bandwidth</source>
-        <translation>(读取的权重 + 序列数 × KV 缓存) / 实际显存带宽</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/speed.py" line="148"/>
-        <source>Tensor-parallel all-reduces</source>
-        <translation>张量并行 all-reduce</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/speed.py" line="149"/>
-        <source>2 per layer, ring over tp GPUs</source>
-        <translation>每层 2 次，在 tp 个 GPU 上环形进行</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/speed.py" line="151"/>
-        <source>Prefill</source>
-        <translation>预填充</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/speed.py" line="152"/>
-        <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces</source>
-        <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，+ all-reduce</translation>
     </message>
 </context>
 <context>
