@@ -18,7 +18,7 @@ from .version import version  # noqa: F401 - gui.launch.version stays importable
 CLI_COMMANDS = {"estimate", "fit", "serve-fit", "presets", "kv-cache", "schema", "import", "export-config"}
 NO_DISPLAY = 3  # exit status when no window can open (make run treats it as a message, not a failure)
 MISSING_LIBRARIES = 4  # the system lacks libraries Qt's X11 plugin needs: the install command was printed
-TABS = ("breakdown", "time", "suggestions", "fit", "speed", "library", "compare")
+TABS = ("breakdown", "time", "suggestions", "fit", "speed", "library", "compare", "users")
 THEMES = ("light", "dark")
 LANGS = ("en", "zh_CN")
 

@@ -88,6 +88,8 @@ def attach(window: Any) -> None:
     window.tabs.insertTab(1, window.users_chart, QCoreApplication.translate("ServeMode", "Users vs context"))
     window.serving_line = QLabel()
     window.serving_line.setWordWrap(True)
+    # two lines, always: a label that resizes with its text relayouts the whole window on every edit
+    window.serving_line.setFixedHeight(window.serving_line.fontMetrics().height() * 2 + 6)
     right = window.limits.parentWidget().layout()
     right.insertWidget(right.indexOf(window.limits) + 1, window.serving_line)
 
