@@ -196,8 +196,6 @@ class AppState(QObject):
         self._set(validated[1] if validated is not None and validated[0] is data else scenario_from_dict(data))
 
     def _time_of(self, scenario: Scenario) -> tuple[StepTime | None, Exception | None]:
-        if scenario.workload == "inference":  # a served model has no training step (its speed: serving_speed)
-            return None, None
         try:
             return self.results.step_time(scenario), None
         except Exception as exc:  # noqa: BLE001 - any failure of the time model is a sentence, never a failed edit
