@@ -19,6 +19,7 @@ COMPARED = ("examples/llama3-8b-lora-4090.json", "examples/qlora-12gb-card.json"
 README_SHOTS = [
     ("docs/screenshot.png", LORA, []),
     ("docs/screenshot-zh.png", "examples/qlora-12gb-card.json", ["--lang", "zh_CN"]),
+    ("docs/screenshot-serve.png", "examples/serve-qwen3-32b-awq-2x4090.json", ["--tab", "users"]),
 ]
 TABS = ("breakdown", "time", "fit", "compare")
 # (file name, language, theme, tab, switched live from: a theme or a language, "" for none)

@@ -4,16 +4,21 @@ the scenario rides inside the file (engine/scenario/card_file.py). Pure Python, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP, Message, message
 from .scenario import KEY_SPECS, Scenario, resolve_model
 from .scenario.keys import KeySpec
+from .scenario.serving_keys import ServingKeys
+from .serving import REFUSED, serving_speed
 from .timing import StepTime
 from .units import format_bytes, format_cost, format_count, format_seconds
 
 SKIPPED_KEYS = ("schema_version", "name", "notes")  # the card's title and nothing a manager reads
+SERVING_KEY_NAMES = frozenset(f.name for f in fields(ServingKeys))
+SERVING_SHOWN = ("serving_engine", "weight_format")  # what a served plan is, default or not
+SHARED_WITH_SERVING = ("model", "gpu", "gpus_per_node", "nodes", "tp", "pp", "ep", "host_memory_bytes")
 ALWAYS_SHOWN = ("model", "gpu", "gpus_per_node", "nodes", "method")  # what the plan is, default or not
 LOW_HEADROOM_FRACTION = 0.10  # under a tenth of the GPU free, allocator growth or a longer batch can tip it over
 MODEL_KINDS = ("mixture-of-experts models", "vision-language models")
@@ -57,14 +62,17 @@ def key_applies(spec: KeySpec, s: Scenario) -> bool:
 
 def card_inputs(s: Scenario) -> list[tuple[str, object]]:
     """(key, value in file form) of what defines the plan and every input that differs from its default and
-    applies to this scenario, in the format's order."""
+    applies to this scenario, in the format's order. A served model shows the serving keys and the hardware and
+    layout it shares with training, never a training key (method, optimizer)."""
     data = s.to_dict()
     out = []
     for name, value in data.items():
         spec = KEY_SPECS.get(name)
         if name in SKIPPED_KEYS or spec is None or not key_applies(spec, s):
             continue
-        if name in ALWAYS_SHOWN or value != spec.default:
+        if s.workload == "inference" and name not in SERVING_KEY_NAMES and name not in SHARED_WITH_SERVING:
+            continue
+        if name in ALWAYS_SHOWN or value != spec.default or (s.workload == "inference" and name in SERVING_SHOWN):
             out.append((name, value))
     return out
 
@@ -103,8 +111,23 @@ def host_sentence(est: Estimate, unit: str) -> Message | None:
                    host=format_bytes(est.host_bytes, unit))
 
 
+def serving_risk(est: Estimate) -> Message:
+    """A served model's risk: the engine not starting (its own reason), or one request filling the KV cache."""
+    m = est.serving
+    if m.verdict != "fits":  # the engine's own sentence: why it refuses to start, or what it may run out of
+        return m.reason
+    if m.max_concurrent_sequences < 2:
+        return message(QT_TRANSLATE_NOOP("engine", "Main risk: one request at the full context ({length} tokens) "
+                                                   "fills the KV cache; the next one waits."),
+                       length=f"{m.max_model_len:,}")
+    return message(QT_TRANSLATE_NOOP("engine", "Main risk: none stands out; the estimate's own error is stated in "
+                                               "docs/accuracy.md."))
+
+
 def main_risk(s: Scenario, est: Estimate) -> Message:
     """The one thing most likely to spoil the plan, worst first."""
+    if est.serving is not None and est.host_verdict != "does not fit":
+        return serving_risk(est)
     if est.verdict == "does not fit":
         return message(QT_TRANSLATE_NOOP("engine", "Main risk: it does not fit in GPU memory as set up."))
     if est.host_verdict == "does not fit":
@@ -125,8 +148,25 @@ def _cost_text(cost: float, currency: str) -> str:
     return f"≈ {format_cost(cost, currency)}"
 
 
+def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[tuple[Message, Message | str]]]:
+    """A served model's rows: users at once and the engine's speed as set (engine/serving/speed.py)."""
+    m = est.serving
+    if m.verdict == REFUSED:
+        return [message(QT_TRANSLATE_NOOP("engine", "No speed: the engine does not start."))], []
+    speed = serving_speed(s, m)
+    return [], [
+        (message(QT_TRANSLATE_NOOP("engine", "Maximum concurrency at {length} tokens"), length=f"{m.max_model_len:,}"),
+         f"{m.max_concurrent_sequences:,.2f}x"),
+        (message(QT_TRANSLATE_NOOP("engine", "Time to first token")), format_seconds(speed.ttft_seconds)),
+        (message(QT_TRANSLATE_NOOP("engine", "Time per output token")), format_seconds(speed.tpot_seconds)),
+        (message(QT_TRANSLATE_NOOP("engine", "Output tokens/s at {users} sequences"), users=speed.concurrency),
+         format_count(speed.tokens_per_second))]
+
+
 def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Message], list[tuple[Message, Message | str]]]:
     """Sentences and rows of time and cost; none for a run that cannot run (it does not fit) or cannot be timed."""
+    if est.serving is not None:
+        return serving_time_facts(s, est)
     if est.verdict == "does not fit":
         return [message(QT_TRANSLATE_NOOP("engine", "No time or cost: the run does not fit."))], []
     if t is None:

@@ -11,7 +11,8 @@ from html import escape
 from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP
 from .scenario import DEFAULTS, Scenario
-from .units import format_bytes
+from .serving import REFUSED, serving_speed
+from .units import format_bytes, format_count, format_seconds
 
 ASSUMPTIONS = (
     QT_TRANSLATE_NOOP("report", "Steady state: the second training step, optimizer states alive; gradients freed by "
@@ -21,6 +22,12 @@ ASSUMPTIONS = (
     QT_TRANSLATE_NOOP("report", "Sequences are packed or unpadded (no b x s x s attention mask is materialised)."),
     QT_TRANSLATE_NOOP("report", "The detailed estimator is checked against traced Hugging Face training steps "
                                 "(docs/accuracy.md)."),
+)
+SERVING_ASSUMPTIONS = (
+    QT_TRANSLATE_NOOP("report", "The engine's own accounting at start-up (vLLM's profile run and KV blocks, SGLang's "
+                                "mem_fraction_static, llama.cpp's buffers from n_ctx); settings left unset take the "
+                                "engine's defaults."),
+    QT_TRANSLATE_NOOP("report", "Speed is a roofline with the time model's efficiencies, not a measurement."),
 )
 Translate = Callable[[str], str]
 
@@ -70,7 +77,7 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
         verdict=verdict.upper() if verdict.isascii() else verdict, total=format_bytes(est.total_bytes, unit),
         capacity=format_bytes(est.capacity_bytes, unit), n=est.world_size, gpu=est.gpu_name,
         room=est.room(unit).format_with(tr_engine), estimator=est.estimator)
-    if (note := est.host_note(unit)) is not None:  # the verdict covers the GPUs only: said beside it
+    if (note := est.host_note(unit)) is not None and (est.serving is None or est.host_bytes):  # GPUs only: said
         line += " " + note.format_with(tr_engine) + "."
     peak = est.peak_allocated_bytes
     rows = [(tr_engine(c.name), format_bytes(b, unit), f"{b / peak:.1%}", tr_engine(c.phase), False)
@@ -83,18 +90,38 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
     phases = tr(QT_TRANSLATE_NOOP("report", "Phase peaks: {phases} (peak: {peak}).")).format(
         phases=", ".join(f"{names[p]} {format_bytes(v, unit)}" for p, v in est.phases.items()),
         peak=names[est.peak_phase])
+    assumptions = ASSUMPTIONS
+    if est.serving is not None:  # a served model has no training phases: the engine's KV cache and speed instead
+        phases, assumptions = serving_line(s, est, tr), SERVING_ASSUMPTIONS
     return Report(
         title=s.name, verdict=line, inputs=[(k, str(v)) for k, v in changed_inputs(s)],
         header=(tr(QT_TRANSLATE_NOOP("report", "component")), unit, tr(QT_TRANSLATE_NOOP("report", "share")),
                 tr(QT_TRANSLATE_NOOP("report", "lives in"))),
         rows=rows, phases=phases, warnings=[w.format_with(tr_engine) for w in est.warnings],
-        assumptions=[tr(a) for a in ASSUMPTIONS],
+        assumptions=[tr(a) for a in assumptions],
         headings={"inputs": tr(QT_TRANSLATE_NOOP("report", "Inputs")),
                   "breakdown": tr(QT_TRANSLATE_NOOP("report", "Breakdown (busiest GPU, at the peak)")),
                   "warnings": tr(QT_TRANSLATE_NOOP("report", "Warnings")),
                   "assumptions": tr(QT_TRANSLATE_NOOP("report", "Assumptions")),
                   "key": tr(QT_TRANSLATE_NOOP("report", "key")), "value": tr(QT_TRANSLATE_NOOP("report", "value"))},
     )
+
+
+def serving_line(s: Scenario, est: Estimate, tr: Translate = _same) -> str:
+    """The KV cache as the engine sizes it, its concurrency and the speed as set, in one paragraph."""
+    m = est.serving
+    text = tr(QT_TRANSLATE_NOOP("report", "KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum "
+                                          "concurrency at {length} tokens per request: {users:.2f}x; longest context "
+                                          "for one request: {longest} tokens.")).format(
+        tokens=f"{m.kv_tokens:,}", blocks=f"{m.blocks:,}", block=m.block_size, length=f"{m.max_model_len:,}",
+        users=m.max_concurrent_sequences, longest=f"{m.longest_context:,}")
+    if m.verdict == REFUSED:
+        return text
+    speed = serving_speed(s, m)
+    return text + " " + tr(QT_TRANSLATE_NOOP("report", "Speed at {users} sequences: time to first token {ttft}, "
+                                                       "{tpot} per output token, {tps} tokens/s.")).format(
+        users=speed.concurrency, ttft=format_seconds(speed.ttft_seconds), tpot=format_seconds(speed.tpot_seconds),
+        tps=format_count(speed.tokens_per_second))
 
 
 def to_markdown(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = _same,

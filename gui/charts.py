@@ -201,6 +201,8 @@ class BudgetBars(QWidget):
             left = 0.0
             parts = [(c.key, tr_engine(c.name), b) for c, b in stage.at_peak()]
             parts += [(c.key, tr_engine(c.name), c.peak_bytes) for c in stage.overheads if c.peak_bytes]
+            if est.serving is not None and est.capacity_bytes > stage.total_bytes:  # what the engine leaves free
+                parts.append(("reserve", self.tr("left free by the engine"), est.capacity_bytes - stage.total_bytes))
             for key, name, b in parts:
                 colour = colour_for(key)
                 x0.append(left)
@@ -234,8 +236,10 @@ class BudgetBars(QWidget):
             label.anchors = [(0, 0), (0, 0)] if capacity < x_max / 2 else [(1, 0), (1, 0)]
             label.updatePosition()
             self.plot.setYRange(-0.6, len(stages) + 0.1, padding=0)  # room above the bars for the capacity label
-        self.caption.setText(self.tr("Used %(used)s of %(cap)s per GPU; hatched: safety reserve") % {
-            "used": format_bytes(est.total_bytes, unit), "cap": format_bytes(est.capacity_bytes, unit)})
+        caption = (self.tr("Used %(used)s of %(cap)s per GPU; hatched: left free by the engine")
+                   if est.serving is not None else self.tr("Used %(used)s of %(cap)s per GPU; hatched: safety reserve"))
+        self.caption.setText(caption % {"used": format_bytes(est.total_bytes, unit),
+                                        "cap": format_bytes(est.capacity_bytes, unit)})
 
     @property
     def drawn_bytes(self) -> float:

@@ -20,12 +20,14 @@ from PySide6.QtWidgets import (
 )
 
 from engine import Estimate, PlannerError, Scenario
+from engine.serving import ServingSpeed
 from engine.timing import StepTime
 from engine.units import UNITS, format_bytes
 
 from .charts import BudgetBars, PieChart
 from .i18n import tr_engine
 from .results import VerdictBanner
+from .serving_rows import serving_rows
 from .state import AppState
 from .theme import style_plot
 from .time_panel import time_rows
@@ -264,6 +266,7 @@ class CompareView(QWidget):
         rows.append((self.tr("Total with overheads"), _with_delta([e.total_bytes for _, e in shown], unit)))
         rows.append((self.tr("Verdict"), [tr_engine(e.verdict) for _, e in shown]))
         rows.append((self.tr("CPU memory per node"), _with_delta([e.host_bytes for _, e in shown], unit)))
+        rows += serving_rows([e for _, e in shown], [self._serving_speed(item.scenario) for item, _ in shown])
         rows += time_rows([self._step_time(item.scenario) for item, _ in shown])
         self.table.setColumnCount(1 + len(shown))
         self.table.setHorizontalHeaderLabels([self.tr("What differs")] + [item.label for item, _ in shown])
@@ -277,7 +280,15 @@ class CompareView(QWidget):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c + 1, item)
 
+    def _serving_speed(self, scenario: Scenario) -> ServingSpeed | None:
+        try:
+            return self.state.results.serving_speed(scenario) if scenario.workload == "inference" else None
+        except Exception:  # noqa: BLE001 - a speed that cannot be computed leaves its cells empty
+            return None
+
     def _step_time(self, scenario: Scenario) -> StepTime | None:
+        if scenario.workload == "inference":  # a training step means nothing for a served model
+            return None
         try:
             return self.state.results.step_time(scenario)
         except Exception:  # noqa: BLE001 - a step time that cannot be computed leaves its cells empty

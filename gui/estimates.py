@@ -13,6 +13,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication
 
 from engine import Estimate, PlannerError, Scenario, estimate
+from engine.serving import REFUSED, ServingSpeed, serving_speed
+from engine.serving.users_curve import UsersCurve, users_vs_context
 from engine.timing import StepTime
 from engine.workloads import step_time
 
@@ -40,6 +42,18 @@ class ScenarioResults:
     def step_time(self, s: Scenario) -> StepTime:
         """The step time of `s`; raises what the time model raised for it (see time_problem for a sentence)."""
         return self._computed("step_time", s, step_time)
+
+    def users_curve(self, s: Scenario) -> UsersCurve:
+        """Users at once against context length of an inference scenario (engine/serving/users_curve.py)."""
+        return self._computed("users_curve", s, users_vs_context)
+
+    def serving_speed(self, s: Scenario) -> ServingSpeed | None:
+        """TTFT, TPOT and tokens/s of an inference scenario as set (engine/serving/speed.py); None when the engine
+        does not start."""
+        memory = self.estimate(s).serving
+        if memory is None or memory.verdict == REFUSED:
+            return None
+        return self._computed("serving_speed", s, lambda scenario: serving_speed(scenario, memory))
 
     def _computed(self, kind: str, s: Scenario, compute: Any) -> Any:
         key = (kind, s)

@@ -66,6 +66,10 @@ class LimitsLabel(QLabel):
         self.refresh()
 
     def refresh(self) -> None:
+        if self.state.scenario.workload == "inference":  # training limits (Serve mode hides this label): none
+            self.limits = None
+            self.setText("")
+            return
         try:
             self.limits = limits(self.state.scenario)
         except PlannerError:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from engine import Estimate
 from engine.scenario import ESTIMATORS
 
-from . import config_actions, file_actions, library_actions
+from . import config_actions, file_actions, library_actions, serve_mode
 from .charts import BudgetBars, PieChart
 from .compare_view import CompareView
 from .diagnose_panel import DiagnosePanel
@@ -95,6 +95,7 @@ class MainWindow(QMainWindow):
             row.addWidget(widget)
             controls.addLayout(row)
         top.addLayout(controls)
+        self.top_controls = controls  # Serve mode's Train/Serve switch goes above the units (gui/serve_mode.py)
         self.warnings = QLabel()
         self.warnings.setTextFormat(Qt.TextFormat.PlainText)  # warnings quote names (e.g. a custom GPU)
         self.warnings.setWordWrap(True)
@@ -170,6 +171,7 @@ class MainWindow(QMainWindow):
         self.set_theme(theme)
         self.setWindowTitle(state.title())
         self.show_estimate(state.estimate)
+        serve_mode.attach(self)  # Serve mode's views (issue 26), after the first estimate is shown
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -293,6 +295,9 @@ class MainWindow(QMainWindow):
         style_plot(self.time_panel.bar.plot, theme)
         style_plot(self.speed_panel.chart.plot, theme)
         style_plot(self.diagnose_panel.chart.plot, theme)
+        if hasattr(self, "users_chart"):  # Serve mode's chart (gui/serve_mode.py attaches it after the first draw)
+            style_plot(self.users_chart.plot, theme)
+            self.users_chart.mark_stale()
         self.compare.set_theme(theme)
         # Text in signal colours is drawn for the theme in use: draw it again (lists re-list when next shown).
         self.show_estimate(self.state.estimate)

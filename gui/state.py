@@ -105,6 +105,25 @@ class AppState(QObject):
         """"" or one sentence: why the current scenario has no step time (translated when read)."""
         return "" if self._time_failure is None else time_problem(self._time_failure)
 
+    def users_curve(self) -> Any:
+        """The current inference scenario's users-at-once curve (engine/serving/users_curve.py UsersCurve), computed
+        once per scenario; None for a training scenario or when the engine cannot compute it."""
+        if self._scenario.workload != "inference":
+            return None
+        try:
+            return self.results.users_curve(self._scenario)
+        except PlannerError:
+            return None
+
+    def serving_speed(self) -> Any:
+        """The current inference scenario's speed (engine/serving/speed.py ServingSpeed) or None."""
+        if self._scenario.workload != "inference":
+            return None
+        try:
+            return self.results.serving_speed(self._scenario)
+        except Exception:  # noqa: BLE001 - a speed that cannot be computed leaves the memory view as it is
+            return None
+
     @property
     def unit(self) -> str:
         return self._unit

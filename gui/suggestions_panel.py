@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
@@ -62,7 +64,8 @@ class SuggestionsPanel(RefreshWhenShown):
             colour = text_colour(verdict)
             text = QLabel(f"<b>{tr_message(sug.title)}</b> — " + self.tr("saves %s") % format_bytes(sug.saved_bytes, unit)
                           + f" → <span style='color:{colour}'>{tr_engine(verdict)}</span>"
-                          f"<br><span style='color:{text_colour('muted')}'>{tr_engine(sug.cost_note)}</span>")
+                          + (f" · {escape(tr_message(sug.effect))}" if sug.effect is not None else "")
+                          + f"<br><span style='color:{text_colour('muted')}'>{tr_engine(sug.cost_note)}</span>")
             text.setWordWrap(True)
             button = QPushButton(self.tr("Apply"))
             button.setToolTip(self.tr("Apply this change (Ctrl+Z undoes it)"))

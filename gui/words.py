@@ -10,6 +10,8 @@ from engine import gpu_presets, model_presets
 from engine.messages import QT_TRANSLATE_NOOP
 from engine.units import format_bytes, format_count
 
+from .serving_words import SERVING_FIELD_LABELS, SERVING_VALUE_WORDS
+
 # key -> the label of its control in the window (the set-up panel uses the same texts).
 FIELD_LABELS: dict[str, str] = {
     "name": QT_TRANSLATE_NOOP("Fields", "Name"),
@@ -112,6 +114,8 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     "lora_targets": {"all-linear": QT_TRANSLATE_NOOP("Fields", "all linear layers"),
                      "attention": QT_TRANSLATE_NOOP("Fields", "all attention projections")},
 }
+FIELD_LABELS.update(SERVING_FIELD_LABELS)
+VALUE_WORDS.update(SERVING_VALUE_WORDS)
 NOT_SET = QT_TRANSLATE_NOOP("Fields", "not set")
 BOOL_WORDS = {True: QT_TRANSLATE_NOOP("Fields", "on"), False: QT_TRANSLATE_NOOP("Fields", "off")}
 

@@ -41,6 +41,8 @@ TECHNICAL = {
     # training frameworks and libraries (proper names)
     "torchtune", "torchtitan", "megatron", "nemo", "unsloth", "litgpt", "liger", "trl", "axolotl",
     "llama-factory", "torch.compile", "torch", "compile",
+    # inference engines and their formats (proper names)
+    "vllm", "sglang", "ollama", "mlx", "apple", "gguf", "awq", "gptq", "cpp",
 }
 # Proper names from the preset data, scenario-file keys, module names and language endonyms stay as they are.
 DATA_NAMES = {p.name for p in model_presets().values()} | {g.name for g in gpu_presets().values()} | {"English"}

@@ -19,6 +19,7 @@ from ..scenario.behaviour import liger_can_patch
 from ..workloads import estimate
 from .limits import min_seq_len
 from .rl_suggest import rl_candidates
+from .serve_suggest import serving_candidates, users_as_set
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class Suggestion:
     saved_bytes: float  # reduction of total_bytes per GPU (negative: costs memory)
     estimate: Estimate
     cost_note: str
+    effect: Message | None = None  # serving: users at once and context after the change (bytes say less there)
 
     @property
     def fits(self) -> bool:
@@ -105,6 +107,8 @@ MIN_SHARE_OF_SHORTFALL = 0.01
 
 def suggestions(s: Scenario) -> list[Suggestion]:
     """Each one-step change in the guide's order, with the memory it saves per GPU."""
+    if s.workload == "inference":
+        return serving_suggestions(s)
     base = estimate(s)
     out = []
     for title, changes, note in _candidates(s):
@@ -118,3 +122,32 @@ def suggestions(s: Scenario) -> list[Suggestion]:
     # few tokens that saves 0.6 MiB of an 18 GiB shortfall); when it already fits, the shortfall is the reserve's size.
     shortfall = max(base.total_bytes - base.capacity_bytes, 0.0) or base.verdict_reserve_bytes
     return [sug for sug in out if sug.saved_bytes > 0 and sug.saved_bytes >= MIN_SHARE_OF_SHORTFALL * shortfall]
+
+
+VERDICT_RANK = {"does not fit": 0, "tight": 1, "fits": 2}
+
+
+def serving_suggestions(s: Scenario) -> list[Suggestion]:
+    """An inference scenario's changes (engine/planning/serve_suggest.py), each kept when it makes the engine start
+    (or fit better), serves more users at once, or frees memory. vLLM and SGLang give whatever is left to the KV cache,
+    so their total hardly moves: the effect says users at once at the context instead."""
+    base = estimate(s)
+    users = users_as_set(s)
+    out = []
+    for title, changes, note in serving_candidates(s):
+        try:
+            changed = s.replace(**changes)
+            result = estimate(changed)
+        except PlannerError:
+            continue
+        after = users_as_set(changed)
+        better = VERDICT_RANK[result.verdict] - VERDICT_RANK[base.verdict]
+        saved = base.total_bytes - result.total_bytes
+        # vLLM and SGLang that start fill the GPU whatever the change: freed bytes count only as more users
+        frees = saved > 0 and (s.serving_engine not in ("vllm", "sglang") or base.verdict == "does not fit")
+        if better < 0 or (better == 0 and after <= users and not frees):
+            continue
+        effect = message(QT_TRANSLATE_NOOP("engine", "{users} users at once at {tokens} tokens"), users=after,
+                         tokens=f"{result.serving.max_model_len:,}")
+        out.append(Suggestion(title, changes, saved, result, note, effect))
+    return out

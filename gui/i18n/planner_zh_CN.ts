@@ -274,7 +274,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>AppState</name>
     <message>
-        <location filename="../state.py" line="156"/>
+        <location filename="../state.py" line="175"/>
         <source>%(control)s was set from %(old)s to %(new)s: %(why)s</source>
         <translation>%(control)s 已从 %(old)s 改为 %(new)s：%(why)s</translation>
     </message>
@@ -390,22 +390,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="228"/>
+        <location filename="../charts.py" line="230"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="221"/>
+        <location filename="../charts.py" line="223"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="221"/>
+        <location filename="../charts.py" line="205"/>
+        <source>left free by the engine</source>
+        <translation>引擎留出的空闲</translation>
+    </message>
+    <message>
+        <location filename="../charts.py" line="223"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="237"/>
+        <location filename="../charts.py" line="239"/>
+        <source>Used %(used)s of %(cap)s per GPU; hatched: left free by the engine</source>
+        <translation>每个 GPU 已用 %(used)s / %(cap)s；斜线：引擎留出的空闲</translation>
+    </message>
+    <message>
+        <location filename="../charts.py" line="240"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -421,7 +431,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="111"/>
+        <location filename="../compare_view.py" line="113"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -429,37 +439,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="127"/>
+        <location filename="../compare_view.py" line="129"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="215"/>
+        <location filename="../compare_view.py" line="217"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="263"/>
+        <location filename="../compare_view.py" line="265"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="264"/>
+        <location filename="../compare_view.py" line="266"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="265"/>
+        <location filename="../compare_view.py" line="267"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="266"/>
+        <location filename="../compare_view.py" line="268"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="269"/>
+        <location filename="../compare_view.py" line="272"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -598,476 +608,628 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>Fields</name>
     <message>
-        <location filename="../words.py" line="15"/>
+        <location filename="../words.py" line="17"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../words.py" line="16"/>
+        <location filename="../words.py" line="18"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="17"/>
+        <location filename="../words.py" line="19"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../words.py" line="18"/>
+        <location filename="../words.py" line="20"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="19"/>
+        <location filename="../words.py" line="21"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="20"/>
+        <location filename="../words.py" line="22"/>
         <source>Method</source>
         <translation>训练方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="21"/>
+        <location filename="../words.py" line="23"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="22"/>
+        <location filename="../words.py" line="24"/>
         <source>Adapted layers (targets)</source>
         <translation>加适配器的层（targets）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="23"/>
+        <location filename="../words.py" line="25"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="24"/>
+        <location filename="../words.py" line="26"/>
         <source>Frozen side</source>
         <translation>冻结位置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="25"/>
+        <location filename="../words.py" line="27"/>
         <source>Freeze the token embeddings</source>
         <translation>冻结词嵌入</translation>
     </message>
     <message>
-        <location filename="../words.py" line="26"/>
+        <location filename="../words.py" line="28"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="27"/>
+        <location filename="../words.py" line="29"/>
         <source>Double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../words.py" line="28"/>
+        <location filename="../words.py" line="30"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="29"/>
+        <location filename="../words.py" line="31"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="30"/>
+        <location filename="../words.py" line="32"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="31"/>
+        <location filename="../words.py" line="33"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每 GPU 每步序列数（micro-batch）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="32"/>
+        <location filename="../words.py" line="34"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每序列 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="33"/>
+        <location filename="../words.py" line="35"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="34"/>
+        <location filename="../words.py" line="36"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../words.py" line="35"/>
+        <location filename="../words.py" line="37"/>
         <source>Attention kernel</source>
         <translation>注意力实现</translation>
     </message>
     <message>
-        <location filename="../words.py" line="36"/>
+        <location filename="../words.py" line="38"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="37"/>
+        <location filename="../words.py" line="39"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="38"/>
+        <location filename="../words.py" line="40"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="39"/>
+        <location filename="../words.py" line="41"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="40"/>
+        <location filename="../words.py" line="42"/>
         <source>Sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="41"/>
-        <location filename="../words.py" line="42"/>
+        <location filename="../words.py" line="43"/>
+        <location filename="../words.py" line="44"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="43"/>
+        <location filename="../words.py" line="45"/>
         <source>Offload (slow)</source>
         <translation>卸载（较慢）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="44"/>
+        <location filename="../words.py" line="46"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../words.py" line="45"/>
+        <location filename="../words.py" line="47"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../words.py" line="46"/>
+        <location filename="../words.py" line="48"/>
         <source>K factor</source>
         <translation>K 系数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="47"/>
+        <location filename="../words.py" line="49"/>
         <source>LoRA alpha</source>
         <translation>LoRA alpha</translation>
     </message>
     <message>
-        <location filename="../words.py" line="48"/>
+        <location filename="../words.py" line="50"/>
         <source>Adapter number format</source>
         <translation>适配器数值格式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="49"/>
+        <location filename="../words.py" line="51"/>
         <source>Notes</source>
         <translation>备注</translation>
     </message>
     <message>
-        <location filename="../words.py" line="50"/>
+        <location filename="../words.py" line="52"/>
         <source>Framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../words.py" line="51"/>
+        <location filename="../words.py" line="53"/>
         <source>Loss computation</source>
         <translation>损失计算方式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="52"/>
+        <location filename="../words.py" line="54"/>
         <source>Compile the model</source>
         <translation>编译模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="53"/>
+        <location filename="../words.py" line="55"/>
         <source>Liger kernels</source>
         <translation>Liger 内核</translation>
     </message>
     <message>
-        <location filename="../words.py" line="54"/>
+        <location filename="../words.py" line="56"/>
         <source>Activation offloading</source>
         <translation>激活卸载</translation>
     </message>
     <message>
-        <location filename="../words.py" line="55"/>
+        <location filename="../words.py" line="57"/>
         <source>Optimizer in backward</source>
         <translation>反向传播中更新优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="56"/>
+        <location filename="../words.py" line="58"/>
         <source>Also fully train (modules_to_save)</source>
         <translation>同时完整训练（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="57"/>
+        <location filename="../words.py" line="59"/>
         <source>Distributed optimizer</source>
         <translation>分布式优化器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="58"/>
+        <location filename="../words.py" line="60"/>
         <source>Pipeline schedule</source>
         <translation>流水线调度</translation>
     </message>
     <message>
-        <location filename="../words.py" line="59"/>
+        <location filename="../words.py" line="61"/>
         <source>Virtual pipeline stages</source>
         <translation>虚拟流水线阶段</translation>
     </message>
     <message>
-        <location filename="../words.py" line="60"/>
+        <location filename="../words.py" line="62"/>
         <source>Re-shard after forward</source>
         <translation>前向后重新分片</translation>
     </message>
     <message>
-        <location filename="../words.py" line="61"/>
+        <location filename="../words.py" line="63"/>
         <source>Loss parallel</source>
         <translation>损失并行</translation>
     </message>
     <message>
-        <location filename="../words.py" line="62"/>
+        <location filename="../words.py" line="64"/>
         <source>LoRA dropout</source>
         <translation>LoRA dropout</translation>
     </message>
     <message>
-        <location filename="../words.py" line="71"/>
+        <location filename="../words.py" line="73"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../words.py" line="72"/>
+        <location filename="../words.py" line="74"/>
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="73"/>
+        <location filename="../words.py" line="75"/>
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="74"/>
+        <location filename="../words.py" line="76"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="75"/>
+        <location filename="../words.py" line="77"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核变体</translation>
     </message>
     <message>
-        <location filename="../words.py" line="76"/>
+        <location filename="../words.py" line="78"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 令牌分发器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="77"/>
+        <location filename="../words.py" line="79"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../words.py" line="78"/>
+        <location filename="../words.py" line="80"/>
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="79"/>
+        <location filename="../words.py" line="81"/>
         <source>Bandwidth between nodes</source>
         <translation>节点间带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="80"/>
+        <location filename="../words.py" line="82"/>
         <source>Tokens to train</source>
         <translation>要训练的 token 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="81"/>
+        <location filename="../words.py" line="83"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../words.py" line="82"/>
+        <location filename="../words.py" line="84"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../words.py" line="87"/>
+        <location filename="../words.py" line="89"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="87"/>
+        <location filename="../words.py" line="89"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89"/>
-        <location filename="../words.py" line="93"/>
-        <location filename="../words.py" line="94"/>
-        <location filename="../words.py" line="116"/>
+        <location filename="../serving_words.py" line="11"/>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="12"/>
+        <source>Inference engine</source>
+        <translation>推理引擎</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="13"/>
+        <source>Weights as deployed (format)</source>
+        <translation>部署的权重（格式）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="14"/>
+        <source>KV cache elements</source>
+        <translation>KV 缓存元素</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="15"/>
+        <source>Context per user (max_model_len)</source>
+        <translation>每个用户的上下文（max_model_len）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="16"/>
+        <source>Users at once (max_num_seqs)</source>
+        <translation>同时服务的用户（max_num_seqs）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="17"/>
+        <source>Tokens per scheduler step (max_num_batched_tokens)</source>
+        <translation>每个调度步的 token 数（max_num_batched_tokens）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="18"/>
+        <source>Share of each GPU (gpu_memory_utilization)</source>
+        <translation>每个 GPU 的占用比例（gpu_memory_utilization）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="19"/>
+        <source>Tokens per KV block (block_size)</source>
+        <translation>每个 KV 块的 token 数（block_size）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="20"/>
+        <source>No CUDA graphs (enforce eager)</source>
+        <translation>不用 CUDA 图（enforce eager）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="21"/>
+        <source>Layers on the GPUs (n_gpu_layers)</source>
+        <translation>放在 GPU 上的层（n_gpu_layers）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="22"/>
+        <source>KV cache size in tokens (n_ctx)</source>
+        <translation>KV 缓存大小，按 token 计（n_ctx）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="23"/>
+        <source>Logical batch (n_batch)</source>
+        <translation>逻辑批大小（n_batch）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="24"/>
+        <source>Physical batch (n_ubatch)</source>
+        <translation>物理批大小（n_ubatch）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="25"/>
+        <source>Flash attention (flash_attn)</source>
+        <translation>Flash 注意力（flash_attn）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="26"/>
+        <source>Slots decoding at once (n_parallel)</source>
+        <translation>同时解码的槽位（n_parallel）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="30"/>
+        <source>train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="30"/>
+        <source>serve</source>
+        <translation>推理服务</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="32"/>
+        <source>Transformers (generate)</source>
+        <translation>Transformers（generate）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="34"/>
+        <source>as the checkpoint ships</source>
+        <translation>与检查点发布时相同</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="35"/>
+        <source>fp8 (8 bits)</source>
+        <translation>fp8（8 位）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="36"/>
+        <source>int8 (8 bits)</source>
+        <translation>int8（8 位）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="37"/>
+        <source>AWQ 4-bit</source>
+        <translation>AWQ 4 位</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="37"/>
+        <source>GPTQ 4-bit</source>
+        <translation>GPTQ 4 位</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="38"/>
+        <source>bitsandbytes NF4</source>
+        <translation>bitsandbytes NF4</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="43"/>
+        <source>as the model&apos;s weights (auto)</source>
+        <translation>与模型权重相同（auto）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="44"/>
+        <source>fp8: half the bytes</source>
+        <translation>fp8：字节数减半</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="45"/>
+        <source>q8_0: about half the bytes</source>
+        <translation>q8_0：约一半字节</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="46"/>
+        <source>q4_0: about a quarter</source>
+        <translation>q4_0：约四分之一</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="47"/>
+        <source>as the engine decides (auto)</source>
+        <translation>由引擎决定（auto）</translation>
+    </message>
+    <message>
+        <location filename="../serving_words.py" line="48"/>
+        <location filename="../words.py" line="91"/>
+        <location filename="../words.py" line="95"/>
+        <location filename="../words.py" line="96"/>
+        <location filename="../words.py" line="120"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89"/>
+        <location filename="../words.py" line="91"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="90"/>
+        <location filename="../words.py" line="92"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91"/>
+        <location filename="../words.py" line="93"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91"/>
+        <location filename="../words.py" line="93"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="92"/>
+        <location filename="../words.py" line="94"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="95"/>
+        <location filename="../words.py" line="97"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../words.py" line="95"/>
+        <location filename="../words.py" line="97"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="100"/>
+        <location filename="../words.py" line="102"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="101"/>
+        <location filename="../words.py" line="103"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="102"/>
+        <location filename="../words.py" line="104"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="103"/>
+        <location filename="../words.py" line="105"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="104"/>
+        <location filename="../words.py" line="106"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="105"/>
+        <location filename="../words.py" line="107"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="106"/>
+        <location filename="../words.py" line="108"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="107"/>
+        <location filename="../words.py" line="109"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="108"/>
+        <location filename="../words.py" line="110"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="109"/>
+        <location filename="../words.py" line="111"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="110"/>
+        <location filename="../words.py" line="112"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="111"/>
+        <location filename="../words.py" line="113"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="112"/>
+        <location filename="../words.py" line="114"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="113"/>
+        <location filename="../words.py" line="115"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="115"/>
+        <location filename="../words.py" line="119"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="116"/>
+        <location filename="../serving_words.py" line="48"/>
+        <location filename="../words.py" line="120"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
     <message>
-        <location filename="../words.py" line="63"/>
+        <location filename="../words.py" line="65"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="64"/>
+        <location filename="../words.py" line="66"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="65"/>
+        <location filename="../words.py" line="67"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="66"/>
+        <location filename="../words.py" line="68"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="68"/>
+        <location filename="../words.py" line="70"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="70"/>
+        <location filename="../words.py" line="72"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../words.py" line="96"/>
+        <location filename="../words.py" line="98"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="97"/>
+        <location filename="../words.py" line="99"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="98"/>
+        <location filename="../words.py" line="100"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -1075,103 +1237,103 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="105"/>
+        <location filename="../fit_panel.py" line="109"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="106"/>
+        <location filename="../fit_panel.py" line="110"/>
         <source>Search again</source>
         <translation>重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="153"/>
+        <location filename="../fit_panel.py" line="157"/>
         <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="200"/>
+        <location filename="../fit_panel.py" line="204"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="202"/>
+        <location filename="../fit_panel.py" line="206"/>
         <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="204"/>
+        <location filename="../fit_panel.py" line="208"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="207"/>
+        <location filename="../fit_panel.py" line="211"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="208"/>
+        <location filename="../fit_panel.py" line="212"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="212"/>
+        <location filename="../fit_panel.py" line="216"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="214"/>
-        <location filename="../fit_panel.py" line="256"/>
+        <location filename="../fit_panel.py" line="218"/>
+        <location filename="../fit_panel.py" line="260"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="219"/>
+        <location filename="../fit_panel.py" line="223"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="220"/>
+        <location filename="../fit_panel.py" line="224"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="222"/>
+        <location filename="../fit_panel.py" line="226"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="224"/>
+        <location filename="../fit_panel.py" line="228"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="226"/>
+        <location filename="../fit_panel.py" line="230"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="241"/>
+        <location filename="../fit_panel.py" line="245"/>
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="241"/>
+        <location filename="../fit_panel.py" line="245"/>
         <source>no vision tower for the images</source>
         <translation>没有视觉编码器，无法处理图像</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="243"/>
+        <location filename="../fit_panel.py" line="247"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="247"/>
+        <location filename="../fit_panel.py" line="251"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="248"/>
+        <location filename="../fit_panel.py" line="252"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
@@ -1814,32 +1976,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>LimitsLabel</name>
     <message>
-        <location filename="../fit_panel.py" line="77"/>
+        <location filename="../fit_panel.py" line="81"/>
         <source>none up to 1024</source>
         <translation>1024 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="79"/>
+        <location filename="../fit_panel.py" line="83"/>
         <source>micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens</source>
         <translation>微批次 ≤ %(mb)d · 序列长度 ≤ %(seq)s 个 token</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="85"/>
+        <location filename="../fit_panel.py" line="89"/>
         <source>not even micro-batch 1 fits (it runs only by eating into the reserve)</source>
         <translation>连 micro-batch 1 也放不下（只能占用安全余量运行）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="87"/>
+        <location filename="../fit_panel.py" line="91"/>
         <source>not even micro-batch 1 fits</source>
         <translation>连 micro-batch 1 也放不下</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="88"/>
+        <location filename="../fit_panel.py" line="92"/>
         <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
         <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="82"/>
+        <location filename="../fit_panel.py" line="86"/>
         <source>micro-batch ≤ %(mb)d · no sequence length fits at micro-batch %(now)s</source>
         <translation>微批次 ≤ %(mb)d · 微批次为 %(now)s 时任何序列长度都放不下</translation>
     </message>
@@ -1920,192 +2082,192 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="113"/>
+        <location filename="../main_window.py" line="114"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="115"/>
+        <location filename="../main_window.py" line="116"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="116"/>
+        <location filename="../main_window.py" line="117"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="118"/>
+        <location filename="../main_window.py" line="119"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="122"/>
+        <location filename="../main_window.py" line="123"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="126"/>
+        <location filename="../main_window.py" line="127"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="128"/>
+        <location filename="../main_window.py" line="129"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="185"/>
+        <location filename="../main_window.py" line="187"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="186"/>
+        <location filename="../main_window.py" line="188"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="195"/>
+        <location filename="../main_window.py" line="197"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="199"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="187"/>
+        <location filename="../main_window.py" line="189"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="132"/>
+        <location filename="../main_window.py" line="133"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="191"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190"/>
+        <location filename="../main_window.py" line="192"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="196"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="198"/>
+        <location filename="../main_window.py" line="200"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="202"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="202"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="203"/>
+        <location filename="../main_window.py" line="205"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="205"/>
+        <location filename="../main_window.py" line="207"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="206"/>
+        <location filename="../main_window.py" line="208"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="210"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="214"/>
+        <location filename="../main_window.py" line="216"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="216"/>
+        <location filename="../main_window.py" line="218"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="217"/>
+        <location filename="../main_window.py" line="219"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="226"/>
+        <location filename="../main_window.py" line="228"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="231"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="231"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="234"/>
+        <location filename="../main_window.py" line="236"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="242"/>
+        <location filename="../main_window.py" line="244"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="249"/>
+        <location filename="../main_window.py" line="251"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="250"/>
+        <location filename="../main_window.py" line="252"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="252"/>
+        <location filename="../main_window.py" line="254"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="345"/>
+        <location filename="../main_window.py" line="350"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="201"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="201"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2244,6 +2406,29 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
 </context>
 <context>
+    <name>ModeSwitch</name>
+    <message>
+        <location filename="../serve_mode.py" line="29"/>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="30"/>
+        <source>Serve</source>
+        <translation>推理服务</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="31"/>
+        <source>Plan training or fine-tuning: weights, gradients, optimizer states, activations</source>
+        <translation>规划训练或微调：权重、梯度、优化器状态、激活</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="33"/>
+        <source>Plan serving with an inference engine: weights, KV cache, users at once</source>
+        <translation>规划用推理引擎提供服务：权重、KV 缓存、同时服务的用户</translation>
+    </message>
+</context>
+<context>
     <name>ModelPicker</name>
     <message>
         <location filename="../pickers.py" line="160"/>
@@ -2331,12 +2516,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="225"/>
+        <location filename="../widgets.py" line="227"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="228"/>
+        <location filename="../widgets.py" line="230"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
     </message>
@@ -2393,6 +2578,148 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../pickers.py" line="75"/>
         <source>Show the list</source>
         <translation>显示列表</translation>
+    </message>
+</context>
+<context>
+    <name>ServeMode</name>
+    <message>
+        <location filename="../serve_mode.py" line="62"/>
+        <source>KV cache %1: %2 tokens</source>
+        <translation>KV 缓存 %1：%2 个 token</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="65"/>
+        <source>in %1 blocks of %2</source>
+        <translation>，分为 %1 个块，每块 %2 个</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="67"/>
+        <source>maximum concurrency at %1 tokens per request: %2×</source>
+        <translation>每个请求 %1 个 token 时的最大并发：%2×</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="69"/>
+        <source>longest context for one user: %1 tokens</source>
+        <translation>单个用户的最长上下文：%1 个 token</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="88"/>
+        <source>Users vs context</source>
+        <translation>用户数与上下文</translation>
+    </message>
+    <message>
+        <location filename="../serve_mode.py" line="110"/>
+        <source>the engine&apos;s budget: %1 of %2 per GPU</source>
+        <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="17"/>
+        <source>Speed at %1 users of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
+        <translation>%1 个用户、每人 %2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="37"/>
+        <source>Maximum concurrency</source>
+        <translation>最大并发</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="38"/>
+        <source>Context per user</source>
+        <translation>每个用户的上下文</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="39"/>
+        <source>KV cache tokens</source>
+        <translation>KV 缓存 token 数</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="40"/>
+        <source>Longest context for one user</source>
+        <translation>单个用户的最长上下文</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="41"/>
+        <source>Time to first token</source>
+        <translation>首个 token 用时</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="43"/>
+        <source>Time per output token</source>
+        <translation>每个输出 token 用时</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="45"/>
+        <source>Output tokens/s</source>
+        <translation>输出 token/s</translation>
+    </message>
+</context>
+<context>
+    <name>ServingPanel</name>
+    <message>
+        <location filename="../serving_panel.py" line="57"/>
+        <source>Serving set-up</source>
+        <translation>推理服务设置</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="72"/>
+        <location filename="../serving_panel.py" line="219"/>
+        <source>engine default</source>
+        <translation>引擎默认值</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="81"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="82"/>
+        <source>the model&apos;s training context</source>
+        <translation>模型的训练上下文</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="111"/>
+        <source>The program that serves the model. vLLM and SGLang give what is left of their share of the GPU to the KV cache; llama.cpp and Ollama size it from n_ctx.</source>
+        <translation>提供模型服务的程序。vLLM 和 SGLang 把其 GPU 份额中剩下的部分都给 KV 缓存；llama.cpp 和 Ollama 按 n_ctx 确定其大小。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="113"/>
+        <source>How the weights are stored on the GPU: 16-bit, 8-bit or 4-bit checkpoints (vLLM, SGLang) or a GGUF quantization (llama.cpp, Ollama). Fewer bits: less memory, more room for the KV cache, some quality loss.</source>
+        <translation>权重在 GPU 上的存储方式：16 位、8 位或 4 位检查点（vLLM、SGLang），或 GGUF 量化（llama.cpp、Ollama）。位数越少：显存越少，KV 缓存空间越多，质量略有损失。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="116"/>
+        <source>Number format of the KV cache: fp8 (vLLM, SGLang) or q8_0 / q4_0 (llama.cpp) hold twice or four times the tokens.</source>
+        <translation>KV 缓存的数值格式：fp8（vLLM、SGLang）或 q8_0 / q4_0（llama.cpp）可容纳两倍或四倍的 token。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="118"/>
+        <source>Longest prompt plus answer of one user. The KV cache must hold at least one sequence this long or the engine refuses to start.</source>
+        <translation>单个用户最长的提示加回答。KV 缓存必须至少容纳一条这么长的序列，否则引擎拒绝启动。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="120"/>
+        <source>Sequences decoded together (vLLM max_num_seqs; llama.cpp n_parallel slots, each with the context above). Memory decides how many really fit: see the users chart.</source>
+        <translation>同时解码的序列（vLLM max_num_seqs；llama.cpp 的 n_parallel 个槽位，每个都有上面的上下文）。实际能容纳多少由显存决定：见用户图表。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="122"/>
+        <source>Share of each GPU the engine takes, KV cache included; the rest stays free for other processes.</source>
+        <translation>引擎占用每个 GPU 的比例，包括 KV 缓存；其余部分留给其他进程。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="124"/>
+        <source>Layers llama.cpp keeps on the GPUs; the others stay in CPU memory and run on the CPU (much slower).</source>
+        <translation>llama.cpp 放在 GPU 上的层；其余层留在 CPU 内存中并在 CPU 上运行（慢得多）。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="126"/>
+        <source>Split every layer over this many GPUs: each holds a share of the weights and KV.</source>
+        <translation>把每一层拆分到这么多 GPU 上：每个 GPU 持有一部分权重和 KV。</translation>
+    </message>
+    <message>
+        <location filename="../serving_panel.py" line="245"/>
+        <source>Context per user (n_ctx / n_parallel)</source>
+        <translation>每个用户的上下文（n_ctx / n_parallel）</translation>
     </message>
 </context>
 <context>
@@ -2997,32 +3324,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SuggestionsPanel</name>
     <message>
-        <location filename="../suggestions_panel.py" line="63"/>
+        <location filename="../suggestions_panel.py" line="65"/>
         <source>saves %s</source>
         <translation>节省 %s</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="67"/>
+        <location filename="../suggestions_panel.py" line="70"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="68"/>
+        <location filename="../suggestions_panel.py" line="71"/>
         <source>Apply this change (Ctrl+Z undoes it)</source>
         <translation>应用此调整（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="51"/>
+        <location filename="../suggestions_panel.py" line="53"/>
         <source>It fits. These changes would add headroom, cheapest change first:</source>
         <translation>已经放得下。以下调整可以增加余量，代价最小的排在前面：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="54"/>
+        <location filename="../suggestions_panel.py" line="56"/>
         <source>Try these in order (cheapest change first); each shows the memory it saves per GPU and whether that alone makes the run fit:</source>
         <translation>请按顺序尝试（代价最小的排在前面）；每项都列出它在每块 GPU 上节省的显存，以及仅靠这一项能否放得下：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="76"/>
+        <location filename="../suggestions_panel.py" line="79"/>
         <source>No single change saves memory here.</source>
         <translation>没有哪一项调整能单独在这里节省显存。</translation>
     </message>
@@ -3160,7 +3487,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用实测的一步校准时间</translation>
     </message>
     <message>
-        <location filename="../estimates.py" line="67"/>
+        <location filename="../estimates.py" line="81"/>
         <source>The step time of this scenario cannot be computed (%1); the memory estimate is unaffected.</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
@@ -3213,6 +3540,49 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../time_panel.py" line="193"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
+    </message>
+</context>
+<context>
+    <name>UsersChart</name>
+    <message>
+        <location filename="../users_chart.py" line="37"/>
+        <source>users at once</source>
+        <translation>同时服务的用户</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="38"/>
+        <source>context per user (tokens)</source>
+        <translation>每个用户的上下文（token）</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="63"/>
+        <source>The users chart is for Serve mode.</source>
+        <translation>用户图表用于推理服务模式。</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="88"/>
+        <source>At %1 tokens per user: %2 at once.</source>
+        <translation>每个用户 %1 个 token 时：同时 %2 个。</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="92"/>
+        <source>The GPUs&apos; memory holds %1 slots of this length.</source>
+        <translation>GPU 显存可容纳 %1 个这么长的槽位。</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="94"/>
+        <source>%1 engine instances (each tensor × pipeline parallel group serves alone).</source>
+        <translation>%1 个引擎实例（每个张量 × 流水线并行组独立服务）。</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="97"/>
+        <source>The engine decodes at most %1 at once (max_num_seqs, dashed line).</source>
+        <translation>引擎最多同时解码 %1 个（max_num_seqs，虚线）。</translation>
+    </message>
+    <message>
+        <location filename="../users_chart.py" line="100"/>
+        <source>The engine decodes at most %1 at once (max_num_seqs).</source>
+        <translation>引擎最多同时解码 %1 个（max_num_seqs）。</translation>
     </message>
 </context>
 <context>
@@ -3764,7 +4134,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="236"/>
+        <location filename="../main_window.py" line="238"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -4756,124 +5126,129 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="44"/>
+        <location filename="../../engine/planning/suggest.py" line="46"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="47"/>
+        <location filename="../../engine/planning/suggest.py" line="49"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="49"/>
+        <location filename="../../engine/planning/suggest.py" line="51"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="54"/>
+        <location filename="../../engine/planning/suggest.py" line="56"/>
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="56"/>
+        <location filename="../../engine/planning/suggest.py" line="58"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="59"/>
+        <location filename="../../engine/planning/suggest.py" line="61"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="62"/>
+        <location filename="../../engine/planning/suggest.py" line="64"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="66"/>
+        <location filename="../../engine/planning/suggest.py" line="68"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="68"/>
+        <location filename="../../engine/planning/suggest.py" line="70"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="70"/>
+        <location filename="../../engine/planning/suggest.py" line="72"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="73"/>
+        <location filename="../../engine/planning/suggest.py" line="75"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="75"/>
+        <location filename="../../engine/planning/suggest.py" line="77"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="77"/>
+        <location filename="../../engine/planning/suggest.py" line="79"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="79"/>
+        <location filename="../../engine/planning/suggest.py" line="81"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="81"/>
+        <location filename="../../engine/planning/suggest.py" line="83"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="83"/>
+        <location filename="../../engine/planning/suggest.py" line="85"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="85"/>
+        <location filename="../../engine/planning/suggest.py" line="87"/>
         <source>Shard gradients and optimizer states (ZeRO-2)</source>
         <translation>对梯度和优化器状态分片（ZeRO-2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="86"/>
+        <location filename="../../engine/planning/suggest.py" line="88"/>
         <source>more communication</source>
         <translation>通信更多</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="89"/>
+        <location filename="../../engine/planning/suggest.py" line="91"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="90"/>
+        <location filename="../../engine/planning/suggest.py" line="92"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="92"/>
+        <location filename="../../engine/planning/suggest.py" line="94"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="94"/>
+        <location filename="../../engine/planning/suggest.py" line="96"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="97"/>
+        <location filename="../../engine/planning/suggest.py" line="99"/>
         <source>Offload optimizer states to CPU memory</source>
         <translation>将优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="99"/>
+        <location filename="../../engine/planning/suggest.py" line="101"/>
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="150"/>
+        <source>{users} users at once at {tokens} tokens</source>
+        <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
     <message>
         <location filename="../../engine/safe_read.py" line="46"/>
@@ -6019,113 +6394,144 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="87"/>
+        <location filename="../../engine/plan_card.py" line="95"/>
         <source>Fits on {machines} with {free} spare per GPU.</source>
         <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="90"/>
+        <location filename="../../engine/plan_card.py" line="98"/>
         <source>Fits on {machines} only by using part of the safety reserve.</source>
         <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="92"/>
+        <location filename="../../engine/plan_card.py" line="100"/>
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="100"/>
+        <location filename="../../engine/plan_card.py" line="108"/>
         <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
         <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="102"/>
+        <location filename="../../engine/plan_card.py" line="110"/>
         <source>Needs {host} CPU memory per node.</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="109"/>
+        <location filename="../../engine/plan_card.py" line="132"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="111"/>
+        <location filename="../../engine/plan_card.py" line="134"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="113"/>
+        <location filename="../../engine/plan_card.py" line="136"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="115"/>
+        <location filename="../../engine/plan_card.py" line="138"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="118"/>
+        <location filename="../../engine/plan_card.py" line="141"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="120"/>
+        <location filename="../../engine/plan_card.py" line="123"/>
+        <location filename="../../engine/plan_card.py" line="143"/>
         <source>Main risk: none stands out; the estimate&apos;s own error is stated in docs/accuracy.md.</source>
         <translation>主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="131"/>
+        <location filename="../../engine/plan_card.py" line="120"/>
+        <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
+        <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="155"/>
+        <source>No speed: the engine does not start.</source>
+        <translation>没有速度：引擎无法启动。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="158"/>
+        <source>Maximum concurrency at {length} tokens</source>
+        <translation>{length} 个 token 时的最大并发</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="160"/>
+        <source>Time to first token</source>
+        <translation>首个 token 用时</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="161"/>
+        <source>Time per output token</source>
+        <translation>每个输出 token 用时</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="162"/>
+        <source>Output tokens/s at {users} sequences</source>
+        <translation>{users} 条序列时的输出 token/s</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="171"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="133"/>
+        <location filename="../../engine/plan_card.py" line="173"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="135"/>
+        <location filename="../../engine/plan_card.py" line="175"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="136"/>
+        <location filename="../../engine/plan_card.py" line="176"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="137"/>
+        <location filename="../../engine/plan_card.py" line="177"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="139"/>
-        <location filename="../../engine/plan_card.py" line="144"/>
+        <location filename="../../engine/plan_card.py" line="179"/>
+        <location filename="../../engine/plan_card.py" line="184"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="140"/>
+        <location filename="../../engine/plan_card.py" line="180"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="142"/>
+        <location filename="../../engine/plan_card.py" line="182"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="145"/>
+        <location filename="../../engine/plan_card.py" line="185"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="148"/>
+        <location filename="../../engine/plan_card.py" line="188"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="150"/>
+        <location filename="../../engine/plan_card.py" line="190"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
@@ -6155,7 +6561,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="52"/>
+        <location filename="../../engine/planning/suggest.py" line="54"/>
         <source>Use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -7352,105 +7758,220 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/configs/export_rl.py" line="90"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
-        <translation>模型名称包含命令行无法承载的字符；导出 verl 配置前请重命名模型。</translation>
+        <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="64"/>
+        <source>Deploy the weights as {fmt}</source>
+        <translation>把权重部署为 {fmt}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="65"/>
+        <source>a quantized checkpoint: usually a small quality loss, 4-bit and below more</source>
+        <translation>量化的检查点：通常质量略有损失，4 位及以下损失更多</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="78"/>
+        <source>Store the KV cache as {dtype}</source>
+        <translation>把 KV 缓存存为 {dtype}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="79"/>
+        <source>half the KV bytes per token: twice the context or users; a small accuracy cost</source>
+        <translation>每个 token 的 KV 字节减半：上下文或用户数翻倍；精度略有代价</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="96"/>
+        <source>Serve on {gpus} GPUs</source>
+        <translation>在 {gpus} 个 GPU 上提供服务</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="97"/>
+        <source>tensor parallel (llama.cpp: layers split): each GPU holds a share of the weights; needs fast links between the GPUs</source>
+        <translation>张量并行（llama.cpp：按层拆分）：每个 GPU 持有一部分权重；需要 GPU 之间的高速互连</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="114"/>
+        <source>Shorten the context to {tokens} tokens</source>
+        <translation>把上下文缩短到 {tokens} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="116"/>
+        <source>longer prompts and answers are refused</source>
+        <translation>更长的提示和回答会被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="134"/>
+        <source>Decode at most {count} sequences at once</source>
+        <translation>最多同时解码 {count} 条序列</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="135"/>
+        <source>fewer users served together; the rest wait in the queue</source>
+        <translation>同时服务的用户更少；其余的在队列中等待</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="141"/>
+        <source>Run without CUDA graphs (enforce eager)</source>
+        <translation>不用 CUDA 图运行（enforce eager）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="143"/>
+        <source>frees the graphs&apos; memory; decoding small batches is slower</source>
+        <translation>释放 CUDA 图的显存；小批量解码更慢</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="149"/>
+        <source>Let vLLM use {share} of each GPU</source>
+        <translation>让 vLLM 使用每个 GPU 的 {share}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="151"/>
+        <source>more: less room for other processes; less: a smaller KV cache</source>
+        <translation>更多：留给其他进程的空间更少；更少：KV 缓存更小</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="168"/>
+        <source>Keep {cpu} of {layers} layers in CPU memory (n_gpu_layers {gpu})</source>
+        <translation>把 {layers} 层中的 {cpu} 层留在 CPU 内存中（n_gpu_layers {gpu}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="170"/>
+        <source>the CPU computes those layers: decoding is many times slower</source>
+        <translation>这些层由 CPU 计算：解码慢很多倍</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="189"/>
+        <source>Serve on {gpus} GPUs as {fmt} with {tokens} tokens of context, without CUDA graphs</source>
+        <translation>在 {gpus} 个 GPU 上以 {fmt} 提供服务，上下文 {tokens} 个 token，不用 CUDA 图</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="191"/>
+        <source>Serve on {gpus} GPUs as {fmt} with {tokens} tokens of context</source>
+        <translation>在 {gpus} 个 GPU 上以 {fmt} 提供服务，上下文 {tokens} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="194"/>
+        <source>several changes at once: the smallest set found that starts the engine</source>
+        <translation>同时做几处修改：找到的能让引擎启动的最小组合</translation>
     </message>
 </context>
 <context>
     <name>report</name>
     <message>
-        <location filename="../../engine/report.py" line="17"/>
+        <location filename="../../engine/report.py" line="18"/>
         <source>Steady state: the second training step, optimizer states alive; gradients freed by zero_grad(set_to_none=True).</source>
         <translation>稳态：第二个训练步骤，优化器状态已存在；梯度由 zero_grad(set_to_none=True) 释放。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="19"/>
+        <location filename="../../engine/report.py" line="20"/>
         <source>Peak allocated memory is what torch.cuda.max_memory_allocated reports; context, fragmentation and the reserve are added on top.</source>
         <translation>峰值分配显存即 torch.cuda.max_memory_allocated 报告的数值；CUDA 上下文、碎片和安全余量另外叠加。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="21"/>
+        <location filename="../../engine/report.py" line="22"/>
         <source>Sequences are packed or unpadded (no b x s x s attention mask is materialised).</source>
         <translation>序列经过打包或不含填充（不会生成 b x s x s 的注意力掩码）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="22"/>
+        <location filename="../../engine/report.py" line="23"/>
         <source>The detailed estimator is checked against traced Hugging Face training steps (docs/accuracy.md).</source>
         <translation>detailed 估算器已与追踪得到的 Hugging Face 训练步骤核对（见 docs/accuracy.md）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="68"/>
+        <location filename="../../engine/report.py" line="27"/>
+        <source>The engine&apos;s own accounting at start-up (vLLM&apos;s profile run and KV blocks, SGLang&apos;s mem_fraction_static, llama.cpp&apos;s buffers from n_ctx); settings left unset take the engine&apos;s defaults.</source>
+        <translation>按引擎启动时自己的核算（vLLM 的性能分析运行和 KV 块、SGLang 的 mem_fraction_static、llama.cpp 按 n_ctx 分配的缓冲区）；未设置的参数取引擎的默认值。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="30"/>
+        <source>Speed is a roofline with the time model&apos;s efficiencies, not a measurement.</source>
+        <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="75"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="78"/>
+        <location filename="../../engine/report.py" line="85"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="80"/>
+        <location filename="../../engine/report.py" line="87"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="81"/>
+        <location filename="../../engine/report.py" line="88"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="82"/>
+        <location filename="../../engine/report.py" line="89"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="83"/>
+        <location filename="../../engine/report.py" line="90"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="88"/>
+        <location filename="../../engine/report.py" line="98"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="88"/>
+        <location filename="../../engine/report.py" line="98"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="89"/>
+        <location filename="../../engine/report.py" line="99"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="92"/>
+        <location filename="../../engine/report.py" line="102"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="93"/>
+        <location filename="../../engine/report.py" line="103"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="94"/>
+        <location filename="../../engine/report.py" line="104"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="95"/>
+        <location filename="../../engine/report.py" line="105"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="96"/>
+        <location filename="../../engine/report.py" line="106"/>
         <source>key</source>
         <translation>键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="96"/>
+        <location filename="../../engine/report.py" line="106"/>
         <source>value</source>
         <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="113"/>
+        <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
+        <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="121"/>
+        <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
+        <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
 </context>
 </TS>

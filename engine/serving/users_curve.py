@@ -1,0 +1,118 @@
+"""Users at once against context length: for the scenario's GPUs, engine and settings, how many sequences of each
+length the engine serves together (the window's "users at once vs context length" chart).
+
+Every point asks the serving memory model itself with only the context changed, so the curve is the estimate's own
+answer at each length, never a separate formula:
+
+- vLLM, SGLang, transformers, mlx: max_model_len = L; the engine's maximum concurrency at L (whole sequences), times
+  the engine instances the GPUs hold (world size / (tp x pp)); 0 where the engine refuses to start at L.
+- llama.cpp, ollama: the most n_parallel slots of L tokens each, n_ctx = slots x L, that the GPUs still start with
+  (llama-server gives each slot n_ctx / n_parallel tokens, and n_ctx sizes the KV and compute buffers).
+
+The memory-limited number is what the curve shows; the scheduler's own cap (max_num_seqs) is returned beside it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..scenario import Scenario, resolve_gpu, resolve_model
+from .defaults import sglang_settings, vllm_settings
+from .result import REFUSED
+from .scenario_estimate import GGUF_ENGINES, serving_memory
+
+SHORTEST_CONTEXT = 1024
+FALLBACK_LONGEST = 131_072  # a model without max_position_embeddings: up to 128K
+MAX_SLOTS = 4096  # n_parallel's bound (engine/scenario/serving_keys.py)
+
+
+@dataclass(frozen=True, slots=True)
+class UsersPoint:
+    context: int  # tokens per sequence (max_model_len, or llama.cpp's n_ctx / n_parallel)
+    users: int  # whole sequences of that length served at once, over every engine instance
+
+
+@dataclass(frozen=True, slots=True)
+class UsersCurve:
+    engine: str
+    points: tuple[UsersPoint, ...]
+    current: UsersPoint  # the scenario's own context and users
+    scheduler_cap: int  # max_num_seqs x instances (the engine decodes no more at once); 0: no such cap
+    instances: int
+
+
+def instances(s: Scenario) -> int:
+    """Engine instances the GPUs hold: each tp x pp group serves on its own; llama.cpp splits one model over all."""
+    if s.serving_engine in GGUF_ENGINES:
+        return 1
+    return max(1, s.world_size // max(1, s.tp * s.pp))
+
+
+def _starts(s: Scenario) -> bool:
+    return serving_memory(s).verdict != REFUSED
+
+
+def _slots(s: Scenario, context: int) -> int:
+    """The most llama.cpp slots of `context` tokens whose shared n_ctx still starts (0 if not even one)."""
+    if not _starts(s.with_unchecked(n_ctx=context, n_parallel=1)):
+        return 0
+    low, high = 1, 2
+    while high <= MAX_SLOTS and _starts(s.with_unchecked(n_ctx=context * high, n_parallel=high)):
+        low, high = high, high * 2
+    high = min(high, MAX_SLOTS + 1)
+    while high - low > 1:  # low starts, high does not (or is past the bound)
+        mid = (low + high) // 2
+        if _starts(s.with_unchecked(n_ctx=context * mid, n_parallel=mid)):
+            low = mid
+        else:
+            high = mid
+    return low
+
+
+def users_at(s: Scenario, context: int) -> int:
+    """Whole sequences of `context` tokens the scenario's GPUs serve at once."""
+    if s.serving_engine in GGUF_ENGINES:
+        return _slots(s, context)
+    memory = serving_memory(s.with_unchecked(max_model_len=context))
+    if memory.verdict == REFUSED:
+        return 0
+    return int(memory.max_concurrent_sequences) * instances(s)
+
+
+def context_lengths(longest: int, current: int) -> tuple[int, ...]:
+    """Powers of two from 1K to the model's longest context, that context itself and the scenario's own."""
+    lengths = {current, longest}
+    length = SHORTEST_CONTEXT
+    while length < longest:
+        lengths.add(length)
+        length *= 2
+    return tuple(sorted(n for n in lengths if n > 0))
+
+
+def engine_max_num_seqs(s: Scenario) -> int:
+    """max_num_seqs of one engine instance as the engine resolves it (its default for this GPU when unset); 0 for
+    llama.cpp (its slots are n_parallel) and for an engine without the setting left unset."""
+    if s.serving_engine in GGUF_ENGINES:
+        return 0
+    gpu_name, capacity = resolve_gpu(s)
+    if s.serving_engine == "sglang":
+        return sglang_settings(capacity, s.tp, s.pp, s.max_num_batched_tokens, s.max_num_seqs, s.block_size,
+                               s.gpu_memory_utilization).max_num_seqs
+    if s.serving_engine == "vllm":
+        return vllm_settings(capacity, gpu_name, s.max_num_batched_tokens, s.max_num_seqs, s.block_size,
+                             s.gpu_memory_utilization).max_num_seqs
+    return s.max_num_seqs or 0
+
+
+def users_vs_context(s: Scenario) -> UsersCurve:
+    """The curve for the scenario as set; only its context (and llama.cpp's slots) vary."""
+    longest = resolve_model(s).max_position or FALLBACK_LONGEST
+    if s.serving_engine in GGUF_ENGINES:
+        current_context = (s.n_ctx or longest) // max(1, s.n_parallel)
+        current = UsersPoint(current_context, s.n_parallel if _starts(s) else 0)
+    else:
+        current_context = s.max_model_len or longest
+        current = UsersPoint(current_context, users_at(s, current_context))
+    # llama.cpp's point at the scenario's slot length is the most slots it could have, `current` the slots it has
+    points = tuple(current if n == current.context and s.serving_engine not in GGUF_ENGINES
+                   else UsersPoint(n, users_at(s, n)) for n in context_lengths(longest, current.context))
+    return UsersCurve(s.serving_engine, points, current, engine_max_num_seqs(s) * instances(s), instances(s))

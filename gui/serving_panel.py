@@ -1,0 +1,253 @@
+"""Serve mode's set-up (issue 26): the inference engine, the deployed weight format, the KV cache, sliders for the
+context per user and the users at once, and the engine's own settings. vLLM/SGLang rows and llama.cpp/ollama rows
+show only for their engines. Every change is one undo step through AppState; a slider drag is one step too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine import Scenario, resolve_model
+from engine.scenario.serving_keys import CONTEXT_MAX, GGUF_ENGINES, GGUF_FORMATS
+
+from .choices import choice_items
+from .serving_words import SERVING_VALUE_WORDS
+from .state import AppState
+from .theme import restyle, text_colour
+from .widgets import PowerOfTwoInput, ValueCombo
+from .words import field_label
+
+PAGED = ("vllm", "sglang")
+USERS_MAX = 4096  # n_parallel's bound; max_num_seqs takes more in its spin box's file value, never from the slider
+KV_CHOICES = {"gguf": ("auto", "q8_0", "q4_0"), "paged": ("auto", "fp8"), "plain": ("auto",)}
+
+
+def _spin(minimum: int, maximum: int, default_text: str = "") -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(minimum, maximum)
+    spin.setKeyboardTracking(False)  # one edit per committed value, not per keystroke
+    if default_text:
+        spin.setSpecialValueText(default_text)  # the minimum stands for null: the engine's own default
+    return spin
+
+
+def _words(key: str) -> dict[Any, str]:
+    """A key's choices in on-screen words (gui/serving_words.py, translated in the "Fields" context)."""
+    return {value: QCoreApplication.translate("Fields", text) for value, text in SERVING_VALUE_WORDS[key].items()}
+
+
+class ServingPanel(QWidget):
+    """The set-up of an inference scenario; hidden in Train mode (gui/serve_mode.py shows it)."""
+
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self._drag = 0
+        box = QGroupBox(self.tr("Serving set-up"))
+        form = QFormLayout(box)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        form.setVerticalSpacing(3)
+        self._form = form
+        self.engine = ValueCombo(choice_items("serving_engine", _words("serving_engine")))
+        self.weight_format = ValueCombo()
+        self.kv_cache_dtype = ValueCombo()
+        self.context = PowerOfTwoInput(1, CONTEXT_MAX, slider_min=512, slider_max=1_048_576)
+        self.users = PowerOfTwoInput(1, USERS_MAX, slider_min=1, slider_max=1024)
+        for key, widget in (("serving_engine", self.engine), ("weight_format", self.weight_format),
+                            ("kv_cache_dtype", self.kv_cache_dtype), ("max_model_len", self.context),
+                            ("max_num_seqs", self.users)):
+            form.addRow(field_label(key), widget)
+        default = self.tr("engine default")
+        self.max_num_batched_tokens = _spin(0, CONTEXT_MAX, default)
+        self.gpu_memory_utilization = QDoubleSpinBox()
+        self.gpu_memory_utilization.setRange(0.0, 1.0)
+        self.gpu_memory_utilization.setSingleStep(0.01)
+        self.gpu_memory_utilization.setSpecialValueText(default)
+        self.gpu_memory_utilization.setKeyboardTracking(False)
+        self.block_size = _spin(0, 4096, default)
+        self.enforce_eager = QCheckBox(field_label("enforce_eager"))
+        self.n_gpu_layers = _spin(-1, 100_000, self.tr("all"))
+        self.n_ctx = _spin(0, CONTEXT_MAX, self.tr("the model's training context"))
+        self.n_batch = _spin(1, CONTEXT_MAX)
+        self.n_ubatch = _spin(1, CONTEXT_MAX)
+        self.flash_attn = ValueCombo(choice_items("flash_attn", _words("flash_attn")))
+        self.tp, self.pp, self.ep = (_spin(1, 512) for _ in range(3))
+        self._paged_rows = (self.max_num_batched_tokens, self.gpu_memory_utilization, self.block_size,
+                            self.enforce_eager)
+        self._gguf_rows = (self.n_gpu_layers, self.n_ctx, self.n_batch, self.n_ubatch, self.flash_attn)
+        for key in ("max_num_batched_tokens", "gpu_memory_utilization", "block_size"):
+            form.addRow(field_label(key), getattr(self, key))
+        form.addRow("", self.enforce_eager)
+        for key in ("n_gpu_layers", "n_ctx", "n_batch", "n_ubatch", "flash_attn", "tp", "pp", "ep"):
+            form.addRow(field_label(key), getattr(self, key))
+        self.error = QLabel()
+        self.error.setTextFormat(Qt.TextFormat.PlainText)
+        self.error.setWordWrap(True)
+        self.error.setVisible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(box)
+        layout.addWidget(self.error)
+        self._set_tooltips()
+        self._connect()
+        state.scenarioChanged.connect(self.show_scenario)
+        state.errorChanged.connect(self.show_error)
+        self.show_scenario(state.scenario)
+
+    def _set_tooltips(self) -> None:
+        tips = {
+            self.engine: self.tr("The program that serves the model. vLLM and SGLang give what is left of their "
+                                 "share of the GPU to the KV cache; llama.cpp and Ollama size it from n_ctx."),
+            self.weight_format: self.tr("How the weights are stored on the GPU: 16-bit, 8-bit or 4-bit checkpoints "
+                                        "(vLLM, SGLang) or a GGUF quantization (llama.cpp, Ollama). Fewer bits: "
+                                        "less memory, more room for the KV cache, some quality loss."),
+            self.kv_cache_dtype: self.tr("Number format of the KV cache: fp8 (vLLM, SGLang) or q8_0 / q4_0 "
+                                         "(llama.cpp) hold twice or four times the tokens."),
+            self.context: self.tr("Longest prompt plus answer of one user. The KV cache must hold at least one "
+                                  "sequence this long or the engine refuses to start."),
+            self.users: self.tr("Sequences decoded together (vLLM max_num_seqs; llama.cpp n_parallel slots, each "
+                                "with the context above). Memory decides how many really fit: see the users chart."),
+            self.gpu_memory_utilization: self.tr("Share of each GPU the engine takes, KV cache included; the rest "
+                                                 "stays free for other processes."),
+            self.n_gpu_layers: self.tr("Layers llama.cpp keeps on the GPUs; the others stay in CPU memory and run "
+                                       "on the CPU (much slower)."),
+            self.tp: self.tr("Split every layer over this many GPUs: each holds a share of the weights and KV."),
+        }
+        for widget, tip in tips.items():
+            widget.setToolTip(tip)
+            label = self._form.labelForField(widget)
+            if label is not None:
+                label.setToolTip(tip)
+
+    def _connect(self) -> None:
+        edit = self._edit
+        self.engine.valueChosen.connect(self._engine_chosen)
+        for key in ("weight_format", "kv_cache_dtype", "flash_attn"):
+            getattr(self, key).valueChosen.connect(lambda v, k=key: edit({k: v}))
+        self.context.valueEdited.connect(lambda v, drag: self._slider_edit("context", v, drag))
+        self.users.valueEdited.connect(lambda v, drag: self._slider_edit("users", v, drag))
+        self.context.slider.sliderReleased.connect(self._end_drag)
+        self.users.slider.sliderReleased.connect(self._end_drag)
+        for key in ("max_num_batched_tokens", "block_size"):
+            getattr(self, key).valueChanged.connect(lambda v, k=key: edit({k: v or None}))
+        self.gpu_memory_utilization.valueChanged.connect(
+            lambda v: edit({"gpu_memory_utilization": round(v, 2) or None}))
+        self.enforce_eager.toggled.connect(lambda v: edit({"enforce_eager": v}))
+        for key in ("n_gpu_layers", "n_ctx", "n_batch", "n_ubatch", "tp", "pp", "ep"):
+            getattr(self, key).valueChanged.connect(lambda v, k=key: edit({k: v}))
+
+    # --- editing
+    def _edit(self, changes: dict[str, Any], merge_key: str | None = None) -> None:
+        if not self.state.edit(changes, merge_key=merge_key):
+            self.show_scenario(self.state.scenario)  # put the control back; the message stays visible
+
+    def _engine_chosen(self, engine: str) -> None:
+        """A GGUF file is llama.cpp's and a quantized KV type each engine's own: both follow the engine."""
+        s = self.state.scenario
+        changes: dict[str, Any] = {"serving_engine": engine}
+        gguf = engine in GGUF_ENGINES
+        if (s.weight_format in GGUF_FORMATS) != gguf:
+            changes["weight_format"] = "Q4_K_M" if gguf else "checkpoint"
+        if s.kv_cache_dtype not in KV_CHOICES[_kind(engine)]:
+            changes["kv_cache_dtype"] = "auto"
+        self._edit(changes)
+
+    def context_changes(self, tokens: int) -> dict[str, Any]:
+        """Context per user: max_model_len, or llama.cpp's n_ctx for its n_parallel slots."""
+        s = self.state.scenario
+        if s.serving_engine in GGUF_ENGINES:
+            return {"n_ctx": tokens * s.n_parallel}
+        return {"max_model_len": tokens}
+
+    def users_changes(self, users: int) -> dict[str, Any]:
+        """Users at once: max_num_seqs, or llama.cpp's n_parallel slots, each keeping its context."""
+        s = self.state.scenario
+        if s.serving_engine in GGUF_ENGINES:
+            slot = (s.n_ctx or resolve_model(s).max_position) // max(1, s.n_parallel)
+            return {"n_parallel": users, "n_ctx": slot * users}
+        return {"max_num_seqs": users or None}  # the spin box's 0 reads "engine default"
+
+    def _slider_edit(self, which: str, value: int, dragging: bool) -> None:
+        changes = self.context_changes(value) if which == "context" else self.users_changes(value)
+        self._edit(changes, merge_key=f"{which}#{self._drag}" if dragging else None)
+
+    def _end_drag(self) -> None:
+        self._drag += 1
+
+    # --- showing
+    def show_error(self, message: str) -> None:
+        restyle(self.error, f"color: {text_colour('does not fit')};")
+        self.error.setText(message)
+        self.error.setVisible(bool(message) and self.isVisible())
+
+    def show_scenario(self, s: Scenario) -> None:
+        if s.workload != "inference":
+            return
+        spec = resolve_model(s)
+        gguf = s.serving_engine in GGUF_ENGINES
+        self.engine.set_value(s.serving_engine)
+        formats = [(v, t) for v, t in choice_items("weight_format", _words("weight_format"))
+                   if (v in GGUF_FORMATS) == gguf or v == "checkpoint" and not gguf]
+        kv = [(v, t) for v, t in choice_items("kv_cache_dtype", _words("kv_cache_dtype"))
+              if v in KV_CHOICES[_kind(s.serving_engine)]]
+        for combo, items, value in ((self.weight_format, formats, s.weight_format),
+                                    (self.kv_cache_dtype, kv, s.kv_cache_dtype)):
+            if items != getattr(combo, "_shown", None):  # rebuilding a combo is slow: only on a change
+                combo._shown = items
+                combo.set_items(items)
+            combo.set_value(value)
+        self.flash_attn.set_value(s.flash_attn)
+        if gguf:
+            slots = max(1, s.n_parallel)
+            self.context.set_value((s.n_ctx or spec.max_position) // slots)
+            self.users.set_value(slots)
+        else:
+            self.context.set_value(s.max_model_len or spec.max_position)
+            self.users.set_value(s.max_num_seqs or 1)
+        self.users.spin.setSpecialValueText("" if gguf or s.max_num_seqs else self.tr("engine default"))
+        self.users.spin.setMinimum(1 if gguf or s.max_num_seqs else 0)
+        if not gguf and not s.max_num_seqs:
+            self.users.spin.blockSignals(True)
+            self.users.spin.setValue(0)
+            self.users.spin.blockSignals(False)
+        for spin, value in ((self.max_num_batched_tokens, s.max_num_batched_tokens or 0),
+                            (self.block_size, s.block_size or 0), (self.n_gpu_layers, s.n_gpu_layers),
+                            (self.n_ctx, s.n_ctx), (self.n_batch, s.n_batch), (self.n_ubatch, s.n_ubatch),
+                            (self.tp, s.tp), (self.pp, s.pp), (self.ep, s.ep),
+                            (self.gpu_memory_utilization, s.gpu_memory_utilization or 0.0)):
+            spin.blockSignals(True)
+            spin.setValue(value)
+            spin.blockSignals(False)
+        self.enforce_eager.blockSignals(True)
+        self.enforce_eager.setChecked(s.enforce_eager)
+        self.enforce_eager.blockSignals(False)
+        paged = s.serving_engine in PAGED
+        for widget in self._paged_rows:
+            self._form.setRowVisible(widget, paged)
+        for widget in self._gguf_rows:
+            self._form.setRowVisible(widget, gguf)
+        for widget, key in ((self.context, "n_ctx_per_slot" if gguf else "max_model_len"),
+                            (self.users, "n_parallel" if gguf else "max_num_seqs")):
+            label = self._form.labelForField(widget)
+            if label is not None:
+                label.setText(self.tr("Context per user (n_ctx / n_parallel)") if key == "n_ctx_per_slot"
+                              else field_label(key))
+        self._form.setRowVisible(self.tp, not gguf)
+        self._form.setRowVisible(self.pp, not gguf)
+        self._form.setRowVisible(self.ep, not gguf and spec.is_moe)
+
+
+def _kind(engine: str) -> str:
+    return "gguf" if engine in GGUF_ENGINES else "paged" if engine in PAGED else "plain"

@@ -1,0 +1,46 @@
+"""Serve mode's words for the engine's figures: the speed line and the comparison table's rows of compared
+inference scenarios (users at once, context, KV tokens, TTFT, TPOT, tokens/s)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+
+from engine import Estimate
+from engine.serving import ServingSpeed
+from engine.units import format_count, format_seconds
+
+
+def speed_words(speed: ServingSpeed | None) -> str:
+    """"Speed at 2 users of 32,768 tokens: first token after 1.2 s, 25 ms per output token, 80 tokens/s"."""
+    if speed is None:
+        return ""
+    text = QCoreApplication.translate("ServeMode", "Speed at %1 users of %2 tokens: first token after %3, %4 per "
+                                                   "output token, %5 tokens/s.")
+    for key, value in (("%1", f"{speed.concurrency:,}"), ("%2", f"{speed.context:,}"),
+                       ("%3", format_seconds(speed.ttft_seconds)), ("%4", format_seconds(speed.tpot_seconds)),
+                       ("%5", format_count(speed.tokens_per_second))):
+        text = text.replace(key, value)
+    return text
+
+
+def serving_rows(estimates: list[Estimate], speeds: list[ServingSpeed | None]) -> list[tuple[str, list[str]]]:
+    """Rows of the comparison table for compared inference scenarios (none when none serves)."""
+    if all(e.serving is None for e in estimates):
+        return []
+
+    def row(label: str, show) -> tuple[str, list[str]]:  # noqa: ANN001 - a small formatter
+        return label, [show(e.serving, v) if e.serving is not None else "" for e, v in zip(estimates, speeds,
+                                                                                           strict=True)]
+
+    translate = QCoreApplication.translate
+    return [
+        row(translate("ServeMode", "Maximum concurrency"), lambda m, _v: f"{m.max_concurrent_sequences:,.2f}×"),
+        row(translate("ServeMode", "Context per user"), lambda m, _v: f"{m.max_model_len:,}"),
+        row(translate("ServeMode", "KV cache tokens"), lambda m, _v: f"{m.kv_tokens:,}"),
+        row(translate("ServeMode", "Longest context for one user"), lambda m, _v: f"{m.longest_context:,}"),
+        row(translate("ServeMode", "Time to first token"),
+            lambda _m, v: format_seconds(v.ttft_seconds) if v else ""),
+        row(translate("ServeMode", "Time per output token"),
+            lambda _m, v: format_seconds(v.tpot_seconds) if v else ""),
+        row(translate("ServeMode", "Output tokens/s"), lambda _m, v: format_count(v.tokens_per_second) if v else ""),
+    ]

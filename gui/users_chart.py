@@ -1,0 +1,103 @@
+"""Serve mode's "users at once vs context length" chart: one bar per context length, as many users as the chosen
+GPUs' memory holds at that length (the engine's curve, cached in AppState), the scenario's own length highlighted and
+the engine's max_num_seqs drawn as a line when it is the tighter limit."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from .charts import static_plot
+from .serving_rows import speed_words
+from .state import AppState
+from .theme import text_colour
+from .widgets import RefreshWhenShown
+
+BAR_COLOUR = "#76b7b2"
+CURRENT_COLOUR = "#4e79a7"
+
+
+def tokens_words(tokens: int) -> str:
+    """1,024 -> 1K, 131,072 -> 128K, 40,960 -> 40K: the lengths people type in an engine's flags."""
+    if tokens >= 1_048_576 and tokens % 1_048_576 == 0:
+        return f"{tokens // 1_048_576}M"
+    if tokens >= 1024 and tokens % 1024 == 0:
+        return f"{tokens // 1024}K"
+    return f"{tokens:,}"
+
+
+class UsersChart(RefreshWhenShown):
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.plot = static_plot()
+        self.plot.setMinimumHeight(140)
+        self.plot.getAxis("left").setLabel(self.tr("users at once"))
+        self.plot.getAxis("bottom").setLabel(self.tr("context per user (tokens)"))
+        self.bars = pg.BarGraphItem(x=[], height=[], width=0.7)
+        self.plot.addItem(self.bars)
+        self.cap_line = pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#c62828", width=1.5, style=Qt.PenStyle.DashLine))
+        self.plot.addItem(self.cap_line)
+        self.labels: list[pg.TextItem] = []
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.caption.setTextFormat(Qt.TextFormat.PlainText)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.caption)
+        self.curve = None
+        state.estimateChanged.connect(lambda _e: self.mark_stale())
+
+    def refresh_shown(self) -> None:
+        self._stale = False
+        self.curve = curve = self.state.users_curve()
+        for item in self.labels:
+            self.plot.removeItem(item)
+        self.labels = []
+        if curve is None:
+            self.bars.setOpts(x=[], height=[])
+            self.cap_line.setVisible(False)
+            self.caption.setText(self.tr("The users chart is for Serve mode."))
+            return
+        points = curve.points
+        xs = list(range(len(points)))
+        brushes = [QBrush(QColor(CURRENT_COLOUR if p.context == curve.current.context else BAR_COLOUR))
+                   for p in points]
+        self.bars.setOpts(x=xs, height=[p.users for p in points], width=0.7, brushes=brushes)
+        top = max([p.users for p in points] + [1])
+        colour = self.plot.getAxis("left").textPen().color()  # the axis text's colour: readable in either theme
+        for x, p in zip(xs, points, strict=True):
+            label = pg.TextItem(f"{p.users:,}", color=colour, anchor=(0.5, 1.0))
+            label.setPos(x, p.users)
+            self.plot.addItem(label)
+            self.labels.append(label)
+        self.plot.getAxis("bottom").setTicks([[(x, tokens_words(p.context)) for x, p in zip(xs, points, strict=True)]])
+        cap_shown = 0 < curve.scheduler_cap < top
+        self.cap_line.setVisible(cap_shown)
+        self.cap_line.setPos(curve.scheduler_cap)
+        self.plot.setXRange(-0.6, len(points) - 0.4, padding=0)
+        self.plot.setYRange(0, top * 1.18, padding=0)
+        self.caption.setText(self._caption(curve, cap_shown))
+        self.caption.setStyleSheet(f"color: {text_colour('does not fit')};" if curve.current.users == 0 else "")
+
+    def _caption(self, curve, cap_shown: bool) -> str:
+        current = curve.current
+        text = self.tr("At %1 tokens per user: %2 at once.").replace("%1", f"{current.context:,}").replace(
+            "%2", f"{current.users:,}")
+        held = next((p.users for p in curve.points if p.context == current.context), current.users)
+        if held != current.users:  # llama.cpp: the slots set (n_parallel) against the most its n_ctx could hold
+            text += " " + self.tr("The GPUs' memory holds %1 slots of this length.").replace("%1", f"{held:,}")
+        if curve.instances > 1:
+            text += " " + self.tr("%1 engine instances (each tensor × pipeline parallel group serves alone).").replace(
+                "%1", str(curve.instances))
+        if cap_shown:
+            text += " " + self.tr("The engine decodes at most %1 at once (max_num_seqs, dashed line).").replace(
+                "%1", f"{curve.scheduler_cap:,}")
+        elif curve.scheduler_cap:
+            text += " " + self.tr("The engine decodes at most %1 at once (max_num_seqs).").replace(
+                "%1", f"{curve.scheduler_cap:,}")
+        speed = speed_words(self.state.serving_speed())
+        return f"{text} {speed}" if speed else text

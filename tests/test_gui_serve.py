@@ -1,0 +1,110 @@
+"""Serve mode in the window (issue 26), driven through the widgets' own methods: the Train/Serve switch, the serving
+rows, the users-vs-context chart, a suggestion that makes a 70B model start, each as one undo step."""
+
+from __future__ import annotations
+
+from engine import estimate, scenario_from_dict
+from engine.serving.users_curve import users_vs_context
+from gui.app import build_window, show_tab
+from tests.window_helpers import window_from
+
+# Llama 3.1 70B in bf16 is 70.6B parameters x 2 bytes = 141 GB of weights: more than one 24 GB card holds.
+SEVENTY_B = {"name": "70B on one 4090", "model": "llama-3.1-70b", "gpu": "rtx-4090", "workload": "inference",
+             "serving_engine": "vllm", "weight_format": "bf16"}
+
+
+def test_switching_to_serve_shows_the_serving_rows_and_the_users_chart(qtbot):
+    win, _ = build_window(None)
+    qtbot.addWidget(win)
+    win.show()
+    assert win.state.scenario.workload == "training" and win.setup_panel.isVisible()
+    assert not win.serving_panel.isVisible()
+    depth = win.state.undo_stack.count()
+    win.mode_switch.serve.click()
+    assert win.state.scenario.workload == "inference"
+    assert win.state.undo_stack.count() == depth + 1  # the switch is one undo step
+    assert win.serving_panel.isVisible() and not win.setup_panel.isVisible()
+    assert win.serving_panel.context.isVisible() and win.serving_panel.users.isVisible()
+    tabs = win.tabs
+    assert tabs.isTabVisible(tabs.indexOf(win.users_chart)) and not tabs.isTabVisible(tabs.indexOf(win.time_panel))
+    show_tab(win, "users")
+    curve = win.users_chart.curve
+    assert curve is not None and curve == users_vs_context(win.state.scenario)  # the engine's curve, drawn as is
+    assert list(win.users_chart.bars.opts["height"]) == [p.users for p in curve.points]
+    assert win.state.estimate.serving is not None and win.pie.slices  # the pie shows the engine's components
+    win.state.undo_stack.undo()
+    assert win.state.scenario.workload == "training" and win.setup_panel.isVisible()
+    assert not win.serving_panel.isVisible()
+
+
+def test_llama_cpp_rows_and_the_users_slider_keep_each_slot_context(qtbot, tmp_path):
+    win = window_from(qtbot, tmp_path, {**SEVENTY_B, "model": "llama-3.1-8b", "serving_engine": "llama.cpp",
+                                        "weight_format": "Q4_K_M", "n_ctx": 8192})
+    panel = win.serving_panel
+    assert panel.n_ctx.isVisible() and not panel.gpu_memory_utilization.isVisible()
+    panel.users.spin.setValue(4)  # four slots of 8,192 tokens each: llama-server splits n_ctx between them
+    s = win.state.scenario
+    assert (s.n_parallel, s.n_ctx) == (4, 4 * 8192)
+    panel.context.spin.setValue(4096)
+    assert win.state.scenario.n_ctx == 4 * 4096
+
+
+def test_engine_choice_brings_a_format_it_loads(qtbot, tmp_path):
+    win = window_from(qtbot, tmp_path, {**SEVENTY_B, "model": "llama-3.1-8b"})
+    win.serving_panel.engine.set_value("llama.cpp")
+    win.serving_panel._engine_chosen("llama.cpp")
+    assert win.state.scenario.weight_format == "Q4_K_M"  # bf16 safetensors are not a GGUF file
+    assert win.serving_panel.n_ctx.isVisible()
+
+
+def test_seventy_b_on_one_card_is_made_to_fit_by_one_suggestion_as_one_undo_step(qtbot, tmp_path):
+    win = window_from(qtbot, tmp_path, SEVENTY_B)
+    assert win.state.estimate.verdict == "does not fit"
+    assert "does not fit" in win.verdict.verdict
+    before = win.state.scenario
+    show_tab(win, "suggestions")
+    win.suggestions.refresh()
+    fitting = [i for i, sug in enumerate(win.suggestions.items) if sug.fits]
+    assert fitting, [str(s.title) for s in win.suggestions.items]
+    sug = win.suggestions.items[fitting[0]]
+    assert sug.estimate.verdict == estimate(before.replace(**sug.changes)).verdict  # priced by the engine
+    depth = win.state.undo_stack.count()
+    win.suggestions.buttons[fitting[0]].click()
+    assert win.state.estimate.verdict == "fits"
+    assert win.state.undo_stack.count() == depth + 1
+    win.state.undo_stack.undo()
+    assert win.state.scenario == before and win.state.estimate.verdict == "does not fit"
+
+
+def test_a_context_slider_drag_is_one_undo_step(qtbot, tmp_path):
+    win = window_from(qtbot, tmp_path, {**SEVENTY_B, "model": "llama-3.1-8b", "gpu": "h100-sxm-80gb"})
+    panel = win.serving_panel
+    depth = win.state.undo_stack.count()
+    for tokens in (4096, 8192, 16384):
+        panel._slider_edit("context", tokens, True)
+    panel._end_drag()
+    assert win.state.scenario.max_model_len == 16384
+    assert win.state.undo_stack.count() == depth + 1
+    win.state.undo_stack.undo()
+    assert win.state.scenario.max_model_len is None
+
+
+def test_the_scenario_file_keeps_serve_mode(tmp_path):
+    s = scenario_from_dict(SEVENTY_B)
+    assert scenario_from_dict(s.to_dict()) == s
+
+
+def test_compare_tabulates_users_and_speed_of_served_scenarios_and_no_training_step(qtbot, tmp_path):
+    from gui.compare_view import Compared
+
+    win = window_from(qtbot, tmp_path, {**SEVENTY_B, "model": "qwen3-32b", "gpus_per_node": 2, "tp": 2,
+                                        "weight_format": "awq-int4", "max_model_len": 32768})
+    s = win.state.scenario
+    fp8 = s.replace(kv_cache_dtype="fp8")
+    win.compare.set_items([Compared("auto", s), Compared("fp8", fp8)])
+    show_tab(win, "compare")
+    table = win.compare.table
+    rows = {table.item(r, 0).text(): [table.item(r, c).text() for c in (1, 2)] for r in range(table.rowCount())}
+    expected = [f"{estimate(x).serving.max_concurrent_sequences:,.2f}×" for x in (s, fp8)]
+    assert rows["Maximum concurrency"] == expected  # the engine's figure for each pane
+    assert all(rows["Time to first token"]) and not any(rows["Step time"])  # serving speed, not a training step

@@ -1,0 +1,42 @@
+"""A served model's plan card and Markdown report speak of the engine (issue 26): serving inputs, users at once and
+speed, the engine's reason when it does not start; no training keys, phases or step time."""
+
+from __future__ import annotations
+
+from engine import estimate, scenario_from_dict
+from engine.plan_card import card_facts, card_inputs
+from engine.report import to_markdown
+from engine.serving import serving_speed
+from engine.units import format_seconds
+
+QWEN = {"model": "qwen3-32b", "gpu": "rtx-4090", "gpus_per_node": 2, "tp": 2, "workload": "inference",
+        "weight_format": "awq-int4", "max_model_len": 32768, "name": "q"}
+
+
+def test_card_lists_serving_inputs_and_no_training_key():
+    keys = [k for k, _ in card_inputs(scenario_from_dict(QWEN))]
+    assert "serving_engine" in keys and "weight_format" in keys and "max_model_len" in keys
+    assert "method" not in keys and "optimizer" not in keys
+
+
+def test_card_times_are_the_engines_speed():
+    s = scenario_from_dict(QWEN)
+    est = estimate(s)
+    facts = card_facts(s, est, None)
+    values = dict((str(label), value) for label, value in facts.time_rows)
+    assert values["Time to first token"] == format_seconds(serving_speed(s, est.serving).ttft_seconds)
+    assert facts.no_time is None
+
+
+def test_card_of_an_engine_that_refuses_says_its_reason():
+    s = scenario_from_dict({**QWEN, "model": "llama-3.1-70b", "gpus_per_node": 1, "tp": 1, "weight_format": "bf16"})
+    est = estimate(s)
+    facts = card_facts(s, est, None)
+    assert est.serving.reason in facts.sentences and not facts.time_rows
+
+
+def test_markdown_of_a_served_model_has_its_kv_cache_and_no_phases():
+    s = scenario_from_dict(QWEN)
+    text = to_markdown(s, estimate(s))
+    assert "maximum concurrency at 32,768 tokens" in text and "Phase peaks" not in text
+    assert "training step" not in text and "CPU memory not checked" not in text
