@@ -48,11 +48,13 @@ CASES = [
       "training_objective": "grpo"}),
     # verl's composed trainer YAML: adv_estimator gae (PPO with the policy's own critic path), gpu_memory_utilization
     # 0.5, tensor_model_parallel_size 2, n 1, max_num_seqs 256, use_kl_loss false and use_kl_in_reward false (no
-    # reference), reward_model.enable false; rollout.name '???' is verl's to fill at launch
+    # reference), reward_model.enable false; rollout.name '???' is verl's to fill at launch; rollout
+    # max_num_batched_tokens 8192; critic.model.fsdp_config param_offload false, optimizer_offload false
     ("verl/_generated_ppo_trainer.yaml", "verl",
      {"training_objective": "ppo", "critic_model": "same", "rollout_gpu_memory_utilization": 0.5, "rollout_tp": 2,
       "num_generations": 1, "rollout_max_num_seqs": 256, "reference_model": "none", "reward_model": None,
-      "rollout_engine": None, "prompt_len": 512, "completion_len": 512}),
+      "rollout_engine": None, "prompt_len": 512, "completion_len": 512, "rollout_max_num_batched_tokens": 8192,
+      "critic_offload": "none"}),
     # OpenRLHF train_ppo_ray_hybrid_engine.sh, dotted flags: --vllm.num_engines 4, --vllm.tensor_parallel_size 2,
     # --train.colocate_all, --vllm.gpu_memory_utilization 0.5, --vllm.enable_sleep (level 1, vllm_engine.py),
     # --rollout.n_samples_per_prompt 1, --ds.zero_stage 3, --ds.param_dtype bf16; PPO (gae) trains a critic
@@ -143,3 +145,17 @@ def test_hostile_post_training_files_get_one_sentence(text: bytes) -> None:
     with pytest.raises(ConfigFileError) as info:
         import_texts([(name, text)])
     assert "\n" not in str(info.value) and str(info.value).endswith(".")
+
+
+def test_verl_critic_offload_is_read_apart_from_the_actors() -> None:
+    """verl's critic has its own fsdp_config (ppo_trainer.yaml critic.model.fsdp_config): an override that offloads the
+    critic's parameters and optimizer leaves the actor's offload as stated (here off)."""
+    line = ("python3 -m verl.trainer.main_ppo algorithm.adv_estimator=gae "
+            "actor_rollout_ref.actor.fsdp_config.param_offload=False "
+            "actor_rollout_ref.actor.fsdp_config.optimizer_offload=False "
+            "critic.model.fsdp_config.param_offload=True critic.model.fsdp_config.optimizer_offload=True "
+            "actor_rollout_ref.rollout.max_num_batched_tokens=1536")
+    result = import_texts([("run.sh", line)])
+    assert result.scenario.get("offload") == "none"
+    assert result.scenario.get("critic_offload") == "optimizer+params"
+    assert result.scenario.get("rollout_max_num_batched_tokens") == 1536

@@ -68,6 +68,8 @@ def _read_rollout(c: Collector, o: dict[str, Any]) -> None:
         set_int(c, "rollout_tp", o[R + "tensor_model_parallel_size"], R + "tensor_model_parallel_size")
     if R + "max_num_seqs" in o:
         set_int(c, "rollout_max_num_seqs", o[R + "max_num_seqs"], R + "max_num_seqs")
+    if R + "max_num_batched_tokens" in o:  # sizes vLLM's startup profile run (verl rollout config, vLLM's own key)
+        set_int(c, "rollout_max_num_batched_tokens", o[R + "max_num_batched_tokens"], R + "max_num_batched_tokens")
     # verl's hybrid engine: the rollout shares the actor's GPUs (ActorRolloutRefWorker)
     c.assume("rollout_placement", "colocate", message(QT_TRANSLATE_NOOP(
         "engine", "verl's hybrid engine runs the rollout on the actor's GPUs")))
@@ -104,9 +106,22 @@ def _read_models(c: Collector, o: dict[str, Any], objective: str) -> None:
         else:
             model_or_skip(c, "critic_model", path, "critic.model.path")
     c.use("critic.enable")
+    _read_critic_offload(c, o)
     enabled = as_bool(o.get("reward_model.enable"))
     if enabled:
         model_or_skip(c, "reward_model", o.get("reward_model.model.path"), "reward_model.model.path")
         c.use("reward_model.enable")
     elif enabled is False:
         c.set("reward_model", None, "reward_model.enable")
+
+
+def _read_critic_offload(c: Collector, o: dict[str, Any]) -> None:
+    """verl offloads the critic on its own settings (critic.model.fsdp_config.param_offload / optimizer_offload,
+    both default false in ppo_trainer.yaml), not the actor's: stated ones become critic_offload."""
+    base = "critic.model.fsdp_config."
+    params, optim = as_bool(o.get(base + "param_offload")), as_bool(o.get(base + "optimizer_offload"))
+    if params is None and optim is None:
+        return
+    c.set("critic_offload", "optimizer+params" if params else "optimizer" if optim else "none",
+          base + ("param_offload" if params is not None else "optimizer_offload"))
+    c.use(base + "param_offload", base + "optimizer_offload")

@@ -914,157 +914,157 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="11"/>
+        <location filename="../serving_words.py" line="12"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="12"/>
+        <location filename="../serving_words.py" line="13"/>
         <source>Inference engine</source>
         <translation>推理引擎</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="13"/>
+        <location filename="../serving_words.py" line="14"/>
         <source>Weights as deployed (format)</source>
         <translation>部署的权重（格式）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="14"/>
+        <location filename="../serving_words.py" line="15"/>
         <source>KV cache elements</source>
         <translation>KV 缓存元素</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="15"/>
+        <location filename="../serving_words.py" line="16"/>
         <source>Context per user (max_model_len)</source>
         <translation>每个用户的上下文（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="16"/>
+        <location filename="../serving_words.py" line="17"/>
         <source>Users at once (max_num_seqs)</source>
         <translation>同时服务的用户（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="17"/>
+        <location filename="../serving_words.py" line="18"/>
         <source>Tokens per scheduler step (max_num_batched_tokens)</source>
         <translation>每个调度步的 token 数（max_num_batched_tokens）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="18"/>
+        <location filename="../serving_words.py" line="19"/>
         <source>Share of each GPU (gpu_memory_utilization)</source>
         <translation>每个 GPU 的占用比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="19"/>
+        <location filename="../serving_words.py" line="20"/>
         <source>Tokens per KV block (block_size)</source>
         <translation>每个 KV 块的 token 数（block_size）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="20"/>
+        <location filename="../serving_words.py" line="21"/>
         <source>No CUDA graphs (enforce eager)</source>
         <translation>不用 CUDA 图（enforce eager）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="21"/>
+        <location filename="../serving_words.py" line="22"/>
         <source>Layers on the GPUs (n_gpu_layers)</source>
         <translation>放在 GPU 上的层（n_gpu_layers）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="22"/>
+        <location filename="../serving_words.py" line="23"/>
         <source>KV cache size in tokens (n_ctx)</source>
         <translation>KV 缓存大小，按 token 计（n_ctx）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="23"/>
+        <location filename="../serving_words.py" line="24"/>
         <source>Logical batch (n_batch)</source>
         <translation>逻辑批大小（n_batch）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="24"/>
+        <location filename="../serving_words.py" line="25"/>
         <source>Physical batch (n_ubatch)</source>
         <translation>物理批大小（n_ubatch）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="25"/>
+        <location filename="../serving_words.py" line="26"/>
         <source>Flash attention (flash_attn)</source>
         <translation>Flash 注意力（flash_attn）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="26"/>
+        <location filename="../serving_words.py" line="27"/>
         <source>Slots decoding at once (n_parallel)</source>
         <translation>同时解码的槽位（n_parallel）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="30"/>
+        <location filename="../serving_words.py" line="31"/>
         <source>train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="30"/>
+        <location filename="../serving_words.py" line="31"/>
         <source>serve</source>
         <translation>推理服务</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="32"/>
+        <location filename="../serving_words.py" line="33"/>
         <source>Transformers (generate)</source>
         <translation>Transformers（generate）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="34"/>
+        <location filename="../serving_words.py" line="35"/>
         <source>as the checkpoint ships</source>
         <translation>与检查点发布时相同</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="35"/>
+        <location filename="../serving_words.py" line="36"/>
         <source>fp8 (8 bits)</source>
         <translation>fp8（8 位）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="36"/>
+        <location filename="../serving_words.py" line="37"/>
         <source>int8 (8 bits)</source>
         <translation>int8（8 位）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="37"/>
+        <location filename="../serving_words.py" line="38"/>
         <source>AWQ 4-bit</source>
         <translation>AWQ 4 位</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="37"/>
+        <location filename="../serving_words.py" line="38"/>
         <source>GPTQ 4-bit</source>
         <translation>GPTQ 4 位</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="38"/>
+        <location filename="../serving_words.py" line="39"/>
         <source>bitsandbytes NF4</source>
         <translation>bitsandbytes NF4</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="43"/>
+        <location filename="../serving_words.py" line="42"/>
         <source>as the model&apos;s weights (auto)</source>
         <translation>与模型权重相同（auto）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="44"/>
+        <location filename="../serving_words.py" line="43"/>
         <source>fp8: half the bytes</source>
         <translation>fp8：字节数减半</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="45"/>
+        <location filename="../serving_words.py" line="44"/>
         <source>q8_0: about half the bytes</source>
         <translation>q8_0：约一半字节</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="46"/>
+        <location filename="../serving_words.py" line="45"/>
         <source>q4_0: about a quarter</source>
         <translation>q4_0：约四分之一</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="47"/>
+        <location filename="../serving_words.py" line="46"/>
         <source>as the engine decides (auto)</source>
         <translation>由引擎决定（auto）</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="48"/>
+        <location filename="../serving_words.py" line="47"/>
         <location filename="../words.py" line="91"/>
         <location filename="../words.py" line="95"/>
         <location filename="../words.py" line="96"/>
@@ -1183,7 +1183,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../serving_words.py" line="48"/>
+        <location filename="../serving_words.py" line="47"/>
         <location filename="../words.py" line="120"/>
         <source>on</source>
         <translation>开启</translation>
@@ -7716,17 +7716,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>生成引擎“{name}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="72"/>
+        <location filename="../../engine/configs/verl_rl.py" line="74"/>
         <source>verl&apos;s hybrid engine runs the rollout on the actor&apos;s GPUs</source>
         <translation>verl 的混合引擎在 actor 的 GPU 上运行生成</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="83"/>
+        <location filename="../../engine/configs/verl_rl.py" line="85"/>
         <source>verl scores no reference unless use_kl_loss or use_kl_in_reward is true (both default false)</source>
         <translation>除非 use_kl_loss 或 use_kl_in_reward 为 true（两者默认均为 false），verl 不计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="93"/>
+        <location filename="../../engine/configs/verl_rl.py" line="95"/>
         <source>model &apos;{name}&apos; is not a preset; pick it in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择</translation>
     </message>
