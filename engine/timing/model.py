@@ -112,7 +112,8 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     table = efficiency()["attention_fraction_of_bf16_peak"][kernel]
     attention = hw.peak(fmt) * table.get(hw.arch, table["default"])
     sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
-    return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms)
+    scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
+    return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled)
 
 
 @dataclass(frozen=True, slots=True)
