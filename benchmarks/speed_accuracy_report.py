@@ -124,10 +124,11 @@ def render() -> str:
               "- Issue 23 (time and cost on runs the model was not fitted to) is partly done: MFU against the run's "
               "own format peak, the MFU ceiling from the published set (leave one source out), NCCL's latency model "
               "per collective with the frameworks' bucket and unit counts, tile and wave quantization of GEMMs, "
-              "CDNA3/CDNA4 and Blackwell entries, and a range on every time. Not yet: a per-kernel launch and host "
-              "cost per layer and micro-batch (MoE at micro-batch 1-2), attention efficiency by head dimension, "
-              "windows and sinks (GPT-OSS), sustained clocks under power limits, NVLS and PAT bandwidths, the "
-              "all-to-all overlap of expert parallelism. The published set has "
+              "CDNA3/CDNA4 and Blackwell entries, attention in whole kernel tiles with windows, alternating sliding and "
+              "full layers and head dim 64 (engine/timing/costs.py), the context-parallel ring step by step, and a "
+              "range on every time. Not yet: a per-kernel launch and host cost per layer and micro-batch (MoE at "
+              "micro-batch 1-2), sustained clocks under power limits, NVLS and PAT bandwidths, the all-to-all "
+              "overlap of expert parallelism. The published set has "
               f"{len(rows)} runs from {len({c.source for c in compared})} sources (issue 23 asks for at least 450 "
               "from at least 12, none over 30% of the rows): " + ", ".join(
                   f"{name} {share:.0%}" for name, share in source_shares(compared) if share > 0.3)
@@ -142,8 +143,15 @@ def render() -> str:
               "the backward pass and the optimizer step; a ring over 128 nodes at 6.25 GB/s per GPU is not.",
               "- Context parallelism at long sequences (NeMo's Llama 2 7B, 4K to 1M tokens with CP 1 to 32 on H100, "
               "TFLOPS converted with the same FLOP count as NeMo's): +9% at 4K rising to +59% at 1M; every run with "
-              "CP > 1 is predicted fast (median +34%). The ring's exposed send/recv and the causal blocks' imbalance "
-              "are not charged.",
+              "CP > 1 is predicted fast (median +34%). Neither the ring nor load imbalance explains it: Transformer "
+              "Engine splits the sequence into 2 x CP chunks (rank r holds chunks r and 2CP - 1 - r), so every "
+              "ring step carries the same causal work, and each K/V block now hides behind one step's attention "
+              "only (transformer_engine/pytorch/attention/dot_product_attention/context_parallel.py, "
+              "AttnFuncWithCPAndKVP2P), which leaves every published CP row unchanged: at these lengths a step's "
+              "attention outlasts its block. The error is already +31% at 16K without CP and attention is 93-98% "
+              "of the predicted step from 128K up; the measured rate there matches FlashAttention-2's Hopper "
+              "fraction (0.33 of peak) rather than cuDNN's (0.53) that the Megatron profile takes, so which "
+              "attention backend NeMo's long-sequence runs used is the open question.",
               "- Blackwell: Megatron-Bridge's dense runs on GB200 and B200 are predicted +37-40% fast (median over "
               "the releases 25.09 to 26.08), GB300 +17%, H100 +8%, so the gap is not the framework: GB200's and "
               "B200's sustained clocks under their power limits, which no source in presets/gpus.json gives, are "
@@ -173,7 +181,16 @@ def render() -> str:
               "15-16% on B300 and GB300 (MBS 8); Qwen3-30B-A3B on 16 H100s (MBS 1) 44%. A cost per micro-batch that "
               "does not scale with its tokens would explain it (host synchronisation of the token dispatcher and "
               "launches of many small kernels: Megatron-LM's MoE README names CPU overhead as a bottleneck, cured by "
-              "CUDA graphs or a larger micro-batch); no measured figure for it is at hand, so it is not modelled.",
+              "CUDA graphs or a larger micro-batch); no measured figure for it is at hand, so it is not modelled. "
+              "Small expert GEMMs are not the cause: at micro-batch 1 and 4,096 tokens each local expert still "
+              "receives tokens x top_k x EP / experts rows (Qwen3-30B-A3B, EP 8: 2,048; Qwen3-235B-A22B: 2,048; "
+              "gpt-oss-120b, EP 8: 1,024), 8-16 full 128-row tiles, and the grouped GEMM is already costed in "
+              "whole tiles and waves. Megatron-LM's all-to-all dispatcher synchronises the host once per MoE layer "
+              "and forward (megatron/core/transformer/moe/token_dispatcher.py, MoEAlltoAllTokenDispatcher: "
+              "cuda_sync_point 'before_ep_alltoall' when dropless with EP > 1, 'before_permutation_1' with a "
+              "capacity factor), which keeps the host from running ahead of the GPU; the host time per layer that "
+              "would then be exposed has no published figure, and all rows in this regime come from one source "
+              "(Megatron-Bridge), so a constant fitted to them could not be cross-validated by source.",
               "- Expert parallelism across HGX nodes with the flex dispatcher (DeepEP/HybridEP, "
               "`moe_token_dispatcher_type: flex`) sends a token over the network once per other node holding one of "
               "its experts. DeepSeek-V3 on 256 B200s (EP 32 over four nodes) is still predicted 28% slow: its config "
@@ -189,9 +206,14 @@ def render() -> str:
               "llm-foundry's fp8 rows, whose bf16 twins are within a few per cent, support the smaller count (they "
               "were predicted 4-30% slow before, within 14% now); the other frameworks' fp8 rows had part of a gap hidden "
               "by the larger one.",
-              "- GPT-OSS-120B in Megatron-Bridge (BF16, every system) runs at half the predicted speed or less; its "
-              "learnable attention sinks, sliding-window layers and clamped SwiGLU with biases are modelled as plain "
-              "fused kernels, and which of them is slow in that run is not known.", "",
+              "- GPT-OSS-120B in Megatron-Bridge (26 rows, every system) runs at a third to three quarters of the "
+              "predicted speed (cross-validated median +96%, +30% to +292%; H100 +52-93%). Its attention is now "
+              "costed as it runs: half "
+              "its layers attend through a 128-token window (two 128-key tiles per query tile, not 128 keys), the "
+              "other half over the full causal sequence (before, every layer was taken as windowed), at head dim "
+              "64 (0.707 of the head-dim-128 rate on Hopper and Blackwell, flash-attention PR #2605); the sinks add "
+              "one logit per row. That moved the 26 rows' median from +110% to +96%. The rest is MoE at micro-batch 1-4 "
+              "with 128 experts (above) and the clamped SwiGLU with biases, costed as a plain fused SwiGLU.", "",
               "## Rows", "", "| row | GPU | measured | measured MFU | predicted | error |", "|---|---|---|---|---|---|"]
     lines += [f"| {c.id}{' *' if c.id in uncertain else ''} | {c.gpu} | {c.measured:,.0f} | {c.measured_mfu:.1%} | "
               f"{c.predicted:,.0f} | {c.error:+.1%} |" for c in compared]

@@ -75,3 +75,39 @@ def test_gemms_run_in_whole_tiles_and_whole_waves():
                         2.0 * 128 * 256 * (k / 16) * 132 / rate)
     # without an SM count the roofline is the plain one
     assert math.isclose(gemm_seconds(129, k, 256, rate, memory, 2), 2.0 * 129 * k * 256 / rate)
+
+
+def test_attention_runs_in_whole_key_tiles():
+    """Issue 23 item 2: attention by kernel tiles (presets/efficiency.json attention_tiles: FlashAttention-2's
+    128 x 128 forward tiles for head dim 64, flash_fwd_launch_template.h run_mha_fwd_hdim64). Hand counts: a
+    4,096-token causal sequence is 32 x 32 tiles of which 32 x 33 / 2 = 528 are touched, 528 x 128 x 128 / 4,096 =
+    2,112 keys per query; gpt-oss's 128-token window reaches 2 key tiles per query tile (1 for the first), so
+    (1 + 31 x 2) x 128 x 128 / 4,096 = 252 keys per query, not 128."""
+    from engine.timing.costs import causal_keys_per_query, head_dim_rate
+
+    assert causal_keys_per_query(4096, 4096) == 528 * 128 * 128 / 4096
+    assert causal_keys_per_query(4096, 128) == (1 + 31 * 2) * 128 * 128 / 4096
+    assert causal_keys_per_query(100, 100) == 100  # one partial tile: never more keys than the sequence
+    # flash-attention PR #2605 (FA4, B200, causal 4K): head dim 64 at 1011 / 1431 of head dim 128's rate
+    assert head_dim_rate(64) == 0.707 and head_dim_rate(128) == 1.0 and head_dim_rate(256) == 1.0
+
+
+def test_gpt_oss_attends_through_full_layers_too():
+    """gpt-oss alternates sliding (128-token window) and full attention layers (config.json layer_types: 18 of
+    36 sliding), so its attention costs about half a full model's plus half a windowed one, not a windowed one."""
+    from engine.scenario import resolve_model
+    from engine.timing.costs import sliding_share
+
+    gpt_oss = scenario_from_dict({"model": "gpt-oss-120b", "gpu": "h100-sxm-80gb", "seq_len": 4096})
+    assert sliding_share(resolve_model(gpt_oss)) == 0.5
+
+
+def test_context_parallel_ring_hides_each_block_behind_one_step():
+    """Transformer Engine's AttnFuncWithCPAndKVP2P posts step i + 1's K/V send/recv before step i's attention, so
+    each of the cp - 1 transfers hides behind attention / cp, not behind the whole attention: with 4 ranks, 1 s of
+    forward attention (0.25 s per step) and 0.5 s per block, 3 x 0.25 s is exposed (a total-against-total count
+    would give 3 x 0.5 - 1 = 0.5 s)."""
+    from engine.timing.links import ring_exposed_seconds
+
+    assert math.isclose(ring_exposed_seconds(0.5, 4, 1.0, 0.0, 1.0, 0.0), 3 * 0.25)
+    assert ring_exposed_seconds(0.1, 4, 1.0, 0.0, 1.0, 2.5) == 0.0  # long sequences: every block hidden

@@ -59,11 +59,12 @@ def test_runs_left_out_say_why():
 
 # Issue 13's targets were median <= 15%, p90 <= 35%; issue 23's are median <= 10%, p90 <= 25% cross-validated. On
 # the 475-run set (issue 23 item 4: Megatron-Bridge's archived releases, NeMo's long-sequence table, InternEvo's
-# scaling table, OLMo-core, torchao, TinyLlama and BLOOM added) the cross-validated error is median 12.3%, p90 60.1%:
-# the median meets issue 13's target, 2.3 points above issue 23's; the p90 is held at the measured level, 35 points
-# above issue 23's target (docs/speed-accuracy.md "Known gaps" names the regimes).
+# scaling table, OLMo-core, torchao, TinyLlama and BLOOM added) the cross-validated error was median 12.3%, p90 60.1%;
+# with attention counted in kernel tiles, gpt-oss's alternating sliding/full layers and head dim 64 (engine/timing/
+# costs.py) it is median 12.1%, p90 58.5%: the median meets issue 13's target, 2.1 points above issue 23's; the p90
+# is held at the measured level, 33.5 points above issue 23's target (docs/speed-accuracy.md "Known gaps").
 MEDIAN_TARGET = 0.15
-P90_MEASURED = 0.61
+P90_MEASURED = 0.59
 
 
 def test_throughput_error_targets():

@@ -30,6 +30,7 @@ class Rates(NamedTuple):
     memory: float  # bytes/s of element-wise kernels
     elem_bytes: int  # bytes of one activation element (compute dtype)
     sms: int = 0  # streaming multiprocessors: GEMMs run in waves of tiles over them (0: not quantized)
+    head_dim_scaled: bool = False  # the attention rate is a head-dim-128 figure, scaled for other head dims
 
 
 class LayerCost(NamedTuple):
@@ -100,19 +101,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                  + grouped_gemm_seconds(local, per_expert, width, h, rates.linear, mem, eb, rates.sms))
         gemm_flops += 6.0 * tokens * spec.top_k * h * width
         mlp_width = spec.top_k * spec.expert_ffn + spec.shared_ffn
-    # attention core: each rank holds tokens/cp queries of the sequence against all keys (ring), heads / tp
-    window = min(seq, spec.sliding_window) if spec.sliding_window else seq
-    heads_dim = spec.q_dim / tp
-    if attention == "eager":
-        kv = window if spec.sliding_window else seq  # the mask is applied after the full product
-        flops = 4.0 * tokens * kv * heads_dim
-        scores = tokens * kv * spec.heads / tp
-        attn_fwd = flops / rates.gemm + scores * EAGER_SCORE_BYTES_FWD / mem
-        attn_bwd = EAGER_BACKWARD_FACTOR * attn_fwd
-    else:  # fused kernels skip the masked half of a causal product
-        flops = 4.0 * tokens * (window / 2 if window == seq else window) * heads_dim
-        attn_fwd = flops / rates.attention
-        attn_bwd = FLASH_BACKWARD_FACTOR * attn_fwd
+    flops, attn_fwd, attn_bwd = _attention(spec, tokens, seq, tp, rates, attention)
     per = eff["elementwise_bytes_per_token"][elementwise]
     hidden_units = h / tp if sp else h
     qkv = (spec.q_dim + 2 * spec.kv_dim) / tp
@@ -148,6 +137,64 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         dequant = params * (qlora_bits / 8 + eb) / mem
     return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
                      elem_bwd)
+
+
+def _attention(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,
+               attention: str) -> tuple[float, float, float]:
+    """(forward FLOPs, forward seconds, backward seconds) of one layer's attention core: each rank holds tokens/cp
+    queries of the sequence against all keys (ring), heads / tp."""
+    window = min(seq, spec.sliding_window) if spec.sliding_window else seq
+    heads_dim = spec.q_dim / tp
+    if attention == "eager":
+        kv = window if spec.sliding_window else seq  # the mask is applied after the full product
+        flops = 4.0 * tokens * kv * heads_dim
+        scores = tokens * kv * spec.heads / tp
+        attn_fwd = flops / rates.gemm + scores * EAGER_SCORE_BYTES_FWD / rates.memory
+        return flops, attn_fwd, EAGER_BACKWARD_FACTOR * attn_fwd
+    # fused kernels skip the key tiles a causal mask (or a window) hides, and compute the tiles it cuts whole;
+    # models that alternate sliding and full layers (layer_types) are costed as their mix per layer
+    sliding = sliding_share(spec) if window < seq else 0.0
+    keys = (1.0 - sliding) * causal_keys_per_query(seq, seq) + sliding * causal_keys_per_query(seq, window)
+    flops = 4.0 * tokens * keys * heads_dim
+    attn_fwd = flops / (rates.attention * (head_dim_rate(spec.head_dim) if rates.head_dim_scaled else 1.0))
+    return flops, attn_fwd, FLASH_BACKWARD_FACTOR * attn_fwd
+
+
+def sliding_share(spec: ModelSpec) -> float:
+    """Share of the layers that attend through the sliding window: from layer_types when the model gives them
+    (gpt-oss alternates sliding and full, Gemma 3 five sliding to one full), else every layer."""
+    if not spec.layer_types:
+        return 1.0
+    return spec.layer_types.count("sliding") / len(spec.layer_types)
+
+
+@lru_cache(maxsize=1024)
+def causal_keys_per_query(seq: int, window: int) -> float:
+    """Keys a tiled causal kernel computes per query, mean over the sequence (presets/efficiency.json
+    attention_tiles, square tiles): a query tile reaches back over ceil((tile + window - 1) / tile) key tiles, fewer
+    at the start of the sequence; full causal attention (window = seq) touches n (n + 1) / 2 of n x n tiles."""
+    tiles = efficiency()["attention_tiles"]
+    tile_q, tile_k = tiles["tile_q"], tiles["tile_k"]
+    n = math.ceil(seq / tile_q)
+    per_tile = math.ceil((tile_q + window - 1) / tile_k) if window < seq else n
+    if n <= per_tile:
+        touched = n * (n + 1) / 2.0
+    else:
+        touched = per_tile * (per_tile + 1) / 2.0 + (n - per_tile) * per_tile
+    return min(touched * tile_q * tile_k / (n * tile_q), float(seq))
+
+
+@lru_cache(maxsize=64)
+def head_dim_rate(head_dim: int) -> float:
+    """The attention kernel's rate at this head dim over its rate at head dim 128 (presets/efficiency.json
+    attention_tiles.head_dim_rate: 64 -> 0.707, 128 and up -> 1, linear between)."""
+    table = efficiency()["attention_tiles"]["head_dim_rate"]
+    low, high = table["64"], table["128"]
+    if head_dim <= 64:
+        return low
+    if head_dim >= 128:
+        return high
+    return low + (high - low) * (head_dim - 64) / 64
 
 
 @lru_cache(maxsize=4096)

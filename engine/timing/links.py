@@ -60,3 +60,18 @@ def dispatch_seconds(token_bytes: float, spec: ModelSpec, s: Scenario, hw: Hardw
 def exposed(comm: float, window: float, overlap: float) -> float:
     """Communication left after hiding up to `overlap` of the compute window behind it."""
     return comm - min(comm, overlap * window)
+
+
+def ring_exposed_seconds(block_bytes: float, cp: int, link_bytes_per_s: float, latency: float, attn_fwd: float,
+                         attn_bwd: float) -> float:
+    """Exposed seconds of the context-parallel ring for one layer and micro-batch. Transformer Engine's
+    AttnFuncWithCPAndKVP2P (transformer_engine/pytorch/attention/dot_product_attention/context_parallel.py) runs
+    cp steps: at step i it waits for the K/V block received during step i - 1, posts the send/recv of the next
+    block, then computes step i; so each of the cp - 1 transfers hides behind one step's attention only, and
+    what a step's transfer takes beyond that step's compute is exposed. The sequence is split in 2 x cp chunks,
+    each rank holding chunks r and 2cp - 1 - r, so every step carries the same causal work: attention / cp. The
+    backward passes K/V and their gradients (two blocks) per step the same way."""
+    steps = cp - 1
+    fwd = steps * exposed(block_bytes / link_bytes_per_s + latency, attn_fwd / cp, 1.0)
+    bwd = steps * exposed(2 * block_bytes / link_bytes_per_s + latency, attn_bwd / cp, 1.0) if attn_bwd else 0.0
+    return fwd + bwd

@@ -28,7 +28,7 @@ from .costs import Rates, head_cost, layer_cost
 from .data import efficiency, framework_profile
 from .data_parallel import data_parallel_seconds
 from .hardware import Hardware, hardware_for
-from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link
+from .links import dispatch_seconds, link, nvlink_domain, p2p_link, ring_exposed_seconds
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
 from .offload import optimizer_seconds
 
@@ -112,7 +112,8 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     table = efficiency()["attention_fraction_of_bf16_peak"][kernel]
     attention = hw.peak(fmt) * table.get(hw.arch, table["default"])
     sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
-    return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms)
+    scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
+    return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,10 +188,9 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
                 count += 1 if s.sequence_parallel else 2
             comm = count * (2 * (s.tp - 1) / s.tp * act_bytes / tp_link + tp_lat)
             tp_comm += n * comm * (1 - prof["tp_overlap"])
-        if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward; hidden behind attention
-            kv = 2 * tokens * spec.kv_dim / s.tp * rates.elem_bytes * (s.cp - 1) / s.cp * s.cp
-            cp_comm += n * (exposed(kv / cp_link + (s.cp - 1) * cp_lat, c.attn_fwd, 1.0)
-                            + (exposed(2 * kv / cp_link, c.attn_bwd, 1.0) if backward else 0.0))
+        if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward
+            cp_comm += n * ring_exposed_seconds(2 * tokens * spec.kv_dim / s.tp * rates.elem_bytes, s.cp, cp_link,
+                                                cp_lat, c.attn_fwd, c.attn_bwd if backward else 0.0)
         if g.moe and s.ep > 1:  # dispatch + combine, forward and backward
             a2a = dispatch_seconds(tokens * spec.hidden * rates.elem_bytes, spec, s, hw) + ep_lat
             ep_comm += n * (4 if backward else 2) * a2a * (1 - prof["ep_overlap"])
@@ -341,13 +341,14 @@ def step_time(s: Scenario) -> StepTime:
 
 
 _FORMULAS = {
-    "compute": "grad_accum x (GEMMs at min(achievable FLOP/s, memory roofline) + attention at its kernel's rate), "
-               "forward + backward (weights' gradients only where they train)",
+    "compute": "grad_accum x (GEMMs at min(achievable FLOP/s, memory roofline) + attention in whole key tiles at "
+               "its kernel's rate for the head dim), forward + backward (weights' gradients only where they train)",
     "memory_bound": "grad_accum x bytes of element-wise ops, loss, adapters, dequantisation / achieved memory bandwidth",
     "recompute": "grad_accum x the forward again (full), the attention core again (selective) or every second "
                  "nn.Linear matmul in forward order, the router and the element-wise work (op-selective)",
     "communication_tp": "4 collectives of b x s x h per layer per micro-batch over the TP link, minus overlap",
-    "communication_cp": "ring exchange of K/V blocks not hidden behind attention",
+    "communication_cp": "ring exchange of K/V blocks: each of the cp - 1 blocks hides behind one step's attention "
+                        "(attention / cp), the rest is exposed",
     "communication_ep": "dispatch + combine per MoE layer, forward and backward: each routed copy of a token to its "
                         "expert's rank (all-to-all), every rank's tokens (all-gather), or a token once per other "
                         "node holding one of its experts (flex: DeepEP / HybridEP)",
