@@ -10,7 +10,6 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QDoubleSpinBox,
-    QFormLayout,
     QGroupBox,
     QLabel,
     QSpinBox,
@@ -25,7 +24,7 @@ from .choices import choice_items
 from .serving_words import SERVING_VALUE_WORDS
 from .state import AppState
 from .theme import restyle, text_colour
-from .widgets import PowerOfTwoInput, ValueCombo
+from .widgets import PowerOfTwoInput, ValueCombo, set_up_form
 from .words import field_label
 
 PAGED = ("vllm", "sglang")
@@ -55,10 +54,7 @@ class ServingPanel(QWidget):
         self.state = state
         self._drag = 0
         box = QGroupBox(self.tr("Serving set-up"))
-        form = QFormLayout(box)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        form.setVerticalSpacing(3)
+        form = set_up_form(box)
         self._form = form
         self.engine = ValueCombo(choice_items("serving_engine", _words("serving_engine")))
         self.weight_format = ValueCombo()

@@ -23,7 +23,7 @@ from .framework_options import FrameworkOptions
 from .state import AppState
 from .theme import restyle, text_colour
 from .vision_rows import VisionRows
-from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo
+from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo, set_up_form
 from .words import field_label
 
 MICRO_BATCH_MAX = SCENARIO_MAXIMA["micro_batch"]  # the engine's bound, so nothing typed is clamped silently
@@ -42,10 +42,7 @@ class SetupPanel(QWidget):
         self.state = state
         self._drag = 0
         box = QGroupBox(self.tr("Training set-up"))
-        form = QFormLayout(box)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        form.setVerticalSpacing(3)  # 1280x720: the common rows down to gradient accumulation show without scrolling
+        form = set_up_form(box)
         self.method = ValueCombo(choice_items("method", {
             "full": self.tr("Train every weight (full fine-tune)"),
             "freeze": self.tr("Freeze some layers (frozen layers)"),

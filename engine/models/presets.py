@@ -94,7 +94,8 @@ class GpuPreset:
         return self.cuda_total_bytes if self.cuda_total_bytes else self.usable_bytes
 
 
-def _read_json(path: Path) -> Any:
+def read_preset_json(path: Path) -> Any:
+    """A preset data file's JSON; an unreadable or malformed file is one sentence naming it (PresetError)."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
@@ -107,7 +108,7 @@ def _read_json(path: Path) -> Any:
 def model_presets() -> dict[str, ModelPreset]:
     presets: dict[str, ModelPreset] = {}
     for path in sorted((PRESETS_DIR / "models").glob("*.json")):
-        raw = _read_json(path)
+        raw = read_preset_json(path)
         preset = ModelPreset(
             id=raw["id"],
             name=raw.get("name", raw["id"]),
@@ -127,7 +128,7 @@ def model_presets() -> dict[str, ModelPreset]:
 @cache
 def gpu_presets() -> dict[str, GpuPreset]:
     presets: dict[str, GpuPreset] = {}
-    for raw in _read_json(PRESETS_DIR / "gpus.json"):
+    for raw in read_preset_json(PRESETS_DIR / "gpus.json"):
         presets[raw["id"]] = GpuPreset(
             id=raw["id"],
             name=raw["name"],

@@ -4,14 +4,12 @@ per-tensor choices from llama.cpp's llama_tensor_get_type (sources in the data f
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from ..errors import PresetError
-from ..messages import QT_TRANSLATE_NOOP
 from ..paths import data_dir
+from .presets import read_preset_json
 
 CHECKPOINT = "checkpoint"
 
@@ -53,12 +51,7 @@ class WeightFormat:
 
 
 def _read() -> dict[str, Any]:
-    path = data_dir("presets") / "weight_formats.json"
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise PresetError(QT_TRANSLATE_NOOP("engine", "Preset file {name} cannot be read: {exc}"), name=path.name,
-                          exc=exc) from exc
+    return read_preset_json(data_dir("presets") / "weight_formats.json")
 
 
 @cache

@@ -9,13 +9,10 @@ runs take the band of all runs. No Qt.
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import NamedTuple
 
-from ..errors import PresetError
-from ..messages import QT_TRANSLATE_NOOP
-from ..models.presets import PRESETS_DIR
+from ..models.presets import PRESETS_DIR, read_preset_json
 
 BANDS_FILE = PRESETS_DIR / "time_error_bands.json"
 ALL = "all"
@@ -30,11 +27,7 @@ class Band(NamedTuple):
 
 @cache
 def _bands() -> dict[str, Band]:
-    try:
-        data = json.loads(BANDS_FILE.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise PresetError(QT_TRANSLATE_NOOP("engine", "Preset file {name} cannot be read: {exc}"),
-                          name=BANDS_FILE.name, exc=exc) from exc
+    data = read_preset_json(BANDS_FILE)
     return {b["regime"]: Band(float(b["low"]), float(b["high"]), b["regime"], int(b["runs"])) for b in data["bands"]}
 
 

@@ -11,16 +11,13 @@ Each ceiling keeps its source, so the accuracy report can leave a row's own sour
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 from collections.abc import Iterator
 from contextvars import ContextVar
 from functools import cache
 from typing import Any, NamedTuple
 
-from ..errors import PresetError
-from ..messages import QT_TRANSLATE_NOOP
-from ..models.presets import PRESETS_DIR
+from ..models.presets import PRESETS_DIR, read_preset_json
 
 CEILINGS_FILE = PRESETS_DIR / "mfu_ceilings.json"
 EVERY_SOURCE = "*"
@@ -36,11 +33,7 @@ class Ceiling(NamedTuple):
 
 @cache
 def _table() -> dict[str, Any]:
-    try:
-        data = json.loads(CEILINGS_FILE.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise PresetError(QT_TRANSLATE_NOOP("engine", "Preset file {name} cannot be read: {exc}"),
-                          name=CEILINGS_FILE.name, exc=exc) from exc
+    data = read_preset_json(CEILINGS_FILE)
     by_gpu: dict[tuple[str, str], list[dict[str, Any]]] = {}
     by_arch: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for entry in data["best_by_source"]:

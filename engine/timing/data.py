@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
-from ..errors import PresetError
 from ..frameworks.defaults import defaults_for
-from ..messages import QT_TRANSLATE_NOOP
-from ..models.presets import PRESETS_DIR
+from ..models.presets import PRESETS_DIR, read_preset_json
 
 EFFICIENCY_FILE = PRESETS_DIR / "efficiency.json"
 
 
 @cache
 def efficiency() -> dict[str, Any]:
-    try:
-        return json.loads(EFFICIENCY_FILE.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise PresetError(QT_TRANSLATE_NOOP("engine", "Preset file {name} cannot be read: {exc}"),
-                          name=EFFICIENCY_FILE.name, exc=exc) from exc
+    return read_preset_json(EFFICIENCY_FILE)
 
 
 def per_gpu(table: str, gpu_id: str | None) -> float:
