@@ -295,3 +295,13 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
         out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
     out.estimates, out.seconds = len(memo.memo), time.perf_counter() - t0
     return out
+
+
+def fastest_fitting(s: Scenario, *, budget: int = VARIANT_MEMORY_ESTIMATES) -> tuple[SpeedPlan | None, int]:
+    """(the fastest fitting plan of the same GPUs, same method and numerics, or None; memory estimates made): the
+    speed search without its method/numerics variants and with a smaller budget, for searches over many GPUs."""
+    memo = _Memo()
+    with _no_cyclic_gc():
+        found = _search(s, memo, SpeedSearch(), list(_layouts(s)), 1, None, False, budget)
+        best = _best(s, found, 1)
+    return (best[0] if best else None), len(memo.memo)
