@@ -48,6 +48,9 @@ LATE_EVEN_AT_CEILING = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late
 LATE_EVEN_AT_PEAK = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even at the GPU's full peak FLOP/s")
 LATE = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late}")
 OVER_BUDGET = QT_TRANSLATE_NOOP("engine", "over budget by {over}")
+OVER_BUDGET_EVEN_AT_CEILING = QT_TRANSLATE_NOOP("engine", "over budget by {over} even at MFU {mfu:.0%}, the best a "
+                                                          "published run reached on this GPU")
+OVER_BUDGET_EVEN_AT_PEAK = QT_TRANSLATE_NOOP("engine", "over budget by {over} even at the GPU's full peak FLOP/s")
 NO_PRICE = QT_TRANSLATE_NOOP("engine", "no price per GPU-hour is set for this GPU, so its cost is not known")
 
 
@@ -144,7 +147,9 @@ def _ceiling_seconds(s: Scenario, tokens: int) -> tuple[float, float]:
     ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt)
     mfu = min(1.0, ceiling.mfu) if ceiling is not None else 1.0
     flops = model_flops_per_token(spec, s.seq_len, *gradient_shares(s, spec)) * tokens
-    return flops / (s.world_size * hw.peak(fmt) * mfu), mfu
+    # a measured step of this GPU (time_calibration, M / P as low as 0.1) may run faster than the model's figures
+    faster = min(1.0, s.time_calibration[0] / s.time_calibration[1]) if s.time_calibration else 1.0
+    return flops / (s.world_size * hw.peak(fmt) * mfu) * faster, mfu
 
 
 def _changes(s: Scenario, plan: SpeedPlan) -> tuple[tuple[str, object], ...]:
@@ -159,8 +164,12 @@ def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, n
     unit, currency = limits.unit, limits.currency
     row = RentOption(base.gpu if isinstance(base.gpu, str) else name, name, base.world_size, base.nodes,
                      base.gpus_per_node, price)
+    bound, mfu = _ceiling_seconds(base, tokens)
+    if budget is not None and price is not None and bound * base.world_size / 3600.0 * price > budget:
+        over = format_cost(bound * base.world_size / 3600.0 * price - budget, currency)
+        return _drop(row, message(OVER_BUDGET_EVEN_AT_CEILING, over=over, mfu=mfu) if mfu < 1.0 else
+                     message(OVER_BUDGET_EVEN_AT_PEAK, over=over)), 0
     if deadline is not None:
-        bound, mfu = _ceiling_seconds(base, tokens)
         if bound > deadline:
             late = format_seconds(bound - deadline)
             return _drop(row, message(LATE_EVEN_AT_CEILING, late=late, mfu=mfu) if mfu < 1.0 else
@@ -248,6 +257,9 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
             row, made = _option(s, base, price, limits, preset.name)
             searches, estimates = searches + (1 if made else 0), estimates + made
             (dropped if row.dropped is not None else ranked).append(row)
+            if row.dropped is not None and row.dropped.template in (OVER_BUDGET_EVEN_AT_CEILING,
+                                                                    OVER_BUDGET_EVEN_AT_PEAK):
+                break  # GPU-hours at the best MFU do not fall with more GPUs
             if row.plan is None or (row.dropped is not None and row.dropped.template == LATE):
                 continue  # more GPUs may fit or finish in time
             key = _price_key(row)
