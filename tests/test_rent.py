@@ -25,7 +25,7 @@ from engine.planning.rent import (
     rank,
     rent_search,
 )
-from engine.planning.rent_report import parse_prices, rent_report, render_rent, row_text
+from engine.planning.rent_report import parse_prices, render_rent, rent_report, row_text
 from engine.planning.speed_search import TIE
 from engine.timing import step_time
 

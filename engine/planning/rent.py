@@ -34,8 +34,8 @@ from ..units import format_bytes, format_cost, format_seconds
 from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, parallel_dimensions
 
 MAX_RENT_GPUS = 512  # the largest count tried: 64 nodes of 8
-LAYOUT_KEYS = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp", "micro_batch", "grad_accum",
-               "checkpointing", "offload")
+LAYOUT_KEYS = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "sequence_parallel", "pp_schedule", "vpp", "micro_batch",
+               "grad_accum", "checkpointing", "offload")
 
 NO_SPEED = QT_TRANSLATE_NOOP("engine", "has no speed figures (peak FLOP/s or memory bandwidth), so its time is "
                                        "not known")
@@ -182,7 +182,10 @@ def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, n
     seconds = tokens / plan.time.tokens_per_second
     hours = seconds * base.world_size / 3600.0
     cost = hours * price if price is not None else None
-    row = RentOption(row.gpu, name, row.gpus, row.nodes, row.gpus_per_node, price, plan, _changes(s, plan), seconds,
+    changes = _changes(s, plan)
+    if price is not None and (price, currency) != (s.gpu_hour_price, s.currency):  # the price this row used
+        changes += (("gpu_hour_price", price), ("currency", currency))
+    row = RentOption(row.gpu, name, row.gpus, row.nodes, row.gpus_per_node, price, plan, changes, seconds,
                      hours, cost, plan.estimate.host_bytes)
     if deadline is not None and seconds > deadline:
         return _drop(row, message(LATE, late=format_seconds(seconds - deadline))), made
