@@ -1910,202 +1910,207 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="87"/>
+        <location filename="../main_window.py" line="88"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="92"/>
+        <location filename="../main_window.py" line="93"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="113"/>
+        <location filename="../main_window.py" line="114"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="115"/>
+        <location filename="../main_window.py" line="116"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="116"/>
+        <location filename="../main_window.py" line="117"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="118"/>
+        <location filename="../main_window.py" line="119"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="122"/>
+        <location filename="../main_window.py" line="123"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="126"/>
+        <location filename="../main_window.py" line="131"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="128"/>
+        <location filename="../main_window.py" line="133"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="185"/>
+        <location filename="../main_window.py" line="190"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="186"/>
+        <location filename="../main_window.py" line="191"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="195"/>
+        <location filename="../main_window.py" line="200"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="202"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="187"/>
+        <location filename="../main_window.py" line="192"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="132"/>
+        <location filename="../main_window.py" line="127"/>
+        <source>What should I rent?</source>
+        <translation>该租什么 GPU？</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="137"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="194"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190"/>
+        <location filename="../main_window.py" line="195"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="197"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="199"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="198"/>
+        <location filename="../main_window.py" line="203"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="205"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="205"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="203"/>
+        <location filename="../main_window.py" line="208"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="205"/>
+        <location filename="../main_window.py" line="210"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="206"/>
+        <location filename="../main_window.py" line="211"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="213"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="214"/>
+        <location filename="../main_window.py" line="219"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="216"/>
+        <location filename="../main_window.py" line="221"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="217"/>
+        <location filename="../main_window.py" line="222"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="226"/>
+        <location filename="../main_window.py" line="231"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="234"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="234"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="234"/>
+        <location filename="../main_window.py" line="239"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="242"/>
+        <location filename="../main_window.py" line="247"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="249"/>
+        <location filename="../main_window.py" line="254"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="250"/>
+        <location filename="../main_window.py" line="255"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="252"/>
+        <location filename="../main_window.py" line="257"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="345"/>
+        <location filename="../main_window.py" line="351"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="204"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="204"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2362,6 +2367,128 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../plan_card.py" line="57"/>
         <source>Inputs that differ from the defaults</source>
         <translation>与默认值不同的输入</translation>
+    </message>
+</context>
+<context>
+    <name>PriceTable</name>
+    <message>
+        <location filename="../rent_panel.py" line="65"/>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="65"/>
+        <source>Price per GPU-hour</source>
+        <translation>每 GPU 小时价格</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="97"/>
+        <source>Not a price (a number above 0), so left out: %s</source>
+        <translation>不是价格（须为大于 0 的数），已略去：%s</translation>
+    </message>
+</context>
+<context>
+    <name>RentPanel</name>
+    <message>
+        <location filename="../rent_panel.py" line="115"/>
+        <source>(not named)</source>
+        <translation>（未指定）</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="121"/>
+        <location filename="../rent_panel.py" line="126"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="122"/>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="128"/>
+        <source>Currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="129"/>
+        <source>Deadline</source>
+        <translation>截止期限</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="130"/>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="131"/>
+        <source>Find what to rent</source>
+        <translation>查找该租什么</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="133"/>
+        <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
+        <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="160"/>
+        <source>Enter prices and press Find what to rent.</source>
+        <translation>请输入价格，然后点击“查找该租什么”。</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="180"/>
+        <source>The set-up changed: press Find what to rent again.</source>
+        <translation>配置已更改：请再次点击“查找该租什么”。</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="184"/>
+        <source>Searching GPU types, counts and layouts…</source>
+        <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="216"/>
+        <source>%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
+        <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="226"/>
+        <source>Left out:</source>
+        <translation>未入选：</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="233"/>
+        <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
+        <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="236"/>
+        <source>%s GPU-hours (no price set)</source>
+        <translation>%s GPU 小时（未设价格）</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="240"/>
+        <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
+        <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="244"/>
+        <source>layout: %s</source>
+        <translation>布局：%s</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="245"/>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="248"/>
+        <source>This is your set-up already</source>
+        <translation>这已是您当前的配置</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="255"/>
+        <source>Rent %(n)d x %(gpu)s</source>
+        <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
 </context>
 <context>
@@ -3404,7 +3531,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="65"/>
+        <location filename="../../engine/cli.py" line="66"/>
         <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
@@ -3439,12 +3566,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="277"/>
+        <location filename="../../engine/cli.py" line="306"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="280"/>
+        <location filename="../../engine/cli.py" line="309"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -3594,9 +3721,70 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>放得下的最快布局，训练内容不变（同样的 GPU、全局 batch、方法和数值格式）：</translation>
     </message>
     <message>
+        <location filename="../../engine/planning/rent_report.py" line="106"/>
+        <source>{hours:,.0f} GPU-hours x {price} = {cost}</source>
+        <translation>{hours:,.0f} GPU 小时 × {price} = {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="109"/>
+        <source>{hours:,.0f} GPU-hours (no price set)</source>
+        <translation>{hours:,.0f} GPU 小时（未设价格）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="110"/>
+        <source>{n} x {gpu} ({nodes} node(s)): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
+        <translation>{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="122"/>
+        <source>deadline {time}</source>
+        <translation>截止期限 {time}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="125"/>
+        <source>budget {cost}</source>
+        <translation>预算 {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="126"/>
+        <source>What to rent for {tokens:,} tokens ({limits}), cheapest first:</source>
+        <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="127"/>
+        <source>no limits</source>
+        <translation>无限制</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="129"/>
         <location filename="../../engine/planning/speed_report.py" line="55"/>
         <source>none found</source>
         <translation>没有找到</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="132"/>
+        <source>{total} per GPU, {host} CPU memory per node</source>
+        <translation>每 GPU {total}，每节点 CPU 内存 {host}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="135"/>
+        <source>Left out:</source>
+        <translation>未入选：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="142"/>
+        <source>One checkpoint: {size} ({formula}).</source>
+        <translation>一个检查点：{size}（{formula}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="144"/>
+        <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
+        <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="146"/>
+        <source>Searched {gpus} GPU type(s), {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
+        <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
         <location filename="../../engine/planning/speed_report.py" line="59"/>
@@ -3764,7 +3952,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="236"/>
+        <location filename="../main_window.py" line="241"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -7182,6 +7370,101 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/serving/report.py" line="15"/>
         <source>compute</source>
         <translation>算力</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="40"/>
+        <source>has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known</source>
+        <translation>缺少速度数据（峰值 FLOP/s 或显存带宽），无法估算时间</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="42"/>
+        <source>does not fit: no layout of the same training holds it</source>
+        <translation>放不下：同样的训练没有任何布局能装下</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="43"/>
+        <source>does not fit: no layout holds it in the GPUs and {host} of CPU memory per node</source>
+        <translation>放不下：没有布局能在这些 GPU 和每节点 {host} 的 CPU 内存中装下</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="45"/>
+        <source>cannot run it: {why}</source>
+        <translation>无法运行：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="46"/>
+        <source>misses the deadline by {late} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
+        <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出截止期限 {late}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="48"/>
+        <source>misses the deadline by {late} even at the GPU&apos;s full peak FLOP/s</source>
+        <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出截止期限 {late}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="49"/>
+        <source>misses the deadline by {late}</source>
+        <translation>超出截止期限 {late}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="50"/>
+        <source>over budget by {over}</source>
+        <translation>超出预算 {over}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="51"/>
+        <source>over budget by {over} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
+        <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出预算 {over}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="53"/>
+        <source>over budget by {over} even at the GPU&apos;s full peak FLOP/s</source>
+        <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出预算 {over}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="54"/>
+        <source>no price per GPU-hour is set for this GPU, so its cost is not known</source>
+        <translation>此 GPU 未设每 GPU 小时价格，无法得知费用</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="233"/>
+        <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
+        <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="236"/>
+        <source>is inference: what to rent is worked out for training runs.</source>
+        <translation>是推理：“该租什么”只针对训练任务计算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="30"/>
+        <source>A price list is a JSON object {&quot;currency&quot;: &quot;USD&quot;, &quot;prices&quot;: {&quot;GPU id&quot;: price per GPU-hour}}.</source>
+        <translation>价格表是一个 JSON 对象 {"currency": "USD", "prices": {"GPU id": 每 GPU 小时价格}}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="34"/>
+        <source>The price list&apos;s currency must be one of {codes}.</source>
+        <translation>价格表的货币必须是以下之一：{codes}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="40"/>
+        <source>The price list names {gpu}, which is not a GPU preset (see `presets gpus`).</source>
+        <translation>价格表中的 {gpu} 不是 GPU 预设（见 `presets gpus`）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="44"/>
+        <source>The price of {gpu} must be a number above 0 and at most {most:,.0f} per GPU-hour.</source>
+        <translation>{gpu} 的价格必须是大于 0 且不超过每 GPU 小时 {most:,.0f} 的数。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="56"/>
+        <source>The price list {name} cannot be read ({why}).</source>
+        <translation>无法读取价格表 {name}（{why}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="61"/>
+        <source>The price list {name} is not JSON.</source>
+        <translation>价格表 {name} 不是 JSON。</translation>
     </message>
 </context>
 <context>
