@@ -15,6 +15,7 @@ come first, then the plainer layout (less offload, fewer kinds of model parallel
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Mapping
@@ -31,9 +32,10 @@ from ..timing.ceiling import mfu_ceiling
 from ..timing.hardware import hardware_for
 from ..timing.mfu import gradient_shares, mfu_format, model_flops_per_token
 from ..units import format_bytes, format_cost, format_seconds
-from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, parallel_dimensions
+from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, parallel_dimensions, speed_bound
 
 MAX_RENT_GPUS = 512  # the largest count tried: 64 nodes of 8
+MAX_ROWS = 8  # once this many options meet every limit, a count that cannot cost less than all of them is not searched
 LAYOUT_KEYS = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "sequence_parallel", "pp_schedule", "vpp", "micro_batch",
                "grad_accum", "checkpointing", "offload")
 
@@ -51,6 +53,13 @@ OVER_BUDGET = QT_TRANSLATE_NOOP("engine", "over budget by {over}")
 OVER_BUDGET_EVEN_AT_CEILING = QT_TRANSLATE_NOOP("engine", "over budget by {over} even at MFU {mfu:.0%}, the best a "
                                                           "published run reached on this GPU")
 OVER_BUDGET_EVEN_AT_PEAK = QT_TRANSLATE_NOOP("engine", "over budget by {over} even at the GPU's full peak FLOP/s")
+LATE_EVEN_FASTEST = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even in its fastest layout, memory "
+                                                "aside")
+OVER_BUDGET_EVEN_FASTEST = QT_TRANSLATE_NOOP("engine", "over budget by {over} even in its fastest layout, memory aside")
+NOT_CHEAPER = QT_TRANSLATE_NOOP("engine", "costs at least {least} even in its fastest layout: no cheaper than fewer "
+                                          "GPUs of this type")
+NOT_AMONG = QT_TRANSLATE_NOOP("engine", "costs at least {least} even in its fastest layout: more than the {rows} "
+                                        "cheapest options found")
 NO_PRICE = QT_TRANSLATE_NOOP("engine", "no price per GPU-hour is set for this GPU, so its cost is not known")
 
 
@@ -85,6 +94,8 @@ class _Limits:
     budget: float | None
     currency: str
     unit: str
+    beat: float = math.inf  # the cost (GPU-hours without a price) a larger count must beat: fewer GPUs' best
+    beat_reason: str = ""  # NOT_CHEAPER or NOT_AMONG
 
 
 @dataclass(frozen=True)
@@ -174,6 +185,17 @@ def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, n
             late = format_seconds(bound - deadline)
             return _drop(row, message(LATE_EVEN_AT_CEILING, late=late, mfu=mfu) if mfu < 1.0 else
                          message(LATE_EVEN_AT_PEAK, late=late)), 0
+    fastest = speed_bound(base)
+    if fastest > 0:
+        least_seconds = tokens / fastest
+        least = least_seconds * base.world_size / 3600.0 * (price if price is not None else 1.0)
+        if deadline is not None and least_seconds > deadline:
+            return _drop(row, message(LATE_EVEN_FASTEST, late=format_seconds(least_seconds - deadline))), 0
+        if budget is not None and price is not None and least > budget:
+            return _drop(row, message(OVER_BUDGET_EVEN_FASTEST, over=format_cost(least - budget, currency))), 0
+        if least >= limits.beat:
+            shown = format_cost(least, currency) if price is not None else f"{least:,.0f} GPU-hours"
+            return _drop(row, message(limits.beat_reason, rows=MAX_ROWS, least=shown)), 0
     plan, made = fastest_fitting(base)
     if plan is None:
         host = s.host_memory_bytes
@@ -216,6 +238,14 @@ def rank(rows: list[RentOption]) -> list[RentOption]:
     return out
 
 
+def _least_cost_per_token(s: Scenario, gpu: str, prices: Mapping[str, float]) -> float:
+    """GPU-hours x price per token at the best published MFU on one GPU: the order GPU types are searched in."""
+    if gpu_presets()[gpu].missing_speed_fields:
+        return math.inf
+    one = s.with_unchecked(gpu=gpu, gpus_per_node=1, nodes=1, tp=1, cp=1, pp=1, ep=1)
+    return _ceiling_seconds(one, 1)[0] * prices.get(gpu, 1.0)
+
+
 def candidate_gpus(s: Scenario, prices: Mapping[str, float]) -> list[str]:
     """GPU ids to search: those with a price, in the presets' order; the scenario's own GPU when none has one."""
     presets = gpu_presets()
@@ -241,7 +271,7 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
     ranked: list[RentOption] = []
     dropped: list[RentOption] = []
     searches = estimates = 0
-    gpus = candidate_gpus(s, prices)
+    gpus = sorted(candidate_gpus(s, prices), key=lambda g: _least_cost_per_token(s, g, prices))
     for gpu in gpus:
         preset = presets[gpu]
         price = prices.get(gpu, s.gpu_hour_price if gpu == s.gpu else None)
@@ -257,11 +287,14 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
                 dropped.append(_drop(RentOption(gpu, preset.name, gpn * nodes, nodes, gpn, price),
                                      message(CANNOT, why=str(exc.detail))))
                 break  # the GPU itself cannot run these numerics: more of it cannot either
-            row, made = _option(s, base, price, limits, preset.name)
+            kth = sorted(_price_key(r) for r in ranked)[MAX_ROWS - 1] if len(ranked) >= MAX_ROWS else math.inf
+            beat = (best_cost, NOT_CHEAPER) if best_cost <= kth else (kth, NOT_AMONG)
+            row, made = _option(s, base, price, dataclasses.replace(limits, beat=beat[0], beat_reason=beat[1]),
+                                preset.name)
             searches, estimates = searches + (1 if made else 0), estimates + made
             (dropped if row.dropped is not None else ranked).append(row)
-            if row.dropped is not None and row.dropped.template in (OVER_BUDGET_EVEN_AT_CEILING,
-                                                                    OVER_BUDGET_EVEN_AT_PEAK):
+            if row.dropped is not None and row.dropped.template in (OVER_BUDGET_EVEN_AT_CEILING, NOT_CHEAPER, NOT_AMONG,
+                                                                    OVER_BUDGET_EVEN_AT_PEAK, OVER_BUDGET_EVEN_FASTEST):
                 break  # GPU-hours at the best MFU do not fall with more GPUs
             if row.plan is None or (row.dropped is not None and row.dropped.template == LATE):
                 continue  # more GPUs may fit or finish in time
