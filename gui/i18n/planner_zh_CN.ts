@@ -5478,7 +5478,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>会改变训练内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_search.py" line="40"/>
+        <location filename="../../engine/planning/speed_search.py" line="43"/>
         <source>The search reached its limit of {n} memory estimates: only the most promising layouts of this very large set-up were tried.</source>
         <translation>搜索已达到 {n} 次显存估算的上限：对这个规模很大的设置，只尝试了最有希望的布局。</translation>
     </message>
@@ -7372,74 +7372,94 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>算力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="40"/>
+        <location filename="../../engine/planning/rent.py" line="42"/>
         <source>has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known</source>
         <translation>缺少速度数据（峰值 FLOP/s 或显存带宽），无法估算时间</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="42"/>
+        <location filename="../../engine/planning/rent.py" line="44"/>
         <source>does not fit: no layout of the same training holds it</source>
         <translation>放不下：同样的训练没有任何布局能装下</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="43"/>
+        <location filename="../../engine/planning/rent.py" line="45"/>
         <source>does not fit: no layout holds it in the GPUs and {host} of CPU memory per node</source>
         <translation>放不下：没有布局能在这些 GPU 和每节点 {host} 的 CPU 内存中装下</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="45"/>
+        <location filename="../../engine/planning/rent.py" line="47"/>
         <source>cannot run it: {why}</source>
         <translation>无法运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="46"/>
+        <location filename="../../engine/planning/rent.py" line="48"/>
         <source>misses the deadline by {late} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
         <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="48"/>
+        <location filename="../../engine/planning/rent.py" line="50"/>
         <source>misses the deadline by {late} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="49"/>
+        <location filename="../../engine/planning/rent.py" line="51"/>
         <source>misses the deadline by {late}</source>
         <translation>超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="50"/>
+        <location filename="../../engine/planning/rent.py" line="52"/>
         <source>over budget by {over}</source>
         <translation>超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="51"/>
+        <location filename="../../engine/planning/rent.py" line="53"/>
         <source>over budget by {over} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
         <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="53"/>
+        <location filename="../../engine/planning/rent.py" line="55"/>
         <source>over budget by {over} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="54"/>
+        <location filename="../../engine/planning/rent.py" line="56"/>
+        <source>misses the deadline by {late} even in its fastest layout, memory aside</source>
+        <translation>即使采用最快的布局（不计显存），仍超出截止期限 {late}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="58"/>
+        <source>over budget by {over} even in its fastest layout, memory aside</source>
+        <translation>即使采用最快的布局（不计显存），仍超出预算 {over}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="59"/>
+        <source>costs at least {least} even in its fastest layout: no cheaper than fewer GPUs of this type</source>
+        <translation>即使采用最快的布局也至少花费 {least}：不比更少的同型号 GPU 便宜</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="61"/>
+        <source>costs at least {least} even in its fastest layout: more than the {rows} cheapest options found</source>
+        <translation>即使采用最快的布局也至少花费 {least}：高于已找到的 {rows} 个最便宜方案</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="63"/>
         <source>no price per GPU-hour is set for this GPU, so its cost is not known</source>
         <translation>此 GPU 未设每 GPU 小时价格，无法得知费用</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="233"/>
+        <location filename="../../engine/planning/rent.py" line="263"/>
         <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
         <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="236"/>
+        <location filename="../../engine/planning/rent.py" line="266"/>
         <source>is inference: what to rent is worked out for training runs.</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="30"/>
         <source>A price list is a JSON object {&quot;currency&quot;: &quot;USD&quot;, &quot;prices&quot;: {&quot;GPU id&quot;: price per GPU-hour}}.</source>
-        <translation>价格表是一个 JSON 对象 {"currency": "USD", "prices": {"GPU id": 每 GPU 小时价格}}。</translation>
+        <translation>价格表是一个 JSON 对象 {&quot;currency&quot;: &quot;USD&quot;, &quot;prices&quot;: {&quot;GPU id&quot;: 每 GPU 小时价格}}。</translation>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="34"/>
