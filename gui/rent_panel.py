@@ -29,7 +29,7 @@ from engine.planning.rent_report import MAX_PRICE, layout_text
 from engine.scenario.format import CURRENCIES
 from engine.units import format_bytes, format_cost, format_seconds
 
-from .i18n import tr_engine
+from .i18n import tr_engine, tr_error
 from .settings_store import Settings
 from .state import AppState
 from .theme import text_colour
@@ -48,7 +48,7 @@ class RentWorker(CancellableSearch):
         try:
             result: Any = rent_search(self.scenario, self.prices, **self.limits)
         except PlannerError as exc:
-            result = exc.message.format_with(tr_engine)
+            result = tr_error(exc)  # names the control as the window labels it
         self.found.emit(self.scenario, result)
 
 

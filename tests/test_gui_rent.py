@@ -7,6 +7,7 @@ from engine import scenario_from_dict
 from gui.rent_panel import RentPanel
 from gui.settings_store import Settings
 from gui.state import AppState
+from gui.words import field_label
 
 SCENARIO = {"model": "llama-3.1-8b", "gpu": "a100-80gb", "gpus_per_node": 8, "micro_batch": 1, "grad_accum": 16,
             "seq_len": 4096, "precision": "mixed-bf16", "checkpointing": "full", "zero_stage": 3,
@@ -62,4 +63,5 @@ def test_without_tokens_to_train_the_panel_says_so(qtbot, planner_home):
     qtbot.addWidget(p)
     p.search()
     assert p.wait()
-    assert "tokens_to_train" in p.header.text() and p.result is None
+    # the control as the window labels it (gui/words.py field_label), then the engine's sentence
+    assert p.header.text().startswith(field_label("tokens_to_train") + ":") and p.result is None

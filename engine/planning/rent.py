@@ -60,6 +60,9 @@ NOT_CHEAPER = QT_TRANSLATE_NOOP("engine", "costs at least {least} even in its fa
                                           "GPUs of this type")
 NOT_AMONG = QT_TRANSLATE_NOOP("engine", "costs at least {least} even in its fastest layout: more than the {rows} "
                                         "cheapest options found")
+NONE_IN_TIME = QT_TRANSLATE_NOOP("engine", "misses the deadline: no layout that fits is fast enough")
+NONE_IN_BUDGET = QT_TRANSLATE_NOOP("engine", "over budget: no layout that fits is fast enough to stay within it")
+NONE_CHEAPER = QT_TRANSLATE_NOOP("engine", "no layout that fits costs less than the options found before it")
 NO_PRICE = QT_TRANSLATE_NOOP("engine", "no price per GPU-hour is set for this GPU, so its cost is not known")
 
 
@@ -169,6 +172,20 @@ def _changes(s: Scenario, plan: SpeedPlan) -> tuple[tuple[str, object], ...]:
     return tuple((k, new[k]) for k in keys if k in new and new[k] != old.get(k))
 
 
+def _floor(base: Scenario, price: float | None, limits: _Limits) -> tuple[float, str | None]:
+    """(the tokens/s a plan must reach to meet the deadline, stay in budget and beat the cost of the options already
+    found; the reason a search that finds nothing that fast gives): the speed search skips slower layouts."""
+    per_tps = limits.tokens * base.world_size / 3600.0 * (price if price is not None else 1.0)  # cost x tokens/s
+    floors = [(0.0, None)]
+    if limits.deadline_seconds is not None:
+        floors.append((limits.tokens / limits.deadline_seconds, NONE_IN_TIME))
+    if limits.budget is not None and price is not None:
+        floors.append((per_tps / limits.budget, NONE_IN_BUDGET))
+    if math.isfinite(limits.beat):
+        floors.append((per_tps / limits.beat, NONE_CHEAPER))
+    return max(floors, key=lambda f: f[0])
+
+
 def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, name: str) -> tuple[RentOption, int]:
     """One GPU type and count, searched (or dropped by the deadline bound); (option, memory estimates made)."""
     tokens, deadline, budget = limits.tokens, limits.deadline_seconds, limits.budget
@@ -196,7 +213,10 @@ def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, n
         if least >= limits.beat:
             shown = format_cost(least, currency) if price is not None else f"{least:,.0f} GPU-hours"
             return _drop(row, message(limits.beat_reason, rows=MAX_ROWS, least=shown)), 0
-    plan, made = fastest_fitting(base)
+    floor, why_none = _floor(base, price, limits)
+    plan, made = fastest_fitting(base, floor=floor)
+    if plan is None and why_none is not None:
+        return _drop(row, message(why_none)), made
     if plan is None:
         host = s.host_memory_bytes
         why = message(NOT_FIT_HOST, host=format_bytes(host, unit)) if host is not None else message(NOT_FIT)
@@ -294,6 +314,7 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
             searches, estimates = searches + (1 if made else 0), estimates + made
             (dropped if row.dropped is not None else ranked).append(row)
             if row.dropped is not None and row.dropped.template in (OVER_BUDGET_EVEN_AT_CEILING, NOT_CHEAPER, NOT_AMONG,
+                                                                    NONE_IN_BUDGET, NONE_CHEAPER,
                                                                     OVER_BUDGET_EVEN_AT_PEAK, OVER_BUDGET_EVEN_FASTEST):
                 break  # GPU-hours at the best MFU do not fall with more GPUs
             if row.plan is None or (row.dropped is not None and row.dropped.template == LATE):

@@ -152,7 +152,7 @@ def _candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, 
 
 
 def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[str, Any]], keep: int,
-            cancel: Callable[[], bool] | None, record: bool, budget: int) -> list[SpeedPlan]:
+            cancel: Callable[[], bool] | None, record: bool, budget: int, floor: float = 0.0) -> list[SpeedPlan]:
     """Fitting plans of the layouts. Layouts are visited fastest-first by their time without recomputation (time
     needs no memory estimate); once one cannot beat the keep-th plan found so far, the search stops. Recomputation
     and offload are never faster, so they are tried only where plainer settings left room."""
@@ -174,7 +174,9 @@ def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[st
         out.ranked = [c[4] for c in configs]
 
     def threshold() -> float:
-        return sorted((p.time.tokens_per_second for p in found), reverse=True)[keep - 1] if len(found) >= keep else 0.0
+        # floor: the caller has no use for plans slower than this (a deadline or a price to beat)
+        return max(floor, sorted((p.time.tokens_per_second for p in found), reverse=True)[keep - 1]
+                   if len(found) >= keep else 0.0)
 
     for bound, keys, per_replica, micro, _layout in configs:
         if cancel is not None and cancel():
@@ -300,12 +302,15 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
     return out
 
 
-def fastest_fitting(s: Scenario, *, budget: int = RENT_MEMORY_ESTIMATES) -> tuple[SpeedPlan | None, int]:
+def fastest_fitting(s: Scenario, *, budget: int = RENT_MEMORY_ESTIMATES,
+                    floor: float = 0.0) -> tuple[SpeedPlan | None, int]:
     """(the fastest fitting plan of the same GPUs, same method and numerics, or None; memory estimates made): the
-    speed search without its method/numerics variants and with a smaller budget, for searches over many GPUs."""
+    speed search without its method/numerics variants and with a smaller budget, for searches over many GPUs.
+    Layouts whose time bound is under `floor` tokens/s are not tried: None then means that no layout at least that
+    fast fits (nothing at all fits when floor is 0)."""
     memo = _Memo()
     with _no_cyclic_gc():
-        found = _search(s, memo, SpeedSearch(), list(_layouts(s)), 1, None, False, budget)
+        found = _search(s, memo, SpeedSearch(), list(_layouts(s)), 1, None, False, budget, floor)
         best = _best(s, found, 1)
     return (best[0] if best else None), len(memo.memo)
 

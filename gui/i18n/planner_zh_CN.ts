@@ -7443,16 +7443,31 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/planning/rent.py" line="63"/>
+        <source>misses the deadline: no layout that fits is fast enough</source>
+        <translation>超出截止期限：没有放得下的布局足够快</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="64"/>
+        <source>over budget: no layout that fits is fast enough to stay within it</source>
+        <translation>超出预算：没有放得下的布局快到能控制在预算内</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="65"/>
+        <source>no layout that fits costs less than the options found before it</source>
+        <translation>没有放得下的布局比之前找到的方案更便宜</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="66"/>
         <source>no price per GPU-hour is set for this GPU, so its cost is not known</source>
         <translation>此 GPU 未设每 GPU 小时价格，无法得知费用</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="263"/>
+        <location filename="../../engine/planning/rent.py" line="283"/>
         <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
         <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="266"/>
+        <location filename="../../engine/planning/rent.py" line="286"/>
         <source>is inference: what to rent is worked out for training runs.</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
