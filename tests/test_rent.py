@@ -203,3 +203,16 @@ def test_cli_cost_objective(tmp_path):
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "is not JSON" in bad.stderr
     neg = run("fit", str(path), "--objective", "cost", "--budget", "-5")
     assert neg.returncode == 2 and "must be a number" in neg.stderr
+
+
+def test_fastest_fitting_is_the_speed_searchs_first_plan_and_honours_its_floor():
+    from engine.planning.speed_search import fastest_fitting, speed_bound, speed_search
+
+    s = scenario()
+    plan, made = fastest_fitting(s)
+    first = speed_search(s).plans[0]
+    # the same search without the method/numerics variants: the same first plan, or one tied with it (TIE)
+    assert made > 0 and plan.time.tokens_per_second >= first.time.tokens_per_second * (1 - TIE)
+    assert plan.time.tokens_per_second <= speed_bound(s) * (1 + TIE)
+    none, _ = fastest_fitting(s, floor=speed_bound(s) * 1.01)  # faster than any layout's bound: nothing is tried
+    assert none is None
