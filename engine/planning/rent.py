@@ -215,6 +215,8 @@ def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, n
             return _drop(row, message(limits.beat_reason, rows=MAX_ROWS, least=shown)), 0
     floor, why_none = _floor(base, price, limits)
     plan, made = fastest_fitting(base, floor=floor)
+    if plan is not None and plan.time.tokens_per_second < floor:
+        plan = None  # slower layouts than the floor were skipped, so this one need not be the fastest that fits
     if plan is None and why_none is not None:
         return _drop(row, message(why_none)), made
     if plan is None:
