@@ -46,7 +46,7 @@ class RentWorker(CancellableSearch):
 
     def run(self) -> None:
         try:
-            result: Any = rent_search(self.scenario, self.prices, **self.limits)
+            result: Any = rent_search(self.scenario, self.prices, **self.limits, cancel=self.cancelled)
         except PlannerError as exc:
             result = tr_error(exc)  # names the control as the window labels it
         self.found.emit(self.scenario, result)
@@ -182,8 +182,10 @@ class RentPanel(QWidget):
     def search(self) -> None:
         self.cancel()
         self.header.setText(self.tr("Searching GPU types, counts and layouts…"))
-        self.worker = RentWorker(self.state.scenario, self.table.prices(), self.limits(), self)
-        self.worker.found.connect(self._found)
+        worker = RentWorker(self.state.scenario, self.table.prices(), self.limits(), self)
+        # a cancelled search still reports what it found so far: only the latest search's result is shown
+        worker.found.connect(lambda scenario, result: self._found(scenario, result) if worker is self.worker else None)
+        self.worker = worker
         self.worker.start()
 
     def cancel(self) -> None:

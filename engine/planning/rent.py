@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..errors import ScenarioError
@@ -279,7 +279,7 @@ def candidate_gpus(s: Scenario, prices: Mapping[str, float]) -> list[str]:
 
 def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: float | None = None,
                 budget: float | None = None, max_gpus: int = MAX_RENT_GPUS, currency: str | None = None,
-                unit: str = "GiB") -> RentSearch:
+                unit: str = "GiB", cancel: Callable[[], bool] | None = None) -> RentSearch:
     """GPU types x counts x layouts for the scenario's training of tokens_to_train tokens, cheapest first."""
     if not s.tokens_to_train:
         raise ScenarioError("tokens_to_train", QT_TRANSLATE_NOOP(
@@ -302,6 +302,8 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
             continue
         best_cost = last_cost = math.inf
         for gpn, nodes in gpu_counts(s.gpus_per_node, max_gpus):
+            if cancel is not None and cancel():
+                break  # the window closed or the set-up changed: what was found so far is returned
             base = _base(s, gpu, gpn, nodes)
             try:
                 check_consistency(base.with_unchecked(tp=1, pp=1, cp=1, ep=1, grad_accum=1), resolve_model(base))
