@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -81,6 +82,15 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     from .planning.fit_report import fit_report, render_fit
 
     scenario = displayable(load_scenario(args.scenario))
+    if args.objective == "cost":
+        from .planning.rent_report import load_prices, render_rent, rent_report
+
+        prices, currency = load_prices(args.prices) if args.prices is not None else ({}, None)
+        report = rent_report(scenario, prices, currency, unit=args.unit, budget=args.budget,
+                             deadline_seconds=None if args.deadline_days is None else args.deadline_days * 86400.0)
+        print(json_text(report) if args.json else terminal_text(
+            render_rent(report, args.unit, args.tr, args.tr_engine)))
+        return 0
     if args.objective == "throughput":
         from .planning.speed_report import render_speed, speed_report
 
@@ -193,6 +203,19 @@ def _whole_number(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def _positive_number(low: float, high: float) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text) if len(text) <= 30 else math.nan
+        except ValueError:
+            value = math.nan
+        if not low <= value <= high:  # NaN fails too
+            raise argparse.ArgumentTypeError(f"must be a number from {low:g} to {high:g}, not {one_line(text)[:40]}")
+        return value
+
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     # prog: the command the user ran (llm-memory-planner, llm-memory-planner-cli or main.py), as argparse finds it
     parser = argparse.ArgumentParser(prog=Path(sys.argv[0]).name or "llm-memory-planner",
@@ -206,8 +229,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("fit", help="limits and ranked plans that make a scenario fit")
     p.add_argument("scenario")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--objective", choices=("fit", "throughput"), default="fit",
-                   help="fit: least disruptive plans (default); throughput: fastest layouts of the same GPUs")
+    p.add_argument("--objective", choices=("fit", "throughput", "cost"), default="fit",
+                   help="fit: least disruptive plans (default); throughput: fastest layouts of the same GPUs; cost: "
+                        "what to rent (GPU types x counts x layouts) for tokens_to_train, cheapest first")
+    p.add_argument("--deadline-days", type=_positive_number(1e-3, 1e5), help="cost: finish within this many days")
+    p.add_argument("--budget", type=_positive_number(1e-6, 1e15), help="cost: spend at most this much (the "
+                   "price list's currency)")
+    p.add_argument("--prices", help='cost: a price list, {"currency": "USD", "prices": {"GPU id": price per '
+                   'GPU-hour}} (default: none; the scenario\'s gpu_hour_price for its own GPU)')
     p.add_argument("--unit", choices=("GB", "GiB"), default="GiB")
     p.set_defaults(func=_cmd_fit)
     p = sub.add_parser("serve-fit", help="inference scenarios: the largest context, most users, fewest GPUs")

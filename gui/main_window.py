@@ -30,6 +30,7 @@ from .i18n import LANGUAGES, tr_message
 from .import_review import CONFIG_SUFFIXES
 from .library_panel import LibraryPanel
 from .pickers import HardwarePicker, ModelPicker
+from .rent_panel import RentPanel
 from .results import BreakdownTable, VerdictBanner
 from .settings_store import Settings
 from .setup_panel import SetupPanel
@@ -122,6 +123,10 @@ class MainWindow(QMainWindow):
         self.speed_panel = SpeedPanel(state)
         self.tabs.addTab(self.speed_panel, self.tr("Fastest layouts"))
         self.speed_panel.planApplied.connect(
+            lambda before, after, label: library_actions.compare_before_after(self, before, after, label))
+        self.rent_panel = RentPanel(state, self.settings)
+        self.tabs.addTab(self.rent_panel, self.tr("What should I rent?"))
+        self.rent_panel.planApplied.connect(
             lambda before, after, label: library_actions.compare_before_after(self, before, after, label))
         self.library_panel = LibraryPanel(state, self.library)
         self.tabs.addTab(self.library_panel, self.tr("Library"))
@@ -344,6 +349,7 @@ class MainWindow(QMainWindow):
         keep a CPU busy and outlive its widgets."""
         self.fit_panel.cancel()
         self.speed_panel.cancel()
+        self.rent_panel.cancel()
 
     def copy_breakdown(self) -> None:
         QApplication.clipboard().setText(self.table.as_text())

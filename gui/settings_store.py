@@ -17,6 +17,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from engine.scenario.format import CURRENCIES
+
 from .data_folder import (  # noqa: F401 - the primitives' old home: re-exported for existing callers
     MAX_ID_BYTES,
     STAMP_FORMAT,
@@ -35,7 +37,7 @@ from .data_folder import (  # noqa: F401 - the primitives' old home: re-exported
 
 # ---- settings -------------------------------------------------------------------------------------------------
 
-SETTINGS_SCHEMA_VERSION = 1
+SETTINGS_SCHEMA_VERSION = 2  # 2: gpu_prices and price_currency ("What should I rent?")
 UNITS = ("GiB", "GB")
 THEMES = ("light", "dark", "system")
 LANGUAGES = ("en", "zh_CN")
@@ -52,6 +54,26 @@ class AppSettings:
     window_state: str | None = None  # base64 of QMainWindow.saveState()
     last_scenario: str | None = None  # a ScenarioLibrary id
     recent_files: tuple[str, ...] = ()  # newest first, at most MAX_RECENT
+    # price of one GPU for one hour by GPU preset id, as the user entered it (none ships: no price is invented)
+    gpu_prices: tuple[tuple[str, float], ...] = ()
+    price_currency: str = ""  # what gpu_prices are in (ISO 4217 code; "": not named)
+
+
+MAX_PRICES = 200  # far more GPU types than there are presets
+MAX_PRICE = 1e6  # per GPU-hour, as engine/planning/rent_report.py
+
+
+def _price(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 < value <= MAX_PRICE
+
+
+def _prices(value: Any) -> bool:
+    items = value.items() if isinstance(value, dict) else value if isinstance(value, list | tuple) else None
+    if items is None:
+        return False
+    pairs = [tuple(p) if isinstance(p, list | tuple) else None for p in items]
+    return len(pairs) <= MAX_PRICES and all(p is not None and len(p) == 2 and isinstance(p[0], str)
+                                            and 0 < len(p[0]) <= 100 and _price(p[1]) for p in pairs)
 
 
 def _optional_text(value: Any) -> bool:
@@ -66,7 +88,38 @@ _VALID: dict[str, Callable[[Any], bool]] = {
     "window_state": _optional_text,
     "last_scenario": _optional_text,
     "recent_files": lambda v: isinstance(v, list | tuple) and all(isinstance(x, str) for x in v),
+    "gpu_prices": _prices,
+    "price_currency": lambda v: isinstance(v, str) and v in CURRENCIES,
 }
+
+
+def _v1_to_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 adds the price list; a version 1 file had none, so it starts empty (nothing is guessed)."""
+    return {**data, "gpu_prices": data.get("gpu_prices", {}), "price_currency": data.get("price_currency", ""),
+            "schema_version": 2}
+
+
+_MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+
+
+def migrate_settings(data: dict[str, Any]) -> dict[str, Any]:
+    """A settings object of any older schema_version (none: version 1, the first) brought up to this version's, one
+    step at a time; a newer or unreadable version is returned as it is (its known keys are still read)."""
+    version = data.get("schema_version", 1)
+    if isinstance(version, bool) or not isinstance(version, int) or version > SETTINGS_SCHEMA_VERSION:
+        return data
+    while version in _MIGRATIONS:
+        data = _MIGRATIONS[version](data)
+        version = data["schema_version"]
+    return data
+
+
+def _file_form(key: str, value: Any) -> Any:
+    if key == "recent_files":
+        return list(value)[:MAX_RECENT]
+    if key == "gpu_prices":
+        return {gpu: float(price) for gpu, price in (value.items() if isinstance(value, dict) else value)}
+    return value
 
 
 class Settings:
@@ -96,8 +149,7 @@ class Settings:
                 raise ValueError(f"{key} is not a setting; the settings are {', '.join(_VALID)}.")
             if not _VALID[key](value):
                 raise ValueError(f"the setting {key} cannot be {value!r}.")
-        return self._change(lambda data: data.update(
-            {k: list(v)[:MAX_RECENT] if k == "recent_files" else v for k, v in changes.items()}))
+        return self._change(lambda data: data.update({k: _file_form(k, v) for k, v in changes.items()}))
 
     def add_recent_file(self, path: str | Path) -> AppSettings:
         """Put `path` first in recent_files (once), keeping at most MAX_RECENT; read and written under the lock, so
@@ -142,7 +194,7 @@ class Settings:
                                           "and the default settings are used."))
         if problem:
             self._problem(problem)
-        return data
+        return migrate_settings(data) if data else data
 
     def _parse(self, data: dict[str, Any]) -> AppSettings:
         values: dict[str, Any] = {}
@@ -151,7 +203,8 @@ class Settings:
                 continue
             value = data[f.name]
             if _VALID[f.name](value):
-                values[f.name] = tuple(value)[:MAX_RECENT] if f.name == "recent_files" else value
+                values[f.name] = tuple(value)[:MAX_RECENT] if f.name == "recent_files" else tuple(
+                    sorted(_file_form(f.name, value).items())) if f.name == "gpu_prices" else value
             else:
                 self._problem(f"The setting {f.name} = {value!r} is not valid; the default is used.")
         return AppSettings(**values)

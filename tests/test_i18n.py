@@ -53,7 +53,7 @@ WORD = re.compile(r"[A-Za-z][A-Za-z_']+")
 
 def needs_translation(text: str) -> bool:
     plain = re.sub(r"<[^>]+>", " ", text).replace("&", "")
-    for name in DATA_NAMES:
+    for name in sorted(DATA_NAMES, key=len, reverse=True):  # longest first: "RTX 4070 Ti SUPER" before "RTX 4070 Ti"
         plain = plain.replace(name, " ")
     words = [w.lower().strip("'-") for w in WORD.findall(plain)]
     return any(w not in TECHNICAL and not w.endswith("_proj") for w in words if len(w) > 1)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from engine import SCHEMA_VERSION, ScenarioError, estimate, scenario_from_dict
 from gui import data_folder
-from gui.settings_store import AppSettings, Settings
+from gui.settings_store import SETTINGS_SCHEMA_VERSION, AppSettings, Settings
 from gui.storage import (
     EXAMPLE_PREFIX,
     MAX_ID_BYTES,
@@ -386,7 +386,7 @@ def test_settings_round_trip_and_defaults(planner_home):
     values = Settings().values
     assert (values.unit, values.theme, values.language, values.window_geometry) == ("GB", "dark", "zh_CN", "AdnQywAD")
     data = json.loads((planner_home / "settings.json").read_text())
-    assert data["schema_version"] == 1 and data["last_scenario"] == "x"
+    assert data["schema_version"] == SETTINGS_SCHEMA_VERSION == 2 and data["last_scenario"] == "x"
     with pytest.raises(ValueError, match="unit"):
         Settings().update(unit="MiB")
     with pytest.raises(ValueError, match="colour"):

@@ -36,6 +36,9 @@ CHANGES_WHAT_YOU_TRAIN = QT_TRANSLATE_NOOP("engine", "changes what you train")
 # Layouts are visited fastest first, so a search that reaches the budget has tried the most promising ones.
 MAX_MEMORY_ESTIMATES = 2000
 VARIANT_MEMORY_ESTIMATES = 500  # more for each method/numerics change, tried on the best layouts
+# per GPU type and count in "What should I rent?" (engine/planning/rent.py): on a 70B model, 8 to 64 GPUs, 150 instead
+# of 500 found the same best layout or one at most 3% slower (benchmarks/rent_speed.py, measured when it was set)
+RENT_MEMORY_ESTIMATES = 250
 VARIANT_LAYOUTS = 200  # when nothing fitted, the changes are tried on this many of the fastest layouts, not all
 LIMITED = QT_TRANSLATE_NOOP("engine", "The search reached its limit of {n} memory estimates: only the most "
                                       "promising layouts of this very large set-up were tried.")
@@ -149,7 +152,7 @@ def _candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, 
 
 
 def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[str, Any]], keep: int,
-            cancel: Callable[[], bool] | None, record: bool, budget: int) -> list[SpeedPlan]:
+            cancel: Callable[[], bool] | None, record: bool, budget: int, floor: float = 0.0) -> list[SpeedPlan]:
     """Fitting plans of the layouts. Layouts are visited fastest-first by their time without recomputation (time
     needs no memory estimate); once one cannot beat the keep-th plan found so far, the search stops. Recomputation
     and offload are never faster, so they are tried only where plainer settings left room."""
@@ -171,7 +174,9 @@ def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[st
         out.ranked = [c[4] for c in configs]
 
     def threshold() -> float:
-        return sorted((p.time.tokens_per_second for p in found), reverse=True)[keep - 1] if len(found) >= keep else 0.0
+        # floor: the caller has no use for plans slower than this (a deadline or a price to beat)
+        return max(floor, sorted((p.time.tokens_per_second for p in found), reverse=True)[keep - 1]
+                   if len(found) >= keep else 0.0)
 
     for bound, keys, per_replica, micro, _layout in configs:
         if cancel is not None and cancel():
@@ -295,3 +300,30 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
         out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
     out.estimates, out.seconds = len(memo.memo), time.perf_counter() - t0
     return out
+
+
+def fastest_fitting(s: Scenario, *, budget: int = RENT_MEMORY_ESTIMATES,
+                    floor: float = 0.0) -> tuple[SpeedPlan | None, int]:
+    """(the fastest fitting plan of the same GPUs, same method and numerics, or None; memory estimates made): the
+    speed search without its method/numerics variants and with a smaller budget, for searches over many GPUs.
+    Layouts whose time bound is under `floor` tokens/s are not tried: None then means that no layout at least that
+    fast fits (nothing at all fits when floor is 0)."""
+    memo = _Memo()
+    with _no_cyclic_gc():
+        found = _search(s, memo, SpeedSearch(), list(_layouts(s)), 1, None, False, budget, floor)
+        best = _best(s, found, 1)
+    return (best[0] if best else None), len(memo.memo)
+
+
+def speed_bound(s: Scenario) -> float:
+    """The most tokens/s any layout of these GPUs could reach: each layout's best of three micro-batches without
+    recomputation or offload, memory not checked (the bound the search itself visits layouts by); 0.0 when there
+    is no layout."""
+    best = 0.0
+    for layout in _layouts(s):
+        per_replica = layout["_per_replica"]
+        keys = {k: v for k, v in layout.items() if not k.startswith("_")}
+        micro = _divisors(per_replica, per_replica)
+        for mb in {micro[0], micro[len(micro) // 2], micro[-1]}:
+            best = max(best, step_time(_candidate(s, keys, per_replica, mb, "none", "none")).tokens_per_second)
+    return best

@@ -2072,202 +2072,207 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="87"/>
+        <location filename="../main_window.py" line="88"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="92"/>
+        <location filename="../main_window.py" line="93"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="114"/>
+        <location filename="../main_window.py" line="115"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="116"/>
+        <location filename="../main_window.py" line="117"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="117"/>
+        <location filename="../main_window.py" line="118"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="119"/>
+        <location filename="../main_window.py" line="120"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="123"/>
+        <location filename="../main_window.py" line="124"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="127"/>
+        <location filename="../main_window.py" line="132"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="129"/>
+        <location filename="../main_window.py" line="134"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="187"/>
+        <location filename="../main_window.py" line="192"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="188"/>
+        <location filename="../main_window.py" line="193"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="202"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="204"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="194"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="133"/>
+        <location filename="../main_window.py" line="128"/>
+        <source>What should I rent?</source>
+        <translation>该租什么 GPU？</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="138"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="191"/>
+        <location filename="../main_window.py" line="196"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="197"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="199"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="196"/>
+        <location filename="../main_window.py" line="201"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="205"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="202"/>
+        <location filename="../main_window.py" line="207"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="202"/>
+        <location filename="../main_window.py" line="207"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="205"/>
+        <location filename="../main_window.py" line="210"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="207"/>
+        <location filename="../main_window.py" line="212"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="213"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210"/>
+        <location filename="../main_window.py" line="215"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="216"/>
+        <location filename="../main_window.py" line="221"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="218"/>
+        <location filename="../main_window.py" line="223"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="219"/>
+        <location filename="../main_window.py" line="224"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="228"/>
+        <location filename="../main_window.py" line="233"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="231"/>
+        <location filename="../main_window.py" line="236"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="231"/>
+        <location filename="../main_window.py" line="236"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="236"/>
+        <location filename="../main_window.py" line="241"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="244"/>
+        <location filename="../main_window.py" line="249"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="251"/>
+        <location filename="../main_window.py" line="256"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="252"/>
+        <location filename="../main_window.py" line="257"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="254"/>
+        <location filename="../main_window.py" line="259"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="350"/>
+        <location filename="../main_window.py" line="356"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="201"/>
+        <location filename="../main_window.py" line="206"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="201"/>
+        <location filename="../main_window.py" line="206"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2516,12 +2521,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="227"/>
+        <location filename="../widgets.py" line="228"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="230"/>
+        <location filename="../widgets.py" line="231"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
     </message>
@@ -2547,6 +2552,128 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../plan_card.py" line="57"/>
         <source>Inputs that differ from the defaults</source>
         <translation>与默认值不同的输入</translation>
+    </message>
+</context>
+<context>
+    <name>PriceTable</name>
+    <message>
+        <location filename="../rent_panel.py" line="65"/>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="65"/>
+        <source>Price per GPU-hour</source>
+        <translation>每 GPU 小时价格</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="97"/>
+        <source>Not a price (a number above 0), so left out: %s</source>
+        <translation>不是价格（须为大于 0 的数），已略去：%s</translation>
+    </message>
+</context>
+<context>
+    <name>RentPanel</name>
+    <message>
+        <location filename="../rent_panel.py" line="115"/>
+        <source>(not named)</source>
+        <translation>（未指定）</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="121"/>
+        <location filename="../rent_panel.py" line="126"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="122"/>
+        <source> days</source>
+        <translation> 天</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="128"/>
+        <source>Currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="129"/>
+        <source>Deadline</source>
+        <translation>截止期限</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="130"/>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="131"/>
+        <source>Find what to rent</source>
+        <translation>查找该租什么</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="133"/>
+        <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
+        <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="160"/>
+        <source>Enter prices and press Find what to rent.</source>
+        <translation>请输入价格，然后点击“查找该租什么”。</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="180"/>
+        <source>The set-up changed: press Find what to rent again.</source>
+        <translation>配置已更改：请再次点击“查找该租什么”。</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="184"/>
+        <source>Searching GPU types, counts and layouts…</source>
+        <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="218"/>
+        <source>%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
+        <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="228"/>
+        <source>Left out:</source>
+        <translation>未入选：</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="235"/>
+        <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
+        <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="238"/>
+        <source>%s GPU-hours (no price set)</source>
+        <translation>%s GPU 小时（未设价格）</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="242"/>
+        <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
+        <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="246"/>
+        <source>layout: %s</source>
+        <translation>布局：%s</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="247"/>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="250"/>
+        <source>This is your set-up already</source>
+        <translation>这已是您当前的配置</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="257"/>
+        <source>Rent %(n)d x %(gpu)s</source>
+        <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
 </context>
 <context>
@@ -2656,68 +2783,68 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ServingPanel</name>
     <message>
-        <location filename="../serving_panel.py" line="57"/>
+        <location filename="../serving_panel.py" line="56"/>
         <source>Serving set-up</source>
         <translation>推理服务设置</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="72"/>
-        <location filename="../serving_panel.py" line="219"/>
+        <location filename="../serving_panel.py" line="68"/>
+        <location filename="../serving_panel.py" line="215"/>
         <source>engine default</source>
         <translation>引擎默认值</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="81"/>
+        <location filename="../serving_panel.py" line="77"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="82"/>
+        <location filename="../serving_panel.py" line="78"/>
         <source>the model&apos;s training context</source>
         <translation>模型的训练上下文</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="111"/>
+        <location filename="../serving_panel.py" line="107"/>
         <source>The program that serves the model. vLLM and SGLang give what is left of their share of the GPU to the KV cache; llama.cpp and Ollama size it from n_ctx.</source>
         <translation>提供模型服务的程序。vLLM 和 SGLang 把其 GPU 份额中剩下的部分都给 KV 缓存；llama.cpp 和 Ollama 按 n_ctx 确定其大小。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="113"/>
+        <location filename="../serving_panel.py" line="109"/>
         <source>How the weights are stored on the GPU: 16-bit, 8-bit or 4-bit checkpoints (vLLM, SGLang) or a GGUF quantization (llama.cpp, Ollama). Fewer bits: less memory, more room for the KV cache, some quality loss.</source>
         <translation>权重在 GPU 上的存储方式：16 位、8 位或 4 位检查点（vLLM、SGLang），或 GGUF 量化（llama.cpp、Ollama）。位数越少：显存越少，KV 缓存空间越多，质量略有损失。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="116"/>
+        <location filename="../serving_panel.py" line="112"/>
         <source>Number format of the KV cache: fp8 (vLLM, SGLang) or q8_0 / q4_0 (llama.cpp) hold twice or four times the tokens.</source>
         <translation>KV 缓存的数值格式：fp8（vLLM、SGLang）或 q8_0 / q4_0（llama.cpp）可容纳两倍或四倍的 token。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="118"/>
+        <location filename="../serving_panel.py" line="114"/>
         <source>Longest prompt plus answer of one user. The KV cache must hold at least one sequence this long or the engine refuses to start.</source>
         <translation>单个用户最长的提示加回答。KV 缓存必须至少容纳一条这么长的序列，否则引擎拒绝启动。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="120"/>
+        <location filename="../serving_panel.py" line="116"/>
         <source>Sequences decoded together (vLLM max_num_seqs; llama.cpp n_parallel slots, each with the context above). Memory decides how many really fit: see the users chart.</source>
         <translation>同时解码的序列（vLLM max_num_seqs；llama.cpp 的 n_parallel 个槽位，每个都有上面的上下文）。实际能容纳多少由显存决定：见用户图表。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="122"/>
+        <location filename="../serving_panel.py" line="118"/>
         <source>Share of each GPU the engine takes, KV cache included; the rest stays free for other processes.</source>
         <translation>引擎占用每个 GPU 的比例，包括 KV 缓存；其余部分留给其他进程。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="124"/>
+        <location filename="../serving_panel.py" line="120"/>
         <source>Layers llama.cpp keeps on the GPUs; the others stay in CPU memory and run on the CPU (much slower).</source>
         <translation>llama.cpp 放在 GPU 上的层；其余层留在 CPU 内存中并在 CPU 上运行（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="126"/>
+        <location filename="../serving_panel.py" line="122"/>
         <source>Split every layer over this many GPUs: each holds a share of the weights and KV.</source>
         <translation>把每一层拆分到这么多 GPU 上：每个 GPU 持有一部分权重和 KV。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="245"/>
+        <location filename="../serving_panel.py" line="241"/>
         <source>Context per user (n_ctx / n_parallel)</source>
         <translation>每个用户的上下文（n_ctx / n_parallel）</translation>
     </message>
@@ -2730,497 +2857,497 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="50"/>
+        <location filename="../setup_panel.py" line="47"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="51"/>
+        <location filename="../setup_panel.py" line="48"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="52"/>
+        <location filename="../setup_panel.py" line="49"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="53"/>
+        <location filename="../setup_panel.py" line="50"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="55"/>
+        <location filename="../setup_panel.py" line="52"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="58"/>
+        <location filename="../setup_panel.py" line="55"/>
         <source>Which linear layers get adapters</source>
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="61"/>
+        <location filename="../setup_panel.py" line="58"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="62"/>
+        <location filename="../setup_panel.py" line="59"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="64"/>
+        <location filename="../setup_panel.py" line="61"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="66"/>
+        <location filename="../setup_panel.py" line="63"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="67"/>
+        <location filename="../setup_panel.py" line="64"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="69"/>
+        <location filename="../setup_panel.py" line="66"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="71"/>
+        <location filename="../setup_panel.py" line="68"/>
         <source>in the number format below (16/32-bit)</source>
         <translation>使用下方的数值格式（16/32 位）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="72"/>
+        <location filename="../setup_panel.py" line="69"/>
         <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
         <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="73"/>
+        <location filename="../setup_panel.py" line="70"/>
         <source>MXFP4: 4.25 bits per weight</source>
         <translation>MXFP4：每个权重 4.25 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="74"/>
+        <location filename="../setup_panel.py" line="71"/>
         <source>FP8: 8 bits per weight</source>
         <translation>FP8：每个权重 8 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="81"/>
+        <location filename="../setup_panel.py" line="78"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="82"/>
+        <location filename="../setup_panel.py" line="79"/>
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="83"/>
+        <location filename="../setup_panel.py" line="80"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="84"/>
+        <location filename="../setup_panel.py" line="81"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="86"/>
+        <location filename="../setup_panel.py" line="83"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="87"/>
+        <location filename="../setup_panel.py" line="84"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="90"/>
+        <location filename="../setup_panel.py" line="87"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="91"/>
+        <location filename="../setup_panel.py" line="88"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="92"/>
+        <location filename="../setup_panel.py" line="89"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="93"/>
+        <location filename="../setup_panel.py" line="90"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="94"/>
+        <location filename="../setup_panel.py" line="91"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="95"/>
+        <location filename="../setup_panel.py" line="92"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="96"/>
+        <location filename="../setup_panel.py" line="93"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="97"/>
+        <location filename="../setup_panel.py" line="94"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="99"/>
+        <location filename="../setup_panel.py" line="96"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="101"/>
+        <location filename="../setup_panel.py" line="98"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="102"/>
+        <location filename="../setup_panel.py" line="99"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="103"/>
+        <location filename="../setup_panel.py" line="100"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="104"/>
+        <location filename="../setup_panel.py" line="101"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="105"/>
+        <location filename="../setup_panel.py" line="102"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="106"/>
+        <location filename="../setup_panel.py" line="103"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="107"/>
+        <location filename="../setup_panel.py" line="104"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109"/>
+        <location filename="../setup_panel.py" line="106"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="111"/>
+        <location filename="../setup_panel.py" line="108"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="113"/>
+        <location filename="../setup_panel.py" line="110"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115"/>
+        <location filename="../setup_panel.py" line="112"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="117"/>
+        <location filename="../setup_panel.py" line="114"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="118"/>
+        <location filename="../setup_panel.py" line="115"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="119"/>
+        <location filename="../setup_panel.py" line="116"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="159"/>
+        <location filename="../setup_panel.py" line="156"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="160"/>
+        <location filename="../setup_panel.py" line="157"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="161"/>
+        <location filename="../setup_panel.py" line="158"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="162"/>
+        <location filename="../setup_panel.py" line="159"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="164"/>
+        <location filename="../setup_panel.py" line="161"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="165"/>
+        <location filename="../setup_panel.py" line="162"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="188"/>
+        <location filename="../setup_panel.py" line="185"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="192"/>
+        <location filename="../setup_panel.py" line="189"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="194"/>
+        <location filename="../setup_panel.py" line="191"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="196"/>
+        <location filename="../setup_panel.py" line="193"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="198"/>
+        <location filename="../setup_panel.py" line="195"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="200"/>
+        <location filename="../setup_panel.py" line="197"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="202"/>
+        <location filename="../setup_panel.py" line="199"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="204"/>
+        <location filename="../setup_panel.py" line="201"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="207"/>
+        <location filename="../setup_panel.py" line="204"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="208"/>
+        <location filename="../setup_panel.py" line="205"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="211"/>
+        <location filename="../setup_panel.py" line="208"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="213"/>
+        <location filename="../setup_panel.py" line="210"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="215"/>
+        <location filename="../setup_panel.py" line="212"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="217"/>
+        <location filename="../setup_panel.py" line="214"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="219"/>
+        <location filename="../setup_panel.py" line="216"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="222"/>
+        <location filename="../setup_panel.py" line="219"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="224"/>
+        <location filename="../setup_panel.py" line="221"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="226"/>
+        <location filename="../setup_panel.py" line="223"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="228"/>
+        <location filename="../setup_panel.py" line="225"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="229"/>
+        <location filename="../setup_panel.py" line="226"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="231"/>
+        <location filename="../setup_panel.py" line="228"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="233"/>
+        <location filename="../setup_panel.py" line="230"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="236"/>
+        <location filename="../setup_panel.py" line="233"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="238"/>
+        <location filename="../setup_panel.py" line="235"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="120"/>
+        <location filename="../setup_panel.py" line="117"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="122"/>
+        <location filename="../setup_panel.py" line="119"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="124"/>
+        <location filename="../setup_panel.py" line="121"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="125"/>
+        <location filename="../setup_panel.py" line="122"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="126"/>
+        <location filename="../setup_panel.py" line="123"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="128"/>
+        <location filename="../setup_panel.py" line="125"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="138"/>
+        <location filename="../setup_panel.py" line="135"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="139"/>
+        <location filename="../setup_panel.py" line="136"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="140"/>
+        <location filename="../setup_panel.py" line="137"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="141"/>
+        <location filename="../setup_panel.py" line="138"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142"/>
+        <location filename="../setup_panel.py" line="139"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="145"/>
+        <location filename="../setup_panel.py" line="142"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="146"/>
+        <location filename="../setup_panel.py" line="143"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="147"/>
+        <location filename="../setup_panel.py" line="144"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="148"/>
+        <location filename="../setup_panel.py" line="145"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="149"/>
+        <location filename="../setup_panel.py" line="146"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="151"/>
+        <location filename="../setup_panel.py" line="148"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="153"/>
+        <location filename="../setup_panel.py" line="150"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="154"/>
+        <location filename="../setup_panel.py" line="151"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="155"/>
+        <location filename="../setup_panel.py" line="152"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="157"/>
+        <location filename="../setup_panel.py" line="154"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="315"/>
+        <location filename="../setup_panel.py" line="312"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="315"/>
+        <location filename="../setup_panel.py" line="312"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="363"/>
+        <location filename="../setup_panel.py" line="360"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
@@ -3774,7 +3901,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="65"/>
+        <location filename="../../engine/cli.py" line="66"/>
         <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
@@ -3809,12 +3936,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="277"/>
+        <location filename="../../engine/cli.py" line="306"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="280"/>
+        <location filename="../../engine/cli.py" line="309"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -3964,9 +4091,70 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>放得下的最快布局，训练内容不变（同样的 GPU、全局 batch、方法和数值格式）：</translation>
     </message>
     <message>
+        <location filename="../../engine/planning/rent_report.py" line="106"/>
+        <source>{hours:,.0f} GPU-hours x {price} = {cost}</source>
+        <translation>{hours:,.0f} GPU 小时 × {price} = {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="109"/>
+        <source>{hours:,.0f} GPU-hours (no price set)</source>
+        <translation>{hours:,.0f} GPU 小时（未设价格）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="110"/>
+        <source>{n} x {gpu} ({nodes} node(s)): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
+        <translation>{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="122"/>
+        <source>deadline {time}</source>
+        <translation>截止期限 {time}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="125"/>
+        <source>budget {cost}</source>
+        <translation>预算 {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="126"/>
+        <source>What to rent for {tokens:,} tokens ({limits}), cheapest first:</source>
+        <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="127"/>
+        <source>no limits</source>
+        <translation>无限制</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="129"/>
         <location filename="../../engine/planning/speed_report.py" line="55"/>
         <source>none found</source>
         <translation>没有找到</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="132"/>
+        <source>{total} per GPU, {host} CPU memory per node</source>
+        <translation>每 GPU {total}，每节点 CPU 内存 {host}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="135"/>
+        <source>Left out:</source>
+        <translation>未入选：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="142"/>
+        <source>One checkpoint: {size} ({formula}).</source>
+        <translation>一个检查点：{size}（{formula}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="144"/>
+        <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
+        <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="146"/>
+        <source>Searched {gpus} GPU type(s), {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
+        <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
         <location filename="../../engine/planning/speed_report.py" line="59"/>
@@ -4134,7 +4322,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="238"/>
+        <location filename="../main_window.py" line="243"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -4572,16 +4760,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="102"/>
-        <location filename="../../engine/models/weight_formats.py" line="60"/>
-        <location filename="../../engine/timing/bands.py" line="36"/>
-        <location filename="../../engine/timing/ceiling.py" line="42"/>
-        <location filename="../../engine/timing/data.py" line="22"/>
+        <location filename="../../engine/models/presets.py" line="103"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="168"/>
+        <location filename="../../engine/models/presets.py" line="169"/>
         <source>Unknown {kind} preset &apos;{key}&apos;.{hint}</source>
         <translation>未知的 {kind} 预设 &apos;{key}&apos;。{hint}</translation>
     </message>
@@ -5669,7 +5853,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>会改变训练内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_search.py" line="40"/>
+        <location filename="../../engine/planning/speed_search.py" line="43"/>
         <source>The search reached its limit of {n} memory estimates: only the most promising layouts of this very large set-up were tried.</source>
         <translation>搜索已达到 {n} 次显存估算的上限：对这个规模很大的设置，只尝试了最有希望的布局。</translation>
     </message>
@@ -7853,7 +8037,137 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/planning/serve_suggest.py" line="194"/>
         <source>several changes at once: the smallest set found that starts the engine</source>
-        <translation>同时做几处修改：找到的能让引擎启动的最小组合</translation>
+        <translation>同时做几处修改：找到的能让引擎启动的最小修改组合</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="42"/>
+        <source>has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known</source>
+        <translation>缺少速度数据（峰值 FLOP/s 或显存带宽），无法估算时间</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="44"/>
+        <source>does not fit: no layout of the same training holds it</source>
+        <translation>放不下：同样的训练没有任何布局能装下</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="45"/>
+        <source>does not fit: no layout holds it in the GPUs and {host} of CPU memory per node</source>
+        <translation>放不下：没有布局能在这些 GPU 和每节点 {host} 的 CPU 内存中装下</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="47"/>
+        <source>cannot run it: {why}</source>
+        <translation>无法运行：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="48"/>
+        <source>misses the deadline by {late} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
+        <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出截止期限 {late}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="50"/>
+        <source>misses the deadline by {late} even at the GPU&apos;s full peak FLOP/s</source>
+        <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出截止期限 {late}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="51"/>
+        <source>misses the deadline by {late}</source>
+        <translation>超出截止期限 {late}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="52"/>
+        <source>over budget by {over}</source>
+        <translation>超出预算 {over}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="53"/>
+        <source>over budget by {over} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
+        <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出预算 {over}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="55"/>
+        <source>over budget by {over} even at the GPU&apos;s full peak FLOP/s</source>
+        <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出预算 {over}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="56"/>
+        <source>misses the deadline by {late} even in its fastest layout, memory aside</source>
+        <translation>即使采用最快的布局（不计显存），仍超出截止期限 {late}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="58"/>
+        <source>over budget by {over} even in its fastest layout, memory aside</source>
+        <translation>即使采用最快的布局（不计显存），仍超出预算 {over}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="59"/>
+        <source>costs at least {least} even in its fastest layout: no cheaper than fewer GPUs of this type</source>
+        <translation>即使采用最快的布局也至少花费 {least}：不比更少的同型号 GPU 便宜</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="61"/>
+        <source>costs at least {least} even in its fastest layout: more than the {rows} cheapest options found</source>
+        <translation>即使采用最快的布局也至少花费 {least}：高于已找到的 {rows} 个最便宜方案</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="63"/>
+        <source>misses the deadline: no layout that fits is fast enough</source>
+        <translation>超出截止期限：没有放得下的布局足够快</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="64"/>
+        <source>over budget: no layout that fits is fast enough to stay within it</source>
+        <translation>超出预算：没有放得下的布局快到能控制在预算内</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="65"/>
+        <source>no layout that fits costs less than the options found before it</source>
+        <translation>没有放得下的布局比之前找到的方案更便宜</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="66"/>
+        <source>no price per GPU-hour is set for this GPU, so its cost is not known</source>
+        <translation>此 GPU 未设每 GPU 小时价格，无法得知费用</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="285"/>
+        <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
+        <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="288"/>
+        <source>is inference: what to rent is worked out for training runs.</source>
+        <translation>是推理：“该租什么”只针对训练任务计算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="30"/>
+        <source>A price list is a JSON object {&quot;currency&quot;: &quot;USD&quot;, &quot;prices&quot;: {&quot;GPU id&quot;: price per GPU-hour}}.</source>
+        <translation>价格表是一个 JSON 对象 {&quot;currency&quot;: &quot;USD&quot;, &quot;prices&quot;: {&quot;GPU id&quot;: 每 GPU 小时价格}}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="34"/>
+        <source>The price list&apos;s currency must be one of {codes}.</source>
+        <translation>价格表的货币必须是以下之一：{codes}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="40"/>
+        <source>The price list names {gpu}, which is not a GPU preset (see `presets gpus`).</source>
+        <translation>价格表中的 {gpu} 不是 GPU 预设（见 `presets gpus`）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="44"/>
+        <source>The price of {gpu} must be a number above 0 and at most {most:,.0f} per GPU-hour.</source>
+        <translation>{gpu} 的价格必须是大于 0 且不超过每 GPU 小时 {most:,.0f} 的数。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="56"/>
+        <source>The price list {name} cannot be read ({why}).</source>
+        <translation>无法读取价格表 {name}（{why}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="61"/>
+        <source>The price list {name} is not JSON.</source>
+        <translation>价格表 {name} 不是 JSON。</translation>
     </message>
 </context>
 <context>

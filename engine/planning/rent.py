@@ -1,0 +1,333 @@
+"""`fit --objective cost`, "What should I rent?": GPU types x counts x layouts that hold the run and train its
+tokens in time, cheapest first.
+
+For each GPU type (those with a price, or the scenario's own GPU when no price is known) and each count (powers of two
+inside a node, then whole nodes doubling up to MAX_RENT_GPUS), the fastest fitting layout of the same training
+(engine/planning/speed_search.py `fastest_fitting`: same global batch, method and numerics) gives the time to train,
+GPU-hours = seconds x GPUs / 3600 and cost = GPU-hours x the price per GPU-hour. Nothing else is charged: no
+storage, network or host prices are invented. Counts are visited from the fewest GPUs up; a count that cannot meet
+the deadline even at the best published MFU of that GPU (engine/timing/ceiling.py) is dropped without a search, and
+once a count meets every limit the next larger one is tried only while the cost still falls.
+
+Ranking: cheapest first; costs within TIE (1%, far inside the time model's error) are equal, and then fewer GPUs
+come first, then the plainer layout (less offload, fewer kinds of model parallelism, less sharding).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from ..errors import ScenarioError
+from ..memory.estimate import estimate
+from ..memory.states import dtypes_for, optimizer_state_bytes_per_param
+from ..messages import QT_TRANSLATE_NOOP, Message, message
+from ..models.presets import gpu_presets
+from ..scenario import Scenario, resolve_model
+from ..scenario.consistency import check_consistency
+from ..timing.ceiling import mfu_ceiling
+from ..timing.hardware import hardware_for
+from ..timing.mfu import gradient_shares, mfu_format, model_flops_per_token
+from ..units import format_bytes, format_cost, format_seconds
+from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, parallel_dimensions, speed_bound
+
+MAX_RENT_GPUS = 512  # the largest count tried: 64 nodes of 8
+MAX_ROWS = 8  # once this many options meet every limit, a count that cannot cost less than all of them is not searched
+LAYOUT_KEYS = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "sequence_parallel", "pp_schedule", "vpp", "micro_batch",
+               "grad_accum", "checkpointing", "offload")
+
+NO_SPEED = QT_TRANSLATE_NOOP("engine", "has no speed figures (peak FLOP/s or memory bandwidth), so its time is "
+                                       "not known")
+NOT_FIT = QT_TRANSLATE_NOOP("engine", "does not fit: no layout of the same training holds it")
+NOT_FIT_HOST = QT_TRANSLATE_NOOP("engine", "does not fit: no layout holds it in the GPUs and {host} of CPU memory "
+                                           "per node")
+CANNOT = QT_TRANSLATE_NOOP("engine", "cannot run it: {why}")
+LATE_EVEN_AT_CEILING = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even at MFU {mfu:.0%}, the best "
+                                                   "a published run reached on this GPU")
+LATE_EVEN_AT_PEAK = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even at the GPU's full peak FLOP/s")
+LATE = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late}")
+OVER_BUDGET = QT_TRANSLATE_NOOP("engine", "over budget by {over}")
+OVER_BUDGET_EVEN_AT_CEILING = QT_TRANSLATE_NOOP("engine", "over budget by {over} even at MFU {mfu:.0%}, the best a "
+                                                          "published run reached on this GPU")
+OVER_BUDGET_EVEN_AT_PEAK = QT_TRANSLATE_NOOP("engine", "over budget by {over} even at the GPU's full peak FLOP/s")
+LATE_EVEN_FASTEST = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even in its fastest layout, memory "
+                                                "aside")
+OVER_BUDGET_EVEN_FASTEST = QT_TRANSLATE_NOOP("engine", "over budget by {over} even in its fastest layout, memory aside")
+NOT_CHEAPER = QT_TRANSLATE_NOOP("engine", "costs at least {least} even in its fastest layout: no cheaper than fewer "
+                                          "GPUs of this type")
+NOT_AMONG = QT_TRANSLATE_NOOP("engine", "costs at least {least} even in its fastest layout: more than the {rows} "
+                                        "cheapest options found")
+NONE_IN_TIME = QT_TRANSLATE_NOOP("engine", "misses the deadline: no layout that fits is fast enough")
+NONE_IN_BUDGET = QT_TRANSLATE_NOOP("engine", "over budget: no layout that fits is fast enough to stay within it")
+NONE_CHEAPER = QT_TRANSLATE_NOOP("engine", "no layout that fits costs less than the options found before it")
+NO_PRICE = QT_TRANSLATE_NOOP("engine", "no price per GPU-hour is set for this GPU, so its cost is not known")
+
+
+@dataclass(frozen=True)
+class RentOption:
+    """One GPU type and count: its fastest fitting layout and what the run costs on it, or why it was dropped."""
+
+    gpu: str
+    gpu_name: str
+    gpus: int
+    nodes: int
+    gpus_per_node: int
+    price_per_gpu_hour: float | None
+    plan: SpeedPlan | None = None
+    changes: tuple[tuple[str, object], ...] = ()  # scenario key -> value (file form) against the user's scenario
+    seconds: float | None = None  # time to train tokens_to_train
+    gpu_hours: float | None = None
+    cost: float | None = None
+    host_bytes: float = 0.0  # CPU memory of one node at its peak
+    dropped: Message | None = None  # None: meets every limit (ranked)
+
+    @property
+    def plainness(self) -> tuple[int, int, int]:
+        s = self.plan.scenario if self.plan else None
+        return (OFFLOAD_COST.get(s.offload, 0), parallel_dimensions(s), s.effective_zero) if s else (9, 9, 9)
+
+
+@dataclass(frozen=True)
+class _Limits:
+    tokens: int
+    deadline_seconds: float | None
+    budget: float | None
+    currency: str
+    unit: str
+    beat: float = math.inf  # the cost (GPU-hours without a price) a larger count must beat: fewer GPUs' best
+    beat_reason: str = ""  # NOT_CHEAPER or NOT_AMONG
+
+
+@dataclass(frozen=True)
+class RentSearch:
+    ranked: tuple[RentOption, ...]  # cheapest first (GPU-hours first where no price is known)
+    dropped: tuple[RentOption, ...]  # each with the reason it is not ranked
+    tokens: int
+    deadline_seconds: float | None
+    budget: float | None
+    checkpoint_bytes: float
+    checkpoint_formula: str
+    searches: int  # speed searches run
+    estimates: int  # memory estimates made by them
+    seconds: float
+    gpus_searched: tuple[str, ...]
+
+
+def gpu_counts(gpus_per_node: int, max_gpus: int = MAX_RENT_GPUS) -> list[tuple[int, int]]:
+    """(GPUs per node, nodes): powers of two inside one node, the full node, then whole nodes doubling."""
+    out = [(n, 1) for n in (1, 2, 4, 8, 16, 32, 64) if n < gpus_per_node and n <= max_gpus]
+    nodes = 1
+    while gpus_per_node * nodes <= max_gpus:
+        out.append((gpus_per_node, nodes))
+        nodes *= 2
+    return out
+
+
+def checkpoint_bytes(s: Scenario) -> tuple[float, str]:
+    """(bytes, formula) of one resumable checkpoint: every weight in its stored dtype (the adapters alone when only
+    adapters train), plus the master copy and optimizer states of what trains."""
+    spec, dt = resolve_model(s), dtypes_for(s)
+    states = optimizer_state_bytes_per_param(s, dt.state)
+    trainable = spec.total_params if s.method == "full" else estimate(s).trainable_params
+    per_trained = dt.master + states
+    if s.method in ("lora", "qlora"):
+        return (float(trainable * (dt.weight + per_trained)),
+                f"{trainable:,} adapter parameters x ({dt.weight} B weight + {dt.master} B master + {states:g} B "
+                "optimizer states)")
+    return (float(spec.total_params * dt.weight + trainable * per_trained),
+            f"{spec.total_params:,} weights x {dt.weight} B + {trainable:,} trained parameters x ({dt.master} B "
+            f"master + {states:g} B optimizer states)")
+
+
+def _base(s: Scenario, gpu: str, gpn: int, nodes: int) -> Scenario | None:
+    """The scenario on `gpn` x `nodes` GPUs of `gpu` with the same global batch (None: it cannot split over them)."""
+    world = gpn * nodes
+    global_batch = s.micro_batch * s.grad_accum * s.dp
+    dp = max((d for d in range(1, world + 1) if world % d == 0 and global_batch % d == 0), default=1)
+    keep_calibration = gpu == s.gpu  # a measured step of one GPU says nothing about another
+    return s.with_unchecked(gpu=gpu, gpus_per_node=gpn, nodes=nodes, tp=1, cp=1, pp=world // dp, ep=1,
+                            micro_batch=1, grad_accum=global_batch // dp, offload="none",
+                            time_calibration=s.time_calibration if keep_calibration else None)
+
+
+def _ceiling_seconds(s: Scenario, tokens: int) -> tuple[float, float]:
+    """(a lower bound of the time to train, the MFU it assumes): the model's FLOPs at the best MFU a published run
+    reached on this GPU in this format (1.0 where none is known)."""
+    spec, hw = resolve_model(s), hardware_for(s)
+    fmt = mfu_format(s)
+    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt)
+    mfu = min(1.0, ceiling.mfu) if ceiling is not None else 1.0
+    flops = model_flops_per_token(spec, s.seq_len, *gradient_shares(s, spec)) * tokens
+    # a measured step of this GPU (time_calibration, M / P as low as 0.1) may run faster than the model's figures
+    faster = min(1.0, s.time_calibration[0] / s.time_calibration[1]) if s.time_calibration else 1.0
+    return flops / (s.world_size * hw.peak(fmt) * mfu) * faster, mfu
+
+
+def _changes(s: Scenario, plan: SpeedPlan) -> tuple[tuple[str, object], ...]:
+    old, new = s.to_dict(), plan.scenario.to_dict()
+    keys = ("gpu", "gpus_per_node", "nodes", *LAYOUT_KEYS)
+    return tuple((k, new[k]) for k in keys if k in new and new[k] != old.get(k))
+
+
+def _floor(base: Scenario, price: float | None, limits: _Limits) -> tuple[float, str | None]:
+    """(the tokens/s a plan must reach to meet the deadline, stay in budget and beat the cost of the options already
+    found; the reason a search that finds nothing that fast gives): the speed search skips slower layouts."""
+    per_tps = limits.tokens * base.world_size / 3600.0 * (price if price is not None else 1.0)  # cost x tokens/s
+    floors = [(0.0, None)]
+    if limits.deadline_seconds is not None:
+        floors.append((limits.tokens / limits.deadline_seconds, NONE_IN_TIME))
+    if limits.budget is not None and price is not None:
+        floors.append((per_tps / limits.budget, NONE_IN_BUDGET))
+    if math.isfinite(limits.beat):
+        floors.append((per_tps / limits.beat, NONE_CHEAPER))
+    return max(floors, key=lambda f: f[0])
+
+
+def _option(s: Scenario, base: Scenario, price: float | None, limits: _Limits, name: str) -> tuple[RentOption, int]:
+    """One GPU type and count, searched (or dropped by the deadline bound); (option, memory estimates made)."""
+    tokens, deadline, budget = limits.tokens, limits.deadline_seconds, limits.budget
+    unit, currency = limits.unit, limits.currency
+    row = RentOption(base.gpu if isinstance(base.gpu, str) else name, name, base.world_size, base.nodes,
+                     base.gpus_per_node, price)
+    bound, mfu = _ceiling_seconds(base, tokens)
+    if budget is not None and price is not None and bound * base.world_size / 3600.0 * price > budget:
+        over = format_cost(bound * base.world_size / 3600.0 * price - budget, currency)
+        return _drop(row, message(OVER_BUDGET_EVEN_AT_CEILING, over=over, mfu=mfu) if mfu < 1.0 else
+                     message(OVER_BUDGET_EVEN_AT_PEAK, over=over)), 0
+    if deadline is not None:
+        if bound > deadline:
+            late = format_seconds(bound - deadline)
+            return _drop(row, message(LATE_EVEN_AT_CEILING, late=late, mfu=mfu) if mfu < 1.0 else
+                         message(LATE_EVEN_AT_PEAK, late=late)), 0
+    fastest = speed_bound(base)
+    if fastest > 0:
+        least_seconds = tokens / fastest
+        least = least_seconds * base.world_size / 3600.0 * (price if price is not None else 1.0)
+        if deadline is not None and least_seconds > deadline:
+            return _drop(row, message(LATE_EVEN_FASTEST, late=format_seconds(least_seconds - deadline))), 0
+        if budget is not None and price is not None and least > budget:
+            return _drop(row, message(OVER_BUDGET_EVEN_FASTEST, over=format_cost(least - budget, currency))), 0
+        if least >= limits.beat:
+            shown = format_cost(least, currency) if price is not None else f"{least:,.0f} GPU-hours"
+            return _drop(row, message(limits.beat_reason, rows=MAX_ROWS, least=shown)), 0
+    floor, why_none = _floor(base, price, limits)
+    plan, made = fastest_fitting(base, floor=floor)
+    if plan is not None and plan.time.tokens_per_second < floor:
+        plan = None  # slower layouts than the floor were skipped, so this one need not be the fastest that fits
+    if plan is None and why_none is not None:
+        return _drop(row, message(why_none)), made
+    if plan is None:
+        host = s.host_memory_bytes
+        why = message(NOT_FIT_HOST, host=format_bytes(host, unit)) if host is not None else message(NOT_FIT)
+        return _drop(row, why), made
+    seconds = tokens / plan.time.tokens_per_second
+    hours = seconds * base.world_size / 3600.0
+    cost = hours * price if price is not None else None
+    changes = _changes(s, plan)
+    if price is not None and (price, currency) != (s.gpu_hour_price, s.currency):  # the price this row used
+        changes += (("gpu_hour_price", price), ("currency", currency))
+    row = RentOption(row.gpu, name, row.gpus, row.nodes, row.gpus_per_node, price, plan, changes, seconds,
+                     hours, cost, plan.estimate.host_bytes)
+    if deadline is not None and seconds > deadline:
+        return _drop(row, message(LATE, late=format_seconds(seconds - deadline))), made
+    if budget is not None and (cost is None or cost > budget):
+        return _drop(row, message(OVER_BUDGET, over=format_cost(cost - budget, currency)) if cost is not None else
+                     message(NO_PRICE)), made
+    return row, made
+
+
+def _drop(row: RentOption, why: Message) -> RentOption:
+    return RentOption(row.gpu, row.gpu_name, row.gpus, row.nodes, row.gpus_per_node, row.price_per_gpu_hour,
+                      row.plan, row.changes, row.seconds, row.gpu_hours, row.cost, row.host_bytes, why)
+
+
+def _price_key(row: RentOption) -> float:
+    return row.cost if row.cost is not None else row.gpu_hours or math.inf
+
+
+def rank(rows: list[RentOption]) -> list[RentOption]:
+    """Cheapest first; within TIE of the cheapest left, fewer GPUs first, then the plainer layout."""
+    left = sorted(rows, key=_price_key)
+    out: list[RentOption] = []
+    while left:
+        leader = _price_key(left[0])
+        tied = [r for r in left if _price_key(r) <= leader * (1 + TIE)]
+        left = left[len(tied):]
+        out += sorted(tied, key=lambda r: (r.gpus, r.plainness, _price_key(r)))
+    return out
+
+
+def _least_cost_per_token(s: Scenario, gpu: str, prices: Mapping[str, float]) -> float:
+    """GPU-hours x price per token at the best published MFU on one GPU: the order GPU types are searched in."""
+    if gpu_presets()[gpu].missing_speed_fields:
+        return math.inf
+    one = s.with_unchecked(gpu=gpu, gpus_per_node=1, nodes=1, tp=1, cp=1, pp=1, ep=1)
+    return _ceiling_seconds(one, 1)[0] * prices.get(gpu, 1.0)
+
+
+def candidate_gpus(s: Scenario, prices: Mapping[str, float]) -> list[str]:
+    """GPU ids to search: those with a price, in the presets' order; the scenario's own GPU when none has one."""
+    presets = gpu_presets()
+    priced = [g for g in presets if g in prices]
+    if priced:
+        return priced
+    return [s.gpu] if isinstance(s.gpu, str) else []
+
+
+def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: float | None = None,
+                budget: float | None = None, max_gpus: int = MAX_RENT_GPUS, currency: str | None = None,
+                unit: str = "GiB", cancel: Callable[[], bool] | None = None) -> RentSearch:
+    """GPU types x counts x layouts for the scenario's training of tokens_to_train tokens, cheapest first."""
+    if not s.tokens_to_train:
+        raise ScenarioError("tokens_to_train", QT_TRANSLATE_NOOP(
+            "engine", "is needed to compare what to rent: set how many tokens the whole run trains on."))
+    if s.workload != "training":
+        raise ScenarioError("workload", QT_TRANSLATE_NOOP(
+            "engine", "is inference: what to rent is worked out for training runs."))
+    t0 = time.perf_counter()
+    limits = _Limits(s.tokens_to_train, deadline_seconds, budget, s.currency if currency is None else currency, unit)
+    presets = gpu_presets()
+    ranked: list[RentOption] = []
+    dropped: list[RentOption] = []
+    searches = estimates = 0
+    gpus = sorted(candidate_gpus(s, prices), key=lambda g: _least_cost_per_token(s, g, prices))
+    for gpu in gpus:
+        preset = presets[gpu]
+        price = prices.get(gpu, s.gpu_hour_price if gpu == s.gpu else None)
+        if preset.missing_speed_fields:
+            dropped.append(RentOption(gpu, preset.name, 0, 0, 0, price, dropped=message(NO_SPEED)))
+            continue
+        best_cost = last_cost = math.inf
+        for gpn, nodes in gpu_counts(s.gpus_per_node, max_gpus):
+            if cancel is not None and cancel():
+                break  # the window closed or the set-up changed: what was found so far is returned
+            base = _base(s, gpu, gpn, nodes)
+            try:
+                check_consistency(base.with_unchecked(tp=1, pp=1, cp=1, ep=1, grad_accum=1), resolve_model(base))
+            except ScenarioError as exc:
+                dropped.append(_drop(RentOption(gpu, preset.name, gpn * nodes, nodes, gpn, price),
+                                     message(CANNOT, why=str(exc.detail))))
+                break  # the GPU itself cannot run these numerics: more of it cannot either
+            kth = sorted(_price_key(r) for r in ranked)[MAX_ROWS - 1] if len(ranked) >= MAX_ROWS else math.inf
+            beat = (best_cost, NOT_CHEAPER) if best_cost <= kth else (kth, NOT_AMONG)
+            row, made = _option(s, base, price, dataclasses.replace(limits, beat=beat[0], beat_reason=beat[1]),
+                                preset.name)
+            searches, estimates = searches + (1 if made else 0), estimates + made
+            (dropped if row.dropped is not None else ranked).append(row)
+            if row.dropped is not None and row.dropped.template in (OVER_BUDGET_EVEN_AT_CEILING, NOT_CHEAPER, NOT_AMONG,
+                                                                    NONE_IN_BUDGET, NONE_CHEAPER,
+                                                                    OVER_BUDGET_EVEN_AT_PEAK, OVER_BUDGET_EVEN_FASTEST):
+                break  # GPU-hours at the best MFU do not fall with more GPUs
+            if row.plan is None or (row.dropped is not None and row.dropped.template == LATE):
+                continue  # more GPUs may fit or finish in time
+            key = _price_key(row)
+            if key >= (best_cost if row.dropped is None else last_cost):
+                break  # the cost rose with more GPUs: larger counts only scale worse
+            last_cost = key
+            if row.dropped is None:
+                best_cost = key
+    return RentSearch(tuple(rank(ranked)), tuple(dropped), s.tokens_to_train, deadline_seconds, budget,
+                      *checkpoint_bytes(s), searches, estimates, time.perf_counter() - t0, tuple(gpus))

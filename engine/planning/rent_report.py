@@ -1,0 +1,150 @@
+"""`fit --objective cost`: the report of "What should I rent?" as JSON and as text, and the price list file. No Qt.
+
+A price list is a JSON object {"currency": "USD", "prices": {"<GPU preset id>": <price of one GPU for one hour>}};
+no prices ship with the app (none is invented: the user enters what their provider charges).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import PlannerError
+from ..messages import QT_TRANSLATE_NOOP, Message, one_line
+from ..models.presets import gpu_presets
+from ..safe_read import read_capped, unreadable_why
+from ..scenario import Scenario
+from ..scenario.format import CURRENCIES
+from ..units import format_bytes, format_cost, format_seconds
+from .rent import RentOption, RentSearch, rent_search
+
+MAX_PRICE_FILE_BYTES = 1_000_000
+MAX_PRICE = 1e6  # per GPU-hour: far above any rental price, below where sums lose precision
+
+
+def parse_prices(data: Any) -> tuple[dict[str, float], str | None]:
+    """(GPU id -> price per GPU-hour, currency or None) from a price list object; PlannerError (one sentence)."""
+    if not isinstance(data, dict) or not isinstance(data.get("prices", {}), dict):
+        raise PlannerError(QT_TRANSLATE_NOOP("engine", "A price list is a JSON object {\"currency\": \"USD\", "
+                                                       "\"prices\": {\"GPU id\": price per GPU-hour}}."))
+    currency = data.get("currency")
+    if currency is not None and currency not in CURRENCIES:
+        raise PlannerError(QT_TRANSLATE_NOOP("engine", "The price list's currency must be one of {codes}."),
+                           codes=", ".join(c for c in CURRENCIES if c))
+    presets = gpu_presets()
+    prices: dict[str, float] = {}
+    for gpu, price in data.get("prices", {}).items():
+        if gpu not in presets:
+            raise PlannerError(QT_TRANSLATE_NOOP("engine", "The price list names {gpu}, which is not a GPU preset "
+                                                           "(see `presets gpus`)."), gpu=one_line(str(gpu))[:60])
+        if isinstance(price, bool) or not isinstance(price, int | float) or not 0 < price <= MAX_PRICE \
+                or not math.isfinite(price):
+            raise PlannerError(QT_TRANSLATE_NOOP("engine", "The price of {gpu} must be a number above 0 and at most "
+                                                           "{most:,.0f} per GPU-hour."), gpu=gpu, most=MAX_PRICE)
+        prices[gpu] = float(price)
+    return prices, currency
+
+
+def load_prices(path: str) -> tuple[dict[str, float], str | None]:
+    """A price list file; PlannerError (one sentence naming the file) when it cannot be read or is not one."""
+    name = one_line(str(path).rsplit("/", 1)[-1])[:80]
+    try:
+        raw = read_capped(path, MAX_PRICE_FILE_BYTES)
+    except OSError as exc:
+        raise PlannerError(QT_TRANSLATE_NOOP("engine", "The price list {name} cannot be read ({why})."), name=name,
+                           why=unreadable_why(exc)) from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise PlannerError(QT_TRANSLATE_NOOP("engine", "The price list {name} is not JSON."), name=name) from None
+    return parse_prices(data)
+
+
+def _row_json(o: RentOption) -> dict[str, Any]:
+    out: dict[str, Any] = {"gpu": o.gpu, "gpu_name": o.gpu_name, "gpus": o.gpus, "nodes": o.nodes,
+                           "gpus_per_node": o.gpus_per_node, "price_per_gpu_hour": o.price_per_gpu_hour,
+                           "changes": dict(o.changes), "time_to_train_seconds": o.seconds, "gpu_hours": o.gpu_hours,
+                           "cost": o.cost, "host_bytes_per_node": round(o.host_bytes)}
+    if o.plan is not None:
+        out.update(tokens_per_second=o.plan.time.tokens_per_second, mfu=o.plan.time.mfu,
+                   total_bytes=round(o.plan.estimate.total_bytes))
+    if o.dropped is not None:
+        out["dropped"] = {"text": str(o.dropped), "template": o.dropped.template, "params": dict(o.dropped.params)}
+    return out
+
+
+def rent_to_json(r: RentSearch, currency: str) -> dict[str, Any]:
+    return {"objective": "cost", "currency": currency, "tokens_to_train": r.tokens,
+            "deadline_seconds": r.deadline_seconds, "budget": r.budget,
+            "checkpoint_bytes": round(r.checkpoint_bytes), "checkpoint_formula": r.checkpoint_formula,
+            "ranked": [_row_json(o) for o in r.ranked], "dropped": [_row_json(o) for o in r.dropped],
+            "search": {"gpus": list(r.gpus_searched), "searches": r.searches, "estimates": r.estimates,
+                       "seconds": r.seconds},
+            "charged": "GPU-hours x price per GPU-hour only: no storage, network or host prices are added"}
+
+
+def rent_report(s: Scenario, prices: dict[str, float], currency: str | None = None, *,
+                deadline_seconds: float | None = None, budget: float | None = None, unit: str = "GiB") -> dict[str, Any]:
+    cur = s.currency if currency is None else currency
+    return rent_to_json(rent_search(s, prices, deadline_seconds=deadline_seconds, budget=budget, currency=cur,
+                                    unit=unit), cur)
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def layout_text(changes: dict[str, Any]) -> str:
+    keys = ("tp", "pp", "cp", "ep", "zero_stage", "fsdp", "micro_batch", "grad_accum", "checkpointing", "offload")
+    return ", ".join(f"{k}={changes[k]}" for k in keys if k in changes) or "-"
+
+
+def row_text(o: dict[str, Any], currency: str, tr: Callable[[str], str] = _same) -> str:
+    """One ranked row: what, how, how long and what it costs, with the price used."""
+    cost = (tr(QT_TRANSLATE_NOOP("cli", "{hours:,.0f} GPU-hours x {price} = {cost}")).format(
+        hours=o["gpu_hours"], price=f"{o['price_per_gpu_hour']:g} {currency}".rstrip(),
+        cost=format_cost(o["cost"], currency)) if o["cost"] is not None else
+        tr(QT_TRANSLATE_NOOP("cli", "{hours:,.0f} GPU-hours (no price set)")).format(hours=o["gpu_hours"]))
+    return tr(QT_TRANSLATE_NOOP("cli", "{n} x {gpu} ({nodes} node(s)): {cost}; trains in {time} at MFU {mfu:.0%}; "
+                                       "layout {layout}")).format(
+        n=o["gpus"], gpu=o["gpu_name"], nodes=o["nodes"], cost=cost, time=format_seconds(o["time_to_train_seconds"]),
+        mfu=o["mfu"], layout=layout_text(o["changes"]))
+
+
+def render_rent(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], str] = _same,
+                tr_engine: Callable[[str], str] = _same) -> str:
+    """The readable version; `tr` translates its own words ("cli" context), `tr_engine` the engine's."""
+    cur = report["currency"]
+    limits = []
+    if report["deadline_seconds"] is not None:
+        limits.append(tr(QT_TRANSLATE_NOOP("cli", "deadline {time}")).format(
+            time=format_seconds(report["deadline_seconds"])))
+    if report["budget"] is not None:
+        limits.append(tr(QT_TRANSLATE_NOOP("cli", "budget {cost}")).format(cost=format_cost(report["budget"], cur)))
+    out = [tr(QT_TRANSLATE_NOOP("cli", "What to rent for {tokens:,} tokens ({limits}), cheapest first:")).format(
+        tokens=report["tokens_to_train"], limits=", ".join(limits) or tr(QT_TRANSLATE_NOOP("cli", "no limits")))]
+    if not report["ranked"]:
+        out.append("  " + tr(QT_TRANSLATE_NOOP("cli", "none found")))
+    for i, o in enumerate(report["ranked"], 1):
+        out += [f"{i}. {row_text(o, cur, tr)}",
+                "   " + tr(QT_TRANSLATE_NOOP("cli", "{total} per GPU, {host} CPU memory per node")).format(
+                    total=format_bytes(o["total_bytes"], unit), host=format_bytes(o["host_bytes_per_node"], unit))]
+    if report["dropped"]:
+        out += ["", tr(QT_TRANSLATE_NOOP("cli", "Left out:"))]
+        for o in report["dropped"]:
+            d = o["dropped"]
+            why = Message(d["template"], tuple(d["params"].items())).format_with(tr_engine)
+            what = o["gpu_name"] if not o["gpus"] else f"{o['gpus']} x {o['gpu_name']}"
+            out.append(f"  {what}: {why}")
+    search = report["search"]
+    out += ["", tr(QT_TRANSLATE_NOOP("cli", "One checkpoint: {size} ({formula}).")).format(
+                size=format_bytes(report["checkpoint_bytes"], unit), formula=report["checkpoint_formula"]),
+            tr(QT_TRANSLATE_NOOP("cli", "Cost is GPU-hours x price only: no storage, network or host prices are "
+                                        "added.")),
+            tr(QT_TRANSLATE_NOOP("cli", "Searched {gpus} GPU type(s), {searches} layout searches ({estimates} memory "
+                                        "estimates) in {seconds}.")).format(
+                gpus=len(search["gpus"]), searches=search["searches"], estimates=search["estimates"],
+                seconds=format_seconds(search["seconds"]))]
+    return "\n".join(out)

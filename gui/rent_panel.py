@@ -1,0 +1,259 @@
+"""'What should I rent?': the price list (a table of GPU -> price per GPU-hour, kept in the settings), a deadline and
+a budget, and GPU types x counts x layouts that fit and finish in time, cheapest first (engine/planning/rent.py),
+searched off the GUI thread. Applying a row changes GPU, counts and layout as one undo step."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine import PlannerError, Scenario
+from engine.models.presets import gpu_presets
+from engine.planning.rent import RentOption, RentSearch, rent_search
+from engine.planning.rent_report import MAX_PRICE, layout_text
+from engine.scenario.format import CURRENCIES
+from engine.units import format_bytes, format_cost, format_seconds
+
+from .i18n import tr_engine, tr_error
+from .settings_store import Settings
+from .state import AppState
+from .theme import text_colour
+from .widgets import plan_row
+from .workers import CancellableSearch, wait_for
+
+
+class RentWorker(CancellableSearch):
+    found = Signal(object, object)  # scenario, RentSearch (None when it cannot be searched) or an error sentence
+
+    def __init__(self, scenario: Scenario, prices: dict[str, float], limits: dict[str, Any], parent=None) -> None:
+        super().__init__(scenario, parent)
+        self.prices, self.limits = prices, limits
+
+    def run(self) -> None:
+        try:
+            result: Any = rent_search(self.scenario, self.prices, **self.limits, cancel=self.cancelled)
+        except PlannerError as exc:
+            result = tr_error(exc)  # names the control as the window labels it
+        self.found.emit(self.scenario, result)
+
+
+class PriceTable(QTableWidget):
+    """GPU presets with speed figures and the user's price per GPU-hour; an empty cell is no price."""
+
+    pricesChanged = Signal(dict)
+
+    def __init__(self, prices: dict[str, float], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.gpus = [g for g in gpu_presets().values() if not g.missing_speed_fields]
+        self.setColumnCount(2)
+        self.setRowCount(len(self.gpus))
+        self.setHorizontalHeaderLabels([self.tr("GPU"), self.tr("Price per GPU-hour")])
+        self.verticalHeader().setVisible(False)
+        for i, g in enumerate(self.gpus):
+            name = QTableWidgetItem(g.name)
+            name.setFlags(name.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            name.setData(Qt.ItemDataRole.UserRole, g.id)
+            self.setItem(i, 0, name)
+            self.setItem(i, 1, QTableWidgetItem(f"{prices[g.id]:g}" if g.id in prices else ""))
+        self.horizontalHeader().setStretchLastSection(True)
+        self.resizeColumnToContents(0)
+        self.problem = ""
+        self.cellChanged.connect(lambda _r, _c: self._changed())
+
+    def set_price(self, gpu: str, price: float | None) -> None:
+        """Type a price into the row of `gpu` (None: clear it), as a user would."""
+        row = next(i for i, g in enumerate(self.gpus) if g.id == gpu)
+        self.item(row, 1).setText("" if price is None else f"{price:g}")
+
+    def prices(self) -> dict[str, float]:
+        out, bad = {}, []
+        for i, g in enumerate(self.gpus):
+            text = (self.item(i, 1).text() if self.item(i, 1) else "").strip().replace(",", "")
+            if not text:
+                continue
+            try:
+                price = float(text)
+            except ValueError:
+                price = -1.0
+            if 0 < price <= MAX_PRICE:
+                out[g.id] = price
+            else:
+                bad.append(g.name)
+        self.problem = (self.tr("Not a price (a number above 0), so left out: %s") % ", ".join(bad)) if bad else ""
+        return out
+
+    def _changed(self) -> None:
+        self.pricesChanged.emit(self.prices())
+
+
+class RentPanel(QWidget):
+    planApplied = Signal(object, object, str)
+
+    def __init__(self, state: AppState, settings: Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state, self.settings = state, settings
+        values = settings.values
+        self.table = PriceTable(dict(values.gpu_prices))
+        self.table.pricesChanged.connect(self._save_prices)
+        self.currency = QComboBox()
+        for code in CURRENCIES:
+            self.currency.addItem(code or self.tr("(not named)"), code)
+        self.currency.setCurrentIndex(max(0, self.currency.findData(values.price_currency or self.state.scenario.currency)))
+        self.currency.currentIndexChanged.connect(lambda _i: self._save_currency())
+        self.deadline = QDoubleSpinBox()
+        self.deadline.setRange(0, 10000)
+        self.deadline.setDecimals(1)
+        self.deadline.setSpecialValueText(self.tr("none"))
+        self.deadline.setSuffix(self.tr(" days"))
+        self.budget = QDoubleSpinBox()
+        self.budget.setRange(0, 1e12)
+        self.budget.setDecimals(0)
+        self.budget.setSpecialValueText(self.tr("none"))
+        form = QFormLayout()
+        form.addRow(self.tr("Currency"), self.currency)
+        form.addRow(self.tr("Deadline"), self.deadline)
+        form.addRow(self.tr("Budget"), self.budget)
+        self.search_button = QPushButton(self.tr("Find what to rent"))
+        self.search_button.clicked.connect(self.search)
+        self.note = QLabel(self.tr("No prices ship with the app: enter what your provider charges. Cost is GPU-hours "
+                                   "x price only (no storage, network or host prices)."))
+        self.note.setWordWrap(True)
+        left = QVBoxLayout()
+        left.addWidget(self.note)
+        left.addWidget(self.table, 1)
+        left.addLayout(form)
+        left.addWidget(self.search_button)
+        self.header = QLabel()
+        self.header.setWordWrap(True)
+        self.header.setTextFormat(Qt.TextFormat.PlainText)
+        self.rows = QWidget()
+        self.rows_layout = QVBoxLayout(self.rows)
+        self.rows_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.rows)
+        right = QVBoxLayout()
+        right.addWidget(self.header)
+        right.addWidget(scroll, 1)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(left, 2)
+        layout.addLayout(right, 3)
+        self.result: RentSearch | None = None
+        self.worker: RentWorker | None = None
+        self.apply_buttons: list[QPushButton] = []
+        self.header.setText(self.tr("Enter prices and press Find what to rent."))
+        state.estimateChanged.connect(lambda _e: self._mark_stale())
+
+    # --- settings
+    def _save_prices(self, prices: dict[str, float]) -> None:
+        self.settings.update(gpu_prices=prices)
+        if self.table.problem:
+            self.header.setText(self.table.problem)
+
+    def _save_currency(self) -> None:
+        self.settings.update(price_currency=self.currency.currentData())
+
+    def limits(self) -> dict[str, Any]:
+        return {"deadline_seconds": self.deadline.value() * 86400.0 if self.deadline.value() > 0 else None,
+                "budget": self.budget.value() if self.budget.value() > 0 else None,
+                "currency": self.currency.currentData(), "unit": self.state.unit}
+
+    # --- search
+    def _mark_stale(self) -> None:
+        if self.result is not None:
+            self.header.setText(self.tr("The set-up changed: press Find what to rent again."))
+
+    def search(self) -> None:
+        self.cancel()
+        self.header.setText(self.tr("Searching GPU types, counts and layouts…"))
+        worker = RentWorker(self.state.scenario, self.table.prices(), self.limits(), self)
+        # a cancelled search still reports what it found so far: only the latest search's result is shown
+        worker.found.connect(lambda scenario, result: self._found(scenario, result) if worker is self.worker else None)
+        self.worker = worker
+        self.worker.start()
+
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.stop(30000)
+
+    def wait(self, ms: int = 60000) -> bool:
+        """For tests and scripts: block until the current search ends."""
+        return wait_for(self.worker, ms)
+
+    def _found(self, scenario: Scenario, result: RentSearch | str) -> None:
+        if scenario != self.state.scenario:
+            return
+        if isinstance(result, str):
+            self.header.setText(result)
+            return
+        self.result = result
+        self._show(result)
+
+    def _clear(self) -> None:
+        while self.rows_layout.count() > 1:
+            item = self.rows_layout.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+        self.apply_buttons = []
+
+    def _show(self, result: RentSearch) -> None:
+        self._clear()
+        unit, currency = self.state.unit, self.currency.currentData()
+        self.header.setText(self.tr("%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is "
+                                    "%(ckpt)s. Searched in %(time)s.") % {
+            "n": len(result.ranked), "tokens": f"{result.tokens:,}",
+            "ckpt": format_bytes(result.checkpoint_bytes, unit), "time": format_seconds(result.seconds)})
+        self.header.setToolTip(result.checkpoint_formula)
+        for i, row in enumerate(result.ranked, 1):
+            self._add_row(i, row, currency)
+        if result.dropped:
+            lines = [escape(f"{r.gpus} x {r.gpu_name}" if r.gpus else r.gpu_name) + ": "
+                     + escape(r.dropped.format_with(tr_engine)) for r in result.dropped if r.dropped]
+            label = QLabel("<b>" + escape(self.tr("Left out:")) + "</b><br>" + "<br>".join(lines))
+            label.setWordWrap(True)
+            label.setTextFormat(Qt.TextFormat.RichText)
+            self.rows_layout.insertWidget(self.rows_layout.count() - 1, label)
+
+    def _add_row(self, index: int, row: RentOption, currency: str) -> None:
+        unit = self.state.unit
+        cost = (self.tr("%(hours)s GPU-hours x %(price)s = %(cost)s") % {
+            "hours": f"{row.gpu_hours:,.0f}", "price": f"{row.price_per_gpu_hour:g} {currency}".rstrip(),
+            "cost": format_cost(row.cost, currency)} if row.cost is not None else
+            self.tr("%s GPU-hours (no price set)") % f"{row.gpu_hours:,.0f}")
+        plan = row.plan
+        assert plan is not None
+        html = (f"<b>{index}. {row.gpus} x {escape(row.gpu_name)}</b> · " + escape(cost) + "<br>"
+                + escape(self.tr("trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node") % {
+                    "time": format_seconds(row.seconds or 0.0), "mfu": f"{plan.time.mfu:.0%}",
+                    "mem": format_bytes(plan.estimate.total_bytes, unit), "host": format_bytes(row.host_bytes, unit)})
+                + f"<br><span style='color:{text_colour('muted')}'>"
+                + escape(self.tr("layout: %s") % layout_text(dict(row.changes))) + "</span>")
+        widget, button = plan_row(html, self.tr("Apply"), lambda r=row: self.apply(r))
+        if not row.changes:
+            button.setEnabled(False)
+            button.setToolTip(self.tr("This is your set-up already"))
+        self.rows_layout.insertWidget(self.rows_layout.count() - 1, widget)
+        self.apply_buttons.append(button)
+
+    def apply(self, row: RentOption) -> None:
+        """GPU, counts and layout in one undo step."""
+        before = self.state.scenario
+        label = self.tr("Rent %(n)d x %(gpu)s") % {"n": row.gpus, "gpu": row.gpu_name}
+        if self.state.edit(dict(row.changes), label):
+            self.planApplied.emit(before, self.state.scenario, label)

@@ -1,0 +1,67 @@
+"""The "What should I rent?" panel: prices typed into its table are kept in the settings, the search runs through
+the engine (engine/planning/rent.py), and applying a row changes GPU, counts and layout as one undo step."""
+
+import pytest
+
+from engine import scenario_from_dict
+from gui.rent_panel import RentPanel
+from gui.settings_store import Settings
+from gui.state import AppState
+from gui.words import field_label
+
+SCENARIO = {"model": "llama-3.1-8b", "gpu": "a100-80gb", "gpus_per_node": 8, "micro_batch": 1, "grad_accum": 16,
+            "seq_len": 4096, "precision": "mixed-bf16", "checkpointing": "full", "zero_stage": 3,
+            "tokens_to_train": 2 * 10**9}
+
+
+@pytest.fixture
+def panel(qtbot, planner_home):
+    state = AppState(scenario_from_dict(SCENARIO))
+    p = RentPanel(state, Settings())
+    qtbot.addWidget(p)
+    return p
+
+
+def test_prices_typed_in_the_table_are_saved(panel, planner_home):
+    panel.table.set_price("h100-sxm-80gb", 2.5)
+    panel.table.set_price("h200", 3.25)
+    panel.currency.setCurrentIndex(panel.currency.findData("EUR"))
+    values = Settings().values  # read back from the file
+    assert dict(values.gpu_prices) == {"h100-sxm-80gb": 2.5, "h200": 3.25} and values.price_currency == "EUR"
+    panel.table.set_price("h200", None)
+    assert dict(Settings().values.gpu_prices) == {"h100-sxm-80gb": 2.5}
+    row = next(i for i, g in enumerate(panel.table.gpus) if g.id == "h200")
+    panel.table.item(row, 1).setText("cheap")
+    assert dict(Settings().values.gpu_prices) == {"h100-sxm-80gb": 2.5}
+    assert "cheap" not in panel.header.text() and panel.table.problem  # named, not saved
+
+
+def test_search_lists_rows_and_apply_is_one_undo_step(panel):
+    panel.table.set_price("h100-sxm-80gb", 2.0)
+    panel.deadline.setValue(30)
+    panel.search()
+    assert panel.wait()
+    result = panel.result
+    assert result is not None and result.ranked and len(panel.apply_buttons) == len(result.ranked)
+    assert all(r.seconds <= 30 * 86400 for r in result.ranked)
+    before = panel.state.scenario
+    row = result.ranked[0]
+    undo = panel.state.undo_stack
+    count = undo.count()
+    panel.apply_buttons[0].click()
+    after = panel.state.scenario
+    assert undo.count() == count + 1
+    assert (after.gpu, after.world_size, after.gpu_hour_price) == (row.gpu, row.gpus, 2.0)
+    assert all(after.to_dict()[k] == v for k, v in row.changes)
+    undo.undo()
+    assert panel.state.scenario == before
+
+
+def test_without_tokens_to_train_the_panel_says_so(qtbot, planner_home):
+    state = AppState(scenario_from_dict({**SCENARIO, "tokens_to_train": None}))
+    p = RentPanel(state, Settings())
+    qtbot.addWidget(p)
+    p.search()
+    assert p.wait()
+    # the control as the window labels it (gui/words.py field_label), then the engine's sentence
+    assert p.header.text().startswith(field_label("tokens_to_train") + ":") and p.result is None

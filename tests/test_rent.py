@@ -1,0 +1,218 @@
+"""fit --objective cost, "What should I rent?": GPU types x counts x layouts, cheapest first.
+
+Expected values come from the definition of the search (engine/planning/rent.py): time to train = tokens_to_train /
+the plan's tokens/s (engine/timing/model.py step_time), GPU-hours = seconds x GPUs / 3600, cost = GPU-hours x the
+price the user gave; the prices here are test inputs, not facts about any provider.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import estimate, scenario_from_dict
+from engine.errors import PlannerError, ScenarioError
+from engine.planning.rent import (
+    LATE,
+    LATE_EVEN_AT_CEILING,
+    LATE_EVEN_FASTEST,
+    NONE_IN_BUDGET,
+    NONE_IN_TIME,
+    NOT_FIT_HOST,
+    OVER_BUDGET,
+    OVER_BUDGET_EVEN_FASTEST,
+    RentOption,
+    checkpoint_bytes,
+    gpu_counts,
+    rank,
+    rent_search,
+)
+from engine.planning.rent_report import parse_prices, render_rent, rent_report, row_text
+from engine.planning.speed_search import TIE
+from engine.timing import step_time
+
+ROOT = Path(__file__).resolve().parent.parent
+PRICES = {"h100-sxm-80gb": 2.0, "a100-80gb": 1.0}  # test inputs
+
+
+def scenario(**extra):
+    return scenario_from_dict({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8,
+                               "micro_batch": 1, "grad_accum": 16, "seq_len": 4096, "attention": "flash",
+                               "precision": "mixed-bf16", "checkpointing": "full", "zero_stage": 3,
+                               "tokens_to_train": 2 * 10**9, "currency": "USD", **extra})
+
+
+@pytest.fixture(scope="module")
+def plain():
+    return rent_search(scenario(), PRICES)
+
+
+def test_rows_fit_keep_the_training_and_cost_hours_times_price(plain):
+    s = scenario()
+    assert plain.ranked
+    global_batch = s.micro_batch * s.grad_accum * s.dp
+    for row in plain.ranked:
+        p = row.plan.scenario
+        assert estimate(p).fits and (p.model, p.method, p.precision, p.seq_len) == (s.model, s.method, s.precision,
+                                                                                   s.seq_len)
+        assert p.micro_batch * p.grad_accum * p.dp == global_batch
+        assert (p.gpu, p.world_size) == (row.gpu, row.gpus)
+        seconds = s.tokens_to_train / step_time(p).tokens_per_second
+        assert row.seconds == pytest.approx(seconds)
+        assert row.gpu_hours == pytest.approx(seconds * row.gpus / 3600)
+        assert row.cost == pytest.approx(row.gpu_hours * PRICES[row.gpu])
+        assert row.host_bytes == estimate(p).host_bytes
+
+
+def test_cheapest_first_with_ties_to_fewer_gpus(plain):
+    costs = [r.cost for r in plain.ranked]
+    # cheapest first; costs within TIE of the cheapest left are equal, so a row costs at most (1 + TIE) x less than
+    # the one before it
+    assert all(b >= a / (1 + TIE) for a, b in zip(costs, costs[1:], strict=False))
+
+
+def test_ties_go_to_fewer_gpus_then_the_plainer_layout(plain):
+    base = plain.ranked[0]
+
+    def row(gpus, cost, plan=base.plan):
+        return RentOption("h100-sxm-80gb", "H100", gpus, 1, gpus, 2.0, plan, (), 1.0, cost / 2.0, cost)
+
+    # 8 GPUs at 100.5 ties with 16 GPUs at 100 (within TIE = 1%): fewer GPUs first; 102 is not a tie
+    out = rank([row(16, 100.0), row(8, 100.5), row(4, 102.0)])
+    assert [r.gpus for r in out] == [8, 16, 4]
+    plainer = base.plan
+    offloads = next((r.plan for r in plain.ranked + plain.dropped if r.plan and r.plan.scenario.offload != "none"),
+                    None)
+    if offloads is not None:
+        out = rank([row(8, 100.0, offloads), row(8, 100.0, plainer)])
+        assert out[0].plan is plainer
+
+
+def test_price_scales_cost_not_hours(plain):
+    doubled = rent_search(scenario(), {k: 2 * v for k, v in PRICES.items()})
+    first = {(r.gpu, r.gpus): r for r in plain.ranked}
+    for r in doubled.ranked:
+        if (r.gpu, r.gpus) in first:
+            assert r.gpu_hours == pytest.approx(first[r.gpu, r.gpus].gpu_hours)
+            assert r.cost == pytest.approx(2 * first[r.gpu, r.gpus].cost)
+
+
+def test_deadline_drops_late_rows_with_how_late():
+    fastest = rent_search(scenario(), PRICES)
+    deadline = min(r.seconds for r in fastest.ranked) * 1.5  # between the fastest and slowest one-GPU options
+    result = rent_search(scenario(), PRICES, deadline_seconds=deadline)
+    assert all(r.seconds <= deadline for r in result.ranked)
+    late = [r for r in result.dropped if str(r.dropped).startswith("misses the deadline")]
+    assert late and all(r.dropped.template in (LATE, LATE_EVEN_AT_CEILING, LATE_EVEN_FASTEST, NONE_IN_TIME)
+                        for r in late)
+    for r in late:
+        if r.seconds is not None:
+            assert r.seconds > deadline
+
+
+def test_budget_drops_costlier_rows():
+    free = rent_search(scenario(), PRICES)
+    budget = min(r.cost for r in free.ranked) * 1.005  # only the cheapest (and its ties) stay
+    result = rent_search(scenario(), PRICES, budget=budget)
+    assert result.ranked and all(r.cost <= budget for r in result.ranked)
+    over = [r for r in result.dropped if str(r.dropped).startswith("over budget")]
+    assert over
+    # a row searched in full says by how much; one whose every fast-enough layout was skipped has no cost to show
+    assert all(r.cost > budget for r in over if r.dropped.template == OVER_BUDGET)
+    assert all(r.plan is None for r in over if r.dropped.template in (NONE_IN_BUDGET, OVER_BUDGET_EVEN_FASTEST))
+
+
+def test_host_memory_is_checked_and_named():
+    # 70B full fine-tuning on one 80 GB GPU fits only with the states offloaded to a node of far more than 64 GiB
+    s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "gpus_per_node": 1, "micro_batch": 1,
+                            "grad_accum": 8, "seq_len": 2048, "precision": "mixed-bf16", "checkpointing": "full",
+                            "tokens_to_train": 10**8, "host_memory_bytes": 64 * 2**30})
+    result = rent_search(s, {"h100-sxm-80gb": 2.0}, max_gpus=1)
+    assert not result.ranked
+    assert result.dropped[0].dropped.template == NOT_FIT_HOST and "64.00 GiB" in str(result.dropped[0].dropped)
+
+
+def test_checkpoint_size_follows_its_formula():
+    s = scenario()
+    spec_params = estimate(s).total_params
+    size, formula = checkpoint_bytes(s)
+    # mixed-bf16 AdamW (engine/memory/states.py): 2 B weights + 4 B master + 2 x 4 B states per trained parameter
+    assert size == spec_params * (2 + 4 + 8) and f"{spec_params:,}" in formula
+    lora, text = checkpoint_bytes(scenario(method="lora", lora_rank=16))
+    assert lora < size / 50 and "adapter" in text
+
+
+def test_gpu_counts_are_powers_of_two_then_whole_nodes():
+    assert gpu_counts(8, 64) == [(1, 1), (2, 1), (4, 1), (8, 1), (8, 2), (8, 4), (8, 8)]
+    assert gpu_counts(4, 8) == [(1, 1), (2, 1), (4, 1), (4, 2)]
+
+
+def test_rows_explain_themselves(plain):
+    report = rent_report(scenario(), PRICES, budget=10**9, deadline_seconds=10**9)
+    row = report["ranked"][0]
+    text = row_text(row, "USD")
+    assert f"{row['price_per_gpu_hour']:g} USD" in text and "GPU-hours" in text and "USD" in text
+    assert "layout" in text and row["gpu_name"] in text
+    full = render_rent(report)
+    assert "cheapest first" in full and "One checkpoint" in full and "no storage, network or host prices" in full
+
+
+def test_without_prices_only_the_scenarios_gpu_is_searched_by_gpu_hours():
+    result = rent_search(scenario(gpu_hour_price=3.0), {})
+    assert result.gpus_searched == ("h100-sxm-80gb",)
+    assert all(r.cost == pytest.approx(r.gpu_hours * 3.0) for r in result.ranked)
+    hours = rent_search(scenario(), {})
+    assert all(r.cost is None for r in hours.ranked)
+    keys = [r.gpu_hours for r in hours.ranked]
+    assert all(b >= a / (1 + TIE) for a, b in zip(keys, keys[1:], strict=False))
+
+
+def test_bad_inputs_are_one_sentence():
+    with pytest.raises(ScenarioError, match="tokens_to_train"):
+        rent_search(scenario(tokens_to_train=None), PRICES)
+    for bad in ({"prices": {"no-such-gpu": 1}}, {"prices": {"a100-80gb": -1}}, {"prices": {"a100-80gb": True}},
+                {"currency": "XYZ"}, [1, 2], {"prices": []}):
+        with pytest.raises(PlannerError):
+            parse_prices(bad)
+    assert parse_prices({"currency": "EUR", "prices": {"a100-80gb": 1.5}}) == ({"a100-80gb": 1.5}, "EUR")
+
+
+def run(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "main.py", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def test_cli_cost_objective(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "micro_batch": 1, "grad_accum": 16,
+                                "seq_len": 4096, "precision": "mixed-bf16", "checkpointing": "full",
+                                "zero_stage": 3, "tokens_to_train": 2 * 10**9}))
+    prices = tmp_path / "prices.json"
+    prices.write_text(json.dumps({"currency": "EUR", "prices": PRICES}))
+    out = run("fit", str(path), "--objective", "cost", "--prices", str(prices), "--deadline-days", "30",
+              "--budget", "100000", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["objective"] == "cost" and data["currency"] == "EUR" and data["deadline_seconds"] == 30 * 86400
+    assert data["ranked"] and all(r["cost"] <= 100000 for r in data["ranked"])
+    text = run("fit", str(path), "--objective", "cost", "--prices", str(prices))
+    assert text.returncode == 0 and "EUR" in text.stdout and "cheapest first" in text.stdout
+    prices.write_text("{not json")
+    bad = run("fit", str(path), "--objective", "cost", "--prices", str(prices))
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "is not JSON" in bad.stderr
+    neg = run("fit", str(path), "--objective", "cost", "--budget", "-5")
+    assert neg.returncode == 2 and "must be a number" in neg.stderr
+
+
+def test_fastest_fitting_is_the_speed_searchs_first_plan_and_honours_its_floor():
+    from engine.planning.speed_search import fastest_fitting, speed_bound, speed_search
+
+    s = scenario()
+    plan, made = fastest_fitting(s)
+    first = speed_search(s).plans[0]
+    # the same search without the method/numerics variants: the same first plan, or one tied with it (TIE)
+    assert made > 0 and plan.time.tokens_per_second >= first.time.tokens_per_second * (1 - TIE)
+    assert plan.time.tokens_per_second <= speed_bound(s) * (1 + TIE)
+    none, _ = fastest_fitting(s, floor=speed_bound(s) * 1.01)  # faster than any layout's bound: nothing is tried
+    assert none is None
