@@ -12,9 +12,9 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..memory.breakdown import Estimate
-from ..memory.estimate import estimate
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
+from ..workloads import estimate  # every workload: a post-training step is estimated as the step it is
 
 MAX_MICRO_BATCH = 4096
 SEQ_STEP = 128  # max_seq_len is exact to a multiple of 128 tokens (of lcm(128, cp) under context parallelism)
