@@ -1,5 +1,5 @@
-"""The post-training part of the set-up (issue 22): the objective picker at the top of the set-up form and, below,
-only the rows the chosen objective uses (progressive disclosure):
+"""The post-training part of the set-up (issue 22): the objective picker in the set-up form and, below it, only the
+rows the chosen objective uses (progressive disclosure):
 
 - preference objectives (dpo, ipo, kto): the reference; every post-training objective: prompt and completion
   lengths, which replace the sequence length;
@@ -52,12 +52,15 @@ def rows_for(s: Scenario) -> set[str]:
 
 
 class RLRows(QObject):
-    """The objective combo (row 0 of the form) and the post-training rows, shown as `rows_for` says."""
+    """The objective combo and the post-training rows below it, shown as `rows_for` says."""
 
-    def __init__(self, form: QFormLayout, edit: Callable[[dict[str, Any]], None], seq_len: QWidget,
+    def __init__(self, form: QFormLayout, edit: Callable[[dict[str, Any]], None], seq_len: QWidget, after: QWidget,
                  parent: QObject | None = None) -> None:
+        """Rows go right below `after`'s row (gradient accumulation: the rows above it must show without scrolling
+        on a 1280x720 screen, tests/test_gui_small_screens.py)."""
         super().__init__(parent)
         self._form = form
+        row = form.getWidgetPosition(after)[0] + 1
         self.objective = ValueCombo(choice_items("training_objective", {
             "sft": self.tr("Supervised fine-tuning (SFT)"),
             "dpo": self.tr("Preference pairs: DPO"),
@@ -72,7 +75,7 @@ class RLRows(QObject):
             "rloo": self.tr("Reinforcement learning: RLOO"),
             "online-dpo": self.tr("Online DPO (generated pairs)"),
         }))
-        form.insertRow(0, self.tr("Objective (training objective)"), self.objective)
+        form.insertRow(row, self.tr("Objective (training objective)"), self.objective)
         self.reference = ValueCombo(choice_items("reference_model", {
             "auto": self.tr("as the objective and framework do it (auto)"),
             "separate": self.tr("a frozen copy on the GPU (separate)"),
@@ -137,8 +140,8 @@ class RLRows(QObject):
             "rollout_kv_cache_dtype": self.tr("Engine KV cache format"),
             "rollout_max_num_seqs": self.tr("Sequences generated at once (max_num_seqs)"),
         }
-        for key, widget in self.widgets.items():
-            form.addRow(labels[key], widget)
+        for offset, (key, widget) in enumerate(self.widgets.items(), start=1):
+            form.insertRow(row + offset, labels[key], widget)
         self._set_tooltips()
         self._connect(edit)
 

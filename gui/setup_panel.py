@@ -130,7 +130,7 @@ class SetupPanel(QWidget):
         self.vision = VisionRows(form, lambda changes: self._edit(changes), self)  # vision-language models only
         self.images_per_sample, self.image_resolution = self.vision.images_per_sample, self.vision.image_resolution
         self.vision_tower, self.image_tokens = self.vision.vision_tower, self.vision.image_tokens
-        self.rl = RLRows(form, lambda changes: self._edit(changes), self.seq_len, self)  # objective + its rows
+        self.rl = RLRows(form, lambda changes: self._edit(changes), self.seq_len, self.grad_accum, self)  # post-training
 
         parallel = QWidget()
         pform = QFormLayout(parallel)
