@@ -44,3 +44,14 @@ def test_make_it_fit_evaluates_a_post_training_step_as_such():
     s = scenario_from_dict(GRPO)
     est = Evaluator()(s)
     assert est is not None and est.rl is not None and est.total_bytes == estimate(s).total_bytes
+
+
+def test_longest_sequence_of_a_post_training_run_is_its_prompt_plus_the_longest_completion_that_fits():
+    from engine.planning.limits import SEQ_STEP, limits
+
+    s = scenario_from_dict(GRPO)
+    longest = limits(s).max_seq_len
+    assert longest is not None and longest > s.prompt_len + s.completion_len  # the example fits with room to spare
+    completion = longest - s.prompt_len
+    assert estimate(s.replace(completion_len=completion)).fits
+    assert not estimate(s.replace(completion_len=completion + SEQ_STEP)).fits

@@ -157,6 +157,9 @@ def min_seq_len(s: Scenario) -> int:
 def max_seq_len(s: Scenario, ev: Evaluator | None = None) -> int | None:
     ev, step = ev or Evaluator(), seq_step(s)
     top = max(resolve_model(s).max_position, MAX_SEQ_LEN) // step
+    if s.training_objective != "sft":  # post-training: the prompt plus the longest completion that fits
+        k = largest_true(lambda k: ev.ok(s.with_unchecked(completion_len=k * step)), top)
+        return None if k is None else s.prompt_len + k * step
     k = largest_true(lambda k: ev.ok(s.with_unchecked(seq_len=k * step)), top)
     return None if k is None else k * step
 

@@ -150,7 +150,8 @@ def _axes(s: Scenario) -> list[list[_Option]]:
                                (("method", "qlora"), *lora, *prec),
                                message(use_qlora, bits=s.qlora_bits, rank=rank), _QLORA))
     axes.append(methods)
-    if (s.seq_len - 1) // seq_step(s) >= max(1, -(-min_seq_len(s) // seq_step(s))):  # a shorter one the model takes
+    # a shorter sequence the model takes (post-training reads prompt_len + completion_len, not seq_len)
+    if s.training_objective == "sft" and (s.seq_len - 1) // seq_step(s) >= max(1, -(-min_seq_len(s) // seq_step(s))):
         axes.append([_Option("seq", 5.0, (), None, _SEQ, "seq")])
     if s.dp > 1 and s.effective_zero < 3:
         names = {1: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-1 (optimizer states)"),
