@@ -136,10 +136,12 @@ class PhaseChart(QWidget):
             "over": format_bytes(overheads, unit)})
 
     def _overhead_tip(self, est: Estimate, unit: str) -> str:
-        lines = [f"<b>{escape(self.tr('Overheads and safety reserve'))}</b>"]
+        title = self.tr("Overheads and safety reserve")
+        note = self.tr("as at the peak phase")
+        lines = [f"<b>{escape(title)}</b>"]
         lines += [f"{escape(tr_engine(c.name))}: {format_bytes(c.peak_bytes, unit)}" for c in est.busiest.overheads
                   if c.peak_bytes]
-        lines.append(f"<i>{escape(self.tr('as at the peak phase'))}</i>")
+        lines.append(f"<i>{escape(note)}</i>")
         return "<br>".join(lines)
 
     def tooltip_at(self, row: int, x: float) -> str:

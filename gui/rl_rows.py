@@ -113,7 +113,8 @@ class RLRows(QObject):
         self.rollout_gpus = _spin(1, 1_000_000)
         self.rollout_tp = _spin(1, 4096)
         self.kv_dtype = ValueCombo(choice_items("rollout_kv_cache_dtype", {
-            "auto": self.tr("the model's number format (auto)"), "bf16": "bf16", "fp16": "fp16", "fp8": "fp8"}))
+            "auto": self.tr("the model's number format (auto)"), "bf16": self.tr("bf16: 2 bytes a value"),
+            "fp16": self.tr("fp16: 2 bytes a value"), "fp8": self.tr("fp8: 1 byte a value, twice the tokens")}))
         self.max_num_seqs = _spin(1, 1_000_000)
         self.seq_len = seq_len
         self.widgets: dict[str, QWidget] = {

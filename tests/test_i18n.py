@@ -41,6 +41,8 @@ TECHNICAL = {
     # training frameworks and libraries (proper names)
     "torchtune", "torchtitan", "megatron", "nemo", "unsloth", "litgpt", "liger", "trl", "axolotl",
     "llama-factory", "torch.compile", "torch", "compile",
+    # inference engines and their formats (proper names)
+    "vllm", "sglang", "ollama", "mlx", "apple", "gguf", "awq", "gptq", "cpp",
 }
 # Proper names from the preset data, scenario-file keys, module names and language endonyms stay as they are.
 DATA_NAMES = {p.name for p in model_presets().values()} | {g.name for g in gpu_presets().values()} | {"English"}
@@ -51,7 +53,7 @@ WORD = re.compile(r"[A-Za-z][A-Za-z_']+")
 
 def needs_translation(text: str) -> bool:
     plain = re.sub(r"<[^>]+>", " ", text).replace("&", "")
-    for name in DATA_NAMES:
+    for name in sorted(DATA_NAMES, key=len, reverse=True):  # "GPT-2 Large" before "GPT-2"
         plain = plain.replace(name, " ")
     words = [w.lower().strip("'-") for w in WORD.findall(plain)]
     return any(w not in TECHNICAL and not w.endswith("_proj") for w in words if len(w) > 1)

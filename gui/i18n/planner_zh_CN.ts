@@ -776,135 +776,215 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>实测每步时间</translation>
     </message>
     <message>
+        <location filename="../words.py" line="83"/>
+        <source>Objective (training objective)</source>
+        <translation>目标（训练目标）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="84"/>
+        <source>Reference (reference model)</source>
+        <translation>参考（参考模型）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="85"/>
+        <source>Reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="86"/>
+        <source>Critic (value model)</source>
+        <translation>评论家（价值模型）</translation>
+    </message>
+    <message>
         <location filename="../words.py" line="87"/>
+        <source>Tokens per prompt (prompt length)</source>
+        <translation>每个提示的 token 数（提示长度）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="88"/>
+        <source>Tokens per completion (completion length)</source>
+        <translation>每个回答的 token 数（回答长度）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="89"/>
+        <source>Completions per prompt (generations)</source>
+        <translation>每个提示的回答数（生成数）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="90"/>
+        <source>Generation engine (rollout engine)</source>
+        <translation>生成引擎（rollout 引擎）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="91"/>
+        <source>Engine placement</source>
+        <translation>引擎放置</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="92"/>
+        <source>GPUs of the engine (rollout GPUs)</source>
+        <translation>引擎的 GPU（rollout GPU）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="93"/>
+        <source>Engine tensor parallel (rollout TP)</source>
+        <translation>引擎张量并行（rollout TP）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="94"/>
+        <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
+        <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="96"/>
+        <source>Engine while training (sleep mode)</source>
+        <translation>训练期间的引擎（休眠模式）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="97"/>
+        <source>Engine KV cache format</source>
+        <translation>引擎 KV 缓存格式</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="98"/>
+        <source>Sequences generated at once (max_num_seqs)</source>
+        <translation>同时生成的序列数（max_num_seqs）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="99"/>
+        <source>Engine shares the trainer&apos;s weights</source>
+        <translation>引擎与训练器共用权重</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="104"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="87"/>
+        <location filename="../words.py" line="104"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89"/>
-        <location filename="../words.py" line="93"/>
-        <location filename="../words.py" line="94"/>
-        <location filename="../words.py" line="116"/>
+        <location filename="../words.py" line="106"/>
+        <location filename="../words.py" line="110"/>
+        <location filename="../words.py" line="111"/>
+        <location filename="../words.py" line="133"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89"/>
+        <location filename="../words.py" line="106"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="90"/>
+        <location filename="../words.py" line="107"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91"/>
+        <location filename="../words.py" line="108"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91"/>
+        <location filename="../words.py" line="108"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="92"/>
+        <location filename="../words.py" line="109"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="95"/>
+        <location filename="../words.py" line="112"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../words.py" line="95"/>
+        <location filename="../words.py" line="112"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="100"/>
+        <location filename="../words.py" line="117"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="101"/>
+        <location filename="../words.py" line="118"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="102"/>
+        <location filename="../words.py" line="119"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="103"/>
+        <location filename="../words.py" line="120"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="104"/>
+        <location filename="../words.py" line="121"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="105"/>
+        <location filename="../words.py" line="122"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="106"/>
+        <location filename="../words.py" line="123"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="107"/>
+        <location filename="../words.py" line="124"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="108"/>
+        <location filename="../words.py" line="125"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="109"/>
+        <location filename="../words.py" line="126"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="110"/>
+        <location filename="../words.py" line="127"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="111"/>
+        <location filename="../words.py" line="128"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="112"/>
+        <location filename="../words.py" line="129"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="113"/>
+        <location filename="../words.py" line="130"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="115"/>
+        <location filename="../words.py" line="132"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="116"/>
+        <location filename="../words.py" line="133"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -939,17 +1019,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../words.py" line="96"/>
+        <location filename="../words.py" line="113"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="97"/>
+        <location filename="../words.py" line="114"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="98"/>
+        <location filename="../words.py" line="115"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -1787,197 +1867,197 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="86"/>
+        <location filename="../main_window.py" line="87"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="91"/>
+        <location filename="../main_window.py" line="92"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="112"/>
+        <location filename="../main_window.py" line="116"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="114"/>
+        <location filename="../main_window.py" line="118"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="115"/>
+        <location filename="../main_window.py" line="119"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="117"/>
+        <location filename="../main_window.py" line="121"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="121"/>
+        <location filename="../main_window.py" line="125"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="125"/>
+        <location filename="../main_window.py" line="129"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="127"/>
+        <location filename="../main_window.py" line="131"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="180"/>
+        <location filename="../main_window.py" line="184"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="181"/>
+        <location filename="../main_window.py" line="185"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="190"/>
+        <location filename="../main_window.py" line="194"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="196"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="182"/>
+        <location filename="../main_window.py" line="186"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="184"/>
+        <location filename="../main_window.py" line="188"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="185"/>
+        <location filename="../main_window.py" line="189"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="187"/>
+        <location filename="../main_window.py" line="191"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="189"/>
+        <location filename="../main_window.py" line="193"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="197"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="195"/>
+        <location filename="../main_window.py" line="199"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="195"/>
+        <location filename="../main_window.py" line="199"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="198"/>
+        <location filename="../main_window.py" line="202"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="204"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="201"/>
+        <location filename="../main_window.py" line="205"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="203"/>
+        <location filename="../main_window.py" line="207"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="209"/>
+        <location filename="../main_window.py" line="213"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="211"/>
+        <location filename="../main_window.py" line="215"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="212"/>
+        <location filename="../main_window.py" line="216"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="221"/>
+        <location filename="../main_window.py" line="225"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="228"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="228"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="233"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="237"/>
+        <location filename="../main_window.py" line="241"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="244"/>
+        <location filename="../main_window.py" line="248"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="245"/>
+        <location filename="../main_window.py" line="249"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="247"/>
+        <location filename="../main_window.py" line="251"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="339"/>
+        <location filename="../main_window.py" line="349"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="198"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="198"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2203,14 +2283,67 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="225"/>
+        <location filename="../widgets.py" line="236"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="228"/>
+        <location filename="../widgets.py" line="239"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
+    </message>
+</context>
+<context>
+    <name>PhaseChart</name>
+    <message>
+        <location filename="../phase_chart.py" line="31"/>
+        <source>Generation</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="32"/>
+        <source>Scoring</source>
+        <translation>打分</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="33"/>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="34"/>
+        <source>Critic training</source>
+        <translation>评论家训练</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="35"/>
+        <source>Weight sync</source>
+        <translation>权重同步</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="51"/>
+        <source>%s (engine GPUs)</source>
+        <translation>%s（引擎 GPU）</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="122"/>
+        <source>capacity %s</source>
+        <translation>容量 %s</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="132"/>
+        <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
+        <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="139"/>
+        <source>Overheads and safety reserve</source>
+        <translation>开销和安全预留</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="140"/>
+        <source>as at the peak phase</source>
+        <translation>按峰值阶段计</translation>
     </message>
 </context>
 <context>
@@ -2234,6 +2367,312 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../plan_card.py" line="57"/>
         <source>Inputs that differ from the defaults</source>
         <translation>与默认值不同的输入</translation>
+    </message>
+</context>
+<context>
+    <name>RLRows</name>
+    <message>
+        <location filename="../rl_rows.py" line="65"/>
+        <source>Supervised fine-tuning (SFT)</source>
+        <translation>监督微调（SFT）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="66"/>
+        <source>Preference pairs: DPO</source>
+        <translation>偏好对：DPO</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="67"/>
+        <source>Preference pairs: IPO</source>
+        <translation>偏好对：IPO</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="68"/>
+        <source>Liked / disliked answers: KTO</source>
+        <translation>喜欢 / 不喜欢的回答：KTO</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="69"/>
+        <source>Preference pairs, no reference: ORPO</source>
+        <translation>偏好对，无参考模型：ORPO</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="70"/>
+        <source>Preference pairs, no reference: SimPO</source>
+        <translation>偏好对，无参考模型：SimPO</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="71"/>
+        <source>Preference pairs, no reference: CPO</source>
+        <translation>偏好对，无参考模型：CPO</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="72"/>
+        <source>Train a reward model on pairs</source>
+        <translation>用偏好对训练奖励模型</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="73"/>
+        <source>Reinforcement learning: PPO (with a critic)</source>
+        <translation>强化学习：PPO（带评论家）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="74"/>
+        <source>Reinforcement learning: GRPO (groups of completions)</source>
+        <translation>强化学习：GRPO（成组的回答）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="75"/>
+        <source>Reinforcement learning: RLOO</source>
+        <translation>强化学习：RLOO</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="76"/>
+        <source>Online DPO (generated pairs)</source>
+        <translation>在线 DPO（生成的回答对）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="78"/>
+        <source>Objective (training objective)</source>
+        <translation>目标（训练目标）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="80"/>
+        <source>as the objective and framework do it (auto)</source>
+        <translation>按目标和框架的做法（自动）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="81"/>
+        <source>a frozen copy on the GPU (separate)</source>
+        <translation>GPU 上的一份冻结副本（独立）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="82"/>
+        <source>the base with adapters switched off (LoRA)</source>
+        <translation>关闭适配器的基础模型（LoRA）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="83"/>
+        <source>log-probs computed before training (precomputed)</source>
+        <translation>训练前算好的对数概率（预计算）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="84"/>
+        <location filename="../rl_rows.py" line="222"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="92"/>
+        <location filename="../rl_rows.py" line="102"/>
+        <location filename="../rl_rows.py" line="104"/>
+        <source>the framework&apos;s default (auto)</source>
+        <translation>框架的默认值（自动）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="95"/>
+        <source>the trainer&apos;s own generate (none)</source>
+        <translation>训练器自带的 generate（无）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="105"/>
+        <source>stays resident (none)</source>
+        <translation>常驻显存（无）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="106"/>
+        <source>weights to CPU memory, KV cache freed (level 1)</source>
+        <translation>权重移到 CPU 内存，释放 KV 缓存（级别 1）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="107"/>
+        <source>weights and KV cache freed (level 2)</source>
+        <translation>释放权重和 KV 缓存（级别 2）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="110"/>
+        <source>on the training GPUs (colocate)</source>
+        <translation>在训练 GPU 上（共置）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="111"/>
+        <source>on GPUs of its own (separate)</source>
+        <translation>在它自己的 GPU 上（独立）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="116"/>
+        <source>the model&apos;s number format (auto)</source>
+        <translation>模型的数值格式（自动）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="116"/>
+        <source>bf16: 2 bytes a value</source>
+        <translation>bf16：每个值 2 字节</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="117"/>
+        <source>fp16: 2 bytes a value</source>
+        <translation>fp16：每个值 2 字节</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="117"/>
+        <source>fp8: 1 byte a value, twice the tokens</source>
+        <translation>fp8：每个值 1 字节，token 数翻倍</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="129"/>
+        <source>Reference (reference model)</source>
+        <translation>参考（参考模型）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="130"/>
+        <source>Tokens per prompt (prompt length)</source>
+        <translation>每个提示的 token 数（提示长度）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="131"/>
+        <source>Tokens per completion (completion length)</source>
+        <translation>每个回答的 token 数（回答长度）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="132"/>
+        <source>Completions per prompt (generations)</source>
+        <translation>每个提示的回答数（生成数）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="133"/>
+        <source>Reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="134"/>
+        <source>Critic (value model)</source>
+        <translation>评论家（价值模型）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="135"/>
+        <source>Generation engine (rollout engine)</source>
+        <translation>生成引擎（rollout 引擎）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="136"/>
+        <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
+        <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="137"/>
+        <source>Engine while training (sleep mode)</source>
+        <translation>训练期间的引擎（休眠模式）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="138"/>
+        <source>Engine placement</source>
+        <translation>引擎放置</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="139"/>
+        <source>GPUs of the engine (rollout GPUs)</source>
+        <translation>引擎的 GPU（rollout GPU）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="140"/>
+        <source>Engine tensor parallel (rollout TP)</source>
+        <translation>引擎张量并行（rollout TP）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="141"/>
+        <source>Engine KV cache format</source>
+        <translation>引擎 KV 缓存格式</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="142"/>
+        <source>Sequences generated at once (max_num_seqs)</source>
+        <translation>同时生成的序列数（max_num_seqs）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="151"/>
+        <source>What the step optimises. Preference objectives run a chosen and a rejected answer through the model; reinforcement learning also generates completions every step, usually with a generation engine (vLLM) sharing the GPUs.</source>
+        <translation>这一步优化的目标。偏好目标把选中的和被拒的回答都送进模型；强化学习每一步还要生成回答，通常由共用 GPU 的生成引擎（vLLM）完成。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="154"/>
+        <source>The frozen model the loss compares against. A separate copy costs a second set of weights; with LoRA the base with adapters off costs nothing extra; precomputed log-probs cost one pass over the data before training.</source>
+        <translation>损失函数用来比较的冻结模型。独立副本要多占一份权重；用 LoRA 时关闭适配器的基础模型不额外占用；预计算对数概率要在训练前把数据过一遍。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="157"/>
+        <source>Tokens in each prompt. With the completion they make each sequence.</source>
+        <translation>每个提示的 token 数，与回答合起来构成每条序列。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="158"/>
+        <source>Tokens in each completion (generated, or stored for preference data). The engine&apos;s KV cache and the log-prob tensors grow with it.</source>
+        <translation>每个回答的 token 数（生成的，或偏好数据中存好的）。引擎的 KV 缓存和对数概率张量随之增长。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="160"/>
+        <source>Completions generated for each prompt (GRPO&apos;s group size). More completions: more sequences to generate, score and train on.</source>
+        <translation>每个提示生成的回答数（GRPO 的组大小）。回答越多，要生成、打分和训练的序列越多。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="162"/>
+        <source>What scores the completions: rule or verifier rewards need no model; a reward model adds its weights and a forward pass over every completion.</source>
+        <translation>给回答打分的方式：规则或验证器奖励不需要模型；奖励模型会增加它的权重以及对每个回答的一次前向计算。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="164"/>
+        <source>PPO&apos;s value model: its weights, gradients and optimizer states sit beside the policy&apos;s.</source>
+        <translation>PPO 的价值模型：它的权重、梯度和优化器状态与策略模型的并存。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="166"/>
+        <source>What generates the completions. vLLM and SGLang keep their own copy of the weights and a KV cache; the trainer&apos;s own generate is much slower.</source>
+        <translation>生成回答的程序。vLLM 和 SGLang 各自保留一份权重和 KV 缓存；训练器自带的 generate 要慢得多。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="168"/>
+        <source>The share of each GPU&apos;s memory the engine may take for its weights, activations and KV cache (vLLM&apos;s gpu_memory_utilization). Colocated with training, whatever it takes is missing for the training step.</source>
+        <translation>引擎可用于权重、激活和 KV 缓存的每块 GPU 显存比例（vLLM 的 gpu_memory_utilization）。与训练共置时，它占用的部分训练步骤就用不了。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="171"/>
+        <source>Whether the engine gives its memory back while the model trains (vLLM sleep mode): level 1 moves its weights to CPU memory and frees the KV cache; level 2 frees both. Waking it costs a little time every step.</source>
+        <translation>模型训练时引擎是否归还显存（vLLM 休眠模式）：级别 1 把权重移到 CPU 内存并释放 KV 缓存；级别 2 两者都释放。每一步唤醒它都要花一点时间。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="174"/>
+        <source>Colocated, the engine shares the training GPUs; on GPUs of its own it needs more GPUs but leaves the training GPUs alone.</source>
+        <translation>共置时引擎与训练共用 GPU；放在它自己的 GPU 上需要更多 GPU，但不占训练 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="176"/>
+        <source>How many GPUs run the engine when it has GPUs of its own.</source>
+        <translation>引擎有自己的 GPU 时，运行它的 GPU 数量。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="177"/>
+        <source>Split the engine&apos;s weights over this many GPUs.</source>
+        <translation>把引擎的权重切分到这么多块 GPU 上。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="178"/>
+        <source>Number format of the engine&apos;s KV cache: fp8 holds twice the tokens of bf16.</source>
+        <translation>引擎 KV 缓存的数值格式：fp8 能容纳的 token 是 bf16 的两倍。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="179"/>
+        <source>The most sequences the engine decodes at once (vLLM max_num_seqs).</source>
+        <translation>引擎同时解码的最多序列数（vLLM max_num_seqs）。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="221"/>
+        <source>rule or verifier rewards (none)</source>
+        <translation>规则或验证器奖励（无）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="223"/>
+        <source>a copy of the policy (same)</source>
+        <translation>策略模型的一份副本（same）</translation>
     </message>
 </context>
 <context>
@@ -2270,502 +2709,502 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="44"/>
+        <location filename="../setup_panel.py" line="45"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="50"/>
+        <location filename="../setup_panel.py" line="51"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="51"/>
+        <location filename="../setup_panel.py" line="52"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="52"/>
+        <location filename="../setup_panel.py" line="53"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="53"/>
+        <location filename="../setup_panel.py" line="54"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="55"/>
+        <location filename="../setup_panel.py" line="56"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="58"/>
+        <location filename="../setup_panel.py" line="59"/>
         <source>Which linear layers get adapters</source>
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="61"/>
+        <location filename="../setup_panel.py" line="62"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="62"/>
+        <location filename="../setup_panel.py" line="63"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="64"/>
+        <location filename="../setup_panel.py" line="65"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="66"/>
+        <location filename="../setup_panel.py" line="67"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="67"/>
+        <location filename="../setup_panel.py" line="68"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="69"/>
+        <location filename="../setup_panel.py" line="70"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="71"/>
+        <location filename="../setup_panel.py" line="72"/>
         <source>in the number format below (16/32-bit)</source>
         <translation>使用下方的数值格式（16/32 位）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="72"/>
+        <location filename="../setup_panel.py" line="73"/>
         <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
         <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="73"/>
+        <location filename="../setup_panel.py" line="74"/>
         <source>MXFP4: 4.25 bits per weight</source>
         <translation>MXFP4：每个权重 4.25 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="74"/>
+        <location filename="../setup_panel.py" line="75"/>
         <source>FP8: 8 bits per weight</source>
         <translation>FP8：每个权重 8 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="81"/>
+        <location filename="../setup_panel.py" line="82"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="82"/>
+        <location filename="../setup_panel.py" line="83"/>
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="83"/>
+        <location filename="../setup_panel.py" line="84"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="84"/>
+        <location filename="../setup_panel.py" line="85"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="86"/>
+        <location filename="../setup_panel.py" line="87"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="87"/>
+        <location filename="../setup_panel.py" line="88"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="90"/>
+        <location filename="../setup_panel.py" line="91"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="91"/>
+        <location filename="../setup_panel.py" line="92"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="92"/>
+        <location filename="../setup_panel.py" line="93"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="93"/>
+        <location filename="../setup_panel.py" line="94"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="94"/>
+        <location filename="../setup_panel.py" line="95"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="95"/>
+        <location filename="../setup_panel.py" line="96"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="96"/>
+        <location filename="../setup_panel.py" line="97"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="97"/>
+        <location filename="../setup_panel.py" line="98"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="99"/>
+        <location filename="../setup_panel.py" line="100"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="101"/>
+        <location filename="../setup_panel.py" line="102"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="102"/>
+        <location filename="../setup_panel.py" line="103"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="103"/>
+        <location filename="../setup_panel.py" line="104"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="104"/>
+        <location filename="../setup_panel.py" line="105"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="105"/>
+        <location filename="../setup_panel.py" line="106"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="106"/>
+        <location filename="../setup_panel.py" line="107"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="107"/>
+        <location filename="../setup_panel.py" line="108"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109"/>
+        <location filename="../setup_panel.py" line="110"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="111"/>
+        <location filename="../setup_panel.py" line="112"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="113"/>
+        <location filename="../setup_panel.py" line="114"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115"/>
+        <location filename="../setup_panel.py" line="116"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="117"/>
+        <location filename="../setup_panel.py" line="118"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="118"/>
+        <location filename="../setup_panel.py" line="119"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="119"/>
+        <location filename="../setup_panel.py" line="120"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="159"/>
+        <location filename="../setup_panel.py" line="161"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="160"/>
+        <location filename="../setup_panel.py" line="162"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="161"/>
+        <location filename="../setup_panel.py" line="163"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="162"/>
+        <location filename="../setup_panel.py" line="164"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="164"/>
+        <location filename="../setup_panel.py" line="166"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="165"/>
+        <location filename="../setup_panel.py" line="167"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="188"/>
+        <location filename="../setup_panel.py" line="190"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="192"/>
+        <location filename="../setup_panel.py" line="194"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="194"/>
+        <location filename="../setup_panel.py" line="196"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="196"/>
+        <location filename="../setup_panel.py" line="198"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="198"/>
+        <location filename="../setup_panel.py" line="200"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="200"/>
+        <location filename="../setup_panel.py" line="202"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="202"/>
+        <location filename="../setup_panel.py" line="204"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="204"/>
+        <location filename="../setup_panel.py" line="206"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="207"/>
+        <location filename="../setup_panel.py" line="209"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="208"/>
+        <location filename="../setup_panel.py" line="210"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="211"/>
+        <location filename="../setup_panel.py" line="213"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="213"/>
+        <location filename="../setup_panel.py" line="215"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="215"/>
+        <location filename="../setup_panel.py" line="217"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="217"/>
+        <location filename="../setup_panel.py" line="219"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="219"/>
+        <location filename="../setup_panel.py" line="221"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="222"/>
+        <location filename="../setup_panel.py" line="224"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="224"/>
+        <location filename="../setup_panel.py" line="226"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="226"/>
+        <location filename="../setup_panel.py" line="228"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="228"/>
+        <location filename="../setup_panel.py" line="230"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="229"/>
+        <location filename="../setup_panel.py" line="231"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="231"/>
+        <location filename="../setup_panel.py" line="233"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="233"/>
+        <location filename="../setup_panel.py" line="235"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="236"/>
+        <location filename="../setup_panel.py" line="238"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="238"/>
+        <location filename="../setup_panel.py" line="240"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="120"/>
+        <location filename="../setup_panel.py" line="121"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="122"/>
+        <location filename="../setup_panel.py" line="123"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="124"/>
+        <location filename="../setup_panel.py" line="125"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="125"/>
+        <location filename="../setup_panel.py" line="126"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="126"/>
+        <location filename="../setup_panel.py" line="127"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="128"/>
+        <location filename="../setup_panel.py" line="129"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="138"/>
+        <location filename="../setup_panel.py" line="140"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="139"/>
+        <location filename="../setup_panel.py" line="141"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="140"/>
+        <location filename="../setup_panel.py" line="142"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="141"/>
+        <location filename="../setup_panel.py" line="143"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142"/>
+        <location filename="../setup_panel.py" line="144"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="145"/>
+        <location filename="../setup_panel.py" line="147"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="146"/>
+        <location filename="../setup_panel.py" line="148"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="147"/>
+        <location filename="../setup_panel.py" line="149"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="148"/>
+        <location filename="../setup_panel.py" line="150"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="149"/>
+        <location filename="../setup_panel.py" line="151"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="151"/>
+        <location filename="../setup_panel.py" line="153"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="153"/>
+        <location filename="../setup_panel.py" line="155"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="154"/>
+        <location filename="../setup_panel.py" line="156"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="155"/>
+        <location filename="../setup_panel.py" line="157"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="157"/>
+        <location filename="../setup_panel.py" line="159"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="315"/>
+        <location filename="../setup_panel.py" line="317"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="315"/>
+        <location filename="../setup_panel.py" line="317"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="363"/>
+        <location filename="../setup_panel.py" line="365"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
@@ -3552,7 +3991,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="231"/>
+        <location filename="../main_window.py" line="235"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -4343,187 +4782,187 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>1 GB</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="46"/>
+        <location filename="../../engine/planning/solver.py" line="48"/>
         <source>global batch</source>
         <translation>全局批次大小</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="46"/>
+        <location filename="../../engine/planning/solver.py" line="48"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="47"/>
+        <location filename="../../engine/planning/solver.py" line="49"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="47"/>
+        <location filename="../../engine/planning/solver.py" line="49"/>
         <source>hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="48"/>
+        <location filename="../../engine/planning/solver.py" line="50"/>
         <source>numerics</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="94"/>
+        <location filename="../../engine/planning/solver.py" line="96"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="95"/>
+        <location filename="../../engine/planning/solver.py" line="97"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="96"/>
+        <location filename="../../engine/planning/solver.py" line="98"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="97"/>
+        <location filename="../../engine/planning/solver.py" line="99"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="100"/>
+        <location filename="../../engine/planning/solver.py" line="102"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="101"/>
+        <location filename="../../engine/planning/solver.py" line="103"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="102"/>
+        <location filename="../../engine/planning/solver.py" line="104"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="103"/>
+        <location filename="../../engine/planning/solver.py" line="105"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="104"/>
+        <location filename="../../engine/planning/solver.py" line="106"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="105"/>
+        <location filename="../../engine/planning/solver.py" line="107"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="106"/>
+        <location filename="../../engine/planning/solver.py" line="108"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="115"/>
+        <location filename="../../engine/planning/solver.py" line="117"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="118"/>
+        <location filename="../../engine/planning/solver.py" line="120"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="128"/>
+        <location filename="../../engine/planning/solver.py" line="130"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="132"/>
+        <location filename="../../engine/planning/solver.py" line="134"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="138"/>
+        <location filename="../../engine/planning/solver.py" line="140"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="139"/>
+        <location filename="../../engine/planning/solver.py" line="141"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="140"/>
+        <location filename="../../engine/planning/solver.py" line="142"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="141"/>
+        <location filename="../../engine/planning/solver.py" line="143"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="154"/>
+        <location filename="../../engine/planning/solver.py" line="157"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="155"/>
+        <location filename="../../engine/planning/solver.py" line="158"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="156"/>
+        <location filename="../../engine/planning/solver.py" line="159"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="161"/>
+        <location filename="../../engine/planning/solver.py" line="164"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="165"/>
+        <location filename="../../engine/planning/solver.py" line="168"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="170"/>
+        <location filename="../../engine/planning/solver.py" line="173"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="174"/>
+        <location filename="../../engine/planning/solver.py" line="177"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="211"/>
+        <location filename="../../engine/planning/solver.py" line="217"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="215"/>
+        <location filename="../../engine/planning/solver.py" line="221"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with tp={tp}, pp={pp}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），tp={tp}，pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="218"/>
+        <location filename="../../engine/planning/solver.py" line="224"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with ZeRO-{zero}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），ZeRO-{zero}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="220"/>
+        <location filename="../../engine/planning/solver.py" line="226"/>
         <source>more GPUs cost money: {n} instead of {old}</source>
         <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="225"/>
+        <location filename="../../engine/planning/solver.py" line="231"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="226"/>
+        <location filename="../../engine/planning/solver.py" line="232"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
@@ -5883,7 +6322,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="121"/>
+        <location filename="../../engine/planning/solver.py" line="123"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -6451,64 +6890,95 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="23"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="43"/>
         <source>Give the generation engine {share:.0%} of each GPU instead of {old:.0%}</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}，而不是 {old:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="26"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="46"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="118"/>
         <source>a smaller KV cache: fewer sequences generated at once</source>
         <translation>KV 缓存变小：同时生成的序列更少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="28"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="48"/>
         <source>Let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="30"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="50"/>
         <source>the engine&apos;s weights are reloaded after each step: a little slower</source>
         <translation>每步之后要重新载入引擎权重：稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="32"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="52"/>
         <source>Run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="34"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="54"/>
         <source>needs that many more GPUs</source>
         <translation>需要多出这么多块 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="43"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="63"/>
         <source>Score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="45"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="65"/>
         <source>the same reference, no second copy of the model</source>
         <translation>同样的参考模型，不需要第二份模型副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="47"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="67"/>
         <source>Compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="49"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="69"/>
         <source>one pass over the data first (TRL precompute_ref_log_probs)</source>
         <translation>先把数据过一遍（TRL precompute_ref_log_probs）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="51"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="71"/>
         <source>Compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="53"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="73"/>
         <source>flash-attn&apos;s cross-entropy kernel, as verl and OpenRLHF use it</source>
         <translation>flash-attn 的交叉熵内核，verl 和 OpenRLHF 就是这样用的</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="86"/>
+        <source>let the generation engine sleep while training (vLLM sleep level 2)</source>
+        <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="88"/>
+        <source>score the reference with the adapters switched off</source>
+        <translation>关闭适配器来计算参考模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="90"/>
+        <source>compute the reference log-probs before training</source>
+        <translation>在训练前算好参考对数概率</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="92"/>
+        <source>compute log-probs with a fused kernel</source>
+        <translation>用融合内核计算对数概率</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="93"/>
+        <source>run the generation engine on {n} GPUs of its own</source>
+        <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="117"/>
+        <source>give the generation engine {share:.0%} of each GPU</source>
+        <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
 </context>
 <context>
