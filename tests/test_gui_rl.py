@@ -126,3 +126,24 @@ def test_make_it_fit_plans_change_the_engine_and_fit(qtbot, tmp_path):
     assert any("rollout_gpu_memory_utilization" in p.changes or "rollout_sleep" in p.changes for p in found)
     for p in found[:3]:
         assert p.total_bytes == estimate(p.scenario).total_bytes
+
+
+def test_compare_names_the_post_training_keys_and_the_engine_rows(qtbot, tmp_path):
+    from gui.compare_view import Compared
+    from gui.words import field_label
+
+    win = window_from(qtbot, tmp_path, GRPO)
+    s = win.state.scenario
+    big = scenario_from_dict(GRPO_TOO_BIG)
+    win.compare.set_items([Compared("0.3", s), Compared("0.8", big)])
+    show_tab(win, "compare")
+    table = win.compare.table
+    rows = {table.item(r, 0).text(): [table.item(r, c).text() for c in (1, 2)] for r in range(table.rowCount())}
+    assert rows[field_label("rollout_gpu_memory_utilization")] == ["0.3", "0.8"]
+    kv = next(c for c, _ in estimate(s).busiest.at_peak() if c.key == "rollout_kv_cache")
+    assert kv.name in rows  # the engine's KV pool is a compared row like any component
+
+
+def test_the_scenario_file_keeps_the_post_training_keys(tmp_path):
+    s = scenario_from_dict(GRPO_TOO_BIG)
+    assert scenario_from_dict(s.to_dict()) == s
