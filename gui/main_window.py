@@ -269,12 +269,10 @@ class MainWindow(QMainWindow):
     def draw_charts(self) -> None:
         """The pie and the per-GPU bars of the current estimate (also before printing them on a plan card)."""
         self.pie.show_estimate(self.state.estimate, self.state.unit)
-        self.bars.show_estimate(self.state.estimate, self.state.unit)
-        phased = self.state.estimate.rl is not None
+        phased = self.state.estimate.rl is not None  # post-training: the phase chart in the bars' place
         self.bars.setVisible(not phased)
         self.phases.setVisible(phased)
-        if phased:
-            self.phases.show_estimate(self.state.estimate, self.state.unit)
+        (self.phases if phased else self.bars).show_estimate(self.state.estimate, self.state.unit)
         self.charts_stale = False
 
     def _tab_changed(self, _index: int) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from html import escape
+from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QPointF, Qt
@@ -74,8 +75,12 @@ class PhaseChart(QWidget):
             pos=0, angle=90, pen=pg.mkPen("#c62828", width=2, style=Qt.PenStyle.DashLine), label="capacity",
             labelOpts={"position": 0.04, "color": "#c62828", "anchors": [(1, 0), (1, 0)]})
         self.plot.addItem(self.capacity_line)
-        self.segments: list[tuple[int, float, float, str]] = []  # (row, left, right, tooltip) for the hover
+        # (row, left, right, what: (phase, component, bytes) or None for the overheads), for the hover text, which is
+        # written only when asked for (writing every segment's formula per edit cost ~1.5 ms)
+        self.segments: list[tuple[int, float, float, Any]] = []
+        self._shown: tuple[Estimate, str] | None = None
         self.rows: list[str] = []  # phase keys, top to bottom
+        self._view: tuple | None = None
         self.plot.scene().sigMouseMoved.connect(self._hover)
 
     def show_estimate(self, est: Estimate, unit: str) -> None:
@@ -83,7 +88,7 @@ class PhaseChart(QWidget):
         rl = est.rl
         if rl is None:
             self.bar.setOpts(x0=[], y=[], width=[], height=0.6)
-            self.segments, self.rows = [], []
+            self.segments, self.rows, self._shown = [], [], None
             self.caption.setText("")
             return
         scale = UNITS[unit]
@@ -100,8 +105,7 @@ class PhaseChart(QWidget):
                 widths.append(b / scale)
                 brushes.append(QBrush(colour))
                 pens.append(pg.mkPen(colour.darker(130), width=0.5))
-                tips.append((row, left, left + b / scale, f"{escape(tr_engine(phase.name))}<br>"
-                             + explain_component(comp, b, phase.peak_bytes, unit)))
+                tips.append((row, left, left + b / scale, (phase, comp, b)))
                 left += b / scale
             colour = colour_for(OVERHEAD_KEY)
             x0.append(left)
@@ -109,31 +113,37 @@ class PhaseChart(QWidget):
             widths.append(overheads / scale)
             brushes.append(QBrush(colour, Qt.BrushStyle.BDiagPattern))
             pens.append(pg.mkPen(colour.darker(130), width=0.5))
-            tips.append((row, left, left + overheads / scale, self._overhead_tip(est, unit)))
+            tips.append((row, left, left + overheads / scale, None))
             totals.append(left + overheads / scale)
         self.bar.setOpts(x0=x0, y=y, width=widths, height=0.6, brushes=brushes, pens=pens)
         self.segments = tips
+        self._shown = (est, unit)
         self.rows = [p.key for p in rl.phases]
         capacity = est.capacity_bytes / scale
         step = capacity / 4
         x_max = max(capacity * 1.08, math.ceil(max(totals, default=0) * 1.04 / step) * step)
-        self.capacity_line.setPos(capacity)
-        self.capacity_line.label.setColor(text_colour("does not fit"))
-        self.capacity_line.label.setFormat(self.tr("capacity %s") % format_bytes(est.capacity_bytes, unit))
-        label = self.capacity_line.label
-        label.anchors = [(0, 0), (0, 0)] if capacity < x_max / 2 else [(1, 0), (1, 0)]
-        label.updatePosition()
         ticks = [(row, phase_label(p) + (" ◀" if p.key == rl.peak_phase else "")) for row, p in enumerate(rl.phases)]
-        self.plot.getAxis("left").setTicks([ticks])
-        self.plot.getAxis("bottom").setLabel(unit)
-        self.plot.setXRange(0, x_max, padding=0)
-        self.plot.setYRange(-0.9, len(rl.phases) - 0.4, padding=0)  # room above the first bar for the label
+        view = (capacity, x_max, unit, tuple(ticks), text_colour("does not fit"))
+        if view != self._view:  # axes and ranges change with the hardware, the unit or the phases only: ~5 ms each
+            self._view = view
+            self.capacity_line.setPos(capacity)
+            self.capacity_line.label.setColor(view[-1])
+            self.capacity_line.label.setFormat(self.tr("capacity %s") % format_bytes(est.capacity_bytes, unit))
+            label = self.capacity_line.label
+            label.anchors = [(0, 0), (0, 0)] if capacity < x_max / 2 else [(1, 0), (1, 0)]
+            label.updatePosition()
+            self.plot.getAxis("left").setTicks([ticks])
+            self.plot.getAxis("bottom").setLabel(unit)
+            self.plot.setXRange(0, x_max, padding=0)
+            self.plot.setYRange(-0.9, len(rl.phases) - 0.4, padding=0)  # room above the first bar for the label
         peak = rl.phase(rl.peak_phase)
-        self.caption.setText(self.tr("One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s "
+        caption = (self.tr("One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s "
                                      "allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve "
                                      "(%(over)s). Hover a segment for its formula.") % {
             "phase": tr_engine(peak.name) if peak else "", "bytes": format_bytes(peak.peak_bytes if peak else 0, unit),
             "over": format_bytes(overheads, unit)})
+        if caption != self.caption.text():  # a new text lays the window out again
+            self.caption.setText(caption)
 
     def _overhead_tip(self, est: Estimate, unit: str) -> str:
         title = self.tr("Overheads and safety reserve")
@@ -146,9 +156,13 @@ class PhaseChart(QWidget):
 
     def tooltip_at(self, row: int, x: float) -> str:
         """The hover text of the segment at (row, x in the chart's unit), "" where there is none."""
-        for r, left, right, tip in self.segments:
-            if r == row and left <= x <= right:
-                return tip
+        for r, left, right, what in self.segments:
+            if r == row and left <= x <= right and self._shown is not None:
+                est, unit = self._shown
+                if what is None:
+                    return self._overhead_tip(est, unit)
+                phase, comp, b = what
+                return f"{escape(tr_engine(phase.name))}<br>" + explain_component(comp, b, phase.peak_bytes, unit)
         return ""
 
     def _hover(self, pos: QPointF) -> None:

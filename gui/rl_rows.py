@@ -117,6 +117,7 @@ class RLRows(QObject):
             "fp16": self.tr("fp16: 2 bytes a value"), "fp8": self.tr("fp8: 1 byte a value, twice the tokens")}))
         self.max_num_seqs = _spin(1, 1_000_000)
         self.seq_len = seq_len
+        self._shown: set[str] | None = None
         self.widgets: dict[str, QWidget] = {
             "reference_model": self.reference, "prompt_len": self.prompt_len, "completion_len": self.completion_len,
             "num_generations": self.num_generations, "reward_model": self.reward_model,
@@ -234,9 +235,11 @@ class RLRows(QObject):
             spin.setValue(value)
             spin.blockSignals(False)
         shown = rows_for(s)
-        for key, widget in self.widgets.items():
-            self._form.setRowVisible(widget, key in shown)
-        self._form.setRowVisible(self.seq_len, "seq_len" in shown)
+        if shown != self._shown:  # showing or hiding a row lays the form out again: only on a change
+            self._shown = shown
+            for key, widget in self.widgets.items():
+                self._form.setRowVisible(widget, key in shown)
+            self._form.setRowVisible(self.seq_len, "seq_len" in shown)
 
     def _model_items(self, combo: ValueCombo, value: Any, s: Scenario, first: list[tuple[Any, str]]) -> None:
         """The choices of a model key: none (and "same"), the policy's own preset, every preset, and the scenario's
