@@ -147,3 +147,19 @@ def test_compare_names_the_post_training_keys_and_the_engine_rows(qtbot, tmp_pat
 def test_the_scenario_file_keeps_the_post_training_keys(tmp_path):
     s = scenario_from_dict(GRPO_TOO_BIG)
     assert scenario_from_dict(s.to_dict()) == s
+
+
+def test_picking_an_online_objective_after_a_precomputed_reference_resets_it(qtbot, tmp_path):
+    """Completions generated every step cannot have their reference log-probs computed before training
+    (engine/scenario/posttraining_checks.py): the reference goes back to auto in the same step, and the notice says
+    why."""
+    dpo = json.loads((REPO / "examples" / "dpo-llama3-8b-lora-trl.json").read_text())
+    win = window_from(qtbot, tmp_path, {**dpo, "reference_model": "precomputed"})
+    notices = []
+    win.state.noticeChanged.connect(notices.append)
+    win.setup_panel.rl.objective.valueChosen.emit("grpo")
+    s = win.state.scenario
+    assert (s.training_objective, s.reference_model) == ("grpo", "auto")
+    assert notices and "Reference" in notices[-1]
+    win.state.undo_stack.undo()
+    assert (win.state.scenario.training_objective, win.state.scenario.reference_model) == ("dpo", "precomputed")
