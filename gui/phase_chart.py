@@ -62,7 +62,6 @@ class PhaseChart(QWidget):
         self.plot.setMinimumHeight(140)
         self.plot.showGrid(x=False, y=False)
         self.plot.invertY(True)  # the step's order from the top: generation first
-        self.plot.getAxis("left").setWidth(120)
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         layout = QVBoxLayout(self)
@@ -132,7 +131,10 @@ class PhaseChart(QWidget):
             label = self.capacity_line.label
             label.anchors = [(0, 0), (0, 0)] if capacity < x_max / 2 else [(1, 0), (1, 0)]
             label.updatePosition()
-            self.plot.getAxis("left").setTicks([ticks])
+            axis = self.plot.getAxis("left")
+            axis.setTicks([ticks])
+            # pyqtgraph leaves out a tick label wider than its axis: as wide as the longest ("Generation (engine GPUs)")
+            axis.setWidth(max(self.fontMetrics().horizontalAdvance(text) for _, text in ticks) + 20)
             self.plot.getAxis("bottom").setLabel(unit)
             self.plot.setXRange(0, x_max, padding=0)
             self.plot.setYRange(-0.9, len(rl.phases) - 0.4, padding=0)  # room above the first bar for the label
