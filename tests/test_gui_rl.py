@@ -163,3 +163,19 @@ def test_picking_an_online_objective_after_a_precomputed_reference_resets_it(qtb
     assert notices and "Reference" in notices[-1]
     win.state.undo_stack.undo()
     assert (win.state.scenario.training_objective, win.state.scenario.reference_model) == ("dpo", "precomputed")
+
+
+def test_make_it_fit_applies_a_post_training_plan_as_one_undo_step(qtbot, tmp_path):
+    win = window_from(qtbot, tmp_path, GRPO_TOO_BIG)
+    before = win.state.scenario
+    show_tab(win, "fit")
+    win.fit_panel.search()
+    assert win.fit_panel.wait()
+    qtbot.waitUntil(lambda: bool(win.fit_panel.plans), timeout=20000)
+    plan = win.fit_panel.plans[0]
+    assert plan.fits and plan.total_bytes == estimate(before.replace(**plan.changes)).total_bytes
+    depth = win.state.undo_stack.count()
+    win.fit_panel.apply(plan)
+    assert win.state.estimate.fits and win.state.undo_stack.count() == depth + 1
+    win.state.undo_stack.undo()
+    assert win.state.scenario == before
