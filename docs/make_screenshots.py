@@ -20,6 +20,8 @@ README_SHOTS = [
     ("docs/screenshot.png", LORA, []),
     ("docs/screenshot-zh.png", "examples/qlora-12gb-card.json", ["--lang", "zh_CN"]),
     ("docs/screenshot-serve.png", "examples/serve-qwen3-32b-awq-2x4090.json", ["--tab", "users"]),
+    # post-training (issue 22): the objective's rows and the phase chart of one GRPO step
+    ("docs/screenshot-grpo.png", "examples/grpo-qwen2.5-1.5b-trl-vllm-colocate.json", []),
 ]
 TABS = ("breakdown", "time", "fit", "compare")
 # (file name, language, theme, tab, switched live from: a theme or a language, "" for none)

@@ -25,6 +25,11 @@ LOWERABLE: dict[str, tuple[str, ...]] = {
     "offload": ("offload",),
     "zero_stage": ("zero_stage",),
     "fsdp": ("fsdp",),
+    # post-training leftovers: a critic after leaving PPO, an adapter-off reference after leaving LoRA, a precomputed
+    # reference after picking an online objective, an engine TP that no longer divides the GPUs
+    "critic_model": ("critic_model",),
+    "reference_model": ("reference_model",),
+    "rollout_tp": ("rollout_tp",),
 }
 MAX_ROUNDS = 8
 
@@ -39,7 +44,7 @@ class Reset:
 
 def _candidates(key: str, value: Any, exc: ScenarioError) -> list[Any]:
     """Values to try for a blocking option, nearest first."""
-    if key in ("tp", "pp", "cp", "ep", "vpp") and isinstance(value, int):
+    if key in ("tp", "pp", "cp", "ep", "vpp", "rollout_tp") and isinstance(value, int):
         return [v for v in range(value - 1, 0, -1) if value % v == 0]
     if key == "frozen_layers":
         layers = dict(exc.detail.params).get("layers")
@@ -52,6 +57,11 @@ def _candidates(key: str, value: Any, exc: ScenarioError) -> list[Any]:
         return [2]
     if key == "fsdp":
         return [False]
+    if key == "critic_model":
+        return [None]
+    if key == "reference_model":
+        return ["auto"]
+
     return []
 
 

@@ -29,6 +29,7 @@ from .fit_panel import FitPanel, LimitsLabel
 from .i18n import LANGUAGES, tr_message
 from .import_review import CONFIG_SUFFIXES
 from .library_panel import LibraryPanel
+from .phase_chart import PhaseChart
 from .pickers import HardwarePicker, ModelPicker
 from .rent_panel import RentPanel
 from .results import BreakdownTable, VerdictBanner
@@ -105,7 +106,10 @@ class MainWindow(QMainWindow):
         charts = QSplitter(Qt.Orientation.Horizontal)
         charts.addWidget(self.pie)
         charts.addWidget(self.bars)
-        charts.setSizes([520, 480])
+        self.phases = PhaseChart()  # post-training: one bar per phase of the step, in the per-GPU bars' place
+        self.phases.setVisible(False)
+        charts.addWidget(self.phases)
+        charts.setSizes([520, 480, 480])
         self.charts_widget = charts
         self.charts_stale = False  # the charts miss an edit made while Compare hid them
         self.library_save = None  # set by library_actions.attach
@@ -277,7 +281,10 @@ class MainWindow(QMainWindow):
     def draw_charts(self) -> None:
         """The pie and the per-GPU bars of the current estimate (also before printing them on a plan card)."""
         self.pie.show_estimate(self.state.estimate, self.state.unit)
-        self.bars.show_estimate(self.state.estimate, self.state.unit)
+        phased = self.state.estimate.rl is not None  # post-training: the phase chart in the bars' place
+        self.bars.setVisible(not phased)
+        self.phases.setVisible(phased)
+        (self.phases if phased else self.bars).show_estimate(self.state.estimate, self.state.unit)
         self.charts_stale = False
 
     def _tab_changed(self, _index: int) -> None:
@@ -297,6 +304,7 @@ class MainWindow(QMainWindow):
             apply_theme(app, theme)
         style_plot(self.pie.view, theme)
         style_plot(self.bars.plot, theme)
+        style_plot(self.phases.plot, theme)
         style_plot(self.time_panel.bar.plot, theme)
         style_plot(self.speed_panel.chart.plot, theme)
         style_plot(self.diagnose_panel.chart.plot, theme)

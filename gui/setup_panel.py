@@ -20,6 +20,7 @@ from engine.scenario import SCENARIO_MAXIMA, lora_target_names
 
 from .choices import choice_items
 from .framework_options import FrameworkOptions
+from .rl_rows import RLRows
 from .state import AppState
 from .theme import restyle, text_colour
 from .vision_rows import VisionRows
@@ -126,6 +127,7 @@ class SetupPanel(QWidget):
         self.vision = VisionRows(form, lambda changes: self._edit(changes), self)  # vision-language models only
         self.images_per_sample, self.image_resolution = self.vision.images_per_sample, self.vision.image_resolution
         self.vision_tower, self.image_tokens = self.vision.vision_tower, self.vision.image_tokens
+        self.rl = RLRows(form, lambda changes: self._edit(changes), self.seq_len, self.grad_accum, self)  # post-training
 
         parallel = QWidget()
         pform = QFormLayout(parallel)
@@ -283,7 +285,7 @@ class SetupPanel(QWidget):
                   "checkpointing": self.checkpointing, "attention": self.attention, "offload": self.offload,
                   "estimator": self.estimator, "freeze_from": self.freeze_from, "qlora_bits": self.qlora_bits,
                   "lora_targets": self.lora_targets, "zero_stage": self.zero,
-                  "vision_tower": self.vision_tower, "base_storage": self.base_storage}
+                  "vision_tower": self.vision_tower, "base_storage": self.base_storage, **self.rl.combos()}
         key = next(iter(changes))
         text = f"{field_label(key)}: {combos[key].currentText()}" if key in combos else ""
         if not self.state.edit(changes, text, merge_key=merge_key):
@@ -359,6 +361,7 @@ class SetupPanel(QWidget):
         self.ep.setEnabled(spec.is_moe)
         self.ep.setToolTip("" if spec.is_moe else self.tr("Expert parallelism needs a mixture-of-experts model."))
         self.vision.show(s, spec.vision)
+        self.rl.show(s)
         shown = set(self._method_rows.get(s.method, []))
         for widget in {w for ws in self._method_rows.values() for w in ws}:
             self._form.setRowVisible(widget, widget in shown)

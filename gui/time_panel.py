@@ -34,6 +34,8 @@ TERM_COLOURS = {
     "compute": "#4e79a7", "memory_bound": "#a0cbe8", "recompute": "#9d7660", "communication_tp": "#f28e2b",
     "communication_cp": "#ffbe7d", "communication_ep": "#8cd17d", "communication_pp": "#b6992d",
     "communication_dp": "#e15759", "bubble": "#bab0ac", "offload": "#b07aa1", "optimizer": "#59a14f",
+    # post-training's parts (engine/posttraining/timing.py), in the memory charts' colours of the same things
+    "generation": "#2ca02c", "scoring": "#e7ba52", "critic": "#bcbd22", "weight_sync": "#637939",
 }
 SUFFIXES = {"k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12}
 

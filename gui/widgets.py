@@ -41,8 +41,19 @@ COMPONENT_COLOURS = {
 VERDICT_COLOURS = {"fits": "#2e7d32", "tight": "#ef6c00", "does not fit": "#c62828"}
 
 
+# post-training (engine/posttraining): the generation engine in greens-teals, the frozen models in blues, the scoring
+# forwards in yellows; "policy_..." is the policy's own component between steps (drawn in that component's colour)
+COMPONENT_COLOURS.update({
+    "rollout_weights": "#17becf", "rollout_activations": "#9edae5", "rollout_kv_cache": "#2ca02c",
+    "reference_weights": "#6b8fc2", "reward_weights": "#8c6d31", "critic_weights": "#bcbd22",
+    "critic_optimizer_states": "#dbdb8d", "score_policy": "#f1ce63", "score_reference": "#e7ba52",
+    "score_reward": "#d6a32e", "score_values": "#c49c29", "sync_buffer": "#637939", "rl_loss_tensors": "#ff7f0e",
+    "generate_gathered_weights": "#393b79",
+})
+
+
 def colour_for(key: str) -> QColor:
-    return QColor(COMPONENT_COLOURS.get(key, "#9e9e9e"))
+    return QColor(COMPONENT_COLOURS.get(key) or COMPONENT_COLOURS.get(key.removeprefix("policy_"), "#9e9e9e"))
 
 
 MAX_COMBO_WIDTH_PX = 400  # a set-up panel row on a 1366-pixel-wide screen; the popup shows longer texts in full

@@ -82,6 +82,23 @@ FIELD_LABELS: dict[str, str] = {
     "tokens_to_train": QT_TRANSLATE_NOOP("Fields", "Tokens to train"),
     "gpu_hour_price": QT_TRANSLATE_NOOP("Fields", "Price per GPU-hour"),
     "time_calibration": QT_TRANSLATE_NOOP("Fields", "Measured step time"),
+    "training_objective": QT_TRANSLATE_NOOP("Fields", "Objective (training objective)"),
+    "reference_model": QT_TRANSLATE_NOOP("Fields", "Reference (reference model)"),
+    "reward_model": QT_TRANSLATE_NOOP("Fields", "Reward model"),
+    "critic_model": QT_TRANSLATE_NOOP("Fields", "Critic (value model)"),
+    "prompt_len": QT_TRANSLATE_NOOP("Fields", "Tokens per prompt (prompt length)"),
+    "completion_len": QT_TRANSLATE_NOOP("Fields", "Tokens per completion (completion length)"),
+    "num_generations": QT_TRANSLATE_NOOP("Fields", "Completions per prompt (generations)"),
+    "rollout_engine": QT_TRANSLATE_NOOP("Fields", "Generation engine (rollout engine)"),
+    "rollout_placement": QT_TRANSLATE_NOOP("Fields", "Engine placement"),
+    "rollout_gpus": QT_TRANSLATE_NOOP("Fields", "GPUs of the engine (rollout GPUs)"),
+    "rollout_tp": QT_TRANSLATE_NOOP("Fields", "Engine tensor parallel (rollout TP)"),
+    "rollout_gpu_memory_utilization": QT_TRANSLATE_NOOP("Fields", "Engine's share of each GPU "
+                                                        "(gpu_memory_utilization)"),
+    "rollout_sleep": QT_TRANSLATE_NOOP("Fields", "Engine while training (sleep mode)"),
+    "rollout_kv_cache_dtype": QT_TRANSLATE_NOOP("Fields", "Engine KV cache format"),
+    "rollout_max_num_seqs": QT_TRANSLATE_NOOP("Fields", "Sequences generated at once (max_num_seqs)"),
+    "rollout_shares_weights": QT_TRANSLATE_NOOP("Fields", "Engine shares the trainer's weights"),
 }
 
 # Values shown in words where the control shows words (combo items); numbers stay numbers.

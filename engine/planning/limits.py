@@ -12,9 +12,9 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..memory.breakdown import Estimate
-from ..memory.estimate import estimate
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
+from ..workloads import estimate  # every workload: a post-training step is estimated as the step it is
 
 MAX_MICRO_BATCH = 4096
 SEQ_STEP = 128  # max_seq_len is exact to a multiple of 128 tokens (of lcm(128, cp) under context parallelism)
@@ -157,6 +157,9 @@ def min_seq_len(s: Scenario) -> int:
 def max_seq_len(s: Scenario, ev: Evaluator | None = None) -> int | None:
     ev, step = ev or Evaluator(), seq_step(s)
     top = max(resolve_model(s).max_position, MAX_SEQ_LEN) // step
+    if s.training_objective != "sft":  # post-training: the prompt plus the longest completion that fits
+        k = largest_true(lambda k: ev.ok(s.with_unchecked(completion_len=k * step)), top)
+        return None if k is None else s.prompt_len + k * step
     k = largest_true(lambda k: ev.ok(s.with_unchecked(seq_len=k * step)), top)
     return None if k is None else k * step
 

@@ -4,14 +4,34 @@ by the engine like every other suggestion (engine/planning/suggest.py)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from ..errors import PlannerError
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..posttraining import rl_settings
 from ..posttraining.settings import ONLINE_OBJECTIVES
 from ..scenario import Scenario
+from ..workloads import estimate
 
 Candidate = tuple[Message, dict[str, Any], str]
+
+
+SHARE_STEP = 0.05
+
+
+def fitting_share(s: Scenario, utilization: float) -> float | None:
+    """The largest engine share below `utilization`, in steps of 0.05, at which the step fits (None: none does).
+    Not a bisection: too small a share makes the engine refuse to start, so fitting is not monotonic in it."""
+    share = round(math.floor(utilization / SHARE_STEP - 1e-9) * SHARE_STEP, 2)
+    while share >= 0.1 - 1e-9:
+        try:
+            if estimate(s.replace(rollout_gpu_memory_utilization=share)).fits:
+                return share
+        except PlannerError:
+            return None
+        share = round(share - SHARE_STEP, 2)
+    return None
 
 
 def _engine_candidates(s: Scenario, rs: Any) -> list[Candidate]:
@@ -19,7 +39,7 @@ def _engine_candidates(s: Scenario, rs: Any) -> list[Candidate]:
     if rs.rollout_engine == "none" or rs.placement != "colocate":
         return out
     if rs.utilization > 0.15:
-        lower = round(max(0.1, rs.utilization - 0.1), 2)
+        lower = fitting_share(s, rs.utilization) or round(max(0.1, rs.utilization - 0.1), 2)
         out.append((message(QT_TRANSLATE_NOOP("engine", "Give the generation engine {share:.0%} of each GPU instead "
                                                         "of {old:.0%}"), share=lower, old=rs.utilization),
                     {"rollout_gpu_memory_utilization": lower},
@@ -52,3 +72,49 @@ def rl_candidates(s: Scenario, compute_bytes: int) -> list[Candidate]:
                     {"cross_entropy": "fused"},
                     QT_TRANSLATE_NOOP("engine", "flash-attn's cross-entropy kernel, as verl and OpenRLHF use it")))
     return out
+
+
+# Make it fit's order for the post-training changes (engine/planning/solver.py costs: checkpointing 1.0, LoRA 3.0):
+# the engine's share and sleep mode change no maths, a reference without a copy neither; separate rollout GPUs cost
+# GPUs, like adding GPUs (9.0)
+RL_COSTS = {"rollout_gpu_memory_utilization": 0.4, "rollout_sleep": 0.8, "reference_model": 1.2,
+            "cross_entropy": 0.6, "rollout_placement": 9.2}
+
+
+# Make it fit joins its steps into one sentence: the same changes as the suggestions, in lower case
+SOLVER_PHRASES = {
+    ("rollout_sleep", "level-2"): message(QT_TRANSLATE_NOOP(
+        "engine", "let the generation engine sleep while training (vLLM sleep level 2)")),
+    ("reference_model", "adapter-off"): message(QT_TRANSLATE_NOOP(
+        "engine", "score the reference with the adapters switched off")),
+    ("reference_model", "precomputed"): message(QT_TRANSLATE_NOOP(
+        "engine", "compute the reference log-probs before training")),
+    ("cross_entropy", "fused"): message(QT_TRANSLATE_NOOP("engine", "compute log-probs with a fused kernel")),
+    ("rollout_placement", "separate"): message(QT_TRANSLATE_NOOP(
+        "engine", "run the generation engine on {n} GPUs of its own"), n=0),
+}
+
+
+def rl_options(s: Scenario, compute_bytes: int) -> list[list[tuple[float, dict[str, Any], Message, str]]]:
+    """The post-training changes for Make it fit, one group per key (a group's options exclude each other): (cost,
+    changes, phrase, note). The engine's share is offered at every 0.1 step down to 0.1."""
+    groups: dict[str, list[tuple[float, dict[str, Any], Message, str]]] = {}
+    rs = rl_settings(s, compute_bytes)
+    for title, changes, note in rl_candidates(s, compute_bytes):
+        key = next(iter(changes))
+        if key == "rollout_gpu_memory_utilization":
+            continue
+        title = SOLVER_PHRASES.get((key, changes[key]), title)
+        if key == "rollout_placement":
+            title = message(SOLVER_PHRASES[(key, "separate")].template, n=changes["rollout_gpus"])
+        groups.setdefault(key, []).append((RL_COSTS.get(key, 2.0) + 0.1 * len(groups.get(key, [])), changes, title,
+                                           note))
+    if s.training_objective in ONLINE_OBJECTIVES and rs.rollout_engine != "none" and rs.placement == "colocate":
+        shares = [round(x / 10, 1) for x in range(int(rs.utilization * 10 - 1e-9), 0, -1)]
+        groups["rollout_gpu_memory_utilization"] = [
+            (RL_COSTS["rollout_gpu_memory_utilization"] + (rs.utilization - share), {"rollout_gpu_memory_utilization":
+                                                                                      share},
+             message(QT_TRANSLATE_NOOP("engine", "give the generation engine {share:.0%} of each GPU"), share=share),
+             QT_TRANSLATE_NOOP("engine", "a smaller KV cache: fewer sequences generated at once"))
+            for share in shares if share < rs.utilization]
+    return [g for g in groups.values() if g]

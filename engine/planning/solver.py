@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..memory.breakdown import Estimate
+from ..memory.states import dtypes_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.presets import get_gpu
 from ..scenario import Scenario, file_form, resolve_model
@@ -42,6 +43,7 @@ from .limits import (  # noqa: F401 - the limits are part of the solver's public
     tp_ok,
     with_gpus,
 )
+from .rl_suggest import rl_options
 
 ASSUMPTIONS = (QT_TRANSLATE_NOOP("engine", "global batch"), QT_TRANSLATE_NOOP("engine", "method"),
                QT_TRANSLATE_NOOP("engine", "sequence length"), QT_TRANSLATE_NOOP("engine", "hardware"),
@@ -148,7 +150,8 @@ def _axes(s: Scenario) -> list[list[_Option]]:
                                (("method", "qlora"), *lora, *prec),
                                message(use_qlora, bits=s.qlora_bits, rank=rank), _QLORA))
     axes.append(methods)
-    if (s.seq_len - 1) // seq_step(s) >= max(1, -(-min_seq_len(s) // seq_step(s))):  # a shorter one the model takes
+    # a shorter sequence the model takes (post-training reads prompt_len + completion_len, not seq_len)
+    if s.training_objective == "sft" and (s.seq_len - 1) // seq_step(s) >= max(1, -(-min_seq_len(s) // seq_step(s))):
         axes.append([_Option("seq", 5.0, (), None, _SEQ, "seq")])
     if s.dp > 1 and s.effective_zero < 3:
         names = {1: QT_TRANSLATE_NOOP("engine", "shard with ZeRO-1 (optimizer states)"),
@@ -173,6 +176,9 @@ def _axes(s: Scenario) -> list[list[_Option]]:
         offs.append(("optimizer+params", 14.0,
                      QT_TRANSLATE_NOOP("engine", "offload optimizer states and weights to CPU memory")))
     axes.append([_Option("offload", c, (("offload", o),), message(what), _OFF) for o, c, what in offs])
+    if s.training_objective != "sft":  # post-training: the engine's share, its sleep, the reference (rl_suggest)
+        axes += [[_Option(f"rl{i}", cost, tuple(changes.items()), phrase, note) for cost, changes, phrase, note in group]
+                 for i, group in enumerate(rl_options(s, dtypes_for(s).compute))]
     return [a for a in axes if a]
 
 

@@ -562,32 +562,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用此记录校准这台机器</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="215"/>
+        <location filename="../diagnose_panel.py" line="230"/>
         <source>(read from %s)</source>
         <translation>（读自 %s）</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="248"/>
+        <location filename="../diagnose_panel.py" line="263"/>
         <source>Out-of-memory message read (%s).</source>
         <translation>已读取显存不足报错（%s）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="250"/>
+        <location filename="../diagnose_panel.py" line="265"/>
         <source>Memory record read (%s, %d events).</source>
         <translation>已读取显存记录（%s，%d 个事件）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="252"/>
+        <location filename="../diagnose_panel.py" line="267"/>
         <source>GPU memory log read (%s, %d samples).</source>
         <translation>已读取 GPU 显存日志（%s，%d 个采样）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="299"/>
+        <location filename="../diagnose_panel.py" line="314"/>
         <source>Calibrate memory from the run</source>
         <translation>根据运行结果校准显存</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="308"/>
+        <location filename="../diagnose_panel.py" line="323"/>
         <source>Apply the fix from the diagnosis</source>
         <translation>应用诊断给出的修复</translation>
     </message>
@@ -904,12 +904,92 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>实测每步时间</translation>
     </message>
     <message>
+        <location filename="../words.py" line="85"/>
+        <source>Objective (training objective)</source>
+        <translation>目标（训练目标）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="86"/>
+        <source>Reference (reference model)</source>
+        <translation>参考（参考模型）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="87"/>
+        <source>Reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="88"/>
+        <source>Critic (value model)</source>
+        <translation>评论家（价值模型）</translation>
+    </message>
+    <message>
         <location filename="../words.py" line="89"/>
+        <source>Tokens per prompt (prompt length)</source>
+        <translation>每个提示的 token 数（提示长度）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="90"/>
+        <source>Tokens per completion (completion length)</source>
+        <translation>每个回答的 token 数（回答长度）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="91"/>
+        <source>Completions per prompt (generations)</source>
+        <translation>每个提示的回答数（生成数）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="92"/>
+        <source>Generation engine (rollout engine)</source>
+        <translation>生成引擎（rollout 引擎）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="93"/>
+        <source>Engine placement</source>
+        <translation>引擎放置</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="94"/>
+        <source>GPUs of the engine (rollout GPUs)</source>
+        <translation>引擎的 GPU（rollout GPU）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="95"/>
+        <source>Engine tensor parallel (rollout TP)</source>
+        <translation>引擎张量并行（rollout TP）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="96"/>
+        <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
+        <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="98"/>
+        <source>Engine while training (sleep mode)</source>
+        <translation>训练期间的引擎（休眠模式）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="99"/>
+        <source>Engine KV cache format</source>
+        <translation>引擎 KV 缓存格式</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="100"/>
+        <source>Sequences generated at once (max_num_seqs)</source>
+        <translation>同时生成的序列数（max_num_seqs）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="101"/>
+        <source>Engine shares the trainer&apos;s weights</source>
+        <translation>引擎与训练器共用权重</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="106"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89"/>
+        <location filename="../words.py" line="106"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
@@ -1065,126 +1145,126 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../serving_words.py" line="47"/>
-        <location filename="../words.py" line="91"/>
-        <location filename="../words.py" line="95"/>
-        <location filename="../words.py" line="96"/>
-        <location filename="../words.py" line="120"/>
+        <location filename="../words.py" line="108"/>
+        <location filename="../words.py" line="112"/>
+        <location filename="../words.py" line="113"/>
+        <location filename="../words.py" line="137"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91"/>
+        <location filename="../words.py" line="108"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="92"/>
+        <location filename="../words.py" line="109"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="93"/>
+        <location filename="../words.py" line="110"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="93"/>
+        <location filename="../words.py" line="110"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="94"/>
+        <location filename="../words.py" line="111"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="97"/>
+        <location filename="../words.py" line="114"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../words.py" line="97"/>
+        <location filename="../words.py" line="114"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="102"/>
+        <location filename="../words.py" line="119"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="103"/>
+        <location filename="../words.py" line="120"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="104"/>
+        <location filename="../words.py" line="121"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="105"/>
+        <location filename="../words.py" line="122"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="106"/>
+        <location filename="../words.py" line="123"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="107"/>
+        <location filename="../words.py" line="124"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="108"/>
+        <location filename="../words.py" line="125"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="109"/>
+        <location filename="../words.py" line="126"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="110"/>
+        <location filename="../words.py" line="127"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="111"/>
+        <location filename="../words.py" line="128"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="112"/>
+        <location filename="../words.py" line="129"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="113"/>
+        <location filename="../words.py" line="130"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="114"/>
+        <location filename="../words.py" line="131"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="115"/>
+        <location filename="../words.py" line="132"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="119"/>
+        <location filename="../words.py" line="136"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
         <location filename="../serving_words.py" line="47"/>
-        <location filename="../words.py" line="120"/>
+        <location filename="../words.py" line="137"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -1219,17 +1299,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../words.py" line="98"/>
+        <location filename="../words.py" line="115"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="99"/>
+        <location filename="../words.py" line="116"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="100"/>
+        <location filename="../words.py" line="117"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -2072,207 +2152,207 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="88"/>
+        <location filename="../main_window.py" line="89"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="93"/>
+        <location filename="../main_window.py" line="94"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="115"/>
+        <location filename="../main_window.py" line="119"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="117"/>
+        <location filename="../main_window.py" line="121"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="118"/>
+        <location filename="../main_window.py" line="122"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="120"/>
+        <location filename="../main_window.py" line="124"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="124"/>
+        <location filename="../main_window.py" line="128"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="132"/>
+        <location filename="../main_window.py" line="136"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="134"/>
+        <location filename="../main_window.py" line="138"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="192"/>
+        <location filename="../main_window.py" line="196"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="193"/>
+        <location filename="../main_window.py" line="197"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="202"/>
+        <location filename="../main_window.py" line="206"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="204"/>
+        <location filename="../main_window.py" line="208"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="194"/>
+        <location filename="../main_window.py" line="198"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="128"/>
+        <location filename="../main_window.py" line="132"/>
         <source>What should I rent?</source>
         <translation>该租什么 GPU？</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="138"/>
+        <location filename="../main_window.py" line="142"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="196"/>
+        <location filename="../main_window.py" line="200"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="197"/>
+        <location filename="../main_window.py" line="201"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="199"/>
+        <location filename="../main_window.py" line="203"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="201"/>
+        <location filename="../main_window.py" line="205"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="205"/>
+        <location filename="../main_window.py" line="209"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="207"/>
+        <location filename="../main_window.py" line="211"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="207"/>
+        <location filename="../main_window.py" line="211"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210"/>
+        <location filename="../main_window.py" line="214"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="212"/>
+        <location filename="../main_window.py" line="216"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="213"/>
+        <location filename="../main_window.py" line="217"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="215"/>
+        <location filename="../main_window.py" line="219"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="221"/>
+        <location filename="../main_window.py" line="225"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="227"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="228"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="233"/>
+        <location filename="../main_window.py" line="237"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="236"/>
+        <location filename="../main_window.py" line="240"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="236"/>
+        <location filename="../main_window.py" line="240"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="241"/>
+        <location filename="../main_window.py" line="245"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="249"/>
+        <location filename="../main_window.py" line="253"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="256"/>
+        <location filename="../main_window.py" line="260"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="257"/>
+        <location filename="../main_window.py" line="261"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="259"/>
+        <location filename="../main_window.py" line="263"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="356"/>
+        <location filename="../main_window.py" line="364"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="206"/>
+        <location filename="../main_window.py" line="210"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="206"/>
+        <location filename="../main_window.py" line="210"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -2521,14 +2601,67 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="228"/>
+        <location filename="../widgets.py" line="239"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="231"/>
+        <location filename="../widgets.py" line="242"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
+    </message>
+</context>
+<context>
+    <name>PhaseChart</name>
+    <message>
+        <location filename="../phase_chart.py" line="32"/>
+        <source>Generation</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="33"/>
+        <source>Scoring</source>
+        <translation>打分</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="34"/>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="35"/>
+        <source>Critic training</source>
+        <translation>评论家训练</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="36"/>
+        <source>Weight sync</source>
+        <translation>权重同步</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="52"/>
+        <source>%s (engine GPUs)</source>
+        <translation>%s（引擎 GPU）</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="130"/>
+        <source>capacity %s</source>
+        <translation>容量 %s</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="142"/>
+        <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
+        <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="151"/>
+        <source>Overheads and safety reserve</source>
+        <translation>开销和安全预留</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="152"/>
+        <source>as at the peak phase</source>
+        <translation>按峰值阶段计</translation>
     </message>
 </context>
 <context>
@@ -2570,6 +2703,312 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../rent_panel.py" line="97"/>
         <source>Not a price (a number above 0), so left out: %s</source>
         <translation>不是价格（须为大于 0 的数），已略去：%s</translation>
+    </message>
+</context>
+<context>
+    <name>RLRows</name>
+    <message>
+        <location filename="../rl_rows.py" line="65"/>
+        <source>Supervised fine-tuning (SFT)</source>
+        <translation>监督微调（SFT）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="66"/>
+        <source>Preference pairs: DPO</source>
+        <translation>偏好对：DPO</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="67"/>
+        <source>Preference pairs: IPO</source>
+        <translation>偏好对：IPO</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="68"/>
+        <source>Liked / disliked answers: KTO</source>
+        <translation>喜欢 / 不喜欢的回答：KTO</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="69"/>
+        <source>Preference pairs, no reference: ORPO</source>
+        <translation>偏好对，无参考模型：ORPO</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="70"/>
+        <source>Preference pairs, no reference: SimPO</source>
+        <translation>偏好对，无参考模型：SimPO</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="71"/>
+        <source>Preference pairs, no reference: CPO</source>
+        <translation>偏好对，无参考模型：CPO</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="72"/>
+        <source>Train a reward model on pairs</source>
+        <translation>用偏好对训练奖励模型</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="73"/>
+        <source>Reinforcement learning: PPO (with a critic)</source>
+        <translation>强化学习：PPO（带评论家）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="74"/>
+        <source>Reinforcement learning: GRPO (groups of completions)</source>
+        <translation>强化学习：GRPO（成组的回答）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="75"/>
+        <source>Reinforcement learning: RLOO</source>
+        <translation>强化学习：RLOO</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="76"/>
+        <source>Online DPO (generated pairs)</source>
+        <translation>在线 DPO（生成的回答对）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="78"/>
+        <source>Objective (training objective)</source>
+        <translation>目标（训练目标）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="80"/>
+        <source>as the objective and framework do it (auto)</source>
+        <translation>按目标和框架的做法（自动）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="81"/>
+        <source>a frozen copy on the GPU (separate)</source>
+        <translation>GPU 上的一份冻结副本（独立）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="82"/>
+        <source>the base with adapters switched off (LoRA)</source>
+        <translation>关闭适配器的基础模型（LoRA）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="83"/>
+        <source>log-probs computed before training (precomputed)</source>
+        <translation>训练前算好的对数概率（预计算）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="84"/>
+        <location filename="../rl_rows.py" line="223"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="92"/>
+        <location filename="../rl_rows.py" line="102"/>
+        <location filename="../rl_rows.py" line="104"/>
+        <source>the framework&apos;s default (auto)</source>
+        <translation>框架的默认值（自动）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="95"/>
+        <source>the trainer&apos;s own generate (none)</source>
+        <translation>训练器自带的 generate（无）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="105"/>
+        <source>stays resident (none)</source>
+        <translation>常驻显存（无）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="106"/>
+        <source>weights to CPU memory, KV cache freed (level 1)</source>
+        <translation>权重移到 CPU 内存，释放 KV 缓存（级别 1）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="107"/>
+        <source>weights and KV cache freed (level 2)</source>
+        <translation>释放权重和 KV 缓存（级别 2）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="110"/>
+        <source>on the training GPUs (colocate)</source>
+        <translation>在训练 GPU 上（共置）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="111"/>
+        <source>on GPUs of its own (separate)</source>
+        <translation>在它自己的 GPU 上（独立）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="116"/>
+        <source>the model&apos;s number format (auto)</source>
+        <translation>模型的数值格式（自动）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="116"/>
+        <source>bf16: 2 bytes a value</source>
+        <translation>bf16：每个值 2 字节</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="117"/>
+        <source>fp16: 2 bytes a value</source>
+        <translation>fp16：每个值 2 字节</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="117"/>
+        <source>fp8: 1 byte a value, twice the tokens</source>
+        <translation>fp8：每个值 1 字节，token 数翻倍</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="130"/>
+        <source>Reference (reference model)</source>
+        <translation>参考（参考模型）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="131"/>
+        <source>Tokens per prompt (prompt length)</source>
+        <translation>每个提示的 token 数（提示长度）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="132"/>
+        <source>Tokens per completion (completion length)</source>
+        <translation>每个回答的 token 数（回答长度）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="133"/>
+        <source>Completions per prompt (generations)</source>
+        <translation>每个提示的回答数（生成数）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="134"/>
+        <source>Reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="135"/>
+        <source>Critic (value model)</source>
+        <translation>评论家（价值模型）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="136"/>
+        <source>Generation engine (rollout engine)</source>
+        <translation>生成引擎（rollout 引擎）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="137"/>
+        <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
+        <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="138"/>
+        <source>Engine while training (sleep mode)</source>
+        <translation>训练期间的引擎（休眠模式）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="139"/>
+        <source>Engine placement</source>
+        <translation>引擎放置</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="140"/>
+        <source>GPUs of the engine (rollout GPUs)</source>
+        <translation>引擎的 GPU（rollout GPU）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="141"/>
+        <source>Engine tensor parallel (rollout TP)</source>
+        <translation>引擎张量并行（rollout TP）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="142"/>
+        <source>Engine KV cache format</source>
+        <translation>引擎 KV 缓存格式</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="143"/>
+        <source>Sequences generated at once (max_num_seqs)</source>
+        <translation>同时生成的序列数（max_num_seqs）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="152"/>
+        <source>What the step optimises. Preference objectives run a chosen and a rejected answer through the model; reinforcement learning also generates completions every step, usually with a generation engine (vLLM) sharing the GPUs.</source>
+        <translation>这一步优化的目标。偏好目标把选中的和被拒的回答都送进模型；强化学习每一步还要生成回答，通常由共用 GPU 的生成引擎（vLLM）完成。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="155"/>
+        <source>The frozen model the loss compares against. A separate copy costs a second set of weights; with LoRA the base with adapters off costs nothing extra; precomputed log-probs cost one pass over the data before training.</source>
+        <translation>损失函数用来比较的冻结模型。独立副本要多占一份权重；用 LoRA 时关闭适配器的基础模型不额外占用；预计算对数概率要在训练前把数据过一遍。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="158"/>
+        <source>Tokens in each prompt. With the completion they make each sequence.</source>
+        <translation>每个提示的 token 数，与回答合起来构成每条序列。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="159"/>
+        <source>Tokens in each completion (generated, or stored for preference data). The engine&apos;s KV cache and the log-prob tensors grow with it.</source>
+        <translation>每个回答的 token 数（生成的，或偏好数据中存好的）。引擎的 KV 缓存和对数概率张量随之增长。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="161"/>
+        <source>Completions generated for each prompt (GRPO&apos;s group size). More completions: more sequences to generate, score and train on.</source>
+        <translation>每个提示生成的回答数（GRPO 的组大小）。回答越多，要生成、打分和训练的序列越多。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="163"/>
+        <source>What scores the completions: rule or verifier rewards need no model; a reward model adds its weights and a forward pass over every completion.</source>
+        <translation>给回答打分的方式：规则或验证器奖励不需要模型；奖励模型会增加它的权重以及对每个回答的一次前向计算。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="165"/>
+        <source>PPO&apos;s value model: its weights, gradients and optimizer states sit beside the policy&apos;s.</source>
+        <translation>PPO 的价值模型：它的权重、梯度和优化器状态与策略模型的并存。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="167"/>
+        <source>What generates the completions. vLLM and SGLang keep their own copy of the weights and a KV cache; the trainer&apos;s own generate is much slower.</source>
+        <translation>生成回答的程序。vLLM 和 SGLang 各自保留一份权重和 KV 缓存；训练器自带的 generate 要慢得多。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="169"/>
+        <source>The share of each GPU&apos;s memory the engine may take for its weights, activations and KV cache (vLLM&apos;s gpu_memory_utilization). Colocated with training, whatever it takes is missing for the training step.</source>
+        <translation>引擎可用于权重、激活和 KV 缓存的每块 GPU 显存比例（vLLM 的 gpu_memory_utilization）。与训练共置时，它占用的部分训练步骤就用不了。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="172"/>
+        <source>Whether the engine gives its memory back while the model trains (vLLM sleep mode): level 1 moves its weights to CPU memory and frees the KV cache; level 2 frees both. Waking it costs a little time every step.</source>
+        <translation>模型训练时引擎是否归还显存（vLLM 休眠模式）：级别 1 把权重移到 CPU 内存并释放 KV 缓存；级别 2 两者都释放。每一步唤醒它都要花一点时间。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="175"/>
+        <source>Colocated, the engine shares the training GPUs; on GPUs of its own it needs more GPUs but leaves the training GPUs alone.</source>
+        <translation>共置时引擎与训练共用 GPU；放在它自己的 GPU 上需要更多 GPU，但不占训练 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="177"/>
+        <source>How many GPUs run the engine when it has GPUs of its own.</source>
+        <translation>引擎有自己的 GPU 时，运行它的 GPU 数量。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="178"/>
+        <source>Split the engine&apos;s weights over this many GPUs.</source>
+        <translation>把引擎的权重切分到这么多块 GPU 上。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="179"/>
+        <source>Number format of the engine&apos;s KV cache: fp8 holds twice the tokens of bf16.</source>
+        <translation>引擎 KV 缓存的数值格式：fp8 能容纳的 token 是 bf16 的两倍。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="180"/>
+        <source>The most sequences the engine decodes at once (vLLM max_num_seqs).</source>
+        <translation>引擎同时解码的最多序列数（vLLM max_num_seqs）。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="222"/>
+        <source>rule or verifier rewards (none)</source>
+        <translation>规则或验证器奖励（无）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="224"/>
+        <source>a copy of the policy (same)</source>
+        <translation>策略模型的一份副本（same）</translation>
     </message>
 </context>
 <context>
@@ -2852,502 +3291,502 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="44"/>
+        <location filename="../setup_panel.py" line="45"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="47"/>
+        <location filename="../setup_panel.py" line="48"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="48"/>
+        <location filename="../setup_panel.py" line="49"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="49"/>
+        <location filename="../setup_panel.py" line="50"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="50"/>
+        <location filename="../setup_panel.py" line="51"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="52"/>
+        <location filename="../setup_panel.py" line="53"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="55"/>
+        <location filename="../setup_panel.py" line="56"/>
         <source>Which linear layers get adapters</source>
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="58"/>
+        <location filename="../setup_panel.py" line="59"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59"/>
+        <location filename="../setup_panel.py" line="60"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="61"/>
+        <location filename="../setup_panel.py" line="62"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="63"/>
+        <location filename="../setup_panel.py" line="64"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="64"/>
+        <location filename="../setup_panel.py" line="65"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="66"/>
+        <location filename="../setup_panel.py" line="67"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="68"/>
+        <location filename="../setup_panel.py" line="69"/>
         <source>in the number format below (16/32-bit)</source>
         <translation>使用下方的数值格式（16/32 位）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="69"/>
+        <location filename="../setup_panel.py" line="70"/>
         <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
         <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="70"/>
+        <location filename="../setup_panel.py" line="71"/>
         <source>MXFP4: 4.25 bits per weight</source>
         <translation>MXFP4：每个权重 4.25 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="71"/>
+        <location filename="../setup_panel.py" line="72"/>
         <source>FP8: 8 bits per weight</source>
         <translation>FP8：每个权重 8 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="78"/>
+        <location filename="../setup_panel.py" line="79"/>
         <source>Adapter rank (LoRA r)</source>
         <translation>适配器秩（LoRA r）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="79"/>
+        <location filename="../setup_panel.py" line="80"/>
         <source>Adapted layers (targets)</source>
         <translation>适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="80"/>
+        <location filename="../setup_panel.py" line="81"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="81"/>
+        <location filename="../setup_panel.py" line="82"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="83"/>
+        <location filename="../setup_panel.py" line="84"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="84"/>
+        <location filename="../setup_panel.py" line="85"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="87"/>
+        <location filename="../setup_panel.py" line="88"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="88"/>
+        <location filename="../setup_panel.py" line="89"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="89"/>
+        <location filename="../setup_panel.py" line="90"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="90"/>
+        <location filename="../setup_panel.py" line="91"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="91"/>
+        <location filename="../setup_panel.py" line="92"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="92"/>
+        <location filename="../setup_panel.py" line="93"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="93"/>
+        <location filename="../setup_panel.py" line="94"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="94"/>
+        <location filename="../setup_panel.py" line="95"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="96"/>
+        <location filename="../setup_panel.py" line="97"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="98"/>
+        <location filename="../setup_panel.py" line="99"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="99"/>
+        <location filename="../setup_panel.py" line="100"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="100"/>
+        <location filename="../setup_panel.py" line="101"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="101"/>
+        <location filename="../setup_panel.py" line="102"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="102"/>
+        <location filename="../setup_panel.py" line="103"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="103"/>
+        <location filename="../setup_panel.py" line="104"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="104"/>
+        <location filename="../setup_panel.py" line="105"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="106"/>
+        <location filename="../setup_panel.py" line="107"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="108"/>
+        <location filename="../setup_panel.py" line="109"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="110"/>
+        <location filename="../setup_panel.py" line="111"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="112"/>
+        <location filename="../setup_panel.py" line="113"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="114"/>
+        <location filename="../setup_panel.py" line="115"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115"/>
+        <location filename="../setup_panel.py" line="116"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="116"/>
+        <location filename="../setup_panel.py" line="117"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="156"/>
+        <location filename="../setup_panel.py" line="158"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="157"/>
+        <location filename="../setup_panel.py" line="159"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="158"/>
+        <location filename="../setup_panel.py" line="160"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="159"/>
+        <location filename="../setup_panel.py" line="161"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="161"/>
+        <location filename="../setup_panel.py" line="163"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="162"/>
+        <location filename="../setup_panel.py" line="164"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="185"/>
+        <location filename="../setup_panel.py" line="187"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="189"/>
+        <location filename="../setup_panel.py" line="191"/>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="191"/>
+        <location filename="../setup_panel.py" line="193"/>
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="193"/>
+        <location filename="../setup_panel.py" line="195"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="195"/>
+        <location filename="../setup_panel.py" line="197"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="197"/>
+        <location filename="../setup_panel.py" line="199"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="199"/>
+        <location filename="../setup_panel.py" line="201"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="201"/>
+        <location filename="../setup_panel.py" line="203"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="204"/>
+        <location filename="../setup_panel.py" line="206"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="205"/>
+        <location filename="../setup_panel.py" line="207"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="208"/>
+        <location filename="../setup_panel.py" line="210"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="210"/>
+        <location filename="../setup_panel.py" line="212"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="212"/>
+        <location filename="../setup_panel.py" line="214"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="214"/>
+        <location filename="../setup_panel.py" line="216"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="216"/>
+        <location filename="../setup_panel.py" line="218"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="219"/>
+        <location filename="../setup_panel.py" line="221"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221"/>
+        <location filename="../setup_panel.py" line="223"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223"/>
+        <location filename="../setup_panel.py" line="225"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="225"/>
+        <location filename="../setup_panel.py" line="227"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="226"/>
+        <location filename="../setup_panel.py" line="228"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="228"/>
+        <location filename="../setup_panel.py" line="230"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="230"/>
+        <location filename="../setup_panel.py" line="232"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="233"/>
+        <location filename="../setup_panel.py" line="235"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="235"/>
+        <location filename="../setup_panel.py" line="237"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="117"/>
+        <location filename="../setup_panel.py" line="118"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="119"/>
+        <location filename="../setup_panel.py" line="120"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="121"/>
+        <location filename="../setup_panel.py" line="122"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="122"/>
+        <location filename="../setup_panel.py" line="123"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="123"/>
+        <location filename="../setup_panel.py" line="124"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="125"/>
+        <location filename="../setup_panel.py" line="126"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="135"/>
+        <location filename="../setup_panel.py" line="137"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="136"/>
+        <location filename="../setup_panel.py" line="138"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="137"/>
+        <location filename="../setup_panel.py" line="139"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="138"/>
+        <location filename="../setup_panel.py" line="140"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="139"/>
+        <location filename="../setup_panel.py" line="141"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142"/>
+        <location filename="../setup_panel.py" line="144"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="143"/>
+        <location filename="../setup_panel.py" line="145"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="144"/>
+        <location filename="../setup_panel.py" line="146"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="145"/>
+        <location filename="../setup_panel.py" line="147"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="146"/>
+        <location filename="../setup_panel.py" line="148"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="148"/>
+        <location filename="../setup_panel.py" line="150"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="150"/>
+        <location filename="../setup_panel.py" line="152"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="151"/>
+        <location filename="../setup_panel.py" line="153"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="152"/>
+        <location filename="../setup_panel.py" line="154"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="154"/>
+        <location filename="../setup_panel.py" line="156"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="312"/>
+        <location filename="../setup_panel.py" line="314"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="312"/>
+        <location filename="../setup_panel.py" line="314"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="360"/>
+        <location filename="../setup_panel.py" line="362"/>
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
@@ -3484,7 +3923,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_panel.py" line="92"/>
+        <location filename="../time_panel.py" line="94"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
@@ -3492,124 +3931,124 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="107"/>
+        <location filename="../time_panel.py" line="109"/>
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="112"/>
+        <location filename="../time_panel.py" line="114"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="120"/>
+        <location filename="../time_panel.py" line="122"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="121"/>
+        <location filename="../time_panel.py" line="123"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="122"/>
+        <location filename="../time_panel.py" line="124"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="125"/>
+        <location filename="../time_panel.py" line="127"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="127"/>
+        <location filename="../time_panel.py" line="129"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="133"/>
-        <location filename="../time_panel.py" line="218"/>
+        <location filename="../time_panel.py" line="135"/>
+        <location filename="../time_panel.py" line="220"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="135"/>
+        <location filename="../time_panel.py" line="137"/>
         <source>currency not named</source>
         <translation>未指定币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="136"/>
+        <location filename="../time_panel.py" line="138"/>
         <source>The currency of the price: named beside every cost</source>
         <translation>价格所用的币种：显示在每项费用旁边</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="137"/>
+        <location filename="../time_panel.py" line="139"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="141"/>
-        <location filename="../time_panel.py" line="223"/>
+        <location filename="../time_panel.py" line="143"/>
+        <location filename="../time_panel.py" line="225"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="142"/>
+        <location filename="../time_panel.py" line="144"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="168"/>
+        <location filename="../time_panel.py" line="170"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="172"/>
+        <location filename="../time_panel.py" line="174"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="173"/>
+        <location filename="../time_panel.py" line="175"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="176"/>
+        <location filename="../time_panel.py" line="178"/>
         <source> · likely %(low)s to %(high)s per step</source>
         <translation> · 每步可能为 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="178"/>
+        <location filename="../time_panel.py" line="180"/>
         <source>The likely range is the 10th to 90th percentile of the cross-validated error on %(runs)d published runs (%(regime)s).</source>
         <translation>可能范围为 %(runs)d 个已发表运行的交叉验证误差的第 10 至第 90 百分位（%(regime)s）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="182"/>
+        <location filename="../time_panel.py" line="184"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="185"/>
+        <location filename="../time_panel.py" line="187"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="190"/>
+        <location filename="../time_panel.py" line="192"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="214"/>
+        <location filename="../time_panel.py" line="216"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="228"/>
+        <location filename="../time_panel.py" line="230"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="237"/>
+        <location filename="../time_panel.py" line="239"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -3619,52 +4058,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="253"/>
+        <location filename="../time_panel.py" line="255"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="254"/>
+        <location filename="../time_panel.py" line="256"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="255"/>
+        <location filename="../time_panel.py" line="257"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="257"/>
+        <location filename="../time_panel.py" line="259"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="259"/>
+        <location filename="../time_panel.py" line="261"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="261"/>
+        <location filename="../time_panel.py" line="263"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="264"/>
+        <location filename="../time_panel.py" line="266"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="113"/>
+        <location filename="../time_panel.py" line="115"/>
         <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="187"/>
+        <location filename="../time_panel.py" line="189"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="193"/>
+        <location filename="../time_panel.py" line="195"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -4182,6 +4621,64 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
     <message>
+        <location filename="../../engine/planning/serve_fit.py" line="107"/>
+        <source>{model} on {engine}: {verdict} as set</source>
+        <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="110"/>
+        <source>Largest context: {n} tokens</source>
+        <translation>最长上下文：{n} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="113"/>
+        <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
+        <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
+    </message>
+    <message>
+        <source>Most users at once at {length} tokens each: {n}</source>
+        <translation type="vanished">每人 {length} 个 token 时的最多同时用户数：{n}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="117"/>
+        <source>Fewest GPUs: {n}</source>
+        <translation>最少 GPU 数：{n}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_fit.py" line="118"/>
+        <source>none up to 64</source>
+        <translation>64 以内都没有</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="74"/>
+        <source>Per GPU: {total} of {capacity}</source>
+        <translation>每块 GPU：{total} / {capacity}</translation>
+    </message>
+    <message>
+        <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
+        <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="76"/>
+        <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
+        <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="82"/>
+        <source>Verdict: {verdict} - {reason}</source>
+        <translation>结论：{verdict} - {reason}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="85"/>
+        <source>CPU memory for layers kept off the GPU: {host}</source>
+        <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="88"/>
+        <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
+        <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
+    </message>
+    <message>
         <location filename="../../engine/diagnosis/report.py" line="17"/>
         <source>asked for</source>
         <translation>请求</translation>
@@ -4246,68 +4743,6 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>GPU memory log ({source}, {samples} samples): highest {peak}</source>
         <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
     </message>
-    <message>
-        <location filename="../../engine/planning/serve_fit.py" line="107"/>
-        <source>{model} on {engine}: {verdict} as set</source>
-        <translation>{model} 用 {engine}：按当前设置为 {verdict}</translation>
-    </message>
-    <message>
-        <location filename="../../engine/planning/serve_fit.py" line="110"/>
-        <source>Largest context: {n} tokens</source>
-        <translation>最长上下文：{n} 个 token</translation>
-    </message>
-    <message>
-        <location filename="../../engine/planning/serve_fit.py" line="113"/>
-        <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
-        <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
-    </message>
-    <message>
-        <source>Most users at once at {length} tokens each: {n}</source>
-        <translation type="vanished">每个 {length} token 时最多同时服务的用户：{n}（共 {replicas} 个引擎实例）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/planning/serve_fit.py" line="117"/>
-        <source>Fewest GPUs: {n}</source>
-        <translation>最少 GPU 数：{n}</translation>
-    </message>
-    <message>
-        <location filename="../../engine/planning/serve_fit.py" line="118"/>
-        <source>none up to 64</source>
-        <translation>64 以内都没有</translation>
-    </message>
-    <message>
-        <source></source>
-        <translation type="vanished">64 块以内都不行</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/report.py" line="74"/>
-        <source>Per GPU: {total} of {capacity}</source>
-        <translation>每块 GPU：{total} / {capacity}</translation>
-    </message>
-    <message>
-        <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
-        <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/report.py" line="76"/>
-        <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
-        <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/report.py" line="82"/>
-        <source>Verdict: {verdict} - {reason}</source>
-        <translation>结论：{verdict} - {reason}</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/report.py" line="85"/>
-        <source>CPU memory for layers kept off the GPU: {host}</source>
-        <translation>留在 GPU 之外的层所需 CPU 内存：{host}</translation>
-    </message>
-    <message>
-        <location filename="../../engine/serving/report.py" line="88"/>
-        <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
-        <translation>{users} 个序列、每个 {context} token 时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
-    </message>
 </context>
 <context>
     <name>engine</name>
@@ -4322,7 +4757,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="243"/>
+        <location filename="../main_window.py" line="247"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -4540,13 +4975,13 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
     <message>
+        <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
+        <translation type="vanished">2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
+    </message>
+    <message>
         <location filename="../../engine/memory/stage_states.py" line="143"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit; DeepSpeed: the module in use + its prefetch bucket, within stage3_max_live_parameters</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元；DeepSpeed：正在使用的模块 + 其预取桶，不超过 stage3_max_live_parameters</translation>
-    </message>
-    <message>
-        <source>2 gathered units (current + prefetch) + one unsharded gradient unit</source>
-        <translation type="vanished">2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
         <location filename="../../engine/memory/stage_states.py" line="162"/>
@@ -5125,187 +5560,187 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>1 GB</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="46"/>
+        <location filename="../../engine/planning/solver.py" line="48"/>
         <source>global batch</source>
         <translation>全局批次大小</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="46"/>
+        <location filename="../../engine/planning/solver.py" line="48"/>
         <source>method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="47"/>
+        <location filename="../../engine/planning/solver.py" line="49"/>
         <source>sequence length</source>
         <translation>序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="47"/>
+        <location filename="../../engine/planning/solver.py" line="49"/>
         <source>hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="48"/>
+        <location filename="../../engine/planning/solver.py" line="50"/>
         <source>numerics</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="94"/>
+        <location filename="../../engine/planning/solver.py" line="96"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="95"/>
+        <location filename="../../engine/planning/solver.py" line="97"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="96"/>
+        <location filename="../../engine/planning/solver.py" line="98"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="97"/>
+        <location filename="../../engine/planning/solver.py" line="99"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="100"/>
+        <location filename="../../engine/planning/solver.py" line="102"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="101"/>
+        <location filename="../../engine/planning/solver.py" line="103"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="102"/>
+        <location filename="../../engine/planning/solver.py" line="104"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="103"/>
+        <location filename="../../engine/planning/solver.py" line="105"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="104"/>
+        <location filename="../../engine/planning/solver.py" line="106"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="105"/>
+        <location filename="../../engine/planning/solver.py" line="107"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="106"/>
+        <location filename="../../engine/planning/solver.py" line="108"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="115"/>
+        <location filename="../../engine/planning/solver.py" line="117"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="118"/>
+        <location filename="../../engine/planning/solver.py" line="120"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="128"/>
+        <location filename="../../engine/planning/solver.py" line="130"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="132"/>
+        <location filename="../../engine/planning/solver.py" line="134"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="138"/>
+        <location filename="../../engine/planning/solver.py" line="140"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="139"/>
+        <location filename="../../engine/planning/solver.py" line="141"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="140"/>
+        <location filename="../../engine/planning/solver.py" line="142"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="141"/>
+        <location filename="../../engine/planning/solver.py" line="143"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="154"/>
+        <location filename="../../engine/planning/solver.py" line="157"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="155"/>
+        <location filename="../../engine/planning/solver.py" line="158"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="156"/>
+        <location filename="../../engine/planning/solver.py" line="159"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="161"/>
+        <location filename="../../engine/planning/solver.py" line="164"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="165"/>
+        <location filename="../../engine/planning/solver.py" line="168"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="170"/>
+        <location filename="../../engine/planning/solver.py" line="173"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="174"/>
+        <location filename="../../engine/planning/solver.py" line="177"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="211"/>
+        <location filename="../../engine/planning/solver.py" line="217"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="215"/>
+        <location filename="../../engine/planning/solver.py" line="221"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with tp={tp}, pp={pp}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），tp={tp}，pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="218"/>
+        <location filename="../../engine/planning/solver.py" line="224"/>
         <source>use {n} GPUs ({nodes} x {per_node}) with ZeRO-{zero}</source>
         <translation>使用 {n} 张 GPU（{nodes} × {per_node}），ZeRO-{zero}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="220"/>
+        <location filename="../../engine/planning/solver.py" line="226"/>
         <source>more GPUs cost money: {n} instead of {old}</source>
         <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="225"/>
+        <location filename="../../engine/planning/solver.py" line="231"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="226"/>
+        <location filename="../../engine/planning/solver.py" line="232"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
@@ -5873,6 +6308,10 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>在途微批次的损失（最后阶段）</translation>
     </message>
     <message>
+        <source>(micro-batches in flight - 1) x b·s·V x 4 (fp32 log-softmax)</source>
+        <translation type="vanished">（在途微批次数 - 1）x b·s·V x 4（fp32 log-softmax）</translation>
+    </message>
+    <message>
         <location filename="../../engine/memory/parallelism/components.py" line="66"/>
         <source>(micro-batches in flight - 1) x what one loss saves for its backward (the fp32 log-softmax b·s·V x 4 with the standard loss)</source>
         <translation>（在途微批次数 - 1）x 一个损失为反向传播保存的张量（标准损失为 fp32 log-softmax，b·s·V x 4）</translation>
@@ -6043,6 +6482,10 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/configs/axolotl.py" line="197"/>
         <source>ALST&apos;s tiled MLP runs the MLP in sequence tiles, so its recomputation in backward holds one tile&apos;s intermediates: not modelled yet (the estimate counts the whole sequence&apos;s, an upper bound)</source>
         <translation>ALST 的分块 MLP 按序列分块运行 MLP，反向重算时只保留一块的中间结果：尚未建模（估算按整条序列计算，是上界）</translation>
+    </message>
+    <message>
+        <source>packing fills each sequence to sequence_len: the planner already counts full sequences</source>
+        <translation type="vanished">打包会把每条序列填满到 sequence_len：规划器本就按满长序列计算</translation>
     </message>
     <message>
         <location filename="../../engine/configs/common.py" line="66"/>
@@ -6222,6 +6665,10 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
     <message>
+        <source>TP x PP x CP = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
+        <translation type="vanished">TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
+    </message>
+    <message>
         <location filename="../../engine/configs/megatron.py" line="76"/>
         <source>Megatron&apos;s default --optimizer adam is fused: megatron/core/optimizer/__init__.py imports Transformer Engine&apos;s (or Apex&apos;s) FusedAdam as Adam</source>
         <translation>Megatron 默认的 --optimizer adam 是融合实现：megatron/core/optimizer/__init__.py 把 Transformer Engine（或 Apex）的 FusedAdam 作为 Adam 导入</translation>
@@ -6260,6 +6707,10 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/configs/megatron.py" line="237"/>
         <source>Megatron&apos;s fused vocab-parallel cross-entropy is not modelled yet</source>
         <translation>Megatron 的融合词表并行交叉熵尚未建模</translation>
+    </message>
+    <message>
+        <source>Megatron&apos;s default --optimizer adam (AdamW with --weight-decay)</source>
+        <translation type="vanished">Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
         <location filename="../../engine/configs/megatron.py" line="256"/>
@@ -6740,7 +7191,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="121"/>
+        <location filename="../../engine/planning/solver.py" line="123"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -6760,409 +7211,9 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="47"/>
-        <source>Measured peak {measured} allocated; the plan&apos;s peak {planned} ({phase}).</source>
-        <translation>实测峰值已分配 {measured}；计划峰值 {planned}（{phase}）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="57"/>
-        <source>{category}: measured {measured}, planned {planned}; the keys that would explain it: {keys}.</source>
-        <translation>{category}：实测 {measured}，计划 {planned}；可解释此差异的键：{keys}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="59"/>
-        <source>{category}: measured {measured}, planned {planned}.</source>
-        <translation>{category}：实测 {measured}，计划 {planned}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="68"/>
-        <source>Highest reading {measured} ({source}); the plan&apos;s process figure {planned}, of {capacity}.</source>
-        <translation>最高读数 {measured}（{source}）；计划的进程占用 {planned}，显卡共 {capacity}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="73"/>
-        <source>The reading is {diff} {direction} the plan: calibrate this machine with memory_calibration (main.py calibrate SCENARIO nvidia_smi {bytes}).</source>
-        <translation>读数与计划相差 {diff}（{direction}）：请用 memory_calibration 校准这台机器（main.py calibrate SCENARIO nvidia_smi {bytes}）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="76"/>
-        <source>above</source>
-        <translation>高于</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="76"/>
-        <source>below</source>
-        <translation>低于</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="26"/>
-        <source>loading</source>
-        <translation>加载</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="26"/>
-        <source>forward pass</source>
-        <translation>前向传播</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="27"/>
-        <source>loss</source>
-        <translation>损失</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="27"/>
-        <source>backward pass</source>
-        <translation>反向传播</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="28"/>
-        <source>optimizer step</source>
-        <translation>优化器步骤</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="30"/>
-        <source>activations grow with the longest sequence of a batch (padding) and when checkpointing is not in effect</source>
-        <translation>激活值随批内最长序列（填充）增大，且在检查点未生效时增大</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="32"/>
-        <source>temporaries: the batch&apos;s logits, the optimizer step&apos;s copies</source>
-        <translation>临时张量：整批的 logits、优化器步的副本</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="33"/>
-        <source>states not sharded or offloaded as the plan assumes</source>
-        <translation>状态未按计划假设进行切分或卸载</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="50"/>
-        <source>The plan: {verdict} ({room}).</source>
-        <translation>计划：{verdict}（{room}）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="54"/>
-        <source>The message&apos;s GPU has {measured} in all, the scenario&apos;s card {planned}: is the scenario&apos;s gpu the one that ran?</source>
-        <translation>报错中的 GPU 共 {measured}，场景中的显卡为 {planned}：场景的 gpu 是实际运行的那块吗？</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="68"/>
-        <source>At the {phase} the run had {allocated} allocated and asked for {tried} more: at least {demand}; the plan allocates {plan} there.</source>
-        <translation>在{phase}时，运行已分配 {allocated}，又请求 {tried}：至少需要 {demand}；计划在此处分配 {plan}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="73"/>
-        <source>The plan agrees with the run there (within {margin:.0%}): it predicts this failure, and the changes below make room.</source>
-        <translation>计划与运行在此处一致（相差不超过 {margin:.0%}）：计划预言了这次失败，下列修改可腾出空间。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="79"/>
-        <source>{excess} more than the plan while loading: the whole model was on each GPU before it was sharded (load in shards: zero_stage 3 / FSDP with sharded loading).</source>
-        <translation>加载时比计划多 {excess}：切分前每块 GPU 上都有整个模型（请分片加载：zero_stage 3 / FSDP 分片加载）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="84"/>
-        <source>{excess} more than the plan. Most likely grown past it: {component} (planned {planned}); {why}.</source>
-        <translation>比计划多 {excess}。最可能超出计划的是：{component}（计划 {planned}）；{why}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="148"/>
-        <source>Fix: {change} frees {saving}, enough for what was missing; the plan then: {verdict}.</source>
-        <translation>修复：{change} 可释放 {saving}，足以补上缺口；之后计划：{verdict}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="150"/>
-        <source>Fix: {change} frees {saving}, less than was missing; the plan then: {verdict}.</source>
-        <translation>修复：{change} 可释放 {saving}，少于缺口；之后计划：{verdict}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="36"/>
-        <source>The measured figure must be bytes, or a number with GiB, MiB, GB or MB.</source>
-        <translation>实测值必须是字节数，或带 GiB、MiB、GB、MB 单位的数字。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="50"/>
-        <source>Measured {measured} against {predicted} predicted ({figure}).</source>
-        <translation>实测 {measured}，预测 {predicted}（{figure}）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="53"/>
-        <source>Peak allocated is the memory model&apos;s own figure, not an overhead: the {diff} difference is shown, nothing is fitted.</source>
-        <translation>峰值已分配是显存模型自身的数值，不是开销：只显示 {diff} 的差异，不做拟合。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="59"/>
-        <source>{overhead}: {old} -&gt; {new}; the plan: {verdict} ({total} per GPU, was {was}).</source>
-        <translation>{overhead}：{old} -&gt; {new}；计划：{verdict}（每块 GPU {total}，原为 {was}）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="65"/>
-        <source>{n} of {total} saved plans are now tight.</source>
-        <translation>{total} 个已保存计划中有 {n} 个现在偏紧。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="66"/>
-        <source>{n} of {total} saved plans now do not fit.</source>
-        <translation>{total} 个已保存计划中有 {n} 个现在放不下。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="67"/>
-        <source>{n} of {total} saved plans now fit.</source>
-        <translation>{total} 个已保存计划中有 {n} 个现在放得下。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/calibration.py" line="77"/>
-        <source>The figure must be one of {choices}.</source>
-        <translation>测量项必须是以下之一：{choices}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="55"/>
-        <source>Fragmentation: {unallocated} was reserved by PyTorch but unallocated, more than the {tried} it asked for, so the cache was in pieces too small to use. PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True lets segments grow instead (scenario key expandable_segments: true).</source>
-        <translation>碎片化：PyTorch 已预留但未分配 {unallocated}，多于请求的 {tried}，说明缓存被切成了用不上的小块。设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 可让段增长而不是切分（场景键 expandable_segments: true）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="62"/>
-        <source>One tensor of {tried} was asked for, more than the whole card ({total}): something is materialised whole (eager attention scores, the logits of the whole batch, an image batch).</source>
-        <translation>请求了一个 {tried} 的张量，超过整张卡（{total}）：有东西被整体实体化了（eager 注意力分数、整批的 logits、一批图像）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="67"/>
-        <source>The GPU had {free} free, more than the {tried} asked for: the allocation was refused for another reason (a per-process memory fraction, another process allocating at the same moment, or the driver&apos;s own limits).</source>
-        <translation>GPU 有 {free} 空闲，多于请求的 {tried}：分配因其他原因被拒绝（进程显存比例限制、另一进程同时分配，或驱动自身的限制）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="72"/>
-        <source>PyTorch was allowed only {allowed} of the card&apos;s {total} (torch.cuda.set_per_process_memory_fraction).</source>
-        <translation>PyTorch 只被允许使用显卡 {total} 中的 {allowed}（torch.cuda.set_per_process_memory_fraction）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="78"/>
-        <source>Other processes held {others} of this GPU (other ranks&apos; CUDA contexts on this device, another job or the display); each rank should use only its own GPU (LOCAL_RANK).</source>
-        <translation>其他进程占用了这块 GPU 的 {others}（其他 rank 在此设备上的 CUDA 上下文、另一个任务或显示输出）；每个 rank 应只使用自己的 GPU（LOCAL_RANK）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="84"/>
-        <source>This process held {outside} outside PyTorch&apos;s allocator: the CUDA context, cuBLAS and NCCL workspaces.</source>
-        <translation>本进程在 PyTorch 分配器之外占用了 {outside}：CUDA 上下文、cuBLAS 和 NCCL 工作区。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="88"/>
-        <source>At least {short} more was needed at that moment ({tried} asked for, {free} free); the step&apos;s peak may be higher still.</source>
-        <translation>当时至少还需要 {short}（请求 {tried}，空闲 {free}）；该步的峰值可能更高。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="96"/>
-        <source>The CUDA runtime itself ran out of memory, outside PyTorch&apos;s allocator (NCCL, cuBLAS, CUDA graphs or an extension): the message has no figures; leave more memory outside PyTorch.</source>
-        <translation>CUDA 运行时本身在 PyTorch 分配器之外耗尽了显存（NCCL、cuBLAS、CUDA graphs 或扩展）：报错中没有数字；请在 PyTorch 之外留出更多显存。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="100"/>
-        <source>Accelerate&apos;s batch-size finder halved the batch after each out-of-memory error down to zero: even one sequence per GPU does not fit.</source>
-        <translation>Accelerate 的批大小查找在每次显存不足后把批减半，直到为零：每块 GPU 连一条序列都放不下。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/from_message.py" line="104"/>
-        <source>DeepSpeed reports {n} allocator cache flushes in one step: memory is nearly full and the cache is emptied to go on (slow, and close to an out-of-memory error).</source>
-        <translation>DeepSpeed 报告一步内有 {n} 次分配器缓存清空：显存几乎已满，靠清空缓存才能继续（很慢，且接近显存不足）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/gpu_logs.py" line="59"/>
-        <source>This log has more than {limit} rows; it is not read.</source>
-        <translation>此日志超过 {limit} 行，未读取。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/gpu_logs.py" line="76"/>
-        <source>This log has no GPU memory column (nvidia-smi memory.used or W&amp;B gpu.N.memoryAllocatedBytes).</source>
-        <translation>此日志没有 GPU 显存列（nvidia-smi 的 memory.used 或 W&amp;B 的 gpu.N.memoryAllocatedBytes）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/memory_timeline.py" line="25"/>
-        <source>This file is not a memory timeline: export it with export_memory_timeline to a .json file.</source>
-        <translation>此文件不是显存时间线：请用 export_memory_timeline 导出为 .json 文件。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/memory_timeline.py" line="32"/>
-        <source>The HTML memory timeline holds only a picture of the plot; export it to a .json file to read its figures.</source>
-        <translation>HTML 显存时间线只包含图片；请导出为 .json 文件以读取数值。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/memory_timeline.py" line="35"/>
-        <source>This file is larger than {limit} MB; it is not read.</source>
-        <translation>此文件大于 {limit} MB，未读取。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/oom_text.py" line="102"/>
-        <source>No out-of-memory message was found in this text: paste the error PyTorch printed (it contains &quot;out of memory&quot;).</source>
-        <translation>文本中没有找到显存不足报错：请粘贴 PyTorch 打印的错误（其中包含 &quot;out of memory&quot;）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/oom_text.py" line="109"/>
-        <source>This text is longer than {limit} characters, more than an error message or log; paste the part with the error.</source>
-        <translation>此文本超过 {limit} 个字符，比报错或日志还长；请只粘贴含错误的部分。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/oom_text.py" line="190"/>
-        <source>The driver did not report a process&apos;s memory (it printed an impossible figure, as under WSL); it is left out.</source>
-        <translation>驱动没有报告某个进程的显存（打印了不可能的数值，WSL 下常见）；已忽略。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="45"/>
-        <source>This snapshot is larger than {limit} MB; it is not read.</source>
-        <translation>此快照大于 {limit} MB，未读取。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="48"/>
-        <source>This is not a memory snapshot: a snapshot is a pickle of protocol 2 to 5, as torch.cuda.memory._dump_snapshot writes.</source>
-        <translation>这不是显存快照：快照是协议 2 到 5 的 pickle，由 torch.cuda.memory._dump_snapshot 写出。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="54"/>
-        <source>This snapshot asks to build Python objects other than plain data (a snapshot never does); it is refused unread.</source>
-        <translation>此快照要求构建纯数据以外的 Python 对象（真正的快照从不如此）；已拒绝，未读取。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="65"/>
-        <source>This snapshot is damaged or cut short; it cannot be read.</source>
-        <translation>此快照已损坏或被截断，无法读取。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="82"/>
-        <source>This snapshot is nested more than {limit} deep, which no snapshot is; it is not read.</source>
-        <translation>此快照嵌套超过 {limit} 层，真正的快照不会如此；未读取。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="86"/>
-        <source>This snapshot holds more than {limit} items; it is not read.</source>
-        <translation>此快照包含超过 {limit} 个条目，未读取。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="99"/>
-        <source>This snapshot holds something other than plain data; it is not read.</source>
-        <translation>此快照包含纯数据以外的内容，未读取。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/plain_pickle.py" line="103"/>
-        <source>Reading this file took longer than {seconds:.0f} s; it is set aside.</source>
-        <translation>读取此文件超过 {seconds:.0f} 秒，已放弃。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/snapshot.py" line="93"/>
-        <source>This pickle is not a memory snapshot: it has no segments and device traces.</source>
-        <translation>此 pickle 不是显存快照：没有 segments 和 device traces。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/snapshot.py" line="97"/>
-        <source>This snapshot has more than {limit} trace events; record fewer (max_entries).</source>
-        <translation>此快照有超过 {limit} 个跟踪事件；请少记录一些（max_entries）。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/snapshot.py" line="187"/>
-        <source>{bytes} bytes were allocated before recording began; they count as other.</source>
-        <translation>开始记录前已分配 {bytes} 字节；计入“其他”。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="47"/>
-        <source>must be {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} or null.</source>
-        <translation>必须是 {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} 或 null。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="50"/>
-        <source>figure must be one of {choices}.</source>
-        <translation>figure 必须是以下之一：{choices}。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="54"/>
-        <source>the measured and predicted figures must each be whole bytes from {low:,} (1 MiB) to {high:,} (1 PiB).</source>
-        <translation>实测值和预测值都必须是 {low:,}（1 MiB）到 {high:,}（1 PiB）之间的整数字节。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/scenario/memory_keys.py" line="57"/>
-        <source>the measured figure is more than {limit:g} times off the predicted one: it was measured on another set-up, or in other units.</source>
-        <translation>实测值与预测值相差超过 {limit:g} 倍：它是在另一套配置上、或用其他单位测得的。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/measured.py" line="11"/>
-        <source>weights</source>
-        <translation>权重</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/measured.py" line="11"/>
-        <source>gradients</source>
-        <translation>梯度</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/measured.py" line="12"/>
-        <source>optimizer state</source>
-        <translation>优化器状态</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/measured.py" line="12"/>
-        <source>activations</source>
-        <translation>激活值</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/measured.py" line="13"/>
-        <source>logits</source>
-        <translation>logits</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/measured.py" line="13"/>
-        <source>temporaries</source>
-        <translation>临时张量</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/measured.py" line="14"/>
-        <source>allocator cache</source>
-        <translation>分配器缓存</translation>
-    </message>
-    <message>
-        <location filename="../../engine/diagnosis/measured.py" line="14"/>
-        <source>other</source>
-        <translation>其他</translation>
-    </message>
-    <message>
-        <location filename="../../engine/timing/mfu.py" line="11"/>
-        <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all.</source>
-        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
-    </message>
-    <message>
-        <location filename="../../engine/timing/mfu.py" line="18"/>
-        <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
-        <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
-    </message>
-    <message>
         <location filename="../config_actions.py" line="66"/>
         <source>training configs do not say how many GPUs; your set-up&apos;s number is raised to the least the files&apos; parallel layout needs</source>
         <translation>训练配置没有说明 GPU 数量；你设置中的数量被提高到文件中并行布局所需的最小值</translation>
-    </message>
-    <message>
-        <location filename="../../engine/configs/verl.py" line="46"/>
-        <source>{value!r} is resolved by verl at launch; not read</source>
-        <translation>{value!r} 由 verl 在启动时解析；未读取</translation>
-    </message>
-    <message>
-        <location filename="../../engine/configs/verl.py" line="89"/>
-        <source>verl&apos;s default actor strategy fsdp (ppo_trainer.yaml)</source>
-        <translation>verl 默认的 actor 策略为 fsdp（ppo_trainer.yaml）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/configs/verl.py" line="90"/>
-        <source>verl loads the actor in fp32 and FSDP computes in bf16 (verl/workers/fsdp_workers.py)</source>
-        <translation>verl 以 fp32 加载 actor，FSDP 以 bf16 计算（verl/workers/fsdp_workers.py）</translation>
-    </message>
-    <message>
-        <location filename="../../engine/configs/verl.py" line="93"/>
-        <source>the {strategy} actor is not read yet; set its parallel layout in the planner</source>
-        <translation>尚不读取 {strategy} actor；请在规划器中设置其并行布局</translation>
-    </message>
-    <message>
-        <location filename="../../engine/configs/verl.py" line="113"/>
-        <source>verl builds the actor with attn_implementation flash_attention_2 unless overridden</source>
-        <translation>除非被覆盖，verl 以 attn_implementation flash_attention_2 构建 actor</translation>
-    </message>
-    <message>
-        <location filename="../../engine/configs/verl.py" line="115"/>
-        <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
-        <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/posttraining_checks.py" line="20"/>
@@ -7238,14 +7289,6 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <source>one layer&apos;s forward tensors + one fp32 score per token</source>
         <translation type="vanished">一层前向的张量 + 每个 token 一个 fp32 分数</translation>
-    </message>
-    <message>
-        <source>one layer&apos;s forward tensors + the fused head&apos;s projection buffer min(tokens, token tile) x vocabulary chunk x compute bytes + 7 fp32 statistics per token</source>
-        <translation type="vanished">一层前向的张量 + 融合输出头的投影缓冲区 min(token 数, token 分块) × 词表分块 × 计算精度字节 + 每个 token 7 个 fp32 统计量</translation>
-    </message>
-    <message>
-        <source>the log-prob path&apos;s tensors + the framework&apos;s extras: the entropy&apos;s softmax and product (2 x b·c·V x compute bytes) or the response logits&apos; copy (b·c·V x compute bytes), autocast&apos;s bf16 weight cache</source>
-        <translation type="vanished">对数概率路径的张量 + 框架的额外张量：熵计算的 softmax 及其乘积（2 × b·c·V × 计算精度字节）或回答部分 logits 的副本（b·c·V × 计算精度字节），autocast 的 bf16 权重缓存</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="13"/>
@@ -7467,7 +7510,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/scenario/serving_keys.py" line="60"/>
         <source>must be a fraction above 0 and at most 1, or null, not {p!r}.</source>
-        <translation>必须是大于 0、不超过 1 的比例，或 null，而不是 {p!r}。</translation>
+        <translation>必须是大于 0、至多为 1 的比例或 null，而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/serving_keys.py" line="91"/>
@@ -7477,17 +7520,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/scenario/serving_keys.py" line="95"/>
         <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
-        <translation>KV 缓存类型 {dtype} 是 llama.cpp 的；{engine} 只接受 auto 或 fp8。</translation>
+        <translation>KV 缓存类型 {dtype} 属于 llama.cpp；{engine} 只接受 auto 或 fp8。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/serving_keys.py" line="99"/>
         <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
-        <translation>llama.cpp 的 KV 缓存量化为 q8_0 或 q4_0，不支持 fp8。</translation>
+        <translation>llama.cpp 将 KV 缓存量化为 q8_0 或 q4_0，而不是 fp8。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/serving_keys.py" line="102"/>
         <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
-        <translation>量化的 V 缓存需要 llama.cpp 开启 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
+        <translation>llama.cpp 量化 V 缓存需要 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/serving_keys.py" line="105"/>
@@ -7497,7 +7540,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/scenario/serving_keys.py" line="108"/>
         <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
-        <translation>n_ubatch（{ubatch}）不能大于 n_batch（{batch}）。</translation>
+        <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="100"/>
@@ -7509,7 +7552,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/serving/generation.py" line="101"/>
         <source>this GPU&apos;s shard of every tensor in the deployed format</source>
-        <translation>每个张量在部署格式下分到这块 GPU 的部分</translation>
+        <translation>每个张量在部署格式下分到本 GPU 的部分</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="103"/>
@@ -7518,22 +7561,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 28 bytes)</source>
-        <translation type="vanished">性能探测运行的激活峰值</translation>
+        <translation type="vanished">max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 28 字节）</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="105"/>
         <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 38 bytes, its sort)</source>
-        <translation>max（max_num_batched_tokens 个 token 的前向：残差 + 最宽的层输出；采样器：序列数 × 词表 × 38 字节，来自其排序）</translation>
+        <translation>max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 38 字节，含其排序）</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="109"/>
         <source>CUDA graphs</source>
-        <translation>CUDA 图</translation>
+        <translation>CUDA graphs</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="110"/>
         <source>largest captured batch x layers x (QKV + attention output + residual pair) x dtype bytes; 0 with enforce_eager</source>
-        <translation>最大捕获批次 × 层数 ×（QKV + 注意力输出 + 残差对）× 数据类型字节数；enforce_eager 时为 0</translation>
+        <translation>捕获的最大批次 × 层数 ×（QKV + 注意力输出 + 残差对）× 数据类型字节数；enforce_eager 时为 0</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="113"/>
@@ -7555,17 +7598,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/serving/generation.py" line="118"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL when tp x pp &gt; 1), before the engine&apos;s budget</source>
-        <translation>每个进程 0.75 GiB（tp × pp &gt; 1 时另加 0.25 GiB NCCL），在引擎预算之外</translation>
+        <translation>每进程 0.75 GiB（tp × pp &gt; 1 时再加 0.25 GiB NCCL），在引擎预算之外</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="131"/>
         <source>{engine} refuses max_model_len {length}: the model was trained for {trained} tokens.</source>
-        <translation>{engine} 拒绝 max_model_len {length}：该模型的训练长度为 {trained} 个 token。</translation>
+        <translation>{engine} 拒绝 max_model_len {length}：该模型训练时的长度为 {trained} 个 token。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="143"/>
         <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
-        <translation>vLLM 拒绝启动：max_num_batched_tokens（{tokens}）不能小于 max_num_seqs（{seqs}）。</translation>
+        <translation>vLLM 拒绝：max_num_batched_tokens（{tokens}）必须至少为 max_num_seqs（{seqs}）。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="147"/>
@@ -7576,27 +7619,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/serving/generation.py" line="151"/>
         <location filename="../../engine/serving/generation.py" line="205"/>
         <source>The weights alone ({weights}) overflow the GPU while loading.</source>
-        <translation>仅权重（{weights}）就在加载时超出了 GPU 显存。</translation>
+        <translation>仅权重（{weights}）在加载时就超出 GPU 显存。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="154"/>
         <source>vLLM refuses: no available memory for the cache blocks (weights, activations and overheads take {used} of the {requested} budget).</source>
-        <translation>vLLM 拒绝启动：没有可用于缓存块的显存（权重、激活和开销占用了 {requested} 预算中的 {used}）。</translation>
+        <translation>vLLM 拒绝：没有可用于缓存块的显存（权重、激活值和开销占用了 {requested} 预算中的 {used}）。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="160"/>
         <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
-        <translation>vLLM 拒绝启动：一个 max_model_len 为 {length} 的请求需要 {need} 的 KV 缓存，超过可用的 {pool}；能放下的最长长度为 {longest} 个 token。</translation>
+        <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，超过可用的 {pool}；能放下的最长为 {longest} 个 token。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="166"/>
         <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
-        <translation>捕获 CUDA 图时显存不足：预算（{requested}）加上 CUDA 图和上下文（{outside}）超出了 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
+        <translation>捕获 CUDA graphs 时显存不足：预算（{requested}）加上 graphs 和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="170"/>
         <source>vLLM starts with {pool} for the KV cache.</source>
-        <translation>vLLM 可以启动，KV 缓存为 {pool}。</translation>
+        <translation>vLLM 启动，KV 缓存为 {pool}。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="185"/>
@@ -7609,17 +7652,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/serving/generation.py" line="187"/>
         <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
-        <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按层组切成每块 block_size 个 token 的块</translation>
+        <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按每个层组 block_size 个 token 切成块</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="208"/>
         <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
-        <translation>SGLang 拒绝启动：mem_fraction_static 为 {fraction} 时 KV 缓存的显存不足（权重占 {static} 中的 {weights}）。</translation>
+        <translation>SGLang 拒绝：mem_fraction_static 为 {fraction} 时 KV 缓存显存不足（权重占 {static} 中的 {weights}）。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="215"/>
         <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
-        <translation>SGLang 可以启动，但激活和 CUDA 图（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请降低它或 max_num_batched_tokens。</translation>
+        <translation>SGLang 可以启动，但激活值和 CUDA graphs（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="219"/>
@@ -7629,7 +7672,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/serving/generation.py" line="222"/>
         <source>SGLang starts with {tokens} KV cache tokens.</source>
-        <translation>SGLang 可以启动，KV 缓存可容纳 {tokens} 个 token。</translation>
+        <translation>SGLang 启动，KV 缓存可容纳 {tokens} 个 token。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/generation.py" line="238"/>
@@ -7639,12 +7682,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/serving/llama_cpp.py" line="156"/>
         <source>offloaded layers (+ output layer when n_gpu_layers &gt; layers) in the GGUF types, token_embd in CPU memory</source>
-        <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时再加输出层），按 GGUF 类型计；token_embd 在 CPU 内存中</translation>
+        <translation>卸载到 GPU 的层（n_gpu_layers &gt; 层数时加上输出层），按 GGUF 类型计，token_embd 留在 CPU 内存</translation>
     </message>
     <message>
         <location filename="../../engine/serving/llama_cpp.py" line="158"/>
         <source>Compute buffer</source>
         <translation>计算缓冲区</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/llama_cpp.py" line="165"/>
+        <source>n_ctx padded (256; 32 without flash attention in builds of 2024-05 to 2025-10) x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
+        <translation>n_ctx 向上对齐（256；2024-05 至 2025-10 的版本在不开 flash attention 时按 32）× 卸载到 GPU 的层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层按其窗口）</translation>
     </message>
     <message>
         <source>max(f32 logits n_vocab x n_ubatch, scores 2 x n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
@@ -7653,17 +7701,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/serving/llama_cpp.py" line="159"/>
         <source>max(f32 logits n_vocab x n_ubatch, scores n_ctx x n_ubatch x heads without flash attention, FFN) + residual</source>
-        <translation>max（f32 logits n_vocab × n_ubatch，不用 flash attention 时的注意力分数 n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
+        <translation>max（f32 logits n_vocab × n_ubatch，无 flash attention 时的分数 n_ctx × n_ubatch × 头数，FFN）+ 残差</translation>
     </message>
     <message>
         <location filename="../../engine/serving/llama_cpp.py" line="163"/>
         <source>0.75 GiB per process</source>
-        <translation>每个进程 0.75 GiB</translation>
+        <translation>每进程 0.75 GiB</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/llama_cpp.py" line="165"/>
-        <source>n_ctx padded (256; 32 without flash attention in builds of 2024-05 to 2025-10) x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
-        <translation>n_ctx 向上对齐（256；2024-05 至 2025-10 的版本在不开 flash attention 时按 32）× 卸载到 GPU 的层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层按其窗口）</translation>
+        <source>n_ctx padded to 256 x offloaded layers x K and V per token in type_k/type_v (sliding layers: their window)</source>
+        <translation type="vanished">n_ctx 补齐到 256 × 卸载层数 × 每个 token 的 K 和 V（按 type_k/type_v；滑动窗口层：其窗口）</translation>
     </message>
     <message>
         <location filename="../../engine/serving/llama_cpp.py" line="174"/>
@@ -7673,32 +7720,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/serving/llama_cpp.py" line="179"/>
         <source>{engine} loads with {free} free per GPU.</source>
-        <translation>{engine} 可以加载，每块 GPU 剩余 {free}。</translation>
+        <translation>{engine} 加载后每块 GPU 剩余 {free}。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/plain_engines.py" line="54"/>
         <source>every tensor in the deployed format</source>
-        <translation>所有张量按部署格式计</translation>
+        <translation>部署格式下的全部张量</translation>
     </message>
     <message>
         <location filename="../../engine/serving/plain_engines.py" line="56"/>
         <source>Prefill activations</source>
-        <translation>预填充激活</translation>
+        <translation>预填充激活值</translation>
     </message>
     <message>
         <location filename="../../engine/serving/plain_engines.py" line="57"/>
         <source>residual + widest layer output of the prefill, + the last position&apos;s fp32 logits</source>
-        <translation>预填充的残差 + 最宽的层输出，再加最后一个位置的 fp32 logits</translation>
+        <translation>预填充的残差 + 最宽层输出，加上最后一个位置的 fp32 logits</translation>
     </message>
     <message>
         <location filename="../../engine/serving/plain_engines.py" line="61"/>
         <source>0.75 GiB per process (none on Apple silicon)</source>
-        <translation>每个进程 0.75 GiB（Apple 芯片上没有）</translation>
+        <translation>每进程 0.75 GiB（Apple 芯片上没有）</translation>
     </message>
     <message>
         <location filename="../../engine/serving/plain_engines.py" line="63"/>
         <source>sequences x tokens x KV bytes per token of every layer (sliding layers: their window)</source>
-        <translation>序列数 × token 数 × 每层每个 token 的 KV 字节数（滑动窗口层按其窗口）</translation>
+        <translation>序列数 × token 数 × 每层每个 token 的 KV 字节数（滑动窗口层：其窗口）</translation>
     </message>
     <message>
         <location filename="../../engine/serving/plain_engines.py" line="68"/>
@@ -7708,12 +7755,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/serving/plain_engines.py" line="72"/>
         <source>{engine} runs with {free} free.</source>
-        <translation>{engine} 可以运行，剩余 {free}。</translation>
+        <translation>{engine} 运行时剩余 {free}。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/speed.py" line="28"/>
         <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
-        <translation>留在 CPU 内存中的层在 CPU 上运行，未计入时间：所示时间只包含卸载到 GPU 的层。</translation>
+        <translation>留在 CPU 内存中的层在 CPU 上运行，不计时：所示时间仅为卸载到 GPU 的层。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/speed.py" line="143"/>
@@ -7723,17 +7770,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/serving/speed.py" line="144"/>
         <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
-        <translation>（2 × 激活参数 / tp + 注意力）× 序列数 / 实际可达峰值</translation>
+        <translation>（2 × 激活参数量 / tp + 注意力）× 序列数 / 可达峰值</translation>
     </message>
     <message>
         <location filename="../../engine/serving/speed.py" line="146"/>
         <source>Decode weight and KV reads</source>
-        <translation>解码时读取权重与 KV</translation>
+        <translation>解码时读取权重和 KV</translation>
     </message>
     <message>
         <location filename="../../engine/serving/speed.py" line="147"/>
         <source>(weights read + sequences x KV cache) / achieved memory bandwidth</source>
-        <translation>（读取的权重 + 序列数 × KV 缓存）/ 实际可达显存带宽</translation>
+        <translation>（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽</translation>
     </message>
     <message>
         <location filename="../../engine/serving/speed.py" line="148"/>
@@ -7743,7 +7790,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     <message>
         <location filename="../../engine/serving/speed.py" line="149"/>
         <source>2 per layer, ring over tp GPUs</source>
-        <translation>每层 2 次，在 tp 块 GPU 上按环形执行</translation>
+        <translation>每层 2 次，在 tp 块 GPU 上环形进行</translation>
     </message>
     <message>
         <location filename="../../engine/serving/speed.py" line="151"/>
@@ -7756,88 +7803,125 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="23"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="43"/>
         <source>Give the generation engine {share:.0%} of each GPU instead of {old:.0%}</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}，而不是 {old:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="26"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="46"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="118"/>
         <source>a smaller KV cache: fewer sequences generated at once</source>
         <translation>KV 缓存变小：同时生成的序列更少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="28"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="48"/>
         <source>Let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="30"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="50"/>
         <source>the engine&apos;s weights are reloaded after each step: a little slower</source>
         <translation>每步之后要重新载入引擎权重：稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="32"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="52"/>
         <source>Run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="34"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="54"/>
         <source>needs that many more GPUs</source>
         <translation>需要多出这么多块 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="43"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="63"/>
         <source>Score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="45"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="65"/>
         <source>the same reference, no second copy of the model</source>
         <translation>同样的参考模型，不需要第二份模型副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="47"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="67"/>
         <source>Compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="49"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="69"/>
         <source>one pass over the data first (TRL precompute_ref_log_probs)</source>
         <translation>先把数据过一遍（TRL precompute_ref_log_probs）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="51"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="71"/>
         <source>Compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="53"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="73"/>
         <source>flash-attn&apos;s cross-entropy kernel, as verl and OpenRLHF use it</source>
-        <translation>flash-attn 的交叉熵内核，verl 与 OpenRLHF 所用</translation>
+        <translation>flash-attn 的交叉熵内核，verl 和 OpenRLHF 就是这样用的</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="14"/>
-        <source>memory-bandwidth</source>
-        <translation>显存带宽</translation>
+        <location filename="../../engine/planning/rl_suggest.py" line="86"/>
+        <source>let the generation engine sleep while training (vLLM sleep level 2)</source>
+        <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="15"/>
-        <source>compute</source>
-        <translation>算力</translation>
+        <location filename="../../engine/planning/rl_suggest.py" line="88"/>
+        <source>score the reference with the adapters switched off</source>
+        <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/mtp.py" line="32"/>
-        <source>Multi-token prediction layers (Megatron MTP)</source>
-        <translation>多 token 预测层（Megatron MTP）</translation>
+        <location filename="../../engine/planning/rl_suggest.py" line="90"/>
+        <source>compute the reference log-probs before training</source>
+        <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/mtp.py" line="35"/>
-        <source>MTP layers x (one decoder layer + enorm/hnorm + eh_proj input (2h) + output layer inputs + its loss&apos;s saved tensors), one micro-batch</source>
-        <translation>MTP 层数 ×（一个解码层 + enorm/hnorm + eh_proj 输入 (2h) + 输出层输入 + 其损失保存的张量），一个微批次</translation>
+        <location filename="../../engine/planning/rl_suggest.py" line="92"/>
+        <source>compute log-probs with a fused kernel</source>
+        <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <source>{fmt} cannot express {what}; change it or pick another format.</source>
-        <translation type="vanished">{fmt} 无法表达{what}；请修改它或选择其他格式。</translation>
+        <location filename="../../engine/planning/rl_suggest.py" line="93"/>
+        <source>run the generation engine on {n} GPUs of its own</source>
+        <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="117"/>
+        <source>give the generation engine {share:.0%} of each GPU</source>
+        <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="24"/>
+        <source>TRL&apos;s command line has no trainer for the objective &apos;{objective}&apos;; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
+        <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="61"/>
+        <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
+        <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="73"/>
+        <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
+        <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="82"/>
+        <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
+        <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="86"/>
+        <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
+        <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="90"/>
+        <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
+        <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/openrlhf.py" line="69"/>
@@ -7885,6 +7969,36 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>文件包含 {objective} 的设置（TRL 配置不写明其训练器）</translation>
     </message>
     <message>
+        <location filename="../../engine/configs/verl.py" line="46"/>
+        <source>{value!r} is resolved by verl at launch; not read</source>
+        <translation>{value!r} 由 verl 在启动时解析；未读取</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="89"/>
+        <source>verl&apos;s default actor strategy fsdp (ppo_trainer.yaml)</source>
+        <translation>verl 默认的 actor 策略为 fsdp（ppo_trainer.yaml）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="90"/>
+        <source>verl loads the actor in fp32 and FSDP computes in bf16 (verl/workers/fsdp_workers.py)</source>
+        <translation>verl 以 fp32 加载 actor，FSDP 以 bf16 计算（verl/workers/fsdp_workers.py）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="93"/>
+        <source>the {strategy} actor is not read yet; set its parallel layout in the planner</source>
+        <translation>尚不读取 {strategy} actor；请在规划器中设置其并行布局</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="113"/>
+        <source>verl builds the actor with attn_implementation flash_attention_2 unless overridden</source>
+        <translation>除非被覆盖，verl 以 attn_implementation flash_attention_2 构建 actor</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl.py" line="115"/>
+        <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
+        <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
+    </message>
+    <message>
         <location filename="../../engine/configs/verl_rl.py" line="45"/>
         <source>verl&apos;s default algorithm.adv_estimator gae (PPO with a critic, ppo_trainer.yaml)</source>
         <translation>verl 默认 algorithm.adv_estimator 为 gae（带评论家模型的 PPO，ppo_trainer.yaml）</translation>
@@ -7915,129 +8029,354 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>模型“{name}”不是预设；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="24"/>
-        <source>TRL&apos;s command line has no trainer for the objective &apos;{objective}&apos;; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
-        <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
+        <location filename="../../engine/diagnosis/against_measured.py" line="47"/>
+        <source>Measured peak {measured} allocated; the plan&apos;s peak {planned} ({phase}).</source>
+        <translation>实测峰值已分配 {measured}；计划峰值 {planned}（{phase}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="61"/>
-        <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
-        <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
+        <location filename="../../engine/diagnosis/against_measured.py" line="57"/>
+        <source>{category}: measured {measured}, planned {planned}; the keys that would explain it: {keys}.</source>
+        <translation>{category}：实测 {measured}，计划 {planned}；可解释此差异的键：{keys}。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="73"/>
-        <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
-        <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
+        <location filename="../../engine/diagnosis/against_measured.py" line="59"/>
+        <source>{category}: measured {measured}, planned {planned}.</source>
+        <translation>{category}：实测 {measured}，计划 {planned}。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="82"/>
-        <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
-        <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
+        <location filename="../../engine/diagnosis/against_measured.py" line="68"/>
+        <source>Highest reading {measured} ({source}); the plan&apos;s process figure {planned}, of {capacity}.</source>
+        <translation>最高读数 {measured}（{source}）；计划的进程占用 {planned}，显卡共 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="86"/>
-        <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
-        <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
+        <location filename="../../engine/diagnosis/against_measured.py" line="73"/>
+        <source>The reading is {diff} {direction} the plan: calibrate this machine with memory_calibration (main.py calibrate SCENARIO nvidia_smi {bytes}).</source>
+        <translation>读数与计划相差 {diff}（{direction}）：请用 memory_calibration 校准这台机器（main.py calibrate SCENARIO nvidia_smi {bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="90"/>
-        <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
-        <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
+        <location filename="../../engine/diagnosis/against_measured.py" line="76"/>
+        <source>above</source>
+        <translation>高于</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="64"/>
-        <source>Deploy the weights as {fmt}</source>
-        <translation>把权重部署为 {fmt}</translation>
+        <location filename="../../engine/diagnosis/against_measured.py" line="76"/>
+        <source>below</source>
+        <translation>低于</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="65"/>
-        <source>a quantized checkpoint: usually a small quality loss, 4-bit and below more</source>
-        <translation>量化的检查点：通常质量略有损失，4 位及以下损失更多</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="26"/>
+        <source>loading</source>
+        <translation>加载</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="78"/>
-        <source>Store the KV cache as {dtype}</source>
-        <translation>把 KV 缓存存为 {dtype}</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="26"/>
+        <source>forward pass</source>
+        <translation>前向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="79"/>
-        <source>half the KV bytes per token: twice the context or users; a small accuracy cost</source>
-        <translation>每个 token 的 KV 字节减半：上下文或用户数翻倍；精度略有代价</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="27"/>
+        <source>loss</source>
+        <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="96"/>
-        <source>Serve on {gpus} GPUs</source>
-        <translation>在 {gpus} 个 GPU 上提供服务</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="27"/>
+        <source>backward pass</source>
+        <translation>反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="97"/>
-        <source>tensor parallel (llama.cpp: layers split): each GPU holds a share of the weights; needs fast links between the GPUs</source>
-        <translation>张量并行（llama.cpp：按层拆分）：每个 GPU 持有一部分权重；需要 GPU 之间的高速互连</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="28"/>
+        <source>optimizer step</source>
+        <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="114"/>
-        <source>Shorten the context to {tokens} tokens</source>
-        <translation>把上下文缩短到 {tokens} 个 token</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="30"/>
+        <source>activations grow with the longest sequence of a batch (padding) and when checkpointing is not in effect</source>
+        <translation>激活值随批内最长序列（填充）增大，且在检查点未生效时增大</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="116"/>
-        <source>longer prompts and answers are refused</source>
-        <translation>更长的提示和回答会被拒绝</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="32"/>
+        <source>temporaries: the batch&apos;s logits, the optimizer step&apos;s copies</source>
+        <translation>临时张量：整批的 logits、优化器步的副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="134"/>
-        <source>Decode at most {count} sequences at once</source>
-        <translation>最多同时解码 {count} 条序列</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="33"/>
+        <source>states not sharded or offloaded as the plan assumes</source>
+        <translation>状态未按计划假设进行切分或卸载</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="135"/>
-        <source>fewer users served together; the rest wait in the queue</source>
-        <translation>同时服务的用户更少；其余的在队列中等待</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="50"/>
+        <source>The plan: {verdict} ({room}).</source>
+        <translation>计划：{verdict}（{room}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="141"/>
-        <source>Run without CUDA graphs (enforce eager)</source>
-        <translation>不用 CUDA 图运行（enforce eager）</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="54"/>
+        <source>The message&apos;s GPU has {measured} in all, the scenario&apos;s card {planned}: is the scenario&apos;s gpu the one that ran?</source>
+        <translation>报错中的 GPU 共 {measured}，场景中的显卡为 {planned}：场景的 gpu 是实际运行的那块吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="143"/>
-        <source>frees the graphs&apos; memory; decoding small batches is slower</source>
-        <translation>释放 CUDA 图的显存；小批量解码更慢</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="68"/>
+        <source>At the {phase} the run had {allocated} allocated and asked for {tried} more: at least {demand}; the plan allocates {plan} there.</source>
+        <translation>在{phase}时，运行已分配 {allocated}，又请求 {tried}：至少需要 {demand}；计划在此处分配 {plan}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="149"/>
-        <source>Let vLLM use {share} of each GPU</source>
-        <translation>让 vLLM 使用每个 GPU 的 {share}</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="73"/>
+        <source>The plan agrees with the run there (within {margin:.0%}): it predicts this failure, and the changes below make room.</source>
+        <translation>计划与运行在此处一致（相差不超过 {margin:.0%}）：计划预言了这次失败，下列修改可腾出空间。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="151"/>
-        <source>more: less room for other processes; less: a smaller KV cache</source>
-        <translation>更多：留给其他进程的空间更少；更少：KV 缓存更小</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="79"/>
+        <source>{excess} more than the plan while loading: the whole model was on each GPU before it was sharded (load in shards: zero_stage 3 / FSDP with sharded loading).</source>
+        <translation>加载时比计划多 {excess}：切分前每块 GPU 上都有整个模型（请分片加载：zero_stage 3 / FSDP 分片加载）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="168"/>
-        <source>Keep {cpu} of {layers} layers in CPU memory (n_gpu_layers {gpu})</source>
-        <translation>把 {layers} 层中的 {cpu} 层留在 CPU 内存中（n_gpu_layers {gpu}）</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="84"/>
+        <source>{excess} more than the plan. Most likely grown past it: {component} (planned {planned}); {why}.</source>
+        <translation>比计划多 {excess}。最可能超出计划的是：{component}（计划 {planned}）；{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="170"/>
-        <source>the CPU computes those layers: decoding is many times slower</source>
-        <translation>这些层由 CPU 计算：解码慢很多倍</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="148"/>
+        <source>Fix: {change} frees {saving}, enough for what was missing; the plan then: {verdict}.</source>
+        <translation>修复：{change} 可释放 {saving}，足以补上缺口；之后计划：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="189"/>
-        <source>Serve on {gpus} GPUs as {fmt} with {tokens} tokens of context, without CUDA graphs</source>
-        <translation>在 {gpus} 个 GPU 上以 {fmt} 提供服务，上下文 {tokens} 个 token，不用 CUDA 图</translation>
+        <location filename="../../engine/diagnosis/against_plan.py" line="150"/>
+        <source>Fix: {change} frees {saving}, less than was missing; the plan then: {verdict}.</source>
+        <translation>修复：{change} 可释放 {saving}，少于缺口；之后计划：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="191"/>
-        <source>Serve on {gpus} GPUs as {fmt} with {tokens} tokens of context</source>
-        <translation>在 {gpus} 个 GPU 上以 {fmt} 提供服务，上下文 {tokens} 个 token</translation>
+        <location filename="../../engine/diagnosis/calibration.py" line="36"/>
+        <source>The measured figure must be bytes, or a number with GiB, MiB, GB or MB.</source>
+        <translation>实测值必须是字节数，或带 GiB、MiB、GB、MB 单位的数字。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_suggest.py" line="194"/>
-        <source>several changes at once: the smallest set found that starts the engine</source>
-        <translation>同时做几处修改：找到的能让引擎启动的最小修改组合</translation>
+        <location filename="../../engine/diagnosis/calibration.py" line="50"/>
+        <source>Measured {measured} against {predicted} predicted ({figure}).</source>
+        <translation>实测 {measured}，预测 {predicted}（{figure}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="53"/>
+        <source>Peak allocated is the memory model&apos;s own figure, not an overhead: the {diff} difference is shown, nothing is fitted.</source>
+        <translation>峰值已分配是显存模型自身的数值，不是开销：只显示 {diff} 的差异，不做拟合。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="59"/>
+        <source>{overhead}: {old} -&gt; {new}; the plan: {verdict} ({total} per GPU, was {was}).</source>
+        <translation>{overhead}：{old} -&gt; {new}；计划：{verdict}（每块 GPU {total}，原为 {was}）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="65"/>
+        <source>{n} of {total} saved plans are now tight.</source>
+        <translation>{total} 个已保存计划中有 {n} 个现在偏紧。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="66"/>
+        <source>{n} of {total} saved plans now do not fit.</source>
+        <translation>{total} 个已保存计划中有 {n} 个现在放不下。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="67"/>
+        <source>{n} of {total} saved plans now fit.</source>
+        <translation>{total} 个已保存计划中有 {n} 个现在放得下。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/calibration.py" line="77"/>
+        <source>The figure must be one of {choices}.</source>
+        <translation>测量项必须是以下之一：{choices}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="55"/>
+        <source>Fragmentation: {unallocated} was reserved by PyTorch but unallocated, more than the {tried} it asked for, so the cache was in pieces too small to use. PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True lets segments grow instead (scenario key expandable_segments: true).</source>
+        <translation>碎片化：PyTorch 已预留但未分配 {unallocated}，多于请求的 {tried}，说明缓存被切成了用不上的小块。设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 可让段增长而不是切分（场景键 expandable_segments: true）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="62"/>
+        <source>One tensor of {tried} was asked for, more than the whole card ({total}): something is materialised whole (eager attention scores, the logits of the whole batch, an image batch).</source>
+        <translation>请求了一个 {tried} 的张量，超过整张卡（{total}）：有东西被整体实体化了（eager 注意力分数、整批的 logits、一批图像）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="67"/>
+        <source>The GPU had {free} free, more than the {tried} asked for: the allocation was refused for another reason (a per-process memory fraction, another process allocating at the same moment, or the driver&apos;s own limits).</source>
+        <translation>GPU 有 {free} 空闲，多于请求的 {tried}：分配因其他原因被拒绝（进程显存比例限制、另一进程同时分配，或驱动自身的限制）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="72"/>
+        <source>PyTorch was allowed only {allowed} of the card&apos;s {total} (torch.cuda.set_per_process_memory_fraction).</source>
+        <translation>PyTorch 只被允许使用显卡 {total} 中的 {allowed}（torch.cuda.set_per_process_memory_fraction）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="78"/>
+        <source>Other processes held {others} of this GPU (other ranks&apos; CUDA contexts on this device, another job or the display); each rank should use only its own GPU (LOCAL_RANK).</source>
+        <translation>其他进程占用了这块 GPU 的 {others}（其他 rank 在此设备上的 CUDA 上下文、另一个任务或显示输出）；每个 rank 应只使用自己的 GPU（LOCAL_RANK）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="84"/>
+        <source>This process held {outside} outside PyTorch&apos;s allocator: the CUDA context, cuBLAS and NCCL workspaces.</source>
+        <translation>本进程在 PyTorch 分配器之外占用了 {outside}：CUDA 上下文、cuBLAS 和 NCCL 工作区。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="88"/>
+        <source>At least {short} more was needed at that moment ({tried} asked for, {free} free); the step&apos;s peak may be higher still.</source>
+        <translation>当时至少还需要 {short}（请求 {tried}，空闲 {free}）；该步的峰值可能更高。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="96"/>
+        <source>The CUDA runtime itself ran out of memory, outside PyTorch&apos;s allocator (NCCL, cuBLAS, CUDA graphs or an extension): the message has no figures; leave more memory outside PyTorch.</source>
+        <translation>CUDA 运行时本身在 PyTorch 分配器之外耗尽了显存（NCCL、cuBLAS、CUDA graphs 或扩展）：报错中没有数字；请在 PyTorch 之外留出更多显存。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="100"/>
+        <source>Accelerate&apos;s batch-size finder halved the batch after each out-of-memory error down to zero: even one sequence per GPU does not fit.</source>
+        <translation>Accelerate 的批大小查找在每次显存不足后把批减半，直到为零：每块 GPU 连一条序列都放不下。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/from_message.py" line="104"/>
+        <source>DeepSpeed reports {n} allocator cache flushes in one step: memory is nearly full and the cache is emptied to go on (slow, and close to an out-of-memory error).</source>
+        <translation>DeepSpeed 报告一步内有 {n} 次分配器缓存清空：显存几乎已满，靠清空缓存才能继续（很慢，且接近显存不足）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/gpu_logs.py" line="59"/>
+        <source>This log has more than {limit} rows; it is not read.</source>
+        <translation>此日志超过 {limit} 行，未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/gpu_logs.py" line="76"/>
+        <source>This log has no GPU memory column (nvidia-smi memory.used or W&amp;B gpu.N.memoryAllocatedBytes).</source>
+        <translation>此日志没有 GPU 显存列（nvidia-smi 的 memory.used 或 W&amp;B 的 gpu.N.memoryAllocatedBytes）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="11"/>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="11"/>
+        <source>gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="12"/>
+        <source>optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="12"/>
+        <source>activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="13"/>
+        <source>logits</source>
+        <translation>logits</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="13"/>
+        <source>temporaries</source>
+        <translation>临时张量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="14"/>
+        <source>allocator cache</source>
+        <translation>分配器缓存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/measured.py" line="14"/>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/memory_timeline.py" line="25"/>
+        <source>This file is not a memory timeline: export it with export_memory_timeline to a .json file.</source>
+        <translation>此文件不是显存时间线：请用 export_memory_timeline 导出为 .json 文件。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/memory_timeline.py" line="32"/>
+        <source>The HTML memory timeline holds only a picture of the plot; export it to a .json file to read its figures.</source>
+        <translation>HTML 显存时间线只包含图片；请导出为 .json 文件以读取数值。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/memory_timeline.py" line="35"/>
+        <source>This file is larger than {limit} MB; it is not read.</source>
+        <translation>此文件大于 {limit} MB，未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/oom_text.py" line="102"/>
+        <source>No out-of-memory message was found in this text: paste the error PyTorch printed (it contains &quot;out of memory&quot;).</source>
+        <translation>文本中没有找到显存不足报错：请粘贴 PyTorch 打印的错误（其中包含 &quot;out of memory&quot;）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/oom_text.py" line="109"/>
+        <source>This text is longer than {limit} characters, more than an error message or log; paste the part with the error.</source>
+        <translation>此文本超过 {limit} 个字符，比报错或日志还长；请只粘贴含错误的部分。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/oom_text.py" line="190"/>
+        <source>The driver did not report a process&apos;s memory (it printed an impossible figure, as under WSL); it is left out.</source>
+        <translation>驱动没有报告某个进程的显存（打印了不可能的数值，WSL 下常见）；已忽略。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="45"/>
+        <source>This snapshot is larger than {limit} MB; it is not read.</source>
+        <translation>此快照大于 {limit} MB，未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="48"/>
+        <source>This is not a memory snapshot: a snapshot is a pickle of protocol 2 to 5, as torch.cuda.memory._dump_snapshot writes.</source>
+        <translation>这不是显存快照：快照是协议 2 到 5 的 pickle，由 torch.cuda.memory._dump_snapshot 写出。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="54"/>
+        <source>This snapshot asks to build Python objects other than plain data (a snapshot never does); it is refused unread.</source>
+        <translation>此快照要求构建纯数据以外的 Python 对象（真正的快照从不如此）；已拒绝，未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="65"/>
+        <source>This snapshot is damaged or cut short; it cannot be read.</source>
+        <translation>此快照已损坏或被截断，无法读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="82"/>
+        <source>This snapshot is nested more than {limit} deep, which no snapshot is; it is not read.</source>
+        <translation>此快照嵌套超过 {limit} 层，真正的快照不会如此；未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="86"/>
+        <source>This snapshot holds more than {limit} items; it is not read.</source>
+        <translation>此快照包含超过 {limit} 个条目，未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="99"/>
+        <source>This snapshot holds something other than plain data; it is not read.</source>
+        <translation>此快照包含纯数据以外的内容，未读取。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/plain_pickle.py" line="103"/>
+        <source>Reading this file took longer than {seconds:.0f} s; it is set aside.</source>
+        <translation>读取此文件超过 {seconds:.0f} 秒，已放弃。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/snapshot.py" line="93"/>
+        <source>This pickle is not a memory snapshot: it has no segments and device traces.</source>
+        <translation>此 pickle 不是显存快照：没有 segments 和 device traces。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/snapshot.py" line="97"/>
+        <source>This snapshot has more than {limit} trace events; record fewer (max_entries).</source>
+        <translation>此快照有超过 {limit} 个跟踪事件；请少记录一些（max_entries）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/snapshot.py" line="187"/>
+        <source>{bytes} bytes were allocated before recording began; they count as other.</source>
+        <translation>开始记录前已分配 {bytes} 字节；计入“其他”。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/mtp.py" line="32"/>
+        <source>Multi-token prediction layers (Megatron MTP)</source>
+        <translation>多 token 预测层（Megatron MTP）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/mtp.py" line="35"/>
+        <source>MTP layers x (one decoder layer + enorm/hnorm + eh_proj input (2h) + output layer inputs + its loss&apos;s saved tensors), one micro-batch</source>
+        <translation>MTP 层数 ×（一个解码层 + enorm/hnorm + eh_proj 输入 (2h) + 输出层输入 + 其损失保存的张量），一个微批次</translation>
     </message>
     <message>
         <location filename="../../engine/planning/rent.py" line="42"/>
@@ -8168,6 +8507,141 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/planning/rent_report.py" line="61"/>
         <source>The price list {name} is not JSON.</source>
         <translation>价格表 {name} 不是 JSON。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="64"/>
+        <source>Deploy the weights as {fmt}</source>
+        <translation>把权重部署为 {fmt}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="65"/>
+        <source>a quantized checkpoint: usually a small quality loss, 4-bit and below more</source>
+        <translation>量化的检查点：通常质量略有损失，4 位及以下损失更多</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="78"/>
+        <source>Store the KV cache as {dtype}</source>
+        <translation>把 KV 缓存存为 {dtype}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="79"/>
+        <source>half the KV bytes per token: twice the context or users; a small accuracy cost</source>
+        <translation>每个 token 的 KV 字节减半：上下文或用户数翻倍；精度略有代价</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="96"/>
+        <source>Serve on {gpus} GPUs</source>
+        <translation>在 {gpus} 个 GPU 上提供服务</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="97"/>
+        <source>tensor parallel (llama.cpp: layers split): each GPU holds a share of the weights; needs fast links between the GPUs</source>
+        <translation>张量并行（llama.cpp：按层拆分）：每个 GPU 持有一部分权重；需要 GPU 之间的高速互连</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="114"/>
+        <source>Shorten the context to {tokens} tokens</source>
+        <translation>把上下文缩短到 {tokens} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="116"/>
+        <source>longer prompts and answers are refused</source>
+        <translation>更长的提示和回答会被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="134"/>
+        <source>Decode at most {count} sequences at once</source>
+        <translation>最多同时解码 {count} 条序列</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="135"/>
+        <source>fewer users served together; the rest wait in the queue</source>
+        <translation>同时服务的用户更少；其余的在队列中等待</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="141"/>
+        <source>Run without CUDA graphs (enforce eager)</source>
+        <translation>不用 CUDA 图运行（enforce eager）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="143"/>
+        <source>frees the graphs&apos; memory; decoding small batches is slower</source>
+        <translation>释放 CUDA 图的显存；小批量解码更慢</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="149"/>
+        <source>Let vLLM use {share} of each GPU</source>
+        <translation>让 vLLM 使用每个 GPU 的 {share}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="151"/>
+        <source>more: less room for other processes; less: a smaller KV cache</source>
+        <translation>更多：留给其他进程的空间更少；更少：KV 缓存更小</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="168"/>
+        <source>Keep {cpu} of {layers} layers in CPU memory (n_gpu_layers {gpu})</source>
+        <translation>把 {layers} 层中的 {cpu} 层留在 CPU 内存中（n_gpu_layers {gpu}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="170"/>
+        <source>the CPU computes those layers: decoding is many times slower</source>
+        <translation>这些层由 CPU 计算：解码慢很多倍</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="189"/>
+        <source>Serve on {gpus} GPUs as {fmt} with {tokens} tokens of context, without CUDA graphs</source>
+        <translation>在 {gpus} 个 GPU 上以 {fmt} 提供服务，上下文 {tokens} 个 token，不用 CUDA 图</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="191"/>
+        <source>Serve on {gpus} GPUs as {fmt} with {tokens} tokens of context</source>
+        <translation>在 {gpus} 个 GPU 上以 {fmt} 提供服务，上下文 {tokens} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_suggest.py" line="194"/>
+        <source>several changes at once: the smallest set found that starts the engine</source>
+        <translation>同时做几处修改：找到的能让引擎启动的最小修改组合</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/memory_keys.py" line="47"/>
+        <source>must be {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} or null.</source>
+        <translation>必须是 {{&quot;figure&quot;: F, &quot;measured_bytes&quot;: M, &quot;predicted_bytes&quot;: P}} 或 null。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/memory_keys.py" line="50"/>
+        <source>figure must be one of {choices}.</source>
+        <translation>figure 必须是以下之一：{choices}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/memory_keys.py" line="54"/>
+        <source>the measured and predicted figures must each be whole bytes from {low:,} (1 MiB) to {high:,} (1 PiB).</source>
+        <translation>实测值和预测值都必须是 {low:,}（1 MiB）到 {high:,}（1 PiB）之间的整数字节。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/memory_keys.py" line="57"/>
+        <source>the measured figure is more than {limit:g} times off the predicted one: it was measured on another set-up, or in other units.</source>
+        <translation>实测值与预测值相差超过 {limit:g} 倍：它是在另一套配置上、或用其他单位测得的。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="14"/>
+        <source>memory-bandwidth</source>
+        <translation>显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="15"/>
+        <source>compute</source>
+        <translation>算力</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/mfu.py" line="11"/>
+        <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all.</source>
+        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/mfu.py" line="18"/>
+        <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
+        <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
     </message>
 </context>
 <context>

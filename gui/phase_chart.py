@@ -1,0 +1,173 @@
+"""One post-training step, phase by phase (issue 22): a stacked bar per phase (generation, scoring, training, weight
+sync) of what one GPU holds at that phase's peak, against the GPU's capacity. Hovering a segment shows its formula
+and inputs. Shown only for post-training objectives (the estimate carries `rl`)."""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, QPointF, Qt
+from PySide6.QtGui import QBrush
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from engine import Component, Estimate
+from engine.memory.breakdown import MOMENTS, phase_totals
+from engine.messages import QT_TRANSLATE_NOOP
+from engine.posttraining import RLPhase
+from engine.units import UNITS, format_bytes
+
+from .charts import static_plot
+from .explain import explain_component
+from .i18n import tr_engine
+from .theme import text_colour
+from .widgets import colour_for
+
+# The CUDA context, the allocator's fragmentation and the reserve, drawn after each phase's allocations
+OVERHEAD_KEY = "reserve"
+# The axis's short names (the engine's full names are in the hover text and the caption)
+SHORT_NAMES = {
+    "generation": QT_TRANSLATE_NOOP("PhaseChart", "Generation"),
+    "scoring": QT_TRANSLATE_NOOP("PhaseChart", "Scoring"),
+    "training": QT_TRANSLATE_NOOP("PhaseChart", "Training"),
+    "critic_training": QT_TRANSLATE_NOOP("PhaseChart", "Critic training"),
+    "weight_sync": QT_TRANSLATE_NOOP("PhaseChart", "Weight sync"),
+}
+
+
+def phase_segments(phase: RLPhase) -> list[tuple[Component, float]]:
+    """(component, bytes at the phase's peak moment), largest first, zeros left out: the phase's bar."""
+    totals = phase_totals(phase.components)
+    moment = max(range(len(MOMENTS)), key=lambda i: totals[i])
+    rows = [(c, c.moments[moment]) for c in phase.components if c.moments[moment] > 0]
+    return sorted(rows, key=lambda r: -r[1])
+
+
+def phase_label(phase: RLPhase) -> str:
+    """The phase's short name on the axis; "(engine GPUs)" when it runs on the engine's own GPUs."""
+    name = QCoreApplication.translate("PhaseChart", SHORT_NAMES[phase.key]) if phase.key in SHORT_NAMES else phase.key
+    if phase.gpus == "rollout":
+        return QCoreApplication.translate("PhaseChart", "%s (engine GPUs)") % name
+    return name
+
+
+class PhaseChart(QWidget):
+    """One horizontal stacked bar per phase of the step, the capacity as a line; the peak phase is the estimate."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.plot = static_plot()
+        self.plot.setMinimumHeight(140)
+        self.plot.showGrid(x=False, y=False)
+        self.plot.invertY(True)  # the step's order from the top: generation first
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot)
+        layout.addWidget(self.caption)
+        self.bar = pg.BarGraphItem(x0=[], y=[], height=0.6, width=[])
+        self.plot.addItem(self.bar)
+        self.capacity_line = pg.InfiniteLine(
+            pos=0, angle=90, pen=pg.mkPen("#c62828", width=2, style=Qt.PenStyle.DashLine), label="capacity",
+            labelOpts={"position": 0.04, "color": "#c62828", "anchors": [(1, 0), (1, 0)]})
+        self.plot.addItem(self.capacity_line)
+        # (row, left, right, what: (phase, component, bytes) or None for the overheads), for the hover text, which is
+        # written only when asked for (writing every segment's formula per edit cost ~1.5 ms)
+        self.segments: list[tuple[int, float, float, Any]] = []
+        self._shown: tuple[Estimate, str] | None = None
+        self.rows: list[str] = []  # phase keys, top to bottom
+        self._view: tuple | None = None
+        self.plot.scene().sigMouseMoved.connect(self._hover)
+
+    def show_estimate(self, est: Estimate, unit: str) -> None:
+        """Draw the phases of `est.rl`; an estimate without one (supervised training) leaves the chart empty."""
+        rl = est.rl
+        if rl is None:
+            self.bar.setOpts(x0=[], y=[], width=[], height=0.6)
+            self.segments, self.rows, self._shown = [], [], None
+            self.caption.setText("")
+            return
+        scale = UNITS[unit]
+        overheads = est.busiest.overhead_bytes
+        x0, y, widths, brushes, pens, tips = [], [], [], [], [], []
+        totals = []
+        for row, phase in enumerate(rl.phases):
+            left = 0.0
+            parts = phase_segments(phase)
+            for comp, b in parts:
+                colour = colour_for(comp.key)
+                x0.append(left)
+                y.append(row)
+                widths.append(b / scale)
+                brushes.append(QBrush(colour))
+                pens.append(pg.mkPen(colour.darker(130), width=0.5))
+                tips.append((row, left, left + b / scale, (phase, comp, b)))
+                left += b / scale
+            colour = colour_for(OVERHEAD_KEY)
+            x0.append(left)
+            y.append(row)
+            widths.append(overheads / scale)
+            brushes.append(QBrush(colour, Qt.BrushStyle.BDiagPattern))
+            pens.append(pg.mkPen(colour.darker(130), width=0.5))
+            tips.append((row, left, left + overheads / scale, None))
+            totals.append(left + overheads / scale)
+        self.bar.setOpts(x0=x0, y=y, width=widths, height=0.6, brushes=brushes, pens=pens)
+        self.segments = tips
+        self._shown = (est, unit)
+        self.rows = [p.key for p in rl.phases]
+        capacity = est.capacity_bytes / scale
+        step = capacity / 4
+        x_max = max(capacity * 1.08, math.ceil(max(totals, default=0) * 1.04 / step) * step)
+        ticks = [(row, phase_label(p) + (" ◀" if p.key == rl.peak_phase else "")) for row, p in enumerate(rl.phases)]
+        view = (capacity, x_max, unit, tuple(ticks), text_colour("does not fit"))
+        if view != self._view:  # axes and ranges change with the hardware, the unit or the phases only: ~5 ms each
+            self._view = view
+            self.capacity_line.setPos(capacity)
+            self.capacity_line.label.setColor(view[-1])
+            self.capacity_line.label.setFormat(self.tr("capacity %s") % format_bytes(est.capacity_bytes, unit))
+            label = self.capacity_line.label
+            label.anchors = [(0, 0), (0, 0)] if capacity < x_max / 2 else [(1, 0), (1, 0)]
+            label.updatePosition()
+            axis = self.plot.getAxis("left")
+            axis.setTicks([ticks])
+            # pyqtgraph leaves out a tick label wider than its axis: as wide as the longest ("Generation (engine GPUs)")
+            axis.setWidth(max(self.fontMetrics().horizontalAdvance(text) for _, text in ticks) + 20)
+            self.plot.getAxis("bottom").setLabel(unit)
+            self.plot.setXRange(0, x_max, padding=0)
+            self.plot.setYRange(-0.9, len(rl.phases) - 0.4, padding=0)  # room above the first bar for the label
+        peak = rl.phase(rl.peak_phase)
+        caption = (self.tr("One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s "
+                                     "allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve "
+                                     "(%(over)s). Hover a segment for its formula.") % {
+            "phase": tr_engine(peak.name) if peak else "", "bytes": format_bytes(peak.peak_bytes if peak else 0, unit),
+            "over": format_bytes(overheads, unit)})
+        if caption != self.caption.text():  # a new text lays the window out again
+            self.caption.setText(caption)
+
+    def _overhead_tip(self, est: Estimate, unit: str) -> str:
+        title = self.tr("Overheads and safety reserve")
+        note = self.tr("as at the peak phase")
+        lines = [f"<b>{escape(title)}</b>"]
+        lines += [f"{escape(tr_engine(c.name))}: {format_bytes(c.peak_bytes, unit)}" for c in est.busiest.overheads
+                  if c.peak_bytes]
+        lines.append(f"<i>{escape(note)}</i>")
+        return "<br>".join(lines)
+
+    def tooltip_at(self, row: int, x: float) -> str:
+        """The hover text of the segment at (row, x in the chart's unit), "" where there is none."""
+        for r, left, right, what in self.segments:
+            if r == row and left <= x <= right and self._shown is not None:
+                est, unit = self._shown
+                if what is None:
+                    return self._overhead_tip(est, unit)
+                phase, comp, b = what
+                return f"{escape(tr_engine(phase.name))}<br>" + explain_component(comp, b, phase.peak_bytes, unit)
+        return ""
+
+    def _hover(self, pos: QPointF) -> None:
+        point = self.plot.getPlotItem().vb.mapSceneToView(pos)
+        row = round(point.y())
+        self.plot.setToolTip(self.tooltip_at(row, point.x()) if abs(point.y() - row) <= 0.3 else "")

@@ -1,0 +1,254 @@
+"""The post-training part of the set-up (issue 22): the objective picker in the set-up form and, below it, only the
+rows the chosen objective uses (progressive disclosure):
+
+- preference objectives (dpo, ipo, kto): the reference; every post-training objective: prompt and completion
+  lengths, which replace the sequence length;
+- online objectives (ppo, grpo, rloo, online-dpo): completions per prompt, the reward model and the generation
+  engine's rows (its share of each GPU, sleep mode, placement, tensor parallelism, KV format, sequences at once);
+- ppo: the critic.
+
+Which objectives keep a reference follows the engine (engine/posttraining/settings.py REFERENCE_FREE)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
+
+from engine import Scenario, model_presets
+from engine.posttraining.settings import ONLINE_OBJECTIVES, REFERENCE_FREE
+
+from .choices import choice_items
+from .widgets import ValueCombo
+
+
+def _spin(minimum: int, maximum: int) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(minimum, maximum)
+    spin.setKeyboardTracking(False)  # one edit per committed value, not per keystroke
+    return spin
+
+
+def rows_for(s: Scenario) -> set[str]:
+    """The keys whose rows the objective of `s` uses (sft: none; seq_len is shown only then)."""
+    objective = s.training_objective
+    if objective == "sft":
+        return {"seq_len"}
+    keys = {"prompt_len", "completion_len"}
+    if objective not in REFERENCE_FREE:
+        keys.add("reference_model")
+    if objective in ONLINE_OBJECTIVES:
+        keys |= {"num_generations", "reward_model", "rollout_engine"}
+        if s.rollout_engine != "none":
+            keys |= {"rollout_placement", "rollout_tp", "rollout_gpu_memory_utilization", "rollout_sleep",
+                     "rollout_kv_cache_dtype", "rollout_max_num_seqs"}
+            if s.rollout_placement == "separate":
+                keys.add("rollout_gpus")
+    if objective == "ppo":
+        keys.add("critic_model")
+    return keys
+
+
+class RLRows(QObject):
+    """The objective combo and the post-training rows below it, shown as `rows_for` says."""
+
+    def __init__(self, form: QFormLayout, edit: Callable[[dict[str, Any]], None], seq_len: QWidget, after: QWidget,
+                 parent: QObject | None = None) -> None:
+        """Rows go right below `after`'s row (gradient accumulation: the rows above it must show without scrolling
+        on a 1280x720 screen, tests/test_gui_small_screens.py)."""
+        super().__init__(parent)
+        self._form = form
+        row = form.getWidgetPosition(after)[0] + 1
+        self.objective = ValueCombo(choice_items("training_objective", {
+            "sft": self.tr("Supervised fine-tuning (SFT)"),
+            "dpo": self.tr("Preference pairs: DPO"),
+            "ipo": self.tr("Preference pairs: IPO"),
+            "kto": self.tr("Liked / disliked answers: KTO"),
+            "orpo": self.tr("Preference pairs, no reference: ORPO"),
+            "simpo": self.tr("Preference pairs, no reference: SimPO"),
+            "cpo": self.tr("Preference pairs, no reference: CPO"),
+            "reward": self.tr("Train a reward model on pairs"),
+            "ppo": self.tr("Reinforcement learning: PPO (with a critic)"),
+            "grpo": self.tr("Reinforcement learning: GRPO (groups of completions)"),
+            "rloo": self.tr("Reinforcement learning: RLOO"),
+            "online-dpo": self.tr("Online DPO (generated pairs)"),
+        }))
+        form.insertRow(row, self.tr("Objective (training objective)"), self.objective)
+        self.reference = ValueCombo(choice_items("reference_model", {
+            "auto": self.tr("as the objective and framework do it (auto)"),
+            "separate": self.tr("a frozen copy on the GPU (separate)"),
+            "adapter-off": self.tr("the base with adapters switched off (LoRA)"),
+            "precomputed": self.tr("log-probs computed before training (precomputed)"),
+            "none": self.tr("none"),
+        }))
+        self.prompt_len = _spin(1, 10_000_000)
+        self.completion_len = _spin(1, 10_000_000)
+        self.num_generations = _spin(1, 100_000)
+        self.reward_model = ValueCombo()
+        self.critic_model = ValueCombo()
+        self.rollout_engine = ValueCombo(choice_items("rollout_engine", {
+            "auto": self.tr("the framework's default (auto)"),
+            "vllm": "vLLM",
+            "sglang": "SGLang",
+            "none": self.tr("the trainer's own generate (none)"),
+        }))
+        self.utilization = QDoubleSpinBox()
+        self.utilization.setRange(0.0, 1.0)
+        self.utilization.setSingleStep(0.05)
+        self.utilization.setDecimals(2)
+        self.utilization.setKeyboardTracking(False)
+        self.utilization.setSpecialValueText(self.tr("the framework's default (auto)"))  # 0 stands for "auto"
+        self.sleep = ValueCombo(choice_items("rollout_sleep", {
+            "auto": self.tr("the framework's default (auto)"),
+            "none": self.tr("stays resident (none)"),
+            "level-1": self.tr("weights to CPU memory, KV cache freed (level 1)"),
+            "level-2": self.tr("weights and KV cache freed (level 2)"),
+        }))
+        self.placement = ValueCombo(choice_items("rollout_placement", {
+            "colocate": self.tr("on the training GPUs (colocate)"),
+            "separate": self.tr("on GPUs of its own (separate)"),
+        }))
+        self.rollout_gpus = _spin(1, 1_000_000)
+        self.rollout_tp = _spin(1, 4096)
+        self.kv_dtype = ValueCombo(choice_items("rollout_kv_cache_dtype", {
+            "auto": self.tr("the model's number format (auto)"), "bf16": self.tr("bf16: 2 bytes a value"),
+            "fp16": self.tr("fp16: 2 bytes a value"), "fp8": self.tr("fp8: 1 byte a value, twice the tokens")}))
+        self.max_num_seqs = _spin(1, 1_000_000)
+        self.seq_len = seq_len
+        self._shown: set[str] | None = None
+        self.widgets: dict[str, QWidget] = {
+            "reference_model": self.reference, "prompt_len": self.prompt_len, "completion_len": self.completion_len,
+            "num_generations": self.num_generations, "reward_model": self.reward_model,
+            "critic_model": self.critic_model, "rollout_engine": self.rollout_engine,
+            "rollout_gpu_memory_utilization": self.utilization, "rollout_sleep": self.sleep,
+            "rollout_placement": self.placement, "rollout_gpus": self.rollout_gpus, "rollout_tp": self.rollout_tp,
+            "rollout_kv_cache_dtype": self.kv_dtype, "rollout_max_num_seqs": self.max_num_seqs,
+        }
+        labels = {
+            "reference_model": self.tr("Reference (reference model)"),
+            "prompt_len": self.tr("Tokens per prompt (prompt length)"),
+            "completion_len": self.tr("Tokens per completion (completion length)"),
+            "num_generations": self.tr("Completions per prompt (generations)"),
+            "reward_model": self.tr("Reward model"),
+            "critic_model": self.tr("Critic (value model)"),
+            "rollout_engine": self.tr("Generation engine (rollout engine)"),
+            "rollout_gpu_memory_utilization": self.tr("Engine's share of each GPU (gpu_memory_utilization)"),
+            "rollout_sleep": self.tr("Engine while training (sleep mode)"),
+            "rollout_placement": self.tr("Engine placement"),
+            "rollout_gpus": self.tr("GPUs of the engine (rollout GPUs)"),
+            "rollout_tp": self.tr("Engine tensor parallel (rollout TP)"),
+            "rollout_kv_cache_dtype": self.tr("Engine KV cache format"),
+            "rollout_max_num_seqs": self.tr("Sequences generated at once (max_num_seqs)"),
+        }
+        for offset, (key, widget) in enumerate(self.widgets.items(), start=1):
+            form.insertRow(row + offset, labels[key], widget)
+        self._set_tooltips()
+        self._connect(edit)
+
+    def _set_tooltips(self) -> None:
+        tips = {
+            self.objective: self.tr("What the step optimises. Preference objectives run a chosen and a rejected "
+                                    "answer through the model; reinforcement learning also generates completions "
+                                    "every step, usually with a generation engine (vLLM) sharing the GPUs."),
+            self.reference: self.tr("The frozen model the loss compares against. A separate copy costs a second set "
+                                    "of weights; with LoRA the base with adapters off costs nothing extra; "
+                                    "precomputed log-probs cost one pass over the data before training."),
+            self.prompt_len: self.tr("Tokens in each prompt. With the completion they make each sequence."),
+            self.completion_len: self.tr("Tokens in each completion (generated, or stored for preference data). "
+                                         "The engine's KV cache and the log-prob tensors grow with it."),
+            self.num_generations: self.tr("Completions generated for each prompt (GRPO's group size). More "
+                                          "completions: more sequences to generate, score and train on."),
+            self.reward_model: self.tr("What scores the completions: rule or verifier rewards need no model; a "
+                                       "reward model adds its weights and a forward pass over every completion."),
+            self.critic_model: self.tr("PPO's value model: its weights, gradients and optimizer states sit beside "
+                                       "the policy's."),
+            self.rollout_engine: self.tr("What generates the completions. vLLM and SGLang keep their own copy of "
+                                         "the weights and a KV cache; the trainer's own generate is much slower."),
+            self.utilization: self.tr("The share of each GPU's memory the engine may take for its weights, "
+                                      "activations and KV cache (vLLM's gpu_memory_utilization). Colocated with "
+                                      "training, whatever it takes is missing for the training step."),
+            self.sleep: self.tr("Whether the engine gives its memory back while the model trains (vLLM sleep "
+                                "mode): level 1 moves its weights to CPU memory and frees the KV cache; level 2 "
+                                "frees both. Waking it costs a little time every step."),
+            self.placement: self.tr("Colocated, the engine shares the training GPUs; on GPUs of its own it needs "
+                                    "more GPUs but leaves the training GPUs alone."),
+            self.rollout_gpus: self.tr("How many GPUs run the engine when it has GPUs of its own."),
+            self.rollout_tp: self.tr("Split the engine's weights over this many GPUs."),
+            self.kv_dtype: self.tr("Number format of the engine's KV cache: fp8 holds twice the tokens of bf16."),
+            self.max_num_seqs: self.tr("The most sequences the engine decodes at once (vLLM max_num_seqs)."),
+        }
+        for widget, tip in tips.items():
+            widget.setToolTip(tip)
+            label = self._form.labelForField(widget)
+            if label is not None:
+                label.setToolTip(tip)
+
+    def _connect(self, edit: Callable[[dict[str, Any]], None]) -> None:
+        for key, combo in (("training_objective", self.objective), ("reference_model", self.reference),
+                           ("reward_model", self.reward_model), ("critic_model", self.critic_model),
+                           ("rollout_engine", self.rollout_engine), ("rollout_sleep", self.sleep),
+                           ("rollout_kv_cache_dtype", self.kv_dtype)):
+            combo.valueChosen.connect(lambda v, k=key: edit({k: v}))
+        self.placement.valueChosen.connect(self._placement_chosen(edit))
+        for key, spin in (("prompt_len", self.prompt_len), ("completion_len", self.completion_len),
+                          ("num_generations", self.num_generations), ("rollout_gpus", self.rollout_gpus),
+                          ("rollout_tp", self.rollout_tp), ("rollout_max_num_seqs", self.max_num_seqs)):
+            spin.valueChanged.connect(lambda v, k=key: edit({k: v}))
+        self.utilization.valueChanged.connect(
+            lambda v: edit({"rollout_gpu_memory_utilization": "auto" if v <= 0 else round(v, 2)}))
+
+    def _placement_chosen(self, edit: Callable[[dict[str, Any]], None]) -> Callable[[str], None]:
+        def chosen(value: str) -> None:
+            # rollout GPUs of its own need a count (engine/scenario/posttraining_checks.py): one node's worth
+            changes: dict[str, Any] = {"rollout_placement": value}
+            if value == "separate" and self.rollout_gpus.value() < 1:
+                changes["rollout_gpus"] = 1
+            elif value == "separate":
+                changes["rollout_gpus"] = self.rollout_gpus.value()
+            edit(changes)
+        return chosen
+
+    def combos(self) -> dict[str, ValueCombo]:
+        """key -> combo, for the undo entry's words."""
+        return {"training_objective": self.objective, "reference_model": self.reference,
+                "reward_model": self.reward_model, "critic_model": self.critic_model,
+                "rollout_engine": self.rollout_engine, "rollout_sleep": self.sleep,
+                "rollout_placement": self.placement, "rollout_kv_cache_dtype": self.kv_dtype}
+
+    def show(self, s: Scenario) -> None:
+        """The values of `s`, and only the rows its objective uses."""
+        self._model_items(self.reward_model, s.reward_model, s, [(None, self.tr("rule or verifier rewards (none)"))])
+        self._model_items(self.critic_model, s.critic_model, s, [(None, self.tr("none")),
+                                                                 ("same", self.tr("a copy of the policy (same)"))])
+        for combo, value in ((self.objective, s.training_objective), (self.reference, s.reference_model),
+                             (self.rollout_engine, s.rollout_engine), (self.sleep, s.rollout_sleep),
+                             (self.placement, s.rollout_placement), (self.kv_dtype, s.rollout_kv_cache_dtype)):
+            combo.set_value(value)
+        utilization = 0.0 if s.rollout_gpu_memory_utilization == "auto" else float(s.rollout_gpu_memory_utilization)
+        for spin, value in ((self.prompt_len, s.prompt_len), (self.completion_len, s.completion_len),
+                            (self.num_generations, s.num_generations), (self.rollout_gpus, s.rollout_gpus or 1),
+                            (self.rollout_tp, s.rollout_tp), (self.max_num_seqs, s.rollout_max_num_seqs),
+                            (self.utilization, utilization)):
+            spin.blockSignals(True)
+            spin.setValue(value)
+            spin.blockSignals(False)
+        shown = rows_for(s)
+        if shown != self._shown:  # showing or hiding a row lays the form out again: only on a change
+            self._shown = shown
+            for key, widget in self.widgets.items():
+                self._form.setRowVisible(widget, key in shown)
+            self._form.setRowVisible(self.seq_len, "seq_len" in shown)
+
+    def _model_items(self, combo: ValueCombo, value: Any, s: Scenario, first: list[tuple[Any, str]]) -> None:
+        """The choices of a model key: none (and "same"), the policy's own preset, every preset, and the scenario's
+        value when it is a model written inline (shown by its name, kept as it is)."""
+        presets = model_presets()
+        items = list(first) + [(key, spec.name) for key, spec in presets.items()]
+        if value is not None and not (isinstance(value, str) and (value == "same" or value in presets)):
+            items.insert(len(first), (value, getattr(value, "name", str(value))))
+        if items != getattr(combo, "_items_shown", None):  # rebuilding a 70-item combo is slow: only on a change
+            combo._items_shown = items
+            combo.set_items(items)
+        combo.set_value(value)
