@@ -126,6 +126,7 @@ class CompareView(QWidget):
         self.state = state
         self.items: list[Compared] = []
         self.estimates: list[Estimate] = []
+        self._scales: dict[str, float] = {}  # the shared scale in each unit (see _steady_scale)
         self.hint = QLabel(self.tr("Select 2 to 4 scenarios in the Library and press “Compare selected”, or "
                                    "“Compare with current” to set the editor's scenario beside them."))
         self.hint.setWordWrap(True)
@@ -198,7 +199,18 @@ class CompareView(QWidget):
     def x_max(self) -> float:
         return self.panes[0].bars.x_max if self.items else 0.0
 
+    def _steady_scale(self, needed: float, unit: str) -> float:
+        """The shared scale: it grows at once, but while the same comparison is edited it shrinks only when the
+        panes would fill less than half of it. Each move redraws the axes of all four panes, the costliest edits
+        (issue 21), and a scale that keeps still reads better while trying values."""
+        kept = self._scales.get(unit, 0.0)  # per unit: switching GiB <-> GB and back keeps each one's scale
+        if needed <= kept <= 2 * needed:
+            return kept
+        self._scales[unit] = needed
+        return needed
+
     def set_items(self, items: list[Compared]) -> None:
+        self._scales = {}  # a new comparison: the scale fits it afresh
         self.items = items[:MAX_PANES]
         self.refresh()
         self.fit_legends(shrink=True)
@@ -235,7 +247,8 @@ class CompareView(QWidget):
         scale = UNITS[unit]
         # One axis for every pane: the largest of all capacities and totals, rounded up to a round number, so that an
         # edit of the live pane moves the scale (and repaints the saved panes' bars) only when it passes one.
-        x_max = round_up_axis(max((max(e.capacity_bytes, e.total_bytes) for _, e in shown), default=1.0) / scale * 1.08)
+        x_max = self._steady_scale(round_up_axis(
+            max((max(e.capacity_bytes, e.total_bytes) for _, e in shown), default=1.0) / scale * 1.08), unit)
         for k, pane in enumerate(self.panes):
             if k < len(shown):
                 pane.show(shown[k][0], shown[k][1], unit, x_max)

@@ -102,7 +102,9 @@ def attach(window: Any) -> None:
         window.verdict.says_unchecked_host = not serve  # an engine's process holds no CPU memory of the plan's
         for widget, shown in ((window.users_chart, serve), (window.time_panel, not serve),
                               (window.fit_panel, not serve), (window.speed_panel, not serve)):
-            window.tabs.setTabVisible(window.tabs.indexOf(widget), shown)
+            index = window.tabs.indexOf(widget)
+            if window.tabs.isTabVisible(index) != shown:  # QTabBar lays out and repaints the whole tab area even
+                window.tabs.setTabVisible(index, shown)   # for an unchanged value (19 of 40 edits, issue 21)
 
     def show_serving(est: Estimate) -> None:
         window.serving_line.setText(serving_summary(est, state.unit))
