@@ -4,7 +4,7 @@
     python main.py SCENARIO.json            the window, with a scenario open
     python main.py --screenshot OUT.png [SCENARIO.json]   render the window to a PNG and exit
     python main.py --screenshot OUT.png [SCENARIO.json] [--size WxH] [--lang en|zh_CN] [--theme light|dark]
-                   [--tab breakdown|time|suggestions|fit|speed|library|compare|diagnose|users]
+                   [--tab breakdown|time|suggestions|fit|speed|library|compare|diagnose|users|rent]
     python main.py --lang zh_CN [--screenshot ...]         choose the language (en, zh_CN)
     python main.py --version                               the version
     python main.py estimate SCENARIO.json [--json]         per-GPU breakdown

@@ -124,7 +124,8 @@ TAB_INDEX = {"breakdown": 0, "suggestions": 1, "fit": 2, "library": 3, "compare"
 def show_tab(window: MainWindow, tab: str) -> None:
     widgets = {"breakdown": window.table, "time": window.time_panel, "suggestions": window.suggestions,
                "fit": window.fit_panel, "speed": window.speed_panel, "library": window.library_panel,
-               "compare": window.compare, "diagnose": window.diagnose_panel, "users": window.users_chart}
+               "compare": window.compare, "diagnose": window.diagnose_panel, "users": window.users_chart,
+               "rent": window.rent_panel}
     window.tabs.setCurrentWidget(widgets[tab])
 
 

@@ -2,7 +2,7 @@
 
     llm-memory-planner [SCENARIO.json] [--lang en|zh_CN] [--theme light|dark]
     llm-memory-planner --screenshot OUT.png [SCENARIO.json] [--size WxH] [--lang ...] [--theme ...]
-                       [--tab breakdown|time|suggestions|fit|speed|library|compare|diagnose|users]
+                       [--tab breakdown|time|suggestions|fit|speed|library|compare|diagnose|users|rent]
     llm-memory-planner --version
     llm-memory-planner estimate|fit|presets|kv-cache|schema|import|export-config ...   (see --help)
 """
@@ -19,7 +19,7 @@ CLI_COMMANDS = {"estimate", "fit", "serve-fit", "presets", "kv-cache", "schema",
                 "diagnose", "calibrate"}
 NO_DISPLAY = 3  # exit status when no window can open (make run treats it as a message, not a failure)
 MISSING_LIBRARIES = 4  # the system lacks libraries Qt's X11 plugin needs: the install command was printed
-TABS = ("breakdown", "time", "suggestions", "fit", "speed", "library", "compare", "diagnose", "users")
+TABS = ("breakdown", "time", "suggestions", "fit", "speed", "library", "compare", "diagnose", "users", "rent")
 THEMES = ("light", "dark")
 LANGS = ("en", "zh_CN")
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPushButton,
     QScrollArea,
@@ -68,10 +69,15 @@ class PriceTable(QTableWidget):
             name = QTableWidgetItem(g.name)
             name.setFlags(name.flags() & ~Qt.ItemFlag.ItemIsEditable)
             name.setData(Qt.ItemDataRole.UserRole, g.id)
+            name.setToolTip(g.name)  # a narrow panel elides it
             self.setItem(i, 0, name)
             self.setItem(i, 1, QTableWidgetItem(f"{prices[g.id]:g}" if g.id in prices else ""))
-        self.horizontalHeader().setStretchLastSection(True)
-        self.resizeColumnToContents(0)
+        # The names take what the price column leaves: sized to their contents, the longest ("NVIDIA A100 80GB
+        # (SXM4/PCIe)") pushed the price column out of a narrow panel behind a scroll bar.
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.setWordWrap(False)
         self.problem = ""
         self.cellChanged.connect(lambda _r, _c: self._changed())
 
