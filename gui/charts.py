@@ -66,6 +66,10 @@ class PieItem(pg.GraphicsObject):
         self.setAcceptHoverEvents(True)
 
     def set_slices(self, slices: list[Slice]) -> None:
+        drawn = [(sl.key, sl.share) for sl in slices]
+        if self._slices and drawn == [(sl.key, sl.share) for sl in self._slices]:
+            self._slices = slices  # the same pie (a unit switch changes only the hover texts): nothing is repainted
+            return
         self.prepareGeometryChange()
         self._slices = slices
         self._picture = QPicture()
