@@ -165,28 +165,37 @@ def static_plot() -> pg.PlotWidget:
     return plot
 
 
+def capacity_bars(owner: QWidget, label_position: float) -> tuple[pg.PlotWidget, pg.BarGraphItem, pg.InfiniteLine,
+                                                                      QLabel]:
+    """Horizontal stacked bars read against a dashed capacity line, with a caption under them, laid out in `owner`:
+    the per-GPU budget bars and the post-training phase chart. No grid: it repaints ~1.5 ms per edit, and the
+    capacity line is the reference."""
+    plot = static_plot()
+    plot.setMinimumHeight(140)
+    plot.showGrid(x=False, y=False)
+    caption = QLabel()
+    caption.setWordWrap(True)
+    layout = QVBoxLayout(owner)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(plot)
+    layout.addWidget(caption)
+    bar = pg.BarGraphItem(x0=[], y=[], height=0.6, width=[])
+    plot.addItem(bar)
+    capacity_line = pg.InfiniteLine(
+        pos=0, angle=90, pen=pg.mkPen("#c62828", width=2, style=Qt.PenStyle.DashLine), label="capacity",
+        labelOpts={"position": label_position, "color": "#c62828", "anchors": [(1, 0), (1, 0)]})
+    plot.addItem(capacity_line)
+    return plot, bar, capacity_line, caption
+
+
 class BudgetBars(QWidget):
     """One horizontal stacked bar per GPU (or per pipeline stage), against the card's capacity."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.plot = static_plot()
-        self.plot.setMinimumHeight(140)
-        self.plot.showGrid(x=False, y=False)  # a grid repaints ~1.5 ms per edit; the capacity line is the reference
+        self.plot, self.bar, self.capacity_line, self.caption = capacity_bars(self, label_position=0.98)
         self.plot.getAxis("left").setWidth(72)
-        self.caption = QLabel()
-        self.caption.setWordWrap(True)
         self.caption.setFixedHeight(self.caption.fontMetrics().height() * 2 + 4)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.plot)
-        layout.addWidget(self.caption)
-        self.bar = pg.BarGraphItem(x0=[], y=[], height=0.6, width=[])
-        self.plot.addItem(self.bar)
-        self.capacity_line = pg.InfiniteLine(
-            pos=0, angle=90, pen=pg.mkPen("#c62828", width=2, style=Qt.PenStyle.DashLine), label="capacity",
-            labelOpts={"position": 0.98, "color": "#c62828", "anchors": [(1, 0), (1, 0)]})
-        self.plot.addItem(self.capacity_line)
         self.segments: list[tuple[int, float, float, str]] = []
         self.x_max = 0.0
         self._view: tuple | None = None

@@ -11,7 +11,7 @@ from typing import Any
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QPointF, Qt
 from PySide6.QtGui import QBrush
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QWidget
 
 from engine import Component, Estimate
 from engine.memory.breakdown import MOMENTS, phase_totals
@@ -19,7 +19,7 @@ from engine.messages import QT_TRANSLATE_NOOP
 from engine.posttraining import RLPhase
 from engine.units import UNITS, format_bytes
 
-from .charts import static_plot
+from .charts import capacity_bars
 from .explain import explain_component
 from .i18n import tr_engine
 from .theme import text_colour
@@ -58,22 +58,8 @@ class PhaseChart(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.plot = static_plot()
-        self.plot.setMinimumHeight(140)
-        self.plot.showGrid(x=False, y=False)
+        self.plot, self.bar, self.capacity_line, self.caption = capacity_bars(self, label_position=0.04)
         self.plot.invertY(True)  # the step's order from the top: generation first
-        self.caption = QLabel()
-        self.caption.setWordWrap(True)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.plot)
-        layout.addWidget(self.caption)
-        self.bar = pg.BarGraphItem(x0=[], y=[], height=0.6, width=[])
-        self.plot.addItem(self.bar)
-        self.capacity_line = pg.InfiniteLine(
-            pos=0, angle=90, pen=pg.mkPen("#c62828", width=2, style=Qt.PenStyle.DashLine), label="capacity",
-            labelOpts={"position": 0.04, "color": "#c62828", "anchors": [(1, 0), (1, 0)]})
-        self.plot.addItem(self.capacity_line)
         # (row, left, right, what: (phase, component, bytes) or None for the overheads), for the hover text, which is
         # written only when asked for (writing every segment's formula per edit cost ~1.5 ms)
         self.segments: list[tuple[int, float, float, Any]] = []
