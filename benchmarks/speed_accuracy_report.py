@@ -15,10 +15,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.accuracy.published_throughput import (  # noqa: E402
-    THROUGHPUT_FILE,
     best_mfu_by_source,
     compare,
     error_bands,
+    load_not_expressible,
     load_rows,
     memory_verdicts,
     summary,
@@ -74,7 +74,7 @@ def source_shares(compared: list) -> list[tuple[str, float]]:
 
 def not_expressible() -> list[dict]:
     """Published runs of the same tables that the scenario format cannot state, each with its reason."""
-    return json.loads(THROUGHPUT_FILE.read_text(encoding="utf-8")).get("not_expressible", [])
+    return load_not_expressible()
 
 
 def render() -> str:

@@ -16,6 +16,9 @@ from ..timing.mfu import mfu_figures, mfu_format
 from ..timing.model import step_time
 
 THROUGHPUT_FILE = Path(__file__).resolve().parent.parent.parent / "tests" / "data" / "published" / "throughput.json"
+# More published runs, one file per source or table family ({"_about", "rows", "not_expressible"} like the main file),
+# so that sets gathered separately never edit one file.
+THROUGHPUT_PARTS_DIR = THROUGHPUT_FILE.parent / "throughput"
 
 
 @dataclass(frozen=True)
@@ -42,8 +45,20 @@ def source_of(row: dict[str, Any]) -> str:
     return str(row["source"]).split(" at ")[0].split(",")[0].split()[0]
 
 
-def load_rows(path: Path = THROUGHPUT_FILE) -> list[dict[str, Any]]:
-    return json.loads(path.read_text(encoding="utf-8"))["rows"]
+def throughput_files() -> list[Path]:
+    """The main throughput file, then every part file in tests/data/published/throughput/ by name."""
+    return [THROUGHPUT_FILE, *sorted(THROUGHPUT_PARTS_DIR.glob("*.json"))]
+
+
+def load_rows(path: Path | None = None) -> list[dict[str, Any]]:
+    """The published runs of one file, or (no path) of the main file and every part file."""
+    paths = [path] if path is not None else throughput_files()
+    return [row for p in paths for row in json.loads(p.read_text(encoding="utf-8"))["rows"]]
+
+
+def load_not_expressible() -> list[dict[str, Any]]:
+    """Runs of the same tables that the scenario format cannot state, each with its reason, from every file."""
+    return [e for p in throughput_files() for e in json.loads(p.read_text(encoding="utf-8")).get("not_expressible", [])]
 
 
 def compare(rows: list[dict[str, Any]], cross_validated: bool = True) -> list[Compared]:
