@@ -50,7 +50,9 @@ DEEPSPEED_FLUSHES = re.compile(r"(\d{1,9}) pytorch allocator cache flushes since
 # Where in a step a traceback's innermost frames are: the keyword found last (nearest the error) names the phase.
 PHASE_WORDS: dict[str, tuple[str, ...]] = {
     "load": ("from_pretrained", "load_state_dict", "set_module_tensor_to_device", "accelerator.prepare", "_apply(",
-             "deepspeed.initialize", "load_checkpoint", "prepare_model", "model.cuda", ".to(device", " in _apply"),
+             "deepspeed.initialize", "load_checkpoint", "prepare_model", "model.cuda", ".to(device", " in _apply",
+             # a Trainer being built: transformers' Trainer.__init__ places the model on the GPU (_move_model_to_device)
+             "trainer("),
     "forward": ("forward(", "forward_call", "_call_impl", "modeling_"),
     "loss": ("cross_entropy", "loss_fct", "log_softmax", "compute_loss"),
     "backward": ("backward(", "run_backward", "_execution_engine", "autograd/__init__", "autograd.backward"),

@@ -130,7 +130,15 @@ def _sequences(s: Scenario) -> list[Candidate]:
         count = seqs // 2
         changes = {"max_num_seqs": count}
     else:
-        return []
+        # transformers / mlx hold a KV cache for max_num_seqs x max_model_len tokens (serving/plain_engines.py): the
+        # mildest halving that starts, as Meta's example.py users lowered max_batch_size (meta-llama/llama#67)
+        seqs = engine_max_num_seqs(s)
+        if seqs < 2:
+            return []
+        chosen = _mildest(s, [{"max_num_seqs": seqs >> k} for k in range(1, seqs.bit_length()) if seqs >> k >= 1])
+        if chosen is None:
+            return []
+        changes, count = chosen, chosen["max_num_seqs"]
     return [(message(QT_TRANSLATE_NOOP("engine", "Decode at most {count} sequences at once"), count=count), changes,
              QT_TRANSLATE_NOOP("engine", "fewer users served together; the rest wait in the queue"))]
 
