@@ -31,7 +31,8 @@ def summary_line(checks: list[CorpusCheck]) -> str:
     s = corpus_summary(checks)
     return (f"{s['entries']} entries with the thread's job: the plan says does not fit / tight on {s['verdict_right']}; "
             f"the thread names the fix on {s['fix_known']}: the planner offers it on {s['fix_confirmed']}, "
-            f"something else on {s['fix_different']}")
+            f"something else on {s['fix_different']}; a change others proposed (not confirmed) on {s['suggested']}: "
+            f"the planner offers it on {s['suggestion_offered']}")
 
 
 def main() -> None:

@@ -32,9 +32,10 @@ class CorpusCheck:
     demand_bytes: float | None  # allocated + tried to allocate, from the message (None: it prints neither)
     plan_bytes: float  # what the plan allocates at that phase
     grown: str | None  # the component most likely grown past the plan, when the run held more than planned
-    thread_fix: tuple[str, ...]  # scenario keys of what the thread says made it run (empty: it does not say)
+    thread_fix: tuple[str, ...]  # scenario keys of what the reporter says made it run (empty: the thread does not say)
     planner_fix_keys: tuple[str, ...]  # keys the diagnosis's fixes and the Make-it-fit steps change
     fix: str  # confirmed | different | unknown
+    suggested: tuple[str, ...] = ()  # keys of a change others in the thread proposed, not confirmed to work
 
     @property
     def demand_over_plan(self) -> float | None:
@@ -68,11 +69,12 @@ def check_entry(row: dict[str, Any], directory: Path = CORPUS_DIR) -> CorpusChec
         found = grown_component(est, report.phase)
         grown = found[0].name if found else "whole model before sharding"
     thread_fix = tuple(row.get("thread_fix", {}).get("keys", ()))
+    suggested = tuple(row.get("thread_suggestion", {}).get("keys", ()))
     keys = planner_fix_keys(findings, scenario)
     fix = "unknown" if not thread_fix else "confirmed" if set(thread_fix) & set(keys) else "different"
     gpu = scenario.gpu if isinstance(scenario.gpu, str) else str(row["scenario"]["gpu"].get("name", "custom"))
     return CorpusCheck(row["file"], row["source"], gpu, est.verdict, est.verdict in FAILED_VERDICTS, report.phase,
-                       demand, float(plan), grown, thread_fix, keys, fix)
+                       demand, float(plan), grown, thread_fix, keys, fix, suggested)
 
 
 def check_corpus(directory: Path = CORPUS_DIR) -> list[CorpusCheck]:
@@ -84,4 +86,6 @@ def corpus_summary(checks: list[CorpusCheck]) -> dict[str, int]:
     return {"entries": len(checks), "verdict_right": sum(c.verdict_right for c in checks),
             "fix_known": sum(c.fix != "unknown" for c in checks),
             "fix_confirmed": sum(c.fix == "confirmed" for c in checks),
-            "fix_different": sum(c.fix == "different" for c in checks)}
+            "fix_different": sum(c.fix == "different" for c in checks),
+            "suggested": sum(bool(c.suggested) for c in checks),
+            "suggestion_offered": sum(bool(set(c.suggested) & set(c.planner_fix_keys)) for c in checks)}
