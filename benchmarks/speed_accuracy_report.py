@@ -126,9 +126,10 @@ def render() -> str:
               "per collective with the frameworks' bucket and unit counts, tile and wave quantization of GEMMs, "
               "CDNA3/CDNA4 and Blackwell entries, attention in whole kernel tiles with windows, alternating sliding and "
               "full layers and head dim 64 (engine/timing/costs.py), the context-parallel ring step by step, and a "
-              "range on every time. Not yet: a per-kernel launch and host cost per layer and micro-batch (MoE at "
-              "micro-batch 1-2), sustained clocks under power limits, NVLS and PAT bandwidths, the all-to-all "
-              "overlap of expert parallelism. The published set has "
+              "range on every time, which the Time tab splits into measured, derived and assumed parts "
+              "(engine/timing/provenance.py). Not yet: a per-kernel launch and host cost per layer and micro-batch "
+              "(MoE at micro-batch 1-2), sustained clocks under power limits beyond B200's, NVLS and PAT bandwidths, "
+              "the all-to-all overlap of expert parallelism. The published set has "
               f"{len(rows)} runs from {len({c.source for c in compared})} sources (issue 23 asks for at least 450 "
               "from at least 12, none over 30% of the rows): " + ", ".join(
                   f"{name} {share:.0%}" for name, share in source_shares(compared) if share > 0.3)
@@ -160,10 +161,15 @@ def render() -> str:
               "of the predicted step from 128K up; the measured rate there matches FlashAttention-2's Hopper "
               "fraction (0.33 of peak) rather than cuDNN's (0.53) that the Megatron profile takes, so which "
               "attention backend NeMo's long-sequence runs used is the open question.",
-              "- Blackwell: Megatron-Bridge's dense runs on GB200 and B200 are predicted +37-40% fast (median over "
-              "the releases 25.09 to 26.08), GB300 +17%, H100 +8%, so the gap is not the framework: GB200's and "
-              "B200's sustained clocks under their power limits, which no source in presets/gpus.json gives, are "
-              "the likely missing figure.",
+              "- Blackwell: B200 now computes at the clock its 1,000 W limit leaves (flashinfer pull request #2899: "
+              "back-to-back BF16 attention on B200 falls from 1,450 to 1,237 TFLOPS as the SM clock drops from "
+              "1,965 to about 1,580 MHz; presets/efficiency.json sustained_compute_fraction 0.853), which brings "
+              "its dense Megatron-Bridge rows from +30-44% to +15-29% (H100 in the same tables +7-16%). GB200 "
+              "(1,200 W) is still +37-40% and GB300 (1,400 W) +17%: no sustained measurement of theirs, of "
+              "B300's or of Hopper's was found, and a clock derived from power (a cube law) would be an assumption, "
+              "so they keep their short-run rates. B200's MoE rows of releases 25.11 and 26.02 are +100-260% where "
+              "the same configurations in 26.02.01 and 26.04 are +24-26%: the recipes changed between releases in "
+              "ways the published tables do not state.",
               "- Float8 through torchao (OLMo-core, torchao's own benchmark, torchtitan) is predicted 32-74% fast on "
               "H100 where bf16 twins are 5-36% fast, and MI300X (torchao's table through torchtitan) +70% bf16 and "
               "+105% float8: the casts and amax reductions torchao runs outside the GEMMs at micro-batch 1-2 and "

@@ -149,3 +149,22 @@ def test_deepspeed_zero1_gathers_weights_after_the_step_with_nothing_to_hide_beh
     hidden, _ = data_parallel_seconds(s, hw, {**prof, "zero_gather_after_step": False}, rates, dtypes_for(s),
                                       busiest)
     assert hidden == 0.0  # a framework that prefetches the gather behind the next forward hides all of it here
+
+
+def test_b200_computes_at_the_clock_its_power_limit_leaves():
+    """flashinfer-ai/flashinfer pull request #2899 measured BF16 FlashAttention-4 on B200 over 100 back-to-back
+    iterations: 1,450 TFLOPS at its peak, 1,237 TFLOPS once the 1,000 W limit had pulled the SM clock from 1,965 to
+    about 1,580 MHz. A training step computes back to back, so B200's matmul and attention rates are the short-run
+    ones (stas00's MAMF table, the FlashAttention figures) x 1237 / 1450; a GPU without such a measurement keeps its
+    short-run rates; memory bandwidth is not clocked down with the SMs."""
+    from engine.timing.data import framework_profile
+    from engine.timing.model import rates_for
+
+    b200 = scenario_from_dict({"model": "llama-3-8b", "gpu": "b200", "framework": "megatron"})
+    hw, prof = hardware_for(b200), framework_profile("megatron")
+    assert math.isclose(hw.sustained_fraction, round(1237 / 1450, 3))
+    rates = rates_for(b200, hw, prof)
+    assert math.isclose(rates.gemm, 2250e12 * 0.776 * 0.853)  # presets/gpus.json peak x MAMF fraction x sustained
+    assert math.isclose(rates.memory, 8e12 * 0.85)  # the datasheet bandwidth x the stream fraction, unchanged
+    h100 = scenario_from_dict({"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "framework": "megatron"})
+    assert hardware_for(h100).sustained_fraction == 1.0

@@ -102,15 +102,19 @@ _RATES: dict[tuple, Rates] = {}
 
 def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     fmt = compute_format(s)
-    gemm = hw.peak(fmt) * hw.matmul_fraction
-    linear = hw.peak("fp8") * hw.fp8_matmul_fraction if s.precision == "fp8" else gemm
+    # a training step runs its matmuls back to back for seconds: at the clock the power limit leaves, which the
+    # short-run matmul benchmarks behind matmul_fraction do not reach (presets/efficiency.json
+    # sustained_compute_fraction)
+    sustained = hw.sustained_fraction
+    gemm = hw.peak(fmt) * hw.matmul_fraction * sustained
+    linear = hw.peak("fp8") * hw.fp8_matmul_fraction * sustained if s.precision == "fp8" else gemm
     kernel = s.attention_kernel
     if kernel == "auto":
         kernel = prof["attention_hopper"] if hw.arch in ("hopper", "blackwell") else "flash2"
     elif kernel == "flash3" and hw.arch != "hopper":
         kernel = "flash2"  # FlashAttention-3 runs on Hopper only
     table = efficiency()["attention_fraction_of_bf16_peak"][kernel]
-    attention = hw.peak(fmt) * table.get(hw.arch, table["default"])
+    attention = hw.peak(fmt) * table.get(hw.arch, table["default"]) * sustained
     sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
     scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
     return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled)
