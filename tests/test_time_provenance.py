@@ -34,6 +34,8 @@ def test_matmul_rate_is_measured_only_where_the_gpu_was_measured():
     assert kind("compute", gpu="gb300") == DERIVED  # B300's measurement of the same chip
     assert kind("compute", gpu="mi300x", precision="fp8") == DERIVED  # bf16 x the fp8/bf16 ratio
     assert kind("compute", gpu="l40s") == ASSUMED  # no row: the table's median
+    b200 = time_provenance(scenario_from_dict({**BASE, "gpu": "b200"}))["compute"]
+    assert b200.kind == MEASURED and "power limit" in b200.basis  # flashinfer PR #2899's sustained clock
 
 
 def test_overlap_shares_make_a_collective_assumed():

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import CustomGpu, Scenario
-from .data import efficiency, framework_profile
+from .data import efficiency, framework_profile, per_gpu
 
 MEASURED = QT_TRANSLATE_NOOP("engine", "measured")
 DERIVED = QT_TRANSLATE_NOOP("engine", "derived")
@@ -38,6 +38,9 @@ _GEMM_MEASURED = Provenance(MEASURED, QT_TRANSLATE_NOOP(
 _GEMM_DERIVED = Provenance(DERIVED, QT_TRANSLATE_NOOP(
     "engine", "Matmuls at a rate derived from this GPU's measured bf16 rate and the fp8/bf16 ratio of GPUs measured "
     "in both; attention at the rate its kernel's paper measured."))
+_GEMM_SUSTAINED = Provenance(MEASURED, QT_TRANSLATE_NOOP(
+    "engine", "Matmuls and attention at the rates measured on this GPU, slowed to the clock its power limit leaves "
+    "under sustained load (also measured), in whole tiles and waves."))
 _GEMM_SAME_CHIP = Provenance(DERIVED, QT_TRANSLATE_NOOP(
     "engine", "Matmuls at the maximum achievable matmul rate measured on another part with the same chip; attention "
     "at the rate its kernel's paper measured."))
@@ -89,4 +92,6 @@ def _gemm(s: Scenario) -> Provenance:
         return _GEMM_ASSUMED
     if s.gpu in table.get("_ratio", ()):
         return _GEMM_DERIVED
-    return _GEMM_SAME_CHIP if s.gpu in table.get("_same_chip", ()) else _GEMM_MEASURED
+    if s.gpu in table.get("_same_chip", ()):
+        return _GEMM_SAME_CHIP
+    return _GEMM_SUSTAINED if per_gpu("sustained_compute_fraction", s.gpu) < 1.0 else _GEMM_MEASURED
