@@ -128,8 +128,10 @@ def render() -> str:
               "full layers and head dim 64 (engine/timing/costs.py), the context-parallel ring step by step, and a "
               "range on every time, which the Time tab splits into measured, derived and assumed parts "
               "(engine/timing/provenance.py). Not yet: a per-kernel launch and host cost per layer and micro-batch "
-              "(MoE at micro-batch 1-2), sustained clocks under power limits beyond B200's, NVLS and PAT bandwidths, "
-              "the all-to-all overlap of expert parallelism. The published set has "
+              "(MoE at micro-batch 1-2), sustained clocks under power limits beyond B200's, NVLS and PAT bandwidths. "
+              "The all-to-all overlap of expert parallelism is modelled where a run turns it on (moe_a2a_overlap, "
+              "Megatron's combined 1F1B: one published run, DeepSeek-V3 on 256 B200, -30% to +13%); the memory of "
+              "two micro-batches in flight that it costs is not. The published set has "
               f"{len(rows)} runs from {len({c.source for c in compared})} sources (issue 23 asks for at least 450 "
               "from at least 12, none over 30% of the rows): " + ", ".join(
                   f"{name} {share:.0%}" for name, share in source_shares(compared) if share > 0.3)
