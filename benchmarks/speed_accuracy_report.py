@@ -126,9 +126,12 @@ def render() -> str:
               "per collective with the frameworks' bucket and unit counts, tile and wave quantization of GEMMs, "
               "CDNA3/CDNA4 and Blackwell entries, attention in whole kernel tiles with windows, alternating sliding and "
               "full layers and head dim 64 (engine/timing/costs.py), the context-parallel ring step by step, and a "
-              "range on every time. Not yet: a per-kernel launch and host cost per layer and micro-batch (MoE at "
-              "micro-batch 1-2), sustained clocks under power limits, NVLS and PAT bandwidths, the all-to-all "
-              "overlap of expert parallelism. The published set has "
+              "range on every time, which the Time tab splits into measured, derived and assumed parts "
+              "(engine/timing/provenance.py). Not yet: a per-kernel launch and host cost per layer and micro-batch "
+              "(MoE at micro-batch 1-2), sustained clocks under power limits beyond B200's, NVLS and PAT bandwidths. "
+              "The all-to-all overlap of expert parallelism is modelled where a run turns it on (moe_a2a_overlap, "
+              "Megatron's combined 1F1B: one published run, DeepSeek-V3 on 256 B200, -30% to +13%); the memory of "
+              "two micro-batches in flight that it costs is not. The published set has "
               f"{len(rows)} runs from {len({c.source for c in compared})} sources (issue 23 asks for at least 450 "
               "from at least 12, none over 30% of the rows): " + ", ".join(
                   f"{name} {share:.0%}" for name, share in source_shares(compared) if share > 0.3)
@@ -138,9 +141,17 @@ def render() -> str:
               "groups, expert parallelism folded over TP x DP, models without a preset).",
               "- Data-parallel scaling at a fixed number of tokens per GPU (InternEvo, InternLM-7B on 8 to 1,024 "
               "A100s with ZeRO-1 over all ranks and 4 x 100 Gb RoCE per node): the measured per-GPU throughput falls "
-              "from 4,062 to 2,271 tokens/s while the prediction stays within 3% of 4,600, so the error grows from "
-              "+15% to +100%. The ZeRO-1 reduce-scatter and all-gather over every rank are taken as hidden behind "
-              "the backward pass and the optimizer step; a ring over 128 nodes at 6.25 GB/s per GPU is not.",
+              "from 4,062 to 2,271 tokens/s. The weight gather after the optimizer step is now exposed whole, as "
+              "DeepSpeed (stage_1_and_2.py step: all_gather_dp_groups) and InternEvo (overlap_sync_param=False: "
+              "broadcast_params waits for one broadcast per rank) run it, which moves every multi-node row by 5-6% "
+              "(tp=1: +14% at 16 GPUs, +88% at 1,024, was +20% and +100%); the gradient all-reduce runs beside "
+              "backward (overlap_sync_grad=True, 512M-element buckets) and stays hidden. What grows with the node "
+              "count is not explained: the ring's bandwidth term does not change with the number of nodes, and "
+              "NCCL's latency per collective (tuning.cc) adds under 0.1 s at 1,024 ranks, where the measured step "
+              "is 3.6 s longer than at 8 GPUs. One broadcast per rank, each with a ring latency that grows with the "
+              "ranks, would grow with the square of the ranks if the broadcasts did not pipeline; consecutive "
+              "broadcasts on one communicator overlap along the ring, so it is not counted; RoCE congestion at 128 "
+              "nodes has no source here.",
               "- Context parallelism at long sequences (NeMo's Llama 2 7B, 4K to 1M tokens with CP 1 to 32 on H100, "
               "TFLOPS converted with the same FLOP count as NeMo's): +9% at 4K rising to +59% at 1M; every run with "
               "CP > 1 is predicted fast (median +34%). Neither the ring nor load imbalance explains it: Transformer "
@@ -152,10 +163,15 @@ def render() -> str:
               "of the predicted step from 128K up; the measured rate there matches FlashAttention-2's Hopper "
               "fraction (0.33 of peak) rather than cuDNN's (0.53) that the Megatron profile takes, so which "
               "attention backend NeMo's long-sequence runs used is the open question.",
-              "- Blackwell: Megatron-Bridge's dense runs on GB200 and B200 are predicted +37-40% fast (median over "
-              "the releases 25.09 to 26.08), GB300 +17%, H100 +8%, so the gap is not the framework: GB200's and "
-              "B200's sustained clocks under their power limits, which no source in presets/gpus.json gives, are "
-              "the likely missing figure.",
+              "- Blackwell: B200 now computes at the clock its 1,000 W limit leaves (flashinfer pull request #2899: "
+              "back-to-back BF16 attention on B200 falls from 1,450 to 1,237 TFLOPS as the SM clock drops from "
+              "1,965 to about 1,580 MHz; presets/efficiency.json sustained_compute_fraction 0.853), which brings "
+              "its dense Megatron-Bridge rows from +30-44% to +15-29% (H100 in the same tables +7-16%). GB200 "
+              "(1,200 W) is still +37-40% and GB300 (1,400 W) +17%: no sustained measurement of theirs, of "
+              "B300's or of Hopper's was found, and a clock derived from power (a cube law) would be an assumption, "
+              "so they keep their short-run rates. B200's MoE rows of releases 25.11 and 26.02 are +100-260% where "
+              "the same configurations in 26.02.01 and 26.04 are +24-26%: the recipes changed between releases in "
+              "ways the published tables do not state.",
               "- Float8 through torchao (OLMo-core, torchao's own benchmark, torchtitan) is predicted 32-74% fast on "
               "H100 where bf16 twins are 5-36% fast, and MI300X (torchao's table through torchtitan) +70% bf16 and "
               "+105% float8: the casts and amax reductions torchao runs outside the GEMMs at micro-batch 1-2 and "

@@ -1,6 +1,7 @@
 """Rows of the framework options that only Megatron (and fp8 training) reads: what selective recompute rebuilds,
-layers offloaded to CPU memory, the pipeline split, the MoE token dispatcher and the fp8 scaling recipe. They live
-in FrameworkOptions' form, so they line up with its other rows, and show only where they count."""
+layers offloaded to CPU memory, the pipeline split, the MoE token dispatcher and its all-to-all overlap, and the fp8
+scaling recipe. They live in FrameworkOptions' form, so they line up with its other rows, and show only where they
+count."""
 
 from __future__ import annotations
 
@@ -49,6 +50,10 @@ class MegatronRows(QObject):
             "flex": self.tr("DeepEP / HybridEP: once per node, then NVLink (flex)"),
         }))
         form.addRow(self.tr("MoE token dispatcher"), self.dispatcher)
+        self.a2a_overlap = QCheckBox(self.tr("run each micro-batch's all-to-all beside another's compute"))
+        self.a2a_overlap.setToolTip(self.tr("Megatron overlap_moe_expert_parallel_comm (combined 1F1B): one "
+                                            "micro-batch's forward runs beside another's backward, layer by layer"))
+        form.addRow(self.tr("MoE all-to-all overlap"), self.a2a_overlap)
         self.fp8_recipe = ValueCombo(choice_items("fp8_recipe", {
             "auto": self.tr("as the framework does it"),
             "delayed": self.tr("delayed scaling (amax history)"),
@@ -61,6 +66,7 @@ class MegatronRows(QObject):
             box.toggled.connect(lambda _v: self._lists_changed())
         self.offload_layers.valueChanged.connect(lambda v: self._edit({"activation_offload_layers": v}))
         self.dispatcher.valueChosen.connect(lambda v: self._edit({"moe_token_dispatcher_type": v}))
+        self.a2a_overlap.toggled.connect(lambda v: self._edit({"moe_a2a_overlap": v}))
         self.fp8_recipe.valueChosen.connect(lambda v: self._edit({"fp8_recipe": v}))
 
     def _lists_changed(self) -> None:
@@ -79,6 +85,9 @@ class MegatronRows(QObject):
         self.offload_layers.setValue(s.activation_offload_layers)
         self.offload_layers.blockSignals(False)
         self.dispatcher.set_value(s.moe_token_dispatcher_type)
+        self.a2a_overlap.blockSignals(True)
+        self.a2a_overlap.setChecked(s.moe_a2a_overlap)
+        self.a2a_overlap.blockSignals(False)
         self.fp8_recipe.set_value(s.fp8_recipe)
         megatron_args = TABLE[s.framework].takes_megatron_arguments
         form = self._form
@@ -86,6 +95,7 @@ class MegatronRows(QObject):
         form.setRowVisible(self.offload_layers, megatron_args or s.activation_offload_layers > 0)
         form.setRowVisible(self.split_box, megatron_args and s.pp > 1)
         form.setRowVisible(self.dispatcher, megatron_args and spec.is_moe and s.ep > 1)
+        form.setRowVisible(self.a2a_overlap, megatron_args and spec.is_moe and s.ep > 1)
         form.setRowVisible(self.fp8_recipe, s.precision == "fp8")
 
 

@@ -19,7 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.posttraining.timing import step_provenance
 from engine.timing import MFU_DEFINITION, StepTime
+from engine.timing.provenance import Provenance
 from engine.units import format_count, format_seconds
 
 from .charts import static_plot
@@ -72,8 +74,11 @@ class TimeBar(QWidget):
         layout.addWidget(self.legend)
         self.segments: list[tuple[str, float]] = []
 
-    def show_time(self, t: StepTime) -> None:
-        x0, widths, brushes, legend = [], [], [], []
+    def show_time(self, t: StepTime, provenance: dict[str, Provenance] | None = None) -> None:
+        """The bar and its legend; each term says whether a measured, derived or assumed figure decides it (issue 23
+        item 8), its basis on hover."""
+        provenance = provenance or {}
+        x0, widths, brushes, legend, bases = [], [], [], [], []
         left = 0.0
         self.segments = []
         for term in t.terms:
@@ -86,13 +91,20 @@ class TimeBar(QWidget):
             left += term.seconds
             name = tr_engine(term.name)
             self.segments.append((name, term.seconds))
+            source = provenance.get(term.key)
+            kind = f", {tr_engine(source.kind)}" if source else ""
             legend.append(f"<span style='color:{colour.name()}'>■</span> {escape(name)} "
-                          f"{format_seconds(term.seconds)} ({term.seconds / t.step_seconds:.0%})")
+                          f"{format_seconds(term.seconds)} ({term.seconds / t.step_seconds:.0%}{escape(kind)})")
+            if source:
+                bases.append(f"<b>{escape(name)}</b> ({escape(tr_engine(source.kind))}): {escape(tr_engine(source.basis))}")
         self.bar.setOpts(x0=x0, y=[0] * len(x0), width=widths, height=0.6, brushes=brushes)
         self.plot.setXRange(0, max(left, 1e-9) * 1.02, padding=0)
         self.plot.setYRange(-0.5, 0.5, padding=0)
         self.plot.getAxis("bottom").setLabel(self.tr("seconds per step"))
         self.legend.setText(" · ".join(legend))
+        self.legend.setToolTip("<br>".join([escape(self.tr(
+            "Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks' and NCCL's source "
+            "over datasheet rates. Assumed: a stated figure with no measurement behind it here."))] + bases))
 
 
 class TimePanel(QWidget):
@@ -196,7 +208,7 @@ class TimePanel(QWidget):
             self.summary.setText(f"<span style='color:{text_colour('muted')}'>" + "<br>".join(lines) + "</span>")
         else:
             self.summary.setText("<br>".join(lines))
-        self.bar.show_time(t)
+        self.bar.show_time(t, step_provenance(s))
         self.notes.setText("\n".join(tr_message(n) for n in t.notes))
         self.notes.setVisible(bool(t.notes))
         restyle(self.notes, f"color: {text_colour('muted')};")  # the theme's, redrawn on a theme change

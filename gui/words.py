@@ -76,6 +76,7 @@ FIELD_LABELS: dict[str, str] = {
     "vision_tower": QT_TRANSLATE_NOOP("Fields", "Image encoder (vision tower)"),
     "attention_kernel": QT_TRANSLATE_NOOP("Fields", "Attention kernel variant"),
     "moe_token_dispatcher_type": QT_TRANSLATE_NOOP("Fields", "MoE token dispatcher"),
+    "moe_a2a_overlap": QT_TRANSLATE_NOOP("Fields", "MoE all-to-all beside another micro-batch (moe_a2a_overlap)"),
     "fp8_recipe": QT_TRANSLATE_NOOP("Fields", "FP8 scaling recipe"),
     "intra_node_bandwidth_bytes_per_s": QT_TRANSLATE_NOOP("Fields", "Bandwidth within a node"),
     "inter_node_bandwidth_bytes_per_s": QT_TRANSLATE_NOOP("Fields", "Bandwidth between nodes"),

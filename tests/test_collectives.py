@@ -111,3 +111,60 @@ def test_context_parallel_ring_hides_each_block_behind_one_step():
 
     assert math.isclose(ring_exposed_seconds(0.5, 4, 1.0, 0.0, 1.0, 0.0), 3 * 0.25)
     assert ring_exposed_seconds(0.1, 4, 1.0, 0.0, 1.0, 2.5) == 0.0  # long sequences: every block hidden
+
+
+def test_deepspeed_zero1_gathers_weights_after_the_step_with_nothing_to_hide_behind():
+    """DeepSpeed ZeRO-1/2 all-gathers the updated weights at the end of its optimizer step (deepspeedai/DeepSpeed
+    deepspeed/runtime/zero/stage_1_and_2.py step(): all_gather_dp_groups, "ready for next round forward"), and
+    InternEvo with overlap_sync_param=False broadcasts them there (internlm/solver/optimizer/hybrid_zero_optim.py
+    broadcast_params at c628a8c): the whole gather is exposed, while the gradient reduce-scatter still hides behind
+    backward. Expected: bf16 weights of the rank's stage x (dp - 1) / dp over the ring's bus bandwidth, plus one
+    ring latency (tuning.cc, as above) per bucket of 5e8 elements (deepspeed/runtime/zero/config.py)."""
+    from types import SimpleNamespace
+
+    from engine.memory.states import dtypes_for
+    from engine.timing.collectives import group_latencies
+    from engine.timing.data import framework_profile
+    from engine.timing.data_parallel import data_parallel_seconds
+    from engine.timing.links import link
+    from engine.timing.model import rates_for
+
+    s = scenario_from_dict({"model": "llama-3-8b", "gpu": "a100-80gb", "gpus_per_node": 8, "nodes": 4,
+                            "framework": "deepspeed", "zero_stage": 1, "micro_batch": 2, "grad_accum": 4,
+                            "seq_len": 2048, "attention": "flash", "inter_node_bandwidth_bytes_per_s": 6.25e9})
+    hw, prof = hardware_for(s), framework_profile("deepspeed")
+    assert prof["zero_gather_after_step"]
+    rates = rates_for(s, hw, prof)
+    params = 8.0e9
+    busiest = SimpleNamespace(trainable=params, params=params, fwd=10.0, bwd=20.0, layers=32)  # long compute windows
+    dp_comm, _ = data_parallel_seconds(s, hw, prof, rates, dtypes_for(s), busiest)
+    bus = link(hw, 32, 8)[0]  # 8 members per node, each over its own NIC share: 8 x 6.25 GB/s x 0.9
+    assert math.isclose(bus, 8 * 6.25e9 * 0.9)
+    ag_lat = group_latencies(hw, 32, 32, 8, 1)[0]
+    assert math.isclose(ag_lat * 1e6, 8.4 + (31 - 3) * 3.4 + 3 * 14.0)  # a ring over 4 nodes, 3 network steps
+    buckets = math.ceil(params * 2 / (5e8 * 2))  # bf16 gradients in buckets of 5e8 elements: 16
+    gather = 31 / 32 * params * 2 / bus + buckets * ag_lat
+    # the reduce-scatter (about 0.3 s) hides behind 20 s of backward; the gather has no window
+    assert math.isclose(dp_comm, gather)
+    hidden, _ = data_parallel_seconds(s, hw, {**prof, "zero_gather_after_step": False}, rates, dtypes_for(s),
+                                      busiest)
+    assert hidden == 0.0  # a framework that prefetches the gather behind the next forward hides all of it here
+
+
+def test_b200_computes_at_the_clock_its_power_limit_leaves():
+    """flashinfer-ai/flashinfer pull request #2899 measured BF16 FlashAttention-4 on B200 over 100 back-to-back
+    iterations: 1,450 TFLOPS at its peak, 1,237 TFLOPS once the 1,000 W limit had pulled the SM clock from 1,965 to
+    about 1,580 MHz. A training step computes back to back, so B200's matmul and attention rates are the short-run
+    ones (stas00's MAMF table, the FlashAttention figures) x 1237 / 1450; a GPU without such a measurement keeps its
+    short-run rates; memory bandwidth is not clocked down with the SMs."""
+    from engine.timing.data import framework_profile
+    from engine.timing.model import rates_for
+
+    b200 = scenario_from_dict({"model": "llama-3-8b", "gpu": "b200", "framework": "megatron"})
+    hw, prof = hardware_for(b200), framework_profile("megatron")
+    assert math.isclose(hw.sustained_fraction, round(1237 / 1450, 3))
+    rates = rates_for(b200, hw, prof)
+    assert math.isclose(rates.gemm, 2250e12 * 0.776 * 0.853)  # presets/gpus.json peak x MAMF fraction x sustained
+    assert math.isclose(rates.memory, 8e12 * 0.85)  # the datasheet bandwidth x the stream fraction, unchanged
+    h100 = scenario_from_dict({"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "framework": "megatron"})
+    assert hardware_for(h100).sustained_fraction == 1.0

@@ -93,7 +93,8 @@ def test_megatron_rows_show_where_they_count_and_edit_undoably(qtbot, tmp_path):
     assert list(rows.recompute) == list(RECOMPUTE_MODULES)
     assert [rows.dispatcher.itemData(i) for i in range(rows.dispatcher.count())] == list(MOE_TOKEN_DISPATCHERS)
     assert [rows.fp8_recipe.itemData(i) for i in range(rows.fp8_recipe.count())] == list(FP8_RECIPES)
-    widgets = (rows.recompute_box, rows.offload_layers, rows.split_box, rows.dispatcher, rows.fp8_recipe)
+    widgets = (rows.recompute_box, rows.offload_layers, rows.split_box, rows.dispatcher, rows.a2a_overlap,
+               rows.fp8_recipe)
     assert not any(w.isVisibleTo(win) for w in widgets)  # Hugging Face, bf16: none of them counts
     state.edit({"framework": "megatron", "checkpointing": "selective", "pp": 2, "precision": "fp8"})
     assert all(w.isVisibleTo(win) for w in widgets)
@@ -111,6 +112,10 @@ def test_megatron_rows_show_where_they_count_and_edit_undoably(qtbot, tmp_path):
     rows.fp8_recipe.setCurrentIndex(3)
     s = state.scenario
     assert (s.activation_offload_layers, s.moe_token_dispatcher_type, s.fp8_recipe) == (4, "flex", "mxfp8")
+    rows.a2a_overlap.setChecked(True)
+    assert state.scenario.moe_a2a_overlap
+    state.undo_stack.undo()
+    assert not state.scenario.moe_a2a_overlap and not rows.a2a_overlap.isChecked()
     for _ in range(5):
         state.undo_stack.undo()
     assert state.scenario.recompute_modules == ("core_attn",) and not rows.recompute["moe"].isChecked()

@@ -69,9 +69,11 @@ def test_runs_left_out_say_why():
 # scaling table, OLMo-core, torchao, TinyLlama and BLOOM added) the cross-validated error was median 12.3%, p90 60.1%;
 # with attention counted in kernel tiles, gpt-oss's alternating sliding/full layers and head dim 64 (engine/timing/
 # costs.py) it is median 12.1%, p90 58.5%: the median meets issue 13's target, 2.1 points above issue 23's; the p90
-# is held at the measured level, 33.5 points above issue 23's target (docs/speed-accuracy.md "Known gaps").
+# is held at the measured level, 33.5 points above issue 23's target (docs/speed-accuracy.md "Known gaps"). With
+# DeepSpeed/InternEvo's ZeRO-1 weight gather exposed after the step and B200 at its power-limited clock
+# (presets/efficiency.json zero_gather_after_step, sustained_compute_fraction) it is median 12.1%, p90 54.9%.
 MEDIAN_TARGET = 0.15
-P90_MEASURED = 0.59
+P90_MEASURED = 0.55
 
 
 def test_throughput_error_targets():

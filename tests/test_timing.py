@@ -375,3 +375,32 @@ def test_every_datacentre_gpu_of_the_large_vendors_has_its_own_speed_figures():
         assert all(arch in table or arch in ("hopper",) for name, table in
                    eff["attention_fraction_of_bf16_peak"].items() if not name.startswith("_")), gpu["id"]
     assert eff["gpu_arch"]["mi300x"] == "cdna3" and eff["gpu_arch"]["gb300"] == "blackwell"
+
+
+def test_combined_1f1b_hides_each_all_to_all_behind_the_other_micro_batch():
+    """Megatron's combined 1F1B (overlap_moe_expert_parallel_comm; Megatron-Core docs, "Combined 1F1B: Expert-Parallel
+    All-to-All Overlap", and core.pipeline_parallel.combined_1f1b: "EP A2A in forward step is hidden by the
+    attention/mlp computation in the backward step, and vice versa"): inside one node at micro-batch 4 each layer's
+    dispatch and combine take less than the other micro-batch's work on the layer, so only the micro-batch that runs
+    alone (the first forward and the last backward without pipelining) keeps its all-to-all: 1 / grad_accum of it.
+    Across two nodes the network all-to-all outlasts the layer's forward, and what is left stays exposed."""
+    from engine import resolve_model
+    from engine.timing.data import framework_profile
+    from engine.timing.hardware import hardware_for
+    from engine.timing.model import _distinct_stages, rates_for, stage_time_per_micro_batch
+
+    def ep(nodes, overlap):
+        s = _s(model="qwen3-30b-a3b", gpus_per_node=8, nodes=nodes, ep=8 * nodes, micro_batch=4, grad_accum=8,
+               seq_len=4096, framework="megatron", zero_stage=1, precision="mixed-bf16", moe_a2a_overlap=overlap)
+        return step_time(s).breakdown_seconds["communication_ep"], s
+
+    alone, s = ep(1, False)
+    assert ep(1, True)[0] == pytest.approx(alone / 8)
+    across, s = ep(2, False)
+    hidden = ep(2, True)[0]
+    hw, prof = hardware_for(s), framework_profile("megatron")
+    stage = stage_time_per_micro_batch(s, resolve_model(s), hw, prof, rates_for(s, hw, prof),
+                                       *_distinct_stages(s, resolve_model(s))[0])
+    assert 0 < stage.ep_paired < stage.ep  # part hides, part does not
+    assert hidden == pytest.approx(stage.ep + 7 * stage.ep_paired)
+    assert hidden < across

@@ -15,6 +15,7 @@ from ..timing import StepTime, TimeTerm, hardware_for, time_to_json
 from ..timing import step_time as training_step_time
 from ..timing.data import framework_profile
 from ..timing.model import rates_for
+from ..timing.provenance import DERIVED, Provenance, time_provenance
 from .estimate import generated_per_engine, step_parts, training_scenario
 from .models import model_spec
 from .phases import StepParts
@@ -35,6 +36,22 @@ RL_FORMULAS = {
     "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
                                      "memory bandwidth"),
 }
+
+
+RL_PROVENANCE = {
+    "generation": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), in waves "
+        "of the sequences the engine holds.")),
+    "scoring": Provenance(DERIVED, QT_TRANSLATE_NOOP("engine", "Forward FLOPs of the scoring models at the matmul rate.")),
+    "critic": Provenance(DERIVED, QT_TRANSLATE_NOOP("engine", "The critic's step from the training time model.")),
+    "weight_sync": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "Policy bytes over the link they cross, or through memory when the engine shares the GPUs.")),
+}
+
+
+def step_provenance(s: Scenario) -> dict[str, Provenance]:
+    """What kind of figure decides each term of `s`'s step (engine/timing/provenance.py), post-training's parts too."""
+    return {**time_provenance(s), **RL_PROVENANCE}
 
 
 @dataclass(frozen=True)

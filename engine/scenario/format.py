@@ -247,8 +247,7 @@ class Scenario(PostTrainingKeys, ServingKeys):
                                Number(0, 1, QT_TRANSLATE_NOOP(
                                    "engine", 'must be "auto" or a fraction from 0 to 0.99, not {p!r}.'),
                                    low_inclusive=True, high_inclusive=False, auto=True, to_float=True))
-    # vision-language inputs: a video at a few frames per second is hundreds of images; no processor takes images
-    # larger than a few thousand pixels a side (Qwen2.5-VL resizes to at most 3,584), so these are generous
+    # vision-language inputs: a video is hundreds of images; Qwen2.5-VL resizes to at most 3,584 pixels a side
     images_per_sample: int = key(0, "images in each sequence (vision-language models); seq_len counts their tokens "
                                  "too", WholeNumber(0, 10_000), applies_to=VISION)
     image_resolution: int = key(0, "image side in pixels (0: the vision tower's native size)",
@@ -257,15 +256,16 @@ class Scenario(PostTrainingKeys, ServingKeys):
                             Choice(VISION_TOWER_MODES), applies_to=VISION)
     attention_kernel: str = key("auto", "fused attention kernel for the time model; auto: the framework's default",
                                 Choice(ATTENTION_KERNELS), affects=TIME_ONLY)
-    moe_token_dispatcher_type: str = key(
-        "alltoall", "Megatron's MoE token dispatcher, for the time model: alltoall sends each routed copy of a token "
-        "to its expert's rank; allgather gathers every rank's tokens; flex (DeepEP / HybridEP) sends a token once to "
-        "each other node that holds one of its experts and forwards it inside the node over NVLink",
-        Choice(MOE_TOKEN_DISPATCHERS), applies_to="mixture-of-experts models")
-    fp8_recipe: str = key("auto", "how fp8 training scales its GEMM operands, Megatron's names: delayed (amax "
-                          "history), tensorwise (current scaling), mxfp8 (1x32 blocks, Blackwell), blockwise (1x128 "
-                          "and 128x128 blocks); auto: the framework's default, delayed scaling in Transformer Engine "
-                          "and tensorwise in torchtitan", Choice(FP8_RECIPES), applies_to="precision fp8")
+    moe_token_dispatcher_type: str = key("alltoall", "Megatron's MoE token dispatcher, for the time model: alltoall "
+        "sends each routed copy of a token to its expert's rank; allgather gathers every rank's tokens; flex (DeepEP / "
+        "HybridEP) sends a token once to each other node that holds one of its experts and forwards it inside the node "
+        "over NVLink", Choice(MOE_TOKEN_DISPATCHERS), applies_to="mixture-of-experts models")
+    moe_a2a_overlap: bool = key(False, "Megatron overlap_moe_expert_parallel_comm (combined 1F1B): each micro-batch's "
+                                "MoE all-to-all beside another's compute", Flag(), applies_to=MEGATRON, affects=TIME_ONLY)
+    fp8_recipe: str = key("auto", "how fp8 training scales its GEMM operands, Megatron's names: delayed (amax history), "
+                          "tensorwise (current scaling), mxfp8 (1x32 blocks, Blackwell), blockwise (1x128 and 128x128 "
+                          "blocks); auto: the framework's default, delayed scaling in Transformer Engine and tensorwise "
+                          "in torchtitan", Choice(FP8_RECIPES), applies_to="precision fp8")
     intra_node_bandwidth_bytes_per_s: float | None = key(
         None, "GPU-to-GPU bandwidth inside a node, one direction (null: the GPU's own NVLink/PCIe figure)",
         Number(*BANDWIDTH_BYTES_PER_S_RANGE, LINK_BANDWIDTH_OR_NULL, low_inclusive=True, null=True), affects=TIME_ONLY)

@@ -71,9 +71,13 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         if zero == 0:
             dp_comm = exposed(2 * frac * grads / dp_link + buckets * ar_lat, busiest.bwd, prof["dp_overlap"])
         else:
+            # DeepSpeed ZeRO-1/2 gathers the updated weights at the end of its optimizer step ("ready for next
+            # round forward", deepspeed/runtime/zero/stage_1_and_2.py step(): all_gather_dp_groups), so no forward
+            # runs beside it (presets/efficiency.json frameworks: zero_gather_after_step)
+            gather_window = 0.0 if prof.get("zero_gather_after_step") else busiest.fwd
             dp_comm = (exposed(frac * grads / dp_link + buckets * rs_lat, busiest.bwd, prof["dp_overlap"])
                        + exposed(frac * busiest.trainable * rates.elem_bytes / dp_link + buckets * ag_lat,
-                                 busiest.fwd, prof["dp_overlap"]))
+                                 gather_window, prof["dp_overlap"]))
     if zero == 3 and prof.get("fsdp2_copies"):
         # FSDP2 copies around each collective: all-gather copy-in (the shard cast to the compute dtype) and
         # copy-out (split into the unsharded parameters), reduce-scatter copy-in (the gradients cast to the

@@ -35,6 +35,7 @@ class Hardware:
     complete: bool  # False: some figure was missing and a stated fallback is used
     nvlink_domain: int = 0  # GPUs sharing one NVLink fabric across nodes (NVL72); 0: the node
     nvlink: bool = True  # the GPUs of a node talk over NVLink (or another GPU link), not PCIe: NCCL's per-hop latency
+    sustained_fraction: float = 1.0  # of the short-run matmul/attention rates, once the power limit pulls the clock down
 
     def peak(self, fmt: str) -> float:
         """Dense peak FLOP/s of a number format; formats a GPU lacks run at the next one it has."""
@@ -112,4 +113,5 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None) ->
         host_bytes_per_s=float(host_raw) * (pcie_fraction if host is None else 1.0),
         latency_intra_s=coll["latency_intra_s"], latency_inter_s=coll["latency_inter_s"],
         complete=complete, nvlink_domain=domain, nvlink=bool(intra or link),
+        sustained_fraction=per_gpu("sustained_compute_fraction", gpu_id),
     )

@@ -28,7 +28,7 @@ from .costs import Rates, head_cost, layer_cost
 from .data import efficiency, framework_profile
 from .data_parallel import data_parallel_seconds
 from .hardware import Hardware, hardware_for
-from .links import dispatch_seconds, link, nvlink_domain, p2p_link, ring_exposed_seconds
+from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
 from .offload import optimizer_seconds
 
@@ -102,15 +102,19 @@ _RATES: dict[tuple, Rates] = {}
 
 def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     fmt = compute_format(s)
-    gemm = hw.peak(fmt) * hw.matmul_fraction
-    linear = hw.peak("fp8") * hw.fp8_matmul_fraction if s.precision == "fp8" else gemm
+    # a training step runs its matmuls back to back for seconds: at the clock the power limit leaves, which the
+    # short-run matmul benchmarks behind matmul_fraction do not reach (presets/efficiency.json
+    # sustained_compute_fraction)
+    sustained = hw.sustained_fraction
+    gemm = hw.peak(fmt) * hw.matmul_fraction * sustained
+    linear = hw.peak("fp8") * hw.fp8_matmul_fraction * sustained if s.precision == "fp8" else gemm
     kernel = s.attention_kernel
     if kernel == "auto":
         kernel = prof["attention_hopper"] if hw.arch in ("hopper", "blackwell") else "flash2"
     elif kernel == "flash3" and hw.arch != "hopper":
         kernel = "flash2"  # FlashAttention-3 runs on Hopper only
     table = efficiency()["attention_fraction_of_bf16_peak"][kernel]
-    attention = hw.peak(fmt) * table.get(hw.arch, table["default"])
+    attention = hw.peak(fmt) * table.get(hw.arch, table["default"]) * sustained
     sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
     scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
     return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled)
@@ -124,6 +128,7 @@ class _Stage:
     tp: float  # exposed, per micro-batch
     cp: float
     ep: float
+    ep_paired: float  # the all-to-all left exposed when another micro-batch's layer runs beside it (combined 1F1B)
     fwd: float  # forward seconds per micro-batch (for overlap windows)
     bwd: float
     trainable: float  # parameters per rank
@@ -148,7 +153,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     cp_link, cp_lat = p2p_link(hw, s.tp * s.cp, node)
     ep_lat = link(hw, s.tp * s.cp * s.ep, node, s.tp * s.cp)[1]
     act_bytes = tokens * spec.hidden * rates.elem_bytes
-    compute = memory = recompute = tp_comm = cp_comm = ep_comm = fwd_total = bwd_total = 0.0
+    compute = memory = recompute = tp_comm = cp_comm = ep_comm = ep_paired = fwd_total = bwd_total = 0.0
     groups = layer_groups(s, spec, layers)
     for g in groups:
         lora = tuple((lin.d_in, lin.d_out) for lin in lora_targets(s, spec, g.moe)) if adapters else ()
@@ -192,8 +197,15 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
             cp_comm += n * ring_exposed_seconds(2 * tokens * spec.kv_dim / s.tp * rates.elem_bytes, s.cp, cp_link,
                                                 cp_lat, c.attn_fwd, c.attn_bwd if backward else 0.0)
         if g.moe and s.ep > 1:  # dispatch + combine, forward and backward
-            a2a = dispatch_seconds(tokens * spec.hidden * rates.elem_bytes, spec, s, hw) + ep_lat
-            ep_comm += n * (4 if backward else 2) * a2a * (1 - prof["ep_overlap"])
+            a2a = (dispatch_seconds(tokens * spec.hidden * rates.elem_bytes, spec, s, hw) + ep_lat) * (
+                1 - prof["ep_overlap"])
+            ep_comm += n * (4 if backward else 2) * a2a
+            # Megatron's combined 1F1B (overlap_moe_expert_parallel_comm; Megatron-Core docs "Combined 1F1B:
+            # Expert-Parallel All-to-All Overlap", core.pipeline_parallel.combined_1f1b): a layer's forward of one
+            # micro-batch runs beside its backward of another, so the forward's dispatch and combine hide behind the
+            # other's backward of the layer and the backward's behind the other's forward
+            ep_paired += n * ((exposed(2 * a2a, bwd_c + bwd_m + rec, 1.0) + exposed(2 * a2a, fwd_c + fwd_m, 1.0))
+                              if backward else 2 * a2a)
     first, last = index == 0, index == s.pp - 1
     if last:
         matmul, loss = head_cost(spec, tokens, s.tp, rates, _loss_path(s, prof))
@@ -206,7 +218,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         memory += 2 * act_bytes / rates.memory  # embedding gather (and its scatter-add gradient)
     p = stage_params(s, spec, layers, first, last, list(groups))
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
-    return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, fwd_total, bwd_total,
+    return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, ep_paired, fwd_total, bwd_total,
                   p.trainable + p.lora, params, len(layers))
 
 
@@ -279,6 +291,16 @@ def _pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, 
     return pp_comm, bubble
 
 
+def _ep_seconds(s: Scenario, st: _Stage) -> float:
+    """Exposed expert-parallel all-to-all of a step. Under combined 1F1B only the micro-batches without a partner
+    run theirs alone: the pipeline's warm-up forwards and cool-down backwards, min(grad_accum, pp) micro-batches'
+    worth (one without pipelining: the first forward and the last backward)."""
+    if not s.moe_a2a_overlap:
+        return s.grad_accum * st.ep
+    alone = min(s.grad_accum, s.pp)
+    return alone * st.ep + (s.grad_accum - alone) * st.ep_paired
+
+
 def step_time(s: Scenario) -> StepTime:
     """Seconds per optimizer step, throughput and MFU for the scenario (fits or not)."""
     s = as_laid_out(s)  # the tokens a micro-batch really holds (packing)
@@ -294,7 +316,8 @@ def step_time(s: Scenario) -> StepTime:
     offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest)
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
-        "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp, "communication_ep": ga * busiest.ep,
+        "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp,
+        "communication_ep": _ep_seconds(s, busiest),
         "communication_pp": pp_comm, "communication_dp": dp_comm, "bubble": bubble, "offload": offload,
         "optimizer": optimizer,
     }
@@ -351,7 +374,8 @@ _FORMULAS = {
                         "(attention / cp), the rest is exposed",
     "communication_ep": "dispatch + combine per MoE layer, forward and backward: each routed copy of a token to its "
                         "expert's rank (all-to-all), every rank's tokens (all-gather), or a token once per other "
-                        "node holding one of its experts (flex: DeepEP / HybridEP)",
+                        "node holding one of its experts (flex: DeepEP / HybridEP); with moe_a2a_overlap, what the "
+                        "other micro-batch's layer does not hide",
     "communication_pp": "activations sent to the next stage and gradients back, per micro-batch",
     "communication_dp": "gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per "
                         "step when FSDP runs under pipelining) not hidden behind forward and backward",

@@ -14,7 +14,7 @@
         <translation>未找到包含中文字符的字体，因此界面仍保持英文。请安装 Noto Sans CJK 等字体后再切换。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="180"/>
+        <location filename="../app.py" line="181"/>
         <location filename="../file_actions.py" line="77"/>
         <location filename="../library_actions.py" line="27"/>
         <location filename="../library_actions.py" line="31"/>
@@ -390,32 +390,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="230"/>
+        <location filename="../charts.py" line="243"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="223"/>
+        <location filename="../charts.py" line="236"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="205"/>
+        <location filename="../charts.py" line="218"/>
         <source>left free by the engine</source>
         <translation>引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="223"/>
+        <location filename="../charts.py" line="236"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="239"/>
+        <location filename="../charts.py" line="252"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: left free by the engine</source>
         <translation>每个 GPU 已用 %(used)s / %(cap)s；斜线：引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="240"/>
+        <location filename="../charts.py" line="253"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -431,7 +431,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="113"/>
+        <location filename="../compare_view.py" line="114"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -439,37 +439,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="129"/>
+        <location filename="../compare_view.py" line="132"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="217"/>
+        <location filename="../compare_view.py" line="231"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="265"/>
+        <location filename="../compare_view.py" line="291"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="266"/>
+        <location filename="../compare_view.py" line="292"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="267"/>
+        <location filename="../compare_view.py" line="293"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="268"/>
+        <location filename="../compare_view.py" line="294"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="272"/>
+        <location filename="../compare_view.py" line="298"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -875,121 +875,126 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="79"/>
+        <source>MoE all-to-all beside another micro-batch (moe_a2a_overlap)</source>
+        <translation>MoE all-to-all 与另一微批次并行（moe_a2a_overlap）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="80"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../words.py" line="80"/>
+        <location filename="../words.py" line="81"/>
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="81"/>
+        <location filename="../words.py" line="82"/>
         <source>Bandwidth between nodes</source>
         <translation>节点间带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="82"/>
+        <location filename="../words.py" line="83"/>
         <source>Tokens to train</source>
         <translation>要训练的 token 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="83"/>
+        <location filename="../words.py" line="84"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../words.py" line="84"/>
+        <location filename="../words.py" line="85"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../words.py" line="85"/>
+        <location filename="../words.py" line="86"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="86"/>
+        <location filename="../words.py" line="87"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="87"/>
+        <location filename="../words.py" line="88"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="88"/>
+        <location filename="../words.py" line="89"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89"/>
+        <location filename="../words.py" line="90"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="90"/>
+        <location filename="../words.py" line="91"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91"/>
+        <location filename="../words.py" line="92"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="92"/>
+        <location filename="../words.py" line="93"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="93"/>
+        <location filename="../words.py" line="94"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="94"/>
+        <location filename="../words.py" line="95"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="95"/>
+        <location filename="../words.py" line="96"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="96"/>
+        <location filename="../words.py" line="97"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="98"/>
+        <location filename="../words.py" line="99"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="99"/>
+        <location filename="../words.py" line="100"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="100"/>
+        <location filename="../words.py" line="101"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="101"/>
+        <location filename="../words.py" line="102"/>
         <source>Engine shares the trainer&apos;s weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="106"/>
+        <location filename="../words.py" line="107"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="106"/>
+        <location filename="../words.py" line="107"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
@@ -1145,126 +1150,126 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../serving_words.py" line="47"/>
-        <location filename="../words.py" line="108"/>
-        <location filename="../words.py" line="112"/>
+        <location filename="../words.py" line="109"/>
         <location filename="../words.py" line="113"/>
-        <location filename="../words.py" line="137"/>
+        <location filename="../words.py" line="114"/>
+        <location filename="../words.py" line="138"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="108"/>
+        <location filename="../words.py" line="109"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="109"/>
+        <location filename="../words.py" line="110"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="110"/>
+        <location filename="../words.py" line="111"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="110"/>
+        <location filename="../words.py" line="111"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="111"/>
+        <location filename="../words.py" line="112"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="114"/>
+        <location filename="../words.py" line="115"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../words.py" line="114"/>
+        <location filename="../words.py" line="115"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="119"/>
+        <location filename="../words.py" line="120"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="120"/>
+        <location filename="../words.py" line="121"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="121"/>
+        <location filename="../words.py" line="122"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="122"/>
+        <location filename="../words.py" line="123"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="123"/>
+        <location filename="../words.py" line="124"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="124"/>
+        <location filename="../words.py" line="125"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="125"/>
+        <location filename="../words.py" line="126"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="126"/>
+        <location filename="../words.py" line="127"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="127"/>
+        <location filename="../words.py" line="128"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="128"/>
+        <location filename="../words.py" line="129"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="129"/>
+        <location filename="../words.py" line="130"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="130"/>
+        <location filename="../words.py" line="131"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="131"/>
+        <location filename="../words.py" line="132"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="132"/>
+        <location filename="../words.py" line="133"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="136"/>
+        <location filename="../words.py" line="137"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
         <location filename="../serving_words.py" line="47"/>
-        <location filename="../words.py" line="137"/>
+        <location filename="../words.py" line="138"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -1299,17 +1304,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../words.py" line="115"/>
+        <location filename="../words.py" line="116"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="116"/>
+        <location filename="../words.py" line="117"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="117"/>
+        <location filename="../words.py" line="118"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -2360,132 +2365,147 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MegatronRows</name>
     <message>
-        <location filename="../megatron_rows.py" line="28"/>
+        <location filename="../megatron_rows.py" line="29"/>
         <source>attention core</source>
         <translation>注意力核心</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="28"/>
+        <location filename="../megatron_rows.py" line="29"/>
         <source>MoE activation</source>
         <translation>MoE 激活函数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="29"/>
+        <location filename="../megatron_rows.py" line="30"/>
         <source>norms</source>
         <translation>归一化层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="29"/>
+        <location filename="../megatron_rows.py" line="30"/>
         <source>MLA up-projections</source>
         <translation>MLA 上投影</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="29"/>
+        <location filename="../megatron_rows.py" line="30"/>
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="30"/>
+        <location filename="../megatron_rows.py" line="31"/>
         <source>MoE layer</source>
         <translation>MoE 层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="30"/>
+        <location filename="../megatron_rows.py" line="31"/>
         <source>shared experts</source>
         <translation>共享专家</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="32"/>
+        <location filename="../megatron_rows.py" line="33"/>
         <source>Megatron recompute_modules: what selective checkpointing rebuilds in the backward pass instead of keeping</source>
         <translation>Megatron recompute_modules：选择性检查点在反向传播中重新计算而不保留的部分</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="34"/>
+        <location filename="../megatron_rows.py" line="35"/>
         <source>Rebuilt in backward</source>
         <translation>反向时重新计算</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="37"/>
+        <location filename="../megatron_rows.py" line="38"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="39"/>
+        <location filename="../megatron_rows.py" line="40"/>
         <source>Megatron cpu_offloading_num_layers: decoder layers whose saved activations go to CPU memory</source>
         <translation>Megatron cpu_offloading_num_layers：保存的激活值移到 CPU 内存的解码层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="41"/>
+        <location filename="../megatron_rows.py" line="42"/>
         <source>Layers offloaded to CPU memory</source>
         <translation>卸载到 CPU 内存的层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="42"/>
+        <location filename="../megatron_rows.py" line="43"/>
         <source>embedding</source>
         <translation>嵌入层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="42"/>
+        <location filename="../megatron_rows.py" line="43"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="43"/>
+        <location filename="../megatron_rows.py" line="44"/>
         <source>Megatron account_for_embedding/loss_in_pipeline_split: each counts as one layer, so the first or last stage builds one decoder layer fewer</source>
         <translation>Megatron account_for_embedding/loss_in_pipeline_split：各算作一层，因此第一个或最后一个阶段少建一个解码层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="45"/>
+        <location filename="../megatron_rows.py" line="46"/>
         <source>Counted as a layer when splitting</source>
         <translation>划分流水线时算作一层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="47"/>
+        <location filename="../megatron_rows.py" line="48"/>
         <source>all-to-all: each routed copy to its expert (alltoall)</source>
         <translation>all-to-all：每个路由副本发往其专家（alltoall）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="48"/>
+        <location filename="../megatron_rows.py" line="49"/>
         <source>all-gather: every rank&apos;s tokens to every rank (allgather)</source>
         <translation>all-gather：每个进程的词元发往所有进程（allgather）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="49"/>
+        <location filename="../megatron_rows.py" line="50"/>
         <source>DeepEP / HybridEP: once per node, then NVLink (flex)</source>
         <translation>DeepEP / HybridEP：每个节点发送一次，再经 NVLink 转发（flex）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="51"/>
+        <location filename="../megatron_rows.py" line="52"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 词元分发器</translation>
     </message>
     <message>
         <location filename="../megatron_rows.py" line="53"/>
+        <source>run each micro-batch&apos;s all-to-all beside another&apos;s compute</source>
+        <translation>每个微批次的 all-to-all 与另一微批次的计算并行</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="54"/>
+        <source>Megatron overlap_moe_expert_parallel_comm (combined 1F1B): one micro-batch&apos;s forward runs beside another&apos;s backward, layer by layer</source>
+        <translation>Megatron overlap_moe_expert_parallel_comm（combined 1F1B）：一个微批次的前向与另一个微批次的反向逐层并行</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="56"/>
+        <source>MoE all-to-all overlap</source>
+        <translation>MoE all-to-all 重叠</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="58"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="54"/>
+        <location filename="../megatron_rows.py" line="59"/>
         <source>delayed scaling (amax history)</source>
         <translation>延迟缩放（amax 历史）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="55"/>
+        <location filename="../megatron_rows.py" line="60"/>
         <source>one scale per tensor, current (tensorwise)</source>
         <translation>每个张量一个当前缩放因子（tensorwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="56"/>
+        <location filename="../megatron_rows.py" line="61"/>
         <source>a scale per 32 values (MXFP8, Blackwell)</source>
         <translation>每 32 个值一个缩放因子（MXFP8，Blackwell）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="57"/>
+        <location filename="../megatron_rows.py" line="62"/>
         <source>a scale per 128 values (blockwise)</source>
         <translation>每 128 个值一个缩放因子（blockwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="59"/>
+        <location filename="../megatron_rows.py" line="64"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
@@ -2644,22 +2664,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>%s（引擎 GPU）</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="130"/>
+        <location filename="../phase_chart.py" line="116"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="142"/>
+        <location filename="../phase_chart.py" line="128"/>
         <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
         <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="151"/>
+        <location filename="../phase_chart.py" line="137"/>
         <source>Overheads and safety reserve</source>
         <translation>开销和安全预留</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="152"/>
+        <location filename="../phase_chart.py" line="138"/>
         <source>as at the peak phase</source>
         <translation>按峰值阶段计</translation>
     </message>
@@ -2690,17 +2710,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>PriceTable</name>
     <message>
-        <location filename="../rent_panel.py" line="65"/>
+        <location filename="../rent_panel.py" line="66"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="65"/>
+        <location filename="../rent_panel.py" line="66"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="97"/>
+        <location filename="../rent_panel.py" line="103"/>
         <source>Not a price (a number above 0), so left out: %s</source>
         <translation>不是价格（须为大于 0 的数），已略去：%s</translation>
     </message>
@@ -3014,103 +3034,103 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>RentPanel</name>
     <message>
-        <location filename="../rent_panel.py" line="115"/>
+        <location filename="../rent_panel.py" line="121"/>
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="121"/>
-        <location filename="../rent_panel.py" line="126"/>
+        <location filename="../rent_panel.py" line="127"/>
+        <location filename="../rent_panel.py" line="132"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="122"/>
+        <location filename="../rent_panel.py" line="128"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="128"/>
+        <location filename="../rent_panel.py" line="134"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="129"/>
+        <location filename="../rent_panel.py" line="135"/>
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="130"/>
+        <location filename="../rent_panel.py" line="136"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="131"/>
+        <location filename="../rent_panel.py" line="137"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="133"/>
+        <location filename="../rent_panel.py" line="139"/>
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="160"/>
+        <location filename="../rent_panel.py" line="166"/>
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="180"/>
+        <location filename="../rent_panel.py" line="186"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="184"/>
+        <location filename="../rent_panel.py" line="190"/>
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="218"/>
+        <location filename="../rent_panel.py" line="224"/>
         <source>%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="228"/>
+        <location filename="../rent_panel.py" line="234"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="235"/>
+        <location filename="../rent_panel.py" line="241"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="238"/>
+        <location filename="../rent_panel.py" line="244"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="242"/>
+        <location filename="../rent_panel.py" line="248"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="246"/>
+        <location filename="../rent_panel.py" line="252"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="247"/>
+        <location filename="../rent_panel.py" line="253"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="250"/>
+        <location filename="../rent_panel.py" line="256"/>
         <source>This is your set-up already</source>
         <translation>这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="257"/>
+        <location filename="../rent_panel.py" line="263"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -3174,7 +3194,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用户数与上下文</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="110"/>
+        <location filename="../serve_mode.py" line="112"/>
         <source>the engine&apos;s budget: %1 of %2 per GPU</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
@@ -3923,132 +3943,137 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_panel.py" line="94"/>
+        <location filename="../time_panel.py" line="103"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="106"/>
+        <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks&apos; and NCCL&apos;s source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
+        <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
 </context>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="109"/>
+        <location filename="../time_panel.py" line="121"/>
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="114"/>
+        <location filename="../time_panel.py" line="126"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="122"/>
+        <location filename="../time_panel.py" line="134"/>
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="123"/>
+        <location filename="../time_panel.py" line="135"/>
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="124"/>
+        <location filename="../time_panel.py" line="136"/>
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="127"/>
+        <location filename="../time_panel.py" line="139"/>
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="129"/>
+        <location filename="../time_panel.py" line="141"/>
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="135"/>
-        <location filename="../time_panel.py" line="220"/>
+        <location filename="../time_panel.py" line="147"/>
+        <location filename="../time_panel.py" line="232"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="137"/>
+        <location filename="../time_panel.py" line="149"/>
         <source>currency not named</source>
         <translation>未指定币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="138"/>
+        <location filename="../time_panel.py" line="150"/>
         <source>The currency of the price: named beside every cost</source>
         <translation>价格所用的币种：显示在每项费用旁边</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="139"/>
+        <location filename="../time_panel.py" line="151"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="143"/>
-        <location filename="../time_panel.py" line="225"/>
+        <location filename="../time_panel.py" line="155"/>
+        <location filename="../time_panel.py" line="237"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="144"/>
+        <location filename="../time_panel.py" line="156"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="170"/>
+        <location filename="../time_panel.py" line="182"/>
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="174"/>
+        <location filename="../time_panel.py" line="186"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="175"/>
+        <location filename="../time_panel.py" line="187"/>
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="178"/>
+        <location filename="../time_panel.py" line="190"/>
         <source> · likely %(low)s to %(high)s per step</source>
         <translation> · 每步可能为 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="180"/>
+        <location filename="../time_panel.py" line="192"/>
         <source>The likely range is the 10th to 90th percentile of the cross-validated error on %(runs)d published runs (%(regime)s).</source>
         <translation>可能范围为 %(runs)d 个已发表运行的交叉验证误差的第 10 至第 90 百分位（%(regime)s）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="184"/>
+        <location filename="../time_panel.py" line="196"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="187"/>
+        <location filename="../time_panel.py" line="199"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="192"/>
+        <location filename="../time_panel.py" line="204"/>
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="216"/>
+        <location filename="../time_panel.py" line="228"/>
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="230"/>
+        <location filename="../time_panel.py" line="242"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="239"/>
+        <location filename="../time_panel.py" line="251"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -4058,52 +4083,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="255"/>
+        <location filename="../time_panel.py" line="267"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="256"/>
+        <location filename="../time_panel.py" line="268"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="257"/>
+        <location filename="../time_panel.py" line="269"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="259"/>
+        <location filename="../time_panel.py" line="271"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="261"/>
+        <location filename="../time_panel.py" line="273"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="263"/>
+        <location filename="../time_panel.py" line="275"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="266"/>
+        <location filename="../time_panel.py" line="278"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="115"/>
+        <location filename="../time_panel.py" line="127"/>
         <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="189"/>
+        <location filename="../time_panel.py" line="201"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="195"/>
+        <location filename="../time_panel.py" line="207"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -6258,12 +6283,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="321"/>
+        <location filename="../../engine/timing/model.py" line="344"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="325"/>
+        <location filename="../../engine/timing/model.py" line="348"/>
         <source>The model&apos;s own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
@@ -7467,45 +7492,65 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/result.py" line="20"/>
-        <location filename="../../engine/posttraining/timing.py" line="25"/>
+        <location filename="../../engine/posttraining/timing.py" line="26"/>
         <source>Critic training step</source>
         <translation>评论家训练步骤</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/result.py" line="21"/>
-        <location filename="../../engine/posttraining/timing.py" line="26"/>
+        <location filename="../../engine/posttraining/timing.py" line="27"/>
         <source>Weight sync to the engine</source>
         <translation>向引擎同步权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="23"/>
+        <location filename="../../engine/posttraining/timing.py" line="24"/>
         <source>Generation (prefill + decode)</source>
         <translation>生成（预填充 + 解码）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="24"/>
+        <location filename="../../engine/posttraining/timing.py" line="25"/>
         <source>Scoring forwards (reference, reward, old log-probs)</source>
         <translation>打分前向（参考、奖励、旧对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="29"/>
+        <location filename="../../engine/posttraining/timing.py" line="30"/>
         <source>prefill: 2 x active params x prompt tokens at the matmul rate; decode: per token, max(weights + KV of the sequences in flight / memory bandwidth, 2 x active params x sequences / matmul rate), in waves of the sequences the engine holds at once</source>
         <translation>预填充：2 × 激活参数量 × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽，2 × 激活参数量 × 序列数 / 矩阵乘速率），按引擎一次能容纳的序列分批进行</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="33"/>
+        <location filename="../../engine/posttraining/timing.py" line="34"/>
         <source>forwards x 2 x active params x sequence tokens / matmul rate</source>
         <translation>前向次数 × 2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="34"/>
+        <location filename="../../engine/posttraining/timing.py" line="35"/>
         <source>the critic&apos;s training step, from the training time model</source>
         <translation>评论家的训练步骤，取自训练时间模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/timing.py" line="35"/>
+        <location filename="../../engine/posttraining/timing.py" line="36"/>
         <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth</source>
         <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="42"/>
+        <source>Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), in waves of the sequences the engine holds.</source>
+        <translation>预填充的 FLOPs 按矩阵乘速率、解码的字节按显存带宽计算（屋顶线模型），按引擎同时容纳的序列分批。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="45"/>
+        <source>Forward FLOPs of the scoring models at the matmul rate.</source>
+        <translation>打分模型前向的 FLOPs，按矩阵乘速率计算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="46"/>
+        <source>The critic&apos;s step from the training time model.</source>
+        <translation>critic 的一步，由训练时间模型计算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/timing.py" line="47"/>
+        <source>Policy bytes over the link they cross, or through memory when the engine shares the GPUs.</source>
+        <translation>策略权重的字节经过所跨的链路；推理引擎与训练共用 GPU 时经过显存。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/serving_keys.py" line="60"/>
@@ -8642,6 +8687,96 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/timing/mfu.py" line="18"/>
         <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
         <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="24"/>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="25"/>
+        <source>derived</source>
+        <translation>推导</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="26"/>
+        <source>assumed</source>
+        <translation>假定</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="35"/>
+        <source>Matmuls at the maximum achievable matmul rate measured on this GPU (stas00/ml-engineering), in whole tiles and waves; attention at the rate its kernel&apos;s paper measured.</source>
+        <translation>矩阵乘按在这款 GPU 上实测的最大可达矩阵乘速率（stas00/ml-engineering），按整块 tile 和整波计算；注意力按其内核论文实测的速率。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="38"/>
+        <source>Matmuls at a rate derived from this GPU&apos;s measured bf16 rate and the fp8/bf16 ratio of GPUs measured in both; attention at the rate its kernel&apos;s paper measured.</source>
+        <translation>矩阵乘速率由这款 GPU 实测的 bf16 速率与两种格式都有实测的 GPU 的 fp8/bf16 比值推导；注意力按其内核论文实测的速率。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="41"/>
+        <source>Matmuls and attention at the rates measured on this GPU, slowed to the clock its power limit leaves under sustained load (also measured), in whole tiles and waves.</source>
+        <translation>矩阵乘和注意力按在这款 GPU 上实测的速率，再降到持续负载下功耗上限所允许的频率（同样为实测），按整块 tile 和整波计算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="44"/>
+        <source>Matmuls at the maximum achievable matmul rate measured on another part with the same chip; attention at the rate its kernel&apos;s paper measured.</source>
+        <translation>矩阵乘按同一芯片的另一款产品上实测的最大可达矩阵乘速率；注意力按其内核论文实测的速率。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="47"/>
+        <source>No matmul measurement for this GPU: matmuls at the median fraction of peak of the GPUs measured.</source>
+        <translation>这款 GPU 没有矩阵乘实测：矩阵乘按已实测 GPU 的峰值占比中位数计算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="50"/>
+        <source>Bytes counted operation by operation from the framework&apos;s kernels, at 85% of the datasheet memory bandwidth (stream benchmarks).</source>
+        <translation>按框架的内核逐个算子统计字节数，显存带宽取规格值的 85%（stream 基准测试）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="53"/>
+        <source>The forward work that checkpointing runs again, at the forward&apos;s rates.</source>
+        <translation>检查点重算的前向工作量，按前向的速率计算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="55"/>
+        <source>Transformer Engine&apos;s ring step by step: each K/V block hides behind one step&apos;s attention.</source>
+        <translation>逐步计算 Transformer Engine 的环：每个 K/V 块只能藏在一步的注意力计算之后。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="57"/>
+        <source>Routed tokens over the links the expert group crosses, routing spread evenly over the experts.</source>
+        <translation>路由的 token 经过专家组所跨的链路，假设路由在专家间均匀分布。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="59"/>
+        <source>Activations and their gradients between stages over the link they cross.</source>
+        <translation>阶段之间的激活及其梯度经过所跨的链路。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="61"/>
+        <source>The pipeline schedule&apos;s idle slots: (pp - 1) / vpp micro-batches of the busiest stage.</source>
+        <translation>流水线调度的空闲时段：最忙阶段的 (pp - 1) / vpp 个微批次。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="63"/>
+        <source>CPU Adam at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.</source>
+        <translation>CPU Adam 按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="65"/>
+        <source>Bytes the optimizer reads and writes per parameter at the achieved memory bandwidth.</source>
+        <translation>优化器每个参数读写的字节数，按可达显存带宽计算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="68"/>
+        <source>Bytes over the link the group crosses plus NCCL&apos;s latency model, nothing hidden behind compute.</source>
+        <translation>字节经过通信组所跨的链路，加上 NCCL 的延迟模型，不计与计算的重叠。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="70"/>
+        <source>Bytes and NCCL latency are derived; the share hidden behind compute is the framework&apos;s stated overlap, not a measurement.</source>
+        <translation>字节与 NCCL 延迟为推导所得；藏在计算之后的比例是框架给出的重叠比例，并非实测。</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,97 @@
+"""Which parts of a step time are measured, derived or assumed (issue 23 item 8).
+
+Each term of StepTime (model.py BREAKDOWN_KEYS) rests on figures of presets/efficiency.json and presets/gpus.json;
+this says, per term and for the scenario's GPU and framework, what kind of figure decides it:
+
+- measured: a rate someone measured on this GPU or kernel (the matmul fraction from the maximum achievable matmul
+  FLOPS table, stas00/ml-engineering; attention fractions from the FlashAttention papers' benchmarks);
+- derived: bytes, FLOPs, steps or latencies counted from the frameworks' and NCCL's source over datasheet rates;
+- assumed: a stated figure without a measurement behind it for this case (a GPU without its own matmul
+  measurement takes the table's median; the share of a collective hidden behind compute; CPU Adam's host memory
+  bandwidth).
+
+No Qt; the texts are marked for translation and shown by the Time tab.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..messages import QT_TRANSLATE_NOOP
+from ..scenario import CustomGpu, Scenario
+from .data import efficiency, framework_profile, per_gpu
+
+MEASURED = QT_TRANSLATE_NOOP("engine", "measured")
+DERIVED = QT_TRANSLATE_NOOP("engine", "derived")
+ASSUMED = QT_TRANSLATE_NOOP("engine", "assumed")
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    kind: str  # MEASURED | DERIVED | ASSUMED (English; translated in the "engine" context)
+    basis: str  # one sentence: what figure decides the term (translated in the "engine" context)
+
+
+_GEMM_MEASURED = Provenance(MEASURED, QT_TRANSLATE_NOOP(
+    "engine", "Matmuls at the maximum achievable matmul rate measured on this GPU (stas00/ml-engineering), in whole "
+    "tiles and waves; attention at the rate its kernel's paper measured."))
+_GEMM_DERIVED = Provenance(DERIVED, QT_TRANSLATE_NOOP(
+    "engine", "Matmuls at a rate derived from this GPU's measured bf16 rate and the fp8/bf16 ratio of GPUs measured "
+    "in both; attention at the rate its kernel's paper measured."))
+_GEMM_SUSTAINED = Provenance(MEASURED, QT_TRANSLATE_NOOP(
+    "engine", "Matmuls and attention at the rates measured on this GPU, slowed to the clock its power limit leaves "
+    "under sustained load (also measured), in whole tiles and waves."))
+_GEMM_SAME_CHIP = Provenance(DERIVED, QT_TRANSLATE_NOOP(
+    "engine", "Matmuls at the maximum achievable matmul rate measured on another part with the same chip; attention "
+    "at the rate its kernel's paper measured."))
+_GEMM_ASSUMED = Provenance(ASSUMED, QT_TRANSLATE_NOOP(
+    "engine", "No matmul measurement for this GPU: matmuls at the median fraction of peak of the GPUs measured."))
+_FIXED = {
+    "memory_bound": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "Bytes counted operation by operation from the framework's kernels, at 85% of the datasheet memory "
+        "bandwidth (stream benchmarks).")),
+    "recompute": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "The forward work that checkpointing runs again, at the forward's rates.")),
+    "communication_cp": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "Transformer Engine's ring step by step: each K/V block hides behind one step's attention.")),
+    "communication_ep": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "Routed tokens over the links the expert group crosses, routing spread evenly over the experts.")),
+    "communication_pp": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "Activations and their gradients between stages over the link they cross.")),
+    "bubble": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "The pipeline schedule's idle slots: (pp - 1) / vpp micro-batches of the busiest stage.")),
+    "offload": Provenance(ASSUMED, QT_TRANSLATE_NOOP(
+        "engine", "CPU Adam at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.")),
+    "optimizer": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "Bytes the optimizer reads and writes per parameter at the achieved memory bandwidth.")),
+}
+_COLLECTIVE_DERIVED = Provenance(DERIVED, QT_TRANSLATE_NOOP(
+    "engine", "Bytes over the link the group crosses plus NCCL's latency model, nothing hidden behind compute."))
+_COLLECTIVE_ASSUMED = Provenance(ASSUMED, QT_TRANSLATE_NOOP(
+    "engine", "Bytes and NCCL latency are derived; the share hidden behind compute is the framework's stated "
+    "overlap, not a measurement."))
+
+
+def time_provenance(s: Scenario) -> dict[str, Provenance]:
+    """Per term of the training step (model.py BREAKDOWN_KEYS): what kind of figure decides it for `s`."""
+    prof = framework_profile(s.framework)
+    out = {"compute": _gemm(s), **_FIXED}
+    out["communication_tp"] = _COLLECTIVE_ASSUMED if prof["tp_overlap"] > 0 else _COLLECTIVE_DERIVED
+    if prof["ep_overlap"] > 0:
+        out["communication_ep"] = _COLLECTIVE_ASSUMED
+    out["communication_dp"] = _COLLECTIVE_ASSUMED if max(prof["dp_overlap"], prof["zero3_overlap"]) > 0 \
+        else _COLLECTIVE_DERIVED
+    return out
+
+
+def _gemm(s: Scenario) -> Provenance:
+    if isinstance(s.gpu, CustomGpu):
+        return _GEMM_ASSUMED
+    table = efficiency()["fp8_matmul_fraction_of_peak" if s.precision == "fp8" else "matmul_fraction_of_peak"]
+    if s.gpu not in table:
+        return _GEMM_ASSUMED
+    if s.gpu in table.get("_ratio", ()):
+        return _GEMM_DERIVED
+    if s.gpu in table.get("_same_chip", ()):
+        return _GEMM_SAME_CHIP
+    return _GEMM_SUSTAINED if per_gpu("sustained_compute_fraction", s.gpu) < 1.0 else _GEMM_MEASURED

@@ -1,0 +1,54 @@
+"""Issue 23 item 8: the window says which parts of a time are measured, derived or assumed.
+
+Expected kinds come from the sources presets/efficiency.json names for each figure: the matmul fraction of a GPU
+measured in stas00/ml-engineering's MAMF table (commit 744d01e: H100 SXM, MI300X bf16) is measured; GB300 takes
+B300's measurement of the same Blackwell Ultra chip and MI300X's fp8 figure is its bf16 one times the fp8/bf16 ratio
+of GPUs measured in both (derived); a GPU without a row (L40S) takes the table's median (assumed). The overlap
+shares of data- and tensor-parallel collectives are stated assumptions (efficiency.json frameworks _source), so a
+term they decide is assumed; Megatron's tp_overlap is 0.5, Hugging Face's 0."""
+
+from __future__ import annotations
+
+from engine import scenario_from_dict
+from engine.posttraining.timing import step_provenance
+from engine.timing import BREAKDOWN_KEYS
+from engine.timing.provenance import ASSUMED, DERIVED, MEASURED, time_provenance
+
+BASE = {"model": "llama-3-8b", "nodes": 2, "gpus_per_node": 8}
+
+
+def kind(term: str, **keys: object) -> str:
+    return time_provenance(scenario_from_dict({**BASE, **keys}))[term].kind
+
+
+def test_every_term_says_what_decides_it():
+    p = time_provenance(scenario_from_dict(BASE))
+    assert set(p) == set(BREAKDOWN_KEYS)
+    assert all(v.kind in (MEASURED, DERIVED, ASSUMED) and len(v.basis) > 30 for v in p.values())
+    assert {"generation", "scoring", "critic", "weight_sync"} <= set(step_provenance(scenario_from_dict(BASE)))
+
+
+def test_matmul_rate_is_measured_only_where_the_gpu_was_measured():
+    assert kind("compute", gpu="h100-sxm-80gb") == MEASURED
+    assert kind("compute", gpu="mi300x") == MEASURED
+    assert kind("compute", gpu="gb300") == DERIVED  # B300's measurement of the same chip
+    assert kind("compute", gpu="mi300x", precision="fp8") == DERIVED  # bf16 x the fp8/bf16 ratio
+    assert kind("compute", gpu="l40s") == ASSUMED  # no row: the table's median
+    b200 = time_provenance(scenario_from_dict({**BASE, "gpu": "b200"}))["compute"]
+    assert b200.kind == MEASURED and "power limit" in b200.basis  # flashinfer PR #2899's sustained clock
+
+
+def test_overlap_shares_make_a_collective_assumed():
+    assert kind("communication_dp") == ASSUMED  # DDP hides the all-reduce behind backward by a stated share
+    assert kind("communication_tp", framework="huggingface") == DERIVED  # tp_overlap 0: bytes and latency only
+    assert kind("communication_tp", framework="megatron") == ASSUMED  # tp_overlap 0.5
+    assert kind("offload") == ASSUMED  # CPU Adam's 150 GB/s of host memory bandwidth is assumed
+
+
+def test_the_time_tab_shows_the_kind_beside_each_term(qtbot, tmp_path):
+    from window_helpers import window_from
+
+    win = window_from(qtbot, tmp_path, {**BASE, "gpu": "l40s", "model": "llama-3.2-1b"})
+    legend = win.time_panel.bar.legend
+    assert "assumed" in legend.text() and "derived" in legend.text()
+    assert "median fraction of peak" in legend.toolTip()
