@@ -169,6 +169,11 @@ def render() -> str:
               "per-layer all-gathers and reduce-scatters of 175-530B parameters over 50-280 nodes cannot hide behind "
               "so little compute; the PTD-P runs of the same table (TP 8 x PP 12 or 35) are +3% to +14%, and the "
               "paper's Table 1 weak-scaling runs (1.7B to 1T on 32 to 3,072 GPUs) +0% to +21%.",
+              "- FSDP on H100 against A100, the same code and shapes: IBM's FSDP runs of Llama 2 34B and 70B shapes "
+              "(PyTorch blog 2024-03-13) are +13% to +19% on 128 A100 and +32% to +36% on 96 H100 (the blog itself "
+              "finds the H100 runs' MFU low and suspects HBM bandwidth and exposed network time); torchtitan's "
+              "2024 FSDP2 runs on 64 A100 are +13% to +24%, and its 405B run on 128 H100 (FSDP 16 x TP 8) +40% in "
+              "bf16 against -1% to -6% with Float8, so the bf16 run, not the float8 one, is the outlier there.",
               "- BigScience's BLOOM-176B layout experiments (109 runs of ~180B GPT shapes on 8 to 384 A100s, "
               "Megatron-DeepSpeed with ZeRO-1 and full recompute) are +9% (median), +2% to +13% in its '48 node "
               "contenders' tables, but +32% to +40% where the head dimension is 225 (hidden 14,400 with 64 heads, "

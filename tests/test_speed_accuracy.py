@@ -44,9 +44,9 @@ def test_published_set_is_broad_and_sourced():
 
 # Issue 23 asks that no source holds more than 30% of the rows. Not met yet: llm-foundry's 216 rows were 45.5% of 475;
 # with the part files of tests/data/published/throughput/ (the Megatron-LM SC21 paper's tables, BigScience's BLOOM
-# layout experiments, ms-swift's and torchao's benchmarks: 143 runs) they are 35.0% of 618 (Megatron-Bridge 27.2%);
-# held at the measured level so that the share cannot grow, 5 points above the target.
-LARGEST_SOURCE_SHARE = 0.36
+# layout experiments, ms-swift's, torchao's, IBM's FSDP and torchtitan's 2024 benchmarks: 158 runs) they are 34.1% of
+# 633 (Megatron-Bridge 26.5%); held at the measured level so that the share cannot grow, 4.1 points above the target.
+LARGEST_SOURCE_SHARE = 0.35
 
 
 def test_no_source_dominates_more_than_it_does_now():
@@ -72,8 +72,8 @@ def test_runs_left_out_say_why():
 # with attention counted in kernel tiles, gpt-oss's alternating sliding/full layers and head dim 64 (engine/timing/
 # costs.py) it is median 12.1%, p90 58.5%: the median meets issue 13's target, 2.1 points above issue 23's; the p90
 # is held at the measured level, 33.5 points above issue 23's target (docs/speed-accuracy.md "Known gaps"). With the
-# 143 runs of the part files (618 in all) it is median 10.7%, p90 49.8%. Not a better model: the added runs err
-# median 9.2%, p90 37.2% (BigScience's 109 layout runs median 8.9%; the SC21 ZeRO-3 strong-scaling series +54% to
+# 158 runs of the part files (633 in all) it is median 11.0%, p90 49.5%. Not a better model: the added runs err
+# median 9.6%, p90 37.2% (BigScience's 109 layout runs median 8.9%; the SC21 ZeRO-3 strong-scaling series +54% to
 # +399%; torchao's power-limited B200 fp8 runs +160-190%), and the earlier 475 move from 12.1% / 58.5% to
 # 11.4% / 50.7% only because torchao's Blackwell runs (MFU 0.19-0.36) are now the other source whose ceilings cap
 # Megatron-Bridge's 144 Blackwell runs when their own source is left out (median signed +34.5% -> -1.7%, median
