@@ -42,9 +42,11 @@ def test_published_set_is_broad_and_sourced():
     assert len({r["id"] for r in rows}) == len(rows)
 
 
-# Issue 23 asks that no source holds more than 30% of the rows. Not met yet: llm-foundry's 216 rows are 45.5% of 475
-# (Megatron-Bridge 35.4%); held at the measured level so that the share cannot grow, 15.5 points above the target.
-LARGEST_SOURCE_SHARE = 0.46
+# Issue 23 asks that no source holds more than 30% of the rows. Not met yet: llm-foundry's 216 rows were 45.5% of 475;
+# with the part files of tests/data/published/throughput/ (the Megatron-LM SC21 paper's tables, BigScience's BLOOM
+# layout experiments, ms-swift's, torchao's, IBM's FSDP and torchtitan's 2024 benchmarks: 158 runs) they are 34.1% of
+# 633 (Megatron-Bridge 26.5%); held at the measured level so that the share cannot grow, 4.1 points above the target.
+LARGEST_SOURCE_SHARE = 0.35
 
 
 def test_no_source_dominates_more_than_it_does_now():
@@ -72,8 +74,15 @@ def test_runs_left_out_say_why():
 # is held at the measured level, 33.5 points above issue 23's target (docs/speed-accuracy.md "Known gaps"). With
 # DeepSpeed/InternEvo's ZeRO-1 weight gather exposed after the step and B200 at its power-limited clock
 # (presets/efficiency.json zero_gather_after_step, sustained_compute_fraction) it is median 12.1%, p90 54.9%.
+# Then with the
+# 158 runs of the part files (633 in all) it is median 11.0%, p90 49.5%. Not a better model: the added runs err
+# median 9.6%, p90 37.2% (BigScience's 109 layout runs median 8.9%; the SC21 ZeRO-3 strong-scaling series +54% to
+# +399%; torchao's power-limited B200 fp8 runs +160-190%), and the earlier 475 move from 12.1% / 58.5% to
+# 11.4% / 50.7% only because torchao's Blackwell runs (MFU 0.19-0.36) are now the other source whose ceilings cap
+# Megatron-Bridge's 144 Blackwell runs when their own source is left out (median signed +34.5% -> -1.7%, median
+# |error| 34.5% -> 36.1%). Merged with the ZeRO-1 gather and B200 clock: median 10.8%, p90 48.5%, held there.
 MEDIAN_TARGET = 0.15
-P90_MEASURED = 0.55
+P90_MEASURED = 0.49
 
 
 def test_throughput_error_targets():
