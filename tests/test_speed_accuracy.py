@@ -72,9 +72,9 @@ def test_runs_left_out_say_why():
 # with attention counted in kernel tiles, gpt-oss's alternating sliding/full layers and head dim 64 (engine/timing/
 # costs.py) it is median 12.1%, p90 58.5%: the median meets issue 13's target, 2.1 points above issue 23's; the p90
 # is held at the measured level, 33.5 points above issue 23's target (docs/speed-accuracy.md "Known gaps"). With
-# NVIDIA/dgxc-benchmarking (203 runs: cross-validated median 6.4%, p90 23.7%), NVIDIA/Megatron-LM (9 runs: 6.1%,
+# NVIDIA/dgxc-benchmarking (203 runs: cross-validated median 7.2%, p90 23.7%), NVIDIA/Megatron-LM (9 runs: 6.1%,
 # 48.8%), 17 NeMo 25.02 / 25.04 rows and 36 Megatron-Bridge 26.06 / 26.06.01 rows added, the 740-run set is at median
-# 9.5%, p90 46.2% (the new runs' MFU ceilings also pull the other sources' predictions down): the median meets issue
+# 9.6%, p90 46.2% (the new runs' MFU ceilings also pull the other sources' predictions down): the median meets issue
 # 23's target; the p90 is held at the measured level, 21.2 points above it.
 MEDIAN_TARGET = 0.10
 P90_MEASURED = 0.47
