@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from engine import estimate, scenario_from_dict
-from engine.accuracy.published_throughput import load_rows
+from engine.accuracy.published_throughput import THROUGHPUT_FILE, THROUGHPUT_PARTS_DIR, load_rows
 from engine.errors import ScenarioError
 from engine.frameworks.megatron_layer import megatron_layer_terms
 from engine.memory.detailed import act_context
@@ -84,12 +84,24 @@ def test_archived_megatron_bridge_runs_judged_not_to_fit_only_go_down():
     # whose unstated memory settings come from the 26.04.01 row of the same model and system: measured on adding
     # them, 18 judged not to fit (most are the layouts the 26.04.01 rows above already miss: Llama 3 70B FSDP on
     # GB200/GB300, 405B on GB200) and 18 tight. Pinned so that the count can only fall.
-    archived = [r for r in load_rows() if r["framework"] == "Megatron-Bridge"
+    archived = [r for r in load_rows(THROUGHPUT_FILE) if r["framework"] == "Megatron-Bridge"
                 and "pages/performance-summary.mdx" not in r["source"]]
     verdicts = Counter(estimate(scenario_from_dict(r["scenario"])).verdict for r in archived)
     assert sum(verdicts.values()) == 141
     assert verdicts["does not fit"] <= 18
     assert verdicts["does not fit"] + verdicts["tight"] <= 36
+
+
+def test_megatron_bridge_26_06_runs_judged_not_to_fit_only_go_down():
+    # The 36 runs of Megatron-Bridge's 26.06 and 26.06.01 tables (tests/data/published/throughput/
+    # megatron-bridge-26.06.json), whose unstated settings come from the earlier row of the same model and system:
+    # measured on adding them, 1 judged not to fit (Llama 3.1 405B FP8 on 256 GB200s, TP 4, PP 16, VP 4) and 5
+    # tight. Pinned so that the count can only fall.
+    part = load_rows(THROUGHPUT_PARTS_DIR / "megatron-bridge-26.06.json")
+    verdicts = Counter(estimate(scenario_from_dict(r["scenario"])).verdict for r in part)
+    assert sum(verdicts.values()) == 36
+    assert verdicts["does not fit"] <= 1
+    assert verdicts["does not fit"] + verdicts["tight"] <= 6
 
 
 def test_transformer_engine_cross_entropy_keeps_an_fp32_gradient_instead_of_fp32_logits_and_log_softmax():

@@ -42,11 +42,13 @@ def test_published_set_is_broad_and_sourced():
     assert len({r["id"] for r in rows}) == len(rows)
 
 
-# Issue 23 asks that no source holds more than 30% of the rows. Not met yet: llm-foundry's 216 rows were 45.5% of 475;
-# with the part files of tests/data/published/throughput/ (the Megatron-LM SC21 paper's tables, BigScience's BLOOM
-# layout experiments, ms-swift's, torchao's, IBM's FSDP and torchtitan's 2024 benchmarks: 158 runs) they are 34.1% of
-# 633 (Megatron-Bridge 26.5%); held at the measured level so that the share cannot grow, 4.1 points above the target.
-LARGEST_SOURCE_SHARE = 0.35
+# Issue 23 asks that no source holds more than 30% of the rows. llm-foundry's 216 rows were 45.5% of 475. The part
+# files of tests/data/published/throughput/ add NVIDIA's DGX Cloud benchmarking recipes (203 runs), Megatron-LM's
+# weak-scaling table (9), the NeMo Framework user guide's 25.02 / 25.04 tables (17), Megatron-Bridge's 26.06 /
+# 26.06.01 tables (36), the Megatron-LM SC21 paper's tables, BigScience's BLOOM layout experiments, ms-swift's,
+# torchao's, IBM's FSDP and torchtitan's 2024 benchmarks (158): llm-foundry is 24.1% of 898 (Megatron-Bridge 22.7%,
+# dgxc-benchmarking 22.6%): the target is met.
+LARGEST_SOURCE_SHARE = 0.30
 
 
 def test_no_source_dominates_more_than_it_does_now():
@@ -81,8 +83,11 @@ def test_runs_left_out_say_why():
 # 11.4% / 50.7% only because torchao's Blackwell runs (MFU 0.19-0.36) are now the other source whose ceilings cap
 # Megatron-Bridge's 144 Blackwell runs when their own source is left out (median signed +34.5% -> -1.7%, median
 # |error| 34.5% -> 36.1%). Merged with the ZeRO-1 gather and B200 clock: median 10.8%, p90 48.5%, held there.
-MEDIAN_TARGET = 0.15
-P90_MEASURED = 0.49
+# With the 265 NVIDIA runs of h-tdata-a as well (898 runs, 18 sources) the cross-validated error is median 9.6%,
+# p90 43.9%: the median meets issue 23's target, the p90 is held at the measured level, 18.9 points above it
+# (docs/speed-accuracy.md "Known gaps").
+MEDIAN_TARGET = 0.10
+P90_MEASURED = 0.44
 
 
 def test_throughput_error_targets():
@@ -100,7 +105,7 @@ def test_speed_accuracy_doc_is_current():
 
 # Frameworks whose rows meet issue 13's targets on their own (docs/speed-accuracy.md reports every framework; the
 # others are reported there, not enforced, until they meet them).
-MET_PER_FRAMEWORK = ("llm-foundry", "torchtune")
+MET_PER_FRAMEWORK = ("llm-foundry", "torchtune", "NeMo")  # NeMo: 240 runs, median 8.9%, p90 26.8%
 
 
 def test_frameworks_that_meet_the_targets_keep_them():

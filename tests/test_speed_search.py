@@ -142,8 +142,16 @@ def test_the_405b_search_claims_no_mfu_above_the_published_ceiling():
                  and c.measured_mfu == c.measured_mfu_bf16]
     assert ceiling is not None and abs(ceiling.measured - max(h100_bf16)) < 1e-4  # the ceilings file keeps 4 digits
     assert abs(ceiling.mfu - 1.1 * ceiling.measured) < 1e-9
+    # The best published Llama-3.1-405B run on H100s in BF16 is no longer the paper's: NVIDIA's DGX Cloud recipes
+    # (NVIDIA/dgxc-benchmarking llama3.1 READMEs, NeMo 24.09-25.04 on 512-2,304 H100s, TP 8 with PP 8-9 and CP 2)
+    # reach 54-55% MFU (their READMEs print 53-55%); the first plan stays within 10 points of the best of them all.
+    best_405b = max(c.measured_mfu for c in compare([r for r in load_rows()
+                                                     if r["scenario"].get("model") == "llama-3.1-405b"
+                                                     and r["scenario"].get("gpu") == "h100-sxm-80gb"
+                                                     and r["scenario"].get("precision") != "fp8"]))
+    assert max(meta) <= best_405b < 0.56
     result = speed_search(scenario_from_dict(LLAMA_405B_1024))
-    assert result.plans and result.plans[0].time.mfu <= max(meta) + 0.10
+    assert result.plans and result.plans[0].time.mfu <= best_405b + 0.10
     for p in result.plans + result.changes_what_you_train:
         assert p.time.mfu <= ceiling.mfu * (1 + 1e-9), (p.changes, p.time.mfu)
 
