@@ -52,10 +52,16 @@ def test_sft_goes_to_the_training_estimator_unchanged():
 def test_dpo_runs_two_sequences_per_pair_of_prompt_plus_completion_tokens():
     # TRL dpo_trainer.py (f2cd577, line 355) concatenates the chosen and rejected completions into one batch: the
     # training step is the SFT step of 2 x micro_batch sequences of prompt_len + completion_len tokens
+    # plus, per layer, what the padded batch's attention mask adds (transformers 5.25 integrations/sdpa_attention.py
+    # use_gqa_in_sdpa: no GQA in SDPA with a mask, so K and V are repeated to the 12 query heads; the mask converted
+    # to bf16, b·s·s, kept by SDPA): Qwen2.5-1.5B, 28 layers, 12 heads / 2 kv-heads of 128
     s = _s(training_objective="dpo", framework="trl", reference_model="precomputed")
     train = _phase(rl_estimate(s), "training")
     sft = training_estimate(scenario_from_dict({**BASE, "seq_len": 768, "micro_batch": 8, "framework": "trl"}))
-    assert _comp(train, "activations") == next(c.peak_bytes for c in sft.components if c.key == "activations")
+    tokens = 8 * 768
+    mask = 2 * tokens * 2 * (12 - 2) * 128 + 2 * tokens * 768
+    assert _comp(train, "activations") == pytest.approx(
+        next(c.peak_bytes for c in sft.components if c.key == "activations") + 28 * mask)
 
 
 def test_grpo_with_lora_scores_the_reference_with_adapters_off_adding_no_weights():
@@ -219,10 +225,14 @@ def test_every_objective_estimates_and_times_with_every_post_training_framework(
 
 def test_trl_grpo_training_keeps_completion_logits_and_their_row_log_softmax():
     # grpo_trainer.py passes logits_to_keep = completion tokens; utils.py selective_log_softmax log-softmaxes the bf16
-    # logits one sequence at a time, each row's output saved for backward: logits + outputs = 2 x 2 bytes x b·k·V
-    # (Qwen2.5-1.5B vocabulary 151,936; micro_batch 4 completions of 512 tokens)
+    # logits one sequence at a time, each row's output saved for backward: logits + outputs = 2 x 2 bytes x b·k·V;
+    # logits.div_(temperature) on the sliced view and the no-grad entropy's reshape (a copy of that view) add one
+    # more b·k·V in forward, and CopySlices' backward holds 4 x b·k·V (Qwen2.5-1.5B vocabulary 151,936;
+    # micro_batch 4 completions of 512 tokens)
     est = rl_estimate(_s(training_objective="grpo", framework="trl"))
-    assert _comp(_phase(est, "training"), "logits") == 2 * 2 * 4 * 512 * 151936
+    logits = next(c for c in _phase(est, "training").components if c.key == "logits")
+    assert logits.moments.forward == 3 * 2 * 4 * 512 * 151936
+    assert logits.moments.backward_start == 4 * 2 * 4 * 512 * 151936
     # verl keeps the whole sequence's logits for flash-attn's fused kernel: the estimator's fused path unchanged
     verl = rl_estimate(_s(training_objective="grpo", framework="verl"))
     fused = training_estimate(scenario_from_dict({**BASE, "seq_len": 768, "framework": "verl",

@@ -33,8 +33,7 @@ def training_scenario(s: Scenario, rs: RLSettings) -> Scenario:
     loss = s.cross_entropy if s.cross_entropy != "auto" else TRAINING_LOSS[rs.logprob_path]
     if rs.objective == "reward":
         loss = "fused-linear"
-    return s.with_unchecked(training_objective="sft", seq_len=rs.sequence_tokens, micro_batch=rs.train_sequences,
-                            cross_entropy=loss)
+    return s.with_unchecked(seq_len=rs.sequence_tokens, micro_batch=rs.train_sequences, cross_entropy=loss)
 
 
 def _critic(s: Scenario, rs: RLSettings) -> Estimate | None:
@@ -92,10 +91,13 @@ def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidd
     if rs.fused_head_tile[0] and rs.objective != "reward":
         return fused_head_training(c, rs.fused_head_tile, rs.train_sequences * rs.logits_tokens, vocab, hidden,
                                    compute, s.tp, s.method == "full", later)
-    if s.cross_entropy != "auto" or rs.objective == "reward":
+    # "chunked" is the row-by-row log-softmax here (rl_settings): its tensors, not the SFT estimator's chunked loss
+    if s.cross_entropy not in ("auto", "chunked") or rs.objective == "reward":
         return c
+    # verl slices the response positions before its log-probs; TRL's DPO log-softmaxes every position it has logits of
+    scored = min(s.completion_len, rs.logits_tokens) if rs.response_logits_copied else rs.logits_tokens
     return training_logits(c, rs.logprob_path, rs.train_sequences, rs.logits_tokens, rs.sequence_tokens, vocab,
-                           compute, s.tp)
+                           compute, s.tp, scored, rs.logits_scaled_on_view)
 
 
 def _stage(train: StageEstimate, phase: RLPhase) -> StageEstimate:

@@ -18,7 +18,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import adapter_dtype_bytes
-from .logprobs import scoring_forward
+from .logprobs import fused_head_buffer_bytes, scoring_forward
 from .models import largest_tensor_bytes, model_spec
 from .result import RLPhase
 from .rollout_memory import EngineMemory
@@ -168,9 +168,7 @@ def scoring_phase(p: StepParts) -> RLPhase | None:
                                         p.spec, rs.train_sequences, rs.sequence_tokens, rs.logits_tokens,
                                         rs.logprob_path, compute, tp, True, tile, _scoring_extras(p, True)))
     if rs.reference in ("separate", "adapter-off", "cpu-swap"):
-        forwards.append(scoring_forward("score_reference", QT_TRANSLATE_NOOP("engine", "Reference log-probs forward"),
-                                        p.spec, rs.train_sequences, rs.sequence_tokens, rs.logits_tokens,
-                                        rs.logprob_path, compute, tp, True, tile, _scoring_extras(p, False)))
+        forwards.append(_reference_forward(p))
     if s.reward_model is not None and rs.online:
         forwards.append(scoring_forward("score_reward", QT_TRANSLATE_NOOP("engine", "Reward model forward"),
                                         model_spec(s.reward_model), rs.train_sequences, rs.sequence_tokens,
@@ -198,10 +196,42 @@ def _loss_tensors(p: StepParts) -> Component:
                      (("tensors", count), ("tokens", tokens)))
 
 
+def _reference_in_step(p: StepParts) -> tuple[Component, ...]:
+    """The offline objectives score their reference inside the training step: TRL's DPO runs the policy's forward,
+    then the reference's under no_grad (trl 1.16.0 trainer/dpo_trainer.py _compute_loss), while the policy's saved
+    activations wait for backward. The policy's logits (or its fused head's projection buffer) are freed by then
+    (only the log-softmax outputs are kept), so the reference's peak adds what exceeds them."""
+    rs = p.rs
+    if rs.online or rs.reference not in ("separate", "adapter-off", "cpu-swap"):
+        return ()
+    ref = _reference_forward(p)
+    tokens = rs.train_sequences * rs.logits_tokens
+    if rs.logprob_path == "fused-linear" and rs.fused_head_tile[0]:
+        freed = fused_head_buffer_bytes(rs.fused_head_tile, tokens, p.dt.compute)
+    elif rs.logprob_path == "rows":
+        freed = p.dt.compute * tokens * p.spec.vocab / p.s.tp
+    else:
+        freed = 0.0
+    value = max(0.0, ref.peak_bytes - freed)
+    return (Component("reference_forward_in_step", QT_TRANSLATE_NOOP("engine", "Reference forward during the "
+                      "training step"), "transient", Moments(value, 0.0, 0.0, 0.0), QT_TRANSLATE_NOOP(
+                          "engine", "the reference forward's peak (no_grad, one layer or the head at a time) less the "
+                          "policy's logits freed before it runs"),
+                      (("reference_peak_bytes", round(ref.peak_bytes)), ("freed_bytes", round(freed)))),)
+
+
+def _reference_forward(p: StepParts) -> Component:
+    rs = p.rs
+    return scoring_forward("score_reference", QT_TRANSLATE_NOOP("engine", "Reference log-probs forward"), p.spec,
+                           rs.train_sequences, rs.sequence_tokens, rs.logits_tokens, rs.logprob_path, p.dt.compute,
+                           p.s.tp, True, rs.fused_head_tile, _scoring_extras(p, False))
+
+
 def training_phase(p: StepParts) -> RLPhase:
     """The existing training estimator over the RL batch, beside the frozen models and the engine's remains."""
     extra = p.frozen + p.engine_parts[_asleep(p)]
-    return _phase("training", "training", p.training_components + (_loss_tensors(p),) + extra)
+    return _phase("training", "training", p.training_components + (_loss_tensors(p),) + _reference_in_step(p)
+                  + extra)
 
 
 def critic_phase(p: StepParts) -> RLPhase | None:

@@ -47,6 +47,7 @@ class RLSettings:
     fused_head_tile: tuple[int, int]  # the framework's fused log-prob head's buffer (tokens, vocabulary); (0, 0): none
     scoring_entropy: bool  # the old-policy scoring pass computes the entropy over the vocabulary
     response_logits_copied: bool  # the scoring pass copies the response positions' logits before the loss
+    logits_scaled_on_view: bool  # the online training pass scales a view of the logits in place (TRL GRPO)
 
 
 def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
@@ -86,6 +87,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         weight_sync_bucket_bytes=facts.weight_sync_bucket_bytes,
         fused_head_tile=facts.fused_head_tile if path == "fused-linear" else (0, 0),
         scoring_entropy=facts.scoring_entropy, response_logits_copied=facts.response_logits_copied,
+        logits_scaled_on_view=facts.logits_scaled_on_view and online,
     )
 
 
