@@ -152,6 +152,29 @@ def test_ppo_holds_the_critic_states_beside_the_policy():
     assert est.rl.phase("critic_training") is not None
 
 
+def test_the_critic_reward_and_reference_have_their_own_components():
+    # PPO with a critic, a reward model and a reference: every phase tells the models apart by key and by name (the
+    # critic is trained by the policy's estimator, so without its own names its step read "Trainable weights",
+    # "Activations (decoder layers)" like the policy's)
+    est = rl_estimate(_s(training_objective="ppo", framework="verl", critic_model="same",
+                         reward_model="qwen2.5-0.5b", reference_model="separate"))
+    critic_step = est.rl.phase("critic_training")
+    own = [c for c in critic_step.components if c.key.startswith("critic_")]
+    assert {"critic_weights", "critic_gradients", "critic_optimizer_states", "critic_activations"} <= {
+        c.key for c in own}
+    for phase in est.rl.phases:
+        keys = [c.key for c in phase.components]
+        assert len(keys) == len(set(keys)), phase.key
+        critic = {c.name for c in phase.components if c.key.startswith("critic_")}
+        others = {c.name for c in phase.components if not c.key.startswith("critic_")}
+        assert not critic & others, phase.key
+        assert all(name.startswith("Critic") for name in critic)
+    names = {c.key: c.name for p in est.rl.phases for c in p.components}
+    assert names["reference_weights"] != names["reward_weights"] != names["critic_weights"]
+    # the critic's own step still counts what the policy's estimator gives for its training
+    assert sum(c.peak_bytes for c in own) > 0 and critic_step.peak_bytes > sum(c.peak_bytes for c in own)
+
+
 def test_the_estimate_is_its_peak_phase():
     for kw in ({"training_objective": "grpo", "framework": "verl"}, {"training_objective": "dpo"},
                {"training_objective": "ppo", "critic_model": "same", "reward_model": "qwen2.5-0.5b"}):

@@ -19,7 +19,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import adapter_dtype_bytes
 from .logprobs import fused_head_buffer_bytes, scoring_forward
-from .models import largest_tensor_bytes, model_spec
+from .models import as_critic, largest_tensor_bytes, model_spec
 from .result import RLPhase
 from .rollout_memory import EngineMemory
 from .settings import RLSettings
@@ -240,7 +240,8 @@ def critic_phase(p: StepParts) -> RLPhase | None:
         return None
     others = tuple(c for c in p.frozen if not c.key.startswith("critic_"))
     extra = p.engine_parts[_asleep(p)]
-    return _phase("critic_training", "training", p.critic.components + p.resident + others + extra)
+    own = tuple(as_critic(c) for c in p.critic.components)
+    return _phase("critic_training", "training", own + p.resident + others + extra)
 
 
 def weight_sync_phase(p: StepParts) -> RLPhase | None:

@@ -14,7 +14,7 @@
         <translation>未找到包含中文字符的字体，因此界面仍保持英文。请安装 Noto Sans CJK 等字体后再切换。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="180"/>
+        <location filename="../app.py" line="181"/>
         <location filename="../file_actions.py" line="77"/>
         <location filename="../library_actions.py" line="27"/>
         <location filename="../library_actions.py" line="31"/>
@@ -390,32 +390,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="230"/>
+        <location filename="../charts.py" line="243"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="223"/>
+        <location filename="../charts.py" line="236"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="205"/>
+        <location filename="../charts.py" line="218"/>
         <source>left free by the engine</source>
         <translation>引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="223"/>
+        <location filename="../charts.py" line="236"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="239"/>
+        <location filename="../charts.py" line="252"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: left free by the engine</source>
         <translation>每个 GPU 已用 %(used)s / %(cap)s；斜线：引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="240"/>
+        <location filename="../charts.py" line="253"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -431,7 +431,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="113"/>
+        <location filename="../compare_view.py" line="114"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -439,37 +439,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="129"/>
+        <location filename="../compare_view.py" line="132"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="217"/>
+        <location filename="../compare_view.py" line="231"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="265"/>
+        <location filename="../compare_view.py" line="291"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="266"/>
+        <location filename="../compare_view.py" line="292"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="267"/>
+        <location filename="../compare_view.py" line="293"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="268"/>
+        <location filename="../compare_view.py" line="294"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="272"/>
+        <location filename="../compare_view.py" line="298"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -2601,12 +2601,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>NoticeBar</name>
     <message>
-        <location filename="../widgets.py" line="239"/>
+        <location filename="../widgets.py" line="245"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../widgets.py" line="242"/>
+        <location filename="../widgets.py" line="248"/>
         <source>Hide this message</source>
         <translation>隐藏此消息</translation>
     </message>
@@ -2644,22 +2644,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>%s（引擎 GPU）</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="130"/>
+        <location filename="../phase_chart.py" line="116"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="142"/>
+        <location filename="../phase_chart.py" line="128"/>
         <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
         <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="151"/>
+        <location filename="../phase_chart.py" line="137"/>
         <source>Overheads and safety reserve</source>
         <translation>开销和安全预留</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="152"/>
+        <location filename="../phase_chart.py" line="138"/>
         <source>as at the peak phase</source>
         <translation>按峰值阶段计</translation>
     </message>
@@ -2690,17 +2690,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>PriceTable</name>
     <message>
-        <location filename="../rent_panel.py" line="65"/>
+        <location filename="../rent_panel.py" line="66"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="65"/>
+        <location filename="../rent_panel.py" line="66"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="97"/>
+        <location filename="../rent_panel.py" line="103"/>
         <source>Not a price (a number above 0), so left out: %s</source>
         <translation>不是价格（须为大于 0 的数），已略去：%s</translation>
     </message>
@@ -3014,103 +3014,103 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>RentPanel</name>
     <message>
-        <location filename="../rent_panel.py" line="115"/>
+        <location filename="../rent_panel.py" line="121"/>
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="121"/>
-        <location filename="../rent_panel.py" line="126"/>
+        <location filename="../rent_panel.py" line="127"/>
+        <location filename="../rent_panel.py" line="132"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="122"/>
+        <location filename="../rent_panel.py" line="128"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="128"/>
+        <location filename="../rent_panel.py" line="134"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="129"/>
+        <location filename="../rent_panel.py" line="135"/>
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="130"/>
+        <location filename="../rent_panel.py" line="136"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="131"/>
+        <location filename="../rent_panel.py" line="137"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="133"/>
+        <location filename="../rent_panel.py" line="139"/>
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="160"/>
+        <location filename="../rent_panel.py" line="166"/>
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="180"/>
+        <location filename="../rent_panel.py" line="186"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="184"/>
+        <location filename="../rent_panel.py" line="190"/>
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="218"/>
+        <location filename="../rent_panel.py" line="224"/>
         <source>%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="228"/>
+        <location filename="../rent_panel.py" line="234"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="235"/>
+        <location filename="../rent_panel.py" line="241"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="238"/>
+        <location filename="../rent_panel.py" line="244"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="242"/>
+        <location filename="../rent_panel.py" line="248"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="246"/>
+        <location filename="../rent_panel.py" line="252"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="247"/>
+        <location filename="../rent_panel.py" line="253"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="250"/>
+        <location filename="../rent_panel.py" line="256"/>
         <source>This is your set-up already</source>
         <translation>这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="257"/>
+        <location filename="../rent_panel.py" line="263"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -3174,7 +3174,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用户数与上下文</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="110"/>
+        <location filename="../serve_mode.py" line="112"/>
         <source>the engine&apos;s budget: %1 of %2 per GPU</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
@@ -4890,52 +4890,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="232"/>
+        <location filename="../../engine/memory/detailed.py" line="236"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="283"/>
+        <location filename="../../engine/memory/detailed.py" line="287"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="286"/>
+        <location filename="../../engine/memory/detailed.py" line="290"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="290"/>
+        <location filename="../../engine/memory/detailed.py" line="294"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="318"/>
+        <location filename="../../engine/memory/detailed.py" line="322"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="321"/>
+        <location filename="../../engine/memory/detailed.py" line="325"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="327"/>
+        <location filename="../../engine/memory/detailed.py" line="331"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="330"/>
+        <location filename="../../engine/memory/detailed.py" line="334"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="380"/>
+        <location filename="../../engine/memory/detailed.py" line="384"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="383"/>
+        <location filename="../../engine/memory/detailed.py" line="387"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -4950,22 +4950,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="358"/>
+        <location filename="../../engine/memory/detailed.py" line="362"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="361"/>
+        <location filename="../../engine/memory/detailed.py" line="365"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="388"/>
+        <location filename="../../engine/memory/detailed.py" line="392"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="391"/>
+        <location filename="../../engine/memory/detailed.py" line="395"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -6868,12 +6868,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="301"/>
+        <location filename="../../engine/memory/detailed.py" line="305"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="304"/>
+        <location filename="../../engine/memory/detailed.py" line="308"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
@@ -7327,36 +7327,110 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="108"/>
-        <source>TRL selective_log_softmax in training: logits b·k·V (compute bytes) + every sequence&apos;s log-softmax output kept for backward (compute bytes); backward: those outputs + the logits&apos; gradient</source>
-        <translation>训练中 TRL 的 selective_log_softmax：logits b·k·V（计算精度字节）+ 为反向保留的每条序列的 log-softmax 输出（计算精度字节）；反向：这些输出 + logits 的梯度</translation>
+        <source>row-by-row log-softmax in training (TRL selective_log_softmax, verl logprobs_from_logits_v2): logits b·k·V (compute bytes) + every scored row&apos;s log-softmax output kept for backward; backward: 2 x b·k·V (the rows&apos; gradients gathered into the logits&apos; gradient); logits scaled in place on a view (TRL GRPO): + the entropy&apos;s copy of the view in forward, 4 x b·k·V in backward (CopySlices: the base&apos;s gradient, its clone, the slice&apos;s clone and quotient)</source>
+        <translation>训练中逐行 log-softmax（TRL selective_log_softmax、verl logprobs_from_logits_v2）：logits b·k·V（计算字节）+ 每个被打分行的 log-softmax 输出（为反向保留）；反向：2 x b·k·V（各行梯度汇成 logits 的梯度）；在视图上原地缩放 logits（TRL GRPO）：前向再加熵计算对该视图的拷贝，反向 4 x b·k·V（CopySlices：基张量的梯度、其克隆、切片的克隆与商）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="111"/>
+        <source>TRL selective_log_softmax in training: logits b·k·V (compute bytes) + every sequence&apos;s log-softmax output kept for backward (compute bytes); backward: those outputs + the logits&apos; gradient</source>
+        <translation type="vanished">训练中 TRL 的 selective_log_softmax：logits b·k·V（计算精度字节）+ 为反向保留的每条序列的 log-softmax 输出（计算精度字节）；反向：这些输出 + logits 的梯度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="114"/>
         <source>TRL&apos;s fused log-prob head: forward, its projection buffer + 7 fp32 statistics per token; backward, the buffer + the hidden states&apos; gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight&apos;s gradient in fp32 and cast (V x h x (4 + compute bytes), when the head trains)</source>
         <translation>TRL 的融合对数概率输出头：前向为其投影缓冲区 + 每个 token 7 个 fp32 统计量；反向为该缓冲区 + fp32 累加并转换精度的隐藏状态梯度（token 数 × h × (4 + 计算精度字节)）+ fp32 累加并转换精度的 lm_head 权重梯度（V × h × (4 + 计算精度字节)，仅当输出头参与训练时）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="115"/>
+        <location filename="../../engine/posttraining/logprobs.py" line="118"/>
         <source>the loss path&apos;s logits tensors for the completion tokens only (logits_to_keep): the estimator&apos;s b·s·V terms x completion / (prompt + completion)</source>
         <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="56"/>
+        <location filename="../../engine/posttraining/models.py" line="20"/>
+        <source>Critic weights</source>
+        <translation>评论家（价值模型）权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="21"/>
+        <source>Critic frozen weights</source>
+        <translation>评论家冻结权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="22"/>
+        <source>Critic fp32 master weights</source>
+        <translation>评论家 fp32 主权重</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="23"/>
+        <source>Critic gradients</source>
+        <translation>评论家梯度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="24"/>
+        <source>Critic optimizer states</source>
+        <translation>评论家优化器状态</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="25"/>
+        <source>Critic activations (decoder layers)</source>
+        <translation>评论家激活（解码器层）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="26"/>
+        <source>Critic value head and loss</source>
+        <translation>评论家价值头与损失</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="27"/>
+        <source>Critic final norm and value head inputs</source>
+        <translation>评论家最终归一化与价值头输入</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="28"/>
+        <source>Critic input ids and rotary tables</source>
+        <translation>评论家输入 id 与旋转位置表</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="29"/>
+        <source>Critic backward scratch (one layer&apos;s gradients)</source>
+        <translation>评论家反向临时空间（一层的梯度）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="30"/>
+        <source>Critic optimizer step temporaries</source>
+        <translation>评论家优化器步临时张量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="33"/>
+        <source>Critic model states (other)</source>
+        <translation>评论家模型状态（其他）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="34"/>
+        <source>Critic activations (other)</source>
+        <translation>评论家激活（其他）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="36"/>
+        <source>Critic temporaries</source>
+        <translation>评论家临时张量</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/models.py" line="84"/>
         <source>Reference model (frozen copy)</source>
         <translation>参考模型（冻结副本）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="57"/>
+        <location filename="../../engine/posttraining/models.py" line="85"/>
         <source>policy parameters x compute bytes / (tp x pp x ZeRO-3 data-parallel shards); a QLoRA policy&apos;s reference is quantised like its base</source>
         <translation>策略模型参数量 × 计算精度字节数 /（tp × pp × ZeRO-3 数据并行分片数）；QLoRA 策略的参考模型与其基座一样量化</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="65"/>
+        <location filename="../../engine/posttraining/models.py" line="93"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="67"/>
+        <location filename="../../engine/posttraining/models.py" line="95"/>
         <source>reward model parameters x compute bytes / shards</source>
         <translation>奖励模型参数量 × 计算精度字节数 / 分片数</translation>
     </message>
@@ -7416,37 +7490,47 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>旧策略对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="171"/>
+        <location filename="../../engine/posttraining/phases.py" line="216"/>
+        <source>Reference forward during the training step</source>
+        <translation>训练步内的参考模型前向</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="217"/>
+        <source>the reference forward&apos;s peak (no_grad, one layer or the head at a time) less the policy&apos;s logits freed before it runs</source>
+        <translation>参考模型前向的峰值（no_grad，每次一层或输出头）减去其运行前已释放的策略 logits</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="225"/>
         <source>Reference log-probs forward</source>
         <translation>参考模型对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="175"/>
+        <location filename="../../engine/posttraining/phases.py" line="173"/>
         <source>Reward model forward</source>
         <translation>奖励模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="180"/>
+        <location filename="../../engine/posttraining/phases.py" line="178"/>
         <source>Critic values forward</source>
         <translation>评论家价值前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="194"/>
+        <location filename="../../engine/posttraining/phases.py" line="192"/>
         <source>Per-token loss tensors (log-probs, ratios, KL)</source>
         <translation>逐 token 的损失张量（对数概率、比率、KL）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="195"/>
+        <location filename="../../engine/posttraining/phases.py" line="193"/>
         <source>tensors per completion token x 4 bytes: new, old and reference log-probs, ratio, clipped ratio, KL, surrogate losses (preference objectives: chosen/rejected log-probs)</source>
         <translation>每个回答 token 的张量数 × 4 字节：新、旧和参考对数概率、比率、截断比率、KL、替代损失（偏好目标：选中/拒绝回答的对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="232"/>
+        <location filename="../../engine/posttraining/phases.py" line="263"/>
         <source>Weight-sync staging</source>
         <translation>权重同步暂存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="233"/>
+        <location filename="../../engine/posttraining/phases.py" line="264"/>
         <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework&apos;s bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
         <translation>逐参数：完整聚合的最大张量（ZeRO-3/FSDP）；分桶：框架的桶 + 一个聚合张量；ZeRO-3 下的 LoRA：为合并适配器聚合整个模型</translation>
     </message>
