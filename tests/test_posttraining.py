@@ -175,6 +175,27 @@ def test_the_critic_reward_and_reference_have_their_own_components():
     assert sum(c.peak_bytes for c in own) > 0 and critic_step.peak_bytes > sum(c.peak_bytes for c in own)
 
 
+def test_kto_scores_the_kl_batch_with_the_policy_and_the_reference_inside_its_step():
+    # trl 1.16.0 trainer/kto_trainer.py _compute_loss: _compute_kl_logps(model) under no_grad before the policy's
+    # forward over the mismatched (KL) batch of as many sequences as the batch, then under no_grad the reference's KL
+    # and matched passes while the policy's activations wait for backward. KTO is unpaired: one sequence per example.
+    s = _s(training_objective="kto", framework="trl", reference_model="separate")
+    est = rl_estimate(s)
+    assert rl_settings(s, 2).train_sequences == BASE["micro_batch"]
+    scoring = _phase(est, "scoring")
+    kl = next(c for c in scoring.components if c.key == "score_policy_kl")
+    # the KL pass runs the same model over as many sequences of the same length as the reference's pass
+    ref = rl_estimate(_s(training_objective="dpo", framework="trl", reference_model="separate", micro_batch=2))
+    assert kl.peak_bytes == _comp(_phase(ref, "scoring"), "score_reference")
+    assert _comp(_phase(est, "training"), "reference_forward_in_step") > 0
+    # precomputed reference log-probs (ref_logps and ref_KL_logps in the batch): the policy's KL pass still runs
+    pre = rl_estimate(_s(training_objective="kto", framework="trl", reference_model="precomputed"))
+    assert _comp(_phase(pre, "scoring"), "score_policy_kl") == kl.peak_bytes
+    assert _comp(_phase(pre, "training"), "reference_forward_in_step") == 0
+    # DPO has no KL batch
+    assert _comp(_phase(ref, "scoring"), "score_policy_kl") == 0
+
+
 def test_the_estimate_is_its_peak_phase():
     for kw in ({"training_objective": "grpo", "framework": "verl"}, {"training_objective": "dpo"},
                {"training_objective": "ppo", "critic_model": "same", "reward_model": "qwen2.5-0.5b"}):

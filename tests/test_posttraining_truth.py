@@ -21,11 +21,11 @@ TRACE_BY_ID = {t["id"]: t for t in TRACES}
 
 
 def test_traces_cover_the_issue():
-    """>= 20 traced configurations: DPO, GRPO and PPO; TRL and verl; full and LoRA; every reference mode the trainers
+    """>= 20 traced configurations: DPO, KTO, GRPO and PPO; TRL and verl; full and LoRA; every reference mode the trainers
     offer; both log-prob paths of each framework; several sequence lengths and generation counts."""
     assert len(TRACES) >= 20
     scenarios = [t["scenario"] for t in TRACES]
-    assert {s["training_objective"] for s in scenarios} == {"dpo", "grpo", "ppo"}
+    assert {s["training_objective"] for s in scenarios} == {"dpo", "kto", "grpo", "ppo"}
     assert {s["framework"] for s in scenarios} == {"trl", "verl"}
     assert {s["method"] for s in scenarios} == {"full", "lora"}
     assert {s["reference_model"] for s in scenarios} == {"separate", "adapter-off", "precomputed", "none"}

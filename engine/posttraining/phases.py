@@ -167,6 +167,11 @@ def scoring_phase(p: StepParts) -> RLPhase | None:
         forwards.append(scoring_forward("score_policy", QT_TRANSLATE_NOOP("engine", "Old-policy log-probs forward"),
                                         p.spec, rs.train_sequences, rs.sequence_tokens, rs.logits_tokens,
                                         rs.logprob_path, compute, tp, True, tile, _scoring_extras(p, True)))
+    if rs.kl_batch:  # the policy's no-grad pass over the KL batch, before its training forward (KTO)
+        forwards.append(scoring_forward("score_policy_kl", QT_TRANSLATE_NOOP("engine", "Policy forward over the KL "
+                                        "(mismatched) batch"), p.spec, rs.train_sequences, rs.sequence_tokens,
+                                        rs.logits_tokens, rs.logprob_path, compute, tp, True, tile,
+                                        _scoring_extras(p, True)))
     if rs.reference in ("separate", "adapter-off", "cpu-swap"):
         forwards.append(_reference_forward(p))
     if s.reward_model is not None and rs.online:

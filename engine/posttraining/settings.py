@@ -20,6 +20,11 @@ REFERENCE_FREE = ("orpo", "simpo", "cpo", "reward")
 # Objectives whose reference is optional and follows the framework's KL default (GRPO-style KL penalty)
 KL_OPTIONAL = ("grpo", "rloo")
 KV_BYTES = {"bf16": 2, "fp16": 2, "fp8": 1}
+# KTO estimates its KL term from a batch of mismatched prompt/completion pairs beside the real one: the policy scores
+# it without gradients before its training forward, the reference beside its own pass (trl 1.16.0
+# trainer/kto_trainer.py: calculate_kl = loss_type not in ["apo_zero_unpaired"], _compute_kl_logps under no_grad;
+# the KTO paper, arXiv 2402.01306, eq. 7's z_ref estimated from mismatched pairs)
+KL_BATCH_OBJECTIVES = ("kto",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +53,7 @@ class RLSettings:
     scoring_entropy: bool  # the old-policy scoring pass computes the entropy over the vocabulary
     response_logits_copied: bool  # the scoring pass copies the response positions' logits before the loss
     logits_scaled_on_view: bool  # the online training pass scales a view of the logits in place (TRL GRPO)
+    kl_batch: bool  # the step also scores a KL batch of mismatched pairs (KTO), as many sequences as the batch
 
 
 def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
@@ -87,7 +93,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         weight_sync_bucket_bytes=facts.weight_sync_bucket_bytes,
         fused_head_tile=facts.fused_head_tile if path == "fused-linear" else (0, 0),
         scoring_entropy=facts.scoring_entropy, response_logits_copied=facts.response_logits_copied,
-        logits_scaled_on_view=facts.logits_scaled_on_view and online,
+        logits_scaled_on_view=facts.logits_scaled_on_view and online, kl_batch=objective in KL_BATCH_OBJECTIVES,
     )
 
 
