@@ -1,4 +1,4 @@
-"""Trace the scoring and training phases of DPO, GRPO and PPO steps on the fake CPU device (issue 22).
+"""Trace the scoring and training phases of DPO, KTO, GRPO and PPO steps on the fake CPU device (issue 22).
 
 Each case builds the policy (and, as the objective needs, a reference model and a critic) like validation/measure.py,
 then runs one post-training step twice with PhaseMemTracker and records the second (optimizer states alive):
@@ -7,7 +7,9 @@ then runs one post-training step twice with PhaseMemTracker and records the seco
   chosen and rejected sequences concatenated into one batch of 2 x pairs, the policy forward, then under no_grad
   the reference forward (a separate frozen copy, or the policy with its LoRA adapters disabled via
   ``trl.trainer.utils.use_adapter``; none when the reference log-probs were precomputed), sigmoid loss, backward,
-  AdamW fused (transformers' default ``adamw_torch_fused``). ``GRPOTrainer`` (trl/trainer/grpo_trainer.py):
+  AdamW fused (transformers' default ``adamw_torch_fused``). ``KTOTrainer._compute_loss`` (kto_trainer.py): the
+  policy's no-grad pass over the KL batch (the completions cycled by one within the batch), the policy's forward,
+  the reference's KL and matched passes under no_grad, the KTO loss. ``GRPOTrainer`` (trl/trainer/grpo_trainer.py):
   ``_generate_and_score_completions`` scores the generation batch without gradients (the old policy when a vLLM
   engine generated it, the reference when beta != 0), then ``_compute_loss`` runs the policy forward with entropy,
   the clipped ratio loss with advantages and the k3 KL term, backward, optimizer. The log-probs come from TRL's fused
@@ -304,8 +306,8 @@ def _batch(case: Case, vocab: int) -> dict[str, torch.Tensor]:
     return batch
 
 
-STEPS = {("trl", "dpo"): _step_trl_dpo, ("trl", "kto"): _step_trl_kto, ("trl", "grpo"): _step_trl_grpo, ("verl", "grpo"): _step_verl,
-         ("verl", "ppo"): _step_verl}
+STEPS = {("trl", "dpo"): _step_trl_dpo, ("trl", "kto"): _step_trl_kto, ("trl", "grpo"): _step_trl_grpo,
+         ("verl", "grpo"): _step_verl, ("verl", "ppo"): _step_verl}
 
 
 def measure_case(case: Case) -> dict[str, Any]:
