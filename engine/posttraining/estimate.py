@@ -77,9 +77,10 @@ def step_parts(s: Scenario) -> StepParts:
                                engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
                                s.rollout_kv_cache_dtype, rs.sequence_tokens, trainer, apart, gpu_name,
                                rs.batched_tokens or None)
-    # the head's backward runs before the first checkpointed layer is recomputed: that recompute, which the estimator
-    # puts at backward start, is not alive beside it
-    later = sum(c.moments.backward_start for c in train.components if c.key == "recompute")
+    # the head's backward runs before the first checkpointed layer is recomputed and before the last layer's backward
+    # allocates its intermediate gradients: that recompute and that scratch, which the estimator puts at backward
+    # start, are not alive beside it
+    later = sum(c.moments.backward_start for c in train.components if c.key in ("recompute", "backward_scratch"))
     comps = tuple(_training_logits(c, s, rs, spec.vocab, spec.hidden, dt.compute, later) if c.key == "logits" else c
                   for c in train.components)
     return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine))
