@@ -196,6 +196,32 @@ def test_kto_scores_the_kl_batch_with_the_policy_and_the_reference_inside_its_st
     assert _comp(_phase(ref, "scoring"), "score_policy_kl") == 0
 
 
+def test_ulysses_splits_each_sequence_and_adds_the_all_to_all_copies():
+    # verl b178a3c: with ulysses_sequence_parallel_size the actor runs padding-free rows through flash-attention
+    # (workers/config/actor.py requires use_remove_padding), each GPU holding 1/sp of the tokens
+    # (utils/ulysses.py ulysses_pad_and_slice_inputs). Per layer, _ulysses_flash_attention_forward
+    # (models/transformers/monkey_patch.py) adds o_proj's own copy of the output gathered back by all-to-all
+    # (c x t x q) and, with fewer key/value heads than the group, K and V repeated sp // kv_heads times.
+    # Qwen2.5-1.5B: 28 layers, 12 heads and 2 kv-heads of 128; 4 sequences of 256 + 512 tokens over sp = 4: t = 768
+    s = _s(training_objective="grpo", framework="verl", gpus_per_node=8, ulysses_sequence_parallel_size=4)
+    train = _phase(rl_estimate(s), "training")
+    plain = training_estimate(scenario_from_dict({**BASE, "seq_len": 768 // 4, "micro_batch": 4, "framework": "verl",
+                                                  "attention": "flash"}))
+    t, c, q, kv = 4 * 192, 2, 12 * 128, 2 * 128
+    per_layer = c * t * q + c * t * 2 * kv * (4 // 2 - 1)
+    assert _comp(train, "activations") == pytest.approx(
+        next(x.peak_bytes for x in plain.components if x.key == "activations") + 28 * per_layer)
+    # the scoring passes run on the GPU's slice too
+    score = next(c for c in _phase(rl_estimate(s), "scoring").components if c.key == "score_policy")
+    assert dict(score.inputs)["sequence_tokens"] == 192
+    # a group of GPUs shares each micro-batch: a quarter of the samples per step
+    one = step_time(_s(training_objective="grpo", framework="verl", gpus_per_node=8))
+    assert step_time(s).samples_per_step * 4 == one.samples_per_step
+    # verl's checks (monkey_patch.py apply_monkey_patch): heads divisible by the group
+    with pytest.raises(ScenarioError, match="Ulysses"):
+        _s(training_objective="grpo", framework="verl", gpus_per_node=8, ulysses_sequence_parallel_size=8)
+
+
 def test_the_estimate_is_its_peak_phase():
     for kw in ({"training_objective": "grpo", "framework": "verl"}, {"training_objective": "dpo"},
                {"training_objective": "ppo", "critic_model": "same", "reward_model": "qwen2.5-0.5b"}):

@@ -63,6 +63,7 @@ class ActContext:
     # The post-training trainers pass every batch's padding mask (engine/memory/detailed.py _act_context): SDPA then
     # gets an explicit mask instead of is_causal.
     padding_mask: bool = False
+    ulysses: int = 1  # Ulysses sequence parallelism (verl): attention's all-to-all around the kernel
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
@@ -72,7 +73,8 @@ class ActContext:
                self.residual, self.amp, self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank,
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
                self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute,
-               self.fp8_scale, self.liger, self.etp, self.sp_gathers_per_block, self.padding_mask)
+               self.fp8_scale, self.liger, self.etp, self.sp_gathers_per_block, self.padding_mask,
+               self.ulysses)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 

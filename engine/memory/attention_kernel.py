@@ -52,6 +52,8 @@ def attention_kernel_terms(ctx: ActContext, spec: ModelSpec, wt: bool, lora_name
             out.append(("attention: sliding-window mask (b·s·s) passed to SDPA", c * ctx.t * ctx.s))
         if ctx.padding_mask and ctx.attention == "sdpa":
             _padding_mask_terms(ctx, spec, sliding, out)
+        if ctx.ulysses > 1:
+            _ulysses_terms(ctx, spec, out)
 
 
 def _padding_mask_terms(ctx: ActContext, spec: ModelSpec, sliding: bool, out: Terms) -> None:
@@ -68,3 +70,18 @@ def _padding_mask_terms(ctx: ActContext, spec: ModelSpec, sliding: bool, out: Te
                     c * t * 2 * (q - kv)))
     if not sliding:
         out.append(("attention: the padding mask in the compute dtype (b·s·s), kept by SDPA", c * ctx.t * ctx.s))
+
+
+def _ulysses_terms(ctx: ActContext, spec: ModelSpec, out: Terms) -> None:
+    """Ulysses sequence parallelism around flash-attention (verl b178a3c verl/models/transformers/monkey_patch.py
+    _ulysses_flash_attention_forward, verl/utils/ulysses.py): Q, K and V of the GPU's slice of tokens are exchanged
+    by all-to-all for the whole sequence and 1/ulysses of the heads, so the kernel keeps as many bytes as before; its
+    output goes back by another all-to-all into a new tensor (torch.cat(...).contiguous()) that o_proj keeps beside the
+    kernel's own output; key/value heads fewer than the group are repeated up to it first (repeats = ulysses //
+    kv_heads), and the kernel keeps the repeated copies."""
+    c, t = ctx.compute, ctx.t
+    q, kv = spec.q_dim / ctx.tp, spec.kv_dim / ctx.tp
+    out.append(("attention: o_proj's input, gathered back from the heads by all-to-all (Ulysses)", c * t * q))
+    repeats = max(ctx.ulysses // max(spec.kv_heads // ctx.tp, 1), 1)
+    if repeats > 1:
+        out.append(("attention: K and V repeated up to the Ulysses group", c * t * 2 * kv * (repeats - 1)))

@@ -104,6 +104,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         # right-padded; chosen and rejected padded to one length), so a batch always holds padding and transformers
         # cannot skip the mask for is_causal (masking_utils._ignore_causal_mask_sdpa needs an all-ones mask)
         padding_mask=s.training_objective != "sft",
+        ulysses=s.ulysses_sequence_parallel_size if s.training_objective != "sft" else 1,
     )
 
 

@@ -33,6 +33,10 @@ def training_scenario(s: Scenario, rs: RLSettings) -> Scenario:
     loss = s.cross_entropy if s.cross_entropy != "auto" else TRAINING_LOSS[rs.logprob_path]
     if rs.objective == "reward":
         loss = "fused-linear"
+    if rs.ulysses > 1:  # verl runs Ulysses on padding-free rows through flash-attention (workers/config/actor.py:
+        # sequence parallelism requires use_remove_padding; models/transformers/monkey_patch.py patches flash attention)
+        return s.with_unchecked(seq_len=rs.shard_tokens, micro_batch=rs.train_sequences, cross_entropy=loss,
+                                attention="flash")
     return s.with_unchecked(seq_len=rs.sequence_tokens, micro_batch=rs.train_sequences, cross_entropy=loss)
 
 
@@ -90,14 +94,16 @@ def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidd
                      later: float) -> Component:
     """The training estimator's logits component as the post-training loss computes them."""
     if rs.fused_head_tile[0] and rs.objective != "reward":
-        return fused_head_training(c, rs.fused_head_tile, rs.train_sequences * rs.logits_tokens, vocab, hidden,
+        return fused_head_training(c, rs.fused_head_tile, rs.train_sequences * rs.shard_logits_tokens, vocab, hidden,
                                    compute, s.tp, s.method == "full", later)
     # "chunked" is the row-by-row log-softmax here (rl_settings): its tensors, not the SFT estimator's chunked loss
     if s.cross_entropy not in ("auto", "chunked") or rs.objective == "reward":
         return c
     # verl slices the response positions before its log-probs; TRL's DPO log-softmaxes every position it has logits of
     scored = min(s.completion_len, rs.logits_tokens) if rs.response_logits_copied else rs.logits_tokens
-    return training_logits(c, rs.logprob_path, rs.train_sequences, rs.logits_tokens, rs.sequence_tokens, vocab,
+    if rs.ulysses > 1:  # the padding-free path log-softmaxes every token of the GPU's slice
+        scored = rs.shard_logits_tokens
+    return training_logits(c, rs.logprob_path, rs.train_sequences, rs.shard_logits_tokens, rs.shard_tokens, vocab,
                            compute, s.tp, scored, rs.logits_scaled_on_view)
 
 

@@ -984,12 +984,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="106"/>
+        <location filename="../words.py" line="102"/>
+        <source>Ulysses sequence parallel size</source>
+        <translation>Ulysses 序列并行大小</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="107"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="106"/>
+        <location filename="../words.py" line="107"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
@@ -1145,126 +1150,126 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../serving_words.py" line="47"/>
-        <location filename="../words.py" line="108"/>
-        <location filename="../words.py" line="112"/>
+        <location filename="../words.py" line="109"/>
         <location filename="../words.py" line="113"/>
-        <location filename="../words.py" line="137"/>
+        <location filename="../words.py" line="114"/>
+        <location filename="../words.py" line="138"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="108"/>
+        <location filename="../words.py" line="109"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="109"/>
+        <location filename="../words.py" line="110"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="110"/>
+        <location filename="../words.py" line="111"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="110"/>
+        <location filename="../words.py" line="111"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="111"/>
+        <location filename="../words.py" line="112"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="114"/>
+        <location filename="../words.py" line="115"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../words.py" line="114"/>
+        <location filename="../words.py" line="115"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="119"/>
+        <location filename="../words.py" line="120"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="120"/>
+        <location filename="../words.py" line="121"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="121"/>
+        <location filename="../words.py" line="122"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="122"/>
+        <location filename="../words.py" line="123"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="123"/>
+        <location filename="../words.py" line="124"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="124"/>
+        <location filename="../words.py" line="125"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="125"/>
+        <location filename="../words.py" line="126"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="126"/>
+        <location filename="../words.py" line="127"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="127"/>
+        <location filename="../words.py" line="128"/>
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="128"/>
+        <location filename="../words.py" line="129"/>
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="129"/>
+        <location filename="../words.py" line="130"/>
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="130"/>
+        <location filename="../words.py" line="131"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="131"/>
+        <location filename="../words.py" line="132"/>
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="132"/>
+        <location filename="../words.py" line="133"/>
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="136"/>
+        <location filename="../words.py" line="137"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
         <location filename="../serving_words.py" line="47"/>
-        <location filename="../words.py" line="137"/>
+        <location filename="../words.py" line="138"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -1299,17 +1304,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../words.py" line="115"/>
+        <location filename="../words.py" line="116"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="116"/>
+        <location filename="../words.py" line="117"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="117"/>
+        <location filename="../words.py" line="118"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -4890,52 +4895,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="236"/>
+        <location filename="../../engine/memory/detailed.py" line="237"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="287"/>
+        <location filename="../../engine/memory/detailed.py" line="288"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="290"/>
+        <location filename="../../engine/memory/detailed.py" line="291"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="294"/>
+        <location filename="../../engine/memory/detailed.py" line="295"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="322"/>
+        <location filename="../../engine/memory/detailed.py" line="323"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="325"/>
+        <location filename="../../engine/memory/detailed.py" line="326"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="331"/>
+        <location filename="../../engine/memory/detailed.py" line="332"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="334"/>
+        <location filename="../../engine/memory/detailed.py" line="335"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="384"/>
+        <location filename="../../engine/memory/detailed.py" line="385"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="387"/>
+        <location filename="../../engine/memory/detailed.py" line="388"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -4950,22 +4955,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="362"/>
+        <location filename="../../engine/memory/detailed.py" line="363"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="365"/>
+        <location filename="../../engine/memory/detailed.py" line="366"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="392"/>
+        <location filename="../../engine/memory/detailed.py" line="393"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="395"/>
+        <location filename="../../engine/memory/detailed.py" line="396"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -6868,12 +6873,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="305"/>
+        <location filename="../../engine/memory/detailed.py" line="306"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="308"/>
+        <location filename="../../engine/memory/detailed.py" line="309"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
@@ -7216,42 +7221,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>训练配置没有说明 GPU 数量；你设置中的数量被提高到文件中并行布局所需的最小值</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="20"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="21"/>
         <source>A reference with the adapters switched off needs LoRA or QLoRA training; with method {method} choose a separate or precomputed reference.</source>
         <translation>关闭适配器作为参考模型需要 LoRA 或 QLoRA 训练；方法为 {method} 时请选择独立副本或预先计算的参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="24"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="25"/>
         <source>{objective} generates new completions every step, so their reference log-probs cannot be computed before training; choose a separate or adapter-off reference.</source>
         <translation>{objective} 每一步都生成新的回答，其参考对数概率无法在训练前算好；请选择独立副本或关闭适配器的参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="29"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="30"/>
         <source>Only PPO trains a critic (value model); set the critic to none for {objective}.</source>
         <translation>只有 PPO 训练评论家（价值模型）；{objective} 请把评论家设为无。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="39"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="45"/>
+        <source>Ulysses sequence parallelism {sp} must divide the model&apos;s {heads} attention heads, and divide or be a multiple of its {kv} key/value heads.</source>
+        <translation>Ulysses 序列并行度 {sp} 必须整除模型的 {heads} 个注意力头，并且整除或是其 {kv} 个键/值头的倍数。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="49"/>
+        <source>Ulysses sequence parallelism {sp} must divide the {dp} data-parallel GPUs.</source>
+        <translation>Ulysses 序列并行度 {sp} 必须整除 {dp} 个数据并行 GPU。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="56"/>
         <source>A generation engine on GPUs of its own needs the number of those GPUs (rollout GPUs).</source>
         <translation>在独立 GPU 上运行的生成引擎需要给出这些 GPU 的数量（生成 GPU）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="42"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="59"/>
         <source>The generation engine&apos;s tensor-parallel size {tp} must divide its {gpus} GPUs.</source>
         <translation>生成引擎的张量并行规模 {tp} 必须整除它的 {gpus} 块 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="46"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="63"/>
         <source>The engine can share the trainer&apos;s weights only on the same GPUs (colocated).</source>
         <translation>只有在同一批 GPU 上（共置）引擎才能与训练共用权重。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="49"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="66"/>
         <source>The colocated generation engine&apos;s tensor-parallel size {tp} must divide the {gpus} training GPUs.</source>
         <translation>共置生成引擎的张量并行规模 {tp} 必须整除 {gpus} 块训练 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="54"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="71"/>
         <source>{objective} compares completions of the same prompt, so it needs at least 2 generations per prompt.</source>
         <translation>{objective} 比较同一提示的多个回答，每个提示至少需要生成 2 个回答。</translation>
     </message>
@@ -7485,57 +7500,57 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>ZeRO-3 为生成聚合整个模型（TRL ds3_gather_for_generation，默认开启）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="167"/>
+        <location filename="../../engine/posttraining/phases.py" line="170"/>
         <source>Old-policy log-probs forward</source>
         <translation>旧策略对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="171"/>
+        <location filename="../../engine/posttraining/phases.py" line="174"/>
         <source>Policy forward over the KL (mismatched) batch</source>
         <translation>策略模型对 KL（错配）批次的前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="221"/>
+        <location filename="../../engine/posttraining/phases.py" line="224"/>
         <source>Reference forward during the training step</source>
         <translation>训练步内的参考模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="222"/>
+        <location filename="../../engine/posttraining/phases.py" line="225"/>
         <source>the reference forward&apos;s peak (no_grad, one layer or the head at a time) less the policy&apos;s logits freed before it runs</source>
         <translation>参考模型前向的峰值（no_grad，每次一层或输出头）减去其运行前已释放的策略 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="230"/>
+        <location filename="../../engine/posttraining/phases.py" line="233"/>
         <source>Reference log-probs forward</source>
         <translation>参考模型对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="178"/>
+        <location filename="../../engine/posttraining/phases.py" line="181"/>
         <source>Reward model forward</source>
         <translation>奖励模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="183"/>
+        <location filename="../../engine/posttraining/phases.py" line="186"/>
         <source>Critic values forward</source>
         <translation>评论家价值前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="197"/>
+        <location filename="../../engine/posttraining/phases.py" line="200"/>
         <source>Per-token loss tensors (log-probs, ratios, KL)</source>
         <translation>逐 token 的损失张量（对数概率、比率、KL）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="198"/>
+        <location filename="../../engine/posttraining/phases.py" line="201"/>
         <source>tensors per completion token x 4 bytes: new, old and reference log-probs, ratio, clipped ratio, KL, surrogate losses (preference objectives: chosen/rejected log-probs)</source>
         <translation>每个回答 token 的张量数 × 4 字节：新、旧和参考对数概率、比率、截断比率、KL、替代损失（偏好目标：选中/拒绝回答的对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="268"/>
+        <location filename="../../engine/posttraining/phases.py" line="271"/>
         <source>Weight-sync staging</source>
         <translation>权重同步暂存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="269"/>
+        <location filename="../../engine/posttraining/phases.py" line="272"/>
         <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework&apos;s bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
         <translation>逐参数：完整聚合的最大张量（ZeRO-3/FSDP）；分桶：框架的桶 + 一个聚合张量；ZeRO-3 下的 LoRA：为合并适配器聚合整个模型</translation>
     </message>
@@ -8078,12 +8093,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>尚不读取 {strategy} actor；请在规划器中设置其并行布局</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="113"/>
+        <location filename="../../engine/configs/verl.py" line="116"/>
         <source>verl builds the actor with attn_implementation flash_attention_2 unless overridden</source>
         <translation>除非被覆盖，verl 以 attn_implementation flash_attention_2 构建 actor</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="115"/>
+        <location filename="../../engine/configs/verl.py" line="118"/>
         <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
         <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
