@@ -48,12 +48,18 @@ COMPONENT_COLOURS.update({
     "reference_weights": "#6b8fc2", "reward_weights": "#8c6d31", "critic_weights": "#bcbd22",
     "critic_optimizer_states": "#dbdb8d", "score_policy": "#f1ce63", "score_reference": "#e7ba52",
     "score_reward": "#d6a32e", "score_values": "#c49c29", "sync_buffer": "#637939", "rl_loss_tensors": "#ff7f0e",
-    "generate_gathered_weights": "#393b79",
+    "generate_gathered_weights": "#393b79", "reference_forward_in_step": "#e7ba52", "score_policy_kl": "#f1ce63",
+    # PPO's critic step (engine/posttraining/models.py as_critic): olives, apart from the policy's own components
+    "critic_gradients": "#8c8c1c", "critic_activations": "#cedb9c", "critic_logits": "#e7cb94",
 })
+CRITIC_OTHER_COLOUR = "#b5cf6b"
 
 
 def colour_for(key: str) -> QColor:
-    return QColor(COMPONENT_COLOURS.get(key) or COMPONENT_COLOURS.get(key.removeprefix("policy_"), "#9e9e9e"))
+    found = COMPONENT_COLOURS.get(key) or COMPONENT_COLOURS.get(key.removeprefix("policy_"))
+    if found is None and key.startswith("critic_"):
+        found = CRITIC_OTHER_COLOUR
+    return QColor(found or "#9e9e9e")
 
 
 MAX_COMBO_WIDTH_PX = 400  # a set-up panel row on a 1366-pixel-wide screen; the popup shows longer texts in full

@@ -100,6 +100,7 @@ FIELD_LABELS: dict[str, str] = {
     "rollout_kv_cache_dtype": QT_TRANSLATE_NOOP("Fields", "Engine KV cache format"),
     "rollout_max_num_seqs": QT_TRANSLATE_NOOP("Fields", "Sequences generated at once (max_num_seqs)"),
     "rollout_shares_weights": QT_TRANSLATE_NOOP("Fields", "Engine shares the trainer's weights"),
+    "ulysses_sequence_parallel_size": QT_TRANSLATE_NOOP("Fields", "Ulysses sequence parallel size"),
 }
 
 # Values shown in words where the control shows words (combo items); numbers stay numbers.

@@ -159,3 +159,25 @@ def test_verl_critic_offload_is_read_apart_from_the_actors() -> None:
     assert result.scenario.get("offload") == "none"
     assert result.scenario.get("critic_offload") == "optimizer+params"
     assert result.scenario.get("rollout_max_num_batched_tokens") == 1536
+
+
+def test_verl_ulysses_sequence_parallel_size_is_read_and_written_back() -> None:
+    """verl's actor.ulysses_sequence_parallel_size (verl/trainer/config/actor/actor.yaml) maps onto the key of the same
+    name (refused, with verl's reason, when it does not divide the data-parallel GPUs); the verl export writes it with
+    use_remove_padding, which verl requires beside it (workers/config/actor.py)."""
+    from engine import scenario_from_dict
+    from engine.configs.export_rl import verl_args
+
+    line = ("python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo actor_rollout_ref.model.path=Qwen/Qwen2.5-7B "
+            "actor_rollout_ref.actor.ulysses_sequence_parallel_size=2 actor_rollout_ref.rollout.name=vllm "
+            "trainer.n_gpus_per_node=8")
+    result = import_texts([("run.sh", line)])
+    assert result.scenario.get("ulysses_sequence_parallel_size") == 2
+    alone = import_texts([("run.sh", line.replace("trainer.n_gpus_per_node=8", ""))])
+    assert "ulysses_sequence_parallel_size" not in alone.scenario
+    assert any("ulysses_sequence_parallel_size" in u.key for u in alone.unmapped)
+    s = scenario_from_dict({"model": "qwen2.5-7b", "framework": "verl", "training_objective": "grpo",
+                            "rollout_engine": "vllm", "gpus_per_node": 8, "ulysses_sequence_parallel_size": 2})
+    text = verl_args(s)
+    assert "actor_rollout_ref.actor.ulysses_sequence_parallel_size=2" in text
+    assert "actor_rollout_ref.model.use_remove_padding=True" in text

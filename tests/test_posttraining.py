@@ -52,10 +52,16 @@ def test_sft_goes_to_the_training_estimator_unchanged():
 def test_dpo_runs_two_sequences_per_pair_of_prompt_plus_completion_tokens():
     # TRL dpo_trainer.py (f2cd577, line 355) concatenates the chosen and rejected completions into one batch: the
     # training step is the SFT step of 2 x micro_batch sequences of prompt_len + completion_len tokens
+    # plus, per layer, what the padded batch's attention mask adds (transformers 5.25 integrations/sdpa_attention.py
+    # use_gqa_in_sdpa: no GQA in SDPA with a mask, so K and V are repeated to the 12 query heads; the mask converted
+    # to bf16, b·s·s, kept by SDPA): Qwen2.5-1.5B, 28 layers, 12 heads / 2 kv-heads of 128
     s = _s(training_objective="dpo", framework="trl", reference_model="precomputed")
     train = _phase(rl_estimate(s), "training")
     sft = training_estimate(scenario_from_dict({**BASE, "seq_len": 768, "micro_batch": 8, "framework": "trl"}))
-    assert _comp(train, "activations") == next(c.peak_bytes for c in sft.components if c.key == "activations")
+    tokens = 8 * 768
+    mask = 2 * tokens * 2 * (12 - 2) * 128 + 2 * tokens * 768
+    assert _comp(train, "activations") == pytest.approx(
+        next(c.peak_bytes for c in sft.components if c.key == "activations") + 28 * mask)
 
 
 def test_grpo_with_lora_scores_the_reference_with_adapters_off_adding_no_weights():
@@ -146,6 +152,76 @@ def test_ppo_holds_the_critic_states_beside_the_policy():
     assert est.rl.phase("critic_training") is not None
 
 
+def test_the_critic_reward_and_reference_have_their_own_components():
+    # PPO with a critic, a reward model and a reference: every phase tells the models apart by key and by name (the
+    # critic is trained by the policy's estimator, so without its own names its step read "Trainable weights",
+    # "Activations (decoder layers)" like the policy's)
+    est = rl_estimate(_s(training_objective="ppo", framework="verl", critic_model="same",
+                         reward_model="qwen2.5-0.5b", reference_model="separate"))
+    critic_step = est.rl.phase("critic_training")
+    own = [c for c in critic_step.components if c.key.startswith("critic_")]
+    assert {"critic_weights", "critic_gradients", "critic_optimizer_states", "critic_activations"} <= {
+        c.key for c in own}
+    for phase in est.rl.phases:
+        keys = [c.key for c in phase.components]
+        assert len(keys) == len(set(keys)), phase.key
+        critic = {c.name for c in phase.components if c.key.startswith("critic_")}
+        others = {c.name for c in phase.components if not c.key.startswith("critic_")}
+        assert not critic & others, phase.key
+        assert all(name.startswith("Critic") for name in critic)
+    names = {c.key: c.name for p in est.rl.phases for c in p.components}
+    assert names["reference_weights"] != names["reward_weights"] != names["critic_weights"]
+    # the critic's own step still counts what the policy's estimator gives for its training
+    assert sum(c.peak_bytes for c in own) > 0 and critic_step.peak_bytes > sum(c.peak_bytes for c in own)
+
+
+def test_kto_scores_the_kl_batch_with_the_policy_and_the_reference_inside_its_step():
+    # trl 1.16.0 trainer/kto_trainer.py _compute_loss: _compute_kl_logps(model) under no_grad before the policy's
+    # forward over the mismatched (KL) batch of as many sequences as the batch, then under no_grad the reference's KL
+    # and matched passes while the policy's activations wait for backward. KTO is unpaired: one sequence per example.
+    s = _s(training_objective="kto", framework="trl", reference_model="separate")
+    est = rl_estimate(s)
+    assert rl_settings(s, 2).train_sequences == BASE["micro_batch"]
+    scoring = _phase(est, "scoring")
+    kl = next(c for c in scoring.components if c.key == "score_policy_kl")
+    # the KL pass runs the same model over as many sequences of the same length as the reference's pass
+    ref = rl_estimate(_s(training_objective="dpo", framework="trl", reference_model="separate", micro_batch=2))
+    assert kl.peak_bytes == _comp(_phase(ref, "scoring"), "score_reference")
+    assert _comp(_phase(est, "training"), "reference_forward_in_step") > 0
+    # precomputed reference log-probs (ref_logps and ref_KL_logps in the batch): the policy's KL pass still runs
+    pre = rl_estimate(_s(training_objective="kto", framework="trl", reference_model="precomputed"))
+    assert _comp(_phase(pre, "scoring"), "score_policy_kl") == kl.peak_bytes
+    assert _comp(_phase(pre, "training"), "reference_forward_in_step") == 0
+    # DPO has no KL batch
+    assert _comp(_phase(ref, "scoring"), "score_policy_kl") == 0
+
+
+def test_ulysses_splits_each_sequence_and_adds_the_all_to_all_copies():
+    # verl b178a3c: with ulysses_sequence_parallel_size the actor runs padding-free rows through flash-attention
+    # (workers/config/actor.py requires use_remove_padding), each GPU holding 1/sp of the tokens
+    # (utils/ulysses.py ulysses_pad_and_slice_inputs). Per layer, _ulysses_flash_attention_forward
+    # (models/transformers/monkey_patch.py) adds o_proj's own copy of the output gathered back by all-to-all
+    # (c x t x q) and, with fewer key/value heads than the group, K and V repeated sp // kv_heads times.
+    # Qwen2.5-1.5B: 28 layers, 12 heads and 2 kv-heads of 128; 4 sequences of 256 + 512 tokens over sp = 4: t = 768
+    s = _s(training_objective="grpo", framework="verl", gpus_per_node=8, ulysses_sequence_parallel_size=4)
+    train = _phase(rl_estimate(s), "training")
+    plain = training_estimate(scenario_from_dict({**BASE, "seq_len": 768 // 4, "micro_batch": 4, "framework": "verl",
+                                                  "attention": "flash"}))
+    t, c, q, kv = 4 * 192, 2, 12 * 128, 2 * 128
+    per_layer = c * t * q + c * t * 2 * kv * (4 // 2 - 1)
+    assert _comp(train, "activations") == pytest.approx(
+        next(x.peak_bytes for x in plain.components if x.key == "activations") + 28 * per_layer)
+    # the scoring passes run on the GPU's slice too
+    score = next(c for c in _phase(rl_estimate(s), "scoring").components if c.key == "score_policy")
+    assert dict(score.inputs)["sequence_tokens"] == 192
+    # a group of GPUs shares each micro-batch: a quarter of the samples per step
+    one = step_time(_s(training_objective="grpo", framework="verl", gpus_per_node=8))
+    assert step_time(s).samples_per_step * 4 == one.samples_per_step
+    # verl's checks (monkey_patch.py apply_monkey_patch): heads divisible by the group
+    with pytest.raises(ScenarioError, match="Ulysses"):
+        _s(training_objective="grpo", framework="verl", gpus_per_node=8, ulysses_sequence_parallel_size=8)
+
+
 def test_the_estimate_is_its_peak_phase():
     for kw in ({"training_objective": "grpo", "framework": "verl"}, {"training_objective": "dpo"},
                {"training_objective": "ppo", "critic_model": "same", "reward_model": "qwen2.5-0.5b"}):
@@ -219,10 +295,14 @@ def test_every_objective_estimates_and_times_with_every_post_training_framework(
 
 def test_trl_grpo_training_keeps_completion_logits_and_their_row_log_softmax():
     # grpo_trainer.py passes logits_to_keep = completion tokens; utils.py selective_log_softmax log-softmaxes the bf16
-    # logits one sequence at a time, each row's output saved for backward: logits + outputs = 2 x 2 bytes x b·k·V
-    # (Qwen2.5-1.5B vocabulary 151,936; micro_batch 4 completions of 512 tokens)
+    # logits one sequence at a time, each row's output saved for backward: logits + outputs = 2 x 2 bytes x b·k·V;
+    # logits.div_(temperature) on the sliced view and the no-grad entropy's reshape (a copy of that view) add one
+    # more b·k·V in forward, and CopySlices' backward holds 4 x b·k·V (Qwen2.5-1.5B vocabulary 151,936;
+    # micro_batch 4 completions of 512 tokens)
     est = rl_estimate(_s(training_objective="grpo", framework="trl"))
-    assert _comp(_phase(est, "training"), "logits") == 2 * 2 * 4 * 512 * 151936
+    logits = next(c for c in _phase(est, "training").components if c.key == "logits")
+    assert logits.moments.forward == 3 * 2 * 4 * 512 * 151936
+    assert logits.moments.backward_start == 4 * 2 * 4 * 512 * 151936
     # verl keeps the whole sequence's logits for flash-attn's fused kernel: the estimator's fused path unchanged
     verl = rl_estimate(_s(training_objective="grpo", framework="verl"))
     fused = training_estimate(scenario_from_dict({**BASE, "seq_len": 768, "framework": "verl",

@@ -129,3 +129,50 @@ def test_critic_offload_apart_from_the_actor():
 
     assert critic_bytes(apart) > critic_bytes(same)
     assert policy_bytes(apart) == policy_bytes(same)
+
+
+def test_padded_batch_mask_matches_the_trace_per_layer():
+    """transformers 5.25 integrations/sdpa_attention.py use_gqa_in_sdpa: with an attention mask SDPA gets no grouped
+    K/V heads, so repeat_kv copies K and V to the 14 query heads (Qwen2.5-0.5B: 2 kv-heads of 64) and SDPA keeps the
+    copies; the boolean mask converted to bf16 (b·s·s) is kept by every layer. The DPO trace (4 sequences of 1,024
+    tokens, 24 layers) holds that much more in the backward peak's activations than the same step without a mask
+    (the estimator's SFT step of the same tokens, checked against the SFT traces)."""
+    trace = TRACES["qwen2.5-0.5b_trl-dpo_full_ref_p512_c512_b2_fused"]
+    sc = trace["scenario"]
+    rl = estimate(scenario_from_dict(sc))
+    sft = estimate(scenario_from_dict({**sc, "training_objective": "sft", "micro_batch": 4, "seq_len": 1024,
+                                       "reference_model": "auto"}))
+    tokens = 4 * 1024
+    per_layer = 2 * tokens * 2 * (14 - 2) * 64 + 2 * tokens * 1024
+    extra = _component(_phase(rl, "training"), "activations").peak_bytes - next(
+        c.peak_bytes for c in sft.components if c.key == "activations")
+    assert extra == 24 * per_layer
+    measured = trace["measured"]["peak_by_category"]["backward"]["Activation"]
+    layers = _component(_phase(rl, "training"), "activations").peak_bytes
+    head = _component(_phase(rl, "training"), "head_activations").peak_bytes
+    assert abs(layers + head - measured) / measured < 0.01
+
+
+def test_verl_row_by_row_log_softmax_holds_what_flash_attn_holds():
+    """verl torch_functional.py logprobs_from_logits_v2 (no flash-attn): bf16 logits log-softmaxed one row at a time,
+    each row's output kept for backward, as flash-attn's path keeps the response logits' copy: the traced training
+    peaks of the two paths are equal, and so are the estimates but for flash-attn's fp32 per-token statistics (tens of
+    kilobytes)."""
+    torch_path = TRACES["qwen2.5-0.5b_verl-grpo_full_ref_p512_c1024_g8_b4_torch_vllm"]
+    flash = TRACES["qwen2.5-0.5b_verl-grpo_full_ref_p512_c1024_g8_b4_flash-ce_vllm"]
+    assert torch_path["measured"]["rl_phases"]["training"] == flash["measured"]["rl_phases"]["training"]
+    a, b = (_phase(estimate(scenario_from_dict(t["scenario"])), "training") for t in (torch_path, flash))
+    assert 0 <= b.peak_bytes - a.peak_bytes < 8 * 4 * 1536
+
+
+def test_trl_dpo_reference_runs_inside_the_training_forward():
+    """trl 1.16.0 dpo_trainer.py _compute_loss: the policy's forward, then the reference's under no_grad. With full
+    logits (TRL before the fused head) the policy's logits are freed when its row-by-row log-softmax returns (only the
+    rows' outputs are kept), so the reference adds its own peak less those logits, b·s·V x 2 bytes."""
+    trace = TRACES["qwen2.5-0.5b_trl-dpo_full_ref_p512_c512_b2_full-logits"]
+    est = estimate(scenario_from_dict(trace["scenario"]))
+    inside = dict(_component(_phase(est, "training"), "reference_forward_in_step").inputs)
+    assert inside["freed_bytes"] == 2 * 4 * 1024 * QWEN05_VOCAB
+    measured = trace["measured"]["phases"]["forward"]
+    forward = sum(c.moments.forward for c in _phase(est, "training").components)
+    assert abs(forward - measured) / measured < 0.01

@@ -15,7 +15,7 @@ from typing import Any
 @dataclass(frozen=True)
 class Case:
     framework: str  # trl | verl
-    objective: str  # dpo | grpo | ppo
+    objective: str  # dpo | kto | grpo | ppo
     model_key: str
     method: str  # full | lora
     reference: str  # separate | adapter-off | precomputed | none (the issue's reference_model values)
@@ -37,7 +37,7 @@ class Case:
         """A no-grad scoring pass runs before the training step: verl always scores the old policy; TRL's GRPO scores
         the old policy when vLLM generated the batch and the reference when beta != 0; TRL's DPO scores its reference
         inside the training forward (or before training, when precomputed)."""
-        if self.framework == "verl":
+        if self.framework == "verl" or self.objective == "kto":  # KTO: the policy's no-grad KL-batch pass
             return True
         return self.objective == "grpo" and (self.rollout_engine != "none" or self.reference != "none")
 
@@ -97,6 +97,11 @@ CASES: list[Case] = [
     Case("trl", "dpo", Q, "lora", "adapter-off", 1024, 1024, 1),
     Case("trl", "dpo", L, "full", "separate", 512, 512, 1),
     Case("trl", "dpo", L, "lora", "adapter-off", 512, 512, 2, logprob="full-logits"),
+    # TRL KTO (unpaired examples per device, half desirable; the KL batch of mismatched completions beside them)
+    Case("trl", "kto", Q, "full", "separate", 512, 512, 4),
+    Case("trl", "kto", Q, "full", "precomputed", 512, 512, 4),
+    Case("trl", "kto", Q, "lora", "adapter-off", 512, 512, 4),
+    Case("trl", "kto", L, "full", "separate", 256, 768, 2),
     # TRL GRPO (completions per device; beta 0 -> no reference; vLLM -> the old policy is scored)
     Case("trl", "grpo", Q, "full", "separate", 256, 512, 4, num_generations=4, rollout_engine="vllm"),
     Case("trl", "grpo", Q, "full", "separate", 256, 512, 8, num_generations=8, rollout_engine="vllm"),

@@ -1,4 +1,4 @@
-"""Trace the scoring and training phases of DPO, GRPO and PPO steps on the fake CPU device (issue 22).
+"""Trace the scoring and training phases of DPO, KTO, GRPO and PPO steps on the fake CPU device (issue 22).
 
 Each case builds the policy (and, as the objective needs, a reference model and a critic) like validation/measure.py,
 then runs one post-training step twice with PhaseMemTracker and records the second (optimizer states alive):
@@ -7,7 +7,9 @@ then runs one post-training step twice with PhaseMemTracker and records the seco
   chosen and rejected sequences concatenated into one batch of 2 x pairs, the policy forward, then under no_grad
   the reference forward (a separate frozen copy, or the policy with its LoRA adapters disabled via
   ``trl.trainer.utils.use_adapter``; none when the reference log-probs were precomputed), sigmoid loss, backward,
-  AdamW fused (transformers' default ``adamw_torch_fused``). ``GRPOTrainer`` (trl/trainer/grpo_trainer.py):
+  AdamW fused (transformers' default ``adamw_torch_fused``). ``KTOTrainer._compute_loss`` (kto_trainer.py): the
+  policy's no-grad pass over the KL batch (the completions cycled by one within the batch), the policy's forward,
+  the reference's KL and matched passes under no_grad, the KTO loss. ``GRPOTrainer`` (trl/trainer/grpo_trainer.py):
   ``_generate_and_score_completions`` scores the generation batch without gradients (the old policy when a vLLM
   engine generated it, the reference when beta != 0), then ``_compute_loss`` runs the policy forward with entropy,
   the clipped ratio loss with advantages and the k3 KL term, backward, optimizer. The log-probs come from TRL's fused
@@ -180,6 +182,43 @@ def _step_trl_dpo(case: Case, m: dict[str, Any], mt: PhaseMemTracker, batch: dic
     _backward_and_step(mt, loss, m["opt"])
 
 
+def _step_trl_kto(case: Case, m: dict[str, Any], mt: PhaseMemTracker, batch: dict[str, torch.Tensor]) -> None:
+    """trl 1.16.0 trainer/kto_trainer.py _compute_loss (loss_type "kto", so calculate_kl): the policy's log-probs of
+    the KL (mismatched prompt/completion) batch under no_grad (_compute_kl_logps), the policy's forward, then under
+    no_grad the reference's KL and matched forwards (precomputed: both read from the batch), the loss with the
+    desirable first half and the undesirable second half of the batch (a fixed split: the labels only select rows)."""
+    policy, ids, kl_ids, mask, c = m["policy"], batch["ids"], batch["kl_ids"], batch["mask"], case.completion_len
+    fused, n = case.logprob == "fused", case.sequences_per_pass
+    mt.reset_phase("scoring")
+    with torch.no_grad():
+        kl_logps, _ = _trl_logps(policy, kl_ids, mask, c, fused, keep_all=True)
+    kl_sum = kl_logps.sum(-1)
+    del kl_logps
+    mt.reset_phase("forward")
+    logps, _ = _trl_logps(policy, ids, mask, c, fused, keep_all=True)
+    completion = logps.sum(-1)
+    del logps
+    if case.reference == "precomputed":
+        ref_kl, ref_completion = batch["ref_kl"], batch["ref_logps"]
+    else:
+        with torch.no_grad(), _ref_context(case, policy):
+            ref_model = m.get("ref", policy)
+            r, _ = _trl_logps(ref_model, kl_ids, mask, c, fused, keep_all=True)
+            ref_kl = r.sum(-1)
+            del r
+            r, _ = _trl_logps(ref_model, ids, mask, c, fused, keep_all=True)
+            ref_completion = r.sum(-1)
+            del r
+    kl = (kl_sum - ref_kl).mean().detach().clamp(min=0)
+    half = n // 2
+    chosen = completion[:half] - ref_completion[:half]
+    rejected = completion[half:] - ref_completion[half:]
+    losses = torch.cat((1 - torch.sigmoid(0.1 * (chosen - kl)), 1 - torch.sigmoid(0.1 * (kl - rejected))))
+    loss = losses.mean()
+    del kl_sum, completion, ref_kl, ref_completion, chosen, rejected, losses
+    _backward_and_step(mt, loss, m["opt"])
+
+
 def _step_trl_grpo(case: Case, m: dict[str, Any], mt: PhaseMemTracker, batch: dict[str, torch.Tensor]) -> None:
     policy, ids, mask, c = m["policy"], batch["ids"], batch["mask"], case.completion_len
     fused = case.logprob == "fused"
@@ -261,11 +300,14 @@ def _batch(case: Case, vocab: int) -> dict[str, torch.Tensor]:
              "advantages_tok": torch.randn(n, c), "returns": torch.randn(n, c)}
     if case.reference == "precomputed":
         batch["ref_chosen"], batch["ref_rejected"] = torch.randn(n // 2), torch.randn(n // 2)
+        batch["ref_kl"], batch["ref_logps"] = torch.randn(n), torch.randn(n)
+    if case.objective == "kto":  # KTODataCollator: the completions cycled by one within the batch, same lengths
+        batch["kl_ids"] = torch.cat((ids[:, :-c], ids[:, -c:].roll(1, dims=0)), dim=1)
     return batch
 
 
-STEPS = {("trl", "dpo"): _step_trl_dpo, ("trl", "grpo"): _step_trl_grpo, ("verl", "grpo"): _step_verl,
-         ("verl", "ppo"): _step_verl}
+STEPS = {("trl", "dpo"): _step_trl_dpo, ("trl", "kto"): _step_trl_kto, ("trl", "grpo"): _step_trl_grpo,
+         ("verl", "grpo"): _step_verl, ("verl", "ppo"): _step_verl}
 
 
 def measure_case(case: Case) -> dict[str, Any]:
@@ -280,7 +322,8 @@ def measure_case(case: Case) -> dict[str, Any]:
 
             policy = m["policy"]
             if case.logprob == "fused":  # the per-token outputs each trainer asks for (dpo_trainer.py, grpo_trainer.py)
-                outputs = ("log_probs", "entropy", "mean_logits", "is_top1") if case.objective == "dpo" else (
+                outputs = {"dpo": ("log_probs", "entropy", "mean_logits", "is_top1"),  # dpo_trainer.py
+                           "kto": ("log_probs", "entropy", "mean_logits")}.get(case.objective) or (
                     "log_probs", "entropy")
                 add_fused_lm_head(policy.get_base_model() if hasattr(policy, "get_base_model") else policy,
                                   outputs=outputs)

@@ -105,6 +105,9 @@ def verl_args(s: Scenario) -> str:
     ]
     if s.rollout_gpu_memory_utilization != "auto":
         args.append((r + "gpu_memory_utilization", s.rollout_gpu_memory_utilization))
+    if s.ulysses_sequence_parallel_size > 1:  # verl requires remove-padding with sequence parallelism
+        args += [(a + "ulysses_sequence_parallel_size", s.ulysses_sequence_parallel_size),
+                 ("actor_rollout_ref.model.use_remove_padding", True)]
     if s.method == "lora":
         args += [("actor_rollout_ref.model.lora_rank", s.lora_rank),
                  ("actor_rollout_ref.model.lora_alpha", s.lora_alpha)]

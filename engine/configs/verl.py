@@ -110,6 +110,9 @@ def _read_actor(c: Collector, o: dict[str, Any]) -> None:
             c.set("lora_alpha", as_int(o[A + "model.lora_alpha"]), A + "model.lora_alpha")
     elif rank == 0:
         c.use(A + "model.lora_rank", A + "model.lora_alpha")
+    sp = as_int(o.get(A + "actor.ulysses_sequence_parallel_size"))
+    if sp:  # verl/trainer/config/actor/actor.yaml ulysses_sequence_parallel_size (1: off)
+        set_int(c, "ulysses_sequence_parallel_size", sp, A + "actor.ulysses_sequence_parallel_size")
     c.assume("attention", "flash", message(QT_TRANSLATE_NOOP(
         "engine", "verl builds the actor with attn_implementation flash_attention_2 unless overridden")))
     c.assume("optimizer", "adamw", message(QT_TRANSLATE_NOOP("engine", "verl's actor optimizer is torch.optim.AdamW")))

@@ -39,6 +39,9 @@ class PostTrainingDefaults:
     scoring_entropy: bool = False
     # the padded scoring path slices the response positions' logits and reshapes them into a copy before the loss
     response_logits_copied: bool = False
+    # the online training pass divides the sliced logits by the temperature in place (a view of the model's logits)
+    # and takes the entropy of that view without gradients
+    logits_scaled_on_view: bool = False
 
 
 _TRL_SOURCES = (
@@ -61,10 +64,15 @@ _TRL_SOURCES = (
      "kernels/chunked_logprob.py (TOKEN_CHUNK_SIZE = 4096): forward and backward each project into one "
      "min(tokens, 4096) x 32768 buffer; backward accumulates the hidden and lm_head weight gradients in fp32 "
      "(torch.zeros(..., dtype=float32)) and returns them cast to the weights' dtype"),
+    ("temperature", "grpo_trainer.py _get_per_token_logps_and_entropies (f2cd577, before the fused head): logits = "
+     "logits[:, :-1, :]; logits = logits[:, -logits_to_keep:, :]; logits.div_(self.temperature) (in place on a view "
+     "of the model's logits), then entropy_from_logits(logits) under torch.no_grad (utils.py: "
+     "logits.reshape(-1, num_classes), a copy of the non-contiguous view)"),
 )
 
 TRL = PostTrainingDefaults("none", 0.3, "none", False, "colocate", False, False, "rows", True, "per-parameter", 0,
-                           _TRL_SOURCES, rollout_batched_tokens=4096, fused_head_tile=(4096, 32768))
+                           _TRL_SOURCES, rollout_batched_tokens=4096, fused_head_tile=(4096, 32768),
+                           logits_scaled_on_view=True)
 
 VERL = PostTrainingDefaults(
     "vllm", 0.5, "level-2", False, "colocate", False, False, "fused", False, "bucket", 2048 << 20,
@@ -104,8 +112,10 @@ MS_SWIFT = PostTrainingDefaults(
     (("rollout engine", "swift/rlhf_trainers/args_mixin.py: use_vllm off, vllm_gpu_memory_utilization 0.9, "
       "vllm_max_num_seqs 256, sleep_level 0, offload_model / offload_optimizer off"),
      ("reference", "swift/arguments/rlhf_args.py: GRPO beta defaults to 0.04 (a reference is scored)"),
-     ("log-probs", "swift/rlhf_trainers/grpo_trainer.py uses trl.trainer.utils.selective_log_softmax"),
-     ("weight sync", "the GRPO trainer inherits TRL's per-parameter sync to vLLM")))
+     ("log-probs", "swift/rlhf_trainers/grpo_trainer.py uses trl.trainer.utils.selective_log_softmax; its "
+      "_get_per_token_logps_and_entropies slices outputs.logits[:, -(logits_to_keep + 1):-1, :] and divides the view "
+      "in place (logits.div_(self.temperature))"),
+     ("weight sync", "the GRPO trainer inherits TRL's per-parameter sync to vLLM")), logits_scaled_on_view=True)
 
 NEMO_RL = PostTrainingDefaults(
     "vllm", 0.6, "level-1", False, "colocate", True, True, "standard", False, "free-memory-buffers", 0,

@@ -14,6 +14,7 @@ from functools import lru_cache
 from ..frameworks.megatron_layer import megatron_layer_terms, unfused_attention_scratch
 from ..frameworks.unsloth_layer import unsloth_layer_terms, unsloth_patches_layer
 from ..models.architecture import Linear, ModelSpec
+from .attention_kernel import attention_kernel_terms
 from .family_activations import clamped_glu_terms, deltanet_terms, dense_expert_terms, mla_attention_terms
 from .parallelism.expert_parallel import scored_output_bytes
 
@@ -59,6 +60,10 @@ class ActContext:
     fp8_scale: float = 0.0  # bytes of block scales per fp8 element a TE linear keeps (MXFP8, blockwise)
     etp: int = 0  # Megatron's expert tensor-parallel size (0: tp)
     sp_gathers_per_block: bool = False  # torchtitan: a block's SP input gathered once, one copy for its linears
+    # The post-training trainers pass every batch's padding mask (engine/memory/detailed.py _act_context): SDPA then
+    # gets an explicit mask instead of is_causal.
+    padding_mask: bool = False
+    ulysses: int = 1  # Ulysses sequence parallelism (verl): attention's all-to-all around the kernel
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
@@ -68,7 +73,8 @@ class ActContext:
                self.residual, self.amp, self.fp8, self.attention, self.selective, self.adapter_bytes, self.lora_rank,
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
                self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute,
-               self.fp8_scale, self.liger, self.etp, self.sp_gathers_per_block)
+               self.fp8_scale, self.liger, self.etp, self.sp_gathers_per_block, self.padding_mask,
+               self.ulysses)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -218,51 +224,13 @@ def _attention_block_terms(ctx: ActContext, spec: ModelSpec, xg: bool, wt: bool,
         if wt:
             out.append(("q/k norm: normalised inputs", (4 if style in ("gemma", "fp32") else c) * n))
     if ag and spec.attention != "mla" and not linear_attn:
-        _attention_kernel_terms(ctx, spec, wt, lora_names, out)
+        attention_kernel_terms(ctx, spec, wt, lora_names, out)
         # SDPA keeps the output, and o_proj reads it as a view, unless the context-parallel ring copied it
         copied = ctx.ring_output_copied and ctx.attention != "eager"
         _linear_inputs(ctx, t * q, c, o_proj, wt and copied, lora_names, not copied, out,
                        "attention output" + (" (copied out of the context-parallel ring's merged output)" if copied
                                              else ""))
         _weight_copies(ctx, o_proj, 0.0, out)
-
-
-def _attention_kernel_terms(ctx: ActContext, spec: ModelSpec, wt: bool, lora_names: frozenset[str],
-                            out: Terms) -> None:
-    """What the attention kernel (eager matmuls and softmax, or SDPA/flash) keeps of Q, K, V and its output."""
-    c, t = ctx.compute, ctx.t
-    q, kv = spec.q_dim / ctx.tp, spec.kv_dim / ctx.tp
-    heads = spec.heads / ctx.tp
-    if spec.fused_projections and spec.rope:
-        # RoPE copies Q and K out of the fused QKV output, but V stays a view of it: the whole output stays alive
-        out.append(("attention: fused QKV output kept alive by its V view", c * t * (q + 2 * kv)))
-    if ctx.attention == "eager":
-        kv_saved = 2 * q if spec.kv_heads != spec.heads else 2 * kv  # eager repeats K/V for GQA
-        out.append(("attention: Q, K, V kept by the score matmuls", c * t * (q + kv_saved)))
-        if not ctx.selective and spec.sinks:
-            # gpt-oss: softmax over [scores, sink] in the compute dtype; the max-subtraction keeps its indices
-            probs = heads * ctx.b * (ctx.t / ctx.b) * (ctx.s + 1)
-            out.append(("attention: softmax probabilities with the sink column (b·a·s·(s+1))", c * probs))
-            out.append(("attention: row-max indices (int64)", 8 * heads * ctx.t))
-        elif not ctx.selective:
-            probs = heads * ctx.b * (ctx.t / ctx.b) * ctx.s
-            out.append(("attention: softmax probabilities (b·a·s²)", (4 + (c if c != 4 else 0)) * probs))
-            if spec.attn_softcap:
-                out.append(("attention: soft-capped scores (tanh output)", c * probs))
-            if spec.attention_dropout > 0:
-                out.append(("attention: dropout mask and output", (1 + c) * probs))
-        if spec.per_layer_mask:
-            out.append(("attention: this layer's b·s·s mask", c * ctx.t * ctx.s))
-        if wt or "o_proj" in lora_names:
-            out.append(("attention output (contiguous copy for o_proj)", c * t * q))
-    else:
-        out.append(("attention: Q, K, V kept by SDPA/flash", c * t * (q + 2 * kv)))
-        out.append(("attention output (kept by SDPA and o_proj)", c * t * q))
-        out.append(("attention: softmax statistics", 4 * ctx.b * heads * ctx.t / ctx.b))
-        if spec.attn_output_gate:  # Qwen3-Next: output x sigmoid(gate); the product is o_proj's input
-            out.append(("attention gate: sigmoid output and gated output", 2 * c * t * q))
-        if 0 < spec.sliding_window < ctx.s and ctx.attention == "sdpa":
-            out.append(("attention: sliding-window mask (b·s·s) passed to SDPA", c * ctx.t * ctx.s))
 
 
 def _mlp_block_terms(ctx: ActContext, spec: ModelSpec, moe: bool, xg: bool, wt: bool, ag: bool,

@@ -100,6 +100,11 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         fp8_scale=1 / 32 if dt.fp8 and s.fp8_recipe in ("mxfp8", "blockwise") else 0.0,
         liger=s.liger_kernels,
         etp=s.expert_tp,
+        # TRL's and verl's trainers pass the attention_mask of their padded batches (prompts left-padded, completions
+        # right-padded; chosen and rejected padded to one length), so a batch always holds padding and transformers
+        # cannot skip the mask for is_causal (masking_utils._ignore_causal_mask_sdpa needs an all-ones mask)
+        padding_mask=s.training_objective != "sft",
+        ulysses=s.ulysses_sequence_parallel_size if s.training_objective != "sft" else 1,
     )
 
 

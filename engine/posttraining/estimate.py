@@ -33,8 +33,11 @@ def training_scenario(s: Scenario, rs: RLSettings) -> Scenario:
     loss = s.cross_entropy if s.cross_entropy != "auto" else TRAINING_LOSS[rs.logprob_path]
     if rs.objective == "reward":
         loss = "fused-linear"
-    return s.with_unchecked(training_objective="sft", seq_len=rs.sequence_tokens, micro_batch=rs.train_sequences,
-                            cross_entropy=loss)
+    if rs.ulysses > 1:  # verl runs Ulysses on padding-free rows through flash-attention (workers/config/actor.py:
+        # sequence parallelism requires use_remove_padding; models/transformers/monkey_patch.py patches flash attention)
+        return s.with_unchecked(seq_len=rs.shard_tokens, micro_batch=rs.train_sequences, cross_entropy=loss,
+                                attention="flash")
+    return s.with_unchecked(seq_len=rs.sequence_tokens, micro_batch=rs.train_sequences, cross_entropy=loss)
 
 
 def _critic(s: Scenario, rs: RLSettings) -> Estimate | None:
@@ -78,9 +81,10 @@ def step_parts(s: Scenario) -> StepParts:
                                engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
                                s.rollout_kv_cache_dtype, rs.sequence_tokens, trainer, apart, gpu_name,
                                rs.batched_tokens or None)
-    # the head's backward runs before the first checkpointed layer is recomputed: that recompute, which the estimator
-    # puts at backward start, is not alive beside it
-    later = sum(c.moments.backward_start for c in train.components if c.key == "recompute")
+    # the head's backward runs before the first checkpointed layer is recomputed and before the last layer's backward
+    # allocates its intermediate gradients: that recompute and that scratch, which the estimator puts at backward
+    # start, are not alive beside it
+    later = sum(c.moments.backward_start for c in train.components if c.key in ("recompute", "backward_scratch"))
     comps = tuple(_training_logits(c, s, rs, spec.vocab, spec.hidden, dt.compute, later) if c.key == "logits" else c
                   for c in train.components)
     return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine))
@@ -90,12 +94,17 @@ def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidd
                      later: float) -> Component:
     """The training estimator's logits component as the post-training loss computes them."""
     if rs.fused_head_tile[0] and rs.objective != "reward":
-        return fused_head_training(c, rs.fused_head_tile, rs.train_sequences * rs.logits_tokens, vocab, hidden,
+        return fused_head_training(c, rs.fused_head_tile, rs.train_sequences * rs.shard_logits_tokens, vocab, hidden,
                                    compute, s.tp, s.method == "full", later)
-    if s.cross_entropy != "auto" or rs.objective == "reward":
+    # "chunked" is the row-by-row log-softmax here (rl_settings): its tensors, not the SFT estimator's chunked loss
+    if s.cross_entropy not in ("auto", "chunked") or rs.objective == "reward":
         return c
-    return training_logits(c, rs.logprob_path, rs.train_sequences, rs.logits_tokens, rs.sequence_tokens, vocab,
-                           compute, s.tp)
+    # verl slices the response positions before its log-probs; TRL's DPO log-softmaxes every position it has logits of
+    scored = min(s.completion_len, rs.logits_tokens) if rs.response_logits_copied else rs.logits_tokens
+    if rs.ulysses > 1:  # the padding-free path log-softmaxes every token of the GPU's slice
+        scored = rs.shard_logits_tokens
+    return training_logits(c, rs.logprob_path, rs.train_sequences, rs.shard_logits_tokens, rs.shard_tokens, vocab,
+                           compute, s.tp, scored, rs.logits_scaled_on_view)
 
 
 def _stage(train: StageEstimate, phase: RLPhase) -> StageEstimate:

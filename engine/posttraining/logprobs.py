@@ -106,8 +106,11 @@ def scoring_forward(key: str, name: str, spec: ModelSpec, sequences: int, sequen
 
 
 ROWS_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
-    "engine", "TRL selective_log_softmax in training: logits b·k·V (compute bytes) + every sequence's log-softmax "
-    "output kept for backward (compute bytes); backward: those outputs + the logits' gradient")
+    "engine", "row-by-row log-softmax in training (TRL selective_log_softmax, verl logprobs_from_logits_v2): logits "
+    "b·k·V (compute bytes) + every scored row's log-softmax output kept for backward; backward: 2 x b·k·V (the rows' "
+    "gradients gathered into the logits' gradient); logits scaled in place on a view (TRL GRPO): + the entropy's "
+    "copy of the view in forward, 4 x b·k·V in backward (CopySlices: the base's gradient, its clone, the slice's "
+    "clone and quotient)")
 FUSED_HEAD_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
     "engine", "TRL's fused log-prob head: forward, its projection buffer + 7 fp32 statistics per token; backward, the "
     "buffer + the hidden states' gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight's "
@@ -118,16 +121,24 @@ KEPT_TOKENS_FORMULA = QT_TRANSLATE_NOOP(
 
 
 def training_logits(c: Component, path: str, sequences: int, logits_tokens: int, sequence_tokens: int, vocab: int,
-                    compute: int, tp: int) -> Component:
+                    compute: int, tp: int, scored_tokens: int = 0, scaled_on_view: bool = False) -> Component:
     """The training step's logits component as a post-training loss computes it. TRL keeps logits only for the
     completion (grpo_trainer.py logits_to_keep) and log-softmaxes bf16 logits one sequence at a time
     (utils.py selective_log_softmax): log_softmax saves its output per row, and the rows' gradients gather into one
-    logits-sized gradient in backward. Other paths keep the estimator's tensors, scaled to the tokens with logits."""
+    logits-sized gradient in backward. `scored_tokens`: the positions log-softmaxed (verl slices the response's).
+    `scaled_on_view`: TRL's GRPO divides a view of the logits by the temperature in place (logits.div_ after two
+    slices), so the base's grad_fn becomes CopySlices, whose backward (torch/csrc/autograd/functions/tensor.cpp
+    CopySlices::apply) clones the base-sized gradient and the slice while the incoming gradient is alive; its
+    no-grad entropy_from_logits reshapes the non-contiguous view into a copy. Other paths keep the estimator's
+    tensors, scaled to the tokens with logits."""
     tv = sequences * logits_tokens * vocab / tp
     if path == "rows":
-        value = 2 * compute * tv
-        return Component(c.key, c.name, c.category, Moments(value, value, 0.0, 0.0), ROWS_TRAINING_FORMULA,
+        rows = compute * sequences * (scored_tokens or logits_tokens) * vocab / tp
+        forward = compute * tv + rows + (rows if scaled_on_view else 0.0)
+        backward = (4 if scaled_on_view else 2) * compute * tv
+        return Component(c.key, c.name, c.category, Moments(forward, backward, 0.0, 0.0), ROWS_TRAINING_FORMULA,
                          (("sequences", sequences), ("logits_tokens", logits_tokens), ("vocab", vocab),
+                          ("scored_tokens", scored_tokens or logits_tokens), ("scaled_on_view", scaled_on_view),
                           ("bsv_bytes", compute * tv)))
     if logits_tokens >= sequence_tokens:
         return c

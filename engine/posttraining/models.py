@@ -14,6 +14,34 @@ from .settings import RLSettings
 
 OPTIMIZER = 3  # index of the optimizer moment in Moments: what the model states hold between steps
 WEIGHT_KEYS = ("weights", "frozen_weights")
+# PPO's critic is trained by the same estimator as the policy, so its components come with the policy's keys and
+# names: in the breakdown and the phase chart they carry "critic_" keys and these names (the rest by category)
+CRITIC_NAMES = {
+    "weights": QT_TRANSLATE_NOOP("engine", "Critic weights"),
+    "frozen_weights": QT_TRANSLATE_NOOP("engine", "Critic frozen weights"),
+    "master_weights": QT_TRANSLATE_NOOP("engine", "Critic fp32 master weights"),
+    "gradients": QT_TRANSLATE_NOOP("engine", "Critic gradients"),
+    "optimizer_states": QT_TRANSLATE_NOOP("engine", "Critic optimizer states"),
+    "activations": QT_TRANSLATE_NOOP("engine", "Critic activations (decoder layers)"),
+    "logits": QT_TRANSLATE_NOOP("engine", "Critic value head and loss"),
+    "head_activations": QT_TRANSLATE_NOOP("engine", "Critic final norm and value head inputs"),
+    "inputs": QT_TRANSLATE_NOOP("engine", "Critic input ids and rotary tables"),
+    "backward_scratch": QT_TRANSLATE_NOOP("engine", "Critic backward scratch (one layer's gradients)"),
+    "optimizer_temp": QT_TRANSLATE_NOOP("engine", "Critic optimizer step temporaries"),
+}
+CRITIC_BY_CATEGORY = {
+    "model states": QT_TRANSLATE_NOOP("engine", "Critic model states (other)"),
+    "activations": QT_TRANSLATE_NOOP("engine", "Critic activations (other)"),
+}
+CRITIC_OTHER = QT_TRANSLATE_NOOP("engine", "Critic temporaries")
+
+
+def as_critic(c: Component, moments: Moments | None = None) -> Component:
+    """One of the critic's components under its own key and name."""
+    key = c.key.removeprefix("policy_")
+    name = CRITIC_NAMES.get(key) or CRITIC_BY_CATEGORY.get(c.category, CRITIC_OTHER)
+    return Component("critic_" + key, name, c.category, c.moments if moments is None else moments, c.formula,
+                     c.inputs)
 
 
 def model_spec(value: str | CustomModel) -> ModelSpec:
@@ -68,8 +96,7 @@ def frozen_models(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes, est:
             (("model", reward.name), ("params", reward.total_params), ("bytes_per_param", dt.compute),
              ("shards", shards))))
     if critic is not None:
-        out += [Component("critic_" + c.key.removeprefix("policy_"), c.name, c.category, c.moments, c.formula,
-                          c.inputs) for c in resident_states(critic, False)]
+        out += [as_critic(c) for c in resident_states(critic, False)]
     return tuple(out)
 
 

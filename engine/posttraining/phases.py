@@ -18,8 +18,8 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import adapter_dtype_bytes
-from .logprobs import scoring_forward
-from .models import largest_tensor_bytes, model_spec
+from .logprobs import fused_head_buffer_bytes, scoring_forward
+from .models import as_critic, largest_tensor_bytes, model_spec
 from .result import RLPhase
 from .rollout_memory import EngineMemory
 from .settings import RLSettings
@@ -131,9 +131,12 @@ def _scoring_extras(p: StepParts, policy: bool) -> tuple[tuple[str, float], ...]
     before entropy_from_logits runs); autocast caches a bf16 copy of every trainable fp32 weight through the forward
     (as the training estimator's autocast cache)."""
     rs, s = p.rs, p.s
-    bcv = p.dt.compute * rs.train_sequences * s.completion_len * p.spec.vocab / s.tp
+    # Ulysses runs verl's padding-free path: the entropy of every token of the GPU's slice, logits never copied
+    scored = rs.shard_logits_tokens if rs.ulysses > 1 else s.completion_len
+    bcv = p.dt.compute * rs.train_sequences * scored * p.spec.vocab / s.tp
     entropy = 2 * bcv if policy and rs.scoring_entropy else 0.0
-    copied = bcv if rs.response_logits_copied and rs.logprob_path == "fused" and rs.train_sequences > 1 else 0.0
+    copied = bcv if (rs.response_logits_copied and rs.logprob_path == "fused" and rs.train_sequences > 1
+                     and rs.ulysses == 1) else 0.0
     cache = 0.0
     if policy and p.dt.amp and s.method == "full" and s.effective_zero != 3:
         cache = 2.0 * p.spec.total_params / s.tp
@@ -155,7 +158,7 @@ def _lora_outputs(p: StepParts) -> float:
         return 0.0
     spec = p.spec
     ffn = max(spec.ffn, spec.expert_ffn * max(spec.top_k, 1) if spec.is_moe else 0) / s.tp
-    return p.rs.train_sequences * p.rs.sequence_tokens * adapter * (spec.hidden + 2 * ffn)
+    return p.rs.train_sequences * p.rs.shard_tokens * adapter * (spec.hidden + 2 * ffn)
 
 
 def scoring_phase(p: StepParts) -> RLPhase | None:
@@ -165,20 +168,23 @@ def scoring_phase(p: StepParts) -> RLPhase | None:
     compute, tp, tile = p.dt.compute, s.tp, rs.fused_head_tile
     if rs.online:
         forwards.append(scoring_forward("score_policy", QT_TRANSLATE_NOOP("engine", "Old-policy log-probs forward"),
-                                        p.spec, rs.train_sequences, rs.sequence_tokens, rs.logits_tokens,
+                                        p.spec, rs.train_sequences, rs.shard_tokens, rs.shard_logits_tokens,
                                         rs.logprob_path, compute, tp, True, tile, _scoring_extras(p, True)))
+    if rs.kl_batch:  # the policy's no-grad pass over the KL batch, before its training forward (KTO)
+        forwards.append(scoring_forward("score_policy_kl", QT_TRANSLATE_NOOP("engine", "Policy forward over the KL "
+                                        "(mismatched) batch"), p.spec, rs.train_sequences, rs.shard_tokens,
+                                        rs.shard_logits_tokens, rs.logprob_path, compute, tp, True, tile,
+                                        _scoring_extras(p, True)))
     if rs.reference in ("separate", "adapter-off", "cpu-swap"):
-        forwards.append(scoring_forward("score_reference", QT_TRANSLATE_NOOP("engine", "Reference log-probs forward"),
-                                        p.spec, rs.train_sequences, rs.sequence_tokens, rs.logits_tokens,
-                                        rs.logprob_path, compute, tp, True, tile, _scoring_extras(p, False)))
+        forwards.append(_reference_forward(p))
     if s.reward_model is not None and rs.online:
         forwards.append(scoring_forward("score_reward", QT_TRANSLATE_NOOP("engine", "Reward model forward"),
-                                        model_spec(s.reward_model), rs.train_sequences, rs.sequence_tokens,
-                                        rs.logits_tokens, rs.logprob_path, compute, tp, False))
+                                        model_spec(s.reward_model), rs.train_sequences, rs.shard_tokens,
+                                        rs.shard_logits_tokens, rs.logprob_path, compute, tp, False))
     if p.critic is not None:
         critic = p.spec if s.critic_model == "same" else model_spec(s.critic_model)
         forwards.append(scoring_forward("score_values", QT_TRANSLATE_NOOP("engine", "Critic values forward"),
-                                        critic, rs.train_sequences, rs.sequence_tokens, rs.logits_tokens,
+                                        critic, rs.train_sequences, rs.shard_tokens, rs.shard_logits_tokens,
                                         rs.logprob_path, compute, tp, False))
     if not forwards:
         return None
@@ -198,10 +204,42 @@ def _loss_tensors(p: StepParts) -> Component:
                      (("tensors", count), ("tokens", tokens)))
 
 
+def _reference_in_step(p: StepParts) -> tuple[Component, ...]:
+    """The offline objectives score their reference inside the training step: TRL's DPO runs the policy's forward,
+    then the reference's under no_grad (trl 1.16.0 trainer/dpo_trainer.py _compute_loss), while the policy's saved
+    activations wait for backward. The policy's logits (or its fused head's projection buffer) are freed by then
+    (only the log-softmax outputs are kept), so the reference's peak adds what exceeds them."""
+    rs = p.rs
+    if rs.online or rs.reference not in ("separate", "adapter-off", "cpu-swap"):
+        return ()
+    ref = _reference_forward(p)
+    tokens = rs.train_sequences * rs.shard_logits_tokens
+    if rs.logprob_path == "fused-linear" and rs.fused_head_tile[0]:
+        freed = fused_head_buffer_bytes(rs.fused_head_tile, tokens, p.dt.compute)
+    elif rs.logprob_path == "rows":
+        freed = p.dt.compute * tokens * p.spec.vocab / p.s.tp
+    else:
+        freed = 0.0
+    value = max(0.0, ref.peak_bytes - freed)
+    return (Component("reference_forward_in_step", QT_TRANSLATE_NOOP("engine", "Reference forward during the "
+                      "training step"), "transient", Moments(value, 0.0, 0.0, 0.0), QT_TRANSLATE_NOOP(
+                          "engine", "the reference forward's peak (no_grad, one layer or the head at a time) less the "
+                          "policy's logits freed before it runs"),
+                      (("reference_peak_bytes", round(ref.peak_bytes)), ("freed_bytes", round(freed)))),)
+
+
+def _reference_forward(p: StepParts) -> Component:
+    rs = p.rs
+    return scoring_forward("score_reference", QT_TRANSLATE_NOOP("engine", "Reference log-probs forward"), p.spec,
+                           rs.train_sequences, rs.shard_tokens, rs.shard_logits_tokens, rs.logprob_path, p.dt.compute,
+                           p.s.tp, True, rs.fused_head_tile, _scoring_extras(p, False))
+
+
 def training_phase(p: StepParts) -> RLPhase:
     """The existing training estimator over the RL batch, beside the frozen models and the engine's remains."""
     extra = p.frozen + p.engine_parts[_asleep(p)]
-    return _phase("training", "training", p.training_components + (_loss_tensors(p),) + extra)
+    return _phase("training", "training", p.training_components + (_loss_tensors(p),) + _reference_in_step(p)
+                  + extra)
 
 
 def critic_phase(p: StepParts) -> RLPhase | None:
@@ -210,7 +248,8 @@ def critic_phase(p: StepParts) -> RLPhase | None:
         return None
     others = tuple(c for c in p.frozen if not c.key.startswith("critic_"))
     extra = p.engine_parts[_asleep(p)]
-    return _phase("critic_training", "training", p.critic.components + p.resident + others + extra)
+    own = tuple(as_critic(c) for c in p.critic.components)
+    return _phase("critic_training", "training", own + p.resident + others + extra)
 
 
 def weight_sync_phase(p: StepParts) -> RLPhase | None:

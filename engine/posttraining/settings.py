@@ -20,6 +20,11 @@ REFERENCE_FREE = ("orpo", "simpo", "cpo", "reward")
 # Objectives whose reference is optional and follows the framework's KL default (GRPO-style KL penalty)
 KL_OPTIONAL = ("grpo", "rloo")
 KV_BYTES = {"bf16": 2, "fp16": 2, "fp8": 1}
+# KTO estimates its KL term from a batch of mismatched prompt/completion pairs beside the real one: the policy scores
+# it without gradients before its training forward, the reference beside its own pass (trl 1.16.0
+# trainer/kto_trainer.py: calculate_kl = loss_type not in ["apo_zero_unpaired"], _compute_kl_logps under no_grad;
+# the KTO paper, arXiv 2402.01306, eq. 7's z_ref estimated from mismatched pairs)
+KL_BATCH_OBJECTIVES = ("kto",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +52,13 @@ class RLSettings:
     fused_head_tile: tuple[int, int]  # the framework's fused log-prob head's buffer (tokens, vocabulary); (0, 0): none
     scoring_entropy: bool  # the old-policy scoring pass computes the entropy over the vocabulary
     response_logits_copied: bool  # the scoring pass copies the response positions' logits before the loss
+    logits_scaled_on_view: bool  # the online training pass scales a view of the logits in place (TRL GRPO)
+    kl_batch: bool  # the step also scores a KL batch of mismatched pairs (KTO), as many sequences as the batch
+    # Ulysses sequence parallelism: each GPU of a group holds 1/ulysses of every sequence's tokens in the training and
+    # scoring passes (verl dp_actor.py ulysses_pad_and_slice_inputs); shard_* are the tokens one GPU holds
+    ulysses: int = 1
+    shard_tokens: int = 0
+    shard_logits_tokens: int = 0
 
 
 def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
@@ -68,6 +80,8 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         path = "fused"
     elif s.cross_entropy == "standard":
         path = "standard"
+    sp = s.ulysses_sequence_parallel_size
+    logits_tokens = s.completion_len if facts.logits_completion_only and online else s.prompt_len + s.completion_len
     return RLSettings(
         objective=objective, online=online, sequences_per_sample=per_sample,
         sequence_tokens=s.prompt_len + s.completion_len, train_sequences=s.micro_batch * per_sample,
@@ -81,11 +95,13 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         batched_tokens=s.rollout_max_num_batched_tokens or facts.rollout_batched_tokens, logprob_path=path,
         # TRL's online trainers pass logits_to_keep (grpo_trainer.py); its DPO trainer takes the whole sequence's
         # logits (dpo_trainer.py outputs.logits[..., :-1, :])
-        logits_tokens=s.completion_len if facts.logits_completion_only and online else s.prompt_len + s.completion_len,
+        logits_tokens=logits_tokens,
         weight_sync="shared" if shares else facts.weight_sync,
         weight_sync_bucket_bytes=facts.weight_sync_bucket_bytes,
         fused_head_tile=facts.fused_head_tile if path == "fused-linear" else (0, 0),
         scoring_entropy=facts.scoring_entropy, response_logits_copied=facts.response_logits_copied,
+        logits_scaled_on_view=facts.logits_scaled_on_view and online, kl_batch=objective in KL_BATCH_OBJECTIVES,
+        ulysses=sp, shard_tokens=-(-(s.prompt_len + s.completion_len) // sp), shard_logits_tokens=-(-logits_tokens // sp),
     )
 
 

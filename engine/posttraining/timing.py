@@ -103,7 +103,7 @@ def _scoring(p: StepParts, s: Scenario, gemm: float) -> float:
     if p.critic is not None:
         params += p.spec.active_params
     sequences = s.micro_batch * rs.sequences_per_sample * s.grad_accum
-    return 2 * params * rs.sequence_tokens * sequences / (s.tp * s.pp) / gemm
+    return 2 * params * rs.shard_tokens * sequences / (s.tp * s.pp) / gemm  # a Ulysses GPU runs its slice only
 
 
 def _sync(p: StepParts, s: Scenario, hw: Any) -> float:
@@ -131,7 +131,8 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     parts = [(k, v * train.calibration_factor) for k, v in parts]
     step = train.step_seconds + sum(v for _, v in parts)
     tps = train.tokens_per_step / step if step else math.inf
-    samples = s.micro_batch * s.grad_accum * s.dp
+    # a Ulysses group of GPUs shares each micro-batch (verl: device mesh (dp, sp), batches split over dp)
+    samples = s.micro_batch * s.grad_accum * s.dp // s.ulysses_sequence_parallel_size
     ttt = hours = cost = None
     if s.tokens_to_train:
         ttt = s.tokens_to_train / tps

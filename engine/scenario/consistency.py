@@ -20,7 +20,7 @@ def check_consistency(s: Any, spec: ModelSpec) -> None:  # s: an engine.scenario
     _check_expert_and_context_parallel(s, spec)
     _check_sharding_and_offload(s)
     _check_training_method(s, spec)
-    check_posttraining(s)
+    check_posttraining(s, spec)
 
 
 def _check_tensor_and_pipeline_parallel(s: Any, spec: ModelSpec) -> None:

@@ -6,13 +6,14 @@ from typing import Any
 
 from ..errors import ConsistencyError
 from ..messages import QT_TRANSLATE_NOOP
+from ..models.architecture import ModelSpec
 
 # objectives that generate their completions during training (so log-probs of a reference cannot be computed
 # before training starts)
 ONLINE_OBJECTIVES = ("ppo", "grpo", "rloo", "online-dpo")
 
 
-def check_posttraining(s: Any) -> None:  # s: an engine.scenario.Scenario
+def check_posttraining(s: Any, spec: ModelSpec) -> None:  # s: an engine.scenario.Scenario
     """The post-training keys agree with one another and with the training method; nothing is checked for sft."""
     if s.training_objective == "sft":
         return
@@ -31,6 +32,22 @@ def check_posttraining(s: Any) -> None:  # s: an engine.scenario.Scenario
             objective=s.training_objective)
     if s.training_objective in ONLINE_OBJECTIVES:
         _check_rollout(s)
+    if s.ulysses_sequence_parallel_size > 1:
+        _check_ulysses(s, spec)
+
+
+def _check_ulysses(s: Any, spec: ModelSpec) -> None:
+    """verl/models/transformers/monkey_patch.py (b178a3c) apply_monkey_patch: the attention heads split evenly over
+    the group, and the key/value heads either split or are repeated up to it; the group is carved out of the
+    data-parallel GPUs (fsdp_workers.py: device mesh (dp, sp))."""
+    sp = s.ulysses_sequence_parallel_size
+    if spec.heads % sp or (spec.kv_heads % sp and sp % spec.kv_heads):
+        raise ConsistencyError("ulysses_sequence_parallel_size", QT_TRANSLATE_NOOP(
+            "engine", "Ulysses sequence parallelism {sp} must divide the model's {heads} attention heads, and divide "
+            "or be a multiple of its {kv} key/value heads."), sp=sp, heads=spec.heads, kv=spec.kv_heads)
+    if s.dp % sp:
+        raise ConsistencyError("ulysses_sequence_parallel_size", QT_TRANSLATE_NOOP(
+            "engine", "Ulysses sequence parallelism {sp} must divide the {dp} data-parallel GPUs."), sp=sp, dp=s.dp)
 
 
 def _check_rollout(s: Any) -> None:

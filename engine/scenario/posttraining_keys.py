@@ -108,6 +108,10 @@ class PostTrainingKeys:
         None, "tokens the engine runs in one forward, which sizes its startup profile run (vLLM "
         "max_num_batched_tokens; verl rollout.max_num_batched_tokens); null = the framework's default",
         Count(null=True, maximum=10_000_000), applies_to=ONLINE)
+    ulysses_sequence_parallel_size: int = key(
+        1, "GPUs that split each sequence's tokens between them for the training and scoring passes, exchanging "
+        "attention heads by all-to-all (verl ulysses_sequence_parallel_size, DeepSpeed-Ulysses); it divides the "
+        "attention heads and the data-parallel GPUs", WholeNumber(1, 1024), applies_to=POST_TRAINING)
     rollout_shares_weights: bool | str = key(
         "auto", "the engine and the trainer use one weight copy (Unsloth's fast inference); auto = the framework's "
         "default", Flag(auto=True), applies_to=ONLINE)
