@@ -5135,6 +5135,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
+        <location filename="../../engine/memory/model_states.py" line="87"/>
+        <source>trainable params / shards x weight bytes; the layers&apos; linear weights in fp8 (fp8_param_gather): data, and its transpose or column-wise copy where the GPU or the scaling needs one</source>
+        <translation>可训练参数量 / 分片数 x 权重字节数；各层的线性层权重以 fp8 存放（fp8_param_gather）：数据本身，以及 GPU 或缩放方式需要时的转置副本或按列副本</translation>
+    </message>
+    <message>
         <location filename="../../engine/memory/model_states.py" line="122"/>
         <source>quantised params / shards x (bits/8 + quantisation constants)</source>
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)</translation>
