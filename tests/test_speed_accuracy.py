@@ -105,9 +105,14 @@ def test_uncertain_rows_say_why():
 
 
 # Frameworks whose published runs (every row of throughput.json really ran) the memory model judges to fit or to be
-# tight, none "does not fit" (issue 13: a run that ran but is judged not to fit is a memory bug). Megatron-Bridge and
-# NeMo AutoModel rows are not there yet: docs/speed-accuracy.md says which and why.
-RUNS_FIT = ("llm-foundry", "torchtitan", "torchtune")
+# tight, none "does not fit" (issue 13: a run that ran but is judged not to fit is a memory bug). Megatron-Bridge,
+# NeMo and OLMo-core rows are not there yet: docs/speed-accuracy.md says which.
+RUNS_FIT = ("llm-foundry", "torchtitan", "torchtune", "NeMo AutoModel", "InternEvo", "torchao", "TinyLlama (lit-gpt)",
+            "Meta Llama 3", "Megatron-DeepSpeed (BigScience)")
+# Issue 24's goal: at most 2% of the large published runs that ran judged "does not fit". 27 of 475 (5.7%) before the
+# fp8 weights of Megatron's fp8_param_gather, the Llama 3 paper's and the 25.09 recipes' settings and DeepSpeed's
+# pipeline buffers; RUNS_JUDGED_OUT is what is left, held so that it can only fall.
+RUNS_JUDGED_OUT = 11
 
 
 def test_published_runs_that_ran_are_not_judged_out_of_memory():
@@ -116,6 +121,14 @@ def test_published_runs_that_ran_are_not_judged_out_of_memory():
     judged_out = [r["id"] for r in load_rows() if r["framework"] in RUNS_FIT
                   and estimate(scenario_from_dict(r["scenario"])).verdict == "does not fit"]
     assert judged_out == []
+
+
+def test_published_runs_judged_out_of_memory_only_fall():
+    from engine import estimate, scenario_from_dict
+
+    rows = load_rows()
+    judged_out = [r["id"] for r in rows if estimate(scenario_from_dict(r["scenario"])).verdict == "does not fit"]
+    assert len(judged_out) <= RUNS_JUDGED_OUT, judged_out
 
 
 def test_no_published_run_shows_mfu_above_100_percent():

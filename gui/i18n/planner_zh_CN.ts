@@ -6332,6 +6332,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits，若调度器不返回它们（torchtitan），则保留尚在进行中的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
+        <location filename="../../engine/memory/parallelism/components.py" line="91"/>
+        <source>DeepSpeed&apos;s pipeline engine: one activation and one gradient receive buffer (b·s·h), allocated once and reused by every micro-batch; the last stage keeps the logits of the micro-batch in flight until its backward</source>
+        <translation>DeepSpeed 的流水线引擎：一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h），只分配一次，所有微批次复用；最后一个阶段保留正在处理的微批次的 logits，直到其反向传播</translation>
+    </message>
+    <message>
         <location filename="../../engine/memory/parallelism/components.py" line="110"/>
         <source>Pipeline gradient receive buffer</source>
         <translation>流水线梯度接收缓冲区</translation>
