@@ -86,13 +86,14 @@ def test_archived_megatron_bridge_runs_judged_not_to_fit_only_go_down():
     # them, 18 judged not to fit (most are the layouts the 26.04.01 rows above already miss: Llama 3 70B FSDP on
     # GB200/GB300, 405B on GB200) and 18 tight; with the presets' fp8_param_gather 10 and 24 (the 405B GB200 and 70B
     # GB300 FSDP rows became tight), with the 25.09 recipes' settings (405B GB200: cpu_offloading_num_layers 95;
-    # DeepSeek-V3 H100: selective recompute, etp 1) 8 and 25. Pinned so that the count can only fall.
+    # DeepSeek-V3 H100: selective recompute, etp 1) 8 and 25, with the recipes' micro-batch 1 and virtual stages on
+    # the two Llama 3 70B MXFP8 rows whose table disagrees with them 6 and 26. Pinned so that the count can only fall.
     archived = [r for r in load_rows() if r["framework"] == "Megatron-Bridge"
                 and "pages/performance-summary.mdx" not in r["source"]]
     verdicts = Counter(estimate(scenario_from_dict(r["scenario"])).verdict for r in archived)
     assert sum(verdicts.values()) == 141
-    assert verdicts["does not fit"] <= 8
-    assert verdicts["does not fit"] + verdicts["tight"] <= 33
+    assert verdicts["does not fit"] <= 6
+    assert verdicts["does not fit"] + verdicts["tight"] <= 32
 
 
 def test_transformer_engine_cross_entropy_keeps_an_fp32_gradient_instead_of_fp32_logits_and_log_softmax():
