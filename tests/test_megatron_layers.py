@@ -181,3 +181,17 @@ def test_fp8_param_gather_keeps_the_layers_linear_weights_in_fp8():
     assert mx_on - mx_off == pytest.approx(linear * (2 * (1 + 1 / 32) - 2))
     # not an fp8 run: nothing changes
     assert _weights(precision="mixed-bf16", fp8_param_gather=True) == _weights(precision="mixed-bf16")
+
+
+def test_megatron_fp8_param_gather_flag_is_read():
+    # megatron/training/arguments.py at 2a75ac12 line 1931: --fp8-param-gather (store_true), with --fp8-format
+    from engine.configs import import_texts
+
+    script = ("torchrun --nproc_per_node 8 pretrain_gpt.py --tensor-model-parallel-size 2 --num-layers 30 "
+              "--hidden-size 4096 --num-attention-heads 32 --seq-length 4096 --micro-batch-size 1 --bf16 "
+              "--fp8-format hybrid --fp8-param-gather\n")
+    scenario = import_texts([("train.sh", script)]).scenario
+    assert scenario["precision"] == "fp8" and scenario["fp8_param_gather"] is True
+    plain = import_texts([("train.sh", script.replace(" --fp8-param-gather", ""))]).scenario
+    assert "fp8_param_gather" not in plain
+

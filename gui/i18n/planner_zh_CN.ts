@@ -2489,6 +2489,21 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
+    <message>
+        <location filename="../megatron_rows.py" line="60"/>
+        <source>kept in fp8, no 16-bit copy</source>
+        <translation>以 fp8 存放，不保留 16 位副本</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="61"/>
+        <source>Megatron --fp8-param-gather: the layers&apos; linear weights are stored and gathered in fp8 (Megatron-Bridge&apos;s fp8 recipes turn it on)</source>
+        <translation>Megatron --fp8-param-gather：各层的线性层权重以 fp8 存放并以 fp8 聚合（Megatron-Bridge 的 fp8 配方默认开启）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="63"/>
+        <source>Layer weights</source>
+        <translation>层权重</translation>
+    </message>
 </context>
 <context>
     <name>ModeSwitch</name>
