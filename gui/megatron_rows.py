@@ -1,7 +1,7 @@
 """Rows of the framework options that only Megatron (and fp8 training) reads: what selective recompute rebuilds,
-layers offloaded to CPU memory, the pipeline split, the MoE token dispatcher and its all-to-all overlap, and the fp8
-scaling recipe. They live in FrameworkOptions' form, so they line up with its other rows, and show only where they
-count."""
+layers offloaded to CPU memory, the pipeline split, the MoE token dispatcher and its all-to-all overlap, the fp8
+scaling recipe and fp8 weights. They live in FrameworkOptions' form, so they line up with its other rows, and show
+only where they count."""
 
 from __future__ import annotations
 
@@ -62,12 +62,17 @@ class MegatronRows(QObject):
             "blockwise": self.tr("a scale per 128 values (blockwise)"),
         }))
         form.addRow(self.tr("FP8 scaling recipe"), self.fp8_recipe)
+        self.fp8_params = QCheckBox(self.tr("kept in fp8, no 16-bit copy"))
+        self.fp8_params.setToolTip(self.tr("Megatron --fp8-param-gather: the layers' linear weights are stored and "
+                                           "gathered in fp8 (Megatron-Bridge's fp8 recipes turn it on)"))
+        form.addRow(self.tr("Layer weights"), self.fp8_params)
         for box in (*self.recompute.values(), *self.split.values()):
             box.toggled.connect(lambda _v: self._lists_changed())
         self.offload_layers.valueChanged.connect(lambda v: self._edit({"activation_offload_layers": v}))
         self.dispatcher.valueChosen.connect(lambda v: self._edit({"moe_token_dispatcher_type": v}))
         self.a2a_overlap.toggled.connect(lambda v: self._edit({"moe_a2a_overlap": v}))
         self.fp8_recipe.valueChosen.connect(lambda v: self._edit({"fp8_recipe": v}))
+        self.fp8_params.toggled.connect(lambda on: self._edit({"fp8_param_gather": on}))
 
     def _lists_changed(self) -> None:
         self._edit({"recompute_modules": [m for m, box in self.recompute.items() if box.isChecked()],
@@ -89,6 +94,9 @@ class MegatronRows(QObject):
         self.a2a_overlap.setChecked(s.moe_a2a_overlap)
         self.a2a_overlap.blockSignals(False)
         self.fp8_recipe.set_value(s.fp8_recipe)
+        self.fp8_params.blockSignals(True)
+        self.fp8_params.setChecked(s.fp8_param_gather)
+        self.fp8_params.blockSignals(False)
         megatron_args = TABLE[s.framework].takes_megatron_arguments
         form = self._form
         form.setRowVisible(self.recompute_box, megatron_args and s.checkpointing == "selective")
@@ -97,6 +105,7 @@ class MegatronRows(QObject):
         form.setRowVisible(self.dispatcher, megatron_args and spec.is_moe and s.ep > 1)
         form.setRowVisible(self.a2a_overlap, megatron_args and spec.is_moe and s.ep > 1)
         form.setRowVisible(self.fp8_recipe, s.precision == "fp8")
+        form.setRowVisible(self.fp8_params, s.precision == "fp8" and (megatron_args or s.fp8_param_gather))
 
 
 def _check_row(labels: dict[str, str], columns: int = 2) -> tuple[QWidget, dict[str, QCheckBox]]:

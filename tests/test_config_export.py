@@ -59,6 +59,8 @@ SCENARIOS = {
         {**BASE, "tp": 4, "precision": "mixed-fp16", "checkpointing": "full", "nodes": 2, "framework": "megatron"},
         {**BASE, "model": "mixtral-8x7b", "pp": 4, "vpp": 2, "pp_schedule": "interleaved-1f1b", "ep": 2,
          "precision": "mixed-bf16", "framework": "megatron"},
+        {**BASE, "tp": 2, "sequence_parallel": True, "precision": "fp8", "fp8_param_gather": True,
+         "distributed_optimizer": True, "framework": "megatron"},
     ],
     "trl": [
         {**BASE, "framework": "trl", "training_objective": "grpo", "prompt_len": 512, "completion_len": 1024,

@@ -209,6 +209,21 @@ def test_megatron_pipeline_buffers_do_not_grow_with_micro_batches():
     assert buffers("pytorch", 64) == pytest.approx(8 * buffers("pytorch", 8))
 
 
+def test_deepspeed_pipeline_engine_receives_into_buffers_allocated_once():
+    # DeepSpeed's PipelineEngine (deepspeed/runtime/pipe/engine.py at edaa7221): _exec_recv_activations receives into
+    # pipe_recv_buf and _exec_recv_grads into grad_layer, each allocated once; the last stage keeps a micro-batch's
+    # output until its backward sets pipe_buffers['outputs'][id] = None, and only detached losses after that.
+    kw = {"gpus_per_node": 4, "pp": 4, "precision": "bf16", "framework": "deepspeed"}
+
+    def buffers(stage, ga):
+        est = run(**kw, grad_accum=ga)
+        return sum(c.peak_bytes for c in est.stages[stage].components if c.key == "pp_buffers")
+    bsh = 2048 * 4096 * 2  # Llama-3-8B: hidden 4096, one sequence of 2048 in bf16
+    assert buffers(1, 64) == buffers(1, 8) == 2 * bsh  # an activation and a gradient buffer on a middle stage
+    # the last stage: its activation buffer and one micro-batch's bf16 logits (vocabulary 128256), not 64 of them
+    assert buffers(3, 64) == buffers(3, 8) == pytest.approx(bsh + 2048 * 128256 * 2)
+
+
 def test_no_reshard_after_forward_keeps_layers_gathered():
     kw = {"gpus_per_node": 8, "fsdp": True}
     assert part(run(**kw, reshard_after_forward=False), "zero3_gather") > 3 * part(run(**kw), "zero3_gather")

@@ -94,7 +94,7 @@ def test_megatron_rows_show_where_they_count_and_edit_undoably(qtbot, tmp_path):
     assert [rows.dispatcher.itemData(i) for i in range(rows.dispatcher.count())] == list(MOE_TOKEN_DISPATCHERS)
     assert [rows.fp8_recipe.itemData(i) for i in range(rows.fp8_recipe.count())] == list(FP8_RECIPES)
     widgets = (rows.recompute_box, rows.offload_layers, rows.split_box, rows.dispatcher, rows.a2a_overlap,
-               rows.fp8_recipe)
+               rows.fp8_recipe, rows.fp8_params)
     assert not any(w.isVisibleTo(win) for w in widgets)  # Hugging Face, bf16: none of them counts
     state.edit({"framework": "megatron", "checkpointing": "selective", "pp": 2, "precision": "fp8"})
     assert all(w.isVisibleTo(win) for w in widgets)
@@ -120,3 +120,10 @@ def test_megatron_rows_show_where_they_count_and_edit_undoably(qtbot, tmp_path):
         state.undo_stack.undo()
     assert state.scenario.recompute_modules == ("core_attn",) and not rows.recompute["moe"].isChecked()
     assert state.scenario.activation_offload_layers == 0 and rows.offload_layers.value() == 0
+    weights = sum(c.peak_bytes for c in state.estimate.components if c.key == "weights")
+    rows.fp8_params.click()  # the layers' linear weights in fp8 (Megatron --fp8-param-gather)
+    assert state.scenario.fp8_param_gather and rows.fp8_params.isChecked()
+    state.undo_stack.undo()
+    assert not state.scenario.fp8_param_gather and not rows.fp8_params.isChecked()
+    assert sum(c.peak_bytes for c in state.estimate.components if c.key == "weights") == weights
+

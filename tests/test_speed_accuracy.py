@@ -14,6 +14,7 @@ import pytest
 
 from engine import scenario_from_dict
 from engine.accuracy.published_throughput import (
+    THROUGHPUT_FILE,
     best_mfu_by_source,
     compare,
     load_not_expressible,
@@ -121,9 +122,16 @@ def test_uncertain_rows_say_why():
 
 
 # Frameworks whose published runs (every row of throughput.json really ran) the memory model judges to fit or to be
-# tight, none "does not fit" (issue 13: a run that ran but is judged not to fit is a memory bug). Megatron-Bridge and
-# NeMo AutoModel rows are not there yet: docs/speed-accuracy.md says which and why.
-RUNS_FIT = ("llm-foundry", "torchtitan", "torchtune")
+# tight, none "does not fit" (issue 13: a run that ran but is judged not to fit is a memory bug). Megatron-Bridge,
+# NeMo and OLMo-core rows are not there yet: docs/speed-accuracy.md says which.
+RUNS_FIT = ("llm-foundry", "torchtitan", "torchtune", "NeMo AutoModel", "InternEvo", "TinyLlama (lit-gpt)",
+            "Meta Llama 3", "PyTorch FSDP (IBM fms-fsdp)", "Megatron-LM (SC21 paper)", "Megatron-LM", "ms-swift")
+# Issue 24's goal: at most 2% of the large published runs that ran judged "does not fit". Of the 475 runs of the main
+# file (tests/data/published/throughput.json), 27 (5.7%) before the fp8 weights of Megatron's fp8_param_gather, the
+# Llama 3 paper's and the Megatron-Bridge recipes' settings and DeepSpeed's pipeline buffers, 9 (1.9%) after:
+# RUNS_JUDGED_OUT holds it so that it can only fall (the part files beside it are gathered separately and counted in
+# docs/speed-accuracy.md).
+RUNS_JUDGED_OUT = 9
 
 
 def test_published_runs_that_ran_are_not_judged_out_of_memory():
@@ -132,6 +140,27 @@ def test_published_runs_that_ran_are_not_judged_out_of_memory():
     judged_out = [r["id"] for r in load_rows() if r["framework"] in RUNS_FIT
                   and estimate(scenario_from_dict(r["scenario"])).verdict == "does not fit"]
     assert judged_out == []
+
+
+def test_published_runs_judged_out_of_memory_only_fall():
+    from engine import estimate, scenario_from_dict
+
+    rows = load_rows(THROUGHPUT_FILE)
+    judged_out = [r["id"] for r in rows if estimate(scenario_from_dict(r["scenario"])).verdict == "does not fit"]
+    assert len(judged_out) <= RUNS_JUDGED_OUT <= 0.02 * len(rows), judged_out
+
+
+# Over the whole set with its part files (898 runs), measured on merging them with the changes above: 20 (2.2%;
+# BigScience's layout runs 6, Megatron-Bridge 7, NeMo 3, torchao 2, OLMo-core 1, the SC21 paper's ZeRO-3 run 1),
+# pinned so that it can only fall.
+ALL_RUNS_JUDGED_OUT = 20
+
+
+def test_all_published_runs_judged_out_of_memory_only_fall():
+    from engine import estimate, scenario_from_dict
+
+    judged_out = [r["id"] for r in load_rows() if estimate(scenario_from_dict(r["scenario"])).verdict == "does not fit"]
+    assert len(judged_out) <= ALL_RUNS_JUDGED_OUT, judged_out
 
 
 def test_no_published_run_shows_mfu_above_100_percent():

@@ -137,6 +137,8 @@ def megatron_args(s: Scenario) -> str:
     if s.precision == "fp8":
         args.append(("--fp8-format", "hybrid"))
         flags.append("--bf16")
+        if s.fp8_param_gather:
+            flags.append("--fp8-param-gather")
     elif half:
         flags.append(f"--{half}")
     if s.distributed_optimizer:

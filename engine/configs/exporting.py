@@ -109,6 +109,7 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "checkpointing",
         "vpp",
         "pp_schedule",
+        "fp8_param_gather",
     ),
     "trl": _RL_CARRIED + ("grad_accum", "precision", "rollout_placement", "rollout_sleep", "lora_targets", "gpus_per_node",
             "nodes"),

@@ -198,6 +198,8 @@ def _read_precision_and_recompute(c: Collector, a: dict[str, Any]) -> None:
     if "--fp8-format" in a:
         c.set("precision", "fp8", "--fp8-format")
         c.use("--bf16", "--fp16")
+        if "--fp8-param-gather" in a:  # the layers' GEMM weights kept in fp8 (megatron/training/arguments.py)
+            c.set("fp8_param_gather", True, "--fp8-param-gather")
     elif "--bf16" in a:
         c.set("precision", "mixed-bf16", "--bf16")
     elif "--fp16" in a:

@@ -64,6 +64,9 @@ class FrameworkDefaults:
     # every block but the last is resharded after forward, "since FSDP would prefetch it immediately"
     fsdp_keeps_last_layer: bool = False
     pipeline_returns_outputs: bool = True  # False: torchtitan steps its schedule with return_outputs=False
+    # DeepSpeed's PipelineEngine receives into one activation buffer and one gradient buffer allocated once
+    # (deepspeed/runtime/pipe/engine.py at edaa7221: pipe_recv_buf, grad_layer), not one per micro-batch
+    pipeline_recv_once: bool = False
     # PyTorch's load-balanced ring attention (torch.distributed.tensor.experimental.context_parallel), whose merge
     # copies the output; Megatron's context parallelism runs inside TransformerEngine's attention
     cp_ring_attention: bool = True
@@ -122,8 +125,11 @@ _DS = FrameworkDefaults(
     (("loss", "the model's own loss (transformers ForCausalLMLoss with fp32 upcast)"),
      ("buckets", "deepspeed/runtime/zero/config.py: reduce_bucket_size 5e8, allgather_bucket_size 5e8, "
       "stage3_max_live_parameters 1e9, stage3_prefetch_bucket_size 5e7"),
-     ("loading", "deepspeed.zero.Init partitions each parameter as it is created (ZeRO-3)")),
-    zero_bucket_settings=True,
+     ("loading", "deepspeed.zero.Init partitions each parameter as it is created (ZeRO-3)"),
+     ("pipeline", "deepspeed/runtime/pipe/engine.py at edaa7221: _exec_recv_activations / _exec_recv_grads receive "
+      "into pipe_recv_buf and grad_layer, allocated once; the last stage keeps a micro-batch's output until its "
+      "backward sets it to None and keeps only detached losses (fwd_outputs)")),
+    zero_bucket_settings=True, pipeline_returns_outputs=False, pipeline_recv_once=True,
 )
 
 

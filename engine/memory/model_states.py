@@ -9,7 +9,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
 from ..scenario.behaviour import Behaviour, adapter_dtype_bytes
 from .breakdown import NO_BYTES, Component, Moments
-from .states import Dtypes, StageParams, optimizer_state_bytes_per_param, quantized_bytes_per_param
+from .states import Dtypes, StageParams, fp8_param_bytes, optimizer_state_bytes_per_param, quantized_bytes_per_param
 
 
 def component(key: str, name: str, category: str, moments: Moments, formula: str, **inputs: object) -> Component:
@@ -77,16 +77,28 @@ def _dense_weight_components(s: Scenario, dt: Dtypes, p: StageParams, zero: int,
     off_params = s.offload == "optimizer+params"
     w_train = 0.0 if off_params else _shard(p.trainable_dense, p.trainable_expert, zero == 3, dp_shards,
                                             expert_shards) * dt.weight
+    inputs: dict[str, object] = {}
+    formula = QT_TRANSLATE_NOOP("engine", "trainable params / shards x weight bytes")
+    if s.fp8_param_gather and dt.fp8 and not off_params:
+        # Megatron's fp8_param_gather: the layers' linear weights (experts included) are fp8 tensors, not 16-bit
+        fp8_bytes = fp8_param_bytes(s)
+        stored = _shard(p.trainable_linear, p.trainable_expert, zero == 3, dp_shards, expert_shards)
+        w_train -= stored * (dt.weight - fp8_bytes)
+        formula = QT_TRANSLATE_NOOP("engine", "trainable params / shards x weight bytes; the layers' linear weights "
+                                    "in fp8 (fp8_param_gather): data, and its transpose or column-wise copy where the "
+                                    "GPU or the scaling needs one")
+        inputs = {"fp8_params": p.trainable_linear + p.trainable_expert, "fp8_bytes_per_param": round(fp8_bytes, 5)}
     comps = [
         _c(
             "weights",
             QT_TRANSLATE_NOOP("engine", "Trainable weights"),
             "model states",
             Moments.whole_step(w_train),
-            QT_TRANSLATE_NOOP("engine", "trainable params / shards x weight bytes"),
+            formula,
             params=p.trainable,
             bytes_per_param=dt.weight,
             zero3_shards=dp_shards if zero == 3 else 1,
+            **inputs,
         )
     ]
     if p.frozen:

@@ -38,7 +38,7 @@ class StageStates:
 # Keys the stage's states never read (the batch, the sequence, images, the loss and attention kernels, time and
 # cost, the verdict's reserve, the CPU memory): tests/test_memo_keys.py checks it on drawn scenarios.
 STAGE_STATES_MEMO = ScenarioMemo("stage states", KEYS_WITHOUT_MEMORY_EFFECT | frozenset({
-    "micro_batch", "seq_len", "attention", "moe_token_dispatcher_type", "fp8_recipe", "images_per_sample",
+    "micro_batch", "seq_len", "attention", "moe_token_dispatcher_type", "images_per_sample",
     "image_resolution", "lora_dropout", "activation_offload", "reserve", "estimator", "k_factor", "host_memory_bytes",
 }))
 

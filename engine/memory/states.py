@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from ..models.architecture import Linear, ModelSpec
 from ..models.base_storage import bytes_per_value, storage_format, stored_values
+from ..models.presets import get_gpu
 from ..scenario import Scenario
 from ..scenario.behaviour import quantizes_head
 
@@ -61,6 +62,23 @@ def _dtypes(precision: str) -> Dtypes:
 _DTYPES = {precision: _dtypes(precision) for precision in _PRECISION_BYTES}  # one per precision: frozen, shared
 
 
+def fp8_param_bytes(s: Scenario) -> float:
+    """Bytes a linear weight takes under Megatron's fp8_param_gather (Transformer Engine's quantized model init).
+    Per-tensor scaling (delayed, tensorwise) keeps the fp8 data, plus its transpose for the backward GEMM on GPUs
+    whose fp8 GEMMs take only the TN layout (transformer_engine/pytorch/utils.py is_non_tn_fp8_gemm_supported at
+    d0067d0: compute capability 10.x, 11.x and 13+ need none; tensor/float8_tensor.py builds ``_transpose`` only
+    where it is needed). Block-scaled formats (mxfp8 1x32, blockwise) quantise along one dimension, so a weight
+    keeps a row-wise and a column-wise copy, with one scale byte per 32 values (mxfp8) or one fp32 scale per
+    128x128 block (blockwise weights)."""
+    if s.fp8_recipe == "mxfp8":
+        return 2 * (1 + 1 / 32)
+    if s.fp8_recipe == "blockwise":
+        return 2 * (1 + 4 / (128 * 128))
+    capability = get_gpu(s.gpu).cuda_capability if isinstance(s.gpu, str) else ""
+    major = int(capability.split(".")[0]) if capability else 0
+    return 1.0 if major in (10, 11) or major >= 13 else 2.0
+
+
 def quantized_bytes_per_param(bits: int, double_quant: bool) -> float:
     """NF4/int8 storage per weight including quantisation constants (QLoRA paper, section 3)."""
     if bits == 8:
@@ -91,6 +109,7 @@ class StageParams:
     released: float = 0.0  # LoRA's frozen base weights kept in the checkpoint's MXFP4/FP8 storage (base_storage)
     released_bytes_per_param: float = 0.0
     released_format: str = ""
+    trainable_linear: float = 0.0  # of trainable_dense: the decoder layers' linear weights (fp8_param_gather stores them)
 
     @property
     def trainable(self) -> float:
@@ -215,7 +234,7 @@ def _factored_per_layer(spec: ModelSpec, moe: bool, linear_attn: bool = False) -
 def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last: bool,
                  groups: list[LayerGroup] | None = None) -> StageParams:
     tp, ep, etp = s.tp, s.ep, s.expert_tp
-    trainable_dense = trainable_expert = frozen = quantized = lora = factored = released = 0.0
+    trainable_dense = trainable_expert = frozen = quantized = lora = factored = released = trainable_linear = 0.0
     adapters_only = s.method in ("lora", "qlora")
     fmt = storage_format(s, spec)
     largest_unit = 0.0
@@ -238,6 +257,7 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
                 frozen += n * (linear_params + expert + small)
         else:
             trainable_dense += n * (linear_params + small)
+            trainable_linear += n * linear_params
             trainable_expert += n * expert
             factored += n * _factored_per_layer(spec, g.moe, g.linear_attn) / tp
         if adapters_only:
@@ -275,4 +295,5 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
             trainable_dense += spec.norm_params
     largest_param = max(embed, spec.ffn * spec.hidden / tp, spec.q_dim * spec.hidden / tp)
     return StageParams(trainable_dense, trainable_expert, frozen, quantized, lora, factored,
-                       largest_unit, largest_param, released, bytes_per_value(fmt) if fmt else 0.0, fmt)
+                       largest_unit, largest_param, released, bytes_per_value(fmt) if fmt else 0.0, fmt,
+                       trainable_linear)

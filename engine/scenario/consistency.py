@@ -10,6 +10,17 @@ from ..models.architecture import ModelSpec
 from .posttraining_checks import check_posttraining
 
 
+def parse_lora_targets(targets: Any) -> tuple[str, ...] | str:
+    if targets in ("all-linear", "attention"):
+        return targets
+    if isinstance(targets, list) and targets and all(isinstance(t, str) and t for t in targets):
+        return tuple(dict.fromkeys(targets))
+    raise ScenarioError(
+        "lora_targets",
+        QT_TRANSLATE_NOOP("engine", 'must be "all-linear", "attention" or a non-empty list of module names.'),
+    )
+
+
 def check_consistency(s: Any, spec: ModelSpec) -> None:  # s: an engine.scenario.Scenario (which imports this)
     """Checks that need the model: parallel layout, layer counts, LoRA target names.
 

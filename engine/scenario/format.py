@@ -20,7 +20,12 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..models.base_storage import BASE_STORAGE_MEANING, BASE_STORAGES
 from ..models.presets import GpuPreset, get_gpu, model_spec_for
-from .consistency import check_consistency, default_lora_targets, lora_target_names  # noqa: F401 - re-exported
+from .consistency import (  # noqa: F401 - re-exported
+    check_consistency,
+    default_lora_targets,
+    lora_target_names,
+    parse_lora_targets,
+)
 from .custom_parts import (  # noqa: F401 - re-exported
     CUSTOM_GPU_DESCRIPTIVE,
     CUSTOM_GPU_FIELDS,
@@ -87,17 +92,6 @@ LORA = "method lora, qlora"
 DEEPSPEED = "framework deepspeed"
 MEGATRON = "framework megatron"
 VISION = "vision-language models"
-
-
-def parse_lora_targets(targets: Any) -> tuple[str, ...] | str:
-    if targets in ("all-linear", "attention"):
-        return targets
-    if isinstance(targets, list) and targets and all(isinstance(t, str) and t for t in targets):
-        return tuple(dict.fromkeys(targets))
-    raise ScenarioError(
-        "lora_targets",
-        QT_TRANSLATE_NOOP("engine", 'must be "all-linear", "attention" or a non-empty list of module names.'),
-    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -232,6 +226,9 @@ class Scenario(PostTrainingKeys, ServingKeys):
     activation_offload_layers: int = key(
         0, "Megatron cpu_offloading_num_layers: decoder layers whose saved activations Transformer Engine's CPU "
         "offload moves to CPU memory (the others stay on the GPU)", Count(zero=True), applies_to=MEGATRON)
+    fp8_param_gather: bool = key(False, "Megatron --fp8-param-gather: the decoder layers' linear weights are kept in fp8 "
+                                 "(Transformer Engine's quantized model init) instead of a 16-bit copy, and gathered in fp8",
+                                 Flag(), applies_to="framework megatron, precision fp8")
     pipeline_split_accounts_for: tuple[str, ...] = key(
         [], 'Megatron account_for_embedding_in_pipeline_split / account_for_loss_in_pipeline_split: "embedding" and/or '
         '"loss" count as one layer each when the layers are split over pipeline stages (the first/last stage builds '

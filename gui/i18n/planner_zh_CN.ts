@@ -2514,6 +2514,21 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
+    <message>
+        <location filename="../megatron_rows.py" line="65" />
+        <source>kept in fp8, no 16-bit copy</source>
+        <translation>以 fp8 存放，不保留 16 位副本</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="66" />
+        <source>Megatron --fp8-param-gather: the layers' linear weights are stored and gathered in fp8 (Megatron-Bridge's fp8 recipes turn it on)</source>
+        <translation>Megatron --fp8-param-gather：各层的线性层权重以 fp8 存放并以 fp8 聚合（Megatron-Bridge 的 fp8 配方默认开启）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="68" />
+        <source>Layer weights</source>
+        <translation>层权重</translation>
+    </message>
 </context>
 <context>
     <name>ModeSwitch</name>
@@ -5120,97 +5135,102 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="83" />
+        <location filename="../../engine/memory/model_states.py" line="94" />
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="86" />
+        <location filename="../../engine/memory/model_states.py" line="81" />
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="97" />
+        <location filename="../../engine/memory/model_states.py" line="109" />
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="100" />
+        <location filename="../../engine/memory/model_states.py" line="112" />
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="119" />
+        <location filename="../../engine/memory/model_states.py" line="131" />
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="150" />
+        <location filename="../../engine/memory/model_states.py" line="162" />
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="153" />
+        <location filename="../../engine/memory/model_states.py" line="165" />
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="197" />
+        <location filename="../../engine/memory/model_states.py" line="209" />
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="177" />
+        <location filename="../../engine/memory/model_states.py" line="189" />
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="122" />
+        <location filename="../../engine/memory/model_states.py" line="87" />
+        <source>trainable params / shards x weight bytes; the layers' linear weights in fp8 (fp8_param_gather): data, and its transpose or column-wise copy where the GPU or the scaling needs one</source>
+        <translation>可训练参数量 / 分片数 x 权重字节数；各层的线性层权重以 fp8 存放（fp8_param_gather）：数据本身，以及 GPU 或缩放方式需要时的转置副本或按列副本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/model_states.py" line="134" />
         <source>quantised params / shards x (bits/8 + quantisation constants)</source>
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="134" />
+        <location filename="../../engine/memory/model_states.py" line="146" />
         <source>Frozen weights in the released storage</source>
         <translation>按发布格式存储的冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="137" />
+        <location filename="../../engine/memory/model_states.py" line="149" />
         <source>stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)</source>
         <translation>存储的数值 / 分片数 × 每个数值的字节数（MXFP4：4 位 + 每 32 个数值一个 8 位缩放因子；FP8：1 字节 + 每个 128x128 块一个 fp32 缩放因子）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="182" />
+        <location filename="../../engine/memory/model_states.py" line="194" />
         <source>trainable params / shards x grad bytes: the contiguous gradient buffer, allocated once and zeroed every step</source>
         <translation>可训练参数 / 分片数 x 梯度字节数：连续的梯度缓冲区，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="188" />
+        <location filename="../../engine/memory/model_states.py" line="200" />
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="194" />
+        <location filename="../../engine/memory/model_states.py" line="206" />
         <source>optimizer step in backward: one parameter's gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="220" />
+        <location filename="../../engine/memory/model_states.py" line="232" />
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="223" />
+        <location filename="../../engine/memory/model_states.py" line="235" />
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="243" />
+        <location filename="../../engine/memory/model_states.py" line="255" />
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="246" />
+        <location filename="../../engine/memory/model_states.py" line="258" />
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
@@ -5330,17 +5350,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="380" />
+        <location filename="../../engine/scenario/format.py" line="377" />
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="393" />
+        <location filename="../../engine/scenario/format.py" line="390" />
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="398" />
+        <location filename="../../engine/scenario/format.py" line="395" />
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -5350,12 +5370,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="178" />
+        <location filename="../../engine/scenario/format.py" line="172" />
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="157" />
+        <location filename="../../engine/scenario/format.py" line="151" />
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -5375,7 +5395,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="185" />
+        <location filename="../../engine/scenario/format.py" line="179" />
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -5390,122 +5410,122 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="99" />
+        <location filename="../../engine/scenario/consistency.py" line="20" />
         <source>must be "all-linear", "attention" or a non-empty list of module names.</source>
         <translation>必须是 "all-linear"、"attention" 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="145" />
+        <location filename="../../engine/scenario/format.py" line="139" />
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="243" />
+        <location filename="../../engine/scenario/format.py" line="240" />
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="247" />
+        <location filename="../../engine/scenario/format.py" line="244" />
         <source>must be "auto" or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 "auto" 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="69" />
+        <location filename="../../engine/scenario/consistency.py" line="80" />
         <source>more than one virtual stage per rank needs pp_schedule interleaved-1f1b.</source>
         <translation>每个 rank 多于一个虚拟阶段需要 pp_schedule 为 interleaved-1f1b。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="74" />
+        <location filename="../../engine/scenario/consistency.py" line="85" />
         <source>pp x vpp = {chunks} model chunks cannot exceed the model's {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="33" />
+        <location filename="../../engine/scenario/consistency.py" line="44" />
         <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="39" />
+        <location filename="../../engine/scenario/consistency.py" line="50" />
         <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
         <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="48" />
+        <location filename="../../engine/scenario/consistency.py" line="59" />
         <source>Tensor-parallel size {tp} must divide the model's {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="55" />
+        <location filename="../../engine/scenario/consistency.py" line="66" />
         <source>Tensor-parallel size {tp} and the model's {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="64" />
+        <location filename="../../engine/scenario/consistency.py" line="75" />
         <source>Pipeline-parallel size {pp} cannot exceed the model's {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="94" />
+        <location filename="../../engine/scenario/consistency.py" line="105" />
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="99" />
+        <location filename="../../engine/scenario/consistency.py" line="110" />
         <source>Expert-parallel size {ep} must divide the model's {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="108" />
+        <location filename="../../engine/scenario/consistency.py" line="119" />
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="116" />
+        <location filename="../../engine/scenario/consistency.py" line="127" />
         <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence ({seq_len} tokens).</source>
         <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="123" />
+        <location filename="../../engine/scenario/consistency.py" line="134" />
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="133" />
+        <location filename="../../engine/scenario/consistency.py" line="144" />
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="139" />
+        <location filename="../../engine/scenario/consistency.py" line="150" />
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="143" />
+        <location filename="../../engine/scenario/consistency.py" line="154" />
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="152" />
+        <location filename="../../engine/scenario/consistency.py" line="163" />
         <source>Frozen layers ({frozen}) cannot exceed the model's {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="162" />
+        <location filename="../../engine/scenario/consistency.py" line="173" />
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers ("all-linear").</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（"all-linear"）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="172" />
+        <location filename="../../engine/scenario/consistency.py" line="183" />
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="179" />
+        <location filename="../../engine/scenario/consistency.py" line="190" />
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="184" />
+        <location filename="../../engine/scenario/consistency.py" line="195" />
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
@@ -6213,7 +6233,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="128" />
+        <location filename="../../engine/configs/exporting.py" line="129" />
         <source>Unknown export format '{fmt}'. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
@@ -6347,32 +6367,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>（在途微批次数 - 1）x 一个损失为反向传播保存的张量（标准损失为 fp32 log-softmax，b·s·V x 4）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="80" />
+        <location filename="../../engine/memory/parallelism/components.py" line="81" />
         <source>Pipeline receive buffers and kept outputs</source>
         <translation>流水线接收缓冲区和保留的输出</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="83" />
+        <location filename="../../engine/memory/parallelism/components.py" line="84" />
         <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch's logits returned by the schedule, or, when the schedule does not return them (torchtitan), the logits of the micro-batches in flight until their backward</source>
         <translation>每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits，若调度器不返回它们（torchtitan），则保留尚在进行中的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="110" />
+        <location filename="../../engine/memory/parallelism/components.py" line="89" />
+        <source>DeepSpeed's pipeline engine: one activation and one gradient receive buffer (b·s·h), allocated once and reused by every micro-batch; the last stage keeps the logits of the micro-batch in flight until its backward</source>
+        <translation>DeepSpeed 的流水线引擎：一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h），只分配一次，所有微批次复用；最后一个阶段保留正在处理的微批次的 logits，直到其反向传播</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/parallelism/components.py" line="116" />
         <source>Pipeline gradient receive buffer</source>
         <translation>流水线梯度接收缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="113" />
+        <location filename="../../engine/memory/parallelism/components.py" line="119" />
         <source>Megatron: the gradient of one micro-batch's stage output (b·s·h), received for its backward; activations are received as the stage's saved input and outputs are freed once sent</source>
         <translation>Megatron：一个微批次阶段输出的梯度（b·s·h），为其反向传播而接收；激活值作为该阶段保存的输入接收，输出发送后即释放</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="166" />
+        <location filename="../../engine/memory/parallelism/components.py" line="172" />
         <source>FSDP2 gathered parameters and gradient buffers</source>
         <translation>FSDP2 聚合的参数和梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="169" />
+        <location filename="../../engine/memory/parallelism/components.py" line="175" />
         <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer's gradients and reduce-scatter buffer</source>
         <translation>根单元（嵌入、归一化、lm_head）整步不分片 + 一层聚合（反向时两层；前向后不重新分片时为全部层）+ 一层的梯度和 reduce-scatter 缓冲区</translation>
     </message>
@@ -6724,17 +6749,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="207" />
+        <location filename="../../engine/configs/megatron.py" line="209" />
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="221" />
+        <location filename="../../engine/configs/megatron.py" line="223" />
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="237" />
+        <location filename="../../engine/configs/megatron.py" line="239" />
         <source>Megatron's fused vocab-parallel cross-entropy is not modelled yet</source>
         <translation>Megatron 的融合词表并行交叉熵尚未建模</translation>
     </message>
@@ -6743,17 +6768,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="256" />
+        <location filename="../../engine/configs/megatron.py" line="258" />
         <source>the model's shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="267" />
+        <location filename="../../engine/configs/megatron.py" line="269" />
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="298" />
+        <location filename="../../engine/configs/megatron.py" line="300" />
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -7211,12 +7236,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="385" />
+        <location filename="../../engine/scenario/format.py" line="382" />
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="387" />
+        <location filename="../../engine/scenario/format.py" line="384" />
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>

@@ -69,9 +69,10 @@ def pipeline_components(s: Scenario, spec: ModelSpec, stage: int, last: bool, ct
         ))
     if defaults_for(s.framework).pipeline_frees_sent_outputs and s.pp > 1:
         return out + _megatron_pipeline_buffers(s, spec, stage, ctx)
-    keep_outputs = defaults_for(s.framework).pipeline_returns_outputs
+    fw = defaults_for(s.framework)
+    keep_outputs = fw.pipeline_returns_outputs
     recv, outputs = pipeline_buffers(s, stage, ctx.t * spec.hidden, ctx.t * spec.vocab / ctx.vocab_shards,
-                                     ctx.residual, ctx.compute, keep_outputs)
+                                     ctx.residual, ctx.compute, keep_outputs, fw.pipeline_recv_once)
     live = outputs_in_flight(s, stage, ctx.t * spec.vocab / ctx.vocab_shards, ctx.compute, keep_outputs)
     if recv or outputs or live:
         whole = recv + outputs
@@ -85,6 +86,11 @@ def pipeline_components(s: Scenario, spec: ModelSpec, stage: int, last: bool, ct
                 "one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps "
                 "every micro-batch's logits returned by the schedule, or, when the schedule does not return them "
                 "(torchtitan), the logits of the micro-batches in flight until their backward",
+            ) if not fw.pipeline_recv_once else QT_TRANSLATE_NOOP(
+                "engine",
+                "DeepSpeed's pipeline engine: one activation and one gradient receive buffer (b·s·h), allocated once "
+                "and reused by every micro-batch; the last stage keeps the logits of the micro-batch in flight until "
+                "its backward",
             ),
             receive_bytes=round(recv),
             outputs_bytes=round(outputs),

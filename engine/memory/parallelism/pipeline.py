@@ -105,13 +105,14 @@ def micro_batches_in_flight(s: _PipelineSettings, stage: int, layers: int = 0) -
 
 
 def pipeline_buffers(s: _PipelineSettings, stage: int, hidden_elems: float, logits_elems: float, residual: int,
-                     compute: int, keep_outputs: bool = True) -> tuple[float, float]:
+                     compute: int, keep_outputs: bool = True, recv_once: bool = False) -> tuple[float, float]:
     """(receive buffers, kept outputs) in bytes, alive the whole step (torch.distributed.pipelining).
 
     Each stage chunk allocates, once, one receive buffer per micro-batch for the activations it gets from
     the previous chunk and one for the gradients it gets from the next (hidden_elems = b·s·h per
     micro-batch). The last chunk keeps every micro-batch's output (the logits) when the schedule returns
     them, PyTorch's default, until the next step replaces them (torchtitan passes return_outputs=False).
+    recv_once: the receive buffers are allocated once and reused by every micro-batch (DeepSpeed's PipelineEngine).
     """
     if s.pp == 1:
         return 0.0, 0.0
@@ -120,7 +121,7 @@ def pipeline_buffers(s: _PipelineSettings, stage: int, hidden_elems: float, logi
     recv = 0.0
     for c in chunks:
         recv += (c > 0) + (c < last_chunk)
-    recv *= s.grad_accum * hidden_elems * residual
+    recv *= (1 if recv_once else s.grad_accum) * hidden_elems * residual
     outputs = s.grad_accum * logits_elems * compute if keep_outputs and last_chunk in chunks else 0.0
     return recv, outputs
 
