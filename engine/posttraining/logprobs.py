@@ -112,6 +112,10 @@ FUSED_HEAD_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
     "engine", "TRL's fused log-prob head: forward, its projection buffer + 7 fp32 statistics per token; backward, the "
     "buffer + the hidden states' gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight's "
     "gradient in fp32 and cast (V x h x (4 + compute bytes), when the head trains)")
+ROWS_FP32_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
+    "engine", "TRL selective_log_softmax on fp32 logits (log-sum-exp per sequence): forward, logits b·k·V x 4 + two "
+    "sequences' temporaries; backward, three logits-sized fp32 tensors: the logits (saved by gather and logsumexp) "
+    "beside the sequences' gradients and their stack, then beside gather's zero-filled gradient")
 KEPT_TOKENS_FORMULA = QT_TRANSLATE_NOOP(
     "engine", "the loss path's logits tensors for the completion tokens only (logits_to_keep): the estimator's "
     "b·s·V terms x completion / (prompt + completion)")
@@ -124,6 +128,8 @@ def training_logits(c: Component, path: str, sequences: int, logits_tokens: int,
     (utils.py selective_log_softmax): log_softmax saves its output per row, and the rows' gradients gather into one
     logits-sized gradient in backward. Other paths keep the estimator's tensors, scaled to the tokens with logits."""
     tv = sequences * logits_tokens * vocab / tp
+    if path == "rows" and compute >= 4:
+        return rows_fp32_training(c, sequences, logits_tokens, vocab, compute * tv)
     if path == "rows":
         value = 2 * compute * tv
         return Component(c.key, c.name, c.category, Moments(value, value, 0.0, 0.0), ROWS_TRAINING_FORMULA,
@@ -135,6 +141,19 @@ def training_logits(c: Component, path: str, sequences: int, logits_tokens: int,
     inputs = tuple((k, v * share if k == "bsv_bytes" and isinstance(v, int | float) else v) for k, v in c.inputs)
     return Component(c.key, c.name, c.category, c.moments.scaled(share), KEPT_TOKENS_FORMULA,
                      inputs + (("logits_tokens", logits_tokens), ("sequence_tokens", sequence_tokens)))
+
+
+def rows_fp32_training(c: Component, sequences: int, logits_tokens: int, vocab: int, bsv_bytes: float) -> Component:
+    """TRL's selective_log_softmax on fp32 logits (trl utils.py, v0.16.0 23a635ed to f2cd5771): gather picks the
+    label's logit and logsumexp runs one sequence at a time. Both save the logits (gather_backward and logsumexp's
+    backward take self), so nothing logits-sized is kept beyond them in forward (the loop's two row temporaries:
+    x - max and its exp). In backward the logsumexp rows' gradients (one logits-sized set) are stacked by unbind's
+    backward (a second) while the logits are alive (a third); gather's backward then allocates a zero-filled
+    logits-sized gradient beside the stack and the logits."""
+    rows = bsv_bytes * min(2, sequences) / max(sequences, 1)
+    return Component(c.key, c.name, c.category, Moments(bsv_bytes + rows, 3 * bsv_bytes, 0.0, 0.0),
+                     ROWS_FP32_TRAINING_FORMULA, (("sequences", sequences), ("logits_tokens", logits_tokens),
+                                                  ("vocab", vocab), ("bsv_bytes", bsv_bytes)))
 
 
 def fused_head_training(c: Component, tile: tuple[int, int], tokens: int, vocab: int, hidden: int, compute: int,
