@@ -24,3 +24,22 @@ def test_trl_fp32_log_softmax_backward_holds_three_logits_tensors():
     assert fp32.moments.backward_start == 3 * bsv_fp32
     bf16 = training_logits(_logits_component(), "rows", sequences, tokens, tokens, QWEN05_VOCAB, 2, 1)
     assert bf16.moments.backward_start == 2 * (bsv_fp32 / 2)
+
+
+def test_openrlhf_logits_cast_to_fp32_before_the_fused_loss():
+    """openrlhf/models/actor.py Actor.forward (PR #634; v0.6.2 and 3c3be62): output["logits"].to(torch.float32),
+    then models/utils.py log_probs_from_logits's fp32 branch, flash-attn's cross_entropy_loss with inplace_backward
+    off. Training: at the cast the bf16 logits and the fp32 copy (6 bytes per logit); backward the saved fp32 copy
+    and its fp32 gradient (8 bytes per logit). Scoring (no grad): the same cast, 6 bytes per logit at the head."""
+    from engine.frameworks.defaults import defaults_for
+    from engine.posttraining.logprobs import logprob_bytes
+
+    assert defaults_for("openrlhf").posttraining.logprob_path == "fused-fp32"
+    sequences, tokens, hidden = 1, 4096, 896
+    logits = sequences * tokens * QWEN05_VOCAB
+    c = training_logits(_logits_component(), "fused-fp32", sequences, tokens, tokens, QWEN05_VOCAB, 2, 1)
+    assert c.moments.forward == 6 * logits + 8 * tokens
+    assert c.moments.backward_start == 8 * logits + 4 * tokens
+    assert logprob_bytes("fused-fp32", sequences, tokens, QWEN05_VOCAB, hidden, 2, 1) == 6 * logits + 8 * tokens
+    # the bf16 kernel without the cast (verl): 2 bytes per logit kept
+    assert logprob_bytes("fused", sequences, tokens, QWEN05_VOCAB, hidden, 2, 1) == 2 * logits + 8 * tokens

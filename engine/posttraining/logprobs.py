@@ -19,6 +19,9 @@ LOGPROB_FORMULAS = {
     # flash-attn cross_entropy_loss (verl, OpenRLHF): one kernel over the logits keeping a log-sum-exp per token
     "fused": QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and, at the head, "
                                "logits b·s·V x compute bytes + fp32 loss and log-sum-exp per token"),
+    # OpenRLHF (models/actor.py): the model's logits cast to fp32 (both alive at the cast), then flash-attn's kernel
+    "fused-fp32": QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and, at the head, "
+                                    "logits b·s·V x compute bytes + their fp32 copy + fp32 log-sum-exp per token"),
     # Unsloth / Liger: the lm_head and the log-softmax run chunk by chunk, the logits are never whole
     "fused-linear": QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and, at the "
                                       "head, one chunk of logits, about b·s·h x compute bytes"),
@@ -59,6 +62,8 @@ def logprob_bytes(path: str, sequences: int, logits_tokens: int, vocab: int, hid
         return compute * tv + compute * tv * min(2, sequences) / max(sequences, 1)
     if path == "fused":
         return compute * tv + 8 * tokens
+    if path == "fused-fp32":
+        return (compute + 4) * tv + 8 * tokens
     return compute * tokens * hidden
 
 
@@ -96,7 +101,8 @@ def scoring_forward(key: str, name: str, spec: ModelSpec, sequences: int, sequen
     # the head's extras (entropy, a copy of the logits) come after the log-prob path's own temporaries are freed:
     # beside the logits tensor, not beside those temporaries
     at_head = sum(v for k, v in extra if k not in LAYER_MOMENT + WHOLE_FORWARD)
-    kept = compute * sequences * logits_tokens * spec.vocab / tp if vocab_head and path != "fused-linear" else 0.0
+    kept = (4 if path == "fused-fp32" else compute) * sequences * logits_tokens * spec.vocab / tp \
+        if vocab_head and path != "fused-linear" else 0.0
     head = tokens * spec.hidden * compute / tp + max(logits, kept + at_head)
     value = max(layer, head) + sum(v for k, v in extra if k in WHOLE_FORWARD)
     return Component(key, name, "transient", Moments.whole_step(value), formula,
@@ -116,6 +122,9 @@ ROWS_FP32_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
     "engine", "TRL selective_log_softmax on fp32 logits (log-sum-exp per sequence): forward, logits b·k·V x 4 + two "
     "sequences' temporaries; backward, three logits-sized fp32 tensors: the logits (saved by gather and logsumexp) "
     "beside the sequences' gradients and their stack, then beside gather's zero-filled gradient")
+FUSED_FP32_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
+    "engine", "logits b·s·V cast to fp32 before flash-attn's cross-entropy: forward, the logits (compute bytes) + "
+    "their fp32 copy; backward, the fp32 copy (saved) + its fp32 gradient")
 KEPT_TOKENS_FORMULA = QT_TRANSLATE_NOOP(
     "engine", "the loss path's logits tensors for the completion tokens only (logits_to_keep): the estimator's "
     "b·s·V terms x completion / (prompt + completion)")
@@ -130,6 +139,8 @@ def training_logits(c: Component, path: str, sequences: int, logits_tokens: int,
     tv = sequences * logits_tokens * vocab / tp
     if path == "rows" and compute >= 4:
         return rows_fp32_training(c, sequences, logits_tokens, vocab, compute * tv)
+    if path == "fused-fp32":
+        return fused_fp32_training(c, sequences, logits_tokens, vocab, compute, tv)
     if path == "rows":
         value = 2 * compute * tv
         return Component(c.key, c.name, c.category, Moments(value, value, 0.0, 0.0), ROWS_TRAINING_FORMULA,
@@ -154,6 +165,22 @@ def rows_fp32_training(c: Component, sequences: int, logits_tokens: int, vocab: 
     return Component(c.key, c.name, c.category, Moments(bsv_bytes + rows, 3 * bsv_bytes, 0.0, 0.0),
                      ROWS_FP32_TRAINING_FORMULA, (("sequences", sequences), ("logits_tokens", logits_tokens),
                                                   ("vocab", vocab), ("bsv_bytes", bsv_bytes)))
+
+
+def fused_fp32_training(c: Component, sequences: int, logits_tokens: int, vocab: int, compute: int,
+                        tv: float) -> Component:
+    """OpenRLHF's Actor.forward casts the whole logits to fp32 (openrlhf/models/actor.py, PR #634) and
+    log_probs_from_logits takes its fp32 branch, flash-attn's cross_entropy_loss with inplace_backward off
+    (models/utils.py). At the cast the compute-dtype logits and their fp32 copy are alive together (the copy then
+    replaces them in the model's output); the kernel saves the fp32 logits and one log-sum-exp per token, and its
+    backward writes a new fp32 gradient beside them (the temperature's division and the cast back each take a
+    tensor of that size from a gradient that is then freed: no more at once)."""
+    tokens = sequences * logits_tokens
+    forward = (compute + 4) * tv + 8 * tokens
+    backward = 8 * tv + 4 * tokens
+    return Component(c.key, c.name, c.category, Moments(forward, backward, 0.0, 0.0), FUSED_FP32_TRAINING_FORMULA,
+                     (("sequences", sequences), ("logits_tokens", logits_tokens), ("vocab", vocab),
+                      ("bsv_bytes", compute * tv), ("fp32_logits_bytes", 4 * tv)))
 
 
 def fused_head_training(c: Component, tile: tuple[int, int], tokens: int, vocab: int, hidden: int, compute: int,
