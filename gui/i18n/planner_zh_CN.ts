@@ -14,7 +14,7 @@
         <translation>未找到包含中文字符的字体，因此界面仍保持英文。请安装 Noto Sans CJK 等字体后再切换。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="180"/>
+        <location filename="../app.py" line="181"/>
         <location filename="../file_actions.py" line="77"/>
         <location filename="../library_actions.py" line="27"/>
         <location filename="../library_actions.py" line="31"/>
@@ -390,32 +390,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>BudgetBars</name>
     <message>
-        <location filename="../charts.py" line="230"/>
+        <location filename="../charts.py" line="243"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="223"/>
+        <location filename="../charts.py" line="236"/>
         <source>stage %d</source>
         <translation>阶段 %d</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="205"/>
+        <location filename="../charts.py" line="218"/>
         <source>left free by the engine</source>
         <translation>引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="223"/>
+        <location filename="../charts.py" line="236"/>
         <source>each GPU</source>
         <translation>每块 GPU</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="239"/>
+        <location filename="../charts.py" line="252"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: left free by the engine</source>
         <translation>每个 GPU 已用 %(used)s / %(cap)s；斜线：引擎留出的空闲</translation>
     </message>
     <message>
-        <location filename="../charts.py" line="240"/>
+        <location filename="../charts.py" line="253"/>
         <source>Used %(used)s of %(cap)s per GPU; hatched: safety reserve</source>
         <translation>每块 GPU 已用 %(used)s / %(cap)s；斜线部分：安全余量</translation>
     </message>
@@ -431,7 +431,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="113"/>
+        <location filename="../compare_view.py" line="114"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -439,37 +439,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="129"/>
+        <location filename="../compare_view.py" line="132"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="217"/>
+        <location filename="../compare_view.py" line="231"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="265"/>
+        <location filename="../compare_view.py" line="291"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="266"/>
+        <location filename="../compare_view.py" line="292"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="267"/>
+        <location filename="../compare_view.py" line="293"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="268"/>
+        <location filename="../compare_view.py" line="294"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="272"/>
+        <location filename="../compare_view.py" line="298"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -2644,22 +2644,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>%s（引擎 GPU）</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="130"/>
+        <location filename="../phase_chart.py" line="116"/>
         <source>capacity %s</source>
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="142"/>
+        <location filename="../phase_chart.py" line="128"/>
         <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: CUDA context, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
         <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：CUDA 上下文、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="151"/>
+        <location filename="../phase_chart.py" line="137"/>
         <source>Overheads and safety reserve</source>
         <translation>开销和安全预留</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="152"/>
+        <location filename="../phase_chart.py" line="138"/>
         <source>as at the peak phase</source>
         <translation>按峰值阶段计</translation>
     </message>
@@ -2690,17 +2690,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>PriceTable</name>
     <message>
-        <location filename="../rent_panel.py" line="65"/>
+        <location filename="../rent_panel.py" line="66"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="65"/>
+        <location filename="../rent_panel.py" line="66"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="97"/>
+        <location filename="../rent_panel.py" line="103"/>
         <source>Not a price (a number above 0), so left out: %s</source>
         <translation>不是价格（须为大于 0 的数），已略去：%s</translation>
     </message>
@@ -3014,103 +3014,103 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>RentPanel</name>
     <message>
-        <location filename="../rent_panel.py" line="115"/>
+        <location filename="../rent_panel.py" line="121"/>
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="121"/>
-        <location filename="../rent_panel.py" line="126"/>
+        <location filename="../rent_panel.py" line="127"/>
+        <location filename="../rent_panel.py" line="132"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="122"/>
+        <location filename="../rent_panel.py" line="128"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="128"/>
+        <location filename="../rent_panel.py" line="134"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="129"/>
+        <location filename="../rent_panel.py" line="135"/>
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="130"/>
+        <location filename="../rent_panel.py" line="136"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="131"/>
+        <location filename="../rent_panel.py" line="137"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="133"/>
+        <location filename="../rent_panel.py" line="139"/>
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="160"/>
+        <location filename="../rent_panel.py" line="166"/>
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="180"/>
+        <location filename="../rent_panel.py" line="186"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="184"/>
+        <location filename="../rent_panel.py" line="190"/>
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="218"/>
+        <location filename="../rent_panel.py" line="224"/>
         <source>%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="228"/>
+        <location filename="../rent_panel.py" line="234"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="235"/>
+        <location filename="../rent_panel.py" line="241"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="238"/>
+        <location filename="../rent_panel.py" line="244"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="242"/>
+        <location filename="../rent_panel.py" line="248"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="246"/>
+        <location filename="../rent_panel.py" line="252"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="247"/>
+        <location filename="../rent_panel.py" line="253"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="250"/>
+        <location filename="../rent_panel.py" line="256"/>
         <source>This is your set-up already</source>
         <translation>这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="257"/>
+        <location filename="../rent_panel.py" line="263"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -3174,7 +3174,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>用户数与上下文</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="110"/>
+        <location filename="../serve_mode.py" line="112"/>
         <source>the engine&apos;s budget: %1 of %2 per GPU</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
@@ -7307,36 +7307,51 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="23"/>
+        <source>the larger of one layer&apos;s forward tensors and, at the head, logits b·s·V x compute bytes + their fp32 copy + fp32 log-sum-exp per token</source>
+        <translation>单层前向张量与输出头处（logits b·s·V × 计算精度字节 + 其 fp32 副本 + 每个 token 的 fp32 log-sum-exp）二者中的较大者</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="26"/>
         <source>the larger of one layer&apos;s forward tensors and, at the head, one chunk of logits, about b·s·h x compute bytes</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为一个 logits 分块，约 b·s·h × 计算精度字节</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="27"/>
+        <location filename="../../engine/posttraining/logprobs.py" line="30"/>
         <source>the larger of one layer&apos;s forward tensors and one fp32 score per token</source>
         <translation>一层前向张量与每个 token 一个 fp32 分数中的较大者</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="31"/>
+        <location filename="../../engine/posttraining/logprobs.py" line="34"/>
         <source>the larger of one layer&apos;s forward tensors and, at the head, the fused head&apos;s projection buffer min(tokens, token tile) x vocabulary chunk x compute bytes + 7 fp32 statistics per token</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为融合输出头的投影缓冲区 min(token 数, token 分块) × 词表分块 × 计算精度字节 + 每个 token 7 个 fp32 统计量</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="36"/>
+        <location filename="../../engine/posttraining/logprobs.py" line="39"/>
         <source>the larger of one layer&apos;s forward tensors (+ LoRA&apos;s fp32 adapter outputs) and the head&apos;s (the log-prob path&apos;s tensors, or the logits + the entropy&apos;s softmax and product, 2 x b·c·V x compute bytes, or the response logits&apos; copy, b·c·V x compute bytes) + autocast&apos;s bf16 weight cache</source>
         <translation>一层前向张量（+ LoRA 的 fp32 适配器输出）与输出头处张量（对数概率路径的张量，或 logits + 熵计算的 softmax 及其乘积 2 × b·c·V × 计算精度字节，或回答部分 logits 的副本 b·c·V × 计算精度字节）中的较大者 + autocast 的 bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="108"/>
+        <location filename="../../engine/posttraining/logprobs.py" line="114"/>
         <source>TRL selective_log_softmax in training: logits b·k·V (compute bytes) + every sequence&apos;s log-softmax output kept for backward (compute bytes); backward: those outputs + the logits&apos; gradient</source>
         <translation>训练中 TRL 的 selective_log_softmax：logits b·k·V（计算精度字节）+ 为反向保留的每条序列的 log-softmax 输出（计算精度字节）；反向：这些输出 + logits 的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="111"/>
+        <location filename="../../engine/posttraining/logprobs.py" line="117"/>
         <source>TRL&apos;s fused log-prob head: forward, its projection buffer + 7 fp32 statistics per token; backward, the buffer + the hidden states&apos; gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight&apos;s gradient in fp32 and cast (V x h x (4 + compute bytes), when the head trains)</source>
         <translation>TRL 的融合对数概率输出头：前向为其投影缓冲区 + 每个 token 7 个 fp32 统计量；反向为该缓冲区 + fp32 累加并转换精度的隐藏状态梯度（token 数 × h × (4 + 计算精度字节)）+ fp32 累加并转换精度的 lm_head 权重梯度（V × h × (4 + 计算精度字节)，仅当输出头参与训练时）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="115"/>
+        <location filename="../../engine/posttraining/logprobs.py" line="121"/>
+        <source>TRL selective_log_softmax on fp32 logits (log-sum-exp per sequence): forward, logits b·k·V x 4 + two sequences&apos; temporaries; backward, three logits-sized fp32 tensors: the logits (saved by gather and logsumexp) beside the sequences&apos; gradients and their stack, then beside gather&apos;s zero-filled gradient</source>
+        <translation>TRL 的 selective_log_softmax 作用于 fp32 logits（逐序列 log-sum-exp）：前向为 logits b·k·V × 4 + 两条序列的临时张量；反向为三个 logits 大小的 fp32 张量：logits（由 gather 与 logsumexp 保存）与各序列梯度及其堆叠并存，随后与 gather 的零填充梯度并存</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="125"/>
+        <source>logits b·s·V cast to fp32 before flash-attn&apos;s cross-entropy: forward, the logits (compute bytes) + their fp32 copy; backward, the fp32 copy (saved) + its fp32 gradient</source>
+        <translation>logits b·s·V 在 flash-attn 交叉熵之前转换为 fp32：前向为 logits（计算精度字节）+ 其 fp32 副本；反向为（保存的）fp32 副本 + 其 fp32 梯度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="128"/>
         <source>the loss path&apos;s logits tensors for the completion tokens only (logits_to_keep): the estimator&apos;s b·s·V terms x completion / (prompt + completion)</source>
         <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
     </message>
