@@ -145,16 +145,17 @@ def test_published_figures(published_rows):
 
 @ENGINE
 def test_published_verdicts(published_rows):
-    """Target: every OOM row judged "does not fit", no run that ran judged so. Reached (h-rlpub): no run that ran
-    (with its own lengths) is judged "does not fit"; all 4 compared OOM rows are (h-rl 63b5816: 2 of 6). Closed by
-    mechanisms read from the frameworks' sources (tests/test_posttraining_published_mechanisms.py):
-    trl-issue-3168 ran in fp32 (trl dpo_config.py at v0.16.0 sets no bf16; bf16=True became the default in PR #3515,
-    June 2025): selective_log_softmax's log-sum-exp branch holds three fp32 logits-sized tensors in backward, 81 of
-    80 GiB; openrlhf-issue-887: OpenRLHF's Actor.forward casts the logits to fp32 (actor.py, PR #634), 21.5 GiB for
-    37,888 tokens and as much again for its gradient, 100 of 80 GiB. Left out with their reason in the data:
-    verl-issue-855 (the command as stored is cut off before rollout.gpu_memory_utilization, which decides the verdict)
-    and tinyzero-issue-107 (TinyZero's verl 0.1 fork sizes vLLM's KV cache from the free memory and keeps the entropy
-    in the actor's graph; Ulysses sequence parallelism is not a planner key)."""
+    """Target: every OOM row judged "does not fit", no run that ran judged so. Reached (h-rlpub): no run that ran (with its
+    own lengths) is judged "does not fit"; all 4 compared OOM rows are (h-rl 63b5816: 2 of 6). Closed by mechanisms
+    read from the frameworks' sources (tests/test_posttraining_published_mechanisms.py): trl-issue-3168 ran in fp32
+    (trl dpo_config.py at v0.16.0 sets no bf16; bf16=True became the default in PR #3515, June 2025):
+    selective_log_softmax's log-sum-exp branch holds four fp32 logits-sized tensors in backward, 91 of 80 GiB;
+    openrlhf-issue-887: OpenRLHF's Actor.forward casts the logits to fp32 (actor.py, PR #634), 21.5 GiB for 37,888
+    tokens, kept through backward beside its fp32 gradient and the gradient's cast, 111 of 80 GiB. Left out with
+    their reason in the data: verl-issue-855 (the command as stored is cut off before
+    rollout.gpu_memory_utilization, which decides the verdict) and tinyzero-issue-107 (TinyZero's verl 0.1 fork
+    sizes vLLM's KV cache from the free memory and keeps the entropy in the actor's graph; Ulysses sequence
+    parallelism is not a planner key)."""
     summary = pt.published_summary(published_rows)
     assert summary["ran_judged_not_fitting"] == []
     assert summary["oom"] >= 4

@@ -119,12 +119,13 @@ FUSED_HEAD_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
     "buffer + the hidden states' gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight's "
     "gradient in fp32 and cast (V x h x (4 + compute bytes), when the head trains)")
 ROWS_FP32_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
-    "engine", "TRL selective_log_softmax on fp32 logits (log-sum-exp per sequence): forward, logits b·k·V x 4 + two "
-    "sequences' temporaries; backward, three logits-sized fp32 tensors: the logits (saved by gather and logsumexp) "
-    "beside the sequences' gradients and their stack, then beside gather's zero-filled gradient")
+    "engine", "TRL selective_log_softmax on fp32 logits (log-sum-exp per sequence): forward, logits b·k·V x 4 + one "
+    "sequence's temporary; backward, four logits-sized fp32 tensors: the logits (saved by gather and logsumexp), "
+    "gather's zero-filled gradient, the sequences' gradients and their stack")
 FUSED_FP32_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
     "engine", "logits b·s·V cast to fp32 before flash-attn's cross-entropy: forward, the logits (compute bytes) + "
-    "their fp32 copy; backward, the fp32 copy (saved) + its fp32 gradient")
+    "their fp32 copy; backward, the fp32 copy (held by the model's output) + its fp32 gradient + that gradient cast "
+    "back (compute bytes)")
 KEPT_TOKENS_FORMULA = QT_TRANSLATE_NOOP(
     "engine", "the loss path's logits tensors for the completion tokens only (logits_to_keep): the estimator's "
     "b·s·V terms x completion / (prompt + completion)")
@@ -157,12 +158,13 @@ def training_logits(c: Component, path: str, sequences: int, logits_tokens: int,
 def rows_fp32_training(c: Component, sequences: int, logits_tokens: int, vocab: int, bsv_bytes: float) -> Component:
     """TRL's selective_log_softmax on fp32 logits (trl utils.py, v0.16.0 23a635ed to f2cd5771): gather picks the
     label's logit and logsumexp runs one sequence at a time. Both save the logits (gather_backward and logsumexp's
-    backward take self), so nothing logits-sized is kept beyond them in forward (the loop's two row temporaries:
-    x - max and its exp). In backward the logsumexp rows' gradients (one logits-sized set) are stacked by unbind's
-    backward (a second) while the logits are alive (a third); gather's backward then allocates a zero-filled
-    logits-sized gradient beside the stack and the logits."""
-    rows = bsv_bytes * min(2, sequences) / max(sequences, 1)
-    return Component(c.key, c.name, c.category, Moments(bsv_bytes + rows, 3 * bsv_bytes, 0.0, 0.0),
+    backward take self: checked with saved_tensors_hooks), so nothing logits-sized is kept beyond them in forward
+    (ATen's logsumexp holds one row's x - max, exponentiated in place). In backward the logits stay alive beside
+    gather's zero-filled gradient, the rows' gradients and unbind's stack of them: four logits-sized fp32 tensors.
+    Traced on CPU with validation/tracker.py (torch 2.13, 8 sequences of 64 tokens, V 20,000): forward 1.0, backward
+    4.0 x the logits' bytes (bf16 branch: 2.0 and 2.0, as ROWS_TRAINING_FORMULA)."""
+    row = bsv_bytes / max(sequences, 1)
+    return Component(c.key, c.name, c.category, Moments(bsv_bytes + row, 4 * bsv_bytes, 0.0, 0.0),
                      ROWS_FP32_TRAINING_FORMULA, (("sequences", sequences), ("logits_tokens", logits_tokens),
                                                   ("vocab", vocab), ("bsv_bytes", bsv_bytes)))
 
@@ -172,12 +174,17 @@ def fused_fp32_training(c: Component, sequences: int, logits_tokens: int, vocab:
     """OpenRLHF's Actor.forward casts the whole logits to fp32 (openrlhf/models/actor.py, PR #634) and
     log_probs_from_logits takes its fp32 branch, flash-attn's cross_entropy_loss with inplace_backward off
     (models/utils.py). At the cast the compute-dtype logits and their fp32 copy are alive together (the copy then
-    replaces them in the model's output); the kernel saves the fp32 logits and one log-sum-exp per token, and its
-    backward writes a new fp32 gradient beside them (the temperature's division and the cast back each take a
-    tensor of that size from a gradient that is then freed: no more at once)."""
+    replaces them in the model's output). The actor's training step keeps that output (for its aux and entropy
+    losses: trainer/ray/ppo_actor.py, `action_log_probs, output = self.actor(..., return_output=True)` before
+    strategy.backward), so the fp32 copy lives through backward beside the kernel's fp32 gradient and, on the way
+    back to the lm_head, that gradient's cast to the compute dtype: (8 + compute) bytes per logit at the default
+    temperature 1.0. Traced on CPU with validation/tracker.py (the kernel's allocations emulated: dlogits =
+    torch.empty_like(logits)): 10.0 bytes per logit at 3c3be62, temperature 1.0; 12.0 at temperature 0.7 (the in-place
+    division's gradient); v0.6.2, which slices logits[:, :-1, :] before the division, 12.0 and 20.0 (no temperature
+    key: the default is modelled)."""
     tokens = sequences * logits_tokens
     forward = (compute + 4) * tv + 8 * tokens
-    backward = 8 * tv + 4 * tokens
+    backward = (8 + compute) * tv + 4 * tokens
     return Component(c.key, c.name, c.category, Moments(forward, backward, 0.0, 0.0), FUSED_FP32_TRAINING_FORMULA,
                      (("sequences", sequences), ("logits_tokens", logits_tokens), ("vocab", vocab),
                       ("bsv_bytes", compute * tv), ("fp32_logits_bytes", 4 * tv)))

@@ -7342,16 +7342,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="121"/>
-        <source>TRL selective_log_softmax on fp32 logits (log-sum-exp per sequence): forward, logits b·k·V x 4 + two sequences&apos; temporaries; backward, three logits-sized fp32 tensors: the logits (saved by gather and logsumexp) beside the sequences&apos; gradients and their stack, then beside gather&apos;s zero-filled gradient</source>
-        <translation>TRL 的 selective_log_softmax 作用于 fp32 logits（逐序列 log-sum-exp）：前向为 logits b·k·V × 4 + 两条序列的临时张量；反向为三个 logits 大小的 fp32 张量：logits（由 gather 与 logsumexp 保存）与各序列梯度及其堆叠并存，随后与 gather 的零填充梯度并存</translation>
+        <source>TRL selective_log_softmax on fp32 logits (log-sum-exp per sequence): forward, logits b·k·V x 4 + one sequence&apos;s temporary; backward, four logits-sized fp32 tensors: the logits (saved by gather and logsumexp), gather&apos;s zero-filled gradient, the sequences&apos; gradients and their stack</source>
+        <translation>TRL 的 selective_log_softmax 作用于 fp32 logits（逐序列 log-sum-exp）：前向为 logits b·k·V × 4 + 一条序列的临时张量；反向为四个 logits 大小的 fp32 张量：logits（由 gather 与 logsumexp 保存）、gather 的零填充梯度、各序列的梯度及其堆叠</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="125"/>
-        <source>logits b·s·V cast to fp32 before flash-attn&apos;s cross-entropy: forward, the logits (compute bytes) + their fp32 copy; backward, the fp32 copy (saved) + its fp32 gradient</source>
-        <translation>logits b·s·V 在 flash-attn 交叉熵之前转换为 fp32：前向为 logits（计算精度字节）+ 其 fp32 副本；反向为（保存的）fp32 副本 + 其 fp32 梯度</translation>
+        <source>logits b·s·V cast to fp32 before flash-attn&apos;s cross-entropy: forward, the logits (compute bytes) + their fp32 copy; backward, the fp32 copy (held by the model&apos;s output) + its fp32 gradient + that gradient cast back (compute bytes)</source>
+        <translation>logits b·s·V 在 flash-attn 交叉熵之前转换为 fp32：前向为 logits（计算精度字节）+ 其 fp32 副本；反向为 fp32 副本（由模型输出持有）+ 其 fp32 梯度 + 该梯度转换回的副本（计算精度字节）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="128"/>
+        <location filename="../../engine/posttraining/logprobs.py" line="129"/>
         <source>the loss path&apos;s logits tensors for the completion tokens only (logits_to_keep): the estimator&apos;s b·s·V terms x completion / (prompt + completion)</source>
         <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
     </message>
