@@ -41,6 +41,15 @@ def main(argv: list[str] | None = None) -> int:
     left = summary["left_out_with_figure"]
     print(f"rows with a figure left out (reason in the data): {left['count']}, median |error| {left['median']:.1%}")
     print(f"OOM runs judged 'does not fit': {summary['oom_judged_not_fitting']} of {summary['oom']}")
+    per_framework: dict[str, list[int]] = {}
+    for r in published:
+        if r.outcome == "oom" and not r.excluded:
+            counts = per_framework.setdefault(r.framework, [0, 0])
+            counts[0] += r.verdict == "does not fit"
+            counts[1] += 1
+    print("  per framework: " + ", ".join(f"{k} {a} of {b}" for k, (a, b) in sorted(per_framework.items())))
+    left = sum(1 for r in published if r.outcome == "oom" and r.excluded)
+    print(f"  OOM runs left out (reason in the data): {left}")
     print(f"runs that ran (exact lengths) judged 'does not fit': {summary['ran_judged_not_fitting'] or 'none'}")
     return 0
 

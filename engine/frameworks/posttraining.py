@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-LOGPROB_PATHS = ("standard", "rows", "fused", "fused-linear")
+LOGPROB_PATHS = ("standard", "rows", "fused", "fused-fp32", "fused-linear")
 WEIGHT_SYNCS = ("per-parameter", "bucket", "free-memory-buffers", "shared")
 
 
@@ -27,7 +27,8 @@ class PostTrainingDefaults:
     reference_on_cpu: bool  # a full fine-tune's reference weights wait in CPU memory, copied in for its forward
     kl_by_default: bool  # GRPO-style runs score a reference by default (KL coefficient above 0)
     logprob_path: str  # standard: fp32 log-softmax of the whole b·s·V; rows: bf16 log-softmax one sequence at a
-    # time; fused: one kernel keeping one log-sum-exp per token; fused-linear: logits never materialised
+    # time; fused: one kernel keeping one log-sum-exp per token; fused-fp32: that kernel on an fp32 copy of the
+    # logits; fused-linear: logits never materialised
     logits_completion_only: bool  # online objectives compute logits for the completion only (logits_to_keep)
     weight_sync: str  # per-parameter | bucket | free-memory-buffers | shared (nothing to copy)
     weight_sync_bucket_bytes: int  # the staging bucket of `bucket`
@@ -97,13 +98,15 @@ VERL = PostTrainingDefaults(
     scoring_entropy=True, response_logits_copied=True)
 
 OPENRLHF = PostTrainingDefaults(
-    "vllm", 0.95, "none", False, "separate", False, True, "fused", False, "per-parameter", 0,
+    "vllm", 0.95, "none", False, "separate", False, True, "fused-fp32", False, "per-parameter", 0,
     (("rollout engine", "openrlhf/cli/train_ppo_ray.py: --vllm.gpu_memory_utilization 0.95, --vllm.enable_sleep off "
       "(only with --train.colocate_all), vLLM engines, actor, reference and reward on GPUs of their own unless "
       "--train.colocate_*"),
      ("reference", "train_ppo_ray.py: --algo.kl.init_coef 0.01 > 0 creates the reference model group"),
-     ("log-probs", "openrlhf/models/utils.py log_probs_from_logits: flash_attn.ops.triton.cross_entropy when "
-      "available, else log-sum-exp in chunks of 1024 rows"),
+     ("log-probs", "openrlhf/models/actor.py Actor.forward: output['logits'] = output['logits'].to(torch.float32) "
+      "(PR #634, commit 86827444 of 2024-12-28; in v0.6.2 and 3c3be62), so models/utils.py log_probs_from_logits "
+      "takes its fp32 branch: flash_attn.ops.triton.cross_entropy (inplace_backward off) when available, else "
+      "log-sum-exp in chunks of 1024 rows"),
      ("weight sync", "openrlhf/trainer/ray/ppo_actor.py: each parameter gathered by deepspeed.zero.GatheredParameters"
       "([param]) and broadcast (NCCL) or handed over by CUDA IPC")))
 

@@ -20,7 +20,8 @@ from .settings import RLSettings, rl_settings
 
 # the training step's loss path for each log-prob path (the scenario's own cross_entropy wins): TRL's row-by-row
 # bf16 log-softmax keeps every row's output for backward, closest to the standard path's whole-batch tensors
-TRAINING_LOSS = {"standard": "standard", "rows": "standard", "fused": "fused", "fused-linear": "fused-linear"}
+TRAINING_LOSS = {"standard": "standard", "rows": "standard", "fused": "fused", "fused-fp32": "fused",
+                 "fused-linear": "fused-linear"}
 
 
 SETTING_NAMES = tuple(f.name for f in dataclasses.fields(RLSettings))

@@ -19,6 +19,9 @@ LOGPROB_FORMULAS = {
     # flash-attn cross_entropy_loss (verl, OpenRLHF): one kernel over the logits keeping a log-sum-exp per token
     "fused": QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and, at the head, "
                                "logits b·s·V x compute bytes + fp32 loss and log-sum-exp per token"),
+    # OpenRLHF (models/actor.py): the model's logits cast to fp32 (both alive at the cast), then flash-attn's kernel
+    "fused-fp32": QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and, at the head, "
+                                    "logits b·s·V x compute bytes + their fp32 copy + fp32 log-sum-exp per token"),
     # Unsloth / Liger: the lm_head and the log-softmax run chunk by chunk, the logits are never whole
     "fused-linear": QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and, at the "
                                       "head, one chunk of logits, about b·s·h x compute bytes"),
@@ -59,6 +62,8 @@ def logprob_bytes(path: str, sequences: int, logits_tokens: int, vocab: int, hid
         return compute * tv + compute * tv * min(2, sequences) / max(sequences, 1)
     if path == "fused":
         return compute * tv + 8 * tokens
+    if path == "fused-fp32":
+        return (compute + 4) * tv + 8 * tokens
     return compute * tokens * hidden
 
 
@@ -96,7 +101,8 @@ def scoring_forward(key: str, name: str, spec: ModelSpec, sequences: int, sequen
     # the head's extras (entropy, a copy of the logits) come after the log-prob path's own temporaries are freed:
     # beside the logits tensor, not beside those temporaries
     at_head = sum(v for k, v in extra if k not in LAYER_MOMENT + WHOLE_FORWARD)
-    kept = compute * sequences * logits_tokens * spec.vocab / tp if vocab_head and path != "fused-linear" else 0.0
+    kept = (4 if path == "fused-fp32" else compute) * sequences * logits_tokens * spec.vocab / tp \
+        if vocab_head and path != "fused-linear" else 0.0
     head = tokens * spec.hidden * compute / tp + max(logits, kept + at_head)
     value = max(layer, head) + sum(v for k, v in extra if k in WHOLE_FORWARD)
     return Component(key, name, "transient", Moments.whole_step(value), formula,
@@ -115,6 +121,14 @@ FUSED_HEAD_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
     "engine", "TRL's fused log-prob head: forward, its projection buffer + 7 fp32 statistics per token; backward, the "
     "buffer + the hidden states' gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight's "
     "gradient in fp32 and cast (V x h x (4 + compute bytes), when the head trains)")
+ROWS_FP32_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
+    "engine", "TRL selective_log_softmax on fp32 logits (log-sum-exp per sequence): forward, logits b·k·V x 4 + one "
+    "sequence's temporary; backward, four logits-sized fp32 tensors: the logits (saved by gather and logsumexp), "
+    "gather's zero-filled gradient, the sequences' gradients and their stack")
+FUSED_FP32_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
+    "engine", "logits b·s·V cast to fp32 before flash-attn's cross-entropy: forward, the logits (compute bytes) + "
+    "their fp32 copy; backward, the fp32 copy (held by the model's output) + its fp32 gradient + that gradient cast "
+    "back (compute bytes)")
 KEPT_TOKENS_FORMULA = QT_TRANSLATE_NOOP(
     "engine", "the loss path's logits tensors for the completion tokens only (logits_to_keep): the estimator's "
     "b·s·V terms x completion / (prompt + completion)")
@@ -132,6 +146,10 @@ def training_logits(c: Component, path: str, sequences: int, logits_tokens: int,
     no-grad entropy_from_logits reshapes the non-contiguous view into a copy. Other paths keep the estimator's
     tensors, scaled to the tokens with logits."""
     tv = sequences * logits_tokens * vocab / tp
+    if path == "rows" and compute >= 4:
+        return rows_fp32_training(c, sequences, logits_tokens, vocab, compute * tv)
+    if path == "fused-fp32":
+        return fused_fp32_training(c, sequences, logits_tokens, vocab, compute, tv)
     if path == "rows":
         rows = compute * sequences * (scored_tokens or logits_tokens) * vocab / tp
         forward = compute * tv + rows + (rows if scaled_on_view else 0.0)
@@ -146,6 +164,41 @@ def training_logits(c: Component, path: str, sequences: int, logits_tokens: int,
     inputs = tuple((k, v * share if k == "bsv_bytes" and isinstance(v, int | float) else v) for k, v in c.inputs)
     return Component(c.key, c.name, c.category, c.moments.scaled(share), KEPT_TOKENS_FORMULA,
                      inputs + (("logits_tokens", logits_tokens), ("sequence_tokens", sequence_tokens)))
+
+
+def rows_fp32_training(c: Component, sequences: int, logits_tokens: int, vocab: int, bsv_bytes: float) -> Component:
+    """TRL's selective_log_softmax on fp32 logits (trl utils.py, v0.16.0 23a635ed to f2cd5771): gather picks the
+    label's logit and logsumexp runs one sequence at a time. Both save the logits (gather_backward and logsumexp's
+    backward take self: checked with saved_tensors_hooks), so nothing logits-sized is kept beyond them in forward
+    (ATen's logsumexp holds one row's x - max, exponentiated in place). In backward the logits stay alive beside
+    gather's zero-filled gradient, the rows' gradients and unbind's stack of them: four logits-sized fp32 tensors.
+    Traced on CPU with validation/tracker.py (torch 2.13, 8 sequences of 64 tokens, V 20,000): forward 1.0, backward
+    4.0 x the logits' bytes (bf16 branch: 2.0 and 2.0, as ROWS_TRAINING_FORMULA)."""
+    row = bsv_bytes / max(sequences, 1)
+    return Component(c.key, c.name, c.category, Moments(bsv_bytes + row, 4 * bsv_bytes, 0.0, 0.0),
+                     ROWS_FP32_TRAINING_FORMULA, (("sequences", sequences), ("logits_tokens", logits_tokens),
+                                                  ("vocab", vocab), ("bsv_bytes", bsv_bytes)))
+
+
+def fused_fp32_training(c: Component, sequences: int, logits_tokens: int, vocab: int, compute: int,
+                        tv: float) -> Component:
+    """OpenRLHF's Actor.forward casts the whole logits to fp32 (openrlhf/models/actor.py, PR #634) and
+    log_probs_from_logits takes its fp32 branch, flash-attn's cross_entropy_loss with inplace_backward off
+    (models/utils.py). At the cast the compute-dtype logits and their fp32 copy are alive together (the copy then
+    replaces them in the model's output). The actor's training step keeps that output (for its aux and entropy
+    losses: trainer/ray/ppo_actor.py, `action_log_probs, output = self.actor(..., return_output=True)` before
+    strategy.backward), so the fp32 copy lives through backward beside the kernel's fp32 gradient and, on the way
+    back to the lm_head, that gradient's cast to the compute dtype: (8 + compute) bytes per logit at the default
+    temperature 1.0. Traced on CPU with validation/tracker.py (the kernel's allocations emulated: dlogits =
+    torch.empty_like(logits)): 10.0 bytes per logit at 3c3be62, temperature 1.0; 12.0 at temperature 0.7 (the in-place
+    division's gradient); v0.6.2, which slices logits[:, :-1, :] before the division, 12.0 and 20.0 (no temperature
+    key: the default is modelled)."""
+    tokens = sequences * logits_tokens
+    forward = (compute + 4) * tv + 8 * tokens
+    backward = (8 + compute) * tv + 4 * tokens
+    return Component(c.key, c.name, c.category, Moments(forward, backward, 0.0, 0.0), FUSED_FP32_TRAINING_FORMULA,
+                     (("sequences", sequences), ("logits_tokens", logits_tokens), ("vocab", vocab),
+                      ("bsv_bytes", compute * tv), ("fp32_logits_bytes", 4 * tv)))
 
 
 def fused_head_training(c: Component, tile: tuple[int, int], tokens: int, vocab: int, hidden: int, compute: int,

@@ -7372,26 +7372,31 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="23" />
+        <source>the larger of one layer's forward tensors and, at the head, logits b·s·V x compute bytes + their fp32 copy + fp32 log-sum-exp per token</source>
+        <translation>单层前向张量与输出头处（logits b·s·V × 计算精度字节 + 其 fp32 副本 + 每个 token 的 fp32 log-sum-exp）二者中的较大者</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="26" />
         <source>the larger of one layer's forward tensors and, at the head, one chunk of logits, about b·s·h x compute bytes</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为一个 logits 分块，约 b·s·h × 计算精度字节</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="27" />
+        <location filename="../../engine/posttraining/logprobs.py" line="30" />
         <source>the larger of one layer's forward tensors and one fp32 score per token</source>
         <translation>一层前向张量与每个 token 一个 fp32 分数中的较大者</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="31" />
+        <location filename="../../engine/posttraining/logprobs.py" line="34" />
         <source>the larger of one layer's forward tensors and, at the head, the fused head's projection buffer min(tokens, token tile) x vocabulary chunk x compute bytes + 7 fp32 statistics per token</source>
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为融合输出头的投影缓冲区 min(token 数, token 分块) × 词表分块 × 计算精度字节 + 每个 token 7 个 fp32 统计量</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="36" />
+        <location filename="../../engine/posttraining/logprobs.py" line="39" />
         <source>the larger of one layer's forward tensors (+ LoRA's fp32 adapter outputs) and the head's (the log-prob path's tensors, or the logits + the entropy's softmax and product, 2 x b·c·V x compute bytes, or the response logits' copy, b·c·V x compute bytes) + autocast's bf16 weight cache</source>
         <translation>一层前向张量（+ LoRA 的 fp32 适配器输出）与输出头处张量（对数概率路径的张量，或 logits + 熵计算的 softmax 及其乘积 2 × b·c·V × 计算精度字节，或回答部分 logits 的副本 b·c·V × 计算精度字节）中的较大者 + autocast 的 bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="108" />
+        <location filename="../../engine/posttraining/logprobs.py" line="114" />
         <source>row-by-row log-softmax in training (TRL selective_log_softmax, verl logprobs_from_logits_v2): logits b·k·V (compute bytes) + every scored row's log-softmax output kept for backward; backward: 2 x b·k·V (the rows' gradients gathered into the logits' gradient); logits scaled in place on a view (TRL GRPO): + the entropy's copy of the view in forward, 4 x b·k·V in backward (CopySlices: the base's gradient, its clone, the slice's clone and quotient)</source>
         <translation>训练中逐行 log-softmax（TRL selective_log_softmax、verl logprobs_from_logits_v2）：logits b·k·V（计算字节）+ 每个被打分行的 log-softmax 输出（为反向保留）；反向：2 x b·k·V（各行梯度汇成 logits 的梯度）；在视图上原地缩放 logits（TRL GRPO）：前向再加熵计算对该视图的拷贝，反向 4 x b·k·V（CopySlices：基张量的梯度、其克隆、切片的克隆与商）</translation>
     </message>
@@ -7400,12 +7405,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">训练中 TRL 的 selective_log_softmax：logits b·k·V（计算精度字节）+ 为反向保留的每条序列的 log-softmax 输出（计算精度字节）；反向：这些输出 + logits 的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="114" />
+        <location filename="../../engine/posttraining/logprobs.py" line="120" />
         <source>TRL's fused log-prob head: forward, its projection buffer + 7 fp32 statistics per token; backward, the buffer + the hidden states' gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight's gradient in fp32 and cast (V x h x (4 + compute bytes), when the head trains)</source>
         <translation>TRL 的融合对数概率输出头：前向为其投影缓冲区 + 每个 token 7 个 fp32 统计量；反向为该缓冲区 + fp32 累加并转换精度的隐藏状态梯度（token 数 × h × (4 + 计算精度字节)）+ fp32 累加并转换精度的 lm_head 权重梯度（V × h × (4 + 计算精度字节)，仅当输出头参与训练时）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="118" />
+        <location filename="../../engine/posttraining/logprobs.py" line="124" />
+        <source>TRL selective_log_softmax on fp32 logits (log-sum-exp per sequence): forward, logits b·k·V x 4 + one sequence's temporary; backward, four logits-sized fp32 tensors: the logits (saved by gather and logsumexp), gather's zero-filled gradient, the sequences' gradients and their stack</source>
+        <translation>TRL 的 selective_log_softmax 作用于 fp32 logits（逐序列 log-sum-exp）：前向为 logits b·k·V × 4 + 一条序列的临时张量；反向为四个 logits 大小的 fp32 张量：logits（由 gather 与 logsumexp 保存）、gather 的零填充梯度、各序列的梯度及其堆叠</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="128" />
+        <source>logits b·s·V cast to fp32 before flash-attn's cross-entropy: forward, the logits (compute bytes) + their fp32 copy; backward, the fp32 copy (held by the model's output) + its fp32 gradient + that gradient cast back (compute bytes)</source>
+        <translation>logits b·s·V 在 flash-attn 交叉熵之前转换为 fp32：前向为 logits（计算精度字节）+ 其 fp32 副本；反向为 fp32 副本（由模型输出持有）+ 其 fp32 梯度 + 该梯度转换回的副本（计算精度字节）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="132" />
         <source>the loss path's logits tensors for the completion tokens only (logits_to_keep): the estimator's b·s·V terms x completion / (prompt + completion)</source>
         <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
     </message>
