@@ -5004,6 +5004,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
+        <location filename="../../engine/memory/stage_states.py" line="201"/>
+        <source>PyTorch 2.0&apos;s foreach AdamW: two state-sized temporaries (sqrt of v, then + eps out of place); mixed precision: fp32 grad copy</source>
+        <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
+    </message>
+    <message>
         <location filename="../../engine/memory/estimate.py" line="76"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
