@@ -20,6 +20,7 @@ import pytest
 
 from engine import estimate, scenario_from_dict
 from engine.errors import ScenarioError
+from engine.planning.suggest import suggestions
 
 # ms-swift #411's job (tests/data/oom_messages/index.json): Mistral-7B, bf16 weights, gradients and AdamW states
 MISTRAL_BF16 = {"model": "mistral-7b", "gpu": "a100-80gb", "method": "full", "precision": "bf16",
@@ -60,3 +61,13 @@ def test_an_unknown_release_is_refused_in_one_sentence():
     with pytest.raises(ScenarioError) as err:
         scenario_from_dict({**MISTRAL_BF16, "pytorch_version": "1.13"})
     assert "pytorch_version" in str(err.value) and "2.0" in str(err.value)
+
+
+def test_make_it_fit_offers_the_upgrade_first():
+    """ms-swift #411's job (tests/data/oom_messages/index.json) on torch 2.0 does not fit an 80 GB card; the same job on
+    2.1+ keeps one state-sized temporary less (PR #104898) and fits: the upgrade is the first, cheapest change."""
+    data = {**MISTRAL_BF16, "framework": "ms-swift", "pytorch_version": "2.0"}
+    offered = suggestions(scenario_from_dict(data))
+    assert offered[0].changes == {"pytorch_version": "2.1+"}
+    assert not estimate(scenario_from_dict(data)).fits and offered[0].fits
+    assert all("pytorch_version" not in sug.changes for sug in suggestions(scenario_from_dict(MISTRAL_BF16)))

@@ -5805,6 +5805,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
+        <location filename="../../engine/planning/suggest.py" line="45"/>
+        <source>Upgrade PyTorch to 2.1 or later (its foreach AdamW adds eps in place)</source>
+        <translation>将 PyTorch 升级到 2.1 或更高版本（其 foreach AdamW 原地加上 eps）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="47"/>
+        <source>the same training; check the torch release your other libraries pin</source>
+        <translation>训练内容不变；请检查其他库所固定的 torch 版本</translation>
+    </message>
+    <message>
         <location filename="../../engine/planning/suggest.py" line="77"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
