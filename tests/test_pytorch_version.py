@@ -17,8 +17,10 @@ so in bf16 with no master copy: 2.0's temporaries = both states' bytes, 2.1's = 
 from __future__ import annotations
 
 import pytest
+from conftest import REPO
 
 from engine import estimate, scenario_from_dict
+from engine.diagnosis import diagnose_oom, parse_oom_text
 from engine.errors import ScenarioError
 from engine.planning.suggest import suggestions
 
@@ -71,3 +73,21 @@ def test_make_it_fit_offers_the_upgrade_first():
     assert offered[0].changes == {"pytorch_version": "2.1+"}
     assert not estimate(scenario_from_dict(data)).fits and offered[0].fits
     assert all("pytorch_version" not in sug.changes for sug in suggestions(scenario_from_dict(MISTRAL_BF16)))
+
+
+def test_a_traceback_from_before_2_1_is_named_and_priced():
+    """ms-swift #411's message ends in torch 2.0's `denom = torch._foreach_add(exp_avg_sq_sqrt, eps)`: planned on the
+    default release, the diagnosis says so and prices the second temporary (one list the size of exp_avg_sq, half of
+    AdamW's two states); planned on 2.0 it has nothing to add, and a message without that line never says it."""
+    text = (REPO / "tests" / "data" / "oom_messages" / "ms-swift-411.txt").read_text(encoding="utf-8")
+    report = parse_oom_text(text)
+    assert report.eps_out_of_place
+    s = scenario_from_dict({**MISTRAL_BF16, "framework": "ms-swift"})
+    named = [f for f in diagnose_oom(report, s) if f.kind == "torch_release"]
+    half_states = _parts({**MISTRAL_BF16, "framework": "ms-swift"})["optimizer_states"] / 2
+    assert len(named) == 1 and f"{half_states / 2**30:.2f} GiB" in str(named[0].text)
+    # the release explains the excess at the step, so no component is blamed for growing past the plan
+    assert not [f for f in diagnose_oom(report, s) if f.kind == "grown"]
+    assert not [f for f in diagnose_oom(report, s.replace(pytorch_version="2.0")) if f.kind == "torch_release"]
+    plain = parse_oom_text((REPO / "tests" / "data" / "oom_messages" / "fastchat-1781.txt").read_text(encoding="utf-8"))
+    assert not plain.eps_out_of_place
