@@ -189,9 +189,11 @@ def sane_json(text: str) -> str | None:
         return "total below peak"
     if data["verdict"] == "fits" and data["headroom_bytes"] < 0:
         return "fits with negative headroom"
-    # a run the node's CPU memory cannot hold does not fit however much GPU memory is left (Estimate.fits)
-    host_short = data.get("host_verdict") == "does not fit"
-    if data["fits"] != (data["total_bytes"] <= data["capacity_bytes"] and not host_short):
+    # fits is the whole machine (engine/memory/breakdown.py Estimate.fits): the GPUs, and the CPU memory when given
+    gpu_fits = data["total_bytes"] <= data["capacity_bytes"]
+    if data["fits"] and not gpu_fits:
+        return "fits disagrees with total vs capacity"
+    if not data["fits"] and gpu_fits and data.get("host_verdict") != "does not fit" and "rl" not in data:
         return "fits disagrees with total vs capacity"
     if data["trainable_params"] < 0 or data["total_params"] <= 0:
         return "parameter counts out of range"

@@ -56,8 +56,26 @@ def plan_findings(r: OomReport, s: Scenario, unit: str = "GiB") -> list[Finding]
                       "gpu the one that ran?"), measured=b(total), planned=b(est.capacity_bytes))))
     if r.allocated_by_pytorch_bytes is not None:
         out += _compare(r, est, b)
+    if r.eps_out_of_place and s.optimizer == "adamw" and s.pytorch_version != "2.0":
+        extra = planned_bytes(estimate(s.replace(pytorch_version="2.0")), "optimizer") - planned_bytes(est, "optimizer")
+        if r.phase == "optimizer" and _demand(r) - planned_bytes(est, "optimizer") <= extra:
+            out = [f for f in out if f.kind != "grown"]  # the release explains the excess, not a grown component
+        out.append(_torch_release(extra, b))
     out += fixes(r, s, est, unit)
     return out
+
+
+def _demand(r: OomReport) -> float:
+    return float((r.allocated_by_pytorch_bytes or 0) + (r.tried_to_allocate_bytes or 0))
+
+
+def _torch_release(extra: float, b: Any) -> Finding:
+    """The traceback dates the run before PyTorch 2.1, whose foreach AdamW keeps a second state-sized temporary at the
+    step (engine/memory/stage_states.py): `extra` is what planning it with that release adds at the optimizer step."""
+    return Finding("torch_release", message(QT_TRANSLATE_NOOP(
+        "engine", "The traceback shows AdamW adding eps out of place (torch._foreach_add(exp_avg_sq_sqrt, eps)), as "
+                  "PyTorch before 2.1 does: one more state-sized temporary at the optimizer step, {extra} here. Set "
+                  "pytorch_version to 2.0 to plan it, or upgrade PyTorch."), extra=b(extra)))
 
 
 def _compare(r: OomReport, est: Estimate, b: Any) -> list[Finding]:

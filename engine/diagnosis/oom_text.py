@@ -61,6 +61,11 @@ PHASE_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 
+# torch/optim/adamw.py (and adam.py) of 2.0: `denom = torch._foreach_add(exp_avg_sq_sqrt, eps)`, out of place; from 2.1
+# on eps is added in place (pytorch/pytorch PR #104898), so this line in a traceback dates the run before 2.1.
+EPS_OUT_OF_PLACE = "_foreach_add(exp_avg_sq_sqrt, eps)"
+
+
 @dataclass(frozen=True)
 class OomReport:
     """What an out-of-memory message says, in bytes; None for what its wording does not give."""
@@ -84,6 +89,7 @@ class OomReport:
     phase: str | None = None  # load, forward, loss, backward, optimizer: from the traceback, when there is one
     allocator_flushes: int | None = None  # DeepSpeed's "N pytorch allocator cache flushes since last step"
     notes: tuple[Message, ...] = ()
+    eps_out_of_place: bool = False  # the traceback shows foreach AdamW adding eps out of place: PyTorch before 2.1
 
     @property
     def reserved_bytes(self) -> int | None:
@@ -142,7 +148,8 @@ def _allocator_report(text: str, low: str, at: int) -> OomReport:
     w = _window(text, at)
     tail = w[max(0, w.lower().find("tried to allocate")):]
     count = min(low.count("tried to allocate"), 100_000)
-    common = {"messages_in_text": count, "phase": guess_phase(low, at), "allocator_flushes": _flushes(text)}
+    common = {"messages_in_text": count, "phase": guess_phase(low, at), "allocator_flushes": _flushes(text),
+              "eps_out_of_place": EPS_OUT_OF_PLACE in low}
     if (m := MPS.search(tail)) is not None:
         return OomReport("allocator", "mps", "MPS", None, first_size(TRIED, tail), size_bytes(m.group(5), m.group(6)),
                          None, None, size_bytes(m.group(1), m.group(2)), None, **common)

@@ -171,9 +171,14 @@ def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageP
 
 def _optimizer_temp(s: Scenario, dt: Dtypes, p: StageParams, st: ShardedStates) -> tuple[Component, ...]:
     step_temp = 0.0
+    torch_2_0 = s.optimizer == "adamw" and s.pytorch_version == "2.0"
     if s.offload == "none" and not s.optimizer_in_backward:
         if s.optimizer == "adamw":
-            step_temp = st.opt_trainable * dt.state + st.opt_lora * max(st.adapter_bytes, dt.state)
+            # torch 2.0's _multi_tensor_adamw: exp_avg_sq_sqrt = _foreach_sqrt(v), then denom = _foreach_add(
+            # exp_avg_sq_sqrt, eps) out of place, both alive at addcdiv_; from 2.1 (pytorch/pytorch PR #104898,
+            # merged 2023-07-10) eps is added in place and only the one tensor list remains.
+            copies = 2 if torch_2_0 else 1
+            step_temp = copies * (st.opt_trainable * dt.state + st.opt_lora * max(st.adapter_bytes, dt.state))
         elif s.optimizer == "adafactor":
             step_temp = 2 * p.largest_param * dt.state
         if dt.master:
@@ -185,8 +190,13 @@ def _optimizer_temp(s: Scenario, dt: Dtypes, p: StageParams, st: ShardedStates) 
         QT_TRANSLATE_NOOP("engine", "Optimizer step temporaries"),
         "transient",
         Moments(0.0, 0.0, 0.0, step_temp),
-        QT_TRANSLATE_NOOP(
+        _TWO_TEMPORARIES if torch_2_0 else QT_TRANSLATE_NOOP(
             "engine", "foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy"
         ),
         optimizer=s.optimizer,
+        **({"pytorch_version": s.pytorch_version} if torch_2_0 else {}),
     ),)
+
+
+_TWO_TEMPORARIES = QT_TRANSLATE_NOOP("engine", "PyTorch 2.0's foreach AdamW: two state-sized temporaries (sqrt of v, "
+                                               "then + eps out of place); mixed precision: fp32 grad copy")

@@ -41,6 +41,11 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
     out: list[tuple[Message, dict[str, Any], str]] = []
     if s.training_objective != "sft":  # post-training: the engine and reference first (estimate: workloads)
         out += rl_candidates(s, dtypes_for(s).compute)
+    if s.pytorch_version == "2.0" and s.optimizer == "adamw":  # the same training, one state-sized temporary less
+        out.append((message(QT_TRANSLATE_NOOP("engine", "Upgrade PyTorch to 2.1 or later (its foreach AdamW adds eps "
+                                                        "in place)")), {"pytorch_version": "2.1+"},
+                    QT_TRANSLATE_NOOP("engine", "the same training; check the torch release your other libraries "
+                                                "pin")))
     if s.checkpointing != "full" or s.attention == "eager":
         changes: dict[str, Any] = {"checkpointing": "full"}
         title = QT_TRANSLATE_NOOP("engine", "Turn on activation checkpointing")

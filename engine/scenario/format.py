@@ -115,6 +115,8 @@ class Scenario(PostTrainingKeys, ServingKeys):
                       "adapters over a quantised base", Choice(METHODS))
     precision: str = key("amp-bf16", "number formats of the weights and the compute", Choice(PRECISIONS))
     optimizer: str = key("adamw", "adamw = PyTorch's default foreach AdamW", Choice(OPTIMIZERS))
+    pytorch_version: str = key("2.1+", "PyTorch release line: 2.0's foreach AdamW keeps two state-sized temporaries "
+                               "in its step, 2.1 on one (PR #104898)", Choice(("2.1+", "2.0")), applies_to="optimizer adamw")
     micro_batch: int = key(1, "sequences per GPU per forward pass", WholeNumber(1, 1_000_000))
     seq_len: int = key(2048, "tokens per sequence", WholeNumber(1, 100_000_000))
     grad_accum: int = key(1, "micro-batches accumulated per optimizer step", WholeNumber(1, 1_000_000))
@@ -238,8 +240,7 @@ class Scenario(PostTrainingKeys, ServingKeys):
     estimator: str = key("detailed", "which model computes the breakdown: the per-tensor one or a seed's formula",
                          Choice(ESTIMATORS))
     k_factor: float = key(3.0, "K of the seed-k-factor estimator", Number(0, 100, QT_TRANSLATE_NOOP(
-        "engine", "must be a number between 0 and 100, not {p!r}."), to_float=True),
-                          applies_to="estimator seed-k-factor")
+        "engine", "must be a number between 0 and 100, not {p!r}."), to_float=True), applies_to="estimator seed-k-factor")
     reserve: str | float = key("auto", '"auto" (the seeds\' table) or a fraction of the peak kept free',
                                Number(0, 1, QT_TRANSLATE_NOOP(
                                    "engine", 'must be "auto" or a fraction from 0 to 0.99, not {p!r}.'),
@@ -281,7 +282,6 @@ class Scenario(PostTrainingKeys, ServingKeys):
         "by M / P (each 1 us to 1e7 s, M / P from 0.1 to 10; set aside when it would mean MFU over 100%)",
         Parsed(parse_calibration, "object or null", (
             None, {"measured_step_seconds": 2.0, "predicted_step_seconds": 1.0})), affects=TIME_ONLY)
-
     memory_calibration: MemoryCalibration | None = key(
         None, '{"figure": "peak_reserved" | "nvidia_smi" | "peak_allocated", "measured_bytes": M, "predicted_bytes": '
         "P} from one measured run: M - P moves the allocator's fragmentation (peak_reserved) or the CUDA context "

@@ -5039,14 +5039,19 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="185" />
+        <location filename="../../engine/memory/stage_states.py" line="190" />
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="188" />
+        <location filename="../../engine/memory/stage_states.py" line="193" />
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/stage_states.py" line="201" />
+        <source>PyTorch 2.0's foreach AdamW: two state-sized temporaries (sqrt of v, then + eps out of place); mixed precision: fp32 grad copy</source>
+        <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
         <location filename="../../engine/memory/estimate.py" line="76" />
@@ -5370,12 +5375,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="172" />
+        <location filename="../../engine/scenario/format.py" line="174" />
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="151" />
+        <location filename="../../engine/scenario/format.py" line="153" />
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -5395,7 +5400,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="179" />
+        <location filename="../../engine/scenario/format.py" line="181" />
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -5415,17 +5420,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是 "all-linear"、"attention" 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="139" />
+        <location filename="../../engine/scenario/format.py" line="141" />
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="240" />
+        <location filename="../../engine/scenario/format.py" line="242" />
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="244" />
+        <location filename="../../engine/scenario/format.py" line="245" />
         <source>must be "auto" or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 "auto" 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
@@ -5795,127 +5800,137 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="46" />
+        <location filename="../../engine/planning/suggest.py" line="45" />
+        <source>Upgrade PyTorch to 2.1 or later (its foreach AdamW adds eps in place)</source>
+        <translation>将 PyTorch 升级到 2.1 或更高版本（其 foreach AdamW 原地加上 eps）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="47" />
+        <source>the same training; check the torch release your other libraries pin</source>
+        <translation>训练内容不变；请检查其他库所固定的 torch 版本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/suggest.py" line="51" />
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="49" />
+        <location filename="../../engine/planning/suggest.py" line="54" />
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="51" />
+        <location filename="../../engine/planning/suggest.py" line="56" />
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="56" />
+        <location filename="../../engine/planning/suggest.py" line="61" />
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="58" />
+        <location filename="../../engine/planning/suggest.py" line="63" />
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="61" />
+        <location filename="../../engine/planning/suggest.py" line="66" />
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="64" />
+        <location filename="../../engine/planning/suggest.py" line="69" />
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="68" />
+        <location filename="../../engine/planning/suggest.py" line="73" />
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="70" />
+        <location filename="../../engine/planning/suggest.py" line="75" />
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="72" />
+        <location filename="../../engine/planning/suggest.py" line="77" />
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="75" />
+        <location filename="../../engine/planning/suggest.py" line="80" />
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="77" />
+        <location filename="../../engine/planning/suggest.py" line="82" />
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="79" />
+        <location filename="../../engine/planning/suggest.py" line="84" />
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="81" />
+        <location filename="../../engine/planning/suggest.py" line="86" />
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="83" />
+        <location filename="../../engine/planning/suggest.py" line="88" />
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="85" />
+        <location filename="../../engine/planning/suggest.py" line="90" />
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="87" />
+        <location filename="../../engine/planning/suggest.py" line="92" />
         <source>Shard gradients and optimizer states (ZeRO-2)</source>
         <translation>对梯度和优化器状态分片（ZeRO-2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="88" />
+        <location filename="../../engine/planning/suggest.py" line="93" />
         <source>more communication</source>
         <translation>通信更多</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="91" />
+        <location filename="../../engine/planning/suggest.py" line="96" />
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="92" />
+        <location filename="../../engine/planning/suggest.py" line="97" />
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="94" />
+        <location filename="../../engine/planning/suggest.py" line="99" />
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="96" />
+        <location filename="../../engine/planning/suggest.py" line="101" />
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="99" />
+        <location filename="../../engine/planning/suggest.py" line="104" />
         <source>Offload optimizer states to CPU memory</source>
         <translation>将优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="101" />
+        <location filename="../../engine/planning/suggest.py" line="106" />
         <source>several times (up to 10x) slower: PCIe-bound</source>
         <translation>慢好几倍（最多 10 倍）：受 PCIe 限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="150" />
+        <location filename="../../engine/planning/suggest.py" line="155" />
         <source>{users} users at once at {tokens} tokens</source>
         <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
@@ -7251,7 +7266,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="54" />
+        <location filename="../../engine/planning/suggest.py" line="59" />
         <source>Use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -8303,32 +8318,37 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>报错中的 GPU 共 {measured}，场景中的显卡为 {planned}：场景的 gpu 是实际运行的那块吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="68" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="75" />
+        <source>The traceback shows AdamW adding eps out of place (torch._foreach_add(exp_avg_sq_sqrt, eps)), as PyTorch before 2.1 does: one more state-sized temporary at the optimizer step, {extra} here. Set pytorch_version to 2.0 to plan it, or upgrade PyTorch.</source>
+        <translation>回溯显示 AdamW 以非原地方式加上 eps（torch._foreach_add(exp_avg_sq_sqrt, eps)），这是 PyTorch 2.1 之前的做法：优化器步骤多一个与状态同样大小的临时张量，此处为 {extra}。将 pytorch_version 设为 2.0 即可纳入计划，或升级 PyTorch。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/against_plan.py" line="86" />
         <source>At the {phase} the run had {allocated} allocated and asked for {tried} more: at least {demand}; the plan allocates {plan} there.</source>
         <translation>在{phase}时，运行已分配 {allocated}，又请求 {tried}：至少需要 {demand}；计划在此处分配 {plan}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="73" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="91" />
         <source>The plan agrees with the run there (within {margin:.0%}): it predicts this failure, and the changes below make room.</source>
         <translation>计划与运行在此处一致（相差不超过 {margin:.0%}）：计划预言了这次失败，下列修改可腾出空间。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="79" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="97" />
         <source>{excess} more than the plan while loading: the whole model was on each GPU before it was sharded (load in shards: zero_stage 3 / FSDP with sharded loading).</source>
         <translation>加载时比计划多 {excess}：切分前每块 GPU 上都有整个模型（请分片加载：zero_stage 3 / FSDP 分片加载）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="84" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="102" />
         <source>{excess} more than the plan. Most likely grown past it: {component} (planned {planned}); {why}.</source>
         <translation>比计划多 {excess}。最可能超出计划的是：{component}（计划 {planned}）；{why}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="148" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="166" />
         <source>Fix: {change} frees {saving}, enough for what was missing; the plan then: {verdict}.</source>
         <translation>修复：{change} 可释放 {saving}，足以补上缺口；之后计划：{verdict}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_plan.py" line="150" />
+        <location filename="../../engine/diagnosis/against_plan.py" line="168" />
         <source>Fix: {change} frees {saving}, less than was missing; the plan then: {verdict}.</source>
         <translation>修复：{change} 可释放 {saving}，少于缺口；之后计划：{verdict}。</translation>
     </message>
@@ -8488,17 +8508,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>此文件大于 {limit} MB，未读取。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/oom_text.py" line="104" />
+        <location filename="../../engine/diagnosis/oom_text.py" line="110" />
         <source>No out-of-memory message was found in this text: paste the error PyTorch printed (it contains "out of memory").</source>
         <translation>文本中没有找到显存不足报错：请粘贴 PyTorch 打印的错误（其中包含 "out of memory"）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/oom_text.py" line="111" />
+        <location filename="../../engine/diagnosis/oom_text.py" line="117" />
         <source>This text is longer than {limit} characters, more than an error message or log; paste the part with the error.</source>
         <translation>此文本超过 {limit} 个字符，比报错或日志还长；请只粘贴含错误的部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/oom_text.py" line="192" />
+        <location filename="../../engine/diagnosis/oom_text.py" line="199" />
         <source>The driver did not report a process's memory (it printed an impossible figure, as under WSL); it is left out.</source>
         <translation>驱动没有报告某个进程的显存（打印了不可能的数值，WSL 下常见）；已忽略。</translation>
     </message>
