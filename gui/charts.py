@@ -198,7 +198,11 @@ class BudgetBars(QWidget):
         self.caption.setFixedHeight(self.caption.fontMetrics().height() * 2 + 4)
         self.segments: list[tuple[int, float, float, str]] = []
         self.x_max = 0.0
-        self._view: tuple | None = None
+        # What the plot shows now (see _set_axes): rows, unit, capacity and the bars' segments
+        self._labels: tuple = ()
+        self._unit = ""
+        self._capacity = -1.0
+        self._drawn: tuple | None = None
         self.plot.scene().sigMouseMoved.connect(self._hover)
 
     def show_estimate(self, est: Estimate, unit: str, x_max: float | None = None) -> None:
@@ -209,7 +213,7 @@ class BudgetBars(QWidget):
         """Redraw by updating the existing items: clearing and re-adding them costs ~8 ms per edit."""
         scale = UNITS[unit]
         stages = est.stages
-        x0, y, widths, brushes, pens, tips = [], [], [], [], [], []
+        x0, y, widths, brushes, pens, tips, keys = [], [], [], [], [], [], []
         for row, stage in enumerate(stages):
             left = 0.0
             parts = [(c.key, tr_engine(c.name), b) for c, b in stage.at_peak()]
@@ -224,8 +228,12 @@ class BudgetBars(QWidget):
                 brushes.append(QBrush(colour, Qt.BrushStyle.BDiagPattern) if key == "reserve" else QBrush(colour))
                 pens.append(pg.mkPen(colour.darker(130), width=0.5))
                 tips.append((row, left, left + b / scale, f"{name}: {format_bytes(b, unit)}"))
+                keys.append(key)
                 left += b / scale
-        self.bar.setOpts(x0=x0, y=y, width=widths, height=0.6, brushes=brushes, pens=pens)
+        drawn = (x0, y, widths, keys)  # the colours follow from the keys
+        if drawn != self._drawn:  # a pane whose bars only moved to a new scale: the same picture, drawn scaled
+            self._drawn = drawn
+            self.bar.setOpts(x0=x0, y=y, width=widths, height=0.6, brushes=brushes, pens=pens)
         self.segments = tips
         capacity = est.capacity_bytes / scale
         total = max(st.total_bytes for st in stages) / scale
@@ -233,26 +241,41 @@ class BudgetBars(QWidget):
             # Rescale in steps of a quarter of the capacity: a new axis on every edit costs more than the bars.
             step = capacity / 4
             x_max = max(capacity * 1.08, math.ceil(total * 1.04 / step) * step)
-        labels = [(row, self.tr("stage %d") % st.stage if len(stages) > 1 else self.tr("each GPU"))
-                  for row, st in enumerate(stages)]
-        view = (capacity, x_max, unit, tuple(labels))
-        if view != self._view:  # axes, ranges and the capacity label only change with the hardware or the unit
-            self._view = view
-            self.x_max = x_max
-            self.capacity_line.setPos(capacity)
-            self.capacity_line.label.setFormat(self.tr("capacity %s") % format_bytes(est.capacity_bytes, unit))
-            self.plot.getAxis("left").setTicks([labels])
-            self.plot.getAxis("bottom").setLabel(unit)
-            self.plot.setXRange(0, x_max, padding=0)
-            # Keep the capacity label inside the plot: right of the line when the line is in the left half.
-            label = self.capacity_line.label
-            label.anchors = [(0, 0), (0, 0)] if capacity < x_max / 2 else [(1, 0), (1, 0)]
-            label.updatePosition()
-            self.plot.setYRange(-0.6, len(stages) + 0.1, padding=0)  # room above the bars for the capacity label
+        labels = tuple((row, self.tr("stage %d") % st.stage if len(stages) > 1 else self.tr("each GPU"))
+                       for row, st in enumerate(stages))
+        self._set_axes(labels, unit, capacity, self.tr("capacity %s") % format_bytes(est.capacity_bytes, unit), x_max)
         caption = (self.tr("Used %(used)s of %(cap)s per GPU; hatched: left free by the engine")
                    if est.serving is not None else self.tr("Used %(used)s of %(cap)s per GPU; hatched: safety reserve"))
         self.caption.setText(caption % {"used": format_bytes(est.total_bytes, unit),
                                         "cap": format_bytes(est.capacity_bytes, unit)})
+
+    def _set_axes(self, labels: tuple, unit: str, capacity: float, capacity_text: str, x_max: float) -> None:
+        """Each part of the axes only when it changes: a pyqtgraph axis draws its ticks and labels anew after any
+        setTicks, setLabel or range change (~0.6 ms each, and four panes move together when the shared scale moves,
+        issue 21). The left axis (the rows) keeps its picture through a unit switch or a new scale."""
+        if labels != self._labels:
+            self._labels = labels
+            self.plot.getAxis("left").setTicks([list(labels)])
+            self.plot.setYRange(-0.6, len(labels) + 0.1, padding=0)  # room above the bars for the capacity label
+        if unit != self._unit:
+            self._unit = unit
+            self.plot.getAxis("bottom").setLabel(unit)
+        moved = (capacity, x_max) != (self._capacity, self.x_max)
+        if x_max != self.x_max:
+            self.x_max = x_max
+            self.plot.setXRange(0, x_max, padding=0)
+            # The view's transform now, not at the next paint: the capacity label placed below then lands where it is
+            # drawn, and the plot is painted once, not a second time for the label that moved during the first paint.
+            self.plot.getPlotItem().vb.updateMatrix()
+        if capacity != self._capacity:
+            self._capacity = capacity
+            self.capacity_line.setPos(capacity)
+        if capacity_text != self.capacity_line.label.format:
+            self.capacity_line.label.setFormat(capacity_text)
+        if moved:  # keep the capacity label inside the plot: right of the line when the line is in the left half
+            label = self.capacity_line.label
+            label.anchors = [(0, 0), (0, 0)] if capacity < x_max / 2 else [(1, 0), (1, 0)]
+            label.updatePosition()
 
     @property
     def drawn_bytes(self) -> float:

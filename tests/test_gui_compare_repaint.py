@@ -74,3 +74,37 @@ def test_the_shared_scale_is_the_next_round_number(value, expected):
     """Steps 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 per decade (gui/compare_view.AXIS_STEPS): at most 25% empty room."""
     assert round_up_axis(value) == pytest.approx(expected)
     assert round_up_axis(value) >= value
+
+
+
+def test_a_new_shared_scale_redraws_the_scale_axis_once_and_keeps_the_rows_axis(four_panes):
+    """When the shared scale moves, each pane's plot is painted once and only its scale axis is drawn anew; a unit
+    switch keeps the rows axis too (a pyqtgraph axis builds a new picture after setTicks, setLabel or a new range:
+    before, a move drew 8 axes and painted each plot twice, for its capacity label placed during the first paint)."""
+    win = four_panes
+    compare = win.compare
+    plots = [pane.bars.plot for pane in compare.panes]
+    left = [plot.getAxis("left") for plot in plots]
+    bottom = [plot.getAxis("bottom") for plot in plots]
+    rows_pictures = [axis.picture for axis in left]
+    assert all(picture is not None for picture in rows_pictures)  # painted already, and kept
+
+    def move(unit: str, x_max: float) -> int:
+        """What CompareView.refresh does to the charts when only the shared scale moves; the plots' paints."""
+        counter = PaintCounter({plot.viewport() for plot in plots})
+        QApplication.instance().installEventFilter(counter)
+        for pane, est in zip(compare.panes, compare.estimates, strict=True):
+            pane.bars.show_estimate(est, unit, x_max)
+        for _ in range(2):
+            QApplication.processEvents()
+        QApplication.instance().removeEventFilter(counter)
+        return counter.painted
+
+    scale_pictures = [axis.picture for axis in bottom]
+    assert move("GiB", compare.x_max * 2) == len(plots)
+    assert [axis.picture for axis in left] == rows_pictures  # the same objects: not drawn again
+    assert all(axis.picture is not None and axis.picture is not old
+               for axis, old in zip(bottom, scale_pictures, strict=True))  # the new scale is drawn
+    assert move("GB", compare.x_max * 2) == len(plots)
+    assert [axis.picture for axis in left] == rows_pictures
+    assert [axis.labelText for axis in bottom] == ["GB"] * len(bottom)
