@@ -62,8 +62,10 @@ def round_up_axis(value: float) -> float:
 
 def height_set_by_view(label: QLabel) -> None:
     """Take a word-wrapped label out of the layouts' height-for-width passes (QLabel turns them back on at every
-    setText): its height is set by CompareView.fit_verdicts. Left in them, the verdicts and titles of all four panes
-    were repainted at every layout pass of the row, that is at every edit of the live pane (issue 21)."""
+    setText): its height is set by CompareView.fit_verdicts and fit_legends (a caption's is fixed). Left in them, the
+    verdicts and titles of all four panes were repainted at every layout pass of the row, that is at every edit of the
+    live pane, and the panes' scroll area laid out each rich-text legend again to ask the row's height for its width
+    (~5 ms per edit, issue 21)."""
     policy = label.sizePolicy()
     if policy.hasHeightForWidth():
         policy.setHeightForWidth(False)
@@ -78,6 +80,20 @@ def height_for_width(label: QLabel) -> int:
         label.setProperty("heightAsked", asked)
         label.setProperty("heightNeeded", label.heightForWidth(label.width()))
     return int(label.property("heightNeeded"))
+
+
+class PanesRow(QHBoxLayout):
+    """The row of panes. Its scroll area asks it for its height at its width, to give it that height and scroll:
+    the sum of the heights that the view sets (titles, verdicts, legends) or that are fixed (captions), that is its
+    preferred height. Answered so, not by Qt's pass over every label's height for its width, which laid out the rich
+    text of every legend again at each edit (~5 ms, issue 21): the labels are out of those passes (height_set_by_view),
+    and the answer is the same."""
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt's name
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802, ARG002 - Qt's name; the same at every width
+        return self.sizeHint().height()
 
 
 class ComparePane(QWidget):
@@ -115,9 +131,9 @@ class ComparePane(QWidget):
             self.title.setText(item.label + live)
             self.verdict.show_estimate(est, unit)
             self.pie.show_estimate(est, unit)
-            for label in (self.title, self.verdict):
-                height_set_by_view(label)
         self.bars.show_estimate(est, unit, x_max)
+        for label in (self.title, self.verdict, self.pie.legend, self.bars.caption):  # every text with a set height
+            height_set_by_view(label)
         super().show()
 
 
@@ -133,7 +149,7 @@ class CompareView(QWidget):
                                    "“Compare with current” to set the editor's scenario beside them."))
         self.hint.setWordWrap(True)
         self.panes_row = QWidget()
-        self.panes_layout = QHBoxLayout(self.panes_row)
+        self.panes_layout = PanesRow(self.panes_row)
         self.panes_layout.setContentsMargins(0, 0, 0, 0)
         self.panes = [ComparePane() for _ in range(MAX_PANES)]
         for pane in self.panes:

@@ -28,6 +28,7 @@ from engine.units import format_bytes, format_count
 from .local_models import SAVED_GPU_PREFIX, BackgroundScan, LocalModels
 from .state import AppState
 from .user_catalog import UserCatalog
+from .widgets import show_value
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 KEYWORDS_ROLE = Qt.ItemDataRole.UserRole + 1  # extra words a row is found by ("moe" for a mixture of experts)
@@ -352,9 +353,7 @@ class HardwarePicker(QGroupBox):
             self._shown_gpu = s.gpu
             self.tree.select(s.gpu if isinstance(s.gpu, str) else "")
         for spin, value in ((self.gpus_per_node, s.gpus_per_node), (self.nodes, s.nodes)):
-            spin.blockSignals(True)
-            spin.setValue(value)
-            spin.blockSignals(False)
+            show_value(spin, value)
         est = self.state.estimate
         custom = self.tr(" (custom)") if isinstance(s.gpu, CustomGpu) else ""
         self.summary.setText(self.tr("%(n)d × %(gpu)s%(custom)s, %(mem)s each") % {

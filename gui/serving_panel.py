@@ -24,7 +24,7 @@ from .choices import choice_items
 from .serving_words import SERVING_VALUE_WORDS
 from .state import AppState
 from .theme import restyle, text_colour
-from .widgets import PowerOfTwoInput, ValueCombo, set_up_form
+from .widgets import PowerOfTwoInput, ValueCombo, set_up_form, show_value
 from .words import field_label
 
 PAGED = ("vllm", "sglang")
@@ -212,20 +212,19 @@ class ServingPanel(QWidget):
         else:
             self.context.set_value(s.max_model_len or spec.max_position)
             self.users.set_value(s.max_num_seqs or 1)
-        self.users.spin.setSpecialValueText("" if gguf or s.max_num_seqs else self.tr("engine default"))
-        self.users.spin.setMinimum(1 if gguf or s.max_num_seqs else 0)
+        special = "" if gguf or s.max_num_seqs else self.tr("engine default")
+        if self.users.spin.specialValueText() != special:  # each lays the form out again: only on a change
+            self.users.spin.setSpecialValueText(special)
+        if self.users.spin.minimum() != (1 if gguf or s.max_num_seqs else 0):
+            self.users.spin.setMinimum(1 if gguf or s.max_num_seqs else 0)
         if not gguf and not s.max_num_seqs:
-            self.users.spin.blockSignals(True)
-            self.users.spin.setValue(0)
-            self.users.spin.blockSignals(False)
+            show_value(self.users.spin, 0)
         for spin, value in ((self.max_num_batched_tokens, s.max_num_batched_tokens or 0),
                             (self.block_size, s.block_size or 0), (self.n_gpu_layers, s.n_gpu_layers),
                             (self.n_ctx, s.n_ctx), (self.n_batch, s.n_batch), (self.n_ubatch, s.n_ubatch),
                             (self.tp, s.tp), (self.pp, s.pp), (self.ep, s.ep),
                             (self.gpu_memory_utilization, s.gpu_memory_utilization or 0.0)):
-            spin.blockSignals(True)
-            spin.setValue(value)
-            spin.blockSignals(False)
+            show_value(spin, value)
         self.enforce_eager.blockSignals(True)
         self.enforce_eager.setChecked(s.enforce_eager)
         self.enforce_eager.blockSignals(False)

@@ -24,7 +24,7 @@ from .rl_rows import RLRows
 from .state import AppState
 from .theme import restyle, text_colour
 from .vision_rows import VisionRows
-from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo, set_up_form
+from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo, set_up_form, show_value
 from .words import field_label
 
 MICRO_BATCH_MAX = SCENARIO_MAXIMA["micro_batch"]  # the engine's bound, so nothing typed is clamped silently
@@ -344,10 +344,9 @@ class SetupPanel(QWidget):
             (self.ep, s.ep),
             (self.cp, s.cp),
         ):
-            spin.blockSignals(True)
-            spin.setValue(value)
-            spin.blockSignals(False)
-        self.frozen_layers.setMaximum(spec.layers)
+            show_value(spin, value)
+        if self.frozen_layers.maximum() != spec.layers:  # a new range lays the form out again: only on a change
+            self.frozen_layers.setMaximum(spec.layers)
         for box, value in (
             (self.freeze_embeddings, s.freeze_embeddings),
             (self.double_quant, s.qlora_double_quant),

@@ -108,3 +108,27 @@ def test_a_new_shared_scale_redraws_the_scale_axis_once_and_keeps_the_rows_axis(
     assert move("GB", compare.x_max * 2) == len(plots)
     assert [axis.picture for axis in left] == rows_pictures
     assert [axis.labelText for axis in bottom] == ["GB"] * len(bottom)
+
+
+def test_the_panes_texts_are_out_of_the_height_for_width_passes_and_the_row_keeps_its_height(four_panes):
+    """Every wrapped text of a shown pane has its height set by the view, so no layout pass lays its rich text out
+    again (the scroll area's did at each edit: ~5 ms); the row is still as tall as its parts, and scrolls."""
+    win = four_panes
+    panel = win.setup_panel
+    for edit in (lambda: panel.micro_batch.spin.setValue(4), lambda: win.state.set_unit("GB"),
+                 lambda: panel.checkpointing.setCurrentIndex(2)):
+        edit()
+        QApplication.processEvents()
+    compare = win.compare
+    shown = [pane for pane in compare.panes if not pane.isHidden()]
+    texts = [label for pane in shown for label in (pane.title, pane.verdict, pane.pie.legend, pane.bars.caption)]
+    assert len(shown) == 4
+    assert all(label.wordWrap() and not label.sizePolicy().hasHeightForWidth() for label in texts)
+    assert not any(pane.layout().hasHeightForWidth() for pane in shown)
+    row = compare.panes_row
+    preferred = row.layout().sizeHint().height()
+    assert row.heightForWidth(row.width()) == preferred
+    assert row.height() == max(preferred, compare.panes_scroll.viewport().height())
+    for pane in shown:  # each text has the room it needs at its width
+        for label in (pane.title, pane.verdict, pane.pie.legend):
+            assert label.height() >= label.heightForWidth(label.width())
