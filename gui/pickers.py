@@ -319,7 +319,7 @@ class HardwarePicker(QGroupBox):
         self.nodes.valueChanged.connect(lambda v: self._edit({"nodes": v}))
         self.custom_button.clicked.connect(self.customRequested)
         state.scenarioChanged.connect(self.show_scenario)
-        state.unitChanged.connect(lambda _u: self.refresh())
+        state.unitChanged.connect(lambda _u: self._show_memory())
         self.refresh()
 
     def _edit(self, changes: dict) -> None:
@@ -346,6 +346,20 @@ class HardwarePicker(QGroupBox):
                 (gpu_id, [name, format_bytes(int(memory), self.state.unit, 1)]))
         self.tree.populate(groups)
         self._shown_gpu = None
+        self.show_scenario(self.state.scenario)
+
+    def _show_memory(self) -> None:
+        """A new unit: the memory column's texts only, in place (rebuilding the list took ~2 ms of a unit switch)."""
+        memory = {gpu.id: gpu.usable_bytes for gpu in gpu_presets().values()}
+        memory.update((gpu_id, int(b)) for gpu_id, (_name, b) in self.local.gpu_rows())
+        tree = self.tree.tree
+        for i in range(tree.topLevelItemCount()):
+            group = tree.topLevelItem(i)
+            for j in range(group.childCount()):
+                row = group.child(j)
+                found = memory.get(row.data(0, ID_ROLE))
+                if found is not None:
+                    row.setText(1, format_bytes(found, self.state.unit, 1))
         self.show_scenario(self.state.scenario)
 
     def show_scenario(self, s: Scenario) -> None:

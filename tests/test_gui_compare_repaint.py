@@ -4,7 +4,7 @@ not the three saved ones beside it, unless the shared scale moves past a round n
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication
 
 from gui.app import build_window
@@ -132,3 +132,28 @@ def test_the_panes_texts_are_out_of_the_height_for_width_passes_and_the_row_keep
     for pane in shown:  # each text has the room it needs at its width
         for label in (pane.title, pane.verdict, pane.pie.legend):
             assert label.height() >= label.heightForWidth(label.width())
+
+
+def test_an_edit_sets_only_the_changed_cells_and_a_unit_switch_keeps_the_gpu_list(four_panes):
+    """Cells, header items and GPU rows are updated in place: new items in every cell repainted the whole table at
+    each edit, and the GPU list was built again at each unit switch (~2 ms each, issue 21)."""
+    win = four_panes
+    table = win.compare.table
+    marker = Qt.ItemDataRole.UserRole + 7
+    cells = [table.item(r, c) for r in range(table.rowCount()) for c in range(table.columnCount())]
+    for cell in cells:
+        cell.setData(marker, "kept")
+    tree = win.hardware_picker.tree.tree
+    gpu = tree.topLevelItem(0).child(0)
+    gpu.setData(0, marker, "kept")
+    before = {(r, c): table.item(r, c).text() for r in range(table.rowCount()) for c in range(table.columnCount())}
+    win.setup_panel.micro_batch.spin.setValue(2)
+    win.state.set_unit("GB")
+    QApplication.processEvents()
+    after = {(r, c): table.item(r, c) for r in range(table.rowCount()) for c in range(table.columnCount())}
+    assert any(before.get(key) != cell.text() for key, cell in after.items())  # the edit and the unit show
+    assert all(cell.data(marker) == "kept" for key, cell in after.items() if key in before)
+    assert tree.topLevelItem(0).child(0).data(0, marker) == "kept"
+    assert tree.topLevelItem(0).child(0).text(1).endswith("GB")
+    assert [table.horizontalHeaderItem(c).text() for c in range(1, table.columnCount())] == [
+        item.label for item in win.compare.items]
