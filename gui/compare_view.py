@@ -72,14 +72,23 @@ def height_set_by_view(label: QLabel) -> None:
         label.setSizePolicy(policy)
 
 
+HEIGHTS_KEPT = 16  # per label: the texts of a few recent states (a unit switched back, a value tried again)
+
+
 def height_for_width(label: QLabel) -> int:
-    """The height `label` needs at its width, remembered per (text, width): asking a rich-text QLabel repaints it,
-    and the three saved panes beside the live one would be repainted at every edit for nothing (issue 21)."""
+    """The height `label` needs at its width, remembered per (text, width) for its last few texts: asking a rich-text
+    QLabel lays its text out again (~0.5 ms) and repaints it, and the three saved panes beside the live one would be
+    repainted at every edit for nothing; a unit switch changes every pane's texts, and switching back finds them here
+    (issue 21)."""
+    heights: dict[tuple[str, int], int] | None = getattr(label, "heights_for_widths", None)
+    if heights is None:
+        heights = label.heights_for_widths = {}
     asked = (label.text(), label.width())
-    if label.property("heightAsked") != asked:
-        label.setProperty("heightAsked", asked)
-        label.setProperty("heightNeeded", label.heightForWidth(label.width()))
-    return int(label.property("heightNeeded"))
+    if asked not in heights:
+        if len(heights) >= HEIGHTS_KEPT:
+            del heights[next(iter(heights))]
+        heights[asked] = label.heightForWidth(label.width())
+    return heights[asked]
 
 
 class PanesRow(QHBoxLayout):

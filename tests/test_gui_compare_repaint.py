@@ -157,3 +157,31 @@ def test_an_edit_sets_only_the_changed_cells_and_a_unit_switch_keeps_the_gpu_lis
     assert tree.topLevelItem(0).child(0).text(1).endswith("GB")
     assert [table.horizontalHeaderItem(c).text() for c in range(1, table.columnCount())] == [
         item.label for item in win.compare.items]
+
+
+def test_an_axis_state_that_comes_back_plays_its_kept_picture(four_panes):
+    """gui/charts.KeptPicturesAxis: a unit switched back and forth draws no axis anew after the first round, and the
+    plots look as when they were first drawn."""
+    win = four_panes
+    plots = [pane.bars.plot for pane in win.compare.panes]
+    first = [plot.grab().toImage() for plot in plots]
+    drawn = {"n": 0}
+    for plot in plots:
+        for side in ("left", "bottom"):
+            axis = plot.getAxis(side)
+            original = axis.generateDrawSpecs
+
+            def counting(painter, original=original):  # noqa: ANN001, ANN202
+                drawn["n"] += 1
+                return original(painter)
+
+            axis.generateDrawSpecs = counting
+    for unit in ("GB", "GiB"):
+        win.state.set_unit(unit)
+        QApplication.processEvents()
+    after_first_round = drawn["n"]
+    for unit in ("GB", "GiB", "GB", "GiB"):
+        win.state.set_unit(unit)
+        QApplication.processEvents()
+    assert drawn["n"] == after_first_round
+    assert [plot.grab().toImage() for plot in plots] == first
