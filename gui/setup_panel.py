@@ -21,10 +21,10 @@ from engine import Scenario, resolve_model
 from engine.scenario import SCENARIO_MAXIMA, lora_target_names
 
 from .choices import choice_items
+from .editor_panel import EditorPanel
 from .framework_options import FrameworkOptions
 from .rl_rows import RLRows
 from .state import AppState
-from .theme import restyle, text_colour
 from .vision_rows import VisionRows
 from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo, set_up_form, show_value
 from .words import field_label
@@ -39,11 +39,9 @@ def _spin(minimum: int, maximum: int) -> QSpinBox:
     return spin
 
 
-class SetupPanel(QWidget):
+class SetupPanel(EditorPanel):
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.state = state
-        self._drag = 0
+        super().__init__(state, parent)
         box = QGroupBox(self.tr("Training set-up"))
         form = set_up_form(box)
         self.method = ValueCombo(choice_items("method", {
@@ -178,10 +176,6 @@ class SetupPanel(QWidget):
         pform.addRow(self.tr("Estimator"), self.estimator)
         self.advanced = CollapsibleSection(self.tr("Advanced: parallelism and estimator"), parallel)
 
-        self.error = QLabel()
-        self.error.setTextFormat(Qt.TextFormat.PlainText)  # error sentences quote user values
-        self.error.setWordWrap(True)
-        self.error.setVisible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(box)
@@ -297,23 +291,15 @@ class SetupPanel(QWidget):
             lambda v: edit({"fsdp": True, "zero_stage": 0} if v == "fsdp" else {"fsdp": False, "zero_stage": v})
         )
 
-    def _edit(self, changes: dict[str, Any], merge_key: str | None = None) -> None:
-        # The undo entry names the control and the choice as shown: "Optimizer: AdamW 8-bit (bitsandbytes)".
+    def edit_text(self, changes: dict[str, Any]) -> str:
+        """The undo entry names the control and the choice as shown: "Optimizer: AdamW 8-bit (bitsandbytes)"."""
         combos = {"method": self.method, "precision": self.precision, "optimizer": self.optimizer,
                   "checkpointing": self.checkpointing, "attention": self.attention, "offload": self.offload,
                   "estimator": self.estimator, "freeze_from": self.freeze_from, "qlora_bits": self.qlora_bits,
                   "lora_targets": self.lora_targets, "zero_stage": self.zero,
                   "vision_tower": self.vision_tower, "base_storage": self.base_storage, **self.rl.combos()}
         key = next(iter(changes))
-        text = f"{field_label(key)}: {combos[key].currentText()}" if key in combos else ""
-        if not self.state.edit(changes, text, merge_key=merge_key):
-            self.show_scenario(self.state.scenario)  # put the control back; the message stays visible
-
-    def _slider_edit(self, key: str, value: int, dragging: bool) -> None:
-        self._edit({key: value}, merge_key=f"{key}#{self._drag}" if dragging else None)
-
-    def _end_drag(self) -> None:
-        self._drag += 1
+        return f"{field_label(key)}: {combos[key].currentText()}" if key in combos else ""
 
     def _method_chosen(self, method: str) -> None:
         changes: dict[str, Any] = {"method": method}
@@ -322,11 +308,6 @@ class SetupPanel(QWidget):
         self._edit(changes)
 
     # --- showing
-    def show_error(self, message: str) -> None:
-        restyle(self.error, f"color: {text_colour('does not fit')};")
-        self.error.setText(message)
-        self.error.setVisible(bool(message))
-
     def show_scenario(self, s: Scenario) -> None:
         spec = resolve_model(s)
         targets = [("attention", self.tr("all attention projections")), ("all-linear", self.tr("all linear layers"))]
