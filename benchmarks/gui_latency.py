@@ -1,6 +1,8 @@
 """Edit -> recomputed and repainted latency (median, p95 over scripted edits) and cold start.
 
-Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/gui_latency.py
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/gui_latency.py [--edits-only]
+Each edit is timed twice: wall time (what the user waits for) and the GUI thread's CPU time (time.thread_time: the
+work done, which a machine busy with other processes barely changes). Report `uptime` beside the figures.
 Targets (issue 4): p95 <= 30 ms per edit; cold start <= 1.5 s. Issue 21: the same p95 with 4 comparison panes on
 screen (the editor's scenario live in one, three saved variants beside it), as measured here.
 """
@@ -71,25 +73,31 @@ def edit_latency(n: int = 300) -> list[float]:
         return original(event)
 
     live_bars.paintEvent = counting_paint
-    samples = []
+    samples: list[float] = []
     cpu: list[float] = []
-    by_kind: dict[int, list[float]] = {}
+    by_kind: dict[int, tuple[list[float], list[float]]] = {}
     for i in range(n):
-        t0, c0 = time.perf_counter(), time.process_time()
+        # Wall time is what the user waits for; the GUI thread's CPU time is the work the edit did, nearly the same
+        # on a loaded machine (other processes and the engine's worker threads do not count in it).
+        t0, c0 = time.perf_counter(), time.thread_time()
         edits[i % len(edits)](i)
         app.processEvents()  # runs the posted paint events of every widget the edit touched
         samples.append(time.perf_counter() - t0)
-        cpu.append(time.process_time() - c0)
-        by_kind.setdefault(i % len(edits), []).append(samples[-1])
+        cpu.append(time.thread_time() - c0)
+        wall_kind, cpu_kind = by_kind.setdefault(i % len(edits), ([], []))
+        wall_kind.append(samples[-1])
+        cpu_kind.append(cpu[-1])
     print(f"live pane's budget-bar view repainted {painted['n']} times during {n} edits")
-    cpu.sort()  # CPU seconds of this process: what the edit costs, less sensitive than wall time to a busy machine
-    print(f"CPU per edit: median {statistics.median(cpu) * 1e3:.1f} ms, p95 {cpu[int(0.95 * len(cpu))] * 1e3:.1f} ms")
     names = ("micro-batch spin box", "sequence spin box", "checkpointing combo", "method combo", "unit switch")
-    for k, values in sorted(by_kind.items()):
-        values.sort()
-        print(f"  {names[k]:<22} median {statistics.median(values) * 1e3:5.1f} ms, "
-              f"p95 {values[int(0.95 * len(values))] * 1e3:5.1f} ms")
+    for k, (wall_kind, cpu_kind) in sorted(by_kind.items()):
+        print(f"  {names[k]:<22} wall {_figures(wall_kind)};  GUI thread CPU {_figures(cpu_kind)}")
+    print(f"GUI thread CPU per edit: {_figures(cpu)} over {n} edits (robust to a loaded machine)")
     return samples
+
+
+def _figures(seconds: list[float]) -> str:
+    ordered = sorted(seconds)
+    return f"median {statistics.median(ordered) * 1e3:5.1f} ms, p95 {ordered[int(0.95 * len(ordered))] * 1e3:5.1f} ms"
 
 
 def cold_start(runs: int = 3) -> list[float]:
@@ -105,9 +113,9 @@ def cold_start(runs: int = 3) -> list[float]:
 
 def main() -> None:
     samples = edit_latency()
-    ordered = sorted(samples)
-    print(f"edit -> recomputed + repainted: median {statistics.median(samples) * 1e3:.1f} ms, "
-          f"p95 {ordered[int(0.95 * len(ordered))] * 1e3:.1f} ms over {len(samples)} edits")
+    print(f"edit -> recomputed + repainted, wall: {_figures(samples)} over {len(samples)} edits")
+    if "--edits-only" in sys.argv:
+        return
     for wall, inside in cold_start():
         print(f"cold start to first shown window: {wall:.2f} s wall (process start to exit), "
               f"{inside:.2f} s from interpreter ready to window shown")

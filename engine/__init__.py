@@ -5,7 +5,7 @@
     est.peak_allocated_bytes, est.verdict
 """
 
-from .errors import ConsistencyError, ModelConfigError, PlannerError, PresetError, ScenarioError
+from .errors import ConsistencyError, ModelConfigError, PlannerError, PresetError, ScenarioError, WorkloadError
 from .memory.breakdown import Component, Estimate, StageEstimate
 from .memory.estimate import kv_cache_bytes
 from .models.architecture import ModelSpec, model_from_hf_config
@@ -19,5 +19,5 @@ __all__ = [
     "DEFAULTS", "SCHEMA_VERSION", "Component", "ConsistencyError", "Estimate", "ModelConfigError", "ModelSpec",
     "PlannerError", "PresetError", "Scenario", "ScenarioError", "StageEstimate", "estimate", "get_gpu", "get_model_preset",
     "gpu_presets", "kv_cache_bytes", "load_scenario", "model_from_hf_config", "model_presets", "read_config_file",
-    "resolve_model", "scenario_from_dict",
+    "resolve_model", "scenario_from_dict", "WorkloadError",
 ]

@@ -30,6 +30,13 @@ class ConsistencyError(ScenarioError):
     ("Tensor-parallel size 3 needs a number of GPUs divisible by 3"), so the window shows it without the key."""
 
 
+class WorkloadError(ScenarioError):
+    """A question the scenario's workload does not ask: the training step time of a served model (inference)."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        super().__init__("workload", template, **params)
+
+
 class ModelConfigError(PlannerError):
     """A config.json the engine cannot describe (unsupported or missing fields)."""
 

@@ -62,22 +62,47 @@ def round_up_axis(value: float) -> float:
 
 def height_set_by_view(label: QLabel) -> None:
     """Take a word-wrapped label out of the layouts' height-for-width passes (QLabel turns them back on at every
-    setText): its height is set by CompareView.fit_verdicts. Left in them, the verdicts and titles of all four panes
-    were repainted at every layout pass of the row, that is at every edit of the live pane (issue 21)."""
+    setText): its height is set by CompareView.fit_verdicts and fit_legends (a caption's is fixed). Left in them, the
+    verdicts and titles of all four panes were repainted at every layout pass of the row, that is at every edit of the
+    live pane, and the panes' scroll area laid out each rich-text legend again to ask the row's height for its width
+    (~5 ms per edit, issue 21)."""
     policy = label.sizePolicy()
     if policy.hasHeightForWidth():
         policy.setHeightForWidth(False)
         label.setSizePolicy(policy)
 
 
+HEIGHTS_KEPT = 16  # per label: the texts of a few recent states (a unit switched back, a value tried again)
+
+
 def height_for_width(label: QLabel) -> int:
-    """The height `label` needs at its width, remembered per (text, width): asking a rich-text QLabel repaints it,
-    and the three saved panes beside the live one would be repainted at every edit for nothing (issue 21)."""
+    """The height `label` needs at its width, remembered per (text, width) for its last few texts: asking a rich-text
+    QLabel lays its text out again (~0.5 ms) and repaints it, and the three saved panes beside the live one would be
+    repainted at every edit for nothing; a unit switch changes every pane's texts, and switching back finds them here
+    (issue 21)."""
+    heights: dict[tuple[str, int], int] | None = getattr(label, "heights_for_widths", None)
+    if heights is None:
+        heights = label.heights_for_widths = {}
     asked = (label.text(), label.width())
-    if label.property("heightAsked") != asked:
-        label.setProperty("heightAsked", asked)
-        label.setProperty("heightNeeded", label.heightForWidth(label.width()))
-    return int(label.property("heightNeeded"))
+    if asked not in heights:
+        if len(heights) >= HEIGHTS_KEPT:
+            del heights[next(iter(heights))]
+        heights[asked] = label.heightForWidth(label.width())
+    return heights[asked]
+
+
+class PanesRow(QHBoxLayout):
+    """The row of panes. Its scroll area asks it for its height at its width, to give it that height and scroll:
+    the sum of the heights that the view sets (titles, verdicts, legends) or that are fixed (captions), that is its
+    preferred height. Answered so, not by Qt's pass over every label's height for its width, which laid out the rich
+    text of every legend again at each edit (~5 ms, issue 21): the labels are out of those passes (height_set_by_view),
+    and the answer is the same."""
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt's name
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802, ARG002 - Qt's name; the same at every width
+        return self.sizeHint().height()
 
 
 class ComparePane(QWidget):
@@ -115,9 +140,9 @@ class ComparePane(QWidget):
             self.title.setText(item.label + live)
             self.verdict.show_estimate(est, unit)
             self.pie.show_estimate(est, unit)
-            for label in (self.title, self.verdict):
-                height_set_by_view(label)
         self.bars.show_estimate(est, unit, x_max)
+        for label in (self.title, self.verdict, self.pie.legend, self.bars.caption):  # every text with a set height
+            height_set_by_view(label)
         super().show()
 
 
@@ -133,7 +158,7 @@ class CompareView(QWidget):
                                    "“Compare with current” to set the editor's scenario beside them."))
         self.hint.setWordWrap(True)
         self.panes_row = QWidget()
-        self.panes_layout = QHBoxLayout(self.panes_row)
+        self.panes_layout = PanesRow(self.panes_row)
         self.panes_layout.setContentsMargins(0, 0, 0, 0)
         self.panes = [ComparePane() for _ in range(MAX_PANES)]
         for pane in self.panes:
@@ -294,17 +319,33 @@ class CompareView(QWidget):
         rows.append((self.tr("CPU memory per node"), _with_delta([e.host_bytes for _, e in shown], unit)))
         rows += serving_rows([e for _, e in shown], [self._serving_speed(item.scenario) for item, _ in shown])
         rows += time_rows([self._step_time(item.scenario) for item, _ in shown])
-        self.table.setColumnCount(1 + len(shown))
-        self.table.setHorizontalHeaderLabels([self.tr("What differs")] + [item.label for item, _ in shown])
-        for column, (item, _) in enumerate(shown, start=1):
-            self.table.horizontalHeaderItem(column).setToolTip(item.label)  # whole, when longer than two lines
-        self.table.setRowCount(len(rows))
+        self._show_table([item.label for item, _ in shown], rows)
+
+    def _show_table(self, titles: list[str], rows: list[tuple[str, list[str]]]) -> None:
+        """Only the cells whose text changed are set: an edit of the live pane changes a few of its cells, and new
+        items in every cell repainted the whole table and cost ~2 ms per edit (issue 21)."""
+        table = self.table
+        if table.columnCount() != 1 + len(titles):
+            table.setColumnCount(1 + len(titles))
+        for column, title in enumerate([self.tr("What differs")] + titles):
+            header = table.horizontalHeaderItem(column)
+            if header is None:
+                header = QTableWidgetItem()
+                table.setHorizontalHeaderItem(column, header)
+            _set_text(header, title)
+            if column and header.toolTip() != title:
+                header.setToolTip(title)  # whole, when longer than two lines
+        if table.rowCount() != len(rows):
+            table.setRowCount(len(rows))
         for r, (label, values) in enumerate(rows):
-            self.table.setItem(r, 0, QTableWidgetItem(label))
-            for c, value in enumerate(values):
-                item = QTableWidgetItem(value)
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.table.setItem(r, c + 1, item)
+            for c, text in enumerate([label, *values]):
+                cell = table.item(r, c)
+                if cell is None:
+                    cell = QTableWidgetItem()
+                    if c:
+                        cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    table.setItem(r, c, cell)
+                _set_text(cell, text)
 
     def _serving_speed(self, scenario: Scenario) -> ServingSpeed | None:
         try:
@@ -319,6 +360,11 @@ class CompareView(QWidget):
             return self.state.results.step_time(scenario)
         except Exception:  # noqa: BLE001 - a step time that cannot be computed leaves its cells empty
             return None
+
+
+def _set_text(item: QTableWidgetItem, text: str) -> None:
+    if item.text() != text:
+        item.setText(text)
 
 
 def _with_delta(values: list[float], unit: str) -> list[str]:

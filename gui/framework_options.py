@@ -12,7 +12,7 @@ from engine.frameworks import TABLE
 from .choices import choice_items
 from .megatron_rows import MegatronRows
 from .state import AppState
-from .widgets import ValueCombo
+from .widgets import ValueCombo, show_value
 
 # DeepSpeed's bucket keys count elements; the window shows them in millions (DeepSpeed's defaults: 500, 500, 1000, 50).
 _BUCKET_KEYS = ("reduce_bucket_size", "allgather_bucket_size", "stage3_max_live_parameters",
@@ -149,15 +149,11 @@ class FrameworkOptions(QWidget):
             box.blockSignals(True)
             box.setChecked(value)
             box.blockSignals(False)
-        self.host_memory.blockSignals(True)
-        self.host_memory.setValue(round((s.host_memory_bytes or 0) / 2**30))
-        self.host_memory.blockSignals(False)
+        show_value(self.host_memory, round((s.host_memory_bytes or 0) / 2**30))
         self.expandable_segments.set_value(s.expandable_segments)
         self.main_grads_fp32.set_value(s.main_grads_fp32)
         for key, box in self.buckets.items():
-            box.blockSignals(True)
-            box.setValue(getattr(s, key) / MILLION)
-            box.blockSignals(False)
+            show_value(box, getattr(s, key) / MILLION)
         # each framework-specific control shows where its framework (or an explicit setting) makes it count
         row = TABLE[s.framework]
         self._form.setRowVisible(self.main_grads_fp32, row.takes_megatron_arguments or s.main_grads_fp32 != "auto")

@@ -16,7 +16,7 @@ from engine.frameworks import TABLE
 from engine.frameworks.megatron_layer import RECOMPUTE_MODULES
 
 from .choices import choice_items
-from .widgets import ValueCombo
+from .widgets import ValueCombo, show_value
 
 SPLIT_PARTS = ("embedding", "loss")
 
@@ -85,10 +85,11 @@ class MegatronRows(QObject):
                 box.setChecked(name in chosen)
                 box.blockSignals(False)
         spec = resolve_model(s)
-        self.offload_layers.blockSignals(True)
-        self.offload_layers.setMaximum(spec.layers)
-        self.offload_layers.setValue(s.activation_offload_layers)
-        self.offload_layers.blockSignals(False)
+        if self.offload_layers.maximum() != spec.layers:  # a new range lays the form out again: only on a change
+            self.offload_layers.blockSignals(True)
+            self.offload_layers.setMaximum(spec.layers)
+            self.offload_layers.blockSignals(False)
+        show_value(self.offload_layers, s.activation_offload_layers)
         self.dispatcher.set_value(s.moe_token_dispatcher_type)
         self.a2a_overlap.blockSignals(True)
         self.a2a_overlap.setChecked(s.moe_a2a_overlap)

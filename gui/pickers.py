@@ -28,6 +28,7 @@ from engine.units import format_bytes, format_count
 from .local_models import SAVED_GPU_PREFIX, BackgroundScan, LocalModels
 from .state import AppState
 from .user_catalog import UserCatalog
+from .widgets import show_value
 
 ID_ROLE = Qt.ItemDataRole.UserRole
 KEYWORDS_ROLE = Qt.ItemDataRole.UserRole + 1  # extra words a row is found by ("moe" for a mixture of experts)
@@ -318,7 +319,7 @@ class HardwarePicker(QGroupBox):
         self.nodes.valueChanged.connect(lambda v: self._edit({"nodes": v}))
         self.custom_button.clicked.connect(self.customRequested)
         state.scenarioChanged.connect(self.show_scenario)
-        state.unitChanged.connect(lambda _u: self.refresh())
+        state.unitChanged.connect(lambda _u: self._show_memory())
         self.refresh()
 
     def _edit(self, changes: dict) -> None:
@@ -347,14 +348,26 @@ class HardwarePicker(QGroupBox):
         self._shown_gpu = None
         self.show_scenario(self.state.scenario)
 
+    def _show_memory(self) -> None:
+        """A new unit: the memory column's texts only, in place (rebuilding the list took ~2 ms of a unit switch)."""
+        memory = {gpu.id: gpu.usable_bytes for gpu in gpu_presets().values()}
+        memory.update((gpu_id, int(b)) for gpu_id, (_name, b) in self.local.gpu_rows())
+        tree = self.tree.tree
+        for i in range(tree.topLevelItemCount()):
+            group = tree.topLevelItem(i)
+            for j in range(group.childCount()):
+                row = group.child(j)
+                found = memory.get(row.data(0, ID_ROLE))
+                if found is not None:
+                    row.setText(1, format_bytes(found, self.state.unit, 1))
+        self.show_scenario(self.state.scenario)
+
     def show_scenario(self, s: Scenario) -> None:
         if getattr(self, "_shown_gpu", None) != s.gpu:
             self._shown_gpu = s.gpu
             self.tree.select(s.gpu if isinstance(s.gpu, str) else "")
         for spin, value in ((self.gpus_per_node, s.gpus_per_node), (self.nodes, s.nodes)):
-            spin.blockSignals(True)
-            spin.setValue(value)
-            spin.blockSignals(False)
+            show_value(spin, value)
         est = self.state.estimate
         custom = self.tr(" (custom)") if isinstance(s.gpu, CustomGpu) else ""
         self.summary.setText(self.tr("%(n)d × %(gpu)s%(custom)s, %(mem)s each") % {

@@ -32,8 +32,9 @@ from engine.messages import QT_TRANSLATE_NOOP
 from engine.plan_card import card_facts, card_inputs
 from engine.safe_write import atomic_write
 from engine.scenario.card_file import card_xmp, png_with_scenario
-from engine.timing import StepTime, step_time
+from engine.timing import StepTime
 from engine.units import format_bytes
+from engine.workloads import step_time
 
 from .i18n import tr_engine, tr_message
 from .report_export import PDF_DPI, PNG_SCALE, input_rows, render_widget, text_document

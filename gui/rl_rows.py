@@ -21,7 +21,7 @@ from engine import Scenario, model_presets
 from engine.posttraining.settings import ONLINE_OBJECTIVES, REFERENCE_FREE
 
 from .choices import choice_items
-from .widgets import ValueCombo
+from .widgets import ValueCombo, show_value
 
 
 def _spin(minimum: int, maximum: int) -> QSpinBox:
@@ -231,9 +231,7 @@ class RLRows(QObject):
                             (self.num_generations, s.num_generations), (self.rollout_gpus, s.rollout_gpus or 1),
                             (self.rollout_tp, s.rollout_tp), (self.max_num_seqs, s.rollout_max_num_seqs),
                             (self.utilization, utilization)):
-            spin.blockSignals(True)
-            spin.setValue(value)
-            spin.blockSignals(False)
+            show_value(spin, value)
         shown = rows_for(s)
         if shown != self._shown:  # showing or hiding a row lays the form out again: only on a change
             self._shown = shown

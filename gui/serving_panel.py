@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QDoubleSpinBox,
     QGroupBox,
-    QLabel,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -21,10 +20,10 @@ from engine import Scenario, resolve_model
 from engine.scenario.serving_keys import CONTEXT_MAX, GGUF_ENGINES, GGUF_FORMATS
 
 from .choices import choice_items
+from .editor_panel import EditorPanel
 from .serving_words import SERVING_VALUE_WORDS
 from .state import AppState
-from .theme import restyle, text_colour
-from .widgets import PowerOfTwoInput, ValueCombo, set_up_form
+from .widgets import PowerOfTwoInput, ValueCombo, set_up_form, show_value
 from .words import field_label
 
 PAGED = ("vllm", "sglang")
@@ -46,13 +45,13 @@ def _words(key: str) -> dict[Any, str]:
     return {value: QCoreApplication.translate("Fields", text) for value, text in SERVING_VALUE_WORDS[key].items()}
 
 
-class ServingPanel(QWidget):
+class ServingPanel(EditorPanel):
     """The set-up of an inference scenario; hidden in Train mode (gui/serve_mode.py shows it)."""
 
+    errors_only_while_shown = True
+
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.state = state
-        self._drag = 0
+        super().__init__(state, parent)
         box = QGroupBox(self.tr("Serving set-up"))
         form = set_up_form(box)
         self._form = form
@@ -88,10 +87,6 @@ class ServingPanel(QWidget):
         form.addRow("", self.enforce_eager)
         for key in ("n_gpu_layers", "n_ctx", "n_batch", "n_ubatch", "flash_attn", "tp", "pp", "ep"):
             form.addRow(field_label(key), getattr(self, key))
-        self.error = QLabel()
-        self.error.setTextFormat(Qt.TextFormat.PlainText)
-        self.error.setWordWrap(True)
-        self.error.setVisible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(box)
@@ -145,10 +140,6 @@ class ServingPanel(QWidget):
             getattr(self, key).valueChanged.connect(lambda v, k=key: edit({k: v}))
 
     # --- editing
-    def _edit(self, changes: dict[str, Any], merge_key: str | None = None) -> None:
-        if not self.state.edit(changes, merge_key=merge_key):
-            self.show_scenario(self.state.scenario)  # put the control back; the message stays visible
-
     def _engine_chosen(self, engine: str) -> None:
         """A GGUF file is llama.cpp's and a quantized KV type each engine's own: both follow the engine."""
         s = self.state.scenario
@@ -175,18 +166,10 @@ class ServingPanel(QWidget):
             return {"n_parallel": users, "n_ctx": slot * users}
         return {"max_num_seqs": users or None}  # the spin box's 0 reads "engine default"
 
-    def _slider_edit(self, which: str, value: int, dragging: bool) -> None:
-        changes = self.context_changes(value) if which == "context" else self.users_changes(value)
-        self._edit(changes, merge_key=f"{which}#{self._drag}" if dragging else None)
-
-    def _end_drag(self) -> None:
-        self._drag += 1
+    def slider_changes(self, which: str, value: int) -> dict[str, Any]:
+        return self.context_changes(value) if which == "context" else self.users_changes(value)
 
     # --- showing
-    def show_error(self, message: str) -> None:
-        restyle(self.error, f"color: {text_colour('does not fit')};")
-        self.error.setText(message)
-        self.error.setVisible(bool(message) and self.isVisible())
 
     def show_scenario(self, s: Scenario) -> None:
         if s.workload != "inference":
@@ -212,20 +195,19 @@ class ServingPanel(QWidget):
         else:
             self.context.set_value(s.max_model_len or spec.max_position)
             self.users.set_value(s.max_num_seqs or 1)
-        self.users.spin.setSpecialValueText("" if gguf or s.max_num_seqs else self.tr("engine default"))
-        self.users.spin.setMinimum(1 if gguf or s.max_num_seqs else 0)
+        special = "" if gguf or s.max_num_seqs else self.tr("engine default")
+        if self.users.spin.specialValueText() != special:  # each lays the form out again: only on a change
+            self.users.spin.setSpecialValueText(special)
+        if self.users.spin.minimum() != (1 if gguf or s.max_num_seqs else 0):
+            self.users.spin.setMinimum(1 if gguf or s.max_num_seqs else 0)
         if not gguf and not s.max_num_seqs:
-            self.users.spin.blockSignals(True)
-            self.users.spin.setValue(0)
-            self.users.spin.blockSignals(False)
+            show_value(self.users.spin, 0)
         for spin, value in ((self.max_num_batched_tokens, s.max_num_batched_tokens or 0),
                             (self.block_size, s.block_size or 0), (self.n_gpu_layers, s.n_gpu_layers),
                             (self.n_ctx, s.n_ctx), (self.n_batch, s.n_batch), (self.n_ubatch, s.n_ubatch),
                             (self.tp, s.tp), (self.pp, s.pp), (self.ep, s.ep),
                             (self.gpu_memory_utilization, s.gpu_memory_utilization or 0.0)):
-            spin.blockSignals(True)
-            spin.setValue(value)
-            spin.blockSignals(False)
+            show_value(spin, value)
         self.enforce_eager.blockSignals(True)
         self.enforce_eager.setChecked(s.enforce_eager)
         self.enforce_eager.blockSignals(False)

@@ -9,8 +9,10 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QSpinBox,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -19,12 +21,12 @@ from engine import Scenario, resolve_model
 from engine.scenario import SCENARIO_MAXIMA, lora_target_names
 
 from .choices import choice_items
+from .editor_panel import EditorPanel
 from .framework_options import FrameworkOptions
 from .rl_rows import RLRows
 from .state import AppState
-from .theme import restyle, text_colour
 from .vision_rows import VisionRows
-from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo, set_up_form
+from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo, set_up_form, show_value
 from .words import field_label
 
 MICRO_BATCH_MAX = SCENARIO_MAXIMA["micro_batch"]  # the engine's bound, so nothing typed is clamped silently
@@ -37,11 +39,9 @@ def _spin(minimum: int, maximum: int) -> QSpinBox:
     return spin
 
 
-class SetupPanel(QWidget):
+class SetupPanel(EditorPanel):
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.state = state
-        self._drag = 0
+        super().__init__(state, parent)
         box = QGroupBox(self.tr("Training set-up"))
         form = set_up_form(box)
         self.method = ValueCombo(choice_items("method", {
@@ -65,6 +65,16 @@ class SetupPanel(QWidget):
             8: self.tr("8-bit (LLM.int8)"),
         }))
         self.double_quant = QCheckBox(self.tr("double quantisation"))
+        # QLoRA's two choices on one row, stacked with LoRA's base storage in the third row of both methods: a switch
+        # between LoRA and QLoRA changes that row's page and label only. Shown and hidden rows laid the form out
+        # three times and moved and repainted every row below (~4 ms per switch, issue 21).
+        self.qlora_row = QWidget()
+        qlora_line = QHBoxLayout(self.qlora_row)
+        qlora_line.setContentsMargins(0, 0, 0, 0)
+        qlora_line.addWidget(self.qlora_bits, 1)
+        qlora_line.addWidget(self.double_quant)
+        self.weights_label = QLabel()
+        self.weights_row = QStackedWidget()
         self.base_storage = ValueCombo(choice_items("base_storage", {
             "compute": self.tr("in the number format below (16/32-bit)"),
             "released": self.tr("as the checkpoint was released (MXFP4 / FP8 where it is)"),
@@ -72,8 +82,8 @@ class SetupPanel(QWidget):
             "fp8": self.tr("FP8: 8 bits per weight"),
         }))
         self._method_rows: dict[str, list[QWidget]] = {
-            "lora": [self.lora_rank, self.lora_targets, self.base_storage],
-            "qlora": [self.lora_rank, self.lora_targets, self.qlora_bits, self.double_quant],
+            "lora": [self.lora_rank, self.lora_targets, self.weights_row],
+            "qlora": [self.lora_rank, self.lora_targets, self.weights_row],
             "freeze": [self.frozen_layers, self.freeze_from, self.freeze_embeddings],
         }
         form.addRow(self.tr("Adapter rank (LoRA r)"), self.lora_rank)
@@ -81,9 +91,12 @@ class SetupPanel(QWidget):
         form.addRow(self.tr("Frozen layers"), self.frozen_layers)
         form.addRow(self.tr("Frozen side"), self.freeze_from)
         form.addRow("", self.freeze_embeddings)
-        form.addRow(self.tr("Frozen base weights (storage)"), self.base_storage)
-        form.addRow(self.tr("Base weights (QLoRA bits)"), self.qlora_bits)
-        form.addRow("", self.double_quant)
+        self.weights_row.addWidget(self.base_storage)
+        self.weights_row.addWidget(self.qlora_row)
+        self._weights_labels = {self.base_storage: self.tr("Frozen base weights (storage)"),
+                                self.qlora_row: self.tr("Base weights (QLoRA bits)")}
+        self.weights_label.setText(self._weights_labels[self.base_storage])
+        form.addRow(self.weights_label, self.weights_row)
         self.precision = ValueCombo(choice_items("precision", {
             "amp-bf16": self.tr("bf16 autocast, fp32 weights (AMP)"),
             "amp-fp16": self.tr("fp16 autocast, fp32 weights (AMP)"),
@@ -163,10 +176,6 @@ class SetupPanel(QWidget):
         pform.addRow(self.tr("Estimator"), self.estimator)
         self.advanced = CollapsibleSection(self.tr("Advanced: parallelism and estimator"), parallel)
 
-        self.error = QLabel()
-        self.error.setTextFormat(Qt.TextFormat.PlainText)  # error sentences quote user values
-        self.error.setWordWrap(True)
-        self.error.setVisible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(box)
@@ -243,8 +252,11 @@ class SetupPanel(QWidget):
             label = self._label_for(widget)
             if label is not None:
                 label.setToolTip(tip)
+        self.weights_label.setToolTip(self.weights_row.currentWidget().toolTip() or self.base_storage.toolTip())
 
     def _label_for(self, widget: QWidget) -> QWidget | None:
+        if widget in (self.base_storage, self.qlora_bits):
+            return None  # their row's label says the page shown: show_scenario sets its tooltip
         for layout in (self._form, self.advanced.content.layout()):
             label = layout.labelForField(widget) if isinstance(layout, QFormLayout) else None
             if label is not None:
@@ -279,23 +291,15 @@ class SetupPanel(QWidget):
             lambda v: edit({"fsdp": True, "zero_stage": 0} if v == "fsdp" else {"fsdp": False, "zero_stage": v})
         )
 
-    def _edit(self, changes: dict[str, Any], merge_key: str | None = None) -> None:
-        # The undo entry names the control and the choice as shown: "Optimizer: AdamW 8-bit (bitsandbytes)".
+    def edit_text(self, changes: dict[str, Any]) -> str:
+        """The undo entry names the control and the choice as shown: "Optimizer: AdamW 8-bit (bitsandbytes)"."""
         combos = {"method": self.method, "precision": self.precision, "optimizer": self.optimizer,
                   "checkpointing": self.checkpointing, "attention": self.attention, "offload": self.offload,
                   "estimator": self.estimator, "freeze_from": self.freeze_from, "qlora_bits": self.qlora_bits,
                   "lora_targets": self.lora_targets, "zero_stage": self.zero,
                   "vision_tower": self.vision_tower, "base_storage": self.base_storage, **self.rl.combos()}
         key = next(iter(changes))
-        text = f"{field_label(key)}: {combos[key].currentText()}" if key in combos else ""
-        if not self.state.edit(changes, text, merge_key=merge_key):
-            self.show_scenario(self.state.scenario)  # put the control back; the message stays visible
-
-    def _slider_edit(self, key: str, value: int, dragging: bool) -> None:
-        self._edit({key: value}, merge_key=f"{key}#{self._drag}" if dragging else None)
-
-    def _end_drag(self) -> None:
-        self._drag += 1
+        return f"{field_label(key)}: {combos[key].currentText()}" if key in combos else ""
 
     def _method_chosen(self, method: str) -> None:
         changes: dict[str, Any] = {"method": method}
@@ -304,11 +308,6 @@ class SetupPanel(QWidget):
         self._edit(changes)
 
     # --- showing
-    def show_error(self, message: str) -> None:
-        restyle(self.error, f"color: {text_colour('does not fit')};")
-        self.error.setText(message)
-        self.error.setVisible(bool(message))
-
     def show_scenario(self, s: Scenario) -> None:
         spec = resolve_model(s)
         targets = [("attention", self.tr("all attention projections")), ("all-linear", self.tr("all linear layers"))]
@@ -344,10 +343,9 @@ class SetupPanel(QWidget):
             (self.ep, s.ep),
             (self.cp, s.cp),
         ):
-            spin.blockSignals(True)
-            spin.setValue(value)
-            spin.blockSignals(False)
-        self.frozen_layers.setMaximum(spec.layers)
+            show_value(spin, value)
+        if self.frozen_layers.maximum() != spec.layers:  # a new range lays the form out again: only on a change
+            self.frozen_layers.setMaximum(spec.layers)
         for box, value in (
             (self.freeze_embeddings, s.freeze_embeddings),
             (self.double_quant, s.qlora_double_quant),
@@ -362,6 +360,11 @@ class SetupPanel(QWidget):
         self.ep.setToolTip("" if spec.is_moe else self.tr("Expert parallelism needs a mixture-of-experts model."))
         self.vision.show(s, spec.vision)
         self.rl.show(s)
+        page = self.qlora_row if s.method == "qlora" else self.base_storage
+        if self.weights_row.currentWidget() is not page:
+            self.weights_row.setCurrentWidget(page)
+            self.weights_label.setText(self._weights_labels[page])
+            self.weights_label.setToolTip((self.qlora_bits if page is self.qlora_row else self.base_storage).toolTip())
         shown = set(self._method_rows.get(s.method, []))
         for widget in {w for ws in self._method_rows.values() for w in ws}:
             self._form.setRowVisible(widget, widget in shown)

@@ -97,12 +97,13 @@ class AppState(QObject):
 
     @property
     def step_time(self) -> StepTime | None:
-        """The current scenario's step time; None when the time model could not compute it (see time_error)."""
+        """The current training scenario's step time; None when the time model could not compute it (see time_error)
+        and for an inference scenario, whose speed is the serving speed (serving_speed)."""
         return self._step_time
 
     @property
     def time_error(self) -> str:
-        """"" or one sentence: why the current scenario has no step time (translated when read)."""
+        """"" or one sentence: why the current training scenario has no step time (translated when read)."""
         return "" if self._time_failure is None else time_problem(self._time_failure)
 
     def users_curve(self) -> Any:
@@ -196,6 +197,8 @@ class AppState(QObject):
         self._set(validated[1] if validated is not None and validated[0] is data else scenario_from_dict(data))
 
     def _time_of(self, scenario: Scenario) -> tuple[StepTime | None, Exception | None]:
+        if scenario.workload == "inference":  # a served model has no training step: its speed is serving_speed()
+            return None, None
         try:
             return self.results.step_time(scenario), None
         except Exception as exc:  # noqa: BLE001 - any failure of the time model is a sentence, never a failed edit

@@ -28,6 +28,7 @@ from .charts import static_plot
 from .choices import choice_items, declared_choices
 from .estimates import time_problem
 from .i18n import tr_engine, tr_message
+from .serving_rows import speed_words
 from .state import AppState
 from .theme import restyle, text_colour
 from .widgets import ValueCombo
@@ -169,6 +170,13 @@ class TimePanel(QWidget):
     def refresh(self) -> None:
         s = self.state.scenario
         t = self.state.step_time  # computed once per edit by the state; None: the time model said why not
+        if s.workload == "inference":  # a served model's speed is the engine's (engine/serving), not a training step
+            self.time = None
+            speed = speed_words(self.state.serving_speed())
+            self.summary.setText(escape(speed or self.tr("The engine does not start with this set-up: no speed.")))
+            self.bar.setVisible(False)
+            self.notes.setVisible(False)
+            return
         if t is None:
             self.time = None
             self.summary.setText(escape(self.state.time_error))

@@ -12,7 +12,7 @@ from engine import Scenario
 from engine.scenario import SCENARIO_MAXIMA
 
 from .choices import choice_items
-from .widgets import ValueCombo
+from .widgets import ValueCombo, show_value
 
 
 def _spin(maximum: int) -> QSpinBox:
@@ -67,9 +67,7 @@ class VisionRows(QObject):
         for widget in self.rows:
             self._form.setRowVisible(widget, vision is not None)
         for spin, value in ((self.images_per_sample, s.images_per_sample), (self.image_resolution, s.image_resolution)):
-            spin.blockSignals(True)
-            spin.setValue(value)
-            spin.blockSignals(False)
+            show_value(spin, value)
         self.vision_tower.set_value(s.vision_tower)
         if vision is None:
             return

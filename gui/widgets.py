@@ -102,6 +102,16 @@ class ValueCombo(QComboBox):
         return self.currentData()
 
 
+def show_value(spin: QAbstractSpinBox, value: float) -> None:
+    """Show `value` in a spin box without emitting its signals, and only when it is not shown already:
+    QAbstractSpinBox.setValue repaints the box even with the value it has, and the views show a dozen boxes again at
+    every edit (issue 21)."""
+    if spin.value() != value:
+        spin.blockSignals(True)
+        spin.setValue(value)
+        spin.blockSignals(False)
+
+
 class PowerOfTwoInput(QWidget):
     """A slider on powers of two plus an exact spin box; emits (value, dragging)."""
 
@@ -142,12 +152,10 @@ class PowerOfTwoInput(QWidget):
         self.valueEdited.emit(value, self.slider.isSliderDown())
 
     def set_value(self, value: int) -> None:
-        self.spin.blockSignals(True)
-        self.slider.blockSignals(True)
-        self.spin.setValue(value)
+        show_value(self.spin, value)
         nearest = min(range(len(self._powers)), key=lambda i: abs(self._powers[i] - value))
+        self.slider.blockSignals(True)
         self.slider.setValue(nearest)
-        self.spin.blockSignals(False)
         self.slider.blockSignals(False)
 
     def value(self) -> int:

@@ -97,7 +97,9 @@ def stale(win, estimate: Callable, step_time: Callable) -> str:  # noqa: ANN001 
         return "state estimate"
     if not _same_step_time(state.step_time, state.scenario, step_time) or win.time_panel.time is not state.step_time:
         return "step time"
-    if bool(state.time_error) != (state.step_time is None):
+    # a sentence says why a training scenario has no step time; a served model has none and needs none (its speed is
+    # the serving speed)
+    if bool(state.time_error) != (state.scenario.workload != "inference" and state.step_time is None):
         return "time sentence"
     for item, est in zip(win.compare.items, win.compare.estimates, strict=True):
         if item.live and item.scenario != state.scenario:

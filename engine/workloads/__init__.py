@@ -7,8 +7,10 @@ line, the window) calls these two functions, so a new workload is wired in here 
 
 from __future__ import annotations
 
+from ..errors import WorkloadError
 from ..memory.breakdown import Estimate
 from ..memory.estimate import estimate as training_estimate
+from ..messages import QT_TRANSLATE_NOOP
 from ..posttraining import rl_estimate, rl_step_time
 from ..scenario.format import Scenario
 from ..serving.scenario_estimate import serving_estimate
@@ -27,8 +29,16 @@ def estimate(s: Scenario) -> Estimate:
     return training_estimate(s)
 
 
+NO_TRAINING_STEP = QT_TRANSLATE_NOOP(
+    "engine", "is inference: a served model has no training step; its speed is the serving speed (time to first "
+              "token, time per output token, tokens per second).")
+
+
 def step_time(s: Scenario) -> StepTime:
-    """The time of one step of whatever `s` runs."""
-    if s.workload != "inference" and s.training_objective != "sft":
+    """The time of one training step of `s` (supervised or post-training). An inference scenario is refused with
+    WorkloadError: its speed is engine/serving's (serving_speed), never a training step of the served model."""
+    if s.workload == "inference":
+        raise WorkloadError(NO_TRAINING_STEP)
+    if s.training_objective != "sft":
         return rl_step_time(s)
     return training_step_time(s)
