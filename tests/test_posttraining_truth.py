@@ -153,27 +153,31 @@ def test_published_figures(published_rows):
     torch.cuda.max_memory_reserved() (swift/megatron/callbacks/print.py, swift/trainers/patcher.py at 3602360; the
     comments quote it beside the log line's s/it), where h-rl/h-rlpub read it as the device's memory in use
     (reserved + 1 GiB of CUDA context). Every row was already below its figure but one, so reading the statistic the
-    source logs widens the gap: median 14.8% -> 18.7% (swift-packing DPO 7B ZeRO-3 -4.8% -> -6.8%, Megatron KTO 7B
-    TP 4 +2.2% -> -0.7%, Megatron DPO Qwen3-4B TP 4 -14.8% -> -19.2%, Megatron KTO and reward model on Qwen3-30B-A3B
-    LoRA EP 2 -14.6% -> -18.7% and -24.6% -> -26.9%). The misses are all below the figure and on ms-swift: what the
-    estimate leaves out of ms-swift's runs is not found yet (docs/posttraining.md)."""
+    source logs widens the gap: median 14.8% -> 18.7%. ms-swift's Megatron trainers take the log-probs from the
+    model's own per-token loss (Megatron's vocab-parallel cross-entropy, 6 bytes per logit, as the supervised
+    estimator holds it) and run the reference before the policy (tests/test_posttraining_published_mechanisms.py):
+    median 16.7%. Per row (as nvidia-smi / as reserved / with the Megatron loss): swift-packing DPO 7B ZeRO-3 -4.8% /
+    -6.8% / -6.8%, Megatron KTO 7B TP 4 +2.2% / -0.7% / -0.1%, Megatron DPO Qwen3-4B TP 4 -14.8% / -19.2% / -18.3%,
+    Megatron KTO Qwen3-30B-A3B LoRA EP 2 -14.6% / -18.7% / -16.7%, Megatron reward model on it -24.6% / -26.9% /
+    -26.9%. Every row stays below its figure: what the estimate leaves out of ms-swift's runs is not found yet
+    (docs/posttraining.md)."""
     summary = pt.published_summary(published_rows)
     stats = summary["framework"]["all"]
     print("\n" + pt.published_table(published_rows))
     assert stats["count"] >= 5
-    assert stats["median"] <= 0.19  # target 0.10
+    assert stats["median"] <= 0.17  # target 0.10
 
 
 @ENGINE
 def test_published_bounds(published_rows):
     """Rows with a figure whose run's lengths are only bounded (ms-swift truncates or drops sequences past
     max_length: the bound_basis of each row) are held to the estimate at the maximum lengths: the figure must lie at
-    or below it. Target: every one. Reached (h-rlpub2): 3 of 9; the 6 above it are ms-swift rows 7-40% above the
-    estimate even at the maximum lengths (benchmarks/posttraining_accuracy.py lists them), the same direction as the
-    compared rows: the estimate misses part of what ms-swift's runs hold."""
+    or below it. Target: every one. Reached (h-rlpub2): 4 of 9 (3 before the Megatron loss); the 5 above it are
+    ms-swift rows 7-31% above the estimate even at the maximum lengths (benchmarks/posttraining_accuracy.py lists
+    them), the same direction as the compared rows: the estimate misses part of what ms-swift's runs hold."""
     summary = pt.published_summary(published_rows)
     assert summary["bound"] >= 9
-    assert summary["bound_held"] >= 3  # target: summary["bound"]
+    assert summary["bound_held"] >= 4  # target: summary["bound"]
     assert all(r.error is not None and r.error < 0 for r in published_rows if r.id in summary["bound_broken"])
 
 
