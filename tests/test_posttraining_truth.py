@@ -153,7 +153,7 @@ def test_published_figures(published_rows):
     torch.cuda.max_memory_reserved() (swift/megatron/callbacks/print.py, swift/trainers/patcher.py at 3602360; the
     comments quote it beside the log line's s/it), where h-rl/h-rlpub read it as the device's memory in use
     (reserved + 1 GiB of CUDA context). Every row was already below its figure but one, so reading the statistic the
-    source logs widens the gap: median 14.8% -> 18.7%. ms-swift's Megatron trainers take the log-probs from the
+    source logs widens the gap: median 14.6% -> 18.7%. ms-swift's Megatron trainers take the log-probs from the
     model's own per-token loss (Megatron's vocab-parallel cross-entropy, 6 bytes per logit, as the supervised
     estimator holds it) and run the reference before the policy (tests/test_posttraining_published_mechanisms.py):
     median 16.7%. Per row (as nvidia-smi / as reserved / with the Megatron loss): swift-packing DPO 7B ZeRO-3 -4.8% /
