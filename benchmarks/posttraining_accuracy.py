@@ -40,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     print(pt.stats_table("framework", summary["framework"]) + "\n")
     left = summary["left_out_with_figure"]
     print(f"rows with a figure left out (reason in the data): {left['count']}, median |error| {left['median']:.1%}")
+    broken = ", ".join(r.id + f" {r.error:+.1%}" for r in published if r.bound_only and not r.bound_held)
+    print(f"figures with only maximum lengths at or below the estimate at those lengths: {summary['bound_held']} of "
+          f"{summary['bound']}" + (f" (above it: {broken})" if broken else ""))
     print(f"OOM runs judged 'does not fit': {summary['oom_judged_not_fitting']} of {summary['oom']}")
     per_framework: dict[str, list[int]] = {}
     for r in published:

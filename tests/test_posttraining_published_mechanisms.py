@@ -47,3 +47,52 @@ def test_openrlhf_logits_cast_to_fp32_before_the_fused_loss():
     assert logprob_bytes("fused-fp32", sequences, tokens, QWEN05_VOCAB, hidden, 2, 1) == 6 * logits + 8 * tokens
     # the bf16 kernel without the cast (verl): 2 bytes per logit kept
     assert logprob_bytes("fused", sequences, tokens, QWEN05_VOCAB, hidden, 2, 1) == 2 * logits + 8 * tokens
+
+
+def _megatron_dpo(**keys):
+    from engine.scenario import scenario_from_dict
+
+    # ms-swift examples/megatron/rlhf/dpo/group_by_length.sh (3602360a): Qwen3-4B, TP 4, micro-batch 4 pairs
+    base = {"name": "megatron-dpo", "gpu": "a100-80gb", "gpus_per_node": 4, "framework": "megatron",
+            "training_objective": "dpo", "precision": "mixed-bf16", "model": "qwen3-4b", "method": "full", "tp": 4,
+            "sequence_parallel": True, "checkpointing": "full", "attention": "flash", "micro_batch": 4,
+            "reference_model": "separate", "prompt_len": 4096, "completion_len": 4096}
+    return scenario_from_dict({**base, **keys})
+
+
+def test_swift_megatron_log_probs_are_the_models_own_loss():
+    """ms-swift's Megatron DPO (swift/megatron/trainers/dpo_trainer.py forward_step at 3602360a) runs
+    ref_model(**data) under no_grad, then model(**data) with the labels in data: GPTModel returns the per-token loss
+    of Megatron's vocab-parallel cross-entropy, and rlhf_mixin.py get_logps negates it. So the training step's logits
+    are the supervised estimator's for the same sequences (megatron/core/tensor_parallel/cross_entropy.py: one fp32
+    copy beside the bf16 logits, worked in place: 6 bytes per logit), not TRL's row-by-row log-softmax (4), and a
+    scoring pass holds the same (2 + 4) bytes per logit under no_grad."""
+    from engine.frameworks.defaults import defaults_for
+    from engine.memory.estimate import estimate
+    from engine.posttraining.estimate import step_parts, training_scenario
+    from engine.posttraining.logprobs import logprob_bytes
+
+    assert defaults_for("megatron").posttraining.logprob_path == "model-loss"
+    s = _megatron_dpo()
+    parts = step_parts(s)
+    sft = estimate(training_scenario(s, parts.rs))  # the supervised estimator over the same sequences
+    rl_logits = next(c for c in parts.training_components if c.key == "logits")
+    sft_logits = next(c for c in sft.busiest.components if c.key == "logits")
+    assert rl_logits.moments == sft_logits.moments
+    tokens = 8 * 8192  # 4 pairs = 8 sequences of 8,192 tokens
+    per_rank_logits = tokens * 151936 / 4  # Qwen3-4B vocab_size (config.json), TP 4
+    assert rl_logits.moments.forward == 6 * per_rank_logits
+    assert logprob_bytes("model-loss", 8, 8192, 151936, 2560, 2, 4) == 6 * per_rank_logits
+
+
+def test_swift_megatron_reference_runs_before_the_policy():
+    """forward_step runs the reference first (dpo_trainer.py at 3602360a): its peak comes before any of the policy's
+    step tensors exist, so it adds only what exceeds the policy's forward tensors (none here: both forwards end in
+    the same logits, and the policy also keeps its checkpointed layer inputs)."""
+    from engine.posttraining.estimate import step_parts
+    from engine.posttraining.phases import training_phase
+
+    phase = training_phase(step_parts(_megatron_dpo()))
+    ref = next(c for c in phase.components if c.key == "reference_forward_in_step")
+    assert ref.moments.forward == 0.0
+    assert dict(ref.inputs)["reference_peak_bytes"] <= dict(ref.inputs)["freed_bytes"]

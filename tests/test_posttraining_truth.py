@@ -66,6 +66,22 @@ def test_integrity_check_names_what_is_missing():
     good = next(r for r in PUBLISHED if r.get("measured_bytes"))
     assert "no url" in pt.integrity_problems({**good, "url": ""})
     assert "a figure on a run that did not run" in pt.integrity_problems({**good, "outcome": "oom"})
+    logged = next(r for r in PUBLISHED if r.get("metric") == "reserved")
+    assert any("logging code" in p for p in pt.integrity_problems({**logged, "metric_basis": "the trainer's log"}))
+    bound = next(r for r in PUBLISHED if r.get("bound_basis"))
+    assert any("bound_basis" in p for p in pt.integrity_problems({**bound, "bound_basis": ""}))
+
+
+def test_swift_figures_read_as_the_trainers_log():
+    """ms-swift's example comments quote memory beside s/it, the two figures of the trainer's log line, whose
+    memory(GiB) is max_memory_reserved (swift/megatron/callbacks/print.py, swift/trainers/patcher.py at 3602360):
+    every ms-swift example row with a figure is read as reserved, with that source."""
+    rows = [r for r in PUBLISHED if r["framework"] == "ms-swift" and r.get("measured_bytes")
+            and "examples/" in r["source"]]
+    assert len(rows) >= 14
+    for r in rows:
+        assert r["metric"] == "reserved", r["id"]
+        assert "3602360a562313afbf2ef6065fdf61f271a2c5b9" in r["metric_basis"], r["id"]
 
 
 @pytest.mark.skipif(not HAS_KEYS, reason="the post-training keys are not declared on this branch yet")
@@ -132,21 +148,37 @@ def test_traced_scoring_phase(trace_rows):
 @ENGINE
 def test_published_figures(published_rows):
     """Target: median |error| <= 10% on the rows with a figure. The figures compared are the rows whose tokens per
-    step are the run's own (packed to max_length); rows at maximum lengths are reported apart (benchmarks/
-    posttraining_accuracy.py). All five are ms-swift example scripts whose comment states the memory without naming
-    the statistic (compared as the device's memory in use). Reached (h-rl 63b5816): median 14.8%, every row below
-    its figure but one: swift-packing DPO 7B ZeRO-3 -4.8%, Megatron KTO 7B TP 4 +2.2%, Megatron DPO Qwen3-4B TP 4
-    -14.8% (4 of 28 GiB missing: the estimate holds 1 GiB of CUDA context and no NCCL communicator or
-    Transformer-Engine workspace for the TP group), Megatron KTO and reward model on Qwen3-30B-A3B LoRA EP 2 -19.5% and
-    -23.9% (the estimate holds the frozen experts and full-recompute activations; 9-11 GiB of the stated 45-48 GiB
-    are not accounted for: MoE token-permutation buffers of the grouped GEMM and the expert-parallel all-to-all are
-    candidates, not modelled for LoRA on frozen experts). Unchanged in h-rlpub: no further row with a figure and the
-    run's own token counts was found (docs/posttraining.md)."""
+    step are the run's own (packed to max_length); rows at maximum lengths are held as bounds (below). All five are
+    ms-swift example scripts; h-rlpub2 reads their figure as what ms-swift's trainers log, memory(GiB) =
+    torch.cuda.max_memory_reserved() (swift/megatron/callbacks/print.py, swift/trainers/patcher.py at 3602360; the
+    comments quote it beside the log line's s/it), where h-rl/h-rlpub read it as the device's memory in use
+    (reserved + 1 GiB of CUDA context). Every row was already below its figure but one, so reading the statistic the
+    source logs widens the gap: median 14.6% -> 18.7%. ms-swift's Megatron trainers take the log-probs from the
+    model's own per-token loss (Megatron's vocab-parallel cross-entropy, 6 bytes per logit, as the supervised
+    estimator holds it) and run the reference before the policy (tests/test_posttraining_published_mechanisms.py):
+    median 16.7%. Per row (as nvidia-smi / as reserved / with the Megatron loss): swift-packing DPO 7B ZeRO-3 -4.8% /
+    -6.8% / -6.8%, Megatron KTO 7B TP 4 +2.2% / -0.7% / -0.1%, Megatron DPO Qwen3-4B TP 4 -14.8% / -19.2% / -18.3%,
+    Megatron KTO Qwen3-30B-A3B LoRA EP 2 -14.6% / -18.7% / -16.7%, Megatron reward model on it -24.6% / -26.9% /
+    -26.9%. Every row stays below its figure: what the estimate leaves out of ms-swift's runs is not found yet
+    (docs/posttraining.md)."""
     summary = pt.published_summary(published_rows)
     stats = summary["framework"]["all"]
     print("\n" + pt.published_table(published_rows))
     assert stats["count"] >= 5
-    assert stats["median"] <= 0.15  # target 0.10
+    assert stats["median"] <= 0.17  # target 0.10
+
+
+@ENGINE
+def test_published_bounds(published_rows):
+    """Rows with a figure whose run's lengths are only bounded (ms-swift truncates or drops sequences past
+    max_length: the bound_basis of each row) are held to the estimate at the maximum lengths: the figure must lie at
+    or below it. Target: every one. Reached (h-rlpub2): 4 of 9 (3 before the Megatron loss); the 5 above it are
+    ms-swift rows 7-31% above the estimate even at the maximum lengths (benchmarks/posttraining_accuracy.py lists
+    them), the same direction as the compared rows: the estimate misses part of what ms-swift's runs hold."""
+    summary = pt.published_summary(published_rows)
+    assert summary["bound"] >= 9
+    assert summary["bound_held"] >= 4  # target: summary["bound"]
+    assert all(r.error is not None and r.error < 0 for r in published_rows if r.id in summary["bound_broken"])
 
 
 @ENGINE

@@ -12,6 +12,7 @@ The summaries give median, p90 and worst |error| per objective and per framework
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -27,6 +28,9 @@ _TESTS = Path(__file__).resolve().parents[2] / "tests" / "data"
 TRACE_DIR = _TESTS / "ground_truth" / "posttraining"
 PUBLISHED_FILE = _TESTS / "published" / "posttraining.json"
 OUTCOMES = ("ran", "oom")
+# torch allocator statistics a trainer logs: the row must name the code that logs them (file and commit)
+_LOGGED_METRICS = ("allocated", "active", "reserved")
+_COMMIT = re.compile(r"\b[0-9a-f]{40}\b")
 TRACED_PHASES = ("scoring", "training")
 
 
@@ -60,6 +64,10 @@ def integrity_problems(entry: dict[str, Any]) -> list[str]:
             problems.append("the figure is not a positive whole number of bytes")
         if not entry.get("reported_as"):
             problems.append("the figure is not quoted as the source states it")
+        if entry.get("metric") in _LOGGED_METRICS and not _COMMIT.search(str(entry.get("metric_basis", ""))):
+            problems.append("the statistic is not traced to the logging code (metric_basis with a file and commit)")
+        if entry.get("lengths") == "upper-bound" and not entry.get("excluded") and not entry.get("bound_basis"):
+            problems.append("a figure held to the estimate at maximum lengths without a bound_basis")
     scenario = entry.get("scenario") or {}
     if scenario.get("training_objective") != entry.get("objective"):
         problems.append("the scenario's training_objective differs from the row's objective")
@@ -129,6 +137,16 @@ class PublishedRLRow:
         return not self.excluded and self.lengths == "exact"
 
     @property
+    def bound_only(self) -> bool:
+        """A figure whose run's lengths are only bounded: the estimate at the maximum lengths is an upper bound on
+        the run's peak, so the figure is held to lie at or below it (no error is counted)."""
+        return not self.excluded and self.lengths == "upper-bound" and self.measured_bytes is not None
+
+    @property
+    def bound_held(self) -> bool:
+        return self.bound_only and self.measured_bytes is not None and self.measured_bytes <= self.estimated_bytes
+
+    @property
     def error(self) -> float | None:
         if self.measured_bytes is None:
             return None
@@ -176,7 +194,9 @@ def trace_summary(rows: list[TraceRow], phase: str | None = None) -> dict[str, d
 
 
 def published_summary(rows: list[PublishedRLRow]) -> dict[str, Any]:
-    """Errors on the rows with a figure and the run's own lengths; verdicts on the OOM runs (at their stated or
+    """Errors on the rows with a figure and the run's own lengths; on the rows with a figure and only maximum
+    lengths, whether the figure lies at or below the estimate at those lengths (bound, bound_held, bound_broken);
+    verdicts on the OOM runs (at their stated or
     maximum lengths: an estimate that fits at the maximum fits the run) and on the runs that ran (exact lengths only:
     at maximum lengths a "does not fit" says nothing about the run)."""
     used = [r for r in rows if r.compared]
@@ -187,9 +207,11 @@ def published_summary(rows: list[PublishedRLRow]) -> dict[str, Any]:
     oom = [r for r in rows if r.outcome == "oom" and not r.excluded]
     return {"objective": grouped(used, lambda r: r.objective, errs),
             "framework": grouped(used, lambda r: r.framework, errs),
-            "left_out_with_figure": error_stats(r.error for r in rows if not r.compared and r.error is not None),
+            "left_out_with_figure": error_stats(r.error for r in rows if r.excluded and r.error is not None),
             "oom": len(oom), "oom_judged_not_fitting": sum(1 for r in oom if r.verdict == "does not fit"),
             "oom_missed": [r.id for r in oom if r.verdict != "does not fit"],
+            "bound": sum(1 for r in rows if r.bound_only), "bound_held": sum(1 for r in rows if r.bound_held),
+            "bound_broken": [r.id for r in rows if r.bound_only and not r.bound_held],
             "ran": sum(1 for r in used if r.outcome == "ran"),
             "ran_judged_not_fitting": [r.id for r in used if r.outcome == "ran" and r.verdict == "does not fit"]}
 
@@ -221,7 +243,8 @@ def published_table(rows: list[PublishedRLRow]) -> str:
              "|---|---|---|---|---:|---:|---:|---|"]
     for r in rows:
         measured = "—" if r.measured_bytes is None else f"{r.measured_bytes / 2**30:.2f}"
-        error = "—" if r.error is None else f"{r.error:+.1%}" + (" (left out)" if r.excluded else "")
+        note = " (left out)" if r.excluded else " (bound)" if r.bound_only else ""
+        error = "—" if r.error is None else f"{r.error:+.1%}" + note
         lines.append(f"| {r.id} | {r.framework} | {r.objective} | {r.outcome} | {measured} | "
                      f"{r.estimated_bytes / 2**30:.2f} | {error} | {r.verdict} |")
     return "\n".join(lines)

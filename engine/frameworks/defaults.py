@@ -194,6 +194,8 @@ TABLE: dict[str, FrameworkDefaults] = {
         sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True, cp_ring_attention=False,
         ep_all_to_all_dispatch=False, te_layers=True, selective_by_modules=True, takes_megatron_arguments=True,
         grads_reduced_in_buffer=True, lora_adapters_in_model_dtype=True, loss_in_place=True,
+        # post-training on Megatron as ms-swift's `megatron rlhf` runs it: log-probs from the model's own loss
+        posttraining=rl.MEGATRON_SWIFT,
     ),
     "unsloth": FrameworkDefaults(
         "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True,

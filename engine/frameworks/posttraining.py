@@ -9,9 +9,9 @@ The sources read (commits of the snapshots): huggingface/trl f2cd577 (2026-07-24
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-LOGPROB_PATHS = ("standard", "rows", "fused", "fused-fp32", "fused-linear")
+LOGPROB_PATHS = ("standard", "rows", "fused", "fused-fp32", "fused-linear", "model-loss")
 WEIGHT_SYNCS = ("per-parameter", "bucket", "free-memory-buffers", "shared")
 
 
@@ -28,7 +28,8 @@ class PostTrainingDefaults:
     kl_by_default: bool  # GRPO-style runs score a reference by default (KL coefficient above 0)
     logprob_path: str  # standard: fp32 log-softmax of the whole b·s·V; rows: bf16 log-softmax one sequence at a
     # time; fused: one kernel keeping one log-sum-exp per token; fused-fp32: that kernel on an fp32 copy of the
-    # logits; fused-linear: logits never materialised
+    # logits; fused-linear: logits never materialised; model-loss: the model's own per-token loss (the training
+    # estimator's cross-entropy tensors, as for supervised training)
     logits_completion_only: bool  # online objectives compute logits for the completion only (logits_to_keep)
     weight_sync: str  # per-parameter | bucket | free-memory-buffers | shared (nothing to copy)
     weight_sync_bucket_bytes: int  # the staging bucket of `bucket`
@@ -140,3 +141,13 @@ UNSLOTH = PostTrainingDefaults(
       "engine's state dict (convert_vllm_to_huggingface; llm.shared_weights = True): one copy"),
      ("reference", "Unsloth patches TRL's trainers (unsloth/models/rl.py): TRL's reference handling"),
      ("log-probs", "unsloth_zoo's fused, chunked log-prob kernels: the logits are never materialised for the batch")))
+
+# ms-swift's Megatron trainers (`megatron rlhf`): the reference and the policy each return the model's per-token
+# cross-entropy, and the log-probs are its negation, so the logits are those of Megatron's own loss
+MEGATRON_SWIFT = replace(
+    MS_SWIFT, logprob_path="model-loss", logits_scaled_on_view=False,
+    sources=MS_SWIFT.sources[:2] + (
+        ("log-probs", "swift/megatron/trainers/dpo_trainer.py forward_step: ref_output_tensor = ref_model(**data) "
+         "under no_grad, then output_tensor = model(**data), with the labels in data, so GPTModel returns the "
+         "per-token loss of Megatron's vocab-parallel cross-entropy; rlhf_mixin.py get_logps: per_token_logps = "
+         "-output_tensor (kto_trainer.py and the reward trainer likewise)"),))

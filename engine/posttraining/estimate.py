@@ -21,7 +21,7 @@ from .settings import RLSettings, rl_settings
 # the training step's loss path for each log-prob path (the scenario's own cross_entropy wins): TRL's row-by-row
 # bf16 log-softmax keeps every row's output for backward, closest to the standard path's whole-batch tensors
 TRAINING_LOSS = {"standard": "standard", "rows": "standard", "fused": "fused", "fused-fp32": "fused",
-                 "fused-linear": "fused-linear"}
+                 "fused-linear": "fused-linear", "model-loss": "auto"}
 
 
 SETTING_NAMES = tuple(f.name for f in dataclasses.fields(RLSettings))
@@ -97,8 +97,9 @@ def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidd
     if rs.fused_head_tile[0] and rs.objective != "reward":
         return fused_head_training(c, rs.fused_head_tile, rs.train_sequences * rs.shard_logits_tokens, vocab, hidden,
                                    compute, s.tp, s.method == "full", later)
-    # "chunked" is the row-by-row log-softmax here (rl_settings): its tensors, not the SFT estimator's chunked loss
-    if s.cross_entropy not in ("auto", "chunked") or rs.objective == "reward":
+    # the model's own loss (ms-swift on Megatron): the training estimator's cross-entropy tensors, as in supervised
+    # training; "chunked" is the row-by-row log-softmax here (rl_settings), not the SFT estimator's chunked loss
+    if rs.logprob_path == "model-loss" or s.cross_entropy not in ("auto", "chunked") or rs.objective == "reward":
         return c
     # verl slices the response positions before its log-probs; TRL's DPO log-softmaxes every position it has logits of
     scored = min(s.completion_len, rs.logits_tokens) if rs.response_logits_copied else rs.logits_tokens

@@ -25,6 +25,11 @@ LOGPROB_FORMULAS = {
     # Unsloth / Liger: the lm_head and the log-softmax run chunk by chunk, the logits are never whole
     "fused-linear": QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and, at the "
                                       "head, one chunk of logits, about b·s·h x compute bytes"),
+    # Megatron's vocab-parallel cross-entropy as the model's own loss (ms-swift's `megatron rlhf`): one fp32 copy of
+    # the logits, max-subtraction and exp in place (megatron/core/tensor_parallel/cross_entropy.py)
+    "model-loss": QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and, at the head, "
+                                    "logits b·s·V/tp x compute bytes + their fp32 copy (the model's own loss, "
+                                    "worked in place)"),
 }
 
 SCORE_HEAD_FORMULA = QT_TRANSLATE_NOOP("engine", "the larger of one layer's forward tensors and one fp32 "
@@ -64,6 +69,8 @@ def logprob_bytes(path: str, sequences: int, logits_tokens: int, vocab: int, hid
         return compute * tv + 8 * tokens
     if path == "fused-fp32":
         return (compute + 4) * tv + 8 * tokens
+    if path == "model-loss":
+        return (compute + 4) * tv
     return compute * tokens * hidden
 
 

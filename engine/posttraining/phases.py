@@ -204,11 +204,15 @@ def _loss_tensors(p: StepParts) -> Component:
                      (("tensors", count), ("tokens", tokens)))
 
 
+POLICY_FORWARD_TENSORS = ("activations", "head_activations", "logits", "inputs")
+
+
 def _reference_in_step(p: StepParts) -> tuple[Component, ...]:
     """The offline objectives score their reference inside the training step: TRL's DPO runs the policy's forward,
     then the reference's under no_grad (trl 1.16.0 trainer/dpo_trainer.py _compute_loss), while the policy's saved
     activations wait for backward. The policy's logits (or its fused head's projection buffer) are freed by then
-    (only the log-softmax outputs are kept), so the reference's peak adds what exceeds them."""
+    (only the log-softmax outputs are kept), so the reference's peak adds what exceeds them. ms-swift's Megatron
+    trainers (log-probs from the model's own loss) run the reference before the policy instead."""
     rs = p.rs
     if rs.online or rs.reference not in ("separate", "adapter-off", "cpu-swap"):
         return ()
@@ -218,6 +222,11 @@ def _reference_in_step(p: StepParts) -> tuple[Component, ...]:
         freed = fused_head_buffer_bytes(rs.fused_head_tile, tokens, p.dt.compute)
     elif rs.logprob_path == "rows":
         freed = p.dt.compute * tokens * p.spec.vocab / p.s.tp
+    elif rs.logprob_path == "model-loss":
+        # ms-swift's Megatron trainers run the reference first (swift/megatron/trainers/dpo_trainer.py forward_step:
+        # ref_model(**data) under no_grad, then model(**data)): none of the policy's step tensors exist yet, so the
+        # reference shows only where its peak exceeds them
+        freed = sum(c.moments.forward for c in p.training_components if c.key in POLICY_FORWARD_TENSORS)
     else:
         freed = 0.0
     value = max(0.0, ref.peak_bytes - freed)

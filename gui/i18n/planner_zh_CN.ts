@@ -7401,6 +7401,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>一层前向张量与输出头处张量中的较大者：输出头处为一个 logits 分块，约 b·s·h × 计算精度字节</translation>
     </message>
     <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="30"/>
+        <source>the larger of one layer's forward tensors and, at the head, logits b·s·V/tp x compute bytes + their fp32 copy (the model's own loss, worked in place)</source>
+        <translation>一层前向张量与输出头处张量中的较大者：输出头处为 logits b·s·V/tp × 计算精度字节 + 其 fp32 副本（模型自身的损失，原地计算）</translation>
+    </message>
+    <message>
         <location filename="../../engine/posttraining/logprobs.py" line="30" />
         <source>the larger of one layer's forward tensors and one fp32 score per token</source>
         <translation>一层前向张量与每个 token 一个 fp32 分数中的较大者</translation>
