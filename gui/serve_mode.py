@@ -100,8 +100,9 @@ def attach(window: Any) -> None:
         window.limits.setVisible(not serve)  # micro-batch and ZeRO limits are training's
         window.serving_line.setVisible(serve)
         window.verdict.says_unchecked_host = not serve  # an engine's process holds no CPU memory of the plan's
-        for widget, shown in ((window.users_chart, serve), (window.time_panel, not serve),
-                              (window.fit_panel, not serve), (window.speed_panel, not serve)):
+        # the Time and cost tab stays: for a served model it shows the engine's speed and the cost of its tokens
+        for widget, shown in ((window.users_chart, serve), (window.fit_panel, not serve),
+                              (window.speed_panel, not serve)):
             index = window.tabs.indexOf(widget)
             if window.tabs.isTabVisible(index) != shown:  # QTabBar lays out and repaints the whole tab area even
                 window.tabs.setTabVisible(index, shown)   # for an unchanged value (19 of 40 edits, issue 21)

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.posttraining.timing import step_provenance
+from engine.scenario import Scenario
+from engine.serving import cost_per_million_output_tokens
 from engine.timing import MFU_DEFINITION, StepTime
 from engine.timing.provenance import Provenance
 from engine.units import format_count, format_seconds
@@ -144,7 +146,8 @@ class TimePanel(QWidget):
         measured_row.addWidget(self.measured, 1)
         measured_row.addWidget(self.calibrate)
         measured_row.addWidget(self.uncalibrate)
-        form = QFormLayout()
+        self.measured_row = measured_row
+        self.form = form = QFormLayout()
         form.addRow(self.tr("Tokens to train"), self.tokens)
         codes = {code: code for code in declared_choices("currency") if code}  # an ISO 4217 code is its own word
         self.currency = ValueCombo(choice_items("currency", {"": self.tr("currency not named"), **codes}))
@@ -170,10 +173,12 @@ class TimePanel(QWidget):
     def refresh(self) -> None:
         s = self.state.scenario
         t = self.state.step_time  # computed once per edit by the state; None: the time model said why not
-        if s.workload == "inference":  # a served model's speed is the engine's (engine/serving), not a training step
+        serving = s.workload == "inference"
+        for row in (self.tokens, self.measured_row):  # a served model has no tokens to train and no training step
+            self.form.setRowVisible(row, not serving)
+        if serving:  # a served model's speed is the engine's (engine/serving), not a training step
             self.time = None
-            speed = speed_words(self.state.serving_speed())
-            self.summary.setText(escape(speed or self.tr("The engine does not start with this set-up: no speed.")))
+            self._show_serving_speed(s)
             self.bar.setVisible(False)
             self.notes.setVisible(False)
             return
@@ -228,6 +233,24 @@ class TimePanel(QWidget):
         self.uncalibrate.setEnabled(s.time_calibration is not None)
         if s.time_calibration is not None and not self.measured.hasFocus():
             self.measured.setValue(s.time_calibration[0])
+
+    def _show_serving_speed(self, s: Scenario) -> None:
+        """The engine's speed and, with a price, what a million output tokens cost on the scenario's GPUs."""
+        speed = self.state.serving_speed()
+        text = escape(speed_words(speed) or self.tr("The engine does not start with this set-up: no speed."))
+        cost = cost_per_million_output_tokens(s, speed) if speed is not None else None
+        if cost is not None:
+            amount = QLocale().toString(float(cost), "f", 2)
+            text += "<br>" + (self.tr("A million output tokens cost <b>%(cost)s %(currency)s</b> on %(n)d GPUs")
+                              % {"cost": amount, "currency": s.currency, "n": s.world_size} if s.currency else
+                              self.tr("A million output tokens cost <b>%(cost)s</b> (in the price's currency) on "
+                                      "%(n)d GPUs") % {"cost": amount, "n": s.world_size})
+        elif speed is not None:
+            text += "<br>" + self.tr("Enter a price per GPU-hour for the cost of a million output tokens.")
+        self.summary.setText(text)
+        if not self.price.hasFocus():
+            self.price.setValue(s.gpu_hour_price or 0.0)
+        self.currency.set_value(s.currency)
 
     def _tokens_entered(self) -> None:
         try:

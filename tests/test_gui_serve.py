@@ -3,6 +3,8 @@ rows, the users-vs-context chart, a suggestion that makes a 70B model start, eac
 
 from __future__ import annotations
 
+from PySide6.QtCore import QLocale
+
 from engine import estimate, scenario_from_dict
 from engine.serving.users_curve import users_vs_context
 from gui.app import build_window, show_tab
@@ -26,7 +28,10 @@ def test_switching_to_serve_shows_the_serving_rows_and_the_users_chart(qtbot):
     assert win.serving_panel.isVisible() and not win.setup_panel.isVisible()
     assert win.serving_panel.context.isVisible() and win.serving_panel.users.isVisible()
     tabs = win.tabs
-    assert tabs.isTabVisible(tabs.indexOf(win.users_chart)) and not tabs.isTabVisible(tabs.indexOf(win.time_panel))
+    assert tabs.isTabVisible(tabs.indexOf(win.users_chart)) and not tabs.isTabVisible(tabs.indexOf(win.fit_panel))
+    assert tabs.isTabVisible(tabs.indexOf(win.time_panel))  # the engine's speed and the cost of its tokens
+    panel = win.time_panel  # its rows, seen from the panel (the tab itself is not the current one)
+    assert not panel.tokens.isVisibleTo(panel) and panel.price.isVisibleTo(panel)
     show_tab(win, "users")
     curve = win.users_chart.curve
     assert curve is not None and curve == users_vs_context(win.state.scenario)  # the engine's curve, drawn as is
@@ -125,3 +130,20 @@ def test_an_edit_moves_the_users_labels_and_keeps_them(qtbot, tmp_path):
         assert [(label.pos().x(), label.pos().y()) for label in chart.labels] == [(x, p.users) for x, p in
                                                                                     enumerate(points)]
     assert all(a is b for a, b in zip(kept, chart.labels, strict=False)) and len(kept) >= len(points)
+
+
+def test_serve_mode_prices_a_million_output_tokens(qtbot, tmp_path):
+    from engine.serving import cost_per_million_output_tokens
+
+    win = window_from(qtbot, tmp_path, {**SEVENTY_B, "model": "llama-3.1-8b", "serving_engine": "llama.cpp",
+                                        "weight_format": "Q4_K_M", "n_ctx": 8192})
+    panel = win.time_panel
+    assert "price per GPU-hour" in panel.summary.text()  # asked for, not invented
+    panel.price.setValue(2.0)
+    panel.price.editingFinished.emit()
+    s = win.state.scenario
+    speed = win.state.serving_speed()
+    # cost = hours for a million tokens at the engine's tokens/s x every GPU of the scenario x the price
+    expected = 1e6 / speed.tokens_per_second / 3600 * s.world_size * 2.0
+    assert s.gpu_hour_price == 2.0 and abs(cost_per_million_output_tokens(s, speed) - expected) < 1e-9
+    assert QLocale().toString(expected, "f", 2) in panel.summary.text()

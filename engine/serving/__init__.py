@@ -16,9 +16,10 @@ from .generation import GenerationInputs, generation_memory, sequence_kv_bytes, 
 from .kv_layout import KV_ELEMENT_BYTES, LayerKind, kv_element_bytes, layer_kinds
 from .result import FITS, REFUSED, TIGHT, KvKind, ServingMemory
 from .scenario_estimate import serving_estimate, serving_memory
-from .speed import ServingSpeed, serving_speed
+from .speed import ServingSpeed, cost_per_million_output_tokens, serving_speed
 from .weights import WeightShard, shard
 
 __all__ = ["FITS", "KV_ELEMENT_BYTES", "REFUSED", "TIGHT", "GenerationInputs", "KvKind", "LayerKind",
-           "ServingMemory", "ServingSpeed", "WeightShard", "generation_memory", "kv_element_bytes", "layer_kinds",
-           "sequence_kv_bytes", "serving_estimate", "serving_memory", "serving_speed", "settings_for", "shard"]
+           "ServingMemory", "ServingSpeed", "WeightShard", "cost_per_million_output_tokens", "generation_memory",
+           "kv_element_bytes", "layer_kinds", "sequence_kv_bytes", "serving_estimate", "serving_memory",
+           "serving_speed", "settings_for", "shard"]

@@ -159,3 +159,12 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
 
 
 __all__ = ["ServingSpeed", "SpeedTerm", "serving_speed", "tokens_held"]
+
+
+def cost_per_million_output_tokens(s: Scenario, speed: ServingSpeed) -> float | None:
+    """What a million output tokens cost at the scenario's price per GPU-hour: every GPU of the scenario (the ones
+    rented) for the hours the engine takes to produce them at its tokens/s; None without a price or a speed."""
+    if not s.gpu_hour_price or speed.tokens_per_second <= 0:
+        return None
+    hours = 1e6 / speed.tokens_per_second / 3600
+    return hours * s.world_size * s.gpu_hour_price
