@@ -52,3 +52,15 @@ def test_fp8_weights_halve_the_decode_reads():
     t16 = serving_speed(bf16, serving_memory(bf16), concurrency=1, context=16).tpot_seconds
     t8 = serving_speed(fp8, serving_memory(fp8), concurrency=1, context=16).tpot_seconds
     assert 0.5 < t8 / t16 < 0.6
+
+
+def test_a_million_output_tokens_cost_every_rented_gpu_for_the_hours_they_take():
+    """Cost = 1e6 / tokens/s seconds, in hours, x the scenario's GPUs x the price per GPU-hour; one H100 at
+    batch 1 is memory-bound (test above), so the figure follows from its TPOT. No price: no cost (never invented)."""
+    from engine.serving.speed import cost_per_million_output_tokens
+
+    s = _scenario(gpus_per_node=2, tp=2, gpu_hour_price=3.0)
+    speed = serving_speed(s, serving_memory(s), concurrency=1, context=1024)
+    hours = 1e6 * speed.tpot_seconds / 3600  # one stream: tokens/s = 1 / TPOT
+    assert cost_per_million_output_tokens(s, speed) == pytest.approx(hours * 2 * 3.0)
+    assert cost_per_million_output_tokens(s.replace(gpu_hour_price=None), speed) is None
