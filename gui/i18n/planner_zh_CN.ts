@@ -1327,103 +1327,93 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="109" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="90" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="110" />
-        <source>Search again</source>
-        <translation>重新搜索</translation>
-    </message>
-    <message>
-        <location filename="../fit_panel.py" line="157" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="119" />
         <source>Searching the guide's changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="204" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="143" />
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="206" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="145" />
         <source>No combination of the guide's changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="208" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="147" />
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="211" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="150" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="212" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="151" />
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="216" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="155" />
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="218" />
-        <location filename="../fit_panel.py" line="260" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="157" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="196" />
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="223" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="162" />
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="224" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="163" />
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="226" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="165" />
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="228" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="167" />
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="230" />
-        <source>Apply</source>
-        <translation>应用</translation>
-    </message>
-    <message>
-        <location filename="../fit_panel.py" line="245" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="182" />
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="245" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="182" />
         <source>no vision tower for the images</source>
         <translation>没有视觉编码器，无法处理图像</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="247" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="184" />
         <source>%(model)s (%(params)s parameters): %(verdict)s</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="251" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="188" />
         <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="252" />
+        <location filename="../../work/wt-panels/gui/fit_panel.py" line="189" />
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
@@ -3054,103 +3044,93 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>RentPanel</name>
     <message>
-        <location filename="../rent_panel.py" line="121" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="105" />
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="127" />
-        <location filename="../rent_panel.py" line="132" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="111" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="116" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="128" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="112" />
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="134" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="118" />
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="135" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="119" />
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="136" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="120" />
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="137" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="99" />
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="139" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="121" />
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="166" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="137" />
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="186" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="159" />
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="190" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="164" />
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="224" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="170" />
         <source>%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="234" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="180" />
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="241" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="187" />
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="244" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="190" />
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="248" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="194" />
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="252" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="198" />
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="253" />
-        <source>Apply</source>
-        <translation>应用</translation>
-    </message>
-    <message>
-        <location filename="../rent_panel.py" line="256" />
-        <source>This is your set-up already</source>
-        <translation>这已是您当前的配置</translation>
-    </message>
-    <message>
-        <location filename="../rent_panel.py" line="263" />
+        <location filename="../../work/wt-panels/gui/rent_panel.py" line="203" />
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -3171,6 +3151,24 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../report_export.py" line="33" />
         <source>What differs</source>
         <translation>不同之处</translation>
+    </message>
+</context>
+<context>
+    <name>SearchPanel</name>
+    <message>
+        <location filename="../../work/wt-panels/gui/search_panel.py" line="68" />
+        <source>Search again</source>
+        <translation>重新搜索</translation>
+    </message>
+    <message>
+        <location filename="../../work/wt-panels/gui/search_panel.py" line="152" />
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location filename="../../work/wt-panels/gui/search_panel.py" line="155" />
+        <source>This is your set-up already</source>
+        <translation>这已经是当前设置</translation>
     </message>
 </context>
 <context>
@@ -3857,72 +3855,57 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>SpeedPanel</name>
     <message>
-        <location filename="../speed_panel.py" line="104" />
-        <source>Search again</source>
-        <translation>重新搜索</translation>
-    </message>
-    <message>
-        <location filename="../speed_panel.py" line="135" />
+        <location filename="../../work/wt-panels/gui/speed_panel.py" line="111" />
         <source>Searching every layout of these GPUs for the fastest that fit…</source>
         <translation>正在搜索这些 GPU 上的所有并行布局，寻找放得下且最快的……</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="176" />
+        <location filename="../../work/wt-panels/gui/speed_panel.py" line="136" />
         <source>The one layout of these GPUs searched in %s; the fastest that fit, same training:</source>
         <translation>用 %s 搜索了这些 GPU 唯一的一种布局；训练内容不变、放得下的最快方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="179" />
+        <location filename="../../work/wt-panels/gui/speed_panel.py" line="139" />
         <source>%(n)d layouts searched in %(time)s; the fastest that fit, same training:</source>
         <translation>用 %(time)s 搜索了 %(n)d 种布局；训练内容不变、放得下的最快方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="198" />
+        <location filename="../../work/wt-panels/gui/speed_panel.py" line="158" />
         <source>your set-up as it is</source>
         <translation>当前设置，保持不变</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="174" />
+        <location filename="../../work/wt-panels/gui/speed_panel.py" line="134" />
         <source>No layout of these GPUs fits without changing what you train.</source>
         <translation>不改变训练内容，这些 GPU 上没有放得下的布局。</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="190" />
+        <location filename="../../work/wt-panels/gui/speed_panel.py" line="150" />
         <source>Changes what you train:</source>
         <translation>会改变训练内容的方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="199" />
+        <location filename="../../work/wt-panels/gui/speed_panel.py" line="159" />
         <source>%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s</source>
         <translation>%(tps)s tokens/s（每 GPU %(per_gpu)s），MFU %(mfu)s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="201" />
+        <location filename="../../work/wt-panels/gui/speed_panel.py" line="161" />
         <source>%s per GPU</source>
         <translation>每 GPU %s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="204" />
-        <source>Apply</source>
-        <translation>应用</translation>
-    </message>
-    <message>
-        <location filename="../speed_panel.py" line="208" />
-        <source>This is your set-up already</source>
-        <translation>这已经是当前设置</translation>
-    </message>
-    <message>
-        <location filename="../speed_panel.py" line="220" />
+        <location filename="../../work/wt-panels/gui/speed_panel.py" line="174" />
         <source>Use the faster layout</source>
         <translation>使用更快的布局</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="182" />
+        <location filename="../../work/wt-panels/gui/speed_panel.py" line="142" />
         <source>No layout of these GPUs fits without offloading to CPU memory, so every plan below waits on PCIe.</source>
         <translation>这些 GPU 的任何布局都必须卸载到 CPU 内存才能放得下，因此下面每个方案都要等待 PCIe 传输。</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="216" />
+        <location filename="../../work/wt-panels/gui/speed_panel.py" line="171" />
         <source>moves state to CPU memory: steps wait on PCIe</source>
         <translation>把状态移到 CPU 内存：每步要等待 PCIe 传输</translation>
     </message>
