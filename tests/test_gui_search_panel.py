@@ -85,10 +85,9 @@ def test_busy_then_rows_then_apply_is_one_undo_step(panel, qtbot):
 
 def test_an_engine_error_shows_its_one_sentence(panel):
     panel.fail_with = {"micro_batch": -1}
-    try:
+    with pytest.raises(PlannerError) as refused:  # the sentence the engine gives for it, as the window words it
         scenario_from_dict({**SCENARIO, **panel.fail_with})
-    except PlannerError as exc:  # the sentence the engine gives for it, as the window words it
-        expected = tr_error(exc)
+    expected = tr_error(refused.value)
     panel.search()
     assert panel.wait()
     text = panel.header.text()
