@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import (
-    QHBoxLayout,
-    QLabel,
-    QProgressBar,
-    QPushButton,
-    QScrollArea,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from engine import PlannerError, Scenario, model_presets
 from engine.planning.family import FamilyFit, largest_model_that_fits
@@ -21,31 +14,23 @@ from engine.planning.solver import Limits, Plan, join_steps, limits, plans
 from engine.units import format_bytes, format_count, format_seconds
 
 from .i18n import tr_engine, tr_message
+from .search_panel import SearchPanel
 from .state import AppState
 from .theme import text_colour
-from .widgets import RefreshWhenShown, plan_row
 from .words import describe_changes
-from .workers import CancellableSearch, wait_for
 
 DEBOUNCE_MS = 150  # recompute limits/plans once edits pause, so typing and dragging stay instant
 
 
-class PlanSearch(CancellableSearch):
-    """Runs the solver on a worker thread; cancel() stops it at the next progress check."""
-
-    progressed = Signal(int, int)
-    found = Signal(object, list, object)  # scenario, plans, FamilyFit (largest model of the family that fits)
-
-    def run(self) -> None:
-        family = None
-        try:
-            result = plans(self.scenario, target_headroom_fraction=0.0, progress=self.progressed.emit,
-                           cancel=self.cancelled)
-            if not self.cancelled():
-                family = largest_model_that_fits(self.scenario)
-        except PlannerError:
-            result = []
-        self.found.emit(self.scenario, result, family)
+def find_plans(scenario: Scenario, cancelled: Callable[[], bool],
+               progress: Callable[[int, int], None]) -> tuple[list[Plan], FamilyFit | None]:
+    """The solver's plans and the largest model of the family that fits, on the worker thread; none of either when
+    the scenario cannot be searched."""
+    try:
+        found = plans(scenario, target_headroom_fraction=0.0, progress=progress, cancel=cancelled)
+        return found, (None if cancelled() else largest_model_that_fits(scenario))
+    except PlannerError:
+        return [], None
 
 
 class LimitsLabel(QLabel):
@@ -94,101 +79,55 @@ class LimitsLabel(QLabel):
                                                              "tp": gpus.get("tp_pp") or none})
 
 
-class FitPanel(RefreshWhenShown):
-    planApplied = Signal(object, object, str)  # before scenario, after scenario, summary
+class FitPanel(SearchPanel):
+    STOP_MS, WAIT_MS = 5000, 20000
 
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.state = state
-        self.header = QLabel()
-        self.header.setTextFormat(Qt.TextFormat.PlainText)
-        self.header.setWordWrap(True)
+        super().__init__(state, parent=parent)
         self.progress = QProgressBar()
         self.progress.setTextVisible(False)
         self.progress.setMaximumHeight(10)
         self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.search_button = QPushButton(self.tr("Search again"))
-        top = QHBoxLayout()
-        top.addWidget(self.header, 1)
-        top.addWidget(self.progress)
-        top.addWidget(self.cancel_button)
-        top.addWidget(self.search_button)
-        self.rows = QWidget()
-        self.rows_layout = QVBoxLayout(self.rows)
-        self.rows_layout.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.rows)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.family_label = QLabel()
         self.family_label.setTextFormat(Qt.TextFormat.PlainText)  # holds a model name
         self.family_label.setVisible(False)
-        layout.addLayout(top)
+        layout.addLayout(self.header_bar(self.progress, self.cancel_button, self.search_button))
         layout.addWidget(self.family_label)
-        layout.addWidget(scroll, 1)
+        layout.addWidget(self.scroll, 1)
         self.plans: list[Plan] = []
         self.family: FamilyFit | None = None
-        self.apply_buttons: list[QPushButton] = []
         self.family_rows: QLabel | None = None  # every size of the family on this set-up, below the plans
-        self.worker: PlanSearch | None = None
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(DEBOUNCE_MS)
         self.timer.timeout.connect(self.search)
         self.cancel_button.clicked.connect(self.cancel)
-        self.search_button.clicked.connect(self.search)
-        state.estimateChanged.connect(lambda _e: self.mark_stale())
-        self._set_busy(False)
+        self.set_busy(False)
 
     def refresh_shown(self) -> None:
         self.timer.start()  # debounced: a search starts once edits pause
 
-    def _set_busy(self, busy: bool) -> None:
+    def set_busy(self, busy: bool) -> None:
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)
         self.search_button.setVisible(not busy)
 
     def search(self) -> None:
         self.timer.stop()  # this search supersedes a debounced one still pending
-        self.cancel()
-        self._stale = False
-        est = self.state.estimate
-        self.header.setText(self.tr("Searching the guide's changes for the least disruptive plans…"))
-        self.worker = PlanSearch(self.state.scenario, self)
-        self.worker.progressed.connect(self._progress)
-        self.worker.found.connect(self._found)
-        self._set_busy(True)
-        self._verdict_when_started = est.verdict
-        self.worker.start()
+        self.start(find_plans, self.tr("Searching the guide's changes for the least disruptive plans…"))
 
-    def cancel(self) -> None:
-        if self.worker is not None:
-            self.worker.stop(5000)
-        self._set_busy(False)
-
-    def wait(self, ms: int = 20000) -> bool:
-        """For tests and scripts: block until the current search ends."""
-        return wait_for(self.worker, ms)
-
-    def _progress(self, done: int, total: int) -> None:
+    def show_progress(self, done: int, total: int) -> None:
         self.progress.setMaximum(max(total, 1))
         self.progress.setValue(done)
 
-    def _found(self, scenario: Scenario, found: list[Plan], family: FamilyFit | None) -> None:
-        if scenario != self.state.scenario:
-            return  # an edit arrived meanwhile; its own search follows
-        self._set_busy(False)
-        self.plans = found
-        self.family = family
+    def show_result(self, result: tuple[list[Plan], FamilyFit | None]) -> None:
+        self.plans, self.family = result
         self._show()
 
-    def _clear(self) -> None:
-        while self.rows_layout.count() > 1:
-            item = self.rows_layout.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
-        self.apply_buttons = []
+    def clear_rows(self) -> None:
+        super().clear_rows()
         self.family_rows = None
 
     def restyle(self) -> None:
@@ -197,7 +136,7 @@ class FitPanel(RefreshWhenShown):
             self._show()
 
     def _show(self) -> None:
-        self._clear()
+        self.clear_rows()
         unit = self.state.unit
         verdict = self.state.estimate.verdict
         if verdict == "fits":
@@ -227,12 +166,10 @@ class FitPanel(RefreshWhenShown):
                 + f"<br><span style='color:{muted}'>" +
                 self.tr("Assumptions changed: ") + escape(changed) + " · " + escape(notes) + "</span>")
             # every piece of user or engine text in it is escaped
-            row, button = plan_row(html, self.tr("Apply"), lambda p=plan: self.apply(p))
-            self.rows_layout.insertWidget(self.rows_layout.count() - 1, row)
-            self.apply_buttons.append(button)
+            self.add_plan(html, lambda p=plan: self.apply(p))
         if self.family is not None and self.family.family and self.family.candidates:
             self.family_rows = self._family_rows(self.family, unit)
-            self.rows_layout.insertWidget(self.rows_layout.count() - 1, self.family_rows)
+            self.add_row(self.family_rows)
 
     def _family_rows(self, family: FamilyFit, unit: str) -> QLabel:
         """Every size of the model's family on this set-up, smallest first: where the largest that fits comes from,
@@ -256,6 +193,5 @@ class FitPanel(RefreshWhenShown):
         return label
 
     def apply(self, plan: Plan) -> None:
-        before = self.state.scenario
-        if self.state.edit(plan.changes, join_steps([tr_message(step) for step in plan.steps], self.tr(" and "))):
-            self.planApplied.emit(before, self.state.scenario, plan.summary)
+        self.apply_changes(plan.changes, join_steps([tr_message(step) for step in plan.steps], self.tr(" and ")),
+                           plan.summary)

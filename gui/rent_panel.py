@@ -15,42 +15,23 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPushButton,
-    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from engine import PlannerError, Scenario
 from engine.models.presets import gpu_presets
 from engine.planning.rent import RentOption, RentSearch, rent_search
 from engine.planning.rent_report import MAX_PRICE, layout_text
 from engine.scenario.format import CURRENCIES
 from engine.units import format_bytes, format_cost, format_seconds
 
-from .i18n import tr_engine, tr_error
+from .i18n import tr_engine
+from .search_panel import SearchPanel
 from .settings_store import Settings
 from .state import AppState
 from .theme import text_colour
-from .widgets import plan_row
-from .workers import CancellableSearch, wait_for
-
-
-class RentWorker(CancellableSearch):
-    found = Signal(object, object)  # scenario, RentSearch (None when it cannot be searched) or an error sentence
-
-    def __init__(self, scenario: Scenario, prices: dict[str, float], limits: dict[str, Any], parent=None) -> None:
-        super().__init__(scenario, parent)
-        self.prices, self.limits = prices, limits
-
-    def run(self) -> None:
-        try:
-            result: Any = rent_search(self.scenario, self.prices, **self.limits, cancel=self.cancelled)
-        except PlannerError as exc:
-            result = tr_error(exc)  # names the control as the window labels it
-        self.found.emit(self.scenario, result)
 
 
 class PriceTable(QTableWidget):
@@ -107,12 +88,15 @@ class PriceTable(QTableWidget):
         self.pricesChanged.emit(self.prices())
 
 
-class RentPanel(QWidget):
-    planApplied = Signal(object, object, str)
+class RentPanel(SearchPanel):
+    """Searched only when asked (the prices come first); an edit after a search says the list is out of date."""
+
+    STOP_MS = 30000
 
     def __init__(self, state: AppState, settings: Settings, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.state, self.settings = state, settings
+        super().__init__(state, parent=parent)
+        self.settings = settings
+        self.search_button.setText(self.tr("Find what to rent"))
         values = settings.values
         self.table = PriceTable(dict(values.gpu_prices))
         self.table.pricesChanged.connect(self._save_prices)
@@ -134,8 +118,6 @@ class RentPanel(QWidget):
         form.addRow(self.tr("Currency"), self.currency)
         form.addRow(self.tr("Deadline"), self.deadline)
         form.addRow(self.tr("Budget"), self.budget)
-        self.search_button = QPushButton(self.tr("Find what to rent"))
-        self.search_button.clicked.connect(self.search)
         self.note = QLabel(self.tr("No prices ship with the app: enter what your provider charges. Cost is GPU-hours "
                                    "x price only (no storage, network or host prices)."))
         self.note.setWordWrap(True)
@@ -144,27 +126,15 @@ class RentPanel(QWidget):
         left.addWidget(self.table, 1)
         left.addLayout(form)
         left.addWidget(self.search_button)
-        self.header = QLabel()
-        self.header.setWordWrap(True)
-        self.header.setTextFormat(Qt.TextFormat.PlainText)
-        self.rows = QWidget()
-        self.rows_layout = QVBoxLayout(self.rows)
-        self.rows_layout.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.rows)
         right = QVBoxLayout()
         right.addWidget(self.header)
-        right.addWidget(scroll, 1)
+        right.addWidget(self.scroll, 1)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(left, 2)
         layout.addLayout(right, 3)
         self.result: RentSearch | None = None
-        self.worker: RentWorker | None = None
-        self.apply_buttons: list[QPushButton] = []
         self.header.setText(self.tr("Enter prices and press Find what to rent."))
-        state.estimateChanged.connect(lambda _e: self._mark_stale())
 
     # --- settings
     def _save_prices(self, prices: dict[str, float]) -> None:
@@ -181,45 +151,21 @@ class RentPanel(QWidget):
                 "currency": self.currency.currentData(), "unit": self.state.unit}
 
     # --- search
-    def _mark_stale(self) -> None:
+    def refresh_shown(self) -> None:
+        self._stale = False  # nothing to redo on showing: the search waits for prices and the button
+
+    def mark_stale(self) -> None:
         if self.result is not None:
             self.header.setText(self.tr("The set-up changed: press Find what to rent again."))
 
     def search(self) -> None:
-        self.cancel()
-        self.header.setText(self.tr("Searching GPU types, counts and layouts…"))
-        worker = RentWorker(self.state.scenario, self.table.prices(), self.limits(), self)
-        # a cancelled search still reports what it found so far: only the latest search's result is shown
-        worker.found.connect(lambda scenario, result: self._found(scenario, result) if worker is self.worker else None)
-        self.worker = worker
-        self.worker.start()
+        prices, limits = self.table.prices(), self.limits()
+        self.start(lambda scenario, cancelled, _progress: rent_search(scenario, prices, **limits, cancel=cancelled),
+                   self.tr("Searching GPU types, counts and layouts…"))
 
-    def cancel(self) -> None:
-        if self.worker is not None:
-            self.worker.stop(30000)
-
-    def wait(self, ms: int = 60000) -> bool:
-        """For tests and scripts: block until the current search ends."""
-        return wait_for(self.worker, ms)
-
-    def _found(self, scenario: Scenario, result: RentSearch | str) -> None:
-        if scenario != self.state.scenario:
-            return
-        if isinstance(result, str):
-            self.header.setText(result)
-            return
+    def show_result(self, result: RentSearch) -> None:
         self.result = result
-        self._show(result)
-
-    def _clear(self) -> None:
-        while self.rows_layout.count() > 1:
-            item = self.rows_layout.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
-        self.apply_buttons = []
-
-    def _show(self, result: RentSearch) -> None:
-        self._clear()
+        self.clear_rows()
         unit, currency = self.state.unit, self.currency.currentData()
         self.header.setText(self.tr("%(n)d options for %(tokens)s tokens, cheapest first; one checkpoint is "
                                     "%(ckpt)s. Searched in %(time)s.") % {
@@ -234,7 +180,7 @@ class RentPanel(QWidget):
             label = QLabel("<b>" + escape(self.tr("Left out:")) + "</b><br>" + "<br>".join(lines))
             label.setWordWrap(True)
             label.setTextFormat(Qt.TextFormat.RichText)
-            self.rows_layout.insertWidget(self.rows_layout.count() - 1, label)
+            self.add_row(label)
 
     def _add_row(self, index: int, row: RentOption, currency: str) -> None:
         unit = self.state.unit
@@ -250,16 +196,8 @@ class RentPanel(QWidget):
                     "mem": format_bytes(plan.estimate.total_bytes, unit), "host": format_bytes(row.host_bytes, unit)})
                 + f"<br><span style='color:{text_colour('muted')}'>"
                 + escape(self.tr("layout: %s") % layout_text(dict(row.changes))) + "</span>")
-        widget, button = plan_row(html, self.tr("Apply"), lambda r=row: self.apply(r))
-        if not row.changes:
-            button.setEnabled(False)
-            button.setToolTip(self.tr("This is your set-up already"))
-        self.rows_layout.insertWidget(self.rows_layout.count() - 1, widget)
-        self.apply_buttons.append(button)
+        self.add_plan(html, lambda r=row: self.apply(r), changes_something=bool(row.changes))
 
     def apply(self, row: RentOption) -> None:
         """GPU, counts and layout in one undo step."""
-        before = self.state.scenario
-        label = self.tr("Rent %(n)d x %(gpu)s") % {"n": row.gpus, "gpu": row.gpu_name}
-        if self.state.edit(dict(row.changes), label):
-            self.planApplied.emit(before, self.state.scenario, label)
+        self.apply_changes(dict(row.changes), self.tr("Rent %(n)d x %(gpu)s") % {"n": row.gpus, "gpu": row.gpu_name})

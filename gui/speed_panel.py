@@ -4,11 +4,12 @@ plan marked; plans that change what is trained listed apart."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from engine import PlannerError, Scenario
 from engine.messages import message
@@ -17,22 +18,19 @@ from engine.timing import MFU_DEFINITION
 from engine.units import UNITS, format_bytes, format_count, format_seconds
 
 from .i18n import tr_engine
+from .search_panel import SearchPanel
 from .state import AppState
 from .theme import text_colour
-from .widgets import RefreshWhenShown, plan_row
 from .words import describe_changes
-from .workers import CancellableSearch, wait_for
 
 
-class SpeedWorker(CancellableSearch):
-    found = Signal(object, object)  # scenario, SpeedSearch (None when the scenario cannot be searched)
-
-    def run(self) -> None:
-        try:
-            result = speed_search(self.scenario, cancel=self.cancelled)
-        except PlannerError:
-            result = None
-        self.found.emit(self.scenario, result)
+def fastest_layouts(scenario: Scenario, cancelled: Callable[[], bool], _progress: object) -> SpeedSearch | None:
+    """The engine search, on the worker thread; None when the scenario cannot be searched (the panel keeps what it
+    shows)."""
+    try:
+        return speed_search(scenario, cancel=cancelled)
+    except PlannerError:
+        return None
 
 
 class SpeedChart(QWidget):
@@ -92,69 +90,35 @@ class SpeedChart(QWidget):
         self.clipped = len(points) - len(inside)  # for tests: points left out of the view
 
 
-class SpeedPanel(RefreshWhenShown):
-    planApplied = Signal(object, object, str)
-
+class SpeedPanel(SearchPanel):
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.state = state
-        self.header = QLabel()
-        self.header.setWordWrap(True)
-        self.header.setTextFormat(Qt.TextFormat.PlainText)
-        self.search_button = QPushButton(self.tr("Search again"))
-        self.search_button.clicked.connect(self.search)
-        top = QHBoxLayout()
-        top.addWidget(self.header, 1)
-        top.addWidget(self.search_button)
+        super().__init__(state, parent=parent)
         self.chart = SpeedChart()
-        self.rows = QWidget()
-        self.rows_layout = QVBoxLayout(self.rows)
-        self.rows_layout.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.rows)
         body = QHBoxLayout()
         body.addWidget(self.chart, 1)
-        body.addWidget(scroll, 1)
+        body.addWidget(self.scroll, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(top)
+        layout.addLayout(self.header_bar(self.search_button))
         layout.addLayout(body, 1)
         self.result: SpeedSearch | None = None
         self.result_for: Scenario | None = None  # the scenario self.result was searched for
-        self.worker: SpeedWorker | None = None
-        self.apply_buttons: list[QPushButton] = []
-        state.estimateChanged.connect(lambda _e: self.mark_stale())
 
     def refresh_shown(self) -> None:
         self.search()
 
     def search(self) -> None:
-        self.cancel()
-        self._stale = False
-        self.header.setText(self.tr("Searching every layout of these GPUs for the fastest that fit…"))
-        self.worker = SpeedWorker(self.state.scenario, self)
-        self.worker.found.connect(self._found)
-        self.worker.start()
+        self.start(fastest_layouts, self.tr("Searching every layout of these GPUs for the fastest that fit…"))
 
-    def cancel(self) -> None:
-        if self.worker is not None:
-            self.worker.stop(10000)
-
-    def wait(self, ms: int = 60000) -> bool:
-        """For tests and scripts: block until the current search ends."""
-        return wait_for(self.worker, ms)
-
-    def _found(self, scenario: Scenario, result: SpeedSearch | None) -> None:
-        if scenario != self.state.scenario or result is None:
+    def show_result(self, result: SpeedSearch | None) -> None:
+        if result is None:
             return
-        self.result, self.result_for = result, scenario
+        self.result, self.result_for = result, self.state.scenario
         self._show()
 
     def restyle(self) -> None:
         """Draw the plans again in the theme's colours (no new search)."""
-        searching = self.worker is not None and self.worker.isRunning()
-        if self.result is not None and self.result_for == self.state.scenario and not searching:
+        if self.result is not None and self.result_for == self.state.scenario and not self.searching():
             self._show()
 
     def _show(self) -> None:
@@ -165,11 +129,7 @@ class SpeedPanel(RefreshWhenShown):
         # No step time for the set-up (the time panel says why): its diamond sits on the axis, not a failed redraw.
         current_tps = current.tokens_per_second if current is not None else 0.0
         self.chart.show_search(result, (est.total_bytes, current_tps), est.capacity_bytes, unit)
-        while self.rows_layout.count() > 1:
-            item = self.rows_layout.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
-        self.apply_buttons = []
+        self.clear_rows()
         if not result.plans:
             self.header.setText(self.tr("No layout of these GPUs fits without changing what you train."))
         elif result.layouts == 1:
@@ -188,7 +148,7 @@ class SpeedPanel(RefreshWhenShown):
             self._add_row(i + 1, plan)
         if result.changes_what_you_train:
             label = QLabel("<b>" + escape(self.tr("Changes what you train:")) + "</b>")
-            self.rows_layout.insertWidget(self.rows_layout.count() - 1, label)
+            self.add_row(label)
             for i, plan in enumerate(result.changes_what_you_train):
                 self._add_row(i + 1, plan)
 
@@ -201,13 +161,8 @@ class SpeedPanel(RefreshWhenShown):
             "mfu": f"{t.mfu:.0%}"} + "</b> · " + self.tr("%s per GPU") % format_bytes(plan.estimate.total_bytes, unit)
             + f"<br><span style='color:{text_colour('muted')}'>" + escape(changes + self._offload_words(plan))
             + "</span>")
-        row, button = plan_row(html, self.tr("Apply"), lambda p=plan: self.apply(p))
+        row = self.add_plan(html, lambda p=plan: self.apply(p), changes_something=bool(plan.changes))
         row.setToolTip(tr_engine(MFU_DEFINITION))  # what "MFU" in the row means, as the time tab explains it
-        if not plan.changes:  # nothing to apply: the set-up is already this plan
-            button.setEnabled(False)
-            button.setToolTip(self.tr("This is your set-up already"))
-        self.rows_layout.insertWidget(self.rows_layout.count() - 1, row)
-        self.apply_buttons.append(button)
 
     def _offload_words(self, plan: SpeedPlan) -> str:
         """Said on every row that offloads, as the estimate's warning says: the speed hangs on PCIe."""
@@ -216,7 +171,4 @@ class SpeedPanel(RefreshWhenShown):
         return " · " + self.tr("moves state to CPU memory: steps wait on PCIe")
 
     def apply(self, plan: SpeedPlan) -> None:
-        before = self.state.scenario
-        label = self.tr("Use the faster layout")
-        if self.state.edit(plan.changes, label):
-            self.planApplied.emit(before, self.state.scenario, label)
+        self.apply_changes(plan.changes, self.tr("Use the faster layout"))
