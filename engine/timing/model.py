@@ -312,7 +312,7 @@ def step_time(s: Scenario) -> StepTime:
                    for i, layers in _distinct_stages(s, spec)), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
     pp_comm, bubble = _pipeline_seconds(s, spec, hw, rates, busiest.total)
-    dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest)
+    dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
     offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest)
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
