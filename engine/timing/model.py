@@ -327,7 +327,7 @@ def step_time(s: Scenario) -> StepTime:
     fmt = mfu_format(s)
     peak = hw.peak(fmt)
     raw_step = sum(raw.values())
-    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt)
+    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, spec.is_moe)
     own = mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0
     held = held_mfu(own, ceiling.mfu) if ceiling is not None else own
     if held < own:
