@@ -123,6 +123,7 @@ def test_deepspeed_zero1_gathers_weights_after_the_step_with_nothing_to_hide_beh
     from types import SimpleNamespace
 
     from engine.memory.states import dtypes_for
+    from engine.scenario import resolve_model
     from engine.timing.collectives import group_latencies
     from engine.timing.data import framework_profile
     from engine.timing.data_parallel import data_parallel_seconds
@@ -137,7 +138,7 @@ def test_deepspeed_zero1_gathers_weights_after_the_step_with_nothing_to_hide_beh
     rates = rates_for(s, hw, prof)
     params = 8.0e9
     busiest = SimpleNamespace(trainable=params, params=params, fwd=10.0, bwd=20.0, layers=32)  # long compute windows
-    dp_comm, _ = data_parallel_seconds(s, hw, prof, rates, dtypes_for(s), busiest)
+    dp_comm, _ = data_parallel_seconds(s, hw, prof, rates, dtypes_for(s), busiest, resolve_model(s))
     bus = link(hw, 32, 8)[0]  # 8 members per node, each over its own NIC share: 8 x 6.25 GB/s x 0.9
     assert math.isclose(bus, 8 * 6.25e9 * 0.9)
     ag_lat = group_latencies(hw, 32, 32, 8, 1)[0]
@@ -147,7 +148,7 @@ def test_deepspeed_zero1_gathers_weights_after_the_step_with_nothing_to_hide_beh
     # the reduce-scatter (about 0.3 s) hides behind 20 s of backward; the gather has no window
     assert math.isclose(dp_comm, gather)
     hidden, _ = data_parallel_seconds(s, hw, {**prof, "zero_gather_after_step": False}, rates, dtypes_for(s),
-                                      busiest)
+                                      busiest, resolve_model(s))
     assert hidden == 0.0  # a framework that prefetches the gather behind the next forward hides all of it here
 
 
@@ -168,3 +169,39 @@ def test_b200_computes_at_the_clock_its_power_limit_leaves():
     assert math.isclose(rates.memory, 8e12 * 0.85)  # the datasheet bandwidth x the stream fraction, unchanged
     h100 = scenario_from_dict({"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "framework": "megatron"})
     assert hardware_for(h100).sustained_fraction == 1.0
+
+
+def test_deepspeed_zero3_issues_a_collective_per_submodule_and_per_reduce_bucket():
+    """DeepSpeed ZeRO-3 gathers each submodule's parameters before it runs (deepspeed/runtime/zero/
+    parameter_offload.py pre_sub_module_forward_function -> fetch_sub_module; issue deepspeedai/DeepSpeed#5047: one
+    all-gather per nn.Linear) and reduce-scatters gradients in buckets of reduce_bucket_size (5e8) elements, where
+    FSDP issues one of each per wrapped decoder layer. Llama-3-8B has 7 nn.Linear per layer (q, k, v, o, gate, up,
+    down), all above stage3_param_persistence_threshold (1e5). With compute windows of zero seconds nothing hides,
+    so the exposed time is the bytes over the bus plus the ring latency (tuning.cc, as above) per collective:
+    2 gathers (forward, and again for backward after resharding) x (32 layers x 7 + 1 root) and
+    ceil(8e9 / 5e8) = 16 reduce-scatters, against FSDP's 2 x 33 gathers and 33 reduce-scatters."""
+    from types import SimpleNamespace
+
+    from engine.memory.states import dtypes_for
+    from engine.scenario import resolve_model
+    from engine.timing.collectives import group_latencies
+    from engine.timing.data import framework_profile
+    from engine.timing.data_parallel import data_parallel_seconds, gathered_modules_per_layer
+    from engine.timing.links import link
+    from engine.timing.model import rates_for
+
+    s = scenario_from_dict({"model": "llama-3-8b", "gpu": "a100-80gb", "gpus_per_node": 8, "nodes": 4,
+                            "framework": "deepspeed", "zero_stage": 3, "micro_batch": 1, "grad_accum": 1,
+                            "seq_len": 2048, "attention": "flash"})
+    spec, hw, prof = resolve_model(s), hardware_for(s), framework_profile("deepspeed")
+    assert prof["zero3_per_module"] and gathered_modules_per_layer(spec) == 7
+    rates = rates_for(s, hw, prof)
+    params = 8.0e9
+    busiest = SimpleNamespace(trainable=params, params=params, fwd=0.0, bwd=0.0, layers=32)
+    ag_lat, rs_lat, _ = group_latencies(hw, 32, 32, 8, 1)
+    grad_bytes = dtypes_for(s).grad  # the gradients' own dtype (fp32 under DeepSpeed's mixed precision)
+    bytes_s = 31 / 32 * (2 * 2 + grad_bytes) * params / link(hw, 32, 8)[0]  # two bf16 gathers, one reduce-scatter
+    deepspeed, _ = data_parallel_seconds(s, hw, prof, rates, dtypes_for(s), busiest, spec)
+    assert math.isclose(deepspeed, bytes_s + 2 * (32 * 7 + 1) * ag_lat + 16 * rs_lat)
+    fsdp, _ = data_parallel_seconds(s, hw, {**prof, "zero3_per_module": False}, rates, dtypes_for(s), busiest, spec)
+    assert math.isclose(fsdp, bytes_s + 33 * (2 * ag_lat + rs_lat))

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..scenario import resolve_model, scenario_from_dict
-from ..timing.ceiling import leave_out
+from ..timing.ceiling import DENSE, MOE, leave_out
 from ..timing.hardware import hardware_for
 from ..timing.mfu import mfu_figures, mfu_format
 from ..timing.model import step_time
@@ -75,19 +75,36 @@ def compare(rows: list[dict[str, Any]], cross_validated: bool = True) -> list[Co
     return out
 
 
+# Runs that measure less than what their GPU does at full power on a whole model, in their sources' own words: they
+# set no ceiling (a ceiling taken from them would cap other sources' full runs below what those reached)
+NOT_FULL_RATE = (
+    ("torchao-mx-llama3-8b-8xb200pl-", "power-limited: pytorch/ao torchao/prototype/mx_formats/README.md at 74c6d3d, "
+     "'single node of 8 power-limited B200'"),
+    ("torchao-moe-llama4-scout-2l-", "a cut-down model: pytorch/ao torchao/prototype/moe_training/README.md at "
+     "36027d8, 'Llama4 16e with 2 layers'"),
+)
+
+
+def sets_ceiling(row: dict[str, Any]) -> bool:
+    """Whether a run's MFU may bound other runs' (NOT_FULL_RATE names the ones that may not)."""
+    return not any(row["id"].startswith(prefix) for prefix, _ in NOT_FULL_RATE)
+
+
 def best_mfu_by_source(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per GPU, compute format and source, the run with the highest measured MFU: presets/mfu_ceilings.json's
-    entries (the time model claims at most (1 + margin) x the best of them; engine/timing/ceiling.py)."""
-    best: dict[tuple[str, str, str], dict[str, Any]] = {}
+    """Per GPU, compute format, model kind (dense or moe) and source, the run with the highest measured MFU:
+    presets/mfu_ceilings.json's entries (the time model claims at most (1 + margin) x the best of them for a plan of
+    the same kind; engine/timing/ceiling.py)."""
+    best: dict[tuple[str, str, str, str], dict[str, Any]] = {}
     for row in rows:
         s = scenario_from_dict(row["scenario"])
-        if not isinstance(s.gpu, str):
+        if not isinstance(s.gpu, str) or not sets_ceiling(row):
             continue
-        mfu = mfu_figures(s, resolve_model(s), float(row["measured"]))[0]
-        key = (s.gpu, mfu_format(s), source_of(row))
+        spec = resolve_model(s)
+        mfu = mfu_figures(s, spec, float(row["measured"]))[0]
+        key = (s.gpu, mfu_format(s), MOE if spec.is_moe else DENSE, source_of(row))
         if key not in best or mfu > best[key]["mfu"]:
-            best[key] = {"gpu": s.gpu, "arch": hardware_for(s).arch, "format": key[1], "source": key[2],
-                         "row": row["id"], "mfu": round(mfu, 4)}
+            best[key] = {"gpu": s.gpu, "arch": hardware_for(s).arch, "format": key[1], "kind": key[2],
+                         "source": key[3], "row": row["id"], "mfu": round(mfu, 4)}
     return [best[k] for k in sorted(best)]
 
 

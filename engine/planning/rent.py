@@ -158,7 +158,7 @@ def _ceiling_seconds(s: Scenario, tokens: int) -> tuple[float, float]:
     reached on this GPU in this format (1.0 where none is known)."""
     spec, hw = resolve_model(s), hardware_for(s)
     fmt = mfu_format(s)
-    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt)
+    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, spec.is_moe)
     mfu = min(1.0, ceiling.mfu) if ceiling is not None else 1.0
     flops = model_flops_per_token(spec, s.seq_len, *gradient_shares(s, spec)) * tokens
     # a measured step of this GPU (time_calibration, M / P as low as 0.1) may run faster than the model's figures

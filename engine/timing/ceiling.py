@@ -1,9 +1,15 @@
-"""The most MFU a plan may claim: (1 + margin) x the best MFU measured on the same GPU in the same compute format,
-approached smoothly from KNEE of it (held_mfu),
+"""The most MFU a plan may claim: (1 + margin) x the best MFU measured on the same GPU in the same compute format
+by a run of the same kind, approached smoothly from KNEE of it (held_mfu),
 over the sources of the published set (presets/mfu_ceilings.json, generated from tests/data/published/
 throughput.json by benchmarks/speed_accuracy_report.py). A time model whose matmuls run at the best shape's
 rate would otherwise promise layouts no published run reached (issue 23: 59% for Llama-3.1-405B on 1,024 H100s
 against the published 38-43%).
+
+Kinds: a dense model's plan is held to dense runs only, since a mixture-of-experts run's MFU (its expert GEMMs are
+small and uneven, its all-to-all exposed) says how fast MoE training went, not how fast the GPU runs dense layers;
+an MoE plan is held to MoE runs. Where no run of the plan's kind on its GPU or architecture is at hand, the runs of
+the other kind hold it: the nearest evidence there is (a dense run's MFU bounds an MoE step, which runs the same GEMMs
+smaller; an MoE run's is low for a dense plan, and only GPUs and formats without any dense run reach it).
 
 Each ceiling keeps its source, so the accuracy report can leave a row's own source out (cross-validation). No Qt.
 """
@@ -34,17 +40,17 @@ class Ceiling(NamedTuple):
 @cache
 def _table() -> dict[str, Any]:
     data = read_preset_json(CEILINGS_FILE)
-    by_gpu: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    by_arch: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    by_gpu: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    by_arch: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for entry in data["best_by_source"]:
-        by_gpu.setdefault((entry["gpu"], entry["format"]), []).append(entry)
+        by_gpu.setdefault((entry["gpu"], entry["format"], entry["kind"]), []).append(entry)
         if entry["arch"] != "default":
-            by_arch.setdefault((entry["arch"], entry["format"]), []).append(entry)
+            by_arch.setdefault((entry["arch"], entry["format"], entry["kind"]), []).append(entry)
     return {"margin": float(data["margin"]), "gpu": by_gpu, "arch": by_arch}
 
 
 @cache
-def _best(kind: str, key: tuple[str, str], left_out: str | None) -> Ceiling | None:
+def _best(kind: str, key: tuple[str, str, str], left_out: str | None) -> Ceiling | None:
     table = _table()
     entries = [e for e in table[kind].get(key, ()) if e["source"] != left_out and left_out != EVERY_SOURCE]
     if not entries:
@@ -53,16 +59,23 @@ def _best(kind: str, key: tuple[str, str], left_out: str | None) -> Ceiling | No
     return Ceiling(top["mfu"] * (1 + table["margin"]), top["mfu"], top["row"], top["source"])
 
 
-def mfu_ceiling(gpu_id: str | None, arch: str, fmt: str) -> Ceiling | None:
-    """The ceiling for a preset GPU in a number format: from runs on that GPU, else on GPUs of its architecture
-    (MFU is a fraction of each GPU's own peak); None for a custom GPU or where no published run is at hand."""
+DENSE, MOE = "dense", "moe"
+
+
+def mfu_ceiling(gpu_id: str | None, arch: str, fmt: str, moe: bool = False) -> Ceiling | None:
+    """The ceiling for a preset GPU in a number format and a model kind (see the module's text): from runs on that
+    GPU, else on GPUs of its architecture (MFU is a fraction of each GPU's own peak); None for a custom GPU or where
+    no published run is at hand."""
     if gpu_id is None:
         return None
     left_out = _LEFT_OUT.get()
-    found = _best("gpu", (gpu_id, fmt), left_out)
-    if found is None and arch != "default":
-        found = _best("arch", (arch, fmt), left_out)
-    return found
+    for kind in (MOE, DENSE) if moe else (DENSE, MOE):
+        found = _best("gpu", (gpu_id, fmt, kind), left_out)
+        if found is None and arch != "default":
+            found = _best("arch", (arch, fmt, kind), left_out)
+        if found is not None:
+            return found
+    return None
 
 
 KNEE = 0.8  # below this share of the ceiling the model's MFU stands as it is

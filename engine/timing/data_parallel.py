@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from ..memory.parallelism.components import pipeline_keeps_weights
 from ..memory.states import Dtypes
+from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from .collectives import bucket_count, group_latencies
 from .costs import Rates
@@ -34,8 +35,26 @@ def _bucket_bytes(prof: dict[str, Any], dp: int, reduce_bytes: int) -> float:
     return float(params * reduce_bytes) if params else 0.0
 
 
+# DeepSpeed's stage3_param_persistence_threshold default (deepspeed/runtime/zero/config.py): parameters with fewer
+# elements stay gathered for the whole run and are never fetched
+PERSISTENCE_THRESHOLD = 100_000
+
+
+def gathered_modules_per_layer(spec: ModelSpec) -> float:
+    """Modules per decoder layer that DeepSpeed ZeRO-3 fetches one by one (its hooks gather each submodule's own
+    parameters before the submodule runs: one all-gather per nn.Linear, not per decoder layer as FSDP's wrapped
+    unit; deepspeedai/DeepSpeed deepspeed/runtime/zero/parameter_offload.py pre_sub_module_forward_function ->
+    PartitionedParameterCoordinator.fetch_sub_module, and issue #5047 'ZeRO3 launches too many all_gathers' with
+    the trace of one all-gather per nn.Linear); each routed expert is one module of its own. Averaged over the
+    model's dense and MoE layers."""
+    def count(moe: bool) -> int:
+        linears = sum(1 for lin in spec.layer_linears(moe) if lin.params >= PERSISTENCE_THRESHOLD)
+        return linears + (spec.n_experts if moe else 0)
+    return (spec.dense_layers * count(False) + spec.moe_layers * count(True)) / max(1, spec.layers)
+
+
 def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Rates, dt: Dtypes,
-                          busiest: StageWork) -> tuple[float, float]:
+                          busiest: StageWork, spec: ModelSpec) -> tuple[float, float]:
     """(exposed gradient and ZeRO-3 weight traffic between the dp replicas, FSDP2's copies around it) per step."""
     ga, dp, zero = s.grad_accum, s.dp, s.effective_zero
     if dp == 1:
@@ -61,7 +80,11 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         n_gathers = 2 if s.reshard_after_forward else 1
         gathers = n_gathers * frac * busiest.params * rates.elem_bytes / dp_link
         scatter = frac * grads / dp_link
-        latency = units * (n_gathers * ag_lat + rs_lat)
+        gathers_per_pass, scatters = units, units
+        if prof.get("zero3_per_module"):  # DeepSpeed: per submodule, gradients reduced in reduce_bucket_size buckets
+            gathers_per_pass = busiest.layers * gathered_modules_per_layer(spec) + 1
+            scatters = bucket_count(grads, s.reduce_bucket_size * reduce_bytes)
+        latency = n_gathers * gathers_per_pass * ag_lat + scatters * rs_lat
         dp_comm = ga * exposed(gathers + scatter + latency, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
     else:  # once per step, bucket by bucket, hidden behind the last micro-batch's backward (and next forward for
         # ZeRO's gather)

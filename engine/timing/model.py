@@ -312,7 +312,7 @@ def step_time(s: Scenario) -> StepTime:
                    for i, layers in _distinct_stages(s, spec)), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
     pp_comm, bubble = _pipeline_seconds(s, spec, hw, rates, busiest.total)
-    dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest)
+    dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
     offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest)
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
@@ -327,7 +327,7 @@ def step_time(s: Scenario) -> StepTime:
     fmt = mfu_format(s)
     peak = hw.peak(fmt)
     raw_step = sum(raw.values())
-    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt)
+    ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, spec.is_moe)
     own = mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0
     held = held_mfu(own, ceiling.mfu) if ceiling is not None else own
     if held < own:
