@@ -226,7 +226,26 @@ def capacity_bars(owner: QWidget, label_position: float) -> tuple[pg.PlotWidget,
         pos=0, angle=90, pen=pg.mkPen("#c62828", width=2, style=Qt.PenStyle.DashLine), label="capacity",
         labelOpts={"position": label_position, "color": "#c62828", "anchors": [(1, 0), (1, 0)]})
     plot.addItem(capacity_line)
+    plot.getPlotItem().vb.sigResized.connect(lambda _vb: place_capacity_label(plot, capacity_line))
     return plot, bar, capacity_line, caption
+
+
+def place_capacity_label(plot: pg.PlotWidget, line: pg.InfiniteLine) -> None:
+    """Keep the capacity label whole inside the plot: beside the line, on the side with room, and shifted along the
+    line's label when neither side holds it (a narrow comparison pane cut "capacity 23.99 Gi" on the right, or the
+    start of "capacity 140.40 GiB" on the left)."""
+    label = line.label
+    vb = plot.getPlotItem().vb
+    x_min, x_max = vb.viewRange()[0]
+    plot_px, label_px = vb.width(), label.boundingRect().width()
+    if plot_px <= 0 or label_px <= 0 or x_max <= x_min:
+        return
+    at_px = (line.value() - x_min) / (x_max - x_min) * plot_px
+    # the label's anchor is the fraction of its width left of the line: 0 = all right of it, 1 = all left of it
+    fraction = min(max((at_px + label_px - plot_px) / label_px, 0.0), 1.0, max(at_px / label_px, 0.0))
+    if label.anchors[0][0] != fraction:
+        label.anchors = [(fraction, 0), (fraction, 0)]
+        label.updatePosition()
 
 
 class BudgetBars(QWidget):
@@ -243,6 +262,7 @@ class BudgetBars(QWidget):
         self._labels: tuple = ()
         self._unit = ""
         self._capacity = -1.0
+        self._capacity_text = ""
         self._drawn: tuple | None = None
         self.plot.scene().sigMouseMoved.connect(self._hover)
 
@@ -313,10 +333,9 @@ class BudgetBars(QWidget):
             self.capacity_line.setPos(capacity)
         if capacity_text != self.capacity_line.label.format:
             self.capacity_line.label.setFormat(capacity_text)
-        if moved:  # keep the capacity label inside the plot: right of the line when the line is in the left half
-            label = self.capacity_line.label
-            label.anchors = [(0, 0), (0, 0)] if capacity < x_max / 2 else [(1, 0), (1, 0)]
-            label.updatePosition()
+        if moved or capacity_text != self._capacity_text:  # the label kept whole inside the plot
+            self._capacity_text = capacity_text
+            place_capacity_label(self.plot, self.capacity_line)
 
     @property
     def drawn_bytes(self) -> float:

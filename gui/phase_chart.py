@@ -19,7 +19,7 @@ from engine.messages import QT_TRANSLATE_NOOP
 from engine.posttraining import RLPhase
 from engine.units import UNITS, format_bytes
 
-from .charts import capacity_bars
+from .charts import capacity_bars, place_capacity_label
 from .explain import explain_component
 from .i18n import tr_engine
 from .theme import text_colour
@@ -114,15 +114,14 @@ class PhaseChart(QWidget):
             self.capacity_line.setPos(capacity)
             self.capacity_line.label.setColor(view[-1])
             self.capacity_line.label.setFormat(self.tr("capacity %s") % format_bytes(est.capacity_bytes, unit))
-            label = self.capacity_line.label
-            label.anchors = [(0, 0), (0, 0)] if capacity < x_max / 2 else [(1, 0), (1, 0)]
-            label.updatePosition()
             axis = self.plot.getAxis("left")
             axis.setTicks([ticks])
             # pyqtgraph leaves out a tick label wider than its axis: as wide as the longest ("Generation (engine GPUs)")
             axis.setWidth(max(self.fontMetrics().horizontalAdvance(text) for _, text in ticks) + 20)
             self.plot.getAxis("bottom").setLabel(unit)
             self.plot.setXRange(0, x_max, padding=0)
+            self.plot.getPlotItem().vb.updateMatrix()  # the range now, so that the label is placed where it is drawn
+            place_capacity_label(self.plot, self.capacity_line)
             self.plot.setYRange(-0.9, len(rl.phases) - 0.4, padding=0)  # room above the first bar for the label
         peak = rl.phase(rl.peak_phase)
         caption = (self.tr("One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s "
