@@ -101,8 +101,9 @@ def attach(window: Any) -> None:
         window.serving_line.setVisible(serve)
         window.verdict.says_unchecked_host = not serve  # an engine's process holds no CPU memory of the plan's
         # the Time and cost tab stays: for a served model it shows the engine's speed and the cost of its tokens
+        # training plans (Make it fit, Fastest layouts, What should I rent?) are refused for a served model
         for widget, shown in ((window.users_chart, serve), (window.fit_panel, not serve),
-                              (window.speed_panel, not serve)):
+                              (window.speed_panel, not serve), (window.rent_panel, not serve)):
             index = window.tabs.indexOf(widget)
             if window.tabs.isTabVisible(index) != shown:  # QTabBar lays out and repaints the whole tab area even
                 window.tabs.setTabVisible(index, shown)   # for an unchanged value (19 of 40 edits, issue 21)

@@ -29,6 +29,7 @@ def test_switching_to_serve_shows_the_serving_rows_and_the_users_chart(qtbot):
     assert win.serving_panel.context.isVisible() and win.serving_panel.users.isVisible()
     tabs = win.tabs
     assert tabs.isTabVisible(tabs.indexOf(win.users_chart)) and not tabs.isTabVisible(tabs.indexOf(win.fit_panel))
+    assert not tabs.isTabVisible(tabs.indexOf(win.rent_panel))  # a training plan: refused for a served model
     assert tabs.isTabVisible(tabs.indexOf(win.time_panel))  # the engine's speed and the cost of its tokens
     panel = win.time_panel  # its rows, seen from the panel (the tab itself is not the current one)
     assert not panel.tokens.isVisibleTo(panel) and panel.price.isVisibleTo(panel)

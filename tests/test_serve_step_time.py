@@ -55,3 +55,16 @@ def test_the_window_reads_the_serving_speed_of_an_inference_scenario(qtbot, tmp_
     assert "inference" not in asked  # no training step was computed for the served model
     state.edit({"workload": "training", "model": "llama-3-8b", "tp": 1})  # back to training: a step time again
     assert state.step_time is not None and asked[-1] == "training"
+
+
+def test_training_plans_are_refused_for_a_served_model_in_one_sentence():
+    """Limits, Fastest layouts and What should I rent? change a training job (micro-batch, layouts, tokens to
+    train): asked of an inference scenario they answered with a training step of the served model."""
+    from engine.planning.fit_report import fit_report
+    from engine.planning.rent import rent_search
+    from engine.planning.speed_search import speed_search
+
+    s = scenario_from_dict(SERVED)
+    for plan in (fit_report, speed_search, lambda x: rent_search(x, {"h100-sxm-80gb": 2.0})):
+        with pytest.raises(WorkloadError, match="serve-fit"):
+            plan(s)

@@ -10,6 +10,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message
 from ..scenario import Scenario
 from ..timing import step_time, time_to_json
 from ..units import format_bytes, format_count
+from ..workloads import require_training
 from .family import largest_model_that_fits
 from .solver import MAX_GPUS, SEQ_STEP, join_steps, limits, plans
 
@@ -19,6 +20,7 @@ def _message_json(m: Message) -> dict[str, Any]:
 
 
 def fit_report(s: Scenario, *, max_plans: int = 8) -> dict[str, Any]:
+    require_training(s)
     lim = limits(s)
     fam = largest_model_that_fits(s)
     return {

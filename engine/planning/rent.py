@@ -32,6 +32,7 @@ from ..timing.ceiling import mfu_ceiling
 from ..timing.hardware import hardware_for
 from ..timing.mfu import gradient_shares, mfu_format, model_flops_per_token
 from ..units import format_bytes, format_cost, format_seconds
+from ..workloads import require_training
 from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, parallel_dimensions, speed_bound
 
 MAX_RENT_GPUS = 512  # the largest count tried: 64 nodes of 8
@@ -281,6 +282,7 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
                 budget: float | None = None, max_gpus: int = MAX_RENT_GPUS, currency: str | None = None,
                 unit: str = "GiB", cancel: Callable[[], bool] | None = None) -> RentSearch:
     """GPU types x counts x layouts for the scenario's training of tokens_to_train tokens, cheapest first."""
+    require_training(s)
     if not s.tokens_to_train:
         raise ScenarioError("tokens_to_train", QT_TRANSLATE_NOOP(
             "engine", "is needed to compare what to rent: set how many tokens the whole run trains on."))

@@ -24,6 +24,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
 from ..timing.model import StepTime, step_time
+from ..workloads import require_training
 
 TPS = (1, 2, 4, 8)
 CPS = (1, 2, 4, 8)
@@ -265,6 +266,7 @@ def _best(base: Scenario, plans: list[SpeedPlan], n: int) -> list[SpeedPlan]:
 
 def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] | None = None) -> SpeedSearch:
     """Fitting layouts of the same GPUs, fastest first, and the best plan of each method/numerics change."""
+    require_training(s)
     t0 = time.perf_counter()
     out, memo = SpeedSearch(), _Memo()
     with _no_cyclic_gc():

@@ -17,7 +17,7 @@ from ..serving.scenario_estimate import serving_estimate
 from ..timing import StepTime
 from ..timing import step_time as training_step_time
 
-__all__ = ["estimate", "step_time"]
+__all__ = ["estimate", "require_training", "step_time"]
 
 
 def estimate(s: Scenario) -> Estimate:
@@ -32,6 +32,18 @@ def estimate(s: Scenario) -> Estimate:
 NO_TRAINING_STEP = QT_TRANSLATE_NOOP(
     "engine", "is inference: a served model has no training step; its speed is the serving speed (time to first "
               "token, time per output token, tokens per second).")
+
+
+NOT_A_TRAINING_PLAN = QT_TRANSLATE_NOOP(
+    "engine", "is inference: these plans change a training job; for a served model, serve-fit finds the longest "
+              "context, the most users and the fewest GPUs.")
+
+
+def require_training(s: Scenario) -> None:
+    """Refuse, in one sentence, a training plan (limits, Make it fit, Fastest layouts, What should I rent?) asked of
+    a served model: its micro-batch, layouts and tokens to train do not exist."""
+    if s.workload == "inference":
+        raise WorkloadError(NOT_A_TRAINING_PLAN)
 
 
 def step_time(s: Scenario) -> StepTime:
