@@ -136,7 +136,8 @@ def test_deepspeed_zero1_gathers_weights_after_the_step_with_nothing_to_hide_beh
     assert prof["zero_gather_after_step"]
     rates = rates_for(s, hw, prof)
     params = 8.0e9
-    busiest = SimpleNamespace(trainable=params, params=params, fwd=10.0, bwd=20.0, layers=32)  # long compute windows
+    busiest = SimpleNamespace(trainable=params, params=params, memory=0.0, fwd=10.0, bwd=20.0,
+                              layers=32)  # long compute windows, all compute-bound (no HBM contention)
     dp_comm, _ = data_parallel_seconds(s, hw, prof, rates, dtypes_for(s), busiest)
     bus = link(hw, 32, 8)[0]  # 8 members per node, each over its own NIC share: 8 x 6.25 GB/s x 0.9
     assert math.isclose(bus, 8 * 6.25e9 * 0.9)

@@ -1,11 +1,13 @@
-"""What hidden communication still costs the compute it hides behind: NCCL's kernels hold streaming
-multiprocessors while they run, and the GEMMs and attention that overlap them run on the SMs left.
+"""What hidden communication still costs the compute it hides behind. NCCL's kernels hold streaming
+multiprocessors while they run, so the GEMMs and attention beside them run on the SMs left; and they move every
+byte through HBM more than once, so the memory-bound kernels beside them stream at the bandwidth left.
 
 NCCL runs one CTA per channel and a CTA holds its SM whole ("NCCL CTAs won't share an SM with compute kernels",
-NVIDIA/nccl issue #689, sjeaugey, 2023-08; "on DGX with 8 NICs ... it would use 16 SMs", same thread). A
-collective that hides for `hidden` seconds behind compute on S SMs leaves that compute S - k SMs, so the work
-k / S x hidden is done after it, at full width: the step grows by hidden x k / S (figures in
-presets/efficiency.json nccl_sms)."""
+NVIDIA/nccl issue #689, sjeaugey; "on DGX with 8 NICs ... it would use 16 SMs", same thread). Its traffic costs
+"at least 2x" its link bytes in memory bandwidth, 3x with the user buffers (NVIDIA/nccl issue #1428, sjeaugey).
+A collective hidden for `hidden` seconds behind a window whose share m is memory-bound displaces
+(1 - m) x k / S of the compute-bound work (k of S SMs held) and m x min(1, 3 x link / HBM) of the memory-bound
+work; that work runs after it, at full width (figures in presets/efficiency.json nccl_contention)."""
 
 from __future__ import annotations
 
@@ -16,14 +18,20 @@ from .links import exposed
 
 def nccl_sm_share(hw: Hardware) -> float:
     """Share of the GPU's SMs a running NCCL collective holds: NCCL's CTAs / SMs (0 where either is not known)."""
-    table = efficiency()["nccl_sms"]
-    ctas = table["ctas"].get(hw.arch, 0)
+    ctas = efficiency()["nccl_contention"]["ctas"].get(hw.arch, 0)
     sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
     return ctas / sms if ctas and sms else 0.0
 
 
-def contended(comm: float, window: float, overlap: float, sm_share: float) -> float:
+def hidden_share(hw: Hardware, link_bytes_per_s: float, memory_bytes_per_s: float, memory_bound: float) -> float:
+    """Seconds of compute displaced per second a collective over `link_bytes_per_s` hides behind a window whose
+    share `memory_bound` is memory-bound kernels (streaming at `memory_bytes_per_s`)."""
+    hbm = efficiency()["nccl_contention"]["hbm_bytes_per_bus_byte"] * link_bytes_per_s / memory_bytes_per_s
+    return (1 - memory_bound) * nccl_sm_share(hw) + memory_bound * min(1.0, hbm)
+
+
+def contended(comm: float, window: float, overlap: float, share: float) -> float:
     """Seconds a collective adds to the step: what the compute window does not hide (links.exposed), plus the
-    compute the hidden part displaces from the SMs NCCL holds while it runs (hidden x sm_share)."""
+    compute its hidden part displaces (hidden x share, hidden_share)."""
     left = exposed(comm, window, overlap)
-    return left + (comm - left) * sm_share
+    return left + (comm - left) * share

@@ -12,7 +12,7 @@ from ..memory.parallelism.components import pipeline_keeps_weights
 from ..memory.states import Dtypes
 from ..scenario import Scenario
 from .collectives import bucket_count, group_latencies
-from .contention import contended, nccl_sm_share
+from .contention import contended, hidden_share
 from .costs import Rates
 from .hardware import Hardware
 from .links import link, nvlink_domain
@@ -23,6 +23,7 @@ class StageWork(Protocol):
 
     trainable: float  # parameters per rank that train
     params: float
+    memory: float  # seconds per micro-batch of memory-bound kernels (within fwd + bwd)
     fwd: float  # seconds per micro-batch
     bwd: float
     layers: int  # decoder layers in the stage: ZeRO-3/FSDP wraps each (and the root holds the rest)
@@ -47,7 +48,10 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     dp_link = link(hw, span, domain, stride)[0]
     ag_lat, rs_lat, ar_lat = group_latencies(hw, dp, span, domain, stride)
     frac = (dp - 1) / dp
-    sm_share = nccl_sm_share(hw)  # what the hidden collectives take from the compute they hide behind
+    # what the hidden collectives take from the compute they hide behind: SMs, and HBM bandwidth from the
+    # memory-bound kernels (contention.py)
+    window = busiest.fwd + busiest.bwd
+    sm_share = hidden_share(hw, dp_link, rates.memory, busiest.memory / window if window else 0.0)
     # torchtitan reduce-scatters gradients in fp32 (training.mixed_precision_reduce = "float32")
     reduce_bytes = max(dt.grad, prof.get("grad_reduce_bytes", 0))
     grads = busiest.trainable * reduce_bytes
@@ -65,7 +69,7 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         gathers = n_gathers * frac * busiest.params * rates.elem_bytes / dp_link
         scatter = frac * grads / dp_link
         latency = units * (n_gathers * ag_lat + rs_lat)
-        dp_comm = ga * contended(gathers + scatter + latency, busiest.fwd + busiest.bwd, prof["zero3_overlap"], sm_share)
+        dp_comm = ga * contended(gathers + scatter + latency, window, prof["zero3_overlap"], sm_share)
     else:  # once per step, bucket by bucket, hidden behind the last micro-batch's backward (and next forward for
         # ZeRO's gather)
         # FSDP (SHARD_GRAD_OP) communicates per wrapped unit; DDP, DeepSpeed and Megatron per bucket
