@@ -11,6 +11,8 @@ work; that work runs after it, at full width (figures in presets/efficiency.json
 
 from __future__ import annotations
 
+from functools import cache
+
 from .data import efficiency
 from .hardware import Hardware
 from .links import exposed
@@ -18,15 +20,20 @@ from .links import exposed
 
 def nccl_sm_share(hw: Hardware) -> float:
     """Share of the GPU's SMs a running NCCL collective holds: NCCL's CTAs / SMs (0 where either is not known)."""
-    ctas = efficiency()["nccl_contention"]["ctas"].get(hw.arch, 0)
-    sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
+    return _sm_share(hw.arch, hw.gpu_id or "")
+
+
+@cache
+def _sm_share(arch: str, gpu_id: str) -> float:
+    ctas = efficiency()["nccl_contention"]["ctas"].get(arch, 0)
+    sms = efficiency()["gemm_waves"]["sms"].get(gpu_id, 0)
     return ctas / sms if ctas and sms else 0.0
 
 
 def hidden_share(hw: Hardware, link_bytes_per_s: float, memory_bytes_per_s: float, memory_bound: float) -> float:
     """Seconds of compute displaced per second a collective over `link_bytes_per_s` hides behind a window whose
     share `memory_bound` is memory-bound kernels (streaming at `memory_bytes_per_s`)."""
-    hbm = efficiency()["nccl_contention"]["hbm_bytes_per_bus_byte"] * link_bytes_per_s / memory_bytes_per_s
+    hbm = _hbm_bytes_per_bus_byte() * link_bytes_per_s / memory_bytes_per_s
     return (1 - memory_bound) * nccl_sm_share(hw) + memory_bound * min(1.0, hbm)
 
 
@@ -35,3 +42,8 @@ def contended(comm: float, window: float, overlap: float, share: float) -> float
     compute its hidden part displaces (hidden x share, hidden_share)."""
     left = exposed(comm, window, overlap)
     return left + (comm - left) * share
+
+
+@cache
+def _hbm_bytes_per_bus_byte() -> float:  # read once from the presets
+    return float(efficiency()["nccl_contention"]["hbm_bytes_per_bus_byte"])
