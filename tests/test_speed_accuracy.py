@@ -86,9 +86,10 @@ def test_runs_left_out_say_why():
 # |error| 34.5% -> 36.1%). Merged with the ZeRO-1 gather and B200 clock: median 10.8%, p90 48.5%, held there.
 # With the 265 NVIDIA runs of h-tdata-a as well (898 runs, 18 sources) the cross-validated error is median 9.6%,
 # p90 43.9%: the median meets issue 23's target, the p90 is held at the measured level, 18.9 points above it
-# (docs/speed-accuracy.md "Known gaps").
+# (docs/speed-accuracy.md "Known gaps"). With the SMs and HBM bandwidth hidden collectives take from the compute
+# beside them (engine/timing/contention.py) and torchao's per-micro-batch weight casts: median 9.3%, p90 43.5%.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.44
+P90_MEASURED = 0.436
 
 
 def test_throughput_error_targets():
