@@ -88,9 +88,11 @@ def test_runs_left_out_say_why():
 # With the 265 NVIDIA runs of h-tdata-a as well (898 runs, 18 sources) the cross-validated error is median 9.6%,
 # p90 43.9%: the median meets issue 23's target, the p90 is held at the measured level, 18.9 points above it
 # (docs/speed-accuracy.md "Known gaps"). With ceilings by kind (dense plans held to dense runs, MoE to MoE, none from
-# power-limited or cut-down runs): median 9.5%, p90 40.0%, held there.
+# power-limited or cut-down runs): median 9.5%, p90 40.0%, held there. With the SMs and HBM
+# bandwidth hidden collectives take from the compute beside them (engine/timing/contention.py) and torchao's
+# per-micro-batch weight casts as well: median 9.3%, p90 38.7%, held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.40
+P90_MEASURED = 0.39
 
 
 def test_throughput_error_targets():

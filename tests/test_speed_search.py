@@ -158,20 +158,29 @@ def test_the_405b_search_claims_no_mfu_above_the_published_ceiling():
 
 def test_plans_that_tie_rank_the_plainer_first_and_offload_last():
     """Issue 23 item 5: a 70B full fine-tune on one 8 x H100 node ranked a plan that offloads weights and
-    optimizer first, tied with the optimizer-only one. Among plans of equal speed the one with less offload and
-    fewer kinds of model parallelism comes first, and the first plan never offloads the weights."""
-    from engine.planning.speed_search import OFFLOAD_COST, TIE, parallel_dimensions
+    optimizer first, tied with the optimizer-only one (and, once hidden collectives paid for the SMs they hold,
+    1.2% faster than it). Among plans of equal speed the one with less offload and fewer kinds of model parallelism
+    comes first, and a plan that offloads more ranks above one that offloads less only when it is faster by more than
+    OFFLOAD_MARGIN per level (10%, about the time model's cross-validated median error; offload is its least sure
+    term): here the first plan keeps the weights."""
+    from engine.planning.speed_search import OFFLOAD_COST, OFFLOAD_MARGIN, TIE, parallel_dimensions, ranking_speed
 
     s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "seq_len": 4096,
                             "micro_batch": 1, "grad_accum": 8, "attention": "flash"})
     result = speed_search(s)
     assert result.plans and result.plans[0].scenario.offload != "optimizer+params"
+    first = result.plans[0]
+    for p in result.plans:  # nothing offloading more than the first is faster than it by more than the margin
+        levels = OFFLOAD_COST[p.scenario.offload] - OFFLOAD_COST[first.scenario.offload]
+        if levels > 0:
+            assert p.time.tokens_per_second <= first.time.tokens_per_second / (1 - OFFLOAD_MARGIN) ** levels
+
     def key(p):
         return OFFLOAD_COST[p.scenario.offload], parallel_dimensions(p.scenario)
 
     rest = list(result.plans)
-    while rest:  # each tie: the plans within TIE of the fastest left, listed plainest first
-        leader = max(p.time.tokens_per_second for p in rest)
-        n = next((i for i, p in enumerate(rest) if p.time.tokens_per_second < leader * (1 - TIE)), len(rest))
+    while rest:  # each tie: the plans within TIE of the fastest left (as ranked), listed plainest first
+        leader = max(ranking_speed(p) for p in rest)
+        n = next((i for i, p in enumerate(rest) if ranking_speed(p) < leader * (1 - TIE)), len(rest))
         tie, rest = rest[:n], rest[n:]
         assert tie and [key(p) for p in tie] == sorted(key(p) for p in tie)

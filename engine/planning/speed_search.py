@@ -228,6 +228,15 @@ OFFLOAD_COST = {"none": 0, "optimizer": 1, "optimizer+params": 2}  # each step m
 TIE = 0.01  # plans this close in tokens/s are equal: 1%, far inside the time model's cross-validated error
 # (docs/speed-accuracy.md), and near the MFU ceiling (engine/timing/ceiling.py) layouts differ by less; within a tie
 # the plainer plan comes first (issue 23 item 5), so a plan may follow one up to 1% slower
+OFFLOAD_MARGIN = 0.10  # per level of offload, what a plan must gain to rank above one that offloads less: the time of
+# offload is the model's least sure term (engine/timing/provenance.py: assumed host bandwidth; no published run of
+# the throughput set offloads), and 10% is about the cross-validated median error of the time model
+# (docs/speed-accuracy.md), so a smaller gain is no reason to pick the plan an expert trusts least
+
+
+def ranking_speed(p: SpeedPlan) -> float:
+    """tokens/s as the ranking weighs it: less per level of offload (OFFLOAD_MARGIN)."""
+    return p.time.tokens_per_second * (1 - OFFLOAD_MARGIN) ** OFFLOAD_COST.get(p.scenario.offload, 0)
 
 
 def parallel_dimensions(s: Scenario) -> int:
@@ -246,14 +255,15 @@ def _plainness(base: Scenario, plan: SpeedPlan) -> tuple[int, int, int, int, flo
 
 
 def _best(base: Scenario, plans: list[SpeedPlan], n: int) -> list[SpeedPlan]:
-    """Fastest first; among plans of equal speed (within TIE) the plainest first, and a plan that offloads more
-    than an equal one is left out; one plan per distinct speed-and-memory outcome."""
-    ranked = sorted(plans, key=lambda p: -p.time.tokens_per_second)
+    """Fastest first, a plan that offloads more only when it gains more than OFFLOAD_MARGIN per level; among plans
+    of equal speed (within TIE) the plainest first, and a plan that offloads more than an equal one is left out; one
+    plan per distinct speed-and-memory outcome."""
+    ranked = sorted(plans, key=lambda p: -ranking_speed(p))
     out: list[SpeedPlan] = []
     seen: set[tuple[float, int]] = set()
     while ranked and len(out) < n:
-        leader = ranked[0].time.tokens_per_second
-        tied = [p for p in ranked if p.time.tokens_per_second >= leader * (1 - TIE)]
+        leader = ranking_speed(ranked[0])
+        tied = [p for p in ranked if ranking_speed(p) >= leader * (1 - TIE)]
         ranked = ranked[len(tied):]
         least_offload = min(OFFLOAD_COST.get(p.scenario.offload, 0) for p in tied)
         for p in sorted(tied, key=lambda p: _plainness(base, p)):

@@ -71,6 +71,19 @@ def grouped_gemm_seconds(groups: int, m: float, k: float, n: float, rate: float,
     return max(compute, groups * (m * k + k * n + m * n) * elem_bytes / memory)
 
 
+def _weight_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem: float) -> tuple[float, float]:
+    """(forward, backward) seconds per micro-batch of casting the layer's fp8 GEMM weights on this rank: bytes per
+    weight element of the recipe (efficiency.json fp8_cast_bytes weight_forward / weight_backward; 0 where the
+    library keeps the fp8 weight over a step's micro-batches). The cast does not depend on the micro-batch's
+    tokens, so it weighs most at micro-batch 1-2."""
+    fwd, bwd = cast.get("weight_forward", 0), cast.get("weight_backward", 0)
+    if not (fwd or bwd):
+        return 0.0, 0.0
+    weights = sum(lin.params for lin in spec.layer_linears(moe) if lin.group != "router") / tp
+    if moe:
+        weights += spec.expert_params_per_layer() / (ep * tp)
+    return fwd * weights / mem, bwd * weights / mem
+
 @lru_cache(maxsize=8192)
 def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep: int, cp: int, sp: bool,
                rates: Rates, attention: str, elementwise: str, fp8_recipe: str,
@@ -122,10 +135,13 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
             grads += spec.top_k * (2 * spec.expert_ffn / tp + h)
         cast_fwd = cast["forward_input"] * inputs
         cast_bwd = cast["backward_input"] * inputs + cast["backward_grad_output"] * grads
+        weight_cast_fwd, weight_cast_bwd = _weight_casts(spec, moe, tp, ep, cast, mem)
+    else:
+        weight_cast_fwd = weight_cast_bwd = 0.0
     backward_factor = eff["elementwise_bytes_per_token"]["backward_factor"]
-    elem_bwd = tokens * (backward_factor * elem_bytes + cast_bwd) / mem
+    elem_bwd = tokens * (backward_factor * elem_bytes + cast_bwd) / mem + weight_cast_bwd
     elem_bytes += cast_fwd
-    elem_fwd = tokens * elem_bytes / mem
+    elem_fwd = tokens * elem_bytes / mem + weight_cast_fwd
     lora_fwd = 0.0
     for d_in, d_out in lora:  # x @ A (d_in -> r), then @ B (r -> d_out), added to the output
         lora_fwd += gemm_seconds(tokens, d_in, lora_rank, rates.gemm, mem, eb)

@@ -1,7 +1,8 @@
 """The data-parallel exchange of one step: gradients reduced (all-reduce, or reduce-scatter with ZeRO), weights
 gathered (ZeRO-1/2 once per step, ZeRO-3/FSDP per micro-batch and wrapped layer), each collective costing its bytes
 over the link the group crosses plus NCCL's latency for its algorithm and ranks (collectives.py), as many times as
-the framework issues it (buckets, wrapped layers), with what compute can hide subtracted."""
+the framework issues it (buckets, wrapped layers), with what compute can hide subtracted and what the hidden part
+takes from that compute (the SMs NCCL holds while it runs, contention.py) added."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from ..memory.states import Dtypes
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from .collectives import bucket_count, group_latencies
+from .contention import contended, hidden_share
 from .costs import Rates
 from .hardware import Hardware
-from .links import exposed, link, nvlink_domain
+from .links import link, nvlink_domain
 
 
 class StageWork(Protocol):
@@ -22,6 +24,7 @@ class StageWork(Protocol):
 
     trainable: float  # parameters per rank that train
     params: float
+    memory: float  # seconds per micro-batch of memory-bound kernels (within fwd + bwd)
     fwd: float  # seconds per micro-batch
     bwd: float
     layers: int  # decoder layers in the stage: ZeRO-3/FSDP wraps each (and the root holds the rest)
@@ -64,6 +67,10 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     dp_link = link(hw, span, domain, stride)[0]
     ag_lat, rs_lat, ar_lat = group_latencies(hw, dp, span, domain, stride)
     frac = (dp - 1) / dp
+    # what the hidden collectives take from the compute they hide behind: SMs, and HBM bandwidth from the
+    # memory-bound kernels (contention.py)
+    window = busiest.fwd + busiest.bwd
+    sm_share = hidden_share(hw, dp_link, rates.memory, busiest.memory / window if window else 0.0)
     # torchtitan reduce-scatters gradients in fp32 (training.mixed_precision_reduce = "float32")
     reduce_bytes = max(dt.grad, prof.get("grad_reduce_bytes", 0))
     grads = busiest.trainable * reduce_bytes
@@ -72,9 +79,9 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     if keeps:
         # FSDP under torch.distributed.pipelining (torchtitan: reshard_after_forward = not pp_enabled; the
         # schedule skips gradient sync until the last micro-batch): one gather and one reduce-scatter per unit a step
-        dp_comm = (exposed(frac * busiest.params * rates.elem_bytes / dp_link + units * ag_lat, busiest.fwd,
-                           prof["dp_overlap"])
-                   + exposed(frac * grads / dp_link + units * rs_lat, busiest.bwd, prof["dp_overlap"]))
+        dp_comm = (contended(frac * busiest.params * rates.elem_bytes / dp_link + units * ag_lat, busiest.fwd,
+                             prof["dp_overlap"], sm_share)
+                   + contended(frac * grads / dp_link + units * rs_lat, busiest.bwd, prof["dp_overlap"], sm_share))
     elif zero == 3:  # per micro-batch and unit: gather weights for forward (and again for backward when resharded
         # after forward), reduce-scatter gradients
         n_gathers = 2 if s.reshard_after_forward else 1
@@ -85,22 +92,22 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
             gathers_per_pass = busiest.layers * gathered_modules_per_layer(spec) + 1
             scatters = bucket_count(grads, s.reduce_bucket_size * reduce_bytes)
         latency = n_gathers * gathers_per_pass * ag_lat + scatters * rs_lat
-        dp_comm = ga * exposed(gathers + scatter + latency, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
+        dp_comm = ga * contended(gathers + scatter + latency, window, prof["zero3_overlap"], sm_share)
     else:  # once per step, bucket by bucket, hidden behind the last micro-batch's backward (and next forward for
         # ZeRO's gather)
         # FSDP (SHARD_GRAD_OP) communicates per wrapped unit; DDP, DeepSpeed and Megatron per bucket
         by_unit = s.fsdp or (zero >= 1 and prof.get("zero_by_fsdp", False))
         buckets = units if by_unit else bucket_count(grads, _bucket_bytes(prof, dp, reduce_bytes))
         if zero == 0:
-            dp_comm = exposed(2 * frac * grads / dp_link + buckets * ar_lat, busiest.bwd, prof["dp_overlap"])
+            dp_comm = contended(2 * frac * grads / dp_link + buckets * ar_lat, busiest.bwd, prof["dp_overlap"], sm_share)
         else:
             # DeepSpeed ZeRO-1/2 gathers the updated weights at the end of its optimizer step ("ready for next
             # round forward", deepspeed/runtime/zero/stage_1_and_2.py step(): all_gather_dp_groups), so no forward
             # runs beside it (presets/efficiency.json frameworks: zero_gather_after_step)
             gather_window = 0.0 if prof.get("zero_gather_after_step") else busiest.fwd
-            dp_comm = (exposed(frac * grads / dp_link + buckets * rs_lat, busiest.bwd, prof["dp_overlap"])
-                       + exposed(frac * busiest.trainable * rates.elem_bytes / dp_link + buckets * ag_lat,
-                                 gather_window, prof["dp_overlap"]))
+            dp_comm = (contended(frac * grads / dp_link + buckets * rs_lat, busiest.bwd, prof["dp_overlap"], sm_share)
+                       + contended(frac * busiest.trainable * rates.elem_bytes / dp_link + buckets * ag_lat,
+                                   gather_window, prof["dp_overlap"], sm_share))
     if zero == 3 and prof.get("fsdp2_copies"):
         # FSDP2 copies around each collective: all-gather copy-in (the shard cast to the compute dtype) and
         # copy-out (split into the unsharded parameters), reduce-scatter copy-in (the gradients cast to the

@@ -378,7 +378,9 @@ _FORMULAS = {
                         "other micro-batch's layer does not hide",
     "communication_pp": "activations sent to the next stage and gradients back, per micro-batch",
     "communication_dp": "gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per "
-                        "step when FSDP runs under pipelining) not hidden behind forward and backward",
+                        "step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute "
+                        "the hidden part displaces: NCCL's SMs / the GPU's SMs of the compute-bound work, 3 x link / "
+                        "HBM bandwidth of the memory-bound work",
     "bubble": "(pp - 1) / vpp x one micro-batch through the busiest stage",
     "offload": "CPU AdamW at host memory bandwidth + gradients and weights over PCIe",
     "optimizer": "bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth",

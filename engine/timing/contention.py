@@ -1,0 +1,49 @@
+"""What hidden communication still costs the compute it hides behind. NCCL's kernels hold streaming
+multiprocessors while they run, so the GEMMs and attention beside them run on the SMs left; and they move every
+byte through HBM more than once, so the memory-bound kernels beside them stream at the bandwidth left.
+
+NCCL runs one CTA per channel and a CTA holds its SM whole ("NCCL CTAs won't share an SM with compute kernels",
+NVIDIA/nccl issue #689, sjeaugey; "on DGX with 8 NICs ... it would use 16 SMs", same thread). Its traffic costs
+"at least 2x" its link bytes in memory bandwidth, 3x with the user buffers (NVIDIA/nccl issue #1428, sjeaugey).
+A collective hidden for `hidden` seconds behind a window whose share m is memory-bound displaces
+(1 - m) x k / S of the compute-bound work (k of S SMs held) and m x min(1, 3 x link / HBM) of the memory-bound
+work; that work runs after it, at full width (figures in presets/efficiency.json nccl_contention)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from .data import efficiency
+from .hardware import Hardware
+from .links import exposed
+
+
+def nccl_sm_share(hw: Hardware) -> float:
+    """Share of the GPU's SMs a running NCCL collective holds: NCCL's CTAs / SMs (0 where either is not known)."""
+    return _sm_share(hw.arch, hw.gpu_id or "")
+
+
+@cache
+def _sm_share(arch: str, gpu_id: str) -> float:
+    ctas = efficiency()["nccl_contention"]["ctas"].get(arch, 0)
+    sms = efficiency()["gemm_waves"]["sms"].get(gpu_id, 0)
+    return ctas / sms if ctas and sms else 0.0
+
+
+def hidden_share(hw: Hardware, link_bytes_per_s: float, memory_bytes_per_s: float, memory_bound: float) -> float:
+    """Seconds of compute displaced per second a collective over `link_bytes_per_s` hides behind a window whose
+    share `memory_bound` is memory-bound kernels (streaming at `memory_bytes_per_s`)."""
+    hbm = _hbm_bytes_per_bus_byte() * link_bytes_per_s / memory_bytes_per_s
+    return (1 - memory_bound) * nccl_sm_share(hw) + memory_bound * min(1.0, hbm)
+
+
+def contended(comm: float, window: float, overlap: float, share: float) -> float:
+    """Seconds a collective adds to the step: what the compute window does not hide (links.exposed), plus the
+    compute its hidden part displaces (hidden x share, hidden_share)."""
+    left = exposed(comm, window, overlap)
+    return left + (comm - left) * share
+
+
+@cache
+def _hbm_bytes_per_bus_byte() -> float:  # read once from the presets
+    return float(efficiency()["nccl_contention"]["hbm_bytes_per_bus_byte"])

@@ -1,0 +1,68 @@
+"""Hidden collectives still take SMs and HBM bandwidth from the compute they overlap (engine/timing/contention.py).
+
+Expected values come from the sources in presets/efficiency.json nccl_contention: NCCL holds 16 SMs on a
+DGX-class system (NVIDIA/nccl issue #689, maintainer's answer; 16 coll channels in the H800 node log of
+NVIDIA/nccl issue #892), one CTA per SM, none shared with compute kernels; its traffic costs 3 bytes of HBM per
+byte on the link (NVIDIA/nccl issue #1428, maintainer's answer: store, read back, user buffer); SMs per GPU from the
+A100 and H100 architecture whitepapers (108 and 132) as listed in gemm_waves.sms."""
+
+import pytest
+
+from engine import scenario_from_dict
+from engine.timing import step_time
+from engine.timing.contention import contended, hidden_share, nccl_sm_share
+from engine.timing.hardware import hardware_for
+from engine.timing.links import link
+
+
+def _s(**kw):
+    base = {"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "attention": "flash", "precision": "mixed-bf16",
+            "gpus_per_node": 8, "fsdp": True, "micro_batch": 2, "seq_len": 8192, "framework": "torchtitan"}
+    return scenario_from_dict({**base, **kw})
+
+
+def test_nccl_share_of_the_sms_by_gpu():
+    assert nccl_sm_share(hardware_for(_s())) == pytest.approx(16 / 132)
+    assert nccl_sm_share(hardware_for(_s(gpu="a100-80gb"))) == pytest.approx(16 / 108)
+    # RCCL's channel count on MI300X has no source in the presets: not counted
+    assert nccl_sm_share(hardware_for(_s(gpu="mi300x"))) == 0.0
+
+
+def test_memory_bound_kernels_lose_three_bytes_of_hbm_per_link_byte():
+    hw = hardware_for(_s())
+    bus = link(hw, 8, 8)[0]
+    assert hidden_share(hw, bus, hw.memory_bytes_per_s, 0.0) == pytest.approx(16 / 132)
+    assert hidden_share(hw, bus, hw.memory_bytes_per_s, 1.0) == pytest.approx(3 * bus / hw.memory_bytes_per_s)
+    # a quarter memory-bound: the weighted mean of the two
+    assert hidden_share(hw, bus, hw.memory_bytes_per_s, 0.25) == pytest.approx(
+        0.75 * 16 / 132 + 0.25 * 3 * bus / hw.memory_bytes_per_s)
+    # never more than the whole of the memory-bound work
+    assert hidden_share(hw, 10 * hw.memory_bytes_per_s, hw.memory_bytes_per_s, 1.0) == 1.0
+
+
+def test_hidden_part_costs_its_share_and_exposed_part_costs_whole():
+    share = 16 / 132
+    # 1 s of communication under a 10 s window hidden at 90%: all hidden, 1 x share left on the step
+    assert contended(1.0, 10.0, 0.9, share) == pytest.approx(share)
+    # 10 s under a 1 s window at 90%: 0.9 s hidden, 9.1 s exposed
+    assert contended(10.0, 1.0, 0.9, share) == pytest.approx(9.1 + 0.9 * share)
+    assert contended(10.0, 1.0, 0.9, 0.0) == pytest.approx(9.1)
+
+
+def test_fsdp_step_pays_for_what_its_hidden_gathers_hold(monkeypatch):
+    """torchtitan FSDP2 on one 8-GPU H100 node hides its gathers and reduce-scatters (communication_dp 0 without
+    contention); with it, the term is the hidden seconds x a share between the SMs' (16 / 132, compute-bound
+    kernels) and the HBM's (3 x link / memory bandwidth, memory-bound kernels). The hidden seconds are read with
+    the share set to 1 (every hidden second charged whole)."""
+    import engine.timing.data_parallel as dp_module
+
+    def dp_seconds(share):
+        monkeypatch.setattr(dp_module, "hidden_share", lambda *args: share)
+        return step_time(_s()).breakdown_seconds["communication_dp"]
+
+    hidden, none = dp_seconds(1.0), dp_seconds(0.0)
+    monkeypatch.undo()
+    real = step_time(_s()).breakdown_seconds["communication_dp"]
+    hw = hardware_for(_s())
+    assert none == 0.0 and hidden > 0.0
+    assert 16 / 132 < real / hidden < 3 * link(hw, 8, 8)[0] / hw.memory_bytes_per_s
