@@ -311,6 +311,7 @@ FACT_COLUMNS = {
     "takes_megatron_arguments": {"megatron"}, "zero_bucket_settings": {"deepspeed", "openrlhf"},
     "offers_liger_kernel": {"huggingface", "trl", "ms-swift"}, "grads_reduced_in_buffer": {"megatron"},
     "lora_adapters_in_model_dtype": {"megatron", "torchtune", "litgpt"}, "loss_in_place": {"megatron"},
+    "adam_fused": {"megatron"},
 }
 
 
@@ -318,3 +319,21 @@ FACT_COLUMNS = {
 def test_framework_fact_columns_depart_from_their_default_where_their_source_says(column):
     default = FrameworkDefaults.__dataclass_fields__[column].default
     assert {fw for fw in FRAMEWORKS if getattr(TABLE[fw], column) != default} == FACT_COLUMNS[column]
+
+
+def _optimizer_temp(est):
+    return sum(c.moments[3] for c in est.components if c.key == "optimizer_temp")
+
+
+def test_megatron_adam_is_fused_and_reads_fp32_main_grads_in_place():
+    """Megatron's --optimizer adam is Transformer Engine's (else Apex's) FusedAdam (megatron/core/optimizer/
+    __init__.py at Megatron-LM d98e8a6): one multi-tensor kernel, no state-sized temporary as torch's foreach AdamW
+    keeps. Its master update takes main_param.grad = main_grad.float() (optimizer.py, distrib_optimizer.py): the same
+    tensor when the main gradients are fp32 already, an fp32 copy of the (shard's) gradients when they are bf16."""
+    hf = estimate(_s(precision="mixed-bf16"))
+    n = hf.trainable_params
+    # torch's foreach AdamW under mixed precision: one fp32 state-sized temporary + the fp32 gradient copy
+    assert _optimizer_temp(hf) == pytest.approx(n * 4 + n * 4, rel=1e-6)
+    assert _optimizer_temp(estimate(_s(precision="mixed-bf16", framework="megatron"))) == 0
+    bf16_main = estimate(_s(precision="mixed-bf16", framework="megatron", main_grads_fp32=False))
+    assert _optimizer_temp(bf16_main) == pytest.approx(n * 4, rel=1e-6)

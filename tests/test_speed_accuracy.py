@@ -125,7 +125,8 @@ def test_uncertain_rows_say_why():
 # tight, none "does not fit" (issue 13: a run that ran but is judged not to fit is a memory bug). Megatron-Bridge,
 # NeMo and OLMo-core rows are not there yet: docs/speed-accuracy.md says which.
 RUNS_FIT = ("llm-foundry", "torchtitan", "torchtune", "NeMo AutoModel", "InternEvo", "TinyLlama (lit-gpt)",
-            "Meta Llama 3", "PyTorch FSDP (IBM fms-fsdp)", "Megatron-LM (SC21 paper)", "Megatron-LM", "ms-swift")
+            "Meta Llama 3", "PyTorch FSDP (IBM fms-fsdp)", "Megatron-LM (SC21 paper)", "Megatron-LM", "ms-swift",
+            "Megatron-DeepSpeed (BigScience)")
 # Issue 24's goal: at most 2% of the large published runs that ran judged "does not fit". Of the 475 runs of the main
 # file (tests/data/published/throughput.json), 27 (5.7%) before the fp8 weights of Megatron's fp8_param_gather, the
 # Llama 3 paper's and the Megatron-Bridge recipes' settings and DeepSpeed's pipeline buffers, 9 (1.9%) after:
@@ -152,8 +153,10 @@ def test_published_runs_judged_out_of_memory_only_fall():
 
 # Over the whole set with its part files (898 runs), measured on merging them with the changes above: 20 (2.2%;
 # BigScience's layout runs 6, Megatron-Bridge 7, NeMo 3, torchao 2, OLMo-core 1, the SC21 paper's ZeRO-3 run 1),
-# pinned so that it can only fall.
-ALL_RUNS_JUDGED_OUT = 20
+# pinned so that it can only fall. Then 14 (1.6%): BigScience's runs are Megatron-DeepSpeed, whose pipeline loss is
+# mpu.vocab_parallel_cross_entropy (bigscience-workshop/Megatron-DeepSpeed megatron/model/gpt_model.py at 8387ae17):
+# the rows say loss_parallel true (BigScience 6 -> 0).
+ALL_RUNS_JUDGED_OUT = 14
 
 
 def test_all_published_runs_judged_out_of_memory_only_fall():

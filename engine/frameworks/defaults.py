@@ -101,6 +101,9 @@ class FrameworkDefaults:
     lora_adapters_in_model_dtype: bool = False
     # the cross-entropy works in place on one fp32 copy of the logits (Megatron's _VocabParallelCrossEntropy)
     loss_in_place: bool = False
+    # the framework's Adam is always a fused multi-tensor kernel (no state-sized temporaries), whatever the scenario's
+    # "adamw" says: Megatron's --optimizer adam is Transformer Engine's (else Apex's) FusedAdam
+    adam_fused: bool = False
     # post-training defaults (engine/frameworks/posttraining.py): what "auto" means for the rollout engine, the
     # reference, the log-prob path and the weight sync; frameworks without post-training trainers of their own run
     # TRL's
@@ -189,11 +192,15 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("gradients", "megatron/core/distributed/distributed_data_parallel_config.py grad_reduce_in_fp32 / "
           "--accumulate-allreduce-grads-in-fp32: gradients accumulate in an fp32 main_grad buffer"),
          ("optimizer", "--use-distributed-optimizer shards fp32 master weights and Adam states over data "
-          "parallel ranks (off by default)")),
+          "parallel ranks (off by default)"),
+         ("fused Adam", "megatron/core/optimizer/__init__.py (Megatron-LM d98e8a6) imports transformer_engine.pytorch."
+          "optimizers.FusedAdam as Adam (else apex.optimizers.FusedAdam; torch's AdamW only when neither is "
+          "installed); optimizer.py / distrib_optimizer.py set main_param.grad = main_grad.float(), no copy when "
+          "the main gradients are fp32 already")),
         loss_parallel_by_default=True, loss_always_parallel=True, vocab_parallel_embedding=True,
         sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True, cp_ring_attention=False,
         ep_all_to_all_dispatch=False, te_layers=True, selective_by_modules=True, takes_megatron_arguments=True,
-        grads_reduced_in_buffer=True, lora_adapters_in_model_dtype=True, loss_in_place=True,
+        grads_reduced_in_buffer=True, lora_adapters_in_model_dtype=True, loss_in_place=True, adam_fused=True,
     ),
     "unsloth": FrameworkDefaults(
         "unsloth", "Unsloth", "fused-linear", True, 1, 0, "attention", False, "direct", False, False, True,
