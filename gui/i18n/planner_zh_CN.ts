@@ -1477,6 +1477,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="42" />
+        <source>OLMo-core</source>
+        <translation>OLMo-core 框架</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="42" />
         <source>TRL (post-training)</source>
         <translation>TRL（后训练）</translation>
     </message>
