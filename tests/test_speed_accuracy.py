@@ -115,6 +115,23 @@ def test_frameworks_that_meet_the_targets_keep_them():
         assert table[name]["median"] <= 0.15 and table[name]["p90"] <= 0.35, (name, table[name])
 
 
+def test_megatron_deepspeed_rows_run_the_vocabulary_parallel_loss():
+    """BigScience's runs are Megatron-DeepSpeed: its pipeline loss is mpu.vocab_parallel_cross_entropy on the
+    TP-split logits (bigscience-workshop/Megatron-DeepSpeed megatron/model/gpt_model.py get_cross_entropy at
+    8387ae17c4704f6579f88a84500b535d19d7fbbf), so every such row with tp > 1 says loss_parallel and the logits of one
+    GPU are a 1/tp share of the b·s·V logits."""
+    rows = [r for r in load_rows() if r["framework"] == "Megatron-DeepSpeed (BigScience)"]
+    assert rows
+    for r in rows:
+        assert r["scenario"].get("tp", 1) == 1 or r["scenario"].get("loss_parallel") is True, r["id"]
+    from engine import estimate
+
+    r = next(r for r in rows if r["scenario"]["tp"] == 8)
+    split, whole = (estimate(scenario_from_dict({**r["scenario"], "loss_parallel": on})) for on in (True, False))
+    logits = [next(c for c in e.stages[-1].components if c.key == "logits").peak_bytes for e in (split, whole)]
+    assert logits[0] < logits[1] / 4
+
+
 def test_uncertain_rows_say_why():
     for r in load_rows():
         if "uncertain" in r:
@@ -156,8 +173,9 @@ def test_published_runs_judged_out_of_memory_only_fall():
 # pinned so that it can only fall. Then 14 (1.6%): BigScience's runs are Megatron-DeepSpeed, whose pipeline loss is
 # mpu.vocab_parallel_cross_entropy (bigscience-workshop/Megatron-DeepSpeed megatron/model/gpt_model.py at 8387ae17):
 # the rows say loss_parallel true (BigScience 6 -> 0). Then 13 (1.4%): OLMo-core's rows run the olmo-core framework
-# row, whose FSDP2 wrap gathers the token embedding only for its forward (OLMo-core 1 -> 0).
-ALL_RUNS_JUDGED_OUT = 13
+# row, whose FSDP2 wrap gathers the token embedding only for its forward (OLMo-core 1 -> 0). Then 12 (1.3%): the DGX
+# Cloud Nemotron-4 rows of release v24.11.1 take their recipe's bf16 gradient buffer and selective recompute (NeMo 2 -> 1).
+ALL_RUNS_JUDGED_OUT = 12
 
 
 def test_all_published_runs_judged_out_of_memory_only_fall():
