@@ -39,6 +39,7 @@ class FrameworkOptions(QWidget):
             "unsloth": self.tr("Unsloth"),
             "litgpt": self.tr("LitGPT"),
             "pytorch": self.tr("plain PyTorch loop"),
+            "olmo-core": self.tr("OLMo-core"),
             "trl": self.tr("TRL (post-training)"),
             "verl": self.tr("verl (post-training)"),
             "openrlhf": self.tr("OpenRLHF (post-training)"),

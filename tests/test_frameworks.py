@@ -304,13 +304,15 @@ FACT_COLUMNS = {
     "loss_parallel_by_default": {"torchtitan", "megatron"}, "loss_always_parallel": {"megatron"},
     "vocab_parallel_embedding": {"megatron"}, "sp_saves_gathered_inputs": {"megatron"},
     "loss_outside_model": {"torchtitan", "torchtune"}, "pipeline_frees_sent_outputs": {"megatron"},
-    "pipeline_keeps_weights": {"torchtitan", "pytorch"}, "pipeline_returns_outputs": {"torchtitan", "deepspeed", "openrlhf"},
+    "pipeline_keeps_weights": {"torchtitan", "pytorch", "olmo-core"},
+    "pipeline_returns_outputs": {"torchtitan", "deepspeed", "openrlhf"},
     "pipeline_recv_once": {"deepspeed", "openrlhf"},
     "cp_ring_attention": {"megatron"}, "ep_all_to_all_dispatch": {"megatron"}, "te_layers": {"megatron"},
     "selective_by_modules": {"megatron"}, "kernels_save_as_compiled": {"unsloth"}, "fused_lora_kernels": {"unsloth"},
     "takes_megatron_arguments": {"megatron"}, "zero_bucket_settings": {"deepspeed", "openrlhf"},
     "offers_liger_kernel": {"huggingface", "trl", "ms-swift"}, "grads_reduced_in_buffer": {"megatron"},
     "lora_adapters_in_model_dtype": {"megatron", "torchtune", "litgpt"}, "loss_in_place": {"megatron"},
+    "adam_fused": {"megatron"}, "fsdp_embedding_unit": {"olmo-core"},
 }
 
 
@@ -318,3 +320,35 @@ FACT_COLUMNS = {
 def test_framework_fact_columns_depart_from_their_default_where_their_source_says(column):
     default = FrameworkDefaults.__dataclass_fields__[column].default
     assert {fw for fw in FRAMEWORKS if getattr(TABLE[fw], column) != default} == FACT_COLUMNS[column]
+
+
+def _optimizer_temp(est):
+    return sum(c.moments[3] for c in est.components if c.key == "optimizer_temp")
+
+
+def test_megatron_adam_is_fused_and_reads_fp32_main_grads_in_place():
+    """Megatron's --optimizer adam is Transformer Engine's (else Apex's) FusedAdam (megatron/core/optimizer/
+    __init__.py at Megatron-LM d98e8a6): one multi-tensor kernel, no state-sized temporary as torch's foreach AdamW
+    keeps. Its master update takes main_param.grad = main_grad.float() (optimizer.py, distrib_optimizer.py): the same
+    tensor when the main gradients are fp32 already, an fp32 copy of the (shard's) gradients when they are bf16."""
+    hf = estimate(_s(precision="mixed-bf16"))
+    n = hf.trainable_params
+    # torch's foreach AdamW under mixed precision: one fp32 state-sized temporary + the fp32 gradient copy
+    assert _optimizer_temp(hf) == pytest.approx(n * 4 + n * 4, rel=1e-6)
+    assert _optimizer_temp(estimate(_s(precision="mixed-bf16", framework="megatron"))) == 0
+    bf16_main = estimate(_s(precision="mixed-bf16", framework="megatron", main_grads_fp32=False))
+    assert _optimizer_temp(bf16_main) == pytest.approx(n * 4, rel=1e-6)
+
+
+def test_olmo_core_gathers_the_embedding_only_for_its_forward():
+    """OLMo-core's apply_fsdp (src/olmo_core/nn/transformer/model.py at 7e58d1289bc27103880e7a8382ad0847c35e04f7)
+    wraps self.embeddings as its own FSDP unit with set_unshard_in_backward(False): around the loss and in backward
+    the gathered root is the final norm and lm_head only. OLMo-2-7B's config.json: vocab_size 100352, hidden_size
+    4096, untied; the bf16 all-gather (MixedPrecisionPolicy param_dtype bf16) holds 2 bytes per parameter."""
+    base = {"model": "olmo-2-7b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "precision": "amp-bf16",
+            "micro_batch": 2, "seq_len": 4096, "attention": "sdpa", "fsdp": True}
+    plain, olmo = (estimate(scenario_from_dict({**base, "framework": fw})) for fw in ("pytorch", "olmo-core"))
+    embedding_gather = 100352 * 4096 * 2
+    for moment in (0, 1):  # end of forward (at the loss), start of backward
+        assert _comp(plain, "zero3_gather", moment) - _comp(olmo, "zero3_gather", moment) == embedding_gather
+    assert plain.peak_allocated_bytes - olmo.peak_allocated_bytes == embedding_gather

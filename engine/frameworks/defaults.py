@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from . import posttraining as rl
 from .posttraining import PostTrainingDefaults
 
-FRAMEWORKS = ("huggingface", "deepspeed", "torchtune", "torchtitan", "megatron", "unsloth", "litgpt", "pytorch", "trl",
-              "verl", "openrlhf", "ms-swift", "nemo-rl")
+FRAMEWORKS = ("huggingface", "deepspeed", "torchtune", "torchtitan", "megatron", "unsloth", "litgpt", "pytorch",
+              "olmo-core", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "fused-linear", "no-upcast")
 
 
@@ -101,6 +101,13 @@ class FrameworkDefaults:
     lora_adapters_in_model_dtype: bool = False
     # the cross-entropy works in place on one fp32 copy of the logits (Megatron's _VocabParallelCrossEntropy)
     loss_in_place: bool = False
+    # the framework's Adam is always a fused multi-tensor kernel (no state-sized temporaries), whatever the scenario's
+    # "adamw" says: Megatron's --optimizer adam is Transformer Engine's (else Apex's) FusedAdam
+    adam_fused: bool = False
+    # FSDP2: the token embedding is its own unit, resharded after its forward and never gathered in backward
+    # (set_unshard_in_backward(False): its weight gradient needs only the ids), so it is not part of the root unit
+    # that stays gathered around the loss
+    fsdp_embedding_unit: bool = False
     # post-training defaults (engine/frameworks/posttraining.py): what "auto" means for the rollout engine, the
     # reference, the log-prob path and the weight sync; frameworks without post-training trainers of their own run
     # TRL's
@@ -130,6 +137,13 @@ _DS = FrameworkDefaults(
       "into pipe_recv_buf and grad_layer, allocated once; the last stage keeps a micro-batch's output until its "
       "backward sets it to None and keeps only detached losses (fwd_outputs)")),
     zero_bucket_settings=True, pipeline_returns_outputs=False, pipeline_recv_once=True,
+)
+
+_PYTORCH = FrameworkDefaults(
+    "pytorch", "plain PyTorch", "standard", True, 1, 0, "attention", False, "direct", False, False, False,
+    "bitsandbytes",
+    (("loss", "a plain training loop: F.cross_entropy(logits.float(), labels) over the whole batch"),),
+    pipeline_keeps_weights=True,
 )
 
 
@@ -189,11 +203,15 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("gradients", "megatron/core/distributed/distributed_data_parallel_config.py grad_reduce_in_fp32 / "
           "--accumulate-allreduce-grads-in-fp32: gradients accumulate in an fp32 main_grad buffer"),
          ("optimizer", "--use-distributed-optimizer shards fp32 master weights and Adam states over data "
-          "parallel ranks (off by default)")),
+          "parallel ranks (off by default)"),
+         ("fused Adam", "megatron/core/optimizer/__init__.py (Megatron-LM d98e8a6) imports transformer_engine.pytorch."
+          "optimizers.FusedAdam as Adam (else apex.optimizers.FusedAdam; torch's AdamW only when neither is "
+          "installed); optimizer.py / distrib_optimizer.py set main_param.grad = main_grad.float(), no copy when "
+          "the main gradients are fp32 already")),
         loss_parallel_by_default=True, loss_always_parallel=True, vocab_parallel_embedding=True,
         sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True, cp_ring_attention=False,
         ep_all_to_all_dispatch=False, te_layers=True, selective_by_modules=True, takes_megatron_arguments=True,
-        grads_reduced_in_buffer=True, lora_adapters_in_model_dtype=True, loss_in_place=True,
+        grads_reduced_in_buffer=True, lora_adapters_in_model_dtype=True, loss_in_place=True, adam_fused=True,
         # post-training on Megatron as ms-swift's `megatron rlhf` runs it: log-probs from the model's own loss
         posttraining=rl.MEGATRON_SWIFT,
     ),
@@ -232,12 +250,16 @@ TABLE: dict[str, FrameworkDefaults] = {
         outputs_fp32=True, logits_kept=True, unties_embeddings=True, quantizes_head=True,
         lora_adapters_in_model_dtype=True,
     ),
-    "pytorch": FrameworkDefaults(
-        "pytorch", "plain PyTorch", "standard", True, 1, 0, "attention", False, "direct", False, False, False,
-        "bitsandbytes",
-        (("loss", "a plain training loop: F.cross_entropy(logits.float(), labels) over the whole batch"),),
-        pipeline_keeps_weights=True,
-    ),
+    "pytorch": _PYTORCH,
+    "olmo-core": replace(
+        _PYTORCH, id="olmo-core", label="OLMo-core", profile="pytorch", fsdp_embedding_unit=True,
+        sources=(("training", "allenai/OLMo-core: a PyTorch training loop of its own (FSDP2 fully_shard)"),
+                 ("loss", "src/olmo_core/nn/functional/cross_entropy_loss.py at 7e58d12 cross_entropy_loss: "
+                  "logits.float() then F.cross_entropy over the whole batch"),
+                 ("FSDP units", "src/olmo_core/nn/transformer/model.py at 7e58d1289bc27103880e7a8382ad0847c35e04f7 "
+                  "apply_fsdp: fully_shard each block, then self.embeddings with set_unshard_in_backward(False) "
+                  "('Embedding params are not needed for backwards computation'), then self.lm_head with "
+                  "reshard_after_forward=False, then the model"))),
     "trl": _post_trainer(_HF, "trl", "TRL", rl.TRL, "TRL's trainers subclass transformers.Trainer", True),
     "verl": _post_trainer(_HF, "verl", "verl", rl.VERL, "verl's FSDP workers train transformers models "
                           "(verl/workers/fsdp_workers.py)", False),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
@@ -65,7 +66,7 @@ def _build(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, stage: int, 
         fsdp2 = fsdp2_stage(s, spec, dt, groups, p, first, last, fw.framework, len(layers))
     return StageStates(p, st, tuple(comps), _autocast_cache(s, spec, dt, groups, last),
                        () if fsdp2 else _sharding(s, spec, dt, fw, p, first, last, len(layers)),
-                       _optimizer_temp(s, dt, p, st), load_parts(s, dt, p, fw, st.adapter_bytes), fsdp2)
+                       _optimizer_temp(s, dt, fw, p, st), load_parts(s, dt, p, fw, st.adapter_bytes), fsdp2)
 
 
 def _autocast_cache(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...],
@@ -169,11 +170,12 @@ def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageP
     return ()
 
 
-def _optimizer_temp(s: Scenario, dt: Dtypes, p: StageParams, st: ShardedStates) -> tuple[Component, ...]:
+def _optimizer_temp(s: Scenario, dt: Dtypes, fw: Behaviour, p: StageParams,
+                    st: ShardedStates) -> tuple[Component, ...]:
     step_temp = 0.0
     torch_2_0 = s.optimizer == "adamw" and s.pytorch_version == "2.0"
     if s.offload == "none" and not s.optimizer_in_backward:
-        if s.optimizer == "adamw":
+        if s.optimizer == "adamw" and not defaults_for(s.framework).adam_fused:  # fused Adam: in place
             # torch 2.0's _multi_tensor_adamw: exp_avg_sq_sqrt = _foreach_sqrt(v), then denom = _foreach_add(
             # exp_avg_sq_sqrt, eps) out of place, both alive at addcdiv_; from 2.1 (pytorch/pytorch PR #104898,
             # merged 2023-07-10) eps is added in place and only the one tensor list remains.
@@ -181,8 +183,10 @@ def _optimizer_temp(s: Scenario, dt: Dtypes, p: StageParams, st: ShardedStates) 
             step_temp = copies * (st.opt_trainable * dt.state + st.opt_lora * max(st.adapter_bytes, dt.state))
         elif s.optimizer == "adafactor":
             step_temp = 2 * p.largest_param * dt.state
-        if dt.master:
-            step_temp += st.opt_trainable * 4  # fp32 gradient copy for the master update
+        if dt.master and not fw.main_grads_fp32:
+            # fp32 gradient copy for the master update; .float() of main gradients kept in fp32 (Megatron's
+            # main_grad buffer) is the same tensor, no copy
+            step_temp += st.opt_trainable * 4
     if not step_temp:
         return ()
     return (_c(

@@ -142,7 +142,8 @@ def fsdp2_stage(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGro
     units = fsdp2_units(spec, dt, groups, first, last, s.tp, s.ep, reshard, s.dp * s.cp, loss_inside_model(s),
                         _replicated_embedding(s, spec, first, last), adapter_grads,
                         any(all_to_all_dispatch(s, g.moe) for g in groups),
-                        defaults_for(framework).fsdp_keeps_last_layer and last)
+                        defaults_for(framework).fsdp_keeps_last_layer and last,
+                        defaults_for(framework).fsdp_embedding_unit)
     grads = 0.0
     if pp_keeps and s.grad_accum > 1:  # unsharded gradients accumulate across micro-batches, in the param dtype
         grads = (p.trainable + p.lora - (adapter_grads if adapters else units.layer_params)) * units.gather_bytes

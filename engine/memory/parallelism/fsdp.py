@@ -14,6 +14,10 @@ Traced (validation/distributed.py, tests/data/ground_truth/distributed):
 * A layer's post-backward reshards it, then copies its unsharded gradients (compute dtype) into a
   layer-sized reduce-scatter input in the reduce dtype (fp32 with reduce_dtype=float32).
 * reshard_after_forward=False keeps every layer gathered from its forward until its backward has run.
+* A framework that wraps the token embedding as its own unit and never unshards it in backward (OLMo-core,
+  frameworks/defaults.py fsdp_embedding_unit) gathers it only for its own forward, before the first layer: the
+  root that stays gathered around the loss is the final norm and the lm_head; the embedding's post-backward
+  (unsharded gradient + reduce-scatter input) is its own, after the head's.
 """
 
 from __future__ import annotations
@@ -69,7 +73,8 @@ def root_params(spec: ModelSpec, first: bool, last: bool, tp: int) -> float:
 def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], first: bool, last: bool,
                 tp: int, ep: int, reshard_after_forward: bool, shards: int = 1, loss_in_root: bool = True,
                 replicated_embedding_grad: float = 0.0, adapter_grads: float | None = None,
-                split_layer_groups: bool = False, last_layer_kept: bool = False) -> Fsdp2Units:
+                split_layer_groups: bool = False, last_layer_kept: bool = False,
+                embedding_unit: bool = False) -> Fsdp2Units:
     """Gathered parameters and gradient buffers of one GPU, before the loss and the activations are counted.
 
     shards: data-parallel ranks; loss_in_root: the loss is computed inside the model's forward (false when a
@@ -79,6 +84,7 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
     parameter groups on different meshes (experts and the rest, expert parallelism): no all-gather buffer outlives
     its layer and the root prefetches no layer before the loss backward (traced, see expert_parallel.py).
     last_layer_kept: the last decoder layer is not resharded after forward (torchtitan's default policy).
+    embedding_unit: the token embedding is a unit of its own, gathered only for its forward (OLMo-core).
     """
     gather = 2 if dt.amp else dt.weight  # MixedPrecisionPolicy(param_dtype=bf16) gathers bf16
     reduce = 4 if dt.amp else dt.grad  # reduce_dtype=float32 under mixed precision
@@ -86,6 +92,10 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
     layer = max((_layer_params(spec, g.moe, tp, ep) for g in groups), default=0.0)
     all_layers = sum(g.count * _layer_params(spec, g.moe, tp, ep) for g in groups)
     root = root_params(spec, first, last, tp)
+    # the embedding's own unit: gathered before the first layer only, never at the moments counted here
+    embedding = spec.embedding_params / tp if embedding_unit and first and not spec.tied_embeddings else 0.0
+    root_grads = max(root - embedding, embedding)  # the larger of the two units' post-backwards
+    root -= embedding
     kept = 0.0 if reshard_after_forward else all_layers * gather
     # Forward: the last all-gather's flat output (one layer) is held by FSDP2's communication state until the
     # next all-gather. While a layer is gathered, its flat output and its copied-out parameters coexist with the
@@ -124,7 +134,7 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
     # exist yet (both counted by other components at this moment).
     root_post = None
     if adapter_grads is None:
-        root_post = root * (grad_unsharded + reduce) - root / shards * dt.grad
+        root_post = root_grads * (grad_unsharded + reduce) - root_grads / shards * dt.grad
     at_embedding = None
     if replicated_embedding_grad:
         # With PyTorch TP the embedding's gradient arrives full-size (replicated) while the root is still
