@@ -176,6 +176,27 @@ def test_b200_computes_at_the_clock_its_power_limit_leaves():
     assert hardware_for(h100).sustained_fraction == 1.0
 
 
+
+def test_mi300x_fp8_rate_takes_amds_same_chip_fp8_to_bf16_ratio_at_its_sustained_clock():
+    """AMD measured its Max-Achievable FLOPs with hipBLASLt on thermally stable devices (ROCm/rocm-blogs
+    blogs/software-tools-optimization/measuring-max-achievable-flops-part2/README.md at 8e01195, Table 1): MI300X BF16
+    708 TFLOPs at a median 1,207 MHz, FP8 1,273 at 1,230 MHz; MI325X BF16 843, FP8 1,519; peaks 1,307.4 / 2,614.9
+    (presets/gpus.json). The clock the power limit leaves is reached within a second, so the warmed-up MAMF (stas00's
+    0.514 and 0.604 of the BF16 peak) is already the sustained rate, and the FP8 fraction is the BF16 one x AMD's
+    FP8/BF16 fraction ratio of the same chip."""
+    from engine.timing.data import framework_profile
+    from engine.timing.model import rates_for
+
+    for gpu, mamf, maf_bf16, maf_fp8 in (("mi300x", 0.514, 708, 1273), ("mi325x", 0.604, 843, 1519)):
+        ratio = (maf_fp8 / 2614.9) / (maf_bf16 / 1307.4)
+        s = scenario_from_dict({"model": "llama-3-8b", "gpu": gpu, "framework": "torchtitan", "precision": "fp8"})
+        hw = hardware_for(s)
+        assert hw.sustained_fraction == 1.0
+        assert math.isclose(hw.fp8_matmul_fraction, round(mamf * ratio, 3))
+        rates = rates_for(s, hw, framework_profile("torchtitan"))
+        assert math.isclose(rates.linear, 2614.9e12 * round(mamf * ratio, 3))
+        assert math.isclose(rates.gemm, 1307.4e12 * mamf)
+
 def test_deepspeed_zero3_issues_a_collective_per_submodule_and_per_reduce_bucket():
     """DeepSpeed ZeRO-3 gathers each submodule's parameters before it runs (deepspeed/runtime/zero/
     parameter_offload.py pre_sub_module_forward_function -> fetch_sub_module; issue deepspeedai/DeepSpeed#5047: one
