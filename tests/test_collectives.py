@@ -178,22 +178,26 @@ def test_b200_computes_at_the_clock_its_power_limit_leaves():
 
 
 
-def test_h100_computes_bf16_at_the_rate_gpu_fryer_sustains_and_fp8_at_its_mamf():
-    """huggingface/gpu-fryer README.md at 2b6fb06: back-to-back cuBLAS 8192^3 matmuls for 60 s on H100 80GB HBM3 reach
-    about 730 TFLOPS in BF16 and 1,530 in FP8; stas00's MAMF (bursts with a cache flush between matmuls) is 794.5 BF16
-    and 1,402.6 FP8. BF16 matmuls and attention run at 730 / 794.5 of their short-run rates; FP8 sustains more than its
-    MAMF, so fp8 matmuls keep it. H200 is the same GH100 at the same 700 W."""
+def test_hopper_and_gb200_compute_bf16_at_the_rate_gpu_fryer_sustains_and_fp8_at_their_mamf():
+    """huggingface/gpu-fryer README.md at f9d564b: back-to-back cuBLASLt 8192^3 matmuls for 60 s reach about 730 TFLOPS
+    BF16 and 1,530 FP8 on H100-SXM5-80GB, 1,550 and 4,300 on GB200-NVL72; stas00's MAMF (bursts with a cache flush
+    between matmuls) is 794.5 / 1,402.6 and 1,822 / 3,615.6. BF16 matmuls and attention run at the sustained share of
+    their short-run rates; FP8 sustains more than its MAMF, so fp8 matmuls keep it. H200 is the same GH100 at the
+    same 700 W."""
     from engine.timing.data import framework_profile
     from engine.timing.model import rates_for
 
-    for gpu in ("h100-sxm-80gb", "h200"):
+    for gpu, peak, mamf, sustained, fp8_peak, fp8 in (
+            ("h100-sxm-80gb", 989e12, 0.803, 730 / 794.5, 1979e12, (1530, 1402.6)),
+            ("h200", 989e12, 0.803, 730 / 794.5, 1979e12, (1530, 1402.6)),
+            ("gb200", 2500e12, 0.729, 1550 / 1822, 5000e12, (4300, 3615.6))):
         s = scenario_from_dict({"model": "llama-3-8b", "gpu": gpu, "framework": "megatron", "precision": "fp8"})
         hw = hardware_for(s)
-        assert math.isclose(hw.sustained_fraction, round(730 / 794.5, 3))
-        assert hw.fp8_sustained_fraction == 1.0 and 1530 > 1402.6
+        assert math.isclose(hw.sustained_fraction, round(sustained, 3))
+        assert hw.fp8_sustained_fraction == 1.0 and fp8[0] > fp8[1]
         rates = rates_for(s, hw, framework_profile("megatron"))
-        assert math.isclose(rates.gemm, 989e12 * 0.803 * round(730 / 794.5, 3))  # peak x MAMF fraction x sustained
-        assert math.isclose(rates.linear, 1979e12 * hw.fp8_matmul_fraction)  # the fp8 MAMF rate, not slowed
+        assert math.isclose(rates.gemm, peak * mamf * round(sustained, 3))  # peak x MAMF fraction x sustained
+        assert math.isclose(rates.linear, fp8_peak * hw.fp8_matmul_fraction)  # the fp8 MAMF rate, not slowed
     b200 = hardware_for(scenario_from_dict({"model": "llama-3-8b", "gpu": "b200", "precision": "fp8"}))
     assert b200.fp8_sustained_fraction == b200.sustained_fraction  # no fp8 measurement: its bf16 share
 
