@@ -172,9 +172,54 @@ def test_b200_computes_at_the_clock_its_power_limit_leaves():
     rates = rates_for(b200, hw, prof)
     assert math.isclose(rates.gemm, 2250e12 * 0.776 * 0.853)  # presets/gpus.json peak x MAMF fraction x sustained
     assert math.isclose(rates.memory, 8e12 * 0.85)  # the datasheet bandwidth x the stream fraction, unchanged
-    h100 = scenario_from_dict({"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "framework": "megatron"})
-    assert hardware_for(h100).sustained_fraction == 1.0
+    a100 = scenario_from_dict({"model": "llama-3-8b", "gpu": "a100-80gb", "framework": "megatron"})
+    assert hardware_for(a100).sustained_fraction == 1.0  # no sustained measurement: the short-run rates
 
+
+
+
+def test_hopper_and_gb200_compute_bf16_at_the_rate_gpu_fryer_sustains_and_fp8_at_their_mamf():
+    """huggingface/gpu-fryer README.md at f9d564b: back-to-back cuBLASLt 8192^3 matmuls for 60 s reach about 730 TFLOPS
+    BF16 and 1,530 FP8 on H100-SXM5-80GB, 1,550 and 4,300 on GB200-NVL72; stas00's MAMF (bursts with a cache flush
+    between matmuls) is 794.5 / 1,402.6 and 1,822 / 3,615.6. BF16 matmuls and attention run at the sustained share of
+    their short-run rates; FP8 sustains more than its MAMF, so fp8 matmuls keep it. H200 is the same GH100 at the
+    same 700 W."""
+    from engine.timing.data import framework_profile
+    from engine.timing.model import rates_for
+
+    for gpu, peak, mamf, sustained, fp8_peak, fp8 in (
+            ("h100-sxm-80gb", 989e12, 0.803, 730 / 794.5, 1979e12, (1530, 1402.6)),
+            ("h200", 989e12, 0.803, 730 / 794.5, 1979e12, (1530, 1402.6)),
+            ("gb200", 2500e12, 0.729, 1550 / 1822, 5000e12, (4300, 3615.6))):
+        s = scenario_from_dict({"model": "llama-3-8b", "gpu": gpu, "framework": "megatron", "precision": "fp8"})
+        hw = hardware_for(s)
+        assert math.isclose(hw.sustained_fraction, round(sustained, 3))
+        assert hw.fp8_sustained_fraction == 1.0 and fp8[0] > fp8[1]
+        rates = rates_for(s, hw, framework_profile("megatron"))
+        assert math.isclose(rates.gemm, peak * mamf * round(sustained, 3))  # peak x MAMF fraction x sustained
+        assert math.isclose(rates.linear, fp8_peak * hw.fp8_matmul_fraction)  # the fp8 MAMF rate, not slowed
+    b200 = hardware_for(scenario_from_dict({"model": "llama-3-8b", "gpu": "b200", "precision": "fp8"}))
+    assert b200.fp8_sustained_fraction == b200.sustained_fraction  # no fp8 measurement: its bf16 share
+
+def test_mi300x_fp8_rate_takes_amds_same_chip_fp8_to_bf16_ratio_at_its_sustained_clock():
+    """AMD measured its Max-Achievable FLOPs with hipBLASLt on thermally stable devices (ROCm/rocm-blogs
+    blogs/software-tools-optimization/measuring-max-achievable-flops-part2/README.md at 8e01195, Table 1): MI300X BF16
+    708 TFLOPs at a median 1,207 MHz, FP8 1,273 at 1,230 MHz; MI325X BF16 843, FP8 1,519; peaks 1,307.4 / 2,614.9
+    (presets/gpus.json). The clock the power limit leaves is reached within a second, so the warmed-up MAMF (stas00's
+    0.514 and 0.604 of the BF16 peak) is already the sustained rate, and the FP8 fraction is the BF16 one x AMD's
+    FP8/BF16 fraction ratio of the same chip."""
+    from engine.timing.data import framework_profile
+    from engine.timing.model import rates_for
+
+    for gpu, mamf, maf_bf16, maf_fp8 in (("mi300x", 0.514, 708, 1273), ("mi325x", 0.604, 843, 1519)):
+        ratio = (maf_fp8 / 2614.9) / (maf_bf16 / 1307.4)
+        s = scenario_from_dict({"model": "llama-3-8b", "gpu": gpu, "framework": "torchtitan", "precision": "fp8"})
+        hw = hardware_for(s)
+        assert hw.sustained_fraction == 1.0
+        assert math.isclose(hw.fp8_matmul_fraction, round(mamf * ratio, 3))
+        rates = rates_for(s, hw, framework_profile("torchtitan"))
+        assert math.isclose(rates.linear, 2614.9e12 * round(mamf * ratio, 3))
+        assert math.isclose(rates.gemm, 1307.4e12 * mamf)
 
 def test_deepspeed_zero3_issues_a_collective_per_submodule_and_per_reduce_bucket():
     """DeepSpeed ZeRO-3 gathers each submodule's parameters before it runs (deepspeed/runtime/zero/

@@ -90,9 +90,12 @@ def test_runs_left_out_say_why():
 # (docs/speed-accuracy.md "Known gaps"). With ceilings by kind (dense plans held to dense runs, MoE to MoE, none from
 # power-limited or cut-down runs): median 9.5%, p90 40.0%, held there. With the SMs and HBM
 # bandwidth hidden collectives take from the compute beside them (engine/timing/contention.py) and torchao's
-# per-micro-batch weight casts as well: median 9.3%, p90 38.7%, held there.
+# per-micro-batch weight casts as well: median 9.3%, p90 38.7%, held there. With H100 and H200 computing BF16 at the
+# rate gpu-fryer sustains over 60 s (presets/efficiency.json sustained_compute_fraction 0.919; fp8 keeps its MAMF),
+# GB200 likewise (0.851) and MI300X's fp8 fraction from AMD's same-chip FP8/BF16 ratio: median 9.8%, p90 36.8%, held
+# there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.39
+P90_MEASURED = 0.37
 
 
 def test_throughput_error_targets():

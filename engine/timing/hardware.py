@@ -36,6 +36,7 @@ class Hardware:
     nvlink_domain: int = 0  # GPUs sharing one NVLink fabric across nodes (NVL72); 0: the node
     nvlink: bool = True  # the GPUs of a node talk over NVLink (or another GPU link), not PCIe: NCCL's per-hop latency
     sustained_fraction: float = 1.0  # of the short-run matmul/attention rates, once the power limit pulls the clock down
+    fp8_sustained_fraction: float = 1.0  # the same for fp8 matmuls, which draw less power on some GPUs
 
     def peak(self, fmt: str) -> float:
         """Dense peak FLOP/s of a number format; formats a GPU lacks run at the next one it has."""
@@ -114,4 +115,12 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None) ->
         latency_intra_s=coll["latency_intra_s"], latency_inter_s=coll["latency_inter_s"],
         complete=complete, nvlink_domain=domain, nvlink=bool(intra or link),
         sustained_fraction=per_gpu("sustained_compute_fraction", gpu_id),
+        fp8_sustained_fraction=_fp8_sustained(gpu_id),
     )
+
+
+def _fp8_sustained(gpu_id: str | None) -> float:
+    """The sustained share of fp8 matmuls: the GPU's own fp8 entry where one was measured, else the bf16 one
+    (presets/efficiency.json sustained_compute_fraction _fp8)."""
+    measured = efficiency()["sustained_compute_fraction"].get("_fp8", {})
+    return float(measured[gpu_id]) if gpu_id in measured else per_gpu("sustained_compute_fraction", gpu_id)

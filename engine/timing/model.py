@@ -107,7 +107,7 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     # sustained_compute_fraction)
     sustained = hw.sustained_fraction
     gemm = hw.peak(fmt) * hw.matmul_fraction * sustained
-    linear = hw.peak("fp8") * hw.fp8_matmul_fraction * sustained if s.precision == "fp8" else gemm
+    linear = hw.peak("fp8") * hw.fp8_matmul_fraction * hw.fp8_sustained_fraction if s.precision == "fp8" else gemm
     kernel = s.attention_kernel
     if kernel == "auto":
         kernel = prof["attention_hopper"] if hw.arch in ("hopper", "blackwell") else "flash2"
