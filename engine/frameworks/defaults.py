@@ -239,7 +239,11 @@ TABLE: dict[str, FrameworkDefaults] = {
     "pytorch": FrameworkDefaults(
         "pytorch", "plain PyTorch", "standard", True, 1, 0, "attention", False, "direct", False, False, False,
         "bitsandbytes",
-        (("loss", "a plain training loop: F.cross_entropy(logits.float(), labels) over the whole batch"),),
+        (("loss", "a plain training loop: F.cross_entropy(logits.float(), labels) over the whole batch"),
+         ("pipeline", "torch.distributed.pipelining (also NeMo AutoModel's, NVIDIA-NeMo/Automodel 36044ad3d "
+          "recipes/llm/train_ft.py: schedule.step(input_ids, target=targets, losses=losses) with torch's default "
+          "return_outputs=True, so the last stage keeps every micro-batch's logits); torch/distributed/pipelining/"
+          "stage.py _prepare_forward_infra / _prepare_backward_infra: a receive buffer per micro-batch per stage")),
         pipeline_keeps_weights=True,
     ),
     "trl": _post_trainer(_HF, "trl", "TRL", rl.TRL, "TRL's trainers subclass transformers.Trainer", True),
