@@ -120,8 +120,13 @@ PUBLISHED_NOTES = """What remains off, and why (mechanisms, not tuning):
 - No Unsloth row: no published figure with every setting was found. Unsloth's own "max. context length" table
   (Llama-3.1-8B QLoRA, rank 32, 8-80 GB) gives lengths, not bytes; tests/test_frameworks.py holds the verdicts to it
   (each length judged to run, a quarter more judged not to fit).
-- torchtune issue #1398's "Memory stats after model init" (Llama-3.1-8B QLoRA, 6.19 GiB allocated) is read as the load
-  phase (metric `allocated-at-init`, `load_gpu_bytes`): +2.2%.
+- torchtune issue #1398's "Memory stats after model init" (Llama-3.1-8B QLoRA, 6.19 GiB allocated, 6.27 GiB reserved)
+  is read as the load phase (metrics `allocated-at-init`, `reserved-at-init`: `load_gpu_bytes`, and that times the
+  load's segment rounding): +0.5% and +0.2%. That torchtune (2024-08-23) deep-copied one built layer 32 times, and its
+  NF4 clone dequantises each weight (int64 indices, 14 bytes per value at the peak) before quantising it again
+  (`cloned_layers: true`, engine/memory/nf4_build.py; byte counts measured on torchao's code by
+  validation/nf4_build_measure.py). Without the clones (torchtune 0.3.0 on) the init adds torchao's NF4 build of the
+  largest linear (6 bytes per value) to the weights: 5.69 GiB for that model.
 - ms-swift's Qwen v1 rows state Qwen v1's own loss (remote-code modeling_qwen.py: nn.CrossEntropyLoss on the bf16
   logits, no fp32 upcast; `cross_entropy: no-upcast`), which lowers their estimate further (median |error| 22% ->
   35%, all low): what they reserve is set by the history of step lengths, as said above, not by the loss.

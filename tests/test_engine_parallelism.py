@@ -236,3 +236,22 @@ def test_megatron_style_tensor_parallelism_is_kept_apart():
     assert part(torch_style, "tp_embedding_grad") > 0 and part(megatron, "tp_embedding_grad") == 0
     assert part(megatron, "logits") < part(torch_style, "logits") / 3
     assert part(megatron, "activations") < part(torch_style, "activations")
+
+
+def test_automodel_interleaved_pipeline_keeps_a_receive_buffer_and_the_logits_per_micro_batch():
+    # NeMo AutoModel runs torch.distributed.pipelining (the "pytorch" row): NVIDIA-NeMo/Automodel 36044ad3d
+    # recipes/llm/train_ft.py steps with schedule.step(input_ids, target=targets, losses=losses), leaving
+    # return_outputs at torch's default True, so the last stage keeps every micro-batch's output (the logits);
+    # torch/distributed/pipelining/stage.py _prepare_forward_infra creates an activation receive buffer per
+    # micro-batch (args_recv_info[chunk]) and _prepare_backward_infra a gradient one, for each stage a rank holds.
+    kw = {"gpus_per_node": 2, "pp": 2, "vpp": 2, "pp_schedule": "interleaved-1f1b", "grad_accum": 8,
+          "precision": "bf16", "framework": "pytorch"}
+    est = run(**kw)
+
+    def buffers(stage):
+        return sum(c.peak_bytes for c in est.stages[stage].components if c.key == "pp_buffers")
+    bsh = 2048 * 4096 * 2  # Llama-3-8B: hidden 4096, one sequence of 2048 in bf16
+    # rank 0 holds stages 0 and 2: a gradient buffer for stage 0, an activation and a gradient buffer for stage 2
+    assert buffers(0) == pytest.approx(3 * 8 * bsh)
+    # rank 1 holds stages 1 and 3 (the last): 2 + 1 buffers per micro-batch and 8 micro-batches' bf16 logits
+    assert buffers(1) == pytest.approx(3 * 8 * bsh + 8 * 2048 * 128256 * 2)

@@ -3,7 +3,8 @@
 Each row states the statistic its source reports, and the estimate is read on that statistic:
 allocated / active -> what torch.cuda.max_memory_allocated() reports with the framework's habits (litgpt never resets
 it after loading); reserved -> torch.cuda.max_memory_reserved(); nvidia-smi -> the whole process; allocated-at-init ->
-max_memory_allocated() once the model is built and loaded, before any step (the load phase); allocated-last-stage
+max_memory_allocated() once the model is built and loaded, before any step (the load phase); reserved-at-init -> its
+max_memory_reserved() twin; allocated-last-stage
 -> the last pipeline stage's max_memory_allocated() (Megatron logs the last rank's). Rows whose run ran
 out of memory carry no figure: they check the verdict.
 """
@@ -15,12 +16,14 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..frameworks.allocator import GAP_STATIC
 from ..memory.breakdown import Estimate
 from ..memory.estimate import estimate
 from ..scenario import scenario_from_dict
 
 PUBLISHED_FILE = Path(__file__).resolve().parents[2] / "tests" / "data" / "published" / "published.json"
-METRICS = ("allocated", "active", "reserved", "nvidia-smi", "allocated-at-init", "allocated-last-stage")
+METRICS = ("allocated", "active", "reserved", "nvidia-smi", "allocated-at-init", "reserved-at-init",
+           "allocated-last-stage")
 
 
 def estimated_metric(est: Estimate, metric: str) -> float:
@@ -35,6 +38,8 @@ def estimated_metric(est: Estimate, metric: str) -> float:
         return est.stages[-1].peak_allocated_bytes
     if metric == "allocated-at-init":  # max_memory_allocated() once the model is built and loaded (torchtune's log)
         return est.load_gpu_bytes
+    if metric == "reserved-at-init":  # its reserved twin: the load's segments (Estimate.peak_reserved_bytes' load term)
+        return est.load_gpu_bytes * (1 + GAP_STATIC)
     return est.process_bytes
 
 

@@ -142,7 +142,11 @@ _DS = FrameworkDefaults(
 _PYTORCH = FrameworkDefaults(
     "pytorch", "plain PyTorch", "standard", True, 1, 0, "attention", False, "direct", False, False, False,
     "bitsandbytes",
-    (("loss", "a plain training loop: F.cross_entropy(logits.float(), labels) over the whole batch"),),
+    (("loss", "a plain training loop: F.cross_entropy(logits.float(), labels) over the whole batch"),
+     ("pipeline", "torch.distributed.pipelining (also NeMo AutoModel's, NVIDIA-NeMo/Automodel 36044ad3d "
+      "recipes/llm/train_ft.py: schedule.step(input_ids, target=targets, losses=losses) with torch's default "
+      "return_outputs=True, so the last stage keeps every micro-batch's logits); torch/distributed/pipelining/"
+      "stage.py _prepare_forward_infra / _prepare_backward_infra: a receive buffer per micro-batch per stage")),
     pipeline_keeps_weights=True,
 )
 
@@ -168,7 +172,11 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("memory statistics", "torchtune/training/memory.py get_memory_stats: peak_memory_reserved = "
           "torch.cuda.max_memory_reserved()"),
          ("LoRA", "recipes/lora_finetune_*.py _setup_model builds the model under training.set_default_dtype(self._dtype):"
-          " torchtune/modules/peft/lora.py LoRALinear's lora_a / lora_b are nn.Linear in the model's dtype")),
+          " torchtune/modules/peft/lora.py LoRALinear's lora_a / lora_b are nn.Linear in the model's dtype"),
+         ("QLoRA init", "LoRALinear._create_weight_and_bias builds an nn.Linear on the GPU and calls to_nf4 on its weight "
+          "(torchao/dtypes/nf4tensor.py at pytorch/ao 0ed30902e: NF4Tensor.from_tensor); before 0.3.0 (b0895a798) the "
+          "layers were deep copies of one (modules/transformer.py _get_clones) through the NF4 clone of "
+          "modules/low_precision/_register_nf4_dispatch_ops.py, which dequantises first (scenario key cloned_layers)")),
         loss_outside_model=True, lora_adapters_in_model_dtype=True,
     ),
     "torchtitan": FrameworkDefaults(

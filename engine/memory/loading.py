@@ -3,7 +3,8 @@
 Loading happens before the first step, so it is a peak of its own: a run can fail there although its steps fit.
 What reaches the GPU depends on the loader (engine/frameworks/defaults.py `loader`):
 - direct: transformers from_pretrained / torchtune / Unsloth put the weights on the GPU in their storage dtype; QLoRA
-  quantises each weight as it arrives (one 16-bit weight at a time on top of the 4-bit ones). Under FSDP, accelerate's
+  quantises each weight as it arrives (one 16-bit weight at a time on top of the 4-bit ones; torchao's NF4Tensor, which
+  torchtune builds, also keeps its scaled copy and its indices: engine/memory/nf4_build.py). Under FSDP, accelerate's
   cpu_ram_efficient_loading and torchtune load the full state dict on the CPU of rank 0 and send each rank its shard.
 - full-then-shard: litgpt's fabric.load_raw puts the full 16-bit checkpoint on the GPU next to the FSDP shards.
 - sharded: torchtitan (meta device + DCP), Megatron and DeepSpeed zero.Init build each rank's shard directly.
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..scenario.behaviour import Behaviour
+from .nf4_build import nf4_build_bytes, nf4_clone_bytes
 from .states import Dtypes, StageParams, quantized_bytes_per_param
 
 if TYPE_CHECKING:
@@ -56,7 +58,10 @@ def with_offloaded_activations(parts: LoadParts, offloaded_activation_bytes: flo
     return LoadAndHost(parts.load_gpu_bytes, host, parts.load_formula, host_formula)
 
 
-def load_parts(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, adapter_bytes: int) -> LoadParts:
+def load_parts(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, adapter_bytes: int,
+               largest_linear: float = 0.0, layer_count: int = 1) -> LoadParts:
+    """largest_linear: values of the stage's largest linear weight (what QLoRA quantises) on one GPU; layer_count: the
+    stage's decoder layers."""
     zero3 = s.effective_zero == 3
     shards = s.dp * s.cp if zero3 else 1
     q_bpp = quantized_bytes_per_param(s.qlora_bits, s.qlora_double_quant)
@@ -66,7 +71,11 @@ def load_parts(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, adapter_b
     full16 = (p.trainable + p.frozen + p.quantized) * 2 + released + p.lora * adapter_bytes  # the checkpoint as stored
     shard = 0.0 if s.offload == "optimizer+params" else weights / shards
     unit = p.largest_unit * (q_bpp if s.method == "qlora" else dt.weight)
-    if not zero3:
+    if not zero3 and s.method == "qlora" and fw.nf4_tensor_build:
+        layer = (p.quantized * q_bpp + p.lora * adapter_bytes) / max(layer_count, 1)
+        gpu, formula = _torchao_qlora_load(weights, largest_linear, dt.weight, s.cloned_layers is True, layer)
+        host_load = 0.0  # safetensors are memory-mapped: page cache, not process memory
+    elif not zero3:
         gpu = weights + (p.largest_param * 2 if s.method == "qlora" else 0.0)
         formula = "all weights in their storage dtype (QLoRA: + one 16-bit weight being quantised)"
         host_load = 0.0  # safetensors are memory-mapped: page cache, not process memory
@@ -89,3 +98,19 @@ def load_parts(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, adapter_b
         if s.offload == "optimizer+params":
             host_train += weights / (s.dp * s.cp)
     return LoadParts(gpu, formula, host_load, host_train, s.gpus_per_node)
+
+
+def _torchao_qlora_load(weights: float, largest_linear: float, weight_bytes: int, cloned: bool,
+                        layer_bytes: float) -> tuple[float, str]:
+    """Init peak of a QLoRA model built from torchao NF4 weights (torchtune), one GPU (engine/memory/nf4_build.py)."""
+    reserved = ("; nothing empties the cache after it, so max_memory_reserved() is at least this (the reserved "
+                "figure is the larger of the step's and this)")
+    if cloned:
+        return weights + layer_bytes + nf4_clone_bytes(largest_linear, weight_bytes), (
+            "all weights in their storage dtype + the built layer the others are deep-copied from + the NF4 clone of "
+            "the largest linear weight (n values): int64 indices (8n), dequantised and scaled halves and their stack "
+            "(3 x 2n in bf16)" + reserved)
+    return weights + nf4_build_bytes(largest_linear, weight_bytes), (
+        "all weights in their storage dtype + torchao's NF4 build of the largest linear weight (n values): the weight "
+        "in the model's dtype, its scaled copy, the uint8 indices and the packing (6n bytes in bf16, or 5n + one "
+        "chunk's 64 MiB of distances)" + reserved)

@@ -64,9 +64,15 @@ def _build(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, stage: int, 
     fsdp2 = None
     if zero == 3 and s.fsdp and s.dp * s.cp > 1 and not fw.deepspeed_buckets and s.method != "qlora":
         fsdp2 = fsdp2_stage(s, spec, dt, groups, p, first, last, fw.framework, len(layers))
+    load = load_parts(s, dt, p, fw, st.adapter_bytes, _largest_linear(s, spec), len(layers))
     return StageStates(p, st, tuple(comps), _autocast_cache(s, spec, dt, groups, last),
                        () if fsdp2 else _sharding(s, spec, dt, fw, p, first, last, len(layers)),
-                       _optimizer_temp(s, dt, fw, p, st), load_parts(s, dt, p, fw, st.adapter_bytes), fsdp2)
+                       _optimizer_temp(s, dt, fw, p, st), load, fsdp2)
+
+
+def _largest_linear(s: Scenario, spec: ModelSpec) -> float:
+    """Values of the largest decoder linear weight on one GPU (the MLP's or the attention's projection)."""
+    return max(spec.ffn, spec.q_dim) * spec.hidden / s.tp
 
 
 def _autocast_cache(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...],

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PresetError
-from ..messages import QT_TRANSLATE_NOOP
+from ..messages import QT_TRANSLATE_NOOP, one_line
 from ..paths import data_dir
 from .architecture import ModelSpec, model_from_hf_config
 
@@ -166,7 +166,9 @@ def _opt_float(value: Any) -> float | None:
 def _unknown(kind: str, key: str, known: dict[str, Any]) -> PresetError:
     close = [k for k in known if key.lower().replace("_", "-") in k][:5]
     hint = f" Did you mean: {', '.join(close)}?" if close else f" Run 'python main.py presets {kind}s' for the list."
-    return PresetError(QT_TRANSLATE_NOOP("engine", "Unknown {kind} preset '{key}'.{hint}"), kind=kind, key=key, hint=hint)
+    # the id is user text (a file, an edit): shown on one line, so it cannot start a line of its own
+    return PresetError(QT_TRANSLATE_NOOP("engine", "Unknown {kind} preset '{key}'.{hint}"), kind=kind, key=one_line(key),
+                       hint=hint)
 
 
 def get_model_preset(model_id: str) -> ModelPreset:

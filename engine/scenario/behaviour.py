@@ -38,6 +38,7 @@ class Behaviour:
     fused_lora_kernels: bool = False  # fused LoRA autograd functions replace peft's layers (Unsloth)
     grads_reduced_in_buffer: bool = False  # DDP reduces the gradient buffer in place (Megatron), no flat copy
     loss_in_place: bool = False  # the loss works in place on one fp32 copy of the logits (Megatron)
+    nf4_tensor_build: bool = False  # QLoRA weights are torchao NF4Tensors, quantised on the GPU as they are built
 
 
 def cross_entropy_path(s: Scenario) -> str:
@@ -105,6 +106,7 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         fused_lora_kernels=d.fused_lora_kernels,
         grads_reduced_in_buffer=d.grads_reduced_in_buffer,
         loss_in_place=d.loss_in_place and ce == "standard",
+        nf4_tensor_build=d.qlora_kernel == "torchao",
     )
 
 

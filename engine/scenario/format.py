@@ -154,6 +154,9 @@ class Scenario(PostTrainingKeys, ServingKeys):
                           applies_to="method qlora")
     qlora_double_quant: bool = key(True, "quantise the quantisation constants too (qlora)", Flag(),
                                    applies_to="method qlora")
+    cloned_layers: bool | str = key("auto", "decoder layers deep-copied from one built layer, each NF4 weight dequantised "
+                                    "and quantised again (torchtune before 0.3.0, _get_clones); auto: the current "
+                                    "release", Flag(auto=True), applies_to="method qlora")
     base_storage: str = key("compute", BASE_STORAGE_MEANING, Choice(BASE_STORAGES), applies_to=LORA)
     # no parallel degree exceeds a few thousand
     tp: int = key(1, "tensor parallel degree", WholeNumber(1, 4096))
