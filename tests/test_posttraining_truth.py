@@ -159,13 +159,15 @@ def test_published_figures(published_rows):
     median 16.7%. Per row (as nvidia-smi / as reserved / with the Megatron loss): swift-packing DPO 7B ZeRO-3 -4.8% /
     -6.8% / -6.8%, Megatron KTO 7B TP 4 +2.2% / -0.7% / -0.1%, Megatron DPO Qwen3-4B TP 4 -14.8% / -19.2% / -18.3%,
     Megatron KTO Qwen3-30B-A3B LoRA EP 2 -14.6% / -18.7% / -16.7%, Megatron reward model on it -24.6% / -26.9% /
-    -26.9%. Every row stays below its figure: what the estimate leaves out of ms-swift's runs is not found yet
-    (docs/posttraining.md)."""
+    -26.9%. h-rlswift: Megatron LoRA as ms-swift's mcore-bridge builds it adapts every routed expert and keeps an
+    fp32 master and main_grad for the bf16 adapters (tests/test_megatron_lora_states.py): KTO MoE LoRA -11.1%,
+    reward model -21.0%, median 11.1%. Every row stays below its figure: the rest of what ms-swift's runs hold is not
+    found yet (docs/posttraining.md)."""
     summary = pt.published_summary(published_rows)
     stats = summary["framework"]["all"]
     print("\n" + pt.published_table(published_rows))
     assert stats["count"] >= 5
-    assert stats["median"] <= 0.17  # target 0.10
+    assert stats["median"] <= 0.12  # target 0.10
 
 
 @ENGINE
