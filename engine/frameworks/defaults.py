@@ -107,6 +107,8 @@ class FrameworkDefaults:
     # the optimizer keeps an fp32 master copy of bf16 adapters and accumulates their gradients in the fp32 main_grad
     # buffer, as for any bf16 parameter (peft's fp32 adapters need neither)
     adapters_fp32_master: bool = False
+    # a vision-language model's vision tower is the Hugging Face module, whole on every tensor-parallel rank
+    vision_tower_replicated: bool = False
     # post-training defaults (engine/frameworks/posttraining.py): what "auto" means for the rollout engine, the
     # reference, the log-prob path and the weight sync; frameworks without post-training trainers of their own run
     # TRL's
@@ -205,12 +207,15 @@ TABLE: dict[str, FrameworkDefaults] = {
           "every bf16 parameter that requires grad, adapters included, gets shard_main_param = "
           "shard_model_param.clone().float(); its gradient is the fp32 main_grad of the DDP buffer (ms-swift "
           "3602360a swift/megatron/arguments/megatron_args.py: main_grads_dtype 'fp32' sets "
-          "accumulate_allreduce_grads_in_fp32)")),
+          "accumulate_allreduce_grads_in_fp32)"),
+         ("vision tower", "mcore-bridge src/mcore_bridge/model/mm_gpts/utils.py (05925cf9) HuggingFaceVit builds the "
+          "Hugging Face vision module and moves it whole to the GPU (self.to(device='cuda')), with no tensor "
+          "parallelism; mm_gpts/qwen.py (1c95259e) Qwen2_5VL_Vit is one (ms-swift's `megatron` multimodal models)")),
         loss_parallel_by_default=True, loss_always_parallel=True, vocab_parallel_embedding=True,
         sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True, cp_ring_attention=False,
         ep_all_to_all_dispatch=False, te_layers=True, selective_by_modules=True, takes_megatron_arguments=True,
         grads_reduced_in_buffer=True, lora_adapters_in_model_dtype=True, loss_in_place=True,
-        lora_adapts_experts=True, adapters_fp32_master=True,
+        lora_adapts_experts=True, adapters_fp32_master=True, vision_tower_replicated=True,
         # post-training on Megatron as ms-swift's `megatron rlhf` runs it: log-probs from the model's own loss
         posttraining=rl.MEGATRON_SWIFT,
     ),

@@ -65,7 +65,8 @@ def _build(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, stage: int, 
         fsdp2 = fsdp2_stage(s, spec, dt, groups, p, first, last, fw.framework, len(layers))
     return StageStates(p, st, tuple(comps), _autocast_cache(s, spec, dt, groups, last),
                        () if fsdp2 else _sharding(s, spec, dt, fw, p, first, last, len(layers)),
-                       _optimizer_temp(s, dt, p, st), load_parts(s, dt, p, fw, st.adapter_bytes), fsdp2)
+                       _optimizer_temp(s, dt, p, st, fw.grads_reduced_in_buffer and fw.main_grads_fp32),
+                       load_parts(s, dt, p, fw, st.adapter_bytes), fsdp2)
 
 
 def _autocast_cache(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...],
@@ -169,7 +170,12 @@ def _sharding(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: StageP
     return ()
 
 
-def _optimizer_temp(s: Scenario, dt: Dtypes, p: StageParams, st: ShardedStates) -> tuple[Component, ...]:
+def _optimizer_temp(s: Scenario, dt: Dtypes, p: StageParams, st: ShardedStates,
+                    fp32_grads_in_buffer: bool = False) -> tuple[Component, ...]:
+    """fp32_grads_in_buffer: the optimizer reads the fp32 main_grad buffer itself. Megatron's optimizers set
+    main_param.grad = main_grad.float() (megatron/core/optimizer/distrib_optimizer.py _copy_model_grads_to_main_grads:
+    shard_main_param.grad = shard_model_grad.float(); optimizer.py Float16OptimizerWithFloat16Params likewise), and
+    Tensor.float() returns the tensor itself when it is already fp32: no copy."""
     step_temp = 0.0
     torch_2_0 = s.optimizer == "adamw" and s.pytorch_version == "2.0"
     if s.offload == "none" and not s.optimizer_in_backward:
@@ -181,7 +187,7 @@ def _optimizer_temp(s: Scenario, dt: Dtypes, p: StageParams, st: ShardedStates) 
             step_temp = copies * (st.opt_trainable * dt.state + st.opt_lora * max(st.adapter_bytes, dt.state))
         elif s.optimizer == "adafactor":
             step_temp = 2 * p.largest_param * dt.state
-        if dt.master:
+        if dt.master and not fp32_grads_in_buffer:
             step_temp += st.opt_trainable * 4  # fp32 gradient copy for the master update
     if not step_temp:
         return ()

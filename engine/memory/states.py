@@ -287,7 +287,8 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
     if first or (last and spec.tied_embeddings):  # Megatron keeps a tied copy on the last stage
         units.append((embed, embeddings_frozen(s)))
     if first and spec.vision is not None:  # the vision tower and projector run before the first decoder layer
-        units.append((spec.vision_params / tp, not vision_tower_trains(s)))
+        vision_tp = 1 if defaults_for(s.framework).vision_tower_replicated else tp
+        units.append((spec.vision_params / vision_tp, not vision_tower_trains(s)))
     if last and not spec.tied_embeddings:
         if quantizes_head(s):  # Fabric's bitsandbytes plugin: every nn.Linear
             quantized += spec.head_params / tp
