@@ -159,13 +159,19 @@ def test_published_figures(published_rows):
     median 16.7%. Per row (as nvidia-smi / as reserved / with the Megatron loss): swift-packing DPO 7B ZeRO-3 -4.8% /
     -6.8% / -6.8%, Megatron KTO 7B TP 4 +2.2% / -0.7% / -0.1%, Megatron DPO Qwen3-4B TP 4 -14.8% / -19.2% / -18.3%,
     Megatron KTO Qwen3-30B-A3B LoRA EP 2 -14.6% / -18.7% / -16.7%, Megatron reward model on it -24.6% / -26.9% /
-    -26.9%. Every row stays below its figure: what the estimate leaves out of ms-swift's runs is not found yet
-    (docs/posttraining.md)."""
+    -26.9%. h-rlswift: Megatron LoRA as ms-swift's mcore-bridge builds it adapts every routed expert and keeps an
+    fp32 master and main_grad for the bf16 adapters (tests/test_megatron_lora_states.py): KTO MoE LoRA -11.1%,
+    reward model -21.0%, median 11.1%. Two more rows (ms-swift's Megatron Qwen2.5-VL-7B examples, packed): DPO TP 4
+    -12.8%, reward model TP 2 +12.6% (then the first row above its figure). Two Megatron facts from the source
+    (tests/test_megatron_swift_states.py): the optimizer reads the fp32 main_grad buffer itself (no fp32 gradient
+    copy at the step) and the vision tower is whole on every TP rank: every row below its figure again, median
+    11.6% over 7 (DPO 4B -24.1%, KTO 7B -11.6%, DPO VL -20.8%, RM VL -3.9%). The rest of what ms-swift's runs hold
+    beyond the estimate is not found yet (docs/posttraining.md)."""
     summary = pt.published_summary(published_rows)
     stats = summary["framework"]["all"]
     print("\n" + pt.published_table(published_rows))
-    assert stats["count"] >= 5
-    assert stats["median"] <= 0.17  # target 0.10
+    assert stats["count"] >= 7
+    assert stats["median"] <= 0.12  # target 0.10
 
 
 @ENGINE

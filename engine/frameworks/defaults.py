@@ -108,6 +108,14 @@ class FrameworkDefaults:
     # (set_unshard_in_backward(False): its weight gradient needs only the ids), so it is not part of the root unit
     # that stays gathered around the loss
     fsdp_embedding_unit: bool = False
+    # LoRA on "all-linear" (or on the MLP projections) also adapts every routed expert: one A and one B per expert
+    # for the grouped fc1 (hidden -> 2 x expert_ffn when gated) and fc2 (expert_ffn -> hidden)
+    lora_adapts_experts: bool = False
+    # the optimizer keeps an fp32 master copy of bf16 adapters and accumulates their gradients in the fp32 main_grad
+    # buffer, as for any bf16 parameter (peft's fp32 adapters need neither)
+    adapters_fp32_master: bool = False
+    # a vision-language model's vision tower is the Hugging Face module, whole on every tensor-parallel rank
+    vision_tower_replicated: bool = False
     # post-training defaults (engine/frameworks/posttraining.py): what "auto" means for the rollout engine, the
     # reference, the log-prob path and the weight sync; frameworks without post-training trainers of their own run
     # TRL's
@@ -215,11 +223,25 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("fused Adam", "megatron/core/optimizer/__init__.py (Megatron-LM d98e8a6) imports transformer_engine.pytorch."
           "optimizers.FusedAdam as Adam (else apex.optimizers.FusedAdam; torch's AdamW only when neither is "
           "installed); optimizer.py / distrib_optimizer.py set main_param.grad = main_grad.float(), no copy when "
-          "the main gradients are fp32 already")),
+          "the main gradients are fp32 already"),
+         ("LoRA on experts", "ms-swift 3602360a swift/megatron/utils/utils.py find_all_linears: 'all-linear' takes "
+          "every TELinear, TELayerNormColumnParallelLinear, TEGroupedLinear and nn.Linear but output_layer (the "
+          "router, a TopKRouter, is not one); mcore-bridge src/mcore_bridge/tuners/lora.py (02fb038f) "
+          "LoraParallelLinear: a TEGroupedLinear base gets a grouped lora_A and lora_B of num_gemms = local experts; "
+          "expert LoRA refuses expert TP ('Currently, LoRA does not support ETP.')"),
+         ("adapter master weights", "megatron/core/optimizer/distrib_optimizer.py _build_model_and_main_param_groups: "
+          "every bf16 parameter that requires grad, adapters included, gets shard_main_param = "
+          "shard_model_param.clone().float(); its gradient is the fp32 main_grad of the DDP buffer (ms-swift "
+          "3602360a swift/megatron/arguments/megatron_args.py: main_grads_dtype 'fp32' sets "
+          "accumulate_allreduce_grads_in_fp32)"),
+         ("vision tower", "mcore-bridge src/mcore_bridge/model/mm_gpts/utils.py (05925cf9) HuggingFaceVit builds the "
+          "Hugging Face vision module and moves it whole to the GPU (self.to(device='cuda')), with no tensor "
+          "parallelism; mm_gpts/qwen.py (1c95259e) Qwen2_5VL_Vit is one (ms-swift's `megatron` multimodal models)")),
         loss_parallel_by_default=True, loss_always_parallel=True, vocab_parallel_embedding=True,
         sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True, cp_ring_attention=False,
         ep_all_to_all_dispatch=False, te_layers=True, selective_by_modules=True, takes_megatron_arguments=True,
         grads_reduced_in_buffer=True, lora_adapters_in_model_dtype=True, loss_in_place=True, adam_fused=True,
+        lora_adapts_experts=True, adapters_fp32_master=True, vision_tower_replicated=True,
         # post-training on Megatron as ms-swift's `megatron rlhf` runs it: log-probs from the model's own loss
         posttraining=rl.MEGATRON_SWIFT,
     ),

@@ -6,6 +6,7 @@ import dataclasses
 import math
 from typing import NamedTuple
 
+from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..models.vision import tower_activation_bytes, tower_block_bytes
@@ -353,7 +354,8 @@ def _vision_tower_activations(s: Scenario, spec: ModelSpec, dt: Dtypes, in_fligh
     at_backward = kept + (tower_block_bytes(v, patches, dt.compute) if checkpointed else 0.0)
     not_yet = 0.0
     if s.effective_zero < 2:  # unsharded gradients: the ones the end-of-backward moment holds in full
-        not_yet = spec.vision_params / s.tp * dt.grad
+        vision_tp = 1 if defaults_for(s.framework).vision_tower_replicated else s.tp
+        not_yet = spec.vision_params / vision_tp * dt.grad
         if not spec.tied_embeddings and not embeddings_frozen(s):
             not_yet += spec.embedding_params / s.tp * dt.grad
     late = max(0.0, at_backward - layer_moment - not_yet)

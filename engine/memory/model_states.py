@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
 from ..scenario.behaviour import Behaviour, adapter_dtype_bytes
@@ -45,12 +46,16 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
     comps += _stored_base_weight_components(s, p, zero, dp_shards)
     if p.lora:
         comps.append(_lora_weight_component(s, p, adapter_bytes))
-    gradients, grads = _gradient_component(s, p, zero, dp_shards, expert_shards, grad_bytes, adapter_bytes, in_flight,
-                                           fw.grads_reduced_in_buffer)
+    # Megatron's optimizer treats bf16 adapters as any bf16 parameter: an fp32 main_grad and an fp32 master copy
+    adapter_master = adapter_bytes and defaults_for(s.framework).adapters_fp32_master and dt.master > adapter_bytes
+    adapter_grad_bytes = grad_bytes if adapter_master else adapter_bytes
+    gradients, grads = _gradient_component(s, p, zero, dp_shards, expert_shards, grad_bytes, adapter_grad_bytes,
+                                           in_flight, fw.grads_reduced_in_buffer)
     comps.append(gradients)
     opt_trainable = _shard(p.trainable_dense, p.trainable_expert, opt_zero >= 1, dp_shards, expert_shards)
-    opt_lora = p.lora / dp_shards if opt_zero >= 1 else p.lora
-    comps += _optimizer_components(s, dt, p, opt_zero, dp_shards, opt_trainable, opt_lora, adapter_bytes)
+    opt_lora = _shard(p.lora - p.lora_expert, p.lora_expert, opt_zero >= 1, dp_shards, expert_shards)
+    comps += _optimizer_components(s, dt, p, opt_zero, dp_shards, opt_trainable, opt_lora, adapter_bytes,
+                                   bool(adapter_master))
     if zero == 0 and s.dp > 1 and not (fw.main_grads_fp32 or fw.grads_reduced_in_buffer):
         comps.append(
             _c(
@@ -178,7 +183,7 @@ def _gradient_component(s: Scenario, p: StageParams, zero: int, dp_shards: int, 
     megatron/core/distributed/param_and_grad_buffer.py: grad_data = torch.zeros(...) at wrap time, zero_grad_buffer
     each iteration)."""
     grads = _shard(p.trainable_dense, p.trainable_expert, zero >= 2, dp_shards, expert_shards) * grad_bytes
-    grads += (p.lora / dp_shards if zero >= 2 else p.lora) * adapter_bytes
+    grads += _shard(p.lora - p.lora_expert, p.lora_expert, zero >= 2, dp_shards, expert_shards) * adapter_bytes
     # Gradients exist at the forward peak only when a backward ran before it: a later accumulation
     # micro-step, or a pipeline whose schedule starts backwards before all its micro-batches went forward.
     g_fwd = grads if s.grad_accum > math.ceil(in_flight) else 0.0
@@ -220,12 +225,13 @@ def _gradient_component(s: Scenario, p: StageParams, zero: int, dp_shards: int, 
 
 
 def _optimizer_components(s: Scenario, dt: Dtypes, p: StageParams, opt_zero: int, dp_shards: int,
-                          opt_trainable: float, opt_lora: float, adapter_bytes: int) -> list[Component]:
+                          opt_trainable: float, opt_lora: float, adapter_bytes: int,
+                          adapter_master: bool = False) -> list[Component]:
     """The fp32 master weights and the optimizer states on this GPU (none when offloaded to CPU)."""
     off_opt = s.offload != "none"
     comps = []
     if dt.master and not off_opt:
-        master = opt_trainable * dt.master
+        master = (opt_trainable + (opt_lora if adapter_master else 0.0)) * dt.master
         comps.append(
             _c(
                 "master_weights",
@@ -233,7 +239,7 @@ def _optimizer_components(s: Scenario, dt: Dtypes, p: StageParams, opt_zero: int
                 "model states",
                 Moments.whole_step(master),
                 QT_TRANSLATE_NOOP("engine", "trainable params / shards x 4"),
-                params=p.trainable,
+                params=p.trainable + (p.lora if adapter_master else 0.0),
                 zero1_shards=dp_shards if opt_zero else 1,
             )
         )

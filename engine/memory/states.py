@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..frameworks.defaults import defaults_for
 from ..models.architecture import Linear, ModelSpec
 from ..models.base_storage import bytes_per_value, storage_format, stored_values
 from ..models.presets import get_gpu
@@ -110,6 +111,7 @@ class StageParams:
     released_bytes_per_param: float = 0.0
     released_format: str = ""
     trainable_linear: float = 0.0  # of trainable_dense: the decoder layers' linear weights (fp8_param_gather stores them)
+    lora_expert: float = 0.0  # of lora: the routed experts' adapters, sharded over the expert data-parallel ranks
 
     @property
     def trainable(self) -> float:
@@ -226,6 +228,19 @@ def _lora_params_per_layer(spec: ModelSpec, targets: tuple[str, ...] | str, moe:
 
 
 @lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
+def expert_lora_params_per_layer(spec: ModelSpec, targets: tuple[str, ...] | str, rank: int) -> int:
+    """Adapter parameters of one MoE layer's routed experts, all experts, where the framework adapts them (the
+    `lora_adapts_experts` column): per expert r x (hidden + fc1 width) for the grouped fc1 (gate and up fused) and
+    r x (expert_ffn + hidden) for fc2."""
+    names = set() if targets == "all-linear" else set(targets)
+    fc1 = targets == "all-linear" or bool(names & {"gate_proj", "up_proj", "gate_up_proj"})
+    fc2 = targets == "all-linear" or "down_proj" in names
+    fc1_width = (2 if spec.mlp_gated else 1) * spec.expert_ffn
+    per_expert = rank * ((spec.hidden + fc1_width) * fc1 + (spec.expert_ffn + spec.hidden) * fc2)
+    return spec.n_experts * per_expert
+
+
+@lru_cache(maxsize=4096)  # bounded: custom models come and go (engine.caches.clear_caches empties it)
 def _factored_per_layer(spec: ModelSpec, moe: bool, linear_attn: bool = False) -> float:
     out = sum(lin.d_in + lin.d_out for lin in spec.layer_linears(moe, linear_attn)) + spec.small_params(moe, linear_attn)
     return out + (spec.n_experts * 3 * (spec.hidden + spec.expert_ffn) if moe else 0)
@@ -235,7 +250,9 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
                  groups: list[LayerGroup] | None = None) -> StageParams:
     tp, ep, etp = s.tp, s.ep, s.expert_tp
     trainable_dense = trainable_expert = frozen = quantized = lora = factored = released = trainable_linear = 0.0
+    lora_expert = 0.0
     adapters_only = s.method in ("lora", "qlora")
+    expert_adapters = adapters_only and defaults_for(s.framework).lora_adapts_experts
     fmt = storage_format(s, spec)
     largest_unit = 0.0
     for g in groups if groups is not None else layer_groups(s, spec, layers):
@@ -262,12 +279,16 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
             factored += n * _factored_per_layer(spec, g.moe, g.linear_attn) / tp
         if adapters_only:
             lora += n * _lora_params_per_layer(spec, s.lora_targets, g.moe, s.lora_rank, g.linear_attn) / tp
+            if expert_adapters and g.moe:
+                lora_expert += n * expert_lora_params_per_layer(spec, s.lora_targets, s.lora_rank) / (ep * etp)
+    lora += lora_expert
     units: list[tuple[float, bool]] = []  # (params, frozen)
     embed = spec.embedding_params / tp
     if first or (last and spec.tied_embeddings):  # Megatron keeps a tied copy on the last stage
         units.append((embed, embeddings_frozen(s)))
     if first and spec.vision is not None:  # the vision tower and projector run before the first decoder layer
-        units.append((spec.vision_params / tp, not vision_tower_trains(s)))
+        vision_tp = 1 if defaults_for(s.framework).vision_tower_replicated else tp
+        units.append((spec.vision_params / vision_tp, not vision_tower_trains(s)))
     if last and not spec.tied_embeddings:
         if quantizes_head(s):  # Fabric's bitsandbytes plugin: every nn.Linear
             quantized += spec.head_params / tp
@@ -296,4 +317,4 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
     largest_param = max(embed, spec.ffn * spec.hidden / tp, spec.q_dim * spec.hidden / tp)
     return StageParams(trainable_dense, trainable_expert, frozen, quantized, lora, factored,
                        largest_unit, largest_param, released, bytes_per_value(fmt) if fmt else 0.0, fmt,
-                       trainable_linear)
+                       trainable_linear, lora_expert)
