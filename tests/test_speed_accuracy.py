@@ -287,3 +287,20 @@ def test_every_time_shows_the_range_of_its_regime():
         assert time_band(framework).regime == regime
         assert t.seconds_range[0] == pytest.approx(t.step_seconds * (1 + band["low"]))
         assert t.seconds_range[1] == pytest.approx(t.step_seconds * (1 + band["high"]))
+
+
+# Issue 23 item 5: published ablations that compare layouts of one model on the same GPUs are to be ordered as
+# measured (>= 90% of pairs). Measured when the pairs were first counted (898 runs; BigScience's 109 layout
+# experiments are 645 of the 894 pairs): 709 of 894 (79.3%), 82.5% of the pairs measured more than 5% apart; held at
+# that level so that it can only rise (docs/speed-accuracy.md "Layouts ordered as measured").
+LAYOUT_ORDER_MEASURED = 0.79
+
+
+def test_layout_comparisons_are_ordered_as_measured():
+    from engine.accuracy.published_throughput import layout_order
+
+    rows = load_rows()
+    order = layout_order(rows, compare(rows))
+    assert order.pairs >= 800 and order.share >= LAYOUT_ORDER_MEASURED, order
+    # a pair counts once: the same settings published twice (two releases) are no layout comparison
+    assert all(n <= order.pairs for _ok, n in order.by_source.values())

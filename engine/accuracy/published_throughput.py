@@ -151,3 +151,45 @@ def memory_verdicts(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
         counts = out.setdefault(row["framework"], {"fits": 0, "tight": 0, "does not fit": 0})
         counts[estimate(scenario_from_dict(row["scenario"])).verdict] += 1
     return out
+
+
+@dataclass(frozen=True)
+class LayoutOrder:
+    """Issue 23 item 5: pairs of published runs of one model on the same GPUs (same source, GPU, GPU count, sequence
+    length and number format) whose settings differ; `agree` of them are ordered by the prediction as measured."""
+
+    pairs: int
+    agree: int
+    by_source: dict[str, tuple[int, int]]  # source: (agree, pairs)
+
+    @property
+    def share(self) -> float:
+        return self.agree / self.pairs if self.pairs else 1.0
+
+
+def layout_order(rows: list[dict[str, Any]], compared: list[Compared], min_gap: float = 0.0) -> LayoutOrder:
+    """Layout comparisons ordered as measured; pairs whose measured tokens/s differ by `min_gap` or less are left out
+    (a tie in the table says nothing about the order)."""
+    by_id = {c.id: c for c in compared}
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for r in rows:
+        s = r["scenario"]
+        model = s["model"] if isinstance(s["model"], str) else json.dumps(s["model"], sort_keys=True)
+        key = (source_of(r), model, str(s.get("gpu")), s.get("gpus_per_node", 1) * s.get("nodes", 1),
+               s.get("seq_len"), s.get("precision"), s.get("fp8_recipe"))
+        groups.setdefault(key, []).append(r)
+    agree = pairs = 0
+    by_source: dict[str, tuple[int, int]] = {}
+    for (source, *_rest), group in groups.items():
+        for i, a in enumerate(group):
+            for b in group[i + 1:]:
+                same = {k: v for k, v in a["scenario"].items() if k != "name"} == {
+                    k: v for k, v in b["scenario"].items() if k != "name"}
+                ca, cb = by_id[a["id"]], by_id[b["id"]]
+                if same or abs(ca.measured / cb.measured - 1) <= min_gap:
+                    continue  # the same run in two releases, or a tie
+                ok = (ca.measured > cb.measured) == (ca.predicted > cb.predicted)
+                pairs, agree = pairs + 1, agree + ok
+                n_ok, n = by_source.get(source, (0, 0))
+                by_source[source] = (n_ok + ok, n + 1)
+    return LayoutOrder(pairs, agree, by_source)
