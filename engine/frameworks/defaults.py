@@ -116,6 +116,9 @@ class FrameworkDefaults:
     adapters_fp32_master: bool = False
     # a vision-language model's vision tower is the Hugging Face module, whole on every tensor-parallel rank
     vision_tower_replicated: bool = False
+    # the PyTorch FSDP a scenario's fsdp runs by default: 1 (FullyShardedDataParallel, whose wrap flattens each unit
+    # into a FlatParameter: engine/memory/loading.py) or 2 (fully_shard, per-parameter DTensor shards)
+    fsdp_version: int = 2
     # post-training defaults (engine/frameworks/posttraining.py): what "auto" means for the rollout engine, the
     # reference, the log-prob path and the weight sync; frameworks without post-training trainers of their own run
     # TRL's
@@ -131,8 +134,11 @@ _HF = FrameworkDefaults(
      ("loading", "transformers modeling_utils.from_pretrained: weights are loaded shard by shard straight "
       "into the model's device and dtype (low_cpu_mem_usage)"),
      ("QLoRA", "bitsandbytes/autograd/_functions.py MatMul4Bit keeps its input A for backward (ctx.tensors = (A, B))"),
-     ("tools", "axolotl, LLaMA-Factory and ms-swift train through transformers.Trainer / TRL")),
-    offers_liger_kernel=True,
+     ("tools", "axolotl, LLaMA-Factory and ms-swift train through transformers.Trainer / TRL"),
+     ("FSDP", "accelerate src/accelerate/utils/dataclasses.py FullyShardedDataParallelPlugin: fsdp_version defaults "
+      "to 1 (FullyShardedDataParallel); fully_shard (FSDP2) only with fsdp_version: 2; the Trainer, axolotl and "
+      "LLaMA-Factory shard through it")),
+    offers_liger_kernel=True, fsdp_version=1,
 )
 _DS = FrameworkDefaults(
     "deepspeed", "DeepSpeed", "standard", True, 1, 0, "attention", False, "sharded", False, False, False,
@@ -276,9 +282,11 @@ TABLE: dict[str, FrameworkDefaults] = {
           "resetting the statistics, so the figure includes loading"),
          ("loading", "fabric.load_raw loads the full 16-bit checkpoint next to the FSDP shards"),
          ("LoRA", "litgpt/finetune/lora.py builds GPT under fabric.init_module(), which for bf16-true creates every "
-          "parameter, the LoRA adapters included, in bf16")),
+          "parameter, the LoRA adapters included, in bf16"),
+         ("FSDP", "lightning/fabric/strategies/fsdp.py FSDPStrategy.setup_module wraps the model in "
+          "torch.distributed.fsdp.FullyShardedDataParallel (FSDP1)")),
         outputs_fp32=True, logits_kept=True, unties_embeddings=True, quantizes_head=True,
-        lora_adapters_in_model_dtype=True,
+        lora_adapters_in_model_dtype=True, fsdp_version=1,
     ),
     "pytorch": _PYTORCH,
     "olmo-core": replace(
@@ -292,14 +300,15 @@ TABLE: dict[str, FrameworkDefaults] = {
                   "reshard_after_forward=False, then the model"))),
     "trl": _post_trainer(_HF, "trl", "TRL", rl.TRL, "TRL's trainers subclass transformers.Trainer", True),
     "verl": _post_trainer(_HF, "verl", "verl", rl.VERL, "verl's FSDP workers train transformers models "
-                          "(verl/workers/fsdp_workers.py)", False),
+                          "(verl/workers/fsdp_workers.py), with FSDP1 by default (ppo_trainer.yaml actor.strategy: "
+                          "fsdp; fsdp2 is fully_shard)", False),
     "openrlhf": _post_trainer(_DS, "openrlhf", "OpenRLHF", rl.OPENRLHF, "OpenRLHF trains with DeepSpeed, ZeRO-2 by "
                               "default (openrlhf/cli/train_ppo_ray.py --ds.zero_stage 2)", False),
     "ms-swift": _post_trainer(_HF, "ms-swift", "ms-swift", rl.MS_SWIFT, "ms-swift's RLHF trainers subclass TRL's "
                               "(swift/rlhf_trainers)", True),
-    "nemo-rl": _post_trainer(_HF, "nemo-rl", "NeMo-RL", rl.NEMO_RL, "NeMo-RL's DTensor policy worker trains "
-                             "transformers models with FSDP2 (nemo_rl/models/policy/workers/dtensor_policy_worker_v2.py)",
-                             False),
+    "nemo-rl": replace(_post_trainer(_HF, "nemo-rl", "NeMo-RL", rl.NEMO_RL, "NeMo-RL's DTensor policy worker trains "
+                                     "transformers models with FSDP2 (nemo_rl/models/policy/workers/"
+                                     "dtensor_policy_worker_v2.py)", False), fsdp_version=2),
 }
 
 
