@@ -190,7 +190,10 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("QLoRA init", "LoRALinear._create_weight_and_bias builds an nn.Linear on the GPU and calls to_nf4 on its weight "
           "(torchao/dtypes/nf4tensor.py at pytorch/ao 0ed30902e: NF4Tensor.from_tensor); before 0.3.0 (b0895a798) the "
           "layers were deep copies of one (modules/transformer.py _get_clones) through the NF4 clone of "
-          "modules/low_precision/_register_nf4_dispatch_ops.py, which dequantises first (scenario key cloned_layers)")),
+          "modules/low_precision/_register_nf4_dispatch_ops.py, which dequantises first (scenario key cloned_layers)"),
+         ("FSDP", "the distributed recipes shard with FSDP2 fully_shard since pytorch/torchtune PR #1287 (full "
+          "finetune, 2024-08-08), #1517 (LoRA) and #1536 (DPO, 2024-09-10); before them FullyShardedDataParallel "
+          "(FSDP1: scenario key fsdp_version 1)")),
         loss_outside_model=True, lora_adapters_in_model_dtype=True,
     ),
     "torchtitan": FrameworkDefaults(
