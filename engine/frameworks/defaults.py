@@ -135,9 +135,9 @@ _HF = FrameworkDefaults(
       "into the model's device and dtype (low_cpu_mem_usage)"),
      ("QLoRA", "bitsandbytes/autograd/_functions.py MatMul4Bit keeps its input A for backward (ctx.tensors = (A, B))"),
      ("tools", "axolotl, LLaMA-Factory and ms-swift train through transformers.Trainer / TRL"),
-     ("FSDP", "accelerate src/accelerate/utils/dataclasses.py FullyShardedDataParallelPlugin: fsdp_version defaults "
-      "to 1 (FullyShardedDataParallel); fully_shard (FSDP2) only with fsdp_version: 2; the Trainer, axolotl and "
-      "LLaMA-Factory shard through it")),
+     ("FSDP", "accelerate src/accelerate/utils/dataclasses.py at 16cb6eb80 FullyShardedDataParallelPlugin.__post_init__"
+      ": fsdp_version = int(os.environ.get(\"FSDP_VERSION\", \"1\")), FullyShardedDataParallel unless 2 "
+      "(fully_shard); the Trainer, axolotl and LLaMA-Factory shard through it")),
     offers_liger_kernel=True, fsdp_version=1,
 )
 _DS = FrameworkDefaults(
