@@ -60,6 +60,7 @@ FIELD_LABELS: dict[str, str] = {
     "pp_schedule": QT_TRANSLATE_NOOP("Fields", "Pipeline schedule"),
     "vpp": QT_TRANSLATE_NOOP("Fields", "Virtual pipeline stages"),
     "reshard_after_forward": QT_TRANSLATE_NOOP("Fields", "Re-shard after forward"),
+    "fsdp_version": QT_TRANSLATE_NOOP("Fields", "FSDP version"),
     "loss_parallel": QT_TRANSLATE_NOOP("Fields", "Loss parallel"),
     "lora_dropout": QT_TRANSLATE_NOOP("Fields", "LoRA dropout"),
     "expandable_segments": QT_TRANSLATE_NOOP("Fields", "GPU memory allocator"),

@@ -32,8 +32,10 @@ CASES = [
     ("accelerate/trl_deepspeed_zero3.yaml", "accelerate",
      {"gpus_per_node": 8, "zero_stage": 3, "offload": "none", "precision": "mixed-bf16"}),
     ("accelerate/trl_deepspeed_zero2.yaml", "accelerate", {"gpus_per_node": 8, "zero_stage": 2}),
-    ("accelerate/trl_fsdp1.yaml", "accelerate", {"gpus_per_node": 8, "fsdp": True, "precision": "amp-bf16"}),
-    ("accelerate/trl_fsdp2.yaml", "accelerate", {"gpus_per_node": 8, "fsdp": True, "offload": "none"}),
+    # fsdp_version: 1 and 2 (trl_fsdp1.yaml line 17, trl_fsdp2.yaml line 14) say which FSDP wraps the model
+    ("accelerate/trl_fsdp1.yaml", "accelerate",
+     {"gpus_per_node": 8, "fsdp": True, "precision": "amp-bf16", "fsdp_version": 1}),
+    ("accelerate/trl_fsdp2.yaml", "accelerate", {"gpus_per_node": 8, "fsdp": True, "offload": "none", "fsdp_version": 2}),
     ("accelerate/llamafactory_fsdp_config_offload.yaml", "accelerate",
      {"gpus_per_node": 2, "fsdp": True, "offload": "optimizer+params"}),
     ("accelerate/accelerate_multi_gpu.yaml", "accelerate", {"gpus_per_node": 2, "precision": "amp-bf16"}),
@@ -110,7 +112,7 @@ CASES = [
     # context_parallel_size 8, the CutCrossEntropyPlugin, activation_offloading legacy, fsdp_version 2
     ("axolotl/llama3-8b-fsdp2-alst.yaml", "axolotl",
      {"seq_len": 500000, "cp": 8, "cross_entropy": "fused-linear", "activation_offload": True, "fsdp": True,
-      "checkpointing": "full", "optimizer": "adamw-8bit", "packing": "packed", "attention": "flash"}),
+      "checkpointing": "full", "optimizer": "adamw-8bit", "packing": "packed", "attention": "flash", "fsdp_version": 2}),
     # TRL: load_in_4bit without use_bnb_nested_quant (ModelConfig default false) -> no double quantisation
     ("hf-trainer/zephyr-7b-beta_sft_config_qlora.yaml", "huggingface", {"qlora_double_quant": False}),
     # alignment-handbook SmolLM3 recipes: packing: true (sft.yaml line 211), padding_free: true (apo.yaml line 58)

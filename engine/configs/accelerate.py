@@ -104,7 +104,9 @@ def read_fsdp(c: Collector, fs: dict[str, Any], p: str) -> None:
     c.settings.append(("_fsdp", True, "", True))
     src, version = get("version")
     v = as_int(version) if version is not None else 1
-    if src:
+    if src and v in (1, 2):
+        c.set("fsdp_version", v, src)  # the load peak differs (engine/memory/loading.py FSDP1_WRAP)
+    elif src:
         c.use(src)
     src, strategy = get("sharding_strategy")
     rsrc, reshard = get("reshard_after_forward")

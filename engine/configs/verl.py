@@ -87,6 +87,8 @@ def _read_actor(c: Collector, o: dict[str, Any]) -> None:
     if strategy in ("fsdp", "fsdp2"):
         c.set("fsdp", True, A + "actor.strategy") if A + "actor.strategy" in o else c.assume(
             "fsdp", True, message(QT_TRANSLATE_NOOP("engine", "verl's default actor strategy fsdp (ppo_trainer.yaml)")))
+        if A + "actor.strategy" in o:  # fsdp: FullyShardedDataParallel, fsdp2: fully_shard (verl/workers/fsdp_workers.py)
+            c.set("fsdp_version", 2 if strategy == "fsdp2" else 1, A + "actor.strategy")
         c.assume("precision", "amp-bf16", message(QT_TRANSLATE_NOOP(
             "engine", "verl loads the actor in fp32 and FSDP computes in bf16 (verl/workers/fsdp_workers.py)")))
     else:

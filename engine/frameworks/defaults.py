@@ -116,6 +116,9 @@ class FrameworkDefaults:
     adapters_fp32_master: bool = False
     # a vision-language model's vision tower is the Hugging Face module, whole on every tensor-parallel rank
     vision_tower_replicated: bool = False
+    # the PyTorch FSDP a scenario's fsdp runs by default: 1 (FullyShardedDataParallel, whose wrap flattens each unit
+    # into a FlatParameter: engine/memory/loading.py) or 2 (fully_shard, per-parameter DTensor shards)
+    fsdp_version: int = 2
     # post-training defaults (engine/frameworks/posttraining.py): what "auto" means for the rollout engine, the
     # reference, the log-prob path and the weight sync; frameworks without post-training trainers of their own run
     # TRL's
@@ -131,8 +134,11 @@ _HF = FrameworkDefaults(
      ("loading", "transformers modeling_utils.from_pretrained: weights are loaded shard by shard straight "
       "into the model's device and dtype (low_cpu_mem_usage)"),
      ("QLoRA", "bitsandbytes/autograd/_functions.py MatMul4Bit keeps its input A for backward (ctx.tensors = (A, B))"),
-     ("tools", "axolotl, LLaMA-Factory and ms-swift train through transformers.Trainer / TRL")),
-    offers_liger_kernel=True,
+     ("tools", "axolotl, LLaMA-Factory and ms-swift train through transformers.Trainer / TRL"),
+     ("FSDP", "accelerate src/accelerate/utils/dataclasses.py at 16cb6eb80 FullyShardedDataParallelPlugin.__post_init__"
+      ": fsdp_version = int(os.environ.get(\"FSDP_VERSION\", \"1\")), FullyShardedDataParallel unless 2 "
+      "(fully_shard); the Trainer, axolotl and LLaMA-Factory shard through it")),
+    offers_liger_kernel=True, fsdp_version=1,
 )
 _DS = FrameworkDefaults(
     "deepspeed", "DeepSpeed", "standard", True, 1, 0, "attention", False, "sharded", False, False, False,
@@ -184,7 +190,10 @@ TABLE: dict[str, FrameworkDefaults] = {
          ("QLoRA init", "LoRALinear._create_weight_and_bias builds an nn.Linear on the GPU and calls to_nf4 on its weight "
           "(torchao/dtypes/nf4tensor.py at pytorch/ao 0ed30902e: NF4Tensor.from_tensor); before 0.3.0 (b0895a798) the "
           "layers were deep copies of one (modules/transformer.py _get_clones) through the NF4 clone of "
-          "modules/low_precision/_register_nf4_dispatch_ops.py, which dequantises first (scenario key cloned_layers)")),
+          "modules/low_precision/_register_nf4_dispatch_ops.py, which dequantises first (scenario key cloned_layers)"),
+         ("FSDP", "the distributed recipes shard with FSDP2 fully_shard since pytorch/torchtune PR #1287 (full "
+          "finetune, 2024-08-08), #1517 (LoRA) and #1536 (DPO, 2024-09-10); before them FullyShardedDataParallel "
+          "(FSDP1: scenario key fsdp_version 1)")),
         loss_outside_model=True, lora_adapters_in_model_dtype=True,
     ),
     "torchtitan": FrameworkDefaults(
@@ -276,9 +285,11 @@ TABLE: dict[str, FrameworkDefaults] = {
           "resetting the statistics, so the figure includes loading"),
          ("loading", "fabric.load_raw loads the full 16-bit checkpoint next to the FSDP shards"),
          ("LoRA", "litgpt/finetune/lora.py builds GPT under fabric.init_module(), which for bf16-true creates every "
-          "parameter, the LoRA adapters included, in bf16")),
+          "parameter, the LoRA adapters included, in bf16"),
+         ("FSDP", "lightning/fabric/strategies/fsdp.py FSDPStrategy.setup_module wraps the model in "
+          "torch.distributed.fsdp.FullyShardedDataParallel (FSDP1)")),
         outputs_fp32=True, logits_kept=True, unties_embeddings=True, quantizes_head=True,
-        lora_adapters_in_model_dtype=True,
+        lora_adapters_in_model_dtype=True, fsdp_version=1,
     ),
     "pytorch": _PYTORCH,
     "olmo-core": replace(
@@ -292,14 +303,15 @@ TABLE: dict[str, FrameworkDefaults] = {
                   "reshard_after_forward=False, then the model"))),
     "trl": _post_trainer(_HF, "trl", "TRL", rl.TRL, "TRL's trainers subclass transformers.Trainer", True),
     "verl": _post_trainer(_HF, "verl", "verl", rl.VERL, "verl's FSDP workers train transformers models "
-                          "(verl/workers/fsdp_workers.py)", False),
+                          "(verl/workers/fsdp_workers.py), with FSDP1 by default (ppo_trainer.yaml actor.strategy: "
+                          "fsdp; fsdp2 is fully_shard)", False),
     "openrlhf": _post_trainer(_DS, "openrlhf", "OpenRLHF", rl.OPENRLHF, "OpenRLHF trains with DeepSpeed, ZeRO-2 by "
                               "default (openrlhf/cli/train_ppo_ray.py --ds.zero_stage 2)", False),
     "ms-swift": _post_trainer(_HF, "ms-swift", "ms-swift", rl.MS_SWIFT, "ms-swift's RLHF trainers subclass TRL's "
                               "(swift/rlhf_trainers)", True),
-    "nemo-rl": _post_trainer(_HF, "nemo-rl", "NeMo-RL", rl.NEMO_RL, "NeMo-RL's DTensor policy worker trains "
-                             "transformers models with FSDP2 (nemo_rl/models/policy/workers/dtensor_policy_worker_v2.py)",
-                             False),
+    "nemo-rl": replace(_post_trainer(_HF, "nemo-rl", "NeMo-RL", rl.NEMO_RL, "NeMo-RL's DTensor policy worker trains "
+                                     "transformers models with FSDP2 (nemo_rl/models/policy/workers/"
+                                     "dtensor_policy_worker_v2.py)", False), fsdp_version=2),
 }
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..scenario.behaviour import Behaviour
+from ..scenario.behaviour import Behaviour, fsdp1_wrap
 from .nf4_build import nf4_build_bytes, nf4_clone_bytes
 from .states import Dtypes, StageParams, quantized_bytes_per_param
 
@@ -28,6 +28,13 @@ GIB = 2**30
 PROCESS_HOST_BYTES = 2.5 * GIB
 # DeepSpeed CPU offload keeps fp32 master weights, two Adam states and an fp32 gradient copy in host memory.
 OFFLOAD_BYTES_PER_PARAM = 16
+# FSDP1 wraps one unit at a time (torch/distributed/fsdp/_flat_param.py FlatParamHandle: flatten_tensors torch.cat-s
+# the unit's parameters, already on the GPU, into the FlatParameter while they still exist; _get_shard then clones this
+# GPU's 1/N of it): the shards of the units before + the unit + its flat copy + its shard = shard + 2 x unit at the
+# last unit, one unit more than FSDP2's per-parameter sharding. The freed blocks stay in the caching allocator's pool.
+FSDP1_WRAP = ("; FSDP1 wrap (torch/distributed/fsdp/_flat_param.py flatten_tensors + _get_shard): + the unit's flat "
+              "copy (shards so far + 2 x unit + unit / N), cached afterwards, so max_memory_reserved() is at least "
+              "this")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +98,9 @@ def load_parts(s: Scenario, dt: Dtypes, p: StageParams, fw: Behaviour, adapter_b
         gpu = shard + unit
         formula = "this GPU's shard + one unit (sharded construction)"
         host_load = 0.0
+    if zero3 and fw.loader != "full-then-shard" and fsdp1_wrap(s):
+        gpu += unit
+        formula += FSDP1_WRAP
     host_train = 0.0
     if s.offload != "none":
         params = (p.trainable + p.lora) / (s.dp * s.cp)

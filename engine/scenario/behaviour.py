@@ -66,6 +66,13 @@ def liger_can_patch(s: Scenario, spec: ModelSpec) -> bool:
             and spec.mlp_gated and spec.attention != "mla")
 
 
+def fsdp1_wrap(s: Scenario) -> bool:
+    """The scenario shards with PyTorch's FSDP1 (FullyShardedDataParallel): its own fsdp_version, or its
+    framework's default (engine/frameworks/defaults.py fsdp_version)."""
+    version = defaults_for(s.framework).fsdp_version if s.fsdp_version == "auto" else s.fsdp_version
+    return s.fsdp and version == 1
+
+
 def behaviour(s: Scenario) -> Behaviour:
     return _behaviour(s.framework, s.cross_entropy, s.checkpointing, s.expandable_segments, s.main_grads_fp32,
                       s.zero_stage, s.fsdp, s.method, s.compile_loss)

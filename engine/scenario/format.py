@@ -53,7 +53,7 @@ from .keys import (
     key,
     keys_affecting_only,
 )
-from .memory_keys import MemoryCalibration, parse_memory_calibration
+from .memory_keys import MemoryCalibration, MemoryKeys, parse_memory_calibration
 from .packing import PACKINGS
 from .posttraining_keys import PostTrainingKeys
 from .serving_keys import ServingKeys, check_serving
@@ -95,7 +95,7 @@ VISION = "vision-language models"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Scenario(PostTrainingKeys, ServingKeys):
+class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys):
     """A validated scenario. Each field is the one declaration of its key (engine/scenario/keys.py): default, meaning,
     check and bounds; the parser, `main.py schema`, docs/scenario-format.md and the window's choices derive from it.
     The order is the order of the file format documentation: these training keys, then each workload's section (the

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
+from .keys import Check, key
 
 MEMORY_FIGURES = ("peak_reserved", "nvidia_smi", "peak_allocated")
 CALIBRATION_BYTES_RANGE = (2**20, 2**50)  # 1 MiB to 1 PiB
@@ -34,6 +35,38 @@ class MemoryCalibration:
 
     def file_form(self) -> dict[str, Any]:
         return {"figure": self.figure, "measured_bytes": self.measured_bytes, "predicted_bytes": self.predicted_bytes}
+
+
+FSDP_VERSIONS = ("auto", 1, 2)
+
+
+@dataclass(frozen=True)
+class FsdpVersion(Check):
+    """"auto" (the framework's default: engine/frameworks/defaults.py fsdp_version), 1 or 2."""
+
+    def parse(self, key: str, value: Any) -> int | str:
+        if value == "auto" or (type(value) is int and value in (1, 2)):
+            return value
+        raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", 'must be 1, 2 or "auto", not {p!r}.'), p=value)
+
+    def describe(self) -> str:
+        return '"auto" | 1 | 2'
+
+    def samples(self) -> tuple[Any, ...]:
+        return FSDP_VERSIONS
+
+    def choices(self) -> tuple[Any, ...]:
+        return FSDP_VERSIONS
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryKeys:
+    """Memory keys declared outside engine/scenario/format.py (a base class of `Scenario`, like ServingKeys)."""
+
+    fsdp_version: int | str = key("auto", "PyTorch FSDP1 (FullyShardedDataParallel: flat parameters, wrapping "
+                                  "leaves one unit more in the load peak) or FSDP2 (fully_shard); auto: the "
+                                  "framework's (1 for accelerate, the Trainer and litgpt's Fabric)", FsdpVersion(),
+                                  applies_to="fsdp")
 
 
 def _error(template: str, **params: Any) -> ScenarioError:

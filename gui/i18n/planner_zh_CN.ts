@@ -835,6 +835,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="63" />
+        <source>FSDP version</source>
+        <translation>FSDP 版本</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="63" />
         <source>Loss parallel</source>
         <translation>损失并行</translation>
     </message>
@@ -8852,6 +8857,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/planning/serve_suggest.py" line="202" />
         <source>several changes at once: the smallest set found that starts the engine</source>
         <translation>同时做几处修改：找到的能让引擎启动的最小修改组合</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/memory_keys.py" line="50" />
+        <source>must be 1, 2 or "auto", not {p!r}.</source>
+        <translation>必须为 1、2 或 "auto"，而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/memory_keys.py" line="47" />
