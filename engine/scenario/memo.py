@@ -29,10 +29,17 @@ class ScenarioMemo:
         self._key_of = attrgetter(*(f.name for f in dataclasses.fields(Scenario) if f.name not in ignores))
         self._entries: dict[tuple, Any] = {}
         self._limit = limit
+        # The last scenario seen and its keyed values: an estimate and its step time look the same (frozen) scenario
+        # up several times, and reading ~100 fields costs more than the lookup itself (benchmarks/time_speed.py).
+        self._last: tuple[Scenario | None, tuple] = (None, ())
         _TABLES.append(self)
 
     def key(self, s: Scenario, *extra: Hashable) -> tuple:
-        return (self._key_of(s), *extra)
+        last, values = self._last
+        if last is not s:
+            values = self._key_of(s)
+            self._last = (s, values)
+        return (values, *extra)
 
     def get(self, key: tuple) -> Any:
         return self._entries.get(key)
@@ -45,10 +52,11 @@ class ScenarioMemo:
 
     def clear(self) -> None:
         self._entries.clear()
+        self._last = (None, ())
 
     def forget(self) -> None:
         """Drop the table from the registry (a table made for a while, e.g. by a test)."""
-        self._entries.clear()
+        self.clear()
         if self in _TABLES:
             _TABLES.remove(self)
 
