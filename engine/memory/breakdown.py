@@ -163,7 +163,7 @@ class StageEstimate:
         return sorted(rows, key=lambda r: -r[1])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Estimate:
     scenario_name: str
     estimator: str
@@ -194,6 +194,23 @@ class Estimate:
     # Post-training objectives (engine/posttraining): every phase of the step, the estimate itself being its peak
     # phase; None for supervised training (left out of the repr, so a supervised estimate prints as before).
     rl: Any = field(default=None, repr=False)
+
+    def __init__(self, scenario_name: str, estimator: str, model_name: str, gpu_name: str, capacity_bytes: int,
+                 world_size: int, stages: tuple[StageEstimate, ...], busiest_stage: int, trainable_params: int,
+                 total_params: int, warnings: tuple[Message, ...] = (), active_params: int = 0,
+                 notes: tuple[str, ...] = (), load_gpu_bytes: float = 0.0, load_formula: str = "",
+                 host_bytes: float = 0.0, host_formula: str = "", host_capacity_bytes: int | None = None,
+                 peak_includes_load: bool = False, other_ranks: tuple[OtherRank, ...] = (), serving: Any = None,
+                 rl: Any = None) -> None:
+        # Written out, one dict update, because the generated __init__ of a frozen dataclass sets its 22 fields one
+        # object.__setattr__ at a time: ~2.8 us of every estimate (benchmarks/time_speed.py).
+        self.__dict__.update(
+            scenario_name=scenario_name, estimator=estimator, model_name=model_name, gpu_name=gpu_name,
+            capacity_bytes=capacity_bytes, world_size=world_size, stages=stages, busiest_stage=busiest_stage,
+            trainable_params=trainable_params, total_params=total_params, warnings=warnings,
+            active_params=active_params, notes=notes, load_gpu_bytes=load_gpu_bytes, load_formula=load_formula,
+            host_bytes=host_bytes, host_formula=host_formula, host_capacity_bytes=host_capacity_bytes,
+            peak_includes_load=peak_includes_load, other_ranks=other_ranks, serving=serving, rl=rl)
 
     def _overhead(self, key: str) -> float:
         return sum(c.peak_bytes for c in self.busiest.overheads if c.key == key)
