@@ -13,9 +13,9 @@ from ..models.vision import tower_activation_bytes, tower_block_bytes
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
 from ..scenario.behaviour import Behaviour, adapter_dtype_bytes, behaviour
 from ..scenario.memo import ScenarioMemo
-from .activations import ActContext, head_bytes, layer_backward_peak, layer_bytes, layer_mlp_bytes
+from .activations import ActContext, head_bytes
 from .breakdown import Component, Moments
-from .checkpointing import op_selective_bytes
+from .decoder_activations import decoder_activations
 from .loss import loss_memory
 from .model_states import component as _c
 from .mtp import mtp_component
@@ -30,12 +30,8 @@ from .states import (
     embeddings_frozen,
     first_trainable_layer,
     layer_groups,
-    lora_target_names,
     vision_tower_trains,
 )
-
-_NO_NAMES: frozenset[str] = frozenset()
-
 
 # Keys the activation context never reads (tests/test_memo_keys.py checks it): layouts of a search that differ only
 # in them (GPUs, pipeline, ZeRO, optimizer, accumulation) share one context.
@@ -131,14 +127,6 @@ def with_in_flight(comps: list[Component], old: float, new: float, grad_accum: i
     return out
 
 
-class _DecoderActivations(NamedTuple):
-    component: Component
-    one_layer_bytes: float  # the largest one layer keeps
-    boundary_bytes: float  # one layer's input, what a fully checkpointed layer keeps
-    recompute_bytes: float  # one layer rebuilt in backward (checkpointing), else 0
-    scratch_bytes: float  # one layer's backward on top of the saved tensors
-
-
 class _HeadAndLoss(NamedTuple):
     components: list[Component]
     head_bytes: float
@@ -163,7 +151,7 @@ def stage_components(
     comps = list(states.model_states)
 
     # --- activations
-    acts = _decoder_activations(s, spec, fw, ctx, groups, len(layers), in_flight)
+    acts = decoder_activations(s, spec, fw, ctx, groups, len(layers), in_flight)
     comps.append(acts.component)
     scratch, recompute = acts.scratch_bytes, acts.recompute_bytes
     layer_moment = scratch + recompute
@@ -193,82 +181,6 @@ def stage_components(
     comps += states.sharding
     comps += states.optimizer_temp
     return comps, in_flight, states
-
-
-def _layer_signatures(s: Scenario, spec: ModelSpec, groups: tuple) -> dict[tuple, int]:
-    """Layers counted by what sets their saved tensors: (MoE, input gradient, trained, LoRA targets, linear attention)."""
-    adapters = s.method in ("lora", "qlora")
-    signatures: dict[tuple, int] = {}
-    for g in groups:
-        names = lora_target_names(spec, s.lora_targets, g.moe, g.linear_attn) if adapters else _NO_NAMES
-        sig = (g.moe, g.input_grad, not g.frozen, names, g.linear_attn)
-        signatures[sig] = signatures.get(sig, 0) + g.count
-    return signatures
-
-
-def _decoder_activations(s: Scenario, spec: ModelSpec, fw: Behaviour, ctx: ActContext, groups: tuple,
-                         layer_count: int, in_flight: float) -> _DecoderActivations:
-    """The decoder layers' saved activations (after checkpointing and offloading) and their backward moment."""
-    signatures = _layer_signatures(s, spec, groups)
-    per_layer = {sig: layer_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3], s.ep, sig[4]) for sig in signatures}
-    active = [sig for sig in signatures if per_layer[sig] > 0]
-    one_layer = max((per_layer[sig] for sig in active), default=0.0)
-    boundary = ctx.residual * ctx.t_norm * spec.hidden
-    unit = one_layer  # what one layer keeps: the unit activation offloading keeps on the GPU
-    if s.checkpointing == "full":
-        saved = sum(signatures[sig] for sig in active) * boundary * in_flight
-        formula = "checkpointed layers x micro-batches in flight x layer input (b·s·h x residual bytes)"
-        recompute = one_layer
-        unit = boundary
-    elif fw.op_selective:
-        per_op = {sig: op_selective_bytes(ctx, spec, sig[0]) for sig in active}
-        saved = sum(per_op[sig] * signatures[sig] for sig in active) * in_flight
-        formula = ("layers x micro-batches in flight x (layer input + outputs of wq, wv, attention, w1, w2): "
-                   "per-op selective checkpointing saves every other matmul")
-        recompute = one_layer
-        unit = max(per_op.values(), default=0.0)
-    else:
-        saved = sum(per_layer[sig] * signatures[sig] for sig in signatures) * in_flight
-        formula = "sum over layers of the tensors autograd saves, x micro-batches in flight"
-        recompute = 0.0
-    saved, offloaded, formula = _offload_saved(s, fw, layer_count, saved, unit, formula)
-    saved_end = saved * (in_flight - 1) / in_flight
-    component = Component(
-        "activations",
-        QT_TRANSLATE_NOOP("engine", "Activations (decoder layers)"),
-        "activations",
-        Moments(saved, saved, saved_end, 0.0),
-        formula,
-        (("layers", layer_count), ("per_layer_bytes", round(one_layer)), ("micro_batch", s.micro_batch),
-         ("seq_len", s.seq_len), ("in_flight", in_flight), ("checkpointing", s.checkpointing),
-         ("attention", s.attention), ("offloaded_bytes", round(offloaded))),
-    )
-    # One layer's backward on top of all saved tensors: its MLP part is freed before its attention's backward.
-    scratch = max((layer_backward_peak(ctx, spec, sig[0], layer_mlp_bytes(ctx, spec, sig[0], sig[1], sig[2], sig[3],
-                                                                           s.ep, sig[4]), sig[4])
-                   for sig in active), default=0.0)
-    return _DecoderActivations(component, one_layer, boundary, recompute, scratch)
-
-
-def _offload_saved(s: Scenario, fw: Behaviour, layer_count: int, saved: float, unit: float,
-                   formula: str) -> tuple[float, float, str]:
-    """Saved bytes left on the GPU after activation offloading, the bytes moved to CPU, and the formula told."""
-    offloaded = 0.0
-    if (s.activation_offload or fw.offload_checkpoints) and saved > 2 * unit:
-        # torchtune OffloadActivations / Unsloth's offloaded checkpointing: saved tensors go to CPU memory as the
-        # forward moves on; the layer being computed and the one in transfer stay on the GPU.
-        offloaded = saved - 2 * unit
-        saved = 2 * unit
-        formula += "; offloaded to CPU except two layers' worth"
-    offload_layers = min(s.activation_offload_layers, layer_count)
-    if offload_layers:
-        # Megatron cpu_offloading_num_layers through Transformer Engine's CPU offload (transformer_engine/pytorch/
-        # cpu_offload.py get_cpu_offload_context: activation memory is (layers - offloaded layers) x one layer's)
-        moved = saved * offload_layers / layer_count
-        offloaded += moved
-        saved -= moved
-        formula += f"; {offload_layers} layers' saved tensors offloaded to CPU (cpu_offloading_num_layers)"
-    return saved, offloaded, formula
 
 
 def _head_and_loss(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, ctx: ActContext, last: bool,
