@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..frameworks.defaults import defaults_for
@@ -228,7 +229,8 @@ def _head_and_loss(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, ctx:
     return _HeadAndLoss(comps, head, loss.forward, loss.backward, loss_wins, loss.saved, loss.output_grad)
 
 
-def _backward_transients(scratch: float, recompute: float, loss_wins: bool) -> list[Component]:
+@lru_cache(maxsize=4096, typed=True)  # a repeated estimate builds the same two components (typed: 1 and 1.0 print apart)
+def _backward_transients(scratch: float, recompute: float, loss_wins: bool) -> tuple[Component, ...]:
     """One layer's backward scratch and, when checkpointed, the layer rebuilt for it (both under the loss's spike
     at the backward moment when the loss wins)."""
     comps = [Component(
@@ -249,7 +251,7 @@ def _backward_transients(scratch: float, recompute: float, loss_wins: bool) -> l
                 per_layer_bytes=round(recompute),
             )
         )
-    return comps
+    return tuple(comps)
 
 
 def _vision_tower_activations(s: Scenario, spec: ModelSpec, dt: Dtypes, in_flight: float,
