@@ -178,13 +178,14 @@ def layout_order(rows: list[dict[str, Any]], compared: list[Compared], min_gap: 
         key = (source_of(r), model, str(s.get("gpu")), s.get("gpus_per_node", 1) * s.get("nodes", 1),
                s.get("seq_len"), s.get("precision"), s.get("fp8_recipe"))
         groups.setdefault(key, []).append(r)
+    # each run's settings without its name, once: two runs with the same settings are no layout comparison
+    settings = {r["id"]: {k: v for k, v in r["scenario"].items() if k != "name"} for r in rows}
     agree = pairs = 0
     by_source: dict[str, tuple[int, int]] = {}
     for (source, *_rest), group in groups.items():
         for i, a in enumerate(group):
             for b in group[i + 1:]:
-                same = {k: v for k, v in a["scenario"].items() if k != "name"} == {
-                    k: v for k, v in b["scenario"].items() if k != "name"}
+                same = settings[a["id"]] == settings[b["id"]]
                 ca, cb = by_id[a["id"]], by_id[b["id"]]
                 if same or abs(ca.measured / cb.measured - 1) <= min_gap:
                     continue  # the same run in two releases, or a tie
