@@ -227,9 +227,7 @@ class TimePanel(QWidget):
         restyle(self.notes, f"color: {text_colour('muted')};")  # the theme's, redrawn on a theme change
         if not self.tokens.hasFocus():
             self.tokens.setText("" if s.tokens_to_train is None else format_count(s.tokens_to_train))
-        if not self.price.hasFocus():
-            self.price.setValue(s.gpu_hour_price or 0.0)
-        self.currency.set_value(s.currency)
+        self._show_price(s)
         self.uncalibrate.setEnabled(s.time_calibration is not None)
         if s.time_calibration is not None and not self.measured.hasFocus():
             self.measured.setValue(s.time_calibration[0])
@@ -248,6 +246,10 @@ class TimePanel(QWidget):
         elif speed is not None:
             text += "<br>" + self.tr("Enter a price per GPU-hour for the cost of a million output tokens.")
         self.summary.setText(text)
+        self._show_price(s)
+
+    def _show_price(self, s: Scenario) -> None:
+        """The price row as the scenario has it (not while the user is typing in it)."""
         if not self.price.hasFocus():
             self.price.setValue(s.gpu_hour_price or 0.0)
         self.currency.set_value(s.currency)
