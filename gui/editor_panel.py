@@ -30,6 +30,12 @@ class EditorPanel(QWidget):
         self.error.setWordWrap(True)
         self.error.setVisible(False)
 
+    def follow_state(self) -> None:
+        """Once the form is built: show every scenario and refused edit the state announces, starting now."""
+        self.state.scenarioChanged.connect(self.show_scenario)
+        self.state.errorChanged.connect(self.show_error)
+        self.show_scenario(self.state.scenario)
+
     def show_scenario(self, s: Any) -> None:
         """Subclasses: show `s` in the controls."""
         raise NotImplementedError

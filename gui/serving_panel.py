@@ -93,9 +93,7 @@ class ServingPanel(EditorPanel):
         layout.addWidget(self.error)
         self._set_tooltips()
         self._connect()
-        state.scenarioChanged.connect(self.show_scenario)
-        state.errorChanged.connect(self.show_error)
-        self.show_scenario(state.scenario)
+        self.follow_state()
 
     def _set_tooltips(self) -> None:
         tips = {

@@ -186,9 +186,7 @@ class SetupPanel(EditorPanel):
         self._form = form
         self._set_tooltips()
         self._connect()
-        state.scenarioChanged.connect(self.show_scenario)
-        state.errorChanged.connect(self.show_error)
-        self.show_scenario(state.scenario)
+        self.follow_state()
 
     def _set_tooltips(self) -> None:
         """Every control says what it means and what it costs (memory, speed or accuracy)."""
