@@ -1,7 +1,6 @@
-"""The scenario file (schema_version 1): one flat JSON object, validated key by key.
-
-Every key is declared once, as a field of `Scenario` below (engine/scenario/keys.py says how): `DEFAULTS`, the parser, the
-bounds, `python main.py schema`, docs/scenario-format.md and the window's choice lists are derived from the fields.
+"""The scenario file (schema_version 1): one flat JSON object, validated key by key. Every key is declared once, as
+a field of `Scenario` below (engine/scenario/keys.py says how): `DEFAULTS`, the parser, the bounds, `python main.py
+schema`, docs/scenario-format.md and the window's choice lists are derived from the fields.
 """
 
 from __future__ import annotations
@@ -65,6 +64,7 @@ from .time_keys import (  # noqa: F401 - re-exported
     LINK_BANDWIDTH_OR_NULL,
     MOE_TOKEN_DISPATCHERS,
     POSITIVE_OR_NULL,
+    TimeKeys,
     parse_calibration,
     parse_gpu_speed,
     parse_tokens_to_train,
@@ -95,7 +95,7 @@ VISION = "vision-language models"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys):
+class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
     """A validated scenario. Each field is the one declaration of its key (engine/scenario/keys.py): default, meaning,
     check and bounds; the parser, `main.py schema`, docs/scenario-format.md and the window's choices derive from it.
     The order is the order of the file format documentation: these training keys, then each workload's section (the

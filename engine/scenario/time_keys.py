@@ -3,14 +3,20 @@ and a custom GPU's speed figures. The keys themselves are declared in engine/sce
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
+from .keys import TIME_ONLY, Choice
+from .keys import key as declare
 
 ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn")
 MOE_TOKEN_DISPATCHERS = ("alltoall", "allgather", "flex")
 FP8_RECIPES = ("auto", "delayed", "tensorwise", "mxfp8", "blockwise")
+# Which parts of a step run as captured CUDA graphs (Megatron's cuda_graph_impl / cuda_graph_scope): captured
+# kernels are replayed without the host launching each one.
+CUDA_GRAPH_SCOPES = ("auto", "none", "attention", "layers", "full-iteration")
 POSITIVE_OR_NULL = QT_TRANSLATE_NOOP("engine", "must be a positive number or null, not {p!r}.")
 LINK_BANDWIDTH_OR_NULL = QT_TRANSLATE_NOOP("engine", "must be from {low:g} to {high:g} bytes per second (1 MB/s to "
                                                      "1 PB/s) or null, not {p!r}.")
@@ -104,3 +110,13 @@ def parse_calibration(value: Any) -> tuple[float, float] | None:
             "({predicted:.3g} s): it was measured on another set-up, or in other units."),
             measured=measured, predicted=predicted, limit=CALIBRATION_FACTOR_RANGE[1])
     return measured, predicted
+
+
+@dataclass(frozen=True, kw_only=True)
+class TimeKeys:
+    """Time keys declared outside engine/scenario/format.py (a base class of `Scenario`, like MemoryKeys)."""
+
+    cuda_graphs: str = declare("auto", "which parts of a step run as captured CUDA graphs (Megatron's cuda_graph_scope): "
+                           "none; attention (each layer's attention and, for MoE, its router); layers (every "
+                           "transformer layer); full-iteration (the whole forward and backward); auto: the framework's "
+                           "default (none)", Choice(CUDA_GRAPH_SCOPES), affects=TIME_ONLY)
