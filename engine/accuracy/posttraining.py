@@ -29,7 +29,7 @@ TRACE_DIR = _TESTS / "ground_truth" / "posttraining"
 PUBLISHED_FILE = _TESTS / "published" / "posttraining.json"
 OUTCOMES = ("ran", "oom")
 # torch allocator statistics a trainer logs: the row must name the code that logs them (file and commit)
-_LOGGED_METRICS = ("allocated", "active", "reserved")
+_LOGGED_METRICS = ("allocated", "active", "reserved", "allocated-engine-pool")
 _COMMIT = re.compile(r"\b[0-9a-f]{40}\b")
 TRACED_PHASES = ("scoring", "training")
 

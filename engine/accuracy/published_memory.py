@@ -5,7 +5,9 @@ allocated / active -> what torch.cuda.max_memory_allocated() reports with the fr
 it after loading); reserved -> torch.cuda.max_memory_reserved(); nvidia-smi -> the whole process; allocated-at-init ->
 max_memory_allocated() once the model is built and loaded, before any step (the load phase); reserved-at-init -> its
 max_memory_reserved() twin; allocated-last-stage
--> the last pipeline stage's max_memory_allocated() (Megatron logs the last rank's). Rows whose run ran
+-> the last pipeline stage's max_memory_allocated() (Megatron logs the last rank's); allocated-engine-pool -> the
+max_memory_allocated() of a trainer process whose colocated engine keeps its sleep-mode pool in torch's counters
+(verl's hybrid engine in sync mode logs it as perf/max_memory_allocated_gb). Rows whose run ran
 out of memory carry no figure: they check the verdict.
 """
 
@@ -23,7 +25,7 @@ from ..scenario import scenario_from_dict
 
 PUBLISHED_FILE = Path(__file__).resolve().parents[2] / "tests" / "data" / "published" / "published.json"
 METRICS = ("allocated", "active", "reserved", "nvidia-smi", "allocated-at-init", "reserved-at-init",
-           "allocated-last-stage")
+           "allocated-last-stage", "allocated-engine-pool")
 
 
 def estimated_metric(est: Estimate, metric: str) -> float:
@@ -36,6 +38,11 @@ def estimated_metric(est: Estimate, metric: str) -> float:
         # the last one (megatron/training/global_vars.py at d98e8a6: args.rank == args.world_size - 1): the last
         # pipeline stage's peak, whichever stage is busiest
         return est.stages[-1].peak_allocated_bytes
+    if metric == "allocated-engine-pool":
+        # max_memory_allocated() in a trainer process whose colocated engine sleeps in vLLM's memory pool (verl's
+        # hybrid engine in sync mode): the pool stays in torch's counters (RLEstimate.allocated_with_engine_pool)
+        rl = getattr(est, "rl", None)
+        return rl.allocated_with_engine_pool() if rl is not None else est.reported_allocated_bytes
     if metric == "allocated-at-init":  # max_memory_allocated() once the model is built and loaded (torchtune's log)
         return est.load_gpu_bytes
     if metric == "reserved-at-init":  # its reserved twin: the load's segments (Estimate.peak_reserved_bytes' load term)

@@ -44,6 +44,9 @@ class PostTrainingDefaults:
     # the online training pass divides the sliced logits by the temperature in place (a view of the model's logits)
     # and takes the entropy of that view without gradients
     logits_scaled_on_view: bool = False
+    # `offload` moves the trained model's parameters and optimizer states to CPU memory between phases only: each
+    # phase that computes with them (the update, the scoring passes, the weight sync) first loads them back whole
+    offload_between_phases: bool = False
 
 
 _TRL_SOURCES = (
@@ -95,8 +98,12 @@ VERL = PostTrainingDefaults(
       "always computes entropy_from_logits (torch_functional.py: softmax(logits) and softmax x logits, each b·c·V)"),
      ("response logits", "verl/workers/actor/dp_actor.py _forward_micro_batch (padded path): logits[:, -response_"
       "length - 1:-1, :] is a strided view; torch_functional.py logprobs_from_logits reshapes it to (b·c, V), a copy "
-      "when b > 1, before flash-attn's cross_entropy_loss")),
-    scoring_entropy=True, response_logits_copied=True)
+      "when b > 1, before flash-attn's cross_entropy_loss"),
+     ("offload", "verl/workers/fsdp_workers.py (f50e5c2e8, 2025-09; b178a3c likewise): with fsdp_config.param_offload "
+      "/ optimizer_offload, update_actor calls load_fsdp_model_to_gpu and load_fsdp_optimizer before update_policy "
+      "and offloads both after it; compute_log_prob, compute_ref_log_prob (the LoRA reference inside the actor) and "
+      "the rollout sharding manager load the parameters likewise; FSDP itself is built without CPUOffload")),
+    scoring_entropy=True, response_logits_copied=True, offload_between_phases=True)
 
 OPENRLHF = PostTrainingDefaults(
     "vllm", 0.95, "none", False, "separate", False, True, "fused-fp32", False, "per-parameter", 0,

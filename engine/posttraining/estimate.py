@@ -12,7 +12,7 @@ from ..memory.states import dtypes_for
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .logprobs import fused_head_training, training_logits
-from .models import engine_weight_bytes, frozen_models, resident_states
+from .models import LOADED_KEYS, engine_weight_bytes, frozen_models, resident_states
 from .phases import StepParts, all_phases, engine_variants
 from .result import RLEstimate, RLPhase
 from .rollout_memory import engine_memory
@@ -41,13 +41,16 @@ def training_scenario(s: Scenario, rs: RLSettings) -> Scenario:
     return s.with_unchecked(seq_len=rs.sequence_tokens, micro_batch=rs.train_sequences, cross_entropy=loss)
 
 
-def _critic(s: Scenario, rs: RLSettings) -> Estimate | None:
+def _critic(s: Scenario, rs: RLSettings, loaded: bool = False) -> Estimate | None:
+    """PPO's critic step; `loaded`: with its states loaded back for its own phases (offload between phases)."""
     if rs.objective != "ppo" or s.critic_model is None:
         return None
     model = s.model if s.critic_model == "same" else s.critic_model
     # verl offloads the critic apart from the actor (critic.model.fsdp_config param_offload / optimizer_offload,
     # verl/trainer/config/critic/dp_critic.yaml, both false by default)
     offload = s.offload if s.critic_offload == "auto" else s.critic_offload
+    if loaded and rs.offload_between_phases:
+        offload = "none"
     return training_estimate(training_scenario(s, rs).with_unchecked(model=model, cross_entropy="fused-linear",
                                                                      offload=offload))
 
@@ -64,13 +67,22 @@ def step_parts(s: Scenario) -> StepParts:
     spec = resolve_model(s)
     dt = dtypes_for(s)
     rs = rl_settings(s, dt.compute)
-    try:
-        train = _training_step(s, rs, spec, resolve_gpu(s))
-    except TypeError:  # a scenario holding an unhashable part (a custom model's config) is estimated uncached
-        train = training_estimate(training_scenario(s, rs))
-    critic = _critic(s, rs)
-    resident = resident_states(train, rs.shares_weights)
-    frozen = frozen_models(s, spec, rs, dt, train, critic)
+    train = _cached_training(s, rs, spec)
+    between, critic = train, _critic(s, rs)  # the states kept on the GPU between phases
+    loaded: tuple[Component, ...] = ()
+    if rs.offload_between_phases:
+        # verl's offload holds between phases only: the update runs with the states loaded back (the training
+        # estimator without offload), the scoring passes and the weight sync with the parameters loaded back
+        train = _cached_training(s.with_unchecked(offload="none"), rs, spec)
+        critic_between, critic = critic, _critic(s, rs, loaded=True)
+        resident = resident_states(between, rs.shares_weights)
+        kept = {c.key for c in resident}
+        loaded = tuple(c for c in resident_states(train, rs.shares_weights)
+                       if c.key in LOADED_KEYS and c.key not in kept)
+        frozen = frozen_models(s, spec, rs, dt, train, critic_between)
+    else:
+        resident = resident_states(train, rs.shares_weights)
+        frozen = frozen_models(s, spec, rs, dt, train, critic)
     engine = None
     if rs.rollout_engine != "none":
         gpu_name, capacity = resolve_gpu(s)
@@ -88,7 +100,14 @@ def step_parts(s: Scenario) -> StepParts:
     later = sum(c.moments.backward_start for c in train.components if c.key in ("recompute", "backward_scratch"))
     comps = tuple(_training_logits(c, s, rs, spec.vocab, spec.hidden, dt.compute, later) if c.key == "logits" else c
                   for c in train.components)
-    return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine))
+    return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine), loaded)
+
+
+def _cached_training(s: Scenario, rs: RLSettings, spec: ModelSpec) -> Estimate:
+    try:
+        return _training_step(s, rs, spec, resolve_gpu(s))
+    except TypeError:  # a scenario holding an unhashable part (a custom model's config) is estimated uncached
+        return training_estimate(training_scenario(s, rs))
 
 
 def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidden: int, compute: int,

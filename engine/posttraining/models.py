@@ -14,6 +14,8 @@ from .settings import RLSettings
 
 OPTIMIZER = 3  # index of the optimizer moment in Moments: what the model states hold between steps
 WEIGHT_KEYS = ("weights", "frozen_weights")
+# the policy's parameters as resident_states names them: what a phase loads back when offload holds between phases
+LOADED_KEYS = ("policy_weights", "policy_frozen_weights", "policy_master_weights")
 # PPO's critic is trained by the same estimator as the policy, so its components come with the policy's keys and
 # names: in the breakdown and the phase chart they carry "critic_" keys and these names (the rest by category)
 CRITIC_NAMES = {

@@ -46,6 +46,9 @@ class StepParts:
     frozen: tuple[Component, ...]  # reference, reward, critic states
     engine: EngineMemory | None
     engine_parts: dict[str, tuple[Component, ...]]  # engine_components(engine, awake) for "all", "weights", "none"
+    # the policy's parameters loaded back for the scoring passes and the weight sync when offload holds between
+    # phases only (verl: load_fsdp_model_to_gpu); empty otherwise
+    loaded: tuple[Component, ...] = ()
 
 
 def _whole(key: str, name: str, category: str, value: float, formula: str, inputs: tuple = ()) -> Component:
@@ -190,7 +193,7 @@ def scoring_phase(p: StepParts) -> RLPhase | None:
         return None
     largest = max(forwards, key=lambda c: c.peak_bytes)
     engine = p.engine_parts[_asleep(p)]
-    return _phase("scoring", "training", p.resident + p.frozen + engine + (largest,))
+    return _phase("scoring", "training", p.resident + p.loaded + p.frozen + engine + (largest,))
 
 
 def _loss_tensors(p: StepParts) -> Component:
@@ -283,9 +286,9 @@ def weight_sync_phase(p: StepParts) -> RLPhase | None:
                                       "whole model gathered to merge the adapters"),
                     (("style", "whole-model" if whole else rs.weight_sync), ("sharded", sharded)))
     if rs.placement == "separate":
-        return _phase("weight_sync", "training", p.resident + p.frozen + (buffer,))
+        return _phase("weight_sync", "training", p.resident + p.loaded + p.frozen + (buffer,))
     awake = "all" if rs.sleep == "none" else "weights"
-    return _phase("weight_sync", "training", p.resident + p.frozen + p.engine_parts[awake] + (buffer,))
+    return _phase("weight_sync", "training", p.resident + p.loaded + p.frozen + p.engine_parts[awake] + (buffer,))
 
 
 def all_phases(p: StepParts) -> tuple[RLPhase, ...]:

@@ -12,6 +12,9 @@ from typing import Any
 from ..memory.breakdown import Component
 from ..messages import QT_TRANSLATE_NOOP, Message
 
+# the engine's tensors held in vLLM's sleep-mode memory pool (its weights and KV cache; the profile run's activations
+# and CUDA graphs are not in it)
+ENGINE_POOL_KEYS = ("rollout_weights", "rollout_kv_cache")
 PHASE_KEYS = ("generation", "scoring", "training", "critic_training", "weight_sync")
 PHASE_NAMES = {
     "generation": QT_TRANSLATE_NOOP("engine", "Generation"),
@@ -55,6 +58,18 @@ class RLEstimate:
 
     def phase(self, key: str) -> RLPhase | None:
         return next((p for p in self.phases if p.key == key), None)
+
+    def allocated_with_engine_pool(self) -> float:
+        """What torch.cuda.max_memory_allocated() reports in a trainer process that holds its colocated engine:
+        vLLM's sleep mode allocates the engine's weights and KV cache through its CuMemAllocator pool, a torch
+        MemPool, and sleep unmaps that memory without freeing the tensors, so torch's counters keep the pool through
+        every phase (vllm issue #17117: memory_allocated() unchanged by sleep and wake_up; #33625). Each phase on the
+        training GPUs counts the engine's whole pool beside its own tensors."""
+        phases = [p for p in self.phases if p.gpus == "training"]
+        if not phases:
+            return 0.0
+        pools = [sum(c.peak_bytes for c in p.components if c.key in ENGINE_POOL_KEYS) for p in phases]
+        return max(p.peak_bytes - own + max(pools) for p, own in zip(phases, pools, strict=True))
 
 
 def rl_to_json(rl: RLEstimate) -> dict[str, Any]:

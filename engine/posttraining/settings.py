@@ -59,6 +59,9 @@ class RLSettings:
     ulysses: int = 1
     shard_tokens: int = 0
     shard_logits_tokens: int = 0
+    # the scenario's offload holds between phases only: the update, scoring and weight-sync phases load the trained
+    # model's states back (verl's param_offload / optimizer_offload); otherwise offload holds through the compute
+    offload_between_phases: bool = False
 
 
 def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
@@ -102,6 +105,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         scoring_entropy=facts.scoring_entropy, response_logits_copied=facts.response_logits_copied,
         logits_scaled_on_view=facts.logits_scaled_on_view and online, kl_batch=objective in KL_BATCH_OBJECTIVES,
         ulysses=sp, shard_tokens=-(-(s.prompt_len + s.completion_len) // sp), shard_logits_tokens=-(-logits_tokens // sp),
+        offload_between_phases=facts.offload_between_phases and s.offload != "none",
     )
 
 

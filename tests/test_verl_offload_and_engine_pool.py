@@ -1,0 +1,69 @@
+"""Two verl facts behind the published rows of verl's own GRPO-LoRA baselines (eric-haibin-lin/verl-data, linked from
+verl docs/algo/baseline.md), each from its source:
+
+- verl's param_offload / optimizer_offload hold between phases only: update_actor loads the actor's parameters and
+  optimizer states back (load_fsdp_model_to_gpu, load_fsdp_optimizer), compute_log_prob and rollout_mode load the
+  parameters (verl/workers/fsdp_workers.py at f50e5c2e8 and b178a3c); the actor's FSDP has no CPUOffload. The actor
+  is built in fp32 (fsdp_workers.py: torch_dtype = torch.float32 for the actor), so the loaded parameters are
+  4 bytes each over the FSDP ranks.
+- verl's hybrid engine in sync mode keeps vLLM in the trainer's process, and vLLM's sleep mode allocates the
+  engine's weights and KV cache in a torch MemPool whose tensors survive sleep (vllm issue #17117:
+  memory_allocated() unchanged by sleep), so perf/max_memory_allocated_gb (torch.cuda.max_memory_allocated(),
+  fsdp_workers.py update_actor) counts the engine's pool beside every phase.
+"""
+
+import pytest
+
+from engine.frameworks.defaults import defaults_for
+from engine.scenario import scenario_from_dict
+from engine.workloads import estimate
+
+# eric-haibin-lin/verl-data gsm8k/Qwen2.5-7B-bsz64_8-prompt512-resp1024-lorarank32-score0.934.log (cc499463): the
+# script and the step-1 lengths
+VERL_7B_LORA = {
+    "name": "verl-7b-lora", "model": "qwen2.5-7b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "framework": "verl",
+    "training_objective": "grpo", "method": "lora", "lora_rank": 32, "lora_alpha": 32, "lora_targets": "all-linear",
+    "precision": "amp-bf16", "fsdp": True, "offload": "optimizer+params", "checkpointing": "full",
+    "attention": "flash", "reference_model": "adapter-off", "prompt_len": 159, "completion_len": 480,
+    "num_generations": 5, "micro_batch": 8, "rollout_engine": "vllm", "rollout_placement": "colocate",
+    "rollout_tp": 2, "rollout_gpu_memory_utilization": 0.2, "rollout_max_num_seqs": 512,
+    "rollout_max_num_batched_tokens": 1536}
+
+
+def _phases(**keys):
+    est = estimate(scenario_from_dict({**VERL_7B_LORA, **keys}))
+    return est, {p.key: {c.key: c.peak_bytes for c in p.components} for p in est.rl.phases}
+
+
+def test_verl_loads_offloaded_states_for_its_compute_phases():
+    assert defaults_for("verl").posttraining.offload_between_phases
+    est, phases = _phases()
+    loaded = est.total_params * 4 / 8  # the base (total_params, adapters apart): fp32 actor over 8 FSDP ranks
+    assert phases["training"]["frozen_weights"] == pytest.approx(loaded, rel=1e-3)
+    assert phases["scoring"]["policy_frozen_weights"] == pytest.approx(loaded, rel=1e-3)
+    assert phases["weight_sync"]["policy_frozen_weights"] == pytest.approx(loaded, rel=1e-3)
+    assert "policy_frozen_weights" not in phases["generation"]  # offloaded while the engine generates
+    # the training phase is the step without offload: the same components as an estimate with offload "none"
+    _, plain = _phases(offload="none")
+    assert phases["training"] == plain["training"]
+
+
+def test_offload_through_the_compute_where_the_framework_streams_it():
+    """TRL (DeepSpeed/FSDP offload) keeps the parameters off the GPU through the compute: unchanged."""
+    assert not defaults_for("trl").posttraining.offload_between_phases
+    _, phases = _phases(framework="trl", offload="optimizer+params")
+    assert phases["training"].get("frozen_weights", 0.0) == 0.0
+    assert "policy_frozen_weights" not in phases["scoring"]
+
+
+def test_allocated_with_the_engine_pool_counts_the_pool_in_every_phase():
+    from engine.accuracy.published_memory import estimated_metric
+
+    est, phases = _phases()
+    pool = phases["generation"]["rollout_weights"] + phases["generation"]["rollout_kv_cache"]
+    training = next(p for p in est.rl.phases if p.key == "training")
+    generation = next(p for p in est.rl.phases if p.key == "generation")
+    counted = est.rl.allocated_with_engine_pool()
+    assert counted == pytest.approx(max(training.peak_bytes + pool, generation.peak_bytes))
+    assert counted > est.peak_allocated_bytes  # the pool on top of the update, where it is asleep
+    assert estimated_metric(est, "allocated-engine-pool") == counted
