@@ -180,10 +180,15 @@ def test_published_bounds(published_rows):
     max_length: the bound_basis of each row) are held to the estimate at the maximum lengths: the figure must lie at
     or below it. Target: every one. Reached (h-rlpub2): 4 of 9 (3 before the Megatron loss); the 5 above it are
     ms-swift rows 7-31% above the estimate even at the maximum lengths (benchmarks/posttraining_accuracy.py lists
-    them), the same direction as the compared rows: the estimate misses part of what ms-swift's runs hold."""
+    them), the same direction as the compared rows: the estimate misses part of what ms-swift's runs hold.
+    h-rlpub3 adds verl's own GRPO-LoRA baselines (eric-haibin-lin/verl-data, linked from verl docs/algo/baseline.md),
+    step 1 of each log, read as verl's perf/max_memory_allocated_gb counts them (metric allocated-engine-pool: vLLM's
+    sleep pool stays in torch's counters, tests/test_verl_offload_and_engine_pool.py) at the step's maximum lengths:
+    6 of 7 at or below the estimate (0.5B +28.6%, 1.5B +46.8%, 3B +9.0%, 14B +19.0%, 32B +22.2%, 72B +21.5%), the
+    7B one 2.1% above it."""
     summary = pt.published_summary(published_rows)
-    assert summary["bound"] >= 9
-    assert summary["bound_held"] >= 4  # target: summary["bound"]
+    assert summary["bound"] >= 16
+    assert summary["bound_held"] >= 10  # target: summary["bound"]
     assert all(r.error is not None and r.error < 0 for r in published_rows if r.id in summary["bound_broken"])
 
 
