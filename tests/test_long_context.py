@@ -90,3 +90,33 @@ def test_long_sequence_error_does_not_grow_with_length():
     assert all(abs(e) < 0.10 for e in errors.values()), errors
     lengths = sorted(errors)
     assert errors[lengths[-1]] - errors[lengths[0]] < 0.10, errors
+
+
+def _nemo_llama3_flops_per_token(seq: int) -> float:
+    """NVIDIA/NeMo nemo/utils/flops_formulas.py llama3 at 19fadb67 (before the causal discount of pull request
+    #14424), per token: L h^2 (12 + 12 g/a + 18 f/h + 12 s/h + 6 V/(L h)) for Llama 3 8B (L 32, h 4,096, 8 of 32
+    query groups, f 14,336, V 128,256)."""
+    layers, hidden, groups, heads, ffn, vocab = 32, 4096, 8, 32, 14336, 128256
+    return layers * hidden * hidden * (12 + 12 * groups / heads + 18 * ffn / hidden + 12 * seq / hidden
+                                       + 6 * vocab / (layers * hidden))
+
+
+def test_b200_long_sequence_rows_follow_the_table():
+    """NeMo 25.04.rc2's B200 long-sequence table (performance_long_sequence.md at 19fadb67): its 8K and 16K rows
+    print TP 1, PP 1, DP 2 / 4, CP 1 on 8 / 16 GPUs; the measured tokens/s are its TFLOPS over NeMo's own count, and
+    the per-GPU prediction does not depend on whether the missing factor of 4 is the data-parallel size or the GPU
+    count (why these two rows can stand in the set while the CP rows cannot)."""
+    rows = _rows("nemo-long-sequence-llama3-8b-b200-")
+    assert {r["scenario"]["seq_len"] for r in rows} == {8192, 16384}
+    for r in rows:
+        s = r["scenario"]
+        assert r["measured"] == pytest.approx(
+            r["reported"]["model_tflops_per_gpu"] * 1e12 / _nemo_llama3_flops_per_token(s["seq_len"]), rel=1e-4)
+        assert s.get("attention_kernel", "auto") == "auto"  # cuDNN 9 through Transformer Engine 2.x
+        gpus = s["nodes"] * s["gpus_per_node"]
+        global_batch = s["grad_accum"] * gpus
+        printed = {8192: 2, 16384: 4}[s["seq_len"]]
+        on_printed = {**s, "nodes": 1, "gpus_per_node": printed, "grad_accum": global_batch // printed}
+        as_counted = step_time(scenario_from_dict(s)).tokens_per_second_per_gpu
+        as_printed = step_time(scenario_from_dict(on_printed)).tokens_per_second_per_gpu
+        assert as_printed == pytest.approx(as_counted, rel=0.001), r["id"]
