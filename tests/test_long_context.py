@@ -13,6 +13,7 @@ from engine.accuracy.published_throughput import load_rows
 from engine.scenario import resolve_model
 from engine.timing import step_time
 from engine.timing.data import efficiency
+from engine.timing.hardware import hardware_for
 from engine.timing.mfu import model_flops_per_token
 
 LONG_SEQUENCE = "nemo-long-sequence-llama2-7b-"
@@ -120,3 +121,17 @@ def test_b200_long_sequence_rows_follow_the_table():
         as_counted = step_time(scenario_from_dict(s)).tokens_per_second_per_gpu
         as_printed = step_time(scenario_from_dict(on_printed)).tokens_per_second_per_gpu
         assert as_printed == pytest.approx(as_counted, rel=0.001), r["id"]
+
+
+def test_kernel_fractions_match_transformer_engine_benchmark():
+    """Transformer Engine's attention benchmark on an H100 80GB (docs/examples/attention/attention.ipynb output at
+    NVIDIA/TransformerEngine 88c0c9143, benchmarks/attention/benchmark_attention.py test_3: batch 2, 32 heads, 4 KV
+    groups, head dim 128, 8,192 tokens, causal, forward + backward): cuDNN 7.4875 ms, flash-attn 11.8879 ms. With the
+    backward at 2.5x the forward's FLOPs (engine/timing/costs.py) that is 0.520 and 0.327 of the bf16 peak, where
+    presets/efficiency.json takes FlashAttention-3's paper figures, 0.527 (cuDNN) and 0.326 (FlashAttention-2)."""
+    b, h, d, s = 2, 32, 128, 8192
+    executed = 4.0 * b * h * s * s * d / 2 * (1 + 2.5)
+    peak = hardware_for(scenario_from_dict({"model": "llama-2-7b", "gpu": "h100-sxm-80gb"})).peak("bf16")
+    table = efficiency()["attention_fraction_of_bf16_peak"]
+    assert executed / 7.4875e-3 / peak == pytest.approx(table["cudnn"]["hopper"], rel=0.02)
+    assert executed / 11.8879e-3 / peak == pytest.approx(table["flash2"]["hopper"], rel=0.02)
