@@ -93,9 +93,10 @@ def test_runs_left_out_say_why():
 # per-micro-batch weight casts as well: median 9.3%, p90 38.7%, held there. With H100 and H200 computing BF16 at the
 # rate gpu-fryer sustains over 60 s (presets/efficiency.json sustained_compute_fraction 0.919; fp8 keeps its MAMF),
 # GB200 likewise (0.851) and MI300X's fp8 fraction from AMD's same-chip FP8/BF16 ratio: median 9.8%, p90 36.8%, held
-# there.
+# there. With NeMo 24.03.01's long-sequence runs on cuDNN 8.9's attention (attention_kernel cudnn8) and two B200
+# long-sequence rows (900 runs): median 9.6%, p90 35.6%, held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.37
+P90_MEASURED = 0.36
 
 
 def test_throughput_error_targets():
