@@ -43,6 +43,14 @@ def test_cuda_graphs_replace_the_launches_they_capture():
     assert launches(_s(cuda_graphs="full-iteration"), True, True) == (0, 0)
 
 
+def test_fp8_gemms_add_their_casts():
+    """Transformer Engine casts each fp8 GEMM's input (forward) and output gradient (backward) in one kernel, two with
+    current scaling (amax, then cast); a MoE layer has 4 fp8 GEMMs (QKV, projection, grouped fc1 and fc2)."""
+    plain = launches(_s(), True, True)
+    assert launches(_s(), True, True, "te-delayed") == (plain[0] + 4, plain[1] + 4)
+    assert launches(_s(), True, True, "te-tensorwise") == (plain[0] + 8, plain[1] + 8)
+
+
 def test_one_dispatcher_sync_per_moe_layer_forward_unless_captured():
     assert syncs_per_forward(_s(), moe=True) == 1
     assert syncs_per_forward(_s(), moe=False) == 0

@@ -41,16 +41,22 @@ class LayerWork(NamedTuple):
     recompute: bool  # the backward runs the layer's forward again (full recompute: the dispatcher syncs again)
 
 
-def launches(s: Scenario, fused: bool, moe: bool) -> tuple[int, int]:
-    """(forward, backward) kernel launches the host issues for one layer, CUDA graphs counted as one launch each."""
-    stack = host_figures()["stacks"]["fused" if fused else "eager"]
+def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, int]:
+    """(forward, backward) kernel launches the host issues for one layer, CUDA graphs counted as one launch each.
+    `fp8`: the fp8 cast recipe (model.py _fp8_casts, e.g. "te-tensorwise"; "" without fp8): each fp8 GEMM casts its
+    input in the forward and its output gradient in the backward."""
+    fig = host_figures()
+    stack = fig["stacks"]["fused" if fused else "eager"]
     parts = ("attention", "moe_router", "moe_experts") if moe else ("attention", "mlp")
     captured = _CAPTURED.get(s.cuda_graphs, frozenset())
-    per_graph = host_figures()["graph_launches"]["per_region"]
     if s.cuda_graphs == "full-iteration":
         return 0, 0  # one replay per step
-    fwd = sum(stack[p][0] for p in parts if p not in captured)
-    bwd = sum(stack[p][1] for p in parts if p not in captured)
+    per_cast = fig["fp8_casts"]["launches_per_gemm"]
+    casts = per_cast.get(fp8.split("-")[-1], per_cast["default"]) if fp8 else 0
+    eager = [p for p in parts if p not in captured]
+    fwd = sum(stack[p][0] + casts * fig["fp8_casts"]["gemms"][p] for p in eager)
+    bwd = sum(stack[p][1] + casts * fig["fp8_casts"]["gemms"][p] for p in eager)
+    per_graph = fig["graph_launches"]["per_region"]
     graphs = per_graph if any(p in captured for p in parts) else 0  # the captured parts are contiguous
     return fwd + graphs, bwd + graphs
 
@@ -63,7 +69,8 @@ def syncs_per_forward(s: Scenario, moe: bool) -> int:
     return int(host_figures()["syncs"]["moe_forward"])
 
 
-def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float) -> float:
+def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float,
+                         fp8: str = "") -> float:
     """Seconds per micro-batch the GPU waits for the host. Without a synchronisation the host runs ahead over the
     whole micro-batch: max(0, host - GPU). With one per MoE layer forward, each layer's forward is on its own
     (round trip + first launch + max(0, host - GPU)), the backward again over the whole micro-batch."""
@@ -73,7 +80,7 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
         return 0.0
     exposed = host_ahead = gpu_ahead = 0.0
     for w in work:
-        fwd, bwd = launches(s, fused, w.moe)
+        fwd, bwd = launches(s, fused, w.moe, fp8)
         host_fwd, host_bwd = fwd * launch, (bwd + (fwd if w.recompute else 0)) * launch if w.backward else 0.0
         syncs = syncs_per_forward(s, w.moe)
         if syncs:

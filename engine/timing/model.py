@@ -216,7 +216,8 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         memory += 2 * act_bytes / rates.memory  # embedding gather (and its scatter-add gradient)
     p = stage_params(s, spec, layers, first, last, list(groups))
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
-    host = exposed_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu)
+    host = exposed_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu,
+                                _fp8_casts(s, prof))
     return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, ep_paired, fwd_total, bwd_total,
                   p.trainable + p.lora, params, len(layers), host)
 
