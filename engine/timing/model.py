@@ -24,16 +24,18 @@ from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
 from .ceiling import held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency
-from .costs import Rates, head_cost, layer_cost
+from .costs import LayerCost, Rates, head_cost, layer_cost
 from .data import efficiency, framework_profile
 from .data_parallel import data_parallel_seconds
+from .formulas import FORMULAS
 from .hardware import Hardware, hardware_for
+from .host import LayerWork, exposed_host_seconds
 from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
 from .offload import optimizer_seconds
 
 BREAKDOWN_KEYS = ("compute", "memory_bound", "recompute", "communication_tp", "communication_cp", "communication_ep",
-                  "communication_pp", "communication_dp", "bubble", "offload", "optimizer")
+                  "communication_pp", "communication_dp", "bubble", "offload", "optimizer", "host")
 TERM_NAMES = {
     "compute": QT_TRANSLATE_NOOP("engine", "Matmuls and attention"),
     "memory_bound": QT_TRANSLATE_NOOP("engine", "Memory-bound operations"),
@@ -46,6 +48,7 @@ TERM_NAMES = {
     "bubble": QT_TRANSLATE_NOOP("engine", "Pipeline bubble"),
     "offload": QT_TRANSLATE_NOOP("engine", "Offload transfers and CPU optimizer"),
     "optimizer": QT_TRANSLATE_NOOP("engine", "Optimizer step"),
+    "host": QT_TRANSLATE_NOOP("engine", "Waiting for the host (kernel launches, syncs)"),
 }
 @dataclass(frozen=True, slots=True)
 class TimeTerm:
@@ -81,7 +84,7 @@ class StepTime:
     @property
     def terms(self) -> tuple[TimeTerm, ...]:
         """Where the step's time goes, term by term (they add up to step_seconds)."""
-        return tuple(TimeTerm(k, TERM_NAMES[k], v, _FORMULAS[k]) for k, v in zip(BREAKDOWN_KEYS, self.seconds,
+        return tuple(TimeTerm(k, TERM_NAMES[k], v, FORMULAS[k]) for k, v in zip(BREAKDOWN_KEYS, self.seconds,
                                                                                   strict=True))
 
     @property
@@ -134,10 +137,11 @@ class _Stage:
     trainable: float  # parameters per rank
     params: float
     layers: int  # decoder layers of the stage
+    host: float = 0.0  # per micro-batch: the GPU waiting for the host's launches and syncs (host.py)
 
     @property
     def total(self) -> float:
-        return self.compute + self.memory + self.recompute + self.tp + self.cp + self.ep
+        return self.compute + self.memory + self.recompute + self.tp + self.cp + self.ep + self.host
 
 
 def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
@@ -155,6 +159,8 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     act_bytes = tokens * spec.hidden * rates.elem_bytes
     compute = memory = recompute = tp_comm = cp_comm = ep_comm = ep_paired = fwd_total = bwd_total = 0.0
     groups = layer_groups(s, spec, layers)
+    work: list[LayerWork] = []
+    layer_gpu = 0.0
     for g in groups:
         lora = tuple((lin.d_in, lin.d_out) for lin in lora_targets(s, spec, g.moe)) if adapters else ()
         c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
@@ -165,25 +171,14 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         fwd_c, fwd_m = c.gemm_fwd + c.attn_fwd, c.elem_fwd + c.lora_fwd + c.dequant
         bwd_c = (dgrad + wgrad + c.attn_bwd) if backward else 0.0
         bwd_m = (c.elem_bwd + 2 * c.lora_fwd + c.dequant) if backward else 0.0
-        rec = 0.0
-        if backward and s.checkpointing == "full":
-            rec = fwd_c + fwd_m
-        elif backward and s.checkpointing == "selective" and defaults_for(s.framework).selective_by_modules:
-            # Megatron's recompute_modules (engine/frameworks/megatron_layer.py): the attention kernel and/or the
-            # matmuls of the modules it rebuilds; the element-wise ones (layernorm, moe_act) are left out
-            modules = frozenset(s.recompute_modules)
-            rec = (c.attn_fwd if "core_attn" in modules else 0.0) + c.gemm_fwd * recomputed_matmul_share(
-                spec, g.moe, modules)
-        elif backward and s.checkpointing == "selective":
-            rec = c.attn_fwd
-        elif backward and s.checkpointing == "op-selective":  # torchtitan: every second matmul is recomputed
-            rec = c.gemm_every_second_fwd + c.elem_fwd
+        rec = _recompute_seconds(s, spec, g.moe, c) if backward else 0.0
         n = g.count
         compute += n * (fwd_c + bwd_c)
         memory += n * (fwd_m + bwd_m)
         recompute += n * rec
         fwd_total += n * (fwd_c + fwd_m)
         bwd_total += n * (bwd_c + bwd_m + rec)
+        before, layer_gpu = tp_comm + cp_comm + ep_comm, layer_gpu + n * (fwd_c + fwd_m + bwd_c + bwd_m + rec)
         if s.tp > 1:  # 2 collectives forward, 2 backward (+2 when recomputed): all-reduce, or AG + RS with SP
             count = (4 if backward else 2) + (2 if rec and s.checkpointing == "full" else 0)
             if rec and s.checkpointing == "op-selective":
@@ -206,6 +201,9 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
             # other's backward of the layer and the backward's behind the other's forward
             ep_paired += n * ((exposed(2 * a2a, bwd_c + bwd_m + rec, 1.0) + exposed(2 * a2a, fwd_c + fwd_m, 1.0))
                               if backward else 2 * a2a)
+        comm = (tp_comm + cp_comm + ep_comm - before) / n / (2 if backward else 1)  # per layer, half of it forward
+        work.append(LayerWork(n, g.moe, fwd_c + fwd_m + comm, (bwd_c + bwd_m + rec + comm) if backward else 0.0,
+                              backward and s.checkpointing == "full"))
     first, last = index == 0, index == s.pp - 1
     if last:
         matmul, loss = head_cost(spec, tokens, s.tp, rates, _loss_path(s, prof))
@@ -218,8 +216,27 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         memory += 2 * act_bytes / rates.memory  # embedding gather (and its scatter-add gradient)
     p = stage_params(s, spec, layers, first, last, list(groups))
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
+    host = exposed_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu,
+                                _fp8_casts(s, prof))
     return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, ep_paired, fwd_total, bwd_total,
-                  p.trainable + p.lora, params, len(layers))
+                  p.trainable + p.lora, params, len(layers), host)
+
+
+def _recompute_seconds(s: Scenario, spec: ModelSpec, moe: bool, c: LayerCost) -> float:
+    """Seconds per micro-batch of one layer's forward work that checkpointing runs again in the backward."""
+    if s.checkpointing == "full":
+        return c.gemm_fwd + c.attn_fwd + c.elem_fwd + c.lora_fwd + c.dequant
+    if s.checkpointing == "selective" and defaults_for(s.framework).selective_by_modules:
+        # Megatron's recompute_modules (engine/frameworks/megatron_layer.py): the attention kernel and/or the
+        # matmuls of the modules it rebuilds; the element-wise ones (layernorm, moe_act) are left out
+        modules = frozenset(s.recompute_modules)
+        return (c.attn_fwd if "core_attn" in modules else 0.0) + c.gemm_fwd * recomputed_matmul_share(spec, moe,
+                                                                                                    modules)
+    if s.checkpointing == "selective":
+        return c.attn_fwd
+    if s.checkpointing == "op-selective":  # torchtitan: every second matmul is recomputed
+        return c.gemm_every_second_fwd + c.elem_fwd
+    return 0.0
 
 
 # Keys a stage's per-micro-batch time does not read: layouts differing only in them share the stage's time
@@ -319,7 +336,7 @@ def step_time(s: Scenario) -> StepTime:
         "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp,
         "communication_ep": _ep_seconds(s, busiest),
         "communication_pp": pp_comm, "communication_dp": dp_comm, "bubble": bubble, "offload": offload,
-        "optimizer": optimizer,
+        "optimizer": optimizer, "host": ga * busiest.host,
     }
     tokens = s.micro_batch * s.seq_len * ga * dp
     world = s.world_size
@@ -361,30 +378,6 @@ def step_time(s: Scenario) -> StepTime:
     return check_finite(StepTime(step, tokens, tps, tps / world, mfu, mflops, world, seconds, factor, ttt, hours, cost,
                                  tuple(notes), mfu * peak / bf16_peak if bf16_peak else 0.0,
                                  time_band(s.framework)))
-
-
-_FORMULAS = {
-    "compute": "grad_accum x (GEMMs at min(achievable FLOP/s, memory roofline) + attention in whole key tiles at "
-               "its kernel's rate for the head dim), forward + backward (weights' gradients only where they train)",
-    "memory_bound": "grad_accum x bytes of element-wise ops, loss, adapters, dequantisation / achieved memory bandwidth",
-    "recompute": "grad_accum x the forward again (full), the attention core again (selective) or every second "
-                 "nn.Linear matmul in forward order, the router and the element-wise work (op-selective)",
-    "communication_tp": "4 collectives of b x s x h per layer per micro-batch over the TP link, minus overlap",
-    "communication_cp": "ring exchange of K/V blocks: each of the cp - 1 blocks hides behind one step's attention "
-                        "(attention / cp), the rest is exposed",
-    "communication_ep": "dispatch + combine per MoE layer, forward and backward: each routed copy of a token to its "
-                        "expert's rank (all-to-all), every rank's tokens (all-gather), or a token once per other "
-                        "node holding one of its experts (flex: DeepEP / HybridEP); with moe_a2a_overlap, what the "
-                        "other micro-batch's layer does not hide",
-    "communication_pp": "activations sent to the next stage and gradients back, per micro-batch",
-    "communication_dp": "gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per "
-                        "step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute "
-                        "the hidden part displaces: NCCL's SMs / the GPU's SMs of the compute-bound work, 3 x link / "
-                        "HBM bandwidth of the memory-bound work",
-    "bubble": "(pp - 1) / vpp x one micro-batch through the busiest stage",
-    "offload": "CPU AdamW at host memory bandwidth + gradients and weights over PCIe",
-    "optimizer": "bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth",
-}
 
 
 def time_to_json(t: StepTime) -> dict[str, Any]:

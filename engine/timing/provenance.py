@@ -64,6 +64,11 @@ _FIXED = {
         "engine", "CPU Adam at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.")),
     "optimizer": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "Bytes the optimizer reads and writes per parameter at the achieved memory bandwidth.")),
+    # kernel counts and syncs are counted from the frameworks' source; the host seconds per launch and per sync were
+    # measured on one bare-metal Linux host, not on the servers of the runs (presets/host_overhead.json)
+    "host": Provenance(ASSUMED, QT_TRANSLATE_NOOP(
+        "engine", "Kernel launches and host syncs per layer counted from the framework's source, at a host time per "
+        "launch and per sync measured on another machine's CPU, not this one's.")),
 }
 _COLLECTIVE_DERIVED = Provenance(DERIVED, QT_TRANSLATE_NOOP(
     "engine", "Bytes over the link the group crosses plus NCCL's latency model, nothing hidden behind compute."))

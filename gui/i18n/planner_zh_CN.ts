@@ -6364,6 +6364,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>优化器更新</translation>
     </message>
     <message>
+        <location filename="../../engine/timing/model.py" line="51" />
+        <source>Waiting for the host (kernel launches, syncs)</source>
+        <translation>等待主机（内核启动、同步）</translation>
+    </message>
+    <message>
         <location filename="../../engine/timing/model.py" line="344" />
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM's are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
@@ -8982,6 +8987,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/timing/provenance.py" line="65" />
         <source>Bytes the optimizer reads and writes per parameter at the achieved memory bandwidth.</source>
         <translation>优化器每个参数读写的字节数，按可达显存带宽计算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="69" />
+        <source>Kernel launches and host syncs per layer counted from the framework&apos;s source, at a host time per launch and per sync measured on another machine&apos;s CPU, not this one&apos;s.</source>
+        <translation>每层的内核启动次数和主机同步次数按框架源码统计；每次启动和每次同步的主机耗时是在另一台机器的 CPU 上测得的，并非本机。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="68" />

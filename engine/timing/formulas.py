@@ -1,0 +1,28 @@
+"""Formula text of each StepTime term (model.py BREAKDOWN_KEYS), shown with the term's seconds."""
+
+FORMULAS = {
+    "compute": "grad_accum x (GEMMs at min(achievable FLOP/s, memory roofline) + attention in whole key tiles at "
+               "its kernel's rate for the head dim), forward + backward (weights' gradients only where they train)",
+    "memory_bound": "grad_accum x bytes of element-wise ops, loss, adapters, dequantisation / achieved memory bandwidth",
+    "recompute": "grad_accum x the forward again (full), the attention core again (selective) or every second "
+                 "nn.Linear matmul in forward order, the router and the element-wise work (op-selective)",
+    "communication_tp": "4 collectives of b x s x h per layer per micro-batch over the TP link, minus overlap",
+    "communication_cp": "ring exchange of K/V blocks: each of the cp - 1 blocks hides behind one step's attention "
+                        "(attention / cp), the rest is exposed",
+    "communication_ep": "dispatch + combine per MoE layer, forward and backward: each routed copy of a token to its "
+                        "expert's rank (all-to-all), every rank's tokens (all-gather), or a token once per other "
+                        "node holding one of its experts (flex: DeepEP / HybridEP); with moe_a2a_overlap, what the "
+                        "other micro-batch's layer does not hide",
+    "communication_pp": "activations sent to the next stage and gradients back, per micro-batch",
+    "communication_dp": "gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per "
+                        "step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute "
+                        "the hidden part displaces: NCCL's SMs / the GPU's SMs of the compute-bound work, 3 x link / "
+                        "HBM bandwidth of the memory-bound work",
+    "bubble": "(pp - 1) / vpp x one micro-batch through the busiest stage",
+    "offload": "CPU AdamW at host memory bandwidth + gradients and weights over PCIe",
+    "optimizer": "bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth",
+    "host": "grad_accum x the time the GPU waits for the host: kernel launches per layer (CUDA graphs: one per "
+            "captured region) x host seconds per launch; per MoE layer forward the dispatcher's host sync (round "
+            "trip + first launch + max(0, host - GPU) of the layer), elsewhere max(0, host - GPU) over the "
+            "micro-batch",
+}

@@ -1,0 +1,95 @@
+"""Host (CPU) time of issuing a micro-batch's kernels, and the part of it the GPU waits for (issue 23 item 2).
+
+The host launches every kernel in order (presets/host_overhead.json launch_seconds each) and normally runs ahead of
+the GPU, so the host time only shows where it exceeds the GPU time of the same work. Where the host must read a
+value the GPU computed (the MoE token dispatcher's token counts: one synchronisation per MoE layer and forward), it
+can no longer run ahead: after each synchronisation the GPU waits the device-to-host round trip and the first launch,
+and the layer's forward costs max(GPU, host) on its own. A captured CUDA graph (scenario key cuda_graphs) replaces the
+launches it holds by one graph launch; captured MoE layers have static shapes and no synchronisation.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, NamedTuple
+
+from ..models.presets import PRESETS_DIR, read_preset_json
+from ..scenario import Scenario
+
+HOST_FILE = PRESETS_DIR / "host_overhead.json"
+# parts of a layer each scope captures (Megatron's cuda_graph_scope: attn + moe_router + moe_preprocess; a per-layer
+# graph; the whole iteration)
+_CAPTURED = {
+    "attention": frozenset({"attention", "moe_router"}),
+    "layers": frozenset({"attention", "mlp", "moe_router", "moe_experts"}),
+    "full-iteration": frozenset({"attention", "mlp", "moe_router", "moe_experts"}),
+}
+
+
+@cache
+def host_figures() -> dict[str, Any]:
+    return read_preset_json(HOST_FILE)
+
+
+class LayerWork(NamedTuple):
+    """GPU seconds of one run of equal layers in one micro-batch (what the host's launches can hide behind)."""
+
+    count: int
+    moe: bool
+    forward: float  # GPU seconds of one layer's forward
+    backward: float  # GPU seconds of one layer's backward (and recompute); 0 when it runs none
+    recompute: bool  # the backward runs the layer's forward again (full recompute: the dispatcher syncs again)
+
+
+def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, int]:
+    """(forward, backward) kernel launches the host issues for one layer, CUDA graphs counted as one launch each.
+    `fp8`: the fp8 cast recipe (model.py _fp8_casts, e.g. "te-tensorwise"; "" without fp8): each fp8 GEMM casts its
+    input in the forward and its output gradient in the backward."""
+    fig = host_figures()
+    stack = fig["stacks"]["fused" if fused else "eager"]
+    parts = ("attention", "moe_router", "moe_experts") if moe else ("attention", "mlp")
+    captured = _CAPTURED.get(s.cuda_graphs, frozenset())
+    if s.cuda_graphs == "full-iteration":
+        return 0, 0  # one replay per step
+    per_cast = fig["fp8_casts"]["launches_per_gemm"]
+    casts = per_cast.get(fp8.split("-")[-1], per_cast["default"]) if fp8 else 0
+    eager = [p for p in parts if p not in captured]
+    fwd = sum(stack[p][0] + casts * fig["fp8_casts"]["gemms"][p] for p in eager)
+    bwd = sum(stack[p][1] + casts * fig["fp8_casts"]["gemms"][p] for p in eager)
+    per_graph = fig["graph_launches"]["per_region"]
+    graphs = per_graph if any(p in captured for p in parts) else 0  # the captured parts are contiguous
+    return fwd + graphs, bwd + graphs
+
+
+def syncs_per_forward(s: Scenario, moe: bool) -> int:
+    """Host synchronisations per layer and forward: the MoE dispatcher's token counts, unless the layer is captured
+    (a captured MoE layer runs with static shapes)."""
+    if not moe or s.cuda_graphs in ("layers", "full-iteration"):
+        return 0
+    return int(host_figures()["syncs"]["moe_forward"])
+
+
+def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float,
+                         fp8: str = "") -> float:
+    """Seconds per micro-batch the GPU waits for the host. Without a synchronisation the host runs ahead over the
+    whole micro-batch: max(0, host - GPU). With one per MoE layer forward, each layer's forward is on its own
+    (round trip + first launch + max(0, host - GPU)), the backward again over the whole micro-batch."""
+    launch = host_figures()["launch_seconds"]["value"]
+    sync = host_figures()["sync_seconds"]["value"]
+    if s.cuda_graphs == "full-iteration" or not work:
+        return 0.0
+    exposed = host_ahead = gpu_ahead = 0.0
+    for w in work:
+        fwd, bwd = launches(s, fused, w.moe, fp8)
+        host_fwd, host_bwd = fwd * launch, (bwd + (fwd if w.recompute else 0)) * launch if w.backward else 0.0
+        syncs = syncs_per_forward(s, w.moe)
+        if syncs:
+            exposed += w.count * syncs * (sync + launch + max(0.0, host_fwd - w.forward))
+            if w.recompute:  # the recomputed forward synchronises again
+                exposed += w.count * syncs * (sync + launch)
+        else:
+            host_ahead += w.count * host_fwd
+            gpu_ahead += w.count * w.forward
+        host_ahead += w.count * host_bwd
+        gpu_ahead += w.count * w.backward
+    return exposed + max(0.0, host_ahead - gpu_ahead - other_gpu)
