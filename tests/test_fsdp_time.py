@@ -1,0 +1,48 @@
+"""The time of the PyTorch-native FSDP2 stacks (OLMo-core, torchtitan, torchao's benchmarks through torchtitan): what
+they run beside the GEMMs, each from the stack's own source."""
+
+import pytest
+
+from engine import scenario_from_dict
+from engine.timing import step_time
+
+OLMO_CORE = "allenai/OLMo-core at 7e58d1289bc27103880e7a8382ad0847c35e04f7"
+
+
+def _s(**kw):
+    base = {"model": "olmo-2-7b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "attention": "sdpa", "fsdp": True,
+            "micro_batch": 2, "grad_accum": 4, "seq_len": 4096, "precision": "amp-bf16", "compile": True}
+    return scenario_from_dict({**base, **kw})
+
+
+def test_olmo_core_costs_fsdp2_copies_with_an_fp32_reduce():
+    """OLMo-core shards with FSDP2 (src/olmo_core/nn/transformer/model.py apply_fsdp: fully_shard per block with
+    MixedPrecisionPolicy(param_dtype, reduce_dtype), reshard_after_forward=True without pipelining) and reduces in
+    float32 (src/olmo_core/distributed/parallel/data_parallel.py DataParallelConfig.reduce_dtype = DType.float32;
+    src/scripts/train/OLMo2-7B.py sets reduce_dtype=DType.float32), reduce-scattering every micro-batch
+    (train_module/transformer.py _train_microbatch_context only delays HSDP's all-reduce). So per micro-batch each
+    of the two gathers casts the fp32 shard to bf16 (4 + 2 bytes per shard element) and splits the gathered bf16
+    buffer into the parameters (2 + 2 per element), and the reduce-scatter's chunk_cat casts the bf16 gradients to
+    fp32 (2 + 4 per element: torch/distributed/_composable/fsdp/_fsdp_collectives.py foreach_reduce_scatter_copy_in),
+    none of which plain PyTorch's FSDP1 profile runs."""
+    from engine.models.presets import model_spec_for
+    from engine.timing.hardware import hardware_for
+
+    olmo, plain = _s(framework="olmo-core"), _s(framework="pytorch")
+    extra = step_time(olmo).breakdown_seconds["memory_bound"] - step_time(plain).breakdown_seconds["memory_bound"]
+    params = model_spec_for("olmo-2-7b").total_params
+    per_micro_batch = 2 * (4 + 2) / 8 * params + 2 * (2 + 2) * params + (2 + 4) * params
+    assert extra == pytest.approx(olmo.grad_accum * per_micro_batch / hardware_for(olmo).memory_bytes_per_s, rel=1e-3)
+
+
+def test_olmo_core_casts_fp8_as_torchao_does():
+    """OLMo-core's Float8Config builds torchao's Float8LinearConfig with dynamic (tensorwise) scaling of inputs,
+    weights and output gradients (src/olmo_core/float8/__init__.py: scaling_type_* = Float8ScalingType.dynamic), so
+    its fp8 casts are torchtitan's (the torchao-tensorwise figures of presets/efficiency.json fp8_cast_bytes), not
+    Transformer Engine's delayed-scaling ones that plain PyTorch's profile takes."""
+    def memory(framework, recipe="auto"):
+        return step_time(_s(framework=framework, precision="fp8", fp8_recipe=recipe)).breakdown_seconds
+    assert memory("olmo-core") == memory("olmo-core", "tensorwise")
+    # the same stack as torchtitan's (FSDP2, fp32 reduce, torchao Float8Linear): term for term the same step
+    assert memory("olmo-core") == memory("torchtitan")
+    assert memory("olmo-core")["memory_bound"] > memory("pytorch")["memory_bound"]
