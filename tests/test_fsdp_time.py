@@ -21,18 +21,22 @@ def test_olmo_core_costs_fsdp2_copies_with_an_fp32_reduce():
     float32 (src/olmo_core/distributed/parallel/data_parallel.py DataParallelConfig.reduce_dtype = DType.float32;
     src/scripts/train/OLMo2-7B.py sets reduce_dtype=DType.float32), reduce-scattering every micro-batch
     (train_module/transformer.py _train_microbatch_context only delays HSDP's all-reduce). So per micro-batch each
-    of the two gathers casts the fp32 shard to bf16 (4 + 2 bytes per shard element) and splits the gathered bf16
-    buffer into the parameters (2 + 2 per element), and the reduce-scatter's chunk_cat casts the bf16 gradients to
-    fp32 (2 + 4 per element: torch/distributed/_composable/fsdp/_fsdp_collectives.py foreach_reduce_scatter_copy_in),
-    none of which plain PyTorch's FSDP1 profile runs."""
+    of the two gathers casts the fp32 shard to bf16 into a flat buffer and copies that into the all-gather input
+    (4 + 2 and 2 + 2 bytes per shard element) and splits the gathered bf16 buffer into the parameters (2 + 2 per
+    element), the reduce-scatter's chunk_cat casts the bf16 gradients to fp32 (2 + 4 per element), and from the
+    second micro-batch on the reduced fp32 shard is added to the sharded gradient (4 + 4 + 4 per shard element:
+    torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py foreach_all_gather, foreach_all_gather_copy_out,
+    foreach_reduce), none of which plain PyTorch's FSDP1 profile runs."""
     from engine.models.presets import model_spec_for
     from engine.timing.hardware import hardware_for
 
     olmo, plain = _s(framework="olmo-core"), _s(framework="pytorch")
     extra = step_time(olmo).breakdown_seconds["memory_bound"] - step_time(plain).breakdown_seconds["memory_bound"]
     params = model_spec_for("olmo-2-7b").total_params
-    per_micro_batch = 2 * (4 + 2) / 8 * params + 2 * (2 + 2) * params + (2 + 4) * params
-    assert extra == pytest.approx(olmo.grad_accum * per_micro_batch / hardware_for(olmo).memory_bytes_per_s, rel=1e-3)
+    per_micro_batch = 2 * (4 + 2 + 2 + 2) / 8 * params + 2 * (2 + 2) * params + (2 + 4) * params
+    accumulate = (olmo.grad_accum - 1) * (4 + 4 + 4) / 8 * params
+    expected = olmo.grad_accum * per_micro_batch + accumulate
+    assert extra == pytest.approx(expected / hardware_for(olmo).memory_bytes_per_s, rel=1e-3)
 
 
 def test_olmo_core_casts_fp8_as_torchao_does():

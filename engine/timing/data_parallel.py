@@ -109,11 +109,24 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
                        + contended(frac * busiest.trainable * rates.elem_bytes / dp_link + buckets * ag_lat,
                                    gather_window, prof["dp_overlap"], sm_share))
     if zero == 3 and prof.get("fsdp2_copies"):
-        # FSDP2 copies around each collective: all-gather copy-in (the shard cast to the compute dtype) and
-        # copy-out (split into the unsharded parameters), reduce-scatter copy-in (the gradients cast to the
-        # reduce dtype and concatenated)
-        n, n_gathers = (1, 1) if keeps else (ga, 2 if s.reshard_after_forward else 1)
-        copies = n * (n_gathers * ((dt.master or dt.weight) + rates.elem_bytes) / dp * busiest.params
-                      + n_gathers * 2 * rates.elem_bytes * busiest.params
-                      + (rates.elem_bytes + reduce_bytes) * busiest.trainable) / rates.memory
+        copies = _fsdp2_copy_bytes(s, dt, rates.elem_bytes, reduce_bytes, busiest, keeps) / rates.memory
     return dp_comm, copies
+
+
+def _fsdp2_copy_bytes(s: Scenario, dt: Dtypes, elem_bytes: int, reduce_bytes: int, busiest: StageWork,
+                      keeps: bool) -> float:
+    """Bytes FSDP2 moves through HBM around its collectives in one step (torch/distributed/fsdp/_fully_shard/
+    _fsdp_collectives.py; torch/distributed/_composable/fsdp/ before 2.6). Per gather: the copy-in casts each fp32
+    shard to the compute dtype into one flat buffer and copies that into the all-gather input (foreach_all_gather:
+    _get_param_all_gather_inputs' foreach copy, then all_gather_copy_in's: 4 + 2 and 2 + 2 bytes per shard element),
+    the copy-out splits the gathered buffer into the unsharded parameters (split_with_sizes_copy: 2 + 2 per
+    element). Per reduce-scatter: chunk_cat concatenates the gradients into the reduce dtype (2 + 4 per element for
+    torchtitan's fp32 reduce), the reduced shard is cast back to the parameters' dtype where the two differ, and
+    from the second micro-batch on it is added to the sharded gradient (foreach_reduce: grad += new_sharded_grad, 3
+    x 4 bytes per shard element). Under pipelining the stage gathers and reduces once a step (model.py keeps)."""
+    dp, master = s.dp, dt.master or dt.weight
+    n, n_gathers = (1, 1) if keeps else (s.grad_accum, 2 if s.reshard_after_forward else 1)
+    gather = (master + elem_bytes + 2 * elem_bytes) / dp + 2 * elem_bytes
+    reduce = elem_bytes + reduce_bytes + (reduce_bytes + master if reduce_bytes != master else 0) / dp
+    accumulate = (n - 1) * 3 * master / dp
+    return n * (n_gathers * gather * busiest.params + reduce * busiest.trainable) + accumulate * busiest.trainable
