@@ -67,3 +67,29 @@ def test_mi300x_attention_runs_at_most_at_the_h100_flashattention2_rate():
         hw = hardware_for(s)
         attention = rates_for(s, hw, framework_profile("torchtitan")).attention
         assert attention == pytest.approx(0.326 * 989e12 * hw.sustained_fraction, rel=3e-3)
+
+
+def test_fsdp1_divides_the_whole_gradient_before_its_reduce_scatter():
+    """FSDP1 (IBM's fms-fsdp: main_training.py at 0d319983 wraps in FullyShardedDataParallel with bf16 param and
+    reduce dtypes) per micro-batch: before each of its two gathers copies the fp32 shard into the bf16 shard
+    (_use_low_precision_shard, 4 + 2 bytes per shard element); after backward divides the whole unsharded bf16
+    gradient in place by the pre-divide factor (torch/distributed/fsdp/_runtime_utils.py _reduce_grad, 2 + 2 per
+    element), then the reduced shard by the post-divide factor (2 + 2 per shard element) and casts it to fp32
+    (_cast_grad_to_param_dtype, 2 + 4). The factors are ~sqrt(world) (_get_gradient_predivide_factor): 16 and 6 on
+    96 GPUs, both above 1, so both divisions run. FSDP2 (fully_shard) does neither division for bf16 or fp32
+    reductions: NCCL's average does it (pytorch/pytorch pull requests #120919 and #123362)."""
+    from engine.models.presets import model_spec_for
+    from engine.timing.data_parallel import fsdp1_divide_factors
+    from engine.timing.hardware import hardware_for
+
+    assert fsdp1_divide_factors(96) == (16.0, 6.0) and fsdp1_divide_factors(2) == (2.0, 1.0)
+
+    def memory(version):
+        s = _s(model="llama-2-70b", framework="pytorch", gpus_per_node=8, nodes=12, micro_batch=2, grad_accum=1,
+               precision="mixed-bf16", compile=False, attention="flash", checkpointing="full", fsdp_version=version)
+        return step_time(s).breakdown_seconds["memory_bound"], hardware_for(s)
+
+    (fsdp1, hw), fsdp2 = memory(1), memory(2)[0]
+    params = model_spec_for("llama-2-70b").total_params
+    expected = 2 * (4 + 2) / 96 * params + (2 + 2) * params + ((2 + 2) + (2 + 4)) / 96 * params
+    assert fsdp1 - fsdp2 == pytest.approx(expected / hw.memory_bytes_per_s, rel=1e-3)

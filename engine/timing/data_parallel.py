@@ -12,6 +12,7 @@ from ..memory.parallelism.components import pipeline_keeps_weights
 from ..memory.states import Dtypes
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from ..scenario.behaviour import fsdp1_wrap
 from .collectives import bucket_count, group_latencies
 from .contention import contended, hidden_share
 from .costs import Rates
@@ -110,7 +111,39 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
                                    gather_window, prof["dp_overlap"], sm_share))
     if zero == 3 and prof.get("fsdp2_copies"):
         copies = _fsdp2_copy_bytes(s, dt, rates.elem_bytes, reduce_bytes, busiest, keeps) / rates.memory
+    elif zero == 3 and fsdp1_wrap(s):
+        copies = _fsdp1_copy_bytes(s, dt, rates.elem_bytes, reduce_bytes, busiest) / rates.memory
     return dp_comm, copies
+
+
+def fsdp1_divide_factors(world: int) -> tuple[float, float]:
+    """(pre, post) factors FSDP1 divides the gradients by around its reduce-scatter, ~sqrt(world) each
+    (torch/distributed/fsdp/_init_utils.py _get_gradient_predivide_factor: doubled while it divides the world and
+    world / factor > factor; the post-divide factor is world / pre)."""
+    factor = 1
+    while world % factor == 0 and world / factor > factor:
+        factor *= 2
+    return float(factor), world / factor
+
+
+def _fsdp1_copy_bytes(s: Scenario, dt: Dtypes, elem_bytes: int, reduce_bytes: int, busiest: StageWork) -> float:
+    """Bytes FSDP1 (FullyShardedDataParallel) moves through HBM around its collectives in one step
+    (torch/distributed/fsdp/_flat_param.py, _runtime_utils.py): before each all-gather the fp32 shard is copied
+    into its low-precision shard (_use_low_precision_shard: 4 + 2 bytes per shard element; the gather then writes
+    straight into the flat parameter, whose views are the parameters: no copy-out); after backward the whole
+    unsharded flat gradient is divided in place before the reduce-scatter (_reduce_grad: _div_if_needed(
+    padded_unsharded_grad, _gradient_predivide_factor), 2 + 2 per element in bf16: pytorch/pytorch issue #128918
+    'Since pre-division is done before sharding, the op cost is quite expensive'), the reduced shard divided again,
+    cast to the parameters' dtype (_cast_grad_to_param_dtype) and, from the second micro-batch on, added to the
+    saved gradient shard (_accumulate_sharded_grad)."""
+    dp, master = s.dp, dt.master or dt.weight
+    n, n_gathers = s.grad_accum, (2 if s.reshard_after_forward else 1)
+    pre, post = fsdp1_divide_factors(dp)
+    gather = (master + elem_bytes) / dp if master != elem_bytes else 0.0
+    reduce = (2 * reduce_bytes if pre > 1 else 0) + ((2 * reduce_bytes if post > 1 else 0)
+                                                     + (reduce_bytes + master if reduce_bytes != master else 0)) / dp
+    accumulate = (n - 1) * 3 * master / dp
+    return n * (n_gathers * gather * busiest.params + reduce * busiest.trainable) + accumulate * busiest.trainable
 
 
 def _fsdp2_copy_bytes(s: Scenario, dt: Dtypes, elem_bytes: int, reduce_bytes: int, busiest: StageWork,
