@@ -44,11 +44,13 @@ def test_olmo_core_casts_fp8_as_torchao_does():
     weights and output gradients (src/olmo_core/float8/__init__.py: scaling_type_* = Float8ScalingType.dynamic), so
     its fp8 casts are torchtitan's (the torchao-tensorwise figures of presets/efficiency.json fp8_cast_bytes), not
     Transformer Engine's delayed-scaling ones that plain PyTorch's profile takes."""
-    def memory(framework, recipe="auto"):
-        return step_time(_s(framework=framework, precision="fp8", fp8_recipe=recipe)).breakdown_seconds
+    def memory(framework, recipe="auto", gather="auto"):
+        return step_time(_s(framework=framework, precision="fp8", fp8_recipe=recipe,
+                            fp8_all_gather=gather)).breakdown_seconds
     assert memory("olmo-core") == memory("olmo-core", "tensorwise")
-    # the same stack as torchtitan's (FSDP2, fp32 reduce, torchao Float8Linear): term for term the same step
-    assert memory("olmo-core") == memory("torchtitan")
+    # the same stack as torchtitan's (FSDP2, fp32 reduce, torchao Float8Linear): term for term the same step, but
+    # for the float8 all-gather OLMo-core turns on (test_float8_all_gather_casts_the_shard_instead_of_the_weight)
+    assert memory("olmo-core", gather=False) == memory("torchtitan")
     assert memory("olmo-core")["memory_bound"] > memory("pytorch")["memory_bound"]
 
 
@@ -93,3 +95,28 @@ def test_fsdp1_divides_the_whole_gradient_before_its_reduce_scatter():
     params = model_spec_for("llama-2-70b").total_params
     expected = 2 * (4 + 2) / 96 * params + (2 + 2) * params + ((2 + 2) + (2 + 4)) / 96 * params
     assert fsdp1 - fsdp2 == pytest.approx(expected / hw.memory_bytes_per_s, rel=1e-3)
+
+
+def test_float8_all_gather_casts_the_shard_instead_of_the_weight():
+    """torchao's float8 all-gather (pytorch/ao torchao/float8/fsdp_utils.py at 50865d5,
+    WeightWithDynamicFloat8CastTensor: fsdp_pre_all_gather casts the fp32 shard with the scale precomputed once a
+    step, fsdp_post_all_gather hands Float8Linear its fp8 weight) against the bf16 gather: per gather and fp8
+    linear weight element the copy-in is 4 + 1 and 1 + 1 bytes per shard element instead of 4 + 2 and 2 + 2, the
+    copy-out 1 + 1 instead of 2 + 2; Float8Linear.forward no longer casts the whole weight each micro-batch (5 bytes
+    per element, float8_linear.py); the scale reads each shard once a step (4). OLMo-core's Float8Config turns it on
+    (src/olmo_core/float8/__init__.py at 7e58d12: enable_fsdp_float8_all_gather = True); torchtitan's default is
+    off."""
+    from engine.models.presets import model_spec_for
+    from engine.timing.hardware import hardware_for
+
+    def memory(framework, gather):
+        s = _s(framework=framework, precision="fp8", fp8_all_gather=gather)
+        return step_time(s).breakdown_seconds["memory_bound"], s
+
+    (on, s), off = memory("olmo-core", True), memory("olmo-core", False)[0]
+    assert memory("olmo-core", "auto")[0] == on and memory("torchtitan", "auto")[0] == memory("torchtitan", False)[0]
+    spec = model_spec_for("olmo-2-7b")
+    weights = spec.layers * sum(lin.params for lin in spec.layer_linears(False) if lin.group != "router")
+    per_gather = ((4 + 1 + 1 + 1) / 8 + 2) - ((4 + 2 + 2 + 2) / 8 + 4)
+    expected = (s.grad_accum * 2 * per_gather - s.grad_accum * 5 + 4 / 8) * weights
+    assert on - off == pytest.approx(expected / hardware_for(s).memory_bytes_per_s, rel=1e-3)
