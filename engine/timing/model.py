@@ -243,7 +243,7 @@ def _recompute_seconds(s: Scenario, spec: ModelSpec, moe: bool, c: LayerCost) ->
 # (tests/test_memo_keys.py checks it).
 STAGE_TIME_MEMO = ScenarioMemo("stage time", KEYS_WITHOUT_TIME_EFFECT | frozenset({
     "nodes", "grad_accum", "zero_stage", "fsdp", "offload", "pp_schedule", "vpp", "tokens_to_train", "gpu_hour_price",
-    "time_calibration", "reserve", "estimator", "k_factor",
+    "time_calibration", "reserve", "estimator", "k_factor", "fp8_all_gather",
 }))
 
 
