@@ -292,8 +292,9 @@ def test_every_time_shows_the_range_of_its_regime():
 # Issue 23 item 5: published ablations that compare layouts of one model on the same GPUs are to be ordered as
 # measured (>= 90% of pairs). Measured when the pairs were first counted (898 runs; BigScience's 109 layout
 # experiments are 645 of the 894 pairs): 709 of 894 (79.3%), 82.5% of the pairs measured more than 5% apart; held at
-# that level so that it can only rise (docs/speed-accuracy.md "Layouts ordered as measured").
-LAYOUT_ORDER_MEASURED = 0.79
+# that level so that it can only rise (docs/speed-accuracy.md "Layouts ordered as measured"). 721 of 894 (80.6%),
+# 84.4% of those more than 5% apart, once the interleaved bubble paid one send per warm-up chunk (h-famous).
+LAYOUT_ORDER_MEASURED = 0.80
 
 
 def test_layout_comparisons_are_ordered_as_measured():

@@ -23,12 +23,13 @@ from ..memory.estimate import estimate
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
+from ..timing.hardware import hardware_for
+from ..timing.links import nvlink_domain
 from ..timing.model import StepTime, step_time
 from ..workloads import require_training
 
 TPS = (1, 2, 4, 8)
-CPS = (1, 2, 4, 8)
-VPPS = (2, 4)
+CPS = (1, 2, 4, 8, 16, 32)  # Llama 3 405B at 128K tokens ran CP 16 (arXiv:2407.21783 Table 4)
 MIN_TOKENS_PER_CP_RANK = 1024
 CHECKPOINTINGS = ("none", "selective", "full")
 CHANGES_WHAT_YOU_TRAIN = QT_TRANSLATE_NOOP("engine", "changes what you train")
@@ -90,32 +91,71 @@ def _divisors(n: int, limit: int) -> list[int]:
     return out
 
 
+def _pipeline_sizes(n: int, layers: int, counted: int) -> list[int]:
+    """Pipeline sizes for n = GPUs / (tp x cp): powers of two up to the layers (a split may then be uneven), and any
+    other divisor of n that splits the layers, or the layers with the embedding and loss the scenario counts in the
+    split, evenly (SC21's GPT-3 175B ran PP 12 of 96 layers and its 530B PP 35 of 105, arXiv:2104.04473 Table 2;
+    NVIDIA's DGX Cloud Llama 3.1 405B PP 9 of 126, dgxc-benchmarking llama3.1 README)."""
+    sizes = set(_divisors(n, layers))
+    sizes.update(d for d in range(3, min(n, layers) + 1) if n % d == 0 and (layers % d == 0 or counted % d == 0))
+    return sorted(sizes)
+
+
+def _virtual_stages(pp: int, layers: int, counted: int) -> list[int]:
+    """Model chunks per rank of the interleaved schedule: every v > 1 that splits the layers evenly over pp x v
+    chunks, counting the embedding and loss where the scenario does (consistency._split_layers; Megatron's
+    get_num_layers_to_build). Published recipes run 2 to 12 (SC21 Table 1: 2-3; DGX Cloud: 7, 8, 12). Like the
+    micro-batches, the fewest, a middle and the most chunks stand for them: each more costs the search a layout's
+    memory estimates, and the bubble falls smoothly with the chunks while the sends grow with them."""
+    if pp == 1:
+        return []
+    even = [v for v in range(2, counted // pp + 1) if counted % (pp * v) == 0 or layers % (pp * v) == 0]
+    return sorted({even[0], even[len(even) // 2], even[-1]}) if even else []
+
+
+def _micro_batches(per_replica: int, pp: int, schedule: str) -> list[int]:
+    """Micro-batches keeping the replica's share of the global batch whole. The interleaved schedule runs only when
+    the micro-batches of a step come in whole groups of pp (Megatron-Core megatron/core/pipeline_parallel/
+    schedules.py forward_backward_pipelining_with_interleaving: microbatch_group_size_per_vp_stage, pp by default,
+    must lie in [pp, micro-batches], and a last group smaller than pp is refused)."""
+    micro = _divisors(per_replica, per_replica)
+    if schedule == "interleaved-1f1b":
+        micro = [mb for mb in micro if (per_replica // mb) % pp == 0]
+    return micro
+
+
 def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
     """Layout keys (without micro-batch and checkpointing) for the scenario's GPUs."""
     spec = resolve_model(s)
-    world, gpn = s.world_size, s.gpus_per_node
+    world = s.world_size
+    # tensor parallelism stays inside the GPUs NVLink joins: a node, or an NVL72 rack of 4-GPU trays
+    domain = nvlink_domain(s, hardware_for(s))
     global_batch = s.micro_batch * s.grad_accum * s.dp
+    counted = spec.layers + ("embedding" in s.pipeline_split_accounts_for) + ("loss" in s.pipeline_split_accounts_for)
     for tp in TPS:
-        if tp > gpn or world % tp or spec.heads % tp or not (spec.kv_heads % tp == 0 or tp % spec.kv_heads == 0):
+        if tp > domain or world % tp or spec.heads % tp or not (spec.kv_heads % tp == 0 or tp % spec.kv_heads == 0):
             continue
         for cp in CPS:
             if world % (tp * cp) or (cp > 1 and s.seq_len // cp < MIN_TOKENS_PER_CP_RANK) or s.seq_len % (2 * cp):
                 continue
-            for pp in _divisors(world // (tp * cp), spec.layers):
+            for pp in _pipeline_sizes(world // (tp * cp), spec.layers, counted):
                 dp = world // (tp * cp * pp)
                 if global_batch % dp:
                     continue  # the global batch must split evenly over the replicas
-                schedules = [("1f1b", 1)] + [("interleaved-1f1b", v) for v in VPPS
-                                             if pp > 1 and spec.layers % (pp * v) == 0]
+                per_replica = global_batch // dp
+                schedules = [("1f1b", 1)] + [("interleaved-1f1b", v) for v in _virtual_stages(pp, spec.layers, counted)]
                 eps = [e for e in _divisors(dp, spec.n_experts) if spec.n_experts % e == 0] if spec.is_moe else [1]
                 full_shard = (s.zero_stage, True) if s.fsdp else (3, False)  # FSDP and ZeRO-3 shard alike: keep its name
                 zeros = [(0, False)] if dp == 1 else [(0, False), (2, False), full_shard]
                 for sched, vpp in schedules:
+                    micro = _micro_batches(per_replica, pp, sched)
+                    if not micro:
+                        continue
                     for ep in eps:
                         for zero, fsdp in zeros:
                             yield {"tp": tp, "cp": cp, "pp": pp, "ep": ep, "zero_stage": zero, "fsdp": fsdp,
                                    "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp,
-                                   "_per_replica": global_batch // dp}
+                                   "_per_replica": per_replica, "_micro": micro}
 
 
 def _largest_fitting(fits: Callable[[int], bool], options: list[int]) -> int:
@@ -163,7 +203,7 @@ def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[st
     for layout in layouts:
         per_replica = layout["_per_replica"]
         keys = {k: v for k, v in layout.items() if not k.startswith("_")}
-        micro = _divisors(per_replica, per_replica)
+        micro = layout["_micro"]
         # Per-token work falls as the micro-batch grows (larger GEMMs, fewer latencies) while the pipeline bubble
         # grows: the best of the smallest, a middle and the largest micro-batch stands for the layout.
         probes = {micro[0], micro[len(micro) // 2], micro[-1]}
@@ -335,7 +375,7 @@ def speed_bound(s: Scenario) -> float:
     for layout in _layouts(s):
         per_replica = layout["_per_replica"]
         keys = {k: v for k, v in layout.items() if not k.startswith("_")}
-        micro = _divisors(per_replica, per_replica)
+        micro = layout["_micro"]
         for mb in {micro[0], micro[len(micro) // 2], micro[-1]}:
             best = max(best, step_time(_candidate(s, keys, per_replica, mb, "none", "none")).tokens_per_second)
     return best
