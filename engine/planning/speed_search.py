@@ -106,9 +106,9 @@ def _virtual_stages(pp: int, layers: int, counted: int) -> list[int]:
     chunks, counting the embedding and loss where the scenario does (consistency._split_layers; Megatron's
     get_num_layers_to_build). Published recipes run 2 to 12 (SC21 Table 1: 2-3; DGX Cloud: 7, 8, 12). Three stand
     for them, as for the micro-batches: each more costs the search a layout's memory estimates, and the bubble falls
-    smoothly with the chunks while the sends grow with them: the fewest, the most (one layer per chunk, Nemotron-4
-    340B's VPP 12 of 96 layers at PP 8) and two layers per chunk (DGX Cloud's Llama 3.1 405B at PP 8 VPP 8 and PP 9
-    VPP 7; a middle value where no split gives two)."""
+    smoothly with the chunks down to its warm-up sends (engine/timing/model.py): the fewest, the most (one layer
+    per chunk, Nemotron-4 340B's VPP 12 of 96 layers at PP 8) and two layers per chunk (DGX Cloud's Llama 3.1 405B
+    at PP 8 VPP 8 and PP 9 VPP 7; a middle value where no split gives two)."""
     if pp == 1:
         return []
     even = [v for v in range(2, counted // pp + 1) if counted % (pp * v) == 0 or layers % (pp * v) == 0]
