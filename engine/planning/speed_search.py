@@ -195,6 +195,21 @@ def _candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, 
                                grad_accum=per_replica // mb, checkpointing=ckpt, offload=offload)
 
 
+class _Candidates:
+    """The candidates of one layout, checkpointing and offload, by micro-batch index, each made once when asked."""
+
+    def __init__(self, base: Scenario, keys: dict[str, Any], per_replica: int, micro: list[int], ckpt: str,
+                 offload: str) -> None:
+        self.made: dict[int, Scenario] = {}
+        self.args = (base, keys, per_replica, micro, ckpt, offload)
+
+    def __getitem__(self, i: int) -> Scenario:
+        if i not in self.made:
+            base, keys, per_replica, micro, ckpt, offload = self.args
+            self.made[i] = _candidate(base, keys, per_replica, micro[i], ckpt, offload)
+        return self.made[i]
+
+
 def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[str, Any]], keep: int,
             cancel: Callable[[], bool] | None, record: bool, budget: int, floor: float = 0.0) -> list[SpeedPlan]:
     """Fitting plans of the layouts. Layouts are visited fastest-first by their time without recomputation (time
@@ -236,27 +251,30 @@ def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[st
             if offload != "none" and (fitted or base.method == "qlora"):
                 break  # offload only when nothing plainer of this layout fits
             for ckpt in checkpointings:
-                cands = [_candidate(base, keys, per_replica, mb, ckpt, offload) for mb in micro]
-                probes = {0, len(cands) // 2, len(cands) - 1}
+                # candidates are made as they are asked for: most micro-batches of a large model never fit, and
+                # making a scenario is a good part of the search's time
+                cands = _Candidates(base, keys, per_replica, micro, ckpt, offload)
+                probes = {0, len(micro) // 2, len(micro) - 1}
                 if (ckpt, offload) != ("none", "none") and max(
                         step_time(cands[i]).tokens_per_second for i in probes) < threshold():
                     continue
 
-                def fits(i: int, cands: list[Scenario] = cands) -> bool:
+                def fits(i: int, cands: _Candidates = cands) -> bool:
                     est = memo(cands[i - 1])
                     return est is not None and est.fits
 
-                n = _largest_fitting(fits, list(range(1, len(cands) + 1)))
-                times = [step_time(c) for c in cands[:n]]
+                n = _largest_fitting(fits, list(range(1, len(micro) + 1)))
+                fitting = [cands[i] for i in range(n)]
+                times = [step_time(c) for c in fitting]
                 if record:  # the largest micro-batch that fits and the smallest that does not (each if any)
                     if n > 0:
-                        out.candidates.append((memo(cands[n - 1]).total_bytes, times[n - 1].tokens_per_second, True))
-                    if n < len(cands) and (est := memo(cands[n])) is not None:
+                        out.candidates.append((memo(fitting[-1]).total_bytes, times[-1].tokens_per_second, True))
+                    if n < len(micro) and (est := memo(cands[n])) is not None:
                         out.candidates.append((est.total_bytes, step_time(cands[n]).tokens_per_second, est.fits))
-                for c, t in zip(cands[:n], times, strict=True):
+                for c, t in zip(fitting, times, strict=True):
                     found.append(SpeedPlan(c, {}, memo(c), t, True))  # type: ignore[arg-type]
                 fitted = fitted or n > 0
-                if n == len(cands):
+                if n == len(micro):
                     break  # everything fits without more recomputation: more of it is only slower
     return found
 
