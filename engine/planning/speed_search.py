@@ -335,6 +335,23 @@ def _best(base: Scenario, plans: list[SpeedPlan], n: int) -> list[SpeedPlan]:
     return out
 
 
+def _shallower(plan: SpeedPlan, memo: _Memo) -> SpeedPlan:
+    """The plan with ZeRO-1 instead of ZeRO-2 where that fits too: the time model costs both alike (one gradient
+    reduce-scatter and one weight gather a step, engine/timing/data_parallel.py), so the search's ZeRO-2 candidates
+    stand for both, and the shallower sharding is what an expert keeps when memory allows (issue 23 item 5: ties go
+    to the plainer plan): Megatron's distributed optimizer, which every Megatron recipe of the published set runs
+    (zero_stage 1), while ZeRO-2 shards the gradients that DeepSpeed then reduces in every micro-batch's backward
+    (deepspeed/runtime/zero/stage_1_and_2.py: partition_gradients creates the reduce hooks)."""
+    s = plan.scenario
+    if s.zero_stage != 2 or s.fsdp or s.offload != "none":
+        return plan
+    one = s.with_unchecked(zero_stage=1)
+    est = memo(one)
+    if est is None or not est.fits:
+        return plan
+    return SpeedPlan(one, plan.changes, est, step_time(one), True)
+
+
 def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] | None = None) -> SpeedSearch:
     """Fitting layouts of the same GPUs, fastest first, and the best plan of each method/numerics change."""
     require_training(s)
@@ -343,7 +360,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
     with _no_cyclic_gc():
         layouts = list(_layouts(s))
         found = _search(s, memo, out, layouts, max_plans, cancel, True, MAX_MEMORY_ESTIMATES)
-        out.plans = [_with_changes(s, p) for p in _best(s, found, max_plans)]
+        out.plans = [_with_changes(s, _shallower(p, memo)) for p in _best(s, found, max_plans)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
         ranked = sorted(found, key=lambda p: -p.time.tokens_per_second)
         keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp")
@@ -384,7 +401,7 @@ def fastest_fitting(s: Scenario, *, budget: int = RENT_MEMORY_ESTIMATES,
     memo = _Memo()
     with _no_cyclic_gc():
         found = _search(s, memo, SpeedSearch(), list(_layouts(s)), 1, None, False, budget, floor)
-        best = _best(s, found, 1)
+        best = [_shallower(p, memo) for p in _best(s, found, 1)]
     return (best[0] if best else None), len(memo.memo)
 
 
