@@ -302,9 +302,12 @@ def _pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, 
     ga, dp = s.grad_accum, s.dp
     pp_link, pp_lat = link(hw, s.tp * s.cp * dp * 2, nvlink_domain(s, hw), s.tp * s.cp * dp)
     act = s.micro_batch * s.seq_len / s.cp * spec.hidden * rates.elem_bytes / (s.tp if s.sequence_parallel else 1)
-    pp_comm = ga * 2 * (act / pp_link + pp_lat)
     virtual = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
-    bubble = (s.pp - 1) / virtual * (per_mb + 2 * (act / pp_link + pp_lat))
+    send = 2 * (act / pp_link + pp_lat)
+    pp_comm = ga * send
+    # the bubble's (pp - 1) warm-up steps each run one model chunk (1/vpp of the stage) and wait for one send, which
+    # interleaving does not shrink (arXiv:2104.04473 section 2.2.2; overlap_p2p_comm hides only the steady state's)
+    bubble = (s.pp - 1) * (per_mb / virtual + send)
     return pp_comm, bubble
 
 
