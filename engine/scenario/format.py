@@ -191,6 +191,8 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
                              "logits per chunk; fused: one kernel over the logits in their own dtype, as flash-attn's "
                              "(llm-foundry's default); te: Transformer Engine's parallel cross-entropy, one kernel "
                              "that writes the fp32 gradient in forward (Megatron cross_entropy_fusion_impl te); "
+                             "megatron-fused: Megatron's cross_entropy_loss_fusion with the native impl (ms-swift's "
+                             "Megatron default), its compiled backward holding 10 bytes per logit; "
                              "fused-linear: lm_head fused with the loss, logits never materialised, as "
                              "Liger/Unsloth/Cut-Cross-Entropy; no-upcast: the whole batch's cross-entropy in the "
                              "compute dtype without an fp32 upcast (Qwen-1's remote code, older models)",
