@@ -59,8 +59,8 @@ def _imported_loss(flags: str) -> str:
 
 
 def test_megatron_launch_with_the_native_fusion_imports_it():
-    # Megatron-LM's TransformerConfig: cross_entropy_fusion_impl defaults to "native" (the --cross-entropy-fusion-impl
-    # flag is built from it, megatron/training/arguments.py)
+    # Megatron-LM megatron/training/arguments.py:1897-1900 (core_v0.13.0): --cross-entropy-loss-fusion store_true,
+    # --cross-entropy-fusion-impl default "native"
     assert _imported_loss("--cross-entropy-loss-fusion") == "megatron-fused"
     assert _imported_loss("--cross-entropy-loss-fusion --cross-entropy-fusion-impl te") == "te"
     assert _imported_loss("") == "auto"
