@@ -179,9 +179,10 @@ def _megatron_fused_loss(tv: float, compute: int) -> LossMemory:
     forward is the in-place path's: the logits and one fp32 copy (calculate_logits_max), the shift, exp and division
     written back into that copy. Its backward, calculate_gradients, subtracts 1 at each label through an index_put on
     the saved softmax and returns grad_input.to(torch.bfloat16): Inductor functionalises the index_put onto a fresh
-    fp32 clone of the softmax before writing the product back into it and into the bf16 output (its generated code,
-    torch 2.13.0: buf0 = empty_strided((tokens, V/tp), float32), buf2 = empty_strided(..., bfloat16)), so the saved
-    softmax, the clone and the bf16 gradient are alive together: 4 + 4 + 2 bytes per logit."""
+    fp32 clone of the softmax before writing the product back into it and into the bf16 output (torch 2.13.0: the
+    post-grad graph keeps aten.index_put.default, not index_put_, and the generated code allocates buf0 =
+    empty_strided((tokens, V/tp), float32) beside the bf16 buf2), so the saved softmax, the clone and the bf16
+    gradient are alive together: 4 + 4 + 2 bytes per logit."""
     upcast = 4 * tv if compute != 4 else 0.0  # .float() of fp32 logits is the same tensor
     return LossMemory(compute * tv + upcast, 10 * tv,
                       "b·s·V/tp x (compute bytes + one fp32 copy, softmax in place); compiled backward: the saved "
