@@ -50,6 +50,10 @@ def test_ms_swift_megatron_model_loss_is_the_fused_loss():
     assert training_scenario(plain, rl_settings(plain, 2)).cross_entropy == "standard"
     named = scenario_from_dict(dict(DPO, framework="trl", cross_entropy="megatron-fused"))
     assert rl_settings(named, 2).logprob_path == "model-loss"
+    # ms-swift's Megatron GRPO pops the labels and log-softmaxes the logits itself (swift/megatron/trainers/
+    # grpo_trainer.py forward_step at 3602360a): the online objectives keep the framework row's loss
+    grpo = scenario_from_dict(dict(DPO, training_objective="grpo", reference_model="auto", num_generations=4))
+    assert training_scenario(grpo, rl_settings(grpo, 2)).cross_entropy == "auto"
 
 
 def _imported_loss(flags: str) -> str:

@@ -44,7 +44,8 @@ class PostTrainingDefaults:
     # the online training pass divides the sliced logits by the temperature in place (a view of the model's logits)
     # and takes the entropy of that view without gradients
     logits_scaled_on_view: bool = False
-    # the cross_entropy of the model's own loss when logprob_path is model-loss ("auto": the framework row's loss)
+    # the cross_entropy of the model's own loss in the offline objectives (DPO-style, KTO) when logprob_path is
+    # model-loss ("auto": the framework row's loss)
     model_loss: str = "auto"
 
 

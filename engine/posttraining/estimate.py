@@ -33,7 +33,8 @@ def training_scenario(s: Scenario, rs: RLSettings) -> Scenario:
     two per pair for the pair objectives; a reward model's one-number head is closest to the fused-linear path
     (no vocabulary logits)."""
     loss = s.cross_entropy if s.cross_entropy != "auto" else TRAINING_LOSS[rs.logprob_path]
-    if loss == "auto":  # the model's own loss, as the framework's post-training trainer configures it
+    if loss == "auto" and not rs.online:  # the model's own loss, as the framework's offline trainers configure it
+        # (ms-swift's Megatron GRPO pops the labels and log-softmaxes the logits itself: grpo_trainer.py forward_step)
         loss = defaults_for(s.framework).posttraining.model_loss
     if rs.objective == "reward":
         loss = "fused-linear"
