@@ -14,7 +14,7 @@ from .posttraining import PostTrainingDefaults
 
 FRAMEWORKS = ("huggingface", "deepspeed", "torchtune", "torchtitan", "megatron", "unsloth", "litgpt", "pytorch",
               "olmo-core", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
-CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "fused-linear", "no-upcast")
+CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast")
 
 
 @dataclass(frozen=True, slots=True)

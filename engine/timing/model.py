@@ -291,8 +291,9 @@ def _fp8_casts(s: Scenario, prof: dict[str, Any]) -> str:
 def _loss_path(s: Scenario, prof: dict[str, Any]) -> str:
     """The framework's loss path (engine/frameworks), or the time model's own default for it."""
     ce = cross_entropy_path(s)
+    # Megatron's native fusion compiles the in-place steps of its vocab-parallel loss: timed as that loss
     return {"standard": "standard", "chunked": "chunked", "fused": "fused", "te": "fused", "fused-linear": "fused",
-            "no-upcast": "standard"}.get(ce, prof["cross_entropy"])
+            "megatron-fused": "standard", "no-upcast": "standard"}.get(ce, prof["cross_entropy"])
 
 
 def _pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, per_mb: float) -> tuple[float, float]:
