@@ -18,7 +18,7 @@ from ..memory.states import dtypes_for, layer_groups, lora_targets, stage_params
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, resolve_model
-from ..scenario.behaviour import cross_entropy_path
+from ..scenario.behaviour import behaviour, cross_entropy_path
 from ..scenario.memo import ScenarioMemo
 from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
@@ -164,10 +164,10 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     for g in groups:
         lora = tuple((lin.d_in, lin.d_out) for lin in lora_targets(s, spec, g.moe)) if adapters else ()
         c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
-                       elementwise, _fp8_casts(s, prof), lora, s.lora_rank, qbits)
+                       elementwise, _fp8_casts(s, prof), lora, s.lora_rank, qbits, *_expert_gemms(s, prof))
         backward = not g.frozen or adapters or g.input_grad
-        wgrad = 0.0 if g.frozen else c.gemm_fwd
-        dgrad = c.gemm_fwd if (g.input_grad or adapters or not g.frozen) else 0.0
+        wgrad = 0.0 if g.frozen else c.gemm_wgrad
+        dgrad = c.gemm_dgrad if (g.input_grad or adapters or not g.frozen) else 0.0
         fwd_c, fwd_m = c.gemm_fwd + c.attn_fwd, c.elem_fwd + c.lora_fwd + c.dequant
         bwd_c = (dgrad + wgrad + c.attn_bwd) if backward else 0.0
         bwd_m = (c.elem_bwd + 2 * c.lora_fwd + c.dequant) if backward else 0.0
@@ -275,6 +275,15 @@ def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     if s.pp > 1:
         out.append((s.pp - 1, ranges[-1]))
     return out
+
+
+def _expert_gemms(s: Scenario, prof: dict[str, Any]) -> tuple[int, float]:
+    """(compute streams the framework issues one GEMM per local expert on, 0 for one grouped kernel; read + write
+    bytes per element of a weight gradient accumulated into main_grad in place, 0 where it is written apart) from
+    presets/efficiency.json frameworks: expert_gemm_streams, wgrad_into_main_grad."""
+    accumulate = 2 * (4 if behaviour(s).main_grads_fp32 else dtypes_for(s).grad) if prof.get(
+        "wgrad_into_main_grad") else 0
+    return int(prof.get("expert_gemm_streams", 0)), float(accumulate)
 
 
 def _fp8_casts(s: Scenario, prof: dict[str, Any]) -> str:
