@@ -176,7 +176,8 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         weight_cast_fwd, weight_cast_bwd = _weight_casts(spec, moe, tp, ep, cast, mem)
     else:
         weight_cast_fwd = weight_cast_bwd = 0.0
-    unfused_fwd, unfused_bwd = gpt_oss_unfused_elements(spec, moe and not fused_expert_mlp, tp, sp) if gpt_oss_unfused else (0.0, 0.0)
+    unfused_fwd, unfused_bwd = (gpt_oss_unfused_elements(spec, moe and not fused_expert_mlp, tp, sp)
+                                if gpt_oss_unfused else (0.0, 0.0))
     backward_factor = eff["elementwise_bytes_per_token"]["backward_factor"]
     elem_bwd = tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd * eb) / mem + weight_cast_bwd
     elem_bytes += unfused_fwd * eb
