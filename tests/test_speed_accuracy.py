@@ -96,9 +96,10 @@ def test_runs_left_out_say_why():
 # there. With NeMo 24.03.01's long-sequence runs on cuDNN 8.9's attention (attention_kernel cudnn8) and two B200
 # long-sequence rows (900 runs): median 9.6%, p90 35.6%, held there. With the experts' GEMMs per kernel
 # (Transformer Engine's one cuBLAS GEMM per expert on 4 streams, dgrad and wgrad per expert) and Blackwell's SM
-# counts in the tile and wave model: median 9.5%, p90 34.2%, held there.
+# counts in the tile and wave model: median 9.5%, p90 34.2%; with the 500 W H100 96GB HBM2e part's peak
+# on NVIDIA's datasheet rates at 500 W and H100's sustained share of it: median 9.4%, p90 33.5%, held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.35
+P90_MEASURED = 0.34
 
 
 def test_throughput_error_targets():
