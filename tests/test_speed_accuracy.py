@@ -94,9 +94,11 @@ def test_runs_left_out_say_why():
 # rate gpu-fryer sustains over 60 s (presets/efficiency.json sustained_compute_fraction 0.919; fp8 keeps its MAMF),
 # GB200 likewise (0.851) and MI300X's fp8 fraction from AMD's same-chip FP8/BF16 ratio: median 9.8%, p90 36.8%, held
 # there. With NeMo 24.03.01's long-sequence runs on cuDNN 8.9's attention (attention_kernel cudnn8) and two B200
-# long-sequence rows (900 runs): median 9.6%, p90 35.6%, held there.
+# long-sequence rows (900 runs): median 9.6%, p90 35.6%, held there. With InternEvo's rows on its own ZeRO-1
+# (framework internevo: gradients all-reduced, weights broadcast rank by rank, each broadcast a ring over all ranks):
+# median 9.5%, p90 34.98%, held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.36
+P90_MEASURED = 0.35
 
 
 def test_throughput_error_targets():
