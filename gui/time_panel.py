@@ -11,10 +11,12 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -161,12 +163,23 @@ class TimePanel(QWidget):
         self.notes = QLabel()
         self.notes.setWordWrap(True)
         self.notes.setTextFormat(Qt.TextFormat.PlainText)
-        layout = QVBoxLayout(self)
+        # The tab scrolls rather than squeezing: on a short window (768 pixels) a legend wrapped to three lines
+        # was laid over the bar's axis.
+        content = QWidget()
+        layout = QVBoxLayout(content)
         layout.addWidget(self.summary)
         layout.addWidget(self.bar)
         layout.addLayout(form)
         layout.addWidget(self.notes)
         layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
         state.estimateChanged.connect(lambda _e: self.refresh())
         self.refresh()
 

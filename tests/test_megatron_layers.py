@@ -72,12 +72,15 @@ def test_published_megatron_bridge_runs_judged_not_to_fit_only_go_down():
     # Llama 3 70B FSDP on GB300 became tight); this pins what is left (Llama 3 70B FSDP on GB200).
     # The 27 rows of the 26.04.01 table (docs/fern/versions/0.4.2/pages/performance-summary.mdx) carry their recipes'
     # memory settings; the archived releases' rows (issue 23 item 4) borrow them and are pinned separately below.
+    # DeepSeek-V3 on GB200 recomputes the MLP, not mla_up_proj (scripts/performance/configs/deepseek/
+    # deepseek_workload_base_configs.py at v0.4.2 c8101293, DEEPSEEK_V3_PRETRAIN_CONFIG_GB200_FP8_MX_V1:
+    # recompute_modules=['mlp']): with the recipe's value that row is tight, 8 tight or not fitting.
     current = [r for r in load_rows()
                if r["framework"] == "Megatron-Bridge" and "pages/performance-summary.mdx" in r["source"]]
     verdicts = Counter(estimate(scenario_from_dict(r["scenario"])).verdict for r in current)
     assert sum(verdicts.values()) == 27
     assert verdicts["does not fit"] <= 1
-    assert verdicts["does not fit"] + verdicts["tight"] <= 7
+    assert verdicts["does not fit"] + verdicts["tight"] <= 8
 
 
 def test_archived_megatron_bridge_runs_judged_not_to_fit_only_go_down():

@@ -166,12 +166,14 @@ def test_published_figures(published_rows):
     (tests/test_megatron_swift_states.py): the optimizer reads the fp32 main_grad buffer itself (no fp32 gradient
     copy at the step) and the vision tower is whole on every TP rank: every row below its figure again, median
     11.6% over 7 (DPO 4B -24.1%, KTO 7B -11.6%, DPO VL -20.8%, RM VL -3.9%). The rest of what ms-swift's runs hold
-    beyond the estimate is not found yet (docs/posttraining.md)."""
+    beyond the estimate is not found yet (docs/posttraining.md). h-swiftgap: Megatron's fused cross-entropy (ms-swift's
+    default) holds 10 bytes per logit in its compiled backward, and the reference's vision tower is whole too
+    (tests/test_megatron_fused_loss.py): median 8.9% over 7, the issue's 10% met on these rows."""
     summary = pt.published_summary(published_rows)
     stats = summary["framework"]["all"]
     print("\n" + pt.published_table(published_rows))
     assert stats["count"] >= 7
-    assert stats["median"] <= 0.12  # target 0.10
+    assert stats["median"] <= 0.10  # the issue's target
 
 
 @ENGINE

@@ -94,11 +94,13 @@ def test_runs_left_out_say_why():
 # rate gpu-fryer sustains over 60 s (presets/efficiency.json sustained_compute_fraction 0.919; fp8 keeps its MAMF),
 # GB200 likewise (0.851) and MI300X's fp8 fraction from AMD's same-chip FP8/BF16 ratio: median 9.8%, p90 36.8%, held
 # there. With NeMo 24.03.01's long-sequence runs on cuDNN 8.9's attention (attention_kernel cudnn8) and two B200
-# long-sequence rows (900 runs): median 9.6%, p90 35.6%, held there. With InternEvo's rows on its own ZeRO-1
-# (framework internevo: gradients all-reduced, weights broadcast rank by rank, each broadcast a ring over all ranks):
-# median 9.5%, p90 34.98%, held there.
+# long-sequence rows (900 runs): median 9.6%, p90 35.6%, held there. With the experts' GEMMs per kernel
+# (Transformer Engine's one cuBLAS GEMM per expert on 4 streams, dgrad and wgrad per expert) and Blackwell's SM
+# counts in the tile and wave model: median 9.5%, p90 34.2%, held there.
+# With InternEvo's rows on its own ZeRO-1 (framework internevo: gradients all-reduced, weights broadcast rank by
+# rank, each broadcast a ring over all ranks): median 9.5%, p90 33.5%, held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.35
+P90_MEASURED = 0.34
 
 
 def test_throughput_error_targets():
@@ -295,7 +297,8 @@ def test_every_time_shows_the_range_of_its_regime():
 # Issue 23 item 5: published ablations that compare layouts of one model on the same GPUs are to be ordered as
 # measured (>= 90% of pairs). Measured when the pairs were first counted (898 runs; BigScience's 109 layout
 # experiments are 645 of the 894 pairs): 709 of 894 (79.3%), 82.5% of the pairs measured more than 5% apart; held at
-# that level so that it can only rise (docs/speed-accuracy.md "Layouts ordered as measured").
+# that level so that it can only rise (docs/speed-accuracy.md "Layouts ordered as measured"). With Megatron-Bridge's
+# recipe settings per release: 770 of 947 ordered and 52 predicted equal, each counted half (79.7%).
 LAYOUT_ORDER_MEASURED = 0.79
 
 

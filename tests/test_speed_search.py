@@ -184,3 +184,21 @@ def test_plans_that_tie_rank_the_plainer_first_and_offload_last():
         n = next((i for i, p in enumerate(rest) if ranking_speed(p) < leader * (1 - TIE)), len(rest))
         tie, rest = rest[:n], rest[n:]
         assert tie and [key(p) for p in tie] == sorted(key(p) for p in tie)
+
+
+def test_a_zero_2_plan_is_listed_only_where_zero_1_does_not_fit():
+    """Issue 23 item 5 (ties go to the plainer plan): the time model costs ZeRO-1 and ZeRO-2 alike (one gradient
+    reduce-scatter and one weight gather a step), so a ZeRO-2 plan whose ZeRO-1 twin fits is listed as ZeRO-1, the
+    shallower sharding (Megatron's distributed optimizer, which the published Megatron recipes run). The 405B search
+    on 1,024 H100s listed 'zero_stage 2' first before."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from time_speed import LLAMA_405B_1024
+
+    result = speed_search(scenario_from_dict(LLAMA_405B_1024))
+    assert result.plans and result.plans[0].scenario.zero_stage == 1
+    for p in result.plans:
+        s = p.scenario
+        if s.zero_stage == 2 and not s.fsdp and s.offload == "none":
+            assert not estimate(s.replace(zero_stage=1)).fits
+        if s.zero_stage == 1:
+            assert step_time(s).tokens_per_second == step_time(s.replace(zero_stage=2)).tokens_per_second

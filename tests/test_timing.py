@@ -282,9 +282,10 @@ def test_op_selective_recompute_gathers_again_under_tensor_parallelism():
 
 def test_fsdp2_copies_around_each_collective_are_memory_traffic():
     """FSDP2 (torchtitan, torchtune) copies around each collective (all_gather_copy_in, split_with_sizes_copy,
-    chunk_cat): per micro-batch two gathers (resharded after forward) each cast the fp32 shard to bf16 (4 + 2
-    bytes per shard element) and split the gathered bf16 buffer into the parameters (2 + 2 per element), and the
-    reduce-scatter casts the bf16 gradients to torchtitan's fp32 reduce dtype (2 + 4 per element)."""
+    chunk_cat): per micro-batch two gathers (resharded after forward) each cast the fp32 shard to bf16 into a flat
+    buffer and copy it into the all-gather input (4 + 2 and 2 + 2 bytes per shard element) and split the gathered
+    bf16 buffer into the parameters (2 + 2 per element), and the reduce-scatter casts the bf16 gradients to
+    torchtitan's fp32 reduce dtype (2 + 4 per element)."""
     from engine.models.presets import model_spec_for
     from engine.timing.hardware import hardware_for
 
@@ -295,7 +296,7 @@ def test_fsdp2_copies_around_each_collective_are_memory_traffic():
 
     (with_copies, hw), without = memory("torchtitan"), memory("pytorch")[0]
     params = model_spec_for("llama-3.1-8b").total_params
-    expected = (2 * (4 + 2) / 8 * params + 2 * 4 * params + (2 + 4) * params) / hw.memory_bytes_per_s
+    expected = (2 * (4 + 2 + 2 + 2) / 8 * params + 2 * 4 * params + (2 + 4) * params) / hw.memory_bytes_per_s
     assert with_copies - without == pytest.approx(expected, rel=1e-3)
 
 

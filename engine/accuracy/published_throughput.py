@@ -161,15 +161,22 @@ class LayoutOrder:
     pairs: int
     agree: int
     by_source: dict[str, tuple[int, int]]  # source: (agree, pairs)
+    ties: int = 0  # pairs the prediction cannot tell apart (equal predicted throughput)
 
     @property
     def share(self) -> float:
-        return self.agree / self.pairs if self.pairs else 1.0
+        """Ordered as measured, a pair predicted equal counting half: the prediction does not order it, and
+        leaving it out would credit the model with the pairs it cannot tell apart."""
+        counted = self.pairs + self.ties
+        return (self.agree + self.ties / 2) / counted if counted else 1.0
 
 
 def layout_order(rows: list[dict[str, Any]], compared: list[Compared], min_gap: float = 0.0) -> LayoutOrder:
     """Layout comparisons ordered as measured; pairs whose measured tokens/s differ by `min_gap` or less are left out
-    (a tie in the table says nothing about the order)."""
+    (a tie in the table says nothing about the order), and so are pairs predicted equal: they differ only in settings
+    the time model does not read (main_grads_fp32; cuda_graphs "auto" against "none", the same under Megatron), so
+    neither order is the prediction's; counted in `ties` (half each in `share`) instead of by the order the rows
+    happen to have in the file."""
     by_id = {c.id: c for c in compared}
     groups: dict[tuple, list[dict[str, Any]]] = {}
     for r in rows:
@@ -180,7 +187,7 @@ def layout_order(rows: list[dict[str, Any]], compared: list[Compared], min_gap: 
         groups.setdefault(key, []).append(r)
     # each run's settings without its name, once: two runs with the same settings are no layout comparison
     settings = {r["id"]: {k: v for k, v in r["scenario"].items() if k != "name"} for r in rows}
-    agree = pairs = 0
+    agree = pairs = ties = 0
     by_source: dict[str, tuple[int, int]] = {}
     for (source, *_rest), group in groups.items():
         for i, a in enumerate(group):
@@ -189,8 +196,11 @@ def layout_order(rows: list[dict[str, Any]], compared: list[Compared], min_gap: 
                 ca, cb = by_id[a["id"]], by_id[b["id"]]
                 if same or abs(ca.measured / cb.measured - 1) <= min_gap:
                     continue  # the same run in two releases, or a tie
+                if ca.predicted == cb.predicted:
+                    ties += 1
+                    continue
                 ok = (ca.measured > cb.measured) == (ca.predicted > cb.predicted)
                 pairs, agree = pairs + 1, agree + ok
                 n_ok, n = by_source.get(source, (0, 0))
                 by_source[source] = (n_ok + ok, n + 1)
-    return LayoutOrder(pairs, agree, by_source)
+    return LayoutOrder(pairs, agree, by_source, ties)

@@ -233,11 +233,8 @@ def _read_kernels_and_offload(c: Collector, a: dict[str, Any]) -> None:
     if "--cross-entropy-loss-fusion" in a and a.get("--cross-entropy-fusion-impl") == "te":
         c.set("cross_entropy", "te", "--cross-entropy-fusion-impl")  # Transformer Engine's parallel cross-entropy
         c.use("--cross-entropy-loss-fusion")
-    elif "--cross-entropy-loss-fusion" in a:
-        c.skip(
-            "--cross-entropy-loss-fusion",
-            message(QT_TRANSLATE_NOOP("engine", "Megatron's fused vocab-parallel cross-entropy is not modelled yet")),
-        )
+    elif "--cross-entropy-loss-fusion" in a:  # the native impl (cross_entropy_fusion_impl's default)
+        c.set("cross_entropy", "megatron-fused", "--cross-entropy-loss-fusion")
     if "--cpu-offloading" in a and _size_arg(a, "--cpu-offloading-num-layers"):
         set_int(c, "activation_offload_layers", a["--cpu-offloading-num-layers"], "--cpu-offloading-num-layers")
         c.use("--cpu-offloading")

@@ -14,7 +14,7 @@ from .posttraining import PostTrainingDefaults
 
 FRAMEWORKS = ("huggingface", "deepspeed", "torchtune", "torchtitan", "megatron", "unsloth", "litgpt", "pytorch",
               "olmo-core", "internevo", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
-CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "fused-linear", "no-upcast")
+CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast")
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +293,7 @@ TABLE: dict[str, FrameworkDefaults] = {
     ),
     "pytorch": _PYTORCH,
     "olmo-core": replace(
-        _PYTORCH, id="olmo-core", label="OLMo-core", profile="pytorch", fsdp_embedding_unit=True,
+        _PYTORCH, id="olmo-core", label="OLMo-core", fsdp_embedding_unit=True,
         sources=(("training", "allenai/OLMo-core: a PyTorch training loop of its own (FSDP2 fully_shard)"),
                  ("loss", "src/olmo_core/nn/functional/cross_entropy_loss.py at 7e58d12 cross_entropy_loss: "
                   "logits.float() then F.cross_entropy over the whole batch"),

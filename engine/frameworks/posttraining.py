@@ -47,6 +47,9 @@ class PostTrainingDefaults:
     # `offload` moves the trained model's parameters and optimizer states to CPU memory between phases only: each
     # phase that computes with them (the update, the scoring passes, the weight sync) first loads them back whole
     offload_between_phases: bool = False
+    # the cross_entropy of the model's own loss in the offline objectives (DPO-style, KTO) when logprob_path is
+    # model-loss ("auto": the framework row's loss)
+    model_loss: str = "auto"
 
 
 _TRL_SOURCES = (
@@ -152,9 +155,13 @@ UNSLOTH = PostTrainingDefaults(
 # ms-swift's Megatron trainers (`megatron rlhf`): the reference and the policy each return the model's per-token
 # cross-entropy, and the log-probs are its negation, so the logits are those of Megatron's own loss
 MEGATRON_SWIFT = replace(
-    MS_SWIFT, logprob_path="model-loss", logits_scaled_on_view=False,
+    MS_SWIFT, logprob_path="model-loss", logits_scaled_on_view=False, model_loss="megatron-fused",
     sources=MS_SWIFT.sources[:2] + (
         ("log-probs", "swift/megatron/trainers/dpo_trainer.py forward_step: ref_output_tensor = ref_model(**data) "
          "under no_grad, then output_tensor = model(**data), with the labels in data, so GPTModel returns the "
          "per-token loss of Megatron's vocab-parallel cross-entropy; rlhf_mixin.py get_logps: per_token_logps = "
-         "-output_tensor (kto_trainer.py and the reward trainer likewise)"),))
+         "-output_tensor (kto_trainer.py and the reward trainer likewise)"),
+        ("model loss", "swift/megatron/arguments/megatron_args.py:496-497: cross_entropy_loss_fusion True, "
+         "cross_entropy_fusion_impl 'native', so compute_language_model_loss runs fused_vocab_parallel_cross_entropy "
+         "(megatron/core/models/common/language_module/language_module.py, core_v0.18.0; the examples also pass "
+         "--cross_entropy_loss_fusion true)"),))

@@ -98,6 +98,8 @@ def _loss_memory(b: Behaviour, tokens: float, vocab: float, hidden: int, compute
         return LossMemory((compute + 4) * tv + 16 * tokens, (4 + compute) * tv,
                           "logits (compute bytes) + their fp32 gradient written in forward; backward: the fp32 "
                           "gradient + its cast for the output layer", 1, saved=4 * tv)
+    if b.cross_entropy == "megatron-fused":
+        return _megatron_fused_loss(tv, compute)
     if b.cross_entropy == "chunked":
         if b.loss_chunk_tokens:
             chunks = max(1, math.ceil(tokens / b.loss_chunk_tokens))
@@ -167,4 +169,22 @@ def _standard_loss(b: Behaviour, tokens: float, tv: float, compute: int, tp: int
     decomposed = 4 * tv if tp > 1 else 0.0
     return LossMemory(compute * tv + upcast + 4 * tv + decomposed, 12 * tv,
                       "b·s·V x (compute bytes + 4 upcast + 4 log-softmax); backward: 3 fp32 b·s·V tensors", 1,
+                      saved=4 * tv)
+
+
+def _megatron_fused_loss(tv: float, compute: int) -> LossMemory:
+    """Megatron's cross_entropy_loss_fusion with cross_entropy_fusion_impl "native" (ms-swift's Megatron default):
+    megatron/core/fusions/fused_cross_entropy.py (core_v0.13.0 and core_v0.18.0 alike) runs the in-place steps of
+    _VocabParallelCrossEntropy through jit_fuser, which is torch.compile from torch 2.2 (megatron/core/jit.py). The
+    forward is the in-place path's: the logits and one fp32 copy (calculate_logits_max), the shift, exp and division
+    written back into that copy. Its backward, calculate_gradients, subtracts 1 at each label through an index_put on
+    the saved softmax and returns grad_input.to(torch.bfloat16): Inductor functionalises the index_put onto a fresh
+    fp32 clone of the softmax before writing the product back into it and into the bf16 output (torch 2.13.0: the
+    post-grad graph keeps aten.index_put.default, not index_put_, and the generated code allocates buf0 =
+    empty_strided((tokens, V/tp), float32) beside the bf16 buf2), so the saved softmax, the clone and the bf16
+    gradient are alive together: 4 + 4 + 2 bytes per logit."""
+    upcast = 4 * tv if compute != 4 else 0.0  # .float() of fp32 logits is the same tensor
+    return LossMemory(compute * tv + upcast, 10 * tv,
+                      "b·s·V/tp x (compute bytes + one fp32 copy, softmax in place); compiled backward: the saved "
+                      "fp32 softmax + Inductor's fp32 clone for the index_put + the bf16 gradient (10 bytes)", 1,
                       saved=4 * tv)

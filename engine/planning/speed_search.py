@@ -23,12 +23,13 @@ from ..memory.estimate import estimate
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
+from ..timing.hardware import hardware_for
+from ..timing.links import nvlink_domain
 from ..timing.model import StepTime, step_time
 from ..workloads import require_training
 
 TPS = (1, 2, 4, 8)
-CPS = (1, 2, 4, 8)
-VPPS = (2, 4)
+CPS = (1, 2, 4, 8, 16, 32)  # Llama 3 405B at 128K tokens ran CP 16 (arXiv:2407.21783 Table 4)
 MIN_TOKENS_PER_CP_RANK = 1024
 CHECKPOINTINGS = ("none", "selective", "full")
 CHANGES_WHAT_YOU_TRAIN = QT_TRANSLATE_NOOP("engine", "changes what you train")
@@ -90,32 +91,74 @@ def _divisors(n: int, limit: int) -> list[int]:
     return out
 
 
+def _pipeline_sizes(n: int, layers: int, counted: int) -> list[int]:
+    """Pipeline sizes for n = GPUs / (tp x cp): powers of two up to the layers (a split may then be uneven), and any
+    other divisor of n that splits the layers, or the layers with the embedding and loss the scenario counts in the
+    split, evenly (SC21's GPT-3 175B ran PP 12 of 96 layers and its 530B PP 35 of 105, arXiv:2104.04473 Table 2;
+    NVIDIA's DGX Cloud Llama 3.1 405B PP 9 of 126, dgxc-benchmarking llama3.1 README)."""
+    sizes = set(_divisors(n, layers))
+    sizes.update(d for d in range(3, min(n, layers) + 1) if n % d == 0 and (layers % d == 0 or counted % d == 0))
+    return sorted(sizes)
+
+
+def _virtual_stages(pp: int, layers: int, counted: int) -> list[int]:
+    """Model chunks per rank of the interleaved schedule: every v > 1 that splits the layers evenly over pp x v
+    chunks, counting the embedding and loss where the scenario does (consistency._split_layers; Megatron's
+    get_num_layers_to_build). Published recipes run 2 to 12 (SC21 Table 1: 2-3; DGX Cloud: 7, 8, 12). Three stand
+    for them, as for the micro-batches: each more costs the search a layout's memory estimates, and the bubble falls
+    smoothly with the chunks down to its warm-up sends (engine/timing/model.py): the fewest, the most (one layer
+    per chunk, Nemotron-4 340B's VPP 12 of 96 layers at PP 8) and two layers per chunk (DGX Cloud's Llama 3.1 405B
+    at PP 8 VPP 8 and PP 9 VPP 7; a middle value where no split gives two)."""
+    if pp == 1:
+        return []
+    even = [v for v in range(2, counted // pp + 1) if counted % (pp * v) == 0 or layers % (pp * v) == 0]
+    two = [v for v in even if counted // (pp * v) == 2 or layers // (pp * v) == 2]
+    return sorted({even[0], (two or [even[len(even) // 2]])[0], even[-1]}) if even else []
+
+
+def _micro_batches(per_replica: int, pp: int, schedule: str) -> list[int]:
+    """Micro-batches keeping the replica's share of the global batch whole. The interleaved schedule runs only when
+    the micro-batches of a step come in whole groups of pp (Megatron-Core megatron/core/pipeline_parallel/
+    schedules.py forward_backward_pipelining_with_interleaving: microbatch_group_size_per_vp_stage, pp by default,
+    must lie in [pp, micro-batches], and a last group smaller than pp is refused)."""
+    micro = _divisors(per_replica, per_replica)
+    if schedule == "interleaved-1f1b":
+        micro = [mb for mb in micro if (per_replica // mb) % pp == 0]
+    return micro
+
+
 def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
     """Layout keys (without micro-batch and checkpointing) for the scenario's GPUs."""
     spec = resolve_model(s)
-    world, gpn = s.world_size, s.gpus_per_node
+    world = s.world_size
+    # tensor parallelism stays inside the GPUs NVLink joins: a node, or an NVL72 rack of 4-GPU trays
+    domain = nvlink_domain(s, hardware_for(s))
     global_batch = s.micro_batch * s.grad_accum * s.dp
+    counted = spec.layers + ("embedding" in s.pipeline_split_accounts_for) + ("loss" in s.pipeline_split_accounts_for)
     for tp in TPS:
-        if tp > gpn or world % tp or spec.heads % tp or not (spec.kv_heads % tp == 0 or tp % spec.kv_heads == 0):
+        if tp > domain or world % tp or spec.heads % tp or not (spec.kv_heads % tp == 0 or tp % spec.kv_heads == 0):
             continue
         for cp in CPS:
             if world % (tp * cp) or (cp > 1 and s.seq_len // cp < MIN_TOKENS_PER_CP_RANK) or s.seq_len % (2 * cp):
                 continue
-            for pp in _divisors(world // (tp * cp), spec.layers):
+            for pp in _pipeline_sizes(world // (tp * cp), spec.layers, counted):
                 dp = world // (tp * cp * pp)
                 if global_batch % dp:
                     continue  # the global batch must split evenly over the replicas
-                schedules = [("1f1b", 1)] + [("interleaved-1f1b", v) for v in VPPS
-                                             if pp > 1 and spec.layers % (pp * v) == 0]
+                per_replica = global_batch // dp
+                schedules = [("1f1b", 1)] + [("interleaved-1f1b", v) for v in _virtual_stages(pp, spec.layers, counted)]
                 eps = [e for e in _divisors(dp, spec.n_experts) if spec.n_experts % e == 0] if spec.is_moe else [1]
                 full_shard = (s.zero_stage, True) if s.fsdp else (3, False)  # FSDP and ZeRO-3 shard alike: keep its name
                 zeros = [(0, False)] if dp == 1 else [(0, False), (2, False), full_shard]
                 for sched, vpp in schedules:
+                    micro = _micro_batches(per_replica, pp, sched)
+                    if not micro:
+                        continue
                     for ep in eps:
                         for zero, fsdp in zeros:
                             yield {"tp": tp, "cp": cp, "pp": pp, "ep": ep, "zero_stage": zero, "fsdp": fsdp,
                                    "sequence_parallel": tp > 1, "pp_schedule": sched, "vpp": vpp,
-                                   "_per_replica": global_batch // dp}
+                                   "_per_replica": per_replica, "_micro": micro}
 
 
 def _largest_fitting(fits: Callable[[int], bool], options: list[int]) -> int:
@@ -152,6 +195,21 @@ def _candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, 
                                grad_accum=per_replica // mb, checkpointing=ckpt, offload=offload)
 
 
+class _Candidates:
+    """The candidates of one layout, checkpointing and offload, by micro-batch index, each made once when asked."""
+
+    def __init__(self, base: Scenario, keys: dict[str, Any], per_replica: int, micro: list[int], ckpt: str,
+                 offload: str) -> None:
+        self.made: dict[int, Scenario] = {}
+        self.args = (base, keys, per_replica, micro, ckpt, offload)
+
+    def __getitem__(self, i: int) -> Scenario:
+        if i not in self.made:
+            base, keys, per_replica, micro, ckpt, offload = self.args
+            self.made[i] = _candidate(base, keys, per_replica, micro[i], ckpt, offload)
+        return self.made[i]
+
+
 def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[str, Any]], keep: int,
             cancel: Callable[[], bool] | None, record: bool, budget: int, floor: float = 0.0) -> list[SpeedPlan]:
     """Fitting plans of the layouts. Layouts are visited fastest-first by their time without recomputation (time
@@ -163,7 +221,7 @@ def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[st
     for layout in layouts:
         per_replica = layout["_per_replica"]
         keys = {k: v for k, v in layout.items() if not k.startswith("_")}
-        micro = _divisors(per_replica, per_replica)
+        micro = layout["_micro"]
         # Per-token work falls as the micro-batch grows (larger GEMMs, fewer latencies) while the pipeline bubble
         # grows: the best of the smallest, a middle and the largest micro-batch stands for the layout.
         probes = {micro[0], micro[len(micro) // 2], micro[-1]}
@@ -193,27 +251,30 @@ def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[st
             if offload != "none" and (fitted or base.method == "qlora"):
                 break  # offload only when nothing plainer of this layout fits
             for ckpt in checkpointings:
-                cands = [_candidate(base, keys, per_replica, mb, ckpt, offload) for mb in micro]
-                probes = {0, len(cands) // 2, len(cands) - 1}
+                # candidates are made as they are asked for: most micro-batches of a large model never fit, and
+                # making a scenario is a good part of the search's time
+                cands = _Candidates(base, keys, per_replica, micro, ckpt, offload)
+                probes = {0, len(micro) // 2, len(micro) - 1}
                 if (ckpt, offload) != ("none", "none") and max(
                         step_time(cands[i]).tokens_per_second for i in probes) < threshold():
                     continue
 
-                def fits(i: int, cands: list[Scenario] = cands) -> bool:
+                def fits(i: int, cands: _Candidates = cands) -> bool:
                     est = memo(cands[i - 1])
                     return est is not None and est.fits
 
-                n = _largest_fitting(fits, list(range(1, len(cands) + 1)))
-                times = [step_time(c) for c in cands[:n]]
+                n = _largest_fitting(fits, list(range(1, len(micro) + 1)))
+                fitting = [cands[i] for i in range(n)]
+                times = [step_time(c) for c in fitting]
                 if record:  # the largest micro-batch that fits and the smallest that does not (each if any)
                     if n > 0:
-                        out.candidates.append((memo(cands[n - 1]).total_bytes, times[n - 1].tokens_per_second, True))
-                    if n < len(cands) and (est := memo(cands[n])) is not None:
+                        out.candidates.append((memo(fitting[-1]).total_bytes, times[-1].tokens_per_second, True))
+                    if n < len(micro) and (est := memo(cands[n])) is not None:
                         out.candidates.append((est.total_bytes, step_time(cands[n]).tokens_per_second, est.fits))
-                for c, t in zip(cands[:n], times, strict=True):
+                for c, t in zip(fitting, times, strict=True):
                     found.append(SpeedPlan(c, {}, memo(c), t, True))  # type: ignore[arg-type]
                 fitted = fitted or n > 0
-                if n == len(cands):
+                if n == len(micro):
                     break  # everything fits without more recomputation: more of it is only slower
     return found
 
@@ -274,6 +335,23 @@ def _best(base: Scenario, plans: list[SpeedPlan], n: int) -> list[SpeedPlan]:
     return out
 
 
+def _shallower(plan: SpeedPlan, memo: _Memo) -> SpeedPlan:
+    """The plan with ZeRO-1 instead of ZeRO-2 where that fits too: the time model costs both alike (one gradient
+    reduce-scatter and one weight gather a step, engine/timing/data_parallel.py), so the search's ZeRO-2 candidates
+    stand for both, and the shallower sharding is what an expert keeps when memory allows (issue 23 item 5: ties go
+    to the plainer plan): Megatron's distributed optimizer, which every Megatron recipe of the published set runs
+    (zero_stage 1), while ZeRO-2 shards the gradients that DeepSpeed then reduces in every micro-batch's backward
+    (deepspeed/runtime/zero/stage_1_and_2.py: partition_gradients creates the reduce hooks)."""
+    s = plan.scenario
+    if s.zero_stage != 2 or s.fsdp or s.offload != "none":
+        return plan
+    one = s.with_unchecked(zero_stage=1)
+    est = memo(one)
+    if est is None or not est.fits:
+        return plan
+    return SpeedPlan(one, plan.changes, est, step_time(one), True)
+
+
 def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] | None = None) -> SpeedSearch:
     """Fitting layouts of the same GPUs, fastest first, and the best plan of each method/numerics change."""
     require_training(s)
@@ -282,7 +360,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
     with _no_cyclic_gc():
         layouts = list(_layouts(s))
         found = _search(s, memo, out, layouts, max_plans, cancel, True, MAX_MEMORY_ESTIMATES)
-        out.plans = [_with_changes(s, p) for p in _best(s, found, max_plans)]
+        out.plans = [_with_changes(s, _shallower(p, memo)) for p in _best(s, found, max_plans)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
         ranked = sorted(found, key=lambda p: -p.time.tokens_per_second)
         keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp")
@@ -323,7 +401,7 @@ def fastest_fitting(s: Scenario, *, budget: int = RENT_MEMORY_ESTIMATES,
     memo = _Memo()
     with _no_cyclic_gc():
         found = _search(s, memo, SpeedSearch(), list(_layouts(s)), 1, None, False, budget, floor)
-        best = _best(s, found, 1)
+        best = [_shallower(p, memo) for p in _best(s, found, 1)]
     return (best[0] if best else None), len(memo.memo)
 
 
@@ -335,7 +413,7 @@ def speed_bound(s: Scenario) -> float:
     for layout in _layouts(s):
         per_replica = layout["_per_replica"]
         keys = {k: v for k, v in layout.items() if not k.startswith("_")}
-        micro = _divisors(per_replica, per_replica)
+        micro = layout["_micro"]
         for mb in {micro[0], micro[len(micro) // 2], micro[-1]}:
             best = max(best, step_time(_candidate(s, keys, per_replica, mb, "none", "none")).tokens_per_second)
     return best

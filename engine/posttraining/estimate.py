@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from functools import lru_cache
 
+from ..frameworks import defaults_for
 from ..memory.breakdown import Component, Estimate, Moments, StageEstimate, phase_totals
 from ..memory.estimate import estimate as training_estimate
 from ..memory.states import dtypes_for
@@ -32,6 +33,9 @@ def training_scenario(s: Scenario, rs: RLSettings) -> Scenario:
     two per pair for the pair objectives; a reward model's one-number head is closest to the fused-linear path
     (no vocabulary logits)."""
     loss = s.cross_entropy if s.cross_entropy != "auto" else TRAINING_LOSS[rs.logprob_path]
+    if loss == "auto" and not rs.online:  # the model's own loss, as the framework's offline trainers configure it
+        # (ms-swift's Megatron GRPO pops the labels and log-softmaxes the logits itself: grpo_trainer.py forward_step)
+        loss = defaults_for(s.framework).posttraining.model_loss
     if rs.objective == "reward":
         loss = "fused-linear"
     if rs.ulysses > 1:  # verl runs Ulysses on padding-free rows through flash-attention (workers/config/actor.py:

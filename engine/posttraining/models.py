@@ -3,6 +3,7 @@ reference and reward models, PPO's critic, and the generation engine's weight co
 
 from __future__ import annotations
 
+from ..frameworks import defaults_for
 from ..memory.breakdown import Component, Estimate, Moments
 from ..memory.states import Dtypes
 from ..messages import QT_TRANSLATE_NOOP
@@ -80,15 +81,19 @@ def frozen_models(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes, est:
     shards = weight_shards(s)
     if rs.reference == "separate":
         qlora = s.method == "qlora"
+        # the reference is built like the policy: a vision tower the framework keeps whole on every tensor-parallel
+        # rank is whole in the reference too (ms-swift's Megatron reference comes from the same get_mcore_model,
+        # swift/megatron/trainers/rlhf_mixin.py prepare_model at 3602360a)
+        vision_shards = shards // s.tp if defaults_for(s.framework).vision_tower_replicated else shards
         ref = (sum(c.moments[OPTIMIZER] for c in est.components if c.key == "frozen_weights") if qlora
-               else spec.total_params * dt.compute / shards)
+               else (spec.text_params / shards + spec.vision_params / vision_shards) * dt.compute)
         out.append(Component(
             "reference_weights", QT_TRANSLATE_NOOP("engine", "Reference model (frozen copy)"), "model states",
             Moments.whole_step(ref), QT_TRANSLATE_NOOP(
-                "engine", "policy parameters x compute bytes / (tp x pp x ZeRO-3 data-parallel shards); a QLoRA "
-                "policy's reference is quantised like its base"),
-            (("params", spec.total_params), ("bytes_per_param", dt.compute), ("shards", shards),
-             ("quantised", qlora))))
+                "engine", "(language-model parameters / (tp x pp x ZeRO-3 data-parallel shards) + vision tower / "
+                "its shards) x compute bytes; a QLoRA policy's reference is quantised like its base"),
+            (("params", spec.total_params), ("vision_params", spec.vision_params), ("bytes_per_param", dt.compute),
+             ("shards", shards), ("vision_shards", vision_shards), ("quantised", qlora))))
     if s.reward_model is not None and rs.online:
         reward = model_spec(s.reward_model)
         out.append(Component(

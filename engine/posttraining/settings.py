@@ -83,6 +83,8 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         path = "fused"
     elif s.cross_entropy == "standard":
         path = "standard"
+    elif s.cross_entropy == "megatron-fused":  # Megatron's own loss: the log-probs are its per-token losses
+        path = "model-loss"
     sp = s.ulysses_sequence_parallel_size
     logits_tokens = s.completion_len if facts.logits_completion_only and online else s.prompt_len + s.completion_len
     return RLSettings(

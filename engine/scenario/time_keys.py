@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
-from .keys import TIME_ONLY, Choice
+from .keys import TIME_ONLY, Choice, Flag
 from .keys import key as declare
 
 ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn", "cudnn8")
@@ -120,3 +120,8 @@ class TimeKeys:
                            "none; attention (each layer's attention and, for MoE, its router); layers (every "
                            "transformer layer); full-iteration (the whole forward and backward); auto: the framework's "
                            "default (none)", Choice(CUDA_GRAPH_SCOPES), affects=TIME_ONLY)
+    fp8_all_gather: bool | str = declare(
+        "auto", "FSDP2 all-gathers the fp8 linear layers' weights in float8 (torchao Float8LinearConfig "
+        "enable_fsdp_float8_all_gather, tensorwise scaling): each shard is cast before the gather instead of every "
+        "whole weight after it; auto: the framework's default (OLMo-core's Float8Config: on; torchtitan: off)",
+        Flag(auto=True), affects=TIME_ONLY, applies_to="precision fp8")

@@ -46,6 +46,8 @@ class LayerCost(NamedTuple):
     attn_flops_fwd: float
     gemm_every_second_fwd: float  # the matmuls op-level selective checkpointing recomputes
     elem_bwd: float  # memory-bound element-wise work, backward (fp8 casts differ from the forward's)
+    gemm_dgrad: float  # the backward's input-gradient matmuls (dense: the forward's shapes again)
+    gemm_wgrad: float  # the backward's weight-gradient matmuls (experts: k = tokens per expert, into main_grad)
 
 
 def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int, sms: int = 0) -> float:
@@ -57,10 +59,12 @@ def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_
 
 
 def grouped_gemm_seconds(groups: int, m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int,
-                         sms: int = 0) -> float:
-    """`groups` equal (m x k) @ (k x n) matmuls in one grouped kernel (the local experts of an MoE layer, as
-    Megatron's and Transformer Engine's grouped GEMM run them): partial tiles per group, waves over all groups'
-    tiles together, split along k when they do not fill one wave."""
+                         sms: int = 0, out_bytes: float = 0.0) -> float:
+    """`groups` equal (m x k) @ (k x n) matmuls in one grouped kernel (the local experts of an MoE layer as
+    torch._grouped_mm or a CUTLASS grouped GEMM runs them), or in flight together on parallel streams: partial
+    tiles per group, waves over all groups' tiles together, split along k when they do not fill one wave.
+    out_bytes: bytes per output element read and written when the output is accumulated in place (a weight
+    gradient added into main_grad, beta = 1); 0: written once in the compute dtype."""
     compute = 2.0 * groups * m * k * n / rate
     if sms and m >= 1 and n >= 1:
         waves = efficiency()["gemm_waves"]
@@ -68,7 +72,42 @@ def grouped_gemm_seconds(groups: int, m: float, k: float, n: float, rate: float,
         tiles = groups * math.ceil(m / tile_m) * math.ceil(n / tile_n)
         split = max(1, min(sms // tiles, math.ceil(k / tile_k)))  # split-K when the tiles leave SMs idle
         compute = 2.0 * tile_m * tile_n * (k / split) * math.ceil(tiles * split / sms) * sms / rate
-    return max(compute, groups * (m * k + k * n + m * n) * elem_bytes / memory)
+    traffic = (m * k + k * n) * elem_bytes + m * n * (out_bytes or elem_bytes)
+    return max(compute, groups * traffic / memory)
+
+
+def expert_gemm_seconds(local: int, m: float, k: float, n: float, rates: Rates, streams: int,
+                        out_bytes: float = 0.0) -> float:
+    """The (m x k) @ (k x n) matmul of each of `local` experts. streams 0: one grouped kernel, waves over all the
+    experts' tiles. streams > 0: Transformer Engine's GroupedLinear, one cuBLAS GEMM per expert issued round-robin
+    on its compute streams (transformer_engine/common/gemm/cublaslt_gemm.cu multi_stream_cublas_gemm; 4 streams,
+    common/util/multi_stream.cpp; presets/efficiency.json expert_gemms): at most `streams` GEMMs run at once, so
+    waves form over the tiles of the GEMMs in flight together, not over all experts' tiles."""
+    mem, eb, sms = rates.memory, rates.elem_bytes, rates.sms
+    if streams <= 0 or streams >= local:
+        return grouped_gemm_seconds(local, m, k, n, rates.linear, mem, eb, sms, out_bytes)
+    full, rest = divmod(local, streams)
+    seconds = full * grouped_gemm_seconds(streams, m, k, n, rates.linear, mem, eb, sms, out_bytes)
+    return seconds + (grouped_gemm_seconds(rest, m, k, n, rates.linear, mem, eb, sms, out_bytes) if rest else 0.0)
+
+
+def expert_seconds(spec: ModelSpec, tokens: float, tp: int, ep: int, rates: Rates, streams: int,
+                   wgrad_out_bytes: float) -> tuple[float, float, float]:
+    """(forward, input-gradient, weight-gradient) seconds of a layer's routed experts on one rank, per kernel:
+    fc1 (hidden -> gate and up) and fc2 (-> hidden) on the tokens x top_k x EP / experts rows each local expert
+    receives; the backward's dgrad multiplies the output gradient by the weight (k and n swap), its wgrad the
+    input by the output gradient over the expert's rows (k = rows), its output the whole weight gradient, added
+    into main_grad in place where the framework fuses the accumulation (wgrad_out_bytes: read + write bytes per
+    element)."""
+    local = max(spec.n_experts // ep, 1)
+    rows = tokens * spec.top_k * ep / spec.n_experts
+    width = spec.expert_ffn / tp
+    fwd = dgrad = wgrad = 0.0
+    for k, n in ((spec.hidden, 2 * width), (width, spec.hidden)):  # fc1, fc2
+        fwd += expert_gemm_seconds(local, rows, k, n, rates, streams)
+        dgrad += expert_gemm_seconds(local, rows, n, k, rates, streams)
+        wgrad += expert_gemm_seconds(local, k, rows, n, rates, streams, wgrad_out_bytes)
+    return fwd, dgrad, wgrad
 
 
 def _weight_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem: float) -> tuple[float, float]:
@@ -87,7 +126,8 @@ def _weight_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem:
 @lru_cache(maxsize=8192)
 def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep: int, cp: int, sp: bool,
                rates: Rates, attention: str, elementwise: str, fp8_recipe: str,
-               lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int) -> LayerCost:
+               lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int, expert_streams: int = 0,
+               wgrad_out_bytes: float = 0.0) -> LayerCost:
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden
@@ -107,12 +147,9 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
             every_second += seconds if count % 2 == 0 else 0.0
     mlp_width = spec.ffn
     if moe:
-        local = max(spec.n_experts // ep, 1)
-        per_expert = tokens * spec.top_k * ep / spec.n_experts  # tokens each local expert receives
-        width = spec.expert_ffn / tp
-        gemm += (grouped_gemm_seconds(local, per_expert, h, 2 * width, rates.linear, mem, eb, rates.sms)
-                 + grouped_gemm_seconds(local, per_expert, width, h, rates.linear, mem, eb, rates.sms))
-        gemm_flops += 6.0 * tokens * spec.top_k * h * width
+        experts_fwd, experts_dgrad, experts_wgrad = expert_seconds(spec, tokens, tp, ep, rates, expert_streams,
+                                                                   wgrad_out_bytes)
+        gemm_flops += 6.0 * tokens * spec.top_k * h * spec.expert_ffn / tp
         mlp_width = spec.top_k * spec.expert_ffn + spec.shared_ffn
     flops, attn_fwd, attn_bwd = _attention(spec, tokens, seq, tp, rates, attention)
     per = eff["elementwise_bytes_per_token"][elementwise]
@@ -151,8 +188,11 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     if qlora_bits:  # read the packed weights, write them out in the compute dtype
         params = spec.linear_params(moe) / tp + (spec.expert_params_per_layer() / (ep * tp) if moe else 0)
         dequant = params * (qlora_bits / 8 + eb) / mem
+    dense = gemm  # the backward's dgrad and wgrad of the dense linears take the forward's time each
+    if moe:
+        gemm += experts_fwd
     return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
-                     elem_bwd)
+                     elem_bwd, dense + (experts_dgrad if moe else 0.0), dense + (experts_wgrad if moe else 0.0))
 
 
 def _attention(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,

@@ -12,9 +12,11 @@ from ..memory.parallelism.components import pipeline_keeps_weights
 from ..memory.states import Dtypes
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from ..scenario.behaviour import fsdp1_wrap
 from .collectives import BROADCAST, bucket_count, collective_latency, group_latencies
 from .contention import contended, hidden_share
 from .costs import Rates
+from .data import efficiency
 from .hardware import Hardware
 from .links import link, nvlink_domain
 
@@ -75,17 +77,21 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     reduce_bytes = max(dt.grad, prof.get("grad_reduce_bytes", 0))
     grads = busiest.trainable * reduce_bytes
     units = busiest.layers + 1  # one wrapped unit per decoder layer, and the root (embeddings, norm, head)
+    # weights gathered in float8 (1 byte) instead of the compute dtype: the fp8 linear layers' under torchao's
+    # float8 all-gather
+    fp8_weights = fp8_gathered_weights(s, prof, spec, busiest) if zero == 3 else 0.0
+    gathered = busiest.params * rates.elem_bytes - fp8_weights * (rates.elem_bytes - 1)
     keeps = zero == 3 and pipeline_keeps_weights(s.pp, s.framework)
     if keeps:
         # FSDP under torch.distributed.pipelining (torchtitan: reshard_after_forward = not pp_enabled; the
         # schedule skips gradient sync until the last micro-batch): one gather and one reduce-scatter per unit a step
-        dp_comm = (contended(frac * busiest.params * rates.elem_bytes / dp_link + units * ag_lat, busiest.fwd,
+        dp_comm = (contended(frac * gathered / dp_link + units * ag_lat, busiest.fwd,
                              prof["dp_overlap"], sm_share)
                    + contended(frac * grads / dp_link + units * rs_lat, busiest.bwd, prof["dp_overlap"], sm_share))
     elif zero == 3:  # per micro-batch and unit: gather weights for forward (and again for backward when resharded
         # after forward), reduce-scatter gradients
         n_gathers = 2 if s.reshard_after_forward else 1
-        gathers = n_gathers * frac * busiest.params * rates.elem_bytes / dp_link
+        gathers = n_gathers * frac * gathered / dp_link
         scatter = frac * grads / dp_link
         gathers_per_pass, scatters = units, units
         if prof.get("zero3_per_module"):  # DeepSpeed: per submodule, gradients reduced in reduce_bucket_size buckets
@@ -108,14 +114,93 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
             dp_comm += _zero_gather_seconds(s, hw, prof, frac * busiest.trainable * rates.elem_bytes / dp_link,
                                             buckets * ag_lat, busiest, spec, sm_share)
     if zero == 3 and prof.get("fsdp2_copies"):
-        # FSDP2 copies around each collective: all-gather copy-in (the shard cast to the compute dtype) and
-        # copy-out (split into the unsharded parameters), reduce-scatter copy-in (the gradients cast to the
-        # reduce dtype and concatenated)
-        n, n_gathers = (1, 1) if keeps else (ga, 2 if s.reshard_after_forward else 1)
-        copies = n * (n_gathers * ((dt.master or dt.weight) + rates.elem_bytes) / dp * busiest.params
-                      + n_gathers * 2 * rates.elem_bytes * busiest.params
-                      + (rates.elem_bytes + reduce_bytes) * busiest.trainable) / rates.memory
+        copies = _fsdp2_copy_bytes(s, dt, rates.elem_bytes, reduce_bytes, busiest, keeps) / rates.memory
+        if fp8_weights:
+            copies += _fp8_gather_bytes(s, dt, rates.elem_bytes, fp8_weights, keeps) / rates.memory
+    elif zero == 3 and fsdp1_wrap(s):
+        copies = _fsdp1_copy_bytes(s, dt, rates.elem_bytes, reduce_bytes, busiest) / rates.memory
     return dp_comm, copies
+
+
+def fsdp1_divide_factors(world: int) -> tuple[float, float]:
+    """(pre, post) factors FSDP1 divides the gradients by around its reduce-scatter, ~sqrt(world) each
+    (torch/distributed/fsdp/_init_utils.py _get_gradient_predivide_factor: doubled while it divides the world and
+    world / factor > factor; the post-divide factor is world / pre)."""
+    factor = 1
+    while world % factor == 0 and world / factor > factor:
+        factor *= 2
+    return float(factor), world / factor
+
+
+def _fsdp1_copy_bytes(s: Scenario, dt: Dtypes, elem_bytes: int, reduce_bytes: int, busiest: StageWork) -> float:
+    """Bytes FSDP1 (FullyShardedDataParallel) moves through HBM around its collectives in one step
+    (torch/distributed/fsdp/_flat_param.py, _runtime_utils.py): before each all-gather the fp32 shard is copied
+    into its low-precision shard (_use_low_precision_shard: 4 + 2 bytes per shard element; the gather then writes
+    straight into the flat parameter, whose views are the parameters: no copy-out); after backward the whole
+    unsharded flat gradient is divided in place before the reduce-scatter (_reduce_grad: _div_if_needed(
+    padded_unsharded_grad, _gradient_predivide_factor), 2 + 2 per element in bf16: pytorch/pytorch issue #128918
+    'Since pre-division is done before sharding, the op cost is quite expensive'), the reduced shard divided again,
+    cast to the parameters' dtype (_cast_grad_to_param_dtype) and, from the second micro-batch on, added to the
+    saved gradient shard (_accumulate_sharded_grad)."""
+    dp, master = s.dp, dt.master or dt.weight
+    n, n_gathers = s.grad_accum, (2 if s.reshard_after_forward else 1)
+    pre, post = fsdp1_divide_factors(dp)
+    gather = (master + elem_bytes) / dp if master != elem_bytes else 0.0
+    reduce = (2 * reduce_bytes if pre > 1 else 0) + ((2 * reduce_bytes if post > 1 else 0)
+                                                     + (reduce_bytes + master if reduce_bytes != master else 0)) / dp
+    accumulate = (n - 1) * 3 * master / dp
+    return n * (n_gathers * gather * busiest.params + reduce * busiest.trainable) + accumulate * busiest.trainable
+
+
+def _fsdp2_copy_bytes(s: Scenario, dt: Dtypes, elem_bytes: int, reduce_bytes: int, busiest: StageWork,
+                      keeps: bool) -> float:
+    """Bytes FSDP2 moves through HBM around its collectives in one step (torch/distributed/fsdp/_fully_shard/
+    _fsdp_collectives.py; torch/distributed/_composable/fsdp/ before 2.6). Per gather: the copy-in casts each fp32
+    shard to the compute dtype into one flat buffer and copies that into the all-gather input (foreach_all_gather:
+    _get_param_all_gather_inputs' foreach copy, then all_gather_copy_in's: 4 + 2 and 2 + 2 bytes per shard element),
+    the copy-out splits the gathered buffer into the unsharded parameters (split_with_sizes_copy: 2 + 2 per
+    element). Per reduce-scatter: chunk_cat concatenates the gradients into the reduce dtype (2 + 4 per element for
+    torchtitan's fp32 reduce), the reduced shard is cast back to the parameters' dtype where the two differ, and
+    from the second micro-batch on it is added to the sharded gradient (foreach_reduce: grad += new_sharded_grad, 3
+    x 4 bytes per shard element). Under pipelining the stage gathers and reduces once a step (model.py keeps)."""
+    dp, master = s.dp, dt.master or dt.weight
+    n, n_gathers = (1, 1) if keeps else (s.grad_accum, 2 if s.reshard_after_forward else 1)
+    gather = (master + elem_bytes + 2 * elem_bytes) / dp + 2 * elem_bytes
+    reduce = elem_bytes + reduce_bytes + (reduce_bytes + master if reduce_bytes != master else 0) / dp
+    accumulate = (n - 1) * 3 * master / dp
+    return n * (n_gathers * gather * busiest.params + reduce * busiest.trainable) + accumulate * busiest.trainable
+
+
+def fp8_gathered_weights(s: Scenario, prof: dict[str, Any], spec: ModelSpec, busiest: StageWork) -> float:
+    """Weights this rank's FSDP2 gathers in float8: the decoder layers' nn.Linear weights (the router's aside),
+    when the scenario (or its framework: presets/efficiency.json frameworks fp8_all_gather) all-gathers them in
+    float8 under torchao's tensorwise recipe, which alone supports it (torchao/float8/fsdp_utils.py
+    WeightWithDynamicFloat8CastTensor); 0 otherwise, and for MoE models (their experts' grouped GEMMs are not
+    Float8Linear)."""
+    wanted = prof.get("fp8_all_gather", False) if s.fp8_all_gather == "auto" else s.fp8_all_gather
+    recipe = prof["fp8_recipe"] if s.fp8_recipe == "auto" else prof["fp8_recipe"].split("-")[0] + "-" + s.fp8_recipe
+    if not (wanted and s.precision == "fp8" and recipe == "torchao-tensorwise" and prof.get("fsdp2_copies")
+            and not spec.is_moe):
+        return 0.0
+    return sum(lin.params for lin in spec.layer_linears(False) if lin.group != "router") / s.tp * busiest.layers
+
+
+def _fp8_gather_bytes(s: Scenario, dt: Dtypes, elem_bytes: int, weights: float, keeps: bool) -> float:
+    """What gathering `weights` in float8 changes in a step's HBM traffic, against _fsdp2_copy_bytes' bf16 gather
+    and costs.py's per-micro-batch weight cast (pytorch/ao torchao/float8/fsdp_utils.py at 50865d5:
+    WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather casts the fp32 shard with the scale precomputed once a
+    step, precompute_float8_dynamic_scale_for_fsdp, and fsdp_post_all_gather wraps the gathered bytes as the
+    Float8Linear's fp8 weight): per gather the copy-in is the cast (4 + 1 bytes per shard element) and the foreach
+    copy into the gather input (1 + 1) instead of 4 + 2 + 2 + 2, the copy-out 1 + 1 instead of 2 + 2 per element;
+    the Float8Linear no longer casts the whole weight each micro-batch (efficiency.json fp8_cast_bytes
+    weight_forward, 5 bytes per element; the backward's column-major copy stays); the scale reads the shards once
+    a step (4 per shard element)."""
+    dp, master = s.dp, dt.master or dt.weight
+    n, n_gathers = (1, 1) if keeps else (s.grad_accum, 2 if s.reshard_after_forward else 1)
+    bf16_gather = (master + elem_bytes + 2 * elem_bytes) / dp + 2 * elem_bytes
+    fp8_gather = (master + 1 + 2) / dp + 2
+    weight_cast = efficiency()["fp8_cast_bytes"]["torchao-tensorwise"]["weight_forward"]
+    return (n * n_gathers * (fp8_gather - bf16_gather) - s.grad_accum * weight_cast + master / dp) * weights
 
 
 def parameter_tensors(spec: ModelSpec, layers: int) -> int:

@@ -43,7 +43,7 @@ class LayerWork(NamedTuple):
 
 def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, int]:
     """(forward, backward) kernel launches the host issues for one layer, CUDA graphs counted as one launch each.
-    `fp8`: the fp8 cast recipe (model.py _fp8_casts, e.g. "te-tensorwise"; "" without fp8): each fp8 GEMM casts its
+    `fp8`: the fp8 cast recipe (layer_settings.py fp8_casts, e.g. "te-tensorwise"; "" without fp8): each fp8 GEMM casts its
     input in the forward and its output gradient in the backward."""
     fig = host_figures()
     stack = fig["stacks"]["fused" if fused else "eager"]

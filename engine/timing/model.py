@@ -30,6 +30,7 @@ from .data_parallel import data_parallel_seconds
 from .formulas import FORMULAS
 from .hardware import Hardware, hardware_for
 from .host import LayerWork, exposed_host_seconds
+from .layer_settings import expert_gemms, fp8_casts
 from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
 from .offload import optimizer_seconds
@@ -164,10 +165,10 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     for g in groups:
         lora = tuple((lin.d_in, lin.d_out) for lin in lora_targets(s, spec, g.moe)) if adapters else ()
         c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
-                       elementwise, _fp8_casts(s, prof), lora, s.lora_rank, qbits)
+                       elementwise, fp8_casts(s, prof), lora, s.lora_rank, qbits, *expert_gemms(s, prof))
         backward = not g.frozen or adapters or g.input_grad
-        wgrad = 0.0 if g.frozen else c.gemm_fwd
-        dgrad = c.gemm_fwd if (g.input_grad or adapters or not g.frozen) else 0.0
+        wgrad = 0.0 if g.frozen else c.gemm_wgrad
+        dgrad = c.gemm_dgrad if (g.input_grad or adapters or not g.frozen) else 0.0
         fwd_c, fwd_m = c.gemm_fwd + c.attn_fwd, c.elem_fwd + c.lora_fwd + c.dequant
         bwd_c = (dgrad + wgrad + c.attn_bwd) if backward else 0.0
         bwd_m = (c.elem_bwd + 2 * c.lora_fwd + c.dequant) if backward else 0.0
@@ -217,7 +218,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     p = stage_params(s, spec, layers, first, last, list(groups))
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
     host = exposed_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu,
-                                _fp8_casts(s, prof))
+                                fp8_casts(s, prof))
     return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, ep_paired, fwd_total, bwd_total,
                   p.trainable + p.lora, params, len(layers), host)
 
@@ -243,7 +244,7 @@ def _recompute_seconds(s: Scenario, spec: ModelSpec, moe: bool, c: LayerCost) ->
 # (tests/test_memo_keys.py checks it).
 STAGE_TIME_MEMO = ScenarioMemo("stage time", KEYS_WITHOUT_TIME_EFFECT | frozenset({
     "nodes", "grad_accum", "zero_stage", "fsdp", "offload", "pp_schedule", "vpp", "tokens_to_train", "gpu_hour_price",
-    "time_calibration", "reserve", "estimator", "k_factor",
+    "time_calibration", "reserve", "estimator", "k_factor", "fp8_all_gather",
 }))
 
 
@@ -277,22 +278,12 @@ def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     return out
 
 
-def _fp8_casts(s: Scenario, prof: dict[str, Any]) -> str:
-    """Key of the fp8 cast figures (efficiency.json fp8_cast_bytes): the framework's fp8 library and recipe, the
-    scenario's recipe where it names one; "" without fp8."""
-    if s.precision != "fp8":
-        return ""
-    if s.fp8_recipe == "auto":
-        return prof["fp8_recipe"]
-    key = prof["fp8_recipe"].split("-")[0] + "-" + s.fp8_recipe
-    return key if key in efficiency()["fp8_cast_bytes"] else "te-" + s.fp8_recipe
-
-
 def _loss_path(s: Scenario, prof: dict[str, Any]) -> str:
     """The framework's loss path (engine/frameworks), or the time model's own default for it."""
     ce = cross_entropy_path(s)
+    # Megatron's native fusion compiles the in-place steps of its vocab-parallel loss: timed as that loss
     return {"standard": "standard", "chunked": "chunked", "fused": "fused", "te": "fused", "fused-linear": "fused",
-            "no-upcast": "standard"}.get(ce, prof["cross_entropy"])
+            "megatron-fused": "standard", "no-upcast": "standard"}.get(ce, prof["cross_entropy"])
 
 
 def _pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, per_mb: float) -> tuple[float, float]:
@@ -302,9 +293,12 @@ def _pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, 
     ga, dp = s.grad_accum, s.dp
     pp_link, pp_lat = link(hw, s.tp * s.cp * dp * 2, nvlink_domain(s, hw), s.tp * s.cp * dp)
     act = s.micro_batch * s.seq_len / s.cp * spec.hidden * rates.elem_bytes / (s.tp if s.sequence_parallel else 1)
-    pp_comm = ga * 2 * (act / pp_link + pp_lat)
     virtual = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
-    bubble = (s.pp - 1) / virtual * (per_mb + 2 * (act / pp_link + pp_lat))
+    send = 2 * (act / pp_link + pp_lat)
+    pp_comm = ga * send
+    # the bubble's (pp - 1) warm-up steps each run one model chunk (1/vpp of the stage) and wait for one send, which
+    # interleaving does not shrink (arXiv:2104.04473 section 2.2.2; overlap_p2p_comm hides only the steady state's)
+    bubble = (s.pp - 1) * (per_mb / virtual + send)
     return pp_comm, bubble
 
 

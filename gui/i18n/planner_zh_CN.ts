@@ -1551,6 +1551,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="57" />
+        <source>Megatron's fused vocab-parallel loss, compiled backward (ms-swift's default)</source>
+        <translation>Megatron 的融合词表并行损失，编译后的反向传播（ms-swift 的默认设置）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="57" />
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
@@ -7572,8 +7577,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/models.py" line="85" />
-        <source>policy parameters x compute bytes / (tp x pp x ZeRO-3 data-parallel shards); a QLoRA policy's reference is quantised like its base</source>
-        <translation>策略模型参数量 × 计算精度字节数 /（tp × pp × ZeRO-3 数据并行分片数）；QLoRA 策略的参考模型与其基座一样量化</translation>
+        <source>(language-model parameters / (tp x pp x ZeRO-3 data-parallel shards) + vision tower / its shards) x compute bytes; a QLoRA policy's reference is quantised like its base</source>
+        <translation>（语言模型参数量 /（tp × pp × ZeRO-3 数据并行分片数）+ 视觉塔 / 其分片数）× 计算精度字节数；QLoRA 策略的参考模型与其基座一样量化</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/models.py" line="93" />

@@ -1,0 +1,122 @@
+"""The time of the PyTorch-native FSDP2 stacks (OLMo-core, torchtitan, torchao's benchmarks through torchtitan): what
+they run beside the GEMMs, each from the stack's own source."""
+
+import pytest
+
+from engine import scenario_from_dict
+from engine.timing import step_time
+
+OLMO_CORE = "allenai/OLMo-core at 7e58d1289bc27103880e7a8382ad0847c35e04f7"
+
+
+def _s(**kw):
+    base = {"model": "olmo-2-7b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "attention": "sdpa", "fsdp": True,
+            "micro_batch": 2, "grad_accum": 4, "seq_len": 4096, "precision": "amp-bf16", "compile": True}
+    return scenario_from_dict({**base, **kw})
+
+
+def test_olmo_core_costs_fsdp2_copies_with_an_fp32_reduce():
+    """OLMo-core shards with FSDP2 (src/olmo_core/nn/transformer/model.py apply_fsdp: fully_shard per block with
+    MixedPrecisionPolicy(param_dtype, reduce_dtype), reshard_after_forward=True without pipelining) and reduces in
+    float32 (src/olmo_core/distributed/parallel/data_parallel.py DataParallelConfig.reduce_dtype = DType.float32;
+    src/scripts/train/OLMo2-7B.py sets reduce_dtype=DType.float32), reduce-scattering every micro-batch
+    (train_module/transformer.py _train_microbatch_context only delays HSDP's all-reduce). So per micro-batch each
+    of the two gathers casts the fp32 shard to bf16 into a flat buffer and copies that into the all-gather input
+    (4 + 2 and 2 + 2 bytes per shard element) and splits the gathered bf16 buffer into the parameters (2 + 2 per
+    element), the reduce-scatter's chunk_cat casts the bf16 gradients to fp32 (2 + 4 per element), and from the
+    second micro-batch on the reduced fp32 shard is added to the sharded gradient (4 + 4 + 4 per shard element:
+    torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py foreach_all_gather, foreach_all_gather_copy_out,
+    foreach_reduce), none of which plain PyTorch's FSDP1 profile runs."""
+    from engine.models.presets import model_spec_for
+    from engine.timing.hardware import hardware_for
+
+    olmo, plain = _s(framework="olmo-core"), _s(framework="pytorch")
+    extra = step_time(olmo).breakdown_seconds["memory_bound"] - step_time(plain).breakdown_seconds["memory_bound"]
+    params = model_spec_for("olmo-2-7b").total_params
+    per_micro_batch = 2 * (4 + 2 + 2 + 2) / 8 * params + 2 * (2 + 2) * params + (2 + 4) * params
+    accumulate = (olmo.grad_accum - 1) * (4 + 4 + 4) / 8 * params
+    expected = olmo.grad_accum * per_micro_batch + accumulate
+    assert extra == pytest.approx(expected / hardware_for(olmo).memory_bytes_per_s, rel=1e-3)
+
+
+def test_olmo_core_casts_fp8_as_torchao_does():
+    """OLMo-core's Float8Config builds torchao's Float8LinearConfig with dynamic (tensorwise) scaling of inputs,
+    weights and output gradients (src/olmo_core/float8/__init__.py: scaling_type_* = Float8ScalingType.dynamic), so
+    its fp8 casts are torchtitan's (the torchao-tensorwise figures of presets/efficiency.json fp8_cast_bytes), not
+    Transformer Engine's delayed-scaling ones that plain PyTorch's profile takes."""
+    def memory(framework, recipe="auto", gather="auto"):
+        return step_time(_s(framework=framework, precision="fp8", fp8_recipe=recipe,
+                            fp8_all_gather=gather)).breakdown_seconds
+    assert memory("olmo-core") == memory("olmo-core", "tensorwise")
+    # the same stack as torchtitan's (FSDP2, fp32 reduce, torchao Float8Linear): term for term the same step, but
+    # for the float8 all-gather OLMo-core turns on (test_float8_all_gather_casts_the_shard_instead_of_the_weight)
+    assert memory("olmo-core", gather=False) == memory("torchtitan")
+    assert memory("olmo-core")["memory_bound"] > memory("pytorch")["memory_bound"]
+
+
+def test_mi300x_attention_runs_at_most_at_the_h100_flashattention2_rate():
+    """ROCm's FlashAttention-2 forward 'slightly beats the NVIDIA H100' and its backward 'still needs more
+    optimization' (ROCm/rocm-blogs blogs/ecosystems-and-partners/zyphra/README.md at 425e6c99), and PyTorch's SDPA
+    there runs AOTriton, slower than that port: the MI300X attends at no more than FlashAttention-2's H100 rate of a
+    training step, 0.326 of H100 SXM's 989 TFLOPS (arXiv 2407.08608 figures, presets/efficiency.json), whatever
+    kernel the scenario names (FlashAttention-3 and cuDNN are NVIDIA-only)."""
+    from engine.timing.data import framework_profile
+    from engine.timing.hardware import hardware_for
+    from engine.timing.model import rates_for
+
+    for kernel in ("auto", "flash2", "flash3", "cudnn"):
+        s = _s(model="llama-3-8b", gpu="mi300x", framework="torchtitan", attention_kernel=kernel)
+        hw = hardware_for(s)
+        attention = rates_for(s, hw, framework_profile("torchtitan")).attention
+        assert attention == pytest.approx(0.326 * 989e12 * hw.sustained_fraction, rel=3e-3)
+
+
+def test_fsdp1_divides_the_whole_gradient_before_its_reduce_scatter():
+    """FSDP1 (IBM's fms-fsdp: main_training.py at 0d319983 wraps in FullyShardedDataParallel with bf16 param and
+    reduce dtypes) per micro-batch: before each of its two gathers copies the fp32 shard into the bf16 shard
+    (_use_low_precision_shard, 4 + 2 bytes per shard element); after backward divides the whole unsharded bf16
+    gradient in place by the pre-divide factor (torch/distributed/fsdp/_runtime_utils.py _reduce_grad, 2 + 2 per
+    element), then the reduced shard by the post-divide factor (2 + 2 per shard element) and casts it to fp32
+    (_cast_grad_to_param_dtype, 2 + 4). The factors are ~sqrt(world) (_get_gradient_predivide_factor): 16 and 6 on
+    96 GPUs, both above 1, so both divisions run. FSDP2 (fully_shard) does neither division for bf16 or fp32
+    reductions: NCCL's average does it (pytorch/pytorch pull requests #120919 and #123362)."""
+    from engine.models.presets import model_spec_for
+    from engine.timing.data_parallel import fsdp1_divide_factors
+    from engine.timing.hardware import hardware_for
+
+    assert fsdp1_divide_factors(96) == (16.0, 6.0) and fsdp1_divide_factors(2) == (2.0, 1.0)
+
+    def memory(version):
+        s = _s(model="llama-2-70b", framework="pytorch", gpus_per_node=8, nodes=12, micro_batch=2, grad_accum=1,
+               precision="mixed-bf16", compile=False, attention="flash", checkpointing="full", fsdp_version=version)
+        return step_time(s).breakdown_seconds["memory_bound"], hardware_for(s)
+
+    (fsdp1, hw), fsdp2 = memory(1), memory(2)[0]
+    params = model_spec_for("llama-2-70b").total_params
+    expected = 2 * (4 + 2) / 96 * params + (2 + 2) * params + ((2 + 2) + (2 + 4)) / 96 * params
+    assert fsdp1 - fsdp2 == pytest.approx(expected / hw.memory_bytes_per_s, rel=1e-3)
+
+
+def test_float8_all_gather_casts_the_shard_instead_of_the_weight():
+    """torchao's float8 all-gather (pytorch/ao torchao/float8/fsdp_utils.py at 50865d5,
+    WeightWithDynamicFloat8CastTensor: fsdp_pre_all_gather casts the fp32 shard with the scale precomputed once a
+    step, fsdp_post_all_gather hands Float8Linear its fp8 weight) against the bf16 gather: per gather and fp8
+    linear weight element the copy-in is 4 + 1 and 1 + 1 bytes per shard element instead of 4 + 2 and 2 + 2, the
+    copy-out 1 + 1 instead of 2 + 2; Float8Linear.forward no longer casts the whole weight each micro-batch (5 bytes
+    per element, float8_linear.py); the scale reads each shard once a step (4). OLMo-core's Float8Config turns it on
+    (src/olmo_core/float8/__init__.py at 7e58d12: enable_fsdp_float8_all_gather = True); torchtitan's default is
+    off."""
+    from engine.models.presets import model_spec_for
+    from engine.timing.hardware import hardware_for
+
+    def memory(framework, gather):
+        s = _s(framework=framework, precision="fp8", fp8_all_gather=gather)
+        return step_time(s).breakdown_seconds["memory_bound"], s
+
+    (on, s), off = memory("olmo-core", True), memory("olmo-core", False)[0]
+    assert memory("olmo-core", "auto")[0] == on and memory("torchtitan", "auto")[0] == memory("torchtitan", False)[0]
+    spec = model_spec_for("olmo-2-7b")
+    weights = spec.layers * sum(lin.params for lin in spec.layer_linears(False) if lin.group != "router")
+    per_gather = ((4 + 1 + 1 + 1) / 8 + 2) - ((4 + 2 + 2 + 2) / 8 + 4)
+    expected = (s.grad_accum * 2 * per_gather - s.grad_accum * 5 + 4 / 8) * weights
+    assert on - off == pytest.approx(expected / hardware_for(s).memory_bytes_per_s, rel=1e-3)
