@@ -97,9 +97,11 @@ def test_runs_left_out_say_why():
 # long-sequence rows (900 runs): median 9.6%, p90 35.6%, held there. With the experts' GEMMs per kernel
 # (Transformer Engine's one cuBLAS GEMM per expert on 4 streams, dgrad and wgrad per expert) and Blackwell's SM
 # counts in the tile and wave model: median 9.5%, p90 34.2%; with the 500 W H100 96GB HBM2e part's peak
-# on NVIDIA's datasheet rates at 500 W and H100's sustained share of it: median 9.4%, p90 33.5%, held there.
+# on NVIDIA's datasheet rates at 500 W and H100's sustained share of it: median 9.4%, p90 33.5%; with
+# InternEvo's rows on its own ZeRO-1 (framework internevo: gradients all-reduced, weights broadcast rank by rank, each
+# broadcast a ring over all ranks): median 9.4%, p90 33.0%, held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.34
+P90_MEASURED = 0.335
 
 
 def test_throughput_error_targets():
