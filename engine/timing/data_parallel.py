@@ -99,13 +99,15 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         by_unit = s.fsdp or (zero >= 1 and prof.get("zero_by_fsdp", False))
         buckets = units if by_unit else bucket_count(grads, _bucket_bytes(prof, dp, reduce_bytes))
         if zero == 0:
-            dp_comm = contended(2 * frac * grads / dp_link + buckets * ar_lat, busiest.bwd, prof["dp_overlap"], sm_share)
+            dp_comm = contended(2 * frac * grads / dp_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
+                                prof["dp_overlap"], sm_share)
         else:
             # DeepSpeed ZeRO-1/2 gathers the updated weights at the end of its optimizer step ("ready for next
             # round forward", deepspeed/runtime/zero/stage_1_and_2.py step(): all_gather_dp_groups), so no forward
             # runs beside it (presets/efficiency.json frameworks: zero_gather_after_step)
             gather_window = 0.0 if prof.get("zero_gather_after_step") else busiest.fwd
-            dp_comm = (contended(frac * grads / dp_link + buckets * rs_lat, busiest.bwd, prof["dp_overlap"], sm_share)
+            dp_comm = (contended(frac * grads / dp_link + buckets * rs_lat, _reduce_window(s, prof, busiest),
+                                 prof["dp_overlap"], sm_share)
                        + contended(frac * busiest.trainable * rates.elem_bytes / dp_link + buckets * ag_lat,
                                    gather_window, prof["dp_overlap"], sm_share))
     if zero == 3 and prof.get("fsdp2_copies"):
@@ -117,3 +119,20 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
                       + n_gathers * 2 * rates.elem_bytes * busiest.params
                       + (rates.elem_bytes + reduce_bytes) * busiest.trainable) / rates.memory
     return dp_comm, copies
+
+
+def _reduce_window(s: Scenario, prof: dict[str, Any], busiest: StageWork) -> float:
+    """Seconds of backward the gradient reduce can hide behind: the last micro-batch's, or none where the framework
+    reduces only after its pipeline schedule has run (DeepSpeed's PipelineEngine: presets/efficiency.json
+    frameworks pipeline_reduce_after_schedule)."""
+    return 0.0 if s.pp > 1 and prof.get("pipeline_reduce_after_schedule") else busiest.bwd
+
+
+def accumulation_seconds(s: Scenario, prof: dict[str, Any], rates: Rates, dt: Dtypes, busiest: StageWork) -> float:
+    """Memory-bound seconds a step spends adding each later micro-batch's weight gradients into the ones kept over the
+    step, where the framework keeps them whole (ZeRO 0/1, no FSDP) and adds them in a pass of its own (autograd's
+    AccumulateGrad: read both, write one; presets/efficiency.json frameworks grad_accumulation_passes)."""
+    passes = prof.get("grad_accumulation_passes", 0)
+    if not passes or s.grad_accum < 2 or s.fsdp or s.effective_zero >= 2:
+        return 0.0
+    return (s.grad_accum - 1) * passes * dt.grad * busiest.trainable / rates.memory

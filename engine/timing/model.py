@@ -26,7 +26,7 @@ from .ceiling import held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency
 from .costs import Rates, head_cost, layer_cost
 from .data import efficiency, framework_profile
-from .data_parallel import data_parallel_seconds
+from .data_parallel import accumulation_seconds, data_parallel_seconds
 from .hardware import Hardware, hardware_for
 from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
@@ -313,6 +313,7 @@ def step_time(s: Scenario) -> StepTime:
     ga, dp = s.grad_accum, s.dp
     pp_comm, bubble = _pipeline_seconds(s, spec, hw, rates, busiest.total)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
+    copies += accumulation_seconds(s, prof, rates, dt, busiest)
     offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest)
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
