@@ -1,0 +1,81 @@
+"""DeepSpeed's pipeline engine and gradient accumulation in the time model (issue 23 item 5: BigScience's layout
+experiments), each expected value from the framework's source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from engine import scenario_from_dict
+from engine.accuracy.published_throughput import load_rows, source_of
+from engine.memory.states import dtypes_for
+from engine.scenario import resolve_model
+from engine.timing.data import framework_profile
+from engine.timing.data_parallel import accumulation_seconds, data_parallel_seconds
+from engine.timing.hardware import hardware_for
+from engine.timing.model import rates_for
+
+
+@dataclass(frozen=True)
+class _Stage:  # engine/timing/data_parallel.py StageWork
+    trainable: float = 2e9
+    params: float = 2e9
+    memory: float = 0.05
+    fwd: float = 0.5
+    bwd: float = 1.0
+    layers: int = 8
+
+
+def _s(**kw):
+    base = {"model": "llama-3-8b", "gpu": "a100-80gb", "precision": "mixed-fp16", "framework": "deepspeed",
+            "gpus_per_node": 8, "micro_batch": 1, "seq_len": 2048, "zero_stage": 1}
+    return scenario_from_dict({**base, **kw})
+
+
+def _parts(s):
+    hw = hardware_for(s)
+    prof = framework_profile(s.framework)
+    return hw, prof, rates_for(s, hw, prof), dtypes_for(s)
+
+
+def test_each_later_micro_batch_adds_its_gradients_in_a_pass_of_its_own():
+    """Autograd's AccumulateGrad runs variable_grad += new_grad (pytorch/pytorch
+    torch/csrc/autograd/functions/accumulate_grad.h): 2 reads and 1 write of the gradient per parameter, for each
+    micro-batch after the first; the fp16 gradients DeepSpeed ZeRO-1 keeps are 2 bytes."""
+    s = _s(grad_accum=8)
+    hw, prof, rates, dt = _parts(s)
+    assert dt.grad == 2
+    expected = 7 * 3 * 2 * _Stage.trainable / rates.memory
+    assert accumulation_seconds(s, prof, rates, dt, _Stage()) == pytest.approx(expected)
+    # one micro-batch: nothing to add; ZeRO-2/3 reduce each micro-batch's gradients into a shard instead
+    assert accumulation_seconds(_s(grad_accum=1), prof, rates, dt, _Stage()) == 0.0
+    assert accumulation_seconds(_s(grad_accum=8, zero_stage=3), prof, rates, dt, _Stage()) == 0.0
+    # Megatron-LM's gradient_accumulation_fusion adds in the weight-gradient GEMM: no column, no pass
+    meg = _s(grad_accum=8, framework="megatron")
+    assert accumulation_seconds(meg, framework_profile("megatron"), rates, dt, _Stage()) == 0.0
+
+
+def test_the_pipeline_engine_reduces_gradients_after_its_schedule():
+    """DeepSpeed's PipelineEngine turns the backward all-reduce off and its TrainSchedule reduces the gradients at
+    the last step of the batch (deepspeed/runtime/pipe/engine.py, schedule.py at 2151c78): under PP nothing hides
+    the reduce, as if no backward overlapped it; without PP the last micro-batch's backward still does."""
+    def comm(profile_changes, **kw):
+        s = _s(nodes=4, grad_accum=8, **kw)
+        hw, prof, rates, dt = _parts(s)
+        return data_parallel_seconds(s, hw, {**prof, **profile_changes}, rates, dt, _Stage(), resolve_model(s))[0]
+
+    piped = comm({}, tp=8, pp=2)
+    assert piped == pytest.approx(comm({"dp_overlap": 0.0}, tp=8, pp=2))
+    assert piped > comm({"pipeline_reduce_after_schedule": False}, tp=8, pp=2)
+    assert comm({}, tp=8) == pytest.approx(comm({"pipeline_reduce_after_schedule": False}, tp=8))
+
+
+def test_bigscience_rows_state_jean_zays_network():
+    """Jean Zay's A100 nodes: 8 GPUs and 4 Omni-Path links of 100 Gb/s (bigscience-workshop/bigscience
+    jz/hpc-specs.md at 9e64ede, section JZ3), 4 x 100e9 / 8 bits / 8 GPUs bytes/s per GPU."""
+    rows = [r for r in load_rows() if source_of(r) == "bigscience-workshop/bigscience"]
+    assert len(rows) >= 100
+    for r in rows:
+        assert r["scenario"]["gpus_per_node"] == 8, r["id"]
+        assert r["scenario"]["inter_node_bandwidth_bytes_per_s"] == 4 * 100e9 / 8 / 8, r["id"]
