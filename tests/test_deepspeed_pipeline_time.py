@@ -79,3 +79,24 @@ def test_bigscience_rows_state_jean_zays_network():
     for r in rows:
         assert r["scenario"]["gpus_per_node"] == 8, r["id"]
         assert r["scenario"]["inter_node_bandwidth_bytes_per_s"] == 4 * 100e9 / 8 / 8, r["id"]
+
+
+def test_the_pipeline_engine_sends_tp_parts_and_blocks_on_each_transfer():
+    """DeepSpeed's PipelineEngine sends a PartitionedTensor (1/tp of the activation per TP rank, all-gathered over
+    the TP group on arrival) and its TrainSchedule blocks on RecvActivation, SendGrad, SendActivation and RecvGrad in
+    turn (deepspeed/runtime/pipe/engine.py, schedule.py at 2151c78): four transfers of 1/tp per micro-batch; a
+    schedule that pairs its sends (no column) waits for two transfers of the whole activation."""
+    from engine.timing.links import link, nvlink_domain
+    from engine.timing.pipeline import pipeline_seconds
+
+    s = _s(nodes=4, tp=8, pp=2, grad_accum=16, micro_batch=2)
+    hw, prof, rates, _ = _parts(s)
+    spec = resolve_model(s)
+    act = 2 * 2048 * spec.hidden * rates.elem_bytes
+    pp_link, pp_lat = link(hw, 8 * s.dp * 2, nvlink_domain(s, hw), 8 * s.dp)
+    tp_link, tp_lat = link(hw, 8, nvlink_domain(s, hw))
+    gather = 7 * act / 8 / tp_link + tp_lat
+    comm = pipeline_seconds(s, spec, hw, rates, prof, 1.0)[0]
+    assert comm == pytest.approx(16 * (4 * (act / 8 / pp_link + pp_lat) + 2 * gather))
+    plain = {k: v for k, v in prof.items() if not k.startswith("pipeline_")}
+    assert pipeline_seconds(s, spec, hw, rates, plain, 1.0)[0] == pytest.approx(16 * 2 * (act / pp_link + pp_lat))
