@@ -100,3 +100,19 @@ def test_the_pipeline_engine_sends_tp_parts_and_blocks_on_each_transfer():
     assert comm == pytest.approx(16 * (4 * (act / 8 / pp_link + pp_lat) + 2 * gather))
     plain = {k: v for k, v in prof.items() if not k.startswith("pipeline_")}
     assert pipeline_seconds(s, spec, hw, rates, plain, 1.0)[0] == pytest.approx(16 * 2 * (act / pp_link + pp_lat))
+
+
+def test_the_bubble_is_every_stage_but_the_busiest_once():
+    """m micro-batches through stages of s_i seconds each end after (m - 1) x max(s_i) + sum(s_i) (DeepSpeed's
+    TrainSchedule and 1F1B alike): the bubble is sum(s_i) - max(s_i), not (pp - 1) x max(s_i), where the last stage
+    carries the LM head. Megatron (no blocking, no TP split), one node, no data parallelism: the step's per-micro-
+    batch terms are the busiest stage's."""
+    s = scenario_from_dict({"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "framework": "megatron", "precision": "bf16",
+                            "gpus_per_node": 8, "tp": 2, "pp": 4, "grad_accum": 32, "seq_len": 4096})
+    from engine.timing import step_time
+
+    t = step_time(s).breakdown_seconds
+    busiest = sum(t[k] for k in ("compute", "memory_bound", "recompute", "communication_tp")) / 32
+    sends = t["communication_pp"] / 32  # two transfers per micro-batch
+    assert t["bubble"] < 3 * (busiest + sends)
+    assert t["bubble"] > 3 * sends  # the other stages' compute is there

@@ -12,8 +12,9 @@ from .links import link, nvlink_domain
 
 
 def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, prof: dict[str, Any],
-                     per_mb: float) -> tuple[float, float]:
-    """(point-to-point sends, bubble) of the pipeline schedule per step.
+                     fill: float) -> tuple[float, float]:
+    """(point-to-point sends, bubble) of the pipeline schedule per step; `fill`: seconds of one micro-batch through
+    every stage but the busiest (model.py _fill_seconds), the bubble's compute.
 
     A stage sends each micro-batch's activation on and its gradient back. Where the framework splits what it sends
     over the TP ranks (presets/efficiency.json frameworks pipeline_p2p_split_over_tp: DeepSpeed's PipelineEngine
@@ -36,5 +37,5 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
     one = act / pp_link + pp_lat
     pp_comm = ga * (transfers * one + 2 * gather)
     virtual = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
-    bubble = (s.pp - 1) / virtual * (per_mb + 2 * (one + gather))
+    bubble = (fill + (s.pp - 1) * 2 * (one + gather)) / virtual
     return pp_comm, bubble
