@@ -93,9 +93,11 @@ def test_runs_left_out_say_why():
 # per-micro-batch weight casts as well: median 9.3%, p90 38.7%, held there. With H100 and H200 computing BF16 at the
 # rate gpu-fryer sustains over 60 s (presets/efficiency.json sustained_compute_fraction 0.919; fp8 keeps its MAMF),
 # GB200 likewise (0.851) and MI300X's fp8 fraction from AMD's same-chip FP8/BF16 ratio: median 9.8%, p90 36.8%, held
-# there.
+# there. With DeepSpeed's pipeline engine as it runs (gradients reduced after the schedule, a gradient accumulation
+# pass per later micro-batch, TP-split and blocking pipeline sends), Jean Zay's network on BigScience's rows and the
+# bubble as every stage but the busiest once: median 9.3%, p90 35.9%, held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.37
+P90_MEASURED = 0.36
 
 
 def test_throughput_error_targets():
@@ -292,8 +294,10 @@ def test_every_time_shows_the_range_of_its_regime():
 # Issue 23 item 5: published ablations that compare layouts of one model on the same GPUs are to be ordered as
 # measured (>= 90% of pairs). Measured when the pairs were first counted (898 runs; BigScience's 109 layout
 # experiments are 645 of the 894 pairs): 709 of 894 (79.3%), 82.5% of the pairs measured more than 5% apart; held at
-# that level so that it can only rise (docs/speed-accuracy.md "Layouts ordered as measured").
-LAYOUT_ORDER_MEASURED = 0.79
+# that level so that it can only rise (docs/speed-accuracy.md "Layouts ordered as measured"). With DeepSpeed's pipeline
+# engine as it runs, Jean Zay's network, the bubble as every stage but the busiest once and torchtune's first two
+# rows on the whole-batch loss: 724 of 895 (80.9%; BigScience 544 of 645), held there.
+LAYOUT_ORDER_MEASURED = 0.80
 
 
 def test_layout_comparisons_are_ordered_as_measured():
