@@ -102,6 +102,47 @@ def test_the_pipeline_engine_sends_tp_parts_and_blocks_on_each_transfer():
     assert pipeline_seconds(s, spec, hw, rates, plain, 1.0)[0] == pytest.approx(16 * 2 * (act / pp_link + pp_lat))
 
 
+def _one_f_one_b_makespan(forward: list[float], backward: list[float], micro_batches: int) -> float:
+    """Finish time of a 1F1B schedule (each stage: warm-up forwards, then one forward and one backward in turn, then
+    the remaining backwards; Megatron-LM's schedule and DeepSpeed's TrainSchedule order the work this way), every
+    forward after the previous stage's, every backward after the next stage's, one operation at a time per stage."""
+    p, m = len(forward), micro_batches
+    orders = []
+    for s in range(p):
+        warm = min(p - s - 1, m)
+        order = [("F", j) for j in range(warm)]
+        for j in range(m - warm):
+            order += [("F", warm + j), ("B", j)]
+        orders.append(order + [("B", j) for j in range(m - warm, m)])
+    done: dict[tuple[str, int, int], float] = {}
+    clock, pos = [0.0] * p, [0] * p
+    while any(pos[s] < len(orders[s]) for s in range(p)):
+        for s in range(p):
+            while pos[s] < len(orders[s]):
+                kind, j = orders[s][pos[s]]
+                dep = ("F", s - 1, j) if kind == "F" and s > 0 else ("B", s + 1, j) if kind == "B" and s < p - 1 \
+                    else ("F", s, j) if kind == "B" else None
+                if dep is not None and dep not in done:
+                    break
+                start = max(clock[s], done[dep] if dep is not None else 0.0)
+                clock[s] = done[(kind, s, j)] = start + (forward[s] if kind == "F" else backward[s])
+                pos[s] += 1
+    return max(clock)
+
+
+def test_a_1f1b_schedule_ends_after_every_stage_once_and_the_busiest_m_minus_1_times():
+    """The makespan model.py's _fill_seconds stands on: (m - 1) x max(f_s + b_s) + sum(f_s + b_s) for a pipeline whose
+    last stage (the LM head) is the heaviest; (pp - 1) x the busiest would overcount the bubble."""
+    forward, backward = [1.0] * 5 + [1.3], [3.0] * 5 + [3.9]
+    for m in (8, 32):
+        stages = [f + b for f, b in zip(forward, backward, strict=True)]
+        expected = (m - 1) * max(stages) + sum(stages)
+        assert _one_f_one_b_makespan(forward, backward, m) == pytest.approx(expected)
+        assert expected < (m + len(stages) - 1) * max(stages)
+        # a heavier first stage overlaps its warm-up forwards: the same sum is an upper bound there
+        assert _one_f_one_b_makespan(forward[::-1], backward[::-1], m) <= expected + 1e-9
+
+
 def test_the_bubble_is_every_stage_but_the_busiest_once():
     """m micro-batches through stages of s_i seconds each end after (m - 1) x max(s_i) + sum(s_i) (DeepSpeed's
     TrainSchedule and 1F1B alike): the bubble is sum(s_i) - max(s_i), not (pp - 1) x max(s_i), where the last stage

@@ -264,8 +264,8 @@ def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
 
 def _fill_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates,
                   busiest: _Stage) -> float:
-    """One micro-batch through every stage but the busiest (fill and drain): m micro-batches over stages of s_i
-    seconds end after (m - 1) x max(s_i) + sum(s_i), (pp - 1) x s of bubble only where the stages are equal."""
+    """One micro-batch through every stage but the busiest (fill and drain): 1F1B over stages of s_i seconds ends after
+    (m - 1) x max(s_i) + sum(s_i) where the last (LM head) stage is the busiest, no later otherwise."""
     if s.pp == 1:
         return 0.0
     listed = [(i, r, 1) for i, r in _distinct_stages(s, spec)]
