@@ -8,7 +8,6 @@ backward did not hide, offload transfers and the optimizer step. Computed whethe
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +31,7 @@ from .hardware import Hardware, hardware_for
 from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
 from .offload import optimizer_seconds
-from .pipeline import pipeline_seconds
+from .pipeline import pipeline_seconds, stages_once
 
 BREAKDOWN_KEYS = ("compute", "memory_bound", "recompute", "communication_tp", "communication_cp", "communication_ep",
                   "communication_pp", "communication_dp", "bubble", "offload", "optimizer")
@@ -262,20 +261,6 @@ def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     return out
 
 
-def _fill_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates,
-                  busiest: _Stage) -> float:
-    """One micro-batch through every stage but the busiest (fill and drain): 1F1B over stages of s_i seconds ends after
-    (m - 1) x max(s_i) + sum(s_i) where the last (LM head) stage is the busiest, no later otherwise."""
-    if s.pp == 1:
-        return 0.0
-    listed = [(i, r, 1) for i, r in _distinct_stages(s, spec)]
-    if len(listed) < s.pp:  # the middle stages differ by their layer count only: each count once, times its stages
-        sizes = Counter(len(r) for r in scenario_stage_ranges(s, spec.layers)[1:-1])
-        listed = [listed[0], listed[-1]] + [(1, range(0, n), k) for n, k in sizes.items()]
-    return sum(k * stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r).total
-               for i, r, k in listed) - busiest.total
-
-
 def _fp8_casts(s: Scenario, prof: dict[str, Any]) -> str:
     """Key of the fp8 cast figures (efficiency.json fp8_cast_bytes): the framework's fp8 library and recipe, the
     scenario's recipe where it names one; "" without fp8."""
@@ -314,7 +299,9 @@ def step_time(s: Scenario) -> StepTime:
     busiest = max((stage_time_per_micro_batch(s, spec, hw, prof, rates, i, layers)
                    for i, layers in _distinct_stages(s, spec)), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
-    pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, _fill_seconds(s, spec, hw, prof, rates, busiest))
+    fill = stages_once(s, spec, _distinct_stages(s, spec), lambda i, r: stage_time_per_micro_batch(
+        s, spec, hw, prof, rates, i, r).total) - busiest.total  # the bubble: every stage but the busiest once
+    pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
     copies += accumulation_seconds(s, prof, rates, dt, busiest)
     offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest)

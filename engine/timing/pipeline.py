@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
+from ..memory.parallelism.pipeline import scenario_stage_ranges
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from .costs import Rates
@@ -39,3 +42,18 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
     virtual = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
     bubble = (fill + (s.pp - 1) * 2 * (one + gather)) / virtual
     return pp_comm, bubble
+
+
+def stages_once(s: Scenario, spec: ModelSpec, listed: list[tuple[int, range]],
+                stage_seconds: Callable[[int, range], float]) -> float:
+    """Seconds of one micro-batch through every stage, each once; `listed`: the (index, layers) of the stages that
+    can differ (model.py _distinct_stages: first, last, a middle one per layer count, or all). 1F1B over stages of
+    s_i seconds ends after (m - 1) x max(s_i) + sum(s_i) where the last (LM head) stage is the busiest, and no later
+    otherwise: the bubble is this sum less the busiest stage, not (pp - 1) x the busiest."""
+    if s.pp == 1:
+        return 0.0
+    counted = [(i, r, 1) for i, r in listed]
+    if len(listed) < s.pp:  # the middle stages differ by their layer count only: each count once, times its stages
+        sizes = Counter(len(r) for r in scenario_stage_ranges(s, spec.layers)[1:-1])
+        counted = [counted[0], counted[-1]] + [(1, range(0, n), k) for n, k in sizes.items()]
+    return sum(k * stage_seconds(i, r) for i, r, k in counted)
