@@ -17,7 +17,7 @@ from .links import link, nvlink_domain
 def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, prof: dict[str, Any],
                      fill: float) -> tuple[float, float]:
     """(point-to-point sends, bubble) of the pipeline schedule per step; `fill`: seconds of one micro-batch through
-    every stage but the busiest (model.py _fill_seconds), the bubble's compute.
+    every stage but the busiest (stages_once less the busiest stage), the bubble's compute.
 
     A stage sends each micro-batch's activation on and its gradient back. Where the framework splits what it sends
     over the TP ranks (presets/efficiency.json frameworks pipeline_p2p_split_over_tp: DeepSpeed's PipelineEngine
