@@ -131,8 +131,8 @@ def _one_f_one_b_makespan(forward: list[float], backward: list[float], micro_bat
 
 
 def test_a_1f1b_schedule_ends_after_every_stage_once_and_the_busiest_m_minus_1_times():
-    """The makespan engine/timing/pipeline.py stages_once stands on: (m - 1) x max(f_s + b_s) + sum(f_s + b_s) for a pipeline whose
-    last stage (the LM head) is the heaviest; (pp - 1) x the busiest would overcount the bubble."""
+    """The makespan engine/timing/pipeline.py stages_once stands on: (m - 1) x max(f_s + b_s) + sum(f_s + b_s) for a
+    pipeline whose last stage (the LM head) is the heaviest; (pp - 1) x the busiest would overcount the bubble."""
     forward, backward = [1.0] * 5 + [1.3], [3.0] * 5 + [3.9]
     for m in (8, 32):
         stages = [f + b for f, b in zip(forward, backward, strict=True)]
