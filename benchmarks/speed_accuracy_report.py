@@ -295,8 +295,19 @@ def render() -> str:
               "all-gather synchronously (partition_parameters.py _allgather_param at 112ebff: torch.cuda.synchronize() "
               "before it, a Python loop over all ranks, copies after; PR #1188 'the async version is not async at "
               "all'), so no gather hid behind compute, but even fully exposed the NCCL-rate gathers come to 14 s of "
-              "the 50 s missing at 1,536 GPUs; the scenario has no DeepSpeed release to state it. The PTD-P runs of "
-              "the same table (TP 8 x PP 12 or 35) are +3% to +14%.",
+              "the 50 s missing at 1,536 GPUs; the scenario has no DeepSpeed release to state it. What grows with the "
+              "GPU count at a fixed batch is the per-rank work of each collective: DeepSpeed then gathered with "
+              "torch.distributed.all_gather into a list of one partition per rank and reduce-scattered from such a "
+              "list (partition_parameters.py _allgather_param, _reduce_scatter_gradient at 112ebff), and PyTorch's "
+              "ProcessGroupNCCL flattens such a list and copies it back one tensor per rank (allgather: 'Copy the "
+              "flattened output tensors to the outputs', reduce_scatter: flatten_for_scatter_gather), 1,536 copy "
+              "kernels per collective at 1,536 GPUs, about 1,500 collectives a step (four gathered matrices per "
+              "layer, forward, recompute and backward, and their reduce-scatters): at 20-35 us a launch that is the "
+              "missing 12, 32 and 47 s (175B) and 49, 77 and 127 s (530B) in shape, but no measured launch cost is "
+              "at hand and fitting one to these six rows of one source is not allowed. So the ZeRO-3 rows stay "
+              "+18% to +237% and 4 of the table's 5 ZeRO-3 / PTD-P pairs mis-ordered (the only source here for "
+              "SC21's layout comparisons: its Figures 11-18 print no numbers). The PTD-P runs of the same table "
+              "(TP 8 x PP 12 or 35) are +3% to +14%.",
               "- FSDP on H100 against A100, the same code and shapes: IBM's FSDP runs of Llama 2 34B and 70B shapes "
               "(PyTorch blog 2024-03-13) are +5% to +12% on 128 A100 and +27% to +29% on 96 H100 (the blog itself "
               "finds the H100 runs' MFU low and suspects HBM bandwidth and exposed network time); torchtitan's "
@@ -318,15 +329,90 @@ def render() -> str:
               "pytorch/pytorch pull requests #120919 and #123362, 2024), so no torchtitan row pays one. "
               "llm-foundry's 210 FSDP rows ran Composer's FSDP1 too but say the pytorch framework's default "
               "(FSDP2) and are costed without either stack's copies.",
-              "- BigScience's BLOOM-176B layout experiments (109 runs of ~180B GPT shapes on 8 to 384 A100s, "
-              "Megatron-DeepSpeed with ZeRO-1 and full recompute) are +9% (median), +2% to +13% in its '48 node "
-              "contenders' tables, but +32% to +40% where the head dimension is 225 (hidden 14,400 with 64 heads, "
-              "1,800 columns per TP rank: the document's tile and wave quantization experiment, where hidden 13,824 "
-              "on the same nodes is +1%) or 108 (13,824 with 128 heads, which the document says breaks the fused "
-              "softmax kernel's constraints), against +2% to +5% for head dimensions 144 and 216. The memory "
-              "model judges 107 of these runs (and the BLOOM-176B run) 'does not fit': with the deepspeed framework "
-              "and PP > 1 it keeps every micro-batch's logits on the last stage as torch.distributed.pipelining does "
-              "(263 GB for BLOOM), which DeepSpeed's pipeline engine, computing the loss per micro-batch, does not.",
+              "- BigScience's BLOOM-176B layout experiments (109 runs of ~180B GPT shapes on 8 to 384 A100s of Jean "
+              "Zay, Megatron-DeepSpeed with ZeRO-1 and full recompute, and the BLOOM-176B run): cross-validated "
+              "median signed error +5.5% (was +8.7%), and 544 of their 645 layout pairs ordered as measured (84.3%, "
+              "was 530, 82.2%). Four mechanisms of the stack they ran moved them, each from its source: (1) Jean "
+              "Zay's A100 nodes have 4 Omni-Path links of 100 Gb/s for 8 GPUs (bigscience-workshop/bigscience "
+              "jz/hpc-specs.md), 6.25 GB/s per GPU, a quarter of the DGX figure of the a100-80gb preset; every row "
+              "now states it (inter_node_bandwidth_bytes_per_s): median +8.7% -> +3.7%, 3 more pairs; (2) "
+              "DeepSpeed's PipelineEngine reduces the gradients only after its schedule (enable_backward_allreduce "
+              "= False, TrainSchedule's ReduceGrads at the last step), so nothing hides ZeRO-1's reduce, and ZeRO-1 "
+              "keeps whole gradients that autograd's AccumulateGrad adds micro-batch by micro-batch (variable_grad "
+              "+= new_grad: 6 bytes per fp16 parameter per later micro-batch, 2-5% of a step at MBS 1; presets/"
+              "efficiency.json frameworks pipeline_reduce_after_schedule, grad_accumulation_passes): 5 more pairs "
+              "(InternEvo's rows, costed with the same profile, +19.4% -> +17.7%); (3) the engine sends each TP "
+              "rank's 1/tp part of an activation (PartitionedTensor, all-gathered on arrival) and blocks on each of "
+              "a micro-batch's four transfers in turn (pipeline_p2p_split_over_tp, pipeline_blocking_p2p): 1 more "
+              "pair, median +4.7% -> +5.3%; (4) the bubble is one micro-batch through every stage but the busiest "
+              "((m - 1) x max + the sum of the stage times, checked on a simulation of DeepSpeed's TrainSchedule), "
+              "not (pp - 1) x the busiest, which overcounted it where the last stage carries the 250k-vocabulary "
+              "head: 5 more pairs. (4) holds for every framework and makes other pipelined rows up to 1.4% faster "
+              "(gpt-oss-120b on 64 H100 7%), which the model already predicts fast: Megatron-Bridge median 17.0% "
+              "-> 17.1%, torchtitan 16.3% -> 16.6%, NeMo 9.1% -> 9.3%, Hopper 9.2% -> 9.3% (commit 7dc996b alone). "
+              "The 101 pairs still mis-ordered (115 before), by what differs (DP changes with TP x PP on the same "
+              "nodes):",
+              "",
+              "| what differs | pairs | mis-ordered before | after |",
+              "|---|---|---|---|",
+              "| MBS, PP (and DP) | 138 | 39 | 34 |",
+              "| PP (and DP) | 69 | 28 | 26 |",
+              "| MBS, PP, TP | 156 | 18 | 17 |",
+              "| MBS only (and grad_accum) | 89 | 10 | 7 |",
+              "| PP, TP | 63 | 6 | 5 |",
+              "| TP (and DP) | 33 | 4 | 4 |",
+              "| ZeRO stage 0 or 1, with or without others | 33 | 6 | 4 |",
+              "| global batch only | 16 | 3 | 3 |",
+              "| MBS, TP | 46 | 1 | 1 |",
+              "| loss_parallel, MBS, PP, TP | 2 | 0 | 0 |",
+              "| measured <= 2% apart | 71 | 27 | 27 |",
+              "| 2-5% apart | 118 | 33 | 33 |",
+              "| 5-10% apart | 184 | 25 | 22 |",
+              "| > 10% apart | 272 | 30 | 19 |",
+              "| measured the same day | 300 | 60 | 46 |",
+              "| same period, other days | 77 | 11 | 10 |",
+              "| across the document's breaks of 02-25 and 02-28 | 268 | 44 | 45 |",
+              "",
+              "  No head dimension, hidden size, node count, checkpointing or partitioning pair exists: a run with "
+              "other heads or hidden size is another model, and all 48-node runs recompute fully. 60 of the 101 are "
+              "within 5%, which the document calls fluctuation ('I take the snapshot of a single iteration (always "
+              "2nd) the data isn't exact and can fluctuate a bit'); splitting the pairs at its two breaks (02-25: "
+              "'A100s PCI-Express/NUMA was improved today ... do not compare today's numbers to yesterday's'; 02-28: "
+              "the BF16 optimizer and the embedding's own pipeline slot) leaves 307 of 367 (83.7%), no better. "
+              "Three runs make 40 of the rest: DP 8 x PP 6 x MBS 4 at GBS 1,568 on 02-25 (113.01 s against 114.11 s "
+              "at GBS 2,048 the same day, 23% fewer samples in the same time: +26%, 17 pairs), DP 24 x PP 2 x MBS 2 "
+              "(+16%, 76 GB of 80 in use, 13 pairs) and DP 16 x TP 4 x PP 6 x MBS 4 (+14%, 75 GB, 10 pairs): the "
+              "last two run close to the memory limit, where PyTorch's caching allocator frees its cache and "
+              "retries, for which no figure is at hand. Across shapes (not pairs): head dimension 225 (hidden "
+              "14,400, 64 heads) +19% to +40% and 108 (13,824, 128 heads) +29% to +37%, where fp16 batched GEMMs "
+              "with K not a multiple of 8 lose cuBLAS's 16-byte aligned kernels; head dimension 128 with 12 or 14 "
+              "heads per TP rank (12,288 with 96 heads, 14,336 with 112) +18% to +23% while 144 with 12 heads is "
+              "+4%, not explained. The document's 'NHEADS=108 breaks constraints for invoking optimized fused "
+              "softmax kernel' names a run it does not list; Megatron's FusedScaleMaskSoftmax.is_kernel_available "
+              "((heads / TP) x MBS % 4 = 0, 16 < sk <= 4096; bigscience-workshop/Megatron-DeepSpeed megatron/model/"
+              "fused_softmax.py) holds for every listed run. The network: the runs with the largest data-parallel "
+              "exchange (DP 24 x PP 2, 43 GB a GPU a step) are predicted the fastest (+8% to +16%); the repository's "
+              "own all-reduce benchmark on 4 of these nodes (experiments/bandwidth/all_reduce_bench-a100-n4.txt, "
+              "January 2022, before the 02-25 fix) measured 5 GB/s of bus bandwidth for the 8 GPUs of a node, 0.63 "
+              "GB/s a GPU, which would make the 48-node runs 10% (DP 4) to 60% (DP 24) slow, and DP 4 x PP 12 "
+              "against DP 12 x PP 4 and DP 24 x PP 2 the same day would need about 2 GB/s a GPU; neither is a "
+              "measurement of the runs' "
+              "network, so the nominal 6.25 GB/s stays. From 02-28 (and for BLOOM-176B) the runs use DeepSpeed's "
+              "BF16 optimizer (ZeRO stage 0 in DeepSpeed's config: tr11-176B-ml.slurm 'bf16 must use z0! it "
+              "implements its own zero stage 1 equivalent'), which adds each micro-batch's bf16 gradients into fp32 "
+              "ones (bf16_optimizer.py update_hp_grads: 18 bytes per parameter a micro-batch) and all-reduces them "
+              "in fp32 after the schedule (pipe/engine.py _bf16_reduce_grads, DeepSpeed 56c5223); the scenario "
+              "cannot state it (main_grads_fp32 is Megatron's key), so these 17 runs are costed as fp16 ZeRO-1 "
+              "(-3% to +27%, median +6%).",
+              "- torchtune's 'Optimization flags' table (Llama 3.2 3B on one A100; pytorch/torchtune README.md): 27 "
+              "of its 33 pairs ordered. Its rows add one technique each, so '+ Packed' and '+ Compile' ran the "
+              "whole-batch loss (chunked cross-entropy is the next row) and now say so (cross_entropy standard; "
+              "the model costs both losses at 28 bytes per logit, so only the compile / chunked-loss pair is new). "
+              "Mis-ordered: '+ 8-bit AdamW' against the three rows before it (measured 3.6-5.0% slower, predicted "
+              "3.3% faster since the 8-bit step reads fewer bytes; the tutorial names torchao's AdamW8bit and "
+              "bitsandbytes' PagedAdamW8bit and the table does not say which ran), and '+ Packed' against the "
+              "recompute rows (measured 1.9-3.2% slower than compile with full recompute, predicted 9.7% faster: "
+              "compile's +27% is predicted as +7%).",
               "- Float8 through torchao (OLMo-core, torchao's own benchmark, torchtitan) is predicted 12-37% fast on "
               "H100 (torchtitan's 405B on 128 H100: -8% to -12%) where bf16 twins are 14-37% fast, and MI300X "
               "(torchao's table through torchtitan) +59% bf16 and "

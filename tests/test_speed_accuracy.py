@@ -99,9 +99,12 @@ def test_runs_left_out_say_why():
 # counts in the tile and wave model: median 9.5%, p90 34.2%; with the 500 W H100 96GB HBM2e part's peak
 # on NVIDIA's datasheet rates at 500 W and H100's sustained share of it: median 9.4%, p90 33.5%; with
 # InternEvo's rows on its own ZeRO-1 (framework internevo: gradients all-reduced, weights broadcast rank by rank, each
-# broadcast a ring over all ranks): median 9.4%, p90 33.0%, held there.
+# broadcast a ring over all ranks): median 9.4%, p90 33.0%; with
+# DeepSpeed's pipeline engine as it runs (gradients reduced after the schedule, a gradient accumulation pass per later
+# micro-batch, TP-split and blocking pipeline sends), Jean Zay's network on BigScience's rows and the bubble as every
+# stage but the busiest once: median 8.9%, p90 32.5%, held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.335
+P90_MEASURED = 0.33
 
 
 def test_throughput_error_targets():
@@ -299,8 +302,10 @@ def test_every_time_shows_the_range_of_its_regime():
 # measured (>= 90% of pairs). Measured when the pairs were first counted (898 runs; BigScience's 109 layout
 # experiments are 645 of the 894 pairs): 709 of 894 (79.3%), 82.5% of the pairs measured more than 5% apart; held at
 # that level so that it can only rise (docs/speed-accuracy.md "Layouts ordered as measured"). With Megatron-Bridge's
-# recipe settings per release: 770 of 947 ordered and 52 predicted equal, each counted half (79.7%).
-LAYOUT_ORDER_MEASURED = 0.79
+# recipe settings per release: 770 of 947 ordered and 52 predicted equal, each counted half (79.7%);
+# with DeepSpeed's pipeline engine, Jean Zay's network and the bubble as every stage but the busiest once: 782 of 947
+# and 53 equal (80.8%).
+LAYOUT_ORDER_MEASURED = 0.80
 
 
 def test_layout_comparisons_are_ordered_as_measured():

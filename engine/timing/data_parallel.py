@@ -107,9 +107,11 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         if zero == 0 or prof.get("zero_grad_all_reduce"):
             # DDP, and InternEvo's ZeRO-1 (presets/efficiency.json frameworks: zero_grad_all_reduce), all-reduce
             # every bucket of gradients
-            dp_comm = contended(2 * frac * grads / dp_link + buckets * ar_lat, busiest.bwd, prof["dp_overlap"], sm_share)
+            dp_comm = contended(2 * frac * grads / dp_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
+                                prof["dp_overlap"], sm_share)
         else:
-            dp_comm = contended(frac * grads / dp_link + buckets * rs_lat, busiest.bwd, prof["dp_overlap"], sm_share)
+            dp_comm = contended(frac * grads / dp_link + buckets * rs_lat, _reduce_window(s, prof, busiest),
+                                prof["dp_overlap"], sm_share)
         if zero >= 1:
             dp_comm += _zero_gather_seconds(s, hw, prof, frac * busiest.trainable * rates.elem_bytes / dp_link,
                                             buckets * ag_lat, busiest, spec, sm_share)
@@ -230,3 +232,20 @@ def _zero_gather_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], transf
         broadcasts = min(s.dp, parameter_tensors(spec, busiest.layers))
         gather_latency = broadcasts * collective_latency(hw, BROADCAST, s.dp, span, domain, stride)
     return contended(transfer + gather_latency, gather_window, prof["dp_overlap"], sm_share)
+
+
+def _reduce_window(s: Scenario, prof: dict[str, Any], busiest: StageWork) -> float:
+    """Seconds of backward the gradient reduce can hide behind: the last micro-batch's, or none where the framework
+    reduces only after its pipeline schedule has run (DeepSpeed's PipelineEngine: presets/efficiency.json
+    frameworks pipeline_reduce_after_schedule)."""
+    return 0.0 if s.pp > 1 and prof.get("pipeline_reduce_after_schedule") else busiest.bwd
+
+
+def accumulation_seconds(s: Scenario, prof: dict[str, Any], rates: Rates, dt: Dtypes, busiest: StageWork) -> float:
+    """Memory-bound seconds a step spends adding each later micro-batch's weight gradients into the ones kept over the
+    step, where the framework keeps them whole (ZeRO 0/1, no FSDP) and adds them in a pass of its own (autograd's
+    AccumulateGrad: read both, write one; presets/efficiency.json frameworks grad_accumulation_passes)."""
+    passes = prof.get("grad_accumulation_passes", 0)
+    if not passes or s.grad_accum < 2 or s.fsdp or s.effective_zero >= 2:
+        return 0.0
+    return (s.grad_accum - 1) * passes * dt.grad * busiest.trainable / rates.memory
