@@ -172,11 +172,12 @@ def test_published_figures(published_rows):
     verl row with the run's own lengths: dingxianzhong/play-verl's PPO Qwen2.5-0.5B run (8 x 80 GB, verl of
     2025-04-30) ran with use_remove_padding false and no dynamic batches, so every micro-batch holds 512 + 256 padded
     tokens whatever the data (verl pads prompts to max_prompt_length and responses to response_length): -5.4% of
-    its perf/max_memory_allocated_gb (allocated-engine-pool); median 7.8% over 8."""
+    its perf/max_memory_allocated_gb (allocated-engine-pool); and Bihan/dstack-configs' quickstart PPO Qwen2.5-7B on
+    2 x 8 80 GB GPUs (verl of 2025-05-22, padded the same way): +16.2%. Median 8.9% over 9 (verl 10.8% over 2)."""
     summary = pt.published_summary(published_rows)
     stats = summary["framework"]["all"]
     print("\n" + pt.published_table(published_rows))
-    assert stats["count"] >= 8  # target 15
+    assert stats["count"] >= 9  # target 15
     assert stats["median"] <= 0.10  # the issue's target
 
 
