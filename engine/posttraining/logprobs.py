@@ -83,7 +83,7 @@ def forward_activation_bytes(spec: ModelSpec, tokens: float, compute: int, tp: i
 
 
 LAYER_MOMENT = ("lora_fp32_bytes",)  # extras alive inside a decoder layer
-WHOLE_FORWARD = ("autocast_cache_bytes",)  # extras alive through the whole forward
+WHOLE_FORWARD = ("autocast_cache_bytes", "offloaded_units_bytes")  # extras alive through the whole forward
 
 
 def scoring_forward(key: str, name: str, spec: ModelSpec, sequences: int, sequence_tokens: int, logits_tokens: int,

@@ -112,7 +112,8 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         ulysses=sp, shard_tokens=-(-(s.prompt_len + s.completion_len) // sp), shard_logits_tokens=-(-logits_tokens // sp),
         offload_between_phases=facts.offload_between_phases and s.offload != "none",
         update_entropy=facts.update_entropy if objective in POLICY_GRADIENT and s.entropy_coeff != 0 else "none",
-        reference_params_offloaded=facts.reference_params_offloaded,
+        # the offload is FSDP's (CPUOffload of verl's FSDP workers): without FSDP the frozen copy stays on the GPU
+        reference_params_offloaded=facts.reference_params_offloaded and s.fsdp,
     )
 
 
