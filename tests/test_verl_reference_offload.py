@@ -31,8 +31,14 @@ def test_the_reference_is_not_resident_and_streams_root_and_one_layer():
     spec = model_spec_for("qwen2.5-7b")
     root = spec.vocab * spec.hidden * 2 + spec.hidden  # untied embedding + lm_head + final norm (Qwen2.5-7B config)
     layer = (spec.text_params - root) / spec.layers  # one of the identical decoder layers
-    ref = dict(phases["scoring"]["score_reference"].inputs)
+    from engine.posttraining import phases as ph
+    from engine.posttraining.estimate import step_parts
+
+    ref = dict(ph._reference_forward(step_parts(scenario_from_dict(FULL))).inputs)
     assert ref["offloaded_units_bytes"] == pytest.approx((root + layer) * 2, rel=1e-6)  # bf16, gathered whole
+    assert "gathered_units_bytes" not in ref  # the policy's root is not gathered during the reference's pass
+    policy = dict(phases["scoring"]["score_policy"].inputs)  # the actor's own pass: its root and one layer
+    assert policy["gathered_units_bytes"] == pytest.approx((root + layer) * 2, rel=1e-6)
 
 
 def test_a_framework_keeping_its_reference_on_the_gpu_is_unchanged():
