@@ -185,10 +185,12 @@ def test_published_bounds(published_rows):
     step 1 of each log, read as verl's perf/max_memory_allocated_gb counts them (metric allocated-engine-pool: vLLM's
     sleep pool stays in torch's counters, tests/test_verl_offload_and_engine_pool.py) at the step's maximum lengths:
     6 of 7 at or below the estimate (0.5B +28.6%, 1.5B +46.8%, 3B +9.0%, 14B +19.0%, 32B +22.2%, 72B +21.5%), the
-    7B one 2.1% above it."""
+    7B one 2.1% above it. h-verl (entropy_coeff 0.001 as the logs state, verl's compiled entropy in the update,
+    FSDP1's root kept gathered): all 7 (0.5B +46.7%, 1.5B +73.3%, 3B +35.4%, 7B +3.4%, 14B +20.2%, 32B +18.9%,
+    72B +17.7%)."""
     summary = pt.published_summary(published_rows)
     assert summary["bound"] >= 16
-    assert summary["bound_held"] >= 10  # target: summary["bound"]
+    assert summary["bound_held"] >= 11  # target: summary["bound"]
     assert all(r.error is not None and r.error < 0 for r in published_rows if r.id in summary["bound_broken"])
 
 
