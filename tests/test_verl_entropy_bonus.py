@@ -69,3 +69,11 @@ def test_verl_command_line_entropy_coeff_is_imported():
     bad = import_texts([("run.sh", line.replace("0.001", "lots"))])
     assert "entropy_coeff" not in bad.scenario
     assert any("entropy_coeff" in u.key for u in bad.unmapped)
+
+
+def test_verl_export_writes_a_nonzero_entropy_coeff_back():
+    from engine.configs.export_rl import verl_args
+
+    assert "actor_rollout_ref.actor.entropy_coeff=0.001" in verl_args(scenario_from_dict({**VERL_7B_LORA,
+                                                                                        "entropy_coeff": 0.001}))
+    assert "entropy_coeff" not in verl_args(scenario_from_dict(VERL_7B_LORA))  # verl's own default, 0
