@@ -14,9 +14,10 @@ verl_entropy_partition.py prints it): AOT autograd with inductor's decomposition
 logits (already kept by the cross-entropy) and three per-token values (max, sum of exp, log-sum-exp) for backward,
 not the softmax; the generated forward allocates one fp32 buffer of the logits' shape (the exponentials, read by two
 reductions) and frees it on return; the generated backward allocates only its output, the logits' gradient in the
-logits' dtype. In backward the entropy's gradient is produced first (the later autograd node), so at the
-cross-entropy's backward the saved logits, that gradient and flash-attn's out-of-place gradient are alive together:
-one logits-sized tensor more than the in-place path, before autograd accumulates the two gradients in place.
+logits' dtype. Both backward nodes keep the logits saved until they have run, so whichever of the two runs second
+finds the logits, the first one's gradient (waiting in the input buffer of the logits' DivBackward) and its own new
+gradient alive together: one logits-sized tensor more than the in-place path, before autograd accumulates the two
+gradients in place.
 """
 
 from __future__ import annotations
