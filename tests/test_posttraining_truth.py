@@ -195,10 +195,14 @@ def test_published_bounds(published_rows):
     7B one 2.1% above it. h-rlpub4 adds the same recipe's MATH runs (prompt 1,024 / response 512, step 1 at
     prompt_length/max 437, response_length/max 512): 3 of 7 at or below the estimate (14B +5.0%, 32B +16.8%, 72B
     +15.0%); 0.5B -11.3%, 1.5B -5.8%, 3B -2.6%, 7B -0.8% above it, the GSM8K rows' direction (verl's entropy over
-    the vocabulary with gradients, entropy_coeff 0.001, is not held yet)."""
+    the vocabulary with gradients, entropy_coeff 0.001, is not held yet).
+    h-verl (entropy_coeff 0.001 as the logs state, verl's compiled entropy in the update, FSDP1's root kept
+    gathered): the GSM8K rows all 7 (0.5B +46.7%, 1.5B +73.3%, 3B +35.4%, 7B +3.4%, 14B +20.2%, 32B +18.9%, 72B
+    +17.7%); with the MATH rows' entropy_coeff 0.001 set as their logs state, all 7 of those too (0.5B +19.8%,
+    1.5B +23.0%, 3B +22.7%, 7B +7.8%, 14B +10.6%, 32B +15.2%, 72B +11.9%): 18 of 23."""
     summary = pt.published_summary(published_rows)
     assert summary["bound"] >= 23
-    assert summary["bound_held"] >= 13  # target: summary["bound"]
+    assert summary["bound_held"] >= 18  # target: summary["bound"]
     assert all(r.error is not None and r.error < 0 for r in published_rows if r.id in summary["bound_broken"])
 
 
