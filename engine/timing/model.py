@@ -114,6 +114,8 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     kernel = s.attention_kernel
     if kernel == "auto":
         kernel = prof["attention_hopper"] if hw.arch in ("hopper", "blackwell") else "flash2"
+        if hw.arch == "blackwell":  # a framework that picks another kernel on sm100 and later says so
+            kernel = prof.get("attention_blackwell", kernel)
     elif kernel == "flash3" and hw.arch != "hopper":
         kernel = "flash2"  # FlashAttention-3 runs on Hopper only
     table = efficiency()["attention_fraction_of_bf16_peak"][kernel]
