@@ -89,3 +89,21 @@ def test_blackwell_nvlink_and_memory_bandwidth_are_the_datasheets(gpu: str):
     preset = get_gpu(gpu)
     assert preset.interconnect_bandwidth_bytes_per_s == 900e9
     assert preset.memory_bandwidth_bytes_per_s == (7.75e12 if gpu == "b300" else 8e12)
+
+
+def test_flash4_is_its_b200_measurement_and_falls_back_where_it_does_not_run():
+    """Dao-AILab/flash-attention pull request #2280 (FlashAttention-4 on B200, head dim 128, causal, 8,192 tokens,
+    batch 4, 16 heads): forward 1,418.1 and 2-CTA backward 1,208.6 TFLOPS of the 2,250 dense bf16 peak. Hopper takes
+    FlashAttention-3's figure, GPUs FlashAttention-4 does not run on FlashAttention-2's."""
+    table = efficiency()["attention_fraction_of_bf16_peak"]
+    assert table["flash4"]["_gpu"]["b200"] == pytest.approx(_step_fraction(2250, 1418.1, 1208.6), abs=0.001)
+
+    def rate(gpu: str, kernel: str) -> float:
+        s = scenario_from_dict({"model": "llama-3-8b", "gpu": gpu, "attention_kernel": kernel})
+        return rates_for(s, hardware_for(s), framework_profile(s.framework)).attention
+
+    assert rate("h100-sxm-80gb", "flash4") == rate("h100-sxm-80gb", "flash3")
+    assert rate("a100-80gb", "flash4") == rate("a100-80gb", "flash2")
+    assert rate("rtx-5090", "flash4") == rate("rtx-5090", "flash2")
+    # on B200 FlashAttention-4 is about 1.1x cuDNN 9.17's measured rate (the paper: up to 1.3x cuDNN 9.13)
+    assert 1.0 < rate("b200", "flash4") / rate("b200", "cudnn") < 1.3
