@@ -238,7 +238,12 @@ def render() -> str:
               "-1.9%); Megatron-Bridge +14.5% -> +13.2%. Newer cuDNN is faster again (cuDNN 9.22, cudnn-frontend "
               "3929da2 results/llama3.1: GB200 1,574 / 1,332, GB300 1,856 / 1,435, 0.557 and 0.614); 9.17 is the "
               "release of the published rows' containers. These are short runs (the benchmark waits between "
-              "iterations to avoid throttling); the clock of a step stays sustained_compute_fraction's.",
+              "iterations to avoid throttling); the clock of a step stays sustained_compute_fraction's. A new "
+              "attention_kernel, flash4 (FlashAttention-4), takes its B200 measurement (Dao-AILab/flash-attention "
+              "pull request #2280: 1,418 / 1,209 TFLOPS, 0.561, about 1.1x cuDNN 9.17); no published row runs it. "
+              "No sustained measurement of GB300 or B300 was found: facebookexperimental/triton pull request #2023 "
+              "gives cuBLAS GEMMs on GB300 at 1,600-2,174 TFLOPS with the clock locked at 2,070 MHz under its 1,400 W "
+              "limit, a range over shapes, not a clock a step keeps.",
               "- Megatron-Bridge recipes per release: each NeMo container ships one Megatron-Bridge release "
               "(docs/releases/software-versions.md and known-issues.md at 067f987d: 25.09 = 0.1.0rc3, 25.11 = 0.2.0, "
               "26.02 = 0.3.0, 26.02.01 = 0.3.1, 26.04 = 0.4.0, 26.06 = 0.5.0; 26.04.01 = 0.4.2, 26.06.01 = 0.5.1 and "
