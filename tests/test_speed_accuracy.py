@@ -95,8 +95,10 @@ def test_runs_left_out_say_why():
 # GB200 likewise (0.851) and MI300X's fp8 fraction from AMD's same-chip FP8/BF16 ratio: median 9.8%, p90 36.8%, held
 # there. With NeMo 24.03.01's long-sequence runs on cuDNN 8.9's attention (attention_kernel cudnn8) and two B200
 # long-sequence rows (900 runs): median 9.6%, p90 35.6%, held there.
+# With Blackwell's attention measured per GPU (cudnn-frontend SDPA benchmarks; presets/efficiency.json _gpu): median
+# 9.5%, p90 34.99%, held at 35%.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.36
+P90_MEASURED = 0.35
 
 
 def test_throughput_error_targets():
