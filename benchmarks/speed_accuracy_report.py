@@ -243,7 +243,12 @@ def render() -> str:
               "pull request #2280: 1,418 / 1,209 TFLOPS, 0.561, about 1.1x cuDNN 9.17); no published row runs it. "
               "No sustained measurement of GB300 or B300 was found: facebookexperimental/triton pull request #2023 "
               "gives cuBLAS GEMMs on GB300 at 1,600-2,174 TFLOPS with the clock locked at 2,070 MHz under its 1,400 W "
-              "limit, a range over shapes, not a clock a step keeps.",
+              "limit, a range over shapes, not a clock a step keeps. Not taken yet: the same cudnn-frontend commit "
+              "(3929da2, results/gpt_oss) measures gpt-oss's 128-token window at head dim 64, 8K tokens: 165 / 187 "
+              "TFLOPS on GB200 and 172 / 198 on GB300 counted on the window's 128 keys, 0.14 of the step's peak "
+              "on the two 128-key tiles the model computes, where the model takes 0.519 x 0.707 = 0.37 (a short "
+              "window leaves the kernel's pipeline mostly filling and draining); the windowed layers are a small "
+              "share of gpt-oss's FLOPs.",
               "- Megatron-Bridge recipes per release: each NeMo container ships one Megatron-Bridge release "
               "(docs/releases/software-versions.md and known-issues.md at 067f987d: 25.09 = 0.1.0rc3, 25.11 = 0.2.0, "
               "26.02 = 0.3.0, 26.02.01 = 0.3.1, 26.04 = 0.4.0, 26.06 = 0.5.0; 26.04.01 = 0.4.2, 26.06.01 = 0.5.1 and "
