@@ -116,10 +116,14 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     kernel = s.attention_kernel
     if kernel == "auto":
         kernel = prof["attention_hopper"] if hw.arch in ("hopper", "blackwell") else "flash2"
+        if hw.arch == "blackwell":  # a framework that picks another kernel on sm100 and later says so
+            kernel = prof.get("attention_blackwell", kernel)
     elif kernel == "flash3" and hw.arch != "hopper":
         kernel = "flash2"  # FlashAttention-3 runs on Hopper only
     table = efficiency()["attention_fraction_of_bf16_peak"][kernel]
-    attention = hw.peak(fmt) * table.get(hw.arch, table["default"]) * sustained
+    # a GPU whose kernel was measured on it (_gpu: the data-centre Blackwells, whose exp units differ) before its family
+    fraction = table.get("_gpu", {}).get(hw.gpu_id or "", table.get(hw.arch, table["default"]))
+    attention = hw.peak(fmt) * fraction * sustained
     sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
     scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
     return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled)
