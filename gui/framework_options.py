@@ -40,6 +40,7 @@ class FrameworkOptions(QWidget):
             "litgpt": self.tr("LitGPT"),
             "pytorch": self.tr("plain PyTorch loop"),
             "olmo-core": self.tr("OLMo-core"),
+            "internevo": self.tr("InternEvo"),
             "trl": self.tr("TRL (post-training)"),
             "verl": self.tr("verl (post-training)"),
             "openrlhf": self.tr("OpenRLHF (post-training)"),

@@ -309,7 +309,7 @@ FACT_COLUMNS = {
     "pipeline_recv_once": {"deepspeed", "openrlhf"},
     "cp_ring_attention": {"megatron"}, "ep_all_to_all_dispatch": {"megatron"}, "te_layers": {"megatron"},
     "selective_by_modules": {"megatron"}, "kernels_save_as_compiled": {"unsloth"}, "fused_lora_kernels": {"unsloth"},
-    "takes_megatron_arguments": {"megatron"}, "zero_bucket_settings": {"deepspeed", "openrlhf"},
+    "takes_megatron_arguments": {"megatron"}, "zero_bucket_settings": {"deepspeed", "openrlhf", "internevo"},
     "offers_liger_kernel": {"huggingface", "trl", "ms-swift"}, "grads_reduced_in_buffer": {"megatron"},
     "lora_adapters_in_model_dtype": {"megatron", "torchtune", "litgpt"}, "loss_in_place": {"megatron"},
     "adam_fused": {"megatron"}, "fsdp_embedding_unit": {"olmo-core"},

@@ -13,7 +13,7 @@ from . import posttraining as rl
 from .posttraining import PostTrainingDefaults
 
 FRAMEWORKS = ("huggingface", "deepspeed", "torchtune", "torchtitan", "megatron", "unsloth", "litgpt", "pytorch",
-              "olmo-core", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
+              "olmo-core", "internevo", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast")
 
 
@@ -301,6 +301,20 @@ TABLE: dict[str, FrameworkDefaults] = {
                   "apply_fsdp: fully_shard each block, then self.embeddings with set_unshard_in_backward(False) "
                   "('Embedding params are not needed for backwards computation'), then self.lm_head with "
                   "reshard_after_forward=False, then the model"))),
+    # InternEvo (InternLM's trainer) builds its model and ZeRO-1 optimizer itself; its memory facts are DeepSpeed
+    # ZeRO-1's (bf16 weights and gradients on every rank, fp32 master and Adam states sharded over the ZeRO group),
+    # its time profile ("internevo" in presets/efficiency.json) its own
+    "internevo": replace(
+        _DS, id="internevo", label="InternEvo", profile="internevo", pipeline_returns_outputs=True,
+        pipeline_recv_once=False,
+        sources=(("training", "InternLM/InternEvo at c18bec9 (July 2023, the commit that wrote "
+                  "doc/en/train_performance.md's table): train.py, internlm/solver/optimizer/hybrid_zero_optim.py"),
+                 ("ZeRO-1", "hybrid_zero_optim.py HybridZeroOptimizer: parallel.zero1 ranks each keep the fp32 master "
+                  "and Adam states of whole parameter tensors (_partition_param_list), gradients are all-reduced "
+                  "in bf16 in hybrid_zero_optimizer.reduce_bucket_size buckets (configs/7B_sft.py: 512 x 1024 x "
+                  "1024 elements) and the updated bf16 weights broadcast rank by rank (broadcast_params)"),
+                 ("pipeline", "not read: the published rows run without pipeline parallelism (the table's "
+                  "defaults)"))),
     "trl": _post_trainer(_HF, "trl", "TRL", rl.TRL, "TRL's trainers subclass transformers.Trainer", True),
     "verl": _post_trainer(_HF, "verl", "verl", rl.VERL, "verl's FSDP workers train transformers models "
                           "(verl/workers/fsdp_workers.py), with FSDP1 by default (ppo_trainer.yaml actor.strategy: "

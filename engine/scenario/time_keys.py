@@ -11,7 +11,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from .keys import TIME_ONLY, Choice, Flag
 from .keys import key as declare
 
-ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn", "cudnn8")
+ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn", "cudnn8", "flash4")
 MOE_TOKEN_DISPATCHERS = ("alltoall", "allgather", "flex")
 FP8_RECIPES = ("auto", "delayed", "tensorwise", "mxfp8", "blockwise")
 # Which parts of a step run as captured CUDA graphs (Megatron's cuda_graph_impl / cuda_graph_scope): captured

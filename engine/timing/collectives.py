@@ -7,6 +7,10 @@ protocol, the one large training messages use):
   or nodes - 1 cross the network; inside a node spanning several, each hop costs at least the network overhead
   (1 us x 3 for Simple);
 - tree (all-reduce only): base + 2 ((ranks per node - 1) x hop + log2(nodes) x network hop);
+- broadcast: a ring of n steps of which `nodes` cross the network (tuning.cc's nsteps / nInterSteps for
+  ncclFuncBroadcast), each hop at the ring's per-hop latency. tuning.cc itself charges a broadcast either one hop
+  (sameChannels) or n x the Tree/Simple chunk latency (28 us at v2.14.3-1: 'Add some chunk latency, waiting for
+  proper chunk modeling'); the ring's hops lie between the two;
 
 NCCL runs the fastest of them for an all-reduce (inside a Hopper or Blackwell NVSwitch node also NVLS, one
 NVLink SHARP reduction); all-gather and reduce-scatter run as rings (PAT needs one GPU per node, left out). The
@@ -21,7 +25,7 @@ from functools import lru_cache
 from .data import efficiency
 from .hardware import Hardware
 
-ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER = "all_reduce", "all_gather", "reduce_scatter"
+ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, BROADCAST = "all_reduce", "all_gather", "reduce_scatter", "broadcast"
 NVLS_ARCHS = ("hopper", "blackwell")  # NVSwitch with NVLink SHARP (third generation and later)
 
 
@@ -41,8 +45,9 @@ def _latency(kind: str, ranks: int, nodes: int, per_node: int, nvlink: bool, nvl
     hop = t["nvlink_ring"] if nvlink else t["pcie_ring"]
     if nodes > 1:
         hop = max(hop, t["net_overhead"])
-    steps = 2 * (ranks - 1) if kind == ALL_REDUCE else ranks - 1
-    inter = 0 if nodes == 1 else (2 * (nodes - 1) if kind == ALL_REDUCE else nodes - 1)
+    steps = 2 * (ranks - 1) if kind == ALL_REDUCE else ranks if kind == BROADCAST else ranks - 1
+    inter = 0 if nodes == 1 else (2 * (nodes - 1) if kind == ALL_REDUCE else nodes if kind == BROADCAST
+                                  else nodes - 1)
     ring = t["base_ring"] + (steps - inter) * hop + inter * t["net_ring"]
     if kind == ALL_REDUCE and nodes == 1 and nvls:
         return min(ring, t["nvls"])

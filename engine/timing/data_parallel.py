@@ -13,7 +13,7 @@ from ..memory.states import Dtypes
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import fsdp1_wrap
-from .collectives import bucket_count, group_latencies
+from .collectives import BROADCAST, bucket_count, collective_latency, group_latencies
 from .contention import contended, hidden_share
 from .costs import Rates
 from .data import efficiency
@@ -104,16 +104,17 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         # FSDP (SHARD_GRAD_OP) communicates per wrapped unit; DDP, DeepSpeed and Megatron per bucket
         by_unit = s.fsdp or (zero >= 1 and prof.get("zero_by_fsdp", False))
         buckets = units if by_unit else bucket_count(grads, _bucket_bytes(prof, dp, reduce_bytes))
-        if zero == 0:
-            dp_comm = contended(2 * frac * grads / dp_link + buckets * ar_lat, busiest.bwd, prof["dp_overlap"], sm_share)
+        if zero == 0 or prof.get("zero_grad_all_reduce"):
+            # DDP, and InternEvo's ZeRO-1 (presets/efficiency.json frameworks: zero_grad_all_reduce), all-reduce
+            # every bucket of gradients
+            dp_comm = contended(2 * frac * grads / dp_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
+                                prof["dp_overlap"], sm_share)
         else:
-            # DeepSpeed ZeRO-1/2 gathers the updated weights at the end of its optimizer step ("ready for next
-            # round forward", deepspeed/runtime/zero/stage_1_and_2.py step(): all_gather_dp_groups), so no forward
-            # runs beside it (presets/efficiency.json frameworks: zero_gather_after_step)
-            gather_window = 0.0 if prof.get("zero_gather_after_step") else busiest.fwd
-            dp_comm = (contended(frac * grads / dp_link + buckets * rs_lat, busiest.bwd, prof["dp_overlap"], sm_share)
-                       + contended(frac * busiest.trainable * rates.elem_bytes / dp_link + buckets * ag_lat,
-                                   gather_window, prof["dp_overlap"], sm_share))
+            dp_comm = contended(frac * grads / dp_link + buckets * rs_lat, _reduce_window(s, prof, busiest),
+                                prof["dp_overlap"], sm_share)
+        if zero >= 1:
+            dp_comm += _zero_gather_seconds(s, hw, prof, frac * busiest.trainable * rates.elem_bytes / dp_link,
+                                            buckets * ag_lat, busiest, spec, sm_share)
     if zero == 3 and prof.get("fsdp2_copies"):
         copies = _fsdp2_copy_bytes(s, dt, rates.elem_bytes, reduce_bytes, busiest, keeps) / rates.memory
         if fp8_weights:
@@ -203,3 +204,48 @@ def _fp8_gather_bytes(s: Scenario, dt: Dtypes, elem_bytes: int, weights: float, 
     weight_cast = efficiency()["fp8_cast_bytes"]["torchao-tensorwise"]["weight_forward"]
     return (n * n_gathers * (fp8_gather - bf16_gather) - s.grad_accum * weight_cast + master / dp) * weights
 
+
+def parameter_tensors(spec: ModelSpec, layers: int) -> int:
+    """Parameter tensors of a stage of `layers` decoder layers: each layer's nn.Linear weights (and biases), its two
+    norms, the routed experts' weights, plus the embedding, the final norm and the head."""
+    def count(moe: bool) -> int:
+        linears = spec.layer_linears(moe)
+        return len(linears) + sum(1 for lin in linears if lin.bias) + 2 + (3 * spec.n_experts if moe else 0)
+    per_layer = (spec.dense_layers * count(False) + spec.moe_layers * count(True)) / max(1, spec.layers)
+    return round(layers * per_layer) + 3
+
+
+def _zero_gather_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], transfer: float, gather_latency: float,
+                         busiest: StageWork, spec: ModelSpec, sm_share: float) -> float:
+    """ZeRO-1/2's weight gather after the optimizer step. DeepSpeed gathers the updated weights at the end of its
+    optimizer step ("ready for next round forward", deepspeed/runtime/zero/stage_1_and_2.py step():
+    all_gather_dp_groups), so no forward runs beside it (presets/efficiency.json frameworks: zero_gather_after_step).
+    InternEvo (zero_gather_per_rank) broadcasts each rank's partition in turn and waits for them all
+    (HybridZeroOptimizer.broadcast_params); its partition puts whole parameter tensors on the rank holding the
+    fewest elements (_partition_param_list, largest first), so min(ranks, tensors) ranks broadcast, each a ring
+    over every ZeRO rank whose latency grows with the ranks. The broadcasts are counted one after another: the same
+    document's zero1=8 series, which differs only in broadcasting within the node, keeps 3,625 tokens/s per GPU on
+    1,024 GPUs where zero1=-1 falls to 2,271, 2.7 s a step more, against 0.3 s for the bytes."""
+    gather_window = 0.0 if prof.get("zero_gather_after_step") else busiest.fwd
+    if prof.get("zero_gather_per_rank"):
+        domain, span, stride = nvlink_domain(s, hw), s.tp * s.cp * s.dp, s.tp * s.cp
+        broadcasts = min(s.dp, parameter_tensors(spec, busiest.layers))
+        gather_latency = broadcasts * collective_latency(hw, BROADCAST, s.dp, span, domain, stride)
+    return contended(transfer + gather_latency, gather_window, prof["dp_overlap"], sm_share)
+
+
+def _reduce_window(s: Scenario, prof: dict[str, Any], busiest: StageWork) -> float:
+    """Seconds of backward the gradient reduce can hide behind: the last micro-batch's, or none where the framework
+    reduces only after its pipeline schedule has run (DeepSpeed's PipelineEngine: presets/efficiency.json
+    frameworks pipeline_reduce_after_schedule)."""
+    return 0.0 if s.pp > 1 and prof.get("pipeline_reduce_after_schedule") else busiest.bwd
+
+
+def accumulation_seconds(s: Scenario, prof: dict[str, Any], rates: Rates, dt: Dtypes, busiest: StageWork) -> float:
+    """Memory-bound seconds a step spends adding each later micro-batch's weight gradients into the ones kept over the
+    step, where the framework keeps them whole (ZeRO 0/1, no FSDP) and adds them in a pass of its own (autograd's
+    AccumulateGrad: read both, write one; presets/efficiency.json frameworks grad_accumulation_passes)."""
+    passes = prof.get("grad_accumulation_passes", 0)
+    if not passes or s.grad_accum < 2 or s.fsdp or s.effective_zero >= 2:
+        return 0.0
+    return (s.grad_accum - 1) * passes * dt.grad * busiest.trainable / rates.memory

@@ -18,7 +18,7 @@ FORMULAS = {
                         "step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute "
                         "the hidden part displaces: NCCL's SMs / the GPU's SMs of the compute-bound work, 3 x link / "
                         "HBM bandwidth of the memory-bound work",
-    "bubble": "(pp - 1) x (one micro-batch through the busiest stage / vpp + one send to the next stage)",
+    "bubble": "one micro-batch through every stage but the busiest / vpp + (pp - 1) x one send to the next stage",
     "offload": "CPU AdamW at host memory bandwidth + gradients and weights over PCIe",
     "optimizer": "bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth",
     "host": "grad_accum x the time the GPU waits for the host: kernel launches per layer (CUDA graphs: one per "

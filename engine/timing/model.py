@@ -26,7 +26,7 @@ from .ceiling import held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency
 from .costs import LayerCost, Rates, head_cost, layer_cost
 from .data import efficiency, framework_profile
-from .data_parallel import data_parallel_seconds
+from .data_parallel import accumulation_seconds, data_parallel_seconds
 from .formulas import FORMULAS
 from .hardware import Hardware, hardware_for
 from .host import LayerWork, exposed_host_seconds
@@ -34,6 +34,7 @@ from .layer_settings import expert_gemms, fp8_casts
 from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
 from .offload import optimizer_seconds
+from .pipeline import pipeline_seconds, stages_once
 
 BREAKDOWN_KEYS = ("compute", "memory_bound", "recompute", "communication_tp", "communication_cp", "communication_ep",
                   "communication_pp", "communication_dp", "bubble", "offload", "optimizer", "host")
@@ -115,10 +116,14 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     kernel = s.attention_kernel
     if kernel == "auto":
         kernel = prof["attention_hopper"] if hw.arch in ("hopper", "blackwell") else "flash2"
+        if hw.arch == "blackwell":  # a framework that picks another kernel on sm100 and later says so
+            kernel = prof.get("attention_blackwell", kernel)
     elif kernel == "flash3" and hw.arch != "hopper":
         kernel = "flash2"  # FlashAttention-3 runs on Hopper only
     table = efficiency()["attention_fraction_of_bf16_peak"][kernel]
-    attention = hw.peak(fmt) * table.get(hw.arch, table["default"]) * sustained
+    # a GPU whose kernel was measured on it (_gpu: the data-centre Blackwells, whose exp units differ) before its family
+    fraction = table.get("_gpu", {}).get(hw.gpu_id or "", table.get(hw.arch, table["default"]))
+    attention = hw.peak(fmt) * fraction * sustained
     sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
     scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
     return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled)
@@ -288,22 +293,6 @@ def _loss_path(s: Scenario, prof: dict[str, Any]) -> str:
             "megatron-fused": "standard", "no-upcast": "standard"}.get(ce, prof["cross_entropy"])
 
 
-def _pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, per_mb: float) -> tuple[float, float]:
-    """(point-to-point sends, bubble) of the pipeline schedule per step."""
-    if s.pp == 1:
-        return 0.0, 0.0
-    ga, dp = s.grad_accum, s.dp
-    pp_link, pp_lat = link(hw, s.tp * s.cp * dp * 2, nvlink_domain(s, hw), s.tp * s.cp * dp)
-    act = s.micro_batch * s.seq_len / s.cp * spec.hidden * rates.elem_bytes / (s.tp if s.sequence_parallel else 1)
-    virtual = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
-    send = 2 * (act / pp_link + pp_lat)
-    pp_comm = ga * send
-    # the bubble's (pp - 1) warm-up steps each run one model chunk (1/vpp of the stage) and wait for one send, which
-    # interleaving does not shrink (arXiv:2104.04473 section 2.2.2; overlap_p2p_comm hides only the steady state's)
-    bubble = (s.pp - 1) * (per_mb / virtual + send)
-    return pp_comm, bubble
-
-
 def _ep_seconds(s: Scenario, st: _Stage) -> float:
     """Exposed expert-parallel all-to-all of a step. Under combined 1F1B only the micro-batches without a partner
     run theirs alone: the pipeline's warm-up forwards and cool-down backwards, min(grad_accum, pp) micro-batches'
@@ -324,8 +313,11 @@ def step_time(s: Scenario) -> StepTime:
     busiest = max((stage_time_per_micro_batch(s, spec, hw, prof, rates, i, layers)
                    for i, layers in _distinct_stages(s, spec)), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
-    pp_comm, bubble = _pipeline_seconds(s, spec, hw, rates, busiest.total)
+    fill = stages_once(s, spec, _distinct_stages(s, spec), lambda i, r: stage_time_per_micro_batch(
+        s, spec, hw, prof, rates, i, r).total) - busiest.total  # the bubble: every stage but the busiest once
+    pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
+    copies += accumulation_seconds(s, prof, rates, dt, busiest)
     offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest)
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,

@@ -1485,6 +1485,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="43" />
+        <source>InternEvo</source>
+        <translation>InternEvo 框架</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="43" />
         <source>TRL (post-training)</source>
         <translation>TRL（后训练）</translation>
     </message>

@@ -1,0 +1,62 @@
+"""The pipeline schedule's point-to-point transfers and its bubble, per step."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from ..memory.parallelism.pipeline import scenario_stage_ranges
+from ..models.architecture import ModelSpec
+from ..scenario import Scenario
+from .costs import Rates
+from .hardware import Hardware
+from .links import link, nvlink_domain
+
+
+def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, prof: dict[str, Any],
+                     fill: float) -> tuple[float, float]:
+    """(point-to-point sends, bubble) of the pipeline schedule per step; `fill`: seconds of one micro-batch through
+    every stage but the busiest (stages_once less the busiest stage), the bubble's compute.
+
+    A stage sends each micro-batch's activation on and its gradient back. Where the framework splits what it sends
+    over the TP ranks (presets/efficiency.json frameworks pipeline_p2p_split_over_tp: DeepSpeed's PipelineEngine
+    sends a PartitionedTensor, 1/tp of the activation per rank, and all-gathers it over the TP group on arrival) or
+    sequence parallelism leaves each rank 1/tp of it, a transfer carries 1/tp. Where every send and receive blocks
+    the stage (pipeline_blocking_p2p: DeepSpeed's TrainSchedule runs SendActivation, RecvGrad, RecvActivation and
+    SendGrad one after another on the compute stream), a micro-batch waits for all four transfers; a schedule that
+    pairs them (Megatron-LM's send_forward_recv_backward) for two."""
+    if s.pp == 1:
+        return 0.0, 0.0
+    ga, dp = s.grad_accum, s.dp
+    pp_link, pp_lat = link(hw, s.tp * s.cp * dp * 2, nvlink_domain(s, hw), s.tp * s.cp * dp)
+    split = s.sequence_parallel or prof.get("pipeline_p2p_split_over_tp", False)
+    act = s.micro_batch * s.seq_len / s.cp * spec.hidden * rates.elem_bytes / (s.tp if split else 1)
+    gather = 0.0
+    if split and s.tp > 1 and not s.sequence_parallel:  # the receiver all-gathers the parts over the TP group
+        tp_link, tp_lat = link(hw, s.tp, nvlink_domain(s, hw))
+        gather = (s.tp - 1) * act / tp_link + tp_lat
+    transfers = 4 if prof.get("pipeline_blocking_p2p") else 2
+    one = act / pp_link + pp_lat
+    pp_comm = ga * (transfers * one + 2 * gather)
+    virtual = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
+    # interleaving splits the bubble's compute into 1/vpp chunks, but each of the (pp - 1) warm-up steps still waits
+    # for one send, which it does not shrink (arXiv:2104.04473 section 2.2.2; overlap_p2p_comm hides only the steady
+    # state's)
+    bubble = fill / virtual + (s.pp - 1) * 2 * (one + gather)
+    return pp_comm, bubble
+
+
+def stages_once(s: Scenario, spec: ModelSpec, listed: list[tuple[int, range]],
+                stage_seconds: Callable[[int, range], float]) -> float:
+    """Seconds of one micro-batch through every stage, each once; `listed`: the (index, layers) of the stages that
+    can differ (model.py _distinct_stages: first, last, a middle one per layer count, or all). 1F1B over stages of
+    s_i seconds ends after (m - 1) x max(s_i) + sum(s_i) where the last (LM head) stage is the busiest, and no later
+    otherwise: the bubble is this sum less the busiest stage, not (pp - 1) x the busiest."""
+    if s.pp == 1:
+        return 0.0
+    counted = [(i, r, 1) for i, r in listed]
+    if len(listed) < s.pp:  # the middle stages differ by their layer count only: each count once, times its stages
+        sizes = Counter(len(r) for r in scenario_stage_ranges(s, spec.layers)[1:-1])
+        counted = [counted[0], counted[-1]] + [(1, range(0, n), k) for n, k in sizes.items()]
+    return sum(k * stage_seconds(i, r) for i, r, k in counted)
