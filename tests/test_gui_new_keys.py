@@ -59,6 +59,7 @@ def test_cuda_graphs_row_edits_undoably_where_megatron_arguments_apply(qtbot, tm
     before = state.step_time.step_seconds
     _choose(combo, "layers")
     assert state.scenario.cuda_graphs == "layers"
+    assert state.undo_stack.text(state.undo_stack.index() - 1) == "CUDA graphs (captured parts): every transformer layer"
     # captured layers launch once per layer and skip the dispatcher's synchronisation (engine/timing/host.py)
     assert state.step_time.step_seconds == _seconds({**MOE, "cuda_graphs": "layers"}) != before
     state.undo_stack.undo()

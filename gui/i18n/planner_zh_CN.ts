@@ -1178,7 +1178,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../words.py" line="114" />
         <location filename="../words.py" line="118" />
         <location filename="../words.py" line="119" />
-        <location filename="../words.py" line="143" />
+        <location filename="../words.py" line="152" />
         <source>off</source>
         <translation>关闭</translation>
     </message>
@@ -1194,6 +1194,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="116" />
+        <location filename="../words.py" line="125" />
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -1218,83 +1219,98 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="125" />
+        <location filename="../words.py" line="126" />
+        <source>attention and MoE router</source>
+        <translation>注意力与 MoE 路由器</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="127" />
+        <source>every transformer layer</source>
+        <translation>每个 Transformer 层</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="128" />
+        <source>the whole forward and backward</source>
+        <translation>整个前向与反向</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="134" />
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="126" />
+        <location filename="../words.py" line="135" />
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="127" />
+        <location filename="../words.py" line="136" />
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="128" />
+        <location filename="../words.py" line="137" />
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="129" />
+        <location filename="../words.py" line="138" />
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="130" />
+        <location filename="../words.py" line="139" />
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="131" />
+        <location filename="../words.py" line="140" />
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="132" />
+        <location filename="../words.py" line="141" />
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="133" />
+        <location filename="../words.py" line="142" />
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="134" />
+        <location filename="../words.py" line="143" />
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="135" />
+        <location filename="../words.py" line="144" />
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="136" />
+        <location filename="../words.py" line="145" />
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="137" />
+        <location filename="../words.py" line="146" />
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="138" />
+        <location filename="../words.py" line="147" />
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="142" />
+        <location filename="../words.py" line="151" />
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
         <location filename="../serving_words.py" line="47" />
-        <location filename="../words.py" line="143" />
+        <location filename="../words.py" line="152" />
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -1340,6 +1356,9 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="123" />
+        <location filename="../words.py" line="124" />
+        <location filename="../words.py" line="129" />
+        <location filename="../words.py" line="132" />
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
