@@ -60,6 +60,19 @@ class FrameworkOptions(QWidget):
             "no-upcast": self.tr("whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)"),
         }))
         form.addRow(self.tr("Loss computation"), self.cross_entropy)
+        self.attention_kernel = ValueCombo(choice_items("attention_kernel", {
+            "auto": self.tr("the framework's choice for the GPU (auto)"),
+            "flash1": self.tr("FlashAttention-1 (flash1)"),
+            "flash2": self.tr("FlashAttention-2 (flash2)"),
+            "flash3": self.tr("FlashAttention-3, Hopper only (flash3)"),
+            "flash4": self.tr("FlashAttention-4, Blackwell (flash4)"),
+            "cudnn": self.tr("cuDNN 9 fused attention, Transformer Engine (cudnn)"),
+            "cudnn8": self.tr("cuDNN 8.9 fused attention, older NeMo containers (cudnn8)"),
+        }))
+        self.attention_kernel.setToolTip(self.tr(
+            "Which fused attention kernel the step time assumes. Their speed differs by GPU generation "
+            "(FlashAttention-3 on Hopper, cuDNN and FlashAttention-4 on Blackwell); the memory is the same."))
+        form.addRow(self.tr("Attention kernel variant"), self.attention_kernel)
         self.compile = QCheckBox(self.tr("compile the model (torch.compile)"))
         self.liger_kernels = QCheckBox(self.tr("Liger kernels for norms and SwiGLU (use_liger_kernel)"))
         self.liger_kernels.setToolTip(self.tr(
@@ -120,6 +133,7 @@ class FrameworkOptions(QWidget):
     def _connect(self) -> None:
         self.framework.valueChosen.connect(lambda v: self._edit({"framework": v}))
         self.cross_entropy.valueChosen.connect(lambda v: self._edit({"cross_entropy": v}))
+        self.attention_kernel.valueChosen.connect(lambda v: self._edit({"attention_kernel": v}))
         for key in ("compile", "liger_kernels", "activation_offload", "optimizer_in_backward", "distributed_optimizer"):
             getattr(self, key).toggled.connect(lambda v, k=key: self._edit({k: v}))
         self.save_embed.toggled.connect(lambda _v: self._modules_changed())
@@ -143,6 +157,7 @@ class FrameworkOptions(QWidget):
     def show_scenario(self, s: Scenario) -> None:
         self.framework.set_value(s.framework)
         self.cross_entropy.set_value(s.cross_entropy)
+        self.attention_kernel.set_value(s.attention_kernel)
         for box, value in ((self.compile, s.compile), (self.liger_kernels, s.liger_kernels),
                            (self.activation_offload, s.activation_offload),
                            (self.optimizer_in_backward, s.optimizer_in_backward),
@@ -159,6 +174,8 @@ class FrameworkOptions(QWidget):
             show_value(box, getattr(s, key) / MILLION)
         # each framework-specific control shows where its framework (or an explicit setting) makes it count
         row = TABLE[s.framework]
+        # eager attention runs no fused kernel: the variant counts only for SDPA / FlashAttention (or when set)
+        self._form.setRowVisible(self.attention_kernel, s.attention != "eager" or s.attention_kernel != "auto")
         self._form.setRowVisible(self.main_grads_fp32, row.takes_megatron_arguments or s.main_grads_fp32 != "auto")
         buckets_apply = row.zero_bucket_settings
         zero12 = buckets_apply and s.zero_stage in (1, 2)

@@ -1,7 +1,7 @@
 """Rows of the framework options that only Megatron (and fp8 training) reads: what selective recompute rebuilds,
-layers offloaded to CPU memory, the pipeline split, the MoE token dispatcher and its all-to-all overlap, the fp8
-scaling recipe and fp8 weights. They live in FrameworkOptions' form, so they line up with its other rows, and show
-only where they count."""
+layers offloaded to CPU memory, the pipeline split, the MoE token dispatcher and its all-to-all overlap, the parts
+captured as CUDA graphs, the fp8 scaling recipe, fp8 weights and FSDP2's float8 all-gather. They live in
+FrameworkOptions' form, so they line up with its other rows, and show only where they count."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QCheckBox, QFormLayout, QGridLayout, QSpinBox, QWi
 from engine import Scenario, resolve_model
 from engine.frameworks import TABLE
 from engine.frameworks.megatron_layer import RECOMPUTE_MODULES
+from engine.timing import fp8_all_gather_applies
 
 from .choices import choice_items
 from .widgets import ValueCombo, show_value
@@ -54,6 +55,18 @@ class MegatronRows(QObject):
         self.a2a_overlap.setToolTip(self.tr("Megatron overlap_moe_expert_parallel_comm (combined 1F1B): one "
                                             "micro-batch's forward runs beside another's backward, layer by layer"))
         form.addRow(self.tr("MoE all-to-all overlap"), self.a2a_overlap)
+        self.cuda_graphs = ValueCombo(choice_items("cuda_graphs", {
+            "auto": self.tr("as the framework does it (auto)"),
+            "none": self.tr("none: every kernel launched on its own (none)"),
+            "attention": self.tr("each layer's attention and MoE router (attention)"),
+            "layers": self.tr("every transformer layer (layers)"),
+            "full-iteration": self.tr("the whole forward and backward (full-iteration)"),
+        }))
+        self.cuda_graphs.setToolTip(self.tr(
+            "Megatron cuda_graph_scope: the captured parts replay as one graph launch instead of one launch per "
+            "kernel, and captured MoE layers no longer wait for the CPU to read the token counts. It changes the "
+            "step time where the CPU cannot keep the GPU busy (small layers, MoE), not the memory estimate."))
+        form.addRow(self.tr("CUDA graphs (captured parts)"), self.cuda_graphs)
         self.fp8_recipe = ValueCombo(choice_items("fp8_recipe", {
             "auto": self.tr("as the framework does it"),
             "delayed": self.tr("delayed scaling (amax history)"),
@@ -66,11 +79,23 @@ class MegatronRows(QObject):
         self.fp8_params.setToolTip(self.tr("Megatron --fp8-param-gather: the layers' linear weights are stored and "
                                            "gathered in fp8 (Megatron-Bridge's fp8 recipes turn it on)"))
         form.addRow(self.tr("Layer weights"), self.fp8_params)
+        self.fp8_all_gather = ValueCombo(choice_items("fp8_all_gather", {
+            "auto": self.tr("as the framework does it (auto)"),
+            True: self.tr("gathered in fp8: each shard cast before the all-gather (on)"),
+            False: self.tr("gathered in 16 bits, cast after the all-gather (off)"),
+        }))
+        self.fp8_all_gather.setToolTip(self.tr(
+            "torchao enable_fsdp_float8_all_gather: FSDP2 gathers the fp8 linear layers' weights in 1 byte instead "
+            "of 2, halving that traffic, and casts only its own shard (OLMo-core turns it on, torchtitan leaves it "
+            "off). Tensorwise scaling only; MoE experts are not gathered this way."))
+        form.addRow(self.tr("FP8 weight all-gather (FSDP2)"), self.fp8_all_gather)
         for box in (*self.recompute.values(), *self.split.values()):
             box.toggled.connect(lambda _v: self._lists_changed())
         self.offload_layers.valueChanged.connect(lambda v: self._edit({"activation_offload_layers": v}))
         self.dispatcher.valueChosen.connect(lambda v: self._edit({"moe_token_dispatcher_type": v}))
         self.a2a_overlap.toggled.connect(lambda v: self._edit({"moe_a2a_overlap": v}))
+        self.cuda_graphs.valueChosen.connect(lambda v: self._edit({"cuda_graphs": v}))
+        self.fp8_all_gather.valueChosen.connect(lambda v: self._edit({"fp8_all_gather": v}))
         self.fp8_recipe.valueChosen.connect(lambda v: self._edit({"fp8_recipe": v}))
         self.fp8_params.toggled.connect(lambda on: self._edit({"fp8_param_gather": on}))
 
@@ -94,7 +119,9 @@ class MegatronRows(QObject):
         self.a2a_overlap.blockSignals(True)
         self.a2a_overlap.setChecked(s.moe_a2a_overlap)
         self.a2a_overlap.blockSignals(False)
+        self.cuda_graphs.set_value(s.cuda_graphs)
         self.fp8_recipe.set_value(s.fp8_recipe)
+        self.fp8_all_gather.set_value(s.fp8_all_gather)
         self.fp8_params.blockSignals(True)
         self.fp8_params.setChecked(s.fp8_param_gather)
         self.fp8_params.blockSignals(False)
@@ -106,7 +133,10 @@ class MegatronRows(QObject):
         form.setRowVisible(self.dispatcher, megatron_args and spec.is_moe and s.ep > 1)
         form.setRowVisible(self.a2a_overlap, megatron_args and spec.is_moe and s.ep > 1)
         form.setRowVisible(self.fp8_recipe, s.precision == "fp8")
+        form.setRowVisible(self.cuda_graphs, megatron_args or s.cuda_graphs != "auto")
         form.setRowVisible(self.fp8_params, s.precision == "fp8" and (megatron_args or s.fp8_param_gather))
+        form.setRowVisible(self.fp8_all_gather, s.precision == "fp8" and (
+            s.fp8_all_gather != "auto" or fp8_all_gather_applies(s)))
 
 
 def _check_row(labels: dict[str, str], columns: int = 2) -> tuple[QWidget, dict[str, QCheckBox]]:

@@ -5,7 +5,9 @@ rows the chosen objective uses (progressive disclosure):
   lengths, which replace the sequence length;
 - online objectives (ppo, grpo, rloo, online-dpo): completions per prompt, the reward model and the generation
   engine's rows (its share of each GPU, sleep mode, placement, tensor parallelism, KV format, sequences at once);
-- ppo: the critic.
+- ppo: the critic;
+- policy-gradient objectives (ppo, grpo, rloo) under a framework whose update computes the entropy bonus (verl), or
+  with a bonus set: its weight (entropy_coeff).
 
 Which objectives keep a reference follows the engine (engine/posttraining/settings.py REFERENCE_FREE)."""
 
@@ -18,7 +20,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
 
 from engine import Scenario, model_presets
-from engine.posttraining.settings import ONLINE_OBJECTIVES, REFERENCE_FREE
+from engine.frameworks import TABLE
+from engine.posttraining.settings import ONLINE_OBJECTIVES, POLICY_GRADIENT, REFERENCE_FREE
 
 from .choices import choice_items
 from .widgets import ValueCombo, show_value
@@ -48,6 +51,11 @@ def rows_for(s: Scenario) -> set[str]:
                 keys.add("rollout_gpus")
     if objective == "ppo":
         keys.add("critic_model")
+    # the bonus costs memory only where the framework's update computes it (engine/frameworks/posttraining.py
+    # update_entropy); a value set elsewhere stays visible, so it can be seen and reset
+    if objective in POLICY_GRADIENT and (TABLE[s.framework].posttraining.update_entropy != "none"
+                                         or s.entropy_coeff != 0):
+        keys.add("entropy_coeff")
     return keys
 
 
@@ -88,6 +96,12 @@ class RLRows(QObject):
         self.num_generations = _spin(1, 100_000)
         self.reward_model = ValueCombo()
         self.critic_model = ValueCombo()
+        self.entropy_coeff = QDoubleSpinBox()
+        self.entropy_coeff.setRange(0.0, 100.0)  # the key's bounds (engine/scenario/posttraining_keys.py)
+        self.entropy_coeff.setDecimals(4)
+        self.entropy_coeff.setSingleStep(0.001)  # published verl runs use 0.001 (the MATH rows' logs)
+        self.entropy_coeff.setKeyboardTracking(False)
+        self.entropy_coeff.setSpecialValueText(self.tr("no entropy bonus (0)"))
         self.rollout_engine = ValueCombo(choice_items("rollout_engine", {
             "auto": self.tr("the framework's default (auto)"),
             "vllm": "vLLM",
@@ -121,7 +135,7 @@ class RLRows(QObject):
         self.widgets: dict[str, QWidget] = {
             "reference_model": self.reference, "prompt_len": self.prompt_len, "completion_len": self.completion_len,
             "num_generations": self.num_generations, "reward_model": self.reward_model,
-            "critic_model": self.critic_model, "rollout_engine": self.rollout_engine,
+            "critic_model": self.critic_model, "entropy_coeff": self.entropy_coeff, "rollout_engine": self.rollout_engine,
             "rollout_gpu_memory_utilization": self.utilization, "rollout_sleep": self.sleep,
             "rollout_placement": self.placement, "rollout_gpus": self.rollout_gpus, "rollout_tp": self.rollout_tp,
             "rollout_kv_cache_dtype": self.kv_dtype, "rollout_max_num_seqs": self.max_num_seqs,
@@ -133,6 +147,7 @@ class RLRows(QObject):
             "num_generations": self.tr("Completions per prompt (generations)"),
             "reward_model": self.tr("Reward model"),
             "critic_model": self.tr("Critic (value model)"),
+            "entropy_coeff": self.tr("Entropy bonus weight (entropy_coeff)"),
             "rollout_engine": self.tr("Generation engine (rollout engine)"),
             "rollout_gpu_memory_utilization": self.tr("Engine's share of each GPU (gpu_memory_utilization)"),
             "rollout_sleep": self.tr("Engine while training (sleep mode)"),
@@ -164,6 +179,12 @@ class RLRows(QObject):
                                        "reward model adds its weights and a forward pass over every completion."),
             self.critic_model: self.tr("PPO's value model: its weights, gradients and optimizer states sit beside "
                                        "the policy's."),
+            self.entropy_coeff: self.tr("Weight of the entropy bonus in the policy loss (verl actor.entropy_coeff). "
+                                        "Any value but 0 makes verl's update compute every token's entropy over "
+                                        "the vocabulary with gradients: one more fp32 buffer the size of the "
+                                        "logits (tokens × vocabulary × 4 bytes) in the forward and one more "
+                                        "logits-sized gradient in the backward. How large the weight is does not "
+                                        "change the memory."),
             self.rollout_engine: self.tr("What generates the completions. vLLM and SGLang keep their own copy of "
                                          "the weights and a KV cache; the trainer's own generate is much slower."),
             self.utilization: self.tr("The share of each GPU's memory the engine may take for its weights, "
@@ -198,6 +219,7 @@ class RLRows(QObject):
             spin.valueChanged.connect(lambda v, k=key: edit({k: v}))
         self.utilization.valueChanged.connect(
             lambda v: edit({"rollout_gpu_memory_utilization": "auto" if v <= 0 else round(v, 2)}))
+        self.entropy_coeff.valueChanged.connect(lambda v: edit({"entropy_coeff": round(v, 4)}))
 
     def _placement_chosen(self, edit: Callable[[dict[str, Any]], None]) -> Callable[[str], None]:
         def chosen(value: str) -> None:
@@ -230,7 +252,7 @@ class RLRows(QObject):
         for spin, value in ((self.prompt_len, s.prompt_len), (self.completion_len, s.completion_len),
                             (self.num_generations, s.num_generations), (self.rollout_gpus, s.rollout_gpus or 1),
                             (self.rollout_tp, s.rollout_tp), (self.max_num_seqs, s.rollout_max_num_seqs),
-                            (self.utilization, utilization)):
+                            (self.utilization, utilization), (self.entropy_coeff, s.entropy_coeff)):
             show_value(spin, value)
         shown = rows_for(s)
         if shown != self._shown:  # showing or hiding a row lays the form out again: only on a change

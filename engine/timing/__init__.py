@@ -1,5 +1,6 @@
 """Step time, throughput and cost of a training scenario (issue 13). No Qt."""
 
+from .data_parallel import fp8_all_gather_applies
 from .hardware import Hardware, hardware_for
 from .mfu import MFU_DEFINITION, model_flops_per_token
 from .model import (
@@ -11,5 +12,5 @@ from .model import (
     time_to_json,
 )
 
-__all__ = ["BREAKDOWN_KEYS", "MFU_DEFINITION", "TERM_NAMES", "Hardware", "StepTime", "TimeTerm", "hardware_for",
-           "model_flops_per_token", "step_time", "time_to_json"]
+__all__ = ["BREAKDOWN_KEYS", "MFU_DEFINITION", "TERM_NAMES", "Hardware", "StepTime", "TimeTerm", "fp8_all_gather_applies",
+           "hardware_for", "model_flops_per_token", "step_time", "time_to_json"]

@@ -11,12 +11,12 @@ from typing import Any, Protocol
 from ..memory.parallelism.components import pipeline_keeps_weights
 from ..memory.states import Dtypes
 from ..models.architecture import ModelSpec
-from ..scenario import Scenario
+from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import fsdp1_wrap
 from .collectives import BROADCAST, bucket_count, collective_latency, group_latencies
 from .contention import contended, hidden_share
 from .costs import Rates
-from .data import efficiency
+from .data import efficiency, framework_profile
 from .hardware import Hardware
 from .links import link, nvlink_domain
 
@@ -180,11 +180,24 @@ def fp8_gathered_weights(s: Scenario, prof: dict[str, Any], spec: ModelSpec, bus
     WeightWithDynamicFloat8CastTensor); 0 otherwise, and for MoE models (their experts' grouped GEMMs are not
     Float8Linear)."""
     wanted = prof.get("fp8_all_gather", False) if s.fp8_all_gather == "auto" else s.fp8_all_gather
-    recipe = prof["fp8_recipe"] if s.fp8_recipe == "auto" else prof["fp8_recipe"].split("-")[0] + "-" + s.fp8_recipe
-    if not (wanted and s.precision == "fp8" and recipe == "torchao-tensorwise" and prof.get("fsdp2_copies")
-            and not spec.is_moe):
+    if not (wanted and _float8_fsdp2(s, prof) and not spec.is_moe):
         return 0.0
     return sum(lin.params for lin in spec.layer_linears(False) if lin.group != "router") / s.tp * busiest.layers
+
+
+def _float8_fsdp2(s: Scenario, prof: dict[str, Any]) -> bool:
+    """fp8 training whose framework shards with FSDP2 and casts with torchao's tensorwise float8, the one recipe
+    whose weights FSDP2 can all-gather in float8."""
+    recipe = prof["fp8_recipe"] if s.fp8_recipe == "auto" else prof["fp8_recipe"].split("-")[0] + "-" + s.fp8_recipe
+    return s.precision == "fp8" and recipe == "torchao-tensorwise" and bool(prof.get("fsdp2_copies"))
+
+
+def fp8_all_gather_applies(s: Scenario) -> bool:
+    """Whether the scenario key fp8_all_gather can change this scenario's step: fp8_gathered_weights' conditions
+    bar the setting itself, with weights sharded over more than one data-parallel rank (ZeRO-3 / FSDP). The window
+    shows the setting where this holds."""
+    return (s.effective_zero == 3 and s.dp > 1 and _float8_fsdp2(s, framework_profile(s.framework))
+            and not resolve_model(s).is_moe)
 
 
 def _fp8_gather_bytes(s: Scenario, dt: Dtypes, elem_bytes: int, weights: float, keeps: bool) -> float:

@@ -890,121 +890,136 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="82" />
+        <source>CUDA graphs (captured parts)</source>
+        <translation>CUDA 图（捕获的部分）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="83" />
+        <source>FP8 weight all-gather (FSDP2)</source>
+        <translation>FP8 权重 all-gather（FSDP2）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="84" />
+        <source>Entropy bonus weight (entropy_coeff)</source>
+        <translation>熵奖励权重（entropy_coeff）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="85" />
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="83" />
+        <location filename="../words.py" line="86" />
         <source>Bandwidth between nodes</source>
         <translation>节点间带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="84" />
+        <location filename="../words.py" line="87" />
         <source>Tokens to train</source>
         <translation>要训练的 token 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="85" />
+        <location filename="../words.py" line="88" />
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../words.py" line="86" />
+        <location filename="../words.py" line="89" />
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../words.py" line="87" />
+        <location filename="../words.py" line="90" />
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="88" />
+        <location filename="../words.py" line="91" />
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89" />
+        <location filename="../words.py" line="92" />
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="90" />
+        <location filename="../words.py" line="93" />
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91" />
+        <location filename="../words.py" line="94" />
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="92" />
+        <location filename="../words.py" line="95" />
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="93" />
+        <location filename="../words.py" line="96" />
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="94" />
+        <location filename="../words.py" line="97" />
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="95" />
+        <location filename="../words.py" line="98" />
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="96" />
+        <location filename="../words.py" line="99" />
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="97" />
+        <location filename="../words.py" line="100" />
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="98" />
+        <location filename="../words.py" line="101" />
         <source>Engine's share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="100" />
+        <location filename="../words.py" line="103" />
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="101" />
+        <location filename="../words.py" line="104" />
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="102" />
+        <location filename="../words.py" line="105" />
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="103" />
+        <location filename="../words.py" line="106" />
         <source>Engine shares the trainer's weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="104" />
+        <location filename="../words.py" line="107" />
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
     </message>
     <message>
-        <location filename="../words.py" line="109" />
+        <location filename="../words.py" line="112" />
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="109" />
+        <location filename="../words.py" line="112" />
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
@@ -1160,126 +1175,142 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../serving_words.py" line="47" />
-        <location filename="../words.py" line="111" />
-        <location filename="../words.py" line="115" />
-        <location filename="../words.py" line="116" />
-        <location filename="../words.py" line="140" />
+        <location filename="../words.py" line="114" />
+        <location filename="../words.py" line="118" />
+        <location filename="../words.py" line="119" />
+        <location filename="../words.py" line="152" />
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="111" />
+        <location filename="../words.py" line="114" />
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="112" />
+        <location filename="../words.py" line="115" />
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="113" />
+        <location filename="../words.py" line="116" />
+        <location filename="../words.py" line="125" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="113" />
+        <location filename="../words.py" line="116" />
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="114" />
+        <location filename="../words.py" line="117" />
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="117" />
+        <location filename="../words.py" line="120" />
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../words.py" line="117" />
+        <location filename="../words.py" line="120" />
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="122" />
+        <location filename="../words.py" line="126" />
+        <source>attention and MoE router</source>
+        <translation>注意力与 MoE 路由器</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="127" />
+        <source>every transformer layer</source>
+        <translation>每个 Transformer 层</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="128" />
+        <source>the whole forward and backward</source>
+        <translation>整个前向与反向</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="134" />
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="123" />
+        <location filename="../words.py" line="135" />
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="124" />
+        <location filename="../words.py" line="136" />
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="125" />
+        <location filename="../words.py" line="137" />
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="126" />
+        <location filename="../words.py" line="138" />
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="127" />
+        <location filename="../words.py" line="139" />
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="128" />
+        <location filename="../words.py" line="140" />
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="129" />
+        <location filename="../words.py" line="141" />
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="130" />
+        <location filename="../words.py" line="142" />
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="131" />
+        <location filename="../words.py" line="143" />
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="132" />
+        <location filename="../words.py" line="144" />
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="133" />
+        <location filename="../words.py" line="145" />
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="134" />
+        <location filename="../words.py" line="146" />
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="135" />
+        <location filename="../words.py" line="147" />
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="139" />
+        <location filename="../words.py" line="151" />
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
         <location filename="../serving_words.py" line="47" />
-        <location filename="../words.py" line="140" />
+        <location filename="../words.py" line="152" />
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -1314,17 +1345,20 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../words.py" line="118" />
+        <location filename="../words.py" line="121" />
         <source>as the framework's launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="119" />
+        <location filename="../words.py" line="122" />
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="120" />
+        <location filename="../words.py" line="123" />
+        <location filename="../words.py" line="124" />
+        <location filename="../words.py" line="129" />
+        <location filename="../words.py" line="132" />
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -1489,213 +1523,258 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>InternEvo 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="43" />
+        <location filename="../framework_options.py" line="44" />
         <source>TRL (post-training)</source>
         <translation>TRL（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="44" />
+        <location filename="../framework_options.py" line="45" />
         <source>verl (post-training)</source>
         <translation>verl（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="45" />
+        <location filename="../framework_options.py" line="46" />
         <source>OpenRLHF (post-training)</source>
         <translation>OpenRLHF（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="46" />
+        <location filename="../framework_options.py" line="47" />
         <source>ms-swift (post-training)</source>
         <translation>ms-swift（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="47" />
+        <location filename="../framework_options.py" line="48" />
         <source>NeMo-RL (post-training)</source>
         <translation>NeMo-RL（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="49" />
-        <location filename="../framework_options.py" line="171" />
+        <location filename="../framework_options.py" line="50" />
+        <location filename="../framework_options.py" line="190" />
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="50" />
+        <location filename="../framework_options.py" line="51" />
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="52" />
+        <location filename="../framework_options.py" line="53" />
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="53" />
+        <location filename="../framework_options.py" line="54" />
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="54" />
+        <location filename="../framework_options.py" line="55" />
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="55" />
+        <location filename="../framework_options.py" line="56" />
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="56" />
+        <location filename="../framework_options.py" line="57" />
         <source>Transformer Engine's fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="57" />
+        <location filename="../framework_options.py" line="58" />
         <source>Megatron's fused vocab-parallel loss, compiled backward (ms-swift's default)</source>
         <translation>Megatron 的融合词表并行损失，编译后的反向传播（ms-swift 的默认设置）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="57" />
+        <location filename="../framework_options.py" line="59" />
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="58" />
+        <location filename="../framework_options.py" line="60" />
         <source>whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)</source>
         <translation>整批 logits 保持计算精度，不升为 fp32（Qwen-1、较早的模型）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60" />
+        <location filename="../framework_options.py" line="62" />
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="61" />
+        <location filename="../framework_options.py" line="64" />
+        <source>the framework's choice for the GPU (auto)</source>
+        <translation>按框架为该 GPU 的选择（auto）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="65" />
+        <source>FlashAttention-1 (flash1)</source>
+        <translation>FlashAttention-1（flash1）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="66" />
+        <source>FlashAttention-2 (flash2)</source>
+        <translation>FlashAttention-2（flash2）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="67" />
+        <source>FlashAttention-3, Hopper only (flash3)</source>
+        <translation>FlashAttention-3，仅 Hopper（flash3）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="68" />
+        <source>FlashAttention-4, Blackwell (flash4)</source>
+        <translation>FlashAttention-4，Blackwell（flash4）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="69" />
+        <source>cuDNN 9 fused attention, Transformer Engine (cudnn)</source>
+        <translation>cuDNN 9 融合注意力，Transformer Engine（cudnn）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="70" />
+        <source>cuDNN 8.9 fused attention, older NeMo containers (cudnn8)</source>
+        <translation>cuDNN 8.9 融合注意力，较旧的 NeMo 容器（cudnn8）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="73" />
+        <source>Which fused attention kernel the step time assumes. Their speed differs by GPU generation (FlashAttention-3 on Hopper, cuDNN and FlashAttention-4 on Blackwell); the memory is the same.</source>
+        <translation>步时估算所假定的融合注意力内核。它们的速度随 GPU 代际而不同（Hopper 上的 FlashAttention-3，Blackwell 上的 cuDNN 与 FlashAttention-4）；显存占用相同。</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="75" />
+        <source>Attention kernel variant</source>
+        <translation>注意力内核版本</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="76" />
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="62" />
+        <location filename="../framework_options.py" line="77" />
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="64" />
+        <location filename="../framework_options.py" line="79" />
         <source>Liger-Kernel's RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="65" />
+        <location filename="../framework_options.py" line="80" />
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="66" />
+        <location filename="../framework_options.py" line="81" />
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="67" />
+        <location filename="../framework_options.py" line="82" />
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68" />
+        <location filename="../framework_options.py" line="83" />
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69" />
+        <location filename="../framework_options.py" line="84" />
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="105" />
+        <location filename="../framework_options.py" line="120" />
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="107" />
+        <location filename="../framework_options.py" line="122" />
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="108" />
+        <location filename="../framework_options.py" line="123" />
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75" />
+        <location filename="../framework_options.py" line="90" />
         <source>as the framework's launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="76" />
+        <location filename="../framework_options.py" line="91" />
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77" />
+        <location filename="../framework_options.py" line="92" />
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80" />
+        <location filename="../framework_options.py" line="95" />
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81" />
+        <location filename="../framework_options.py" line="96" />
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83" />
+        <location filename="../framework_options.py" line="98" />
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="84" />
+        <location filename="../framework_options.py" line="99" />
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="85" />
+        <location filename="../framework_options.py" line="100" />
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="87" />
+        <location filename="../framework_options.py" line="102" />
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="88" />
+        <location filename="../framework_options.py" line="103" />
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="89" />
+        <location filename="../framework_options.py" line="104" />
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="90" />
+        <location filename="../framework_options.py" line="105" />
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="91" />
+        <location filename="../framework_options.py" line="106" />
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="97" />
+        <location filename="../framework_options.py" line="112" />
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="99" />
+        <location filename="../framework_options.py" line="114" />
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -2388,164 +2467,220 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MegatronRows</name>
     <message>
-        <location filename="../megatron_rows.py" line="29" />
+        <location filename="../megatron_rows.py" line="30" />
         <source>attention core</source>
         <translation>注意力核心</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="29" />
+        <location filename="../megatron_rows.py" line="30" />
         <source>MoE activation</source>
         <translation>MoE 激活函数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="30" />
+        <location filename="../megatron_rows.py" line="31" />
         <source>norms</source>
         <translation>归一化层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="30" />
+        <location filename="../megatron_rows.py" line="31" />
         <source>MLA up-projections</source>
         <translation>MLA 上投影</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="30" />
+        <location filename="../megatron_rows.py" line="31" />
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="31" />
+        <location filename="../megatron_rows.py" line="32" />
         <source>MoE layer</source>
         <translation>MoE 层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="31" />
+        <location filename="../megatron_rows.py" line="32" />
         <source>shared experts</source>
         <translation>共享专家</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="33" />
+        <location filename="../megatron_rows.py" line="34" />
         <source>Megatron recompute_modules: what selective checkpointing rebuilds in the backward pass instead of keeping</source>
         <translation>Megatron recompute_modules：选择性检查点在反向传播中重新计算而不保留的部分</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="35" />
+        <location filename="../megatron_rows.py" line="36" />
         <source>Rebuilt in backward</source>
         <translation>反向时重新计算</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="38" />
+        <location filename="../megatron_rows.py" line="39" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="40" />
+        <location filename="../megatron_rows.py" line="41" />
         <source>Megatron cpu_offloading_num_layers: decoder layers whose saved activations go to CPU memory</source>
         <translation>Megatron cpu_offloading_num_layers：保存的激活值移到 CPU 内存的解码层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="42" />
+        <location filename="../megatron_rows.py" line="43" />
         <source>Layers offloaded to CPU memory</source>
         <translation>卸载到 CPU 内存的层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="43" />
+        <location filename="../megatron_rows.py" line="44" />
         <source>embedding</source>
         <translation>嵌入层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="43" />
+        <location filename="../megatron_rows.py" line="44" />
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="44" />
+        <location filename="../megatron_rows.py" line="45" />
         <source>Megatron account_for_embedding/loss_in_pipeline_split: each counts as one layer, so the first or last stage builds one decoder layer fewer</source>
         <translation>Megatron account_for_embedding/loss_in_pipeline_split：各算作一层，因此第一个或最后一个阶段少建一个解码层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="46" />
+        <location filename="../megatron_rows.py" line="47" />
         <source>Counted as a layer when splitting</source>
         <translation>划分流水线时算作一层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="48" />
+        <location filename="../megatron_rows.py" line="49" />
         <source>all-to-all: each routed copy to its expert (alltoall)</source>
         <translation>all-to-all：每个路由副本发往其专家（alltoall）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="49" />
+        <location filename="../megatron_rows.py" line="50" />
         <source>all-gather: every rank's tokens to every rank (allgather)</source>
         <translation>all-gather：每个进程的词元发往所有进程（allgather）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="50" />
+        <location filename="../megatron_rows.py" line="51" />
         <source>DeepEP / HybridEP: once per node, then NVLink (flex)</source>
         <translation>DeepEP / HybridEP：每个节点发送一次，再经 NVLink 转发（flex）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="52" />
+        <location filename="../megatron_rows.py" line="53" />
         <source>MoE token dispatcher</source>
         <translation>MoE 词元分发器</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="53" />
+        <location filename="../megatron_rows.py" line="54" />
         <source>run each micro-batch's all-to-all beside another's compute</source>
         <translation>每个微批次的 all-to-all 与另一微批次的计算并行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="54" />
+        <location filename="../megatron_rows.py" line="55" />
         <source>Megatron overlap_moe_expert_parallel_comm (combined 1F1B): one micro-batch's forward runs beside another's backward, layer by layer</source>
         <translation>Megatron overlap_moe_expert_parallel_comm（combined 1F1B）：一个微批次的前向与另一个微批次的反向逐层并行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="56" />
+        <location filename="../megatron_rows.py" line="57" />
         <source>MoE all-to-all overlap</source>
         <translation>MoE all-to-all 重叠</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="58" />
+        <location filename="../megatron_rows.py" line="59" />
+        <location filename="../megatron_rows.py" line="83" />
+        <source>as the framework does it (auto)</source>
+        <translation>按框架的做法（auto）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="60" />
+        <source>none: every kernel launched on its own (none)</source>
+        <translation>不使用：每个内核单独启动（none）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="61" />
+        <source>each layer's attention and MoE router (attention)</source>
+        <translation>每层的注意力与 MoE 路由器（attention）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="62" />
+        <source>every transformer layer (layers)</source>
+        <translation>每个 Transformer 层（layers）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="63" />
+        <source>the whole forward and backward (full-iteration)</source>
+        <translation>整个前向与反向（full-iteration）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="66" />
+        <source>Megatron cuda_graph_scope: the captured parts replay as one graph launch instead of one launch per kernel, and captured MoE layers no longer wait for the CPU to read the token counts. It changes the step time where the CPU cannot keep the GPU busy (small layers, MoE), not the memory estimate.</source>
+        <translation>Megatron cuda_graph_scope：被捕获的部分作为一次图启动重放，而不是每个内核启动一次；被捕获的 MoE 层也不再等待 CPU 读取 token 数。它在 CPU 跟不上 GPU 的情况下（小层、MoE）改变步时，不改变显存估算。</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="69" />
+        <source>CUDA graphs (captured parts)</source>
+        <translation>CUDA 图（捕获的部分）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="71" />
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="59" />
+        <location filename="../megatron_rows.py" line="72" />
         <source>delayed scaling (amax history)</source>
         <translation>延迟缩放（amax 历史）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="60" />
+        <location filename="../megatron_rows.py" line="73" />
         <source>one scale per tensor, current (tensorwise)</source>
         <translation>每个张量一个当前缩放因子（tensorwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="61" />
+        <location filename="../megatron_rows.py" line="74" />
         <source>a scale per 32 values (MXFP8, Blackwell)</source>
         <translation>每 32 个值一个缩放因子（MXFP8，Blackwell）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="62" />
+        <location filename="../megatron_rows.py" line="75" />
         <source>a scale per 128 values (blockwise)</source>
         <translation>每 128 个值一个缩放因子（blockwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="64" />
+        <location filename="../megatron_rows.py" line="77" />
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="65" />
+        <location filename="../megatron_rows.py" line="78" />
         <source>kept in fp8, no 16-bit copy</source>
         <translation>以 fp8 存放，不保留 16 位副本</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="66" />
+        <location filename="../megatron_rows.py" line="79" />
         <source>Megatron --fp8-param-gather: the layers' linear weights are stored and gathered in fp8 (Megatron-Bridge's fp8 recipes turn it on)</source>
         <translation>Megatron --fp8-param-gather：各层的线性层权重以 fp8 存放并以 fp8 聚合（Megatron-Bridge 的 fp8 配方默认开启）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="68" />
+        <location filename="../megatron_rows.py" line="81" />
         <source>Layer weights</source>
         <translation>层权重</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="84" />
+        <source>gathered in fp8: each shard cast before the all-gather (on)</source>
+        <translation>以 fp8 收集：每个分片在 all-gather 前转换（开）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="85" />
+        <source>gathered in 16 bits, cast after the all-gather (off)</source>
+        <translation>以 16 位收集，all-gather 后再转换（关）</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="88" />
+        <source>torchao enable_fsdp_float8_all_gather: FSDP2 gathers the fp8 linear layers' weights in 1 byte instead of 2, halving that traffic, and casts only its own shard (OLMo-core turns it on, torchtitan leaves it off). Tensorwise scaling only; MoE experts are not gathered this way.</source>
+        <translation>torchao enable_fsdp_float8_all_gather：FSDP2 以 1 字节而非 2 字节收集 fp8 线性层的权重，这部分通信减半，并且只转换自己的分片（OLMo-core 默认开启，torchtitan 默认关闭）。仅适用于 tensorwise 缩放；MoE 专家不以此方式收集。</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="91" />
+        <source>FP8 weight all-gather (FSDP2)</source>
+        <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
 </context>
 <context>
@@ -2766,305 +2901,320 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>RLRows</name>
     <message>
-        <location filename="../rl_rows.py" line="65" />
+        <location filename="../rl_rows.py" line="73" />
         <source>Supervised fine-tuning (SFT)</source>
         <translation>监督微调（SFT）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="66" />
+        <location filename="../rl_rows.py" line="74" />
         <source>Preference pairs: DPO</source>
         <translation>偏好对：DPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="67" />
+        <location filename="../rl_rows.py" line="75" />
         <source>Preference pairs: IPO</source>
         <translation>偏好对：IPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="68" />
+        <location filename="../rl_rows.py" line="76" />
         <source>Liked / disliked answers: KTO</source>
         <translation>喜欢 / 不喜欢的回答：KTO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="69" />
+        <location filename="../rl_rows.py" line="77" />
         <source>Preference pairs, no reference: ORPO</source>
         <translation>偏好对，无参考模型：ORPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="70" />
+        <location filename="../rl_rows.py" line="78" />
         <source>Preference pairs, no reference: SimPO</source>
         <translation>偏好对，无参考模型：SimPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="71" />
+        <location filename="../rl_rows.py" line="79" />
         <source>Preference pairs, no reference: CPO</source>
         <translation>偏好对，无参考模型：CPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="72" />
+        <location filename="../rl_rows.py" line="80" />
         <source>Train a reward model on pairs</source>
         <translation>用偏好对训练奖励模型</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="73" />
+        <location filename="../rl_rows.py" line="81" />
         <source>Reinforcement learning: PPO (with a critic)</source>
         <translation>强化学习：PPO（带评论家）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="74" />
+        <location filename="../rl_rows.py" line="82" />
         <source>Reinforcement learning: GRPO (groups of completions)</source>
         <translation>强化学习：GRPO（成组的回答）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="75" />
+        <location filename="../rl_rows.py" line="83" />
         <source>Reinforcement learning: RLOO</source>
         <translation>强化学习：RLOO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="76" />
+        <location filename="../rl_rows.py" line="84" />
         <source>Online DPO (generated pairs)</source>
         <translation>在线 DPO（生成的回答对）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="78" />
+        <location filename="../rl_rows.py" line="86" />
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="80" />
+        <location filename="../rl_rows.py" line="88" />
         <source>as the objective and framework do it (auto)</source>
         <translation>按目标和框架的做法（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="81" />
+        <location filename="../rl_rows.py" line="89" />
         <source>a frozen copy on the GPU (separate)</source>
         <translation>GPU 上的一份冻结副本（独立）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="82" />
+        <location filename="../rl_rows.py" line="90" />
         <source>the base with adapters switched off (LoRA)</source>
         <translation>关闭适配器的基础模型（LoRA）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="83" />
+        <location filename="../rl_rows.py" line="91" />
         <source>log-probs computed before training (precomputed)</source>
         <translation>训练前算好的对数概率（预计算）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="84" />
-        <location filename="../rl_rows.py" line="223" />
+        <location filename="../rl_rows.py" line="92" />
+        <location filename="../rl_rows.py" line="245" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="92" />
-        <location filename="../rl_rows.py" line="102" />
         <location filename="../rl_rows.py" line="104" />
+        <source>no entropy bonus (0)</source>
+        <translation>无熵奖励（0）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="106" />
+        <location filename="../rl_rows.py" line="116" />
+        <location filename="../rl_rows.py" line="118" />
         <source>the framework's default (auto)</source>
         <translation>框架的默认值（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="95" />
+        <location filename="../rl_rows.py" line="109" />
         <source>the trainer's own generate (none)</source>
         <translation>训练器自带的 generate（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="105" />
+        <location filename="../rl_rows.py" line="119" />
         <source>stays resident (none)</source>
         <translation>常驻显存（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="106" />
+        <location filename="../rl_rows.py" line="120" />
         <source>weights to CPU memory, KV cache freed (level 1)</source>
         <translation>权重移到 CPU 内存，释放 KV 缓存（级别 1）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="107" />
+        <location filename="../rl_rows.py" line="121" />
         <source>weights and KV cache freed (level 2)</source>
         <translation>释放权重和 KV 缓存（级别 2）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="110" />
+        <location filename="../rl_rows.py" line="124" />
         <source>on the training GPUs (colocate)</source>
         <translation>在训练 GPU 上（共置）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="111" />
+        <location filename="../rl_rows.py" line="125" />
         <source>on GPUs of its own (separate)</source>
         <translation>在它自己的 GPU 上（独立）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="116" />
+        <location filename="../rl_rows.py" line="130" />
         <source>the model's number format (auto)</source>
         <translation>模型的数值格式（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="116" />
+        <location filename="../rl_rows.py" line="130" />
         <source>bf16: 2 bytes a value</source>
         <translation>bf16：每个值 2 字节</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="117" />
+        <location filename="../rl_rows.py" line="131" />
         <source>fp16: 2 bytes a value</source>
         <translation>fp16：每个值 2 字节</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="117" />
+        <location filename="../rl_rows.py" line="131" />
         <source>fp8: 1 byte a value, twice the tokens</source>
         <translation>fp8：每个值 1 字节，token 数翻倍</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="130" />
+        <location filename="../rl_rows.py" line="144" />
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="131" />
+        <location filename="../rl_rows.py" line="145" />
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="132" />
+        <location filename="../rl_rows.py" line="146" />
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="133" />
+        <location filename="../rl_rows.py" line="147" />
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="134" />
+        <location filename="../rl_rows.py" line="148" />
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="135" />
+        <location filename="../rl_rows.py" line="149" />
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="136" />
+        <location filename="../rl_rows.py" line="150" />
+        <source>Entropy bonus weight (entropy_coeff)</source>
+        <translation>熵奖励权重（entropy_coeff）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="151" />
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="137" />
+        <location filename="../rl_rows.py" line="152" />
         <source>Engine's share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="138" />
+        <location filename="../rl_rows.py" line="153" />
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="139" />
+        <location filename="../rl_rows.py" line="154" />
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="140" />
+        <location filename="../rl_rows.py" line="155" />
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="141" />
+        <location filename="../rl_rows.py" line="156" />
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="142" />
+        <location filename="../rl_rows.py" line="157" />
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="143" />
+        <location filename="../rl_rows.py" line="158" />
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="152" />
+        <location filename="../rl_rows.py" line="167" />
         <source>What the step optimises. Preference objectives run a chosen and a rejected answer through the model; reinforcement learning also generates completions every step, usually with a generation engine (vLLM) sharing the GPUs.</source>
         <translation>这一步优化的目标。偏好目标把选中的和被拒的回答都送进模型；强化学习每一步还要生成回答，通常由共用 GPU 的生成引擎（vLLM）完成。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="155" />
+        <location filename="../rl_rows.py" line="170" />
         <source>The frozen model the loss compares against. A separate copy costs a second set of weights; with LoRA the base with adapters off costs nothing extra; precomputed log-probs cost one pass over the data before training.</source>
         <translation>损失函数用来比较的冻结模型。独立副本要多占一份权重；用 LoRA 时关闭适配器的基础模型不额外占用；预计算对数概率要在训练前把数据过一遍。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="158" />
+        <location filename="../rl_rows.py" line="173" />
         <source>Tokens in each prompt. With the completion they make each sequence.</source>
         <translation>每个提示的 token 数，与回答合起来构成每条序列。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="159" />
+        <location filename="../rl_rows.py" line="174" />
         <source>Tokens in each completion (generated, or stored for preference data). The engine's KV cache and the log-prob tensors grow with it.</source>
         <translation>每个回答的 token 数（生成的，或偏好数据中存好的）。引擎的 KV 缓存和对数概率张量随之增长。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="161" />
+        <location filename="../rl_rows.py" line="176" />
         <source>Completions generated for each prompt (GRPO's group size). More completions: more sequences to generate, score and train on.</source>
         <translation>每个提示生成的回答数（GRPO 的组大小）。回答越多，要生成、打分和训练的序列越多。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="163" />
+        <location filename="../rl_rows.py" line="178" />
         <source>What scores the completions: rule or verifier rewards need no model; a reward model adds its weights and a forward pass over every completion.</source>
         <translation>给回答打分的方式：规则或验证器奖励不需要模型；奖励模型会增加它的权重以及对每个回答的一次前向计算。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="165" />
+        <location filename="../rl_rows.py" line="180" />
         <source>PPO's value model: its weights, gradients and optimizer states sit beside the policy's.</source>
         <translation>PPO 的价值模型：它的权重、梯度和优化器状态与策略模型的并存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="167" />
+        <location filename="../rl_rows.py" line="182" />
+        <source>Weight of the entropy bonus in the policy loss (verl actor.entropy_coeff). Any value but 0 makes verl's update compute every token's entropy over the vocabulary with gradients: one more fp32 buffer the size of the logits (tokens × vocabulary × 4 bytes) in the forward and one more logits-sized gradient in the backward. How large the weight is does not change the memory.</source>
+        <translation>策略损失中熵奖励的权重（verl actor.entropy_coeff）。任何非 0 的值都会让 verl 的更新步带梯度地计算每个 token 在整个词表上的熵：前向多一个与 logits 同样大小的 fp32 缓冲区（token 数 × 词表大小 × 4 字节），反向多一个 logits 大小的梯度。权重的大小本身不影响显存。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="188" />
         <source>What generates the completions. vLLM and SGLang keep their own copy of the weights and a KV cache; the trainer's own generate is much slower.</source>
         <translation>生成回答的程序。vLLM 和 SGLang 各自保留一份权重和 KV 缓存；训练器自带的 generate 要慢得多。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="169" />
+        <location filename="../rl_rows.py" line="190" />
         <source>The share of each GPU's memory the engine may take for its weights, activations and KV cache (vLLM's gpu_memory_utilization). Colocated with training, whatever it takes is missing for the training step.</source>
         <translation>引擎可用于权重、激活和 KV 缓存的每块 GPU 显存比例（vLLM 的 gpu_memory_utilization）。与训练共置时，它占用的部分训练步骤就用不了。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="172" />
+        <location filename="../rl_rows.py" line="193" />
         <source>Whether the engine gives its memory back while the model trains (vLLM sleep mode): level 1 moves its weights to CPU memory and frees the KV cache; level 2 frees both. Waking it costs a little time every step.</source>
         <translation>模型训练时引擎是否归还显存（vLLM 休眠模式）：级别 1 把权重移到 CPU 内存并释放 KV 缓存；级别 2 两者都释放。每一步唤醒它都要花一点时间。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="175" />
+        <location filename="../rl_rows.py" line="196" />
         <source>Colocated, the engine shares the training GPUs; on GPUs of its own it needs more GPUs but leaves the training GPUs alone.</source>
         <translation>共置时引擎与训练共用 GPU；放在它自己的 GPU 上需要更多 GPU，但不占训练 GPU。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="177" />
+        <location filename="../rl_rows.py" line="198" />
         <source>How many GPUs run the engine when it has GPUs of its own.</source>
         <translation>引擎有自己的 GPU 时，运行它的 GPU 数量。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="178" />
+        <location filename="../rl_rows.py" line="199" />
         <source>Split the engine's weights over this many GPUs.</source>
         <translation>把引擎的权重切分到这么多块 GPU 上。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="179" />
+        <location filename="../rl_rows.py" line="200" />
         <source>Number format of the engine's KV cache: fp8 holds twice the tokens of bf16.</source>
         <translation>引擎 KV 缓存的数值格式：fp8 能容纳的 token 是 bf16 的两倍。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="180" />
+        <location filename="../rl_rows.py" line="201" />
         <source>The most sequences the engine decodes at once (vLLM max_num_seqs).</source>
         <translation>引擎同时解码的最多序列数（vLLM max_num_seqs）。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="222" />
+        <location filename="../rl_rows.py" line="244" />
         <source>rule or verifier rewards (none)</source>
         <translation>规则或验证器奖励（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="224" />
+        <location filename="../rl_rows.py" line="246" />
         <source>a copy of the policy (same)</source>
         <translation>策略模型的一份副本（same）</translation>
     </message>
@@ -3302,7 +3452,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../serving_panel.py" line="67" />
-        <location filename="../serving_panel.py" line="198" />
+        <location filename="../serving_panel.py" line="196" />
         <source>engine default</source>
         <translation>引擎默认值</translation>
     </message>
@@ -3317,47 +3467,47 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>模型的训练上下文</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="102" />
+        <location filename="../serving_panel.py" line="100" />
         <source>The program that serves the model. vLLM and SGLang give what is left of their share of the GPU to the KV cache; llama.cpp and Ollama size it from n_ctx.</source>
         <translation>提供模型服务的程序。vLLM 和 SGLang 把其 GPU 份额中剩下的部分都给 KV 缓存；llama.cpp 和 Ollama 按 n_ctx 确定其大小。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="104" />
+        <location filename="../serving_panel.py" line="102" />
         <source>How the weights are stored on the GPU: 16-bit, 8-bit or 4-bit checkpoints (vLLM, SGLang) or a GGUF quantization (llama.cpp, Ollama). Fewer bits: less memory, more room for the KV cache, some quality loss.</source>
         <translation>权重在 GPU 上的存储方式：16 位、8 位或 4 位检查点（vLLM、SGLang），或 GGUF 量化（llama.cpp、Ollama）。位数越少：显存越少，KV 缓存空间越多，质量略有损失。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="107" />
+        <location filename="../serving_panel.py" line="105" />
         <source>Number format of the KV cache: fp8 (vLLM, SGLang) or q8_0 / q4_0 (llama.cpp) hold twice or four times the tokens.</source>
         <translation>KV 缓存的数值格式：fp8（vLLM、SGLang）或 q8_0 / q4_0（llama.cpp）可容纳两倍或四倍的 token。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="109" />
+        <location filename="../serving_panel.py" line="107" />
         <source>Longest prompt plus answer of one user. The KV cache must hold at least one sequence this long or the engine refuses to start.</source>
         <translation>单个用户最长的提示加回答。KV 缓存必须至少容纳一条这么长的序列，否则引擎拒绝启动。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="111" />
+        <location filename="../serving_panel.py" line="109" />
         <source>Sequences decoded together (vLLM max_num_seqs; llama.cpp n_parallel slots, each with the context above). Memory decides how many really fit: see the users chart.</source>
         <translation>同时解码的序列（vLLM max_num_seqs；llama.cpp 的 n_parallel 个槽位，每个都有上面的上下文）。实际能容纳多少由显存决定：见用户图表。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="113" />
+        <location filename="../serving_panel.py" line="111" />
         <source>Share of each GPU the engine takes, KV cache included; the rest stays free for other processes.</source>
         <translation>引擎占用每个 GPU 的比例，包括 KV 缓存；其余部分留给其他进程。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="115" />
+        <location filename="../serving_panel.py" line="113" />
         <source>Layers llama.cpp keeps on the GPUs; the others stay in CPU memory and run on the CPU (much slower).</source>
         <translation>llama.cpp 放在 GPU 上的层；其余层留在 CPU 内存中并在 CPU 上运行（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="117" />
+        <location filename="../serving_panel.py" line="115" />
         <source>Split every layer over this many GPUs: each holds a share of the weights and KV.</source>
         <translation>把每一层拆分到这么多 GPU 上：每个 GPU 持有一部分权重和 KV。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="223" />
+        <location filename="../serving_panel.py" line="221" />
         <source>Context per user (n_ctx / n_parallel)</source>
         <translation>每个用户的上下文（n_ctx / n_parallel）</translation>
     </message>
@@ -3625,122 +3775,122 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="196" />
+        <location filename="../setup_panel.py" line="194" />
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="200" />
+        <location filename="../setup_panel.py" line="198" />
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
         <translation>每个适配器的宽度。适配器及其梯度、优化器状态的显存随之成比例增长；常用 8–64。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="202" />
+        <location filename="../setup_panel.py" line="200" />
         <source>Which linear layers get adapters. More layers: more trainable weights and a little more activation memory, usually better quality.</source>
         <translation>哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="204" />
+        <location filename="../setup_panel.py" line="202" />
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="206" />
+        <location filename="../setup_panel.py" line="204" />
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="208" />
+        <location filename="../setup_panel.py" line="206" />
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="210" />
+        <location filename="../setup_panel.py" line="208" />
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="212" />
+        <location filename="../setup_panel.py" line="210" />
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="215" />
+        <location filename="../setup_panel.py" line="213" />
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="216" />
+        <location filename="../setup_panel.py" line="214" />
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="219" />
+        <location filename="../setup_panel.py" line="217" />
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221" />
+        <location filename="../setup_panel.py" line="219" />
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223" />
+        <location filename="../setup_panel.py" line="221" />
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="225" />
+        <location filename="../setup_panel.py" line="223" />
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的 micro-batch 数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="227" />
+        <location filename="../setup_panel.py" line="225" />
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="230" />
+        <location filename="../setup_panel.py" line="228" />
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="232" />
+        <location filename="../setup_panel.py" line="230" />
         <source>Split every layer's matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="234" />
+        <location filename="../setup_panel.py" line="232" />
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非 micro-batch 很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="236" />
+        <location filename="../setup_panel.py" line="234" />
         <source>Spread a mixture-of-experts model's experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="237" />
+        <location filename="../setup_panel.py" line="235" />
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="239" />
+        <location filename="../setup_panel.py" line="237" />
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="241" />
+        <location filename="../setup_panel.py" line="239" />
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="244" />
+        <location filename="../setup_panel.py" line="242" />
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="246" />
+        <location filename="../setup_panel.py" line="244" />
         <source>How memory is computed. 'detailed' counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide's formulas for comparison.</source>
         <translation>显存的计算方式。'detailed' 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
@@ -3850,17 +4000,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="313" />
+        <location filename="../setup_panel.py" line="311" />
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="313" />
+        <location filename="../setup_panel.py" line="311" />
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="360" />
+        <location filename="../setup_panel.py" line="358" />
         <source>Expert parallelism needs a mixture-of-experts model.</source>
         <translation>专家并行需要混合专家（MoE）模型。</translation>
     </message>
@@ -3994,12 +4144,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_panel.py" line="106" />
+        <location filename="../time_panel.py" line="108" />
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="109" />
+        <location filename="../time_panel.py" line="111" />
         <source>Measured: a rate measured on this GPU or kernel. Derived: counted from the frameworks' and NCCL's source over datasheet rates. Assumed: a stated figure with no measurement behind it here.</source>
         <translation>实测：在这款 GPU 或这个内核上测得的速率。推导：按框架和 NCCL 的源码逐项计数，配以规格表速率。假定：给出的数值，此处没有实测支撑。</translation>
     </message>
@@ -4007,144 +4157,144 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="124" />
+        <location filename="../time_panel.py" line="126" />
         <source>e.g. 15T, 300B or 2e12 (empty: not asked)</source>
         <translation>例如 15T、300B 或 2e12（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="129" />
+        <location filename="../time_panel.py" line="131" />
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="137" />
+        <location filename="../time_panel.py" line="139" />
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="138" />
+        <location filename="../time_panel.py" line="140" />
         <source>Use my measurement</source>
         <translation>使用我的实测值</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="139" />
+        <location filename="../time_panel.py" line="141" />
         <source>Scale every time by measured / predicted step time; kept with the scenario</source>
         <translation>按 实测/预测 的每步时间比例缩放所有时间；随场景保存</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="142" />
+        <location filename="../time_panel.py" line="144" />
         <source>Forget it</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="144" />
+        <location filename="../time_panel.py" line="146" />
         <source>Forget the measured step time</source>
         <translation>清除实测的每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="151" />
-        <location filename="../time_panel.py" line="263" />
+        <location filename="../time_panel.py" line="153" />
+        <location filename="../time_panel.py" line="278" />
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="153" />
+        <location filename="../time_panel.py" line="155" />
         <source>currency not named</source>
         <translation>未指定币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="154" />
+        <location filename="../time_panel.py" line="156" />
         <source>The currency of the price: named beside every cost</source>
         <translation>价格所用的币种：显示在每项费用旁边</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="155" />
+        <location filename="../time_panel.py" line="157" />
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="159" />
-        <location filename="../time_panel.py" line="268" />
+        <location filename="../time_panel.py" line="161" />
+        <location filename="../time_panel.py" line="283" />
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="160" />
+        <location filename="../time_panel.py" line="162" />
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="240" />
+        <location filename="../time_panel.py" line="251" />
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="195" />
+        <location filename="../time_panel.py" line="208" />
         <source>&lt;b&gt;%(step)s&lt;/b&gt; per optimizer step · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s (%(per_gpu)s per GPU) · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s（每 GPU %(per_gpu)s）· MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="199" />
+        <location filename="../time_panel.py" line="212" />
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
         <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="200" />
+        <location filename="../time_panel.py" line="213" />
         <source>%(tokens)s tokens per step on one GPU</source>
         <translation>1 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="203" />
+        <location filename="../time_panel.py" line="216" />
         <source> · likely %(low)s to %(high)s per step</source>
         <translation> · 每步可能为 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="205" />
+        <location filename="../time_panel.py" line="218" />
         <source>The likely range is the 10th to 90th percentile of the cross-validated error on %(runs)d published runs (%(regime)s).</source>
         <translation>可能范围为 %(runs)d 个已发表运行的交叉验证误差的第 10 至第 90 百分位（%(regime)s）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="209" />
+        <location filename="../time_panel.py" line="222" />
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="212" />
+        <location filename="../time_panel.py" line="225" />
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="217" />
+        <location filename="../time_panel.py" line="230" />
         <source>Enter the tokens to train for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数，即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="244" />
+        <location filename="../time_panel.py" line="255" />
         <source>A million output tokens cost &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt; on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s %(currency)s&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="246" />
+        <location filename="../time_panel.py" line="257" />
         <source>A million output tokens cost &lt;b&gt;%(cost)s&lt;/b&gt; (in the price's currency) on %(n)d GPUs</source>
         <translation>在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="249" />
+        <location filename="../time_panel.py" line="260" />
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="259" />
+        <location filename="../time_panel.py" line="274" />
         <source>Tokens to train: write a positive number such as 15T, 300B or 2e12.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="273" />
+        <location filename="../time_panel.py" line="288" />
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="282" />
+        <location filename="../time_panel.py" line="297" />
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -4154,52 +4304,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="298" />
+        <location filename="../time_panel.py" line="313" />
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="299" />
+        <location filename="../time_panel.py" line="314" />
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="300" />
+        <location filename="../time_panel.py" line="315" />
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="302" />
+        <location filename="../time_panel.py" line="317" />
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="304" />
+        <location filename="../time_panel.py" line="319" />
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="306" />
+        <location filename="../time_panel.py" line="321" />
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="309" />
+        <location filename="../time_panel.py" line="324" />
         <source>Cost</source>
         <translation>费用</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="130" />
+        <location filename="../time_panel.py" line="132" />
         <source>Price of one GPU for one hour, in any currency: the cost is shown in the same currency</source>
         <translation>一块 GPU 一小时的价格，任意货币：费用以同一货币显示</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="214" />
+        <location filename="../time_panel.py" line="227" />
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price's currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="220" />
+        <location filename="../time_panel.py" line="233" />
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -4971,67 +5121,67 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="340" />
+        <location filename="../../engine/memory/breakdown.py" line="357" />
         <source>{free} free per GPU</source>
         <translation>每块 GPU 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="343" />
+        <location filename="../../engine/memory/breakdown.py" line="360" />
         <source>fits with {spare} to spare, but only by using {eaten} of the {reserve} safety reserve</source>
         <translation>放得下，还剩 {spare}，但占用了 {reserve} 安全余量中的 {eaten}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="347" />
+        <location filename="../../engine/memory/breakdown.py" line="364" />
         <source>over by {over} per GPU, safety reserve included</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="238" />
+        <location filename="../../engine/memory/decoder_activations.py" line="95" />
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="289" />
+        <location filename="../../engine/memory/detailed.py" line="202" />
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="292" />
+        <location filename="../../engine/memory/detailed.py" line="205" />
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="296" />
+        <location filename="../../engine/memory/detailed.py" line="209" />
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="324" />
+        <location filename="../../engine/memory/detailed.py" line="238" />
         <source>Backward scratch (one layer's gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="327" />
+        <location filename="../../engine/memory/detailed.py" line="241" />
         <source>largest set of intermediate gradients alive in one layer's backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="333" />
+        <location filename="../../engine/memory/detailed.py" line="247" />
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="336" />
+        <location filename="../../engine/memory/detailed.py" line="250" />
         <source>one layer's activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="387" />
+        <location filename="../../engine/memory/detailed.py" line="301" />
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="390" />
+        <location filename="../../engine/memory/detailed.py" line="304" />
         <source>b·s·h x 1 byte, kept until the embedding's backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -5046,22 +5196,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="365" />
+        <location filename="../../engine/memory/detailed.py" line="279" />
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="368" />
+        <location filename="../../engine/memory/detailed.py" line="282" />
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="395" />
+        <location filename="../../engine/memory/detailed.py" line="309" />
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="398" />
+        <location filename="../../engine/memory/detailed.py" line="312" />
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -5476,7 +5626,9 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
+        <location filename="../../engine/configs/verl_rl.py" line="55" />
         <location filename="../../engine/scenario/format.py" line="245" />
+        <location filename="../../engine/scenario/posttraining_keys.py" line="122" />
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
@@ -6254,47 +6406,47 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="58" />
+        <location filename="../../engine/scenario/time_keys.py" line="64" />
         <source>{field} of a custom GPU must be a positive number, not {v!r}.</source>
         <translation>自定义 GPU 的 {field} 必须是正数，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="14" />
+        <location filename="../../engine/scenario/time_keys.py" line="20" />
         <source>must be a positive number or null, not {p!r}.</source>
         <translation>必须是正数或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="15" />
+        <location filename="../../engine/scenario/time_keys.py" line="21" />
         <source>must be from {low:g} to {high:g} bytes per second (1 MB/s to 1 PB/s) or null, not {p!r}.</source>
         <translation>必须在 {low:g} 到 {high:g} 字节/秒之间（1 MB/s 到 1 PB/s）或为 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="62" />
+        <location filename="../../engine/scenario/time_keys.py" line="68" />
         <source>{field} of a custom GPU must be from {low:g} to {high:g}, not {v:.3g}.</source>
         <translation>自定义 GPU 的 {field} 必须在 {low:g} 到 {high:g} 之间，而不是 {v:.3g}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="70" />
+        <location filename="../../engine/scenario/time_keys.py" line="76" />
         <source>fp8_tflops of a custom GPU must be at most {ratio} times its bf16_tflops (or, without one, its fp16 or fp32 figure), as on every GPU known.</source>
         <translation>自定义 GPU 的 fp8_tflops 最多为其 bf16_tflops 的 {ratio} 倍（没有 bf16_tflops 时，按其 fp16 或 fp32 数值），所有已知的 GPU 都是如此。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="83" />
+        <location filename="../../engine/scenario/time_keys.py" line="89" />
         <source>must be a whole number of tokens (at least 1) or null, not {v!r}.</source>
         <translation>必须是整数个 token（至少 1）或 null，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="93" />
+        <location filename="../../engine/scenario/time_keys.py" line="99" />
         <source>must be {{"measured_step_seconds": M, "predicted_step_seconds": P}} with two positive numbers.</source>
         <translation>必须是 {{"measured_step_seconds": M, "predicted_step_seconds": P}}，两个都是正数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="98" />
+        <location filename="../../engine/scenario/time_keys.py" line="104" />
         <source>the measured and predicted step times must each be from {low:g} to {high:g} seconds.</source>
         <translation>实测和预测的每步时间都必须在 {low:g} 到 {high:g} 秒之间。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="102" />
+        <location filename="../../engine/scenario/time_keys.py" line="108" />
         <source>the measured step ({measured:.3g} s) is more than {limit:g} times off the predicted one ({predicted:.3g} s): it was measured on another set-up, or in other units.</source>
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
@@ -6319,72 +6471,72 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="38" />
+        <location filename="../../engine/timing/model.py" line="42" />
         <source>Matmuls and attention</source>
         <translation>矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="39" />
+        <location filename="../../engine/timing/model.py" line="43" />
         <source>Memory-bound operations</source>
         <translation>受显存带宽限制的运算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="40" />
+        <location filename="../../engine/timing/model.py" line="44" />
         <source>Recomputation (checkpointing)</source>
         <translation>重计算（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="41" />
+        <location filename="../../engine/timing/model.py" line="45" />
         <source>Tensor-parallel communication</source>
         <translation>张量并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="42" />
+        <location filename="../../engine/timing/model.py" line="46" />
         <source>Context-parallel communication</source>
         <translation>上下文并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="43" />
+        <location filename="../../engine/timing/model.py" line="47" />
         <source>Expert-parallel all-to-all</source>
         <translation>专家并行 all-to-all</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="44" />
+        <location filename="../../engine/timing/model.py" line="48" />
         <source>Pipeline sends</source>
         <translation>流水线发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="45" />
+        <location filename="../../engine/timing/model.py" line="49" />
         <source>Data-parallel / ZeRO communication</source>
         <translation>数据并行 / ZeRO 通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="46" />
+        <location filename="../../engine/timing/model.py" line="50" />
         <source>Pipeline bubble</source>
         <translation>流水线气泡</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="47" />
+        <location filename="../../engine/timing/model.py" line="51" />
         <source>Offload transfers and CPU optimizer</source>
         <translation>卸载传输与 CPU 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="48" />
+        <location filename="../../engine/timing/model.py" line="52" />
         <source>Optimizer step</source>
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="51" />
+        <location filename="../../engine/timing/model.py" line="53" />
         <source>Waiting for the host (kernel launches, syncs)</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="344" />
+        <location filename="../../engine/timing/model.py" line="347" />
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM's are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="348" />
+        <location filename="../../engine/timing/model.py" line="351" />
         <source>The model's own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
@@ -6404,27 +6556,27 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无法计算此场景的每步时间（{what} 不是有限的正数）；请检查 GPU 的速度数据和链路带宽。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_search.py" line="34" />
+        <location filename="../../engine/planning/speed_search.py" line="35" />
         <source>changes what you train</source>
         <translation>会改变训练内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_search.py" line="44" />
+        <location filename="../../engine/planning/speed_search.py" line="45" />
         <source>The search reached its limit of {n} memory estimates: only the most promising layouts of this very large set-up were tried.</source>
         <translation>搜索已达到 {n} 次显存估算的上限：对这个规模很大的设置，只尝试了最有希望的布局。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="43" />
+        <location filename="../../engine/memory/parallelism/components.py" line="44" />
         <source>Replicated embedding gradient (tensor parallel)</source>
         <translation>复制的嵌入梯度（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="46" />
+        <location filename="../../engine/memory/parallelism/components.py" line="47" />
         <source>PyTorch's Rowwise embedding: a full vocab x hidden gradient on every tp rank</source>
         <translation>PyTorch 的 Rowwise 嵌入：每个 tp rank 上都有完整的 词表 x 隐藏维 梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="63" />
+        <location filename="../../engine/memory/parallelism/components.py" line="64" />
         <source>Losses of micro-batches in flight (last stage)</source>
         <translation>在途微批次的损失（最后阶段）</translation>
     </message>
@@ -6433,42 +6585,42 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">（在途微批次数 - 1）x b·s·V x 4（fp32 log-softmax）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="66" />
+        <location filename="../../engine/memory/parallelism/components.py" line="67" />
         <source>(micro-batches in flight - 1) x what one loss saves for its backward (the fp32 log-softmax b·s·V x 4 with the standard loss)</source>
         <translation>（在途微批次数 - 1）x 一个损失为反向传播保存的张量（标准损失为 fp32 log-softmax，b·s·V x 4）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="81" />
+        <location filename="../../engine/memory/parallelism/components.py" line="82" />
         <source>Pipeline receive buffers and kept outputs</source>
         <translation>流水线接收缓冲区和保留的输出</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="84" />
+        <location filename="../../engine/memory/parallelism/components.py" line="85" />
         <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch's logits returned by the schedule, or, when the schedule does not return them (torchtitan), the logits of the micro-batches in flight until their backward</source>
         <translation>每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits，若调度器不返回它们（torchtitan），则保留尚在进行中的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="89" />
+        <location filename="../../engine/memory/parallelism/components.py" line="90" />
         <source>DeepSpeed's pipeline engine: one activation and one gradient receive buffer (b·s·h), allocated once and reused by every micro-batch; the last stage keeps the logits of the micro-batch in flight until its backward</source>
         <translation>DeepSpeed 的流水线引擎：一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h），只分配一次，所有微批次复用；最后一个阶段保留正在处理的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="116" />
+        <location filename="../../engine/memory/parallelism/components.py" line="117" />
         <source>Pipeline gradient receive buffer</source>
         <translation>流水线梯度接收缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="119" />
+        <location filename="../../engine/memory/parallelism/components.py" line="120" />
         <source>Megatron: the gradient of one micro-batch's stage output (b·s·h), received for its backward; activations are received as the stage's saved input and outputs are freed once sent</source>
         <translation>Megatron：一个微批次阶段输出的梯度（b·s·h），为其反向传播而接收；激活值作为该阶段保存的输入接收，输出发送后即释放</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="173" />
+        <location filename="../../engine/memory/parallelism/components.py" line="176" />
         <source>FSDP2 gathered parameters and gradient buffers</source>
         <translation>FSDP2 聚合的参数和梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="176" />
+        <location filename="../../engine/memory/parallelism/components.py" line="179" />
         <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer's gradients and reduce-scatter buffer</source>
         <translation>根单元（嵌入、归一化、lm_head）整步不分片 + 一层聚合（反向时两层；前向后不重新分片时为全部层）+ 一层的梯度和 reduce-scatter 缓冲区</translation>
     </message>
@@ -6830,26 +6982,25 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="239" />
         <source>Megatron's fused vocab-parallel cross-entropy is not modelled yet</source>
-        <translation>Megatron 的融合词表并行交叉熵尚未建模</translation>
+        <translation type="vanished">Megatron 的融合词表并行交叉熵尚未建模</translation>
     </message>
     <message>
         <source>Megatron's default --optimizer adam (AdamW with --weight-decay)</source>
         <translation type="vanished">Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="258" />
+        <location filename="../../engine/configs/megatron.py" line="255" />
         <source>the model's shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="269" />
+        <location filename="../../engine/configs/megatron.py" line="266" />
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="300" />
+        <location filename="../../engine/configs/megatron.py" line="297" />
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -6994,12 +7145,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="307" />
+        <location filename="../../engine/memory/detailed.py" line="220" />
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="310" />
+        <location filename="../../engine/memory/detailed.py" line="223" />
         <source>the loop's logits variable holds b·s·V (fp32 after Fabric's output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
@@ -7140,17 +7291,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="331" />
+        <location filename="../../engine/memory/breakdown.py" line="348" />
         <source>over by {over} per GPU, and the CPU memory does not hold it either: needs {need} per node, {capacity} set</source>
         <translation>每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="336" />
+        <location filename="../../engine/memory/breakdown.py" line="353" />
         <source>the CPU memory does not hold it: needs {need} per node, {capacity} set</source>
         <translation>CPU 内存放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/breakdown.py" line="355" />
+        <location filename="../../engine/memory/breakdown.py" line="372" />
         <source>CPU memory not checked (not set): needs {need} per node</source>
         <translation>未检查 CPU 内存（未设定）：每节点需要 {need}</translation>
     </message>
@@ -7392,12 +7543,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{objective} 比较同一提示的多个回答，每个提示至少需要生成 2 个回答。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="37" />
+        <location filename="../../engine/scenario/posttraining_keys.py" line="38" />
         <source>must be null{same}, a model preset id or {{"name": ..., "hf_config": {{...}}}} ({detail}).</source>
         <translation>必须是 null{same}、模型预设 id 或 {{"name": ..., "hf_config": {{...}}}}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="97" />
+        <location filename="../../engine/scenario/posttraining_keys.py" line="98" />
         <source>must be "auto" or a fraction above 0 and at most 1, not {p!r}.</source>
         <translation>必须是 "auto" 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
@@ -7472,7 +7623,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>一层前向张量（+ LoRA 的 fp32 适配器输出）与输出头处张量（对数概率路径的张量，或 logits + 熵计算的 softmax 及其乘积 2 × b·c·V × 计算精度字节，或回答部分 logits 的副本 b·c·V × 计算精度字节）中的较大者 + autocast 的 bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="121" />
+        <location filename="../../engine/posttraining/logprobs.py" line="122" />
         <source>row-by-row log-softmax in training (TRL selective_log_softmax, verl logprobs_from_logits_v2): logits b·k·V (compute bytes) + every scored row's log-softmax output kept for backward; backward: 2 x b·k·V (the rows' gradients gathered into the logits' gradient); logits scaled in place on a view (TRL GRPO): + the entropy's copy of the view in forward, 4 x b·k·V in backward (CopySlices: the base's gradient, its clone, the slice's clone and quotient)</source>
         <translation>训练中逐行 log-softmax（TRL selective_log_softmax、verl logprobs_from_logits_v2）：logits b·k·V（计算字节）+ 每个被打分行的 log-softmax 输出（为反向保留）；反向：2 x b·k·V（各行梯度汇成 logits 的梯度）；在视图上原地缩放 logits（TRL GRPO）：前向再加熵计算对该视图的拷贝，反向 4 x b·k·V（CopySlices：基张量的梯度、其克隆、切片的克隆与商）</translation>
     </message>
@@ -7481,243 +7632,243 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">训练中 TRL 的 selective_log_softmax：logits b·k·V（计算精度字节）+ 为反向保留的每条序列的 log-softmax 输出（计算精度字节）；反向：这些输出 + logits 的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="127" />
+        <location filename="../../engine/posttraining/logprobs.py" line="128" />
         <source>TRL's fused log-prob head: forward, its projection buffer + 7 fp32 statistics per token; backward, the buffer + the hidden states' gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight's gradient in fp32 and cast (V x h x (4 + compute bytes), when the head trains)</source>
         <translation>TRL 的融合对数概率输出头：前向为其投影缓冲区 + 每个 token 7 个 fp32 统计量；反向为该缓冲区 + fp32 累加并转换精度的隐藏状态梯度（token 数 × h × (4 + 计算精度字节)）+ fp32 累加并转换精度的 lm_head 权重梯度（V × h × (4 + 计算精度字节)，仅当输出头参与训练时）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="131" />
+        <location filename="../../engine/posttraining/logprobs.py" line="132" />
         <source>TRL selective_log_softmax on fp32 logits (log-sum-exp per sequence): forward, logits b·k·V x 4 + one sequence's temporary; backward, four logits-sized fp32 tensors: the logits (saved by gather and logsumexp), gather's zero-filled gradient, the sequences' gradients and their stack</source>
         <translation>TRL 的 selective_log_softmax 作用于 fp32 logits（逐序列 log-sum-exp）：前向为 logits b·k·V × 4 + 一条序列的临时张量；反向为四个 logits 大小的 fp32 张量：logits（由 gather 与 logsumexp 保存）、gather 的零填充梯度、各序列的梯度及其堆叠</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="135" />
+        <location filename="../../engine/posttraining/logprobs.py" line="136" />
         <source>logits b·s·V cast to fp32 before flash-attn's cross-entropy: forward, the logits (compute bytes) + their fp32 copy; backward, the fp32 copy (held by the model's output) + its fp32 gradient + that gradient cast back (compute bytes)</source>
         <translation>logits b·s·V 在 flash-attn 交叉熵之前转换为 fp32：前向为 logits（计算精度字节）+ 其 fp32 副本；反向为 fp32 副本（由模型输出持有）+ 其 fp32 梯度 + 该梯度转换回的副本（计算精度字节）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/logprobs.py" line="139" />
+        <location filename="../../engine/posttraining/logprobs.py" line="140" />
         <source>the loss path's logits tensors for the completion tokens only (logits_to_keep): the estimator's b·s·V terms x completion / (prompt + completion)</source>
         <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="20" />
+        <location filename="../../engine/posttraining/models.py" line="24" />
         <source>Critic weights</source>
         <translation>评论家（价值模型）权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="21" />
+        <location filename="../../engine/posttraining/models.py" line="25" />
         <source>Critic frozen weights</source>
         <translation>评论家冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="22" />
+        <location filename="../../engine/posttraining/models.py" line="26" />
         <source>Critic fp32 master weights</source>
         <translation>评论家 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="23" />
+        <location filename="../../engine/posttraining/models.py" line="27" />
         <source>Critic gradients</source>
         <translation>评论家梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="24" />
+        <location filename="../../engine/posttraining/models.py" line="28" />
         <source>Critic optimizer states</source>
         <translation>评论家优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="25" />
+        <location filename="../../engine/posttraining/models.py" line="29" />
         <source>Critic activations (decoder layers)</source>
         <translation>评论家激活（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="26" />
+        <location filename="../../engine/posttraining/models.py" line="30" />
         <source>Critic value head and loss</source>
         <translation>评论家价值头与损失</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="27" />
+        <location filename="../../engine/posttraining/models.py" line="31" />
         <source>Critic final norm and value head inputs</source>
         <translation>评论家最终归一化与价值头输入</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="28" />
+        <location filename="../../engine/posttraining/models.py" line="32" />
         <source>Critic input ids and rotary tables</source>
         <translation>评论家输入 id 与旋转位置表</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="29" />
+        <location filename="../../engine/posttraining/models.py" line="33" />
         <source>Critic backward scratch (one layer's gradients)</source>
         <translation>评论家反向临时空间（一层的梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="30" />
+        <location filename="../../engine/posttraining/models.py" line="34" />
         <source>Critic optimizer step temporaries</source>
         <translation>评论家优化器步临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="33" />
+        <location filename="../../engine/posttraining/models.py" line="37" />
         <source>Critic model states (other)</source>
         <translation>评论家模型状态（其他）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="34" />
+        <location filename="../../engine/posttraining/models.py" line="38" />
         <source>Critic activations (other)</source>
         <translation>评论家激活（其他）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="36" />
+        <location filename="../../engine/posttraining/models.py" line="40" />
         <source>Critic temporaries</source>
         <translation>评论家临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="84" />
+        <location filename="../../engine/posttraining/models.py" line="94" />
         <source>Reference model (frozen copy)</source>
         <translation>参考模型（冻结副本）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="85" />
+        <location filename="../../engine/posttraining/models.py" line="95" />
         <source>(language-model parameters / (tp x pp x ZeRO-3 data-parallel shards) + vision tower / its shards) x compute bytes; a QLoRA policy's reference is quantised like its base</source>
         <translation>（语言模型参数量 /（tp × pp × ZeRO-3 数据并行分片数）+ 视觉塔 / 其分片数）× 计算精度字节数；QLoRA 策略的参考模型与其基座一样量化</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="93" />
+        <location filename="../../engine/posttraining/models.py" line="103" />
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="95" />
+        <location filename="../../engine/posttraining/models.py" line="105" />
         <source>reward model parameters x compute bytes / shards</source>
         <translation>奖励模型参数量 × 计算精度字节数 / 分片数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="67" />
+        <location filename="../../engine/posttraining/phases.py" line="70" />
         <source>Generation engine weights</source>
         <translation>生成引擎权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="68" />
+        <location filename="../../engine/posttraining/phases.py" line="71" />
         <source>policy parameters x engine bytes / rollout_tp</source>
         <translation>策略模型参数量 × 引擎中的字节数 / rollout_tp</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="73" />
+        <location filename="../../engine/posttraining/phases.py" line="76" />
         <source>Generation engine activations and overheads</source>
         <translation>生成引擎激活值与开销</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="74" />
+        <location filename="../../engine/posttraining/phases.py" line="77" />
         <source>the engine's profile-run peak (forward of max_num_batched_tokens or the sampler's logits), non-torch memory and CUDA graphs (engine/serving)</source>
         <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA graphs（engine/serving）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="78" />
+        <location filename="../../engine/posttraining/phases.py" line="81" />
         <source>Generation engine KV cache</source>
         <translation>生成引擎 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="79" />
+        <location filename="../../engine/posttraining/phases.py" line="82" />
         <source>gpu_memory_utilization x capacity - weights - profile peak - non-torch memory, in whole blocks (engine/serving, vLLM gpu_worker.py)</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 试运行峰值 - 非 torch 显存，按整块计（engine/serving，vLLM gpu_worker.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="117" />
+        <location filename="../../engine/posttraining/phases.py" line="120" />
         <source>generate() KV cache</source>
         <translation>generate() 的 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="118" />
+        <location filename="../../engine/posttraining/phases.py" line="121" />
         <source>per layer K and V of every sequence of the step at full length</source>
         <translation>本步每条序列在完整长度下每层的 K 和 V</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="121" />
+        <location filename="../../engine/posttraining/phases.py" line="124" />
         <source>Weights gathered for generate()</source>
         <translation>为 generate() 聚合的权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="122" />
+        <location filename="../../engine/posttraining/phases.py" line="125" />
         <source>ZeRO-3 gathers the whole model for generation (TRL ds3_gather_for_generation, default true)</source>
         <translation>ZeRO-3 为生成聚合整个模型（TRL ds3_gather_for_generation，默认开启）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="170" />
+        <location filename="../../engine/posttraining/phases.py" line="178" />
         <source>Old-policy log-probs forward</source>
         <translation>旧策略对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="174" />
+        <location filename="../../engine/posttraining/phases.py" line="182" />
         <source>Policy forward over the KL (mismatched) batch</source>
         <translation>策略模型对 KL（错配）批次的前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="233" />
+        <location filename="../../engine/posttraining/phases.py" line="242" />
         <source>Reference forward during the training step</source>
         <translation>训练步内的参考模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="234" />
+        <location filename="../../engine/posttraining/phases.py" line="243" />
         <source>the reference forward's peak (no_grad, one layer or the head at a time) less the policy's logits freed before it runs</source>
         <translation>参考模型前向的峰值（no_grad，每次一层或输出头）减去其运行前已释放的策略 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="242" />
+        <location filename="../../engine/posttraining/phases.py" line="255" />
         <source>Reference log-probs forward</source>
         <translation>参考模型对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="181" />
+        <location filename="../../engine/posttraining/phases.py" line="190" />
         <source>Reward model forward</source>
         <translation>奖励模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="186" />
+        <location filename="../../engine/posttraining/phases.py" line="195" />
         <source>Critic values forward</source>
         <translation>评论家价值前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="200" />
+        <location filename="../../engine/posttraining/phases.py" line="209" />
         <source>Per-token loss tensors (log-probs, ratios, KL)</source>
         <translation>逐 token 的损失张量（对数概率、比率、KL）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="201" />
+        <location filename="../../engine/posttraining/phases.py" line="210" />
         <source>tensors per completion token x 4 bytes: new, old and reference log-probs, ratio, clipped ratio, KL, surrogate losses (preference objectives: chosen/rejected log-probs)</source>
         <translation>每个回答 token 的张量数 × 4 字节：新、旧和参考对数概率、比率、截断比率、KL、替代损失（偏好目标：选中/拒绝回答的对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="280" />
+        <location filename="../../engine/posttraining/phases.py" line="301" />
         <source>Weight-sync staging</source>
         <translation>权重同步暂存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="281" />
+        <location filename="../../engine/posttraining/phases.py" line="302" />
         <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework's bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
         <translation>逐参数：完整聚合的最大张量（ZeRO-3/FSDP）；分桶：框架的桶 + 一个聚合张量；ZeRO-3 下的 LoRA：为合并适配器聚合整个模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/result.py" line="17" />
+        <location filename="../../engine/posttraining/result.py" line="20" />
         <source>Generation</source>
         <translation>生成</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/result.py" line="18" />
+        <location filename="../../engine/posttraining/result.py" line="21" />
         <source>Scoring (reference, reward, old log-probs)</source>
         <translation>打分（参考、奖励、旧对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/result.py" line="19" />
+        <location filename="../../engine/posttraining/result.py" line="22" />
         <source>Training step</source>
         <translation>训练步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/result.py" line="20" />
+        <location filename="../../engine/posttraining/result.py" line="23" />
         <location filename="../../engine/posttraining/timing.py" line="26" />
         <source>Critic training step</source>
         <translation>评论家训练步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/result.py" line="21" />
+        <location filename="../../engine/posttraining/result.py" line="24" />
         <location filename="../../engine/posttraining/timing.py" line="27" />
         <source>Weight sync to the engine</source>
         <translation>向引擎同步权重</translation>
@@ -8264,32 +8415,32 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="45" />
+        <location filename="../../engine/configs/verl_rl.py" line="63" />
         <source>verl's default algorithm.adv_estimator gae (PPO with a critic, ppo_trainer.yaml)</source>
         <translation>verl 默认 algorithm.adv_estimator 为 gae（带评论家模型的 PPO，ppo_trainer.yaml）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="50" />
+        <location filename="../../engine/configs/verl_rl.py" line="68" />
         <source>the advantage estimator '{name}' is not an objective the planner models (gae, grpo, rloo are)</source>
         <translation>优势估计器“{name}”不是规划器建模的训练目标（支持 gae、grpo、rloo）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="63" />
+        <location filename="../../engine/configs/verl_rl.py" line="81" />
         <source>the rollout engine '{name}' is not modelled</source>
         <translation>生成引擎“{name}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="74" />
+        <location filename="../../engine/configs/verl_rl.py" line="92" />
         <source>verl's hybrid engine runs the rollout on the actor's GPUs</source>
         <translation>verl 的混合引擎在 actor 的 GPU 上运行生成</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="85" />
+        <location filename="../../engine/configs/verl_rl.py" line="103" />
         <source>verl scores no reference unless use_kl_loss or use_kl_in_reward is true (both default false)</source>
         <translation>除非 use_kl_loss 或 use_kl_in_reward 为 true（两者默认均为 false），verl 不计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="95" />
+        <location filename="../../engine/configs/verl_rl.py" line="113" />
         <source>model '{name}' is not a preset; pick it in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择</translation>
     </message>
@@ -9000,16 +9151,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="69" />
-        <source>Kernel launches and host syncs per layer counted from the framework&apos;s source, at a host time per launch and per sync measured on another machine&apos;s CPU, not this one&apos;s.</source>
+        <source>Kernel launches and host syncs per layer counted from the framework's source, at a host time per launch and per sync measured on another machine's CPU, not this one's.</source>
         <translation>每层的内核启动次数和主机同步次数按框架源码统计；每次启动和每次同步的主机耗时是在另一台机器的 CPU 上测得的，并非本机。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="68" />
+        <location filename="../../engine/timing/provenance.py" line="73" />
         <source>Bytes over the link the group crosses plus NCCL's latency model, nothing hidden behind compute.</source>
         <translation>字节经过通信组所跨的链路，加上 NCCL 的延迟模型，不计与计算的重叠。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="70" />
+        <location filename="../../engine/timing/provenance.py" line="75" />
         <source>Bytes and NCCL latency are derived; the share hidden behind compute is the framework's stated overlap, not a measurement.</source>
         <translation>字节与 NCCL 延迟为推导所得；藏在计算之后的比例是框架给出的重叠比例，并非实测。</translation>
     </message>
@@ -9022,6 +9173,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/workloads/__init__.py" line="37" />
         <source>is inference: these plans change a training job; for a served model, serve-fit finds the longest context, the most users and the fewest GPUs.</source>
         <translation>为推理：这些方案改变的是训练任务；对于部署的模型，serve-fit 会找出最长的上下文、最多的用户数和最少的 GPU 数。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/entropy.py" line="28" />
+        <source>the loss path's logits tensors + the entropy bonus (verl, entropy_coeff != 0): forward, the compiled entropy's fp32 buffer of b·s·V x 4 bytes beside the logits; backward, the entropy's gradient (b·s·V x compute bytes) alive beside flash-attn's out-of-place gradient of the logits</source>
+        <translation>损失路径的 logits 张量 + 熵奖励（verl，entropy_coeff != 0）：前向时，编译后的熵计算在 logits 旁另有 b·s·V x 4 字节的 fp32 缓冲区；反向时，熵的梯度（b·s·V x 计算字节数）与 flash-attn 非原地计算的 logits 梯度同时存在</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,162 @@
+"""The keys added with the time model's mechanisms, in the window: CUDA graphs (cuda_graphs), FSDP2's float8
+all-gather (fp8_all_gather), the attention kernel variant (attention_kernel, with cudnn8 and flash4), verl's entropy
+bonus (entropy_coeff), the cross-entropy choice megatron-fused and the framework internevo. Each is driven through its
+widget: the scenario changes, the estimate or step time is the engine's for the same scenario, undo restores both,
+and each row shows only where its key counts. Expected numbers come from the engine itself (engine/workloads
+estimate / step_time on the edited scenario); which frameworks a row shows for follows the framework table
+(engine/frameworks/defaults.py) and presets/efficiency.json's framework profiles (fsdp2_copies, fp8_recipe)."""
+
+from __future__ import annotations
+
+from engine import scenario_from_dict
+from engine.frameworks import TABLE
+from engine.scenario import KEY_SPECS
+from engine.workloads import estimate, step_time
+from tests.window_helpers import window_from
+
+# A Megatron MoE run (examples/qwen3-30b-a3b-8x-h100.json's model on two nodes with expert parallelism)
+MOE = {"name": "megatron moe", "model": "qwen3-30b-a3b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 2,
+       "method": "full", "precision": "bf16", "framework": "megatron", "micro_batch": 1, "seq_len": 4096,
+       "ep": 8, "tp": 1, "checkpointing": "full", "attention": "flash"}
+# torchtitan's fp8 (torchao Float8Linear, tensorwise) under FSDP2 on one node of eight
+TITAN_FP8 = {"name": "titan fp8", "model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8,
+             "method": "full", "precision": "fp8", "framework": "torchtitan", "fsdp": True, "micro_batch": 1,
+             "seq_len": 8192, "attention": "flash"}
+# tests/test_verl_offload_and_engine_pool.py VERL_7B_LORA: verl GRPO with LoRA, colocated vLLM
+VERL_GRPO = {
+    "name": "verl-7b-lora", "model": "qwen2.5-7b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "framework": "verl",
+    "training_objective": "grpo", "method": "lora", "lora_rank": 32, "lora_alpha": 32, "lora_targets": "all-linear",
+    "precision": "amp-bf16", "fsdp": True, "offload": "optimizer+params", "checkpointing": "full",
+    "attention": "flash", "reference_model": "adapter-off", "prompt_len": 159, "completion_len": 480,
+    "num_generations": 5, "micro_batch": 8, "rollout_engine": "vllm", "rollout_placement": "colocate",
+    "rollout_tp": 2, "rollout_gpu_memory_utilization": 0.2, "rollout_max_num_seqs": 512,
+    "rollout_max_num_batched_tokens": 1536}
+
+
+def _values(combo) -> list:  # noqa: ANN001 - a ValueCombo
+    return [combo.itemData(i) for i in range(combo.count())]
+
+
+def _worded(combo) -> bool:  # noqa: ANN001 - a ValueCombo
+    """Every item is shown in words, none as its bare file value."""
+    return all(combo.itemText(i) != str(combo.itemData(i)) for i in range(combo.count()))
+
+
+def _choose(combo, value) -> None:  # noqa: ANN001 - what picking it in the popup does
+    combo.setCurrentIndex(combo.findData(value))
+
+
+def _seconds(data: dict) -> float:
+    return step_time(scenario_from_dict(data)).step_seconds
+
+
+def test_cuda_graphs_row_edits_undoably_where_megatron_arguments_apply(qtbot, tmp_path):
+    win = window_from(qtbot, tmp_path, MOE)
+    rows, state = win.setup_panel.framework_options.megatron, win.state
+    combo = rows.cuda_graphs
+    assert _values(combo) == list(KEY_SPECS["cuda_graphs"].check.choices()) and _worded(combo)
+    assert combo.isVisibleTo(win) and combo.currentData() == "auto"
+    before = state.step_time.step_seconds
+    _choose(combo, "layers")
+    assert state.scenario.cuda_graphs == "layers"
+    assert state.undo_stack.text(state.undo_stack.index() - 1) == "CUDA graphs (captured parts): every transformer layer"
+    # captured layers launch once per layer and skip the dispatcher's synchronisation (engine/timing/host.py)
+    assert state.step_time.step_seconds == _seconds({**MOE, "cuda_graphs": "layers"}) != before
+    state.undo_stack.undo()
+    assert state.scenario.cuda_graphs == "auto" and combo.currentData() == "auto"
+    assert state.step_time.step_seconds == before
+    state.edit({"framework": "huggingface", "ep": 1, "nodes": 1})
+    assert not combo.isVisibleTo(win)  # no Megatron arguments, the default: nothing to show
+    state.edit({"cuda_graphs": "attention"})
+    assert combo.isVisibleTo(win) and combo.currentData() == "attention"  # a value set stays in sight
+
+
+def test_fp8_all_gather_shows_for_fp8_under_fsdp2_and_edits_undoably(qtbot, tmp_path):
+    win = window_from(qtbot, tmp_path, TITAN_FP8)
+    rows, state = win.setup_panel.framework_options.megatron, win.state
+    combo = rows.fp8_all_gather
+    assert _values(combo) == ["auto", True, False] and _worded(combo)
+    assert combo.isVisibleTo(win)
+    before = state.step_time.step_seconds
+    _choose(combo, True)
+    assert state.scenario.fp8_all_gather is True
+    # the weights gathered in 1 byte instead of 2 (engine/timing/data_parallel.py fp8_gathered_weights)
+    assert state.step_time.step_seconds == _seconds({**TITAN_FP8, "fp8_all_gather": True}) != before
+    state.undo_stack.undo()
+    assert state.scenario.fp8_all_gather == "auto" and combo.currentData() == "auto"
+    assert state.step_time.step_seconds == before
+    state.edit({"precision": "bf16"})
+    assert not combo.isVisibleTo(win)  # the key applies to fp8 only
+    state.edit({"precision": "fp8", "framework": "megatron", "fsdp": False})
+    assert not combo.isVisibleTo(win)  # Transformer Engine's fp8, no FSDP2: the setting changes nothing
+    state.edit({"framework": "olmo-core", "fsdp": True})
+    assert combo.isVisibleTo(win)  # OLMo-core: torchao tensorwise under FSDP2, gathered in float8 by default
+
+
+def test_attention_kernel_offers_every_variant_in_words(qtbot, tmp_path):
+    win = window_from(qtbot, tmp_path, {**MOE, "gpu": "b200"})
+    opts, state = win.setup_panel.framework_options, win.state
+    combo = opts.attention_kernel
+    assert set(_values(combo)) == set(KEY_SPECS["attention_kernel"].check.choices()) and _worded(combo)
+    assert combo.isVisibleTo(win)
+    before = state.step_time.step_seconds
+    for kernel in ("cudnn8", "flash4"):
+        _choose(combo, kernel)
+        assert state.scenario.attention_kernel == kernel
+        assert state.step_time.step_seconds == _seconds({**MOE, "gpu": "b200", "attention_kernel": kernel})
+    state.undo_stack.undo()
+    assert state.scenario.attention_kernel == "cudnn8" and combo.currentData() == "cudnn8"
+    state.undo_stack.undo()
+    assert state.scenario.attention_kernel == "auto" and state.step_time.step_seconds == before
+    state.edit({"attention": "eager"})
+    assert not combo.isVisibleTo(win)  # eager attention runs no fused kernel
+
+
+def test_cross_entropy_and_framework_pickers_name_the_new_choices(qtbot, tmp_path):
+    win = window_from(qtbot, tmp_path, MOE)
+    opts, state = win.setup_panel.framework_options, win.state
+    assert set(_values(opts.cross_entropy)) == set(KEY_SPECS["cross_entropy"].check.choices())
+    assert _worded(opts.cross_entropy)
+    assert set(_values(opts.framework)) == set(KEY_SPECS["framework"].check.choices())
+    # a framework is shown by its own name (torchtune's is its id), InternEvo's as the framework table spells it
+    assert opts.framework.itemText(opts.framework.findData("internevo")) == TABLE["internevo"].label
+    before = state.estimate.peak_allocated_bytes
+    _choose(opts.cross_entropy, "megatron-fused")
+    assert state.scenario.cross_entropy == "megatron-fused"
+    assert state.estimate.peak_allocated_bytes == estimate(scenario_from_dict(
+        {**MOE, "cross_entropy": "megatron-fused"})).peak_allocated_bytes
+    _choose(opts.framework, "internevo")
+    assert state.scenario.framework == "internevo"
+    state.undo_stack.undo()
+    state.undo_stack.undo()
+    assert (state.scenario.framework, state.scenario.cross_entropy) == ("megatron", "auto")
+    assert state.estimate.peak_allocated_bytes == before
+
+
+def _update_logits(est) -> float:  # noqa: ANN001 - an Estimate
+    """The logits' bytes at the end of the update's forward (the rollout phase sets this run's peak)."""
+    training = next(p for p in est.rl.phases if p.key == "training")
+    return next(c for c in training.components if c.key == "logits").moments.forward
+
+
+def test_entropy_bonus_row_for_verl_policy_gradient(qtbot, tmp_path):
+    win = window_from(qtbot, tmp_path, VERL_GRPO)
+    rl, state = win.setup_panel.rl, win.state
+    spin = rl.entropy_coeff
+    assert spin.isVisibleTo(win) and spin.value() == 0.0
+    assert "bytes" in spin.toolTip()  # the tooltip says what it costs in memory
+    before = _update_logits(state.estimate)
+    spin.setValue(0.001)  # the coefficient of verl's published MATH runs (their logs)
+    assert state.scenario.entropy_coeff == 0.001
+    # the compiled entropy's fp32 buffer and gradient in the update's logits (engine/posttraining/entropy.py)
+    assert _update_logits(state.estimate) == _update_logits(estimate(scenario_from_dict(
+        {**VERL_GRPO, "entropy_coeff": 0.001}))) > before
+    state.undo_stack.undo()
+    assert state.scenario.entropy_coeff == 0.0 and spin.value() == 0.0
+    assert _update_logits(state.estimate) == before
+    state.edit({"training_objective": "online-dpo"})
+    assert not spin.isVisibleTo(win)  # no policy-gradient loss, no bonus
+    state.edit({"training_objective": "grpo", "framework": "trl"})
+    assert not spin.isVisibleTo(win)  # TRL's update computes no entropy bonus
+    state.edit({"entropy_coeff": 0.01})
+    assert spin.isVisibleTo(win) and spin.value() == 0.01  # a value set stays in sight
