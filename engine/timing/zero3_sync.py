@@ -18,10 +18,11 @@ deepspeedai/DeepSpeed at 112ebff6e86a177608e52f7e36595ea2926ae37b (2021-04-08), 
   The next fetch's torch.cuda.synchronize waits for it: nothing of it hides behind the next submodule.
 DeepSpeed PR #1188 replaced this ('the async version is not async at all').
 
-Each kernel launch costs the host presets/host_overhead.json launch_seconds, each synchronisation sync_seconds (the
-GPU idles for the round trip). After a synchronisation the GPU has nothing queued, so a gather lasts the longer of
-the transfer (then its copies) and the host issuing the copies; a reduce-scatter's copies wait for the layer's
-backward, which the host's launches can overlap."""
+Each kernel launch costs the host presets/host_overhead.json launch_seconds, each view op of the Python loops over
+the ranks view_seconds, each synchronisation sync_seconds (the GPU idles for the round trip). After a
+synchronisation the GPU has nothing queued: a gather's copies run as fast as the host launches them, its transfer
+hides behind the submodule before it (prefetched) as far as that computes; a reduce-scatter's copies wait for the
+layer's backward, which the host's launches can overlap."""
 
 from __future__ import annotations
 
@@ -35,6 +36,10 @@ from .host import host_figures
 PERSISTENCE_THRESHOLD = 100_000
 GATHER_OWN_LAUNCHES = 3  # torch.zeros, the own shard's copy_, ncclAllGather (_allgather_param)
 REDUCE_OWN_LAUNCHES = 2  # div_ (average_tensor), ncclReduceScatter
+# view ops per rank in the Python loops: _allgather_param flat_tensor.narrow(...); _reduce_scatter_gradient
+# param.grad.view(-1).narrow(...)
+GATHER_LOOP_VIEWS = 1
+REDUCE_LOOP_VIEWS = 2
 
 
 class Link(NamedTuple):
@@ -62,43 +67,64 @@ def layer_tensors(spec: ModelSpec, tp: int) -> tuple[list[float], list[float]]:
     return [n for n in tensors if n >= PERSISTENCE_THRESHOLD], tensors
 
 
-def gather_seconds(elements: float, ranks: int, elem_bytes: int, link: Link) -> float:
-    """One parameter's synchronous gather: the round trip of the torch.cuda.synchronize before it, the two launches
-    before the NCCL call and that call, then the longer of (transfer, then the copies out of the flat buffer) and
-    the host launching one copy per rank."""
-    launch, sync = host_figures()["launch_seconds"]["value"], host_figures()["sync_seconds"]["value"]
+def gather_seconds(elements: float, ranks: int, elem_bytes: int, link: Link, compute: float) -> float:
+    """Exposed seconds of one parameter's gather, prefetched while the submodule before it computes `compute`
+    seconds (stage3.py pre_sub_module_forward_function: fetch_sub_module, then prefetch_next_sub_modules, whose
+    _allgather_param runs before the current submodule's kernels are launched): the torch.cuda.synchronize of the
+    fetch and the one before the gather (two round trips), the three launches before the copies, then the host
+    launching one copy per rank while the GPU has only the transfer to run; the rest of the transfer and the
+    copies out of the flat buffer hide behind the compute."""
+    fig = host_figures()
+    launch, sync, view = fig["launch_seconds"]["value"], fig["sync_seconds"]["value"], fig["view_seconds"]["value"]
     size = elements * elem_bytes
     transfer = size * link.seconds_per_byte + link.gather_latency  # (ranks - 1) / ranks of the tensor arrives
     copies = 2 * size / link.memory_bytes_per_s
-    return sync + GATHER_OWN_LAUNCHES * launch + max(transfer + copies, ranks * launch)
+    loop = ranks * GATHER_LOOP_VIEWS * view  # the Python loop narrowing the output, before the NCCL call
+    return 2 * sync + GATHER_OWN_LAUNCHES * launch + loop + max(ranks * launch, transfer + copies - compute)
 
 
 def reduce_seconds(tensors: list[float], ranks: int, elem_bytes: int, link: Link, backward: float) -> float:
     """A layer's reduce-scatters, one per parameter tensor, after the layer's `backward` seconds: the copies and
     transfers run after the backward, the host's launches (one copy per rank, a div_ and the NCCL call each) may
     overlap it."""
-    launch = host_figures()["launch_seconds"]["value"]
+    launch, view = host_figures()["launch_seconds"]["value"], host_figures()["view_seconds"]["value"]
     gpu = sum(n * elem_bytes * (link.seconds_per_byte + 2 / link.memory_bytes_per_s) + link.reduce_latency
               for n in tensors)
-    host = len(tensors) * (ranks + REDUCE_OWN_LAUNCHES) * launch
+    host = len(tensors) * ((ranks + REDUCE_OWN_LAUNCHES) * launch + ranks * REDUCE_LOOP_VIEWS * view)
     return max(gpu, host - backward)
 
 
 def sync_zero3_seconds(s: Scenario, spec: ModelSpec, layers: int, elem_bytes: int, grad_bytes: int, link: Link,
-                       backward: float) -> float:
+                       forward: float, backward: float) -> float:
     """Exposed seconds per micro-batch of DeepSpeed 2021's ZeRO-3 (presets/efficiency.json frameworks
-    zero3_sync_gather): each gathered weight fetched in the forward, again in the recomputed forward (full
-    checkpointing) and in the backward, one more synchronisation per fetched module; every parameter tensor
-    reduce-scattered. The embedding (and learned positions) is the root's gathered weight."""
-    sync = host_figures()["sync_seconds"]["value"]
+    zero3_sync_gather) over a stage of `layers` decoder layers whose forward and backward (with its recompute)
+    take `forward` and `backward` seconds. Each gathered weight is fetched in the forward, again in the recomputed
+    forward (full checkpointing) and in the backward, except the layer's last one after its recompute: its
+    backward follows at once, a reuse distance under max_reuse_distance (1e9 elements), so release_sub_module
+    keeps it (_keep_for_later). A submodule's gather hides behind the compute of the one before it, its share of
+    the layer's compute taken by its weight's share. The root's weights are gathered for their forward and
+    backward, a tied embedding once more for the head. Every parameter tensor is reduce-scattered once."""
     ranks = s.dp
     gathered, tensors = layer_tensors(spec, s.tp)
-    passes = 3 if s.checkpointing == "full" else (2 if s.reshard_after_forward else 1)
-    per_layer = sum(gather_seconds(n, ranks, elem_bytes, link) + sync for n in gathered)
-    root = [float(spec.vocab * spec.hidden / s.tp)]
+    recompute = s.checkpointing == "full"
+    fwd_layer = forward / max(1, layers)
+    bwd_layer = (backward - (forward if recompute else 0.0)) / max(1, layers)
+    total = sum(gathered) or 1.0
+
+    def one_pass(window: float) -> float:
+        return sum(gather_seconds(n, ranks, elem_bytes, link, window * n / total) for n in gathered)
+    per_layer = one_pass(fwd_layer) + one_pass(bwd_layer)
+    if recompute and gathered:
+        per_layer += one_pass(fwd_layer) - gather_seconds(gathered[-1], ranks, elem_bytes, link,
+                                                          bwd_layer * gathered[-1] / total)
+    elif not s.reshard_after_forward:
+        per_layer -= one_pass(bwd_layer)
+    root = [float(spec.vocab * spec.hidden / s.tp)] * (2 if spec.tied_embeddings else 1)
     if spec.position_embedding_params:
         root.append(float(spec.position_embedding_params))
-    roots = sum(gather_seconds(n, ranks, elem_bytes, link) + sync for n in root)
-    reduces = layers * reduce_seconds(tensors, ranks, grad_bytes, link, backward / max(1, layers))
+    if not spec.tied_embeddings:
+        root.append(float(spec.head_params / s.tp))
+    roots = 2 * sum(gather_seconds(n, ranks, elem_bytes, link, 0.0) for n in root)
+    reduces = layers * reduce_seconds(tensors, ranks, grad_bytes, link, bwd_layer)
     reduces += reduce_seconds(root, ranks, grad_bytes, link, 0.0)
-    return passes * (layers * per_layer + roots) + reduces
+    return layers * per_layer + roots + reduces
