@@ -94,37 +94,58 @@ def reduce_seconds(tensors: list[float], ranks: int, elem_bytes: int, link: Link
     return max(gpu, host - backward)
 
 
-def sync_zero3_seconds(s: Scenario, spec: ModelSpec, layers: int, elem_bytes: int, grad_bytes: int, link: Link,
-                       forward: float, backward: float) -> float:
-    """Exposed seconds per micro-batch of DeepSpeed 2021's ZeRO-3 (presets/efficiency.json frameworks
-    zero3_sync_gather) over a stage of `layers` decoder layers whose forward and backward (with its recompute)
-    take `forward` and `backward` seconds. Each gathered weight is fetched in the forward, again in the recomputed
-    forward (full checkpointing) and in the backward, except the layer's last one after its recompute: its
-    backward follows at once, a reuse distance under max_reuse_distance (1e9 elements), so release_sub_module
-    keeps it (_keep_for_later). A submodule's gather hides behind the compute of the one before it, its share of
-    the layer's compute taken by its weight's share. The root's weights are gathered for their forward and
-    backward, a tied embedding once more for the head. Every parameter tensor is reduce-scattered once."""
-    ranks = s.dp
+class Plan(NamedTuple):
+    """The collectives of one micro-batch: per decoder layer (times `layers`) and for the root's weights."""
+
+    layers: int
+    layer_gathers: tuple[tuple[float, float], ...]  # (elements, seconds of compute it can hide behind)
+    layer_reduces: tuple[float, ...]  # elements of each reduce-scatter
+    root_gathers: tuple[float, ...]
+    root_reduces: tuple[float, ...]
+    backward_per_layer: float  # seconds of one layer's backward (without its recompute)
+
+    def collectives(self) -> int:
+        return (self.layers * (len(self.layer_gathers) + len(self.layer_reduces)) + len(self.root_gathers)
+                + len(self.root_reduces))
+
+
+def plan(s: Scenario, spec: ModelSpec, layers: int, forward: float, backward: float) -> Plan:
+    """DeepSpeed 2021's ZeRO-3 collectives over a stage of `layers` decoder layers whose forward and backward (with
+    its recompute) take `forward` and `backward` seconds a micro-batch. Each gathered weight is fetched in the
+    forward, again in the recomputed forward (full checkpointing) and in the backward, except the layer's last one
+    after its recompute: its backward follows at once, a reuse distance under max_reuse_distance (1e9 elements),
+    so release_sub_module keeps it (stage3.py _keep_for_later). A submodule's gather hides behind the compute of
+    the one before it, its share of the layer's compute taken by its weight's share. The root's weights are
+    gathered for their forward and backward, a tied embedding once more for the head. Every parameter tensor is
+    reduce-scattered once (stage3.py reduce_independent_p_g_buckets_and_remove_grads: every parameter's gradient
+    enters the bucket)."""
     gathered, tensors = layer_tensors(spec, s.tp)
     recompute = s.checkpointing == "full"
     fwd_layer = forward / max(1, layers)
-    bwd_layer = (backward - (forward if recompute else 0.0)) / max(1, layers)
+    bwd_layer = max(0.0, backward - (forward if recompute else 0.0)) / max(1, layers)
     total = sum(gathered) or 1.0
-
-    def one_pass(window: float) -> float:
-        return sum(gather_seconds(n, ranks, elem_bytes, link, window * n / total) for n in gathered)
-    per_layer = one_pass(fwd_layer) + one_pass(bwd_layer)
-    if recompute and gathered:
-        per_layer += one_pass(fwd_layer) - gather_seconds(gathered[-1], ranks, elem_bytes, link,
-                                                          bwd_layer * gathered[-1] / total)
-    elif not s.reshard_after_forward:
-        per_layer -= one_pass(bwd_layer)
-    root = [float(spec.vocab * spec.hidden / s.tp)] * (2 if spec.tied_embeddings else 1)
+    fwd = [(n, fwd_layer * n / total) for n in gathered]
+    bwd = [(n, bwd_layer * n / total) for n in gathered]
+    if recompute:
+        passes = fwd + fwd + bwd[:-1]
+    else:
+        passes = fwd + (bwd if s.reshard_after_forward else [])
+    weights = [float(spec.vocab * spec.hidden / s.tp)]
     if spec.position_embedding_params:
-        root.append(float(spec.position_embedding_params))
+        weights.append(float(spec.position_embedding_params))
     if not spec.tied_embeddings:
-        root.append(float(spec.head_params / s.tp))
-    roots = 2 * sum(gather_seconds(n, ranks, elem_bytes, link, 0.0) for n in root)
-    reduces = layers * reduce_seconds(tensors, ranks, grad_bytes, link, bwd_layer)
-    reduces += reduce_seconds(root, ranks, grad_bytes, link, 0.0)
-    return layers * per_layer + roots + reduces
+        weights.append(float(spec.head_params / s.tp))
+    uses = weights + weights[:1] if spec.tied_embeddings else weights  # a tied head gathers the embedding again
+    return Plan(layers, tuple(passes), tuple(tensors), tuple(2 * uses), tuple(weights), bwd_layer)
+
+
+def sync_zero3_seconds(s: Scenario, spec: ModelSpec, layers: int, elem_bytes: int, grad_bytes: int, link: Link,
+                       forward: float, backward: float) -> float:
+    """Exposed seconds per micro-batch of DeepSpeed 2021's ZeRO-3 (presets/efficiency.json frameworks
+    zero3_sync_gather): the gathers and reduce-scatters of `plan`, each as gather_seconds / reduce_seconds cost it."""
+    p, ranks = plan(s, spec, layers, forward, backward), s.dp
+    per_layer = sum(gather_seconds(n, ranks, elem_bytes, link, window) for n, window in p.layer_gathers)
+    per_layer += reduce_seconds(list(p.layer_reduces), ranks, grad_bytes, link, p.backward_per_layer)
+    roots = sum(gather_seconds(n, ranks, elem_bytes, link, 0.0) for n in p.root_gathers)
+    roots += reduce_seconds(list(p.root_reduces), ranks, grad_bytes, link, 0.0)
+    return p.layers * per_layer + roots
