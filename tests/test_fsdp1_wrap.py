@@ -58,7 +58,9 @@ def test_fsdp1_load_residue_reaches_the_reserved_figure_when_the_load_is_the_pea
     one, two = estimate(_s(fsdp_version=1)), estimate(_s(fsdp_version=2))
     unit = one.load_gpu_bytes - two.load_gpu_bytes
     assert unit > 0 and "FSDP1 wrap" in one.load_formula and "FSDP1" not in two.load_formula
-    assert one.peak_allocated_bytes == two.peak_allocated_bytes  # the step is the same
+    # the step differs only in the gathered parameters (FSDP1's root stays gathered: tests/test_fsdp1_root.py)
+    others = [[c for c in est.components if c.key != "zero3_gather"] for est in (one, two)]
+    assert others[0] == others[1]
     for est in (one, two):  # the reserved figure is the larger of the step's and the load's segments
         assert est.peak_reserved_bytes == max(est.step_reserved_bytes, est.load_gpu_bytes * (1 + GAP_STATIC))
 

@@ -52,14 +52,14 @@ def test_fsdp2_root_regather_holds_only_what_a_fused_linear_loss_saved():
     # copied-out parameters (2 x root x bf16, traced: engine/memory/parallelism/fsdp.py), while the loss still
     # holds its saved tensors. Liger's fused-linear loss (fused_linear_cross_entropy.py) holds grad_input (b·s·h)
     # and grad_weight (V·h) there, no b·s·V tensor: FSDP2's term and the loss's together are exactly these.
-    fused = estimate(_s(fsdp=True, gpus_per_node=8, cross_entropy="fused-linear"))
+    fused = estimate(_s(fsdp=True, fsdp_version=2, gpus_per_node=8, cross_entropy="fused-linear"))
     spec = resolve_model(_s())
     root = spec.embedding_params + spec.head_params + spec.hidden
     saved = 2 * 8192 * spec.hidden + 2 * spec.vocab * spec.hidden
     at_regather = _comp(fused, "zero3_gather", 1) + _comp(fused, "logits", 1)
     assert at_regather == pytest.approx(2 * 2 * root + saved)
     # the standard loss keeps its fp32 log-softmax there instead (4 bytes per logit)
-    standard = estimate(_s(fsdp=True, gpus_per_node=8))
+    standard = estimate(_s(fsdp=True, fsdp_version=2, gpus_per_node=8))
     assert standard.phases["backward"] - fused.phases["backward"] > 4 * 8192 * spec.vocab
 
 

@@ -65,7 +65,8 @@ def test_verl_reference_pass_copies_the_response_logits():
     parts = step_parts(scenario_from_dict(trace["scenario"]))
     bcv = 4 * 1024 * QWEN05_VOCAB
     assert dict(phases._scoring_extras(parts, False)) == {"response_logits_copy_bytes": 2 * bcv,
-                                                           "autocast_cache_bytes": 0.0, "lora_fp32_bytes": 0.0}
+                                                           "autocast_cache_bytes": 0.0, "lora_fp32_bytes": 0.0,
+                                                           "gathered_units_bytes": 0.0}  # traced without FSDP
     assert dict(phases._scoring_extras(parts, True))["entropy_bytes"] == 2 * 2 * bcv
 
 

@@ -168,11 +168,16 @@ def test_published_figures(published_rows):
     11.6% over 7 (DPO 4B -24.1%, KTO 7B -11.6%, DPO VL -20.8%, RM VL -3.9%). The rest of what ms-swift's runs hold
     beyond the estimate is not found yet (docs/posttraining.md). h-swiftgap: Megatron's fused cross-entropy (ms-swift's
     default) holds 10 bytes per logit in its compiled backward, and the reference's vision tower is whole too
-    (tests/test_megatron_fused_loss.py): median 8.9% over 7, the issue's 10% met on these rows."""
+    (tests/test_megatron_fused_loss.py): median 8.9% over 7, the issue's 10% met on these rows. h-rlpub4 adds the first
+    verl row with the run's own lengths: dingxianzhong/play-verl's PPO Qwen2.5-0.5B run (8 x 80 GB, verl of
+    2025-04-30) ran with use_remove_padding false and no dynamic batches, so every micro-batch holds 512 + 256 padded
+    tokens whatever the data (verl pads prompts to max_prompt_length and responses to response_length): -5.4% of
+    its perf/max_memory_allocated_gb (allocated-engine-pool); and Bihan/dstack-configs' quickstart PPO Qwen2.5-7B on
+    2 x 8 80 GB GPUs (verl of 2025-05-22, padded the same way): +16.2%. Median 8.9% over 9 (verl 10.8% over 2)."""
     summary = pt.published_summary(published_rows)
     stats = summary["framework"]["all"]
     print("\n" + pt.published_table(published_rows))
-    assert stats["count"] >= 7
+    assert stats["count"] >= 9  # target 15
     assert stats["median"] <= 0.10  # the issue's target
 
 
@@ -187,10 +192,17 @@ def test_published_bounds(published_rows):
     step 1 of each log, read as verl's perf/max_memory_allocated_gb counts them (metric allocated-engine-pool: vLLM's
     sleep pool stays in torch's counters, tests/test_verl_offload_and_engine_pool.py) at the step's maximum lengths:
     6 of 7 at or below the estimate (0.5B +28.6%, 1.5B +46.8%, 3B +9.0%, 14B +19.0%, 32B +22.2%, 72B +21.5%), the
-    7B one 2.1% above it."""
+    7B one 2.1% above it. h-rlpub4 adds the same recipe's MATH runs (prompt 1,024 / response 512, step 1 at
+    prompt_length/max 437, response_length/max 512): 3 of 7 at or below the estimate (14B +5.0%, 32B +16.8%, 72B
+    +15.0%); 0.5B -11.3%, 1.5B -5.8%, 3B -2.6%, 7B -0.8% above it, the GSM8K rows' direction (verl's entropy over
+    the vocabulary with gradients, entropy_coeff 0.001, is not held yet).
+    h-verl (entropy_coeff 0.001 as the logs state, verl's compiled entropy in the update, FSDP1's root kept
+    gathered): the GSM8K rows all 7 (0.5B +46.7%, 1.5B +73.3%, 3B +35.4%, 7B +3.4%, 14B +20.2%, 32B +18.9%, 72B
+    +17.7%); with the MATH rows' entropy_coeff 0.001 set as their logs state, all 7 of those too (0.5B +19.8%,
+    1.5B +23.0%, 3B +22.7%, 7B +7.8%, 14B +10.6%, 32B +15.2%, 72B +11.9%): 18 of 23."""
     summary = pt.published_summary(published_rows)
-    assert summary["bound"] >= 16
-    assert summary["bound_held"] >= 10  # target: summary["bound"]
+    assert summary["bound"] >= 23
+    assert summary["bound_held"] >= 18  # target: summary["bound"]
     assert all(r.error is not None and r.error < 0 for r in published_rows if r.id in summary["bound_broken"])
 
 

@@ -157,6 +157,9 @@ def load_distributed_rows(directory: Path = DISTRIBUTED_DIR) -> list[Distributed
     for path in sorted(directory.glob("*.json")):
         data = json.loads(path.read_text())
         sc = data["scenario"]
+        if sc.get("fsdp") and "fsdp_version" not in sc:
+            # the traces ran FSDP2's fully_shard (validation/distributed.py), whatever the default framework's FSDP
+            sc = {**sc, "fsdp_version": 2}
         est = estimate(scenario_from_dict(sc))
         pipeline = sc.get("pp", 1) > 1
         ranks = tuple(

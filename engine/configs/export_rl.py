@@ -105,6 +105,8 @@ def verl_args(s: Scenario) -> str:
     ]
     if s.rollout_gpu_memory_utilization != "auto":
         args.append((r + "gpu_memory_utilization", s.rollout_gpu_memory_utilization))
+    if s.entropy_coeff:  # verl's default is 0 (actor.yaml); any other value adds the entropy to the update
+        args.append((a + "entropy_coeff", s.entropy_coeff))
     if s.ulysses_sequence_parallel_size > 1:  # verl requires remove-padding with sequence parallelism
         args += [(a + "ulysses_sequence_parallel_size", s.ulysses_sequence_parallel_size),
                  ("actor_rollout_ref.model.use_remove_padding", True)]

@@ -37,6 +37,24 @@ def read_rl(c: Collector, o: dict[str, Any]) -> None:
     _read_rollout(c, o)
     _read_reference(c, o)
     _read_models(c, o, objective)
+    _read_entropy(c, o)
+
+
+def _read_entropy(c: Collector, o: dict[str, Any]) -> None:
+    """actor.entropy_coeff (default 0, actor.yaml): any other value makes the update compute the entropy with
+    gradients (dp_actor.py update_policy: calculate_entropy = entropy_coeff != 0)."""
+    src = A + "actor.entropy_coeff"
+    if src not in o:
+        return
+    value = o[src]
+    try:
+        coeff = None if isinstance(value, bool) else float(value)
+    except (TypeError, ValueError):
+        coeff = None
+    if coeff is None or not 0 <= coeff <= 100:
+        c.skip(src, message(QT_TRANSLATE_NOOP("engine", "must be a number between 0 and 100, not {p!r}."), p=value))
+        return
+    c.set("entropy_coeff", coeff, src)
 
 
 def _read_objective(c: Collector, o: dict[str, Any]) -> str | None:

@@ -50,6 +50,13 @@ class PostTrainingDefaults:
     # the cross_entropy of the model's own loss in the offline objectives (DPO-style, KTO) when logprob_path is
     # model-loss ("auto": the framework row's loss)
     model_loss: str = "auto"
+    # with an entropy bonus (entropy_coeff != 0) the update computes every token's entropy over the vocabulary with
+    # gradients: "compiled" = verl's torch.compile'd entropy_from_logits on the padding-free logits, with flash-attn's
+    # cross-entropy then computing its gradient out of place; "none" = the framework has no such bonus
+    update_entropy: str = "none"
+    # the separate reference (and reward) model is built with parameter CPU offload: each FSDP unit is copied in for
+    # its forward and freed after it, so only the unit being computed is on the GPU
+    reference_params_offloaded: bool = False
 
 
 _TRL_SOURCES = (
@@ -105,8 +112,18 @@ VERL = PostTrainingDefaults(
      ("offload", "verl/workers/fsdp_workers.py (f50e5c2e8, 2025-09; b178a3c likewise): with fsdp_config.param_offload "
       "/ optimizer_offload, update_actor calls load_fsdp_model_to_gpu and load_fsdp_optimizer before update_policy "
       "and offloads both after it; compute_log_prob, compute_ref_log_prob (the LoRA reference inside the actor) and "
-      "the rollout sharding manager load the parameters likewise; FSDP itself is built without CPUOffload")),
-    scoring_entropy=True, response_logits_copied=True, offload_between_phases=True)
+      "the rollout sharding manager load the parameters likewise; FSDP itself is built without CPUOffload"),
+     ("update entropy", "verl/workers/actor/dp_actor.py (b4aa2dce8, 2025-06-10, and e2ffa1c8): update_policy sets "
+      "calculate_entropy = entropy_coeff != 0; _forward_micro_batch (remove-padding path) then passes "
+      "inplace_backward=False to flash-attn's cross_entropy_loss and runs self.compute_entropy_from_logits = "
+      "torch.compile(verl_F.entropy_from_logits, dynamic=True) (actor use_torch_compile, default true) on the "
+      "(total_nnz, V) logits with gradients; entropy_checkpointing (default false) came later at 0bd03d7c0"),
+     ("reference offload", "verl/workers/fsdp_workers.py _build_model_optimizer (b4aa2dce8 and b178a3c): 'We force "
+      "reference policy to use CPUOffload to save memory': FSDP1 cpu_offload = None if role == 'actor' else "
+      "CPUOffload(offload_params=True); FSDP2 CPUOffloadPolicy(pin_memory=True) for the reference; the reward model "
+      "likewise (RewardModelWorker: CPUOffload(offload_params=True))")),
+    scoring_entropy=True, response_logits_copied=True, offload_between_phases=True, update_entropy="compiled",
+    reference_params_offloaded=True)
 
 OPENRLHF = PostTrainingDefaults(
     "vllm", 0.95, "none", False, "separate", False, True, "fused-fp32", False, "per-parameter", 0,

@@ -12,6 +12,7 @@ from ..memory.estimate import estimate as training_estimate
 from ..memory.states import dtypes_for
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_gpu, resolve_model
+from .entropy import with_update_entropy
 from .logprobs import fused_head_training, training_logits
 from .models import LOADED_KEYS, engine_weight_bytes, frozen_models, resident_states
 from .phases import StepParts, all_phases, engine_variants
@@ -128,8 +129,12 @@ def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidd
     scored = min(s.completion_len, rs.logits_tokens) if rs.response_logits_copied else rs.logits_tokens
     if rs.ulysses > 1:  # the padding-free path log-softmaxes every token of the GPU's slice
         scored = rs.shard_logits_tokens
-    return training_logits(c, rs.logprob_path, rs.train_sequences, rs.shard_logits_tokens, rs.shard_tokens, vocab,
-                           compute, s.tp, scored, rs.logits_scaled_on_view)
+    out = training_logits(c, rs.logprob_path, rs.train_sequences, rs.shard_logits_tokens, rs.shard_tokens, vocab,
+                          compute, s.tp, scored, rs.logits_scaled_on_view)
+    if rs.logprob_path == "fused":  # verl's entropy bonus runs on the padding-free logits of every token
+        out = with_update_entropy(out, rs.update_entropy, rs.train_sequences * rs.shard_logits_tokens, vocab,
+                                  compute, s.tp)
+    return out
 
 
 def _stage(train: StageEstimate, phase: RLPhase) -> StageEstimate:

@@ -83,7 +83,8 @@ def forward_activation_bytes(spec: ModelSpec, tokens: float, compute: int, tp: i
 
 
 LAYER_MOMENT = ("lora_fp32_bytes",)  # extras alive inside a decoder layer
-WHOLE_FORWARD = ("autocast_cache_bytes",)  # extras alive through the whole forward
+# extras alive through the whole forward (autocast's weight cache; FSDP's gathered root and current layer)
+WHOLE_FORWARD = ("autocast_cache_bytes", "offloaded_units_bytes", "gathered_units_bytes")
 
 
 def scoring_forward(key: str, name: str, spec: ModelSpec, sequences: int, sequence_tokens: int, logits_tokens: int,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..frameworks import defaults_for
 from ..memory.breakdown import Component, Estimate, Moments
+from ..memory.parallelism.fsdp import root_params
 from ..memory.states import Dtypes
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
@@ -79,7 +80,9 @@ def frozen_models(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes, est:
     """The frozen models resident through the whole step, and PPO's critic states."""
     out = []
     shards = weight_shards(s)
-    if rs.reference == "separate":
+    # verl builds its reference and reward models with parameter CPU offload (FSDP1 CPUOffload(offload_params=True),
+    # FSDP2 CPUOffloadPolicy): nothing of them waits on the GPU between their forwards (offloaded_units_bytes)
+    if rs.reference == "separate" and not rs.reference_params_offloaded:
         qlora = s.method == "qlora"
         # the reference is built like the policy: a vision tower the framework keeps whole on every tensor-parallel
         # rank is whole in the reference too (ms-swift's Megatron reference comes from the same get_mcore_model,
@@ -94,7 +97,7 @@ def frozen_models(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes, est:
                 "its shards) x compute bytes; a QLoRA policy's reference is quantised like its base"),
             (("params", spec.total_params), ("vision_params", spec.vision_params), ("bytes_per_param", dt.compute),
              ("shards", shards), ("vision_shards", vision_shards), ("quantised", qlora))))
-    if s.reward_model is not None and rs.online:
+    if s.reward_model is not None and rs.online and not rs.reference_params_offloaded:
         reward = model_spec(s.reward_model)
         out.append(Component(
             "reward_weights", QT_TRANSLATE_NOOP("engine", "Reward model"), "model states",
@@ -121,3 +124,16 @@ def largest_tensor_bytes(spec: ModelSpec, compute_bytes: int) -> float:
     """The largest single weight tensor (the embedding or lm_head, or an MLP projection), gathered whole."""
     ffn = max(spec.ffn, spec.expert_ffn * max(spec.top_k, 1) if spec.is_moe else 0)
     return max(spec.vocab * spec.hidden, spec.hidden * ffn * (2 if spec.mlp_gated else 1)) * compute_bytes
+
+
+def offloaded_units_bytes(spec: ModelSpec, compute_bytes: int, tp: int) -> float:
+    """A frozen model built with FSDP1's CPUOffload(offload_params=True) (verl's reference and reward models) during
+    its forward: each unit's shard is copied in and all-gathered whole for its forward, and a decoder layer's is freed
+    after it (torch/distributed/fsdp/_runtime_utils.py _post_forward_reshard), but the root unit (embeddings, final
+    norm, lm_head) is not freed by the post-forward (`free_unsharded_flat_param = not state._is_root and ...`): verl
+    frees it only after the pass (fsdp_workers.py compute_ref_log_prob: `self.ref_policy.actor_module._handle
+    .reshard(True)` under FSDP1, b4aa2dce8 and b178a3c). So the pass holds the root and one decoder layer, gathered
+    in the compute dtype."""
+    layer = spec.linear_params(spec.is_moe) + (spec.expert_params_per_layer() if spec.is_moe else 0) \
+        + spec.small_params(spec.is_moe)
+    return (root_params(spec, True, True, tp) + layer / tp) * compute_bytes

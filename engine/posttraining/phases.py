@@ -19,7 +19,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import adapter_dtype_bytes
 from .logprobs import fused_head_buffer_bytes, scoring_forward
-from .models import as_critic, largest_tensor_bytes, model_spec
+from .models import as_critic, largest_tensor_bytes, model_spec, offloaded_units_bytes
 from .result import RLPhase
 from .rollout_memory import EngineMemory
 from .settings import RLSettings
@@ -143,8 +143,13 @@ def _scoring_extras(p: StepParts, policy: bool) -> tuple[tuple[str, float], ...]
     cache = 0.0
     if policy and p.dt.amp and s.method == "full" and s.effective_zero != 3:
         cache = 2.0 * p.spec.total_params / s.tp
+    # the policy sharded by FSDP: its root unit (embeddings, norm, lm_head) stays gathered through the forward (FSDP1
+    # never reshards the root after forward, _runtime_utils.py _post_forward_reshard; verl frees it after the pass
+    # with _handle.reshard(True)) beside the decoder layer being computed
+    gathered = offloaded_units_bytes(p.spec, p.dt.compute, s.tp) if s.fsdp and s.dp * s.cp > 1 else 0.0
     return (("entropy_bytes" if entropy >= copied else "response_logits_copy_bytes", max(entropy, copied)),
-            ("autocast_cache_bytes", cache), ("lora_fp32_bytes", _lora_outputs(p) if policy else 0.0))
+            ("autocast_cache_bytes", cache), ("lora_fp32_bytes", _lora_outputs(p) if policy else 0.0),
+            ("gathered_units_bytes", gathered))
 
 
 def _lora_outputs(p: StepParts) -> float:
@@ -181,9 +186,10 @@ def scoring_phase(p: StepParts) -> RLPhase | None:
     if rs.reference in ("separate", "adapter-off", "cpu-swap"):
         forwards.append(_reference_forward(p))
     if s.reward_model is not None and rs.online:
+        reward = model_spec(s.reward_model)
         forwards.append(scoring_forward("score_reward", QT_TRANSLATE_NOOP("engine", "Reward model forward"),
-                                        model_spec(s.reward_model), rs.train_sequences, rs.shard_tokens,
-                                        rs.shard_logits_tokens, rs.logprob_path, compute, tp, False))
+                                        reward, rs.train_sequences, rs.shard_tokens, rs.shard_logits_tokens,
+                                        rs.logprob_path, compute, tp, False, extras=_streamed(p, reward)))
     if p.critic is not None:
         critic = p.spec if s.critic_model == "same" else model_spec(s.critic_model)
         forwards.append(scoring_forward("score_values", QT_TRANSLATE_NOOP("engine", "Critic values forward"),
@@ -242,9 +248,21 @@ def _reference_in_step(p: StepParts) -> tuple[Component, ...]:
 
 def _reference_forward(p: StepParts) -> Component:
     rs = p.rs
+    streamed = _streamed(p, p.spec) if rs.reference == "separate" else ()
+    extras = _scoring_extras(p, False)
+    if streamed:  # its own units copied in from CPU memory replace the sharded model's gathered ones
+        extras = tuple((k, 0.0 if k == "gathered_units_bytes" else v) for k, v in extras) + streamed
     return scoring_forward("score_reference", QT_TRANSLATE_NOOP("engine", "Reference log-probs forward"), p.spec,
                            rs.train_sequences, rs.shard_tokens, rs.shard_logits_tokens, rs.logprob_path, p.dt.compute,
-                           p.s.tp, True, rs.fused_head_tile, _scoring_extras(p, False))
+                           p.s.tp, True, rs.fused_head_tile, extras)
+
+
+def _streamed(p: StepParts, spec: ModelSpec) -> tuple[tuple[str, float], ...]:
+    """A frozen model whose parameters wait in CPU memory (verl's reference and reward): its gathered units during
+    its own forward (models.offloaded_units_bytes)."""
+    if not p.rs.reference_params_offloaded:
+        return ()
+    return (("offloaded_units_bytes", offloaded_units_bytes(spec, p.dt.compute, p.s.tp)),)
 
 
 def training_phase(p: StepParts) -> RLPhase:

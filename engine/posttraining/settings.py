@@ -19,6 +19,7 @@ ONLINE_OBJECTIVES = ("ppo", "grpo", "rloo", "online-dpo")
 REFERENCE_FREE = ("orpo", "simpo", "cpo", "reward")
 # Objectives whose reference is optional and follows the framework's KL default (GRPO-style KL penalty)
 KL_OPTIONAL = ("grpo", "rloo")
+POLICY_GRADIENT = ("ppo", "grpo", "rloo")  # objectives whose loss can carry an entropy bonus (entropy_coeff)
 KV_BYTES = {"bf16": 2, "fp16": 2, "fp8": 1}
 # KTO estimates its KL term from a batch of mismatched prompt/completion pairs beside the real one: the policy scores
 # it without gradients before its training forward, the reference beside its own pass (trl 1.16.0
@@ -62,6 +63,10 @@ class RLSettings:
     # the scenario's offload holds between phases only: the update, scoring and weight-sync phases load the trained
     # model's states back (verl's param_offload / optimizer_offload); otherwise offload holds through the compute
     offload_between_phases: bool = False
+    # the update's entropy bonus as the framework computes it (PostTrainingDefaults.update_entropy; "none" without a
+    # bonus: entropy_coeff 0 or an objective without a policy-gradient loss)
+    update_entropy: str = "none"
+    reference_params_offloaded: bool = False  # the separate reference / reward model streams its units in from CPU
 
 
 def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
@@ -108,6 +113,9 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         logits_scaled_on_view=facts.logits_scaled_on_view and online, kl_batch=objective in KL_BATCH_OBJECTIVES,
         ulysses=sp, shard_tokens=-(-(s.prompt_len + s.completion_len) // sp), shard_logits_tokens=-(-logits_tokens // sp),
         offload_between_phases=facts.offload_between_phases and s.offload != "none",
+        update_entropy=facts.update_entropy if objective in POLICY_GRADIENT and s.entropy_coeff != 0 else "none",
+        # the offload is FSDP's (CPUOffload of verl's FSDP workers): without FSDP the frozen copy stays on the GPU
+        reference_params_offloaded=facts.reference_params_offloaded and s.fsdp,
     )
 
 

@@ -26,6 +26,7 @@ ROLLOUT_KV_DTYPES = ("auto", "bf16", "fp16", "fp8")
 CRITIC_OFFLOADS = ("auto", "none", "optimizer", "optimizer+params")  # "auto" = the scenario's offload
 POST_TRAINING = "training_objective other than sft"
 ONLINE = "training_objective ppo, grpo, rloo, online-dpo"
+POLICY_GRADIENT = "training_objective ppo, grpo, rloo"
 
 
 def _model_or_null(key_name: str, value: Any, same: bool) -> str | CustomModel | None:
@@ -115,3 +116,8 @@ class PostTrainingKeys:
     rollout_shares_weights: bool | str = key(
         "auto", "the engine and the trainer use one weight copy (Unsloth's fast inference); auto = the framework's "
         "default", Flag(auto=True), applies_to=ONLINE)
+    entropy_coeff: float = key(
+        0.0, "weight of the entropy bonus in the policy-gradient loss (verl actor.entropy_coeff, default 0): any "
+        "value but 0 makes verl's update compute every token's entropy over the vocabulary with gradients",
+        Number(0, 100, QT_TRANSLATE_NOOP("engine", "must be a number between 0 and 100, not {p!r}."),
+               low_inclusive=True, to_float=True), applies_to=POLICY_GRADIENT)

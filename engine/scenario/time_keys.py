@@ -11,7 +11,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from .keys import TIME_ONLY, Choice, Flag
 from .keys import key as declare
 
-ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn", "cudnn8")
+ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn", "cudnn8", "flash4")
 MOE_TOKEN_DISPATCHERS = ("alltoall", "allgather", "flex")
 FP8_RECIPES = ("auto", "delayed", "tensorwise", "mxfp8", "blockwise")
 # Which parts of a step run as captured CUDA graphs (Megatron's cuda_graph_impl / cuda_graph_scope): captured
@@ -125,3 +125,8 @@ class TimeKeys:
         "enable_fsdp_float8_all_gather, tensorwise scaling): each shard is cast before the gather instead of every "
         "whole weight after it; auto: the framework's default (OLMo-core's Float8Config: on; torchtitan: off)",
         Flag(auto=True), affects=TIME_ONLY, applies_to="precision fp8")
+    fused_expert_mlp: bool = declare(
+        False, "the routed experts' MLP runs as Transformer Engine's fused grouped-MLP ops (Megatron-Core "
+        "use_transformer_engine_op_fuser, which Megatron-Bridge's cutedsl_fused_grouped_mlp presets turn on): the "
+        "activation with its clamp and the experts' biases run inside the fused ops (gpt-oss), not as separate "
+        "element-wise kernels", Flag(), affects=TIME_ONLY, applies_to="framework megatron")

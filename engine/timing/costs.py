@@ -127,7 +127,8 @@ def _weight_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem:
 def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep: int, cp: int, sp: bool,
                rates: Rates, attention: str, elementwise: str, fp8_recipe: str,
                lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int, expert_streams: int = 0,
-               wgrad_out_bytes: float = 0.0) -> LayerCost:
+               wgrad_out_bytes: float = 0.0, gpt_oss_unfused: bool = False,
+               fused_expert_mlp: bool = False, fp32_probs: bool = False) -> LayerCost:
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden
@@ -175,8 +176,11 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         weight_cast_fwd, weight_cast_bwd = _weight_casts(spec, moe, tp, ep, cast, mem)
     else:
         weight_cast_fwd = weight_cast_bwd = 0.0
+    unfused_fwd, unfused_bwd = (gpt_oss_unfused_bytes(spec, moe and not fused_expert_mlp, tp, sp, eb, fp32_probs)
+                                if gpt_oss_unfused else (0.0, 0.0))
     backward_factor = eff["elementwise_bytes_per_token"]["backward_factor"]
-    elem_bwd = tokens * (backward_factor * elem_bytes + cast_bwd) / mem + weight_cast_bwd
+    elem_bwd = tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd) / mem + weight_cast_bwd
+    elem_bytes += unfused_fwd
     elem_bytes += cast_fwd
     elem_fwd = tokens * elem_bytes / mem + weight_cast_fwd
     lora_fwd = 0.0
@@ -193,6 +197,35 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         gemm += experts_fwd
     return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
                      elem_bwd, dense + (experts_dgrad if moe else 0.0), dense + (experts_wgrad if moe else 0.0))
+
+
+@lru_cache(maxsize=256)
+def gpt_oss_unfused_bytes(spec: ModelSpec, experts: bool, tp: int, sp: bool, elem_bytes: int,
+                          fp32_probs: bool = False) -> tuple[float, float]:
+    """(forward, backward) bytes read plus written per token by the element-wise kernels Megatron-Core runs apart
+    for GPT-OSS as Megatron-Bridge configures it (presets/efficiency.json gpt_oss_megatron_unfused): YaRN turns the
+    fused RoPE off (eager rotation of q and k), the clamped GLU clamps and concatenates its halves before the fused
+    quick-GEGLU, the experts' fc2 bias is added per expert (in fp32 where the dispatcher hands the experts fp32
+    probabilities: fp32_probs), the attention output bias apart (no bias-dropout fusion). Only a model whose experts
+    carry biases (gpt-oss) has these paths; others get (0, 0). experts False: the expert terms are left out (a dense
+    layer, or Transformer Engine's fused grouped-MLP ops run them)."""
+    if not spec.expert_bias:
+        return 0.0, 0.0
+    table = efficiency()["gpt_oss_megatron_unfused"]
+    units = {"rope_per_qk_unit": (spec.q_dim + spec.kv_dim) / tp if spec.rope else 0.0,
+             "clamp_per_expert_unit": spec.top_k * spec.expert_ffn / tp if experts else 0.0,
+             "output_bias_per_hidden_unit": (spec.hidden / tp if sp else spec.hidden) if spec.o_bias else 0.0}
+    forward = sum(table[k]["forward"] * n for k, n in units.items()) * elem_bytes
+    backward = sum(table[k]["backward"] * n for k, n in units.items()) * elem_bytes
+    if experts:  # the fc2 bias per routed copy of the token
+        routed = spec.top_k * spec.hidden
+        if fp32_probs:
+            forward += table["expert_output_bias_fp32_probs_bytes"]["forward"] * routed
+            backward += table["expert_output_bias_fp32_probs_bytes"]["backward"] * routed
+        else:
+            forward += table["expert_output_bias_per_hidden_unit"]["forward"] * routed * elem_bytes
+            backward += table["expert_output_bias_per_hidden_unit"]["backward"] * routed * elem_bytes
+    return forward, backward
 
 
 def _attention(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,

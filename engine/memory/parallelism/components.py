@@ -9,6 +9,7 @@ from ...frameworks.defaults import defaults_for
 from ...messages import QT_TRANSLATE_NOOP
 from ...models.architecture import ModelSpec
 from ...scenario import Scenario
+from ...scenario.behaviour import fsdp1_wrap
 from ..activations import ActContext
 from ..breakdown import Component, Moments
 from ..model_states import component as _c
@@ -143,7 +144,9 @@ def fsdp2_stage(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGro
                         _replicated_embedding(s, spec, first, last), adapter_grads,
                         any(all_to_all_dispatch(s, g.moe) for g in groups),
                         defaults_for(framework).fsdp_keeps_last_layer and last,
-                        defaults_for(framework).fsdp_embedding_unit)
+                        defaults_for(framework).fsdp_embedding_unit,
+                        # FSDP1 on its own (no TP/PP/EP mesh, which the FSDP2 model covers)
+                        fsdp1_wrap(s) and s.tp == 1 and s.pp == 1 and s.ep == 1)
     grads = 0.0
     if pp_keeps and s.grad_accum > 1:  # unsharded gradients accumulate across micro-batches, in the param dtype
         grads = (p.trainable + p.lora - (adapter_grads if adapters else units.layer_params)) * units.gather_bytes

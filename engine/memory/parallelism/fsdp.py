@@ -74,7 +74,7 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
                 tp: int, ep: int, reshard_after_forward: bool, shards: int = 1, loss_in_root: bool = True,
                 replicated_embedding_grad: float = 0.0, adapter_grads: float | None = None,
                 split_layer_groups: bool = False, last_layer_kept: bool = False,
-                embedding_unit: bool = False) -> Fsdp2Units:
+                embedding_unit: bool = False, fsdp1: bool = False) -> Fsdp2Units:
     """Gathered parameters and gradient buffers of one GPU, before the loss and the activations are counted.
 
     shards: data-parallel ranks; loss_in_root: the loss is computed inside the model's forward (false when a
@@ -85,7 +85,11 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
     its layer and the root prefetches no layer before the loss backward (traced, see expert_parallel.py).
     last_layer_kept: the last decoder layer is not resharded after forward (torchtitan's default policy).
     embedding_unit: the token embedding is a unit of its own, gathered only for its forward (OLMo-core).
+    fsdp1: FullyShardedDataParallel (FSDP1) instead, whose root is never resharded after forward (see fsdp1_units).
     """
+    if fsdp1:
+        return fsdp1_units(spec, dt, groups, first, last, tp, ep, reshard_after_forward, shards, loss_in_root,
+                           adapter_grads)
     gather = 2 if dt.amp else dt.weight  # MixedPrecisionPolicy(param_dtype=bf16) gathers bf16
     reduce = 4 if dt.amp else dt.grad  # reduce_dtype=float32 under mixed precision
     grad_unsharded = 2 if dt.amp else dt.grad
@@ -168,3 +172,40 @@ def fsdp2_moments(units: Fsdp2Units, loss_saved: float = 0.0, loss_backward: flo
     if units.at_embedding_grad is not None:
         backward_end = max(backward_end, units.at_embedding_grad - layer_scratch)
     return forward, backward_start, backward_end
+
+
+def fsdp1_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], first: bool, last: bool, tp: int,
+                ep: int, reshard_after_forward: bool, shards: int, loss_in_root: bool,
+                adapter_grads: float | None) -> Fsdp2Units:
+    """FSDP1 (FullyShardedDataParallel, FULL_SHARD) at the same moments, read from torch/distributed/fsdp
+    (_runtime_utils.py, _flat_param.py; PyTorch 2.6 to 2.13):
+
+    * _post_forward_reshard frees a unit's unsharded flat parameter only when `not state._is_root`: the root
+      (embeddings, final norm, lm_head) stays gathered from its pre-forward through the loss until its own
+      post-backward, so nothing is gathered again before the loss backward (FSDP2 reshards it and gathers it anew);
+    * a unit's parameters are views into its padded all-gather output (FlatParamHandle._use_unsharded_views), freed
+      whole by _free_unsharded_flat_param in the post-forward: no copied-out parameters, no all-gather output held
+      past the unit's forward, so one decoder layer is gathered at a time in forward (forward_prefetch=False);
+    * backward_prefetch=BACKWARD_PRE: the root's pre-backward gathers the last layer, each layer's pre-backward the
+      one below; a layer's post-backward reshards it before reducing its gradients (as FSDP2).
+    """
+    gather = 2 if dt.amp else dt.weight  # MixedPrecision(param_dtype=bf16) gathers bf16
+    reduce = 4 if dt.amp else dt.grad
+    grad_unsharded = 2 if dt.amp else dt.grad
+    layer = max((_layer_params(spec, g.moe, tp, ep) for g in groups), default=0.0)
+    all_layers = sum(g.count * _layer_params(spec, g.moe, tp, ep) for g in groups)
+    root = root_params(spec, first, last, tp)
+    kept = 0.0 if reshard_after_forward else all_layers * gather  # SHARD_GRAD_OP keeps every unit gathered
+    at_loss = root * gather + kept
+    at_last_gather = root * gather + kept + (0.0 if kept else layer * gather)
+    prefetch = kept if kept else layer * gather
+    backward_start = root * gather + prefetch
+    regather = root * gather + kept  # the root is still gathered when the loss (or the logits' gradient) arrives
+    grad_layer = layer if adapter_grads is None else adapter_grads
+    backward_end = root * gather + max(kept, layer * gather) + grad_layer * (grad_unsharded + reduce)
+    root_post = None
+    if adapter_grads is None:
+        root_post = root * (grad_unsharded + reduce) - root / shards * dt.grad
+    at_root_end = 0.0 if loss_in_root else root * gather + kept
+    return Fsdp2Units(at_loss, at_last_gather, backward_start, regather, backward_end, root_post, None,
+                      loss_in_root, root, layer, gather, reduce, at_root_end)
