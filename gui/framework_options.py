@@ -33,6 +33,7 @@ class FrameworkOptions(QWidget):
         self.framework = ValueCombo(choice_items("framework", {
             "huggingface": self.tr("Hugging Face Trainer / TRL / axolotl / LLaMA-Factory"),
             "deepspeed": self.tr("DeepSpeed"),
+            "deepspeed-2021": self.tr("DeepSpeed (April 2021)"),
             "torchtune": self.tr("torchtune"),
             "torchtitan": self.tr("torchtitan"),
             "megatron": self.tr("Megatron-LM / NeMo"),

@@ -105,9 +105,10 @@ def test_runs_left_out_say_why():
 # stage but the busiest once: median 8.9%, p90 32.5%; with Blackwell's attention measured per GPU
 # (cudnn-frontend SDPA benchmarks; presets/efficiency.json _gpu): median 8.5%, p90 31.9%; with GPT-OSS's element-wise
 # kernels as Megatron-Core runs them (eager YaRN RoPE, the GLU clamp, the experts' fc2 bias, the output bias): median
-# 8.5%, p90 31.1%, held there.
+# 8.5%, p90 31.1%; with SC21's ZeRO-3 rows on DeepSpeed of April 2021 (framework deepspeed-2021: per-parameter
+# synchronous gathers, one copy launch per rank): median 8.5%, p90 30.9%, held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.32
+P90_MEASURED = 0.31
 
 
 def test_throughput_error_targets():
@@ -307,7 +308,9 @@ def test_every_time_shows_the_range_of_its_regime():
 # that level so that it can only rise (docs/speed-accuracy.md "Layouts ordered as measured"). With Megatron-Bridge's
 # recipe settings per release: 770 of 947 ordered and 52 predicted equal, each counted half (79.7%);
 # with DeepSpeed's pipeline engine, Jean Zay's network and the bubble as every stage but the busiest once: 782 of 947
-# and 53 equal (80.8%); with Blackwell's attention measured per GPU: 81.5%.
+# and 53 equal (80.8%); with Blackwell's attention measured per GPU: 81.5%; with DeepSpeed of April 2021's
+# synchronous ZeRO-3 (framework deepspeed-2021) for SC21's ZeRO-3 rows: 793 of 952 and 48 equal (81.7%; SC21's
+# ZeRO-3 / PTD-P pairs 1 -> 4 of 5).
 LAYOUT_ORDER_MEASURED = 0.81
 
 

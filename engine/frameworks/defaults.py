@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from . import posttraining as rl
 from .posttraining import PostTrainingDefaults
 
-FRAMEWORKS = ("huggingface", "deepspeed", "torchtune", "torchtitan", "megatron", "unsloth", "litgpt", "pytorch",
-              "olmo-core", "internevo", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
+FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2021", "torchtune", "torchtitan", "megatron", "unsloth", "litgpt",
+              "pytorch", "olmo-core", "internevo", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast")
 
 
@@ -304,6 +304,18 @@ TABLE: dict[str, FrameworkDefaults] = {
     # InternEvo (InternLM's trainer) builds its model and ZeRO-1 optimizer itself; its memory facts are DeepSpeed
     # ZeRO-1's (bf16 weights and gradients on every rank, fp32 master and Adam states sharded over the ZeRO group),
     # its time profile ("internevo" in presets/efficiency.json) its own
+    # DeepSpeed as the SC21 paper (arXiv:2104.04473, April 2021) ran its ZeRO-3 baseline: the same memory facts, its
+    # time profile ("deepspeed-2021" in presets/efficiency.json) gathers each parameter synchronously
+    "deepspeed-2021": replace(
+        _DS, id="deepspeed-2021", label="DeepSpeed (April 2021)", profile="deepspeed-2021",
+        sources=(*_DS.sources,
+                 ("ZeRO-3 of April 2021", "deepspeedai/DeepSpeed at 112ebff6e86a177608e52f7e36595ea2926ae37b "
+                  "(2021-04-08): stage3.py fetch_sub_module gathers each submodule's parameters before it runs and "
+                  "waits (_synchronize_communication: torch.cuda.synchronize()); partition_parameters.py "
+                  "_allgather_param gathers one parameter after a torch.cuda.synchronize() into a list of one "
+                  "tensor per rank, _reduce_scatter_gradient reduce-scatters one gradient from such a list; "
+                  "param_persistence_threshold 1e5; replaced by PR #1188 ('the async version is not async at "
+                  "all')"))),
     "internevo": replace(
         _DS, id="internevo", label="InternEvo", profile="internevo", pipeline_returns_outputs=True,
         pipeline_recv_once=False,

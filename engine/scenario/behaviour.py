@@ -73,6 +73,12 @@ def fsdp1_wrap(s: Scenario) -> bool:
     return s.fsdp and version == 1
 
 
+def main_grads_fp32(s: Scenario) -> bool:
+    """Gradients accumulate in an fp32 main_grad buffer: the scenario's main_grads_fp32, or its framework's default
+    (what behaviour(s).main_grads_fp32 says, reading no other key: the stage time's memo ignores ZeRO and FSDP)."""
+    return defaults_for(s.framework).main_grads_fp32 if s.main_grads_fp32 == "auto" else bool(s.main_grads_fp32)
+
+
 def behaviour(s: Scenario) -> Behaviour:
     return _behaviour(s.framework, s.cross_entropy, s.checkpointing, s.expandable_segments, s.main_grads_fp32,
                       s.zero_stage, s.fsdp, s.method, s.compile_loss)

@@ -19,6 +19,7 @@ from .costs import Rates
 from .data import efficiency, framework_profile
 from .hardware import Hardware
 from .links import link, nvlink_domain
+from .zero3_sync import Link, sync_zero3_seconds
 
 
 class StageWork(Protocol):
@@ -99,6 +100,10 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
             scatters = bucket_count(grads, s.reduce_bucket_size * reduce_bytes)
         latency = n_gathers * gathers_per_pass * ag_lat + scatters * rs_lat
         dp_comm = ga * contended(gathers + scatter + latency, window, prof["zero3_overlap"], sm_share)
+        if prof.get("zero3_sync_gather"):  # DeepSpeed of April 2021: per parameter, synchronous (zero3_sync.py)
+            dp_comm = ga * sync_zero3_seconds(s, spec, busiest.layers, rates.elem_bytes, reduce_bytes,
+                                              Link(frac / dp_link, ag_lat, rs_lat, rates.memory), busiest.fwd,
+                                              busiest.bwd)
     else:  # once per step, bucket by bucket, hidden behind the last micro-batch's backward (and next forward for
         # ZeRO's gather)
         # FSDP (SHARD_GRAD_OP) communicates per wrapped unit; DDP, DeepSpeed and Megatron per bucket

@@ -17,7 +17,8 @@ FORMULAS = {
     "communication_dp": "gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per "
                         "step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute "
                         "the hidden part displaces: NCCL's SMs / the GPU's SMs of the compute-bound work, 3 x link / "
-                        "HBM bandwidth of the memory-bound work",
+                        "HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered "
+                        "and reduce-scattered on its own, synchronously, with one copy launch per rank",
     "bubble": "one micro-batch through every stage but the busiest / vpp + (pp - 1) x one send to the next stage",
     "offload": "CPU AdamW at host memory bandwidth + gradients and weights over PCIe",
     "optimizer": "bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth",

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..memory.states import dtypes_for
 from ..scenario import Scenario
-from ..scenario.behaviour import behaviour
+from ..scenario.behaviour import main_grads_fp32
 from .data import efficiency
 
 
@@ -26,6 +26,6 @@ def expert_gemms(s: Scenario, prof: dict[str, Any]) -> tuple[int, float]:
     """(compute streams the framework issues one GEMM per local expert on, 0 for one grouped kernel; read + write
     bytes per element of a weight gradient accumulated into main_grad in place, 0 where it is written apart) from
     presets/efficiency.json frameworks: expert_gemm_streams, wgrad_into_main_grad."""
-    accumulate = 2 * (4 if behaviour(s).main_grads_fp32 else dtypes_for(s).grad) if prof.get(
+    accumulate = 2 * (4 if main_grads_fp32(s) else dtypes_for(s).grad) if prof.get(
         "wgrad_into_main_grad") else 0
     return int(prof.get("expert_gemm_streams", 0)), float(accumulate)

@@ -1519,6 +1519,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="43" />
+        <source>DeepSpeed (April 2021)</source>
+        <translation>DeepSpeed（2021 年 4 月版）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="43" />
         <source>InternEvo</source>
         <translation>InternEvo 框架</translation>
     </message>

@@ -1,0 +1,151 @@
+"""ZeRO-3 as DeepSpeed ran it in April 2021 (the SC21 paper's ZeRO-3 runs, framework `deepspeed-2021`): every
+parameter gathered on its own and synchronously, every gradient reduce-scattered on its own, each collective with
+one copy kernel per rank around it.
+
+deepspeedai/DeepSpeed at 112ebff6e86a177608e52f7e36595ea2926ae37b (2021-04-08), deepspeed/runtime/zero/:
+- stage3.py fetch_sub_module: before each submodule runs (forward, the recomputed forward of activation
+  checkpointing, backward) it gathers the submodule's partitioned parameters (those of at least
+  param_persistence_threshold = 1e5 elements; smaller ones persist, gathered once) with _all_gather(async_op=True),
+  then _synchronize_communication: handle.wait(), comm_stream.synchronize(), torch.cuda.synchronize().
+- partition_parameters.py _allgather_param, per parameter: torch.zeros of the gathered size (1 kernel),
+  torch.cuda.synchronize(), a Python loop over all ranks narrowing the output into a list and copying the rank's
+  own shard in (1 kernel), then torch.distributed.all_gather(partitions, ...) with that list as output. PyTorch's
+  ProcessGroupNCCL (torch/lib/c10d/ProcessGroupNCCL.cpp allgather, 1.8) runs it as one flat ncclAllGather followed
+  by "Copy the flattened output tensors to the outputs": one copy_ kernel per rank on the NCCL stream.
+- stage3.py average_tensor -> partition_parameters.py _reduce_scatter_gradients: per parameter of the full bucket
+  a div_ and _reduce_scatter_gradient, a list of one slice per rank given to torch.distributed.reduce_scatter,
+  which ProcessGroupNCCL flattens first (flatten_for_scatter_gather, one copy_ per rank) before ncclReduceScatter.
+  The next fetch's torch.cuda.synchronize waits for it: nothing of it hides behind the next submodule.
+DeepSpeed PR #1188 replaced this ('the async version is not async at all').
+
+Each kernel launch costs the host presets/host_overhead.json launch_seconds, each view op of the Python loops over
+the ranks view_seconds, each synchronisation sync_seconds (the GPU idles for the round trip). After a
+synchronisation the GPU has nothing queued: a gather's copies run as fast as the host launches them, its transfer
+hides behind the submodule before it (prefetched) as far as that computes; a reduce-scatter's copies wait for the
+layer's backward, which the host's launches can overlap."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..models.architecture import ModelSpec
+from ..scenario import Scenario
+from .host import host_figures
+
+# deepspeed/runtime/zero/constants.py at 112ebff: ZERO_OPTIMIZATION_PARAM_PERSISTENCE_THRESHOLD_DEFAULT
+PERSISTENCE_THRESHOLD = 100_000
+GATHER_OWN_LAUNCHES = 3  # torch.zeros, the own shard's copy_, ncclAllGather (_allgather_param)
+REDUCE_OWN_LAUNCHES = 2  # div_ (average_tensor), ncclReduceScatter
+# view ops per rank in the Python loops: _allgather_param flat_tensor.narrow(...); _reduce_scatter_gradient
+# param.grad.view(-1).narrow(...)
+GATHER_LOOP_VIEWS = 1
+REDUCE_LOOP_VIEWS = 2
+
+
+class Link(NamedTuple):
+    """What one data-parallel collective costs apart from the copies: seconds per byte moved and latencies."""
+
+    seconds_per_byte: float  # (ranks - 1) / ranks / link bandwidth
+    gather_latency: float
+    reduce_latency: float
+    memory_bytes_per_s: float  # HBM: the copies read and write every gathered / reduced byte once
+
+
+def layer_tensors(spec: ModelSpec, tp: int) -> tuple[list[float], list[float]]:
+    """(gathered weights, every parameter tensor) of one decoder layer, in elements per rank: the nn.Linear weights
+    and biases, the two norms' weights (and biases), each routed expert's three matrices. Averaged over dense and
+    MoE layers by taking the dense layer's where the model has no MoE layer."""
+    moe = spec.moe_layers > 0 and spec.dense_layers == 0
+    tensors: list[float] = []
+    for lin in spec.layer_linears(moe):
+        tensors.append(lin.d_in * lin.d_out / tp)
+        if lin.bias:
+            tensors.append(lin.d_out / tp)
+    if moe:
+        tensors += [spec.hidden * spec.expert_ffn] * (3 * spec.n_experts)
+    tensors += [float(spec.hidden)] * (2 * (2 if spec.norm_bias else 1))
+    return [n for n in tensors if n >= PERSISTENCE_THRESHOLD], tensors
+
+
+def gather_seconds(elements: float, ranks: int, elem_bytes: int, link: Link, compute: float) -> float:
+    """Exposed seconds of one parameter's gather, prefetched while the submodule before it computes `compute`
+    seconds (stage3.py pre_sub_module_forward_function: fetch_sub_module, then prefetch_next_sub_modules, whose
+    _allgather_param runs before the current submodule's kernels are launched): the torch.cuda.synchronize of the
+    fetch and the one before the gather (two round trips), the three launches before the copies, then the host
+    launching one copy per rank while the GPU has only the transfer to run; the rest of the transfer and the
+    copies out of the flat buffer hide behind the compute."""
+    fig = host_figures()
+    launch, sync, view = fig["launch_seconds"]["value"], fig["sync_seconds"]["value"], fig["view_seconds"]["value"]
+    size = elements * elem_bytes
+    transfer = size * link.seconds_per_byte + link.gather_latency  # (ranks - 1) / ranks of the tensor arrives
+    copies = 2 * size / link.memory_bytes_per_s
+    loop = ranks * GATHER_LOOP_VIEWS * view  # the Python loop narrowing the output, before the NCCL call
+    return 2 * sync + GATHER_OWN_LAUNCHES * launch + loop + max(ranks * launch, transfer + copies - compute)
+
+
+def reduce_seconds(tensors: list[float], ranks: int, elem_bytes: int, link: Link, backward: float) -> float:
+    """A layer's reduce-scatters, one per parameter tensor, after the layer's `backward` seconds: the copies and
+    transfers run after the backward, the host's launches (one copy per rank, a div_ and the NCCL call each) may
+    overlap it."""
+    launch, view = host_figures()["launch_seconds"]["value"], host_figures()["view_seconds"]["value"]
+    gpu = sum(n * elem_bytes * (link.seconds_per_byte + 2 / link.memory_bytes_per_s) + link.reduce_latency
+              for n in tensors)
+    host = len(tensors) * ((ranks + REDUCE_OWN_LAUNCHES) * launch + ranks * REDUCE_LOOP_VIEWS * view)
+    return max(gpu, host - backward)
+
+
+class Plan(NamedTuple):
+    """The collectives of one micro-batch: per decoder layer (times `layers`) and for the root's weights."""
+
+    layers: int
+    layer_gathers: tuple[tuple[float, float], ...]  # (elements, seconds of compute it can hide behind)
+    layer_reduces: tuple[float, ...]  # elements of each reduce-scatter
+    root_gathers: tuple[float, ...]
+    root_reduces: tuple[float, ...]
+    backward_per_layer: float  # seconds of one layer's backward (without its recompute)
+
+    def collectives(self) -> int:
+        return (self.layers * (len(self.layer_gathers) + len(self.layer_reduces)) + len(self.root_gathers)
+                + len(self.root_reduces))
+
+
+def plan(s: Scenario, spec: ModelSpec, layers: int, forward: float, backward: float) -> Plan:
+    """DeepSpeed 2021's ZeRO-3 collectives over a stage of `layers` decoder layers whose forward and backward (with
+    its recompute) take `forward` and `backward` seconds a micro-batch. Each gathered weight is fetched in the
+    forward, again in the recomputed forward (full checkpointing) and in the backward, except the layer's last one
+    after its recompute: its backward follows at once, a reuse distance under max_reuse_distance (1e9 elements),
+    so release_sub_module keeps it (stage3.py _keep_for_later). A submodule's gather hides behind the compute of
+    the one before it, its share of the layer's compute taken by its weight's share. The root's weights are
+    gathered for their forward and backward, a tied embedding once more for the head. Every parameter tensor is
+    reduce-scattered once (stage3.py reduce_independent_p_g_buckets_and_remove_grads: every parameter's gradient
+    enters the bucket)."""
+    gathered, tensors = layer_tensors(spec, s.tp)
+    recompute = s.checkpointing == "full"
+    fwd_layer = forward / max(1, layers)
+    bwd_layer = max(0.0, backward - (forward if recompute else 0.0)) / max(1, layers)
+    total = sum(gathered) or 1.0
+    fwd = [(n, fwd_layer * n / total) for n in gathered]
+    bwd = [(n, bwd_layer * n / total) for n in gathered]
+    if recompute:
+        passes = fwd + fwd + bwd[:-1]
+    else:
+        passes = fwd + (bwd if s.reshard_after_forward else [])
+    weights = [float(spec.vocab * spec.hidden / s.tp)]
+    if spec.position_embedding_params:
+        weights.append(float(spec.position_embedding_params))
+    if not spec.tied_embeddings:
+        weights.append(float(spec.head_params / s.tp))
+    uses = weights + weights[:1] if spec.tied_embeddings else weights  # a tied head gathers the embedding again
+    return Plan(layers, tuple(passes), tuple(tensors), tuple(2 * uses), tuple(weights), bwd_layer)
+
+
+def sync_zero3_seconds(s: Scenario, spec: ModelSpec, layers: int, elem_bytes: int, grad_bytes: int, link: Link,
+                       forward: float, backward: float) -> float:
+    """Exposed seconds per micro-batch of DeepSpeed 2021's ZeRO-3 (presets/efficiency.json frameworks
+    zero3_sync_gather): the gathers and reduce-scatters of `plan`, each as gather_seconds / reduce_seconds cost it."""
+    p, ranks = plan(s, spec, layers, forward, backward), s.dp
+    per_layer = sum(gather_seconds(n, ranks, elem_bytes, link, window) for n, window in p.layer_gathers)
+    per_layer += reduce_seconds(list(p.layer_reduces), ranks, grad_bytes, link, p.backward_per_layer)
+    roots = sum(gather_seconds(n, ranks, elem_bytes, link, 0.0) for n in p.root_gathers)
+    roots += reduce_seconds(list(p.root_reduces), ranks, grad_bytes, link, 0.0)
+    return p.layers * per_layer + roots

@@ -1,0 +1,89 @@
+"""ZeRO-3 as DeepSpeed ran it in April 2021 (framework deepspeed-2021; engine/timing/zero3_sync.py), the SC21 paper's
+ZeRO-3 baseline (arXiv:2104.04473 Table 2).
+
+Expected values come from: deepspeedai/DeepSpeed at 112ebff6e86a177608e52f7e36595ea2926ae37b (stage3.py
+fetch_sub_module / prefetch_next_sub_modules / _keep_for_later, partition_parameters.py _allgather_param and
+_reduce_scatter_gradient, constants.py param_persistence_threshold 1e5); PyTorch's ProcessGroupNCCL (1.8) copying a
+list-valued all-gather's output (and flattening a reduce-scatter's input) one tensor per rank; the paper's GPT
+shapes (hidden 12288, 96 layers, 4h MLP, vocabulary 51200, sequence 2048, tied output layer); host figures of
+presets/host_overhead.json: 9.02 us a launch and 26.11 us a round trip (jingyaogong/minimind pull request #837),
+3.52 us a torch.narrow (flagos-ai/FlagGems pull request #4561)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import scenario_from_dict
+from engine.frameworks.defaults import FRAMEWORKS, TABLE
+from engine.scenario.format import resolve_model
+from engine.timing import step_time
+from engine.timing.data import framework_profile
+from engine.timing.host import host_figures
+from engine.timing.zero3_sync import Link, gather_seconds, layer_tensors, plan
+
+LAUNCH, SYNC, VIEW = 9.02e-6, 26.11e-6, 3.52e-6
+H = 12288
+GPT_175B = {"model": {"name": "GPT-174.6B", "hf_config": {
+    "model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "n_embd": H, "n_layer": 96, "n_head": 96,
+    "n_positions": 2048, "n_inner": 4 * H, "vocab_size": 51200, "activation_function": "gelu_new",
+    "tie_word_embeddings": True}},
+    "gpu": "a100-80gb", "gpus_per_node": 8, "precision": "mixed-fp16", "grad_accum": 1, "seq_len": 2048,
+    "attention": "eager", "checkpointing": "full", "framework": "deepspeed-2021", "zero_stage": 3}
+
+
+def _s(nodes: int, micro_batch: int, framework: str = "deepspeed-2021"):
+    return scenario_from_dict({**GPT_175B, "nodes": nodes, "micro_batch": micro_batch, "framework": framework})
+
+
+def test_the_row_and_its_profile():
+    assert "deepspeed-2021" in FRAMEWORKS and TABLE["deepspeed-2021"].profile == "deepspeed-2021"
+    prof = framework_profile("deepspeed-2021")
+    assert prof["zero3_sync_gather"] and prof["zero3_overlap"] == 0.0  # PR #1188: 'not async at all'
+    assert any("112ebff" in where for _, where in TABLE["deepspeed-2021"].sources)
+    fig = host_figures()
+    assert fig["launch_seconds"]["value"] == pytest.approx(LAUNCH)
+    assert fig["view_seconds"]["value"] == pytest.approx(VIEW) and "FlagGems" in fig["view_seconds"]["_source"]
+
+
+def test_gathered_weights_of_a_gpt_layer():
+    """Megatron's GPT layer: QKV (h x 3h), projection (h x h), fc1 (h x 4h), fc2 (4h x h) are gathered; their
+    biases (3h, h, 4h, h: at most 49,152 elements) and the LayerNorms (h) are under the 1e5-element persistence
+    threshold and stay gathered. 12 tensors in all reduce-scatter."""
+    gathered, tensors = layer_tensors(resolve_model(_s(192, 1)), 1)
+    assert sorted(gathered) == sorted([3 * H * H, H * H, 4 * H * H, 4 * H * H])
+    assert len(tensors) == 12
+
+
+def test_collectives_and_copy_launches_on_1536_gpus():
+    """GPT-175B on 1,536 GPUs: per layer 4 gathers in the forward, 4 in the recompute, 3 in the backward (fc2 is
+    kept between its recompute and its backward), 12 reduce-scatters; the root gathers the word and position
+    embeddings for forward and backward and the tied head's weight once more each way (6), and reduce-scatters
+    the two. Each collective copies one tensor per rank: 1,536 launches."""
+    s = _s(192, 1)
+    p = plan(s, resolve_model(s), 96, 1.0, 3.0)
+    assert len(p.layer_gathers) == 11 and len(p.layer_reduces) == 12
+    assert len(p.root_gathers) == 6 and len(p.root_reduces) == 2
+    collectives = 96 * (11 + 12) + 6 + 2
+    assert p.collectives() == collectives
+    copies = collectives * s.dp
+    assert copies == 3_403_776
+    assert copies * LAUNCH == pytest.approx(30.7, abs=0.05)  # seconds of copy launches a micro-batch
+
+
+def test_a_small_gather_is_the_host_issuing_it():
+    """A gather whose transfer hides: two round trips, three launches before the copies, one narrow and one copy
+    launch per rank."""
+    link = Link(0.0, 0.0, 0.0, 1e12)
+    ranks = 1536
+    expected = 2 * SYNC + 3 * LAUNCH + ranks * VIEW + ranks * LAUNCH
+    assert gather_seconds(1.0, ranks, 2, link, 1.0) == pytest.approx(expected)
+
+
+def test_strong_scaling_falls_as_measured():
+    """SC21 Table 2: GPT-175B ZeRO-3 on 768 and 1,536 GPUs at batch 1536 measured 88 and 44 teraFLOP/s per GPU
+    (halved); today's DeepSpeed row barely moves between them, the 2021 one falls."""
+    ds21 = [step_time(_s(n, b)).tokens_per_second_per_gpu for n, b in ((96, 2), (192, 1))]
+    today = [step_time(_s(n, b, "deepspeed")).tokens_per_second_per_gpu for n, b in ((96, 2), (192, 1))]
+    assert ds21[1] / ds21[0] < 0.67  # measured 0.5
+    assert today[1] / today[0] > 0.8
+    assert ds21[0] < today[0] and ds21[1] < today[1]
