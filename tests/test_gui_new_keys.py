@@ -12,6 +12,7 @@ from engine import scenario_from_dict
 from engine.frameworks import TABLE
 from engine.scenario import KEY_SPECS
 from engine.workloads import estimate, step_time
+from tests.test_verl_offload_and_engine_pool import VERL_7B_LORA
 from tests.window_helpers import window_from
 
 # A Megatron MoE run (examples/qwen3-30b-a3b-8x-h100.json's model on two nodes with expert parallelism)
@@ -22,15 +23,8 @@ MOE = {"name": "megatron moe", "model": "qwen3-30b-a3b", "gpu": "h100-sxm-80gb",
 TITAN_FP8 = {"name": "titan fp8", "model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8,
              "method": "full", "precision": "fp8", "framework": "torchtitan", "fsdp": True, "micro_batch": 1,
              "seq_len": 8192, "attention": "flash"}
-# tests/test_verl_offload_and_engine_pool.py VERL_7B_LORA: verl GRPO with LoRA, colocated vLLM
-VERL_GRPO = {
-    "name": "verl-7b-lora", "model": "qwen2.5-7b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "framework": "verl",
-    "training_objective": "grpo", "method": "lora", "lora_rank": 32, "lora_alpha": 32, "lora_targets": "all-linear",
-    "precision": "amp-bf16", "fsdp": True, "offload": "optimizer+params", "checkpointing": "full",
-    "attention": "flash", "reference_model": "adapter-off", "prompt_len": 159, "completion_len": 480,
-    "num_generations": 5, "micro_batch": 8, "rollout_engine": "vllm", "rollout_placement": "colocate",
-    "rollout_tp": 2, "rollout_gpu_memory_utilization": 0.2, "rollout_max_num_seqs": 512,
-    "rollout_max_num_batched_tokens": 1536}
+# verl GRPO with LoRA, colocated vLLM (the step-1 run of eric-haibin-lin/verl-data's 7B GSM8K log)
+VERL_GRPO = VERL_7B_LORA
 
 
 def _values(combo) -> list:  # noqa: ANN001 - a ValueCombo
