@@ -308,10 +308,11 @@ def step_time(s: Scenario) -> StepTime:
     prof = framework_profile(s.framework)
     rates = rates_for(s, hw, prof)
     dt = dtypes_for(s)
+    listed = _distinct_stages(s, spec)
     busiest = max((stage_time_per_micro_batch(s, spec, hw, prof, rates, i, layers)
-                   for i, layers in _distinct_stages(s, spec)), key=lambda st: st.total)
+                   for i, layers in listed), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
-    fill = stages_once(s, spec, _distinct_stages(s, spec), lambda i, r: stage_time_per_micro_batch(
+    fill = stages_once(s, spec, listed, lambda i, r: stage_time_per_micro_batch(
         s, spec, hw, prof, rates, i, r).total) - busiest.total  # the bubble: every stage but the busiest once
     pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
