@@ -91,7 +91,7 @@ class DetailedEstimator:
 
     def load(self, parts: StageParts, components: tuple[Component, ...]) -> LoadAndHost:
         # only the decoder activations are offloaded (torchtune OffloadActivations / Unsloth)
-        offloaded = sum(dict(c.inputs).get("offloaded_bytes", 0) for c in components if c.key == "activations")
+        offloaded = sum([dict(c.inputs).get("offloaded_bytes", 0) for c in components if c.key == "activations"])
         return with_offloaded_activations(parts.load, offloaded)
 
 

@@ -60,7 +60,7 @@ class TimeTerm:
     formula: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class StepTime:
     step_seconds: float
     tokens_per_step: int
@@ -77,6 +77,20 @@ class StepTime:
     notes: tuple[Message, ...] = ()
     mfu_bf16_peak: float = 0.0  # the same FLOPs against the bf16 peak (differs from mfu for fp8 only)
     band: Band | None = None  # the cross-validated error band of the step's regime (bands.py)
+
+    def __init__(self, step_seconds: float, tokens_per_step: int, tokens_per_second: float,
+                 tokens_per_second_per_gpu: float, mfu: float, model_flops_per_token: float, world_size: int,
+                 seconds: tuple[float, ...], calibration_factor: float = 1.0, time_to_train_seconds: float | None = None,
+                 gpu_hours: float | None = None, cost: float | None = None, notes: tuple[Message, ...] = (),
+                 mfu_bf16_peak: float = 0.0, band: Band | None = None) -> None:
+        # Written out, one dict update (as breakdown.Estimate's): the generated __init__ of a frozen dataclass sets
+        # its 15 fields one object.__setattr__ at a time, and the speed search makes thousands (time_speed.py)
+        self.__dict__.update(
+            step_seconds=step_seconds, tokens_per_step=tokens_per_step, tokens_per_second=tokens_per_second,
+            tokens_per_second_per_gpu=tokens_per_second_per_gpu, mfu=mfu, model_flops_per_token=model_flops_per_token,
+            world_size=world_size, seconds=seconds, calibration_factor=calibration_factor,
+            time_to_train_seconds=time_to_train_seconds, gpu_hours=gpu_hours, cost=cost, notes=notes,
+            mfu_bf16_peak=mfu_bf16_peak, band=band)
 
     @property
     def seconds_range(self) -> tuple[float, float]:
@@ -340,7 +354,7 @@ def step_time(s: Scenario) -> StepTime:
         raw["compute"] += raw_step * (own / held - 1)
         raw_step = sum(raw.values())
     factor, scaled = calibration(s, mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0)
-    seconds = tuple(raw[k] * factor for k in BREAKDOWN_KEYS)
+    seconds = tuple([raw[k] * factor for k in BREAKDOWN_KEYS])  # a list first: faster than a generator
     step = sum(seconds)
     tps = tokens / step if step else math.inf
     notes: list[Message] = []
