@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ..messages import QT_TRANSLATE_NOOP
+from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT
 from ..scenario.behaviour import Behaviour
+from ..scenario.memo import ScenarioMemo
 from .breakdown import Component
 from .detailed import act_context, stage_components, with_in_flight
 from .loading import LoadAndHost, LoadParts, with_offloaded_activations
@@ -25,6 +27,11 @@ if TYPE_CHECKING:
 
 
 LAST_CP_RANK = QT_TRANSLATE_NOOP("engine", "the last context-parallel rank of each group")
+# Keys a stage's components never read (tests/test_memo_keys.py checks it): an edit of the time, the cost, the
+# reserve or the host memory, and a repeated estimate of the same scenario, reuse them.
+STAGE_PARTS_MEMO = ScenarioMemo("stage parts", KEYS_WITHOUT_MEMORY_EFFECT | frozenset({
+    "reserve", "host_memory_bytes",
+}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +78,14 @@ class DetailedEstimator:
         self._ctx = act_context(s, spec, dt, fw)
 
     def stage(self, index: int, layers: range, groups: tuple[LayerGroup, ...]) -> StageParts:
-        comps, in_flight, states = stage_components(self._s, self._spec, self._dt, index, layers, self._ctx, groups,
-                                                    self._fw)
-        return StageParts(comps, in_flight, states.params, states.load)
+        """The stage's parts; `groups` are those of its layers in the scenario (not keyed). Shared: never changed."""
+        key = STAGE_PARTS_MEMO.key(self._s, index, layers.start, layers.stop)
+        parts = STAGE_PARTS_MEMO.get(key)
+        if parts is None:
+            comps, in_flight, states = stage_components(self._s, self._spec, self._dt, index, layers, self._ctx,
+                                                        groups, self._fw)
+            parts = STAGE_PARTS_MEMO.put(key, StageParts(comps, in_flight, states.params, states.load))
+        return parts
 
     def moved(self, parts: StageParts, in_flight: float) -> StageParts:
         comps = with_in_flight(parts.components, parts.in_flight, in_flight, self._s.grad_accum)

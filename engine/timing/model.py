@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..frameworks.defaults import defaults_for
@@ -276,13 +277,19 @@ def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof:
     return st
 
 
+@lru_cache(maxsize=256)  # specs hash by identity; every step time of a search asks of the same one
+def _mixed_layers(spec: ModelSpec) -> bool:
+    """Dense and MoE layers mixed: each stage's layer mix may differ."""
+    return len(set(spec.moe_layer_flags)) > 1
+
+
 def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     """(index, layers) of the stages that can differ: the first, the last, and one middle stage per layer count
     (every stage where freezing or a dense/MoE mix makes the depth matter)."""
     if s.pp == 1:  # one stage holds every layer, whatever the split accounts for
         return [(0, range(0, spec.layers))]
     ranges = scenario_stage_ranges(s, spec.layers)
-    if s.method == "freeze" or len(set(spec.moe_layer_flags)) > 1:
+    if s.method == "freeze" or _mixed_layers(spec):
         return list(enumerate(ranges))
     out, sizes = [(0, ranges[0])], set()
     for i in range(1, s.pp - 1):
@@ -323,11 +330,11 @@ def step_time(s: Scenario) -> StepTime:
     rates = rates_for(s, hw, prof)
     dt = dtypes_for(s)
     listed = _distinct_stages(s, spec)
-    busiest = max((stage_time_per_micro_batch(s, spec, hw, prof, rates, i, layers)
-                   for i, layers in listed), key=lambda st: st.total)
+    timed = {(i, r.start, r.stop): stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r) for i, r in listed}
+    busiest = max(timed.values(), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
-    fill = stages_once(s, spec, listed, lambda i, r: stage_time_per_micro_batch(
-        s, spec, hw, prof, rates, i, r).total) - busiest.total  # the bubble: every stage but the busiest once
+    fill = stages_once(s, spec, listed, lambda i, r: (timed.get((i, r.start, r.stop)) or stage_time_per_micro_batch(
+        s, spec, hw, prof, rates, i, r)).total) - busiest.total  # the bubble: every stage but the busiest once
     pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
     copies += accumulation_seconds(s, prof, rates, dt, busiest)
