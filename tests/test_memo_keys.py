@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from engine import scenario_from_dict
 from engine.errors import PlannerError
 from engine.memory.detailed import ACTIVATION_CONTEXT_MEMO, act_context
-from engine.memory.estimators import STAGE_PARTS_MEMO, DetailedEstimator
 from engine.memory.parallelism.pipeline import micro_batches_in_flight, stage_layer_ranges
 from engine.memory.stage_states import STAGE_STATES_MEMO, stage_states
 from engine.memory.states import dtypes_for, layer_groups
@@ -93,17 +92,8 @@ def test_activation_context_reads_no_key_it_ignores(data: dict) -> None:
     _assert_reads_no_ignored_key(s, ACTIVATION_CONTEXT_MEMO)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(scenarios_with_every_kind_of_key())
-def test_stage_parts_read_no_key_they_ignore(data: dict) -> None:
-    s = _recording(data)
-    spec = resolve_model(s)
-    estimator = DetailedEstimator(s, spec, dtypes_for(s), behaviour(s))
-    for index, layers in enumerate(stage_layer_ranges(spec.layers, s.pp)):
-        estimator.stage(index, layers, layer_groups(s, spec, layers))
-    _assert_reads_no_ignored_key(s, STAGE_PARTS_MEMO)
-
-
 def test_every_memo_table_is_checked_here() -> None:
-    """A new table must get its own read check in this file."""
+    """A new table must get its own read check in this file ("stage parts" is keyed by the scenario object itself,
+    engine/scenario/memo.py LastScenarioMemo: it ignores no key)."""
     assert {t.name for t in memo_tables()} <= {"stage states", "stage time", "activation context", "stage parts"}
+    assert all(not t.ignores for t in memo_tables() if t.name == "stage parts")
