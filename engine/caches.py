@@ -4,7 +4,9 @@ a long-running process or a test. No Qt."""
 
 from __future__ import annotations
 
-from .memory import activations, states
+from .memory import activations, detailed, states
+from .memory import estimate as memory_estimate
+from .memory.parallelism import pipeline
 from .models import shared_models
 from .scenario import behaviour, custom_parts
 from .scenario import format as scenario_format
@@ -12,7 +14,8 @@ from .scenario.memo import memo_tables
 from .timing import costs, hardware, model
 
 BOUNDED = (
-    activations, custom_parts, scenario_format, behaviour, states, costs, hardware, model,
+    activations, custom_parts, scenario_format, behaviour, states, costs, hardware, model, detailed, memory_estimate,
+    pipeline,
 )
 
 

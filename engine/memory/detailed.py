@@ -197,36 +197,46 @@ def _head_and_loss(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, ctx:
     loss = loss_memory(fw, ctx.t, spec.vocab, spec.hidden, ctx.compute, ctx.vocab_shards, wt_head, dt.weight,
                        s.compile and fw.compile_loss)
     loss_wins = loss.backward >= layer_moment
+    comps = list(_head_components(spec.vocab, ctx.t, fw.cross_entropy, head, loss.forward,
+                                  loss.backward if loss_wins else 0.0, loss.formula, loss.chunks, loss.kept,
+                                  round(loss.logits_spike)))
+    return _HeadAndLoss(comps, head, loss.forward, loss.backward, loss_wins, loss.saved, loss.output_grad)
+
+
+@lru_cache(maxsize=4096, typed=True)  # the same components for every estimate of a scenario and its layouts
+def _head_components(vocab: int, tokens: float, cross_entropy: str, head: float, forward: float, backward: float,
+                     formula: str, chunks: int, kept: float, bsv_bytes: int) -> tuple[Component, ...]:
+    """The final norm's and lm_head's saved inputs, the logits and loss, and the logits the loop keeps (if any)."""
     comps = [Component(
         "head_activations",
         QT_TRANSLATE_NOOP("engine", "Final norm and lm_head inputs"),
         "activations",
         Moments(head, head, 0.0, 0.0),
         QT_TRANSLATE_NOOP("engine", "final RMSNorm and lm_head saved inputs"),
-        (("vocab", spec.vocab),),
+        (("vocab", vocab),),
     ), Component(
         "logits",
         QT_TRANSLATE_NOOP("engine", "Logits and cross-entropy"),
         "transient",
-        Moments(loss.forward, loss.backward if loss_wins else 0.0, 0.0, 0.0),
-        loss.formula,
-        (("vocab", spec.vocab), ("tokens", ctx.t), ("cross_entropy", fw.cross_entropy), ("chunks", loss.chunks),
-         ("bsv_bytes", round(loss.logits_spike))),
+        Moments(forward, backward, 0.0, 0.0),
+        formula,
+        (("vocab", vocab), ("tokens", tokens), ("cross_entropy", cross_entropy), ("chunks", chunks),
+         ("bsv_bytes", bsv_bytes)),
     )]
-    if loss.kept:
+    if kept:
         comps.append(
             _c(
                 "logits_kept",
                 QT_TRANSLATE_NOOP("engine", "Logits kept by the training loop"),
                 "transient",
-                Moments(0.0, loss.kept, loss.kept, loss.kept),
+                Moments(0.0, kept, kept, kept),
                 QT_TRANSLATE_NOOP("engine", "the loop's logits variable holds b·s·V (fp32 after Fabric's output cast) "
                                   "through backward and the optimizer step, until the next forward returns"),
-                vocab=spec.vocab,
-                tokens=ctx.t,
+                vocab=vocab,
+                tokens=tokens,
             )
         )
-    return _HeadAndLoss(comps, head, loss.forward, loss.backward, loss_wins, loss.saved, loss.output_grad)
+    return tuple(comps)
 
 
 @lru_cache(maxsize=4096, typed=True)  # a repeated estimate builds the same two components (typed: 1 and 1.0 print apart)

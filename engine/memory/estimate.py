@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 
 from ..frameworks.allocator import reserved_gap_bytes
 from ..messages import QT_TRANSLATE_NOOP, Message, message
@@ -10,6 +11,7 @@ from ..models.architecture import ModelSpec
 from ..models.presets import get_gpu
 from ..scenario import Scenario, as_laid_out, resolve_gpu, resolve_model
 from ..scenario.behaviour import Behaviour, behaviour
+from ..scenario.memory_keys import MemoryCalibration
 from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_totals
 from .estimators import StageEstimator, StageParts, estimator_for
 from .parallelism.pipeline import micro_batches_in_flight, scenario_stage_ranges
@@ -37,10 +39,9 @@ def auto_reserve_fraction(s: Scenario, spec: ModelSpec) -> tuple[float, str]:
     return 0.10, "text LLM: 10%"
 
 
-def calibrated(s: Scenario, frag: float, context: float) -> tuple[float, float]:
+def calibrated(cal: MemoryCalibration | None, frag: float, context: float) -> tuple[float, float]:
     """(fragmentation, context) with the scenario's memory calibration: the measured figure less the predicted one
     added to the overhead it measures (never below zero); peak_allocated fits nothing."""
-    cal = s.memory_calibration
     if cal is None:
         return frag, context
     if cal.figure == "peak_reserved":
@@ -59,17 +60,26 @@ def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: b
             static += c.moments[at_peak]
         elif c.key == "logits":
             loss_spike += dict(c.inputs).get("bsv_bytes", c.moments.forward)
+    if s.reserve == "auto":
+        reserve = auto_reserve_fraction(s, spec)
+    else:
+        reserve = float(s.reserve), "set by the scenario"
+    return _overhead_components(s.world_size, s.memory_calibration, charges_allocator and fw.expandable_segments,
+                                charges_allocator, reserve, peak_moment, peak, static, loss_spike)
+
+
+@lru_cache(maxsize=4096, typed=True)  # the same three components for every estimate of a scenario and its layouts
+def _overhead_components(world_size: int, cal: MemoryCalibration | None, expandable: bool, charges_allocator: bool,
+                         reserve: tuple[float, str], peak_moment: str, peak: float, static: float,
+                         loss_spike: float) -> tuple[Component, ...]:
     dynamic = peak - static
     if charges_allocator:
-        frag = reserved_gap_bytes(loss_spike, fw.expandable_segments)
-        context = CUDA_CONTEXT_BYTES + (NCCL_BYTES if s.world_size > 1 else 0.0)
-        frag, context = calibrated(s, frag, context)
+        frag = reserved_gap_bytes(loss_spike, expandable)
+        context = CUDA_CONTEXT_BYTES + (NCCL_BYTES if world_size > 1 else 0.0)
+        frag, context = calibrated(cal, frag, context)
     else:  # the seeds fold these into their own margin and context terms
         frag = context = 0.0
-    if s.reserve == "auto":
-        fraction, why = auto_reserve_fraction(s, spec)
-    else:
-        fraction, why = float(s.reserve), "set by the scenario"
+    fraction, why = reserve
     return (
         Component(
             "cuda_context",
@@ -77,7 +87,7 @@ def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: b
             "overhead",
             Moments.whole_step(context),
             QT_TRANSLATE_NOOP("engine", "0.75 GiB per process (+0.25 GiB NCCL buffers when world size > 1)"),
-            (("world_size", s.world_size), *_calibration_input(s, "nvidia_smi")),
+            (("world_size", world_size), *_calibration_input(cal, "nvidia_smi")),
         ),
         Component(
             "fragmentation",
@@ -87,8 +97,7 @@ def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: b
             QT_TRANSLATE_NOOP("engine", "caching allocator: cached remainders of the largest transient tensors, the "
                               "loss's b·s·V spike (64% of it, 22% with expandable segments)"),
             (("loss_spike_bytes", round(loss_spike)), ("dynamic_bytes", round(dynamic)), ("static_bytes", round(static)),
-             ("expandable_segments", charges_allocator and fw.expandable_segments),
-             *_calibration_input(s, "peak_reserved")),
+             ("expandable_segments", expandable), *_calibration_input(cal, "peak_reserved")),
         ),
         Component(
             "reserve",
@@ -101,9 +110,8 @@ def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: b
     )
 
 
-def _calibration_input(s: Scenario, figure: str) -> tuple[tuple[str, int], ...]:
+def _calibration_input(cal: MemoryCalibration | None, figure: str) -> tuple[tuple[str, int], ...]:
     """The calibration's bytes among an overhead's inputs, when it moved that overhead (the formula's evidence)."""
-    cal = s.memory_calibration
     return (("calibrated_bytes", cal.difference_bytes),) if cal is not None and cal.figure == figure else ()
 
 

@@ -12,21 +12,20 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import heapq
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ScenarioError
 from ..memory.breakdown import Estimate
-from ..memory.estimate import estimate
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario, resolve_model
-from ..scenario.consistency import check_consistency
 from ..timing.hardware import hardware_for
 from ..timing.links import nvlink_domain
 from ..timing.model import StepTime, step_time
 from ..workloads import require_training
+from .search_candidates import Candidates, EstimateMemo, candidate
 
 TPS = (1, 2, 4, 8)
 CPS = (1, 2, 4, 8, 16, 32)  # Llama 3 405B at 128K tokens ran CP 16 (arXiv:2407.21783 Table 4)
@@ -66,20 +65,6 @@ class SpeedSearch:
     cancelled: bool = False
     limited: bool = False  # stopped at its budget of memory estimates (MAX_MEMORY_ESTIMATES)
     ranked: list[dict[str, Any]] = field(default_factory=list, repr=False)  # layouts by time bound, fastest first
-
-
-class _Memo:
-    def __init__(self) -> None:
-        self.memo: dict[Scenario, Estimate | None] = {}
-
-    def __call__(self, s: Scenario) -> Estimate | None:
-        if s not in self.memo:
-            try:
-                check_consistency(s, resolve_model(s))
-                self.memo[s] = estimate(s)
-            except ScenarioError:
-                self.memo[s] = None
-        return self.memo[s]
 
 
 def _divisors(n: int, limit: int) -> list[int]:
@@ -188,29 +173,7 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, ckpt: str, offload: str) -> Scenario:
-    zero = max(keys["zero_stage"], 2 if offload == "optimizer" else 3 if offload != "none" else 0)
-    fsdp = keys["fsdp"] and offload == "none"
-    return base.with_unchecked(**{**keys, "zero_stage": zero, "fsdp": fsdp}, micro_batch=mb,
-                               grad_accum=per_replica // mb, checkpointing=ckpt, offload=offload)
-
-
-class _Candidates:
-    """The candidates of one layout, checkpointing and offload, by micro-batch index, each made once when asked."""
-
-    def __init__(self, base: Scenario, keys: dict[str, Any], per_replica: int, micro: list[int], ckpt: str,
-                 offload: str) -> None:
-        self.made: dict[int, Scenario] = {}
-        self.args = (base, keys, per_replica, micro, ckpt, offload)
-
-    def __getitem__(self, i: int) -> Scenario:
-        if i not in self.made:
-            base, keys, per_replica, micro, ckpt, offload = self.args
-            self.made[i] = _candidate(base, keys, per_replica, micro[i], ckpt, offload)
-        return self.made[i]
-
-
-def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[str, Any]], keep: int,
+def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[dict[str, Any]], keep: int,
             cancel: Callable[[], bool] | None, record: bool, budget: int, floor: float = 0.0) -> list[SpeedPlan]:
     """Fitting plans of the layouts. Layouts are visited fastest-first by their time without recomputation (time
     needs no memory estimate); once one cannot beat the keep-th plan found so far, the search stops. Recomputation
@@ -224,20 +187,21 @@ def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[st
         micro = layout["_micro"]
         # Per-token work falls as the micro-batch grows (larger GEMMs, fewer latencies) while the pipeline bubble
         # grows: the best of the smallest, a middle and the largest micro-batch stands for the layout.
-        probes = {micro[0], micro[len(micro) // 2], micro[-1]}
-        times = [step_time(_candidate(base, keys, per_replica, mb, "none", "none")).tokens_per_second for mb in probes]
-        configs.append((max(times), keys, per_replica, micro, layout))
+        plain = Candidates(base, keys, per_replica, micro, "none", "none")
+        bound = max(plain.time(i).tokens_per_second for i in {0, len(micro) // 2, len(micro) - 1})
+        configs.append((bound, keys, per_replica, micro, layout, plain))
     configs.sort(key=lambda c: -c[0])
     if record:
         out.layouts += len(configs)
         out.ranked = [c[4] for c in configs]
 
+    fastest: list[float] = []  # tokens/s of the keep fastest plans found so far, a heap: its first is the slowest
+
     def threshold() -> float:
         # floor: the caller has no use for plans slower than this (a deadline or a price to beat)
-        return max(floor, sorted((p.time.tokens_per_second for p in found), reverse=True)[keep - 1]
-                   if len(found) >= keep else 0.0)
+        return max(floor, fastest[0] if len(fastest) >= keep else 0.0)
 
-    for bound, keys, per_replica, micro, _layout in configs:
+    for bound, keys, per_replica, micro, _layout, plain in configs:
         if cancel is not None and cancel():
             out.cancelled = True
             break
@@ -253,26 +217,27 @@ def _search(base: Scenario, memo: _Memo, out: SpeedSearch, layouts: list[dict[st
             for ckpt in checkpointings:
                 # candidates are made as they are asked for: most micro-batches of a large model never fit, and
                 # making a scenario is a good part of the search's time
-                cands = _Candidates(base, keys, per_replica, micro, ckpt, offload)
+                plainest = (ckpt, offload) == ("none", "none")
+                cands = plain if plainest else Candidates(base, keys, per_replica, micro, ckpt, offload)
                 probes = {0, len(micro) // 2, len(micro) - 1}
-                if (ckpt, offload) != ("none", "none") and max(
-                        step_time(cands[i]).tokens_per_second for i in probes) < threshold():
+                if not plainest and max(cands.time(i).tokens_per_second for i in probes) < threshold():
                     continue
 
-                def fits(i: int, cands: _Candidates = cands) -> bool:
+                def fits(i: int, cands: Candidates = cands) -> bool:
                     est = memo(cands[i - 1])
                     return est is not None and est.fits
 
                 n = _largest_fitting(fits, list(range(1, len(micro) + 1)))
                 fitting = [cands[i] for i in range(n)]
-                times = [step_time(c) for c in fitting]
+                times = [cands.time(i) for i in range(n)]
                 if record:  # the largest micro-batch that fits and the smallest that does not (each if any)
                     if n > 0:
                         out.candidates.append((memo(fitting[-1]).total_bytes, times[-1].tokens_per_second, True))
                     if n < len(micro) and (est := memo(cands[n])) is not None:
-                        out.candidates.append((est.total_bytes, step_time(cands[n]).tokens_per_second, est.fits))
+                        out.candidates.append((est.total_bytes, cands.time(n).tokens_per_second, est.fits))
                 for c, t in zip(fitting, times, strict=True):
                     found.append(SpeedPlan(c, {}, memo(c), t, True))  # type: ignore[arg-type]
+                    (heapq.heappush if len(fastest) < keep else heapq.heappushpop)(fastest, t.tokens_per_second)
                 fitted = fitted or n > 0
                 if n == len(micro):
                     break  # everything fits without more recomputation: more of it is only slower
@@ -335,7 +300,7 @@ def _best(base: Scenario, plans: list[SpeedPlan], n: int) -> list[SpeedPlan]:
     return out
 
 
-def _shallower(plan: SpeedPlan, memo: _Memo) -> SpeedPlan:
+def _shallower(plan: SpeedPlan, memo: EstimateMemo) -> SpeedPlan:
     """The plan with ZeRO-1 instead of ZeRO-2 where that fits too: the time model costs both alike (one gradient
     reduce-scatter and one weight gather a step, engine/timing/data_parallel.py), so the search's ZeRO-2 candidates
     stand for both, and the shallower sharding is what an expert keeps when memory allows (issue 23 item 5: ties go
@@ -356,7 +321,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
     """Fitting layouts of the same GPUs, fastest first, and the best plan of each method/numerics change."""
     require_training(s)
     t0 = time.perf_counter()
-    out, memo = SpeedSearch(), _Memo()
+    out, memo = SpeedSearch(), EstimateMemo()
     with _no_cyclic_gc():
         layouts = list(_layouts(s))
         found = _search(s, memo, out, layouts, max_plans, cancel, True, MAX_MEMORY_ESTIMATES)
@@ -388,7 +353,10 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
             best = _best(s, _search(v, memo, out, chosen, 1, cancel, False, budget), 1)
             out.changes_what_you_train += [_with_changes(s, p) for p in best]
         out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
-    out.estimates, out.seconds = len(memo.memo), time.perf_counter() - t0
+        out.estimates = len(memo.memo)
+        # freed here, not when the function returns: the collector, switched back on, then need not walk them
+        del memo, found, ranked, layouts, chosen
+    out.seconds = time.perf_counter() - t0
     return out
 
 
@@ -398,11 +366,13 @@ def fastest_fitting(s: Scenario, *, budget: int = RENT_MEMORY_ESTIMATES,
     speed search without its method/numerics variants and with a smaller budget, for searches over many GPUs.
     Layouts whose time bound is under `floor` tokens/s are not tried: None then means that no layout at least that
     fast fits (nothing at all fits when floor is 0)."""
-    memo = _Memo()
+    memo = EstimateMemo()
     with _no_cyclic_gc():
         found = _search(s, memo, SpeedSearch(), list(_layouts(s)), 1, None, False, budget, floor)
         best = [_shallower(p, memo) for p in _best(s, found, 1)]
-    return (best[0] if best else None), len(memo.memo)
+        estimates = len(memo.memo)
+        del memo, found  # freed before the collector is back on (speed_search)
+    return (best[0] if best else None), estimates
 
 
 def speed_bound(s: Scenario) -> float:
@@ -415,5 +385,5 @@ def speed_bound(s: Scenario) -> float:
         keys = {k: v for k, v in layout.items() if not k.startswith("_")}
         micro = layout["_micro"]
         for mb in {micro[0], micro[len(micro) // 2], micro[-1]}:
-            best = max(best, step_time(_candidate(s, keys, per_replica, mb, "none", "none")).tokens_per_second)
+            best = max(best, step_time(candidate(s, keys, per_replica, mb, "none", "none")).tokens_per_second)
     return best

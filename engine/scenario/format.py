@@ -25,6 +25,7 @@ from .consistency import (  # noqa: F401 - re-exported
     lora_target_names,
     parse_lora_targets,
 )
+from .copying import copy_with
 from .custom_parts import (  # noqa: F401 - re-exported
     CUSTOM_GPU_DESCRIPTIVE,
     CUSTOM_GPU_FIELDS,
@@ -314,10 +315,7 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
     def with_unchecked(self, **changes: Any) -> Scenario:
         """A copy with some keys changed, in engine form and NOT validated: for search loops whose values are
         valid by construction (about 4x faster than dataclasses.replace, which runs __init__)."""
-        new = object.__new__(Scenario)
-        for name in _FIELD_NAMES:
-            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
-        return new
+        return copy_with(Scenario, self, changes)
 
     def replace(self, **changes: Any) -> Scenario:
         """A validated copy with some keys changed (values in file form or engine form)."""

@@ -64,5 +64,21 @@ class ScenarioMemo:
         return len(self._entries)
 
 
+class LastScenarioMemo(ScenarioMemo):
+    """Results for the last scenario object seen, keyed by its identity and whatever the caller adds: the same
+    (frozen) scenario computed again, by an estimate's stages, the window's panels or a benchmark's loop, is looked
+    up for one identity check. A new object, even an equal one, is computed afresh: keying on the values (~100 of
+    them) cost every new scenario more than the lookup saves (see engine/memory/estimators.py)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, frozenset())
+
+    def key(self, s: Scenario, *extra: Hashable) -> tuple:
+        if self._last[0] is not s:
+            self._entries.clear()
+            self._last = (s, ())
+        return extra
+
+
 def memo_tables() -> list[ScenarioMemo]:
     return list(_TABLES)

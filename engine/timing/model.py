@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..frameworks.defaults import defaults_for
@@ -60,7 +61,7 @@ class TimeTerm:
     formula: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class StepTime:
     step_seconds: float
     tokens_per_step: int
@@ -77,6 +78,20 @@ class StepTime:
     notes: tuple[Message, ...] = ()
     mfu_bf16_peak: float = 0.0  # the same FLOPs against the bf16 peak (differs from mfu for fp8 only)
     band: Band | None = None  # the cross-validated error band of the step's regime (bands.py)
+
+    def __init__(self, step_seconds: float, tokens_per_step: int, tokens_per_second: float,
+                 tokens_per_second_per_gpu: float, mfu: float, model_flops_per_token: float, world_size: int,
+                 seconds: tuple[float, ...], calibration_factor: float = 1.0, time_to_train_seconds: float | None = None,
+                 gpu_hours: float | None = None, cost: float | None = None, notes: tuple[Message, ...] = (),
+                 mfu_bf16_peak: float = 0.0, band: Band | None = None) -> None:
+        # Written out, one dict update (as breakdown.Estimate's): the generated __init__ of a frozen dataclass sets
+        # its 15 fields one object.__setattr__ at a time, and the speed search makes thousands (time_speed.py)
+        self.__dict__.update(
+            step_seconds=step_seconds, tokens_per_step=tokens_per_step, tokens_per_second=tokens_per_second,
+            tokens_per_second_per_gpu=tokens_per_second_per_gpu, mfu=mfu, model_flops_per_token=model_flops_per_token,
+            world_size=world_size, seconds=seconds, calibration_factor=calibration_factor,
+            time_to_train_seconds=time_to_train_seconds, gpu_hours=gpu_hours, cost=cost, notes=notes,
+            mfu_bf16_peak=mfu_bf16_peak, band=band)
 
     @property
     def seconds_range(self) -> tuple[float, float]:
@@ -264,13 +279,19 @@ def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof:
     return st
 
 
+@lru_cache(maxsize=256)  # specs hash by identity; every step time of a search asks of the same one
+def _mixed_layers(spec: ModelSpec) -> bool:
+    """Dense and MoE layers mixed: each stage's layer mix may differ."""
+    return len(set(spec.moe_layer_flags)) > 1
+
+
 def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     """(index, layers) of the stages that can differ: the first, the last, and one middle stage per layer count
     (every stage where freezing or a dense/MoE mix makes the depth matter)."""
     if s.pp == 1:  # one stage holds every layer, whatever the split accounts for
         return [(0, range(0, spec.layers))]
     ranges = scenario_stage_ranges(s, spec.layers)
-    if s.method == "freeze" or len(set(spec.moe_layer_flags)) > 1:
+    if s.method == "freeze" or _mixed_layers(spec):
         return list(enumerate(ranges))
     out, sizes = [(0, ranges[0])], set()
     for i in range(1, s.pp - 1):
@@ -310,11 +331,12 @@ def step_time(s: Scenario) -> StepTime:
     prof = framework_profile(s.framework)
     rates = rates_for(s, hw, prof)
     dt = dtypes_for(s)
-    busiest = max((stage_time_per_micro_batch(s, spec, hw, prof, rates, i, layers)
-                   for i, layers in _distinct_stages(s, spec)), key=lambda st: st.total)
+    listed = _distinct_stages(s, spec)
+    timed = {(i, r.start, r.stop): stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r) for i, r in listed}
+    busiest = max(timed.values(), key=lambda st: st.total)
     ga, dp = s.grad_accum, s.dp
-    fill = stages_once(s, spec, _distinct_stages(s, spec), lambda i, r: stage_time_per_micro_batch(
-        s, spec, hw, prof, rates, i, r).total) - busiest.total  # the bubble: every stage but the busiest once
+    fill = stages_once(s, spec, listed, lambda i, r: (timed.get((i, r.start, r.stop)) or stage_time_per_micro_batch(
+        s, spec, hw, prof, rates, i, r)).total) - busiest.total  # the bubble: every stage but the busiest once
     pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
     copies += accumulation_seconds(s, prof, rates, dt, busiest)
@@ -341,7 +363,7 @@ def step_time(s: Scenario) -> StepTime:
         raw["compute"] += raw_step * (own / held - 1)
         raw_step = sum(raw.values())
     factor, scaled = calibration(s, mflops * tokens / raw_step / world / peak if peak and raw_step else 0.0)
-    seconds = tuple(raw[k] * factor for k in BREAKDOWN_KEYS)
+    seconds = tuple([raw[k] * factor for k in BREAKDOWN_KEYS])  # a list first: faster than a generator
     step = sum(seconds)
     tps = tokens / step if step else math.inf
     notes: list[Message] = []

@@ -14,6 +14,7 @@ PyTorch's `torch.distributed.pipelining` schedules (and Megatron's, which agree 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Protocol
 
 from ...frameworks.defaults import defaults_for
@@ -46,13 +47,18 @@ def megatron_stage_layers(s: _PipelineSettings, layers: int) -> list[int] | None
 
 def stage_layer_ranges(layers: int, pp: int) -> list[range]:
     """Even split; the first stages take the remainder (Megatron's uniform split)."""
+    return list(_even_ranges(layers, pp))  # a copy: the caller may change its list
+
+
+@lru_cache(maxsize=1024)  # every estimate and step time of a search splits the same few (layers, pp)
+def _even_ranges(layers: int, pp: int) -> tuple[range, ...]:
     base, extra = divmod(layers, pp)
     ranges, start = [], 0
     for i in range(pp):
         n = base + (1 if i < extra else 0)
         ranges.append(range(start, start + n))
         start += n
-    return ranges
+    return tuple(ranges)
 
 
 def scenario_stage_ranges(s: _PipelineSettings, layers: int) -> list[range]:
