@@ -18,6 +18,7 @@ from .contention import contended, hidden_share
 from .costs import Rates
 from .data import efficiency, framework_profile
 from .hardware import Hardware
+from .layer_settings import fp8_casts
 from .links import link, nvlink_domain
 from .zero3_sync import Link, sync_zero3_seconds
 
@@ -193,8 +194,7 @@ def fp8_gathered_weights(s: Scenario, prof: dict[str, Any], spec: ModelSpec, bus
 def _float8_fsdp2(s: Scenario, prof: dict[str, Any]) -> bool:
     """fp8 training whose framework shards with FSDP2 and casts with torchao's tensorwise float8, the one recipe
     whose weights FSDP2 can all-gather in float8."""
-    recipe = prof["fp8_recipe"] if s.fp8_recipe == "auto" else prof["fp8_recipe"].split("-")[0] + "-" + s.fp8_recipe
-    return s.precision == "fp8" and recipe == "torchao-tensorwise" and bool(prof.get("fsdp2_copies"))
+    return fp8_casts(s, prof) == "torchao-tensorwise" and bool(prof.get("fsdp2_copies"))
 
 
 def fp8_all_gather_applies(s: Scenario) -> bool:

@@ -64,7 +64,7 @@ def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, i
 def syncs_per_forward(s: Scenario, moe: bool) -> int:
     """Host synchronisations per layer and forward: the MoE dispatcher's token counts, unless the layer is captured
     (a captured MoE layer runs with static shapes)."""
-    if not moe or s.cuda_graphs in ("layers", "full-iteration"):
+    if not moe or "moe_experts" in _CAPTURED.get(s.cuda_graphs, ()):
         return 0
     return int(host_figures()["syncs"]["moe_forward"])
 
