@@ -18,6 +18,13 @@ def declared_choices(key: str) -> tuple[Any, ...]:
     return KEY_SPECS[key].check.choices()
 
 
+def declared_range(key: str) -> tuple[float, float]:
+    """(low, high) of a number key as its declaration bounds it (engine/scenario/keys.py Number), for a spin box's
+    range: the bound is stated once, in the key."""
+    check = KEY_SPECS[key].check
+    return float(check.low), float(check.high)
+
+
 def choice_items(key: str, words: Mapping[Any, str], extra: tuple[Any, ...] = ()) -> list[tuple[Any, str]]:
     """(value, words) for each choice of `key`, in the map's order (the order a person reads them in), then any
     declared choice the map lacks; `extra` are values the control offers beyond the key (FSDP beside ZeRO stages)."""

@@ -23,7 +23,7 @@ from engine import Scenario, model_presets
 from engine.frameworks import TABLE
 from engine.posttraining.settings import ONLINE_OBJECTIVES, POLICY_GRADIENT, REFERENCE_FREE
 
-from .choices import choice_items
+from .choices import choice_items, declared_range
 from .widgets import ValueCombo, show_value
 
 
@@ -97,7 +97,7 @@ class RLRows(QObject):
         self.reward_model = ValueCombo()
         self.critic_model = ValueCombo()
         self.entropy_coeff = QDoubleSpinBox()
-        self.entropy_coeff.setRange(0.0, 100.0)  # the key's bounds (engine/scenario/posttraining_keys.py)
+        self.entropy_coeff.setRange(*declared_range("entropy_coeff"))
         self.entropy_coeff.setDecimals(4)
         self.entropy_coeff.setSingleStep(0.001)  # published verl runs use 0.001 (the MATH rows' logs)
         self.entropy_coeff.setKeyboardTracking(False)
@@ -109,7 +109,7 @@ class RLRows(QObject):
             "none": self.tr("the trainer's own generate (none)"),
         }))
         self.utilization = QDoubleSpinBox()
-        self.utilization.setRange(0.0, 1.0)
+        self.utilization.setRange(*declared_range("rollout_gpu_memory_utilization"))  # 0 shows auto
         self.utilization.setSingleStep(0.05)
         self.utilization.setDecimals(2)
         self.utilization.setKeyboardTracking(False)

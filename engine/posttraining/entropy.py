@@ -36,7 +36,7 @@ def with_update_entropy(c: Component, path: str, tokens: int, vocab: int, comput
     """The training step's logits component `c` (the in-place flash-attn path) plus verl's compiled entropy over
     `tokens` tokens: forward + the fp32 buffer, backward + one logits-sized gradient, + 4 bytes per token of the
     entropy values kept for the loss."""
-    if path not in ("compiled",):
+    if path != "compiled":
         return c
     tv = tokens * vocab / tp
     forward = c.moments.forward + FP32_BUFFER_BYTES * tv + 4.0 * tokens
