@@ -21,6 +21,7 @@ from typing import Any
 from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario, resolve_model
+from ..scenario.consistency import split_counted_layers
 from ..timing.hardware import hardware_for
 from ..timing.links import nvlink_domain
 from ..timing.model import StepTime, step_time
@@ -119,7 +120,7 @@ def _layouts(s: Scenario) -> Iterator[dict[str, Any]]:
     # tensor parallelism stays inside the GPUs NVLink joins: a node, or an NVL72 rack of 4-GPU trays
     domain = nvlink_domain(s, hardware_for(s))
     global_batch = s.micro_batch * s.grad_accum * s.dp
-    counted = spec.layers + ("embedding" in s.pipeline_split_accounts_for) + ("loss" in s.pipeline_split_accounts_for)
+    counted = split_counted_layers(s, spec.layers)
     for tp in TPS:
         if tp > domain or world % tp or spec.heads % tp or not (spec.kv_heads % tp == 0 or tp % spec.kv_heads == 0):
             continue

@@ -88,12 +88,18 @@ def _check_tensor_and_pipeline_parallel(s: Any, spec: ModelSpec) -> None:
         )
 
 
+def split_counted_layers(s: Any, layers: int) -> int:
+    """The decoder layers plus the embedding and/or the loss where the scenario asks Megatron to count each as one
+    layer of the pipeline split (pipeline_split_accounts_for)."""
+    return layers + ("embedding" in s.pipeline_split_accounts_for) + ("loss" in s.pipeline_split_accounts_for)
+
+
 def _split_layers(s: Any, layers: int) -> int:
     """Layers the pipeline split divides: Megatron counts the embedding and/or the loss as one layer each when
     asked (megatron/core/transformer/transformer_block.py get_num_layers_to_build: (layers + 1 + 1) split evenly over
     pp x vpp chunks, the first chunk of the first rank building one decoder layer fewer), when that divides evenly
     (as engine/memory/parallelism/pipeline.py megatron_stage_layers splits it; otherwise the split is plain)."""
-    counted = layers + ("embedding" in s.pipeline_split_accounts_for) + ("loss" in s.pipeline_split_accounts_for)
+    counted = split_counted_layers(s, layers)
     return counted if s.pp > 1 and counted != layers and counted % (s.pp * s.vpp) == 0 else layers
 
 
