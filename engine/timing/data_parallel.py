@@ -90,6 +90,9 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         dp_comm = (contended(frac * gathered / dp_link + units * ag_lat, busiest.fwd,
                              prof["dp_overlap"], sm_share)
                    + contended(frac * grads / dp_link + units * rs_lat, busiest.bwd, prof["dp_overlap"], sm_share))
+    elif zero == 3 and prof.get("zero3_sync_gather"):  # DeepSpeed of April 2021: per parameter, synchronous
+        dp_comm = ga * sync_zero3_seconds(s, spec, busiest.layers, rates.elem_bytes, reduce_bytes,
+                                          Link(frac / dp_link, ag_lat, rs_lat, rates.memory), busiest.fwd, busiest.bwd)
     elif zero == 3:  # per micro-batch and unit: gather weights for forward (and again for backward when resharded
         # after forward), reduce-scatter gradients
         n_gathers = 2 if s.reshard_after_forward else 1
@@ -101,10 +104,6 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
             scatters = bucket_count(grads, s.reduce_bucket_size * reduce_bytes)
         latency = n_gathers * gathers_per_pass * ag_lat + scatters * rs_lat
         dp_comm = ga * contended(gathers + scatter + latency, window, prof["zero3_overlap"], sm_share)
-        if prof.get("zero3_sync_gather"):  # DeepSpeed of April 2021: per parameter, synchronous (zero3_sync.py)
-            dp_comm = ga * sync_zero3_seconds(s, spec, busiest.layers, rates.elem_bytes, reduce_bytes,
-                                              Link(frac / dp_link, ag_lat, rs_lat, rates.memory), busiest.fwd,
-                                              busiest.bwd)
     else:  # once per step, bucket by bucket, hidden behind the last micro-batch's backward (and next forward for
         # ZeRO's gather)
         # FSDP (SHARD_GRAD_OP) communicates per wrapped unit; DDP, DeepSpeed and Megatron per bucket
