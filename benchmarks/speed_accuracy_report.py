@@ -647,7 +647,8 @@ def render() -> str:
               "layout that differ only in precision; medians measured / predicted cross-validated / predicted "
               "without ceilings, before -> after): GB200 (10 pairs, dgxc 25.05.05 Llama 3.1 405B and Nemotron-4 "
               "340B, delayed scaling) 1.49 / 2.21 -> 2.06 / 1.80 -> 1.64, the 405B at 128 GPUs 1.52 / 2.34 -> 2.22; "
-              "H100 (95, dgxc and NeMo, llm-foundry, OLMo-core, torchao) 1.38 / 1.70 -> 1.63 / 1.46 -> 1.39; B200 "
+              "H100 (95: dgxc-benchmarking 86, llm-foundry 5, OLMo-core 3, torchao 1) 1.38 / 1.70 -> 1.63 / "
+              "1.46 -> 1.39; B200 "
               "(4, torchao) 1.23 / 1.48 -> 1.43; B300 (2, gpt-oss MXFP8) 1.22 / 1.50 -> 1.47; GB300 (1, "
               "DeepSeek-V3 MXFP8) 1.13 / 1.75 -> 1.72; the 500 W H100 (7, torchtitan) 1.36 / 1.23 -> 1.22. Three "
               "mechanisms, each from its source. (1) The GB200 and Hopper fp8 matmul rate was not slowed by the "
@@ -685,9 +686,10 @@ def render() -> str:
               "1.73 unheld); H100's Llama 3.1 8B twins likewise, 1.66 against 1.33 unheld, the bf16 twin held at "
               "Megatron-LM's 49.5% + 10% MFU while it measures 62.6%. "
               "Not found: a sustained GB200 or Hopper fp8 measurement on random data (gpu-fryer's is the only one, "
-              "with constant data), a kernel-only per-tensor fp8 figure at training shapes on Blackwell, and the "
-              "amax reductions of delayed scaling (one small all-reduce per model chunk and micro-batch, tens of "
-              "microseconds) are left out.",
+              "with constant data) and a kernel-only per-tensor fp8 figure at training shapes on Blackwell. Left "
+              "out as too small: delayed scaling's amax reductions (one small all-reduce per model chunk and "
+              "micro-batch, tens of microseconds) and Transformer Engine's weight casts once a step (its first "
+              "micro-batch, or the optimizer's shard with fp8_param_gather: under 2% of a step in every row).",
               "- Megatron-Bridge's and torchtitan's fp8 rows became faster in the model when the fp8 casts were "
               "counted as Transformer Engine and torchao run them (fused cast-transpose: 4 bytes per operand element, "
               "6 with current scaling; torchao: 5 + 7 + 2) instead of 27 bytes per input element for every recipe. "
