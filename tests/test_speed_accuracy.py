@@ -106,9 +106,12 @@ def test_runs_left_out_say_why():
 # (cudnn-frontend SDPA benchmarks; presets/efficiency.json _gpu): median 8.5%, p90 31.9%; with GPT-OSS's element-wise
 # kernels as Megatron-Core runs them (eager YaRN RoPE, the GLU clamp, the experts' fc2 bias, the output bias): median
 # 8.5%, p90 31.1%; with SC21's ZeRO-3 rows on DeepSpeed of April 2021 (framework deepspeed-2021: per-parameter
-# synchronous gathers, one copy launch per rank): median 8.5%, p90 30.9%, held there.
+# synchronous gathers, one copy launch per rank): median 8.5%, p90 30.9%; with fp8 matmuls at BF16's sustained share
+# on H100, H200 and GB200 (gpu-fryer's FP8 matrices are constant), MXFP8's block-scaled GEMM kernels at 0.933 of
+# per-tensor fp8 (Transformer Engine's GEMM profiling guide, B300) and no transposed fp8 copy on data-centre
+# Blackwell: median 7.6%, p90 28.2%, held there (benchmarks/fp8_twins.py).
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.31
+P90_MEASURED = 0.29
 
 
 def test_throughput_error_targets():
@@ -310,8 +313,12 @@ def test_every_time_shows_the_range_of_its_regime():
 # with DeepSpeed's pipeline engine, Jean Zay's network and the bubble as every stage but the busiest once: 782 of 947
 # and 53 equal (80.8%); with Blackwell's attention measured per GPU: 81.5%; with DeepSpeed of April 2021's
 # synchronous ZeRO-3 (framework deepspeed-2021) for SC21's ZeRO-3 rows: 793 of 952 and 48 equal (81.7%; SC21's
-# ZeRO-3 / PTD-P pairs 1 -> 4 of 5).
-LAYOUT_ORDER_MEASURED = 0.81
+# ZeRO-3 / PTD-P pairs 1 -> 4 of 5). With MXFP8's block-scaled GEMMs at 0.933 of per-tensor fp8's rate: 787 of 954
+# and 48 equal (80.9%): six pairs of DeepSeek-V3 on 256 B300s in MXFP8 (PP 8, micro-batch 2, attention graphs against
+# PP 16, micro-batch 1, measured 10-18% apart) had been ordered right by 0.02% of the predicted throughput and are now
+# ordered wrong by 0.3%, the host cost per micro-batch and its CUDA graphs not being modelled (docs/speed-accuracy.md,
+# the recipes paragraph); held at 0.80 until that is.
+LAYOUT_ORDER_MEASURED = 0.80
 
 
 def test_layout_comparisons_are_ordered_as_measured():

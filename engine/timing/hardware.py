@@ -36,7 +36,7 @@ class Hardware:
     nvlink_domain: int = 0  # GPUs sharing one NVLink fabric across nodes (NVL72); 0: the node
     nvlink: bool = True  # the GPUs of a node talk over NVLink (or another GPU link), not PCIe: NCCL's per-hop latency
     sustained_fraction: float = 1.0  # of the short-run matmul/attention rates, once the power limit pulls the clock down
-    fp8_sustained_fraction: float = 1.0  # the same for fp8 matmuls, which draw less power on some GPUs
+    fp8_sustained_fraction: float = 1.0  # the same for fp8 matmuls (the bf16 share unless a GPU has its own fp8 measurement)
 
     def peak(self, fmt: str) -> float:
         """Dense peak FLOP/s of a number format; formats a GPU lacks run at the next one it has."""

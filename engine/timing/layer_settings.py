@@ -9,17 +9,29 @@ from ..memory.states import dtypes_for
 from ..scenario import Scenario
 from ..scenario.behaviour import main_grads_fp32
 from .data import efficiency
+from .hardware import Hardware
 
 
 def fp8_casts(s: Scenario, prof: dict[str, Any]) -> str:
     """Key of the fp8 cast figures (efficiency.json fp8_cast_bytes): the framework's fp8 library and recipe, the
-    scenario's recipe where it names one; "" without fp8."""
+    scenario's recipe where it names one, the non-TN variant of Transformer Engine's per-tensor recipes on the GPUs
+    whose fp8 GEMMs need no transposed operand (_non_tn_gpus); "" without fp8."""
     if s.precision != "fp8":
         return ""
-    if s.fp8_recipe == "auto":
-        return prof["fp8_recipe"]
-    key = prof["fp8_recipe"].split("-")[0] + "-" + s.fp8_recipe
-    return key if key in efficiency()["fp8_cast_bytes"] else "te-" + s.fp8_recipe
+    table = efficiency()["fp8_cast_bytes"]
+    key = prof["fp8_recipe"] if s.fp8_recipe == "auto" else prof["fp8_recipe"].split("-")[0] + "-" + s.fp8_recipe
+    key = key if key in table else "te-" + s.fp8_recipe
+    # data-centre Blackwell takes fp8 GEMM operands in any layout: Transformer Engine writes no transposed copy
+    non_tn = key.replace("te-", "te-nontn-", 1)
+    return non_tn if non_tn in table and isinstance(s.gpu, str) and s.gpu in table["_non_tn_gpus"] else key
+
+
+def fp8_linear_rate(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> float:
+    """FLOP/s of the fp8 GEMMs: the GPU's fp8 peak x its per-tensor fp8 MAMF fraction x the share it sustains x the
+    rate of the recipe's kernels against per-tensor ones (efficiency.json fp8_gemm_rate_of_tensorwise: MXFP8's
+    block-scaled cuBLAS GEMMs 0.933)."""
+    recipe = float(efficiency()["fp8_gemm_rate_of_tensorwise"].get(fp8_casts(s, prof), 1.0))
+    return hw.peak("fp8") * hw.fp8_matmul_fraction * hw.fp8_sustained_fraction * recipe
 
 
 def expert_gemms(s: Scenario, prof: dict[str, Any]) -> tuple[int, float]:

@@ -31,7 +31,7 @@ from .data_parallel import accumulation_seconds, data_parallel_seconds
 from .formulas import FORMULAS
 from .hardware import Hardware, hardware_for
 from .host import LayerWork, exposed_host_seconds
-from .layer_settings import expert_gemms, fp8_casts
+from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate
 from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
 from .offload import optimizer_seconds
@@ -110,7 +110,7 @@ class StepTime:
 
 
 def rates_for(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
-    key = (hw, s.precision, s.attention_kernel, s.framework)
+    key = (hw, s.precision, s.attention_kernel, s.framework, s.fp8_recipe)
     rates = _RATES.get(key)
     if rates is None:
         rates = _RATES[key] = _compute_rates(s, hw, prof)
@@ -127,7 +127,7 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     # sustained_compute_fraction)
     sustained = hw.sustained_fraction
     gemm = hw.peak(fmt) * hw.matmul_fraction * sustained
-    linear = hw.peak("fp8") * hw.fp8_matmul_fraction * hw.fp8_sustained_fraction if s.precision == "fp8" else gemm
+    linear = fp8_linear_rate(s, hw, prof) if s.precision == "fp8" else gemm  # per-tensor fp8 x the recipe's kernels
     kernel = s.attention_kernel
     if kernel == "auto":
         kernel = prof["attention_hopper"] if hw.arch in ("hopper", "blackwell") else "flash2"
