@@ -1,0 +1,98 @@
+"""Layout pairs of the published set that the time model orders against the measurement, or cannot tell apart
+(issue 23 item 5; engine/accuracy/published_throughput.py layout_order counts them): per source, each pair with what
+differs between its two runs, then the pairs grouped by the settings that differ and by how far apart the two runs
+were measured. Cross-validated, as docs/speed-accuracy.md counts them.
+
+A pair is two runs of one model on the same GPUs (source, GPU, GPU count, sequence length and number format) whose
+settings differ. grad_accum and global_batch follow from the layout and are listed only where nothing else differs; "release"
+is listed where the two rows come from different releases or containers of their source (read from the row's source
+text), a difference no scenario key states.
+
+Run: .venv/bin/python benchmarks/layout_pairs.py [SOURCE-SUBSTRING ...] [--all]
+  SOURCE-SUBSTRING: only sources whose name contains one of them (default: every source)
+  --all: list the pairs ordered as measured too (default: mis-ordered and predicted-equal pairs only)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.accuracy.published_throughput import Compared, compare, load_rows, source_of  # noqa: E402
+
+FOLLOWS_FROM_LAYOUT = {"grad_accum", "global_batch"}
+GAPS = ((0.02, "<= 2%"), (0.05, "2-5%"), (0.10, "5-10%"), (float("inf"), "> 10%"))
+# Megatron-Bridge: "25.11 NeMo container"; dgxc-benchmarking: "(release v25.02.02)"
+RELEASE = re.compile(r"(\d\d\.\d\d(?:\.\d+)?) NeMo container|release v(\d\d\.\d\d(?:\.\d+)?)")
+
+
+def release_of(row: dict[str, Any]) -> str:
+    """The release or container a row's table belongs to, as its source names it ('' where it names none)."""
+    found = RELEASE.search(str(row["source"]))
+    return next((g for g in found.groups() if g), "") if found else ""
+
+
+def pair_groups(rows: list[dict[str, Any]]) -> dict[tuple, list[dict[str, Any]]]:
+    """Rows grouped as layout_order groups them."""
+    groups: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        s = r["scenario"]
+        model = s["model"] if isinstance(s["model"], str) else s["model"].get("name", json.dumps(s["model"]))[:40]
+        key = (source_of(r), model, str(s.get("gpu")), s.get("gpus_per_node", 1) * s.get("nodes", 1),
+               s.get("seq_len"), s.get("precision"), s.get("fp8_recipe"))
+        groups[key].append(r)
+    return groups
+
+
+def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """The scenario keys whose values differ between two rows (and 'release' where their tables' releases do)."""
+    sa, sb = a["scenario"], b["scenario"]
+    keys = sorted(k for k in set(sa) | set(sb) if k != "name" and sa.get(k) != sb.get(k))
+    keys = [k for k in keys if k not in FOLLOWS_FROM_LAYOUT] or keys
+    return keys + (["release"] if keys and release_of(a) != release_of(b) else [])
+
+
+def main(argv: list[str]) -> None:
+    wanted = [a for a in argv if not a.startswith("--")]
+    show_all = "--all" in argv
+    rows = load_rows()
+    by_id: dict[str, Compared] = {c.id: c for c in compare(rows)}
+    by_diff: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    by_gap: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    for (source, model, gpu, gpus, *_rest), group in pair_groups(rows).items():
+        if wanted and not any(w in source for w in wanted):
+            continue
+        for i, a in enumerate(group):
+            for b in group[i + 1:]:
+                diff = differences(a, b)
+                ca, cb = by_id[a["id"]], by_id[b["id"]]
+                if not diff or ca.measured == cb.measured:
+                    continue  # the same settings (published twice), or a tie in the table
+                measured, predicted = ca.measured / cb.measured - 1, ca.predicted / cb.predicted - 1
+                kind = "equal" if ca.predicted == cb.predicted else (
+                    "ordered" if (measured > 0) == (predicted > 0) else "MIS-ORDERED")
+                by_diff[(source, ", ".join(diff))][kind] += 1
+                gap = next(label for limit, label in GAPS if abs(measured) <= limit)
+                by_gap[(source, gap)][kind] += 1
+                if kind != "ordered" or show_all:
+                    print(f"{kind:11s} {source} | {model} on {gpus} x {gpu} | {a['id']} {ca.measured:.0f} "
+                          f"({ca.error:+.1%}) vs {b['id']} {cb.measured:.0f} ({cb.error:+.1%}) | measured "
+                          f"{measured:+.1%}, predicted {predicted:+.1%} | "
+                          + "; ".join(f"{k}: {a['scenario'].get(k)!r} / {b['scenario'].get(k)!r}"
+                                      if k != "release" else f"release: {release_of(a)} / {release_of(b)}"
+                                      for k in diff))
+    for title, table in (("what differs", by_diff), ("measured apart", by_gap)):
+        print(f"\n{'source':32s} {title:70s} ordered  mis-ordered  equal")
+        for (source, label), counts in sorted(table.items()):
+            print(f"{source[:32]:32s} {label[:70]:70s} {counts['ordered']:7d} {counts['MIS-ORDERED']:12d} "
+                  f"{counts['equal']:6d}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
