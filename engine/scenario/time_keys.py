@@ -64,7 +64,7 @@ def parse_gpu_speed(value: dict[str, Any]) -> tuple[tuple[str, float], ...]:
             raise ScenarioError("gpu", QT_TRANSLATE_NOOP("engine", "{field} of a custom GPU must be a positive number, "
                                                                    "not {v!r}."), field=key, v=v)
         low, high = _speed_bounds(key)
-        if not low <= v <= high:
+        if not _within(v, (low, high)):
             raise ScenarioError("gpu", QT_TRANSLATE_NOOP("engine", "{field} of a custom GPU must be from {low:g} to "
                                                                    "{high:g}, not {v:.3g}."),
                                 field=key, low=low, high=high, v=float(v))
@@ -100,7 +100,7 @@ def parse_calibration(value: Any) -> tuple[float, float] | None:
             "engine", 'must be {{"measured_step_seconds": M, "predicted_step_seconds": P}} with two positive numbers.'))
     measured, predicted = float(pair[0]), float(pair[1])
     low, high = CALIBRATION_STEP_SECONDS_RANGE
-    if not (low <= measured <= high and low <= predicted <= high):
+    if not (_within(measured, CALIBRATION_STEP_SECONDS_RANGE) and _within(predicted, CALIBRATION_STEP_SECONDS_RANGE)):
         raise ScenarioError("time_calibration", QT_TRANSLATE_NOOP(
             "engine", "the measured and predicted step times must each be from {low:g} to {high:g} seconds."),
             low=low, high=high)
