@@ -9,7 +9,7 @@ from engine import scenario_from_dict
 from engine.accuracy.published_throughput import load_rows
 from engine.timing import step_time
 from engine.timing.costs import EAGER_SCORE_BYTES_FWD, eager_softmax_bytes, gemm_alignment, softmax_fused
-from engine.timing.data import efficiency, framework_profile
+from engine.timing.data import efficiency
 
 # bigscience-workshop/bigscience train/tr11-176B-ml/chronicles-prequel.md at 9e64ede, section 'NHEADs comparison'
 # (02-23, 48 nodes, DP 8, TP 8, PP 6, MBS 4, NHIDDEN 14336, NLAYERS 72): seconds per iteration by head count
@@ -41,8 +41,7 @@ def test_the_torch_softmax_path_adds_its_kernels_bytes():
     generic = (float(EAGER_SCORE_BYTES_FWD), 2.0 * EAGER_SCORE_BYTES_FWD)
     assert eager_softmax_bytes("megatron-deepspeed-2022", 8, 4, 2048) == generic
     assert eager_softmax_bytes("megatron-deepspeed-2022", 8, 2, 2048) == (generic[0] + 37 - 4, generic[1] + 41 - 6)
-    assert eager_softmax_bytes("", 8, 2, 2048) == generic  # frameworks without the rule: the generic figure
-    assert framework_profile("deepspeed")["eager_softmax"] == "megatron-deepspeed-2022"
+    assert eager_softmax_bytes("auto", 8, 2, 2048) == generic  # the scenario's default: the generic figure
 
 
 def test_rows_not_a_multiple_of_16_bytes_run_at_the_measured_unaligned_rate():

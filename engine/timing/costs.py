@@ -284,11 +284,11 @@ def eager_matmuls(spec: ModelSpec, batches: float, seq: int, kv: int, rates: Rat
 @lru_cache(maxsize=256)
 def eager_softmax_bytes(rule: str, heads_per_rank: float, batch: float, seq: int) -> tuple[float, float]:
     """(forward, backward) bytes per score element of eager attention's mask, softmax and dropout: the generic
-    eager figure (EAGER_SCORE_BYTES_FWD, twice that backward), plus, under a framework's Megatron kernel rule
-    (presets/efficiency.json eager_attention_softmax), what the fp32 torch path adds where
+    eager figure (EAGER_SCORE_BYTES_FWD, twice that backward), plus, under the Megatron kernel rule the scenario
+    names (eager_softmax; presets/efficiency.json eager_attention_softmax), what the fp32 torch path adds where
     FusedScaleMaskSoftmax.is_kernel_available does not take the shape."""
     fwd, bwd = float(EAGER_SCORE_BYTES_FWD), float(EAGER_BACKWARD_FACTOR * EAGER_SCORE_BYTES_FWD)
-    if not rule:
+    if rule in ("", "auto"):  # the scenario's eager_softmax: auto is the generic figure
         return fwd, bwd
     table = efficiency()["eager_attention_softmax"][rule]
     if softmax_fused(table["rule"], heads_per_rank, batch, seq):
