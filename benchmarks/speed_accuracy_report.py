@@ -389,7 +389,8 @@ def render() -> str:
               "head: 5 more pairs. (4) holds for every framework and makes other pipelined rows up to 1.4% faster "
               "(gpt-oss-120b on 64 H100 7%), which the model already predicts fast: Megatron-Bridge median 17.0% "
               "-> 17.1%, torchtitan 16.3% -> 16.6%, NeMo 9.1% -> 9.3%, Hopper 9.2% -> 9.3% (commit 7dc996b alone). "
-              "The 101 pairs still mis-ordered (115 before), by what differs (DP changes with TP x PP on the same "
+              "The 101 pairs mis-ordered after (1)-(4) (115 before; 81 after (5)-(7) below), by what differs (DP "
+              "changes with TP x PP on the same "
               "nodes):",
               "",
               "| what differs | pairs | mis-ordered before | after |",
