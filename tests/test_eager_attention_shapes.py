@@ -7,9 +7,18 @@ import pytest
 
 from engine import scenario_from_dict
 from engine.accuracy.published_throughput import load_rows
+from engine.scenario import resolve_model
 from engine.timing import step_time
-from engine.timing.costs import EAGER_SCORE_BYTES_FWD, eager_softmax_bytes, gemm_alignment, softmax_fused
-from engine.timing.data import efficiency
+from engine.timing.costs import (
+    EAGER_SCORE_BYTES_FWD,
+    eager_matmuls,
+    eager_softmax_bytes,
+    gemm_alignment,
+    softmax_fused,
+)
+from engine.timing.data import efficiency, framework_profile
+from engine.timing.hardware import hardware_for
+from engine.timing.model import rates_for
 
 # bigscience-workshop/bigscience train/tr11-176B-ml/chronicles-prequel.md at 9e64ede, section 'NHEADs comparison'
 # (02-23, 48 nodes, DP 8, TP 8, PP 6, MBS 4, NHIDDEN 14336, NLAYERS 72): seconds per iteration by head count
@@ -68,3 +77,25 @@ def test_112_heads_at_tp_8_is_the_slow_head_count_as_measured():
     predicted = {h: step_time(scenario_from_dict(_nheads_row(h)["scenario"])).step_seconds for h in NHEADS_14336}
     assert max(predicted, key=predicted.get) == max(NHEADS_14336, key=NHEADS_14336.get) == 112
     assert predicted[112] > 1.05 * predicted[128]
+
+
+@pytest.mark.parametrize("model", ["llama-3-8b", "llama-3-70b", "qwen2.5-7b"])
+def test_the_usual_shapes_keep_the_aligned_rate(model):
+    """Per-rank linear widths of these presets (hidden, q/kv, MLP over TP 1-8) are multiples of 8 bf16 elements
+    (16 bytes), so the alignment term leaves their GEMMs, and the published rows of them, where they were."""
+    spec = resolve_model(scenario_from_dict({"model": model, "gpu": "h100-sxm-80gb"}))
+    for tp in (1, 2, 4, 8):
+        assert all(gemm_alignment(2, lin.d_in, lin.d_out / tp) == 1.0 for lin in spec.layer_linears(False)), tp
+
+
+def test_eager_scores_bound_the_batched_matmuls_at_head_dim_128_on_an_a100():
+    """Q K^T at head dim 128 does 2 x 128 FLOPs per 2-byte score it writes: 128 FLOP per byte, below the A100's
+    ridge (presets/gpus.json peak x matmul fraction over the achieved bandwidth), so the roofline charges the bytes
+    and the matmul takes longer than its FLOPs at the matmul rate."""
+    s = scenario_from_dict(_nheads_row(112)["scenario"])
+    hw = hardware_for(s)
+    rates = rates_for(s, hw, framework_profile(s.framework))
+    assert rates.gemm / rates.memory > 128
+    spec = resolve_model(s)
+    fwd, _ = eager_matmuls(spec, 1, 2048, 2048, rates)
+    assert fwd > 2 * (2.0 * 2048 * 2048 * spec.head_dim) / rates.gemm
