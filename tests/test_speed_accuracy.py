@@ -109,9 +109,10 @@ def test_runs_left_out_say_why():
 # synchronous gathers, one copy launch per rank): median 8.5%, p90 30.9%; with fp8 matmuls at BF16's sustained share
 # on H100, H200 and GB200 (gpu-fryer's FP8 matrices are constant), MXFP8's block-scaled GEMM kernels at 0.933 of
 # per-tensor fp8 (Transformer Engine's GEMM profiling guide, B300) and no transposed fp8 copy on data-centre
-# Blackwell: median 7.6%, p90 28.2%, held there (benchmarks/fp8_twins.py).
+# Blackwell: median 7.6%, p90 28.2% (benchmarks/fp8_twins.py); with Megatron-DeepSpeed 2021-22's softmax fallback by
+# heads per rank, eager attention's matmuls as rooflines and 16-byte alignment: median 7.4%, p90 27.9%, held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.29
+P90_MEASURED = 0.28
 
 
 def test_throughput_error_targets():
@@ -319,8 +320,9 @@ def test_every_time_shows_the_range_of_its_regime():
 # ordered wrong by 0.3%, the host cost per micro-batch and its CUDA graphs not being modelled (docs/speed-accuracy.md,
 # the recipes paragraph); with the GBS 15,360 DeepSeek-V3 GB300 row's own preset as well
 # (Megatron-Bridge v0.5.0 DEEPSEEK_V3_PRETRAIN_CONFIG_GB300_FP8_MX_GBS15360; 82.2% without the MXFP8 rate): 794 of 954
-# and 48 equal (81.6%).
-LAYOUT_ORDER_MEASURED = 0.81
+# and 48 equal (81.6%); with Megatron-DeepSpeed's softmax fallback by heads per rank and eager
+# attention's matmuls as rooflines (BigScience 544 -> 564 of 645): 813 of 954 and 48 equal (83.5% alone); merged with the two above: 83.6%.
+LAYOUT_ORDER_MEASURED = 0.83
 
 
 def test_layout_comparisons_are_ordered_as_measured():

@@ -17,6 +17,9 @@ FP8_RECIPES = ("auto", "delayed", "tensorwise", "mxfp8", "blockwise")
 # Which parts of a step run as captured CUDA graphs (Megatron's cuda_graph_impl / cuda_graph_scope): captured
 # kernels are replayed without the host launching each one.
 CUDA_GRAPH_SCOPES = ("auto", "none", "attention", "layers", "full-iteration")
+# Which code decides whether eager attention's softmax runs fused (presets/efficiency.json eager_attention_softmax):
+# auto, the generic eager figure; megatron-deepspeed-2022, BigScience's Megatron-DeepSpeed of late 2021 to March 2022.
+EAGER_SOFTMAX_RULES = ("auto", "megatron-deepspeed-2022")
 POSITIVE_OR_NULL = QT_TRANSLATE_NOOP("engine", "must be a positive number or null, not {p!r}.")
 LINK_BANDWIDTH_OR_NULL = QT_TRANSLATE_NOOP("engine", "must be from {low:g} to {high:g} bytes per second (1 MB/s to "
                                                      "1 PB/s) or null, not {p!r}.")
@@ -130,3 +133,9 @@ class TimeKeys:
         "use_transformer_engine_op_fuser, which Megatron-Bridge's cutedsl_fused_grouped_mlp presets turn on): the "
         "activation with its clamp and the experts' biases run inside the fused ops (gpt-oss), not as separate "
         "element-wise kernels", Flag(), affects=TIME_ONLY, applies_to="framework megatron")
+    eager_softmax: str = declare(
+        "auto", "the code whose rule decides when eager attention's softmax runs as Megatron's fused kernel: "
+        "megatron-deepspeed-2022 (bigscience-workshop/Megatron-DeepSpeed from October 2021 to March 2022, whose "
+        "kernel check sizes its block by the heads per tensor-parallel rank: where micro-batch x heads per rank does "
+        "not fill whole blocks, PyTorch's fp32 softmax runs instead); auto: the generic eager figure",
+        Choice(EAGER_SOFTMAX_RULES), affects=TIME_ONLY, applies_to="attention eager")

@@ -76,6 +76,18 @@ def grouped_gemm_seconds(groups: int, m: float, k: float, n: float, rate: float,
     return max(compute, groups * traffic / memory)
 
 
+@lru_cache(maxsize=4096)
+def gemm_alignment(elem_bytes: int, *row_elements: float) -> float:
+    """Share of the aligned rate a GEMM reaches whose operand rows (the k and n of (m x k) @ (k x n), or a batched
+    GEMM's head dim) are these many elements: cuBLAS's fastest tensor-core kernels need rows of a multiple of 16
+    bytes (presets/efficiency.json gemm_alignment: a measured 0.685 below it)."""
+    table = efficiency()["gemm_alignment"]
+    for elements in row_elements:
+        if elements != int(elements) or int(elements) * elem_bytes % table["bytes"]:
+            return float(table["unaligned_fraction"])
+    return 1.0
+
+
 def expert_gemm_seconds(local: int, m: float, k: float, n: float, rates: Rates, streams: int,
                         out_bytes: float = 0.0) -> float:
     """The (m x k) @ (k x n) matmul of each of `local` experts. streams 0: one grouped kernel, waves over all the
@@ -128,7 +140,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                rates: Rates, attention: str, elementwise: str, fp8_recipe: str,
                lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int, expert_streams: int = 0,
                wgrad_out_bytes: float = 0.0, gpt_oss_unfused: bool = False,
-               fused_expert_mlp: bool = False, fp32_probs: bool = False) -> LayerCost:
+               fused_expert_mlp: bool = False, fp32_probs: bool = False, eager_softmax: str = "") -> LayerCost:
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden
@@ -136,7 +148,10 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     count = 0
     for lin in spec.layer_linears(moe):
         split = 1 if lin.group == "router" else tp
-        seconds = gemm_seconds(tokens, lin.d_in, lin.d_out / split, rates.linear, mem, eb, rates.sms)
+        # rows of d_in and d_out / split elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
+        # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
+        rate = rates.linear * gemm_alignment(eb, lin.d_in, lin.d_out / split)
+        seconds = gemm_seconds(tokens, lin.d_in, lin.d_out / split, rate, mem, eb, rates.sms)
         gemm += seconds
         gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / split
         # op-level selective checkpointing (torchtitan): every second nn.Linear matmul of the layer, in forward
@@ -152,7 +167,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                                                                    wgrad_out_bytes)
         gemm_flops += 6.0 * tokens * spec.top_k * h * spec.expert_ffn / tp
         mlp_width = spec.top_k * spec.expert_ffn + spec.shared_ffn
-    flops, attn_fwd, attn_bwd = _attention(spec, tokens, seq, tp, rates, attention)
+    flops, attn_fwd, attn_bwd = _attention(spec, tokens, seq, tp, rates, attention, eager_softmax)
     per = eff["elementwise_bytes_per_token"][elementwise]
     hidden_units = h / tp if sp else h
     qkv = (spec.q_dim + 2 * spec.kv_dim) / tp
@@ -229,7 +244,7 @@ def gpt_oss_unfused_bytes(spec: ModelSpec, experts: bool, tp: int, sp: bool, ele
 
 
 def _attention(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,
-               attention: str) -> tuple[float, float, float]:
+               attention: str, eager_softmax: str = "") -> tuple[float, float, float]:
     """(forward FLOPs, forward seconds, backward seconds) of one layer's attention core: each rank holds tokens/cp
     queries of the sequence against all keys (ring), heads / tp."""
     window = min(seq, spec.sliding_window) if spec.sliding_window else seq
@@ -238,8 +253,11 @@ def _attention(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,
         kv = window if spec.sliding_window else seq  # the mask is applied after the full product
         flops = 4.0 * tokens * kv * heads_dim
         scores = tokens * kv * spec.heads / tp
-        attn_fwd = flops / rates.gemm + scores * EAGER_SCORE_BYTES_FWD / rates.memory
-        return flops, attn_fwd, EAGER_BACKWARD_FACTOR * attn_fwd
+        scores_fwd, scores_bwd = eager_matmuls(spec, tokens / seq * spec.heads / tp, seq, kv, rates)
+        # Megatron's eager path falls back to torch's softmax where its fused kernel does not take the shape
+        fwd_bytes, bwd_bytes = eager_softmax_bytes(eager_softmax, spec.heads / tp, tokens / seq, seq)
+        return (flops, scores_fwd + scores * fwd_bytes / rates.memory,
+                scores_bwd + scores * bwd_bytes / rates.memory)
     # fused kernels skip the key tiles a causal mask (or a window) hides, and compute the tiles it cuts whole;
     # models that alternate sliding and full layers (layer_types) are costed as their mix per layer
     sliding = sliding_share(spec) if window < seq else 0.0
@@ -247,6 +265,50 @@ def _attention(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,
     flops = 4.0 * tokens * keys * heads_dim
     attn_fwd = flops / (rates.attention * (head_dim_rate(spec.head_dim) if rates.head_dim_scaled else 1.0))
     return flops, attn_fwd, FLASH_BACKWARD_FACTOR * attn_fwd
+
+
+def eager_matmuls(spec: ModelSpec, batches: float, seq: int, kv: int, rates: Rates) -> tuple[float, float]:
+    """(forward, backward) seconds of eager attention's batched matmuls over `batches` (micro-batch x heads per
+    rank) heads, each a roofline (grouped_gemm_seconds): scores = Q K^T (seq x head_dim x kv) writes the whole score
+    matrix and context = P V (seq x kv x head_dim) reads it, so at head dims below the GPU's FLOP-per-byte ridge
+    they are bound by the scores' bytes. The backward runs dP = dO V^T (as Q K^T) and dV, dQ, dK (as P V). Rows of
+    head_dim elements: gemm_alignment. Not tile-quantized (cuBLAS picks a tile for head_dim, which the fixed
+    gemm_waves tile does not)."""
+    d = spec.head_dim
+    rate = rates.gemm * gemm_alignment(rates.elem_bytes, d)
+    qk = grouped_gemm_seconds(1, seq, d, kv, rate, rates.memory, rates.elem_bytes) * batches
+    pv = grouped_gemm_seconds(1, seq, kv, d, rate, rates.memory, rates.elem_bytes) * batches
+    return qk + pv, qk + 3 * pv
+
+
+@lru_cache(maxsize=256)
+def eager_softmax_bytes(rule: str, heads_per_rank: float, batch: float, seq: int) -> tuple[float, float]:
+    """(forward, backward) bytes per score element of eager attention's mask, softmax and dropout: the generic
+    eager figure (EAGER_SCORE_BYTES_FWD, twice that backward), plus, under the Megatron kernel rule the scenario
+    names (eager_softmax; presets/efficiency.json eager_attention_softmax), what the fp32 torch path adds where
+    FusedScaleMaskSoftmax.is_kernel_available does not take the shape."""
+    fwd, bwd = float(EAGER_SCORE_BYTES_FWD), float(EAGER_BACKWARD_FACTOR * EAGER_SCORE_BYTES_FWD)
+    if rule in ("", "auto"):  # the scenario's eager_softmax: auto is the generic figure
+        return fwd, bwd
+    table = efficiency()["eager_attention_softmax"][rule]
+    if softmax_fused(table["rule"], heads_per_rank, batch, seq):
+        return fwd, bwd
+    return fwd + table["unfused_extra"]["forward"], bwd + table["unfused_extra"]["backward"]
+
+
+def softmax_fused(rule: str, heads_per_rank: float, batch: float, seq: int) -> bool:
+    """Whether Megatron's fused causal softmax runs. heads_per_rank: Megatron-DeepSpeed of late 2021 to March 2022
+    sizes the kernel's block by the heads per rank (its arguments swapped): batch_per_block = 128 / min(p, 32)
+    x (2 if p <= 128 else 1), p the power of two at or above the heads per rank; micro-batch x heads per rank must be
+    a multiple of it and of 4, with 16 < seq <= 2048."""
+    heads, batches = int(heads_per_rank), int(batch) * int(heads_per_rank)
+    if heads != heads_per_rank or batch != int(batch) or not 16 < seq <= 2048 or seq % 4 or batches % 4:
+        return False
+    if rule != "heads_per_rank":
+        return True
+    power = 1 << max(heads - 1, 0).bit_length()
+    per_block = (128 // min(power, 32)) * (2 if power <= 128 else 1)
+    return batches % per_block == 0
 
 
 def sliding_share(spec: ModelSpec) -> float:
