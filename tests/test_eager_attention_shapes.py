@@ -43,14 +43,16 @@ def test_megatron_deepspeed_2022_sizes_its_softmax_block_by_the_heads_per_rank(h
 
 
 def test_the_torch_softmax_path_adds_its_kernels_bytes():
-    """forward_torch_softmax (softmax in fp32): .float() 2 + 4, * scale 4 + 4, masked_fill_ 4 + 1 + 4, Softmax 4 + 4,
-    .half() 4 + 2 = 37 bytes per score, backward 6 + 12 + 9 + 8 + 6 = 41; the fused kernel reads and writes fp16,
-    4 and 6: the fallback adds 33 and 35 to the generic eager figure (engine/timing/costs.py EAGER_SCORE_BYTES_FWD,
-    twice that backward), which the fused path keeps (presets/efficiency.json eager_attention_softmax)."""
-    generic = (float(EAGER_SCORE_BYTES_FWD), 2.0 * EAGER_SCORE_BYTES_FWD)
-    assert eager_softmax_bytes("megatron-deepspeed-2022", 8, 4, 2048) == generic
-    assert eager_softmax_bytes("megatron-deepspeed-2022", 8, 2, 2048) == (generic[0] + 37 - 4, generic[1] + 41 - 6)
-    assert eager_softmax_bytes("auto", 8, 2, 2048) == generic  # the scenario's default: the generic figure
+    """bigscience-workshop/Megatron-DeepSpeed megatron/model/fused_softmax.py (9f5f5d4c..1cb76a64): the fused causal
+    kernel reads and writes fp16 (2 + 2 per score forward; backward reads the gradient and the probabilities and
+    writes one: 6), attention dropout 0.1 adds 2 + 2 + a 1-byte mask forward and 2 + 1 + 2 backward: 9 and 11.
+    forward_torch_softmax (softmax in fp32): .float() 2 + 4, * scale 4 + 4, masked_fill_ 4 + 1 + 4, Softmax 4 + 4,
+    .half() 4 + 2 = 37 bytes per score, backward 6 + 12 + 9 + 8 + 6 = 41, in place of the kernel's 4 and 6."""
+    fused = (4.0 + 5, 6.0 + 5)
+    assert eager_softmax_bytes("megatron-deepspeed-2022", 8, 4, 2048) == fused
+    assert eager_softmax_bytes("megatron-deepspeed-2022", 8, 2, 2048) == (fused[0] + 37 - 4, fused[1] + 41 - 6)
+    # the scenario's default: the generic eager figure (engine/timing/costs.py EAGER_SCORE_BYTES_FWD, twice backward)
+    assert eager_softmax_bytes("auto", 8, 2, 2048) == (float(EAGER_SCORE_BYTES_FWD), 2.0 * EAGER_SCORE_BYTES_FWD)
 
 
 def test_rows_not_a_multiple_of_16_bytes_run_at_the_measured_unaligned_rate():

@@ -110,9 +110,11 @@ def test_runs_left_out_say_why():
 # on H100, H200 and GB200 (gpu-fryer's FP8 matrices are constant), MXFP8's block-scaled GEMM kernels at 0.933 of
 # per-tensor fp8 (Transformer Engine's GEMM profiling guide, B300) and no transposed fp8 copy on data-centre
 # Blackwell: median 7.6%, p90 28.2% (benchmarks/fp8_twins.py); with Megatron-DeepSpeed 2021-22's softmax fallback by
-# heads per rank, eager attention's matmuls as rooflines and 16-byte alignment: median 7.4%, p90 27.9%, held there.
+# heads per rank, eager attention's matmuls as rooflines and 16-byte alignment: median 7.4%, p90 27.9%; with its
+# fused kernel's bytes counted from that code (9 and 11 per score, not the generic eager 16 and 32): median 7.8%,
+# p90 28.3%, held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.28
+P90_MEASURED = 0.29
 
 
 def test_throughput_error_targets():

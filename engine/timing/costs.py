@@ -284,16 +284,19 @@ def eager_matmuls(spec: ModelSpec, batches: float, seq: int, kv: int, rates: Rat
 @lru_cache(maxsize=256)
 def eager_softmax_bytes(rule: str, heads_per_rank: float, batch: float, seq: int) -> tuple[float, float]:
     """(forward, backward) bytes per score element of eager attention's mask, softmax and dropout: the generic
-    eager figure (EAGER_SCORE_BYTES_FWD, twice that backward), plus, under the Megatron kernel rule the scenario
-    names (eager_softmax; presets/efficiency.json eager_attention_softmax), what the fp32 torch path adds where
-    FusedScaleMaskSoftmax.is_kernel_available does not take the shape."""
+    eager figure (EAGER_SCORE_BYTES_FWD, twice that backward) or, under the Megatron kernel rule the scenario
+    names (eager_softmax; presets/efficiency.json eager_attention_softmax), the fused kernel's bytes counted from
+    that code, plus what the fp32 torch path adds where FusedScaleMaskSoftmax.is_kernel_available does not take
+    the shape."""
     fwd, bwd = float(EAGER_SCORE_BYTES_FWD), float(EAGER_BACKWARD_FACTOR * EAGER_SCORE_BYTES_FWD)
     if rule in ("", "auto"):  # the scenario's eager_softmax: auto is the generic figure
         return fwd, bwd
     table = efficiency()["eager_attention_softmax"][rule]
+    fused = table["fused"]  # the fused kernel and dropout, counted from the rule's code
     if softmax_fused(table["rule"], heads_per_rank, batch, seq):
-        return fwd, bwd
-    return fwd + table["unfused_extra"]["forward"], bwd + table["unfused_extra"]["backward"]
+        return float(fused["forward"]), float(fused["backward"])
+    return (float(fused["forward"] + table["unfused_extra"]["forward"]),
+            float(fused["backward"] + table["unfused_extra"]["backward"]))
 
 
 def softmax_fused(rule: str, heads_per_rank: float, batch: float, seq: int) -> bool:
