@@ -97,8 +97,8 @@ def step_parts(s: Scenario) -> StepParts:
         trainer = 0.0 if apart else sum(c.peak_bytes for c in resident + frozen if c.key.endswith("_weights"))
         engine = engine_memory(spec, rs.rollout_engine, capacity, rs.utilization,
                                engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
-                               s.rollout_kv_cache_dtype, rs.sequence_tokens, trainer, apart, gpu_name,
-                               rs.batched_tokens or None)
+                               s.rollout_kv_cache_dtype, s.rollout_max_model_len or rs.sequence_tokens, trainer,
+                               apart, gpu_name, rs.batched_tokens or None, s.rollout_engine_release)
     # the head's backward runs before the first checkpointed layer is recomputed and before the last layer's backward
     # allocates its intermediate gradients: that recompute and that scratch, which the estimator puts at backward
     # start, are not alive beside it
