@@ -25,13 +25,17 @@ Older vLLM releases account differently (`accounting`, read from the releases' w
   above. The dummy run is max_num_seqs prompts of max_num_batched_tokens / max_num_seqs tokens, and the sampler
   (vllm/model_executor/layers/sampler.py: logits.to(float), _apply_top_k_top_p's sort with the dummy
   top_k = vocab - 1, top_p 0.99; the FlashInfer sampler only with VLLM_USE_FLASHINFER_SAMPLER=1) runs on one row per
-  prompt: the same 38 bytes per logit as engine/serving/profile_run.py counts. There is no start-up check of the free
-  memory against the budget.
+  prompt: the same 38 bytes per logit as engine/serving/profile_run.py counts. So the V0 pool is this module's
+  formula; what differs is the default max_num_seqs when none is passed (256 for V0, 1024 for V1's LLM class:
+  vllm/engine/arg_utils.py _set_default_args_v0 / _v1), entered as the scenario's rollout_max_num_seqs. There is no
+  start-up check of the free memory against the budget: a budget beyond it fails allocating the cache instead (the
+  same verdict, kept as the refusal below).
 - "vllm-0.8-v1": vLLM 0.8.x's V1 engine (vllm/v1/worker/gpu_worker.py determine_available_memory at v0.8.2 and
   v0.8.3): after the profile run, peak = torch.cuda.memory_stats()["allocated_bytes.all.peak"] of the whole process
   plus the non-torch memory on the device (mem_get_info's used bytes - torch's allocated: the CUDA context, NCCL,
   other processes), and KV = total x gpu_memory_utilization - peak: what a colocated trainer holds in the same
-  process and the CUDA context both come out of the budget. No start-up check of the free memory either.
+  process (used_by_others_bytes) and the CUDA context both come out of the budget. No start-up check of the free
+  memory either (as for V0).
 """
 
 from __future__ import annotations
@@ -165,7 +169,9 @@ def _vllm_verdict(i: GenerationInputs, s: EngineSettings, parts: dict[str, float
         return REFUSED, message(QT_TRANSLATE_NOOP(
             "engine", "vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs})."),
             tokens=s.max_num_batched_tokens, seqs=s.max_num_seqs)
-    if free < requested and i.accounting == "latest":  # vLLM 0.8's workers had no such check
+    # vLLM 0.8's workers had no such check, but a budget beyond the free memory then fails allocating the cache:
+    # the same verdict, met later
+    if free < requested:
         return REFUSED, message(QT_TRANSLATE_NOOP(
             "engine", "vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization "
             "asks for ({requested})."), free=_gib(free), requested=_gib(requested))
