@@ -53,7 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     print("  per framework: " + ", ".join(f"{k} {a} of {b}" for k, (a, b) in sorted(per_framework.items())))
     left = sum(1 for r in published if r.outcome == "oom" and r.excluded)
     print(f"  OOM runs left out (reason in the data): {left}")
-    print(f"runs that ran (exact lengths) judged 'does not fit': {summary['ran_judged_not_fitting'] or 'none'}")
+    print(f"runs that ran judged 'does not fit' (at their own lengths, or at the lengths their data had): "
+          f"{summary['ran_judged_not_fitting'] or 'none'}")
+    at_max = summary["dataset_not_fitting_at_maxima"]
+    print(f"runs judged at their data's lengths: {summary['dataset']}; 'does not fit' at their maximum lengths (an "
+          f"upper bound, not held): {len(at_max)}" + (f" ({', '.join(at_max)})" if at_max else ""))
     return 0
 
 

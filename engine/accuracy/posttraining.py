@@ -5,6 +5,10 @@ Two sets, both read as data (nothing in them is executed):
   of the scoring passes and of the training step of DPO, GRPO and PPO as TRL and verl run them, on fake tensors.
 - The published set, tests/data/published/posttraining.json: runs people reported, with their settings in the
   scenario's key names, the outcome ("ran" | "oom"), the figure they stated (which statistic) and the source URL.
+  A row's `lengths` says what its scenario's prompt_len / completion_len are: "exact" (the run's own tokens per
+  micro-batch), "upper-bound" (only the maxima are known: a bound) or "dataset" (the scenario holds the maxima, and
+  `dataset_lengths` the lengths the data had, read from a logged statistic of the same data and model family, named
+  with its source: the row is judged at those, the maxima kept beside as the bound).
 
 The summaries give median, p90 and worst |error| per objective and per framework.
 """
@@ -28,6 +32,10 @@ _TESTS = Path(__file__).resolve().parents[2] / "tests" / "data"
 TRACE_DIR = _TESTS / "ground_truth" / "posttraining"
 PUBLISHED_FILE = _TESTS / "published" / "posttraining.json"
 OUTCOMES = ("ran", "oom")
+LENGTHS = ("exact", "upper-bound", "dataset")
+# a micro-batch's keys the data's lengths may set: the lengths, and the sequences a token-bounded micro-batch holds
+# at them (verl's use_dynamic_bsz packs up to ppo_max_token_len_per_gpu tokens)
+_DATASET_KEYS = ("prompt_len", "completion_len", "micro_batch")
 # torch allocator statistics a trainer logs: the row must name the code that logs them (file and commit)
 _LOGGED_METRICS = ("allocated", "active", "reserved", "allocated-engine-pool")
 _COMMIT = re.compile(r"\b[0-9a-f]{40}\b")
@@ -71,7 +79,43 @@ def integrity_problems(entry: dict[str, Any]) -> list[str]:
     scenario = entry.get("scenario") or {}
     if scenario.get("training_objective") != entry.get("objective"):
         problems.append("the scenario's training_objective differs from the row's objective")
+    if entry.get("lengths", "exact") not in LENGTHS:
+        problems.append(f"lengths is not one of {LENGTHS}")
+    if entry.get("lengths") == "dataset":
+        problems += _dataset_problems(entry.get("dataset_lengths") or {}, scenario)
     return problems
+
+
+def _dataset_problems(data: dict[str, Any], scenario: dict[str, Any]) -> list[str]:
+    """A row judged at its data's lengths must name the statistic and its source, and stay within the maxima."""
+    problems = []
+    if not all(isinstance(data.get(k), int) and data[k] > 0 for k in ("prompt_len", "completion_len")):
+        problems.append("dataset_lengths lacks whole prompt_len and completion_len")
+    if set(data) - {*_DATASET_KEYS, "statistic", "source"}:
+        problems.append("dataset_lengths sets keys other than " + ", ".join(_DATASET_KEYS))
+    if not data.get("statistic"):
+        problems.append("dataset_lengths does not name the statistic")
+    if not (_COMMIT.search(str(data.get("source", ""))) and "https://" in str(data.get("source", ""))):
+        problems.append("dataset_lengths' source is not an https address with a commit")
+    for k in ("prompt_len", "completion_len"):
+        if isinstance(data.get(k), int) and data[k] > int(scenario.get(k) or 0):
+            problems.append(f"dataset_lengths' {k} exceeds the scenario's maximum")
+    return problems
+
+
+def judged_scenario(entry: dict[str, Any]) -> dict[str, Any]:
+    """The scenario a row is judged at: its data's lengths for a "dataset" row, with the engine's max_model_len kept
+    at the maxima the run configured (vLLM sizes its start-up check by max_model_len, not by the data); the scenario
+    as entered otherwise."""
+    scenario = dict(entry["scenario"])
+    if entry.get("lengths") != "dataset":
+        return scenario
+    if scenario.get("rollout_max_model_len") is None:
+        scenario["rollout_max_model_len"] = int(scenario.get("prompt_len", 512)) + int(
+            scenario.get("completion_len", 512))
+    data = entry.get("dataset_lengths") or {}
+    scenario.update({k: data[k] for k in _DATASET_KEYS if k in data})
+    return scenario
 
 
 def rl_phase_peaks(est: Estimate) -> dict[str, float]:
@@ -127,14 +171,20 @@ class PublishedRLRow:
     outcome: str
     measured_bytes: int | None
     estimated_bytes: float
-    verdict: str
+    verdict: str  # at the lengths the row is judged at (the data's for a "dataset" row)
     excluded: str = ""
-    lengths: str = "exact"  # exact | upper-bound: whether the entered lengths are the run's or only their limits
+    lengths: str = "exact"  # exact | upper-bound | dataset (LENGTHS)
+    bound_verdict: str = ""  # at the scenario's maximum lengths (a "dataset" row's bound); "" when the same
 
     @property
     def compared(self) -> bool:
         """Held to its figure and verdict: not left out, and the tokens per step are the run's own."""
         return not self.excluded and self.lengths == "exact"
+
+    @property
+    def judged(self) -> bool:
+        """Held to its verdict: the run's own lengths, or the lengths its data had (a logged statistic)."""
+        return not self.excluded and self.lengths in ("exact", "dataset")
 
     @property
     def bound_only(self) -> bool:
@@ -156,12 +206,13 @@ class PublishedRLRow:
 def published_rows(path: Path = PUBLISHED_FILE) -> list[PublishedRLRow]:
     rows = []
     for e in read_published(path):
-        est = estimate(scenario_from_dict(e["scenario"]))
+        bound = estimate(scenario_from_dict(e["scenario"]))
+        est = estimate(scenario_from_dict(judged_scenario(e))) if e.get("lengths") == "dataset" else bound
         metric = e.get("metric")
         value = estimated_metric(est, metric) if metric else est.process_bytes
         rows.append(PublishedRLRow(e["id"], e["framework"], e["objective"], e["url"], metric, e["outcome"],
                                    e.get("measured_bytes"), value, est.verdict, e.get("excluded", ""),
-                                   e.get("lengths", "exact")))
+                                   e.get("lengths", "exact"), bound.verdict if est is not bound else ""))
     return rows
 
 
@@ -197,8 +248,9 @@ def published_summary(rows: list[PublishedRLRow]) -> dict[str, Any]:
     """Errors on the rows with a figure and the run's own lengths; on the rows with a figure and only maximum
     lengths, whether the figure lies at or below the estimate at those lengths (bound, bound_held, bound_broken);
     verdicts on the OOM runs (at their stated or
-    maximum lengths: an estimate that fits at the maximum fits the run) and on the runs that ran (exact lengths only:
-    at maximum lengths a "does not fit" says nothing about the run)."""
+    maximum lengths: an estimate that fits at the maximum fits the run) and on the runs that ran (at their own lengths
+    or at the lengths their data had: at maximum lengths a "does not fit" says nothing about the run; the "dataset"
+    rows' verdicts at their maxima are listed beside)."""
     used = [r for r in rows if r.compared]
 
     def errs(r: PublishedRLRow) -> list[float]:
@@ -213,7 +265,11 @@ def published_summary(rows: list[PublishedRLRow]) -> dict[str, Any]:
             "bound": sum(1 for r in rows if r.bound_only), "bound_held": sum(1 for r in rows if r.bound_held),
             "bound_broken": [r.id for r in rows if r.bound_only and not r.bound_held],
             "ran": sum(1 for r in used if r.outcome == "ran"),
-            "ran_judged_not_fitting": [r.id for r in used if r.outcome == "ran" and r.verdict == "does not fit"]}
+            "ran_judged_not_fitting": [r.id for r in rows if r.judged and r.outcome == "ran"
+                                       and r.verdict == "does not fit"],
+            "dataset": sum(1 for r in rows if r.judged and r.lengths == "dataset"),
+            "dataset_not_fitting_at_maxima": [r.id for r in rows if r.judged and r.lengths == "dataset"
+                                              and r.bound_verdict == "does not fit"]}
 
 
 def stats_table(title: str, groups: dict[str, dict[str, float]]) -> str:
@@ -239,12 +295,12 @@ def trace_table(rows: list[TraceRow]) -> str:
 
 
 def published_table(rows: list[PublishedRLRow]) -> str:
-    lines = ["| row | framework | objective | outcome | measured (GiB) | estimated (GiB) | error | verdict |",
-             "|---|---|---|---|---:|---:|---:|---|"]
+    lines = ["| row | framework | objective | outcome | lengths | measured (GiB) | estimated (GiB) | error | verdict "
+             "| at maximum lengths |", "|---|---|---|---|---|---:|---:|---:|---|---|"]
     for r in rows:
         measured = "—" if r.measured_bytes is None else f"{r.measured_bytes / 2**30:.2f}"
         note = " (left out)" if r.excluded else " (bound)" if r.bound_only else ""
         error = "—" if r.error is None else f"{r.error:+.1%}" + note
-        lines.append(f"| {r.id} | {r.framework} | {r.objective} | {r.outcome} | {measured} | "
-                     f"{r.estimated_bytes / 2**30:.2f} | {error} | {r.verdict} |")
+        lines.append(f"| {r.id} | {r.framework} | {r.objective} | {r.outcome} | {r.lengths} | {measured} | "
+                     f"{r.estimated_bytes / 2**30:.2f} | {error} | {r.verdict} | {r.bound_verdict or '—'} |")
     return "\n".join(lines)

@@ -57,6 +57,9 @@ class PostTrainingDefaults:
     # the separate reference (and reward) model is built with parameter CPU offload: each FSDP unit is copied in for
     # its forward and freed after it, so only the unit being computed is on the GPU
     reference_params_offloaded: bool = False
+    # a LoRA policy's adapters are served by the engine's own LoRA support (vLLM enable_lora, max_loras 1,
+    # max_lora_rank = the adapters' rank) instead of being merged into its weights: the engine holds LoRA stacks
+    rollout_serves_adapters: bool = False
 
 
 _TRL_SOURCES = (
@@ -121,9 +124,12 @@ VERL = PostTrainingDefaults(
      ("reference offload", "verl/workers/fsdp_workers.py _build_model_optimizer (b4aa2dce8 and b178a3c): 'We force "
       "reference policy to use CPUOffload to save memory': FSDP1 cpu_offload = None if role == 'actor' else "
       "CPUOffload(offload_params=True); FSDP2 CPUOffloadPolicy(pin_memory=True) for the reference; the reward model "
-      "likewise (RewardModelWorker: CPUOffload(offload_params=True))")),
+      "likewise (RewardModelWorker: CPUOffload(offload_params=True))"),
+     ("rollout adapters", "verl/workers/fsdp_workers.py:406 at 49b08e950 and e2ffa1c8: lora_kwargs = {'enable_lora': "
+      "True, 'max_loras': 1, 'max_lora_rank': self._lora_rank} when lora_rank > 0, passed to vLLM's LLM; b178a3cd "
+      "vllm_async_server.py:352 likewise ('enable_lora': True, max_lora_rank from get_vllm_max_lora_rank)")),
     scoring_entropy=True, response_logits_copied=True, offload_between_phases=True, update_entropy="compiled",
-    reference_params_offloaded=True)
+    reference_params_offloaded=True, rollout_serves_adapters=True)
 
 OPENRLHF = PostTrainingDefaults(
     "vllm", 0.95, "none", False, "separate", False, True, "fused-fp32", False, "per-parameter", 0,

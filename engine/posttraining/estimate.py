@@ -14,7 +14,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .entropy import with_update_entropy
 from .logprobs import fused_head_training, training_logits
-from .models import LOADED_KEYS, engine_weight_bytes, frozen_models, resident_states
+from .models import LOADED_KEYS, engine_lora_bytes, engine_weight_bytes, frozen_models, resident_states
 from .phases import StepParts, all_phases, engine_variants
 from .result import RLEstimate, RLPhase
 from .rollout_memory import engine_memory
@@ -97,8 +97,9 @@ def step_parts(s: Scenario) -> StepParts:
         trainer = 0.0 if apart else sum(c.peak_bytes for c in resident + frozen if c.key.endswith("_weights"))
         engine = engine_memory(spec, rs.rollout_engine, capacity, rs.utilization,
                                engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
-                               s.rollout_kv_cache_dtype, rs.sequence_tokens, trainer, apart, gpu_name,
-                               rs.batched_tokens or None)
+                               s.rollout_kv_cache_dtype, s.rollout_max_model_len or rs.sequence_tokens, trainer,
+                               apart, gpu_name, rs.batched_tokens or None, s.rollout_engine_release,
+                               engine_lora_bytes(s, spec, rs, dt.compute))
     # the head's backward runs before the first checkpointed layer is recomputed and before the last layer's backward
     # allocates its intermediate gradients: that recompute and that scratch, which the estimator puts at backward
     # start, are not alive beside it

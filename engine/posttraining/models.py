@@ -12,6 +12,7 @@ from ..models.architecture import ModelSpec
 from ..models.presets import model_spec_for
 from ..scenario import CustomModel, Scenario
 from ..scenario.custom_parts import custom_model_spec
+from ..serving.profile_run import lora_stack_bytes
 from .settings import RLSettings
 
 OPTIMIZER = 3  # index of the optimizer moment in Moments: what the model states hold between steps
@@ -118,6 +119,15 @@ def engine_weight_bytes(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes
         base = sum(c.moments[OPTIMIZER] for c in est.components if c.key == "frozen_weights")
         return base * s.tp * s.pp / rs.rollout_tp
     return spec.total_params * dt.compute / rs.rollout_tp
+
+
+def engine_lora_bytes(s: Scenario, spec: ModelSpec, rs: RLSettings, compute_bytes: int) -> float:
+    """The engine's LoRA stacks on one engine GPU when the framework serves a LoRA policy's adapters through the
+    engine's LoRA support (PostTrainingDefaults.rollout_serves_adapters; verl: max_loras 1, max_lora_rank = the
+    adapters' rank); 0 when the adapters are merged or the policy is trained whole."""
+    if s.method not in ("lora", "qlora") or not defaults_for(s.framework).posttraining.rollout_serves_adapters:
+        return 0.0
+    return lora_stack_bytes(spec, s.lora_rank, rs.rollout_tp, 1, compute_bytes)
 
 
 def largest_tensor_bytes(spec: ModelSpec, compute_bytes: int) -> float:

@@ -23,6 +23,10 @@ ROLLOUT_PLACEMENTS = ("colocate", "separate")
 # the KV cache; level 2 discards both
 ROLLOUT_SLEEPS = ("auto", "none", "level-1", "level-2")
 ROLLOUT_KV_DTYPES = ("auto", "bf16", "fp16", "fp8")
+# how the engine's release sizes its KV cache (engine/serving/generation.py VLLM_ACCOUNTINGS, with sources): the
+# newest vLLM's accounting, or vLLM 0.8's V0 or V1 engine (verl's 2025 runs: VLLM_ATTENTION_BACKEND=XFORMERS makes
+# vLLM 0.8 fall back to V0)
+ROLLOUT_ENGINE_RELEASES = ("latest", "vllm-0.8-v0", "vllm-0.8-v1")
 CRITIC_OFFLOADS = ("auto", "none", "optimizer", "optimizer+params")  # "auto" = the scenario's offload
 POST_TRAINING = "training_objective other than sft"
 ONLINE = "training_objective ppo, grpo, rloo, online-dpo"
@@ -105,6 +109,16 @@ class PostTrainingKeys:
                                       Choice(ROLLOUT_KV_DTYPES), applies_to=ONLINE)
     rollout_max_num_seqs: int = key(256, "the most sequences the engine decodes at once (vLLM max_num_seqs)",
                                     WholeNumber(1, 1_000_000), applies_to=ONLINE)
+    rollout_max_model_len: int | None = key(
+        None, "the longest request the engine accepts, which its KV cache must hold once (vLLM max_model_len; verl "
+        "rollout.max_model_len); null = prompt_len + completion_len, as verl passes it when unset",
+        Count(null=True, maximum=10_000_000), applies_to=ONLINE)
+    rollout_engine_release: str = key(
+        "latest", "the engine release whose start-up accounting sizes the KV cache: latest = the newest vLLM's; "
+        "vllm-0.8-v0 = vLLM 0.8's V0 engine (the profile's own peak increase, no free-memory check at start-up); "
+        "vllm-0.8-v1 = vLLM 0.8's V1 engine (the process's whole torch peak and the device's non-torch memory, a "
+        "colocated trainer's tensors and the CUDA context included, come out of the budget)",
+        Choice(ROLLOUT_ENGINE_RELEASES), applies_to="rollout_engine vllm")
     rollout_max_num_batched_tokens: int | None = key(
         None, "tokens the engine runs in one forward, which sizes its startup profile run (vLLM "
         "max_num_batched_tokens; verl rollout.max_num_batched_tokens); null = the framework's default",

@@ -15,6 +15,27 @@ loading, rest = available - total_gpu_memory x (1 - mem_fraction_static), i.e. m
 and max_total_num_tokens = rest // cell_size with cell_size = KV bytes of one token over all layers; activations
 and CUDA graphs live in the (1 - mem_fraction_static) left over, sized by server_args' heuristic
 (engine/serving/defaults.py). "Not enough memory. Please try to increase --mem-fraction-static." when rest <= 0.
+
+Older vLLM releases account differently (`accounting`, read from the releases' wheels on PyPI):
+- "vllm-0.8-v0": vLLM 0.8.x's V0 engine (vllm/worker/worker.py determine_num_available_blocks, vllm/utils.py
+  memory_profiling, vllm/worker/model_runner.py profile_run / _dummy_run at v0.8.3; the same at v0.8.2). The baseline
+  snapshot is taken in init_device after the CUDA context exists, the peak counter is reset before the profile, so
+  the activation term is the profile's own increase over what the process (a colocated trainer included) already
+  holds: KV = total x gpu_memory_utilization - (weights + torch peak increase + non-torch increase), the formula
+  above. The dummy run is max_num_seqs prompts of max_num_batched_tokens / max_num_seqs tokens, and the sampler
+  (vllm/model_executor/layers/sampler.py: logits.to(float), _apply_top_k_top_p's sort with the dummy
+  top_k = vocab - 1, top_p 0.99; the FlashInfer sampler only with VLLM_USE_FLASHINFER_SAMPLER=1) runs on one row per
+  prompt: the same 38 bytes per logit as engine/serving/profile_run.py counts. So the V0 pool is this module's
+  formula; what differs is the default max_num_seqs when none is passed (256 for V0, 1024 for V1's LLM class:
+  vllm/engine/arg_utils.py _set_default_args_v0 / _v1), entered as the scenario's rollout_max_num_seqs. There is no
+  start-up check of the free memory against the budget: a budget beyond it fails allocating the cache instead (the
+  same verdict, kept as the refusal below).
+- "vllm-0.8-v1": vLLM 0.8.x's V1 engine (vllm/v1/worker/gpu_worker.py determine_available_memory at v0.8.2 and
+  v0.8.3): after the profile run, peak = torch.cuda.memory_stats()["allocated_bytes.all.peak"] of the whole process
+  plus the non-torch memory on the device (mem_get_info's used bytes - torch's allocated: the CUDA context, NCCL,
+  other processes), and KV = total x gpu_memory_utilization - peak: what a colocated trainer holds in the same
+  process (used_by_others_bytes) and the CUDA context both come out of the budget. No start-up check of the free
+  memory either (as for V0).
 """
 
 from __future__ import annotations
@@ -39,6 +60,8 @@ GIB = 2**30
 # and Llama-3.3-70B-FP8 tp 2); not a tensor, so calibrated, and reported as such.
 NON_TORCH_BYTES = 0.13 * GIB
 NON_TORCH_TP_BYTES = 0.42 * GIB
+# how a vLLM release sizes its KV cache (module docstring): the newest release's, vLLM 0.8's V0 engine, vLLM 0.8's V1
+VLLM_ACCOUNTINGS = ("latest", "vllm-0.8-v0", "vllm-0.8-v1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +86,8 @@ class GenerationInputs:
     graphs_in_budget: bool = False  # vLLM with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS
     model_dtype_bytes: float = 2.0
     last_pipeline_rank: bool = True  # the sampler runs on the last pipeline stage only
+    accounting: str = "latest"  # vLLM's release: one of VLLM_ACCOUNTINGS
+    lora_bytes: float = 0.0  # vLLM's LoRA buffers on this GPU (enable_lora: max_loras x max_lora_rank stacks)
 
 
 def settings_for(i: GenerationInputs) -> EngineSettings:
@@ -97,9 +122,10 @@ def fixed_components(i: GenerationInputs, s: EngineSettings) -> tuple[Component,
     tp_extra = NON_TORCH_TP_BYTES if i.tp > 1 else 0.0
     context = CUDA_CONTEXT_BYTES + (NCCL_BYTES if i.tp * i.pp > 1 else 0.0)
     return (
-        _component("weights", QT_TRANSLATE_NOOP("engine", "Model weights"), "model states", i.weight_bytes,
+        _component("weights", QT_TRANSLATE_NOOP("engine", "Model weights"), "model states",
+                   i.weight_bytes + i.lora_bytes,
                    QT_TRANSLATE_NOOP("engine", "this GPU's shard of every tensor in the deployed format"),
-                   (("tp", i.tp), ("pp", i.pp))),
+                   (("tp", i.tp), ("pp", i.pp)) + ((("lora_bytes", round(i.lora_bytes)),) if i.lora_bytes else ())),
         _component("activation_peak", QT_TRANSLATE_NOOP("engine", "Activation peak of the profile run"),
                    "activations", peak.peak_bytes,
                    QT_TRANSLATE_NOOP("engine", "max(forward of max_num_batched_tokens: residual + widest layer "
@@ -143,6 +169,8 @@ def _vllm_verdict(i: GenerationInputs, s: EngineSettings, parts: dict[str, float
         return REFUSED, message(QT_TRANSLATE_NOOP(
             "engine", "vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs})."),
             tokens=s.max_num_batched_tokens, seqs=s.max_num_seqs)
+    # vLLM 0.8's workers had no such check, but a budget beyond the free memory then fails allocating the cache:
+    # the same verdict, met later
     if free < requested:
         return REFUSED, message(QT_TRANSLATE_NOOP(
             "engine", "vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization "
@@ -179,6 +207,8 @@ def vllm_memory(i: GenerationInputs) -> ServingMemory:
     requested = i.capacity_bytes * s.gpu_memory_utilization
     in_budget = parts["weights"] + parts["activation_peak"] + parts["non_torch"] + (
         parts["cuda_graphs"] if i.graphs_in_budget else 0.0)
+    if i.accounting == "vllm-0.8-v1":  # the process's whole torch peak and every non-torch byte on the device
+        in_budget += i.used_by_others_bytes + parts["cuda_context"]
     pool_bytes = requested - in_budget
     pool = vllm_pool(kinds, s.block_size, max(0.0, pool_bytes), max_model_len, s.max_num_batched_tokens)
     verdict, reason = _vllm_verdict(i, s, parts, requested, pool_bytes, kinds, max_model_len)
@@ -187,7 +217,9 @@ def vllm_memory(i: GenerationInputs) -> ServingMemory:
                     QT_TRANSLATE_NOOP("engine", "gpu_memory_utilization x capacity - weights - activation peak - "
                                       "non-torch, cut into blocks of block_size tokens per layer group"),
                     (("requested_bytes", round(requested)), ("block_size", pool.block_size), ("blocks", pool.blocks),
-                     ("page_bytes", round(pool.page_bytes)), ("group_size", pool.group_size)))
+                     ("page_bytes", round(pool.page_bytes)), ("group_size", pool.group_size))
+                    + ((("accounting", i.accounting), ("in_budget_bytes", round(in_budget)))
+                       if i.accounting != "latest" else ()))
     longest = longest_context(kinds, pool.block_size, max(0.0, pool_bytes), s.max_num_batched_tokens,
                               max(max_model_len, i.spec.max_position))
     return ServingMemory(

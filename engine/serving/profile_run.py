@@ -95,3 +95,29 @@ def vllm_max_capture_size(max_num_seqs: int) -> int:
     """vLLM's largest CUDA-graph batch: min(2 x max_num_seqs, 512) (vllm/config/compilation.py,
     max_cudagraph_capture_size default since v0.11)."""
     return min(2 * max_num_seqs, 512)
+
+
+# vLLM's RowParallelLinear layers (the input dimension split over tensor parallelism); the other decoder linears are
+# column-parallel (QKV, gate/up) or replicated (the router), their output split or whole
+_ROW_PARALLEL = ("o_proj", "down_proj")
+
+
+def lora_stack_bytes(spec: ModelSpec, rank: int, tp: int, max_loras: int = 1, dtype_bytes: float = 2.0) -> float:
+    """The buffers vLLM allocates with enable_lora on one GPU, before any adapter is loaded (vllm/lora/models.py
+    _create_lora_modules wraps every LinearBase, vllm/lora/utils.py get_supported_lora_modules; vllm/lora/layers.py
+    create_lora_weights at v0.8.3): per linear a lora_a stack (max_loras, 1, max_lora_rank, d_in) and a lora_b stack
+    (max_loras, 1, d_out, max_lora_rank) in the model's dtype, the tensor-parallel dimension split (column-parallel:
+    d_out, row-parallel: d_in). The embeddings and lm_head (VocabParallelEmbedding) get none unless the model lists
+    them in embedding_modules (Llama and Qwen2 at v0.8.3: none), fused experts none (FusedMoE is not a LinearBase
+    there). They are made in load_model, so vLLM counts them with the weights."""
+    tp = max(1, tp)
+    total = 0.0
+    for moe, count in ((False, spec.dense_layers), (True, spec.moe_layers)):
+        if count <= 0:
+            continue
+        for lin in spec.layer_linears(moe):
+            split_in = lin.name in _ROW_PARALLEL
+            d_in = lin.d_in / tp if split_in else lin.d_in
+            d_out = lin.d_out if split_in or lin.group == "router" else lin.d_out / tp
+            total += count * rank * (d_in + d_out)
+    return total * max_loras * dtype_bytes
