@@ -28,6 +28,12 @@ _TESTS = Path(__file__).resolve().parents[2] / "tests" / "data"
 TRACE_DIR = _TESTS / "ground_truth" / "posttraining"
 PUBLISHED_FILE = _TESTS / "published" / "posttraining.json"
 OUTCOMES = ("ran", "oom")
+# what the entered prompt_len / completion_len are: exact = the run's own (padded or packed to a fixed length);
+# logged = the step's lengths from statistics the run logged (lengths_basis names them and why they give the peak
+# micro-batch's tokens), compared like exact ones, with the maximum lengths (bound_lengths) kept as a second check;
+# upper-bound = only the limits, so the estimate is an upper bound on the run's peak
+LENGTHS = ("exact", "logged", "upper-bound")
+COMPARED_LENGTHS = ("exact", "logged")
 # torch allocator statistics a trainer logs: the row must name the code that logs them (file and commit)
 _LOGGED_METRICS = ("allocated", "active", "reserved", "allocated-engine-pool")
 _COMMIT = re.compile(r"\b[0-9a-f]{40}\b")
@@ -66,11 +72,31 @@ def integrity_problems(entry: dict[str, Any]) -> list[str]:
             problems.append("the figure is not quoted as the source states it")
         if entry.get("metric") in _LOGGED_METRICS and not _COMMIT.search(str(entry.get("metric_basis", ""))):
             problems.append("the statistic is not traced to the logging code (metric_basis with a file and commit)")
-        if entry.get("lengths") == "upper-bound" and not entry.get("excluded") and not entry.get("bound_basis"):
+        if (entry.get("lengths") == "upper-bound" or entry.get("bound_lengths")) and not entry.get("excluded") \
+                and not entry.get("bound_basis"):
             problems.append("a figure held to the estimate at maximum lengths without a bound_basis")
+    problems += _lengths_problems(entry)
     scenario = entry.get("scenario") or {}
     if scenario.get("training_objective") != entry.get("objective"):
         problems.append("the scenario's training_objective differs from the row's objective")
+    return problems
+
+
+def _lengths_problems(entry: dict[str, Any]) -> list[str]:
+    """A row's lengths: one of LENGTHS; a row at logged lengths names the statistics (lengths_basis) and keeps the
+    maximum lengths (bound_lengths: prompt_len and completion_len at least the entered ones)."""
+    lengths = entry.get("lengths", "exact")
+    if lengths not in LENGTHS:
+        return [f"lengths is not one of {LENGTHS}"]
+    if lengths != "logged":
+        return []
+    problems = []
+    if not str(entry.get("lengths_basis", "")).strip() or not entry.get("logged_statistics"):
+        problems.append("a row at logged lengths without a lengths_basis and the logged_statistics it names")
+    bound, scenario = entry.get("bound_lengths") or {}, entry.get("scenario") or {}
+    for key in ("prompt_len", "completion_len"):
+        if not isinstance(bound.get(key), int) or bound[key] < scenario.get(key, 0):
+            problems.append(f"a row at logged lengths without its maximum {key} (bound_lengths)")
     return problems
 
 
@@ -129,12 +155,13 @@ class PublishedRLRow:
     estimated_bytes: float
     verdict: str
     excluded: str = ""
-    lengths: str = "exact"  # exact | upper-bound: whether the entered lengths are the run's or only their limits
+    lengths: str = "exact"  # LENGTHS: whether the entered lengths are the run's, its logged ones or only its limits
+    bound_bytes: float | None = None  # the estimate at the maximum lengths (upper-bound rows: estimated_bytes)
 
     @property
     def compared(self) -> bool:
-        """Held to its figure and verdict: not left out, and the tokens per step are the run's own."""
-        return not self.excluded and self.lengths == "exact"
+        """Held to its figure and verdict: not left out, and the tokens per step are the run's own or its logged."""
+        return not self.excluded and self.lengths in COMPARED_LENGTHS
 
     @property
     def bound_only(self) -> bool:
@@ -143,8 +170,21 @@ class PublishedRLRow:
         return not self.excluded and self.lengths == "upper-bound" and self.measured_bytes is not None
 
     @property
+    def bounded(self) -> bool:
+        """A figure held to the estimate at the maximum lengths: the rows at maximum lengths, and the rows at logged
+        lengths as a second check."""
+        return not self.excluded and self.measured_bytes is not None and self.bound_bytes is not None
+
+    @property
     def bound_held(self) -> bool:
-        return self.bound_only and self.measured_bytes is not None and self.measured_bytes <= self.estimated_bytes
+        return self.bounded and self.measured_bytes is not None and self.bound_bytes is not None \
+            and self.measured_bytes <= self.bound_bytes
+
+    @property
+    def bound_error(self) -> float | None:
+        if self.measured_bytes is None or self.bound_bytes is None:
+            return None
+        return (self.bound_bytes - self.measured_bytes) / self.measured_bytes
 
     @property
     def error(self) -> float | None:
@@ -153,15 +193,22 @@ class PublishedRLRow:
         return (self.estimated_bytes - self.measured_bytes) / self.measured_bytes
 
 
+def _estimated(scenario: dict[str, Any], metric: str | None) -> tuple[float, str]:
+    est = estimate(scenario_from_dict(scenario))
+    return (estimated_metric(est, metric) if metric else est.process_bytes), est.verdict
+
+
 def published_rows(path: Path = PUBLISHED_FILE) -> list[PublishedRLRow]:
+    """Each row estimated at its entered lengths, and, for a row at logged lengths, again at its maximum lengths."""
     rows = []
     for e in read_published(path):
-        est = estimate(scenario_from_dict(e["scenario"]))
-        metric = e.get("metric")
-        value = estimated_metric(est, metric) if metric else est.process_bytes
+        metric, lengths = e.get("metric"), e.get("lengths", "exact")
+        value, verdict = _estimated(e["scenario"], metric)
+        bound = value if lengths == "upper-bound" else None
+        if e.get("bound_lengths"):
+            bound = _estimated({**e["scenario"], **e["bound_lengths"]}, metric)[0]
         rows.append(PublishedRLRow(e["id"], e["framework"], e["objective"], e["url"], metric, e["outcome"],
-                                   e.get("measured_bytes"), value, est.verdict, e.get("excluded", ""),
-                                   e.get("lengths", "exact")))
+                                   e.get("measured_bytes"), value, verdict, e.get("excluded", ""), lengths, bound))
     return rows
 
 
@@ -194,11 +241,11 @@ def trace_summary(rows: list[TraceRow], phase: str | None = None) -> dict[str, d
 
 
 def published_summary(rows: list[PublishedRLRow]) -> dict[str, Any]:
-    """Errors on the rows with a figure and the run's own lengths; on the rows with a figure and only maximum
-    lengths, whether the figure lies at or below the estimate at those lengths (bound, bound_held, bound_broken);
-    verdicts on the OOM runs (at their stated or
-    maximum lengths: an estimate that fits at the maximum fits the run) and on the runs that ran (exact lengths only:
-    at maximum lengths a "does not fit" says nothing about the run)."""
+    """Errors on the rows with a figure and the run's own or logged lengths; on the rows with a figure and maximum
+    lengths (only those, or kept beside the logged ones), whether the figure lies at or below the estimate at the
+    maximum lengths (bound, bound_held, bound_broken); verdicts on the OOM runs (at their stated or maximum lengths:
+    an estimate that fits at the maximum fits the run) and on the runs that ran (exact or logged lengths only: at
+    maximum lengths a "does not fit" says nothing about the run)."""
     used = [r for r in rows if r.compared]
 
     def errs(r: PublishedRLRow) -> list[float]:
@@ -210,8 +257,8 @@ def published_summary(rows: list[PublishedRLRow]) -> dict[str, Any]:
             "left_out_with_figure": error_stats(r.error for r in rows if r.excluded and r.error is not None),
             "oom": len(oom), "oom_judged_not_fitting": sum(1 for r in oom if r.verdict == "does not fit"),
             "oom_missed": [r.id for r in oom if r.verdict != "does not fit"],
-            "bound": sum(1 for r in rows if r.bound_only), "bound_held": sum(1 for r in rows if r.bound_held),
-            "bound_broken": [r.id for r in rows if r.bound_only and not r.bound_held],
+            "bound": sum(1 for r in rows if r.bounded), "bound_held": sum(1 for r in rows if r.bound_held),
+            "bound_broken": [r.id for r in rows if r.bounded and not r.bound_held],
             "ran": sum(1 for r in used if r.outcome == "ran"),
             "ran_judged_not_fitting": [r.id for r in used if r.outcome == "ran" and r.verdict == "does not fit"]}
 
@@ -239,12 +286,13 @@ def trace_table(rows: list[TraceRow]) -> str:
 
 
 def published_table(rows: list[PublishedRLRow]) -> str:
-    lines = ["| row | framework | objective | outcome | measured (GiB) | estimated (GiB) | error | verdict |",
-             "|---|---|---|---|---:|---:|---:|---|"]
+    lines = ["| row | framework | objective | outcome | lengths | measured (GiB) | estimated (GiB) | error | "
+             "at maximum lengths | verdict |", "|---|---|---|---|---|---:|---:|---:|---:|---|"]
     for r in rows:
         measured = "—" if r.measured_bytes is None else f"{r.measured_bytes / 2**30:.2f}"
         note = " (left out)" if r.excluded else " (bound)" if r.bound_only else ""
         error = "—" if r.error is None else f"{r.error:+.1%}" + note
-        lines.append(f"| {r.id} | {r.framework} | {r.objective} | {r.outcome} | {measured} | "
-                     f"{r.estimated_bytes / 2**30:.2f} | {error} | {r.verdict} |")
+        bound = "—" if r.bound_error is None or r.lengths == "upper-bound" else f"{r.bound_error:+.1%}"
+        lines.append(f"| {r.id} | {r.framework} | {r.objective} | {r.outcome} | {r.lengths} | {measured} | "
+                     f"{r.estimated_bytes / 2**30:.2f} | {error} | {bound} | {r.verdict} |")
     return "\n".join(lines)

@@ -57,6 +57,9 @@ class PostTrainingDefaults:
     # the separate reference (and reward) model is built with parameter CPU offload: each FSDP unit is copied in for
     # its forward and freed after it, so only the unit being computed is on the GPU
     reference_params_offloaded: bool = False
+    # the padding-free update (the micro-batch's sequences in one row) divides the logits by the temperature in place
+    # on a view of the model's output, so backward runs CopySlices over the whole logits (4 logits-sized tensors)
+    padding_free_scaled_on_view: bool = False
 
 
 _TRL_SOURCES = (
@@ -121,9 +124,15 @@ VERL = PostTrainingDefaults(
      ("reference offload", "verl/workers/fsdp_workers.py _build_model_optimizer (b4aa2dce8 and b178a3c): 'We force "
       "reference policy to use CPUOffload to save memory': FSDP1 cpu_offload = None if role == 'actor' else "
       "CPUOffload(offload_params=True); FSDP2 CPUOffloadPolicy(pin_memory=True) for the reference; the reward model "
-      "likewise (RewardModelWorker: CPUOffload(offload_params=True))")),
+      "likewise (RewardModelWorker: CPUOffload(offload_params=True))"),
+     ("padding-free logits", "verl/workers/actor/dp_actor.py _forward_micro_batch, remove-padding path (from 5a94e14d, "
+      "2025-01-18, through 966c8459 of June 2025 and b178a3c): logits_rmpad = output.logits.squeeze(0); "
+      "logits_rmpad.div_(temperature): an in-place division of a view, so the model's output takes CopySlices as its "
+      "grad_fn and the view AsStridedBackward0 (torch/csrc/autograd/functions/tensor.cpp CopySlices::apply: the "
+      "incoming gradient, result = a copy in the base's shape, grad_slice.clone() and the division's gradient alive "
+      "together); the padded path divides the output itself (logits.div_ before slicing)")),
     scoring_entropy=True, response_logits_copied=True, offload_between_phases=True, update_entropy="compiled",
-    reference_params_offloaded=True)
+    reference_params_offloaded=True, padding_free_scaled_on_view=True)
 
 OPENRLHF = PostTrainingDefaults(
     "vllm", 0.95, "none", False, "separate", False, True, "fused-fp32", False, "per-parameter", 0,
