@@ -32,7 +32,14 @@ _TESTS = Path(__file__).resolve().parents[2] / "tests" / "data"
 TRACE_DIR = _TESTS / "ground_truth" / "posttraining"
 PUBLISHED_FILE = _TESTS / "published" / "posttraining.json"
 OUTCOMES = ("ran", "oom")
-LENGTHS = ("exact", "upper-bound", "dataset")
+# what the entered prompt_len / completion_len are: exact = the run's own (padded or packed to a fixed length);
+# logged = the step's lengths from statistics the run logged (lengths_basis names them and why they give the peak
+# micro-batch's tokens), compared like exact ones, with the maximum lengths (bound_lengths) kept as a second check;
+# upper-bound = only the limits, so the estimate is an upper bound on the run's peak; dataset = a run without a
+# figure judged at the lengths its data had (dataset_lengths: a logged statistic of the same data and model family),
+# the scenario keeping its maxima
+LENGTHS = ("exact", "logged", "upper-bound", "dataset")
+COMPARED_LENGTHS = ("exact", "logged")
 # a micro-batch's keys the data's lengths may set: the lengths, and the sequences a token-bounded micro-batch holds
 # at them (verl's use_dynamic_bsz packs up to ppo_max_token_len_per_gpu tokens)
 _DATASET_KEYS = ("prompt_len", "completion_len", "micro_batch")
@@ -74,13 +81,13 @@ def integrity_problems(entry: dict[str, Any]) -> list[str]:
             problems.append("the figure is not quoted as the source states it")
         if entry.get("metric") in _LOGGED_METRICS and not _COMMIT.search(str(entry.get("metric_basis", ""))):
             problems.append("the statistic is not traced to the logging code (metric_basis with a file and commit)")
-        if entry.get("lengths") == "upper-bound" and not entry.get("excluded") and not entry.get("bound_basis"):
+        if (entry.get("lengths") == "upper-bound" or entry.get("bound_lengths")) and not entry.get("excluded") \
+                and not entry.get("bound_basis"):
             problems.append("a figure held to the estimate at maximum lengths without a bound_basis")
+    problems += _lengths_problems(entry)
     scenario = entry.get("scenario") or {}
     if scenario.get("training_objective") != entry.get("objective"):
         problems.append("the scenario's training_objective differs from the row's objective")
-    if entry.get("lengths", "exact") not in LENGTHS:
-        problems.append(f"lengths is not one of {LENGTHS}")
     if entry.get("lengths") == "dataset":
         problems += _dataset_problems(entry.get("dataset_lengths") or {}, scenario)
     return problems
@@ -116,6 +123,24 @@ def judged_scenario(entry: dict[str, Any]) -> dict[str, Any]:
     data = entry.get("dataset_lengths") or {}
     scenario.update({k: data[k] for k in _DATASET_KEYS if k in data})
     return scenario
+
+
+def _lengths_problems(entry: dict[str, Any]) -> list[str]:
+    """A row's lengths: one of LENGTHS; a row at logged lengths names the statistics (lengths_basis) and keeps the
+    maximum lengths (bound_lengths: prompt_len and completion_len at least the entered ones)."""
+    lengths = entry.get("lengths", "exact")
+    if lengths not in LENGTHS:
+        return [f"lengths is not one of {LENGTHS}"]
+    if lengths != "logged":
+        return []
+    problems = []
+    if not str(entry.get("lengths_basis", "")).strip() or not entry.get("logged_statistics"):
+        problems.append("a row at logged lengths without a lengths_basis and the logged_statistics it names")
+    bound, scenario = entry.get("bound_lengths") or {}, entry.get("scenario") or {}
+    for key in ("prompt_len", "completion_len"):
+        if not isinstance(bound.get(key), int) or bound[key] < scenario.get(key, 0):
+            problems.append(f"a row at logged lengths without its maximum {key} (bound_lengths)")
+    return problems
 
 
 def rl_phase_peaks(est: Estimate) -> dict[str, float]:
@@ -173,18 +198,19 @@ class PublishedRLRow:
     estimated_bytes: float
     verdict: str  # at the lengths the row is judged at (the data's for a "dataset" row)
     excluded: str = ""
-    lengths: str = "exact"  # exact | upper-bound | dataset (LENGTHS)
+    lengths: str = "exact"  # LENGTHS: whether the entered lengths are the run's, its logged ones or only its limits
+    bound_bytes: float | None = None  # the estimate at the maximum lengths (upper-bound rows: estimated_bytes)
     bound_verdict: str = ""  # at the scenario's maximum lengths (a "dataset" row's bound); "" when the same
 
     @property
     def compared(self) -> bool:
-        """Held to its figure and verdict: not left out, and the tokens per step are the run's own."""
-        return not self.excluded and self.lengths == "exact"
+        """Held to its figure and verdict: not left out, and the tokens per step are the run's own or its logged."""
+        return not self.excluded and self.lengths in COMPARED_LENGTHS
 
     @property
     def judged(self) -> bool:
-        """Held to its verdict: the run's own lengths, or the lengths its data had (a logged statistic)."""
-        return not self.excluded and self.lengths in ("exact", "dataset")
+        """Held to its verdict: the run's own or logged lengths, or the lengths its data had (a logged statistic)."""
+        return not self.excluded and self.lengths in ("exact", "logged", "dataset")
 
     @property
     def bound_only(self) -> bool:
@@ -193,8 +219,21 @@ class PublishedRLRow:
         return not self.excluded and self.lengths == "upper-bound" and self.measured_bytes is not None
 
     @property
+    def bounded(self) -> bool:
+        """A figure held to the estimate at the maximum lengths: the rows at maximum lengths, and the rows at logged
+        lengths as a second check."""
+        return not self.excluded and self.measured_bytes is not None and self.bound_bytes is not None
+
+    @property
     def bound_held(self) -> bool:
-        return self.bound_only and self.measured_bytes is not None and self.measured_bytes <= self.estimated_bytes
+        return self.bounded and self.measured_bytes is not None and self.bound_bytes is not None \
+            and self.measured_bytes <= self.bound_bytes
+
+    @property
+    def bound_error(self) -> float | None:
+        if self.measured_bytes is None or self.bound_bytes is None:
+            return None
+        return (self.bound_bytes - self.measured_bytes) / self.measured_bytes
 
     @property
     def error(self) -> float | None:
@@ -203,16 +242,27 @@ class PublishedRLRow:
         return (self.estimated_bytes - self.measured_bytes) / self.measured_bytes
 
 
+def _estimated(scenario: dict[str, Any], metric: str | None) -> tuple[float, str]:
+    est = estimate(scenario_from_dict(scenario))
+    return (estimated_metric(est, metric) if metric else est.process_bytes), est.verdict
+
+
 def published_rows(path: Path = PUBLISHED_FILE) -> list[PublishedRLRow]:
+    """Each row estimated at its entered lengths, and, for a row at logged lengths, again at its maximum lengths."""
     rows = []
     for e in read_published(path):
-        bound = estimate(scenario_from_dict(e["scenario"]))
-        est = estimate(scenario_from_dict(judged_scenario(e))) if e.get("lengths") == "dataset" else bound
-        metric = e.get("metric")
-        value = estimated_metric(est, metric) if metric else est.process_bytes
+        metric, lengths = e.get("metric"), e.get("lengths", "exact")
+        if lengths == "dataset":
+            value, verdict = _estimated(judged_scenario(e), metric)
+            bound, bound_verdict = _estimated(e["scenario"], metric)
+        else:
+            value, verdict = _estimated(e["scenario"], metric)
+            bound, bound_verdict = (value if lengths == "upper-bound" else None), ""
+        if e.get("bound_lengths"):
+            bound = _estimated({**e["scenario"], **e["bound_lengths"]}, metric)[0]
         rows.append(PublishedRLRow(e["id"], e["framework"], e["objective"], e["url"], metric, e["outcome"],
-                                   e.get("measured_bytes"), value, est.verdict, e.get("excluded", ""),
-                                   e.get("lengths", "exact"), bound.verdict if est is not bound else ""))
+                                   e.get("measured_bytes"), value, verdict, e.get("excluded", ""), lengths, bound,
+                                   bound_verdict))
     return rows
 
 
@@ -245,12 +295,12 @@ def trace_summary(rows: list[TraceRow], phase: str | None = None) -> dict[str, d
 
 
 def published_summary(rows: list[PublishedRLRow]) -> dict[str, Any]:
-    """Errors on the rows with a figure and the run's own lengths; on the rows with a figure and only maximum
-    lengths, whether the figure lies at or below the estimate at those lengths (bound, bound_held, bound_broken);
-    verdicts on the OOM runs (at their stated or
-    maximum lengths: an estimate that fits at the maximum fits the run) and on the runs that ran (at their own lengths
-    or at the lengths their data had: at maximum lengths a "does not fit" says nothing about the run; the "dataset"
-    rows' verdicts at their maxima are listed beside)."""
+    """Errors on the rows with a figure and the run's own or logged lengths; on the rows with a figure and maximum
+    lengths (only those, or kept beside the logged ones), whether the figure lies at or below the estimate at the
+    maximum lengths (bound, bound_held, bound_broken); verdicts on the OOM runs (at their stated or maximum lengths:
+    an estimate that fits at the maximum fits the run) and on the runs that ran (at their own, logged or data's
+    lengths: at maximum lengths a "does not fit" says nothing about the run; the "dataset" rows' verdicts at their
+    maxima are listed beside)."""
     used = [r for r in rows if r.compared]
 
     def errs(r: PublishedRLRow) -> list[float]:
@@ -262,8 +312,8 @@ def published_summary(rows: list[PublishedRLRow]) -> dict[str, Any]:
             "left_out_with_figure": error_stats(r.error for r in rows if r.excluded and r.error is not None),
             "oom": len(oom), "oom_judged_not_fitting": sum(1 for r in oom if r.verdict == "does not fit"),
             "oom_missed": [r.id for r in oom if r.verdict != "does not fit"],
-            "bound": sum(1 for r in rows if r.bound_only), "bound_held": sum(1 for r in rows if r.bound_held),
-            "bound_broken": [r.id for r in rows if r.bound_only and not r.bound_held],
+            "bound": sum(1 for r in rows if r.bounded), "bound_held": sum(1 for r in rows if r.bound_held),
+            "bound_broken": [r.id for r in rows if r.bounded and not r.bound_held],
             "ran": sum(1 for r in used if r.outcome == "ran"),
             "ran_judged_not_fitting": [r.id for r in rows if r.judged and r.outcome == "ran"
                                        and r.verdict == "does not fit"],
@@ -295,12 +345,14 @@ def trace_table(rows: list[TraceRow]) -> str:
 
 
 def published_table(rows: list[PublishedRLRow]) -> str:
-    lines = ["| row | framework | objective | outcome | lengths | measured (GiB) | estimated (GiB) | error | verdict "
-             "| at maximum lengths |", "|---|---|---|---|---|---:|---:|---:|---|---|"]
+    lines = ["| row | framework | objective | outcome | lengths | measured (GiB) | estimated (GiB) | error | "
+             "at maximum lengths | verdict | verdict at maximum lengths |",
+             "|---|---|---|---|---|---:|---:|---:|---:|---|---|"]
     for r in rows:
         measured = "—" if r.measured_bytes is None else f"{r.measured_bytes / 2**30:.2f}"
         note = " (left out)" if r.excluded else " (bound)" if r.bound_only else ""
         error = "—" if r.error is None else f"{r.error:+.1%}" + note
+        bound = "—" if r.bound_error is None or r.lengths == "upper-bound" else f"{r.bound_error:+.1%}"
         lines.append(f"| {r.id} | {r.framework} | {r.objective} | {r.outcome} | {r.lengths} | {measured} | "
-                     f"{r.estimated_bytes / 2**30:.2f} | {error} | {r.verdict} | {r.bound_verdict or '—'} |")
+                     f"{r.estimated_bytes / 2**30:.2f} | {error} | {bound} | {r.verdict} | {r.bound_verdict or '—'} |")
     return "\n".join(lines)

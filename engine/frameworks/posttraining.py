@@ -60,6 +60,9 @@ class PostTrainingDefaults:
     # a LoRA policy's adapters are served by the engine's own LoRA support (vLLM enable_lora, max_loras 1,
     # max_lora_rank = the adapters' rank) instead of being merged into its weights: the engine holds LoRA stacks
     rollout_serves_adapters: bool = False
+    # the padding-free update (the micro-batch's sequences in one row) divides the logits by the temperature in place
+    # on a view of the model's output, so backward runs CopySlices over the whole logits (4 logits-sized tensors)
+    padding_free_scaled_on_view: bool = False
 
 
 _TRL_SOURCES = (
@@ -127,9 +130,15 @@ VERL = PostTrainingDefaults(
       "likewise (RewardModelWorker: CPUOffload(offload_params=True))"),
      ("rollout adapters", "verl/workers/fsdp_workers.py:406 at 49b08e950 and e2ffa1c8: lora_kwargs = {'enable_lora': "
       "True, 'max_loras': 1, 'max_lora_rank': self._lora_rank} when lora_rank > 0, passed to vLLM's LLM; b178a3cd "
-      "vllm_async_server.py:352 likewise ('enable_lora': True, max_lora_rank from get_vllm_max_lora_rank)")),
+      "vllm_async_server.py:352 likewise ('enable_lora': True, max_lora_rank from get_vllm_max_lora_rank)"),
+     ("padding-free logits", "verl/workers/actor/dp_actor.py _forward_micro_batch, remove-padding path (from 5a94e14d, "
+      "2025-01-18, through 966c8459 of June 2025 and b178a3c): logits_rmpad = output.logits.squeeze(0); "
+      "logits_rmpad.div_(temperature): an in-place division of a view, so the model's output takes CopySlices as its "
+      "grad_fn and the view AsStridedBackward0 (torch/csrc/autograd/functions/tensor.cpp CopySlices::apply: the "
+      "incoming gradient, result = a copy in the base's shape, grad_slice.clone() and the division's gradient alive "
+      "together); the padded path divides the output itself (logits.div_ before slicing)")),
     scoring_entropy=True, response_logits_copied=True, offload_between_phases=True, update_entropy="compiled",
-    reference_params_offloaded=True, rollout_serves_adapters=True)
+    reference_params_offloaded=True, rollout_serves_adapters=True, padding_free_scaled_on_view=True)
 
 OPENRLHF = PostTrainingDefaults(
     "vllm", 0.95, "none", False, "separate", False, True, "fused-fp32", False, "per-parameter", 0,

@@ -13,7 +13,7 @@ from ..memory.states import dtypes_for
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .entropy import with_update_entropy
-from .logprobs import fused_head_training, training_logits
+from .logprobs import fused_head_training, training_logits, with_copy_slices
 from .models import LOADED_KEYS, engine_lora_bytes, engine_weight_bytes, frozen_models, resident_states
 from .phases import StepParts, all_phases, engine_variants
 from .result import RLEstimate, RLPhase
@@ -135,6 +135,8 @@ def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidd
     if rs.logprob_path == "fused":  # verl's entropy bonus runs on the padding-free logits of every token
         out = with_update_entropy(out, rs.update_entropy, rs.train_sequences * rs.shard_logits_tokens, vocab,
                                   compute, s.tp)
+        if rs.update_copy_slices:
+            out = with_copy_slices(out, rs.train_sequences * rs.shard_logits_tokens, vocab, compute, s.tp)
     return out
 
 

@@ -134,12 +134,13 @@ def _scoring_extras(p: StepParts, policy: bool) -> tuple[tuple[str, float], ...]
     before entropy_from_logits runs); autocast caches a bf16 copy of every trainable fp32 weight through the forward
     (as the training estimator's autocast cache)."""
     rs, s = p.rs, p.s
-    # Ulysses runs verl's padding-free path: the entropy of every token of the GPU's slice, logits never copied
-    scored = rs.shard_logits_tokens if rs.ulysses > 1 else s.completion_len
+    # verl's padding-free path (Ulysses runs on it too): the entropy of every token of the GPU's slice, the logits
+    # never sliced or copied
+    scored = rs.shard_logits_tokens if rs.padding_free else s.completion_len
     bcv = p.dt.compute * rs.train_sequences * scored * p.spec.vocab / s.tp
     entropy = 2 * bcv if policy and rs.scoring_entropy else 0.0
     copied = bcv if (rs.response_logits_copied and rs.logprob_path == "fused" and rs.train_sequences > 1
-                     and rs.ulysses == 1) else 0.0
+                     and not rs.padding_free) else 0.0
     cache = 0.0
     if policy and p.dt.amp and s.method == "full" and s.effective_zero != 3:
         cache = 2.0 * p.spec.total_params / s.tp

@@ -67,6 +67,12 @@ class RLSettings:
     # bonus: entropy_coeff 0 or an objective without a policy-gradient loss)
     update_entropy: str = "none"
     reference_params_offloaded: bool = False  # the separate reference / reward model streams its units in from CPU
+    # the micro-batch's sequences in one row without padding (packing padding-free, as verl's use_remove_padding is
+    # imported, or Ulysses, which runs on that path): every token gets logits, none are sliced or copied
+    padding_free: bool = False
+    # the update divides a view of the whole logits in place (PostTrainingDefaults.padding_free_scaled_on_view on the
+    # padding-free path): CopySlices' backward holds four logits-sized tensors
+    update_copy_slices: bool = False
 
 
 def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
@@ -91,6 +97,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
     elif s.cross_entropy == "megatron-fused":  # Megatron's own loss: the log-probs are its per-token losses
         path = "model-loss"
     sp = s.ulysses_sequence_parallel_size
+    padding_free = s.packing == "padding-free" or sp > 1
     logits_tokens = s.completion_len if facts.logits_completion_only and online else s.prompt_len + s.completion_len
     return RLSettings(
         objective=objective, online=online, sequences_per_sample=per_sample,
@@ -116,6 +123,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         update_entropy=facts.update_entropy if objective in POLICY_GRADIENT and s.entropy_coeff != 0 else "none",
         # the offload is FSDP's (CPUOffload of verl's FSDP workers): without FSDP the frozen copy stays on the GPU
         reference_params_offloaded=facts.reference_params_offloaded and s.fsdp,
+        padding_free=padding_free, update_copy_slices=facts.padding_free_scaled_on_view and padding_free and online,
     )
 
 

@@ -7653,6 +7653,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="140" />
+        <source>the loss path&apos;s logits tensors (with verl&apos;s entropy bonus: + the compiled entropy&apos;s fp32 buffer in forward), the logits divided by the temperature in place on a view of the model&apos;s output (verl&apos;s padding-free path): backward runs CopySlices over the whole logits, 4 x b·s·V x compute bytes (the incoming gradient, its copy in the output&apos;s shape, the slice&apos;s clone and the division&apos;s gradient)</source>
+        <translation>损失路径的 logits 张量（带 verl 熵奖励时：前向另有编译后熵计算的 fp32 缓冲区），logits 在模型输出的视图上原地除以温度（verl 的无填充路径）：反向时 CopySlices 作用于整个 logits，共 4 x b·s·V x 计算字节（传入的梯度、其按输出形状的副本、切片的克隆以及除法的梯度）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="140" />
         <source>the loss path's logits tensors for the completion tokens only (logits_to_keep): the estimator's b·s·V terms x completion / (prompt + completion)</source>
         <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
     </message>
