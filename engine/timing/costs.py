@@ -31,6 +31,7 @@ class Rates(NamedTuple):
     elem_bytes: int  # bytes of one activation element (compute dtype)
     sms: int = 0  # streaming multiprocessors: GEMMs run in waves of tiles over them (0: not quantized)
     head_dim_scaled: bool = False  # the attention rate is a head-dim-128 figure, scaled for other head dims
+    attention_by_work: tuple[tuple[float, float], ...] = ()  # (log2 benchmark length, rate / reference rate)
 
 
 class LayerCost(NamedTuple):
@@ -245,8 +246,43 @@ def _attention(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,
     sliding = sliding_share(spec) if window < seq else 0.0
     keys = (1.0 - sliding) * causal_keys_per_query(seq, seq) + sliding * causal_keys_per_query(seq, window)
     flops = 4.0 * tokens * keys * heads_dim
-    attn_fwd = flops / (rates.attention * (head_dim_rate(spec.head_dim) if rates.head_dim_scaled else 1.0))
+    rate = rates.attention * (head_dim_rate(spec.head_dim) if rates.head_dim_scaled else 1.0)
+    attn_fwd = flops / (rate * work_rate(rates.attention_by_work, flops))
     return flops, attn_fwd, FLASH_BACKWARD_FACTOR * attn_fwd
+
+
+@lru_cache(maxsize=64)
+def attention_by_work(kernel: str, gpu_id: str) -> tuple[tuple[float, float], ...]:
+    """(log2 of the benchmark's sequence length, the kernel's forward + backward rate there over its rate at the
+    reference length) from presets/efficiency.json attention_rate_by_work, for a kernel measured on this GPU at
+    several lengths; () where it was not (one rate at every size)."""
+    table = efficiency()["attention_rate_by_work"]
+    points = table.get(kernel, {}).get(gpu_id)
+    if not points:
+        return ()
+
+    def combined(fwd: float, bwd: float) -> float:  # the backward has FLASH_BACKWARD_FACTOR x the forward's FLOPs
+        return (1.0 + FLASH_BACKWARD_FACTOR) / (1.0 / fwd + FLASH_BACKWARD_FACTOR / bwd)
+
+    ref = next(combined(f, b) for s, f, b in points if s == table["reference_seq"])
+    return tuple((math.log2(s), combined(f, b) / ref) for s, f, b in points if s <= table["reference_seq"])
+
+
+def work_rate(curve: tuple[tuple[float, float], ...], flops: float) -> float:
+    """The attention kernel's rate for one call of `flops` forward FLOPs over its rate at the reference length:
+    the benchmark's causal call of the same work (length sqrt(flops / benchmark_flops_per_seq_squared)),
+    interpolated in log2 of that length; 1 at the reference work and above, or without a curve."""
+    if not curve or flops <= 0:
+        return 1.0
+    length = 0.5 * math.log2(flops / efficiency()["attention_rate_by_work"]["benchmark_flops_per_seq_squared"])
+    if length >= curve[-1][0]:
+        return 1.0
+    if length <= curve[0][0]:
+        return curve[0][1]
+    for (x0, y0), (x1, y1) in zip(curve, curve[1:], strict=False):
+        if length <= x1:
+            return y0 + (y1 - y0) * (length - x0) / (x1 - x0)
+    return 1.0
 
 
 def sliding_share(spec: ModelSpec) -> float:

@@ -25,7 +25,7 @@ from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
 from .ceiling import held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency
-from .costs import LayerCost, Rates, head_cost, layer_cost
+from .costs import LayerCost, Rates, attention_by_work, head_cost, layer_cost
 from .data import efficiency, framework_profile
 from .data_parallel import accumulation_seconds, data_parallel_seconds
 from .formulas import FORMULAS
@@ -141,7 +141,8 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     attention = hw.peak(fmt) * fraction * sustained
     sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
     scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
-    return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled)
+    return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled,
+                 attention_by_work(kernel, hw.gpu_id or ""))  # a smaller call runs slower (costs.py work_rate)
 
 
 @dataclass(frozen=True, slots=True)
