@@ -153,7 +153,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                                                                    wgrad_out_bytes)
         gemm_flops += 6.0 * tokens * spec.top_k * h * spec.expert_ffn / tp
         mlp_width = spec.top_k * spec.expert_ffn + spec.shared_ffn
-    flops, attn_fwd, attn_bwd = _attention(spec, tokens, seq, tp, rates, attention)
+    flops, attn_fwd, attn_bwd = _attention(spec, tokens, seq, tp, rates, attention, cp)
     per = eff["elementwise_bytes_per_token"][elementwise]
     hidden_units = h / tp if sp else h
     qkv = (spec.q_dim + 2 * spec.kv_dim) / tp
@@ -230,9 +230,11 @@ def gpt_oss_unfused_bytes(spec: ModelSpec, experts: bool, tp: int, sp: bool, ele
 
 
 def _attention(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,
-               attention: str) -> tuple[float, float, float]:
+               attention: str, cp: int = 1) -> tuple[float, float, float]:
     """(forward FLOPs, forward seconds, backward seconds) of one layer's attention core: each rank holds tokens/cp
-    queries of the sequence against all keys (ring), heads / tp."""
+    queries of the sequence against all keys (ring), heads / tp. The context-parallel ring runs one kernel call per
+    step, each over 1/cp of the keys (links.py ring_exposed_seconds): the call's work, which sets its rate where the
+    kernel's rate falls with the work (work_rate), is flops / cp."""
     window = min(seq, spec.sliding_window) if spec.sliding_window else seq
     heads_dim = spec.q_dim / tp
     if attention == "eager":
@@ -247,7 +249,7 @@ def _attention(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,
     keys = (1.0 - sliding) * causal_keys_per_query(seq, seq) + sliding * causal_keys_per_query(seq, window)
     flops = 4.0 * tokens * keys * heads_dim
     rate = rates.attention * (head_dim_rate(spec.head_dim) if rates.head_dim_scaled else 1.0)
-    attn_fwd = flops / (rate * work_rate(rates.attention_by_work, flops))
+    attn_fwd = flops / (rate * work_rate(rates.attention_by_work, flops / cp))
     return flops, attn_fwd, FLASH_BACKWARD_FACTOR * attn_fwd
 
 
