@@ -31,6 +31,7 @@ class Rates(NamedTuple):
     elem_bytes: int  # bytes of one activation element (compute dtype)
     sms: int = 0  # streaming multiprocessors: GEMMs run in waves of tiles over them (0: not quantized)
     head_dim_scaled: bool = False  # the attention rate is a head-dim-128 figure, scaled for other head dims
+    attention_by_work: tuple[tuple[float, float], ...] = ()  # (log2 benchmark length, rate / reference rate)
 
 
 class LayerCost(NamedTuple):
@@ -167,7 +168,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                                                                    wgrad_out_bytes)
         gemm_flops += 6.0 * tokens * spec.top_k * h * spec.expert_ffn / tp
         mlp_width = spec.top_k * spec.expert_ffn + spec.shared_ffn
-    flops, attn_fwd, attn_bwd = _attention(spec, tokens, seq, tp, rates, attention, eager_softmax)
+    flops, attn_fwd, attn_bwd = _attention(spec, tokens, seq, tp, rates, attention, eager_softmax, cp)
     per = eff["elementwise_bytes_per_token"][elementwise]
     hidden_units = h / tp if sp else h
     qkv = (spec.q_dim + 2 * spec.kv_dim) / tp
@@ -244,9 +245,11 @@ def gpt_oss_unfused_bytes(spec: ModelSpec, experts: bool, tp: int, sp: bool, ele
 
 
 def _attention(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,
-               attention: str, eager_softmax: str = "") -> tuple[float, float, float]:
+               attention: str, eager_softmax: str = "", cp: int = 1) -> tuple[float, float, float]:
     """(forward FLOPs, forward seconds, backward seconds) of one layer's attention core: each rank holds tokens/cp
-    queries of the sequence against all keys (ring), heads / tp."""
+    queries of the sequence against all keys (ring), heads / tp. The context-parallel ring runs one kernel call per
+    step, each over 1/cp of the keys (links.py ring_exposed_seconds): the call's work, which sets its rate where the
+    kernel's rate falls with the work (work_rate), is flops / cp."""
     window = min(seq, spec.sliding_window) if spec.sliding_window else seq
     heads_dim = spec.q_dim / tp
     if attention == "eager":
@@ -263,7 +266,8 @@ def _attention(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,
     sliding = sliding_share(spec) if window < seq else 0.0
     keys = (1.0 - sliding) * causal_keys_per_query(seq, seq) + sliding * causal_keys_per_query(seq, window)
     flops = 4.0 * tokens * keys * heads_dim
-    attn_fwd = flops / (rates.attention * (head_dim_rate(spec.head_dim) if rates.head_dim_scaled else 1.0))
+    rate = rates.attention * (head_dim_rate(spec.head_dim) if rates.head_dim_scaled else 1.0)
+    attn_fwd = flops / (rate * work_rate(rates.attention_by_work, flops / cp))
     return flops, attn_fwd, FLASH_BACKWARD_FACTOR * attn_fwd
 
 
@@ -312,6 +316,40 @@ def softmax_fused(rule: str, heads_per_rank: float, batch: float, seq: int) -> b
     power = 1 << max(heads - 1, 0).bit_length()
     per_block = (128 // min(power, 32)) * (2 if power <= 128 else 1)
     return batches % per_block == 0
+
+
+@lru_cache(maxsize=64)
+def attention_by_work(kernel: str, gpu_id: str) -> tuple[tuple[float, float], ...]:
+    """(log2 of the benchmark's sequence length, the kernel's forward + backward rate there over its rate at the
+    reference length) from presets/efficiency.json attention_rate_by_work, for a kernel measured on this GPU at
+    several lengths; () where it was not (one rate at every size)."""
+    table = efficiency()["attention_rate_by_work"]
+    points = table.get(kernel, {}).get(gpu_id)
+    if not points:
+        return ()
+
+    def combined(fwd: float, bwd: float) -> float:  # the backward has FLASH_BACKWARD_FACTOR x the forward's FLOPs
+        return (1.0 + FLASH_BACKWARD_FACTOR) / (1.0 / fwd + FLASH_BACKWARD_FACTOR / bwd)
+
+    ref = next(combined(f, b) for s, f, b in points if s == table["reference_seq"])
+    return tuple((math.log2(s), combined(f, b) / ref) for s, f, b in points if s <= table["reference_seq"])
+
+
+def work_rate(curve: tuple[tuple[float, float], ...], flops: float) -> float:
+    """The attention kernel's rate for one call of `flops` forward FLOPs over its rate at the reference length:
+    the benchmark's causal call of the same work (length sqrt(flops / benchmark_flops_per_seq_squared)),
+    interpolated in log2 of that length; 1 at the reference work and above, or without a curve."""
+    if not curve or flops <= 0:
+        return 1.0
+    length = 0.5 * math.log2(flops / efficiency()["attention_rate_by_work"]["benchmark_flops_per_seq_squared"])
+    if length >= curve[-1][0]:
+        return 1.0
+    if length <= curve[0][0]:
+        return curve[0][1]
+    for (x0, y0), (x1, y1) in zip(curve, curve[1:], strict=False):
+        if length <= x1:
+            return y0 + (y1 - y0) * (length - x0) / (x1 - x0)
+    return 1.0
 
 
 def sliding_share(spec: ModelSpec) -> float:

@@ -41,3 +41,22 @@ def expert_gemms(s: Scenario, prof: dict[str, Any]) -> tuple[int, float]:
     accumulate = 2 * (4 if main_grads_fp32(s) else dtypes_for(s).grad) if prof.get(
         "wgrad_into_main_grad") else 0
     return int(prof.get("expert_gemm_streams", 0)), float(accumulate)
+
+
+def tp_collectives(s: Scenario, prof: dict[str, Any], backward: bool, recomputed: bool, column_wgrads: int) -> float:
+    """Tensor-parallel collectives of one layer and micro-batch, in all-reduce units (an all-reduce, or under
+    sequence parallelism an all-gather + reduce-scatter pair: 2 (tp - 1) / tp of the activation): 2 forward (after
+    the attention and the MLP), 2 backward, 2 more when full recompute runs the forward again. torchtitan's per-op
+    policy saves reduce_scatter outputs but not all_gather or all_reduce (parallelize_llama.py _save_list): its
+    recompute runs the forward's all-gathers again (half of the pairs under SP) or both all-reduces (plain TP).
+    Where the framework keeps only its rank's part of a column-parallel layer's sequence-parallel input
+    (presets/efficiency.json frameworks sp_backward_regather: Transformer Engine's LayerNormLinear and Linear,
+    ln_out_needs_gather / backward_input_needs_gather = weight.requires_grad and column-parallel and
+    sequence_parallel, at v2.2), the backward all-gathers it again for the weight gradient: one all-gather (half a
+    unit) for each of the layer's `column_wgrads` column-parallel linears that get one (QKV and a dense fc1)."""
+    count = (4 if backward else 2) + (2 if recomputed and s.checkpointing == "full" else 0)
+    if recomputed and s.checkpointing == "op-selective":
+        count += 1 if s.sequence_parallel else 2
+    if backward and s.sequence_parallel and prof.get("sp_backward_regather"):
+        count += 0.5 * column_wgrads
+    return float(count)

@@ -25,13 +25,13 @@ from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
 from .ceiling import held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency
-from .costs import LayerCost, Rates, head_cost, layer_cost
+from .costs import LayerCost, Rates, attention_by_work, head_cost, layer_cost
 from .data import efficiency, framework_profile
 from .data_parallel import accumulation_seconds, data_parallel_seconds
 from .formulas import FORMULAS
 from .hardware import Hardware, hardware_for
 from .host import LayerWork, exposed_host_seconds
-from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate
+from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, tp_collectives
 from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
 from .offload import optimizer_seconds
@@ -141,7 +141,8 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     attention = hw.peak(fmt) * fraction * sustained
     sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
     scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
-    return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled)
+    return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled,
+                 attention_by_work(kernel, hw.gpu_id or ""))  # a smaller call runs slower (costs.py work_rate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,13 +204,8 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         fwd_total += n * (fwd_c + fwd_m)
         bwd_total += n * (bwd_c + bwd_m + rec)
         before, layer_gpu = tp_comm + cp_comm + ep_comm, layer_gpu + n * (fwd_c + fwd_m + bwd_c + bwd_m + rec)
-        if s.tp > 1:  # 2 collectives forward, 2 backward (+2 when recomputed): all-reduce, or AG + RS with SP
-            count = (4 if backward else 2) + (2 if rec and s.checkpointing == "full" else 0)
-            if rec and s.checkpointing == "op-selective":
-                # torchtitan's per-op policy saves reduce_scatter outputs but not all_gather or all_reduce
-                # (parallelize_llama.py _save_list): its recompute runs the forward's all-gathers again (half of
-                # the AG + RS pairs under SP) or both all-reduces (plain TP)
-                count += 1 if s.sequence_parallel else 2
+        if s.tp > 1:  # all-reduces, or AG + RS pairs with SP (layer_settings.tp_collectives)
+            count = tp_collectives(s, prof, backward, bool(rec), 0 if g.frozen or adapters else 1 if g.moe else 2)
             comm = count * (2 * (s.tp - 1) / s.tp * act_bytes / tp_link + tp_lat)
             tp_comm += n * comm * (1 - prof["tp_overlap"])
         if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward

@@ -1,0 +1,67 @@
+"""Attention's rate by the work of one kernel call, and the tensor-parallel collectives of a layer under sequence
+parallelism (the per-micro-batch costs the GB200 dense runs missed in bf16 and fp8 alike)."""
+
+from __future__ import annotations
+
+import math
+
+from engine.scenario import scenario_from_dict
+
+
+def _combined(fwd: float, bwd: float) -> float:
+    """Forward + backward rate of a kernel whose backward has 2.5 x the forward's FLOPs."""
+    return 3.5 / (1 / fwd + 2.5 / bwd)
+
+
+def test_attention_rate_falls_with_the_calls_work_as_cudnn_measured_on_gb200():
+    """NVIDIA/cudnn-frontend benchmark/sdpa_benchmark_training/artifacts/sdpa_bf16_benchmark_results_NVIDIA_GB200.csv
+    at b372d39 (cuDNN 9.17, 128 heads, head dim 128, causal): 4,096 tokens 1,386 / 1,054 TFLOPS forward / backward,
+    8,192 tokens 1,584 / 1,211. A call of the 4,096-token benchmark's work (4 x 128 x 128 x 4096^2 / 2 FLOPs) runs at
+    their ratio of the 8,192-token rate; the reference work and more run at 1; a GPU without a table at 1."""
+    from engine.timing.costs import attention_by_work, work_rate
+
+    curve = attention_by_work("cudnn", "gb200")
+    at_4k = 4 * 128 * 128 * 4096**2 / 2
+    assert math.isclose(work_rate(curve, at_4k), _combined(1386, 1054) / _combined(1584, 1211))
+    assert work_rate(curve, 4 * at_4k) == 1.0 and work_rate(curve, 100 * at_4k) == 1.0
+    assert work_rate(curve, at_4k / 4) < work_rate(curve, at_4k) < 1.0  # 2,048-token work runs slower still
+    assert attention_by_work("cudnn", "h100-sxm-80gb") == () and work_rate((), at_4k) == 1.0
+
+
+def test_context_parallel_steps_run_smaller_attention_calls():
+    """With CP 2 each ring step is its own kernel call over half the keys (Transformer Engine's
+    AttnFuncWithCPAndKVP2P), so on GB200 the same rank's attention takes longer than one call of the whole work;
+    on H100 (no per-work table) the split changes nothing."""
+    from engine.models.presets import model_spec_for
+    from engine.timing.costs import _attention
+    from engine.timing.data import framework_profile
+    from engine.timing.hardware import hardware_for
+    from engine.timing.model import rates_for
+
+    spec = model_spec_for("llama-3.1-405b")
+    for gpu, slower in (("gb200", True), ("h100-sxm-80gb", False)):
+        s = scenario_from_dict({"model": "llama-3.1-405b", "gpu": gpu, "framework": "megatron", "seq_len": 8192})
+        rates = rates_for(s, hardware_for(s), framework_profile("megatron"))
+        one = _attention(spec, 4096, 8192, 4, rates, "fused", cp=1)[1]
+        two = _attention(spec, 4096, 8192, 4, rates, "fused", cp=2)[1]
+        assert (two > one) if slower else math.isclose(two, one)
+
+
+def test_sequence_parallel_backward_gathers_the_column_parallel_inputs_again():
+    """Transformer Engine v2.2 layernorm_linear.py: ctx.ln_out_needs_gather = weight.requires_grad and
+    parallel_mode == 'column' and sequence_parallel, and the backward all-gathers ln_out again (linear.py likewise):
+    a trained dense layer under SP runs 4 + 2 x 0.5 all-reduce units (AG + RS pairs) per micro-batch, an MoE layer
+    (only QKV is a TP column-parallel linear here) 4.5, a frozen one (LoRA) 4, and without SP or in a framework that
+    keeps the gathered input (torchtitan's DTensor) 4."""
+    from engine.timing.data import framework_profile
+    from engine.timing.layer_settings import tp_collectives
+
+    base = {"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "framework": "megatron", "tp": 2, "gpus_per_node": 2}
+    sp, plain = scenario_from_dict({**base, "sequence_parallel": True}), scenario_from_dict(base)
+    megatron, torchtitan = framework_profile("megatron"), framework_profile("torchtitan")
+    assert tp_collectives(sp, megatron, True, False, 2) == 5.0
+    assert tp_collectives(sp, megatron, True, False, 1) == 4.5
+    assert tp_collectives(sp, megatron, True, False, 0) == 4.0
+    assert tp_collectives(plain, megatron, True, False, 2) == 4.0
+    assert tp_collectives(sp, torchtitan, True, False, 2) == 4.0
+    assert tp_collectives(sp, megatron, False, False, 2) == 2.0  # no backward, no gather again
