@@ -135,13 +135,17 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     gemm = gemm_flops = every_second = 0.0
     count = 0
     for lin in spec.layer_linears(moe):
-        split = 1 if lin.group == "router" else tp
-        seconds = gemm_seconds(tokens, lin.d_in, lin.d_out / split, rates.linear, mem, eb, rates.sms)
+        router = lin.group == "router"
+        # the router is not an fp8 GEMM: Megatron-Core's RouterGatingLinearFunction (moe/moe_utils.py) multiplies the
+        # bf16 input by the bf16 weight in te_general_gemm (fp32 output with moe_router_dtype fp32), as the fp8 casts
+        # below leave it out too
+        seconds = gemm_seconds(tokens, lin.d_in, lin.d_out / (1 if router else tp), rates.gemm if router else
+                               rates.linear, mem, eb, rates.sms)
         gemm += seconds
-        gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / split
+        gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / (1 if router else tp)
         # op-level selective checkpointing (torchtitan): every second nn.Linear matmul of the layer, in forward
         # order, is recomputed, and the router gate always (it is left out of the count)
-        if lin.group == "router":
+        if router:
             every_second += seconds
         else:
             count += 1
@@ -157,7 +161,8 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     hidden_units = h / tp if sp else h
     qkv = (spec.q_dim + 2 * spec.kv_dim) / tp
     mlp_kind = "mlp" if spec.mlp_gated or moe else "mlp_plain"  # SwiGLU or a single activation (GELU)
-    elem_bytes = per["hidden"] * hidden_units + per["qkv"] * qkv + per[mlp_kind] * mlp_width / tp
+    elem_bytes = (per["hidden"] * hidden_units + per["qkv"] * qkv + per[mlp_kind] * mlp_width / tp
+                  + per["qk_norm"] * qk_norm_units(spec, tp))
     if moe:  # token permutation: each pass reads and writes the top_k copies of the token
         moe_eff = eff["moe_token_permutation"]
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
@@ -226,6 +231,17 @@ def gpt_oss_unfused_bytes(spec: ModelSpec, experts: bool, tp: int, sp: bool, ele
             forward += table["expert_output_bias_per_hidden_unit"]["forward"] * routed * elem_bytes
             backward += table["expert_output_bias_per_hidden_unit"]["backward"] * routed * elem_bytes
     return forward, backward
+
+
+def qk_norm_units(spec: ModelSpec, tp: int) -> float:
+    """Elements per token on this rank that a query/key norm reads and writes apart from the hidden-state norms:
+    the query and key projections where the model normalises them (per head or over the whole width, or Llama 4's
+    weightless L2 norm; heads split over TP), MLA's two latents (q_a and kv_a layernorms, replicated over TP)."""
+    if spec.attention == "mla":
+        return float(spec.qk_norm_params)
+    if spec.qk_norm in ("head", "full") or spec.qk_norm_l2:
+        return (spec.q_dim + spec.kv_dim) / tp
+    return 0.0
 
 
 def _attention(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,
