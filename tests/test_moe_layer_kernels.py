@@ -69,3 +69,49 @@ def test_router_gemm_runs_at_the_bf16_rate_under_fp8():
     fast, slow = _cost("qwen3-30b-a3b", 1e15, fp8="te-mxfp8"), _cost("qwen3-30b-a3b", 5e14, fp8="te-mxfp8")
     router_flops = 2 * TOKENS * 2048 * 128
     assert abs((slow.gemm_fwd - fast.gemm_fwd) - (router_flops / 5e14 - router_flops / 1e15)) < 1e-12
+
+
+def test_mxfp8_casts_stream_at_the_measured_rate():
+    """ROCm/TransformerEngine pull request #598, CAST_ONLY table, BF16 both 8192x8192: NVIDIA's MXFP8 kernel on a
+    B200 in 52.34 us; it reads the bf16 tensor and writes rowwise and columnwise fp8 copies with a 1-byte scale per
+    32 elements each way, against B200's 8 TB/s."""
+    n = 8192 * 8192
+    moved = n * 2 + 2 * n * 1 + 2 * n / 32
+    table = efficiency()["fp8_cast_bytes"]
+    assert table["te-mxfp8"]["bandwidth_fraction"] == round(moved / 52.34e-6 / 8e12, 3)
+    # te-blockwise casts the same 4.0625 bytes per element at the element-wise rate: the MXFP8 casts take longer by
+    # 0.85 / 0.651 (the rest of the layer is the same)
+    assert table["te-blockwise"]["forward_input"] == table["te-mxfp8"]["forward_input"]
+    plain = _cost("qwen3-30b-a3b", 1e15, fp8="")
+    blockwise, mxfp8 = _cost("qwen3-30b-a3b", 1e15, fp8="te-blockwise"), _cost("qwen3-30b-a3b", 1e15, fp8="te-mxfp8")
+    slower = efficiency()["memory_bandwidth_fraction"]["value"] / table["te-mxfp8"]["bandwidth_fraction"]
+    assert abs((mxfp8.elem_fwd - plain.elem_fwd) - slower * (blockwise.elem_fwd - plain.elem_fwd)) < 1e-12
+
+
+def _miss(experts: int, ranks: int, k: int) -> float:
+    """Chance that none of a token's k experts (drawn without repeat, evenly) sits on a given one of `ranks`."""
+    out = 1.0
+    for i in range(k):
+        out *= (experts - experts / ranks - i) / (experts - i)
+    return out
+
+
+def test_megatron_permutation_rows_kernel_by_kernel():
+    """Rows of hidden width read plus written per token by Megatron-Core's permutation kernels (efficiency.json
+    moe_token_permutation.megatron): Transformer Engine's _permute_kernel loads a token's row once and stores it to
+    each routed destination (1 + k), sort_chunks_by_idxs reads and writes each copy (2k), _unpermute_kernel reads
+    the copies and writes the sum (k + 1); HybridEP's permute reads each received row once and writes one per local
+    expert (d + k, d the ranks receiving the token), its unpermute the reverse, plus a staging copy into the RDMA
+    buffer (2) across NVLink domains; each backward moves the same rows."""
+    from engine.timing.costs import permutation_bytes
+    spec = model_spec_for("qwen3-30b-a3b")  # 128 experts, top 8, hidden 2,048
+    row, k = 2048 * 2, 8
+    alltoall = (1 + k) + 2 * k + 2 * k + (k + 1)
+    assert permutation_bytes(spec, 8, "megatron", "alltoall", 1, 2) == (alltoall * row, alltoall * row)
+    assert permutation_bytes(spec, 1, "megatron", "alltoall", 1, 2) == ((2 + 2 * k) * row, (2 + 2 * k) * row)
+    assert permutation_bytes(spec, 128, "megatron", "alltoall", 16, 2) == ((2 + 2 * k) * row, (2 + 2 * k) * row)
+    ranks = 8 * (1 - _miss(128, 8, k))  # about 5.3 of the 8 ranks receive a given token
+    flex_fwd, flex_bwd = permutation_bytes(spec, 8, "megatron", "flex", 1, 2)
+    assert flex_fwd == flex_bwd and abs(flex_fwd - 2 * (ranks + k) * row) < 1e-6
+    ranks16 = 16 * (1 - _miss(128, 16, k))  # EP 16 over two 8-GPU nodes: the staging copy joins
+    assert abs(permutation_bytes(spec, 16, "megatron", "flex", 2, 2)[0] - (2 * (ranks16 + k) + 2) * row) < 1e-6

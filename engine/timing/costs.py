@@ -123,12 +123,61 @@ def _weight_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem:
         weights += spec.expert_params_per_layer() / (ep * tp)
     return fwd * weights / mem, bwd * weights / mem
 
+def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str,
+               mem: float) -> tuple[float, float, float, float]:
+    """(forward, backward bytes per token; forward, backward seconds of the weights' casts) of scaling and casting
+    each fp8 GEMM operand: bytes per element of the recipe (efficiency.json fp8_cast_bytes), counted as more bytes at
+    the element-wise rate where the recipe's kernel is measured to stream slower (bandwidth_fraction of peak)."""
+    if not fp8_recipe:
+        return 0.0, 0.0, 0.0, 0.0
+    cast = efficiency()["fp8_cast_bytes"][fp8_recipe]
+    linears = [lin for lin in spec.layer_linears(moe) if lin.group != "router"]  # the router stays in bf16
+    inputs = sum(lin.d_in for lin in linears) / tp
+    grads = sum(lin.d_out for lin in linears) / tp
+    if moe:  # the experts' GEMMs run in fp8 too: fc1 (gate and up) reads each routed copy, fc2 its intermediate
+        inputs += spec.top_k * (spec.hidden + spec.expert_ffn / tp)
+        grads += spec.top_k * (2 * spec.expert_ffn / tp + spec.hidden)
+    cast_fwd = cast["forward_input"] * inputs
+    cast_bwd = cast["backward_input"] * inputs + cast["backward_grad_output"] * grads
+    if "bandwidth_fraction" in cast:  # the recipe's quantize kernel streams below the element-wise kernels' rate
+        slower = efficiency()["memory_bandwidth_fraction"]["value"] / cast["bandwidth_fraction"]
+        cast_fwd, cast_bwd = cast_fwd * slower, cast_bwd * slower
+    return (cast_fwd, cast_bwd, *_weight_casts(spec, moe, tp, ep, cast, mem))
+
+
+@lru_cache(maxsize=1024)
+def permutation_bytes(spec: ModelSpec, ep: int, permutation: str, dispatcher: str, ep_domains: int,
+                      elem_bytes: int) -> tuple[float, float]:
+    """(forward, backward) bytes per token that the MoE dispatcher's permutation kernels read and write, kernel by
+    kernel (presets/efficiency.json moe_token_permutation.megatron): rows of hidden width counted per token, per
+    routed copy (top_k), per EP rank receiving the token and, where the group spans NVLink domains, per staging copy.
+    A copy's backward is a copy of the same rows (permute and unpermute swap), so no backward factor applies."""
+    table = efficiency()["moe_token_permutation"][permutation]
+    k = spec.top_k
+    if ep > 1 and dispatcher == "flex":
+        entry = table["flex"]
+    elif ep > 1:
+        entry = table["alltoall" if spec.n_experts > ep else "alltoall_one_local_expert"]
+    else:
+        entry = table["no_expert_parallel"]
+    experts, miss = spec.n_experts, 1.0
+    for i in range(k):  # the chance that none of a token's top_k experts sits on a given rank
+        miss *= max(0.0, (experts - experts / ep - i) / (experts - i))
+    counts = {"tokens": 1.0, "copies": float(k), "ranks": ep * (1.0 - miss), "staging": 1.0 if ep_domains > 1 else 0.0}
+    row = spec.hidden * elem_bytes
+    return tuple(sum(n * counts[what] for what, n in entry[way].items()) * row for way in ("forward", "backward"))
+
+
 @lru_cache(maxsize=8192)
 def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep: int, cp: int, sp: bool,
                rates: Rates, attention: str, elementwise: str, fp8_recipe: str,
                lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int, expert_streams: int = 0,
                wgrad_out_bytes: float = 0.0, gpt_oss_unfused: bool = False,
-               fused_expert_mlp: bool = False, fp32_probs: bool = False) -> LayerCost:
+               fused_expert_mlp: bool = False, fp32_probs: bool = False, permutation: str = "",
+               dispatcher: str = "alltoall", ep_domains: int = 1) -> LayerCost:
+    """One layer's seconds per micro-batch on one rank. permutation "megatron": the MoE token permutation as
+    Megatron-Core's dispatcher (`dispatcher`: alltoall or flex) runs it, kernel by kernel (permutation_bytes); "": the
+    generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden
@@ -163,29 +212,19 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     mlp_kind = "mlp" if spec.mlp_gated or moe else "mlp_plain"  # SwiGLU or a single activation (GELU)
     elem_bytes = (per["hidden"] * hidden_units + per["qkv"] * qkv + per[mlp_kind] * mlp_width / tp
                   + per["qk_norm"] * qk_norm_units(spec, tp))
-    if moe:  # token permutation: each pass reads and writes the top_k copies of the token
+    perm_fwd = perm_bwd = 0.0
+    if moe and permutation:
+        perm_fwd, perm_bwd = permutation_bytes(spec, ep, permutation, dispatcher, ep_domains, eb)
+    elif moe:  # token permutation: each pass reads and writes the top_k copies of the token (backward: x2 below)
         moe_eff = eff["moe_token_permutation"]
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
         elem_bytes += passes * 2 * spec.top_k * h * eb
-    cast_fwd = cast_bwd = 0.0
-    if fp8_recipe:  # scaling and casting each fp8 GEMM operand: bytes per element of the recipe (efficiency.json)
-        cast = eff["fp8_cast_bytes"][fp8_recipe]
-        linears = [lin for lin in spec.layer_linears(moe) if lin.group != "router"]  # the router stays in bf16
-        inputs = sum(lin.d_in for lin in linears) / tp
-        grads = sum(lin.d_out for lin in linears) / tp
-        if moe:  # the experts' GEMMs run in fp8 too: fc1 (gate and up) reads each routed copy, fc2 its intermediate
-            inputs += spec.top_k * (h + spec.expert_ffn / tp)
-            grads += spec.top_k * (2 * spec.expert_ffn / tp + h)
-        cast_fwd = cast["forward_input"] * inputs
-        cast_bwd = cast["backward_input"] * inputs + cast["backward_grad_output"] * grads
-        weight_cast_fwd, weight_cast_bwd = _weight_casts(spec, moe, tp, ep, cast, mem)
-    else:
-        weight_cast_fwd = weight_cast_bwd = 0.0
+    cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, mem)
     unfused_fwd, unfused_bwd = (gpt_oss_unfused_bytes(spec, moe and not fused_expert_mlp, tp, sp, eb, fp32_probs)
                                 if gpt_oss_unfused else (0.0, 0.0))
     backward_factor = eff["elementwise_bytes_per_token"]["backward_factor"]
-    elem_bwd = tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd) / mem + weight_cast_bwd
-    elem_bytes += unfused_fwd
+    elem_bwd = tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd + perm_bwd) / mem + weight_cast_bwd
+    elem_bytes += unfused_fwd + perm_fwd
     elem_bytes += cast_fwd
     elem_fwd = tokens * elem_bytes / mem + weight_cast_fwd
     lora_fwd = 0.0

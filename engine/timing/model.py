@@ -31,7 +31,7 @@ from .data_parallel import accumulation_seconds, data_parallel_seconds
 from .formulas import FORMULAS
 from .hardware import Hardware, hardware_for
 from .host import LayerWork, exposed_host_seconds
-from .layer_settings import expert_gemms, fp8_casts
+from .layer_settings import expert_gemms, fp8_casts, moe_dispatch
 from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
 from .offload import optimizer_seconds
@@ -180,7 +180,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     act_bytes = tokens * spec.hidden * rates.elem_bytes
     compute = memory = recompute = tp_comm = cp_comm = ep_comm = ep_paired = fwd_total = bwd_total = 0.0
     groups = layer_groups(s, spec, layers)
-    fp8, expert_issue = fp8_casts(s, prof), expert_gemms(s, prof)
+    fp8, expert_issue, dispatch = fp8_casts(s, prof), expert_gemms(s, prof), moe_dispatch(s, prof, node)
     work: list[LayerWork] = []
     layer_gpu = 0.0
     for g in groups:
@@ -188,7 +188,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
                        elementwise, fp8, lora, s.lora_rank, qbits, *expert_issue,
                        gpt_oss_unfused=bool(prof.get("gpt_oss_unfused")), fused_expert_mlp=s.fused_expert_mlp,
-                       fp32_probs=s.moe_token_dispatcher_type == "flex")
+                       **dispatch)
         backward = not g.frozen or adapters or g.input_grad
         wgrad = 0.0 if g.frozen else c.gemm_wgrad
         dgrad = c.gemm_dgrad if (g.input_grad or adapters or not g.frozen) else 0.0
