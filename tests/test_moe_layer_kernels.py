@@ -115,3 +115,21 @@ def test_megatron_permutation_rows_kernel_by_kernel():
     assert flex_fwd == flex_bwd and abs(flex_fwd - 2 * (ranks + k) * row) < 1e-6
     ranks16 = 16 * (1 - _miss(128, 16, k))  # EP 16 over two 8-GPU nodes: the staging copy joins
     assert abs(permutation_bytes(spec, 16, "megatron", "flex", 2, 2)[0] - (2 * (ranks16 + k) + 2) * row) < 1e-6
+
+
+def test_the_dispatch_settings_a_layer_reads():
+    """EP 16 over two 8-GPU HGX nodes spans two NVLink domains (HybridEP stages its tokens for RDMA); EP 8 inside a
+    GB200 NVL72 rack one; the flex dispatcher hands the experts fp32 probabilities."""
+    from engine.scenario import scenario_from_dict
+    from engine.timing.hardware import hardware_for
+    from engine.timing.layer_settings import moe_dispatch
+    from engine.timing.links import nvlink_domain
+
+    def settings(gpu: str, per_node: int, nodes: int, ep: int) -> dict:
+        s = scenario_from_dict({"model": "qwen3-30b-a3b", "gpu": gpu, "gpus_per_node": per_node, "nodes": nodes,
+                                "framework": "megatron", "ep": ep, "moe_token_dispatcher_type": "flex"})
+        return moe_dispatch(s, {}, nvlink_domain(s, hardware_for(s)))
+
+    assert settings("h100-sxm-80gb", 8, 2, 16) == {"permutation": "", "dispatcher": "flex", "ep_domains": 2,
+                                                   "fp32_probs": True}
+    assert settings("gb200", 4, 2, 8)["ep_domains"] == 1

@@ -123,6 +123,7 @@ def _weight_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem:
         weights += spec.expert_params_per_layer() / (ep * tp)
     return fwd * weights / mem, bwd * weights / mem
 
+
 def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str,
                mem: float) -> tuple[float, float, float, float]:
     """(forward, backward bytes per token; forward, backward seconds of the weights' casts) of scaling and casting
