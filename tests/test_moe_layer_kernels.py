@@ -27,6 +27,9 @@ def test_qk_norm_units_per_model():
     assert qk_norm_units(model_spec_for("olmo-2-7b"), 1) == 4096 + 4096
     # deepseek-ai/DeepSeek-V3 config.json: q_lora_rank 1,536, kv_lora_rank 512 (the latents, replicated over TP)
     assert qk_norm_units(model_spec_for("deepseek-v3"), 8) == 1536 + 512
+    # with sequence parallelism the latents are normalised on the rank's 1/TP of the sequence
+    # (multi_latent_attention.py: kv_compressed = scatter_to_sequence_parallel_region(kv_compressed))
+    assert qk_norm_units(model_spec_for("deepseek-v3"), 8, True) == (1536 + 512) / 8
     # Llama 4's weightless L2 norm of q and k (use_qk_norm): 40 heads and 8 KV heads of 128
     assert qk_norm_units(model_spec_for("llama-4-scout"), 1) == 40 * 128 + 8 * 128
     assert qk_norm_units(model_spec_for("llama-3-8b"), 1) == 0.0

@@ -212,7 +212,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     qkv = (spec.q_dim + 2 * spec.kv_dim) / tp
     mlp_kind = "mlp" if spec.mlp_gated or moe else "mlp_plain"  # SwiGLU or a single activation (GELU)
     elem_bytes = (per["hidden"] * hidden_units + per["qkv"] * qkv + per[mlp_kind] * mlp_width / tp
-                  + per["qk_norm"] * qk_norm_units(spec, tp))
+                  + per["qk_norm"] * qk_norm_units(spec, tp, sp))
     perm_fwd = perm_bwd = 0.0
     if moe and permutation:
         perm_fwd, perm_bwd = permutation_bytes(spec, ep, permutation, dispatcher, ep_domains, eb)
@@ -273,12 +273,13 @@ def gpt_oss_unfused_bytes(spec: ModelSpec, experts: bool, tp: int, sp: bool, ele
     return forward, backward
 
 
-def qk_norm_units(spec: ModelSpec, tp: int) -> float:
+def qk_norm_units(spec: ModelSpec, tp: int, sp: bool = False) -> float:
     """Elements per token on this rank that a query/key norm reads and writes apart from the hidden-state norms:
     the query and key projections where the model normalises them (per head or over the whole width, or Llama 4's
-    weightless L2 norm; heads split over TP), MLA's two latents (q_a and kv_a layernorms, replicated over TP)."""
+    weightless L2 norm; heads split over TP), MLA's two latents (q_a and kv_a layernorms: whole on every TP rank,
+    on the rank's 1/TP of the sequence under sequence parallelism, multi_latent_attention.py at 2edffadb)."""
     if spec.attention == "mla":
-        return float(spec.qk_norm_params)
+        return spec.qk_norm_params / (tp if sp else 1)
     if spec.qk_norm in ("head", "full") or spec.qk_norm_l2:
         return (spec.q_dim + spec.kv_dim) / tp
     return 0.0
