@@ -18,7 +18,7 @@ def test_attention_rate_falls_with_the_calls_work_as_cudnn_measured_on_gb200():
     at b372d39 (cuDNN 9.17, 128 heads, head dim 128, causal): 4,096 tokens 1,386 / 1,054 TFLOPS forward / backward,
     8,192 tokens 1,584 / 1,211. A call of the 4,096-token benchmark's work (4 x 128 x 128 x 4096^2 / 2 FLOPs) runs at
     their ratio of the 8,192-token rate; the reference work and more run at 1; a GPU without a table at 1."""
-    from engine.timing.costs import attention_by_work, work_rate
+    from engine.timing.attention import attention_by_work, work_rate
 
     curve = attention_by_work("cudnn", "gb200")
     at_4k = 4 * 128 * 128 * 4096**2 / 2
@@ -33,7 +33,7 @@ def test_context_parallel_steps_run_smaller_attention_calls():
     AttnFuncWithCPAndKVP2P), so on GB200 the same rank's attention takes longer than one call of the whole work;
     on H100 (no per-work table) the split changes nothing."""
     from engine.models.presets import model_spec_for
-    from engine.timing.costs import _attention
+    from engine.timing.attention import attention_core
     from engine.timing.data import framework_profile
     from engine.timing.hardware import hardware_for
     from engine.timing.model import rates_for
@@ -42,8 +42,8 @@ def test_context_parallel_steps_run_smaller_attention_calls():
     for gpu, slower in (("gb200", True), ("h100-sxm-80gb", False)):
         s = scenario_from_dict({"model": "llama-3.1-405b", "gpu": gpu, "framework": "megatron", "seq_len": 8192})
         rates = rates_for(s, hardware_for(s), framework_profile("megatron"))
-        one = _attention(spec, 4096, 8192, 4, rates, "fused", cp=1)[1]
-        two = _attention(spec, 4096, 8192, 4, rates, "fused", cp=2)[1]
+        one = attention_core(spec, 4096, 8192, 4, rates, "fused", cp=1)[1]
+        two = attention_core(spec, 4096, 8192, 4, rates, "fused", cp=2)[1]
         assert (two > one) if slower else math.isclose(two, one)
 
 

@@ -61,7 +61,7 @@ def test_gemms_run_in_whole_tiles_and_whole_waves():
     output tiles on 132 SMs (H100 SXM5), 132 tiles fill one wave and 133 take two, and a GEMM one row taller than a
     tile costs two tile rows; tiles that do not fill one wave are split along k (64-deep steps) over the idle SMs.
     Memory is infinitely fast so the compute side shows."""
-    from engine.timing.costs import gemm_seconds, grouped_gemm_seconds
+    from engine.timing.gemm import gemm_seconds, grouped_gemm_seconds
 
     rate, memory, k = 1e15, 1e30, 4096
     one_wave = gemm_seconds(128 * 132, k, 256, rate, memory, 2, 132)
@@ -83,7 +83,7 @@ def test_attention_runs_in_whole_key_tiles():
     4,096-token causal sequence is 32 x 32 tiles of which 32 x 33 / 2 = 528 are touched, 528 x 128 x 128 / 4,096 =
     2,112 keys per query; gpt-oss's 128-token window reaches 2 key tiles per query tile (1 for the first), so
     (1 + 31 x 2) x 128 x 128 / 4,096 = 252 keys per query, not 128."""
-    from engine.timing.costs import causal_keys_per_query, head_dim_rate
+    from engine.timing.attention import causal_keys_per_query, head_dim_rate
 
     assert causal_keys_per_query(4096, 4096) == 528 * 128 * 128 / 4096
     assert causal_keys_per_query(4096, 128) == (1 + 31 * 2) * 128 * 128 / 4096
@@ -96,7 +96,7 @@ def test_gpt_oss_attends_through_full_layers_too():
     """gpt-oss alternates sliding (128-token window) and full attention layers (config.json layer_types: 18 of
     36 sliding), so its attention costs about half a full model's plus half a windowed one, not a windowed one."""
     from engine.scenario import resolve_model
-    from engine.timing.costs import sliding_share
+    from engine.timing.attention import sliding_share
 
     gpt_oss = scenario_from_dict({"model": "gpt-oss-120b", "gpu": "h100-sxm-80gb", "seq_len": 4096})
     assert sliding_share(resolve_model(gpt_oss)) == 0.5

@@ -9,14 +9,9 @@ from engine import scenario_from_dict
 from engine.accuracy.published_throughput import load_rows
 from engine.scenario import resolve_model
 from engine.timing import step_time
-from engine.timing.costs import (
-    EAGER_SCORE_BYTES_FWD,
-    eager_matmuls,
-    eager_softmax_bytes,
-    gemm_alignment,
-    softmax_fused,
-)
+from engine.timing.attention import EAGER_SCORE_BYTES_FWD, eager_matmuls, eager_softmax_bytes, softmax_fused
 from engine.timing.data import efficiency, framework_profile
+from engine.timing.gemm import gemm_alignment
 from engine.timing.hardware import hardware_for
 from engine.timing.model import rates_for
 
@@ -51,7 +46,7 @@ def test_the_torch_softmax_path_adds_its_kernels_bytes():
     fused = (4.0 + 5, 6.0 + 5)
     assert eager_softmax_bytes("megatron-deepspeed-2022", 8, 4, 2048) == fused
     assert eager_softmax_bytes("megatron-deepspeed-2022", 8, 2, 2048) == (fused[0] + 37 - 4, fused[1] + 41 - 6)
-    # the scenario's default: the generic eager figure (engine/timing/costs.py EAGER_SCORE_BYTES_FWD, twice backward)
+    # the scenario's default: the generic eager figure (engine/timing/attention.py EAGER_SCORE_BYTES_FWD, twice backward)
     assert eager_softmax_bytes("auto", 8, 2, 2048) == (float(EAGER_SCORE_BYTES_FWD), 2.0 * EAGER_SCORE_BYTES_FWD)
 
 

@@ -12,8 +12,9 @@ import math
 
 from engine.scenario import resolve_model, scenario_from_dict
 from engine.timing import step_time
-from engine.timing.costs import Rates, expert_gemm_seconds, grouped_gemm_seconds, layer_cost
+from engine.timing.costs import expert_gemm_seconds, layer_cost
 from engine.timing.data import efficiency, framework_profile
+from engine.timing.gemm import Rates, grouped_gemm_seconds
 
 RATE, SMS = 1e15, 132  # H100 SXM5's SM count (gemm_waves.sms)
 

@@ -8,7 +8,8 @@ the weight column-major (1 + 1) = 2. Transformer Engine keeps its fp8 weights ov
 import pytest
 
 from engine.models.presets import model_spec_for
-from engine.timing.costs import Rates, layer_cost
+from engine.timing.costs import layer_cost
+from engine.timing.gemm import Rates
 
 
 def _rates() -> Rates:

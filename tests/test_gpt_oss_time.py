@@ -19,8 +19,9 @@ import math
 
 from engine.scenario import resolve_model, scenario_from_dict
 from engine.timing import step_time
-from engine.timing.costs import Rates, gpt_oss_unfused_bytes, layer_cost
+from engine.timing.costs import gpt_oss_unfused_bytes, layer_cost
 from engine.timing.data import efficiency, framework_profile
+from engine.timing.gemm import Rates
 
 # elements read + written per unit, kernel by kernel (see the module docstring)
 ROPE_FWD = [2, 1, 2, 2, 3, 2]  # t*cos, neg (half the units), cat(-x2, x1), *sin, add, cat((t, t_pass))

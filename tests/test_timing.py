@@ -90,7 +90,8 @@ def test_op_selective_recomputes_every_second_linear():
     for Llama-3-8B the recomputed matmuls are k_proj, o_proj and up_proj, 4096 x (1024 + 4096 + 14336) of the
     layer's 4096 x (4096 + 1024 + 1024 + 4096 + 3 x 14336) weights, counted by hand from its config."""
     from engine.models.presets import model_spec_for
-    from engine.timing.costs import Rates, layer_cost
+    from engine.timing.costs import layer_cost
+    from engine.timing.gemm import Rates
 
     spec = model_spec_for("llama-3-8b")
     rates = Rates(1e15, 1e15, 5e14, 3e12, 2)  # compute-bound at 16k tokens: seconds follow FLOPs
@@ -107,7 +108,8 @@ def test_moe_permutation_and_fp8_casts_are_memory_traffic():
     (attention q 4096 + k, v 512 each from 2048, o 2048 from 4096; the router stays in bf16; 8 routed copies
     through fc1 2048 -> 2 x 768 and fc2 768 -> 2048)."""
     from engine.models.presets import model_spec_for
-    from engine.timing.costs import Rates, layer_cost
+    from engine.timing.costs import layer_cost
+    from engine.timing.gemm import Rates
 
     spec = model_spec_for("qwen3-30b-a3b")
     rates = Rates(1e15, 2e15, 5e14, 3e12, 2)

@@ -7,31 +7,13 @@ bandwidth. Cached: a search asks for the same few layers again and again.
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from typing import NamedTuple
 
 from ..models.architecture import ModelSpec
+from .attention import attention_core
 from .data import efficiency
-
-# Eager attention (scores materialised): bytes per score element in the forward: mask add (2+2), softmax in
-# fp32 (2+4), cast back (4+2) = 16; the backward reads and writes about twice that.
-EAGER_SCORE_BYTES_FWD = 16
-FLASH_BACKWARD_FACTOR = 2.5  # 5 GEMMs in the backward (QK^T recomputed) against 2 in the forward
-EAGER_BACKWARD_FACTOR = 2.0
-
-
-class Rates(NamedTuple):
-    """Achievable rates for one scenario (hashable: part of the cache keys)."""
-
-    gemm: float  # FLOP/s of 16/32-bit matmuls
-    linear: float  # FLOP/s of the decoder layers' nn.Linear matmuls (fp8 when the scenario trains in fp8)
-    attention: float  # FLOP/s of the fused attention kernel
-    memory: float  # bytes/s of element-wise kernels
-    elem_bytes: int  # bytes of one activation element (compute dtype)
-    sms: int = 0  # streaming multiprocessors: GEMMs run in waves of tiles over them (0: not quantized)
-    head_dim_scaled: bool = False  # the attention rate is a head-dim-128 figure, scaled for other head dims
-    attention_by_work: tuple[tuple[float, float], ...] = ()  # (log2 benchmark length, rate / reference rate)
+from .gemm import Rates, gemm_alignment, gemm_seconds, grouped_gemm_seconds
 
 
 class LayerCost(NamedTuple):
@@ -49,44 +31,6 @@ class LayerCost(NamedTuple):
     elem_bwd: float  # memory-bound element-wise work, backward (fp8 casts differ from the forward's)
     gemm_dgrad: float  # the backward's input-gradient matmuls (dense: the forward's shapes again)
     gemm_wgrad: float  # the backward's weight-gradient matmuls (experts: k = tokens per expert, into main_grad)
-
-
-def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int, sms: int = 0) -> float:
-    """Roofline of one (m x k) @ (k x n) matmul: compute-bound or bound by reading/writing its operands. With the
-    GPU's SM count, the compute side is counted in whole output tiles and whole waves of tiles over the SMs, split
-    along k when one wave is not filled (presets/efficiency.json gemm_waves): small or oddly shaped GEMMs (high TP,
-    small experts, micro-batch 1) run below the best shape's rate."""
-    return grouped_gemm_seconds(1, m, k, n, rate, memory, elem_bytes, sms)
-
-
-def grouped_gemm_seconds(groups: int, m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int,
-                         sms: int = 0, out_bytes: float = 0.0) -> float:
-    """`groups` equal (m x k) @ (k x n) matmuls in one grouped kernel (the local experts of an MoE layer as
-    torch._grouped_mm or a CUTLASS grouped GEMM runs them), or in flight together on parallel streams: partial
-    tiles per group, waves over all groups' tiles together, split along k when they do not fill one wave.
-    out_bytes: bytes per output element read and written when the output is accumulated in place (a weight
-    gradient added into main_grad, beta = 1); 0: written once in the compute dtype."""
-    compute = 2.0 * groups * m * k * n / rate
-    if sms and m >= 1 and n >= 1:
-        waves = efficiency()["gemm_waves"]
-        tile_m, tile_n, tile_k = waves["tile_m"], waves["tile_n"], waves["tile_k"]
-        tiles = groups * math.ceil(m / tile_m) * math.ceil(n / tile_n)
-        split = max(1, min(sms // tiles, math.ceil(k / tile_k)))  # split-K when the tiles leave SMs idle
-        compute = 2.0 * tile_m * tile_n * (k / split) * math.ceil(tiles * split / sms) * sms / rate
-    traffic = (m * k + k * n) * elem_bytes + m * n * (out_bytes or elem_bytes)
-    return max(compute, groups * traffic / memory)
-
-
-@lru_cache(maxsize=4096)
-def gemm_alignment(elem_bytes: int, *row_elements: float) -> float:
-    """Share of the aligned rate a GEMM reaches whose operand rows (the k and n of (m x k) @ (k x n), or a batched
-    GEMM's head dim) are these many elements: cuBLAS's fastest tensor-core kernels need rows of a multiple of 16
-    bytes (presets/efficiency.json gemm_alignment: a measured 0.685 below it)."""
-    table = efficiency()["gemm_alignment"]
-    for elements in row_elements:
-        if elements != int(elements) or int(elements) * elem_bytes % table["bytes"]:
-            return float(table["unaligned_fraction"])
-    return 1.0
 
 
 def expert_gemm_seconds(local: int, m: float, k: float, n: float, rates: Rates, streams: int,
@@ -136,28 +80,82 @@ def _weight_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem:
         weights += spec.expert_params_per_layer() / (ep * tp)
     return fwd * weights / mem, bwd * weights / mem
 
+
+def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str,
+               mem: float) -> tuple[float, float, float, float]:
+    """(forward, backward bytes per token; forward, backward seconds of the weights' casts) of scaling and casting
+    each fp8 GEMM operand: bytes per element of the recipe (efficiency.json fp8_cast_bytes), counted as more bytes at
+    the element-wise rate where the recipe's kernel is measured to stream slower (bandwidth_fraction of peak)."""
+    if not fp8_recipe:
+        return 0.0, 0.0, 0.0, 0.0
+    cast = efficiency()["fp8_cast_bytes"][fp8_recipe]
+    linears = [lin for lin in spec.layer_linears(moe) if lin.group != "router"]  # the router stays in bf16
+    inputs = sum(lin.d_in for lin in linears) / tp
+    grads = sum(lin.d_out for lin in linears) / tp
+    if moe:  # the experts' GEMMs run in fp8 too: fc1 (gate and up) reads each routed copy, fc2 its intermediate
+        inputs += spec.top_k * (spec.hidden + spec.expert_ffn / tp)
+        grads += spec.top_k * (2 * spec.expert_ffn / tp + spec.hidden)
+    cast_fwd = cast["forward_input"] * inputs
+    cast_bwd = cast["backward_input"] * inputs + cast["backward_grad_output"] * grads
+    if "bandwidth_fraction" in cast:  # the recipe's quantize kernel streams below the element-wise kernels' rate
+        slower = efficiency()["memory_bandwidth_fraction"]["value"] / cast["bandwidth_fraction"]
+        cast_fwd, cast_bwd = cast_fwd * slower, cast_bwd * slower
+    return (cast_fwd, cast_bwd, *_weight_casts(spec, moe, tp, ep, cast, mem))
+
+
+@lru_cache(maxsize=1024)
+def permutation_bytes(spec: ModelSpec, ep: int, permutation: str, dispatcher: str, ep_domains: int,
+                      elem_bytes: int) -> tuple[float, float]:
+    """(forward, backward) bytes per token that the MoE dispatcher's permutation kernels read and write, kernel by
+    kernel (presets/efficiency.json moe_token_permutation.megatron): rows of hidden width counted per token, per
+    routed copy (top_k), per EP rank receiving the token and, where the group spans NVLink domains, per staging copy.
+    A copy's backward is a copy of the same rows (permute and unpermute swap), so no backward factor applies."""
+    table = efficiency()["moe_token_permutation"][permutation]
+    k = spec.top_k
+    if ep > 1 and dispatcher == "flex":
+        entry = table["flex"]
+    elif ep > 1:
+        entry = table["alltoall" if spec.n_experts > ep else "alltoall_one_local_expert"]
+    else:
+        entry = table["no_expert_parallel"]
+    experts, miss = spec.n_experts, 1.0
+    for i in range(k):  # the chance that none of a token's top_k experts sits on a given rank
+        miss *= max(0.0, (experts - experts / ep - i) / (experts - i))
+    counts = {"tokens": 1.0, "copies": float(k), "ranks": ep * (1.0 - miss), "staging": 1.0 if ep_domains > 1 else 0.0}
+    row = spec.hidden * elem_bytes
+    return tuple(sum(n * counts[what] for what, n in entry[way].items()) * row for way in ("forward", "backward"))
+
+
 @lru_cache(maxsize=8192)
 def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep: int, cp: int, sp: bool,
                rates: Rates, attention: str, elementwise: str, fp8_recipe: str,
                lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int, expert_streams: int = 0,
                wgrad_out_bytes: float = 0.0, gpt_oss_unfused: bool = False,
-               fused_expert_mlp: bool = False, fp32_probs: bool = False, eager_softmax: str = "") -> LayerCost:
+               fused_expert_mlp: bool = False, fp32_probs: bool = False, eager_softmax: str = "",
+               permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1) -> LayerCost:
+    """One layer's seconds per micro-batch on one rank. permutation "megatron": the MoE token permutation as
+    Megatron-Core's dispatcher (`dispatcher`: alltoall or flex) runs it, kernel by kernel (permutation_bytes); "": the
+    generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden
     gemm = gemm_flops = every_second = 0.0
     count = 0
     for lin in spec.layer_linears(moe):
-        split = 1 if lin.group == "router" else tp
+        router = lin.group == "router"
+        # the router is not an fp8 GEMM: Megatron-Core's RouterGatingLinearFunction (moe/moe_utils.py) multiplies the
+        # bf16 input by the bf16 weight in te_general_gemm (fp32 output with moe_router_dtype fp32), as the fp8 casts
+        # below leave it out too
+        split = 1 if router else tp
         # rows of d_in and d_out / split elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
         # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
-        rate = rates.linear * gemm_alignment(eb, lin.d_in, lin.d_out / split)
+        rate = (rates.gemm if router else rates.linear) * gemm_alignment(eb, lin.d_in, lin.d_out / split)
         seconds = gemm_seconds(tokens, lin.d_in, lin.d_out / split, rate, mem, eb, rates.sms)
         gemm += seconds
-        gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / split
+        gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / (1 if router else tp)
         # op-level selective checkpointing (torchtitan): every second nn.Linear matmul of the layer, in forward
         # order, is recomputed, and the router gate always (it is left out of the count)
-        if lin.group == "router":
+        if router:
             every_second += seconds
         else:
             count += 1
@@ -168,35 +166,26 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                                                                    wgrad_out_bytes)
         gemm_flops += 6.0 * tokens * spec.top_k * h * spec.expert_ffn / tp
         mlp_width = spec.top_k * spec.expert_ffn + spec.shared_ffn
-    flops, attn_fwd, attn_bwd = _attention(spec, tokens, seq, tp, rates, attention, eager_softmax, cp)
+    flops, attn_fwd, attn_bwd = attention_core(spec, tokens, seq, tp, rates, attention, eager_softmax, cp)
     per = eff["elementwise_bytes_per_token"][elementwise]
     hidden_units = h / tp if sp else h
     qkv = (spec.q_dim + 2 * spec.kv_dim) / tp
     mlp_kind = "mlp" if spec.mlp_gated or moe else "mlp_plain"  # SwiGLU or a single activation (GELU)
-    elem_bytes = per["hidden"] * hidden_units + per["qkv"] * qkv + per[mlp_kind] * mlp_width / tp
-    if moe:  # token permutation: each pass reads and writes the top_k copies of the token
+    elem_bytes = (per["hidden"] * hidden_units + per["qkv"] * qkv + per[mlp_kind] * mlp_width / tp
+                  + per["qk_norm"] * qk_norm_units(spec, tp, sp))
+    perm_fwd = perm_bwd = 0.0
+    if moe and permutation:
+        perm_fwd, perm_bwd = permutation_bytes(spec, ep, permutation, dispatcher, ep_domains, eb)
+    elif moe:  # token permutation: each pass reads and writes the top_k copies of the token (backward: x2 below)
         moe_eff = eff["moe_token_permutation"]
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
         elem_bytes += passes * 2 * spec.top_k * h * eb
-    cast_fwd = cast_bwd = 0.0
-    if fp8_recipe:  # scaling and casting each fp8 GEMM operand: bytes per element of the recipe (efficiency.json)
-        cast = eff["fp8_cast_bytes"][fp8_recipe]
-        linears = [lin for lin in spec.layer_linears(moe) if lin.group != "router"]  # the router stays in bf16
-        inputs = sum(lin.d_in for lin in linears) / tp
-        grads = sum(lin.d_out for lin in linears) / tp
-        if moe:  # the experts' GEMMs run in fp8 too: fc1 (gate and up) reads each routed copy, fc2 its intermediate
-            inputs += spec.top_k * (h + spec.expert_ffn / tp)
-            grads += spec.top_k * (2 * spec.expert_ffn / tp + h)
-        cast_fwd = cast["forward_input"] * inputs
-        cast_bwd = cast["backward_input"] * inputs + cast["backward_grad_output"] * grads
-        weight_cast_fwd, weight_cast_bwd = _weight_casts(spec, moe, tp, ep, cast, mem)
-    else:
-        weight_cast_fwd = weight_cast_bwd = 0.0
+    cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, mem)
     unfused_fwd, unfused_bwd = (gpt_oss_unfused_bytes(spec, moe and not fused_expert_mlp, tp, sp, eb, fp32_probs)
                                 if gpt_oss_unfused else (0.0, 0.0))
     backward_factor = eff["elementwise_bytes_per_token"]["backward_factor"]
-    elem_bwd = tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd) / mem + weight_cast_bwd
-    elem_bytes += unfused_fwd
+    elem_bwd = tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd + perm_bwd) / mem + weight_cast_bwd
+    elem_bytes += unfused_fwd + perm_fwd
     elem_bytes += cast_fwd
     elem_fwd = tokens * elem_bytes / mem + weight_cast_fwd
     lora_fwd = 0.0
@@ -244,149 +233,16 @@ def gpt_oss_unfused_bytes(spec: ModelSpec, experts: bool, tp: int, sp: bool, ele
     return forward, backward
 
 
-def _attention(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,
-               attention: str, eager_softmax: str = "", cp: int = 1) -> tuple[float, float, float]:
-    """(forward FLOPs, forward seconds, backward seconds) of one layer's attention core: each rank holds tokens/cp
-    queries of the sequence against all keys (ring), heads / tp. The context-parallel ring runs one kernel call per
-    step, each over 1/cp of the keys (links.py ring_exposed_seconds): the call's work, which sets its rate where the
-    kernel's rate falls with the work (work_rate), is flops / cp."""
-    window = min(seq, spec.sliding_window) if spec.sliding_window else seq
-    heads_dim = spec.q_dim / tp
-    if attention == "eager":
-        kv = window if spec.sliding_window else seq  # the mask is applied after the full product
-        flops = 4.0 * tokens * kv * heads_dim
-        scores = tokens * kv * spec.heads / tp
-        scores_fwd, scores_bwd = eager_matmuls(spec, tokens / seq * spec.heads / tp, seq, kv, rates)
-        # Megatron's eager path falls back to torch's softmax where its fused kernel does not take the shape
-        fwd_bytes, bwd_bytes = eager_softmax_bytes(eager_softmax, spec.heads / tp, tokens / seq, seq)
-        return (flops, scores_fwd + scores * fwd_bytes / rates.memory,
-                scores_bwd + scores * bwd_bytes / rates.memory)
-    # fused kernels skip the key tiles a causal mask (or a window) hides, and compute the tiles it cuts whole;
-    # models that alternate sliding and full layers (layer_types) are costed as their mix per layer
-    sliding = sliding_share(spec) if window < seq else 0.0
-    keys = (1.0 - sliding) * causal_keys_per_query(seq, seq) + sliding * causal_keys_per_query(seq, window)
-    flops = 4.0 * tokens * keys * heads_dim
-    rate = rates.attention * (head_dim_rate(spec.head_dim) if rates.head_dim_scaled else 1.0)
-    attn_fwd = flops / (rate * work_rate(rates.attention_by_work, flops / cp))
-    return flops, attn_fwd, FLASH_BACKWARD_FACTOR * attn_fwd
-
-
-def eager_matmuls(spec: ModelSpec, batches: float, seq: int, kv: int, rates: Rates) -> tuple[float, float]:
-    """(forward, backward) seconds of eager attention's batched matmuls over `batches` (micro-batch x heads per
-    rank) heads, each a roofline (grouped_gemm_seconds): scores = Q K^T (seq x head_dim x kv) writes the whole score
-    matrix and context = P V (seq x kv x head_dim) reads it, so at head dims below the GPU's FLOP-per-byte ridge
-    they are bound by the scores' bytes. The backward runs dP = dO V^T (as Q K^T) and dV, dQ, dK (as P V). Rows of
-    head_dim elements: gemm_alignment. Not tile-quantized (cuBLAS picks a tile for head_dim, which the fixed
-    gemm_waves tile does not)."""
-    d = spec.head_dim
-    rate = rates.gemm * gemm_alignment(rates.elem_bytes, d)
-    qk = grouped_gemm_seconds(1, seq, d, kv, rate, rates.memory, rates.elem_bytes) * batches
-    pv = grouped_gemm_seconds(1, seq, kv, d, rate, rates.memory, rates.elem_bytes) * batches
-    return qk + pv, qk + 3 * pv
-
-
-@lru_cache(maxsize=256)
-def eager_softmax_bytes(rule: str, heads_per_rank: float, batch: float, seq: int) -> tuple[float, float]:
-    """(forward, backward) bytes per score element of eager attention's mask, softmax and dropout: the generic
-    eager figure (EAGER_SCORE_BYTES_FWD, twice that backward) or, under the Megatron kernel rule the scenario
-    names (eager_softmax; presets/efficiency.json eager_attention_softmax), the fused kernel's bytes counted from
-    that code, plus what the fp32 torch path adds where FusedScaleMaskSoftmax.is_kernel_available does not take
-    the shape."""
-    fwd, bwd = float(EAGER_SCORE_BYTES_FWD), float(EAGER_BACKWARD_FACTOR * EAGER_SCORE_BYTES_FWD)
-    if rule in ("", "auto"):  # the scenario's eager_softmax: auto is the generic figure
-        return fwd, bwd
-    table = efficiency()["eager_attention_softmax"][rule]
-    fused = table["fused"]  # the fused kernel and dropout, counted from the rule's code
-    if softmax_fused(table["rule"], heads_per_rank, batch, seq):
-        return float(fused["forward"]), float(fused["backward"])
-    return (float(fused["forward"] + table["unfused_extra"]["forward"]),
-            float(fused["backward"] + table["unfused_extra"]["backward"]))
-
-
-def softmax_fused(rule: str, heads_per_rank: float, batch: float, seq: int) -> bool:
-    """Whether Megatron's fused causal softmax runs. heads_per_rank: Megatron-DeepSpeed of late 2021 to March 2022
-    sizes the kernel's block by the heads per rank (its arguments swapped): batch_per_block = 128 / min(p, 32)
-    x (2 if p <= 128 else 1), p the power of two at or above the heads per rank; micro-batch x heads per rank must be
-    a multiple of it and of 4, with 16 < seq <= 2048."""
-    heads, batches = int(heads_per_rank), int(batch) * int(heads_per_rank)
-    if heads != heads_per_rank or batch != int(batch) or not 16 < seq <= 2048 or seq % 4 or batches % 4:
-        return False
-    if rule != "heads_per_rank":
-        return True
-    power = 1 << max(heads - 1, 0).bit_length()
-    per_block = (128 // min(power, 32)) * (2 if power <= 128 else 1)
-    return batches % per_block == 0
-
-
-@lru_cache(maxsize=64)
-def attention_by_work(kernel: str, gpu_id: str) -> tuple[tuple[float, float], ...]:
-    """(log2 of the benchmark's sequence length, the kernel's forward + backward rate there over its rate at the
-    reference length) from presets/efficiency.json attention_rate_by_work, for a kernel measured on this GPU at
-    several lengths; () where it was not (one rate at every size)."""
-    table = efficiency()["attention_rate_by_work"]
-    points = table.get(kernel, {}).get(gpu_id)
-    if not points:
-        return ()
-
-    def combined(fwd: float, bwd: float) -> float:  # the backward has FLASH_BACKWARD_FACTOR x the forward's FLOPs
-        return (1.0 + FLASH_BACKWARD_FACTOR) / (1.0 / fwd + FLASH_BACKWARD_FACTOR / bwd)
-
-    ref = next(combined(f, b) for s, f, b in points if s == table["reference_seq"])
-    return tuple((math.log2(s), combined(f, b) / ref) for s, f, b in points if s <= table["reference_seq"])
-
-
-def work_rate(curve: tuple[tuple[float, float], ...], flops: float) -> float:
-    """The attention kernel's rate for one call of `flops` forward FLOPs over its rate at the reference length:
-    the benchmark's causal call of the same work (length sqrt(flops / benchmark_flops_per_seq_squared)),
-    interpolated in log2 of that length; 1 at the reference work and above, or without a curve."""
-    if not curve or flops <= 0:
-        return 1.0
-    length = 0.5 * math.log2(flops / efficiency()["attention_rate_by_work"]["benchmark_flops_per_seq_squared"])
-    if length >= curve[-1][0]:
-        return 1.0
-    if length <= curve[0][0]:
-        return curve[0][1]
-    for (x0, y0), (x1, y1) in zip(curve, curve[1:], strict=False):
-        if length <= x1:
-            return y0 + (y1 - y0) * (length - x0) / (x1 - x0)
-    return 1.0
-
-
-def sliding_share(spec: ModelSpec) -> float:
-    """Share of the layers that attend through the sliding window: from layer_types when the model gives them
-    (gpt-oss alternates sliding and full, Gemma 3 five sliding to one full), else every layer."""
-    if not spec.layer_types:
-        return 1.0
-    return spec.layer_types.count("sliding") / len(spec.layer_types)
-
-
-@lru_cache(maxsize=1024)
-def causal_keys_per_query(seq: int, window: int) -> float:
-    """Keys a tiled causal kernel computes per query, mean over the sequence (presets/efficiency.json
-    attention_tiles, square tiles): a query tile reaches back over ceil((tile + window - 1) / tile) key tiles, fewer
-    at the start of the sequence; full causal attention (window = seq) touches n (n + 1) / 2 of n x n tiles."""
-    tiles = efficiency()["attention_tiles"]
-    tile_q, tile_k = tiles["tile_q"], tiles["tile_k"]
-    n = math.ceil(seq / tile_q)
-    per_tile = math.ceil((tile_q + window - 1) / tile_k) if window < seq else n
-    if n <= per_tile:
-        touched = n * (n + 1) / 2.0
-    else:
-        touched = per_tile * (per_tile + 1) / 2.0 + (n - per_tile) * per_tile
-    return min(touched * tile_q * tile_k / (n * tile_q), float(seq))
-
-
-@lru_cache(maxsize=64)
-def head_dim_rate(head_dim: int) -> float:
-    """The attention kernel's rate at this head dim over its rate at head dim 128 (presets/efficiency.json
-    attention_tiles.head_dim_rate: 64 -> 0.707, 128 and up -> 1, linear between)."""
-    table = efficiency()["attention_tiles"]["head_dim_rate"]
-    low, high = table["64"], table["128"]
-    if head_dim <= 64:
-        return low
-    if head_dim >= 128:
-        return high
-    return low + (high - low) * (head_dim - 64) / 64
+def qk_norm_units(spec: ModelSpec, tp: int, sp: bool = False) -> float:
+    """Elements per token on this rank that a query/key norm reads and writes apart from the hidden-state norms:
+    the query and key projections where the model normalises them (per head or over the whole width, or Llama 4's
+    weightless L2 norm; heads split over TP), MLA's two latents (q_a and kv_a layernorms: whole on every TP rank,
+    on the rank's 1/TP of the sequence under sequence parallelism, multi_latent_attention.py at 2edffadb)."""
+    if spec.attention == "mla":
+        return spec.qk_norm_params / (tp if sp else 1)
+    if spec.qk_norm in ("head", "full") or spec.qk_norm_l2:
+        return (spec.q_dim + spec.kv_dim) / tp
+    return 0.0
 
 
 @lru_cache(maxsize=4096)

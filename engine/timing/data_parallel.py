@@ -15,8 +15,8 @@ from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import fsdp1_wrap
 from .collectives import BROADCAST, bucket_count, collective_latency, group_latencies
 from .contention import contended, hidden_share
-from .costs import Rates
 from .data import efficiency, framework_profile
+from .gemm import Rates
 from .hardware import Hardware
 from .layer_settings import fp8_casts
 from .links import link, nvlink_domain

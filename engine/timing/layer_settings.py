@@ -1,5 +1,5 @@
 """What one layer's cost reads from the scenario and the framework's time profile (presets/efficiency.json
-frameworks): the fp8 cast recipe and how the experts' GEMMs are issued."""
+frameworks): the fp8 cast recipe, how the experts' GEMMs are issued and how the MoE tokens are dispatched."""
 
 from __future__ import annotations
 
@@ -60,3 +60,13 @@ def tp_collectives(s: Scenario, prof: dict[str, Any], backward: bool, recomputed
     if backward and s.sequence_parallel and prof.get("sp_backward_regather"):
         count += 0.5 * column_wgrads
     return float(count)
+
+
+def moe_dispatch(s: Scenario, prof: dict[str, Any], nvlink_ranks: int) -> dict[str, Any]:
+    """How the MoE layer's tokens are dispatched, as layer_cost's keywords: the framework's permutation kernels
+    (efficiency.json frameworks moe_permutation: "megatron", or "" for the generic passes), the dispatcher, the
+    NVLink domains the expert-parallel group spans (`nvlink_ranks`: GPUs per NVLink domain), and whether the
+    experts receive fp32 probabilities (the flex dispatcher's HybridEP manager hands them fp32)."""
+    local = max(1, min(s.ep, nvlink_ranks // (s.tp * s.cp)))  # EP ranks inside this GPU's NVLink domain
+    return {"permutation": str(prof.get("moe_permutation", "")), "dispatcher": s.moe_token_dispatcher_type,
+            "ep_domains": -(-s.ep // local), "fp32_probs": s.moe_token_dispatcher_type == "flex"}

@@ -21,17 +21,19 @@ from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, resolve_model
 from ..scenario.behaviour import cross_entropy_path
 from ..scenario.memo import ScenarioMemo
+from .attention import attention_by_work
 from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
 from .ceiling import held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency
-from .costs import LayerCost, Rates, attention_by_work, head_cost, layer_cost
+from .costs import LayerCost, head_cost, layer_cost
 from .data import efficiency, framework_profile
 from .data_parallel import accumulation_seconds, data_parallel_seconds
 from .formulas import FORMULAS
+from .gemm import Rates
 from .hardware import Hardware, hardware_for
 from .host import LayerWork, exposed_host_seconds
-from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, tp_collectives
+from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, moe_dispatch, tp_collectives
 from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
 from .offload import optimizer_seconds
@@ -142,7 +144,7 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
     scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
     return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled,
-                 attention_by_work(kernel, hw.gpu_id or ""))  # a smaller call runs slower (costs.py work_rate)
+                 attention_by_work(kernel, hw.gpu_id or ""))  # a smaller call runs slower (attention.py work_rate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +183,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     act_bytes = tokens * spec.hidden * rates.elem_bytes
     compute = memory = recompute = tp_comm = cp_comm = ep_comm = ep_paired = fwd_total = bwd_total = 0.0
     groups = layer_groups(s, spec, layers)
-    fp8, expert_issue = fp8_casts(s, prof), expert_gemms(s, prof)
+    fp8, expert_issue, dispatch = fp8_casts(s, prof), expert_gemms(s, prof), moe_dispatch(s, prof, node)
     work: list[LayerWork] = []
     layer_gpu = 0.0
     for g in groups:
@@ -189,7 +191,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
                        elementwise, fp8, lora, s.lora_rank, qbits, *expert_issue,
                        gpt_oss_unfused=bool(prof.get("gpt_oss_unfused")), fused_expert_mlp=s.fused_expert_mlp,
-                       fp32_probs=s.moe_token_dispatcher_type == "flex", eager_softmax=s.eager_softmax)
+                       **dispatch, eager_softmax=s.eager_softmax)
         backward = not g.frozen or adapters or g.input_grad
         wgrad = 0.0 if g.frozen else c.gemm_wgrad
         dgrad = c.gemm_dgrad if (g.input_grad or adapters or not g.frozen) else 0.0

@@ -7,8 +7,8 @@ from typing import Any, Protocol
 
 from ..memory.states import Dtypes
 from ..scenario import Scenario
-from .costs import Rates
 from .data import efficiency
+from .gemm import Rates
 from .hardware import Hardware
 from .links import exposed
 

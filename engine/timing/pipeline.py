@@ -9,7 +9,7 @@ from typing import Any
 from ..memory.parallelism.pipeline import scenario_stage_ranges
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
-from .costs import Rates
+from .gemm import Rates
 from .hardware import Hardware
 from .links import link, nvlink_domain
 

@@ -1,0 +1,163 @@
+"""Attention time of one layer: fused kernels in whole tiles (causal masks, sliding windows, head dims), their
+rate by the work of one call (data-centre Blackwell's measured tables), and eager attention's batched matmuls and
+softmax as the framework's code runs them."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from ..models.architecture import ModelSpec
+from .data import efficiency
+from .gemm import Rates, gemm_alignment, grouped_gemm_seconds
+
+# Eager attention (scores materialised): bytes per score element in the forward: mask add (2+2), softmax in
+# fp32 (2+4), cast back (4+2) = 16; the backward reads and writes about twice that.
+EAGER_SCORE_BYTES_FWD = 16
+FLASH_BACKWARD_FACTOR = 2.5  # 5 GEMMs in the backward (QK^T recomputed) against 2 in the forward
+EAGER_BACKWARD_FACTOR = 2.0
+
+
+def attention_core(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rates,
+               attention: str, eager_softmax: str = "", cp: int = 1) -> tuple[float, float, float]:
+    """(forward FLOPs, forward seconds, backward seconds) of one layer's attention core: each rank holds tokens/cp
+    queries of the sequence against all keys (ring), heads / tp. The context-parallel ring runs one kernel call per
+    step, each over 1/cp of the keys (links.py ring_exposed_seconds): the call's work, which sets its rate where the
+    kernel's rate falls with the work (work_rate), is flops / cp."""
+    window = min(seq, spec.sliding_window) if spec.sliding_window else seq
+    heads_dim = spec.q_dim / tp
+    if attention == "eager":
+        kv = window if spec.sliding_window else seq  # the mask is applied after the full product
+        flops = 4.0 * tokens * kv * heads_dim
+        scores = tokens * kv * spec.heads / tp
+        scores_fwd, scores_bwd = eager_matmuls(spec, tokens / seq * spec.heads / tp, seq, kv, rates)
+        # Megatron's eager path falls back to torch's softmax where its fused kernel does not take the shape
+        fwd_bytes, bwd_bytes = eager_softmax_bytes(eager_softmax, spec.heads / tp, tokens / seq, seq)
+        return (flops, scores_fwd + scores * fwd_bytes / rates.memory,
+                scores_bwd + scores * bwd_bytes / rates.memory)
+    # fused kernels skip the key tiles a causal mask (or a window) hides, and compute the tiles it cuts whole;
+    # models that alternate sliding and full layers (layer_types) are costed as their mix per layer
+    sliding = sliding_share(spec) if window < seq else 0.0
+    keys = (1.0 - sliding) * causal_keys_per_query(seq, seq) + sliding * causal_keys_per_query(seq, window)
+    flops = 4.0 * tokens * keys * heads_dim
+    rate = rates.attention * (head_dim_rate(spec.head_dim) if rates.head_dim_scaled else 1.0)
+    attn_fwd = flops / (rate * work_rate(rates.attention_by_work, flops / cp))
+    return flops, attn_fwd, FLASH_BACKWARD_FACTOR * attn_fwd
+
+
+def eager_matmuls(spec: ModelSpec, batches: float, seq: int, kv: int, rates: Rates) -> tuple[float, float]:
+    """(forward, backward) seconds of eager attention's batched matmuls over `batches` (micro-batch x heads per
+    rank) heads, each a roofline (grouped_gemm_seconds): scores = Q K^T (seq x head_dim x kv) writes the whole score
+    matrix and context = P V (seq x kv x head_dim) reads it, so at head dims below the GPU's FLOP-per-byte ridge
+    they are bound by the scores' bytes. The backward runs dP = dO V^T (as Q K^T) and dV, dQ, dK (as P V). Rows of
+    head_dim elements: gemm_alignment. Not tile-quantized (cuBLAS picks a tile for head_dim, which the fixed
+    gemm_waves tile does not)."""
+    d = spec.head_dim
+    rate = rates.gemm * gemm_alignment(rates.elem_bytes, d)
+    qk = grouped_gemm_seconds(1, seq, d, kv, rate, rates.memory, rates.elem_bytes) * batches
+    pv = grouped_gemm_seconds(1, seq, kv, d, rate, rates.memory, rates.elem_bytes) * batches
+    return qk + pv, qk + 3 * pv
+
+
+@lru_cache(maxsize=256)
+def eager_softmax_bytes(rule: str, heads_per_rank: float, batch: float, seq: int) -> tuple[float, float]:
+    """(forward, backward) bytes per score element of eager attention's mask, softmax and dropout: the generic
+    eager figure (EAGER_SCORE_BYTES_FWD, twice that backward) or, under the Megatron kernel rule the scenario
+    names (eager_softmax; presets/efficiency.json eager_attention_softmax), the fused kernel's bytes counted from
+    that code, plus what the fp32 torch path adds where FusedScaleMaskSoftmax.is_kernel_available does not take
+    the shape."""
+    fwd, bwd = float(EAGER_SCORE_BYTES_FWD), float(EAGER_BACKWARD_FACTOR * EAGER_SCORE_BYTES_FWD)
+    if rule in ("", "auto"):  # the scenario's eager_softmax: auto is the generic figure
+        return fwd, bwd
+    table = efficiency()["eager_attention_softmax"][rule]
+    fused = table["fused"]  # the fused kernel and dropout, counted from the rule's code
+    if softmax_fused(table["rule"], heads_per_rank, batch, seq):
+        return float(fused["forward"]), float(fused["backward"])
+    return (float(fused["forward"] + table["unfused_extra"]["forward"]),
+            float(fused["backward"] + table["unfused_extra"]["backward"]))
+
+
+def softmax_fused(rule: str, heads_per_rank: float, batch: float, seq: int) -> bool:
+    """Whether Megatron's fused causal softmax runs. heads_per_rank: Megatron-DeepSpeed of late 2021 to March 2022
+    sizes the kernel's block by the heads per rank (its arguments swapped): batch_per_block = 128 / min(p, 32)
+    x (2 if p <= 128 else 1), p the power of two at or above the heads per rank; micro-batch x heads per rank must be
+    a multiple of it and of 4, with 16 < seq <= 2048."""
+    heads, batches = int(heads_per_rank), int(batch) * int(heads_per_rank)
+    if heads != heads_per_rank or batch != int(batch) or not 16 < seq <= 2048 or seq % 4 or batches % 4:
+        return False
+    if rule != "heads_per_rank":
+        return True
+    power = 1 << max(heads - 1, 0).bit_length()
+    per_block = (128 // min(power, 32)) * (2 if power <= 128 else 1)
+    return batches % per_block == 0
+
+
+@lru_cache(maxsize=64)
+def attention_by_work(kernel: str, gpu_id: str) -> tuple[tuple[float, float], ...]:
+    """(log2 of the benchmark's sequence length, the kernel's forward + backward rate there over its rate at the
+    reference length) from presets/efficiency.json attention_rate_by_work, for a kernel measured on this GPU at
+    several lengths; () where it was not (one rate at every size)."""
+    table = efficiency()["attention_rate_by_work"]
+    points = table.get(kernel, {}).get(gpu_id)
+    if not points:
+        return ()
+
+    def combined(fwd: float, bwd: float) -> float:  # the backward has FLASH_BACKWARD_FACTOR x the forward's FLOPs
+        return (1.0 + FLASH_BACKWARD_FACTOR) / (1.0 / fwd + FLASH_BACKWARD_FACTOR / bwd)
+
+    ref = next(combined(f, b) for s, f, b in points if s == table["reference_seq"])
+    return tuple((math.log2(s), combined(f, b) / ref) for s, f, b in points if s <= table["reference_seq"])
+
+
+def work_rate(curve: tuple[tuple[float, float], ...], flops: float) -> float:
+    """The attention kernel's rate for one call of `flops` forward FLOPs over its rate at the reference length:
+    the benchmark's causal call of the same work (length sqrt(flops / benchmark_flops_per_seq_squared)),
+    interpolated in log2 of that length; 1 at the reference work and above, or without a curve."""
+    if not curve or flops <= 0:
+        return 1.0
+    length = 0.5 * math.log2(flops / efficiency()["attention_rate_by_work"]["benchmark_flops_per_seq_squared"])
+    if length >= curve[-1][0]:
+        return 1.0
+    if length <= curve[0][0]:
+        return curve[0][1]
+    for (x0, y0), (x1, y1) in zip(curve, curve[1:], strict=False):
+        if length <= x1:
+            return y0 + (y1 - y0) * (length - x0) / (x1 - x0)
+    return 1.0
+
+
+def sliding_share(spec: ModelSpec) -> float:
+    """Share of the layers that attend through the sliding window: from layer_types when the model gives them
+    (gpt-oss alternates sliding and full, Gemma 3 five sliding to one full), else every layer."""
+    if not spec.layer_types:
+        return 1.0
+    return spec.layer_types.count("sliding") / len(spec.layer_types)
+
+
+@lru_cache(maxsize=1024)
+def causal_keys_per_query(seq: int, window: int) -> float:
+    """Keys a tiled causal kernel computes per query, mean over the sequence (presets/efficiency.json
+    attention_tiles, square tiles): a query tile reaches back over ceil((tile + window - 1) / tile) key tiles, fewer
+    at the start of the sequence; full causal attention (window = seq) touches n (n + 1) / 2 of n x n tiles."""
+    tiles = efficiency()["attention_tiles"]
+    tile_q, tile_k = tiles["tile_q"], tiles["tile_k"]
+    n = math.ceil(seq / tile_q)
+    per_tile = math.ceil((tile_q + window - 1) / tile_k) if window < seq else n
+    if n <= per_tile:
+        touched = n * (n + 1) / 2.0
+    else:
+        touched = per_tile * (per_tile + 1) / 2.0 + (n - per_tile) * per_tile
+    return min(touched * tile_q * tile_k / (n * tile_q), float(seq))
+
+
+@lru_cache(maxsize=64)
+def head_dim_rate(head_dim: int) -> float:
+    """The attention kernel's rate at this head dim over its rate at head dim 128 (presets/efficiency.json
+    attention_tiles.head_dim_rate: 64 -> 0.707, 128 and up -> 1, linear between)."""
+    table = efficiency()["attention_tiles"]["head_dim_rate"]
+    low, high = table["64"], table["128"]
+    if head_dim <= 64:
+        return low
+    if head_dim >= 128:
+        return high
+    return low + (high - low) * (head_dim - 64) / 64

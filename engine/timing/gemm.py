@@ -1,0 +1,62 @@
+"""Matmul time from shapes: the roofline of one GEMM (or a group of equal ones) counted in whole tiles and waves
+over the GPU's SMs, and the share of the aligned rate a GEMM keeps when its rows are not 16-byte multiples; the
+achievable rates of one scenario (Rates) that every timing term reads."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import NamedTuple
+
+from .data import efficiency
+
+
+class Rates(NamedTuple):
+    """Achievable rates for one scenario (hashable: part of the cache keys)."""
+
+    gemm: float  # FLOP/s of 16/32-bit matmuls
+    linear: float  # FLOP/s of the decoder layers' nn.Linear matmuls (fp8 when the scenario trains in fp8)
+    attention: float  # FLOP/s of the fused attention kernel
+    memory: float  # bytes/s of element-wise kernels
+    elem_bytes: int  # bytes of one activation element (compute dtype)
+    sms: int = 0  # streaming multiprocessors: GEMMs run in waves of tiles over them (0: not quantized)
+    head_dim_scaled: bool = False  # the attention rate is a head-dim-128 figure, scaled for other head dims
+    attention_by_work: tuple[tuple[float, float], ...] = ()  # (log2 benchmark length, rate / reference rate)
+
+
+def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int, sms: int = 0) -> float:
+    """Roofline of one (m x k) @ (k x n) matmul: compute-bound or bound by reading/writing its operands. With the
+    GPU's SM count, the compute side is counted in whole output tiles and whole waves of tiles over the SMs, split
+    along k when one wave is not filled (presets/efficiency.json gemm_waves): small or oddly shaped GEMMs (high TP,
+    small experts, micro-batch 1) run below the best shape's rate."""
+    return grouped_gemm_seconds(1, m, k, n, rate, memory, elem_bytes, sms)
+
+
+def grouped_gemm_seconds(groups: int, m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int,
+                         sms: int = 0, out_bytes: float = 0.0) -> float:
+    """`groups` equal (m x k) @ (k x n) matmuls in one grouped kernel (the local experts of an MoE layer as
+    torch._grouped_mm or a CUTLASS grouped GEMM runs them), or in flight together on parallel streams: partial
+    tiles per group, waves over all groups' tiles together, split along k when they do not fill one wave.
+    out_bytes: bytes per output element read and written when the output is accumulated in place (a weight
+    gradient added into main_grad, beta = 1); 0: written once in the compute dtype."""
+    compute = 2.0 * groups * m * k * n / rate
+    if sms and m >= 1 and n >= 1:
+        waves = efficiency()["gemm_waves"]
+        tile_m, tile_n, tile_k = waves["tile_m"], waves["tile_n"], waves["tile_k"]
+        tiles = groups * math.ceil(m / tile_m) * math.ceil(n / tile_n)
+        split = max(1, min(sms // tiles, math.ceil(k / tile_k)))  # split-K when the tiles leave SMs idle
+        compute = 2.0 * tile_m * tile_n * (k / split) * math.ceil(tiles * split / sms) * sms / rate
+    traffic = (m * k + k * n) * elem_bytes + m * n * (out_bytes or elem_bytes)
+    return max(compute, groups * traffic / memory)
+
+
+@lru_cache(maxsize=4096)
+def gemm_alignment(elem_bytes: int, *row_elements: float) -> float:
+    """Share of the aligned rate a GEMM reaches whose operand rows (the k and n of (m x k) @ (k x n), or a batched
+    GEMM's head dim) are these many elements: cuBLAS's fastest tensor-core kernels need rows of a multiple of 16
+    bytes (presets/efficiency.json gemm_alignment: a measured 0.685 below it)."""
+    table = efficiency()["gemm_alignment"]
+    for elements in row_elements:
+        if elements != int(elements) or int(elements) * elem_bytes % table["bytes"]:
+            return float(table["unaligned_fraction"])
+    return 1.0
