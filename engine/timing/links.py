@@ -3,8 +3,11 @@ MoE token dispatchers' traffic."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from .data import efficiency
 from .hardware import Hardware
 
 
@@ -43,18 +46,42 @@ def dispatch_seconds(token_bytes: float, spec: ModelSpec, s: Scenario, hw: Hardw
     local = max(1, min(ep, nvlink_domain(s, hw) // (s.tp * s.cp)))  # EP ranks in this GPU's NVLink domain
     copies = token_bytes * spec.top_k
     inside = copies * (local - 1) / ep / hw.intra_bytes_per_s
+    if s.moe_token_dispatcher_type == "flex" and local > 1:
+        # DeepEP / HybridEP send a token once to each rank holding at least one of its top_k experts (the chance
+        # that a rank's E / ep experts miss all of them is C(E - E/ep, k) / C(E, k)), at their measured rate over
+        # those (token, rank) pairs, the rank's own included (presets/efficiency.json flex_dispatch_nvlink)
+        inside = token_bytes * local * (1 - _miss(spec.n_experts, spec.top_k, ep)) / (
+            flex_nvlink_fraction(hw.arch, local) * hw.intra_bytes_per_s)
     if s.moe_token_dispatcher_type == "flex" and ep > local:
         # DeepEP / HybridEP: a token crosses the network once to each other domain holding at least one of its
         # top_k experts (routing spread evenly: the chance that a domain's experts miss all top_k picks is
         # C(E - E/d, k) / C(E, k)), then NVLink forwards it to the experts' ranks there while the next chunk is
         # on the wire
         domains = -(-ep // local)
-        experts, miss = spec.n_experts, 1.0
-        for i in range(spec.top_k):
-            miss *= max(0.0, (experts - experts / domains - i) / (experts - i))
-        network = token_bytes * (domains - 1) * (1 - miss) / hw.inter_bytes_per_s
+        network = token_bytes * (domains - 1) * (1 - _miss(spec.n_experts, spec.top_k, domains)) / hw.inter_bytes_per_s
         return inside + max(network, copies * (ep - local) / ep / hw.intra_bytes_per_s)
     return inside + copies * (ep - local) / ep / hw.inter_bytes_per_s
+
+
+@lru_cache(maxsize=256)
+def _miss(experts: int, top_k: int, groups: int) -> float:
+    """Chance that one of `groups` equal shares of the experts holds none of a token's top_k (routing spread evenly:
+    C(E - E/groups, k) / C(E, k))."""
+    miss = 1.0
+    for i in range(top_k):
+        miss *= max(0.0, (experts - experts / groups - i) / (experts - i))
+    return miss
+
+
+@lru_cache(maxsize=64)
+def flex_nvlink_fraction(arch: str, ranks: int) -> float:
+    """DeepEP / HybridEP's measured rate inside the NVLink domain as a fraction of the model's NCCL bus bandwidth
+    there, for `ranks` EP ranks in the domain: the largest measured rank count not above it (presets/efficiency.json
+    flex_dispatch_nvlink)."""
+    table = efficiency()["flex_dispatch_nvlink"]["fraction_of_nccl_bus_bandwidth"]
+    by_ranks = table.get(arch, table["default"])
+    counts = sorted(int(k) for k in by_ranks)
+    return float(by_ranks[str(max([c for c in counts if c <= ranks], default=counts[0]))])
 
 
 def exposed(comm: float, window: float, overlap: float) -> float:
