@@ -317,8 +317,9 @@ def test_every_time_shows_the_range_of_its_regime():
 # and 48 equal (80.9%): six pairs of DeepSeek-V3 on 256 B300s in MXFP8 (PP 8, micro-batch 2, attention graphs against
 # PP 16, micro-batch 1, measured 10-18% apart) had been ordered right by 0.02% of the predicted throughput and are now
 # ordered wrong by 0.3%, the host cost per micro-batch and its CUDA graphs not being modelled (docs/speed-accuracy.md,
-# the recipes paragraph); held at 0.80 until that is.
-LAYOUT_ORDER_MEASURED = 0.80
+# the recipes paragraph); held at 0.80 until that is. With the flex dispatcher costed once per EP rank at HybridEP's
+# measured rates inside the NVLink domain (engine/timing/links.py): 790 of 956 and 46 equal (81.1%).
+LAYOUT_ORDER_MEASURED = 0.81
 
 
 def test_layout_comparisons_are_ordered_as_measured():
