@@ -447,3 +447,39 @@ def test_combined_1f1b_hides_each_all_to_all_behind_the_other_micro_batch():
     assert 0 < stage.ep_paired < stage.ep  # part hides, part does not
     assert hidden == pytest.approx(stage.ep + 7 * stage.ep_paired)
     assert hidden < across
+
+
+def test_group_limited_routing_reaches_fewer_ranks_and_nodes():
+    """DeepSeek-V3's group-limited routing (config.json n_group 8, topk_group 4, which Megatron-Bridge maps to
+    moe_router_num_groups / moe_router_group_topk: src/megatron/bridge/models/conversion/model_bridge.py at v0.4.2;
+    Megatron-Core group_limited_topk splits the 256 experts into 8 contiguous groups and picks a token's 8 experts
+    from its 4 best groups): at EP 8 each rank holds one group, so a token reaches a rank only if its group is
+    picked (4 of 8) and one of the 8 picks among the picked groups' 128 experts lands in it; over four HGX nodes
+    (EP 32) each node holds two groups, picked 0, 1 or 2 times (hypergeometric)."""
+    from math import comb
+
+    from engine import resolve_model
+    from engine.timing.hardware import hardware_for
+    from engine.timing.links import dispatch_seconds, flex_nvlink_fraction
+
+    def scenario(ep, nodes):
+        return _s(model="deepseek-v3", gpu="b200", gpus_per_node=8, nodes=nodes, ep=ep,
+                  micro_batch=1, seq_len=4096, framework="megatron", zero_stage=1, precision="mixed-bf16",
+                  moe_token_dispatcher_type="flex")
+
+    token_bytes = 4096 * 7168 * 2
+    s8 = scenario(8, 1)
+    spec, hw = resolve_model(s8), hardware_for(s8)
+    assert (spec.router_groups, spec.router_group_topk) == (8, 4)
+    rank_miss = 0.5 + 0.5 * comb(96, 8) / comb(128, 8)
+    rate = flex_nvlink_fraction("blackwell", 8) * hw.intra_bytes_per_s
+    assert dispatch_seconds(token_bytes, spec, s8, hw) == pytest.approx(token_bytes * 8 * (1 - rank_miss) / rate)
+    s32 = scenario(32, 4)
+    node_miss = sum(comb(2, m) * comb(6, 4 - m) / comb(8, 4) * comb(128 - 32 * m, 8) / comb(128, 8) for m in range(3))
+    rank_miss32 = 1 - 4 / 8 + 4 / 8 * comb(128 - 8, 8) / comb(128, 8)  # a rank's 8 experts inside one group
+    inside = token_bytes * 8 * (1 - rank_miss32) / rate
+    network = token_bytes * 3 * (1 - node_miss) / hw.inter_bytes_per_s
+    forward = token_bytes * 8 * 24 / 32 / hw.intra_bytes_per_s
+    assert dispatch_seconds(token_bytes, spec, s32, hw) == pytest.approx(inside + max(network, forward))
+    uniform_nodes = 1 - comb(192, 8) / comb(256, 8)
+    assert 1 - node_miss < uniform_nodes  # node-limited: fewer crossings than top-8 spread over all 256 experts
