@@ -656,7 +656,16 @@ def render() -> str:
               "nodes) moves from -28.6% to -14.0%, GB200/GB300 by +1 to +2 points, and the B200/B300 rows the "
               "wrong way, +4 to +10 points (26.04.01's EP 32 B200 row +7.2% -> +17.1%, the EP 8 rows +33-41% -> "
               "+38-47%): their all-to-all was not what made them slow. All rows: p90 28.2% -> 27.8%, median 7.4%, "
-              "105 beyond 25%; Hopper p90 20.3% -> 19.6%; layout pairs 81.1% -> 81.4%.",
+              "105 beyond 25%; Hopper p90 20.3% -> 19.6%; layout pairs 81.1% -> 81.4%. A lead for those rows, outside "
+              "the all-to-all: engine/timing costs no multi-token-prediction layer (engine/memory/mtp.py counts its "
+              "memory only) and splits DeepSeek-V3's 61 layers evenly (PP 16: 4 x 13 then 3 x 3, the head on the "
+              "last), while the recipes' layout (set_deepseek_v3_pipeline_model_parallel_layout in "
+              "src/megatron/bridge/recipes/deepseek/deepseek_v3.py at v0.4.2: embedding + 4 | 4 x 14 | 1 decoder + "
+              "MTP + loss, the same 16 chunks for PP 8 x VP 2 and PP 4 x VP 4) gives the last stage one decoder "
+              "layer, the MTP layer (a decoder layer, eh_proj and a second output layer and loss) and the output "
+              "layer: about 20 GFLOP a token against 16.4 for four MoE layers and 17.9 for the model's last stage, "
+              "so PP 16's busiest stage is about 12% heavier than costed (PP 8 x VP 2 about 6%, GB200's PP 4 x VP 4 "
+              "3%, GB300's PP 2 x VP 8 5%); no scenario key states a pipeline layout.",
               "- GB200 rows run about 20% below the GB300 rows of the same layout (Llama 3 70B, Qwen3, DeepSeek-V3) "
               "at the same dense fp8 and bf16 peaks, and are predicted 13-45% fast: the GB200's achieved matmul "
               "fraction is the measured one (72.3% of its fp8 peak), the GB300's is not published and takes the "
