@@ -101,6 +101,8 @@ class ModelSpec(FamilyShapes):
     released_quant: str = ""  # how the released checkpoint stores its weights (fp8, mxfp4 experts)
     qk_norm_l2: bool = False  # Llama 4: weightless L2 norm of q and k
     router_fp32: bool = False  # DeepSeek/GLM routers: logits from an fp32 copy of the input
+    router_groups: int = 0  # DeepSeek-V3 group-limited routing: experts in n_group contiguous groups ...
+    router_group_topk: int = 0  # ... of which a token's top_k come from its topk_group best (0: no limit)
     dense_experts: bool = False  # Llama 4 in transformers: every expert runs on every token (bmm over all)
     mlp_gated: bool = True  # gate x act(up) (SwiGLU/GeGLU); False: act(up_proj) -> down_proj (MPT, GPT-2 style)
     position_embedding_params: int = 0  # learned absolute position embeddings (MPT without ALiBi)

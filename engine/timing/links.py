@@ -3,8 +3,12 @@ MoE token dispatchers' traffic."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+from math import comb
+
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from .data import efficiency
 from .hardware import Hardware
 
 
@@ -43,18 +47,61 @@ def dispatch_seconds(token_bytes: float, spec: ModelSpec, s: Scenario, hw: Hardw
     local = max(1, min(ep, nvlink_domain(s, hw) // (s.tp * s.cp)))  # EP ranks in this GPU's NVLink domain
     copies = token_bytes * spec.top_k
     inside = copies * (local - 1) / ep / hw.intra_bytes_per_s
+    if s.moe_token_dispatcher_type == "flex" and local > 1:
+        # DeepEP / HybridEP send a token once to each rank holding at least one of its top_k experts (_miss), at
+        # their measured rate over those (token, rank) pairs, the rank's own included (presets/efficiency.json
+        # flex_dispatch_nvlink)
+        inside = token_bytes * local * (1 - _miss(spec, ep)) / (
+            flex_nvlink_fraction(hw.arch, local) * hw.intra_bytes_per_s)
     if s.moe_token_dispatcher_type == "flex" and ep > local:
         # DeepEP / HybridEP: a token crosses the network once to each other domain holding at least one of its
-        # top_k experts (routing spread evenly: the chance that a domain's experts miss all top_k picks is
-        # C(E - E/d, k) / C(E, k)), then NVLink forwards it to the experts' ranks there while the next chunk is
-        # on the wire
+        # top_k experts (_miss), then NVLink forwards it to the experts' ranks there while the next chunk is on
+        # the wire
         domains = -(-ep // local)
-        experts, miss = spec.n_experts, 1.0
-        for i in range(spec.top_k):
-            miss *= max(0.0, (experts - experts / domains - i) / (experts - i))
-        network = token_bytes * (domains - 1) * (1 - miss) / hw.inter_bytes_per_s
+        network = token_bytes * (domains - 1) * (1 - _miss(spec, domains)) / hw.inter_bytes_per_s
         return inside + max(network, copies * (ep - local) / ep / hw.intra_bytes_per_s)
     return inside + copies * (ep - local) / ep / hw.inter_bytes_per_s
+
+
+def _none_of(pool: float, held: float, top_k: int) -> float:
+    """Chance that top_k picks spread evenly over `pool` experts miss all `held` of them: C(pool - held, k) / C(pool, k)."""
+    miss = 1.0
+    for i in range(top_k):
+        miss *= max(0.0, (pool - held - i) / (pool - i))
+    return miss
+
+
+def _miss(spec: ModelSpec, units: int) -> float:
+    """Chance that one of `units` equal, contiguous shares of the experts (an EP rank's, a node's) holds none of a
+    token's top_k. Routing spread evenly over every expert, or, with DeepSeek-V3's group-limited routing, over the
+    experts of the topk_group groups the token picks (Megatron-Core group_limited_topk: n_group contiguous groups;
+    the perf recipes' random logits still pass through it), so a share is missed when none of its groups is picked
+    or the picks miss its experts inside the picked groups."""
+    return _miss_cached(spec.n_experts, spec.top_k, units, spec.router_groups, spec.router_group_topk)
+
+
+@lru_cache(maxsize=256)
+def _miss_cached(experts: int, top_k: int, units: int, groups: int, group_topk: int) -> float:
+    if not 0 < group_topk < groups or groups % units and units % groups:
+        return _none_of(experts, experts / units, top_k)
+    pool = group_topk * experts / groups  # the experts of the picked groups
+    if units >= groups:  # a share lies inside one group: that group picked (topk_group of n_group), then the picks
+        chosen = group_topk / groups
+        return 1 - chosen + chosen * _none_of(pool, experts / units, top_k)
+    own = groups // units  # whole groups per share: m of them picked (hypergeometric), the picks miss their experts
+    return sum(comb(own, m) * comb(groups - own, group_topk - m) / comb(groups, group_topk)
+               * _none_of(pool, m * experts / groups, top_k) for m in range(min(own, group_topk) + 1))
+
+
+@lru_cache(maxsize=64)
+def flex_nvlink_fraction(arch: str, ranks: int) -> float:
+    """DeepEP / HybridEP's measured rate inside the NVLink domain as a fraction of the model's NCCL bus bandwidth
+    there, for `ranks` EP ranks in the domain: the largest measured rank count not above it (presets/efficiency.json
+    flex_dispatch_nvlink)."""
+    table = efficiency()["flex_dispatch_nvlink"]["fraction_of_nccl_bus_bandwidth"]
+    by_ranks = table.get(arch, table["default"])
+    counts = sorted(int(k) for k in by_ranks)
+    return float(by_ranks[str(max([c for c in counts if c <= ranks], default=counts[0]))])
 
 
 def exposed(comm: float, window: float, overlap: float) -> float:
