@@ -106,9 +106,11 @@ def test_runs_left_out_say_why():
 # (cudnn-frontend SDPA benchmarks; presets/efficiency.json _gpu): median 8.5%, p90 31.9%; with GPT-OSS's element-wise
 # kernels as Megatron-Core runs them (eager YaRN RoPE, the GLU clamp, the experts' fc2 bias, the output bias): median
 # 8.5%, p90 31.1%; with SC21's ZeRO-3 rows on DeepSpeed of April 2021 (framework deepspeed-2021: per-parameter
-# synchronous gathers, one copy launch per rank): median 8.5%, p90 30.9%, held there.
+# synchronous gathers, one copy launch per rank): median 8.5%, p90 30.9%; with torchao's H100 float8 table on the
+# 96 GB HBM2e 500 W H100 it ran on (pytorch/ao pull request #1802's log: a 95.0 GiB device), FSDP2's exposed first and
+# last collectives and torchtitan's compiled loss: median 8.5%, p90 30.1%, held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.31
+P90_MEASURED = 0.305
 
 
 def test_throughput_error_targets():
