@@ -148,10 +148,10 @@ def test_fsdp2_leaves_the_first_units_collectives_exposed():
     Stage.params = params
     block = (params - spec.embedding_params - spec.head_params) / spec.layers
     link_bytes = spec.embedding_params * (2 + 4) + block * (2 + 4)
-    assert fsdp2_end_seconds(s, spec, Stage, 2 * params, 4 * params, 1.0, 0.0) == pytest.approx(link_bytes)
+    assert fsdp2_end_seconds(s, spec, Stage, 2 * params, 4 * params, 2, 1.0, 0.0) == pytest.approx(link_bytes)
     hw = hardware_for(s)
     ag, rs, _ = group_latencies(hw, 8, 8, nvlink_domain(s, hw), 1)
-    ends = fsdp2_end_seconds(s, spec, Stage, 2 * params, 4 * params, 7 / 8 / link(hw, 8, nvlink_domain(s, hw))[0],
+    ends = fsdp2_end_seconds(s, spec, Stage, 2 * params, 4 * params, 2, 7 / 8 / link(hw, 8, nvlink_domain(s, hw))[0],
                              ag + rs)
     assert step_time(s).breakdown_seconds["communication_dp"] >= ends > 0
 

@@ -104,8 +104,8 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
             scatters = bucket_count(grads, s.reduce_bucket_size * reduce_bytes)
         latency = n_gathers * gathers_per_pass * ag_lat + scatters * rs_lat
         # FSDP2 leaves a micro-batch's first gathers and last reduce-scatters with no compute to hide behind
-        ends = fsdp2_end_seconds(s, spec, busiest, gathered, grads, frac / dp_link, ag_lat + rs_lat) if prof.get(
-            "fsdp2_copies") else 0.0
+        ends = fsdp2_end_seconds(s, spec, busiest, gathered, grads, rates.elem_bytes, frac / dp_link,
+                                 ag_lat + rs_lat) if prof.get("fsdp2_copies") else 0.0
         dp_comm = ga * (ends + contended(max(gathers + scatter + latency - ends, 0.0), window, prof["zero3_overlap"],
                                          sm_share))
     else:  # once per step, bucket by bucket, hidden behind the last micro-batch's backward (and next forward for
@@ -134,7 +134,7 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
 
 
 def fsdp2_end_seconds(s: Scenario, spec: ModelSpec, busiest: StageWork, gathered: float, grads: float,
-                       seconds_per_byte: float, latency: float) -> float:
+                      elem_bytes: int, seconds_per_byte: float, latency: float) -> float:
     """Seconds per micro-batch of FSDP2's collectives that no compute hides, with torchtitan's units (since pull
     request #1094, 2025-07-28: torchtitan/models/llama3/infra/parallelize.py apply_fsdp wraps tok_embeddings, each
     block, and [norm, output] apart; OLMo-core's apply_fsdp the same) and FSDP2's order (torch/distributed/fsdp/
@@ -143,15 +143,13 @@ def fsdp2_end_seconds(s: Scenario, spec: ModelSpec, busiest: StageWork, gathered
     the last reduce-scatter before backward returns): the embedding's gather and the first block's, which the
     embedding lookup alone precedes, and the first block's reduce-scatter and the embedding's, which only the
     embedding's backward follows. The head's unit gathers during the blocks' forward and reduce-scatters during
-    their backward (hidden)."""
+    their backward (hidden). The embedding and head gather in the compute dtype (elem_bytes: never in float8)."""
     layers = max(busiest.layers, 1)
-    embedding = spec.embedding_params / s.tp
-    per_param_gathered = gathered / busiest.params if busiest.params else 0.0
+    embedding, head = spec.embedding_params / s.tp, spec.head_params / s.tp
     per_param_grads = grads / busiest.trainable if busiest.trainable else 0.0
-    head = spec.head_params / s.tp
-    layer_gathered = max(gathered - (embedding + head) * per_param_gathered, 0.0) / layers
+    layer_gathered = max(gathered - (embedding + head) * elem_bytes, 0.0) / layers
     layer_grads = max(grads - (embedding + head) * per_param_grads, 0.0) / layers
-    link_bytes = embedding * (per_param_gathered + per_param_grads) + layer_gathered + layer_grads
+    link_bytes = embedding * (elem_bytes + per_param_grads) + layer_gathered + layer_grads
     return link_bytes * seconds_per_byte + 2 * latency
 
 
