@@ -120,3 +120,58 @@ def test_float8_all_gather_casts_the_shard_instead_of_the_weight():
     per_gather = ((4 + 1 + 1 + 1) / 8 + 2) - ((4 + 2 + 2 + 2) / 8 + 4)
     expected = (s.grad_accum * 2 * per_gather - s.grad_accum * 5 + 4 / 8) * weights
     assert on - off == pytest.approx(expected / hardware_for(s).memory_bytes_per_s, rel=1e-3)
+
+
+def test_fsdp2_leaves_the_first_units_collectives_exposed():
+    """torchtitan (torchtitan/models/llama3/infra/parallelize.py apply_fsdp since pull request #1094, 2025-07-28:
+    fully_shard on tok_embeddings, on each block and on [norm, output]) under FSDP2 (torch/distributed/fsdp/
+    _fully_shard: a unit all-gathers in its pre-forward hook; its gradients are reduce-scattered in its post-backward
+    and _root_post_backward_final_callback makes the compute stream wait for the last reduce-scatter): nothing hides
+    the embedding's gather, the first block's gather after it (only the embedding lookup runs between them), the
+    first block's reduce-scatter and the embedding's (only the embedding's backward runs after them). Per micro-batch:
+    the embedding and one block, gathered in bf16 (2 bytes) and reduce-scattered in fp32 (4 bytes: torchtitan's
+    mixed_precision_reduce float32), each share (ranks - 1) / ranks of it over the link."""
+    from engine.models.presets import model_spec_for
+    from engine.timing.collectives import group_latencies
+    from engine.timing.data_parallel import fsdp2_end_seconds
+    from engine.timing.hardware import hardware_for
+    from engine.timing.links import link, nvlink_domain
+
+    spec = model_spec_for("llama-3-8b")
+    s = _s(model="llama-3-8b", framework="torchtitan", grad_accum=1, seq_len=8192, micro_batch=1)
+    params = spec.total_params
+
+    class Stage:  # the whole model on each of the 8 ranks (no pipeline, no TP)
+        trainable = params
+        layers = spec.layers
+
+    Stage.params = params
+    block = (params - spec.embedding_params - spec.head_params) / spec.layers
+    link_bytes = spec.embedding_params * (2 + 4) + block * (2 + 4)
+    assert fsdp2_end_seconds(s, spec, Stage, 2 * params, 4 * params, 2, 1.0, 0.0) == pytest.approx(link_bytes)
+    hw = hardware_for(s)
+    ag, rs, _ = group_latencies(hw, 8, 8, nvlink_domain(s, hw), 1)
+    ends = fsdp2_end_seconds(s, spec, Stage, 2 * params, 4 * params, 2, 7 / 8 / link(hw, 8, nvlink_domain(s, hw))[0],
+                             ag + rs)
+    assert step_time(s).breakdown_seconds["communication_dp"] >= ends > 0
+
+
+def test_a_compiled_loss_reads_the_logits_once():
+    """torchtitan compiles F.cross_entropy(pred.float(), labels) with the model since pull request #1033
+    (torchtitan/components/loss.py build_cross_entropy_loss, 2025-04-02; before it 'compiling loss function causes
+    CUDA errors, turning off for now'): Inductor fuses the upcast, log-softmax and its backward, so the loss reads the
+    bf16 logits and writes their gradient once (presets/efficiency.json loss_bytes_per_token_per_vocab 'fused')
+    instead of the eager upcast, log-softmax, backward and cast back ('standard'). compile_loss false states the
+    older release (torchao's H100 float8 table and torchtitan's 2024 reports ran it)."""
+    from engine.models.presets import model_spec_for
+    from engine.timing.data import efficiency
+    from engine.timing.hardware import hardware_for
+
+    def memory(compile_loss):
+        return step_time(_s(model="llama-3-8b", framework="torchtitan", grad_accum=1, micro_batch=1, seq_len=8192,
+                            compile_loss=compile_loss)).breakdown_seconds["memory_bound"]
+    table = efficiency()["loss_bytes_per_token_per_vocab"]
+    s = _s(model="llama-3-8b")
+    logits = 8192 * model_spec_for("llama-3-8b").vocab
+    expected = logits * (table["standard"] - table["fused"]) / hardware_for(s).memory_bytes_per_s
+    assert memory(False) - memory("auto") == pytest.approx(expected, rel=1e-6)

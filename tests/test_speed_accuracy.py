@@ -116,9 +116,11 @@ def test_runs_left_out_say_why():
 # by length, cudnn-frontend b372d39; a context-parallel step is its own call) and Transformer Engine's backward
 # all-gather of the sequence-parallel input of each trained column-parallel linear (7.2%, 26.6% alone): median 7.4%,
 # p90 26.6%; with the flex dispatcher once per EP rank at HybridEP's measured rates and DeepSeek-V3's group-limited
-# routing (engine/timing/links.py; 7.4%, 27.8% alone): median 7.2%, p90 26.2%, held there.
+# routing (engine/timing/links.py; 7.4%, 27.8% alone): median 7.2%, p90 26.2%; with torchao's H100 float8 table on the
+# 96 GB HBM2e 500 W H100 it ran on (pytorch/ao pull request #1802's log: a 95.0 GiB device), FSDP2's exposed first and
+# last collectives and torchtitan's compiled loss (8.5%, 30.1% alone): median 7.2%, p90 25.4%, held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.27
+P90_MEASURED = 0.26
 
 
 def test_throughput_error_targets():

@@ -203,9 +203,10 @@ TABLE: dict[str, FrameworkDefaults] = {
           "and collective outputs except every second matmul, recomputes the rest"),
          ("allocator", "run_train.sh: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"),
          ("loading", "the model is built on the meta device, sharded by FSDP2, then loaded by DCP per shard"),
-         ("compile", "torchtitan/config/configs.py compile.components defaults to ['model', 'loss'] and "
-          "components/loss.py BaseLoss._maybe_compile compiles the loss (since 08b8b24, 2025-08-20, release "
-          "0.2.0); 0.1.0 and earlier compiled each TransformerBlock only (scenario key compile_loss false)"),
+         ("compile", "torchtitan/components/loss.py build_cross_entropy_loss compiles the loss with the model "
+          "(training.compile) since pull request #1033 (bbb1b616, 2025-04-02), and torchtitan/config/configs.py "
+          "compile.components defaults to ['model', 'loss'] since 08b8b24 (2025-08-20); before #1033 each "
+          "TransformerBlock only (scenario key compile_loss false)"),
          ("sequence parallelism", "torchtitan/models/llama3/infra/parallelize.py apply_tp: PrepareModuleInput "
           "gathers each block's input once for wq/wk/wv and once for w1/w3")),
         loss_parallel_by_default=True, loss_outside_model=True, pipeline_keeps_weights=True,

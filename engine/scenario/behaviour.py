@@ -50,6 +50,15 @@ def _cross_entropy(framework: str, cross_entropy: str) -> str:
     return defaults_for(framework).cross_entropy if cross_entropy == "auto" else cross_entropy
 
 
+def compiles_loss(s: Scenario) -> bool:
+    """torch.compile covers the loss too (Behaviour.compile_loss, for a compiled scenario)."""
+    return s.compile and _compile_loss(s.compile_loss)
+
+
+def _compile_loss(compile_loss: bool | str) -> bool:
+    return compile_loss == "auto" or bool(compile_loss)
+
+
 def quantizes_head(s: Scenario) -> bool:
     """QLoRA quantises the lm_head too (Fabric's bitsandbytes plugin replaces every nn.Linear)."""
     return _quantizes_head(s.framework, s.method)
@@ -107,9 +116,9 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         offload_checkpoints=d.offload_checkpoints and checkpointing == "full",
         deepspeed_buckets=d.zero_bucket_settings and zero_stage == 3 and not fsdp,
         quantized_saves_inputs=d.qlora_kernel == "bitsandbytes",
-        # every framework's current release compiles the loss with the model (torchtitan since 0.2.0: the sources
-        # of engine/frameworks/defaults.py); compile_loss false states an older torchtitan
-        compile_loss=compile_loss == "auto" or bool(compile_loss),
+        # every framework's current release compiles the loss with the model (torchtitan since pull request #1033:
+        # the sources of engine/frameworks/defaults.py); compile_loss false states an older torchtitan
+        compile_loss=_compile_loss(compile_loss),
         outputs_fp32=d.outputs_fp32,
         logits_kept=d.logits_kept,
         quantizes_head=_quantizes_head(framework, method),

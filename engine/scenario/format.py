@@ -198,7 +198,7 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
                              "dtype, no fp32 upcast (Qwen-1's remote code, older models)", Choice(CROSS_ENTROPIES))
     compile: bool = key(False, "torch.compile the model (fused elementwise ops save fewer intermediates)", Flag())
     compile_loss: bool | str = key("auto", "compile covers the loss too (auto: as the framework's current release; "
-                                   "torchtitan compiles it from 0.2.0 on, compile.components ['model', 'loss'], "
+                                   "torchtitan compiles it with the model since pull request #1033, 2025-04-02, "
                                    "and only the transformer blocks before)", Flag(auto=True), applies_to="compile")
     liger_kernels: bool = key(False, "Liger-Kernel's RMSNorm, SwiGLU and RoPE patched into the model (transformers "
                               "use_liger_kernel, NeMo AutoModel's default, LLaMA-Factory enable_liger_kernel, axolotl "

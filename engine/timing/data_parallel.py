@@ -103,7 +103,11 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
             gathers_per_pass = busiest.layers * gathered_modules_per_layer(spec) + 1
             scatters = bucket_count(grads, s.reduce_bucket_size * reduce_bytes)
         latency = n_gathers * gathers_per_pass * ag_lat + scatters * rs_lat
-        dp_comm = ga * contended(gathers + scatter + latency, window, prof["zero3_overlap"], sm_share)
+        # FSDP2 leaves a micro-batch's first gathers and last reduce-scatters with no compute to hide behind
+        ends = fsdp2_end_seconds(s, spec, busiest, gathered, grads, rates.elem_bytes, frac / dp_link,
+                                 ag_lat + rs_lat) if prof.get("fsdp2_copies") else 0.0
+        dp_comm = ga * (ends + contended(max(gathers + scatter + latency - ends, 0.0), window, prof["zero3_overlap"],
+                                         sm_share))
     else:  # once per step, bucket by bucket, hidden behind the last micro-batch's backward (and next forward for
         # ZeRO's gather)
         # FSDP (SHARD_GRAD_OP) communicates per wrapped unit; DDP, DeepSpeed and Megatron per bucket
@@ -127,6 +131,26 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     elif zero == 3 and fsdp1_wrap(s):
         copies = _fsdp1_copy_bytes(s, dt, rates.elem_bytes, reduce_bytes, busiest) / rates.memory
     return dp_comm, copies
+
+
+def fsdp2_end_seconds(s: Scenario, spec: ModelSpec, busiest: StageWork, gathered: float, grads: float,
+                      elem_bytes: int, seconds_per_byte: float, latency: float) -> float:
+    """Seconds per micro-batch of FSDP2's collectives that no compute hides, with torchtitan's units (since pull
+    request #1094, 2025-07-28: torchtitan/models/llama3/infra/parallelize.py apply_fsdp wraps tok_embeddings, each
+    block, and [norm, output] apart; OLMo-core's apply_fsdp the same) and FSDP2's order (torch/distributed/fsdp/
+    _fully_shard: a unit gathers in its pre-forward hook, nothing prefetched ahead of the first; its gradients are
+    reduce-scattered in its post-backward, and _root_post_backward_final_callback makes the compute stream wait for
+    the last reduce-scatter before backward returns): the embedding's gather and the first block's, which the
+    embedding lookup alone precedes, and the first block's reduce-scatter and the embedding's, which only the
+    embedding's backward follows. The head's unit gathers during the blocks' forward and reduce-scatters during
+    their backward (hidden). The embedding and head gather in the compute dtype (elem_bytes: never in float8)."""
+    layers = max(busiest.layers, 1)
+    embedding, head = spec.embedding_params / s.tp, spec.head_params / s.tp
+    per_param_grads = grads / busiest.trainable if busiest.trainable else 0.0
+    layer_gathered = max(gathered - (embedding + head) * elem_bytes, 0.0) / layers
+    layer_grads = max(grads - (embedding + head) * per_param_grads, 0.0) / layers
+    link_bytes = embedding * (elem_bytes + per_param_grads) + layer_gathered + layer_grads
+    return link_bytes * seconds_per_byte + 2 * latency
 
 
 def fsdp1_divide_factors(world: int) -> tuple[float, float]:

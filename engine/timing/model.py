@@ -19,7 +19,7 @@ from ..memory.states import dtypes_for, layer_groups, lora_targets, stage_params
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, resolve_model
-from ..scenario.behaviour import cross_entropy_path
+from ..scenario.behaviour import compiles_loss, cross_entropy_path
 from ..scenario.memo import ScenarioMemo
 from .attention import attention_by_work
 from .bands import Band, seconds_range, time_band
@@ -306,10 +306,11 @@ def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
 
 def _loss_path(s: Scenario, prof: dict[str, Any]) -> str:
     """The framework's loss path (engine/frameworks), or the time model's own default for it."""
-    ce = cross_entropy_path(s)
-    # Megatron's native fusion compiles the in-place steps of its vocab-parallel loss: timed as that loss
-    return {"standard": "standard", "chunked": "chunked", "fused": "fused", "te": "fused", "fused-linear": "fused",
+    ce = cross_entropy_path(s)  # Megatron's native fusion compiles its vocab-parallel loss: timed as that loss
+    path = {"standard": "standard", "chunked": "chunked", "fused": "fused", "te": "fused", "fused-linear": "fused",
             "megatron-fused": "standard", "no-upcast": "standard"}.get(ce, prof["cross_entropy"])
+    # a compiled loss (torchtitan's since pull request #1033): Inductor fuses upcast, log-softmax and backward
+    return "fused" if path in ("standard", "chunked") and compiles_loss(s) else path
 
 
 def _ep_seconds(s: Scenario, st: _Stage) -> float:
