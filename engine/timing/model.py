@@ -130,7 +130,7 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     linear = fp8_linear_rate(s, hw, prof) if s.precision == "fp8" else gemm  # per-tensor fp8 x the recipe's kernels
     kernel = s.attention_kernel
     if kernel == "auto":
-        kernel = prof["attention_hopper"] if hw.arch in ("hopper", "blackwell") else "flash2"
+        kernel = prof["attention_hopper"] if hw.arch in ("hopper", "blackwell") else prof.get("attention_other", "flash2")
         if hw.arch == "blackwell":  # a framework that picks another kernel on sm100 and later says so
             kernel = prof.get("attention_blackwell", kernel)
     elif kernel == "flash3" and hw.arch != "hopper":
