@@ -168,7 +168,8 @@ class _Stage:
 def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
            layers: range) -> _Stage:
     tokens = s.micro_batch * s.seq_len / s.cp
-    elementwise = "fused" if s.compile or prof["elementwise"] == "fused" else "liger" if s.liger_kernels else "eager"
+    elementwise = "fused" if s.compile or prof["elementwise"] == "fused" else "liger" if s.liger_kernels else \
+        prof["elementwise"]
     attention = "eager" if s.attention == "eager" else "fused"
     adapters = s.method in ("lora", "qlora")
     qbits = s.qlora_bits if s.method == "qlora" else 0
