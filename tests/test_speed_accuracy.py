@@ -118,9 +118,12 @@ def test_runs_left_out_say_why():
 # p90 26.6%; with the flex dispatcher once per EP rank at HybridEP's measured rates and DeepSeek-V3's group-limited
 # routing (engine/timing/links.py; 7.4%, 27.8% alone): median 7.2%, p90 26.2%; with torchao's H100 float8 table on the
 # 96 GB HBM2e 500 W H100 it ran on (pytorch/ao pull request #1802's log: a 95.0 GiB device), FSDP2's exposed first and
-# last collectives and torchtitan's compiled loss (8.5%, 30.1% alone): median 7.2%, p90 25.4%, held there.
+# last collectives and torchtitan's compiled loss (8.5%, 30.1% alone): median 7.2%, p90 25.4%; with InternEvo at
+# c18bec9 as its code runs (FlashAttention 1.0.5, unfused AdamW, gradient accumulation passes, its layer's element-wise
+# bytes counted op by op, flash-attn's fused cross-entropy): median 7.2%, p90 26.2% (InternEvo +14.9% -> +19.7%: the
+# op-by-op count moves fewer bytes than the generic eager figure it replaces), held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.26
+P90_MEASURED = 0.27
 
 
 def test_throughput_error_targets():

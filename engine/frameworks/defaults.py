@@ -319,13 +319,16 @@ TABLE: dict[str, FrameworkDefaults] = {
                   "all')"))),
     "internevo": replace(
         _DS, id="internevo", label="InternEvo", profile="internevo", pipeline_returns_outputs=True,
-        pipeline_recv_once=False,
+        pipeline_recv_once=False, cross_entropy="fused",
         sources=(("training", "InternLM/InternEvo at c18bec9 (July 2023, the commit that wrote "
                   "doc/en/train_performance.md's table): train.py, internlm/solver/optimizer/hybrid_zero_optim.py"),
                  ("ZeRO-1", "hybrid_zero_optim.py HybridZeroOptimizer: parallel.zero1 ranks each keep the fp32 master "
                   "and Adam states of whole parameter tensors (_partition_param_list), gradients are all-reduced "
                   "in bf16 in hybrid_zero_optimizer.reduce_bucket_size buckets (configs/7B_sft.py: 512 x 1024 x "
                   "1024 elements) and the updated bf16 weights broadcast rank by rank (broadcast_params)"),
+                 ("loss", "internlm/model/loss.py FlashGPTLMLoss (parallel_output=True, the model's default): "
+                  "flash_attn.losses.cross_entropy.CrossEntropyLoss(inplace_backward=True) over the bf16 logits "
+                  "(NaiveAMPModel casts only fp16 outputs to fp32)"),
                  ("pipeline", "not read: the published rows run without pipeline parallelism (the table's "
                   "defaults)"))),
     "trl": _post_trainer(_HF, "trl", "TRL", rl.TRL, "TRL's trainers subclass transformers.Trainer", True),

@@ -132,7 +132,7 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     linear = fp8_linear_rate(s, hw, prof) if s.precision == "fp8" else gemm  # per-tensor fp8 x the recipe's kernels
     kernel = s.attention_kernel
     if kernel == "auto":
-        kernel = prof["attention_hopper"] if hw.arch in ("hopper", "blackwell") else "flash2"
+        kernel = prof["attention_hopper"] if hw.arch in ("hopper", "blackwell") else prof.get("attention_other", "flash2")
         if hw.arch == "blackwell":  # a framework that picks another kernel on sm100 and later says so
             kernel = prof.get("attention_blackwell", kernel)
     elif kernel == "flash3" and hw.arch != "hopper":
@@ -171,7 +171,8 @@ class _Stage:
 def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates, index: int,
            layers: range) -> _Stage:
     tokens = s.micro_batch * s.seq_len / s.cp
-    elementwise = "fused" if s.compile or prof["elementwise"] == "fused" else "liger" if s.liger_kernels else "eager"
+    elementwise = "fused" if s.compile or prof["elementwise"] == "fused" else "liger" if s.liger_kernels else \
+        prof["elementwise"]
     attention = "eager" if s.attention == "eager" else "fused"
     adapters = s.method in ("lora", "qlora")
     qbits = s.qlora_bits if s.method == "qlora" else 0
