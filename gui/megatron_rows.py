@@ -61,8 +61,8 @@ class MegatronRows(QObject):
             "Megatron-Core use_transformer_engine_op_fuser (Transformer Engine's fused grouped-MLP ops; "
             "Megatron-Bridge's cutedsl_fused_grouped_mlp recipes turn it on): the experts' activation, its clamp "
             "and their biases run inside the fused ops instead of as separate element-wise kernels that read and "
-            "write every routed token. It shortens the step time of models whose experts carry biases (gpt-oss); "
-            "the memory estimate does not change."))
+            "write every routed token. It counts in the step time of models whose experts carry biases (gpt-oss), "
+            "not in the memory estimate."))
         form.addRow(self.tr("MoE expert MLP"), self.fused_expert_mlp)
         self.cuda_graphs = ValueCombo(choice_items("cuda_graphs", {
             "auto": self.tr("as the framework does it (auto)"),

@@ -47,12 +47,16 @@ def rows_for(s: Scenario) -> set[str]:
         keys |= {"num_generations", "reward_model", "rollout_engine"}
         if s.rollout_engine != "none":
             keys |= {"rollout_placement", "rollout_tp", "rollout_gpu_memory_utilization", "rollout_sleep",
-                     "rollout_kv_cache_dtype", "rollout_max_num_seqs", "rollout_max_model_len"}
+                     "rollout_kv_cache_dtype", "rollout_max_num_seqs"}
             if s.rollout_placement == "separate":
                 keys.add("rollout_gpus")
-            # the release is vLLM's (applies_to "rollout_engine vllm"), auto resolved as the engine resolves it
-            # (engine/posttraining/settings.py rl_settings); a release set elsewhere stays visible, to be reset
-            if resolved_engine(s) == "vllm" or s.rollout_engine_release != "latest":
+            # the newer rows follow the engine that runs (auto resolved as engine/posttraining/settings.py
+            # rl_settings does): the longest request counts for vLLM and SGLang, the release for vLLM only
+            # (applies_to "rollout_engine vllm"); a value set elsewhere stays visible, so it can be seen and reset
+            engine = resolved_engine(s)
+            if engine != "none" or s.rollout_max_model_len is not None:
+                keys.add("rollout_max_model_len")
+            if engine == "vllm" or s.rollout_engine_release != "latest":
                 keys.add("rollout_engine_release")
     if objective == "ppo":
         keys.add("critic_model")
