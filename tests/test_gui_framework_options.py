@@ -159,3 +159,15 @@ def test_fused_expert_mlp_row_shows_for_megatron_moe_and_edits_undoably(qtbot, t
     assert not box.isVisibleTo(win)
     state.edit({"framework": "megatron"})
     assert box.isVisibleTo(win)
+
+
+def test_a_file_s_eager_softmax_rule_survives_edits_in_the_window(qtbot, tmp_path):
+    """eager_softmax has no row (it describes the code of 2021-22 Megatron-DeepSpeed runs, which no framework choice
+    of the window names): a scenario file that sets it keeps it through the window's edits, and undo."""
+    data = {**BASE, "framework": "deepspeed", "attention": "eager", "tp": 8, "zero_stage": 1,
+            "eager_softmax": "megatron-deepspeed-2022"}
+    win = window_from(qtbot, tmp_path, data)
+    win.setup_panel.grad_accum.setValue(4)
+    assert (win.state.scenario.grad_accum, win.state.scenario.eager_softmax) == (4, "megatron-deepspeed-2022")
+    win.state.undo_stack.undo()
+    assert win.state.scenario.eager_softmax == "megatron-deepspeed-2022"
