@@ -25,6 +25,13 @@ def declared_range(key: str) -> tuple[float, float]:
     return float(check.low), float(check.high)
 
 
+def declared_count_range(key: str) -> tuple[int, int]:
+    """(low, high) of a count key as its declaration bounds it (engine/scenario/keys.py Count: at least 1, or 0 where
+    it takes 0; at most its maximum), for a spin box's range."""
+    check = KEY_SPECS[key].check
+    return (0 if check.zero else 1), int(check.maximum)
+
+
 def choice_items(key: str, words: Mapping[Any, str], extra: tuple[Any, ...] = ()) -> list[tuple[Any, str]]:
     """(value, words) for each choice of `key`, in the map's order (the order a person reads them in), then any
     declared choice the map lacks; `extra` are values the control offers beyond the key (FSDP beside ZeRO stages)."""

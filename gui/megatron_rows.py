@@ -1,5 +1,6 @@
 """Rows of the framework options that only Megatron (and fp8 training) reads: what selective recompute rebuilds,
-layers offloaded to CPU memory, the pipeline split, the MoE token dispatcher and its all-to-all overlap, the parts
+layers offloaded to CPU memory, the pipeline split, the MoE token dispatcher, its all-to-all overlap and the experts'
+fused grouped-MLP ops, the parts
 captured as CUDA graphs, the fp8 scaling recipe, fp8 weights and FSDP2's float8 all-gather. They live in
 FrameworkOptions' form, so they line up with its other rows, and show only where they count."""
 
@@ -55,6 +56,14 @@ class MegatronRows(QObject):
         self.a2a_overlap.setToolTip(self.tr("Megatron overlap_moe_expert_parallel_comm (combined 1F1B): one "
                                             "micro-batch's forward runs beside another's backward, layer by layer"))
         form.addRow(self.tr("MoE all-to-all overlap"), self.a2a_overlap)
+        self.fused_expert_mlp = QCheckBox(self.tr("run the experts' MLP as fused grouped ops"))
+        self.fused_expert_mlp.setToolTip(self.tr(
+            "Megatron-Core use_transformer_engine_op_fuser (Transformer Engine's fused grouped-MLP ops; "
+            "Megatron-Bridge's cutedsl_fused_grouped_mlp recipes turn it on): the experts' activation, its clamp "
+            "and their biases run inside the fused ops instead of as separate element-wise kernels that read and "
+            "write every routed token. It counts in the step time of models whose experts carry biases (gpt-oss), "
+            "not in the memory estimate."))
+        form.addRow(self.tr("MoE expert MLP"), self.fused_expert_mlp)
         self.cuda_graphs = ValueCombo(choice_items("cuda_graphs", {
             "auto": self.tr("as the framework does it (auto)"),
             "none": self.tr("none: every kernel launched on its own (none)"),
@@ -94,6 +103,7 @@ class MegatronRows(QObject):
         self.offload_layers.valueChanged.connect(lambda v: self._edit({"activation_offload_layers": v}))
         self.dispatcher.valueChosen.connect(lambda v: self._edit({"moe_token_dispatcher_type": v}))
         self.a2a_overlap.toggled.connect(lambda v: self._edit({"moe_a2a_overlap": v}))
+        self.fused_expert_mlp.toggled.connect(lambda v: self._edit({"fused_expert_mlp": v}))
         self.cuda_graphs.valueChosen.connect(lambda v: self._edit({"cuda_graphs": v}))
         self.fp8_all_gather.valueChosen.connect(lambda v: self._edit({"fp8_all_gather": v}))
         self.fp8_recipe.valueChosen.connect(lambda v: self._edit({"fp8_recipe": v}))
@@ -116,9 +126,10 @@ class MegatronRows(QObject):
             self.offload_layers.blockSignals(False)
         show_value(self.offload_layers, s.activation_offload_layers)
         self.dispatcher.set_value(s.moe_token_dispatcher_type)
-        self.a2a_overlap.blockSignals(True)
-        self.a2a_overlap.setChecked(s.moe_a2a_overlap)
-        self.a2a_overlap.blockSignals(False)
+        for box, value in ((self.a2a_overlap, s.moe_a2a_overlap), (self.fused_expert_mlp, s.fused_expert_mlp)):
+            box.blockSignals(True)
+            box.setChecked(value)
+            box.blockSignals(False)
         self.cuda_graphs.set_value(s.cuda_graphs)
         self.fp8_recipe.set_value(s.fp8_recipe)
         self.fp8_all_gather.set_value(s.fp8_all_gather)
@@ -132,6 +143,8 @@ class MegatronRows(QObject):
         form.setRowVisible(self.split_box, megatron_args and s.pp > 1)
         form.setRowVisible(self.dispatcher, megatron_args and spec.is_moe and s.ep > 1)
         form.setRowVisible(self.a2a_overlap, megatron_args and spec.is_moe and s.ep > 1)
+        # Megatron only (applies_to "framework megatron"), MoE only; a value set elsewhere stays visible, to be reset
+        form.setRowVisible(self.fused_expert_mlp, (megatron_args and spec.is_moe) or s.fused_expert_mlp)
         form.setRowVisible(self.fp8_recipe, s.precision == "fp8")
         form.setRowVisible(self.cuda_graphs, megatron_args or s.cuda_graphs != "auto")
         form.setRowVisible(self.fp8_params, s.precision == "fp8" and (megatron_args or s.fp8_param_gather))

@@ -4,7 +4,8 @@ rows the chosen objective uses (progressive disclosure):
 - preference objectives (dpo, ipo, kto): the reference; every post-training objective: prompt and completion
   lengths, which replace the sequence length;
 - online objectives (ppo, grpo, rloo, online-dpo): completions per prompt, the reward model and the generation
-  engine's rows (its share of each GPU, sleep mode, placement, tensor parallelism, KV format, sequences at once);
+  engine's rows (its share of each GPU, sleep mode, placement, tensor parallelism, KV format, sequences at once,
+  the longest request it accepts) and, where the engine is vLLM, the release whose start-up accounting it follows;
 - ppo: the critic;
 - policy-gradient objectives (ppo, grpo, rloo) under a framework whose update computes the entropy bonus (verl), or
   with a bonus set: its weight (entropy_coeff).
@@ -23,7 +24,7 @@ from engine import Scenario, model_presets
 from engine.frameworks import TABLE
 from engine.posttraining.settings import ONLINE_OBJECTIVES, POLICY_GRADIENT, REFERENCE_FREE
 
-from .choices import choice_items, declared_range
+from .choices import choice_items, declared_count_range, declared_range
 from .widgets import ValueCombo, show_value
 
 
@@ -49,6 +50,14 @@ def rows_for(s: Scenario) -> set[str]:
                      "rollout_kv_cache_dtype", "rollout_max_num_seqs"}
             if s.rollout_placement == "separate":
                 keys.add("rollout_gpus")
+            # the newer rows follow the engine that runs (auto resolved as engine/posttraining/settings.py
+            # rl_settings does): the longest request counts for vLLM and SGLang, the release for vLLM only
+            # (applies_to "rollout_engine vllm"); a value set elsewhere stays visible, so it can be seen and reset
+            engine = resolved_engine(s)
+            if engine != "none" or s.rollout_max_model_len is not None:
+                keys.add("rollout_max_model_len")
+            if engine == "vllm" or s.rollout_engine_release != "latest":
+                keys.add("rollout_engine_release")
     if objective == "ppo":
         keys.add("critic_model")
     # the bonus costs memory only where the framework's update computes it (engine/frameworks/posttraining.py
@@ -57,6 +66,11 @@ def rows_for(s: Scenario) -> set[str]:
                                          or s.entropy_coeff != 0):
         keys.add("entropy_coeff")
     return keys
+
+
+def resolved_engine(s: Scenario) -> str:
+    """The generation engine `s` runs: its rollout_engine, or the framework's default for auto."""
+    return TABLE[s.framework].posttraining.rollout_engine if s.rollout_engine == "auto" else s.rollout_engine
 
 
 class RLRows(QObject):
@@ -130,6 +144,13 @@ class RLRows(QObject):
             "auto": self.tr("the model's number format (auto)"), "bf16": self.tr("bf16: 2 bytes a value"),
             "fp16": self.tr("fp16: 2 bytes a value"), "fp8": self.tr("fp8: 1 byte a value, twice the tokens")}))
         self.max_num_seqs = _spin(1, 1_000_000)
+        # 0 stands for null: prompt_len + completion_len, as verl passes it (the special text shows that sum)
+        self.max_model_len = _spin(0, int(declared_count_range("rollout_max_model_len")[1]))
+        self.release = ValueCombo(choice_items("rollout_engine_release", {
+            "latest": self.tr("the newest vLLM (latest)"),
+            "vllm-0.8-v0": self.tr("vLLM 0.8, V0 engine"),
+            "vllm-0.8-v1": self.tr("vLLM 0.8, V1 engine"),
+        }))
         self.seq_len = seq_len
         self._shown: set[str] | None = None
         self.widgets: dict[str, QWidget] = {
@@ -139,6 +160,7 @@ class RLRows(QObject):
             "rollout_gpu_memory_utilization": self.utilization, "rollout_sleep": self.sleep,
             "rollout_placement": self.placement, "rollout_gpus": self.rollout_gpus, "rollout_tp": self.rollout_tp,
             "rollout_kv_cache_dtype": self.kv_dtype, "rollout_max_num_seqs": self.max_num_seqs,
+            "rollout_max_model_len": self.max_model_len, "rollout_engine_release": self.release,
         }
         labels = {
             "reference_model": self.tr("Reference (reference model)"),
@@ -156,6 +178,8 @@ class RLRows(QObject):
             "rollout_tp": self.tr("Engine tensor parallel (rollout TP)"),
             "rollout_kv_cache_dtype": self.tr("Engine KV cache format"),
             "rollout_max_num_seqs": self.tr("Sequences generated at once (max_num_seqs)"),
+            "rollout_max_model_len": self.tr("Longest request (max_model_len)"),
+            "rollout_engine_release": self.tr("vLLM release (start-up accounting)"),
         }
         for offset, (key, widget) in enumerate(self.widgets.items(), start=1):
             form.insertRow(row + offset, labels[key], widget)
@@ -199,6 +223,17 @@ class RLRows(QObject):
             self.rollout_tp: self.tr("Split the engine's weights over this many GPUs."),
             self.kv_dtype: self.tr("Number format of the engine's KV cache: fp8 holds twice the tokens of bf16."),
             self.max_num_seqs: self.tr("The most sequences the engine decodes at once (vLLM max_num_seqs)."),
+            self.max_model_len: self.tr("The longest request, prompt and completion together, the engine accepts "
+                                        "(vLLM max_model_len; verl rollout.max_model_len). vLLM refuses to start "
+                                        "when its KV cache cannot hold one request this long, and counts how many "
+                                        "requests fit in the cache at once at this length; the engine still takes "
+                                        "its whole share of the GPU. Unset, it is the prompt plus the completion, "
+                                        "as verl passes it."),
+            self.release: self.tr("Which vLLM release's start-up arithmetic sizes the KV cache. The newest vLLM "
+                                  "and vLLM 0.8's V0 engine take from the engine's share only what the engine uses "
+                                  "itself: its weights, the peak of its trial forward pass and a little non-torch "
+                                  "memory. vLLM 0.8's V1 engine also takes what is already on the GPU, a colocated "
+                                  "trainer's weights and the CUDA context, so its KV cache is smaller."),
         }
         for widget, tip in tips.items():
             widget.setToolTip(tip)
@@ -210,7 +245,7 @@ class RLRows(QObject):
         for key, combo in (("training_objective", self.objective), ("reference_model", self.reference),
                            ("reward_model", self.reward_model), ("critic_model", self.critic_model),
                            ("rollout_engine", self.rollout_engine), ("rollout_sleep", self.sleep),
-                           ("rollout_kv_cache_dtype", self.kv_dtype)):
+                           ("rollout_kv_cache_dtype", self.kv_dtype), ("rollout_engine_release", self.release)):
             combo.valueChosen.connect(lambda v, k=key: edit({k: v}))
         self.placement.valueChosen.connect(self._placement_chosen(edit))
         for key, spin in (("prompt_len", self.prompt_len), ("completion_len", self.completion_len),
@@ -220,6 +255,7 @@ class RLRows(QObject):
         self.utilization.valueChanged.connect(
             lambda v: edit({"rollout_gpu_memory_utilization": "auto" if v <= 0 else round(v, 2)}))
         self.entropy_coeff.valueChanged.connect(lambda v: edit({"entropy_coeff": round(v, 4)}))
+        self.max_model_len.valueChanged.connect(lambda v: edit({"rollout_max_model_len": v or None}))
 
     def _placement_chosen(self, edit: Callable[[dict[str, Any]], None]) -> Callable[[str], None]:
         def chosen(value: str) -> None:
@@ -237,7 +273,8 @@ class RLRows(QObject):
         return {"training_objective": self.objective, "reference_model": self.reference,
                 "reward_model": self.reward_model, "critic_model": self.critic_model,
                 "rollout_engine": self.rollout_engine, "rollout_sleep": self.sleep,
-                "rollout_placement": self.placement, "rollout_kv_cache_dtype": self.kv_dtype}
+                "rollout_placement": self.placement, "rollout_kv_cache_dtype": self.kv_dtype,
+                "rollout_engine_release": self.release}
 
     def show(self, s: Scenario) -> None:
         """The values of `s`, and only the rows its objective uses."""
@@ -246,14 +283,19 @@ class RLRows(QObject):
                                                                  ("same", self.tr("a copy of the policy (same)"))])
         for combo, value in ((self.objective, s.training_objective), (self.reference, s.reference_model),
                              (self.rollout_engine, s.rollout_engine), (self.sleep, s.rollout_sleep),
-                             (self.placement, s.rollout_placement), (self.kv_dtype, s.rollout_kv_cache_dtype)):
+                             (self.placement, s.rollout_placement), (self.kv_dtype, s.rollout_kv_cache_dtype),
+                             (self.release, s.rollout_engine_release)):
             combo.set_value(value)
         utilization = 0.0 if s.rollout_gpu_memory_utilization == "auto" else float(s.rollout_gpu_memory_utilization)
         for spin, value in ((self.prompt_len, s.prompt_len), (self.completion_len, s.completion_len),
                             (self.num_generations, s.num_generations), (self.rollout_gpus, s.rollout_gpus or 1),
                             (self.rollout_tp, s.rollout_tp), (self.max_num_seqs, s.rollout_max_num_seqs),
-                            (self.utilization, utilization), (self.entropy_coeff, s.entropy_coeff)):
+                            (self.utilization, utilization), (self.entropy_coeff, s.entropy_coeff),
+                            (self.max_model_len, s.rollout_max_model_len or 0)):
             show_value(spin, value)
+        unset = self.tr("prompt + completion (%1)").replace("%1", f"{s.prompt_len + s.completion_len:,}")
+        if self.max_model_len.specialValueText() != unset:  # a new text lays the form out again: only on a change
+            self.max_model_len.setSpecialValueText(unset)
         shown = rows_for(s)
         if shown != self._shown:  # showing or hiding a row lays the form out again: only on a change
             self._shown = shown

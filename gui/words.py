@@ -78,6 +78,7 @@ FIELD_LABELS: dict[str, str] = {
     "attention_kernel": QT_TRANSLATE_NOOP("Fields", "Attention kernel variant"),
     "moe_token_dispatcher_type": QT_TRANSLATE_NOOP("Fields", "MoE token dispatcher"),
     "moe_a2a_overlap": QT_TRANSLATE_NOOP("Fields", "MoE all-to-all beside another micro-batch (moe_a2a_overlap)"),
+    "fused_expert_mlp": QT_TRANSLATE_NOOP("Fields", "MoE expert MLP as fused grouped ops (fused_expert_mlp)"),
     "fp8_recipe": QT_TRANSLATE_NOOP("Fields", "FP8 scaling recipe"),
     "cuda_graphs": QT_TRANSLATE_NOOP("Fields", "CUDA graphs (captured parts)"),
     "fp8_all_gather": QT_TRANSLATE_NOOP("Fields", "FP8 weight all-gather (FSDP2)"),
@@ -103,6 +104,8 @@ FIELD_LABELS: dict[str, str] = {
     "rollout_sleep": QT_TRANSLATE_NOOP("Fields", "Engine while training (sleep mode)"),
     "rollout_kv_cache_dtype": QT_TRANSLATE_NOOP("Fields", "Engine KV cache format"),
     "rollout_max_num_seqs": QT_TRANSLATE_NOOP("Fields", "Sequences generated at once (max_num_seqs)"),
+    "rollout_max_model_len": QT_TRANSLATE_NOOP("Fields", "Longest request (max_model_len)"),
+    "rollout_engine_release": QT_TRANSLATE_NOOP("Fields", "vLLM release (start-up accounting)"),
     "rollout_shares_weights": QT_TRANSLATE_NOOP("Fields", "Engine shares the trainer's weights"),
     "ulysses_sequence_parallel_size": QT_TRANSLATE_NOOP("Fields", "Ulysses sequence parallel size"),
 }

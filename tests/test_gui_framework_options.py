@@ -127,3 +127,47 @@ def test_megatron_rows_show_where_they_count_and_edit_undoably(qtbot, tmp_path):
     assert not state.scenario.fp8_param_gather and not rows.fp8_params.isChecked()
     assert sum(c.peak_bytes for c in state.estimate.components if c.key == "weights") == weights
 
+
+
+def test_fused_expert_mlp_row_shows_for_megatron_moe_and_edits_undoably(qtbot, tmp_path):
+    """Transformer Engine's fused grouped-MLP ops run gpt-oss's expert clamp and biases inside the fused ops
+    (engine/timing/costs.py gpt_oss_unfused_bytes, from Megatron-Bridge's gpt_oss recipes): the row's check box
+    reaches the step time's memory-bound term, as the engine figures it for the same scenario."""
+    from engine.workloads import step_time
+
+    moe = {**BASE, "model": "gpt-oss-20b", "framework": "megatron", "precision": "bf16", "ep": 8,
+           "distributed_optimizer": True}
+    win = window_from(qtbot, tmp_path, moe)
+    rows, state = win.setup_panel.framework_options.megatron, win.state
+    box = rows.fused_expert_mlp
+    assert box.isVisibleTo(win) and not box.isChecked()
+
+    def memory_bound(t) -> float:
+        return next(term.seconds for term in t.terms if term.key == "memory_bound")
+    unfused = memory_bound(state.step_time)
+    depth = state.undo_stack.count()
+    box.click()
+    s = state.scenario
+    assert s.fused_expert_mlp and state.undo_stack.count() == depth + 1
+    assert memory_bound(state.step_time) == memory_bound(step_time(s)) < unfused  # the experts' element-wise passes go
+    state.undo_stack.undo()
+    assert not state.scenario.fused_expert_mlp and not box.isChecked()
+    assert memory_bound(state.step_time) == unfused
+    state.edit({"model": "llama-3-8b", "ep": 1})  # a dense model: no experts
+    assert not box.isVisibleTo(win)
+    state.edit({"model": "mixtral-8x7b", "framework": "huggingface"})  # MoE, but not Megatron's arguments
+    assert not box.isVisibleTo(win)
+    state.edit({"framework": "megatron"})
+    assert box.isVisibleTo(win)
+
+
+def test_a_file_s_eager_softmax_rule_survives_edits_in_the_window(qtbot, tmp_path):
+    """eager_softmax has no row (it describes the code of 2021-22 Megatron-DeepSpeed runs, which no framework choice
+    of the window names): a scenario file that sets it keeps it through the window's edits, and undo."""
+    data = {**BASE, "framework": "deepspeed", "attention": "eager", "tp": 8, "zero_stage": 1,
+            "eager_softmax": "megatron-deepspeed-2022"}
+    win = window_from(qtbot, tmp_path, data)
+    win.setup_panel.grad_accum.setValue(4)
+    assert (win.state.scenario.grad_accum, win.state.scenario.eager_softmax) == (4, "megatron-deepspeed-2022")
+    win.state.undo_stack.undo()
+    assert win.state.scenario.eager_softmax == "megatron-deepspeed-2022"

@@ -15,6 +15,7 @@ from engine.workloads import estimate
 from gui.app import build_window, show_tab
 from gui.phase_chart import phase_segments
 from gui.rl_rows import rows_for
+from gui.words import field_label
 from tests.window_helpers import window_from
 
 REPO = Path(__file__).resolve().parent.parent
@@ -179,3 +180,89 @@ def test_make_it_fit_applies_a_post_training_plan_as_one_undo_step(qtbot, tmp_pa
     assert win.state.estimate.fits and win.state.undo_stack.count() == depth + 1
     win.state.undo_stack.undo()
     assert win.state.scenario == before
+
+
+def _kv_pool_bytes(est) -> float:
+    return next(c.peak_bytes for c, _ in est.busiest.at_peak() if c.key == "rollout_kv_cache")
+
+
+def test_engine_release_row_edits_the_release_as_one_undo_step(qtbot, tmp_path):
+    """vLLM 0.8's V1 engine takes the colocated trainer's weights and the CUDA context out of its budget
+    (engine/serving/generation.py vllm_memory, from vllm/v1/worker/gpu_worker.py at v0.8.2/v0.8.3): the row's choice
+    reaches the estimate, whose KV pool is the engine's own figure for the same scenario."""
+    from engine.scenario.posttraining_keys import ROLLOUT_ENGINE_RELEASES
+
+    win = window_from(qtbot, tmp_path, GRPO)
+    rl, state = win.setup_panel.rl, win.state
+    combo = rl.release
+    assert _shown(win, combo) and combo.currentData() == "latest"
+    assert [combo.itemData(i) for i in range(combo.count())] == list(ROLLOUT_ENGINE_RELEASES)  # the declaration's
+    latest = _kv_pool_bytes(state.estimate)
+    depth = state.undo_stack.count()
+    combo.setCurrentIndex(combo.findData("vllm-0.8-v1"))
+    s = state.scenario
+    assert s.rollout_engine_release == "vllm-0.8-v1" and state.undo_stack.count() == depth + 1
+    assert _kv_pool_bytes(state.estimate) == _kv_pool_bytes(estimate(s)) < latest
+    assert state.undo_stack.undoText().startswith(field_label("rollout_engine_release"))
+    state.undo_stack.undo()
+    assert state.scenario.rollout_engine_release == "latest" and combo.currentData() == "latest"
+    assert _kv_pool_bytes(state.estimate) == latest
+    # the rows show a new scenario quietly: no edit of their own on the stack
+    assert (state.undo_stack.count(), state.undo_stack.index()) == (depth + 1, depth)
+    state.load(scenario_from_dict({**GRPO, "rollout_engine_release": "vllm-0.8-v0", "rollout_max_model_len": 4096}))
+    assert combo.currentData() == "vllm-0.8-v0" and rl.max_model_len.value() == 4096
+    assert state.undo_stack.count() == 0  # a fresh history, and the rows pushed nothing while showing it
+
+
+def test_longest_request_row_edits_max_model_len_and_its_unset_end(qtbot, tmp_path):
+    """Unset, the engine's max_model_len is prompt + completion (verl's default, engine/scenario/posttraining_keys.py);
+    a longer one leaves fewer requests of that length in the KV pool (vllm/v1/core/kv_cache_utils.py
+    get_max_concurrency_for_kv_cache_config, engine/serving/vllm_pool.py), and one past the model's context makes
+    vLLM refuse to start (vllm/config/model.py _get_and_verify_max_len)."""
+    from engine import resolve_model
+    from engine.posttraining.estimate import step_parts
+
+    win = window_from(qtbot, tmp_path, GRPO)
+    rl, state = win.setup_panel.rl, win.state
+    spin = rl.max_model_len
+    assert _shown(win, spin) and spin.value() == 0 and state.scenario.rollout_max_model_len is None
+    unset_len = GRPO["prompt_len"] + GRPO["completion_len"]
+    assert spin.text() == spin.specialValueText() and f"{unset_len:,}" in spin.text()
+    seqs_unset = step_parts(state.scenario).engine.max_concurrent_sequences
+    depth = state.undo_stack.count()
+    spin.setValue(100_000)
+    s = state.scenario
+    assert s.rollout_max_model_len == 100_000 and state.undo_stack.count() == depth + 1
+    assert step_parts(s).engine.max_concurrent_sequences < seqs_unset
+    context = resolve_model(s).max_position
+    spin.setValue(context + 1)
+    assert state.scenario.rollout_max_model_len == context + 1 and state.estimate.verdict == "does not fit"
+    spin.setValue(0)  # the spin box's unset end
+    assert state.scenario.rollout_max_model_len is None and state.undo_stack.count() == depth + 3
+    state.undo_stack.undo()
+    assert state.scenario.rollout_max_model_len == context + 1 and spin.value() == context + 1
+    state.undo_stack.undo()
+    state.undo_stack.undo()
+    assert state.scenario.rollout_max_model_len is None and spin.value() == 0
+    win.state.edit({"prompt_len": 256})  # the unset end names the new sum
+    assert f"{256 + GRPO['completion_len']:,}" in spin.text()
+
+
+def test_release_and_longest_request_rows_follow_the_engine_that_runs(qtbot, tmp_path):
+    """The release is vLLM's (applies_to "rollout_engine vllm"): hidden for SGLang and without an engine; auto is the
+    framework's engine (engine/frameworks: verl's is vLLM, TRL's the trainer's own generate)."""
+    win = window_from(qtbot, tmp_path, GRPO)
+    rl, state = win.setup_panel.rl, win.state
+    release, longest = rl.widgets["rollout_engine_release"], rl.widgets["rollout_max_model_len"]
+    state.edit({"rollout_engine": "sglang"})
+    assert _shown(win, longest) and not _shown(win, release)
+    state.edit({"rollout_engine": "none"})
+    assert not _shown(win, longest) and not _shown(win, release)
+    state.edit({"rollout_engine": "auto", "framework": "verl"})
+    assert _shown(win, longest) and _shown(win, release)
+    state.edit({"framework": "trl"})  # TRL's own generate: no engine
+    assert not _shown(win, longest) and not _shown(win, release)
+    state.edit({"rollout_engine": "sglang", "rollout_engine_release": "vllm-0.8-v0"})
+    assert _shown(win, release)  # a release set stays visible, so it can be seen and reset
+    state.edit({"training_objective": "dpo"})  # offline: no engine row at all
+    assert not _shown(win, longest) and not _shown(win, release)

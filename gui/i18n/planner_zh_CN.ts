@@ -885,141 +885,156 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../words.py" line="81" />
+        <source>MoE expert MLP as fused grouped ops (fused_expert_mlp)</source>
+        <translation>MoE 专家 MLP 用融合分组算子（fused_expert_mlp）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="82" />
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../words.py" line="82" />
+        <location filename="../words.py" line="83" />
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="83" />
+        <location filename="../words.py" line="84" />
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="84" />
+        <location filename="../words.py" line="85" />
         <source>Entropy bonus weight (entropy_coeff)</source>
         <translation>熵奖励权重（entropy_coeff）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="85" />
+        <location filename="../words.py" line="86" />
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="86" />
+        <location filename="../words.py" line="87" />
         <source>Bandwidth between nodes</source>
         <translation>节点间带宽</translation>
     </message>
     <message>
-        <location filename="../words.py" line="87" />
+        <location filename="../words.py" line="88" />
         <source>Tokens to train</source>
         <translation>要训练的 token 数</translation>
     </message>
     <message>
-        <location filename="../words.py" line="88" />
+        <location filename="../words.py" line="89" />
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../words.py" line="89" />
+        <location filename="../words.py" line="90" />
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../words.py" line="90" />
+        <location filename="../words.py" line="91" />
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="91" />
+        <location filename="../words.py" line="92" />
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="92" />
+        <location filename="../words.py" line="93" />
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../words.py" line="93" />
+        <location filename="../words.py" line="94" />
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="94" />
+        <location filename="../words.py" line="95" />
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="95" />
+        <location filename="../words.py" line="96" />
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="96" />
+        <location filename="../words.py" line="97" />
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="97" />
+        <location filename="../words.py" line="98" />
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="98" />
+        <location filename="../words.py" line="99" />
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="99" />
+        <location filename="../words.py" line="100" />
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="100" />
+        <location filename="../words.py" line="101" />
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="101" />
+        <location filename="../words.py" line="102" />
         <source>Engine's share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="103" />
+        <location filename="../words.py" line="104" />
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="104" />
+        <location filename="../words.py" line="105" />
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../words.py" line="105" />
+        <location filename="../words.py" line="106" />
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="106" />
+        <location filename="../words.py" line="107" />
+        <source>Longest request (max_model_len)</source>
+        <translation>最长请求（max_model_len）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="108" />
+        <source>vLLM release (start-up accounting)</source>
+        <translation>vLLM 版本（启动时的显存核算）</translation>
+    </message>
+    <message>
+        <location filename="../words.py" line="109" />
         <source>Engine shares the trainer's weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="107" />
+        <location filename="../words.py" line="110" />
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
     </message>
     <message>
-        <location filename="../words.py" line="112" />
+        <location filename="../words.py" line="115" />
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../words.py" line="112" />
+        <location filename="../words.py" line="115" />
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
@@ -1175,142 +1190,142 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../serving_words.py" line="47" />
-        <location filename="../words.py" line="114" />
-        <location filename="../words.py" line="118" />
-        <location filename="../words.py" line="119" />
-        <location filename="../words.py" line="152" />
+        <location filename="../words.py" line="117" />
+        <location filename="../words.py" line="121" />
+        <location filename="../words.py" line="122" />
+        <location filename="../words.py" line="155" />
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../words.py" line="114" />
+        <location filename="../words.py" line="117" />
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../words.py" line="115" />
+        <location filename="../words.py" line="118" />
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../words.py" line="116" />
-        <location filename="../words.py" line="125" />
+        <location filename="../words.py" line="119" />
+        <location filename="../words.py" line="128" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../words.py" line="116" />
+        <location filename="../words.py" line="119" />
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../words.py" line="117" />
+        <location filename="../words.py" line="120" />
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../words.py" line="120" />
+        <location filename="../words.py" line="123" />
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../words.py" line="120" />
+        <location filename="../words.py" line="123" />
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../words.py" line="126" />
+        <location filename="../words.py" line="129" />
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../words.py" line="127" />
+        <location filename="../words.py" line="130" />
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="128" />
+        <location filename="../words.py" line="131" />
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../words.py" line="134" />
+        <location filename="../words.py" line="137" />
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="135" />
+        <location filename="../words.py" line="138" />
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../words.py" line="136" />
+        <location filename="../words.py" line="139" />
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="137" />
+        <location filename="../words.py" line="140" />
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../words.py" line="138" />
+        <location filename="../words.py" line="141" />
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="139" />
+        <location filename="../words.py" line="142" />
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="140" />
+        <location filename="../words.py" line="143" />
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="141" />
+        <location filename="../words.py" line="144" />
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../words.py" line="142" />
+        <location filename="../words.py" line="145" />
         <source>bf16 + fp32 master weights (DeepSpeed)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="143" />
+        <location filename="../words.py" line="146" />
         <source>fp16 + fp32 master weights (DeepSpeed)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="144" />
+        <location filename="../words.py" line="147" />
         <source>fp8 compute (Transformer Engine)</source>
         <translation>fp8 计算（Transformer Engine）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="145" />
+        <location filename="../words.py" line="148" />
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../words.py" line="146" />
+        <location filename="../words.py" line="149" />
         <source>all linear layers</source>
         <translation>所有线性层</translation>
     </message>
     <message>
-        <location filename="../words.py" line="147" />
+        <location filename="../words.py" line="150" />
         <source>all attention projections</source>
         <translation>所有注意力投影</translation>
     </message>
     <message>
-        <location filename="../words.py" line="151" />
+        <location filename="../words.py" line="154" />
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
         <location filename="../serving_words.py" line="47" />
-        <location filename="../words.py" line="152" />
+        <location filename="../words.py" line="155" />
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -1345,20 +1360,20 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../words.py" line="121" />
+        <location filename="../words.py" line="124" />
         <source>as the framework's launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../words.py" line="122" />
+        <location filename="../words.py" line="125" />
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../words.py" line="123" />
-        <location filename="../words.py" line="124" />
-        <location filename="../words.py" line="129" />
+        <location filename="../words.py" line="126" />
+        <location filename="../words.py" line="127" />
         <location filename="../words.py" line="132" />
+        <location filename="../words.py" line="135" />
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -1483,303 +1498,303 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>DeepSpeed 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="36" />
+        <location filename="../framework_options.py" line="37" />
         <source>torchtune</source>
         <translation>torchtune 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="37" />
+        <location filename="../framework_options.py" line="38" />
         <source>torchtitan</source>
         <translation>torchtitan 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="38" />
+        <location filename="../framework_options.py" line="39" />
         <source>Megatron-LM / NeMo</source>
         <translation>Megatron-LM / NeMo 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="39" />
+        <location filename="../framework_options.py" line="40" />
         <source>Unsloth</source>
         <translation>Unsloth 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="40" />
+        <location filename="../framework_options.py" line="41" />
         <source>LitGPT</source>
         <translation>LitGPT 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="41" />
+        <location filename="../framework_options.py" line="42" />
         <source>plain PyTorch loop</source>
         <translation>纯 PyTorch 训练循环</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="42" />
+        <location filename="../framework_options.py" line="43" />
         <source>OLMo-core</source>
         <translation>OLMo-core 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="43" />
+        <location filename="../framework_options.py" line="36" />
         <source>DeepSpeed (April 2021)</source>
         <translation>DeepSpeed（2021 年 4 月版）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="43" />
+        <location filename="../framework_options.py" line="44" />
         <source>InternEvo</source>
         <translation>InternEvo 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="44" />
+        <location filename="../framework_options.py" line="45" />
         <source>TRL (post-training)</source>
         <translation>TRL（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="45" />
+        <location filename="../framework_options.py" line="46" />
         <source>verl (post-training)</source>
         <translation>verl（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="46" />
+        <location filename="../framework_options.py" line="47" />
         <source>OpenRLHF (post-training)</source>
         <translation>OpenRLHF（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="47" />
+        <location filename="../framework_options.py" line="48" />
         <source>ms-swift (post-training)</source>
         <translation>ms-swift（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="48" />
+        <location filename="../framework_options.py" line="49" />
         <source>NeMo-RL (post-training)</source>
         <translation>NeMo-RL（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="50" />
-        <location filename="../framework_options.py" line="190" />
+        <location filename="../framework_options.py" line="51" />
+        <location filename="../framework_options.py" line="191" />
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="51" />
+        <location filename="../framework_options.py" line="52" />
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="53" />
+        <location filename="../framework_options.py" line="54" />
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="54" />
+        <location filename="../framework_options.py" line="55" />
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="55" />
+        <location filename="../framework_options.py" line="56" />
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="56" />
+        <location filename="../framework_options.py" line="57" />
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="57" />
+        <location filename="../framework_options.py" line="58" />
         <source>Transformer Engine's fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="58" />
+        <location filename="../framework_options.py" line="59" />
         <source>Megatron's fused vocab-parallel loss, compiled backward (ms-swift's default)</source>
         <translation>Megatron 的融合词表并行损失，编译后的反向传播（ms-swift 的默认设置）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="59" />
+        <location filename="../framework_options.py" line="60" />
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60" />
+        <location filename="../framework_options.py" line="61" />
         <source>whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)</source>
         <translation>整批 logits 保持计算精度，不升为 fp32（Qwen-1、较早的模型）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="62" />
+        <location filename="../framework_options.py" line="63" />
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="64" />
+        <location filename="../framework_options.py" line="65" />
         <source>the framework's choice for the GPU (auto)</source>
         <translation>按框架为该 GPU 的选择（auto）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="65" />
+        <location filename="../framework_options.py" line="66" />
         <source>FlashAttention-1 (flash1)</source>
         <translation>FlashAttention-1（flash1）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="66" />
+        <location filename="../framework_options.py" line="67" />
         <source>FlashAttention-2 (flash2)</source>
         <translation>FlashAttention-2（flash2）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="67" />
+        <location filename="../framework_options.py" line="68" />
         <source>FlashAttention-3, Hopper only (flash3)</source>
         <translation>FlashAttention-3，仅 Hopper（flash3）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68" />
+        <location filename="../framework_options.py" line="69" />
         <source>FlashAttention-4, Blackwell (flash4)</source>
         <translation>FlashAttention-4，Blackwell（flash4）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="69" />
+        <location filename="../framework_options.py" line="70" />
         <source>cuDNN 9 fused attention, Transformer Engine (cudnn)</source>
         <translation>cuDNN 9 融合注意力，Transformer Engine（cudnn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="70" />
+        <location filename="../framework_options.py" line="71" />
         <source>cuDNN 8.9 fused attention, older NeMo containers (cudnn8)</source>
         <translation>cuDNN 8.9 融合注意力，较旧的 NeMo 容器（cudnn8）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="73" />
+        <location filename="../framework_options.py" line="74" />
         <source>Which fused attention kernel the step time assumes. Their speed differs by GPU generation (FlashAttention-3 on Hopper, cuDNN and FlashAttention-4 on Blackwell); the memory is the same.</source>
         <translation>步时估算所假定的融合注意力内核。它们的速度随 GPU 代际而不同（Hopper 上的 FlashAttention-3，Blackwell 上的 cuDNN 与 FlashAttention-4）；显存占用相同。</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75" />
+        <location filename="../framework_options.py" line="76" />
         <source>Attention kernel variant</source>
         <translation>注意力内核版本</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="76" />
+        <location filename="../framework_options.py" line="77" />
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77" />
+        <location filename="../framework_options.py" line="78" />
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="79" />
+        <location filename="../framework_options.py" line="80" />
         <source>Liger-Kernel's RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80" />
+        <location filename="../framework_options.py" line="81" />
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81" />
+        <location filename="../framework_options.py" line="82" />
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82" />
+        <location filename="../framework_options.py" line="83" />
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83" />
+        <location filename="../framework_options.py" line="84" />
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="84" />
+        <location filename="../framework_options.py" line="85" />
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="120" />
+        <location filename="../framework_options.py" line="121" />
         <source>not set</source>
         <translation>未设定</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="122" />
+        <location filename="../framework_options.py" line="123" />
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="123" />
+        <location filename="../framework_options.py" line="124" />
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="90" />
+        <location filename="../framework_options.py" line="91" />
         <source>as the framework's launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="91" />
+        <location filename="../framework_options.py" line="92" />
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="92" />
+        <location filename="../framework_options.py" line="93" />
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="95" />
+        <location filename="../framework_options.py" line="96" />
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="96" />
+        <location filename="../framework_options.py" line="97" />
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="98" />
+        <location filename="../framework_options.py" line="99" />
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="99" />
+        <location filename="../framework_options.py" line="100" />
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="100" />
+        <location filename="../framework_options.py" line="101" />
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="102" />
+        <location filename="../framework_options.py" line="103" />
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="103" />
+        <location filename="../framework_options.py" line="104" />
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="104" />
+        <location filename="../framework_options.py" line="105" />
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="105" />
+        <location filename="../framework_options.py" line="106" />
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="106" />
+        <location filename="../framework_options.py" line="107" />
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="112" />
+        <location filename="../framework_options.py" line="113" />
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="114" />
+        <location filename="../framework_options.py" line="115" />
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -2472,218 +2487,233 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>MegatronRows</name>
     <message>
-        <location filename="../megatron_rows.py" line="30" />
+        <location filename="../megatron_rows.py" line="31" />
         <source>attention core</source>
         <translation>注意力核心</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="30" />
+        <location filename="../megatron_rows.py" line="31" />
         <source>MoE activation</source>
         <translation>MoE 激活函数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="31" />
+        <location filename="../megatron_rows.py" line="32" />
         <source>norms</source>
         <translation>归一化层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="31" />
+        <location filename="../megatron_rows.py" line="32" />
         <source>MLA up-projections</source>
         <translation>MLA 上投影</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="31" />
+        <location filename="../megatron_rows.py" line="32" />
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="32" />
+        <location filename="../megatron_rows.py" line="33" />
         <source>MoE layer</source>
         <translation>MoE 层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="32" />
+        <location filename="../megatron_rows.py" line="33" />
         <source>shared experts</source>
         <translation>共享专家</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="34" />
+        <location filename="../megatron_rows.py" line="35" />
         <source>Megatron recompute_modules: what selective checkpointing rebuilds in the backward pass instead of keeping</source>
         <translation>Megatron recompute_modules：选择性检查点在反向传播中重新计算而不保留的部分</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="36" />
+        <location filename="../megatron_rows.py" line="37" />
         <source>Rebuilt in backward</source>
         <translation>反向时重新计算</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="39" />
+        <location filename="../megatron_rows.py" line="40" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="41" />
+        <location filename="../megatron_rows.py" line="42" />
         <source>Megatron cpu_offloading_num_layers: decoder layers whose saved activations go to CPU memory</source>
         <translation>Megatron cpu_offloading_num_layers：保存的激活值移到 CPU 内存的解码层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="43" />
+        <location filename="../megatron_rows.py" line="44" />
         <source>Layers offloaded to CPU memory</source>
         <translation>卸载到 CPU 内存的层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="44" />
+        <location filename="../megatron_rows.py" line="45" />
         <source>embedding</source>
         <translation>嵌入层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="44" />
+        <location filename="../megatron_rows.py" line="45" />
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="45" />
+        <location filename="../megatron_rows.py" line="46" />
         <source>Megatron account_for_embedding/loss_in_pipeline_split: each counts as one layer, so the first or last stage builds one decoder layer fewer</source>
         <translation>Megatron account_for_embedding/loss_in_pipeline_split：各算作一层，因此第一个或最后一个阶段少建一个解码层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="47" />
+        <location filename="../megatron_rows.py" line="48" />
         <source>Counted as a layer when splitting</source>
         <translation>划分流水线时算作一层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="49" />
+        <location filename="../megatron_rows.py" line="50" />
         <source>all-to-all: each routed copy to its expert (alltoall)</source>
         <translation>all-to-all：每个路由副本发往其专家（alltoall）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="50" />
+        <location filename="../megatron_rows.py" line="51" />
         <source>all-gather: every rank's tokens to every rank (allgather)</source>
         <translation>all-gather：每个进程的词元发往所有进程（allgather）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="51" />
+        <location filename="../megatron_rows.py" line="52" />
         <source>DeepEP / HybridEP: once per node, then NVLink (flex)</source>
         <translation>DeepEP / HybridEP：每个节点发送一次，再经 NVLink 转发（flex）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="53" />
+        <location filename="../megatron_rows.py" line="54" />
         <source>MoE token dispatcher</source>
         <translation>MoE 词元分发器</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="54" />
+        <location filename="../megatron_rows.py" line="55" />
         <source>run each micro-batch's all-to-all beside another's compute</source>
         <translation>每个微批次的 all-to-all 与另一微批次的计算并行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="55" />
+        <location filename="../megatron_rows.py" line="56" />
         <source>Megatron overlap_moe_expert_parallel_comm (combined 1F1B): one micro-batch's forward runs beside another's backward, layer by layer</source>
         <translation>Megatron overlap_moe_expert_parallel_comm（combined 1F1B）：一个微批次的前向与另一个微批次的反向逐层并行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="57" />
+        <location filename="../megatron_rows.py" line="58" />
         <source>MoE all-to-all overlap</source>
         <translation>MoE all-to-all 重叠</translation>
     </message>
     <message>
         <location filename="../megatron_rows.py" line="59" />
-        <location filename="../megatron_rows.py" line="83" />
+        <source>run the experts' MLP as fused grouped ops</source>
+        <translation>专家的 MLP 以融合分组算子运行</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="61" />
+        <source>Megatron-Core use_transformer_engine_op_fuser (Transformer Engine's fused grouped-MLP ops; Megatron-Bridge's cutedsl_fused_grouped_mlp recipes turn it on): the experts' activation, its clamp and their biases run inside the fused ops instead of as separate element-wise kernels that read and write every routed token. It counts in the step time of models whose experts carry biases (gpt-oss), not in the memory estimate.</source>
+        <translation>Megatron-Core use_transformer_engine_op_fuser（Transformer Engine 的融合分组 MLP 算子；Megatron-Bridge 的 cutedsl_fused_grouped_mlp 配方会打开它）：专家的激活函数、其截断（clamp）和偏置在融合算子内完成，而不是作为各自独立的逐元素内核、把每个路由后的 token 读写一遍。它只影响专家带偏置的模型（gpt-oss）的步时，不影响显存估算。</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="66" />
+        <source>MoE expert MLP</source>
+        <translation>MoE 专家 MLP</translation>
+    </message>
+    <message>
+        <location filename="../megatron_rows.py" line="68" />
+        <location filename="../megatron_rows.py" line="92" />
         <source>as the framework does it (auto)</source>
         <translation>按框架的做法（auto）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="60" />
+        <location filename="../megatron_rows.py" line="69" />
         <source>none: every kernel launched on its own (none)</source>
         <translation>不使用：每个内核单独启动（none）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="61" />
+        <location filename="../megatron_rows.py" line="70" />
         <source>each layer's attention and MoE router (attention)</source>
         <translation>每层的注意力与 MoE 路由器（attention）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="62" />
+        <location filename="../megatron_rows.py" line="71" />
         <source>every transformer layer (layers)</source>
         <translation>每个 Transformer 层（layers）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="63" />
+        <location filename="../megatron_rows.py" line="72" />
         <source>the whole forward and backward (full-iteration)</source>
         <translation>整个前向与反向（full-iteration）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="66" />
+        <location filename="../megatron_rows.py" line="75" />
         <source>Megatron cuda_graph_scope: the captured parts replay as one graph launch instead of one launch per kernel, and captured MoE layers no longer wait for the CPU to read the token counts. It changes the step time where the CPU cannot keep the GPU busy (small layers, MoE), not the memory estimate.</source>
         <translation>Megatron cuda_graph_scope：被捕获的部分作为一次图启动重放，而不是每个内核启动一次；被捕获的 MoE 层也不再等待 CPU 读取 token 数。它在 CPU 跟不上 GPU 的情况下（小层、MoE）改变步时，不改变显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="69" />
+        <location filename="../megatron_rows.py" line="78" />
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="71" />
+        <location filename="../megatron_rows.py" line="80" />
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="72" />
+        <location filename="../megatron_rows.py" line="81" />
         <source>delayed scaling (amax history)</source>
         <translation>延迟缩放（amax 历史）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="73" />
+        <location filename="../megatron_rows.py" line="82" />
         <source>one scale per tensor, current (tensorwise)</source>
         <translation>每个张量一个当前缩放因子（tensorwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="74" />
+        <location filename="../megatron_rows.py" line="83" />
         <source>a scale per 32 values (MXFP8, Blackwell)</source>
         <translation>每 32 个值一个缩放因子（MXFP8，Blackwell）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="75" />
+        <location filename="../megatron_rows.py" line="84" />
         <source>a scale per 128 values (blockwise)</source>
         <translation>每 128 个值一个缩放因子（blockwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="77" />
+        <location filename="../megatron_rows.py" line="86" />
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="78" />
+        <location filename="../megatron_rows.py" line="87" />
         <source>kept in fp8, no 16-bit copy</source>
         <translation>以 fp8 存放，不保留 16 位副本</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="79" />
+        <location filename="../megatron_rows.py" line="88" />
         <source>Megatron --fp8-param-gather: the layers' linear weights are stored and gathered in fp8 (Megatron-Bridge's fp8 recipes turn it on)</source>
         <translation>Megatron --fp8-param-gather：各层的线性层权重以 fp8 存放并以 fp8 聚合（Megatron-Bridge 的 fp8 配方默认开启）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="81" />
+        <location filename="../megatron_rows.py" line="90" />
         <source>Layer weights</source>
         <translation>层权重</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="84" />
+        <location filename="../megatron_rows.py" line="93" />
         <source>gathered in fp8: each shard cast before the all-gather (on)</source>
         <translation>以 fp8 收集：每个分片在 all-gather 前转换（开）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="85" />
+        <location filename="../megatron_rows.py" line="94" />
         <source>gathered in 16 bits, cast after the all-gather (off)</source>
         <translation>以 16 位收集，all-gather 后再转换（关）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="88" />
+        <location filename="../megatron_rows.py" line="97" />
         <source>torchao enable_fsdp_float8_all_gather: FSDP2 gathers the fp8 linear layers' weights in 1 byte instead of 2, halving that traffic, and casts only its own shard (OLMo-core turns it on, torchtitan leaves it off). Tensorwise scaling only; MoE experts are not gathered this way.</source>
         <translation>torchao enable_fsdp_float8_all_gather：FSDP2 以 1 字节而非 2 字节收集 fp8 线性层的权重，这部分通信减半，并且只转换自己的分片（OLMo-core 默认开启，torchtitan 默认关闭）。仅适用于 tensorwise 缩放；MoE 专家不以此方式收集。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="91" />
+        <location filename="../megatron_rows.py" line="100" />
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
@@ -2906,322 +2936,362 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
 <context>
     <name>RLRows</name>
     <message>
-        <location filename="../rl_rows.py" line="73" />
+        <location filename="../rl_rows.py" line="87" />
         <source>Supervised fine-tuning (SFT)</source>
         <translation>监督微调（SFT）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="74" />
+        <location filename="../rl_rows.py" line="88" />
         <source>Preference pairs: DPO</source>
         <translation>偏好对：DPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="75" />
+        <location filename="../rl_rows.py" line="89" />
         <source>Preference pairs: IPO</source>
         <translation>偏好对：IPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="76" />
+        <location filename="../rl_rows.py" line="90" />
         <source>Liked / disliked answers: KTO</source>
         <translation>喜欢 / 不喜欢的回答：KTO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="77" />
+        <location filename="../rl_rows.py" line="91" />
         <source>Preference pairs, no reference: ORPO</source>
         <translation>偏好对，无参考模型：ORPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="78" />
+        <location filename="../rl_rows.py" line="92" />
         <source>Preference pairs, no reference: SimPO</source>
         <translation>偏好对，无参考模型：SimPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="79" />
+        <location filename="../rl_rows.py" line="93" />
         <source>Preference pairs, no reference: CPO</source>
         <translation>偏好对，无参考模型：CPO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="80" />
+        <location filename="../rl_rows.py" line="94" />
         <source>Train a reward model on pairs</source>
         <translation>用偏好对训练奖励模型</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="81" />
+        <location filename="../rl_rows.py" line="95" />
         <source>Reinforcement learning: PPO (with a critic)</source>
         <translation>强化学习：PPO（带评论家）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="82" />
+        <location filename="../rl_rows.py" line="96" />
         <source>Reinforcement learning: GRPO (groups of completions)</source>
         <translation>强化学习：GRPO（成组的回答）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="83" />
+        <location filename="../rl_rows.py" line="97" />
         <source>Reinforcement learning: RLOO</source>
         <translation>强化学习：RLOO</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="84" />
+        <location filename="../rl_rows.py" line="98" />
         <source>Online DPO (generated pairs)</source>
         <translation>在线 DPO（生成的回答对）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="86" />
+        <location filename="../rl_rows.py" line="100" />
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="88" />
+        <location filename="../rl_rows.py" line="102" />
         <source>as the objective and framework do it (auto)</source>
         <translation>按目标和框架的做法（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="89" />
+        <location filename="../rl_rows.py" line="103" />
         <source>a frozen copy on the GPU (separate)</source>
         <translation>GPU 上的一份冻结副本（独立）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="90" />
+        <location filename="../rl_rows.py" line="104" />
         <source>the base with adapters switched off (LoRA)</source>
         <translation>关闭适配器的基础模型（LoRA）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="91" />
+        <location filename="../rl_rows.py" line="105" />
         <source>log-probs computed before training (precomputed)</source>
         <translation>训练前算好的对数概率（预计算）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="92" />
-        <location filename="../rl_rows.py" line="245" />
+        <location filename="../rl_rows.py" line="106" />
+        <location filename="../rl_rows.py" line="282" />
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="104" />
+        <location filename="../rl_rows.py" line="118" />
         <source>no entropy bonus (0)</source>
         <translation>无熵奖励（0）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="106" />
-        <location filename="../rl_rows.py" line="116" />
-        <location filename="../rl_rows.py" line="118" />
+        <location filename="../rl_rows.py" line="120" />
+        <location filename="../rl_rows.py" line="130" />
+        <location filename="../rl_rows.py" line="132" />
         <source>the framework's default (auto)</source>
         <translation>框架的默认值（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="109" />
+        <location filename="../rl_rows.py" line="123" />
         <source>the trainer's own generate (none)</source>
         <translation>训练器自带的 generate（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="119" />
+        <location filename="../rl_rows.py" line="133" />
         <source>stays resident (none)</source>
         <translation>常驻显存（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="120" />
+        <location filename="../rl_rows.py" line="134" />
         <source>weights to CPU memory, KV cache freed (level 1)</source>
         <translation>权重移到 CPU 内存，释放 KV 缓存（级别 1）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="121" />
+        <location filename="../rl_rows.py" line="135" />
         <source>weights and KV cache freed (level 2)</source>
         <translation>释放权重和 KV 缓存（级别 2）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="124" />
+        <location filename="../rl_rows.py" line="138" />
         <source>on the training GPUs (colocate)</source>
         <translation>在训练 GPU 上（共置）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="125" />
+        <location filename="../rl_rows.py" line="139" />
         <source>on GPUs of its own (separate)</source>
         <translation>在它自己的 GPU 上（独立）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="130" />
+        <location filename="../rl_rows.py" line="144" />
         <source>the model's number format (auto)</source>
         <translation>模型的数值格式（自动）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="130" />
+        <location filename="../rl_rows.py" line="144" />
         <source>bf16: 2 bytes a value</source>
         <translation>bf16：每个值 2 字节</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="131" />
+        <location filename="../rl_rows.py" line="145" />
         <source>fp16: 2 bytes a value</source>
         <translation>fp16：每个值 2 字节</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="131" />
+        <location filename="../rl_rows.py" line="145" />
         <source>fp8: 1 byte a value, twice the tokens</source>
         <translation>fp8：每个值 1 字节，token 数翻倍</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="144" />
+        <location filename="../rl_rows.py" line="150" />
+        <source>the newest vLLM (latest)</source>
+        <translation>最新的 vLLM（latest）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="151" />
+        <source>vLLM 0.8, V0 engine</source>
+        <translation>vLLM 0.8，V0 引擎</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="152" />
+        <source>vLLM 0.8, V1 engine</source>
+        <translation>vLLM 0.8，V1 引擎</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="166" />
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="145" />
+        <location filename="../rl_rows.py" line="167" />
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="146" />
+        <location filename="../rl_rows.py" line="168" />
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="147" />
+        <location filename="../rl_rows.py" line="169" />
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="148" />
+        <location filename="../rl_rows.py" line="170" />
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="149" />
+        <location filename="../rl_rows.py" line="171" />
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="150" />
+        <location filename="../rl_rows.py" line="172" />
         <source>Entropy bonus weight (entropy_coeff)</source>
         <translation>熵奖励权重（entropy_coeff）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="151" />
+        <location filename="../rl_rows.py" line="173" />
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="152" />
+        <location filename="../rl_rows.py" line="174" />
         <source>Engine's share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="153" />
+        <location filename="../rl_rows.py" line="175" />
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="154" />
+        <location filename="../rl_rows.py" line="176" />
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="155" />
+        <location filename="../rl_rows.py" line="177" />
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="156" />
+        <location filename="../rl_rows.py" line="178" />
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="157" />
+        <location filename="../rl_rows.py" line="179" />
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="158" />
+        <location filename="../rl_rows.py" line="180" />
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="167" />
+        <location filename="../rl_rows.py" line="181" />
+        <source>Longest request (max_model_len)</source>
+        <translation>最长请求（max_model_len）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="182" />
+        <source>vLLM release (start-up accounting)</source>
+        <translation>vLLM 版本（启动时的显存核算）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="191" />
         <source>What the step optimises. Preference objectives run a chosen and a rejected answer through the model; reinforcement learning also generates completions every step, usually with a generation engine (vLLM) sharing the GPUs.</source>
         <translation>这一步优化的目标。偏好目标把选中的和被拒的回答都送进模型；强化学习每一步还要生成回答，通常由共用 GPU 的生成引擎（vLLM）完成。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="170" />
+        <location filename="../rl_rows.py" line="194" />
         <source>The frozen model the loss compares against. A separate copy costs a second set of weights; with LoRA the base with adapters off costs nothing extra; precomputed log-probs cost one pass over the data before training.</source>
         <translation>损失函数用来比较的冻结模型。独立副本要多占一份权重；用 LoRA 时关闭适配器的基础模型不额外占用；预计算对数概率要在训练前把数据过一遍。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="173" />
+        <location filename="../rl_rows.py" line="197" />
         <source>Tokens in each prompt. With the completion they make each sequence.</source>
         <translation>每个提示的 token 数，与回答合起来构成每条序列。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="174" />
+        <location filename="../rl_rows.py" line="198" />
         <source>Tokens in each completion (generated, or stored for preference data). The engine's KV cache and the log-prob tensors grow with it.</source>
         <translation>每个回答的 token 数（生成的，或偏好数据中存好的）。引擎的 KV 缓存和对数概率张量随之增长。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="176" />
+        <location filename="../rl_rows.py" line="200" />
         <source>Completions generated for each prompt (GRPO's group size). More completions: more sequences to generate, score and train on.</source>
         <translation>每个提示生成的回答数（GRPO 的组大小）。回答越多，要生成、打分和训练的序列越多。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="178" />
+        <location filename="../rl_rows.py" line="202" />
         <source>What scores the completions: rule or verifier rewards need no model; a reward model adds its weights and a forward pass over every completion.</source>
         <translation>给回答打分的方式：规则或验证器奖励不需要模型；奖励模型会增加它的权重以及对每个回答的一次前向计算。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="180" />
+        <location filename="../rl_rows.py" line="204" />
         <source>PPO's value model: its weights, gradients and optimizer states sit beside the policy's.</source>
         <translation>PPO 的价值模型：它的权重、梯度和优化器状态与策略模型的并存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="182" />
+        <location filename="../rl_rows.py" line="206" />
         <source>Weight of the entropy bonus in the policy loss (verl actor.entropy_coeff). Any value but 0 makes verl's update compute every token's entropy over the vocabulary with gradients: one more fp32 buffer the size of the logits (tokens × vocabulary × 4 bytes) in the forward and one more logits-sized gradient in the backward. How large the weight is does not change the memory.</source>
         <translation>策略损失中熵奖励的权重（verl actor.entropy_coeff）。任何非 0 的值都会让 verl 的更新步带梯度地计算每个 token 在整个词表上的熵：前向多一个与 logits 同样大小的 fp32 缓冲区（token 数 × 词表大小 × 4 字节），反向多一个 logits 大小的梯度。权重的大小本身不影响显存。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="188" />
+        <location filename="../rl_rows.py" line="212" />
         <source>What generates the completions. vLLM and SGLang keep their own copy of the weights and a KV cache; the trainer's own generate is much slower.</source>
         <translation>生成回答的程序。vLLM 和 SGLang 各自保留一份权重和 KV 缓存；训练器自带的 generate 要慢得多。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="190" />
+        <location filename="../rl_rows.py" line="214" />
         <source>The share of each GPU's memory the engine may take for its weights, activations and KV cache (vLLM's gpu_memory_utilization). Colocated with training, whatever it takes is missing for the training step.</source>
         <translation>引擎可用于权重、激活和 KV 缓存的每块 GPU 显存比例（vLLM 的 gpu_memory_utilization）。与训练共置时，它占用的部分训练步骤就用不了。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="193" />
+        <location filename="../rl_rows.py" line="217" />
         <source>Whether the engine gives its memory back while the model trains (vLLM sleep mode): level 1 moves its weights to CPU memory and frees the KV cache; level 2 frees both. Waking it costs a little time every step.</source>
         <translation>模型训练时引擎是否归还显存（vLLM 休眠模式）：级别 1 把权重移到 CPU 内存并释放 KV 缓存；级别 2 两者都释放。每一步唤醒它都要花一点时间。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="196" />
+        <location filename="../rl_rows.py" line="220" />
         <source>Colocated, the engine shares the training GPUs; on GPUs of its own it needs more GPUs but leaves the training GPUs alone.</source>
         <translation>共置时引擎与训练共用 GPU；放在它自己的 GPU 上需要更多 GPU，但不占训练 GPU。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="198" />
+        <location filename="../rl_rows.py" line="222" />
         <source>How many GPUs run the engine when it has GPUs of its own.</source>
         <translation>引擎有自己的 GPU 时，运行它的 GPU 数量。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="199" />
+        <location filename="../rl_rows.py" line="223" />
         <source>Split the engine's weights over this many GPUs.</source>
         <translation>把引擎的权重切分到这么多块 GPU 上。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="200" />
+        <location filename="../rl_rows.py" line="224" />
         <source>Number format of the engine's KV cache: fp8 holds twice the tokens of bf16.</source>
         <translation>引擎 KV 缓存的数值格式：fp8 能容纳的 token 是 bf16 的两倍。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="201" />
+        <location filename="../rl_rows.py" line="225" />
         <source>The most sequences the engine decodes at once (vLLM max_num_seqs).</source>
         <translation>引擎同时解码的最多序列数（vLLM max_num_seqs）。</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="244" />
+        <location filename="../rl_rows.py" line="226" />
+        <source>The longest request, prompt and completion together, the engine accepts (vLLM max_model_len; verl rollout.max_model_len). vLLM refuses to start when its KV cache cannot hold one request this long, and counts how many requests fit in the cache at once at this length; the engine still takes its whole share of the GPU. Unset, it is the prompt plus the completion, as verl passes it.</source>
+        <translation>引擎接受的最长请求，提示与回答合计（vLLM max_model_len；verl rollout.max_model_len）。KV 缓存放不下一个这么长的请求时，vLLM 拒绝启动；它还按这个长度计算缓存能同时容纳多少个请求。引擎占用的仍是它在 GPU 上的全部份额。不设置时为提示长度加回答长度，与 verl 的做法相同。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="232" />
+        <source>Which vLLM release's start-up arithmetic sizes the KV cache. The newest vLLM and vLLM 0.8's V0 engine take from the engine's share only what the engine uses itself: its weights, the peak of its trial forward pass and a little non-torch memory. vLLM 0.8's V1 engine also takes what is already on the GPU, a colocated trainer's weights and the CUDA context, so its KV cache is smaller.</source>
+        <translation>按哪个 vLLM 版本启动时的算法确定 KV 缓存的大小。最新的 vLLM 和 vLLM 0.8 的 V0 引擎只从引擎的份额中扣除引擎自己用的部分：权重、一次试运行前向的峰值和少量非 torch 显存。vLLM 0.8 的 V1 引擎还会扣除 GPU 上已有的内容，即共置训练器的权重和 CUDA 上下文，因此它的 KV 缓存更小。</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="281" />
         <source>rule or verifier rewards (none)</source>
         <translation>规则或验证器奖励（无）</translation>
     </message>
     <message>
-        <location filename="../rl_rows.py" line="246" />
+        <location filename="../rl_rows.py" line="283" />
         <source>a copy of the policy (same)</source>
         <translation>策略模型的一份副本（same）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="296" />
+        <source>prompt + completion (%1)</source>
+        <translation>提示 + 回答（%1）</translation>
     </message>
 </context>
 <context>
@@ -5003,7 +5073,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{field!r} 不是自定义 GPU 的字段；可用字段为 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimators.py" line="27" />
+        <location filename="../../engine/memory/estimators.py" line="28" />
         <source>the last context-parallel rank of each group</source>
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
@@ -5146,47 +5216,47 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="202" />
+        <location filename="../../engine/memory/detailed.py" line="212" />
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="205" />
+        <location filename="../../engine/memory/detailed.py" line="215" />
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="209" />
+        <location filename="../../engine/memory/detailed.py" line="219" />
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="238" />
+        <location filename="../../engine/memory/detailed.py" line="248" />
         <source>Backward scratch (one layer's gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="241" />
+        <location filename="../../engine/memory/detailed.py" line="251" />
         <source>largest set of intermediate gradients alive in one layer's backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="247" />
+        <location filename="../../engine/memory/detailed.py" line="257" />
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="250" />
+        <location filename="../../engine/memory/detailed.py" line="260" />
         <source>one layer's activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="301" />
+        <location filename="../../engine/memory/detailed.py" line="311" />
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="304" />
+        <location filename="../../engine/memory/detailed.py" line="314" />
         <source>b·s·h x 1 byte, kept until the embedding's backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -5201,22 +5271,22 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="279" />
+        <location filename="../../engine/memory/detailed.py" line="289" />
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="282" />
+        <location filename="../../engine/memory/detailed.py" line="292" />
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="309" />
+        <location filename="../../engine/memory/detailed.py" line="319" />
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="312" />
+        <location filename="../../engine/memory/detailed.py" line="322" />
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -5260,88 +5330,88 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="76" />
+        <location filename="../../engine/memory/estimate.py" line="86" />
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="84" />
+        <location filename="../../engine/memory/estimate.py" line="94" />
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="79" />
+        <location filename="../../engine/memory/estimate.py" line="89" />
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="87" />
+        <location filename="../../engine/memory/estimate.py" line="97" />
         <source>caching allocator: cached remainders of the largest transient tensors, the loss's b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="95" />
+        <location filename="../../engine/memory/estimate.py" line="104" />
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="98" />
+        <location filename="../../engine/memory/estimate.py" line="107" />
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="128" />
+        <location filename="../../engine/memory/estimate.py" line="136" />
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="132" />
+        <location filename="../../engine/memory/estimate.py" line="140" />
         <source>seq_len {seq_len} is longer than the model's context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="136" />
+        <location filename="../../engine/memory/estimate.py" line="144" />
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA's memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="139" />
+        <location filename="../../engine/memory/estimate.py" line="147" />
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="144" />
+        <location filename="../../engine/memory/estimate.py" line="152" />
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision 'bf16' for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 'bf16'。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="148" />
+        <location filename="../../engine/memory/estimate.py" line="156" />
         <source>method 'freeze' with frozen_layers 0 trains everything, like 'full'.</source>
         <translation>method 为 'freeze' 且 frozen_layers 为 0 时会训练全部权重，等同于 'full'。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="155" />
+        <location filename="../../engine/memory/estimate.py" line="163" />
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="158" />
+        <location filename="../../engine/memory/estimate.py" line="166" />
         <source>{gpu} has no fp8 tensor cores: fp8 training needs Hopper, Ada, Blackwell or MI300.</source>
         <translation>{gpu} 没有 fp8 Tensor Core：fp8 训练需要 Hopper、Ada、Blackwell 或 MI300。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="162" />
+        <location filename="../../engine/memory/estimate.py" line="170" />
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="173" />
+        <location filename="../../engine/memory/estimate.py" line="181" />
         <location filename="../../engine/planning/family.py" line="44" />
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="178" />
+        <location filename="../../engine/memory/estimate.py" line="186" />
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
@@ -5561,17 +5631,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="380" />
+        <location filename="../../engine/scenario/format.py" line="378" />
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="393" />
+        <location filename="../../engine/scenario/format.py" line="391" />
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="398" />
+        <location filename="../../engine/scenario/format.py" line="396" />
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -5581,12 +5651,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="177" />
+        <location filename="../../engine/scenario/format.py" line="178" />
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="153" />
+        <location filename="../../engine/scenario/format.py" line="154" />
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -5606,7 +5676,7 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="184" />
+        <location filename="../../engine/scenario/format.py" line="185" />
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -5626,19 +5696,19 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须是 "all-linear"、"attention" 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="141" />
+        <location filename="../../engine/scenario/format.py" line="142" />
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/verl_rl.py" line="55" />
-        <location filename="../../engine/scenario/format.py" line="245" />
-        <location filename="../../engine/scenario/posttraining_keys.py" line="122" />
+        <location filename="../../engine/scenario/format.py" line="246" />
+        <location filename="../../engine/scenario/posttraining_keys.py" line="136" />
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="248" />
+        <location filename="../../engine/scenario/format.py" line="249" />
         <source>must be "auto" or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 "auto" 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
@@ -5678,67 +5748,67 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="105" />
+        <location filename="../../engine/scenario/consistency.py" line="111" />
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="110" />
+        <location filename="../../engine/scenario/consistency.py" line="116" />
         <source>Expert-parallel size {ep} must divide the model's {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="119" />
+        <location filename="../../engine/scenario/consistency.py" line="125" />
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="127" />
+        <location filename="../../engine/scenario/consistency.py" line="133" />
         <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence ({seq_len} tokens).</source>
         <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="134" />
+        <location filename="../../engine/scenario/consistency.py" line="140" />
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="144" />
+        <location filename="../../engine/scenario/consistency.py" line="150" />
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="150" />
+        <location filename="../../engine/scenario/consistency.py" line="156" />
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="154" />
+        <location filename="../../engine/scenario/consistency.py" line="160" />
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="163" />
+        <location filename="../../engine/scenario/consistency.py" line="169" />
         <source>Frozen layers ({frozen}) cannot exceed the model's {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="173" />
+        <location filename="../../engine/scenario/consistency.py" line="179" />
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers ("all-linear").</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（"all-linear"）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="183" />
+        <location filename="../../engine/scenario/consistency.py" line="189" />
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="190" />
+        <location filename="../../engine/scenario/consistency.py" line="196" />
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="195" />
+        <location filename="../../engine/scenario/consistency.py" line="201" />
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
@@ -6411,52 +6481,52 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="64" />
+        <location filename="../../engine/scenario/time_keys.py" line="67" />
         <source>{field} of a custom GPU must be a positive number, not {v!r}.</source>
         <translation>自定义 GPU 的 {field} 必须是正数，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="20" />
+        <location filename="../../engine/scenario/time_keys.py" line="23" />
         <source>must be a positive number or null, not {p!r}.</source>
         <translation>必须是正数或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="21" />
+        <location filename="../../engine/scenario/time_keys.py" line="24" />
         <source>must be from {low:g} to {high:g} bytes per second (1 MB/s to 1 PB/s) or null, not {p!r}.</source>
         <translation>必须在 {low:g} 到 {high:g} 字节/秒之间（1 MB/s 到 1 PB/s）或为 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="68" />
+        <location filename="../../engine/scenario/time_keys.py" line="71" />
         <source>{field} of a custom GPU must be from {low:g} to {high:g}, not {v:.3g}.</source>
         <translation>自定义 GPU 的 {field} 必须在 {low:g} 到 {high:g} 之间，而不是 {v:.3g}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="76" />
+        <location filename="../../engine/scenario/time_keys.py" line="79" />
         <source>fp8_tflops of a custom GPU must be at most {ratio} times its bf16_tflops (or, without one, its fp16 or fp32 figure), as on every GPU known.</source>
         <translation>自定义 GPU 的 fp8_tflops 最多为其 bf16_tflops 的 {ratio} 倍（没有 bf16_tflops 时，按其 fp16 或 fp32 数值），所有已知的 GPU 都是如此。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="89" />
+        <location filename="../../engine/scenario/time_keys.py" line="92" />
         <source>must be a whole number of tokens (at least 1) or null, not {v!r}.</source>
         <translation>必须是整数个 token（至少 1）或 null，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="99" />
+        <location filename="../../engine/scenario/time_keys.py" line="102" />
         <source>must be {{"measured_step_seconds": M, "predicted_step_seconds": P}} with two positive numbers.</source>
         <translation>必须是 {{"measured_step_seconds": M, "predicted_step_seconds": P}}，两个都是正数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="104" />
+        <location filename="../../engine/scenario/time_keys.py" line="107" />
         <source>the measured and predicted step times must each be from {low:g} to {high:g} seconds.</source>
         <translation>实测和预测的每步时间都必须在 {low:g} 到 {high:g} 秒之间。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="108" />
+        <location filename="../../engine/scenario/time_keys.py" line="111" />
         <source>the measured step ({measured:.3g} s) is more than {limit:g} times off the predicted one ({predicted:.3g} s): it was measured on another set-up, or in other units.</source>
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="129" />
+        <location filename="../../engine/configs/exporting.py" line="130" />
         <source>Unknown export format '{fmt}'. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
@@ -6476,72 +6546,72 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="42" />
+        <location filename="../../engine/timing/model.py" line="43" />
         <source>Matmuls and attention</source>
         <translation>矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="43" />
+        <location filename="../../engine/timing/model.py" line="44" />
         <source>Memory-bound operations</source>
         <translation>受显存带宽限制的运算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="44" />
+        <location filename="../../engine/timing/model.py" line="45" />
         <source>Recomputation (checkpointing)</source>
         <translation>重计算（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="45" />
+        <location filename="../../engine/timing/model.py" line="46" />
         <source>Tensor-parallel communication</source>
         <translation>张量并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="46" />
+        <location filename="../../engine/timing/model.py" line="47" />
         <source>Context-parallel communication</source>
         <translation>上下文并行通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="47" />
+        <location filename="../../engine/timing/model.py" line="48" />
         <source>Expert-parallel all-to-all</source>
         <translation>专家并行 all-to-all</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="48" />
+        <location filename="../../engine/timing/model.py" line="49" />
         <source>Pipeline sends</source>
         <translation>流水线发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="49" />
+        <location filename="../../engine/timing/model.py" line="50" />
         <source>Data-parallel / ZeRO communication</source>
         <translation>数据并行 / ZeRO 通信</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="50" />
+        <location filename="../../engine/timing/model.py" line="51" />
         <source>Pipeline bubble</source>
         <translation>流水线气泡</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="51" />
+        <location filename="../../engine/timing/model.py" line="52" />
         <source>Offload transfers and CPU optimizer</source>
         <translation>卸载传输与 CPU 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="52" />
+        <location filename="../../engine/timing/model.py" line="53" />
         <source>Optimizer step</source>
         <translation>优化器更新</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="53" />
+        <location filename="../../engine/timing/model.py" line="54" />
         <source>Waiting for the host (kernel launches, syncs)</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="347" />
+        <location filename="../../engine/timing/model.py" line="371" />
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM's are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="351" />
+        <location filename="../../engine/timing/model.py" line="375" />
         <source>The model's own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
     </message>
@@ -7150,12 +7220,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="220" />
+        <location filename="../../engine/memory/detailed.py" line="230" />
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="223" />
+        <location filename="../../engine/memory/detailed.py" line="233" />
         <source>the loop's logits variable holds b·s·V (fp32 after Fabric's output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
@@ -7463,12 +7533,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="385" />
+        <location filename="../../engine/scenario/format.py" line="383" />
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="387" />
+        <location filename="../../engine/scenario/format.py" line="385" />
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
@@ -7548,12 +7618,12 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>{objective} 比较同一提示的多个回答，每个提示至少需要生成 2 个回答。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="38" />
+        <location filename="../../engine/scenario/posttraining_keys.py" line="42" />
         <source>must be null{same}, a model preset id or {{"name": ..., "hf_config": {{...}}}} ({detail}).</source>
         <translation>必须是 null{same}、模型预设 id 或 {{"name": ..., "hf_config": {{...}}}}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="98" />
+        <location filename="../../engine/scenario/posttraining_keys.py" line="102" />
         <source>must be "auto" or a fraction above 0 and at most 1, not {p!r}.</source>
         <translation>必须是 "auto" 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
@@ -7662,92 +7732,92 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="24" />
+        <location filename="../../engine/posttraining/models.py" line="25" />
         <source>Critic weights</source>
         <translation>评论家（价值模型）权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="25" />
+        <location filename="../../engine/posttraining/models.py" line="26" />
         <source>Critic frozen weights</source>
         <translation>评论家冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="26" />
+        <location filename="../../engine/posttraining/models.py" line="27" />
         <source>Critic fp32 master weights</source>
         <translation>评论家 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="27" />
+        <location filename="../../engine/posttraining/models.py" line="28" />
         <source>Critic gradients</source>
         <translation>评论家梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="28" />
+        <location filename="../../engine/posttraining/models.py" line="29" />
         <source>Critic optimizer states</source>
         <translation>评论家优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="29" />
+        <location filename="../../engine/posttraining/models.py" line="30" />
         <source>Critic activations (decoder layers)</source>
         <translation>评论家激活（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="30" />
+        <location filename="../../engine/posttraining/models.py" line="31" />
         <source>Critic value head and loss</source>
         <translation>评论家价值头与损失</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="31" />
+        <location filename="../../engine/posttraining/models.py" line="32" />
         <source>Critic final norm and value head inputs</source>
         <translation>评论家最终归一化与价值头输入</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="32" />
+        <location filename="../../engine/posttraining/models.py" line="33" />
         <source>Critic input ids and rotary tables</source>
         <translation>评论家输入 id 与旋转位置表</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="33" />
+        <location filename="../../engine/posttraining/models.py" line="34" />
         <source>Critic backward scratch (one layer's gradients)</source>
         <translation>评论家反向临时空间（一层的梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="34" />
+        <location filename="../../engine/posttraining/models.py" line="35" />
         <source>Critic optimizer step temporaries</source>
         <translation>评论家优化器步临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="37" />
+        <location filename="../../engine/posttraining/models.py" line="38" />
         <source>Critic model states (other)</source>
         <translation>评论家模型状态（其他）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="38" />
+        <location filename="../../engine/posttraining/models.py" line="39" />
         <source>Critic activations (other)</source>
         <translation>评论家激活（其他）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="40" />
+        <location filename="../../engine/posttraining/models.py" line="41" />
         <source>Critic temporaries</source>
         <translation>评论家临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="94" />
+        <location filename="../../engine/posttraining/models.py" line="95" />
         <source>Reference model (frozen copy)</source>
         <translation>参考模型（冻结副本）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="95" />
+        <location filename="../../engine/posttraining/models.py" line="96" />
         <source>(language-model parameters / (tp x pp x ZeRO-3 data-parallel shards) + vision tower / its shards) x compute bytes; a QLoRA policy's reference is quantised like its base</source>
         <translation>（语言模型参数量 /（tp × pp × ZeRO-3 数据并行分片数）+ 视觉塔 / 其分片数）× 计算精度字节数；QLoRA 策略的参考模型与其基座一样量化</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="103" />
+        <location filename="../../engine/posttraining/models.py" line="104" />
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="105" />
+        <location filename="../../engine/posttraining/models.py" line="106" />
         <source>reward model parameters x compute bytes / shards</source>
         <translation>奖励模型参数量 × 计算精度字节数 / 分片数</translation>
     </message>
@@ -7969,19 +8039,19 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="100" />
+        <location filename="../../engine/serving/generation.py" line="125" />
         <location filename="../../engine/serving/llama_cpp.py" line="155" />
         <location filename="../../engine/serving/plain_engines.py" line="53" />
         <source>Model weights</source>
         <translation>模型权重</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="101" />
+        <location filename="../../engine/serving/generation.py" line="127" />
         <source>this GPU's shard of every tensor in the deployed format</source>
         <translation>每个张量在部署格式下分到本 GPU 的部分</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="103" />
+        <location filename="../../engine/serving/generation.py" line="129" />
         <source>Activation peak of the profile run</source>
         <translation>试运行的激活峰值</translation>
     </message>
@@ -7990,118 +8060,118 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation type="vanished">max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 28 字节）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="105" />
+        <location filename="../../engine/serving/generation.py" line="131" />
         <source>max(forward of max_num_batched_tokens: residual + widest layer output; sampler: sequences x vocab x 38 bytes, its sort)</source>
         <translation>max（max_num_batched_tokens 的前向：残差 + 最宽层输出；采样器：序列数 × 词表 × 38 字节，含其排序）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="109" />
+        <location filename="../../engine/serving/generation.py" line="135" />
         <source>CUDA graphs</source>
         <translation>CUDA graphs</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="110" />
+        <location filename="../../engine/serving/generation.py" line="136" />
         <source>largest captured batch x layers x (QKV + attention output + residual pair) x dtype bytes; 0 with enforce_eager</source>
         <translation>捕获的最大批次 × 层数 ×（QKV + 注意力输出 + 残差对）× 数据类型字节数；enforce_eager 时为 0</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="113" />
+        <location filename="../../engine/serving/generation.py" line="139" />
         <source>Non-torch memory (cuBLAS, all-reduce buffers)</source>
         <translation>非 torch 显存（cuBLAS、all-reduce 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="115" />
+        <location filename="../../engine/serving/generation.py" line="141" />
         <source>0.13 GiB, +0.42 GiB with tensor parallelism (vLLM's measured non-torch increase)</source>
         <translation>0.13 GiB，张量并行时再加 0.42 GiB（vLLM 实测的非 torch 增量）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="117" />
+        <location filename="../../engine/serving/generation.py" line="143" />
         <location filename="../../engine/serving/llama_cpp.py" line="162" />
         <location filename="../../engine/serving/plain_engines.py" line="60" />
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="118" />
+        <location filename="../../engine/serving/generation.py" line="144" />
         <source>0.75 GiB per process (+0.25 GiB NCCL when tp x pp &gt; 1), before the engine's budget</source>
         <translation>每进程 0.75 GiB（tp × pp &gt; 1 时再加 0.25 GiB NCCL），在引擎预算之外</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="131" />
+        <location filename="../../engine/serving/generation.py" line="157" />
         <source>{engine} refuses max_model_len {length}: the model was trained for {trained} tokens.</source>
         <translation>{engine} 拒绝 max_model_len {length}：该模型训练时的长度为 {trained} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="143" />
+        <location filename="../../engine/serving/generation.py" line="169" />
         <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
         <translation>vLLM 拒绝：max_num_batched_tokens（{tokens}）必须至少为 max_num_seqs（{seqs}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="147" />
+        <location filename="../../engine/serving/generation.py" line="175" />
         <source>vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization asks for ({requested}).</source>
         <translation>vLLM 拒绝启动：GPU 上的空闲显存（{free}）少于 gpu_memory_utilization 要求的量（{requested}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="151" />
-        <location filename="../../engine/serving/generation.py" line="205" />
+        <location filename="../../engine/serving/generation.py" line="179" />
+        <location filename="../../engine/serving/generation.py" line="237" />
         <source>The weights alone ({weights}) overflow the GPU while loading.</source>
         <translation>仅权重（{weights}）在加载时就超出 GPU 显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="154" />
+        <location filename="../../engine/serving/generation.py" line="182" />
         <source>vLLM refuses: no available memory for the cache blocks (weights, activations and overheads take {used} of the {requested} budget).</source>
         <translation>vLLM 拒绝：没有可用于缓存块的显存（权重、激活值和开销占用了 {requested} 预算中的 {used}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="160" />
+        <location filename="../../engine/serving/generation.py" line="188" />
         <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
         <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，超过可用的 {pool}；能放下的最长为 {longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="166" />
+        <location filename="../../engine/serving/generation.py" line="194" />
         <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
         <translation>捕获 CUDA graphs 时显存不足：预算（{requested}）加上 graphs 和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="170" />
+        <location filename="../../engine/serving/generation.py" line="198" />
         <source>vLLM starts with {pool} for the KV cache.</source>
         <translation>vLLM 启动，KV 缓存为 {pool}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="185" />
-        <location filename="../../engine/serving/generation.py" line="237" />
+        <location filename="../../engine/serving/generation.py" line="215" />
+        <location filename="../../engine/serving/generation.py" line="269" />
         <location filename="../../engine/serving/llama_cpp.py" line="164" />
         <location filename="../../engine/serving/plain_engines.py" line="62" />
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="187" />
+        <location filename="../../engine/serving/generation.py" line="217" />
         <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按每个层组 block_size 个 token 切成块</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="208" />
+        <location filename="../../engine/serving/generation.py" line="240" />
         <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
         <translation>SGLang 拒绝：mem_fraction_static 为 {fraction} 时 KV 缓存显存不足（权重占 {static} 中的 {weights}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="215" />
+        <location filename="../../engine/serving/generation.py" line="247" />
         <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
         <translation>SGLang 可以启动，但激活值和 CUDA graphs（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="219" />
+        <location filename="../../engine/serving/generation.py" line="251" />
         <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
         <translation>SGLang 可以启动，但其 KV 缓存只能容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="222" />
+        <location filename="../../engine/serving/generation.py" line="254" />
         <source>SGLang starts with {tokens} KV cache tokens.</source>
         <translation>SGLang 启动，KV 缓存可容纳 {tokens} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="238" />
+        <location filename="../../engine/serving/generation.py" line="270" />
         <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
         <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
     </message>
@@ -8440,17 +8510,17 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>生成引擎“{name}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="92" />
+        <location filename="../../engine/configs/verl_rl.py" line="94" />
         <source>verl's hybrid engine runs the rollout on the actor's GPUs</source>
         <translation>verl 的混合引擎在 actor 的 GPU 上运行生成</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="103" />
+        <location filename="../../engine/configs/verl_rl.py" line="105" />
         <source>verl scores no reference unless use_kl_loss or use_kl_in_reward is true (both default false)</source>
         <translation>除非 use_kl_loss 或 use_kl_in_reward 为 true（两者默认均为 false），verl 不计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="113" />
+        <location filename="../../engine/configs/verl_rl.py" line="115" />
         <source>model '{name}' is not a preset; pick it in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择</translation>
     </message>
