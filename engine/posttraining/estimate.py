@@ -104,8 +104,8 @@ def step_parts(s: Scenario) -> StepParts:
     # allocates its intermediate gradients: that recompute and that scratch, which the estimator puts at backward
     # start, are not alive beside it
     later = sum(c.moments.backward_start for c in train.components if c.key in ("recompute", "backward_scratch"))
-    comps = tuple(_training_logits(c, s, rs, spec.vocab, spec.hidden, dt.compute, later) if c.key == "logits" else c
-                  for c in train.components)
+    comps = tuple(_training_logits(c, s, rs, spec.vocab, spec.hidden, dt.compute, later, _after_output_grad(train))
+                  if c.key == "logits" else c for c in train.components)
     return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine), loaded)
 
 
@@ -116,8 +116,18 @@ def _cached_training(s: Scenario, rs: RLSettings, spec: ModelSpec) -> Estimate:
         return training_estimate(training_scenario(s, rs))
 
 
+def _after_output_grad(train: Estimate) -> float:
+    """What the FSDP component holds at backward start beyond its gathered root unit: the gradient reaching the
+    model's output and the layer its pre-backward hook prefetches, both only once that gradient exists."""
+    c = next((c for c in train.components if c.key == "zero3_gather"), None)
+    inputs = dict(c.inputs) if c is not None else {}
+    if "root_params" not in inputs or "gather_bytes" not in inputs:
+        return 0.0
+    return max(0.0, c.moments.backward_start - inputs["root_params"] * inputs["gather_bytes"])
+
+
 def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidden: int, compute: int,
-                     later: float) -> Component:
+                     later: float, after_output_grad: float = 0.0) -> Component:
     """The training estimator's logits component as the post-training loss computes them."""
     if rs.fused_head_tile[0] and rs.objective != "reward":
         return fused_head_training(c, rs.fused_head_tile, rs.train_sequences * rs.shard_logits_tokens, vocab, hidden,
@@ -136,7 +146,8 @@ def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidd
         out = with_update_entropy(out, rs.update_entropy, rs.train_sequences * rs.shard_logits_tokens, vocab,
                                   compute, s.tp)
         if rs.update_copy_slices:
-            out = with_copy_slices(out, rs.train_sequences * rs.shard_logits_tokens, vocab, compute, s.tp)
+            out = with_copy_slices(out, rs.train_sequences * rs.shard_logits_tokens, vocab, compute, s.tp,
+                                   later + after_output_grad)
     return out
 
 
