@@ -99,7 +99,7 @@ def step_parts(s: Scenario) -> StepParts:
                                engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
                                s.rollout_kv_cache_dtype, s.rollout_max_model_len or rs.sequence_tokens, trainer,
                                apart, gpu_name, rs.batched_tokens or None, s.rollout_engine_release,
-                               engine_lora_bytes(s, spec, rs, dt.compute))
+                               engine_lora_bytes(s, spec, rs, dt.compute), rs.enforce_eager)
     # the head's backward runs before the first checkpointed layer is recomputed and before the last layer's backward
     # allocates its intermediate gradients: that recompute and that scratch, which the estimator puts at backward
     # start, are not alive beside it
