@@ -84,3 +84,20 @@ def test_enforce_eager_engine_captures_no_cuda_graphs():
     assert graphs.overhead_bytes > eager.overhead_bytes
     # the graphs are captured after the KV cache is sized: the budget's split does not move
     assert eager.kv_pool_bytes == graphs.kv_pool_bytes
+
+
+def test_verl_shards_its_adapters_over_the_fsdp_ranks():
+    """verl wraps each LoRA leaf (a leaf module whose weight requires grad) as an FSDP unit of its own
+    (verl/utils/fsdp_utils.py get_fsdp_wrap_policy(is_lora=True) at 49b08e950 and b178a3c, FULL_SHARD over the FSDP
+    mesh): every GPU holds 1/shards of the adapters, like the frozen base; the supervised estimator (and TRL here)
+    keeps them whole."""
+    assert defaults_for("verl").posttraining.adapters_sharded
+    assert not defaults_for("trl").posttraining.adapters_sharded
+    est, phases = _phases()
+    gpus = VERL_7B_LORA["gpus_per_node"]
+    training = next(p for p in est.rl.phases if p.key == "training")
+    lora = next(c for c in training.components if c.key == "lora_weights")
+    inputs = dict(lora.inputs)
+    assert inputs["fsdp_shards"] == gpus
+    assert lora.peak_bytes == pytest.approx(inputs["params"] * inputs["bytes_per_param"] / gpus)
+    assert phases["generation"]["policy_lora_weights"] == pytest.approx(lora.peak_bytes)

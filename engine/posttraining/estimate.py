@@ -14,7 +14,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .entropy import with_update_entropy
 from .logprobs import fused_head_training, training_logits, with_copy_slices
-from .models import LOADED_KEYS, engine_lora_bytes, engine_weight_bytes, frozen_models, resident_states
+from .models import LOADED_KEYS, engine_lora_bytes, engine_weight_bytes, frozen_models, resident_states, weight_shards
 from .phases import StepParts, all_phases, engine_variants
 from .result import RLEstimate, RLPhase
 from .rollout_memory import engine_memory
@@ -88,6 +88,8 @@ def step_parts(s: Scenario) -> StepParts:
     else:
         resident = resident_states(train, rs.shares_weights)
         frozen = frozen_models(s, spec, rs, dt, train, critic)
+    if s.fsdp and defaults_for(s.framework).posttraining.adapters_sharded:
+        resident, loaded = _adapters_sharded(resident, s), _adapters_sharded(loaded, s)
     engine = None
     if rs.rollout_engine != "none":
         gpu_name, capacity = resolve_gpu(s)
@@ -106,6 +108,8 @@ def step_parts(s: Scenario) -> StepParts:
     later = sum(c.moments.backward_start for c in train.components if c.key in ("recompute", "backward_scratch"))
     comps = tuple(_training_logits(c, s, rs, spec.vocab, spec.hidden, dt.compute, later, _after_output_grad(train))
                   if c.key == "logits" else c for c in train.components)
+    if s.fsdp and defaults_for(s.framework).posttraining.adapters_sharded:
+        comps = _adapters_sharded(comps, s)
     return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine), loaded)
 
 
@@ -114,6 +118,17 @@ def _cached_training(s: Scenario, rs: RLSettings, spec: ModelSpec) -> Estimate:
         return _training_step(s, rs, spec, resolve_gpu(s))
     except TypeError:  # a scenario holding an unhashable part (a custom model's config) is estimated uncached
         return training_estimate(training_scenario(s, rs))
+
+
+def _adapters_sharded(comps: tuple[Component, ...], s: Scenario) -> tuple[Component, ...]:
+    """The LoRA adapters sharded over the FSDP ranks, as the frozen base is (PostTrainingDefaults.adapters_sharded:
+    verl wraps each adapter as an FSDP unit of its own)."""
+    shards = weight_shards(s)
+    if shards <= 1:
+        return comps
+    return tuple(Component(c.key, c.name, c.category, c.moments.scaled(1 / shards), c.formula,
+                           c.inputs + (("fsdp_shards", shards),))
+                 if c.key in ("lora_weights", "policy_lora_weights") else c for c in comps)
 
 
 def _after_output_grad(train: Estimate) -> float:
