@@ -82,7 +82,7 @@ SCENARIOS = {
          "rollout_engine": "sglang", "offload": "optimizer+params", "nodes": 2, "rollout_max_num_seqs": 128},
         {**BASE, "framework": "verl", "fsdp": True, "model": "qwen2.5-3b", "training_objective": "grpo",
          "method": "lora", "lora_rank": 64, "lora_alpha": 32, "rollout_engine": "vllm", "gpus_per_node": 2,
-         "rollout_max_model_len": 1536},
+         "rollout_max_model_len": 1536, "rollout_enforce_eager": True},
     ],
 }
 

@@ -181,3 +181,13 @@ def test_verl_ulysses_sequence_parallel_size_is_read_and_written_back() -> None:
     text = verl_args(s)
     assert "actor_rollout_ref.actor.ulysses_sequence_parallel_size=2" in text
     assert "actor_rollout_ref.model.use_remove_padding=True" in text
+
+
+def test_verl_rollout_enforce_eager_is_read() -> None:
+    """verl passes rollout.enforce_eager to vLLM's LLM() (vllm_rollout_spmd.py); its default was True until ff6978c14
+    (2025-08-08) and False since, so a stated value is kept and an absent one left to the framework's default."""
+    stated = import_texts([("run.sh", "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo "
+                                      "actor_rollout_ref.rollout.enforce_eager=True")])
+    assert stated.scenario.get("rollout_enforce_eager") is True
+    absent = import_texts([("run.sh", "python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo")])
+    assert "rollout_enforce_eager" not in absent.scenario

@@ -67,3 +67,37 @@ def test_allocated_with_the_engine_pool_counts_the_pool_in_every_phase():
     assert counted == pytest.approx(max(training.peak_bytes + pool, generation.peak_bytes))
     assert counted > est.peak_allocated_bytes  # the pool on top of the update, where it is asleep
     assert estimated_metric(est, "allocated-engine-pool") == counted
+
+
+def test_enforce_eager_engine_captures_no_cuda_graphs():
+    """verl's rollout.enforce_eager (ppo_trainer.yaml: True at c62e7ac7b, fa23b696d and 49b08e950, 'Default True to
+    allow cache freeing'; rollout.yaml: False at b178a3c, since ff6978c14) reaches vLLM's LLM(enforce_eager=...): no
+    CUDA graphs are captured, so the engine's overhead beside its budget is its non-torch memory alone
+    (engine/serving/generation.py fixed_components). The framework's default is the newest release's."""
+    from engine.posttraining import step_parts
+    from engine.serving.generation import NON_TORCH_BYTES, NON_TORCH_TP_BYTES
+
+    assert not defaults_for("verl").posttraining.rollout_enforce_eager
+    eager = step_parts(scenario_from_dict({**VERL_7B_LORA, "rollout_enforce_eager": True})).engine
+    graphs = step_parts(scenario_from_dict(VERL_7B_LORA)).engine
+    assert eager.overhead_bytes == pytest.approx(NON_TORCH_BYTES + NON_TORCH_TP_BYTES)  # rollout_tp 2
+    assert graphs.overhead_bytes > eager.overhead_bytes
+    # the graphs are captured after the KV cache is sized: the budget's split does not move
+    assert eager.kv_pool_bytes == graphs.kv_pool_bytes
+
+
+def test_verl_shards_its_adapters_over_the_fsdp_ranks():
+    """verl wraps each LoRA leaf (a leaf module whose weight requires grad) as an FSDP unit of its own
+    (verl/utils/fsdp_utils.py get_fsdp_wrap_policy(is_lora=True) at 49b08e950 and b178a3c, FULL_SHARD over the FSDP
+    mesh): every GPU holds 1/shards of the adapters, like the frozen base; the supervised estimator (and TRL here)
+    keeps them whole."""
+    assert defaults_for("verl").posttraining.adapters_sharded
+    assert not defaults_for("trl").posttraining.adapters_sharded
+    est, phases = _phases()
+    gpus = VERL_7B_LORA["gpus_per_node"]
+    training = next(p for p in est.rl.phases if p.key == "training")
+    lora = next(c for c in training.components if c.key == "lora_weights")
+    inputs = dict(lora.inputs)
+    assert inputs["fsdp_shards"] == gpus
+    assert lora.peak_bytes == pytest.approx(inputs["params"] * inputs["bytes_per_param"] / gpus)
+    assert phases["generation"]["policy_lora_weights"] == pytest.approx(lora.peak_bytes)

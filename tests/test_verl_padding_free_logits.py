@@ -32,7 +32,10 @@ def test_padding_free_update_holds_copy_slices(entropy_coeff):
     assert defaults_for("verl").posttraining.padding_free_scaled_on_view
     padded = _component("training", "logits", entropy_coeff=entropy_coeff)
     free = _component("training", "logits", entropy_coeff=entropy_coeff, packing="padding-free")
-    assert free.moments.backward_start == pytest.approx(4 * BF16_LOGITS)
+    inputs = dict(free.inputs)
+    assert inputs["copy_slices_bytes"] == round(4 * BF16_LOGITS)
+    # counted beyond what the step holds at backward start only after CopySlices has returned (below)
+    assert free.moments.backward_start == pytest.approx(4 * BF16_LOGITS - inputs["after_copy_slices_bytes"])
     assert padded.moments.backward_start < free.moments.backward_start
     # forward is the loss path's as before: CopySlices runs in backward only
     assert free.moments.forward == padded.moments.forward
@@ -57,3 +60,30 @@ def test_padding_free_scoring_takes_every_tokens_entropy_without_a_copy():
     completion = VERL_7B_LORA["micro_batch"] * VERL_7B_LORA["completion_len"]
     assert free["entropy_bytes"] == round(2 * BF16_LOGITS)
     assert padded["entropy_bytes"] == round(2 * 2 * completion * VOCAB)
+
+
+def _training_phase(**keys):
+    est = estimate(scenario_from_dict({**VERL_7B_LORA, **keys}))
+    return {c.key: c for c in next(p for p in est.rl.phases if p.key == "training").components}
+
+
+def test_copy_slices_runs_before_the_prefetch_and_the_recompute():
+    """CopySlices runs in the head's backward, before the gradient reaches the model's output: FSDP's pre-backward
+    hook on that output (torch/distributed/fsdp/_runtime_utils.py _register_pre_backward_hooks; FSDP1 keeps the root
+    unit gathered from its forward) receives CopySlices' `result` and only then prefetches the last layer
+    (BACKWARD_PRE); the lm_head's backward follows, then the last checkpointed layer is recomputed and its backward
+    scratch allocated. So at the CopySlices moment the step holds its four tensors beside the gathered root, not beside
+    the recompute, the scratch, the prefetched layer or the output's gradient, which the estimator places at backward
+    start as well: the backward-start total is the larger of the two moments, not their sum."""
+    comps = _training_phase(entropy_coeff=0.001, packing="padding-free")
+    gather, logits = dict(comps["zero3_gather"].inputs), dict(comps["logits"].inputs)
+    root = gather["root_params"] * gather["gather_bytes"]
+    after = sum(comps[k].moments.backward_start for k in ("recompute", "backward_scratch")) + (
+        comps["zero3_gather"].moments.backward_start - root)
+    assert logits["after_copy_slices_bytes"] == round(after)
+    total = sum(c.moments.backward_start for c in comps.values())
+    others = total - sum(comps[k].moments.backward_start for k in ("logits", "recompute", "backward_scratch",
+                                                                   "zero3_gather"))
+    # here the CopySlices moment is the larger: the four tensors beside the root and what the whole step holds
+    assert root + 4 * BF16_LOGITS > after + root
+    assert total == pytest.approx(others + root + 4 * BF16_LOGITS, rel=1e-9)

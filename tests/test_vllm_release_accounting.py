@@ -148,8 +148,9 @@ def test_dataset_rows_judged_at_their_data_lengths():
     assert tuning and all(r.lengths == "dataset" for r in tuning)
     # the 7B LoRA row's engine is refused by ~17 MiB at any length (test_seven_b_lora_row_at_v0_default_sequences);
     # the 32B LoRA row runs Ulysses (padding-free), whose update holds CopySlices' four logits-sized tensors
-    # (h-verllens, tests/test_verl_padding_free_logits.py): 1.8 GiB over at its data's mean lengths, not resolved
-    over = [SEVEN_B, "verl-tuning-32b-grpo-lora-4xh100"]
+    # (h-verllens, tests/test_verl_padding_free_logits.py), once 1.8 GiB over at its data's mean lengths; they run
+    # before FSDP's pre-backward hook and the first recompute, so the step holds them beside less (h-verlfit): fits
+    over = [SEVEN_B]
     assert [r.id for r in tuning if r.verdict == "does not fit"] == over
     assert rows["verl-tuning-1.5b-grpo-lora-1xh100"].bound_verdict == "does not fit"
     summary = pt.published_summary(list(rows.values()))

@@ -107,6 +107,8 @@ def verl_args(s: Scenario) -> str:
         args.append((r + "gpu_memory_utilization", s.rollout_gpu_memory_utilization))
     if s.rollout_max_model_len is not None:  # unset, verl passes prompt_length + response_length
         args.append((r + "max_model_len", s.rollout_max_model_len))
+    if s.rollout_enforce_eager != "auto":  # verl's default moved from True to False at ff6978c14 (2025-08)
+        args.append((r + "enforce_eager", bool(s.rollout_enforce_eager)))
     if s.entropy_coeff:  # verl's default is 0 (actor.yaml); any other value adds the entropy to the update
         args.append((a + "entropy_coeff", s.entropy_coeff))
     if s.ulysses_sequence_parallel_size > 1:  # verl requires remove-padding with sequence parallelism

@@ -114,7 +114,7 @@ CARRIED: dict[str, tuple[str, ...]] = {
     "trl": _RL_CARRIED + ("grad_accum", "precision", "rollout_placement", "rollout_sleep", "lora_targets", "gpus_per_node",
             "nodes"),
     "verl": _RL_CARRIED + ("rollout_max_num_seqs", "rollout_max_model_len", "offload", "gpus_per_node", "nodes",
-                           "critic_model"),
+                           "critic_model", "rollout_enforce_eager"),
 }
 _HF_OPT = {
     "adamw": "adamw_torch",

@@ -88,6 +88,8 @@ def _read_rollout(c: Collector, o: dict[str, Any]) -> None:
         set_int(c, "rollout_max_num_seqs", o[R + "max_num_seqs"], R + "max_num_seqs")
     if R + "max_num_batched_tokens" in o:  # sizes vLLM's startup profile run (verl rollout config, vLLM's own key)
         set_int(c, "rollout_max_num_batched_tokens", o[R + "max_num_batched_tokens"], R + "max_num_batched_tokens")
+    if as_bool(o.get(R + "enforce_eager")) is not None:  # verl's default was True until ff6978c14 (2025-08)
+        c.set("rollout_enforce_eager", as_bool(o[R + "enforce_eager"]), R + "enforce_eager")
     if o.get(R + "max_model_len") is not None:  # verl passes max_model_len or prompt_length + response_length
         set_int(c, "rollout_max_model_len", o[R + "max_model_len"], R + "max_model_len")
     # verl's hybrid engine: the rollout shares the actor's GPUs (ActorRolloutRefWorker)

@@ -63,6 +63,11 @@ class PostTrainingDefaults:
     # the padding-free update (the micro-batch's sequences in one row) divides the logits by the temperature in place
     # on a view of the model's output, so backward runs CopySlices over the whole logits (4 logits-sized tensors)
     padding_free_scaled_on_view: bool = False
+    # the engine is built with enforce_eager (no CUDA graphs captured beside its budget)
+    rollout_enforce_eager: bool = False
+    # under FSDP each LoRA adapter is an FSDP unit of its own, so the adapters are sharded over the FSDP ranks like
+    # the frozen base (the supervised estimator keeps them whole on every GPU)
+    adapters_sharded: bool = False
 
 
 _TRL_SOURCES = (
@@ -136,9 +141,18 @@ VERL = PostTrainingDefaults(
       "logits_rmpad.div_(temperature): an in-place division of a view, so the model's output takes CopySlices as its "
       "grad_fn and the view AsStridedBackward0 (torch/csrc/autograd/functions/tensor.cpp CopySlices::apply: the "
       "incoming gradient, result = a copy in the base's shape, grad_slice.clone() and the division's gradient alive "
-      "together); the padded path divides the output itself (logits.div_ before slicing)")),
+      "together); the padded path divides the output itself (logits.div_ before slicing)"),
+     ("cuda graphs", "verl/trainer/config/rollout/rollout.yaml at b178a3c: enforce_eager: False (since ff6978c14, "
+      "2025-08-08, PR #2956); before it ppo_trainer.yaml rollout.enforce_eager: True ('Whether to disable CUDA graph. "
+      "Default True to allow cache freeing', at c62e7ac7b, fa23b696d and 49b08e950), passed by vllm_rollout_spmd.py as "
+      "LLM(enforce_eager=config.enforce_eager), which asserts it whenever free_cache_engine is set"),
+     ("adapters", "verl/utils/fsdp_utils.py get_fsdp_wrap_policy(is_lora=True) at 49b08e950 and b178a3c: "
+      "lambda_auto_wrap_policy on every leaf module whose weight requires grad (the LoRA A and B linears), _or_policy'd "
+      "with the decoder-layer policy; fsdp_workers.py get_sharding_strategy: FULL_SHARD over the FSDP mesh, so each "
+      "adapter is a unit of its own sharded over the FSDP ranks")),
     scoring_entropy=True, response_logits_copied=True, offload_between_phases=True, update_entropy="compiled",
-    reference_params_offloaded=True, rollout_serves_adapters=True, padding_free_scaled_on_view=True)
+    reference_params_offloaded=True, rollout_serves_adapters=True, padding_free_scaled_on_view=True,
+    adapters_sharded=True)
 
 OPENRLHF = PostTrainingDefaults(
     "vllm", 0.95, "none", False, "separate", False, True, "fused-fp32", False, "per-parameter", 0,

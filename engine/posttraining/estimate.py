@@ -14,7 +14,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .entropy import with_update_entropy
 from .logprobs import fused_head_training, training_logits, with_copy_slices
-from .models import LOADED_KEYS, engine_lora_bytes, engine_weight_bytes, frozen_models, resident_states
+from .models import LOADED_KEYS, engine_lora_bytes, engine_weight_bytes, frozen_models, resident_states, weight_shards
 from .phases import StepParts, all_phases, engine_variants
 from .result import RLEstimate, RLPhase
 from .rollout_memory import engine_memory
@@ -88,6 +88,8 @@ def step_parts(s: Scenario) -> StepParts:
     else:
         resident = resident_states(train, rs.shares_weights)
         frozen = frozen_models(s, spec, rs, dt, train, critic)
+    if s.fsdp and defaults_for(s.framework).posttraining.adapters_sharded:
+        resident, loaded = _adapters_sharded(resident, s), _adapters_sharded(loaded, s)
     engine = None
     if rs.rollout_engine != "none":
         gpu_name, capacity = resolve_gpu(s)
@@ -99,13 +101,15 @@ def step_parts(s: Scenario) -> StepParts:
                                engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
                                s.rollout_kv_cache_dtype, s.rollout_max_model_len or rs.sequence_tokens, trainer,
                                apart, gpu_name, rs.batched_tokens or None, s.rollout_engine_release,
-                               engine_lora_bytes(s, spec, rs, dt.compute))
+                               engine_lora_bytes(s, spec, rs, dt.compute), rs.enforce_eager)
     # the head's backward runs before the first checkpointed layer is recomputed and before the last layer's backward
     # allocates its intermediate gradients: that recompute and that scratch, which the estimator puts at backward
     # start, are not alive beside it
     later = sum(c.moments.backward_start for c in train.components if c.key in ("recompute", "backward_scratch"))
-    comps = tuple(_training_logits(c, s, rs, spec.vocab, spec.hidden, dt.compute, later) if c.key == "logits" else c
-                  for c in train.components)
+    comps = tuple(_training_logits(c, s, rs, spec.vocab, spec.hidden, dt.compute, later, _after_output_grad(train))
+                  if c.key == "logits" else c for c in train.components)
+    if s.fsdp and defaults_for(s.framework).posttraining.adapters_sharded:
+        comps = _adapters_sharded(comps, s)
     return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine), loaded)
 
 
@@ -116,8 +120,29 @@ def _cached_training(s: Scenario, rs: RLSettings, spec: ModelSpec) -> Estimate:
         return training_estimate(training_scenario(s, rs))
 
 
+def _adapters_sharded(comps: tuple[Component, ...], s: Scenario) -> tuple[Component, ...]:
+    """The LoRA adapters sharded over the FSDP ranks, as the frozen base is (PostTrainingDefaults.adapters_sharded:
+    verl wraps each adapter as an FSDP unit of its own)."""
+    shards = weight_shards(s)
+    if shards <= 1:
+        return comps
+    return tuple(Component(c.key, c.name, c.category, c.moments.scaled(1 / shards), c.formula,
+                           c.inputs + (("fsdp_shards", shards),))
+                 if c.key in ("lora_weights", "policy_lora_weights") else c for c in comps)
+
+
+def _after_output_grad(train: Estimate) -> float:
+    """What the FSDP component holds at backward start beyond its gathered root unit: the gradient reaching the
+    model's output and the layer its pre-backward hook prefetches, both only once that gradient exists."""
+    c = next((c for c in train.components if c.key == "zero3_gather"), None)
+    inputs = dict(c.inputs) if c is not None else {}
+    if "root_params" not in inputs or "gather_bytes" not in inputs:
+        return 0.0
+    return max(0.0, c.moments.backward_start - inputs["root_params"] * inputs["gather_bytes"])
+
+
 def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidden: int, compute: int,
-                     later: float) -> Component:
+                     later: float, after_output_grad: float = 0.0) -> Component:
     """The training estimator's logits component as the post-training loss computes them."""
     if rs.fused_head_tile[0] and rs.objective != "reward":
         return fused_head_training(c, rs.fused_head_tile, rs.train_sequences * rs.shard_logits_tokens, vocab, hidden,
@@ -136,7 +161,8 @@ def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidd
         out = with_update_entropy(out, rs.update_entropy, rs.train_sequences * rs.shard_logits_tokens, vocab,
                                   compute, s.tp)
         if rs.update_copy_slices:
-            out = with_copy_slices(out, rs.train_sequences * rs.shard_logits_tokens, vocab, compute, s.tp)
+            out = with_copy_slices(out, rs.train_sequences * rs.shard_logits_tokens, vocab, compute, s.tp,
+                                   later + after_output_grad)
     return out
 
 

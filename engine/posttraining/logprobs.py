@@ -232,7 +232,7 @@ def fused_head_training(c: Component, tile: tuple[int, int], tokens: int, vocab:
                       ("head_backward_bytes", round(backward)), ("overlapped_by_recompute_bytes", round(later))))
 
 
-def with_copy_slices(c: Component, tokens: int, vocab: int, compute: int, tp: int) -> Component:
+def with_copy_slices(c: Component, tokens: int, vocab: int, compute: int, tp: int, later: float = 0.0) -> Component:
     """The update's logits component `c` when the logits are divided in place on a view of the model's output (verl's
     padding-free path: logits_rmpad = output.logits.squeeze(0); logits_rmpad.div_(temperature)). Autograd then gives
     the output CopySlices as its grad_fn (torch/csrc/autograd/functions/tensor.cpp CopySlices::apply): once the loss
@@ -240,10 +240,19 @@ def with_copy_slices(c: Component, tokens: int, vocab: int, compute: int, tp: in
     output's shape), grad_slice.clone() and the division's gradient: four logits-sized tensors in the compute dtype,
     more than the loss path's own backward (the logits and two gradients with the entropy bonus). Traced on CPU
     (torch 2.13, N 512, V 8192; validation/verl_copy_slices.py): 4.0 x the bf16 logits with and without the entropy
-    bonus, against 3.0 and 2.0 when the output itself is divided (verl's padded path)."""
+    bonus, against 3.0 and 2.0 when the output itself is divided (verl's padded path).
+
+    `later`: what the step's other components hold at backward start only after CopySlices has returned. FSDP's
+    pre-backward hook sits on the model's output (torch/distributed/fsdp/_runtime_utils.py
+    _register_pre_backward_hooks), so the gradient it receives is CopySlices' `result`, and the layer it prefetches
+    (BACKWARD_PRE) is gathered then; the lm_head's backward follows, and only then the last checkpointed layer is
+    recomputed and its backward scratch allocated. The four tensors are counted beyond those (as the fused head's
+    backward is)."""
     held = 4.0 * compute * tokens * vocab / tp
-    if c.moments.backward_start >= held:
+    beyond = max(0.0, held - later)
+    if c.moments.backward_start >= beyond:
         return c
-    moments = Moments(c.moments.forward, held, c.moments.backward_end, c.moments.optimizer)
+    moments = Moments(c.moments.forward, beyond, c.moments.backward_end, c.moments.optimizer)
     return Component(c.key, c.name, c.category, moments, COPY_SLICES_FORMULA,
-                     c.inputs + (("copy_slices_tokens", tokens), ("copy_slices_bytes", round(held))))
+                     c.inputs + (("copy_slices_tokens", tokens), ("copy_slices_bytes", round(held)),
+                                 ("after_copy_slices_bytes", round(later))))

@@ -73,6 +73,8 @@ class RLSettings:
     # the update divides a view of the whole logits in place (PostTrainingDefaults.padding_free_scaled_on_view on the
     # padding-free path): CopySlices' backward holds four logits-sized tensors
     update_copy_slices: bool = False
+    # the engine captures no CUDA graphs (PostTrainingDefaults.rollout_enforce_eager, or the scenario's)
+    enforce_eager: bool = False
 
 
 def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
@@ -124,6 +126,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         # the offload is FSDP's (CPUOffload of verl's FSDP workers): without FSDP the frozen copy stays on the GPU
         reference_params_offloaded=facts.reference_params_offloaded and s.fsdp,
         padding_free=padding_free, update_copy_slices=facts.padding_free_scaled_on_view and padding_free and online,
+        enforce_eager=facts.rollout_enforce_eager if s.rollout_enforce_eager == "auto" else bool(s.rollout_enforce_eager),
     )
 
 

@@ -127,6 +127,9 @@ class PostTrainingKeys:
         1, "GPUs that split each sequence's tokens between them for the training and scoring passes, exchanging "
         "attention heads by all-to-all (verl ulysses_sequence_parallel_size, DeepSpeed-Ulysses); it divides the "
         "attention heads and the data-parallel GPUs", WholeNumber(1, 1024), applies_to=POST_TRAINING)
+    rollout_enforce_eager: bool | str = key(
+        "auto", "the engine runs without CUDA graphs (vLLM enforce_eager; verl rollout.enforce_eager), so it captures "
+        "none beside its budget; auto = the framework's default", Flag(auto=True), applies_to=ONLINE)
     rollout_shares_weights: bool | str = key(
         "auto", "the engine and the trainer use one weight copy (Unsloth's fast inference); auto = the framework's "
         "default", Flag(auto=True), applies_to=ONLINE)
