@@ -58,6 +58,9 @@ GIB = 2**30
 # buffers): an overhead term read from vLLM's own DEBUG lines, 0.13 GiB at tp 1 and 0.55 GiB at tp 2 on H100
 # (llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md, Llama-3.1-8B / Qwen3-0.6B / gpt-oss-20b
 # and Llama-3.3-70B-FP8 tp 2); not a tensor, so calibrated, and reported as such.
+# vLLM V0 (0.7-0.9) measures the same increase from the same baseline; its public TP-1 lines follow the card
+# (T4 0.03-0.05, A100 0.09-0.10, H100 0.16 GiB) and are no smaller in a trainer's process
+# (tests/test_vllm_v0_non_torch.py), so every accounting keeps this one figure.
 NON_TORCH_BYTES = 0.13 * GIB
 NON_TORCH_TP_BYTES = 0.42 * GIB
 # how a vLLM release sizes its KV cache (module docstring): the newest release's, vLLM 0.8's V0 engine, vLLM 0.8's V1
