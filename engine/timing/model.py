@@ -173,7 +173,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     tokens = s.micro_batch * s.seq_len / s.cp
     elementwise = "fused" if s.compile or prof["elementwise"] == "fused" else "liger" if s.liger_kernels else \
         prof["elementwise"]
-    attention = "eager" if s.attention == "eager" else "fused"
+    attention = "eager" if s.attention == "eager" else "fused-fp8" if s.fp8_attention else "fused"
     adapters = s.method in ("lora", "qlora")
     qbits = s.qlora_bits if s.method == "qlora" else 0
     node = nvlink_domain(s, hw)
