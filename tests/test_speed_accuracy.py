@@ -121,9 +121,11 @@ def test_runs_left_out_say_why():
 # last collectives and torchtitan's compiled loss (8.5%, 30.1% alone): median 7.2%, p90 25.4%; with InternEvo at
 # c18bec9 as its code runs (FlashAttention 1.0.5, unfused AdamW, gradient accumulation passes, its layer's element-wise
 # bytes counted op by op, flash-attn's fused cross-entropy): median 7.2%, p90 26.2% (InternEvo +14.9% -> +19.7%: the
-# op-by-op count moves fewer bytes than the generic eager figure it replaces), held there.
+# op-by-op count moves fewer bytes than the generic eager figure it replaces), held there; with Megatron's element-wise
+# recompute modules (moe_act, layernorm) costed and cuDNN's fp8 sliding-window backward visiting every causal key tile
+# (cudnn-frontend 3929da2 results/gpt_oss; key fp8_attention): median 7.2%, p90 25.4%.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.27
+P90_MEASURED = 0.26
 
 
 def test_throughput_error_targets():

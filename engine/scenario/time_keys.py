@@ -133,6 +133,11 @@ class TimeKeys:
         "use_transformer_engine_op_fuser, which Megatron-Bridge's cutedsl_fused_grouped_mlp presets turn on): the "
         "activation with its clamp and the experts' biases run inside the fused ops (gpt-oss), not as separate "
         "element-wise kernels", Flag(), affects=TIME_ONLY, applies_to="framework megatron")
+    fp8_attention: bool = declare(
+        False, "the attention core runs in fp8 (Transformer Engine's fp8_dot_product_attention, which "
+        "Megatron-Bridge's fp8_dot_product_attention presets turn on: cuDNN's fp8 SDPA); it is timed at the bf16 "
+        "kernel's rate, except that its backward visits every causal key tile of a sliding-window layer",
+        Flag(), affects=TIME_ONLY, applies_to="precision fp8")
     eager_softmax: str = declare(
         "auto", "the code whose rule decides when eager attention's softmax runs as Megatron's fused kernel: "
         "megatron-deepspeed-2022 (bigscience-workshop/Megatron-DeepSpeed from October 2021 to March 2022, whose "

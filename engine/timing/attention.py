@@ -42,6 +42,10 @@ def attention_core(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rat
     flops = 4.0 * tokens * keys * heads_dim
     rate = rates.attention * (head_dim_rate(spec.head_dim) if rates.head_dim_scaled else 1.0)
     attn_fwd = flops / (rate * work_rate(rates.attention_by_work, flops / cp))
+    if attention == "fused-fp8" and sliding:  # the fp8 backward does not skip the key tiles outside the window
+        flops_bwd = 4.0 * tokens * causal_keys_per_query(seq, seq) * heads_dim  # (fp8_window_backward_full_causal)
+        return flops, attn_fwd, FLASH_BACKWARD_FACTOR * flops_bwd / (rate * work_rate(rates.attention_by_work,
+                                                                                      flops_bwd / cp))
     return flops, attn_fwd, FLASH_BACKWARD_FACTOR * attn_fwd
 
 

@@ -31,6 +31,8 @@ class LayerCost(NamedTuple):
     elem_bwd: float  # memory-bound element-wise work, backward (fp8 casts differ from the forward's)
     gemm_dgrad: float  # the backward's input-gradient matmuls (dense: the forward's shapes again)
     gemm_wgrad: float  # the backward's weight-gradient matmuls (experts: k = tokens per expert, into main_grad)
+    act_fwd: float = 0.0  # the routed experts' activation, forward (what Megatron's moe_act recompute runs again)
+    norm_fwd: float = 0.0  # an MoE layer's own pre-MLP norm, forward (what Megatron's layernorm recompute runs again)
 
 
 def expert_gemm_seconds(local: int, m: float, k: float, n: float, rates: Rates, streams: int,
@@ -183,6 +185,8 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, mem)
     unfused_fwd, unfused_bwd = (gpt_oss_unfused_bytes(spec, moe and not fused_expert_mlp, tp, sp, eb, fp32_probs)
                                 if gpt_oss_unfused else (0.0, 0.0))
+    act_fwd, norm_fwd = (recomputable_elementwise_bytes(spec, tp, sp, eb, per["mlp"], gpt_oss_unfused
+                                                        and not fused_expert_mlp) if moe else (0.0, 0.0))
     backward_factor = eff["elementwise_bytes_per_token"]["backward_factor"]
     elem_bwd = tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd + perm_bwd) / mem + weight_cast_bwd
     elem_bytes += unfused_fwd + perm_fwd
@@ -201,7 +205,25 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     if moe:
         gemm += experts_fwd
     return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
-                     elem_bwd, dense + (experts_dgrad if moe else 0.0), dense + (experts_wgrad if moe else 0.0))
+                     elem_bwd, dense + (experts_dgrad if moe else 0.0), dense + (experts_wgrad if moe else 0.0),
+                     tokens * act_fwd / mem, tokens * norm_fwd / mem)
+
+
+def recomputable_elementwise_bytes(spec: ModelSpec, tp: int, sp: bool, elem_bytes: int, act_per_unit: float,
+                                   clamped: bool) -> tuple[float, float]:
+    """(experts' activation, pre-MLP norm) forward bytes per token of an MoE layer that Megatron-Core's selective
+    recompute_modules 'moe_act' and 'layernorm' run again in the backward (megatron/core/transformer/moe/experts.py
+    TEGroupedMLP: CheckpointWithoutOutput over bias_act_func, discarded after fc2 and recomputed; transformer_layer.py
+    recompute_pre_mlp_layernorm, set where pre_mlp_layernorm is not an IdentityOp, i.e. an MoE layer's own TENorm:
+    a dense layer's norm is fused into fc1's LayerNormLinear and the input norm into QKV's; core_v0.15.0-0.18.0).
+    The activation is the fused figure per unit of top_k x expert_ffn (elementwise_bytes_per_token mlp), plus, for
+    gpt-oss's clamped GLU run apart (clamped), the eager clamps and concatenation inside the same bias_act_func
+    (gpt_oss_megatron_unfused clamp_per_expert_unit); the norm reads and writes the hidden state once."""
+    units = spec.top_k * spec.expert_ffn / tp
+    act = act_per_unit * units
+    if clamped and spec.expert_bias:
+        act += efficiency()["gpt_oss_megatron_unfused"]["clamp_per_expert_unit"]["forward"] * units * elem_bytes
+    return act, 2.0 * elem_bytes * (spec.hidden / tp if sp else spec.hidden)
 
 
 @lru_cache(maxsize=256)

@@ -173,7 +173,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     tokens = s.micro_batch * s.seq_len / s.cp
     elementwise = "fused" if s.compile or prof["elementwise"] == "fused" else "liger" if s.liger_kernels else \
         prof["elementwise"]
-    attention = "eager" if s.attention == "eager" else "fused"
+    attention = "eager" if s.attention == "eager" else "fused-fp8" if s.fp8_attention else "fused"
     adapters = s.method in ("lora", "qlora")
     qbits = s.qlora_bits if s.method == "qlora" else 0
     node = nvlink_domain(s, hw)
@@ -249,11 +249,11 @@ def _recompute_seconds(s: Scenario, spec: ModelSpec, moe: bool, c: LayerCost) ->
     if s.checkpointing == "full":
         return c.gemm_fwd + c.attn_fwd + c.elem_fwd + c.lora_fwd + c.dequant
     if s.checkpointing == "selective" and defaults_for(s.framework).selective_by_modules:
-        # Megatron's recompute_modules (engine/frameworks/megatron_layer.py): the attention kernel and/or the
-        # matmuls of the modules it rebuilds; the element-wise ones (layernorm, moe_act) are left out
+        # Megatron's recompute_modules (engine/frameworks/megatron_layer.py): the attention kernel, the matmuls of
+        # the modules it rebuilds and the element-wise ones (moe_act, layernorm: costs.recomputable_elementwise_bytes)
         modules = frozenset(s.recompute_modules)
-        return (c.attn_fwd if "core_attn" in modules else 0.0) + c.gemm_fwd * recomputed_matmul_share(spec, moe,
-                                                                                                    modules)
+        return ((c.attn_fwd if "core_attn" in modules else 0.0) + (c.act_fwd if "moe_act" in modules else 0.0)
+                + (c.norm_fwd if "layernorm" in modules else 0.0) + c.gemm_fwd * recomputed_matmul_share(spec, moe, modules))
     if s.checkpointing == "selective":
         return c.attn_fwd
     if s.checkpointing == "op-selective":  # torchtitan: every second matmul is recomputed
