@@ -108,3 +108,22 @@ def test_mfu_counts_the_mtp_flops_megatron_bridge_counts():
     expected = model_flops_per_token(spec, s.seq_len) + 6 * layer + 12 * spec.q_dim * s.seq_len
     assert step_flops_per_token(s, spec) == pytest.approx(expected)
     assert step_flops_per_token(_scenario(mtp_layers=0), spec) == model_flops_per_token(spec, s.seq_len)
+
+
+def test_mtp_layer_weights_live_on_its_stage():
+    """The MTP layer trains: its weights, gradients and optimizer states sit on its stage (Megatron-LM's CI run
+    tests/functional_tests/test_cases/moe/gpt3_mcore_te_tp2_pp2_ep4_etp1_memory_speed, one MTP layer, measures them
+    on the last rank: docs/accuracy.md)."""
+    from engine.memory.parallelism.layout import mtp_groups
+    from engine.memory.states import layer_groups, stage_params
+
+    s = _scenario(pipeline_layout=RECIPE_16)
+    spec = resolve_model(s)
+    last = scenario_stage_ranges(s, spec.layers)[15]
+    groups = layer_groups(s, spec, last)
+    assert mtp_groups(s, spec, 14) == ()
+    with_mtp = stage_params(s, spec, last, False, True, groups + mtp_groups(s, spec, 15))
+    without = stage_params(s, spec, last, False, True, groups)
+    experts = spec.expert_params_per_layer()
+    # one MoE layer: its dense part whole (TP 1) and its 256 routed experts over EP 8
+    assert with_mtp.trainable - without.trainable == pytest.approx(spec.layer_params(True) - experts + experts / 8)

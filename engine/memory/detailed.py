@@ -23,7 +23,7 @@ from .mtp import mtp_component
 from .parallelism.components import fsdp2_component, pipeline_components
 from .parallelism.context_parallel import ring_output_copied
 from .parallelism.expert_parallel import all_to_all_dispatch
-from .parallelism.layout import mtp_stage, trained_mtp_layers
+from .parallelism.layout import mtp_groups, mtp_stage, trained_mtp_layers
 from .parallelism.pipeline import micro_batches_in_flight
 from .parallelism.tensor_parallel import logits_shards, sp_gathers_per_block, sp_saves_gathered_inputs
 from .stage_states import StageStates, stage_states
@@ -149,7 +149,8 @@ def stage_components(
     in_flight = micro_batches_in_flight(s, stage, spec.layers)
     groups = groups if groups is not None else layer_groups(s, spec, layers)
     fw = fw or behaviour(s)
-    states = stage_states(s, spec, dt, fw, stage, layers, groups, in_flight)
+    # the MTP layers Megatron trains hold their weights, gradients and optimizer states on their stage
+    states = stage_states(s, spec, dt, fw, stage, layers, groups + mtp_groups(s, spec, stage), in_flight)
     comps = list(states.model_states)
 
     # --- activations

@@ -3,7 +3,7 @@ weight gradients that frozen weights never get."""
 
 from __future__ import annotations
 
-from ..memory.parallelism.layout import trained_mtp_layers
+from ..memory.parallelism.layout import last_layer_kind, trained_mtp_layers
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
@@ -57,8 +57,7 @@ def step_flops_per_token(s: Scenario, spec: ModelSpec) -> float:
     flops = model_flops_per_token(spec, s.seq_len, *gradient_shares(s, spec))
     n = trained_mtp_layers(s, spec)  # full training only: every weight gets its gradient
     if n:
-        moe = bool(spec.moe_layer_flags[-1]) if spec.moe_layer_flags else spec.n_experts > 0
-        linear = bool(spec.kinds) and spec.kinds[-1] == "linear"
+        moe, linear = last_layer_kind(spec)
         h = spec.hidden
         params = spec.active_layer_params(moe, linear) + 2 * h * h + spec.vocab * h
         flops += n * (6.0 * params + 12.0 * spec.q_dim * s.seq_len)

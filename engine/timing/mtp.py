@@ -15,12 +15,13 @@ logits (mtp_num_layers + 1) times), so MFU counts them too (mfu.py step_flops_pe
 
 from __future__ import annotations
 
-from ..memory.parallelism.layout import mtp_stage, trained_mtp_layers
-from ..memory.states import LayerGroup
+from ..memory.parallelism.layout import mtp_groups, mtp_stage, trained_mtp_layers
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from .costs import head_cost
 from .gemm import Rates, gemm_seconds
+
+__all__ = ["mtp_groups", "mtp_seconds"]
 
 # Bytes per hidden unit and token of the MTP layer's own element-wise work in the forward, in units of the compute
 # dtype: enorm, hnorm and the final norm as fused Transformer Engine RMSNorms (each reads its input and writes its
@@ -28,21 +29,6 @@ from .gemm import Rates, gemm_seconds
 # output (1). Backward: the norms twice their forward (12), the concatenation's gradient split (4) and the
 # embedding's scatter-add (1).
 FORWARD_UNITS, BACKWARD_UNITS = 11, 17
-
-
-def last_layer_kind(spec: ModelSpec) -> tuple[bool, bool]:
-    """(MoE, linear attention) of the model's last decoder layer: the spec Megatron builds each MTP layer with."""
-    moe = bool(spec.moe_layer_flags[-1]) if spec.moe_layer_flags else spec.n_experts > 0
-    return moe, bool(spec.kinds) and spec.kinds[-1] == "linear"
-
-
-def mtp_groups(s: Scenario, spec: ModelSpec, index: int) -> tuple[LayerGroup, ...]:
-    """The MTP layers' decoder layers as a layer group of the stage that holds them (none elsewhere)."""
-    n = trained_mtp_layers(s, spec)
-    if not n or index != mtp_stage(s, spec.layers):
-        return ()
-    moe, linear = last_layer_kind(spec)
-    return (LayerGroup(moe, False, True, n, linear),)
 
 
 def mtp_seconds(s: Scenario, spec: ModelSpec, index: int, tokens: float, rates: Rates,

@@ -15,6 +15,7 @@ from typing import Protocol
 from ...frameworks.defaults import defaults_for
 from ...models.architecture import ModelSpec
 from ...scenario.pipeline_layout import layout_chunks
+from ..states import LayerGroup
 
 
 class _LayoutSettings(Protocol):
@@ -54,3 +55,20 @@ def trained_mtp_layers(s: object, spec: ModelSpec) -> int:
         return 0
     n = s.mtp_layers  # type: ignore[attr-defined]
     return spec.mtp_layers if n == "auto" else int(n)
+
+
+def last_layer_kind(spec: ModelSpec) -> tuple[bool, bool]:
+    """(MoE, linear attention) of the model's last decoder layer: the spec Megatron builds each MTP layer with
+    (megatron/core/models/gpt/gpt_layer_specs.py at d98e8a6, get_gpt_mtp_block_spec_for_backend: spec.layer_specs[-1])."""
+    moe = bool(spec.moe_layer_flags[-1]) if spec.moe_layer_flags else spec.n_experts > 0
+    return moe, bool(spec.kinds) and spec.kinds[-1] == "linear"
+
+
+def mtp_groups(s: object, spec: ModelSpec, stage: int) -> tuple[LayerGroup, ...]:
+    """The MTP layers' decoder layers as a layer group of the stage that holds them (none elsewhere): trained, so
+    they have weights, gradients and optimizer states there, and a step's time."""
+    n = trained_mtp_layers(s, spec)
+    if not n or stage != mtp_stage(s, spec.layers):  # type: ignore[arg-type]
+        return ()
+    moe, linear = last_layer_kind(spec)
+    return (LayerGroup(moe, False, True, n, linear),)
