@@ -125,5 +125,7 @@ def test_mtp_layer_weights_live_on_its_stage():
     with_mtp = stage_params(s, spec, last, False, True, groups + mtp_groups(s, spec, 15))
     without = stage_params(s, spec, last, False, True, groups)
     experts = spec.expert_params_per_layer()
-    # one MoE layer: its dense part whole (TP 1) and its 256 routed experts over EP 8
-    assert with_mtp.trainable - without.trainable == pytest.approx(spec.layer_params(True) - experts + experts / 8)
+    # one MoE layer (its dense part whole at TP 1, its 256 routed experts over EP 8) and the embedding's copy that
+    # the MTP stage builds (megatron/core/models/gpt/gpt_model.py at d98e8a6: pre_process or mtp_process)
+    layer = spec.layer_params(True) - experts + experts / 8
+    assert with_mtp.trainable - without.trainable == pytest.approx(layer + spec.embedding_params)

@@ -66,9 +66,10 @@ def last_layer_kind(spec: ModelSpec) -> tuple[bool, bool]:
 
 def mtp_groups(s: object, spec: ModelSpec, stage: int) -> tuple[LayerGroup, ...]:
     """The MTP layers' decoder layers as a layer group of the stage that holds them (none elsewhere): trained, so
-    they have weights, gradients and optimizer states there, and a step's time."""
+    they have weights, gradients and optimizer states there (and the embedding's copy: states.py stage_params), and
+    a step's time."""
     n = trained_mtp_layers(s, spec)
     if not n or stage != mtp_stage(s, spec.layers):  # type: ignore[arg-type]
         return ()
     moe, linear = last_layer_kind(spec)
-    return (LayerGroup(moe, False, True, n, linear),)
+    return (LayerGroup(moe, False, True, n, linear, True),)
