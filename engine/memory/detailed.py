@@ -23,6 +23,7 @@ from .mtp import mtp_component
 from .parallelism.components import fsdp2_component, pipeline_components
 from .parallelism.context_parallel import ring_output_copied
 from .parallelism.expert_parallel import all_to_all_dispatch
+from .parallelism.layout import mtp_groups, mtp_stage, trained_mtp_layers
 from .parallelism.pipeline import micro_batches_in_flight
 from .parallelism.tensor_parallel import logits_shards, sp_gathers_per_block, sp_saves_gathered_inputs
 from .stage_states import StageStates, stage_states
@@ -148,7 +149,8 @@ def stage_components(
     in_flight = micro_batches_in_flight(s, stage, spec.layers)
     groups = groups if groups is not None else layer_groups(s, spec, layers)
     fw = fw or behaviour(s)
-    states = stage_states(s, spec, dt, fw, stage, layers, groups, in_flight)
+    # the MTP layers Megatron trains hold their weights, gradients and optimizer states on their stage
+    states = stage_states(s, spec, dt, fw, stage, layers, groups + mtp_groups(s, spec, stage), in_flight)
     comps = list(states.model_states)
 
     # --- activations
@@ -158,8 +160,8 @@ def stage_components(
     layer_moment = scratch + recompute
     head = _head_and_loss(s, spec, dt, fw, ctx, last, states.params.lora, in_flight, layer_moment)
     comps += head.components
-    if last and fw.te_layers and spec.mtp_layers and s.method == "full":  # Megatron trains its MTP layers
-        comps.append(mtp_component(spec, ctx, s.ep, head.head_bytes / in_flight, head.loss_saved_bytes))
+    if (mtp := trained_mtp_layers(s, spec)) and stage == mtp_stage(s, spec.layers):  # Megatron trains its MTP layers
+        comps.append(mtp_component(spec, mtp, ctx, s.ep, head.head_bytes / in_flight, head.loss_saved_bytes))
     comps += _backward_transients(scratch, recompute, head.loss_wins)
     comps += states.autocast_cache
     if first and spec.vision is not None and s.images_per_sample and vision_tower_trains(s):

@@ -18,7 +18,8 @@ from .activations import ActContext, layer_bytes
 from .breakdown import Component, Moments
 
 
-def mtp_component(spec: ModelSpec, ctx: ActContext, ep: int, head_one: float, loss_saved: float) -> Component:
+def mtp_component(spec: ModelSpec, layers: int, ctx: ActContext, ep: int, head_one: float,
+                  loss_saved: float) -> Component:
     """What the MTP layers keep for backward for one micro-batch: their decoder layer, norms, eh_proj input, the
     output layer's inputs and their loss's saved tensors."""
     tn, h, c, r = ctx.t_norm, spec.hidden, ctx.compute, ctx.residual
@@ -31,10 +32,10 @@ def mtp_component(spec: ModelSpec, ctx: ActContext, ep: int, head_one: float, lo
         "mtp_activations",
         QT_TRANSLATE_NOOP("engine", "Multi-token prediction layers (Megatron MTP)"),
         "activations",
-        Moments(spec.mtp_layers * per_layer, spec.mtp_layers * per_layer, 0.0, 0.0),
+        Moments(layers * per_layer, layers * per_layer, 0.0, 0.0),
         QT_TRANSLATE_NOOP("engine", "MTP layers x (one decoder layer + enorm/hnorm + eh_proj input (2h) + output "
                           "layer inputs + its loss's saved tensors), one micro-batch"),
-        (("mtp_layers", spec.mtp_layers), ("decoder_layer_bytes", round(layer)), ("eh_proj_input_bytes",
+        (("mtp_layers", layers), ("decoder_layer_bytes", round(layer)), ("eh_proj_input_bytes",
                                                                                   round(eh_proj)),
          ("head_bytes", round(head_one)), ("loss_saved_bytes", round(loss_saved))),
     )

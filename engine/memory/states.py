@@ -157,6 +157,7 @@ class LayerGroup:
     input_grad: bool
     count: int
     linear_attn: bool = False  # gated DeltaNet layer (Qwen3-Next) instead of softmax attention
+    mtp: bool = False  # Megatron's multi-token-prediction layers (memory/parallelism/layout.py mtp_groups)
 
 
 def layer_groups(s: Scenario, spec: ModelSpec, layers: range) -> tuple[LayerGroup, ...]:
@@ -284,7 +285,10 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
     lora += lora_expert
     units: list[tuple[float, bool]] = []  # (params, frozen)
     embed = spec.embedding_params / tp
-    if first or (last and spec.tied_embeddings):  # Megatron keeps a tied copy on the last stage
+    # Megatron keeps a tied copy on the last stage, and one on the stage of its MTP layers, which embed the tokens
+    # again (megatron/core/models/gpt/gpt_model.py at d98e8a6: pre_process or mtp_process builds the embedding)
+    mtp_here = groups is not None and any(g.mtp for g in groups)
+    if first or (last and spec.tied_embeddings) or mtp_here:
         units.append((embed, embeddings_frozen(s)))
     if first and spec.vision is not None:  # the vision tower and projector run before the first decoder layer
         vision_tp = 1 if defaults_for(s.framework).vision_tower_replicated else tp

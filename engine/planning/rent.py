@@ -30,7 +30,7 @@ from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
 from ..timing.ceiling import mfu_ceiling
 from ..timing.hardware import hardware_for
-from ..timing.mfu import gradient_shares, mfu_format, model_flops_per_token
+from ..timing.mfu import mfu_format, step_flops_per_token
 from ..units import format_bytes, format_cost, format_seconds
 from ..workloads import require_training
 from .speed_search import OFFLOAD_COST, TIE, SpeedPlan, fastest_fitting, parallel_dimensions, speed_bound
@@ -161,7 +161,7 @@ def _ceiling_seconds(s: Scenario, tokens: int) -> tuple[float, float]:
     fmt = mfu_format(s)
     ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, spec.is_moe)
     mfu = min(1.0, ceiling.mfu) if ceiling is not None else 1.0
-    flops = model_flops_per_token(spec, s.seq_len, *gradient_shares(s, spec)) * tokens
+    flops = step_flops_per_token(s, spec) * tokens
     # a measured step of this GPU (time_calibration, M / P as low as 0.1) may run faster than the model's figures
     faster = min(1.0, s.time_calibration[0] / s.time_calibration[1]) if s.time_calibration else 1.0
     return flops / (s.world_size * hw.peak(fmt) * mfu) * faster, mfu

@@ -14,7 +14,8 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
-from .keys import Check, key
+from .keys import Check, Parsed, key
+from .pipeline_layout import parse_pipeline_layout
 
 MEMORY_FIGURES = ("peak_reserved", "nvidia_smi", "peak_allocated")
 CALIBRATION_BYTES_RANGE = (2**20, 2**50)  # 1 MiB to 1 PiB
@@ -59,6 +60,23 @@ class FsdpVersion(Check):
         return FSDP_VERSIONS
 
 
+@dataclass(frozen=True)
+class LayersOrAuto(Check):
+    """"auto" (the model's own count) or a whole number of layers, 0 for none."""
+
+    def parse(self, key: str, value: Any) -> int | str:
+        if value == "auto" or (type(value) is int and 0 <= value <= 64):
+            return value
+        raise ScenarioError(key, QT_TRANSLATE_NOOP("engine", 'must be "auto" or a whole number from 0 to 64, not '
+                                                             '{p!r}.'), p=value)
+
+    def describe(self) -> str:
+        return '"auto" | whole number 0..64'
+
+    def samples(self) -> tuple[Any, ...]:
+        return ("auto", 0, 1, 64)
+
+
 @dataclass(frozen=True, kw_only=True)
 class MemoryKeys:
     """Memory keys declared outside engine/scenario/format.py (a base class of `Scenario`, like ServingKeys)."""
@@ -67,6 +85,18 @@ class MemoryKeys:
                                   "leaves one unit more in the load peak) or FSDP2 (fully_shard); auto: the "
                                   "framework's (1 for accelerate, the Trainer and litgpt's Fabric)", FsdpVersion(),
                                   applies_to="fsdp")
+    mtp_layers: int | str = key("auto", "Megatron --mtp-num-layers: multi-token-prediction layers trained after the "
+                                "decoder (each one decoder layer of the model's last kind, a 2h -> h projection, norms "
+                                "and the shared output layer and loss run again), on the pipeline stage the layout "
+                                "gives them, else the last (full training only); auto: the checkpoint's (DeepSeek-V3: "
+                                "1), 0: none",
+                                LayersOrAuto(), applies_to="framework megatron")
+    pipeline_layout: str = key("", 'Megatron pipeline_model_parallel_layout: which chunk holds the embedding (E), '
+                               'decoder layers (t), MTP layers (m) and the loss (L), chunks separated by "|", pp x vpp of '
+                               'them, e.g. "Et*4|(t*4|)*14tmL" (Megatron-Bridge\'s DeepSeek-V3 recipes); a layout whose '
+                               "chunks or decoder layers do not match pp x vpp and the model is not used; \"\": the even "
+                               "split", Parsed(parse_pipeline_layout, "text: Megatron layout string, or \"\"",
+                                               ("", "Et*4|(t*4|)*14tmL")), applies_to="framework megatron")
 
 
 def _error(template: str, **params: Any) -> ScenarioError:

@@ -8,9 +8,11 @@ bandwidth. Cached: a search asks for the same few layers again and again.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..models.architecture import ModelSpec
+from ..scenario import Scenario
+from ..scenario.behaviour import compiles_loss, cross_entropy_path
 from .attention import attention_core
 from .data import efficiency
 from .gemm import Rates, gemm_alignment, gemm_seconds, grouped_gemm_seconds
@@ -274,3 +276,12 @@ def head_cost(spec: ModelSpec, tokens: float, tp: int, rates: Rates, loss: str) 
                           rates.sms)
     per_vocab = efficiency()["loss_bytes_per_token_per_vocab"][loss]
     return matmul, tokens * spec.vocab / tp * per_vocab / rates.memory
+
+
+def loss_path(s: Scenario, prof: dict[str, Any]) -> str:
+    """The framework's loss path (engine/frameworks), or the time model's own default for it."""
+    ce = cross_entropy_path(s)  # Megatron's native fusion compiles its vocab-parallel loss: timed as that loss
+    path = {"standard": "standard", "chunked": "chunked", "fused": "fused", "te": "fused", "fused-linear": "fused",
+            "megatron-fused": "standard", "no-upcast": "standard"}.get(ce, prof["cross_entropy"])
+    # a compiled loss (torchtitan's since pull request #1033): Inductor fuses upcast, log-softmax and backward
+    return "fused" if path in ("standard", "chunked") and compiles_loss(s) else path

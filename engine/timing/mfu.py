@@ -3,6 +3,7 @@ weight gradients that frozen weights never get."""
 
 from __future__ import annotations
 
+from ..memory.parallelism.layout import last_layer_kind, trained_mtp_layers
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
@@ -13,7 +14,8 @@ MFU_DEFINITION = QT_TRANSLATE_NOOP(
     "Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence "
     "length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry "
     "count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no "
-    "gradient flows through count no backward at all.")
+    "gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one's "
+    "decoder layer, 2h -> h projection and output layer, as Megatron-Bridge counts them.")
 # The convention of NVIDIA's and torchtitan's tables for fp8 runs, kept as a second, labelled figure
 MFU_BF16_DEFINITION = QT_TRANSLATE_NOOP(
     "engine", "MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of "
@@ -48,6 +50,20 @@ def model_flops_per_token(spec: ModelSpec, seq_len: int, backward_share: float =
     return matmul + spec.layers * spec.q_dim * seq_len * (4.0 + 8.0 * backward_share)
 
 
+def step_flops_per_token(s: Scenario, spec: ModelSpec) -> float:
+    """The MFU numerator of the scenario's step: the model's FLOPs per token with the gradients it runs, and the
+    MTP layers Megatron trains (timing/mtp.py; Megatron-Bridge src/megatron/bridge/training/utils/flop_utils.py at
+    067f987d counts each as a layer of the last layer's kind, its 2h^2 projection and the logits once more)."""
+    flops = model_flops_per_token(spec, s.seq_len, *gradient_shares(s, spec))
+    n = trained_mtp_layers(s, spec)  # full training only: every weight gets its gradient
+    if n:
+        moe, linear = last_layer_kind(spec)
+        h = spec.hidden
+        params = spec.active_layer_params(moe, linear) + 2 * h * h + spec.vocab * h
+        flops += n * (6.0 * params + 12.0 * spec.q_dim * s.seq_len)
+    return flops
+
+
 def gradient_shares(s: Scenario, spec: ModelSpec) -> tuple[float, float]:
     """(share of the layers a gradient flows through, share of the weights that get a gradient) for the MFU
     numerator. LoRA and QLoRA: the gradient flows through every layer to the adapters, whose own weight gradients
@@ -65,6 +81,6 @@ def mfu_figures(s: Scenario, spec: ModelSpec, tokens_per_second_per_gpu: float) 
     """(MFU against the dense peak of the format the run computes in, MFU against the bf16 peak) of a throughput:
     the model's own or a measured one (tests/test_speed_accuracy.py holds every published run at most 100%)."""
     hw = hardware_for(s)
-    flops = model_flops_per_token(spec, s.seq_len, *gradient_shares(s, spec)) * tokens_per_second_per_gpu
+    flops = step_flops_per_token(s, spec) * tokens_per_second_per_gpu
     own, bf16 = hw.peak(mfu_format(s)), hw.peak("bf16")
     return (flops / own if own else 0.0), (flops / bf16 if bf16 else 0.0)

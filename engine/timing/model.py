@@ -19,14 +19,13 @@ from ..memory.states import dtypes_for, layer_groups, lora_targets, stage_params
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, resolve_model
-from ..scenario.behaviour import compiles_loss, cross_entropy_path
 from ..scenario.memo import ScenarioMemo
 from .attention import attention_by_work
 from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
 from .ceiling import held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency
-from .costs import LayerCost, head_cost, layer_cost
+from .costs import LayerCost, head_cost, layer_cost, loss_path
 from .data import efficiency, framework_profile
 from .data_parallel import accumulation_seconds, data_parallel_seconds
 from .formulas import FORMULAS
@@ -35,7 +34,8 @@ from .hardware import Hardware, hardware_for
 from .host import LayerWork, exposed_host_seconds
 from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, moe_dispatch, tp_collectives
 from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
-from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, gradient_shares, mfu_format, model_flops_per_token
+from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, mfu_format, step_flops_per_token
+from .mtp import mtp_groups, mtp_seconds
 from .offload import optimizer_seconds
 from .pipeline import pipeline_seconds, stages_once
 
@@ -183,7 +183,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     ep_lat = link(hw, s.tp * s.cp * s.ep, node, s.tp * s.cp)[1]
     act_bytes = tokens * spec.hidden * rates.elem_bytes
     compute = memory = recompute = tp_comm = cp_comm = ep_comm = ep_paired = fwd_total = bwd_total = 0.0
-    groups = layer_groups(s, spec, layers)
+    groups = layer_groups(s, spec, layers) + mtp_groups(s, spec, index)  # the MTP layers' decoder layers (mtp.py)
     fp8, expert_issue, dispatch = fp8_casts(s, prof), expert_gemms(s, prof), moe_dispatch(s, prof, node)
     work: list[LayerWork] = []
     layer_gpu = 0.0
@@ -229,7 +229,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
                               backward and s.checkpointing == "full"))
     first, last = index == 0, index == s.pp - 1
     if last:
-        matmul, loss = head_cost(spec, tokens, s.tp, rates, _loss_path(s, prof))
+        matmul, loss = head_cost(spec, tokens, s.tp, rates, loss_path(s, prof))
         head_trains = not (adapters or (s.method == "freeze" and spec.tied_embeddings and s.freeze_embeddings))
         compute += matmul * (3 if head_trains else 2)
         memory += loss
@@ -237,6 +237,8 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         bwd_total += matmul * (2 if head_trains else 1) + 2 * loss / 3
     if first:
         memory += 2 * act_bytes / rates.memory  # embedding gather (and its scatter-add gradient)
+    mc, mm, mf, mb = mtp_seconds(s, spec, index, tokens, rates, loss_path(s, prof))  # MTP projection, head, loss
+    compute, memory, fwd_total, bwd_total = compute + mc, memory + mm, fwd_total + mf, bwd_total + mb
     p = stage_params(s, spec, layers, first, last, list(groups))
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
     host = exposed_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8)
@@ -290,7 +292,7 @@ def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     if s.pp == 1:  # one stage holds every layer, whatever the split accounts for
         return [(0, range(0, spec.layers))]
     ranges = scenario_stage_ranges(s, spec.layers)
-    if s.method == "freeze" or _mixed_layers(spec):
+    if s.method == "freeze" or _mixed_layers(spec) or s.pipeline_layout:
         return list(enumerate(ranges))
     out, sizes = [(0, ranges[0])], set()
     for i in range(1, s.pp - 1):
@@ -303,15 +305,6 @@ def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
     if s.pp > 1:
         out.append((s.pp - 1, ranges[-1]))
     return out
-
-
-def _loss_path(s: Scenario, prof: dict[str, Any]) -> str:
-    """The framework's loss path (engine/frameworks), or the time model's own default for it."""
-    ce = cross_entropy_path(s)  # Megatron's native fusion compiles its vocab-parallel loss: timed as that loss
-    path = {"standard": "standard", "chunked": "chunked", "fused": "fused", "te": "fused", "fused-linear": "fused",
-            "megatron-fused": "standard", "no-upcast": "standard"}.get(ce, prof["cross_entropy"])
-    # a compiled loss (torchtitan's since pull request #1033): Inductor fuses upcast, log-softmax and backward
-    return "fused" if path in ("standard", "chunked") and compiles_loss(s) else path
 
 
 def _ep_seconds(s: Scenario, st: _Stage) -> float:
@@ -350,7 +343,7 @@ def step_time(s: Scenario) -> StepTime:
     }
     tokens = s.micro_batch * s.seq_len * ga * dp
     world = s.world_size
-    mflops = model_flops_per_token(spec, s.seq_len, *gradient_shares(s, spec))
+    mflops = step_flops_per_token(s, spec)
     fmt = mfu_format(s)
     peak = hw.peak(fmt)
     raw_step = sum(raw.values())

@@ -9110,6 +9110,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>必须为 1、2 或 "auto"，而不是 {p!r}。</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/memory_keys.py" line="70" />
+        <source>must be "auto" or a whole number from 0 to 64, not {p!r}.</source>
+        <translation>必须为 "auto" 或 0 到 64 之间的整数，而不是 {p!r}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/pipeline_layout.py" line="48" />
+        <source>must be a Megatron pipeline layout: chunks of E (embedding, first), t (decoder layer), m (MTP layer, after every t) and L (loss, last) separated by "|", with (...)*n and t*n repeats, e.g. "Et*4|(t*4|)*14tmL", or "" for none; not {p!r}.</source>
+        <translation>必须是 Megatron 流水线布局：由 "|" 分隔的块，块中有 E（嵌入，最前）、t（解码层）、m（MTP 层，在所有 t 之后）和 L（损失，最后），可用 (...)*n 和 t*n 表示重复，例如 "Et*4|(t*4|)*14tmL"；"" 表示不用布局；而不是 {p!r}。</translation>
+    </message>
+    <message>
         <location filename="../../engine/scenario/memory_keys.py" line="80" />
         <source>must be {{"figure": F, "measured_bytes": M, "predicted_bytes": P}} or null.</source>
         <translation>必须是 {{"figure": F, "measured_bytes": M, "predicted_bytes": P}} 或 null。</translation>
@@ -9141,8 +9151,8 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../../engine/timing/mfu.py" line="11" />
-        <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8's for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all.</source>
-        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
+        <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8's for fp8 training). Model FLOPs per token = 6 x (active parameters without the input embedding) + 12 x layers x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one's decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them.</source>
+        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/mfu.py" line="18" />

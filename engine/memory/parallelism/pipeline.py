@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from ...frameworks.defaults import defaults_for
+from .layout import layout_stage_layers
 
 
 class _PipelineSettings(Protocol):
@@ -27,6 +28,7 @@ class _PipelineSettings(Protocol):
     vpp: int
     grad_accum: int
     pipeline_split_accounts_for: tuple[str, ...]
+    pipeline_layout: str
 
 
 def megatron_stage_layers(s: _PipelineSettings, layers: int) -> list[int] | None:
@@ -62,8 +64,9 @@ def _even_ranges(layers: int, pp: int) -> tuple[range, ...]:
 
 
 def scenario_stage_ranges(s: _PipelineSettings, layers: int) -> list[range]:
-    """The scenario's split: Megatron's when it counts the embedding or the loss as a layer, else the even one."""
-    counts = megatron_stage_layers(s, layers)
+    """The scenario's split: its Megatron pipeline layout's, Megatron's when it counts the embedding or the loss as a
+    layer, else the even one."""
+    counts = layout_stage_layers(s, layers) or megatron_stage_layers(s, layers)
     if counts is None:
         return stage_layer_ranges(layers, s.pp)
     starts = [sum(counts[:i]) for i in range(s.pp)]
