@@ -126,16 +126,32 @@ def permutation_bytes(spec: ModelSpec, ep: int, permutation: str, dispatcher: st
     return tuple(sum(n * counts[what] for what, n in entry[way].items()) * row for way in ("forward", "backward"))
 
 
+def fp8_padding_bytes(spec: ModelSpec, elem_bytes: int) -> float:
+    """Bytes per token, forward (the backward moves the same), of Megatron-Core's fp8 padding around the experts
+    where the dispatcher hands them unaligned rows: TEGroupedMLP.forward pads each local expert's rows to the fp8
+    GEMM alignment (Transformer Engine's Fp8Padding: every routed copy read and written into the padded buffer) and
+    Fp8Unpadding copies the fc2 output back (read and written); the backward runs the same copies on the gradients.
+    Megatron-LM megatron/core/transformer/moe/experts.py at 2edffadb (the commit Megatron-Bridge v0.4.2 pins):
+    quantization_padding / quantization_unpadding whenever config.fp8; at d98e8a64 the padding is skipped only where
+    router padding, HybridEP or DeepEP already padded the rows (skip_routed_expert_padding: 'Regular AllToAll
+    normally reaches this branch'). With random or learned routing an expert's count is almost never a multiple
+    of 16 (32 for MXFP8), so the copies run; the few padding rows are left out."""
+    return 2 * 2 * spec.top_k * spec.hidden * elem_bytes
+
+
 @lru_cache(maxsize=8192)
 def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep: int, cp: int, sp: bool,
                rates: Rates, attention: str, elementwise: str, fp8_recipe: str,
                lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int, expert_streams: int = 0,
                wgrad_out_bytes: float = 0.0, gpt_oss_unfused: bool = False,
                fused_expert_mlp: bool = False, fp32_probs: bool = False, eager_softmax: str = "",
-               permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1) -> LayerCost:
+               permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1,
+               fp8_expert_padding: bool = False) -> LayerCost:
     """One layer's seconds per micro-batch on one rank. permutation "megatron": the MoE token permutation as
     Megatron-Core's dispatcher (`dispatcher`: alltoall or flex) runs it, kernel by kernel (permutation_bytes); "": the
-    generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans."""
+    generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans.
+    fp8_expert_padding: the experts pad each expert's rows to the fp8 alignment and unpad the output again
+    (fp8_padding_bytes)."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden
@@ -181,6 +197,9 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
         elem_bytes += passes * 2 * spec.top_k * h * eb
     cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, mem)
+    if moe and fp8_recipe and fp8_expert_padding:
+        pad = fp8_padding_bytes(spec, eb)
+        perm_fwd, perm_bwd = perm_fwd + pad, perm_bwd + pad
     unfused_fwd, unfused_bwd = (gpt_oss_unfused_bytes(spec, moe and not fused_expert_mlp, tp, sp, eb, fp32_probs)
                                 if gpt_oss_unfused else (0.0, 0.0))
     backward_factor = eff["elementwise_bytes_per_token"]["backward_factor"]
