@@ -123,7 +123,7 @@ def test_runs_left_out_say_why():
 # bytes counted op by op, flash-attn's fused cross-entropy): median 7.2%, p90 26.2% (InternEvo +14.9% -> +19.7%: the
 # op-by-op count moves fewer bytes than the generic eager figure it replaces), held there.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.27
+P90_MEASURED = 0.26
 
 
 def test_throughput_error_targets():
