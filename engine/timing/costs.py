@@ -150,8 +150,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     """One layer's seconds per micro-batch on one rank. permutation "megatron": the MoE token permutation as
     Megatron-Core's dispatcher (`dispatcher`: alltoall or flex) runs it, kernel by kernel (permutation_bytes); "": the
     generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans.
-    fp8_expert_padding: the experts pad each expert's rows to the fp8 alignment and unpad the output again
-    (fp8_padding_bytes)."""
+    fp8_expert_padding: the experts pad their rows to the fp8 alignment and unpad the output (fp8_padding_bytes)."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden
@@ -197,9 +196,8 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
         elem_bytes += passes * 2 * spec.top_k * h * eb
     cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, mem)
-    if moe and fp8_recipe and fp8_expert_padding:
-        pad = fp8_padding_bytes(spec, eb)
-        perm_fwd, perm_bwd = perm_fwd + pad, perm_bwd + pad
+    pad = fp8_padding_bytes(spec, eb) if moe and fp8_recipe and fp8_expert_padding else 0.0  # Fp8Padding copies
+    perm_fwd, perm_bwd = perm_fwd + pad, perm_bwd + pad
     unfused_fwd, unfused_bwd = (gpt_oss_unfused_bytes(spec, moe and not fused_expert_mlp, tp, sp, eb, fp32_probs)
                                 if gpt_oss_unfused else (0.0, 0.0))
     backward_factor = eff["elementwise_bytes_per_token"]["backward_factor"]
