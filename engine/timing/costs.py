@@ -132,10 +132,11 @@ def fp8_padding_bytes(spec: ModelSpec, elem_bytes: int) -> float:
     GEMM alignment (Transformer Engine's Fp8Padding: every routed copy read and written into the padded buffer) and
     Fp8Unpadding copies the fc2 output back (read and written); the backward runs the same copies on the gradients.
     Megatron-LM megatron/core/transformer/moe/experts.py at 2edffadb (the commit Megatron-Bridge v0.4.2 pins):
-    quantization_padding / quantization_unpadding whenever config.fp8; at d98e8a64 the padding is skipped only where
-    router padding, HybridEP or DeepEP already padded the rows (skip_routed_expert_padding: 'Regular AllToAll
-    normally reaches this branch'). With random or learned routing an expert's count is almost never a multiple
-    of 16 (32 for MXFP8), so the copies run; the few padding rows are left out."""
+    quantization_padding / quantization_unpadding whenever config.fp8, a no-op where HybridEP or DeepEP already padded
+    the rows (Transformer Engine fp8_padding.py at v2.14 returns its input when m_splits == padded_m_splits); at
+    d98e8a64 the call is skipped there (skip_routed_expert_padding: 'Regular AllToAll normally reaches this branch').
+    With random or learned routing an expert's count is almost never a multiple of 16 (32 for MXFP8), so the copies
+    run; the few padding rows are left out."""
     return 2 * 2 * spec.top_k * spec.hidden * elem_bytes
 
 
