@@ -135,5 +135,5 @@ def test_the_dispatch_settings_a_layer_reads():
         return moe_dispatch(s, {}, nvlink_domain(s, hardware_for(s)))
 
     assert settings("h100-sxm-80gb", 8, 2, 16) == {"permutation": "", "dispatcher": "flex", "ep_domains": 2,
-                                                   "fp32_probs": True}
+                                                   "fp32_probs": True, "fp8_expert_padding": False}
     assert settings("gb200", 4, 2, 8)["ep_domains"] == 1

@@ -123,9 +123,12 @@ def test_runs_left_out_say_why():
 # bytes counted op by op, flash-attn's fused cross-entropy): median 7.2%, p90 26.2% (InternEvo +14.9% -> +19.7%: the
 # op-by-op count moves fewer bytes than the generic eager figure it replaces), held there; with Megatron's element-wise
 # recompute modules (moe_act, layernorm) costed and cuDNN's fp8 sliding-window backward visiting every causal key tile
-# (cudnn-frontend 3929da2 results/gpt_oss; key fp8_attention): median 7.2%, p90 25.4%.
+# (cudnn-frontend 3929da2 results/gpt_oss; key fp8_attention): median 7.2%, p90 25.4%; with DeepSeek-V3's MTP module
+# and its recipes' pipeline layouts: the same; with Megatron-Core's fp8 padding of each expert's rows under the
+# all-to-all dispatcher (Fp8Padding / Fp8Unpadding, experts.py at 2edffadb): median 7.2%, p90 24.6% (89 of 900 rows
+# beyond 25%), held there: issue 23's p90 <= 25% is met on this set.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.26
+P90_MEASURED = 0.25
 
 
 def test_throughput_error_targets():

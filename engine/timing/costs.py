@@ -130,16 +130,32 @@ def permutation_bytes(spec: ModelSpec, ep: int, permutation: str, dispatcher: st
     return tuple(sum(n * counts[what] for what, n in entry[way].items()) * row for way in ("forward", "backward"))
 
 
+def fp8_padding_bytes(spec: ModelSpec, elem_bytes: int) -> float:
+    """Bytes per token, forward (the backward moves the same), of Megatron-Core's fp8 padding around the experts
+    where the dispatcher hands them unaligned rows: TEGroupedMLP.forward pads each local expert's rows to the fp8
+    GEMM alignment (Transformer Engine's Fp8Padding: every routed copy read and written into the padded buffer) and
+    Fp8Unpadding copies the fc2 output back (read and written); the backward runs the same copies on the gradients.
+    Megatron-LM megatron/core/transformer/moe/experts.py at 2edffadb (the commit Megatron-Bridge v0.4.2 pins):
+    quantization_padding / quantization_unpadding whenever config.fp8, a no-op where HybridEP or DeepEP already padded
+    the rows (Transformer Engine fp8_padding.py at v2.14 returns its input when m_splits == padded_m_splits); at
+    d98e8a64 the call is skipped there (skip_routed_expert_padding: 'Regular AllToAll normally reaches this branch').
+    With random or learned routing an expert's count is almost never a multiple of 16 (32 for MXFP8), so the copies
+    run; the few padding rows are left out."""
+    return 2 * 2 * spec.top_k * spec.hidden * elem_bytes
+
+
 @lru_cache(maxsize=8192)
 def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep: int, cp: int, sp: bool,
                rates: Rates, attention: str, elementwise: str, fp8_recipe: str,
                lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int, expert_streams: int = 0,
                wgrad_out_bytes: float = 0.0, gpt_oss_unfused: bool = False,
                fused_expert_mlp: bool = False, fp32_probs: bool = False, eager_softmax: str = "",
-               permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1) -> LayerCost:
+               permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1,
+               fp8_expert_padding: bool = False) -> LayerCost:
     """One layer's seconds per micro-batch on one rank. permutation "megatron": the MoE token permutation as
     Megatron-Core's dispatcher (`dispatcher`: alltoall or flex) runs it, kernel by kernel (permutation_bytes); "": the
-    generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans."""
+    generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans.
+    fp8_expert_padding: the experts pad their rows to the fp8 alignment and unpad the output (fp8_padding_bytes)."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden
@@ -185,6 +201,8 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
         elem_bytes += passes * 2 * spec.top_k * h * eb
     cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, mem)
+    pad = fp8_padding_bytes(spec, eb) if moe and fp8_recipe and fp8_expert_padding else 0.0  # Fp8Padding copies
+    perm_fwd, perm_bwd = perm_fwd + pad, perm_bwd + pad
     unfused_fwd, unfused_bwd = (gpt_oss_unfused_bytes(spec, moe and not fused_expert_mlp, tp, sp, eb, fp32_probs)
                                 if gpt_oss_unfused else (0.0, 0.0))
     act_fwd, norm_fwd = (recomputable_elementwise_bytes(spec, tp, sp, eb, per["mlp"], gpt_oss_unfused
@@ -194,6 +212,20 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     elem_bytes += unfused_fwd + perm_fwd
     elem_bytes += cast_fwd
     elem_fwd = tokens * elem_bytes / mem + weight_cast_fwd
+    lora_fwd, dequant = _adapter_seconds(spec, moe, tokens, tp, ep, rates, lora, lora_rank, qlora_bits)
+    dense = gemm  # the backward's dgrad and wgrad of the dense linears take the forward's time each
+    if moe:
+        gemm += experts_fwd
+    return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
+                     elem_bwd, dense + (experts_dgrad if moe else 0.0), dense + (experts_wgrad if moe else 0.0),
+                     tokens * act_fwd / mem, tokens * norm_fwd / mem)
+
+
+
+def _adapter_seconds(spec: ModelSpec, moe: bool, tokens: float, tp: int, ep: int, rates: Rates,
+                     lora: tuple[tuple[int, int], ...], lora_rank: int, qlora_bits: int) -> tuple[float, float]:
+    """(LoRA adapters' forward, QLoRA's dequantisation) seconds of one layer and micro-batch."""
+    mem, eb = rates.memory, rates.elem_bytes
     lora_fwd = 0.0
     for d_in, d_out in lora:  # x @ A (d_in -> r), then @ B (r -> d_out), added to the output
         lora_fwd += gemm_seconds(tokens, d_in, lora_rank, rates.gemm, mem, eb)
@@ -203,13 +235,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     if qlora_bits:  # read the packed weights, write them out in the compute dtype
         params = spec.linear_params(moe) / tp + (spec.expert_params_per_layer() / (ep * tp) if moe else 0)
         dequant = params * (qlora_bits / 8 + eb) / mem
-    dense = gemm  # the backward's dgrad and wgrad of the dense linears take the forward's time each
-    if moe:
-        gemm += experts_fwd
-    return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
-                     elem_bwd, dense + (experts_dgrad if moe else 0.0), dense + (experts_wgrad if moe else 0.0),
-                     tokens * act_fwd / mem, tokens * norm_fwd / mem)
-
+    return lora_fwd, dequant
 
 def recomputable_elementwise_bytes(spec: ModelSpec, tp: int, sp: bool, elem_bytes: int, act_per_unit: float,
                                    clamped: bool) -> tuple[float, float]:

@@ -66,7 +66,12 @@ def moe_dispatch(s: Scenario, prof: dict[str, Any], nvlink_ranks: int) -> dict[s
     """How the MoE layer's tokens are dispatched, as layer_cost's keywords: the framework's permutation kernels
     (efficiency.json frameworks moe_permutation: "megatron", or "" for the generic passes), the dispatcher, the
     NVLink domains the expert-parallel group spans (`nvlink_ranks`: GPUs per NVLink domain), and whether the
-    experts receive fp32 probabilities (the flex dispatcher's HybridEP manager hands them fp32)."""
+    experts receive fp32 probabilities (the flex dispatcher's HybridEP manager hands them fp32), and whether the
+    experts pad their rows to the fp8 alignment themselves (frameworks fp8_expert_padding; the flex dispatcher's
+    HybridEP and DeepEP pad while they permute, so only the all-to-all and all-gather dispatchers leave it to
+    them)."""
     local = max(1, min(s.ep, nvlink_ranks // (s.tp * s.cp)))  # EP ranks inside this GPU's NVLink domain
+    flex = s.moe_token_dispatcher_type == "flex"
     return {"permutation": str(prof.get("moe_permutation", "")), "dispatcher": s.moe_token_dispatcher_type,
-            "ep_domains": -(-s.ep // local), "fp32_probs": s.moe_token_dispatcher_type == "flex"}
+            "ep_domains": -(-s.ep // local), "fp32_probs": flex,
+            "fp8_expert_padding": bool(prof.get("fp8_expert_padding")) and s.precision == "fp8" and not flex}
