@@ -113,7 +113,12 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         # FSDP (SHARD_GRAD_OP) communicates per wrapped unit; DDP, DeepSpeed and Megatron per bucket
         by_unit = s.fsdp or (zero >= 1 and prof.get("zero_by_fsdp", False))
         buckets = units if by_unit else bucket_count(grads, _bucket_bytes(prof, dp, reduce_bytes))
-        if zero == 0 or prof.get("zero_grad_all_reduce"):
+        if prof.get("dp_bucket_sync") and not by_unit:
+            # InternEvo: a torch.cuda.synchronize() before each bucket's all-reduce (one in flight at a time)
+            dp_comm = synced_buckets_seconds(2 * frac * grads / dp_link, buckets, ar_lat,
+                                             bucket_copy_passes(prof) * grads / rates.memory,
+                                             _reduce_window(s, prof, busiest), sm_share)
+        elif zero == 0 or prof.get("zero_grad_all_reduce"):
             # DDP, and InternEvo's ZeRO-1 (presets/efficiency.json frameworks: zero_grad_all_reduce), all-reduce
             # every bucket of gradients
             dp_comm = contended(2 * frac * grads / dp_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
@@ -131,6 +136,32 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     elif zero == 3 and fsdp1_wrap(s):
         copies = _fsdp1_copy_bytes(s, dt, rates.elem_bytes, reduce_bytes, busiest) / rates.memory
     return dp_comm, copies
+
+
+def bucket_copy_passes(prof: dict[str, Any]) -> float:
+    """Passes over each gradient byte that the framework's bucket reduce adds on the communication stream, in series
+    with the collective (presets/efficiency.json frameworks: dp_bucket_copy_passes)."""
+    return float(prof.get("dp_bucket_copy_passes", 0))
+
+
+def synced_buckets_seconds(transfer: float, buckets: int, latency: float, copies: float, window: float,
+                           share: float) -> float:
+    """Seconds a step waits for gradient buckets reduced one at a time behind a host synchronisation: InternEvo's
+    HybridZeroOptimizer (InternLM/InternEvo internlm/solver/optimizer/hybrid_zero_optim.py at c18bec9,
+    _reduce_and_copy) calls torch.cuda.synchronize() before it issues each bucket's all-reduce, from the
+    AccumulateGrad hook of the gradient that overflows the bucket, so the host launches no more backward until the
+    previous bucket's all-reduce and every kernel issued so far have finished; then it flattens the bucket, divides
+    it, all-reduces it and copies it back into the gradients on its side stream (`copies`: those passes, in series
+    with the all-reduce) while the backward of the next bucket runs. Bucket k hides behind the backward that fills
+    bucket k + 1 only: the first bucket's backward hides nothing, and the last bucket, reduced in step() after the
+    backward, is followed by another synchronize. With `buckets` equal buckets over the backward `window`: exposed
+    (n - 1) x max(0, a - w / n) + a, a = one bucket's transfer, latency and copies; the hidden part displaces compute
+    as every hidden collective does (contention.py)."""
+    n = max(1, buckets)
+    each = (transfer + copies) / n + latency
+    fill = window / n
+    left = (n - 1) * max(0.0, each - fill) + each
+    return left + (n * each - left) * share
 
 
 def fsdp2_end_seconds(s: Scenario, spec: ModelSpec, busiest: StageWork, gathered: float, grads: float,
