@@ -6,6 +6,8 @@ takes from that compute (the SMs NCCL holds while it runs, contention.py) added.
 
 from __future__ import annotations
 
+import heapq
+from functools import lru_cache
 from typing import Any, Protocol
 
 from ..memory.parallelism.components import pipeline_keeps_weights
@@ -285,6 +287,32 @@ def parameter_tensors(spec: ModelSpec, layers: int) -> int:
         return len(linears) + sum(1 for lin in linears if lin.bias) + 2 + (3 * spec.n_experts if moe else 0)
     per_layer = (spec.dense_layers * count(False) + spec.moe_layers * count(True)) / max(1, spec.layers)
     return round(layers * per_layer) + 3
+
+
+def owned_parameters(s: Scenario, prof: dict[str, Any], spec: ModelSpec, busiest: StageWork) -> float:
+    """Parameters whose optimizer step the busiest ZeRO rank runs: trainable / dp, or, where the framework hands
+    each rank whole tensors (zero_gather_per_rank: InternEvo's _partition_param_list at c18bec9 sorts the
+    parameters largest first and gives each to the rank holding the fewest elements), the largest load that
+    greedy partition leaves on a rank; every rank waits for it in broadcast_params. Dense decoder layers of the
+    stage (weights and biases per TP rank, two norms), the embedding and head on a whole model (pp = 1)."""
+    average = busiest.trainable / (s.dp if s.effective_zero >= 1 else 1)
+    if (not prof.get("zero_gather_per_rank") or s.effective_zero < 1 or s.dp < 2 or spec.is_moe
+            or busiest.trainable < busiest.params):  # whole models only: frozen or adapter runs keep the average
+        return average
+    tp = s.tp
+    layer = tuple(size for lin in spec.layer_linears(False)
+                  for size in (lin.d_in * lin.d_out // tp, lin.d_out // tp if lin.bias else 0) if size)
+    ends = (spec.embedding_params // tp, spec.head_params // tp, spec.norm_params) if s.pp == 1 else ()
+    layer += (spec.norm_params, spec.norm_params)
+    return max(average, float(_greedy_max_load(layer, busiest.layers, tuple(e for e in ends if e), s.dp)))
+
+
+@lru_cache(maxsize=256)
+def _greedy_max_load(layer: tuple[int, ...], layers: int, ends: tuple[int, ...], ranks: int) -> int:
+    loads = [0] * ranks
+    for size in sorted(layer * layers + ends, reverse=True):
+        heapq.heapreplace(loads, loads[0] + size)  # the rank with the fewest elements takes it
+    return max(loads)
 
 
 def _zero_gather_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], transfer: float, gather_latency: float,
