@@ -123,9 +123,11 @@ def test_runs_left_out_say_why():
 # bytes counted op by op, flash-attn's fused cross-entropy): median 7.2%, p90 26.2% (InternEvo +14.9% -> +19.7%: the
 # op-by-op count moves fewer bytes than the generic eager figure it replaces), held there; with Megatron's element-wise
 # recompute modules (moe_act, layernorm) costed and cuDNN's fp8 sliding-window backward visiting every causal key tile
-# (cudnn-frontend 3929da2 results/gpt_oss; key fp8_attention): median 7.2%, p90 25.4%.
+# (cudnn-frontend 3929da2 results/gpt_oss; key fp8_attention): median 7.2%, p90 25.4%; with InternEvo's gradient
+# buckets reduced one at a time behind torch.cuda.synchronize(), its step on the busiest rank of its whole-tensor
+# partition and its rotary's host sync per layer (c18bec9): median 7.2%, p90 24.9% (90 of 900 rows beyond 25%).
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.26
+P90_MEASURED = 0.25
 
 
 def test_throughput_error_targets():
