@@ -76,8 +76,7 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
                          fp8: str = "") -> float:
     """Seconds per micro-batch the GPU waits for the host. Without a synchronisation the host runs ahead over the
     whole micro-batch: max(0, host - GPU). With one per layer forward (MoE, or the framework's), each layer's forward
-    is on its own
-    (round trip + first launch + max(0, host - GPU)), the backward again over the whole micro-batch."""
+    is on its own (round trip + first launch + max(0, host - GPU)), the backward again over the whole micro-batch."""
     launch = host_figures()["launch_seconds"]["value"]
     sync = host_figures()["sync_seconds"]["value"]
     if s.cuda_graphs == "full-iteration" or not work:
@@ -88,7 +87,7 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
         host_fwd, host_bwd = fwd * launch, (bwd + (fwd if w.recompute else 0)) * launch if w.backward else 0.0
         syncs = syncs_per_forward(s, w.moe)
         if syncs:
-            exposed += w.count * (syncs * (sync + launch) + max(0.0, host_fwd - w.forward))
+            exposed += w.count * syncs * (sync + launch + max(0.0, host_fwd - w.forward))
             if w.recompute:  # the recomputed forward synchronises again
                 exposed += w.count * syncs * (sync + launch)
         else:

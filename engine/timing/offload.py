@@ -33,8 +33,10 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
         optimizer = owned * _optimizer_bytes(s, prof, dt.state) / rates.memory
         # the gradients read again for clipping, or the framework's own passes around its step
         # (presets/efficiency.json frameworks: step_bytes_per_param)
-        extra = prof.get("step_bytes_per_param", efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dt.grad)
-        optimizer += owned * extra / rates.memory
+        if "step_bytes_per_param" in prof:
+            optimizer += owned * prof["step_bytes_per_param"] / rates.memory
+        else:
+            optimizer += owned * efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dt.grad / rates.memory
     else:
         cpu = efficiency()["cpu_adam"]
         offload = owned * cpu["bytes_per_param"] / (cpu["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)
