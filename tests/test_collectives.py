@@ -303,20 +303,70 @@ def test_internevo_broadcasts_rank_by_rank_after_the_step():
     bus = link(hw, 1024, 8)[0]
     ar_lat = group_latencies(hw, 1024, 1024, 8, 1)[2]
     buckets = math.ceil(params / (512 * 1024 * 1024))  # 15
-    all_reduce = 2 * 1023 / 1024 * params * dtypes_for(s).grad / bus + buckets * ar_lat
+    # each bucket flattened, divided and copied back on the side stream (6 passes over its gradient bytes), and
+    # the stream idle after each synchronize: a round trip, the bucket's 3 launches and one copy_ per tensor
+    copies = 6 * params * dtypes_for(s).grad / rates.memory
+    gap = buckets * 26.11e-6 + (291 + 3 * buckets) * 9.02e-6
+    all_reduce = 2 * 1023 / 1024 * params * dtypes_for(s).grad / bus + copies + buckets * ar_lat
     broadcasts = 291 * (8.4 + (1024 - 128) * 3.4 + 128 * 14.0) * 1e-6
     gather = 1023 / 1024 * params * 2 / bus + broadcasts
-    # the all-reduce hides behind 20 s of backward at the SM share NCCL holds (16 of the A100's 108); the
-    # broadcasts have no window
-    assert math.isclose(dp_comm, gather + all_reduce * 16 / 108)
+    # each bucket hides behind the next one's 20 s / 15 of backward at the SM share NCCL holds (16 of the A100's
+    # 108), the last one (after the backward) does not; the broadcasts have no window
+    last = all_reduce / buckets
+    assert math.isclose(dp_comm, gather + last + (all_reduce - last) * 16 / 108 + gap)
     # at 64 ranks every rank holds tensors: 64 broadcasts over 8 nodes
     s64 = scenario_from_dict(_internevo(64))
     dp64, _ = data_parallel_seconds(s64, hw, prof, rates, dtypes_for(s64), busiest, spec)
     bus64 = link(hw, 64, 8)[0]
     ar64 = group_latencies(hw, 64, 64, 8, 1)[2]
     gather64 = 63 / 64 * params * 2 / bus64 + 64 * (8.4 + 56 * 3.4 + 8 * 14.0) * 1e-6
-    all_reduce64 = 2 * 63 / 64 * params * dtypes_for(s64).grad / bus64 + buckets * ar64
-    assert math.isclose(dp64, gather64 + all_reduce64 * 16 / 108)
+    all_reduce64 = 2 * 63 / 64 * params * dtypes_for(s64).grad / bus64 + copies + buckets * ar64
+    last64 = all_reduce64 / buckets
+    assert math.isclose(dp64, gather64 + last64 + (all_reduce64 - last64) * 16 / 108 + gap)
+
+
+def test_internevo_reduces_one_bucket_at_a_time():
+    """InternEvo's HybridZeroOptimizer._reduce_and_copy (InternLM/InternEvo internlm/solver/optimizer/
+    hybrid_zero_optim.py line 404 at c18bec9) calls torch.cuda.synchronize() before each bucket's all-reduce,
+    from the AccumulateGrad hook of the gradient that overflows the bucket: the previous bucket's all-reduce and
+    all issued backward must finish first, so bucket k hides behind the backward that fills bucket k + 1 only and
+    the last one (reduced in step() and synchronized again) behind nothing. Where a bucket takes longer than
+    that backward, each of the first n - 1 exposes the difference: (n - 1) x (a - w / n) + a, plus the compute its
+    hidden part displaces (the SM share, contention.py)."""
+    from engine.timing.data_parallel import synced_buckets_seconds
+
+    a, n, w = 0.05, 14, 0.5  # 1 GiB buckets over 50 GB/s of a node's NICs: ~43 ms + copies; 0.5 s of backward
+    share = 16 / 108
+    left = (n - 1) * (a - w / n) + a
+    assert math.isclose(synced_buckets_seconds(n * a - n * 1e-3, n, 1e-3, 0.0, w, share),
+                        left + (n * a - left) * share)
+    # shorter than the backward that follows: only the last bucket shows
+    assert math.isclose(synced_buckets_seconds(0.1, 4, 0.0, 0.0, 1.0, 0.0), 0.025)
+
+
+def test_internevo_partition_puts_whole_tensors_on_ranks():
+    """InternEvo's _partition_param_list (hybrid_zero_optim.py at c18bec9) sorts the parameters largest first and
+    gives each to the rank with the fewest elements; from 32 ranks on, Llama-3-8B's embedding (128,256 x 4,096 =
+    525,336,576 elements, its config) sits alone on the busiest rank, whose optimizer step every rank waits for in
+    broadcast_params; at 8 ranks the 8.0e9 elements split about evenly."""
+    from types import SimpleNamespace
+
+    from engine.scenario import resolve_model
+    from engine.timing.data import framework_profile
+    from engine.timing.data_parallel import owned_parameters
+
+    prof = framework_profile("internevo")
+    for gpus in (32, 1024):
+        s = scenario_from_dict(_internevo(gpus))
+        spec = resolve_model(s)
+        busiest = SimpleNamespace(trainable=spec.total_params, params=spec.total_params, layers=32)
+        assert owned_parameters(s, prof, spec, busiest) == 128256 * 4096
+    s8 = scenario_from_dict(_internevo(8))
+    spec = resolve_model(s8)
+    busiest = SimpleNamespace(trainable=spec.total_params, params=spec.total_params, layers=32)
+    assert 1.0 <= owned_parameters(s8, prof, spec, busiest) / (spec.total_params / 8) < 1.05
+    # DeepSpeed partitions flat: trainable / dp
+    assert owned_parameters(s8, framework_profile("deepspeed"), spec, busiest) == spec.total_params / 8
 
 
 def test_internevo_weak_scaling_falls_with_the_node_count():

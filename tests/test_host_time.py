@@ -104,3 +104,14 @@ def test_graphing_attention_and_router_is_neutral_where_the_host_runs_ahead():
     bf16 = {"precision": "bf16", "moe_token_dispatcher_type": "alltoall", "grad_accum": 64}
     eager, graphed = step_time(_s(**bf16)), step_time(_s(cuda_graphs="attention", **bf16))
     assert abs(graphed.step_seconds / eager.step_seconds - 1) < abs(42.00 / 41.36 - 1) + 0.005
+
+
+def test_internevo_synchronises_in_every_layers_rotary():
+    """InternEvo at c18bec9 reads seqlen = indexes.max().item() + 1 in every layer's RotaryEmbedding
+    (InternLM/InternEvo internlm/model/embedding.py line 154; the indexes reach the GPU with the batch): one host
+    synchronisation per dense layer forward, so each of them costs the round trip and the first launch."""
+    internevo = scenario_from_dict({"model": "llama-3-8b", "gpu": "a100-80gb", "framework": "internevo"})
+    assert syncs_per_forward(internevo, moe=False) == 1
+    work = (LayerWork(32, False, forward=1e-2, backward=2e-2, recompute=False),)
+    assert exposed_host_seconds(internevo, False, work, 0.0) == pytest.approx(32 * (SYNC + LAUNCH))
+    assert step_time(internevo).breakdown_seconds["host"] > 0.0

@@ -6,6 +6,8 @@ takes from that compute (the SMs NCCL holds while it runs, contention.py) added.
 
 from __future__ import annotations
 
+import heapq
+from functools import lru_cache
 from typing import Any, Protocol
 
 from ..memory.parallelism.components import pipeline_keeps_weights
@@ -18,6 +20,7 @@ from .contention import contended, hidden_share
 from .data import efficiency, framework_profile
 from .gemm import Rates
 from .hardware import Hardware
+from .host import host_figures
 from .layer_settings import fp8_casts
 from .links import link, nvlink_domain
 from .zero3_sync import Link, sync_zero3_seconds
@@ -113,7 +116,13 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         # FSDP (SHARD_GRAD_OP) communicates per wrapped unit; DDP, DeepSpeed and Megatron per bucket
         by_unit = s.fsdp or (zero >= 1 and prof.get("zero_by_fsdp", False))
         buckets = units if by_unit else bucket_count(grads, _bucket_bytes(prof, dp, reduce_bytes))
-        if zero == 0 or prof.get("zero_grad_all_reduce"):
+        if prof.get("dp_bucket_sync") and not by_unit:
+            # InternEvo: a torch.cuda.synchronize() before each bucket's all-reduce (one in flight at a time)
+            dp_comm = synced_buckets_seconds(2 * frac * grads / dp_link, buckets, ar_lat,
+                                             bucket_copy_passes(prof) * grads / rates.memory,
+                                             _reduce_window(s, prof, busiest), sm_share)
+            dp_comm += bucket_sync_gap_seconds(parameter_tensors(spec, busiest.layers), buckets)
+        elif zero == 0 or prof.get("zero_grad_all_reduce"):
             # DDP, and InternEvo's ZeRO-1 (presets/efficiency.json frameworks: zero_grad_all_reduce), all-reduce
             # every bucket of gradients
             dp_comm = contended(2 * frac * grads / dp_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
@@ -131,6 +140,41 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     elif zero == 3 and fsdp1_wrap(s):
         copies = _fsdp1_copy_bytes(s, dt, rates.elem_bytes, reduce_bytes, busiest) / rates.memory
     return dp_comm, copies
+
+
+def bucket_copy_passes(prof: dict[str, Any]) -> float:
+    """Passes over each gradient byte that the framework's bucket reduce adds on the communication stream, in series
+    with the collective (presets/efficiency.json frameworks: dp_bucket_copy_passes)."""
+    return float(prof.get("dp_bucket_copy_passes", 0))
+
+
+def synced_buckets_seconds(transfer: float, buckets: int, latency: float, copies: float, window: float,
+                           share: float) -> float:
+    """Seconds a step waits for gradient buckets reduced one at a time behind a host synchronisation: InternEvo's
+    HybridZeroOptimizer (InternLM/InternEvo internlm/solver/optimizer/hybrid_zero_optim.py at c18bec9,
+    _reduce_and_copy) calls torch.cuda.synchronize() before it issues each bucket's all-reduce, from the
+    AccumulateGrad hook of the gradient that overflows the bucket, so the host launches no more backward until the
+    previous bucket's all-reduce and every kernel issued so far have finished; then it flattens the bucket, divides
+    it, all-reduces it and copies it back into the gradients on its side stream (`copies`: those passes, in series
+    with the all-reduce) while the backward of the next bucket runs. Bucket k hides behind the backward that fills
+    bucket k + 1 only: the first bucket's backward hides nothing, and the last bucket, reduced in step() after the
+    backward, is followed by another synchronize. With `buckets` equal buckets over the backward `window`: exposed
+    (n - 1) x max(0, a - w / n) + a, a = one bucket's transfer, latency and copies; the hidden part displaces compute
+    as every hidden collective does (contention.py)."""
+    n = max(1, buckets)
+    each = (transfer + copies) / n + latency
+    fill = window / n
+    left = (n - 1) * max(0.0, each - fill) + each
+    return left + (n * each - left) * share
+
+
+def bucket_sync_gap_seconds(tensors: int, buckets: int) -> float:
+    """Seconds the backward's stream idles after each synchronize of synced_buckets_seconds: the device-to-host
+    round trip, then the host issues the bucket's flatten, div_ and all-reduce and one copy_ back per gradient
+    tensor of the bucket before it returns to autograd and launches the next backward kernel
+    (presets/host_overhead.json sync_seconds, launch_seconds)."""
+    fig = host_figures()
+    return buckets * fig["sync_seconds"]["value"] + (tensors + 3 * buckets) * fig["launch_seconds"]["value"]
 
 
 def fsdp2_end_seconds(s: Scenario, spec: ModelSpec, busiest: StageWork, gathered: float, grads: float,
@@ -254,6 +298,32 @@ def parameter_tensors(spec: ModelSpec, layers: int) -> int:
         return len(linears) + sum(1 for lin in linears if lin.bias) + 2 + (3 * spec.n_experts if moe else 0)
     per_layer = (spec.dense_layers * count(False) + spec.moe_layers * count(True)) / max(1, spec.layers)
     return round(layers * per_layer) + 3
+
+
+def owned_parameters(s: Scenario, prof: dict[str, Any], spec: ModelSpec, busiest: StageWork) -> float:
+    """Parameters whose optimizer step the busiest ZeRO rank runs: trainable / dp, or, where the framework hands
+    each rank whole tensors (zero_gather_per_rank: InternEvo's _partition_param_list at c18bec9 sorts the
+    parameters largest first and gives each to the rank holding the fewest elements), the largest load that
+    greedy partition leaves on a rank; every rank waits for it in broadcast_params. Dense decoder layers of the
+    stage (weights and biases per TP rank, two norms), the embedding and head on a whole model (pp = 1)."""
+    average = busiest.trainable / (s.dp if s.effective_zero >= 1 else 1)
+    if (not prof.get("zero_gather_per_rank") or s.effective_zero < 1 or s.dp < 2 or spec.is_moe
+            or busiest.trainable < busiest.params):  # whole models only: frozen or adapter runs keep the average
+        return average
+    tp = s.tp
+    layer = tuple(size for lin in spec.layer_linears(False)
+                  for size in (lin.d_in * lin.d_out // tp, lin.d_out // tp if lin.bias else 0) if size)
+    ends = (spec.embedding_params // tp, spec.head_params // tp, spec.norm_params) if s.pp == 1 else ()
+    layer += (spec.norm_params, spec.norm_params)
+    return max(average, float(_greedy_max_load(layer, busiest.layers, tuple(e for e in ends if e), s.dp)))
+
+
+@lru_cache(maxsize=256)
+def _greedy_max_load(layer: tuple[int, ...], layers: int, ends: tuple[int, ...], ranks: int) -> int:
+    loads = [0] * ranks
+    for size in sorted(layer * layers + ends, reverse=True):
+        heapq.heapreplace(loads, loads[0] + size)  # the rank with the fewest elements takes it
+    return max(loads)
 
 
 def _zero_gather_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], transfer: float, gather_latency: float,

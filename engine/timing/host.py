@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from ..models.presets import PRESETS_DIR, read_preset_json
 from ..scenario import Scenario
+from .data import framework_profile
 
 HOST_FILE = PRESETS_DIR / "host_overhead.json"
 # parts of a layer each scope captures (Megatron's cuda_graph_scope: attn + moe_router + moe_preprocess; a per-layer
@@ -63,17 +64,19 @@ def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, i
 
 def syncs_per_forward(s: Scenario, moe: bool) -> int:
     """Host synchronisations per layer and forward: the MoE dispatcher's token counts, unless the layer is captured
-    (a captured MoE layer runs with static shapes)."""
+    (a captured MoE layer runs with static shapes), and the framework's own in every layer (presets/efficiency.json
+    frameworks: syncs_per_layer_forward; InternEvo's rotary embedding reads indexes.max().item())."""
+    own = 0 if s.cuda_graphs == "layers" else int(framework_profile(s.framework).get("syncs_per_layer_forward", 0))
     if not moe or "moe_experts" in _CAPTURED.get(s.cuda_graphs, ()):
-        return 0
-    return int(host_figures()["syncs"]["moe_forward"])
+        return own
+    return own + int(host_figures()["syncs"]["moe_forward"])
 
 
 def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float,
                          fp8: str = "") -> float:
     """Seconds per micro-batch the GPU waits for the host. Without a synchronisation the host runs ahead over the
-    whole micro-batch: max(0, host - GPU). With one per MoE layer forward, each layer's forward is on its own
-    (round trip + first launch + max(0, host - GPU)), the backward again over the whole micro-batch."""
+    whole micro-batch: max(0, host - GPU). With one per layer forward (MoE, or the framework's), each layer's forward
+    is on its own (round trip + first launch + max(0, host - GPU)), the backward again over the whole micro-batch."""
     launch = host_figures()["launch_seconds"]["value"]
     sync = host_figures()["sync_seconds"]["value"]
     if s.cuda_graphs == "full-iteration" or not work:

@@ -27,7 +27,7 @@ from .ceiling import held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency
 from .costs import LayerCost, head_cost, layer_cost, loss_path
 from .data import efficiency, framework_profile
-from .data_parallel import accumulation_seconds, data_parallel_seconds
+from .data_parallel import accumulation_seconds, data_parallel_seconds, owned_parameters
 from .formulas import FORMULAS
 from .gemm import Rates
 from .hardware import Hardware, hardware_for
@@ -333,7 +333,7 @@ def step_time(s: Scenario) -> StepTime:
     pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
     copies += accumulation_seconds(s, prof, rates, dt, busiest)
-    offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest)
+    offload, optimizer = optimizer_seconds(s, hw, prof, rates, dt, busiest, owned_parameters(s, prof, spec, busiest))
     raw = {
         "compute": ga * busiest.compute, "memory_bound": ga * busiest.memory + copies, "recompute": ga * busiest.recompute,
         "communication_tp": ga * busiest.tp, "communication_cp": ga * busiest.cp,

@@ -23,13 +23,20 @@ class StageWork(Protocol):
 
 
 def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Rates, dt: Dtypes,
-                      busiest: StageWork) -> tuple[float, float]:
-    """(offload transfers and the CPU optimizer, the GPU optimizer step) per step."""
-    owned = busiest.trainable / (s.dp if s.effective_zero >= 1 else 1)
+                      busiest: StageWork, owned: float | None = None) -> tuple[float, float]:
+    """(offload transfers and the CPU optimizer, the GPU optimizer step) per step; `owned`: the parameters the
+    busiest rank steps where it is not trainable / dp (data_parallel.py owned_parameters)."""
+    if owned is None:
+        owned = busiest.trainable / (s.dp if s.effective_zero >= 1 else 1)
     offload = optimizer = 0.0
     if s.offload == "none":
         optimizer = owned * _optimizer_bytes(s, prof, dt.state) / rates.memory
-        optimizer += owned * efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dt.grad / rates.memory
+        # the gradients read again for clipping, or the framework's own passes around its step
+        # (presets/efficiency.json frameworks: step_bytes_per_param)
+        if "step_bytes_per_param" in prof:
+            optimizer += owned * prof["step_bytes_per_param"] / rates.memory
+        else:
+            optimizer += owned * efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dt.grad / rates.memory
     else:
         cpu = efficiency()["cpu_adam"]
         offload = owned * cpu["bytes_per_param"] / (cpu["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)
