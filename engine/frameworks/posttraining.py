@@ -68,6 +68,13 @@ class PostTrainingDefaults:
     # under FSDP each LoRA adapter is an FSDP unit of its own, so the adapters are sharded over the FSDP ranks like
     # the frozen base (the supervised estimator keeps them whole on every GPU)
     adapters_sharded: bool = False
+    # PPO without an engine: the trainer generates with the policy inside a wrapper that also holds the value model
+    # (TRL's PolicyAndValueWrapper), and unwrap_model_for_generation gathers every parameter of that wrapper under
+    # ZeRO-3, so the critic is gathered whole beside the policy for the whole generate()
+    generate_gathers_critic: bool = False
+    # the trainer's generate() keeps every step's sampling scores (output_scores=True: one fp32 batch x vocab tensor
+    # per new token) and stacks them into the response's logits, a second copy, before the cache is released
+    generate_keeps_scores: bool = False
 
 
 _TRL_SOURCES = (
@@ -94,11 +101,18 @@ _TRL_SOURCES = (
      "logits[:, :-1, :]; logits = logits[:, -logits_to_keep:, :]; logits.div_(self.temperature) (in place on a view "
      "of the model's logits), then entropy_from_logits(logits) under torch.no_grad (utils.py: "
      "logits.reshape(-1, num_classes), a copy of the non-contiguous view)"),
+    ("ppo generate", "v0.17.0 trl/trainer/ppo_trainer.py:228 self.model = PolicyAndValueWrapper(self.policy_model, "
+     "self.value_model), :422 unwrap_model_for_generation(self.model, ...) around batch_generation(unwrapped_model."
+     "policy, ...); trl/models/utils.py:217 deepspeed.zero.GatheredParameters(model.parameters()) (ds3_gather_for_"
+     "generation True): the value model is gathered with the policy (the same at f2cd577, trl/experimental/ppo); "
+     "trl/trainer/utils.py:1353-1362 generate(..., return_dict_in_generate=True, output_scores=True) then "
+     "torch.stack(output.scores, 1); transformers' _sample stores each step's scores from outputs.logits[:, -1, :]."
+     "to(copy=True, dtype=torch.float32)"),
 )
 
 TRL = PostTrainingDefaults("none", 0.3, "none", False, "colocate", False, False, "rows", True, "per-parameter", 0,
                            _TRL_SOURCES, rollout_batched_tokens=4096, fused_head_tile=(4096, 32768),
-                           logits_scaled_on_view=True)
+                           logits_scaled_on_view=True, generate_gathers_critic=True, generate_keeps_scores=True)
 
 VERL = PostTrainingDefaults(
     "vllm", 0.5, "level-2", False, "colocate", False, False, "fused", False, "bucket", 2048 << 20,
@@ -175,7 +189,11 @@ MS_SWIFT = PostTrainingDefaults(
      ("log-probs", "swift/rlhf_trainers/grpo_trainer.py uses trl.trainer.utils.selective_log_softmax; its "
       "_get_per_token_logps_and_entropies slices outputs.logits[:, -(logits_to_keep + 1):-1, :] and divides the view "
       "in place (logits.div_(self.temperature))"),
-     ("weight sync", "the GRPO trainer inherits TRL's per-parameter sync to vLLM")), logits_scaled_on_view=True)
+     ("weight sync", "the GRPO trainer inherits TRL's per-parameter sync to vLLM"),
+     ("ppo generate", "swift/trainers/rlhf_trainer/ppo_trainer.py (ae43d1bfb, 2025-05-18, the commit of the PPO "
+      "examples' memory comments): class PPOTrainer(SwiftMixin, trl.PPOTrainer) overrides only __init__, train and "
+      "saving, so generation is TRL's (trl>=0.15,<0.18 in requirements/framework.txt there)")),
+    logits_scaled_on_view=True, generate_gathers_critic=True, generate_keeps_scores=True)
 
 NEMO_RL = PostTrainingDefaults(
     "vllm", 0.6, "level-1", False, "colocate", True, True, "standard", False, "free-memory-buffers", 0,

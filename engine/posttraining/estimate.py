@@ -14,7 +14,15 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .entropy import with_update_entropy
 from .logprobs import fused_head_training, training_logits, with_copy_slices
-from .models import LOADED_KEYS, engine_lora_bytes, engine_weight_bytes, frozen_models, resident_states, weight_shards
+from .models import (
+    LOADED_KEYS,
+    engine_lora_bytes,
+    engine_weight_bytes,
+    frozen_models,
+    resident_states,
+    weight_shards,
+    zero3_grads_persistent,
+)
 from .phases import StepParts, all_phases, engine_variants
 from .result import RLEstimate, RLPhase
 from .rollout_memory import engine_memory
@@ -80,13 +88,13 @@ def step_parts(s: Scenario) -> StepParts:
         # estimator without offload), the scoring passes and the weight sync with the parameters loaded back
         train = _cached_training(s.with_unchecked(offload="none"), rs, spec)
         critic_between, critic = critic, _critic(s, rs, loaded=True)
-        resident = resident_states(between, rs.shares_weights)
+        resident = resident_states(between, rs.shares_weights, zero3_grads_persistent(s))
         kept = {c.key for c in resident}
         loaded = tuple(c for c in resident_states(train, rs.shares_weights)
                        if c.key in LOADED_KEYS and c.key not in kept)
         frozen = frozen_models(s, spec, rs, dt, train, critic_between)
     else:
-        resident = resident_states(train, rs.shares_weights)
+        resident = resident_states(train, rs.shares_weights, zero3_grads_persistent(s))
         frozen = frozen_models(s, spec, rs, dt, train, critic)
     if s.fsdp and defaults_for(s.framework).posttraining.adapters_sharded:
         resident, loaded = _adapters_sharded(resident, s), _adapters_sharded(loaded, s)

@@ -61,19 +61,29 @@ def weight_shards(s: Scenario) -> int:
     return s.tp * s.pp * (s.dp if s.effective_zero == 3 else 1)
 
 
-def resident_states(est: Estimate, shares_weights: bool) -> tuple[Component, ...]:
+def resident_states(est: Estimate, shares_weights: bool, grads_persistent: bool = False) -> tuple[Component, ...]:
     """The policy's training states alive between optimizer steps (weights, master weights, optimizer states; the
     gradients are freed by zero_grad(set_to_none=True), the Trainer's default). With shared weights the engine holds
-    the only weight copy, so the trainer's is not counted twice."""
+    the only weight copy, so the trainer's is not counted twice. grads_persistent: the gradient shards live in one
+    buffer allocated when the optimizer is built and never freed (DeepSpeed ZeRO-3, zero3_grads_persistent)."""
     out = []
     for c in est.components:
-        if c.category != "model states" or c.key == "gradients" or c.moments[OPTIMIZER] <= 0:
+        if c.category != "model states" or c.moments[OPTIMIZER] <= 0:
             continue
-        if shares_weights and c.key in WEIGHT_KEYS:
+        if (c.key == "gradients" and not grads_persistent) or (shares_weights and c.key in WEIGHT_KEYS):
             continue
         out.append(Component("policy_" + c.key, c.name, c.category, Moments.whole_step(c.moments[OPTIMIZER]),
                              c.formula, c.inputs))
     return tuple(out)
+
+
+def zero3_grads_persistent(s: Scenario) -> bool:
+    """DeepSpeed ZeRO-3 (zero_stage 3 without FSDP) keeps every gradient partition in grad_partitions_flat_buffer,
+    torch.zeros(sum of the partitions' numel, gradient_accumulation_dtype) built in DeepSpeedZeroOptimizer_Stage3's
+    __init__ (deepspeed/runtime/zero/stage3.py:498 at v0.14.5, the version ms-swift's PPO example pins; the same
+    buffer at later releases); zero_grad(set_to_none) drops only the parameters' .grad, so the buffer outlives the
+    step. On the GPU unless the optimizer is offloaded (then it is pinned CPU memory)."""
+    return s.zero_stage == 3 and not s.fsdp and s.offload == "none"
 
 
 def frozen_models(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes, est: Estimate,
@@ -107,7 +117,7 @@ def frozen_models(s: Scenario, spec: ModelSpec, rs: RLSettings, dt: Dtypes, est:
             (("model", reward.name), ("params", reward.total_params), ("bytes_per_param", dt.compute),
              ("shards", shards))))
     if critic is not None:
-        out += [as_critic(c) for c in resident_states(critic, False)]
+        out += [as_critic(c) for c in resident_states(critic, False, zero3_grads_persistent(s))]
     return tuple(out)
 
 

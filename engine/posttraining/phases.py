@@ -125,7 +125,31 @@ def _trainer_generate(p: StepParts) -> RLPhase | None:
                             "generate()"), "transient", gathered, QT_TRANSLATE_NOOP(
                                 "engine", "ZeRO-3 gathers the whole model for generation (TRL ds3_gather_for_"
                                 "generation, default true)"), (("params", p.spec.total_params),)))
-    return _phase("generation", "training", p.resident + p.frozen + tuple(parts))
+    return _phase("generation", "training", p.resident + p.frozen + tuple(parts) + _generate_extras(p, sequences))
+
+
+def _generate_extras(p: StepParts, sequences: int) -> tuple[Component, ...]:
+    """What TRL's PPO generate() holds beside the policy and the cache (PostTrainingDefaults.generate_gathers_critic,
+    generate_keeps_scores): the value model gathered with the policy, since both sit in one PolicyAndValueWrapper
+    whose parameters unwrap_model_for_generation gathers; and the sampling scores, one fp32 (sequences x vocab)
+    tensor per new token, alive with their torch.stack'd copy while the cache still is."""
+    s, out = p.s, []
+    if p.rs.generate_gathers_critic and p.critic is not None and s.effective_zero == 3:
+        critic = p.spec if s.critic_model == "same" else model_spec(s.critic_model)
+        # AutoModelForSequenceClassification: the backbone and a one-output score head, no lm_head
+        params = critic.total_params - critic.head_params + critic.hidden
+        out.append(_whole("generate_gathered_critic", QT_TRANSLATE_NOOP("engine", "Value model gathered for "
+                          "generate()"), "transient", params * p.dt.compute / s.tp, QT_TRANSLATE_NOOP(
+                              "engine", "the value model's parameters (backbone + score head) x compute bytes: TRL "
+                              "gathers the policy-and-value wrapper whole under ZeRO-3"), (("params", params),)))
+    if p.rs.generate_keeps_scores:
+        scores = 2 * 4 * sequences * s.completion_len * p.spec.vocab
+        out.append(_whole("generate_scores", QT_TRANSLATE_NOOP("engine", "generate() sampling scores"),
+                          "activations", scores, QT_TRANSLATE_NOOP(
+                              "engine", "2 x 4 bytes x sequences x completion_len x vocab: fp32 scores of each new "
+                              "token (output_scores) and their stacked copy"),
+                          (("sequences", sequences), ("completion_len", s.completion_len), ("vocab", p.spec.vocab))))
+    return tuple(out)
 
 
 def _scoring_extras(p: StepParts, policy: bool) -> tuple[tuple[str, float], ...]:

@@ -7872,6 +7872,26 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>ZeRO-3 为生成聚合整个模型（TRL ds3_gather_for_generation，默认开启）</translation>
     </message>
     <message>
+        <location filename="../../engine/posttraining/phases.py" line="141" />
+        <source>Value model gathered for generate()</source>
+        <translation>为 generate() 聚合的价值模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="143" />
+        <source>the value model&apos;s parameters (backbone + score head) x compute bytes: TRL gathers the policy-and-value wrapper whole under ZeRO-3</source>
+        <translation>价值模型的参数（主干 + 打分头）× 计算字节数：ZeRO-3 下 TRL 将策略与价值模型的包装整体聚合</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="147" />
+        <source>generate() sampling scores</source>
+        <translation>generate() 的采样分数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/phases.py" line="149" />
+        <source>2 x 4 bytes x sequences x completion_len x vocab: fp32 scores of each new token (output_scores) and their stacked copy</source>
+        <translation>2 × 4 字节 × 序列数 × completion_len × 词表：每个新 token 的 fp32 分数（output_scores）及其堆叠副本</translation>
+    </message>
+    <message>
         <location filename="../../engine/posttraining/phases.py" line="178" />
         <source>Old-policy log-probs forward</source>
         <translation>旧策略对数概率前向</translation>
