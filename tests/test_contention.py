@@ -28,6 +28,18 @@ def test_nccl_share_of_the_sms_by_gpu():
     assert nccl_sm_share(hardware_for(_s(gpu="mi300x"))) == 0.0
 
 
+def test_a_group_inside_one_hgx_h100_node_holds_every_ring_channel():
+    """Inside one NVSwitch node of 8 H100 / H200 SXM, ring all-gather / reduce-scatter run on 24 channels:
+    NVIDIA/nccl issue #1259 (8 x H100 80GB HBM3) prints ring 'Channel 22/0', so at least 23, and NCCL's
+    ncclTopoDupChannels (src/graph/search.cc, tag v2.21.5-1) doubles the searched count, so even: 24. Across
+    nodes, two per NIC: '16 coll channels' on three 8 x H100 nodes (NVIDIA/nccl issue #1453)."""
+    assert nccl_sm_share(hardware_for(_s()), one_node=True) == pytest.approx(24 / 132)
+    assert nccl_sm_share(hardware_for(_s(gpu="h200")), one_node=True) == pytest.approx(24 / 132)
+    assert nccl_sm_share(hardware_for(_s()), one_node=False) == pytest.approx(16 / 132)
+    # Ampere: no one-node count is sourced apart from the DGX-wide 16 (kept)
+    assert nccl_sm_share(hardware_for(_s(gpu="a100-80gb")), one_node=True) == pytest.approx(16 / 108)
+
+
 def test_memory_bound_kernels_lose_three_bytes_of_hbm_per_link_byte():
     hw = hardware_for(_s())
     bus = link(hw, 8, 8)[0]
@@ -58,7 +70,7 @@ def test_fsdp_step_pays_for_what_its_hidden_gathers_hold(monkeypatch):
     import engine.timing.data_parallel as dp_module
 
     def dp_seconds(share):
-        monkeypatch.setattr(dp_module, "hidden_share", lambda *args: share)
+        monkeypatch.setattr(dp_module, "hidden_share", lambda *args, **kwargs: share)
         return step_time(_s()).breakdown_seconds["communication_dp"]
 
     hidden, ends = dp_seconds(1.0), dp_seconds(0.0)

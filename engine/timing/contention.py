@@ -18,23 +18,29 @@ from .hardware import Hardware
 from .links import exposed
 
 
-def nccl_sm_share(hw: Hardware) -> float:
-    """Share of the GPU's SMs a running NCCL collective holds: NCCL's CTAs / SMs (0 where either is not known)."""
-    return _sm_share(hw.arch, hw.gpu_id or "")
+def nccl_sm_share(hw: Hardware, one_node: bool = False) -> float:
+    """Share of the GPU's SMs a running NCCL collective holds: NCCL's CTAs / SMs (0 where either is not known).
+    `one_node`: the group stays on one node's NVLink, where NCCL's rings have as many channels as the NVLink
+    bandwidth allows (ctas_inside_node), not the two per NIC of a group that crosses nodes (ctas)."""
+    return _sm_share(hw.arch, hw.gpu_id or "", one_node)
 
 
 @cache
-def _sm_share(arch: str, gpu_id: str) -> float:
-    ctas = efficiency()["nccl_contention"]["ctas"].get(arch, 0)
+def _sm_share(arch: str, gpu_id: str, one_node: bool) -> float:
+    table = efficiency()["nccl_contention"]
+    inside = table["ctas_inside_node"].get(gpu_id, 0) if one_node else 0
+    ctas = inside or table["ctas"].get(arch, 0)
     sms = efficiency()["gemm_waves"]["sms"].get(gpu_id, 0)
     return ctas / sms if ctas and sms else 0.0
 
 
-def hidden_share(hw: Hardware, link_bytes_per_s: float, memory_bytes_per_s: float, memory_bound: float) -> float:
+def hidden_share(hw: Hardware, link_bytes_per_s: float, memory_bytes_per_s: float, memory_bound: float,
+                 one_node: bool = False) -> float:
     """Seconds of compute displaced per second a collective over `link_bytes_per_s` hides behind a window whose
-    share `memory_bound` is memory-bound kernels (streaming at `memory_bytes_per_s`)."""
+    share `memory_bound` is memory-bound kernels (streaming at `memory_bytes_per_s`); `one_node` as in
+    nccl_sm_share."""
     hbm = _hbm_bytes_per_bus_byte() * link_bytes_per_s / memory_bytes_per_s
-    return (1 - memory_bound) * nccl_sm_share(hw) + memory_bound * min(1.0, hbm)
+    return (1 - memory_bound) * nccl_sm_share(hw, one_node) + memory_bound * min(1.0, hbm)
 
 
 def contended(comm: float, window: float, overlap: float, share: float) -> float:

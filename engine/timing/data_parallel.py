@@ -77,7 +77,8 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     # what the hidden collectives take from the compute they hide behind: SMs, and HBM bandwidth from the
     # memory-bound kernels (contention.py)
     window = busiest.fwd + busiest.bwd
-    sm_share = hidden_share(hw, dp_link, rates.memory, busiest.memory / window if window else 0.0)
+    sm_share = hidden_share(hw, dp_link, rates.memory, busiest.memory / window if window else 0.0,
+                            one_node=span <= s.gpus_per_node)
     # torchtitan reduce-scatters gradients in fp32 (training.mixed_precision_reduce = "float32")
     reduce_bytes = max(dt.grad, prof.get("grad_reduce_bytes", 0))
     grads = busiest.trainable * reduce_bytes
