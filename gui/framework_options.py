@@ -12,7 +12,7 @@ from engine.frameworks import TABLE
 from .choices import choice_items
 from .megatron_rows import MegatronRows
 from .state import AppState
-from .widgets import ValueCombo, show_value
+from .widgets import ValueCombo, show_checked, show_value
 
 # DeepSpeed's bucket keys count elements; the window shows them in millions (DeepSpeed's defaults: 500, 500, 1000, 50).
 _BUCKET_KEYS = ("reduce_bucket_size", "allgather_bucket_size", "stage3_max_live_parameters",
@@ -165,9 +165,7 @@ class FrameworkOptions(QWidget):
                            (self.distributed_optimizer, s.distributed_optimizer),
                            (self.save_embed, "embed_tokens" in s.modules_to_save),
                            (self.save_head, "lm_head" in s.modules_to_save)):
-            box.blockSignals(True)
-            box.setChecked(value)
-            box.blockSignals(False)
+            show_checked(box, value)
         show_value(self.host_memory, round((s.host_memory_bytes or 0) / 2**30))
         self.expandable_segments.set_value(s.expandable_segments)
         self.main_grads_fp32.set_value(s.main_grads_fp32)

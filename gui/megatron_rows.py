@@ -18,7 +18,7 @@ from engine.frameworks.megatron_layer import RECOMPUTE_MODULES
 from engine.timing import fp8_all_gather_applies
 
 from .choices import choice_items
-from .widgets import ValueCombo, show_value
+from .widgets import ValueCombo, show_checked, show_value
 
 SPLIT_PARTS = ("embedding", "loss")
 
@@ -116,9 +116,7 @@ class MegatronRows(QObject):
     def show_scenario(self, s: Scenario) -> None:
         for boxes, chosen in ((self.recompute, s.recompute_modules), (self.split, s.pipeline_split_accounts_for)):
             for name, box in boxes.items():
-                box.blockSignals(True)
-                box.setChecked(name in chosen)
-                box.blockSignals(False)
+                show_checked(box, name in chosen)
         spec = resolve_model(s)
         if self.offload_layers.maximum() != spec.layers:  # a new range lays the form out again: only on a change
             self.offload_layers.blockSignals(True)
@@ -126,16 +124,12 @@ class MegatronRows(QObject):
             self.offload_layers.blockSignals(False)
         show_value(self.offload_layers, s.activation_offload_layers)
         self.dispatcher.set_value(s.moe_token_dispatcher_type)
-        for box, value in ((self.a2a_overlap, s.moe_a2a_overlap), (self.fused_expert_mlp, s.fused_expert_mlp)):
-            box.blockSignals(True)
-            box.setChecked(value)
-            box.blockSignals(False)
+        for box, value in ((self.a2a_overlap, s.moe_a2a_overlap), (self.fused_expert_mlp, s.fused_expert_mlp),
+                           (self.fp8_params, s.fp8_param_gather)):
+            show_checked(box, value)
         self.cuda_graphs.set_value(s.cuda_graphs)
         self.fp8_recipe.set_value(s.fp8_recipe)
         self.fp8_all_gather.set_value(s.fp8_all_gather)
-        self.fp8_params.blockSignals(True)
-        self.fp8_params.setChecked(s.fp8_param_gather)
-        self.fp8_params.blockSignals(False)
         megatron_args = TABLE[s.framework].takes_megatron_arguments
         form = self._form
         form.setRowVisible(self.recompute_box, megatron_args and s.checkpointing == "selective")

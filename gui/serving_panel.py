@@ -23,7 +23,7 @@ from .choices import choice_items
 from .editor_panel import EditorPanel
 from .serving_words import SERVING_VALUE_WORDS
 from .state import AppState
-from .widgets import PowerOfTwoInput, ValueCombo, set_up_form, show_value
+from .widgets import PowerOfTwoInput, ValueCombo, set_up_form, show_checked, show_value
 from .words import field_label
 
 PAGED = ("vllm", "sglang")
@@ -206,9 +206,7 @@ class ServingPanel(EditorPanel):
                             (self.tp, s.tp), (self.pp, s.pp), (self.ep, s.ep),
                             (self.gpu_memory_utilization, s.gpu_memory_utilization or 0.0)):
             show_value(spin, value)
-        self.enforce_eager.blockSignals(True)
-        self.enforce_eager.setChecked(s.enforce_eager)
-        self.enforce_eager.blockSignals(False)
+        show_checked(self.enforce_eager, s.enforce_eager)
         paged = s.serving_engine in PAGED
         for widget in self._paged_rows:
             self._form.setRowVisible(widget, paged)

@@ -26,7 +26,7 @@ from .framework_options import FrameworkOptions
 from .rl_rows import RLRows
 from .state import AppState
 from .vision_rows import VisionRows
-from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo, set_up_form, show_value
+from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo, set_up_form, show_checked, show_value
 from .words import field_label
 
 MICRO_BATCH_MAX = SCENARIO_MAXIMA["micro_batch"]  # the engine's bound, so nothing typed is clamped silently
@@ -349,9 +349,7 @@ class SetupPanel(EditorPanel):
             (self.double_quant, s.qlora_double_quant),
             (self.sequence_parallel, s.sequence_parallel),
         ):
-            box.blockSignals(True)
-            box.setChecked(value)
-            box.blockSignals(False)
+            show_checked(box, value)
         self.micro_batch.set_value(s.micro_batch)
         self.seq_len.set_value(s.seq_len)
         self.ep.setEnabled(spec.is_moe)

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractSpinBox,
     QApplication,
     QComboBox,
@@ -110,6 +111,15 @@ def show_value(spin: QAbstractSpinBox, value: float) -> None:
         spin.blockSignals(True)
         spin.setValue(value)
         spin.blockSignals(False)
+
+
+def show_checked(box: QAbstractButton, checked: bool) -> None:
+    """Show a check box's state without emitting toggled: the views show the scenario again at every edit, and a
+    toggled signal then would push that edit again."""
+    if box.isChecked() != checked:
+        box.blockSignals(True)
+        box.setChecked(checked)
+        box.blockSignals(False)
 
 
 class PowerOfTwoInput(QWidget):
