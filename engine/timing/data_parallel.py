@@ -23,7 +23,7 @@ from .hardware import Hardware
 from .host import host_figures
 from .layer_settings import fp8_casts
 from .links import link, nvlink_domain
-from .zero3_sync import Link, sync_zero3_seconds
+from .zero3_sync import Link, layer_tensors, sync_zero3_seconds
 
 
 class StageWork(Protocol):
@@ -306,16 +306,15 @@ def owned_parameters(s: Scenario, prof: dict[str, Any], spec: ModelSpec, busiest
     each rank whole tensors (zero_gather_per_rank: InternEvo's _partition_param_list at c18bec9 sorts the
     parameters largest first and gives each to the rank holding the fewest elements), the largest load that
     greedy partition leaves on a rank; every rank waits for it in broadcast_params. Dense decoder layers of the
-    stage (weights and biases per TP rank, two norms), the embedding and head on a whole model (pp = 1)."""
+    stage (each parameter tensor per TP rank, zero3_sync.layer_tensors), the embedding and head on a whole model
+    (pp = 1)."""
     average = busiest.trainable / (s.dp if s.effective_zero >= 1 else 1)
     if (not prof.get("zero_gather_per_rank") or s.effective_zero < 1 or s.dp < 2 or spec.is_moe
             or busiest.trainable < busiest.params):  # whole models only: frozen or adapter runs keep the average
         return average
     tp = s.tp
-    layer = tuple(size for lin in spec.layer_linears(False)
-                  for size in (lin.d_in * lin.d_out // tp, lin.d_out // tp if lin.bias else 0) if size)
+    layer = tuple(round(size) for size in layer_tensors(spec, tp)[1])  # a dense layer's tensors (zero3_sync.py)
     ends = (spec.embedding_params // tp, spec.head_params // tp, spec.norm_params) if s.pp == 1 else ()
-    layer += (spec.norm_params, spec.norm_params)
     return max(average, float(_greedy_max_load(layer, busiest.layers, tuple(e for e in ends if e), s.dp)))
 
 
