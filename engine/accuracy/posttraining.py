@@ -88,8 +88,6 @@ def integrity_problems(entry: dict[str, Any]) -> list[str]:
     scenario = entry.get("scenario") or {}
     if scenario.get("training_objective") != entry.get("objective"):
         problems.append("the scenario's training_objective differs from the row's objective")
-    if entry.get("lengths") == "dataset":
-        problems += _dataset_problems(entry.get("dataset_lengths") or {}, scenario)
     return problems
 
 
@@ -127,10 +125,13 @@ def judged_scenario(entry: dict[str, Any]) -> dict[str, Any]:
 
 def _lengths_problems(entry: dict[str, Any]) -> list[str]:
     """A row's lengths: one of LENGTHS; a row at logged lengths names the statistics (lengths_basis) and keeps the
-    maximum lengths (bound_lengths: prompt_len and completion_len at least the entered ones)."""
+    maximum lengths (bound_lengths: prompt_len and completion_len at least the entered ones); a row at its data's
+    lengths names them in dataset_lengths (_dataset_problems)."""
     lengths = entry.get("lengths", "exact")
     if lengths not in LENGTHS:
         return [f"lengths is not one of {LENGTHS}"]
+    if lengths == "dataset":
+        return _dataset_problems(entry.get("dataset_lengths") or {}, entry.get("scenario") or {})
     if lengths != "logged":
         return []
     problems = []
@@ -210,7 +211,7 @@ class PublishedRLRow:
     @property
     def judged(self) -> bool:
         """Held to its verdict: the run's own or logged lengths, or the lengths its data had (a logged statistic)."""
-        return not self.excluded and self.lengths in ("exact", "logged", "dataset")
+        return not self.excluded and self.lengths in (*COMPARED_LENGTHS, "dataset")
 
     @property
     def bound_only(self) -> bool:
