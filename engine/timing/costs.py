@@ -16,6 +16,7 @@ from ..scenario.behaviour import compiles_loss, cross_entropy_path
 from .attention import attention_core
 from .data import efficiency
 from .gemm import Rates, gemm_alignment, gemm_seconds, grouped_gemm_seconds
+from .links import experts_missed
 
 
 class LayerCost(NamedTuple):
@@ -122,9 +123,7 @@ def permutation_bytes(spec: ModelSpec, ep: int, permutation: str, dispatcher: st
         entry = table["alltoall" if spec.n_experts > ep else "alltoall_one_local_expert"]
     else:
         entry = table["no_expert_parallel"]
-    experts, miss = spec.n_experts, 1.0
-    for i in range(k):  # the chance that none of a token's top_k experts sits on a given rank
-        miss *= max(0.0, (experts - experts / ep - i) / (experts - i))
+    miss = experts_missed(spec, ep)  # the chance that none of a token's top_k experts sits on a given rank
     counts = {"tokens": 1.0, "copies": float(k), "ranks": ep * (1.0 - miss), "staging": 1.0 if ep_domains > 1 else 0.0}
     row = spec.hidden * elem_bytes
     return tuple(sum(n * counts[what] for what, n in entry[way].items()) * row for way in ("forward", "backward"))

@@ -48,17 +48,17 @@ def dispatch_seconds(token_bytes: float, spec: ModelSpec, s: Scenario, hw: Hardw
     copies = token_bytes * spec.top_k
     inside = copies * (local - 1) / ep / hw.intra_bytes_per_s
     if s.moe_token_dispatcher_type == "flex" and local > 1:
-        # DeepEP / HybridEP send a token once to each rank holding at least one of its top_k experts (_miss), at
-        # their measured rate over those (token, rank) pairs, the rank's own included (presets/efficiency.json
-        # flex_dispatch_nvlink)
-        inside = token_bytes * local * (1 - _miss(spec, ep)) / (
+        # DeepEP / HybridEP send a token once to each rank holding at least one of its top_k experts
+        # (experts_missed), at their measured rate over those (token, rank) pairs, the rank's own included
+        # (presets/efficiency.json flex_dispatch_nvlink)
+        inside = token_bytes * local * (1 - experts_missed(spec, ep)) / (
             flex_nvlink_fraction(hw.arch, local) * hw.intra_bytes_per_s)
     if s.moe_token_dispatcher_type == "flex" and ep > local:
         # DeepEP / HybridEP: a token crosses the network once to each other domain holding at least one of its
-        # top_k experts (_miss), then NVLink forwards it to the experts' ranks there while the next chunk is on
-        # the wire
+        # top_k experts (experts_missed), then NVLink forwards it to the experts' ranks there while the next chunk
+        # is on the wire
         domains = -(-ep // local)
-        network = token_bytes * (domains - 1) * (1 - _miss(spec, domains)) / hw.inter_bytes_per_s
+        network = token_bytes * (domains - 1) * (1 - experts_missed(spec, domains)) / hw.inter_bytes_per_s
         return inside + max(network, copies * (ep - local) / ep / hw.intra_bytes_per_s)
     return inside + copies * (ep - local) / ep / hw.inter_bytes_per_s
 
@@ -71,7 +71,7 @@ def _none_of(pool: float, held: float, top_k: int) -> float:
     return miss
 
 
-def _miss(spec: ModelSpec, units: int) -> float:
+def experts_missed(spec: ModelSpec, units: int) -> float:
     """Chance that one of `units` equal, contiguous shares of the experts (an EP rank's, a node's) holds none of a
     token's top_k. Routing spread evenly over every expert, or, with DeepSeek-V3's group-limited routing, over the
     experts of the topk_group groups the token picks (Megatron-Core group_limited_topk: n_group contiguous groups;
