@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
 
 from engine import Scenario, model_presets
 from engine.frameworks import TABLE
-from engine.posttraining.settings import ONLINE_OBJECTIVES, POLICY_GRADIENT, REFERENCE_FREE
+from engine.posttraining.settings import ONLINE_OBJECTIVES, POLICY_GRADIENT, REFERENCE_FREE, rollout_engine_for
 
 from .choices import choice_items, declared_count_range, declared_range
 from .widgets import ValueCombo, show_value
@@ -51,9 +51,9 @@ def rows_for(s: Scenario) -> set[str]:
             if s.rollout_placement == "separate":
                 keys.add("rollout_gpus")
             # the newer rows follow the engine that runs (auto resolved as engine/posttraining/settings.py
-            # rl_settings does): the longest request counts for vLLM and SGLang, the release for vLLM only
+            # rollout_engine_for): the longest request counts for vLLM and SGLang, the release for vLLM only
             # (applies_to "rollout_engine vllm"); a value set elsewhere stays visible, so it can be seen and reset
-            engine = resolved_engine(s)
+            engine = rollout_engine_for(s)
             if engine != "none" or s.rollout_max_model_len is not None:
                 keys.add("rollout_max_model_len")
             if engine == "vllm" or s.rollout_engine_release != "latest":
@@ -66,11 +66,6 @@ def rows_for(s: Scenario) -> set[str]:
                                          or s.entropy_coeff != 0):
         keys.add("entropy_coeff")
     return keys
-
-
-def resolved_engine(s: Scenario) -> str:
-    """The generation engine `s` runs: its rollout_engine, or the framework's default for auto."""
-    return TABLE[s.framework].posttraining.rollout_engine if s.rollout_engine == "auto" else s.rollout_engine
 
 
 class RLRows(QObject):

@@ -81,13 +81,18 @@ class RLSettings:
     generate_keeps_scores: bool = False
 
 
+def rollout_engine_for(s: Scenario) -> str:
+    """The generation engine `s` names: its rollout_engine, or its framework's default for auto."""
+    return defaults_for(s.framework).posttraining.rollout_engine if s.rollout_engine == "auto" else s.rollout_engine
+
+
 def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
     """Resolve the post-training keys of `s` (training_objective other than sft)."""
     facts = defaults_for(s.framework).posttraining
     objective = s.training_objective
     online = objective in ONLINE_OBJECTIVES
     per_sample = 2 if objective in PAIR_OBJECTIVES else 1
-    engine = facts.rollout_engine if s.rollout_engine == "auto" else s.rollout_engine
+    engine = rollout_engine_for(s)
     if not online:
         engine = "none"
     shares = facts.rollout_shares_weights if s.rollout_shares_weights == "auto" else bool(s.rollout_shares_weights)
