@@ -191,7 +191,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     qkv = (spec.q_dim + 2 * spec.kv_dim) / tp
     mlp_kind = "mlp" if spec.mlp_gated or moe else "mlp_plain"  # SwiGLU or a single activation (GELU)
     elem_bytes = (per["hidden"] * hidden_units + per["qkv"] * qkv + per[mlp_kind] * mlp_width / tp
-                  + per["qk_norm"] * qk_norm_units(spec, tp, sp))
+                  + per["qk_norm"] * qk_norm_units(spec, tp, sp) + _qk_bytes(spec, tp, per))
     perm_fwd = perm_bwd = 0.0
     if moe and permutation:
         perm_fwd, perm_bwd = permutation_bytes(spec, ep, permutation, dispatcher, ep_domains, eb)
@@ -206,7 +206,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                                 if gpt_oss_unfused else (0.0, 0.0))
     act_fwd, norm_fwd = (recomputable_elementwise_bytes(spec, tp, sp, eb, per["mlp"], gpt_oss_unfused
                                                         and not fused_expert_mlp) if moe else (0.0, 0.0))
-    backward_factor = eff["elementwise_bytes_per_token"]["backward_factor"]
+    backward_factor = per.get("backward_factor", eff["elementwise_bytes_per_token"]["backward_factor"])
     elem_bwd = tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd + perm_bwd) / mem + weight_cast_bwd
     elem_bytes += unfused_fwd + perm_fwd
     elem_bytes += cast_fwd
@@ -280,6 +280,15 @@ def gpt_oss_unfused_bytes(spec: ModelSpec, experts: bool, tp: int, sp: bool, ele
             forward += table["expert_output_bias_per_hidden_unit"]["forward"] * routed * elem_bytes
             backward += table["expert_output_bias_per_hidden_unit"]["backward"] * routed * elem_bytes
     return forward, backward
+
+
+def _qk_bytes(spec: ModelSpec, tp: int, per: dict[str, float]) -> float:
+    """Forward bytes per token a stack's rotary embedding and key/value expansion move per unit of the query and
+    key widths (elementwise_bytes_per_token qk, kv_expand: torchtune's eager layer; 0 where a stack counts them in
+    qkv). The expansion copies only where there are fewer key/value heads than query heads."""
+    units = (spec.q_dim + spec.kv_dim) / tp
+    expand = per.get("kv_expand", 0.0) if spec.kv_dim < spec.q_dim else 0.0
+    return (per.get("qk", 0.0) + expand) * units
 
 
 def qk_norm_units(spec: ModelSpec, tp: int, sp: bool = False) -> float:
