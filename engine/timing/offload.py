@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..memory.states import Dtypes
+from ..memory.states import Dtypes, lora_targets
+from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from .data import efficiency
 from .gemm import Rates
 from .hardware import Hardware
+from .host import host_figures
 from .links import exposed
+from .zero3_sync import layer_tensors
 
 
 class StageWork(Protocol):
@@ -20,12 +23,15 @@ class StageWork(Protocol):
     params: float
     fwd: float  # seconds per micro-batch
     bwd: float
+    layers: int  # decoder layers of the stage
 
 
 def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Rates, dt: Dtypes,
-                      busiest: StageWork, owned: float | None = None) -> tuple[float, float]:
+                      busiest: StageWork, owned: float | None = None,
+                      spec: ModelSpec | None = None) -> tuple[float, float]:
     """(offload transfers and the CPU optimizer, the GPU optimizer step) per step; `owned`: the parameters the
-    busiest rank steps where it is not trainable / dp (data_parallel.py owned_parameters)."""
+    busiest rank steps where it is not trainable / dp (data_parallel.py owned_parameters); `spec`: the model, for
+    the optimizer's host synchronisations per parameter tensor (optimizer_sync_seconds)."""
     if owned is None:
         owned = busiest.trainable / (s.dp if s.effective_zero >= 1 else 1)
     offload = optimizer = 0.0
@@ -37,6 +43,8 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
             optimizer += owned * prof["step_bytes_per_param"] / rates.memory
         else:
             optimizer += owned * efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dt.grad / rates.memory
+        if spec is not None:
+            optimizer += optimizer_sync_seconds(s, prof, spec, busiest)
     else:
         cpu = efficiency()["cpu_adam"]
         offload = owned * cpu["bytes_per_param"] / (cpu["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)
@@ -45,6 +53,29 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
             stream = 2 * busiest.params / max(s.dp, 1) * rates.elem_bytes / hw.host_bytes_per_s
             offload += s.grad_accum * exposed(stream, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
     return offload, optimizer
+
+
+def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, busiest: StageWork) -> float:
+    """Seconds per step the GPU idles while the optimizer's host waits for it (presets/host_overhead.json
+    optimizer_syncs): bitsandbytes' 8-bit optimizers call torch.cuda.synchronize() after each parameter tensor's
+    update kernel, so before the next tensor's kernel the GPU waits a device-to-host round trip and a launch. The
+    tensors are the stage's trained ones as the optimizer holds them: every layer's weights, biases and norms (and
+    the embedding, head and final norm), a LoRA layer's A and B of each target, or DeepSpeed ZeRO-1/2's flat
+    partition (one per parameter group, two)."""
+    syncs = host_figures()["optimizer_syncs"]["per_parameter_tensor"].get(s.optimizer, 0)
+    if not syncs:
+        return 0.0
+    moe = spec.moe_layers > 0 and spec.dense_layers == 0
+    if s.method in ("lora", "qlora"):
+        tensors = 2.0 * len(lora_targets(s, spec, moe)) * busiest.layers
+    elif s.effective_zero >= 1 and not prof.get("zero_by_fsdp"):
+        tensors = 2.0
+    else:  # every tensor of the stage's layers, the share that trains (freezing), and the root's
+        root = 2 if spec.tied_embeddings else 3
+        tensors = (len(layer_tensors(spec, s.tp)[1]) * busiest.layers + root) * min(
+            1.0, busiest.trainable / busiest.params if busiest.params else 1.0)
+    fig = host_figures()
+    return syncs * tensors * (fig["sync_seconds"]["value"] + fig["launch_seconds"]["value"])
 
 
 def _optimizer_bytes(s: Scenario, prof: dict[str, Any], state_bytes: int) -> float:
