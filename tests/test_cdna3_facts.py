@@ -33,3 +33,17 @@ def test_mi300x_collectives_run_at_rccl_tests_bus_bandwidth():
     NVIDIA's NVLink nodes reach 0.8 (the default, which would give 358 GB/s)."""
     assert hardware_for(_s()).intra_bytes_per_s == pytest.approx(315.8e9, rel=2e-3)
 
+
+
+def test_mi300x_all_reduce_times_follow_the_guides_rccl_tests_curve():
+    """The time model's all-reduce on 8 MI300X (NCCL's ring latency model, engine/timing/collectives.py, plus
+    2 (n - 1) / n of the bytes at the bus bandwidth above) against the guide's all_reduce_perf out-of-place times
+    for float sums of 1 MiB, 32 MiB, 64 MiB, 512 MiB and 8 GiB: 58.47, 257.6, 428.1, 3038.1 and 47488 us. Only the
+    8 GiB point set the bandwidth; the others hold within 10%."""
+    from engine.timing.collectives import ALL_REDUCE, collective_latency
+
+    hw = hardware_for(_s())
+    measured_us = {2**20: 58.47, 2**25: 257.6, 2**26: 428.1, 2**29: 3038.1, 2**33: 47488.0}
+    for size, us in measured_us.items():
+        model = collective_latency(hw, ALL_REDUCE, 8, 8, 8) + 2 * 7 / 8 * size / hw.intra_bytes_per_s
+        assert model * 1e6 == pytest.approx(us, rel=0.10), size
