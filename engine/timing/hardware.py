@@ -108,8 +108,9 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None) ->
         matmul_fraction=per_gpu("matmul_fraction_of_peak", gpu_id),
         fp8_matmul_fraction=per_gpu("fp8_matmul_fraction_of_peak", gpu_id),
         arch=arch,
-        memory_bytes_per_s=float(memory) * mem_fraction,
-        intra_bytes_per_s=float(intra_raw) * coll["intra_node"],
+        # a GPU whose own stream and collective figures were measured (_gpu) takes them before the defaults
+        memory_bytes_per_s=float(memory) * eff["memory_bandwidth_fraction"].get("_gpu", {}).get(gpu_id, mem_fraction),
+        intra_bytes_per_s=float(intra_raw) * coll.get("_gpu", {}).get(gpu_id, {}).get("intra_node", coll["intra_node"]),
         inter_bytes_per_s=float(inter_raw) * coll["inter_node"],
         host_bytes_per_s=float(host_raw) * (pcie_fraction if host is None else 1.0),
         latency_intra_s=coll["latency_intra_s"], latency_inter_s=coll["latency_inter_s"],
