@@ -1,7 +1,9 @@
 """Layout pairs of the published set that the time model orders against the measurement, or cannot tell apart
 (issue 23 item 5; engine/accuracy/published_throughput.py layout_order counts them): per source, each pair with what
 differs between its two runs, then the pairs grouped by the settings that differ and by how far apart the two runs
-were measured. Cross-validated, as docs/speed-accuracy.md counts them.
+were measured, and the repeat noise: runs of identical settings measured more than once (another date, another
+release), the spread of their measurements (max / min - 1), and how many mis-ordered pairs were measured closer
+together than their source's median spread. Cross-validated, as docs/speed-accuracy.md counts them.
 
 A pair is two runs of one model on the same GPUs (source, GPU, GPU count, sequence length and number format) whose
 settings differ. grad_accum and global_batch follow from the layout and are listed only where nothing else differs; "release"
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+import statistics
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -58,6 +61,37 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     return keys + (["release"] if keys and release_of(a) != release_of(b) else [])
 
 
+def repeat_spreads(rows: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]], float]]:
+    """(source, rows, spread) of each setting measured more than once in a source (its scenario, the name aside, the
+    same): the spread is max / min - 1 of their measurements, the noise a layout pair's two runs also carry."""
+    same: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        settings = {k: v for k, v in r["scenario"].items() if k != "name"}
+        same[(source_of(r), json.dumps(settings, sort_keys=True))].append(r)
+    return [(source, group, max(r["measured"] for r in group) / min(r["measured"] for r in group) - 1)
+            for (source, _), group in same.items() if len(group) > 1]
+
+
+def print_repeat_noise(rows: list[dict[str, Any]], mis_ordered_gaps: dict[str, list[float]]) -> None:
+    """Per source: identical settings measured more than once, their spread (median, largest), and the mis-ordered
+    pairs whose two runs were measured closer together than that median spread (within the repeat noise)."""
+    spreads = repeat_spreads(rows)
+    print(f"\n{'source':32s} repeat noise: identical settings measured again (spread = max / min - 1)")
+    by_source: dict[str, list[float]] = defaultdict(list)
+    for source, group, spread in spreads:
+        by_source[source].append(spread)
+        releases = sorted({release_of(r) for r in group})
+        measured = ", ".join(f"{r['measured']:.0f}" for r in group)
+        other = "; releases " + ", ".join(releases) if len(releases) > 1 else ""
+        print(f"{source[:32]:32s} {group[0]['id'][:80]:80s} x{len(group)} {spread:6.1%} ({measured}){other}")
+    print(f"\n{'source':32s} settings  median spread  largest  mis-ordered pairs measured closer than the median")
+    for source, values in sorted(by_source.items()):
+        median = statistics.median(values)
+        gaps = mis_ordered_gaps.get(source, [])
+        print(f"{source[:32]:32s} {len(values):8d} {median:14.1%} {max(values):8.1%}  "
+              f"{sum(g < median for g in gaps)} of {len(gaps)}")
+
+
 def main(argv: list[str]) -> None:
     wanted = [a for a in argv if not a.startswith("--")]
     show_all = "--all" in argv
@@ -65,6 +99,7 @@ def main(argv: list[str]) -> None:
     by_id: dict[str, Compared] = {c.id: c for c in compare(rows)}
     by_diff: dict[tuple[str, str], Counter] = defaultdict(Counter)
     by_gap: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    mis_ordered_gaps: dict[str, list[float]] = defaultdict(list)  # |measured apart| of each mis-ordered pair
     for (source, model, gpu, gpus, *_rest), group in pair_groups(rows).items():
         if wanted and not any(w in source for w in wanted):
             continue
@@ -80,6 +115,8 @@ def main(argv: list[str]) -> None:
                 by_diff[(source, ", ".join(diff))][kind] += 1
                 gap = next(label for limit, label in GAPS if abs(measured) <= limit)
                 by_gap[(source, gap)][kind] += 1
+                if kind == "MIS-ORDERED":
+                    mis_ordered_gaps[source].append(abs(measured))
                 if kind != "ordered" or show_all:
                     print(f"{kind:11s} {source} | {model} on {gpus} x {gpu} | {a['id']} {ca.measured:.0f} "
                           f"({ca.error:+.1%}) vs {b['id']} {cb.measured:.0f} ({cb.error:+.1%}) | measured "
@@ -92,6 +129,7 @@ def main(argv: list[str]) -> None:
         for (source, label), counts in sorted(table.items()):
             print(f"{source[:32]:32s} {label[:70]:70s} {counts['ordered']:7d} {counts['MIS-ORDERED']:12d} "
                   f"{counts['equal']:6d}")
+    print_repeat_noise([r for r in rows if not wanted or any(w in source_of(r) for w in wanted)], mis_ordered_gaps)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,10 @@ CUDA_GRAPH_SCOPES = ("auto", "none", "attention", "layers", "full-iteration")
 # Which code decides whether eager attention's softmax runs fused (presets/efficiency.json eager_attention_softmax):
 # auto, the generic eager figure; megatron-deepspeed-2022, BigScience's Megatron-DeepSpeed of late 2021 to March 2022.
 EAGER_SOFTMAX_RULES = ("auto", "megatron-deepspeed-2022")
+# How the layers are split over pipeline stages: even, Megatron's split (the first stages take the remainder); the
+# others, DeepSpeed PipelineModule's partition methods as Megatron-DeepSpeed's GPTModelPipe passes them
+# (engine/memory/parallelism/deepspeed_partition.py).
+PIPELINE_PARTITIONS = ("even", "type:transformer", "type:transformer|embedding", "uniform")
 POSITIVE_OR_NULL = QT_TRANSLATE_NOOP("engine", "must be a positive number or null, not {p!r}.")
 LINK_BANDWIDTH_OR_NULL = QT_TRANSLATE_NOOP("engine", "must be from {low:g} to {high:g} bytes per second (1 MB/s to "
                                                      "1 PB/s) or null, not {p!r}.")
@@ -144,3 +148,11 @@ class TimeKeys:
         "kernel check sizes its block by the heads per tensor-parallel rank: where micro-batch x heads per rank does "
         "not fill whole blocks, PyTorch's fp32 softmax runs instead); auto: the generic eager figure",
         Choice(EAGER_SOFTMAX_RULES), affects=TIME_ONLY, applies_to="attention eager")
+    pipeline_partition: str = declare(
+        "even", "how the layers are split over pipeline stages: even (Megatron's split, the first stages taking the "
+        "remainder); or DeepSpeed PipelineModule's partition method as Megatron-DeepSpeed's GPT model passes it "
+        "(--pp-partition-method): type:transformer (its default: the decoder layers balanced, each stage up to "
+        "ceil(layers / pp) of them, the last taking what is left), type:transformer|embedding (the embedding and the "
+        "tied output layer counted as one layer each, as BigScience's BLOOM runs), uniform (every layer spec, casts "
+        "and transposes included, counted alike); the output layer is on the last stage",
+        Choice(PIPELINE_PARTITIONS), applies_to="framework deepspeed")

@@ -287,8 +287,9 @@ def _mixed_layers(spec: ModelSpec) -> bool:
 
 
 def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
-    """(index, layers) of the stages that can differ: the first, the last, and one middle stage per layer count
-    (every stage where freezing or a dense/MoE mix makes the depth matter)."""
+    """(index, layers) of the stages that can differ: the first, the last, and one middle stage per layer count (two
+    at most in an even split, more in DeepSpeed's; every stage where freezing or a dense/MoE mix makes the depth
+    matter)."""
     if s.pp == 1:  # one stage holds every layer, whatever the split accounts for
         return [(0, range(0, spec.layers))]
     ranges = scenario_stage_ranges(s, spec.layers)
@@ -300,8 +301,6 @@ def _distinct_stages(s: Scenario, spec: ModelSpec) -> list[tuple[int, range]]:
         if n not in sizes:
             sizes.add(n)
             out.append((1, range(0, n)))  # a middle stage: its place does not matter
-        if len(sizes) == 2:
-            break
     if s.pp > 1:
         out.append((s.pp - 1, ranges[-1]))
     return out

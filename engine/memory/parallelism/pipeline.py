@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from ...frameworks.defaults import defaults_for
+from .deepspeed_partition import deepspeed_stage_counts
 from .layout import layout_stage_layers
 
 
@@ -29,6 +30,7 @@ class _PipelineSettings(Protocol):
     grad_accum: int
     pipeline_split_accounts_for: tuple[str, ...]
     pipeline_layout: str
+    pipeline_partition: str
 
 
 def megatron_stage_layers(s: _PipelineSettings, layers: int) -> list[int] | None:
@@ -65,8 +67,10 @@ def _even_ranges(layers: int, pp: int) -> tuple[range, ...]:
 
 def scenario_stage_ranges(s: _PipelineSettings, layers: int) -> list[range]:
     """The scenario's split: its Megatron pipeline layout's, Megatron's when it counts the embedding or the loss as a
-    layer, else the even one."""
+    layer, DeepSpeed's partition method's (pipeline_partition), else the even one."""
     counts = layout_stage_layers(s, layers) or megatron_stage_layers(s, layers)
+    if counts is None and s.pp > 1 and s.pipeline_partition != "even":
+        counts = list(deepspeed_stage_counts(layers, s.pp, s.pipeline_partition))
     if counts is None:
         return stage_layer_ranges(layers, s.pp)
     starts = [sum(counts[:i]) for i in range(s.pp)]
