@@ -78,8 +78,8 @@ def compare(rows: list[dict[str, Any]], cross_validated: bool = True) -> list[Co
 # Runs that measure less than what their GPU does at full power on a whole model, in their sources' own words: they
 # set no ceiling (a ceiling taken from them would cap other sources' full runs below what those reached)
 NOT_FULL_RATE = (
-    ("torchao-mx-llama3-8b-8xb200pl-", "power-limited: pytorch/ao torchao/prototype/mx_formats/README.md at 74c6d3d, "
-     "'single node of 8 power-limited B200'"),
+    ("torchao-mx-llama3-8b-8xb200pl-", "power-limited: pytorch/ao torchao/prototype/mx_formats/README.md at d8bb51f, "
+     "'8xB200 GPUs limited to 750W' (gpu b200-750w), batch size 1 on 8 GPUs: the only runs on that preset"),
     ("torchao-moe-llama4-scout-2l-", "a cut-down model: pytorch/ao torchao/prototype/moe_training/README.md at "
      "36027d8, 'Llama4 16e with 2 layers'"),
 )
