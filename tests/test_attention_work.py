@@ -25,13 +25,30 @@ def test_attention_rate_falls_with_the_calls_work_as_cudnn_measured_on_gb200():
     assert math.isclose(work_rate(curve, at_4k), _combined(1386, 1054) / _combined(1584, 1211))
     assert work_rate(curve, 4 * at_4k) == 1.0 and work_rate(curve, 100 * at_4k) == 1.0
     assert work_rate(curve, at_4k / 4) < work_rate(curve, at_4k) < 1.0  # 2,048-token work runs slower still
-    assert attention_by_work("cudnn", "h100-sxm-80gb") == () and work_rate((), at_4k) == 1.0
+    assert attention_by_work("cudnn", "h100-pcie-80gb") == () and work_rate((), at_4k) == 1.0
+
+
+def test_hopper_causal_rate_is_taken_over_the_call_its_fraction_was_measured_on():
+    """NVIDIA/cudnn-frontend benchmark/sdpa_benchmark_training/results/h200_919_only_cudnn/llama3.1_20260227_034703.csv
+    at 3929da2 (cuDNN 9.19.1, H200, 64 query heads, head dim 128, batch 1, causal): 2,048 tokens 484 / 370 TFLOPS,
+    4,096: 591 / 474, 8,192: 644 / 541. Hopper's attention fraction is the FlashAttention-3 paper's cuDNN figure on a
+    call of batch 2 x 16 heads x 8,192 causal tokens (the work of 64 heads at 5,793 tokens, half-way in log2 between
+    the table's 4,096 and 8,192), so a 64-head 2,048-token call runs at the table's 2,048 rate over the rate
+    interpolated there, and that work and more at 1."""
+    from engine.timing.attention import attention_by_work, work_rate
+
+    curve = attention_by_work("cudnn", "h100-sxm-80gb")
+    at_paper = (_combined(591, 474) + _combined(644, 541)) / 2
+    heads64_2k = 4 * 64 * 128 * 2048**2 / 2
+    assert math.isclose(work_rate(curve, heads64_2k), _combined(484, 370) / at_paper)
+    assert work_rate(curve, 4 * 2 * 16 * 128 * 8192**2 / 2) == 1.0 and work_rate(curve, 1e13) == 1.0
+    assert attention_by_work("cudnn", "h200") == curve
 
 
 def test_context_parallel_steps_run_smaller_attention_calls():
     """With CP 2 each ring step is its own kernel call over half the keys (Transformer Engine's
-    AttnFuncWithCPAndKVP2P), so on GB200 the same rank's attention takes longer than one call of the whole work;
-    on H100 (no per-work table) the split changes nothing."""
+    AttnFuncWithCPAndKVP2P), so on GB200 and H100 (cuDNN's measured tables) the same rank's attention takes longer
+    than one call of the whole work; on H100 PCIe (no per-work table) the split changes nothing."""
     from engine.models.presets import model_spec_for
     from engine.timing.attention import attention_core
     from engine.timing.data import framework_profile
@@ -39,7 +56,7 @@ def test_context_parallel_steps_run_smaller_attention_calls():
     from engine.timing.model import rates_for
 
     spec = model_spec_for("llama-3.1-405b")
-    for gpu, slower in (("gb200", True), ("h100-sxm-80gb", False)):
+    for gpu, slower in (("gb200", True), ("h100-sxm-80gb", True), ("h100-pcie-80gb", False)):
         s = scenario_from_dict({"model": "llama-3.1-405b", "gpu": gpu, "framework": "megatron", "seq_len": 8192})
         rates = rates_for(s, hardware_for(s), framework_profile("megatron"))
         one = attention_core(spec, 4096, 8192, 4, rates, "fused", cp=1)[1]

@@ -102,26 +102,35 @@ def attention_by_work(kernel: str, gpu_id: str) -> tuple[tuple[float, float], ..
     reference length) from presets/efficiency.json attention_rate_by_work, for a kernel measured on this GPU at
     several lengths; () where it was not (one rate at every size)."""
     table = efficiency()["attention_rate_by_work"]
-    points = table.get(kernel, {}).get(gpu_id)
-    if not points:
+    entry = table.get(kernel, {}).get(gpu_id)
+    if not entry:
         return ()
 
     def combined(fwd: float, bwd: float) -> float:  # the backward has FLASH_BACKWARD_FACTOR x the forward's FLOPs
         return (1.0 + FLASH_BACKWARD_FACTOR) / (1.0 / fwd + FLASH_BACKWARD_FACTOR / bwd)
 
-    ref = next(combined(f, b) for s, f, b in points if s == table["reference_seq"])
-    return tuple((math.log2(s), combined(f, b) / ref) for s, f, b in points if s <= table["reference_seq"])
+    if isinstance(entry, list):  # the benchmark's own heads, over its rate at the reference length
+        ref = next(combined(f, b) for s, f, b in entry if s == table["reference_seq"])
+        return tuple((math.log2(s), combined(f, b) / ref) for s, f, b in entry if s <= table["reference_seq"])
+    # a table of other heads (Hopper's: _source_hopper): lengths as the benchmark's of the same work, over the
+    # table's rate at the work the GPU's attention fraction was measured on
+    shift = 0.5 * math.log2(entry["query_heads"] / 128)
+    points = [(math.log2(s) + shift, combined(f, b)) for s, f, b in entry["points"]]
+    at = 0.5 * math.log2(entry["reference_flops"] / table["benchmark_flops_per_seq_squared"])
+    ref = work_rate(tuple(points), 2.0 ** (2 * at) * table["benchmark_flops_per_seq_squared"], relative=False)
+    return (*((x, r / ref) for x, r in points if x < at), (at, 1.0))
 
 
-def work_rate(curve: tuple[tuple[float, float], ...], flops: float) -> float:
+def work_rate(curve: tuple[tuple[float, float], ...], flops: float, relative: bool = True) -> float:
     """The attention kernel's rate for one call of `flops` forward FLOPs over its rate at the reference length:
     the benchmark's causal call of the same work (length sqrt(flops / benchmark_flops_per_seq_squared)),
-    interpolated in log2 of that length; 1 at the reference work and above, or without a curve."""
+    interpolated in log2 of that length; 1 at the reference work and above, or without a curve (relative=False:
+    the curve's own value, held at its last point)."""
     if not curve or flops <= 0:
         return 1.0
     length = 0.5 * math.log2(flops / efficiency()["attention_rate_by_work"]["benchmark_flops_per_seq_squared"])
     if length >= curve[-1][0]:
-        return 1.0
+        return 1.0 if relative else curve[-1][1]
     if length <= curve[0][0]:
         return curve[0][1]
     for (x0, y0), (x1, y1) in zip(curve, curve[1:], strict=False):
