@@ -82,3 +82,29 @@ def test_sequence_parallel_backward_gathers_the_column_parallel_inputs_again():
     assert tp_collectives(plain, megatron, True, False, 2) == 4.0
     assert tp_collectives(sp, torchtitan, True, False, 2) == 4.0
     assert tp_collectives(sp, megatron, False, False, 2) == 2.0  # no backward, no gather again
+
+
+def test_hopper_ring_steps_off_the_diagonal_run_at_the_rate_without_a_mask():
+    """Transformer Engine's AttnFuncWithCPAndKVP2P (v1.13) runs the ring's first step causal and the cp - 1 others
+    with attn_mask_type "no_mask". The same cudnn-frontend H200 table (3929da2) measured calls without a mask:
+    2,048 tokens 633 / 504 TFLOPS, 4,096: 671 / 560, over the causal reference rate (as above). A no-mask call of
+    s tokens and 64 heads does the FLOPs of the 128-head causal benchmark at s tokens (4 x 64 x 128 x s^2), so its
+    curve starts at log2(2048) = 11; at CP 2 the layer's attention is one causal step and one no-mask step, each half
+    the work, and the steps' times add."""
+    from engine.models.presets import model_spec_for
+    from engine.timing.attention import attention_core, no_mask_by_work, work_rate
+    from engine.timing.data import framework_profile
+    from engine.timing.hardware import hardware_for
+    from engine.timing.model import rates_for
+
+    reference = (_combined(591, 474) + _combined(644, 541)) / 2
+    curve = no_mask_by_work("cudnn", "h100-sxm-80gb")
+    assert curve[0][0] == 11.0 and math.isclose(curve[0][1], _combined(633, 504) / reference)
+    assert no_mask_by_work("cudnn", "gb200") == ()  # its table measured causal calls only
+    s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "framework": "megatron", "seq_len": 8192})
+    rates = rates_for(s, hardware_for(s), framework_profile("megatron"))
+    flops, fwd, _ = attention_core(model_spec_for("llama-3.1-70b"), 4096, 8192, 4, rates, "fused", cp=2)
+    step = flops / 2
+    expected = step / (rates.attention * work_rate(rates.attention_by_work, step)) + step / (
+        rates.attention * work_rate(curve, step, relative=False))
+    assert math.isclose(fwd, expected)

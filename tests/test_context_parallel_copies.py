@@ -45,3 +45,20 @@ def test_megatron_context_parallel_layers_carry_the_copies_and_torchtitan_ones_d
     assert math.isclose(copies.elem_fwd - plain.elem_fwd, tokens * fwd / rates.memory)
     assert math.isclose(copies.elem_bwd - plain.elem_bwd, tokens * bwd / rates.memory)
     assert not defaults_for("megatron").cp_ring_attention and defaults_for("torchtitan").cp_ring_attention
+
+
+def test_context_parallel_ranks_reduce_gradients_and_shard_the_optimizer_with_the_data_parallel_ones():
+    """Megatron-Core core_r0.9.0 distributed/distributed_data_parallel.py reduces gradients over
+    get_data_parallel_group(with_context_parallel=True) and its distributed optimizer shards over the same group,
+    as the memory model does (memory/model_states.py dp_shards = dp x cp): CP 2 with a single data-parallel replica
+    still reduces gradients between the two CP ranks, and each rank steps half the parameters."""
+    from engine.timing.model import step_time
+
+    base = {"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "framework": "megatron", "gpus_per_node": 2,
+            "seq_len": 8192, "zero_stage": 1, "distributed_optimizer": True}
+    one = step_time(scenario_from_dict({**base, "cp": 2})).breakdown_seconds
+    two = step_time(scenario_from_dict({**base, "gpus_per_node": 4, "cp": 4})).breakdown_seconds
+    plain = step_time(scenario_from_dict({**base, "gpus_per_node": 1})).breakdown_seconds
+    assert one["communication_dp"] > 0.0 and plain["communication_dp"] == 0.0
+    assert math.isclose(one["optimizer"], plain["optimizer"] / 2) and math.isclose(two["optimizer"],
+                                                                                     plain["optimizer"] / 4)

@@ -20,7 +20,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, resolve_model
 from ..scenario.memo import ScenarioMemo
-from .attention import attention_by_work
+from .attention import attention_by_work, no_mask_by_work
 from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
 from .ceiling import held_mfu, mfu_ceiling
@@ -144,7 +144,8 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
     scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
     return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled,
-                 attention_by_work(kernel, hw.gpu_id or ""))  # a smaller call runs slower (attention.py work_rate)
+                 attention_by_work(kernel, hw.gpu_id or ""),  # a smaller call runs slower (attention.py work_rate)
+                 no_mask_by_work(kernel, hw.gpu_id or ""))
 
 
 @dataclass(frozen=True, slots=True)
