@@ -25,13 +25,30 @@ def test_attention_rate_falls_with_the_calls_work_as_cudnn_measured_on_gb200():
     assert math.isclose(work_rate(curve, at_4k), _combined(1386, 1054) / _combined(1584, 1211))
     assert work_rate(curve, 4 * at_4k) == 1.0 and work_rate(curve, 100 * at_4k) == 1.0
     assert work_rate(curve, at_4k / 4) < work_rate(curve, at_4k) < 1.0  # 2,048-token work runs slower still
-    assert attention_by_work("cudnn", "h100-sxm-80gb") == () and work_rate((), at_4k) == 1.0
+    assert attention_by_work("cudnn", "h100-pcie-80gb") == () and work_rate((), at_4k) == 1.0
+
+
+def test_hopper_causal_rate_is_taken_over_the_call_its_fraction_was_measured_on():
+    """NVIDIA/cudnn-frontend benchmark/sdpa_benchmark_training/results/h200_919_only_cudnn/llama3.1_20260227_034703.csv
+    at 3929da2 (cuDNN 9.19.1, H200, 64 query heads, head dim 128, batch 1, causal): 2,048 tokens 484 / 370 TFLOPS,
+    4,096: 591 / 474, 8,192: 644 / 541. Hopper's attention fraction is the FlashAttention-3 paper's cuDNN figure on a
+    call of batch 2 x 16 heads x 8,192 causal tokens (the work of 64 heads at 5,793 tokens, half-way in log2 between
+    the table's 4,096 and 8,192), so a 64-head 2,048-token call runs at the table's 2,048 rate over the rate
+    interpolated there, and that work and more at 1."""
+    from engine.timing.attention import attention_by_work, work_rate
+
+    curve = attention_by_work("cudnn", "h100-sxm-80gb")
+    at_paper = (_combined(591, 474) + _combined(644, 541)) / 2
+    heads64_2k = 4 * 64 * 128 * 2048**2 / 2
+    assert math.isclose(work_rate(curve, heads64_2k), _combined(484, 370) / at_paper)
+    assert work_rate(curve, 4 * 2 * 16 * 128 * 8192**2 / 2) == 1.0 and work_rate(curve, 1e13) == 1.0
+    assert attention_by_work("cudnn", "h200") == curve
 
 
 def test_context_parallel_steps_run_smaller_attention_calls():
     """With CP 2 each ring step is its own kernel call over half the keys (Transformer Engine's
-    AttnFuncWithCPAndKVP2P), so on GB200 the same rank's attention takes longer than one call of the whole work;
-    on H100 (no per-work table) the split changes nothing."""
+    AttnFuncWithCPAndKVP2P), so on GB200 and H100 (cuDNN's measured tables) the same rank's attention takes longer
+    than one call of the whole work; on H100 PCIe (no per-work table) the split changes nothing."""
     from engine.models.presets import model_spec_for
     from engine.timing.attention import attention_core
     from engine.timing.data import framework_profile
@@ -39,7 +56,7 @@ def test_context_parallel_steps_run_smaller_attention_calls():
     from engine.timing.model import rates_for
 
     spec = model_spec_for("llama-3.1-405b")
-    for gpu, slower in (("gb200", True), ("h100-sxm-80gb", False)):
+    for gpu, slower in (("gb200", True), ("h100-sxm-80gb", True), ("h100-pcie-80gb", False)):
         s = scenario_from_dict({"model": "llama-3.1-405b", "gpu": gpu, "framework": "megatron", "seq_len": 8192})
         rates = rates_for(s, hardware_for(s), framework_profile("megatron"))
         one = attention_core(spec, 4096, 8192, 4, rates, "fused", cp=1)[1]
@@ -65,3 +82,31 @@ def test_sequence_parallel_backward_gathers_the_column_parallel_inputs_again():
     assert tp_collectives(plain, megatron, True, False, 2) == 4.0
     assert tp_collectives(sp, torchtitan, True, False, 2) == 4.0
     assert tp_collectives(sp, megatron, False, False, 2) == 2.0  # no backward, no gather again
+
+
+def test_hopper_ring_steps_off_the_diagonal_run_at_the_rate_without_a_mask():
+    """Transformer Engine's AttnFuncWithCPAndKVP2P (v1.13) runs the ring's first step causal and the cp - 1 others
+    with attn_mask_type "no_mask". The same cudnn-frontend H200 table (3929da2) measured calls without a mask:
+    2,048 tokens 633 / 504 TFLOPS, 4,096: 671 / 560, over the causal reference rate (as above). A no-mask call of
+    s tokens and 64 heads does the FLOPs of the 128-head causal benchmark at s tokens (4 x 64 x 128 x s^2), so its
+    curve starts at log2(2048) = 11 (held at 1 above the causal reference rate, as the other kernels' one rate); at
+    CP 2 the layer's attention is one causal step and one no-mask step, each half
+    the work, and the steps' times add."""
+    from engine.models.presets import model_spec_for
+    from engine.timing.attention import attention_core, no_mask_by_work, work_rate
+    from engine.timing.data import framework_profile
+    from engine.timing.hardware import hardware_for
+    from engine.timing.model import rates_for
+
+    reference = (_combined(591, 474) + _combined(644, 541)) / 2
+    curve = no_mask_by_work("cudnn", "h100-sxm-80gb")
+    assert curve[0][0] == 11.0 and math.isclose(curve[0][1], min(1.0, _combined(633, 504) / reference))
+    assert max(rate for _, rate in curve) == 1.0  # held at the causal reference where larger calls pass it
+    assert no_mask_by_work("cudnn", "gb200") == ()  # its table measured causal calls only
+    s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "framework": "megatron", "seq_len": 8192})
+    rates = rates_for(s, hardware_for(s), framework_profile("megatron"))
+    flops, fwd, _ = attention_core(model_spec_for("llama-3.1-70b"), 4096, 8192, 4, rates, "fused", cp=2)
+    step = flops / 2
+    expected = step / (rates.attention * work_rate(rates.attention_by_work, step)) + step / (
+        rates.attention * work_rate(curve, step, relative=False))
+    assert math.isclose(fwd, expected)

@@ -42,6 +42,12 @@ def attention_core(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rat
     flops = 4.0 * tokens * keys * heads_dim
     rate = rates.attention * (head_dim_rate(spec.head_dim) if rates.head_dim_scaled else 1.0)
     attn_fwd = flops / (rate * work_rate(rates.attention_by_work, flops / cp))
+    if cp > 1 and rates.no_mask_by_work and not sliding:
+        # the ring's first step is the causal diagonal; the cp - 1 others run without a mask (Transformer Engine
+        # AttnFuncWithCPAndKVP2P at v1.13: attn_mask_type "no_mask" off the diagonal), each 1/cp of the work
+        step = flops / cp
+        attn_fwd = step / (rate * work_rate(rates.attention_by_work, step)) + (cp - 1) * step / (
+            rate * work_rate(rates.no_mask_by_work, step, relative=False))
     if attention == "fused-fp8" and sliding:  # the fp8 backward does not skip the key tiles outside the window
         flops_bwd = 4.0 * tokens * causal_keys_per_query(seq, seq) * heads_dim  # (fp8_window_backward_full_causal)
         return flops, attn_fwd, FLASH_BACKWARD_FACTOR * flops_bwd / (rate * work_rate(rates.attention_by_work,
@@ -102,26 +108,61 @@ def attention_by_work(kernel: str, gpu_id: str) -> tuple[tuple[float, float], ..
     reference length) from presets/efficiency.json attention_rate_by_work, for a kernel measured on this GPU at
     several lengths; () where it was not (one rate at every size)."""
     table = efficiency()["attention_rate_by_work"]
-    points = table.get(kernel, {}).get(gpu_id)
-    if not points:
+    entry = table.get(kernel, {}).get(gpu_id)
+    if not entry:
         return ()
 
-    def combined(fwd: float, bwd: float) -> float:  # the backward has FLASH_BACKWARD_FACTOR x the forward's FLOPs
-        return (1.0 + FLASH_BACKWARD_FACTOR) / (1.0 / fwd + FLASH_BACKWARD_FACTOR / bwd)
+    if isinstance(entry, list):  # the benchmark's own heads, over its rate at the reference length
+        ref = next(_combined(f, b) for s, f, b in entry if s == table["reference_seq"])
+        return tuple((math.log2(s), _combined(f, b) / ref) for s, f, b in entry if s <= table["reference_seq"])
+    # a table of other heads (Hopper's: _source_hopper): lengths as the benchmark's of the same work, over the
+    # table's rate at the work the GPU's attention fraction was measured on
+    points, at, ref = _reference_rate(entry, table)
+    return (*((x, r / ref) for x, r in points if x < at), (at, 1.0))
 
-    ref = next(combined(f, b) for s, f, b in points if s == table["reference_seq"])
-    return tuple((math.log2(s), combined(f, b) / ref) for s, f, b in points if s <= table["reference_seq"])
+
+@lru_cache(maxsize=64)
+def no_mask_by_work(kernel: str, gpu_id: str) -> tuple[tuple[float, float], ...]:
+    """(log2 of the causal benchmark's length of the same FLOPs, the rate of a call without a mask over the causal
+    reference rate) where the GPU's table measured calls without a mask too (no_mask_points: Hopper's); () where
+    not. A call of s tokens without a mask does the FLOPs of the causal one of s x sqrt(2) tokens. Held at 1 where
+    the table passes it (large calls: a kernel without a mask skips no tiles and runs nearer its peak than a causal
+    one): the other kernels and versions (cudnn8 at cuDNN 9's rate over the release notes' 1.5, flash) keep one causal
+    rate for every call, so only the slowing of small calls is taken from this table."""
+    table = efficiency()["attention_rate_by_work"]
+    entry = table.get(kernel, {}).get(gpu_id)
+    if not isinstance(entry, dict) or "no_mask_points" not in entry:
+        return ()
+    _points, _at, ref = _reference_rate(entry, table)
+    shift = 0.5 * math.log2(entry["query_heads"] / 128) + 0.5
+    return tuple((math.log2(s) + shift, min(1.0, _combined(f, b) / ref)) for s, f, b in entry["no_mask_points"])
 
 
-def work_rate(curve: tuple[tuple[float, float], ...], flops: float) -> float:
+def _combined(fwd: float, bwd: float) -> float:
+    """Forward + backward rate of a kernel whose backward has FLASH_BACKWARD_FACTOR x the forward's FLOPs."""
+    return (1.0 + FLASH_BACKWARD_FACTOR) / (1.0 / fwd + FLASH_BACKWARD_FACTOR / bwd)
+
+
+def _reference_rate(entry: dict, table: dict) -> tuple[list[tuple[float, float]], float, float]:
+    """A per-heads table's causal points (benchmark log2 length, combined rate), the log2 length of its reference
+    work and its combined rate there (interpolated in log2 length)."""
+    shift = 0.5 * math.log2(entry["query_heads"] / 128)
+    points = [(math.log2(s) + shift, _combined(f, b)) for s, f, b in entry["points"]]
+    at = 0.5 * math.log2(entry["reference_flops"] / table["benchmark_flops_per_seq_squared"])
+    ref = work_rate(tuple(points), 2.0 ** (2 * at) * table["benchmark_flops_per_seq_squared"], relative=False)
+    return points, at, ref
+
+
+def work_rate(curve: tuple[tuple[float, float], ...], flops: float, relative: bool = True) -> float:
     """The attention kernel's rate for one call of `flops` forward FLOPs over its rate at the reference length:
     the benchmark's causal call of the same work (length sqrt(flops / benchmark_flops_per_seq_squared)),
-    interpolated in log2 of that length; 1 at the reference work and above, or without a curve."""
+    interpolated in log2 of that length; 1 at the reference work and above, or without a curve (relative=False:
+    the curve's own value, held at its last point)."""
     if not curve or flops <= 0:
         return 1.0
     length = 0.5 * math.log2(flops / efficiency()["attention_rate_by_work"]["benchmark_flops_per_seq_squared"])
     if length >= curve[-1][0]:
-        return 1.0
+        return 1.0 if relative else curve[-1][1]
     if length <= curve[0][0]:
         return curve[0][1]
     for (x0, y0), (x1, y1) in zip(curve, curve[1:], strict=False):

@@ -63,14 +63,20 @@ def gathered_modules_per_layer(spec: ModelSpec) -> float:
     return (spec.dense_layers * count(False) + spec.moe_layers * count(True)) / max(1, spec.layers)
 
 
+# The context-parallel ranks hold the same weights, so their gradients are reduced (and ZeRO's shards gathered) with
+# the data-parallel ones: Megatron-Core core_r0.9.0 distributed/distributed_data_parallel.py
+# get_data_parallel_group(with_context_parallel=True); torchtitan's FSDP over dp_shard x cp
+# (torchtitan/distributed/parallel_dims.py at b5bcd76: fsdp = self.dp_shard * self.cp); the memory model shards them
+# so too (memory/model_states.py dp_shards)
 def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Rates, dt: Dtypes,
                           busiest: StageWork, spec: ModelSpec) -> tuple[float, float]:
-    """(exposed gradient and ZeRO-3 weight traffic between the dp replicas, FSDP2's copies around it) per step."""
-    ga, dp, zero = s.grad_accum, s.dp, s.effective_zero
+    """(exposed gradient and ZeRO-3 weight traffic between the dp x cp replicas, tp apart, FSDP2's copies around it)
+    per step: the CP ranks hold the same weights (the comment above)."""
+    ga, dp, zero = s.grad_accum, s.dp * s.cp, s.effective_zero
     if dp == 1:
         return 0.0, 0.0
     copies = 0.0
-    domain, span, stride = nvlink_domain(s, hw), s.tp * s.cp * dp, s.tp * s.cp
+    domain, span, stride = nvlink_domain(s, hw), s.tp * dp, s.tp
     dp_link = link(hw, span, domain, stride)[0]
     ag_lat, rs_lat, ar_lat = group_latencies(hw, dp, span, domain, stride)
     frac = (dp - 1) / dp
@@ -302,13 +308,14 @@ def parameter_tensors(spec: ModelSpec, layers: int) -> int:
 
 
 def owned_parameters(s: Scenario, prof: dict[str, Any], spec: ModelSpec, busiest: StageWork) -> float:
-    """Parameters whose optimizer step the busiest ZeRO rank runs: trainable / dp, or, where the framework hands
+    """Parameters whose optimizer step the busiest ZeRO rank runs: trainable / (dp x cp: the context-parallel ranks
+    shard with the data-parallel ones, data_parallel_seconds), or, where the framework hands
     each rank whole tensors (zero_gather_per_rank: InternEvo's _partition_param_list at c18bec9 sorts the
     parameters largest first and gives each to the rank holding the fewest elements), the largest load that
     greedy partition leaves on a rank; every rank waits for it in broadcast_params. Dense decoder layers of the
     stage (each parameter tensor per TP rank, zero3_sync.layer_tensors), the embedding and head on a whole model
     (pp = 1)."""
-    average = busiest.trainable / (s.dp if s.effective_zero >= 1 else 1)
+    average = busiest.trainable / (s.dp * s.cp if s.effective_zero >= 1 else 1)
     if (not prof.get("zero_gather_per_rank") or s.effective_zero < 1 or s.dp < 2 or spec.is_moe
             or busiest.trainable < busiest.params):  # whole models only: frozen or adapter runs keep the average
         return average

@@ -20,7 +20,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, resolve_model
 from ..scenario.memo import ScenarioMemo
-from .attention import attention_by_work
+from .attention import attention_by_work, no_mask_by_work
 from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
 from .ceiling import held_mfu, mfu_ceiling
@@ -144,7 +144,8 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
     scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
     return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled,
-                 attention_by_work(kernel, hw.gpu_id or ""))  # a smaller call runs slower (attention.py work_rate)
+                 attention_by_work(kernel, hw.gpu_id or ""),  # a smaller call runs slower (attention.py work_rate)
+                 no_mask_by_work(kernel, hw.gpu_id or ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,13 +187,13 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     groups = layer_groups(s, spec, layers) + mtp_groups(s, spec, index)  # the MTP layers' decoder layers (mtp.py)
     fp8, expert_issue, dispatch = fp8_casts(s, prof), expert_gemms(s, prof), moe_dispatch(s, prof, node)
     work: list[LayerWork] = []
-    layer_gpu = 0.0
+    layer_gpu, behaviour = 0.0, defaults_for(s.framework)
     for g in groups:
         lora = tuple((lin.d_in, lin.d_out) for lin in lora_targets(s, spec, g.moe)) if adapters else ()
         c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
                        elementwise, fp8, lora, s.lora_rank, qbits, *expert_issue,
                        gpt_oss_unfused=bool(prof.get("gpt_oss_unfused")), fused_expert_mlp=s.fused_expert_mlp,
-                       **dispatch, eager_softmax=s.eager_softmax)
+                       **dispatch, eager_softmax=s.eager_softmax, te_cp_copies=not behaviour.cp_ring_attention)
         backward = not g.frozen or adapters or g.input_grad
         wgrad = 0.0 if g.frozen else c.gemm_wgrad
         dgrad = c.gemm_dgrad if (g.input_grad or adapters or not g.frozen) else 0.0

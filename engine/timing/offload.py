@@ -30,10 +30,12 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
                       busiest: StageWork, owned: float | None = None,
                       spec: ModelSpec | None = None) -> tuple[float, float]:
     """(offload transfers and the CPU optimizer, the GPU optimizer step) per step; `owned`: the parameters the
-    busiest rank steps where it is not trainable / dp (data_parallel.py owned_parameters); `spec`: the model, for
-    the optimizer's host synchronisations per parameter tensor (optimizer_sync_seconds)."""
+    busiest rank steps where it is not trainable / (dp x cp) (data_parallel.py owned_parameters): the context-
+    parallel ranks hold the same weights and shard their states with the data-parallel ones (Megatron-Core's
+    distributed optimizer over get_data_parallel_group(with_context_parallel=True); memory/model_states.py);
+    `spec`: the model, for the optimizer's host synchronisations per parameter tensor (optimizer_sync_seconds)."""
     if owned is None:
-        owned = busiest.trainable / (s.dp if s.effective_zero >= 1 else 1)
+        owned = busiest.trainable / (s.dp * s.cp if s.effective_zero >= 1 else 1)
     offload = optimizer = 0.0
     if s.offload == "none":
         optimizer = owned * _optimizer_bytes(s, prof, dt.state) / rates.memory
