@@ -19,7 +19,7 @@ from engine.scenario.format import resolve_model
 from engine.timing import step_time
 from engine.timing.data import framework_profile
 from engine.timing.host import host_figures
-from engine.timing.zero3_sync import Link, gather_seconds, layer_tensors, plan
+from engine.timing.zero3_sync import Link, gather_seconds, layer_tensors, plan, prefetched
 
 LAUNCH, SYNC, VIEW = 9.02e-6, 26.11e-6, 3.52e-6
 H = 12288
@@ -87,3 +87,22 @@ def test_strong_scaling_falls_as_measured():
     assert ds21[1] / ds21[0] < 0.67  # measured 0.5
     assert today[1] / today[0] > 0.8
     assert ds21[0] < today[0] and ds21[1] < today[1]
+
+
+def test_max_live_parameters_stops_the_prefetch_of_530b():
+    """stage3.py prefetch_next_sub_modules at 112ebff prefetches only while total_available_parameter_numel is
+    under stage3_max_live_parameters (constants.py default 1e9 elements), and get_params_to_prefetch takes the
+    next unavailable parameters up to stage3_prefetch_bucket_size (5e7): one weight here. GPT-175B's weights
+    (453M, 151M, 604M, 604M elements) never reach 1e9 at a check, so every gather is prefetched; GPT-530B's QKV
+    (1.26e9) and fc1 and fc2 (1.68e9 each) leave nothing prefetched behind them: forward and recompute prefetch
+    only fc1 (behind the 419M-element projection), the backward only QKV (behind the projection's backward)."""
+    big = [3 * H * H, H * H, 4 * H * H, 4 * H * H]
+    assert prefetched(tuple(float(n) for n in big), True) == (True,) * 11
+    h = 20480
+    huge = tuple(float(n) for n in (3 * h * h, h * h, 4 * h * h, 4 * h * h))
+    forward = (False, False, True, False)
+    assert prefetched(huge, True) == forward + forward + (True, False, False)
+    s = scenario_from_dict({**GPT_175B, "nodes": 140, "micro_batch": 2, "model": {"name": "GPT-529.6B", "hf_config": {
+        **GPT_175B["model"]["hf_config"], "n_embd": h, "n_layer": 105, "n_head": 128, "n_inner": 4 * h}}})
+    p = plan(s, resolve_model(s), 105, 1.0, 3.0)
+    assert [window > 0 for _, window in p.layer_gathers] == list(prefetched(huge, True))

@@ -16,6 +16,11 @@ deepspeedai/DeepSpeed at 112ebff6e86a177608e52f7e36595ea2926ae37b (2021-04-08), 
   a div_ and _reduce_scatter_gradient, a list of one slice per rank given to torch.distributed.reduce_scatter,
   which ProcessGroupNCCL flattens first (flatten_for_scatter_gather, one copy_ per rank) before ncclReduceScatter.
   The next fetch's torch.cuda.synchronize waits for it: nothing of it hides behind the next submodule.
+- stage3.py prefetch_next_sub_modules, after each fetch: only with no gather in flight and
+  total_available_parameter_numel (the gathered parameters not yet released, kept ones included) under
+  stage3_max_live_parameters (1e9 elements by default) it gathers the trace's next unavailable parameters up to
+  stage3_prefetch_bucket_size (5e7) elements; otherwise the next submodule's fetch starts its gather itself, after
+  its torch.cuda.synchronize has waited for the compute before it (prefetched).
 DeepSpeed PR #1188 replaced this ('the async version is not async at all').
 
 Each kernel launch costs the host presets/host_overhead.json launch_seconds, each view op of the Python loops over
@@ -26,6 +31,7 @@ layer's backward, which the host's launches can overlap."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..models.architecture import ModelSpec
@@ -34,6 +40,10 @@ from .host import host_figures
 
 # deepspeed/runtime/zero/constants.py at 112ebff: ZERO_OPTIMIZATION_PARAM_PERSISTENCE_THRESHOLD_DEFAULT
 PERSISTENCE_THRESHOLD = 100_000
+# constants.py at 112ebff: ZERO_OPTIMIZATION_MAX_LIVE_PARAMETERS_DEFAULT (stage3_max_live_parameters) and
+# ZERO_OPTIMIZATION_PREFETCH_BUCKET_SIZE_DEFAULT (stage3_prefetch_bucket_size), in elements
+MAX_LIVE_PARAMETERS = 1_000_000_000
+PREFETCH_BUCKET = 50_000_000
 GATHER_OWN_LAUNCHES = 3  # torch.zeros, the own shard's copy_, ncclAllGather (_allgather_param)
 REDUCE_OWN_LAUNCHES = 2  # div_ (average_tensor), ncclReduceScatter
 # view ops per rank in the Python loops: _allgather_param flat_tensor.narrow(...); _reduce_scatter_gradient
@@ -94,6 +104,60 @@ def reduce_seconds(tensors: list[float], ranks: int, elem_bytes: int, link: Link
     return max(gpu, host - backward)
 
 
+def _prefetch_flags(events: list[tuple[int, float, bool]], middle: range) -> list[bool]:
+    """Run stage3.py's PartitionedParameterCoordinator over `events` (parameter key, elements, released after its
+    submodule) and say for each event in `middle` that gathers whether a prefetch had gathered it.
+    fetch_sub_module adds a parameter not yet available to total_available_parameter_numel and synchronises when
+    it gathered or found one in flight; prefetch_next_sub_modules then, only with nothing in flight and
+    total_available_parameter_numel < max_live_parameters, gathers the next unavailable parameters of the trace
+    until prefetch_bucket_size elements (get_params_to_prefetch) and counts them; release_sub_module takes a
+    parameter off the count unless _keep_for_later keeps it."""
+    status: dict[int, str] = {}
+    total, in_flight, flags = 0.0, False, []
+    for t, (key, elements, release) in enumerate(events):
+        state = status.get(key, "partitioned")
+        if state == "partitioned":
+            total += elements
+        if state != "available":
+            in_flight = False  # _synchronize_communication waits for every handle
+            if t in middle:
+                flags.append(state == "inflight")
+        status[key] = "available"
+        if not in_flight and total < MAX_LIVE_PARAMETERS:
+            taken = 0.0
+            for nkey, nelements, _ in events[t + 1:]:
+                if status.get(nkey, "partitioned") == "partitioned":
+                    status[nkey], in_flight = "inflight", True
+                    total += nelements
+                    taken += nelements
+                    if taken >= PREFETCH_BUCKET:
+                        break
+        if release:
+            total -= elements
+            status[key] = "partitioned"
+    return flags
+
+
+@lru_cache(maxsize=256)
+def prefetched(gathered: tuple[float, ...], recompute: bool) -> tuple[bool, ...]:
+    """Whether each gather of one decoder layer, in plan's order (forward, recomputed forward, backward but the
+    layer's last weight), was prefetched behind the submodule before it, in the steady state of three layers.
+    With stage3_max_live_parameters at 1e9 elements a submodule of more than 1e9 weights (GPT-530B's QKV, fc1 and
+    fc2) leaves nothing prefetched behind it: the next gather starts only when its own submodule asks for it."""
+    n = len(gathered)
+    forward = [(layer * n + i, w, True) for layer in range(3) for i, w in enumerate(gathered)]
+    flags = _prefetch_flags(forward, range(n, 2 * n))
+    if not recompute:
+        return tuple(flags)
+    backward: list[tuple[int, float, bool]] = []
+    for layer in range(3):  # each layer's recomputed forward, then its backward, last layer first
+        backward += [(layer * n + i, w, i < n - 1) for i, w in enumerate(gathered)]
+        backward += [(layer * n + i, w, True) for i, w in reversed(list(enumerate(gathered)))]
+    middle = _prefetch_flags(backward, range(2 * n, 4 * n))
+    recomputed, backward_flags = middle[:n], middle[n:][::-1]  # the backward's in forward order, as plan lists them
+    return tuple(flags + recomputed + backward_flags)
+
+
 class Plan(NamedTuple):
     """The collectives of one micro-batch: per decoder layer (times `layers`) and for the root's weights."""
 
@@ -115,7 +179,8 @@ def plan(s: Scenario, spec: ModelSpec, layers: int, forward: float, backward: fl
     forward, again in the recomputed forward (full checkpointing) and in the backward, except the layer's last one
     after its recompute: its backward follows at once, a reuse distance under max_reuse_distance (1e9 elements),
     so release_sub_module keeps it (stage3.py _keep_for_later). A submodule's gather hides behind the compute of
-    the one before it, its share of the layer's compute taken by its weight's share. The root's weights are
+    the one before it, its share of the layer's compute taken by its weight's share, where the coordinator
+    prefetched it (prefetched); one it did not prefetch hides behind nothing. The root's weights are
     gathered for their forward and backward, a tied embedding once more for the head. Every parameter tensor is
     reduce-scattered once (stage3.py reduce_independent_p_g_buckets_and_remove_grads: every parameter's gradient
     enters the bucket)."""
@@ -130,6 +195,9 @@ def plan(s: Scenario, spec: ModelSpec, layers: int, forward: float, backward: fl
         passes = fwd + fwd + bwd[:-1]
     else:
         passes = fwd + (bwd if s.reshard_after_forward else [])
+    flags = prefetched(tuple(gathered), recompute)
+    if len(flags) == len(passes):  # a gather not prefetched waits for its whole transfer
+        passes = [(n, window if early else 0.0) for (n, window), early in zip(passes, flags, strict=True)]
     weights = [float(spec.vocab * spec.hidden / s.tp)]
     if spec.position_embedding_params:
         weights.append(float(spec.position_embedding_params))
