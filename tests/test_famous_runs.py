@@ -2,7 +2,8 @@
 
 Expected values are the runs' measured tokens/s per GPU, rows of the published set (tests/data/published/): NVIDIA's
 DGX Cloud recipes (NVIDIA/dgxc-benchmarking READMEs, dgxc-benchmarking.json) and Megatron-Bridge's performance tables
-(megatron-bridge-*.json), each row with its source there.
+(megatron-bridge-*.json), each row with its source there; the SC21 runs' like-for-like figures against the runs
+of arXiv:2205.05198 (megatron-activation-recompute.json).
 """
 
 import sys
@@ -58,3 +59,43 @@ def test_no_plan_of_a_famous_run_claims_more_than_its_ceiling_and_the_published_
     # DeepSeek-V3's recipes split 61 layers over PP x VPP chunks unevenly (Megatron's pipeline_model_parallel_layout),
     # which the search does not generate
     assert all("deepseekv3" in row_id for row_id in outside), outside
+
+
+def test_like_for_like_plans_use_only_the_techniques_the_run_had(rows):
+    """The SC21 runs (arXiv:2104.04473, 2021 Megatron-LM) are searched again with only the techniques they had
+    (famous_runs.MEGATRON_2021: recomputation full or none, no sequence or context parallelism, no distributed
+    optimizer or offload; Megatron-LM's megatron/arguments.py gained those from 2022-02 on). Every plan of that search
+    keeps to them, and the runs of the other famous runs have no such line."""
+    from famous_runs import RESTRICTED
+
+    from engine import scenario_from_dict
+    from engine.planning.speed_search import speed_search
+
+    assert set(RESTRICTED) == {row_id for _name, row_id in FAMOUS if row_id.startswith("megatron-sc21")}
+    for row_id, (techniques, text) in RESTRICTED.items():
+        assert "2021" in text
+        plans = speed_search(scenario_from_dict(rows[row_id]["scenario"]), techniques=techniques).plans
+        assert plans, row_id
+        for p in plans:
+            s = p.scenario
+            assert s.checkpointing in ("none", "full") and not s.sequence_parallel and s.cp == 1, row_id
+            assert s.zero_stage == 0 and not s.fsdp and s.offload == "none", row_id
+
+
+def test_the_first_plan_is_held_to_the_later_run_of_its_techniques(rows):
+    """arXiv:2205.05198 measured the SC21 paper's 1T and 530B GPT models on A100 a year later with sequence
+    parallelism + selective recomputation (megatron-activation-recompute.json): where a famous run's first plan
+    recomputes selectively with sequence parallelism on the same model and GPU type, famous_runs reports it against
+    that measurement, and the row it finds is that model's selective run."""
+    for row_id in ("megatron-sc21-table1-gpt-1008.0b-3072xa100", "megatron-sc21-table1-gpt-529.6b-2520xa100"):
+        f = famous_figures(rows[row_id], rows=list(rows.values()))
+        alike = f["like_for_like"]
+        assert alike is not None and alike["first"] != "(nothing fits)"
+        if "ckpt-selective" in f["first"]:
+            later_id, later_measured, ratio = alike["later"]
+            assert later_id.startswith("megatron-arxiv2205-") and later_id.endswith("-sp-selective")
+            assert later_measured == float(rows[later_id]["measured"])
+            assert abs(ratio - f["predicted"] / later_measured) < 1e-12
+        else:
+            assert alike["later"] is None or alike["later"][0].endswith("-full-recompute")
+    assert famous_figures(rows[FAMOUS[0][1]])["like_for_like"] is None
