@@ -81,9 +81,11 @@ def test_a_small_gather_is_the_host_issuing_it():
 
 def test_strong_scaling_falls_as_measured():
     """SC21 Table 2: GPT-175B ZeRO-3 on 768 and 1,536 GPUs at batch 1536 measured 88 and 44 teraFLOP/s per GPU
-    (halved); today's DeepSpeed row barely moves between them, the 2021 one falls."""
+    (halved); today's DeepSpeed row falls far less between them, the 2021 one falls as measured. (Today's row fell
+    to 0.80 while the fp16 A100 ceiling was SC21's own 45.2% and held its 768-GPU point; with arXiv:2205.05198's runs
+    the ceiling is 61.9% and it falls to 0.73, still 0.3 above the 2021 row's 0.39.)"""
     ds21 = [step_time(_s(n, b)).tokens_per_second_per_gpu for n, b in ((96, 2), (192, 1))]
     today = [step_time(_s(n, b, "deepspeed")).tokens_per_second_per_gpu for n, b in ((96, 2), (192, 1))]
     assert ds21[1] / ds21[0] < 0.67  # measured 0.5
-    assert today[1] / today[0] > 0.8
+    assert today[1] / today[0] > ds21[1] / ds21[0] + 0.25
     assert ds21[0] < today[0] and ds21[1] < today[1]
