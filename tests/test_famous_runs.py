@@ -58,3 +58,24 @@ def test_no_plan_of_a_famous_run_claims_more_than_its_ceiling_and_the_published_
     # DeepSeek-V3's recipes split 61 layers over PP x VPP chunks unevenly (Megatron's pipeline_model_parallel_layout),
     # which the search does not generate
     assert all("deepseekv3" in row_id for row_id in outside), outside
+
+
+def test_like_for_like_plans_use_only_the_techniques_the_run_had(rows):
+    """The SC21 runs (arXiv:2104.04473, 2021 Megatron-LM) are searched again with only the techniques they had
+    (famous_runs.MEGATRON_2021: recomputation full or none, no sequence or context parallelism, no distributed
+    optimizer or offload; Megatron-LM's megatron/arguments.py gained those from 2022-02 on). Every plan of that search
+    keeps to them, and the runs of the other famous runs have no such line."""
+    from famous_runs import RESTRICTED
+
+    from engine import scenario_from_dict
+    from engine.planning.speed_search import speed_search
+
+    assert set(RESTRICTED) == {row_id for _name, row_id in FAMOUS if row_id.startswith("megatron-sc21")}
+    for row_id, (techniques, text) in RESTRICTED.items():
+        assert "2021" in text
+        plans = speed_search(scenario_from_dict(rows[row_id]["scenario"]), techniques=techniques).plans
+        assert plans, row_id
+        for p in plans:
+            s = p.scenario
+            assert s.checkpointing in ("none", "full") and not s.sequence_parallel and s.cp == 1, row_id
+            assert s.zero_stage == 0 and not s.fsdp and s.offload == "none", row_id

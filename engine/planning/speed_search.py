@@ -27,11 +27,11 @@ from ..timing.links import nvlink_domain
 from ..timing.model import StepTime, step_time
 from ..workloads import require_training
 from .search_candidates import Candidates, EstimateMemo, candidate
+from .techniques import ALL_TECHNIQUES, CHECKPOINTINGS, Techniques
 
 TPS = (1, 2, 4, 8)
 CPS = (1, 2, 4, 8, 16, 32)  # Llama 3 405B at 128K tokens ran CP 16 (arXiv:2407.21783 Table 4)
 MIN_TOKENS_PER_CP_RANK = 1024
-CHECKPOINTINGS = ("none", "selective", "full")
 CHANGES_WHAT_YOU_TRAIN = QT_TRANSLATE_NOOP("engine", "changes what you train")
 # Memory estimates the search may make: an ordinary search makes 180-300 (benchmarks/time_speed.py), while
 # deepseek-v3 on 100,000 x 1,024 GPUs at 10^8 tokens per sequence made 52,227 (90-128 s, 2.4 GB) and found nothing.
@@ -175,12 +175,15 @@ def _no_cyclic_gc() -> Iterator[None]:
 
 
 def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[dict[str, Any]], keep: int,
-            cancel: Callable[[], bool] | None, record: bool, budget: int, floor: float = 0.0) -> list[SpeedPlan]:
+            cancel: Callable[[], bool] | None, record: bool, budget: int, floor: float = 0.0,
+            techniques: Techniques = ALL_TECHNIQUES) -> list[SpeedPlan]:
     """Fitting plans of the layouts. Layouts are visited fastest-first by their time without recomputation (time
     needs no memory estimate); once one cannot beat the keep-th plan found so far, the search stops. Recomputation
     and offload are never faster, so they are tried only where plainer settings left room."""
     found: list[SpeedPlan] = []
-    checkpointings = CHECKPOINTINGS if base.checkpointing in CHECKPOINTINGS else (base.checkpointing, *CHECKPOINTINGS)
+    checkpointings = techniques.checkpointings
+    if base.checkpointing not in CHECKPOINTINGS and checkpointings == CHECKPOINTINGS:
+        checkpointings = (base.checkpointing, *CHECKPOINTINGS)
     configs = []
     for layout in layouts:
         per_replica = layout["_per_replica"]
@@ -212,7 +215,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
             out.limited = True
             break
         fitted = False
-        for offload in ("none", "optimizer", "optimizer+params"):
+        for offload in techniques.offloads:
             if offload != "none" and (fitted or base.method == "qlora"):
                 break  # offload only when nothing plainer of this layout fits
             for ckpt in checkpointings:
@@ -318,14 +321,17 @@ def _shallower(plan: SpeedPlan, memo: EstimateMemo) -> SpeedPlan:
     return SpeedPlan(one, plan.changes, est, step_time(one), True)
 
 
-def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] | None = None) -> SpeedSearch:
-    """Fitting layouts of the same GPUs, fastest first, and the best plan of each method/numerics change."""
+def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] | None = None,
+                 techniques: Techniques = ALL_TECHNIQUES) -> SpeedSearch:
+    """Fitting layouts of the same GPUs, fastest first, and the best plan of each method/numerics change; only with
+    the `techniques` allowed (all by default)."""
     require_training(s)
     t0 = time.perf_counter()
     out, memo = SpeedSearch(), EstimateMemo()
     with _no_cyclic_gc():
-        layouts = list(_layouts(s))
-        found = _search(s, memo, out, layouts, max_plans, cancel, True, MAX_MEMORY_ESTIMATES)
+        layouts = list(techniques.layouts(_layouts(s)))
+        found = _search(s, memo, out, layouts, max_plans, cancel, True, MAX_MEMORY_ESTIMATES,
+                        techniques=techniques)
         out.plans = [_with_changes(s, _shallower(p, memo)) for p in _best(s, found, max_plans)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
         ranked = sorted(found, key=lambda p: -p.time.tokens_per_second)
@@ -351,7 +357,8 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
                                              precision=bf16))
         for v in variants:
             budget = len(memo.memo) + VARIANT_MEMORY_ESTIMATES
-            best = _best(s, _search(v, memo, out, chosen, 1, cancel, False, budget), 1)
+            best = _best(s, _search(v, memo, out, chosen, 1, cancel, False, budget,
+                                    techniques=techniques), 1)
             out.changes_what_you_train += [_with_changes(s, p) for p in best]
         out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
         out.estimates = len(memo.memo)

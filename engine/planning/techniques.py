@@ -1,0 +1,34 @@
+"""What a layout search may use: every technique the time and memory models know (the default), or only those a
+given run had, so that a published run of an earlier year is compared with the plan its own stack could have run
+(issue 23 item 5: a 2021 run recomputed every layer because selective recomputation did not exist yet)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+CHECKPOINTINGS = ("none", "selective", "full")
+OFFLOADS = ("none", "optimizer", "optimizer+params")  # tried in this order, each only where the plainer did not fit
+
+
+@dataclass(frozen=True)
+class Techniques:
+    checkpointings: tuple[str, ...] = CHECKPOINTINGS  # the recomputation policies the search tries
+    sequence_parallel: bool = True  # layer norms and dropouts sharded over TP (Megatron --sequence-parallel)
+    context_parallel: bool = True  # cp > 1
+    sharding: bool = True  # ZeRO / FSDP / Megatron's distributed optimizer (zero_stage > 0)
+    interleaving: bool = True  # the interleaved 1F1B pipeline schedule
+    offloads: tuple[str, ...] = OFFLOADS  # optimizer / parameter offload to host memory (ZeRO-Offload)
+
+    def layouts(self, layouts: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        """The layouts these techniques can run, sequence parallelism switched off where it is not allowed."""
+        for lay in layouts:
+            sharded = lay["zero_stage"] > 0 or lay["fsdp"]
+            if ((not self.context_parallel and lay["cp"] > 1) or (not self.sharding and sharded)
+                    or (not self.interleaving and lay["pp_schedule"] == "interleaved-1f1b")):
+                continue
+            yield lay if self.sequence_parallel else {**lay, "sequence_parallel": False}
+
+
+ALL_TECHNIQUES = Techniques()
