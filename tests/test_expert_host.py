@@ -103,3 +103,21 @@ def test_the_expert_host_work_shows_only_where_it_outlasts_the_gpu():
     sync = host_figures()["sync_seconds"]["value"]
     assert busy == pytest.approx(sync + LAUNCH)
     assert idle > busy + extra_fwd + extra_bwd - 2e-9  # the stacks' launches come on top
+
+
+def test_after_the_sync_the_experts_host_work_hides_only_behind_the_dispatch_and_the_experts():
+    """The dispatcher's sync empties the GPU's queue: the experts' host work can hide behind the GPU work issued before
+    it (the dispatch all-to-all and the experts themselves: LayerWork.block), not behind the combine and the next
+    layer's attention, issued after it. A layer whose forward is long but whose experts are short on the GPU waits
+    for the experts' launches (the stack's moe_experts part with its casts, and the per-expert work)."""
+    s = _s(precision="fp8", fp8_recipe="tensorwise")
+    fp8 = fp8_casts(s, framework_profile(s.framework))
+    fig = host_figures()
+    extra_fwd, _ = expert_host_seconds(s, fp8)
+    block_launches = fig["stacks"]["fused"]["moe_experts"][0] + 2 * fig["fp8_casts"]["gemms"]["moe_experts"]
+    host_block = block_launches * LAUNCH + extra_fwd
+    sync = fig["sync_seconds"]["value"]
+    whole = exposed_host_seconds(s, True, (LayerWork(1, True, 1.0, 2.0, False),), 0.0, fp8)
+    split = exposed_host_seconds(s, True, (LayerWork(1, True, 1.0, 2.0, False, 1e-4),), 0.0, fp8)
+    assert whole == pytest.approx(sync + LAUNCH)  # the whole forward hides the host
+    assert split == pytest.approx(sync + LAUNCH + host_block - 1e-4)

@@ -129,9 +129,12 @@ def test_runs_left_out_say_why():
 # beyond 25%); with AMD's own MI300X runs (5 rows, a second CDNA3 source): median 7.2%, p90 24.9% (90 of 905 rows
 # beyond 25%); with InternEvo's gradient buckets reduced one at a time behind torch.cuda.synchronize(), its step on
 # the busiest rank of its whole-tensor partition and its rotary's host sync per layer (c18bec9; 24.9% alone):
-# median 7.2%, p90 24.6% (89 of 905 rows beyond 25%), held there: issue 23's p90 <= 25% is met on this set.
+# median 7.2%, p90 24.6% (89 of 905 rows beyond 25%); with Transformer Engine's GroupedLinear host work per
+# local expert and the dispatcher's sync emptying the GPU's queue before the experts (engine/timing/host.py,
+# expert_host_seconds and LayerWork.block): median 7.2%, p90 23.0% (80 of 905 rows beyond 25%), held there: issue 23's
+# p90 <= 25% is met on this set.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.25
+P90_MEASURED = 0.23
 
 
 def test_throughput_error_targets():

@@ -40,6 +40,10 @@ class LayerWork(NamedTuple):
     forward: float  # GPU seconds of one layer's forward
     backward: float  # GPU seconds of one layer's backward (and recompute); 0 when it runs none
     recompute: bool  # the backward runs the layer's forward again (full recompute: the dispatcher syncs again)
+    # MoE: GPU seconds of the forward from the dispatcher's sync to the end of the experts (dispatch all-to-all, expert
+    # GEMMs and activation). The queue is empty after a sync, so the experts' host work can hide only behind this,
+    # not behind the combine and the next layer's attention, which the host issues after it. 0: the whole forward
+    block: float = 0.0
 
 
 def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, int]:
@@ -60,6 +64,18 @@ def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, i
     per_graph = fig["graph_launches"]["per_region"]
     graphs = per_graph if any(p in captured for p in parts) else 0  # the captured parts are contiguous
     return fwd + graphs, bwd + graphs
+
+
+def _experts_launches(s: Scenario, fused: bool, fp8: str) -> int:
+    """Launches of the stacks' moe_experts part (dispatch, experts, combine) in one forward, with its fp8 casts; 0
+    where a CUDA graph captures it."""
+    if "moe_experts" in _CAPTURED.get(s.cuda_graphs, ()):
+        return 0
+    fig = host_figures()
+    per_cast = fig["fp8_casts"]["launches_per_gemm"]
+    casts = per_cast.get(fp8.split("-")[-1], per_cast["default"]) if fp8 else 0
+    return int(fig["stacks"]["fused" if fused else "eager"]["moe_experts"][0] + casts * fig["fp8_casts"]["gemms"][
+        "moe_experts"])
 
 
 def syncs_per_forward(s: Scenario, moe: bool) -> int:
@@ -123,7 +139,12 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
                     + (extra_fwd if w.recompute else 0.0)) if w.backward else 0.0
         syncs = syncs_per_forward(s, w.moe)
         if syncs:
-            exposed += w.count * syncs * (sync + launch + max(0.0, host_fwd - w.forward))
+            waits = max(0.0, host_fwd - w.forward)
+            if w.moe and w.block > 0.0:  # sync -> experts, then the rest of the layer, each on its own
+                host_block = _experts_launches(s, fused, fp8) * launch + extra_fwd
+                waits = (max(0.0, host_block - w.block)
+                         + max(0.0, host_fwd - host_block - (w.forward - w.block)))
+            exposed += w.count * syncs * (sync + launch + waits)
             if w.recompute:  # the recomputed forward synchronises again
                 exposed += w.count * syncs * (sync + launch)
         else:
