@@ -131,9 +131,12 @@ def test_runs_left_out_say_why():
 # the busiest rank of its whole-tensor partition and its rotary's host sync per layer (c18bec9; 24.9% alone):
 # median 7.2%, p90 24.6% (89 of 905 rows beyond 25%), held there: issue 23's p90 <= 25% is met on this set. With
 # Hopper's cuDNN rate by the call's work (cudnn-frontend h200_919), Transformer Engine's context-parallel copies and
-# the dp x cp gradient group: median 7.1%, p90 24.1% (89 of 905 rows beyond 25%).
+# the dp x cp gradient group: median 7.1%, p90 24.1% (89 of 905 rows beyond 25%). With Transformer Engine's
+# GroupedLinear host work per local expert and the dispatcher's sync emptying the GPU's queue before the experts
+# (engine/timing/host.py, expert_host_seconds and LayerWork.block): median 7.2%, p90 23.0% (80 of 905 rows beyond
+# 25%) alone; both with the other mechanisms merged the same day: see P90_MEASURED.
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.245
+P90_MEASURED = 0.23
 
 
 def test_throughput_error_targets():

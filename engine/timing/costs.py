@@ -37,6 +37,7 @@ class LayerCost(NamedTuple):
     gemm_wgrad: float  # the backward's weight-gradient matmuls (experts: k = tokens per expert, into main_grad)
     act_fwd: float = 0.0  # the routed experts' activation, forward (what Megatron's moe_act recompute runs again)
     norm_fwd: float = 0.0  # an MoE layer's own pre-MLP norm, forward (what Megatron's layernorm recompute runs again)
+    experts_fwd: float = 0.0  # the routed experts' GEMMs, forward (part of gemm_fwd; host.py LayerWork.block)
 
 
 def expert_gemm_seconds(local: int, m: float, k: float, n: float, rates: Rates, streams: int,
@@ -223,7 +224,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         gemm += experts_fwd
     return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
                      elem_bwd, dense + (experts_dgrad if moe else 0.0), dense + (experts_wgrad if moe else 0.0),
-                     tokens * act_fwd / mem, tokens * norm_fwd / mem)
+                     tokens * act_fwd / mem, tokens * norm_fwd / mem, experts_fwd if moe else 0.0)
 
 
 

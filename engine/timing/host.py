@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from ..models.presets import PRESETS_DIR, read_preset_json
-from ..scenario import Scenario
+from ..scenario import Scenario, resolve_model
 from .data import framework_profile
 
 HOST_FILE = PRESETS_DIR / "host_overhead.json"
@@ -40,6 +40,10 @@ class LayerWork(NamedTuple):
     forward: float  # GPU seconds of one layer's forward
     backward: float  # GPU seconds of one layer's backward (and recompute); 0 when it runs none
     recompute: bool  # the backward runs the layer's forward again (full recompute: the dispatcher syncs again)
+    # MoE: GPU seconds of the forward from the dispatcher's sync to the end of the experts (dispatch all-to-all, expert
+    # GEMMs and activation). The queue is empty after a sync, so the experts' host work can hide only behind this,
+    # not behind the combine and the next layer's attention, which the host issues after it. 0: the whole forward
+    block: float = 0.0
 
 
 def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, int]:
@@ -62,6 +66,18 @@ def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, i
     return fwd + graphs, bwd + graphs
 
 
+def _experts_launches(s: Scenario, fused: bool, fp8: str) -> int:
+    """Launches of the stacks' moe_experts part (dispatch, experts, combine) in one forward, with its fp8 casts; 0
+    where a CUDA graph captures it."""
+    if "moe_experts" in _CAPTURED.get(s.cuda_graphs, ()):
+        return 0
+    fig = host_figures()
+    per_cast = fig["fp8_casts"]["launches_per_gemm"]
+    casts = per_cast.get(fp8.split("-")[-1], per_cast["default"]) if fp8 else 0
+    return int(fig["stacks"]["fused" if fused else "eager"]["moe_experts"][0] + casts * fig["fp8_casts"]["gemms"][
+        "moe_experts"])
+
+
 def syncs_per_forward(s: Scenario, moe: bool) -> int:
     """Host synchronisations per layer and forward: the MoE dispatcher's token counts, unless the layer is captured
     (a captured MoE layer runs with static shapes), and the framework's own in every layer (presets/efficiency.json
@@ -70,6 +86,38 @@ def syncs_per_forward(s: Scenario, moe: bool) -> int:
     if not moe or "moe_experts" in _CAPTURED.get(s.cuda_graphs, ()):
         return own
     return own + int(host_figures()["syncs"]["moe_forward"])
+
+
+def expert_host_seconds(s: Scenario, fp8: str = "") -> tuple[float, float]:
+    """(forward, backward) host seconds per MoE layer and micro-batch that Transformer Engine's GroupedLinear spends
+    per LOCAL expert beyond what `launches` counts (presets/host_overhead.json grouped_linear): a cuBLAS GEMM per
+    expert, per-expert quantize kernels in fp8 (none with delayed scaling's fused multi-cast on Hopper, 3 with
+    current scaling), and the per-expert Python calls around them. Only frameworks whose experts run as one GEMM per
+    expert on TE's streams (efficiency.json expert_gemm_streams) and not TE's fused grouped MLP; none where the
+    experts are captured in a CUDA graph."""
+    if "moe_experts" in _CAPTURED.get(s.cuda_graphs, ()) or s.fused_expert_mlp:
+        return 0.0, 0.0
+    if not framework_profile(s.framework).get("expert_gemm_streams"):
+        return 0.0, 0.0
+    spec = resolve_model(s)
+    if not spec.is_moe:
+        return 0.0, 0.0
+    local = max(spec.n_experts // s.ep, 1)
+    fig = host_figures()
+    table, casts = fig["grouped_linear"], fig["fp8_casts"]
+    recipe = fp8.removeprefix("te-") if fp8 else ""
+    per_expert = table["quantize_launches"].get(recipe, table["quantize_launches"].get(recipe.split("-")[-1], 1))
+    # the quantize launches per call minus the per-call casts fp8_casts already counts; delayed scaling's fused
+    # multi-cast is that one cast
+    counted = casts["launches_per_gemm"].get(fp8.split("-")[-1], casts["launches_per_gemm"]["default"]) if fp8 else 0
+    quant = max(0, per_expert * local - counted) if fp8 else 0
+    gemms = table["gemm_launches"]
+    launch_fwd = (gemms["forward"] * local - 1) + quant  # the stacks count one launch per grouped GEMM call
+    launch_bwd = (gemms["backward"] * local - 1) + quant
+    calls_fwd, calls_bwd = table["python_calls"]["fp8" if fp8 else "bf16"]
+    launch, call = fig["launch_seconds"]["value"], fig["view_seconds"]["value"]
+    n = table["calls_per_moe_layer"]
+    return (n * (launch_fwd * launch + local * calls_fwd * call), n * (launch_bwd * launch + local * calls_bwd * call))
 
 
 def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], other_gpu: float,
@@ -82,12 +130,21 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
     if s.cuda_graphs == "full-iteration" or not work:
         return 0.0
     exposed = host_ahead = gpu_ahead = 0.0
+    expert_fwd, expert_bwd = expert_host_seconds(s, fp8) if any(w.moe for w in work) else (0.0, 0.0)
     for w in work:
         fwd, bwd = launches(s, fused, w.moe, fp8)
-        host_fwd, host_bwd = fwd * launch, (bwd + (fwd if w.recompute else 0)) * launch if w.backward else 0.0
+        extra_fwd, extra_bwd = (expert_fwd, expert_bwd) if w.moe else (0.0, 0.0)
+        host_fwd = fwd * launch + extra_fwd
+        host_bwd = ((bwd + (fwd if w.recompute else 0)) * launch + extra_bwd
+                    + (extra_fwd if w.recompute else 0.0)) if w.backward else 0.0
         syncs = syncs_per_forward(s, w.moe)
         if syncs:
-            exposed += w.count * syncs * (sync + launch + max(0.0, host_fwd - w.forward))
+            waits = max(0.0, host_fwd - w.forward)
+            if w.moe and w.block > 0.0:  # sync -> experts, then the rest of the layer, each on its own
+                host_block = _experts_launches(s, fused, fp8) * launch + extra_fwd
+                waits = (max(0.0, host_block - w.block)
+                         + max(0.0, host_fwd - host_block - (w.forward - w.block)))
+            exposed += w.count * syncs * (sync + launch + waits)
             if w.recompute:  # the recomputed forward synchronises again
                 exposed += w.count * syncs * (sync + launch)
         else:

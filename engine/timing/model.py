@@ -226,8 +226,9 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
             ep_paired += n * ((exposed(2 * a2a, bwd_c + bwd_m + rec, 1.0) + exposed(2 * a2a, fwd_c + fwd_m, 1.0))
                               if backward else 2 * a2a)
         comm = (tp_comm + cp_comm + ep_comm - before) / n / (2 if backward else 1)  # per layer, half of it forward
+        block = c.experts_fwd + c.act_fwd + (a2a if g.moe and s.ep > 1 else 0.0)  # sync to fc2: host.py LayerWork
         work.append(LayerWork(n, g.moe, fwd_c + fwd_m + comm, (bwd_c + bwd_m + rec + comm) if backward else 0.0,
-                              backward and s.checkpointing == "full"))
+                              backward and s.checkpointing == "full", 0.0 if s.moe_a2a_overlap else block))
     first, last = index == 0, index == s.pp - 1
     if last:
         matmul, loss = head_cost(spec, tokens, s.tp, rates, loss_path(s, prof))
