@@ -10,9 +10,15 @@ settings differ. grad_accum and global_batch follow from the layout and are list
 is listed where the two rows come from different releases or containers of their source (read from the row's source
 text), a difference no scenario key states.
 
-Run: .venv/bin/python benchmarks/layout_pairs.py [SOURCE-SUBSTRING ...] [--all]
+A pair is "same-table" where both runs come from one table of their source: the same release or container
+(Megatron-Bridge, dgxc-benchmarking) or, for BigScience's chronicles, the same day (the row's "table row of MM-DD";
+the document warns not to compare numbers across its days). Those are the source's own ablations; the share of them
+ordered as measured is printed per source at the end.
+
+Run: .venv/bin/python benchmarks/layout_pairs.py [SOURCE-SUBSTRING ...] [--all] [--same-table]
   SOURCE-SUBSTRING: only sources whose name contains one of them (default: every source)
   --all: list the pairs ordered as measured too (default: mis-ordered and predicted-equal pairs only)
+  --same-table: list only same-table pairs (the tables by what differs and by gap count only them too)
 """
 
 from __future__ import annotations
@@ -33,12 +39,21 @@ FOLLOWS_FROM_LAYOUT = {"grad_accum", "global_batch"}
 GAPS = ((0.02, "<= 2%"), (0.05, "2-5%"), (0.10, "5-10%"), (float("inf"), "> 10%"))
 # Megatron-Bridge: "25.11 NeMo container"; dgxc-benchmarking: "(release v25.02.02)"
 RELEASE = re.compile(r"(\d\d\.\d\d(?:\.\d+)?) NeMo container|release v(\d\d\.\d\d(?:\.\d+)?)")
+# BigScience's chronicles: "table row of 02-25 (2022)"
+DAY = re.compile(r"table row of (\d\d-\d\d)")
 
 
 def release_of(row: dict[str, Any]) -> str:
     """The release or container a row's table belongs to, as its source names it ('' where it names none)."""
     found = RELEASE.search(str(row["source"]))
     return next((g for g in found.groups() if g), "") if found else ""
+
+
+def table_of(row: dict[str, Any]) -> str:
+    """The table a row was measured in within its source: its release, or its day in BigScience's chronicles ('' where
+    the source text names neither: one table)."""
+    day = DAY.search(str(row["source"]))
+    return release_of(row) or (day.group(1) if day else "")
 
 
 def pair_groups(rows: list[dict[str, Any]]) -> dict[tuple, list[dict[str, Any]]]:
@@ -92,14 +107,33 @@ def print_repeat_noise(rows: list[dict[str, Any]], mis_ordered_gaps: dict[str, l
               f"{sum(g < median for g in gaps)} of {len(gaps)}")
 
 
+def print_table_shares(by_table: dict[tuple[str, bool], Counter]) -> None:
+    """Per source and in all, the pairs of one table (release, BigScience day) and of two, and the share ordered as
+    measured (a pair predicted equal counts half, as layout_order counts it)."""
+    def share(counts: Counter) -> str:
+        n = sum(counts.values())
+        if not n:
+            return "-"
+        ordered = (counts["ordered"] + counts["equal"] / 2) / n
+        return f"{counts['ordered']:5d} of {n - counts['equal']:5d} + {counts['equal']:3d} equal {ordered:6.1%}"
+    print(f"\n{'source':32s} {'same table (release, BigScience day)':38s} {'other tables':38s}")
+    total: dict[bool, Counter] = {True: Counter(), False: Counter()}
+    for source in sorted({source for source, _ in by_table}):
+        for same in (True, False):
+            total[same].update(by_table[(source, same)])
+        print(f"{source[:32]:32s} {share(by_table[(source, True)]):38s} {share(by_table[(source, False)]):38s}")
+    print(f"{'all':32s} {share(total[True]):38s} {share(total[False]):38s}")
+
+
 def main(argv: list[str]) -> None:
     wanted = [a for a in argv if not a.startswith("--")]
-    show_all = "--all" in argv
+    show_all, same_only = "--all" in argv, "--same-table" in argv
     rows = load_rows()
     by_id: dict[str, Compared] = {c.id: c for c in compare(rows)}
     by_diff: dict[tuple[str, str], Counter] = defaultdict(Counter)
     by_gap: dict[tuple[str, str], Counter] = defaultdict(Counter)
     mis_ordered_gaps: dict[str, list[float]] = defaultdict(list)  # |measured apart| of each mis-ordered pair
+    by_table: dict[tuple[str, bool], Counter] = defaultdict(Counter)  # (source, same table) -> kinds
     for (source, model, gpu, gpus, *_rest), group in pair_groups(rows).items():
         if wanted and not any(w in source for w in wanted):
             continue
@@ -112,6 +146,10 @@ def main(argv: list[str]) -> None:
                 measured, predicted = ca.measured / cb.measured - 1, ca.predicted / cb.predicted - 1
                 kind = "equal" if ca.predicted == cb.predicted else (
                     "ordered" if (measured > 0) == (predicted > 0) else "MIS-ORDERED")
+                same_table = table_of(a) == table_of(b)
+                by_table[(source, same_table)][kind] += 1
+                if same_only and not same_table:
+                    continue
                 by_diff[(source, ", ".join(diff))][kind] += 1
                 gap = next(label for limit, label in GAPS if abs(measured) <= limit)
                 by_gap[(source, gap)][kind] += 1
@@ -129,6 +167,7 @@ def main(argv: list[str]) -> None:
         for (source, label), counts in sorted(table.items()):
             print(f"{source[:32]:32s} {label[:70]:70s} {counts['ordered']:7d} {counts['MIS-ORDERED']:12d} "
                   f"{counts['equal']:6d}")
+    print_table_shares(by_table)
     print_repeat_noise([r for r in rows if not wanted or any(w in source_of(r) for w in wanted)], mis_ordered_gaps)
 
 
