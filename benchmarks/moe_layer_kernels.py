@@ -14,6 +14,16 @@ fc2, Fp8Unpadding); NVIDIA/TransformerEngine v2.14 (GroupedLinear's split_quanti
 transformer_engine/pytorch/csrc/extensions/cast.cpp; current scaling: amax, then scale, then cast-transpose);
 deepseek-ai/DeepEP hybrid-ep branch docs/Hybrid-EP_Implementation.md (Executor: staging copy when the EP group spans
 NVLink domains, dispatch kernel, permute kernel; unpermute kernel, combine kernel).
+
+Rows of the full-iteration CUDA-graph MXFP8 recipes (Megatron-Bridge v0.5.0 scripts/performance/configs/qwen/
+qwen3_llm_pretrain.py set_full_iter_cg_configs: moe_paged_stash, moe_expert_rank_capacity_factor 1.5; Megatron-LM
+d0b3b775, the commit v0.5.0 pins) also list the paged stash (megatron/core/transformer/moe/paged_stash.py: the
+saved-tensor hooks around the experts copy every tensor Transformer Engine's fused grouped MLP marks,
+transformer_engine/pytorch/ops/fused/forward_grouped_mlp.py at v2.16 mark_grouped_tensor(grouped_fc1_x, swiglu_in,
+scales, grouped_fc2_x), its real rows only, into paged buffers after the forward and back before the backward, on a
+side stream: fc1 input column-wise fp8 and its e8m0 scales, the bf16 SwiGLU input, the fp32 probabilities, fc2 input
+column-wise fp8 and its scales per routed row, each read and written twice). The rest of their list is still that of
+the unfused path (their fused grouped MLP runs the SwiGLU and the casts inside its GEMMs).
 """
 
 from __future__ import annotations
@@ -32,7 +42,8 @@ from engine.timing.layer_settings import expert_gemms, fp8_casts, moe_dispatch  
 from engine.timing.links import nvlink_domain  # noqa: E402
 from engine.timing.model import rates_for  # noqa: E402
 
-ROWS = ("megatron-bridge-26.04-qwen3_30b_a3b-dgx-h100-fp8-16", "megatron-bridge-26.04-qwen3_30b_a3b-dgx-gb200-mxfp8-8")
+ROWS = ("megatron-bridge-26.04-qwen3_30b_a3b-dgx-h100-fp8-16", "megatron-bridge-26.04-qwen3_30b_a3b-dgx-gb200-mxfp8-8",
+        "megatron-bridge-26.06-pretraining-qwen3_30b_a3b-dgx-gb200-mxfp8-8")
 
 
 def inventory(spec, s, fp8: str, eb: int = 2) -> list[tuple[str, float, float]]:
@@ -62,7 +73,19 @@ def inventory(spec, s, fp8: str, eb: int = 2) -> list[tuple[str, float, float]]:
          6 * k * f, 10 * k * f),
         ("fp8 cast of each expert's fc2 input / fc2 output gradient", fi * k * f, fg * k * h),
         ("residual add after the MoE block", 6 * h, 4 * h),
-    ]
+    ] + ([("paged stash of the fused grouped MLP's saved tensors (side stream): copy in / reload",
+           2 * k * stash_row_bytes(h, f, eb), 2 * k * stash_row_bytes(h, f, eb))] if paged_stash(s) else [])
+
+
+def paged_stash(s) -> bool:
+    """The recipes turn on moe_paged_stash with full-iteration CUDA graphs in MXFP8 (set_full_iter_cg_configs)."""
+    return s.cuda_graphs == "full-iteration" and s.precision == "fp8" and s.fp8_recipe == "mxfp8"
+
+
+def stash_row_bytes(h: int, f: int, eb: int = 2) -> float:
+    """Bytes the paged stash keeps per routed row: fc1 input column-wise fp8 + e8m0 scale per 32 rows, SwiGLU input
+    (2 x expert ffn, bf16), the fp32 probability, fc2 input column-wise fp8 + scales."""
+    return h + h / 32 + 2 * f * eb + 4 + f + f / 32
 
 
 def main() -> None:
