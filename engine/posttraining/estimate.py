@@ -13,7 +13,7 @@ from ..memory.states import dtypes_for
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .entropy import with_update_entropy
-from .logprobs import fused_head_training, training_logits, with_copy_slices
+from .logprobs import fused_head_training, training_logits, with_chosen_nll, with_copy_slices
 from .models import (
     LOADED_KEYS,
     engine_lora_bytes,
@@ -165,6 +165,8 @@ def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidd
         scored = rs.shard_logits_tokens
     out = training_logits(c, rs.logprob_path, rs.train_sequences, rs.shard_logits_tokens, rs.shard_tokens, vocab,
                           compute, s.tp, scored, rs.logits_scaled_on_view)
+    if rs.chosen_nll:  # the chosen half's logits in their own dtype (fp32 ones take the rows path's fp32 branch)
+        out = with_chosen_nll(out, rs.train_sequences // 2, rs.shard_logits_tokens, vocab, compute, s.tp)
     if rs.logprob_path == "fused":  # verl's entropy bonus runs on the padding-free logits of every token
         out = with_update_entropy(out, rs.update_entropy, rs.train_sequences * rs.shard_logits_tokens, vocab,
                                   compute, s.tp)

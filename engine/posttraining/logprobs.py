@@ -256,3 +256,33 @@ def with_copy_slices(c: Component, tokens: int, vocab: int, compute: int, tp: in
     return Component(c.key, c.name, c.category, moments, COPY_SLICES_FORMULA,
                      c.inputs + (("copy_slices_tokens", tokens), ("copy_slices_bytes", round(held)),
                                  ("after_copy_slices_bytes", round(later))))
+
+
+CHOSEN_NLL_FORMULA = QT_TRANSLATE_NOOP(
+    "engine", "the loss path's logits tensors + the chosen sequences' NLL term (rpo_alpha / cpo_alpha above 0): "
+    "forward, the chosen half's log-softmax kept for backward (b/2·k·V x the logits' bytes); backward, the slice's "
+    "zero-filled gradient of the whole logits (b·k·V x the logits' bytes) beside the loss path's own")
+
+
+def with_chosen_nll(c: Component, chosen_sequences: int, logits_tokens: int, vocab: int, logit_bytes: int,
+                    tp: int) -> Component:
+    """The training step's logits component `c` when the loss adds the chosen sequences' NLL (RPO's rpo_alpha in
+    TRL's DPOTrainer, CPO/SimPO's cpo_alpha in TRL's CPOTrainer, ms-swift's DPOTrainer.get_nll_loss). The term is a
+    cross-entropy over a slice of the same logits: TRL v0.17.0 trl/trainer/dpo_trainer.py:1244-1252
+    (F.cross_entropy(torch.flatten(logits[:num_examples], end_dim=1), ...)), TRL v0.11.4 trl/trainer/cpo_trainer.py
+    concatenated_forward (cross_entropy_loss(all_logits[:len_chosen], ...), run unless cpo_alpha == 0), ms-swift
+    40c8406fb swift/trainers/rlhf_trainer/dpo_trainer.py get_nll_loss (logits[..., :-1, :].contiguous(), then
+    nn.CrossEntropyLoss). cross_entropy is log_softmax + nll_loss: LogSoftmaxBackward saves its output, the chosen
+    half's log-probabilities over the vocabulary in the logits' dtype, kept until backward (ms-swift's contiguous
+    copy is the log_softmax's input, freed when get_nll_loss returns; nll_loss keeps only the targets). In backward
+    the slice's gradient reaches the logits through SliceBackward, which allocates a zero-filled tensor of the whole
+    logits' shape (torch 2.13 torch/_decomp/decompositions.py slice_backward: grad_output.new_zeros(input_sizes),
+    then slice_scatter) that waits beside the loss path's own gradients until they are summed: one more
+    logits-sized tensor. Traced on CPU (validation/rpo_nll_trace.py, torch 2.13)."""
+    chosen = logit_bytes * chosen_sequences * logits_tokens * vocab / tp
+    whole = 2 * chosen
+    moments = Moments(c.moments.forward + chosen, c.moments.backward_start + whole, c.moments.backward_end,
+                      c.moments.optimizer)
+    return Component(c.key, c.name, c.category, moments, CHOSEN_NLL_FORMULA,
+                     c.inputs + (("chosen_sequences", chosen_sequences), ("chosen_log_softmax_bytes", round(chosen)),
+                                 ("slice_gradient_bytes", round(whole))))
