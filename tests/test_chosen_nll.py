@@ -28,7 +28,7 @@ DPO_LORA = {"gpu": "a100-80gb", "framework": "ms-swift", "training_objective": "
 
 
 def _logits(**keys):
-    est = estimate(scenario_from_dict({**DPO_LORA, **keys}))
+    est = estimate(scenario_from_dict({**DPO_LORA, "framework": "trl", **keys}))
     training = next(p for p in est.rl.phases if p.key == "training")
     return est, next(c for c in training.components if c.key == "logits")
 
@@ -52,12 +52,16 @@ def test_rpo_alpha_zero_is_the_default_and_changes_nothing():
 
 def test_nll_term_only_where_a_second_log_softmax_runs():
     """Megatron's trainers take the NLL from the model's per-token loss (ms-swift 3602360a
-    swift/megatron/trainers/dpo_trainer.py: rpo_alpha x the chosen half of -per_token_logps): nothing is added; GRPO
-    has no such term."""
+    swift/megatron/trainers/dpo_trainer.py: rpo_alpha x the chosen half of -per_token_logps) and ms-swift's DPOTrainer
+    from the per-token log-probs (swift/rlhf_trainers/dpo_trainer.py at 3602360a: -origin_per_token_logps[:num_examples],
+    since 19b34bc5c): nothing is added; its CPO/SimPO runs TRL's CPOTrainer (a cross-entropy over the chosen logits);
+    GRPO has no such term."""
     megatron = scenario_from_dict({**DPO_LORA, "framework": "megatron", "method": "full", "rpo_alpha": 1.0,
                                    "reference_model": "separate"})
     assert not rl_settings(megatron, 2).chosen_nll
-    grpo = scenario_from_dict({**DPO_LORA, "training_objective": "grpo", "rpo_alpha": 1.0})
+    swift_dpo = scenario_from_dict({**DPO_LORA, "rpo_alpha": 1.0})
+    assert not rl_settings(swift_dpo, 2).chosen_nll
+    grpo = scenario_from_dict({**DPO_LORA, "framework": "trl", "training_objective": "grpo", "rpo_alpha": 1.0})
     assert not rl_settings(grpo, 2).chosen_nll
     simpo = scenario_from_dict({**DPO_LORA, "training_objective": "simpo", "reference_model": "none",
                                 "rpo_alpha": 1.0})

@@ -20,9 +20,6 @@ REFERENCE_FREE = ("orpo", "simpo", "cpo", "reward")
 # Objectives whose reference is optional and follows the framework's KL default (GRPO-style KL penalty)
 KL_OPTIONAL = ("grpo", "rloo")
 POLICY_GRADIENT = ("ppo", "grpo", "rloo")  # objectives whose loss can carry an entropy bonus (entropy_coeff)
-# objectives whose loss can add the chosen sequences' NLL: DPO's rpo_alpha (trl dpo_trainer.py), CPO/SimPO's
-# cpo_alpha (trl cpo_trainer.py), both the scenario's rpo_alpha
-CHOSEN_NLL_OBJECTIVES = ("dpo", "ipo", "cpo", "simpo")
 KV_BYTES = {"bf16": 2, "fp16": 2, "fp8": 1}
 # KTO estimates its KL term from a batch of mismatched prompt/completion pairs beside the real one: the policy scores
 # it without gradients before its training forward, the reference beside its own pass (trl 1.16.0
@@ -144,9 +141,9 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         enforce_eager=facts.rollout_enforce_eager if s.rollout_enforce_eager == "auto" else bool(s.rollout_enforce_eager),
         generate_gathers_critic=facts.generate_gathers_critic and objective == "ppo",
         generate_keeps_scores=facts.generate_keeps_scores and objective == "ppo",
-        # Megatron's trainers take the NLL from the model's per-token loss (swift/megatron/trainers/dpo_trainer.py
-        # loss: rpo_alpha x the chosen half's -per_token_logps), no second log-softmax: only the rows path adds it
-        chosen_nll=s.rpo_alpha != 0 and objective in CHOSEN_NLL_OBJECTIVES and path == "rows",
+        # only where the framework's code takes the NLL from the logits (PostTrainingDefaults.chosen_nll_from_logits);
+        # Megatron's trainers take it from the model's per-token loss (swift/megatron/trainers/dpo_trainer.py)
+        chosen_nll=s.rpo_alpha != 0 and objective in facts.chosen_nll_from_logits and path == "rows",
     )
 
 

@@ -141,7 +141,8 @@ class PostTrainingKeys:
                low_inclusive=True, to_float=True), applies_to=POLICY_GRADIENT)
     rpo_alpha: float = key(
         0.0, "weight of the chosen sequences' negative log-likelihood added to a preference loss (TRL / ms-swift "
-        "DPO rpo_alpha, RPO; CPO/SimPO's cpo_alpha is the same term); 0 = off: any other value makes the step "
-        "log-softmax the chosen half's logits a second time, kept for backward",
+        "DPO rpo_alpha, RPO; CPO/SimPO's cpo_alpha is the same term); 0 = off. Where the framework takes it from the "
+        "logits (TRL; ms-swift's CPO/SimPO) the step log-softmaxes the chosen half's logits a second time, kept for "
+        "backward",
         Number(0, 100, QT_TRANSLATE_NOOP("engine", "must be a number between 0 and 100, not {p!r}."),
                low_inclusive=True, to_float=True), applies_to=CHOSEN_NLL)
