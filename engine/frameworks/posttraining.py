@@ -79,6 +79,10 @@ class PostTrainingDefaults:
     # cross-entropy over the chosen half of the logits, whose log-softmax is kept for backward (none: the NLL is taken
     # from the per-token log-probs already computed, or the framework has no such term)
     chosen_nll_from_logits: tuple[str, ...] = ()
+    # the offline trainers run the HF Trainer with bf16/fp16 mixed precision set from the model's dtype: without
+    # DeepSpeed, accelerate's native amp wraps the model's forward in convert_outputs_to_fp32, so the loss and the
+    # reference see the logits in fp32 (the compute-dtype ones alive beside the copy at the cast)
+    outputs_fp32_without_deepspeed: bool = False
 
 
 _TRL_SOURCES = (
@@ -207,7 +211,12 @@ MS_SWIFT = PostTrainingDefaults(
     # chosen logits; cpo_alpha 1 also for SimPO, swift/arguments/rlhf_args.py:250); its DPOTrainer takes the NLL from
     # the per-token log-probs (swift/rlhf_trainers/dpo_trainer.py: -origin_per_token_logps[:num_examples], since
     # 19b34bc5c of 2025-06-11; get_nll_loss's cross-entropy over the logits before it)
-    chosen_nll_from_logits=("cpo", "simpo"))
+    chosen_nll_from_logits=("cpo", "simpo"),
+    # swift/arguments/base_args/model_args.py _init_mixed_precision (3602360a; 40c8406fb likewise): bf16 = True for a
+    # bf16 torch_dtype; accelerate src/accelerate/accelerator.py (16cb6eb8, 2026-07-24: lines 586-592 native_amp for
+    # bf16 outside DeepSpeed and Megatron, 1817-1829 convert_outputs_to_fp32(autocast_context(forward)); v1.6.0
+    # lines 565-571, 1517-1528), utils/operations.py convert_to_fp32: every bf16/fp16 output tensor .float()
+    outputs_fp32_without_deepspeed=True)
 
 NEMO_RL = PostTrainingDefaults(
     "vllm", 0.6, "level-1", False, "colocate", True, True, "standard", False, "free-memory-buffers", 0,
@@ -234,7 +243,7 @@ UNSLOTH = PostTrainingDefaults(
 # cross-entropy, and the log-probs are its negation, so the logits are those of Megatron's own loss
 MEGATRON_SWIFT = replace(
     MS_SWIFT, logprob_path="model-loss", logits_scaled_on_view=False, model_loss="megatron-fused",
-    chosen_nll_from_logits=(),
+    chosen_nll_from_logits=(), outputs_fp32_without_deepspeed=False,
     sources=MS_SWIFT.sources[:2] + (
         ("log-probs", "swift/megatron/trainers/dpo_trainer.py forward_step: ref_output_tensor = ref_model(**data) "
          "under no_grad, then output_tensor = model(**data), with the labels in data, so GPTModel returns the "

@@ -202,12 +202,13 @@ def scoring_phase(p: StepParts) -> RLPhase | None:
     if rs.online:
         forwards.append(scoring_forward("score_policy", QT_TRANSLATE_NOOP("engine", "Old-policy log-probs forward"),
                                         p.spec, rs.train_sequences, rs.shard_tokens, rs.shard_logits_tokens,
-                                        rs.logprob_path, compute, tp, True, tile, _scoring_extras(p, True)))
+                                        rs.logprob_path, compute, tp, True, tile, _scoring_extras(p, True),
+                                        rs.logit_bytes))
     if rs.kl_batch:  # the policy's no-grad pass over the KL batch, before its training forward (KTO)
         forwards.append(scoring_forward("score_policy_kl", QT_TRANSLATE_NOOP("engine", "Policy forward over the KL "
                                         "(mismatched) batch"), p.spec, rs.train_sequences, rs.shard_tokens,
                                         rs.shard_logits_tokens, rs.logprob_path, compute, tp, True, tile,
-                                        _scoring_extras(p, True)))
+                                        _scoring_extras(p, True), rs.logit_bytes))
     if rs.reference in ("separate", "adapter-off", "cpu-swap"):
         forwards.append(_reference_forward(p))
     if s.reward_model is not None and rs.online:
@@ -254,6 +255,10 @@ def _reference_in_step(p: StepParts) -> tuple[Component, ...]:
     tokens = rs.train_sequences * rs.shard_logits_tokens
     if rs.logprob_path == "fused-linear" and rs.fused_head_tile[0]:
         freed = fused_head_buffer_bytes(rs.fused_head_tile, tokens, p.dt.compute)
+    elif rs.logprob_path == "rows" and rs.logit_bytes > p.dt.compute:
+        # fp32 logits (accelerate's cast): selective_log_softmax's fp32 branch saves the logits themselves (gather and
+        # logsumexp take them for backward); only one sequence's temporary is freed
+        freed = rs.logit_bytes * tokens * p.spec.vocab / p.s.tp / max(rs.train_sequences, 1)
     elif rs.logprob_path == "rows":
         freed = p.dt.compute * tokens * p.spec.vocab / p.s.tp
     elif rs.logprob_path == "model-loss":
@@ -279,7 +284,7 @@ def _reference_forward(p: StepParts) -> Component:
         extras = tuple((k, 0.0 if k == "gathered_units_bytes" else v) for k, v in extras) + streamed
     return scoring_forward("score_reference", QT_TRANSLATE_NOOP("engine", "Reference log-probs forward"), p.spec,
                            rs.train_sequences, rs.shard_tokens, rs.shard_logits_tokens, rs.logprob_path, p.dt.compute,
-                           p.s.tp, True, rs.fused_head_tile, extras)
+                           p.s.tp, True, rs.fused_head_tile, extras, rs.logit_bytes)
 
 
 def _streamed(p: StepParts, spec: ModelSpec) -> tuple[tuple[str, float], ...]:

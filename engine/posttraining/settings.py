@@ -82,6 +82,9 @@ class RLSettings:
     # the loss adds the chosen sequences' NLL over their logits (rpo_alpha / cpo_alpha above 0, a preference
     # objective on the HF row-by-row log-prob path: TRL and ms-swift's transformers trainers)
     chosen_nll: bool = False
+    # bytes per logit the loss and the scoring passes see: the compute dtype's, or 4 where the framework's offline
+    # trainer gets the model's outputs cast to fp32 (PostTrainingDefaults.outputs_fp32_without_deepspeed); 0 = compute
+    logit_bytes: int = 0
 
 
 def rollout_engine_for(s: Scenario) -> str:
@@ -144,6 +147,8 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         # only where the framework's code takes the NLL from the logits (PostTrainingDefaults.chosen_nll_from_logits);
         # Megatron's trainers take it from the model's per-token loss (swift/megatron/trainers/dpo_trainer.py)
         chosen_nll=s.rpo_alpha != 0 and objective in facts.chosen_nll_from_logits and path == "rows",
+        logit_bytes=4 if (facts.outputs_fp32_without_deepspeed and not online and objective != "reward"
+                          and compute_bytes == 2 and s.zero_stage == 0 and path == "rows") else compute_bytes,
     )
 
 
