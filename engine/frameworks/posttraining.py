@@ -83,6 +83,10 @@ class PostTrainingDefaults:
     # DeepSpeed, accelerate's native amp wraps the model's forward in convert_outputs_to_fp32, so the loss and the
     # reference see the logits in fp32 (the compute-dtype ones alive beside the copy at the cast)
     outputs_fp32_without_deepspeed: bool = False
+    # PPO without an engine scores its rollout in chunks of this many sequences with TRL's forward()/get_reward()
+    # (output_hidden_states, whole-sequence logits, the sampling scores kept: engine/posttraining/ppo_rollout.py);
+    # 0: the scoring passes run per training micro-batch
+    ppo_rollout_chunk: int = 0
 
 
 _TRL_SOURCES = (
@@ -125,7 +129,9 @@ TRL = PostTrainingDefaults("none", 0.3, "none", False, "colocate", False, False,
                            # unless cpo_alpha == 0; DPO: rpo_alpha's F.cross_entropy over logits[:num_examples] (v0.17.0
                            # dpo_trainer.py:1244-1252), since e3b7897c8 (2026-02-19) loss_type "sft"'s
                            # F.cross_entropy(chosen_logits[chosen_mask]) (dpo_trainer.py:1314-1318)
-                           chosen_nll_from_logits=("dpo", "ipo", "cpo", "simpo"))
+                           chosen_nll_from_logits=("dpo", "ipo", "cpo", "simpo"),
+                           # trl/trainer/utils.py:1064 (v0.17.0) OnPolicyConfig local_rollout_forward_batch_size 64
+                           ppo_rollout_chunk=64)
 
 VERL = PostTrainingDefaults(
     "vllm", 0.5, "level-2", False, "colocate", False, False, "fused", False, "bucket", 2048 << 20,
@@ -216,7 +222,9 @@ MS_SWIFT = PostTrainingDefaults(
     # bf16 torch_dtype; accelerate src/accelerate/accelerator.py (16cb6eb8, 2026-07-24: lines 586-592 native_amp for
     # bf16 outside DeepSpeed and Megatron, 1817-1829 convert_outputs_to_fp32(autocast_context(forward)); v1.6.0
     # lines 565-571, 1517-1528), utils/operations.py convert_to_fp32: every bf16/fp16 output tensor .float()
-    outputs_fp32_without_deepspeed=True)
+    outputs_fp32_without_deepspeed=True,
+    # swift/llm/argument/rlhf_args.py:35 at ae43d1bfb: local_rollout_forward_batch_size 64 (TRL's PPO rollout loop)
+    ppo_rollout_chunk=64)
 
 NEMO_RL = PostTrainingDefaults(
     "vllm", 0.6, "level-1", False, "colocate", True, True, "standard", False, "free-memory-buffers", 0,
@@ -243,7 +251,7 @@ UNSLOTH = PostTrainingDefaults(
 # cross-entropy, and the log-probs are its negation, so the logits are those of Megatron's own loss
 MEGATRON_SWIFT = replace(
     MS_SWIFT, logprob_path="model-loss", logits_scaled_on_view=False, model_loss="megatron-fused",
-    chosen_nll_from_logits=(), outputs_fp32_without_deepspeed=False,
+    chosen_nll_from_logits=(), outputs_fp32_without_deepspeed=False, ppo_rollout_chunk=0,
     sources=MS_SWIFT.sources[:2] + (
         ("log-probs", "swift/megatron/trainers/dpo_trainer.py forward_step: ref_output_tensor = ref_model(**data) "
          "under no_grad, then output_tensor = model(**data), with the labels in data, so GPTModel returns the "

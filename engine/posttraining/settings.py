@@ -85,6 +85,9 @@ class RLSettings:
     # bytes per logit the loss and the scoring passes see: the compute dtype's, or 4 where the framework's offline
     # trainer gets the model's outputs cast to fp32 (PostTrainingDefaults.outputs_fp32_without_deepspeed); 0 = compute
     logit_bytes: int = 0
+    # PPO's rollout scored by the trainer in chunks of this many sequences (PostTrainingDefaults.ppo_rollout_chunk,
+    # without an engine); 0: per training micro-batch
+    rollout_chunk: int = 0
 
 
 def rollout_engine_for(s: Scenario) -> str:
@@ -149,6 +152,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         chosen_nll=s.rpo_alpha != 0 and objective in facts.chosen_nll_from_logits and path == "rows",
         logit_bytes=4 if (facts.outputs_fp32_without_deepspeed and not online and objective != "reward"
                           and compute_bytes == 2 and s.zero_stage == 0 and path == "rows") else compute_bytes,
+        rollout_chunk=facts.ppo_rollout_chunk if objective == "ppo" and engine == "none" else 0,
     )
 
 
