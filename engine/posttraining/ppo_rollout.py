@@ -1,6 +1,7 @@
 """PPO's rollout scoring as TRL's PPOTrainer runs it without a generation engine (trl v0.17.0
 trl/trainer/ppo_trainer.py:425-475, the step ms-swift's PPO examples ran: swift/trainers/rlhf_trainer/ppo_trainer.py
-at ae43d1bfb overrides only __init__, train and saving).
+at ae43d1bfb overrides only __init__, train and saving; the same loop at trl f2cd577 in
+trl/experimental/ppo/ppo_trainer.py: output_hidden_states=True at :219, `del logits` at :704).
 
 After generate(), the trainer loops over the rollout batch in chunks of local_rollout_forward_batch_size (64 by
 default: trl/trainer/utils.py:1064 OnPolicyConfig; ms-swift swift/llm/argument/rlhf_args.py:35 at ae43d1bfb) and, per
