@@ -7712,6 +7712,26 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>TRL 的融合对数概率输出头：前向为其投影缓冲区 + 每个 token 7 个 fp32 统计量；反向为该缓冲区 + fp32 累加并转换精度的隐藏状态梯度（token 数 × h × (4 + 计算精度字节)）+ fp32 累加并转换精度的 lm_head 权重梯度（V × h × (4 + 计算精度字节)，仅当输出头参与训练时）</translation>
     </message>
     <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="1" />
+        <source>the loss path's logits tensors + the chosen sequences' NLL term (rpo_alpha / cpo_alpha above 0): forward, the chosen half's log-softmax kept for backward (b/2·k·V x the logits' bytes); backward, the slice's zero-filled gradient of the whole logits (b·k·V x the logits' bytes) beside the loss path's own</source>
+        <translation>损失路径的 logits 张量 + 被选序列的 NLL 项（rpo_alpha / cpo_alpha 大于 0）：前向为被选一半的 log-softmax，保留至反向（b/2·k·V × logits 字节数）；反向为切片对整个 logits 的零填充梯度（b·k·V × logits 字节数），与损失路径自身的梯度同时存在</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/ppo_rollout.py" line="1" />
+        <source>TRL's PPO rollout pass over a chunk of the rollout batch (no_grad, output_hidden_states): every layer's hidden state (layers + 1) x b·s·h + the fp32 sampling scores b·r·V x 4 kept by the loop + the larger of one layer's tensors and the head's (reference: the whole sequence's logits b·s·V + two response rows' log-softmax; value / reward model: one score per token)</source>
+        <translation>TRL 的 PPO rollout 对一块 rollout 批次的前向（no_grad，output_hidden_states）：每层的隐藏状态（层数 + 1）× b·s·h + 循环保留的 fp32 采样分数 b·r·V × 4 + 单层张量与输出头张量中的较大者（参考模型：整个序列的 logits b·s·V + 两个回复行的 log-softmax；价值 / 奖励模型：每个 token 一个分数）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="1" />
+        <source>cpo_alpha not set: TRL's and ms-swift's default 1.0 adds the chosen sequences' NLL</source>
+        <translation>未设置 cpo_alpha：TRL 和 ms-swift 的默认值 1.0 会加入被选序列的 NLL</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="1" />
+        <source>expected a weight from 0 to 100, found {value!r}</source>
+        <translation>应为 0 到 100 之间的权重，实际为 {value!r}</translation>
+    </message>
+    <message>
         <location filename="../../engine/posttraining/logprobs.py" line="132" />
         <source>TRL selective_log_softmax on fp32 logits (log-sum-exp per sequence): forward, logits b·k·V x 4 + one sequence's temporary; backward, four logits-sized fp32 tensors: the logits (saved by gather and logsumexp), gather's zero-filled gradient, the sequences' gradients and their stack</source>
         <translation>TRL 的 selective_log_softmax 作用于 fp32 logits（逐序列 log-sum-exp）：前向为 logits b·k·V × 4 + 一条序列的临时张量；反向为四个 logits 大小的 fp32 张量：logits（由 gather 与 logsumexp 保存）、gather 的零填充梯度、各序列的梯度及其堆叠</translation>
