@@ -909,6 +909,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>熵奖励权重（entropy_coeff）</translation>
     </message>
     <message>
+        <location filename="../words.py" line="1" />
+        <source>Chosen answers' NLL weight (rpo_alpha)</source>
+        <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
+    </message>
+    <message>
         <location filename="../words.py" line="86" />
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
@@ -3032,6 +3037,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无熵奖励（0）</translation>
     </message>
     <message>
+        <location filename="../rl_rows.py" line="1" />
+        <source>no NLL term (0)</source>
+        <translation>无 NLL 项（0）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="1" />
+        <source>Weight of the chosen answers' negative log-likelihood added to the preference loss (TRL's rpo_alpha; CPO/SimPO's cpo_alpha, 1.0 by default). Where the framework computes it from the logits, the step keeps a second log-softmax of the chosen half (half the logits' size) until the backward pass, which then holds one more logits-sized gradient. How large the weight is does not change the memory.</source>
+        <translation>加到偏好损失上的被选回答负对数似然的权重（TRL 的 rpo_alpha；CPO/SimPO 的 cpo_alpha，默认 1.0）。若框架从 logits 计算该项，则这一步会保留被选一半的第二份 log-softmax（logits 大小的一半）直到反向传播，反向时还会多持有一个与 logits 同样大小的梯度。权重大小不影响内存。</translation>
+    </message>
+    <message>
         <location filename="../rl_rows.py" line="120" />
         <location filename="../rl_rows.py" line="130" />
         <location filename="../rl_rows.py" line="132" />
@@ -3137,6 +3152,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../rl_rows.py" line="172" />
         <source>Entropy bonus weight (entropy_coeff)</source>
         <translation>熵奖励权重（entropy_coeff）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="1" />
+        <source>Chosen answers' NLL weight (rpo_alpha)</source>
+        <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="173" />
