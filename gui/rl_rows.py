@@ -8,7 +8,9 @@ rows the chosen objective uses (progressive disclosure):
   the longest request it accepts) and, where the engine is vLLM, the release whose start-up accounting it follows;
 - ppo: the critic;
 - policy-gradient objectives (ppo, grpo, rloo) under a framework whose update computes the entropy bonus (verl), or
-  with a bonus set: its weight (entropy_coeff).
+  with a bonus set: its weight (entropy_coeff);
+- preference objectives whose framework takes the chosen sequences' NLL from the logits (TRL's DPO/IPO/CPO/SimPO,
+  ms-swift's CPO/SimPO), or with a weight set: its weight (rpo_alpha).
 
 Which objectives keep a reference follows the engine (engine/posttraining/settings.py REFERENCE_FREE)."""
 
@@ -65,6 +67,10 @@ def rows_for(s: Scenario) -> set[str]:
     if objective in POLICY_GRADIENT and (TABLE[s.framework].posttraining.update_entropy != "none"
                                          or s.entropy_coeff != 0):
         keys.add("entropy_coeff")
+    # the NLL term costs memory only where the framework computes it from the logits (engine/frameworks/
+    # posttraining.py chosen_nll_from_logits); a value set elsewhere stays visible
+    if objective in TABLE[s.framework].posttraining.chosen_nll_from_logits or s.rpo_alpha != 0:
+        keys.add("rpo_alpha")
     return keys
 
 
@@ -111,6 +117,12 @@ class RLRows(QObject):
         self.entropy_coeff.setSingleStep(0.001)  # published verl runs use 0.001 (the MATH rows' logs)
         self.entropy_coeff.setKeyboardTracking(False)
         self.entropy_coeff.setSpecialValueText(self.tr("no entropy bonus (0)"))
+        self.rpo_alpha = QDoubleSpinBox()
+        self.rpo_alpha.setRange(*declared_range("rpo_alpha"))
+        self.rpo_alpha.setDecimals(3)
+        self.rpo_alpha.setSingleStep(0.1)
+        self.rpo_alpha.setKeyboardTracking(False)
+        self.rpo_alpha.setSpecialValueText(self.tr("no NLL term (0)"))
         self.rollout_engine = ValueCombo(choice_items("rollout_engine", {
             "auto": self.tr("the framework's default (auto)"),
             "vllm": "vLLM",
@@ -151,7 +163,8 @@ class RLRows(QObject):
         self.widgets: dict[str, QWidget] = {
             "reference_model": self.reference, "prompt_len": self.prompt_len, "completion_len": self.completion_len,
             "num_generations": self.num_generations, "reward_model": self.reward_model,
-            "critic_model": self.critic_model, "entropy_coeff": self.entropy_coeff, "rollout_engine": self.rollout_engine,
+            "critic_model": self.critic_model, "entropy_coeff": self.entropy_coeff, "rpo_alpha": self.rpo_alpha,
+            "rollout_engine": self.rollout_engine,
             "rollout_gpu_memory_utilization": self.utilization, "rollout_sleep": self.sleep,
             "rollout_placement": self.placement, "rollout_gpus": self.rollout_gpus, "rollout_tp": self.rollout_tp,
             "rollout_kv_cache_dtype": self.kv_dtype, "rollout_max_num_seqs": self.max_num_seqs,
@@ -165,6 +178,7 @@ class RLRows(QObject):
             "reward_model": self.tr("Reward model"),
             "critic_model": self.tr("Critic (value model)"),
             "entropy_coeff": self.tr("Entropy bonus weight (entropy_coeff)"),
+            "rpo_alpha": self.tr("Chosen answers' NLL weight (rpo_alpha)"),
             "rollout_engine": self.tr("Generation engine (rollout engine)"),
             "rollout_gpu_memory_utilization": self.tr("Engine's share of each GPU (gpu_memory_utilization)"),
             "rollout_sleep": self.tr("Engine while training (sleep mode)"),
@@ -204,6 +218,12 @@ class RLRows(QObject):
                                         "logits (tokens × vocabulary × 4 bytes) in the forward and one more "
                                         "logits-sized gradient in the backward. How large the weight is does not "
                                         "change the memory."),
+            self.rpo_alpha: self.tr("Weight of the chosen answers' negative log-likelihood added to the preference "
+                                    "loss (TRL's rpo_alpha; CPO/SimPO's cpo_alpha, 1.0 by default). Where the "
+                                    "framework computes it from the logits, the step keeps a second log-softmax "
+                                    "of the chosen half (half the logits' size) until the backward pass, which "
+                                    "then holds one more logits-sized gradient. How large the weight is does not "
+                                    "change the memory."),
             self.rollout_engine: self.tr("What generates the completions. vLLM and SGLang keep their own copy of "
                                          "the weights and a KV cache; the trainer's own generate is much slower."),
             self.utilization: self.tr("The share of each GPU's memory the engine may take for its weights, "
@@ -250,6 +270,7 @@ class RLRows(QObject):
         self.utilization.valueChanged.connect(
             lambda v: edit({"rollout_gpu_memory_utilization": "auto" if v <= 0 else round(v, 2)}))
         self.entropy_coeff.valueChanged.connect(lambda v: edit({"entropy_coeff": round(v, 4)}))
+        self.rpo_alpha.valueChanged.connect(lambda v: edit({"rpo_alpha": round(v, 3)}))
         self.max_model_len.valueChanged.connect(lambda v: edit({"rollout_max_model_len": v or None}))
 
     def _placement_chosen(self, edit: Callable[[dict[str, Any]], None]) -> Callable[[str], None]:
@@ -286,6 +307,7 @@ class RLRows(QObject):
                             (self.num_generations, s.num_generations), (self.rollout_gpus, s.rollout_gpus or 1),
                             (self.rollout_tp, s.rollout_tp), (self.max_num_seqs, s.rollout_max_num_seqs),
                             (self.utilization, utilization), (self.entropy_coeff, s.entropy_coeff),
+                            (self.rpo_alpha, s.rpo_alpha),
                             (self.max_model_len, s.rollout_max_model_len or 0)):
             show_value(spin, value)
         unset = self.tr("prompt + completion (%1)").replace("%1", f"{s.prompt_len + s.completion_len:,}")

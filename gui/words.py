@@ -83,6 +83,7 @@ FIELD_LABELS: dict[str, str] = {
     "cuda_graphs": QT_TRANSLATE_NOOP("Fields", "CUDA graphs (captured parts)"),
     "fp8_all_gather": QT_TRANSLATE_NOOP("Fields", "FP8 weight all-gather (FSDP2)"),
     "entropy_coeff": QT_TRANSLATE_NOOP("Fields", "Entropy bonus weight (entropy_coeff)"),
+    "rpo_alpha": QT_TRANSLATE_NOOP("Fields", "Chosen answers' NLL weight (rpo_alpha)"),
     "intra_node_bandwidth_bytes_per_s": QT_TRANSLATE_NOOP("Fields", "Bandwidth within a node"),
     "inter_node_bandwidth_bytes_per_s": QT_TRANSLATE_NOOP("Fields", "Bandwidth between nodes"),
     "tokens_to_train": QT_TRANSLATE_NOOP("Fields", "Tokens to train"),

@@ -1,6 +1,7 @@
 """The keys added with the time model's mechanisms, in the window: CUDA graphs (cuda_graphs), FSDP2's float8
 all-gather (fp8_all_gather), the attention kernel variant (attention_kernel, with cudnn8 and flash4), verl's entropy
-bonus (entropy_coeff), the cross-entropy choice megatron-fused and the framework internevo. Each is driven through its
+bonus (entropy_coeff), the chosen NLL weight (rpo_alpha), the cross-entropy choice megatron-fused and the framework
+internevo. Each is driven through its
 widget: the scenario changes, the estimate or step time is the engine's for the same scenario, undo restores both,
 and each row shows only where its key counts. Expected numbers come from the engine itself (engine/workloads
 estimate / step_time on the edited scenario); which frameworks a row shows for follows the framework table
@@ -154,3 +155,29 @@ def test_entropy_bonus_row_for_verl_policy_gradient(qtbot, tmp_path):
     assert not spin.isVisibleTo(win)  # TRL's update computes no entropy bonus
     state.edit({"entropy_coeff": 0.01})
     assert spin.isVisibleTo(win) and spin.value() == 0.01  # a value set stays in sight
+
+
+# TRL DPO with LoRA: the framework takes the chosen NLL from the logits (engine/frameworks/posttraining.py
+# chosen_nll_from_logits; tests/test_chosen_nll.py for the tensors and their sources)
+TRL_DPO = {"gpu": "a100-80gb", "framework": "trl", "training_objective": "dpo", "precision": "bf16",
+           "model": "qwen2.5-7b", "method": "lora", "micro_batch": 1, "prompt_len": 1024, "completion_len": 1024,
+           "checkpointing": "full"}
+
+
+def test_rpo_alpha_row_for_preference_objectives_that_compute_the_nll(qtbot, tmp_path):
+    win = window_from(qtbot, tmp_path, TRL_DPO)
+    rl, state = win.setup_panel.rl, win.state
+    spin = rl.rpo_alpha
+    assert spin.isVisibleTo(win) and spin.value() == 0.0
+    assert "logits" in spin.toolTip()  # the tooltip says what it costs in memory
+    before = _update_logits(state.estimate)
+    spin.setValue(1.0)
+    assert state.scenario.rpo_alpha == 1.0
+    assert _update_logits(state.estimate) == _update_logits(estimate(scenario_from_dict(
+        {**TRL_DPO, "rpo_alpha": 1.0}))) > before
+    state.undo_stack.undo()
+    assert state.scenario.rpo_alpha == 0.0 and spin.value() == 0.0
+    state.edit({"framework": "ms-swift"})
+    assert not spin.isVisibleTo(win)  # ms-swift's DPO takes the NLL from the per-token log-probs
+    state.edit({"rpo_alpha": 0.5})
+    assert spin.isVisibleTo(win) and spin.value() == 0.5  # a value set stays in sight

@@ -89,8 +89,34 @@ def read_trl_rl(c: Collector, d: dict[str, Any], objective: str) -> None:
     if as_bool(d.get("precompute_ref_log_probs")) and objective not in ONLINE:
         c.set("reference_model", "precomputed", "precompute_ref_log_probs")
     c.use("precompute_ref_log_probs", "loss_type", "rlhf_type")
+    _read_nll_weight(c, d, objective)
     if objective in ONLINE:
         _read_vllm(c, d)
+
+
+def _read_nll_weight(c: Collector, d: dict[str, Any], objective: str) -> None:
+    """The chosen sequences' NLL weight: DPOConfig's rpo_alpha (None = off, trl dpo_config.py), CPOConfig's
+    cpo_alpha (1.0 unless set, trl v0.11.4 cpo_config.py; ms-swift's cpo_alpha 1.0 as well, also for SimPO,
+    swift/arguments/rlhf_args.py:250 at 3602360a), both the scenario's rpo_alpha."""
+    name = "cpo_alpha" if objective in ("cpo", "simpo") else "rpo_alpha"
+    if objective not in ("dpo", "ipo", "cpo", "simpo"):
+        return
+    value = d.get(name)
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "null", "")):
+        if name == "cpo_alpha":
+            c.assume("rpo_alpha", 1.0, message(QT_TRANSLATE_NOOP(
+                "engine", "cpo_alpha not set: TRL's and ms-swift's default 1.0 adds the chosen sequences' NLL")))
+        c.use(name)
+        return
+    try:
+        alpha = float(value)
+    except (TypeError, ValueError):
+        alpha = -1.0
+    if 0 <= alpha <= 100:
+        c.set("rpo_alpha", alpha, name)
+    else:
+        c.skip(name, message(QT_TRANSLATE_NOOP("engine", "expected a weight from 0 to 100, found {value!r}"),
+                             value=value))
 
 
 def _read_lengths(c: Collector, d: dict[str, Any], objective: str) -> None:

@@ -75,6 +75,18 @@ class PostTrainingDefaults:
     # the trainer's generate() keeps every step's sampling scores (output_scores=True: one fp32 batch x vocab tensor
     # per new token) and stacks them into the response's logits, a second copy, before the cache is released
     generate_keeps_scores: bool = False
+    # the objectives whose chosen-sequence NLL (the scenario's rpo_alpha; CPO/SimPO's cpo_alpha) is a second
+    # cross-entropy over the chosen half of the logits, whose log-softmax is kept for backward (none: the NLL is taken
+    # from the per-token log-probs already computed, or the framework has no such term)
+    chosen_nll_from_logits: tuple[str, ...] = ()
+    # the offline trainers run the HF Trainer with bf16/fp16 mixed precision set from the model's dtype: without
+    # DeepSpeed, accelerate's native amp wraps the model's forward in convert_outputs_to_fp32, so the loss and the
+    # reference see the logits in fp32 (the compute-dtype ones alive beside the copy at the cast)
+    outputs_fp32_without_deepspeed: bool = False
+    # PPO without an engine scores its rollout in chunks of this many sequences with TRL's forward()/get_reward()
+    # (output_hidden_states, whole-sequence logits, the sampling scores kept: engine/posttraining/ppo_rollout.py);
+    # 0: the scoring passes run per training micro-batch
+    ppo_rollout_chunk: int = 0
 
 
 _TRL_SOURCES = (
@@ -112,7 +124,14 @@ _TRL_SOURCES = (
 
 TRL = PostTrainingDefaults("none", 0.3, "none", False, "colocate", False, False, "rows", True, "per-parameter", 0,
                            _TRL_SOURCES, rollout_batched_tokens=4096, fused_head_tile=(4096, 32768),
-                           logits_scaled_on_view=True, generate_gathers_critic=True, generate_keeps_scores=True)
+                           logits_scaled_on_view=True, generate_gathers_critic=True, generate_keeps_scores=True,
+                           # trl/experimental/cpo/cpo_trainer.py:825-844 cross_entropy_loss(all_logits[:len_chosen])
+                           # unless cpo_alpha == 0; DPO: rpo_alpha's F.cross_entropy over logits[:num_examples] (v0.17.0
+                           # dpo_trainer.py:1244-1252), since e3b7897c8 (2026-02-19) loss_type "sft"'s
+                           # F.cross_entropy(chosen_logits[chosen_mask]) (dpo_trainer.py:1314-1318)
+                           chosen_nll_from_logits=("dpo", "ipo", "cpo", "simpo"),
+                           # trl/trainer/utils.py:1064 (v0.17.0) OnPolicyConfig local_rollout_forward_batch_size 64
+                           ppo_rollout_chunk=64)
 
 VERL = PostTrainingDefaults(
     "vllm", 0.5, "level-2", False, "colocate", False, False, "fused", False, "bucket", 2048 << 20,
@@ -193,7 +212,19 @@ MS_SWIFT = PostTrainingDefaults(
      ("ppo generate", "swift/trainers/rlhf_trainer/ppo_trainer.py (ae43d1bfb, 2025-05-18, the commit of the PPO "
       "examples' memory comments): class PPOTrainer(SwiftMixin, trl.PPOTrainer) overrides only __init__, train and "
       "saving, so generation is TRL's (trl>=0.15,<0.18 in requirements/framework.txt there)")),
-    logits_scaled_on_view=True, generate_gathers_critic=True, generate_keeps_scores=True)
+    logits_scaled_on_view=True, generate_gathers_critic=True, generate_keeps_scores=True,
+    # swift/rlhf_trainers/cpo_trainer.py runs TRL's CPOTrainer.concatenated_forward (its cross_entropy_loss over the
+    # chosen logits; cpo_alpha 1 also for SimPO, swift/arguments/rlhf_args.py:250); its DPOTrainer takes the NLL from
+    # the per-token log-probs (swift/rlhf_trainers/dpo_trainer.py: -origin_per_token_logps[:num_examples], since
+    # 19b34bc5c of 2025-06-11; get_nll_loss's cross-entropy over the logits before it)
+    chosen_nll_from_logits=("cpo", "simpo"),
+    # swift/arguments/base_args/model_args.py _init_mixed_precision (3602360a; 40c8406fb likewise): bf16 = True for a
+    # bf16 torch_dtype; accelerate src/accelerate/accelerator.py (16cb6eb8, 2026-07-24: lines 586-592 native_amp for
+    # bf16 outside DeepSpeed and Megatron, 1817-1829 convert_outputs_to_fp32(autocast_context(forward)); v1.6.0
+    # lines 565-571, 1517-1528), utils/operations.py convert_to_fp32: every bf16/fp16 output tensor .float()
+    outputs_fp32_without_deepspeed=True,
+    # swift/llm/argument/rlhf_args.py:35 at ae43d1bfb: local_rollout_forward_batch_size 64 (TRL's PPO rollout loop)
+    ppo_rollout_chunk=64)
 
 NEMO_RL = PostTrainingDefaults(
     "vllm", 0.6, "level-1", False, "colocate", True, True, "standard", False, "free-memory-buffers", 0,
@@ -220,6 +251,7 @@ UNSLOTH = PostTrainingDefaults(
 # cross-entropy, and the log-probs are its negation, so the logits are those of Megatron's own loss
 MEGATRON_SWIFT = replace(
     MS_SWIFT, logprob_path="model-loss", logits_scaled_on_view=False, model_loss="megatron-fused",
+    chosen_nll_from_logits=(), outputs_fp32_without_deepspeed=False, ppo_rollout_chunk=0,
     sources=MS_SWIFT.sources[:2] + (
         ("log-probs", "swift/megatron/trainers/dpo_trainer.py forward_step: ref_output_tensor = ref_model(**data) "
          "under no_grad, then output_tensor = model(**data), with the labels in data, so GPTModel returns the "

@@ -13,7 +13,7 @@ from ..memory.states import dtypes_for
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .entropy import with_update_entropy
-from .logprobs import fused_head_training, training_logits, with_copy_slices
+from .logprobs import fused_head_training, training_logits, with_chosen_nll, with_copy_slices
 from .models import (
     LOADED_KEYS,
     engine_lora_bytes,
@@ -163,8 +163,13 @@ def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidd
     scored = min(s.completion_len, rs.logits_tokens) if rs.response_logits_copied else rs.logits_tokens
     if rs.ulysses > 1:  # the padding-free path log-softmaxes every token of the GPU's slice
         scored = rs.shard_logits_tokens
+    # the logits as the loss sees them: fp32 ones (the model's outputs cast by accelerate) take the rows path's fp32
+    # branch
+    logit_bytes = rs.logit_bytes or compute
     out = training_logits(c, rs.logprob_path, rs.train_sequences, rs.shard_logits_tokens, rs.shard_tokens, vocab,
-                          compute, s.tp, scored, rs.logits_scaled_on_view)
+                          logit_bytes, s.tp, scored, rs.logits_scaled_on_view)
+    if rs.chosen_nll:  # the chosen half's log-softmax in the logits' dtype
+        out = with_chosen_nll(out, rs.train_sequences // 2, rs.shard_logits_tokens, vocab, logit_bytes, s.tp)
     if rs.logprob_path == "fused":  # verl's entropy bonus runs on the padding-free logits of every token
         out = with_update_entropy(out, rs.update_entropy, rs.train_sequences * rs.shard_logits_tokens, vocab,
                                   compute, s.tp)

@@ -89,16 +89,21 @@ WHOLE_FORWARD = ("autocast_cache_bytes", "offloaded_units_bytes", "gathered_unit
 
 def scoring_forward(key: str, name: str, spec: ModelSpec, sequences: int, sequence_tokens: int, logits_tokens: int,
                     path: str, compute: int, tp: int, vocab_head: bool, head_tile: tuple[int, int] = (0, 0),
-                    extras: tuple[tuple[str, float], ...] = ()) -> Component:
+                    extras: tuple[tuple[str, float], ...] = (), logit_bytes: int = 0) -> Component:
     """The transient of one scoring forward of `spec` over `sequences` sequences: a reward or value model ends in a
     one-number head (no vocabulary logits). Under no_grad nothing is kept between layers, so the pass peaks either
     inside a decoder layer or at the head (the last hidden states and the log-prob path's tensors). `extras`:
     (name, bytes) the framework's pass adds: inside a layer (LAYER_MOMENT), through the whole forward
-    (WHOLE_FORWARD), else at the head."""
+    (WHOLE_FORWARD), else at the head. `logit_bytes` above `compute`: the model's outputs cast to fp32 before the
+    row path (accelerate's convert_outputs_to_fp32), see fp32_cast_extras."""
     tokens = sequences * sequence_tokens
     activations = forward_activation_bytes(spec, tokens, compute, tp)
     logits = logprob_bytes(path, sequences, logits_tokens, spec.vocab, spec.hidden, compute, tp, head_tile) \
         if vocab_head else 4.0 * tokens
+    cast = vocab_head and path == "rows" and logit_bytes > compute
+    if cast:
+        logits, cast_extras = fp32_cast_logits(sequences, logits_tokens, spec.vocab, compute, logit_bytes, tp)
+        extras = extras + cast_extras
     formula = LOGPROB_FORMULAS[path] if vocab_head else SCORE_HEAD_FORMULA
     if vocab_head and path == "fused-linear" and head_tile[0]:
         formula = FUSED_HEAD_FORMULA
@@ -109,7 +114,7 @@ def scoring_forward(key: str, name: str, spec: ModelSpec, sequences: int, sequen
     # the head's extras (entropy, a copy of the logits) come after the log-prob path's own temporaries are freed:
     # beside the logits tensor, not beside those temporaries
     at_head = sum(v for k, v in extra if k not in LAYER_MOMENT + WHOLE_FORWARD)
-    kept = (4 if path == "fused-fp32" else compute) * sequences * logits_tokens * spec.vocab / tp \
+    kept = (4 if path == "fused-fp32" or cast else compute) * sequences * logits_tokens * spec.vocab / tp \
         if vocab_head and path != "fused-linear" else 0.0
     head = tokens * spec.hidden * compute / tp + max(logits, kept + at_head)
     value = max(layer, head) + sum(v for k, v in extra if k in WHOLE_FORWARD)
@@ -117,6 +122,17 @@ def scoring_forward(key: str, name: str, spec: ModelSpec, sequences: int, sequen
                      (("sequences", sequences), ("sequence_tokens", sequence_tokens), ("logits_tokens", logits_tokens),
                       ("logprob_path", path if vocab_head else "score head"), ("activation_bytes", round(activations)),
                       ("logits_bytes", round(logits)), ("peak_at", "layer" if layer >= head else "head")) + extra)
+
+
+def fp32_cast_logits(sequences: int, logits_tokens: int, vocab: int, compute: int, logit_bytes: int,
+                     tp: int) -> tuple[float, tuple[tuple[str, float], ...]]:
+    """A no-grad pass whose logits reach the row path cast to fp32: accelerate's native amp wraps the model's forward
+    in convert_outputs_to_fp32 (src/accelerate/utils/operations.py convert_to_fp32: tensor.float()), so the
+    compute-dtype output and its fp32 copy are alive together at the cast (the extra, at the head); TRL's
+    selective_log_softmax then takes its fp32 branch (trl/trainer/utils.py: gather, then logsumexp one sequence at a
+    time), holding the fp32 logits and one sequence's temporary. Returns (log-prob path bytes, extras)."""
+    tv = sequences * logits_tokens * vocab / tp
+    return logit_bytes * tv * (1 + 1 / max(sequences, 1)), (("fp32_cast_bytes", compute * tv),)
 
 
 ROWS_TRAINING_FORMULA = QT_TRANSLATE_NOOP(
@@ -256,3 +272,33 @@ def with_copy_slices(c: Component, tokens: int, vocab: int, compute: int, tp: in
     return Component(c.key, c.name, c.category, moments, COPY_SLICES_FORMULA,
                      c.inputs + (("copy_slices_tokens", tokens), ("copy_slices_bytes", round(held)),
                                  ("after_copy_slices_bytes", round(later))))
+
+
+CHOSEN_NLL_FORMULA = QT_TRANSLATE_NOOP(
+    "engine", "the loss path's logits tensors + the chosen sequences' NLL term (rpo_alpha / cpo_alpha above 0): "
+    "forward, the chosen half's log-softmax kept for backward (b/2·k·V x the logits' bytes); backward, the slice's "
+    "zero-filled gradient of the whole logits (b·k·V x the logits' bytes) beside the loss path's own")
+
+
+def with_chosen_nll(c: Component, chosen_sequences: int, logits_tokens: int, vocab: int, logit_bytes: int,
+                    tp: int) -> Component:
+    """The training step's logits component `c` when the loss adds the chosen sequences' NLL (RPO's rpo_alpha in
+    TRL's DPOTrainer, CPO/SimPO's cpo_alpha in TRL's CPOTrainer, ms-swift's DPOTrainer.get_nll_loss). The term is a
+    cross-entropy over a slice of the same logits: TRL v0.17.0 trl/trainer/dpo_trainer.py:1244-1252
+    (F.cross_entropy(torch.flatten(logits[:num_examples], end_dim=1), ...)), TRL v0.11.4 trl/trainer/cpo_trainer.py
+    concatenated_forward (cross_entropy_loss(all_logits[:len_chosen], ...), run unless cpo_alpha == 0), ms-swift
+    40c8406fb swift/trainers/rlhf_trainer/dpo_trainer.py get_nll_loss (logits[..., :-1, :].contiguous(), then
+    nn.CrossEntropyLoss). cross_entropy is log_softmax + nll_loss: LogSoftmaxBackward saves its output, the chosen
+    half's log-probabilities over the vocabulary in the logits' dtype, kept until backward (ms-swift's contiguous
+    copy is the log_softmax's input, freed when get_nll_loss returns; nll_loss keeps only the targets). In backward
+    the slice's gradient reaches the logits through SliceBackward, which allocates a zero-filled tensor of the whole
+    logits' shape (torch 2.13 torch/_decomp/decompositions.py slice_backward: grad_output.new_zeros(input_sizes),
+    then slice_scatter) that waits beside the loss path's own gradients until they are summed: one more
+    logits-sized tensor. Traced on CPU (validation/rpo_nll_trace.py, torch 2.13)."""
+    chosen = logit_bytes * chosen_sequences * logits_tokens * vocab / tp
+    whole = 2 * chosen
+    moments = Moments(c.moments.forward + chosen, c.moments.backward_start + whole, c.moments.backward_end,
+                      c.moments.optimizer)
+    return Component(c.key, c.name, c.category, moments, CHOSEN_NLL_FORMULA,
+                     c.inputs + (("chosen_sequences", chosen_sequences), ("chosen_log_softmax_bytes", round(chosen)),
+                                 ("slice_gradient_bytes", round(whole))))

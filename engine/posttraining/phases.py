@@ -18,8 +18,9 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import adapter_dtype_bytes
-from .logprobs import fused_head_buffer_bytes, scoring_forward
+from .logprobs import WHOLE_FORWARD, fused_head_buffer_bytes, scoring_forward
 from .models import as_critic, largest_tensor_bytes, model_spec, offloaded_units_bytes
+from .ppo_rollout import rollout_forward
 from .result import RLPhase
 from .rollout_memory import EngineMemory
 from .settings import RLSettings
@@ -199,15 +200,18 @@ def scoring_phase(p: StepParts) -> RLPhase | None:
     rs, s = p.rs, p.s
     forwards = []
     compute, tp, tile = p.dt.compute, s.tp, rs.fused_head_tile
-    if rs.online:
+    if rs.rollout_chunk:
+        forwards = _ppo_rollout(p)
+    elif rs.online:
         forwards.append(scoring_forward("score_policy", QT_TRANSLATE_NOOP("engine", "Old-policy log-probs forward"),
                                         p.spec, rs.train_sequences, rs.shard_tokens, rs.shard_logits_tokens,
-                                        rs.logprob_path, compute, tp, True, tile, _scoring_extras(p, True)))
+                                        rs.logprob_path, compute, tp, True, tile, _scoring_extras(p, True),
+                                        rs.logit_bytes))
     if rs.kl_batch:  # the policy's no-grad pass over the KL batch, before its training forward (KTO)
         forwards.append(scoring_forward("score_policy_kl", QT_TRANSLATE_NOOP("engine", "Policy forward over the KL "
                                         "(mismatched) batch"), p.spec, rs.train_sequences, rs.shard_tokens,
                                         rs.shard_logits_tokens, rs.logprob_path, compute, tp, True, tile,
-                                        _scoring_extras(p, True)))
+                                        _scoring_extras(p, True), rs.logit_bytes))
     if rs.reference in ("separate", "adapter-off", "cpu-swap"):
         forwards.append(_reference_forward(p))
     if s.reward_model is not None and rs.online:
@@ -225,6 +229,28 @@ def scoring_phase(p: StepParts) -> RLPhase | None:
     largest = max(forwards, key=lambda c: c.peak_bytes)
     engine = p.engine_parts[_asleep(p)]
     return _phase("scoring", "training", p.resident + p.loaded + p.frozen + engine + (largest,))
+
+
+def _ppo_rollout(p: StepParts) -> list[Component]:
+    """TRL's PPO rollout scoring (engine/posttraining/ppo_rollout.py): the reference, value and reward passes over
+    a chunk of the generated batch (the batch generate() ran, up to the framework's chunk)."""
+    rs, s = p.rs, p.s
+    chunk = min(rs.rollout_chunk, s.micro_batch * s.grad_accum)
+    out = []
+    if rs.reference in ("separate", "adapter-off", "cpu-swap"):
+        out.append(rollout_forward("score_reference", QT_TRANSLATE_NOOP("engine", "Reference log-probs forward"),
+                                   p.spec, chunk, rs.sequence_tokens, s.completion_len, p.spec.vocab, p.dt.compute,
+                                   s.tp, True, tuple(x for x in _scoring_extras(p, False)
+                                                     if x[0] in WHOLE_FORWARD)))
+    for key, name, model in (("score_values", QT_TRANSLATE_NOOP("engine", "Critic values forward"),
+                              None if p.critic is None else p.spec if s.critic_model == "same"
+                              else model_spec(s.critic_model)),
+                             ("score_reward", QT_TRANSLATE_NOOP("engine", "Reward model forward"),
+                              None if s.reward_model is None else model_spec(s.reward_model))):
+        if model is not None:
+            out.append(rollout_forward(key, name, model, chunk, rs.sequence_tokens, s.completion_len, p.spec.vocab,
+                                       p.dt.compute, s.tp, False))
+    return out
 
 
 def _loss_tensors(p: StepParts) -> Component:
@@ -254,6 +280,10 @@ def _reference_in_step(p: StepParts) -> tuple[Component, ...]:
     tokens = rs.train_sequences * rs.shard_logits_tokens
     if rs.logprob_path == "fused-linear" and rs.fused_head_tile[0]:
         freed = fused_head_buffer_bytes(rs.fused_head_tile, tokens, p.dt.compute)
+    elif rs.logprob_path == "rows" and rs.logit_bytes > p.dt.compute:
+        # fp32 logits (accelerate's cast): selective_log_softmax's fp32 branch saves the logits themselves (gather and
+        # logsumexp take them for backward); only one sequence's temporary is freed
+        freed = rs.logit_bytes * tokens * p.spec.vocab / p.s.tp / max(rs.train_sequences, 1)
     elif rs.logprob_path == "rows":
         freed = p.dt.compute * tokens * p.spec.vocab / p.s.tp
     elif rs.logprob_path == "model-loss":
@@ -279,7 +309,7 @@ def _reference_forward(p: StepParts) -> Component:
         extras = tuple((k, 0.0 if k == "gathered_units_bytes" else v) for k, v in extras) + streamed
     return scoring_forward("score_reference", QT_TRANSLATE_NOOP("engine", "Reference log-probs forward"), p.spec,
                            rs.train_sequences, rs.shard_tokens, rs.shard_logits_tokens, rs.logprob_path, p.dt.compute,
-                           p.s.tp, True, rs.fused_head_tile, extras)
+                           p.s.tp, True, rs.fused_head_tile, extras, rs.logit_bytes)
 
 
 def _streamed(p: StepParts, spec: ModelSpec) -> tuple[tuple[str, float], ...]:

@@ -79,6 +79,15 @@ class RLSettings:
     # with the policy under ZeRO-3, and the sampling scores kept as fp32 logits of the response
     generate_gathers_critic: bool = False
     generate_keeps_scores: bool = False
+    # the loss adds the chosen sequences' NLL over their logits (rpo_alpha / cpo_alpha above 0, a preference
+    # objective on the HF row-by-row log-prob path: TRL and ms-swift's transformers trainers)
+    chosen_nll: bool = False
+    # bytes per logit the loss and the scoring passes see: the compute dtype's, or 4 where the framework's offline
+    # trainer gets the model's outputs cast to fp32 (PostTrainingDefaults.outputs_fp32_without_deepspeed); 0 = compute
+    logit_bytes: int = 0
+    # PPO's rollout scored by the trainer in chunks of this many sequences (PostTrainingDefaults.ppo_rollout_chunk,
+    # without an engine); 0: per training micro-batch
+    rollout_chunk: int = 0
 
 
 def rollout_engine_for(s: Scenario) -> str:
@@ -138,6 +147,12 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         enforce_eager=facts.rollout_enforce_eager if s.rollout_enforce_eager == "auto" else bool(s.rollout_enforce_eager),
         generate_gathers_critic=facts.generate_gathers_critic and objective == "ppo",
         generate_keeps_scores=facts.generate_keeps_scores and objective == "ppo",
+        # only where the framework's code takes the NLL from the logits (PostTrainingDefaults.chosen_nll_from_logits);
+        # Megatron's trainers take it from the model's per-token loss (swift/megatron/trainers/dpo_trainer.py)
+        chosen_nll=s.rpo_alpha != 0 and objective in facts.chosen_nll_from_logits and path == "rows",
+        logit_bytes=4 if (facts.outputs_fp32_without_deepspeed and not online and objective != "reward"
+                          and compute_bytes == 2 and s.zero_stage == 0 and path == "rows") else compute_bytes,
+        rollout_chunk=facts.ppo_rollout_chunk if objective == "ppo" and engine == "none" else 0,
     )
 
 

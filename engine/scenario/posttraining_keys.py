@@ -31,6 +31,7 @@ CRITIC_OFFLOADS = ("auto", "none", "optimizer", "optimizer+params")  # "auto" = 
 POST_TRAINING = "training_objective other than sft"
 ONLINE = "training_objective ppo, grpo, rloo, online-dpo"
 POLICY_GRADIENT = "training_objective ppo, grpo, rloo"
+CHOSEN_NLL = "training_objective dpo, ipo, cpo, simpo"
 
 
 def _model_or_null(key_name: str, value: Any, same: bool) -> str | CustomModel | None:
@@ -138,3 +139,10 @@ class PostTrainingKeys:
         "value but 0 makes verl's update compute every token's entropy over the vocabulary with gradients",
         Number(0, 100, QT_TRANSLATE_NOOP("engine", "must be a number between 0 and 100, not {p!r}."),
                low_inclusive=True, to_float=True), applies_to=POLICY_GRADIENT)
+    rpo_alpha: float = key(
+        0.0, "weight of the chosen sequences' negative log-likelihood added to a preference loss (TRL / ms-swift "
+        "DPO rpo_alpha, RPO; CPO/SimPO's cpo_alpha is the same term); 0 = off. Where the framework takes it from the "
+        "logits (TRL; ms-swift's CPO/SimPO) the step log-softmaxes the chosen half's logits a second time, kept for "
+        "backward",
+        Number(0, 100, QT_TRANSLATE_NOOP("engine", "must be a number between 0 and 100, not {p!r}."),
+               low_inclusive=True, to_float=True), applies_to=CHOSEN_NLL)

@@ -909,6 +909,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>熵奖励权重（entropy_coeff）</translation>
     </message>
     <message>
+        <location filename="../words.py" line="1" />
+        <source>Chosen answers' NLL weight (rpo_alpha)</source>
+        <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
+    </message>
+    <message>
         <location filename="../words.py" line="86" />
         <source>Bandwidth within a node</source>
         <translation>节点内带宽</translation>
@@ -3032,6 +3037,16 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <translation>无熵奖励（0）</translation>
     </message>
     <message>
+        <location filename="../rl_rows.py" line="1" />
+        <source>no NLL term (0)</source>
+        <translation>无 NLL 项（0）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="1" />
+        <source>Weight of the chosen answers' negative log-likelihood added to the preference loss (TRL's rpo_alpha; CPO/SimPO's cpo_alpha, 1.0 by default). Where the framework computes it from the logits, the step keeps a second log-softmax of the chosen half (half the logits' size) until the backward pass, which then holds one more logits-sized gradient. How large the weight is does not change the memory.</source>
+        <translation>加到偏好损失上的被选回答负对数似然的权重（TRL 的 rpo_alpha；CPO/SimPO 的 cpo_alpha，默认 1.0）。若框架从 logits 计算该项，则这一步会保留被选一半的第二份 log-softmax（logits 大小的一半）直到反向传播，反向时还会多持有一个与 logits 同样大小的梯度。权重大小不影响内存。</translation>
+    </message>
+    <message>
         <location filename="../rl_rows.py" line="120" />
         <location filename="../rl_rows.py" line="130" />
         <location filename="../rl_rows.py" line="132" />
@@ -3137,6 +3152,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../rl_rows.py" line="172" />
         <source>Entropy bonus weight (entropy_coeff)</source>
         <translation>熵奖励权重（entropy_coeff）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="1" />
+        <source>Chosen answers' NLL weight (rpo_alpha)</source>
+        <translation>被选回答的 NLL 权重（rpo_alpha）</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="173" />
@@ -7710,6 +7730,26 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/posttraining/logprobs.py" line="128" />
         <source>TRL's fused log-prob head: forward, its projection buffer + 7 fp32 statistics per token; backward, the buffer + the hidden states' gradient in fp32 and cast (tokens x h x (4 + compute bytes)) + the lm_head weight's gradient in fp32 and cast (V x h x (4 + compute bytes), when the head trains)</source>
         <translation>TRL 的融合对数概率输出头：前向为其投影缓冲区 + 每个 token 7 个 fp32 统计量；反向为该缓冲区 + fp32 累加并转换精度的隐藏状态梯度（token 数 × h × (4 + 计算精度字节)）+ fp32 累加并转换精度的 lm_head 权重梯度（V × h × (4 + 计算精度字节)，仅当输出头参与训练时）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/logprobs.py" line="1" />
+        <source>the loss path's logits tensors + the chosen sequences' NLL term (rpo_alpha / cpo_alpha above 0): forward, the chosen half's log-softmax kept for backward (b/2·k·V x the logits' bytes); backward, the slice's zero-filled gradient of the whole logits (b·k·V x the logits' bytes) beside the loss path's own</source>
+        <translation>损失路径的 logits 张量 + 被选序列的 NLL 项（rpo_alpha / cpo_alpha 大于 0）：前向为被选一半的 log-softmax，保留至反向（b/2·k·V × logits 字节数）；反向为切片对整个 logits 的零填充梯度（b·k·V × logits 字节数），与损失路径自身的梯度同时存在</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/ppo_rollout.py" line="1" />
+        <source>TRL's PPO rollout pass over a chunk of the rollout batch (no_grad, output_hidden_states): every layer's hidden state (layers + 1) x b·s·h + the fp32 sampling scores b·r·V x 4 kept by the loop + the larger of one layer's tensors and the head's (reference: the whole sequence's logits b·s·V + two response rows' log-softmax; value / reward model: one score per token)</source>
+        <translation>TRL 的 PPO rollout 对一块 rollout 批次的前向（no_grad，output_hidden_states）：每层的隐藏状态（层数 + 1）× b·s·h + 循环保留的 fp32 采样分数 b·r·V × 4 + 单层张量与输出头张量中的较大者（参考模型：整个序列的 logits b·s·V + 两个回复行的 log-softmax；价值 / 奖励模型：每个 token 一个分数）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="1" />
+        <source>cpo_alpha not set: TRL's and ms-swift's default 1.0 adds the chosen sequences' NLL</source>
+        <translation>未设置 cpo_alpha：TRL 和 ms-swift 的默认值 1.0 会加入被选序列的 NLL</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="1" />
+        <source>expected a weight from 0 to 100, found {value!r}</source>
+        <translation>应为 0 到 100 之间的权重，实际为 {value!r}</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/logprobs.py" line="132" />
