@@ -10,7 +10,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
 from .accelerate import read_fsdp
-from .common import HF_ATTENTION, HF_OPTIMIZERS, as_bool, set_flag, set_int, set_model
+from .common import HF_OPTIMIZERS, as_bool, read_hf_attention, set_flag, set_int, set_model
 from .result import Collector
 
 
@@ -131,15 +131,8 @@ def _read_optimizer_and_attention(c: Collector, d: dict[str, Any]) -> None:
             "adamw",
             message(QT_TRANSLATE_NOOP("engine", "axolotl leaves the optimizer to TrainingArguments (AdamW)")),
         )
-    attn = d.get("attn_implementation")
-    if attn is not None:
-        if attn in HF_ATTENTION:
-            c.set("attention", HF_ATTENTION[attn], "attn_implementation")
-        else:
-            c.skip(
-                "attn_implementation",
-                message(QT_TRANSLATE_NOOP("engine", "attention kernel '{attn}' is not modelled yet"), attn=attn),
-            )
+    if d.get("attn_implementation") is not None:
+        read_hf_attention(c, d)
     elif as_bool(d.get("flash_attention")):
         c.set("attention", "flash", "flash_attention")
     elif as_bool(d.get("sdp_attention")):

@@ -228,6 +228,11 @@ def _read_hf_optimizer_and_attention(c: Collector, d: dict[str, Any]) -> None:
             c.skip(
                 "optim", message(QT_TRANSLATE_NOOP("engine", "optimizer '{optim}' is not modelled yet"), optim=d["optim"])
             )
+    read_hf_attention(c, d)
+
+
+def read_hf_attention(c: Collector, d: dict[str, Any]) -> None:
+    """attn_implementation (transformers' from_pretrained argument, also axolotl's key) -> the attention kernel."""
     attn = d.get("attn_implementation")
     if attn is not None:
         if attn in HF_ATTENTION:
