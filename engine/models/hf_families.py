@@ -59,6 +59,18 @@ def _int(cfg: dict[str, Any], key: str, model_type: str, default: int | None = N
     return value
 
 
+def check_kv_heads(heads: int, kv_heads: int) -> None:
+    """Grouped-query attention shares each K/V head among a whole number of query heads."""
+    if heads % kv_heads:
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP(
+                "engine", "num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads})."
+            ),
+            heads=heads,
+            kv_heads=kv_heads,
+        )
+
+
 def _layer_types(cfg: dict[str, Any], layers: int, derived: list[str]) -> tuple[str, ...]:
     """transformers' `layer_types` (full_attention / sliding_attention / chunked_attention / linear_attention)."""
     given = cfg.get("layer_types")
@@ -75,14 +87,7 @@ def _base(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
     heads = _int(cfg, "num_attention_heads", model_type)
     layers = _int(cfg, "num_hidden_layers", model_type)
     kv_heads = _int(cfg, "num_key_value_heads", model_type, heads) or heads
-    if heads % kv_heads:
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP(
-                "engine", "num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads})."
-            ),
-            heads=heads,
-            kv_heads=kv_heads,
-        )
+    check_kv_heads(heads, kv_heads)
     tied = _get(cfg, "tie_word_embeddings", model_type)
     return {
         "model_type": model_type,
