@@ -11,10 +11,10 @@ from functools import cached_property
 from typing import Any
 
 from ..errors import ModelConfigError
-from ..input_bounds import check_hf_config
+from ..input_bounds import check_hf_config, check_kv_heads
 from ..messages import QT_TRANSLATE_NOOP
 from .config_defaults import with_class_defaults
-from .hf_families import ALIASES, FAMILY_TYPES, check_kv_heads, family_fields
+from .hf_families import ALIASES, FAMILY_TYPES, family_fields
 from .layer_shapes import FamilyShapes, Linear, with_mtp
 from .vision import VisionSpec, vision_from_config
 

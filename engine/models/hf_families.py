@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ModelConfigError
+from ..input_bounds import check_kv_heads
 from ..messages import QT_TRANSLATE_NOOP
 
 # Defaults of the transformers config classes for keys the released files omit (Gemma 3's
@@ -57,18 +58,6 @@ def _int(cfg: dict[str, Any], key: str, model_type: str, default: int | None = N
             value=value,
         )
     return value
-
-
-def check_kv_heads(heads: int, kv_heads: int) -> None:
-    """Grouped-query attention shares each K/V head among a whole number of query heads."""
-    if heads % kv_heads:
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP(
-                "engine", "num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads})."
-            ),
-            heads=heads,
-            kv_heads=kv_heads,
-        )
 
 
 def _layer_types(cfg: dict[str, Any], layers: int, derived: list[str]) -> tuple[str, ...]:
