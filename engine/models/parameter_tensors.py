@@ -22,9 +22,10 @@ def typical_layer_is_moe(spec: ModelSpec) -> bool:
 @lru_cache(maxsize=256)
 def layer_tensors(spec: ModelSpec, moe: bool, tp: int = 1) -> tuple[float, ...]:
     """Elements per TP rank of every parameter tensor of one decoder layer (`moe`: an MoE layer): each nn.Linear's
-    weight and its bias, each routed expert's three matrices, the two norms' weights and, where the norms are
+    weight and its bias, each routed expert's three matrices (and a shared expert's gate), the layer's norms'
+    weights (spec.norms_per_layer: one in Phi's parallel block, four in Gemma 2 and 3) and, where the norms are
     LayerNorms with a bias (spec.norm_bias: nn.LayerNorm registers `bias` as a parameter of its own), their
-    biases."""
+    biases, and the attention's query/key norms and sinks. The norms stay whole on every TP rank."""
     tensors: list[float] = []
     for lin in spec.layer_linears(moe):
         tensors.append(lin.d_in * lin.d_out / tp)
@@ -32,8 +33,25 @@ def layer_tensors(spec: ModelSpec, moe: bool, tp: int = 1) -> tuple[float, ...]:
             tensors.append(lin.d_out / tp)
     if moe:
         tensors += [spec.hidden * spec.expert_ffn] * (EXPERT_MATRICES * spec.n_experts)
-    tensors += [float(spec.hidden)] * (2 * (2 if spec.norm_bias else 1))
-    return tuple(tensors)
+        if spec.shared_gate:  # Qwen2-MoE's shared_expert_gate, nn.Linear(hidden, 1) (small_params counts it)
+            tensors.append(float(spec.hidden))
+    tensors += [float(spec.hidden)] * (spec.norms_per_layer * (2 if spec.norm_bias else 1))
+    return tuple(tensors + _attention_small_tensors(spec))
+
+
+def _attention_small_tensors(spec: ModelSpec) -> list[float]:
+    """The attention's parameters outside its nn.Linear weights, one tensor each (spec.qk_norm_params and the
+    sinks, as small_params counts them): MLA's q_a_layernorm (with a low-rank query) and kv_a_layernorm, the
+    per-head q_norm and k_norm (Qwen3, Gemma 3) or the full-width ones (OLMoE, OLMo-2), gpt-oss's sinks."""
+    if spec.attention == "mla":
+        out = [float(n) for n in (spec.q_lora_rank, spec.kv_lora_rank) if n]
+    elif spec.qk_norm == "head":
+        out = [float(spec.head_dim)] * 2
+    elif spec.qk_norm == "full":
+        out = [float(spec.q_dim), float(spec.kv_dim)]
+    else:
+        out = []
+    return out + ([float(spec.heads)] if spec.sinks else [])
 
 
 def mean_layer_tensor_count(spec: ModelSpec) -> float:
