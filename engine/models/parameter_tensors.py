@@ -5,6 +5,7 @@ gradient buckets, bitsandbytes' 8-bit optimizers step each tensor with a synchro
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from .architecture import ModelSpec
@@ -54,10 +55,14 @@ def _attention_small_tensors(spec: ModelSpec) -> list[float]:
     return out + ([float(spec.heads)] if spec.sinks else [])
 
 
+def mean_over_layers(spec: ModelSpec, per_kind: Callable[[bool], float]) -> float:
+    """per_kind(moe), a figure of one dense (False) or MoE (True) decoder layer, averaged over the model's layers."""
+    return (spec.dense_layers * per_kind(False) + spec.moe_layers * per_kind(True)) / max(1, spec.layers)
+
+
 def mean_layer_tensor_count(spec: ModelSpec) -> float:
     """Parameter tensors of one decoder layer averaged over the model's dense and MoE layers."""
-    counts = spec.dense_layers * len(layer_tensors(spec, False)) + spec.moe_layers * len(layer_tensors(spec, True))
-    return counts / max(1, spec.layers)
+    return mean_over_layers(spec, lambda moe: len(layer_tensors(spec, moe)))
 
 
 def root_tensor_count(spec: ModelSpec) -> int:

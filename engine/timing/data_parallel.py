@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from ..memory.parallelism.components import pipeline_keeps_weights
 from ..memory.states import Dtypes
 from ..models.architecture import ModelSpec
-from ..models.parameter_tensors import layer_tensors, mean_layer_tensor_count, root_tensor_count
+from ..models.parameter_tensors import layer_tensors, mean_layer_tensor_count, mean_over_layers, root_tensor_count
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import fsdp1_wrap
 from .collectives import BROADCAST, bucket_count, collective_latency, group_latencies
@@ -56,7 +56,7 @@ def gathered_modules_per_layer(spec: ModelSpec) -> float:
     def count(moe: bool) -> int:
         linears = sum(1 for lin in spec.layer_linears(moe) if lin.params >= PERSISTENCE_THRESHOLD)
         return linears + (spec.n_experts if moe else 0)
-    return (spec.dense_layers * count(False) + spec.moe_layers * count(True)) / max(1, spec.layers)
+    return mean_over_layers(spec, count)
 
 
 # The context-parallel ranks hold the same weights, so their gradients are reduced (and ZeRO's shards gathered) with
