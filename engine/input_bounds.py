@@ -167,3 +167,15 @@ def check_hf_config(cfg: dict[str, Any]) -> None:
         raise _config_error("num_attention_heads", QT_TRANSLATE_NOOP(
             "engine", "config.json '{key}' ({p}) exceeds hidden_size ({h}), so each head would have no width; set "
             "head_dim."), p=heads, h=hidden)
+
+
+def check_kv_heads(heads: int, kv_heads: int) -> None:
+    """Grouped-query attention shares each K/V head among a whole number of query heads."""
+    if heads % kv_heads:
+        raise ModelConfigError(
+            QT_TRANSLATE_NOOP(
+                "engine", "num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads})."
+            ),
+            heads=heads,
+            kv_heads=kv_heads,
+        )

@@ -20,21 +20,14 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QSpinBox, QWidget
+from PySide6.QtWidgets import QDoubleSpinBox, QFormLayout, QWidget
 
 from engine import Scenario, model_presets
 from engine.frameworks import TABLE
 from engine.posttraining.settings import ONLINE_OBJECTIVES, POLICY_GRADIENT, REFERENCE_FREE, rollout_engine_for
 
 from .choices import choice_items, declared_count_range, declared_range
-from .widgets import ValueCombo, show_value
-
-
-def _spin(minimum: int, maximum: int) -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(minimum, maximum)
-    spin.setKeyboardTracking(False)  # one edit per committed value, not per keystroke
-    return spin
+from .widgets import ValueCombo, committed_spin, set_form_tooltips, show_value
 
 
 def rows_for(s: Scenario) -> set[str]:
@@ -106,9 +99,9 @@ class RLRows(QObject):
             "precomputed": self.tr("log-probs computed before training (precomputed)"),
             "none": self.tr("none"),
         }))
-        self.prompt_len = _spin(1, 10_000_000)
-        self.completion_len = _spin(1, 10_000_000)
-        self.num_generations = _spin(1, 100_000)
+        self.prompt_len = committed_spin(1, 10_000_000)
+        self.completion_len = committed_spin(1, 10_000_000)
+        self.num_generations = committed_spin(1, 100_000)
         self.reward_model = ValueCombo()
         self.critic_model = ValueCombo()
         self.entropy_coeff = QDoubleSpinBox()
@@ -145,14 +138,14 @@ class RLRows(QObject):
             "colocate": self.tr("on the training GPUs (colocate)"),
             "separate": self.tr("on GPUs of its own (separate)"),
         }))
-        self.rollout_gpus = _spin(1, 1_000_000)
-        self.rollout_tp = _spin(1, 4096)
+        self.rollout_gpus = committed_spin(1, 1_000_000)
+        self.rollout_tp = committed_spin(1, 4096)
         self.kv_dtype = ValueCombo(choice_items("rollout_kv_cache_dtype", {
             "auto": self.tr("the model's number format (auto)"), "bf16": self.tr("bf16: 2 bytes a value"),
             "fp16": self.tr("fp16: 2 bytes a value"), "fp8": self.tr("fp8: 1 byte a value, twice the tokens")}))
-        self.max_num_seqs = _spin(1, 1_000_000)
+        self.max_num_seqs = committed_spin(1, 1_000_000)
         # 0 stands for null: prompt_len + completion_len, as verl passes it (the special text shows that sum)
-        self.max_model_len = _spin(0, int(declared_count_range("rollout_max_model_len")[1]))
+        self.max_model_len = committed_spin(0, int(declared_count_range("rollout_max_model_len")[1]))
         self.release = ValueCombo(choice_items("rollout_engine_release", {
             "latest": self.tr("the newest vLLM (latest)"),
             "vllm-0.8-v0": self.tr("vLLM 0.8, V0 engine"),
@@ -250,11 +243,7 @@ class RLRows(QObject):
                                   "memory. vLLM 0.8's V1 engine also takes what is already on the GPU, a colocated "
                                   "trainer's weights and the CUDA context, so its KV cache is smaller."),
         }
-        for widget, tip in tips.items():
-            widget.setToolTip(tip)
-            label = self._form.labelForField(widget)
-            if label is not None:
-                label.setToolTip(tip)
+        set_form_tooltips(self._form, tips)
 
     def _connect(self, edit: Callable[[dict[str, Any]], None]) -> None:
         for key, combo in (("training_objective", self.objective), ("reference_model", self.reference),

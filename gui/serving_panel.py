@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDoubleSpinBox,
     QGroupBox,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -23,21 +22,20 @@ from .choices import choice_items
 from .editor_panel import EditorPanel
 from .serving_words import SERVING_VALUE_WORDS
 from .state import AppState
-from .widgets import PowerOfTwoInput, ValueCombo, set_up_form, show_checked, show_value
+from .widgets import (
+    PowerOfTwoInput,
+    ValueCombo,
+    committed_spin,
+    set_form_tooltips,
+    set_up_form,
+    show_checked,
+    show_value,
+)
 from .words import field_label
 
 PAGED = ("vllm", "sglang")
 USERS_MAX = 4096  # n_parallel's bound; max_num_seqs takes more in its spin box's file value, never from the slider
 KV_CHOICES = {"gguf": ("auto", "q8_0", "q4_0"), "paged": ("auto", "fp8"), "plain": ("auto",)}
-
-
-def _spin(minimum: int, maximum: int, default_text: str = "") -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(minimum, maximum)
-    spin.setKeyboardTracking(False)  # one edit per committed value, not per keystroke
-    if default_text:
-        spin.setSpecialValueText(default_text)  # the minimum stands for null: the engine's own default
-    return spin
 
 
 def _words(key: str) -> dict[Any, str]:
@@ -65,20 +63,20 @@ class ServingPanel(EditorPanel):
                             ("max_num_seqs", self.users)):
             form.addRow(field_label(key), widget)
         default = self.tr("engine default")
-        self.max_num_batched_tokens = _spin(0, CONTEXT_MAX, default)
+        self.max_num_batched_tokens = committed_spin(0, CONTEXT_MAX, default)
         self.gpu_memory_utilization = QDoubleSpinBox()
         self.gpu_memory_utilization.setRange(0.0, 1.0)
         self.gpu_memory_utilization.setSingleStep(0.01)
         self.gpu_memory_utilization.setSpecialValueText(default)
         self.gpu_memory_utilization.setKeyboardTracking(False)
-        self.block_size = _spin(0, 4096, default)
+        self.block_size = committed_spin(0, 4096, default)
         self.enforce_eager = QCheckBox(field_label("enforce_eager"))
-        self.n_gpu_layers = _spin(-1, 100_000, self.tr("all"))
-        self.n_ctx = _spin(0, CONTEXT_MAX, self.tr("the model's training context"))
-        self.n_batch = _spin(1, CONTEXT_MAX)
-        self.n_ubatch = _spin(1, CONTEXT_MAX)
+        self.n_gpu_layers = committed_spin(-1, 100_000, self.tr("all"))
+        self.n_ctx = committed_spin(0, CONTEXT_MAX, self.tr("the model's training context"))
+        self.n_batch = committed_spin(1, CONTEXT_MAX)
+        self.n_ubatch = committed_spin(1, CONTEXT_MAX)
         self.flash_attn = ValueCombo(choice_items("flash_attn", _words("flash_attn")))
-        self.tp, self.pp, self.ep = (_spin(1, 512) for _ in range(3))
+        self.tp, self.pp, self.ep = (committed_spin(1, 512) for _ in range(3))
         self._paged_rows = (self.max_num_batched_tokens, self.gpu_memory_utilization, self.block_size,
                             self.enforce_eager)
         self._gguf_rows = (self.n_gpu_layers, self.n_ctx, self.n_batch, self.n_ubatch, self.flash_attn)
@@ -114,11 +112,7 @@ class ServingPanel(EditorPanel):
                                        "on the CPU (much slower)."),
             self.tp: self.tr("Split every layer over this many GPUs: each holds a share of the weights and KV."),
         }
-        for widget, tip in tips.items():
-            widget.setToolTip(tip)
-            label = self._form.labelForField(widget)
-            if label is not None:
-                label.setToolTip(tip)
+        set_form_tooltips(self._form, tips)
 
     def _connect(self) -> None:
         edit = self._edit

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QSpinBox,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -26,17 +25,18 @@ from .framework_options import FrameworkOptions
 from .rl_rows import RLRows
 from .state import AppState
 from .vision_rows import VisionRows
-from .widgets import CollapsibleSection, PowerOfTwoInput, ValueCombo, set_up_form, show_checked, show_value
+from .widgets import (
+    CollapsibleSection,
+    PowerOfTwoInput,
+    ValueCombo,
+    committed_spin,
+    set_up_form,
+    show_checked,
+    show_value,
+)
 from .words import field_label
 
 MICRO_BATCH_MAX = SCENARIO_MAXIMA["micro_batch"]  # the engine's bound, so nothing typed is clamped silently
-
-
-def _spin(minimum: int, maximum: int) -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(minimum, maximum)
-    spin.setKeyboardTracking(False)  # one edit per committed value, not per keystroke
-    return spin
 
 
 class SetupPanel(EditorPanel):
@@ -51,10 +51,10 @@ class SetupPanel(EditorPanel):
             "qlora": self.tr("Adapters on a 4-bit model (QLoRA)"),
         }))
         form.addRow(self.tr("Method"), self.method)
-        self.lora_rank = _spin(1, 1024)
+        self.lora_rank = committed_spin(1, 1024)
         self.lora_targets = ValueCombo()
         self.lora_targets.setToolTip(self.tr("Which linear layers get adapters"))
-        self.frozen_layers = _spin(0, 1000)
+        self.frozen_layers = committed_spin(0, 1000)
         self.freeze_from = ValueCombo(choice_items("freeze_from", {
             "bottom": self.tr("bottom layers (near the input)"),
             "top": self.tr("top layers (near the output)"),
@@ -122,7 +122,7 @@ class SetupPanel(EditorPanel):
         form.addRow(self.tr("Sequences per GPU step (micro-batch)"), self.micro_batch)
         self.seq_len = PowerOfTwoInput(16, 1_048_576, slider_min=256, slider_max=131_072)
         form.addRow(self.tr("Tokens per sequence (sequence length)"), self.seq_len)
-        self.grad_accum = _spin(1, 4096)
+        self.grad_accum = committed_spin(1, 4096)
         form.addRow(self.tr("Steps per update (gradient accumulation)"), self.grad_accum)
         self.checkpointing = ValueCombo(choice_items("checkpointing", {
             "none": self.tr("keep all activations (no checkpointing)"),
@@ -146,7 +146,7 @@ class SetupPanel(EditorPanel):
         pform = QFormLayout(parallel)
         pform.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         pform.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        self.tp, self.pp, self.ep, self.cp = (_spin(1, 512) for _ in range(4))
+        self.tp, self.pp, self.ep, self.cp = (committed_spin(1, 512) for _ in range(4))
         pform.addRow(self.tr("Tensor parallel (TP)"), self.tp)
         pform.addRow(self.tr("Pipeline parallel (PP)"), self.pp)
         pform.addRow(self.tr("Expert parallel (EP)"), self.ep)

@@ -6,20 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFormLayout, QLabel, QSpinBox
+from PySide6.QtWidgets import QFormLayout, QLabel
 
 from engine import Scenario
 from engine.scenario import SCENARIO_MAXIMA
 
 from .choices import choice_items
-from .widgets import ValueCombo, show_value
-
-
-def _spin(maximum: int) -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(0, maximum)
-    spin.setKeyboardTracking(False)  # one edit per committed value, not per keystroke
-    return spin
+from .widgets import ValueCombo, committed_spin, set_form_tooltips, show_value
 
 
 class VisionRows(QObject):
@@ -29,9 +22,9 @@ class VisionRows(QObject):
         super().__init__(parent)
         self._form = form
         # the engine's bounds: a file's value always shows as it is
-        self.images_per_sample = _spin(int(SCENARIO_MAXIMA["images_per_sample"]))
+        self.images_per_sample = committed_spin(0, int(SCENARIO_MAXIMA["images_per_sample"]))
         form.addRow(self.tr("Images per sequence (images per sample)"), self.images_per_sample)
-        self.image_resolution = _spin(int(SCENARIO_MAXIMA["image_resolution"]))
+        self.image_resolution = committed_spin(0, int(SCENARIO_MAXIMA["image_resolution"]))
         self.image_resolution.setSingleStep(14 * 16)
         self.image_resolution.setSpecialValueText(self.tr("the tower's native size"))
         form.addRow(self.tr("Image side in pixels (image resolution)"), self.image_resolution)
@@ -55,9 +48,7 @@ class VisionRows(QObject):
                                        "gradients, optimizer states and activations for every patch; frozen: "
                                        "only their weights. LoRA and QLoRA keep it frozen."),
         }
-        for widget, tip in tips.items():
-            widget.setToolTip(tip)
-            form.labelForField(widget).setToolTip(tip)
+        set_form_tooltips(form, tips)
         self.images_per_sample.valueChanged.connect(lambda v: edit({"images_per_sample": v}))
         self.image_resolution.valueChanged.connect(lambda v: edit({"image_resolution": v}))
         self.vision_tower.valueChosen.connect(lambda v: edit({"vision_tower": v}))

@@ -333,3 +333,23 @@ def set_up_form(box: QWidget) -> QFormLayout:
     form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
     form.setVerticalSpacing(3)
     return form
+
+
+def committed_spin(minimum: int, maximum: int, default_text: str = "") -> QSpinBox:
+    """A whole-number box that reports one edit per committed value, not one per keystroke; with `default_text`
+    its minimum shows those words and stands for null (the engine's own default)."""
+    spin = QSpinBox()
+    spin.setRange(minimum, maximum)
+    spin.setKeyboardTracking(False)
+    if default_text:
+        spin.setSpecialValueText(default_text)
+    return spin
+
+
+def set_form_tooltips(form: QFormLayout, tips: dict[QWidget, str]) -> None:
+    """Each widget's tooltip, and the same on its row's label where `form` has one for it."""
+    for widget, tip in tips.items():
+        widget.setToolTip(tip)
+        label = form.labelForField(widget)
+        if label is not None:
+            label.setToolTip(tip)

@@ -267,7 +267,8 @@ def test_the_time_model_does_not_import_the_memory_estimator():
 # order (or from itself). Base modules sit at the top level; the interfaces (command line, report, cache control,
 # the package's own __init__) come last and may import anything.
 ENGINE_LAYERS = (
-    ("base", ("errors", "messages", "units", "paths", "safe_read", "safe_write", "bounded_json", "input_bounds")),
+    ("base", ("errors", "messages", "units", "paths", "safe_read", "safe_write", "bounded_json", "input_bounds",
+              "monotone")),
     ("models", ("models",)),
     ("frameworks", ("frameworks",)),
     ("scenario", ("scenario",)),

@@ -19,7 +19,7 @@ from engine.scenario.format import resolve_model
 from engine.timing import step_time
 from engine.timing.data import framework_profile
 from engine.timing.host import host_figures
-from engine.timing.zero3_sync import Link, gather_seconds, layer_tensors, plan, prefetched
+from engine.timing.zero3_sync import Link, gather_seconds, gathered_layer_tensors, plan, prefetched
 
 LAUNCH, SYNC, VIEW = 9.02e-6, 26.11e-6, 3.52e-6
 H = 12288
@@ -49,7 +49,7 @@ def test_gathered_weights_of_a_gpt_layer():
     """Megatron's GPT layer: QKV (h x 3h), projection (h x h), fc1 (h x 4h), fc2 (4h x h) are gathered; their
     biases (3h, h, 4h, h: at most 49,152 elements) and the LayerNorms (h) are under the 1e5-element persistence
     threshold and stay gathered. 12 tensors in all reduce-scatter."""
-    gathered, tensors = layer_tensors(resolve_model(_s(192, 1)), 1)
+    gathered, tensors = gathered_layer_tensors(resolve_model(_s(192, 1)), 1)
     assert sorted(gathered) == sorted([3 * H * H, H * H, 4 * H * H, 4 * H * H])
     assert len(tensors) == 12
 

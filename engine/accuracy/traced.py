@@ -13,8 +13,26 @@ from ..scenario import resolve_model, scenario_from_dict
 GROUND_TRUTH_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "ground_truth"
 
 
+class PeakErrors:
+    """Relative errors of an estimate against a trace, of the peak and of each phase ((estimated - measured) /
+    measured), for rows that hold the measured and estimated peaks and phases."""
+
+    measured_peak: int
+    estimated_peak: float
+    measured_phases: dict[str, int]
+    estimated_phases: dict[str, float]
+
+    @property
+    def error(self) -> float:
+        return (self.estimated_peak - self.measured_peak) / self.measured_peak
+
+    def phase_error(self, phase: str) -> float:
+        measured = self.measured_phases[phase]
+        return (self.estimated_phases[phase] - measured) / measured
+
+
 @dataclass(frozen=True)
-class AccuracyRow:
+class AccuracyRow(PeakErrors):
     id: str
     description: str
     measured_peak: int
@@ -24,14 +42,6 @@ class AccuracyRow:
     measured_phases: dict[str, int]
     estimated_phases: dict[str, float]
     model_type: str = ""  # the architecture family (config.json model_type)
-
-    @property
-    def error(self) -> float:
-        return (self.estimated_peak - self.measured_peak) / self.measured_peak
-
-    def phase_error(self, phase: str) -> float:
-        measured = self.measured_phases[phase]
-        return (self.estimated_phases[phase] - measured) / measured
 
 
 def load_rows(directory: Path = GROUND_TRUTH_DIR) -> list[AccuracyRow]:
@@ -84,7 +94,7 @@ DISTRIBUTED_DIR = GROUND_TRUTH_DIR / "distributed"
 
 
 @dataclass(frozen=True)
-class RankRow:
+class RankRow(PeakErrors):
     """One traced rank of a distributed configuration against the estimate of its pipeline stage."""
 
     rank: int
@@ -99,14 +109,6 @@ class RankRow:
     @property
     def estimated_peak(self) -> float:
         return max(self.estimated_phases.values())
-
-    @property
-    def error(self) -> float:
-        return (self.estimated_peak - self.measured_peak) / self.measured_peak
-
-    def phase_error(self, phase: str) -> float:
-        measured = self.measured_phases[phase]
-        return (self.estimated_phases[phase] - measured) / measured
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
 from .accelerate import read_fsdp
-from .common import HF_ATTENTION, HF_OPTIMIZERS, as_bool, set_int, set_model
+from .common import HF_OPTIMIZERS, as_bool, read_hf_attention, set_flag, set_int, set_model
 from .result import Collector
 
 
@@ -32,10 +32,8 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     _read_kernels(c, d)
     _read_sharding(c, d)
     _read_long_sequence(c, d)
-    if "sample_packing" in d:
-        on = as_bool(d["sample_packing"])
-        if on is not None:  # whole samples packed into rows of sequence_len (axolotl's multipack sampler)
-            c.set("packing", "packed" if on else "none", "sample_packing")
+    # whole samples packed into rows of sequence_len (axolotl's multipack sampler)
+    set_flag(c, d, "sample_packing", "packing", ("packed", "none"))
 
 
 def _read_batch(c: Collector, d: dict[str, Any]) -> None:
@@ -133,15 +131,8 @@ def _read_optimizer_and_attention(c: Collector, d: dict[str, Any]) -> None:
             "adamw",
             message(QT_TRANSLATE_NOOP("engine", "axolotl leaves the optimizer to TrainingArguments (AdamW)")),
         )
-    attn = d.get("attn_implementation")
-    if attn is not None:
-        if attn in HF_ATTENTION:
-            c.set("attention", HF_ATTENTION[attn], "attn_implementation")
-        else:
-            c.skip(
-                "attn_implementation",
-                message(QT_TRANSLATE_NOOP("engine", "attention kernel '{attn}' is not modelled yet"), attn=attn),
-            )
+    if d.get("attn_implementation") is not None:
+        read_hf_attention(c, d)
     elif as_bool(d.get("flash_attention")):
         c.set("attention", "flash", "flash_attention")
     elif as_bool(d.get("sdp_attention")):
@@ -150,10 +141,7 @@ def _read_optimizer_and_attention(c: Collector, d: dict[str, Any]) -> None:
 
 def _read_kernels(c: Collector, d: dict[str, Any]) -> None:
     """torch.compile, Liger kernels and the fused cross-entropy."""
-    if "torch_compile" in d:
-        on = as_bool(d["torch_compile"])
-        if on is not None:
-            c.set("compile", on, "torch_compile")
+    set_flag(c, d, "torch_compile", "compile")
     if as_bool(d.get("liger_rms_norm")) or as_bool(d.get("liger_glu_activation")):
         c.set("liger_kernels", True, "liger_rms_norm" if "liger_rms_norm" in d else "liger_glu_activation")
     plugins = [str(p) for p in d.get("plugins") or [] if isinstance(p, str)] if isinstance(d.get("plugins"), list) else []

@@ -117,6 +117,16 @@ def set_int(c: Collector, key: str, value: Any, src: str, minimum: int = 1) -> b
     return True
 
 
+def set_flag(c: Collector, d: dict[str, Any], key: str, field: str, values: tuple[Any, Any] = (True, False),
+             src: str = "") -> None:
+    """Where `d` has the yes/no `key` and its value reads as one (as_bool), set `field` to values[0] for yes or
+    values[1] for no, read from `src` (the key itself unless given)."""
+    if key in d:
+        on = as_bool(d[key])
+        if on is not None:
+            c.set(field, values[0] if on else values[1], src or key)
+
+
 def set_model(c: Collector, name: Any, src: str) -> None:
     """A Hub id / local path -> preset id, or unmapped with the id so that the user picks one."""
     if not isinstance(name, str) or not name.strip():
@@ -195,10 +205,7 @@ def _read_hf_batch_and_length(c: Collector, d: dict[str, Any]) -> None:
         set_int(c, "micro_batch", d["per_device_train_batch_size"], "per_device_train_batch_size")
     if "gradient_accumulation_steps" in d:
         set_int(c, "grad_accum", d["gradient_accumulation_steps"], "gradient_accumulation_steps")
-    if "gradient_checkpointing" in d:
-        on = as_bool(d["gradient_checkpointing"])
-        if on is not None:
-            c.set("checkpointing", "full" if on else "none", "gradient_checkpointing")
+    set_flag(c, d, "gradient_checkpointing", "checkpointing", ("full", "none"))
     for key in ("max_seq_length", "max_length", "model_max_length"):
         if key in d and d[key] is not None:
             set_int(c, "seq_len", d[key], key)
@@ -221,6 +228,11 @@ def _read_hf_optimizer_and_attention(c: Collector, d: dict[str, Any]) -> None:
             c.skip(
                 "optim", message(QT_TRANSLATE_NOOP("engine", "optimizer '{optim}' is not modelled yet"), optim=d["optim"])
             )
+    read_hf_attention(c, d)
+
+
+def read_hf_attention(c: Collector, d: dict[str, Any]) -> None:
+    """attn_implementation (transformers' from_pretrained argument, also axolotl's key) -> the attention kernel."""
     attn = d.get("attn_implementation")
     if attn is not None:
         if attn in HF_ATTENTION:

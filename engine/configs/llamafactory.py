@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
-from .common import as_bool, lora_targets, read_hf_args, set_int
+from .common import as_bool, lora_targets, read_hf_args, set_flag, set_int
 from .result import Collector
 
 _ATTN = {"fa2": "flash", "fa3": "flash", "sdpa": "sdpa", "disabled": "eager"}
@@ -91,9 +91,7 @@ def _read_length_precision_checkpointing(c: Collector, d: dict[str, Any], ft: An
             message(QT_TRANSLATE_NOOP("engine", "LLaMA-Factory keeps LoRA adapters in fp32 unless pure_bf16")),
         )
     if "disable_gradient_checkpointing" in d:
-        off = as_bool(d["disable_gradient_checkpointing"])
-        if off is not None:
-            c.set("checkpointing", "none" if off else "full", "disable_gradient_checkpointing")
+        set_flag(c, d, "disable_gradient_checkpointing", "checkpointing", ("none", "full"))
     else:
         c.assume(
             "checkpointing",

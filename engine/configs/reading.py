@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,45 +78,35 @@ def _malformed(name: str, kind: str, exc: Exception) -> ConfigFileError:
     )
 
 
-def parse_json(name: str, text: str) -> Any:
+def _parse(name: str, text: str, kind: str, loads: Callable[[str], Any], syntax_error: type[Exception],
+           brackets: bool = True) -> Any:
+    """`loads(text)` as a config of `kind`: flow nesting checked first (`brackets`), every failure one sentence
+    naming the file, the structure bounded."""
     try:
-        _check_brackets(name, text)
-        data = json.loads(text)
+        if brackets:
+            _check_brackets(name, text)
+        data = loads(text)
     except RecursionError as exc:
         raise _too_deep(name) from exc
-    except json.JSONDecodeError as exc:
-        raise _malformed(name, "JSON", exc) from exc
-    except ValueError as exc:
-        raise _not_a_number_error(name, "JSON", exc) from exc
+    except syntax_error as exc:  # before ValueError: JSON's and TOML's decode errors are ValueErrors
+        raise _malformed(name, kind, exc) from exc
+    except ValueError as exc:  # an int past Python's digit limit, a YAML date such as 2024-13-45
+        raise _not_a_number_error(name, kind, exc) from exc
     check_structure(name, data)
     return data
+
+
+def parse_json(name: str, text: str) -> Any:
+    return _parse(name, text, "JSON", json.loads, json.JSONDecodeError)
 
 
 def parse_yaml(name: str, text: str) -> Any:
-    try:
-        _check_brackets(name, text)
-        data = yaml.load(text, Loader=yaml.SafeLoader)  # the safe loader: no Python tags, nothing constructed
-    except RecursionError as exc:
-        raise _too_deep(name) from exc
-    except yaml.YAMLError as exc:
-        raise _malformed(name, "YAML", exc) from exc
-    except ValueError as exc:  # an int past Python's digit limit, a date such as 2024-13-45
-        raise _not_a_number_error(name, "YAML", exc) from exc
-    check_structure(name, data)
-    return data
+    # the safe loader: no Python tags, nothing constructed
+    return _parse(name, text, "YAML", lambda t: yaml.load(t, Loader=yaml.SafeLoader), yaml.YAMLError)
 
 
 def parse_toml(name: str, text: str) -> Any:
-    try:
-        data = tomllib.loads(text)
-    except RecursionError as exc:
-        raise _too_deep(name) from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise _malformed(name, "TOML", exc) from exc
-    except ValueError as exc:
-        raise _not_a_number_error(name, "TOML", exc) from exc
-    check_structure(name, data)
-    return data
+    return _parse(name, text, "TOML", tomllib.loads, tomllib.TOMLDecodeError, brackets=False)
 
 
 def _check_brackets(name: str, text: str) -> None:

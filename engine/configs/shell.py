@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 
 from ..messages import QT_TRANSLATE_NOOP
 from .reading import ConfigFileError
@@ -59,6 +60,12 @@ class _TooLong(Exception):
     """One expansion went over MAX_EXPANDED_CHARS: the text is left as written."""
 
 
+# the operators of _arith; / is Python's floor division, and x / 0 reads as 0 rather than failing
+_ARITH_OPS: dict[str, Callable[[int, int], int]] = {
+    "*": lambda a, b: a * b, "/": lambda a, b: a // b if b else 0, "+": lambda a, b: a + b, "-": lambda a, b: a - b,
+}
+
+
 def _arith(expr: str) -> str | None:
     """Integer arithmetic of numbers with + - * / only (what launch scripts use for world sizes); None for anything
     else, including numbers of more than MAX_ARITH_DIGITS digits and nesting deeper than MAX_ARITH_NESTING."""
@@ -88,25 +95,21 @@ def _arith(expr: str) -> str | None:
             return v
         return int(tok)
 
-    def mul() -> int:
+    def chain(operand: Callable[[], int], ops: str) -> int:
+        """operand (op operand)* for the operators `ops` of one precedence, left to right."""
         nonlocal pos
-        v = atom()
-        while pos < len(tokens) and tokens[pos] in "*/":
+        v = operand()
+        while pos < len(tokens) and tokens[pos] in ops:
             op = tokens[pos]
             pos += 1
-            r = atom()
-            v = bounded(v * r if op == "*" else (v // r if r else 0))
+            v = bounded(_ARITH_OPS[op](v, operand()))
         return v
 
+    def mul() -> int:
+        return chain(atom, "*/")
+
     def add() -> int:
-        nonlocal pos
-        v = mul()
-        while pos < len(tokens) and tokens[pos] in "+-":
-            op = tokens[pos]
-            pos += 1
-            r = mul()
-            v = bounded(v + r if op == "+" else v - r)
-        return v
+        return chain(mul, "+-")
 
     try:
         value = add()

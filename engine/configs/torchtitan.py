@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
-from .common import as_bool, as_int, set_int
+from .common import as_int, set_flag, set_int
 from .models import TORCHTITAN_FLAVORS
 from .result import Collector
 
@@ -33,9 +33,7 @@ def read(c: Collector, d: dict[str, Any]) -> None:
     _read_activation_checkpoint(c, d.get("activation_checkpoint", {}))
     comp = d.get("compile", {})
     if isinstance(comp, dict) and "enable" in comp:
-        on = as_bool(comp["enable"])
-        if on is not None:
-            c.set("compile", on, "compile.enable")
+        set_flag(c, comp, "enable", "compile", src="compile.enable")
         c.use("compile.components")
     _read_optimizer(c, d.get("optimizer", {}))
     c.assume(
@@ -175,10 +173,7 @@ def _read_parallel_options(c: Collector, par: dict[str, Any]) -> None:
                 )
             ),
         )
-    if "disable_loss_parallel" in par:
-        off = as_bool(par["disable_loss_parallel"])
-        if off is not None:
-            c.set("loss_parallel", not off, "parallelism.disable_loss_parallel")
+    set_flag(c, par, "disable_loss_parallel", "loss_parallel", (False, True), "parallelism.disable_loss_parallel")
 
 
 def _read_activation_checkpoint(c: Collector, ac: Any) -> None:

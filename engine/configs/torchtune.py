@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
-from .common import as_bool, as_int, set_int
+from .common import as_bool, as_int, set_flag, set_int
 from .models import TORCHTUNE_BUILDERS
 from .result import Collector
 
@@ -88,22 +88,10 @@ def _read_batch_and_precision(c: Collector, d: dict[str, Any]) -> None:
 
 def _read_switches(c: Collector, d: dict[str, Any]) -> None:
     """The recipe's on/off switches: checkpointing, activation offload, optimizer in backward, compile."""
-    if "enable_activation_checkpointing" in d:
-        on = as_bool(d["enable_activation_checkpointing"])
-        if on is not None:
-            c.set("checkpointing", "full" if on else "none", "enable_activation_checkpointing")
-    if "enable_activation_offloading" in d:
-        on = as_bool(d["enable_activation_offloading"])
-        if on is not None:
-            c.set("activation_offload", on, "enable_activation_offloading")
-    if "optimizer_in_bwd" in d:
-        on = as_bool(d["optimizer_in_bwd"])
-        if on is not None:
-            c.set("optimizer_in_backward", on, "optimizer_in_bwd")
-    if "compile" in d:
-        on = as_bool(d["compile"])
-        if on is not None:
-            c.set("compile", on, "compile")
+    set_flag(c, d, "enable_activation_checkpointing", "checkpointing", ("full", "none"))
+    set_flag(c, d, "enable_activation_offloading", "activation_offload")
+    set_flag(c, d, "optimizer_in_bwd", "optimizer_in_backward")
+    set_flag(c, d, "compile", "compile")
 
 
 def _read_seq_len_optimizer_loss(c: Collector, d: dict[str, Any]) -> None:
@@ -161,14 +149,8 @@ def _read_distributed(c: Collector, d: dict[str, Any]) -> None:
                     )
                 ),
             )
-    if "fsdp_cpu_offload" in d:
-        on = as_bool(d["fsdp_cpu_offload"])
-        if on is not None:
-            c.set("offload", "optimizer+params" if on else "none", "fsdp_cpu_offload")
-    if "fsdp_reshard_after_forward" in d:
-        on = as_bool(d["fsdp_reshard_after_forward"])
-        if on is not None:
-            c.set("reshard_after_forward", on, "fsdp_reshard_after_forward")
+    set_flag(c, d, "fsdp_cpu_offload", "offload", ("optimizer+params", "none"))
+    set_flag(c, d, "fsdp_reshard_after_forward", "reshard_after_forward")
     if "custom_sharded_layers" in d:
         c.skip(
             "custom_sharded_layers",

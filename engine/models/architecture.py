@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Any
 
 from ..errors import ModelConfigError
-from ..input_bounds import check_hf_config
+from ..input_bounds import check_hf_config, check_kv_heads
 from ..messages import QT_TRANSLATE_NOOP
 from .config_defaults import with_class_defaults
 from .hf_families import ALIASES, FAMILY_TYPES, family_fields
@@ -376,14 +376,7 @@ def _llama_like_spec(config: dict[str, Any], cfg: dict[str, Any], model_type: st
     vocab = _need(cfg, "vocab_size", model_type)
     kv_heads = int(cfg.get("num_key_value_heads") or heads)
     head_dim = int(cfg.get("head_dim") or hidden // heads)
-    if heads % kv_heads:
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP(
-                "engine", "num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads})."
-            ),
-            heads=heads,
-            kv_heads=kv_heads,
-        )
+    check_kv_heads(heads, kv_heads)
     mlp = _mlp_fields(cfg, model_type, layers)
     tied_default = model_type in _GEMMA_TYPES
     return ModelSpec(

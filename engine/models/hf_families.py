@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ModelConfigError
+from ..input_bounds import check_kv_heads
 from ..messages import QT_TRANSLATE_NOOP
 
 # Defaults of the transformers config classes for keys the released files omit (Gemma 3's
@@ -75,14 +76,7 @@ def _base(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:
     heads = _int(cfg, "num_attention_heads", model_type)
     layers = _int(cfg, "num_hidden_layers", model_type)
     kv_heads = _int(cfg, "num_key_value_heads", model_type, heads) or heads
-    if heads % kv_heads:
-        raise ModelConfigError(
-            QT_TRANSLATE_NOOP(
-                "engine", "num_attention_heads ({heads}) is not a multiple of num_key_value_heads ({kv_heads})."
-            ),
-            heads=heads,
-            kv_heads=kv_heads,
-        )
+    check_kv_heads(heads, kv_heads)
     tied = _get(cfg, "tie_word_embeddings", model_type)
     return {
         "model_type": model_type,

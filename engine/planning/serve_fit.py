@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import PlannerError, ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
+from ..monotone import largest_passing
 from ..scenario import Scenario, resolve_model
 from ..units import format_count
 from ..workloads import estimate
@@ -35,13 +36,7 @@ def _largest(s: Scenario, key: str, low: int, high: int) -> int:
     """The largest value of `key` in [low, high] that still fits (0 if none); fitting is monotone in it."""
     if not _fits(s.with_unchecked(**{key: low})):
         return 0
-    while low < high:
-        mid = (low + high + 1) // 2
-        if _fits(s.with_unchecked(**{key: mid})):
-            low = mid
-        else:
-            high = mid - 1
-    return low
+    return largest_passing(low, high, lambda n: _fits(s.with_unchecked(**{key: n})))
 
 
 def largest_context(s: Scenario) -> int:

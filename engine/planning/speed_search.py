@@ -20,6 +20,7 @@ from typing import Any
 
 from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP
+from ..monotone import largest_passing
 from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import split_counted_layers
 from ..timing.hardware import hardware_for
@@ -154,13 +155,7 @@ def _largest_fitting(fits: Callable[[int], bool], options: list[int]) -> int:
     while probe <= hi and fits(options[probe - 1]):
         lo, probe = probe, probe * 2
     hi = min(hi, probe - 1) if probe <= len(options) else hi
-    while hi - lo > 0:
-        mid = (lo + hi + 1) // 2
-        if fits(options[mid - 1]):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    return largest_passing(lo, hi, lambda n: fits(options[n - 1]))
 
 
 @contextlib.contextmanager

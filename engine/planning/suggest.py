@@ -7,6 +7,7 @@ TP/PP, CPU offload (with its speed warning). The multi-step search is engine.sol
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,18 +111,25 @@ def _candidates(s: Scenario) -> list[tuple[Message, dict[str, Any], str]]:
 MIN_SHARE_OF_SHORTFALL = 0.01
 
 
+def _estimated(s: Scenario, candidates: list[Any]) -> Iterator[tuple[Any, dict[str, Any], Any, Scenario, Estimate]]:
+    """(title, changes, note, changed scenario, its estimate) of each candidate change the scenario's checks and
+    the estimator accept; a change they refuse (PlannerError) is no suggestion."""
+    for title, changes, note in candidates:
+        try:
+            changed = s.replace(**changes)
+            result = estimate(changed)
+        except PlannerError:
+            continue
+        yield title, changes, note, changed, result
+
+
 def suggestions(s: Scenario) -> list[Suggestion]:
     """Each one-step change in the guide's order, with the memory it saves per GPU."""
     if s.workload == "inference":
         return serving_suggestions(s)
     base = estimate(s)
     out = []
-    for title, changes, note in _candidates(s):
-        try:
-            changed = s.replace(**changes)
-            result = estimate(changed)
-        except PlannerError:
-            continue
+    for title, changes, note, _, result in _estimated(s, _candidates(s)):
         out.append(Suggestion(title, changes, base.total_bytes - result.total_bytes, result, note))
     # A change that saves less than 1% of what is missing is noise next to the others (shortening sequences by a
     # few tokens that saves 0.6 MiB of an 18 GiB shortfall); when it already fits, the shortfall is the reserve's size.
@@ -139,12 +147,7 @@ def serving_suggestions(s: Scenario) -> list[Suggestion]:
     base = estimate(s)
     users = users_as_set(s)
     out = []
-    for title, changes, note in serving_candidates(s):
-        try:
-            changed = s.replace(**changes)
-            result = estimate(changed)
-        except PlannerError:
-            continue
+    for title, changes, note, changed, result in _estimated(s, serving_candidates(s)):
         after = users_as_set(changed)
         better = VERDICT_RANK[result.verdict] - VERDICT_RANK[base.verdict]
         saved = base.total_bytes - result.total_bytes

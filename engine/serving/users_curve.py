@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..monotone import largest_passing
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .defaults import sglang_settings, vllm_settings
 from .result import REFUSED
@@ -58,14 +59,9 @@ def _slots(s: Scenario, context: int) -> int:
     low, high = 1, 2
     while high <= MAX_SLOTS and _starts(s.with_unchecked(n_ctx=context * high, n_parallel=high)):
         low, high = high, high * 2
+    # low starts; high does not (or is past the bound), so the answer is at most high - 1
     high = min(high, MAX_SLOTS + 1)
-    while high - low > 1:  # low starts, high does not (or is past the bound)
-        mid = (low + high) // 2
-        if _starts(s.with_unchecked(n_ctx=context * mid, n_parallel=mid)):
-            low = mid
-        else:
-            high = mid
-    return low
+    return largest_passing(low, high - 1, lambda n: _starts(s.with_unchecked(n_ctx=context * n, n_parallel=n)))
 
 
 def users_at(s: Scenario, context: int) -> int:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..monotone import largest_passing
 from .kv_layout import LayerKind, cdiv, pages_per_request
 
 ATTENTION_BLOCK_ALIGNMENT = 16
@@ -79,14 +80,8 @@ def longest_context(kinds: tuple[LayerKind, ...], block_size: int, pool_bytes: f
         if 0 < guess < limit and needed_bytes(kinds, block_size, guess, max_num_batched_tokens) <= pool_bytes < (
                 needed_bytes(kinds, block_size, guess + 1, max_num_batched_tokens)):
             return guess
-    low, high = 1, max(1, limit)
-    while low < high:
-        mid = (low + high + 1) // 2
-        if needed_bytes(kinds, block_size, mid, max_num_batched_tokens) <= pool_bytes:
-            low = mid
-        else:
-            high = mid - 1
-    return low
+    return largest_passing(
+        1, max(1, limit), lambda n: needed_bytes(kinds, block_size, n, max_num_batched_tokens) <= pool_bytes)
 
 
 def vllm_pool(kinds: tuple[LayerKind, ...], block_size: int, pool_bytes: float, max_model_len: int,

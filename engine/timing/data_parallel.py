@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from ..memory.parallelism.components import pipeline_keeps_weights
 from ..memory.states import Dtypes
 from ..models.architecture import ModelSpec
+from ..models.parameter_tensors import layer_tensors, mean_layer_tensor_count, mean_over_layers, root_tensor_count
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import fsdp1_wrap
 from .collectives import BROADCAST, bucket_count, collective_latency, group_latencies
@@ -23,7 +24,7 @@ from .hardware import Hardware
 from .host import host_figures
 from .layer_settings import fp8_casts
 from .links import link, nvlink_domain
-from .zero3_sync import Link, layer_tensors, sync_zero3_seconds
+from .zero3_sync import PERSISTENCE_THRESHOLD, Link, sync_zero3_seconds
 
 
 class StageWork(Protocol):
@@ -45,11 +46,6 @@ def _bucket_bytes(prof: dict[str, Any], dp: int, reduce_bytes: int) -> float:
     return float(params * reduce_bytes) if params else 0.0
 
 
-# DeepSpeed's stage3_param_persistence_threshold default (deepspeed/runtime/zero/config.py): parameters with fewer
-# elements stay gathered for the whole run and are never fetched
-PERSISTENCE_THRESHOLD = 100_000
-
-
 def gathered_modules_per_layer(spec: ModelSpec) -> float:
     """Modules per decoder layer that DeepSpeed ZeRO-3 fetches one by one (its hooks gather each submodule's own
     parameters before the submodule runs: one all-gather per nn.Linear, not per decoder layer as FSDP's wrapped
@@ -60,7 +56,7 @@ def gathered_modules_per_layer(spec: ModelSpec) -> float:
     def count(moe: bool) -> int:
         linears = sum(1 for lin in spec.layer_linears(moe) if lin.params >= PERSISTENCE_THRESHOLD)
         return linears + (spec.n_experts if moe else 0)
-    return (spec.dense_layers * count(False) + spec.moe_layers * count(True)) / max(1, spec.layers)
+    return mean_over_layers(spec, count)
 
 
 # The context-parallel ranks hold the same weights, so their gradients are reduced (and ZeRO's shards gathered) with
@@ -298,13 +294,10 @@ def _fp8_gather_bytes(s: Scenario, dt: Dtypes, elem_bytes: int, weights: float, 
 
 
 def parameter_tensors(spec: ModelSpec, layers: int) -> int:
-    """Parameter tensors of a stage of `layers` decoder layers: each layer's nn.Linear weights (and biases), its two
-    norms, the routed experts' weights, plus the embedding, the final norm and the head."""
-    def count(moe: bool) -> int:
-        linears = spec.layer_linears(moe)
-        return len(linears) + sum(1 for lin in linears if lin.bias) + 2 + (3 * spec.n_experts if moe else 0)
-    per_layer = (spec.dense_layers * count(False) + spec.moe_layers * count(True)) / max(1, spec.layers)
-    return round(layers * per_layer) + 3
+    """Parameter tensors of a stage of `layers` decoder layers (models/parameter_tensors.py: each layer's nn.Linear
+    weights and biases, its two norms' weights and biases, the routed experts' weights, averaged over dense and MoE
+    layers), plus those of the root (embedding, final norm, head)."""
+    return round(layers * mean_layer_tensor_count(spec)) + root_tensor_count(spec)
 
 
 def owned_parameters(s: Scenario, prof: dict[str, Any], spec: ModelSpec, busiest: StageWork) -> float:
@@ -313,14 +306,14 @@ def owned_parameters(s: Scenario, prof: dict[str, Any], spec: ModelSpec, busiest
     each rank whole tensors (zero_gather_per_rank: InternEvo's _partition_param_list at c18bec9 sorts the
     parameters largest first and gives each to the rank holding the fewest elements), the largest load that
     greedy partition leaves on a rank; every rank waits for it in broadcast_params. Dense decoder layers of the
-    stage (each parameter tensor per TP rank, zero3_sync.layer_tensors), the embedding and head on a whole model
-    (pp = 1)."""
+    stage (each parameter tensor per TP rank, models/parameter_tensors.py layer_tensors), the embedding and head on
+    a whole model (pp = 1)."""
     average = busiest.trainable / (s.dp * s.cp if s.effective_zero >= 1 else 1)
     if (not prof.get("zero_gather_per_rank") or s.effective_zero < 1 or s.dp < 2 or spec.is_moe
             or busiest.trainable < busiest.params):  # whole models only: frozen or adapter runs keep the average
         return average
     tp = s.tp
-    layer = tuple(round(size) for size in layer_tensors(spec, tp)[1])  # a dense layer's tensors (zero3_sync.py)
+    layer = tuple(round(size) for size in layer_tensors(spec, False, tp))  # a dense layer's tensors
     ends = (spec.embedding_params // tp, spec.head_params // tp, spec.norm_params) if s.pp == 1 else ()
     return max(average, float(_greedy_max_load(layer, busiest.layers, tuple(e for e in ends if e), s.dp)))
 

@@ -7,13 +7,13 @@ from typing import Any, Protocol
 
 from ..memory.states import Dtypes, lora_targets
 from ..models.architecture import ModelSpec
+from ..models.parameter_tensors import layer_tensors, root_tensor_count, typical_layer_is_moe
 from ..scenario import Scenario
 from .data import efficiency
 from .gemm import Rates
 from .hardware import Hardware
 from .host import host_figures
 from .links import exposed
-from .zero3_sync import layer_tensors
 
 
 class StageWork(Protocol):
@@ -67,14 +67,13 @@ def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, b
     syncs = host_figures()["optimizer_syncs"]["per_parameter_tensor"].get(s.optimizer, 0)
     if not syncs:
         return 0.0
-    moe = spec.moe_layers > 0 and spec.dense_layers == 0
+    moe = typical_layer_is_moe(spec)
     if s.method in ("lora", "qlora"):
         tensors = 2.0 * len(lora_targets(s, spec, moe)) * busiest.layers
     elif s.effective_zero >= 1 and not prof.get("zero_by_fsdp"):
         tensors = 2.0
     else:  # every tensor of the stage's layers, the share that trains (freezing), and the root's
-        root = 2 if spec.tied_embeddings else 3
-        tensors = (len(layer_tensors(spec, s.tp)[1]) * busiest.layers + root) * min(
+        tensors = (len(layer_tensors(spec, moe, s.tp)) * busiest.layers + root_tensor_count(spec)) * min(
             1.0, busiest.trainable / busiest.params if busiest.params else 1.0)
     fig = host_figures()
     return syncs * tensors * (fig["sync_seconds"]["value"] + fig["launch_seconds"]["value"])

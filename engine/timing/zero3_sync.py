@@ -34,11 +34,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..models import parameter_tensors
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from .host import host_figures
 
-# deepspeed/runtime/zero/constants.py at 112ebff: ZERO_OPTIMIZATION_PARAM_PERSISTENCE_THRESHOLD_DEFAULT
+# deepspeed/runtime/zero/constants.py at 112ebff: ZERO_OPTIMIZATION_PARAM_PERSISTENCE_THRESHOLD_DEFAULT; the same
+# 1e5 in today's DeepSpeed (deepspeed/runtime/zero/config.py param_persistence_threshold at edaa72212): parameters
+# with fewer elements stay gathered for the whole run and are never fetched
 PERSISTENCE_THRESHOLD = 100_000
 # constants.py at 112ebff: ZERO_OPTIMIZATION_MAX_LIVE_PARAMETERS_DEFAULT (stage3_max_live_parameters) and
 # ZERO_OPTIMIZATION_PREFETCH_BUCKET_SIZE_DEFAULT (stage3_prefetch_bucket_size), in elements
@@ -61,19 +64,11 @@ class Link(NamedTuple):
     memory_bytes_per_s: float  # HBM: the copies read and write every gathered / reduced byte once
 
 
-def layer_tensors(spec: ModelSpec, tp: int) -> tuple[list[float], list[float]]:
-    """(gathered weights, every parameter tensor) of one decoder layer, in elements per rank: the nn.Linear weights
-    and biases, the two norms' weights (and biases), each routed expert's three matrices. Averaged over dense and
-    MoE layers by taking the dense layer's where the model has no MoE layer."""
-    moe = spec.moe_layers > 0 and spec.dense_layers == 0
-    tensors: list[float] = []
-    for lin in spec.layer_linears(moe):
-        tensors.append(lin.d_in * lin.d_out / tp)
-        if lin.bias:
-            tensors.append(lin.d_out / tp)
-    if moe:
-        tensors += [spec.hidden * spec.expert_ffn] * (3 * spec.n_experts)
-    tensors += [float(spec.hidden)] * (2 * (2 if spec.norm_bias else 1))
+def gathered_layer_tensors(spec: ModelSpec, tp: int) -> tuple[list[float], list[float]]:
+    """(gathered weights, every parameter tensor) of one decoder layer standing for all
+    (models/parameter_tensors.py), in elements per rank: DeepSpeed fetches only the parameters of at least
+    PERSISTENCE_THRESHOLD elements."""
+    tensors = list(parameter_tensors.layer_tensors(spec, parameter_tensors.typical_layer_is_moe(spec), tp))
     return [n for n in tensors if n >= PERSISTENCE_THRESHOLD], tensors
 
 
@@ -184,7 +179,7 @@ def plan(s: Scenario, spec: ModelSpec, layers: int, forward: float, backward: fl
     gathered for their forward and backward, a tied embedding once more for the head. Every parameter tensor is
     reduce-scattered once (stage3.py reduce_independent_p_g_buckets_and_remove_grads: every parameter's gradient
     enters the bucket)."""
-    gathered, tensors = layer_tensors(spec, s.tp)
+    gathered, tensors = gathered_layer_tensors(spec, s.tp)
     recompute = s.checkpointing == "full"
     fwd_layer = forward / max(1, layers)
     bwd_layer = max(0.0, backward - (forward if recompute else 0.0)) / max(1, layers)

@@ -70,6 +70,37 @@ def root_params(spec: ModelSpec, first: bool, last: bool, tp: int) -> float:
     return params
 
 
+def _unit_sizes(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], first: bool, last: bool, tp: int,
+                ep: int) -> tuple[int, int, int, float, float, float]:
+    """What FSDP1 and FSDP2 gather and reduce: (gathered bytes per parameter, reduce bytes, unsharded gradient
+    bytes, the largest layer's, all layers' and the root's parameters per tp rank). Under mixed precision both
+    gather bf16 (FSDP2's MixedPrecisionPolicy(param_dtype=bf16), FSDP1's MixedPrecision), make bf16 gradients and
+    reduce-scatter them in fp32 (reduce_dtype=float32)."""
+    gather = 2 if dt.amp else dt.weight
+    reduce = 4 if dt.amp else dt.grad
+    grad_unsharded = 2 if dt.amp else dt.grad
+    layer = max((_layer_params(spec, g.moe, tp, ep) for g in groups), default=0.0)
+    all_layers = sum(g.count * _layer_params(spec, g.moe, tp, ep) for g in groups)
+    return gather, reduce, grad_unsharded, layer, all_layers, root_params(spec, first, last, tp)
+
+
+def _post_backwards(dt: Dtypes, sizes: tuple[int, int, int, float, float, float], root: float, root_grads: float,
+                    kept: float, shards: int, adapter_grads: float | None) -> tuple[float, float | None]:
+    """(a layer's post-backward, the root's own post-backward or None when only adapters train). A layer's
+    post-backward reshards it before reducing: the layer below (prefetched) stays gathered while this layer's
+    unsharded gradients are copied into the reduce-scatter input. The root's own post-backward ends the backward:
+    the root is resharded, its unsharded gradients and their reduce-scatter input are alive, and the layers'
+    scratch is gone and the root's sharded gradients do not exist yet (both counted by other components at this
+    moment)."""
+    gather, reduce, grad_unsharded, layer = sizes[:4]
+    grad_layer = layer if adapter_grads is None else adapter_grads
+    backward_end = root * gather + max(kept, layer * gather) + grad_layer * (grad_unsharded + reduce)
+    root_post = None
+    if adapter_grads is None:
+        root_post = root_grads * (grad_unsharded + reduce) - root_grads / shards * dt.grad
+    return backward_end, root_post
+
+
 def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], first: bool, last: bool,
                 tp: int, ep: int, reshard_after_forward: bool, shards: int = 1, loss_in_root: bool = True,
                 replicated_embedding_grad: float = 0.0, adapter_grads: float | None = None,
@@ -90,12 +121,8 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
     if fsdp1:
         return fsdp1_units(spec, dt, groups, first, last, tp, ep, reshard_after_forward, shards, loss_in_root,
                            adapter_grads)
-    gather = 2 if dt.amp else dt.weight  # MixedPrecisionPolicy(param_dtype=bf16) gathers bf16
-    reduce = 4 if dt.amp else dt.grad  # reduce_dtype=float32 under mixed precision
-    grad_unsharded = 2 if dt.amp else dt.grad
-    layer = max((_layer_params(spec, g.moe, tp, ep) for g in groups), default=0.0)
-    all_layers = sum(g.count * _layer_params(spec, g.moe, tp, ep) for g in groups)
-    root = root_params(spec, first, last, tp)
+    sizes = _unit_sizes(spec, dt, groups, first, last, tp, ep)
+    gather, reduce, grad_unsharded, layer, all_layers, root = sizes
     # the embedding's own unit: gathered before the first layer only, never at the moments counted here
     embedding = spec.embedding_params / tp if embedding_unit and first and not spec.tied_embeddings else 0.0
     root_grads = max(root - embedding, embedding)  # the larger of the two units' post-backwards
@@ -129,16 +156,7 @@ def fsdp2_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
     else:
         regather = 2 * root * gather + kept + last
         backward_start = kept + last  # the held all-gather output went with the root's post-forward
-    # a layer's post-backward reshards it before reducing: the layer below (prefetched) stays gathered
-    # while this layer's unsharded gradients are copied into the reduce-scatter input
-    grad_layer = layer if adapter_grads is None else adapter_grads
-    backward_end = root * gather + max(kept, layer * gather) + grad_layer * (grad_unsharded + reduce)
-    # The root's own post-backward ends the backward: the root is resharded, its unsharded gradients and their
-    # reduce-scatter input are alive, and the layers' scratch is gone and the root's sharded gradients do not
-    # exist yet (both counted by other components at this moment).
-    root_post = None
-    if adapter_grads is None:
-        root_post = root_grads * (grad_unsharded + reduce) - root_grads / shards * dt.grad
+    backward_end, root_post = _post_backwards(dt, sizes, root, root_grads, kept, shards, adapter_grads)
     at_embedding = None
     if replicated_embedding_grad:
         # With PyTorch TP the embedding's gradient arrives full-size (replicated) while the root is still
@@ -189,23 +207,15 @@ def fsdp1_units(spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], fir
     * backward_prefetch=BACKWARD_PRE: the root's pre-backward gathers the last layer, each layer's pre-backward the
       one below; a layer's post-backward reshards it before reducing its gradients (as FSDP2).
     """
-    gather = 2 if dt.amp else dt.weight  # MixedPrecision(param_dtype=bf16) gathers bf16
-    reduce = 4 if dt.amp else dt.grad
-    grad_unsharded = 2 if dt.amp else dt.grad
-    layer = max((_layer_params(spec, g.moe, tp, ep) for g in groups), default=0.0)
-    all_layers = sum(g.count * _layer_params(spec, g.moe, tp, ep) for g in groups)
-    root = root_params(spec, first, last, tp)
+    sizes = _unit_sizes(spec, dt, groups, first, last, tp, ep)
+    gather, reduce, _, layer, all_layers, root = sizes
     kept = 0.0 if reshard_after_forward else all_layers * gather  # SHARD_GRAD_OP keeps every unit gathered
     at_loss = root * gather + kept
     at_last_gather = root * gather + kept + (0.0 if kept else layer * gather)
     prefetch = kept if kept else layer * gather
     backward_start = root * gather + prefetch
     regather = root * gather + kept  # the root is still gathered when the loss (or the logits' gradient) arrives
-    grad_layer = layer if adapter_grads is None else adapter_grads
-    backward_end = root * gather + max(kept, layer * gather) + grad_layer * (grad_unsharded + reduce)
-    root_post = None
-    if adapter_grads is None:
-        root_post = root * (grad_unsharded + reduce) - root / shards * dt.grad
+    backward_end, root_post = _post_backwards(dt, sizes, root, root, kept, shards, adapter_grads)
     at_root_end = 0.0 if loss_in_root else root * gather + kept
     return Fsdp2Units(at_loss, at_last_gather, backward_start, regather, backward_end, root_post, None,
                       loss_in_root, root, layer, gather, reduce, at_root_end)
