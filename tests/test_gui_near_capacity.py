@@ -3,6 +3,7 @@
 import json
 
 from conftest import REPO
+
 from engine.timing.near_capacity import near_capacity_note
 from gui.app import build_window
 from gui.i18n import tr_message
@@ -28,6 +29,7 @@ def test_time_tab_shows_the_note_on_a_tight_plan_and_drops_it_when_room_is_made(
     panel = win.time_panel
     assert not panel.notes.isHidden()
     assert tr_message(note) in panel.notes.text().split("\n")
+    assert "Near the memory limit: the step may run slower" in panel.summary.text()  # on top of the time, too
     win.state.edit({"seq_len": 1024})  # a quarter of the card freed: the note goes, the panel follows
     assert win.state.estimate.verdict == "fits" and near_capacity_note(win.state.estimate) is None
-    assert "Near the memory limit" not in panel.notes.text()  # the window runs untranslated in tests
+    assert "Near the memory limit" not in panel.notes.text() + panel.summary.text()  # untranslated in tests

@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO
+
 from engine import estimate, scenario_from_dict
 from engine.scenario.file import load_scenario
 from engine.timing.near_capacity import (

@@ -4448,6 +4448,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
+    <message>
+        <location filename="../time_panel.py" line="234" />
+        <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
+        <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
+    </message>
 </context>
 <context>
     <name>UsersChart</name>
