@@ -38,6 +38,7 @@ from .scenario import (
 from .scenario.docs import schema_markdown
 from .scenario.file import load_scenario
 from .timing.bounds import check_finite
+from .timing.near_capacity import with_memory_notes
 from .units import format_bytes, format_count
 from .workloads import estimate, step_time
 
@@ -68,6 +69,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
                   engine=scenario.serving_engine, fmt=scenario.weight_format))))
         return 0
     time = check_finite(step_time(scenario))  # step_time checks too; this guards what any change to it lets through
+    time = with_memory_notes(time, est, args.unit)  # a step near the memory limit says it may run slower (notes only)
     if args.json:
         data = estimate_to_json(est, time)
         data["timeline"] = timeline_to_json(step_timeline(est, scenario.grad_accum, scenario.pp))

@@ -16,6 +16,7 @@ from engine import Estimate, PlannerError, Scenario, estimate
 from engine.serving import REFUSED, ServingSpeed, serving_speed
 from engine.serving.users_curve import UsersCurve, users_vs_context
 from engine.timing import StepTime
+from engine.timing.near_capacity import with_memory_notes
 from engine.workloads import step_time
 
 from .i18n import tr_error
@@ -40,8 +41,17 @@ class ScenarioResults:
         return self._computed("estimate", s, estimate)
 
     def step_time(self, s: Scenario) -> StepTime:
-        """The step time of `s`; raises what the time model raised for it (see time_problem for a sentence)."""
-        return self._computed("step_time", s, step_time)
+        """The step time of `s`, with the notes its memory estimate adds (a step near the memory limit,
+        engine/timing/near_capacity.py); raises what the time model raised for it (see time_problem for a sentence)."""
+        return self._computed("step_time", s, self._step_time_with_notes)
+
+    def _step_time_with_notes(self, s: Scenario) -> StepTime:
+        t = step_time(s)
+        try:
+            est = self.estimate(s)
+        except PlannerError:  # no memory estimate: the time stands without its memory notes
+            return t
+        return with_memory_notes(t, est)
 
     def users_curve(self, s: Scenario) -> UsersCurve:
         """Users at once against context length of an inference scenario (engine/serving/users_curve.py)."""

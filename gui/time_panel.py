@@ -25,6 +25,7 @@ from engine.posttraining.timing import step_provenance
 from engine.scenario import Scenario
 from engine.serving import cost_per_million_output_tokens
 from engine.timing import MFU_DEFINITION, StepTime
+from engine.timing.near_capacity import near_capacity_share
 from engine.timing.provenance import Provenance
 from engine.units import format_count, format_seconds
 
@@ -228,6 +229,10 @@ class TimePanel(QWidget):
             lines.append(line)
         else:
             lines.append(self.tr("Enter the tokens to train for the time to train, GPU-hours and cost."))
+        if near_capacity_share(self.state.estimate) is not None:  # engine/timing/near_capacity.py; the note says why
+            lines.insert(0, f"<span style='color:{text_colour('tight')}'>" + escape(self.tr(
+                "Near the memory limit: the step may run slower than shown (allocator retries, see the note below).")
+            ) + "</span>")
         if not self.state.estimate.fits:
             # Greyed, not hidden: what the run would take still helps to compare plans, but it cannot run as it is.
             lines.insert(0, "<b>" + self.tr("This plan does not fit: time shown for reference only.") + "</b>")

@@ -4448,6 +4448,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
+    <message>
+        <location filename="../time_panel.py" line="234" />
+        <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
+        <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
+    </message>
 </context>
 <context>
     <name>UsersChart</name>
@@ -6634,6 +6639,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
         <location filename="../../engine/timing/model.py" line="375" />
         <source>The model's own figures give MFU {mfu:.0%}, close to or above {cap:.0%} (the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}): the step is stretched to MFU {held:.0%}.</source>
         <translation>模型自身的数据给出 MFU {mfu:.0%}，接近或高于 {cap:.0%}（此 GPU 在此格式下已发表的最佳运行 {best:.0%}（{row}）+ {margin:.0%}）：步骤时间被拉长到 MFU {held:.0%}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/near_capacity.py" line="70" />
+        <source>Near the memory limit ({process} of {capacity} per GPU, {share:.0%}): when an allocation fails, PyTorch&apos;s caching allocator synchronizes, frees its cached blocks and retries (torch.cuda.memory_stats num_alloc_retries), so the step may run slower than shown. BigScience measured {low:.1%} to {high:.1%} longer per token for the same layouts at 73-76 GB of 80 than at the next smaller micro-batch; the time above adds none of it. Sources: {sources}.</source>
+        <translation>接近显存上限（每 GPU {process} / {capacity}，{share:.0%}）：分配失败时，PyTorch 的缓存分配器会同步设备、释放缓存的块并重试（torch.cuda.memory_stats 的 num_alloc_retries），因此这一步可能比显示的更慢。BigScience 测得同一布局在 80 GB 中用到 73-76 GB 时，每个 token 比下一个较小的微批次慢 {low:.1%} 到 {high:.1%}；上面的时间没有计入这部分。来源：{sources}。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/bounds.py" line="41" />
