@@ -76,7 +76,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
         print(json_text(data))
     else:
         print(terminal_text(render_table(est, args.unit, args.tr, args.tr_engine) + "\n"
-                            + render_time(time, args.tr, args.tr_engine, est.fits, scenario.currency)))
+                            + render_time(time, args.tr, args.tr_engine, est.verdict != "does not fit", scenario.currency)))
     return 0
 
 

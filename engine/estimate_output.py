@@ -157,7 +157,8 @@ def json_text(data: Any) -> str:
 
 def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine: Callable[[str], str] = identity_text,
                 fits: bool = True, currency: str = "") -> str:
-    """The time lines under the memory table; a plan that does not fit says its time is for reference only."""
+    """The time lines under the memory table; a plan that does not fit says its time is for reference only (`fits`:
+    the verdict is "fits" or "tight", which runs inside the safety reserve)."""
     out = [] if fits else [tr(QT_TRANSLATE_NOOP("cli", "This plan does not fit: time shown for reference only."))]
     out += [tr(QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}")).format(
         step=format_seconds(t.step_seconds), tps=format_count(t.tokens_per_second),

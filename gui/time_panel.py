@@ -233,7 +233,7 @@ class TimePanel(QWidget):
             lines.insert(0, f"<span style='color:{text_colour('tight')}'>" + escape(self.tr(
                 "Near the memory limit: the step may run slower than shown (allocator retries, see the note below).")
             ) + "</span>")
-        if not self.state.estimate.fits:
+        if self.state.estimate.verdict == "does not fit":  # "tight" fits (in the safety reserve): its time stands
             # Greyed, not hidden: what the run would take still helps to compare plans, but it cannot run as it is.
             lines.insert(0, "<b>" + self.tr("This plan does not fit: time shown for reference only.") + "</b>")
             self.summary.setText(f"<span style='color:{text_colour('muted')}'>" + "<br>".join(lines) + "</span>")

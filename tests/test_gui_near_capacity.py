@@ -32,6 +32,8 @@ def test_time_tab_shows_the_note_on_a_tight_plan_and_drops_it_when_room_is_made(
     assert not panel.notes.isHidden()
     assert tr_message(note) in panel.notes.text().split("\n")
     assert "Near the memory limit: the step may run slower" in panel.summary.text()  # on top of the time, too
+    # "tight" fits (inside the safety reserve, the header says "TIGHT: fits"): its time is not "for reference only"
+    assert "does not fit" not in panel.summary.text()
     win.state.edit({"seq_len": 1024})  # a quarter of the card freed: the note goes, the panel follows
     assert win.state.estimate.verdict == "fits" and near_capacity_note(win.state.estimate) is None
     assert "Near the memory limit" not in panel.notes.text() + panel.summary.text()  # untranslated in tests

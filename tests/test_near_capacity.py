@@ -97,3 +97,20 @@ def test_estimate_prints_the_note_where_it_applies(tmp_path):
         assert result.returncode == 0, result.stderr
         notes = json.loads(result.stdout)["time"]["notes"]
         assert any("Near the memory limit" in n for n in notes) is expected
+
+
+def test_the_cli_does_not_call_a_tight_plan_unfit(tmp_path, capsys):
+    """A tight plan runs inside the safety reserve (the verdict line says it fits), so its time lines stand on their
+    own; only a plan that does not fit gets "time shown for reference only"."""
+    import json
+
+    from conftest import REPO
+
+    from engine.cli import main as cli_main
+
+    data = {**json.loads((REPO / "examples" / "qlora-12gb-card.json").read_text()), "seq_len": 2176}
+    path = tmp_path / "tight.json"
+    path.write_text(json.dumps(data))
+    cli_main(["estimate", str(path)])
+    out = capsys.readouterr().out
+    assert "tight" in out.lower() and "time shown for reference only" not in out
