@@ -133,6 +133,16 @@ TRL = PostTrainingDefaults("none", 0.3, "none", False, "colocate", False, False,
                            # trl/trainer/utils.py:1064 (v0.17.0) OnPolicyConfig local_rollout_forward_batch_size 64
                            ppo_rollout_chunk=64)
 
+# TRL's own row (TRL is also the default of every framework without post-training facts of its own, which keep the
+# compute dtype): the HF Trainer prepares the policy (Trainer._inner_training_loop accelerator.prepare) and TRL the
+# reference (dpo_trainer.py:517 and kto_trainer.py:784 at v0.17.0, :936 and :955 at f2cd577: prepare_model(ref_model,
+# evaluation_mode=True) outside DeepSpeed and FSDP); bf16 defaults to True in TRL's configs since 4c92de000 (v0.19.0:
+# self.bf16 = not (self.fp16) if self.bf16 is None); accelerate turns native amp on for bf16 outside DeepSpeed and
+# Megatron and wraps each prepared forward in convert_outputs_to_fp32(autocast(forward)) (src/accelerate/
+# accelerator.py at 16cb6eb8 lines 586-592 and 1818-1829). Traced with accelerate's own prepare_model:
+# validation/posttraining_traces.py (Case.accelerate_amp), tests/test_trl_fp32_outputs.py
+TRL_TRAINERS = replace(TRL, outputs_fp32_without_deepspeed=True)
+
 VERL = PostTrainingDefaults(
     "vllm", 0.5, "level-2", False, "colocate", False, False, "fused", False, "bucket", 2048 << 20,
     (("rollout engine", "verl/trainer/config/rollout/rollout.yaml: gpu_memory_utilization 0.5, free_cache_engine True, "
