@@ -33,9 +33,10 @@ class Case:
         """TRL's offline trainers run under accelerate's native amp: the HF Trainer prepares the policy and TRL the
         reference (dpo_trainer.py / kto_trainer.py prepare_model(ref_model, evaluation_mode=True) outside DeepSpeed
         and FSDP), with TRL's default bf16=True (trl 4c92de000, v0.19.0): the forwards run under autocast and every
-        bf16 output is cast to fp32 (accelerate convert_outputs_to_fp32). The online trainers are traced without it
-        (the engine's column covers the offline objectives only)."""
-        return self.framework == "trl" and self.objective in ("dpo", "kto")
+        bf16 output is cast to fp32 (accelerate convert_outputs_to_fp32). GRPO likewise: the HF Trainer prepares its
+        policy and grpo_trainer.py its reference (v0.17.0 :676, f2cd577 :1143 prepare_model(ref_model,
+        evaluation_mode=True))."""
+        return self.framework == "trl" and self.objective in ("dpo", "kto", "grpo")
 
     @property
     def sequences_per_pass(self) -> int:

@@ -144,9 +144,12 @@ def adapter_dtype_bytes(s: Scenario, compute: int) -> int:
 def accelerate_native_amp(s: Scenario, compute: int) -> bool:
     """Whether accelerate's native amp wraps the trainer's forward: autocast, and every bf16/fp16 output cast to fp32.
     The framework's offline trainers run the HF Trainer with bf16/fp16 mixed precision (PostTrainingDefaults.
-    outputs_fp32_without_deepspeed), and accelerate turns native amp on outside DeepSpeed and Megatron (src/accelerate/
-    accelerator.py at 16cb6eb8 lines 586-592; prepare_model 1818-1829 wraps the forward in
-    convert_outputs_to_fp32(autocast(forward))). The online trainers' passes under it are not modelled."""
+    outputs_fp32_without_deepspeed; its online ones where outputs_fp32_online names them), and accelerate turns native
+    amp on outside DeepSpeed and Megatron (src/accelerate/accelerator.py at 16cb6eb8 lines 586-592; prepare_model
+    1818-1829 wraps the forward in convert_outputs_to_fp32(autocast(forward)))."""
     objective = s.training_objective
-    return (objective != "sft" and objective not in ONLINE_OBJECTIVES and compute == 2 and s.zero_stage == 0
-            and defaults_for(s.framework).posttraining.outputs_fp32_without_deepspeed)
+    if objective == "sft" or compute != 2 or s.zero_stage != 0:
+        return False
+    facts = defaults_for(s.framework).posttraining
+    return facts.outputs_fp32_without_deepspeed and (objective not in ONLINE_OBJECTIVES
+                                                     or objective in facts.outputs_fp32_online)
