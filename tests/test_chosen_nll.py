@@ -33,11 +33,14 @@ def _logits(**keys):
     return est, next(c for c in training.components if c.key == "logits")
 
 
-def test_nll_keeps_the_chosen_halfs_log_softmax_and_a_whole_slice_gradient():
-    _, plain = _logits()
-    _, nll = _logits(rpo_alpha=1.0)
-    # one chosen sequence of 2,048 tokens x Qwen2.5-7B's vocabulary, bf16 logits (the model's output dtype)
-    chosen = 2 * 1 * 2048 * 152064
+@pytest.mark.parametrize(("zero_stage", "logit_bytes"), [(2, 2), (0, 4)])
+def test_nll_keeps_the_chosen_halfs_log_softmax_and_a_whole_slice_gradient(zero_stage, logit_bytes):
+    """Under DeepSpeed the logits are the model's bf16 output; without it TRL's trainer gets them cast to fp32 by
+    accelerate's native amp (tests/test_trl_fp32_outputs.py), so the chosen half's log-softmax is fp32 too."""
+    _, plain = _logits(zero_stage=zero_stage)
+    _, nll = _logits(rpo_alpha=1.0, zero_stage=zero_stage)
+    # one chosen sequence of 2,048 tokens x Qwen2.5-7B's vocabulary, in the logits' dtype
+    chosen = logit_bytes * 1 * 2048 * 152064
     assert nll.moments.forward - plain.moments.forward == pytest.approx(chosen, rel=1e-6)  # trace: +0.50 x b·s·V
     assert nll.moments.backward_start - plain.moments.backward_start == pytest.approx(2 * chosen, rel=1e-6)  # +1.00
     assert dict(nll.inputs)["chosen_sequences"] == 1

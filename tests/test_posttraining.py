@@ -298,8 +298,9 @@ def test_trl_grpo_training_keeps_completion_logits_and_their_row_log_softmax():
     # logits one sequence at a time, each row's output saved for backward: logits + outputs = 2 x 2 bytes x b·k·V;
     # logits.div_(temperature) on the sliced view and the no-grad entropy's reshape (a copy of that view) add one
     # more b·k·V in forward, and CopySlices' backward holds 4 x b·k·V (Qwen2.5-1.5B vocabulary 151,936;
-    # micro_batch 4 completions of 512 tokens)
-    est = rl_estimate(_s(training_objective="grpo", framework="trl"))
+    # micro_batch 4 completions of 512 tokens). Under DeepSpeed (zero_stage 2) the logits are the model's bf16 output;
+    # without it accelerate's native amp casts them to fp32 (tests/test_trl_fp32_outputs.py, traced)
+    est = rl_estimate(_s(training_objective="grpo", framework="trl", zero_stage=2))
     logits = next(c for c in _phase(est, "training").components if c.key == "logits")
     assert logits.moments.forward == 3 * 2 * 4 * 512 * 151936
     assert logits.moments.backward_start == 4 * 2 * 4 * 512 * 151936

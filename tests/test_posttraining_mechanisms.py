@@ -87,16 +87,20 @@ def test_rollout_max_num_batched_tokens_sizes_the_profile():
 
 def test_trl_lora_scoring_holds_fp32_adapter_outputs():
     """peft tuners/lora/layer.py Linear.forward: x cast to the adapters' fp32, result + lora_B(lora_A(x)) * scaling:
-    beside the base output, the input's fp32 cast and two fp32 tensors of the output's width (the MLP's at its up
-    projection). The old-policy pass runs the adapters; the trace's scoring peak is within 3%."""
+    beside the base output, the input's fp32 cast and two tensors of the output's width (the MLP's at its up
+    projection): fp32 without autocast, bf16 under accelerate's native amp (TRL without DeepSpeed, h-trlfp32: the
+    trace runs through accelerate's prepare_model; autocast's linear returns bf16). The old-policy pass runs the
+    adapters; the trace's scoring peak is within 3%."""
     from engine.posttraining import phases
     from engine.posttraining.estimate import step_parts
 
     trace = TRACES["qwen2.5-0.5b_trl-grpo_lora_refoff_p512_c1536_g8_b8_fused_vllm_ckpt"]
     parts = step_parts(scenario_from_dict(trace["scenario"]))
     tokens = 8 * (512 + 1536)
-    assert dict(phases._scoring_extras(parts, True))["lora_fp32_bytes"] == tokens * 4 * (QWEN05_HIDDEN + 2 * 4864)
+    assert dict(phases._scoring_extras(parts, True))["lora_fp32_bytes"] == tokens * (4 * QWEN05_HIDDEN + 2 * 2 * 4864)
     assert dict(phases._scoring_extras(parts, False))["lora_fp32_bytes"] == 0.0  # adapters disabled
+    deepspeed = step_parts(scenario_from_dict({**trace["scenario"], "zero_stage": 2}))  # no native amp: fp32 outputs
+    assert dict(phases._scoring_extras(deepspeed, True))["lora_fp32_bytes"] == tokens * 4 * (QWEN05_HIDDEN + 2 * 4864)
     est = estimate(scenario_from_dict(trace["scenario"]))
     measured = trace["measured"]["rl_phases"]["scoring"]
     assert abs(_phase(est, "scoring").peak_bytes - measured) / measured < 0.03
@@ -169,11 +173,17 @@ def test_verl_row_by_row_log_softmax_holds_what_flash_attn_holds():
 def test_trl_dpo_reference_runs_inside_the_training_forward():
     """trl 1.16.0 dpo_trainer.py _compute_loss: the policy's forward, then the reference's under no_grad. With full
     logits (TRL before the fused head) the policy's logits are freed when its row-by-row log-softmax returns (only the
-    rows' outputs are kept), so the reference adds its own peak less those logits, b·s·V x 2 bytes."""
+    rows' outputs are kept), so the reference adds its own peak less those logits, b·s·V x 2 bytes. Under DeepSpeed
+    that holds; the trace runs through accelerate's prepare_model (h-trlfp32), whose fp32 logits selective_log_softmax's
+    fp32 branch keeps for backward (gather and logsumexp save them): only one sequence's logsumexp temporary, s·V x 4
+    bytes, is freed."""
     trace = TRACES["qwen2.5-0.5b_trl-dpo_full_ref_p512_c512_b2_full-logits"]
     est = estimate(scenario_from_dict(trace["scenario"]))
     inside = dict(_component(_phase(est, "training"), "reference_forward_in_step").inputs)
-    assert inside["freed_bytes"] == 2 * 4 * 1024 * QWEN05_VOCAB
+    assert inside["freed_bytes"] == 4 * 1024 * QWEN05_VOCAB
+    ds = estimate(scenario_from_dict({**trace["scenario"], "zero_stage": 2}))
+    ds_inside = dict(_component(_phase(ds, "training"), "reference_forward_in_step").inputs)
+    assert ds_inside["freed_bytes"] == 2 * 4 * 1024 * QWEN05_VOCAB
     measured = trace["measured"]["phases"]["forward"]
     forward = sum(c.moments.forward for c in _phase(est, "training").components)
     assert abs(forward - measured) / measured < 0.01

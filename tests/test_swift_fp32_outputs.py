@@ -47,11 +47,12 @@ def test_the_loss_and_the_reference_see_fp32_logits_without_deepspeed():
 
 def test_deepspeed_and_other_frameworks_keep_the_compute_dtype():
     """DeepSpeed runs no native amp (accelerate: mixed precision is DeepSpeed's own), and the Megatron trainers are
-    no HF Trainer; TRL's column leaves it off (its CPU traces run the trainers' loss code without accelerate's
-    wrapper, docs/posttraining.md)."""
+    no HF Trainer; the frameworks on TRL's default facts without a row of their own (huggingface) leave it off. TRL's
+    own row has it since h-trlfp32 (tests/test_trl_fp32_outputs.py)."""
     assert rl_settings(scenario_from_dict(DPO_LORA), 2).logit_bytes == 4
-    for keys in ({"zero_stage": 2}, {"framework": "trl"}, {"framework": "megatron", "method": "full",
-                                                           "reference_model": "separate"}):
+    assert rl_settings(scenario_from_dict({**DPO_LORA, "framework": "trl"}), 2).logit_bytes == 4
+    for keys in ({"zero_stage": 2}, {"framework": "huggingface"}, {"framework": "megatron", "method": "full",
+                                                                   "reference_model": "separate"}):
         assert rl_settings(scenario_from_dict({**DPO_LORA, **keys}), 2).logit_bytes == 2
     online = scenario_from_dict({**DPO_LORA, "training_objective": "grpo"})
     assert rl_settings(online, 2).logit_bytes == 2

@@ -29,6 +29,16 @@ class Case:
     checkpointing: str = "none"  # none | full (transformers' gradient checkpointing, TRL's and verl's usual setting)
 
     @property
+    def accelerate_amp(self) -> bool:
+        """TRL's offline trainers run under accelerate's native amp: the HF Trainer prepares the policy and TRL the
+        reference (dpo_trainer.py / kto_trainer.py prepare_model(ref_model, evaluation_mode=True) outside DeepSpeed
+        and FSDP), with TRL's default bf16=True (trl 4c92de000, v0.19.0): the forwards run under autocast and every
+        bf16 output is cast to fp32 (accelerate convert_outputs_to_fp32). GRPO likewise: the HF Trainer prepares its
+        policy and grpo_trainer.py its reference (v0.17.0 :676, f2cd577 :1143 prepare_model(ref_model,
+        evaluation_mode=True))."""
+        return self.framework == "trl" and self.objective in ("dpo", "kto", "grpo")
+
+    @property
     def sequences_per_pass(self) -> int:
         return 2 * self.micro_batch if self.objective == "dpo" else self.micro_batch
 
@@ -73,7 +83,9 @@ class Case:
                 "torch": "verl logprobs_from_logits_v2 (no flash-attn)"}[self.logprob]
         return {"logprob_path": path, "sequences_per_pass": self.sequences_per_pass,
                 "seq_len": self.prompt_len + self.completion_len, "padding": "attention_mask passed (padded batch)",
-                "generation_traced": False}
+                "generation_traced": False,
+                "accelerate_amp": "Accelerator(mixed_precision='bf16').prepare_model (autocast + fp32 outputs)"
+                if self.accelerate_amp else "none (the trainer's loss code on the bare model)"}
 
     def describe(self, run: Any) -> str:
         return (f"{self.framework} {self.objective} on {run.model_name} ({run.precision}, {self.method}), reference "

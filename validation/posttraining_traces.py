@@ -90,6 +90,19 @@ def _cuda_like_fused_head() -> None:
     ck._addmm_fp32 = no_alloc
 
 
+def _prepare_with_accelerate(m: dict[str, Any]) -> None:
+    """What the HF Trainer and TRL do to the models outside DeepSpeed with bf16=True: Trainer._inner_training_loop
+    accelerator.prepare(model), and dpo_trainer.py / kto_trainer.py accelerator.prepare_model(self.ref_model,
+    evaluation_mode=True) (trl v0.17.0 dpo_trainer.py:517, f2cd577 :936). accelerate's own prepare_model (1.16.0, CPU:
+    native amp for bf16) wraps each forward in convert_outputs_to_fp32(autocast(forward)) in place."""
+    from accelerate import Accelerator
+
+    acc = Accelerator(cpu=True, mixed_precision="bf16")
+    acc.prepare_model(m["policy"], device_placement=False)
+    if "ref" in m:
+        acc.prepare_model(m["ref"], device_placement=False, evaluation_mode=True)
+
+
 def _build(case: Case, fake: FakeTensorMode) -> dict[str, Any]:
     precision = "amp-bf16" if case.framework == "verl" else "bf16"
     run = make_run(case.model_key, precision, method=case.method, lora_rank=16, lora_targets="all-linear",
@@ -329,6 +342,8 @@ def measure_case(case: Case) -> dict[str, Any]:
                                   outputs=outputs)
                 if "ref" in m:
                     add_fused_lm_head(m["ref"])
+        if case.accelerate_amp:
+            _prepare_with_accelerate(m)
         m["opt"] = _optimizer(m["policy"], fused=case.framework == "trl")
         trackables = [m["opt"]]
         if case.critic:

@@ -331,7 +331,7 @@ TABLE: dict[str, FrameworkDefaults] = {
                   "(NaiveAMPModel casts only fp16 outputs to fp32)"),
                  ("pipeline", "not read: the published rows run without pipeline parallelism (the table's "
                   "defaults)"))),
-    "trl": _post_trainer(_HF, "trl", "TRL", rl.TRL, "TRL's trainers subclass transformers.Trainer", True),
+    "trl": _post_trainer(_HF, "trl", "TRL", rl.TRL_TRAINERS, "TRL's trainers subclass transformers.Trainer", True),
     "verl": _post_trainer(_HF, "verl", "verl", rl.VERL, "verl's FSDP workers train transformers models "
                           "(verl/workers/fsdp_workers.py), with FSDP1 by default (ppo_trainer.yaml actor.strategy: "
                           "fsdp; fsdp2 is fully_shard)", False),

@@ -83,6 +83,10 @@ class PostTrainingDefaults:
     # DeepSpeed, accelerate's native amp wraps the model's forward in convert_outputs_to_fp32, so the loss and the
     # reference see the logits in fp32 (the compute-dtype ones alive beside the copy at the cast)
     outputs_fp32_without_deepspeed: bool = False
+    # the online objectives whose trainer runs under that same native amp as well (the HF Trainer prepares their
+    # policy likewise), where their log-prob passes were traced with accelerate's wrapper; the others keep the
+    # compute dtype (not read)
+    outputs_fp32_online: tuple[str, ...] = ()
     # PPO without an engine scores its rollout in chunks of this many sequences with TRL's forward()/get_reward()
     # (output_hidden_states, whole-sequence logits, the sampling scores kept: engine/posttraining/ppo_rollout.py);
     # 0: the scoring passes run per training micro-batch
@@ -132,6 +136,18 @@ TRL = PostTrainingDefaults("none", 0.3, "none", False, "colocate", False, False,
                            chosen_nll_from_logits=("dpo", "ipo", "cpo", "simpo"),
                            # trl/trainer/utils.py:1064 (v0.17.0) OnPolicyConfig local_rollout_forward_batch_size 64
                            ppo_rollout_chunk=64)
+
+# TRL's own row (TRL is also the default of every framework without post-training facts of its own, which keep the
+# compute dtype): the HF Trainer prepares the policy (Trainer._inner_training_loop accelerator.prepare) and TRL the
+# reference (dpo_trainer.py:517 and kto_trainer.py:784 at v0.17.0, :936 and :955 at f2cd577: prepare_model(ref_model,
+# evaluation_mode=True) outside DeepSpeed and FSDP); bf16 defaults to True in TRL's configs since 4c92de000 (v0.19.0:
+# self.bf16 = not (self.fp16) if self.bf16 is None); accelerate turns native amp on for bf16 outside DeepSpeed and
+# Megatron and wraps each prepared forward in convert_outputs_to_fp32(autocast(forward)) (src/accelerate/
+# accelerator.py at 16cb6eb8 lines 586-592 and 1818-1829). Traced with accelerate's own prepare_model:
+# validation/posttraining_traces.py (Case.accelerate_amp), tests/test_trl_fp32_outputs.py.
+# GRPO likewise (grpo_trainer.py:676 at v0.17.0, :1143 at f2cd577 prepare the reference so; traced too). PPO (v0.17.0
+# ppo_trainer.py:193 builds its own Accelerator, mixed precision from the environment), RLOO and online DPO: not traced
+TRL_TRAINERS = replace(TRL, outputs_fp32_without_deepspeed=True, outputs_fp32_online=("grpo",))
 
 VERL = PostTrainingDefaults(
     "vllm", 0.5, "level-2", False, "colocate", False, False, "fused", False, "bucket", 2048 << 20,

@@ -64,6 +64,9 @@ class ActContext:
     # gets an explicit mask instead of is_causal.
     padding_mask: bool = False
     ulysses: int = 1  # Ulysses sequence parallelism (verl): attention's all-to-all around the kernel
+    # a bf16 model's fp32 LoRA adapters computed under autocast (accelerate's native amp in the HF Trainer, outside
+    # DeepSpeed): peft casts the input to fp32, autocast's linear casts it back, so each adapter keeps a bf16 copy
+    lora_autocast: bool = False
     _key: tuple = field(init=False, repr=False)
     _hash: int = field(init=False, repr=False)
 
@@ -74,7 +77,7 @@ class ActContext:
                self.gather_weights, self.compiled, self.quantized_saves_inputs, self.lora_dropout,
                self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute,
                self.fp8_scale, self.liger, self.etp, self.sp_gathers_per_block, self.padding_mask,
-               self.ulysses)
+               self.ulysses, self.lora_autocast)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 
@@ -134,6 +137,8 @@ def _linear_inputs(ctx: ActContext, n: float, in_bytes: int, consumers: tuple[Li
             out.append((f"{label}: all-gathered full-sequence input kept by {name}", (2 if ctx.amp else in_bytes) * full))
         wt = False  # the weight-gradient inputs are counted; LoRA below as usual
         shared_saved = True
+    # autocast runs the adapters in bf16: the training's amp, or a bf16 model's fp32 adapters under accelerate's amp
+    lora_amp = ctx.amp or (ctx.lora_autocast and ctx.adapter_bytes != 2)
     for lin in consumers:
         if wt:
             if ctx.amp and in_bytes != 2:
@@ -142,20 +147,20 @@ def _linear_inputs(ctx: ActContext, n: float, in_bytes: int, consumers: tuple[Li
                 out.append((f"{label}: input kept by {lin.name}", (1 if ctx.fp8 else in_bytes) * n))
                 shared_saved = True
         if lin.name in lora_names and ctx.lora_dropout:
-            ad = 2 if ctx.amp else ctx.adapter_bytes
+            ad = 2 if lora_amp else ctx.adapter_bytes
             out.append((f"LoRA dropout output and mask on {lin.name}", (ad + 1) * n))
-            out.append((f"LoRA A output of {lin.name}", (2 if ctx.amp else ctx.adapter_bytes) * ctx.t * ctx.lora_rank))
+            out.append((f"LoRA A output of {lin.name}", ad * ctx.t * ctx.lora_rank))
         elif lin.name in lora_names:
-            if ctx.amp:
+            if lora_amp:
                 cast_saved += 2 * n
             elif ctx.adapter_bytes != in_bytes:
                 cast_saved += ctx.adapter_bytes * n  # peft casts the input to the adapter dtype
             elif not shared_saved:
                 out.append((f"{label}: input kept by LoRA on {lin.name}", in_bytes * n))
                 shared_saved = True
-            out.append((f"LoRA A output of {lin.name}", (2 if ctx.amp else ctx.adapter_bytes) * ctx.t * ctx.lora_rank))
+            out.append((f"LoRA A output of {lin.name}", (2 if lora_amp else ctx.adapter_bytes) * ctx.t * ctx.lora_rank))
     if cast_saved:
-        out.append((f"{label}: {'bf16 casts' if ctx.amp else 'adapter-dtype casts'} kept by its linears", cast_saved))
+        out.append((f"{label}: {'bf16 casts' if lora_amp else 'adapter-dtype casts'} kept by its linears", cast_saved))
 
 
 def _weight_copies(ctx: ActContext, linears: tuple[Linear, ...], experts: float, out: Terms) -> None:

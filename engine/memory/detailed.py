@@ -12,7 +12,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..models.vision import tower_activation_bytes, tower_block_bytes
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
-from ..scenario.behaviour import Behaviour, adapter_dtype_bytes, behaviour
+from ..scenario.behaviour import Behaviour, accelerate_native_amp, adapter_dtype_bytes, behaviour
 from ..scenario.memo import ScenarioMemo
 from .activations import ActContext, head_bytes
 from .breakdown import Component, Moments
@@ -104,6 +104,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         # cannot skip the mask for is_causal (masking_utils._ignore_causal_mask_sdpa needs an all-ones mask)
         padding_mask=s.training_objective != "sft",
         ulysses=s.ulysses_sequence_parallel_size if s.training_objective != "sft" else 1,
+        lora_autocast=s.method in ("lora", "qlora") and accelerate_native_amp(s, dt.compute),
     )
 
 

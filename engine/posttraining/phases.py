@@ -17,7 +17,7 @@ from ..memory.states import Dtypes
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
-from ..scenario.behaviour import adapter_dtype_bytes
+from ..scenario.behaviour import accelerate_native_amp, adapter_dtype_bytes
 from .logprobs import WHOLE_FORWARD, fused_head_buffer_bytes, scoring_forward
 from .models import as_critic, largest_tensor_bytes, model_spec, offloaded_units_bytes
 from .ppo_rollout import rollout_forward
@@ -192,7 +192,9 @@ def _lora_outputs(p: StepParts) -> float:
         return 0.0
     spec = p.spec
     ffn = max(spec.ffn, spec.expert_ffn * max(spec.top_k, 1) if spec.is_moe else 0) / s.tp
-    return p.rs.train_sequences * p.rs.shard_tokens * adapter * (spec.hidden + 2 * ffn)
+    # under accelerate's autocast the adapters' linears return the compute dtype; the input's cast stays fp32
+    out_bytes = p.dt.compute if accelerate_native_amp(s, p.dt.compute) else adapter
+    return p.rs.train_sequences * p.rs.shard_tokens * (adapter * spec.hidden + 2 * out_bytes * ffn)
 
 
 def scoring_phase(p: StepParts) -> RLPhase | None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..frameworks.defaults import defaults_for
 from ..scenario import Scenario
+from ..scenario.behaviour import accelerate_native_amp
 
 # Objectives whose samples are a chosen and a rejected completion of one prompt, both run through the model in one
 # batch (TRL dpo_trainer.py concatenates chosen and rejected ids; reward_trainer.py likewise for reward models);
@@ -150,8 +151,8 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         # only where the framework's code takes the NLL from the logits (PostTrainingDefaults.chosen_nll_from_logits);
         # Megatron's trainers take it from the model's per-token loss (swift/megatron/trainers/dpo_trainer.py)
         chosen_nll=s.rpo_alpha != 0 and objective in facts.chosen_nll_from_logits and path == "rows",
-        logit_bytes=4 if (facts.outputs_fp32_without_deepspeed and not online and objective != "reward"
-                          and compute_bytes == 2 and s.zero_stage == 0 and path == "rows") else compute_bytes,
+        logit_bytes=4 if (accelerate_native_amp(s, compute_bytes) and objective != "reward" and path == "rows")
+        else compute_bytes,
         rollout_chunk=facts.ppo_rollout_chunk if objective == "ppo" and engine == "none" else 0,
     )
 

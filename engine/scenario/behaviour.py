@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..frameworks.defaults import defaults_for
+from .posttraining_checks import ONLINE_OBJECTIVES
 
 if TYPE_CHECKING:
     from ..models.architecture import ModelSpec
@@ -138,3 +139,17 @@ def adapter_dtype_bytes(s: Scenario, compute: int) -> int:
     if s.lora_adapter_dtype == "auto":
         return compute if defaults_for(s.framework).lora_adapters_in_model_dtype else 4
     return 4 if s.lora_adapter_dtype == "fp32" else compute
+
+
+def accelerate_native_amp(s: Scenario, compute: int) -> bool:
+    """Whether accelerate's native amp wraps the trainer's forward: autocast, and every bf16/fp16 output cast to fp32.
+    The framework's offline trainers run the HF Trainer with bf16/fp16 mixed precision (PostTrainingDefaults.
+    outputs_fp32_without_deepspeed; its online ones where outputs_fp32_online names them), and accelerate turns native
+    amp on outside DeepSpeed and Megatron (src/accelerate/accelerator.py at 16cb6eb8 lines 586-592; prepare_model
+    1818-1829 wraps the forward in convert_outputs_to_fp32(autocast(forward)))."""
+    objective = s.training_objective
+    if objective == "sft" or compute != 2 or s.zero_stage != 0:
+        return False
+    facts = defaults_for(s.framework).posttraining
+    return facts.outputs_fp32_without_deepspeed and (objective not in ONLINE_OBJECTIVES
+                                                     or objective in facts.outputs_fp32_online)
