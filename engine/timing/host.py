@@ -32,6 +32,14 @@ def host_figures() -> dict[str, Any]:
     return read_preset_json(HOST_FILE)
 
 
+def host_call_seconds(s: Scenario) -> tuple[float, float]:
+    """(launch, Python call) host seconds on the run's own host CPU: the preset's figures times the host_speed factor
+    of the GPU system (Grace hosts of GB200/GB300); other GPUs keep the preset's figures."""
+    fig = host_figures()
+    factor = fig["host_speed"]["factor"].get(s.gpu, 1.0) if isinstance(s.gpu, str) else 1.0
+    return fig["launch_seconds"]["value"] * factor, fig["view_seconds"]["value"] * factor
+
+
 class LayerWork(NamedTuple):
     """GPU seconds of one run of equal layers in one micro-batch (what the host's launches can hide behind)."""
 
@@ -115,7 +123,7 @@ def expert_host_seconds(s: Scenario, fp8: str = "") -> tuple[float, float]:
     launch_fwd = (gemms["forward"] * local - 1) + quant  # the stacks count one launch per grouped GEMM call
     launch_bwd = (gemms["backward"] * local - 1) + quant
     calls_fwd, calls_bwd = table["python_calls"]["fp8" if fp8 else "bf16"]
-    launch, call = fig["launch_seconds"]["value"], fig["view_seconds"]["value"]
+    launch, call = host_call_seconds(s)
     n = table["calls_per_moe_layer"]
     return (n * (launch_fwd * launch + local * calls_fwd * call), n * (launch_bwd * launch + local * calls_bwd * call))
 
@@ -125,7 +133,7 @@ def exposed_host_seconds(s: Scenario, fused: bool, work: tuple[LayerWork, ...], 
     """Seconds per micro-batch the GPU waits for the host. Without a synchronisation the host runs ahead over the
     whole micro-batch: max(0, host - GPU). With one per layer forward (MoE, or the framework's), each layer's forward
     is on its own (round trip + first launch + max(0, host - GPU)), the backward again over the whole micro-batch."""
-    launch = host_figures()["launch_seconds"]["value"]
+    launch = host_call_seconds(s)[0]
     sync = host_figures()["sync_seconds"]["value"]
     if s.cuda_graphs == "full-iteration" or not work:
         return 0.0
