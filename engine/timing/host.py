@@ -58,32 +58,42 @@ def launches(s: Scenario, fused: bool, moe: bool, fp8: str = "") -> tuple[int, i
     """(forward, backward) kernel launches the host issues for one layer, CUDA graphs counted as one launch each.
     `fp8`: the fp8 cast recipe (layer_settings.py fp8_casts, e.g. "te-tensorwise"; "" without fp8): each fp8 GEMM casts its
     input in the forward and its output gradient in the backward."""
-    fig = host_figures()
-    stack = fig["stacks"]["fused" if fused else "eager"]
     parts = ("attention", "moe_router", "moe_experts") if moe else ("attention", "mlp")
     captured = _CAPTURED.get(s.cuda_graphs, frozenset())
     if s.cuda_graphs == "full-iteration":
         return 0, 0  # one replay per step
-    per_cast = fig["fp8_casts"]["launches_per_gemm"]
-    casts = per_cast.get(fp8.split("-")[-1], per_cast["default"]) if fp8 else 0
-    eager = [p for p in parts if p not in captured]
-    fwd = sum(stack[p][0] + casts * fig["fp8_casts"]["gemms"][p] for p in eager)
-    bwd = sum(stack[p][1] + casts * fig["fp8_casts"]["gemms"][p] for p in eager)
-    per_graph = fig["graph_launches"]["per_region"]
+    casts = _casts_per_gemm(fp8)
+    eager = [_part_launches(fused, p, casts) for p in parts if p not in captured]
+    fwd, bwd = sum(f for f, _b in eager), sum(b for _f, b in eager)
+    per_graph = host_figures()["graph_launches"]["per_region"]
     graphs = per_graph if any(p in captured for p in parts) else 0  # the captured parts are contiguous
     return fwd + graphs, bwd + graphs
+
+
+def _casts_per_gemm(fp8: str) -> int:
+    """fp8 cast launches per GEMM of the recipe (presets/host_overhead.json fp8_casts, keyed by the recipe's last
+    word: "te-tensorwise" -> "tensorwise"); 0 without fp8."""
+    per_cast = host_figures()["fp8_casts"]["launches_per_gemm"]
+    return per_cast.get(fp8.split("-")[-1], per_cast["default"]) if fp8 else 0
+
+
+def _part_launches(fused: bool, part: str, casts: int) -> tuple[int, int]:
+    """(forward, backward) launches of one part of a layer's stack, its GEMMs' fp8 casts included."""
+    fig = host_figures()
+    forward, backward = fig["stacks"]["fused" if fused else "eager"][part]
+    gemm_casts = casts * fig["fp8_casts"]["gemms"][part]
+    return forward + gemm_casts, backward + gemm_casts
+
+
+def _experts_captured(s: Scenario) -> bool:
+    """A CUDA graph of the scenario's scope holds the MoE experts (dispatch, experts, combine)."""
+    return "moe_experts" in _CAPTURED.get(s.cuda_graphs, ())
 
 
 def _experts_launches(s: Scenario, fused: bool, fp8: str) -> int:
     """Launches of the stacks' moe_experts part (dispatch, experts, combine) in one forward, with its fp8 casts; 0
     where a CUDA graph captures it."""
-    if "moe_experts" in _CAPTURED.get(s.cuda_graphs, ()):
-        return 0
-    fig = host_figures()
-    per_cast = fig["fp8_casts"]["launches_per_gemm"]
-    casts = per_cast.get(fp8.split("-")[-1], per_cast["default"]) if fp8 else 0
-    return int(fig["stacks"]["fused" if fused else "eager"]["moe_experts"][0] + casts * fig["fp8_casts"]["gemms"][
-        "moe_experts"])
+    return 0 if _experts_captured(s) else int(_part_launches(fused, "moe_experts", _casts_per_gemm(fp8))[0])
 
 
 def syncs_per_forward(s: Scenario, moe: bool) -> int:
@@ -91,7 +101,7 @@ def syncs_per_forward(s: Scenario, moe: bool) -> int:
     (a captured MoE layer runs with static shapes), and the framework's own in every layer (presets/efficiency.json
     frameworks: syncs_per_layer_forward; InternEvo's rotary embedding reads indexes.max().item())."""
     own = 0 if s.cuda_graphs == "layers" else int(framework_profile(s.framework).get("syncs_per_layer_forward", 0))
-    if not moe or "moe_experts" in _CAPTURED.get(s.cuda_graphs, ()):
+    if not moe or _experts_captured(s):
         return own
     return own + int(host_figures()["syncs"]["moe_forward"])
 
@@ -103,7 +113,7 @@ def expert_host_seconds(s: Scenario, fp8: str = "") -> tuple[float, float]:
     current scaling), and the per-expert Python calls around them. Only frameworks whose experts run as one GEMM per
     expert on TE's streams (efficiency.json expert_gemm_streams) and not TE's fused grouped MLP; none where the
     experts are captured in a CUDA graph."""
-    if "moe_experts" in _CAPTURED.get(s.cuda_graphs, ()) or s.fused_expert_mlp:
+    if _experts_captured(s) or s.fused_expert_mlp:
         return 0.0, 0.0
     if not framework_profile(s.framework).get("expert_gemm_streams"):
         return 0.0, 0.0
@@ -112,13 +122,12 @@ def expert_host_seconds(s: Scenario, fp8: str = "") -> tuple[float, float]:
         return 0.0, 0.0
     local = max(spec.n_experts // s.ep, 1)
     fig = host_figures()
-    table, casts = fig["grouped_linear"], fig["fp8_casts"]
+    table = fig["grouped_linear"]
     recipe = fp8.removeprefix("te-") if fp8 else ""
     per_expert = table["quantize_launches"].get(recipe, table["quantize_launches"].get(recipe.split("-")[-1], 1))
     # the quantize launches per call minus the per-call casts fp8_casts already counts; delayed scaling's fused
     # multi-cast is that one cast
-    counted = casts["launches_per_gemm"].get(fp8.split("-")[-1], casts["launches_per_gemm"]["default"]) if fp8 else 0
-    quant = max(0, per_expert * local - counted) if fp8 else 0
+    quant = max(0, per_expert * local - _casts_per_gemm(fp8)) if fp8 else 0
     gemms = table["gemm_launches"]
     launch_fwd = (gemms["forward"] * local - 1) + quant  # the stacks count one launch per grouped GEMM call
     launch_bwd = (gemms["backward"] * local - 1) + quant
