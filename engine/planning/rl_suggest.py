@@ -63,7 +63,7 @@ def rl_candidates(s: Scenario, compute_bytes: int) -> list[Candidate]:
         out.append((message(QT_TRANSLATE_NOOP("engine", "Score the reference with the adapters switched off")),
                     {"reference_model": "adapter-off"},
                     QT_TRANSLATE_NOOP("engine", "the same reference, no second copy of the model")))
-    if rs.reference in ("separate", "adapter-off", "cpu-swap") and not rs.online:
+    if rs.reference_forward and not rs.online:
         out.append((message(QT_TRANSLATE_NOOP("engine", "Compute the reference log-probs before training")),
                     {"reference_model": "precomputed"},
                     QT_TRANSLATE_NOOP("engine", "one pass over the data first (TRL precompute_ref_log_probs)")))

@@ -164,8 +164,8 @@ def _training_logits(c: Component, s: Scenario, rs: RLSettings, vocab: int, hidd
     if rs.ulysses > 1:  # the padding-free path log-softmaxes every token of the GPU's slice
         scored = rs.shard_logits_tokens
     # the logits as the loss sees them: fp32 ones (the model's outputs cast by accelerate) take the rows path's fp32
-    # branch
-    logit_bytes = rs.logit_bytes or compute
+    # branch; rl_settings always sets it (the compute dtype's otherwise)
+    logit_bytes = rs.logit_bytes
     out = training_logits(c, rs.logprob_path, rs.train_sequences, rs.shard_logits_tokens, rs.shard_tokens, vocab,
                           logit_bytes, s.tp, scored, rs.logits_scaled_on_view)
     if rs.chosen_nll:  # the chosen half's log-softmax in the logits' dtype

@@ -214,7 +214,7 @@ def scoring_phase(p: StepParts) -> RLPhase | None:
                                         "(mismatched) batch"), p.spec, rs.train_sequences, rs.shard_tokens,
                                         rs.shard_logits_tokens, rs.logprob_path, compute, tp, True, tile,
                                         _scoring_extras(p, True), rs.logit_bytes))
-    if rs.reference in ("separate", "adapter-off", "cpu-swap"):
+    if rs.reference_forward:
         forwards.append(_reference_forward(p))
     if s.reward_model is not None and rs.online:
         reward = model_spec(s.reward_model)
@@ -239,7 +239,7 @@ def _ppo_rollout(p: StepParts) -> list[Component]:
     rs, s = p.rs, p.s
     chunk = min(rs.rollout_chunk, s.micro_batch * s.grad_accum)
     out = []
-    if rs.reference in ("separate", "adapter-off", "cpu-swap"):
+    if rs.reference_forward:
         out.append(rollout_forward("score_reference", QT_TRANSLATE_NOOP("engine", "Reference log-probs forward"),
                                    p.spec, chunk, rs.sequence_tokens, s.completion_len, p.spec.vocab, p.dt.compute,
                                    s.tp, True, tuple(x for x in _scoring_extras(p, False)
@@ -276,7 +276,7 @@ def _reference_in_step(p: StepParts) -> tuple[Component, ...]:
     (only the log-softmax outputs are kept), so the reference's peak adds what exceeds them. ms-swift's Megatron
     trainers (log-probs from the model's own loss) run the reference before the policy instead."""
     rs = p.rs
-    if rs.online or rs.reference not in ("separate", "adapter-off", "cpu-swap"):
+    if rs.online or not rs.reference_forward:
         return ()
     ref = _reference_forward(p)
     tokens = rs.train_sequences * rs.shard_logits_tokens

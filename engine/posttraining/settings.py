@@ -84,11 +84,18 @@ class RLSettings:
     # objective on the HF row-by-row log-prob path: TRL and ms-swift's transformers trainers)
     chosen_nll: bool = False
     # bytes per logit the loss and the scoring passes see: the compute dtype's, or 4 where the framework's offline
-    # trainer gets the model's outputs cast to fp32 (PostTrainingDefaults.outputs_fp32_without_deepspeed); 0 = compute
+    # trainer gets the model's outputs cast to fp32 (PostTrainingDefaults.outputs_fp32_without_deepspeed); rl_settings
+    # always sets it
     logit_bytes: int = 0
     # PPO's rollout scored by the trainer in chunks of this many sequences (PostTrainingDefaults.ppo_rollout_chunk,
     # without an engine); 0: per training micro-batch
     rollout_chunk: int = 0
+
+    @property
+    def reference_forward(self) -> bool:
+        """The reference runs a forward pass of its own in the step (a separate copy, the policy with its adapters
+        switched off, or a copy swapped in from CPU); not when its log-probs were precomputed or there is none."""
+        return self.reference in ("separate", "adapter-off", "cpu-swap")
 
 
 def rollout_engine_for(s: Scenario) -> str:

@@ -96,7 +96,7 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
 
 def _scoring(p: StepParts, s: Scenario, gemm: float) -> float:
     rs = p.rs
-    forwards = int(rs.online) + int(rs.reference in ("separate", "adapter-off", "cpu-swap"))
+    forwards = int(rs.online) + int(rs.reference_forward)
     params = p.spec.active_params * forwards
     if s.reward_model is not None and rs.online:
         params += model_spec(s.reward_model).active_params
