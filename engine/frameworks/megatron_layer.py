@@ -76,7 +76,7 @@ def megatron_layer_terms(ctx, spec: ModelSpec, moe: bool, recompute: frozenset[s
                 # learned absolute positions (GPT): no RoPE; only the query's reshape out of the fused QKV output
                 # copies (get_query_key_value_tensors), K and V stay views of that output
                 out.append(("attention: query reshaped out of the fused QKV output (a copy)", c * t * q))
-            out.append(_softmax_saved(ctx, spec.heads / tp))
+            out.extend(_softmax_saved(ctx, spec, spec.heads / tp))
         _attention_output(ctx, q, lin, recompute, out)
     if spec.residual_dropout:
         # hidden dropout (Megatron's default hidden_dropout 0.1; the Llama-style bridges set 0): the fused
@@ -139,17 +139,27 @@ def _mla_attention(ctx, spec: ModelSpec, recompute: frozenset[str], lin: float, 
                     2 * c * t * qk))
         out.append(("attention: kv up-projection output, kept alive by its V view", c * t * kv_up))
     if "core_attn" not in recompute:
-        out.append(_softmax_saved(ctx, heads))
+        out.extend(_softmax_saved(ctx, spec, heads))
     _attention_output(ctx, v, lin, recompute, out)
 
 
-def _softmax_saved(ctx, heads: float) -> tuple[str, float]:  # noqa: ANN001
+def _softmax_saved(ctx, spec: ModelSpec, heads: float) -> Terms:  # noqa: ANN001
     """What the attention kernel keeps of its softmax: the fused kernels' log-sum-exp (fp32 per token and head), or
-    the unfused path's whole probability matrix in the compute dtype (b·a·s², causal fused softmax's output)."""
-    if ctx.attention == "eager":
-        return ("attention (unfused): softmax probabilities b·a·s² kept by the softmax and the value matmul",
-                ctx.compute * heads * ctx.t * ctx.s)
-    return ("attention: softmax statistics", 4 * ctx.t * heads)
+    the unfused path's whole probability matrix in the compute dtype (b·a·s², causal fused softmax's output). With
+    attention dropout the unfused path also keeps the dropout's mask (torch's native_dropout: one bool byte per
+    score) and its output, which the value matmul keeps instead of the probabilities (Megatron-LM's
+    CoreAttention.forward at 2021's megatron/model/transformer.py and TE's UnfusedDotProductAttention run
+    attention_dropout on the probabilities before the value bmm): 2·c + 1 bytes per score, the 5·a·s²·b of
+    arXiv:2205.05198 section 4.1 in fp16. The fused kernels regenerate the dropout mask from the RNG state."""
+    if ctx.attention != "eager":
+        return [("attention: softmax statistics", 4 * ctx.t * heads)]
+    scores = heads * ctx.t * ctx.s
+    out: Terms = [("attention (unfused): softmax probabilities b·a·s² kept by the softmax"
+                   + ("" if spec.attention_dropout > 0 else " and the value matmul"), ctx.compute * scores)]
+    if spec.attention_dropout > 0:
+        out.append(("attention (unfused): dropout mask and dropout output b·a·s², kept for the dropout's and the "
+                    "value matmul's backward", (1 + ctx.compute) * scores))
+    return out
 
 
 def unfused_attention_scratch(ctx, spec: ModelSpec, recompute: frozenset[str]) -> float:  # noqa: ANN001
