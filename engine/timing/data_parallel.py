@@ -21,7 +21,7 @@ from .contention import contended, hidden_share
 from .data import efficiency, framework_profile
 from .gemm import Rates
 from .hardware import Hardware
-from .host import host_figures
+from .host import host_call_seconds, host_figures
 from .layer_settings import fp8_casts
 from .links import link, nvlink_domain
 from .zero3_sync import PERSISTENCE_THRESHOLD, Link, sync_zero3_seconds
@@ -124,7 +124,7 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
             dp_comm = synced_buckets_seconds(2 * frac * grads / dp_link, buckets, ar_lat,
                                              bucket_copy_passes(prof) * grads / rates.memory,
                                              _reduce_window(s, prof, busiest), sm_share)
-            dp_comm += bucket_sync_gap_seconds(parameter_tensors(spec, busiest.layers), buckets)
+            dp_comm += bucket_sync_gap_seconds(s, parameter_tensors(spec, busiest.layers), buckets)
         elif zero == 0 or prof.get("zero_grad_all_reduce"):
             # DDP, and InternEvo's ZeRO-1 (presets/efficiency.json frameworks: zero_grad_all_reduce), all-reduce
             # every bucket of gradients
@@ -171,13 +171,12 @@ def synced_buckets_seconds(transfer: float, buckets: int, latency: float, copies
     return left + (n * each - left) * share
 
 
-def bucket_sync_gap_seconds(tensors: int, buckets: int) -> float:
+def bucket_sync_gap_seconds(s: Scenario, tensors: int, buckets: int) -> float:
     """Seconds the backward's stream idles after each synchronize of synced_buckets_seconds: the device-to-host
     round trip, then the host issues the bucket's flatten, div_ and all-reduce and one copy_ back per gradient
     tensor of the bucket before it returns to autograd and launches the next backward kernel
-    (presets/host_overhead.json sync_seconds, launch_seconds)."""
-    fig = host_figures()
-    return buckets * fig["sync_seconds"]["value"] + (tensors + 3 * buckets) * fig["launch_seconds"]["value"]
+    (presets/host_overhead.json sync_seconds; launch_seconds on the run's own host: host_call_seconds)."""
+    return buckets * host_figures()["sync_seconds"]["value"] + (tensors + 3 * buckets) * host_call_seconds(s)[0]
 
 
 def fsdp2_end_seconds(s: Scenario, spec: ModelSpec, busiest: StageWork, gathered: float, grads: float,

@@ -12,7 +12,7 @@ from ..scenario import Scenario
 from .data import efficiency
 from .gemm import Rates
 from .hardware import Hardware
-from .host import host_figures
+from .host import host_call_seconds, host_figures
 from .links import exposed
 
 
@@ -75,8 +75,7 @@ def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, b
     else:  # every tensor of the stage's layers, the share that trains (freezing), and the root's
         tensors = (len(layer_tensors(spec, moe, s.tp)) * busiest.layers + root_tensor_count(spec)) * min(
             1.0, busiest.trainable / busiest.params if busiest.params else 1.0)
-    fig = host_figures()
-    return syncs * tensors * (fig["sync_seconds"]["value"] + fig["launch_seconds"]["value"])
+    return syncs * tensors * (host_figures()["sync_seconds"]["value"] + host_call_seconds(s)[0])
 
 
 def _optimizer_bytes(s: Scenario, prof: dict[str, Any], state_bytes: int) -> float:

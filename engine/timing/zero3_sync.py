@@ -37,7 +37,7 @@ from typing import NamedTuple
 from ..models import parameter_tensors
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
-from .host import host_figures
+from .host import host_call_seconds, host_figures
 
 # deepspeed/runtime/zero/constants.py at 112ebff: ZERO_OPTIMIZATION_PARAM_PERSISTENCE_THRESHOLD_DEFAULT; the same
 # 1e5 in today's DeepSpeed (deepspeed/runtime/zero/config.py param_persistence_threshold at edaa72212): parameters
@@ -72,15 +72,18 @@ def gathered_layer_tensors(spec: ModelSpec, tp: int) -> tuple[list[float], list[
     return [n for n in tensors if n >= PERSISTENCE_THRESHOLD], tensors
 
 
-def gather_seconds(elements: float, ranks: int, elem_bytes: int, link: Link, compute: float) -> float:
+def gather_seconds(elements: float, ranks: int, elem_bytes: int, link: Link, compute: float,
+                   host: tuple[float, float] | None = None) -> float:
     """Exposed seconds of one parameter's gather, prefetched while the submodule before it computes `compute`
     seconds (stage3.py pre_sub_module_forward_function: fetch_sub_module, then prefetch_next_sub_modules, whose
     _allgather_param runs before the current submodule's kernels are launched): the torch.cuda.synchronize of the
     fetch and the one before the gather (two round trips), the three launches before the copies, then the host
     launching one copy per rank while the GPU has only the transfer to run; the rest of the transfer and the
-    copies out of the flat buffer hide behind the compute."""
+    copies out of the flat buffer hide behind the compute. `host`: (launch, Python call) seconds on the run's own
+    host (host_call_seconds; the preset's figures where None)."""
     fig = host_figures()
-    launch, sync, view = fig["launch_seconds"]["value"], fig["sync_seconds"]["value"], fig["view_seconds"]["value"]
+    launch, view = host or (fig["launch_seconds"]["value"], fig["view_seconds"]["value"])
+    sync = fig["sync_seconds"]["value"]
     size = elements * elem_bytes
     transfer = size * link.seconds_per_byte + link.gather_latency  # (ranks - 1) / ranks of the tensor arrives
     copies = 2 * size / link.memory_bytes_per_s
@@ -88,11 +91,13 @@ def gather_seconds(elements: float, ranks: int, elem_bytes: int, link: Link, com
     return 2 * sync + GATHER_OWN_LAUNCHES * launch + loop + max(ranks * launch, transfer + copies - compute)
 
 
-def reduce_seconds(tensors: list[float], ranks: int, elem_bytes: int, link: Link, backward: float) -> float:
+def reduce_seconds(tensors: list[float], ranks: int, elem_bytes: int, link: Link, backward: float,
+                   host: tuple[float, float] | None = None) -> float:
     """A layer's reduce-scatters, one per parameter tensor, after the layer's `backward` seconds: the copies and
     transfers run after the backward, the host's launches (one copy per rank, a div_ and the NCCL call each) may
-    overlap it."""
-    launch, view = host_figures()["launch_seconds"]["value"], host_figures()["view_seconds"]["value"]
+    overlap it. `host` as gather_seconds takes it."""
+    fig = host_figures()
+    launch, view = host or (fig["launch_seconds"]["value"], fig["view_seconds"]["value"])
     gpu = sum(n * elem_bytes * (link.seconds_per_byte + 2 / link.memory_bytes_per_s) + link.reduce_latency
               for n in tensors)
     host = len(tensors) * ((ranks + REDUCE_OWN_LAUNCHES) * launch + ranks * REDUCE_LOOP_VIEWS * view)
@@ -206,9 +211,9 @@ def sync_zero3_seconds(s: Scenario, spec: ModelSpec, layers: int, elem_bytes: in
                        forward: float, backward: float) -> float:
     """Exposed seconds per micro-batch of DeepSpeed 2021's ZeRO-3 (presets/efficiency.json frameworks
     zero3_sync_gather): the gathers and reduce-scatters of `plan`, each as gather_seconds / reduce_seconds cost it."""
-    p, ranks = plan(s, spec, layers, forward, backward), s.dp
-    per_layer = sum(gather_seconds(n, ranks, elem_bytes, link, window) for n, window in p.layer_gathers)
-    per_layer += reduce_seconds(list(p.layer_reduces), ranks, grad_bytes, link, p.backward_per_layer)
-    roots = sum(gather_seconds(n, ranks, elem_bytes, link, 0.0) for n in p.root_gathers)
-    roots += reduce_seconds(list(p.root_reduces), ranks, grad_bytes, link, 0.0)
+    p, ranks, host = plan(s, spec, layers, forward, backward), s.dp, host_call_seconds(s)
+    per_layer = sum(gather_seconds(n, ranks, elem_bytes, link, window, host) for n, window in p.layer_gathers)
+    per_layer += reduce_seconds(list(p.layer_reduces), ranks, grad_bytes, link, p.backward_per_layer, host)
+    roots = sum(gather_seconds(n, ranks, elem_bytes, link, 0.0, host) for n in p.root_gathers)
+    roots += reduce_seconds(list(p.root_reduces), ranks, grad_bytes, link, 0.0, host)
     return p.layers * per_layer + roots
