@@ -81,6 +81,51 @@ def test_bigscience_rows_state_jean_zays_network():
         assert r["scenario"]["inter_node_bandwidth_bytes_per_s"] == 4 * 100e9 / 8 / 8, r["id"]
 
 
+# bigscience-workshop/bigscience experiments/bandwidth/all_reduce_bench-a100-n4.txt at 9e64ede: all_reduce_bench.py
+# (a 4 GB fp32 all_reduce over 4 nodes x 8 A100s, 5 trials) prints a busbw per rank and trial; after the first trial
+# (connection set-up, 14.7-15.7 Gbps) the 128 lines run 40.49 to 40.83 Gbps, median 40.55 Gbps
+JEAN_ZAY_RING_BUSBW = 40.55e9 / 8
+
+
+def test_bigscience_prequel_rows_state_the_measured_ring_bandwidth():
+    """The prequel's rows (February 2022) state the ring bandwidth the repository's own NCCL benchmark measured on
+    these nodes (January 2022); the BLOOM-176B run (March to July 2022) does not: no figure of its time is published."""
+    rows = [r for r in load_rows() if source_of(r) == "bigscience-workshop/bigscience"]
+    prequel = [r for r in rows if r["id"].startswith("bigscience-prequel-")]
+    assert len(prequel) >= 100
+    for r in rows:
+        stated = r["scenario"].get("inter_node_ring_bandwidth_bytes_per_s")
+        assert stated == (JEAN_ZAY_RING_BUSBW if r in prequel else None), r["id"]
+
+
+def test_a_ring_across_nodes_runs_no_faster_than_its_measured_bandwidth():
+    """NCCL 2.10.3 on Jean Zay ran both channels of the benchmark's ring into a node at its GPU 0 'via NET/IB/1' and
+    out of it from its GPU 7 'via NET/IB/3' (all_reduce_bench-a100-n4.txt): a ring's GPUs in a node share one NIC
+    pair, so the data-parallel ring of TP 4 (2 GPUs a node) or TP 2 (4) gets the measured busbw, not 2 or 4 NICs'
+    worth; TP 8's ring (1 GPU a node) is held to it too; without the key nothing changes."""
+    from engine.timing.links import collective_link, link
+
+    network = 4 * 100e9 / 8 / 8
+    for tp in (8, 4, 2):
+        stated, plain = (hardware_for(_s(nodes=48, tp=tp, inter_node_bandwidth_bytes_per_s=network, **ring))
+                         for ring in ({"inter_node_ring_bandwidth_bytes_per_s": JEAN_ZAY_RING_BUSBW}, {}))
+        span, members = tp * 16, 8 // tp  # 16 data-parallel ranks, tp apart
+        assert link(plain, span, 8, tp)[0] == pytest.approx(members * network * 0.9)  # 90% of the NICs' line rate
+        assert collective_link(stated, span, 8, tp)[0] == pytest.approx(min(members * network * 0.9,
+                                                                            JEAN_ZAY_RING_BUSBW))
+        assert collective_link(plain, span, 8, tp) == link(plain, span, 8, tp)
+        # inside a node the ring never meets the network
+        assert collective_link(stated, 8, 8, 1) == link(stated, 8, 8, 1)
+
+    def reduce_seconds(**ring):
+        s = _s(nodes=48, tp=4, pp=6, grad_accum=32, inter_node_bandwidth_bytes_per_s=network, **ring)
+        hw, prof, rates, dt = _parts(s)
+        return data_parallel_seconds(s, hw, prof, rates, dt, _Stage(), resolve_model(s))[0]
+
+    # DP 16 at TP 4: 2 GPUs a node in each ring, 2 x 5.6 GB/s without the measured figure, 5.07 GB/s with it
+    assert reduce_seconds(inter_node_ring_bandwidth_bytes_per_s=JEAN_ZAY_RING_BUSBW) > 2 * reduce_seconds()
+
+
 def test_the_pipeline_engine_sends_tp_parts_and_blocks_on_each_transfer():
     """DeepSpeed's PipelineEngine sends a PartitionedTensor (1/tp of the activation per TP rank, all-gathered over
     the TP group on arrival) and its TrainSchedule blocks on RecvActivation, SendGrad, SendActivation and RecvGrad in

@@ -39,3 +39,24 @@ def test_release_tables_are_their_release():
     for row in dgxc:
         assert pairs.table_of(row) == pairs.release_of(row) != "", row["id"]
         assert f"release v{pairs.table_of(row)}" in row["source"]
+
+
+def test_bigscience_rows_quote_what_the_document_says_of_their_runs():
+    """Where the chronicles (train/tr11-176B-ml/chronicles-prequel.md at 9e64ede) remark on a run or a day, the row
+    quotes it: the 02-25 note before 'GBS Variations', the Notes column of 02-20's DP 4 x PP 10 x MBS 8 run at
+    14,400 hidden, and the 'XXX' line under the 02-21 ZeRO stage table (its ZeRO 0 run)."""
+    numa = ("'Note: A100s PCI-Express/NUMA was improved today so all TFLOPs have changed for the better (1-5%) - "
+            "thus do not compare today's numbers to yesterday's.'")
+    flagged = {
+        "bigscience-prequel-fp16-h14400-l80-a64-n40-dp4-tp8-pp10-mbs8-gbs2048-02-20": "'02-20 too close to OOM'",
+        "bigscience-prequel-fp16-h14336-l72-a64-n48-dp4-tp8-pp12-mbs2-gbs2048-02-21-25":
+            "`ZeRO_STAGE=0` on master, or `ZeRO_STAGE=1` on the special branch",
+    }
+    prequel = [r for r in load_rows() if r["id"].startswith("bigscience-prequel")]
+    day_of = _layout_pairs().table_of
+    assert sum(day_of(r) == "02-25" for r in prequel) >= 20
+    for row in prequel:
+        assert (numa in row["notes"]) == (day_of(row) == "02-25"), row["id"]
+        if row["id"] in flagged:
+            assert flagged[row["id"]] in row["notes"], row["id"]
+    assert set(flagged) <= {r["id"] for r in prequel}

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
-from .keys import TIME_ONLY, Choice, Flag
+from .keys import TIME_ONLY, Choice, Flag, Number
 from .keys import key as declare
 
 ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn", "cudnn8", "flash4")
@@ -156,3 +156,9 @@ class TimeKeys:
         "tied output layer counted as one layer each, as BigScience's BLOOM runs), uniform (every layer spec, casts "
         "and transposes included, counted alike); the output layer is on the last stage",
         Choice(PIPELINE_PARTITIONS), applies_to="framework deepspeed")
+    inter_node_ring_bandwidth_bytes_per_s: float | None = declare(
+        None, "bus bandwidth of one collective ring between nodes as measured on the cluster (nccl-tests' busbw of "
+        "an all-reduce over its nodes): a data-parallel collective across nodes runs no faster, whatever number of "
+        "its GPUs a node holds (NCCL drives one NIC pair per ring where a cluster's log shows its channels on one "
+        "NIC); null: each of the group's GPUs in a node drives its own NIC at inter_node_bandwidth_bytes_per_s",
+        Number(*BANDWIDTH_BYTES_PER_S_RANGE, LINK_BANDWIDTH_OR_NULL, low_inclusive=True, null=True), affects=TIME_ONLY)

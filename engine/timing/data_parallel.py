@@ -23,7 +23,7 @@ from .gemm import Rates
 from .hardware import Hardware
 from .host import host_call_seconds, host_figures
 from .layer_settings import fp8_casts
-from .links import link, nvlink_domain
+from .links import collective_link, nvlink_domain
 from .zero3_sync import PERSISTENCE_THRESHOLD, Link, sync_zero3_seconds
 
 
@@ -73,7 +73,7 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         return 0.0, 0.0
     copies = 0.0
     domain, span, stride = nvlink_domain(s, hw), s.tp * dp, s.tp
-    dp_link = link(hw, span, domain, stride)[0]
+    dp_link = collective_link(hw, span, domain, stride)[0]
     ag_lat, rs_lat, ar_lat = group_latencies(hw, dp, span, domain, stride)
     frac = (dp - 1) / dp
     # what the hidden collectives take from the compute they hide behind: SMs, and HBM bandwidth from the

@@ -37,6 +37,7 @@ class Hardware:
     nvlink: bool = True  # the GPUs of a node talk over NVLink (or another GPU link), not PCIe: NCCL's per-hop latency
     sustained_fraction: float = 1.0  # of the short-run matmul/attention rates, once the power limit pulls the clock down
     fp8_sustained_fraction: float = 1.0  # the same for fp8 matmuls (the bf16 share unless a GPU has its own fp8 measurement)
+    ring_inter_bytes_per_s: float = 0.0  # measured bus bandwidth of one collective ring between nodes; 0: not stated
 
     def peak(self, fmt: str) -> float:
         """Dense peak FLOP/s of a number format; formats a GPU lacks run at the next one it has."""
@@ -63,11 +64,12 @@ def _pcie_bytes_per_s(generation: int | None) -> float | None:
 
 
 def hardware_for(s: Scenario) -> Hardware:
-    return _hardware(s.gpu, s.intra_node_bandwidth_bytes_per_s, s.inter_node_bandwidth_bytes_per_s)
+    return _hardware(s.gpu, s.intra_node_bandwidth_bytes_per_s, s.inter_node_bandwidth_bytes_per_s,
+                     s.inter_node_ring_bandwidth_bytes_per_s)
 
 
 @lru_cache(maxsize=256)
-def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None) -> Hardware:
+def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None, ring: float | None = None) -> Hardware:
     eff = efficiency()
     coll, pcie_fraction = eff["collective_bandwidth_fraction"], eff["pcie"]["achieved_fraction"]
     mem_fraction = eff["memory_bandwidth_fraction"]["value"]
@@ -117,6 +119,8 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None) ->
         complete=complete, nvlink_domain=domain, nvlink=bool(intra or link),
         sustained_fraction=per_gpu("sustained_compute_fraction", gpu_id),
         fp8_sustained_fraction=_fp8_sustained(gpu_id),
+        # a measured busbw is what NCCL reached: no achieved fraction on top
+        ring_inter_bytes_per_s=float(ring or 0.0),
     )
 
 

@@ -23,6 +23,18 @@ def link(hw: Hardware, span: int, gpus_per_node: int, stride: int = 1) -> tuple[
     return min(hw.intra_bytes_per_s, members * hw.inter_bytes_per_s), hw.latency_inter_s
 
 
+def collective_link(hw: Hardware, span: int, gpus_per_node: int, stride: int = 1) -> tuple[float, float]:
+    """link() of a collective's ring, across nodes no faster than the ring bandwidth measured on the cluster where the
+    scenario states one (inter_node_ring_bandwidth_bytes_per_s): NCCL 2.10.3 on Jean Zay's A100 nodes ran both
+    channels of a 32-GPU ring through one NIC pair (bigscience-workshop/bigscience
+    experiments/bandwidth/all_reduce_bench-a100-n4.txt: 'via NET/IB/1' in, 'NET/IB/3' out, no GDRDMA), so the
+    group's other GPUs in a node add no NIC of their own."""
+    bw, latency = link(hw, span, gpus_per_node, stride)
+    if span > gpus_per_node and hw.ring_inter_bytes_per_s:
+        bw = min(bw, hw.ring_inter_bytes_per_s)
+    return bw, latency
+
+
 def p2p_link(hw: Hardware, span: int, gpus_per_node: int) -> tuple[float, float]:
     """(bytes/s, latency) of a point-to-point ring over `span` GPUs (context parallelism's K/V ring): inside the
     NVLink domain its links; across it, each step waits for the hops that cross nodes, each over one GPU's own NIC
