@@ -5,7 +5,8 @@
   .contiguous() (torchtune/modules/attention.py), SwiGLU (torchtune/modules/feed_forward.py);
   presets/efficiency.json elementwise_bytes_per_token torchtune gives the op-by-op bytes;
 - bitsandbytes' Optimizer8bit.step calls torch.cuda.synchronize() after each parameter's update
-  (bitsandbytes/optim/optimizer.py at tags 0.42.0-0.46.0); presets/host_overhead.json optimizer_syncs.
+  (bitsandbytes/optim/optimizer.py at tags 0.42.0-0.46.0), so the host's Python path to the next tensor's kernel is
+  on the step too (13 PyTorch calls at 0.44.1); presets/host_overhead.json optimizer_syncs.
 """
 
 from __future__ import annotations
@@ -80,9 +81,17 @@ def _stage(layers: int, trainable: float = 1.0, params: float = 1.0) -> SimpleNa
     return SimpleNamespace(layers=layers, trainable=trainable, params=params, fwd=0.0, bwd=0.0)
 
 
+# bitsandbytes 0.44.1's Python path from one tensor's synchronisation to the next tensor's kernel, PyTorch calls
+# counted from bitsandbytes/optim/optimizer.py Optimizer2State.update_step (p.data = p.data.contiguous(): the .data
+# alias, .contiguous() and the setter; p.grad = p.grad.contiguous(): two) and bitsandbytes/functional.py
+# optimizer_update_8bit_blockwise (get_ptr's A.data alias for p, g, both states, both quantile maps, both absmax)
+BNB_CALLS = 3 + 2 + 8
+
+
 def _round_trip() -> float:
+    """What the GPU waits per parameter tensor: the sync's round trip, the host's Python path and the launch."""
     fig = host_figures()
-    return fig["sync_seconds"]["value"] + fig["launch_seconds"]["value"]
+    return fig["sync_seconds"]["value"] + fig["launch_seconds"]["value"] + BNB_CALLS * fig["view_seconds"]["value"]
 
 
 def test_bitsandbytes_syncs_once_per_parameter_tensor():

@@ -325,4 +325,7 @@ def loss_path(s: Scenario, prof: dict[str, Any]) -> str:
     path = {"standard": "standard", "chunked": "chunked", "fused": "fused", "te": "fused", "fused-linear": "fused",
             "megatron-fused": "standard", "no-upcast": "standard"}.get(ce, prof["cross_entropy"])
     # a compiled loss (torchtitan's since pull request #1033): Inductor fuses upcast, log-softmax and backward
-    return "fused" if path in ("standard", "chunked") and compiles_loss(s) else path
+    if path in ("standard", "chunked") and compiles_loss(s):
+        return "fused"
+    # eager, where the framework's column says its loss runs ATen's multi-pass kernels (eager-aten)
+    return prof.get("eager_cross_entropy", path) if path in ("standard", "chunked") else path

@@ -60,11 +60,13 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
 def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, busiest: StageWork) -> float:
     """Seconds per step the GPU idles while the optimizer's host waits for it (presets/host_overhead.json
     optimizer_syncs): bitsandbytes' 8-bit optimizers call torch.cuda.synchronize() after each parameter tensor's
-    update kernel, so before the next tensor's kernel the GPU waits a device-to-host round trip and a launch. The
+    update kernel, so before the next tensor's kernel the GPU waits a device-to-host round trip, the host's Python
+    path to that kernel (python_calls_per_parameter_tensor, at the Python-call cost) and a launch. The
     tensors are the stage's trained ones as the optimizer holds them: every layer's weights, biases and norms (and
     the embedding, head and final norm), a LoRA layer's A and B of each target, or DeepSpeed ZeRO-1/2's flat
     partition (one per parameter group, two)."""
-    syncs = host_figures()["optimizer_syncs"]["per_parameter_tensor"].get(s.optimizer, 0)
+    table = host_figures()["optimizer_syncs"]
+    syncs = table["per_parameter_tensor"].get(s.optimizer, 0)
     if not syncs:
         return 0.0
     moe = typical_layer_is_moe(spec)
@@ -75,7 +77,10 @@ def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, b
     else:  # every tensor of the stage's layers, the share that trains (freezing), and the root's
         tensors = (len(layer_tensors(spec, moe, s.tp)) * busiest.layers + root_tensor_count(spec)) * min(
             1.0, busiest.trainable / busiest.params if busiest.params else 1.0)
-    return syncs * tensors * (host_figures()["sync_seconds"]["value"] + host_call_seconds(s)[0])
+    # after each sync the GPU also waits for the host's Python path to the next tensor's kernel
+    launch, call = host_call_seconds(s)
+    calls = table.get("python_calls_per_parameter_tensor", {}).get(s.optimizer, 0)
+    return tensors * (syncs * (host_figures()["sync_seconds"]["value"] + launch) + calls * call)
 
 
 def _optimizer_bytes(s: Scenario, prof: dict[str, Any], state_bytes: int) -> float:
