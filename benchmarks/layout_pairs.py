@@ -114,7 +114,7 @@ def print_repeat_noise(rows: list[dict[str, Any]], mis_ordered_gaps: dict[str, l
 
 
 def print_table_shares(by_table: dict[tuple[str, bool], Counter]) -> None:
-    """Per source and in all, the pairs of one table (release, BigScience day) and of two, and the share ordered as
+    """Per source and in all, the pairs of one table (release, BigScience day, document) and of two, and the share ordered as
     measured (a pair predicted equal counts half, as layout_order counts it)."""
     def share(counts: Counter) -> str:
         n = sum(counts.values())
@@ -122,7 +122,7 @@ def print_table_shares(by_table: dict[tuple[str, bool], Counter]) -> None:
             return "-"
         ordered = (counts["ordered"] + counts["equal"] / 2) / n
         return f"{counts['ordered']:5d} of {n - counts['equal']:5d} + {counts['equal']:3d} equal {ordered:6.1%}"
-    print(f"\n{'source':32s} {'same table (release, BigScience day)':38s} {'other tables':38s}")
+    print(f"\n{'source':32s} {'same table (release, day, document)':38s} {'other tables':38s}")
     total: dict[bool, Counter] = {True: Counter(), False: Counter()}
     for source in sorted({source for source, _ in by_table}):
         for same in (True, False):
