@@ -11,9 +11,11 @@ is listed where the two rows come from different releases or containers of their
 text), a difference no scenario key states.
 
 A pair is "same-table" where both runs come from one table of their source: the same release or container
-(Megatron-Bridge, dgxc-benchmarking) or, for BigScience's chronicles, the same day (the row's "table row of MM-DD";
-the document warns not to compare numbers across its days). Those are the source's own ablations; the share of them
-ordered as measured is printed per source at the end.
+(Megatron-Bridge, dgxc-benchmarking, NeMo: "NeMo 25.02 container", "NeMo25.04.rc2"), for BigScience's chronicles the
+same day (the row's "table row of MM-DD"; the document warns not to compare numbers across its days), and otherwise
+the same document of the repository (torchtitan's dated reports, benchmarks/llama3_h100_202412_torchtitan.md and
+benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md, ran torch builds six months apart). Those are the source's own
+ablations; the share of them ordered as measured is printed per source at the end.
 
 Run: .venv/bin/python benchmarks/layout_pairs.py [SOURCE-SUBSTRING ...] [--all] [--same-table]
   SOURCE-SUBSTRING: only sources whose name contains one of them (default: every source)
@@ -37,8 +39,12 @@ from engine.accuracy.published_throughput import Compared, compare, load_rows, s
 
 FOLLOWS_FROM_LAYOUT = {"grad_accum", "global_batch"}
 GAPS = ((0.02, "<= 2%"), (0.05, "2-5%"), (0.10, "5-10%"), (float("inf"), "> 10%"))
-# Megatron-Bridge: "25.11 NeMo container"; dgxc-benchmarking: "(release v25.02.02)"
-RELEASE = re.compile(r"(\d\d\.\d\d(?:\.\d+)?) NeMo container|release v(\d\d\.\d\d(?:\.\d+)?)")
+# Megatron-Bridge: "25.11 NeMo container"; dgxc-benchmarking: "(release v25.02.02)"; NeMo's own tables: "(NeMo 25.02
+# container)", "NeMo 24.07", "NeMo25.04.rc2", "NeMo24.03.01.framework"
+RELEASE = re.compile(r"(\d\d\.\d\d(?:\.\d+)?) NeMo container|release v(\d\d\.\d\d(?:\.\d+)?)"
+                     r"|NeMo ?(\d\d\.\d\d(?:\.\d+)*(?:\.rc\d+)?)")
+# A repository's document: "pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md at b5bcd76..."
+DOCUMENT = re.compile(r"^\S+/\S+ (\S+\.(?:md|mdx|rst|txt|html?)) at ")
 # BigScience's chronicles: "table row of 02-25 (2022)"
 DAY = re.compile(r"table row of (\d\d-\d\d)")
 
@@ -50,10 +56,10 @@ def release_of(row: dict[str, Any]) -> str:
 
 
 def table_of(row: dict[str, Any]) -> str:
-    """The table a row was measured in within its source: its release, or its day in BigScience's chronicles ('' where
-    the source text names neither: one table)."""
-    day = DAY.search(str(row["source"]))
-    return release_of(row) or (day.group(1) if day else "")
+    """The table a row was measured in within its source: its release, its day in BigScience's chronicles, or else the
+    repository's document its source text names ('' where it names none of them: one table)."""
+    day, document = DAY.search(str(row["source"])), DOCUMENT.search(str(row["source"]))
+    return release_of(row) or (day.group(1) if day else "") or (document.group(1) if document else "")
 
 
 def pair_groups(rows: list[dict[str, Any]]) -> dict[tuple, list[dict[str, Any]]]:
@@ -108,7 +114,7 @@ def print_repeat_noise(rows: list[dict[str, Any]], mis_ordered_gaps: dict[str, l
 
 
 def print_table_shares(by_table: dict[tuple[str, bool], Counter]) -> None:
-    """Per source and in all, the pairs of one table (release, BigScience day) and of two, and the share ordered as
+    """Per source and in all, the pairs of one table (release, BigScience day, document) and of two, and the share ordered as
     measured (a pair predicted equal counts half, as layout_order counts it)."""
     def share(counts: Counter) -> str:
         n = sum(counts.values())
@@ -116,7 +122,7 @@ def print_table_shares(by_table: dict[tuple[str, bool], Counter]) -> None:
             return "-"
         ordered = (counts["ordered"] + counts["equal"] / 2) / n
         return f"{counts['ordered']:5d} of {n - counts['equal']:5d} + {counts['equal']:3d} equal {ordered:6.1%}"
-    print(f"\n{'source':32s} {'same table (release, BigScience day)':38s} {'other tables':38s}")
+    print(f"\n{'source':32s} {'same table (release, day, document)':38s} {'other tables':38s}")
     total: dict[bool, Counter] = {True: Counter(), False: Counter()}
     for source in sorted({source for source, _ in by_table}):
         for same in (True, False):

@@ -60,3 +60,31 @@ def test_bigscience_rows_quote_what_the_document_says_of_their_runs():
         if row["id"] in flagged:
             assert flagged[row["id"]] in row["notes"], row["id"]
     assert set(flagged) <= {r["id"] for r in prequel}
+
+
+def test_nemo_tables_are_the_container_their_source_names():
+    """NVIDIA/NeMo's tables each name their container: the 25.02 performance summary ('(NeMo 25.02 container)',
+    docs.nvidia.com performance_summary.html) and the long-sequence page ('NeMo25.04.rc2', docs/source/performance/
+    performance_long_sequence.md at 19fadb67) are two tables, so their LLAMA3-8B B200 runs (MBS 2 and MBS 1) are no
+    ablation of one table."""
+    pairs = _layout_pairs()
+    rows = {r["id"]: r for r in load_rows() if source_of(r) == "NVIDIA/NeMo"}
+    assert rows and all(pairs.table_of(r) != "" for r in rows.values())
+    for row in rows.values():
+        assert pairs.table_of(row) in row["source"].replace("NeMo ", "NeMo"), row["id"]
+    summary, long_sequence = (rows["nemo-25.02-llama3-8b-dgx-b200-fp8-8"],
+                              rows["nemo-long-sequence-llama3-8b-b200-8k-8gpu"])
+    assert (pairs.table_of(summary), pairs.table_of(long_sequence)) == ("25.02", "25.04.rc2")
+
+
+def test_torchtitan_tables_are_its_dated_reports():
+    """torchtitan's reports are separate documents run on torch builds six months apart (benchmarks/
+    llama3_h100_202412_torchtitan.md: torch 1963fc8, 2024/12/23; benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md:
+    torch 38410cf9, 2025/06/14, both at b5bcd76c): each is its own table."""
+    pairs = _layout_pairs()
+    rows = {r["id"]: r for r in load_rows() if source_of(r) == "pytorch/torchtitan"}
+    assert rows
+    for row in rows.values():
+        assert pairs.table_of(row) and f" {pairs.table_of(row)} at " in row["source"], row["id"]
+    assert (pairs.table_of(rows["torchtitan-70b-256gpu-2d"])
+            != pairs.table_of(rows["torchtitan-asynctp-70b-256gpu-fp8"]))
