@@ -24,7 +24,8 @@ def _s(**kw):
 def test_nccl_share_of_the_sms_by_gpu():
     assert nccl_sm_share(hardware_for(_s())) == pytest.approx(16 / 132)
     assert nccl_sm_share(hardware_for(_s(gpu="a100-80gb"))) == pytest.approx(16 / 108)
-    # RCCL's channel count on MI300X has no source in the presets: not counted
+    # across nodes RCCL's channel count on MI300X has no source in the presets: not counted (inside one node:
+    # tests/test_cdna3_mechanisms.py)
     assert nccl_sm_share(hardware_for(_s(gpu="mi300x"))) == 0.0
 
 

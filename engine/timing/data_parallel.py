@@ -109,9 +109,10 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
             gathers_per_pass = busiest.layers * gathered_modules_per_layer(spec) + 1
             scatters = bucket_count(grads, s.reduce_bucket_size * reduce_bytes)
         latency = n_gathers * gathers_per_pass * ag_lat + scatters * rs_lat
-        # FSDP2 leaves a micro-batch's first gathers and last reduce-scatters with no compute to hide behind
-        ends = fsdp2_end_seconds(s, spec, busiest, gathered, grads, rates.elem_bytes, frac / dp_link,
-                                 ag_lat + rs_lat) if prof.get("fsdp2_copies") else 0.0
+        # FSDP2 and FSDP1 leave a micro-batch's first gathers and last reduce-scatters with no compute to hide
+        # behind
+        ends = _end_seconds(s, spec, prof, busiest, gathered, grads, rates.elem_bytes, frac / dp_link,
+                            ag_lat + rs_lat)
         dp_comm = ga * (ends + contended(max(gathers + scatter + latency - ends, 0.0), window, prof["zero3_overlap"],
                                          sm_share))
     else:  # once per step, bucket by bucket, hidden behind the last micro-batch's backward (and next forward for
@@ -196,6 +197,37 @@ def fsdp2_end_seconds(s: Scenario, spec: ModelSpec, busiest: StageWork, gathered
     layer_gathered = max(gathered - (embedding + head) * elem_bytes, 0.0) / layers
     layer_grads = max(grads - (embedding + head) * per_param_grads, 0.0) / layers
     link_bytes = embedding * (elem_bytes + per_param_grads) + layer_gathered + layer_grads
+    return link_bytes * seconds_per_byte + 2 * latency
+
+
+def _end_seconds(s: Scenario, spec: ModelSpec, prof: dict[str, Any], busiest: StageWork, gathered: float,
+                 grads: float, elem_bytes: int, seconds_per_byte: float, latency: float) -> float:
+    """The exposed ends of a micro-batch's FSDP collectives: FSDP2's unit order (frameworks with fsdp2_copies), or
+    FSDP1's (fsdp1_wrap, not DeepSpeed's per-module ZeRO-3); 0 for other ZeRO-3 implementations."""
+    if prof.get("fsdp2_copies"):
+        return fsdp2_end_seconds(s, spec, busiest, gathered, grads, elem_bytes, seconds_per_byte, latency)
+    if fsdp1_wrap(s) and not prof.get("zero3_per_module"):
+        return fsdp1_end_seconds(s, spec, busiest, gathered, grads, elem_bytes, seconds_per_byte, latency)
+    return 0.0
+
+
+def fsdp1_end_seconds(s: Scenario, spec: ModelSpec, busiest: StageWork, gathered: float, grads: float,
+                      elem_bytes: int, seconds_per_byte: float, latency: float) -> float:
+    """Seconds per micro-batch of FSDP1's collectives that no compute hides, with transformer_auto_wrap_policy's
+    units (a FullyShardedDataParallel per decoder layer; the root holds the rest: embeddings, final norm, head, in
+    one flat parameter) and FSDP1's order (torch/distributed/fsdp/_runtime_utils.py, PyTorch 2.1-2.5): the root
+    unshards in its pre-forward before the embedding lookup, the first op of the micro-batch, and the first layer
+    gathers behind that lookup alone (forward_prefetch is off by default); the root's parameters stay gathered
+    for the backward (_post_forward_reshard: 'Do not free the root's parameters in the post-forward for
+    FULL_SHARD'), its one flat gradient is reduce-scattered once the embedding's gradient, the backward's last,
+    is ready, after the first layer's, and _post_backward_final_callback makes the compute stream wait for both
+    (current_stream.wait_stream(root_state._post_backward_stream)). The root gathers in the compute dtype."""
+    layers = max(busiest.layers, 1)
+    root = (spec.embedding_params + spec.head_params) / s.tp
+    per_param_grads = grads / busiest.trainable if busiest.trainable else 0.0
+    layer_gathered = max(gathered - root * elem_bytes, 0.0) / layers
+    layer_grads = max(grads - root * per_param_grads, 0.0) / layers
+    link_bytes = root * (elem_bytes + per_param_grads) + layer_gathered + layer_grads
     return link_bytes * seconds_per_byte + 2 * latency
 
 
