@@ -187,10 +187,11 @@ def test_plans_that_tie_rank_the_plainer_first_and_offload_last():
 
 
 def test_a_zero_2_plan_is_listed_only_where_zero_1_does_not_fit():
-    """Issue 23 item 5 (ties go to the plainer plan): the time model costs ZeRO-1 and ZeRO-2 alike (one gradient
-    reduce-scatter and one weight gather a step), so a ZeRO-2 plan whose ZeRO-1 twin fits is listed as ZeRO-1, the
-    shallower sharding (Megatron's distributed optimizer, which the published Megatron recipes run). The 405B search
-    on 1,024 H100s listed 'zero_stage 2' first before."""
+    """Issue 23 item 5 (ties go to the plainer plan): a ZeRO-2 plan whose ZeRO-1 twin fits is listed as ZeRO-1, the
+    shallower sharding (Megatron's distributed optimizer, which the published Megatron recipes run) and, with more
+    than one micro-batch a step, the faster: ZeRO-2 reduce-scatters every micro-batch's gradients (DeepSpeed
+    stage_1_and_2.py partition_gradients; Megatron-FSDP optim_grads at d98e8a64: 'gradient reduction occurs on every
+    backward propagation'), ZeRO-1 once a step. The 405B search on 1,024 H100s listed 'zero_stage 2' first before."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from time_speed import LLAMA_405B_1024
 
@@ -201,4 +202,4 @@ def test_a_zero_2_plan_is_listed_only_where_zero_1_does_not_fit():
         if s.zero_stage == 2 and not s.fsdp and s.offload == "none":
             assert not estimate(s.replace(zero_stage=1)).fits
         if s.zero_stage == 1:
-            assert step_time(s).tokens_per_second == step_time(s.replace(zero_stage=2)).tokens_per_second
+            assert step_time(s).tokens_per_second > step_time(s.replace(zero_stage=2)).tokens_per_second

@@ -54,6 +54,28 @@ class Candidates:
         return self.made[i]
 
     def time(self, i: int) -> StepTime:
+        """The candidate's step time; for ZeRO-2 its ZeRO-1 twin's, the least it can take (ZeRO-1 reduces the
+        gradients once a step, ZeRO-2 every micro-batch: engine/timing/data_parallel.py _reduce_scatter_seconds),
+        which is what the search ranks and prunes layouts by."""
         if i not in self.times:
-            self.times[i] = step_time(self[i])
+            twin = self._zero1_twin(i)
+            self.times[i] = step_time(twin if twin is not None else self[i])
         return self.times[i]
+
+    def settled(self, n: int, memo: EstimateMemo) -> tuple[list[Scenario], list[StepTime]]:
+        """The first n candidates (they fit) as plans with their own step times: a ZeRO-2 candidate becomes its
+        ZeRO-1 twin where that fits too (the plainer and faster plan), else stays ZeRO-2 at ZeRO-2's time."""
+        plans, times = [], []
+        for i in range(n):
+            twin = self._zero1_twin(i)
+            est = memo(twin) if twin is not None else None
+            keep = twin if est is not None and est.fits else self[i]
+            plans.append(keep)
+            times.append(self.time(i) if keep is twin or twin is None else step_time(keep))
+        return plans, times
+
+    def _zero1_twin(self, i: int) -> Scenario | None:
+        s = self[i]
+        if s.zero_stage != 2 or s.fsdp or s.offload != "none":
+            return None
+        return s.with_unchecked(zero_stage=1)

@@ -227,8 +227,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                     return est is not None and est.fits
 
                 n = _largest_fitting(fits, list(range(1, len(micro) + 1)))
-                fitting = [cands[i] for i in range(n)]
-                times = [cands.time(i) for i in range(n)]
+                fitting, times = cands.settled(n, memo)  # ZeRO-2 as ZeRO-1 where that fits too
                 if record:  # the largest micro-batch that fits and the smallest that does not (each if any)
                     if n > 0:
                         out.candidates.append((memo(fitting[-1]).total_bytes, times[-1].tokens_per_second, True))
@@ -300,12 +299,13 @@ def _best(base: Scenario, plans: list[SpeedPlan], n: int) -> list[SpeedPlan]:
 
 
 def _shallower(plan: SpeedPlan, memo: EstimateMemo) -> SpeedPlan:
-    """The plan with ZeRO-1 instead of ZeRO-2 where that fits too: the time model costs both alike (one gradient
-    reduce-scatter and one weight gather a step, engine/timing/data_parallel.py), so the search's ZeRO-2 candidates
-    stand for both, and the shallower sharding is what an expert keeps when memory allows (issue 23 item 5: ties go
-    to the plainer plan): Megatron's distributed optimizer, which every Megatron recipe of the published set runs
-    (zero_stage 1), while ZeRO-2 shards the gradients that DeepSpeed then reduces in every micro-batch's backward
-    (deepspeed/runtime/zero/stage_1_and_2.py: partition_gradients creates the reduce hooks)."""
+    """The plan with ZeRO-1 instead of ZeRO-2 where that fits too: the search's ZeRO-2 candidates stand for both
+    (search_candidates.py Candidates.settled makes the swap as plans are found, timing each as itself), and the
+    shallower sharding is what an expert keeps when memory allows (issue 23 item 5: ties go to the plainer plan):
+    Megatron's distributed optimizer, which every Megatron recipe of the published set runs (zero_stage 1), while
+    ZeRO-2 shards the gradients and reduce-scatters them in every micro-batch's backward (deepspeed/runtime/zero/
+    stage_1_and_2.py: partition_gradients creates the reduce hooks; Megatron-FSDP optim_grads), ZeRO-1 once a step
+    (engine/timing/data_parallel.py _reduce_scatter_seconds)."""
     s = plan.scenario
     if s.zero_stage != 2 or s.fsdp or s.offload != "none":
         return plan

@@ -131,9 +131,9 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
             # every bucket of gradients
             dp_comm = contended(2 * frac * grads / dp_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
                                 prof["dp_overlap"], sm_share)
-        else:
-            dp_comm = contended(frac * grads / dp_link + buckets * rs_lat, _reduce_window(s, prof, busiest),
-                                prof["dp_overlap"], sm_share)
+        else:  # ZeRO-2 outside FSDP: each micro-batch's own reduce-scatter (_reduce_scatter_seconds)
+            dp_comm = _reduce_scatter_seconds(s, prof, busiest, frac * grads / dp_link + buckets * rs_lat, sm_share,
+                                              each_micro_batch=zero == 2 and not by_unit)
         if zero >= 1:
             dp_comm += _zero_gather_seconds(s, hw, prof, frac * busiest.trainable * rates.elem_bytes / dp_link,
                                             buckets * ag_lat, busiest, spec, sm_share)
@@ -374,6 +374,26 @@ def _zero_gather_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], transf
         broadcasts = min(s.dp, parameter_tensors(spec, busiest.layers))
         gather_latency = broadcasts * collective_latency(hw, BROADCAST, s.dp, span, domain, stride)
     return contended(transfer + gather_latency, gather_window, prof["dp_overlap"], sm_share)
+
+
+def _reduce_scatter_seconds(s: Scenario, prof: dict[str, Any], busiest: StageWork, reduce: float, share: float,
+                            each_micro_batch: bool) -> float:
+    """Seconds a step's gradient reduce-scatter adds (`reduce`: one reduce-scatter of the rank's gradients, bytes and
+    latency). ZeRO-1 reduces the gradients it kept whole over the micro-batches once, behind the last backward
+    (_reduce_window). ZeRO-2 keeps only its shard (memory/model_states.py: the gradients sharded and kept across
+    accumulation steps; accumulation_seconds adds nothing for it), so each micro-batch's gradients are
+    reduce-scattered in its own backward: DeepSpeed stage 2 (deepspeedai/DeepSpeed deepspeed/runtime/zero/
+    stage_1_and_2.py: partition_gradients registers the reduce hooks that run in every backward) and Megatron-FSDP's
+    optim_grads ('With gradient-sharding strategies, gradient reduction occurs on every backward propagation':
+    NVIDIA/Megatron-LM megatron/core/distributed/fsdp/src/megatron_fsdp/megatron_fsdp.py at d98e8a64,
+    grad_reduce_every_bprop). Each of the first grad_accum - 1 runs asynchronously beside its micro-batch's backward
+    and the next one's forward; the last beside its backward only, as ZeRO-1's."""
+    window = _reduce_window(s, prof, busiest)
+    last = contended(reduce, window, prof["dp_overlap"], share)
+    if not each_micro_batch or s.grad_accum < 2:
+        return last
+    each = window + busiest.fwd if window else 0.0
+    return last + (s.grad_accum - 1) * contended(reduce, each, prof["dp_overlap"], share)
 
 
 def _reduce_window(s: Scenario, prof: dict[str, Any], busiest: StageWork) -> float:
