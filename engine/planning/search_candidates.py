@@ -45,6 +45,7 @@ class Candidates:
                  offload: str) -> None:
         self.made: dict[int, Scenario] = {}
         self.times: dict[int, StepTime] = {}
+        self.twins: dict[int, Scenario | None] = {}
         self.args = (base, keys, per_replica, micro, ckpt, offload)
 
     def __getitem__(self, i: int) -> Scenario:
@@ -58,24 +59,27 @@ class Candidates:
         gradients once a step, ZeRO-2 every micro-batch: engine/timing/data_parallel.py _reduce_scatter_seconds),
         which is what the search ranks and prunes layouts by."""
         if i not in self.times:
-            twin = self._zero1_twin(i)
+            twin = self.zero1_twin(i)
             self.times[i] = step_time(twin if twin is not None else self[i])
         return self.times[i]
 
-    def settled(self, n: int, memo: EstimateMemo) -> tuple[list[Scenario], list[StepTime]]:
-        """The first n candidates (they fit) as plans with their own step times: a ZeRO-2 candidate becomes its
-        ZeRO-1 twin where that fits too (the plainer and faster plan), else stays ZeRO-2 at ZeRO-2's time."""
+    def settled(self, n: int, twins: int) -> tuple[list[Scenario], list[StepTime]]:
+        """The first n candidates (they fit) as plans with their own step times: the first `twins` ZeRO-2 candidates
+        become their ZeRO-1 twins (which fit too: the plainer and faster plan), the others stay ZeRO-2 at ZeRO-2's
+        time. A twin holds more memory than its candidate, so the twins that fit are a prefix (the caller finds its
+        length by bisection, not by estimating every twin)."""
         plans, times = [], []
         for i in range(n):
-            twin = self._zero1_twin(i)
-            est = memo(twin) if twin is not None else None
-            keep = twin if est is not None and est.fits else self[i]
+            twin = self.zero1_twin(i)
+            keep = twin if twin is not None and i < twins else self[i]
             plans.append(keep)
             times.append(self.time(i) if keep is twin or twin is None else step_time(keep))
         return plans, times
 
-    def _zero1_twin(self, i: int) -> Scenario | None:
-        s = self[i]
-        if s.zero_stage != 2 or s.fsdp or s.offload != "none":
-            return None
-        return s.with_unchecked(zero_stage=1)
+    def zero1_twin(self, i: int) -> Scenario | None:
+        """Candidate i with ZeRO-1 for ZeRO-2 (None where it is not a plain ZeRO-2 candidate), made once."""
+        if i not in self.twins:
+            s = self[i]
+            plain_zero2 = s.zero_stage == 2 and not s.fsdp and s.offload == "none"
+            self.twins[i] = s.with_unchecked(zero_stage=1) if plain_zero2 else None
+        return self.twins[i]

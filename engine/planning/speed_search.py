@@ -226,8 +226,15 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                     est = memo(cands[i - 1])
                     return est is not None and est.fits
 
+                def twin_fits(i: int, cands: Candidates = cands) -> bool:
+                    twin = cands.zero1_twin(i - 1)
+                    est = memo(twin) if twin is not None else None
+                    return est is not None and est.fits
+
                 n = _largest_fitting(fits, list(range(1, len(micro) + 1)))
-                fitting, times = cands.settled(n, memo)  # ZeRO-2 as ZeRO-1 where that fits too
+                # a ZeRO-1 twin holds more memory than its candidate: the twins that fit are a prefix of the n
+                twins = _largest_fitting(twin_fits, list(range(1, n + 1))) if n else 0
+                fitting, times = cands.settled(n, twins)  # ZeRO-2 as ZeRO-1 where that fits too
                 if record:  # the largest micro-batch that fits and the smallest that does not (each if any)
                     if n > 0:
                         out.candidates.append((memo(fitting[-1]).total_bytes, times[-1].tokens_per_second, True))
