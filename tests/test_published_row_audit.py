@@ -59,3 +59,11 @@ def test_release_regressions_are_stated_with_both_figures():
         row = _row(row_id)
         assert f"{row['measured']:,.0f}" == own, row_id
         assert own in row["notes"] and other in row["notes"] and "regression" in row["notes"], row_id
+
+
+def test_ms_swift_qwen3_30b_row_keeps_the_script_allocator_setting():
+    """modelscope/ms-swift docs/source_en/BestPractices/Qwen3-Best-Practice.md at 3602360a, section 'Megatron-SWIFT':
+    the launch line sets PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'."""
+    row = _row("ms-swift-megatron-qwen3-30b-a3b-16xa800-pp2-ep8")
+    assert row["scenario"]["expandable_segments"] is True
+    assert "expandable_segments:True" in row["notes"]
