@@ -16,7 +16,7 @@ import heapq
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP
@@ -54,6 +54,14 @@ class SpeedPlan:
     estimate: Estimate
     time: StepTime
     fits: bool
+
+
+class Found(NamedTuple):
+    """A fitting plan as the search finds it: its memory estimate is made only when the ranking needs it (_best),
+    since most of the micro-batches that fit never reach the top."""
+
+    scenario: Scenario
+    time: StepTime
 
 
 @dataclass
@@ -171,11 +179,11 @@ def _no_cyclic_gc() -> Iterator[None]:
 
 def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[dict[str, Any]], keep: int,
             cancel: Callable[[], bool] | None, record: bool, budget: int, floor: float = 0.0,
-            techniques: Techniques = ALL_TECHNIQUES) -> list[SpeedPlan]:
+            techniques: Techniques = ALL_TECHNIQUES) -> list[Found]:
     """Fitting plans of the layouts. Layouts are visited fastest-first by their time without recomputation (time
     needs no memory estimate); once one cannot beat the keep-th plan found so far, the search stops. Recomputation
     and offload are never faster, so they are tried only where plainer settings left room."""
-    found: list[SpeedPlan] = []
+    found: list[Found] = []
     checkpointings = techniques.checkpointings
     if base.checkpointing not in CHECKPOINTINGS and checkpointings == CHECKPOINTINGS:
         checkpointings = (base.checkpointing, *CHECKPOINTINGS)
@@ -233,7 +241,9 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
 
                 n = _largest_fitting(fits, list(range(1, len(micro) + 1)))
                 # a ZeRO-1 twin holds more memory than its candidate: the twins that fit are a prefix of the n
-                twins = _largest_fitting(twin_fits, list(range(1, n + 1))) if n else 0
+                # mostly all or none of them fit: the largest and the smallest are asked first
+                twins = (n if twin_fits(n) else 0 if not twin_fits(1) else
+                         _largest_fitting(twin_fits, list(range(1, n + 1)))) if n else 0
                 fitting, times = cands.settled(n, twins)  # ZeRO-2 as ZeRO-1 where that fits too
                 if record:  # the largest micro-batch that fits and the smallest that does not (each if any)
                     if n > 0:
@@ -241,7 +251,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                     if n < len(micro) and (est := memo(cands[n])) is not None:
                         out.candidates.append((est.total_bytes, cands.time(n).tokens_per_second, est.fits))
                 for c, t in zip(fitting, times, strict=True):
-                    found.append(SpeedPlan(c, {}, memo(c), t, True))  # type: ignore[arg-type]
+                    found.append(Found(c, t))
                     (heapq.heappush if len(fastest) < keep else heapq.heappushpop)(fastest, t.tokens_per_second)
                 fitted = fitted or n > 0
                 if n == len(micro):
@@ -265,7 +275,7 @@ OFFLOAD_MARGIN = 0.10  # per level of offload, what a plan must gain to rank abo
 # (docs/speed-accuracy.md), so a smaller gain is no reason to pick the plan an expert trusts least
 
 
-def ranking_speed(p: SpeedPlan) -> float:
+def ranking_speed(p: SpeedPlan | Found) -> float:
     """tokens/s as the ranking weighs it: less per level of offload (OFFLOAD_MARGIN)."""
     return p.time.tokens_per_second * (1 - OFFLOAD_MARGIN) ** OFFLOAD_COST.get(p.scenario.offload, 0)
 
@@ -285,7 +295,7 @@ def _plainness(base: Scenario, plan: SpeedPlan) -> tuple[int, int, int, int, flo
             len(_with_changes(base, plan).changes), plan.estimate.total_bytes)
 
 
-def _best(base: Scenario, plans: list[SpeedPlan], n: int) -> list[SpeedPlan]:
+def _best(base: Scenario, plans: list[Found], n: int, memo: EstimateMemo) -> list[SpeedPlan]:
     """Fastest first, a plan that offloads more only when it gains more than OFFLOAD_MARGIN per level; among plans
     of equal speed (within TIE) the plainest first, and a plan that offloads more than an equal one is left out; one
     plan per distinct speed-and-memory outcome."""
@@ -297,7 +307,8 @@ def _best(base: Scenario, plans: list[SpeedPlan], n: int) -> list[SpeedPlan]:
         tied = [p for p in ranked if ranking_speed(p) >= leader * (1 - TIE)]
         ranked = ranked[len(tied):]
         least_offload = min(OFFLOAD_COST.get(p.scenario.offload, 0) for p in tied)
-        for p in sorted(tied, key=lambda p: _plainness(base, p)):
+        planned = [SpeedPlan(p.scenario, {}, memo(p.scenario), p.time, True) for p in tied]  # type: ignore[arg-type]
+        for p in sorted(planned, key=lambda p: _plainness(base, p)):
             key = (round(p.time.tokens_per_second, 3), round(p.estimate.total_bytes))
             if OFFLOAD_COST.get(p.scenario.offload, 0) == least_offload and key not in seen and len(out) < n:
                 seen.add(key)
@@ -334,7 +345,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
         layouts = list(techniques.layouts(_layouts(s)))
         found = _search(s, memo, out, layouts, max_plans, cancel, True, MAX_MEMORY_ESTIMATES,
                         techniques=techniques)
-        out.plans = [_with_changes(s, _shallower(p, memo)) for p in _best(s, found, max_plans)]
+        out.plans = [_with_changes(s, _shallower(p, memo)) for p in _best(s, found, max_plans, memo)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
         ranked = sorted(found, key=lambda p: -p.time.tokens_per_second)
         keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp")
@@ -360,7 +371,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
         for v in variants:
             budget = len(memo.memo) + VARIANT_MEMORY_ESTIMATES
             best = _best(s, _search(v, memo, out, chosen, 1, cancel, False, budget,
-                                    techniques=techniques), 1)
+                                    techniques=techniques), 1, memo)
             out.changes_what_you_train += [_with_changes(s, p) for p in best]
         out.changes_what_you_train.sort(key=lambda p: -p.time.tokens_per_second)
         out.estimates = len(memo.memo)
@@ -379,7 +390,7 @@ def fastest_fitting(s: Scenario, *, budget: int = RENT_MEMORY_ESTIMATES,
     memo = EstimateMemo()
     with _no_cyclic_gc():
         found = _search(s, memo, SpeedSearch(), list(_layouts(s)), 1, None, False, budget, floor)
-        best = [_shallower(p, memo) for p in _best(s, found, 1)]
+        best = [_shallower(p, memo) for p in _best(s, found, 1, memo)]
         estimates = len(memo.memo)
         del memo, found  # freed before the collector is back on (speed_search)
     return (best[0] if best else None), estimates
