@@ -383,3 +383,26 @@ def test_internevo_weak_scaling_falls_with_the_node_count():
     assert all(later < earlier for earlier, later in zip(predicted, predicted[1:], strict=False))
     measured_fall = 1 - rows[-1]["measured"] / rows[1]["measured"]
     assert 1 - predicted[-1] / predicted[1] >= measured_fall / 2
+
+
+def test_a100_tensor_parallel_all_reduce_takes_the_measured_sweep():
+    """stas00/ml-engineering network/README.md at 744d01e ('Real network throughput', nccl-tests all_reduce_perf on
+    one 8 x A100 node): 67,108,864 bytes in 684.6 us (busbw 171.54 GB/s), 134,217,728 in 1,327.6 us (176.92). A
+    message on a point takes the point's time; between two points the busbw is log-linear in the size."""
+    from engine.timing.collectives import measured_all_reduce_seconds, tp_unit_seconds
+
+    assert math.isclose(measured_all_reduce_seconds("a100-80gb", 8, 67108864) * 1e6, 684.6, rel_tol=1e-3)
+    assert math.isclose(measured_all_reduce_seconds("a100-40gb", 8, 134217728) * 1e6, 1327.6, rel_tol=1e-3)
+    between = 2 * 7 / 8 * 94906266 / ((171.54e9 + 176.92e9) / 2)  # 2^26.5 bytes: halfway on the log scale
+    assert math.isclose(measured_all_reduce_seconds("a100-80gb", 8, 94906266), between, rel_tol=1e-3)
+    # TP 4 moves its message in ring steps of message / 4: read at the 8-rank message of the same step size
+    assert math.isclose(measured_all_reduce_seconds("a100-80gb", 4, 33554432),
+                        2 * 3 / 4 * 33554432 / 171.54e9, rel_tol=1e-3)
+    # no sweep (H100), below the sweep (1 MB) or a group larger than the node measured: the ring model
+    assert measured_all_reduce_seconds("h100-sxm-80gb", 8, 67108864) == 0.0
+    assert measured_all_reduce_seconds("a100-80gb", 8, 1e6) == 0.0
+    hw = hardware_for(scenario_from_dict({"model": "llama-3-8b", "gpu": "a100-80gb", "gpus_per_node": 8}))
+    ring = 2 * 7 / 8 * 67108864 / 240e9 + 56e-6
+    assert math.isclose(tp_unit_seconds(hw, 8, 67108864, 240e9, 56e-6, False), ring)
+    # the ring model at 0.8 x 300 GB/s and 56 us takes 20% less than the sweep measured at 64 MiB
+    assert tp_unit_seconds(hw, 8, 67108864, 240e9, 56e-6, True) > 1.2 * ring

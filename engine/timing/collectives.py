@@ -84,3 +84,37 @@ def _group_latency(kind: str, nvlink: bool, arch: str, ranks: int, span: int, do
 def bucket_count(bytes_total: float, bucket_bytes: float) -> int:
     """How many collectives a framework issues for `bytes_total` of gradients in buckets of `bucket_bytes`."""
     return max(1, math.ceil(bytes_total / bucket_bytes)) if bucket_bytes > 0 else 1
+
+
+def tp_unit_seconds(hw: Hardware, ranks: int, message_bytes: float, link_bytes_per_s: float, latency: float,
+                    node_all_reduce: bool) -> float:
+    """Seconds of one tensor-parallel collective unit (an all-reduce of `message_bytes`, or an all-gather and
+    reduce-scatter pair of the same bus bytes): the node's measured all-reduce sweep where it has one and the group
+    all-reduces inside the node over its own links (node_all_reduce; measured_all_reduce_seconds), else the ring
+    over the link, 2 (n - 1) / n of the message, plus the latency."""
+    measured = measured_all_reduce_seconds(hw.gpu_id or "", ranks, message_bytes) if node_all_reduce else 0.0
+    return measured or 2 * (ranks - 1) / ranks * message_bytes / link_bytes_per_s + latency
+
+
+@lru_cache(maxsize=1024)
+def measured_all_reduce_seconds(gpu_id: str, ranks: int, message_bytes: float) -> float:
+    """Seconds of one all-reduce of `message_bytes` over `ranks` GPUs of one node, from the node's measured bus
+    bandwidth by message size (presets/efficiency.json all_reduce_bus_bandwidth_measured: log-linear between its
+    points; a group of fewer ranks than measured is read at the message whose ring steps are as large); 0 where the
+    GPU has no sweep, the group is larger than the measured one or the message is below the sweep."""
+    table = efficiency()["all_reduce_bus_bandwidth_measured"]
+    entry = table.get(gpu_id)
+    if entry and "same_as" in entry:
+        entry = table[entry["same_as"]]
+    if not entry or ranks <= 1 or ranks > entry["ranks"]:
+        return 0.0
+    points = entry["bytes_busbw"]
+    size = message_bytes * entry["ranks"] / ranks  # an each-step slice of message / ranks, as the measured ring's
+    if size < points[0][0]:
+        return 0.0
+    busbw = points[-1][1]
+    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+        if size <= x1:
+            busbw = y0 + (y1 - y0) * math.log(size / x0) / math.log(x1 / x0)
+            break
+    return 2 * (ranks - 1) / ranks * message_bytes / busbw

@@ -24,7 +24,7 @@ from .attention import attention_by_work, no_mask_by_work
 from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
 from .ceiling import held_mfu, mfu_ceiling
-from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency
+from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency, tp_unit_seconds
 from .costs import LayerCost, head_cost, layer_cost, loss_path
 from .data import efficiency, framework_profile
 from .data_parallel import accumulation_seconds, data_parallel_seconds, owned_parameters
@@ -183,6 +183,8 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     cp_link, cp_lat = p2p_link(hw, s.tp * s.cp, node)
     ep_lat = link(hw, s.tp * s.cp * s.ep, node, s.tp * s.cp)[1]
     act_bytes = tokens * spec.hidden * rates.elem_bytes
+    tp_unit = tp_unit_seconds(hw, s.tp, act_bytes, tp_link, tp_lat, not s.sequence_parallel and s.tp <= node
+                              and s.intra_node_bandwidth_bytes_per_s is None)
     compute = memory = recompute = tp_comm = cp_comm = ep_comm = ep_paired = fwd_total = bwd_total = 0.0
     groups = layer_groups(s, spec, layers) + mtp_groups(s, spec, index)  # the MTP layers' decoder layers (mtp.py)
     fp8, expert_issue, dispatch = fp8_casts(s, prof), expert_gemms(s, prof), moe_dispatch(s, prof, node)
@@ -210,7 +212,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         before, layer_gpu = tp_comm + cp_comm + ep_comm, layer_gpu + n * (fwd_c + fwd_m + bwd_c + bwd_m + rec)
         if s.tp > 1:  # all-reduces, or AG + RS pairs with SP (layer_settings.tp_collectives)
             count = tp_collectives(s, prof, backward, bool(rec), 0 if g.frozen or adapters else 1 if g.moe else 2)
-            comm = count * (2 * (s.tp - 1) / s.tp * act_bytes / tp_link + tp_lat)
+            comm = count * tp_unit
             tp_comm += n * comm * (1 - prof["tp_overlap"])
         if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward
             cp_comm += n * ring_exposed_seconds(2 * tokens * spec.kv_dim / s.tp * rates.elem_bytes, s.cp, cp_link,
