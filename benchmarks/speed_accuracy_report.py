@@ -1202,8 +1202,9 @@ def render() -> str:
               "the step at CP 2 but 7.4 s at CP 4 and 7.3 s at CP 8 (predicted 4.7 s), though every such step calls "
               "the kernel on the same shapes (32k queries x 16k keys or 16k x 32k, no mask) at every CP degree. Not "
               "memory (the report's 84 GiB of 95.6 at every degree, and the memory model puts the peak in the eager "
-              "loss's logits, 47 of 69 GiB allocated at CP 8, not in the ring's buffers), not the data loader (each rank tokenizes cp x 32k tokens a step, well under a "
-              "second), not the power limit (CP 1 and 2 are as attention-bound).",
+              "loss's logits, 47 of 69 GiB allocated at CP 8, not in the ring's buffers), not the data loader (each "
+              "rank tokenizes cp x 32k tokens a step, well under a second), not the power limit (CP 1 and 2 are as "
+              "attention-bound).",
               "- Fine-grained MoE with small micro-batches: Qwen3-235B-A22B on B200 (MBS 1) is predicted 73% fast "
               "against 17% for the B300 row with MBS 2; Qwen3-30B-A3B on B200 and GB200 (MBS 4) 23-35% fast against "
               "14-16% on B300 and GB300 (MBS 8); Qwen3-30B-A3B on 16 H100s (MBS 1) 40%; Qwen3-30B-A3B on B200 at MBS "
