@@ -95,8 +95,10 @@ def torch_ring_exposed_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, behav
     behind the first step's kernel, each dK/dV send behind one step's backward. Compiled, torch.compile traces them
     as functional collectives, and a traced collective is waited for at once (torch/distributed/
     _functional_collectives.py _maybe_wrap_tensor at v2.6.0: wait_tensor when _are_we_tracing(); pytorch/torchtitan
-    #3305 shows all_gather_into_tensor followed by wait_tensor in the compiled CP graph), which Inductor moves only
-    under reorder_for_compute_comm_overlap (torch/_inductor/config.py: False by default): nothing hides. The
+    #3305 shows all_gather_into_tensor followed by wait_tensor in the compiled CP graph); Inductor's comm-overlap
+    passes run only under reorder_for_compute_comm_overlap (torch/_inductor/config.py: False by default), and its
+    peak-memory order (torch/_inductor/memory.py topological_sort_lpmf) takes first the ready node that leaves the
+    least memory, which a wait (it allocates nothing) is against a kernel that writes its output: nothing hides. The
     all-gather's group is cp ranks tp apart (link), the dK/dV send one ring hop (p2p_link)."""
     cp, node = s.cp, nvlink_domain(s, hw)
     block = 2 * tokens * ring_kv_width(spec, behaviour) / s.tp  # K and V elements of the rank's shard
