@@ -14,7 +14,6 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import compiles_loss, cross_entropy_path
 from .attention import attention_core
-from .context_parallel import te_ring_copy_bytes
 from .data import efficiency
 from .gemm import Rates, gemm_alignment, gemm_seconds, grouped_gemm_seconds
 from .links import experts_missed
@@ -152,13 +151,13 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
                wgrad_out_bytes: float = 0.0, gpt_oss_unfused: bool = False,
                fused_expert_mlp: bool = False, fp32_probs: bool = False, eager_softmax: str = "",
                permutation: str = "", dispatcher: str = "alltoall", ep_domains: int = 1,
-               fp8_expert_padding: bool = False, te_cp_copies: bool = False) -> LayerCost:
+               fp8_expert_padding: bool = False, cp_copies: tuple[float, float] = (0.0, 0.0)) -> LayerCost:
     """One layer's seconds per micro-batch on one rank. permutation "megatron": the MoE token permutation as
     Megatron-Core's dispatcher (`dispatcher`: alltoall or flex) runs it, kernel by kernel (permutation_bytes); "": the
     generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans.
     fp8_expert_padding: the experts pad their rows to the fp8 alignment and unpad the output (fp8_padding_bytes).
-    te_cp_copies: context parallelism runs in Transformer Engine's attention, whose copies around the ring steps are
-    element-wise work (context_parallel.te_ring_copy_bytes)."""
+    cp_copies: (forward, backward) bytes per local token of the copies and merges around the context-parallel ring
+    steps, element-wise work (context_parallel.ring_copy_bytes)."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden
@@ -211,8 +210,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     act_fwd, norm_fwd = (recomputable_elementwise_bytes(spec, tp, sp, eb, per["mlp"], gpt_oss_unfused
                                                         and not fused_expert_mlp) if moe else (0.0, 0.0))
     backward_factor = per.get("backward_factor", eff["elementwise_bytes_per_token"]["backward_factor"])
-    ring_fwd, ring_bwd = (te_ring_copy_bytes(spec, tp, cp, eb) if te_cp_copies and cp > 1 and attention != "eager"
-                          else (0.0, 0.0))
+    ring_fwd, ring_bwd = cp_copies
     elem_bwd = (tokens * (backward_factor * elem_bytes + cast_bwd + unfused_bwd + perm_bwd + ring_bwd) / mem
                 + weight_cast_bwd)
     elem_bytes += unfused_fwd + perm_fwd + ring_fwd

@@ -25,6 +25,7 @@ from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
 from .ceiling import held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency, tp_unit_seconds
+from .context_parallel import cp_ring_seconds, ring_copy_bytes
 from .costs import LayerCost, head_cost, layer_cost, loss_path
 from .data import efficiency, framework_profile
 from .data_parallel import accumulation_seconds, data_parallel_seconds, owned_parameters
@@ -33,7 +34,7 @@ from .gemm import Rates
 from .hardware import Hardware, hardware_for
 from .host import LayerWork, exposed_host_seconds
 from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, moe_dispatch, tp_collectives
-from .links import dispatch_seconds, exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
+from .links import dispatch_seconds, exposed, link, nvlink_domain
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, mfu_format, step_flops_per_token
 from .mtp import mtp_groups, mtp_seconds
 from .offload import optimizer_seconds
@@ -180,7 +181,6 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     node = nvlink_domain(s, hw)
     tp_link = link(hw, s.tp, node)[0]
     tp_lat = collective_latency(hw, REDUCE_SCATTER if s.sequence_parallel else ALL_REDUCE, s.tp, s.tp, node)
-    cp_link, cp_lat = p2p_link(hw, s.tp * s.cp, node)
     ep_lat = link(hw, s.tp * s.cp * s.ep, node, s.tp * s.cp)[1]
     act_bytes = tokens * spec.hidden * rates.elem_bytes
     tp_unit = tp_unit_seconds(hw, s.tp, act_bytes, tp_link, tp_lat, not s.sequence_parallel and s.tp <= node
@@ -190,12 +190,13 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     fp8, expert_issue, dispatch = fp8_casts(s, prof), expert_gemms(s, prof), moe_dispatch(s, prof, node)
     work: list[LayerWork] = []
     layer_gpu, behaviour = 0.0, defaults_for(s.framework)
+    cp_copies = ring_copy_bytes(s, spec, behaviour, rates.elem_bytes)  # bytes per local token (context_parallel.py)
     for g in groups:
         lora = tuple((lin.d_in, lin.d_out) for lin in lora_targets(s, spec, g.moe)) if adapters else ()
         c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
                        elementwise, fp8, lora, s.lora_rank, qbits, *expert_issue,
                        gpt_oss_unfused=bool(prof.get("gpt_oss_unfused")), fused_expert_mlp=s.fused_expert_mlp,
-                       **dispatch, eager_softmax=s.eager_softmax, te_cp_copies=not behaviour.cp_ring_attention)
+                       **dispatch, eager_softmax=s.eager_softmax, cp_copies=cp_copies)
         backward = not g.frozen or adapters or g.input_grad
         wgrad = 0.0 if g.frozen else c.gemm_wgrad
         dgrad = c.gemm_dgrad if (g.input_grad or adapters or not g.frozen) else 0.0
@@ -214,9 +215,9 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
             count = tp_collectives(s, prof, backward, bool(rec), 0 if g.frozen or adapters else 1 if g.moe else 2)
             comm = count * tp_unit
             tp_comm += n * comm * (1 - prof["tp_overlap"])
-        if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward
-            cp_comm += n * ring_exposed_seconds(2 * tokens * spec.kv_dim / s.tp * rates.elem_bytes, s.cp, cp_link,
-                                                cp_lat, c.attn_fwd, c.attn_bwd if backward else 0.0)
+        if s.cp > 1:  # ring: K and V blocks forward; K, V and their gradients backward (context_parallel.py)
+            cp_comm += n * cp_ring_seconds(s, spec, hw, behaviour, tokens, rates.elem_bytes, c.attn_fwd,
+                                           c.attn_bwd if backward else 0.0, bool(rec) and s.checkpointing == "full")
         if g.moe and s.ep > 1:  # dispatch + combine, forward and backward
             a2a = (dispatch_seconds(tokens * spec.hidden * rates.elem_bytes, spec, s, hw) + ep_lat) * (
                 1 - prof["ep_overlap"])
