@@ -134,9 +134,12 @@ def test_runs_left_out_say_why():
 # the dp x cp gradient group: median 7.1%, p90 24.1% (89 of 905 rows beyond 25%). With Transformer Engine's
 # GroupedLinear host work per local expert and the dispatcher's sync emptying the GPU's queue before the experts
 # (engine/timing/host.py, expert_host_seconds and LayerWork.block): median 7.2%, p90 23.0% (80 of 905 rows beyond
-# 25%) alone; both with the other mechanisms merged the same day: see P90_MEASURED.
+# 25%) alone; both with the other mechanisms merged the same day: see P90_MEASURED (0.23). With the A100 node's
+# measured all-reduce sweep (stas00/ml-engineering network/README.md at 744d01e) and PyTorch's own context-parallel
+# ring costed apart from Transformer Engine's (torch 2.6.0 _attention.py): median 6.6%, p90 21.9% (76 of 905 rows
+# beyond 25%).
 MEDIAN_TARGET = 0.10
-P90_MEASURED = 0.23
+P90_MEASURED = 0.22
 
 
 def test_throughput_error_targets():
