@@ -71,3 +71,16 @@ def test_the_host_stacks_are_a_lower_bound_of_the_dispatcher():
     stacks = json.loads((ROOT / "presets" / "host_overhead.json").read_text())["stacks"]["fused"]
     counted = 7 + stacks["moe_experts"][0] - 4
     assert counted <= _bench().totals(fused=True)["forward"]["launches"]
+
+
+def test_token_drop_runs_of_25_09_use_the_all_to_all_dispatcher():
+    # NVIDIA-NeMo/Megatron-Bridge scripts/performance/run_script.py at v0.1.0rc3 (bf71eba0): every Qwen3-30B-A3B run
+    # is built with 'recipe.model = apply_moe_token_drop(recipe.model)', and src/megatron/bridge/training/utils/
+    # moe_token_drop.py asserts moe_token_dispatcher_type in ('alltoall', 'alltoall_seq'): 'moe_expert_capacity_factor
+    # only works with alltoall token dispatcher'
+    from engine.accuracy.published_throughput import load_rows
+
+    rows = {r["id"]: r for r in load_rows()}
+    row = rows["megatron-bridge-25.09-qwen3_30b_a3b-dgx-b200-fp8-cs-8-tokendrop"]
+    assert row["scenario"]["moe_token_dispatcher_type"] == "alltoall"
+    assert "apply_moe_token_drop" in row["notes"]
