@@ -14,10 +14,19 @@ from ..timing.model import StepTime, step_time
 
 
 class EstimateMemo:
-    """Memory estimates of the search's candidates, None for a layout the consistency checks refuse."""
+    """Memory estimates (None for a layout the consistency checks refuse) and step times of the search's candidates."""
 
     def __init__(self) -> None:
         self.memo: dict[Scenario, Estimate | None] = {}
+        # step times too: a ZeRO-2 candidate is timed as its ZeRO-1 twin, which is often another layout's candidate
+        # (28% of a 405B search's step times were asked twice, benchmarks/time_speed.py)
+        self.times: dict[Scenario, StepTime] = {}
+
+    def time(self, s: Scenario) -> StepTime:
+        """The scenario's step time, computed once per search."""
+        if s not in self.times:
+            self.times[s] = step_time(s)
+        return self.times[s]
 
     def __call__(self, s: Scenario) -> Estimate | None:
         if s not in self.memo:
@@ -42,11 +51,12 @@ class Candidates:
     fit: 7,770 step times of 4,865 distinct scenarios for Llama-3.1-405B on 1,024 GPUs, benchmarks/time_speed.py)."""
 
     def __init__(self, base: Scenario, keys: dict[str, Any], per_replica: int, micro: list[int], ckpt: str,
-                 offload: str) -> None:
+                 offload: str, memo: EstimateMemo | None = None) -> None:
         self.made: dict[int, Scenario] = {}
         self.times: dict[int, StepTime] = {}
         self.twins: dict[int, Scenario | None] = {}
         self.args = (base, keys, per_replica, micro, ckpt, offload)
+        self.step_time = memo.time if memo is not None else step_time
 
     def __getitem__(self, i: int) -> Scenario:
         if i not in self.made:
@@ -60,7 +70,7 @@ class Candidates:
         which is what the search ranks and prunes layouts by."""
         if i not in self.times:
             twin = self.zero1_twin(i)
-            self.times[i] = step_time(twin if twin is not None else self[i])
+            self.times[i] = self.step_time(twin if twin is not None else self[i])
         return self.times[i]
 
     def settled(self, n: int, twins: int) -> tuple[list[Scenario], list[StepTime]]:
@@ -73,7 +83,7 @@ class Candidates:
             twin = self.zero1_twin(i)
             keep = twin if twin is not None and i < twins else self[i]
             plans.append(keep)
-            times.append(self.time(i) if keep is twin or twin is None else step_time(keep))
+            times.append(self.time(i) if keep is twin or twin is None else self.step_time(keep))
         return plans, times
 
     def zero1_twin(self, i: int) -> Scenario | None:

@@ -194,7 +194,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
         micro = layout["_micro"]
         # Per-token work falls as the micro-batch grows (larger GEMMs, fewer latencies) while the pipeline bubble
         # grows: the best of the smallest, a middle and the largest micro-batch stands for the layout.
-        plain = Candidates(base, keys, per_replica, micro, "none", "none")
+        plain = Candidates(base, keys, per_replica, micro, "none", "none", memo)
         bound = max(plain.time(i).tokens_per_second for i in {0, len(micro) // 2, len(micro) - 1})
         configs.append((bound, keys, per_replica, micro, layout, plain))
     configs.sort(key=lambda c: -c[0])
@@ -225,7 +225,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                 # candidates are made as they are asked for: most micro-batches of a large model never fit, and
                 # making a scenario is a good part of the search's time
                 plainest = (ckpt, offload) == ("none", "none")
-                cands = plain if plainest else Candidates(base, keys, per_replica, micro, ckpt, offload)
+                cands = plain if plainest else Candidates(base, keys, per_replica, micro, ckpt, offload, memo)
                 probes = {0, len(micro) // 2, len(micro) - 1}
                 if not plainest and max(cands.time(i).tokens_per_second for i in probes) < threshold():
                     continue
@@ -331,7 +331,7 @@ def _shallower(plan: SpeedPlan, memo: EstimateMemo) -> SpeedPlan:
     est = memo(one)
     if est is None or not est.fits:
         return plan
-    return SpeedPlan(one, plan.changes, est, step_time(one), True)
+    return SpeedPlan(one, plan.changes, est, memo.time(one), True)
 
 
 def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] | None = None,
