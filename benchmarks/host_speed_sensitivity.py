@@ -39,7 +39,8 @@ def line(name: str, errors: list[float]) -> str:
 def main(argv: list[str]) -> None:
     factor = float(argv[0]) if argv else 1.0
     gpus = tuple(argv[1:]) or DEFAULT_GPUS
-    table = host_figures()["host_speed"]["factor"]  # the cached preset: set before any estimate is computed
+    # the cached preset, set before any estimate is computed (stage times are memoised per scenario, not per factor)
+    table = host_figures()["host_speed"]["factor"]
     for gpu in gpus:
         table[gpu] = factor
     rows = load_rows()
