@@ -4,8 +4,10 @@ refs/pull/1908/head at 0b93027672de7140176ced44aaba19895bf7fa97, benchmarking/op
 Qwen3-0.6B full fine-tuning in fp32, batch 2 x 128 tokens, NVIDIA A100 80GB, 'Speed vs baseline' (PyTorch AdamW's
 step time over the optimizer's): AdamW8bit 0.95x, PagedAdamW8bit 0.88x. Its library is the base of that pull request
 (6a18715b, March 2026), whose kOptimizerStatic8bit2StateBlockwise is 0.44.1's (256-element blocks, one a thread;
-only clang-format between them) with a torch.cuda.synchronize() after each parameter tensor. The table gives ratios
-only, so these tests hold the model's ratios to it, not its seconds (docs/speed-accuracy.md, Known gaps, torchtune).
+between them only clang-format and pull request #1877's CUDA/HIP aliases, cub -> bnb_cub, cub::Max() -> BNB_MAX_OP),
+with a torch.cuda.synchronize() after each parameter tensor (bitsandbytes/optim/optimizer.py sync_gpu).
+The table gives ratios only, so these tests hold the model's ratios to it, not its seconds (docs/speed-accuracy.md,
+Known gaps, torchtune).
 """
 
 from __future__ import annotations
