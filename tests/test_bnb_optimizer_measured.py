@@ -1,0 +1,40 @@
+"""bitsandbytes' 8-bit AdamW against PyTorch's AdamW on one A100, as measured by bitsandbytes' own benchmark:
+benchmarking/README.md '8-bit Optimizers' of pull request #1908 (bitsandbytes-foundation/bitsandbytes,
+refs/pull/1908/head at 0b93027672de7140176ced44aaba19895bf7fa97, benchmarking/optimizer_benchmark_comprehensive.py):
+Qwen3-0.6B full fine-tuning in fp32, batch 2 x 128 tokens, NVIDIA A100 80GB, 'Speed vs baseline' (PyTorch AdamW's
+step time over the optimizer's): AdamW8bit 0.95x, PagedAdamW8bit 0.88x. Its library is the base of that pull request
+(6a18715b, March 2026), whose kOptimizerStatic8bit2StateBlockwise is 0.44.1's (256-element blocks, one a thread;
+between them only clang-format and pull request #1877's CUDA/HIP aliases, cub -> bnb_cub, cub::Max() -> BNB_MAX_OP),
+with a torch.cuda.synchronize() after each parameter tensor (bitsandbytes/optim/optimizer.py sync_gpu).
+The table gives ratios only, so these tests hold the model's ratios to it, not its seconds (docs/speed-accuracy.md,
+Known gaps, torchtune).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.scenario import scenario_from_dict
+from engine.timing.model import step_time
+
+MEASURED_SPEED = {"adamw-8bit": 0.95, "adamw-8bit-paged": 0.88}  # benchmarking/README.md, NVIDIA A100 80GB table
+# the model's ratios are 0.940 and 0.920 today (1.1% and 4.5% from the table); a change to the 8-bit step's cost
+# that moves either beyond this has to be squared with the measurement
+TOLERANCE = 0.06
+
+
+def _step_seconds(optimizer: str) -> float:
+    s = {"model": "qwen3-0.6b", "gpu": "a100-80gb", "precision": "fp32", "micro_batch": 2, "seq_len": 128,
+         "framework": "huggingface", "optimizer": optimizer}
+    return step_time(scenario_from_dict(s)).step_seconds
+
+
+@pytest.mark.parametrize("optimizer", sorted(MEASURED_SPEED))
+def test_8bit_adamw_speed_against_pytorch_adamw_as_measured(optimizer: str):
+    predicted = _step_seconds("adamw") / _step_seconds(optimizer)
+    assert predicted == pytest.approx(MEASURED_SPEED[optimizer], rel=TOLERANCE)
+
+
+def test_paging_slows_the_8bit_step_as_measured():
+    # PagedAdamW8bit ran at 0.88x where AdamW8bit ran at 0.95x: paging costs on every step even with room on the GPU
+    assert _step_seconds("adamw-8bit-paged") > _step_seconds("adamw-8bit") > _step_seconds("adamw")
