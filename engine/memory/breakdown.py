@@ -8,6 +8,7 @@ are sums over components, so the table, the pie and the verdict agree by constru
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from ..frameworks.allocator import GAP_STATIC
@@ -152,7 +153,7 @@ class StageEstimate:
     def reserve_bytes(self) -> float:
         return sum(c.peak_bytes for c in self.overheads if c.key == "reserve")
 
-    @property
+    @cached_property  # frozen: computed once (an estimate picks its busiest stage by it, the search asks again)
     def total_bytes(self) -> float:
         return self.peak_allocated_bytes + self.overhead_bytes
 
@@ -287,7 +288,7 @@ class Estimate:
     def phases(self) -> dict[str, float]:
         return {p: self.busiest.phases[p] for p in PHASES}
 
-    @property
+    @cached_property  # frozen: computed once (the speed search asks each candidate's 3-4 times)
     def total_bytes(self) -> float:
         """Process memory + safety reserve at the larger of the training step and loading: drives the verdict."""
         return max(self.busiest.total_bytes, self.load_total_bytes)
