@@ -74,21 +74,12 @@ def _overhead_components(world_size: int, cal: MemoryCalibration | None, expanda
                          loss_spike: float) -> tuple[Component, ...]:
     dynamic = peak - static
     if charges_allocator:
-        frag = reserved_gap_bytes(loss_spike, expandable)
-        context = CUDA_CONTEXT_BYTES + (NCCL_BYTES if world_size > 1 else 0.0)
-        frag, context = calibrated(cal, frag, context)
+        frag, _ = calibrated(cal, reserved_gap_bytes(loss_spike, expandable), 0.0)
     else:  # the seeds fold these into their own margin and context terms
-        frag = context = 0.0
+        frag = 0.0
     fraction, why = reserve
     return (
-        Component(
-            "cuda_context",
-            QT_TRANSLATE_NOOP("engine", "CUDA context and library workspaces"),
-            "overhead",
-            Moments.whole_step(context),
-            QT_TRANSLATE_NOOP("engine", "0.75 GiB per process (+0.25 GiB NCCL buffers when world size > 1)"),
-            (("world_size", world_size), *_calibration_input(cal, "nvidia_smi")),
-        ),
+        _context_component(world_size, cal, charges_allocator),
         Component(
             "fragmentation",
             QT_TRANSLATE_NOOP("engine", "Allocator rounding and fragmentation"),
@@ -107,6 +98,21 @@ def _overhead_components(world_size: int, cal: MemoryCalibration | None, expanda
             QT_TRANSLATE_NOOP("engine", "reserve fraction x peak allocated"),
             (("fraction", fraction), ("why", why)),
         ),
+    )
+
+
+@lru_cache(maxsize=256, typed=True)  # one per world size and calibration: the same for every stage of a search
+def _context_component(world_size: int, cal: MemoryCalibration | None, charges_allocator: bool) -> Component:
+    context = 0.0  # the seeds fold it into their own context term
+    if charges_allocator:
+        _, context = calibrated(cal, 0.0, CUDA_CONTEXT_BYTES + (NCCL_BYTES if world_size > 1 else 0.0))
+    return Component(
+        "cuda_context",
+        QT_TRANSLATE_NOOP("engine", "CUDA context and library workspaces"),
+        "overhead",
+        Moments.whole_step(context),
+        QT_TRANSLATE_NOOP("engine", "0.75 GiB per process (+0.25 GiB NCCL buffers when world size > 1)"),
+        (("world_size", world_size), *_calibration_input(cal, "nvidia_smi")),
     )
 
 

@@ -12,6 +12,8 @@ from ..scenario import Scenario, resolve_model
 from ..scenario.consistency import check_consistency
 from ..timing.model import StepTime, step_time
 
+_NOT_YET: Any = object()  # not estimated yet (None is a layout the consistency checks refuse)
+
 
 class EstimateMemo:
     """Memory estimates (None for a layout the consistency checks refuse) and step times of the search's candidates."""
@@ -22,20 +24,24 @@ class EstimateMemo:
         # (28% of a 405B search's step times were asked twice, benchmarks/time_speed.py)
         self.times: dict[Scenario, StepTime] = {}
 
+    # Each lookup hashes the scenario once (a tuple of its 130 fields, ~2 us), not two or three times.
     def time(self, s: Scenario) -> StepTime:
         """The scenario's step time, computed once per search."""
-        if s not in self.times:
-            self.times[s] = step_time(s)
-        return self.times[s]
+        t = self.times.get(s)
+        if t is None:
+            t = self.times[s] = step_time(s)
+        return t
 
     def __call__(self, s: Scenario) -> Estimate | None:
-        if s not in self.memo:
+        est = self.memo.get(s, _NOT_YET)
+        if est is _NOT_YET:
             try:
                 check_consistency(s, resolve_model(s))
-                self.memo[s] = estimate(s)
+                est = estimate(s)
             except ScenarioError:
-                self.memo[s] = None
-        return self.memo[s]
+                est = None
+            self.memo[s] = est
+        return est
 
 
 def candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, ckpt: str, offload: str) -> Scenario:
