@@ -95,7 +95,10 @@ class Candidates:
     def zero1_twin(self, i: int) -> Scenario | None:
         """Candidate i with ZeRO-1 for ZeRO-2 (None where it is not a plain ZeRO-2 candidate), made once."""
         if i not in self.twins:
-            s = self[i]
-            plain_zero2 = s.zero_stage == 2 and not s.fsdp and s.offload == "none"
-            self.twins[i] = s.with_unchecked(zero_stage=1) if plain_zero2 else None
+            # made from the layout, not from candidate i: most twins are only timed, and candidate i then need not
+            # be made at all (candidate() keeps zero_stage 2 and fsdp off only without offload)
+            base, keys, per_replica, micro, ckpt, offload = self.args
+            plain_zero2 = keys["zero_stage"] == 2 and not keys["fsdp"] and offload == "none"
+            self.twins[i] = candidate(base, {**keys, "zero_stage": 1}, per_replica, micro[i], ckpt, offload) if (
+                plain_zero2) else None
         return self.twins[i]
