@@ -166,6 +166,12 @@ def _largest_fitting(fits: Callable[[int], bool], options: list[int]) -> int:
     return largest_passing(lo, hi, lambda n: fits(options[n - 1]))
 
 
+def _any_reaches(cands: Candidates, probes: list[int], tokens_per_second: float) -> bool:
+    """Whether any probed micro-batch reaches the speed: the same answer as its fastest probe, timing only those up
+    to the first that does."""
+    return any(cands.time(i).tokens_per_second >= tokens_per_second for i in probes)
+
+
 @contextlib.contextmanager
 def _no_cyclic_gc() -> Iterator[None]:
     was = gc.isenabled()
@@ -226,8 +232,10 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                 # making a scenario is a good part of the search's time
                 plainest = (ckpt, offload) == ("none", "none")
                 cands = plain if plainest else Candidates(base, keys, per_replica, micro, ckpt, offload, memo)
-                probes = {0, len(micro) // 2, len(micro) - 1}
-                if not plainest and max(cands.time(i).tokens_per_second for i in probes) < threshold():
+                # the layout goes on when any probe beats the threshold (the smallest micro-batch mostly does):
+                # later probes are then not timed, unless their micro-batch fits
+                if not plainest and not _any_reaches(cands, sorted({0, len(micro) // 2, len(micro) - 1}),
+                                                     threshold()):
                     continue
 
                 def fits(i: int, cands: Candidates = cands) -> bool:
