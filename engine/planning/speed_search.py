@@ -166,9 +166,10 @@ def _largest_fitting(fits: Callable[[int], bool], options: list[int]) -> int:
     return largest_passing(lo, hi, lambda n: fits(options[n - 1]))
 
 
-def _any_reaches(cands: Candidates, probes: list[int], tokens_per_second: float) -> bool:
-    """Whether any probed micro-batch reaches the speed: the same answer as its fastest probe, timing only those up
-    to the first that does."""
+def _any_probe_reaches(cands: Candidates, micro_batches: int, tokens_per_second: float) -> bool:
+    """Whether the smallest, a middle or the largest micro-batch reaches the speed: the answer of their fastest,
+    timing only those up to the first that does (mostly the smallest; the others are then timed only if they fit)."""
+    probes = sorted({0, micro_batches // 2, micro_batches - 1})
     return any(cands.time(i).tokens_per_second >= tokens_per_second for i in probes)
 
 
@@ -232,10 +233,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                 # making a scenario is a good part of the search's time
                 plainest = (ckpt, offload) == ("none", "none")
                 cands = plain if plainest else Candidates(base, keys, per_replica, micro, ckpt, offload, memo)
-                # the layout goes on when any probe beats the threshold (the smallest micro-batch mostly does):
-                # later probes are then not timed, unless their micro-batch fits
-                if not plainest and not _any_reaches(cands, sorted({0, len(micro) // 2, len(micro) - 1}),
-                                                     threshold()):
+                if not plainest and not _any_probe_reaches(cands, len(micro), threshold()):
                     continue
 
                 def fits(i: int, cands: Candidates = cands) -> bool:
