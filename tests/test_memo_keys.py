@@ -13,7 +13,7 @@ from engine.errors import PlannerError
 from engine.memory.detailed import ACTIVATION_CONTEXT_MEMO, act_context
 from engine.memory.parallelism.pipeline import micro_batches_in_flight, stage_layer_ranges
 from engine.memory.stage_states import STAGE_STATES_MEMO, stage_states
-from engine.memory.states import dtypes_for, layer_groups
+from engine.memory.states import WHOLE_MODEL_MEMO, dtypes_for, layer_groups, unsharded_params
 from engine.scenario import KEYS, resolve_model
 from engine.scenario.behaviour import behaviour
 from engine.scenario.memo import ScenarioMemo, memo_tables
@@ -92,8 +92,22 @@ def test_activation_context_reads_no_key_it_ignores(data: dict) -> None:
     _assert_reads_no_ignored_key(s, ACTIVATION_CONTEXT_MEMO)
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios_with_every_kind_of_key())
+def test_whole_model_params_read_no_key_they_ignore(data: dict) -> None:
+    s = _valid(data)
+    for table in memo_tables():
+        table.clear()
+    whole = RecordingScenario(s.with_unchecked(tp=1, pp=1, ep=1))  # the copy whole_model_params counts on
+    unsharded_params(whole, resolve_model(s))
+    # the copy's tp, pp and ep are one whatever the scenario's: reading them is reading a constant
+    read_but_ignored = whole.keys_read & (WHOLE_MODEL_MEMO.ignores - {"tp", "pp", "ep"})
+    assert not read_but_ignored, f"whole model parameters read {sorted(read_but_ignored)}, which the table ignores"
+
+
 def test_every_memo_table_is_checked_here() -> None:
     """A new table must get its own read check in this file ("stage parts" is keyed by the scenario object itself,
     engine/scenario/memo.py LastScenarioMemo: it ignores no key)."""
-    assert {t.name for t in memo_tables()} <= {"stage states", "stage time", "activation context", "stage parts"}
+    assert {t.name for t in memo_tables()} <= {"stage states", "stage time", "activation context", "stage parts",
+                                               "whole model parameters"}
     assert all(not t.ignores for t in memo_tables() if t.name == "stage parts")

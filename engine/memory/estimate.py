@@ -15,7 +15,7 @@ from ..scenario.memory_keys import MemoryCalibration
 from .breakdown import MOMENTS, Component, Estimate, Moments, OtherRank, StageEstimate, phase_totals
 from .estimators import StageEstimator, StageParts, estimator_for
 from .parallelism.pipeline import micro_batches_in_flight, scenario_stage_ranges
-from .states import StageParams, dtypes_for, layer_groups, stage_params
+from .states import StageParams, dtypes_for, layer_groups, whole_model_params
 
 GIB = 2**30
 # CUDA context + cuBLAS/cuDNN modules and handles outside PyTorch's allocator. Calibrated on the real-GPU runs in
@@ -203,9 +203,7 @@ def model_param_counts(s: Scenario, spec: ModelSpec, one_stage: StageParams | No
     if one_stage is not None and s.tp == s.pp == s.ep == 1:
         p = one_stage
     else:
-        whole = s.with_unchecked(tp=1, pp=1, ep=1)
-        layers = range(spec.layers)
-        p = stage_params(whole, spec, layers, True, True, layer_groups(whole, spec, layers))
+        p = whole_model_params(s, spec)
     return round(p.trainable_dense + p.lora + p.trainable_expert), spec.total_params
 
 

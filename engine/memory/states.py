@@ -13,8 +13,9 @@ from ..frameworks.defaults import defaults_for
 from ..models.architecture import Linear, ModelSpec
 from ..models.base_storage import bytes_per_value, storage_format, stored_values
 from ..models.presets import get_gpu
-from ..scenario import Scenario
+from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
 from ..scenario.behaviour import quantizes_head
+from ..scenario.memo import ScenarioMemo
 
 # precision -> (weight, grad, optimizer-state, compute, master) bytes
 _PRECISION_BYTES = {
@@ -322,3 +323,27 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
     return StageParams(trainable_dense, trainable_expert, frozen, quantized, lora, factored,
                        largest_unit, largest_param, released, bytes_per_value(fmt) if fmt else 0.0, fmt,
                        trainable_linear, lora_expert)
+
+
+# Keys the parameters of one unsharded copy of the model never read: its layout is tp = pp = ep = 1 whatever the
+# scenario's, and the batch does not count (tests/test_memo_keys.py checks it). Every candidate of a speed search then
+# shares one count instead of copying its scenario to make it (~11 us of each estimate).
+WHOLE_MODEL_MEMO = ScenarioMemo("whole model parameters", KEYS_WITHOUT_MEMORY_EFFECT | frozenset({
+    "tp", "pp", "cp", "ep", "vpp", "pp_schedule", "sequence_parallel", "micro_batch", "grad_accum", "seq_len",
+    "checkpointing", "offload", "zero_stage", "fsdp",
+}))
+
+
+def whole_model_params(s: Scenario, spec: ModelSpec) -> StageParams:
+    """The parameters of one unsharded copy of the model (`spec` is the scenario's)."""
+    key = WHOLE_MODEL_MEMO.key(s)
+    p = WHOLE_MODEL_MEMO.get(key)
+    if p is None:
+        p = WHOLE_MODEL_MEMO.put(key, unsharded_params(s.with_unchecked(tp=1, pp=1, ep=1), spec))
+    return p
+
+
+def unsharded_params(whole: Scenario, spec: ModelSpec) -> StageParams:
+    """Every layer, the embedding and the head of `whole`, a scenario with tp = pp = ep = 1."""
+    layers = range(spec.layers)
+    return stage_params(whole, spec, layers, True, True, layer_groups(whole, spec, layers))
