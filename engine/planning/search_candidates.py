@@ -23,14 +23,24 @@ class EstimateMemo:
         # step times too: a ZeRO-2 candidate is timed as its ZeRO-1 twin, which is often another layout's candidate
         # (28% of a 405B search's step times were asked twice, benchmarks/time_speed.py)
         self.times: dict[Scenario, StepTime] = {}
+        self.offloading: dict[tuple, Candidates] = {}
 
-    # Each lookup hashes the scenario once (a tuple of its 130 fields, ~2 us), not two or three times.
+    def candidates(self, base: Scenario, keys: dict[str, Any], per_replica: int, micro: list[int], ckpt: str,
+                   offload: str) -> Candidates:
+        """The layout's candidates with this checkpointing and offload. Offload sets ZeRO and FSDP (candidate()), so
+        layouts that differ only in them offload alike: they share one Candidates, whose scenarios and times are then
+        looked up, not made and hashed again (a third of the 405B search's probes)."""
+        if offload == "none":
+            return Candidates(base, keys, per_replica, micro, ckpt, offload, self)
+        key = (id(base), *_sharded(keys, offload).items(), per_replica, ckpt, offload)  # base: kept alive by the entry
+        found = self.offloading.get(key)
+        if found is None:
+            found = self.offloading[key] = Candidates(base, keys, per_replica, micro, ckpt, offload, self)
+        return found
+
     def time(self, s: Scenario) -> StepTime:
         """The scenario's step time, computed once per search."""
-        t = self.times.get(s)
-        if t is None:
-            t = self.times[s] = step_time(s)
-        return t
+        return timed(self.times, s)
 
     def __call__(self, s: Scenario) -> Estimate | None:
         est = self.memo.get(s, _NOT_YET)
@@ -44,11 +54,26 @@ class EstimateMemo:
         return est
 
 
-def candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, ckpt: str, offload: str) -> Scenario:
+def timed(times: dict[Scenario, StepTime] | None, s: Scenario) -> StepTime:
+    """The scenario's step time, looked up in `times` (or added to it); each lookup hashes the scenario once (a tuple
+    of its 130 fields, ~2 us), not two or three times."""
+    if times is None:
+        return step_time(s)
+    t = times.get(s)
+    if t is None:
+        t = times[s] = step_time(s)
+    return t
+
+
+def _sharded(keys: dict[str, Any], offload: str) -> dict[str, Any]:
+    """The layout's keys with the ZeRO stage offload needs (DeepSpeed offloads from ZeRO-2 and ZeRO-3), FSDP off."""
     zero = max(keys["zero_stage"], 2 if offload == "optimizer" else 3 if offload != "none" else 0)
-    fsdp = keys["fsdp"] and offload == "none"
-    return base.with_unchecked(**{**keys, "zero_stage": zero, "fsdp": fsdp}, micro_batch=mb,
-                               grad_accum=per_replica // mb, checkpointing=ckpt, offload=offload)
+    return {**keys, "zero_stage": zero, "fsdp": keys["fsdp"] and offload == "none"}
+
+
+def candidate(base: Scenario, keys: dict[str, Any], per_replica: int, mb: int, ckpt: str, offload: str) -> Scenario:
+    return base.with_unchecked(**_sharded(keys, offload), micro_batch=mb, grad_accum=per_replica // mb,
+                               checkpointing=ckpt, offload=offload)
 
 
 class Candidates:
@@ -62,7 +87,9 @@ class Candidates:
         self.times: dict[int, StepTime] = {}
         self.twins: dict[int, Scenario | None] = {}
         self.args = (base, keys, per_replica, micro, ckpt, offload)
-        self.step_time = memo.time if memo is not None else step_time
+        # the search's step times, not the memo itself: the memo keeps the Candidates of offload, which then must not
+        # keep it (a cycle: the collector, back on after the search, walked all of it, +0.3 s)
+        self.step_times = memo.times if memo is not None else None
 
     def __getitem__(self, i: int) -> Scenario:
         if i not in self.made:
@@ -76,7 +103,7 @@ class Candidates:
         which is what the search ranks and prunes layouts by."""
         if i not in self.times:
             twin = self.zero1_twin(i)
-            self.times[i] = self.step_time(twin if twin is not None else self[i])
+            self.times[i] = timed(self.step_times, twin if twin is not None else self[i])
         return self.times[i]
 
     def settled(self, n: int, twins: int) -> tuple[list[Scenario], list[StepTime]]:
@@ -89,7 +116,7 @@ class Candidates:
             twin = self.zero1_twin(i)
             keep = twin if twin is not None and i < twins else self[i]
             plans.append(keep)
-            times.append(self.time(i) if keep is twin or twin is None else self.step_time(keep))
+            times.append(self.time(i) if keep is twin or twin is None else timed(self.step_times, keep))
         return plans, times
 
     def zero1_twin(self, i: int) -> Scenario | None:

@@ -232,7 +232,7 @@ def _search(base: Scenario, memo: EstimateMemo, out: SpeedSearch, layouts: list[
                 # candidates are made as they are asked for: most micro-batches of a large model never fit, and
                 # making a scenario is a good part of the search's time
                 plainest = (ckpt, offload) == ("none", "none")
-                cands = plain if plainest else Candidates(base, keys, per_replica, micro, ckpt, offload, memo)
+                cands = plain if plainest else memo.candidates(base, keys, per_replica, micro, ckpt, offload)
                 if not plainest and not _any_probe_reaches(cands, len(micro), threshold()):
                     continue
 
