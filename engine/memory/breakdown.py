@@ -8,7 +8,6 @@ are sums over components, so the table, the pie and the verdict agree by constru
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, NamedTuple
 
 from ..frameworks.allocator import GAP_STATIC
@@ -125,7 +124,7 @@ class OtherRank:
     estimate: StageEstimate
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class StageEstimate:
     """One pipeline stage; every GPU of a stage holds the same amount (TP/DP/EP are symmetric)."""
 
@@ -136,6 +135,12 @@ class StageEstimate:
     overheads: tuple[Component, ...]
     peak_moment: str
     phases: dict[str, float]
+
+    def __init__(self, stage: int, layers: int, microbatches_in_flight: float, components: tuple[Component, ...],
+                 overheads: tuple[Component, ...], peak_moment: str, phases: dict[str, float]) -> None:
+        # Written out, one dict update (as Estimate's): an estimate of the speed search makes ~7 stages
+        self.__dict__.update(stage=stage, layers=layers, microbatches_in_flight=microbatches_in_flight,
+                             components=components, overheads=overheads, peak_moment=peak_moment, phases=phases)
 
     @property
     def peak_phase(self) -> str:
@@ -153,9 +158,14 @@ class StageEstimate:
     def reserve_bytes(self) -> float:
         return sum(c.peak_bytes for c in self.overheads if c.key == "reserve")
 
-    @cached_property  # frozen: computed once (an estimate picks its busiest stage by it, the search asks again)
+    @property
     def total_bytes(self) -> float:
-        return self.peak_allocated_bytes + self.overhead_bytes
+        # frozen: computed once (an estimate picks its busiest stage by it, the search asks again); kept beside the
+        # fields, not by functools.cached_property, whose lock cost more than the sum (Python 3.11)
+        total = self.__dict__.get("_total_bytes")
+        if total is None:
+            total = self.__dict__["_total_bytes"] = self.peak_allocated_bytes + self.overhead_bytes
+        return total
 
     def at_peak(self) -> list[tuple[Component, float]]:
         """(component, bytes at the peak moment), largest first, zeros left out."""
@@ -288,10 +298,13 @@ class Estimate:
     def phases(self) -> dict[str, float]:
         return {p: self.busiest.phases[p] for p in PHASES}
 
-    @cached_property  # frozen: computed once (the speed search asks each candidate's 3-4 times)
+    @property
     def total_bytes(self) -> float:
         """Process memory + safety reserve at the larger of the training step and loading: drives the verdict."""
-        return max(self.busiest.total_bytes, self.load_total_bytes)
+        total = self.__dict__.get("_total_bytes")  # frozen: computed once (StageEstimate.total_bytes says how)
+        if total is None:
+            total = self.__dict__["_total_bytes"] = max(self.busiest.total_bytes, self.load_total_bytes)
+        return total
 
     @property
     def headroom_bytes(self) -> float:
