@@ -33,7 +33,8 @@ class EstimateMemo:
         looked up, not made and hashed again (a third of the 405B search's probes)."""
         if offload == "none":
             return Candidates(base, keys, per_replica, micro, ckpt, offload, self)
-        key = (id(base), *_sharded(keys, offload).items(), per_replica, ckpt, offload)  # base: kept alive by the entry
+        # base by identity (the entry keeps it alive), the rest by value
+        key = (id(base), *_sharded(keys, offload).items(), per_replica, tuple(micro), ckpt, offload)
         found = self.offloading.get(key)
         if found is None:
             found = self.offloading[key] = Candidates(base, keys, per_replica, micro, ckpt, offload, self)
