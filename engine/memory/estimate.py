@@ -68,7 +68,10 @@ def _overheads(s: Scenario, spec: ModelSpec, fw: Behaviour, charges_allocator: b
                                 charges_allocator, reserve, peak_moment, peak, static, loss_spike)
 
 
-@lru_cache(maxsize=4096, typed=True)  # the same three components for every estimate of a scenario and its layouts
+# The same components for every estimate of a scenario (a window's repeated estimates). Small: a search's stages
+# differ in their peaks (9,921 misses, 207 hits in the 405B search), and at 4,096 entries the cache kept ~50,000
+# objects of each search for the collector to walk after it (~35 ms of 0.65 s, benchmarks/time_speed.py).
+@lru_cache(maxsize=256, typed=True)
 def _overhead_components(world_size: int, cal: MemoryCalibration | None, expandable: bool, charges_allocator: bool,
                          reserve: tuple[float, str], peak_moment: str, peak: float, static: float,
                          loss_spike: float) -> tuple[Component, ...]:
