@@ -34,7 +34,8 @@ TPS = (1, 2, 4, 8)
 CPS = (1, 2, 4, 8, 16, 32)  # Llama 3 405B at 128K tokens ran CP 16 (arXiv:2407.21783 Table 4)
 MIN_TOKENS_PER_CP_RANK = 1024
 CHANGES_WHAT_YOU_TRAIN = QT_TRANSLATE_NOOP("engine", "changes what you train")
-# Memory estimates the search may make: an ordinary search makes 180-300 (benchmarks/time_speed.py), while
+# Memory estimates the search may make: an 8-GPU search makes about 100-140 and Llama-3.1-405B over 1,024 GPUs about
+# 1,500 (benchmarks/search_fingerprint.py, time_speed.py), while
 # deepseek-v3 on 100,000 x 1,024 GPUs at 10^8 tokens per sequence made 52,227 (90-128 s, 2.4 GB) and found nothing.
 # Layouts are visited fastest first, so a search that reaches the budget has tried the most promising ones.
 MAX_MEMORY_ESTIMATES = 2000
