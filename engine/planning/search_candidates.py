@@ -40,10 +40,6 @@ class EstimateMemo:
             found = self.offloading[key] = Candidates(base, keys, per_replica, micro, ckpt, offload, self)
         return found
 
-    def time(self, s: Scenario) -> StepTime:
-        """The scenario's step time, computed once per search."""
-        return timed(self.times, s)
-
     def __call__(self, s: Scenario) -> Estimate | None:
         est = self.memo.get(s, _NOT_YET)
         if est is _NOT_YET:
@@ -56,11 +52,9 @@ class EstimateMemo:
         return est
 
 
-def timed(times: dict[Scenario, StepTime] | None, s: Scenario) -> StepTime:
+def timed(times: dict[Scenario, StepTime], s: Scenario) -> StepTime:
     """The scenario's step time, looked up in `times` (or added to it); each lookup hashes the scenario once (a tuple
     of its 130 fields, ~2 us), not two or three times."""
-    if times is None:
-        return step_time(s)
     t = times.get(s)
     if t is None:
         t = times[s] = step_time(s)
@@ -84,14 +78,14 @@ class Candidates:
     fit: 7,770 step times of 4,865 distinct scenarios for Llama-3.1-405B on 1,024 GPUs, benchmarks/time_speed.py)."""
 
     def __init__(self, base: Scenario, keys: dict[str, Any], per_replica: int, micro: list[int], ckpt: str,
-                 offload: str, memo: EstimateMemo | None = None) -> None:
+                 offload: str, memo: EstimateMemo) -> None:
         self.made: dict[int, Scenario] = {}
         self.times: dict[int, StepTime] = {}
         self.twins: dict[int, Scenario | None] = {}
         self.args = (base, keys, per_replica, micro, ckpt, offload)
         # the search's step times, not the memo itself: the memo keeps the Candidates of offload, which then must not
         # keep it (a cycle: the collector, back on after the search, walked all of it, +0.3 s)
-        self.step_times = memo.times if memo is not None else None
+        self.step_times = memo.times
 
     def __getitem__(self, i: int) -> Scenario:
         if i not in self.made:
@@ -110,9 +104,12 @@ class Candidates:
 
     def settled(self, n: int, twins: int) -> tuple[list[Scenario], list[StepTime]]:
         """The first n candidates (they fit) as plans with their own step times: the first `twins` ZeRO-2 candidates
-        become their ZeRO-1 twins (which fit too: the plainer and faster plan), the others stay ZeRO-2 at ZeRO-2's
-        time. A twin holds more memory than its candidate, so the twins that fit are a prefix (the caller finds its
-        length by bisection, not by estimating every twin)."""
+        become their ZeRO-1 twins, which fit too, the others stay ZeRO-2 at ZeRO-2's time. The twin is the plainer and
+        faster plan (issue 23 item 5: ties go to the plainer plan): Megatron's distributed optimizer, which every
+        Megatron recipe of the published set runs, reduces the gradients once a step, where ZeRO-2 reduce-scatters
+        them in every micro-batch's backward (deepspeed/runtime/zero/stage_1_and_2.py partition_gradients;
+        engine/timing/data_parallel.py _reduce_scatter_seconds). A twin holds more memory than its candidate, so the
+        twins that fit are a prefix (the caller finds its length by bisection, not by estimating every twin)."""
         plans, times = [], []
         for i in range(n):
             twin = self.zero1_twin(i)

@@ -323,24 +323,6 @@ def _best(base: Scenario, plans: list[Found], n: int, memo: EstimateMemo) -> lis
     return out
 
 
-def _shallower(plan: SpeedPlan, memo: EstimateMemo) -> SpeedPlan:
-    """The plan with ZeRO-1 instead of ZeRO-2 where that fits too: the search's ZeRO-2 candidates stand for both
-    (search_candidates.py Candidates.settled makes the swap as plans are found, timing each as itself), and the
-    shallower sharding is what an expert keeps when memory allows (issue 23 item 5: ties go to the plainer plan):
-    Megatron's distributed optimizer, which every Megatron recipe of the published set runs (zero_stage 1), while
-    ZeRO-2 shards the gradients and reduce-scatters them in every micro-batch's backward (deepspeed/runtime/zero/
-    stage_1_and_2.py: partition_gradients creates the reduce hooks; Megatron-FSDP optim_grads), ZeRO-1 once a step
-    (engine/timing/data_parallel.py _reduce_scatter_seconds)."""
-    s = plan.scenario
-    if s.zero_stage != 2 or s.fsdp or s.offload != "none":
-        return plan
-    one = s.with_unchecked(zero_stage=1)
-    est = memo(one)
-    if est is None or not est.fits:
-        return plan
-    return SpeedPlan(one, plan.changes, est, memo.time(one), True)
-
-
 def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] | None = None,
                  techniques: Techniques = ALL_TECHNIQUES) -> SpeedSearch:
     """Fitting layouts of the same GPUs, fastest first, and the best plan of each method/numerics change; only with
@@ -352,7 +334,7 @@ def speed_search(s: Scenario, *, max_plans: int = 8, cancel: Callable[[], bool] 
         layouts = list(techniques.layouts(_layouts(s)))
         found = _search(s, memo, out, layouts, max_plans, cancel, True, MAX_MEMORY_ESTIMATES,
                         techniques=techniques)
-        out.plans = [_with_changes(s, _shallower(p, memo)) for p in _best(s, found, max_plans, memo)]
+        out.plans = [_with_changes(s, p) for p in _best(s, found, max_plans, memo)]
         # Method/numerics changes, tried on the layouts that did best (or all, when nothing fitted).
         ranked = sorted(found, key=lambda p: -p.time.tokens_per_second)
         keys = ("tp", "cp", "pp", "ep", "zero_stage", "fsdp", "pp_schedule", "vpp")
@@ -397,7 +379,7 @@ def fastest_fitting(s: Scenario, *, budget: int = RENT_MEMORY_ESTIMATES,
     memo = EstimateMemo()
     with _no_cyclic_gc():
         found = _search(s, memo, SpeedSearch(), list(_layouts(s)), 1, None, False, budget, floor)
-        best = [_shallower(p, memo) for p in _best(s, found, 1, memo)]
+        best = _best(s, found, 1, memo)
         estimates = len(memo.memo)
         del memo, found  # freed before the collector is back on (speed_search)
     return (best[0] if best else None), estimates
