@@ -191,13 +191,8 @@ def fsdp2_end_seconds(s: Scenario, spec: ModelSpec, busiest: StageWork, gathered
     embedding lookup alone precedes, and the first block's reduce-scatter and the embedding's, which only the
     embedding's backward follows. The head's unit gathers during the blocks' forward and reduce-scatters during
     their backward (hidden). The embedding and head gather in the compute dtype (elem_bytes: never in float8)."""
-    layers = max(busiest.layers, 1)
-    embedding, head = spec.embedding_params / s.tp, spec.head_params / s.tp
-    per_param_grads = grads / busiest.trainable if busiest.trainable else 0.0
-    layer_gathered = max(gathered - (embedding + head) * elem_bytes, 0.0) / layers
-    layer_grads = max(grads - (embedding + head) * per_param_grads, 0.0) / layers
-    link_bytes = embedding * (elem_bytes + per_param_grads) + layer_gathered + layer_grads
-    return link_bytes * seconds_per_byte + 2 * latency
+    return _first_units_seconds(s, spec, busiest, gathered, grads, elem_bytes, seconds_per_byte, latency,
+                                spec.embedding_params / s.tp)
 
 
 def _end_seconds(s: Scenario, spec: ModelSpec, prof: dict[str, Any], busiest: StageWork, gathered: float,
@@ -222,12 +217,22 @@ def fsdp1_end_seconds(s: Scenario, spec: ModelSpec, busiest: StageWork, gathered
     FULL_SHARD'), its one flat gradient is reduce-scattered once the embedding's gradient, the backward's last,
     is ready, after the first layer's, and _post_backward_final_callback makes the compute stream wait for both
     (current_stream.wait_stream(root_state._post_backward_stream)). The root gathers in the compute dtype."""
+    return _first_units_seconds(s, spec, busiest, gathered, grads, elem_bytes, seconds_per_byte, latency,
+                                (spec.embedding_params + spec.head_params) / s.tp)
+
+
+def _first_units_seconds(s: Scenario, spec: ModelSpec, busiest: StageWork, gathered: float, grads: float,
+                         elem_bytes: int, seconds_per_byte: float, latency: float, exposed_params: float) -> float:
+    """The exposed ends of a micro-batch, FSDP1's and FSDP2's alike: one gather and one reduce-scatter of the unit
+    that holds `exposed_params` parameters (FSDP2: the embedding's; FSDP1: the root's, embedding and head) and of one
+    decoder layer's unit, each of the two a latency. The embedding and head are taken out of `gathered` and `grads`
+    (bytes of the stage) before a layer's share is counted."""
     layers = max(busiest.layers, 1)
-    root = (spec.embedding_params + spec.head_params) / s.tp
+    outside = (spec.embedding_params + spec.head_params) / s.tp  # in neither a layer's unit
     per_param_grads = grads / busiest.trainable if busiest.trainable else 0.0
-    layer_gathered = max(gathered - root * elem_bytes, 0.0) / layers
-    layer_grads = max(grads - root * per_param_grads, 0.0) / layers
-    link_bytes = root * (elem_bytes + per_param_grads) + layer_gathered + layer_grads
+    layer_gathered = max(gathered - outside * elem_bytes, 0.0) / layers
+    layer_grads = max(grads - outside * per_param_grads, 0.0) / layers
+    link_bytes = exposed_params * (elem_bytes + per_param_grads) + layer_gathered + layer_grads
     return link_bytes * seconds_per_byte + 2 * latency
 
 
