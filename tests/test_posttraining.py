@@ -20,6 +20,7 @@ from engine.memory.estimate import estimate as training_estimate
 from engine.models.presets import model_spec_for
 from engine.posttraining import PHASE_KEYS, RLStepTime, rl_estimate, rl_settings, step_parts
 from engine.scenario import resolve_gpu
+from engine.serving.scenario_estimate import cuda_visible_capacity
 from engine.workloads import estimate, step_time
 
 BASE = {"model": "qwen2.5-1.5b", "precision": "bf16", "micro_batch": 4, "grad_accum": 2, "prompt_len": 256,
@@ -85,11 +86,13 @@ def test_trl_grpo_loads_no_reference_at_beta_zero():
 
 def test_sleep_level_two_frees_the_engine_while_the_trainer_works():
     # vLLM LLM.sleep(level=2) discards the weights and the KV cache; awake, a colocated engine holds its whole
-    # budget, gpu_memory_utilization x capacity (gpu_worker.py requested_memory)
+    # budget, gpu_memory_utilization x the total torch.cuda.mem_get_info reports (gpu_worker.py requested_memory;
+    # the preset's CUDA-visible total, below nvidia-smi's)
     kw = {"training_objective": "grpo", "framework": "trl", "rollout_engine": "vllm",
           "rollout_gpu_memory_utilization": 0.4}
     awake, asleep = (rl_estimate(_s(rollout_sleep=level, **kw)) for level in ("none", "level-2"))
     _, capacity = resolve_gpu(_s(**kw))
+    capacity = cuda_visible_capacity(_s(**kw), capacity)
     engine = step_parts(_s(**kw)).engine  # its budget, plus the CUDA graphs vLLM captures beside it
     freed = _phase(awake, "training").peak_bytes - _phase(asleep, "training").peak_bytes
     assert freed == pytest.approx(engine.total_bytes) and freed >= 0.4 * capacity
@@ -99,14 +102,15 @@ def test_sleep_level_two_frees_the_engine_while_the_trainer_works():
 
 
 def test_the_engine_is_engine_serving_s_accounting_on_the_trainer_s_gpu():
-    # vLLM: budget = gpu_memory_utilization x capacity; page = 2 x block x kv_heads x head_size x dtype bytes per layer,
+    # vLLM: budget = gpu_memory_utilization x the total torch.cuda.mem_get_info reports (the preset's CUDA-visible
+    # total, as the serving estimate uses); page = 2 x block x kv_heads x head_size x dtype bytes per layer,
     # Llama-3-8B bf16: 2 x 8 x 128 x 2 = 4,096 bytes per token per layer x 32 layers
     s = scenario_from_dict({"model": "llama-3-8b", "training_objective": "grpo", "framework": "trl",
                             "rollout_engine": "vllm", "method": "lora", "precision": "bf16",
                             "rollout_gpu_memory_utilization": 0.5})
     e = step_parts(s).engine
     _, capacity = resolve_gpu(s)
-    assert e.requested_bytes == pytest.approx(0.5 * capacity)
+    assert e.requested_bytes == pytest.approx(0.5 * cuda_visible_capacity(s, capacity))
     assert e.kv_bytes_per_token == 32 * 4096 and e.kv_tokens % e.block_size == 0
     assert e.kv_pool_bytes == pytest.approx(e.kv_tokens * e.kv_bytes_per_token)
     assert 0 < e.max_concurrent_sequences <= min(256, e.kv_tokens // (256 + 512))

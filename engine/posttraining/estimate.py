@@ -12,6 +12,7 @@ from ..memory.estimate import estimate as training_estimate
 from ..memory.states import dtypes_for
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_gpu, resolve_model
+from ..serving.scenario_estimate import cuda_visible_capacity
 from .entropy import with_update_entropy
 from .logprobs import fused_head_training, training_logits, with_chosen_nll, with_copy_slices
 from .models import (
@@ -101,6 +102,10 @@ def step_parts(s: Scenario) -> StepParts:
     engine = None
     if rs.rollout_engine != "none":
         gpu_name, capacity = resolve_gpu(s)
+        # vLLM's budget is gpu_memory_utilization x the total torch.cuda.mem_get_info reports (vllm/worker/worker.py
+        # lines 222 and 233 at v0.8.3, v1/worker/gpu_worker.py), below nvidia-smi's: the same CUDA-visible total the
+        # serving estimate uses (SGLang reads mem_get_info too)
+        capacity = cuda_visible_capacity(s, capacity)
         apart = rs.placement == "separate"
         # what the trainer holds when the engine starts: its weights and the frozen models (the optimizer's states
         # are created at the first step)
