@@ -46,6 +46,18 @@ def segment_bytes(request_bytes: float) -> float:
     return -(-rounded // LARGE_ROUNDING_BYTES) * LARGE_ROUNDING_BYTES
 
 
+def allocated_block_bytes(request_bytes: float) -> float:
+    """What `torch.cuda.memory_allocated()` counts for one request that a fresh segment serves: the request rounded to
+    512 bytes, or the whole segment when 1 MiB or less would remain (should_split: a large-pool block is split only
+    when more than kSmallSize remains, and allocated_bytes counts the block), so a 31.5 MiB tensor counts 32 MiB.
+    Requests of 1-10 MiB take 20 MiB segments that are always split; later requests reuse those remainders exactly."""
+    rounded = -(-request_bytes // BLOCK_ROUNDING_BYTES) * BLOCK_ROUNDING_BYTES
+    segment = segment_bytes(request_bytes)
+    if rounded > SMALL_REQUEST_BYTES and segment - rounded <= SMALL_REQUEST_BYTES:
+        return segment
+    return rounded
+
+
 def reserved_gap_bytes(loss_spike_bytes: float, expandable: bool) -> float:
     """Reserved minus allocated at the peak: cached remainders of the largest transient size class (b·s·V)."""
     return (GAP_LOSS_EXPANDABLE if expandable else GAP_LOSS) * loss_spike_bytes

@@ -17,6 +17,7 @@ from .entropy import with_update_entropy
 from .logprobs import fused_head_training, training_logits, with_chosen_nll, with_copy_slices
 from .models import (
     LOADED_KEYS,
+    engine_load_extra_bytes,
     engine_lora_bytes,
     engine_weight_bytes,
     frozen_models,
@@ -114,7 +115,8 @@ def step_parts(s: Scenario) -> StepParts:
                                engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
                                s.rollout_kv_cache_dtype, s.rollout_max_model_len or rs.sequence_tokens, trainer,
                                apart, gpu_name, rs.batched_tokens or None, s.rollout_engine_release,
-                               engine_lora_bytes(s, spec, rs, dt.compute), rs.enforce_eager)
+                               engine_lora_bytes(s, spec, rs, dt.compute), rs.enforce_eager,
+                               engine_load_extra_bytes(s, spec, rs, dt.compute))
     # the head's backward runs before the first checkpointed layer is recomputed and before the last layer's backward
     # allocates its intermediate gradients: that recompute and that scratch, which the estimator puts at backward
     # start, are not alive beside it

@@ -13,6 +13,7 @@ from ..models.presets import model_spec_for
 from ..scenario import CustomModel, Scenario
 from ..scenario.custom_parts import custom_model_spec
 from ..serving.profile_run import lora_stack_bytes
+from ..serving.vllm_load import vllm_load_extra_bytes
 from .settings import RLSettings
 
 OPTIMIZER = 3  # index of the optimizer moment in Moments: what the model states hold between steps
@@ -138,6 +139,15 @@ def engine_lora_bytes(s: Scenario, spec: ModelSpec, rs: RLSettings, compute_byte
     if s.method not in ("lora", "qlora") or not defaults_for(s.framework).posttraining.rollout_serves_adapters:
         return 0.0
     return lora_stack_bytes(spec, s.lora_rank, rs.rollout_tp, 1, compute_bytes)
+
+
+def engine_load_extra_bytes(s: Scenario, spec: ModelSpec, rs: RLSettings, compute_bytes: int) -> float:
+    """What a vLLM engine's weight figure holds beyond its weights' bytes on one engine GPU: the caching allocator's
+    rounding of each weight tensor and the rotary cache (engine/serving/vllm_load.py); 0 for a QLoRA policy's 4-bit
+    engine (other tensors) and for SGLang (engine/posttraining/rollout_memory.py passes it to vLLM only)."""
+    if s.method == "qlora":
+        return 0.0
+    return vllm_load_extra_bytes(spec, rs.rollout_tp, compute_bytes)
 
 
 def largest_tensor_bytes(spec: ModelSpec, compute_bytes: int) -> float:

@@ -44,18 +44,21 @@ class EngineMemory:
 def engine_memory(spec: ModelSpec, engine: str, capacity_bytes: float, utilization: float, weight_bytes: float,
                   tp: int, max_num_seqs: int, kv_cache_dtype: str, sequence_tokens: int, used_by_trainer: float,
                   own_process: bool, gpu_name: str = "", batched_tokens: int | None = None,
-                  release: str = "latest", lora_bytes: float = 0.0, enforce_eager: bool = False) -> EngineMemory:
+                  release: str = "latest", lora_bytes: float = 0.0, enforce_eager: bool = False,
+                  load_extra_bytes: float = 0.0) -> EngineMemory:
     """The engine's budget split as the engine splits it, on one of its GPUs. `used_by_trainer`: what the trainer
     already holds on the GPU when the engine starts (0 on GPUs of its own); `sequence_tokens`: the engine's
     max_model_len; `release`: whose accounting (engine/serving/generation.py VLLM_ACCOUNTINGS); `lora_bytes`: the
     engine's LoRA stacks when it serves the adapters (engine/serving/profile_run.py lora_stack_bytes); `enforce_eager`:
-    no CUDA graphs are captured."""
+    no CUDA graphs are captured; `load_extra_bytes`: what vLLM's weight figure holds beyond the parameters (the caching
+    allocator's rounding of each weight tensor and the rotary cache, engine/serving/vllm_load.py)."""
     m = generation_memory(GenerationInputs(
         spec=spec, weight_bytes=weight_bytes, capacity_bytes=capacity_bytes, engine=engine,
         gpu_memory_utilization=utilization, max_num_batched_tokens=batched_tokens, max_num_seqs=max_num_seqs,
         max_model_len=sequence_tokens, kv_cache_dtype="fp8" if kv_cache_dtype == "fp8" else "auto", tp=tp,
         gpu_name=gpu_name, used_by_others_bytes=used_by_trainer, enforce_eager=enforce_eager,
-        accounting=release if engine == "vllm" else "latest", lora_bytes=lora_bytes if engine == "vllm" else 0.0))
+        accounting=release if engine == "vllm" else "latest", lora_bytes=lora_bytes if engine == "vllm" else 0.0,
+        load_extra_bytes=load_extra_bytes if engine == "vllm" else 0.0))
     overhead = m.bytes_of("non_torch") + m.bytes_of("cuda_graphs") + (m.bytes_of("cuda_context") if own_process
                                                                        else 0.0)
     refused = m.verdict == REFUSED

@@ -91,6 +91,7 @@ class GenerationInputs:
     last_pipeline_rank: bool = True  # the sampler runs on the last pipeline stage only
     accounting: str = "latest"  # vLLM's release: one of VLLM_ACCOUNTINGS
     lora_bytes: float = 0.0  # vLLM's LoRA buffers on this GPU (enable_lora: max_loras x max_lora_rank stacks)
+    load_extra_bytes: float = 0.0  # what vLLM's weight figure holds beyond the parameters (engine/serving/vllm_load.py)
 
 
 def settings_for(i: GenerationInputs) -> EngineSettings:
@@ -126,9 +127,10 @@ def fixed_components(i: GenerationInputs, s: EngineSettings) -> tuple[Component,
     context = CUDA_CONTEXT_BYTES + (NCCL_BYTES if i.tp * i.pp > 1 else 0.0)
     return (
         _component("weights", QT_TRANSLATE_NOOP("engine", "Model weights"), "model states",
-                   i.weight_bytes + i.lora_bytes,
+                   i.weight_bytes + i.lora_bytes + i.load_extra_bytes,
                    QT_TRANSLATE_NOOP("engine", "this GPU's shard of every tensor in the deployed format"),
-                   (("tp", i.tp), ("pp", i.pp)) + ((("lora_bytes", round(i.lora_bytes)),) if i.lora_bytes else ())),
+                   (("tp", i.tp), ("pp", i.pp)) + ((("lora_bytes", round(i.lora_bytes)),) if i.lora_bytes else ())
+                   + ((("load_extra_bytes", round(i.load_extra_bytes)),) if i.load_extra_bytes else ())),
         _component("activation_peak", QT_TRANSLATE_NOOP("engine", "Activation peak of the profile run"),
                    "activations", peak.peak_bytes,
                    QT_TRANSLATE_NOOP("engine", "max(forward of max_num_batched_tokens: residual + widest layer "
