@@ -270,8 +270,9 @@ def test_published_verdicts(published_rows):
     summary = pt.published_summary(published_rows)
     # h-verltune2: the runs that ran are judged at their own lengths or, for verl's tuning table, at the lengths their
     # data had (lengths "dataset"); 10 of those 11 fit. verl-tuning-7b-grpo-lora-1xh100's vLLM 0.8 V0 engine is
-    # refused at any length once its LoRA stacks are counted: by ~17 MiB at nvidia-smi's total, with no KV block at
-    # all at the CUDA-visible total vLLM budgets from (h-verl; tests/test_vllm_release_accounting.py).
+    # refused at any length once its LoRA stacks are counted: by ~17 MiB at nvidia-smi's total; with the CUDA-visible
+    # total vLLM budgets from and its weight figure's allocator rounding and rotary cache, no KV block at all, 200 MiB
+    # short (h-verl7b; tests/test_vllm_release_accounting.py, docs/posttraining.md).
     # h-verllens: verl's padding-free update divides the logits in place on a view (CopySlices: 4 logits-sized
     # tensors in backward, tests/test_verl_padding_free_logits.py); verl-tuning-32b-grpo-lora-4xh100 runs Ulysses
     # (so padding-free) and was then over by 1.8 GiB at its data's mean lengths (81.5 of 79.65 GiB). h-verlfit:

@@ -75,7 +75,7 @@ def test_seven_b_lora_row_at_v0_default_sequences():
     max_model_len 1536): the V0 profile samples max_num_seqs rows of the vocabulary (38 bytes a logit), 256 by V0's
     default since verl at 49b08e950 never passed the script's 512: half the sampler's bytes. With the LoRA stacks the
     budget holds no KV block: vLLM 0.8.3 raises "No available memory for the cache blocks" (vllm/worker/worker.py
-    raise_if_cache_size_invalid, lines 539-542). With the terms before h-verl (nvidia-smi's total, the parameters'
+    raise_if_cache_size_invalid, lines 539-542). With the terms before h-verl7b (nvidia-smi's total, the parameters'
     own bytes) the pool fell short of one request of 1,536 tokens (28 layers x 2 x 4 KV heads x 128 x 2 bytes = 56 KiB
     a token) by about 17 MiB; the CUDA-visible total takes 0.2 x (81,559 - 81,089) MiB = 94 MiB more, and the weight
     figure's allocator rounding and rotary cache (engine/serving/vllm_load.py) 89 MiB more. The one tuning row still
@@ -94,7 +94,7 @@ def test_seven_b_lora_row_at_v0_default_sequences():
     assert left < 0 and "no available memory for the cache blocks" in str(at_256.refusal).lower()
     before = left + vllm_load_extra_bytes(spec, 1) + 0.2 * (gpu.memory_bytes - gpu.cuda_total_bytes)
     assert 0 < need - before < 20 * 2**20
-    # without the LoRA stacks (154 MiB) it started before h-verl; now even then one request would not fit
+    # without the LoRA stacks (154 MiB) it started before h-verl7b; now even then one request would not fit
     assert 0 < left + lora_stack_bytes(spec, 32, 1) < need
 
 

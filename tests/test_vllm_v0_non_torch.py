@@ -82,7 +82,7 @@ def test_the_term_follows_the_card():
 def test_no_v0_figure_below_the_constant_is_sourced_for_an_h100():
     """The 7B GRPO-LoRA tuning row (one H100, vLLM 0.8 V0) is refused: at the CUDA-visible total vLLM budgets from,
     with the weight figure's allocator rounding and rotary cache, its budget holds no KV block, 200 MiB short of one
-    1,536-token request (17 MiB before h-verl). The one V0 line on an H100 (vllm-project/vllm PR #12126) is above the
+    1,536-token request (17 MiB before h-verl7b). The one V0 line on an H100 (vllm-project/vllm PR #12126) is above the
     planner's 0.13 GiB; the median over every card (0.05 GiB, T4-heavy) misses that line by 0.11 GiB when it is left
     out. The row would start only at a non-torch increase of 0.13 GiB less its shortfall, below zero and so below
     every line read on any card (the smallest, 0.03 GiB on a T4, is at least 0.025 before rounding); so no V0 figure
