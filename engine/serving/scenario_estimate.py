@@ -7,13 +7,15 @@ capacity is the GPU preset's usable bytes, which for Apple silicon is Metal's de
 from __future__ import annotations
 
 from ..memory.breakdown import Estimate, StageEstimate
+from ..models.architecture import ModelSpec
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_gpu, resolve_model
 from .generation import GenerationInputs, generation_memory
 from .llama_cpp import LlamaCppInputs, llama_cpp_memory
 from .plain_engines import PlainInputs, plain_memory
 from .result import ServingMemory
-from .weights import shard
+from .vllm_load import vllm_load_extra_bytes
+from .weights import resolve_format, shard
 
 PAGED_ENGINES = ("vllm", "sglang")
 GGUF_ENGINES = ("llama.cpp", "ollama")
@@ -51,6 +53,15 @@ def vllm_mxfp4_padding(s: Scenario) -> tuple[int, int]:
     return MXFP4_FLASHINFER_SM100 if capability.startswith("10.") else MXFP4_MARLIN
 
 
+def vllm_load_extra(s: Scenario, spec: ModelSpec) -> float:
+    """What vLLM's weight figure holds beyond the parameters (each tensor's caching-allocator block and the rotary
+    cache, engine/serving/vllm_load.py), for 16-bit weights on one pipeline stage: the quantized formats' tensors
+    (packed int4, scales) and a stage's share of the layers are not listed there, so they take 0."""
+    if s.serving_engine != "vllm" or s.pp > 1 or s.ep > 1 or resolve_format(spec, s.weight_format).bits != 16.0:
+        return 0.0
+    return vllm_load_extra_bytes(spec, s.tp, 2.0)
+
+
 def serving_memory(s: Scenario) -> ServingMemory:
     """One GPU of the scenario's serving engine."""
     spec = resolve_model(s)
@@ -64,11 +75,13 @@ def serving_memory(s: Scenario) -> ServingMemory:
     padding = vllm_mxfp4_padding(s) if s.serving_engine == "vllm" else None
     weights = shard(spec, s.weight_format, s.tp, s.pp, s.ep, padding).total
     if s.serving_engine in PAGED_ENGINES:
+        extra = vllm_load_extra(s, spec)
         return generation_memory(GenerationInputs(
             spec=spec, weight_bytes=weights, capacity_bytes=cuda_visible_capacity(s, capacity), engine=s.serving_engine,
             gpu_memory_utilization=s.gpu_memory_utilization, max_num_batched_tokens=s.max_num_batched_tokens,
             max_num_seqs=s.max_num_seqs, max_model_len=s.max_model_len, kv_cache_dtype=s.kv_cache_dtype,
-            block_size=s.block_size, tp=s.tp, pp=s.pp, enforce_eager=s.enforce_eager, gpu_name=gpu_name))
+            block_size=s.block_size, tp=s.tp, pp=s.pp, enforce_eager=s.enforce_eager, gpu_name=gpu_name,
+            load_extra_bytes=extra))
     return plain_memory(PlainInputs(
         spec=spec, weight_bytes=weights, capacity_bytes=capacity, engine=s.serving_engine,
         max_model_len=s.max_model_len, max_num_seqs=s.max_num_seqs,
