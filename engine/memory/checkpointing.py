@@ -12,14 +12,18 @@ from ..models.architecture import ModelSpec
 from .activations import ActContext
 
 
-def op_selective_terms(ctx: ActContext, spec: ModelSpec, moe: bool) -> list[tuple[str, float]]:
-    """Bytes one block keeps for backward under the per-op policy, for one micro-batch."""
+def op_selective_terms(ctx: ActContext, spec: ModelSpec, moe: bool, saves_attention: bool = True
+                       ) -> list[tuple[str, float]]:
+    """Bytes one block keeps for backward under the per-op policy, for one micro-batch. saves_attention false: the
+    policy does not name the attention kernel that runs (torchtitan's op_sac_save_list before pull request #2095 named
+    SDPA's flash and memory-efficient ops, not cuDNN's), so its output is recomputed in the backward, not kept."""
     c, t, tp = ctx.compute, ctx.t, ctx.tp
     q, kv = spec.q_dim / tp, spec.kv_dim / tp
     out = [("block input kept by the checkpoint", ctx.residual * ctx.t_norm * spec.hidden),
            ("wq output (1st matmul, saved)", c * t * q),
-           ("wv output (3rd matmul, saved)", c * t * kv),
-           ("attention output and log-sum-exp (saved)", c * t * q + 4 * t * spec.heads / tp)]
+           ("wv output (3rd matmul, saved)", c * t * kv)]
+    if saves_attention:
+        out.append(("attention output and log-sum-exp (saved)", c * t * q + 4 * t * spec.heads / tp))
     if moe:
         routed = t * spec.top_k
         fm = spec.expert_ffn / tp
@@ -32,5 +36,5 @@ def op_selective_terms(ctx: ActContext, spec: ModelSpec, moe: bool) -> list[tupl
     return out
 
 
-def op_selective_bytes(ctx: ActContext, spec: ModelSpec, moe: bool) -> float:
-    return sum(b for _, b in op_selective_terms(ctx, spec, moe))
+def op_selective_bytes(ctx: ActContext, spec: ModelSpec, moe: bool, saves_attention: bool = True) -> float:
+    return sum(b for _, b in op_selective_terms(ctx, spec, moe, saves_attention))

@@ -9,7 +9,7 @@ from typing import NamedTuple
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
-from ..scenario.behaviour import Behaviour
+from ..scenario.behaviour import Behaviour, sac_saves_attention
 from .activations import ActContext, layer_backward_peak, layer_bytes, layer_mlp_bytes
 from .breakdown import Component, Moments
 from .checkpointing import op_selective_bytes
@@ -39,6 +39,7 @@ class ActivationKeys(NamedTuple):
     activation_offload_layers: int
     op_selective: bool
     offload_checkpoints: bool
+    sac_saves_attention: bool = True  # per-op checkpointing keeps the attention output (behaviour.sac_saves_attention)
 
 
 def decoder_activations(s: Scenario, spec: ModelSpec, fw: Behaviour, ctx: ActContext, groups: tuple,
@@ -47,7 +48,8 @@ def decoder_activations(s: Scenario, spec: ModelSpec, fw: Behaviour, ctx: ActCon
     Cached on the keys they read (ActivationKeys): a repeated estimate, or a search over layouts that leave them
     alone, builds the component once."""
     keys = ActivationKeys(s.method, s.lora_targets, s.ep, s.checkpointing, s.attention, s.activation_offload,
-                          s.activation_offload_layers, fw.op_selective, fw.offload_checkpoints)
+                          s.activation_offload_layers, fw.op_selective, fw.offload_checkpoints,
+                          sac_saves_attention(s))
     return _decoder_activations(keys, spec, ctx, groups, layer_count, in_flight, s.micro_batch, s.seq_len)
 
 
@@ -78,10 +80,12 @@ def _decoder_activations(k: ActivationKeys, spec: ModelSpec, ctx: ActContext, gr
         recompute = one_layer
         unit = boundary
     elif k.op_selective:
-        per_op = {sig: op_selective_bytes(ctx, spec, sig[0]) for sig in active}
+        per_op = {sig: op_selective_bytes(ctx, spec, sig[0], k.sac_saves_attention) for sig in active}
         saved = sum(per_op[sig] * signatures[sig] for sig in active) * in_flight
         formula = ("layers x micro-batches in flight x (layer input + outputs of wq, wv, attention, w1, w2): "
-                   "per-op selective checkpointing saves every other matmul")
+                   "per-op selective checkpointing saves every other matmul") if k.sac_saves_attention else (
+            "layers x micro-batches in flight x (layer input + outputs of wq, wv, w1, w2): per-op selective "
+            "checkpointing saves every other matmul; the attention kernel is not on its save list and is recomputed")
         recompute = one_layer
         unit = max(per_op.values(), default=0.0)
     else:

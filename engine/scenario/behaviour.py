@@ -60,6 +60,13 @@ def _compile_loss(compile_loss: bool | str) -> bool:
     return compile_loss == "auto" or bool(compile_loss)
 
 
+def sac_saves_attention(s: Scenario) -> bool:
+    """Per-op selective checkpointing keeps the attention kernel's output (scenario key op_sac_saves_attention, read
+    where checkpointing is op-selective; auto: every framework's current release does, torchtitan's since pull request
+    #2095 named every SDPA backend)."""
+    return s.op_sac_saves_attention in (True, "auto") or s.checkpointing != "op-selective"
+
+
 def quantizes_head(s: Scenario) -> bool:
     """QLoRA quantises the lm_head too (Fabric's bitsandbytes plugin replaces every nn.Linear)."""
     return _quantizes_head(s.framework, s.method)

@@ -162,3 +162,9 @@ class TimeKeys:
         "its GPUs a node holds (NCCL drives one NIC pair per ring where a cluster's log shows its channels on one "
         "NIC); null: each of the group's GPUs in a node drives its own NIC at inter_node_bandwidth_bytes_per_s",
         Number(*BANDWIDTH_BYTES_PER_S_RANGE, LINK_BANDWIDTH_OR_NULL, low_inclusive=True, null=True), affects=TIME_ONLY)
+    op_sac_saves_attention: bool | str = declare(
+        "auto", "per-op selective checkpointing keeps the attention kernel's output for the backward; false: the "
+        "attention forward runs again in the backward and its output is not kept, as in torchtitan before pull "
+        "request #2095 (December 2025) wherever SDPA ran cuDNN's kernel (its first backend on Blackwell from pull "
+        "request #1196, May 2025), which its op_sac_save_list did not name; auto: as the framework's current "
+        "release (kept)", Flag(auto=True), applies_to="checkpointing op-selective")

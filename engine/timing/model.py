@@ -19,6 +19,7 @@ from ..memory.states import dtypes_for, layer_groups, lora_targets, stage_params
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, resolve_model
+from ..scenario.behaviour import sac_saves_attention
 from ..scenario.memo import ScenarioMemo
 from .attention import attention_by_work, no_mask_by_work
 from .bands import Band, seconds_range, time_band
@@ -263,8 +264,8 @@ def _recompute_seconds(s: Scenario, spec: ModelSpec, moe: bool, c: LayerCost) ->
                 + (c.norm_fwd if "layernorm" in modules else 0.0) + c.gemm_fwd * recomputed_matmul_share(spec, moe, modules))
     if s.checkpointing == "selective":
         return c.attn_fwd
-    if s.checkpointing == "op-selective":  # torchtitan: every second matmul is recomputed
-        return c.gemm_every_second_fwd + c.elem_fwd
+    if s.checkpointing == "op-selective":  # torchtitan: every second matmul, and attention where it is not kept
+        return c.gemm_every_second_fwd + c.elem_fwd + (0.0 if sac_saves_attention(s) else c.attn_fwd)
     return 0.0
 
 
