@@ -74,6 +74,9 @@ class FrameworkDefaults:
     # query-sized (torchtitan's Llama, torchtitan/models/llama/model.py at 9dec370, the CP report's commit:
     # keys = repeat_kv(xk, self.n_rep) before F.scaled_dot_product_attention)
     attention_kv_expanded: bool = False
+    # sequence parallelism through DTensor on batch-first activations (Shard(1)): functional collectives gather and
+    # scatter dim 0 and reorder with torch.cat, a copy of the gathered tensor each (timing/sequence_parallel.py)
+    sp_batch_first_copies: bool = False
     # expert parallelism by torchtitan's all-to-all token dispatch; Megatron's token dispatcher keeps its own
     # buffers (not traced here)
     ep_all_to_all_dispatch: bool = True
@@ -215,7 +218,7 @@ TABLE: dict[str, FrameworkDefaults] = {
           "gathers each block's input once for wq/wk/wv and once for w1/w3")),
         loss_parallel_by_default=True, loss_outside_model=True, pipeline_keeps_weights=True,
         pipeline_returns_outputs=False, sp_gathers_per_block=True, fsdp_keeps_last_layer=True,
-        attention_kv_expanded=True,
+        attention_kv_expanded=True, sp_batch_first_copies=True,
     ),
     "megatron": FrameworkDefaults(
         "megatron", "Megatron-LM / NeMo", "standard", True, 1, 0, "attention", False, "sharded", False, True, False,

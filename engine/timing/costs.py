@@ -157,7 +157,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     generic passes over the routed copies. ep_domains: NVLink domains the expert-parallel group spans.
     fp8_expert_padding: the experts pad their rows to the fp8 alignment and unpad the output (fp8_padding_bytes).
     cp_copies: (forward, backward) bytes per local token of the copies and merges around the context-parallel ring
-    steps, element-wise work (context_parallel.ring_copy_bytes)."""
+    steps and the sequence-parallel collectives, element-wise work (sequence_parallel.layer_copy_bytes)."""
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden

@@ -26,7 +26,7 @@ from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
 from .ceiling import held_mfu, mfu_ceiling
 from .collectives import ALL_REDUCE, REDUCE_SCATTER, collective_latency, tp_unit_seconds
-from .context_parallel import cp_ring_seconds, ring_copy_bytes
+from .context_parallel import cp_ring_seconds
 from .costs import LayerCost, head_cost, layer_cost, loss_path
 from .data import efficiency, framework_profile
 from .data_parallel import accumulation_seconds, data_parallel_seconds, owned_parameters
@@ -40,6 +40,7 @@ from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, mfu_format
 from .mtp import mtp_groups, mtp_seconds
 from .offload import optimizer_seconds
 from .pipeline import pipeline_seconds, stages_once
+from .sequence_parallel import layer_copy_bytes
 
 BREAKDOWN_KEYS = ("compute", "memory_bound", "recompute", "communication_tp", "communication_cp", "communication_ep",
                   "communication_pp", "communication_dp", "bubble", "offload", "optimizer", "host")
@@ -191,7 +192,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     fp8, expert_issue, dispatch = fp8_casts(s, prof), expert_gemms(s, prof), moe_dispatch(s, prof, node)
     work: list[LayerWork] = []
     layer_gpu, behaviour = 0.0, defaults_for(s.framework)
-    cp_copies = ring_copy_bytes(s, spec, behaviour, rates.elem_bytes)  # bytes per local token (context_parallel.py)
+    cp_copies = layer_copy_bytes(s, spec, behaviour, rates.elem_bytes)  # per local token: CP ring, SP reorders
     for g in groups:
         lora = tuple((lin.d_in, lin.d_out) for lin in lora_targets(s, spec, g.moe)) if adapters else ()
         c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,

@@ -1,0 +1,53 @@
+"""Copies around sequence-parallel collectives on batch-first activations (DTensor's Shard(1), torchtitan), and the
+element-wise bytes per local token a layer spends on them beside the context-parallel ring's."""
+
+from __future__ import annotations
+
+from ..frameworks.defaults import FrameworkDefaults
+from ..models.architecture import ModelSpec
+from ..scenario import Scenario
+from .context_parallel import ring_copy_bytes
+
+FP8_BYTES = 1  # torchao's PrepareFloat8ModuleInput casts a block's input to float8 before its all-gather
+
+
+def sp_copy_bytes(s: Scenario, spec: ModelSpec, behaviour: FrameworkDefaults, elem_bytes: int) -> tuple[float, float]:
+    """(forward, backward) bytes read and written per local token by the copies DTensor's sequence parallelism makes
+    on batch-first (b, s, h) activations (FrameworkDefaults.sp_batch_first_copies). torchtitan's plan
+    (torchtitan/models/llama3/parallelize_llama.py apply_tp at 820504e, as at 9dec370) shards the blocks' inputs on
+    dim 1 (Shard(1)): each block all-gathers its input twice (PrepareModuleInput before wq/wk/wv and w1/w3) and
+    reduce-scatters twice (wo and w2, output_layouts=Shard(1)), and the backward runs the pairs the other way.
+    torch/distributed/_functional_collectives.py (all_gather_tensor / reduce_scatter_tensor, gather_dim or
+    scatter_dim 1; the same code at v2.6.0 and since) gathers and scatters on dim 0 and reorders with torch.cat of
+    the chunks: after every all-gather the gathered (b, s, h) tensor is read and written once more, and before every
+    reduce-scatter its (b, s, h) input. The code notes it ('we can accelerate Sequence Parallel by folding (and
+    unfolding) the batch dimension and the sequence dimension', pytorch/torchtitan pull request #437). Inductor
+    keeps both copies (torch 2.13 on CPU, output code of a compiled all_gather_tensor(gather_dim=1) -> mm -> mm ->
+    reduce_scatter_tensor (scatter_dim=1): cpp_fused_cat_split kernels after the gather and before the scatter),
+    except the all-gather's at micro-batch 1, where the chunks in order are the gathered buffer itself and it takes
+    a view; eager torch.cat always copies. Float8 tensorwise TP gathers in fp8
+    (torchao/float8/float8_tensor_parallel.py PrepareFloat8ModuleInput at 6243040), the gradients in the activation
+    type. The per-op checkpoint saves the reduce-scatter outputs (parallelize_llama.py _save_list) and runs the
+    all-gathers again, so its recompute, which repeats the layer's forward element-wise work, repeats only the
+    all-gathers' copies: the forward reduce-scatters' copies are charged with the backward's. Per local token: 2 h x
+    bytes a copy (read and write of the gathered row)."""
+    if s.tp <= 1 or not s.sequence_parallel or not behaviour.sp_batch_first_copies:
+        return 0.0, 0.0
+    row = 2 * spec.hidden  # one read and one write of a gathered row, in elements
+    gather_copies = 2 if (s.micro_batch > 1 or not s.compile) else 0  # per pass: before wq/wk/wv and w1/w3
+    gather_bytes = FP8_BYTES if s.precision == "fp8" else elem_bytes
+    forward_gathers = gather_copies * row * gather_bytes
+    scatters = 2 * row * elem_bytes  # wo and w2 forward; in backward the gathers' gradients
+    backward = scatters + gather_copies * row * elem_bytes  # the reduce-scatters' gradients gathered
+    if s.checkpointing == "op-selective":
+        return forward_gathers, backward + scatters
+    return forward_gathers + scatters, backward
+
+
+def layer_copy_bytes(s: Scenario, spec: ModelSpec, behaviour: FrameworkDefaults, elem_bytes: int) -> tuple[float,
+                                                                                                          float]:
+    """(forward, backward) element-wise bytes per local token of the copies around a layer's collectives: the
+    context-parallel ring's (context_parallel.ring_copy_bytes) and sequence parallelism's (sp_copy_bytes)."""
+    ring_fwd, ring_bwd = ring_copy_bytes(s, spec, behaviour, elem_bytes)
+    sp_fwd, sp_bwd = sp_copy_bytes(s, spec, behaviour, elem_bytes)
+    return ring_fwd + sp_fwd, ring_bwd + sp_bwd
