@@ -86,3 +86,24 @@ def test_gpt_oss_attention_on_h100_keeps_the_tile_count():
     _, spec, rates = _gpt_oss("h100-sxm-80gb")
     assert attention_core(spec, 4096, 4096, 1, rates, "fused") == attention_core(
         spec, 4096, 4096, 1, rates._replace(window_rates=()), "fused")
+
+
+def test_alternating_layers_are_each_a_call_of_their_own_work():
+    """gpt-oss alternates full and windowed layers: each layer is one kernel call of its own work, so on a GPU whose
+    kernel slows as a call shrinks (H100's cuDNN table, attention_rate_by_work) the full layers run at the rate of a
+    full call and the windowed ones at that of a windowed call, not both at the rate of their average."""
+    from engine.timing.attention import head_dim_rate, work_rate
+
+    _, spec, rates = _gpt_oss("h100-sxm-80gb")
+    tokens = 4096
+    full_flops = 4.0 * tokens * causal_keys_per_query(4096, 4096) * spec.q_dim
+    window_flops = 4.0 * tokens * causal_keys_per_query(4096, 128) * spec.q_dim
+    rate = rates.attention * head_dim_rate(64)  # 0.707 (attention_tiles.head_dim_rate)
+    expected = 0.5 * full_flops / (rate * work_rate(rates.attention_by_work, full_flops)) + 0.5 * window_flops / (
+        rate * work_rate(rates.attention_by_work, window_flops))
+    _, fwd, bwd = attention_core(spec, tokens, 4096, 1, rates, "fused")
+    assert math.isclose(fwd, expected)
+    assert math.isclose(bwd, 2.5 * expected)
+    # one call of the average work would run the full layers slower than their own calls do
+    average = 0.5 * (full_flops + window_flops)
+    assert fwd < average / (rate * work_rate(rates.attention_by_work, average))
