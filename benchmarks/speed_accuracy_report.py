@@ -2059,7 +2059,7 @@ def render() -> str:
               "same on both, yet the missing time per layer and micro-batch is 6.7 ms on H100 (4,096 tokens) and 13.8 "
               "ms on B200 (16,384): per token 1.95x apart, as the two GPUs' sustained bf16 GEMM rates (730 against "
               "1,489 TFLOPS, 2.04x) and bandwidths (2.4x): a cost per token on the GPU, not on the host. Not the "
-              "attention on H100: it is 0.98 ms of a layer's 10.4 ms there and would have to run 7x slower; its "
+              "attention on H100: it is 0.98 ms of a layer's 9.9 ms there and would have to run about 8x slower; its "
               "windowed layers (0.24 ms each) would take 0.37 ms at H200's 1,024-token rate times the 0.29 that "
               "GB200's 128-token window runs at against its 1,024-token one (a Blackwell ratio, so not taken): 0.07 "
               "ms a layer either way. Its sinks are not measured anywhere: the cudnn-frontend gpt_oss benchmark "
