@@ -10,6 +10,7 @@ from functools import lru_cache
 from ..models.architecture import ModelSpec
 from .data import efficiency
 from .gemm import Rates, gemm_alignment, grouped_gemm_seconds
+from .window_attention import measured_window_seconds
 
 # Eager attention (scores materialised): bytes per score element in the forward: mask add (2+2), softmax in
 # fp32 (2+4), cast back (4+2) = 16; the backward reads and writes about twice that.
@@ -38,9 +39,14 @@ def attention_core(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rat
     # fused kernels skip the key tiles a causal mask (or a window) hides, and compute the tiles it cuts whole;
     # models that alternate sliding and full layers (layer_types) are costed as their mix per layer
     sliding = sliding_share(spec) if window < seq else 0.0
+    measured = measured_window_seconds(rates.window_rates, window, spec.head_dim, tokens, seq,
+                                       heads_dim) if sliding and rates.window_rates else None
     keys = (1.0 - sliding) * causal_keys_per_query(seq, seq) + sliding * causal_keys_per_query(seq, window)
     flops = 4.0 * tokens * keys * heads_dim
     rate = rates.attention * (head_dim_rate(spec.head_dim) if rates.head_dim_scaled else 1.0)
+    if measured is not None or (0.0 < sliding < 1.0 and rates.attention_by_work):
+        return flops, *_layer_kinds(tokens, seq, window, heads_dim, sliding, measured, rate, rates, cp,
+                                    attention == "fused-fp8")
     attn_fwd = flops / (rate * work_rate(rates.attention_by_work, flops / cp))
     if cp > 1 and rates.no_mask_by_work and not sliding:
         # the ring's first step is the causal diagonal; the cp - 1 others run without a mask (Transformer Engine
@@ -53,6 +59,24 @@ def attention_core(spec: ModelSpec, tokens: float, seq: int, tp: int, rates: Rat
         return flops, attn_fwd, FLASH_BACKWARD_FACTOR * flops_bwd / (rate * work_rate(rates.attention_by_work,
                                                                                       flops_bwd / cp))
     return flops, attn_fwd, FLASH_BACKWARD_FACTOR * attn_fwd
+
+
+def _layer_kinds(tokens: float, seq: int, window: int, heads_dim: float, sliding: float,
+                 measured: tuple[float, float] | None, rate: float, rates: Rates, cp: int,
+                 fp8: bool) -> tuple[float, float]:
+    """(forward, backward) seconds of a layer, as the mix of its windowed and full layers, each kind a kernel call
+    of its own work (its rate by work_rate, where the GPU's kernel slows as a call shrinks), the windowed ones at their
+    kernel's measured rate where it was measured at the window (window_attention.py); a fused-fp8 window's backward
+    visits every causal tile, so it costs a full layer's backward (fp8_attention)."""
+    full_flops = 4.0 * tokens * causal_keys_per_query(seq, seq) * heads_dim
+    full_fwd = full_flops / (rate * work_rate(rates.attention_by_work, full_flops / cp))
+    full_bwd = FLASH_BACKWARD_FACTOR * full_fwd
+    if measured is None:  # the window's key tiles at the rate of a call of their work
+        window_flops = 4.0 * tokens * causal_keys_per_query(seq, window) * heads_dim
+        window_fwd = window_flops / (rate * work_rate(rates.attention_by_work, window_flops / cp))
+        measured = (window_fwd, FLASH_BACKWARD_FACTOR * window_fwd)
+    window_bwd = full_bwd if fp8 else measured[1]  # (fp8_window_backward_full_causal)
+    return ((1.0 - sliding) * full_fwd + sliding * measured[0], (1.0 - sliding) * full_bwd + sliding * window_bwd)
 
 
 def eager_matmuls(spec: ModelSpec, batches: float, seq: int, kv: int, rates: Rates) -> tuple[float, float]:

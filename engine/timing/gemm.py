@@ -23,6 +23,7 @@ class Rates(NamedTuple):
     head_dim_scaled: bool = False  # the attention rate is a head-dim-128 figure, scaled for other head dims
     attention_by_work: tuple[tuple[float, float], ...] = ()  # (log2 benchmark length, rate / reference rate)
     no_mask_by_work: tuple[tuple[float, float], ...] = ()  # the same for calls without a mask (attention.py)
+    window_rates: tuple = ()  # measured sliding-window rates (window_attention.py WindowRates)
 
 
 def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int, sms: int = 0) -> float:

@@ -41,6 +41,7 @@ from .mtp import mtp_groups, mtp_seconds
 from .offload import optimizer_seconds
 from .pipeline import pipeline_seconds, stages_once
 from .sequence_parallel import layer_copy_bytes
+from .window_attention import window_rates
 
 BREAKDOWN_KEYS = ("compute", "memory_bound", "recompute", "communication_tp", "communication_cp", "communication_ep",
                   "communication_pp", "communication_dp", "bubble", "offload", "optimizer", "host")
@@ -148,7 +149,7 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
     return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled,
                  attention_by_work(kernel, hw.gpu_id or ""),  # a smaller call runs slower (attention.py work_rate)
-                 no_mask_by_work(kernel, hw.gpu_id or ""))
+                 no_mask_by_work(kernel, hw.gpu_id or ""), window_rates(kernel, hw.gpu_id or "", sustained))
 
 
 @dataclass(frozen=True, slots=True)
