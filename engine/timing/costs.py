@@ -169,8 +169,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden
-    gemm = gemm_flops = every_second = 0.0
-    count = 0
+    gemm, gemm_flops, every_second, count = 0.0, 0.0, 0.0, 0
     for lin in spec.layer_linears(moe):
         router = lin.group == "router"
         # the router is not an fp8 GEMM: Megatron-Core's RouterGatingLinearFunction (moe/moe_utils.py) multiplies the
