@@ -82,7 +82,7 @@ def test_the_usual_shapes_keep_the_aligned_rate(model):
     (16 bytes), so the alignment term leaves their GEMMs, and the published rows of them, where they were."""
     spec = resolve_model(scenario_from_dict({"model": model, "gpu": "h100-sxm-80gb"}))
     for tp in (1, 2, 4, 8):
-        assert all(gemm_alignment(2, lin.d_in, lin.d_out / tp) == 1.0 for lin in spec.layer_linears(False)), tp
+        assert all(gemm_alignment(2, *lin.split(tp)) == 1.0 for lin in spec.layer_linears(False)), tp
 
 
 def test_eager_scores_bound_the_batched_matmuls_at_head_dim_128_on_an_a100():

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from . import posttraining as rl
 from .posttraining import PostTrainingDefaults
 
-FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2021", "torchtune", "torchtitan", "megatron", "unsloth", "litgpt",
-              "pytorch", "olmo-core", "internevo", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
+FRAMEWORKS = ("huggingface", "deepspeed", "deepspeed-2021", "torchtune", "torchtitan", "megatron", "megatron-2021",
+              "unsloth", "litgpt", "pytorch", "olmo-core", "internevo", "trl", "verl", "openrlhf", "ms-swift", "nemo-rl")
 CROSS_ENTROPIES = ("auto", "standard", "chunked", "fused", "te", "megatron-fused", "fused-linear", "no-upcast")
 
 
@@ -351,6 +351,16 @@ TABLE: dict[str, FrameworkDefaults] = {
                                      "transformers models with FSDP2 (nemo_rl/models/policy/workers/"
                                      "dtensor_policy_worker_v2.py)", False), fsdp_version=2),
 }
+# Megatron-LM as the SC21 paper (arXiv:2104.04473, April 2021) ran it: the same memory facts, its time profile
+# ("megatron-2021" in presets/efficiency.json) exposes every tensor-parallel all-reduce
+TABLE["megatron-2021"] = replace(
+    TABLE["megatron"], id="megatron-2021", label="Megatron-LM (2021)", profile="megatron-2021",
+    sources=(*TABLE["megatron"].sources,
+             ("tensor-parallel all-reduces of 2021", "NVIDIA/Megatron-LM megatron/mpu/layers.py at de7dc40f88 "
+              "(2021-08-10, the commit that added the SC21 scripts, examples/sc21): ColumnParallelLinear.forward is "
+              "copy_to_tensor_model_parallel_region then F.linear, whose backward all-reduces the input gradient "
+              "after the weight-gradient GEMM; the asynchronous all-reduce beside that GEMM came at cf7efd4f5a "
+              "(2021-08-30) behind --async-tensor-parallel-allreduce")))
 
 
 def defaults_for(framework: str) -> FrameworkDefaults:

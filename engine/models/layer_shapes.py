@@ -25,6 +25,25 @@ class Linear:
     def params(self) -> int:
         return self.d_in * self.d_out + (self.d_out if self.bias else 0)
 
+    @property
+    def row_parallel(self) -> bool:
+        """Split over tensor parallelism along its input (the layer's output projections), as every TP framework
+        splits them: Megatron-Core's RowParallelLinear (megatron/core/tensor_parallel/layers.py: weight of shape
+        (output_size, input_size_per_partition), input_is_parallel) for linear_proj and linear_fc2, and the gated
+        DeltaNet's out_proj; torchtitan's RowwiseParallel for wo and w2 (torchtitan/models/llama3/infra/
+        parallelize.py apply_tp layer_plan); vLLM's RowParallelLinear for o_proj and down_proj."""
+        return self.name in ROW_PARALLEL
+
+    def split(self, tp: int) -> tuple[float, float]:
+        """(input, output) width of this matmul on one of `tp` tensor-parallel ranks: a row-parallel linear keeps its
+        whole output and takes 1/tp of the input, a column-parallel one the reverse; the router stays whole."""
+        if self.group == "router":
+            return float(self.d_in), float(self.d_out)
+        return (self.d_in / tp, float(self.d_out)) if self.row_parallel else (float(self.d_in), self.d_out / tp)
+
+
+ROW_PARALLEL = ("o_proj", "down_proj", "out_proj")  # Linear.row_parallel
+
 
 class FamilyShapes:
     """ModelSpec methods for the newer layer layouts (the fields live on ModelSpec)."""

@@ -87,17 +87,25 @@ def _weight_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, cast: dict, mem:
     return fwd * weights / mem, bwd * weights / mem
 
 
-def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str,
-               mem: float) -> tuple[float, float, float, float]:
+def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, mem: float,
+               sp: bool) -> tuple[float, float, float, float]:
     """(forward, backward bytes per token; forward, backward seconds of the weights' casts) of scaling and casting
     each fp8 GEMM operand: bytes per element of the recipe (efficiency.json fp8_cast_bytes), counted as more bytes at
-    the element-wise rate where the recipe's kernel is measured to stream slower (bandwidth_fraction of peak)."""
+    the element-wise rate where the recipe's kernel is measured to stream slower (bandwidth_fraction of peak).
+    Under sequence parallelism each rank casts its 1/tp of the sequence before the all-gather (Transformer Engine's
+    fp8 all-gather of a column-parallel input and of a row-parallel output gradient), so every width counts 1/tp;
+    without it each rank casts its matmul's own operands (Linear.split): a column-parallel linear's whole input
+    and 1/tp of its output gradient, a row-parallel one's 1/tp of its input and its whole output gradient."""
     if not fp8_recipe:
         return 0.0, 0.0, 0.0, 0.0
     cast = efficiency()["fp8_cast_bytes"][fp8_recipe]
     linears = [lin for lin in spec.layer_linears(moe) if lin.group != "router"]  # the router stays in bf16
-    inputs = sum(lin.d_in for lin in linears) / tp
-    grads = sum(lin.d_out for lin in linears) / tp
+    if sp or tp == 1:
+        inputs = sum(lin.d_in for lin in linears) / tp
+        grads = sum(lin.d_out for lin in linears) / tp
+    else:
+        inputs = sum(lin.split(tp)[0] for lin in linears)
+        grads = sum(lin.split(tp)[1] for lin in linears)
     if moe:  # the experts' GEMMs run in fp8 too: fc1 (gate and up) reads each routed copy, fc2 its intermediate
         inputs += spec.top_k * (spec.hidden + spec.expert_ffn / tp)
         grads += spec.top_k * (2 * spec.expert_ffn / tp + spec.hidden)
@@ -161,18 +169,17 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     eff = efficiency()
     mem, eb = rates.memory, rates.elem_bytes
     h = spec.hidden
-    gemm = gemm_flops = every_second = 0.0
-    count = 0
+    gemm, gemm_flops, every_second, count = 0.0, 0.0, 0.0, 0
     for lin in spec.layer_linears(moe):
         router = lin.group == "router"
         # the router is not an fp8 GEMM: Megatron-Core's RouterGatingLinearFunction (moe/moe_utils.py) multiplies the
         # bf16 input by the bf16 weight in te_general_gemm (fp32 output with moe_router_dtype fp32), as the fp8 casts
         # below leave it out too
-        split = 1 if router else tp
-        # rows of d_in and d_out / split elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
+        d_in, d_out = lin.split(tp)  # a row-parallel linear splits its input, a column-parallel one its output
+        # rows of d_in and d_out elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
         # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
-        rate = (rates.gemm if router else rates.linear) * gemm_alignment(eb, lin.d_in, lin.d_out / split)
-        seconds = gemm_seconds(tokens, lin.d_in, lin.d_out / split, rate, mem, eb, rates.sms)
+        rate = (rates.gemm if router else rates.linear) * gemm_alignment(eb, d_in, d_out)
+        seconds = gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms)
         gemm += seconds
         gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / (1 if router else tp)
         # op-level selective checkpointing (torchtitan): every second nn.Linear matmul of the layer, in forward
@@ -202,7 +209,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         moe_eff = eff["moe_token_permutation"]
         passes = moe_eff["passes_expert_parallel"] if ep > 1 and spec.n_experts > ep else moe_eff["passes"]
         elem_bytes += passes * 2 * spec.top_k * h * eb
-    cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, mem)
+    cast_fwd, cast_bwd, weight_cast_fwd, weight_cast_bwd = _fp8_casts(spec, moe, tp, ep, fp8_recipe, mem, sp)
     pad = fp8_padding_bytes(spec, eb) if moe and fp8_recipe and fp8_expert_padding else 0.0  # Fp8Padding copies
     perm_fwd, perm_bwd = perm_fwd + pad, perm_bwd + pad
     unfused_fwd, unfused_bwd = (gpt_oss_unfused_bytes(spec, moe and not fused_expert_mlp, tp, sp, eb, fp32_probs)
@@ -217,7 +224,10 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     elem_bytes += cast_fwd
     elem_fwd = tokens * elem_bytes / mem + weight_cast_fwd
     lora_fwd, dequant = _adapter_seconds(spec, moe, tokens, tp, ep, rates, lora, lora_rank, qlora_bits)
-    dense = gemm  # the backward's dgrad and wgrad of the dense linears take the forward's time each
+    # the backward's dgrad and wgrad of the dense linears take the forward's time each (at the rank's shapes: their
+    # own shapes, dgrad (tokens x d_out) @ (d_out x d_in) and wgrad (d_out x tokens) @ (tokens x d_in), were tried and
+    # not taken: cross-validated all rows' median 7.7% -> 7.9%, BigScience's pairs and llm-foundry's TP 1 rows worse)
+    dense = gemm
     if moe:
         gemm += experts_fwd
     return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
@@ -231,10 +241,13 @@ def _adapter_seconds(spec: ModelSpec, moe: bool, tokens: float, tp: int, ep: int
     """(LoRA adapters' forward, QLoRA's dequantisation) seconds of one layer and micro-batch."""
     mem, eb = rates.memory, rates.elem_bytes
     lora_fwd = 0.0
-    for d_in, d_out in lora:  # x @ A (d_in -> r), then @ B (r -> d_out), added to the output
+    # x @ A (d_in -> r), then @ B (r -> d_out), added to the output; d_in and d_out are the base linear's widths on
+    # this rank (Linear.split: a row-parallel linear's A takes 1/tp of the input and its B the whole output, as
+    # Megatron's LoRA adapter on a RowParallelLinear and PEFT's on torchtitan's RowwiseParallel split them)
+    for d_in, d_out in lora:
         lora_fwd += gemm_seconds(tokens, d_in, lora_rank, rates.gemm, mem, eb)
-        lora_fwd += gemm_seconds(tokens, lora_rank, d_out / tp, rates.gemm, mem, eb)
-        lora_fwd += 3 * tokens * d_out / tp * eb / mem  # the add into the base output
+        lora_fwd += gemm_seconds(tokens, lora_rank, d_out, rates.gemm, mem, eb)
+        lora_fwd += 3 * tokens * d_out * eb / mem  # the add into the base output
     dequant = 0.0
     if qlora_bits:  # read the packed weights, write them out in the compute dtype
         params = spec.linear_params(moe) / tp + (spec.expert_params_per_layer() / (ep * tp) if moe else 0)

@@ -195,7 +195,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     layer_gpu, behaviour = 0.0, defaults_for(s.framework)
     cp_copies = layer_copy_bytes(s, spec, behaviour, rates.elem_bytes)  # per local token: CP ring, SP reorders
     for g in groups:
-        lora = tuple((lin.d_in, lin.d_out) for lin in lora_targets(s, spec, g.moe)) if adapters else ()
+        lora = tuple(lin.split(s.tp) for lin in lora_targets(s, spec, g.moe)) if adapters else ()  # rank's widths
         c = layer_cost(spec, g.moe, tokens, s.seq_len, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
                        elementwise, fp8, lora, s.lora_rank, qbits, *expert_issue,
                        gpt_oss_unfused=bool(prof.get("gpt_oss_unfused")), fused_expert_mlp=s.fused_expert_mlp,

@@ -25,20 +25,30 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
     sequence parallelism leaves each rank 1/tp of it, a transfer carries 1/tp. Where every send and receive blocks
     the stage (pipeline_blocking_p2p: DeepSpeed's TrainSchedule runs SendActivation, RecvGrad, RecvActivation and
     SendGrad one after another on the compute stream), a micro-batch waits for all four transfers; a schedule that
-    pairs them (Megatron-LM's send_forward_recv_backward) for two."""
+    pairs them (Megatron-LM's send_forward_recv_backward) for two.
+
+    DeepSpeed's split (deepspeed/runtime/pipe/engine.py at 2151c78) rebuilds a whole tensor three times a micro-batch
+    on a middle stage, each a PartitionedTensor.full(): the received activation (_exec_forward_pass), the stage's own
+    output again before its backward (_exec_backward_pass: 'Reconstruct if we previously partitioned the output',
+    part_output.full()) and the received gradient. full() (deepspeed/runtime/utils.py) writes a zeroed buffer of the
+    whole tensor, all-gathers into a list of views of it, which ProcessGroupNCCL's allgather fills by copying its
+    flat output back (read and write), and returns a .clone() (read and write): 5 bytes per byte of the whole
+    tensor; the received parts are cloned twice and the sent ones once (_exec_recv_activations, _exec_forward_pass,
+    PartitionedTensor._partition_tensor: 8 bytes per byte of a part)."""
     if s.pp == 1:
         return 0.0, 0.0
     ga, dp = s.grad_accum, s.dp
     pp_link, pp_lat = link(hw, s.tp * s.cp * dp * 2, nvlink_domain(s, hw), s.tp * s.cp * dp)
     split = s.sequence_parallel or prof.get("pipeline_p2p_split_over_tp", False)
     act = s.micro_batch * s.seq_len / s.cp * spec.hidden * rates.elem_bytes / (s.tp if split else 1)
-    gather = 0.0
-    if split and s.tp > 1 and not s.sequence_parallel:  # the receiver all-gathers the parts over the TP group
+    gather = rebuilds = 0.0
+    if split and s.tp > 1 and not s.sequence_parallel:  # the parts are all-gathered over the TP group
         tp_link, tp_lat = link(hw, s.tp, nvlink_domain(s, hw))
         gather = (s.tp - 1) * act / tp_link + tp_lat
+        rebuilds = 3 * (gather + 5 * s.tp * act / rates.memory) + 8 * act / rates.memory
     transfers = 4 if prof.get("pipeline_blocking_p2p") else 2
     one = act / pp_link + pp_lat
-    pp_comm = ga * (transfers * one + 2 * gather)
+    pp_comm = ga * (transfers * one + rebuilds)
     virtual = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1
     # interleaving splits the bubble's compute into 1/vpp chunks, but each of the (pp - 1) warm-up steps still waits
     # for one send, which it does not shrink (arXiv:2104.04473 section 2.2.2; overlap_p2p_comm hides only the steady

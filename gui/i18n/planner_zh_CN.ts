@@ -1519,6 +1519,11 @@ foreach AdamW 在优化器步骤中需要一个与状态同样大小的临时张
     </message>
     <message>
         <location filename="../framework_options.py" line="40" />
+        <source>Megatron-LM (2021)</source>
+        <translation>Megatron-LM（2021 年版）</translation>
+    </message>
+    <message>
+        <location filename="../framework_options.py" line="40" />
         <source>Unsloth</source>
         <translation>Unsloth 框架</translation>
     </message>
