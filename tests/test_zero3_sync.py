@@ -106,3 +106,19 @@ def test_max_live_parameters_stops_the_prefetch_of_530b():
         **GPT_175B["model"]["hf_config"], "n_embd": h, "n_layer": 105, "n_head": 128, "n_inner": 4 * h}}})
     p = plan(s, resolve_model(s), 105, 1.0, 3.0)
     assert [window > 0 for _, window in p.layer_gathers] == list(prefetched(huge, True))
+
+
+def test_the_scenario_limits_drive_the_prefetch():
+    """The scenario's stage3_max_live_parameters and stage3_prefetch_bucket_size are the coordinator's limits
+    (stage3.py builds PartitionedParameterCoordinator with max_live_parameters and prefetches prefetch_bucket_size at
+    112ebff). Under the Megatron ZeRO-3 example config of the time (microsoft/DeepSpeedExamples
+    Megatron-LM-v1.1.5-ZeRO3/examples/ds_zero_stage_3_config.json at 2cd968f2, 2021-03-08:
+    stage3_max_live_parameters 1e8, stage3_prefetch_bucket_size 2.5e7) every GPT-175B weight (at least 1.5e8
+    elements) holds the count above 1e8 once gathered, so nothing is prefetched; at the defaults all 11 are."""
+    example = scenario_from_dict({**GPT_175B, "nodes": 96, "micro_batch": 2, "stage3_max_live_parameters": 100_000_000,
+                                  "stage3_prefetch_bucket_size": 25_000_000})
+    p = plan(example, resolve_model(example), 96, 1.0, 3.0)
+    assert [window > 0 for _, window in p.layer_gathers] == [False] * 11
+    default = _s(96, 2)
+    assert all(window > 0 for _, window in plan(default, resolve_model(default), 96, 1.0, 3.0).layer_gathers)
+    assert step_time(example).step_seconds > step_time(default).step_seconds

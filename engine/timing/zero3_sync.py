@@ -43,8 +43,10 @@ from .host import host_call_seconds, host_figures
 # 1e5 in today's DeepSpeed (deepspeed/runtime/zero/config.py param_persistence_threshold at edaa72212): parameters
 # with fewer elements stay gathered for the whole run and are never fetched
 PERSISTENCE_THRESHOLD = 100_000
-# constants.py at 112ebff: ZERO_OPTIMIZATION_MAX_LIVE_PARAMETERS_DEFAULT (stage3_max_live_parameters) and
-# ZERO_OPTIMIZATION_PREFETCH_BUCKET_SIZE_DEFAULT (stage3_prefetch_bucket_size), in elements
+# constants.py at 112ebff (the same from v0.3.12, ZeRO-3's first release, to v0.3.16):
+# ZERO_OPTIMIZATION_MAX_LIVE_PARAMETERS_DEFAULT (stage3_max_live_parameters) and
+# ZERO_OPTIMIZATION_PREFETCH_BUCKET_SIZE_DEFAULT (stage3_prefetch_bucket_size), in elements: the scenario keys'
+# defaults; a scenario's own values are what plan() reads
 MAX_LIVE_PARAMETERS = 1_000_000_000
 PREFETCH_BUCKET = 50_000_000
 GATHER_OWN_LAUNCHES = 3  # torch.zeros, the own shard's copy_, ncclAllGather (_allgather_param)
@@ -104,7 +106,8 @@ def reduce_seconds(tensors: list[float], ranks: int, elem_bytes: int, link: Link
     return max(gpu, host - backward)
 
 
-def _prefetch_flags(events: list[tuple[int, float, bool]], middle: range) -> list[bool]:
+def _prefetch_flags(events: list[tuple[int, float, bool]], middle: range, max_live: float = MAX_LIVE_PARAMETERS,
+                    bucket: float = PREFETCH_BUCKET) -> list[bool]:
     """Run stage3.py's PartitionedParameterCoordinator over `events` (parameter key, elements, released after its
     submodule) and say for each event in `middle` that gathers whether a prefetch had gathered it.
     fetch_sub_module adds a parameter not yet available to total_available_parameter_numel and synchronises when
@@ -123,14 +126,14 @@ def _prefetch_flags(events: list[tuple[int, float, bool]], middle: range) -> lis
             if t in middle:
                 flags.append(state == "inflight")
         status[key] = "available"
-        if not in_flight and total < MAX_LIVE_PARAMETERS:
+        if not in_flight and total < max_live:
             taken = 0.0
             for nkey, nelements, _ in events[t + 1:]:
                 if status.get(nkey, "partitioned") == "partitioned":
                     status[nkey], in_flight = "inflight", True
                     total += nelements
                     taken += nelements
-                    if taken >= PREFETCH_BUCKET:
+                    if taken >= bucket:
                         break
         if release:
             total -= elements
@@ -139,21 +142,23 @@ def _prefetch_flags(events: list[tuple[int, float, bool]], middle: range) -> lis
 
 
 @lru_cache(maxsize=256)
-def prefetched(gathered: tuple[float, ...], recompute: bool) -> tuple[bool, ...]:
+def prefetched(gathered: tuple[float, ...], recompute: bool, max_live: float = MAX_LIVE_PARAMETERS,
+               bucket: float = PREFETCH_BUCKET) -> tuple[bool, ...]:
     """Whether each gather of one decoder layer, in plan's order (forward, recomputed forward, backward but the
-    layer's last weight), was prefetched behind the submodule before it, in the steady state of three layers.
+    layer's last weight), was prefetched behind the submodule before it, in the steady state of three layers, under
+    stage3_max_live_parameters `max_live` and stage3_prefetch_bucket_size `bucket` (elements).
     With stage3_max_live_parameters at 1e9 elements a submodule of more than 1e9 weights (GPT-530B's QKV, fc1 and
     fc2) leaves nothing prefetched behind it: the next gather starts only when its own submodule asks for it."""
     n = len(gathered)
     forward = [(layer * n + i, w, True) for layer in range(3) for i, w in enumerate(gathered)]
-    flags = _prefetch_flags(forward, range(n, 2 * n))
+    flags = _prefetch_flags(forward, range(n, 2 * n), max_live, bucket)
     if not recompute:
         return tuple(flags)
     backward: list[tuple[int, float, bool]] = []
     for layer in range(3):  # each layer's recomputed forward, then its backward, last layer first
         backward += [(layer * n + i, w, i < n - 1) for i, w in enumerate(gathered)]
         backward += [(layer * n + i, w, True) for i, w in reversed(list(enumerate(gathered)))]
-    middle = _prefetch_flags(backward, range(2 * n, 4 * n))
+    middle = _prefetch_flags(backward, range(2 * n, 4 * n), max_live, bucket)
     recomputed, backward_flags = middle[:n], middle[n:][::-1]  # the backward's in forward order, as plan lists them
     return tuple(flags + recomputed + backward_flags)
 
@@ -195,7 +200,7 @@ def plan(s: Scenario, spec: ModelSpec, layers: int, forward: float, backward: fl
         passes = fwd + fwd + bwd[:-1]
     else:
         passes = fwd + (bwd if s.reshard_after_forward else [])
-    flags = prefetched(tuple(gathered), recompute)
+    flags = prefetched(tuple(gathered), recompute, s.stage3_max_live_parameters, s.stage3_prefetch_bucket_size)
     if len(flags) == len(passes):  # a gather not prefetched waits for its whole transfer
         passes = [(n, window if early else 0.0) for (n, window), early in zip(passes, flags, strict=True)]
     weights = [float(spec.vocab * spec.hidden / s.tp)]
