@@ -21,6 +21,11 @@ deepspeedai/DeepSpeed at 112ebff6e86a177608e52f7e36595ea2926ae37b (2021-04-08), 
   stage3_max_live_parameters (1e9 elements by default) it gathers the trace's next unavailable parameters up to
   stage3_prefetch_bucket_size (5e7) elements; otherwise the next submodule's fetch starts its gather itself, after
   its torch.cuda.synchronize has waited for the compute before it (prefetched).
+- stage3.py backward ends with _partition_all_parameters (release_and_reset_parameter on every parameter): the
+  persistent ones too go back to their partitions after every micro-batch. step's _post_step gathers them all again
+  with one coalesced all_gather (partition_parameters.py _allgather_params), then copies each parameter's part of
+  each rank out of it in a Python loop over parameters and ranks (three views and a copy_ each); a micro-batch after
+  the first, with no step before it, gathers them one by one in the fetches of their submodules (_allgather_param).
 DeepSpeed PR #1188 replaced this ('the async version is not async at all').
 
 Each kernel launch costs the host presets/host_overhead.json launch_seconds, each view op of the Python loops over
@@ -31,6 +36,8 @@ layer's backward, which the host's launches can overlap."""
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -55,6 +62,8 @@ REDUCE_OWN_LAUNCHES = 2  # div_ (average_tensor), ncclReduceScatter
 # param.grad.view(-1).narrow(...)
 GATHER_LOOP_VIEWS = 1
 REDUCE_LOOP_VIEWS = 2
+# _allgather_params' unpacking, per parameter and rank: partitions[i].narrow, replicated_tensor.view(-1), .narrow
+UNPACK_VIEWS = 3
 
 
 class Link(NamedTuple):
@@ -104,6 +113,43 @@ def reduce_seconds(tensors: list[float], ranks: int, elem_bytes: int, link: Link
               for n in tensors)
     host = len(tensors) * ((ranks + REDUCE_OWN_LAUNCHES) * launch + ranks * REDUCE_LOOP_VIEWS * view)
     return max(gpu, host - backward)
+
+
+@lru_cache(maxsize=256)
+def persistent_tensors(spec: ModelSpec, layers: int, tp: int) -> tuple[float, ...]:
+    """Elements of every parameter DeepSpeed keeps gathered through a micro-batch (fewer than PERSISTENCE_THRESHOLD:
+    stage3.py persistent_parameters) on a stage of `layers` decoder layers, and the root's: the final norm's weight
+    (and bias), small learned position embeddings, a small head bias."""
+    layer = [n for n in gathered_layer_tensors(spec, tp)[1] if n < PERSISTENCE_THRESHOLD]
+    root = [float(spec.hidden)] * (2 if spec.norm_bias else 1) + [float(spec.position_embedding_params)]
+    if spec.head_bias and not spec.tied_embeddings:
+        root.append(spec.vocab / tp)
+    return tuple(layer * layers + [n for n in root if 0 < n < PERSISTENCE_THRESHOLD])
+
+
+def ranks_holding(elements: float, ranks: int) -> int:
+    """Ranks whose part of a parameter starts inside it: Init pads each parameter to a multiple of the ranks and
+    gives each ceil(elements / ranks) elements (partition_parameters.py _aligned_size / _padding_size), and
+    _allgather_params copies a rank's part only `if param_start < param_size`."""
+    part = max(1, math.ceil(elements / ranks))
+    return min(ranks, math.ceil(elements / part))
+
+
+def post_step_gather_seconds(tensors: tuple[float, ...], ranks: int, elem_bytes: int, link: Link,
+                             host: tuple[float, float] | None = None) -> float:
+    """Seconds of _post_step's gather of the persistent parameters `tensors` after each optimizer step
+    (partition_parameters.py _allgather_params at 112ebff): a narrow per rank for the list of partitions, a narrow
+    and copy_ per parameter for the rank's own parts, one all_gather whose ProcessGroupNCCL copies one tensor per
+    rank, then per parameter a torch.empty and, per rank holding a part of it, partitions[i].narrow,
+    replicated_tensor.view(-1).narrow and copy_. The host launches it all with nothing to run beside it on the GPU
+    but these copies; the next forward's first fetch synchronizes after it."""
+    fig = host_figures()
+    launch, view = host or (fig["launch_seconds"]["value"], fig["view_seconds"]["value"])
+    before = (ranks + len(tensors) + 1) * view + (len(tensors) + 1) * launch
+    transfer = sum(tensors) * elem_bytes * link.seconds_per_byte + link.gather_latency
+    unpack = sum(count * (view + ranks_holding(n, ranks) * (UNPACK_VIEWS * view + launch))
+                 for n, count in Counter(tensors).items())
+    return before + max(ranks * launch, transfer) + unpack
 
 
 def _prefetch_flags(events: list[tuple[int, float, bool]], middle: range, max_live: float = MAX_LIVE_PARAMETERS,
@@ -186,9 +232,9 @@ def plan(s: Scenario, spec: ModelSpec, layers: int, forward: float, backward: fl
     so release_sub_module keeps it (stage3.py _keep_for_later). A submodule's gather hides behind the compute of
     the one before it, its share of the layer's compute taken by its weight's share, where the coordinator
     prefetched it (prefetched); one it did not prefetch hides behind nothing. The root's weights are
-    gathered for their forward and backward, a tied embedding once more for the head. Every parameter tensor is
-    reduce-scattered once (stage3.py reduce_independent_p_g_buckets_and_remove_grads: every parameter's gradient
-    enters the bucket)."""
+    gathered for their forward and backward, a tied embedding once more for the head. Every parameter tensor, the
+    final norm's among them, is reduce-scattered once (stage3.py reduce_independent_p_g_buckets_and_remove_grads:
+    every parameter's gradient enters the bucket)."""
     gathered, tensors = gathered_layer_tensors(spec, s.tp)
     recompute = s.checkpointing == "full"
     fwd_layer = forward / max(1, layers)
@@ -209,16 +255,28 @@ def plan(s: Scenario, spec: ModelSpec, layers: int, forward: float, backward: fl
     if not spec.tied_embeddings:
         weights.append(float(spec.head_params / s.tp))
     uses = weights + weights[:1] if spec.tied_embeddings else weights  # a tied head gathers the embedding again
-    return Plan(layers, tuple(passes), tuple(tensors), tuple(2 * uses), tuple(weights), bwd_layer)
+    # every root parameter's gradient is reduce-scattered too: the final norm's (and a head bias), persistent
+    small = [n for n in persistent_tensors(spec, 0, s.tp) if n != spec.position_embedding_params]
+    return Plan(layers, tuple(passes), tuple(tensors), tuple(2 * uses), tuple(weights + small), bwd_layer)
 
 
 def sync_zero3_seconds(s: Scenario, spec: ModelSpec, layers: int, elem_bytes: int, grad_bytes: int, link: Link,
                        forward: float, backward: float) -> float:
     """Exposed seconds per micro-batch of DeepSpeed 2021's ZeRO-3 (presets/efficiency.json frameworks
-    zero3_sync_gather): the gathers and reduce-scatters of `plan`, each as gather_seconds / reduce_seconds cost it."""
+    zero3_sync_gather): the gathers and reduce-scatters of `plan`, each as gather_seconds / reduce_seconds cost it,
+    and the step's gathers of the persistent parameters shared out over its micro-batches (the caller counts
+    grad_accum of them): _post_step's (post_step_gather_seconds) and, in each micro-batch after the first, one
+    _allgather_param per persistent parameter inside its submodule's fetch (gather_seconds but the fetch's own
+    synchronize, which its submodule's weight already counts)."""
     p, ranks, host = plan(s, spec, layers, forward, backward), s.dp, host_call_seconds(s)
     per_layer = sum(gather_seconds(n, ranks, elem_bytes, link, window, host) for n, window in p.layer_gathers)
     per_layer += reduce_seconds(list(p.layer_reduces), ranks, grad_bytes, link, p.backward_per_layer, host)
     roots = sum(gather_seconds(n, ranks, elem_bytes, link, 0.0, host) for n in p.root_gathers)
     roots += reduce_seconds(list(p.root_reduces), ranks, grad_bytes, link, 0.0, host)
-    return p.layers * per_layer + roots
+    persistent = persistent_tensors(spec, p.layers, s.tp)
+    step = post_step_gather_seconds(persistent, ranks, elem_bytes, link, host)
+    if s.grad_accum > 1:
+        sync = host_figures()["sync_seconds"]["value"]
+        step += (s.grad_accum - 1) * sum(count * (gather_seconds(n, ranks, elem_bytes, link, 0.0, host) - sync)
+                                         for n, count in Counter(persistent).items())
+    return p.layers * per_layer + roots + step / max(1, s.grad_accum)
