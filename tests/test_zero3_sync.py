@@ -65,20 +65,21 @@ def test_gathered_weights_of_a_gpt_layer():
 
 
 def test_collectives_and_copy_launches_on_1536_gpus():
-    """GPT-175B on 1,536 GPUs: per layer 4 gathers in the forward, 4 in the recompute, 3 in the backward (fc2 is
-    kept between its recompute and its backward), 12 reduce-scatters; the root gathers the word and position
+    """GPT-175B on 1,536 GPUs: per layer 4 gathers in the forward, 4 in the recompute, 4 in the backward (fc2 is not
+    kept between its recompute and its backward: the coordinator's trace is off by one in this release, so
+    _keep_for_later cannot tell it is reused), 12 reduce-scatters; the root gathers the word and position
     embeddings for forward and backward and the tied head's weight once more each way (6), and reduce-scatters
     the two and the final LayerNorm's weight and bias (every parameter with a gradient enters the reduce bucket).
     Each collective copies one tensor per rank: 1,536 launches."""
     s = _s(192, 1)
     p = plan(s, resolve_model(s), 96, 1.0, 3.0)
-    assert len(p.layer_gathers) == 11 and len(p.layer_reduces) == 12
+    assert len(p.layer_gathers) == 12 and len(p.layer_reduces) == 12
     assert len(p.root_gathers) == 6 and len(p.root_reduces) == 4
-    collectives = 96 * (11 + 12) + 6 + 4
+    collectives = 96 * (12 + 12) + 6 + 4
     assert p.collectives() == collectives
     copies = collectives * s.dp
-    assert copies == 3_406_848
-    assert copies * LAUNCH == pytest.approx(30.7, abs=0.05)  # seconds of copy launches a micro-batch
+    assert copies == 3_554_304
+    assert copies * LAUNCH == pytest.approx(32.1, abs=0.05)  # seconds of copy launches a micro-batch
 
 
 def test_a_small_gather_is_the_host_issuing_it():
@@ -116,23 +117,39 @@ def test_max_live_parameters_stops_the_prefetch_of_530b():
     s = scenario_from_dict({**GPT_175B, "nodes": 140, "micro_batch": 2, "model": {"name": "GPT-529.6B", "hf_config": {
         **GPT_175B["model"]["hf_config"], "n_embd": h, "n_layer": 105, "n_head": 128, "n_inner": 4 * h}}})
     p = plan(s, resolve_model(s), 105, 1.0, 3.0)
-    assert [window > 0 for _, window in p.layer_gathers] == list(prefetched(huge, True))
+    # the rule above is the coordinator's where its trace holds; in this release it does not (the next test)
+    assert not any(window > 0 for _, window in p.layer_gathers)
 
 
-def test_the_scenario_limits_drive_the_prefetch():
+def test_the_coordinator_runs_one_step_behind_its_trace():
+    """stage3.py setup_zero_stage3_hooks at 112ebff registers every module's hooks (_register_hooks_recursively,
+    the root's pre_sub_module_forward_function, which increments the coordinator's step, among them) before the
+    root's _pre_forward_hook, which resets the step: PyTorch runs a module's forward pre-hooks in the order they were
+    registered, so each forward starts one step behind the trace recorded in the first iteration, and
+    get_params_to_prefetch and get_reuse_distance_in_numel find another module at their step ('Tracing failed'):
+    no gather is prefetched and no weight kept for its backward (deepspeedai/DeepSpeed issue #1069, 2021-05-27)."""
+    assert framework_profile("deepspeed-2021")["zero3_trace_off_by_one"] is True
+    s = _s(96, 2)
+    p = plan(s, resolve_model(s), 96, 1.0, 3.0)
+    assert [window for _, window in p.layer_gathers] == [0.0] * 12
+    gathered = gathered_layer_tensors(resolve_model(s), 1)[0]
+    assert [n for n, _ in p.layer_gathers] == list(gathered) * 3
+
+
+def test_the_scenario_limits_are_the_coordinators():
     """The scenario's stage3_max_live_parameters and stage3_prefetch_bucket_size are the coordinator's limits
     (stage3.py builds PartitionedParameterCoordinator with max_live_parameters and prefetches prefetch_bucket_size at
     112ebff). Under the Megatron ZeRO-3 example config of the time (microsoft/DeepSpeedExamples
     Megatron-LM-v1.1.5-ZeRO3/examples/ds_zero_stage_3_config.json at 2cd968f2, 2021-03-08:
     stage3_max_live_parameters 1e8, stage3_prefetch_bucket_size 2.5e7) every GPT-175B weight (at least 1.5e8
-    elements) holds the count above 1e8 once gathered, so nothing is prefetched; at the defaults all 11 are."""
+    elements) holds the count above 1e8 once gathered, so a coordinator whose trace held would prefetch none of its
+    11 gathers, at the defaults all 11; in the release the SC21 rows ran it prefetches none either way."""
+    big = tuple(float(n) for n in (3 * H * H, H * H, 4 * H * H, 4 * H * H))
+    assert prefetched(big, True, 100_000_000, 25_000_000) == (False,) * 11
+    assert prefetched(big, True) == (True,) * 11
     example = scenario_from_dict({**GPT_175B, "nodes": 96, "micro_batch": 2, "stage3_max_live_parameters": 100_000_000,
                                   "stage3_prefetch_bucket_size": 25_000_000})
-    p = plan(example, resolve_model(example), 96, 1.0, 3.0)
-    assert [window > 0 for _, window in p.layer_gathers] == [False] * 11
-    default = _s(96, 2)
-    assert all(window > 0 for _, window in plan(default, resolve_model(default), 96, 1.0, 3.0).layer_gathers)
-    assert step_time(example).step_seconds > step_time(default).step_seconds
+    assert step_time(example).step_seconds == step_time(_s(96, 2)).step_seconds
 
 
 def test_persistent_parameters_gathered_after_each_step():

@@ -21,6 +21,14 @@ deepspeedai/DeepSpeed at 112ebff6e86a177608e52f7e36595ea2926ae37b (2021-04-08), 
   stage3_max_live_parameters (1e9 elements by default) it gathers the trace's next unavailable parameters up to
   stage3_prefetch_bucket_size (5e7) elements; otherwise the next submodule's fetch starts its gather itself, after
   its torch.cuda.synchronize has waited for the compute before it (prefetched).
+- but the coordinator's step count runs one behind its trace (presets/efficiency.json zero3_trace_off_by_one):
+  setup_zero_stage3_hooks registers the root module's own pre-forward hook (pre_sub_module_forward_function, which
+  increments the step) before the _pre_forward_hook that resets it, so from the first submodule on
+  get_params_to_prefetch finds `sub_module.id != self.sub_module_trace[self.step_id]` ('Tracing failed.
+  Prefetching is disabled') and get_reuse_distance_in_numel likewise ('Cannot tell if the sub_module is reused':
+  1e12, so _keep_for_later never keeps): nothing is prefetched, and every weight is gathered again for its
+  backward (deepspeedai/DeepSpeed issue #1069, 2021-05-27: 'this causes the rest of the step ids in the forward
+  pass to be off by 1, which was causing the prefetches to be skipped'; pull request #1170).
 - stage3.py backward ends with _partition_all_parameters (release_and_reset_parameter on every parameter): the
   persistent ones too go back to their partitions after every micro-batch. step's _post_step gathers them all again
   with one coalesced all_gather (partition_parameters.py _allgather_params), then copies each parameter's part of
@@ -44,6 +52,7 @@ from typing import NamedTuple
 from ..models import parameter_tensors
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from .data import framework_profile
 from .host import host_call_seconds, host_figures
 
 # deepspeed/runtime/zero/constants.py at 112ebff: ZERO_OPTIMIZATION_PARAM_PERSISTENCE_THRESHOLD_DEFAULT; the same
@@ -231,22 +240,26 @@ def plan(s: Scenario, spec: ModelSpec, layers: int, forward: float, backward: fl
     after its recompute: its backward follows at once, a reuse distance under max_reuse_distance (1e9 elements),
     so release_sub_module keeps it (stage3.py _keep_for_later). A submodule's gather hides behind the compute of
     the one before it, its share of the layer's compute taken by its weight's share, where the coordinator
-    prefetched it (prefetched); one it did not prefetch hides behind nothing. The root's weights are
+    prefetched it (prefetched); one it did not prefetch hides behind nothing; where the profile says the
+    coordinator's step runs one behind its trace (zero3_trace_off_by_one), none is prefetched and none kept. The
+    root's weights are
     gathered for their forward and backward, a tied embedding once more for the head. Every parameter tensor, the
     final norm's among them, is reduce-scattered once (stage3.py reduce_independent_p_g_buckets_and_remove_grads:
     every parameter's gradient enters the bucket)."""
     gathered, tensors = gathered_layer_tensors(spec, s.tp)
     recompute = s.checkpointing == "full"
+    off_by_one = framework_profile(s.framework).get("zero3_trace_off_by_one", False)
     fwd_layer = forward / max(1, layers)
     bwd_layer = max(0.0, backward - (forward if recompute else 0.0)) / max(1, layers)
     total = sum(gathered) or 1.0
     fwd = [(n, fwd_layer * n / total) for n in gathered]
     bwd = [(n, bwd_layer * n / total) for n in gathered]
-    if recompute:
-        passes = fwd + fwd + bwd[:-1]
+    if recompute:  # the last weight kept for its backward, unless the coordinator lost its trace
+        passes = fwd + fwd + (bwd if off_by_one else bwd[:-1])
     else:
         passes = fwd + (bwd if s.reshard_after_forward else [])
-    flags = prefetched(tuple(gathered), recompute, s.stage3_max_live_parameters, s.stage3_prefetch_bucket_size)
+    flags = ((False,) * len(passes) if off_by_one else
+             prefetched(tuple(gathered), recompute, s.stage3_max_live_parameters, s.stage3_prefetch_bucket_size))
     if len(flags) == len(passes):  # a gather not prefetched waits for its whole transfer
         passes = [(n, window if early else 0.0) for (n, window), early in zip(passes, flags, strict=True)]
     weights = [float(spec.vocab * spec.hidden / s.tp)]
