@@ -130,10 +130,15 @@ def persistent_tensors(spec: ModelSpec, layers: int, tp: int) -> tuple[float, ..
     stage3.py persistent_parameters) on a stage of `layers` decoder layers, and the root's: the final norm's weight
     (and bias), small learned position embeddings, a small head bias."""
     layer = [n for n in gathered_layer_tensors(spec, tp)[1] if n < PERSISTENCE_THRESHOLD]
-    root = [float(spec.hidden)] * (2 if spec.norm_bias else 1) + [float(spec.position_embedding_params)]
-    if spec.head_bias and not spec.tied_embeddings:
-        root.append(spec.vocab / tp)
+    root = [*_root_norm_and_bias(spec, tp), float(spec.position_embedding_params)]
     return tuple(layer * layers + [n for n in root if 0 < n < PERSISTENCE_THRESHOLD])
+
+
+def _root_norm_and_bias(spec: ModelSpec, tp: int) -> list[float]:
+    """The root's parameters besides its embeddings and head weight: the final norm's weight (and bias) and a head
+    bias."""
+    out = [float(spec.hidden)] * (2 if spec.norm_bias else 1)
+    return out + ([spec.vocab / tp] if spec.head_bias and not spec.tied_embeddings else [])
 
 
 def ranks_holding(elements: float, ranks: int) -> int:
@@ -242,10 +247,9 @@ def plan(s: Scenario, spec: ModelSpec, layers: int, forward: float, backward: fl
     the one before it, its share of the layer's compute taken by its weight's share, where the coordinator
     prefetched it (prefetched); one it did not prefetch hides behind nothing; where the profile says the
     coordinator's step runs one behind its trace (zero3_trace_off_by_one), none is prefetched and none kept. The
-    root's weights are
-    gathered for their forward and backward, a tied embedding once more for the head. Every parameter tensor, the
-    final norm's among them, is reduce-scattered once (stage3.py reduce_independent_p_g_buckets_and_remove_grads:
-    every parameter's gradient enters the bucket)."""
+    root's weights are gathered for their forward and backward, a tied embedding once more for the head. Every
+    parameter tensor, the final norm's among them, is reduce-scattered once (stage3.py
+    reduce_independent_p_g_buckets_and_remove_grads: every parameter's gradient enters the bucket)."""
     gathered, tensors = gathered_layer_tensors(spec, s.tp)
     recompute = s.checkpointing == "full"
     off_by_one = framework_profile(s.framework).get("zero3_trace_off_by_one", False)
@@ -268,9 +272,9 @@ def plan(s: Scenario, spec: ModelSpec, layers: int, forward: float, backward: fl
     if not spec.tied_embeddings:
         weights.append(float(spec.head_params / s.tp))
     uses = weights + weights[:1] if spec.tied_embeddings else weights  # a tied head gathers the embedding again
-    # every root parameter's gradient is reduce-scattered too: the final norm's (and a head bias), persistent
-    small = [n for n in persistent_tensors(spec, 0, s.tp) if n != spec.position_embedding_params]
-    return Plan(layers, tuple(passes), tuple(tensors), tuple(2 * uses), tuple(weights + small), bwd_layer)
+    # every root parameter's gradient is reduce-scattered too: the final norm's and a head bias
+    return Plan(layers, tuple(passes), tuple(tensors), tuple(2 * uses), tuple(weights + _root_norm_and_bias(spec, s.tp)),
+                bwd_layer)
 
 
 def sync_zero3_seconds(s: Scenario, spec: ModelSpec, layers: int, elem_bytes: int, grad_bytes: int, link: Link,
