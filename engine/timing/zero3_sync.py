@@ -99,8 +99,9 @@ def gather_seconds(elements: float, ranks: int, elem_bytes: int, link: Link, com
     _allgather_param runs before the current submodule's kernels are launched): the torch.cuda.synchronize of the
     fetch and the one before the gather (two round trips), the three launches before the copies, then the host
     launching one copy per rank while the GPU has only the transfer to run; the rest of the transfer and the
-    copies out of the flat buffer hide behind the compute. `host`: (launch, Python call) seconds on the run's own
-    host (host_call_seconds; the preset's figures where None)."""
+    copies out of the flat buffer hide behind the compute. The flat buffer is torch.zeros of the whole gathered size
+    (a write of every byte) before the synchronize, which waits for it: nothing hides it. `host`: (launch, Python
+    call) seconds on the run's own host (host_call_seconds; the preset's figures where None)."""
     fig = host_figures()
     launch, view = host or (fig["launch_seconds"]["value"], fig["view_seconds"]["value"])
     sync = fig["sync_seconds"]["value"]
@@ -108,7 +109,8 @@ def gather_seconds(elements: float, ranks: int, elem_bytes: int, link: Link, com
     transfer = size * link.seconds_per_byte + link.gather_latency  # (ranks - 1) / ranks of the tensor arrives
     copies = 2 * size / link.memory_bytes_per_s
     loop = ranks * GATHER_LOOP_VIEWS * view  # the Python loop narrowing the output, before the NCCL call
-    return 2 * sync + GATHER_OWN_LAUNCHES * launch + loop + max(ranks * launch, transfer + copies - compute)
+    zeros = size / link.memory_bytes_per_s
+    return 2 * sync + GATHER_OWN_LAUNCHES * launch + zeros + loop + max(ranks * launch, transfer + copies - compute)
 
 
 def reduce_seconds(tensors: list[float], ranks: int, elem_bytes: int, link: Link, backward: float,
