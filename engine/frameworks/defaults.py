@@ -323,8 +323,10 @@ TABLE: dict[str, FrameworkDefaults] = {
                   "waits (_synchronize_communication: torch.cuda.synchronize()); partition_parameters.py "
                   "_allgather_param gathers one parameter after a torch.cuda.synchronize() into a list of one "
                   "tensor per rank, _reduce_scatter_gradient reduce-scatters one gradient from such a list; "
-                  "param_persistence_threshold 1e5; replaced by PR #1188 ('the async version is not async at "
-                  "all')"))),
+                  "param_persistence_threshold 1e5; stage3.py backward partitions every parameter again "
+                  "(_partition_all_parameters) and step's _post_step gathers the persistent ones with "
+                  "_allgather_params, a copy per parameter and rank; replaced by PR #1188 ('the async version is "
+                  "not async at all')"))),
     "internevo": replace(
         _DS, id="internevo", label="InternEvo", profile="internevo", pipeline_returns_outputs=True,
         pipeline_recv_once=False, cross_entropy="fused",

@@ -21,6 +21,19 @@ deepspeedai/DeepSpeed at 112ebff6e86a177608e52f7e36595ea2926ae37b (2021-04-08), 
   stage3_max_live_parameters (1e9 elements by default) it gathers the trace's next unavailable parameters up to
   stage3_prefetch_bucket_size (5e7) elements; otherwise the next submodule's fetch starts its gather itself, after
   its torch.cuda.synchronize has waited for the compute before it (prefetched).
+- but the coordinator's step count runs one behind its trace (presets/efficiency.json zero3_trace_off_by_one):
+  setup_zero_stage3_hooks registers the root module's own pre-forward hook (pre_sub_module_forward_function, which
+  increments the step) before the _pre_forward_hook that resets it, so from the first submodule on
+  get_params_to_prefetch finds `sub_module.id != self.sub_module_trace[self.step_id]` ('Tracing failed.
+  Prefetching is disabled') and get_reuse_distance_in_numel likewise ('Cannot tell if the sub_module is reused':
+  1e12, so _keep_for_later never keeps): nothing is prefetched, and every weight is gathered again for its
+  backward (deepspeedai/DeepSpeed issue #1069, 2021-05-27: 'this causes the rest of the step ids in the forward
+  pass to be off by 1, which was causing the prefetches to be skipped'; pull request #1170).
+- stage3.py backward ends with _partition_all_parameters (release_and_reset_parameter on every parameter): the
+  persistent ones too go back to their partitions after every micro-batch. step's _post_step gathers them all again
+  with one coalesced all_gather (partition_parameters.py _allgather_params), then copies each parameter's part of
+  each rank out of it in a Python loop over parameters and ranks (three views and a copy_ each); a micro-batch after
+  the first, with no step before it, gathers them one by one in the fetches of their submodules (_allgather_param).
 DeepSpeed PR #1188 replaced this ('the async version is not async at all').
 
 Each kernel launch costs the host presets/host_overhead.json launch_seconds, each view op of the Python loops over
@@ -31,20 +44,25 @@ layer's backward, which the host's launches can overlap."""
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from functools import lru_cache
 from typing import NamedTuple
 
 from ..models import parameter_tensors
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from .data import framework_profile
 from .host import host_call_seconds, host_figures
 
 # deepspeed/runtime/zero/constants.py at 112ebff: ZERO_OPTIMIZATION_PARAM_PERSISTENCE_THRESHOLD_DEFAULT; the same
 # 1e5 in today's DeepSpeed (deepspeed/runtime/zero/config.py param_persistence_threshold at edaa72212): parameters
 # with fewer elements stay gathered for the whole run and are never fetched
 PERSISTENCE_THRESHOLD = 100_000
-# constants.py at 112ebff: ZERO_OPTIMIZATION_MAX_LIVE_PARAMETERS_DEFAULT (stage3_max_live_parameters) and
-# ZERO_OPTIMIZATION_PREFETCH_BUCKET_SIZE_DEFAULT (stage3_prefetch_bucket_size), in elements
+# constants.py at 112ebff (the same from v0.3.12, ZeRO-3's first release, to v0.3.16):
+# ZERO_OPTIMIZATION_MAX_LIVE_PARAMETERS_DEFAULT (stage3_max_live_parameters) and
+# ZERO_OPTIMIZATION_PREFETCH_BUCKET_SIZE_DEFAULT (stage3_prefetch_bucket_size), in elements: the scenario keys'
+# defaults; a scenario's own values are what plan() reads
 MAX_LIVE_PARAMETERS = 1_000_000_000
 PREFETCH_BUCKET = 50_000_000
 GATHER_OWN_LAUNCHES = 3  # torch.zeros, the own shard's copy_, ncclAllGather (_allgather_param)
@@ -53,6 +71,8 @@ REDUCE_OWN_LAUNCHES = 2  # div_ (average_tensor), ncclReduceScatter
 # param.grad.view(-1).narrow(...)
 GATHER_LOOP_VIEWS = 1
 REDUCE_LOOP_VIEWS = 2
+# _allgather_params' unpacking, per parameter and rank: partitions[i].narrow, replicated_tensor.view(-1), .narrow
+UNPACK_VIEWS = 3
 
 
 class Link(NamedTuple):
@@ -79,8 +99,9 @@ def gather_seconds(elements: float, ranks: int, elem_bytes: int, link: Link, com
     _allgather_param runs before the current submodule's kernels are launched): the torch.cuda.synchronize of the
     fetch and the one before the gather (two round trips), the three launches before the copies, then the host
     launching one copy per rank while the GPU has only the transfer to run; the rest of the transfer and the
-    copies out of the flat buffer hide behind the compute. `host`: (launch, Python call) seconds on the run's own
-    host (host_call_seconds; the preset's figures where None)."""
+    copies out of the flat buffer hide behind the compute. The flat buffer is torch.zeros of the whole gathered size
+    (a write of every byte) before the synchronize, which waits for it: nothing hides it. `host`: (launch, Python
+    call) seconds on the run's own host (host_call_seconds; the preset's figures where None)."""
     fig = host_figures()
     launch, view = host or (fig["launch_seconds"]["value"], fig["view_seconds"]["value"])
     sync = fig["sync_seconds"]["value"]
@@ -88,7 +109,8 @@ def gather_seconds(elements: float, ranks: int, elem_bytes: int, link: Link, com
     transfer = size * link.seconds_per_byte + link.gather_latency  # (ranks - 1) / ranks of the tensor arrives
     copies = 2 * size / link.memory_bytes_per_s
     loop = ranks * GATHER_LOOP_VIEWS * view  # the Python loop narrowing the output, before the NCCL call
-    return 2 * sync + GATHER_OWN_LAUNCHES * launch + loop + max(ranks * launch, transfer + copies - compute)
+    zeros = size / link.memory_bytes_per_s
+    return 2 * sync + GATHER_OWN_LAUNCHES * launch + zeros + loop + max(ranks * launch, transfer + copies - compute)
 
 
 def reduce_seconds(tensors: list[float], ranks: int, elem_bytes: int, link: Link, backward: float,
@@ -104,7 +126,50 @@ def reduce_seconds(tensors: list[float], ranks: int, elem_bytes: int, link: Link
     return max(gpu, host - backward)
 
 
-def _prefetch_flags(events: list[tuple[int, float, bool]], middle: range) -> list[bool]:
+@lru_cache(maxsize=256)
+def persistent_tensors(spec: ModelSpec, layers: int, tp: int) -> tuple[float, ...]:
+    """Elements of every parameter DeepSpeed keeps gathered through a micro-batch (fewer than PERSISTENCE_THRESHOLD:
+    stage3.py persistent_parameters) on a stage of `layers` decoder layers, and the root's: the final norm's weight
+    (and bias), small learned position embeddings, a small head bias."""
+    layer = [n for n in gathered_layer_tensors(spec, tp)[1] if n < PERSISTENCE_THRESHOLD]
+    root = [*_root_norm_and_bias(spec, tp), float(spec.position_embedding_params)]
+    return tuple(layer * layers + [n for n in root if 0 < n < PERSISTENCE_THRESHOLD])
+
+
+def _root_norm_and_bias(spec: ModelSpec, tp: int) -> list[float]:
+    """The root's parameters besides its embeddings and head weight: the final norm's weight (and bias) and a head
+    bias."""
+    out = [float(spec.hidden)] * (2 if spec.norm_bias else 1)
+    return out + ([spec.vocab / tp] if spec.head_bias and not spec.tied_embeddings else [])
+
+
+def ranks_holding(elements: float, ranks: int) -> int:
+    """Ranks whose part of a parameter starts inside it: Init pads each parameter to a multiple of the ranks and
+    gives each ceil(elements / ranks) elements (partition_parameters.py _aligned_size / _padding_size), and
+    _allgather_params copies a rank's part only `if param_start < param_size`."""
+    part = max(1, math.ceil(elements / ranks))
+    return min(ranks, math.ceil(elements / part))
+
+
+def post_step_gather_seconds(tensors: tuple[float, ...], ranks: int, elem_bytes: int, link: Link,
+                             host: tuple[float, float] | None = None) -> float:
+    """Seconds of _post_step's gather of the persistent parameters `tensors` after each optimizer step
+    (partition_parameters.py _allgather_params at 112ebff): a narrow per rank for the list of partitions, a narrow
+    and copy_ per parameter for the rank's own parts, one all_gather whose ProcessGroupNCCL copies one tensor per
+    rank, then per parameter a torch.empty and, per rank holding a part of it, partitions[i].narrow,
+    replicated_tensor.view(-1).narrow and copy_. The host launches it all with nothing to run beside it on the GPU
+    but these copies; the next forward's first fetch synchronizes after it."""
+    fig = host_figures()
+    launch, view = host or (fig["launch_seconds"]["value"], fig["view_seconds"]["value"])
+    before = (ranks + len(tensors) + 1) * view + (len(tensors) + 1) * launch
+    transfer = sum(tensors) * elem_bytes * link.seconds_per_byte + link.gather_latency
+    unpack = sum(count * (view + ranks_holding(n, ranks) * (UNPACK_VIEWS * view + launch))
+                 for n, count in Counter(tensors).items())
+    return before + max(ranks * launch, transfer) + unpack
+
+
+def _prefetch_flags(events: list[tuple[int, float, bool]], middle: range, max_live: float = MAX_LIVE_PARAMETERS,
+                    bucket: float = PREFETCH_BUCKET) -> list[bool]:
     """Run stage3.py's PartitionedParameterCoordinator over `events` (parameter key, elements, released after its
     submodule) and say for each event in `middle` that gathers whether a prefetch had gathered it.
     fetch_sub_module adds a parameter not yet available to total_available_parameter_numel and synchronises when
@@ -123,14 +188,14 @@ def _prefetch_flags(events: list[tuple[int, float, bool]], middle: range) -> lis
             if t in middle:
                 flags.append(state == "inflight")
         status[key] = "available"
-        if not in_flight and total < MAX_LIVE_PARAMETERS:
+        if not in_flight and total < max_live:
             taken = 0.0
             for nkey, nelements, _ in events[t + 1:]:
                 if status.get(nkey, "partitioned") == "partitioned":
                     status[nkey], in_flight = "inflight", True
                     total += nelements
                     taken += nelements
-                    if taken >= PREFETCH_BUCKET:
+                    if taken >= bucket:
                         break
         if release:
             total -= elements
@@ -139,21 +204,23 @@ def _prefetch_flags(events: list[tuple[int, float, bool]], middle: range) -> lis
 
 
 @lru_cache(maxsize=256)
-def prefetched(gathered: tuple[float, ...], recompute: bool) -> tuple[bool, ...]:
+def prefetched(gathered: tuple[float, ...], recompute: bool, max_live: float = MAX_LIVE_PARAMETERS,
+               bucket: float = PREFETCH_BUCKET) -> tuple[bool, ...]:
     """Whether each gather of one decoder layer, in plan's order (forward, recomputed forward, backward but the
-    layer's last weight), was prefetched behind the submodule before it, in the steady state of three layers.
+    layer's last weight), was prefetched behind the submodule before it, in the steady state of three layers, under
+    stage3_max_live_parameters `max_live` and stage3_prefetch_bucket_size `bucket` (elements).
     With stage3_max_live_parameters at 1e9 elements a submodule of more than 1e9 weights (GPT-530B's QKV, fc1 and
     fc2) leaves nothing prefetched behind it: the next gather starts only when its own submodule asks for it."""
     n = len(gathered)
     forward = [(layer * n + i, w, True) for layer in range(3) for i, w in enumerate(gathered)]
-    flags = _prefetch_flags(forward, range(n, 2 * n))
+    flags = _prefetch_flags(forward, range(n, 2 * n), max_live, bucket)
     if not recompute:
         return tuple(flags)
     backward: list[tuple[int, float, bool]] = []
     for layer in range(3):  # each layer's recomputed forward, then its backward, last layer first
         backward += [(layer * n + i, w, i < n - 1) for i, w in enumerate(gathered)]
         backward += [(layer * n + i, w, True) for i, w in reversed(list(enumerate(gathered)))]
-    middle = _prefetch_flags(backward, range(2 * n, 4 * n))
+    middle = _prefetch_flags(backward, range(2 * n, 4 * n), max_live, bucket)
     recomputed, backward_flags = middle[:n], middle[n:][::-1]  # the backward's in forward order, as plan lists them
     return tuple(flags + recomputed + backward_flags)
 
@@ -180,22 +247,25 @@ def plan(s: Scenario, spec: ModelSpec, layers: int, forward: float, backward: fl
     after its recompute: its backward follows at once, a reuse distance under max_reuse_distance (1e9 elements),
     so release_sub_module keeps it (stage3.py _keep_for_later). A submodule's gather hides behind the compute of
     the one before it, its share of the layer's compute taken by its weight's share, where the coordinator
-    prefetched it (prefetched); one it did not prefetch hides behind nothing. The root's weights are
-    gathered for their forward and backward, a tied embedding once more for the head. Every parameter tensor is
-    reduce-scattered once (stage3.py reduce_independent_p_g_buckets_and_remove_grads: every parameter's gradient
-    enters the bucket)."""
+    prefetched it (prefetched); one it did not prefetch hides behind nothing; where the profile says the
+    coordinator's step runs one behind its trace (zero3_trace_off_by_one), none is prefetched and none kept. The
+    root's weights are gathered for their forward and backward, a tied embedding once more for the head. Every
+    parameter tensor, the final norm's among them, is reduce-scattered once (stage3.py
+    reduce_independent_p_g_buckets_and_remove_grads: every parameter's gradient enters the bucket)."""
     gathered, tensors = gathered_layer_tensors(spec, s.tp)
     recompute = s.checkpointing == "full"
+    off_by_one = framework_profile(s.framework).get("zero3_trace_off_by_one", False)
     fwd_layer = forward / max(1, layers)
     bwd_layer = max(0.0, backward - (forward if recompute else 0.0)) / max(1, layers)
     total = sum(gathered) or 1.0
     fwd = [(n, fwd_layer * n / total) for n in gathered]
     bwd = [(n, bwd_layer * n / total) for n in gathered]
-    if recompute:
-        passes = fwd + fwd + bwd[:-1]
+    if recompute:  # the last weight kept for its backward, unless the coordinator lost its trace
+        passes = fwd + fwd + (bwd if off_by_one else bwd[:-1])
     else:
         passes = fwd + (bwd if s.reshard_after_forward else [])
-    flags = prefetched(tuple(gathered), recompute)
+    flags = ((False,) * len(passes) if off_by_one else
+             prefetched(tuple(gathered), recompute, s.stage3_max_live_parameters, s.stage3_prefetch_bucket_size))
     if len(flags) == len(passes):  # a gather not prefetched waits for its whole transfer
         passes = [(n, window if early else 0.0) for (n, window), early in zip(passes, flags, strict=True)]
     weights = [float(spec.vocab * spec.hidden / s.tp)]
@@ -204,16 +274,28 @@ def plan(s: Scenario, spec: ModelSpec, layers: int, forward: float, backward: fl
     if not spec.tied_embeddings:
         weights.append(float(spec.head_params / s.tp))
     uses = weights + weights[:1] if spec.tied_embeddings else weights  # a tied head gathers the embedding again
-    return Plan(layers, tuple(passes), tuple(tensors), tuple(2 * uses), tuple(weights), bwd_layer)
+    # every root parameter's gradient is reduce-scattered too: the final norm's and a head bias
+    return Plan(layers, tuple(passes), tuple(tensors), tuple(2 * uses), tuple(weights + _root_norm_and_bias(spec, s.tp)),
+                bwd_layer)
 
 
 def sync_zero3_seconds(s: Scenario, spec: ModelSpec, layers: int, elem_bytes: int, grad_bytes: int, link: Link,
                        forward: float, backward: float) -> float:
     """Exposed seconds per micro-batch of DeepSpeed 2021's ZeRO-3 (presets/efficiency.json frameworks
-    zero3_sync_gather): the gathers and reduce-scatters of `plan`, each as gather_seconds / reduce_seconds cost it."""
+    zero3_sync_gather): the gathers and reduce-scatters of `plan`, each as gather_seconds / reduce_seconds cost it,
+    and the step's gathers of the persistent parameters shared out over its micro-batches (the caller counts
+    grad_accum of them): _post_step's (post_step_gather_seconds) and, in each micro-batch after the first, one
+    _allgather_param per persistent parameter inside its submodule's fetch (gather_seconds but the fetch's own
+    synchronize, which its submodule's weight already counts)."""
     p, ranks, host = plan(s, spec, layers, forward, backward), s.dp, host_call_seconds(s)
     per_layer = sum(gather_seconds(n, ranks, elem_bytes, link, window, host) for n, window in p.layer_gathers)
     per_layer += reduce_seconds(list(p.layer_reduces), ranks, grad_bytes, link, p.backward_per_layer, host)
     roots = sum(gather_seconds(n, ranks, elem_bytes, link, 0.0, host) for n in p.root_gathers)
     roots += reduce_seconds(list(p.root_reduces), ranks, grad_bytes, link, 0.0, host)
-    return p.layers * per_layer + roots
+    persistent = persistent_tensors(spec, p.layers, s.tp)
+    step = post_step_gather_seconds(persistent, ranks, elem_bytes, link, host)
+    if s.grad_accum > 1:
+        sync = host_figures()["sync_seconds"]["value"]
+        step += (s.grad_accum - 1) * sum(count * (gather_seconds(n, ranks, elem_bytes, link, 0.0, host) - sync)
+                                         for n, count in Counter(persistent).items())
+    return p.layers * per_layer + roots + step / max(1, s.grad_accum)
