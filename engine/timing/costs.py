@@ -46,12 +46,12 @@ def expert_gemm_seconds(local: int, m: float, k: float, n: float, rates: Rates, 
     on its compute streams (transformer_engine/common/gemm/cublaslt_gemm.cu multi_stream_cublas_gemm; 4 streams,
     common/util/multi_stream.cpp; presets/efficiency.json expert_gemms): at most `streams` GEMMs run at once, so
     waves form over the tiles of the GEMMs in flight together, not over all experts' tiles."""
-    mem, eb, sms = rates.memory, rates.elem_bytes, rates.sms
+    mem, eb, sms, best = rates.memory, rates.elem_bytes, rates.sms, rates.epilogue_k[1]
     if streams <= 0 or streams >= local:
-        return grouped_gemm_seconds(local, m, k, n, rates.linear, mem, eb, sms, out_bytes)
+        return grouped_gemm_seconds(local, m, k, n, rates.linear, mem, eb, sms, out_bytes, best)
     full, rest = divmod(local, streams)
-    seconds = full * grouped_gemm_seconds(streams, m, k, n, rates.linear, mem, eb, sms, out_bytes)
-    return seconds + (grouped_gemm_seconds(rest, m, k, n, rates.linear, mem, eb, sms, out_bytes) if rest else 0.0)
+    seconds = full * grouped_gemm_seconds(streams, m, k, n, rates.linear, mem, eb, sms, out_bytes, best)
+    return seconds + (grouped_gemm_seconds(rest, m, k, n, rates.linear, mem, eb, sms, out_bytes, best) if rest else 0.0)
 
 
 def expert_seconds(spec: ModelSpec, tokens: float, tp: int, ep: int, rates: Rates, streams: int,
@@ -179,7 +179,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         # rows of d_in and d_out elements: cuBLAS's fastest kernels want multiples of 16 bytes (the LM head's
         # vocabulary is left out: Megatron pads it, make_vocab_size_divisible_by, which the spec does not carry)
         rate = (rates.gemm if router else rates.linear) * gemm_alignment(eb, d_in, d_out)
-        seconds = gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms)
+        seconds = gemm_seconds(tokens, d_in, d_out, rate, mem, eb, rates.sms, rates.epilogue_k[not router])
         gemm += seconds
         gemm_flops += 2.0 * tokens * lin.d_in * lin.d_out / (1 if router else tp)
         # op-level selective checkpointing (torchtitan): every second nn.Linear matmul of the layer, in forward
@@ -325,7 +325,7 @@ def qk_norm_units(spec: ModelSpec, tp: int, sp: bool = False) -> float:
 def head_cost(spec: ModelSpec, tokens: float, tp: int, rates: Rates, loss: str) -> tuple[float, float]:
     """(lm_head matmul forward, cross-entropy forward+backward) seconds per micro-batch on the last stage."""
     matmul = gemm_seconds(tokens, spec.hidden, spec.vocab / tp, rates.gemm, rates.memory, rates.elem_bytes,
-                          rates.sms)
+                          rates.sms, rates.epilogue_k[0])
     per_vocab = efficiency()["loss_bytes_per_token_per_vocab"][loss]
     return matmul, tokens * spec.vocab / tp * per_vocab / rates.memory
 

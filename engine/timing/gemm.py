@@ -24,30 +24,53 @@ class Rates(NamedTuple):
     attention_by_work: tuple[tuple[float, float], ...] = ()  # (log2 benchmark length, rate / reference rate)
     no_mask_by_work: tuple[tuple[float, float], ...] = ()  # the same for calls without a mask (attention.py)
     window_rates: tuple = ()  # measured sliding-window rates (window_attention.py WindowRates)
+    # (gemm, linear): k of the best shape the rate was measured at, on a GPU whose GEMM tiles do not overlap their
+    # epilogue with their main loop (presets/efficiency.json gemm_epilogue); 0: it overlaps, not counted
+    epilogue_k: tuple[float, float] = (0.0, 0.0)
 
 
-def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int, sms: int = 0) -> float:
+def gemm_shape_facts(gpu_id: str, fmt: str, linear_fmt: str) -> tuple[int, tuple[float, float]]:
+    """(SMs, (gemm, linear) epilogue_k) of a GPU from presets/efficiency.json gemm_waves and gemm_epilogue: fmt
+    is the 16/32-bit matmuls' format, linear_fmt the decoder linears' (fp8 when the scenario trains in fp8)."""
+    best = efficiency()["gemm_epilogue"]["mamf_best_k"].get(gpu_id, {})
+    formats = ["bf16" if f == "fp16" else f for f in (fmt, linear_fmt)]  # fp16 and bf16 share the tensor cores
+    return efficiency()["gemm_waves"]["sms"].get(gpu_id, 0), (float(best.get(formats[0], 0)),
+                                                            float(best.get(formats[1], 0)))
+
+
+def gemm_seconds(m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int, sms: int = 0,
+                 best_k: float = 0.0) -> float:
     """Roofline of one (m x k) @ (k x n) matmul: compute-bound or bound by reading/writing its operands. With the
     GPU's SM count, the compute side is counted in whole output tiles and whole waves of tiles over the SMs, split
     along k when one wave is not filled (presets/efficiency.json gemm_waves): small or oddly shaped GEMMs (high TP,
-    small experts, micro-batch 1) run below the best shape's rate."""
-    return grouped_gemm_seconds(1, m, k, n, rate, memory, elem_bytes, sms)
+    small experts, micro-batch 1) run below the best shape's rate; with best_k, Hopper's epilogue after each tile
+    (grouped_gemm_seconds)."""
+    return grouped_gemm_seconds(1, m, k, n, rate, memory, elem_bytes, sms, 0.0, best_k)
 
 
 def grouped_gemm_seconds(groups: int, m: float, k: float, n: float, rate: float, memory: float, elem_bytes: int,
-                         sms: int = 0, out_bytes: float = 0.0) -> float:
+                         sms: int = 0, out_bytes: float = 0.0, best_k: float = 0.0) -> float:
     """`groups` equal (m x k) @ (k x n) matmuls in one grouped kernel (the local experts of an MoE layer as
     torch._grouped_mm or a CUTLASS grouped GEMM runs them), or in flight together on parallel streams: partial
     tiles per group, waves over all groups' tiles together, split along k when they do not fill one wave.
     out_bytes: bytes per output element read and written when the output is accumulated in place (a weight
-    gradient added into main_grad, beta = 1); 0: written once in the compute dtype."""
-    compute = 2.0 * groups * m * k * n / rate
+    gradient added into main_grad, beta = 1); 0: written once in the compute dtype. best_k (Rates.epilogue_k,
+    Hopper): each tile stores its outputs after its main loop, not beside it, at its SM's share of the bandwidth,
+    as many k steps as the bytes it writes x rate / (2 x memory) (the old output of beta = 1, half of out_bytes, is
+    loaded ahead by the producer warp); the rate, measured at a shape of depth best_k with 16-bit outputs, is that
+    of main loop and epilogue together, so the main loop runs (best_k + rate / memory) / best_k faster
+    (presets/efficiency.json gemm_epilogue: a GEMM of small k, such as the experts' fc2, runs slower)."""
+    epilogue = 0.0
+    if best_k > 0:
+        epilogue = (out_bytes / 2 or elem_bytes) * rate / (2.0 * memory)
+        rate *= (best_k + rate / memory) / best_k
+    compute = 2.0 * groups * m * (k + epilogue) * n / rate
     if sms and m >= 1 and n >= 1:
         waves = efficiency()["gemm_waves"]
         tile_m, tile_n, tile_k = waves["tile_m"], waves["tile_n"], waves["tile_k"]
         tiles = groups * math.ceil(m / tile_m) * math.ceil(n / tile_n)
         split = max(1, min(sms // tiles, math.ceil(k / tile_k)))  # split-K when the tiles leave SMs idle
-        compute = 2.0 * tile_m * tile_n * (k / split) * math.ceil(tiles * split / sms) * sms / rate
+        compute = 2.0 * tile_m * tile_n * (k / split + epilogue) * math.ceil(tiles * split / sms) * sms / rate
     traffic = (m * k + k * n) * elem_bytes + m * n * (out_bytes or elem_bytes)
     return max(compute, groups * traffic / memory)
 

@@ -31,7 +31,7 @@ from .costs import LayerCost, head_cost, layer_cost, loss_path
 from .data import efficiency, framework_profile
 from .data_parallel import accumulation_seconds, data_parallel_seconds, owned_parameters
 from .formulas import FORMULAS
-from .gemm import Rates
+from .gemm import Rates, gemm_shape_facts
 from .hardware import Hardware, hardware_for
 from .host import LayerWork, exposed_host_seconds
 from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, moe_dispatch, tp_collectives
@@ -145,11 +145,11 @@ def _compute_rates(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> Rates:
     # a GPU whose kernel was measured on it (_gpu: the data-centre Blackwells, whose exp units differ) before its family
     fraction = table.get("_gpu", {}).get(hw.gpu_id or "", table.get(hw.arch, table["default"]))
     attention = hw.peak(fmt) * fraction * sustained
-    sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
+    sms, best_k = gemm_shape_facts(hw.gpu_id or "", fmt, "fp8" if s.precision == "fp8" else fmt)
     scaled = hw.arch in efficiency()["attention_tiles"]["head_dim_archs"]
     return Rates(gemm, linear, attention, hw.memory_bytes_per_s, 4 if fmt == "fp32" else 2, sms, scaled,
                  attention_by_work(kernel, hw.gpu_id or ""),  # a smaller call runs slower (attention.py work_rate)
-                 no_mask_by_work(kernel, hw.gpu_id or ""), window_rates(kernel, hw.gpu_id or "", sustained))
+                 no_mask_by_work(kernel, hw.gpu_id or ""), window_rates(kernel, hw.gpu_id or "", sustained), best_k)
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,8 @@ def mtp_seconds(s: Scenario, spec: ModelSpec, index: int, tokens: float, rates: 
         return 0.0, 0.0, 0.0, 0.0
     h = spec.hidden
     head, loss_s = head_cost(spec, tokens, s.tp, rates, loss)
-    eh_proj = gemm_seconds(tokens, 2 * h, h / s.tp, rates.gemm, rates.memory, rates.elem_bytes, rates.sms)
+    eh_proj = gemm_seconds(tokens, 2 * h, h / s.tp, rates.gemm, rates.memory, rates.elem_bytes, rates.sms,
+                           rates.epilogue_k[0])
     unit = tokens / (s.tp if s.sequence_parallel else 1) * h * rates.elem_bytes / rates.memory
     fwd_m, bwd_m = FORWARD_UNITS * unit + loss_s / 3, BACKWARD_UNITS * unit + 2 * loss_s / 3
     matmul = head + eh_proj  # forward; backward: the input's and the weights' gradients, twice that
