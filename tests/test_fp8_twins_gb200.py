@@ -47,9 +47,9 @@ def test_both_twins_miss_the_same_time_per_micro_batch():
     container's, NeMo requirements/manifest.json at 6f2c6fd) runs per-tensor fp8 GEMMs on sm100 in any operand layout
     (common/gemm/cublaslt_gemm.cu CanonicalizeGemmInput), so the casts write no transpose (te-nontn-delayed), and
     the amax reductions are one small all-reduce per model chunk and micro-batch each way (under 0.5% of a step).
-    Each twin misses 25-50 ms, a cost both formats pay, which weighs more in fp8's shorter step."""
+    Each twin misses 25-50 ms at main 7a54f7c, a cost both formats pay, which weighs more in fp8's shorter step (not
+    held here: a mechanism that closes it must leave the difference within 3%)."""
     for fp8, bf16 in _pairs():
         missed_fp8, micro_batch_fp8 = _missed_and_measured_ms(fp8)
         missed_bf16, _ = _missed_and_measured_ms(bf16)
         assert abs(missed_fp8 - missed_bf16) < 0.03 * micro_batch_fp8, fp8["id"]
-        assert 25.0 < missed_bf16 < 50.0 and 25.0 < missed_fp8 < 50.0, fp8["id"]
