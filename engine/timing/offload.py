@@ -10,6 +10,7 @@ from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, root_tensor_count, typical_layer_is_moe
 from ..scenario import Scenario
 from .data import efficiency
+from .fp8_param_cast import fp8_param_cast_seconds
 from .gemm import Rates
 from .hardware import Hardware
 from .host import host_call_seconds, host_figures
@@ -47,6 +48,8 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
             optimizer += owned * efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dt.grad / rates.memory
         if spec is not None:
             optimizer += optimizer_sync_seconds(s, prof, spec, busiest)
+            # Megatron's fp8 weights updated on an idle GPU after the grad-norm round trip (fp8_param_cast.py)
+            optimizer += fp8_param_cast_seconds(s, prof, spec, hw, busiest.layers)
     else:
         cpu = efficiency()["cpu_adam"]
         offload = owned * cpu["bytes_per_param"] / (cpu["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)

@@ -1,0 +1,63 @@
+"""The host path of Megatron's fp8 parameter update, which no GPU work hides.
+
+Megatron-Core's optimizer step (NVIDIA/Megatron-LM at tag 25.09-alpha.rc1, d339190, the container of MLPerf Training
+v5.1's Llama 3.1 8B submissions) clips the gradients by their global norm before it steps: get_grad_norm_fp32
+(megatron/core/optimizer/clip_grads.py lines 99 and 133) reads the norm with .item(), a device-to-host round trip
+after which the GPU has no queued work. What the host does next runs on an idle GPU. With --fp8-param-gather under
+the distributed optimizer, DistributedOptimizer._copy_main_params_to_model_params (distrib_optimizer.py) calls
+quantize_param_shard, which hands every fp8 weight of the rank to Transformer Engine's cast_master_weights_to_fp8
+(NVIDIA/TransformerEngine v2.8, 40c69e7, transformer_engine/pytorch/tensor/utils.py), whose current-scaling path
+(_cast_master_weights_to_fp8_current_scaling) makes, for each weight whether or not this rank holds a shard of it,
+three PyTorch view calls (line 251: its slice of the packed amax buffer; lines 269-270: the views of its scale and
+scale_inv), then all-reduces the packed amaxes over the data-parallel group (line 279: the casts wait for it). Only
+those are counted: the weights' Python bookkeeping (_get_quantizer, _reset_caches) and the casts of this rank's own
+shards are left out, so the figure is a lower bound. The weights are the Float8Tensor parameters of Megatron's layers:
+linear_qkv and linear_proj (MLA: its separate projections), linear_fc1 and linear_fc2, and in an MoE layer each local
+expert's two (Transformer Engine's GroupedLinear registers weight0..weightN-1, one per expert) and a shared expert's
+two. No Qt.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from ..models.architecture import ModelSpec
+from ..models.parameter_tensors import mean_over_layers
+from ..scenario import Scenario
+from .collectives import ALL_REDUCE, collective_latency
+from .hardware import Hardware
+from .host import host_call_seconds, host_figures
+from .layer_settings import fp8_casts
+from .links import nvlink_domain
+
+# Transformer Engine v2.8 utils.py _cast_master_weights_to_fp8_current_scaling: view calls per fp8 weight (above)
+VIEWS_PER_WEIGHT = 3
+
+
+def fp8_param_cast_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, hw: Hardware, layers: int) -> float:
+    """Seconds per step the GPU idles while the host runs the fp8 parameter update of Megatron's optimizer step (the
+    module's text): the grad-norm round trip, VIEWS_PER_WEIGHT Python calls per fp8 weight of the rank's `layers`
+    decoder layers, and the latency of the amax all-reduce over the dp x cp ranks. 0 unless the scenario keeps its
+    weights in fp8 (fp8_param_gather) under the distributed optimizer with Transformer Engine's tensorwise (current
+    scaling) recipe, the path read here."""
+    if not (s.fp8_param_gather and s.precision == "fp8" and s.effective_zero >= 1
+            and fp8_casts(s, prof) in ("te-tensorwise", "te-nontn-tensorwise")):
+        return 0.0
+    weights = layers * _weights_per_layer(spec, s.ep)
+    call = host_call_seconds(s)[1]
+    ranks = s.dp * s.cp
+    amax = collective_latency(hw, ALL_REDUCE, ranks, s.tp * ranks, nvlink_domain(s, hw), s.tp) if ranks > 1 else 0.0
+    return host_figures()["sync_seconds"]["value"] + weights * VIEWS_PER_WEIGHT * call + amax
+
+
+@lru_cache(maxsize=256)
+def _weights_per_layer(spec: ModelSpec, ep: int) -> float:
+    """Megatron's fp8 weight tensors of one decoder layer, averaged over dense and MoE layers (the module's text)."""
+    attention = len(spec.attention_linears()) if spec.attention == "mla" else 2
+
+    def count(moe: bool) -> float:
+        if not moe:
+            return attention + 2
+        return attention + 2 * spec.n_experts / max(ep, 1) + (2 if spec.shared_ffn else 0)
+    return mean_over_layers(spec, count)

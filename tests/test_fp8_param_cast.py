@@ -1,0 +1,74 @@
+"""Megatron's fp8 parameter update after the grad-norm round trip (engine/timing/fp8_param_cast.py), on MLPerf Training
+v5.1's Llama 3.1 8B runs (tests/data/published/throughput/mlperf-training-v5.1.json: FP8_PARAM_GATHER, the
+distributed optimizer, FP8_RECIPE tensorwise). Expected counts come from the sources the module names: Megatron-Core's
+GPT layer (megatron/core/models/gpt/gpt_layer_specs.py: self_attention.linear_qkv and linear_proj, mlp.linear_fc1 and
+linear_fc2, four Transformer Engine linears a dense layer), Transformer Engine v2.8's
+_cast_master_weights_to_fp8_current_scaling (three view calls per fp8 weight, one amax all-reduce over the
+data-parallel group) and Megatron's get_grad_norm_fp32 (one .item())."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from engine.accuracy.published_throughput import load_rows
+from engine.scenario import resolve_model, scenario_from_dict
+from engine.timing.collectives import ALL_REDUCE, collective_latency
+from engine.timing.data import framework_profile
+from engine.timing.fp8_param_cast import VIEWS_PER_WEIGHT, fp8_param_cast_seconds
+from engine.timing.hardware import hardware_for
+from engine.timing.host import host_call_seconds, host_figures
+from engine.timing.links import nvlink_domain
+from engine.timing.model import step_time
+
+
+def _row(row_id: str):
+    return scenario_from_dict(next(r for r in load_rows() if r["id"] == row_id)["scenario"])
+
+
+def _seconds(s) -> float:
+    spec = resolve_model(s)
+    return fp8_param_cast_seconds(s, framework_profile(s.framework), spec, hardware_for(s), spec.layers)
+
+
+def test_mlperf_512_gpu_step_pays_the_update_of_every_fp8_weight():
+    s = _row("mlperf5.1-nvidia-llama31_8b-gb200-512")
+    hw, spec = hardware_for(s), resolve_model(s)
+    weights = spec.layers * 4  # linear_qkv, linear_proj, linear_fc1, linear_fc2 in each of the 32 layers
+    ranks = s.dp * s.cp  # the distributed optimizer's group: 64 x 4
+    expected = (host_figures()["sync_seconds"]["value"] + weights * VIEWS_PER_WEIGHT * host_call_seconds(s)[1]
+                + collective_latency(hw, ALL_REDUCE, ranks, s.tp * ranks, nvlink_domain(s, hw), s.tp))
+    assert _seconds(s) == pytest.approx(expected)
+
+
+def test_the_update_does_not_shrink_with_the_shards():
+    # every rank loops over every fp8 weight whether it holds a shard of it or not: 72 and 512 GPUs pay alike, and
+    # the larger group's amax all-reduce crosses racks
+    small, large = _row("mlperf5.1-nvidia-llama31_8b-gb200-72"), _row("mlperf5.1-nvidia-llama31_8b-gb200-512")
+    assert _seconds(large) > _seconds(small) > 0.5 * _seconds(large)
+
+
+@pytest.mark.parametrize("change", [{"fp8_param_gather": False}, {"fp8_recipe": "delayed"}, {"zero_stage": 0}])
+def test_only_the_path_read_is_charged(change: dict):
+    s = dataclasses.replace(_row("mlperf5.1-nvidia-llama31_8b-gb300-72"), **change)
+    assert _seconds(s) == 0.0
+
+
+def test_the_step_carries_it_in_its_optimizer_term():
+    s = _row("mlperf5.1-nvidia-llama31_8b-gb300-512")
+    without = dataclasses.replace(s, fp8_param_gather=False)
+    added = step_time(s).breakdown_seconds["optimizer"] - step_time(without).breakdown_seconds["optimizer"]
+    assert added == pytest.approx(_seconds(s), rel=1e-6)
+
+
+def test_moe_layers_count_each_local_expert():
+    # Transformer Engine's GroupedLinear registers one weight per local expert (weight0..weightN-1) for fc1 and fc2
+    s = scenario_from_dict({"model": "qwen3-30b-a3b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 2,
+                            "framework": "megatron", "precision": "fp8", "fp8_recipe": "tensorwise",
+                            "fp8_param_gather": True, "zero_stage": 1, "ep": 8, "seq_len": 4096})
+    spec = resolve_model(s)
+    wider = dataclasses.replace(s, ep=16)
+    per_weight = VIEWS_PER_WEIGHT * host_call_seconds(s)[1]
+    fewer = (_seconds(s) - _seconds(wider)) / per_weight  # latencies differ little between the two groups
+    assert fewer == pytest.approx(spec.layers * 2 * (spec.n_experts / 8 - spec.n_experts / 16), rel=0.05)
