@@ -21,7 +21,10 @@ FORMULAS = {
                         "and reduce-scattered on its own, synchronously, with one copy launch per rank",
     "bubble": "one micro-batch through every stage but the busiest / vpp + (pp - 1) x one send to the next stage",
     "offload": "CPU AdamW at host memory bandwidth + gradients and weights over PCIe",
-    "optimizer": "bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth",
+    "optimizer": "bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU "
+                 "waiting for the host: bitsandbytes' sync after each tensor; Megatron's fp8 weights (fp8_param_gather,"
+                 " tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax "
+                 "all-reduce over dp x cp",
     "host": "grad_accum x the time the GPU waits for the host: kernel launches per layer (CUDA graphs: one per "
             "captured region) x host seconds per launch; per MoE layer forward the dispatcher's host sync (round "
             "trip + first launch + max(0, host - GPU) of the layer), elsewhere max(0, host - GPU) over the "
