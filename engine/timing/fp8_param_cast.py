@@ -5,7 +5,8 @@ v5.1's Llama 3.1 8B submissions) clips the gradients by their global norm before
 (megatron/core/optimizer/clip_grads.py lines 99 and 133) reads the norm with .item(), a device-to-host round trip
 after which the GPU has no queued work. What the host does next runs on an idle GPU. With --fp8-param-gather under
 the distributed optimizer, DistributedOptimizer._copy_main_params_to_model_params (distrib_optimizer.py) calls
-quantize_param_shard, which hands every fp8 weight of the rank to Transformer Engine's cast_master_weights_to_fp8
+quantize_param_shard with every fp8 parameter of its buffers (_get_fp8_params_and_shard_fp32_from_fp8: None as the
+shard where the rank holds none), and it passes them to Transformer Engine's cast_master_weights_to_fp8
 (NVIDIA/TransformerEngine v2.8, 40c69e7, transformer_engine/pytorch/tensor/utils.py), whose current-scaling path
 (_cast_master_weights_to_fp8_current_scaling) makes, for each weight whether or not this rank holds a shard of it,
 three PyTorch view calls (line 251: its slice of the packed amax buffer; lines 269-270: the views of its scale and
