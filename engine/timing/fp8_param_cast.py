@@ -36,16 +36,18 @@ from .links import nvlink_domain
 VIEWS_PER_WEIGHT = 3
 
 
-def fp8_param_cast_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, hw: Hardware, layers: int) -> float:
+def fp8_param_cast_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, hw: Hardware, layers: int,
+                           trained_share: float = 1.0) -> float:
     """Seconds per step the GPU idles while the host runs the fp8 parameter update of Megatron's optimizer step (the
     module's text): the grad-norm round trip, VIEWS_PER_WEIGHT Python calls per fp8 weight of the rank's `layers`
-    decoder layers, and the latency of the amax all-reduce over the dp x cp ranks. 0 unless the scenario keeps its
-    weights in fp8 (fp8_param_gather) under the distributed optimizer with Transformer Engine's tensorwise (current
-    scaling) recipe, the path read here."""
-    if not (s.fp8_param_gather and s.precision == "fp8" and s.effective_zero >= 1
+    decoder layers (`trained_share` of them: the buffers hold only the weights that train, so frozen layers add
+    none), and the latency of the amax all-reduce over the dp x cp ranks. 0 unless the scenario keeps its weights in
+    fp8 (fp8_param_gather) under the distributed optimizer with Transformer Engine's tensorwise (current scaling)
+    recipe, the path read here, and trains them (LoRA's adapters are not fp8 weights)."""
+    if not (s.fp8_param_gather and s.precision == "fp8" and s.effective_zero >= 1 and s.method not in ("lora", "qlora")
             and fp8_casts(s, prof) in ("te-tensorwise", "te-nontn-tensorwise")):
         return 0.0
-    weights = layers * _weights_per_layer(spec, s.ep)
+    weights = layers * _weights_per_layer(spec, s.ep) * min(1.0, max(trained_share, 0.0))
     call = host_call_seconds(s)[1]
     ranks = s.dp * s.cp
     amax = collective_latency(hw, ALL_REDUCE, ranks, s.tp * ranks, nvlink_domain(s, hw), s.tp) if ranks > 1 else 0.0

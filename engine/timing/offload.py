@@ -49,7 +49,8 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
         if spec is not None:
             optimizer += optimizer_sync_seconds(s, prof, spec, busiest)
             # Megatron's fp8 weights updated on an idle GPU after the grad-norm round trip (fp8_param_cast.py)
-            optimizer += fp8_param_cast_seconds(s, prof, spec, hw, busiest.layers)
+            optimizer += fp8_param_cast_seconds(s, prof, spec, hw, busiest.layers,
+                                                busiest.trainable / busiest.params if busiest.params else 1.0)
     else:
         cpu = efficiency()["cpu_adam"]
         offload = owned * cpu["bytes_per_param"] / (cpu["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)
