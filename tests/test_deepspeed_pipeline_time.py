@@ -135,7 +135,8 @@ def test_the_pipeline_engine_sends_tp_parts_and_blocks_on_each_transfer():
     _exec_forward_pass, its own output again in _exec_backward_pass, the received gradient), each one all-gather and
     5 bytes moved per byte of the whole tensor (torch.zeros, ProcessGroupNCCL allgather's copy of its flat output
     into the list of views, .clone()), and clones the parts it receives twice and sends once (8 bytes per byte of
-    a part)."""
+    a part). With two stages there is no middle one: the first receives no activation, and the last returns from
+    _exec_backward_pass before rebuilding its own output and receives no gradient, so the busiest rebuilds two."""
     from engine.timing.links import link, nvlink_domain
     from engine.timing.pipeline import pipeline_seconds
 
@@ -146,9 +147,15 @@ def test_the_pipeline_engine_sends_tp_parts_and_blocks_on_each_transfer():
     pp_link, pp_lat = link(hw, 8 * s.dp * 2, nvlink_domain(s, hw), 8 * s.dp)
     tp_link, tp_lat = link(hw, 8, nvlink_domain(s, hw))
     gather = 7 * act / 8 / tp_link + tp_lat
-    rebuilds = 3 * (gather + 5 * act / rates.memory) + 8 * act / 8 / rates.memory
+    rebuilds = 2 * (gather + 5 * act / rates.memory) + 8 * act / 8 / rates.memory
     comm = pipeline_seconds(s, spec, hw, rates, prof, 1.0)[0]
     assert comm == pytest.approx(16 * (4 * (act / 8 / pp_link + pp_lat) + rebuilds))
+    three = _s(nodes=6, tp=8, pp=3, grad_accum=16, micro_batch=2)
+    hw3, prof3, rates3, _ = _parts(three)
+    pp3_link, pp3_lat = link(hw3, 8 * three.dp * 2, nvlink_domain(three, hw3), 8 * three.dp)
+    middle = 3 * (gather + 5 * act / rates3.memory) + 8 * act / 8 / rates3.memory
+    assert pipeline_seconds(three, spec, hw3, rates3, prof3, 1.0)[0] == pytest.approx(
+        16 * (4 * (act / 8 / pp3_link + pp3_lat) + middle))
     plain = {k: v for k, v in prof.items() if not k.startswith("pipeline_")}
     assert pipeline_seconds(s, spec, hw, rates, plain, 1.0)[0] == pytest.approx(16 * 2 * (act / pp_link + pp_lat))
 

@@ -37,6 +37,7 @@ from .custom_parts import (  # noqa: F401 - re-exported
 )
 from .keys import (
     LABEL,
+    MEGATRON,
     MEMORY_ONLY,
     REQUIRED,
     TIME_ONLY,
@@ -91,7 +92,6 @@ CURRENCIES = ("", "USD", "EUR", "CNY", "GBP", "JPY", "INR", "KRW", "CAD", "AUD",
 # where a key counts (KeySpec.applies_to): shown in the documentation
 LORA = "method lora, qlora"
 DEEPSPEED = "framework deepspeed"
-MEGATRON = "framework megatron"
 VISION = "vision-language models"
 
 
@@ -234,7 +234,7 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
         "offload moves to CPU memory (the others stay on the GPU)", Count(zero=True), applies_to=MEGATRON)
     fp8_param_gather: bool = key(False, "Megatron --fp8-param-gather: the decoder layers' linear weights are kept in fp8 "
                                  "(Transformer Engine's quantized model init) instead of a 16-bit copy, and gathered in fp8",
-                                 Flag(), applies_to="framework megatron, precision fp8")
+                                 Flag(), applies_to=MEGATRON)
     pipeline_split_accounts_for: tuple[str, ...] = key(
         [], 'Megatron account_for_embedding_in_pipeline_split / account_for_loss_in_pipeline_split: "embedding" and/or '
         '"loss" count as one layer each when the layers are split over pipeline stages (the first/last stage builds '

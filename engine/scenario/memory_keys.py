@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
-from .keys import Check, Parsed, key
+from .keys import MEGATRON, Check, Parsed, key
 from .pipeline_layout import parse_pipeline_layout
 
 MEMORY_FIGURES = ("peak_reserved", "nvidia_smi", "peak_allocated")
@@ -90,13 +90,13 @@ class MemoryKeys:
                                 "and the shared output layer and loss run again), on the pipeline stage the layout "
                                 "gives them, else the last (full training only); auto: the checkpoint's (DeepSeek-V3: "
                                 "1), 0: none",
-                                LayersOrAuto(), applies_to="framework megatron")
+                                LayersOrAuto(), applies_to=MEGATRON)
     pipeline_layout: str = key("", 'Megatron pipeline_model_parallel_layout: which chunk holds the embedding (E), '
                                'decoder layers (t), MTP layers (m) and the loss (L), chunks separated by "|", pp x vpp of '
                                'them, e.g. "Et*4|(t*4|)*14tmL" (Megatron-Bridge\'s DeepSeek-V3 recipes); a layout whose '
                                "chunks or decoder layers do not match pp x vpp and the model is not used; \"\": the even "
                                "split", Parsed(parse_pipeline_layout, "text: Megatron layout string, or \"\"",
-                                               ("", "Et*4|(t*4|)*14tmL")), applies_to="framework megatron")
+                                               ("", "Et*4|(t*4|)*14tmL")), applies_to=MEGATRON)
 
 
 def _error(template: str, **params: Any) -> ScenarioError:

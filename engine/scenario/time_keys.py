@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import ScenarioError
 from ..messages import QT_TRANSLATE_NOOP
-from .keys import TIME_ONLY, Choice, Flag, Number
+from .keys import MEGATRON, TIME_ONLY, Choice, Flag, Number
 from .keys import key as declare
 
 ATTENTION_KERNELS = ("auto", "flash1", "flash2", "flash3", "cudnn", "cudnn8", "flash4")
@@ -136,7 +136,7 @@ class TimeKeys:
         False, "the routed experts' MLP runs as Transformer Engine's fused grouped-MLP ops (Megatron-Core "
         "use_transformer_engine_op_fuser, which Megatron-Bridge's cutedsl_fused_grouped_mlp presets turn on): the "
         "activation with its clamp and the experts' biases run inside the fused ops (gpt-oss), not as separate "
-        "element-wise kernels", Flag(), affects=TIME_ONLY, applies_to="framework megatron")
+        "element-wise kernels", Flag(), affects=TIME_ONLY, applies_to=MEGATRON)
     fp8_attention: bool = declare(
         False, "the attention core runs in fp8 (Transformer Engine's fp8_dot_product_attention, which "
         "Megatron-Bridge's fp8_dot_product_attention presets turn on: cuDNN's fp8 SDPA); it is timed at the bf16 "

@@ -13,8 +13,9 @@ the model dtype, once per model (vllm/model_executor/layers/rotary_embedding.py 
 8 MiB for Qwen2.5-7B (32,768 x 128 x 2 bytes). vLLM fuses q/k/v into qkv_proj and gate/up into gate_up_proj
 (QKVParallelLinear, MergedColumnParallelLinear) and the experts into w13 / w2 (FusedMoE), so those are the tensors.
 
-Modelled for decoders of grouped-query attention with full-width rotary embeddings; MLA, linear-attention layers,
-scaled rotary caches (YaRN's factor) and partial rotary dimensions are not (0 there).
+Modelled for decoders of grouped-query attention; MLA and linear-attention layers are not (0 there). The rotary
+cache is taken at full width over max_position_embeddings: the model spec carries no partial rotary dimension or
+rope-scaling factor, so a model with either is counted as if it had neither (a few MiB either way).
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from ..models.architecture import ModelSpec
 VOCAB_PADDING = 64  # VocabParallelEmbedding pads the vocabulary to a multiple of 64 (per tensor-parallel rank)
 _FUSED = {"q_proj": "qkv_proj", "k_proj": "qkv_proj", "v_proj": "qkv_proj", "gate_proj": "gate_up_proj",
           "up_proj": "gate_up_proj"}
-_ROW_PARALLEL = ("o_proj", "down_proj")  # RowParallelLinear: the input dimension split over tensor parallelism
 
 
 def _rounding(n_bytes: float) -> float:
@@ -38,12 +38,8 @@ def _layer_tensors(spec: ModelSpec, moe: bool, tp: int) -> list[float]:
     """Elements of each weight tensor vLLM allocates for one decoder layer on one GPU (biases and norms are small)."""
     fused: dict[tuple[str, str], float] = {}
     for lin in spec.layer_linears(moe):
-        if lin.group == "router":
-            elements = lin.d_in * lin.d_out
-        elif lin.name in _ROW_PARALLEL:
-            elements = lin.d_in / tp * lin.d_out
-        else:
-            elements = lin.d_in * lin.d_out / tp
+        d_in, d_out = lin.split(tp)  # RowParallelLinear splits its input, the router stays whole
+        elements = d_in * d_out
         key = (lin.group, _FUSED.get(lin.name, lin.name))
         fused[key] = fused.get(key, 0.0) + elements
     tensors = list(fused.values())

@@ -23,6 +23,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from ..frameworks import defaults_for
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import mean_over_layers
 from ..scenario import Scenario
@@ -43,8 +44,10 @@ def fp8_param_cast_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, h
     decoder layers (`trained_share` of them: the buffers hold only the weights that train, so frozen layers add
     none), and the latency of the amax all-reduce over the dp x cp ranks. 0 unless the scenario keeps its weights in
     fp8 (fp8_param_gather) under the distributed optimizer with Transformer Engine's tensorwise (current scaling)
-    recipe, the path read here, and trains them (LoRA's adapters are not fp8 weights)."""
+    recipe, the path read here, and trains them (LoRA's adapters are not fp8 weights); Megatron's frameworks only
+    (takes_megatron_arguments), since the update is its DistributedOptimizer's."""
     if not (s.fp8_param_gather and s.precision == "fp8" and s.effective_zero >= 1 and s.method not in ("lora", "qlora")
+            and defaults_for(s.framework).takes_megatron_arguments  # Megatron's DistributedOptimizer runs it
             and fp8_casts(s, prof) in ("te-tensorwise", "te-nontn-tensorwise")):
         return 0.0
     weights = layers * _weights_per_layer(spec, s.ep) * min(1.0, max(trained_share, 0.0))

@@ -35,7 +35,10 @@ def sp_copy_bytes(s: Scenario, spec: ModelSpec, behaviour: FrameworkDefaults, el
         return 0.0, 0.0
     row = 2 * spec.hidden  # one read and one write of a gathered row, in elements
     gather_copies = 2 if (s.micro_batch > 1 or not s.compile) else 0  # per pass: before wq/wk/wv and w1/w3
-    gather_bytes = FP8_BYTES if s.precision == "fp8" else elem_bytes
+    # torchtitan gathers in float8 only under its tensorwise converter ("auto" is tensorwise there): rowwise and MX
+    # recipes run regular TP in 16 bits (parallelize.py enable_float8_tensorwise_tp = not float8_is_rowwise)
+    tensorwise = s.precision == "fp8" and s.fp8_recipe in ("auto", "tensorwise")
+    gather_bytes = FP8_BYTES if tensorwise else elem_bytes
     forward_gathers = gather_copies * row * gather_bytes
     scatters = 2 * row * elem_bytes  # wo and w2 forward; in backward the gathers' gradients
     backward = scatters + gather_copies * row * elem_bytes  # the reduce-scatters' gradients gathered
