@@ -2529,8 +2529,9 @@ def render() -> str:
               "20 ms of a 14 s step (0.1%).",
               "- Fastest layouts on famous runs (benchmarks/famous_runs.py, 16 runs): the first plan is within 10% of "
               "the measurement for 7 (DGX Cloud Llama 3.1 405B bf16 on 512 H100s 1.09, fp8 1.03 and bf16 on 128 GB200s "
-              "1.03, Nemotron-4 340B on 128 H100s 0.98, DeepSeek-V3 on 1,024 H100s 1.05, on 256 GB200s 0.99 and on "
-              "256 GB300s 0.95). The "
+              "1.04, Nemotron-4 340B on 128 H100s 1.10, DeepSeek-V3 on 1,024 H100s 1.04, on 256 GB200s 0.99 and on "
+              "256 GB300s 0.95; Nemotron's first plan drops recomputation since the row-parallel linears run at their "
+              "own shapes). The "
               "search did not visit most published layouts (PP 9/12/35, VPP 7/8/12, CP 16, TP 8 over NVL72 trays) "
               "and once it did, counted the interleaved bubble's sends divided by VPP, so 63 one-layer chunks "
               "looked free; both fixed (layout pairs ordered as measured 709 -> 721 of 894), and a ZeRO-2 plan is listed as "
