@@ -24,8 +24,8 @@ from functools import lru_cache
 
 from ..frameworks.allocator import allocated_block_bytes
 from ..models.architecture import ModelSpec
+from .weights import VOCAB_PADDING, round_up
 
-VOCAB_PADDING = 64  # VocabParallelEmbedding pads the vocabulary to a multiple of 64 (per tensor-parallel rank)
 _FUSED = {"q_proj": "qkv_proj", "k_proj": "qkv_proj", "v_proj": "qkv_proj", "gate_proj": "gate_up_proj",
           "up_proj": "gate_up_proj"}
 
@@ -61,7 +61,7 @@ def vllm_load_extra_bytes(spec: ModelSpec, tp: int, dtype_bytes: float = 2.0) ->
     for moe, count in ((False, spec.dense_layers), (True, spec.moe_layers)):
         if count > 0:
             total += count * sum(_rounding(e * dtype_bytes) for e in _layer_tensors(spec, moe, tp))
-    vocab = -(-spec.vocab // VOCAB_PADDING) * VOCAB_PADDING / tp
+    vocab = round_up(spec.vocab, VOCAB_PADDING) / tp  # VocabParallelEmbedding's padding (serving/weights.py)
     total += _rounding(vocab * spec.hidden * dtype_bytes) * (1 if spec.tied_embeddings else 2)
     if spec.rope:
         total += spec.max_position * spec.head_dim * dtype_bytes

@@ -49,8 +49,7 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
         if spec is not None:
             optimizer += optimizer_sync_seconds(s, prof, spec, busiest)
             # Megatron's fp8 weights updated on an idle GPU after the grad-norm round trip (fp8_param_cast.py)
-            optimizer += fp8_param_cast_seconds(s, prof, spec, hw, busiest.layers,
-                                                busiest.trainable / busiest.params if busiest.params else 1.0)
+            optimizer += fp8_param_cast_seconds(s, prof, spec, hw, busiest.layers, _trained_share(busiest))
     else:
         cpu = efficiency()["cpu_adam"]
         offload = owned * cpu["bytes_per_param"] / (cpu["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)
@@ -59,6 +58,11 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
             stream = 2 * busiest.params / max(s.dp, 1) * rates.elem_bytes / hw.host_bytes_per_s
             offload += s.grad_accum * exposed(stream, busiest.fwd + busiest.bwd, prof["zero3_overlap"])
     return offload, optimizer
+
+
+def _trained_share(busiest: StageWork) -> float:
+    """Share of the stage's parameters that train (freezing; LoRA's adapters): 1 for an empty stage."""
+    return min(1.0, busiest.trainable / busiest.params) if busiest.params else 1.0
 
 
 def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, busiest: StageWork) -> float:
@@ -79,8 +83,8 @@ def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, b
     elif s.effective_zero >= 1 and not prof.get("zero_by_fsdp"):
         tensors = 2.0
     else:  # every tensor of the stage's layers, the share that trains (freezing), and the root's
-        tensors = (len(layer_tensors(spec, moe, s.tp)) * busiest.layers + root_tensor_count(spec)) * min(
-            1.0, busiest.trainable / busiest.params if busiest.params else 1.0)
+        tensors = (len(layer_tensors(spec, moe, s.tp)) * busiest.layers + root_tensor_count(spec)) * _trained_share(
+            busiest)
     # after each sync the GPU also waits for the host's Python path to the next tensor's kernel
     launch, call = host_call_seconds(s)
     calls = table.get("python_calls_per_parameter_tensor", {}).get(s.optimizer, 0)

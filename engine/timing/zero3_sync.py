@@ -92,6 +92,12 @@ def gathered_layer_tensors(spec: ModelSpec, tp: int) -> tuple[list[float], list[
     return [n for n in tensors if n >= PERSISTENCE_THRESHOLD], tensors
 
 
+def _launch_and_view(host: tuple[float, float] | None) -> tuple[float, float]:
+    """(launch, Python call) seconds: the run's own host's (host_call_seconds) where given, else the preset's."""
+    fig = host_figures()
+    return host or (fig["launch_seconds"]["value"], fig["view_seconds"]["value"])
+
+
 def gather_seconds(elements: float, ranks: int, elem_bytes: int, link: Link, compute: float,
                    host: tuple[float, float] | None = None) -> float:
     """Exposed seconds of one parameter's gather, prefetched while the submodule before it computes `compute`
@@ -102,9 +108,8 @@ def gather_seconds(elements: float, ranks: int, elem_bytes: int, link: Link, com
     copies out of the flat buffer hide behind the compute. The flat buffer is torch.zeros of the whole gathered size
     (a write of every byte) before the synchronize, which waits for it: nothing hides it. `host`: (launch, Python
     call) seconds on the run's own host (host_call_seconds; the preset's figures where None)."""
-    fig = host_figures()
-    launch, view = host or (fig["launch_seconds"]["value"], fig["view_seconds"]["value"])
-    sync = fig["sync_seconds"]["value"]
+    launch, view = _launch_and_view(host)
+    sync = host_figures()["sync_seconds"]["value"]
     size = elements * elem_bytes
     transfer = size * link.seconds_per_byte + link.gather_latency  # (ranks - 1) / ranks of the tensor arrives
     copies = 2 * size / link.memory_bytes_per_s
@@ -118,8 +123,7 @@ def reduce_seconds(tensors: list[float], ranks: int, elem_bytes: int, link: Link
     """A layer's reduce-scatters, one per parameter tensor, after the layer's `backward` seconds: the copies and
     transfers run after the backward, the host's launches (one copy per rank, a div_ and the NCCL call each) may
     overlap it. `host` as gather_seconds takes it."""
-    fig = host_figures()
-    launch, view = host or (fig["launch_seconds"]["value"], fig["view_seconds"]["value"])
+    launch, view = _launch_and_view(host)
     gpu = sum(n * elem_bytes * (link.seconds_per_byte + 2 / link.memory_bytes_per_s) + link.reduce_latency
               for n in tensors)
     host = len(tensors) * ((ranks + REDUCE_OWN_LAUNCHES) * launch + ranks * REDUCE_LOOP_VIEWS * view)
@@ -159,8 +163,7 @@ def post_step_gather_seconds(tensors: tuple[float, ...], ranks: int, elem_bytes:
     rank, then per parameter a torch.empty and, per rank holding a part of it, partitions[i].narrow,
     replicated_tensor.view(-1).narrow and copy_. The host launches it all with nothing to run beside it on the GPU
     but these copies; the next forward's first fetch synchronizes after it."""
-    fig = host_figures()
-    launch, view = host or (fig["launch_seconds"]["value"], fig["view_seconds"]["value"])
+    launch, view = _launch_and_view(host)
     before = (ranks + len(tensors) + 1) * view + (len(tensors) + 1) * launch
     transfer = sum(tensors) * elem_bytes * link.seconds_per_byte + link.gather_latency
     unpack = sum(count * (view + ranks_holding(n, ranks) * (UNPACK_VIEWS * view + launch))
