@@ -54,14 +54,23 @@ ROWS = ("dgxc-25.05.05-llama3-1-405b-bf16-gb200-128-gbs64", "dgxc-25.05.05-llama
         "dgxc-25.05.05-llama3-1-405b-bf16-h100-sxm-80gb-512-gbs256",
         "dgxc-25.05.05-llama3-1-405b-fp8-h100-sxm-80gb-512-gbs256",
         "nemo-25.02-llama3-405b-dgx-b200-fp8-128", "megatron-bridge-25.09-llama3.1_405b-dgx-b200-fp8-cs-128",
-        "nemo-25.02-nemotron-340b-dgx-b200-fp8-128")
+        "nemo-25.02-nemotron-340b-dgx-b200-fp8-128",
+        # Megatron-Bridge's Llama 3.1 405B fp8 on 256 GB300: TP 4 x CP 1 against TP 2 x CP 2 (the same userbuffers
+        # config at both TPs: scripts/performance/configs/llama/llama31_llm_pretrain.py at v0.4.0 sets
+        # userbuffers_fp8_b200_h16384_tp4_cp2_mbs1_seqlen8192 for every GB300 layout but nvfp4's)
+        "megatron-bridge-26.04-llama3.1_405b-dgx-gb300-fp8-256",
+        "megatron-bridge-26.06-pretraining-llama3.1_405b-dgx-gb300-fp8-256",
+        "megatron-bridge-26.02.01-llama3.1_405b-dgx-gb300-fp8-256",
+        "megatron-bridge-25.11-llama3.1_405b-dgx-gb300-fp8-cs-256")
 
 # (method, num_sm) of proj_fprop and fc2_fprop in NeMo 6f2c6fd's configs, by (hidden, tp, fp8); the other eight
 # collectives use the same methods in every config (ring exchange for the four all-gathers, bulk for the dgrad /
 # wgrad pairs)
 FORWARD_RS = {(16384, 4, False): (("pipeline", 32), ("pipeline", 8)), (16384, 4, True): (("ring", 1), ("ring", 1)),
               (18432, 8, False): (("ring", 1), ("pipeline", 24)), (18432, 8, True): (("ring", 1), ("ring", 1)),
-              (16384, 8, False): (("pipeline", 24), ("pipeline", 8)), (16384, 8, True): (("ring", 1), ("ring", 1))}
+              (16384, 8, False): (("pipeline", 24), ("pipeline", 8)), (16384, 8, True): (("ring", 1), ("ring", 1)),
+              # Megatron-Bridge v0.4.0 comm_overlap.py userbuffers_fp8_b200_h16384_tp4_cp2_mbs1_seqlen8192 at TP 2
+              (16384, 2, True): (("ring", 1), ("ring", 1))}
 SPLITS = 4  # PipelineOverlapCfg num_splits in every config
 
 

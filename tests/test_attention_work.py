@@ -102,7 +102,7 @@ def test_hopper_ring_steps_off_the_diagonal_run_at_the_rate_without_a_mask():
     curve = no_mask_by_work("cudnn", "h100-sxm-80gb")
     assert curve[0][0] == 11.0 and math.isclose(curve[0][1], min(1.0, _combined(633, 504) / reference))
     assert max(rate for _, rate in curve) == 1.0  # held at the causal reference where larger calls pass it
-    assert no_mask_by_work("cudnn", "gb200") == ()  # its table measured causal calls only
+    assert no_mask_by_work("cudnn", "h100-pcie-80gb") == ()  # no table: one rate for every call
     s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "framework": "megatron", "seq_len": 8192})
     rates = rates_for(s, hardware_for(s), framework_profile("megatron"))
     flops, fwd, _ = attention_core(model_spec_for("llama-3.1-70b"), 4096, 8192, 4, rates, "fused", cp=2)
@@ -110,3 +110,37 @@ def test_hopper_ring_steps_off_the_diagonal_run_at_the_rate_without_a_mask():
     expected = step / (rates.attention * work_rate(rates.attention_by_work, step)) + step / (
         rates.attention * work_rate(curve, step, relative=False))
     assert math.isclose(fwd, expected)
+
+
+def test_blackwell_ring_steps_off_the_diagonal_take_cudnn_9_22s_no_mask_rate():
+    """NVIDIA/cudnn-frontend benchmark/sdpa_benchmark_training/results/llama3.1/gb300/llama3.1_20260424_100757.csv
+    at 3929da2 (cuDNN 9.22, batch 2 x 64 query heads, head dim 128, bf16): no_mask 2,048 tokens 1,805 / 1,213 TFLOPS
+    forward / backward, 4,096: 1,900 / 1,429; causal (top_left) 8,192: 1,856 / 1,435, the reference. 128 head-batches
+    are the 128-head benchmark's work, and a no-mask call of s tokens does the FLOPs of its causal call of s x sqrt(2)
+    tokens: the curve's first measured point sits at log2(2048) + 0.5 at 1,805 / 1,213 over 1,856 / 1,435 (0.87), the
+    4,096-token point passes the reference and is held at 1. Below the first measured call the causal curve stands
+    (GB300's b372d39 table: 2,048 tokens at 1,312 / 633 over 1,899 / 1,292). At CP 2 and TP 2 the Llama 3.1 405B
+    layer's off-diagonal step (64 heads, 4,096 x 2,048) is that 2,048-token no-mask call: the GB300 Megatron-Bridge
+    rows' step, which runs 1.11x the rate of the causal call of the same FLOPs in the same file."""
+    from engine.models.presets import model_spec_for
+    from engine.timing.attention import attention_by_work, attention_core, no_mask_by_work, work_rate
+    from engine.timing.data import framework_profile
+    from engine.timing.hardware import hardware_for
+    from engine.timing.model import rates_for
+
+    curve = no_mask_by_work("cudnn", "gb300")
+    first = next(p for p in curve if p[0] == 11.5)
+    assert math.isclose(first[1], _combined(1805, 1213) / _combined(1856, 1435))
+    assert next(rate for x, rate in curve if x == 12.5) == 1.0  # 4,096 tokens: held at the causal reference
+    assert curve[0] == attention_by_work("cudnn", "gb300")[0]  # below 2,048 no-mask tokens: the causal curve
+    assert no_mask_by_work("cudnn", "b300") == curve  # the same die
+    s = scenario_from_dict({"model": "llama-3.1-405b", "gpu": "gb300", "framework": "megatron", "seq_len": 8192})
+    rates = rates_for(s, hardware_for(s), framework_profile("megatron"))
+    flops, fwd, _ = attention_core(model_spec_for("llama-3.1-405b"), 4096, 8192, 2, rates, "fused", cp=2)
+    step = flops / 2
+    assert math.isclose(work_rate(curve, step, relative=False), first[1], rel_tol=0.02)  # the 2,048-token call
+    expected = step / (rates.attention * work_rate(rates.attention_by_work, step)) + step / (
+        rates.attention * work_rate(curve, step, relative=False))
+    assert math.isclose(fwd, expected)
+    causal_only = flops / (rates.attention * work_rate(rates.attention_by_work, step))
+    assert fwd < causal_only  # the off-diagonal step no longer runs at a causal call's rate

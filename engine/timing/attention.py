@@ -148,13 +148,21 @@ def attention_by_work(kernel: str, gpu_id: str) -> tuple[tuple[float, float], ..
 @lru_cache(maxsize=64)
 def no_mask_by_work(kernel: str, gpu_id: str) -> tuple[tuple[float, float], ...]:
     """(log2 of the causal benchmark's length of the same FLOPs, the rate of a call without a mask over the causal
-    reference rate) where the GPU's table measured calls without a mask too (no_mask_points: Hopper's); () where
+    reference rate) where the GPU's table measured calls without a mask too (no_mask_points: Hopper's; Blackwell's
+    in attention_rate_by_work.no_mask, over the same files' causal call at the reference length); () where
     not. A call of s tokens without a mask does the FLOPs of the causal one of s x sqrt(2) tokens. Held at 1 where
     the table passes it (large calls: a kernel without a mask skips no tiles and runs nearer its peak than a causal
     one): the other kernels and versions (cudnn8 at cuDNN 9's rate over the release notes' 1.5, flash) keep one causal
     rate for every call, so only the slowing of small calls is taken from this table."""
     table = efficiency()["attention_rate_by_work"]
     entry = table.get(kernel, {}).get(gpu_id)
+    own = table.get("no_mask", {}).get(kernel, {}).get(gpu_id)
+    if own:  # Blackwell's, over its own causal reference call (attention_rate_by_work.no_mask); below its shortest
+        # call the causal curve's (a call without a mask is not taken to be faster than its table shows)
+        ref = _combined(*own["causal_reference"][1:])
+        shift = 0.5 * math.log2(own["batch_heads"] / 128) + 0.5
+        points = tuple((math.log2(s) + shift, min(1.0, _combined(f, b) / ref)) for s, f, b in own["points"])
+        return (*(p for p in attention_by_work(kernel, gpu_id) if p[0] < points[0][0]), *points)
     if not isinstance(entry, dict) or "no_mask_points" not in entry:
         return ()
     _points, _at, ref = _reference_rate(entry, table)
