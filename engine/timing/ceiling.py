@@ -49,11 +49,14 @@ def _table() -> dict[str, Any]:
     return {"margin": float(data["margin"]), "gpu": by_gpu, "arch": by_arch}
 
 
+MIN_SOURCES = 1
+
+
 @cache
 def _best(kind: str, key: tuple[str, str, str], left_out: str | None) -> Ceiling | None:
     table = _table()
     entries = [e for e in table[kind].get(key, ()) if e["source"] != left_out and left_out != EVERY_SOURCE]
-    if not entries:
+    if len({e["source"] for e in entries}) < MIN_SOURCES:
         return None
     top = max(entries, key=lambda e: e["mfu"])
     return Ceiling(top["mfu"] * (1 + table["margin"]), top["mfu"], top["row"], top["source"])
