@@ -28,6 +28,10 @@ from ..models.presets import PRESETS_DIR, read_preset_json
 CEILINGS_FILE = PRESETS_DIR / "mfu_ceilings.json"
 EVERY_SOURCE = "*"
 _LEFT_OUT: ContextVar[str | None] = ContextVar("mfu_ceiling_left_out", default=None)
+# Issue 23 item 5 holds a plan to the best published run on its GPU and format even where one source published it:
+# one run is the bound the user is promised, not an estimate of the GPU's frontier (benchmarks/ceiling_evidence.py
+# measures how often a source exceeds the others' best, and what requiring more sources would do)
+_MIN_SOURCES: ContextVar[int] = ContextVar("mfu_ceiling_min_sources", default=1)
 
 
 class Ceiling(NamedTuple):
@@ -50,10 +54,10 @@ def _table() -> dict[str, Any]:
 
 
 @cache
-def _best(kind: str, key: tuple[str, str, str], left_out: str | None) -> Ceiling | None:
+def _best(kind: str, key: tuple[str, str, str], left_out: str | None, min_sources: int) -> Ceiling | None:
     table = _table()
     entries = [e for e in table[kind].get(key, ()) if e["source"] != left_out and left_out != EVERY_SOURCE]
-    if not entries:
+    if not entries or len({e["source"] for e in entries}) < min_sources:
         return None
     top = max(entries, key=lambda e: e["mfu"])
     return Ceiling(top["mfu"] * (1 + table["margin"]), top["mfu"], top["row"], top["source"])
@@ -68,11 +72,11 @@ def mfu_ceiling(gpu_id: str | None, arch: str, fmt: str, moe: bool = False) -> C
     no published run is at hand."""
     if gpu_id is None:
         return None
-    left_out = _LEFT_OUT.get()
+    left_out, min_sources = _LEFT_OUT.get(), _MIN_SOURCES.get()
     for kind in (MOE, DENSE) if moe else (DENSE, MOE):
-        found = _best("gpu", (gpu_id, fmt, kind), left_out)
+        found = _best("gpu", (gpu_id, fmt, kind), left_out, min_sources)
         if found is None and arch != "default":
-            found = _best("arch", (arch, fmt, kind), left_out)
+            found = _best("arch", (arch, fmt, kind), left_out, min_sources)
         if found is not None:
             return found
     return None
@@ -100,6 +104,17 @@ def leave_out(source: str) -> Iterator[None]:
         yield
     finally:
         _LEFT_OUT.reset(token)
+
+
+@contextlib.contextmanager
+def requiring_sources(count: int) -> Iterator[None]:
+    """Within the block, a GPU's (or architecture's) runs set a ceiling only where at least `count` sources published
+    them (the evidence rule benchmarks/ceiling_evidence.py compares; the planner keeps 1, issue 23 item 5)."""
+    token = _MIN_SOURCES.set(count)
+    try:
+        yield
+    finally:
+        _MIN_SOURCES.reset(token)
 
 
 def without_ceilings() -> contextlib.AbstractContextManager[None]:

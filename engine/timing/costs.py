@@ -114,6 +114,8 @@ def _fp8_casts(spec: ModelSpec, moe: bool, tp: int, ep: int, fp8_recipe: str, me
     if "bandwidth_fraction" in cast:  # the recipe's quantize kernel streams below the element-wise kernels' rate
         slower = efficiency()["memory_bandwidth_fraction"]["value"] / cast["bandwidth_fraction"]
         cast_fwd, cast_bwd = cast_fwd * slower, cast_bwd * slower
+    elif "rate_of_elementwise" in cast:  # measured against the same GPU's element-wise stream
+        cast_fwd, cast_bwd = cast_fwd / cast["rate_of_elementwise"], cast_bwd / cast["rate_of_elementwise"]
     return (cast_fwd, cast_bwd, *_weight_casts(spec, moe, tp, ep, cast, mem))
 
 

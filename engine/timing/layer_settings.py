@@ -15,15 +15,20 @@ from .hardware import Hardware
 def fp8_casts(s: Scenario, prof: dict[str, Any]) -> str:
     """Key of the fp8 cast figures (efficiency.json fp8_cast_bytes): the framework's fp8 library and recipe, the
     scenario's recipe where it names one, the non-TN variant of Transformer Engine's per-tensor recipes on the GPUs
-    whose fp8 GEMMs need no transposed operand (_non_tn_gpus); "" without fp8."""
+    whose fp8 GEMMs need no transposed operand (_non_tn_gpus), ROCm's port of it on CDNA3 (_rocm_te_gpus); "" without
+    fp8."""
     if s.precision != "fp8":
         return ""
     table = efficiency()["fp8_cast_bytes"]
     key = prof["fp8_recipe"] if s.fp8_recipe == "auto" else prof["fp8_recipe"].split("-")[0] + "-" + s.fp8_recipe
     key = key if key in table else "te-" + s.fp8_recipe
-    # data-centre Blackwell takes fp8 GEMM operands in any layout: Transformer Engine writes no transposed copy
-    non_tn = key.replace("te-", "te-nontn-", 1)
-    return non_tn if non_tn in table and isinstance(s.gpu, str) and s.gpu in table["_non_tn_gpus"] else key
+    # data-centre Blackwell takes fp8 GEMM operands in any layout: Transformer Engine writes no transposed copy;
+    # on CDNA3 ROCm's port runs its own cast-transpose kernel
+    for prefix, gpus in (("te-nontn-", "_non_tn_gpus"), ("te-rocm-", "_rocm_te_gpus")):
+        variant = key.replace("te-", prefix, 1)
+        if variant in table and isinstance(s.gpu, str) and s.gpu in table[gpus]:
+            return variant
+    return key
 
 
 def fp8_linear_rate(s: Scenario, hw: Hardware, prof: dict[str, Any]) -> float:
