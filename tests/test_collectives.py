@@ -30,8 +30,12 @@ def test_all_reduce_takes_the_faster_of_ring_and_tree():
     tree = 8.4 + 2 * (7 * 4.0 + math.log2(128) * 14.0)
     assert math.isclose(collective_latency(hw, ALL_REDUCE, 1024, 1024, 8) * 1e6, min(ring, tree))
     assert tree < ring  # at 1,024 ranks NCCL's tree wins on latency
-    # inside a Hopper NVSwitch node NVLS (25 us) beats an 8-rank ring all-reduce (8.4 + 14 x 3.4 = 56 us)
-    assert math.isclose(collective_latency(hw, ALL_REDUCE, 8, 8, 8) * 1e6, 25.0)
+    # inside a Hopper NVSwitch node NVLS (25 us, tuning.cc at 5067397 line 161) beats an 8-rank ring all-reduce
+    # (8.4 + 14 x 3.4 = 56 us) where the framework leaves NVLS on; with NCCL_NVLS_ENABLE=0 the ring runs
+    assert math.isclose(collective_latency(hw, ALL_REDUCE, 8, 8, 8, nvls=True) * 1e6, 25.0)
+    assert math.isclose(collective_latency(hw, ALL_REDUCE, 8, 8, 8) * 1e6, 8.4 + 14 * 3.4)
+    # across 128 nodes NVLSTree's 25 + 2 x 7 x 20.9 us (line 428) loses to the tree
+    assert math.isclose(collective_latency(hw, ALL_REDUCE, 1024, 1024, 8, nvls=True) * 1e6, min(ring, tree))
 
 
 def test_buckets_of_the_framework():

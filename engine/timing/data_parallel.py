@@ -16,7 +16,7 @@ from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, mean_layer_tensor_count, mean_over_layers, root_tensor_count
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import fsdp1_wrap
-from .collectives import BROADCAST, bucket_count, collective_latency, group_latencies
+from .collectives import BROADCAST, all_reduce_link, bucket_count, collective_latency, group_latencies
 from .contention import contended, hidden_share
 from .data import efficiency, framework_profile
 from .gemm import Rates
@@ -74,7 +74,8 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     copies = 0.0
     domain, span, stride = nvlink_domain(s, hw), s.tp * dp, s.tp
     dp_link = collective_link(hw, span, domain, stride)[0]
-    ag_lat, rs_lat, ar_lat = group_latencies(hw, dp, span, domain, stride)
+    ag_lat, rs_lat, _ = group_latencies(hw, dp, span, domain, stride)
+    ar_link, ar_lat = all_reduce_link(hw, dp, span, domain, stride, dp_link, prof)  # NVLS where NCCL would pick it
     frac = (dp - 1) / dp
     # what the hidden collectives take from the compute they hide behind: SMs, and HBM bandwidth from the
     # memory-bound kernels (contention.py)
@@ -122,14 +123,14 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         buckets = units if by_unit else bucket_count(grads, _bucket_bytes(prof, dp, reduce_bytes))
         if prof.get("dp_bucket_sync") and not by_unit:
             # InternEvo: a torch.cuda.synchronize() before each bucket's all-reduce (one in flight at a time)
-            dp_comm = synced_buckets_seconds(2 * frac * grads / dp_link, buckets, ar_lat,
+            dp_comm = synced_buckets_seconds(2 * frac * grads / ar_link, buckets, ar_lat,
                                              bucket_copy_passes(prof) * grads / rates.memory,
                                              _reduce_window(s, prof, busiest), sm_share)
             dp_comm += bucket_sync_gap_seconds(s, parameter_tensors(spec, busiest.layers), buckets)
         elif zero == 0 or prof.get("zero_grad_all_reduce"):
             # DDP, and InternEvo's ZeRO-1 (presets/efficiency.json frameworks: zero_grad_all_reduce), all-reduce
             # every bucket of gradients
-            dp_comm = contended(2 * frac * grads / dp_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
+            dp_comm = contended(2 * frac * grads / ar_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
                                 prof["dp_overlap"], sm_share)
         else:  # ZeRO-2 outside FSDP: each micro-batch's own reduce-scatter (_reduce_scatter_seconds)
             dp_comm = _reduce_scatter_seconds(s, prof, busiest, frac * grads / dp_link + buckets * rs_lat, sm_share,
