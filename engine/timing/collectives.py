@@ -26,7 +26,7 @@ from typing import Any
 
 from .data import efficiency
 from .hardware import Hardware
-from .nccl_algorithms import all_reduce_choice, nccl_nvls, nvls_share
+from .nccl_algorithms import all_reduce_choice, gather_choice, nccl_nvls, nvls_share, pat_library
 
 ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, BROADCAST = "all_reduce", "all_gather", "reduce_scatter", "broadcast"
 
@@ -87,6 +87,20 @@ def all_reduce_link(hw: Hardware, ranks: int, span: int, domain: int, stride: in
     ring, tree = _ring_tree(ALL_REDUCE, ranks, nodes, min(per_node, ranks), hw.nvlink)
     _, factor, latency = all_reduce_choice(_share(hw, nccl_nvls(prof)), ranks, nodes, ring, tree)
     return link_bytes_per_s / factor, latency
+
+
+def gathers_seconds(hw: Hardware, prof: dict[str, Any], ranks: int, span: int, domain: int, stride: int,
+                    ring_seconds: float, count: float, ring_latency: float, reduce: bool = False) -> float:
+    """Seconds of `count` equal all-gathers (or reduce-scatters: reduce) whose ring bandwidth terms add to
+    `ring_seconds`, each the ring or PAT as NCCL picks (nccl_algorithms.gather_choice: one rank per node). A
+    reduce-scatter that averages in the collective (the framework's reduce_scatter_avg: NCCL's ncclAvg is a
+    pre-multiplied sum for floating types, src/enqueue.cc at 5067397 lines 2526-2560) never runs as PAT (line 2010),
+    nor does RCCL, which has no PAT (pat_library)."""
+    if count <= 0 or (reduce and prof.get("reduce_scatter_avg")) or not pat_library(hw.arch):
+        return ring_seconds + count * ring_latency
+    nodes, per_node = group_nodes(ranks, span, domain, stride)
+    _, factor, latency = gather_choice(ranks, nodes, min(per_node, ranks), ring_latency, ring_seconds / count)
+    return factor * ring_seconds + count * latency
 
 
 def _share(hw: Hardware, nvls: bool) -> float:

@@ -53,6 +53,12 @@ def nvls_share(gpu_id: str | None, arch: str) -> float:
     return float(t["nvls_all_reduce_bus_fraction"].get(arch, 0.0)) if gpu_id in t["nvswitch_gpus"] else 0.0
 
 
+def pat_library(arch: str) -> bool:
+    """Whether the GPU's collective library has PAT: NCCL does (2.23 and later); AMD's RCCL does not (ROCm/rccl
+    src/graph/tuning.cc at 0cbce2a7 has no PAT algorithm): presets/efficiency.json nccl_algorithms rccl_archs."""
+    return arch not in _table()["rccl_archs"]
+
+
 def log2i(n: int) -> int:
     """tuning.cc's log2i: the floor of log2."""
     return max(n, 1).bit_length() - 1
