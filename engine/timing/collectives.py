@@ -83,10 +83,15 @@ def all_reduce_link(hw: Hardware, ranks: int, span: int, domain: int, stride: in
     """(bus bytes/s, latency) of the all-reduce NCCL picks for a large message over a group whose ring runs at
     `link_bytes_per_s`, for a framework of time profile `prof`: NVLS inside one NVLink domain moves the bytes
     faster than the ring where the framework leaves it on (nccl_algorithms.py)."""
-    nodes, per_node = group_nodes(ranks, span, domain, stride)
-    ring, tree = _ring_tree(ALL_REDUCE, ranks, nodes, min(per_node, ranks), hw.nvlink)
-    _, factor, latency = all_reduce_choice(_share(hw, nccl_nvls(prof)), ranks, nodes, ring, tree)
+    factor, latency = _all_reduce(hw.nvlink, _share(hw, nccl_nvls(prof)), ranks, span, domain, stride)
     return link_bytes_per_s / factor, latency
+
+
+@lru_cache(maxsize=4096)
+def _all_reduce(nvlink: bool, share: float, ranks: int, span: int, domain: int, stride: int) -> tuple[float, float]:
+    nodes, per_node = group_nodes(ranks, span, domain, stride)
+    ring, tree = _ring_tree(ALL_REDUCE, ranks, nodes, min(per_node, ranks), nvlink)
+    return all_reduce_choice(share, ranks, nodes, ring, tree)[1:]
 
 
 def gathers_seconds(hw: Hardware, prof: dict[str, Any], ranks: int, span: int, domain: int, stride: int,
@@ -96,10 +101,11 @@ def gathers_seconds(hw: Hardware, prof: dict[str, Any], ranks: int, span: int, d
     reduce-scatter that averages in the collective (the framework's reduce_scatter_avg: NCCL's ncclAvg is a
     pre-multiplied sum for floating types, src/enqueue.cc at 5067397 lines 2526-2560) never runs as PAT (line 2010),
     nor does RCCL, which has no PAT (pat_library)."""
-    if count <= 0 or (reduce and prof.get("reduce_scatter_avg")) or not pat_library(hw.arch):
+    if (count <= 0 or span <= domain or domain // stride > 1 or (reduce and prof.get("reduce_scatter_avg"))
+            or not pat_library(hw.arch)):  # PAT needs one rank per node (group_nodes)
         return ring_seconds + count * ring_latency
-    nodes, per_node = group_nodes(ranks, span, domain, stride)
-    _, factor, latency = gather_choice(ranks, nodes, min(per_node, ranks), ring_latency, ring_seconds / count)
+    _, factor, latency = gather_choice(ranks, *group_nodes(ranks, span, domain, stride), ring_latency,
+                                       ring_seconds / count)
     return factor * ring_seconds + count * latency
 
 
