@@ -125,3 +125,23 @@ def test_pat_in_the_data_parallel_exchange_and_where_nccl_never_runs_it():
     assert gathers_seconds(hw, fsdp2, 128, 512, 8, 4, 10e-6, 10, ring_latency) == ring
     mi300x = _hw("mi300x")
     assert gathers_seconds(mi300x, fsdp2, 64, 512, 8, 8, 10e-6, 10, ring_latency) == ring
+
+
+def test_tree_bandwidth_and_ring_plateau_decide_a_bucket_across_nodes():
+    from engine.timing.nccl_algorithms import ring_plateau, tree_factor
+    # tree: 0.92 of the bus bandwidth (tuning.cc line 330), algorithm bandwidth 1/2 of it (line 380) against the
+    # ring's n / (2 (n - 1)) (line 379); Simple's treeCorrectionFactor below 512 MB (lines 623-627, 639-641):
+    # 64 MB is log2(2^26 / 64) = 20, factor 0.8
+    assert math.isclose(tree_factor(1024, 2**30), 1024 / (1023 * 0.92))
+    assert math.isclose(tree_factor(1024, 2**26), 1024 / (1023 * 0.92 * 0.8))
+    # a ring all-reduce across nodes takes 1.4 x its latency once bytes / (channels x ranks) >= 64 (lines 647-650)
+    assert ring_plateau(64, 64 * 16 * 64) == 1.4 and ring_plateau(64, 1000) == 1.0
+    # 128 nodes of 8: the tree's 260 us beats the ring's 9.7 ms x 1.4 for a 1 GiB bucket of 47 ms on the ring;
+    # 8 nodes: the ring's 0.82 ms beats the tree's extra 10% of 47 ms
+    ring1024, tree1024 = (8.4 + (2046 - 254) * 3.4 + 254 * 14.0) * US, (8.4 + 2 * (28 + 7 * 14)) * US
+    assert all_reduce_choice(0.0, 1024, 128, ring1024, tree1024, 47e-3, 2**30)[0] == TREE
+    ring64, tree64 = (8.4 + 112 * 3.4 + 14 * 14.0) * US, (8.4 + 2 * (28 + 3 * 14)) * US
+    algo, factor, latency = all_reduce_choice(0.0, 64, 8, ring64, tree64, 47e-3, 2**30)
+    assert (algo, factor) == (RING, 1.0) and math.isclose(latency, 1.4 * ring64)
+    # without the message (latency-only callers) the lower latency at the ring's bandwidth, as before
+    assert all_reduce_choice(0.0, 64, 8, ring64, tree64)[0] == TREE

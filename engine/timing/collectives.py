@@ -79,11 +79,19 @@ def group_latencies(hw: Hardware, ranks: int, span: int, domain: int, stride: in
 
 
 def all_reduce_link(hw: Hardware, ranks: int, span: int, domain: int, stride: int, link_bytes_per_s: float,
-                    prof: dict[str, Any]) -> tuple[float, float]:
-    """(bus bytes/s, latency) of the all-reduce NCCL picks for a large message over a group whose ring runs at
-    `link_bytes_per_s`, for a framework of time profile `prof`: NVLS inside one NVLink domain moves the bytes
-    faster than the ring where the framework leaves it on (nccl_algorithms.py)."""
-    factor, latency = _all_reduce(hw.nvlink, _share(hw, nccl_nvls(prof)), ranks, span, domain, stride)
+                    prof: dict[str, Any], message_bytes: float = 0.0) -> tuple[float, float]:
+    """(bus bytes/s, latency) of the all-reduce NCCL picks over a group whose ring runs at `link_bytes_per_s`, for
+    a framework of time profile `prof`: NVLS inside one NVLink domain moves the bytes faster than the ring where
+    the framework leaves it on; with `message_bytes` (one all-reduce's) NCCL's time for that message decides,
+    the tree at its own bandwidth (nccl_algorithms.py), else a large message's."""
+    share = _share(hw, nccl_nvls(prof))
+    if message_bytes > 0:
+        nodes, per_node = group_nodes(ranks, span, domain, stride)
+        ring, tree = _ring_tree(ALL_REDUCE, ranks, nodes, min(per_node, ranks), hw.nvlink)
+        ring_seconds = 2 * (ranks - 1) / ranks * message_bytes / link_bytes_per_s
+        factor, latency = all_reduce_choice(share, ranks, nodes, ring, tree, ring_seconds, message_bytes)[1:]
+    else:
+        factor, latency = _all_reduce(hw.nvlink, share, ranks, span, domain, stride)
     return link_bytes_per_s / factor, latency
 
 

@@ -76,7 +76,6 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     domain, span, stride = nvlink_domain(s, hw), s.tp * dp, s.tp
     dp_link = collective_link(hw, span, domain, stride)[0]
     ag_lat, rs_lat, _ = group_latencies(hw, dp, span, domain, stride)
-    ar_link, ar_lat = all_reduce_link(hw, dp, span, domain, stride, dp_link, prof)  # NVLS where NCCL would pick it
     coll = partial(gathers_seconds, hw, prof, dp, span, domain, stride)  # gathers / scatters: ring or PAT
     frac = (dp - 1) / dp
     # what hidden collectives take from the compute they hide behind: SMs, HBM bandwidth (contention.py)
@@ -120,6 +119,7 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         # FSDP (SHARD_GRAD_OP) communicates per wrapped unit; DDP, DeepSpeed and Megatron per bucket
         by_unit = s.fsdp or (zero >= 1 and prof.get("zero_by_fsdp", False))
         buckets = units if by_unit else bucket_count(grads, _bucket_bytes(prof, dp, reduce_bytes))
+        ar_link, ar_lat = all_reduce_link(hw, dp, span, domain, stride, dp_link, prof, grads / buckets)  # NCCL's pick
         if prof.get("dp_bucket_sync") and not by_unit:
             # InternEvo: a torch.cuda.synchronize() before each bucket's all-reduce (one in flight at a time)
             dp_comm = synced_buckets_seconds(2 * frac * grads / ar_link, buckets, ar_lat,

@@ -66,14 +66,20 @@ def log2i(n: int) -> int:
 
 @lru_cache(maxsize=4096)
 def all_reduce_choice(share: float, ranks: int, nodes: int, ring_latency: float, tree_latency: float,
-                      ring_seconds: float | None = None) -> tuple[str, float, float]:
+                      ring_seconds: float | None = None, message_bytes: float = 0.0) -> tuple[str, float, float]:
     """(algorithm, bytes factor, latency) of the all-reduce NCCL picks: its seconds are factor x the ring's
     bandwidth term (`ring_seconds`, 2 (n - 1) / n x bytes / bus bandwidth) + latency. `ring_latency` and
     `tree_latency` are collectives.py's (tree_latency 0: no tree), `share` nvls_share (0: NVLS off or absent).
-    With `ring_seconds` None the message is taken as large: the lowest bandwidth term first, then the lowest
-    latency (how NCCL ranks a training bucket)."""
+    With `ring_seconds` None the message is taken as large and each algorithm at its latency and the ring's
+    bandwidth save NVLS's: the lowest bandwidth term first, then the lowest latency. With the message known
+    (ring_seconds, message_bytes) also NCCL's tree bandwidth (tree_factor) and, across nodes, the ring's plateau
+    latency (ring_plateau)."""
     nvls_latency = efficiency()["nccl_latency_s"]["nvls"]
-    options = [(RING, 1.0, ring_latency)] + ([(TREE, 1.0, tree_latency)] if tree_latency else [])
+    known = ring_seconds is not None and message_bytes > 0
+    ring = ring_latency * (ring_plateau(ranks, message_bytes) if known and nodes > 1 else 1.0)
+    options = [(RING, 1.0, ring)]
+    if tree_latency:
+        options.append((TREE, tree_factor(ranks, message_bytes) if known else 1.0, tree_latency))
     if share and ranks > 1 and nodes == 1:
         options.append((NVLS, ranks / (2 * (ranks - 1)) / share, nvls_latency))
     if share and nodes > 1:
@@ -81,6 +87,26 @@ def all_reduce_choice(share: float, ranks: int, nodes: int, ring_latency: float,
     if ring_seconds is None:
         return min(options, key=lambda o: (o[1], o[2]))
     return min(options, key=lambda o: o[1] * ring_seconds + o[2])
+
+
+def tree_factor(ranks: int, message_bytes: float) -> float:
+    """The tree all-reduce's bandwidth term over the ring's for a message of `message_bytes`: NCCL runs the tree at
+    0.92 of its bus bandwidth (tuning.cc line 330) and converts bus to algorithm bandwidth by 1/2 (line 380) where
+    the ring converts by n / (2 (n - 1)) (line 379), and below 512 MB scales the tree's bandwidth by its measured
+    correction for the message size (treeCorrectionFactor, Simple, lines 623-627 and 639-641); the cap per channel
+    (perChMaxTreeBws) is not counted (its graph's channels are not modelled)."""
+    t = _table()["tree"]
+    log = log2i(int(message_bytes) >> 6) if message_bytes >= 64 else -1
+    correction = t["simple_correction"][log] if 0 <= log < len(t["simple_correction"]) else 1.0
+    return ranks / ((ranks - 1) * t["bus_fraction"] * correction)
+
+
+def ring_plateau(ranks: int, message_bytes: float) -> float:
+    """The ring all-reduce's latency multiplier across nodes once each channel's share of the message reaches 64
+    bytes (tuning.cc lines 647-650: 1.4 on compute capability 8.0 and later), with the channels NCCL runs across
+    nodes (presets/efficiency.json nccl_algorithms ring_plateau)."""
+    p = _table()["ring_plateau"]
+    return p["factor"] if message_bytes / (p["channels"] * ranks) >= 64 else 1.0
 
 
 def pat_latency(ranks: int, nodes: int) -> float:
