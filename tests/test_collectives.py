@@ -8,6 +8,8 @@ ncclTopoTuneModel's step counts; bucket sizes from the frameworks' sources named
 
 import math
 
+import pytest
+
 from engine import scenario_from_dict
 from engine.timing import hardware_for, step_time
 from engine.timing.collectives import ALL_GATHER, ALL_REDUCE, BROADCAST, bucket_count, collective_latency
@@ -30,8 +32,12 @@ def test_all_reduce_takes_the_faster_of_ring_and_tree():
     tree = 8.4 + 2 * (7 * 4.0 + math.log2(128) * 14.0)
     assert math.isclose(collective_latency(hw, ALL_REDUCE, 1024, 1024, 8) * 1e6, min(ring, tree))
     assert tree < ring  # at 1,024 ranks NCCL's tree wins on latency
-    # inside a Hopper NVSwitch node NVLS (25 us) beats an 8-rank ring all-reduce (8.4 + 14 x 3.4 = 56 us)
-    assert math.isclose(collective_latency(hw, ALL_REDUCE, 8, 8, 8) * 1e6, 25.0)
+    # inside a Hopper NVSwitch node NVLS (25 us, tuning.cc at 5067397 line 161) beats an 8-rank ring all-reduce
+    # (8.4 + 14 x 3.4 = 56 us) where the framework leaves NVLS on; with NCCL_NVLS_ENABLE=0 the ring runs
+    assert math.isclose(collective_latency(hw, ALL_REDUCE, 8, 8, 8, nvls=True) * 1e6, 25.0)
+    assert math.isclose(collective_latency(hw, ALL_REDUCE, 8, 8, 8) * 1e6, 8.4 + 14 * 3.4)
+    # across 128 nodes NVLSTree's 25 + 2 x 7 x 20.9 us (line 428) loses to the tree
+    assert math.isclose(collective_latency(hw, ALL_REDUCE, 1024, 1024, 8, nvls=True) * 1e6, min(ring, tree))
 
 
 def test_buckets_of_the_framework():
@@ -307,7 +313,14 @@ def test_internevo_broadcasts_rank_by_rank_after_the_step():
     # the stream idle after each synchronize: a round trip, the bucket's 3 launches and one copy_ per tensor
     copies = 6 * params * dtypes_for(s).grad / rates.memory
     gap = buckets * 26.11e-6 + (291 + 3 * buckets) * 9.02e-6
-    all_reduce = 2 * 1023 / 1024 * params * dtypes_for(s).grad / bus + copies + buckets * ar_lat
+    # NCCL's time for each 1.07 GB bucket (tuning.cc at 5067397): the tree, at 0.92 of the bus bandwidth and 1/2 as
+    # algorithm bandwidth (lines 330, 380; no size correction past 512 MB, line 640), with its 260 us latency, beats
+    # the ring's 9.7 ms x 1.4 plateau (line 649)
+    assert ar_lat * 1e6 == pytest.approx(8.4 + 2 * (7 * 4.0 + 7 * 14.0))
+    ring_bytes = 2 * 1023 / 1024 * params * dtypes_for(s).grad / bus
+    assert 1024 / (1023 * 0.92) * ring_bytes / buckets + ar_lat < ring_bytes / buckets + 1.4 * (
+        8.4 + (2046 - 254) * 3.4 + 254 * 14.0) * 1e-6
+    all_reduce = 1024 / (1023 * 0.92) * ring_bytes + copies + buckets * ar_lat
     broadcasts = 291 * (8.4 + (1024 - 128) * 3.4 + 128 * 14.0) * 1e-6
     gather = 1023 / 1024 * params * 2 / bus + broadcasts
     # each bucket hides behind the next one's 20 s / 15 of backward at the SM share NCCL holds (16 of the A100's
@@ -320,6 +333,10 @@ def test_internevo_broadcasts_rank_by_rank_after_the_step():
     bus64 = link(hw, 64, 8)[0]
     ar64 = group_latencies(hw, 64, 64, 8, 1)[2]
     gather64 = 63 / 64 * params * 2 / bus64 + 64 * (8.4 + 56 * 3.4 + 8 * 14.0) * 1e-6
+    # at 8 nodes the ring wins the bucket (the tree's 10% more bandwidth term outweighs its lower latency), at its
+    # plateau latency: 1.4 x (8.4 + 112 x 3.4 + 14 x 14) us
+    assert ar64 * 1e6 == pytest.approx(8.4 + 2 * (7 * 4.0 + 3 * 14.0))  # the tree's, lower: no longer the one run
+    ar64 = 1.4 * (8.4 + 112 * 3.4 + 14 * 14.0) * 1e-6
     all_reduce64 = 2 * 63 / 64 * params * dtypes_for(s64).grad / bus64 + copies + buckets * ar64
     last64 = all_reduce64 / buckets
     assert math.isclose(dp64, gather64 + last64 + (all_reduce64 - last64) * 16 / 108 + gap)

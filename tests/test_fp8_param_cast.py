@@ -38,7 +38,8 @@ def test_mlperf_512_gpu_step_pays_the_update_of_every_fp8_weight():
     weights = spec.layers * 4  # linear_qkv, linear_proj, linear_fc1, linear_fc2 in each of the 32 layers
     ranks = s.dp * s.cp  # the distributed optimizer's group: 64 x 4
     expected = (host_figures()["sync_seconds"]["value"] + weights * VIEWS_PER_WEIGHT * host_call_seconds(s)[1]
-                + collective_latency(hw, ALL_REDUCE, ranks, s.tp * ranks, nvlink_domain(s, hw), s.tp))
+                + collective_latency(hw, ALL_REDUCE, ranks, s.tp * ranks, nvlink_domain(s, hw), s.tp,
+                                     nvls=s.tp * ranks <= nvlink_domain(s, hw)))
     assert _seconds(s) == pytest.approx(expected)
 
 

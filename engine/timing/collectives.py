@@ -12,21 +12,23 @@ protocol, the one large training messages use):
   (sameChannels) or n x the Tree/Simple chunk latency (28 us at v2.14.3-1: 'Add some chunk latency, waiting for
   proper chunk modeling'); the ring's hops lie between the two;
 
-NCCL runs the fastest of them for an all-reduce (inside a Hopper or Blackwell NVSwitch node also NVLS, one
-NVLink SHARP reduction); all-gather and reduce-scatter run as rings (PAT needs one GPU per node, left out). The
-figures are in presets/efficiency.json (nccl_latency_s). No Qt.
+NCCL runs the fastest of them for an all-reduce, and where the framework leaves NVLS on also NVLS inside one
+NVLink domain and NVLSTree across them (engine/timing/nccl_algorithms.py, which also has PAT for all-gathers and
+reduce-scatters with one GPU per node); all-gather and reduce-scatter otherwise run as rings. The figures are in
+presets/efficiency.json (nccl_latency_s, nccl_algorithms). No Qt.
 """
 
 from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Any
 
 from .data import efficiency
 from .hardware import Hardware
+from .nccl_algorithms import all_reduce_choice, gather_choice, nccl_nvls, nvls_share, pat_library
 
 ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, BROADCAST = "all_reduce", "all_gather", "reduce_scatter", "broadcast"
-NVLS_ARCHS = ("hopper", "blackwell")  # NVSwitch with NVLink SHARP (third generation and later)
 
 
 def group_nodes(ranks: int, span: int, domain: int, stride: int) -> tuple[int, int]:
@@ -38,10 +40,11 @@ def group_nodes(ranks: int, span: int, domain: int, stride: int) -> tuple[int, i
 
 
 @lru_cache(maxsize=4096)
-def _latency(kind: str, ranks: int, nodes: int, per_node: int, nvlink: bool, nvls: bool) -> float:
+def _ring_tree(kind: str, ranks: int, nodes: int, per_node: int, nvlink: bool) -> tuple[float, float]:
+    """(ring, tree) latency of one collective (the module's text); tree 0 where NCCL has no tree for it."""
     t = efficiency()["nccl_latency_s"]
     if ranks <= 1:
-        return 0.0
+        return 0.0, 0.0
     hop = t["nvlink_ring"] if nvlink else t["pcie_ring"]
     if nodes > 1:
         hop = max(hop, t["net_overhead"])
@@ -49,36 +52,86 @@ def _latency(kind: str, ranks: int, nodes: int, per_node: int, nvlink: bool, nvl
     inter = 0 if nodes == 1 else (2 * (nodes - 1) if kind == ALL_REDUCE else nodes if kind == BROADCAST
                                   else nodes - 1)
     ring = t["base_ring"] + (steps - inter) * hop + inter * t["net_ring"]
-    if kind == ALL_REDUCE and nodes == 1 and nvls:
-        return min(ring, t["nvls"])
     if kind != ALL_REDUCE or nodes == 1:
-        return ring
+        return ring, 0.0
     tree_hop = t["nvlink_tree"] if nvlink else t["pcie_tree"]
-    tree = t["base_tree"] + 2 * ((per_node - 1) * tree_hop + math.log2(nodes) * t["net_tree"])
-    return min(ring, tree)
-
-
-def collective_latency(hw: Hardware, kind: str, ranks: int, span: int, domain: int, stride: int = 1) -> float:
-    """Seconds of NCCL latency of one collective over `ranks` ranks (see the module's text)."""
-    return _group_latency(kind, hw.nvlink, hw.arch, ranks, span, domain, stride)
-
-
-def group_latencies(hw: Hardware, ranks: int, span: int, domain: int, stride: int) -> tuple[float, float, float]:
-    """(all-gather, reduce-scatter, all-reduce) latency of one group: every step time asks for them."""
-    return _group_latencies(hw.nvlink, hw.arch, ranks, span, domain, stride)
+    return ring, t["base_tree"] + 2 * ((per_node - 1) * tree_hop + math.log2(nodes) * t["net_tree"])
 
 
 @lru_cache(maxsize=4096)
-def _group_latencies(nvlink: bool, arch: str, ranks: int, span: int, domain: int,
-                     stride: int) -> tuple[float, float, float]:
-    return (_group_latency(ALL_GATHER, nvlink, arch, ranks, span, domain, stride),
-            _group_latency(REDUCE_SCATTER, nvlink, arch, ranks, span, domain, stride),
-            _group_latency(ALL_REDUCE, nvlink, arch, ranks, span, domain, stride))
+def _latency(kind: str, ranks: int, nodes: int, per_node: int, nvlink: bool, nvls: float) -> float:
+    """The latency of the algorithm NCCL picks for a large message (nccl_algorithms.py; nvls: its nvls_share)."""
+    ring, tree = _ring_tree(kind, ranks, nodes, per_node, nvlink)
+    return all_reduce_choice(nvls, ranks, nodes, ring, tree)[2] if kind == ALL_REDUCE else ring
 
 
-def _group_latency(kind: str, nvlink: bool, arch: str, ranks: int, span: int, domain: int, stride: int) -> float:
+def collective_latency(hw: Hardware, kind: str, ranks: int, span: int, domain: int, stride: int = 1,
+                       nvls: bool = False) -> float:
+    """Seconds of NCCL latency of one collective over `ranks` ranks (see the module's text); nvls: NVLS and
+    NVLSTree are among NCCL's choices (the framework leaves NCCL_NVLS_ENABLE on: nccl_algorithms.nccl_nvls)."""
+    return _group_latency(kind, hw.nvlink, _share(hw, nvls), ranks, span, domain, stride)
+
+
+def group_latencies(hw: Hardware, ranks: int, span: int, domain: int, stride: int,
+                    nvls: bool = False) -> tuple[float, float, float]:
+    """(all-gather, reduce-scatter, all-reduce) latency of one group: every step time asks for them."""
+    return _group_latencies(hw.nvlink, _share(hw, nvls), ranks, span, domain, stride)
+
+
+def all_reduce_link(hw: Hardware, ranks: int, span: int, domain: int, stride: int, link_bytes_per_s: float,
+                    prof: dict[str, Any], message_bytes: float = 0.0) -> tuple[float, float]:
+    """(bus bytes/s, latency) of the all-reduce NCCL picks over a group whose ring runs at `link_bytes_per_s`, for
+    a framework of time profile `prof`: NVLS inside one NVLink domain moves the bytes faster than the ring where
+    the framework leaves it on; with `message_bytes` (one all-reduce's) NCCL's time for that message decides,
+    the tree at its own bandwidth (nccl_algorithms.py), else a large message's."""
+    share = _share(hw, nccl_nvls(prof))
+    if message_bytes > 0:
+        nodes, per_node = group_nodes(ranks, span, domain, stride)
+        ring, tree = _ring_tree(ALL_REDUCE, ranks, nodes, min(per_node, ranks), hw.nvlink)
+        ring_seconds = 2 * (ranks - 1) / ranks * message_bytes / link_bytes_per_s
+        factor, latency = all_reduce_choice(share, ranks, nodes, ring, tree, ring_seconds, message_bytes)[1:]
+    else:
+        factor, latency = _all_reduce(hw.nvlink, share, ranks, span, domain, stride)
+    return link_bytes_per_s / factor, latency
+
+
+@lru_cache(maxsize=4096)
+def _all_reduce(nvlink: bool, share: float, ranks: int, span: int, domain: int, stride: int) -> tuple[float, float]:
     nodes, per_node = group_nodes(ranks, span, domain, stride)
-    return _latency(kind, ranks, nodes, min(per_node, ranks), nvlink, nvlink and arch in NVLS_ARCHS)
+    ring, tree = _ring_tree(ALL_REDUCE, ranks, nodes, min(per_node, ranks), nvlink)
+    return all_reduce_choice(share, ranks, nodes, ring, tree)[1:]
+
+
+def gathers_seconds(hw: Hardware, prof: dict[str, Any], ranks: int, span: int, domain: int, stride: int,
+                    ring_seconds: float, count: float, ring_latency: float, reduce: bool = False) -> float:
+    """Seconds of `count` equal all-gathers (or reduce-scatters: reduce) whose ring bandwidth terms add to
+    `ring_seconds`, each the ring or PAT as NCCL picks (nccl_algorithms.gather_choice: one rank per node). A
+    reduce-scatter that averages in the collective (the framework's reduce_scatter_avg: NCCL's ncclAvg is a
+    pre-multiplied sum for floating types, src/enqueue.cc at 5067397 lines 2526-2560) never runs as PAT (line 2010),
+    nor does RCCL, which has no PAT (pat_library)."""
+    if (count <= 0 or span <= domain or domain // stride > 1 or (reduce and prof.get("reduce_scatter_avg"))
+            or not pat_library(hw.arch)):  # PAT needs one rank per node (group_nodes)
+        return ring_seconds + count * ring_latency
+    _, factor, latency = gather_choice(ranks, *group_nodes(ranks, span, domain, stride), ring_latency,
+                                       ring_seconds / count)
+    return factor * ring_seconds + count * latency
+
+
+def _share(hw: Hardware, nvls: bool) -> float:
+    return nvls_share(hw.gpu_id, hw.arch) if nvls and hw.nvlink else 0.0
+
+
+@lru_cache(maxsize=4096)
+def _group_latencies(nvlink: bool, nvls: float, ranks: int, span: int, domain: int,
+                     stride: int) -> tuple[float, float, float]:
+    return (_group_latency(ALL_GATHER, nvlink, nvls, ranks, span, domain, stride),
+            _group_latency(REDUCE_SCATTER, nvlink, nvls, ranks, span, domain, stride),
+            _group_latency(ALL_REDUCE, nvlink, nvls, ranks, span, domain, stride))
+
+
+def _group_latency(kind: str, nvlink: bool, nvls: float, ranks: int, span: int, domain: int, stride: int) -> float:
+    nodes, per_node = group_nodes(ranks, span, domain, stride)
+    return _latency(kind, ranks, nodes, min(per_node, ranks), nvlink, nvls)
 
 
 def bucket_count(bytes_total: float, bucket_bytes: float) -> int:
@@ -87,13 +140,20 @@ def bucket_count(bytes_total: float, bucket_bytes: float) -> int:
 
 
 def tp_unit_seconds(hw: Hardware, ranks: int, message_bytes: float, link_bytes_per_s: float, latency: float,
-                    node_all_reduce: bool) -> float:
+                    node_all_reduce: bool, nvls: bool = False) -> float:
     """Seconds of one tensor-parallel collective unit (an all-reduce of `message_bytes`, or an all-gather and
     reduce-scatter pair of the same bus bytes): the node's measured all-reduce sweep where it has one and the group
     all-reduces inside the node over its own links (node_all_reduce; measured_all_reduce_seconds), else the ring
-    over the link, 2 (n - 1) / n of the message, plus the latency."""
+    over the link, 2 (n - 1) / n of the message, plus the (ring's) latency; or, where the all-reduce stays in the
+    NVLink domain and the framework leaves NVLS on (nvls), NVLS if NCCL's time for this message is lower
+    (nccl_algorithms.all_reduce_choice)."""
     measured = measured_all_reduce_seconds(hw.gpu_id or "", ranks, message_bytes) if node_all_reduce else 0.0
-    return measured or 2 * (ranks - 1) / ranks * message_bytes / link_bytes_per_s + latency
+    ring_seconds = 2 * (ranks - 1) / ranks * message_bytes / link_bytes_per_s
+    share = _share(hw, nvls) if node_all_reduce and not measured else 0.0
+    if share:
+        _, factor, latency = all_reduce_choice(share, ranks, 1, latency, 0.0, ring_seconds)
+        return factor * ring_seconds + latency
+    return measured or ring_seconds + latency
 
 
 @lru_cache(maxsize=1024)

@@ -7,7 +7,8 @@ takes from that compute (the SMs NCCL holds while it runs, contention.py) added.
 from __future__ import annotations
 
 import heapq
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 from typing import Any, Protocol
 
 from ..memory.parallelism.components import pipeline_keeps_weights
@@ -16,7 +17,7 @@ from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, mean_layer_tensor_count, mean_over_layers, root_tensor_count
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import fsdp1_wrap
-from .collectives import BROADCAST, bucket_count, collective_latency, group_latencies
+from .collectives import BROADCAST, all_reduce_link, bucket_count, collective_latency, gathers_seconds, group_latencies
 from .contention import contended, hidden_share
 from .data import efficiency, framework_profile
 from .gemm import Rates
@@ -74,10 +75,10 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     copies = 0.0
     domain, span, stride = nvlink_domain(s, hw), s.tp * dp, s.tp
     dp_link = collective_link(hw, span, domain, stride)[0]
-    ag_lat, rs_lat, ar_lat = group_latencies(hw, dp, span, domain, stride)
+    ag_lat, rs_lat, _ = group_latencies(hw, dp, span, domain, stride)
+    coll = partial(gathers_seconds, hw, prof, dp, span, domain, stride)  # gathers / scatters: ring or PAT
     frac = (dp - 1) / dp
-    # what the hidden collectives take from the compute they hide behind: SMs, and HBM bandwidth from the
-    # memory-bound kernels (contention.py)
+    # what hidden collectives take from the compute they hide behind: SMs, HBM bandwidth (contention.py)
     window = busiest.fwd + busiest.bwd
     sm_share = hidden_share(hw, dp_link, rates.memory, busiest.memory / window if window else 0.0,
                             one_node=span <= s.gpus_per_node)
@@ -85,17 +86,15 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     reduce_bytes = max(dt.grad, prof.get("grad_reduce_bytes", 0))
     grads = busiest.trainable * reduce_bytes
     units = busiest.layers + 1  # one wrapped unit per decoder layer, and the root (embeddings, norm, head)
-    # weights gathered in float8 (1 byte) instead of the compute dtype: the fp8 linear layers' under torchao's
-    # float8 all-gather
+    # the fp8 linear layers' weights gathered in float8 (1 byte) under torchao's float8 all-gather
     fp8_weights = fp8_gathered_weights(s, prof, spec, busiest) if zero == 3 else 0.0
     gathered = busiest.params * rates.elem_bytes - fp8_weights * (rates.elem_bytes - 1)
     keeps = zero == 3 and pipeline_keeps_weights(s.pp, s.framework)
     if keeps:
         # FSDP under torch.distributed.pipelining (torchtitan: reshard_after_forward = not pp_enabled; the
         # schedule skips gradient sync until the last micro-batch): one gather and one reduce-scatter per unit a step
-        dp_comm = (contended(frac * gathered / dp_link + units * ag_lat, busiest.fwd,
-                             prof["dp_overlap"], sm_share)
-                   + contended(frac * grads / dp_link + units * rs_lat, busiest.bwd, prof["dp_overlap"], sm_share))
+        dp_comm = (contended(coll(frac * gathered / dp_link, units, ag_lat), busiest.fwd, prof["dp_overlap"], sm_share)
+                   + contended(coll(frac * grads / dp_link, units, rs_lat, True), busiest.bwd, prof["dp_overlap"], sm_share))
     elif zero == 3 and prof.get("zero3_sync_gather"):  # DeepSpeed of April 2021: per parameter, synchronous
         dp_comm = ga * sync_zero3_seconds(s, spec, busiest.layers, rates.elem_bytes, reduce_bytes,
                                           Link(frac / dp_link, ag_lat, rs_lat, rates.memory), busiest.fwd, busiest.bwd)
@@ -108,9 +107,9 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         if prof.get("zero3_per_module"):  # DeepSpeed: per submodule, gradients reduced in reduce_bucket_size buckets
             gathers_per_pass = busiest.layers * gathered_modules_per_layer(spec) + 1
             scatters = bucket_count(grads, s.reduce_bucket_size * reduce_bytes)
-        latency = n_gathers * gathers_per_pass * ag_lat + scatters * rs_lat
-        # FSDP2 and FSDP1 leave a micro-batch's first gathers and last reduce-scatters with no compute to hide
-        # behind
+        latency = coll(gathers, n_gathers * gathers_per_pass, ag_lat) - gathers + coll(scatter, scatters, rs_lat, True) \
+            - scatter
+        # FSDP2 and FSDP1 leave a micro-batch's first gathers and last reduce-scatters with no compute to hide behind
         ends = _end_seconds(s, spec, prof, busiest, gathered, grads, rates.elem_bytes, frac / dp_link,
                             ag_lat + rs_lat)
         dp_comm = ga * (ends + contended(max(gathers + scatter + latency - ends, 0.0), window, prof["zero3_overlap"],
@@ -120,23 +119,24 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
         # FSDP (SHARD_GRAD_OP) communicates per wrapped unit; DDP, DeepSpeed and Megatron per bucket
         by_unit = s.fsdp or (zero >= 1 and prof.get("zero_by_fsdp", False))
         buckets = units if by_unit else bucket_count(grads, _bucket_bytes(prof, dp, reduce_bytes))
+        ar_link, ar_lat = all_reduce_link(hw, dp, span, domain, stride, dp_link, prof, grads / buckets)  # NCCL's pick
         if prof.get("dp_bucket_sync") and not by_unit:
             # InternEvo: a torch.cuda.synchronize() before each bucket's all-reduce (one in flight at a time)
-            dp_comm = synced_buckets_seconds(2 * frac * grads / dp_link, buckets, ar_lat,
+            dp_comm = synced_buckets_seconds(2 * frac * grads / ar_link, buckets, ar_lat,
                                              bucket_copy_passes(prof) * grads / rates.memory,
                                              _reduce_window(s, prof, busiest), sm_share)
             dp_comm += bucket_sync_gap_seconds(s, parameter_tensors(spec, busiest.layers), buckets)
         elif zero == 0 or prof.get("zero_grad_all_reduce"):
             # DDP, and InternEvo's ZeRO-1 (presets/efficiency.json frameworks: zero_grad_all_reduce), all-reduce
             # every bucket of gradients
-            dp_comm = contended(2 * frac * grads / dp_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
+            dp_comm = contended(2 * frac * grads / ar_link + buckets * ar_lat, _reduce_window(s, prof, busiest),
                                 prof["dp_overlap"], sm_share)
         else:  # ZeRO-2 outside FSDP: each micro-batch's own reduce-scatter (_reduce_scatter_seconds)
-            dp_comm = _reduce_scatter_seconds(s, prof, busiest, frac * grads / dp_link + buckets * rs_lat, sm_share,
-                                              each_micro_batch=zero == 2 and not by_unit)
-        if zero >= 1:
+            dp_comm = _reduce_scatter_seconds(s, prof, busiest, coll(frac * grads / dp_link, buckets, rs_lat, True),
+                                              sm_share, each_micro_batch=zero == 2 and not by_unit)
+        if zero >= 1:  # the updated weights' gather, bucket by bucket (ring or PAT: coll)
             dp_comm += _zero_gather_seconds(s, hw, prof, frac * busiest.trainable * rates.elem_bytes / dp_link,
-                                            buckets * ag_lat, busiest, spec, sm_share)
+                                            partial(coll, count=buckets, ring_latency=ag_lat), busiest, spec, sm_share)
     if zero == 3 and prof.get("fsdp2_copies"):
         copies = _fsdp2_copy_bytes(s, dt, rates.elem_bytes, reduce_bytes, busiest, keeps) / rates.memory
         if fp8_weights:
@@ -362,8 +362,9 @@ def _greedy_max_load(layer: tuple[int, ...], layers: int, ends: tuple[int, ...],
     return max(loads)
 
 
-def _zero_gather_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], transfer: float, gather_latency: float,
-                         busiest: StageWork, spec: ModelSpec, sm_share: float) -> float:
+def _zero_gather_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], transfer: float,
+                         gathers: Callable[[float], float], busiest: StageWork, spec: ModelSpec,
+                         sm_share: float) -> float:
     """ZeRO-1/2's weight gather after the optimizer step. DeepSpeed gathers the updated weights at the end of its
     optimizer step ("ready for next round forward", deepspeed/runtime/zero/stage_1_and_2.py step():
     all_gather_dp_groups), so no forward runs beside it (presets/efficiency.json frameworks: zero_gather_after_step).
@@ -374,11 +375,12 @@ def _zero_gather_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], transf
     document's zero1=8 series, which differs only in broadcasting within the node, keeps 3,625 tokens/s per GPU on
     1,024 GPUs where zero1=-1 falls to 2,271, 2.7 s a step more, against 0.3 s for the bytes."""
     gather_window = 0.0 if prof.get("zero_gather_after_step") else busiest.fwd
+    gather = gathers(transfer)  # the buckets' all-gathers of `transfer` ring seconds, as NCCL runs them
     if prof.get("zero_gather_per_rank"):
         domain, span, stride = nvlink_domain(s, hw), s.tp * s.cp * s.dp, s.tp * s.cp
         broadcasts = min(s.dp, parameter_tensors(spec, busiest.layers))
-        gather_latency = broadcasts * collective_latency(hw, BROADCAST, s.dp, span, domain, stride)
-    return contended(transfer + gather_latency, gather_window, prof["dp_overlap"], sm_share)
+        gather = transfer + broadcasts * collective_latency(hw, BROADCAST, s.dp, span, domain, stride)
+    return contended(gather, gather_window, prof["dp_overlap"], sm_share)
 
 
 def _reduce_scatter_seconds(s: Scenario, prof: dict[str, Any], busiest: StageWork, reduce: float, share: float,

@@ -52,8 +52,13 @@ def fp8_param_cast_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, h
         return 0.0
     weights = layers * _weights_per_layer(spec, s.ep) * min(1.0, max(trained_share, 0.0))
     call = host_call_seconds(s)[1]
-    ranks = s.dp * s.cp
-    amax = collective_latency(hw, ALL_REDUCE, ranks, s.tp * ranks, nvlink_domain(s, hw), s.tp) if ranks > 1 else 0.0
+    ranks, domain = s.dp * s.cp, nvlink_domain(s, hw)
+    # a few KB of amaxes: NCCL sends them with its LL protocol (with NVLS off, as MLPerf's and NVIDIA's recipes run,
+    # a 72-rank ring at 6.6 + 142 x 0.6 = 92 us, tuning.cc at 5067397 lines 151 and 159), which collectives.py does not
+    # cost; its Simple ring (0.49 ms) would overstate it, and NVLS's 25 us stands in for it inside the domain (as
+    # before); across domains NCCL's tree (NVLSTree needs NVLS)
+    amax = collective_latency(hw, ALL_REDUCE, ranks, s.tp * ranks, domain, s.tp,
+                              nvls=s.tp * ranks <= domain) if ranks > 1 else 0.0
     return host_figures()["sync_seconds"]["value"] + weights * VIEWS_PER_WEIGHT * call + amax
 
 
