@@ -2134,7 +2134,8 @@ def render() -> str:
               "flex and all-to-all rows alike (DeepSeek-V3 on B200 with HybridEP lacks 4.2-7.0 ms); the honest "
               "count can only be switched on once that cost is found.",
               "- The all-to-all overlap of Megatron's combined 1F1B (moe_a2a_overlap), stream by stream "
-              "(engine/timing/a2a_overlap.py, tests/test_a2a_overlap.py): TransformerLayerSchedulePlan.run "
+              "(engine/timing/a2a_overlap.py, tests/test_a2a_overlap.py; benchmarks/a2a_overlap.py prints it row by "
+              "row): TransformerLayerSchedulePlan.run "
               "(megatron/core/models/common/model_chunk_schedule_plan.py, the same order at core_v0.14.0rc7, "
               "core_v0.15.0, b0cc2706 and 2edffadb) issues micro-batch A's forward of a layer beside micro-batch B's "
               "backward of it as comm: combine_bwd(B) | dispatch_fwd(A) -> dispatch_bwd(B) | combine_fwd(A), comp: "

@@ -71,7 +71,7 @@ def _exposed_by_pairs(a2a: float, p: LayerParts, pairs: int) -> list[float]:
         cf = max(db, mf) + a2a  # A's combine
         ab = max(mf, db) + p.attn_bwd  # B's attention backward: needs B's dispatched-back gradient
         comm, comp, b_grad, f_out = cf, ab + p.attn_wgrad, ab, cf
-        out.append(max(comm, comp) - i * work)
+        out.append(max(0.0, max(comm, comp) - i * work))  # 0 where all hides (no rounding below it)
     return out
 
 
