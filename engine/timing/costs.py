@@ -37,6 +37,8 @@ class LayerCost(NamedTuple):
     act_fwd: float = 0.0  # the routed experts' activation, forward (what Megatron's moe_act recompute runs again)
     norm_fwd: float = 0.0  # an MoE layer's own pre-MLP norm, forward (what Megatron's layernorm recompute runs again)
     experts_fwd: float = 0.0  # the routed experts' GEMMs, forward (part of gemm_fwd; host.py LayerWork.block)
+    experts_dgrad: float = 0.0  # their input-gradient GEMMs (part of gemm_dgrad; a2a_overlap.py)
+    experts_wgrad: float = 0.0  # their weight-gradient GEMMs (part of gemm_wgrad)
 
 
 def expert_gemm_seconds(local: int, m: float, k: float, n: float, rates: Rates, streams: int,
@@ -191,7 +193,7 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
         else:
             count += 1
             every_second += seconds if count % 2 == 0 else 0.0
-    mlp_width = spec.ffn
+    mlp_width, experts_fwd, experts_dgrad, experts_wgrad = spec.ffn, 0.0, 0.0, 0.0
     if moe:
         experts_fwd, experts_dgrad, experts_wgrad = expert_seconds(spec, tokens, tp, ep, rates, expert_streams,
                                                                    wgrad_out_bytes)
@@ -229,12 +231,10 @@ def layer_cost(spec: ModelSpec, moe: bool, tokens: float, seq: int, tp: int, ep:
     # the backward's dgrad and wgrad of the dense linears take the forward's time each (at the rank's shapes: their
     # own shapes, dgrad (tokens x d_out) @ (d_out x d_in) and wgrad (d_out x tokens) @ (tokens x d_in), were tried and
     # not taken: cross-validated all rows' median 7.7% -> 7.9%, BigScience's pairs and llm-foundry's TP 1 rows worse)
-    dense = gemm
-    if moe:
-        gemm += experts_fwd
+    dense, gemm = gemm, gemm + experts_fwd  # the experts' times are 0 in a dense layer
     return LayerCost(gemm, attn_fwd, attn_bwd, elem_fwd, lora_fwd, dequant, gemm_flops, flops, every_second,
-                     elem_bwd, dense + (experts_dgrad if moe else 0.0), dense + (experts_wgrad if moe else 0.0),
-                     tokens * act_fwd / mem, tokens * norm_fwd / mem, experts_fwd if moe else 0.0)
+                     elem_bwd, dense + experts_dgrad, dense + experts_wgrad, tokens * act_fwd / mem,
+                     tokens * norm_fwd / mem, experts_fwd, experts_dgrad, experts_wgrad)
 
 
 

@@ -21,6 +21,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, resolve_model
 from ..scenario.behaviour import sac_saves_attention
 from ..scenario.memo import ScenarioMemo
+from .a2a_overlap import PairedLayers, paired_exposed_seconds, paired_layers
 from .attention import attention_by_work, no_mask_by_work
 from .bands import Band, seconds_range, time_band
 from .bounds import calibration, check_finite
@@ -35,7 +36,7 @@ from .gemm import Rates, gemm_shape_facts
 from .hardware import Hardware, hardware_for
 from .host import LayerWork, exposed_host_seconds
 from .layer_settings import expert_gemms, fp8_casts, fp8_linear_rate, moe_dispatch, tp_collectives
-from .links import dispatch_seconds, exposed, link, nvlink_domain
+from .links import dispatch_seconds, link, nvlink_domain
 from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, compute_format, mfu_format, step_flops_per_token
 from .mtp import mtp_groups, mtp_seconds
 from .offload import optimizer_seconds
@@ -160,7 +161,7 @@ class _Stage:
     tp: float  # exposed, per micro-batch
     cp: float
     ep: float
-    ep_paired: float  # the all-to-all left exposed when another micro-batch's layer runs beside it (combined 1F1B)
+    ep_paired: tuple[PairedLayers, ...]  # the all-to-all beside another micro-batch's layers (combined 1F1B)
     fwd: float  # forward seconds per micro-batch (for overlap windows)
     bwd: float
     trainable: float  # parameters per rank
@@ -188,7 +189,8 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     act_bytes = tokens * spec.hidden * rates.elem_bytes
     tp_unit = tp_unit_seconds(hw, s.tp, act_bytes, tp_link, tp_lat, not s.sequence_parallel and s.tp <= node
                               and s.intra_node_bandwidth_bytes_per_s is None, nccl_nvls(prof))
-    compute = memory = recompute = tp_comm = cp_comm = ep_comm = ep_paired = fwd_total = bwd_total = 0.0
+    compute = memory = recompute = tp_comm = cp_comm = ep_comm = fwd_total = bwd_total = 0.0
+    paired: list[PairedLayers] = []
     groups = layer_groups(s, spec, layers) + mtp_groups(s, spec, index)  # the MTP layers' decoder layers (mtp.py)
     fp8, expert_issue, dispatch = fp8_casts(s, prof), expert_gemms(s, prof), moe_dispatch(s, prof, node)
     work: list[LayerWork] = []
@@ -225,12 +227,9 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
             a2a = (dispatch_seconds(tokens * spec.hidden * rates.elem_bytes, spec, s, hw) + ep_lat) * (
                 1 - prof["ep_overlap"])
             ep_comm += n * (4 if backward else 2) * a2a
-            # Megatron's combined 1F1B (overlap_moe_expert_parallel_comm; Megatron-Core docs "Combined 1F1B:
-            # Expert-Parallel All-to-All Overlap", core.pipeline_parallel.combined_1f1b): a layer's forward of one
-            # micro-batch runs beside its backward of another, so the forward's dispatch and combine hide behind the
-            # other's backward of the layer and the backward's behind the other's forward
-            ep_paired += n * ((exposed(2 * a2a, bwd_c + bwd_m + rec, 1.0) + exposed(2 * a2a, fwd_c + fwd_m, 1.0))
-                              if backward else 2 * a2a)
+            # Megatron's combined 1F1B: one micro-batch's forward of a layer beside another's backward (a2a_overlap.py)
+            paired.append(paired_layers(a2a, c, fwd_c + fwd_m, bwd_c + bwd_m + rec, n) if backward
+                          else PairedLayers(n, 2 * a2a, 4 * a2a, 6 * a2a))
         comm = (tp_comm + cp_comm + ep_comm - before) / n / (2 if backward else 1)  # per layer, half of it forward
         block = c.experts_fwd + c.act_fwd + (a2a if g.moe and s.ep > 1 else 0.0)  # sync to fc2: host.py LayerWork
         work.append(LayerWork(n, g.moe, fwd_c + fwd_m + comm, (bwd_c + bwd_m + rec + comm) if backward else 0.0,
@@ -250,7 +249,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     p = stage_params(s, spec, layers, first, last, list(groups))
     params = p.trainable + p.frozen + p.quantized + p.released + p.lora
     host = exposed_host_seconds(s, elementwise == "fused", tuple(work), compute + memory + recompute - layer_gpu, fp8)
-    return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, ep_paired, fwd_total, bwd_total,
+    return _Stage(compute, memory, recompute, tp_comm, cp_comm, ep_comm, tuple(paired), fwd_total, bwd_total,
                   p.trainable + p.lora, params, len(layers), host)
 
 
@@ -321,7 +320,8 @@ def _ep_seconds(s: Scenario, st: _Stage) -> float:
     if not s.moe_a2a_overlap:
         return s.grad_accum * st.ep
     alone = min(s.grad_accum, s.pp)
-    return alone * st.ep + (s.grad_accum - alone) * st.ep_paired
+    chunks = s.vpp if s.pp_schedule == "interleaved-1f1b" else 1  # the pairs start cold in each model chunk
+    return alone * st.ep + (s.grad_accum - alone) * paired_exposed_seconds(st.ep_paired, chunks)
 
 
 def step_time(s: Scenario) -> StepTime:

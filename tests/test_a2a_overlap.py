@@ -1,0 +1,38 @@
+"""Megatron-Core's combined 1F1B stream by stream (engine/timing/a2a_overlap.py): TransformerLayerSchedulePlan.run
+(NVIDIA/Megatron-LM megatron/core/models/common/model_chunk_schedule_plan.py, the same order at core_v0.14.0rc7,
+core_v0.15.0, b0cc2706 and 2edffadb) puts B's combine backward beside A's attention forward, A's dispatch and then B's
+dispatch backward beside B's experts' backward, and A's combine beside B's attention backward. Expected values are
+worked out by hand from that order on round numbers (milliseconds)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.timing.a2a_overlap import LayerParts, PairedLayers, _exposed_by_pairs, paired_exposed_seconds
+
+
+def test_all_to_all_shorter_than_every_window_hides_entirely():
+    # each all-to-all (1 ms) is shorter than the window it runs beside: nothing shows, from the first pair on
+    parts = LayerParts(attn_fwd=3.0, mlp_fwd=2.0, mlp_dgrad=2.0, mlp_wgrad=2.0, attn_bwd=4.0, attn_wgrad=2.0)
+    assert _exposed_by_pairs(1.0, parts, 3) == pytest.approx([0.0, 0.0, 0.0])
+
+
+def test_each_all_to_all_hides_only_behind_its_own_window():
+    # a2a 3 ms; A's attention 2, B's experts' input gradient 1, weight gradient 1, A's experts 1, B's attention
+    # backward 4 and its weight gradients 1 (10 ms of compute). By the streams' order and the nodes' inputs:
+    # combine_bwd(B) 0-3, attn_fwd(A) 0-2; mlp_bwd(B) 3-4 (waits for the combined gradient); dispatch_fwd(A) 3-6;
+    # mlp_bwd_dw(B) 4-5; dispatch_bwd(B) 6-9 (the comm stream is busy until 6); mlp_fwd(A) 6-7 (waits for its
+    # tokens); combine_fwd(A) 9-12; attn_bwd(B) 9-13 (waits for its gradient), its dw 13-14. End 14: 4 ms exposed,
+    # where hiding each pair behind a whole pass (2 x 3 ms behind 3 ms of forward and 7 of backward) left 3.
+    parts = LayerParts(attn_fwd=2.0, mlp_fwd=1.0, mlp_dgrad=1.0, mlp_wgrad=1.0, attn_bwd=4.0, attn_wgrad=1.0)
+    first = _exposed_by_pairs(3.0, parts, 1)[0]
+    assert first == pytest.approx(4.0)
+
+
+def test_a_stage_pays_the_cold_start_once_per_model_chunk():
+    # 8 layers exposing 2, 3 and 3.5 ms after one, two and three pairs of a chunk (from the third on, 0.5 ms a pair):
+    # one chunk 3 + 6 x 0.5 = 6 ms; in 4 chunks of 2 layers 4 x 3 = 12 ms; in 8 chunks of one layer 8 x 2 = 16 ms
+    run = (PairedLayers(8, 2.0, 3.0, 3.5),)
+    assert paired_exposed_seconds(run, 1) == pytest.approx(6.0)
+    assert paired_exposed_seconds(run, 4) == pytest.approx(12.0)
+    assert paired_exposed_seconds(run, 8) == pytest.approx(16.0)
