@@ -1,8 +1,10 @@
-"""A context-parallel communicator held to a few CTAs (scenario key cp_comm_max_ctas): Transformer Engine's K/V ring
-moves at that many NCCL channels' rate, NCCL's own per-channel figure on the GPU's NVLink. MLPerf Training v5.1's
-Llama 3.1 8B submissions hold the cp communicator to one CTA (mlcommons/training_results_v5.1 at
-4da2d1cd71eb30c855dad12712480ae5ac90dd89, NVIDIA/benchmarks/llama31_8b/implementations/nemo/conf/nccl/
-custom_communicator_cta.yaml: cp min_ctas 1, max_ctas 1)."""
+"""Two per-step costs of MLPerf Training v5.1's Llama 3.1 8B runs. (1) A context-parallel communicator held to a few
+CTAs (scenario key cp_comm_max_ctas): Transformer Engine's K/V ring moves at that many NCCL channels' rate, NCCL's own
+per-channel figure on the GPU's NVLink; the submissions hold the cp communicator to one CTA
+(mlcommons/training_results_v5.1 at 4da2d1cd71eb30c855dad12712480ae5ac90dd89,
+NVIDIA/benchmarks/llama31_8b/implementations/nemo/conf/nccl/custom_communicator_cta.yaml: cp min_ctas 1, max_ctas 1).
+(2) Transformer Engine's current-scaling amax all-reduces over the TP group under sequence parallelism (the 512-GPU
+runs' TP 2)."""
 
 from __future__ import annotations
 
@@ -10,10 +12,12 @@ import math
 
 from engine.frameworks.defaults import defaults_for
 from engine.scenario import resolve_model, scenario_from_dict
+from engine.timing.collectives import ALL_REDUCE, collective_latency
 from engine.timing.context_parallel import cp_channels_bytes_per_s, cp_ring_seconds
 from engine.timing.data import efficiency
 from engine.timing.hardware import hardware_for
 from engine.timing.links import nvlink_domain, p2p_link, ring_exposed_seconds
+from engine.timing.sequence_parallel import tp_amax_reduce_seconds
 
 # MLPerf v5.1's 512-GPU Llama 3.1 8B layout (config_GB200_128x4x1xtp2pp1cp4_8b.sh)
 _RUN = {"model": "llama-3.1-8b", "gpu": "gb200", "gpus_per_node": 4, "nodes": 128, "framework": "megatron",
@@ -67,3 +71,24 @@ def test_the_capped_ring_is_the_same_ring_at_the_channel_rate():
     assert cp_ring_seconds(s1, spec, hw, behaviour, tokens, elem, fwd, bwd, False) == expected
     free = cp_ring_seconds(scenario_from_dict(_RUN), spec, hw, behaviour, tokens, elem, fwd, bwd, False)
     assert expected > free
+
+
+def test_current_scaling_under_sequence_parallelism_all_reduces_four_amaxes_a_dense_layer():
+    """Transformer Engine v2.8 (module/linear.py, layernorm_linear.py, layernorm_mlp.py
+    _customize_quantizers_float8_current_scaling): with sequence parallelism a column-parallel linear's input
+    quantizer and a row-parallel one's grad-output quantizer reduce their amax over tp_group: QKV and FC1 inputs
+    forward, the output projection's and FC2's output gradients backward. Each waits for one small all-reduce: the
+    ring latency over the TP ranks (collectives.collective_latency). Delayed scaling, MXFP8 and TP 1 have none."""
+    s = scenario_from_dict({**_RUN, "cp_comm_max_ctas": 1})
+    hw = hardware_for(s)
+    node = nvlink_domain(s, hw)
+    latency = collective_latency(hw, ALL_REDUCE, s.tp, s.tp, node)
+    assert tp_amax_reduce_seconds(s, "te-nontn-tensorwise", hw, node, False, True, 0.0) == 4 * latency
+    assert tp_amax_reduce_seconds(s, "te-nontn-tensorwise", hw, node, True, True, 0.0) == 2 * latency  # MoE
+    assert tp_amax_reduce_seconds(s, "te-nontn-tensorwise", hw, node, False, False, 0.0) == 2 * latency  # frozen
+    full = scenario_from_dict({**_RUN, "checkpointing": "full"})
+    assert tp_amax_reduce_seconds(full, "te-nontn-tensorwise", hw, node, False, True, 1e-3) == 6 * latency
+    for recipe in ("te-delayed", "te-mxfp8", "te-blockwise", ""):
+        assert tp_amax_reduce_seconds(s, recipe, hw, node, False, True, 0.0) == 0.0
+    tp1 = scenario_from_dict({**_RUN, "tp": 1, "sequence_parallel": False})
+    assert tp_amax_reduce_seconds(tp1, "te-nontn-tensorwise", hw, node, False, True, 0.0) == 0.0
